@@ -1,0 +1,126 @@
+// Package errs is schedlab's one error type, after upspin's errors package:
+// every error that reaches a user carries a Kind (what went wrong, which the
+// HTTP layer maps to a status code), the operation that failed and, where
+// there is one, the input field the user can fix. Nothing matches on message
+// text.
+package errs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Kind classifies an error by what the caller can do about it.
+type Kind int
+
+const (
+	Other    Kind = iota // unclassified: treated as Internal at the edges
+	Invalid              // bad input: malformed file, wrong field, impossible parameter
+	NotFound             // no such workload, run or strategy
+	Conflict             // the request does not fit the current state (e.g. cancel a finished run)
+	TooLarge             // upload, instance or run over its size or memory budget
+	Canceled             // stopped by the user or by a deadline
+	Internal             // a bug or an I/O failure on our side
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Invalid:
+		return "invalid"
+	case NotFound:
+		return "not found"
+	case Conflict:
+		return "conflict"
+	case TooLarge:
+		return "too large"
+	case Canceled:
+		return "canceled"
+	case Internal:
+		return "internal"
+	}
+	return "error"
+}
+
+// Error is an error with a Kind, the operation and the input field it concerns.
+type Error struct {
+	Op    string // what was being done: "eapm.ParseWorkload", "store.GetRun"
+	Kind  Kind
+	Field string // the input the user can fix: "etc.csv line 3 column 2", "gamma"
+	Err   error  // the underlying error; its text is the message a user reads
+}
+
+func (e *Error) Error() string {
+	msg := ""
+	if e.Err != nil {
+		msg = e.Err.Error()
+	}
+	if e.Field != "" && msg != "" {
+		return e.Field + ": " + msg
+	}
+	if e.Field != "" {
+		return e.Field
+	}
+	if msg == "" {
+		return e.Kind.String()
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an error of kind k about field (may be empty) with a formatted message.
+func New(k Kind, field, format string, args ...any) error {
+	return &Error{Kind: k, Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// Invalidf is New(Invalid, field, ...): the common case of bad user input.
+func Invalidf(field, format string, args ...any) error {
+	return New(Invalid, field, format, args...)
+}
+
+// Wrap gives err a kind and an operation, keeping any kind or field it already has.
+// A nil err stays nil.
+func Wrap(op string, k Kind, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Op == "" {
+			e.Op = op
+		}
+		return err
+	}
+	return &Error{Op: op, Kind: k, Err: err}
+}
+
+// KindOf reports the kind of err: the first *Error in its chain with a kind
+// other than Other; context cancellation and deadlines are Canceled.
+func KindOf(err error) Kind {
+	if err == nil {
+		return Other
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if ee, ok := e.(*Error); ok && ee.Kind != Other {
+			return ee.Kind
+		}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return Canceled
+	}
+	return Other
+}
+
+// FieldOf reports the field of the first *Error in err's chain that names one.
+func FieldOf(err error) string {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if ee, ok := e.(*Error); ok && ee.Field != "" {
+			return ee.Field
+		}
+	}
+	return ""
+}
+
+// Is reports whether err is of kind k.
+func Is(k Kind, err error) bool { return KindOf(err) == k }

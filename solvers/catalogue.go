@@ -1,0 +1,28 @@
+package solvers
+
+// Family describes one of the five strategy families, built or not, so the
+// home page can list all five without broken links.
+type Family struct {
+	Info
+	Spec string `json:"spec"` // the specification file in the design documents
+}
+
+// Families is the catalogue of the five families from the seed papers, in
+// the order the design lists them.
+var Families = []Family{
+	{Info{Name: "dcop", Title: "DCOP co-allocation",
+		Summary: "Jobs that need several clusters at once on a time grid: DPOP on a pseudo-tree with back-edge deletion and problem splitting.",
+		Paper:   "Namekata et al., co-allocation as a distributed constraint optimization problem (2008)", Seed: "000_bc3ba4e6fc26b50c.txt"}, "spec/dcop.md"},
+	{Info{Name: "gossip", Title: "Gossip scheduling vs central matchmaker",
+		Summary: "A stream of jobs onto thousands of nodes: gossip-spread resource tables against a Condor-like manager.",
+		Paper:   "Umeda et al., gossip-based decentralized scheduling (2006)", Seed: "001_a47f93fcc10dd41f.txt"}, "spec/gossip.md"},
+	{Info{Name: "critical", Title: "Critical works method",
+		Summary: "One parallel program (a task graph) onto processors along its critical works, with HEFT as a baseline.",
+		Paper:   "Toporkov, critical works method for task graphs", Seed: "002_33e7efcc416cd938.txt"}, "spec/critical.md"},
+	{Info{Name: "cyclic", Title: "Cyclic scheduling, fair-share, backfilling",
+		Summary: "Batches of parallel jobs onto priced, non-dedicated slots: alternatives, DP choice, shift, backfilling.",
+		Paper:   "Toporkov et al., cyclic scheduling scheme (2014)", Seed: "003_1e1f6712bcbc01cc.txt"}, "spec/cyclic.md"},
+	{Info{Name: "eapm", Title: "EAPM: energy-aware profit maximization",
+		Summary: "Bags of tasks onto heterogeneous machine types, online, for profit per unit time.",
+		Paper:   "Zhang, Li, Zhang, online EAPM for bags of tasks (2022); Tarplee et al. (CCGrid 2014)", Seed: "004_55fd890ca32d5ad5.txt"}, "spec/eapm.md"},
+}

@@ -1,0 +1,179 @@
+package solvers
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"schedlab/errs"
+)
+
+// Params are named parameter values as the user typed them (form fields,
+// CLI --param k=v, API JSON). Resolve checks them against ParamSpecs.
+type Params map[string]string
+
+// UnmarshalJSON accepts numbers and booleans as well as strings, so the API
+// takes {"gamma": 1.2} and {"gamma": "1.2"} alike.
+func (p *Params) UnmarshalJSON(b []byte) error {
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return errs.Invalidf("params", "must be an object of names to values")
+	}
+	out := make(Params, len(raw))
+	for k, v := range raw {
+		switch v := v.(type) {
+		case string:
+			out[k] = v
+		case float64:
+			out[k] = strconv.FormatFloat(v, 'g', -1, 64)
+		case bool:
+			out[k] = strconv.FormatBool(v)
+		case nil:
+		default:
+			return errs.Invalidf(k, "must be a number or a string")
+		}
+	}
+	*p = out
+	return nil
+}
+
+// Kinds of parameter.
+const (
+	KindFloat  = "float"
+	KindInt    = "int"
+	KindChoice = "choice"
+	KindString = "string"
+)
+
+// ParamSpec documents one parameter: its name (a public contract), meaning,
+// unit, default and limits.
+type ParamSpec struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"` // KindFloat, KindInt, KindChoice, KindString
+	Default string   `json:"default"`
+	Unit    string   `json:"unit,omitempty"`
+	Doc     string   `json:"doc"`
+	Choices []string `json:"choices,omitempty"`
+	// Min and Max bound numeric values (inclusive) when HasMin/HasMax.
+	Min    float64 `json:"min,omitempty"`
+	Max    float64 `json:"max,omitempty"`
+	HasMin bool    `json:"has_min,omitempty"`
+	HasMax bool    `json:"has_max,omitempty"`
+}
+
+// Resolve checks p against specs and returns a complete set: every spec's
+// name with the user's value or the default. Unknown names, unparsable
+// numbers, values out of range and unknown choices are errs.Invalid naming
+// the parameter.
+func Resolve(specs []ParamSpec, p Params) (Params, error) {
+	known := make(map[string]ParamSpec, len(specs))
+	for _, s := range specs {
+		known[s.Name] = s
+	}
+	var unknown []string
+	for k := range p {
+		if _, ok := known[k]; !ok {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		names := make([]string, 0, len(specs))
+		for _, s := range specs {
+			names = append(names, s.Name)
+		}
+		return nil, errs.Invalidf(unknown[0], "unknown parameter (known: %s)", strings.Join(names, ", "))
+	}
+	out := make(Params, len(specs))
+	for _, s := range specs {
+		v, ok := p[s.Name]
+		v = strings.TrimSpace(v)
+		if !ok || v == "" {
+			v = s.Default
+		}
+		if err := s.check(v); err != nil {
+			return nil, err
+		}
+		out[s.Name] = v
+	}
+	return out, nil
+}
+
+func (s ParamSpec) check(v string) error {
+	switch s.Kind {
+	case KindFloat, KindInt:
+		var f float64
+		if s.Kind == KindInt {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return errs.Invalidf(s.Name, "must be a whole number, got %q", v)
+			}
+			f = float64(n)
+		} else {
+			var err error
+			f, err = strconv.ParseFloat(v, 64)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return errs.Invalidf(s.Name, "must be a number, got %q", v)
+			}
+		}
+		if s.HasMin && f < s.Min {
+			return errs.Invalidf(s.Name, "must be at least %v, got %v", s.Min, f)
+		}
+		if s.HasMax && f > s.Max {
+			return errs.Invalidf(s.Name, "must be at most %v, got %v", s.Max, f)
+		}
+	case KindChoice:
+		if !slices.Contains(s.Choices, v) {
+			return errs.Invalidf(s.Name, "must be one of %s, got %q", strings.Join(s.Choices, ", "), v)
+		}
+	case KindString:
+	default:
+		return fmt.Errorf("parameter %s has unknown kind %q", s.Name, s.Kind)
+	}
+	return nil
+}
+
+// Float returns a resolved numeric parameter. It panics on a name that
+// Resolve did not fill: that is a bug in the strategy, not user input.
+func (p Params) Float(name string) float64 {
+	v, ok := p[name]
+	if !ok {
+		panic("solvers: parameter " + name + " was not resolved")
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		panic("solvers: parameter " + name + " is not a number: " + v)
+	}
+	return f
+}
+
+// Int returns a resolved whole-number parameter (see Float).
+func (p Params) Int(name string) int { return int(p.Float(name)) }
+
+// String returns a resolved parameter as typed (see Float).
+func (p Params) String(name string) string {
+	v, ok := p[name]
+	if !ok {
+		panic("solvers: parameter " + name + " was not resolved")
+	}
+	return v
+}
+
+// FloatSpec, IntSpec and ChoiceSpec build ParamSpecs tersely.
+func FloatSpec(name, def, unit, doc string, min, max float64) ParamSpec {
+	return ParamSpec{Name: name, Kind: KindFloat, Default: def, Unit: unit, Doc: doc,
+		Min: min, Max: max, HasMin: !math.IsInf(min, -1), HasMax: !math.IsInf(max, 1)}
+}
+
+func IntSpec(name, def, unit, doc string, min, max int) ParamSpec {
+	return ParamSpec{Name: name, Kind: KindInt, Default: def, Unit: unit, Doc: doc,
+		Min: float64(min), Max: float64(max), HasMin: true, HasMax: true}
+}
+
+func ChoiceSpec(name, def, doc string, choices ...string) ParamSpec {
+	return ParamSpec{Name: name, Kind: KindChoice, Default: def, Doc: doc, Choices: choices}
+}

@@ -1,0 +1,240 @@
+package solvers
+
+import (
+	"fmt"
+	"math"
+)
+
+// Report is what every run returns and every page draws. Its JSON shape is a
+// public contract shared by the CLI, the API and the pages.
+type Report struct {
+	Metrics  []Metric  `json:"metrics"`
+	Tables   []Table   `json:"tables"`
+	Series   []Plot    `json:"series"`
+	Gantts   []Gantt   `json:"gantts"`
+	Graphs   []Graph   `json:"graphs"`
+	Heatmaps []Heatmap `json:"heatmaps,omitempty"`
+	// Notes are decisions and warnings a reader of the result must see
+	// (a substituted value, skipped input, a deviation from the paper).
+	Notes  []string `json:"notes,omitempty"`
+	Detail any      `json:"detail,omitempty"`
+}
+
+// Better says which direction of a metric is an improvement.
+const (
+	Higher = "higher"
+	Lower  = "lower"
+)
+
+// Metric is one named number of a run, compared across runs by Better.
+type Metric struct {
+	Name   string  `json:"name"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit,omitempty"`
+	Better string  `json:"better,omitempty"` // Higher, Lower or "" (not ranked)
+}
+
+// Table is a titled grid; each cell is a number (float64/int) or a string.
+type Table struct {
+	Title   string   `json:"title"`
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// Plot is a titled chart of named lines. Kind is "line" (default), "bar" or
+// "scatter"; a log axis is asked for with XLog/YLog.
+type Plot struct {
+	Title  string `json:"title"`
+	XLabel string `json:"x_label"`
+	YLabel string `json:"y_label"`
+	Kind   string `json:"kind,omitempty"`
+	XLog   bool   `json:"x_log,omitempty"`
+	YLog   bool   `json:"y_log,omitempty"`
+	Lines  []Line `json:"lines"`
+}
+
+// Line is one named series of (x, y) points. Dashed lines are references
+// (a bound, a published curve) rather than measurements.
+type Line struct {
+	Name   string       `json:"name"`
+	Points [][2]float64 `json:"points"`
+	Dashed bool         `json:"dashed,omitempty"`
+}
+
+// Gantt is lanes (machines, nodes, processors) by time with bars on them.
+type Gantt struct {
+	Title    string   `json:"title"`
+	TimeUnit string   `json:"time_unit,omitempty"` // "s", "slot", ...
+	Lanes    []string `json:"lanes"`
+	Bars     []Bar    `json:"bars"`
+}
+
+// Bar is one occupied interval [Start, End) on lane Lanes[Lane]. Group
+// colours bars that belong together (a job, a user); Kind distinguishes
+// what the bar is: "" or "job" (scheduled work), "local" (owner load, drawn
+// grey), "alt" (a considered but unchosen window, drawn outlined), "reserved".
+type Bar struct {
+	Lane  int     `json:"lane"`
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
+	Label string  `json:"label,omitempty"`
+	Group string  `json:"group,omitempty"`
+	Kind  string  `json:"kind,omitempty"`
+}
+
+// Graph is nodes and edges: a pseudo-tree, a critical-path tree, a topology.
+// Layout is "tree", "dag" or "force" (default).
+type Graph struct {
+	Title  string      `json:"title"`
+	Layout string      `json:"layout,omitempty"`
+	Nodes  []GraphNode `json:"nodes"`
+	Edges  []GraphEdge `json:"edges"`
+}
+
+// GraphNode is one vertex; Level places it in tree and DAG layouts.
+type GraphNode struct {
+	ID    string `json:"id"`
+	Label string `json:"label,omitempty"`
+	Group string `json:"group,omitempty"`
+	Level int    `json:"level,omitempty"`
+}
+
+// GraphEdge joins two node IDs; Kind is "" (plain), "tree", "back" or
+// "deleted" (drawn dashed).
+type GraphEdge struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+	Label  string `json:"label,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+}
+
+// Heatmap is a matrix of values with labelled rows (Y) and columns (X):
+// Values[y][x].
+type Heatmap struct {
+	Title  string      `json:"title"`
+	XLabel string      `json:"x_label"`
+	YLabel string      `json:"y_label"`
+	X      []string    `json:"x"`
+	Y      []string    `json:"y"`
+	Values [][]float64 `json:"values"`
+}
+
+// Metric returns the named metric and whether it is present.
+func (r *Report) Metric(name string) (Metric, bool) {
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Table returns the table with the given title, or nil.
+func (r *Report) Table(title string) *Table {
+	for i := range r.Tables {
+		if r.Tables[i].Title == title {
+			return &r.Tables[i]
+		}
+	}
+	return nil
+}
+
+// Plot returns the plot with the given title, or nil.
+func (r *Report) Plot(title string) *Plot {
+	for i := range r.Series {
+		if r.Series[i].Title == title {
+			return &r.Series[i]
+		}
+	}
+	return nil
+}
+
+// Validate checks what JSON and the renderer cannot take: non-finite
+// numbers, bars on lanes that do not exist, heat maps that are not
+// rectangular. Solvers call it in their tests; the runner calls it on every
+// Report before storing it.
+func (r *Report) Validate() error {
+	finite := func(where string, v float64) error {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s is %v: reports hold finite numbers only", where, v)
+		}
+		return nil
+	}
+	for _, m := range r.Metrics {
+		if m.Name == "" {
+			return fmt.Errorf("a metric has no name")
+		}
+		if err := finite("metric "+m.Name, m.Value); err != nil {
+			return err
+		}
+		if m.Better != "" && m.Better != Higher && m.Better != Lower {
+			return fmt.Errorf("metric %s: better is %q, want %q, %q or empty", m.Name, m.Better, Higher, Lower)
+		}
+	}
+	for _, t := range r.Tables {
+		for i, row := range t.Rows {
+			if len(row) != len(t.Columns) {
+				return fmt.Errorf("table %q row %d has %d cells for %d columns", t.Title, i, len(row), len(t.Columns))
+			}
+			for j, c := range row {
+				if f, ok := c.(float64); ok {
+					if err := finite(fmt.Sprintf("table %q row %d column %s", t.Title, i, t.Columns[j]), f); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	for _, p := range r.Series {
+		for _, l := range p.Lines {
+			for i, pt := range l.Points {
+				if err := finite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[0]); err != nil {
+					return err
+				}
+				if err := finite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[1]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, g := range r.Gantts {
+		for i, b := range g.Bars {
+			if b.Lane < 0 || b.Lane >= len(g.Lanes) {
+				return fmt.Errorf("gantt %q bar %d is on lane %d of %d", g.Title, i, b.Lane, len(g.Lanes))
+			}
+			if err := finite(fmt.Sprintf("gantt %q bar %d", g.Title, i), b.Start+b.End); err != nil {
+				return err
+			}
+			if b.End < b.Start {
+				return fmt.Errorf("gantt %q bar %d ends (%v) before it starts (%v)", g.Title, i, b.End, b.Start)
+			}
+		}
+	}
+	for _, h := range r.Heatmaps {
+		if len(h.Values) != len(h.Y) {
+			return fmt.Errorf("heatmap %q has %d rows for %d labels", h.Title, len(h.Values), len(h.Y))
+		}
+		for i, row := range h.Values {
+			if len(row) != len(h.X) {
+				return fmt.Errorf("heatmap %q row %d has %d values for %d columns", h.Title, i, len(row), len(h.X))
+			}
+			for _, v := range row {
+				if err := finite(fmt.Sprintf("heatmap %q row %d", h.Title, i), v); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, g := range r.Graphs {
+		ids := make(map[string]bool, len(g.Nodes))
+		for _, n := range g.Nodes {
+			ids[n.ID] = true
+		}
+		for _, e := range g.Edges {
+			if !ids[e.Source] || !ids[e.Target] {
+				return fmt.Errorf("graph %q edge %s→%s names a missing node", g.Title, e.Source, e.Target)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package solvers
+
+import (
+	"context"
+)
+
+// Strategy is one family of scheduling algorithms from a seed paper.
+// Implementations are safe for concurrent use: all state of a run lives in
+// the call.
+type Strategy interface {
+	// Info names the family and says where it comes from.
+	Info() Info
+	// Variants lists the algorithms a run can choose; the first is the default.
+	Variants() []Variant
+	// Params lists the run parameters with their defaults and limits.
+	Params() []ParamSpec
+	// Presets lists the workload generators.
+	Presets() []Preset
+
+	// ParseWorkload reads an uploaded workload: one native JSON file or the
+	// family's own file set (e.g. EAPM's etc.csv, apc.csv, users.csv). Errors
+	// are errs.Invalid naming file, line and field; nothing is half-read.
+	ParseWorkload(files []File) (*Workload, error)
+	// Generate builds a workload from a preset. params are already resolved
+	// against the preset's ParamSpecs (defaults filled, limits checked).
+	Generate(preset string, params Params, seed int64) (*Workload, error)
+	// Run schedules w (its canonical Data) with a variant and resolved params.
+	// It honours ctx (a cancel or the run's time limit) and reports progress.
+	Run(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*Report, error)
+
+	// ReproduceParams lists the parameters of the seed experiment (e.g. how
+	// many instances); Reproduce runs it and returns our results beside the
+	// published ones.
+	ReproduceParams() []ParamSpec
+	Reproduce(ctx context.Context, params Params, progress Progress) (*Report, error)
+}
+
+// Progress is told how far a run has come: done of total units, and a short
+// note ("user 120 of 2000"). It must be cheap; callers may call it often.
+type Progress func(done, total int, note string)
+
+// NoProgress discards progress.
+func NoProgress(int, int, string) {}
+
+// Info describes a strategy family.
+type Info struct {
+	Name    string `json:"name"`    // "eapm": the public identifier
+	Title   string `json:"title"`   // "EAPM: online energy-aware profit maximization"
+	Summary string `json:"summary"` // one sentence: what it schedules
+	Paper   string `json:"paper"`   // the seed paper's authors, title, year
+	Seed    string `json:"seed"`    // seed file name
+}
+
+// Variant is one algorithm of a family.
+type Variant struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// Preset is a workload generator with its parameters.
+type Preset struct {
+	Name   string      `json:"name"`
+	Doc    string      `json:"doc"`
+	Params []ParamSpec `json:"params"`
+}
+
+// File is one uploaded file.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Workload is a parsed instance. Data is its canonical native JSON: what the
+// store keeps and what Run reads back, so a run never depends on the
+// uploaded file's format.
+type Workload struct {
+	Name    string  `json:"name"`
+	Format  string  `json:"format"`  // what it was read from: "json", "csv", "preset"
+	Summary string  `json:"summary"` // one line for lists: "30 users, 9 machine types, 17,112 tasks"
+	Data    []byte  `json:"-"`
+	Preview *Report `json:"preview,omitempty"` // heat maps, tables, graphs shown before any run
+}
