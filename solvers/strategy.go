@@ -64,10 +64,13 @@ type Preset struct {
 	Params []ParamSpec `json:"params"`
 }
 
-// File is one uploaded file.
+// File is one uploaded file. Field is the form field or role it came in
+// as ("etc", "apc", "users", "file"), empty when only the name is known
+// (the CLI); Name is the user's own file name, used in error messages.
 type File struct {
-	Name string
-	Data []byte
+	Field string
+	Name  string
+	Data  []byte
 }
 
 // Workload is a parsed instance. Data is its canonical native JSON: what the
