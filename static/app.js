@@ -1,0 +1,48 @@
+// schedlab page behaviour: progressive enhancement only; every page works
+// without it, it just refreshes less.
+(function () {
+  "use strict";
+
+  // A running run's progress bar polls the JSON API and reloads the page
+  // once the run reaches a final state, so the report appears by itself.
+  function watchProgress(el) {
+    var id = el.getAttribute("data-run");
+    var bar = el.querySelector(".progress > div");
+    var note = el.querySelector("[data-testid=progress-note]");
+    var status = document.querySelector("[data-testid=run-status]");
+    function tick() {
+      fetch("/api/runs/" + encodeURIComponent(id), { headers: { Accept: "application/json" } })
+        .then(function (r) { return r.json(); })
+        .then(function (run) {
+          var pct = run.progress_total > 0 ? Math.round(100 * run.progress_done / run.progress_total) : 0;
+          if (bar) { bar.style.width = pct + "%"; }
+          if (note) { note.textContent = (run.progress_note || "") + (run.progress_total > 0 ? " (" + pct + "%)" : ""); }
+          if (status) { status.textContent = run.status; status.className = "badge " + run.status; }
+          if (run.status === "queued" || run.status === "running") {
+            setTimeout(tick, 500);
+          } else {
+            window.location.reload();
+          }
+        })
+        .catch(function () { setTimeout(tick, 2000); });
+    }
+    tick();
+  }
+
+  // Selects that choose what a GET form shows (strategy, workload) submit it.
+  function autoSubmit(el) {
+    el.addEventListener("change", function () { el.form.submit(); });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-watch-run]").forEach(watchProgress);
+    document.querySelectorAll("select[data-autosubmit]").forEach(autoSubmit);
+    var sel = document.querySelector("[data-testid=compare-selected]");
+    if (sel) {
+      sel.addEventListener("click", function (ev) {
+        var ids = Array.prototype.map.call(document.querySelectorAll("input[name=runs]:checked"), function (c) { return c.value; });
+        if (ids.length < 2) { ev.preventDefault(); alert("Select at least two runs to compare."); }
+      });
+    }
+  });
+})();

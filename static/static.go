@@ -1,0 +1,13 @@
+// Package static holds the browser assets schedlab serves under /static:
+// the stylesheet, the page script and the vendored ECharts build. They are
+// embedded so the binary works offline; README.md records where each
+// third-party file came from, its version and its sha256.
+package static
+
+import "embed"
+
+// FS holds every *.js and *.css file of this directory, at its base name
+// (e.g. "echarts.min.js").
+//
+//go:embed *.js *.css
+var FS embed.FS

@@ -1,0 +1,113 @@
+// Package charts turns the plots, Gantts, graphs and heat maps of a
+// solvers.Report into ECharts charts, as templ components.
+//
+// # What each chart shows
+//
+//   - Plot: one series per Line. Kind "line" (default) and "scatter" use a
+//     numeric x axis (type value), "bar" a category x axis made of the
+//     sorted distinct x values (a line without a point at some x leaves a
+//     gap). XLog/YLog make log axes (points ≤ 0 on a log axis are dropped:
+//     a log axis cannot show them; XLog is ignored for bars). Dashed lines
+//     are reference curves: dashed for lines, translucent for bars and
+//     scatter. Legend, axis names, axis tooltip (cross pointer), toolbox
+//     with save-as-PNG, box zoom and reset. Lines from 2000 points are
+//     down-sampled by ECharts (LTTB), scatter series drawn in large mode.
+//   - Gantt: lanes on a category y axis (first lane on top), time on a
+//     value x axis named "time (TimeUnit)". One ECharts custom series; its
+//     renderItem draws one rect per bar, 70% of the lane high (at most 20
+//     px), clipped to the grid with echarts.graphic.clipRectByRect. Colour
+//     by Group: Palette[fnv32a(group) % 20] (stable across pages and runs;
+//     two groups may share a colour). Kind "local" is grey (LocalGrey),
+//     "alt" outlined in the group colour with a transparent fill, drawn
+//     above the others, "reserved" translucent with a border, anything
+//     else filled. The label is drawn inside a bar wider than 28 px
+//     (truncated to fit). Tooltip: label, lane, start, end, duration, and
+//     group and kind when set. dataZoom on x: inside (drag pans, ctrl+wheel
+//     zooms, so the page still scrolls) and a slider; a y slider when there
+//     are more than 20 lanes, initially showing the lanes that fit. Height:
+//     120 px + 24 px per lane, between 200 and 900 px.
+//   - Graph: an ECharts graph series. Layout "tree" and "dag": positions
+//     computed here, one row per Level (90 px apart, more for wide shallow
+//     graphs so they fill the height), 70 px between nodes,
+//     each row ordered by the mean x of its parents (one barycentre sweep,
+//     back edges ignored) and centred; layout "force" otherwise. Edge kinds:
+//     "deleted" dashed grey, "back" red and curved (curveness 0.3), "tree"
+//     dark and thicker. Arrows at the target. Nodes coloured by Group with
+//     a legend when there are several groups; labels on every node up to
+//     150 nodes, on hover beyond. Edge labels when any edge has one.
+//   - Heatmap: Values[y][x] as cells on category axes X (bottom) and Y
+//     (first row on top), a continuous visual map from the min to the max
+//     finite value, values written in the cells up to 400 cells, tooltip
+//     "row · column: value".
+//
+// Every chart also gets save-as-PNG (file named after the title); titles
+// are not drawn in the canvas because the pages put them in a heading.
+//
+// # Rendering
+//
+// Each component writes
+//
+//	<div class="chart" data-testid="chart" data-kind="plot|gantt|graph|heatmap"
+//	     data-title="…" id="chart-<16 random hex>" style="height:…px"></div>
+//	<script>(function(){ … echarts.init(el).setOption(option) … })();</script>
+//
+// The page layout loads /static/echarts.min.js (ECharts 5.6.0) once, before
+// any chart; a chart whose script finds no global echarts stays empty. The
+// script resizes the chart with the window and disposes it once its element
+// has left the document (after an htmx swap). The random id keeps charts
+// of later swaps apart. A CSP nonce from templ's context, if any, is put on
+// the script.
+//
+// # go-echarts, and what is built beside it
+//
+// go-echarts v2.6.7 builds the options: charts.NewLine/NewBar/NewScatter
+// for plots, NewCustom for the Gantt (type "custom"; renderItem is
+// SingleSeries.RenderItem, set with opts.FuncOpts), NewGraph, NewHeatMap,
+// and the opts types for axes, legend, tooltip, toolbox, data zoom, visual
+// map. The option is the chart's JSON() map (after Validate), marshalled by
+// encoding/json. Four things are added through go-echarts' extension points
+// (a ConfigurationVisitor, and WithSeriesOpts) because v2.6.7 has no field
+// for them, and so are built here as plain JSON:
+//
+//   - series keys progressive, progressiveThreshold and dimensions (the
+//     chart-level WithProgressive of v2.6.7 writes the animation flag
+//     instead, and progressive belongs to the series anyway), and LTTB
+//     sampling and large mode for long plot series;
+//   - the dataZoom list of the Gantt (go-echarts' DataZoom has no
+//     zoomOnMouseWheel, moveOnMouseWheel, width, height, right, bottom or
+//     showDetail) and the heat map's visualMap (go-echarts' min/max are
+//     float32 with omitempty, which drops a max of 0);
+//   - compact data: Gantt rows are plain arrays [lane, start, end, colour,
+//     kind, label, group] instead of {value: …} objects; graph nodes carry
+//     an id and links a text (edge label) and kind;
+//   - the lookup tables the JavaScript functions read (GanttMeta,
+//     HeatmapMeta) travel in the option under the top-level key "schedlab";
+//     the init script takes them out as M before setOption.
+//
+// go-echarts' own RenderSnippet/Render are not used: they print the option
+// with HTML escaping off into the script, so a label such as
+// "</script><script>alert(1)</script>" would end the script. Here the JSON
+// keeps encoding/json's escaping of <, > and & (\u003c …), attributes are
+// HTML-escaped, tooltips escape user strings with echarts.format.encodeHTML,
+// and the only JavaScript in the output is this package's constant
+// functions: the FuncOpts markers are turned back into code only for those
+// exact strings, never for a user string that happens to contain "__f__".
+// The functions contain no "//" comments (FuncOpts strips newlines) and no
+// "</".
+//
+// *Option functions (PlotOption, GanttOption, GraphOption, HeatmapOption)
+// return the option JSON with the functions still as FuncOpts strings, for
+// tests and for anyone who wants the option without the HTML.
+//
+// # Compare page
+//
+// MergePlots overlays one plot title across runs; StackGantts stacks runs'
+// Gantts on one time axis with run-prefixed lanes and groups. Both are pure.
+//
+// # Limits
+//
+// A Gantt sends every bar to the browser: about 40–60 bytes of HTML per bar
+// (30,000 bars ≈ 1.8 MB); ECharts draws them 4,000 per frame and dataZoom
+// filters to the visible window. Bars with invalid lanes or times, heat map
+// cells outside X×Y and non-finite numbers are skipped, not drawn.
+package charts

@@ -1,0 +1,284 @@
+package charts
+
+import (
+	"hash/fnv"
+	"math"
+
+	"github.com/a-h/templ"
+	gecharts "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"schedlab/solvers"
+)
+
+// Gantt sizes, in CSS pixels, and limits.
+const (
+	GanttLanePx      = 24  // height given to each lane
+	GanttChromePx    = 120 // toolbox, axis, axis name and x slider
+	GanttMinHeight   = 200
+	GanttMaxHeight   = 900 // beyond this the y slider scrolls the lanes
+	GanttLaneZoomMin = 20  // more lanes than this get a y slider
+	// GanttProgressive is how many bars ECharts draws per frame once a
+	// Gantt has at least that many bars (series progressive and
+	// progressiveThreshold), so 30,000 bars never block the page.
+	GanttProgressive = 4000
+)
+
+// Bar kind codes, as written in the data rows (column KindCol).
+const (
+	KindCodeJob      = 0 // "" or "job" (and any unknown kind): filled with the group colour
+	KindCodeLocal    = 1 // "local": owner load, filled grey
+	KindCodeAlt      = 2 // "alt": considered window, outlined in the group colour
+	KindCodeReserved = 3 // "reserved": translucent group colour with a border
+)
+
+// Columns of a Gantt data row: [lane, start, end, colour, kind, label, group].
+// colour indexes GanttMeta.Colors, label GanttMeta.Labels, group
+// GanttMeta.Groups, kind is a KindCode*.
+const (
+	LaneCol = iota
+	StartCol
+	EndCol
+	ColourCol
+	KindCol
+	LabelCol
+	GroupCol
+	ganttCols
+)
+
+// LocalGrey is the fill of Kind "local" bars.
+const LocalGrey = "#9e9e9e"
+
+// Palette is the group colours; a group's colour is
+// Palette[fnv32a(group) % len(Palette)], so it is the same on every page
+// and every run. The empty group takes Palette[0]. No greys: grey means
+// "local". Two groups can share a colour (20 colours).
+var Palette = []string{
+	"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de",
+	"#3ba272", "#fc8452", "#9a60b4", "#ea7ccc", "#1f77b4",
+	"#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+	"#e377c2", "#17becf", "#bcbd22", "#393b79", "#ad494a",
+}
+
+// GanttMeta is the lookup tables a Gantt's data rows index into. It travels
+// in the option under the key "schedlab" and the JavaScript functions read
+// it as M.
+type GanttMeta struct {
+	Lanes  []string `json:"lanes"`
+	Labels []string `json:"labels"` // Labels[0] is ""
+	Groups []string `json:"groups"` // Groups[0] is ""
+	Colors []string `json:"colors"` // Palette then LocalGrey
+	Kinds  []string `json:"kinds"`  // names of the kind codes, for the tooltip
+	Unit   string   `json:"unit"`
+}
+
+// GroupColour returns the palette index of a group.
+func GroupColour(group string) int {
+	if group == "" {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(group))
+	return int(h.Sum32() % uint32(len(Palette)))
+}
+
+// kindCode maps Bar.Kind to its code.
+func kindCode(kind string) int {
+	switch kind {
+	case "local":
+		return KindCodeLocal
+	case "alt":
+		return KindCodeAlt
+	case "reserved":
+		return KindCodeReserved
+	}
+	return KindCodeJob
+}
+
+// GanttHeight is the element height for a Gantt with the given lanes.
+func GanttHeight(lanes int) int {
+	return clampInt(GanttChromePx+GanttLanePx*lanes, GanttMinHeight, GanttMaxHeight)
+}
+
+// ganttRenderItem draws one bar: a rect from start to end on its lane, 70%
+// of the lane high, clipped to the grid with clipRectByRect, styled by kind,
+// with the label inside when the bar is wide enough.
+var ganttRenderItem = jsFunc(`function (params, api) {
+  var lane = api.value(0);
+  var a = api.coord([api.value(1), lane]);
+  var b = api.coord([api.value(2), lane]);
+  var h = Math.max(Math.min(api.size([0, 1])[1] * 0.7, 20), 2);
+  var cs = params.coordSys;
+  var rect = echarts.graphic.clipRectByRect(
+    {x: a[0], y: a[1] - h / 2, width: Math.max(b[0] - a[0], 1), height: h},
+    {x: cs.x, y: cs.y, width: cs.width, height: cs.height});
+  if (!rect) { return null; }
+  var kind = api.value(4);
+  var color = M.colors[api.value(3)];
+  var style = {fill: color, stroke: "#fff", lineWidth: 0.5};
+  var ink = "#fff";
+  if (kind === 1) { ink = "#222"; }
+  else if (kind === 2) { style = {fill: "rgba(0,0,0,0)", stroke: color, lineWidth: 1.5}; ink = color; }
+  else if (kind === 3) { style = {fill: color, opacity: 0.45, stroke: color, lineWidth: 1}; ink = "#222"; }
+  var el = {type: "rect", shape: rect, style: style, z2: kind === 2 ? 2 : 1};
+  var label = M.labels[api.value(5)];
+  if (label && rect.width > 28 && h >= 10) {
+    el.textContent = {style: {text: label, fill: ink, fontSize: 11, width: rect.width - 6, overflow: "truncate"}};
+    el.textConfig = {position: "inside"};
+  }
+  return el;
+}`)
+
+// ganttTooltip shows label, lane, start, end, duration (and group and kind
+// when set); every user string goes through echarts.format.encodeHTML.
+var ganttTooltip = jsFunc(`function (p) {
+  var v = p.value;
+  var f = echarts.format.encodeHTML;
+  var n = function (x) { return String(Math.round(x * 1000) / 1000); };
+  var u = M.unit ? " " + f(M.unit) : "";
+  var s = p.marker + f(M.labels[v[5]] || "(no label)");
+  s += "<br>lane: " + f(M.lanes[v[0]]);
+  s += "<br>start: " + n(v[1]) + u + ", end: " + n(v[2]) + u;
+  s += "<br>duration: " + n(v[2] - v[1]) + u;
+  if (M.groups[v[6]]) { s += "<br>group: " + f(M.groups[v[6]]); }
+  if (v[4] !== 0) { s += "<br>kind: " + f(M.kinds[v[4]]); }
+  return s;
+}`)
+
+// dataZoom is go-echarts' DataZoom plus the keys it has no field for.
+type dataZoom struct {
+	opts.DataZoom
+	ZoomOnMouseWheel any    `json:"zoomOnMouseWheel,omitempty"`
+	MoveOnMouseWheel *bool  `json:"moveOnMouseWheel,omitempty"`
+	MoveOnMouseMove  *bool  `json:"moveOnMouseMove,omitempty"`
+	Width            int    `json:"width,omitempty"`
+	Height           int    `json:"height,omitempty"`
+	Right            string `json:"right,omitempty"`
+	Bottom           string `json:"bottom,omitempty"`
+	ShowDetail       *bool  `json:"showDetail,omitempty"`
+}
+
+// Gantt draws lanes (y, first lane on top) by time (x) with an ECharts
+// custom series; see GanttOption.
+func Gantt(g solvers.Gantt) templ.Component {
+	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return GanttOption(g) })
+}
+
+// GanttOption returns the ECharts option of Gantt as JSON. The series data
+// are rows [lane, start, end, colour, kind, label, group] (see the *Col
+// constants), the lookup tables are GanttMeta under "schedlab", renderItem
+// and the tooltip formatter are go-echarts FuncOpts strings. Bars on a lane
+// that does not exist, with non-finite times or ending before they start,
+// are skipped (Report.Validate rejects them anyway).
+func GanttOption(g solvers.Gantt) ([]byte, error) {
+	meta := GanttMeta{
+		Lanes:  g.Lanes,
+		Labels: []string{""},
+		Groups: []string{""},
+		Colors: append(append([]string{}, Palette...), LocalGrey),
+		Kinds:  []string{"job", "local", "alt", "reserved"},
+		Unit:   g.TimeUnit,
+	}
+	if meta.Lanes == nil {
+		meta.Lanes = []string{}
+	}
+	greyIdx := len(Palette)
+	labelIdx := map[string]int{"": 0}
+	groupIdx := map[string]int{"": 0}
+	index := func(m map[string]int, list *[]string, s string) int {
+		i, ok := m[s]
+		if !ok {
+			i = len(*list)
+			m[s] = i
+			*list = append(*list, s)
+		}
+		return i
+	}
+	rows := make([][ganttCols]float64, 0, len(g.Bars))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, b := range g.Bars {
+		if b.Lane < 0 || b.Lane >= len(g.Lanes) || math.IsNaN(b.Start) || math.IsInf(b.Start, 0) ||
+			math.IsNaN(b.End) || math.IsInf(b.End, 0) || b.End < b.Start {
+			continue
+		}
+		k := kindCode(b.Kind)
+		colour := GroupColour(b.Group)
+		if k == KindCodeLocal {
+			colour = greyIdx
+		}
+		rows = append(rows, [ganttCols]float64{
+			LaneCol:   float64(b.Lane),
+			StartCol:  b.Start,
+			EndCol:    b.End,
+			ColourCol: float64(colour),
+			KindCol:   float64(k),
+			LabelCol:  float64(index(labelIdx, &meta.Labels, b.Label)),
+			GroupCol:  float64(index(groupIdx, &meta.Groups, b.Group)),
+		})
+		lo, hi = math.Min(lo, b.Start), math.Max(hi, b.End)
+	}
+
+	timeName := "time"
+	if g.TimeUnit != "" {
+		timeName += " (" + g.TimeUnit + ")"
+	}
+	xAxis := opts.XAxis{Type: "value", Name: timeName, NameLocation: "middle", NameGap: 24, Scale: opts.Bool(true),
+		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}
+	if len(rows) > 0 {
+		xAxis.Min, xAxis.Max = lo, hi
+	}
+	yAxis := opts.YAxis{Type: "category", Data: meta.Lanes, Inverse: opts.Bool(true),
+		AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: 140, Overflow: "truncate"},
+		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}
+
+	height := GanttHeight(len(g.Lanes))
+	yZoom := len(g.Lanes) > GanttLaneZoomMin
+	right := "24"
+	if yZoom {
+		right = "48"
+	}
+	f := false
+	zooms := []dataZoom{
+		{DataZoom: opts.DataZoom{Type: "inside", XAxisIndex: 0, FilterMode: "weakFilter"},
+			ZoomOnMouseWheel: "ctrl", MoveOnMouseWheel: &f},
+		{DataZoom: opts.DataZoom{Type: "slider", XAxisIndex: 0, FilterMode: "weakFilter"},
+			Height: 16, Bottom: "6", ShowDetail: &f},
+	}
+	if yZoom {
+		end := float32(100)
+		if visible := (height - GanttChromePx) / GanttLanePx; visible < len(g.Lanes) {
+			end = float32(100 * float64(visible) / float64(len(g.Lanes)))
+		}
+		zooms = append(zooms, dataZoom{
+			DataZoom: opts.DataZoom{Type: "slider", YAxisIndex: 0, FilterMode: "weakFilter", Start: 0, End: end},
+			Width:    16, Right: "8", ShowDetail: &f,
+		})
+	}
+
+	c := gecharts.NewCustom()
+	c.SetGlobalOptions(
+		gecharts.WithTitleOpts(opts.Title{Title: g.Title, Show: opts.Bool(false)}),
+		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		gecharts.WithToolboxOpts(toolbox(g.Title, false)),
+		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: right, Top: "36", Bottom: "64", ContainLabel: opts.Bool(true)}),
+		gecharts.WithXAxisOpts(xAxis),
+		gecharts.WithYAxisOpts(yAxis),
+		gecharts.WithAnimation(false),
+	)
+	c.AddSeries(g.Title, nil, gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
+		s.Data = rows
+		s.RenderItem = ganttRenderItem
+		s.Encode = &opts.Encode{X: []int{StartCol, EndCol}, Y: LaneCol}
+		s.SeriesTooltip = &opts.SeriesTooltip{Formatter: ganttTooltip}
+	}))
+	ext := &extender{
+		series: []map[string]any{{
+			"dimensions":           []string{"lane", "start", "end", "colour", "kind", "label", "group"},
+			"progressive":          GanttProgressive,
+			"progressiveThreshold": GanttProgressive,
+		}},
+		top: map[string]any{"dataZoom": zooms, metaKey: meta},
+	}
+	return optionJSON(c, ext)
+}

@@ -1,0 +1,277 @@
+package charts
+
+import (
+	"sort"
+
+	"github.com/a-h/templ"
+	gecharts "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"schedlab/solvers"
+)
+
+// Graph sizes and layout constants, in CSS pixels (tree and DAG layouts
+// are in the same units; ECharts then scales them to fit the element).
+const (
+	GraphMinHeight = 360
+	GraphMaxHeight = 900
+	GraphLevelPx   = 90 // vertical distance between levels
+	GraphNodePx    = 70 // horizontal distance between nodes of a level
+	graphMarginPx  = 40 // keeps every coordinate > 0 (go-echarts omits 0)
+	// graphAssumedWidthPx is the element width the tree/DAG layout plans
+	// for: a layout wider than this, relative to the element height, gets
+	// its levels spread further apart so that ECharts (which keeps the
+	// aspect ratio) still fills the height.
+	graphAssumedWidthPx = 1000
+	// GraphLabelsUpTo is the node count up to which every node label is
+	// drawn; larger graphs show labels on hover only.
+	GraphLabelsUpTo = 150
+)
+
+// Edge colours by Kind.
+const (
+	EdgeColour        = "#7a869a"
+	EdgeTreeColour    = "#3b4a61"
+	EdgeBackColour    = "#d62728"
+	EdgeDeletedColour = "#b0b0b0"
+)
+
+// graphNode is go-echarts' GraphNode plus the node id (links refer to it,
+// so labels need not be unique).
+type graphNode struct {
+	opts.GraphNode
+	ID string `json:"id"`
+}
+
+// graphLink is go-echarts' GraphLink plus the edge label text, read by the
+// edge label formatter (a user string is never used as a format template).
+type graphLink struct {
+	opts.GraphLink
+	Text string `json:"text,omitempty"`
+	Kind string `json:"kind,omitempty"`
+}
+
+// edgeLabelFormatter shows a link's own text.
+var edgeLabelFormatter = jsFunc(`function (p) { return (p.data && p.data.text) || ""; }`)
+
+// graphTooltip names the node, or the edge with its kind and label; user
+// strings go through echarts.format.encodeHTML.
+var graphTooltip = jsFunc(`function (p) {
+  var f = echarts.format.encodeHTML;
+  var d = p.data || {};
+  if (p.dataType === "edge") {
+    var s = f(String(d.source)) + " → " + f(String(d.target));
+    if (d.kind) { s += " (" + f(d.kind) + ")"; }
+    if (d.text) { s += "<br>" + f(d.text); }
+    return s;
+  }
+  return p.marker + f(p.name) + (d.id !== p.name ? " [" + f(String(d.id)) + "]" : "");
+}`)
+
+// GraphHeight is the element height for g.
+func GraphHeight(g solvers.Graph) int {
+	if g.Layout != "tree" && g.Layout != "dag" {
+		return clampInt(240+4*len(g.Nodes), GraphMinHeight, 600)
+	}
+	levels := map[int]bool{}
+	for _, n := range g.Nodes {
+		levels[n.Level] = true
+	}
+	return clampInt(80+GraphLevelPx*len(levels), GraphMinHeight, GraphMaxHeight)
+}
+
+// Graph draws nodes and edges: fixed positions by Level for Layout "tree"
+// and "dag", a force layout otherwise; see GraphOption.
+func Graph(g solvers.Graph) templ.Component {
+	return component("graph", g.Title, GraphHeight(g), func() ([]byte, error) { return GraphOption(g) })
+}
+
+// GraphOption returns the ECharts option of Graph as JSON. Tree and DAG
+// layouts get x/y computed here (layout "none"): y by Level, x by order in
+// the level, each level ordered by the mean x of its parents (one
+// barycentre sweep) and centred. Edges: "deleted" dashed grey, "back" red
+// and curved, "tree" dark and thicker. Nodes are coloured by Group
+// (categories, with a legend when there are several). Edges naming a
+// missing node are skipped.
+func GraphOption(g solvers.Graph) ([]byte, error) {
+	fixed := g.Layout == "tree" || g.Layout == "dag"
+	var pos map[string][2]float32
+	if fixed {
+		pos = levelLayout(g)
+	}
+
+	groupIdx := map[string]int{}
+	var cats []*opts.GraphCategory
+	for _, n := range g.Nodes {
+		if _, ok := groupIdx[n.Group]; !ok {
+			groupIdx[n.Group] = len(cats)
+			name := n.Group
+			if name == "" {
+				name = "nodes"
+			}
+			cats = append(cats, &opts.GraphCategory{Name: name})
+		}
+	}
+
+	ids := make(map[string]bool, len(g.Nodes))
+	nodes := make([]graphNode, 0, len(g.Nodes))
+	for _, n := range g.Nodes {
+		if ids[n.ID] {
+			continue // ECharts rejects duplicate ids; the first one wins
+		}
+		ids[n.ID] = true
+		name := n.Label
+		if name == "" {
+			name = n.ID
+		}
+		gn := graphNode{GraphNode: opts.GraphNode{Name: name, Category: groupIdx[n.Group], SymbolSize: 14}, ID: n.ID}
+		if fixed {
+			p := pos[n.ID]
+			gn.X, gn.Y, gn.Fixed = p[0], p[1], opts.Bool(true)
+		}
+		nodes = append(nodes, gn)
+	}
+
+	links := make([]graphLink, 0, len(g.Edges))
+	labels := false
+	for _, e := range g.Edges {
+		if !ids[e.Source] || !ids[e.Target] {
+			continue
+		}
+		style := &opts.LineStyle{Color: EdgeColour, Width: 1.2}
+		switch e.Kind {
+		case "deleted":
+			style = &opts.LineStyle{Color: EdgeDeletedColour, Width: 1.2, Type: "dashed"}
+		case "back":
+			style = &opts.LineStyle{Color: EdgeBackColour, Width: 1.2, Curveness: 0.3}
+		case "tree":
+			style = &opts.LineStyle{Color: EdgeTreeColour, Width: 2}
+		}
+		links = append(links, graphLink{
+			GraphLink: opts.GraphLink{Source: e.Source, Target: e.Target, LineStyle: style},
+			Text:      e.Label,
+			Kind:      e.Kind,
+		})
+		labels = labels || e.Label != ""
+	}
+
+	layout := "force"
+	if fixed {
+		layout = "none"
+	}
+	gc := opts.GraphChart{
+		Layout:         layout,
+		Roam:           opts.Bool(true),
+		Draggable:      opts.Bool(!fixed),
+		Categories:     cats,
+		EdgeSymbol:     []string{"none", "arrow"},
+		EdgeSymbolSize: 7,
+	}
+	if !fixed {
+		gc.Force = &opts.GraphForce{Repulsion: 200, EdgeLength: 80, Gravity: 0.08}
+	}
+	if labels {
+		// EdgeLabel.Formatter is a plain string in go-echarts; a FuncOpts
+		// string there becomes a function all the same.
+		gc.EdgeLabel = &opts.EdgeLabel{Show: opts.Bool(true), FontSize: 10, Color: "#555", Formatter: string(edgeLabelFormatter)}
+	}
+
+	c := gecharts.NewGraph()
+	c.SetGlobalOptions(
+		gecharts.WithTitleOpts(opts.Title{Title: g.Title, Show: opts.Bool(false)}),
+		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(cats) > 1), Type: "scroll", Top: "0", Left: "center", Width: "70%"}),
+		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: graphTooltip}),
+		gecharts.WithToolboxOpts(toolbox(g.Title, false)),
+		gecharts.WithAnimation(false),
+	)
+	c.AddSeries(g.Title, nil, nil,
+		gecharts.WithGraphChartOpts(gc),
+		gecharts.WithLabelOpts(opts.Label{Show: opts.Bool(len(nodes) <= GraphLabelsUpTo), Position: "right", FontSize: 11}),
+		gecharts.WithEmphasisOpts(opts.Emphasis{Focus: "adjacency", Label: &opts.Label{Show: opts.Bool(true)}}),
+		gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
+			s.Data = nodes
+			s.Links = links
+		}),
+	)
+	return optionJSON(c, nil)
+}
+
+// levelLayout places nodes in rows by Level (row order: ascending Level)
+// and, within a row, by the mean x of already-placed neighbours in the row
+// above (ties by input order), centred on the widest row. Rows are
+// GraphLevelPx apart, more when the layout is much wider than high.
+func levelLayout(g solvers.Graph) map[string][2]float32 {
+	byLevel := map[int][]string{}
+	order := map[string]int{}
+	for i, n := range g.Nodes {
+		if _, dup := order[n.ID]; dup {
+			continue
+		}
+		order[n.ID] = i
+		byLevel[n.Level] = append(byLevel[n.Level], n.ID)
+	}
+	levels := make([]int, 0, len(byLevel))
+	widest := 0
+	for l, ids := range byLevel {
+		levels = append(levels, l)
+		widest = max(widest, len(ids))
+	}
+	sort.Ints(levels)
+	level := map[string]int{}
+	for l, ids := range byLevel {
+		for _, id := range ids {
+			level[id] = l
+		}
+	}
+	parents := map[string][]string{}
+	for _, e := range g.Edges {
+		ls, oks := level[e.Source]
+		lt, okt := level[e.Target]
+		if !oks || !okt || e.Kind == "back" {
+			continue
+		}
+		switch {
+		case ls < lt:
+			parents[e.Target] = append(parents[e.Target], e.Source)
+		case lt < ls:
+			parents[e.Source] = append(parents[e.Source], e.Target)
+		}
+	}
+	levelPx := float32(GraphLevelPx)
+	if rows := len(levels) - 1; rows > 0 {
+		aspect := float32(graphAssumedWidthPx) / float32(GraphHeight(g)-80)
+		if need := float32(widest-1) * GraphNodePx / aspect / float32(rows); need > levelPx {
+			levelPx = need
+		}
+	}
+	pos := make(map[string][2]float32, len(order))
+	for row, l := range levels {
+		ids := byLevel[l]
+		key := make(map[string]float64, len(ids))
+		for _, id := range ids {
+			sum, n := 0.0, 0
+			for _, p := range parents[id] {
+				if q, ok := pos[p]; ok {
+					sum += float64(q[0])
+					n++
+				}
+			}
+			if n > 0 {
+				key[id] = sum / float64(n)
+			} else {
+				key[id] = -1 // unattached nodes first, in input order
+			}
+		}
+		sort.SliceStable(ids, func(i, j int) bool {
+			if key[ids[i]] != key[ids[j]] {
+				return key[ids[i]] < key[ids[j]]
+			}
+			return order[ids[i]] < order[ids[j]]
+		})
+		offset := float32(widest-len(ids)) * GraphNodePx / 2
+		for i, id := range ids {
+			pos[id] = [2]float32{graphMarginPx + offset + float32(i)*GraphNodePx, graphMarginPx + float32(row)*levelPx}
+		}
+	}
+	return pos
+}

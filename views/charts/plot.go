@@ -1,0 +1,168 @@
+package charts
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/a-h/templ"
+	gecharts "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"schedlab/solvers"
+)
+
+// PlotHeight is the height of every plot, in CSS pixels.
+const PlotHeight = 360
+
+// Plot kinds, as in solvers.Plot.Kind ("" means line).
+const (
+	KindLine    = "line"
+	KindBar     = "bar"
+	KindScatter = "scatter"
+)
+
+// samplingFrom is the point count from which a line is down-sampled by
+// ECharts (LTTB) and a scatter series drawn in large mode.
+const samplingFrom = 2000
+
+// Plot draws a solvers.Plot: one series per line, legend, axis names, log
+// axes when asked, dashed reference lines, axis tooltip, and a toolbox
+// with save-as-PNG and box zoom.
+func Plot(p solvers.Plot) templ.Component {
+	return component("plot", p.Title, PlotHeight, func() ([]byte, error) { return PlotOption(p) })
+}
+
+// PlotOption returns the ECharts option of Plot as JSON; JavaScript
+// functions, if any, are go-echarts FuncOpts strings ("__f__...__f__").
+func PlotOption(p solvers.Plot) ([]byte, error) {
+	kind := p.Kind
+	if kind != KindBar && kind != KindScatter {
+		kind = KindLine
+	}
+	global := []gecharts.GlobalOpts{
+		gecharts.WithTitleOpts(opts.Title{Title: p.Title, Show: opts.Bool(false)}),
+		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(p.Lines) > 0), Type: "scroll", Top: "0", Left: "center", Width: "70%"}),
+		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", AxisPointer: &opts.AxisPointer{Type: "cross"}}),
+		gecharts.WithToolboxOpts(toolbox(p.Title, true)),
+		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: "32", Top: "48", Bottom: "40", ContainLabel: opts.Bool(true)}),
+		gecharts.WithAnimation(false),
+	}
+	yAxis := opts.YAxis{Type: "value", Name: p.YLabel, Scale: opts.Bool(true)}
+	if p.YLog {
+		yAxis.Type = "log"
+	}
+	xAxis := opts.XAxis{Type: "value", Name: p.XLabel, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true)}
+	if p.XLog && kind != KindBar {
+		xAxis.Type = "log"
+	}
+	keep := func(pt [2]float64) bool {
+		if math.IsNaN(pt[0]) || math.IsInf(pt[0], 0) || math.IsNaN(pt[1]) || math.IsInf(pt[1], 0) {
+			return false
+		}
+		if xAxis.Type == "log" && pt[0] <= 0 {
+			return false
+		}
+		return yAxis.Type != "log" || pt[1] > 0
+	}
+	ext := &extender{series: make([]map[string]any, len(p.Lines))}
+
+	var c chart
+	switch kind {
+	case KindBar:
+		cats, index := barCategories(p.Lines, keep)
+		xAxis.Type, xAxis.Scale, xAxis.Data = "category", nil, cats
+		yAxis.Scale = nil // bars start at zero
+		global = append(global, gecharts.WithXAxisOpts(xAxis), gecharts.WithYAxisOpts(yAxis))
+		bar := gecharts.NewBar()
+		bar.SetGlobalOptions(global...)
+		bar.SetXAxis(cats)
+		for _, l := range p.Lines {
+			data := make([]opts.BarData, len(cats))
+			for i := range data {
+				data[i].Value = "-" // no value at this category
+			}
+			for _, pt := range l.Points {
+				if keep(pt) {
+					data[index[pt[0]]].Value = pt[1]
+				}
+			}
+			var so []gecharts.SeriesOpts
+			if l.Dashed {
+				so = append(so, gecharts.WithItemStyleOpts(opts.ItemStyle{Opacity: opts.Float(0.45)}))
+			}
+			bar.AddSeries(l.Name, data, so...)
+		}
+		c = bar
+	case KindScatter:
+		global = append(global, gecharts.WithXAxisOpts(xAxis), gecharts.WithYAxisOpts(yAxis))
+		sc := gecharts.NewScatter()
+		sc.SetGlobalOptions(global...)
+		for i, l := range p.Lines {
+			data := make([]opts.ScatterData, 0, len(l.Points))
+			for _, pt := range l.Points {
+				if keep(pt) {
+					data = append(data, opts.ScatterData{Value: []float64{pt[0], pt[1]}})
+				}
+			}
+			so := []gecharts.SeriesOpts{gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) { s.SymbolSize = 6 })}
+			if l.Dashed {
+				so = append(so, gecharts.WithItemStyleOpts(opts.ItemStyle{Opacity: opts.Float(0.45)}))
+			}
+			if len(data) >= samplingFrom {
+				ext.series[i] = map[string]any{"large": true}
+			}
+			sc.AddSeries(l.Name, data, so...)
+		}
+		c = sc
+	default:
+		global = append(global, gecharts.WithXAxisOpts(xAxis), gecharts.WithYAxisOpts(yAxis))
+		line := gecharts.NewLine()
+		line.SetGlobalOptions(global...)
+		for i, l := range p.Lines {
+			data := make([]opts.LineData, 0, len(l.Points))
+			for _, pt := range l.Points {
+				if keep(pt) {
+					data = append(data, opts.LineData{Value: []float64{pt[0], pt[1]}})
+				}
+			}
+			style := opts.LineStyle{Width: 2}
+			if l.Dashed {
+				style.Type = "dashed"
+			}
+			so := []gecharts.SeriesOpts{
+				gecharts.WithLineStyleOpts(style),
+				gecharts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(data) <= 60), SymbolSize: 5}),
+			}
+			if len(data) >= samplingFrom {
+				ext.series[i] = map[string]any{"sampling": "lttb"}
+			}
+			line.AddSeries(l.Name, data, so...)
+		}
+		c = line
+	}
+	return optionJSON(c, ext)
+}
+
+// barCategories returns the sorted distinct x values of the kept points as
+// category labels, and the category index of each x value.
+func barCategories(lines []solvers.Line, keep func([2]float64) bool) ([]string, map[float64]int) {
+	var xs []float64
+	seen := map[float64]bool{}
+	for _, l := range lines {
+		for _, pt := range l.Points {
+			if keep(pt) && !seen[pt[0]] {
+				seen[pt[0]] = true
+				xs = append(xs, pt[0])
+			}
+		}
+	}
+	sort.Float64s(xs)
+	cats := make([]string, len(xs))
+	index := make(map[float64]int, len(xs))
+	for i, x := range xs {
+		cats[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		index[x] = i
+	}
+	return cats, index
+}

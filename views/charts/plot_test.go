@@ -1,0 +1,178 @@
+package charts
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"schedlab/solvers"
+)
+
+func twoLines() solvers.Plot {
+	return solvers.Plot{
+		Title: "Objective vs width", XLabel: "width", YLabel: "cost",
+		Lines: []solvers.Line{
+			{Name: "dpop", Points: [][2]float64{{1, 10}, {2, 8}, {3, 7}}},
+			{Name: "bound", Points: [][2]float64{{1, 9}, {3, 6}}, Dashed: true},
+		},
+	}
+}
+
+func TestPlotRendersChartElementWithKindAndTitle(t *testing.T) {
+	doc, _ := render(t, Plot(twoLines()))
+	div := assertChart(t, doc, "plot", "Objective vs width")
+	if got := div.AttrOr("style", ""); got != "height:360px" {
+		t.Errorf("style = %q", got)
+	}
+}
+
+func TestPlotOptionHasOneLineSeriesPerLineWithAllPoints(t *testing.T) {
+	o := option(t)(PlotOption(twoLines()))
+	series := arr(t, o, "series")
+	if len(series) != 2 {
+		t.Fatalf("series = %d, want 2", len(series))
+	}
+	for i, want := range []struct {
+		name   string
+		points int
+	}{{"dpop", 3}, {"bound", 2}} {
+		if got := str(t, series[i], "type"); got != "line" {
+			t.Errorf("series %d type %q, want line", i, got)
+		}
+		if got := str(t, series[i], "name"); got != want.name {
+			t.Errorf("series %d name %q, want %q", i, got, want.name)
+		}
+		if got := len(arr(t, series[i], "data")); got != want.points {
+			t.Errorf("series %d has %d points, want %d", i, got, want.points)
+		}
+	}
+	if got := get(t, series[0], "data", 1, "value"); !reflect.DeepEqual(got, []any{2.0, 8.0}) {
+		t.Errorf("second point = %v, want [2 8]", got)
+	}
+	if got := str(t, o, "xAxis", 0, "type"); got != "value" {
+		t.Errorf("x axis type %q, want value (numeric x)", got)
+	}
+	if got := str(t, o, "xAxis", 0, "name"); got != "width" {
+		t.Errorf("x axis name %q", got)
+	}
+	if got := str(t, o, "yAxis", 0, "name"); got != "cost" {
+		t.Errorf("y axis name %q", got)
+	}
+	if got := get(t, o, "legend", "show"); got != true {
+		t.Errorf("legend show = %v", got)
+	}
+	if got := str(t, o, "tooltip", "trigger"); got != "axis" {
+		t.Errorf("tooltip trigger %q, want axis", got)
+	}
+}
+
+func TestPlotOptionDrawsDashedLinesDashed(t *testing.T) {
+	o := option(t)(PlotOption(twoLines()))
+	if got := get(t, o, "series", 1, "lineStyle", "type"); got != "dashed" {
+		t.Errorf("dashed line style = %v, want dashed", got)
+	}
+	if got := get(t, o, "series", 0, "lineStyle", "type"); got != nil {
+		t.Errorf("solid line style = %v, want none", got)
+	}
+}
+
+func TestPlotOptionUsesLogAxesAndDropsNonPositivePoints(t *testing.T) {
+	p := twoLines()
+	p.YLog = true
+	p.Lines[0].Points = append(p.Lines[0].Points, [2]float64{4, 0}, [2]float64{5, -1})
+	o := option(t)(PlotOption(p))
+	if got := str(t, o, "yAxis", 0, "type"); got != "log" {
+		t.Errorf("y axis type %q, want log", got)
+	}
+	if got := str(t, o, "xAxis", 0, "type"); got != "value" {
+		t.Errorf("x axis type %q, want value", got)
+	}
+	if got := len(arr(t, o, "series", 0, "data")); got != 3 {
+		t.Errorf("log y kept %d points, want 3 (y ≤ 0 dropped)", got)
+	}
+
+	p = twoLines()
+	p.XLog = true
+	o = option(t)(PlotOption(p))
+	if got := str(t, o, "xAxis", 0, "type"); got != "log" {
+		t.Errorf("x axis type %q, want log", got)
+	}
+	if got := str(t, o, "yAxis", 0, "type"); got != "value" {
+		t.Errorf("y axis type %q, want value", got)
+	}
+}
+
+func TestPlotOptionBarsUseSortedCategoriesWithGaps(t *testing.T) {
+	p := solvers.Plot{Title: "t", Kind: "bar", Lines: []solvers.Line{
+		{Name: "a", Points: [][2]float64{{20, 1}, {10, 2}}},
+		{Name: "b", Points: [][2]float64{{30, 3}}, Dashed: true},
+	}}
+	o := option(t)(PlotOption(p))
+	if got := str(t, o, "xAxis", 0, "type"); got != "category" {
+		t.Fatalf("x axis type %q, want category", got)
+	}
+	if got := strs(t, o, "xAxis", 0, "data"); !reflect.DeepEqual(got, []string{"10", "20", "30"}) {
+		t.Errorf("categories %v", got)
+	}
+	var a []any
+	for _, d := range arr(t, o, "series", 0, "data") {
+		a = append(a, get(t, d, "value"))
+	}
+	if !reflect.DeepEqual(a, []any{2.0, 1.0, "-"}) {
+		t.Errorf("bar values %v, want [2 1 -]", a)
+	}
+	if str(t, o, "series", 1, "type") != "bar" || get(t, o, "series", 1, "itemStyle", "opacity") == nil {
+		t.Errorf("dashed bar series should be a translucent bar: %v", get(t, o, "series", 1))
+	}
+}
+
+func TestPlotOptionScatterHasNumericX(t *testing.T) {
+	p := twoLines()
+	p.Kind = "scatter"
+	o := option(t)(PlotOption(p))
+	if str(t, o, "series", 0, "type") != "scatter" || len(arr(t, o, "series", 0, "data")) != 3 {
+		t.Errorf("scatter series wrong: %v", get(t, o, "series", 0))
+	}
+	if got := str(t, o, "xAxis", 0, "type"); got != "value" {
+		t.Errorf("x axis type %q, want value", got)
+	}
+}
+
+func TestPlotOptionToolboxSavesPNGAndZooms(t *testing.T) {
+	o := option(t)(PlotOption(twoLines()))
+	if got := str(t, o, "toolbox", "feature", "saveAsImage", "type"); got != "png" {
+		t.Errorf("saveAsImage type %q, want png", got)
+	}
+	if got := str(t, o, "toolbox", "feature", "saveAsImage", "name"); got != "Objective_vs_width" {
+		t.Errorf("saveAsImage name %q", got)
+	}
+	if get(t, o, "toolbox", "feature", "dataZoom", "show") != true {
+		t.Errorf("toolbox has no dataZoom")
+	}
+	if get(t, o, "toolbox", "feature", "dataZoom", "icon", "zoom") == nil {
+		t.Errorf("toolbox dataZoom has no icons (null hides the buttons)")
+	}
+}
+
+func TestPlotOptionSkipsNonFinitePoints(t *testing.T) {
+	p := twoLines()
+	p.Lines[0].Points = append(p.Lines[0].Points, [2]float64{math.NaN(), 1}, [2]float64{5, math.Inf(1)})
+	o := option(t)(PlotOption(p))
+	if got := len(arr(t, o, "series", 0, "data")); got != 3 {
+		t.Errorf("kept %d points, want 3", got)
+	}
+}
+
+func TestPlotOptionSamplesLongLines(t *testing.T) {
+	p := solvers.Plot{Title: "long", Lines: []solvers.Line{{Name: "a"}, {Name: "b", Points: [][2]float64{{1, 1}}}}}
+	for i := 0; i < samplingFrom; i++ {
+		p.Lines[0].Points = append(p.Lines[0].Points, [2]float64{float64(i), float64(i % 7)})
+	}
+	o := option(t)(PlotOption(p))
+	if got := get(t, o, "series", 0, "sampling"); got != "lttb" {
+		t.Errorf("long line sampling = %v, want lttb", got)
+	}
+	if got := get(t, o, "series", 1, "sampling"); got != nil {
+		t.Errorf("short line sampling = %v, want none", got)
+	}
+}
