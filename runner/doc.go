@@ -1,0 +1,60 @@
+// Package runner executes runs: a bounded pool of workers claims queued
+// runs from the store, calls the strategy, reports progress and stores the
+// result. Execute and ExecuteReproduce are the one execution path, shared
+// by the workers and the command line.
+//
+// # Lifecycle
+//
+//	Submit ──▶ queued ──claim──▶ running ──▶ done | failed | canceled
+//	              │                 │
+//	              └─Cancel──▶ canceled        process stops ──▶ interrupted
+//
+// A run is queued by Submit (or Rerun), claimed by a worker (oldest first)
+// and ends done (with its Report), failed (with the error message and the
+// field it names, so the page can point at the input to fix), or canceled
+// (Cancel). A run cut off because schedlab stopped, by Shutdown or by a
+// crash, ends interrupted: Shutdown stores it so, and Start marks every run
+// still "running" in the database interrupted before it claims anything.
+// Final statuses are never left; Rerun makes a new queued run with the same
+// inputs and RerunOf pointing at the old one.
+//
+// # Guarantees
+//
+//   - Submit checks everything before storing anything: strategy, variant,
+//     parameters (resolved and stored in full, so a run records every value
+//     it used), workload and its strategy. A rejected submission stores
+//     nothing and names the field at fault.
+//   - At most Options.Workers runs execute at once; Submit wakes a worker at
+//     once and idle workers also poll the queue (Options.PollInterval).
+//   - A panic in a strategy fails that run with errs.Internal ("internal
+//     error in strategy NAME: ...", the stack goes to the log) and the
+//     worker goes on to the next run: one bad run never takes the server down.
+//     (Go lets only the panicking goroutine recover: a strategy that starts
+//     goroutines of its own must recover their panics itself.)
+//   - Progress is kept in memory on every call (Runner.Progress, for
+//     polling) and written to SQLite at most once per
+//     Options.ProgressInterval, and once more at the end.
+//   - A Report is checked with solvers.Report.Validate before it is stored.
+//
+// # Decisions
+//
+//   - The time limit and the memory budget are budgets, so exceeding either
+//     is errs.TooLarge ("run stopped: exceeded its time limit of 10m0s",
+//     "run stopped: Go heap exceeded the memory budget of 4 GiB") and the
+//     run is failed. errs.Canceled is kept for runs stopped from outside:
+//     by the user (status canceled) or by a shutdown (status interrupted).
+//   - Memory is the Go heap (runtime/metrics /memory/classes/heap/objects:bytes,
+//     sampled every 50 ms by a watchdog goroutine per run). Go cannot
+//     attribute heap to a goroutine, so the budget is of the process while
+//     runs execute; with several runs at once, each watchdog that sees the
+//     heap over budget stops its run.
+//   - Strategies must honour their context. One that has not returned
+//     5 s after its run was stopped is abandoned: Execute returns the stop
+//     reason and the worker moves on, while the strategy's goroutine runs
+//     on until it returns, its result dropped.
+//   - If a strategy returns a valid report just as a limit or a cancel
+//     strikes, the report is kept: the work was done.
+//   - Cancel of a running run cancels its context; the worker stores it
+//     canceled when the strategy returns. Cancel of a finished run is
+//     errs.Conflict.
+package runner

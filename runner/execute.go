@@ -1,0 +1,287 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"time"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+)
+
+// Defaults of Options and Budget.
+const (
+	// DefaultWorkers runs two strategies at once: the solvers are CPU-bound
+	// and single-threaded, and a small server should stay responsive.
+	DefaultWorkers = 2
+	// DefaultTimeout is the time limit of one run: the seed experiments at
+	// full size finish in minutes, a run past this is almost surely too big.
+	DefaultTimeout = 10 * time.Minute
+	// DefaultMemoryBudget is the Go heap a run may grow to: 4 GiB.
+	DefaultMemoryBudget uint64 = 4 << 30
+	// DefaultProgressInterval is the least time between two progress writes
+	// of one run to SQLite: polling pages refresh about twice a second.
+	DefaultProgressInterval = 250 * time.Millisecond
+)
+
+// memorySampleInterval is how often the memory watchdog reads the heap size.
+const memorySampleInterval = 50 * time.Millisecond
+
+// heapMetric is the Go heap occupied by objects, live or not yet swept: the
+// memory the process actually holds for the heap.
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+// abandonGrace is how long Execute waits, after stopping a run, for the
+// strategy to return. A strategy that ignores its context past this is left
+// behind (its goroutine runs on until it returns; its result is dropped) so
+// the caller is not held forever. A variable for tests.
+var abandonGrace = 5 * time.Second
+
+// Budget limits one execution. Zero fields take the defaults.
+type Budget struct {
+	// Timeout is the wall-clock limit of the run (DefaultTimeout).
+	Timeout time.Duration
+	// Memory is the largest Go heap, in bytes, allowed while the run
+	// executes (DefaultMemoryBudget). The heap is the process's: Go cannot
+	// tell which goroutine holds what, so when several runs execute at
+	// once the budget is of them all, and each watchdog that sees it
+	// exceeded stops its run.
+	Memory uint64
+}
+
+func (b Budget) withDefaults() Budget {
+	if b.Timeout <= 0 {
+		b.Timeout = DefaultTimeout
+	}
+	if b.Memory == 0 {
+		b.Memory = DefaultMemoryBudget
+	}
+	return b
+}
+
+// PanicError is a panic of a strategy, recovered. Its message is the one a
+// user reads; Stack is for the log.
+type PanicError struct {
+	Strategy string
+	Value    any
+	Stack    []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("internal error in strategy %s: %v", e.Strategy, e.Value)
+}
+
+// Variant returns the variant name a run uses: name itself if s has it, the
+// first variant when name is empty, errs.Invalid on field "variant" otherwise.
+func Variant(s solvers.Strategy, name string) (string, error) {
+	vs := s.Variants()
+	if name == "" {
+		if len(vs) == 0 {
+			return "", nil
+		}
+		return vs[0].Name, nil
+	}
+	known := make([]string, 0, len(vs))
+	for _, v := range vs {
+		if v.Name == name {
+			return name, nil
+		}
+		known = append(known, v.Name)
+	}
+	return "", errs.Invalidf("variant", "unknown variant %q of %s (known: %s)", name, s.Info().Name, joinNames(known))
+}
+
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+// Execute runs variant of s on w with params, within budget: the path every
+// run takes, from the worker pool and from the command line.
+//
+// It resolves variant (empty: the first) and params against s.Params(),
+// stops the run at the time limit or when the Go heap exceeds the memory
+// budget (both errs.TooLarge, "run stopped: ..."), turns a panic of the
+// strategy into errs.Internal ("internal error in strategy NAME: ...",
+// with a *PanicError in the chain), and checks the Report with Validate
+// (errs.Internal when invalid). When ctx is canceled the error is
+// errs.Canceled and wraps context.Cause(ctx). progress may be nil.
+func Execute(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
+	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
+	const op = "runner.Execute"
+	if s == nil {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+	}
+	if w == nil {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload", Err: errors.New("no workload")}
+	}
+	v, err := Variant(s, variant)
+	if err != nil {
+		return nil, errs.Wrap(op, errs.Invalid, err)
+	}
+	p, err := solvers.Resolve(s.Params(), params)
+	if err != nil {
+		return nil, errs.Wrap(op, errs.Invalid, err)
+	}
+	return execute(ctx, op, s.Info().Name, budget, progress, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+		return s.Run(ctx, w, v, p, progress)
+	})
+}
+
+// ExecuteReproduce runs the seed experiment of s with params resolved
+// against s.ReproduceParams(), with the guarantees of Execute.
+func ExecuteReproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, progress solvers.Progress,
+	budget Budget) (*solvers.Report, error) {
+	const op = "runner.ExecuteReproduce"
+	if s == nil {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+	}
+	p, err := solvers.Resolve(s.ReproduceParams(), params)
+	if err != nil {
+		return nil, errs.Wrap(op, errs.Invalid, err)
+	}
+	return execute(ctx, op, s.Info().Name, budget, progress, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+		return s.Reproduce(ctx, p, progress)
+	})
+}
+
+type result struct {
+	rep *solvers.Report
+	err error
+}
+
+func execute(parent context.Context, op, name string, budget Budget, progress solvers.Progress,
+	call func(context.Context, solvers.Progress) (*solvers.Report, error)) (*solvers.Report, error) {
+	budget = budget.withDefaults()
+	if progress == nil {
+		progress = solvers.NoProgress
+	}
+	if err := parent.Err(); err != nil {
+		return nil, canceled(op, parent)
+	}
+	timeLimit := &errs.Error{Op: op, Kind: errs.TooLarge,
+		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
+	overMemory := &errs.Error{Op: op, Kind: errs.TooLarge,
+		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", FormatBytes(budget.Memory))}
+
+	mctx, stop := context.WithCancelCause(parent)
+	defer stop(nil)
+	ctx, cancel := context.WithTimeoutCause(mctx, budget.Timeout, timeLimit)
+	defer cancel()
+	watchDone := make(chan struct{})
+	defer close(watchDone)
+	go watchMemory(watchDone, ctx.Done(), budget.Memory, func() { stop(overMemory) })
+
+	ch := make(chan result, 1) // buffered: an abandoned strategy never blocks on it
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				pe := &PanicError{Strategy: name, Value: v, Stack: debug.Stack()}
+				ch <- result{err: &errs.Error{Op: op, Kind: errs.Internal, Err: pe}}
+			}
+		}()
+		rep, err := call(ctx, progress)
+		ch <- result{rep, err}
+	}()
+
+	var res result
+	select {
+	case res = <-ch:
+	case <-ctx.Done():
+		t := time.NewTimer(abandonGrace)
+		select {
+		case res = <-ch:
+		case <-t.C:
+			res = result{err: ctx.Err()}
+		}
+		t.Stop()
+	}
+
+	var pe *PanicError
+	switch {
+	case errors.As(res.err, &pe):
+		return nil, res.err
+	case res.err == nil && res.rep != nil:
+		// Finished, even if a limit struck as it did: keep the result.
+		if err := res.rep.Validate(); err != nil {
+			return nil, &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned an invalid report: %w", name, err)}
+		}
+		return res.rep, nil
+	case ctx.Err() != nil:
+		// Stopped: say why, whatever the strategy made of it.
+		cause := context.Cause(ctx)
+		if cause == timeLimit || cause == overMemory {
+			return nil, cause
+		}
+		return nil, canceled(op, parent)
+	case res.err != nil:
+		var e *errs.Error
+		if errors.As(res.err, &e) {
+			return nil, res.err // kept as is: it may be a strategy's shared value
+		}
+		return nil, &errs.Error{Op: op, Err: res.err}
+	}
+	return nil, &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned neither a report nor an error", name)}
+}
+
+// canceled is the error of a run stopped through its parent context; it
+// wraps the context's cause.
+func canceled(op string, ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if cause == nil {
+		cause = context.Canceled
+	}
+	return &errs.Error{Op: op, Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", cause)}
+}
+
+// watchMemory samples the Go heap every memorySampleInterval until done or
+// stopped is closed, and calls over once if the heap exceeds limit.
+func watchMemory(done <-chan struct{}, stopped <-chan struct{}, limit uint64, over func()) {
+	sample := []metrics.Sample{{Name: heapMetric}}
+	t := time.NewTicker(memorySampleInterval)
+	defer t.Stop()
+	for {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit {
+			over()
+			return
+		}
+		select {
+		case <-done:
+			return
+		case <-stopped:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// FormatBytes writes a byte count in binary units: "4 GiB", "1.5 GiB",
+// "64 MiB", "512 B".
+func FormatBytes(n uint64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	v, u := float64(n), 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	return strconv.FormatFloat(roundTo(v, 2), 'f', -1, 64) + " " + units[u]
+}
+
+func roundTo(v float64, digits int) float64 {
+	p := 1.0
+	for i := 0; i < digits; i++ {
+		p *= 10
+	}
+	return float64(int64(v*p+0.5)) / p
+}

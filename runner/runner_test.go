@@ -1,0 +1,518 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"schedlab/errs"
+	"schedlab/runner/runnertest"
+	"schedlab/solvers"
+	"schedlab/store"
+)
+
+const fakeName = "fake"
+
+type env struct {
+	st   *store.Store
+	rn   *Runner
+	fake *runnertest.Strategy
+	wl   *store.Workload
+	opt  Options
+}
+
+// newEnv opens a fresh store with one fake workload and builds a runner,
+// not started.
+func newEnv(t *testing.T, opt Options) *env {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "runner.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := runnertest.New(fakeName)
+	other := runnertest.New("other")
+	wl := &store.Workload{Strategy: fakeName, Name: "w", Format: "json", Data: []byte(`{"n":5}`)}
+	if err := st.CreateWorkload(context.Background(), wl); err != nil {
+		t.Fatal(err)
+	}
+	if opt.PollInterval == 0 {
+		opt.PollInterval = 50 * time.Millisecond
+	}
+	if opt.ProgressInterval == 0 {
+		opt.ProgressInterval = 10 * time.Millisecond
+	}
+	rn := New(st, runnertest.Lookup(fake, other), opt)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := rn.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+		st.Close()
+	})
+	return &env{st: st, rn: rn, fake: fake, wl: wl, opt: opt}
+}
+
+func (e *env) start(t *testing.T) {
+	t.Helper()
+	if err := e.rn.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *env) submit(t *testing.T, variant string, params solvers.Params) *store.Run {
+	t.Helper()
+	r, err := e.rn.Submit(context.Background(), &store.Run{Kind: store.KindRun, WorkloadID: e.wl.ID,
+		Strategy: fakeName, Variant: variant, Params: params, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// wait polls the store until the run satisfies ok, or fails the test.
+func (e *env) wait(t *testing.T, id string, what string, ok func(*store.Run) bool) *store.Run {
+	t.Helper()
+	var r *store.Run
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		var err error
+		if r, err = e.st.GetRun(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		if ok(r) {
+			return r
+		}
+	}
+	t.Fatalf("run %s never %s (status %s, error %q)", id, what, r.Status, r.Error)
+	return nil
+}
+
+func (e *env) waitFinal(t *testing.T, id string) *store.Run {
+	t.Helper()
+	return e.wait(t, id, "finished", func(r *store.Run) bool { return store.Final(r.Status) })
+}
+
+func (e *env) waitRunning(t *testing.T, id string) *store.Run {
+	t.Helper()
+	return e.wait(t, id, "running", func(r *store.Run) bool { return r.Status == store.StatusRunning })
+}
+
+func (e *env) count(t *testing.T) int {
+	t.Helper()
+	rs, err := e.st.ListRuns(context.Background(), store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(rs)
+}
+
+func TestRunGoesQueuedRunningDoneWithReportAndProgress(t *testing.T) {
+	e := newEnv(t, Options{})
+	r := e.submit(t, "", solvers.Params{"steps": "4", "step_ms": "60"})
+	if r.Status != store.StatusQueued || r.Variant != runnertest.VariantOK {
+		t.Fatalf("submitted run is %s with variant %q, want queued with the first variant", r.Status, r.Variant)
+	}
+	if r.Params["steps"] != "4" || r.Params["wait_ms"] != "10000" || r.Params["alloc_mb"] != "2048" {
+		t.Errorf("stored params %v: want the given ones and every default filled", r.Params)
+	}
+	if got, _ := e.st.GetRun(context.Background(), r.ID); got.Status != store.StatusQueued {
+		t.Fatalf("before Start the run is %s", got.Status)
+	}
+	e.start(t)
+
+	mid := e.wait(t, r.ID, "running with progress stored", func(r *store.Run) bool {
+		return r.Status == store.StatusRunning && r.ProgressDone >= 1
+	})
+	if mid.StartedAt == nil || mid.ProgressTotal != 4 {
+		t.Errorf("running run: started %v, progress %d/%d", mid.StartedAt, mid.ProgressDone, mid.ProgressTotal)
+	}
+	if _, total, note, ok := e.rn.Progress(r.ID); !ok || total != 4 || !strings.HasPrefix(note, "step ") {
+		t.Errorf("live progress of a running run: total %d note %q ok %v", total, note, ok)
+	}
+
+	done := e.waitFinal(t, r.ID)
+	if done.Status != store.StatusDone || done.Error != "" {
+		t.Fatalf("run ended %s: %s", done.Status, done.Error)
+	}
+	var rep solvers.Report
+	if err := json.Unmarshal(done.Report, &rep); err != nil {
+		t.Fatalf("stored report %s: %v", done.Report, err)
+	}
+	if m, ok := rep.Metric("objective"); !ok || m.Value != 5 {
+		t.Errorf("report metrics %+v, want objective 5 (the workload's n)", rep.Metrics)
+	}
+	if done.ProgressDone != 4 || done.ProgressTotal != 4 || done.ProgressNote != "step 4 of 4" {
+		t.Errorf("final progress %d/%d %q, want 4/4 \"step 4 of 4\"", done.ProgressDone, done.ProgressTotal, done.ProgressNote)
+	}
+	if done.StartedAt == nil || done.FinishedAt == nil || done.FinishedAt.Before(*done.StartedAt) {
+		t.Errorf("times: started %v finished %v", done.StartedAt, done.FinishedAt)
+	}
+	if _, _, _, ok := e.rn.Progress(r.ID); ok {
+		t.Error("a finished run still has live progress")
+	}
+}
+
+func TestFailingStrategyFailsTheRunKeepingErrorAndField(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.start(t)
+	r := e.waitFinal(t, e.submit(t, runnertest.VariantFail, nil).ID)
+	if r.Status != store.StatusFailed || r.ErrorField != runnertest.FailField ||
+		r.Error != "deliberate failure of the test strategy" || r.Report != nil {
+		t.Errorf("failed run: status %s, field %q, error %q, report %s", r.Status, r.ErrorField, r.Error, r.Report)
+	}
+}
+
+func TestTimeLimitStopsTheRunWithAClearMessage(t *testing.T) {
+	e := newEnv(t, Options{Timeout: 100 * time.Millisecond})
+	e.start(t)
+	begin := time.Now()
+	r := e.waitFinal(t, e.submit(t, runnertest.VariantWait, nil).ID)
+	if r.Status != store.StatusFailed || r.Error != "run stopped: exceeded its time limit of 100ms" {
+		t.Errorf("timed-out run: status %s, error %q", r.Status, r.Error)
+	}
+	if d := time.Since(begin); d > 5*time.Second {
+		t.Errorf("the run took %v to stop after a 100ms limit", d)
+	}
+	_, err := Execute(context.Background(), e.fake, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantWait, nil, nil,
+		Budget{Timeout: 30 * time.Millisecond})
+	if errs.KindOf(err) != errs.TooLarge || err.Error() != "run stopped: exceeded its time limit of 30ms" {
+		t.Errorf("Execute past its time limit: %v (%v), want TooLarge with the limit", err, errs.KindOf(err))
+	}
+}
+
+func TestPanicFailsTheRunAndTheWorkerServesTheNext(t *testing.T) {
+	e := newEnv(t, Options{Workers: 1})
+	e.start(t)
+	bad := e.submit(t, runnertest.VariantPanic, nil)
+	good := e.submit(t, runnertest.VariantOK, nil)
+	r := e.waitFinal(t, bad.ID)
+	want := "internal error in strategy fake: " + runnertest.PanicValue
+	if r.Status != store.StatusFailed || r.Error != want {
+		t.Errorf("panicking run: status %s, error %q; want failed, %q", r.Status, r.Error, want)
+	}
+	if r := e.waitFinal(t, good.ID); r.Status != store.StatusDone {
+		t.Errorf("the run after a panic ended %s: %s", r.Status, r.Error)
+	}
+	_, err := ExecuteReproduce(context.Background(), e.fake, solvers.Params{"mode": runnertest.VariantPanic}, nil, Budget{})
+	var pe *PanicError
+	if errs.KindOf(err) != errs.Internal || !asPanic(err, &pe) || len(pe.Stack) == 0 {
+		t.Errorf("ExecuteReproduce of a panic: %v, want Internal with a PanicError and its stack", err)
+	}
+}
+
+func asPanic(err error, pe **PanicError) bool {
+	for e := err; e != nil; {
+		if p, ok := e.(*PanicError); ok {
+			*pe = p
+			return true
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			return false
+		}
+		e = u.Unwrap()
+	}
+	return false
+}
+
+func heapNow() uint64 {
+	s := []metrics.Sample{{Name: heapMetric}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func TestMemoryBudgetStopsAnAllocatingRun(t *testing.T) {
+	defer debug.FreeOSMemory()
+	runtime.GC()
+	budget := heapNow() + 64<<20
+	e := newEnv(t, Options{MemoryBudget: budget})
+	e.start(t)
+	r := e.waitFinal(t, e.submit(t, runnertest.VariantAlloc, nil).ID)
+	want := "run stopped: Go heap exceeded the memory budget of " + FormatBytes(budget)
+	if r.Status != store.StatusFailed || r.Error != want {
+		t.Errorf("allocating run: status %s, error %q; want failed, %q", r.Status, r.Error, want)
+	}
+	runtime.GC()
+	_, err := Execute(context.Background(), e.fake, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantAlloc, nil, nil,
+		Budget{Memory: heapNow() + 32<<20})
+	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "memory budget") {
+		t.Errorf("Execute over its memory budget: %v (%v), want TooLarge", err, errs.KindOf(err))
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[uint64]string{
+		4 << 30: "4 GiB", 1536 << 20: "1.5 GiB", 64 << 20: "64 MiB", 512: "512 B", 0: "0 B", 1 << 40: "1 TiB",
+	} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestCancelOfARunningRun(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.start(t)
+	r := e.submit(t, runnertest.VariantWait, nil) // waits up to 10 s unless canceled
+	e.waitRunning(t, r.ID)
+	begin := time.Now()
+	if err := e.rn.Cancel(context.Background(), r.ID); err != nil {
+		t.Fatal(err)
+	}
+	got := e.waitFinal(t, r.ID)
+	if got.Status != store.StatusCanceled || got.Error != store.MsgCanceled {
+		t.Errorf("canceled running run: %s %q", got.Status, got.Error)
+	}
+	if d := time.Since(begin); d > 5*time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+	err := e.rn.Cancel(context.Background(), r.ID)
+	if errs.KindOf(err) != errs.Conflict {
+		t.Errorf("Cancel of a canceled run: %v, want Conflict", err)
+	}
+}
+
+func TestCancelOfAQueuedRunIsImmediate(t *testing.T) {
+	e := newEnv(t, Options{})
+	r := e.submit(t, runnertest.VariantOK, nil) // not started: stays queued
+	if err := e.rn.Cancel(context.Background(), r.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := e.st.GetRun(context.Background(), r.ID)
+	if got.Status != store.StatusCanceled || got.FinishedAt == nil {
+		t.Fatalf("canceled queued run is %s", got.Status)
+	}
+	e.start(t)
+	ok := e.submit(t, runnertest.VariantOK, nil)
+	e.waitFinal(t, ok.ID)
+	if n := e.fake.Started(); n != 1 {
+		t.Errorf("strategy started %d times, want once: the canceled run must never execute", n)
+	}
+	if err := e.rn.Cancel(context.Background(), ok.ID); errs.KindOf(err) != errs.Conflict {
+		t.Errorf("Cancel of a done run: %v, want Conflict", err)
+	}
+	if err := e.rn.Cancel(context.Background(), "nosuchrunx"); errs.KindOf(err) != errs.NotFound {
+		t.Errorf("Cancel of an unknown run: %v, want NotFound", err)
+	}
+}
+
+func TestSubmitRejectsBadInputAndStoresNothing(t *testing.T) {
+	e := newEnv(t, Options{})
+	ctx := context.Background()
+	otherW := &store.Workload{Strategy: "other", Name: "o", Data: []byte(`{"n":1}`)}
+	if err := e.st.CreateWorkload(ctx, otherW); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		run   store.Run
+		kind  errs.Kind
+		field string
+	}{
+		{"unknown strategy", store.Run{WorkloadID: e.wl.ID, Strategy: "nosuch"}, errs.NotFound, "strategy"},
+		{"no strategy", store.Run{WorkloadID: e.wl.ID}, errs.Invalid, "strategy"},
+		{"bad kind", store.Run{Kind: "sweep", WorkloadID: e.wl.ID, Strategy: fakeName}, errs.Invalid, "kind"},
+		{"bad variant", store.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Variant: "magic"}, errs.Invalid, "variant"},
+		{"unparsable param", store.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"steps": "abc"}}, errs.Invalid, "steps"},
+		{"param out of range", store.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"steps": "5000"}}, errs.Invalid, "steps"},
+		{"unknown param", store.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"stepz": "1"}}, errs.Invalid, "stepz"},
+		{"no workload", store.Run{Strategy: fakeName}, errs.Invalid, "workload_id"},
+		{"missing workload", store.Run{WorkloadID: "zzzzzzzzzz", Strategy: fakeName}, errs.NotFound, "workload_id"},
+		{"workload of another strategy", store.Run{WorkloadID: otherW.ID, Strategy: fakeName}, errs.Invalid, "workload_id"},
+		{"reproduce with a workload", store.Run{Kind: store.KindReproduce, WorkloadID: e.wl.ID, Strategy: fakeName}, errs.Invalid, "workload_id"},
+		{"reproduce with a bad param", store.Run{Kind: store.KindReproduce, Strategy: fakeName, Params: solvers.Params{"mode": "x"}}, errs.Invalid, "mode"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.rn.Submit(ctx, &tc.run)
+			if errs.KindOf(err) != tc.kind || errs.FieldOf(err) != tc.field {
+				t.Errorf("Submit: %v (kind %v, field %q), want kind %v on field %q", err, errs.KindOf(err), errs.FieldOf(err), tc.kind, tc.field)
+			}
+			if n := e.count(t); n != 0 {
+				t.Errorf("%d runs stored after a rejected Submit", n)
+			}
+		})
+	}
+}
+
+func TestReproduceRunIsExecutedWithItsOwnParams(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.start(t)
+	r, err := e.rn.Submit(context.Background(), &store.Run{Kind: store.KindReproduce, Strategy: fakeName, Variant: "ignored"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Variant != "" || r.Params["mode"] != runnertest.VariantOK {
+		t.Errorf("reproduce run: variant %q, params %v", r.Variant, r.Params)
+	}
+	if got := e.waitFinal(t, r.ID); got.Status != store.StatusDone || len(got.Report) == 0 {
+		t.Errorf("reproduce run ended %s: %s", got.Status, got.Error)
+	}
+	latest, err := e.st.LatestRun(context.Background(), fakeName, store.KindReproduce)
+	if err != nil || latest.ID != r.ID {
+		t.Errorf("LatestRun = %v, %v", latest, err)
+	}
+}
+
+func TestRerunQueuesTheSameInputs(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.start(t)
+	first := e.waitFinal(t, e.submit(t, runnertest.VariantFail, solvers.Params{"steps": "7"}).ID)
+	again, err := e.rn.Rerun(context.Background(), first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.ID == first.ID || again.RerunOf != first.ID || again.Variant != first.Variant || again.Seed != first.Seed ||
+		again.WorkloadID != first.WorkloadID || again.Params["steps"] != "7" || again.Kind != store.KindRun {
+		t.Errorf("re-run %+v of %+v", again, first)
+	}
+	if r := e.waitFinal(t, again.ID); r.Status != store.StatusFailed || r.RerunOf != first.ID {
+		t.Errorf("re-run ended %s, rerun_of %q", r.Status, r.RerunOf)
+	}
+	if _, err := e.rn.Rerun(context.Background(), "nosuchrunx"); errs.KindOf(err) != errs.NotFound {
+		t.Errorf("Rerun of an unknown run: %v", err)
+	}
+}
+
+func TestShutdownMarksInFlightRunsInterruptedAndLeavesQueuedOnes(t *testing.T) {
+	e := newEnv(t, Options{Workers: 1})
+	e.start(t)
+	inflight := e.submit(t, runnertest.VariantWait, nil)
+	e.waitRunning(t, inflight.ID)
+	queued := e.submit(t, runnertest.VariantWait, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := e.rn.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := e.st.GetRun(context.Background(), inflight.ID)
+	if r.Status != store.StatusInterrupted || r.Error != store.MsgInterrupted || r.FinishedAt == nil {
+		t.Errorf("run in flight at shutdown: %s %q", r.Status, r.Error)
+	}
+	if q, _ := e.st.GetRun(context.Background(), queued.ID); q.Status != store.StatusQueued {
+		t.Errorf("queued run at shutdown became %s", q.Status)
+	}
+	if err := e.rn.Start(context.Background()); errs.KindOf(err) != errs.Conflict {
+		t.Errorf("Start after Shutdown: %v, want Conflict", err)
+	}
+	// The next process picks the queued run up.
+	next := New(e.st, runnertest.Lookup(e.fake), Options{PollInterval: 20 * time.Millisecond})
+	if err := next.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer next.Shutdown(context.Background())
+	e.waitRunning(t, queued.ID)
+	if err := next.Cancel(context.Background(), queued.ID); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFinal(t, queued.ID)
+}
+
+func TestStartMarksRunsLeftRunningInterrupted(t *testing.T) {
+	e := newEnv(t, Options{})
+	r := e.submit(t, runnertest.VariantOK, nil)
+	if c, err := e.st.ClaimNext(context.Background()); err != nil || c.ID != r.ID {
+		t.Fatalf("claim: %v %v", c, err)
+	} // a previous process claimed it and died
+	e.start(t)
+	if got, _ := e.st.GetRun(context.Background(), r.ID); got.Status != store.StatusInterrupted {
+		t.Errorf("run left running is %s after Start, want interrupted", got.Status)
+	}
+	if e.fake.Started() != 0 {
+		t.Error("an interrupted run was executed again without a re-run")
+	}
+}
+
+func TestPoolNeverRunsMoreThanWorkers(t *testing.T) {
+	e := newEnv(t, Options{Workers: 2})
+	var ids []string
+	for i := 0; i < 8; i++ {
+		ids = append(ids, e.submit(t, runnertest.VariantOK, solvers.Params{"steps": "3", "step_ms": "15"}).ID)
+	}
+	var maxDB atomic.Int64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // the database never shows more than Workers running either
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(3 * time.Millisecond):
+			}
+			rs, err := e.st.ListRuns(context.Background(), store.RunFilter{Status: store.StatusRunning})
+			if err == nil && int64(len(rs)) > maxDB.Load() {
+				maxDB.Store(int64(len(rs)))
+			}
+		}
+	}()
+	e.start(t)
+	for _, id := range ids {
+		if r := e.waitFinal(t, id); r.Status != store.StatusDone {
+			t.Errorf("run %s ended %s", id, r.Status)
+		}
+	}
+	close(stop)
+	<-sampled
+	if m := e.fake.MaxRunning(); m != 2 {
+		t.Errorf("at most %d runs executed at once, want exactly 2 (the pool size)", m)
+	}
+	if m := maxDB.Load(); m > 2 {
+		t.Errorf("the database showed %d runs running at once", m)
+	}
+}
+
+// stubborn ignores its context: Run sleeps a fixed time.
+type stubborn struct{ *runnertest.Strategy }
+
+func (stubborn) Run(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*solvers.Report, error) {
+	time.Sleep(2 * time.Second)
+	return nil, nil
+}
+
+func TestExecuteAbandonsAStrategyThatIgnoresItsContext(t *testing.T) {
+	defer func(g time.Duration) { abandonGrace = g }(abandonGrace)
+	abandonGrace = 50 * time.Millisecond
+	begin := time.Now()
+	_, err := Execute(context.Background(), stubborn{runnertest.New("stubborn")}, &solvers.Workload{}, "", nil, nil,
+		Budget{Timeout: 50 * time.Millisecond})
+	if d := time.Since(begin); d > time.Second {
+		t.Errorf("Execute returned after %v: it waited for a strategy that ignores its context", d)
+	}
+	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit of 50ms") {
+		t.Errorf("abandoned run: %v", err)
+	}
+}
+
+func TestExecuteChecksTheReportAndItsInputs(t *testing.T) {
+	fake := runnertest.New(fakeName)
+	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
+	ctx := context.Background()
+	_, err := Execute(ctx, fake, w, runnertest.VariantInvalid, nil, nil, Budget{})
+	if errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "invalid report") {
+		t.Errorf("NaN in a report: %v, want Internal invalid report", err)
+	}
+	if _, err := Execute(ctx, fake, w, "magic", nil, nil, Budget{}); errs.FieldOf(err) != "variant" {
+		t.Errorf("bad variant: %v", err)
+	}
+	if _, err := Execute(ctx, fake, w, "", solvers.Params{"steps": "-1"}, nil, Budget{}); errs.FieldOf(err) != "steps" {
+		t.Errorf("bad param: %v", err)
+	}
+	var calls atomic.Int64
+	rep, err := Execute(ctx, fake, w, "", solvers.Params{"steps": "2"}, func(int, int, string) { calls.Add(1) }, Budget{})
+	if err != nil || rep == nil || calls.Load() != 2 {
+		t.Errorf("Execute with the default variant: %v, %v, %d progress calls", rep, err, calls.Load())
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	cancel(errUserCanceled)
+	if _, err := Execute(cctx, fake, w, runnertest.VariantWait, nil, nil, Budget{}); errs.KindOf(err) != errs.Canceled {
+		t.Errorf("Execute on a canceled context: %v, want Canceled", err)
+	}
+}

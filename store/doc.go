@@ -1,0 +1,48 @@
+// Package store keeps schedlab's workloads, runs and experiments in one
+// SQLite file (modernc.org/sqlite: pure Go, no cgo).
+//
+// # Connection
+//
+// Open uses the driver "sqlite" with busy_timeout(5000), journal_mode(WAL),
+// foreign_keys(1), synchronous(NORMAL) and _txlock=immediate: readers never
+// wait for the writer, writers wait up to 5 s for each other instead of
+// failing, and every transaction takes the write lock when it begins, so a
+// read-then-write transaction cannot fail half way with SQLITE_BUSY.
+//
+// # Schema
+//
+// The schema is the numbered files in migrations/ (0001_init.sql, ...),
+// embedded in the binary. Open applies the ones the file has not seen, in
+// one transaction, and records the count in PRAGMA user_version; a file
+// written by a newer schedlab (user_version above the known count) is
+// refused rather than misread. A migration is never edited once released:
+// a change is a new file.
+//
+// Decisions:
+//   - IDs are 10 characters of lowercase base32 from crypto/rand (50 bits):
+//     short enough for a URL, not sequential, not guessable. An insert that
+//     hits an existing ID draws again.
+//   - Times are stored as fixed-width UTC text with microseconds
+//     ("2006-01-02T15:04:05.000000Z"), so text order is time order and
+//     the file stays readable with the sqlite3 shell.
+//   - runs.workload_id references workloads ON DELETE RESTRICT: a stored
+//     run can always be re-run, so DeleteWorkload refuses (errs.Conflict)
+//     while runs use the workload. Reproduce runs have no workload.
+//   - runs.rerun_of references runs ON DELETE SET NULL: deleting the
+//     original keeps its re-runs.
+//   - Params are stored resolved (every parameter with its value) as a JSON
+//     object of strings; reports and previews as the JSON of a
+//     solvers.Report, NULL when there is none. Lists (ListWorkloads,
+//     ListRuns) leave out workload data, previews and reports: they can be
+//     megabytes.
+//   - The queue is the runs table: ClaimNext moves the oldest queued run to
+//     running in one UPDATE ... RETURNING statement, so concurrent claimers
+//     (goroutines or processes) never get the same run.
+//   - A run that was running when the process died stays "running" in the
+//     file; MarkInterrupted (called at startup, before any claim) turns it
+//     into "interrupted", a final state that can be re-run.
+//
+// Every error is an *errs.Error: NotFound for an unknown id, Invalid for a
+// value the store cannot keep, Conflict for a change the run's state does
+// not allow, Internal for a database failure.
+package store

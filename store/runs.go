@@ -1,0 +1,378 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+)
+
+// Kinds of run.
+const (
+	KindRun       = "run"       // a strategy variant on a stored workload
+	KindReproduce = "reproduce" // a strategy's seed experiment (no workload)
+)
+
+// Run statuses. A run is created queued, claimed running, and ends in one of
+// the final statuses; interrupted is a run that was running when its process
+// stopped (see MarkInterrupted).
+const (
+	StatusQueued      = "queued"
+	StatusRunning     = "running"
+	StatusDone        = "done"
+	StatusFailed      = "failed"
+	StatusCanceled    = "canceled"
+	StatusInterrupted = "interrupted"
+)
+
+// Final reports whether status is one a run never leaves.
+func Final(status string) bool {
+	switch status {
+	case StatusDone, StatusFailed, StatusCanceled, StatusInterrupted:
+		return true
+	}
+	return false
+}
+
+// Messages stored with runs the store itself ends.
+const (
+	MsgCanceled    = "canceled by the user"
+	MsgInterrupted = "interrupted: schedlab stopped while this run was running; re-run it"
+)
+
+// Run is one execution of a strategy: its inputs, state and result.
+type Run struct {
+	ID         string
+	Kind       string // KindRun or KindReproduce
+	WorkloadID string // empty for KindReproduce
+	Strategy   string
+	Variant    string
+	Params     solvers.Params // resolved: every parameter with its value
+	Seed       int64
+	Status     string
+
+	ProgressDone, ProgressTotal int
+	ProgressNote                string
+
+	Error      string // why a run failed, was canceled or interrupted
+	ErrorField string // the input the error is about, if any
+	// Report is the JSON of a solvers.Report; empty until done, and in
+	// ListRuns results.
+	Report  json.RawMessage
+	RerunOf string // the run this one repeats
+
+	CreatedAt  time.Time
+	StartedAt  *time.Time
+	FinishedAt *time.Time
+}
+
+// RunFilter selects runs for ListRuns; empty fields match everything.
+type RunFilter struct {
+	Strategy   string
+	Kind       string
+	Status     string
+	WorkloadID string
+	Limit      int // ≤ 0: no limit
+}
+
+// CreateRun stores a copy of r as a new queued run and returns it with its
+// ID and CreatedAt. Progress, error, report and times in r are ignored. The
+// store checks what it can (kind, a workload for KindRun and none for
+// KindReproduce, that the workload and RerunOf exist); the runner checks the
+// rest (strategy, variant, params) before calling it.
+func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
+	const op = "store.CreateRun"
+	run := Run{Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
+		Params: r.Params, Seed: r.Seed, Status: StatusQueued, RerunOf: r.RerunOf}
+	if run.Kind == "" {
+		run.Kind = KindRun
+	}
+	switch {
+	case run.Kind != KindRun && run.Kind != KindReproduce:
+		return nil, invalid(op, "kind", "must be %q or %q, got %q", KindRun, KindReproduce, run.Kind)
+	case strings.TrimSpace(run.Strategy) == "":
+		return nil, invalid(op, "strategy", "missing: choose a strategy")
+	case run.Kind == KindRun && run.WorkloadID == "":
+		return nil, invalid(op, "workload_id", "missing: choose a workload")
+	case run.Kind == KindReproduce && run.WorkloadID != "":
+		return nil, invalid(op, "workload_id", "a reproduce run takes no workload")
+	}
+	if run.Params == nil {
+		run.Params = solvers.Params{}
+	}
+	params, err := json.Marshal(run.Params)
+	if err != nil {
+		return nil, errs.Wrap(op, errs.Internal, err)
+	}
+
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	defer tx.Rollback()
+	if run.WorkloadID != "" {
+		if err := exists(ctx, tx, "SELECT 1 FROM workloads WHERE id = ?", run.WorkloadID); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
+			}
+			return nil, dbErr(op, err)
+		}
+	}
+	if run.RerunOf != "" {
+		if err := exists(ctx, tx, "SELECT 1 FROM runs WHERE id = ?", run.RerunOf); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "rerun_of", Err: fmt.Errorf("no run %q", run.RerunOf)}
+			}
+			return nil, dbErr(op, err)
+		}
+	}
+	run.CreatedAt = now()
+	for attempt := 0; ; attempt++ {
+		run.ID = NewID()
+		_, err = tx.ExecContext(ctx, `INSERT INTO runs
+			(id, kind, workload_id, strategy, variant, params, seed, status, rerun_of, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			run.ID, run.Kind, nullString(run.WorkloadID), run.Strategy, run.Variant, string(params), run.Seed,
+			run.Status, nullString(run.RerunOf), fmtTime(run.CreatedAt))
+		if isIDCollision(err) && attempt < idAttempts {
+			continue
+		}
+		if err != nil {
+			return nil, dbErr(op, err)
+		}
+		break
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, dbErr(op, err)
+	}
+	return &run, nil
+}
+
+func exists(ctx context.Context, tx *sql.Tx, query, id string) error {
+	var one int
+	return tx.QueryRowContext(ctx, query, id).Scan(&one)
+}
+
+const runListColumns = `id, kind, workload_id, strategy, variant, params, seed, status,
+	progress_done, progress_total, progress_note, error, error_field, rerun_of,
+	created_at, started_at, finished_at`
+
+func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) {
+	var r Run
+	var workload, rerunOf, started, finished, report sql.NullString
+	var params, created string
+	dest := []any{&r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params, &r.Seed, &r.Status,
+		&r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField, &rerunOf,
+		&created, &started, &finished}
+	if withReport {
+		dest = append(dest, &report)
+	}
+	if err := sc.Scan(dest...); err != nil {
+		return nil, err
+	}
+	r.WorkloadID, r.RerunOf = workload.String, rerunOf.String
+	if err := json.Unmarshal([]byte(params), &r.Params); err != nil {
+		return nil, fmt.Errorf("run %s: params: %w", r.ID, err)
+	}
+	var err error
+	if r.CreatedAt, err = parseTime(created); err != nil {
+		return nil, fmt.Errorf("run %s: created_at: %w", r.ID, err)
+	}
+	if r.StartedAt, err = parseTimePtr(started); err != nil {
+		return nil, fmt.Errorf("run %s: started_at: %w", r.ID, err)
+	}
+	if r.FinishedAt, err = parseTimePtr(finished); err != nil {
+		return nil, fmt.Errorf("run %s: finished_at: %w", r.ID, err)
+	}
+	if report.Valid {
+		r.Report = json.RawMessage(report.String)
+	}
+	return &r, nil
+}
+
+// GetRun returns the run with its report, or errs.NotFound.
+func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
+	const op = "store.GetRun"
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", report FROM runs WHERE id = ?", id), true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(op, "run", id)
+	}
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return r, nil
+}
+
+// ListRuns returns the runs f selects, newest first, without reports.
+func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
+	const op = "store.ListRuns"
+	var where []string
+	var args []any
+	for _, c := range []struct{ col, val string }{
+		{"strategy", f.Strategy}, {"kind", f.Kind}, {"status", f.Status}, {"workload_id", f.WorkloadID},
+	} {
+		if c.val != "" {
+			where = append(where, c.col+" = ?") // column names are ours, values placeholders
+			args = append(args, c.val)
+		}
+	}
+	q := "SELECT " + runListColumns + " FROM runs"
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = -1
+	}
+	q += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
+	args = append(args, limit)
+	return s.queryRuns(ctx, op, q, args...)
+}
+
+func (s *Store) queryRuns(ctx context.Context, op, q string, args ...any) ([]Run, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	defer rows.Close()
+	out := []Run{}
+	for rows.Next() {
+		r, err := scanRun(rows, false)
+		if err != nil {
+			return nil, dbErr(op, err)
+		}
+		out = append(out, *r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, dbErr(op, err)
+	}
+	return out, nil
+}
+
+// LatestRun returns the newest run of a strategy and kind, whatever its
+// status, with its report; errs.NotFound when there is none.
+func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, error) {
+	const op = "store.LatestRun"
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, report FROM runs
+		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)}
+	}
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return r, nil
+}
+
+// ClaimNext atomically moves the oldest queued run to running, sets its
+// started_at and returns it (without report). It returns nil, nil when no
+// run is queued. Concurrent callers never claim the same run.
+func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
+	const op = "store.ClaimNext"
+	r, err := scanRun(s.db.QueryRowContext(ctx, `UPDATE runs SET status = ?, started_at = ?
+		WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
+		RETURNING `+runListColumns, StatusRunning, fmtTime(now()), StatusQueued), false)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return r, nil
+}
+
+// SetProgress records how far a running run has come. It does nothing to a
+// run that is not running (it may have just been canceled).
+func (s *Store) SetProgress(ctx context.Context, id string, done, total int, note string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?
+		WHERE id = ? AND status = ?`, done, total, note, id, StatusRunning)
+	return dbErr("store.SetProgress", err)
+}
+
+// Finish ends a running run with a final status (done, failed, canceled or
+// interrupted), its report (done runs) or error message and field, and sets
+// finished_at. A run that is not running is errs.Conflict; an unknown one
+// errs.NotFound.
+func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMessage, errMsg, errField string) error {
+	const op = "store.Finish"
+	if !Final(status) {
+		return invalid(op, "status", "%q is not a final status", status)
+	}
+	if len(report) > 0 && !json.Valid(report) {
+		return invalid(op, "report", "the report is not JSON")
+	}
+	var rep sql.NullString
+	if len(report) > 0 {
+		rep = sql.NullString{String: string(report), Valid: true}
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, report = ?, error = ?, error_field = ?, finished_at = ?
+		WHERE id = ? AND status = ?`, status, rep, errMsg, errField, fmtTime(now()), id, StatusRunning)
+	if err != nil {
+		return dbErr(op, err)
+	}
+	return s.changed(ctx, op, res, id, "finish")
+}
+
+// changed turns an UPDATE that touched no row into NotFound or Conflict.
+func (s *Store) changed(ctx context.Context, op string, res sql.Result, id, verb string) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return dbErr(op, err)
+	}
+	if n > 0 {
+		return nil
+	}
+	var status string
+	err = s.db.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound(op, "run", id)
+	}
+	if err != nil {
+		return dbErr(op, err)
+	}
+	return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot %s run %s: it is %s", verb, id, status)}
+}
+
+// CancelQueued moves a queued run to canceled at once. A run that is no
+// longer queued is errs.Conflict (a running run is canceled through the
+// runner, which owns it); an unknown one errs.NotFound.
+func (s *Store) CancelQueued(ctx context.Context, id string) error {
+	const op = "store.CancelQueued"
+	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = '', finished_at = ?
+		WHERE id = ? AND status = ?`, StatusCanceled, MsgCanceled, fmtTime(now()), id, StatusQueued)
+	if err != nil {
+		return dbErr(op, err)
+	}
+	return s.changed(ctx, op, res, id, "cancel")
+}
+
+// MarkInterrupted turns every running run into interrupted and returns how
+// many there were. Call it at startup, before claiming: a run still running
+// then was cut off by a crash or a stop.
+func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
+	const op = "store.MarkInterrupted"
+	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = '', finished_at = ?
+		WHERE status = ?`, StatusInterrupted, MsgInterrupted, fmtTime(now()), StatusRunning)
+	if err != nil {
+		return 0, dbErr(op, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), dbErr(op, err)
+}
+
+// DeleteRun deletes a finished run (its re-runs keep existing, with
+// RerunOf cleared). A queued or running run is errs.Conflict: cancel it first.
+func (s *Store) DeleteRun(ctx context.Context, id string) error {
+	const op = "store.DeleteRun"
+	res, err := s.db.ExecContext(ctx, "DELETE FROM runs WHERE id = ? AND status NOT IN (?, ?)", id, StatusQueued, StatusRunning)
+	if err != nil {
+		return dbErr(op, err)
+	}
+	return s.changed(ctx, op, res, id, "delete")
+}

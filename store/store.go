@@ -1,0 +1,213 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"schedlab/errs"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// Store is a schedlab database. It is safe for concurrent use.
+type Store struct {
+	db *sql.DB
+}
+
+// dsnPragmas are the connection settings every connection gets.
+const dsnPragmas = "_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
+	"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+
+// Open opens (creating if missing) the database file at path and brings its
+// schema up to date.
+func Open(path string) (*Store, error) {
+	const op = "store.Open"
+	if path == "" {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "db", Err: errors.New("no database file given")}
+	}
+	if strings.Contains(path, "?") {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "db",
+			Err: fmt.Errorf("database file name %q contains '?', which SQLite would read as options", path)}
+	}
+	db, err := sql.Open("sqlite", path+"?"+dsnPragmas)
+	if err != nil {
+		return nil, errs.Wrap(op, errs.Internal, err)
+	}
+	if path == ":memory:" {
+		// Every connection to ":memory:" is its own database: keep one.
+		db.SetMaxOpenConns(1)
+	}
+	s := &Store{db: db}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, errs.Wrap(op, errs.Internal, fmt.Errorf("%s: %w", path, err))
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&n); err != nil {
+		return dbErr("store.Ping", err)
+	}
+	return nil
+}
+
+// migration is one numbered schema file.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations reads the embedded files NNNN_name.sql, numbered 1, 2, ... with
+// no gaps.
+func migrations() ([]migration, error) {
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, n := range names {
+		base := path.Base(n)
+		num, _, ok := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must be NNNN_what.sql", base)
+		}
+		b, err := migrationFiles.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{version: v, name: base, sql: string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i, m := range out {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migration %s: expected number %d (numbers start at 1 with no gaps or repeats)", m.name, i+1)
+		}
+	}
+	return out, nil
+}
+
+// migrate applies the migrations newer than PRAGMA user_version in one
+// transaction and sets user_version to their count.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one migrator at a time
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var have int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+		return err
+	}
+	if have > len(ms) {
+		return fmt.Errorf("database schema version %d is newer than this schedlab knows (%d): use a newer schedlab", have, len(ms))
+	}
+	if have == len(ms) {
+		return nil
+	}
+	for _, m := range ms[have:] {
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	// PRAGMA takes no placeholders; the value is our own integer.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(ms))); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// idAlphabet is lowercase RFC 4648 base32: URL-safe, no look-alike digits 0/1.
+const idAlphabet = "abcdefghijklmnopqrstuvwxyz234567"
+
+// IDLen is the length of every ID: 10 base32 characters, 50 random bits.
+const IDLen = 10
+
+// NewID returns a fresh random ID.
+func NewID() string {
+	var b [IDLen]byte
+	rand.Read(b[:]) // never fails (crypto/rand, Go ≥ 1.24)
+	for i := range b {
+		b[i] = idAlphabet[b[i]&31]
+	}
+	return string(b[:])
+}
+
+// idAttempts bounds the draws of a fresh ID on collision (1 in 2^50 each).
+const idAttempts = 5
+
+// isIDCollision reports whether err is a primary key violation.
+func isIDCollision(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}
+
+// timeFormat is fixed width so that stored text sorts as time.
+const timeFormat = "2006-01-02T15:04:05.000000Z"
+
+// now is the current time as stored: UTC, microseconds.
+func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
+
+func parseTime(s string) (time.Time, error) {
+	return time.ParseInLocation(timeFormat, s, time.UTC)
+}
+
+func parseTimePtr(ns sql.NullString) (*time.Time, error) {
+	if !ns.Valid {
+		return nil, nil
+	}
+	t, err := parseTime(ns.String)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// dbErr classifies a database error: a done context is Canceled, anything
+// else Internal.
+func dbErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return errs.Wrap(op, errs.Canceled, err)
+	}
+	return errs.Wrap(op, errs.Internal, err)
+}
+
+func notFound(op, what, id string) error {
+	return &errs.Error{Op: op, Kind: errs.NotFound, Field: "id", Err: fmt.Errorf("no %s %q", what, id)}
+}
+
+func invalid(op, field, format string, args ...any) error {
+	return &errs.Error{Op: op, Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, args...)}
+}
