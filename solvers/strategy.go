@@ -83,3 +83,18 @@ type Workload struct {
 	Data    []byte  `json:"-"`
 	Preview *Report `json:"preview,omitempty"` // heat maps, tables, graphs shown before any run
 }
+
+// Uploader is implemented by strategies whose workloads can come as a set of
+// named files (EAPM: etc, apc, users). The upload form shows one input per
+// Upload besides the native JSON file input ("file").
+type Uploader interface {
+	Uploads() []Upload
+}
+
+// Upload is one named file input of an upload form.
+type Upload struct {
+	Field  string `json:"field"`  // form field and solvers.File.Field: "etc"
+	Label  string `json:"label"`  // "ETC matrix (CSV, s)"
+	Accept string `json:"accept"` // ".csv,text/csv"
+	Doc    string `json:"doc"`
+}

@@ -1,0 +1,332 @@
+// Command schedlab serves the schedlab dashboard and runs strategies from the
+// command line through the same code paths.
+//
+//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db]
+//	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
+//	schedlab reproduce S [--param k=v]... [--out FILE]
+//	schedlab strategies [--json]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"schedlab/errs"
+	"schedlab/handlers"
+	"schedlab/runner"
+	"schedlab/solvers"
+	"schedlab/solvers/registry"
+	"schedlab/store"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "schedlab:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, args, stderr)
+	case "run":
+		return runCmd(ctx, args, stdout, stderr)
+	case "reproduce":
+		return reproduceCmd(ctx, args, stdout, stderr)
+	case "strategies":
+		return strategiesCmd(args, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
+}
+
+const usage = `usage:
+  schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64]
+  schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
+  schedlab reproduce S [--param k=v]... [--out FILE]
+  schedlab strategies [--json]`
+
+// budgetFlags are the run limits shared by serve, run and reproduce.
+type budgetFlags struct {
+	timeout  time.Duration
+	memoryMB uint64
+}
+
+func (b *budgetFlags) register(fs *flag.FlagSet) {
+	fs.DurationVar(&b.timeout, "timeout", runner.DefaultTimeout, "time limit of one run")
+	fs.Uint64Var(&b.memoryMB, "memory-mb", runner.DefaultMemoryBudget>>20, "Go heap budget of a run, MiB")
+}
+
+func (b *budgetFlags) budget() runner.Budget {
+	return runner.Budget{Timeout: b.timeout, Memory: b.memoryMB << 20}
+}
+
+func serve(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	dbPath := fs.String("db", "./schedlab.db", "SQLite database file (created if missing)")
+	workers := fs.Int("workers", 2, "runs executed at once")
+	maxUploadMB := fs.Int64("max-upload-mb", handlers.DefaultMaxUpload>>20, "largest accepted upload, MiB")
+	var b budgetFlags
+	b.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	st, err := store.Open(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	budget := b.budget()
+	rn := runner.New(st, registry.Lookup, runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory})
+	if err := rn.Start(ctx); err != nil {
+		return err
+	}
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	handlers.New(st, rn, registry.All(), *maxUploadMB<<20).Routes(e)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	log.Printf("schedlab serving http://%s with %s", ln.Addr(), *dbPath)
+	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Printf("schedlab stopping")
+	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	return rn.Shutdown(shut)
+}
+
+// paramFlags collects repeated --param k=v.
+type paramFlags solvers.Params
+
+func (p paramFlags) String() string { return "" }
+func (p paramFlags) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("--param wants name=value, got %q", v)
+	}
+	p[k] = val
+	return nil
+}
+
+// listFlags collects a repeated string flag.
+type listFlags []string
+
+func (l *listFlags) String() string     { return strings.Join(*l, ",") }
+func (l *listFlags) Set(v string) error { *l = append(*l, v); return nil }
+
+func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	strategy := fs.String("strategy", "", "strategy family (see `schedlab strategies`)")
+	variant := fs.String("variant", "", "variant (default: the strategy's first)")
+	preset := fs.String("preset", "", "generate the workload from this preset")
+	seed := fs.Int64("seed", 1, "seed of the preset generator")
+	out := fs.String("out", "", "write the Report JSON here (default stdout)")
+	var workloads listFlags
+	fs.Var(&workloads, "workload", "workload file; repeat for file sets (e.g. etc.csv, apc.csv, users.csv)")
+	params := paramFlags{}
+	fs.Var(params, "param", "parameter name=value (preset and run parameters), repeatable")
+	var b budgetFlags
+	b.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	st, ok := registry.Lookup(*strategy)
+	if !ok {
+		return fmt.Errorf("--strategy: unknown strategy %q (see `schedlab strategies`)", *strategy)
+	}
+	if (len(workloads) == 0) == (*preset == "") {
+		return errors.New("give either --workload FILE or --preset NAME")
+	}
+	w, runParams, err := loadWorkload(st, workloads, *preset, *seed, solvers.Params(params))
+	if err != nil {
+		return err
+	}
+	rep, err := runner.Execute(ctx, st, w, *variant, runParams, cliProgress(stderr), b.budget())
+	if err != nil {
+		return describe(err)
+	}
+	return writeJSON(rep, *out, stdout)
+}
+
+// loadWorkload parses workload files or generates a preset. Parameters named
+// by the preset go to the generator; the rest are run parameters.
+func loadWorkload(st solvers.Strategy, files []string, preset string, seed int64, params solvers.Params) (*solvers.Workload, solvers.Params, error) {
+	runParams := solvers.Params{}
+	if preset == "" {
+		var fs []solvers.File
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return nil, nil, err
+			}
+			fs = append(fs, solvers.File{Name: filepath.Base(f), Data: data})
+		}
+		w, err := st.ParseWorkload(fs)
+		for k, v := range params {
+			runParams[k] = v
+		}
+		return w, runParams, describe(err)
+	}
+	for _, p := range st.Presets() {
+		if p.Name != preset {
+			continue
+		}
+		gen := solvers.Params{}
+		for k, v := range params {
+			if hasSpec(p.Params, k) {
+				gen[k] = v
+			} else {
+				runParams[k] = v
+			}
+		}
+		resolved, err := solvers.Resolve(p.Params, gen)
+		if err != nil {
+			return nil, nil, describe(err)
+		}
+		w, err := st.Generate(preset, resolved, seed)
+		return w, runParams, describe(err)
+	}
+	var names []string
+	for _, p := range st.Presets() {
+		names = append(names, p.Name)
+	}
+	return nil, nil, fmt.Errorf("--preset: unknown preset %q (known: %s)", preset, strings.Join(names, ", "))
+}
+
+func hasSpec(specs []solvers.ParamSpec, name string) bool {
+	for _, s := range specs {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return errors.New("usage: schedlab reproduce STRATEGY [--param k=v]... [--out FILE]")
+	}
+	name, args := args[0], args[1:]
+	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "write the Report JSON here (default stdout)")
+	params := paramFlags{}
+	fs.Var(params, "param", "experiment parameter name=value, repeatable")
+	var b budgetFlags
+	b.register(fs)
+	b.timeout = time.Hour
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	st, ok := registry.Lookup(name)
+	if !ok {
+		return fmt.Errorf("unknown or not yet built strategy %q (see `schedlab strategies`)", name)
+	}
+	rep, err := runner.ExecuteReproduce(ctx, st, solvers.Params(params), cliProgress(stderr), b.budget())
+	if err != nil {
+		return describe(err)
+	}
+	return writeJSON(rep, *out, stdout)
+}
+
+func strategiesCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("strategies", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	list := handlers.Strategies(registry.All())
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	for _, s := range list {
+		state := "not yet built"
+		if s.Built {
+			var vs []string
+			for _, v := range s.Variants {
+				vs = append(vs, v.Name)
+			}
+			state = "variants: " + strings.Join(vs, ", ")
+		}
+		fmt.Fprintf(stdout, "%-9s %s (%s)\n", s.Name, s.Title, state)
+	}
+	return nil
+}
+
+// describe prefixes an error with the field it names.
+func describe(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", errs.KindOf(err), err)
+}
+
+// cliProgress prints progress to stderr at most a few times a second.
+func cliProgress(w io.Writer) solvers.Progress {
+	var last time.Time
+	return func(done, total int, note string) {
+		if now := time.Now(); now.Sub(last) > 500*time.Millisecond || done == total {
+			last = now
+			fmt.Fprintf(w, "\r%d/%d %s\033[K", done, total, note)
+			if done == total {
+				fmt.Fprintln(w)
+			}
+		}
+	}
+}
+
+func writeJSON(rep *solvers.Report, path string, stdout io.Writer) error {
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if path == "" {
+		_, err = stdout.Write(b)
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}

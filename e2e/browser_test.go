@@ -1,0 +1,305 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/labstack/echo/v4"
+
+	"schedlab/handlers"
+	"schedlab/runner"
+	"schedlab/solvers/registry"
+	"schedlab/store"
+)
+
+// chromium finds Debian's chromium, or skips (fails under SCHEDLAB_REQUIRE_BROWSER).
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("SCHEDLAB_REQUIRE_BROWSER") != "" {
+		t.Fatal("chromium is not installed but SCHEDLAB_REQUIRE_BROWSER is set: apt-get install chromium")
+	}
+	t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium; .ci/run does)")
+	return ""
+}
+
+// serve starts the whole application on a loopback port.
+func serve(t *testing.T) string {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "e2e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	rn := runner.New(st, registry.Lookup, runner.Options{Workers: 2})
+	if err := rn.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	handlers.New(st, rn, registry.All(), 0).Routes(e)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: e}
+	go srv.Serve(ln)
+	t.Cleanup(func() {
+		srv.Close()
+		sctx, c := context.WithTimeout(context.Background(), 5*time.Second)
+		defer c()
+		rn.Shutdown(sctx)
+		cancel()
+		st.Close()
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// pixelsJS counts painted (non-white, non-transparent) pixels in the first
+// canvas of the chart matching sel.
+const pixelsJS = `(() => {
+  const c = document.querySelector(%q);
+  if (!c) { return -1; }
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i+3] > 0 && !(d[i] > 245 && d[i+1] > 245 && d[i+2] > 245)) { n++; }
+  }
+  return n;
+})()`
+
+func TestBrowserUploadRunReportCompare(t *testing.T) {
+	exe := chromium(t)
+	base := serve(t)
+	dir := t.TempDir()
+
+	// A small EAPM workload as the three-CSV file set a user would upload.
+	files := map[string]string{
+		"etc":   "etc.csv",
+		"apc":   "apc.csv",
+		"users": "users.csv",
+	}
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	paths := map[string]string{
+		"etc":   write(files["etc"], "10,20,40\n30,15,25\n5,8,12\n"),
+		"apc":   write(files["apc"], "100,60,30\n80,90,50\n120,70,40\n"),
+		"users": write(files["users"], "type,tasks\n0,50\n2,120\n1,80\n0,30\n2,60\n"),
+	}
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(1400, 1000),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelT()
+
+	var mu sync.Mutex
+	var consoleErrors []string
+	listenErr := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			consoleErrors = append(consoleErrors, msg)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range ev.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				consoleErrors = append(consoleErrors, strings.Join(parts, " "))
+			}
+		}
+	})
+	if listenErr != nil {
+		t.Fatalf("start chromium: %v", listenErr)
+	}
+
+	// 1. Upload the file set; the workload page shows the preview heat maps.
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/workloads?strategy=eapm"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=upload-form]`)),
+		chromedp.SetValue(chromedp.CSS(`#wl-name`), "browser test"),
+		chromedp.SetUploadFiles(chromedp.CSS(`input[name=etc]`), []string{paths["etc"]}),
+		chromedp.SetUploadFiles(chromedp.CSS(`input[name=apc]`), []string{paths["apc"]}),
+		chromedp.SetUploadFiles(chromedp.CSS(`input[name=users]`), []string{paths["users"]}),
+		chromedp.Submit(chromedp.CSS(`[data-testid=upload-form]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=workload-info]`)),
+	)
+	workloadURL, _ := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatalf("upload: %v", err)
+	}
+	if !strings.Contains(workloadURL, "/workloads/") {
+		t.Fatalf("after upload the browser is at %s, want a workload page", workloadURL)
+	}
+	waitPainted(t, ctx, `[data-kind=heatmap] canvas`, "ETC heat map")
+
+	// 2. Start a run from the workload and wait for its report.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid=run-this]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-run-form]`)),
+		chromedp.SetValue(chromedp.CSS(`#nr-variant`), "online"),
+		chromedp.Click(chromedp.CSS(`[data-testid=start-run]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report]`)),
+	)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	runURL, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=run-status]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != "done" {
+		t.Fatalf("run status %q, want done", status)
+	}
+	waitPainted(t, ctx, `[data-kind=gantt] canvas`, "Gantt")
+	waitPainted(t, ctx, `[data-kind=plot] canvas`, "plot")
+	shot(t, ctx, dir, "run.png")
+
+	// 3. A second run through the API, then both side by side.
+	first := runURL[strings.LastIndex(runURL, "/")+1:]
+	second := startRun(t, base, first, "greedy-min-energy")
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(base+"/compare?runs="+first+","+second),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=compare-metrics]`)),
+	)
+	if err != nil {
+		t.Fatalf("compare: %v", err)
+	}
+	best, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=best]').length`))
+	if err != nil {
+		t.Fatalf("compare: %v", err)
+	}
+	if best == 0 {
+		t.Error("compare page marks no best value")
+	}
+	waitPainted(t, ctx, `[data-kind=plot] canvas`, "overlaid plot")
+	shot(t, ctx, dir, "compare.png")
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(consoleErrors) > 0 {
+		t.Errorf("JavaScript errors in the console: %q", consoleErrors)
+	}
+}
+
+// startRun starts a run on the workload of run `of` through the JSON API and
+// waits for it to finish.
+func startRun(t *testing.T, base, of, variant string) string {
+	t.Helper()
+	var prev struct {
+		WorkloadID string `json:"workload_id"`
+	}
+	getJSON(t, base+"/api/runs/"+of, &prev)
+	body := fmt.Sprintf(`{"workload_id":%q,"variant":%q}`, prev.WorkloadID, variant)
+	resp, err := http.Post(base+"/api/runs", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var run struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&run); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /api/runs: %d %v", resp.StatusCode, err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		getJSON(t, base+"/api/runs/"+run.ID, &run)
+		if run.Status == "done" {
+			return run.ID
+		}
+		if run.Status != "queued" && run.Status != "running" {
+			t.Fatalf("run %s ended %s", run.ID, run.Status)
+		}
+	}
+	t.Fatalf("run %s did not finish", run.ID)
+	return ""
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+// waitPainted waits until the canvas matching sel has painted pixels
+// (ECharts animates, so the first frames may be empty).
+func waitPainted(t *testing.T, ctx context.Context, sel, what string) {
+	t.Helper()
+	var n int
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		var err error
+		if n, err = chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(pixelsJS, sel))); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if n > 500 {
+			return
+		}
+	}
+	t.Fatalf("%s did not render: %d painted pixels in %s", what, n, sel)
+}
+
+func shot(t *testing.T, ctx context.Context, dir, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if out := os.Getenv("SCHEDLAB_SCREENSHOTS"); out != "" {
+		p = filepath.Join(out, name)
+	}
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", p)
+}

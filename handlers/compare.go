@@ -1,0 +1,174 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+	"schedlab/store"
+	"schedlab/views"
+	"schedlab/views/charts"
+)
+
+// maxCompare bounds how many runs one compare page joins.
+const maxCompare = 12
+
+// compareIDs reads ?runs=a,b,c and repeated ?runs=a&runs=b alike.
+func compareIDs(c echo.Context) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, v := range c.QueryParams()["runs"] {
+		for _, id := range strings.Split(v, ",") {
+			id = strings.TrimSpace(id)
+			if id != "" && !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+func (s *Server) comparePage(c echo.Context) error {
+	ids := compareIDs(c)
+	if len(ids) == 0 {
+		return errs.Invalidf("runs", "name the runs to compare: /compare?runs=ID,ID")
+	}
+	if len(ids) > maxCompare {
+		return errs.Invalidf("runs", "at most %d runs can be compared at once, got %d", maxCompare, len(ids))
+	}
+	ctx := c.Request().Context()
+	var runs []store.Run
+	var reports []*solvers.Report
+	for _, id := range ids {
+		r, err := s.store.GetRun(ctx, id)
+		if err != nil {
+			return err
+		}
+		rep, err := decodeReport(r.Report)
+		if err != nil {
+			return err
+		}
+		if rep == nil {
+			rep = &solvers.Report{}
+		}
+		runs = append(runs, *r)
+		reports = append(reports, rep)
+	}
+	return render(c, http.StatusOK, views.Compare(Join(runs, reports)))
+}
+
+// label names a run on the compare page: its id and variant.
+func label(r store.Run) string {
+	if r.Kind == store.KindReproduce {
+		return r.ID + " · reproduce"
+	}
+	return r.ID + " · " + r.Variant
+}
+
+// Join puts reports side by side: a row per metric (in order of first
+// appearance) with the best runs marked by the metric's Better, plots with
+// the same title overlaid one line per run, Gantts with the same title
+// stacked on one time axis.
+func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
+	p := views.CompareProps{Runs: runs}
+	for _, r := range runs {
+		p.Labels = append(p.Labels, label(r))
+	}
+	index := map[string]int{}
+	for i, rep := range reports {
+		for _, m := range rep.Metrics {
+			k, ok := index[m.Name]
+			if !ok {
+				k = len(p.Metrics)
+				index[m.Name] = k
+				p.Metrics = append(p.Metrics, views.MetricRow{Name: m.Name, Unit: m.Unit, Better: m.Better,
+					Values: make([]*float64, len(reports)), Best: make([]bool, len(reports))})
+			}
+			v := m.Value
+			p.Metrics[k].Values[i] = &v
+		}
+	}
+	for k := range p.Metrics {
+		markBest(&p.Metrics[k])
+	}
+
+	var plotTitles, ganttTitles []string
+	plots := map[string][]int{}
+	gantts := map[string][]int{}
+	for i, rep := range reports {
+		for _, pl := range rep.Series {
+			if _, ok := plots[pl.Title]; !ok {
+				plotTitles = append(plotTitles, pl.Title)
+			}
+			plots[pl.Title] = append(plots[pl.Title], i)
+		}
+		for _, g := range rep.Gantts {
+			if _, ok := gantts[g.Title]; !ok {
+				ganttTitles = append(ganttTitles, g.Title)
+			}
+			gantts[g.Title] = append(gantts[g.Title], i)
+		}
+	}
+	for _, t := range plotTitles {
+		var labels []string
+		var ps []solvers.Plot
+		for _, i := range plots[t] {
+			labels = append(labels, p.Labels[i])
+			ps = append(ps, *reports[i].Plot(t))
+		}
+		p.Plots = append(p.Plots, charts.MergePlots(labels, ps))
+	}
+	for _, t := range ganttTitles {
+		var labels []string
+		var gs []solvers.Gantt
+		for _, i := range gantts[t] {
+			labels = append(labels, p.Labels[i])
+			for _, g := range reports[i].Gantts {
+				if g.Title == t {
+					gs = append(gs, g)
+					break
+				}
+			}
+		}
+		p.Gantts = append(p.Gantts, charts.StackGantts(labels, gs))
+	}
+	return p
+}
+
+// markBest marks the runs holding the best value; nothing is marked when the
+// metric has no direction or fewer than two runs have it, or all are equal.
+func markBest(m *views.MetricRow) {
+	if m.Better != solvers.Higher && m.Better != solvers.Lower {
+		return
+	}
+	var best *float64
+	n := 0
+	for _, v := range m.Values {
+		if v == nil {
+			continue
+		}
+		n++
+		if best == nil || (m.Better == solvers.Higher && *v > *best) || (m.Better == solvers.Lower && *v < *best) {
+			best = v
+		}
+	}
+	if n < 2 {
+		return
+	}
+	all := true
+	for _, v := range m.Values {
+		if v != nil && *v != *best {
+			all = false
+		}
+	}
+	if all {
+		return
+	}
+	for i, v := range m.Values {
+		m.Best[i] = v != nil && *v == *best
+	}
+}

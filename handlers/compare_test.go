@@ -1,0 +1,52 @@
+package handlers
+
+import (
+	"testing"
+
+	"schedlab/solvers"
+	"schedlab/store"
+)
+
+func TestJoinMarksBestByDirectionAndOverlaysByTitle(t *testing.T) {
+	runs := []store.Run{{ID: "a", Variant: "online"}, {ID: "b", Variant: "average"}, {ID: "c", Variant: "greedy"}}
+	reports := []*solvers.Report{
+		{Metrics: []solvers.Metric{{Name: "objective", Value: 5, Better: solvers.Higher}, {Name: "makespan", Value: 10, Better: solvers.Lower}, {Name: "revenue", Value: 3}},
+			Series: []solvers.Plot{{Title: "P", Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 1}}}}}}},
+		{Metrics: []solvers.Metric{{Name: "objective", Value: 7, Better: solvers.Higher}, {Name: "makespan", Value: 8, Better: solvers.Lower}, {Name: "revenue", Value: 9}},
+			Series: []solvers.Plot{{Title: "P", Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 2}}}}}, {Title: "Q"}}},
+		{Metrics: []solvers.Metric{{Name: "makespan", Value: 8, Better: solvers.Lower}}},
+	}
+	p := Join(runs, reports)
+	if len(p.Metrics) != 3 || p.Metrics[0].Name != "objective" || p.Metrics[1].Name != "makespan" {
+		t.Fatalf("metric rows %+v, want objective, makespan, revenue in first-seen order", p.Metrics)
+	}
+	want := map[string][]bool{
+		"objective": {false, true, false},  // higher is better: b
+		"makespan":  {false, true, true},   // lower is better: b and c tie
+		"revenue":   {false, false, false}, // no direction: nothing marked
+	}
+	for _, m := range p.Metrics {
+		for i, w := range want[m.Name] {
+			if m.Best[i] != w {
+				t.Errorf("%s run %d best=%v, want %v", m.Name, i, m.Best[i], w)
+			}
+		}
+	}
+	if p.Metrics[0].Values[2] != nil {
+		t.Error("run c has no objective but a value is shown")
+	}
+	if len(p.Plots) != 2 || p.Plots[0].Title != "P" || len(p.Plots[0].Lines) != 2 {
+		t.Fatalf("plots %+v, want P overlaid with 2 lines, then Q", p.Plots)
+	}
+}
+
+func TestMarkBestLeavesEqualValuesUnmarked(t *testing.T) {
+	one, two := 4.0, 4.0
+	row := Join([]store.Run{{ID: "a"}, {ID: "b"}}, []*solvers.Report{
+		{Metrics: []solvers.Metric{{Name: "x", Value: one, Better: solvers.Lower}}},
+		{Metrics: []solvers.Metric{{Name: "x", Value: two, Better: solvers.Lower}}},
+	}).Metrics[0]
+	if row.Best[0] || row.Best[1] {
+		t.Error("equal values marked as best")
+	}
+}

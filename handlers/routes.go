@@ -1,0 +1,52 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"schedlab/static"
+)
+
+// Routes registers every route of the application on e.
+func (s *Server) Routes(e *echo.Echo) {
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(middleware.Recover())
+
+	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))))
+	e.GET("/healthz", s.healthz)
+
+	// Pages.
+	e.GET("/", s.home)
+	e.GET("/workloads", s.workloadsPage)
+	e.POST("/workloads", s.uploadPage)
+	e.POST("/workloads/generate", s.generatePage)
+	e.GET("/workloads/:id", s.workloadPage)
+	e.GET("/runs", s.runsPage)
+	e.GET("/runs/new", s.newRunPage)
+	e.POST("/runs", s.startRunPage)
+	e.GET("/runs/:id", s.runPage)
+	e.POST("/runs/:id/cancel", s.cancelPage)
+	e.POST("/runs/:id/rerun", s.rerunPage)
+	e.POST("/runs/:id/delete", s.deletePage)
+	e.GET("/runs/:id/tables/:file", s.tableCSV)
+	e.GET("/compare", s.comparePage)
+	e.GET("/reproduce", s.reproducePage)
+	e.POST("/reproduce", s.startReproducePage)
+
+	// JSON API.
+	e.GET("/api/strategies", s.apiStrategies)
+	e.GET("/api/workloads", s.apiListWorkloads)
+	e.POST("/api/workloads", s.apiUpload)
+	e.POST("/api/workloads/generate", s.apiGenerate)
+	e.GET("/api/workloads/:id", s.apiGetWorkload)
+	e.GET("/api/workloads/:id/data", s.apiWorkloadData)
+	e.GET("/api/runs", s.apiListRuns)
+	e.POST("/api/runs", s.apiStartRun)
+	e.GET("/api/runs/:id", s.apiGetRun)
+	e.GET("/api/runs/:id/report", s.apiReport)
+	e.POST("/api/runs/:id/cancel", s.apiCancel)
+	e.DELETE("/api/runs/:id", s.apiDelete)
+	e.POST("/api/reproduce/:strategy", s.apiReproduce)
+}

@@ -1,0 +1,470 @@
+package handlers
+
+import (
+	"encoding/csv"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+	"schedlab/store"
+	"schedlab/views"
+)
+
+// runRequest is the body of POST /api/runs; the page form sends the same as
+// fields (params as the remaining fields).
+type runRequest struct {
+	WorkloadID string         `json:"workload_id"`
+	Strategy   string         `json:"strategy"`
+	Variant    string         `json:"variant"`
+	Params     solvers.Params `json:"params"`
+	Seed       int64          `json:"seed"`
+}
+
+// start validates and queues a run. The strategy defaults to the workload's.
+func (s *Server) start(c echo.Context, r runRequest) (*store.Run, error) {
+	ctx := c.Request().Context()
+	if r.WorkloadID == "" {
+		return nil, errs.Invalidf("workload_id", "missing: choose a workload")
+	}
+	if r.Strategy == "" {
+		w, err := s.store.GetWorkload(ctx, r.WorkloadID)
+		if err != nil {
+			return nil, errs.New(errs.Invalid, "workload_id", "no workload %q", r.WorkloadID)
+		}
+		r.Strategy = w.Strategy
+	}
+	if _, err := s.lookup(r.Strategy); err != nil {
+		return nil, err
+	}
+	return s.runner.Submit(ctx, &store.Run{Kind: store.KindRun, WorkloadID: r.WorkloadID, Strategy: r.Strategy,
+		Variant: r.Variant, Params: r.Params, Seed: r.Seed})
+}
+
+func (s *Server) reproduce(c echo.Context, strategy string, params solvers.Params) (*store.Run, error) {
+	if _, err := s.lookup(strategy); err != nil {
+		return nil, err
+	}
+	return s.runner.Submit(c.Request().Context(), &store.Run{Kind: store.KindReproduce, Strategy: strategy, Params: params})
+}
+
+// formParams reads a form: the named fixed fields and the rest as params.
+func formParams(c echo.Context, fixed ...string) (map[string]string, solvers.Params, error) {
+	form, err := c.FormParams()
+	if err != nil {
+		return nil, nil, errs.Invalidf("form", "cannot read the form: %v", err)
+	}
+	head := map[string]string{}
+	params := solvers.Params{}
+	for k, vs := range form {
+		if len(vs) == 0 {
+			continue
+		}
+		isFixed := false
+		for _, f := range fixed {
+			if k == f {
+				head[k] = vs[0]
+				isFixed = true
+			}
+		}
+		if !isFixed {
+			params[k] = vs[0]
+		}
+	}
+	return head, params, nil
+}
+
+// Pages.
+
+func (s *Server) home(c echo.Context) error {
+	ctx := c.Request().Context()
+	recent, err := s.store.ListRuns(ctx, store.RunFilter{Limit: 10})
+	if err != nil {
+		return err
+	}
+	p := views.HomeProps{Recent: recent, Names: s.workloadNames(ctx)}
+	for _, f := range solvers.Families {
+		_, err := s.lookup(f.Name)
+		p.Families = append(p.Families, views.FamilyCard{Family: f, Built: err == nil})
+	}
+	return render(c, http.StatusOK, views.Home(p))
+}
+
+func (s *Server) runsPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	runs, err := s.store.ListRuns(ctx, store.RunFilter{Strategy: c.QueryParam("strategy"), Limit: 500})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: runs, Names: s.workloadNames(ctx)}))
+}
+
+func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string, values map[string]string) (views.NewRunProps, error) {
+	ctx := c.Request().Context()
+	if strategy == "" && workload != "" {
+		if w, err := s.store.GetWorkload(ctx, workload); err == nil {
+			strategy = w.Strategy
+		}
+	}
+	if strategy == "" && len(s.strategies) > 0 {
+		strategy = s.strategies[0].Info().Name
+	}
+	st, err := s.lookup(strategy)
+	if err != nil {
+		return views.NewRunProps{}, err
+	}
+	ws, err := s.store.ListWorkloads(ctx, strategy, 200)
+	if err != nil {
+		return views.NewRunProps{}, err
+	}
+	return views.NewRunProps{Strategies: s.views(), Strategy: viewOf(st), Workloads: ws, WorkloadID: workload,
+		Variant: variant, Values: values}, nil
+}
+
+func (s *Server) newRunPage(c echo.Context) error {
+	p, err := s.newRunProps(c, c.QueryParam("strategy"), c.QueryParam("workload"), c.QueryParam("variant"), nil)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.NewRun(p))
+}
+
+func (s *Server) startRunPage(c echo.Context) error {
+	head, params, err := formParams(c, "strategy", "workload_id", "variant", "seed")
+	if err != nil {
+		return err
+	}
+	req := runRequest{Strategy: head["strategy"], WorkloadID: head["workload_id"], Variant: head["variant"], Params: params}
+	if v := head["seed"]; v != "" {
+		if req.Seed, err = strconv.ParseInt(v, 10, 64); err != nil {
+			err = errs.Invalidf("seed", "must be a whole number, got %q", v)
+		}
+	}
+	var run *store.Run
+	if err == nil {
+		run, err = s.start(c, req)
+	}
+	if err != nil {
+		p, perr := s.newRunProps(c, req.Strategy, req.WorkloadID, req.Variant, params)
+		if perr != nil {
+			return err
+		}
+		p.Err = &views.FormError{Message: messageOf(err), Field: errs.FieldOf(err)}
+		return render(c, statusOf(err), views.NewRun(p))
+	}
+	return c.Redirect(http.StatusSeeOther, "/runs/"+run.ID)
+}
+
+func (s *Server) runPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	run, err := s.store.GetRun(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	p := views.RunProps{Run: *run}
+	if st, err := s.lookup(run.Strategy); err == nil {
+		p.Strategy = viewOf(st)
+		if run.Kind == store.KindReproduce {
+			p.Strategy.Params = st.ReproduceParams()
+		}
+	} else {
+		p.Strategy.Info.Title = run.Strategy
+	}
+	if run.WorkloadID != "" {
+		if w, err := s.store.GetWorkload(ctx, run.WorkloadID); err == nil {
+			p.Workload = w
+		}
+	}
+	if done, total, note, ok := s.runner.Progress(run.ID); ok {
+		p.Run.ProgressDone, p.Run.ProgressTotal, p.Run.ProgressNote = done, total, note
+	}
+	p.Progress = views.Pct(p.Run.ProgressDone, p.Run.ProgressTotal)
+	if p.Report, err = decodeReport(run.Report); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.RunPage(p))
+}
+
+func (s *Server) cancelPage(c echo.Context) error {
+	if err := s.runner.Cancel(c.Request().Context(), c.Param("id")); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/runs/"+c.Param("id"))
+}
+
+func (s *Server) rerunPage(c echo.Context) error {
+	run, err := s.runner.Rerun(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/runs/"+run.ID)
+}
+
+func (s *Server) deleteRun(c echo.Context) error {
+	ctx := c.Request().Context()
+	run, err := s.store.GetRun(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if views.Active(run.Status) {
+		return errs.New(errs.Conflict, "id", "run %s is %s: cancel it before deleting it", run.ID, run.Status)
+	}
+	return s.store.DeleteRun(ctx, run.ID)
+}
+
+func (s *Server) deletePage(c echo.Context) error {
+	if err := s.deleteRun(c); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/runs")
+}
+
+// tableCSV serves table n of a run's report as CSV: /runs/:id/tables/n.csv.
+func (s *Server) tableCSV(c echo.Context) error {
+	n, err := strconv.Atoi(strings.TrimSuffix(c.Param("file"), ".csv"))
+	if err != nil || !strings.HasSuffix(c.Param("file"), ".csv") {
+		return errs.New(errs.NotFound, "table", "no table %q: use /runs/ID/tables/N.csv", c.Param("file"))
+	}
+	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	rep, err := decodeReport(run.Report)
+	if err != nil {
+		return err
+	}
+	if rep == nil || n < 0 || n >= len(rep.Tables) {
+		return errs.New(errs.NotFound, "table", "run %s has no table %d", run.ID, n)
+	}
+	t := rep.Tables[n]
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="`+run.ID+"-"+slug(t.Title)+`.csv"`)
+	c.Response().WriteHeader(http.StatusOK)
+	w := csv.NewWriter(c.Response())
+	_ = w.Write(t.Columns)
+	rec := make([]string, len(t.Columns))
+	for _, row := range t.Rows {
+		for j, cell := range row {
+			rec[j] = csvCell(cell)
+		}
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	return w.Error()
+}
+
+func csvCell(c any) string {
+	switch v := c.(type) {
+	case nil:
+		return ""
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case string:
+		return v
+	}
+	return views.Cell(c)
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+				b.WriteByte('-')
+			}
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+func (s *Server) reproducePage(c echo.Context) error {
+	ctx := c.Request().Context()
+	var p views.ReproduceProps
+	for _, f := range solvers.Families {
+		card := views.ReproCard{Family: f}
+		if st, err := s.lookup(f.Name); err == nil {
+			card.Built = true
+			card.Params = st.ReproduceParams()
+			latest, err := s.store.LatestRun(ctx, f.Name, store.KindReproduce)
+			if err != nil && !errs.Is(errs.NotFound, err) {
+				return err
+			}
+			if latest != nil {
+				card.Latest = latest
+				if card.Report, err = decodeReport(latest.Report); err != nil {
+					return err
+				}
+			}
+		}
+		p.Cards = append(p.Cards, card)
+	}
+	return render(c, http.StatusOK, views.Reproduce(p))
+}
+
+func (s *Server) startReproducePage(c echo.Context) error {
+	head, params, err := formParams(c, "strategy")
+	if err != nil {
+		return err
+	}
+	run, err := s.reproduce(c, head["strategy"], params)
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/runs/"+run.ID)
+}
+
+// API.
+
+// apiRun is a run as the API shows it.
+type apiRun struct {
+	ID            string         `json:"id"`
+	Kind          string         `json:"kind"`
+	WorkloadID    string         `json:"workload_id,omitempty"`
+	Strategy      string         `json:"strategy"`
+	Variant       string         `json:"variant"`
+	Params        solvers.Params `json:"params"`
+	Seed          int64          `json:"seed"`
+	Status        string         `json:"status"`
+	Progress      float64        `json:"progress"`
+	ProgressDone  int            `json:"progress_done"`
+	ProgressTotal int            `json:"progress_total"`
+	ProgressNote  string         `json:"progress_note,omitempty"`
+	Error         string         `json:"error,omitempty"`
+	Field         string         `json:"field,omitempty"`
+	RerunOf       string         `json:"rerun_of,omitempty"`
+	CreatedAt     time.Time      `json:"created_at"`
+	StartedAt     *time.Time     `json:"started_at,omitempty"`
+	FinishedAt    *time.Time     `json:"finished_at,omitempty"`
+	URL           string         `json:"url"`
+	ReportURL     string         `json:"report_url,omitempty"`
+}
+
+func (s *Server) toAPIRun(r *store.Run) apiRun {
+	a := apiRun{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant, Params: r.Params,
+		Seed: r.Seed, Status: r.Status, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
+		Error: r.Error, Field: r.ErrorField, RerunOf: r.RerunOf, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
+		FinishedAt: r.FinishedAt, URL: "/runs/" + r.ID}
+	if done, total, note, ok := s.runner.Progress(r.ID); ok && r.Status == store.StatusRunning {
+		a.ProgressDone, a.ProgressTotal, a.ProgressNote = done, total, note
+	}
+	if a.ProgressTotal > 0 {
+		a.Progress = float64(a.ProgressDone) / float64(a.ProgressTotal)
+	}
+	if r.Status == store.StatusDone {
+		a.Progress = 1
+		a.ReportURL = "/api/runs/" + r.ID + "/report"
+	}
+	return a
+}
+
+func (s *Server) apiListRuns(c echo.Context) error {
+	runs, err := s.store.ListRuns(c.Request().Context(), store.RunFilter{Strategy: c.QueryParam("strategy"),
+		Status: c.QueryParam("status"), Limit: 500})
+	if err != nil {
+		return err
+	}
+	out := make([]apiRun, len(runs))
+	for i := range runs {
+		out[i] = s.toAPIRun(&runs[i])
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (s *Server) apiStartRun(c echo.Context) error {
+	var r runRequest
+	if err := decodeJSON(c, 1<<20, &r); err != nil {
+		return err
+	}
+	run, err := s.start(c, r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, s.toAPIRun(run))
+}
+
+func (s *Server) apiGetRun(c echo.Context) error {
+	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.toAPIRun(run))
+}
+
+func (s *Server) apiReport(c echo.Context) error {
+	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if run.Status != store.StatusDone || len(run.Report) == 0 {
+		return errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, run.Report)
+}
+
+func (s *Server) apiCancel(c echo.Context) error {
+	if err := s.runner.Cancel(c.Request().Context(), c.Param("id")); err != nil {
+		return err
+	}
+	return s.apiGetRun(c)
+}
+
+func (s *Server) apiDelete(c echo.Context) error {
+	if err := s.deleteRun(c); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (s *Server) apiReproduce(c echo.Context) error {
+	var body struct {
+		Params solvers.Params `json:"params"`
+	}
+	if c.Request().ContentLength != 0 {
+		if err := decodeJSON(c, 1<<20, &body); err != nil {
+			return err
+		}
+	}
+	run, err := s.reproduce(c, c.Param("strategy"), body.Params)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, s.toAPIRun(run))
+}
+
+// strategyJSON is one strategy as /api/strategies and `schedlab strategies --json` show it.
+type strategyJSON struct {
+	solvers.Info
+	Built           bool                `json:"built"`
+	Variants        []solvers.Variant   `json:"variants,omitempty"`
+	Params          []solvers.ParamSpec `json:"params,omitempty"`
+	Presets         []solvers.Preset    `json:"presets,omitempty"`
+	ReproduceParams []solvers.ParamSpec `json:"reproduce_params,omitempty"`
+}
+
+// Strategies describes every family, built or not.
+func Strategies(strategies []solvers.Strategy) []strategyJSON {
+	var out []strategyJSON
+	for _, f := range solvers.Families {
+		j := strategyJSON{Info: f.Info}
+		for _, st := range strategies {
+			if st.Info().Name == f.Name {
+				j = strategyJSON{Info: st.Info(), Built: true, Variants: st.Variants(), Params: st.Params(),
+					Presets: st.Presets(), ReproduceParams: st.ReproduceParams()}
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+func (s *Server) apiStrategies(c echo.Context) error {
+	return c.JSON(http.StatusOK, Strategies(s.strategies))
+}

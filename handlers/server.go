@@ -1,0 +1,186 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"schedlab/errs"
+	"schedlab/runner"
+	"schedlab/solvers"
+	"schedlab/store"
+	"schedlab/views"
+)
+
+// DefaultMaxUpload is the largest accepted upload body: large enough for the
+// full KTH SWF trace uncompressed, small enough that a stray upload cannot
+// fill the server's memory.
+const DefaultMaxUpload = 64 << 20
+
+// Server holds what the handlers need. Build it with New.
+type Server struct {
+	store      *store.Store
+	runner     *runner.Runner
+	strategies []solvers.Strategy
+	maxUpload  int64
+}
+
+// New returns a Server over a store and a runner for the given strategies.
+// maxUpload ≤ 0 means DefaultMaxUpload.
+func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, maxUpload int64) *Server {
+	if maxUpload <= 0 {
+		maxUpload = DefaultMaxUpload
+	}
+	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: maxUpload}
+}
+
+func (s *Server) lookup(name string) (solvers.Strategy, error) {
+	for _, st := range s.strategies {
+		if st.Info().Name == name {
+			return st, nil
+		}
+	}
+	for _, f := range solvers.Families {
+		if f.Name == name {
+			return nil, errs.New(errs.NotFound, "strategy", "%s is not built yet", name)
+		}
+	}
+	if name == "" {
+		return nil, errs.Invalidf("strategy", "missing: choose one of %s", strings.Join(s.names(), ", "))
+	}
+	return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q (known: %s)", name, strings.Join(s.names(), ", "))
+}
+
+func (s *Server) names() []string {
+	out := make([]string, len(s.strategies))
+	for i, st := range s.strategies {
+		out[i] = st.Info().Name
+	}
+	return out
+}
+
+func viewOf(st solvers.Strategy) views.StrategyView {
+	v := views.StrategyView{Info: st.Info(), Variants: st.Variants(), Params: st.Params(), Presets: st.Presets()}
+	if u, ok := st.(solvers.Uploader); ok {
+		v.Uploads = u.Uploads()
+	}
+	return v
+}
+
+func (s *Server) views() []views.StrategyView {
+	out := make([]views.StrategyView, len(s.strategies))
+	for i, st := range s.strategies {
+		out[i] = viewOf(st)
+	}
+	return out
+}
+
+// render writes a page through a buffer: a template error sends no half page.
+func render(c echo.Context, status int, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return errs.Wrap("render", errs.Internal, err)
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// statusOf maps an error kind to an HTTP status.
+func statusOf(err error) int {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return he.Code
+	}
+	switch errs.KindOf(err) {
+	case errs.Invalid:
+		return http.StatusBadRequest
+	case errs.NotFound:
+		return http.StatusNotFound
+	case errs.Conflict, errs.Canceled:
+		return http.StatusConflict
+	case errs.TooLarge:
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusInternalServerError
+}
+
+// apiError is the JSON body of every API error.
+type apiError struct {
+	Error string `json:"error"`
+	Field string `json:"field,omitempty"`
+}
+
+func messageOf(err error) string {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return fmt.Sprint(he.Message)
+	}
+	if statusOf(err) == http.StatusInternalServerError && errs.KindOf(err) == errs.Other {
+		return "internal error: " + err.Error()
+	}
+	var e *errs.Error
+	if errors.As(err, &e) && e.Err != nil {
+		return e.Err.Error()
+	}
+	return err.Error()
+}
+
+func wantsJSON(c echo.Context) bool {
+	r := c.Request()
+	return strings.HasPrefix(r.URL.Path, "/api/") ||
+		(strings.Contains(r.Header.Get("Accept"), "application/json") && !strings.Contains(r.Header.Get("Accept"), "text/html"))
+}
+
+func (s *Server) errorHandler(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status := statusOf(err)
+	if status >= 500 {
+		c.Logger().Error(err)
+	}
+	body := apiError{Error: messageOf(err), Field: errs.FieldOf(err)}
+	if wantsJSON(c) {
+		_ = c.JSON(status, body)
+		return
+	}
+	_ = render(c, status, views.ErrorPage(status, body.Error, body.Field))
+}
+
+func (s *Server) healthz(c echo.Context) error {
+	if err := s.store.Ping(c.Request().Context()); err != nil {
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error()})
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// report decodes a stored report; nil when there is none.
+func decodeReport(raw json.RawMessage) (*solvers.Report, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var r solvers.Report
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, errs.Wrap("decode report", errs.Internal, err)
+	}
+	return &r, nil
+}
+
+// workloadNames maps workload ids to names for run lists.
+func (s *Server) workloadNames(ctx context.Context) map[string]string {
+	ws, err := s.store.ListWorkloads(ctx, "", 0)
+	if err != nil {
+		return nil
+	}
+	m := make(map[string]string, len(ws))
+	for _, w := range ws {
+		m[w.ID] = w.Name
+	}
+	return m
+}

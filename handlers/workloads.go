@@ -1,0 +1,341 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+	"schedlab/store"
+	"schedlab/views"
+)
+
+// upload reads a multipart workload upload: field "strategy", optional
+// "name", and one or more files in any file fields ("file" for native JSON,
+// or the strategy's own Upload fields). The body is capped at maxUpload.
+func (s *Server) upload(c echo.Context) (*store.Workload, error) {
+	req := c.Request()
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, s.maxUpload)
+	if err := req.ParseMultipartForm(8 << 20); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, errs.New(errs.TooLarge, "file", "upload is larger than the limit of %d MiB", s.maxUpload>>20)
+		}
+		return nil, errs.Invalidf("file", "expected a multipart/form-data upload with the workload files: %v", err)
+	}
+	defer req.MultipartForm.RemoveAll()
+	st, err := s.lookup(req.FormValue("strategy"))
+	if err != nil {
+		return nil, err
+	}
+	var files []solvers.File
+	fields := make([]string, 0, len(req.MultipartForm.File))
+	for f := range req.MultipartForm.File {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, field := range fields {
+		for _, fh := range req.MultipartForm.File[field] {
+			if fh.Filename == "" && fh.Size == 0 {
+				continue // an empty file input
+			}
+			f, err := fh.Open()
+			if err != nil {
+				return nil, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
+			}
+			data, err := io.ReadAll(f)
+			f.Close()
+			if err != nil {
+				return nil, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
+			}
+			files = append(files, solvers.File{Field: field, Name: fh.Filename, Data: data})
+		}
+	}
+	if len(files) == 0 {
+		return nil, errs.Invalidf("file", "no file uploaded: choose the workload file(s)")
+	}
+	w, err := st.ParseWorkload(files)
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSpace(req.FormValue("name"))
+	if name == "" {
+		name = w.Name
+	}
+	if name == "" {
+		name = strings.TrimSuffix(files[0].Name, path.Ext(files[0].Name))
+	}
+	return s.save(c, st, name, w)
+}
+
+// save stores a parsed workload in one transaction.
+func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solvers.Workload) (*store.Workload, error) {
+	var preview json.RawMessage
+	if w.Preview != nil {
+		b, err := json.Marshal(w.Preview)
+		if err != nil {
+			return nil, errs.Wrap("encode preview", errs.Internal, err)
+		}
+		preview = b
+	}
+	sw := &store.Workload{Strategy: st.Info().Name, Name: name, Format: w.Format, Summary: w.Summary, Data: w.Data, Preview: preview}
+	if err := s.store.CreateWorkload(c.Request().Context(), sw); err != nil {
+		return nil, err
+	}
+	return sw, nil
+}
+
+// generateRequest is the body of POST /api/workloads/generate; the page form
+// sends the same as fields (params as the remaining fields).
+type generateRequest struct {
+	Strategy string         `json:"strategy"`
+	Preset   string         `json:"preset"`
+	Params   solvers.Params `json:"params"`
+	Seed     *int64         `json:"seed"`
+	Name     string         `json:"name"`
+}
+
+func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, error) {
+	st, err := s.lookup(g.Strategy)
+	if err != nil {
+		return nil, err
+	}
+	var preset *solvers.Preset
+	var known []string
+	for _, p := range st.Presets() {
+		known = append(known, p.Name)
+		if p.Name == g.Preset {
+			preset = &p
+		}
+	}
+	if preset == nil {
+		if g.Preset == "" {
+			return nil, errs.Invalidf("preset", "missing: choose one of %s", strings.Join(known, ", "))
+		}
+		return nil, errs.Invalidf("preset", "unknown preset %q for %s (known: %s)", g.Preset, g.Strategy, strings.Join(known, ", "))
+	}
+	params, err := solvers.Resolve(preset.Params, g.Params)
+	if err != nil {
+		return nil, err
+	}
+	seed := int64(1)
+	if g.Seed != nil {
+		seed = *g.Seed
+	}
+	w, err := st.Generate(preset.Name, params, seed)
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSpace(g.Name)
+	if name == "" {
+		name = w.Name
+	}
+	if name == "" {
+		name = fmt.Sprintf("%s seed %d", preset.Name, seed)
+	}
+	return s.save(c, st, name, w)
+}
+
+// generateForm reads the generate form: fixed fields plus parameters.
+func generateForm(c echo.Context) (generateRequest, error) {
+	form, err := c.FormParams()
+	if err != nil {
+		return generateRequest{}, errs.Invalidf("form", "cannot read the form: %v", err)
+	}
+	g := generateRequest{Strategy: form.Get("strategy"), Preset: form.Get("preset"), Name: form.Get("name"), Params: solvers.Params{}}
+	if v := strings.TrimSpace(form.Get("seed")); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return g, errs.Invalidf("seed", "must be a whole number, got %q", v)
+		}
+		g.Seed = &n
+	}
+	for k, vs := range form {
+		switch k {
+		case "strategy", "preset", "name", "seed":
+		default:
+			if len(vs) > 0 {
+				g.Params[k] = vs[0]
+			}
+		}
+	}
+	return g, nil
+}
+
+// Pages.
+
+func (s *Server) workloadsProps(c echo.Context, selected string) (views.WorkloadsProps, error) {
+	if selected == "" && len(s.strategies) > 0 {
+		selected = s.strategies[0].Info().Name
+	}
+	ws, err := s.store.ListWorkloads(c.Request().Context(), "", 200)
+	if err != nil {
+		return views.WorkloadsProps{}, err
+	}
+	return views.WorkloadsProps{Strategies: s.views(), Workloads: ws, Selected: selected}, nil
+}
+
+func (s *Server) workloadsPage(c echo.Context) error {
+	p, err := s.workloadsProps(c, c.QueryParam("strategy"))
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Workloads(p))
+}
+
+// formFailed shows the workloads page again with the error above the forms.
+func (s *Server) formFailed(c echo.Context, strategy string, ferr error) error {
+	p, err := s.workloadsProps(c, strategy)
+	if err != nil {
+		return err
+	}
+	p.Err = &views.FormError{Message: messageOf(ferr), Field: errs.FieldOf(ferr)}
+	return render(c, statusOf(ferr), views.Workloads(p))
+}
+
+func (s *Server) uploadPage(c echo.Context) error {
+	w, err := s.upload(c)
+	if err != nil {
+		return s.formFailed(c, c.FormValue("strategy"), err)
+	}
+	return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID)
+}
+
+func (s *Server) generatePage(c echo.Context) error {
+	g, err := generateForm(c)
+	if err == nil {
+		var w *store.Workload
+		if w, err = s.generate(c, g); err == nil {
+			return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID)
+		}
+	}
+	return s.formFailed(c, g.Strategy, err)
+}
+
+func (s *Server) workloadPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	w, err := s.store.GetWorkload(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	st, err := s.lookup(w.Strategy)
+	if err != nil {
+		return err
+	}
+	preview, err := decodeReport(w.Preview)
+	if err != nil {
+		return err
+	}
+	runs, err := s.store.ListRuns(ctx, store.RunFilter{WorkloadID: w.ID, Limit: 100})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: *w, Preview: preview, Strategy: viewOf(st), Runs: runs}))
+}
+
+// API.
+
+// apiWorkload is a workload as the API shows it (without its data).
+type apiWorkload struct {
+	ID        string          `json:"id"`
+	Strategy  string          `json:"strategy"`
+	Name      string          `json:"name"`
+	Format    string          `json:"format"`
+	Summary   string          `json:"summary"`
+	SHA256    string          `json:"sha256"`
+	Bytes     int64           `json:"bytes"`
+	CreatedAt string          `json:"created_at"`
+	URL       string          `json:"url"`
+	Preview   json.RawMessage `json:"preview,omitempty"`
+}
+
+func toAPIWorkload(w *store.Workload, withPreview bool) apiWorkload {
+	a := apiWorkload{ID: w.ID, Strategy: w.Strategy, Name: w.Name, Format: w.Format, Summary: w.Summary,
+		SHA256: w.SHA256, Bytes: int64(w.Bytes), CreatedAt: w.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), URL: "/workloads/" + w.ID}
+	if withPreview && len(w.Preview) > 0 {
+		a.Preview = w.Preview
+	}
+	return a
+}
+
+func (s *Server) apiListWorkloads(c echo.Context) error {
+	ws, err := s.store.ListWorkloads(c.Request().Context(), c.QueryParam("strategy"), 500)
+	if err != nil {
+		return err
+	}
+	out := make([]apiWorkload, len(ws))
+	for i := range ws {
+		out[i] = toAPIWorkload(&ws[i], false)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (s *Server) apiUpload(c echo.Context) error {
+	w, err := s.upload(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toAPIWorkload(w, false))
+}
+
+func (s *Server) apiGenerate(c echo.Context) error {
+	var g generateRequest
+	if err := decodeJSON(c, s.maxUpload, &g); err != nil {
+		return err
+	}
+	w, err := s.generate(c, g)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toAPIWorkload(w, false))
+}
+
+func (s *Server) apiGetWorkload(c echo.Context) error {
+	w, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toAPIWorkload(w, true))
+}
+
+func (s *Server) apiWorkloadData(c echo.Context) error {
+	w, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", w.ID+".json"))
+	return c.Blob(http.StatusOK, "application/json", w.Data)
+}
+
+// decodeJSON reads a JSON body strictly: unknown fields and trailing data are errors.
+func decodeJSON(c echo.Context, limit int64, v any) error {
+	body := http.MaxBytesReader(c.Response(), c.Request().Body, limit)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errs.New(errs.TooLarge, "body", "request body is larger than the limit of %d MiB", limit>>20)
+		}
+		if errs.KindOf(err) == errs.Invalid {
+			return err
+		}
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			return errs.Invalidf(strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
+		}
+		return errs.Invalidf("body", "malformed JSON: %v", err)
+	}
+	if dec.More() {
+		return errs.Invalidf("body", "trailing data after the JSON object")
+	}
+	return nil
+}

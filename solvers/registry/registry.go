@@ -1,0 +1,26 @@
+// Package registry lists the strategies schedlab has built, in the order of
+// the family catalogue (solvers.Families). Families not listed here are shown
+// as "not yet built".
+package registry
+
+import (
+	"schedlab/solvers"
+	"schedlab/solvers/eapm"
+)
+
+var all = []solvers.Strategy{
+	eapm.New(),
+}
+
+// All returns the built strategies.
+func All() []solvers.Strategy { return all }
+
+// Lookup finds a built strategy by name.
+func Lookup(name string) (solvers.Strategy, bool) {
+	for _, s := range all {
+		if s.Info().Name == name {
+			return s, true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,179 @@
+package views
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"schedlab/solvers"
+)
+
+// Num formats a number for people: whole numbers and values of 1,000 or
+// more as integers with thousands separators, smaller ones with 4
+// significant digits, very large or tiny ones in exponent form.
+func Num(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Sprint(v)
+	case a >= 1e15 || (a < 1e-4 && a != 0):
+		return strconv.FormatFloat(v, 'g', 5, 64)
+	case v == math.Trunc(v) || a >= 1000:
+		return group(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+	default:
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 4, 64), 64)
+		return strconv.FormatFloat(r, 'f', -1, 64)
+	}
+}
+
+func group(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	if len(s) <= 4 {
+		if neg {
+			return "-" + s
+		}
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Cell formats one table cell.
+func Cell(c any) string {
+	switch v := c.(type) {
+	case nil:
+		return ""
+	case float64:
+		return Num(v)
+	case int:
+		return Num(float64(v))
+	case int64:
+		return Num(float64(v))
+	case string:
+		return v
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// IsText says whether a cell is left-aligned text.
+func IsText(c any) bool {
+	_, ok := c.(string)
+	return ok
+}
+
+// When formats a time for lists.
+func When(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format("2006-01-02 15:04:05")
+}
+
+// WhenP formats an optional time.
+func WhenP(t *time.Time) string {
+	if t == nil {
+		return "—"
+	}
+	return When(*t)
+}
+
+// Duration between two optional times, or "".
+func Duration(a, b *time.Time) string {
+	if a == nil || b == nil {
+		return ""
+	}
+	return b.Sub(*a).Round(time.Millisecond).String()
+}
+
+// ParamsLine formats resolved params "k=v, k=v" in the spec order when given.
+func ParamsLine(specs []solvers.ParamSpec, p solvers.Params) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, s := range specs {
+		if v, ok := p[s.Name]; ok {
+			parts = append(parts, s.Name+"="+v)
+			seen[s.Name] = true
+		}
+	}
+	for k, v := range p {
+		if !seen[k] {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Pct is the progress of a run in percent.
+func Pct(done, total int) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return math.Min(100, 100*float64(done)/float64(total))
+}
+
+// Active says whether a run may still change.
+func Active(status string) bool { return status == "queued" || status == "running" }
+
+// CompareURL builds /compare?runs=a,b.
+func CompareURL(ids ...string) string {
+	return "/compare?runs=" + url.QueryEscape(strings.Join(ids, ","))
+}
+
+// NewRunURL builds the link that prefills /runs/new.
+func NewRunURL(strategy, workload string) string {
+	v := url.Values{}
+	if strategy != "" {
+		v.Set("strategy", strategy)
+	}
+	if workload != "" {
+		v.Set("workload", workload)
+	}
+	return "/runs/new?" + v.Encode()
+}
+
+func specDefault(s solvers.ParamSpec, values map[string]string) string {
+	if v, ok := values[s.Name]; ok {
+		return v
+	}
+	return s.Default
+}
+
+func specHelp(s solvers.ParamSpec) string {
+	h := strings.TrimSpace(s.Doc)
+	if h != "" && !strings.HasSuffix(h, ".") {
+		h += "."
+	}
+	if s.Unit != "" {
+		h += " [" + s.Unit + "]"
+	}
+	if s.Default != "" {
+		h += " Default: " + s.Default + "."
+	}
+	return h
+}
+
+func workloadName(names map[string]string, id string) string {
+	if id == "" {
+		return "—"
+	}
+	if n, ok := names[id]; ok {
+		return n
+	}
+	return id
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

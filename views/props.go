@@ -1,0 +1,111 @@
+package views
+
+import (
+	"schedlab/solvers"
+	"schedlab/store"
+)
+
+// StrategyView is what pages need to know of one built strategy.
+type StrategyView struct {
+	Info     solvers.Info
+	Variants []solvers.Variant
+	Params   []solvers.ParamSpec
+	Presets  []solvers.Preset
+	Uploads  []solvers.Upload
+}
+
+// FamilyCard is one of the five families on the home page.
+type FamilyCard struct {
+	Family solvers.Family
+	Built  bool
+	Runs   int
+}
+
+// HomeProps feeds the home page.
+type HomeProps struct {
+	Families []FamilyCard
+	Recent   []store.Run
+	Names    map[string]string // workload id → name
+}
+
+// WorkloadsProps feeds /workloads.
+type WorkloadsProps struct {
+	Strategies []StrategyView
+	Workloads  []store.Workload
+	Selected   string // strategy whose forms are shown
+	Err        *FormError
+}
+
+// FormError is a failed submission shown above a form.
+type FormError struct {
+	Message string
+	Field   string
+}
+
+// WorkloadProps feeds /workloads/:id.
+type WorkloadProps struct {
+	Workload store.Workload
+	Preview  *solvers.Report
+	Strategy StrategyView
+	Runs     []store.Run
+}
+
+// NewRunProps feeds /runs/new.
+type NewRunProps struct {
+	Strategies []StrategyView
+	Strategy   StrategyView // the chosen one
+	Workloads  []store.Workload
+	WorkloadID string
+	Variant    string
+	Values     map[string]string // parameter values to prefill
+	Err        *FormError
+}
+
+// RunProps feeds /runs/:id.
+type RunProps struct {
+	Run      store.Run
+	Workload *store.Workload
+	Strategy StrategyView
+	Report   *solvers.Report
+	Progress float64 // 0..100
+}
+
+// RunsProps feeds /runs.
+type RunsProps struct {
+	Runs  []store.Run
+	Names map[string]string
+}
+
+// CompareProps feeds /compare: Runs in the order asked.
+type CompareProps struct {
+	Runs    []store.Run
+	Labels  []string
+	Metrics []MetricRow
+	Plots   []solvers.Plot
+	Gantts  []solvers.Gantt
+	Tables  []solvers.Table
+}
+
+// MetricRow is one metric across the compared runs; Values[i] is nil where
+// run i lacks it; Best marks the best runs by the metric's Better.
+type MetricRow struct {
+	Name   string
+	Unit   string
+	Better string
+	Values []*float64
+	Best   []bool
+}
+
+// ReproCard is one seed experiment on /reproduce.
+type ReproCard struct {
+	Family solvers.Family
+	Built  bool
+	Params []solvers.ParamSpec
+	Latest *store.Run
+	Report *solvers.Report
+}
+
+// ReproduceProps feeds /reproduce.
+type ReproduceProps struct {
+	Cards []ReproCard
+}

@@ -1,0 +1,120 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/a-h/templ"
+
+	"schedlab/solvers"
+	"schedlab/store"
+)
+
+func renderDoc(t *testing.T, c templ.Component) *goquery.Document {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := c.Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func sampleReport() *solvers.Report {
+	return &solvers.Report{
+		Notes:   []string{"γ ≤ 1: no schedule can make a profit"},
+		Metrics: []solvers.Metric{{Name: "objective", Value: 12.5, Better: solvers.Higher}, {Name: "makespan", Value: 300, Unit: "s", Better: solvers.Lower}},
+		Tables: []solvers.Table{{Title: "Allocation", Columns: []string{"user", "tasks"},
+			Rows: [][]any{{"<script>alert(1)</script>", 3.0}, {"b", 1234567.0}}}},
+		Series: []solvers.Plot{{Title: "Objective after each arrival", Lines: []solvers.Line{{Name: "online", Points: [][2]float64{{1, 2}}}}}},
+		Gantts: []solvers.Gantt{{Title: "Machine types", Lanes: []string{"m0"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: 5}}}},
+	}
+}
+
+func TestReportViewDrawsEveryPart(t *testing.T) {
+	doc := renderDoc(t, ReportView(sampleReport(), "abc"))
+	if n := doc.Find("[data-testid=metric]").Length(); n != 2 {
+		t.Errorf("%d metric cards, want 2", n)
+	}
+	if got := doc.Find(`[data-name=makespan] .value`).Text(); got != "300s" {
+		t.Errorf("makespan card reads %q, want 300s", got)
+	}
+	if doc.Find("[data-testid=report-note]").Length() != 1 {
+		t.Error("note not shown")
+	}
+	rows := doc.Find(`[data-testid=report-table][data-title=Allocation] tbody tr`)
+	if rows.Length() != 2 {
+		t.Fatalf("%d table rows, want 2", rows.Length())
+	}
+	if got := rows.Eq(1).Find("td").Eq(1).Text(); got != "1,234,567" {
+		t.Errorf("number cell %q, want 1,234,567", got)
+	}
+	if doc.Find("script:contains('alert(1)')").Length() != 0 {
+		t.Error("a table cell was rendered as a script")
+	}
+	if href, _ := doc.Find("[data-testid=table-csv]").Attr("href"); href != "/runs/abc/tables/0.csv" {
+		t.Errorf("CSV link %q", href)
+	}
+	if doc.Find("[data-kind=gantt]").Length() != 1 || doc.Find("[data-kind=plot]").Length() != 1 {
+		t.Error("Gantt or plot missing")
+	}
+}
+
+func TestReportViewWithoutRunHasNoCSVLinks(t *testing.T) {
+	doc := renderDoc(t, ReportView(sampleReport(), ""))
+	if doc.Find("[data-testid=table-csv]").Length() != 0 {
+		t.Error("a preview links CSV downloads of a run that does not exist")
+	}
+}
+
+func TestHomeShowsAllFamiliesAndMarksUnbuilt(t *testing.T) {
+	var cards []FamilyCard
+	for _, f := range solvers.Families {
+		cards = append(cards, FamilyCard{Family: f, Built: f.Name == "eapm"})
+	}
+	doc := renderDoc(t, Home(HomeProps{Families: cards}))
+	if n := doc.Find("[data-testid=families] .card").Length(); n != 5 {
+		t.Fatalf("%d family cards, want 5", n)
+	}
+	if n := doc.Find("[data-testid=not-built]").Length(); n != 4 {
+		t.Errorf("%d cards marked not built, want 4", n)
+	}
+	if doc.Find("[data-testid=family-gossip] a").Length() != 0 {
+		t.Error("an unbuilt family links somewhere")
+	}
+	if doc.Find(`a[href="/reproduce"]`).Length() == 0 {
+		t.Error("no link to /reproduce")
+	}
+}
+
+func TestRunPageShowsProgressOnlyWhileActive(t *testing.T) {
+	running := renderDoc(t, RunPage(RunProps{Run: store.Run{ID: "r1", Status: store.StatusRunning, ProgressNote: "user 5 of 30"}, Progress: 40}))
+	if running.Find("[data-testid=progress]").Length() != 1 || running.Find("[data-testid=cancel]").Length() != 1 {
+		t.Error("a running run lacks its progress bar or cancel button")
+	}
+	if style, _ := running.Find(".progress > div").Attr("style"); !strings.Contains(style, "width:40%") {
+		t.Errorf("progress bar style %q", style)
+	}
+	failed := renderDoc(t, RunPage(RunProps{Run: store.Run{ID: "r2", Status: store.StatusFailed, Error: "must be positive", ErrorField: "gamma"}}))
+	if failed.Find("[data-testid=progress]").Length() != 0 {
+		t.Error("a failed run shows a progress bar")
+	}
+	if msg := failed.Find("[data-testid=run-error]").Text(); !strings.Contains(msg, "gamma") || !strings.Contains(msg, "must be positive") {
+		t.Errorf("error shown as %q", msg)
+	}
+}
+
+func TestNumFormatsForPeople(t *testing.T) {
+	cases := map[float64]string{0: "0", 12: "12", 12345: "12,345", -1234567: "-1,234,567", 3.14159: "3.142", 297.6675: "297.7", 0.012345: "0.01235", 2.5e-7: "2.5e-07", 1.5e9: "1,500,000,000", 12345678.9: "12,345,679", 0.002: "0.002", 1234.5: "1235", 2e15: "2e+15"}
+	for v, want := range cases {
+		if got := Num(v); got != want {
+			t.Errorf("Num(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
