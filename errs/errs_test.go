@@ -1,0 +1,33 @@
+package errs
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+func TestKindAndFieldSurviveWrapping(t *testing.T) {
+	base := Invalidf("users.csv line 14 column tasks", "tasks must be a positive integer, got %d", -3)
+	wrapped := fmt.Errorf("upload: %w", Wrap("eapm.ParseWorkload", Internal, base))
+	if KindOf(wrapped) != Invalid {
+		t.Errorf("kind %v, want Invalid (Wrap must not override a kind)", KindOf(wrapped))
+	}
+	if FieldOf(wrapped) != "users.csv line 14 column tasks" {
+		t.Errorf("field %q", FieldOf(wrapped))
+	}
+	if got := base.Error(); got != "users.csv line 14 column tasks: tasks must be a positive integer, got -3" {
+		t.Errorf("message %q", got)
+	}
+}
+
+func TestPlainErrorsGetAKind(t *testing.T) {
+	if KindOf(Wrap("op", NotFound, fmt.Errorf("gone"))) != NotFound {
+		t.Error("Wrap of a plain error lost its kind")
+	}
+	if KindOf(fmt.Errorf("x: %w", context.DeadlineExceeded)) != Canceled {
+		t.Error("a deadline is not Canceled")
+	}
+	if KindOf(fmt.Errorf("plain")) != Other || Wrap("op", Internal, nil) != nil {
+		t.Error("plain error has a kind, or Wrap(nil) is not nil")
+	}
+}
