@@ -1,0 +1,228 @@
+package eapm
+
+import (
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"sync"
+
+	"schedlab/solvers/formats"
+)
+
+// The embedded data (see data/SOURCES.md): Tarplee's matrices and bag, the
+// seed's 1,000 instances and the authors' raw and printed results.
+//
+//go:embed data
+var dataFS embed.FS
+
+func readData(name string) []byte {
+	b, err := dataFS.ReadFile("data/" + name)
+	if err != nil {
+		panic("eapm: embedded file missing: " + name) // a build error, not input
+	}
+	if len(name) > 3 && name[len(name)-3:] == ".gz" {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			panic("eapm: embedded file " + name + ": " + err.Error())
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			panic("eapm: embedded file " + name + ": " + err.Error())
+		}
+	}
+	return b
+}
+
+// mustRecords reads an embedded CSV with a header into records keyed by
+// column name.
+func mustRecords(name string) []map[string]string {
+	recs, err := formats.ReadRecords(name, readData(name), formats.Limits{})
+	if err != nil {
+		panic("eapm: embedded file " + name + ": " + err.Error())
+	}
+	head := recs[0].Fields
+	out := make([]map[string]string, 0, len(recs)-1)
+	for _, r := range recs[1:] {
+		m := make(map[string]string, len(head))
+		for k, h := range head {
+			m[h] = r.Fields[k]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func atoi(s string) int {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		panic("eapm: embedded data: " + err.Error())
+	}
+	return v
+}
+
+func atof(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic("eapm: embedded data: " + err.Error())
+	}
+	return v
+}
+
+func mustMatrix(name string) [][]float64 {
+	m, err := formats.ReadMatrix(name, readData(name), formats.Limits{})
+	if err != nil {
+		panic("eapm: embedded file " + name + ": " + err.Error())
+	}
+	return m.Values
+}
+
+// tarplee is Tarplee's data set: 30 task types × 9 machine types, 40
+// machines per type, an 11,000-task bag (tasks per type).
+type tarpleeData struct {
+	machineNames, taskNames []string
+	etc, apc                [][]float64
+	mpt, tpt                []int
+}
+
+var tarpleeOnce = sync.OnceValue(func() *tarpleeData {
+	d := &tarpleeData{
+		etc: mustMatrix("tarplee_profit1/ETC.csv"),
+		apc: mustMatrix("tarplee_profit1/EPC.csv"),
+	}
+	for _, r := range mustMatrix("tarplee_profit1/MPT.csv") {
+		d.mpt = append(d.mpt, int(r[0]))
+	}
+	for _, r := range mustMatrix("tarplee_profit1/TPT.csv") {
+		d.tpt = append(d.tpt, int(r[0]))
+	}
+	for _, r := range mustRecords("machines.csv") {
+		d.machineNames = append(d.machineNames, r["name"])
+	}
+	for _, r := range mustRecords("task_types.csv") {
+		d.taskNames = append(d.taskNames, r["name"])
+	}
+	return d
+})
+
+// tarpleeMatrices returns a fresh instance skeleton with Tarplee's matrices
+// and names (no users, one machine per type).
+func tarpleeMatrices() *Instance {
+	d := tarpleeOnce()
+	clone := func(a [][]float64) [][]float64 {
+		out := make([][]float64, len(a))
+		for i := range a {
+			out[i] = slices.Clone(a[i])
+		}
+		return out
+	}
+	return &Instance{MachineNames: slices.Clone(d.machineNames), TaskNames: slices.Clone(d.taskNames),
+		ETC: clone(d.etc), APC: clone(d.apc), Gamma: 1.2, C: 1}
+}
+
+// seedInstances holds the seed's instances: case 1 [instance], case 2
+// [n][instance], case 3 [order][instance], each a user stream.
+type seedInstances struct {
+	case1 [][]User
+	case2 map[int][][]User
+	case3 map[string][][]User
+}
+
+// Case 2's sizes and case 3's arrival orders, as in the paper.
+var (
+	case2N      = []int{30, 100, 500, 1000, 2000}
+	case3Orders = []string{"BaS", "SaB", "Rand", "Equal"}
+)
+
+var seedOnce = sync.OnceValue(func() *seedInstances {
+	s := &seedInstances{case1: make([][]User, 100), case2: map[int][][]User{}, case3: map[string][][]User{}}
+	add := func(dst [][]User, r map[string]string) {
+		k := atoi(r["instance"])
+		if atoi(r["arrival"]) != len(dst[k]) {
+			panic("eapm: seed instances out of arrival order")
+		}
+		dst[k] = append(dst[k], User{Type: atoi(r["type"]), Tasks: atoi(r["a"])})
+	}
+	for _, r := range mustRecords("seed_instances/case1_gamma_n30.csv") {
+		add(s.case1, r)
+	}
+	for _, n := range case2N {
+		s.case2[n] = make([][]User, 100)
+	}
+	for _, r := range mustRecords("seed_instances/case2_variable_n.csv.gz") {
+		add(s.case2[atoi(r["n"])], r)
+	}
+	for _, o := range case3Orders {
+		s.case3[o] = make([][]User, 100)
+	}
+	for _, r := range mustRecords("seed_instances/case3_bigsmall.csv") {
+		add(s.case3[r["order"]], r)
+	}
+	return s
+})
+
+// rawResult is one row of the authors' raw means (authors_raw_obj_values.csv).
+type rawResult struct {
+	Case                    string
+	Gamma                   float64
+	Setting                 string // "n30", "BaS", ...
+	TaskTypes               int    // 30: the block the paper plots; 5: a later run
+	Online, Greedy, Average float64
+}
+
+type rawTime struct {
+	Gamma                   float64
+	N                       int
+	Online, Greedy, Average float64 // ms per instance
+}
+
+type publishedRow struct{ Gamma, Online, Greedy, Average float64 }
+
+type seedResults struct {
+	raw       []rawResult
+	times     []rawTime
+	published []publishedRow
+}
+
+var resultsOnce = sync.OnceValue(func() *seedResults {
+	s := &seedResults{}
+	for _, r := range mustRecords("seed_results/authors_raw_obj_values.csv") {
+		s.raw = append(s.raw, rawResult{Case: r["case"], Gamma: atof(r["gamma"]), Setting: r["setting"],
+			TaskTypes: atoi(r["task_types"]), Online: atof(r["online"]), Greedy: atof(r["greedy"]), Average: atof(r["average"])})
+	}
+	for _, r := range mustRecords("seed_results/authors_raw_times_case2.csv") {
+		s.times = append(s.times, rawTime{Gamma: atof(r["gamma"]), N: atoi(r["n"]),
+			Online: atof(r["online_ms"]), Greedy: atof(r["greedy_ms"]), Average: atof(r["average_ms"])})
+	}
+	for _, r := range mustRecords("seed_results/published_table1.csv") {
+		s.published = append(s.published, publishedRow{Gamma: atof(r["gamma"]), Online: atof(r["online"]),
+			Greedy: atof(r["greedy"]), Average: atof(r["average"])})
+	}
+	return s
+})
+
+// raw finds the authors' raw means for a case, γ and setting (the 30-type
+// block, the one the paper plots).
+func (s *seedResults) rawFor(cas string, gamma float64, setting string) (rawResult, bool) {
+	for _, r := range s.raw {
+		if r.Case == cas && r.TaskTypes == 30 && r.Setting == setting && almostEqual(r.Gamma, gamma) {
+			return r, true
+		}
+	}
+	return rawResult{}, false
+}
+
+func almostEqual(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// seedInstance builds one of the seed's instances on Tarplee's matrices with
+// one machine per type, as the authors' code does.
+func seedInstance(users []User, gamma float64) *Instance {
+	in := tarpleeMatrices()
+	in.Users = users
+	in.Gamma = gamma
+	return in
+}
+
+func settingN(n int) string { return fmt.Sprintf("n%d", n) }

@@ -1,0 +1,24 @@
+// Package formats holds the file readers that several strategy families
+// share. Today that is one: a tolerant, strict-where-it-matters CSV reader for
+// numeric matrices (ETC and APC tables) and for plain records (a user stream).
+//
+// Decisions:
+//
+//   - Header optional. The first row is a header when any of its cells after
+//     the first is not a number, or when it has a single cell that is not a
+//     number. A data row never looks like that, so no flag is needed.
+//   - Row labels optional. A matrix whose data rows all start with a
+//     non-numeric cell has a label column (task type names); if only some do,
+//     the first offending cell is reported as "not a number".
+//   - Line ends: LF and CRLF (Tarplee's files are CRLF); a UTF-8 byte-order
+//     mark is skipped; blank lines are skipped; '#' starts a comment line.
+//     Cells are trimmed of surrounding spaces.
+//   - Numbers are Go float syntax (strconv.ParseFloat); NaN and ±Inf are
+//     rejected, so every value a reader returns is finite.
+//   - Every row must have as many cells as the first row (ragged rows are an
+//     error naming the line), so a shape error is found where it is, not later.
+//   - Errors are errs.Invalid (errs.TooLarge for size limits) whose Field names
+//     the file, the line and, where there is one, the column, e.g.
+//     "etc.csv line 3 column 2", so the message tells the user what to fix.
+//     Lines and columns are 1-based as in any editor.
+package formats
