@@ -48,7 +48,7 @@ func (s *Server) comparePage(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		rep, err := decodeReport(r.Report)
+		rep, err := s.reports.report(r)
 		if err != nil {
 			return err
 		}

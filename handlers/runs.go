@@ -183,7 +183,7 @@ func (s *Server) runPage(c echo.Context) error {
 		p.Run.ProgressDone, p.Run.ProgressTotal, p.Run.ProgressNote = done, total, note
 	}
 	p.Progress = views.Pct(p.Run.ProgressDone, p.Run.ProgressTotal)
-	if p.Report, err = decodeReport(run.Report); err != nil {
+	if p.Report, err = s.reports.report(run); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.RunPage(p))
@@ -213,6 +213,7 @@ func (s *Server) deleteRun(c echo.Context) error {
 	if views.Active(run.Status) {
 		return errs.New(errs.Conflict, "id", "run %s is %s: cancel it before deleting it", run.ID, run.Status)
 	}
+	s.reports.forget(run.ID)
 	return s.store.DeleteRun(ctx, run.ID)
 }
 
@@ -233,7 +234,7 @@ func (s *Server) tableCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := decodeReport(run.Report)
+	rep, err := s.reports.report(run)
 	if err != nil {
 		return err
 	}
@@ -299,7 +300,7 @@ func (s *Server) reproducePage(c echo.Context) error {
 			}
 			if latest != nil {
 				card.Latest = latest
-				if card.Report, err = decodeReport(latest.Report); err != nil {
+				if card.Report, err = s.reports.report(latest); err != nil {
 					return err
 				}
 			}

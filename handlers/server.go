@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -30,6 +31,7 @@ type Server struct {
 	runner     *runner.Runner
 	strategies []solvers.Strategy
 	maxUpload  int64
+	reports    reportCache
 }
 
 // New returns a Server over a store and a runner for the given strategies.
@@ -160,7 +162,57 @@ func (s *Server) healthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// report decodes a stored report; nil when there is none.
+// reportCache keeps the decoded reports of finished runs, which never
+// change, so a shared link opened again does not decode megabytes of JSON.
+// It holds at most reportCacheSize reports and forgets the oldest first.
+type reportCache struct {
+	mu    sync.Mutex
+	byID  map[string]*solvers.Report
+	order []string
+}
+
+const reportCacheSize = 32
+
+// report returns run's decoded report, from the cache when it is there.
+// Callers must not modify it.
+func (c *reportCache) report(run *store.Run) (*solvers.Report, error) {
+	if run.Status != store.StatusDone {
+		return decodeReport(run.Report)
+	}
+	c.mu.Lock()
+	r, ok := c.byID[run.ID]
+	c.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	r, err := decodeReport(run.Report)
+	if err != nil || r == nil {
+		return r, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byID == nil {
+		c.byID = make(map[string]*solvers.Report)
+	}
+	if _, ok := c.byID[run.ID]; !ok {
+		if len(c.order) >= reportCacheSize {
+			delete(c.byID, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.order = append(c.order, run.ID)
+		c.byID[run.ID] = r
+	}
+	return r, nil
+}
+
+// forget drops a deleted run's report.
+func (c *reportCache) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.byID, id)
+}
+
+// decodeReport decodes a stored report; nil when there is none.
 func decodeReport(raw json.RawMessage) (*solvers.Report, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil

@@ -118,3 +118,17 @@ func TestNumFormatsForPeople(t *testing.T) {
 		}
 	}
 }
+
+func TestLargeTablesAreCutOnThePage(t *testing.T) {
+	rows := make([][]any, MaxTableRows+100)
+	for i := range rows {
+		rows[i] = []any{float64(i)}
+	}
+	doc := renderDoc(t, ReportView(&solvers.Report{Tables: []solvers.Table{{Title: "big", Columns: []string{"i"}, Rows: rows}}}, "r"))
+	if n := doc.Find("[data-testid=report-table] tbody tr").Length(); n != MaxTableRows {
+		t.Errorf("%d rows on the page, want %d", n, MaxTableRows)
+	}
+	if !strings.Contains(doc.Find("[data-testid=table-cut]").Text(), "600") {
+		t.Error("no note saying the table was cut and how long it is")
+	}
+}
