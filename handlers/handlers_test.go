@@ -460,3 +460,79 @@ func TestComparePageMarksBestAndOverlaysPlots(t *testing.T) {
 		t.Errorf("%d Gantts, want the two stacked in one", doc.Find(`[data-kind=gantt]`).Length())
 	}
 }
+
+func TestReproduceRunsTheSeedExperimentAndShowsItOnItsCard(t *testing.T) {
+	a := newApp(t, "", 0)
+	status, b := a.postJSON(t, "/api/reproduce/eapm", `{"params":{"instances":2,"max_n":100,"bounds":"no"}}`)
+	if status != http.StatusCreated {
+		t.Fatalf("reproduce: %d %s", status, b)
+	}
+	var r apiRun
+	json.Unmarshal(b, &r)
+	if r = a.waitRun(t, r.ID); r.Status != store.StatusDone {
+		t.Fatalf("reproduce ended %s: %s", r.Status, r.Error)
+	}
+	_, rep := a.do(t, http.MethodGet, "/api/runs/"+r.ID+"/report", "", nil)
+	var report struct {
+		Tables []struct {
+			Title   string   `json:"title"`
+			Columns []string `json:"columns"`
+			Rows    [][]any  `json:"rows"`
+		} `json:"tables"`
+	}
+	json.Unmarshal(rep, &report)
+	want := "gamma,online,greedy_min_energy,greedy_max_objective,average,upper_bound,raw_online,raw_greedy,paper_online,paper_greedy"
+	found := false
+	for _, tb := range report.Tables {
+		if tb.Title == "Table 1" {
+			found = true
+			if strings.Join(tb.Columns, ",") != want || len(tb.Rows) != 10 {
+				t.Errorf("Table 1 columns %v with %d rows, want %s with 10 rows", tb.Columns, len(tb.Rows), want)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no Table 1 in the reproduce report")
+	}
+	_, page := a.do(t, http.MethodGet, "/reproduce", "", nil)
+	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
+	card := doc.Find("[data-testid=repro-eapm]")
+	if card.Find(`[data-testid=report-table][data-title="Table 1"]`).Length() != 1 {
+		t.Error("the EAPM card does not show Table 1 of the latest run")
+	}
+	if doc.Find("[data-testid=repro-dcop] [data-testid=reproduce-run]").Length() != 0 {
+		t.Error("an unbuilt family offers to run its experiment")
+	}
+}
+
+func TestCancelStopsARunningExperiment(t *testing.T) {
+	a := newApp(t, "", 0)
+	status, b := a.postJSON(t, "/api/reproduce/eapm", `{}`)
+	if status != http.StatusCreated {
+		t.Fatalf("reproduce: %d %s", status, b)
+	}
+	var r apiRun
+	json.Unmarshal(b, &r)
+	for deadline := time.Now().Add(10 * time.Second); r.Status != store.StatusRunning && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		_, b = a.do(t, http.MethodGet, "/api/runs/"+r.ID, "", nil)
+		json.Unmarshal(b, &r)
+	}
+	status, b = a.postJSON(t, "/api/runs/"+r.ID+"/cancel", "")
+	if status != http.StatusOK {
+		t.Fatalf("cancel: %d %s", status, b)
+	}
+	if r = a.waitRun(t, r.ID); r.Status != store.StatusCanceled {
+		t.Fatalf("canceled run ended %s", r.Status)
+	}
+	status, _ = a.postJSON(t, "/api/runs/"+r.ID+"/cancel", "")
+	if status != http.StatusConflict {
+		t.Errorf("cancel of a finished run: %d, want 409", status)
+	}
+	status, _ = a.do(t, http.MethodDelete, "/api/runs/"+r.ID, "", nil)
+	if status != http.StatusNoContent {
+		t.Errorf("delete: %d, want 204", status)
+	}
+	if status, _ = a.do(t, http.MethodGet, "/api/runs/"+r.ID, "", nil); status != http.StatusNotFound {
+		t.Errorf("deleted run still served: %d", status)
+	}
+}

@@ -87,7 +87,7 @@ func (s *Server) home(c echo.Context) error {
 		return err
 	}
 	p := views.HomeProps{Recent: recent, Names: s.workloadNames(ctx)}
-	for _, f := range solvers.Families {
+	for _, f := range s.families() {
 		_, err := s.lookup(f.Name)
 		p.Families = append(p.Families, views.FamilyCard{Family: f, Built: err == nil})
 	}
@@ -289,7 +289,7 @@ func slug(s string) string {
 func (s *Server) reproducePage(c echo.Context) error {
 	ctx := c.Request().Context()
 	var p views.ReproduceProps
-	for _, f := range solvers.Families {
+	for _, f := range s.families() {
 		card := views.ReproCard{Family: f}
 		if st, err := s.lookup(f.Name); err == nil {
 			card.Built = true

@@ -60,6 +60,20 @@ func (s *Server) lookup(name string) (solvers.Strategy, error) {
 	return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q (known: %s)", name, strings.Join(s.names(), ", "))
 }
 
+// families lists the five families, built ones first, each group in
+// catalogue order.
+func (s *Server) families() []solvers.Family {
+	out := make([]solvers.Family, 0, len(solvers.Families))
+	for _, built := range []bool{true, false} {
+		for _, f := range solvers.Families {
+			if _, err := s.lookup(f.Name); (err == nil) == built {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 func (s *Server) names() []string {
 	out := make([]string, len(s.strategies))
 	for i, st := range s.strategies {

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -141,6 +142,18 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 		}
 		c = line
 	}
+	// go-echarts' YAxis has no nameTextStyle: centred on the axis, a long
+	// y label is cut off at the left edge, so start it at the axis instead.
+	ya, err := json.Marshal(yAxis)
+	if err != nil {
+		return nil, err
+	}
+	var ym map[string]any
+	if err := json.Unmarshal(ya, &ym); err != nil {
+		return nil, err
+	}
+	ym["nameTextStyle"] = map[string]any{"align": "left"}
+	ext.top = map[string]any{"yAxis": []any{ym}}
 	return optionJSON(c, ext)
 }
 

@@ -176,3 +176,17 @@ func TestPlotOptionSamplesLongLines(t *testing.T) {
 		t.Errorf("short line sampling = %v, want none", got)
 	}
 }
+
+func TestPlotYLabelStartsAtTheAxis(t *testing.T) {
+	for _, kind := range []string{"line", "bar", "scatter"} {
+		b, err := PlotOption(solvers.Plot{Title: "t", YLabel: "a long y label ($/s)", Kind: kind,
+			Lines: []solvers.Line{{Name: "l", Points: [][2]float64{{1, 2}}}}})
+		opt := parseOption(t, b, err)
+		if got := str(t, opt, "yAxis", 0, "nameTextStyle", "align"); got != "left" {
+			t.Errorf("%s: y label align %q, want left", kind, got)
+		}
+		if got := str(t, opt, "yAxis", 0, "name"); got != "a long y label ($/s)" {
+			t.Errorf("%s: y label %q", kind, got)
+		}
+	}
+}
