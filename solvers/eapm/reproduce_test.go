@@ -223,9 +223,6 @@ func TestReproduceDefaultRunsTheWholeExperiment(t *testing.T) {
 			t.Errorf("%s = %v (want ≤ %v)", name, m.Value, max)
 		}
 	}
-	if m, _ := r.Metric("wall_ms"); m.Value > 60_000 {
-		t.Errorf("the experiment took %v ms", m.Value)
-	}
 	t.Logf("reproduce took %.0f ms", func() float64 { m, _ := r.Metric("wall_ms"); return m.Value }())
 }
 
