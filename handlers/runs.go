@@ -300,8 +300,26 @@ func (s *Server) reproducePage(c echo.Context) error {
 			}
 			if latest != nil {
 				card.Latest = latest
-				if card.Report, err = s.reports.report(latest); err != nil {
-					return err
+				shown := latest
+				if latest.Status != store.StatusDone {
+					// Still running or failed: show the last finished results meanwhile.
+					done, err := s.store.ListRuns(ctx, store.RunFilter{Strategy: f.Name, Kind: store.KindReproduce,
+						Status: store.StatusDone, Limit: 1})
+					if err != nil {
+						return err
+					}
+					shown = nil
+					if len(done) > 0 {
+						if shown, err = s.store.GetRun(ctx, done[0].ID); err != nil {
+							return err
+						}
+					}
+				}
+				if shown != nil {
+					card.Shown = shown
+					if card.Report, err = s.reports.report(shown); err != nil {
+						return err
+					}
 				}
 			}
 		}

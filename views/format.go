@@ -160,7 +160,7 @@ func specHelp(s solvers.ParamSpec) string {
 	if s.Unit != "" {
 		h += " [" + s.Unit + "]"
 	}
-	if s.Default != "" {
+	if s.Default != "" && !strings.Contains(h, "Default") {
 		h += " Default: " + s.Default + "."
 	}
 	return h

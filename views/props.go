@@ -101,7 +101,8 @@ type ReproCard struct {
 	Family solvers.Family
 	Built  bool
 	Params []solvers.ParamSpec
-	Latest *store.Run
+	Latest *store.Run // the newest reproduce run, whatever its status
+	Shown  *store.Run // the newest finished one, whose Report is shown
 	Report *solvers.Report
 }
 
