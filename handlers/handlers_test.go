@@ -536,3 +536,24 @@ func TestCancelStopsARunningExperiment(t *testing.T) {
 		t.Errorf("deleted run still served: %d", status)
 	}
 }
+
+func TestDownloadedWorkloadUploadsBackUnchanged(t *testing.T) {
+	a := newApp(t, "", 0)
+	id := a.upload(t)
+	status, data := a.do(t, http.MethodGet, "/api/workloads/"+id+"/data", "", nil)
+	if status != http.StatusOK {
+		t.Fatalf("download: %d", status)
+	}
+	body, ctype := multipartBody(t, map[string]string{"strategy": "eapm"}, map[string]string{"file": string(data)})
+	status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
+	if status != http.StatusCreated {
+		t.Fatalf("re-upload: %d %s", status, b)
+	}
+	var first, second apiWorkload
+	_, fb := a.do(t, http.MethodGet, "/api/workloads/"+id, "", nil)
+	json.Unmarshal(fb, &first)
+	json.Unmarshal(b, &second)
+	if first.SHA256 != second.SHA256 || first.Summary != second.Summary {
+		t.Errorf("round trip changed the workload: %s %q → %s %q", first.SHA256, first.Summary, second.SHA256, second.Summary)
+	}
+}
