@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -122,7 +123,7 @@ func TestBrowserUploadRunReportCompare(t *testing.T) {
 	defer cancelA()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 150*time.Second)
 	defer cancelT()
 
 	var mu sync.Mutex
@@ -218,6 +219,43 @@ func TestBrowserUploadRunReportCompare(t *testing.T) {
 	waitPainted(t, ctx, `[data-kind=plot] canvas`, "overlaid plot")
 	shot(t, ctx, dir, "compare.png")
 
+	// 4. A long run (the seed experiment): the progress bar moves while the
+	// page stays put, then the report appears by itself.
+	code, body := post(t, base+"/api/reproduce/eapm", `{}`)
+	if code != http.StatusCreated {
+		t.Fatalf("reproduce: %d %s", code, body)
+	}
+	var repro struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal(body, &repro)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/runs/"+repro.ID)); err != nil {
+		t.Fatal(err)
+	}
+	moved := false
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			if (document.querySelector('[data-testid=report]')) { return 'report'; }
+			const bar = document.querySelector('.progress > div');
+			return bar ? bar.style.width : 'none';
+		})()`))
+		if err != nil {
+			continue // the page is reloading
+		}
+		if state == "report" {
+			break
+		}
+		if state != "" && state != "0%" && state != "none" {
+			moved = true
+		}
+	}
+	if !moved {
+		t.Error("the progress bar never moved while the experiment ran")
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid=report-table][data-title="Table 1"]`))); err != nil {
+		t.Fatalf("the report did not appear after the run: %v", err)
+	}
+
 	mu.Lock()
 	defer mu.Unlock()
 	if len(consoleErrors) > 0 {
@@ -257,6 +295,17 @@ func startRun(t *testing.T, base, of, variant string) string {
 	}
 	t.Fatalf("run %s did not finish", run.ID)
 	return ""
+}
+
+func post(t *testing.T, url, body string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
 }
 
 func getJSON(t *testing.T, url string, v any) {
