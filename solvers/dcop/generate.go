@@ -1,0 +1,148 @@
+package dcop
+
+import (
+	"fmt"
+	"math/rand"
+
+	"schedlab/errs"
+)
+
+// GenConfig is the namekata2008 generator's knobs (the preset's params).
+type GenConfig struct {
+	Jobs      int // number of jobs (seed: 20, 30, 40, 50)
+	Resources int // number of resources / clusters
+	PerJob    int // distinct resources each job needs
+	DurMin    int // shortest duration, slots
+	DurMax    int // longest duration, slots (uniform in DurMin..DurMax)
+	Horizon   int // slots 1..Horizon, the domain {1..T}
+}
+
+// Namekata2008 is the seed's experimental setting (Section 4.1): 15
+// resources (clusters), 2 per job, durations 1..3 slots, domain {1..20}.
+func Namekata2008(jobs int) GenConfig {
+	return GenConfig{
+		Jobs:      jobs, // the seed varies 20, 30, 40, 50
+		Resources: 15,   // "リソース (クラスタ) の数は 15 個"
+		PerJob:    2,    // "必要とするリソースは 2 個"
+		DurMin:    1,    // "タイムスロット数は 1∼3"
+		DurMax:    3,
+		Horizon:   20, // "τ := {1, ..., 20}"
+	}
+}
+
+// genAttempts bounds the rejection sampling in Generate.
+const genAttempts = 1000
+
+// Generate draws an instance from cfg with src. Each job draws PerJob
+// distinct resources uniformly and a duration uniformly in DurMin..DurMax;
+// value 1. The seed generates instances "so that the constraint graph is a
+// single connected component": we redraw the whole instance (rejection
+// sampling, so connected instances keep their natural distribution) until
+// its constraint graph is connected and the greedy earliest-start schedule
+// fits the horizon (so a feasible schedule exists), up to 1000 draws. If none
+// qualifies, the last fallback draw anchors job k>0 on a resource of an
+// earlier job (connected by construction) and the instance is returned only
+// if it is feasible; otherwise errs.Invalid names "jobs". Deterministic for a
+// given src state.
+func Generate(cfg GenConfig, src *rand.Rand) (*Instance, error) {
+	switch {
+	case cfg.Jobs < 1:
+		return nil, errs.Invalidf("jobs", "must be at least 1, got %d", cfg.Jobs)
+	case cfg.Resources < 1:
+		return nil, errs.Invalidf("resources", "must be at least 1, got %d", cfg.Resources)
+	case cfg.PerJob < 1 || cfg.PerJob > cfg.Resources:
+		return nil, errs.Invalidf("per_job", "must be 1..resources (%d), got %d", cfg.Resources, cfg.PerJob)
+	case cfg.DurMin < 1 || cfg.DurMax < cfg.DurMin:
+		return nil, errs.Invalidf("dur_min", "need 1 ≤ dur_min ≤ dur_max, got %d..%d", cfg.DurMin, cfg.DurMax)
+	case cfg.DurMax > cfg.Horizon:
+		return nil, errs.Invalidf("dur_max", "must be at most horizon (%d), got %d", cfg.Horizon, cfg.DurMax)
+	}
+	for range genAttempts {
+		in := draw(cfg, src, false)
+		if in.ConstraintGraph().Components() == 1 && Makespan(in, Greedy(in)) <= in.Horizon {
+			return in, nil
+		}
+	}
+	in := draw(cfg, src, true)
+	if Makespan(in, Greedy(in)) <= in.Horizon {
+		return in, nil
+	}
+	return nil, errs.Invalidf("jobs", "no connected instance with a feasible schedule in %d draws: too many jobs for %d resources and horizon %d", genAttempts+1, cfg.Resources, cfg.Horizon)
+}
+
+func draw(cfg GenConfig, src *rand.Rand, anchored bool) *Instance {
+	in := &Instance{Horizon: cfg.Horizon, Resources: make([]string, cfg.Resources), Jobs: make([]Job, cfg.Jobs)}
+	for r := range in.Resources {
+		in.Resources[r] = fmt.Sprintf("R%d", r+1)
+	}
+	var used []int
+	usedSet := make([]bool, cfg.Resources)
+	for k := range in.Jobs {
+		pick := make([]bool, cfg.Resources)
+		var res []int
+		if anchored && k > 0 {
+			r := used[src.Intn(len(used))]
+			pick[r] = true
+			res = append(res, r)
+		}
+		for len(res) < cfg.PerJob {
+			r := src.Intn(cfg.Resources)
+			if !pick[r] {
+				pick[r] = true
+				res = append(res, r)
+			}
+		}
+		// ascending, as ParseJSON leaves them
+		res = res[:0]
+		for r, p := range pick {
+			if p {
+				res = append(res, r)
+				if !usedSet[r] {
+					usedSet[r] = true
+					used = append(used, r)
+				}
+			}
+		}
+		in.Jobs[k] = Job{
+			ID:        fmt.Sprintf("E%d", k+1),
+			Resources: res,
+			Duration:  cfg.DurMin + src.Intn(cfg.DurMax-cfg.DurMin+1),
+			Value:     1,
+		}
+	}
+	return in
+}
+
+// Greedy is the list schedule that starts each job, in index order, at the
+// earliest slot where all its resources are free. Its makespan may exceed
+// the horizon; it is an upper bound for the exact solver.
+func Greedy(in *Instance) Schedule {
+	busy := make([][]bool, len(in.Resources)) // busy[r][t-1]
+	sched := make(Schedule, len(in.Jobs))
+	free := func(r, t int) bool { return t-1 >= len(busy[r]) || !busy[r][t-1] }
+	for k, j := range in.Jobs {
+		s := 1
+	search:
+		for {
+			for t := s; t < s+j.Duration; t++ {
+				for _, r := range j.Resources {
+					if !free(r, t) {
+						s = t + 1
+						continue search
+					}
+				}
+			}
+			break
+		}
+		sched[k] = s
+		for _, r := range j.Resources {
+			for len(busy[r]) < s+j.Duration-1 {
+				busy[r] = append(busy[r], false)
+			}
+			for t := s; t < s+j.Duration; t++ {
+				busy[r][t-1] = true
+			}
+		}
+	}
+	return sched
+}

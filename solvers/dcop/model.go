@@ -1,0 +1,332 @@
+package dcop
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"schedlab/errs"
+)
+
+// EntryBytes is the size of one UTIL hypercube entry (float32): the seed's
+// MB figures fit 4-byte entries (20^5 × 4 B = 12.8 MB ≈ its 1.2e1 MB).
+const EntryBytes = 4
+
+// Limits on a native instance, checked before anything of that size exists.
+const (
+	MaxHorizon   = 100_000
+	MaxJobs      = 10_000
+	MaxResources = 10_000
+)
+
+// Job is one co-allocation request: it holds every resource of Resources
+// (indices into Instance.Resources) at once for Duration slots.
+type Job struct {
+	ID        string
+	Resources []int   // distinct indices into Instance.Resources, ascending
+	Duration  int     // slots, 1..Horizon
+	Value     float64 // worth when scheduled (value objective), ≥ 0
+}
+
+// Instance is a co-allocation workload: slots 1..Horizon, named resources
+// and jobs. Build one with ParseJSON or Generate, or check a literal with
+// Validate.
+type Instance struct {
+	Horizon   int
+	Resources []string
+	Jobs      []Job
+}
+
+type jobJSON struct {
+	ID        string   `json:"id"`
+	Resources []string `json:"resources"`
+	Duration  int      `json:"duration"`
+	Value     *float64 `json:"value,omitempty"`
+}
+
+type instanceJSON struct {
+	Horizon   int       `json:"horizon"`
+	Resources []string  `json:"resources"`
+	Jobs      []jobJSON `json:"jobs"`
+}
+
+// ParseJSON reads the native JSON (see doc.go). Unknown fields and trailing
+// data are errors; every error is errs.Invalid naming the field.
+func ParseJSON(data []byte) (*Instance, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var raw instanceJSON
+	if err := dec.Decode(&raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nil, errs.Invalidf(te.Field, "must be a %s, got %s", te.Type, te.Value)
+		}
+		return nil, errs.Invalidf("file", "not a co-allocation workload JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errs.Invalidf("file", "trailing data after the JSON object")
+	}
+	if len(raw.Resources) > MaxResources {
+		return nil, errs.New(errs.TooLarge, "resources", "%d resources, at most %d", len(raw.Resources), MaxResources)
+	}
+	if len(raw.Jobs) > MaxJobs {
+		return nil, errs.New(errs.TooLarge, "jobs", "%d jobs, at most %d", len(raw.Jobs), MaxJobs)
+	}
+	index := make(map[string]int, len(raw.Resources))
+	for i, r := range raw.Resources {
+		if r == "" {
+			return nil, errs.Invalidf(fmt.Sprintf("resources[%d]", i), "empty resource name")
+		}
+		if j, dup := index[r]; dup {
+			return nil, errs.Invalidf(fmt.Sprintf("resources[%d]", i), "duplicate resource %q (also resources[%d])", r, j)
+		}
+		index[r] = i
+	}
+	inst := &Instance{Horizon: raw.Horizon, Resources: raw.Resources, Jobs: make([]Job, len(raw.Jobs))}
+	for k, j := range raw.Jobs {
+		job := Job{ID: j.ID, Duration: j.Duration, Value: 1}
+		if j.Value != nil {
+			job.Value = *j.Value
+		}
+		for _, r := range j.Resources {
+			i, ok := index[r]
+			if !ok {
+				return nil, errs.Invalidf(fmt.Sprintf("jobs[%d].resources", k), "unknown resource %q (not in resources)", r)
+			}
+			job.Resources = append(job.Resources, i)
+		}
+		inst.Jobs[k] = job
+	}
+	if err := inst.Validate(); err != nil {
+		return nil, err
+	}
+	for k := range inst.Jobs {
+		slices.Sort(inst.Jobs[k].Resources)
+	}
+	return inst, nil
+}
+
+// Validate checks an instance; errors are errs.Invalid naming the field.
+func (in *Instance) Validate() error {
+	if in.Horizon < 1 {
+		return errs.Invalidf("horizon", "must be at least 1 slot, got %d", in.Horizon)
+	}
+	if in.Horizon > MaxHorizon {
+		return errs.New(errs.TooLarge, "horizon", "%d slots, at most %d", in.Horizon, MaxHorizon)
+	}
+	if len(in.Resources) == 0 {
+		return errs.Invalidf("resources", "no resources")
+	}
+	if len(in.Jobs) == 0 {
+		return errs.Invalidf("jobs", "no jobs")
+	}
+	ids := make(map[string]int, len(in.Jobs))
+	for k, j := range in.Jobs {
+		f := fmt.Sprintf("jobs[%d]", k)
+		if j.ID == "" {
+			return errs.Invalidf(f+".id", "empty job id")
+		}
+		if p, dup := ids[j.ID]; dup {
+			return errs.Invalidf(f+".id", "duplicate job id %q (also jobs[%d])", j.ID, p)
+		}
+		ids[j.ID] = k
+		if len(j.Resources) == 0 {
+			return errs.Invalidf(f+".resources", "job %s needs no resource", j.ID)
+		}
+		seen := map[int]bool{}
+		for _, r := range j.Resources {
+			if r < 0 || r >= len(in.Resources) {
+				return errs.Invalidf(f+".resources", "unknown resource index %d", r)
+			}
+			if seen[r] {
+				return errs.Invalidf(f+".resources", "resource %q listed twice", in.Resources[r])
+			}
+			seen[r] = true
+		}
+		if j.Duration < 1 || j.Duration > in.Horizon {
+			return errs.Invalidf(f+".duration", "must be 1..horizon (%d) slots, got %d", in.Horizon, j.Duration)
+		}
+		if math.IsNaN(j.Value) || math.IsInf(j.Value, 0) || j.Value < 0 || j.Value > 1e30 {
+			return errs.Invalidf(f+".value", "must be a finite number ≥ 0, got %v", j.Value)
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the canonical native JSON.
+func (in *Instance) MarshalJSON() ([]byte, error) {
+	raw := instanceJSON{Horizon: in.Horizon, Resources: in.Resources, Jobs: make([]jobJSON, len(in.Jobs))}
+	for k, j := range in.Jobs {
+		v := j.Value
+		jj := jobJSON{ID: j.ID, Duration: j.Duration, Value: &v, Resources: make([]string, len(j.Resources))}
+		for i, r := range j.Resources {
+			jj.Resources[i] = in.Resources[r]
+		}
+		raw.Jobs[k] = jj
+	}
+	return json.Marshal(raw)
+}
+
+// Shares reports whether jobs a and b need a common resource (both
+// Resources lists ascending).
+func (in *Instance) Shares(a, b int) bool {
+	ra, rb := in.Jobs[a].Resources, in.Jobs[b].Resources
+	i, j := 0, 0
+	for i < len(ra) && j < len(rb) {
+		switch {
+		case ra[i] == rb[j]:
+			return true
+		case ra[i] < rb[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
+}
+
+// Graph is the constraint graph: Adj[k] lists, ascending, the jobs that
+// share a resource with job k.
+type Graph struct {
+	Adj [][]int
+}
+
+// ConstraintGraph builds the graph of binary no-overlap constraints.
+func (in *Instance) ConstraintGraph() *Graph {
+	n := len(in.Jobs)
+	users := make([][]int, len(in.Resources))
+	for k, j := range in.Jobs {
+		for _, r := range j.Resources {
+			users[r] = append(users[r], k)
+		}
+	}
+	g := &Graph{Adj: make([][]int, n)}
+	for k := range n {
+		mark := map[int]bool{}
+		for _, r := range in.Jobs[k].Resources {
+			for _, o := range users[r] {
+				if o != k && !mark[o] {
+					mark[o] = true
+					g.Adj[k] = append(g.Adj[k], o)
+				}
+			}
+		}
+		slices.Sort(g.Adj[k])
+	}
+	return g
+}
+
+// Edges counts the constraint edges.
+func (g *Graph) Edges() int {
+	s := 0
+	for _, a := range g.Adj {
+		s += len(a)
+	}
+	return s / 2
+}
+
+// Components counts connected components.
+func (g *Graph) Components() int {
+	seen := make([]bool, len(g.Adj))
+	c := 0
+	for s := range g.Adj {
+		if seen[s] {
+			continue
+		}
+		c++
+		stack := []int{s}
+		seen[s] = true
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, y := range g.Adj[x] {
+				if !seen[y] {
+					seen[y] = true
+					stack = append(stack, y)
+				}
+			}
+		}
+	}
+	return c
+}
+
+// Schedule is a start slot per job (index as Instance.Jobs); 0 means
+// unscheduled (allowed by the value objective only).
+type Schedule []int
+
+// overlap reports whether job a starting at sa and job b at sb share a
+// slot; an unscheduled job (start 0) overlaps nothing.
+func overlap(sa, la, sb, lb int) bool {
+	return sa != 0 && sb != 0 && sa < sb+lb && sb < sa+la
+}
+
+// Feasible checks sched: one start per job, each inside 1..T−L+1 (or 0 when
+// allowUnscheduled), and no two jobs sharing a resource overlap.
+func Feasible(in *Instance, sched Schedule, allowUnscheduled bool) error {
+	if len(sched) != len(in.Jobs) {
+		return fmt.Errorf("schedule has %d starts for %d jobs", len(sched), len(in.Jobs))
+	}
+	for k, s := range sched {
+		j := in.Jobs[k]
+		if s == 0 && allowUnscheduled {
+			continue
+		}
+		if s < 1 || s+j.Duration-1 > in.Horizon {
+			return fmt.Errorf("job %s starts at %d: outside slots 1..%d for duration %d", j.ID, s, in.Horizon, j.Duration)
+		}
+	}
+	g := in.ConstraintGraph()
+	for a, adj := range g.Adj {
+		for _, b := range adj {
+			if b > a && overlap(sched[a], in.Jobs[a].Duration, sched[b], in.Jobs[b].Duration) {
+				return fmt.Errorf("jobs %s (slots %d..%d) and %s (slots %d..%d) overlap on a shared resource",
+					in.Jobs[a].ID, sched[a], sched[a]+in.Jobs[a].Duration-1,
+					in.Jobs[b].ID, sched[b], sched[b]+in.Jobs[b].Duration-1)
+			}
+		}
+	}
+	return nil
+}
+
+// Makespan is the last occupied slot (slots from 1; 0 if nothing runs).
+func Makespan(in *Instance, sched Schedule) int {
+	m := 0
+	for k, s := range sched {
+		if s != 0 {
+			m = max(m, s+in.Jobs[k].Duration-1)
+		}
+	}
+	return m
+}
+
+// TotalValue sums the values of the scheduled jobs.
+func TotalValue(in *Instance, sched Schedule) float64 {
+	v := 0.0
+	for k, s := range sched {
+		if s != 0 {
+			v += in.Jobs[k].Value
+		}
+	}
+	return v
+}
+
+// LowerBound is a lower bound on every makespan: the busiest resource's
+// total work, or the longest job.
+func LowerBound(in *Instance) int {
+	work := make([]int, len(in.Resources))
+	lb := 0
+	for _, j := range in.Jobs {
+		lb = max(lb, j.Duration)
+		for _, r := range j.Resources {
+			work[r] += j.Duration
+		}
+	}
+	for _, w := range work {
+		lb = max(lb, w)
+	}
+	return lb
+}
