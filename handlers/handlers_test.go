@@ -500,7 +500,7 @@ func TestReproduceRunsTheSeedExperimentAndShowsItOnItsCard(t *testing.T) {
 	if card.Find(`[data-testid=report-table][data-title="Table 1"]`).Length() != 1 {
 		t.Error("the EAPM card does not show Table 1 of the latest run")
 	}
-	if doc.Find("[data-testid=repro-dcop] [data-testid=reproduce-run]").Length() != 0 {
+	if doc.Find("[data-testid=repro-gossip] [data-testid=reproduce-run]").Length() != 0 {
 		t.Error("an unbuilt family offers to run its experiment")
 	}
 }

@@ -108,6 +108,18 @@
 // busiest resource's total work, or the longest job) or the search is
 // exhausted. A brute-force enumerator cross-checks both on tiny instances.
 //
+// # Strategy
+//
+// strategy.go, report.go and reproduce.go wrap the core as solvers.Strategy
+// (New): variants dpop, dpop-wd, dpop-split and exact; preset namekata2008;
+// run parameters width_limit, wd_rule (default balanced: the seed rule fails
+// at 30+ jobs, see above), objective, memory_mb and time_limit_s. Every
+// makespan run also runs the exact solver for optimal_makespan and
+// accuracy; a method's own schedule replaces the exact solver's best found
+// when it is better (the exact solver may stop at its time limit), and full
+// DPOP is optimal by construction. Reproduce runs 20, 30, 40, 50 jobs ×
+// instances with a 256 MiB budget per DPOP run and a 0.5 s exact limit.
+//
 // # Native JSON
 //
 //	{"horizon": 20, "resources": ["R1", "R2"],

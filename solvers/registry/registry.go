@@ -5,10 +5,12 @@ package registry
 
 import (
 	"schedlab/solvers"
+	"schedlab/solvers/dcop"
 	"schedlab/solvers/eapm"
 )
 
 var all = []solvers.Strategy{
+	dcop.New(),
 	eapm.New(),
 }
 

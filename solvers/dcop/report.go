@@ -1,0 +1,263 @@
+package dcop
+
+import (
+	"fmt"
+	"strings"
+
+	"schedlab/solvers"
+)
+
+// Display budgets: past these a preview leaves a part out and says so.
+const (
+	maxPreviewCells = 100_000 // cells of the resources × jobs table
+	maxGraphEdges   = 20_000  // edges of a drawn graph
+)
+
+// preview is a workload's report before any run: the resources × jobs
+// table and the constraint graph.
+func preview(in *Instance) *solvers.Report {
+	r := &solvers.Report{}
+	g := in.ConstraintGraph()
+	r.Metrics = []solvers.Metric{
+		{Name: "jobs", Value: float64(len(in.Jobs))},
+		{Name: "resources", Value: float64(len(in.Resources))},
+		{Name: "horizon", Value: float64(in.Horizon), Unit: "slots"},
+		{Name: "constraints", Value: float64(g.Edges())},
+		{Name: "components", Value: float64(g.Components())},
+		{Name: "lower_bound", Value: float64(LowerBound(in)), Unit: "slots"},
+	}
+	if (len(in.Jobs)+1)*len(in.Resources) <= maxPreviewCells {
+		t := solvers.Table{Title: "Resources × jobs", Columns: []string{"resource"}}
+		for _, j := range in.Jobs {
+			t.Columns = append(t.Columns, fmt.Sprintf("%s (L=%d)", j.ID, j.Duration))
+		}
+		for ri, rn := range in.Resources {
+			row := []any{rn}
+			for _, j := range in.Jobs {
+				mark := ""
+				for _, x := range j.Resources {
+					if x == ri {
+						mark = "■"
+					}
+				}
+				row = append(row, mark)
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		r.Tables = append(r.Tables, t)
+	} else {
+		r.Notes = append(r.Notes, fmt.Sprintf("The resources × jobs table is not drawn: %d × %d cells is over the display budget of %d.", len(in.Resources), len(in.Jobs), maxPreviewCells))
+	}
+	jt := solvers.Table{Title: "Jobs", Columns: []string{"job", "resources", "duration", "value"}}
+	for _, j := range in.Jobs {
+		jt.Rows = append(jt.Rows, []any{j.ID, resourceNames(in, j), j.Duration, j.Value})
+	}
+	r.Tables = append(r.Tables, jt)
+	if g.Edges() <= maxGraphEdges {
+		cg := solvers.Graph{Title: "Constraint graph", Layout: "force"}
+		for _, j := range in.Jobs {
+			cg.Nodes = append(cg.Nodes, solvers.GraphNode{ID: j.ID, Label: fmt.Sprintf("%s %s", j.ID, resourceNames(in, j))})
+		}
+		for a, adj := range g.Adj {
+			for _, b := range adj {
+				if b > a {
+					cg.Edges = append(cg.Edges, solvers.GraphEdge{Source: in.Jobs[a].ID, Target: in.Jobs[b].ID, Label: sharedNames(in, a, b)})
+				}
+			}
+		}
+		r.Graphs = append(r.Graphs, cg)
+	} else {
+		r.Notes = append(r.Notes, fmt.Sprintf("The constraint graph is not drawn: %d edges is over the display budget of %d.", g.Edges(), maxGraphEdges))
+	}
+	return r
+}
+
+func resourceNames(in *Instance, j Job) string {
+	n := make([]string, len(j.Resources))
+	for i, r := range j.Resources {
+		n[i] = in.Resources[r]
+	}
+	return strings.Join(n, ",")
+}
+
+func sharedNames(in *Instance, a, b int) string {
+	var n []string
+	for _, r := range in.Jobs[a].Resources {
+		for _, q := range in.Jobs[b].Resources {
+			if r == q {
+				n = append(n, in.Resources[r])
+			}
+		}
+	}
+	return strings.Join(n, ",")
+}
+
+// scheduleGantt draws resources as lanes and one bar per job on each
+// resource it holds: start slot s occupies [s−1, s−1+L) in slot units, so
+// a lone job of duration L spans [0, L).
+func scheduleGantt(in *Instance, sched Schedule) solvers.Gantt {
+	g := solvers.Gantt{Title: "Schedule", TimeUnit: "slot", Lanes: append([]string(nil), in.Resources...)}
+	for k, s := range sched {
+		if s == 0 {
+			continue
+		}
+		j := in.Jobs[k]
+		for _, r := range j.Resources {
+			g.Bars = append(g.Bars, solvers.Bar{Lane: r, Start: float64(s - 1), End: float64(s - 1 + j.Duration),
+				Label: j.ID, Group: j.ID, Kind: "job"})
+		}
+	}
+	return g
+}
+
+// treeGraph draws a pseudo-tree of the jobs jobs[i] (tree indices i):
+// tree edges, back edges still in force and deleted back edges.
+func treeGraph(title string, in *Instance, jobs []int, t *PseudoTree, deleted [][2]int, g *solvers.Graph) {
+	id := func(i int) string { return in.Jobs[jobs[i]].ID }
+	for _, x := range t.Order {
+		g.Nodes = append(g.Nodes, solvers.GraphNode{ID: id(x), Label: fmt.Sprintf("%s |Sep|=%d", id(x), len(t.Sep[x])),
+			Level: t.Depth[x], Group: title})
+	}
+	for _, x := range t.Order {
+		for _, c := range t.Children[x] {
+			g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(x), Target: id(c), Kind: "tree"})
+		}
+	}
+	for _, e := range t.BackEdges() {
+		g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: "back"})
+	}
+	for _, e := range deleted {
+		g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: "deleted"})
+	}
+}
+
+// nodeRows appends one row per node of t: node, parent, separator,
+// sep_size, util_entries, util_bytes.
+func nodeRows(in *Instance, jobs []int, t *PseudoTree, dom [][]int, tb *solvers.Table) {
+	sz := sizes(dom)
+	for _, x := range t.Order {
+		parent := ""
+		if p := t.Parent[x]; p >= 0 {
+			parent = in.Jobs[jobs[p]].ID
+		}
+		sep := make([]string, len(t.Sep[x]))
+		for i, a := range t.Sep[x] {
+			sep[i] = in.Jobs[jobs[a]].ID
+		}
+		e := fin(t.Entries(x, sz))
+		tb.Rows = append(tb.Rows, []any{in.Jobs[jobs[x]].ID, parent, strings.Join(sep, ","), len(t.Sep[x]), e, fin(e * EntryBytes)})
+	}
+}
+
+func identity(n int) []int {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	return ids
+}
+
+func rangeFrom(lo, n int) []int {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = lo + i
+	}
+	return ids
+}
+
+// runReport builds the Report of one run.
+func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers.Report {
+	r := &solvers.Report{}
+	ms := Makespan(in, o.sched)
+	opt, proven := 0.0, 0.0
+	if o.exactRan && o.exact.Schedule != nil {
+		opt = float64(o.exact.Makespan)
+		if o.exact.Proven {
+			proven = 1
+		}
+	}
+	// Any feasible schedule bounds the optimum from above: a method that
+	// beats the exact solver's best found (time limit) is the better bound,
+	// and full DPOP is optimal by construction.
+	if cfg.objective == ObjectiveMakespan && ms > 0 {
+		if opt == 0 || float64(ms) < opt {
+			opt = float64(ms)
+		}
+		if variant == VariantDPOP || ms <= LowerBound(in) {
+			proven = 1
+		}
+	}
+	acc := 0.0
+	if cfg.objective == ObjectiveMakespan && ms > 0 && opt > 0 {
+		acc = opt / float64(ms)
+	}
+	sz := sizes(o.fullDom)
+	before, _ := o.full.MaxEntries(sz)
+	before = fin(before)
+	edgesCut := 0
+	if o.split != nil {
+		edgesCut = o.split.EdgesCut
+	}
+	r.Metrics = []solvers.Metric{
+		{Name: "makespan", Value: float64(ms), Unit: "slots", Better: solvers.Lower},
+		{Name: "optimal_makespan", Value: opt, Unit: "slots"},
+		{Name: "optimal_proven", Value: proven},
+		{Name: "accuracy", Value: acc, Better: solvers.Higher},
+		{Name: "width_before", Value: float64(o.full.Width()), Unit: "variables"},
+		{Name: "width_after", Value: float64(o.widthAfter), Unit: "variables", Better: solvers.Lower},
+		{Name: "max_util_entries_before", Value: before, Unit: "entries"},
+		{Name: "max_util_entries_after", Value: o.maxAfter, Unit: "entries", Better: solvers.Lower},
+		{Name: "max_util_bytes_before", Value: fin(before * EntryBytes), Unit: "B"},
+		{Name: "max_util_bytes_after", Value: o.maxAfter * EntryBytes, Unit: "B", Better: solvers.Lower},
+		{Name: "entry_bytes", Value: EntryBytes, Unit: "B"},
+		{Name: "back_edges_deleted", Value: float64(len(o.deleted)), Unit: "edges"},
+		{Name: "edges_cut", Value: float64(edgesCut), Unit: "edges"},
+		{Name: "message_cycles", Value: float64(o.stats.MessageCycles), Unit: "cycles", Better: solvers.Lower},
+		{Name: "messages", Value: float64(o.stats.Messages), Unit: "messages", Better: solvers.Lower},
+		{Name: "total_bytes", Value: o.stats.TotalBytes, Unit: "B", Better: solvers.Lower},
+		{Name: "wall_ms", Value: o.wallMS, Unit: "ms", Better: solvers.Lower},
+	}
+	if cfg.objective == ObjectiveValue {
+		r.Metrics = append(r.Metrics, solvers.Metric{Name: "value", Value: TotalValue(in, o.sched), Better: solvers.Higher})
+		r.Notes = append(r.Notes, "Objective value: jobs may be left unscheduled; accuracy (optimal makespan / makespan) is defined for the makespan objective only and is 0, and optimal_makespan is not computed.")
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32 entries; the seed's 1.2e1 MB for width 5 fits 20^5 × 4 B = 12.8 MB). Entries are Π|D| over the separator with the actual domains; \"before\" is the full problem's max-degree pseudo-tree, computed without allocating.", EntryBytes))
+	switch {
+	case variant == VariantWD:
+		r.Notes = append(r.Notes, fmt.Sprintf("Back-edge deletion with rule %s to width ≤ %d: %d back edges deleted.", cfg.rule, cfg.widthLimit, len(o.deleted)))
+	case variant == VariantExact:
+		r.Notes = append(r.Notes, "The exact variant does not run DPOP: widths and UTIL sizes are those of the full problem's pseudo-tree, message counts are 0.")
+	}
+	if o.exactRan && proven == 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("The exact branch and bound hit its time limit (%v) without proving optimality: optimal_makespan is the best found (lower bound %d), so accuracy may be overstated.", cfg.timeLimit, LowerBound(in)))
+	}
+	r.Gantts = []solvers.Gantt{scheduleGantt(in, o.sched)}
+
+	n := len(in.Jobs)
+	cols := []string{"node", "parent", "separator", "sep_size", "util_entries", "util_bytes"}
+	tg := solvers.Graph{Title: "Pseudo-tree", Layout: "tree"}
+	nodes := solvers.Table{Title: "Pseudo-tree nodes", Columns: cols}
+	if o.split != nil {
+		h := (n + 1) / 2
+		tg.Title = "Pseudo-trees of the two halves"
+		treeGraph("E1", in, identity(h), o.split.First.Tree, nil, &tg)
+		nodeRows(in, identity(h), o.split.First.Tree, o.split.First.Domains, &nodes)
+		if o.split.Second != nil {
+			treeGraph("E2", in, rangeFrom(h, n-h), o.split.Second.Tree, nil, &tg)
+			nodeRows(in, rangeFrom(h, n-h), o.split.Second.Tree, o.split.Second.Domains, &nodes)
+		}
+	} else {
+		treeGraph("", in, identity(n), o.tree, o.deleted, &tg)
+		nodeRows(in, identity(n), o.tree, o.dom, &nodes)
+	}
+	r.Graphs = []solvers.Graph{tg}
+	ba := solvers.Table{Title: "Before and after", Columns: []string{"quantity", "before", "after"}}
+	ba.Rows = [][]any{
+		{"width", o.full.Width(), o.widthAfter},
+		{"max UTIL entries", before, o.maxAfter},
+		{"max UTIL bytes", fin(before * EntryBytes), o.maxAfter * EntryBytes},
+		{"max UTIL MB", before * EntryBytes / 1e6, o.maxAfter * EntryBytes / 1e6},
+	}
+	r.Tables = []solvers.Table{nodes, ba}
+	return r
+}
