@@ -98,3 +98,21 @@ type Upload struct {
 	Accept string `json:"accept"` // ".csv,text/csv"
 	Doc    string `json:"doc"`
 }
+
+// Exporter is implemented by strategies whose workloads can be written in
+// other tools' formats (DCOP: pyDCOP YAML, FRODO XCSP), so the same problem
+// can be solved there.
+type Exporter interface {
+	Exports() []ExportFormat
+	// Export writes w (its canonical Data) in the named format; an unknown
+	// format is errs.Invalid on field "format".
+	Export(w *Workload, format string) ([]byte, error)
+}
+
+// ExportFormat is one format an Exporter writes.
+type ExportFormat struct {
+	Name  string `json:"name"`  // "pydcop": the URL and CLI name
+	Label string `json:"label"` // "pyDCOP YAML"
+	Ext   string `json:"ext"`   // ".yaml"
+	MIME  string `json:"mime"`  // "application/yaml"
+}
