@@ -557,3 +557,58 @@ func TestDownloadedWorkloadUploadsBackUnchanged(t *testing.T) {
 		t.Errorf("round trip changed the workload: %s %q → %s %q", first.SHA256, first.Summary, second.SHA256, second.Summary)
 	}
 }
+
+func TestDCOPUploadRejectsBadInputAndStoresNothing(t *testing.T) {
+	a := newApp(t, "", 0)
+	cases := []struct {
+		name, body, field string
+	}{
+		{"unknown resource", `{"horizon":10,"resources":["A"],"jobs":[{"id":"j1","resources":["B"],"duration":2,"value":1}]}`, "resources"},
+		{"duration over the horizon", `{"horizon":3,"resources":["A"],"jobs":[{"id":"j1","resources":["A"],"duration":5,"value":1}]}`, "duration"},
+		{"no jobs", `{"horizon":10,"resources":["A"],"jobs":[]}`, "jobs"},
+		{"duplicate ids", `{"horizon":10,"resources":["A"],"jobs":[{"id":"j1","resources":["A"],"duration":1,"value":1},{"id":"j1","resources":["A"],"duration":1,"value":1}]}`, "id"},
+		{"not JSON", `horizon: 10`, "workload.json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body, ctype := multipartBody(t, map[string]string{"strategy": "dcop"}, map[string]string{"file": tc.body})
+			status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
+			var e apiError
+			json.Unmarshal(b, &e)
+			if status != http.StatusBadRequest || !strings.Contains(e.Field, tc.field) {
+				t.Errorf("status %d field %q (error %q), want 400 naming %q", status, e.Field, e.Error, tc.field)
+			}
+			if n := a.countWorkloads(t); n != 0 {
+				t.Errorf("%d workloads stored after a rejected upload", n)
+			}
+		})
+	}
+}
+
+func TestDCOPWorkloadExportsForOtherTools(t *testing.T) {
+	a := newApp(t, "", 0)
+	status, b := a.postJSON(t, "/api/workloads/generate", `{"strategy":"dcop","preset":"namekata2008","params":{"jobs":8},"seed":2}`)
+	if status != http.StatusCreated {
+		t.Fatalf("generate: %d %s", status, b)
+	}
+	var w apiWorkload
+	json.Unmarshal(b, &w)
+	for format, marker := range map[string]string{"pydcop": "variables:", "frodo": "<instance"} {
+		status, out := a.do(t, http.MethodGet, "/api/workloads/"+w.ID+"/export/"+format, "", nil)
+		if status != http.StatusOK || !strings.Contains(string(out), marker) {
+			t.Errorf("export %s: %d, %.80q", format, status, out)
+		}
+	}
+	if status, _ := a.do(t, http.MethodGet, "/api/workloads/"+w.ID+"/export/csv", "", nil); status != http.StatusBadRequest {
+		t.Errorf("unknown export format: %d, want 400", status)
+	}
+	_, page := a.do(t, http.MethodGet, "/workloads/"+w.ID, "", nil)
+	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
+	if doc.Find("[data-testid=export-pydcop]").Length() != 1 || doc.Find("[data-testid=export-frodo]").Length() != 1 {
+		t.Error("the workload page lacks the export buttons")
+	}
+	eapm := a.upload(t)
+	if status, _ := a.do(t, http.MethodGet, "/api/workloads/"+eapm+"/export/pydcop", "", nil); status != http.StatusNotFound {
+		t.Errorf("export of a strategy without exports: %d, want 404", status)
+	}
+}

@@ -42,6 +42,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/api/workloads/generate", s.apiGenerate)
 	e.GET("/api/workloads/:id", s.apiGetWorkload)
 	e.GET("/api/workloads/:id/data", s.apiWorkloadData)
+	e.GET("/api/workloads/:id/export/:format", s.apiExport)
 	e.GET("/api/runs", s.apiListRuns)
 	e.POST("/api/runs", s.apiStartRun)
 	e.GET("/api/runs/:id", s.apiGetRun)

@@ -461,11 +461,13 @@ func (s *Server) apiReproduce(c echo.Context) error {
 // strategyJSON is one strategy as /api/strategies and `schedlab strategies --json` show it.
 type strategyJSON struct {
 	solvers.Info
-	Built           bool                `json:"built"`
-	Variants        []solvers.Variant   `json:"variants,omitempty"`
-	Params          []solvers.ParamSpec `json:"params,omitempty"`
-	Presets         []solvers.Preset    `json:"presets,omitempty"`
-	ReproduceParams []solvers.ParamSpec `json:"reproduce_params,omitempty"`
+	Built           bool                   `json:"built"`
+	Variants        []solvers.Variant      `json:"variants,omitempty"`
+	Params          []solvers.ParamSpec    `json:"params,omitempty"`
+	Presets         []solvers.Preset       `json:"presets,omitempty"`
+	ReproduceParams []solvers.ParamSpec    `json:"reproduce_params,omitempty"`
+	Uploads         []solvers.Upload       `json:"uploads,omitempty"`
+	Exports         []solvers.ExportFormat `json:"exports,omitempty"`
 }
 
 // Strategies describes every family, built or not.
@@ -475,8 +477,9 @@ func Strategies(strategies []solvers.Strategy) []strategyJSON {
 		j := strategyJSON{Info: f.Info}
 		for _, st := range strategies {
 			if st.Info().Name == f.Name {
-				j = strategyJSON{Info: st.Info(), Built: true, Variants: st.Variants(), Params: st.Params(),
-					Presets: st.Presets(), ReproduceParams: st.ReproduceParams()}
+				v := viewOf(st)
+				j = strategyJSON{Info: st.Info(), Built: true, Variants: v.Variants, Params: v.Params,
+					Presets: v.Presets, ReproduceParams: st.ReproduceParams(), Uploads: v.Uploads, Exports: v.Exports}
 			}
 		}
 		out = append(out, j)

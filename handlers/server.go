@@ -87,6 +87,9 @@ func viewOf(st solvers.Strategy) views.StrategyView {
 	if u, ok := st.(solvers.Uploader); ok {
 		v.Uploads = u.Uploads()
 	}
+	if x, ok := st.(solvers.Exporter); ok {
+		v.Exports = x.Exports()
+	}
 	return v
 }
 

@@ -316,6 +316,41 @@ func (s *Server) apiWorkloadData(c echo.Context) error {
 	return c.Blob(http.StatusOK, "application/json", w.Data)
 }
 
+// Export writes workload w of strategy st in another tool's format; it is
+// shared by the API and the CLI.
+func Export(st solvers.Strategy, w *solvers.Workload, format string) ([]byte, solvers.ExportFormat, error) {
+	x, ok := st.(solvers.Exporter)
+	if !ok {
+		return nil, solvers.ExportFormat{}, errs.New(errs.NotFound, "format", "%s workloads have no export formats", st.Info().Name)
+	}
+	var names []string
+	for _, f := range x.Exports() {
+		if f.Name == format {
+			b, err := x.Export(w, format)
+			return b, f, err
+		}
+		names = append(names, f.Name)
+	}
+	return nil, solvers.ExportFormat{}, errs.Invalidf("format", "unknown export format %q (known: %s)", format, strings.Join(names, ", "))
+}
+
+func (s *Server) apiExport(c echo.Context) error {
+	sw, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	st, err := s.lookup(sw.Strategy)
+	if err != nil {
+		return err
+	}
+	b, f, err := Export(st, &solvers.Workload{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Data: sw.Data}, c.Param("format"))
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", sw.ID+"-"+f.Name+f.Ext))
+	return c.Blob(http.StatusOK, f.MIME, b)
+}
+
 // decodeJSON reads a JSON body strictly: unknown fields and trailing data are errors.
 func decodeJSON(c echo.Context, limit int64, v any) error {
 	body := http.MaxBytesReader(c.Response(), c.Request().Body, limit)

@@ -12,6 +12,7 @@ type StrategyView struct {
 	Params   []solvers.ParamSpec
 	Presets  []solvers.Preset
 	Uploads  []solvers.Upload
+	Exports  []solvers.ExportFormat
 }
 
 // FamilyCard is one of the five families on the home page.

@@ -4,6 +4,7 @@
 //	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db]
 //	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
 //	schedlab reproduce S [--param k=v]... [--out FILE]
+//	schedlab export --strategy S --format F (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
 //	schedlab strategies [--json]
 package main
 
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCmd(ctx, args, stdout, stderr)
 	case "reproduce":
 		return reproduceCmd(ctx, args, stdout, stderr)
+	case "export":
+		return exportCmd(args, stdout, stderr)
 	case "strategies":
 		return strategiesCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
@@ -71,6 +74,7 @@ const usage = `usage:
   schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64]
   schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
   schedlab reproduce S [--param k=v]... [--out FILE]
+  schedlab export --strategy S --format F (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
   schedlab strategies [--json]`
 
 // budgetFlags are the run limits shared by serve, run and reproduce.
@@ -267,6 +271,45 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return describe(err)
 	}
 	return writeJSON(rep, *out, stdout)
+}
+
+// exportCmd writes a workload in another tool's format (e.g. DCOP as
+// pyDCOP YAML or FRODO XCSP), through the same code as the download button.
+func exportCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	strategy := fs.String("strategy", "", "strategy family")
+	format := fs.String("format", "", "export format (see `schedlab strategies --json`)")
+	preset := fs.String("preset", "", "generate the workload from this preset")
+	seed := fs.Int64("seed", 1, "seed of the preset generator")
+	out := fs.String("out", "", "write here (default stdout)")
+	var workloads listFlags
+	fs.Var(&workloads, "workload", "workload file; repeat for file sets")
+	params := paramFlags{}
+	fs.Var(params, "param", "preset parameter name=value, repeatable")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	st, ok := registry.Lookup(*strategy)
+	if !ok {
+		return fmt.Errorf("--strategy: unknown strategy %q (see `schedlab strategies`)", *strategy)
+	}
+	if (len(workloads) == 0) == (*preset == "") {
+		return errors.New("give either --workload FILE or --preset NAME")
+	}
+	w, _, err := loadWorkload(st, workloads, *preset, *seed, solvers.Params(params))
+	if err != nil {
+		return err
+	}
+	b, _, err := handlers.Export(st, w, *format)
+	if err != nil {
+		return describe(err)
+	}
+	if *out == "" {
+		_, err = stdout.Write(b)
+		return err
+	}
+	return os.WriteFile(*out, b, 0o644)
 }
 
 func strategiesCmd(args []string, stdout, stderr io.Writer) error {

@@ -111,3 +111,19 @@ func TestStrategiesJSONListsAllFamilies(t *testing.T) {
 		}
 	}
 }
+
+func TestExportWritesOtherToolsFormats(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"export", "--strategy", "dcop", "--format", "frodo", "--preset", "namekata2008",
+		"--param", "jobs=6", "--seed", "3"}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "<instance") {
+		t.Errorf("FRODO export lacks <instance>: %.100s", out.String())
+	}
+	err = run(context.Background(), []string{"export", "--strategy", "dcop", "--format", "nosuch", "--preset", "namekata2008"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "format") {
+		t.Errorf("unknown format: %v", err)
+	}
+}

@@ -120,6 +120,22 @@
 // DPOP is optimal by construction. Reproduce runs 20, 30, 40, 50 jobs ×
 // instances with a 256 MiB budget per DPOP run and a 0.5 s exact limit.
 //
+// # Export
+//
+// export.go implements solvers.Exporter: "pydcop" (pyDCOP YAML, intention
+// constraints, big-M BigM for a violated hard constraint) and "frodo" (FRODO
+// XCSP 2.1, soft extensional relations listing the infeasible tuples at cost
+// infinity, default cost 0). Both write the makespan objective exactly, not
+// as a sum of end slots: an auxiliary variable makespan with domain
+// LowerBound..T costs its own value and is bound by makespan ≥ s_k+L_k−1 for
+// every job (FRODO drops the bounds that can never be violated); Export has
+// no run parameters, so the value objective is not exported. Variables are the
+// job ids mapped to identifiers (other characters become _, a leading digit
+// gets a j, clashes with Python keywords, YAML booleans or another name get
+// _2, _3, ...); output is deterministic (job order, ascending pairs). The
+// FRODO relations hold O(T²) tuples per distinct duration, so beyond 5
+// million tuples (about T = 1,000 with three durations) it is errs.TooLarge.
+//
 // # Native JSON
 //
 //	{"horizon": 20, "resources": ["R1", "R2"],

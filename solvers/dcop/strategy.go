@@ -123,8 +123,14 @@ func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
 	f := files[0]
 	in, err := ParseJSON(f.Data)
 	if err != nil {
-		if field := errs.FieldOf(err); field != "" && f.Name != "" {
-			return nil, errs.New(errs.KindOf(err), field, "%s: %v", f.Name, err)
+		// Name the file in the field: "workload.json jobs[2].duration".
+		var e *errs.Error
+		if errors.As(err, &e) && f.Name != "" {
+			field := f.Name
+			if e.Field != "" && e.Field != "file" {
+				field += " " + e.Field
+			}
+			return nil, &errs.Error{Kind: e.Kind, Field: field, Err: e.Err}
 		}
 		return nil, err
 	}

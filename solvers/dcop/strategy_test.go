@@ -185,7 +185,7 @@ func TestStrategyBadParams(t *testing.T) {
 		t.Errorf("unknown preset: %v", err)
 	}
 	_, err := s.ParseWorkload([]solvers.File{{Name: "w.json", Data: []byte(`{"horizon":5,"resources":["A"],"jobs":[{"id":"J","resources":["B"],"duration":1}]}`)}})
-	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "jobs[0].resources" {
+	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "w.json jobs[0].resources" {
 		t.Errorf("unknown resource: %v", err)
 	}
 }
