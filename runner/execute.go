@@ -75,36 +75,8 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("internal error in strategy %s: %v", e.Strategy, e.Value)
 }
 
-// Variant returns the variant name a run uses: name itself if s has it, the
-// first variant when name is empty, errs.Invalid on field "variant" otherwise.
-func Variant(s solvers.Strategy, name string) (string, error) {
-	vs := s.Variants()
-	if name == "" {
-		if len(vs) == 0 {
-			return "", nil
-		}
-		return vs[0].Name, nil
-	}
-	known := make([]string, 0, len(vs))
-	for _, v := range vs {
-		if v.Name == name {
-			return name, nil
-		}
-		known = append(known, v.Name)
-	}
-	return "", errs.Invalidf("variant", "unknown variant %q of %s (known: %s)", name, s.Info().Name, joinNames(known))
-}
-
-func joinNames(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
-}
+// Variant returns the variant name a run uses (see solvers.ResolveVariant).
+func Variant(s solvers.Strategy, name string) (string, error) { return solvers.ResolveVariant(s, name) }
 
 // Execute runs variant of s on w with params, within budget: the path every
 // run takes, from the worker pool and from the command line.

@@ -2,6 +2,9 @@ package solvers
 
 import (
 	"context"
+	"strings"
+
+	"schedlab/errs"
 )
 
 // Strategy is one family of scheduling algorithms from a seed paper.
@@ -115,4 +118,25 @@ type ExportFormat struct {
 	Label string `json:"label"` // "pyDCOP YAML"
 	Ext   string `json:"ext"`   // ".yaml"
 	MIME  string `json:"mime"`  // "application/yaml"
+}
+
+// ResolveVariant returns the variant a run uses: name itself if s has it,
+// the first variant when name is empty, errs.Invalid on field "variant"
+// otherwise.
+func ResolveVariant(s Strategy, name string) (string, error) {
+	vs := s.Variants()
+	if name == "" {
+		if len(vs) == 0 {
+			return "", nil
+		}
+		return vs[0].Name, nil
+	}
+	known := make([]string, 0, len(vs))
+	for _, v := range vs {
+		if v.Name == name {
+			return name, nil
+		}
+		known = append(known, v.Name)
+	}
+	return "", errs.Invalidf("variant", "unknown variant %q of %s (known: %s)", name, s.Info().Name, strings.Join(known, ", "))
 }

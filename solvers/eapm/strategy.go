@@ -90,17 +90,9 @@ func (s *Strategy) Run(ctx context.Context, w *solvers.Workload, variant string,
 }
 
 func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	if variant == "" {
-		variant = VariantOnline
-	}
-	known := false
-	var names []string
-	for _, v := range s.Variants() {
-		names = append(names, v.Name)
-		known = known || v.Name == variant
-	}
-	if !known {
-		return nil, errs.Invalidf("variant", "unknown variant %q (known: %s)", variant, strings.Join(names, ", "))
+	variant, err := solvers.ResolveVariant(s, variant)
+	if err != nil {
+		return nil, err
 	}
 	if progress == nil {
 		progress = solvers.NoProgress
