@@ -189,17 +189,9 @@ func configOf(p solvers.Params) runConfig {
 }
 
 func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	if variant == "" {
-		variant = VariantDPOP
-	}
-	known := false
-	var names []string
-	for _, v := range s.Variants() {
-		names = append(names, v.Name)
-		known = known || v.Name == variant
-	}
-	if !known {
-		return nil, errs.Invalidf("variant", "unknown variant %q (known: %s)", variant, strings.Join(names, ", "))
+	variant, err := solvers.ResolveVariant(s, variant)
+	if err != nil {
+		return nil, err
 	}
 	if progress == nil {
 		progress = solvers.NoProgress
