@@ -119,7 +119,7 @@ func TestDPOPMatchesExactAndBruteForce(t *testing.T) {
 		if !ok {
 			t.Fatalf("seed %d: generator returned an infeasible instance", seed)
 		}
-		for _, h := range []string{HeuristicMaxDegree, HeuristicRandom} {
+		for _, h := range []string{HeuristicMaxDegree, HeuristicRandom, HeuristicMinFill, HeuristicMinFillDFS} {
 			r, err := Solve(ctx, in, Options{Heuristic: h, Rand: rand.New(rand.NewSource(seed))})
 			if err != nil {
 				t.Fatalf("seed %d %s: %v", seed, h, err)

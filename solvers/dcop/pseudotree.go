@@ -11,6 +11,19 @@ import (
 const (
 	HeuristicMaxDegree = "max-degree" // root of highest degree, most-connected child first
 	HeuristicRandom    = "random"     // root and child order from the run's *rand.Rand
+	// HeuristicMinFill eliminates, greedily, the node whose elimination adds
+	// the fewest fill edges (ties: fewer neighbors, then lower index) and
+	// hangs each node under its earliest-eliminated later neighbor in the
+	// filled graph (the bucket/elimination tree): the root is the last node
+	// eliminated and the width is the order's induced width. Every
+	// constraint edge still joins an ancestor and a descendant, but a tree
+	// edge need not be a constraint edge (a parent may only share a
+	// constraint with the child's subtree).
+	HeuristicMinFill = "min-fill"
+	// HeuristicMinFillDFS is a DFS of the constraint graph (every tree edge a
+	// constraint) guided by the min-fill order: root = the last node
+	// eliminated, children visited latest-eliminated first.
+	HeuristicMinFillDFS = "min-fill-dfs"
 )
 
 // PseudoTree is a DFS tree of a constraint graph: every constraint edge is
@@ -58,8 +71,17 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 			return nil, fmt.Errorf("dcop: heuristic %q needs a *rand.Rand", heuristic)
 		}
 		prio = src.Perm(n)
+	case HeuristicMinFill:
+		buildEliminationTree(t, g, minFillOrder(g))
+		return t, nil
+	case HeuristicMinFillDFS:
+		order := minFillOrder(g)
+		prio = make([]int, n)
+		for i, x := range order {
+			prio[x] = n - 1 - i // last eliminated visits first
+		}
 	default:
-		return nil, fmt.Errorf("dcop: unknown pseudo-tree heuristic %q (want %s or %s)", heuristic, HeuristicMaxDegree, HeuristicRandom)
+		return nil, fmt.Errorf("dcop: unknown pseudo-tree heuristic %q (want %s, %s, %s or %s)", heuristic, HeuristicMaxDegree, HeuristicRandom, HeuristicMinFill, HeuristicMinFillDFS)
 	}
 	byPrio := make([]int, n)
 	for i, p := range prio {
@@ -90,6 +112,124 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 	}
 	t.computeSeparators()
 	return t, nil
+}
+
+// minFillOrder is the greedy min-fill elimination order of g (first
+// eliminated first): each step eliminates the remaining node whose
+// remaining neighbors miss the fewest edges among themselves, ties to fewer
+// remaining neighbors, then to the lower index; its neighbors are then
+// made pairwise adjacent.
+func minFillOrder(g *Graph) []int {
+	n := len(g.Adj)
+	adj := make([][]bool, n)
+	for i := range adj {
+		adj[i] = make([]bool, n)
+		for _, j := range g.Adj[i] {
+			adj[i][j] = true
+		}
+	}
+	done := make([]bool, n)
+	order := make([]int, 0, n)
+	for len(order) < n {
+		best, bestFill, bestDeg := -1, 0, 0
+		for x := range n {
+			if done[x] {
+				continue
+			}
+			var nb []int
+			for y := range n {
+				if adj[x][y] && !done[y] {
+					nb = append(nb, y)
+				}
+			}
+			fill := 0
+			for a := range nb {
+				for b := a + 1; b < len(nb); b++ {
+					if !adj[nb[a]][nb[b]] {
+						fill++
+					}
+				}
+			}
+			if best == -1 || fill < bestFill || (fill == bestFill && len(nb) < bestDeg) {
+				best, bestFill, bestDeg = x, fill, len(nb)
+			}
+		}
+		done[best] = true
+		order = append(order, best)
+		var nb []int
+		for y := range n {
+			if adj[best][y] && !done[y] {
+				nb = append(nb, y)
+			}
+		}
+		for _, a := range nb {
+			for _, b := range nb {
+				if a != b {
+					adj[a][b] = true
+				}
+			}
+		}
+	}
+	return order
+}
+
+// buildEliminationTree fills t (Adj already set) with the elimination tree
+// of order: x's parent is its earliest-eliminated later neighbor in the
+// filled graph (−1 if none, a root); children are visited latest-eliminated
+// first, roots latest-eliminated first.
+func buildEliminationTree(t *PseudoTree, g *Graph, order []int) {
+	n := len(g.Adj)
+	pos := make([]int, n)
+	for i, x := range order {
+		pos[x] = i
+	}
+	// higher[x] = x's later neighbors in the filled graph.
+	higher := make([][]bool, n)
+	for x := range n {
+		higher[x] = make([]bool, n)
+		for _, y := range g.Adj[x] {
+			if pos[y] > pos[x] {
+				higher[x][y] = true
+			}
+		}
+	}
+	for _, x := range order {
+		p := -1
+		for y := range n {
+			if higher[x][y] && (p == -1 || pos[y] < pos[p]) {
+				p = y
+			}
+		}
+		t.Parent[x] = p
+		if p == -1 {
+			continue
+		}
+		for y := range n { // x's later neighbors become p's (fill edges)
+			if higher[x][y] && y != p {
+				higher[p][y] = true
+			}
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		x := order[i]
+		if p := t.Parent[x]; p == -1 {
+			t.Roots = append(t.Roots, x)
+		} else {
+			t.Children[p] = append(t.Children[p], x)
+		}
+	}
+	var visit func(x, d int)
+	visit = func(x, d int) {
+		t.Depth[x] = d
+		t.Order = append(t.Order, x)
+		for _, c := range t.Children[x] {
+			visit(c, d+1)
+		}
+	}
+	for _, r := range t.Roots {
+		visit(r, 0)
+	}
+	t.computeSeparators()
 }
 
 // computeSeparators fills Sep from Adj, leaves up.

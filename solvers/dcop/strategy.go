@@ -45,7 +45,7 @@ const PresetNamekata2008 = "namekata2008"
 // Variants implements solvers.Strategy; the first is the default.
 func (s *Strategy) Variants() []solvers.Variant {
 	return []solvers.Variant{
-		{Name: VariantDPOP, Doc: "Full DPOP (Petcu & Faltings 2005) on the max-degree DFS pseudo-tree: UTIL hypercubes over each node's separator from the leaves up, then the VALUE phase down. Optimal, but a UTIL message has Π|D| entries over the separator: on the seed's setting (separators 6–10 at 20 jobs) it exceeds the memory budget and the run fails fast with the node, its separator and the size."},
+		{Name: VariantDPOP, Doc: "Full DPOP (Petcu & Faltings 2005) on the pseudo-tree of the heuristic parameter (default the max-degree DFS tree): UTIL hypercubes over each node's separator from the leaves up, then the VALUE phase down. Optimal, but a UTIL message has Π|D| entries over the separator: on the seed's setting (separators 6–10 at 20 jobs) it exceeds the memory budget and the run fails fast with the node, its separator and the size."},
 		{Name: VariantWD, Doc: "The seed's Algorithm 1: delete back edges between the node with the largest separator and an ancestor other than its parent, restricting both jobs' domains (wd_rule) so the deleted pair can never overlap, until the width is ≤ width_limit; then DPOP on the reduced tree. Not optimal: the restriction can cut off the optimum."},
 		{Name: VariantSplit, Doc: "The seed's problem split (Section 3.2): DPOP on the first ⌈k/2⌉ jobs, then each later job loses the starts that would overlap an earlier job it shares a resource with, and DPOP runs on the rest. Cycles, messages and bytes are summed over both halves."},
 		{Name: VariantExact, Doc: "Centralized depth-first branch and bound on the makespan (greedy list schedule as first incumbent), stopped at time_limit_s; proven optimal when it meets the lower bound (the busiest resource's total work or the longest job) or exhausts the search. Makespan objective only."},
@@ -60,6 +60,9 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 		solvers.ChoiceSpec("wd_rule", RuleBalanced,
 			"How dpop-wd restricts the two jobs of a deleted back edge. seed: the ancestor keeps only its earliest window ({1..L_i} when unrestricted) and the descendant starts after it, as the seed writes it. balanced: the split slot W between the two jobs of the greedy list schedule that leaves the larger smaller domain, so the greedy schedule stays feasible. Default balanced: on our namekata2008 instances of 30+ jobs the seed rule empties a domain before the width reaches 5 (the run then fails on width_limit), while balanced reaches width 5 at every size tried with makespans within 1 of the lower bound.",
 			RuleBalanced, RuleSeed),
+		solvers.ChoiceSpec("heuristic", HeuristicMaxDegree,
+			"Pseudo-tree heuristic for every DPOP run (the full problem's tree, the tree dpop-wd reduces and both split halves). max-degree: DFS from the node of highest degree, most-connected child first. min-fill: the elimination tree of the greedy min-fill order (a tree edge may join jobs that only share a constraint through the child's subtree). min-fill-dfs: a DFS guided by that order. The seed does not say how it builds its pseudo-tree. Default max-degree; min-fill gives much smaller widths on namekata2008 (mean 15 against 23 at 40 jobs, 20 against 31 at 50; split halves 5.8 against 6.4 at 40, 8.3 against 11.3 at 50), so dpop-split at 40 jobs usually fits a few hundred MB with min-fill.",
+			HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS),
 		solvers.ChoiceSpec("objective", ObjectiveMakespan,
 			"makespan: every job is scheduled and the last occupied slot is minimized (the seed's experiments). value: a job may be left unscheduled and the total value of the scheduled jobs is maximized. Default makespan, as in the seed's evaluation; the exact variant supports makespan only.",
 			ObjectiveMakespan, ObjectiveValue),
@@ -173,6 +176,7 @@ func (s *Strategy) Run(ctx context.Context, w *solvers.Workload, variant string,
 type runConfig struct {
 	widthLimit int
 	rule       string
+	heuristic  string
 	objective  string
 	memory     int64
 	timeLimit  time.Duration
@@ -182,6 +186,7 @@ func configOf(p solvers.Params) runConfig {
 	return runConfig{
 		widthLimit: p.Int("width_limit"),
 		rule:       p.String("wd_rule"),
+		heuristic:  p.String("heuristic"),
 		objective:  p.String("objective"),
 		memory:     int64(p.Int("memory_mb")) << 20,
 		timeLimit:  time.Duration(p.Float("time_limit_s") * float64(time.Second)),
@@ -219,7 +224,7 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 // the "before" sizes and the exact optimum for accuracy.
 type outcome struct {
 	sched      Schedule
-	full       *PseudoTree // max-degree tree of the whole constraint graph
+	full       *PseudoTree // the heuristic's tree of the whole constraint graph
 	fullDom    [][]int
 	tree       *PseudoTree // the tree DPOP ran on (whole instance, WD-reduced) or nil (split, exact)
 	dom        [][]int     // its domains
@@ -238,14 +243,14 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 	const steps = 3
 	progress(0, steps, "pseudo-tree")
 	o := &outcome{fullDom: Domains(in, cfg.objective)}
-	full, err := BuildPseudoTree(in.ConstraintGraph(), HeuristicMaxDegree, nil)
+	full, err := BuildPseudoTree(in.ConstraintGraph(), cfg.heuristic, nil)
 	if err != nil {
 		return nil, err
 	}
 	o.full = full
 	o.tree, o.dom = full, o.fullDom
 	start := time.Now()
-	opt := Options{Objective: cfg.objective, MemoryBytes: cfg.memory}
+	opt := Options{Objective: cfg.objective, MemoryBytes: cfg.memory, Heuristic: cfg.heuristic}
 	progress(1, steps, variant)
 	switch variant {
 	case VariantDPOP, VariantWD:
