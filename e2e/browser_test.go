@@ -108,50 +108,7 @@ func TestBrowserUploadRunReportCompare(t *testing.T) {
 		"users": write(files["users"], "type,tasks\n0,50\n2,120\n1,80\n0,30\n2,60\n"),
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.WindowSize(1400, 1000),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 150*time.Second)
-	defer cancelT()
-
-	var mu sync.Mutex
-	var consoleErrors []string
-	listenErr := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			d := ev.ExceptionDetails
-			msg := d.Text
-			if d.Exception != nil {
-				msg += " " + d.Exception.Description
-			}
-			consoleErrors = append(consoleErrors, msg)
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				var parts []string
-				for _, a := range ev.Args {
-					parts = append(parts, string(a.Value)+a.Description)
-				}
-				consoleErrors = append(consoleErrors, strings.Join(parts, " "))
-			}
-		}
-	})
-	if listenErr != nil {
-		t.Fatalf("start chromium: %v", listenErr)
-	}
+	ctx, consoleErrors := browser(t, exe, dir)
 
 	// 1. Upload the file set; the workload page shows the preview heat maps.
 	err := chromedp.Do(ctx,
@@ -256,10 +213,63 @@ func TestBrowserUploadRunReportCompare(t *testing.T) {
 		t.Fatalf("the report did not appear after the run: %v", err)
 	}
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(consoleErrors) > 0 {
-		t.Errorf("JavaScript errors in the console: %q", consoleErrors)
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("JavaScript errors in the console: %q", errs)
+	}
+}
+
+// browser starts headless chromium with its profile in dir; consoleErrors
+// returns the JavaScript exceptions and console errors seen so far.
+func browser(t *testing.T, exe, dir string) (ctx context.Context, consoleErrors func() []string) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(1400, 1000),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelA)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, 150*time.Second)
+	t.Cleanup(cancelT)
+
+	var mu sync.Mutex
+	var seen []string
+	listenErr := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			seen = append(seen, msg)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range ev.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				seen = append(seen, strings.Join(parts, " "))
+			}
+		}
+	})
+	if listenErr != nil {
+		t.Fatalf("start chromium: %v", listenErr)
+	}
+	return ctx, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
 	}
 }
 

@@ -15,9 +15,10 @@ import (
 const (
 	GraphMinHeight = 360
 	GraphMaxHeight = 900
-	GraphLevelPx   = 90 // vertical distance between levels
-	GraphNodePx    = 70 // horizontal distance between nodes of a level
-	graphMarginPx  = 40 // keeps every coordinate > 0 (go-echarts omits 0)
+	GraphLevelPx   = 90  // vertical distance between levels
+	GraphNodePx    = 70  // horizontal distance between nodes of a level
+	graphMarginPx  = 40  // keeps every coordinate > 0 (go-echarts omits 0)
+	graphLabelPx   = 110 // on-screen sibling distance in deep layouts (room for a label)
 	// graphAssumedWidthPx is the element width the tree/DAG layout plans
 	// for: a layout wider than this, relative to the element height, gets
 	// its levels spread further apart so that ECharts (which keeps the
@@ -244,6 +245,18 @@ func levelLayout(g solvers.Graph) map[string][2]float32 {
 			levelPx = need
 		}
 	}
+	// A deep, narrow layout is scaled down to the element height (ECharts
+	// keeps the aspect ratio), which would squeeze siblings and their
+	// labels together: widen the rows so that siblings stay
+	// graphLabelPx apart on screen (less if the widest row would then
+	// overflow the element's width).
+	nodePx := float32(GraphNodePx)
+	if rows := len(levels) - 1; rows > 0 {
+		if scale := float32(GraphHeight(g)-80) / (float32(rows) * levelPx); scale < 1 {
+			onScreen := min(float32(graphLabelPx), float32(graphAssumedWidthPx)/float32(widest))
+			nodePx = max(nodePx, onScreen/scale)
+		}
+	}
 	pos := make(map[string][2]float32, len(order))
 	for row, l := range levels {
 		ids := byLevel[l]
@@ -268,9 +281,9 @@ func levelLayout(g solvers.Graph) map[string][2]float32 {
 			}
 			return order[ids[i]] < order[ids[j]]
 		})
-		offset := float32(widest-len(ids)) * GraphNodePx / 2
+		offset := float32(widest-len(ids)) * nodePx / 2
 		for i, id := range ids {
-			pos[id] = [2]float32{graphMarginPx + offset + float32(i)*GraphNodePx, graphMarginPx + float32(row)*levelPx}
+			pos[id] = [2]float32{graphMarginPx + offset + float32(i)*nodePx, graphMarginPx + float32(row)*levelPx}
 		}
 	}
 	return pos

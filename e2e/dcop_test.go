@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserDCOP walks the DCOP family as a user would: a bad upload is
+// refused with the field named and nothing stored; a generated namekata2008
+// workload shows its constraint graph and exports to pyDCOP and FRODO; a
+// dpop-wd run draws the schedule and the pseudo-tree and keeps the width
+// within the limit the user typed.
+func TestBrowserDCOP(t *testing.T) {
+	exe := chromium(t)
+	base := serve(t)
+	dir := t.TempDir()
+	ctx, consoleErrors := browser(t, exe, dir)
+
+	// 1. A job on a resource that does not exist.
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"horizon":10,"resources":["R1"],"jobs":[{"id":"J1","resources":["R9"],"duration":2}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := chromedp.Do(ctx, chromedp.Navigate(base+"/workloads?strategy=dcop"),
+		chromedp.SetUploadFiles(chromedp.CSS(`#wl-file`), []string{bad}),
+		chromedp.Submit(chromedp.CSS(`[data-testid=upload-form]`)),
+	)
+	if err != nil {
+		t.Fatalf("bad upload: %v", err)
+	}
+	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=form-error]`)))
+	if err != nil {
+		t.Fatalf("bad upload: %v", err)
+	}
+	if !strings.Contains(msg, "R9") {
+		t.Errorf("the error %q does not name the unknown resource R9", msg)
+	}
+	var list []struct {
+		ID string `json:"id"`
+	}
+	getJSON(t, base+"/api/workloads", &list)
+	if len(list) != 0 {
+		t.Fatalf("a refused upload left %d workloads stored", len(list))
+	}
+
+	// 2. Generate from the preset; the preview draws the constraint graph.
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(base+"/workloads?strategy=dcop"),
+		chromedp.SetValue(chromedp.CSS(`#gen-namekata2008-jobs`), "20"),
+		chromedp.Submit(chromedp.CSS(`[data-testid=preset-namekata2008]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=workload-info]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report-table][data-title="Resources × jobs"]`)),
+	)
+	if err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	waitPainted(t, ctx, `[data-kind=graph] canvas`, "constraint graph")
+	for name, want := range map[string]string{"pydcop": "variables:", "frodo": "<instance"} {
+		href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=export-`+name+`]').href`))
+		if err != nil {
+			t.Fatalf("export-%s button: %v", name, err)
+		}
+		resp, err := http.Get(href)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+			t.Errorf("export %s: %d, body lacks %q", name, resp.StatusCode, want)
+		}
+	}
+
+	// 3. Run dpop-wd with width_limit 3.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid=run-this]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-run-form]`)),
+		chromedp.SetValue(chromedp.CSS(`#nr-variant`), "dpop-wd"),
+		chromedp.SetValue(chromedp.CSS(`#nr-width_limit`), "3"),
+		chromedp.Click(chromedp.CSS(`[data-testid=start-run]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report-table][data-title="Before and after"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report-table][data-title="Pseudo-tree nodes"]`)),
+	)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	metric := func(name string) int {
+		t.Helper()
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=metric][data-name=`+name+`] .value').firstChild.textContent`))
+		if err != nil {
+			t.Fatalf("metric %s: %v", name, err)
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(text))
+		if err != nil {
+			t.Fatalf("metric %s shows %q", name, text)
+		}
+		return v
+	}
+	if before, after := metric("width_before"), metric("width_after"); before <= 3 || after > 3 || after < 1 {
+		t.Errorf("width before %d, after %d: want before > 3 (so WD has work) and after in 1..3", before, after)
+	}
+	if metric("back_edges_deleted") == 0 {
+		t.Error("WD deleted no back edge")
+	}
+	waitPainted(t, ctx, `[data-kind=gantt] canvas`, "schedule Gantt")
+	waitPainted(t, ctx, `[data-kind=graph] canvas`, "pseudo-tree")
+	shot(t, ctx, dir, "dcop-run.png")
+
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("JavaScript errors in the console: %q", errs)
+	}
+}
