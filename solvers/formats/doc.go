@@ -1,8 +1,15 @@
 // Package formats holds the file readers that several strategy families
-// share. Today that is one: a tolerant, strict-where-it-matters CSV reader for
-// numeric matrices (ETC and APC tables) and for plain records (a user stream).
+// share: a tolerant, strict-where-it-matters CSV reader for numeric
+// matrices (ETC and APC tables) and for plain records (a user stream), and
+// ReadSWF for Standard Workload Format traces of the Parallel Workloads
+// Archive (plain or gzip, the 18 fields kept as they are, -1 for unknown;
+// header keys MaxProcs, MaxNodes, MaxJobs, MaxRecords, Version, Computer,
+// UnixStartTime read, the other header lines kept as notes; a job line
+// with other than 18 numbers is an error naming the line and the field).
+// Which SWF jobs a simulation can use (runtime ≤ 0, size > P, a missing
+// estimate) is the caller's decision, not the reader's.
 //
-// Decisions:
+// CSV decisions:
 //
 //   - Header optional. The first row is a header when any of its cells after
 //     the first is not a number, or when it has a single cell that is not a

@@ -1,0 +1,249 @@
+package formats
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"schedlab/errs"
+)
+
+// SWF is a workload trace in the Standard Workload Format of the Parallel
+// Workloads Archive (Feitelson et al.): ';' header comments, then one job a
+// line with 18 whitespace-separated fields.
+type SWF struct {
+	Header SWFHeader
+	Jobs   []SWFJob
+	// Skipped is the number of blank lines skipped (hpc2n.swf has one).
+	Skipped int
+}
+
+// SWFHeader holds the header comments a scheduler needs; the rest of the
+// ';' lines are kept verbatim in Notes. Integers are 0 when the header
+// does not give them.
+type SWFHeader struct {
+	Version        string
+	Computer       string
+	Installation   string
+	MaxJobs        int
+	MaxRecords     int
+	MaxNodes       int
+	MaxProcs       int
+	UnixStartTime  int64
+	TimeZoneString string
+	// Notes are the other header lines (without the ';'), in file order.
+	Notes []string
+}
+
+// SWFJob is one job record: the 18 SWF fields in order, -1 where the
+// trace does not know the value. Times are seconds.
+type SWFJob struct {
+	Line      int     // 1-based line of the file (of the uncompressed text)
+	ID        int     // 1 job number
+	Submit    float64 // 2 submit time, s from the log's start
+	Wait      float64 // 3 wait time, s
+	Run       float64 // 4 run time, s
+	Alloc     int     // 5 allocated processors
+	CPU       float64 // 6 average CPU time used, s
+	Mem       float64 // 7 used memory, KB per processor
+	Req       int     // 8 requested processors
+	ReqTime   float64 // 9 requested time (user estimate), s
+	ReqMem    float64 // 10 requested memory, KB per processor
+	Status    int     // 11 status (1 completed, 0 failed, 5 cancelled, -1 unknown)
+	User      int     // 12 user id
+	Group     int     // 13 group id
+	App       int     // 14 executable (application) number
+	Queue     int     // 15 queue number
+	Partition int     // 16 partition number
+	Preceding int     // 17 preceding job number
+	Think     float64 // 18 think time from the preceding job, s
+}
+
+// SWFMaxBytes bounds the uncompressed size ReadSWF accepts (the full KTH
+// trace is 2.6 MB; the largest archive logs are a few hundred MB).
+const SWFMaxBytes = 256 << 20
+
+// swfFields is the number of fields of a job line.
+const swfFields = 18
+
+// ReadSWF parses an SWF trace, gunzipping it first when data starts with
+// the gzip magic (the archive ships its logs as .swf.gz). name is the
+// user's file name, used in errors. A job line must have exactly 18
+// numeric fields; the error names the line, the field's number and its SWF
+// name. Values are not judged here (a runtime of -1 is a valid SWF value):
+// which jobs a simulation can use is the caller's decision.
+func ReadSWF(name string, data []byte) (*SWF, error) {
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, errs.Invalidf(name, "not a valid gzip file: %v", err)
+		}
+		plain, err := io.ReadAll(io.LimitReader(zr, SWFMaxBytes+1))
+		if err != nil {
+			return nil, errs.Invalidf(name, "gzip data is corrupt: %v", err)
+		}
+		if len(plain) > SWFMaxBytes {
+			return nil, errs.New(errs.TooLarge, name, "the uncompressed trace is larger than %d MiB", SWFMaxBytes>>20)
+		}
+		data = plain
+	}
+	if len(data) > SWFMaxBytes {
+		return nil, errs.New(errs.TooLarge, name, "the trace is larger than %d MiB", SWFMaxBytes>>20)
+	}
+	if !isText(data) {
+		return nil, errs.Invalidf(name, "not a text file: an SWF trace is plain text (or gzip-compressed text)")
+	}
+	out := &SWF{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		t := strings.TrimSpace(text)
+		switch {
+		case t == "":
+			out.Skipped++
+			continue
+		case t[0] == ';':
+			if err := out.Header.parse(name, line, strings.TrimSpace(t[1:])); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		j, err := parseSWFJob(name, line, t)
+		if err != nil {
+			return nil, err
+		}
+		out.Jobs = append(out.Jobs, j)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, errs.Invalidf(fmt.Sprintf("%s line %d", name, line+1), "line longer than 1 MiB: not an SWF trace")
+		}
+		return nil, errs.Invalidf(name, "read: %v", err)
+	}
+	if len(out.Jobs) == 0 {
+		return nil, errs.Invalidf(name, "no job lines: an SWF trace has one job a line of 18 numbers after its ';' header")
+	}
+	return out, nil
+}
+
+// isText reports whether the first 4 KiB of data hold no NUL byte, enough
+// to tell a binary file from a trace.
+func isText(data []byte) bool {
+	head := data[:min(len(data), 4096)]
+	return bytes.IndexByte(head, 0) < 0
+}
+
+// swfFieldNames are the SWF names of the 18 fields, for error messages.
+var swfFieldNames = [swfFields]string{
+	"job number", "submit time", "wait time", "run time", "allocated processors",
+	"average CPU time", "used memory", "requested processors", "requested time",
+	"requested memory", "status", "user id", "group id", "executable number",
+	"queue number", "partition number", "preceding job", "think time",
+}
+
+func parseSWFJob(name string, line int, t string) (SWFJob, error) {
+	fs := strings.Fields(t)
+	if len(fs) != swfFields {
+		return SWFJob{}, errs.Invalidf(fmt.Sprintf("%s line %d", name, line), "a job line has %d fields, want %d (SWF: job number, submit, wait, run time, ... think time)", len(fs), swfFields)
+	}
+	var v [swfFields]float64
+	for i, f := range fs {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return SWFJob{}, errs.Invalidf(fmt.Sprintf("%s line %d field %d", name, line, i+1), "%s must be a number, got %q", swfFieldNames[i], f)
+		}
+		if x < -1 {
+			return SWFJob{}, errs.Invalidf(fmt.Sprintf("%s line %d field %d", name, line, i+1), "%s is %v: SWF values are ≥ 0, or -1 when unknown", swfFieldNames[i], f)
+		}
+		if isIntField(i) && (x != math.Trunc(x) || math.Abs(x) > 1<<53) {
+			return SWFJob{}, errs.Invalidf(fmt.Sprintf("%s line %d field %d", name, line, i+1), "%s must be an integer, got %q", swfFieldNames[i], f)
+		}
+		v[i] = x
+	}
+	return SWFJob{
+		Line: line, ID: int(v[0]), Submit: v[1], Wait: v[2], Run: v[3], Alloc: int(v[4]),
+		CPU: v[5], Mem: v[6], Req: int(v[7]), ReqTime: v[8], ReqMem: v[9], Status: int(v[10]),
+		User: int(v[11]), Group: int(v[12]), App: int(v[13]), Queue: int(v[14]),
+		Partition: int(v[15]), Preceding: int(v[16]), Think: v[17],
+	}, nil
+}
+
+// isIntField reports whether SWF field i (0-based) is a count or an id.
+func isIntField(i int) bool {
+	switch i {
+	case 0, 4, 7, 10, 11, 12, 13, 14, 15, 16:
+		return true
+	}
+	return false
+}
+
+// parse reads one header comment "Key: value"; unknown keys and free text
+// go to Notes. A known numeric key with a non-numeric value is an error
+// naming the line, since a wrong MaxProcs would silently change a
+// simulation.
+func (h *SWFHeader) parse(name string, line int, t string) error {
+	key, val, ok := strings.Cut(t, ":")
+	if !ok {
+		if t != "" {
+			h.Notes = append(h.Notes, t)
+		}
+		return nil
+	}
+	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	num := func(dst *int) error {
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return errs.Invalidf(fmt.Sprintf("%s line %d", name, line), "header %s must be a non-negative integer, got %q", key, val)
+		}
+		*dst = n
+		return nil
+	}
+	switch key {
+	case "Version":
+		h.Version = val
+	case "Computer":
+		h.Computer = val
+	case "Installation":
+		h.Installation = val
+	case "MaxJobs":
+		return num(&h.MaxJobs)
+	case "MaxRecords":
+		return num(&h.MaxRecords)
+	case "MaxNodes":
+		return num(&h.MaxNodes)
+	case "MaxProcs":
+		return num(&h.MaxProcs)
+	case "UnixStartTime":
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			return errs.Invalidf(fmt.Sprintf("%s line %d", name, line), "header UnixStartTime must be an integer, got %q", val)
+		}
+		h.UnixStartTime = n
+	case "TimeZoneString":
+		h.TimeZoneString = val
+	default:
+		h.Notes = append(h.Notes, t)
+	}
+	return nil
+}
+
+// Procs returns the machine size a simulation should use: MaxProcs, or
+// MaxNodes when the header has no MaxProcs, or 0 when it has neither.
+func (h *SWFHeader) Procs() int {
+	if h.MaxProcs > 0 {
+		return h.MaxProcs
+	}
+	return h.MaxNodes
+}
