@@ -99,8 +99,8 @@ type GraphNode struct {
 	Level int    `json:"level,omitempty"`
 }
 
-// GraphEdge joins two node IDs; Kind is "" (plain), "tree", "back" or
-// "deleted" (drawn dashed).
+// GraphEdge joins two node IDs; Kind is "" (plain), "tree", "back",
+// "deleted" (drawn dashed) or "critical" (on a critical path, highlighted).
 type GraphEdge struct {
 	Source string `json:"source"`
 	Target string `json:"target"`

@@ -32,7 +32,7 @@
 //     each row ordered by the mean x of its parents (one barycentre sweep,
 //     back edges ignored) and centred; layout "force" otherwise. Edge kinds:
 //     "deleted" dashed grey, "back" red and curved (curveness 0.3), "tree"
-//     dark and thicker. Arrows at the target. Nodes coloured by Group with
+//     dark and thicker, "critical" orange and thickest (a critical path). Arrows at the target. Nodes coloured by Group with
 //     a legend when there are several groups; labels on every node up to
 //     150 nodes, on hover beyond. Edge labels when any edge has one.
 //   - Heatmap: Values[y][x] as cells on category axes X (bottom) and Y

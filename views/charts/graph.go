@@ -31,10 +31,11 @@ const (
 
 // Edge colours by Kind.
 const (
-	EdgeColour        = "#7a869a"
-	EdgeTreeColour    = "#3b4a61"
-	EdgeBackColour    = "#d62728"
-	EdgeDeletedColour = "#b0b0b0"
+	EdgeColour         = "#7a869a"
+	EdgeTreeColour     = "#3b4a61"
+	EdgeBackColour     = "#d62728"
+	EdgeDeletedColour  = "#b0b0b0"
+	EdgeCriticalColour = "#e6550d"
 )
 
 // graphNode is go-echarts' GraphNode plus the node id (links refer to it,
@@ -91,7 +92,8 @@ func Graph(g solvers.Graph) templ.Component {
 // layouts get x/y computed here (layout "none"): y by Level, x by order in
 // the level, each level ordered by the mean x of its parents (one
 // barycentre sweep) and centred. Edges: "deleted" dashed grey, "back" red
-// and curved, "tree" dark and thicker. Nodes are coloured by Group
+// and curved, "tree" dark and thicker, "critical" (a critical path) orange
+// and thickest. Nodes are coloured by Group
 // (categories, with a legend when there are several). Edges naming a
 // missing node are skipped.
 func GraphOption(g solvers.Graph) ([]byte, error) {
@@ -147,6 +149,8 @@ func GraphOption(g solvers.Graph) ([]byte, error) {
 			style = &opts.LineStyle{Color: EdgeBackColour, Width: 1.2, Curveness: 0.3}
 		case "tree":
 			style = &opts.LineStyle{Color: EdgeTreeColour, Width: 2}
+		case "critical":
+			style = &opts.LineStyle{Color: EdgeCriticalColour, Width: 3.5}
 		}
 		links = append(links, graphLink{
 			GraphLink: opts.GraphLink{Source: e.Source, Target: e.Target, LineStyle: style},

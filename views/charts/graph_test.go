@@ -121,3 +121,21 @@ func TestGraphOptionUsesForceLayoutByDefault(t *testing.T) {
 		t.Errorf("force layout nodes should not be placed")
 	}
 }
+
+func TestGraphOptionHighlightsCriticalEdges(t *testing.T) {
+	g := solvers.Graph{Title: "DAG", Layout: "dag",
+		Nodes: []solvers.GraphNode{{ID: "a"}, {ID: "b", Level: 1}, {ID: "c", Level: 1}},
+		Edges: []solvers.GraphEdge{{Source: "a", Target: "b", Kind: "critical"}, {Source: "a", Target: "c"}},
+	}
+	o := option(t)(GraphOption(g))
+	links := arr(t, o, "series", 0, "links")
+	crit, plain := links[0], links[1]
+	if get(t, crit, "lineStyle", "color") != EdgeCriticalColour {
+		t.Errorf("critical edge colour %v, want %s", get(t, crit, "lineStyle", "color"), EdgeCriticalColour)
+	}
+	cw, _ := get(t, crit, "lineStyle", "width").(float64)
+	pw, _ := get(t, plain, "lineStyle", "width").(float64)
+	if cw <= pw {
+		t.Errorf("critical edge width %v not above a plain edge's %v", cw, pw)
+	}
+}
