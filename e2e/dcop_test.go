@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -113,6 +114,32 @@ func TestBrowserDCOP(t *testing.T) {
 	waitPainted(t, ctx, `[data-kind=gantt] canvas`, "schedule Gantt")
 	waitPainted(t, ctx, `[data-kind=graph] canvas`, "pseudo-tree")
 	shot(t, ctx, dir, "dcop-run.png")
+
+	// 4. One click runs the other variants with the same parameters; the
+	// compare page fills in by itself as they finish.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid=all-variants]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=compare-metrics]`)),
+	)
+	if err != nil {
+		t.Fatalf("compare variants: %v", err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			if (document.querySelector('[data-testid=compare-status]')) { return 'waiting'; }
+			return String(document.querySelectorAll('[data-testid=compare-metrics] thead th').length);
+		})()`))
+		if err == nil && state != "waiting" {
+			if state != "5" {
+				t.Errorf("compare page has %s header cells, want 5 (metric + 4 variants)", state)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the compare page still waits: %s %v", state, err)
+		}
+	}
+	shot(t, ctx, dir, "dcop-compare.png")
 
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("JavaScript errors in the console: %q", errs)

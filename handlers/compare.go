@@ -96,6 +96,7 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 		markBest(&p.Metrics[k])
 	}
 
+	short := shortLabels(runs, p.Labels)
 	var plotTitles, ganttTitles []string
 	plots := map[string][]int{}
 	gantts := map[string][]int{}
@@ -117,7 +118,7 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 		var labels []string
 		var ps []solvers.Plot
 		for _, i := range plots[t] {
-			labels = append(labels, p.Labels[i])
+			labels = append(labels, short[i])
 			ps = append(ps, *reports[i].Plot(t))
 		}
 		p.Plots = append(p.Plots, charts.MergePlots(labels, ps))
@@ -126,7 +127,7 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 		var labels []string
 		var gs []solvers.Gantt
 		for _, i := range gantts[t] {
-			labels = append(labels, p.Labels[i])
+			labels = append(labels, short[i])
 			for _, g := range reports[i].Gantts {
 				if g.Title == t {
 					gs = append(gs, g)
@@ -137,6 +138,24 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 		p.Gantts = append(p.Gantts, charts.StackGantts(labels, gs))
 	}
 	return p
+}
+
+// shortLabels names runs inside merged charts, where space is short (lane
+// and legend labels): the variant alone when no two runs share one, else
+// the full label.
+func shortLabels(runs []store.Run, labels []string) []string {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if r.Kind != store.KindRun || r.Variant == "" || seen[r.Variant] {
+			return labels
+		}
+		seen[r.Variant] = true
+	}
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		out[i] = r.Variant
+	}
+	return out
 }
 
 // markBest marks the runs holding the best value; nothing is marked when the
@@ -171,4 +190,65 @@ func markBest(m *views.MetricRow) {
 	for i, v := range m.Values {
 		m.Best[i] = v != nil && *v == *best
 	}
+}
+
+// allVariants queues one run per variant of the strategy on a workload,
+// with the same parameters and seed, and returns the ids in variant order
+// with keep (a run that already exists, or "") first. Parameters are one
+// set per strategy, so a set the first queued run accepts suits them all:
+// bad parameters fail before anything is queued.
+func (s *Server) allVariants(c echo.Context, strategy, workloadID, keep, keepVariant string, params solvers.Params, seed int64) ([]string, error) {
+	st, err := s.lookup(strategy)
+	if err != nil {
+		return nil, err
+	}
+	if len(st.Variants()) > maxCompare {
+		return nil, errs.Invalidf("variant", "%s has %d variants, more than the %d a compare page shows", strategy, len(st.Variants()), maxCompare)
+	}
+	var ids []string
+	if keep != "" {
+		ids = append(ids, keep)
+	}
+	for _, v := range st.Variants() {
+		if keep != "" && v.Name == keepVariant {
+			continue
+		}
+		run, err := s.start(c, runRequest{Strategy: strategy, WorkloadID: workloadID, Variant: v.Name, Params: params, Seed: seed})
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, run.ID)
+	}
+	return ids, nil
+}
+
+// compareRunVariants runs every other variant on a run's workload with its
+// parameters and shows them all side by side: POST /runs/:id/all-variants.
+func (s *Server) compareRunVariants(c echo.Context) error {
+	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if run.Kind != store.KindRun {
+		return errs.Invalidf("id", "run %s is a reproduction: it has no workload to run the other variants on", run.ID)
+	}
+	ids, err := s.allVariants(c, run.Strategy, run.WorkloadID, run.ID, run.Variant, run.Params, run.Seed)
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/compare?runs="+strings.Join(ids, ","))
+}
+
+// compareWorkloadVariants runs every variant on a workload with the
+// default parameters: POST /workloads/:id/all-variants.
+func (s *Server) compareWorkloadVariants(c echo.Context) error {
+	w, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	ids, err := s.allVariants(c, w.Strategy, w.ID, "", "", nil, 0)
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/compare?runs="+strings.Join(ids, ","))
 }

@@ -50,3 +50,19 @@ func TestMarkBestLeavesEqualValuesUnmarked(t *testing.T) {
 		t.Error("equal values marked as best")
 	}
 }
+
+func TestShortLabelsUseTheVariantOnlyWhenUnique(t *testing.T) {
+	full := []string{"a · dpop", "b · exact"}
+	got := shortLabels([]store.Run{{ID: "a", Kind: store.KindRun, Variant: "dpop"}, {ID: "b", Kind: store.KindRun, Variant: "exact"}}, full)
+	if got[0] != "dpop" || got[1] != "exact" {
+		t.Errorf("unique variants: %q", got)
+	}
+	same := []store.Run{{ID: "a", Kind: store.KindRun, Variant: "dpop"}, {ID: "b", Kind: store.KindRun, Variant: "dpop"}}
+	if got := shortLabels(same, full); got[0] != full[0] || got[1] != full[1] {
+		t.Errorf("a shared variant must keep the run ids: %q", got)
+	}
+	repro := []store.Run{{ID: "a", Kind: store.KindReproduce}, {ID: "b", Kind: store.KindRun, Variant: "dpop"}}
+	if got := shortLabels(repro, full); got[0] != full[0] {
+		t.Errorf("a reproduction has no variant to show: %q", got)
+	}
+}

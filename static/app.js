@@ -9,7 +9,7 @@
     var id = el.getAttribute("data-run");
     var bar = el.querySelector(".progress > div");
     var note = el.querySelector("[data-testid=progress-note]");
-    var status = document.querySelector("[data-testid=run-status]");
+    var status = el.querySelector("[data-testid=run-status]") || document.querySelector("[data-testid=run-status]");
     function tick() {
       fetch("/api/runs/" + encodeURIComponent(id), { headers: { Accept: "application/json" } })
         .then(function (r) { return r.json(); })

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"schedlab/solvers"
+	"schedlab/store"
 )
 
 // Num formats a number for people: whole numbers and values of 1,000 or
@@ -177,3 +178,24 @@ func workloadName(names map[string]string, id string) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// anyActive reports whether any run is still queued or running.
+func anyActive(runs []store.Run) bool {
+	for _, r := range runs {
+		if Active(r.Status) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyNotDone reports whether any run has not finished successfully, so the
+// compare page shows each run's status.
+func anyNotDone(runs []store.Run) bool {
+	for _, r := range runs {
+		if r.Status != "done" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,112 @@
+package handlers
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"schedlab/solvers/registry"
+)
+
+// postNoRedirect posts a form and returns the status and Location.
+func (a *app) postNoRedirect(t *testing.T, path string) (int, string) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.PostForm(a.URL+path, url.Values{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location")
+}
+
+// compareRuns parses the run ids of a /compare?runs= address.
+func compareRuns(t *testing.T, loc string) []string {
+	t.Helper()
+	u, err := url.Parse(loc)
+	if err != nil || u.Path != "/compare" {
+		t.Fatalf("redirected to %q, want /compare?runs=...", loc)
+	}
+	return strings.Split(u.Query().Get("runs"), ",")
+}
+
+func TestWorkloadAllVariantsRunsEveryVariantSideBySide(t *testing.T) {
+	a := newApp(t, "", 0)
+	wid := a.upload(t)
+	status, loc := a.postNoRedirect(t, "/workloads/"+wid+"/all-variants")
+	if status != http.StatusSeeOther {
+		t.Fatalf("status %d, want 303", status)
+	}
+	ids := compareRuns(t, loc)
+	st, _ := registry.Lookup("eapm")
+	if len(ids) != len(st.Variants()) {
+		t.Fatalf("%d runs queued, want one per variant (%d)", len(ids), len(st.Variants()))
+	}
+	seen := map[string]bool{}
+	for i, id := range ids {
+		r := a.waitRun(t, id)
+		if r.Status != "done" || r.WorkloadID != wid {
+			t.Errorf("run %s: status %s on workload %s", id, r.Status, r.WorkloadID)
+		}
+		if r.Variant != st.Variants()[i].Name {
+			t.Errorf("run %d is variant %s, want %s (variant order)", i, r.Variant, st.Variants()[i].Name)
+		}
+		seen[r.Variant] = true
+	}
+	if len(seen) != len(ids) {
+		t.Errorf("variants repeat: %v", seen)
+	}
+	code, body := a.do(t, http.MethodGet, loc, "", nil)
+	if code != http.StatusOK {
+		t.Fatalf("compare page: %d", code)
+	}
+	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if n := doc.Find("[data-testid=compare-metrics] thead th").Length(); n != len(ids)+1 {
+		t.Errorf("compare table has %d header cells, want %d", n, len(ids)+1)
+	}
+	if doc.Find("[data-testid=compare-waiting]").Length() != 0 {
+		t.Error("finished runs still announced as running")
+	}
+}
+
+func TestRunAllVariantsKeepsTheRunAndItsParameters(t *testing.T) {
+	a := newApp(t, "", 0)
+	wid := a.upload(t)
+	first := a.startRun(t, fmt.Sprintf(`{"workload_id":%q,"variant":"average","params":{"gamma":"0.7"}}`, wid))
+	status, loc := a.postNoRedirect(t, "/runs/"+first.ID+"/all-variants")
+	if status != http.StatusSeeOther {
+		t.Fatalf("status %d, want 303", status)
+	}
+	ids := compareRuns(t, loc)
+	if ids[0] != first.ID {
+		t.Errorf("the compare page starts with %s, want the original run %s", ids[0], first.ID)
+	}
+	st, _ := registry.Lookup("eapm")
+	if len(ids) != len(st.Variants()) {
+		t.Fatalf("%d runs, want %d", len(ids), len(st.Variants()))
+	}
+	for _, id := range ids[1:] {
+		r := a.waitRun(t, id)
+		if r.Variant == "average" {
+			t.Errorf("the original variant was run again as %s", id)
+		}
+		if r.Params["gamma"] != "0.7" {
+			t.Errorf("run %s has gamma %q, want the original run's 0.7", id, r.Params["gamma"])
+		}
+	}
+}
+
+func TestAllVariantsOfUnknownRunIs404(t *testing.T) {
+	a := newApp(t, "", 0)
+	if status, _ := a.postNoRedirect(t, "/runs/nosuchrun0/all-variants"); status != http.StatusNotFound {
+		t.Errorf("status %d, want 404", status)
+	}
+	if n := a.countRuns(t); n != 0 {
+		t.Errorf("%d runs queued", n)
+	}
+}
