@@ -17,6 +17,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/runner"
+	"schedlab/solvers"
+	"schedlab/solvers/eapm"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -31,6 +33,13 @@ type app struct {
 // given to reopen an existing one.
 func newApp(t testing.TB, dbPath string, maxUpload int64) *app {
 	t.Helper()
+	return newAppWith(t, dbPath, maxUpload, registry.All())
+}
+
+// newAppWith serves the application with only the given strategies built,
+// so that tests of unbuilt families do not depend on what is built today.
+func newAppWith(t testing.TB, dbPath string, maxUpload int64, strategies []solvers.Strategy) *app {
+	t.Helper()
 	if dbPath == "" {
 		dbPath = filepath.Join(t.TempDir(), "test.db")
 	}
@@ -39,12 +48,20 @@ func newApp(t testing.TB, dbPath string, maxUpload int64) *app {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	rn := runner.New(st, registry.Lookup, runner.Options{Workers: 2})
+	lookup := func(name string) (solvers.Strategy, bool) {
+		for _, s := range strategies {
+			if s.Info().Name == name {
+				return s, true
+			}
+		}
+		return nil, false
+	}
+	rn := runner.New(st, lookup, runner.Options{Workers: 2})
 	if err := rn.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	e := echo.New()
-	New(st, rn, registry.All(), maxUpload).Routes(e)
+	New(st, rn, strategies, maxUpload).Routes(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(func() {
 		srv.Close()
@@ -145,7 +162,6 @@ func TestUploadRejectsBadInputAndStoresNothing(t *testing.T) {
 		{"malformed json", "eapm", map[string]string{"file": `{"etc": [[1,2]`}, 400, "workload.json", ""},
 		{"json with a wrong field", "eapm", map[string]string{"file": `{"etcs": [[1]]}`}, 400, "workload.json", ""},
 		{"unknown strategy", "nosuch", map[string]string{"etc": goodETC, "apc": goodAPC, "users": goodUsers}, 404, "strategy", "unknown strategy"},
-		{"not yet built strategy", "gossip", map[string]string{"file": "{}"}, 404, "strategy", "not built"},
 		{"missing strategy", "", map[string]string{"file": "{}"}, 400, "strategy", "missing"},
 		{"upload over the size limit", "eapm", map[string]string{"etc": big, "apc": goodAPC, "users": goodUsers}, 413, "file", "limit"},
 	}
@@ -500,8 +516,31 @@ func TestReproduceRunsTheSeedExperimentAndShowsItOnItsCard(t *testing.T) {
 	if card.Find(`[data-testid=report-table][data-title="Table 1"]`).Length() != 1 {
 		t.Error("the EAPM card does not show Table 1 of the latest run")
 	}
-	if doc.Find("[data-testid=repro-gossip] [data-testid=reproduce-run]").Length() != 0 {
+}
+
+// TestUnbuiltFamilyIsListedButNotOffered serves only EAPM: the other
+// families are shown as not built, refuse uploads with 404 and offer no
+// experiment.
+func TestUnbuiltFamilyIsListedButNotOffered(t *testing.T) {
+	a := newAppWith(t, "", 0, []solvers.Strategy{eapm.New()})
+	body, ctype := multipartBody(t, map[string]string{"strategy": "dcop"}, map[string]string{"file": "{}"})
+	status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
+	if status != http.StatusNotFound || !strings.Contains(string(b), "not built") {
+		t.Errorf("upload to an unbuilt family: %d %s, want 404 saying not built", status, b)
+	}
+	if n := a.countWorkloads(t); n != 0 {
+		t.Errorf("%d workloads stored", n)
+	}
+	_, page := a.do(t, http.MethodGet, "/reproduce", "", nil)
+	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
+	if doc.Find("[data-testid=repro-dcop]").Length() != 1 {
+		t.Error("the unbuilt family has no card")
+	}
+	if doc.Find("[data-testid=repro-dcop] [data-testid=reproduce-run]").Length() != 0 {
 		t.Error("an unbuilt family offers to run its experiment")
+	}
+	if status, _ := a.postJSON(t, "/api/reproduce/dcop", `{}`); status != http.StatusNotFound {
+		t.Errorf("reproduce of an unbuilt family: %d, want 404", status)
 	}
 }
 
