@@ -1,0 +1,328 @@
+package batch
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"schedlab/errs"
+)
+
+// Policy is a queue policy.
+type Policy string
+
+// The policies; see the package doc.
+const (
+	FCFS         Policy = "fcfs"
+	EASY         Policy = "easy"
+	Conservative Policy = "conservative"
+)
+
+// Policies lists the policies in the order a user chooses among them.
+var Policies = []Policy{FCFS, EASY, Conservative}
+
+// Job is one rigid parallel job. Times are seconds.
+type Job struct {
+	ID       int     // the trace's job number, for output
+	Submit   float64 // ≥ 0
+	Size     int     // processors, 1..P
+	Estimate float64 // > 0: the requested time the scheduler plans with
+	Run      float64 // > 0: the real runtime (cut at Estimate)
+}
+
+// Duration is how long the job holds its processors: its runtime, cut at
+// its estimate.
+func (j Job) Duration() float64 { return math.Min(j.Run, j.Estimate) }
+
+// Placement is where and when a job ran.
+type Placement struct {
+	Start, End float64
+	Procs      []int // processor ids, ascending
+}
+
+// Reservation is a start time the scheduler promised a waiting job at time
+// Made: the head's shadow time under EASY, every reservation under
+// conservative.
+type Reservation struct {
+	Job   int // index into the jobs
+	Made  float64
+	Start float64
+}
+
+// Result is a simulated schedule: Placements[i] is where jobs[i] ran.
+type Result struct {
+	P            int
+	Policy       Policy
+	Placements   []Placement
+	Reservations []Reservation
+	Capped       int // jobs whose runtime exceeded their estimate and were cut
+	Passes       int // scheduling passes
+}
+
+// running is a started job in the completion heap.
+type running struct {
+	job    int
+	end    float64 // actual end
+	estEnd float64 // start + estimate: what the scheduler believes
+}
+
+type runHeap []running
+
+func (h runHeap) Len() int { return len(h) }
+func (h runHeap) Less(i, j int) bool {
+	if h[i].end != h[j].end {
+		return h[i].end < h[j].end
+	}
+	return h[i].job < h[j].job
+}
+func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)   { *h = append(*h, x.(running)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// Validate checks jobs against a machine of p processors; errors name the
+// job's index and field.
+func Validate(jobs []Job, p int) error {
+	if p < 1 {
+		return errs.Invalidf("processors", "the machine needs at least 1 processor, got %d", p)
+	}
+	if len(jobs) == 0 {
+		return errs.Invalidf("jobs", "no jobs to simulate")
+	}
+	for i, j := range jobs {
+		f := func(name string) string { return fmt.Sprintf("jobs[%d].%s", i, name) }
+		switch {
+		case !(j.Submit >= 0) || math.IsInf(j.Submit, 0):
+			return errs.Invalidf(f("submit"), "job %d: submit time must be a finite number ≥ 0, got %v", j.ID, j.Submit)
+		case j.Size < 1 || j.Size > p:
+			return errs.Invalidf(f("size"), "job %d: size must be 1..%d processors, got %d", j.ID, p, j.Size)
+		case !(j.Estimate > 0) || math.IsInf(j.Estimate, 0):
+			return errs.Invalidf(f("estimate"), "job %d: requested time must be a finite number > 0, got %v", j.ID, j.Estimate)
+		case !(j.Run > 0) || math.IsInf(j.Run, 0):
+			return errs.Invalidf(f("run"), "job %d: runtime must be a finite number > 0, got %v", j.ID, j.Run)
+		}
+	}
+	return nil
+}
+
+// Simulate runs jobs on p processors under pol. Jobs are queued in order of
+// submit time, ties in input order. progress (may be nil) hears how many
+// jobs have started; ctx is checked every few hundred events.
+func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(done, total int)) (*Result, error) {
+	if err := Validate(jobs, p); err != nil {
+		return nil, err
+	}
+	switch pol {
+	case FCFS, EASY, Conservative:
+	default:
+		return nil, errs.Invalidf("policy", "unknown policy %q (known: fcfs, easy, conservative)", pol)
+	}
+	n := len(jobs)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return jobs[order[a]].Submit < jobs[order[b]].Submit })
+
+	s := &sim{
+		jobs: jobs, p: p, pol: pol,
+		res:  &Result{P: p, Policy: pol, Placements: make([]Placement, n)},
+		busy: make([]bool, p),
+		prof: newProfile(jobs[order[0]].Submit, p),
+		resv: make([]float64, n),
+		last: make([]float64, n),
+	}
+	for i := range s.last {
+		s.last[i] = math.NaN()
+	}
+	next := 0 // next arrival in order
+	started := 0
+	for events := 0; started < n; events++ {
+		if events%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(started, n)
+			}
+		}
+		// The next event time: an arrival or a completion.
+		now := math.Inf(1)
+		if next < n {
+			now = jobs[order[next]].Submit
+		}
+		if len(s.run) > 0 && s.run[0].end < now {
+			now = s.run[0].end
+		}
+		if pol == Conservative {
+			for _, q := range s.queue {
+				now = math.Min(now, s.resv[q]) // a reservation's time comes
+			}
+		}
+		s.prof.advance(now)
+		ended := false
+		for len(s.run) > 0 && s.run[0].end <= now {
+			r := heap.Pop(&s.run).(running)
+			for _, c := range s.res.Placements[r.job].Procs {
+				s.busy[c] = false
+			}
+			if r.estEnd > r.end {
+				s.prof.add(r.end, r.estEnd, -jobs[r.job].Size) // ended before its estimate
+			}
+			ended = true
+		}
+		var arrived []int
+		for next < n && jobs[order[next]].Submit <= now {
+			arrived = append(arrived, order[next])
+			next++
+		}
+		started += s.pass(now, arrived, ended)
+	}
+	if progress != nil {
+		progress(n, n)
+	}
+	return s.res, nil
+}
+
+// sim is one simulation's state.
+type sim struct {
+	jobs  []Job
+	p     int
+	pol   Policy
+	res   *Result
+	busy  []bool // processor ids in use
+	run   runHeap
+	queue []int // waiting jobs in queue order
+	prof  *profile
+	resv  []float64 // conservative: each waiting job's reservation
+	last  []float64 // the last reservation recorded for each job (NaN: none)
+}
+
+// pass is one scheduling pass at now; it returns how many jobs started.
+func (s *sim) pass(now float64, arrived []int, ended bool) int {
+	s.res.Passes++
+	if s.pol == Conservative {
+		return s.passConservative(now, arrived, ended)
+	}
+	s.queue = append(s.queue, arrived...)
+	startedN := 0
+	// FCFS and EASY: start the head while it fits now.
+	for len(s.queue) > 0 && s.prof.freeNow() >= s.jobs[s.queue[0]].Size {
+		s.start(now, s.queue[0])
+		s.queue = s.queue[1:]
+		startedN++
+	}
+	if s.pol == FCFS || len(s.queue) == 0 {
+		return startedN
+	}
+	// EASY: reserve the head at its shadow time, backfill the rest around
+	// it, then lift the reservation (it is recomputed every pass).
+	head := s.queue[0]
+	hj := s.jobs[head]
+	shadow := s.prof.earliest(hj.Size, hj.Estimate)
+	s.record(head, now, shadow)
+	s.prof.add(shadow, shadow+hj.Estimate, hj.Size)
+	kept := s.queue[:1]
+	for _, q := range s.queue[1:] {
+		j := s.jobs[q]
+		if s.prof.freeNow() >= j.Size && s.prof.earliest(j.Size, j.Estimate) == now {
+			s.start(now, q)
+			startedN++
+			continue
+		}
+		kept = append(kept, q)
+	}
+	s.queue = kept
+	s.prof.add(shadow, shadow+hj.Estimate, -hj.Size)
+	return startedN
+}
+
+// passConservative compresses the reservations after a job ended, gives
+// every arrival its reservation, and starts the jobs whose time has come.
+// Compressing after every end, not only an early one, matters: an earlier
+// compression may have moved a job ahead of the one reserved behind it, so
+// an on-time end can free room sooner than the reservations behind it
+// assumed.
+func (s *sim) passConservative(now float64, arrived []int, ended bool) int {
+	if ended {
+		for _, q := range s.queue {
+			j := s.jobs[q]
+			s.prof.add(s.resv[q], s.resv[q]+j.Estimate, -j.Size)
+			t := s.prof.earliest(j.Size, j.Estimate)
+			s.resv[q] = t
+			s.prof.add(t, t+j.Estimate, j.Size)
+			s.record(q, now, t)
+		}
+	}
+	for _, q := range arrived {
+		j := s.jobs[q]
+		t := s.prof.earliest(j.Size, j.Estimate)
+		s.resv[q] = t
+		s.prof.add(t, t+j.Estimate, j.Size)
+		s.record(q, now, t)
+		s.queue = append(s.queue, q)
+	}
+	startedN := 0
+	kept := s.queue[:0]
+	for _, q := range s.queue {
+		if s.resv[q] <= now {
+			if s.resv[q] < now {
+				// Defensive: a reservation whose time passed without an
+				// event (none should) is booked again from now.
+				j := s.jobs[q]
+				s.prof.add(s.resv[q], s.resv[q]+j.Estimate, -j.Size)
+				s.prof.add(now, now+j.Estimate, j.Size)
+			}
+			s.place(now, q)
+			startedN++
+			continue
+		}
+		kept = append(kept, q)
+	}
+	s.queue = kept
+	return startedN
+}
+
+// record notes a reservation when it differs from the job's last one.
+func (s *sim) record(job int, now, start float64) {
+	if s.last[job] == start {
+		return
+	}
+	s.last[job] = start
+	s.res.Reservations = append(s.res.Reservations, Reservation{Job: job, Made: now, Start: start})
+}
+
+// start books job q on the profile from now and places it.
+func (s *sim) start(now float64, q int) {
+	s.prof.add(now, now+s.jobs[q].Estimate, s.jobs[q].Size)
+	s.place(now, q)
+}
+
+// place gives job q the lowest free processor ids and puts it on the
+// completion heap. The profile must already hold its booking.
+func (s *sim) place(now float64, q int) {
+	j := s.jobs[q]
+	procs := make([]int, 0, j.Size)
+	for c := 0; c < s.p && len(procs) < j.Size; c++ {
+		if !s.busy[c] {
+			s.busy[c] = true
+			procs = append(procs, c)
+		}
+	}
+	if len(procs) < j.Size {
+		// The profile said it fits: a broken invariant, not bad input.
+		panic(fmt.Sprintf("batch: job %d needs %d processors at %v, only %d free", j.ID, j.Size, now, len(procs)))
+	}
+	if j.Run > j.Estimate {
+		s.res.Capped++
+	}
+	end := now + j.Duration()
+	s.res.Placements[q] = Placement{Start: now, End: end, Procs: procs}
+	heap.Push(&s.run, running{job: q, end: end, estEnd: now + j.Estimate})
+}
