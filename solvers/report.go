@@ -41,8 +41,9 @@ type Table struct {
 	Rows    [][]any  `json:"rows"`
 }
 
-// Plot is a titled chart of named lines. Kind is "line" (default), "bar" or
-// "scatter"; a log axis is asked for with XLog/YLog.
+// Plot is a titled chart of named lines. Kind is "line" (default), "bar",
+// "scatter", "area" (filled line) or "step" (filled step function: each
+// value holds until the next point); a log axis is asked for with XLog/YLog.
 type Plot struct {
 	Title  string `json:"title"`
 	XLabel string `json:"x_label"`

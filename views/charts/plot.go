@@ -21,6 +21,8 @@ const (
 	KindLine    = "line"
 	KindBar     = "bar"
 	KindScatter = "scatter"
+	KindArea    = "area" // a line filled down to the axis
+	KindStep    = "step" // a filled step function (value holds until the next point)
 )
 
 // samplingFrom is the point count from which a line is down-sampled by
@@ -41,6 +43,7 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 	if kind != KindBar && kind != KindScatter {
 		kind = KindLine
 	}
+	filled, stepped := p.Kind == KindArea || p.Kind == KindStep, p.Kind == KindStep
 	global := []gecharts.GlobalOpts{
 		gecharts.WithTitleOpts(opts.Title{Title: p.Title, Show: opts.Bool(false)}),
 		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(p.Lines) > 0), Type: "scroll", Top: "0", Left: "center", Width: "70%"}),
@@ -135,8 +138,18 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 				gecharts.WithLineStyleOpts(style),
 				gecharts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(data) <= 60), SymbolSize: 5}),
 			}
-			if len(data) >= samplingFrom {
-				ext.series[i] = map[string]any{"sampling": "lttb"}
+			if filled {
+				so = append(so, gecharts.WithAreaStyleOpts(opts.AreaStyle{Opacity: opts.Float(0.25)}))
+			}
+			extra := map[string]any{}
+			if len(data) >= samplingFrom && !stepped {
+				extra["sampling"] = "lttb" // LTTB would cut a step function's corners
+			}
+			if stepped {
+				extra["step"] = "end"
+			}
+			if len(extra) > 0 {
+				ext.series[i] = extra
 			}
 			line.AddSeries(l.Name, data, so...)
 		}

@@ -190,3 +190,24 @@ func TestPlotYLabelStartsAtTheAxis(t *testing.T) {
 		}
 	}
 }
+
+func TestPlotOptionStepIsFilledAndNeverSampled(t *testing.T) {
+	p := solvers.Plot{Title: "in use", Kind: KindStep, Lines: []solvers.Line{{Name: "processors"}}}
+	for i := 0; i < samplingFrom; i++ {
+		p.Lines[0].Points = append(p.Lines[0].Points, [2]float64{float64(i), float64(i % 7)})
+	}
+	o := option(t)(PlotOption(p))
+	if got := get(t, o, "series", 0, "step"); got != "end" {
+		t.Errorf("step = %v, want end", got)
+	}
+	if got := get(t, o, "series", 0, "sampling"); got != nil {
+		t.Errorf("a step function is sampled (%v): LTTB would cut its corners", got)
+	}
+	if get(t, o, "series", 0, "areaStyle") == nil {
+		t.Error("step plot not filled")
+	}
+	area := option(t)(PlotOption(solvers.Plot{Title: "a", Kind: KindArea, Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 1}, {1, 2}}}}}))
+	if get(t, area, "series", 0, "areaStyle") == nil || get(t, area, "series", 0, "step") != nil {
+		t.Error("area plot: want filled, not stepped")
+	}
+}
