@@ -1,0 +1,192 @@
+package batch
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"schedlab/solvers"
+)
+
+// ReportOptions shape the report of a simulation.
+type ReportOptions struct {
+	// GanttStart and GanttSpan choose the window of the Gantt, in seconds
+	// from the first submission; a span ≤ 0 means DefaultGanttSpan. Only
+	// jobs that overlap the window are drawn, clipped to it, so a trace
+	// of any length stays light in the browser.
+	GanttStart, GanttSpan float64
+	// MaxBars caps the Gantt's bars (0: DefaultMaxBars); a window with
+	// more is shortened, and the report says so.
+	MaxBars int
+}
+
+// Report defaults.
+const (
+	DefaultGanttSpan = 48 * 3600.0
+	DefaultMaxBars   = 20000
+	// usageBuckets is the number of points of the processors-in-use plot
+	// over the whole trace.
+	usageBuckets = 2000
+)
+
+// BuildReport is the common report of a batch simulation: the standard
+// metrics, a Gantt of one window on concrete processors, processors in use
+// over the whole trace (mean and peak per bucket), and the per-job table in
+// Batsim's columns (its CSV download is the Batsim-style export).
+func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *solvers.Report {
+	s := Summarize(jobs, r)
+	rep := &solvers.Report{}
+	rep.Metrics = []solvers.Metric{
+		{Name: "wait_mean", Value: s.WaitMean, Unit: "s", Better: solvers.Lower},
+		{Name: "wait_p95", Value: s.WaitP95, Unit: "s", Better: solvers.Lower},
+		{Name: "bsld_mean", Value: s.BSLDMean, Better: solvers.Lower},
+		{Name: "utilization", Value: s.Utilization, Better: solvers.Higher},
+		{Name: "makespan", Value: s.Makespan, Unit: "s", Better: solvers.Lower},
+		{Name: "jobs", Value: float64(s.Jobs), Unit: "jobs"},
+		{Name: "jobs_skipped", Value: float64(skipped), Unit: "jobs"},
+	}
+	g, note := gantt(jobs, r, o)
+	rep.Gantts = []solvers.Gantt{g}
+	rep.Series = []solvers.Plot{usage(jobs, r)}
+	rep.Tables = []solvers.Table{batsimTable(jobs, r)}
+	rep.Notes = append(rep.Notes,
+		fmt.Sprintf("Policy %s on %d processors. Metrics over all %d simulated jobs: wait = start − submit; bsld = max(1, (wait + run) / max(run, %g s)); utilization = Σ run × size / (P × makespan); makespan = last end − first submit.", r.Policy, r.P, s.Jobs, Tau),
+		note)
+	if r.Capped > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d jobs ran longer than their requested time and were cut at it, as the real system would kill them.", r.Capped))
+	}
+	return rep
+}
+
+// gantt draws the jobs overlapping the window, one bar per processor.
+func gantt(jobs []Job, r *Result, o ReportOptions) (solvers.Gantt, string) {
+	span := o.GanttSpan
+	if span <= 0 {
+		span = DefaultGanttSpan
+	}
+	maxBars := o.MaxBars
+	if maxBars <= 0 {
+		maxBars = DefaultMaxBars
+	}
+	first := math.Inf(1)
+	for _, j := range jobs {
+		first = math.Min(first, j.Submit)
+	}
+	from := first + max(o.GanttStart, 0)
+	to := from + span
+	// Jobs by start; shorten the window if it would hold too many bars.
+	var idx []int
+	bars := 0
+	for i := range jobs {
+		pl := r.Placements[i]
+		if pl.End > from && pl.Start < to {
+			idx = append(idx, i)
+		}
+	}
+	sort.Slice(idx, func(a, b int) bool { return r.Placements[idx[a]].Start < r.Placements[idx[b]].Start })
+	total := len(idx)
+	cut := total
+	for k, i := range idx {
+		if bars+jobs[i].Size > maxBars {
+			cut = k
+			to = r.Placements[i].Start
+			break
+		}
+		bars += jobs[i].Size
+	}
+	idx = idx[:cut]
+	g := solvers.Gantt{Title: "Processors", TimeUnit: "s", Lanes: make([]string, r.P)}
+	for c := range g.Lanes {
+		g.Lanes[c] = "P" + strconv.Itoa(c)
+	}
+	for _, i := range idx {
+		pl := r.Placements[i]
+		label := strconv.Itoa(jobs[i].ID)
+		for _, c := range pl.Procs {
+			g.Bars = append(g.Bars, solvers.Bar{Lane: c, Start: math.Max(pl.Start, from), End: math.Min(pl.End, to),
+				Label: label, Group: label})
+		}
+	}
+	note := fmt.Sprintf("The Gantt shows the window %s–%s after the first submission (%d jobs, one bar per processor); the run parameters gantt_start_h and gantt_hours move it.",
+		hours(from-first), hours(to-first), len(idx))
+	if cut < total {
+		note += fmt.Sprintf(" It was shortened to stay under %d bars.", maxBars)
+	}
+	return g, note
+}
+
+func hours(s float64) string { return strconv.FormatFloat(s/3600, 'f', 1, 64) + " h" }
+
+// usage is processors in use over the whole trace: the exact step function
+// averaged (time-weighted) and maxed over usageBuckets equal buckets.
+func usage(jobs []Job, r *Result) solvers.Plot {
+	type ev struct {
+		t float64
+		d int
+	}
+	evs := make([]ev, 0, 2*len(jobs))
+	for i, j := range jobs {
+		pl := r.Placements[i]
+		if pl.End > pl.Start {
+			evs = append(evs, ev{pl.Start, j.Size}, ev{pl.End, -j.Size})
+		}
+	}
+	sort.Slice(evs, func(a, b int) bool {
+		if evs[a].t != evs[b].t {
+			return evs[a].t < evs[b].t
+		}
+		return evs[a].d < evs[b].d // ends before starts at the same time
+	})
+	p := solvers.Plot{Title: "Processors in use", XLabel: "time since the first submission (h)", YLabel: "processors", Kind: "step"}
+	if len(evs) == 0 {
+		return p
+	}
+	first := math.Inf(1)
+	for _, j := range jobs {
+		first = math.Min(first, j.Submit)
+	}
+	last := evs[len(evs)-1].t
+	width := (last - first) / usageBuckets
+	if width <= 0 {
+		width = 1
+	}
+	mean := solvers.Line{Name: "mean per bucket"}
+	peak := solvers.Line{Name: "peak per bucket"}
+	machine := solvers.Line{Name: fmt.Sprintf("machine (%d)", r.P), Dashed: true}
+	used, k := 0, 0
+	for b := 0; b < usageBuckets; b++ {
+		lo, hi := first+float64(b)*width, first+float64(b+1)*width
+		area, top, t := 0.0, used, lo
+		for k < len(evs) && evs[k].t < hi {
+			area += float64(used) * (evs[k].t - math.Max(t, lo))
+			t = math.Max(evs[k].t, lo)
+			used += evs[k].d
+			top = max(top, used)
+			k++
+		}
+		area += float64(used) * (hi - t)
+		x := (lo - first) / 3600
+		mean.Points = append(mean.Points, [2]float64{x, area / width})
+		peak.Points = append(peak.Points, [2]float64{x, float64(top)})
+	}
+	machine.Points = [][2]float64{{0, float64(r.P)}, {(last - first) / 3600, float64(r.P)}}
+	p.Lines = []solvers.Line{peak, mean, machine}
+	return p
+}
+
+// batsimTable is every job in Batsim's jobs.csv columns.
+func batsimTable(jobs []Job, r *Result) solvers.Table {
+	t := solvers.Table{Title: "Jobs (Batsim columns)", Columns: BatsimColumns, Rows: make([][]any, len(jobs))}
+	for i, j := range jobs {
+		pl := r.Placements[i]
+		exec := pl.End - pl.Start
+		turn := pl.End - j.Submit
+		stretch := 0.0
+		if exec > 0 {
+			stretch = turn / exec
+		}
+		t.Rows[i] = []any{j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec, pl.End, pl.Start - j.Submit, turn, stretch, Intervals(pl.Procs)}
+	}
+	return t
+}

@@ -1,0 +1,69 @@
+package batch
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestReportMetricsGanttWindowAndUsage(t *testing.T) {
+	r, _ := Simulate(context.Background(), fourJobs, 4, EASY, nil)
+	rep := BuildReport(fourJobs, r, ReportOptions{GanttStart: 0, GanttSpan: 20}, 3)
+	if err := rep.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"wait_mean": 41.0 / 4, "wait_p95": 31, "makespan": 41, "jobs": 4, "jobs_skipped": 3}
+	for name, v := range want {
+		if m, ok := rep.Metric(name); !ok || m.Value != v {
+			t.Errorf("metric %s = %v, want %v", name, m.Value, v)
+		}
+	}
+	// Window [0, 20): J1 (3 procs), J2 (3 procs) and J4 (1 proc, clipped to
+	// 1–20); J3 starts at 31, outside.
+	g := rep.Gantts[0]
+	if len(g.Lanes) != 4 || len(g.Bars) != 7 {
+		t.Fatalf("gantt: %d lanes, %d bars; want 4, 7", len(g.Lanes), len(g.Bars))
+	}
+	for _, b := range g.Bars {
+		if b.Label == "4" && (b.Start != 1 || b.End != 20) {
+			t.Errorf("J4 drawn %v–%v, want clipped to 1–20", b.Start, b.End)
+		}
+		if b.Label == "3" {
+			t.Error("J3 drawn outside the window")
+		}
+	}
+	// Usage: the time-weighted mean over all buckets is the total work over
+	// the makespan: 130 processor-seconds in 41 s.
+	u := rep.Series[0]
+	sum := 0.0
+	for _, p := range u.Lines[1].Points {
+		sum += p[1]
+	}
+	if got := sum / float64(len(u.Lines[1].Points)); math.Abs(got-130.0/41) > 1e-9 {
+		t.Errorf("mean processors in use %v, want %v", got, 130.0/41)
+	}
+	for _, p := range u.Lines[0].Points {
+		if p[1] > 4 {
+			t.Fatalf("peak %v over the machine", p[1])
+		}
+	}
+	if tb := rep.Tables[0]; len(tb.Rows) != 4 || tb.Rows[2][10] != "0-3" {
+		t.Errorf("Batsim table rows %v", tb.Rows)
+	}
+}
+
+func TestReportShortensAWindowWithTooManyBars(t *testing.T) {
+	r, _ := Simulate(context.Background(), fourJobs, 4, EASY, nil)
+	rep := BuildReport(fourJobs, r, ReportOptions{GanttSpan: 100, MaxBars: 4}, 0)
+	if n := len(rep.Gantts[0].Bars); n > 4 {
+		t.Errorf("%d bars over the cap of 4", n)
+	}
+	found := false
+	for _, n := range rep.Notes {
+		found = found || strings.Contains(n, "shortened")
+	}
+	if !found {
+		t.Errorf("no note says the window was shortened: %q", rep.Notes)
+	}
+}
