@@ -126,10 +126,11 @@ func TestBrowserDCOP(t *testing.T) {
 	}
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			if (document.readyState !== 'complete' || !document.querySelector('[data-testid=compare-metrics]')) { return 'loading'; }
 			if (document.querySelector('[data-testid=compare-status]')) { return 'waiting'; }
 			return String(document.querySelectorAll('[data-testid=compare-metrics] thead th').length);
 		})()`))
-		if err == nil && state != "waiting" {
+		if err == nil && state != "waiting" && state != "loading" {
 			if state != "5" {
 				t.Errorf("compare page has %s header cells, want 5 (metric + 4 variants)", state)
 			}
