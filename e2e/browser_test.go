@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -270,6 +271,28 @@ func browser(t *testing.T, exe, dir string) (ctx context.Context, consoleErrors 
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]string(nil), seen...)
+	}
+}
+
+// waitCompared waits until the compare page has every run finished and
+// checks that its metrics table has want header cells (metric + runs).
+func waitCompared(t *testing.T, ctx context.Context, want int) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			if (document.readyState !== 'complete' || !document.querySelector('[data-testid=compare-metrics]')) { return 'loading'; }
+			if (document.querySelector('[data-testid=compare-status]')) { return 'waiting'; }
+			return String(document.querySelectorAll('[data-testid=compare-metrics] thead th').length);
+		})()`))
+		if err == nil && state != "waiting" && state != "loading" {
+			if state != strconv.Itoa(want) {
+				t.Errorf("compare page has %s header cells, want %d", state, want)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the compare page still waits: %s %v", state, err)
+		}
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -124,22 +123,7 @@ func TestBrowserDCOP(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compare variants: %v", err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
-			if (document.readyState !== 'complete' || !document.querySelector('[data-testid=compare-metrics]')) { return 'loading'; }
-			if (document.querySelector('[data-testid=compare-status]')) { return 'waiting'; }
-			return String(document.querySelectorAll('[data-testid=compare-metrics] thead th').length);
-		})()`))
-		if err == nil && state != "waiting" && state != "loading" {
-			if state != "5" {
-				t.Errorf("compare page has %s header cells, want 5 (metric + 4 variants)", state)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the compare page still waits: %s %v", state, err)
-		}
-	}
+	waitCompared(t, ctx, 5)
 	shot(t, ctx, dir, "dcop-compare.png")
 
 	if errs := consoleErrors(); len(errs) > 0 {

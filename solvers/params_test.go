@@ -3,6 +3,7 @@ package solvers
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"schedlab/errs"
@@ -87,5 +88,20 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 		Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 0, End: 1}}}}}
 	if err := good.Validate(); err != nil {
 		t.Errorf("Validate rejected a good report: %v", err)
+	}
+}
+
+func TestPresetParamsFindsThePresetOrNamesTheKnownOnes(t *testing.T) {
+	presets := []Preset{{Name: "a", Params: []ParamSpec{IntSpec("n", "3", "", "", 1, 9)}}, {Name: "b"}}
+	p, err := PresetParams(presets, "a", Params{})
+	if err != nil || p.Int("n") != 3 {
+		t.Errorf("preset a: %v %v", p, err)
+	}
+	if _, err := PresetParams(presets, "a", Params{"n": "99"}); errs.FieldOf(err) != "n" {
+		t.Errorf("out of range: %v", err)
+	}
+	_, err = PresetParams(presets, "c", nil)
+	if errs.FieldOf(err) != "preset" || !strings.Contains(err.Error(), "a, b") {
+		t.Errorf("unknown preset: %v", err)
 	}
 }

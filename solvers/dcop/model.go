@@ -1,15 +1,13 @@
 package dcop
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 
 	"schedlab/errs"
+	"schedlab/solvers/formats"
 )
 
 // EntryBytes is the size of one UTIL hypercube entry (float32): the seed's
@@ -57,18 +55,9 @@ type instanceJSON struct {
 // ParseJSON reads the native JSON (see doc.go). Unknown fields and trailing
 // data are errors; every error is errs.Invalid naming the field.
 func ParseJSON(data []byte) (*Instance, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var raw instanceJSON
-	if err := dec.Decode(&raw); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return nil, errs.Invalidf(te.Field, "must be a %s, got %s", te.Type, te.Value)
-		}
-		return nil, errs.Invalidf("file", "not a co-allocation workload JSON: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errs.Invalidf("file", "trailing data after the JSON object")
+	if err := formats.DecodeStrict(data, &raw, "a co-allocation workload JSON"); err != nil {
+		return nil, err
 	}
 	if len(raw.Resources) > MaxResources {
 		return nil, errs.New(errs.TooLarge, "resources", "%d resources, at most %d", len(raw.Resources), MaxResources)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"runtime"
-	"sync"
 	"time"
 
 	"schedlab/errs"
@@ -81,41 +79,16 @@ func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progres
 	heur := p.String("heuristic")
 	total := n * len(reproJobs)
 	res := make([]instanceResult, total)
-	errsOut := make([]error, total)
-	var mu sync.Mutex
-	done := 0
 	progress(0, total, "start")
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), total)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				jobs := reproJobs[i/n]
-				res[i], errsOut[i] = reproduceOne(ctx, jobs, int64(1000*jobs+i%n), limit, heur)
-				mu.Lock()
-				done++
-				progress(done, total, fmt.Sprintf("%d jobs, instance %d of %d", jobs, i%n+1, n))
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range total {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err = solvers.ForEach(ctx, total, func(i int) error {
+		var err error
+		res[i], err = reproduceOne(ctx, reproJobs[i/n], int64(1000*reproJobs[i/n]+i%n), limit, heur)
+		return err
+	}, func(done int) {
+		progress(done, total, fmt.Sprintf("instance %d of %d", done, total))
+	})
+	if err != nil {
 		return nil, err
-	}
-	for _, e := range errsOut {
-		if e != nil {
-			return nil, e
-		}
 	}
 	return reproReport(res, n, limit, heur), nil
 }

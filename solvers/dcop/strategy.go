@@ -96,10 +96,7 @@ func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*
 }
 
 func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	if preset != PresetNamekata2008 {
-		return nil, errs.Invalidf("preset", "unknown preset %q (known: %s)", preset, PresetNamekata2008)
-	}
-	p, err := solvers.Resolve(s.Presets()[0].Params, params)
+	p, err := solvers.PresetParams(s.Presets(), preset, params)
 	if err != nil {
 		return nil, err
 	}

@@ -5,12 +5,14 @@ package registry
 
 import (
 	"schedlab/solvers"
+	"schedlab/solvers/critical"
 	"schedlab/solvers/dcop"
 	"schedlab/solvers/eapm"
 )
 
 var all = []solvers.Strategy{
 	dcop.New(),
+	critical.New(),
 	eapm.New(),
 }
 

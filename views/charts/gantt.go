@@ -131,6 +131,10 @@ var ganttRenderItem = jsFunc(`function (params, api) {
 
 // ganttTooltip shows label, lane, start, end, duration (and group and kind
 // when set); every user string goes through echarts.format.encodeHTML.
+// ganttTimeLabel rounds time axis labels to 2 decimals with thousands
+// separators: the axis ends at the last bar's end, which is rarely round.
+var ganttTimeLabel = jsFunc(`function (v) { return echarts.format.addCommas(Math.round(v * 100) / 100); }`)
+
 var ganttTooltip = jsFunc(`function (p) {
   var v = p.value;
   var f = echarts.format.encodeHTML;
@@ -223,7 +227,7 @@ func GanttOption(g solvers.Gantt) ([]byte, error) {
 		timeName += " (" + g.TimeUnit + ")"
 	}
 	xAxis := opts.XAxis{Type: "value", Name: timeName, NameLocation: "middle", NameGap: 24, Scale: opts.Bool(true),
-		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}
+		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLabel: &opts.AxisLabel{Formatter: ganttTimeLabel}}
 	if len(rows) > 0 {
 		xAxis.Min, xAxis.Max = lo, hi
 	}

@@ -255,3 +255,13 @@ func BenchmarkGanttOption30000Bars(b *testing.B) {
 		}
 	}
 }
+
+func TestGanttTimeAxisLabelsAreRounded(t *testing.T) {
+	g := smallGantt()
+	g.Bars[0].End = 97.7815421999
+	o := option(t)(GanttOption(g))
+	f := str(t, o, "xAxis", 0, "axisLabel", "formatter")
+	if !strings.Contains(f, "Math.round(v * 100) / 100") {
+		t.Errorf("time axis label formatter %q does not round", f)
+	}
+}

@@ -1,0 +1,382 @@
+package critical
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"schedlab/errs"
+)
+
+// Path is a path of the task graph: its tasks in order, the edges between
+// them and its length (Σ fastest task times + Σ transfer times: the
+// paper's a-priori duration of a critical work).
+type Path struct {
+	Tasks  []int
+	Edges  []int
+	Length float64
+}
+
+func (p Path) key() string {
+	var b strings.Builder
+	for i, t := range p.Tasks {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(t))
+	}
+	return b.String()
+}
+
+// label writes the path with task ids: "t1→t3→t7".
+func (p Path) label(d *DAG, maxTasks int) string {
+	var b strings.Builder
+	for i, t := range p.Tasks {
+		if i > 0 {
+			b.WriteString("→")
+		}
+		if maxTasks > 0 && i == maxTasks && len(p.Tasks) > maxTasks+1 {
+			fmt.Fprintf(&b, "…(%d more)→%s", len(p.Tasks)-maxTasks-1, d.G.Tasks[p.Tasks[len(p.Tasks)-1]].ID)
+			break
+		}
+		b.WriteString(d.G.Tasks[t].ID)
+	}
+	return b.String()
+}
+
+// LongestPath returns the heaviest path of the DAG without the edges marked
+// in removed (nil: none), by dynamic programming in topological order (the
+// DAG case of Ford's algorithm). A graph without edges gives its heaviest
+// single task. Ties go to the earlier task in topological order and to the
+// earlier in-arc, so the answer is deterministic.
+func LongestPath(d *DAG, removed []bool) Path {
+	dist := make([]float64, d.N)
+	from := make([]int, d.N) // predecessor arc's edge index, -1 for a start
+	best, bestV := -1.0, -1
+	for _, v := range d.Order {
+		dist[v], from[v] = d.Fast[v], -1
+		for _, a := range d.Pred[v] {
+			if removed != nil && removed[a.E] {
+				continue
+			}
+			if c := dist[a.To] + a.Comm + d.Fast[v]; c > dist[v] {
+				dist[v], from[v] = c, a.E
+			}
+		}
+		if dist[v] > best {
+			best, bestV = dist[v], v
+		}
+	}
+	return tracePath(d, bestV, from, best)
+}
+
+func tracePath(d *DAG, v int, from []int, length float64) Path {
+	p := Path{Length: length}
+	for v >= 0 {
+		p.Tasks = append(p.Tasks, v)
+		e := from[v]
+		if e < 0 {
+			break
+		}
+		p.Edges = append(p.Edges, e)
+		v = d.G.Edges[e].From
+	}
+	slices.Reverse(p.Tasks)
+	slices.Reverse(p.Edges)
+	return p
+}
+
+// Leaf reasons of tree nodes.
+const (
+	LeafOneEdge   = "one edge"     // the path has a single edge (or none)
+	LeafDuplicate = "duplicate"    // the path is already in the tree
+	LeafCut       = "cut by bound" // would be expanded, but a bound stopped the tree
+	LeafExpanded  = ""             // an inner node
+)
+
+// TreeNode is one node of the tree of critical paths.
+type TreeNode struct {
+	Parent  int // -1 for the root D0
+	Depth   int
+	Removed int // the edge removed from the parent's graph, -1 for the root
+	Path    Path
+	Leaf    string // LeafOneEdge, LeafDuplicate, LeafCut or LeafExpanded
+}
+
+// Tree is the tree of critical paths (the seed's Fig. 1).
+type Tree struct {
+	Nodes []TreeNode
+	Cut   bool   // a bound stopped the construction
+	Bound string // which bound: "tree_max_nodes", "tree_max_depth", "tree_max_ms"
+}
+
+// TreeBounds bound the tree's construction.
+type TreeBounds struct {
+	MaxNodes int
+	MaxDepth int
+	MaxTime  time.Duration // 0: no time bound
+}
+
+// BuildTree builds the tree of critical paths level by level (see doc.go):
+// the root is the longest path of the graph; a node's children are the
+// longest paths of its graph minus one edge of its path each; a node whose
+// path has at most one edge or repeats a path already in the tree is a
+// leaf. A bound marks the nodes left unexpanded "cut by bound".
+func BuildTree(ctx context.Context, d *DAG, b TreeBounds) (*Tree, error) {
+	start := time.Now()
+	t := &Tree{}
+	root := LongestPath(d, nil)
+	seen := map[string]bool{root.key(): true}
+	t.Nodes = append(t.Nodes, TreeNode{Parent: -1, Removed: -1, Path: root})
+	if len(root.Edges) <= 1 {
+		t.Nodes[0].Leaf = LeafOneEdge
+		return t, nil
+	}
+	removed := make([]bool, len(d.G.Edges))
+	level := []int{0}
+	cut := func(nodes []int, bound string) {
+		for _, i := range nodes {
+			if t.Nodes[i].Leaf == LeafExpanded {
+				t.Nodes[i].Leaf = LeafCut
+			}
+		}
+		t.Cut, t.Bound = true, bound
+	}
+	for depth := 0; len(level) > 0; depth++ {
+		if depth >= b.MaxDepth {
+			cut(level, "tree_max_depth")
+			break
+		}
+		var next []int
+		for li, ni := range level {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if b.MaxTime > 0 && time.Since(start) > b.MaxTime {
+				cut(level[li:], "tree_max_ms")
+				return t, nil
+			}
+			if len(t.Nodes)+len(t.Nodes[ni].Path.Edges) > b.MaxNodes {
+				cut(level[li:], "tree_max_nodes")
+				return t, nil
+			}
+			// Mark the edges removed on the way from the root.
+			var chain []int
+			for a := ni; a >= 0 && t.Nodes[a].Removed >= 0; a = t.Nodes[a].Parent {
+				chain = append(chain, t.Nodes[a].Removed)
+			}
+			for _, e := range chain {
+				removed[e] = true
+			}
+			for k, e := range t.Nodes[ni].Path.Edges {
+				if k%32 == 31 && ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				removed[e] = true
+				p := LongestPath(d, removed)
+				removed[e] = false
+				node := TreeNode{Parent: ni, Depth: depth + 1, Removed: e, Path: p}
+				k := p.key()
+				switch {
+				case seen[k]:
+					node.Leaf = LeafDuplicate
+				case len(p.Edges) <= 1:
+					node.Leaf = LeafOneEdge
+				}
+				seen[k] = true
+				t.Nodes = append(t.Nodes, node)
+				if node.Leaf == LeafExpanded {
+					next = append(next, len(t.Nodes)-1)
+				}
+			}
+			for _, e := range chain {
+				removed[e] = false
+			}
+		}
+		level = next
+	}
+	return t, nil
+}
+
+// Work sources.
+const (
+	SourceTree       = "tree"       // a path of the tree of critical paths
+	SourceCompletion = "completion" // the longest path through an edge no tree path covered
+	SourceIsolated   = "isolated"   // a task in no edge
+)
+
+// Work is one ranked critical work.
+type Work struct {
+	Rank   int // 1-based
+	Path   Path
+	Source string
+	Node   int // tree node, -1 when not from the tree
+}
+
+// RankWorks is the seed's step 2: take the heaviest path of the tree not
+// yet taken while some edge is uncovered; then (our completion, see
+// doc.go) the longest path through each edge still uncovered; then every
+// isolated task as a work of its own. Paths that would add no new edge are
+// skipped. Works are ranked by length, longest first (stable).
+func RankWorks(d *DAG, t *Tree) ([]Work, error) {
+	covered := make([]bool, len(d.G.Edges))
+	left := len(d.G.Edges)
+	var works []Work
+	entries := 0
+	take := func(p Path, src string, node int) {
+		entries += 2 * len(p.Tasks)
+		added := false
+		for _, e := range p.Edges {
+			if !covered[e] {
+				covered[e] = true
+				left--
+				added = true
+			}
+		}
+		if added {
+			works = append(works, Work{Path: p, Source: src, Node: node})
+		}
+	}
+	idx := make([]int, 0, len(t.Nodes))
+	for i, n := range t.Nodes {
+		if n.Leaf != LeafDuplicate {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		la, lb := t.Nodes[a].Path.Length, t.Nodes[b].Path.Length
+		switch {
+		case la > lb:
+			return -1
+		case la < lb:
+			return 1
+		}
+		return 0
+	})
+	for _, i := range idx {
+		if left == 0 {
+			break
+		}
+		take(t.Nodes[i].Path, SourceTree, i)
+	}
+	if left > 0 {
+		// Longest path through each uncovered edge: head = longest path
+		// ending at u, tail = longest path starting at v.
+		head := make([]float64, d.N)
+		hfrom := make([]int, d.N)
+		for _, v := range d.Order {
+			head[v], hfrom[v] = d.Fast[v], -1
+			for _, a := range d.Pred[v] {
+				if c := head[a.To] + a.Comm + d.Fast[v]; c > head[v] {
+					head[v], hfrom[v] = c, a.E
+				}
+			}
+		}
+		tail := make([]float64, d.N)
+		tnext := make([]int, d.N)
+		for i := len(d.Order) - 1; i >= 0; i-- {
+			v := d.Order[i]
+			tail[v], tnext[v] = d.Fast[v], -1
+			for _, a := range d.Succ[v] {
+				if c := tail[a.To] + a.Comm + d.Fast[v]; c > tail[v] {
+					tail[v], tnext[v] = c, a.E
+				}
+			}
+		}
+		through := func(e int) float64 {
+			ed := d.G.Edges[e]
+			return head[ed.From] + d.Comm(e) + tail[ed.To]
+		}
+		var unc []int
+		for e := range covered {
+			if !covered[e] {
+				unc = append(unc, e)
+			}
+		}
+		lens := make([]float64, len(d.G.Edges))
+		for _, e := range unc {
+			lens[e] = through(e)
+		}
+		slices.SortStableFunc(unc, func(a, b int) int {
+			switch {
+			case lens[a] > lens[b]:
+				return -1
+			case lens[a] < lens[b]:
+				return 1
+			}
+			return 0
+		})
+		for _, e := range unc {
+			if covered[e] {
+				continue
+			}
+			if entries > MaxWorkEntries {
+				return nil, errs.New(errs.TooLarge, "edges", "the critical works of this graph hold over %d task and edge entries (%d edges): use a smaller, sparser or shallower graph", MaxWorkEntries, len(d.G.Edges))
+			}
+			ed := d.G.Edges[e]
+			p := tracePath(d, ed.From, hfrom, 0)
+			p.Edges = append(p.Edges, e)
+			for v := ed.To; v >= 0; {
+				p.Tasks = append(p.Tasks, v)
+				ne := tnext[v]
+				if ne < 0 {
+					break
+				}
+				p.Edges = append(p.Edges, ne)
+				v = d.G.Edges[ne].To
+			}
+			p.Length = lens[e]
+			take(p, SourceCompletion, -1)
+		}
+	}
+	slices.SortStableFunc(works, func(a, b Work) int {
+		switch {
+		case a.Path.Length > b.Path.Length:
+			return -1
+		case a.Path.Length < b.Path.Length:
+			return 1
+		}
+		return 0
+	})
+	var iso []Work
+	for v := range d.N {
+		if len(d.Succ[v]) == 0 && len(d.Pred[v]) == 0 {
+			iso = append(iso, Work{Path: Path{Tasks: []int{v}, Length: d.Fast[v]}, Source: SourceIsolated, Node: -1})
+		}
+	}
+	slices.SortStableFunc(iso, func(a, b Work) int {
+		switch {
+		case a.Path.Length > b.Path.Length:
+			return -1
+		case a.Path.Length < b.Path.Length:
+			return 1
+		}
+		return 0
+	})
+	works = append(works, iso...)
+	for i := range works {
+		works[i].Rank = i + 1
+	}
+	return works, nil
+}
+
+// MaxWorkEntries bounds the tasks and edges held by all critical works
+// (16 bytes each with the slices' overhead: about 800 MB).
+const MaxWorkEntries = 50_000_000
+
+// WorkOf returns, for every task, the rank of the first (highest-ranked)
+// work that holds it.
+func WorkOf(n int, works []Work) []int {
+	w := make([]int, n)
+	for _, wk := range works {
+		for _, t := range wk.Path.Tasks {
+			if w[t] == 0 {
+				w[t] = wk.Rank
+			}
+		}
+	}
+	return w
+}

@@ -1,0 +1,716 @@
+package critical
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Criteria of the critical-works planner (run parameter criterion).
+const (
+	CriterionLoad     = "load"     // the seed's: maximize the mean load of the processors inside the planning interval
+	CriterionMakespan = "makespan" // minimize finish times
+	CriterionCost     = "cost"     // minimize Σ time × price
+)
+
+// Planner limits (constants, documented in doc.go).
+const (
+	MaxAnswers  = 2 // optimal answers kept from one work's DP (ties)
+	MaxVariants = 8 // variants kept after combining m variants × n answers
+	maxPairs    = 200_000
+)
+
+// Failure cases of the seed (a variant that hits one is dropped).
+const (
+	FailPrecedence = "case 1: precedence broken by works planned independently"
+	FailSlack      = "case 2: too little slack between planned tasks"
+)
+
+// variant is one partial plan: a priori processor and times per planned
+// task (proc −1: not yet planned).
+type variant struct {
+	id      int
+	proc    []int
+	start   []float64
+	finish  []float64
+	ord     []int // planning order (0-based), −1 unplanned
+	next    int   // next ord value
+	obj     float64
+	relaxed int
+}
+
+func (v *variant) clone(id int) *variant {
+	return &variant{id: id, proc: slices.Clone(v.proc), start: slices.Clone(v.start), finish: slices.Clone(v.finish),
+		ord: slices.Clone(v.ord), next: v.next, obj: v.obj, relaxed: v.relaxed}
+}
+
+// answer is one optimal placement of a work's unplanned tasks.
+type answer struct {
+	tasks  []int
+	proc   []int
+	start  []float64
+	finish []float64
+}
+
+// VariantEvent is one row of the variants table.
+type VariantEvent struct {
+	Variant int
+	Work    int // rank of the work where it happened (0: at the end)
+	Status  string
+	Reason  string
+}
+
+// Collision is one pair of tasks planned on one processor at overlapping times.
+type Collision struct {
+	X, Y    int // X caused it (planned later), Y was placed before
+	Proc    int
+	Overlap float64
+	Outcome string
+}
+
+// PlanResult is what the critical-works planner produced.
+type PlanResult struct {
+	Schedule    Schedule
+	Planned     Schedule // the chosen variant's a-priori plan before collision resolution
+	Kept        int
+	Dropped     int
+	Pruned      int
+	Relaxations int
+	Events      []VariantEvent
+	Collisions  []Collision
+	PairsCapped bool
+	Chosen      int
+	Horizon     float64
+}
+
+type planner struct {
+	d       *DAG
+	crit    string
+	horizon float64 // planning interval for the load criterion (+Inf otherwise)
+}
+
+func (pl *planner) objDelta(v, p int) float64 {
+	switch pl.crit {
+	case CriterionCost:
+		return pl.d.T[v][p] * pl.d.Price[p]
+	case CriterionLoad:
+		return -pl.d.T[v][p]
+	}
+	return 0
+}
+
+// ready is when task v's data from its planned predecessors can be there.
+// While planning, every transfer counts, even between tasks the estimates
+// put on one processor: the seed's planner yields a-priori time estimates
+// and processors are assigned afterwards (see the package doc).
+func (pl *planner) ready(vr *variant, v int) float64 {
+	t := 0.0
+	for _, a := range pl.d.Pred[v] {
+		if vr.proc[a.To] >= 0 {
+			t = max(t, vr.finish[a.To]+a.Comm)
+		}
+	}
+	return t
+}
+
+type dpState struct {
+	ok     bool
+	obj    float64
+	finish float64
+	start  float64
+	from   int // processor of the previous position
+}
+
+// planWork is one iteration of the seed's loop for one variant: the
+// backward pass fixes each unplanned task's latest finish per processor
+// from the work's planned successors (and the planning interval); the
+// forward pass places the tasks in path order, each at its earliest start
+// on each processor, keeping per (position, processor) the best criterion
+// value. It returns up to MaxAnswers optimal answers, or a failure reason.
+func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string) {
+	if relaxed && pl.crit != CriterionMakespan {
+		// Without its windows the load trade-off is gone: place the work as
+		// early as possible instead (see doc.go).
+		mk := *pl
+		mk.crit = CriterionMakespan
+		return mk.planWork(vr, w, true)
+	}
+	d := pl.d
+	path := w.Path.Tasks
+	k := len(path)
+	tol := func(x float64) float64 { return eps * max(1, math.Abs(x)) }
+	comm := func(i int) float64 { // path edge between positions i and i+1
+		return d.Comm(w.Path.Edges[i])
+	}
+	fixed := func(i int) bool { return vr.proc[path[i]] >= 0 }
+	// Case 1: two planned neighbours on the path that break precedence.
+	if !relaxed {
+		for i := 0; i+1 < k; i++ {
+			if fixed(i) && fixed(i+1) {
+				u, v := path[i], path[i+1]
+				r := vr.finish[u] + comm(i)
+				if vr.start[v] < r-tol(r) {
+					return nil, FailPrecedence
+				}
+			}
+		}
+	}
+	unplanned := 0
+	for i := range k {
+		if !fixed(i) {
+			unplanned++
+		}
+	}
+	if unplanned == 0 {
+		return []answer{{}}, ""
+	}
+	m := d.M
+	inf := math.Inf(1)
+	// Backward pass: latest finish.
+	lf := make([][]float64, k)
+	for i := k - 1; i >= 0; i-- {
+		if fixed(i) {
+			continue
+		}
+		lf[i] = make([]float64, m)
+		for p := range m {
+			l := pl.horizon
+			if i+1 < k {
+				nx := path[i+1]
+				c := comm(i)
+				if fixed(i + 1) {
+					l = min(l, vr.start[nx]-c)
+				} else {
+					best := -inf
+					for q := range m {
+						best = max(best, lf[i+1][q]-d.T[nx][q]-c)
+					}
+					l = min(l, best)
+				}
+			}
+			if relaxed {
+				l = inf
+			}
+			lf[i][p] = l
+		}
+	}
+	// Forward pass.
+	st := make([][]dpState, k)
+	for i := range k {
+		v := path[i]
+		st[i] = make([]dpState, m)
+		if fixed(i) {
+			p := vr.proc[v]
+			s := dpState{ok: i == 0, obj: 0, finish: vr.finish[v], start: vr.start[v], from: -1}
+			if i > 0 {
+				for q := range m {
+					ps := st[i-1][q]
+					if !ps.ok {
+						continue
+					}
+					if !s.ok || ps.obj < s.obj {
+						s.ok, s.obj, s.from = true, ps.obj, q
+					}
+				}
+			}
+			st[i][p] = s
+			continue
+		}
+		base := pl.ready(vr, v)
+		for p := range m {
+			best := dpState{}
+			try := func(ready, obj float64, from int) {
+				f := ready + d.T[v][p]
+				if f > lf[i][p]+tol(f) {
+					return
+				}
+				o := obj + pl.objDelta(v, p)
+				if pl.crit == CriterionMakespan {
+					o = f
+				}
+				if !best.ok || o < best.obj-1e-12 || (o <= best.obj+1e-12 && f < best.finish-1e-12) {
+					best = dpState{ok: true, obj: o, finish: f, start: ready, from: from}
+				}
+			}
+			if i == 0 {
+				try(base, 0, -1)
+			} else {
+				c := comm(i - 1)
+				for q := range m {
+					ps := st[i-1][q]
+					if !ps.ok {
+						continue
+					}
+					try(max(base, ps.finish+c), ps.obj, q)
+				}
+			}
+			st[i][p] = best
+		}
+	}
+	// Answers: optimal states at the last position.
+	last := st[k-1]
+	bestObj := inf
+	for _, s := range last {
+		if s.ok {
+			bestObj = min(bestObj, s.obj)
+		}
+	}
+	if math.IsInf(bestObj, 1) {
+		return nil, FailSlack
+	}
+	var out []answer
+	for p, s := range last {
+		if !s.ok || s.obj > bestObj+1e-9*max(1, math.Abs(bestObj)) || len(out) == MaxAnswers {
+			continue
+		}
+		var a answer
+		q := p
+		for i := k - 1; i >= 0; i-- {
+			cur := st[i][q]
+			if !fixed(i) {
+				a.tasks = append(a.tasks, path[i])
+				a.proc = append(a.proc, q)
+				a.start = append(a.start, cur.start)
+				a.finish = append(a.finish, cur.finish)
+			}
+			q = cur.from
+			if i > 0 && q < 0 {
+				break
+			}
+		}
+		out = append(out, a)
+	}
+	return out, ""
+}
+
+func (pl *planner) apply(vr *variant, a answer) {
+	// Answers are collected backwards: planning order follows the path.
+	for j := len(a.tasks) - 1; j >= 0; j-- {
+		t := a.tasks[j]
+		vr.proc[t], vr.start[t], vr.finish[t] = a.proc[j], a.start[j], a.finish[j]
+		vr.ord[t] = vr.next
+		vr.next++
+		switch pl.crit {
+		case CriterionMakespan:
+			vr.obj = max(vr.obj, a.finish[j])
+		default:
+			vr.obj += pl.objDelta(t, a.proc[j])
+		}
+	}
+}
+
+// PlanCriticalWorks runs the seed's steps 3 and 4 on the ranked works:
+// planning work by work with variants, then collision resolution and the
+// realization of each kept variant; the best by the criterion is returned.
+func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, horizon float64, progress func(done, total int, note string)) (*PlanResult, error) {
+	pl := &planner{d: d, crit: crit, horizon: math.Inf(1)}
+	if crit == CriterionLoad {
+		pl.horizon = horizon
+	}
+	res := &PlanResult{Horizon: pl.horizon}
+	root := &variant{id: 1, proc: make([]int, d.N), start: make([]float64, d.N), finish: make([]float64, d.N), ord: make([]int, d.N)}
+	for i := range d.N {
+		root.proc[i], root.ord[i] = -1, -1
+	}
+	vars := []*variant{root}
+	nextID := 2
+	for wi, w := range works {
+		if wi%16 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			progress(wi, len(works), fmt.Sprintf("work %d of %d, %d variants", wi+1, len(works), len(vars)))
+		}
+		type cand struct {
+			from *variant
+			ans  answer
+		}
+		var cands []cand
+		var failed []*variant
+		var reasons []string
+		for _, vr := range vars {
+			as, why := pl.planWork(vr, w, false)
+			if why != "" {
+				failed = append(failed, vr)
+				reasons = append(reasons, why)
+				continue
+			}
+			for _, a := range as {
+				cands = append(cands, cand{vr, a})
+			}
+		}
+		if len(cands) == 0 {
+			// Every variant failed: continue them all with the windows relaxed.
+			res.Relaxations++
+			for i, vr := range failed {
+				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows"})
+				as, _ := pl.planWork(vr, w, true)
+				vr.relaxed++
+				for _, a := range as {
+					cands = append(cands, cand{vr, a})
+				}
+			}
+		} else {
+			for i, vr := range failed {
+				res.Dropped++
+				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reasons[i]})
+			}
+		}
+		// Combine: a variant with one answer continues under its id; more
+		// answers branch into new variants.
+		count := map[*variant]int{}
+		next := make([]*variant, 0, len(cands))
+		for _, c := range cands {
+			count[c.from]++
+			nv := c.from
+			if count[c.from] > 1 {
+				nv = c.from.clone(nextID)
+				nextID++
+			}
+			next = append(next, nv)
+		}
+		// Apply in reverse so the original (shared) variant is applied last,
+		// after its clones were taken from its unmodified state.
+		for i := len(cands) - 1; i >= 0; i-- {
+			pl.apply(next[i], cands[i].ans)
+		}
+		slices.SortStableFunc(next, func(a, b *variant) int {
+			switch {
+			case a.obj < b.obj-1e-12:
+				return -1
+			case a.obj > b.obj+1e-12:
+				return 1
+			}
+			return a.id - b.id
+		})
+		if len(next) > MaxVariants {
+			for _, v := range next[MaxVariants:] {
+				res.Pruned++
+				if res.Pruned <= 50 {
+					res.Events = append(res.Events, VariantEvent{Variant: v.id, Work: w.Rank, Status: "pruned", Reason: fmt.Sprintf("over the cap of %d variants (worse partial criterion)", MaxVariants)})
+				}
+			}
+			next = next[:MaxVariants]
+		}
+		vars = next
+	}
+	// Collision resolution and realization of every kept variant.
+	type done struct {
+		vr    *variant
+		plan  Schedule
+		s     Schedule
+		cols  []Collision
+		cap   bool
+		score [2]float64
+	}
+	var best *done
+	for _, vr := range vars {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		plan := Schedule{Proc: slices.Clone(vr.proc), Start: slices.Clone(vr.start), Finish: slices.Clone(vr.finish)}
+		proc, start, flex, cols, capped, err := resolveCollisions(ctx, d, vr, crit)
+		if err != nil {
+			return nil, err
+		}
+		s := realize(d, proc, start, flex)
+		dn := &done{vr: vr, plan: plan, s: s, cols: cols, cap: capped}
+		switch crit {
+		case CriterionCost:
+			dn.score = [2]float64{s.Cost(d), s.Makespan()}
+		case CriterionLoad:
+			dn.score = [2]float64{-s.LoadMean(d), s.Makespan()}
+		default:
+			dn.score = [2]float64{s.Makespan(), s.Cost(d)}
+		}
+		res.Kept++
+		res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "kept",
+			Reason: fmt.Sprintf("makespan %.4g, cost %.4g, load %.3f after collision resolution", s.Makespan(), s.Cost(d), s.LoadMean(d))})
+		if best == nil || dn.score[0] < best.score[0]-1e-9 || (dn.score[0] <= best.score[0]+1e-9 && dn.score[1] < best.score[1]-1e-9) {
+			best = dn
+		}
+	}
+	res.Schedule, res.Planned, res.Collisions, res.PairsCapped, res.Chosen = best.s, best.plan, best.cols, best.cap, best.vr.id
+	for i := range res.Events {
+		if res.Events[i].Status == "kept" && res.Events[i].Variant == best.vr.id {
+			res.Events[i].Status = "kept (chosen)"
+		}
+	}
+	progress(len(works), len(works), "planned")
+	return res, nil
+}
+
+// resolveCollisions is the seed's step 4 on one variant (see doc.go): it
+// returns the processor of every task, the priority for realization (the
+// planned start), the tasks left in collision (placed freely at
+// realization), the collisions with their outcomes.
+func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([]int, []float64, []bool, []Collision, bool, error) {
+	proc := slices.Clone(vr.proc)
+	start := slices.Clone(vr.start)
+	fin := slices.Clone(vr.finish)
+	weight := func(v int) float64 { return fin[v] - start[v] }
+	// Pairs: on each processor, a later-planned task overlapping an earlier one.
+	byProc := make([][]int, d.M)
+	for v := range d.N {
+		byProc[proc[v]] = append(byProc[proc[v]], v)
+	}
+	var cols []Collision
+	capped := false
+	for p, ts := range byProc {
+		slices.SortFunc(ts, func(a, b int) int {
+			if start[a] != start[b] {
+				if start[a] < start[b] {
+					return -1
+				}
+				return 1
+			}
+			return a - b
+		})
+		for i := 0; i < len(ts) && !capped; i++ {
+			a := ts[i]
+			for j := i + 1; j < len(ts); j++ {
+				b := ts[j]
+				if start[b] >= fin[a]-eps*max(1, fin[a]) {
+					break
+				}
+				ov := min(fin[a], fin[b]) - start[b]
+				if ov <= eps*max(1, fin[a]) {
+					continue
+				}
+				x, y := a, b
+				if vr.ord[a] < vr.ord[b] {
+					x, y = b, a
+				}
+				if len(cols) >= maxPairs {
+					capped = true
+					break
+				}
+				cols = append(cols, Collision{X: x, Y: y, Proc: p, Overlap: ov})
+			}
+		}
+	}
+	flex := make([]bool, d.N)
+	if len(cols) == 0 {
+		return proc, start, flex, nil, false, nil
+	}
+	// Bipartite graph X (caused) – Y (placed).
+	xAdj := map[int][]int{}
+	var xs []int
+	for _, c := range cols {
+		if _, ok := xAdj[c.X]; !ok {
+			xs = append(xs, c.X)
+		}
+		xAdj[c.X] = append(xAdj[c.X], c.Y)
+	}
+	rep := Representatives(xs, xAdj, weight)
+	// Occupancy index: per processor the tasks by planned start, and the
+	// longest task there, so "can v run on q during [s, s+T) without
+	// overlap?" scans only the tasks starting in (s − longest, s + T).
+	occ := make([][]int, d.M)
+	longest := make([]float64, d.M)
+	for v := range d.N {
+		occ[proc[v]] = append(occ[proc[v]], v)
+		longest[proc[v]] = max(longest[proc[v]], fin[v]-start[v])
+	}
+	byStart := func(a, b int) int {
+		switch {
+		case start[a] < start[b]:
+			return -1
+		case start[a] > start[b]:
+			return 1
+		}
+		return a - b
+	}
+	for q := range occ {
+		slices.SortFunc(occ[q], byStart)
+	}
+	fits := func(v, q int) bool {
+		s, f := start[v], start[v]+d.T[v][q]
+		lo, _ := slices.BinarySearchFunc(occ[q], s-longest[q]-eps*max(1, s), func(u int, t float64) int {
+			if start[u] < t {
+				return -1
+			}
+			return 1
+		})
+		for _, u := range occ[q][lo:] {
+			if start[u] >= f-eps*max(1, f) {
+				break
+			}
+			if u != v && s < fin[u]-eps*max(1, s) {
+				return false
+			}
+		}
+		return true
+	}
+	move := func(v, q int) {
+		from := proc[v]
+		i, _ := slices.BinarySearchFunc(occ[from], v, byStart)
+		occ[from] = slices.Delete(occ[from], i, i+1)
+		proc[v] = q
+		fin[v] = start[v] + d.T[v][q]
+		j, _ := slices.BinarySearchFunc(occ[q], v, byStart)
+		occ[q] = slices.Insert(occ[q], j, v)
+		longest[q] = max(longest[q], fin[v]-start[v])
+	}
+	// Step 2: in each pair the heavier keeps the processor.
+	var losers []int
+	for _, x := range xs {
+		y, ok := rep[x]
+		if !ok {
+			continue // no representative: left to serialization
+		}
+		if weight(x) > weight(y) {
+			other := false
+			for q := range d.M {
+				if q != proc[y] && fits(y, q) {
+					other = true
+					break
+				}
+			}
+			if other {
+				losers = append(losers, y)
+				continue
+			}
+		}
+		losers = append(losers, x)
+	}
+	// Step 3: losers onto processors idle over their interval, the task
+	// with fewest options first, each to its lightest (time or cost) option.
+	opts := func(v int) []int {
+		var o []int
+		for q := range d.M {
+			if q != proc[v] && fits(v, q) {
+				o = append(o, q)
+			}
+		}
+		return o
+	}
+	seen := map[int]bool{}
+	uniq := losers[:0]
+	for _, v := range losers {
+		if !seen[v] {
+			seen[v] = true
+			uniq = append(uniq, v)
+		}
+	}
+	losers = uniq
+	nopt := map[int]int{}
+	for _, v := range losers {
+		nopt[v] = len(opts(v))
+	}
+	slices.SortStableFunc(losers, func(a, b int) int { return nopt[a] - nopt[b] })
+	for k, v := range losers {
+		if k%256 == 0 && ctx.Err() != nil {
+			return nil, nil, nil, nil, false, ctx.Err()
+		}
+		bestQ, bestW := -1, math.Inf(1)
+		for _, q := range opts(v) {
+			w := d.T[v][q]
+			if crit == CriterionCost {
+				w *= d.Price[q]
+			}
+			if w < bestW {
+				bestQ, bestW = q, w
+			}
+		}
+		if bestQ >= 0 {
+			move(v, bestQ)
+		}
+	}
+	for i := range cols {
+		c := &cols[i]
+		switch {
+		case proc[c.X] != c.Proc:
+			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.X].ID, d.G.Processors[proc[c.X]].ID)
+		case proc[c.Y] != c.Proc:
+			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.Y].ID, d.G.Processors[proc[c.Y]].ID)
+		default:
+			c.Outcome = OutcomeReplaced
+			flex[c.X] = true
+		}
+	}
+	return proc, start, flex, cols, capped, nil
+}
+
+// OutcomeReplaced is the outcome of a collision no processor move
+// resolved: the later-planned task is placed at realization on the
+// processor where it finishes first.
+const OutcomeReplaced = "unresolved: re-placed at realization (earliest finish)"
+
+// Representatives is the seed's step 1 of collision resolution on the
+// bipartite graph X (tasks that caused collisions, in the order given) –
+// Y (tasks they collide with; adj[x] lists x's Y neighbours), vertex
+// weight = planned time: (a) every Y vertex of degree 1, by increasing
+// weight, becomes the representative of its X neighbour; (b) the X
+// vertices still without one, ordered by increasing number of free
+// (non-representative) Y neighbours, each take their lightest free
+// neighbour. An X vertex left without a representative (every neighbour
+// taken) is absent from the result. Ties go to the lower task index.
+func Representatives(xs []int, adj map[int][]int, weight func(int) float64) map[int]int {
+	byWeight := func(a, b int) int {
+		wa, wb := weight(a), weight(b)
+		switch {
+		case wa < wb:
+			return -1
+		case wa > wb:
+			return 1
+		}
+		return a - b
+	}
+	deg := map[int]int{}
+	owner := map[int]int{}
+	var ys []int
+	for _, x := range xs {
+		for _, y := range adj[x] {
+			if deg[y] == 0 {
+				ys = append(ys, y)
+			}
+			deg[y]++
+			owner[y] = x
+		}
+	}
+	rep := map[int]int{}
+	isRep := map[int]bool{}
+	var y1 []int
+	for _, y := range ys {
+		if deg[y] == 1 {
+			y1 = append(y1, y)
+		}
+	}
+	slices.SortFunc(y1, byWeight)
+	for _, y := range y1 {
+		if x := owner[y]; !hasKey(rep, x) {
+			rep[x], isRep[y] = y, true
+		}
+	}
+	var rest []int
+	for _, x := range xs {
+		if !hasKey(rep, x) {
+			rest = append(rest, x)
+		}
+	}
+	nfree := map[int]int{}
+	for _, x := range rest {
+		for _, y := range adj[x] {
+			if !isRep[y] {
+				nfree[x]++
+			}
+		}
+	}
+	slices.SortStableFunc(rest, func(a, b int) int { return nfree[a] - nfree[b] })
+	for _, x := range rest {
+		cand := -1
+		for _, y := range adj[x] {
+			if !isRep[y] && (cand < 0 || byWeight(y, cand) < 0) {
+				cand = y
+			}
+		}
+		if cand >= 0 {
+			rep[x], isRep[cand] = cand, true
+		}
+	}
+	return rep
+}
+
+func hasKey(m map[int]int, k int) bool { _, ok := m[k]; return ok }

@@ -1,0 +1,274 @@
+package critical
+
+import (
+	"fmt"
+	"strings"
+
+	"schedlab/solvers"
+)
+
+// Display budgets: past these a report leaves a part out and says so.
+const (
+	maxDrawNodes      = 2000
+	maxDrawEdges      = 20000
+	maxTreeEdgeLabels = 40  // edge labels (the removed arc) only on small trees
+	maxTreeDraw       = 150 // beyond this a drawn tree is unreadable (labels on hover only)
+	maxTableRows      = 2000
+)
+
+// previewBandwidth is the bandwidth (MB/s) a preview converts bytes at:
+// the run parameter's default.
+const previewBandwidth = 10
+
+func preview(g *Graph) *solvers.Report {
+	d := Prepare(g, previewBandwidth)
+	b := d.ComputeBounds()
+	r := &solvers.Report{}
+	r.Metrics = []solvers.Metric{
+		{Name: "tasks", Value: float64(d.N)},
+		{Name: "edges", Value: float64(len(g.Edges))},
+		{Name: "processors", Value: float64(d.M)},
+		{Name: "critical_path_length", Value: b.CriticalPath, Unit: "time units"},
+		{Name: "lower_bound", Value: b.Lower, Unit: "time units"},
+	}
+	root := LongestPath(d, nil)
+	r.Graphs = append(r.Graphs, dagGraph(d, root, nil, &r.Notes))
+	r.Tables = append(r.Tables, tasksTable(d))
+	pt := solvers.Table{Title: "Processors", Columns: []string{"processor", "performance", "price"}}
+	for _, p := range g.Processors {
+		pt.Rows = append(pt.Rows, []any{p.ID, p.Performance, p.Price})
+	}
+	r.Tables = append(r.Tables, pt)
+	r.Notes = append(r.Notes,
+		fmt.Sprintf("The longest path (edges marked critical) is %s, length %.4g: fastest task times plus transfer times.", root.label(d, 12), root.Length),
+		fmt.Sprintf("Edges given in bytes are shown at the default bandwidth of %d MB/s; a run converts them at its bandwidth parameter.", previewBandwidth))
+	if g.Source == "wfformat" {
+		r.Notes = append(r.Notes, fmt.Sprintf("Read from WfFormat: volume = runtimeInSeconds (performance 1 = one core of the recording machine), edge bytes = the files a parent writes and its child reads, processors of performance %v (a fixed platform: the trace has none to schedule on).", WorkflowPlatform))
+	}
+	if g.Times != nil {
+		r.Notes = append(r.Notes, "Task times come from the explicit times matrix (task × processor), not from volume / performance.")
+	}
+	return r
+}
+
+func tasksTable(d *DAG) solvers.Table {
+	t := solvers.Table{Title: "Tasks", Columns: []string{"task", "volume", "fastest_time", "mean_time", "level", "parents", "children"}}
+	for v := range d.N {
+		if v == maxTableRows {
+			break
+		}
+		var ps, cs []string
+		for _, a := range d.Pred[v] {
+			ps = append(ps, d.G.Tasks[a.To].ID)
+		}
+		for _, a := range d.Succ[v] {
+			cs = append(cs, d.G.Tasks[a.To].ID)
+		}
+		t.Rows = append(t.Rows, []any{d.G.Tasks[v].ID, d.G.Tasks[v].Volume, d.Fast[v], d.Mean[v], d.Level[v], strings.Join(ps, " "), strings.Join(cs, " ")})
+	}
+	return t
+}
+
+// dagGraph draws the DAG (Level = topological level) with the path's
+// edges as "critical"; group gives each task's node group (nil: none).
+func dagGraph(d *DAG, crit Path, group []string, notes *[]string) solvers.Graph {
+	g := solvers.Graph{Title: "Task graph", Layout: "dag"}
+	if d.N > maxDrawNodes || len(d.G.Edges) > maxDrawEdges {
+		*notes = append(*notes, fmt.Sprintf("The task graph is not drawn: %d tasks and %d edges are over the display budget (%d tasks, %d edges).", d.N, len(d.G.Edges), maxDrawNodes, maxDrawEdges))
+		return g
+	}
+	onPath := map[int]bool{}
+	for _, e := range crit.Edges {
+		onPath[e] = true
+	}
+	for v := range d.N {
+		n := solvers.GraphNode{ID: d.G.Tasks[v].ID, Label: fmt.Sprintf("%s (%.3g)", d.G.Tasks[v].ID, d.Fast[v]), Level: d.Level[v]}
+		if group != nil {
+			n.Group = group[v]
+		}
+		g.Nodes = append(g.Nodes, n)
+	}
+	for k, e := range d.G.Edges {
+		ge := solvers.GraphEdge{Source: d.G.Tasks[e.From].ID, Target: d.G.Tasks[e.To].ID, Label: fmt.Sprintf("%.3g", d.Comm(k))}
+		if onPath[k] {
+			ge.Kind = "critical"
+		}
+		g.Edges = append(g.Edges, ge)
+	}
+	return g
+}
+
+func workGroup(rank int) string { return fmt.Sprintf("work %d", rank) }
+
+func runReport(o *Outcome) *solvers.Report {
+	d := o.D
+	s := o.Sched
+	r := &solvers.Report{}
+	ms := s.Makespan()
+	ratio := 0.0
+	if o.Bounds.Lower > 0 {
+		ratio = ms / o.Bounds.Lower
+	} else if ms == 0 {
+		ratio = 1
+	}
+	kept, dropped, cols := 0, 0, 0
+	if o.Plan != nil {
+		kept, dropped, cols = o.Plan.Kept, o.Plan.Dropped, len(o.Plan.Collisions)
+	}
+	cut := 0.0
+	if o.Tree.Cut {
+		cut = 1
+	}
+	r.Metrics = []solvers.Metric{
+		{Name: "makespan", Value: ms, Unit: "time units", Better: solvers.Lower},
+		{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units"},
+		{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units"},
+		{Name: "makespan_over_bound", Value: ratio, Better: solvers.Lower},
+		{Name: "processor_load_mean", Value: s.LoadMean(d), Better: solvers.Higher},
+		{Name: "cost", Value: s.Cost(d), Unit: "price × time", Better: solvers.Lower},
+		{Name: "variants_kept", Value: float64(kept)},
+		{Name: "variants_dropped", Value: float64(dropped)},
+		{Name: "collisions", Value: float64(cols)},
+		{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes))},
+		{Name: "tree_cut", Value: cut},
+		{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower},
+	}
+	workOf := WorkOf(d.N, o.Works)
+	group := make([]string, d.N)
+	for v := range d.N {
+		group[v] = workGroup(workOf[v])
+	}
+	lanes := make([]string, d.M)
+	for p, pr := range d.G.Processors {
+		if d.G.Times != nil {
+			lanes[p] = pr.ID
+		} else {
+			lanes[p] = fmt.Sprintf("%s (perf %.3g)", pr.ID, pr.Performance)
+		}
+	}
+	gantt := func(title string, sc Schedule) solvers.Gantt {
+		gt := solvers.Gantt{Title: title, TimeUnit: "time units", Lanes: lanes}
+		for v := range d.N {
+			gt.Bars = append(gt.Bars, solvers.Bar{Lane: sc.Proc[v], Start: sc.Start[v], End: sc.Finish[v], Label: d.G.Tasks[v].ID, Group: group[v]})
+		}
+		return gt
+	}
+	r.Gantts = append(r.Gantts, gantt("Schedule", s))
+	if o.Plan != nil {
+		r.Gantts = append(r.Gantts, gantt("Plan before collision resolution", o.Plan.Planned))
+	}
+	root := o.Tree.Nodes[0].Path
+	r.Graphs = append(r.Graphs, dagGraph(d, root, group, &r.Notes))
+	r.Graphs = append(r.Graphs, treeGraph(d, o.Tree, &r.Notes))
+	wt := solvers.Table{Title: "Critical works", Columns: []string{"rank", "tasks", "length", "source"}}
+	for _, w := range o.Works {
+		if len(wt.Rows) == maxTableRows {
+			r.Notes = append(r.Notes, fmt.Sprintf("The critical works table shows the first %d of %d works.", maxTableRows, len(o.Works)))
+			break
+		}
+		wt.Rows = append(wt.Rows, []any{w.Rank, w.Path.label(d, 0), w.Path.Length, w.Source})
+	}
+	r.Tables = append(r.Tables, wt)
+	st := solvers.Table{Title: "Schedule", Columns: []string{"task", "processor", "start", "finish", "work"}}
+	for v := range d.N {
+		if v == maxTableRows {
+			break
+		}
+		st.Rows = append(st.Rows, []any{d.G.Tasks[v].ID, d.G.Processors[s.Proc[v]].ID, s.Start[v], s.Finish[v], workOf[v]})
+	}
+	r.Tables = append(r.Tables, st)
+	if o.Plan != nil {
+		vt := solvers.Table{Title: "Variants", Columns: []string{"variant", "status", "work", "reason"}}
+		for _, e := range o.Plan.Events {
+			if len(vt.Rows) == maxTableRows {
+				break
+			}
+			work := any("")
+			if e.Work > 0 {
+				work = e.Work
+			}
+			vt.Rows = append(vt.Rows, []any{fmt.Sprintf("V%d", e.Variant), e.Status, work, e.Reason})
+		}
+		r.Tables = append(r.Tables, vt)
+		sum := solvers.Table{Title: "Variants kept and dropped", Columns: []string{"outcome", "count"}, Rows: [][]any{
+			{"kept to the end", o.Plan.Kept},
+			{"dropped: " + FailPrecedence, countStatus(o.Plan.Events, "dropped", "case 1")},
+			{"dropped: " + FailSlack, countStatus(o.Plan.Events, "dropped", "case 2")},
+			{fmt.Sprintf("pruned over the cap of %d", MaxVariants), o.Plan.Pruned},
+			{"works planned without windows (every variant failed)", o.Plan.Relaxations},
+		}}
+		r.Tables = append(r.Tables, sum)
+		ct := solvers.Table{Title: "Collisions", Columns: []string{"task_x", "task_y", "processor", "overlap", "outcome"}}
+		moved, serial := 0, 0
+		for _, c := range o.Plan.Collisions {
+			if c.Outcome == OutcomeReplaced {
+				serial++
+			} else {
+				moved++
+			}
+			if len(ct.Rows) < maxTableRows {
+				ct.Rows = append(ct.Rows, []any{d.G.Tasks[c.X].ID, d.G.Tasks[c.Y].ID, d.G.Processors[c.Proc].ID, c.Overlap, c.Outcome})
+			}
+		}
+		r.Tables = append(r.Tables, ct)
+		r.Notes = append(r.Notes,
+			fmt.Sprintf("Collisions: %d pairs of tasks planned on one processor at overlapping times; %d resolved by moving a task to an idle processor, %d left unresolved (the later-planned task is re-placed at realization on the processor where it finishes first).", len(o.Plan.Collisions), moved, serial),
+			fmt.Sprintf("Chosen variant V%d of %d kept; criterion %s. Planning interval for the load criterion: %.4g (max of the critical path and total work / total speed).", o.Plan.Chosen, o.Plan.Kept, o.Config.Criterion, max(o.Bounds.CriticalPath, o.Bounds.WorkOverS)))
+		if o.Plan.PairsCapped {
+			r.Notes = append(r.Notes, fmt.Sprintf("Collision detection stopped at %d pairs; tasks in the rest keep their planned processor and wait for it in the realization.", maxPairs))
+		}
+		if o.Plan.Relaxations > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("%d works could not be planned by any variant inside their windows (the paper's failure cases); they were planned as early as possible without windows, and the realization keeps precedence.", o.Plan.Relaxations))
+		}
+	}
+	if o.Tree.Cut {
+		r.Notes = append(r.Notes, fmt.Sprintf("The tree of critical paths was cut by %s at %d nodes; works not found in the tree were completed by the longest path through each uncovered edge.", o.Tree.Bound, len(o.Tree.Nodes)))
+	}
+	r.Notes = append(r.Notes,
+		fmt.Sprintf("critical_path_length %.4g is the longest path by fastest task times plus transfer times (the paper's critical work). lower_bound %.4g = max(longest path of fastest task times without transfers %.4g, total work / total speed %.4g): transfers vanish when both tasks share a processor, so only the transfer-free path bounds every schedule.", o.Bounds.CriticalPath, o.Bounds.Lower, o.Bounds.CompPath, o.Bounds.WorkOverS),
+		"processor_load_mean = Σ busy time / (makespan × processors); cost = Σ task time × processor price (price 1 unless given: processor time used).")
+	return r
+}
+
+func countStatus(ev []VariantEvent, status, prefix string) int {
+	n := 0
+	for _, e := range ev {
+		if e.Status == status && strings.HasPrefix(e.Reason, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+func treeGraph(d *DAG, t *Tree, notes *[]string) solvers.Graph {
+	g := solvers.Graph{Title: "Tree of critical paths", Layout: "tree"}
+	n := len(t.Nodes)
+	if n > maxTreeDraw {
+		n = maxTreeDraw
+		*notes = append(*notes, fmt.Sprintf("The tree of critical paths shows its first %d of %d nodes (level by level).", maxTreeDraw, len(t.Nodes)))
+	}
+	for i := range n {
+		nd := t.Nodes[i]
+		gn := solvers.GraphNode{ID: fmt.Sprintf("D%d", i), Label: fmt.Sprintf("D%d %s (%.4g)", i, nd.Path.label(d, 6), nd.Path.Length), Level: nd.Depth}
+		switch nd.Leaf {
+		case LeafCut:
+			gn.Group = "cut by bound"
+		case LeafDuplicate:
+			gn.Group = "duplicate"
+		case LeafOneEdge:
+			gn.Group = "leaf"
+		default:
+			gn.Group = "expanded"
+		}
+		g.Nodes = append(g.Nodes, gn)
+		if nd.Parent >= 0 {
+			e := d.G.Edges[nd.Removed]
+			ge := solvers.GraphEdge{Source: fmt.Sprintf("D%d", nd.Parent), Target: gn.ID, Kind: "tree"}
+			if n <= maxTreeEdgeLabels {
+				ge.Label = fmt.Sprintf("−%s→%s", d.G.Tasks[e.From].ID, d.G.Tasks[e.To].ID)
+			}
+			g.Edges = append(g.Edges, ge)
+		}
+	}
+	return g
+}

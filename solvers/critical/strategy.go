@@ -1,0 +1,322 @@
+package critical
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand"
+	"strings"
+	"time"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+	"schedlab/solvers/formats"
+)
+
+// Strategy is the critical-works family as a solvers.Strategy. It holds no
+// state: all of a run lives in the call.
+type Strategy struct{}
+
+var (
+	_ solvers.Strategy = (*Strategy)(nil)
+	_ solvers.Uploader = (*Strategy)(nil)
+)
+
+// New returns the critical-works strategy.
+func New() *Strategy { return &Strategy{} }
+
+// Variant and preset names (a public contract).
+const (
+	VariantCritical = "critical-works"
+	VariantHEFT     = "heft"
+	VariantList     = "list"
+	PresetRandom    = "random"
+)
+
+// Info implements solvers.Strategy with the catalogue's entry.
+func (s *Strategy) Info() solvers.Info {
+	for _, f := range solvers.Families {
+		if f.Name == "critical" {
+			return f.Info
+		}
+	}
+	return solvers.Info{Name: "critical"}
+}
+
+// Variants implements solvers.Strategy; the first is the default.
+func (s *Strategy) Variants() []solvers.Variant {
+	return []solvers.Variant{
+		{Name: VariantCritical, Doc: "The seed's critical works method: the tree of critical paths (longest path, then longest paths of the graph minus one more edge per level, bounded by tree_max_nodes, tree_max_depth and tree_max_ms), the ranked list of critical works covering every edge, planning work by work with a backward and forward pass (DP) per work under the criterion, several optimal answers combined with every variant (at most 8 kept), variants that hit the paper's two failure cases dropped, then bipartite collision resolution (representatives, the heavier task keeps the processor, losers to idle processors) and a realization that serializes what stays in collision."},
+		{Name: VariantHEFT, Doc: "Heterogeneous Earliest Finish Time (Topcuoglu, Hariri, Wu, IEEE TPDS 2002): tasks by decreasing upward rank (mean time over processors + max over successors of transfer + rank), each on the processor giving the earliest finish, with insertion into idle gaps."},
+		{Name: VariantList, Doc: "Plain list scheduling: tasks by decreasing upward rank, each on the processor that becomes free first (no insertion, no look at speed), started when its data has arrived."},
+	}
+}
+
+// Params implements solvers.Strategy.
+func (s *Strategy) Params() []solvers.ParamSpec {
+	return []solvers.ParamSpec{
+		solvers.ChoiceSpec("criterion", CriterionLoad,
+			"What the critical-works planner optimizes per work and when choosing the final variant. load (the seed's): maximize the mean load of the processors, i.e. give each task the slowest processor that still fits its window inside the planning interval (max of the critical path and total work / total speed); makespan: earliest finish; cost: least Σ time × price. heft and list ignore it.",
+			CriterionLoad, CriterionMakespan, CriterionCost),
+		solvers.FloatSpec("bandwidth", "10", "MB/s",
+			"Link speed that turns an edge's bytes (WfFormat file sizes) into transfer time: bytes / (bandwidth × 10^6) time units (s). Edges given as transfer times are not affected. Default 10 MB/s: transfers on the shared Pegasus workflows then range from milliseconds to 1.3 s, visible beside runtimes of 0.05–126 s.", 0.001, 1e6),
+		solvers.IntSpec("tree_max_nodes", "2000", "nodes",
+			"Bound on the nodes of the tree of critical paths. A node costs one longest-path pass (O(tasks + edges)) and its path's memory. Default 2000: the shared workflows' complete trees have 1–832 nodes (built in ≤ 3 ms), while a 1,000-task random DAG is cut at about 2,000 nodes in well under a second.", 1, 1_000_000),
+		solvers.IntSpec("tree_max_depth", "100", "levels",
+			"Bound on the depth of the tree (edges removed from the graph on the way from the root). Default 100: deep enough that the shared workflows' trees are complete (the node bound is the one that matters on large graphs); lower it to see a cut.", 0, 10_000),
+		solvers.FloatSpec("tree_max_ms", "1000", "ms",
+			"Time bound on building the tree (wall clock, so a cut by it may depend on machine speed; the report says which bound cut). Default 1000 ms.", 1, 600_000),
+	}
+}
+
+// Presets implements solvers.Strategy.
+func (s *Strategy) Presets() []solvers.Preset {
+	c := DefaultGenConfig()
+	f := func(v float64) string { return fmt.Sprint(v) }
+	return []solvers.Preset{{
+		Name: PresetRandom,
+		Doc:  "A random layered DAG like the seed's generated graph models: tasks spread over layers (each ≥ 1 task), an edge between each pair of tasks in consecutive layers with probability density (every task below the first layer has ≥ 1 parent), uniform volumes and transfer times, processors with uniform performance.",
+		Params: []solvers.ParamSpec{
+			solvers.IntSpec("tasks", fmt.Sprint(c.Tasks), "tasks", "Number of tasks. Default 30.", 1, MaxTasks),
+			solvers.IntSpec("layers", fmt.Sprint(c.Layers), "layers", "Number of layers (depth); width ≈ tasks / layers. Default 6.", 1, MaxTasks),
+			solvers.FloatSpec("density", f(c.Density), "", "Probability of an edge between two tasks of consecutive layers. Default 0.3.", 0, 1),
+			solvers.FloatSpec("vol_min", f(c.VolMin), "work units", "Smallest task volume. Default 10.", 0, 1e9),
+			solvers.FloatSpec("vol_max", f(c.VolMax), "work units", "Largest task volume. Default 100.", 0, 1e9),
+			solvers.FloatSpec("transfer_min", f(c.TransferMin), "time units", "Smallest edge transfer time. Default 5.", 0, 1e9),
+			solvers.FloatSpec("transfer_max", f(c.TransferMax), "time units", "Largest edge transfer time. Default 50 (communication-to-computation ratio ≈ 0.5).", 0, 1e9),
+			solvers.IntSpec("processors", fmt.Sprint(c.Processors), "processors", "Number of processors. Default 4.", 1, MaxProcessors),
+			solvers.FloatSpec("perf_min", f(c.PerfMin), "work units/time unit", "Slowest processor performance. Default 1.", 0.001, 1e9),
+			solvers.FloatSpec("perf_max", f(c.PerfMax), "work units/time unit", "Fastest processor performance. Default 4.", 0.001, 1e9),
+		},
+	}}
+}
+
+// Uploads implements solvers.Uploader: a WfFormat workflow besides the
+// native JSON ("file", which also accepts WfFormat, recognized by its
+// schemaVersion).
+func (s *Strategy) Uploads() []solvers.Upload {
+	return []solvers.Upload{{Field: "wfformat", Label: "WfFormat 1.5 workflow (JSON, WfCommons)", Accept: ".json,application/json",
+		Doc: "A WfCommons workflow instance: runtimes become volumes, parents/children become edges, shared file sizes become bytes transferred at the bandwidth parameter; scheduled on 4 processors of performance 1, 1, 2, 4."}}
+}
+
+// Generate implements solvers.Strategy.
+func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+	w, err := s.generate(preset, params, seed)
+	return w, errs.Wrap("critical.Generate", errs.Internal, err)
+}
+
+func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+	p, err := solvers.PresetParams(s.Presets(), preset, params)
+	if err != nil {
+		return nil, err
+	}
+	c := GenConfig{Tasks: p.Int("tasks"), Layers: p.Int("layers"), Density: p.Float("density"),
+		VolMin: p.Float("vol_min"), VolMax: p.Float("vol_max"), TransferMin: p.Float("transfer_min"), TransferMax: p.Float("transfer_max"),
+		Processors: p.Int("processors"), PerfMin: p.Float("perf_min"), PerfMax: p.Float("perf_max")}
+	g, err := Generate(c, rand.New(rand.NewSource(seed)))
+	if err != nil {
+		return nil, err
+	}
+	g.Name = fmt.Sprintf("random %d tasks, %d layers, %d processors (seed %d)", c.Tasks, c.Layers, c.Processors, seed)
+	return newWorkload(g, g.Name, "preset")
+}
+
+// ParseWorkload implements solvers.Strategy: one file, native JSON or
+// WfFormat (field "wfformat", or "file" with a schemaVersion key).
+func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+	w, err := parseWorkload(files)
+	return w, errs.Wrap("critical.ParseWorkload", errs.Internal, err)
+}
+
+// isWfFormat tells a WfFormat document from the native JSON by its
+// top-level keys (schemaVersion or workflow; the native JSON has neither).
+func isWfFormat(data []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	_, v := top["schemaVersion"]
+	_, w := top["workflow"]
+	return v || w
+}
+
+func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
+	if len(files) != 1 {
+		return nil, errs.Invalidf("file", "want one file (native JSON or WfFormat), got %d files", len(files))
+	}
+	f := files[0]
+	name := strings.TrimSuffix(f.Name, ".json")
+	if name == "" {
+		name = "upload"
+	}
+	if f.Field == "wfformat" || isWfFormat(f.Data) {
+		fname := f.Name
+		if fname == "" {
+			fname = f.Field
+		}
+		wf, err := formats.ReadWfFormat(fname, f.Data)
+		if err != nil {
+			return nil, err
+		}
+		g, err := FromWorkflow(wf, name)
+		if err != nil {
+			// A value the reader accepts but the model cannot hold (a
+			// runtime over 1e15 s): name the file and the task.
+			var e *errs.Error
+			if errors.As(err, &e) {
+				return nil, &errs.Error{Kind: e.Kind, Field: fname + " (as task graph) " + e.Field, Err: e.Err}
+			}
+			return nil, err
+		}
+		return newWorkload(g, name, "wfformat")
+	}
+	g, err := ParseJSON(f.Data)
+	if err != nil {
+		var e *errs.Error
+		if errors.As(err, &e) && f.Name != "" {
+			field := f.Name
+			if e.Field != "" && e.Field != "file" {
+				field += " " + e.Field
+			}
+			return nil, &errs.Error{Kind: e.Kind, Field: field, Err: e.Err}
+		}
+		return nil, err
+	}
+	if g.Name == "" {
+		g.Name = name
+	}
+	return newWorkload(g, name, "json")
+}
+
+func newWorkload(g *Graph, name, format string) (*solvers.Workload, error) {
+	data, err := g.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return &solvers.Workload{Name: name, Format: format, Summary: g.summary(), Data: data, Preview: preview(g)}, nil
+}
+
+func loadWorkload(w *solvers.Workload) (*Graph, error) {
+	if w == nil || len(w.Data) == 0 {
+		return nil, errs.Invalidf("workload", "no workload data")
+	}
+	return ParseJSON(w.Data)
+}
+
+// Run implements solvers.Strategy.
+func (s *Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	r, err := s.run(ctx, w, variant, params, progress)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, err
+	}
+	return r, errs.Wrap("critical.Run", errs.Internal, err)
+}
+
+// RunConfig is a run's resolved parameters.
+type RunConfig struct {
+	Criterion string
+	Bandwidth float64
+	Tree      TreeBounds
+}
+
+func configOf(p solvers.Params) RunConfig {
+	return RunConfig{Criterion: p.String("criterion"), Bandwidth: p.Float("bandwidth"),
+		Tree: TreeBounds{MaxNodes: p.Int("tree_max_nodes"), MaxDepth: p.Int("tree_max_depth"),
+			MaxTime: time.Duration(p.Float("tree_max_ms") * float64(time.Millisecond))}}
+}
+
+// DefaultRunConfig is the run parameters' defaults.
+func DefaultRunConfig() RunConfig {
+	p, _ := solvers.Resolve(New().Params(), nil)
+	return configOf(p)
+}
+
+func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	variant, err := solvers.ResolveVariant(s, variant)
+	if err != nil {
+		return nil, err
+	}
+	if progress == nil {
+		progress = solvers.NoProgress
+	}
+	p, err := solvers.Resolve(s.Params(), params)
+	if err != nil {
+		return nil, err
+	}
+	g, err := loadWorkload(w)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Solve(ctx, g, variant, configOf(p), progress)
+	if err != nil {
+		return nil, err
+	}
+	return runReport(out), nil
+}
+
+// Outcome is everything one run produced.
+type Outcome struct {
+	D       *DAG
+	Variant string
+	Config  RunConfig
+	Bounds  Bounds
+	Tree    *Tree
+	Works   []Work
+	Plan    *PlanResult // critical-works only
+	Sched   Schedule
+	WallMS  float64
+}
+
+// treeMemoryBudget bounds the memory of the tree's paths.
+const treeMemoryBudget = 1 << 30
+
+// Solve runs one variant on a graph.
+func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progress solvers.Progress) (*Outcome, error) {
+	if progress == nil {
+		progress = solvers.NoProgress
+	}
+	start := time.Now()
+	d := Prepare(g, cfg.Bandwidth)
+	depth := 0
+	for _, l := range d.Level {
+		depth = max(depth, l+1)
+	}
+	if est := float64(cfg.Tree.MaxNodes) * float64(depth) * 16; est > treeMemoryBudget {
+		return nil, errs.New(errs.TooLarge, "tree_max_nodes", "%d nodes × paths of up to %d tasks need about %.0f MB, over the %d MB budget: lower tree_max_nodes", cfg.Tree.MaxNodes, depth, est/1e6, treeMemoryBudget>>20)
+	}
+	o := &Outcome{D: d, Variant: variant, Config: cfg, Bounds: d.ComputeBounds()}
+	progress(0, 3, "tree of critical paths")
+	tree, err := BuildTree(ctx, d, cfg.Tree)
+	if err != nil {
+		return nil, err
+	}
+	o.Tree = tree
+	if o.Works, err = RankWorks(d, tree); err != nil {
+		return nil, err
+	}
+	progress(1, 3, variant)
+	switch variant {
+	case VariantCritical:
+		h := max(o.Bounds.CriticalPath, o.Bounds.WorkOverS)
+		pr, err := PlanCriticalWorks(ctx, d, o.Works, cfg.Criterion, h, func(done, total int, note string) {
+			progress(1, 3, note)
+		})
+		if err != nil {
+			return nil, err
+		}
+		o.Plan, o.Sched = pr, pr.Schedule
+	case VariantHEFT:
+		o.Sched = HEFT(d)
+	case VariantList:
+		o.Sched = List(d)
+	default:
+		return nil, errs.Invalidf("variant", "unknown variant %q", variant)
+	}
+	o.WallMS = float64(time.Since(start).Microseconds()) / 1000
+	if err := o.Sched.Check(d); err != nil {
+		return nil, errs.Wrap("critical."+variant, errs.Internal, err)
+	}
+	progress(3, 3, "done")
+	return o, nil
+}

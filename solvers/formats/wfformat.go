@@ -1,0 +1,363 @@
+package formats
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"schedlab/errs"
+)
+
+// WfFormat reading (WfCommons workflow instances, schema 1.5).
+//
+// ReadWfFormat reads the JSON of a WfCommons workflow instance
+// (https://github.com/wfcommons/WfFormat, wfcommons-schema.json, version
+// 1.5): top-level name and schemaVersion, workflow.specification.tasks (id,
+// name, parents, children, inputFiles, outputFiles), workflow.specification
+// .files (id, sizeInBytes) and workflow.execution.tasks (id,
+// runtimeInSeconds, coreCount) and machines. Decisions:
+//
+//   - Only schemaVersion "1.5" is read; any other version (1.4 keeps tasks
+//     and runtimes in one list with a different shape) is errs.Invalid on
+//     field "schemaVersion", so an old file is never half-understood.
+//   - Edges are the union of every task's parents and children lists (the
+//     schema states both; the five WfInstances files agree both ways). An id
+//     in parents or children that names no task is an error; so is a cycle
+//     (the error names a task on it), a duplicate task id, a task without an
+//     execution record, an execution record naming no task, a negative or
+//     non-finite runtime and a negative file size.
+//   - A file named in inputFiles/outputFiles but missing from the files list
+//     is an error: its size is unknown, so no transfer could be derived.
+//   - Unknown JSON fields are ignored (the schema allows extensions such as
+//     avgCPU, priority, command); trailing data after the object is an error.
+//   - Errors are errs.Invalid (errs.TooLarge over the size limits) whose
+//     Field names the file and the JSON path, e.g.
+//     "montage.json workflow.execution.tasks[3].runtimeInSeconds".
+
+// WfMaxBytes and WfMaxTasks bound what ReadWfFormat accepts. The largest
+// WfInstances files (montage 2mass-20d) are tens of MB with ~10,000 tasks.
+const (
+	WfMaxBytes = 64 << 20
+	WfMaxTasks = 100_000
+)
+
+// WfSchemaVersion is the one WfFormat version ReadWfFormat reads.
+const WfSchemaVersion = "1.5"
+
+// Workflow is a WfFormat workflow instance reduced to what a scheduler
+// needs. Tasks keep the specification's order; Parents and Children hold
+// indices into Tasks, ascending, without duplicates.
+type Workflow struct {
+	Name          string
+	SchemaVersion string
+	Tasks         []WfTask
+	Files         map[string]int64 // file id → size in bytes
+	Machines      []WfMachine
+	Makespan      float64 // workflow.execution.makespanInSeconds (0 if absent), s
+}
+
+// WfTask is one task of a workflow.
+type WfTask struct {
+	ID       string
+	Name     string
+	Runtime  float64 // runtimeInSeconds on the machine that ran it, s
+	Cores    float64 // coreCount (0 when absent)
+	Machine  string  // the machine it ran on, when given ("machine" or first of "machines")
+	Parents  []int
+	Children []int
+	Inputs   []string // input file ids
+	Outputs  []string // output file ids
+}
+
+// WfMachine is one machine of the execution record.
+type WfMachine struct {
+	NodeName   string
+	CoreCount  int
+	SpeedInMHz float64
+}
+
+// EdgeBytes is the data a parent passes to a child: the total size of the
+// files that are outputs of parent and inputs of child (0 when they share
+// none: the edge is a pure precedence).
+func (w *Workflow) EdgeBytes(parent, child int) int64 {
+	outs := make(map[string]bool, len(w.Tasks[parent].Outputs))
+	for _, f := range w.Tasks[parent].Outputs {
+		outs[f] = true
+	}
+	var sum int64
+	seen := map[string]bool{}
+	for _, f := range w.Tasks[child].Inputs {
+		if outs[f] && !seen[f] {
+			seen[f] = true
+			sum += w.Files[f]
+		}
+	}
+	return sum
+}
+
+type wfRaw struct {
+	Name          string  `json:"name"`
+	SchemaVersion *string `json:"schemaVersion"`
+	Workflow      *struct {
+		Specification *struct {
+			Tasks []struct {
+				Name        string   `json:"name"`
+				ID          string   `json:"id"`
+				Parents     []string `json:"parents"`
+				Children    []string `json:"children"`
+				InputFiles  []string `json:"inputFiles"`
+				OutputFiles []string `json:"outputFiles"`
+			} `json:"tasks"`
+			Files []struct {
+				ID          string   `json:"id"`
+				SizeInBytes *float64 `json:"sizeInBytes"`
+			} `json:"files"`
+		} `json:"specification"`
+		Execution *struct {
+			MakespanInSeconds float64 `json:"makespanInSeconds"`
+			Tasks             []struct {
+				ID               string   `json:"id"`
+				RuntimeInSeconds *float64 `json:"runtimeInSeconds"`
+				CoreCount        float64  `json:"coreCount"`
+				Machine          string   `json:"machine"`
+				Machines         []string `json:"machines"`
+			} `json:"tasks"`
+			Machines []struct {
+				NodeName string `json:"nodeName"`
+				CPU      struct {
+					CoreCount  int     `json:"coreCount"`
+					SpeedInMHz float64 `json:"speedInMHz"`
+				} `json:"cpu"`
+			} `json:"machines"`
+		} `json:"execution"`
+	} `json:"workflow"`
+}
+
+// ReadWfFormat parses a WfFormat 1.5 workflow instance; name is the user's
+// file name, used in errors. See the decisions above.
+func ReadWfFormat(name string, data []byte) (*Workflow, error) {
+	field := func(f string) string {
+		if name == "" {
+			return f
+		}
+		if f == "" {
+			return name
+		}
+		return name + " " + f
+	}
+	if len(data) > WfMaxBytes {
+		return nil, errs.New(errs.TooLarge, field(""), "%d bytes, at most %d", len(data), WfMaxBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var raw wfRaw
+	if err := dec.Decode(&raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nil, errs.Invalidf(field(te.Field), "must be a %s, got %s", te.Type, te.Value)
+		}
+		return nil, errs.Invalidf(field(""), "not a WfFormat JSON document: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errs.Invalidf(field(""), "trailing data after the JSON object")
+	}
+	if raw.SchemaVersion == nil {
+		return nil, errs.Invalidf(field("schemaVersion"), "missing: a WfFormat instance states its schema version (this reader supports %s)", WfSchemaVersion)
+	}
+	if *raw.SchemaVersion != WfSchemaVersion {
+		return nil, errs.Invalidf(field("schemaVersion"), "unsupported WfFormat schema version %q (this reader supports %s only)", *raw.SchemaVersion, WfSchemaVersion)
+	}
+	if raw.Workflow == nil || raw.Workflow.Specification == nil {
+		return nil, errs.Invalidf(field("workflow.specification"), "missing")
+	}
+	spec := raw.Workflow.Specification
+	if len(spec.Tasks) == 0 {
+		return nil, errs.Invalidf(field("workflow.specification.tasks"), "no tasks")
+	}
+	if len(spec.Tasks) > WfMaxTasks {
+		return nil, errs.New(errs.TooLarge, field("workflow.specification.tasks"), "%d tasks, at most %d", len(spec.Tasks), WfMaxTasks)
+	}
+	w := &Workflow{Name: raw.Name, SchemaVersion: *raw.SchemaVersion, Files: make(map[string]int64, len(spec.Files))}
+	for i, f := range spec.Files {
+		fp := fmt.Sprintf("workflow.specification.files[%d]", i)
+		if f.ID == "" {
+			return nil, errs.Invalidf(field(fp+".id"), "empty file id")
+		}
+		if f.SizeInBytes == nil {
+			return nil, errs.Invalidf(field(fp+".sizeInBytes"), "missing for file %q", f.ID)
+		}
+		s := *f.SizeInBytes
+		if math.IsNaN(s) || s < 0 || s > 1e18 || s != math.Trunc(s) {
+			return nil, errs.Invalidf(field(fp+".sizeInBytes"), "must be a whole number of bytes ≥ 0, got %v (file %q)", s, f.ID)
+		}
+		if _, dup := w.Files[f.ID]; dup {
+			return nil, errs.Invalidf(field(fp+".id"), "duplicate file id %q", f.ID)
+		}
+		w.Files[f.ID] = int64(s)
+	}
+	index := make(map[string]int, len(spec.Tasks))
+	w.Tasks = make([]WfTask, len(spec.Tasks))
+	for i, t := range spec.Tasks {
+		tp := fmt.Sprintf("workflow.specification.tasks[%d]", i)
+		if t.ID == "" {
+			return nil, errs.Invalidf(field(tp+".id"), "empty task id")
+		}
+		if j, dup := index[t.ID]; dup {
+			return nil, errs.Invalidf(field(tp+".id"), "duplicate task id %q (also tasks[%d])", t.ID, j)
+		}
+		index[t.ID] = i
+		w.Tasks[i] = WfTask{ID: t.ID, Name: t.Name, Runtime: -1}
+		for k, f := range t.InputFiles {
+			if _, ok := w.Files[f]; !ok {
+				return nil, errs.Invalidf(field(fmt.Sprintf("%s.inputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
+			}
+		}
+		for k, f := range t.OutputFiles {
+			if _, ok := w.Files[f]; !ok {
+				return nil, errs.Invalidf(field(fmt.Sprintf("%s.outputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
+			}
+		}
+		w.Tasks[i].Inputs = t.InputFiles
+		w.Tasks[i].Outputs = t.OutputFiles
+	}
+	// Edges: the union of parents and children.
+	par := make([]map[int]bool, len(w.Tasks))
+	for i := range par {
+		par[i] = map[int]bool{}
+	}
+	for i, t := range spec.Tasks {
+		tp := fmt.Sprintf("workflow.specification.tasks[%d]", i)
+		for k, p := range t.Parents {
+			j, ok := index[p]
+			if !ok {
+				return nil, errs.Invalidf(field(fmt.Sprintf("%s.parents[%d]", tp, k)), "unknown task id %q", p)
+			}
+			if j == i {
+				return nil, errs.Invalidf(field(fmt.Sprintf("%s.parents[%d]", tp, k)), "task %q is its own parent (a cycle)", p)
+			}
+			par[i][j] = true
+		}
+		for k, c := range t.Children {
+			j, ok := index[c]
+			if !ok {
+				return nil, errs.Invalidf(field(fmt.Sprintf("%s.children[%d]", tp, k)), "unknown task id %q", c)
+			}
+			if j == i {
+				return nil, errs.Invalidf(field(fmt.Sprintf("%s.children[%d]", tp, k)), "task %q is its own child (a cycle)", c)
+			}
+			par[j][i] = true
+		}
+	}
+	for i := range w.Tasks {
+		for j := range par[i] {
+			w.Tasks[i].Parents = append(w.Tasks[i].Parents, j)
+			w.Tasks[j].Children = append(w.Tasks[j].Children, i)
+		}
+	}
+	for i := range w.Tasks {
+		slices.Sort(w.Tasks[i].Parents)
+		slices.Sort(w.Tasks[i].Children)
+	}
+	if c := findCycle(w.Tasks); c >= 0 {
+		return nil, errs.Invalidf(field(fmt.Sprintf("workflow.specification.tasks[%d]", c)), "the parents/children lists form a cycle through task %q: a workflow must be acyclic", w.Tasks[c].ID)
+	}
+	ex := raw.Workflow.Execution
+	if ex == nil {
+		return nil, errs.Invalidf(field("workflow.execution"), "missing: task runtimes come from workflow.execution.tasks")
+	}
+	if math.IsNaN(ex.MakespanInSeconds) || ex.MakespanInSeconds < 0 {
+		return nil, errs.Invalidf(field("workflow.execution.makespanInSeconds"), "must be ≥ 0, got %v", ex.MakespanInSeconds)
+	}
+	w.Makespan = ex.MakespanInSeconds
+	for i, t := range ex.Tasks {
+		tp := fmt.Sprintf("workflow.execution.tasks[%d]", i)
+		j, ok := index[t.ID]
+		if !ok {
+			return nil, errs.Invalidf(field(tp+".id"), "unknown task id %q (not in workflow.specification.tasks)", t.ID)
+		}
+		if w.Tasks[j].Runtime >= 0 {
+			return nil, errs.Invalidf(field(tp+".id"), "second execution record for task %q", t.ID)
+		}
+		if t.RuntimeInSeconds == nil {
+			return nil, errs.Invalidf(field(tp+".runtimeInSeconds"), "missing for task %q", t.ID)
+		}
+		r := *t.RuntimeInSeconds
+		if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+			return nil, errs.Invalidf(field(tp+".runtimeInSeconds"), "must be ≥ 0 s, got %v (task %q)", r, t.ID)
+		}
+		if t.CoreCount < 0 || math.IsNaN(t.CoreCount) {
+			return nil, errs.Invalidf(field(tp+".coreCount"), "must be ≥ 1, got %v", t.CoreCount)
+		}
+		w.Tasks[j].Runtime = r
+		w.Tasks[j].Cores = t.CoreCount
+		w.Tasks[j].Machine = t.Machine
+		if w.Tasks[j].Machine == "" && len(t.Machines) > 0 {
+			w.Tasks[j].Machine = t.Machines[0]
+		}
+	}
+	for i, t := range w.Tasks {
+		if t.Runtime < 0 {
+			return nil, errs.Invalidf(field("workflow.execution.tasks"), "no execution record (runtimeInSeconds) for task %q (specification tasks[%d])", t.ID, i)
+		}
+	}
+	for i, m := range ex.Machines {
+		if m.CPU.CoreCount < 0 || m.CPU.SpeedInMHz < 0 || math.IsNaN(m.CPU.SpeedInMHz) {
+			return nil, errs.Invalidf(field(fmt.Sprintf("workflow.execution.machines[%d].cpu", i)), "negative core count or speed")
+		}
+		w.Machines = append(w.Machines, WfMachine{NodeName: m.NodeName, CoreCount: m.CPU.CoreCount, SpeedInMHz: m.CPU.SpeedInMHz})
+	}
+	return w, nil
+}
+
+// findCycle returns a task on a cycle, or -1 when the graph is acyclic
+// (Kahn's algorithm: the tasks never freed are on or behind a cycle; one on
+// a cycle is found by walking parents among them).
+func findCycle(ts []WfTask) int {
+	indeg := make([]int, len(ts))
+	for i := range ts {
+		indeg[i] = len(ts[i].Parents)
+	}
+	queue := make([]int, 0, len(ts))
+	for i, d := range indeg {
+		if d == 0 {
+			queue = append(queue, i)
+		}
+	}
+	seen := 0
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		seen++
+		for _, c := range ts[v].Children {
+			indeg[c]--
+			if indeg[c] == 0 {
+				queue = append(queue, c)
+			}
+		}
+	}
+	if seen == len(ts) {
+		return -1
+	}
+	// Walk parents inside the unfreed set until a task repeats.
+	v := -1
+	for i, d := range indeg {
+		if d > 0 {
+			v = i
+			break
+		}
+	}
+	visited := map[int]bool{}
+	for !visited[v] {
+		visited[v] = true
+		for _, p := range ts[v].Parents {
+			if indeg[p] > 0 {
+				v = p
+				break
+			}
+		}
+	}
+	return v
+}
