@@ -124,3 +124,19 @@ func FieldOf(err error) string {
 
 // Is reports whether err is of kind k.
 func Is(k Kind, err error) bool { return KindOf(err) == k }
+
+// InFile names the uploaded file in an error's field, so the user sees
+// which file of an upload is at fault: a field "jobs[2].duration" read from
+// "w.json" becomes "w.json jobs[2].duration"; a field "" or "file" becomes
+// the file name. Errors without a Kind, and a blank file name, pass through.
+func InFile(err error, name string) error {
+	var e *Error
+	if name == "" || !errors.As(err, &e) {
+		return err
+	}
+	field := name
+	if e.Field != "" && e.Field != "file" {
+		field += " " + e.Field
+	}
+	return &Error{Kind: e.Kind, Field: field, Err: e.Err}
+}

@@ -2,6 +2,7 @@ package errs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -29,5 +30,20 @@ func TestPlainErrorsGetAKind(t *testing.T) {
 	}
 	if KindOf(fmt.Errorf("plain")) != Other || Wrap("op", Internal, nil) != nil {
 		t.Error("plain error has a kind, or Wrap(nil) is not nil")
+	}
+}
+
+func TestInFileNamesTheFile(t *testing.T) {
+	inner := Invalidf("jobs[2].duration", "must be > 0")
+	err := InFile(fmt.Errorf("parse: %w", inner), "w.json")
+	if FieldOf(err) != "w.json jobs[2].duration" || KindOf(err) != Invalid {
+		t.Errorf("field %q kind %v", FieldOf(err), KindOf(err))
+	}
+	if got := FieldOf(InFile(Invalidf("file", "not JSON"), "w.json")); got != "w.json" {
+		t.Errorf("field %q, want the file name alone", got)
+	}
+	plain := errors.New("boom")
+	if InFile(plain, "w.json") != plain || InFile(inner, "") != inner {
+		t.Error("a plain error or a blank name must pass through unchanged")
 	}
 }

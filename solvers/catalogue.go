@@ -26,3 +26,14 @@ var Families = []Family{
 		Summary: "Bags of tasks onto heterogeneous machine types, online, for profit per unit time.",
 		Paper:   "Zhang, Li, Zhang, online EAPM for bags of tasks (2022); Tarplee et al. (CCGrid 2014)", Seed: "004_55fd890ca32d5ad5.txt"}, "spec/eapm.md"},
 }
+
+// FamilyInfo returns the catalogue's Info of the family called name, for a
+// Strategy's Info method; a name not in the catalogue gets only its name.
+func FamilyInfo(name string) Info {
+	for _, f := range Families {
+		if f.Name == name {
+			return f.Info
+		}
+	}
+	return Info{Name: name}
+}

@@ -72,7 +72,7 @@ func TestRunRejectsBadArguments(t *testing.T) {
 		{[]string{"run", "--strategy", "eapm", "--preset", "zhang2022-case1", "--param", "gamma=abc"}, "gamma"},
 		{[]string{"run", "--strategy", "eapm", "--preset", "zhang2022-case1", "--param", "instance=500"}, "instance"},
 		{[]string{"run", "--strategy", "eapm", "--preset", "zhang2022-case1", "--variant", "magic"}, "variant"},
-		{[]string{"reproduce", "gossip"}, "not yet built"},
+		{[]string{"reproduce", "nosuch"}, "not yet built"},
 		{[]string{"frobnicate"}, "unknown command"},
 	}
 	for _, tc := range cases {

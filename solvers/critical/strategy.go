@@ -36,12 +36,7 @@ const (
 
 // Info implements solvers.Strategy with the catalogue's entry.
 func (s *Strategy) Info() solvers.Info {
-	for _, f := range solvers.Families {
-		if f.Name == "critical" {
-			return f.Info
-		}
-	}
-	return solvers.Info{Name: "critical"}
+	return solvers.FamilyInfo("critical")
 }
 
 // Variants implements solvers.Strategy; the first is the default.
@@ -173,15 +168,7 @@ func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
 	}
 	g, err := ParseJSON(f.Data)
 	if err != nil {
-		var e *errs.Error
-		if errors.As(err, &e) && f.Name != "" {
-			field := f.Name
-			if e.Field != "" && e.Field != "file" {
-				field += " " + e.Field
-			}
-			return nil, &errs.Error{Kind: e.Kind, Field: field, Err: e.Err}
-		}
-		return nil, err
+		return nil, errs.InFile(err, f.Name)
 	}
 	if g.Name == "" {
 		g.Name = name

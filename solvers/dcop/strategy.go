@@ -23,12 +23,7 @@ func New() *Strategy { return &Strategy{} }
 
 // Info implements solvers.Strategy with the catalogue's entry.
 func (s *Strategy) Info() solvers.Info {
-	for _, f := range solvers.Families {
-		if f.Name == "dcop" {
-			return f.Info
-		}
-	}
-	return solvers.Info{Name: "dcop"}
+	return solvers.FamilyInfo("dcop")
 }
 
 // Variant names (a public contract).
@@ -123,16 +118,7 @@ func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
 	f := files[0]
 	in, err := ParseJSON(f.Data)
 	if err != nil {
-		// Name the file in the field: "workload.json jobs[2].duration".
-		var e *errs.Error
-		if errors.As(err, &e) && f.Name != "" {
-			field := f.Name
-			if e.Field != "" && e.Field != "file" {
-				field += " " + e.Field
-			}
-			return nil, &errs.Error{Kind: e.Kind, Field: field, Err: e.Err}
-		}
-		return nil, err
+		return nil, errs.InFile(err, f.Name)
 	}
 	name := strings.TrimSuffix(f.Name, ".json")
 	if name == "" {

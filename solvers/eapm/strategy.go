@@ -27,12 +27,7 @@ func New() *Strategy { return &Strategy{} }
 
 // Info implements solvers.Strategy with the catalogue's entry.
 func (s *Strategy) Info() solvers.Info {
-	for _, f := range solvers.Families {
-		if f.Name == "eapm" {
-			return f.Info
-		}
-	}
-	return solvers.Info{Name: "eapm"}
+	return solvers.FamilyInfo("eapm")
 }
 
 // Variant names (a public contract).

@@ -8,10 +8,12 @@ import (
 	"schedlab/solvers/critical"
 	"schedlab/solvers/dcop"
 	"schedlab/solvers/eapm"
+	"schedlab/solvers/gossip"
 )
 
 var all = []solvers.Strategy{
 	dcop.New(),
+	gossip.New(),
 	critical.New(),
 	eapm.New(),
 }

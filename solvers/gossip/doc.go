@@ -1,0 +1,213 @@
+// Package gossip is a deterministic discrete-event simulator of the seed
+// paper's decentralized job scheduler (Umeda, Nakada, Matsuoka, IPSJ HPC
+// 2006, seed 001_a47f93fcc10dd41f.txt): compute nodes share their resource
+// records by gossip, scheduling nodes match jobs against the (possibly
+// stale) records they hold, and a Condor-like central manager is the
+// baseline.
+//
+// # Units
+//
+// Time is in seconds (float64), latencies in milliseconds in the workload
+// and seconds inside the simulator. Utilization is m/n (m nodes running a
+// job out of n, the seed's definition §5.2), time-weighted. Load is the
+// offered work per second divided by the capacity n (1.0 = 100 %).
+//
+// # Workload (native JSON)
+//
+//	{"grid": {"nodes": 1000, "sites": 20, "nat_fraction": 0, "seed": 1,
+//	          "intra_ms": 0.5, "access_ms": [0.2, 2], "inter_ms": [5, 195]},
+//	 "duration_s": 86400, "load": 1,
+//	 "jobs": [{"submit": 12.5, "run": 2400}, ...],
+//	 "trace": {...}}          // only for SWF-driven job streams
+//
+// The grid is stored as its generator's parameters (nodes, sites, NAT
+// fraction, seed and the latency ranges): Build turns it into per-node
+// arrays deterministically, so a 10,000-node grid costs a few bytes of JSON
+// and no n×n matrix is ever stored. Jobs are single-node (the seed: "any
+// node can run any job"), sorted by submit time on reading.
+//
+// # Latency model (in the spirit of GridG, Lu & Dinda SC 2003)
+//
+// GridG builds a two-level hierarchy: a WAN of sites and LANs of hosts
+// below each site's router. We keep that shape: `sites` sites are placed
+// uniformly at random in the unit square; node i belongs to site i for
+// i < sites (no empty site) and to a uniformly drawn site otherwise; each
+// node has an access latency a_i uniform in access_ms. The one-way latency
+// between nodes i and j is
+//
+//	same site:      a_i + a_j + intra_ms
+//	other sites:    a_i + a_j + inter_lo + (inter_hi − inter_lo)·d(s_i, s_j)/√2
+//
+// with d the Euclidean distance of the sites. Defaults: access 0.2–2 ms,
+// intra 0.5 ms, inter 5–195 ms, so the largest latency is ≈ 200 ms, the
+// seed's "ノード間遅延が最大 200ms 程度". It is O(1) per pair from per-node
+// arrays. NAT: a seeded random round(nat_fraction·n) of the nodes cannot
+// accept inbound connections.
+//
+// # Preset umeda2006 and where each parameter lives
+//
+// The generator (preset) parameters describe the grid and the job stream:
+// nodes, sites, nat_fraction, load, job_min_s, job_max_s, duration_h. Jobs
+// arrive as a Poisson stream of rate load·n/mean(job) ("時間当たりの計算量が
+// 総処理能力の和に等しくなる": 100 % = the capacity), run times uniform in
+// job_min_s..job_max_s (seed: 30–60 min). The protocol knobs are run
+// parameters, because the seed varies them on one grid and job stream:
+// period_s, fanout, k, ttl_s, schedulers (and mode, costs, churn...). The
+// CLI sends a --param to the generator when the preset names it and to the
+// run otherwise, so every issue name works on `schedlab run --preset`.
+// The run parameter nodes (default 0 = the workload's) rescales a workload
+// to another node count (see SWF below); that is how an SWF trace is
+// replayed on a chosen number of nodes.
+//
+// # Variants
+//
+// rumor: the seed's §2.3.1 single-message spreading in synchronous rounds
+// (the seed's Fig. 6 counts iterations). A node knows every member's
+// address but not which members are behind NAT (decision, the seed's
+// §5.1.2 setting): each contact goes to a uniformly drawn other node, and
+// an attempt to a NAT node is refused (one header counted, no answer, no
+// "known"). mode push (the seed's): every active informed node makes
+// fanout attempts per round; an uninformed target becomes informed (and a sender from the next round); an
+// informed target answers "known" and the sender stops after k such
+// answers. mode push-pull: every node opens fanout exchanges per round;
+// the rumor is pushed to the target when the initiator is an active
+// sender, and pulled by an uninformed initiator whenever the target knows
+// it, active or not (decision: the exchange carries the target's whole
+// table, as in the seed's §4.5 step 1, so the counter k stops a node from
+// pushing, not from answering; this is also how a NAT node is informed
+// over a connection it opened, §5.1.2); both active sides count a "known"
+// answer when both knew. Within a round contacts are processed in node order and a node
+// informed in the round counts as knowing for later contacts of the same
+// round, but only sends from the next round. The run ends when every node
+// is informed, no active sender is left, or after max_rounds.
+// rounds_to_converge is the round in which the last node ever informed got
+// the rumor; final_informed the informed fraction at the end. The theory
+// curve beside it is the mean-field epidemic with infinite k:
+// push x' = x + (1−x)(1−e^{−f x}); push-pull x' = 1 − (1−x)e^{−f x}(1−x)^f,
+// x₀ = 1/n (Pittel: push needs log₂ n + ln n rounds; Karp et al.: push-pull
+// log₃ n + O(ln ln n)).
+//
+// gossip: event-driven. Every node has a period tick at a random phase; at
+// its tick it refreshes its own record (a new version) and opens fanout
+// exchanges with uniformly drawn nodes that accept inbound connections
+// (membership, including whether a node accepts inbound connections, is
+// carried by the records and the join protocol, so gossip partners are
+// drawn among reachable nodes — unlike the bare rumor above; a contact to
+// a node that has left fails and is counted). An exchange is push-pull and is
+// applied when the opening message arrives (one-way latency later): for
+// every origin the newer version wins on both sides (the seed's Fig. 5
+// steps 1–3). Each node's table is a version vector: one uint32 per origin
+// in one flat n×n array (4n² bytes: 400 MB at 10,000 nodes), the record
+// contents (creation time, state free/busy/left) are kept once per origin
+// in an append-only history indexed by version. A record is expired when
+// its creation time + ttl_s < now: expired versions are dropped at merges
+// (checked against a global clock advanced every period) and matching
+// checks the exact creation time, so an expired record is never used.
+// Leave: a leaving node writes a "left" version of its own record, pushes
+// it in one last exchange and goes down; a "left" version is a tombstone
+// that wins like any newer version, so it removes the node from every
+// table it reaches; the node is never matched from such a table. Join: the
+// node writes a fresh "free" version and copies the table of a random
+// reachable node of its own site (any reachable node if none). Churn is a
+// Poisson process of leave events (run parameter churn_per_h, default 0);
+// a job running on a leaving node is returned to its scheduler's queue.
+//
+// Scheduling (seed §4.3): job i goes to scheduling node i mod schedulers
+// (schedulers are distinct reachable nodes that also compute). A scheduler
+// keeps a FIFO queue; whenever its table changes, a job arrives or an
+// answer comes back, it matches the queue head to a node whose record in
+// its table is free, unexpired, not left, reachable, and newer than any
+// version it already used for that node (a per-scheduler claimed vector),
+// scanning from a random offset (identical nodes: any free node is a best
+// match). It sends an allocation request; the node accepts when it is up
+// and idle (reserving itself at once and writing a busy version), else
+// rejects; on reject the job goes back to the queue head and is re-matched
+// (rejects_per_job counts these). A job starts one round trip after the
+// accept (the formal submission) and the node writes a free version when
+// it ends. Nodes behind NAT cannot be sent a request; a free NAT node
+// polls its home scheduler (node index mod schedulers) at each of its
+// ticks over a connection it opens, and is handed the queue head on it.
+//
+// central: a Condor-like manager, a separate machine at a random site. Each
+// period it collects every node's record directly (one hop, taken when the
+// period starts); processing costs record_cost_ms per record (so n·cost per
+// cycle); the snapshot is usable after the slowest record arrived and was
+// processed. Matching costs match_cost_us per record scanned and a match
+// scans the whole table (per-match cost linear in n, the seed's §6.1) —
+// the same match cost applies to gossip schedulers, as in the seed ("両シ
+// ステムで共通"). The manager is one processor: collection and matches
+// queue behind each other (busy-until clock). central_info=exact replaces
+// the periodic snapshot by the true state at every instant (an oracle):
+// with zero costs it reaches the ideal utilization min(load, 1).
+//
+// # Metrics
+//
+// utilization is the mean of m/n over [warm-up, end) (warm-up = min(
+// warmup_h, duration/2)); wait_mean and wait_p95 over jobs started (start −
+// submit, s); rejects_per_job = rejects / jobs submitted;
+// messages_per_node_per_period and bytes_per_node_per_period count every
+// message (exchange: the table of each side, record_bytes per record held
+// plus a 64-byte header; requests, answers, polls: 64 bytes; central: one
+// record per node per cycle); rounds_to_converge and final_informed are the
+// rumor's, for gossip the first period at which tables hold on average 99 %
+// of the live nodes' records and the final mean coverage (central: 1 and 1);
+// staleness_mean_s is the mean age of the records used for matching;
+// wall_ms the simulator's own time.
+//
+// # SWF job streams
+//
+// An upload in field "swf" (.swf or .swf.gz) is read by formats.ReadSWF.
+// Jobs with a run time ≤ 0 or a missing submit time are skipped (counted in
+// a note). Each trace job becomes one single-node job with the trace's run
+// time (parallel jobs are not split: the seed's jobs are sequential). The
+// stream is scaled to the node count n, default min(the header's MaxProcs,
+// 10,000), so that the offered load equals the trace's own:
+// ρ = Σ run·alloc / (P · span) with P the machine's processors; the submit
+// times are multiplied by c = Σ run / (n · ρ · span), keeping their order and
+// relative gaps. A run with another nodes multiplies the submit times by
+// n_workload / n_run, which keeps the offered load too.
+//
+// # Reproduce
+//
+// `schedlab reproduce gossip` runs the seed's §5 on umeda2006 grids (20
+// sites, seeds seed+i): Fig 6 (push rumor, fanout 1, k 1, n = 100, 1000,
+// 10000, with the k = ∞ theory curves dashed), Fig 7 (n = 1000, NAT 0–90 %,
+// push-pull exchange and pure push: rounds to converge and final
+// informed), Fig 8 (gossip and central utilization at 10 … 3000 nodes,
+// 100 % load), Fig 9 (gossip/central ratio at 10/50/100/200 % load for
+// fig9_nodes), Table 1 (1/2/4/8 schedulers at 1000 nodes, 100 % load,
+// beside the seed's 0.939/0.941/0.967/0.970) and "Seed setting" (the other
+// numbers of §5). The seed prints no values for Figs. 6–9, so their tables
+// quote its claims (paper_claim) and Fig 8 says whether ours agrees
+// (claim_holds). Runs go through solvers.ForEach (deterministic at any
+// parallelism). Defaults (6 simulated hours, one seed per scheduling
+// setting, five per rumor setting) take about 10 s on 2 cores; the full
+// setting is duration_h=24 reps=5 (a few minutes), max_nodes up to 10000.
+//
+// # Deviations and decisions the seed leaves open
+//
+//   - Arrivals are Poisson (the seed says only "投入間隔に従うジョブ列").
+//   - The exchange is applied at once on both sides after one one-way
+//     latency rather than two message legs.
+//   - NAT nodes get jobs by polling (the seed uses NAT only for Fig. 7).
+//   - Rumor (Figs. 6, 7): senders draw among all nodes and do not know who
+//     is behind NAT (refused attempts are counted); in push-pull a node
+//     that stopped pushing still answers pulls. With these two readings of
+//     §4.5/§5.1.2 the rounds rise with the NAT fraction and the final
+//     fraction stays near 1, as the seed describes; the alternative (stopped
+//     nodes silent, NAT known) made the rounds fall and the final drop to
+//     0.36 at 90 % NAT, against the seed's text.
+//   - Fig 8: with the default cost constants central stays ahead up to
+//     3000 nodes; the crossover needs larger collection costs (see the
+//     reproduce notes). We keep the defaults rather than tune them.
+//   - The matching and collection costs are parameters (defaults
+//     record_cost_ms 5, match_cost_us 50) instead of the seed's measured
+//     Java matchmaking times, which it does not print.
+//   - Jobs still running at the end are cut there; utilization counts them
+//     while they run.
+//   - The Gantt shows nodes 0..gantt_nodes-1 (default 50): ids are spread
+//     over random sites, so that is a uniform sample. For large grids the
+//     user chooses the lanes with gantt_lanes: a list of ids and ranges
+//     ("0-19,500,9990-9999", at most 1000 lanes) or "random" (gantt_nodes
+//     nodes drawn with the run's seed).
+package gossip

@@ -1,0 +1,171 @@
+package gossip
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"schedlab/solvers"
+)
+
+func wallMS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// preview shows the grid and the job stream before any run.
+func preview(in *Instance) *solvers.Report {
+	nt := in.Grid.Build()
+	r := &solvers.Report{}
+	sites := make([]int, in.Grid.Sites)
+	nat := make([]int, in.Grid.Sites)
+	for i := 0; i < nt.n; i++ {
+		sites[nt.site[i]]++
+		if nt.nat[i] {
+			nat[nt.site[i]]++
+		}
+	}
+	t := solvers.Table{Title: "Sites", Columns: []string{"site", "nodes", "nat_nodes", "x", "y"}}
+	for k := range sites {
+		if k >= 200 {
+			break
+		}
+		t.Rows = append(t.Rows, []any{k, sites[k], nat[k], math.Round(nt.sx[k]*1000) / 1000, math.Round(nt.sy[k]*1000) / 1000})
+	}
+	r.Tables = append(r.Tables, t)
+	var work, maxLat float64
+	for _, j := range in.Jobs {
+		work += j.Run
+	}
+	for i := 0; i < min(nt.n, 300); i++ {
+		for j := 0; j < min(nt.n, 300); j++ {
+			maxLat = max(maxLat, nt.lat(i, j))
+		}
+	}
+	load := work / (float64(in.Grid.Nodes) * in.DurationS)
+	r.Metrics = []solvers.Metric{
+		{Name: "nodes", Value: float64(in.Grid.Nodes)},
+		{Name: "jobs", Value: float64(len(in.Jobs))},
+		{Name: "offered_load", Value: load},
+		{Name: "max_latency_ms_sampled", Value: maxLat * 1000, Unit: "ms"},
+	}
+	// arrivals per hour
+	nb := max(1, min(200, int(math.Ceil(in.DurationS/3600))))
+	w := in.DurationS / float64(nb)
+	cnt := make([]float64, nb)
+	for _, j := range in.Jobs {
+		b := min(int(j.Submit/w), nb-1)
+		cnt[b] += j.Run
+	}
+	l := solvers.Line{Name: "offered load"}
+	for b, c := range cnt {
+		l.Points = append(l.Points, [2]float64{(float64(b) + 0.5) * w / 3600, c / (float64(in.Grid.Nodes) * w)})
+	}
+	r.Series = append(r.Series, solvers.Plot{Title: "Offered load over time", XLabel: "time (h)", YLabel: "submitted work / capacity", Lines: []solvers.Line{l}})
+	r.Notes = append(r.Notes, "The offered load is the submitted run time per bin over n × bin length; max_latency_ms_sampled is over the first 300 nodes.")
+	if in.Trace != nil {
+		tr := in.Trace
+		r.Notes = append(r.Notes, fmt.Sprintf("SWF %s (%s): %d jobs used, %d skipped; the trace's load on its %d processors is %.3f; submit times ×%.4g to keep it on %d nodes.",
+			tr.Name, tr.Computer, tr.Jobs, tr.Skipped, tr.Procs, tr.Load, tr.Scale, in.Grid.Nodes))
+	}
+	return r
+}
+
+func rumorReport(in *Instance, rc RumorConfig, res *RumorResult, wall time.Duration) *solvers.Report {
+	n := in.Grid.Nodes
+	r := &solvers.Report{}
+	rounds := max(res.Rounds, 1)
+	r.Metrics = []solvers.Metric{
+		{Name: "rounds_to_converge", Value: float64(res.RoundsToConverge), Unit: "rounds", Better: solvers.Lower},
+		{Name: "final_informed", Value: res.Final, Better: solvers.Higher},
+		{Name: "messages_per_node_per_period", Value: res.Messages / float64(n) / float64(rounds), Unit: "msgs", Better: solvers.Lower},
+		{Name: "bytes_per_node_per_period", Value: res.Bytes / float64(n) / float64(rounds), Unit: "B", Better: solvers.Lower},
+		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: solvers.Lower},
+	}
+	ours := solvers.Line{Name: fmt.Sprintf("%s n=%d, fanout %d, k %d", rc.Mode, n, rc.Fanout, rc.K)}
+	for i, x := range res.Informed {
+		ours.Points = append(ours.Points, [2]float64{float64(i), x})
+	}
+	th := solvers.Line{Name: fmt.Sprintf("epidemic theory (%s, k=∞)", rc.Mode), Dashed: true}
+	for i, x := range Theory(rc.Mode, n, rc.Fanout, max(res.Rounds, 60)) {
+		th.Points = append(th.Points, [2]float64{float64(i), x})
+	}
+	r.Series = append(r.Series, solvers.Plot{Title: "Fraction informed vs round", XLabel: "round", YLabel: "fraction informed", Lines: []solvers.Line{ours, th}})
+	ref := PushRounds(n)
+	if rc.Mode == ModePushPull {
+		ref = PushPullRounds(n)
+	}
+	r.Tables = append(r.Tables, solvers.Table{Title: "Rumor", Columns: []string{"nodes", "nat_nodes", "mode", "fanout", "k", "rounds_run", "rounds_to_converge", "final_informed", "theory_rounds", "refused_attempts"},
+		Rows: [][]any{{n, n - len(in.Grid.Build().reach), rc.Mode, rc.Fanout, rc.K, res.Rounds, res.RoundsToConverge, res.Final, math.Round(ref*100) / 100, res.Failed}}})
+	r.Notes = append(r.Notes,
+		"Rounds are synchronous; the origin is a random node. rounds_to_converge is the round in which the last node ever informed got the rumor; final_informed the fraction at the end (all informed, no sender left, or max_rounds).",
+		"The dashed curve is the mean-field epidemic for the same n and fanout with k = ∞ (no sender ever stops); theory_rounds is log₂ n + ln n (push) or log₃ n + ln ln n (push-pull).",
+		"Senders draw among all other nodes and do not know who is behind NAT: an attempt to a NAT node is refused (refused_attempts, one header each) and never informs it; in push mode a NAT node is therefore informed only as the origin, in push-pull over a connection it opened (a node that stopped pushing still answers pulls).")
+	return r
+}
+
+func simReport(in *Instance, cfg Config, res *Result, wall time.Duration) *solvers.Report {
+	r := &solvers.Report{}
+	r.Metrics = []solvers.Metric{
+		{Name: "utilization", Value: res.Utilization, Better: solvers.Higher},
+		{Name: "wait_mean", Value: res.WaitMean, Unit: "s", Better: solvers.Lower},
+		{Name: "wait_p95", Value: res.WaitP95, Unit: "s", Better: solvers.Lower},
+		{Name: "rejects_per_job", Value: res.RejectsPerJob, Better: solvers.Lower},
+		{Name: "messages_per_node_per_period", Value: res.MsgsPerNode, Unit: "msgs", Better: solvers.Lower},
+		{Name: "bytes_per_node_per_period", Value: res.BytesPerNode, Unit: "B", Better: solvers.Lower},
+		{Name: "rounds_to_converge", Value: res.Rounds, Unit: "periods", Better: solvers.Lower},
+		{Name: "final_informed", Value: res.FinalInformed, Better: solvers.Higher},
+		{Name: "staleness_mean_s", Value: res.StalenessMean, Unit: "s", Better: solvers.Lower},
+		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: solvers.Lower},
+	}
+	ideal := in.Load
+	if in.Load == 0 {
+		var work float64
+		for _, j := range in.Jobs {
+			work += j.Run
+		}
+		ideal = work / (float64(in.Grid.Nodes) * in.DurationS)
+	}
+	ideal = min(ideal, 1)
+	r.Series = append(r.Series,
+		solvers.Plot{Title: "Utilization over time", XLabel: "time (h)", YLabel: "utilization m/n", Lines: []solvers.Line{
+			{Name: cfg.Variant, Points: res.UtilSeries},
+			{Name: "ideal min(load, 1)", Points: [][2]float64{{0, ideal}, {res.DurationS / 3600, ideal}}, Dashed: true},
+			{Name: "warm-up end", Points: [][2]float64{{res.WarmupS / 3600, 0}, {res.WarmupS / 3600, 1}}, Dashed: true},
+		}},
+		solvers.Plot{Title: "Messages per node per period", XLabel: "time (h)", YLabel: "messages", Lines: []solvers.Line{{Name: cfg.Variant, Points: res.MsgSeries}}},
+		solvers.Plot{Title: "Bytes per node per period", XLabel: "time (h)", YLabel: "bytes", Lines: []solvers.Line{{Name: cfg.Variant, Points: res.ByteSeries}}},
+		solvers.Plot{Title: "Staleness of records", XLabel: "time (h)", YLabel: "mean record age (s)", Lines: []solvers.Line{{Name: staleName(cfg), Points: res.StaleSeries}}},
+	)
+	if cfg.Variant == VariantGossip {
+		r.Series = append(r.Series, solvers.Plot{Title: "Table coverage", XLabel: "time (h)", YLabel: "mean fraction of records held", Lines: []solvers.Line{{Name: "gossip", Points: res.CoverageSeries}}})
+	}
+	r.Gantts = append(r.Gantts, solvers.Gantt{Title: "Jobs on nodes", TimeUnit: "s", Lanes: res.Lanes, Bars: res.Bars})
+	r.Tables = append(r.Tables, solvers.Table{Title: "Run", Columns: []string{"variant", "nodes", "schedulers", "jobs", "started", "matches", "rejects", "period_s", "ttl_s", "warmup_h"},
+		Rows: [][]any{{cfg.Variant, res.Nodes, len(res.Schedulers), res.Jobs, res.Started, res.Matches, res.Rejects, cfg.PeriodS, cfg.TTLS, res.WarmupS / 3600}}})
+	r.Notes = append(r.Notes,
+		fmt.Sprintf("utilization is the time-weighted mean of m/n after %.2f h (warm-up); the ideal is min(offered load, 1) = %.3f.", res.WarmupS/3600, ideal),
+		"wait is start − submit over the jobs started before the end; jobs still queued at the end are not in it.",
+		fmt.Sprintf("Messages count every exchange, request, answer and poll (%d-byte header, record_bytes %d per record carried); per node per period = total / (n × duration / period_s).", headerBytes, cfg.RecordBytes),
+		"staleness_mean_s is the mean age of the records used for matching at the moment of the match.",
+		ganttNote(cfg, len(res.Lanes)))
+	if cfg.Variant == VariantCentral {
+		r.Notes = append(r.Notes, fmt.Sprintf("central: collection %s; cost %.3g ms per record, %.3g µs per record scanned per match (× n = %.3g s per match); rounds_to_converge = 1 and final_informed = 1 by construction (one hop).",
+			map[bool]string{true: "exact (oracle)", false: "every period_s"}[cfg.Exact], cfg.RecordCostS*1000, cfg.MatchCostS*1e6, cfg.MatchCostS*float64(res.Nodes)))
+	} else {
+		r.Notes = append(r.Notes, fmt.Sprintf("gossip: rounds_to_converge is the first period at which tables hold on average 99 %% of the records (-1: never), final_informed the mean fraction held at the end; match cost %.3g s per match.", cfg.MatchCostS*float64(res.Nodes)))
+	}
+	return r
+}
+
+func staleName(cfg Config) string {
+	if cfg.Variant == VariantCentral {
+		return "central: age of the snapshot"
+	}
+	return "gossip: scheduler's table"
+}
+
+func ganttNote(cfg Config, lanes int) string {
+	const reserved = "\"reserved\" bars are the round trip between the accept and the job's start; at most 20,000 bars are drawn."
+	if cfg.GanttLanes == nil {
+		return fmt.Sprintf("The Gantt shows nodes 0..%d (gantt_nodes; node ids are spread over random sites, so this is a uniform sample); choose other lanes with gantt_lanes (ids, ranges or random). %s", lanes-1, reserved)
+	}
+	return fmt.Sprintf("The Gantt shows the %d nodes chosen by gantt_lanes. %s", lanes, reserved)
+}
