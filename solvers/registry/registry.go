@@ -6,6 +6,7 @@ package registry
 import (
 	"schedlab/solvers"
 	"schedlab/solvers/critical"
+	"schedlab/solvers/cyclic"
 	"schedlab/solvers/dcop"
 	"schedlab/solvers/eapm"
 	"schedlab/solvers/gossip"
@@ -15,6 +16,7 @@ var all = []solvers.Strategy{
 	dcop.New(),
 	gossip.New(),
 	critical.New(),
+	cyclic.New(),
 	eapm.New(),
 }
 

@@ -1,0 +1,51 @@
+package cyclic
+
+import (
+	"context"
+	"testing"
+
+	"schedlab/solvers"
+)
+
+// BenchmarkFullSetting is the seed's full setting: toporkov2014 (24 nodes,
+// 20 jobs per cycle), 5000 cycles, per variant. Target ≤ 20 s per op.
+func BenchmarkFullSetting(b *testing.B) {
+	g := Toporkov2014()
+	in, err := Generate(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"css", Config{Variant: VariantCSS, Strategy: StratRuntime, K: 1}},
+		{"fair", Config{Variant: VariantFair, Strategy: StratRuntime, K: 1}},
+		{"css+shift", Config{Variant: VariantCSS, Strategy: StratRuntime, K: 1, Shift: true}},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			cfg := v.cfg
+			cfg.Cycles, cfg.GanttCycle = 5000, 1
+			for b.Loop() {
+				if _, err := RunConfig(context.Background(), in, cfg, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cfg.Cycles)*float64(b.N)/b.Elapsed().Seconds(), "cycles/s")
+		})
+	}
+}
+
+// BenchmarkReproduceDefault times the default reproduce (target ≈ 1 min).
+func BenchmarkReproduceDefault(b *testing.B) {
+	s := New()
+	for b.Loop() {
+		r, err := s.Reproduce(context.Background(), solvers.Params{}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Validate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

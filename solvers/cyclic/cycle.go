@@ -1,0 +1,361 @@
+package cyclic
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Config is a run's resolved settings.
+type Config struct {
+	Variant    string  // VariantCSS or VariantFair
+	Strategy   string  // a VO strategy (Strategies)
+	K          int     // sub-batches (fair only); ≥ 1
+	Shift      bool    // apply the shift heuristic after the choice
+	Limit      float64 // g* per batch; ≤ 0: the seed's eq. (2)/(4) rule
+	Cycles     int     // planning cycles
+	GanttCycle int     // cycle whose plan is kept for the Gantt (1-based)
+}
+
+// JobPlan is one job's fate in a cycle.
+type JobPlan struct {
+	Job     Job
+	Waited  int      // cycles it was postponed before this one
+	Alts    []Window // its alternatives (disjoint from each other and from other jobs' of the same sub-batch)
+	Chosen  int      // index into Alts, −1: postponed
+	Planned Window   // the committed window (after shift when shifting)
+}
+
+// CyclePlan is what a planner made of one cycle.
+type CyclePlan struct {
+	Jobs   []JobPlan
+	Limits []float64 // the limit of each sub-batch's choice
+	Raised int       // sub-batches whose limit was raised to admit a combination
+}
+
+// Planner plans one cycle's batch (in priority order) on d, which holds the
+// owners' local jobs; on return d holds the committed windows too. The
+// job/cycle loop (Simulate) is open to any planner: CSS and fair here, a
+// backfilling planner over the same Domain later.
+type Planner interface {
+	Plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error)
+}
+
+// BatchPlanner is the CSS / fair-share planner: alternatives search (first
+// fit or AEP by each job's criterion), DP choice per sub-batch, optional
+// shift.
+type BatchPlanner struct {
+	AEP      bool // fair: AEP by the job's criterion; else first fit
+	Strategy string
+	K        int
+	Shift    bool
+	Limit    float64
+
+	// Before, when set, receives the windows before the shift (per job of
+	// the last planned batch; zero Window for postponed jobs).
+	Before *[]Window
+}
+
+// SubBatches cuts n jobs (priority order) into k contiguous sub-batches of
+// sizes as equal as possible, the larger first; returns the cut points.
+func SubBatches(n, k int) []int {
+	k = max(1, min(k, n))
+	cuts := []int{0}
+	for i := range k {
+		size := n / k
+		if i < n%k {
+			size++
+		}
+		cuts = append(cuts, cuts[len(cuts)-1]+size)
+	}
+	return cuts
+}
+
+// Plan implements Planner.
+func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
+	cp := &CyclePlan{Jobs: make([]JobPlan, len(batch))}
+	for i, j := range batch {
+		cp.Jobs[i] = JobPlan{Job: j, Chosen: -1, Waited: waited[i]}
+	}
+	cuts := SubBatches(len(batch), p.K)
+	var chosen []Window
+	var chosenJob []int
+	for b := 0; b+1 < len(cuts); b++ {
+		lo, hi := cuts[b], cuts[b+1]
+		reqs := make([]*Request, hi-lo)
+		modes := make([]string, hi-lo)
+		for i := lo; i < hi; i++ {
+			reqs[i-lo] = NewRequest(d, &batch[i])
+			modes[i-lo] = ModeFirstFit
+			if p.AEP {
+				modes[i-lo] = batch[i].Criterion
+			}
+		}
+		alts, err := FindAlternatives(ctx, d, reqs, modes)
+		if err != nil {
+			return nil, err
+		}
+		var withAlts [][]Window
+		var idx []int
+		for i, a := range alts {
+			cp.Jobs[lo+i].Alts = a
+			for _, w := range a {
+				if err := d.ReleaseWindow(w); err != nil {
+					return nil, err
+				}
+			}
+			if len(a) > 0 {
+				withAlts = append(withAlts, a)
+				idx = append(idx, lo+i)
+			}
+		}
+		if len(withAlts) == 0 {
+			continue
+		}
+		limit := p.Limit
+		if limit > 0 && len(cuts) > 2 {
+			limit = p.Limit * float64(hi-lo) / float64(len(batch))
+		}
+		ch, err := Choose(withAlts, p.Strategy, limit)
+		if err != nil {
+			return nil, err
+		}
+		cp.Limits = append(cp.Limits, ch.Limit)
+		if ch.Raised {
+			cp.Raised++
+		}
+		for k, j := range ch.Pick {
+			i := idx[k]
+			w := cp.Jobs[i].Alts[j]
+			if err := d.OccupyWindow(w); err != nil {
+				return nil, fmt.Errorf("chosen window of %s: %w", batch[i].ID, err)
+			}
+			cp.Jobs[i].Chosen = j
+			cp.Jobs[i].Planned = w
+			chosen = append(chosen, w)
+			chosenJob = append(chosenJob, i)
+		}
+	}
+	if p.Before != nil {
+		before := make([]Window, len(batch))
+		for i := range cp.Jobs {
+			before[i] = cp.Jobs[i].Planned
+		}
+		*p.Before = before
+	}
+	if p.Shift && len(chosen) > 0 {
+		shifted, err := d.Shift(chosen)
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range chosenJob {
+			cp.Jobs[i].Planned = shifted[k]
+		}
+	}
+	return cp, nil
+}
+
+// maxCarried caps the carried queue: past it the longest-waiting jobs are
+// dropped (counted), so an overloaded domain cannot grow the batch forever.
+func maxCarried(jobsPerCycle int) int { return max(100, 5*jobsPerCycle) }
+
+// CycleSource yields each cycle's local load and new jobs.
+type CycleSource struct {
+	in *Instance
+}
+
+// Cycle returns cycle c's domain (local jobs busy) and new jobs: cycle 1 is
+// the instance's; later cycles are drawn by the instance's generator from
+// cycleRNG(seed, c), or repeat cycle 1 (jobs renamed) without one.
+func (cs CycleSource) Cycle(c int) (*Domain, []Job) {
+	in := cs.in
+	d := in.Domain()
+	if c == 1 {
+		return d, slices.Clone(in.Jobs)
+	}
+	if g := in.Generator; g != nil {
+		rng := cycleRNG(g.Seed, c)
+		for n := range in.Nodes {
+			d.busy[n] = g.LocalJobs(rng)
+			// local jobs past a shorter instance interval are cut
+			d.busy[n] = clip(d.busy[n], in.Interval)
+		}
+		return d, g.NewJobs(rng, c, in.Nodes)
+	}
+	jobs := slices.Clone(in.Jobs)
+	for i := range jobs {
+		jobs[i].ID = fmt.Sprintf("c%d-%s", c, jobs[i].ID)
+	}
+	return d, jobs
+}
+
+func clip(b []Interval, T int) []Interval {
+	out := b[:0]
+	for _, iv := range b {
+		if iv.Start >= T {
+			break
+		}
+		iv.End = min(iv.End, T)
+		out = append(out, iv)
+	}
+	return out
+}
+
+// CycleStats are one cycle's numbers.
+type CycleStats struct {
+	Cycle, Batch, Carried, Planned, Postponed, Dropped, Alternatives int
+	Start, Runtime, Finish, Cost, ProcTime                           float64 // sums over planned jobs
+	Limit                                                            float64 // Σ of the sub-batch limits
+	Raised                                                           int
+}
+
+// CritStats accumulate per user criterion (Table 1).
+type CritStats struct {
+	Jobs, Planned, Alternatives          int
+	Start, Runtime, Finish, Cost, ProcTm float64
+}
+
+// Result is a whole run.
+type Result struct {
+	Cycles    []CycleStats
+	ByCrit    map[string]*CritStats
+	All       CritStats
+	Failures  int       // cycles where some job of the batch got no plan
+	Dropped   int       // jobs dropped from an over-long carried queue
+	NodeLoad  []float64 // Σ over cycles of VO processor time on each node
+	NodeIncom []float64 // Σ over cycles of VO income on each node
+	Income    float64   // Σ over cycles of Σ cost
+	Raised    int       // sub-batches whose limit was raised
+	Gantt     *GanttCycle
+}
+
+// GanttCycle keeps one cycle for drawing.
+type GanttCycle struct {
+	Cycle  int
+	Local  [][]Interval
+	Plan   *CyclePlan
+	Before []Window // chosen windows before the shift (nil without shift)
+}
+
+// Simulate runs cfg.Cycles planning cycles on in with planner p: each
+// cycle's batch is the carried jobs (longest-waiting first, then their
+// order) followed by the cycle's new jobs; jobs without an alternative are
+// carried to the next cycle.
+func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *[]Window, progress func(done, total int, note string)) (*Result, error) {
+	src := CycleSource{in: in}
+	res := &Result{ByCrit: map[string]*CritStats{}, NodeLoad: make([]float64, len(in.Nodes)), NodeIncom: make([]float64, len(in.Nodes))}
+	for _, c := range Criteria {
+		res.ByCrit[c] = &CritStats{}
+	}
+	type carried struct {
+		job    Job
+		waited int
+	}
+	var queue []carried
+	perCycle := len(in.Jobs)
+	if in.Generator != nil {
+		perCycle = max(perCycle, in.Generator.Jobs)
+	}
+	every := max(1, cfg.Cycles/200)
+	for c := 1; c <= cfg.Cycles; c++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if (c-1)%every == 0 {
+			progress(c-1, cfg.Cycles, fmt.Sprintf("cycle %d of %d", c, cfg.Cycles))
+		}
+		d, fresh := src.Cycle(c)
+		var local [][]Interval
+		if c == cfg.GanttCycle {
+			local = make([][]Interval, d.Nodes())
+			for n := range local {
+				local[n] = slices.Clone(d.busy[n])
+			}
+		}
+		st := CycleStats{Cycle: c, Carried: len(queue)}
+		if lim := maxCarried(perCycle); len(queue) > lim {
+			st.Dropped = len(queue) - lim
+			queue = queue[st.Dropped:]
+		}
+		batch := make([]Job, 0, len(queue)+len(fresh))
+		waited := make([]int, 0, cap(batch))
+		for _, q := range queue {
+			batch = append(batch, q.job)
+			waited = append(waited, q.waited)
+		}
+		for _, j := range fresh {
+			batch = append(batch, j)
+			waited = append(waited, 0)
+		}
+		st.Batch = len(batch)
+		cp, err := p.Plan(ctx, d, batch, waited)
+		if err != nil {
+			return nil, err
+		}
+		queue = queue[:0]
+		for _, jp := range cp.Jobs {
+			cs := res.ByCrit[jp.Job.Criterion]
+			cs.Jobs++
+			res.All.Jobs++
+			cs.Alternatives += len(jp.Alts)
+			res.All.Alternatives += len(jp.Alts)
+			st.Alternatives += len(jp.Alts)
+			if jp.Chosen < 0 {
+				st.Postponed++
+				queue = append(queue, carried{jp.Job, jp.Waited + 1})
+				continue
+			}
+			w := jp.Planned
+			st.Planned++
+			st.Start += float64(w.Start)
+			st.Runtime += float64(w.Runtime())
+			st.Finish += float64(w.Finish())
+			st.Cost += w.Cost
+			st.ProcTime += float64(w.ProcTime())
+			for _, x := range []*CritStats{cs, &res.All} {
+				x.Planned++
+				x.Start += float64(w.Start)
+				x.Runtime += float64(w.Runtime())
+				x.Finish += float64(w.Finish())
+				x.Cost += w.Cost
+				x.ProcTm += float64(w.ProcTime())
+			}
+			for i, n := range w.Nodes {
+				res.NodeLoad[n] += float64(w.Times[i])
+				res.NodeIncom[n] += d.Price[n] * float64(w.Times[i])
+			}
+		}
+		// longest-waiting first, stable
+		slices.SortStableFunc(queue, func(a, b carried) int { return b.waited - a.waited })
+		for _, l := range cp.Limits {
+			st.Limit += l
+		}
+		st.Raised = cp.Raised
+		res.Raised += cp.Raised
+		res.Income += st.Cost
+		res.Dropped += st.Dropped
+		if st.Postponed > 0 {
+			res.Failures++
+		}
+		res.Cycles = append(res.Cycles, st)
+		if c == cfg.GanttCycle {
+			g := &GanttCycle{Cycle: c, Local: local, Plan: cp}
+			if cfg.Shift && before != nil {
+				g.Before = slices.Clone(*before)
+			}
+			res.Gantt = g
+		}
+	}
+	progress(cfg.Cycles, cfg.Cycles, "done")
+	return res, nil
+}
+
+// NewBatchPlanner returns the planner of a CSS/fair config; before, when
+// not nil, receives the pre-shift windows of each cycle.
+func NewBatchPlanner(cfg Config, before *[]Window) *BatchPlanner {
+	k := cfg.K
+	if cfg.Variant == VariantCSS {
+		k = 1
+	}
+	return &BatchPlanner{AEP: cfg.Variant == VariantFair, Strategy: cfg.Strategy, K: k, Shift: cfg.Shift, Limit: cfg.Limit, Before: before}
+}

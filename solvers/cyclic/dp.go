@@ -1,0 +1,261 @@
+package cyclic
+
+import (
+	"fmt"
+	"math"
+
+	"schedlab/errs"
+)
+
+// VO strategies (seed eqs. 10–13, plus proctime: eq. 11 on processor time,
+// the criterion of the seed's Fig. 3 and Table 3).
+const (
+	StratIncome   = "income"   // (10) max Σ cost (owners' income) s.t. Σ processor time ≤ T*
+	StratRuntime  = "runtime"  // (11) min Σ runtime s.t. Σ cost ≤ B*
+	StratProcTime = "proctime" // (11) min Σ processor time s.t. Σ cost ≤ B*
+	StratCost     = "cost"     // (12) min Σ cost s.t. Σ processor time ≤ T*
+	StratIdle     = "idle"     // (13) max Σ processor time (min idle) s.t. Σ processor time ≤ T*
+)
+
+// Strategies lists the VO strategies.
+var Strategies = []string{StratIncome, StratRuntime, StratProcTime, StratCost, StratIdle}
+
+// maxDPEntries bounds the DP's backtrack table (int16 entries): 64 Mi × 2 B.
+const maxDPEntries = 64 << 20
+
+// Choice is the DP's combination: Pick[i] indexes alts[i]; G is the total
+// of the limited quantity (processor time or cost), Limit the limit used,
+// Raised whether the limit had to be raised to Σ_i min g_i to admit any
+// combination, F the objective Σ f_i.
+type Choice struct {
+	Pick   []int
+	G      float64
+	Limit  float64
+	Raised bool
+	F      float64
+}
+
+// limitedByCost reports whether strategy s limits the cost (B*) rather
+// than the processor time (T*).
+func limitedByCost(s string) bool { return s == StratRuntime || s == StratProcTime }
+
+// GF returns a window's limited quantity g and objective f under strategy s.
+func GF(s string, w Window) (g, f float64) {
+	switch s {
+	case StratIncome:
+		return float64(w.ProcTime()), w.Cost
+	case StratRuntime:
+		return w.Cost, float64(w.Runtime())
+	case StratProcTime:
+		return w.Cost, float64(w.ProcTime())
+	case StratCost:
+		return float64(w.ProcTime()), w.Cost
+	}
+	return float64(w.ProcTime()), float64(w.ProcTime()) // idle
+}
+
+// Maximizes reports whether strategy s maximizes its objective.
+func Maximizes(s string) bool { return s == StratIncome || s == StratIdle }
+
+// DefaultLimit is the seed's eqs. (2), (4): g* = Σ_i ⌊mean over job i's
+// alternatives of g_i⌋.
+func DefaultLimit(s string, alts [][]Window) float64 {
+	tot := 0.0
+	for _, a := range alts {
+		sum := 0.0
+		for _, w := range a {
+			g, _ := GF(s, w)
+			sum += g
+		}
+		tot += math.Floor(sum / float64(len(a)))
+	}
+	return tot
+}
+
+// Choose picks one alternative per job (every alts[i] non-empty) optimizing
+// strategy s under the limit (≤ 0: DefaultLimit) by dynamic programming
+// over the jobs. It is exact: when the limited quantity is the integer
+// processor time the table runs over g = 0..⌊limit⌋ (best f per exact total
+// g); when it is the real-valued cost, over the integer objective F (least
+// cost per exact total F) and the answer is the least F whose cost fits.
+// If no combination fits the limit it is raised to Σ_i min g_i (Raised).
+func Choose(alts [][]Window, s string, limit float64) (Choice, error) {
+	n := len(alts)
+	c := Choice{Pick: make([]int, n)}
+	if n == 0 {
+		return c, nil
+	}
+	if limit <= 0 {
+		limit = DefaultLimit(s, alts)
+	}
+	g := make([][]float64, n)
+	f := make([][]float64, n)
+	minG := 0.0
+	for i, a := range alts {
+		if len(a) == 0 {
+			return c, fmt.Errorf("job %d has no alternative", i)
+		}
+		g[i], f[i] = make([]float64, len(a)), make([]float64, len(a))
+		m := math.Inf(1)
+		for j, w := range a {
+			g[i][j], f[i][j] = GF(s, w)
+			m = min(m, g[i][j])
+		}
+		minG += m
+	}
+	if minG > limit+costEps*max(1, limit) {
+		limit, c.Raised = minG, true
+	}
+	c.Limit = limit
+	var err error
+	if limitedByCost(s) {
+		err = chooseByF(g, f, limit, c.Pick)
+	} else {
+		err = chooseByG(g, f, int(math.Floor(limit+1e-9)), Maximizes(s), c.Pick)
+	}
+	if err != nil {
+		return c, err
+	}
+	for i, j := range c.Pick {
+		c.G += g[i][j]
+		c.F += f[i][j]
+	}
+	return c, nil
+}
+
+// chooseByG: integer g (processor time), table over exact totals 0..G of
+// the best signed objective.
+func chooseByG(g, f [][]float64, G int, maximize bool, pick []int) error {
+	n := len(g)
+	sumMax := 0
+	for i := range g {
+		m := 0.0
+		for _, v := range g[i] {
+			m = max(m, v)
+		}
+		sumMax += int(m)
+	}
+	G = min(G, sumMax)
+	if int64(n)*int64(G+1) > maxDPEntries {
+		return errs.New(errs.TooLarge, "limit", "the DP table would hold %d × %d entries, over the budget of %d", n, G+1, maxDPEntries)
+	}
+	sign := -1.0
+	if maximize {
+		sign = 1
+	}
+	ninf := math.Inf(-1)
+	dp := make([]float64, G+1)
+	nd := make([]float64, G+1)
+	for x := range dp {
+		dp[x] = ninf
+	}
+	dp[0] = 0
+	from := make([]int16, n*(G+1))
+	for i := range g {
+		for x := range nd {
+			nd[x] = ninf
+		}
+		row := from[i*(G+1) : (i+1)*(G+1)]
+		for x, v := range dp {
+			if v == ninf {
+				continue
+			}
+			for j, gj := range g[i] {
+				y := x + int(gj)
+				if y > G {
+					continue
+				}
+				if u := v + sign*f[i][j]; u > nd[y] {
+					nd[y], row[y] = u, int16(j)
+				}
+			}
+		}
+		dp, nd = nd, dp
+	}
+	best := -1
+	for x, v := range dp {
+		if v != ninf && (best < 0 || v > dp[best]) {
+			best = x
+		}
+	}
+	if best < 0 {
+		return fmt.Errorf("no combination within the limit %d", G)
+	}
+	for i := n - 1; i >= 0; i-- {
+		j := int(from[i*(G+1)+best])
+		pick[i] = j
+		best -= int(g[i][j])
+	}
+	return nil
+}
+
+// chooseByF: real g (cost), integer f minimized; table over exact totals
+// F of the least cost.
+func chooseByF(g, f [][]float64, limit float64, pick []int) error {
+	n := len(g)
+	base, span := 0, 0
+	lo := make([]int, n)
+	for i := range f {
+		mn, mx := math.Inf(1), math.Inf(-1)
+		for _, v := range f[i] {
+			mn, mx = min(mn, v), max(mx, v)
+		}
+		lo[i] = int(mn)
+		base += int(mn)
+		span += int(mx - mn)
+	}
+	if int64(n)*int64(span+1) > maxDPEntries {
+		return errs.New(errs.TooLarge, "limit", "the DP table would hold %d × %d entries, over the budget of %d", n, span+1, maxDPEntries)
+	}
+	inf := math.Inf(1)
+	dp := make([]float64, span+1)
+	nd := make([]float64, span+1)
+	for x := range dp {
+		dp[x] = inf
+	}
+	dp[0] = 0
+	from := make([]int16, n*(span+1))
+	reach := 0
+	for i := range g {
+		for x := range nd {
+			nd[x] = inf
+		}
+		row := from[i*(span+1) : (i+1)*(span+1)]
+		for x := 0; x <= reach; x++ {
+			v := dp[x]
+			if v == inf {
+				continue
+			}
+			for j, fj := range f[i] {
+				y := x + int(fj) - lo[i]
+				if u := v + g[i][j]; u < nd[y] {
+					nd[y], row[y] = u, int16(j)
+				}
+			}
+		}
+		mx := 0.0
+		for _, v := range f[i] {
+			mx = max(mx, v)
+		}
+		reach += int(mx) - lo[i]
+		dp, nd = nd, dp
+	}
+	tol := costEps * max(1, limit)
+	best := -1
+	for x, v := range dp {
+		if v <= limit+tol {
+			best = x
+			break
+		}
+	}
+	if best < 0 {
+		return fmt.Errorf("no combination within the limit %v", limit)
+	}
+	for i := n - 1; i >= 0; i-- {
+		j := int(from[i*(span+1)+best])
+		pick[i] = j
+		best -= int(f[i][j]) - lo[i]
+	}
+	_ = base
+	return nil
+}

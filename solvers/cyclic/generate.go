@@ -1,0 +1,217 @@
+package cyclic
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"slices"
+
+	"schedlab/errs"
+)
+
+// GenConfig draws a resource domain and, per cycle, the owners' local load
+// and a batch of new jobs. It is stored in the workload's JSON
+// ("generator"), so a run draws cycles 2, 3, … from the same law and seed.
+// Every field is a documented knob; Toporkov2014 gives the preset's values.
+type GenConfig struct {
+	Seed      int64   `json:"seed"`
+	Nodes     int     `json:"nodes"`      // nodes in the domain (generation only)
+	PerfMin   float64 `json:"perf_min"`   // performance ~ U[perf_min, perf_max]
+	PerfMax   float64 `json:"perf_max"`   //
+	Interval  int     `json:"interval"`   // T, time units
+	Jobs      int     `json:"jobs"`       // new jobs per cycle
+	LocalLoad float64 `json:"local_load"` // expected share of each node's interval taken by local jobs, [0, 0.95]
+	LocalMin  int     `json:"local_min"`  // local job length ~ U{local_min..local_max} time units
+	LocalMax  int     `json:"local_max"`  //
+	// UnitPrice is the market price of one unit of performance per time
+	// unit: a node of performance p costs UnitPrice·p·(1+ε) per time unit,
+	// ε ~ N(0, PriceSigma) clipped to ±PriceClip (the owner's discount/markup).
+	UnitPrice  float64 `json:"unit_price"`
+	PriceSigma float64 `json:"price_sigma"`
+	PriceClip  float64 `json:"price_clip"`
+	NodesMin   int     `json:"nodes_min"`  // a job's nodes ~ U{nodes_min..nodes_max}
+	NodesMax   int     `json:"nodes_max"`  //
+	VolumeMin  float64 `json:"volume_min"` // a job's volume ~ U[volume_min, volume_max] work units
+	VolumeMax  float64 `json:"volume_max"` //
+	// A job's minimum performance ~ U[min_perf_min, min_perf_max].
+	MinPerfMin float64 `json:"min_perf_min"`
+	MinPerfMax float64 `json:"min_perf_max"`
+	// A job's max_price = f·nodes·volume·UnitPrice, f ~ U[budget_min,
+	// budget_max]: the market cost of its work times f (f = 1.6: market
+	// + 60 %, the seed's richest users; f < 1: the poorest need discounts).
+	BudgetMin float64 `json:"budget_min"`
+	BudgetMax float64 `json:"budget_max"`
+}
+
+// Toporkov2014 is the seed's setting (Section 2.1) with our choices for
+// what it leaves open (see doc.go).
+func Toporkov2014() GenConfig {
+	return GenConfig{
+		Seed:       1,
+		Nodes:      24,   // the seed's 24 nodes
+		PerfMin:    2,    // p ~ U[2, 10], the seed's
+		PerfMax:    10,   //
+		Interval:   600,  // the seed's typical cycle of 600 time units
+		Jobs:       20,   // the seed's 20 jobs per cycle
+		LocalLoad:  0.3,  // ours: a medium owners' load (see doc.go)
+		LocalMin:   20,   // ours: local jobs of 20–100 time units
+		LocalMax:   100,  //
+		UnitPrice:  1,    // ours: price ≈ performance, so a p = 6 node costs ≈ 6 (Table 2's market)
+		PriceSigma: 0.15, // ours: discount/markup ~ N(0, 0.15)
+		PriceClip:  0.5,  //
+		NodesMin:   1,    // ours: parallel jobs of 1–4 nodes
+		NodesMax:   4,    //
+		VolumeMin:  100,  // ours: 100–400 work units: ≈ 50 time units on a p = 6 node (Table 1's runtimes)
+		VolumeMax:  400,  //
+		MinPerfMin: 2,    // ours: min performance U[2, 6]
+		MinPerfMax: 6,    //
+		BudgetMin:  0.9,  // ours: poorest need ≥ 10 % discount on average
+		BudgetMax:  1.6,  // the seed's richest: market + 60 %
+	}
+}
+
+// Validate checks the generator's knobs.
+func (g *GenConfig) Validate() error {
+	type check struct {
+		ok    bool
+		field string
+		msg   string
+	}
+	for _, c := range []check{
+		{g.Jobs >= 0 && g.Jobs <= MaxJobs, "generator.jobs", fmt.Sprintf("must be 0..%d", MaxJobs)},
+		{g.Interval >= 1 && g.Interval <= MaxInterval, "generator.interval", fmt.Sprintf("must be 1..%d", MaxInterval)},
+		{finite(g.LocalLoad) && g.LocalLoad >= 0 && g.LocalLoad <= 0.95, "generator.local_load", "must be in [0, 0.95]"},
+		{g.LocalMin >= 1 && g.LocalMax >= g.LocalMin, "generator.local_min", "must be ≥ 1 and ≤ local_max"},
+		{finite(g.UnitPrice) && g.UnitPrice >= 0 && g.UnitPrice <= maxPerfPrice, "generator.unit_price", "must be ≥ 0"},
+		{finite(g.PriceSigma) && g.PriceSigma >= 0 && g.PriceSigma <= 10, "generator.price_sigma", "must be in [0, 10]"},
+		{finite(g.PriceClip) && g.PriceClip >= 0 && g.PriceClip < 1, "generator.price_clip", "must be in [0, 1)"},
+		{g.NodesMin >= 1 && g.NodesMax >= g.NodesMin && g.NodesMax <= MaxNodes, "generator.nodes_min", "must be ≥ 1 and ≤ nodes_max"},
+		{finite(g.VolumeMin) && finite(g.VolumeMax) && g.VolumeMin > 0 && g.VolumeMax >= g.VolumeMin && g.VolumeMax <= 1e9, "generator.volume_min", "must be > 0 and ≤ volume_max"},
+		{finite(g.MinPerfMin) && finite(g.MinPerfMax) && g.MinPerfMin >= 0 && g.MinPerfMax >= g.MinPerfMin && g.MinPerfMax <= maxPerfPrice, "generator.min_perf_min", "must be ≥ 0 and ≤ min_perf_max"},
+		{finite(g.BudgetMin) && finite(g.BudgetMax) && g.BudgetMin >= 0 && g.BudgetMax >= g.BudgetMin && g.BudgetMax <= 1000, "generator.budget_min", "must be ≥ 0 and ≤ budget_max"},
+	} {
+		if !c.ok {
+			return errs.Invalidf(c.field, "%s", c.msg)
+		}
+	}
+	return nil
+}
+
+// cycleRNG is the random source of cycle c (1-based): independent streams
+// per cycle, so cycle c's draw never depends on how many were drawn before.
+func cycleRNG(seed int64, c int) *rand.Rand {
+	return rand.New(rand.NewSource(seed*1_000_003 + int64(c)*7_919 + 17))
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// Generate draws an instance: nodes from the seed, then cycle 1's local
+// load and jobs from cycleRNG(seed, 1). The config is kept as the instance's
+// generator.
+func Generate(g GenConfig) (*Instance, error) {
+	if g.Nodes < 1 || g.Nodes > MaxNodes {
+		return nil, errs.Invalidf("nodes", "must be 1..%d, got %d", MaxNodes, g.Nodes)
+	}
+	if !(g.PerfMin > 0 && g.PerfMax >= g.PerfMin) {
+		return nil, errs.Invalidf("perf_min", "must be > 0 and ≤ perf_max, got %v and %v", g.PerfMin, g.PerfMax)
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewSource(g.Seed))
+	in := &Instance{Interval: g.Interval}
+	for i := range g.Nodes {
+		p := round2(g.PerfMin + rng.Float64()*(g.PerfMax-g.PerfMin))
+		eps := max(-g.PriceClip, min(g.PriceClip, rng.NormFloat64()*g.PriceSigma))
+		in.Nodes = append(in.Nodes, Node{ID: fmt.Sprintf("n%d", i+1), Perf: max(p, 0.01), Price: round2(g.UnitPrice * p * (1 + eps))})
+	}
+	cr := cycleRNG(g.Seed, 1)
+	for i := range in.Nodes {
+		in.Nodes[i].Busy = g.LocalJobs(cr)
+	}
+	in.Jobs = g.NewJobs(cr, 1, in.Nodes)
+	gc := g
+	in.Generator = &gc
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// LocalJobs draws one node's local jobs on [0, Interval): alternating idle
+// gaps ~ Exp(mean L̄(1−ρ)/ρ) and jobs of length ~ U{LocalMin..LocalMax}
+// (mean L̄), so the expected busy share is ρ = LocalLoad (less the part cut
+// at T).
+func (g *GenConfig) LocalJobs(rng *rand.Rand) []Interval {
+	if g.LocalLoad <= 0 {
+		return nil
+	}
+	mean := float64(g.LocalMin+g.LocalMax) / 2
+	gap := mean * (1 - g.LocalLoad) / g.LocalLoad
+	var out []Interval
+	// Start in a random phase of the renewal process: busy at 0 with
+	// probability ρ.
+	t := 0
+	if rng.Float64() >= g.LocalLoad {
+		t = int(math.Round(rng.ExpFloat64() * gap))
+	}
+	for t < g.Interval {
+		l := g.LocalMin + rng.Intn(g.LocalMax-g.LocalMin+1)
+		end := min(t+l, g.Interval)
+		out = append(out, Interval{t, end})
+		t = end + max(1, int(math.Round(rng.ExpFloat64()*gap)))
+	}
+	return out
+}
+
+// NewJobs draws cycle c's new jobs (IDs "j1".. in cycle 1, "c<c>-j<i>"
+// later). A job's max price is at least the cost of its m cheapest eligible
+// nodes (rounded up to a cent), so every job fits the empty domain and
+// failures measure the load, as the seed's U does.
+func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
+	out := make([]Job, 0, g.Jobs)
+	for i := range g.Jobs {
+		m := g.NodesMin + rng.Intn(g.NodesMax-g.NodesMin+1)
+		m = min(m, len(nodes))
+		v := round2(g.VolumeMin + rng.Float64()*(g.VolumeMax-g.VolumeMin))
+		mp := round2(g.MinPerfMin + rng.Float64()*(g.MinPerfMax-g.MinPerfMin))
+		f := g.BudgetMin + rng.Float64()*(g.BudgetMax-g.BudgetMin)
+		crit := Criteria[rng.Intn(len(Criteria))]
+		id := fmt.Sprintf("j%d", i+1)
+		if c > 1 {
+			id = fmt.Sprintf("c%d-j%d", c, i+1)
+		}
+		v = max(v, 0.01)
+		budget := round2(f * float64(m) * v * g.UnitPrice)
+		if floor, ok := cheapestM(nodes, m, v, mp); ok {
+			budget = max(budget, math.Ceil(floor*100)/100)
+		} else {
+			mp = 0 // too few nodes this fast: relax the minimum
+			if floor, ok := cheapestM(nodes, m, v, mp); ok {
+				budget = max(budget, math.Ceil(floor*100)/100)
+			}
+		}
+		out = append(out, Job{ID: id, Nodes: m, Volume: v, MinPerf: mp, MaxPrice: budget, Criterion: crit})
+	}
+	return out
+}
+
+// cheapestM is the cost of the m cheapest nodes of performance ≥ minPerf
+// for a job of the given volume, false if fewer than m qualify.
+func cheapestM(nodes []Node, m int, volume, minPerf float64) (float64, bool) {
+	var costs []float64
+	for _, n := range nodes {
+		if n.Perf >= minPerf {
+			costs = append(costs, n.Price*float64(NodeTime(volume, n.Perf)))
+		}
+	}
+	if len(costs) < m {
+		return 0, false
+	}
+	slices.Sort(costs)
+	s := 0.0
+	for _, c := range costs[:m] {
+		s += c
+	}
+	return s, true
+}

@@ -1,0 +1,220 @@
+package cyclic
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"schedlab/solvers"
+)
+
+// maxCycleRows bounds the per-cycle table; longer runs are aggregated into
+// buckets of consecutive cycles.
+const maxCycleRows = 2000
+
+func laneNames(in *Instance) []string {
+	lanes := make([]string, len(in.Nodes))
+	for i, n := range in.Nodes {
+		lanes[i] = fmt.Sprintf("%s (p=%.2f, c=%.2f)", n.ID, n.Perf, n.Price)
+	}
+	return lanes
+}
+
+func localBars(local [][]Interval) []solvers.Bar {
+	var bars []solvers.Bar
+	for n, bs := range local {
+		for _, b := range bs {
+			bars = append(bars, solvers.Bar{Lane: n, Start: float64(b.Start), End: float64(b.End), Label: "local", Kind: "local"})
+		}
+	}
+	return bars
+}
+
+func windowBars(w Window, job, kind string) []solvers.Bar {
+	bars := make([]solvers.Bar, len(w.Nodes))
+	for i, n := range w.Nodes {
+		bars[i] = solvers.Bar{Lane: n, Start: float64(w.Start), End: float64(w.Start + w.Times[i]), Label: job, Group: job, Kind: kind}
+	}
+	return bars
+}
+
+// preview is a workload's report before any run: the node timeline of
+// cycle 1 with the owners' local jobs, the nodes and the jobs.
+func preview(in *Instance) *solvers.Report {
+	r := &solvers.Report{}
+	d := in.Domain()
+	busy := 0
+	for n := range in.Nodes {
+		busy += d.BusyTime(n)
+	}
+	r.Metrics = []solvers.Metric{
+		{Name: "nodes", Value: float64(len(in.Nodes))},
+		{Name: "jobs", Value: float64(len(in.Jobs))},
+		{Name: "interval", Value: float64(in.Interval), Unit: "time units"},
+		{Name: "local_load", Value: float64(busy) / float64(len(in.Nodes)*in.Interval), Unit: "share"},
+	}
+	r.Gantts = []solvers.Gantt{{Title: "Nodes and local jobs (cycle 1)", TimeUnit: "time units", Lanes: laneNames(in), Bars: localBars(d.busy)}}
+	nt := solvers.Table{Title: "Nodes", Columns: []string{"node", "performance", "price", "local_jobs", "local_time"}}
+	for i, n := range in.Nodes {
+		nt.Rows = append(nt.Rows, []any{n.ID, n.Perf, n.Price, len(n.Busy), d.BusyTime(i)})
+	}
+	jt := solvers.Table{Title: "Jobs", Columns: []string{"job", "nodes", "volume", "min_performance", "max_price", "criterion"}}
+	for _, j := range in.Jobs {
+		jt.Rows = append(jt.Rows, []any{j.ID, j.Nodes, j.Volume, j.MinPerf, j.MaxPrice, j.Criterion})
+	}
+	r.Tables = []solvers.Table{jt, nt}
+	if in.Generator == nil {
+		r.Notes = append(r.Notes, "No generator in the workload: every cycle repeats cycle 1's local load and job batch (jobs renamed c<cycle>-<id>), plus the jobs carried over.")
+	} else {
+		r.Notes = append(r.Notes, fmt.Sprintf("Cycles after the first draw a fresh local load and %d new jobs from the workload's generator (seed %d).", in.Generator.Jobs, in.Generator.Seed))
+	}
+	return r
+}
+
+func div(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// runReport builds the report of a CSS/fair run.
+func runReport(in *Instance, cfg Config, res *Result, wallMS float64) *solvers.Report {
+	r := &solvers.Report{}
+	a := res.All
+	nc := float64(len(res.Cycles))
+	capacity := float64(len(in.Nodes) * in.Interval)
+	r.Metrics = []solvers.Metric{
+		{Name: "n_alternatives", Value: div(float64(a.Alternatives), float64(a.Jobs)), Unit: "per job", Better: solvers.Higher},
+		{Name: "start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
+		{Name: "runtime", Value: div(a.Runtime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
+		{Name: "finish", Value: div(a.Finish, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
+		{Name: "cost", Value: div(a.Cost, float64(a.Planned)), Unit: "cost units", Better: solvers.Lower},
+		{Name: "processor_time", Value: div(a.ProcTm, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
+		{Name: "failure_rate", Value: div(float64(res.Failures), nc), Unit: "share of cycles", Better: solvers.Lower},
+		{Name: "owners_income", Value: div(res.Income, nc), Unit: "cost units per cycle", Better: solvers.Higher},
+		{Name: "utilization", Value: div(a.ProcTm, nc*capacity), Unit: "share", Better: solvers.Higher},
+		{Name: "jobs_planned", Value: float64(a.Planned), Unit: "jobs", Better: solvers.Higher},
+		{Name: "jobs_postponed", Value: float64(a.Jobs - a.Planned), Unit: "postponements", Better: solvers.Lower},
+		{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: solvers.Lower},
+	}
+	// Aggregate by criterion (the seed's Table 1 shape).
+	agg := solvers.Table{Title: "Aggregate", Columns: []string{"criterion", "jobs", "planned", "n_alternatives", "start", "runtime", "finish", "cost", "processor_time"}}
+	row := func(name string, c *CritStats) []any {
+		p := float64(c.Planned)
+		return []any{name, c.Jobs, c.Planned, div(float64(c.Alternatives), float64(c.Jobs)), div(c.Start, p), div(c.Runtime, p), div(c.Finish, p), div(c.Cost, p), div(c.ProcTm, p)}
+	}
+	for _, c := range Criteria {
+		agg.Rows = append(agg.Rows, row(c, res.ByCrit[c]))
+	}
+	agg.Rows = append(agg.Rows, row("all", &res.All))
+	r.Tables = append(r.Tables, agg, cycleTable(res))
+
+	if g := res.Gantt; g != nil {
+		lanes := laneNames(in)
+		title := fmt.Sprintf("Cycle %d", g.Cycle)
+		if cfg.Shift {
+			r.Gantts = append(r.Gantts, cycleGantt(title+" before shift", lanes, g, g.Before))
+			r.Gantts = append(r.Gantts, cycleGantt(title+" after shift", lanes, g, nil))
+		} else {
+			r.Gantts = append(r.Gantts, cycleGantt(title, lanes, g, nil))
+		}
+		jt := solvers.Table{Title: fmt.Sprintf("Jobs of cycle %d", g.Cycle), Columns: []string{"job", "criterion", "nodes", "alternatives", "chosen", "start", "runtime", "finish", "cost", "processor_time", "on_nodes"}}
+		for _, jp := range g.Plan.Jobs {
+			if jp.Chosen < 0 {
+				jt.Rows = append(jt.Rows, []any{jp.Job.ID, jp.Job.Criterion, jp.Job.Nodes, len(jp.Alts), "postponed", "", "", "", "", "", ""})
+				continue
+			}
+			w := jp.Planned
+			ids := make([]string, len(w.Nodes))
+			for i, n := range w.Nodes {
+				ids[i] = in.Nodes[n].ID
+			}
+			jt.Rows = append(jt.Rows, []any{jp.Job.ID, jp.Job.Criterion, jp.Job.Nodes, len(jp.Alts), jp.Chosen + 1, w.Start, w.Runtime(), w.Finish(), w.Cost, w.ProcTime(), strings.Join(ids, " ")})
+		}
+		r.Tables = append(r.Tables, jt)
+	}
+	r.Notes = runNotes(in, cfg, res)
+	return r
+}
+
+func cycleTable(res *Result) solvers.Table {
+	t := solvers.Table{Title: "Cycles", Columns: []string{"cycles", "batch", "carried", "planned", "postponed", "n_alternatives", "start", "runtime", "finish", "cost", "processor_time", "income", "limit"}}
+	n := len(res.Cycles)
+	size := max(1, int(math.Ceil(float64(n)/maxCycleRows)))
+	for lo := 0; lo < n; lo += size {
+		hi := min(n, lo+size)
+		var s CycleStats
+		for _, c := range res.Cycles[lo:hi] {
+			s.Batch += c.Batch
+			s.Carried += c.Carried
+			s.Planned += c.Planned
+			s.Postponed += c.Postponed
+			s.Alternatives += c.Alternatives
+			s.Start += c.Start
+			s.Runtime += c.Runtime
+			s.Finish += c.Finish
+			s.Cost += c.Cost
+			s.ProcTime += c.ProcTime
+			s.Limit += c.Limit
+		}
+		label := fmt.Sprint(lo + 1)
+		if hi-lo > 1 {
+			label = fmt.Sprintf("%d–%d", lo+1, hi)
+		}
+		k, p := float64(hi-lo), float64(s.Planned)
+		t.Rows = append(t.Rows, []any{label, float64(s.Batch) / k, float64(s.Carried) / k, float64(s.Planned) / k, float64(s.Postponed) / k,
+			div(float64(s.Alternatives), float64(s.Batch)), div(s.Start, p), div(s.Runtime, p), div(s.Finish, p), div(s.Cost, p), div(s.ProcTime, p), s.Cost / k, s.Limit / k})
+	}
+	return t
+}
+
+func cycleGantt(title string, lanes []string, g *GanttCycle, windows []Window) solvers.Gantt {
+	gt := solvers.Gantt{Title: title, TimeUnit: "time units", Lanes: lanes, Bars: localBars(g.Local)}
+	for i, jp := range g.Plan.Jobs {
+		for k, w := range jp.Alts {
+			if k != jp.Chosen {
+				gt.Bars = append(gt.Bars, windowBars(w, jp.Job.ID, "alt")...)
+			}
+		}
+		if jp.Chosen < 0 {
+			continue
+		}
+		w := jp.Planned
+		if windows != nil {
+			w = windows[i]
+		}
+		gt.Bars = append(gt.Bars, windowBars(w, jp.Job.ID, "")...)
+	}
+	return gt
+}
+
+func runNotes(in *Instance, cfg Config, res *Result) []string {
+	k := cfg.K
+	if cfg.Variant == VariantCSS {
+		k = 1
+	}
+	lim := "the seed's eqs. (2), (4): Σ over jobs of ⌊mean over its alternatives⌋, per cycle and sub-batch"
+	if cfg.Limit > 0 {
+		lim = fmt.Sprintf("fixed at %g per batch (split over sub-batches by their share of jobs)", cfg.Limit)
+	}
+	notes := []string{
+		fmt.Sprintf("%s, strategy %s, k = %d, shift %v, %d cycles. Limit: %s.", cfg.Variant, cfg.Strategy, k, cfg.Shift, cfg.Cycles, lim),
+		"start, runtime, finish, cost and processor_time are means over planned jobs (after the shift when shift is on); runtime is a window's longest slot, processor time the sum of its slot lengths, cost Σ price × time; n_alternatives is per job and cycle, postponed jobs counting 0.",
+		"failure_rate is the share of cycles in which some job of the batch got no alternative (the seed's U); jobs_postponed counts postponements (a job carried twice counts twice); owners_income is Σ cost per cycle; utilization is the VO's processor time over nodes × T (owners' local jobs excluded).",
+		"Times are whole time units: a job's time on a node is ⌈volume / performance⌉.",
+	}
+	if res.Raised > 0 {
+		notes = append(notes, fmt.Sprintf("In %d sub-batch choices no combination fitted the limit; it was raised to the sum of each job's least value.", res.Raised))
+	}
+	if res.Dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d carried jobs were dropped: the carried queue is capped at %d jobs (longest-waiting dropped first).", res.Dropped, maxCarried(len(in.Jobs))))
+	}
+	if cfg.Variant == VariantCSS && cfg.K != 1 {
+		notes = append(notes, "css plans the whole batch at once: k is ignored.")
+	}
+	if len(res.Cycles) > maxCycleRows {
+		notes = append(notes, fmt.Sprintf("The Cycles table aggregates consecutive cycles (means per cycle) to stay within %d rows.", maxCycleRows))
+	}
+	return notes
+}

@@ -1,0 +1,285 @@
+package cyclic
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Interval is the half-open time span [Start, End) in whole time units of
+// the planning interval (0 ≤ Start < End ≤ T).
+type Interval struct {
+	Start, End int
+}
+
+// Len is End − Start.
+func (iv Interval) Len() int { return iv.End - iv.Start }
+
+// Window is one alternative (the seed's "window"): m slots on distinct nodes
+// that start together; on node Nodes[i] it lasts Times[i] = ⌈volume / p⌉
+// (a "rough right edge"). Nodes are ascending.
+type Window struct {
+	Start int
+	Nodes []int
+	Times []int
+	Cost  float64 // Σ price × time
+}
+
+// Runtime is the longest of the window's slots.
+func (w Window) Runtime() int {
+	r := 0
+	for _, t := range w.Times {
+		r = max(r, t)
+	}
+	return r
+}
+
+// ProcTime is the processor time: Σ of the slot lengths.
+func (w Window) ProcTime() int {
+	s := 0
+	for _, t := range w.Times {
+		s += t
+	}
+	return s
+}
+
+// Finish is Start + Runtime.
+func (w Window) Finish() int { return w.Start + w.Runtime() }
+
+// Span is the occupied interval on the window's i-th node.
+func (w Window) Span(i int) Interval { return Interval{w.Start, w.Start + w.Times[i]} }
+
+// At returns a copy of w moved to start s (nodes, times and cost kept).
+func (w Window) At(s int) Window {
+	c := w
+	c.Start = s
+	c.Nodes = slices.Clone(w.Nodes)
+	c.Times = slices.Clone(w.Times)
+	return c
+}
+
+// Domain is the slot model of one planning interval [0, T): nodes with a
+// performance and a price per time unit, and per node the busy intervals
+// (owners' local jobs and committed or tentatively taken windows). The free
+// gaps between busy intervals are the slots. It is the core shared by every
+// per-cycle planner (first fit, AEP, backfilling).
+type Domain struct {
+	T     int
+	Perf  []float64
+	Price []float64
+	busy  [][]Interval // per node: sorted by Start, pairwise disjoint
+}
+
+// NewDomain returns an empty domain over [0, T) for nodes of the given
+// performances and prices.
+func NewDomain(T int, perf, price []float64) *Domain {
+	return &Domain{T: T, Perf: perf, Price: price, busy: make([][]Interval, len(perf))}
+}
+
+// Nodes is the number of nodes.
+func (d *Domain) Nodes() int { return len(d.Perf) }
+
+// Busy returns node n's busy intervals (sorted; do not modify).
+func (d *Domain) Busy(n int) []Interval { return d.busy[n] }
+
+// Clone returns an independent copy.
+func (d *Domain) Clone() *Domain {
+	c := &Domain{T: d.T, Perf: d.Perf, Price: d.Price, busy: make([][]Interval, len(d.busy))}
+	for i, b := range d.busy {
+		c.busy[i] = slices.Clone(b)
+	}
+	return c
+}
+
+// IsFree reports whether [iv.Start, iv.End) on node n is inside [0, T) and
+// overlaps no busy interval.
+func (d *Domain) IsFree(n int, iv Interval) bool {
+	if iv.Start < 0 || iv.End > d.T || iv.End <= iv.Start {
+		return false
+	}
+	b := d.busy[n]
+	// first busy interval ending after iv.Start
+	i, _ := slices.BinarySearchFunc(b, iv.Start, func(x Interval, s int) int {
+		if x.End <= s {
+			return -1
+		}
+		return 1
+	})
+	return i == len(b) || b[i].Start >= iv.End
+}
+
+// Occupy marks iv busy on node n; it is an error if iv is not free.
+func (d *Domain) Occupy(n int, iv Interval) error {
+	if !d.IsFree(n, iv) {
+		return fmt.Errorf("node %d: [%d, %d) is not free", n, iv.Start, iv.End)
+	}
+	b := d.busy[n]
+	i, _ := slices.BinarySearchFunc(b, iv.Start, func(x Interval, s int) int { return x.Start - s })
+	d.busy[n] = slices.Insert(b, i, iv)
+	return nil
+}
+
+// Release removes the busy interval iv (exactly as occupied) from node n.
+func (d *Domain) Release(n int, iv Interval) error {
+	b := d.busy[n]
+	i, ok := slices.BinarySearchFunc(b, iv.Start, func(x Interval, s int) int { return x.Start - s })
+	if !ok || b[i] != iv {
+		return fmt.Errorf("node %d: [%d, %d) is not a busy interval", n, iv.Start, iv.End)
+	}
+	d.busy[n] = slices.Delete(b, i, i+1)
+	return nil
+}
+
+// Free returns node n's slots: the gaps of [0, T) between busy intervals.
+func (d *Domain) Free(n int) []Interval { return d.appendFree(nil, n) }
+
+func (d *Domain) appendFree(dst []Interval, n int) []Interval {
+	at := 0
+	for _, b := range d.busy[n] {
+		if b.Start > at {
+			dst = append(dst, Interval{at, b.Start})
+		}
+		at = max(at, b.End)
+	}
+	if at < d.T {
+		dst = append(dst, Interval{at, d.T})
+	}
+	return dst
+}
+
+// BusyTime is the total busy time of node n.
+func (d *Domain) BusyTime(n int) int {
+	s := 0
+	for _, b := range d.busy[n] {
+		s += b.Len()
+	}
+	return s
+}
+
+// WindowFits reports whether every slot of w is free.
+func (d *Domain) WindowFits(w Window) bool {
+	for i, n := range w.Nodes {
+		if !d.IsFree(n, w.Span(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// OccupyWindow marks all of w's slots busy, or none (error) if one is not free.
+func (d *Domain) OccupyWindow(w Window) error {
+	if !d.WindowFits(w) {
+		return fmt.Errorf("window at %d on nodes %v does not fit", w.Start, w.Nodes)
+	}
+	for i, n := range w.Nodes {
+		if err := d.Occupy(n, w.Span(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReleaseWindow frees all of w's slots.
+func (d *Domain) ReleaseWindow(w Window) error {
+	for i, n := range w.Nodes {
+		if err := d.Release(n, w.Span(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EarliestStart returns the earliest s in [0, limit] at which all of w's
+// slots (its nodes and times) are free, or −1 if none is.
+func (d *Domain) EarliestStart(w Window, limit int) int {
+	cands := []int{0}
+	for _, n := range w.Nodes {
+		for _, b := range d.busy[n] {
+			if b.End <= limit {
+				cands = append(cands, b.End)
+			}
+		}
+	}
+	slices.Sort(cands)
+	cands = slices.Compact(cands)
+	for _, s := range cands {
+		if s > limit {
+			break
+		}
+		ok := true
+		for i, n := range w.Nodes {
+			if !d.IsFree(n, Interval{s, s + w.Times[i]}) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+	if limit >= 0 && d.WindowFits(w.At(limit)) {
+		return limit
+	}
+	return -1
+}
+
+// Shift is the seed's shift heuristic (Section 1.4): the windows, in order
+// of start time (ties by index), are each moved to the earliest start at
+// which all of their nodes are free, keeping nodes, times and cost. d must
+// hold every window (busy); on return it holds the shifted ones. Starts
+// never move later, and no two windows overlap (each is moved only into
+// free time).
+func (d *Domain) Shift(ws []Window) ([]Window, error) {
+	order := make([]int, len(ws))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return ws[a].Start - ws[b].Start })
+	out := make([]Window, len(ws))
+	for _, i := range order {
+		w := ws[i]
+		if err := d.ReleaseWindow(w); err != nil {
+			return nil, err
+		}
+		s := d.EarliestStart(w, w.Start)
+		if s < 0 {
+			s = w.Start
+		}
+		nw := w.At(s)
+		if err := d.OccupyWindow(nw); err != nil {
+			return nil, err
+		}
+		out[i] = nw
+	}
+	return out, nil
+}
+
+// Request is one job's resource request as the slot search sees it:
+// m nodes, each eligible node's time and cost, and the job's budget.
+type Request struct {
+	M        int
+	Budget   float64 // max total cost of the window
+	Eligible []int   // nodes with performance ≥ the job's minimum, ascending
+	Time     []int   // per node (all nodes): ⌈volume / perf⌉
+	Cost     []float64
+}
+
+// NewRequest builds a job's request on d.
+func NewRequest(d *Domain, j *Job) *Request {
+	r := &Request{M: j.Nodes, Budget: j.MaxPrice, Time: make([]int, d.Nodes()), Cost: make([]float64, d.Nodes())}
+	for n := range d.Perf {
+		r.Time[n] = NodeTime(j.Volume, d.Perf[n])
+		r.Cost[n] = d.Price[n] * float64(r.Time[n])
+		if d.Perf[n] >= j.MinPerf && r.Time[n] <= d.T && r.Cost[n] <= j.MaxPrice {
+			r.Eligible = append(r.Eligible, n)
+		}
+	}
+	return r
+}
+
+// NodeTime is a job's time on a node: ⌈volume / performance⌉ time units
+// (at least 1).
+func NodeTime(volume, perf float64) int {
+	t := int(math.Ceil(volume/perf - 1e-9))
+	return max(t, 1)
+}

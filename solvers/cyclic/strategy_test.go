@@ -1,0 +1,160 @@
+package cyclic
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+)
+
+func genWorkload(t *testing.T, params solvers.Params) *solvers.Workload {
+	t.Helper()
+	w, err := New().Generate(PresetToporkov2014, params, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Preview.Validate(); err != nil {
+		t.Fatalf("preview: %v", err)
+	}
+	return w
+}
+
+var runMetrics = []string{"n_alternatives", "start", "runtime", "finish", "cost", "processor_time", "failure_rate", "owners_income", "utilization", "jobs_planned", "jobs_postponed", "wall_ms"}
+
+func TestRunEveryVariant(t *testing.T) {
+	s := New()
+	w := genWorkload(t, solvers.Params{"nodes": "12", "jobs": "8"})
+	sawAlt := false
+	for _, v := range s.Variants() {
+		for _, shift := range []string{"off", "on"} {
+			for _, strat := range Strategies {
+				p := solvers.Params{"cycles": "15", "shift": shift, "strategy": strat, "k": "3", "gantt_cycle": "2"}
+				r, err := s.Run(context.Background(), w, v.Name, p, nil)
+				if err != nil {
+					t.Fatalf("%s shift=%s %s: %v", v.Name, shift, strat, err)
+				}
+				if err := r.Validate(); err != nil {
+					t.Fatalf("%s shift=%s %s: %v", v.Name, shift, strat, err)
+				}
+				var names []string
+				for _, m := range r.Metrics {
+					names = append(names, m.Name)
+				}
+				if !reflect.DeepEqual(names, runMetrics) {
+					t.Errorf("metrics %v", names)
+				}
+				wantG := 1
+				if shift == "on" {
+					wantG = 2
+				}
+				if len(r.Gantts) != wantG {
+					t.Errorf("%s shift=%s: %d gantts", v.Name, shift, len(r.Gantts))
+				}
+				kinds := map[string]bool{}
+				for _, b := range r.Gantts[0].Bars {
+					kinds[b.Kind] = true
+				}
+				if !kinds["local"] || !kinds[""] {
+					t.Errorf("%s: gantt bar kinds %v", v.Name, kinds)
+				}
+				sawAlt = sawAlt || kinds["alt"]
+			}
+		}
+	}
+	if !sawAlt {
+		t.Error("no unchosen alternative drawn (Kind alt) in any run")
+	}
+}
+
+func TestRunDeterministic(t *testing.T) {
+	s := New()
+	w := genWorkload(t, solvers.Params{"nodes": "10", "jobs": "6"})
+	p := solvers.Params{"cycles": "30", "shift": "on", "k": "2"}
+	a, err := s.Run(context.Background(), w, VariantFair, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Run(context.Background(), w, VariantFair, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Metrics, b.Metrics = a.Metrics[:len(a.Metrics)-1], b.Metrics[:len(b.Metrics)-1] // wall_ms
+	if !reflect.DeepEqual(a, b) {
+		t.Error("two runs with the same seed differ")
+	}
+}
+
+func TestRunBadParams(t *testing.T) {
+	s := New()
+	w := genWorkload(t, solvers.Params{"nodes": "6", "jobs": "3"})
+	for _, c := range []struct {
+		p     solvers.Params
+		field string
+	}{
+		{solvers.Params{"strategy": "fastest"}, "strategy"},
+		{solvers.Params{"cycles": "5", "gantt_cycle": "6"}, "gantt_cycle"},
+		{solvers.Params{"k": "0"}, "k"},
+		{solvers.Params{"shift": "maybe"}, "shift"},
+	} {
+		_, err := s.Run(context.Background(), w, VariantCSS, c.p, nil)
+		if errs.KindOf(err) != errs.Invalid {
+			t.Errorf("%v: err %v", c.p, err)
+		}
+	}
+	if _, err := s.Run(context.Background(), w, "nope", nil, nil); errs.KindOf(err) != errs.Invalid {
+		t.Errorf("unknown variant: %v", err)
+	}
+	if _, err := s.Generate("nope", nil, 1); errs.KindOf(err) != errs.Invalid {
+		t.Errorf("unknown preset: %v", err)
+	}
+	if _, err := s.Generate(PresetToporkov2014, solvers.Params{"perf_min": "5", "perf_max": "3"}, 1); errs.KindOf(err) != errs.Invalid {
+		t.Errorf("perf_max < perf_min: %v", err)
+	}
+}
+
+func TestGenerateDeterministic(t *testing.T) {
+	a := genWorkload(t, nil)
+	b := genWorkload(t, nil)
+	if string(a.Data) != string(b.Data) {
+		t.Error("Generate differs for one seed")
+	}
+	in, err := ParseJSON(a.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Nodes) != 24 || len(in.Jobs) != 20 || in.Interval != 600 {
+		t.Errorf("toporkov2014 defaults: %d nodes, %d jobs, T %d", len(in.Nodes), len(in.Jobs), in.Interval)
+	}
+}
+
+func TestReproduceSmall(t *testing.T) {
+	r, err := New().Reproduce(context.Background(), solvers.Params{"cycles": "10"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	titles := map[string]bool{}
+	for _, tb := range r.Tables {
+		titles[tb.Title] = true
+	}
+	for _, p := range r.Series {
+		titles[p.Title] = true
+	}
+	for _, want := range []string{"Table 1", "Table 2", "Fig 3"} {
+		if !titles[want] {
+			t.Errorf("no %q in %v", want, titles)
+		}
+	}
+	t1 := r.Tables[0]
+	want := []string{"criterion", "n_alternatives", "paper_n_alternatives", "start", "paper_start", "runtime", "paper_runtime", "finish", "paper_finish", "cost", "paper_cost"}
+	if t1.Title != "Table 1" || !reflect.DeepEqual(t1.Columns, want) || len(t1.Rows) != 5 {
+		t.Errorf("Table 1: %v, %d rows", t1.Columns, len(t1.Rows))
+	}
+	if len(r.Series[0].Lines) != 3 || len(r.Series[0].Lines[0].Points) != 7 {
+		t.Errorf("Fig 3 shape: %+v", r.Series[0])
+	}
+}
