@@ -10,6 +10,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"schedlab/errs"
+	"schedlab/solvers"
 	"schedlab/solvers/registry"
 )
 
@@ -108,5 +110,46 @@ func TestAllVariantsOfUnknownRunIs404(t *testing.T) {
 	}
 	if n := a.countRuns(t); n != 0 {
 		t.Errorf("%d runs queued", n)
+	}
+}
+
+// picky is eapm with one variant that needs another kind of workload, as
+// cyclic's batch needs an SWF trace.
+type picky struct{ solvers.Strategy }
+
+func (p picky) VariantFits(format, variant string) error {
+	if variant == p.Variants()[1].Name {
+		return errs.Invalidf("variant", "%s runs only on a trace, not on a %s workload", variant, format)
+	}
+	return nil
+}
+
+func TestUnfitVariantIsRefusedAndSkipped(t *testing.T) {
+	eapm, _ := registry.Lookup("eapm")
+	st := picky{eapm}
+	a := newAppWith(t, "", 0, []solvers.Strategy{st})
+	wid := a.upload(t)
+	unfit := st.Variants()[1].Name
+
+	status, b := a.postJSON(t, "/api/runs", fmt.Sprintf(`{"workload_id":%q,"variant":%q}`, wid, unfit))
+	if status != http.StatusBadRequest || !strings.Contains(string(b), `"field":"variant"`) || !strings.Contains(string(b), "only on a trace") {
+		t.Errorf("unfit variant: %d %s, want 400 naming variant and saying why", status, b)
+	}
+	if n := a.countRuns(t); n != 0 {
+		t.Fatalf("a refused run left %d runs stored", n)
+	}
+
+	status, loc := a.postNoRedirect(t, "/workloads/"+wid+"/all-variants")
+	if status != http.StatusSeeOther {
+		t.Fatalf("all variants: status %d", status)
+	}
+	ids := compareRuns(t, loc)
+	if len(ids) != len(st.Variants())-1 {
+		t.Fatalf("%d runs queued, want %d (every variant but the unfit one)", len(ids), len(st.Variants())-1)
+	}
+	for _, id := range ids {
+		if r := a.waitRun(t, id); r.Variant == unfit || r.Status != "done" {
+			t.Errorf("run %s: variant %s, status %s", id, r.Variant, r.Status)
+		}
 	}
 }

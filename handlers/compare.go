@@ -192,9 +192,10 @@ func markBest(m *views.MetricRow) {
 	}
 }
 
-// allVariants queues one run per variant of the strategy on a workload,
-// with the same parameters and seed, and returns the ids in variant order
-// with keep (a run that already exists, or "") first. Parameters are one
+// allVariants queues one run per variant of the strategy that fits the
+// workload (solvers.VariantsFor), with the same parameters and seed, and
+// returns the ids in variant order with keep (a run that already exists,
+// or "") first. Parameters are one
 // set per strategy, so a set the first queued run accepts suits them all:
 // bad parameters fail before anything is queued.
 func (s *Server) allVariants(c echo.Context, strategy, workloadID, keep, keepVariant string, params solvers.Params, seed int64) ([]string, error) {
@@ -202,14 +203,19 @@ func (s *Server) allVariants(c echo.Context, strategy, workloadID, keep, keepVar
 	if err != nil {
 		return nil, err
 	}
-	if len(st.Variants()) > maxCompare {
-		return nil, errs.Invalidf("variant", "%s has %d variants, more than the %d a compare page shows", strategy, len(st.Variants()), maxCompare)
+	w, err := s.store.GetWorkload(c.Request().Context(), workloadID)
+	if err != nil {
+		return nil, err
+	}
+	variants := solvers.VariantsFor(st, w.Format)
+	if len(variants) > maxCompare {
+		return nil, errs.Invalidf("variant", "%s has %d variants, more than the %d a compare page shows", strategy, len(variants), maxCompare)
 	}
 	var ids []string
 	if keep != "" {
 		ids = append(ids, keep)
 	}
-	for _, v := range st.Variants() {
+	for _, v := range variants {
 		if keep != "" && v.Name == keepVariant {
 			continue
 		}

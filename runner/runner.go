@@ -228,6 +228,11 @@ func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) 
 			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id",
 				Err: fmt.Errorf("workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)}
 		}
+		if f, ok := s.(solvers.VariantFilter); ok {
+			if err := f.VariantFits(w.Format, run.Variant); err != nil {
+				return nil, errs.Wrap(op, errs.Invalid, err)
+			}
+		}
 	}
 	created, err := r.st.CreateRun(ctx, &run)
 	if err != nil {

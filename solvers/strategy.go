@@ -94,6 +94,32 @@ type Uploader interface {
 	Uploads() []Upload
 }
 
+// VariantFilter is implemented by strategies some of whose variants run
+// only on some kinds of workload (cyclic's batch needs an SWF trace).
+// VariantFits reports, from the workload's Format alone, whether variant
+// can run on it: nil, or an error naming "variant" that says why not. A run
+// of an unfit variant is refused before it is queued, and "run every
+// variant" runs only the ones that fit.
+type VariantFilter interface {
+	VariantFits(format, variant string) error
+}
+
+// VariantsFor lists the variants of s that can run on a workload of the
+// given format, in s's order.
+func VariantsFor(s Strategy, format string) []Variant {
+	f, ok := s.(VariantFilter)
+	if !ok {
+		return s.Variants()
+	}
+	var out []Variant
+	for _, v := range s.Variants() {
+		if f.VariantFits(format, v.Name) == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Upload is one named file input of an upload form.
 type Upload struct {
 	Field  string `json:"field"`  // form field and solvers.File.Field: "etc"
