@@ -86,6 +86,47 @@ func TestBrowserCyclic(t *testing.T) {
 	waitCompared(t, ctx, 1+cyclicSlotVariants)
 	shot(t, ctx, dir, "cyclic-compare.png")
 
+	// 5. A real trace: a malformed line is refused by number; the KTH
+	// trace runs as a batch simulation on its 100 processors.
+	badSWF := filepath.Join(dir, "bad.swf")
+	if err := os.WriteFile(badSWF, []byte("; MaxProcs: 8\n1 0 5 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n2 3 x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx, chromedp.Navigate(base+"/workloads?strategy=cyclic"),
+		chromedp.SetUploadFiles(chromedp.CSS(`#wl-swf`), []string{badSWF}),
+		chromedp.Submit(chromedp.CSS(`[data-testid=upload-form]`)),
+	)
+	if err != nil {
+		t.Fatalf("bad trace: %v", err)
+	}
+	msg, err = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=form-error]`)))
+	if err != nil || !strings.Contains(msg, "line 3") {
+		t.Errorf("bad trace: error %q (%v), want one naming line 3", msg, err)
+	}
+	kth, err := filepath.Abs("../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx, chromedp.Navigate(base+"/workloads?strategy=cyclic"),
+		chromedp.SetUploadFiles(chromedp.CSS(`#wl-swf`), []string{kth}),
+		chromedp.Submit(chromedp.CSS(`[data-testid=upload-form]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=workload-info]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=run-this]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-run-form]`)),
+		chromedp.SetValue(chromedp.CSS(`#nr-variant`), "batch"),
+		chromedp.SetValue(chromedp.CSS(`#nr-policy`), "conservative"),
+		chromedp.Click(chromedp.CSS(`[data-testid=start-run]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=metric][data-name=bsld_mean]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report-table][data-title="Jobs (Batsim columns)"]`)),
+	)
+	if err != nil {
+		t.Fatalf("batch run of the KTH trace: %v", err)
+	}
+	waitPainted(t, ctx, `[data-kind=gantt][data-title="Processors"] canvas`, "processors Gantt")
+	waitPainted(t, ctx, `[data-kind=plot][data-title="Processors in use"] canvas`, "processors in use")
+	shot(t, ctx, dir, "cyclic-batch.png")
+
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("JavaScript errors in the console: %q", errs)
 	}

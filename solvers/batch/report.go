@@ -108,7 +108,7 @@ func gantt(jobs []Job, r *Result, o ReportOptions) (solvers.Gantt, string) {
 				Label: label, Group: label})
 		}
 	}
-	note := fmt.Sprintf("The Gantt shows the window %s–%s after the first submission (%d jobs, one bar per processor); the run parameters gantt_start_h and gantt_hours move it.",
+	note := fmt.Sprintf("The Gantt shows the window %s–%s after the first submission (%d jobs, one bar per processor); the run parameters gantt_start_h and gantt_span_h move it.",
 		hours(from-first), hours(to-first), len(idx))
 	if cut < total {
 		note += fmt.Sprintf(" It was shortened to stay under %d bars.", maxBars)

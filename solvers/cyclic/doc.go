@@ -138,4 +138,31 @@
 //
 // busy intervals are [start, end) with 0 ≤ start < end ≤ interval, sorted
 // and disjoint; criterion defaults to start. Ids are unique.
+//
+// # SWF traces and the variant batch
+//
+// A trace in the Standard Workload Format (plain or gzip-compressed, as the
+// Parallel Workloads Archive ships it) uploads as a workload of Format
+// "swf": its Data is a Trace, the header's MaxProcs, MaxNodes and MaxJobs
+// and six fields per record (job number, submit, run, allocated and
+// requested processors, requested time), about 1 MB for the full KTH log.
+// The variant batch simulates it with package batch on a homogeneous
+// machine of P processors (parameter procs; 0 takes MaxProcs, else
+// MaxNodes) under policy fcfs, easy or conservative. The decisions, each
+// also a Note of the run's report:
+//   - size: the requested processors (field 8) or the allocated ones
+//     (field 5), either falling back to the other when it is -1;
+//   - estimates: the requested time (field 9), or the real runtime as a
+//     perfect estimate; a record without a requested time (-1, e.g. the
+//     NASA log) uses its runtime, with a warning on the page; a job that
+//     runs past its requested time is cut at it, as the real system kills
+//     it;
+//   - records with runtime ≤ 0, size ≤ 0 or size > P are skipped and
+//     counted (jobs_skipped); the metrics are over all simulated jobs;
+//   - simultaneous events: all completions at a time, then the arrivals,
+//     then one scheduling pass.
+//
+// The variants fit their workloads (solvers.VariantFilter): batch runs only
+// on a trace; css and fair only on a slot domain for now, since cutting a
+// trace into planning cycles on the slot model is not built yet.
 package cyclic

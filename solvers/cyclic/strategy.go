@@ -38,12 +38,13 @@ func (s *Strategy) Variants() []solvers.Variant {
 	return []solvers.Variant{
 		{Name: VariantCSS, Doc: "Cyclic scheduling scheme (seed §1.1): round after round each job gets its next first-fit window (earliest start; the first m slots found, or the m cheapest if those exceed the job's max price), its slots taken out, until no job finds one more; then one alternative per job by dynamic programming under the VO strategy and its limit. Jobs with no alternative are carried to the next cycle. shift=on adds the shift heuristic (§1.4)."},
 		{Name: VariantFair, Doc: "Fair-share model (seed §1.2): as css, but each window is AEP's best for the job's own criterion (start, runtime, finish or cost) and the batch is cut into k sub-batches planned one after the other on what is left (k = 1: css with AEP; k = n: each job alone). shift=on adds the shift heuristic."},
+		{Name: VariantBatch, Doc: "Classic batch simulation of an uploaded SWF trace (Parallel Workloads Archive) on a homogeneous machine of P processors, policy fcfs, easy or conservative; standard metrics (wait, bounded slowdown, utilization, makespan), a windowed Gantt on concrete processors, processors in use, and the per-job table in Batsim's columns (download it as CSV). Runs only on an SWF workload."},
 	}
 }
 
 // Params implements solvers.Strategy: the run parameters.
 func (s *Strategy) Params() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
+	return append([]solvers.ParamSpec{
 		solvers.IntSpec("cycles", "1000", "cycles",
 			"Planning cycles. Cycle 1 is the workload's; later cycles draw a fresh owners' load and a fresh batch from the workload's generator (or repeat cycle 1 without one); jobs with no alternative are carried over. Default 1000 (≈ 1–2 s); the seed averages 5000.", 1, 100_000),
 		solvers.ChoiceSpec("strategy", StratRuntime,
@@ -58,7 +59,7 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 			"Limit g* of the DP choice per batch: T* (time units of processor time) for income, cost and idle; B* (cost units) for runtime and proctime. 0: the seed's eqs. (2), (4): Σ over jobs of ⌊mean over its alternatives⌋, recomputed every cycle and sub-batch. A fixed limit is split over sub-batches by their share of jobs. If no combination fits, the limit is raised to Σ of each job's least value (counted in the report).", 0, 1e12),
 		solvers.IntSpec("gantt_cycle", "1", "cycle",
 			"The cycle whose plan is drawn as a Gantt (nodes as lanes, local jobs grey, chosen windows by job, unchosen alternatives outlined; with shift, before and after). Must be ≤ cycles. Default 1.", 1, 100_000),
-	}
+	}, traceParams()...)
 }
 
 // presetParams are the toporkov2014 generator's parameters.
@@ -110,7 +111,8 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 	return newWorkload(in, name, "preset")
 }
 
-// ParseWorkload implements solvers.Strategy: one native JSON file.
+// ParseWorkload implements solvers.Strategy: one native JSON file (field
+// "file") or one SWF trace (field "swf", or a .swf/.swf.gz name).
 func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
 	w, err := parseWorkload(files)
 	return w, errs.Wrap("cyclic.ParseWorkload", errs.Internal, err)
@@ -118,9 +120,15 @@ func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error
 
 func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
 	if len(files) != 1 {
-		return nil, errs.Invalidf("file", "want one native JSON file, got %d files", len(files))
+		return nil, errs.Invalidf("file", "want one file (native JSON or an SWF trace), got %d files", len(files))
 	}
 	f := files[0]
+	if isSWFFile(f) {
+		return traceWorkload(f)
+	}
+	if f.Field != "" && f.Field != "file" {
+		return nil, errs.Invalidf(f.Field, "unknown upload field (known: file, swf)")
+	}
 	in, err := ParseJSON(f.Data)
 	if err != nil {
 		return nil, errs.InFile(err, f.Name)
@@ -184,6 +192,12 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 	}
 	p, err := solvers.Resolve(s.Params(), params)
 	if err != nil {
+		return nil, err
+	}
+	if variant == VariantBatch {
+		return runBatch(ctx, w, p, progress)
+	}
+	if err := s.VariantFits(w.Format, variant); err != nil {
 		return nil, err
 	}
 	cfg, err := configOf(variant, p)

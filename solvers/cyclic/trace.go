@@ -1,0 +1,227 @@
+package cyclic
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+	"schedlab/solvers/batch"
+	"schedlab/solvers/formats"
+)
+
+// A real trace in the Standard Workload Format is a cyclic workload of
+// Format "swf": its Data is the JSON of a Trace, the header facts and the
+// six fields of each record a simulation reads, so the full KTH log (28,000
+// records) is about 1 MB stored. The variant batch runs it on a homogeneous
+// machine of P processors (package batch); the slot variants do not run on
+// a trace yet (cutting a trace into planning cycles is the next step), and
+// VariantFits says so before a run is queued.
+
+// VariantBatch is the classic batch simulation of an SWF trace (a public
+// contract).
+const VariantBatch = "batch"
+
+// FormatSWF is the Format of a workload read from an SWF trace.
+const FormatSWF = "swf"
+
+// MaxTraceJobs bounds the records of a stored trace (the largest archive
+// logs have a few hundred thousand).
+const MaxTraceJobs = 1_000_000
+
+// Trace is an SWF trace as stored: header facts and, per record in file
+// order, [job number, submit s, run s, allocated processors, requested
+// processors, requested time s] with -1 where the trace does not know.
+type Trace struct {
+	Name     string       `json:"name"`
+	Computer string       `json:"computer,omitempty"`
+	MaxProcs int          `json:"max_procs,omitempty"`
+	MaxNodes int          `json:"max_nodes,omitempty"`
+	MaxJobs  int          `json:"max_jobs,omitempty"`
+	Jobs     [][6]float64 `json:"jobs"`
+}
+
+// isSWFFile tells an SWF upload by its form field or its file name.
+func isSWFFile(f solvers.File) bool {
+	n := strings.ToLower(f.Name)
+	return f.Field == "swf" || (f.Field != "file" && (strings.HasSuffix(n, ".swf") || strings.HasSuffix(n, ".swf.gz")))
+}
+
+// traceFromSWF reads an SWF file (plain or gzip) into a Trace.
+func traceFromSWF(name string, data []byte) (*Trace, error) {
+	s, err := formats.ReadSWF(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Jobs) == 0 {
+		return nil, errs.Invalidf(name, "the trace has no job records")
+	}
+	if len(s.Jobs) > MaxTraceJobs {
+		return nil, errs.New(errs.TooLarge, name, "%d job records, more than the %d a workload holds", len(s.Jobs), MaxTraceJobs)
+	}
+	t := &Trace{Name: name, Computer: s.Header.Computer, MaxProcs: s.Header.MaxProcs, MaxNodes: s.Header.MaxNodes,
+		MaxJobs: s.Header.MaxJobs, Jobs: make([][6]float64, len(s.Jobs))}
+	for i, j := range s.Jobs {
+		t.Jobs[i] = [6]float64{float64(j.ID), j.Submit, j.Run, float64(j.Alloc), float64(j.Req), j.ReqTime}
+	}
+	return t, nil
+}
+
+// procs is the machine size the header gives (MaxProcs, else MaxNodes).
+func (t *Trace) procs() int {
+	h := formats.SWFHeader{MaxProcs: t.MaxProcs, MaxNodes: t.MaxNodes}
+	return h.Procs()
+}
+
+// swf rebuilds the records package batch reads.
+func (t *Trace) swf() *formats.SWF {
+	s := &formats.SWF{Header: formats.SWFHeader{Computer: t.Computer, MaxProcs: t.MaxProcs, MaxNodes: t.MaxNodes, MaxJobs: t.MaxJobs},
+		Jobs: make([]formats.SWFJob, len(t.Jobs))}
+	for i, r := range t.Jobs {
+		s.Jobs[i] = formats.SWFJob{Line: i + 1, ID: int(r[0]), Submit: r[1], Run: r[2], Alloc: int(r[3]), Req: int(r[4]), ReqTime: r[5]}
+	}
+	return s
+}
+
+func traceWorkload(f solvers.File) (*solvers.Workload, error) {
+	t, err := traceFromSWF(f.Name, f.Data)
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(t)
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSuffix(strings.TrimSuffix(f.Name, ".gz"), ".swf")
+	if name == "" {
+		name = "trace"
+	}
+	return &solvers.Workload{Name: name, Format: FormatSWF, Summary: traceSummary(t), Data: data, Preview: tracePreview(t)}, nil
+}
+
+func traceSummary(t *Trace) string {
+	procs := t.procs()
+	return fmt.Sprintf("SWF trace %s: %d records, %d processors", t.Computer, len(t.Jobs), procs)
+}
+
+// tracePreview shows the header facts and how jobs arrive.
+func tracePreview(t *Trace) *solvers.Report {
+	procs := t.procs()
+	r := &solvers.Report{}
+	r.Metrics = []solvers.Metric{
+		{Name: "records", Value: float64(len(t.Jobs)), Unit: "jobs"},
+		{Name: "processors", Value: float64(procs)},
+	}
+	r.Tables = []solvers.Table{{Title: "Trace", Columns: []string{"field", "value"}, Rows: [][]any{
+		{"file", t.Name}, {"computer", t.Computer}, {"MaxProcs", t.MaxProcs}, {"MaxNodes", t.MaxNodes}, {"MaxJobs", t.MaxJobs}, {"records", len(t.Jobs)},
+	}}}
+	sub := make([]float64, 0, len(t.Jobs))
+	noReq := 0
+	for _, j := range t.Jobs {
+		sub = append(sub, j[1])
+		if j[5] <= 0 {
+			noReq++
+		}
+	}
+	slices.Sort(sub)
+	step := max(1, len(sub)/500)
+	var pts [][2]float64
+	for i := 0; i < len(sub); i += step {
+		pts = append(pts, [2]float64{sub[i] / 86400, float64(i + 1)})
+	}
+	pts = append(pts, [2]float64{sub[len(sub)-1] / 86400, float64(len(sub))})
+	r.Series = []solvers.Plot{{Title: "Jobs submitted", XLabel: "time (days)", YLabel: "jobs submitted so far", Kind: "step",
+		Lines: []solvers.Line{{Name: "submitted", Points: pts}}}}
+	if noReq > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("Warning: %d records have no requested time (-1); batch uses their runtime as the estimate (with estimates=user they are scheduled with perfect information).", noReq))
+	}
+	if procs <= 0 {
+		r.Notes = append(r.Notes, "The header gives neither MaxProcs nor MaxNodes: give the machine size with the parameter procs.")
+	}
+	return r
+}
+
+func loadTrace(w *solvers.Workload) (*Trace, error) {
+	if w == nil || len(w.Data) == 0 {
+		return nil, errs.Invalidf("workload", "no workload data")
+	}
+	var t Trace
+	if err := formats.DecodeStrict(w.Data, &t, "trace"); err != nil {
+		return nil, err
+	}
+	if len(t.Jobs) == 0 {
+		return nil, errs.Invalidf("jobs", "the trace has no job records")
+	}
+	return &t, nil
+}
+
+// VariantFits implements solvers.VariantFilter: batch runs only on an SWF
+// trace; the slot variants only on a slot workload, for now.
+func (s *Strategy) VariantFits(format, variant string) error {
+	switch {
+	case variant == VariantBatch && format != FormatSWF:
+		return errs.Invalidf("variant", "batch simulates an SWF trace on P processors; this workload is a slot domain (%s): upload a trace (.swf or .swf.gz) or choose css or fair", format)
+	case variant != VariantBatch && format == FormatSWF:
+		return errs.Invalidf("variant", "%s plans on the slot model; running an SWF trace cut into planning cycles is not built yet: choose batch for a trace", variant)
+	}
+	return nil
+}
+
+// traceParams are the run parameters of the variant batch.
+func traceParams() []solvers.ParamSpec {
+	return []solvers.ParamSpec{
+		solvers.ChoiceSpec("policy", string(batch.EASY),
+			"batch: queue policy. fcfs: strict first come first served; easy: backfilling with one reservation, for the queue head (EASY, aggressive); conservative: every waiting job gets a reservation and backfilling never delays one. Default easy.",
+			"fcfs", "easy", "conservative"),
+		solvers.IntSpec("procs", "0", "processors",
+			"batch: machine size P. 0 takes the trace header's MaxProcs (MaxNodes without it). Jobs larger than P are skipped and counted.", 0, 10_000_000),
+		solvers.ChoiceSpec("size", "requested",
+			"batch: job size from the SWF requested processors (field 8) or allocated processors (field 5); either falls back to the other when it is -1. Default requested.",
+			"requested", "allocated"),
+		solvers.ChoiceSpec("estimates", "user",
+			"batch: the runtime estimate the scheduler plans with: user = the requested time (field 9; jobs running past it are cut at it, as the real system kills them; records without one use their runtime, with a warning), exact = the real runtime (a perfect-information baseline). Default user.",
+			"user", "exact"),
+		solvers.FloatSpec("gantt_start_h", "0", "h",
+			"batch: start of the Gantt window, in hours after the first submission. The Gantt draws one window so that a trace of any length stays light; processors in use are plotted over the whole trace.", 0, 1e7),
+		solvers.FloatSpec("gantt_span_h", "48", "h",
+			"batch: length of the Gantt window in hours (at most 20,000 bars; a longer window is shortened, and the report says so). Default 48.", 0.01, 1e6),
+	}
+}
+
+// runBatch simulates a stored trace with package batch.
+func runBatch(ctx context.Context, w *solvers.Workload, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	if err := (&Strategy{}).VariantFits(w.Format, VariantBatch); err != nil {
+		return nil, err
+	}
+	t, err := loadTrace(w)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: p.Int("procs"), Size: p.String("size"), Estimates: p.String("estimates")})
+	if err != nil {
+		return nil, err
+	}
+	res, err := batch.Simulate(ctx, sj.Jobs, sj.Procs, batch.Policy(p.String("policy")), func(done, total int) {
+		progress(done, total, fmt.Sprintf("%d of %d jobs started", done, total))
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep := batch.BuildReport(sj.Jobs, res, batch.ReportOptions{GanttStart: p.Float("gantt_start_h") * 3600, GanttSpan: p.Float("gantt_span_h") * 3600}, sj.Skipped)
+	rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "wall_ms", Value: float64(time.Since(start).Microseconds()) / 1000, Unit: "ms", Better: solvers.Lower})
+	rep.Notes = append(slices.Clone(sj.Notes), rep.Notes...)
+	rep.Notes = append(rep.Notes, "Simultaneous events: all completions at a time are processed first, then the arrivals, then one scheduling pass.")
+	return rep, nil
+}
+
+// Uploads implements solvers.Uploader: an SWF trace besides the native
+// JSON.
+func (s *Strategy) Uploads() []solvers.Upload {
+	return []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz",
+		Doc: "A job trace in the Standard Workload Format of the Parallel Workloads Archive, plain or gzip-compressed as the archive ships it; run it with the variant batch."}}
+}

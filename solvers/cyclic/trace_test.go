@@ -1,0 +1,184 @@
+package cyclic
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+	"schedlab/solvers/formats"
+)
+
+const kth2000 = "../formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf"
+
+func readKTH(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(kth2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func metricOf(t *testing.T, r *solvers.Report, name string) float64 {
+	t.Helper()
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return m.Value
+		}
+	}
+	t.Fatalf("report lacks metric %s", name)
+	return 0
+}
+
+// The stored trace keeps every field a simulation reads, record for record.
+func TestTraceStoresWhatBatchReads(t *testing.T) {
+	data := readKTH(t)
+	w, err := New().ParseWorkload([]solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Format != FormatSWF || w.Preview == nil {
+		t.Fatalf("format %q, preview %v", w.Format, w.Preview != nil)
+	}
+	if err := w.Preview.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := loadTrace(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := formats.ReadSWF("kth.swf", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tr.swf()
+	if got.Header.Procs() != want.Header.Procs() || got.Header.MaxJobs != want.Header.MaxJobs || len(got.Jobs) != len(want.Jobs) {
+		t.Fatalf("header %d/%d procs, %d/%d records", got.Header.Procs(), want.Header.Procs(), len(got.Jobs), len(want.Jobs))
+	}
+	for i, g := range got.Jobs {
+		x := want.Jobs[i]
+		if g.ID != x.ID || g.Submit != x.Submit || g.Run != x.Run || g.Alloc != x.Alloc || g.Req != x.Req || g.ReqTime != x.ReqTime {
+			t.Fatalf("record %d: stored %+v, trace %+v", i, g, x)
+		}
+	}
+
+	// The gzip-compressed trace, as the archive ships it, stores the same.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Close()
+	wz, err := New().ParseWorkload([]solvers.File{{Name: "kth.swf.gz", Data: gz.Bytes()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b Trace
+	formats.DecodeStrict(w.Data, &a, "a")
+	formats.DecodeStrict(wz.Data, &b, "b")
+	a.Name, b.Name = "", ""
+	if !reflect.DeepEqual(a, b) {
+		t.Error("the gzip-compressed trace stores something else than the plain one")
+	}
+}
+
+func TestBatchRunsATrace(t *testing.T) {
+	s := New()
+	w, err := s.ParseWorkload([]solvers.File{{Field: "swf", Name: "kth.swf", Data: readKTH(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(params solvers.Params) *solvers.Report {
+		t.Helper()
+		r, err := s.Run(context.Background(), w, VariantBatch, params, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	easy := run(solvers.Params{"policy": "easy"})
+	jobs, skipped := metricOf(t, easy, "jobs"), metricOf(t, easy, "jobs_skipped")
+	if int(jobs+skipped) != 2000 || jobs < 1900 {
+		t.Errorf("jobs %v + skipped %v, want the 2000 records with few skipped", jobs, skipped)
+	}
+	var table *solvers.Table
+	for i := range easy.Tables {
+		if easy.Tables[i].Title == "Jobs (Batsim columns)" {
+			table = &easy.Tables[i]
+		}
+	}
+	if table == nil || len(table.Rows) != int(jobs) {
+		t.Fatalf("no Batsim table with one row per job")
+	}
+	if strings.Join(table.Columns, ",") != "job_id,submission_time,requested_number_of_resources,requested_time,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources" {
+		t.Errorf("Batsim columns %v", table.Columns)
+	}
+	for _, row := range table.Rows {
+		if row[7].(float64) < 0 || row[2].(int) > 100 {
+			t.Fatalf("row %v: a job started before its submission or exceeds the 100 processors", row)
+		}
+	}
+	if u := metricOf(t, easy, "utilization"); u <= 0 || u > 1 {
+		t.Errorf("utilization %v outside (0, 1]", u)
+	}
+
+	// Determinism, and the parameters reach the simulation.
+	if again := run(solvers.Params{"policy": "easy"}); !reflect.DeepEqual(again.Tables, easy.Tables) {
+		t.Error("two runs of the same trace differ")
+	}
+	fcfs := run(solvers.Params{"policy": "fcfs"})
+	if reflect.DeepEqual(fcfs.Tables, easy.Tables) {
+		t.Error("policy fcfs gave the same schedule as easy")
+	}
+	small := run(solvers.Params{"procs": "32"})
+	if metricOf(t, small, "jobs_skipped") <= skipped {
+		t.Error("a 32-processor machine skipped no more jobs than the 100-processor one")
+	}
+	if exact := run(solvers.Params{"estimates": "exact"}); reflect.DeepEqual(exact.Tables, easy.Tables) {
+		t.Error("exact estimates gave the same schedule as user estimates")
+	}
+}
+
+func TestVariantsFitTheirWorkloads(t *testing.T) {
+	s := New()
+	var _ solvers.VariantFilter = s
+	for _, c := range []struct {
+		format, variant string
+		ok              bool
+	}{
+		{"preset", VariantBatch, false}, {"json", VariantBatch, false}, {FormatSWF, VariantBatch, true},
+		{FormatSWF, VariantCSS, false}, {FormatSWF, VariantFair, false}, {"preset", VariantCSS, true}, {"json", VariantFair, true},
+	} {
+		err := s.VariantFits(c.format, c.variant)
+		if (err == nil) != c.ok || (err != nil && errs.FieldOf(err) != "variant") {
+			t.Errorf("%s on %s: %v", c.variant, c.format, err)
+		}
+	}
+	// Run refuses the same, naming the variant.
+	w, err := s.Generate(PresetToporkov2014, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(context.Background(), w, VariantBatch, nil, nil); errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "variant" {
+		t.Errorf("batch on a slot workload: %v", err)
+	}
+}
+
+func TestBadTraceNamesTheLine(t *testing.T) {
+	data := "; MaxProcs: 8\n1 0 5 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n2 3 x 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n"
+	_, err := New().ParseWorkload([]solvers.File{{Field: "swf", Name: "bad.swf", Data: []byte(data)}})
+	if errs.KindOf(err) != errs.Invalid || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "bad.swf") {
+		t.Errorf("bad trace: %v, want an Invalid error naming bad.swf line 3", err)
+	}
+	_, err = New().ParseWorkload([]solvers.File{{Field: "swf", Name: "empty.swf", Data: []byte("; MaxProcs: 8\n")}})
+	if errs.KindOf(err) != errs.Invalid {
+		t.Errorf("a trace without records: %v", err)
+	}
+}
