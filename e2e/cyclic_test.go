@@ -133,5 +133,6 @@ func TestBrowserCyclic(t *testing.T) {
 }
 
 // cyclicSlotVariants is the number of cyclic variants that run on a slot
-// workload (every variant but batch, which needs an SWF trace).
-const cyclicSlotVariants = 2
+// workload (css, fair, backfill: every variant but batch, which needs an
+// SWF trace).
+const cyclicSlotVariants = 3

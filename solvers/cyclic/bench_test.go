@@ -22,6 +22,9 @@ func BenchmarkFullSetting(b *testing.B) {
 		{"css", Config{Variant: VariantCSS, Strategy: StratRuntime, K: 1}},
 		{"fair", Config{Variant: VariantFair, Strategy: StratRuntime, K: 1}},
 		{"css+shift", Config{Variant: VariantCSS, Strategy: StratRuntime, K: 1, Shift: true}},
+		{"backfill-0", Config{Variant: VariantBackfill, Depth: 0}},
+		{"backfill-easy", Config{Variant: VariantBackfill, Depth: 1}},
+		{"backfill-conservative", Config{Variant: VariantBackfill, Depth: DepthInf}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			cfg := v.cfg

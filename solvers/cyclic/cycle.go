@@ -15,6 +15,7 @@ type Config struct {
 	Limit      float64 // g* per batch; ≤ 0: the seed's eq. (2)/(4) rule
 	Cycles     int     // planning cycles
 	GanttCycle int     // cycle whose plan is kept for the Gantt (1-based)
+	Depth      int     // backfill: reservations per pass (DepthInf: every waiting job)
 }
 
 // JobPlan is one job's fate in a cycle.

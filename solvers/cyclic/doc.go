@@ -139,6 +139,26 @@
 // busy intervals are [start, end) with 0 ≤ start < end ≤ interval, sorted
 // and disjoint; criterion defaults to start. Ids are unique.
 //
+// # Backfilling (variant backfill)
+//
+// The same slot domain, planned as a batch system would (seed §1.1): the
+// cycle's batch is a FCFS queue (carried jobs first); at each event (the
+// cycle's start, the end of a busy interval, an early completion) one pass
+// starts every job that has a window now, on the m cheapest eligible nodes
+// free for its whole time on each, within its budget. The first depth
+// waiting jobs hold reservations, their earliest windows, which later jobs
+// may not overlap: depth 0 none, 1 the queue head (EASY), inf every waiting
+// job (conservative). A reservation is held across events and renewed when
+// space is given back: its job releases it and takes the earliest window
+// again, which is never later, so no job starts later than it was promised
+// (checked by replay in the tests). Jobs that find no window ending by T
+// are carried to the next cycle like the postponed jobs of css and fair.
+// The planner can run jobs for a fraction of their reserved time (early
+// completion, EarlyFraction: U[lo, 1] drawn from the seed and the job id)
+// and gives the rest of each slot back at the actual completion; the run
+// parameters and the planned-versus-actual report of early completion are
+// the next step.
+//
 // # SWF traces and the variant batch
 //
 // A trace in the Standard Workload Format (plain or gzip-compressed, as the
@@ -163,6 +183,6 @@
 //     then one scheduling pass.
 //
 // The variants fit their workloads (solvers.VariantFilter): batch runs only
-// on a trace; css and fair only on a slot domain for now, since cutting a
+// on a trace; css, fair and backfill only on a slot domain for now, since cutting a
 // trace into planning cycles on the slot model is not built yet.
 package cyclic

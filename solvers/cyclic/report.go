@@ -204,6 +204,15 @@ func runNotes(in *Instance, cfg Config, res *Result) []string {
 		"failure_rate is the share of cycles in which some job of the batch got no alternative (the seed's U); jobs_postponed counts postponements (a job carried twice counts twice); owners_income is Σ cost per cycle; utilization is the VO's processor time over nodes × T (owners' local jobs excluded).",
 		"Times are whole time units: a job's time on a node is ⌈volume / performance⌉.",
 	}
+	if cfg.Variant == VariantBackfill {
+		depth := fmt.Sprint(cfg.Depth)
+		if cfg.Depth == DepthInf {
+			depth = "inf (conservative)"
+		} else if cfg.Depth == 1 {
+			depth = "1 (EASY)"
+		}
+		notes[0] = fmt.Sprintf("backfill, reservation depth %s, %d cycles: FCFS order, each job on the cheapest eligible nodes free now within its budget; one window per job (n_alternatives = 1); the VO strategy, k, limit and shift do not apply.", depth, cfg.Cycles)
+	}
 	if res.Raised > 0 {
 		notes = append(notes, fmt.Sprintf("In %d sub-batch choices no combination fitted the limit; it was raised to the sum of each job's least value.", res.Raised))
 	}

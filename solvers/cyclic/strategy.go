@@ -28,6 +28,8 @@ func (s *Strategy) Info() solvers.Info {
 const (
 	VariantCSS  = "css"
 	VariantFair = "fair"
+	// VariantBackfill is FCFS backfilling on the slot model (backfill.go).
+	VariantBackfill = "backfill"
 )
 
 // PresetToporkov2014 is the seed's generator (a public contract).
@@ -38,6 +40,7 @@ func (s *Strategy) Variants() []solvers.Variant {
 	return []solvers.Variant{
 		{Name: VariantCSS, Doc: "Cyclic scheduling scheme (seed §1.1): round after round each job gets its next first-fit window (earliest start; the first m slots found, or the m cheapest if those exceed the job's max price), its slots taken out, until no job finds one more; then one alternative per job by dynamic programming under the VO strategy and its limit. Jobs with no alternative are carried to the next cycle. shift=on adds the shift heuristic (§1.4)."},
 		{Name: VariantFair, Doc: "Fair-share model (seed §1.2): as css, but each window is AEP's best for the job's own criterion (start, runtime, finish or cost) and the batch is cut into k sub-batches planned one after the other on what is left (k = 1: css with AEP; k = n: each job alone). shift=on adds the shift heuristic."},
+		{Name: VariantBackfill, Doc: "Backfilling on the same slot model (seed §1.1): the batch is a FCFS queue; at each event every job that has a window now starts (cheapest eligible nodes within its budget), the first depth waiting jobs hold reservations that later jobs may not overlap. depth 0: no reservations; 1: EASY (the queue head is protected); inf: conservative (every waiting job is). Jobs that find no window by the end of the interval are carried to the next cycle. The VO strategy, k and limit do not apply."},
 		{Name: VariantBatch, Doc: "Classic batch simulation of an uploaded SWF trace (Parallel Workloads Archive) on a homogeneous machine of P processors, policy fcfs, easy or conservative; standard metrics (wait, bounded slowdown, utilization, makespan), a windowed Gantt on concrete processors, processors in use, and the per-job table in Batsim's columns (download it as CSV). Runs only on an SWF workload."},
 	}
 }
@@ -57,6 +60,9 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 			"off", "on"),
 		solvers.FloatSpec("limit", "0", "",
 			"Limit g* of the DP choice per batch: T* (time units of processor time) for income, cost and idle; B* (cost units) for runtime and proctime. 0: the seed's eqs. (2), (4): Σ over jobs of ⌊mean over its alternatives⌋, recomputed every cycle and sub-batch. A fixed limit is split over sub-batches by their share of jobs. If no combination fits, the limit is raised to Σ of each job's least value (counted in the report).", 0, 1e12),
+		solvers.ChoiceSpec("depth", "1",
+			"backfill: reservations kept per pass, in queue order. 0: none (greedy: a small job may overtake the head for ever); 1: the queue head (EASY, aggressive backfilling); inf: every waiting job (conservative: no job starts later than it was promised). Default 1.",
+			"0", "1", "inf"),
 		solvers.IntSpec("gantt_cycle", "1", "cycle",
 			"The cycle whose plan is drawn as a Gantt (nodes as lanes, local jobs grey, chosen windows by job, unchosen alternatives outlined; with shift, before and after). Must be ≤ cycles. Default 1.", 1, 100_000),
 	}, traceParams()...)
@@ -167,6 +173,14 @@ func loadWorkload(w *solvers.Workload) (*Instance, error) {
 func configOf(variant string, p solvers.Params) (Config, error) {
 	cfg := Config{Variant: variant, Strategy: p.String("strategy"), K: p.Int("k"), Shift: p.String("shift") == "on",
 		Limit: p.Float("limit"), Cycles: p.Int("cycles"), GanttCycle: p.Int("gantt_cycle")}
+	switch p.String("depth") {
+	case "inf":
+		cfg.Depth = DepthInf
+	case "0":
+		cfg.Depth = 0
+	default:
+		cfg.Depth = 1
+	}
 	if cfg.GanttCycle > cfg.Cycles {
 		return cfg, errs.Invalidf("gantt_cycle", "must be ≤ cycles (%d), got %d", cfg.Cycles, cfg.GanttCycle)
 	}
@@ -217,10 +231,14 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 	return runReport(in, cfg, res, wall), nil
 }
 
-// RunConfig simulates cfg on in with the CSS/fair planner.
+// RunConfig simulates cfg on in with the CSS/fair planner, or the
+// backfilling one.
 func RunConfig(ctx context.Context, in *Instance, cfg Config, progress func(done, total int, note string)) (*Result, error) {
 	if progress == nil {
 		progress = solvers.NoProgress
+	}
+	if cfg.Variant == VariantBackfill {
+		return Simulate(ctx, in, cfg, &BackfillPlanner{Depth: cfg.Depth}, nil, progress)
 	}
 	var before []Window
 	pl := NewBatchPlanner(cfg, &before)

@@ -1,0 +1,235 @@
+package cyclic
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand"
+	"slices"
+	"testing"
+)
+
+// uniform is a domain of n identical nodes (performance 1, price 1).
+func uniform(n, T int) *Domain {
+	perf, price := make([]float64, n), make([]float64, n)
+	for i := range perf {
+		perf[i], price[i] = 1, 1
+	}
+	return NewDomain(T, perf, price)
+}
+
+func starts(t *testing.T, d *Domain, jobs []Job, depth int) []int {
+	t.Helper()
+	cp, err := (&BackfillPlanner{Depth: depth}).Plan(context.Background(), d, jobs, make([]int, len(jobs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int, len(jobs))
+	for i, jp := range cp.Jobs {
+		out[i] = -1
+		if jp.Chosen >= 0 {
+			out[i] = jp.Planned.Start
+		}
+	}
+	return out
+}
+
+func job(id string, m int, volume float64) Job {
+	return Job{ID: id, Nodes: m, Volume: volume, MinPerf: 1, MaxPrice: 1e9, Criterion: CritStart}
+}
+
+// Three identical nodes, the queue J1..J4 in FCFS order. Worked out by hand
+// (a window takes the lowest-numbered free nodes, all costing the same):
+func TestBackfillHandChecked(t *testing.T) {
+	// A. J1 1×10, J2 3×10, J3 1×20, J4 1×5.
+	//   depth 0: at 0 J1 takes n0, J2 (3 nodes) cannot start, nobody
+	//     protects it, J3 takes n1 for [0,20), J4 n2 for [0,5); J2 waits
+	//     until n1 is free at 20.
+	//   EASY: at 0 J2 is the head and reserves [10,20) on all three; J3
+	//     would overlap it on n1; J4 (5 long) backfills on n1 [0,5). At 10
+	//     J2 starts; J3, the new head, reserves n0 [20,40) and starts there.
+	//   conservative: J3 also reserves [20,40) at 0; J4 backfills as in
+	//     EASY: the same schedule.
+	a := []Job{job("J1", 1, 10), job("J2", 3, 10), job("J3", 1, 20), job("J4", 1, 5)}
+	// B. J1 2×10, J2 2×10, J3 3×10, J4 1×30.
+	//   EASY: J1 on n0,n1 [0,10); J2 reserves n0,n1 [10,20); J3 is not
+	//     protected, so J4 backfills on n2 [0,30), delaying J3 to 30.
+	//   conservative: J3 reserves [20,30) on all three at 0; J4 on n2 from
+	//     0 would overlap it, so J4 reserves and gets n0 [30,60).
+	//   depth 0: as EASY (J4 fits at 0 in both).
+	b := []Job{job("J1", 2, 10), job("J2", 2, 10), job("J3", 3, 10), job("J4", 1, 30)}
+	for _, c := range []struct {
+		name  string
+		jobs  []Job
+		depth int
+		want  []int
+	}{
+		{"A depth 0", a, 0, []int{0, 20, 0, 0}},
+		{"A EASY", a, 1, []int{0, 10, 20, 0}},
+		{"A conservative", a, DepthInf, []int{0, 10, 20, 0}},
+		{"B depth 0", b, 0, []int{0, 10, 30, 0}},
+		{"B EASY", b, 1, []int{0, 10, 30, 0}},
+		{"B conservative", b, DepthInf, []int{0, 10, 20, 30}},
+	} {
+		if got := starts(t, uniform(3, 100), c.jobs, c.depth); !slices.Equal(got, c.want) {
+			t.Errorf("%s: starts %v, want %v", c.name, got, c.want)
+		}
+	}
+	// A job that cannot end by T is postponed, and leaves no trace.
+	d := uniform(2, 30)
+	if got := starts(t, d, []Job{job("J1", 2, 20), job("J2", 1, 15)}, 1); !slices.Equal(got, []int{0, -1}) {
+		t.Errorf("short interval: starts %v, want [0 -1]", got)
+	}
+	if d.BusyTime(0) != 20 || d.BusyTime(1) != 20 {
+		t.Errorf("busy time %d, %d after the cycle, want 20 each (no reservation left behind)", d.BusyTime(0), d.BusyTime(1))
+	}
+}
+
+func randomBatch(rng *rand.Rand, n, nodes int) []Job {
+	jobs := make([]Job, n)
+	for i := range jobs {
+		jobs[i] = Job{ID: fmt.Sprintf("j%d", i), Nodes: 1 + rng.Intn(min(3, nodes)), Volume: float64(2 + rng.Intn(20)),
+			MinPerf: float64(1 + rng.Intn(3)), MaxPrice: float64(10 + rng.Intn(200)), Criterion: CritStart}
+	}
+	return jobs
+}
+
+// Over many random domains (heterogeneous nodes, owners' local jobs) and
+// batches, with and without early completion, every depth yields feasible
+// windows, keeps every promise, and leaves the domain holding exactly the
+// local jobs and what the jobs actually used.
+func TestBackfillReplay(t *testing.T) {
+	for seed := int64(1); seed <= 300; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		nodes := 2 + rng.Intn(5)
+		local := randomDomain(rng, nodes, 60+rng.Intn(60))
+		jobs := randomBatch(rng, 3+rng.Intn(8), nodes)
+		for _, depth := range []int{0, 1, 2, DepthInf} {
+			for _, early := range []bool{false, true} {
+				name := fmt.Sprintf("seed %d depth %d early %v", seed, depth, early)
+				d := local.Clone()
+				var log []Reservation
+				p := &BackfillPlanner{Depth: depth, Log: &log}
+				if early {
+					p.Early = EarlyFraction(seed, 0.2)
+				}
+				cp, err := p.Plan(context.Background(), d, jobs, make([]int, len(jobs)))
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				want := local.Clone() // local jobs plus each job's actual slots
+				for i, jp := range cp.Jobs {
+					if jp.Chosen < 0 {
+						continue
+					}
+					w := jp.Planned
+					r := NewRequest(local, &jobs[i])
+					if len(w.Nodes) != jobs[i].Nodes || w.Cost > jobs[i].MaxPrice+1e-9 {
+						t.Fatalf("%s: job %d window %+v breaks its request", name, i, w)
+					}
+					cost := 0.0
+					for k, n := range w.Nodes {
+						if k > 0 && n <= w.Nodes[k-1] || local.Perf[n] < jobs[i].MinPerf || w.Times[k] != r.Time[n] {
+							t.Fatalf("%s: job %d window %+v: nodes not distinct, too slow, or wrong time", name, i, w)
+						}
+						cost += r.Cost[n]
+						a := w.Times[k]
+						if early {
+							a = max(1, int(math.Ceil(p.Early(&jobs[i])*float64(a)-1e-9)))
+						}
+						if err := want.Occupy(n, Interval{w.Start, w.Start + a}); err != nil {
+							t.Fatalf("%s: job %d overlaps a local job or another job: %v", name, i, err)
+						}
+						// Reserved time is held until the actual end only.
+					}
+					if math.Abs(cost-w.Cost) > 1e-6 {
+						t.Fatalf("%s: job %d cost %v, nodes say %v", name, i, w.Cost, cost)
+					}
+				}
+				for n := range nodes {
+					if d.BusyTime(n) != want.BusyTime(n) {
+						t.Fatalf("%s: node %d busy %d after the cycle, want %d", name, n, d.BusyTime(n), want.BusyTime(n))
+					}
+				}
+				if depth == 0 && len(log) > 0 {
+					t.Fatalf("%s: depth 0 made %d reservations", name, len(log))
+				}
+				held := map[int]bool{}
+				for _, r := range log {
+					jp := cp.Jobs[r.Job]
+					if jp.Chosen < 0 || jp.Planned.Start > r.Start {
+						t.Fatalf("%s: job %d was promised %d at %d but started %d (chosen %d)", name, r.Job, r.Start, r.At, jp.Planned.Start, jp.Chosen)
+					}
+					held[r.Job] = true
+				}
+				if depth > 0 {
+					// At most depth jobs hold a promise at any pass.
+					byAt := map[int]map[int]bool{}
+					for _, r := range log {
+						if byAt[r.At] == nil {
+							byAt[r.At] = map[int]bool{}
+						}
+						byAt[r.At][r.Job] = true
+					}
+					for at, js := range byAt {
+						if len(js) > depth {
+							t.Fatalf("%s: %d reservations at %d, depth %d", name, len(js), at, depth)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestEarlyFraction(t *testing.T) {
+	f := EarlyFraction(7, 0.2)
+	lo, hi := 1.0, 0.0
+	for i := range 2000 {
+		v := f(&Job{ID: fmt.Sprint(i)})
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if lo < 0.2 || hi > 1 || lo > 0.21 || hi < 0.99 {
+		t.Errorf("fractions span [%v, %v], want about [0.2, 1]", lo, hi)
+	}
+	if f(&Job{ID: "x"}) != EarlyFraction(7, 0.2)(&Job{ID: "x"}) || f(&Job{ID: "x"}) == EarlyFraction(8, 0.2)(&Job{ID: "x"}) {
+		t.Error("the draw is not a function of the seed and the job id")
+	}
+}
+
+// The variant runs cycle after cycle; depth reaches the planner, and a run
+// is a function of its workload and parameters.
+func TestBackfillVariant(t *testing.T) {
+	s := New()
+	w, err := s.Generate(PresetToporkov2014, nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(depth string) []float64 {
+		t.Helper()
+		r, err := s.Run(context.Background(), w, VariantBackfill, map[string]string{"depth": depth, "cycles": "40"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		var v []float64
+		for _, m := range r.Metrics {
+			if m.Name != "wall_ms" {
+				v = append(v, m.Value)
+			}
+		}
+		return v
+	}
+	greedy, easy, cons := run("0"), run("1"), run("inf")
+	if !slices.Equal(easy, run("1")) {
+		t.Error("two runs with the same parameters differ")
+	}
+	if slices.Equal(greedy, cons) && slices.Equal(easy, cons) {
+		t.Error("depth 0, 1 and inf gave the same numbers: depth does not reach the planner")
+	}
+	if _, err := s.Run(context.Background(), w, VariantBackfill, map[string]string{"depth": "2"}, nil); err == nil {
+		t.Error("depth 2 accepted; the choices are 0, 1, inf")
+	}
+}
