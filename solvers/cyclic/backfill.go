@@ -55,8 +55,41 @@ type release struct {
 
 // Plan implements Planner. Postponed jobs are those that found no window in
 // the cycle (Chosen −1). A started job's single alternative is its window
-// with the reserved times; Planned is that window.
+// with the reserved times; Planned is that window. With Early, Planned is
+// the window the plan made at the cycle's start gave it (reserved times,
+// no completion known yet; the window as run when that plan had none) and
+// Actual the window as run after re-planning on every actual completion;
+// d then holds the slots as actually used.
 func (p *BackfillPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
+	if p.Early == nil {
+		return p.plan(ctx, d, batch, waited)
+	}
+	// The plan made at the cycle's start knows only reserved times: run it
+	// on a copy; then run the cycle with the actual completions.
+	dry := &BackfillPlanner{Depth: p.Depth}
+	plan, err := dry.plan(ctx, d.Clone(), batch, waited)
+	if err != nil {
+		return nil, err
+	}
+	cp, err := p.plan(ctx, d, batch, waited)
+	if err != nil {
+		return nil, err
+	}
+	for i := range cp.Jobs {
+		jp := &cp.Jobs[i]
+		if jp.Chosen < 0 {
+			continue
+		}
+		jp.Actual = jp.Planned.Scaled(p.Early(&batch[i]))
+		if pl := plan.Jobs[i]; pl.Chosen >= 0 {
+			jp.Planned = pl.Planned
+			jp.Alts = []Window{pl.Planned}
+		}
+	}
+	return cp, nil
+}
+
+func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
 	cp := &CyclePlan{Jobs: make([]JobPlan, len(batch))}
 	reqs := make([]*Request, len(batch))
 	queue := make([]int, len(batch))

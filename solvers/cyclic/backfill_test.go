@@ -123,26 +123,35 @@ func TestBackfillReplay(t *testing.T) {
 						continue
 					}
 					w := jp.Planned
+					if early { // the window as run; Planned is the plan made at 0
+						w = jp.Actual
+						if jp.Actual.Nodes == nil {
+							t.Fatalf("%s: job %d has no actual window", name, i)
+						}
+						if got := jp.Actual.Scaled(1); !slices.Equal(got.Nodes, w.Nodes) {
+							t.Fatal("Scaled(1) changed the nodes")
+						}
+					}
 					r := NewRequest(local, &jobs[i])
 					if len(w.Nodes) != jobs[i].Nodes || w.Cost > jobs[i].MaxPrice+1e-9 {
 						t.Fatalf("%s: job %d window %+v breaks its request", name, i, w)
 					}
 					cost := 0.0
 					for k, n := range w.Nodes {
-						if k > 0 && n <= w.Nodes[k-1] || local.Perf[n] < jobs[i].MinPerf || w.Times[k] != r.Time[n] {
+						a := w.Times[k]
+						if early {
+							a = max(1, int(math.Ceil(p.Early(&jobs[i])*float64(r.Time[n])-1e-9)))
+						}
+						if k > 0 && n <= w.Nodes[k-1] || local.Perf[n] < jobs[i].MinPerf || w.Times[k] != min(a, r.Time[n]) {
 							t.Fatalf("%s: job %d window %+v: nodes not distinct, too slow, or wrong time", name, i, w)
 						}
 						cost += r.Cost[n]
-						a := w.Times[k]
-						if early {
-							a = max(1, int(math.Ceil(p.Early(&jobs[i])*float64(a)-1e-9)))
-						}
 						if err := want.Occupy(n, Interval{w.Start, w.Start + a}); err != nil {
 							t.Fatalf("%s: job %d overlaps a local job or another job: %v", name, i, err)
 						}
 						// Reserved time is held until the actual end only.
 					}
-					if math.Abs(cost-w.Cost) > 1e-6 {
+					if math.Abs(cost-jp.Planned.Cost) > 1e-6 && !early {
 						t.Fatalf("%s: job %d cost %v, nodes say %v", name, i, w.Cost, cost)
 					}
 				}
@@ -157,8 +166,12 @@ func TestBackfillReplay(t *testing.T) {
 				held := map[int]bool{}
 				for _, r := range log {
 					jp := cp.Jobs[r.Job]
-					if jp.Chosen < 0 || jp.Planned.Start > r.Start {
-						t.Fatalf("%s: job %d was promised %d at %d but started %d (chosen %d)", name, r.Job, r.Start, r.At, jp.Planned.Start, jp.Chosen)
+					started := jp.Planned.Start
+					if early {
+						started = jp.Actual.Start
+					}
+					if jp.Chosen < 0 || started > r.Start {
+						t.Fatalf("%s: job %d was promised %d at %d but started %d (chosen %d)", name, r.Job, r.Start, r.At, started, jp.Chosen)
 					}
 					held[r.Job] = true
 				}
@@ -231,5 +244,48 @@ func TestBackfillVariant(t *testing.T) {
 	}
 	if _, err := s.Run(context.Background(), w, VariantBackfill, map[string]string{"depth": "2"}, nil); err == nil {
 		t.Error("depth 2 accepted; the choices are 0, 1, inf")
+	}
+}
+
+// Early completion: css and fair keep their starts and only end early;
+// backfill re-plans on the completions and so starts jobs earlier than its
+// plan from the cycle's start; off, actual equals planned.
+func TestEarlyCompletionPlannedVersusActual(t *testing.T) {
+	s := New()
+	w, err := s.Generate(PresetToporkov2014, nil, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := func(variant, early string) map[string]float64 {
+		t.Helper()
+		r, err := s.Run(context.Background(), w, variant, map[string]string{"early": early, "cycles": "60", "depth": "inf"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]float64{}
+		for _, x := range r.Metrics {
+			out[x.Name] = x.Value
+		}
+		return out
+	}
+	for _, v := range []string{VariantCSS, VariantFair, VariantBackfill} {
+		off := m(v, "off")
+		if off["actual_start"] != off["planned_start"] || off["actual_runtime"] != off["planned_runtime"] || off["planned_start"] != off["start"] {
+			t.Errorf("%s, early off: %v", v, off)
+		}
+		on := m(v, "on")
+		if r := on["actual_runtime"] / on["planned_runtime"]; r < 0.5 || r > 0.7 {
+			t.Errorf("%s: actual/planned runtime %.3f, want about 0.6 (the mean of U[0.2, 1])", v, r)
+		}
+		switch v {
+		case VariantBackfill:
+			if on["actual_start"] >= on["planned_start"] {
+				t.Errorf("backfill: actual start %.2f not earlier than planned %.2f", on["actual_start"], on["planned_start"])
+			}
+		default:
+			if on["actual_start"] != on["planned_start"] || on["planned_start"] != off["planned_start"] {
+				t.Errorf("%s: starts moved with early completion: %v vs %v", v, on, off)
+			}
+		}
 	}
 }

@@ -16,6 +16,10 @@ type Config struct {
 	Cycles     int     // planning cycles
 	GanttCycle int     // cycle whose plan is kept for the Gantt (1-based)
 	Depth      int     // backfill: reservations per pass (DepthInf: every waiting job)
+	// EarlyMin > 0 turns early completion on: a job runs U[EarlyMin, 1]
+	// of its reserved time (EarlyFraction of Seed and its id).
+	EarlyMin float64
+	Seed     int64
 }
 
 // JobPlan is one job's fate in a cycle.
@@ -25,6 +29,9 @@ type JobPlan struct {
 	Alts    []Window // its alternatives (disjoint from each other and from other jobs' of the same sub-batch)
 	Chosen  int      // index into Alts, −1: postponed
 	Planned Window   // the committed window (after shift when shifting)
+	// Actual is the window as run: its start and each node's time actually
+	// used (early completion). Empty (no Nodes) means as Planned.
+	Actual Window
 }
 
 // CyclePlan is what a planner made of one cycle.
@@ -228,6 +235,9 @@ type Result struct {
 	Income    float64   // Σ over cycles of Σ cost
 	Raised    int       // sub-batches whose limit was raised
 	Gantt     *GanttCycle
+	// Actual sums the actual start and runtime over planned jobs (equal to
+	// the planned ones without early completion).
+	Actual struct{ Start, Runtime float64 }
 }
 
 // GanttCycle keeps one cycle for drawing.
@@ -256,6 +266,10 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 	perCycle := len(in.Jobs)
 	if in.Generator != nil {
 		perCycle = max(perCycle, in.Generator.Jobs)
+	}
+	var early func(*Job) float64
+	if cfg.EarlyMin > 0 {
+		early = EarlyFraction(cfg.Seed, cfg.EarlyMin)
 	}
 	every := max(1, cfg.Cycles/200)
 	for c := 1; c <= cfg.Cycles; c++ {
@@ -307,6 +321,15 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 				continue
 			}
 			w := jp.Planned
+			act := jp.Actual
+			if act.Nodes == nil {
+				act = w
+				if early != nil {
+					act = w.Scaled(early(&jp.Job))
+				}
+			}
+			res.Actual.Start += float64(act.Start)
+			res.Actual.Runtime += float64(act.Runtime())
 			st.Planned++
 			st.Start += float64(w.Start)
 			st.Runtime += float64(w.Runtime())

@@ -153,11 +153,20 @@
 // again, which is never later, so no job starts later than it was promised
 // (checked by replay in the tests). Jobs that find no window ending by T
 // are carried to the next cycle like the postponed jobs of css and fair.
-// The planner can run jobs for a fraction of their reserved time (early
-// completion, EarlyFraction: U[lo, 1] drawn from the seed and the job id)
-// and gives the rest of each slot back at the actual completion; the run
-// parameters and the planned-versus-actual report of early completion are
-// the next step.
+//
+// # Early completion (parameters early, early_min)
+//
+// With early=on a job actually runs U[early_min, 1] (default 0.2, the
+// seed's) of its reserved time on each of its nodes (at least one unit),
+// drawn from the workload's seed and the job's id, so every method sees the
+// same draw and a carried job keeps it. css and fair keep their planned
+// starts: only their slots end early. backfill gives the rest of each slot
+// back at the actual completion, an event at which the queue is passed
+// again; its planned_* numbers are the plan made at the cycle's start
+// (knowing only reserved times, computed on a copy of the domain), its
+// actual_* ones the schedule as run. The other means (start, runtime, cost,
+// processor_time, owners' income) are the plan's: the VO sells reserved
+// time. Without early completion actual_* equal planned_*.
 //
 // # SWF traces and the variant batch
 //

@@ -58,6 +58,16 @@ func (w Window) At(s int) Window {
 	return c
 }
 
+// Scaled is w with each slot cut to ⌈f × its time⌉ (at least 1): the
+// window as run by a job that completes early.
+func (w Window) Scaled(f float64) Window {
+	c := w.At(w.Start)
+	for i, t := range c.Times {
+		c.Times[i] = max(1, min(t, int(math.Ceil(f*float64(t)-1e-9))))
+	}
+	return c
+}
+
 // Domain is the slot model of one planning interval [0, T): nodes with a
 // performance and a price per time unit, and per node the busy intervals
 // (owners' local jobs and committed or tentatively taken windows). The free

@@ -63,6 +63,11 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 		solvers.ChoiceSpec("depth", "1",
 			"backfill: reservations kept per pass, in queue order. 0: none (greedy: a small job may overtake the head for ever); 1: the queue head (EASY, aggressive backfilling); inf: every waiting job (conservative: no job starts later than it was promised). Default 1.",
 			"0", "1", "inf"),
+		solvers.ChoiceSpec("early", "off",
+			"Early completion (seed §3.1): on: every job actually runs U[early_min, 1] of its reserved time (drawn from the workload's seed and the job's id, the same draw for every method). backfill re-plans at each actual completion; css and fair keep their planned starts. The report shows planned and actual start and runtime. Default off.",
+			"off", "on"),
+		solvers.FloatSpec("early_min", "0.2", "share",
+			"Lower bound of the early-completion fraction U[early_min, 1] of the reserved time. Default 0.2, the seed's.", 0.01, 1),
 		solvers.IntSpec("gantt_cycle", "1", "cycle",
 			"The cycle whose plan is drawn as a Gantt (nodes as lanes, local jobs grey, chosen windows by job, unchosen alternatives outlined; with shift, before and after). Must be ≤ cycles. Default 1.", 1, 100_000),
 	}, traceParams()...)
@@ -173,6 +178,9 @@ func loadWorkload(w *solvers.Workload) (*Instance, error) {
 func configOf(variant string, p solvers.Params) (Config, error) {
 	cfg := Config{Variant: variant, Strategy: p.String("strategy"), K: p.Int("k"), Shift: p.String("shift") == "on",
 		Limit: p.Float("limit"), Cycles: p.Int("cycles"), GanttCycle: p.Int("gantt_cycle")}
+	if p.String("early") == "on" {
+		cfg.EarlyMin = p.Float("early_min")
+	}
 	switch p.String("depth") {
 	case "inf":
 		cfg.Depth = DepthInf
@@ -222,6 +230,10 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 	if err != nil {
 		return nil, err
 	}
+	cfg.Seed = 1
+	if in.Generator != nil {
+		cfg.Seed = in.Generator.Seed
+	}
 	start := time.Now()
 	res, err := RunConfig(ctx, in, cfg, progress)
 	if err != nil {
@@ -238,7 +250,11 @@ func RunConfig(ctx context.Context, in *Instance, cfg Config, progress func(done
 		progress = solvers.NoProgress
 	}
 	if cfg.Variant == VariantBackfill {
-		return Simulate(ctx, in, cfg, &BackfillPlanner{Depth: cfg.Depth}, nil, progress)
+		bp := &BackfillPlanner{Depth: cfg.Depth}
+		if cfg.EarlyMin > 0 {
+			bp.Early = EarlyFraction(cfg.Seed, cfg.EarlyMin)
+		}
+		return Simulate(ctx, in, cfg, bp, nil, progress)
 	}
 	var before []Window
 	pl := NewBatchPlanner(cfg, &before)
