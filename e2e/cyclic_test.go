@@ -133,6 +133,6 @@ func TestBrowserCyclic(t *testing.T) {
 }
 
 // cyclicSlotVariants is the number of cyclic variants that run on a slot
-// workload (css, fair, backfill: every variant but batch, which needs an
+// workload (css, fair, backfill, combined: every variant but batch, which needs an
 // SWF trace).
-const cyclicSlotVariants = 3
+const cyclicSlotVariants = 4

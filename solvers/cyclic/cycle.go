@@ -20,6 +20,10 @@ type Config struct {
 	// of its reserved time (EarlyFraction of Seed and its id).
 	EarlyMin float64
 	Seed     int64
+	// combined: the share N_css / N of the batch the fair-share model
+	// plans, chosen by Priority; the rest is backfilled (Depth).
+	Share    float64
+	Priority string
 }
 
 // JobPlan is one job's fate in a cycle.

@@ -154,6 +154,18 @@
 // (checked by replay in the tests). Jobs that find no window ending by T
 // are carried to the next cycle like the postponed jobs of css and fair.
 //
+// # Combined method (variant combined)
+//
+// Batch slice filling (seed §3.2): each cycle, round(css_share × N) jobs of
+// the batch, the first by priority (queue: batch order; expensive: highest
+// max price; demanding: largest nodes × volume; ties keep batch order), are
+// planned by the fair-share model with the run's strategy, k, limit and
+// shift; the other jobs, in batch order, are backfilled (depth) into what
+// is left. css_share 0 is backfill and 1 in queue order is fair, cycle for
+// cycle (tested). The fair slice's windows stay booked for their reserved
+// time even when their jobs complete early (the VO sold that time); the
+// backfilled jobs re-plan on their own completions.
+//
 // # Early completion (parameters early, early_min)
 //
 // With early=on a job actually runs U[early_min, 1] (default 0.2, the
@@ -192,6 +204,6 @@
 //     then one scheduling pass.
 //
 // The variants fit their workloads (solvers.VariantFilter): batch runs only
-// on a trace; css, fair and backfill only on a slot domain for now, since cutting a
+// on a trace; css, fair, backfill and combined only on a slot domain for now, since cutting a
 // trace into planning cycles on the slot model is not built yet.
 package cyclic

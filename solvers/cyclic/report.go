@@ -217,6 +217,9 @@ func runNotes(in *Instance, cfg Config, res *Result) []string {
 		}
 		notes[0] = fmt.Sprintf("backfill, reservation depth %s, %d cycles: FCFS order, each job on the cheapest eligible nodes free now within its budget; one window per job (n_alternatives = 1); the VO strategy, k, limit and shift do not apply.", depth, cfg.Cycles)
 	}
+	if cfg.Variant == VariantCombined {
+		notes[0] = fmt.Sprintf("combined, css_share %g by priority %s: fair-share (strategy %s, k = %d, shift %v) plans that slice of each batch, backfilling (depth %d, −1 = inf) the rest; %d cycles. Limit: %s.", cfg.Share, cfg.Priority, cfg.Strategy, cfg.K, cfg.Shift, cfg.Depth, cfg.Cycles, lim)
+	}
 	if cfg.EarlyMin > 0 {
 		how := "css and fair keep their planned starts; a job's slots end early"
 		if cfg.Variant == VariantBackfill {

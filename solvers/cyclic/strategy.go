@@ -41,6 +41,7 @@ func (s *Strategy) Variants() []solvers.Variant {
 		{Name: VariantCSS, Doc: "Cyclic scheduling scheme (seed §1.1): round after round each job gets its next first-fit window (earliest start; the first m slots found, or the m cheapest if those exceed the job's max price), its slots taken out, until no job finds one more; then one alternative per job by dynamic programming under the VO strategy and its limit. Jobs with no alternative are carried to the next cycle. shift=on adds the shift heuristic (§1.4)."},
 		{Name: VariantFair, Doc: "Fair-share model (seed §1.2): as css, but each window is AEP's best for the job's own criterion (start, runtime, finish or cost) and the batch is cut into k sub-batches planned one after the other on what is left (k = 1: css with AEP; k = n: each job alone). shift=on adds the shift heuristic."},
 		{Name: VariantBackfill, Doc: "Backfilling on the same slot model (seed §1.1): the batch is a FCFS queue; at each event every job that has a window now starts (cheapest eligible nodes within its budget), the first depth waiting jobs hold reservations that later jobs may not overlap. depth 0: no reservations; 1: EASY (the queue head is protected); inf: conservative (every waiting job is). Jobs that find no window by the end of the interval are carried to the next cycle. The VO strategy, k and limit do not apply."},
+		{Name: VariantCombined, Doc: "Combined method, batch slice filling (seed §3.2): the first css_share × N jobs by priority (queue order, most expensive, or most demanding) are planned by the fair-share model (AEP by each job's criterion, k sub-batches, DP choice under the VO strategy, shift), the rest are backfilled (depth) into what is left."},
 		{Name: VariantBatch, Doc: "Classic batch simulation of an uploaded SWF trace (Parallel Workloads Archive) on a homogeneous machine of P processors, policy fcfs, easy or conservative; standard metrics (wait, bounded slowdown, utilization, makespan), a windowed Gantt on concrete processors, processors in use, and the per-job table in Batsim's columns (download it as CSV). Runs only on an SWF workload."},
 	}
 }
@@ -63,6 +64,11 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 		solvers.ChoiceSpec("depth", "1",
 			"backfill: reservations kept per pass, in queue order. 0: none (greedy: a small job may overtake the head for ever); 1: the queue head (EASY, aggressive backfilling); inf: every waiting job (conservative: no job starts later than it was promised). Default 1.",
 			"0", "1", "inf"),
+		solvers.FloatSpec("css_share", "0.5", "share",
+			"combined: the share N_css / N of each cycle's batch planned by the fair-share model; the rest is backfilled. 0 is pure backfilling, 1 pure fair-share (the seed's Fig. 4 varies it). Default 0.5.", 0, 1),
+		solvers.ChoiceSpec("priority", PriorityQueue,
+			"combined: which jobs the fair-share model plans. queue: the first in batch order; expensive: the highest budgets; demanding: the largest nodes × volume. Default queue.",
+			PriorityQueue, PriorityExpensive, PriorityDemanding),
 		solvers.ChoiceSpec("early", "off",
 			"Early completion (seed §3.1): on: every job actually runs U[early_min, 1] of its reserved time (drawn from the workload's seed and the job's id, the same draw for every method). backfill re-plans at each actual completion; css and fair keep their planned starts. The report shows planned and actual start and runtime. Default off.",
 			"off", "on"),
@@ -178,6 +184,7 @@ func loadWorkload(w *solvers.Workload) (*Instance, error) {
 func configOf(variant string, p solvers.Params) (Config, error) {
 	cfg := Config{Variant: variant, Strategy: p.String("strategy"), K: p.Int("k"), Shift: p.String("shift") == "on",
 		Limit: p.Float("limit"), Cycles: p.Int("cycles"), GanttCycle: p.Int("gantt_cycle")}
+	cfg.Share, cfg.Priority = p.Float("css_share"), p.String("priority")
 	if p.String("early") == "on" {
 		cfg.EarlyMin = p.Float("early_min")
 	}
@@ -249,12 +256,18 @@ func RunConfig(ctx context.Context, in *Instance, cfg Config, progress func(done
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
-	if cfg.Variant == VariantBackfill {
+	if cfg.Variant == VariantBackfill || cfg.Variant == VariantCombined {
 		bp := &BackfillPlanner{Depth: cfg.Depth}
 		if cfg.EarlyMin > 0 {
 			bp.Early = EarlyFraction(cfg.Seed, cfg.EarlyMin)
 		}
-		return Simulate(ctx, in, cfg, bp, nil, progress)
+		if cfg.Variant == VariantBackfill {
+			return Simulate(ctx, in, cfg, bp, nil, progress)
+		}
+		fair := cfg
+		fair.Variant = VariantFair
+		cp := &CombinedPlanner{Fair: NewBatchPlanner(fair, nil), Backfill: bp, Share: cfg.Share, Priority: cfg.Priority}
+		return Simulate(ctx, in, cfg, cp, nil, progress)
 	}
 	var before []Window
 	pl := NewBatchPlanner(cfg, &before)
