@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"schedlab/solvers"
@@ -48,6 +49,29 @@ func BenchmarkReproduceDefault(b *testing.B) {
 			b.Fatal(err)
 		}
 		if err := r.Validate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNodeCountStudy times Figs 5–8: 8 node counts × 4 methods at
+// flow_cycles cycles (CYCLIC_STUDY_CYCLES, default 5000: the seed's).
+func BenchmarkNodeCountStudy(b *testing.B) {
+	cycles := "5000"
+	if c := os.Getenv("CYCLIC_STUDY_CYCLES"); c != "" {
+		cycles = c
+	}
+	p, err := solvers.Resolve(New().ReproduceParams(), solvers.Params{"flow_cycles": cycles})
+	if err != nil {
+		b.Fatal(err)
+	}
+	set := ReproSetting{Params: p, Seed: 1, Base: Toporkov2014()}
+	for b.Loop() {
+		e, err := nodeStudy(set)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := RunRepro(context.Background(), []*ReproExperiment{e}, solvers.NoProgress); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -241,7 +241,7 @@ type Result struct {
 	Gantt     *GanttCycle
 	// Actual sums the actual start and runtime over planned jobs (equal to
 	// the planned ones without early completion).
-	Actual struct{ Start, Runtime float64 }
+	Actual struct{ Start, Runtime, ProcTime float64 }
 }
 
 // GanttCycle keeps one cycle for drawing.
@@ -334,6 +334,7 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 			}
 			res.Actual.Start += float64(act.Start)
 			res.Actual.Runtime += float64(act.Runtime())
+			res.Actual.ProcTime += float64(act.ProcTime())
 			st.Planned++
 			st.Start += float64(w.Start)
 			st.Runtime += float64(w.Runtime())

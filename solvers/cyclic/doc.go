@@ -129,6 +129,16 @@
 // BuildReproReport); other files add experiments and parameters
 // (ExtraReproduceParams) from init functions.
 //
+// flowrepro.go adds the job-flow half (seed §3), each run with flow_cycles
+// cycles (default 100; the seed's 5000), strategy proctime (the VO
+// criterion of §3), EASY backfilling and combined at css_share 0.5 in queue
+// order: Table 3 (backfill, css and fair with early completion U[0.2, 1]:
+// planned and actual runtime, start and processor time, beside the paper's,
+// whose "runtime" column is the processor time), Fig 4 (combined at medium
+// load, css_share 0 … 1) and Figs 5–8 (start, processor time, F = start +
+// processor time and finish against 6 … 150 nodes for css, css+shift,
+// combined and backfill; a table gives the numbers).
+//
 // # Native JSON
 //
 //	{"interval": 600,

@@ -130,7 +130,7 @@ func TestGenerateDeterministic(t *testing.T) {
 }
 
 func TestReproduceSmall(t *testing.T) {
-	r, err := New().Reproduce(context.Background(), solvers.Params{"cycles": "10"}, nil)
+	r, err := New().Reproduce(context.Background(), solvers.Params{"cycles": "10", "flow_cycles": "10"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestReproduceSmall(t *testing.T) {
 	for _, p := range r.Series {
 		titles[p.Title] = true
 	}
-	for _, want := range []string{"Table 1", "Table 2", "Fig 3"} {
+	for _, want := range []string{"Table 1", "Table 2", "Fig 3", "Table 3", "Fig 4", "Fig 5", "Fig 6", "Fig 7", "Fig 8"} {
 		if !titles[want] {
 			t.Errorf("no %q in %v", want, titles)
 		}
@@ -156,5 +156,34 @@ func TestReproduceSmall(t *testing.T) {
 	}
 	if len(r.Series[0].Lines) != 3 || len(r.Series[0].Lines[0].Points) != 7 {
 		t.Errorf("Fig 3 shape: %+v", r.Series[0])
+	}
+	for _, p := range r.Series {
+		switch p.Title {
+		case "Fig 4":
+			if len(p.Lines) != 2 || len(p.Lines[0].Points) != 11 {
+				t.Errorf("Fig 4: %d lines of %d points, want 2 of 11", len(p.Lines), len(p.Lines[0].Points))
+			}
+		case "Fig 5", "Fig 6", "Fig 7", "Fig 8":
+			if len(p.Lines) != 4 || len(p.Lines[0].Points) != 8 {
+				t.Errorf("%s: %d lines of %d points, want 4 methods of 8 node counts", p.Title, len(p.Lines), len(p.Lines[0].Points))
+			}
+		}
+	}
+	for _, tb := range r.Tables {
+		if tb.Title != "Table 3" {
+			continue
+		}
+		if !reflect.DeepEqual(tb.Columns[:5], []string{"method", "planned_runtime", "actual_runtime", "planned_start", "actual_start"}) || len(tb.Rows) != 3 {
+			t.Fatalf("Table 3: %v, %d rows", tb.Columns, len(tb.Rows))
+		}
+		for _, row := range tb.Rows {
+			plan, act := row[3].(float64), row[4].(float64)
+			if row[0] == "backfill" && act >= plan || row[0] != "backfill" && act != plan {
+				t.Errorf("Table 3 %s: planned start %v, actual %v (backfill re-plans earlier; css and fair keep their starts)", row[0], plan, act)
+			}
+			if rt := row[2].(float64) / row[1].(float64); rt > 0.8 {
+				t.Errorf("Table 3 %s: actual/planned runtime %v with early completion", row[0], rt)
+			}
+		}
 	}
 }
