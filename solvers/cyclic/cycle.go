@@ -185,6 +185,12 @@ func (cs CycleSource) Cycle(c int) (*Domain, []Job) {
 	if c == 1 {
 		return d, slices.Clone(in.Jobs)
 	}
+	if in.Later != nil {
+		if c-2 < len(in.Later) {
+			return d, slices.Clone(in.Later[c-2])
+		}
+		return d, nil
+	}
 	if g := in.Generator; g != nil {
 		rng := cycleRNG(g.Seed, c)
 		for n := range in.Nodes {
@@ -270,6 +276,9 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 	perCycle := len(in.Jobs)
 	if in.Generator != nil {
 		perCycle = max(perCycle, in.Generator.Jobs)
+	}
+	for _, js := range in.Later {
+		perCycle = max(perCycle, len(js))
 	}
 	var early func(*Job) float64
 	if cfg.EarlyMin > 0 {

@@ -214,6 +214,14 @@
 //     then one scheduling pass.
 //
 // The variants fit their workloads (solvers.VariantFilter): batch runs only
-// on a trace; css, fair, backfill and combined only on a slot domain for now, since cutting a
-// trace into planning cycles on the slot model is not built yet.
+// on a trace. css, fair, backfill and combined run a trace cut into planning
+// cycles (Trace.Cycles): the machine's processors become homogeneous nodes
+// of performance 1 and price 1 with no owners' load; one time unit is unit_s
+// seconds (0: the least whole number that fits the longest estimate into
+// T = 600); a job's volume is its estimate in units (rounded up), its nodes
+// its size, its budget its cost at unit price, its criterion start; cycle c
+// holds the jobs submitted in the c-th interval of T · unit_s seconds after
+// the first submission, and the run has as many cycles as the trace (the
+// parameter cycles does not apply). Jobs longer than the interval are
+// skipped and counted in the report's notes.
 package cyclic

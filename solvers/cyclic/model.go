@@ -59,6 +59,9 @@ type Instance struct {
 	Nodes     []Node
 	Jobs      []Job
 	Generator *GenConfig
+	// Later, when set, are the new jobs of cycles 2, 3, … (a trace cut
+	// into cycles); cycles past them get none. Not part of the JSON.
+	Later [][]Job
 }
 
 type nodeJSON struct {

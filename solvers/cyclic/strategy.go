@@ -230,8 +230,11 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 		return nil, err
 	}
 	cfg, err := configOf(variant, p)
-	if err != nil {
+	if err != nil && !(w.Format == FormatSWF && errs.FieldOf(err) == "gantt_cycle") {
 		return nil, err
+	}
+	if w.Format == FormatSWF {
+		return runTraceCycles(ctx, w, cfg, p, progress)
 	}
 	in, err := loadWorkload(w)
 	if err != nil {

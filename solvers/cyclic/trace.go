@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -18,9 +19,8 @@ import (
 // Format "swf": its Data is the JSON of a Trace, the header facts and the
 // six fields of each record a simulation reads, so the full KTH log (28,000
 // records) is about 1 MB stored. The variant batch runs it on a homogeneous
-// machine of P processors (package batch); the slot variants do not run on
-// a trace yet (cutting a trace into planning cycles is the next step), and
-// VariantFits says so before a run is queued.
+// machine of P processors (package batch); the slot variants plan it cut
+// into cycles (Cycles).
 
 // VariantBatch is the classic batch simulation of an SWF trace (a public
 // contract).
@@ -160,13 +160,11 @@ func loadTrace(w *solvers.Workload) (*Trace, error) {
 }
 
 // VariantFits implements solvers.VariantFilter: batch runs only on an SWF
-// trace; the slot variants only on a slot workload, for now.
+// trace; the slot variants run on both (a trace cut into cycles, Cycles).
 func (s *Strategy) VariantFits(format, variant string) error {
 	switch {
 	case variant == VariantBatch && format != FormatSWF:
 		return errs.Invalidf("variant", "batch simulates an SWF trace on P processors; this workload is a slot domain (%s): upload a trace (.swf or .swf.gz) or choose css or fair", format)
-	case variant != VariantBatch && format == FormatSWF:
-		return errs.Invalidf("variant", "%s plans on the slot model; running an SWF trace cut into planning cycles is not built yet: choose batch for a trace", variant)
 	}
 	return nil
 }
@@ -185,6 +183,8 @@ func traceParams() []solvers.ParamSpec {
 		solvers.ChoiceSpec("estimates", "user",
 			"batch: the runtime estimate the scheduler plans with: user = the requested time (field 9; jobs running past it are cut at it, as the real system kills them; records without one use their runtime, with a warning), exact = the real runtime (a perfect-information baseline). Default user.",
 			"user", "exact"),
+		solvers.IntSpec("unit_s", "0", "s",
+			"A trace run by css, fair, backfill or combined: seconds per time unit of the slot model, which cuts the trace into cycles of T = 600 units. 0: the least whole number that fits the longest estimate into one interval. The cycles are the trace's, whatever cycles says.", 0, 1_000_000),
 		solvers.FloatSpec("gantt_start_h", "0", "h",
 			"batch: start of the Gantt window, in hours after the first submission. The Gantt draws one window so that a trace of any length stays light; processors in use are plotted over the whole trace.", 0, 1e7),
 		solvers.FloatSpec("gantt_span_h", "48", "h",
@@ -223,5 +223,90 @@ func runBatch(ctx context.Context, w *solvers.Workload, p solvers.Params, progre
 // JSON.
 func (s *Strategy) Uploads() []solvers.Upload {
 	return []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz",
-		Doc: "A job trace in the Standard Workload Format of the Parallel Workloads Archive, plain or gzip-compressed as the archive ships it; run it with the variant batch."}}
+		Doc: "A job trace in the Standard Workload Format of the Parallel Workloads Archive, plain or gzip-compressed as the archive ships it: the variant batch simulates it on its processors; css, fair, backfill and combined plan it cut into cycles."}}
+}
+
+// TraceInterval is the planning interval of a trace cut into cycles (the
+// seed's T).
+const TraceInterval = 600
+
+// Cycles cuts a trace into planning cycles on the slot model: the machine
+// becomes procs homogeneous nodes of performance 1 and price 1 with no
+// owners' load; one time unit is unit seconds (0: the least whole number of
+// seconds that lets the longest estimate fit the interval T = 600); a job's
+// volume is its estimate in time units (rounded up), its nodes its size,
+// its budget its cost at unit price, its criterion start; cycle c holds
+// the jobs submitted in [(c−1)·T·unit, c·T·unit) after the first
+// submission. It returns the instance (cycle 1's jobs and the later
+// cycles'), the number of cycles, the unit and a note for the report.
+func (t *Trace) Cycles(procs int, size, estimates string, unit int) (*Instance, int, int, []string, error) {
+	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: procs, Size: size, Estimates: estimates})
+	if err != nil {
+		return nil, 0, 0, nil, err
+	}
+	if unit <= 0 {
+		longest := 0.0
+		for _, j := range sj.Jobs {
+			longest = max(longest, j.Estimate)
+		}
+		unit = max(1, int(math.Ceil(longest/TraceInterval)))
+	}
+	in := &Instance{Interval: TraceInterval, Nodes: make([]Node, sj.Procs)}
+	for i := range in.Nodes {
+		in.Nodes[i] = Node{ID: fmt.Sprintf("p%d", i), Perf: 1, Price: 1}
+	}
+	t0 := sj.Jobs[0].Submit
+	for _, j := range sj.Jobs {
+		t0 = min(t0, j.Submit)
+	}
+	span := float64(TraceInterval * unit)
+	var cycles [][]Job
+	tooLong := 0
+	for _, j := range sj.Jobs {
+		units := math.Ceil(j.Estimate / float64(unit))
+		if units > TraceInterval {
+			tooLong++
+			continue
+		}
+		c := int((j.Submit - t0) / span)
+		for len(cycles) <= c {
+			cycles = append(cycles, nil)
+		}
+		cycles[c] = append(cycles[c], Job{ID: fmt.Sprintf("j%d", j.ID), Nodes: j.Size, Volume: units, MinPerf: 1,
+			MaxPrice: units * float64(j.Size), Criterion: CritStart})
+	}
+	if len(cycles) == 0 {
+		return nil, 0, 0, nil, errs.Invalidf("unit_s", "no job's estimate fits the interval of %d units of %d s", TraceInterval, unit)
+	}
+	in.Jobs, in.Later = cycles[0], cycles[1:]
+	if in.Later == nil {
+		in.Later = [][]Job{}
+	}
+	notes := append(slices.Clone(sj.Notes), fmt.Sprintf("The trace cut into %d planning cycles of T = %d units of %d s (%.1f h each): %d homogeneous nodes of performance 1 and price 1, no owners' load; a job's volume is its estimate in units (rounded up), its nodes its size, its budget its cost, its criterion start; the cycle of a job is that of its submission. %d jobs longer than the interval were skipped.",
+		len(cycles), TraceInterval, unit, span/3600, sj.Procs, tooLong))
+	return in, len(cycles), unit, notes, nil
+}
+
+// runTraceCycles runs a slot variant on a trace cut into cycles.
+func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg Config, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	t, err := loadTrace(w)
+	if err != nil {
+		return nil, err
+	}
+	in, n, _, notes, err := t.Cycles(p.Int("procs"), p.String("size"), p.String("estimates"), p.Int("unit_s"))
+	if err != nil {
+		return nil, err
+	}
+	cfg.Cycles, cfg.Seed = n, 1
+	if cfg.GanttCycle > n {
+		return nil, errs.Invalidf("gantt_cycle", "the trace has %d cycles, got %d", n, cfg.GanttCycle)
+	}
+	start := time.Now()
+	res, err := RunConfig(ctx, in, cfg, progress)
+	if err != nil {
+		return nil, err
+	}
+	rep := runReport(in, cfg, res, float64(time.Since(start).Microseconds())/1000)
+	rep.Notes = append(notes, rep.Notes...)
+	return rep, nil
 }

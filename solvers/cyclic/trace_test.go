@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -154,7 +155,7 @@ func TestVariantsFitTheirWorkloads(t *testing.T) {
 		ok              bool
 	}{
 		{"preset", VariantBatch, false}, {"json", VariantBatch, false}, {FormatSWF, VariantBatch, true},
-		{FormatSWF, VariantCSS, false}, {FormatSWF, VariantFair, false}, {"preset", VariantCSS, true}, {"json", VariantFair, true},
+		{FormatSWF, VariantCSS, true}, {FormatSWF, VariantFair, true}, {FormatSWF, VariantBackfill, true}, {"preset", VariantCSS, true}, {"json", VariantFair, true},
 	} {
 		err := s.VariantFits(c.format, c.variant)
 		if (err == nil) != c.ok || (err != nil && errs.FieldOf(err) != "variant") {
@@ -180,5 +181,65 @@ func TestBadTraceNamesTheLine(t *testing.T) {
 	_, err = New().ParseWorkload([]solvers.File{{Field: "swf", Name: "empty.swf", Data: []byte("; MaxProcs: 8\n")}})
 	if errs.KindOf(err) != errs.Invalid {
 		t.Errorf("a trace without records: %v", err)
+	}
+}
+
+// A hand-built trace cut into cycles: 600-unit intervals of 10 s (the
+// longest estimate, 6000 s, fits exactly), jobs by submission.
+func TestTraceCutIntoCycles(t *testing.T) {
+	swf := "; MaxProcs: 8\n" +
+		"1 0 50 5 2 -1 -1 2 6000 -1 1 1 1 1 1 1 -1 -1\n" + // cycle 1, 600 units on 2 nodes
+		"2 5999 50 5 4 -1 -1 4 95 -1 1 1 1 1 1 1 -1 -1\n" + // cycle 1 (5999 < 6000), ⌈9.5⌉ = 10 units
+		"3 6000 50 5 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n" + // cycle 2
+		"4 20000 50 5 9 -1 -1 9 100 -1 1 1 1 1 1 1 -1 -1\n" + // 9 > 8 processors: skipped
+		"5 20000 0 0 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n" + // runtime 0: skipped
+		"6 18001 50 5 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n" // cycle 4
+	tr, err := traceFromSWF("hand.swf", []byte(swf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, n, unit, _, err := tr.Cycles(0, "requested", "user", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unit != 10 || n != 4 || len(in.Nodes) != 8 || in.Interval != TraceInterval {
+		t.Fatalf("unit %d, %d cycles, %d nodes, T %d; want 10, 4, 8, 600", unit, n, len(in.Nodes), in.Interval)
+	}
+	ids := func(js []Job) (out []string) {
+		for _, j := range js {
+			out = append(out, fmt.Sprintf("%s:%dx%g", j.ID, j.Nodes, j.Volume))
+		}
+		return out
+	}
+	got := [][]string{ids(in.Jobs)}
+	for _, js := range in.Later {
+		got = append(got, ids(js))
+	}
+	want := [][]string{{"j1:2x600", "j2:4x10"}, {"j3:1x10"}, nil, {"j6:1x1"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cycles %v, want %v", got, want)
+	}
+	// A slot variant runs the trace cycle by cycle.
+	w, err := New().ParseWorkload([]solvers.File{{Field: "swf", Name: "hand.swf", Data: []byte(swf)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New().Run(context.Background(), w, VariantBackfill, solvers.Params{"depth": "inf"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if p := metricOf(t, r, "jobs_planned"); p != 4 {
+		t.Errorf("%v jobs planned, want the 4 runnable ones", p)
+	}
+	// With 1 s units j1 (6000 s) no longer fits the 600-unit interval.
+	r, err = New().Run(context.Background(), w, VariantCSS, solvers.Params{"unit_s": "1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := metricOf(t, r, "jobs_planned"); p != 3 {
+		t.Errorf("unit_s 1: %v jobs planned, want 3 (j1 is longer than the interval)", p)
 	}
 }
