@@ -20,6 +20,11 @@ type searcher struct {
 	cand   []int
 	sel    []int
 	heap   []int
+	// byCost and byTime are the eligible nodes (indices into Eligible) in
+	// the orders cheapest and fastest pick in, sorted once per search;
+	// in marks the candidates at the start being tried.
+	byCost, byTime []int
+	in             []bool
 }
 
 // key orders windows for a mode: lexicographically smaller is better.
@@ -80,12 +85,26 @@ func (sr *searcher) find(d *Domain, r *Request, mode string) (Window, bool) {
 		all[k] = k
 	}
 	sr.cand = all
-	cheap, ok := sr.cheapest(r, all)
+	if len(r.byCost) != len(el) {
+		r.byCost = slices.Clone(all)
+		slices.SortFunc(r.byCost, func(a, b int) int { return cmpCostTime(r, el[a], el[b]) })
+		r.byTime = slices.Clone(all)
+		slices.SortFunc(r.byTime, func(a, b int) int { return cmpTimeCost(r, el[a], el[b]) })
+	}
+	sr.byCost, sr.byTime = r.byCost, r.byTime
+	if cap(sr.in) < len(el) {
+		sr.in = make([]bool, len(el))
+	}
+	sr.in = sr.in[:len(el)]
+	for k := range sr.in {
+		sr.in[k] = true
+	}
+	cheap, ok := sr.cheapestIn(r)
 	if !ok {
 		return Window{}, false // no m eligible nodes within the budget
 	}
 	lbCost := sumCost(r, el, cheap)
-	fast, _ := sr.fastest(r, all)
+	fast, _ := sr.fastestIn(r)
 	lbRun := 0
 	for _, k := range fast {
 		lbRun = max(lbRun, r.Time[el[k]])
@@ -140,6 +159,12 @@ func (sr *searcher) find(d *Domain, r *Request, mode string) (Window, bool) {
 			continue
 		}
 		var pick []int
+		if mode != ModeFirstFit {
+			clear(sr.in)
+			for _, k := range cand {
+				sr.in[k] = true
+			}
+		}
 		switch mode {
 		case ModeFirstFit:
 			// scan order: by the start of the node's slot, then node index
@@ -149,9 +174,9 @@ func (sr *searcher) find(d *Domain, r *Request, mode string) (Window, bool) {
 				pick, ok = sr.cheapest(r, cand)
 			}
 		case CritCost:
-			pick, ok = sr.cheapest(r, cand)
+			pick, ok = sr.cheapestIn(r)
 		default:
-			pick, ok = sr.fastest(r, cand)
+			pick, ok = sr.fastestIn(r)
 		}
 		if !ok {
 			continue
@@ -207,6 +232,60 @@ func (sr *searcher) cheapest(r *Request, cand []int) ([]int, bool) {
 	return pick, true
 }
 
+// cheapestIn is cheapest over the candidates marked in sr.in, walking the
+// presorted byCost: the same pick without a sort at every start.
+func (sr *searcher) cheapestIn(r *Request) ([]int, bool) {
+	el := r.Eligible
+	pick := sr.sel[:0]
+	for _, k := range sr.byCost {
+		if sr.in[k] {
+			pick = append(pick, k)
+			if len(pick) == r.M {
+				break
+			}
+		}
+	}
+	sr.sel = pick
+	if len(pick) < r.M || sumCost(r, el, pick) > r.Budget+costEps*max(1, r.Budget) {
+		return nil, false
+	}
+	return pick, true
+}
+
+// cmpTimeCost orders nodes by time, then as cmpCostTime.
+func cmpTimeCost(r *Request, a, b int) int {
+	if r.Time[a] != r.Time[b] {
+		return r.Time[a] - r.Time[b]
+	}
+	return cmpCostTime(r, a, b)
+}
+
+// fastestIn returns m candidates (those marked in sr.in) whose longest
+// time is the least possible within the budget: candidates by time (the
+// presorted byTime); at each prefix the m cheapest of it; the first prefix
+// whose m cheapest fit the budget is optimal (an earlier optimum would have
+// fitted at an earlier prefix).
+func (sr *searcher) fastestIn(r *Request) ([]int, bool) {
+	el := r.Eligible
+	h := sr.heap[:0] // the m cheapest so far, sorted by cost
+	for _, k := range sr.byTime {
+		if !sr.in[k] {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(h, k, func(x, y int) int { return cmpCostTime(r, el[x], el[y]) })
+		h = slices.Insert(h, i, k)
+		if len(h) > r.M {
+			h = h[:len(h)-1]
+		}
+		if len(h) == r.M && sumCost(r, el, h) <= r.Budget+costEps*max(1, r.Budget) {
+			sr.heap = h
+			return h, true
+		}
+	}
+	sr.heap = h
+	return nil, false
+}
+
 func cmpCostTime(r *Request, a, b int) int {
 	switch {
 	case r.Cost[a] < r.Cost[b]:
@@ -217,45 +296,6 @@ func cmpCostTime(r *Request, a, b int) int {
 		return r.Time[a] - r.Time[b]
 	}
 	return a - b
-}
-
-// fastest returns m candidates whose longest time is the least possible
-// within the budget: candidates by time; at each prefix the m cheapest of
-// it; the first prefix whose m cheapest fit the budget is optimal (an
-// earlier optimum would have fitted at an earlier prefix).
-func (sr *searcher) fastest(r *Request, cand []int) ([]int, bool) {
-	el := r.Eligible
-	sel := append(sr.sel[:0], cand...)
-	slices.SortFunc(sel, func(a, b int) int {
-		na, nb := el[a], el[b]
-		if r.Time[na] != r.Time[nb] {
-			return r.Time[na] - r.Time[nb]
-		}
-		return cmpCostTime(r, na, nb)
-	})
-	sr.sel = sel
-	h := sr.heap[:0] // the m cheapest so far, sorted by cost
-	sum := 0.0
-	for _, k := range sel {
-		i, _ := slices.BinarySearchFunc(h, k, func(x, y int) int { return cmpCostTime(r, el[x], el[y]) })
-		h = slices.Insert(h, i, k)
-		sum += r.Cost[el[k]]
-		if len(h) > r.M {
-			sum -= r.Cost[el[h[len(h)-1]]]
-			h = h[:len(h)-1]
-		}
-		if len(h) == r.M {
-			// recompute the sum exactly to avoid drift
-			s := sumCost(r, el, h)
-			sum = s
-			if s <= r.Budget+costEps*max(1, r.Budget) {
-				sr.heap = h
-				return h, true
-			}
-		}
-	}
-	sr.heap = h
-	return nil, false
 }
 
 // FindAlternatives is the seed's alternatives search: round after round,

@@ -272,6 +272,10 @@ type Request struct {
 	Eligible []int   // nodes with performance ≥ the job's minimum, ascending
 	Time     []int   // per node (all nodes): ⌈volume / perf⌉
 	Cost     []float64
+
+	// byCost and byTime order Eligible's indices as the window search
+	// picks nodes; computed by the first search, reused by the others.
+	byCost, byTime []int
 }
 
 // NewRequest builds a job's request on d.
