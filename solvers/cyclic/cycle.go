@@ -20,6 +20,9 @@ type Config struct {
 	// of its reserved time (EarlyFraction of Seed and its id).
 	EarlyMin float64
 	Seed     int64
+	// Early, when set with EarlyMin > 0, replaces the U[EarlyMin, 1] law:
+	// a trace's jobs run their recorded share of the estimate.
+	Early func(*Job) float64
 	// combined: the share N_css / N of the batch the fair-share model
 	// plans, chosen by Priority; the rest is backfilled (Depth).
 	Share    float64
@@ -282,7 +285,7 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 	}
 	var early func(*Job) float64
 	if cfg.EarlyMin > 0 {
-		early = EarlyFraction(cfg.Seed, cfg.EarlyMin)
+		early = cfg.earlyLaw()
 	}
 	every := max(1, cfg.Cycles/200)
 	for c := 1; c <= cfg.Cycles; c++ {
@@ -386,6 +389,14 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 	}
 	progress(cfg.Cycles, cfg.Cycles, "done")
 	return res, nil
+}
+
+// earlyLaw is the early-completion fraction of a job under cfg.
+func (cfg Config) earlyLaw() func(*Job) float64 {
+	if cfg.Early != nil {
+		return cfg.Early
+	}
+	return EarlyFraction(cfg.Seed, cfg.EarlyMin)
 }
 
 // NewBatchPlanner returns the planner of a CSS/fair config; before, when

@@ -223,5 +223,7 @@
 // holds the jobs submitted in the c-th interval of T · unit_s seconds after
 // the first submission, and the run has as many cycles as the trace (the
 // parameter cycles does not apply). Jobs longer than the interval are
-// skipped and counted in the report's notes.
+// skipped and counted in the report's notes. With early=on, a trace's job
+// runs its recorded runtime out of its requested time (SWF fields 4 and 9)
+// instead of the U[early_min, 1] law.
 package cyclic

@@ -225,7 +225,11 @@ func runNotes(in *Instance, cfg Config, res *Result) []string {
 		if cfg.Variant == VariantBackfill {
 			how = "backfill re-plans at each actual completion (planned_* are the plan made at the cycle's start, which knows only reserved times; start, runtime, cost and the other means are that plan's)"
 		}
-		notes = append(notes, fmt.Sprintf("Early completion: each job runs U[%g, 1] of its reserved time (seed %d and its id); %s. actual_start and actual_runtime are the means as run.", cfg.EarlyMin, cfg.Seed, how))
+		law := fmt.Sprintf("U[%g, 1] of its reserved time (seed %d and its id)", cfg.EarlyMin, cfg.Seed)
+		if cfg.Early != nil {
+			law = "its recorded share of its reserved time"
+		}
+		notes = append(notes, fmt.Sprintf("Early completion: each job runs %s; %s. actual_start and actual_runtime are the means as run.", law, how))
 	} else {
 		notes = append(notes, "Early completion is off: actual_start and actual_runtime equal the planned ones (early=on draws actual runtimes).")
 	}

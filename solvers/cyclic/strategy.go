@@ -262,7 +262,7 @@ func RunConfig(ctx context.Context, in *Instance, cfg Config, progress func(done
 	if cfg.Variant == VariantBackfill || cfg.Variant == VariantCombined {
 		bp := &BackfillPlanner{Depth: cfg.Depth}
 		if cfg.EarlyMin > 0 {
-			bp.Early = EarlyFraction(cfg.Seed, cfg.EarlyMin)
+			bp.Early = cfg.earlyLaw()
 		}
 		if cfg.Variant == VariantBackfill {
 			return Simulate(ctx, in, cfg, bp, nil, progress)

@@ -298,6 +298,22 @@ func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg Config, p solv
 		return nil, err
 	}
 	cfg.Cycles, cfg.Seed = n, 1
+	if cfg.EarlyMin > 0 && p.String("estimates") != "exact" {
+		// The trace knows how long each job really ran.
+		share := make(map[string]float64, len(t.Jobs))
+		for _, r := range t.Jobs {
+			if r[5] > 0 && r[2] > 0 {
+				share[fmt.Sprintf("j%d", int(r[0]))] = min(1, r[2]/r[5])
+			}
+		}
+		cfg.Early = func(j *Job) float64 {
+			if f, ok := share[j.ID]; ok {
+				return f
+			}
+			return 1 // no requested time: the runtime was the estimate
+		}
+		notes = append(notes, "Early completion on a trace: each job runs its recorded runtime out of its requested time (SWF fields 4 and 9), not the U[early_min, 1] law.")
+	}
 	if cfg.GanttCycle > n {
 		return nil, errs.Invalidf("gantt_cycle", "the trace has %d cycles, got %d", n, cfg.GanttCycle)
 	}

@@ -234,6 +234,15 @@ func TestTraceCutIntoCycles(t *testing.T) {
 	if p := metricOf(t, r, "jobs_planned"); p != 4 {
 		t.Errorf("%v jobs planned, want the 4 runnable ones", p)
 	}
+	// Early completion on a trace runs each job its recorded runtime:
+	// every job ran 5 s, far less than it requested (10 to 6000 s).
+	r, err = New().Run(context.Background(), w, VariantBackfill, solvers.Params{"early": "on"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, p := metricOf(t, r, "actual_runtime"), metricOf(t, r, "planned_runtime"); a >= p/2 {
+		t.Errorf("early on a trace: actual runtime %v, planned %v; the recorded runtimes are far shorter", a, p)
+	}
 	// With 1 s units j1 (6000 s) no longer fits the 600-unit interval.
 	r, err = New().Run(context.Background(), w, VariantCSS, solvers.Params{"unit_s": "1"}, nil)
 	if err != nil {
