@@ -197,9 +197,8 @@ func (cs CycleSource) Cycle(c int) (*Domain, []Job) {
 	if g := in.Generator; g != nil {
 		rng := cycleRNG(g.Seed, c)
 		for n := range in.Nodes {
-			d.busy[n] = g.LocalJobs(rng)
 			// local jobs past a shorter instance interval are cut
-			d.busy[n] = clip(d.busy[n], in.Interval)
+			d.setBusy(n, clip(g.LocalJobs(rng), in.Interval))
 		}
 		return d, g.NewJobs(rng, c, in.Nodes)
 	}
@@ -236,6 +235,16 @@ type CritStats struct {
 	Start, Runtime, Finish, Cost, ProcTm float64
 }
 
+// add counts planned window w.
+func (x *CritStats) add(w Window) {
+	x.Planned++
+	x.Start += float64(w.Start)
+	x.Runtime += float64(w.Runtime())
+	x.Finish += float64(w.Finish())
+	x.Cost += w.Cost
+	x.ProcTm += float64(w.ProcTime())
+}
+
 // Result is a whole run.
 type Result struct {
 	Cycles    []CycleStats
@@ -251,6 +260,10 @@ type Result struct {
 	// Actual sums the actual start and runtime over planned jobs (equal to
 	// the planned ones without early completion).
 	Actual struct{ Start, Runtime, ProcTime float64 }
+	// Unshifted, with shift on, is All over the windows as chosen, before
+	// the shift: the same run with shift off, for free (the shift changes
+	// no choice, and every cycle starts from its own fresh domain).
+	Unshifted CritStats
 }
 
 // GanttCycle keeps one cycle for drawing.
@@ -353,17 +366,20 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 			st.Finish += float64(w.Finish())
 			st.Cost += w.Cost
 			st.ProcTime += float64(w.ProcTime())
-			for _, x := range []*CritStats{cs, &res.All} {
-				x.Planned++
-				x.Start += float64(w.Start)
-				x.Runtime += float64(w.Runtime())
-				x.Finish += float64(w.Finish())
-				x.Cost += w.Cost
-				x.ProcTm += float64(w.ProcTime())
-			}
+			cs.add(w)
+			res.All.add(w)
 			for i, n := range w.Nodes {
 				res.NodeLoad[n] += float64(w.Times[i])
 				res.NodeIncom[n] += d.Price[n] * float64(w.Times[i])
+			}
+		}
+		if cfg.Shift && before != nil {
+			for i, jp := range cp.Jobs {
+				res.Unshifted.Jobs++
+				res.Unshifted.Alternatives += len(jp.Alts)
+				if jp.Chosen >= 0 {
+					res.Unshifted.add((*before)[i])
+				}
 			}
 		}
 		// longest-waiting first, stable

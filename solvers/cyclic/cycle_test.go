@@ -282,3 +282,37 @@ func TestSubBatches(t *testing.T) {
 		}
 	}
 }
+
+// The node study reads css from css+shift's run: its Unshifted must be the
+// css run exactly, at every load (with postponed jobs carried).
+func TestUnshiftedIsTheRunWithoutShift(t *testing.T) {
+	for _, load := range []float64{0.3, 0.6} {
+		g := Toporkov2014()
+		g.Nodes, g.LocalLoad = 12, load
+		in, err := Generate(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []string{VariantCSS, VariantFair} {
+			cfg := Config{Variant: v, Strategy: StratProcTime, K: 2, Cycles: 30, GanttCycle: 1}
+			plain, err := RunConfig(context.Background(), in, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Shift = true
+			shifted, err := RunConfig(context.Background(), in, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if shifted.Unshifted != plain.All {
+				t.Errorf("load %g %s: unshifted %+v, run without shift %+v", load, v, shifted.Unshifted, plain.All)
+			}
+			if shifted.All.Start >= plain.All.Start {
+				t.Errorf("load %g %s: the shift moved no start (%v vs %v)", load, v, shifted.All.Start, plain.All.Start)
+			}
+			if plain.Unshifted != (CritStats{}) {
+				t.Errorf("load %g %s: Unshifted filled without shift", load, v)
+			}
+		}
+	}
+}

@@ -84,9 +84,19 @@
 //     latest start among its slots without getting worse on any criterion,
 //     so these starts suffice) and at each start picks the m nodes exactly:
 //     cheapest m within budget for cost, least maximal time within budget
-//     for runtime/finish/start. Ties: lexicographic (start: runtime, cost;
-//     runtime: cost, start; finish: cost, start; cost: runtime, start). The
-//     search is exact; tests compare it with exhaustive enumeration.
+//     for runtime/finish/start. Ties: the earliest start among the windows
+//     best on the criterion (at one start the pick rule decides: for start,
+//     runtime and finish the least longest time, then the cheapest). The
+//     search is exact; tests compare it with exhaustive enumeration and
+//     with a plain scan of every start.
+//   - Search speed (the same windows): one sweep over time per search, the
+//     candidates kept up to date from per-time events of each node's range
+//     of feasible starts (cached per request and node until the node's busy
+//     intervals change); within one alternatives search the domain only
+//     shrinks, so no window can beat the job's previous alternative: first
+//     fit and start resume from its start, and the other criteria stop at a
+//     window as good as it. A start is tried only if a node opening there
+//     could improve on the best so far.
 //   - First fit: the candidates at the earliest feasible start ordered by
 //     the start of their slot, then node index (the seed's scan order).
 //   - DP: exact. With the integer processor time as the limited quantity the

@@ -1,8 +1,10 @@
 package cyclic
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"schedlab/errs"
 )
@@ -107,20 +109,71 @@ func Choose(alts [][]Window, s string, limit float64) (Choice, error) {
 		limit, c.Raised = minG, true
 	}
 	c.Limit = limit
+	// Only the alternatives no other one dominates can be needed: the DP
+	// runs over those (as many as the distinct values, often far fewer).
+	keep := make([][]int, n)
+	gk, fk := make([][]float64, n), make([][]float64, n)
+	for i := range g {
+		keep[i] = frontier(g[i], f[i], Maximizes(s))
+		gk[i], fk[i] = make([]float64, len(keep[i])), make([]float64, len(keep[i]))
+		for x, j := range keep[i] {
+			gk[i][x], fk[i][x] = g[i][j], f[i][j]
+		}
+	}
 	var err error
 	if limitedByCost(s) {
-		err = chooseByF(g, f, limit, c.Pick)
+		err = chooseByF(gk, fk, limit, c.Pick)
 	} else {
-		err = chooseByG(g, f, int(math.Floor(limit+1e-9)), Maximizes(s), c.Pick)
+		err = chooseByG(gk, fk, int(math.Floor(limit+1e-9)), Maximizes(s), c.Pick)
 	}
 	if err != nil {
 		return c, err
 	}
-	for i, j := range c.Pick {
+	for i, x := range c.Pick {
+		j := keep[i][x]
+		c.Pick[i] = j
 		c.G += g[i][j]
 		c.F += f[i][j]
 	}
 	return c, nil
+}
+
+// frontier returns, in index order, the alternatives of one job that no
+// other dominates: none has a g (the limited quantity) no larger and an
+// objective f no worse, with one of the two strictly better or both equal
+// and a lower index. A dominated alternative can be swapped for its
+// dominator in any combination without breaking the limit or losing
+// objective, so the optimum is over the frontier.
+func frontier(g, f []float64, maximize bool) []int {
+	obj := func(j int) float64 {
+		if maximize {
+			return -f[j]
+		}
+		return f[j]
+	}
+	idx := make([]int, len(g))
+	for j := range idx {
+		idx[j] = j
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(g[a], g[b]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(obj(a), obj(b)); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	out := idx[:0]
+	best := math.Inf(1)
+	for _, j := range idx {
+		if obj(j) < best {
+			best = obj(j)
+			out = append(out, j)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // chooseByG: integer g (processor time), table over exact totals 0..G of

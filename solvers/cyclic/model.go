@@ -246,7 +246,7 @@ func (in *Instance) Domain() *Domain {
 	}
 	d := NewDomain(in.Interval, perf, price)
 	for i, n := range in.Nodes {
-		d.busy[i] = append([]Interval(nil), n.Busy...)
+		d.setBusy(i, append([]Interval(nil), n.Busy...))
 	}
 	return d
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"schedlab/errs"
@@ -141,8 +142,21 @@ func RunRepro(ctx context.Context, parts []*ReproExperiment, progress solvers.Pr
 	for _, e := range parts {
 		runs = append(runs, e.Runs...)
 	}
+	// Longest first (by nodes × cycles), so that no long run starts last
+	// while the other workers idle.
+	order := make([]int, len(runs))
+	for i := range order {
+		order[i] = i
+	}
+	work := func(r *ReproRun) int {
+		if r.In == nil {
+			return 0
+		}
+		return len(r.In.Nodes) * r.Cfg.Cycles
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return work(runs[b]) - work(runs[a]) })
 	return solvers.ForEach(ctx, len(runs), func(i int) error {
-		r := runs[i]
+		r := runs[order[i]]
 		var err error
 		if r.Run != nil {
 			r.Res, err = r.Run(ctx, solvers.NoProgress)

@@ -3,6 +3,7 @@ package cyclic
 import (
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -235,6 +236,121 @@ func TestAlternativesAreDisjointAndReleasable(t *testing.T) {
 		for n := range d.Nodes() {
 			if len(d.Busy(n)) != len(before.Busy(n)) {
 				t.Fatal("releasing alternatives did not restore the domain")
+			}
+		}
+	}
+}
+
+// refFind is the window search written plainly: every slot start of an
+// eligible node in ascending order, the candidates there found by IsFree,
+// the same pick rule, and the best (value, start). find must return the
+// same window with all its sweeping, bounds and pruning.
+func refFind(d *Domain, r *Request, mode string) (Window, bool) {
+	var sr searcher
+	sr.reset(d, r)
+	el := r.Eligible
+	var starts []int
+	for _, n := range el {
+		for _, iv := range d.Free(n) {
+			if iv.Len() >= r.Time[n] {
+				starts = append(starts, iv.Start)
+			}
+		}
+	}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	var best prior
+	var bestPick []int
+	for _, s := range starts {
+		sr.count = 0
+		for k, n := range el {
+			sr.in[k] = d.IsFree(n, Interval{s, s + r.Time[n]})
+			if sr.in[k] {
+				sr.count++
+				for _, iv := range d.Free(n) {
+					if iv.Start <= s && s < iv.End {
+						sr.slotStart[k] = iv.Start
+					}
+				}
+			}
+		}
+		if sr.count < r.M {
+			continue
+		}
+		pick, v, ok := sr.pickAt(r, mode, s)
+		if !ok {
+			continue
+		}
+		if !best.ok || better(v, best.value) {
+			best, bestPick = prior{true, v, s}, slices.Clone(pick)
+		}
+	}
+	if !best.ok {
+		return Window{}, false
+	}
+	return makeWindow(r, el, best.start, bestPick), true
+}
+
+// refAlternatives is FindAlternatives on refFind.
+func refAlternatives(d *Domain, reqs []*Request, modes []string) [][]Window {
+	alts := make([][]Window, len(reqs))
+	active := make([]bool, len(reqs))
+	for i := range active {
+		active[i] = true
+	}
+	for more := true; more; {
+		more = false
+		for i, r := range reqs {
+			if !active[i] {
+				continue
+			}
+			w, ok := refFind(d, r, modes[i])
+			if !ok {
+				active[i] = false
+				continue
+			}
+			must(d.OccupyWindow(w))
+			alts[i] = append(alts[i], w)
+			more = true
+		}
+	}
+	return alts
+}
+
+func TestFindAlternativesEqualsPlainSearch(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	modes := append([]string{ModeFirstFit}, Criteria...)
+	for it := range 300 {
+		T := 30 + rng.Intn(60)
+		if it%10 == 0 {
+			T = 200 + rng.Intn(300) // several words of the bit set
+		}
+		d := randomDomain(rng, 3+rng.Intn(10), T)
+		var reqs, refReqs []*Request
+		var ms []string
+		for range 2 + rng.Intn(5) {
+			m := 1 + rng.Intn(3)
+			j := Job{ID: "x", Nodes: m, Volume: float64(1 + rng.Intn(20)), MinPerf: float64(rng.Intn(3))}
+			j.MaxPrice = float64(m) * j.Volume * (0.6 + rng.Float64())
+			reqs = append(reqs, NewRequest(d, &j))
+			refReqs = append(refReqs, NewRequest(d, &j))
+			ms = append(ms, modes[rng.Intn(len(modes))])
+		}
+		ref := d.Clone()
+		got, err := FindAlternatives(t.Context(), d, reqs, ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := refAlternatives(ref, refReqs, ms)
+		for i := range want {
+			if len(got[i]) != len(want[i]) {
+				t.Fatalf("it %d job %d (%s): %d alternatives, plain search %d", it, i, ms[i], len(got[i]), len(want[i]))
+			}
+			for a := range want[i] {
+				g, w := got[i][a], want[i][a]
+				if g.Start != w.Start || !slices.Equal(g.Nodes, w.Nodes) {
+					t.Fatalf("it %d job %d (%s) alternative %d: %+v, plain search %+v", it, i, ms[i], a, g, w)
+				}
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 )
 
 // Interval is the half-open time span [Start, End) in whole time units of
@@ -78,12 +79,29 @@ type Domain struct {
 	Perf  []float64
 	Price []float64
 	busy  [][]Interval // per node: sorted by Start, pairwise disjoint
+	// ver[n] changes whenever busy[n] does, to a value no other node of
+	// any domain has had (a clone shares them while equal): searches cache
+	// what they derive from a node's busy intervals under its version.
+	ver []uint64
+}
+
+// versions numbers the states of domain nodes across all domains.
+var versions atomic.Uint64
+
+// setBusy replaces node n's busy intervals.
+func (d *Domain) setBusy(n int, b []Interval) {
+	d.busy[n] = b
+	d.ver[n] = versions.Add(1)
 }
 
 // NewDomain returns an empty domain over [0, T) for nodes of the given
 // performances and prices.
 func NewDomain(T int, perf, price []float64) *Domain {
-	return &Domain{T: T, Perf: perf, Price: price, busy: make([][]Interval, len(perf))}
+	d := &Domain{T: T, Perf: perf, Price: price, busy: make([][]Interval, len(perf)), ver: make([]uint64, len(perf))}
+	for n := range d.ver {
+		d.ver[n] = versions.Add(1)
+	}
+	return d
 }
 
 // Nodes is the number of nodes.
@@ -94,7 +112,7 @@ func (d *Domain) Busy(n int) []Interval { return d.busy[n] }
 
 // Clone returns an independent copy.
 func (d *Domain) Clone() *Domain {
-	c := &Domain{T: d.T, Perf: d.Perf, Price: d.Price, busy: make([][]Interval, len(d.busy))}
+	c := &Domain{T: d.T, Perf: d.Perf, Price: d.Price, busy: make([][]Interval, len(d.busy)), ver: slices.Clone(d.ver)}
 	for i, b := range d.busy {
 		c.busy[i] = slices.Clone(b)
 	}
@@ -125,7 +143,7 @@ func (d *Domain) Occupy(n int, iv Interval) error {
 	}
 	b := d.busy[n]
 	i, _ := slices.BinarySearchFunc(b, iv.Start, func(x Interval, s int) int { return x.Start - s })
-	d.busy[n] = slices.Insert(b, i, iv)
+	d.setBusy(n, slices.Insert(b, i, iv))
 	return nil
 }
 
@@ -136,7 +154,7 @@ func (d *Domain) Release(n int, iv Interval) error {
 	if !ok || b[i] != iv {
 		return fmt.Errorf("node %d: [%d, %d) is not a busy interval", n, iv.Start, iv.End)
 	}
-	d.busy[n] = slices.Delete(b, i, i+1)
+	d.setBusy(n, slices.Delete(b, i, i+1))
 	return nil
 }
 
@@ -276,6 +294,8 @@ type Request struct {
 	// byCost and byTime order Eligible's indices as the window search
 	// picks nodes; computed by the first search, reused by the others.
 	byCost, byTime []int
+	// ranges caches, per eligible index, the node's feasible start ranges.
+	ranges []nodeRanges
 }
 
 // NewRequest builds a job's request on d.
