@@ -30,25 +30,32 @@ func FindWindow(d *Domain, r *Request, mode string) (Window, bool) {
 
 // searcher holds the scratch space of window searches, reused across calls.
 //
-// A search sweeps time once. Every eligible node's slots long enough for
-// the job give it a range of feasible starts [a, b] (a = the slot's start,
-// b = its end − the job's time on the node); the node is a candidate at s
-// iff a ≤ s ≤ b. The range's ends go into per-time event lists (head, a
-// bit set of the times that have any), so the sweep visits the event times
-// in order in O(T/64 + events) without sorting, keeping the candidate set
-// (in, count) up to date; the m nodes are picked only at slot starts with
-// at least m candidates.
+// Every eligible node's slots long enough for the job give it a range of
+// feasible starts [a, b] (a = the slot's start, b = its end − the job's
+// time on the node); the node is a candidate at s iff a ≤ s ≤ b. Runtime,
+// finish and cost sweep time once: the ranges' ends go into per-time event
+// lists (head, a bit set of the times that have any), so the sweep visits
+// the event times in order in O(T/64 + events) without sorting, keeping
+// the candidate set (in, count, and bit sets by cost and time rank) up to
+// date; the m nodes are picked only at slot starts with at least m
+// candidates. First fit and start, which want the first window, count the
+// candidates per time of a 64-unit step instead (first).
 type searcher struct {
 	in        []bool // candidate at the start being tried (eligible index)
-	has       []bool // has a feasible range at all
 	slotStart []int  // start of the slot of the node's current range
 	count     int
+	// byCost and byTime are in again as bit sets over the positions of
+	// the request's byCost and byTime orders: the picks walk only set bits.
+	byCost, byTime []uint64
 
-	head []int32  // per time: first event, −1 = none (all −1 between sweeps)
-	ev   []event  // event pool
-	bits []uint64 // times with events (all zero between sweeps)
+	head  []int32  // per time: first event, −1 = none (all −1 between sweeps)
+	ev    []event  // event pool
+	bits  []uint64 // times with events (all zero between sweeps)
+	words int      // the words of bits the sweep's times fall in
 
 	opened                []int32 // nodes whose ranges opened at the last time applied
+	nodes                 []int32 // the nodes (eligible indices) with a range
+	step                  []stepSpan
 	cand, sel, heap, best []int
 }
 
@@ -56,9 +63,15 @@ type searcher struct {
 // start).
 type span struct{ a, b int32 }
 
-// nodeRanges are a request's spans on one node, as of the node's version.
+// stepSpan is node k's range cut to a step of first: [a0, b0] of a slot
+// starting at a.
+type stepSpan struct{ k, a, a0, b0 int32 }
+
+// nodeRanges are a request's spans on one node, as of the node's version,
+// but those ending before floor (which only rises within FindAlternatives).
 type nodeRanges struct {
 	ver   uint64
+	floor int
 	spans []span
 }
 
@@ -68,8 +81,16 @@ type event struct {
 	next int32
 }
 
-// prior is what an earlier search of the same request on the same, since
-// only shrunk, domain found: no window is now better than it.
+// history is what the earlier searches of one request found, on the same
+// domain, which has only shrunk since (FindAlternatives takes windows
+// out): no window is now better than best, and only the nodes in live
+// (nil: all) may still have a feasible range.
+type history struct {
+	best prior
+	live []int32
+}
+
+// prior is a window's value and start.
 type prior struct {
 	ok    bool
 	value float64 // the criterion's value
@@ -103,8 +124,9 @@ func abs(x float64) float64 {
 func (sr *searcher) reset(d *Domain, r *Request) {
 	n := len(r.Eligible)
 	sr.in = resize(sr.in, n)
-	sr.has = resize(sr.has, n)
 	sr.slotStart = resize(sr.slotStart, n)
+	sr.byCost = resize(sr.byCost, (n+63)/64)
+	sr.byTime = resize(sr.byTime, (n+63)/64)
 	if len(sr.head) < d.T+2 {
 		sr.head = make([]int32, d.T+2)
 		for i := range sr.head {
@@ -113,16 +135,61 @@ func (sr *searcher) reset(d *Domain, r *Request) {
 		sr.bits = make([]uint64, (d.T+2+63)/64)
 	}
 	if len(r.byCost) != n {
-		all := make([]int, n)
-		for k := range all {
-			all[k] = k
+		// by cost, time, node (cmpCostTime); by time, then the same
+		// (cmpTimeCost): a stable sort of the first by time
+		cost, tm := make([]float64, n), make([]int, n)
+		for k, nd := range r.Eligible {
+			cost[k], tm[k] = r.Cost[nd], r.Time[nd]
 		}
-		el := r.Eligible
-		r.byCost = slices.Clone(all)
-		slices.SortFunc(r.byCost, func(a, b int) int { return cmpCostTime(r, el[a], el[b]) })
-		r.byTime = all
-		slices.SortFunc(r.byTime, func(a, b int) int { return cmpTimeCost(r, el[a], el[b]) })
+		r.byCost = make([]int, n)
+		for k := range r.byCost {
+			r.byCost[k] = k
+		}
+		slices.SortFunc(r.byCost, func(a, b int) int {
+			switch {
+			case cost[a] < cost[b]:
+				return -1
+			case cost[a] > cost[b]:
+				return 1
+			case tm[a] != tm[b]:
+				return tm[a] - tm[b]
+			}
+			return a - b
+		})
+		r.byTime = slices.Clone(r.byCost)
+		slices.SortStableFunc(r.byTime, func(a, b int) int { return tm[a] - tm[b] })
+		r.costRank, r.timeRank = make([]int32, n), make([]int32, n)
+		for p := range n {
+			r.costRank[r.byCost[p]] = int32(p)
+			r.timeRank[r.byTime[p]] = int32(p)
+		}
 	}
+}
+
+// add makes eligible node k a candidate (it is not one).
+func (sr *searcher) add(r *Request, k int) {
+	sr.in[k] = true
+	sr.count++
+	c, t := r.costRank[k], r.timeRank[k]
+	sr.byCost[c>>6] |= 1 << (c & 63)
+	sr.byTime[t>>6] |= 1 << (t & 63)
+}
+
+// remove makes candidate k no candidate.
+func (sr *searcher) remove(r *Request, k int) {
+	sr.in[k] = false
+	sr.count--
+	c, t := r.costRank[k], r.timeRank[k]
+	sr.byCost[c>>6] &^= 1 << (c & 63)
+	sr.byTime[t>>6] &^= 1 << (t & 63)
+}
+
+// clearIn makes no node a candidate.
+func (sr *searcher) clearIn() {
+	clear(sr.in)
+	clear(sr.byCost)
+	clear(sr.byTime)
+	sr.count = 0
 }
 
 func resize[T any](s []T, n int) []T {
@@ -142,20 +209,58 @@ func (sr *searcher) push(t int, e event) {
 }
 
 // collect brings r's feasible ranges up to date with d (recomputing only
-// the nodes whose busy intervals changed since) and marks in has the nodes
-// with one.
-func (sr *searcher) collect(d *Domain, r *Request) {
+// the nodes whose busy intervals changed since) and lists in sr.nodes the
+// nodes with one ending at or after floor. With a history h, the
+// domain has only shrunk since h's searches and floor only risen, so a
+// node without such a range will never have one again: it is dropped from
+// h.live for good.
+func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
 	if len(r.ranges) != len(r.Eligible) {
 		r.ranges = make([]nodeRanges, len(r.Eligible))
+		slab := make([]span, 4*len(r.Eligible)) // room for 4 ranges a node
+		for k := range r.ranges {
+			r.ranges[k].spans = slab[4*k : 4*k : 4*k+4]
+		}
 	}
-	for k, n := range r.Eligible {
+	var nodes []int32
+	if h != nil {
+		if h.live == nil {
+			h.live = make([]int32, len(r.Eligible))
+			for k := range h.live {
+				h.live[k] = int32(k)
+			}
+		}
+		nodes = h.live
+	} else {
+		nodes = sr.nodes[:0]
+		for k := range r.Eligible {
+			nodes = append(nodes, int32(k))
+		}
+	}
+	keep := nodes[:0]
+	for _, k := range nodes {
+		n := r.Eligible[k]
 		nr := &r.ranges[k]
-		if nr.ver != d.ver[n] {
-			nr.ver = d.ver[n]
+		if nr.ver != d.ver[n] || nr.floor > floor {
+			nr.ver, nr.floor = d.ver[n], floor
 			nr.spans = nr.spans[:0]
 			t := r.Time[n]
+			// Ranges ending before floor are not wanted: start at the first
+			// busy interval from floor + t on.
+			b := d.busy[n]
+			i, j := 0, len(b) // the first busy interval from floor + t on
+			for i < j {
+				if h := int(uint(i+j) >> 1); b[h].Start < floor+t {
+					i = h + 1
+				} else {
+					j = h
+				}
+			}
 			at := 0
-			for _, iv := range d.busy[n] {
+			if i > 0 {
+				at = b[i-1].End
+			}
+			for _, iv := range b[i:] {
 				if iv.Start-t >= at {
 					nr.spans = append(nr.spans, span{int32(at), int32(iv.Start - t)})
 				}
@@ -165,22 +270,46 @@ func (sr *searcher) collect(d *Domain, r *Request) {
 				nr.spans = append(nr.spans, span{int32(at), int32(d.T - t)})
 			}
 		}
-		sr.has[k] = len(nr.spans) > 0
+		if sp := nr.spans; len(sp) > 0 && int(sp[len(sp)-1].b) >= floor {
+			keep = append(keep, k)
+		}
 	}
+	if h != nil {
+		h.live = keep
+	}
+	sr.nodes = keep
 }
 
-// load puts r's ranges, cut to starts in [lo, hi), into the event lists;
-// it reports whether any falls there.
-func (sr *searcher) load(r *Request, lo, hi int) bool {
+// load puts q's ranges, cut to starts in [lo, hi), into the event lists,
+// leaving out those of nodes that cannot be in a window beating q.best;
+// it reports whether any is left.
+func (sr *searcher) load(q *query, lo, hi int) bool {
 	sr.ev = sr.ev[:0]
-	for k := range r.ranges {
+	r := q.r
+	cut := q.cut(lo)
+	for _, k := range sr.nodes {
+		n := r.Eligible[k]
+		var v float64 // the node's least value (finish: add the start)
+		switch q.mode {
+		case CritCost:
+			v = r.Cost[n] + q.restCost
+		case CritRuntime, CritFinish:
+			v = float64(r.Time[n])
+		}
 		for _, sp := range r.ranges[k].spans {
 			a0, b0 := max(int(sp.a), lo), min(int(sp.b), hi-1)
 			if a0 > b0 {
 				continue
 			}
-			sr.push(a0, event{k: int32(k), a: sp.a})
-			sr.push(b0+1, event{k: ^int32(k)})
+			if q.mode == CritFinish {
+				if !cut.pass(v + float64(a0)) {
+					continue
+				}
+			} else if !cut.pass(v) {
+				break
+			}
+			sr.push(a0, event{k: k, a: sp.a})
+			sr.push(b0+1, event{k: ^k})
 		}
 	}
 	return len(sr.ev) > 0
@@ -189,7 +318,7 @@ func (sr *searcher) load(r *Request, lo, hi int) bool {
 // next returns the next event time at or after t (−1 if none), clearing
 // its bit.
 func (sr *searcher) next(t int) int {
-	for w := t >> 6; w < len(sr.bits); w++ {
+	for w := t >> 6; w < sr.words; w++ {
 		x := sr.bits[w]
 		if w == t>>6 {
 			x &^= (1 << (t & 63)) - 1
@@ -212,72 +341,109 @@ func (sr *searcher) drain(t int) {
 
 // apply processes the events at time t (closes first); the nodes whose
 // ranges open there are left in sr.opened.
-func (sr *searcher) apply(t int) {
+func (sr *searcher) apply(r *Request, t int) {
 	sr.opened = sr.opened[:0]
 	for i := sr.head[t]; i >= 0; i = sr.ev[i].next {
 		if e := sr.ev[i]; e.k < 0 {
-			sr.in[^e.k] = false
-			sr.count--
+			sr.remove(r, int(^e.k))
 		}
 	}
 	for i := sr.head[t]; i >= 0; i = sr.ev[i].next {
 		if e := sr.ev[i]; e.k >= 0 {
-			sr.in[e.k] = true
+			sr.add(r, int(e.k))
 			sr.slotStart[e.k] = int(e.a)
-			sr.count++
 			sr.opened = append(sr.opened, e.k)
 		}
 	}
 	sr.head[t] = -1
 }
 
-// sweep tries the slot starts in [lo, hi) in order and keeps the best window
-// (value, start) into *best; it stops early at a window whose value reaches
-// bound (no window can beat it) or, for first fit and start, at the first
-// window found.
-//
-// A start is tried only if a node whose range opens there could be part of
-// a window better than best (cost: its cost plus restCost, the least cost
-// of m − 1 other nodes, below best; runtime: its time below best; finish:
-// start plus its time below best). Otherwise every better window at t
-// would use nodes all open at an earlier tried start t′ (the last of
-// them to open), where the pick was already at least as good, and t′ < t.
-func (sr *searcher) sweep(r *Request, mode string, lo, hi int, bound, lbRun, restCost float64, best *prior) {
-	if !sr.load(r, lo, hi) {
-		return
+// query is one search: the request, its mode, the bounds that stop it
+// and the best window so far.
+type query struct {
+	r        *Request
+	mode     string
+	bound    float64 // a window this good ends the search (of the phase)
+	lbRun    float64 // the least runtime any window can have
+	restCost float64 // the least cost of m − 1 nodes
+	best     prior
+}
+
+// beats reports whether a window of value v at start t beats q.best:
+// better, or as good and earlier.
+func (q *query) beats(v float64, t int) bool {
+	return !q.best.ok || better(v, q.best.value) || (t < q.best.start && !better(q.best.value, v))
+}
+
+// useful reports whether node n could be in a window at start t (or later,
+// for finish: later only finishes later) that beats q.best: for cost, its
+// cost plus the least cost of m − 1 others; for runtime, its time; for
+// finish, t plus its time. First fit and start stop at the first window.
+// It may pass a node that cannot (tolerance), never miss one that can.
+func (q *query) useful(n, t int) bool {
+	c := q.cut(t)
+	switch q.mode {
+	case CritCost:
+		return c.pass(q.r.Cost[n] + q.restCost)
+	case CritRuntime:
+		return c.pass(float64(q.r.Time[n]))
+	case CritFinish:
+		return c.pass(float64(t + q.r.Time[n]))
 	}
-	clear(sr.in)
-	sr.count = 0
-	el := r.Eligible
+	return true
+}
+
+// cutoff passes the values that may beat the best at starts from t on.
+type cutoff struct {
+	all  bool // no best yet (or first fit, start): everything
+	incl bool // ties pass (t before best's start)
+	thr  float64
+}
+
+func (q *query) cut(t int) cutoff {
+	if !q.best.ok || q.mode == ModeFirstFit || q.mode == CritStart {
+		return cutoff{all: true}
+	}
+	if t < q.best.start {
+		// as good as best within the tolerance of better, with room
+		return cutoff{incl: true, thr: q.best.value + 2*costEps*max(1, abs(q.best.value))}
+	}
+	return cutoff{thr: q.best.value} // better passes v < best − tolerance
+}
+
+func (c cutoff) pass(v float64) bool { return c.all || v < c.thr || (c.incl && v <= c.thr) }
+
+// sweep tries the slot starts in [lo, hi) in order, keeping the best window
+// in q.best, and reports whether the phase is done: a window as good as
+// q.bound, for first fit and start the first window, or for finish a time
+// past which no window finishes early enough.
+//
+// A start is tried only if a node whose range opens there is useful.
+// Otherwise every window beating q.best at t would use nodes all open at
+// an earlier tried start t′ (the last of them to open), where the pick
+// was already at least as good, and t′ < t. A step's first time opens
+// every range across it: trying it is harmless, as a window there is
+// feasible, and no worse, at the latest start of its slots.
+func (sr *searcher) sweep(q *query, lo, hi int) bool {
+	if !sr.load(q, lo, hi) {
+		return false
+	}
+	sr.words = min(len(sr.bits), hi>>6+1) // events at times ≤ hi
+	sr.clearIn()
+	r := q.r
 	for t := sr.next(lo); t >= 0; t = sr.next(t + 1) {
-		sr.apply(t)
+		sr.apply(r, t)
 		if len(sr.opened) == 0 || sr.count < r.M {
 			continue
 		}
-		if best.ok {
-			// Below best's start (it was found by the sweep after this
-			// one), a window equal to best also beats it.
-			beats := func(v float64) bool {
-				return better(v, best.value) || (t < best.start && !better(best.value, v))
-			}
-			if mode == CritFinish && !beats(float64(t)+lbRun) {
+		if q.best.ok {
+			if q.mode == CritFinish && !q.beats(float64(t)+q.lbRun, t) {
 				sr.drain(t + 1)
-				return // every later window finishes no earlier
+				return true // every later window finishes no earlier
 			}
 			try := false
 			for _, k := range sr.opened {
-				n := el[k]
-				switch mode {
-				case CritCost:
-					try = beats(r.Cost[n] + restCost)
-				case CritRuntime:
-					try = beats(float64(r.Time[n]))
-				case CritFinish:
-					try = beats(float64(t + r.Time[n]))
-				default:
-					try = true
-				}
-				if try {
+				if try = q.useful(r.Eligible[k], t); try {
 					break
 				}
 			}
@@ -285,19 +451,84 @@ func (sr *searcher) sweep(r *Request, mode string, lo, hi int, bound, lbRun, res
 				continue
 			}
 		}
-		pick, v, ok := sr.pickAt(r, mode, t)
+		pick, v, ok := sr.pickAt(r, q.mode, t)
 		if !ok {
 			continue
 		}
-		if !best.ok || better(v, best.value) || (!better(best.value, v) && t < best.start) {
-			*best = prior{true, v, t}
+		if q.beats(v, t) {
+			q.best = prior{true, v, t}
 			sr.best = append(sr.best[:0], pick...)
 		}
-		if mode == ModeFirstFit || mode == CritStart || !better(bound, v) {
+		if q.mode == ModeFirstFit || q.mode == CritStart || !better(q.bound, v) {
 			sr.drain(t + 1)
-			return
+			return true
 		}
 	}
+	return false
+}
+
+// phase sweeps the starts in [lo, hi). First fit and start take the first
+// window found, mostly near lo: see first.
+func (sr *searcher) phase(q *query, lo, hi int) {
+	if q.mode != ModeFirstFit && q.mode != CritStart {
+		sr.sweep(q, lo, hi)
+		return
+	}
+	for lo < hi {
+		h := min(hi, lo+64)
+		if sr.first(q, lo, h) {
+			return
+		}
+		lo = h
+	}
+}
+
+// first finds, for first fit and start, the first window in [lo, hi)
+// (hi ≤ lo + 64) into q.best. It needs no candidate set until it has a
+// start to try: per time of the step the number of candidates (from the
+// ranges' ends) and whether a range opens there (a bit of a word), and
+// only at a start with m candidates the candidates themselves. lo is
+// tried even if no slot starts there, harmlessly: a window there is
+// feasible at the latest start of its slots, which an earlier step tried.
+func (sr *searcher) first(q *query, lo, hi int) bool {
+	r := q.r
+	var diff [65]int32
+	var opens uint64
+	step := sr.step[:0] // the ranges meeting the step
+	for _, k := range sr.nodes {
+		for _, sp := range r.ranges[k].spans {
+			a0, b0 := max(int(sp.a), lo), min(int(sp.b), hi-1)
+			if a0 > b0 {
+				continue
+			}
+			diff[a0-lo]++
+			diff[b0+1-lo]--
+			opens |= 1 << (a0 - lo)
+			step = append(step, stepSpan{k, sp.a, int32(a0), int32(b0)})
+		}
+	}
+	sr.step = step
+	count := int32(0)
+	for t := lo; t < hi; t++ {
+		count += diff[t-lo]
+		if opens&(1<<(t-lo)) == 0 || int(count) < r.M {
+			continue
+		}
+		sr.clearIn()
+		for _, sp := range step {
+			if int(sp.a0) <= t && t <= int(sp.b0) {
+				sr.add(r, int(sp.k))
+				sr.slotStart[sp.k] = int(sp.a)
+			}
+		}
+		pick, v, ok := sr.pickAt(r, q.mode, t)
+		if ok {
+			q.best = prior{true, v, t}
+			sr.best = append(sr.best[:0], pick...)
+			return true
+		}
+	}
+	return false
 }
 
 // pickAt picks the m nodes at start t among the candidates (sr.in) by
@@ -328,49 +559,67 @@ func (sr *searcher) pickAt(r *Request, mode string, t int) ([]int, float64, bool
 // no window can now beat it, so the starts before it need no try for
 // first fit and start, and for the other criteria the sweep stops at a
 // window as good as it, trying first the starts from its start on.
-func (sr *searcher) find(d *Domain, r *Request, mode string, prev *prior) (Window, bool) {
+func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window, bool) {
 	el := r.Eligible
 	if len(el) < r.M {
 		return Window{}, false
 	}
 	sr.reset(d, r)
-	// Lower bounds over the nodes with a long enough slot anywhere.
-	sr.collect(d, r)
-	copy(sr.in, sr.has)
-	cheap, ok := sr.cheapestIn(r)
-	if !ok {
-		return Window{}, false // no m such nodes within the budget
+	var prev prior
+	if h != nil {
+		prev = h.best
 	}
-	lbCost := sumCost(r, el, cheap)
-	restCost := lbCost - r.Cost[el[cheap[r.M-1]]] // cheap is in cost order
-	fast, _ := sr.fastestIn(r)
-	lbRun := 0
-	for _, k := range fast {
-		lbRun = max(lbRun, r.Time[el[k]])
-	}
-	lb := value(mode, 0, lbRun, lbCost) // finish ≥ runtime ≥ lbRun
-	bound := lb
-
-	var best prior
+	first := mode == ModeFirstFit || mode == CritStart // the first window found is the answer
 	lo := 0
-	if prev != nil && prev.ok {
-		bound = max(bound, prev.value)
-		lo = prev.start
+	if prev.ok && first {
+		lo = prev.start // no window starts earlier
 	}
-	sr.sweep(r, mode, lo, d.T+1, bound, float64(lbRun), restCost, &best)
-	if lo > 0 && mode != ModeFirstFit && mode != CritStart && !(best.ok && !better(prev.value, best.value)) {
-		// Not as good as prev from its start on: try the starts before it,
-		// where every window is worse than prev but may beat best or tie
-		// with it earlier.
-		sr.sweep(r, mode, 0, lo, lb, float64(lbRun), restCost, &best)
-	}
-	if !best.ok {
+	sr.collect(d, r, h, lo)
+	if len(sr.nodes) < r.M {
 		return Window{}, false
 	}
-	if prev != nil {
-		*prev = best
+	q := query{r: r, mode: mode}
+	lb := 0.0
+	if !first {
+		// Lower bounds over the nodes with a range.
+		sr.clearIn()
+		for _, k := range sr.nodes {
+			sr.add(r, int(k))
+		}
+		cheap, ok := sr.cheapestIn(r)
+		if !ok {
+			return Window{}, false // no m such nodes within the budget
+		}
+		lbCost := sumCost(r, el, cheap)
+		q.restCost = lbCost - r.Cost[el[cheap[r.M-1]]] // cheap is in cost order
+		fast, _ := sr.fastestIn(r)
+		lbRun := 0
+		for _, k := range fast {
+			lbRun = max(lbRun, r.Time[el[k]])
+		}
+		lb = value(mode, 0, lbRun, lbCost) // finish ≥ runtime ≥ lbRun
+		q.lbRun = float64(lbRun)
+		q.bound = lb
+		if prev.ok {
+			q.bound = max(q.bound, prev.value)
+			lo = prev.start
+		}
 	}
-	return makeWindow(r, el, best.start, sr.best), true
+	sr.phase(&q, lo, d.T+1)
+	if lo > 0 && !first && !(q.best.ok && !better(prev.value, q.best.value)) {
+		// Not as good as prev from its start on: try the starts before it,
+		// where every window is worse than prev but may beat the best so
+		// far or tie with it earlier.
+		q.bound = lb
+		sr.phase(&q, 0, lo)
+	}
+	if !q.best.ok {
+		return Window{}, false
+	}
+	if h != nil {
+		h.best = q.best
+	}
+	return makeWindow(r, el, q.best.start, sr.best), true
 }
 
 // firstFit is the CSS pick at a start: the candidates in scan order (the
@@ -420,11 +669,12 @@ func makeWindow(r *Request, el []int, s int, pick []int) Window {
 func (sr *searcher) cheapestIn(r *Request) ([]int, bool) {
 	el := r.Eligible
 	pick := sr.sel[:0]
-	for _, k := range r.byCost {
-		if sr.in[k] {
-			pick = append(pick, k)
+walk:
+	for w, x := range sr.byCost {
+		for ; x != 0; x &= x - 1 {
+			pick = append(pick, r.byCost[w<<6+bits.TrailingZeros64(x)])
 			if len(pick) == r.M {
-				break
+				break walk
 			}
 		}
 	}
@@ -451,18 +701,18 @@ func cmpTimeCost(r *Request, a, b int) int {
 func (sr *searcher) fastestIn(r *Request) ([]int, bool) {
 	el := r.Eligible
 	h := sr.heap[:0] // the m cheapest so far, sorted by cost
-	for _, k := range r.byTime {
-		if !sr.in[k] {
-			continue
-		}
-		i, _ := slices.BinarySearchFunc(h, k, func(x, y int) int { return cmpCostTime(r, el[x], el[y]) })
-		h = slices.Insert(h, i, k)
-		if len(h) > r.M {
-			h = h[:len(h)-1]
-		}
-		if len(h) == r.M && sumCost(r, el, h) <= r.Budget+costEps*max(1, r.Budget) {
-			sr.heap = h
-			return h, true
+	for w, x := range sr.byTime {
+		for ; x != 0; x &= x - 1 {
+			k := r.byTime[w<<6+bits.TrailingZeros64(x)]
+			i, _ := slices.BinarySearchFunc(h, k, func(x, y int) int { return cmpCostTime(r, el[x], el[y]) })
+			h = slices.Insert(h, i, k)
+			if len(h) > r.M {
+				h = h[:len(h)-1]
+			}
+			if len(h) == r.M && sumCost(r, el, h) <= r.Budget+costEps*max(1, r.Budget) {
+				sr.heap = h
+				return h, true
+			}
 		}
 	}
 	sr.heap = h
@@ -493,7 +743,7 @@ func FindAlternatives(ctx context.Context, d *Domain, reqs []*Request, modes []s
 		active[i] = true
 	}
 	var sr searcher
-	prev := make([]prior, len(reqs))
+	hist := make([]history, len(reqs))
 	for more := true; more; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -503,7 +753,7 @@ func FindAlternatives(ctx context.Context, d *Domain, reqs []*Request, modes []s
 			if !active[i] {
 				continue
 			}
-			w, ok := sr.find(d, r, modes[i], &prev[i])
+			w, ok := sr.find(d, r, modes[i], &hist[i])
 			if !ok || len(alts[i]) >= maxAlternatives {
 				active[i] = false
 				continue

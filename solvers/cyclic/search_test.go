@@ -262,11 +262,10 @@ func refFind(d *Domain, r *Request, mode string) (Window, bool) {
 	var best prior
 	var bestPick []int
 	for _, s := range starts {
-		sr.count = 0
+		sr.clearIn()
 		for k, n := range el {
-			sr.in[k] = d.IsFree(n, Interval{s, s + r.Time[n]})
-			if sr.in[k] {
-				sr.count++
+			if d.IsFree(n, Interval{s, s + r.Time[n]}) {
+				sr.add(r, k)
 				for _, iv := range d.Free(n) {
 					if iv.Start <= s && s < iv.End {
 						sr.slotStart[k] = iv.Start

@@ -293,7 +293,8 @@ type Request struct {
 
 	// byCost and byTime order Eligible's indices as the window search
 	// picks nodes; computed by the first search, reused by the others.
-	byCost, byTime []int
+	byCost, byTime     []int
+	costRank, timeRank []int32 // positions in byCost and byTime
 	// ranges caches, per eligible index, the node's feasible start ranges.
 	ranges []nodeRanges
 }
