@@ -89,14 +89,19 @@
 //     runtime and finish the least longest time, then the cheapest). The
 //     search is exact; tests compare it with exhaustive enumeration and
 //     with a plain scan of every start.
-//   - Search speed (the same windows): one sweep over time per search, the
-//     candidates kept up to date from per-time events of each node's range
-//     of feasible starts (cached per request and node until the node's busy
-//     intervals change); within one alternatives search the domain only
-//     shrinks, so no window can beat the job's previous alternative: first
-//     fit and start resume from its start, and the other criteria stop at a
-//     window as good as it. A start is tried only if a node opening there
-//     could improve on the best so far.
+//   - Search speed (the same windows as a plain scan of every start; a
+//     test compares them). Each node's range of feasible starts is cached
+//     per request until the node's busy intervals change. Within one
+//     alternatives search the domain only shrinks, so no window can beat
+//     the job's previous alternative and a node that lost its last range
+//     never gets one back: first fit and start resume from the previous
+//     start, the other criteria stop at a window as good as the previous
+//     one, and dead nodes are dropped. Runtime, finish and cost sweep time
+//     once, the candidates kept up to date from per-time events, and try a
+//     start only if a node opening there could beat the best so far; first
+//     fit and start count candidates per time in 64-unit steps and look at
+//     the nodes only at a start with m of them. The DP runs over each job's
+//     Pareto frontier of (limited quantity, objective).
 //   - First fit: the candidates at the earliest feasible start ordered by
 //     the start of their slot, then node index (the seed's scan order).
 //   - DP: exact. With the integer processor time as the limited quantity the
