@@ -138,15 +138,15 @@
 // Reproduce runs Table 1 (one fair and one css run, jobs grouped by their
 // own criterion), Table 2 (one node's price set to c ∈ {2, 4, 6, 8, 10})
 // and Fig 3 (fair, proctime, k ∈ {1, 2, 3, 5, 6, 10, 20} at three local
-// loads), 26 runs of `cycles` cycles each (default 800: ≈ 50 s on 2
+// loads), 26 runs of `cycles` cycles each (default 800: ≈ 20 s on 2
 // cores; cycles=5000 is the seed's full setting) in parallel with
 // solvers.ForEach. The report is built from parts (ReproExperiments,
 // BuildReproReport); other files add experiments and parameters
 // (ExtraReproduceParams) from init functions.
 //
 // flowrepro.go adds the job-flow half (seed §3), each run with flow_cycles
-// cycles (default 100; the seed's 5000), strategy proctime (the VO
-// criterion of §3), EASY backfilling and combined at css_share 0.5 in queue
+// cycles (default 1000, ≈ 25 s on 2 cores; the seed's 5000), strategy
+// proctime (the VO criterion of §3), EASY backfilling and combined at css_share 0.5 in queue
 // order: Table 3 (backfill, css and fair with early completion U[0.2, 1]:
 // planned and actual runtime, start and processor time, beside the paper's,
 // whose "runtime" column is the processor time), Fig 4 (combined at medium
