@@ -146,8 +146,8 @@
 //
 // flowrepro.go adds the job-flow half (seed §3), each run with flow_cycles
 // cycles (default 1000, ≈ 25 s on 2 cores; the seed's 5000), strategy
-// proctime (the VO criterion of §3), EASY backfilling and combined at css_share 0.5 in queue
-// order: Table 3 (backfill, css and fair with early completion U[0.2, 1]:
+// proctime (the VO criterion of §3), EASY backfilling and combined at
+// css_share 0.5 in queue order: Table 3 (backfill, css and fair with early completion U[0.2, 1]:
 // planned and actual runtime, start and processor time, beside the paper's,
 // whose "runtime" column is the processor time), Fig 4 (combined at medium
 // load, css_share 0 … 1) and Figs 5–8 (start, processor time, F = start +
