@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"fmt"
+	"slices"
 
 	"schedlab/solvers"
 )
@@ -89,10 +90,12 @@ func fig4(set ReproSetting) (*ReproExperiment, error) {
 
 // studyMethods are the four methods of Figs 5–8. css is not run on its
 // own: it is css+shift's run before the shift (Result.Unshifted).
-var studyMethods = []struct {
+type studyMethod struct {
 	name, variant string
 	shift         bool
-}{
+}
+
+var studyMethods = []studyMethod{
 	{"css", VariantCSS, false}, {"css+shift", VariantCSS, true}, {"combined", VariantCombined, false}, {"backfill", VariantBackfill, false},
 }
 
@@ -117,10 +120,11 @@ func nodeStudy(set ReproSetting) (*ReproExperiment, error) {
 			run[[2]int{ni, mi}] = r
 		}
 	}
+	shifted := slices.IndexFunc(studyMethods, func(m studyMethod) bool { return m.name == "css+shift" })
 	// stats are method mi's numbers at node count ni.
 	stats := func(ni, mi int) (CritStats, *Result) {
 		if studyMethods[mi].name == "css" {
-			res := run[[2]int{ni, mi + 1}].Res
+			res := run[[2]int{ni, shifted}].Res
 			return res.Unshifted, res
 		}
 		res := run[[2]int{ni, mi}].Res

@@ -135,8 +135,8 @@ func (sr *searcher) reset(d *Domain, r *Request) {
 		sr.bits = make([]uint64, (d.T+2+63)/64)
 	}
 	if len(r.byCost) != n {
-		// by cost, time, node (cmpCostTime); by time, then the same
-		// (cmpTimeCost): a stable sort of the first by time
+		// byCost: by cost, time, node (cmpCostTime); byTime: by time,
+		// then the same (a stable sort of byCost by time)
 		cost, tm := make([]float64, n), make([]int, n)
 		for k, nd := range r.Eligible {
 			cost[k], tm[k] = r.Cost[nd], r.Time[nd]
@@ -250,10 +250,10 @@ func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
 			b := d.busy[n]
 			i, j := 0, len(b) // the first busy interval from floor + t on
 			for i < j {
-				if h := int(uint(i+j) >> 1); b[h].Start < floor+t {
-					i = h + 1
+				if mid := int(uint(i+j) >> 1); b[mid].Start < floor+t {
+					i = mid + 1
 				} else {
-					j = h
+					j = mid
 				}
 			}
 			at := 0
@@ -290,10 +290,9 @@ func (sr *searcher) load(q *query, lo, hi int) bool {
 	for _, k := range sr.nodes {
 		n := r.Eligible[k]
 		var v float64 // the node's least value (finish: add the start)
-		switch q.mode {
-		case CritCost:
+		if q.mode == CritCost {
 			v = r.Cost[n] + q.restCost
-		case CritRuntime, CritFinish:
+		} else {
 			v = float64(r.Time[n])
 		}
 		for _, sp := range r.ranges[k].spans {
@@ -378,30 +377,28 @@ func (q *query) beats(v float64, t int) bool {
 // useful reports whether node n could be in a window at start t (or later,
 // for finish: later only finishes later) that beats q.best: for cost, its
 // cost plus the least cost of m − 1 others; for runtime, its time; for
-// finish, t plus its time. First fit and start stop at the first window.
-// It may pass a node that cannot (tolerance), never miss one that can.
+// finish, t plus its time. It may pass a node that cannot (tolerance),
+// never miss one that can.
 func (q *query) useful(n, t int) bool {
 	c := q.cut(t)
 	switch q.mode {
 	case CritCost:
 		return c.pass(q.r.Cost[n] + q.restCost)
-	case CritRuntime:
-		return c.pass(float64(q.r.Time[n]))
 	case CritFinish:
 		return c.pass(float64(t + q.r.Time[n]))
 	}
-	return true
+	return c.pass(float64(q.r.Time[n])) // runtime
 }
 
 // cutoff passes the values that may beat the best at starts from t on.
 type cutoff struct {
-	all  bool // no best yet (or first fit, start): everything
+	all  bool // no best yet: everything
 	incl bool // ties pass (t before best's start)
 	thr  float64
 }
 
 func (q *query) cut(t int) cutoff {
-	if !q.best.ok || q.mode == ModeFirstFit || q.mode == CritStart {
+	if !q.best.ok {
 		return cutoff{all: true}
 	}
 	if t < q.best.start {
@@ -413,17 +410,17 @@ func (q *query) cut(t int) cutoff {
 
 func (c cutoff) pass(v float64) bool { return c.all || v < c.thr || (c.incl && v <= c.thr) }
 
-// sweep tries the slot starts in [lo, hi) in order, keeping the best window
-// in q.best, and reports whether the phase is done: a window as good as
-// q.bound, for first fit and start the first window, or for finish a time
-// past which no window finishes early enough.
+// sweep tries the slot starts in [lo, hi) in order for runtime, finish or
+// cost, keeping the best window in q.best, and reports whether the phase
+// is done: a window as good as q.bound, or for finish a time past which no
+// window finishes early enough.
 //
 // A start is tried only if a node whose range opens there is useful.
 // Otherwise every window beating q.best at t would use nodes all open at
 // an earlier tried start t′ (the last of them to open), where the pick
-// was already at least as good, and t′ < t. A step's first time opens
-// every range across it: trying it is harmless, as a window there is
-// feasible, and no worse, at the latest start of its slots.
+// was already at least as good, and t′ < t. lo opens every range across
+// it: trying it is harmless, as a window there is feasible, and no worse,
+// at the latest start of its slots.
 func (sr *searcher) sweep(q *query, lo, hi int) bool {
 	if !sr.load(q, lo, hi) {
 		return false
@@ -459,7 +456,7 @@ func (sr *searcher) sweep(q *query, lo, hi int) bool {
 			q.best = prior{true, v, t}
 			sr.best = append(sr.best[:0], pick...)
 		}
-		if q.mode == ModeFirstFit || q.mode == CritStart || !better(q.bound, v) {
+		if !better(q.bound, v) {
 			sr.drain(t + 1)
 			return true
 		}
@@ -554,11 +551,11 @@ func (sr *searcher) pickAt(r *Request, mode string, t int) ([]int, float64, bool
 	return pick, value(mode, t, run, sumCost(r, r.Eligible, pick)), true
 }
 
-// find searches r's best window on d for mode. prev, when not nil, is the
-// previous search of r on the same domain, which has only shrunk since:
-// no window can now beat it, so the starts before it need no try for
-// first fit and start, and for the other criteria the sweep stops at a
-// window as good as it, trying first the starts from its start on.
+// find searches r's best window on d for mode. h, when not nil, holds the
+// earlier searches of r on the same domain, which has only shrunk since:
+// no window can now beat their last, so the starts before it need no try
+// for first fit and start, and for the other criteria the sweep stops at
+// a window as good as it, trying first the starts from its start on.
 func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window, bool) {
 	el := r.Eligible
 	if len(el) < r.M {
@@ -683,14 +680,6 @@ walk:
 		return nil, false
 	}
 	return pick, true
-}
-
-// cmpTimeCost orders nodes by time, then as cmpCostTime.
-func cmpTimeCost(r *Request, a, b int) int {
-	if r.Time[a] != r.Time[b] {
-		return r.Time[a] - r.Time[b]
-	}
-	return cmpCostTime(r, a, b)
 }
 
 // fastestIn returns m candidates (those marked in sr.in) whose longest
