@@ -109,6 +109,7 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 	}
 	resv := map[int]held{}
 	freed := 0
+	var sr searcher
 	for t := 0; len(queue) > 0; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -142,7 +143,7 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 				}
 				delete(resv, i)
 			}
-			if w, ok := windowAt(d, reqs[i], t); ok {
+			if w, ok := sr.cheapest(d, reqs[i], t, t+1); ok {
 				if err := d.OccupyWindow(w); err != nil {
 					return nil, err
 				}
@@ -169,7 +170,7 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 			}
 			next = append(next, i)
 			if had || p.Depth == DepthInf || len(resv) < p.Depth {
-				if w, ok := earliestWindow(d, reqs[i], t); ok {
+				if w, ok := sr.cheapest(d, reqs[i], t, d.T+1); ok {
 					if err := d.OccupyWindow(w); err != nil {
 						return nil, err
 					}
@@ -213,65 +214,6 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 		}
 	}
 	return cp, nil
-}
-
-// windowAt is r's cheapest window starting exactly at s: the m cheapest
-// eligible nodes free for r's whole time on each (ties: shorter time, then
-// lower index), if their cost is within the budget and they end by T.
-func windowAt(d *Domain, r *Request, s int) (Window, bool) {
-	var cand []int
-	for _, n := range r.Eligible {
-		if s+r.Time[n] <= d.T && d.IsFree(n, Interval{s, s + r.Time[n]}) {
-			cand = append(cand, n)
-		}
-	}
-	if len(cand) < r.M {
-		return Window{}, false
-	}
-	slices.SortStableFunc(cand, func(a, b int) int {
-		switch {
-		case r.Cost[a] != r.Cost[b]:
-			if r.Cost[a] < r.Cost[b] {
-				return -1
-			}
-			return 1
-		case r.Time[a] != r.Time[b]:
-			return r.Time[a] - r.Time[b]
-		}
-		return a - b
-	})
-	pick := slices.Clone(cand[:r.M])
-	slices.Sort(pick)
-	w := Window{Start: s, Nodes: pick, Times: make([]int, r.M)}
-	for k, n := range pick {
-		w.Times[k] = r.Time[n]
-		w.Cost += r.Cost[n]
-	}
-	if w.Cost > r.Budget+1e-9 {
-		return Window{}, false
-	}
-	return w, true
-}
-
-// earliestWindow is r's window of least start ≥ from. Only from and the
-// ends of busy intervals on eligible nodes can be that start: at any other
-// instant every node free then was free a unit earlier too.
-func earliestWindow(d *Domain, r *Request, from int) (Window, bool) {
-	starts := []int{from}
-	for _, n := range r.Eligible {
-		for _, b := range d.busy[n] {
-			if b.End > from {
-				starts = append(starts, b.End)
-			}
-		}
-	}
-	slices.Sort(starts)
-	for _, s := range slices.Compact(starts) {
-		if w, ok := windowAt(d, r, s); ok {
-			return w, true
-		}
-	}
-	return Window{}, false
 }
 
 // EarlyFraction is the early-completion law: a job runs U[lo, 1] of its

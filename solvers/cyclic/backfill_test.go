@@ -289,3 +289,108 @@ func TestEarlyCompletionPlannedVersusActual(t *testing.T) {
 		}
 	}
 }
+
+// windowAt, the plain reference of backfilling's window, is r's cheapest window starting exactly at s: the m cheapest
+// eligible nodes free for r's whole time on each (ties: shorter time, then
+// lower index), if their cost is within the budget and they end by T.
+func windowAt(d *Domain, r *Request, s int) (Window, bool) {
+	var cand []int
+	for _, n := range r.Eligible {
+		if s+r.Time[n] <= d.T && d.IsFree(n, Interval{s, s + r.Time[n]}) {
+			cand = append(cand, n)
+		}
+	}
+	if len(cand) < r.M {
+		return Window{}, false
+	}
+	slices.SortStableFunc(cand, func(a, b int) int {
+		switch {
+		case r.Cost[a] != r.Cost[b]:
+			if r.Cost[a] < r.Cost[b] {
+				return -1
+			}
+			return 1
+		case r.Time[a] != r.Time[b]:
+			return r.Time[a] - r.Time[b]
+		}
+		return a - b
+	})
+	pick := slices.Clone(cand[:r.M])
+	slices.Sort(pick)
+	w := Window{Start: s, Nodes: pick, Times: make([]int, r.M)}
+	for k, n := range pick {
+		w.Times[k] = r.Time[n]
+		w.Cost += r.Cost[n]
+	}
+	if w.Cost > r.Budget+costEps*max(1, r.Budget) {
+		return Window{}, false
+	}
+	return w, true
+}
+
+// earliestWindow is the plain reference of r's window of least start ≥ from. Only from and the
+// ends of busy intervals on eligible nodes can be that start: at any other
+// instant every node free then was free a unit earlier too.
+func earliestWindow(d *Domain, r *Request, from int) (Window, bool) {
+	starts := []int{from}
+	for _, n := range r.Eligible {
+		for _, b := range d.busy[n] {
+			if b.End > from {
+				starts = append(starts, b.End)
+			}
+		}
+	}
+	slices.Sort(starts)
+	for _, s := range slices.Compact(starts) {
+		if w, ok := windowAt(d, r, s); ok {
+			return w, true
+		}
+	}
+	return Window{}, false
+}
+
+// The searcher's backfilling queries (cheapest) equal the plain ones over
+// a pass: the time only rises, windows are taken and given back between
+// queries, so the cached ranges of the request must follow the domain.
+func TestCheapestEqualsPlainWindows(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for it := range 300 {
+		T := 30 + rng.Intn(60)
+		if it%10 == 0 {
+			T = 200 + rng.Intn(300)
+		}
+		d := randomDomain(rng, 3+rng.Intn(10), T)
+		var reqs []*Request
+		for range 2 + rng.Intn(5) {
+			m := 1 + rng.Intn(3)
+			j := Job{ID: "x", Nodes: m, Volume: float64(1 + rng.Intn(20)), MinPerf: float64(rng.Intn(3))}
+			j.MaxPrice = float64(m) * j.Volume * (0.6 + rng.Float64())
+			reqs = append(reqs, NewRequest(d, &j))
+		}
+		var sr searcher
+		var held []Window
+		for tm := 0; tm < T; tm += 1 + rng.Intn(8) {
+			for i, r := range reqs {
+				got, gok := sr.cheapest(d, r, tm, tm+1)
+				want, wok := windowAt(d, r, tm)
+				if gok != wok || gok && (got.Start != want.Start || !slices.Equal(got.Nodes, want.Nodes) || !slices.Equal(got.Times, want.Times)) {
+					t.Fatalf("it %d t %d job %d: at t %v %+v, plain %v %+v", it, tm, i, gok, got, wok, want)
+				}
+				got, gok = sr.cheapest(d, r, tm, d.T+1)
+				want, wok = earliestWindow(d, r, tm)
+				if gok != wok || gok && (got.Start != want.Start || !slices.Equal(got.Nodes, want.Nodes) || !slices.Equal(got.Times, want.Times)) {
+					t.Fatalf("it %d t %d job %d: earliest %v %+v, plain %v %+v", it, tm, i, gok, got, wok, want)
+				}
+				switch {
+				case gok && rng.Intn(3) == 0:
+					must(d.OccupyWindow(got))
+					held = append(held, got)
+				case len(held) > 0 && rng.Intn(4) == 0:
+					k := rng.Intn(len(held))
+					must(d.ReleaseWindow(held[k]))
+					held = slices.Delete(held, k, k+1)
+				}
+			}
+		}
+	}
+}

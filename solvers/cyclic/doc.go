@@ -178,6 +178,10 @@
 // again, which is never later, so no job starts later than it was promised
 // (checked by replay in the tests). Jobs that find no window ending by T
 // are carried to the next cycle like the postponed jobs of css and fair.
+// Both queries (a window starting now, the earliest window) run on the
+// window search's per-request cache of feasible start ranges, which within
+// a pass is recomputed only for the nodes that changed; a test checks
+// them against the plain scan (every candidate start, IsFree per node).
 //
 // # Combined method (variant combined)
 //

@@ -10,6 +10,10 @@ import (
 // (CritStart, …) are AEP's.
 const ModeFirstFit = "first-fit"
 
+// modeCheapest is backfilling's rule (not a user mode): the earliest
+// start whose m cheapest candidates fit the budget, those m.
+const modeCheapest = "cheapest"
+
 // costEps absorbs float rounding when a sum of costs is compared with a budget.
 const costEps = 1e-9
 
@@ -467,7 +471,7 @@ func (sr *searcher) sweep(q *query, lo, hi int) bool {
 // phase sweeps the starts in [lo, hi). First fit and start take the first
 // window found, mostly near lo: see first.
 func (sr *searcher) phase(q *query, lo, hi int) {
-	if q.mode != ModeFirstFit && q.mode != CritStart {
+	if q.mode != ModeFirstFit && q.mode != CritStart && q.mode != modeCheapest {
 		sr.sweep(q, lo, hi)
 		return
 	}
@@ -536,7 +540,7 @@ func (sr *searcher) pickAt(r *Request, mode string, t int) ([]int, float64, bool
 	switch mode {
 	case ModeFirstFit:
 		pick, ok = sr.firstFit(r)
-	case CritCost:
+	case CritCost, modeCheapest:
 		pick, ok = sr.cheapestIn(r)
 	default:
 		pick, ok = sr.fastestIn(r)
@@ -617,6 +621,27 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 		h.best = q.best
 	}
 	return makeWindow(r, el, q.best.start, sr.best), true
+}
+
+// cheapest is backfilling's window of r: the earliest start in [lo, hi)
+// at which the m cheapest candidates (by cost, time, node) fit the budget,
+// with those m. Within a backfilling pass lo only rises, so r's cached
+// ranges stay valid but for the nodes that changed.
+func (sr *searcher) cheapest(d *Domain, r *Request, lo, hi int) (Window, bool) {
+	if len(r.Eligible) < r.M {
+		return Window{}, false
+	}
+	sr.reset(d, r)
+	sr.collect(d, r, nil, lo)
+	if len(sr.nodes) < r.M {
+		return Window{}, false
+	}
+	q := query{r: r, mode: modeCheapest}
+	sr.phase(&q, lo, min(hi, d.T+1))
+	if !q.best.ok {
+		return Window{}, false
+	}
+	return makeWindow(r, r.Eligible, q.best.start, sr.best), true
 }
 
 // firstFit is the CSS pick at a start: the candidates in scan order (the
