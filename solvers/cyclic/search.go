@@ -127,10 +127,12 @@ func abs(x float64) float64 {
 
 func (sr *searcher) reset(d *Domain, r *Request) {
 	n := len(r.Eligible)
-	sr.in = resize(sr.in, n)
-	sr.slotStart = resize(sr.slotStart, n)
-	sr.byCost = resize(sr.byCost, (n+63)/64)
-	sr.byTime = resize(sr.byTime, (n+63)/64)
+	// No clearing: every use of in, byCost and byTime starts with clearIn,
+	// and slotStart is written before it is read.
+	sr.in = grow(sr.in, n)
+	sr.slotStart = grow(sr.slotStart, n)
+	sr.byCost = grow(sr.byCost, (n+63)/64)
+	sr.byTime = grow(sr.byTime, (n+63)/64)
 	if len(sr.head) < d.T+2 {
 		sr.head = make([]int32, d.T+2)
 		for i := range sr.head {
@@ -140,32 +142,49 @@ func (sr *searcher) reset(d *Domain, r *Request) {
 	}
 	if len(r.byCost) != n {
 		// byCost: by cost, time, node (cmpCostTime); byTime: by time,
-		// then the same (a stable sort of byCost by time)
-		cost, tm := make([]float64, n), make([]int, n)
+		// then the same. Sorted as keys, not through index indirection.
+		type key struct {
+			cost float64
+			tm   int32
+			k    int32
+		}
+		keys := make([]key, n)
 		for k, nd := range r.Eligible {
-			cost[k], tm[k] = r.Cost[nd], r.Time[nd]
+			keys[k] = key{r.Cost[nd], int32(r.Time[nd]), int32(k)}
 		}
-		r.byCost = make([]int, n)
-		for k := range r.byCost {
-			r.byCost[k] = k
-		}
-		slices.SortFunc(r.byCost, func(a, b int) int {
+		slices.SortFunc(keys, func(a, b key) int {
 			switch {
-			case cost[a] < cost[b]:
+			case a.cost < b.cost:
 				return -1
-			case cost[a] > cost[b]:
+			case a.cost > b.cost:
 				return 1
-			case tm[a] != tm[b]:
-				return tm[a] - tm[b]
+			case a.tm != b.tm:
+				return int(a.tm - b.tm)
 			}
-			return a - b
+			return int(a.k - b.k)
 		})
-		r.byTime = slices.Clone(r.byCost)
-		slices.SortStableFunc(r.byTime, func(a, b int) int { return tm[a] - tm[b] })
-		r.costRank, r.timeRank = make([]int32, n), make([]int32, n)
-		for p := range n {
-			r.costRank[r.byCost[p]] = int32(p)
-			r.timeRank[r.byTime[p]] = int32(p)
+		ord := make([]int, 2*n)
+		r.byCost, r.byTime = ord[:n:n], ord[n:]
+		ranks := make([]int32, 2*n)
+		r.costRank, r.timeRank = ranks[:n:n], ranks[n:]
+		for p, kk := range keys {
+			r.byCost[p] = int(kk.k)
+			r.costRank[kk.k] = int32(p)
+		}
+		slices.SortFunc(keys, func(a, b key) int {
+			switch {
+			case a.tm != b.tm:
+				return int(a.tm - b.tm)
+			case a.cost < b.cost:
+				return -1
+			case a.cost > b.cost:
+				return 1
+			}
+			return int(a.k - b.k)
+		})
+		for p, kk := range keys {
+			r.byTime[p] = int(kk.k)
+			r.timeRank[kk.k] = int32(p)
 		}
 	}
 }
@@ -196,13 +215,12 @@ func (sr *searcher) clearIn() {
 	sr.count = 0
 }
 
-func resize[T any](s []T, n int) []T {
+// grow returns s with length n, its contents undefined.
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n)
 	}
-	s = s[:n]
-	clear(s)
-	return s
+	return s[:n]
 }
 
 func (sr *searcher) push(t int, e event) {
@@ -498,6 +516,9 @@ func (sr *searcher) first(q *query, lo, hi int) bool {
 	step := sr.step[:0] // the ranges meeting the step
 	for _, k := range sr.nodes {
 		for _, sp := range r.ranges[k].spans {
+			if int(sp.a) >= hi {
+				break // spans are in time order
+			}
 			a0, b0 := max(int(sp.a), lo), min(int(sp.b), hi-1)
 			if a0 > b0 {
 				continue
@@ -649,15 +670,24 @@ func (sr *searcher) cheapest(d *Domain, r *Request, lo, hi int) (Window, bool) {
 // m cheapest if those exceed the budget.
 func (sr *searcher) firstFit(r *Request) ([]int, bool) {
 	el := r.Eligible
-	cand := sr.cand[:0]
+	pick := sr.cand[:0] // the first m by (slot start, node) so far, in order
 	for k, in := range sr.in {
-		if in {
-			cand = append(cand, k)
+		if !in {
+			continue
 		}
+		if len(pick) == r.M {
+			if sr.slotStart[k] >= sr.slotStart[pick[r.M-1]] {
+				continue // ties keep the lower index
+			}
+			pick = pick[:r.M-1]
+		}
+		i := len(pick)
+		for i > 0 && sr.slotStart[pick[i-1]] > sr.slotStart[k] {
+			i--
+		}
+		pick = slices.Insert(pick, i, k)
 	}
-	sr.cand = cand
-	slices.SortStableFunc(cand, func(a, b int) int { return sr.slotStart[a] - sr.slotStart[b] })
-	pick := cand[:r.M]
+	sr.cand = pick
 	if sumCost(r, el, pick) <= r.Budget+costEps*max(1, r.Budget) {
 		return pick, true
 	}
@@ -673,12 +703,14 @@ func sumCost(r *Request, el, pick []int) float64 {
 }
 
 func makeWindow(r *Request, el []int, s int, pick []int) Window {
-	nodes := make([]int, len(pick))
+	m := len(pick)
+	buf := make([]int, 2*m) // one allocation for both
+	nodes := buf[:m:m]
 	for i, k := range pick {
 		nodes[i] = el[k]
 	}
 	slices.Sort(nodes)
-	w := Window{Start: s, Nodes: nodes, Times: make([]int, len(nodes))}
+	w := Window{Start: s, Nodes: nodes, Times: buf[m:]}
 	for i, n := range nodes {
 		w.Times[i] = r.Time[n]
 		w.Cost += r.Cost[n]
