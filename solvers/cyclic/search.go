@@ -140,52 +140,60 @@ func (sr *searcher) reset(d *Domain, r *Request) {
 		}
 		sr.bits = make([]uint64, (d.T+2+63)/64)
 	}
-	if len(r.byCost) != n {
-		// byCost: by cost, time, node (cmpCostTime); byTime: by time,
-		// then the same. Sorted as keys, not through index indirection.
-		type key struct {
-			cost float64
-			tm   int32
-			k    int32
+}
+
+// order sorts r's eligible nodes into byCost and byTime (and their ranks)
+// the first time a search picks nodes for r: requests that never get as
+// far (a backfilling queue at an instant with no room) never pay for it.
+func (r *Request) order() {
+	n := len(r.Eligible)
+	if len(r.byCost) == n {
+		return
+	}
+	// byCost: by cost, time, node (cmpCostTime); byTime: by time,
+	// then the same. Sorted as keys, not through index indirection.
+	type key struct {
+		cost float64
+		tm   int32
+		k    int32
+	}
+	keys := make([]key, n)
+	for k, nd := range r.Eligible {
+		keys[k] = key{r.Cost[nd], int32(r.Time[nd]), int32(k)}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		switch {
+		case a.cost < b.cost:
+			return -1
+		case a.cost > b.cost:
+			return 1
+		case a.tm != b.tm:
+			return int(a.tm - b.tm)
 		}
-		keys := make([]key, n)
-		for k, nd := range r.Eligible {
-			keys[k] = key{r.Cost[nd], int32(r.Time[nd]), int32(k)}
+		return int(a.k - b.k)
+	})
+	ord := make([]int, 2*n)
+	r.byCost, r.byTime = ord[:n:n], ord[n:]
+	ranks := make([]int32, 2*n)
+	r.costRank, r.timeRank = ranks[:n:n], ranks[n:]
+	for p, kk := range keys {
+		r.byCost[p] = int(kk.k)
+		r.costRank[kk.k] = int32(p)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		switch {
+		case a.tm != b.tm:
+			return int(a.tm - b.tm)
+		case a.cost < b.cost:
+			return -1
+		case a.cost > b.cost:
+			return 1
 		}
-		slices.SortFunc(keys, func(a, b key) int {
-			switch {
-			case a.cost < b.cost:
-				return -1
-			case a.cost > b.cost:
-				return 1
-			case a.tm != b.tm:
-				return int(a.tm - b.tm)
-			}
-			return int(a.k - b.k)
-		})
-		ord := make([]int, 2*n)
-		r.byCost, r.byTime = ord[:n:n], ord[n:]
-		ranks := make([]int32, 2*n)
-		r.costRank, r.timeRank = ranks[:n:n], ranks[n:]
-		for p, kk := range keys {
-			r.byCost[p] = int(kk.k)
-			r.costRank[kk.k] = int32(p)
-		}
-		slices.SortFunc(keys, func(a, b key) int {
-			switch {
-			case a.tm != b.tm:
-				return int(a.tm - b.tm)
-			case a.cost < b.cost:
-				return -1
-			case a.cost > b.cost:
-				return 1
-			}
-			return int(a.k - b.k)
-		})
-		for p, kk := range keys {
-			r.byTime[p] = int(kk.k)
-			r.timeRank[kk.k] = int32(p)
-		}
+		return int(a.k - b.k)
+	})
+	for p, kk := range keys {
+		r.byTime[p] = int(kk.k)
+		r.timeRank[kk.k] = int32(p)
 	}
 }
 
@@ -448,8 +456,9 @@ func (sr *searcher) sweep(q *query, lo, hi int) bool {
 		return false
 	}
 	sr.words = min(len(sr.bits), hi>>6+1) // events at times ≤ hi
-	sr.clearIn()
 	r := q.r
+	r.order()
+	sr.clearIn()
 	for t := sr.next(lo); t >= 0; t = sr.next(t + 1) {
 		sr.apply(r, t)
 		if len(sr.opened) == 0 || sr.count < r.M {
@@ -536,6 +545,7 @@ func (sr *searcher) first(q *query, lo, hi int) bool {
 		if opens&(1<<(t-lo)) == 0 || int(count) < r.M {
 			continue
 		}
+		r.order()
 		sr.clearIn()
 		for _, sp := range step {
 			if int(sp.a0) <= t && t <= int(sp.b0) {
@@ -604,6 +614,7 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 	lb := 0.0
 	if !first {
 		// Lower bounds over the nodes with a range.
+		r.order()
 		sr.clearIn()
 		for _, k := range sr.nodes {
 			sr.add(r, int(k))

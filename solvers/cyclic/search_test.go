@@ -261,6 +261,7 @@ func refFind(d *Domain, r *Request, mode string) (Window, bool) {
 	starts = slices.Compact(starts)
 	var best prior
 	var bestPick []int
+	r.order()
 	for _, s := range starts {
 		sr.clearIn()
 		for k, n := range el {
