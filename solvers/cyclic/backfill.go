@@ -39,6 +39,8 @@ type BackfillPlanner struct {
 	// Log, when set, receives every reservation made: the job (batch
 	// index), the pass time and the promised start, for replay checks.
 	Log *[]Reservation
+
+	pool *requestPool
 }
 
 // Reservation is one promise made during a backfilling pass.
@@ -61,12 +63,15 @@ type release struct {
 // Actual the window as run after re-planning on every actual completion;
 // d then holds the slots as actually used.
 func (p *BackfillPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
+	if p.pool == nil {
+		p.pool = &requestPool{}
+	}
 	if p.Early == nil {
 		return p.plan(ctx, d, batch, waited)
 	}
 	// The plan made at the cycle's start knows only reserved times: run it
 	// on a copy; then run the cycle with the actual completions.
-	dry := &BackfillPlanner{Depth: p.Depth}
+	dry := &BackfillPlanner{Depth: p.Depth, pool: p.pool}
 	plan, err := dry.plan(ctx, d.Clone(), batch, waited)
 	if err != nil {
 		return nil, err
@@ -91,11 +96,15 @@ func (p *BackfillPlanner) Plan(ctx context.Context, d *Domain, batch []Job, wait
 
 func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
 	cp := &CyclePlan{Jobs: make([]JobPlan, len(batch))}
+	if p.pool == nil {
+		p.pool = &requestPool{}
+	}
+	p.pool.reset()
 	reqs := make([]*Request, len(batch))
 	queue := make([]int, len(batch))
 	for i := range batch {
 		cp.Jobs[i] = JobPlan{Job: batch[i], Chosen: -1, Waited: waited[i]}
-		reqs[i] = NewRequest(d, &batch[i])
+		reqs[i] = p.pool.get(d, &batch[i])
 		queue[i] = i
 	}
 	var pending []release

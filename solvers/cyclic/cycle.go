@@ -69,6 +69,8 @@ type BatchPlanner struct {
 	// Before, when set, receives the windows before the shift (per job of
 	// the last planned batch; zero Window for postponed jobs).
 	Before *[]Window
+
+	pool *requestPool
 }
 
 // SubBatches cuts n jobs (priority order) into k contiguous sub-batches of
@@ -92,6 +94,10 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 	for i, j := range batch {
 		cp.Jobs[i] = JobPlan{Job: j, Chosen: -1, Waited: waited[i]}
 	}
+	if p.pool == nil {
+		p.pool = &requestPool{}
+	}
+	p.pool.reset()
 	cuts := SubBatches(len(batch), p.K)
 	var chosen []Window
 	var chosenJob []int
@@ -100,7 +106,7 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 		reqs := make([]*Request, hi-lo)
 		modes := make([]string, hi-lo)
 		for i := lo; i < hi; i++ {
-			reqs[i-lo] = NewRequest(d, &batch[i])
+			reqs[i-lo] = p.pool.get(d, &batch[i])
 			modes[i-lo] = ModeFirstFit
 			if p.AEP {
 				modes[i-lo] = batch[i].Criterion

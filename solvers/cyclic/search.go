@@ -152,16 +152,12 @@ func (r *Request) order() {
 	}
 	// byCost: by cost, time, node (cmpCostTime); byTime: by time,
 	// then the same. Sorted as keys, not through index indirection.
-	type key struct {
-		cost float64
-		tm   int32
-		k    int32
-	}
-	keys := make([]key, n)
+	r.keys = grow(r.keys, n)
+	keys := r.keys
 	for k, nd := range r.Eligible {
-		keys[k] = key{r.Cost[nd], int32(r.Time[nd]), int32(k)}
+		keys[k] = orderKey{r.Cost[nd], int32(r.Time[nd]), int32(k)}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
+	slices.SortFunc(keys, func(a, b orderKey) int {
 		switch {
 		case a.cost < b.cost:
 			return -1
@@ -172,15 +168,14 @@ func (r *Request) order() {
 		}
 		return int(a.k - b.k)
 	})
-	ord := make([]int, 2*n)
-	r.byCost, r.byTime = ord[:n:n], ord[n:]
-	ranks := make([]int32, 2*n)
-	r.costRank, r.timeRank = ranks[:n:n], ranks[n:]
+	r.ord, r.ranks = grow(r.ord, 2*n), grow(r.ranks, 2*n)
+	r.byCost, r.byTime = r.ord[:n:n], r.ord[n:]
+	r.costRank, r.timeRank = r.ranks[:n:n], r.ranks[n:]
 	for p, kk := range keys {
 		r.byCost[p] = int(kk.k)
 		r.costRank[kk.k] = int32(p)
 	}
-	slices.SortFunc(keys, func(a, b key) int {
+	slices.SortFunc(keys, func(a, b orderKey) int {
 		switch {
 		case a.tm != b.tm:
 			return int(a.tm - b.tm)
@@ -195,6 +190,13 @@ func (r *Request) order() {
 		r.byTime[p] = int(kk.k)
 		r.timeRank[kk.k] = int32(p)
 	}
+}
+
+// orderKey is an eligible node k's cost and time, sorted by order.
+type orderKey struct {
+	cost float64
+	tm   int32
+	k    int32
 }
 
 // add makes eligible node k a candidate (it is not one).
@@ -245,17 +247,11 @@ func (sr *searcher) push(t int, e event) {
 // node without such a range will never have one again: it is dropped from
 // h.live for good.
 func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
-	if len(r.ranges) != len(r.Eligible) {
-		r.ranges = make([]nodeRanges, len(r.Eligible))
-		slab := make([]span, 4*len(r.Eligible)) // room for 4 ranges a node
-		for k := range r.ranges {
-			r.ranges[k].spans = slab[4*k : 4*k : 4*k+4]
-		}
-	}
 	var nodes []int32
 	if h != nil {
 		if h.live == nil {
-			h.live = make([]int32, len(r.Eligible))
+			r.live = grow(r.live, len(r.Eligible))
+			h.live = r.live
 			for k := range h.live {
 				h.live[k] = int32(k)
 			}
@@ -545,15 +541,33 @@ func (sr *searcher) first(q *query, lo, hi int) bool {
 		if opens&(1<<(t-lo)) == 0 || int(count) < r.M {
 			continue
 		}
-		r.order()
-		sr.clearIn()
-		for _, sp := range step {
-			if int(sp.a0) <= t && t <= int(sp.b0) {
-				sr.add(r, int(sp.k))
-				sr.slotStart[sp.k] = int(sp.a)
+		var pick []int
+		var v float64
+		var ok bool
+		if q.mode == ModeFirstFit {
+			// The first m in scan order straight from the step; the
+			// candidate set only if they exceed the budget.
+			pick = sr.cand[:0]
+			for _, sp := range step {
+				if int(sp.a0) <= t && t <= int(sp.b0) {
+					sr.slotStart[sp.k] = int(sp.a)
+					pick = sr.keepFirst(pick, r.M, int(sp.k))
+				}
 			}
+			sr.cand = pick
+			v, ok = float64(t), sumCost(r, r.Eligible, pick) <= r.Budget+costEps*max(1, r.Budget)
 		}
-		pick, v, ok := sr.pickAt(r, q.mode, t)
+		if !ok {
+			r.order()
+			sr.clearIn()
+			for _, sp := range step {
+				if int(sp.a0) <= t && t <= int(sp.b0) {
+					sr.add(r, int(sp.k))
+					sr.slotStart[sp.k] = int(sp.a)
+				}
+			}
+			pick, v, ok = sr.pickAt(r, q.mode, t)
+		}
 		if ok {
 			q.best = prior{true, v, t}
 			sr.best = append(sr.best[:0], pick...)
@@ -680,29 +694,34 @@ func (sr *searcher) cheapest(d *Domain, r *Request, lo, hi int) (Window, bool) {
 // start of the node's slot, then node index), the first m of them, or the
 // m cheapest if those exceed the budget.
 func (sr *searcher) firstFit(r *Request) ([]int, bool) {
-	el := r.Eligible
-	pick := sr.cand[:0] // the first m by (slot start, node) so far, in order
+	pick := sr.cand[:0]
 	for k, in := range sr.in {
-		if !in {
-			continue
+		if in {
+			pick = sr.keepFirst(pick, r.M, k)
 		}
-		if len(pick) == r.M {
-			if sr.slotStart[k] >= sr.slotStart[pick[r.M-1]] {
-				continue // ties keep the lower index
-			}
-			pick = pick[:r.M-1]
-		}
-		i := len(pick)
-		for i > 0 && sr.slotStart[pick[i-1]] > sr.slotStart[k] {
-			i--
-		}
-		pick = slices.Insert(pick, i, k)
 	}
 	sr.cand = pick
-	if sumCost(r, el, pick) <= r.Budget+costEps*max(1, r.Budget) {
+	if sumCost(r, r.Eligible, pick) <= r.Budget+costEps*max(1, r.Budget) {
 		return pick, true
 	}
 	return sr.cheapestIn(r)
+}
+
+// keepFirst adds candidate k to pick, the first m candidates so far by
+// (slot start, node) in that order; candidates come in node order, so a
+// tie keeps the one already there.
+func (sr *searcher) keepFirst(pick []int, m, k int) []int {
+	if len(pick) == m {
+		if sr.slotStart[k] >= sr.slotStart[pick[m-1]] {
+			return pick
+		}
+		pick = pick[:m-1]
+	}
+	i := len(pick)
+	for i > 0 && sr.slotStart[pick[i-1]] > sr.slotStart[k] {
+		i--
+	}
+	return slices.Insert(pick, i, k)
 }
 
 func sumCost(r *Request, el, pick []int) float64 {

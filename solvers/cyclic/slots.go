@@ -297,11 +297,30 @@ type Request struct {
 	costRank, timeRank []int32 // positions in byCost and byTime
 	// ranges caches, per eligible index, the node's feasible start ranges.
 	ranges []nodeRanges
+
+	// Scratch kept for reuse by a requestPool: the slab behind ranges, the
+	// live list of FindAlternatives, the orders' backing arrays.
+	slab  []span
+	live  []int32
+	ord   []int
+	ranks []int32
+	keys  []orderKey
 }
 
 // NewRequest builds a job's request on d.
 func NewRequest(d *Domain, j *Job) *Request {
-	r := &Request{M: j.Nodes, Budget: j.MaxPrice, Time: make([]int, d.Nodes()), Cost: make([]float64, d.Nodes())}
+	r := &Request{}
+	r.fill(d, j)
+	return r
+}
+
+// fill makes r job j's request on d, reusing r's arrays: nothing of a
+// request r was before (cached ranges, orders) survives.
+func (r *Request) fill(d *Domain, j *Job) {
+	N := d.Nodes()
+	r.M, r.Budget = j.Nodes, j.MaxPrice
+	r.Time, r.Cost = grow(r.Time, N), grow(r.Cost, N)
+	r.Eligible = r.Eligible[:0]
 	for n := range d.Perf {
 		r.Time[n] = NodeTime(j.Volume, d.Perf[n])
 		r.Cost[n] = d.Price[n] * float64(r.Time[n])
@@ -309,6 +328,35 @@ func NewRequest(d *Domain, j *Job) *Request {
 			r.Eligible = append(r.Eligible, n)
 		}
 	}
+	r.byCost, r.byTime, r.costRank, r.timeRank = nil, nil, nil, nil
+	n := len(r.Eligible)
+	r.ranges = grow(r.ranges, n)
+	r.slab = grow(r.slab, 4*n) // room for 4 ranges a node
+	for k := range r.ranges {
+		r.ranges[k] = nodeRanges{spans: r.slab[4*k : 4*k : 4*k+4]} // ver 0: none cached
+	}
+}
+
+// requestPool recycles the requests of a planner: they die when its Plan
+// returns, so the next Plan refills them instead of allocating per-node
+// arrays for every job of every cycle (most of a long run's garbage). A
+// planner with a pool is not safe for concurrent use.
+type requestPool struct {
+	reqs []*Request
+	used int
+}
+
+// reset makes every request of the pool free again.
+func (p *requestPool) reset() { p.used = 0 }
+
+// get returns job j's request on d, a recycled one when there is one.
+func (p *requestPool) get(d *Domain, j *Job) *Request {
+	if p.used == len(p.reqs) {
+		p.reqs = append(p.reqs, &Request{})
+	}
+	r := p.reqs[p.used]
+	p.used++
+	r.fill(d, j)
 	return r
 }
 
