@@ -41,6 +41,7 @@ type BackfillPlanner struct {
 	Log *[]Reservation
 
 	pool *requestPool
+	sr   searcher
 }
 
 // Reservation is one promise made during a backfilling pass.
@@ -71,7 +72,7 @@ func (p *BackfillPlanner) Plan(ctx context.Context, d *Domain, batch []Job, wait
 	}
 	// The plan made at the cycle's start knows only reserved times: run it
 	// on a copy; then run the cycle with the actual completions.
-	dry := &BackfillPlanner{Depth: p.Depth, pool: p.pool}
+	dry := &BackfillPlanner{Depth: p.Depth, pool: p.pool, sr: p.sr} // scratch shared: one after the other
 	plan, err := dry.plan(ctx, d.Clone(), batch, waited)
 	if err != nil {
 		return nil, err
@@ -118,7 +119,7 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 	}
 	resv := map[int]held{}
 	freed := 0
-	var sr searcher
+	sr := &p.sr
 	for t := 0; len(queue) > 0; {
 		if err := ctx.Err(); err != nil {
 			return nil, err

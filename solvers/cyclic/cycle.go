@@ -71,6 +71,7 @@ type BatchPlanner struct {
 	Before *[]Window
 
 	pool *requestPool
+	sr   searcher
 }
 
 // SubBatches cuts n jobs (priority order) into k contiguous sub-batches of
@@ -112,7 +113,7 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 				modes[i-lo] = batch[i].Criterion
 			}
 		}
-		alts, err := FindAlternatives(ctx, d, reqs, modes)
+		alts, err := p.sr.alternatives(ctx, d, reqs, modes)
 		if err != nil {
 			return nil, err
 		}

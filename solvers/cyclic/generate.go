@@ -170,6 +170,7 @@ func (g *GenConfig) LocalJobs(rng *rand.Rand) []Interval {
 // failures measure the load, as the seed's U does.
 func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
 	out := make([]Job, 0, g.Jobs)
+	var costs []float64 // cheapestM's scratch
 	for i := range g.Jobs {
 		m := g.NodesMin + rng.Intn(g.NodesMax-g.NodesMin+1)
 		m = min(m, len(nodes))
@@ -183,11 +184,11 @@ func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
 		}
 		v = max(v, 0.01)
 		budget := round2(f * float64(m) * v * g.UnitPrice)
-		if floor, ok := cheapestM(nodes, m, v, mp); ok {
+		if floor, ok := cheapestM(nodes, m, v, mp, &costs); ok {
 			budget = max(budget, math.Ceil(floor*100)/100)
 		} else {
 			mp = 0 // too few nodes this fast: relax the minimum
-			if floor, ok := cheapestM(nodes, m, v, mp); ok {
+			if floor, ok := cheapestM(nodes, m, v, mp, &costs); ok {
 				budget = max(budget, math.Ceil(floor*100)/100)
 			}
 		}
@@ -197,14 +198,16 @@ func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
 }
 
 // cheapestM is the cost of the m cheapest nodes of performance ≥ minPerf
-// for a job of the given volume, false if fewer than m qualify.
-func cheapestM(nodes []Node, m int, volume, minPerf float64) (float64, bool) {
-	var costs []float64
+// for a job of the given volume, false if fewer than m qualify; buf is
+// scratch space.
+func cheapestM(nodes []Node, m int, volume, minPerf float64, buf *[]float64) (float64, bool) {
+	costs := (*buf)[:0]
 	for _, n := range nodes {
 		if n.Perf >= minPerf {
 			costs = append(costs, n.Price*float64(NodeTime(volume, n.Perf)))
 		}
 	}
+	*buf = costs
 	if len(costs) < m {
 		return 0, false
 	}

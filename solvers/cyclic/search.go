@@ -61,6 +61,9 @@ type searcher struct {
 	nodes                 []int32 // the nodes (eligible indices) with a range
 	step                  []stepSpan
 	cand, sel, heap, best []int
+
+	found []Window // alternatives: every window found, and its job
+	owner []int32
 }
 
 // span is a range of feasible starts [a, b] in one slot (a is the slot's
@@ -813,13 +816,19 @@ func cmpCostTime(r *Request, a, b int) int {
 // alternatives are therefore disjoint. On return d holds all of them busy;
 // the caller releases them (ReleaseWindow) before committing the choice.
 func FindAlternatives(ctx context.Context, d *Domain, reqs []*Request, modes []string) ([][]Window, error) {
-	alts := make([][]Window, len(reqs))
+	var sr searcher
+	return sr.alternatives(ctx, d, reqs, modes)
+}
+
+// alternatives is FindAlternatives on sr's scratch space.
+func (sr *searcher) alternatives(ctx context.Context, d *Domain, reqs []*Request, modes []string) ([][]Window, error) {
+	count := make([]int, len(reqs))
 	active := make([]bool, len(reqs))
 	for i := range active {
 		active[i] = true
 	}
-	var sr searcher
 	hist := make([]history, len(reqs))
+	found, owner := sr.found[:0], sr.owner[:0] // the windows in the order found
 	for more := true; more; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -830,17 +839,31 @@ func FindAlternatives(ctx context.Context, d *Domain, reqs []*Request, modes []s
 				continue
 			}
 			w, ok := sr.find(d, r, modes[i], &hist[i])
-			if !ok || len(alts[i]) >= maxAlternatives {
+			if !ok || count[i] >= maxAlternatives {
 				active[i] = false
 				continue
 			}
 			if err := d.OccupyWindow(w); err != nil {
 				return nil, err
 			}
-			alts[i] = append(alts[i], w)
+			found, owner = append(found, w), append(owner, int32(i))
+			count[i]++
 			more = true
 		}
 	}
+	// Each job's windows, in the order found, in one allocation.
+	all := make([]Window, len(found))
+	alts := make([][]Window, len(reqs))
+	at := 0
+	for i, c := range count {
+		alts[i] = all[at : at : at+c]
+		at += c
+	}
+	for k, w := range found {
+		alts[owner[k]] = append(alts[owner[k]], w)
+	}
+	clear(found) // no stale node slices kept alive by the scratch
+	sr.found, sr.owner = found[:0], owner[:0]
 	return alts, nil
 }
 
