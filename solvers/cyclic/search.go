@@ -494,6 +494,35 @@ func (sr *searcher) sweep(q *query, lo, hi int) bool {
 	return false
 }
 
+// probe tries start lo alone, the pick among all candidates there, into
+// q.best: what the sweep from lo tries first anyway, but known before its
+// load, which then leaves out every node that cannot be in a better
+// window (see load).
+func (sr *searcher) probe(q *query, lo int) {
+	r := q.r
+	r.order()
+	sr.clearIn()
+	for _, k := range sr.nodes {
+		for _, sp := range r.ranges[k].spans {
+			if int(sp.a) > lo {
+				break // spans are in time order
+			}
+			if lo <= int(sp.b) {
+				sr.add(r, int(k))
+				sr.slotStart[k] = int(sp.a)
+				break
+			}
+		}
+	}
+	if sr.count < r.M {
+		return
+	}
+	if pick, v, ok := sr.pickAt(r, q.mode, lo); ok {
+		q.best = prior{true, v, lo}
+		sr.best = append(sr.best[:0], pick...)
+	}
+}
+
 // phase sweeps the starts in [lo, hi). First fit and start take the first
 // window found, mostly near lo: see first.
 func (sr *searcher) phase(q *query, lo, hi int) {
@@ -655,7 +684,14 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 			lo = prev.start
 		}
 	}
-	sr.phase(&q, lo, d.T+1)
+	if !first {
+		// The window at lo first: the sweep then loads only the nodes
+		// that can beat it, and need not run if it is as good as the bound.
+		sr.probe(&q, lo)
+	}
+	if first || !q.best.ok || better(q.bound, q.best.value) {
+		sr.phase(&q, lo, d.T+1)
+	}
 	if lo > 0 && !first && !(q.best.ok && !better(prev.value, q.best.value)) {
 		// Not as good as prev from its start on: try the starts before it,
 		// where every window is worse than prev but may beat the best so
