@@ -78,7 +78,8 @@ type stepSpan struct{ k, a, a0, b0 int32 }
 // but those ending before floor (which only rises within FindAlternatives).
 type nodeRanges struct {
 	ver   uint64
-	floor int
+	floor int32
+	last  int32 // the last span's b, −1 if none (read without the spans)
 	spans []span
 }
 
@@ -270,8 +271,8 @@ func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
 	for _, k := range nodes {
 		n := r.Eligible[k]
 		nr := &r.ranges[k]
-		if nr.ver != d.ver[n] || nr.floor > floor {
-			nr.ver, nr.floor = d.ver[n], floor
+		if nr.ver != d.ver[n] || int(nr.floor) > floor {
+			nr.ver, nr.floor = d.ver[n], int32(floor)
 			nr.spans = nr.spans[:0]
 			t := r.Time[n]
 			// Ranges ending before floor are not wanted: start at the first
@@ -298,8 +299,12 @@ func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
 			if d.T-t >= at {
 				nr.spans = append(nr.spans, span{int32(at), int32(d.T - t)})
 			}
+			nr.last = -1
+			if sp := nr.spans; len(sp) > 0 {
+				nr.last = sp[len(sp)-1].b
+			}
 		}
-		if sp := nr.spans; len(sp) > 0 && int(sp[len(sp)-1].b) >= floor {
+		if int(nr.last) >= floor {
 			keep = append(keep, k)
 		}
 	}

@@ -122,28 +122,35 @@ func (d *Domain) Clone() *Domain {
 // IsFree reports whether [iv.Start, iv.End) on node n is inside [0, T) and
 // overlaps no busy interval.
 func (d *Domain) IsFree(n int, iv Interval) bool {
+	_, ok := d.freeAt(n, iv)
+	return ok
+}
+
+// freeAt reports whether iv is free on node n (as IsFree) and the index of
+// the first busy interval ending after iv.Start: where iv goes in busy[n].
+func (d *Domain) freeAt(n int, iv Interval) (int, bool) {
 	if iv.Start < 0 || iv.End > d.T || iv.End <= iv.Start {
-		return false
+		return 0, false
 	}
 	b := d.busy[n]
-	// first busy interval ending after iv.Start
-	i, _ := slices.BinarySearchFunc(b, iv.Start, func(x Interval, s int) int {
-		if x.End <= s {
-			return -1
+	i, j := 0, len(b)
+	for i < j {
+		if h := int(uint(i+j) >> 1); b[h].End <= iv.Start {
+			i = h + 1
+		} else {
+			j = h
 		}
-		return 1
-	})
-	return i == len(b) || b[i].Start >= iv.End
+	}
+	return i, i == len(b) || b[i].Start >= iv.End
 }
 
 // Occupy marks iv busy on node n; it is an error if iv is not free.
 func (d *Domain) Occupy(n int, iv Interval) error {
-	if !d.IsFree(n, iv) {
+	i, ok := d.freeAt(n, iv)
+	if !ok {
 		return fmt.Errorf("node %d: [%d, %d) is not free", n, iv.Start, iv.End)
 	}
-	b := d.busy[n]
-	i, _ := slices.BinarySearchFunc(b, iv.Start, func(x Interval, s int) int { return x.Start - s })
-	d.setBusy(n, slices.Insert(b, i, iv))
+	d.setBusy(n, slices.Insert(d.busy[n], i, iv))
 	return nil
 }
 
