@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"context"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -94,8 +95,9 @@ type event struct {
 // out): no window is now better than best, and only the nodes in live
 // (nil: all) may still have a feasible range.
 type history struct {
-	best prior
-	live []int32
+	best   prior
+	before float64 // every window starting before best.start is worth at least this
+	live   []int32
 }
 
 // prior is a window's value and start.
@@ -121,6 +123,10 @@ func value(mode string, start, runtime int, cost float64) float64 {
 // better reports whether criterion value a beats b (costs compare with a
 // relative tolerance, integers exactly).
 func better(a, b float64) bool { return a < b-costEps*max(1, abs(a), abs(b)) }
+
+// beyond reports whether every window worth at least bound is worse than
+// a window of value v (bound +Inf: there is no such window).
+func beyond(v, bound float64) bool { return math.IsInf(bound, 1) || better(v, bound) }
 
 func abs(x float64) float64 {
 	if x < 0 {
@@ -154,7 +160,7 @@ func (r *Request) order() {
 	if len(r.byCost) == n {
 		return
 	}
-	// byCost: by cost, time, node (cmpCostTime); byTime: by time,
+	// byCost: by cost, time, node; byTime: by time,
 	// then the same. Sorted as keys, not through index indirection.
 	r.keys = grow(r.keys, n)
 	keys := r.keys
@@ -329,6 +335,9 @@ func (sr *searcher) load(q *query, lo, hi int) bool {
 		} else {
 			v = float64(r.Time[n])
 		}
+		if q.mode == CritFinish && !cut.pass(v+float64(lo)) || q.mode != CritFinish && !cut.pass(v) {
+			continue // no window with it beats the best (finish: from lo on)
+		}
 		for _, sp := range r.ranges[k].spans {
 			a0, b0 := max(int(sp.a), lo), min(int(sp.b), hi-1)
 			if a0 > b0 {
@@ -400,6 +409,20 @@ type query struct {
 	lbRun    float64 // the least runtime any window can have
 	restCost float64 // the least cost of m − 1 nodes
 	best     prior
+
+	// Lower bounds for skipping a later search's second phase: every
+	// window starting before the phase's lo is worth at least earlier;
+	// every window starting before best.start at least before (see sweep).
+	earlier, before float64
+	seen            float64 // the sweep's least value so far, its load's cut included
+}
+
+// setBest makes the window of value v at t (picked in pick) the best: the
+// windows before it are worth at least the least seen before t.
+func (sr *searcher) setBest(q *query, v float64, t int, pick []int) {
+	q.best = prior{true, v, t}
+	q.before = min(q.earlier, q.seen)
+	sr.best = append(sr.best[:0], pick...)
 }
 
 // beats reports whether a window of value v at start t beats q.best:
@@ -455,7 +478,17 @@ func (c cutoff) pass(v float64) bool { return c.all || v < c.thr || (c.incl && v
 // was already at least as good, and t′ < t. lo opens every range across
 // it: trying it is harmless, as a window there is feasible, and no worse,
 // at the latest start of its slots.
+//
+// Along the way it keeps q.seen, the least value of a window at the
+// starts swept so far: the picks tried and, for the rest, the best at the
+// time (a start not tried, or a node not loaded, gives no window better
+// than the best or than an earlier tried pick). So when the best moves to
+// t, every window before t is worth at least min(q.earlier, q.seen).
 func (sr *searcher) sweep(q *query, lo, hi int) bool {
+	q.seen = math.Inf(1)
+	if q.best.ok {
+		q.seen = q.best.value // the load leaves out nodes by it
+	}
 	if !sr.load(q, lo, hi) {
 		return false
 	}
@@ -488,9 +521,9 @@ func (sr *searcher) sweep(q *query, lo, hi int) bool {
 			continue
 		}
 		if q.beats(v, t) {
-			q.best = prior{true, v, t}
-			sr.best = append(sr.best[:0], pick...)
+			sr.setBest(q, v, t, pick)
 		}
+		q.seen = min(q.seen, v)
 		if !better(q.bound, v) {
 			sr.drain(t + 1)
 			return true
@@ -523,8 +556,8 @@ func (sr *searcher) probe(q *query, lo int) {
 		return
 	}
 	if pick, v, ok := sr.pickAt(r, q.mode, lo); ok {
-		q.best = prior{true, v, lo}
-		sr.best = append(sr.best[:0], pick...)
+		q.seen = math.Inf(1) // nothing swept yet: before lo is q.earlier
+		sr.setBest(q, v, lo, pick)
 	}
 }
 
@@ -683,10 +716,11 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 		}
 		lb = value(mode, 0, lbRun, lbCost) // finish ≥ runtime ≥ lbRun
 		q.lbRun = float64(lbRun)
-		q.bound = lb
+		q.bound, q.earlier = lb, math.Inf(1)
 		if prev.ok {
 			q.bound = max(q.bound, prev.value)
 			lo = prev.start
+			q.earlier = h.before
 		}
 	}
 	if !first {
@@ -697,18 +731,19 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 	if first || !q.best.ok || better(q.bound, q.best.value) {
 		sr.phase(&q, lo, d.T+1)
 	}
-	if lo > 0 && !first && !(q.best.ok && !better(prev.value, q.best.value)) {
+	if lo > 0 && !first && !(q.best.ok && (!better(prev.value, q.best.value) || beyond(q.best.value, h.before))) {
 		// Not as good as prev from its start on: try the starts before it,
 		// where every window is worse than prev but may beat the best so
-		// far or tie with it earlier.
-		q.bound = lb
+		// far or tie with it earlier; unless all of them are worth at
+		// least h.before (prev's search saw to that), which is worse.
+		q.bound, q.earlier = lb, math.Inf(1)
 		sr.phase(&q, 0, lo)
 	}
 	if !q.best.ok {
 		return Window{}, false
 	}
 	if h != nil {
-		h.best = q.best
+		h.best, h.before = q.best, q.before
 	}
 	return makeWindow(r, el, q.best.start, sr.best), true
 }
@@ -824,11 +859,18 @@ func (sr *searcher) fastestIn(r *Request) ([]int, bool) {
 	for w, x := range sr.byTime {
 		for ; x != 0; x &= x - 1 {
 			k := r.byTime[w<<6+bits.TrailingZeros64(x)]
-			i, _ := slices.BinarySearchFunc(h, k, func(x, y int) int { return cmpCostTime(r, el[x], el[y]) })
-			h = slices.Insert(h, i, k)
-			if len(h) > r.M {
-				h = h[:len(h)-1]
+			// insert k by cost rank (the byCost order), keeping m
+			i, ck := len(h), r.costRank[k]
+			for i > 0 && r.costRank[h[i-1]] > ck {
+				i--
 			}
+			if i == r.M {
+				continue // costlier than the m kept
+			}
+			if len(h) == r.M {
+				h = h[:r.M-1]
+			}
+			h = slices.Insert(h, i, k)
 			if len(h) == r.M && sumCost(r, el, h) <= r.Budget+costEps*max(1, r.Budget) {
 				sr.heap = h
 				return h, true
@@ -837,18 +879,6 @@ func (sr *searcher) fastestIn(r *Request) ([]int, bool) {
 	}
 	sr.heap = h
 	return nil, false
-}
-
-func cmpCostTime(r *Request, a, b int) int {
-	switch {
-	case r.Cost[a] < r.Cost[b]:
-		return -1
-	case r.Cost[a] > r.Cost[b]:
-		return 1
-	case r.Time[a] != r.Time[b]:
-		return r.Time[a] - r.Time[b]
-	}
-	return a - b
 }
 
 // FindAlternatives is the seed's alternatives search: round after round,
