@@ -614,20 +614,35 @@ func (sr *searcher) first(q *query, lo, hi int) bool {
 		var pick []int
 		var v float64
 		var ok bool
-		if q.mode == ModeFirstFit {
-			// The first m in scan order straight from the step; the
-			// candidate set only if they exceed the budget.
-			pick = sr.cand[:0]
-			for _, sp := range step {
-				if int(sp.a0) <= t && t <= int(sp.b0) {
-					sr.slotStart[sp.k] = int(sp.a)
-					pick = sr.keepFirst(pick, r.M, int(sp.k))
+		if q.mode == ModeFirstFit || q.mode == modeCheapest {
+			// The picks straight from the step, without the candidate
+			// set: first fit's first m in scan order, and the m cheapest
+			// (cheapest's pick, first fit's when its first m exceed the
+			// budget).
+			within := func(pick []int) bool { return sumCost(r, r.Eligible, pick) <= r.Budget+costEps*max(1, r.Budget) }
+			if q.mode == ModeFirstFit {
+				pick = sr.cand[:0]
+				for _, sp := range step {
+					if int(sp.a0) <= t && t <= int(sp.b0) {
+						sr.slotStart[sp.k] = int(sp.a)
+						pick = sr.keepFirst(pick, r.M, int(sp.k))
+					}
 				}
+				sr.cand = pick
+				ok = within(pick)
 			}
-			sr.cand = pick
-			v, ok = float64(t), sumCost(r, r.Eligible, pick) <= r.Budget+costEps*max(1, r.Budget)
-		}
-		if !ok {
+			if !ok {
+				pick = sr.sel[:0]
+				for _, sp := range step {
+					if int(sp.a0) <= t && t <= int(sp.b0) {
+						pick = keepCheapest(r, pick, int(sp.k))
+					}
+				}
+				sr.sel = pick
+				ok = within(pick)
+			}
+			v = float64(t)
+		} else {
 			r.order()
 			sr.clearIn()
 			for _, sp := range step {
@@ -784,6 +799,34 @@ func (sr *searcher) firstFit(r *Request) ([]int, bool) {
 		return pick, true
 	}
 	return sr.cheapestIn(r)
+}
+
+// keepCheapest adds candidate k to pick, the m cheapest candidates so far
+// by (cost, time, node) in that order: the byCost order, without it.
+func keepCheapest(r *Request, pick []int, k int) []int {
+	el := r.Eligible
+	before := func(a, b int) bool {
+		ca, cb := r.Cost[el[a]], r.Cost[el[b]]
+		if ca != cb {
+			return ca < cb
+		}
+		if ta, tb := r.Time[el[a]], r.Time[el[b]]; ta != tb {
+			return ta < tb
+		}
+		return a < b
+	}
+	m := r.M
+	if len(pick) == m {
+		if !before(k, pick[m-1]) {
+			return pick
+		}
+		pick = pick[:m-1]
+	}
+	i := len(pick)
+	for i > 0 && before(k, pick[i-1]) {
+		i--
+	}
+	return slices.Insert(pick, i, k)
 }
 
 // keepFirst adds candidate k to pick, the first m candidates so far by

@@ -346,24 +346,63 @@ func (r *Request) fill(d *Domain, j *Job) {
 
 // requestPool recycles the requests of a planner: they die when its Plan
 // returns, so the next Plan refills them instead of allocating per-node
-// arrays for every job of every cycle (most of a long run's garbage). A
-// planner with a pool is not safe for concurrent use.
+// arrays for every job of every cycle (most of a long run's garbage). A job
+// planned again (carried to the next cycle, or the backfilling re-run
+// after its dry run) gets its request back as it was, orders and cached
+// ranges included: its times and costs depend only on the job and the
+// domain's nodes, which a run does not change, and the ranges are keyed by
+// node versions, which no other domain state shares. A planner with a pool
+// is not safe for concurrent use.
 type requestPool struct {
-	reqs []*Request
-	used int
+	last, cur map[Job]*Request // the requests of the last Plan and this one
+	free      []*Request
+	// the domain the requests were made on: T, performances and prices;
+	// checked: the Plan's domain was compared with it
+	T           int
+	perf, price []float64
+	checked     bool
 }
 
-// reset makes every request of the pool free again.
-func (p *requestPool) reset() { p.used = 0 }
-
-// get returns job j's request on d, a recycled one when there is one.
-func (p *requestPool) get(d *Domain, j *Job) *Request {
-	if p.used == len(p.reqs) {
-		p.reqs = append(p.reqs, &Request{})
+// reset starts a Plan: the last Plan's requests can be had again by their
+// jobs (get), the others of the one before are free.
+func (p *requestPool) reset() {
+	for _, r := range p.last {
+		p.free = append(p.free, r)
 	}
-	r := p.reqs[p.used]
-	p.used++
-	r.fill(d, j)
+	if p.last == nil {
+		p.last = map[Job]*Request{}
+	}
+	clear(p.last)
+	p.last, p.cur = p.cur, p.last
+	if p.last == nil {
+		p.last = map[Job]*Request{}
+	}
+	p.checked = false
+}
+
+// get returns job j's request on d: the last Plan's for j if d has the
+// same nodes, else a recycled one refilled.
+func (p *requestPool) get(d *Domain, j *Job) *Request {
+	if !p.checked && (d.T != p.T || !slices.Equal(d.Perf, p.perf) || !slices.Equal(d.Price, p.price)) {
+		for _, r := range p.last {
+			p.free = append(p.free, r)
+		}
+		clear(p.last)
+		p.T, p.perf, p.price = d.T, slices.Clone(d.Perf), slices.Clone(d.Price)
+	}
+	p.checked = true
+	r, ok := p.last[*j]
+	if ok {
+		delete(p.last, *j)
+	} else {
+		if n := len(p.free); n > 0 {
+			r, p.free = p.free[n-1], p.free[:n-1]
+		} else {
+			r = &Request{}
+		}
+		r.fill(d, j)
+	}
+	p.cur[*j] = r
 	return r
 }
 
