@@ -278,37 +278,7 @@ func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
 		n := r.Eligible[k]
 		nr := &r.ranges[k]
 		if nr.ver != d.ver[n] || int(nr.floor) > floor {
-			nr.ver, nr.floor = d.ver[n], int32(floor)
-			nr.spans = nr.spans[:0]
-			t := r.Time[n]
-			// Ranges ending before floor are not wanted: start at the first
-			// busy interval from floor + t on.
-			b := d.busy[n]
-			i, j := 0, len(b) // the first busy interval from floor + t on
-			for i < j {
-				if mid := int(uint(i+j) >> 1); b[mid].Start < floor+t {
-					i = mid + 1
-				} else {
-					j = mid
-				}
-			}
-			at := 0
-			if i > 0 {
-				at = b[i-1].End
-			}
-			for _, iv := range b[i:] {
-				if iv.Start-t >= at {
-					nr.spans = append(nr.spans, span{int32(at), int32(iv.Start - t)})
-				}
-				at = max(at, iv.End)
-			}
-			if d.T-t >= at {
-				nr.spans = append(nr.spans, span{int32(at), int32(d.T - t)})
-			}
-			nr.last = -1
-			if sp := nr.spans; len(sp) > 0 {
-				nr.last = sp[len(sp)-1].b
-			}
+			nr.update(d, r, n, floor)
 		}
 		if int(nr.last) >= floor {
 			keep = append(keep, k)
@@ -318,6 +288,90 @@ func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
 		h.live = keep
 	}
 	sr.nodes = keep
+}
+
+// update brings node n's ranges for r up to date with d, from floor on:
+// by the one slot occupied since when that is all that changed, else by
+// compute.
+func (nr *nodeRanges) update(d *Domain, r *Request, n, floor int) {
+	if nr.ver == 0 || nr.ver != d.pver[n] || int(nr.floor) > floor {
+		nr.compute(d, r, n, floor)
+		return
+	}
+	// The occupied iv lies in one free slot [A, B); if that slot has a
+	// range [A, B − t], it splits into the ranges of [A, s) and [e, B)
+	// that are long enough, the first only if it ends at floor or later.
+	iv, t, f := d.occ[n], r.Time[n], int(nr.floor)
+	sp := nr.spans
+	for i := range sp {
+		a, b := int(sp[i].a), int(sp[i].b)
+		if a > iv.Start {
+			break
+		}
+		if iv.End > b+t {
+			continue
+		}
+		left := iv.Start-a >= t && iv.Start-t >= f
+		right := b >= iv.End
+		switch {
+		case left && right:
+			nr.spans = append(sp, span{}) // sp's length only, but when it grows
+			sp = nr.spans
+			copy(sp[i+2:], sp[i+1:])
+			sp[i].b = int32(iv.Start - t)
+			sp[i+1] = span{int32(iv.End), int32(b)}
+		case left:
+			sp[i].b = int32(iv.Start - t)
+		case right:
+			sp[i].a = int32(iv.End)
+		default:
+			copy(sp[i:], sp[i+1:])
+			nr.spans = nr.spans[:len(sp)-1]
+		}
+		break
+	}
+	nr.ver = d.ver[n]
+	nr.setLast()
+}
+
+// setLast sets last from the spans.
+func (nr *nodeRanges) setLast() {
+	nr.last = -1
+	if sp := nr.spans; len(sp) > 0 {
+		nr.last = sp[len(sp)-1].b
+	}
+}
+
+// compute brings node n's ranges for r up to date with d, from floor on.
+func (nr *nodeRanges) compute(d *Domain, r *Request, n, floor int) {
+	nr.ver, nr.floor = d.ver[n], int32(floor)
+	nr.spans = nr.spans[:0]
+	t := r.Time[n]
+	// Ranges ending before floor are not wanted: start at the first busy
+	// interval from floor + t on.
+	b := d.busy[n]
+	i, j := 0, len(b)
+	for i < j {
+		if mid := int(uint(i+j) >> 1); b[mid].Start < floor+t {
+			i = mid + 1
+		} else {
+			j = mid
+		}
+	}
+	at := 0
+	if i > 0 {
+		at = b[i-1].End
+	}
+	for _, iv := range b[i:] {
+		if iv.Start-t >= at {
+			nr.spans = append(nr.spans, span{int32(at), int32(iv.Start - t)})
+		}
+		at = max(at, iv.End)
+	}
+	if d.T-t >= at {
+		nr.spans = append(nr.spans, span{int32(at), int32(d.T - t)})
+	}
+	nr.setLast()
 }
 
 // load puts q's ranges, cut to starts in [lo, hi), into the event lists,

@@ -83,23 +83,46 @@ type Domain struct {
 	// any domain has had (a clone shares them while equal): searches cache
 	// what they derive from a node's busy intervals under its version.
 	ver []uint64
+	// pver[n] is node n's version before its last change if that change
+	// occupied occ[n] (else 0): a cache of that version can follow the
+	// change instead of being rebuilt.
+	pver []uint64
+	occ  []Interval
+	// vnext, vend: the block of versions (vnext, vend] this domain has
+	// taken from versions and not used yet.
+	vnext, vend uint64
 }
 
-// versions numbers the states of domain nodes across all domains.
+// versions numbers the states of domain nodes across all domains; a
+// domain takes them in blocks, so that runs in parallel do not contend.
 var versions atomic.Uint64
+
+const versionBlock = 1 << 12
+
+// newVersion returns a version no node of any domain has had.
+func (d *Domain) newVersion() uint64 {
+	if d.vnext == d.vend {
+		d.vend = versions.Add(versionBlock)
+		d.vnext = d.vend - versionBlock
+	}
+	d.vnext++
+	return d.vnext
+}
 
 // setBusy replaces node n's busy intervals.
 func (d *Domain) setBusy(n int, b []Interval) {
 	d.busy[n] = b
-	d.ver[n] = versions.Add(1)
+	d.ver[n] = d.newVersion()
+	d.pver[n] = 0
 }
 
 // NewDomain returns an empty domain over [0, T) for nodes of the given
 // performances and prices.
 func NewDomain(T int, perf, price []float64) *Domain {
-	d := &Domain{T: T, Perf: perf, Price: price, busy: make([][]Interval, len(perf)), ver: make([]uint64, len(perf))}
+	N := len(perf)
+	d := &Domain{T: T, Perf: perf, Price: price, busy: make([][]Interval, N), ver: make([]uint64, N), pver: make([]uint64, N), occ: make([]Interval, N)}
 	for n := range d.ver {
-		d.ver[n] = versions.Add(1)
+		d.ver[n] = d.newVersion()
 	}
 	return d
 }
@@ -112,7 +135,8 @@ func (d *Domain) Busy(n int) []Interval { return d.busy[n] }
 
 // Clone returns an independent copy.
 func (d *Domain) Clone() *Domain {
-	c := &Domain{T: d.T, Perf: d.Perf, Price: d.Price, busy: make([][]Interval, len(d.busy)), ver: slices.Clone(d.ver)}
+	c := &Domain{T: d.T, Perf: d.Perf, Price: d.Price, busy: make([][]Interval, len(d.busy)),
+		ver: slices.Clone(d.ver), pver: slices.Clone(d.pver), occ: slices.Clone(d.occ)}
 	for i, b := range d.busy {
 		c.busy[i] = slices.Clone(b)
 	}
@@ -150,7 +174,9 @@ func (d *Domain) Occupy(n int, iv Interval) error {
 	if !ok {
 		return fmt.Errorf("node %d: [%d, %d) is not free", n, iv.Start, iv.End)
 	}
+	old := d.ver[n]
 	d.setBusy(n, slices.Insert(d.busy[n], i, iv))
+	d.pver[n], d.occ[n] = old, iv
 	return nil
 }
 
