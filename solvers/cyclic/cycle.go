@@ -3,6 +3,7 @@ package cyclic
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"slices"
 )
 
@@ -49,7 +50,8 @@ type CyclePlan struct {
 }
 
 // Planner plans one cycle's batch (in priority order) on d, which holds the
-// owners' local jobs; on return d holds the committed windows too. The
+// owners' local jobs; on return d holds the committed windows too. d,
+// batch and waited stay the caller's: a planner keeps none of them. The
 // job/cycle loop (Simulate) is open to any planner: CSS and fair here, a
 // backfilling planner over the same Domain later.
 type Planner interface {
@@ -181,17 +183,40 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 // dropped (counted), so an overloaded domain cannot grow the batch forever.
 func maxCarried(jobsPerCycle int) int { return max(100, 5*jobsPerCycle) }
 
-// CycleSource yields each cycle's local load and new jobs.
+// CycleSource yields each cycle's local load and new jobs. It recycles:
+// the domain given back by Release is the next cycle's, and one random
+// source serves every cycle (reseeded as cycleRNG would seed a new one).
 type CycleSource struct {
-	in *Instance
+	in    *Instance
+	spare *Domain
+	rng   *rand.Rand
+}
+
+// Release gives back a cycle's domain, which its caller no longer uses.
+func (cs *CycleSource) Release(d *Domain) { cs.spare = d }
+
+// domain returns the instance's first-cycle domain, in the spare's memory
+// when there is one.
+func (cs *CycleSource) domain() *Domain {
+	in, d := cs.in, cs.spare
+	if d == nil || d.Nodes() != len(in.Nodes) {
+		return in.Domain()
+	}
+	cs.spare = nil
+	d.T = in.Interval
+	for n, nd := range in.Nodes {
+		d.Perf[n], d.Price[n] = nd.Perf, nd.Price
+		d.setBusy(n, append(d.busy[n][:0], nd.Busy...))
+	}
+	return d
 }
 
 // Cycle returns cycle c's domain (local jobs busy) and new jobs: cycle 1 is
 // the instance's; later cycles are drawn by the instance's generator from
 // cycleRNG(seed, c), or repeat cycle 1 (jobs renamed) without one.
-func (cs CycleSource) Cycle(c int) (*Domain, []Job) {
+func (cs *CycleSource) Cycle(c int) (*Domain, []Job) {
 	in := cs.in
-	d := in.Domain()
+	d := cs.domain()
 	if c == 1 {
 		return d, slices.Clone(in.Jobs)
 	}
@@ -202,12 +227,17 @@ func (cs CycleSource) Cycle(c int) (*Domain, []Job) {
 		return d, nil
 	}
 	if g := in.Generator; g != nil {
-		rng := cycleRNG(g.Seed, c)
+		seed := cycleSeed(g.Seed, c)
+		if cs.rng == nil {
+			cs.rng = rand.New(rand.NewSource(seed))
+		} else {
+			cs.rng.Seed(seed)
+		}
 		for n := range in.Nodes {
 			// local jobs past a shorter instance interval are cut
-			d.setBusy(n, clip(g.LocalJobs(rng), in.Interval))
+			d.setBusy(n, clip(g.appendLocalJobs(d.busy[n][:0], cs.rng), in.Interval))
 		}
-		return d, g.NewJobs(rng, c, in.Nodes)
+		return d, g.NewJobs(cs.rng, c, in.Nodes)
 	}
 	jobs := slices.Clone(in.Jobs)
 	for i := range jobs {
@@ -286,7 +316,7 @@ type GanttCycle struct {
 // order) followed by the cycle's new jobs; jobs without an alternative are
 // carried to the next cycle.
 func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *[]Window, progress func(done, total int, note string)) (*Result, error) {
-	src := CycleSource{in: in}
+	src := &CycleSource{in: in}
 	res := &Result{ByCrit: map[string]*CritStats{}, NodeLoad: make([]float64, len(in.Nodes)), NodeIncom: make([]float64, len(in.Nodes))}
 	for _, c := range Criteria {
 		res.ByCrit[c] = &CritStats{}
@@ -296,6 +326,8 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 		waited int
 	}
 	var queue []carried
+	var batch []Job
+	var waited []int
 	perCycle := len(in.Jobs)
 	if in.Generator != nil {
 		perCycle = max(perCycle, in.Generator.Jobs)
@@ -328,8 +360,7 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 			st.Dropped = len(queue) - lim
 			queue = queue[st.Dropped:]
 		}
-		batch := make([]Job, 0, len(queue)+len(fresh))
-		waited := make([]int, 0, cap(batch))
+		batch, waited = batch[:0], waited[:0] // no planner keeps them
 		for _, q := range queue {
 			batch = append(batch, q.job)
 			waited = append(waited, q.waited)
@@ -402,6 +433,7 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 			res.Failures++
 		}
 		res.Cycles = append(res.Cycles, st)
+		src.Release(d) // nothing of the result refers to it
 		if c == cfg.GanttCycle {
 			g := &GanttCycle{Cycle: c, Local: local, Plan: cp}
 			if cfg.Shift && before != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"schedlab/errs"
 )
@@ -244,6 +245,15 @@ func chooseByG(g, f [][]float64, G int, maximize bool, pick []int) error {
 
 // chooseByF: real g (cost), integer f minimized; table over exact totals
 // F of the least cost.
+// dpScratch is chooseByF's tables, kept for the next call (a planner
+// chooses once per cycle, thousands of times a run).
+type dpScratch struct {
+	dp, nd []float64
+	from   []int16
+}
+
+var dpScratches = sync.Pool{New: func() any { return new(dpScratch) }}
+
 func chooseByF(g, f [][]float64, limit float64, pick []int) error {
 	n := len(g)
 	base, span := 0, 0
@@ -261,13 +271,15 @@ func chooseByF(g, f [][]float64, limit float64, pick []int) error {
 		return errs.New(errs.TooLarge, "limit", "the DP table would hold %d × %d entries, over the budget of %d", n, span+1, maxDPEntries)
 	}
 	inf := math.Inf(1)
-	dp := make([]float64, span+1)
-	nd := make([]float64, span+1)
+	sc := dpScratches.Get().(*dpScratch)
+	defer dpScratches.Put(sc)
+	// from is read only where its row reached: no clearing needed
+	sc.dp, sc.nd, sc.from = grow(sc.dp, span+1), grow(sc.nd, span+1), grow(sc.from, n*(span+1))
+	dp, nd, from := sc.dp, sc.nd, sc.from
 	for x := range dp {
 		dp[x] = inf
 	}
 	dp[0] = 0
-	from := make([]int16, n*(span+1))
 	reach := 0
 	for i := range g {
 		for x := range nd {

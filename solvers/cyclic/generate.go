@@ -100,8 +100,11 @@ func (g *GenConfig) Validate() error {
 // cycleRNG is the random source of cycle c (1-based): independent streams
 // per cycle, so cycle c's draw never depends on how many were drawn before.
 func cycleRNG(seed int64, c int) *rand.Rand {
-	return rand.New(rand.NewSource(seed*1_000_003 + int64(c)*7_919 + 17))
+	return rand.New(rand.NewSource(cycleSeed(seed, c)))
 }
+
+// cycleSeed is the seed of cycleRNG(seed, c).
+func cycleSeed(seed int64, c int) int64 { return seed*1_000_003 + int64(c)*7_919 + 17 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
@@ -142,13 +145,15 @@ func Generate(g GenConfig) (*Instance, error) {
 // gaps ~ Exp(mean L̄(1−ρ)/ρ) and jobs of length ~ U{LocalMin..LocalMax}
 // (mean L̄), so the expected busy share is ρ = LocalLoad (less the part cut
 // at T).
-func (g *GenConfig) LocalJobs(rng *rand.Rand) []Interval {
+func (g *GenConfig) LocalJobs(rng *rand.Rand) []Interval { return g.appendLocalJobs(nil, rng) }
+
+// appendLocalJobs appends LocalJobs(rng) to out.
+func (g *GenConfig) appendLocalJobs(out []Interval, rng *rand.Rand) []Interval {
 	if g.LocalLoad <= 0 {
-		return nil
+		return out
 	}
 	mean := float64(g.LocalMin+g.LocalMax) / 2
 	gap := mean * (1 - g.LocalLoad) / g.LocalLoad
-	var out []Interval
 	// Start in a random phase of the renewal process: busy at 0 with
 	// probability ρ.
 	t := 0
