@@ -42,6 +42,7 @@ type BackfillPlanner struct {
 
 	pool *requestPool
 	sr   searcher
+	jobs []JobPlan // the plan's jobs, reused
 }
 
 // Reservation is one promise made during a backfilling pass.
@@ -96,7 +97,8 @@ func (p *BackfillPlanner) Plan(ctx context.Context, d *Domain, batch []Job, wait
 }
 
 func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
-	cp := &CyclePlan{Jobs: make([]JobPlan, len(batch))}
+	p.jobs = grow(p.jobs, len(batch))
+	cp := &CyclePlan{Jobs: p.jobs}
 	if p.pool == nil {
 		p.pool = &requestPool{}
 	}

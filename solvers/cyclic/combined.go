@@ -30,6 +30,8 @@ type CombinedPlanner struct {
 	Backfill *BackfillPlanner
 	Share    float64 // N_css / N in [0, 1]
 	Priority string
+
+	jobs []JobPlan // the plan's jobs, reused
 }
 
 // Slice returns the batch indices Fair plans: the first round(share × n) by
@@ -63,7 +65,8 @@ func (p *CombinedPlanner) Plan(ctx context.Context, d *Domain, batch []Job, wait
 			rest = append(rest, i)
 		}
 	}
-	cp := &CyclePlan{Jobs: make([]JobPlan, len(batch))}
+	p.jobs = grow(p.jobs, len(batch))
+	cp := &CyclePlan{Jobs: p.jobs}
 	part := func(pl Planner, idx []int) error {
 		if len(idx) == 0 {
 			return nil

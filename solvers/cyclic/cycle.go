@@ -52,6 +52,8 @@ type CyclePlan struct {
 // Planner plans one cycle's batch (in priority order) on d, which holds the
 // owners' local jobs; on return d holds the committed windows too. d,
 // batch and waited stay the caller's: a planner keeps none of them. The
+// plan may live in the planner's buffers: it is valid until the planner's
+// next Plan (clonePlan keeps one). The
 // job/cycle loop (Simulate) is open to any planner: CSS and fair here, a
 // backfilling planner over the same Domain later.
 type Planner interface {
@@ -74,6 +76,7 @@ type BatchPlanner struct {
 
 	pool *requestPool
 	sr   searcher
+	jobs []JobPlan // the plan's jobs, reused
 }
 
 // SubBatches cuts n jobs (priority order) into k contiguous sub-batches of
@@ -93,10 +96,12 @@ func SubBatches(n, k int) []int {
 
 // Plan implements Planner.
 func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
-	cp := &CyclePlan{Jobs: make([]JobPlan, len(batch))}
+	p.jobs = grow(p.jobs, len(batch))
+	cp := &CyclePlan{Jobs: p.jobs}
 	for i, j := range batch {
 		cp.Jobs[i] = JobPlan{Job: j, Chosen: -1, Waited: waited[i]}
 	}
+	p.sr.store = p.sr.store[:0]
 	if p.pool == nil {
 		p.pool = &requestPool{}
 	}
@@ -375,7 +380,8 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 			return nil, err
 		}
 		queue = queue[:0]
-		for _, jp := range cp.Jobs {
+		for i := range cp.Jobs {
+			jp := &cp.Jobs[i] // not a copy per job: &jp.Job below would move each to the heap
 			cs := res.ByCrit[jp.Job.Criterion]
 			cs.Jobs++
 			res.All.Jobs++
@@ -435,7 +441,7 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 		res.Cycles = append(res.Cycles, st)
 		src.Release(d) // nothing of the result refers to it
 		if c == cfg.GanttCycle {
-			g := &GanttCycle{Cycle: c, Local: local, Plan: cp}
+			g := &GanttCycle{Cycle: c, Local: local, Plan: clonePlan(cp)}
 			if cfg.Shift && before != nil {
 				g.Before = slices.Clone(*before)
 			}
@@ -444,6 +450,17 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 	}
 	progress(cfg.Cycles, cfg.Cycles, "done")
 	return res, nil
+}
+
+// clonePlan copies cp out of its planner's buffers.
+func clonePlan(cp *CyclePlan) *CyclePlan {
+	c := *cp
+	c.Jobs = slices.Clone(cp.Jobs)
+	for i := range c.Jobs {
+		c.Jobs[i].Alts = slices.Clone(c.Jobs[i].Alts)
+	}
+	c.Limits = slices.Clone(cp.Limits)
+	return &c
 }
 
 // earlyLaw is the early-completion fraction of a job under cfg.

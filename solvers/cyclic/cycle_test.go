@@ -316,3 +316,33 @@ func TestUnshiftedIsTheRunWithoutShift(t *testing.T) {
 		}
 	}
 }
+
+// Planners reuse their buffers from one Plan to the next; the Gantt
+// cycle's plan is kept out of them: the same after later cycles ran.
+func TestGanttPlanOutlivesLaterCycles(t *testing.T) {
+	g := Toporkov2014()
+	g.Nodes = 30
+	in, err := Generate(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []Config{
+		{Variant: VariantCSS, Strategy: StratRuntime, K: 1},
+		{Variant: VariantFair, Strategy: StratProcTime, K: 2, Shift: true},
+		{Variant: VariantBackfill, Depth: 1},
+		{Variant: VariantCombined, Strategy: StratProcTime, K: 1, Depth: 1, Share: 0.5, Priority: PriorityQueue},
+	} {
+		var plans []*CyclePlan
+		for _, cycles := range []int{1, 4} {
+			cfg.Cycles, cfg.GanttCycle = cycles, 1
+			res, err := RunConfig(t.Context(), in, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plans = append(plans, res.Gantt.Plan)
+		}
+		if !reflect.DeepEqual(plans[0], plans[1]) {
+			t.Errorf("%s: cycle 1's plan changed when later cycles ran", cfg.Variant)
+		}
+	}
+}

@@ -65,6 +65,7 @@ type searcher struct {
 
 	found []Window // alternatives: every window found, and its job
 	owner []int32
+	store []Window // the alternatives' storage of the current plan
 }
 
 // span is a range of feasible starts [a, b] in one slot (a is the slot's
@@ -1019,8 +1020,14 @@ func (sr *searcher) alternatives(ctx context.Context, d *Domain, reqs []*Request
 			more = true
 		}
 	}
-	// Each job's windows, in the order found, in one allocation.
-	all := make([]Window, len(found))
+	// Each job's windows, in the order found, next in sr.store (which a
+	// planner empties at each Plan: the windows are the plan's).
+	n := len(found)
+	if cap(sr.store)-len(sr.store) < n {
+		sr.store = make([]Window, 0, max(2*cap(sr.store), n, 64)) // the old array stays with its plans
+	}
+	all := sr.store[len(sr.store) : len(sr.store)+n]
+	sr.store = sr.store[:len(sr.store)+n]
 	alts := make([][]Window, len(reqs))
 	at := 0
 	for i, c := range count {
