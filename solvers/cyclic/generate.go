@@ -206,19 +206,35 @@ func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
 // for a job of the given volume, false if fewer than m qualify; buf is
 // scratch space.
 func cheapestM(nodes []Node, m int, volume, minPerf float64, buf *[]float64) (float64, bool) {
-	costs := (*buf)[:0]
-	for _, n := range nodes {
-		if n.Perf >= minPerf {
-			costs = append(costs, n.Price*float64(NodeTime(volume, n.Perf)))
-		}
+	if m <= 0 {
+		return 0, true
 	}
-	*buf = costs
-	if len(costs) < m {
+	low := (*buf)[:0] // the m lowest costs so far, ascending
+	n := 0
+	for _, nd := range nodes {
+		if nd.Perf < minPerf {
+			continue
+		}
+		n++
+		c := nd.Price * float64(NodeTime(volume, nd.Perf))
+		if len(low) == m {
+			if c >= low[m-1] {
+				continue
+			}
+			low = low[:m-1]
+		}
+		i := len(low)
+		for i > 0 && low[i-1] > c {
+			i--
+		}
+		low = slices.Insert(low, i, c)
+	}
+	*buf = low
+	if n < m {
 		return 0, false
 	}
-	slices.Sort(costs)
 	s := 0.0
-	for _, c := range costs[:m] {
+	for _, c := range low {
 		s += c
 	}
 	return s, true
