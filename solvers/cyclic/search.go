@@ -96,9 +96,20 @@ type event struct {
 // out): no window is now better than best, and only the nodes in live
 // (nil: all) may still have a feasible range.
 type history struct {
+	lbs    lowerBounds
 	best   prior
 	before float64 // every window starting before best.start is worth at least this
 	live   []int32
+}
+
+// lowerBounds are a search's bounds over the nodes with a range: the
+// cost of the m cheapest (and of their m − 1 cheapest), the longest time
+// of the m fastest within the budget; nodes holds both picks.
+type lowerBounds struct {
+	ok         bool
+	cost, rest float64
+	run        int
+	nodes      []int
 }
 
 // prior is a window's value and start.
@@ -283,6 +294,8 @@ func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
 		}
 		if int(nr.last) >= floor {
 			keep = append(keep, k)
+		} else if h != nil && h.lbs.ok && slices.Contains(h.lbs.nodes, int(k)) {
+			h.lbs.ok = false // one of the bounds' picks is gone
 		}
 	}
 	if h != nil {
@@ -767,23 +780,37 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 	q := query{r: r, mode: mode}
 	lb := 0.0
 	if !first {
-		// Lower bounds over the nodes with a range.
-		r.order()
-		sr.clearIn()
-		for _, k := range sr.nodes {
-			sr.add(r, int(k))
+		// Lower bounds over the nodes with a range: the m cheapest, the m
+		// fastest within the budget. Kept in h while their nodes live: a
+		// node leaving the live set changes neither pick unless in it
+		// (and stale bounds would still be bounds, only looser).
+		var lbs lowerBounds
+		if h != nil && h.lbs.ok {
+			lbs = h.lbs
+		} else {
+			r.order()
+			sr.clearIn()
+			for _, k := range sr.nodes {
+				sr.add(r, int(k))
+			}
+			cheap, ok := sr.cheapestIn(r)
+			if !ok {
+				return Window{}, false // no m such nodes within the budget
+			}
+			lbs.cost = sumCost(r, el, cheap)
+			lbs.rest = lbs.cost - r.Cost[el[cheap[r.M-1]]] // cheap is in cost order
+			fast, _ := sr.fastestIn(r)
+			for _, k := range fast {
+				lbs.run = max(lbs.run, r.Time[el[k]])
+			}
+			if h != nil {
+				lbs.ok = true
+				lbs.nodes = append(append(h.lbs.nodes[:0], cheap...), fast...)
+				h.lbs = lbs
+			}
 		}
-		cheap, ok := sr.cheapestIn(r)
-		if !ok {
-			return Window{}, false // no m such nodes within the budget
-		}
-		lbCost := sumCost(r, el, cheap)
-		q.restCost = lbCost - r.Cost[el[cheap[r.M-1]]] // cheap is in cost order
-		fast, _ := sr.fastestIn(r)
-		lbRun := 0
-		for _, k := range fast {
-			lbRun = max(lbRun, r.Time[el[k]])
-		}
+		lbCost, lbRun := lbs.cost, lbs.run
+		q.restCost = lbs.rest
 		lb = value(mode, 0, lbRun, lbCost) // finish ≥ runtime ≥ lbRun
 		q.lbRun = float64(lbRun)
 		q.bound, q.earlier = lb, math.Inf(1)
