@@ -407,16 +407,15 @@ func (sr *searcher) load(q *query, lo, hi int) bool {
 			continue // no window with it beats the best (finish: from lo on)
 		}
 		for _, sp := range r.ranges[k].spans {
+			if int(sp.a) >= hi {
+				break // spans are in time order
+			}
 			a0, b0 := max(int(sp.a), lo), min(int(sp.b), hi-1)
 			if a0 > b0 {
 				continue
 			}
-			if q.mode == CritFinish {
-				if !cut.pass(v + float64(a0)) {
-					continue
-				}
-			} else if !cut.pass(v) {
-				break
+			if q.mode == CritFinish && !cut.pass(v+float64(a0)) {
+				break // the later spans start later still
 			}
 			sr.push(a0, event{k: k, a: sp.a})
 			sr.push(b0+1, event{k: ^k})
