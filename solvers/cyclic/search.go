@@ -39,7 +39,8 @@ func FindWindow(d *Domain, r *Request, mode string) (Window, bool) {
 // feasible starts [a, b] (a = the slot's start, b = its end − the job's
 // time on the node); the node is a candidate at s iff a ≤ s ≤ b. Runtime,
 // finish and cost sweep time once: the ranges' ends go into per-time event
-// lists (head, a bit set of the times that have any), so the sweep visits
+// lists (head for openings, shut for closings, a bit set of the times
+// that have any), so the sweep visits
 // the event times in order in O(T/64 + events) without sorting, keeping
 // the candidate set (in, count, and bit sets by cost and time rank) up to
 // date; the m nodes are picked only at slot starts with at least m
@@ -53,7 +54,8 @@ type searcher struct {
 	// the request's byCost and byTime orders: the picks walk only set bits.
 	byCost, byTime []uint64
 
-	head  []int32  // per time: first event, −1 = none (all −1 between sweeps)
+	head  []int32  // per time: first range opening, −1 = none (all −1 between sweeps)
+	shut  []int32  // per time: first range closing, the same
 	ev    []event  // event pool
 	bits  []uint64 // times with events (all zero between sweeps)
 	words int      // the words of bits the sweep's times fall in
@@ -156,9 +158,9 @@ func (sr *searcher) reset(d *Domain, r *Request) {
 	sr.byCost = grow(sr.byCost, (n+63)/64)
 	sr.byTime = grow(sr.byTime, (n+63)/64)
 	if len(sr.head) < d.T+2 {
-		sr.head = make([]int32, d.T+2)
+		sr.head, sr.shut = make([]int32, d.T+2), make([]int32, d.T+2)
 		for i := range sr.head {
-			sr.head[i] = -1
+			sr.head[i], sr.shut[i] = -1, -1
 		}
 		sr.bits = make([]uint64, (d.T+2+63)/64)
 	}
@@ -255,9 +257,14 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
+// push adds event e at time t to its list (e.k < 0: closes).
 func (sr *searcher) push(t int, e event) {
-	e.next = sr.head[t]
-	sr.head[t] = int32(len(sr.ev))
+	list := sr.head
+	if e.k < 0 {
+		list = sr.shut
+	}
+	e.next = list[t]
+	list[t] = int32(len(sr.ev))
 	sr.ev = append(sr.ev, e)
 	sr.bits[t>>6] |= 1 << (t & 63)
 }
@@ -444,7 +451,7 @@ func (sr *searcher) next(t int) int {
 // drain clears the event lists of a sweep stopped early.
 func (sr *searcher) drain(t int) {
 	for ; t >= 0; t = sr.next(t) {
-		sr.head[t] = -1
+		sr.head[t], sr.shut[t] = -1, -1
 	}
 }
 
@@ -452,19 +459,16 @@ func (sr *searcher) drain(t int) {
 // ranges open there are left in sr.opened.
 func (sr *searcher) apply(r *Request, t int) {
 	sr.opened = sr.opened[:0]
-	for i := sr.head[t]; i >= 0; i = sr.ev[i].next {
-		if e := sr.ev[i]; e.k < 0 {
-			sr.remove(r, int(^e.k))
-		}
+	for i := sr.shut[t]; i >= 0; i = sr.ev[i].next {
+		sr.remove(r, int(^sr.ev[i].k))
 	}
 	for i := sr.head[t]; i >= 0; i = sr.ev[i].next {
-		if e := sr.ev[i]; e.k >= 0 {
-			sr.add(r, int(e.k))
-			sr.slotStart[e.k] = int(e.a)
-			sr.opened = append(sr.opened, e.k)
-		}
+		e := sr.ev[i]
+		sr.add(r, int(e.k))
+		sr.slotStart[e.k] = int(e.a)
+		sr.opened = append(sr.opened, e.k)
 	}
-	sr.head[t] = -1
+	sr.head[t], sr.shut[t] = -1, -1
 }
 
 // query is one search: the request, its mode, the bounds that stop it
