@@ -142,6 +142,14 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 		// One pass over the queue. A job holding a reservation gives it
 		// back first; its old window is then free, so its new one (start
 		// now, or the earliest) is never later.
+		// free counts the nodes free at t: a job starts now only on m of
+		// them (a quick no for most of a long queue on a full domain).
+		free := 0
+		for n := range d.busy {
+			if _, ok := d.freeAt(n, Interval{t, t + 1}); ok {
+				free++
+			}
+		}
 		next := queue[:0]
 		for _, i := range queue {
 			h, had := resv[i]
@@ -153,12 +161,19 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 				if err := d.ReleaseWindow(h.w); err != nil {
 					return nil, err
 				}
+				free += covering(h.w, t)
 				delete(resv, i)
 			}
-			if w, ok := sr.cheapest(d, reqs[i], t, t+1); ok {
+			var w Window
+			ok := false
+			if free >= reqs[i].M {
+				w, ok = sr.cheapest(d, reqs[i], t, t+1)
+			}
+			if ok {
 				if err := d.OccupyWindow(w); err != nil {
 					return nil, err
 				}
+				free -= len(w.Nodes)
 				if had && !sameWindow(w, h.w) {
 					freed++
 				}
@@ -186,6 +201,7 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 					if err := d.OccupyWindow(w); err != nil {
 						return nil, err
 					}
+					free -= covering(w, t) // none: it starts later
 					if had && !sameWindow(w, h.w) {
 						freed++
 					}
@@ -249,6 +265,17 @@ func EarlyFraction(seed int64, lo float64) func(j *Job) float64 {
 		u := float64(x>>11) / (1 << 53)
 		return lo + (1-lo)*u
 	}
+}
+
+// covering is the number of w's slots that contain time t.
+func covering(w Window, t int) int {
+	c := 0
+	for k := range w.Nodes {
+		if s := w.Span(k); s.Start <= t && t < s.End {
+			c++
+		}
+	}
+	return c
 }
 
 // sameWindow reports whether a and b take the same slots.
