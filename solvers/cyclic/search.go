@@ -856,6 +856,9 @@ func (sr *searcher) cheapest(d *Domain, r *Request, lo, hi int) (Window, bool) {
 	if len(r.Eligible) < r.M {
 		return Window{}, false
 	}
+	if hi == lo+1 && lo <= d.T {
+		return sr.cheapestAt(d, r, lo)
+	}
 	sr.reset(d, r)
 	sr.collect(d, r, nil, lo)
 	if len(sr.nodes) < r.M {
@@ -867,6 +870,37 @@ func (sr *searcher) cheapest(d *Domain, r *Request, lo, hi int) (Window, bool) {
 		return Window{}, false
 	}
 	return makeWindow(r, r.Eligible, q.best.start, sr.best), true
+}
+
+// cheapestAt is cheapest for the one start s, in one pass over the
+// nodes: each brought up to date and, if a range of it holds s, a
+// candidate for the m cheapest.
+func (sr *searcher) cheapestAt(d *Domain, r *Request, s int) (Window, bool) {
+	pick, count := sr.sel[:0], 0
+	for k, n := range r.Eligible {
+		nr := &r.ranges[k]
+		if nr.ver != d.ver[n] || int(nr.floor) > s {
+			nr.update(d, r, n, s)
+		}
+		if int(nr.last) < s {
+			continue
+		}
+		for _, sp := range nr.spans {
+			if int(sp.a) > s {
+				break // spans are in time order
+			}
+			if s <= int(sp.b) {
+				pick = keepCheapest(r, pick, k)
+				count++
+				break
+			}
+		}
+	}
+	sr.sel = pick
+	if count < r.M || sumCost(r, r.Eligible, pick) > r.Budget+costEps*max(1, r.Budget) {
+		return Window{}, false
+	}
+	return makeWindow(r, r.Eligible, s, pick), true
 }
 
 // firstFit is the CSS pick at a start: the candidates in scan order (the
