@@ -250,6 +250,7 @@ func chooseByG(g, f [][]float64, G int, maximize bool, pick []int) error {
 type dpScratch struct {
 	dp, nd []float64
 	from   []int16
+	delta  []int
 }
 
 var dpScratches = sync.Pool{New: func() any { return new(dpScratch) }}
@@ -281,28 +282,35 @@ func chooseByF(g, f [][]float64, limit float64, pick []int) error {
 	}
 	dp[0] = 0
 	reach := 0
+	delta := sc.delta
+	defer func() { sc.delta = delta }()
 	for i := range g {
-		for x := range nd {
+		// job i's alternatives move the state by delta[j]; states up to
+		// the new reach are written (and reset) only
+		delta = delta[:0]
+		step := 0
+		for _, v := range f[i] {
+			delta = append(delta, int(v)-lo[i])
+			step = max(step, int(v)-lo[i])
+		}
+		next := reach + step
+		for x := range nd[:next+1] {
 			nd[x] = inf
 		}
 		row := from[i*(span+1) : (i+1)*(span+1)]
+		gi := g[i]
 		for x := 0; x <= reach; x++ {
 			v := dp[x]
 			if v == inf {
 				continue
 			}
-			for j, fj := range f[i] {
-				y := x + int(fj) - lo[i]
-				if u := v + g[i][j]; u < nd[y] {
-					nd[y], row[y] = u, int16(j)
+			for j, dj := range delta {
+				if u := v + gi[j]; u < nd[x+dj] {
+					nd[x+dj], row[x+dj] = u, int16(j)
 				}
 			}
 		}
-		mx := 0.0
-		for _, v := range f[i] {
-			mx = max(mx, v)
-		}
-		reach += int(mx) - lo[i]
+		reach = next
 		dp, nd = nd, dp
 	}
 	tol := costEps * max(1, limit)
