@@ -56,6 +56,7 @@ func BenchmarkReproduceDefault(b *testing.B) {
 
 // BenchmarkNodeCountStudy times Figs 5–8: 8 node counts × 4 methods at
 // flow_cycles cycles (CYCLIC_STUDY_CYCLES, default 5000: the seed's).
+// Target ≤ 60 s per op on 2 cores.
 func BenchmarkNodeCountStudy(b *testing.B) {
 	cycles := "5000"
 	if c := os.Getenv("CYCLIC_STUDY_CYCLES"); c != "" {

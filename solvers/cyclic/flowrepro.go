@@ -15,7 +15,7 @@ func init() {
 	ReproExperiments = append(ReproExperiments, table3, fig4, nodeStudy)
 	ExtraReproduceParams = append(ExtraReproduceParams,
 		solvers.IntSpec("flow_cycles", "1000", "cycles",
-			"Planning cycles of every run of Table 3, Fig 4 and Figs 5–8 (3 + 11 + 24 runs, up to 150 nodes). Default 1000 keeps the whole reproduce under a minute on 2 cores (the node study on up to 150 nodes dominates); the seed's 5000 is the full setting (about 100 s more).", 10, 100_000))
+			"Planning cycles of every run of Table 3, Fig 4 and Figs 5–8 (3 + 11 + 24 runs, up to 150 nodes). Default 1000 keeps the whole reproduce near half a minute on 2 cores (the node study on up to 150 nodes dominates); the seed's 5000 is the full setting (the whole reproduce about 85 s).", 10, 100_000))
 }
 
 var (
