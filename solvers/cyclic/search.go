@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/bits"
-	"slices"
 )
 
 // Search modes: ModeFirstFit is the CSS's first fit; the user criteria
@@ -70,22 +69,9 @@ type searcher struct {
 	store []Window // the alternatives' storage of the current plan
 }
 
-// span is a range of feasible starts [a, b] in one slot (a is the slot's
-// start).
-type span struct{ a, b int32 }
-
 // stepSpan is node k's range cut to a step of first: [a0, b0] of a slot
 // starting at a.
 type stepSpan struct{ k, a, a0, b0 int32 }
-
-// nodeRanges are a request's spans on one node, as of the node's version,
-// but those ending before floor (which only rises within FindAlternatives).
-type nodeRanges struct {
-	ver   uint64
-	floor int32
-	last  int32 // the last span's b, −1 if none (read without the spans)
-	spans []span
-}
 
 type event struct {
 	k    int32 // eligible index; ^k closes its range
@@ -166,89 +152,6 @@ func (sr *searcher) reset(d *Domain, r *Request) {
 	}
 }
 
-// order sorts r's eligible nodes into byCost and byTime (and their ranks)
-// the first time a search picks nodes for r: requests that never get as
-// far (a backfilling queue at an instant with no room) never pay for it.
-func (r *Request) order() {
-	n := len(r.Eligible)
-	if len(r.byCost) == n {
-		return
-	}
-	// byCost: by cost, time, node; byTime: by time,
-	// then the same. Sorted as keys, not through index indirection.
-	r.keys = grow(r.keys, n)
-	keys := r.keys
-	for k, nd := range r.Eligible {
-		keys[k] = orderKey{r.Cost[nd], int32(r.Time[nd]), int32(k)}
-	}
-	slices.SortFunc(keys, func(a, b orderKey) int {
-		switch {
-		case a.cost < b.cost:
-			return -1
-		case a.cost > b.cost:
-			return 1
-		case a.tm != b.tm:
-			return int(a.tm - b.tm)
-		}
-		return int(a.k - b.k)
-	})
-	r.ord, r.ranks = grow(r.ord, 2*n), grow(r.ranks, 2*n)
-	r.byCost, r.byTime = r.ord[:n:n], r.ord[n:]
-	r.costRank, r.timeRank = r.ranks[:n:n], r.ranks[n:]
-	for p, kk := range keys {
-		r.byCost[p] = int(kk.k)
-		r.costRank[kk.k] = int32(p)
-	}
-	slices.SortFunc(keys, func(a, b orderKey) int {
-		switch {
-		case a.tm != b.tm:
-			return int(a.tm - b.tm)
-		case a.cost < b.cost:
-			return -1
-		case a.cost > b.cost:
-			return 1
-		}
-		return int(a.k - b.k)
-	})
-	for p, kk := range keys {
-		r.byTime[p] = int(kk.k)
-		r.timeRank[kk.k] = int32(p)
-	}
-}
-
-// orderKey is an eligible node k's cost and time, sorted by order.
-type orderKey struct {
-	cost float64
-	tm   int32
-	k    int32
-}
-
-// add makes eligible node k a candidate (it is not one).
-func (sr *searcher) add(r *Request, k int) {
-	sr.in[k] = true
-	sr.count++
-	c, t := r.costRank[k], r.timeRank[k]
-	sr.byCost[c>>6] |= 1 << (c & 63)
-	sr.byTime[t>>6] |= 1 << (t & 63)
-}
-
-// remove makes candidate k no candidate.
-func (sr *searcher) remove(r *Request, k int) {
-	sr.in[k] = false
-	sr.count--
-	c, t := r.costRank[k], r.timeRank[k]
-	sr.byCost[c>>6] &^= 1 << (c & 63)
-	sr.byTime[t>>6] &^= 1 << (t & 63)
-}
-
-// clearIn makes no node a candidate.
-func (sr *searcher) clearIn() {
-	clear(sr.in)
-	clear(sr.byCost)
-	clear(sr.byTime)
-	sr.count = 0
-}
-
 // grow returns s with length n, its contents undefined.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
@@ -267,132 +170,6 @@ func (sr *searcher) push(t int, e event) {
 	list[t] = int32(len(sr.ev))
 	sr.ev = append(sr.ev, e)
 	sr.bits[t>>6] |= 1 << (t & 63)
-}
-
-// collect brings r's feasible ranges up to date with d (recomputing only
-// the nodes whose busy intervals changed since) and lists in sr.nodes the
-// nodes with one ending at or after floor. With a history h, the
-// domain has only shrunk since h's searches and floor only risen, so a
-// node without such a range will never have one again: it is dropped from
-// h.live for good.
-func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
-	var nodes []int32
-	if h != nil {
-		if h.live == nil {
-			r.live = grow(r.live, len(r.Eligible))
-			h.live = r.live
-			for k := range h.live {
-				h.live[k] = int32(k)
-			}
-		}
-		nodes = h.live
-	} else {
-		nodes = sr.nodes[:0]
-		for k := range r.Eligible {
-			nodes = append(nodes, int32(k))
-		}
-	}
-	keep := nodes[:0]
-	for _, k := range nodes {
-		n := r.Eligible[k]
-		nr := &r.ranges[k]
-		if nr.ver != d.ver[n] || int(nr.floor) > floor {
-			nr.update(d, r, n, floor)
-		}
-		if int(nr.last) >= floor {
-			keep = append(keep, k)
-		} else if h != nil && h.lbs.ok && slices.Contains(h.lbs.nodes, int(k)) {
-			h.lbs.ok = false // one of the bounds' picks is gone
-		}
-	}
-	if h != nil {
-		h.live = keep
-	}
-	sr.nodes = keep
-}
-
-// update brings node n's ranges for r up to date with d, from floor on:
-// by the one slot occupied since when that is all that changed, else by
-// compute.
-func (nr *nodeRanges) update(d *Domain, r *Request, n, floor int) {
-	if nr.ver == 0 || nr.ver != d.pver[n] || int(nr.floor) > floor {
-		nr.compute(d, r, n, floor)
-		return
-	}
-	// The occupied iv lies in one free slot [A, B); if that slot has a
-	// range [A, B − t], it splits into the ranges of [A, s) and [e, B)
-	// that are long enough, the first only if it ends at floor or later.
-	iv, t, f := d.occ[n], r.Time[n], int(nr.floor)
-	sp := nr.spans
-	for i := range sp {
-		a, b := int(sp[i].a), int(sp[i].b)
-		if a > iv.Start {
-			break
-		}
-		if iv.End > b+t {
-			continue
-		}
-		left := iv.Start-a >= t && iv.Start-t >= f
-		right := b >= iv.End
-		switch {
-		case left && right:
-			nr.spans = append(sp, span{}) // sp's length only, but when it grows
-			sp = nr.spans
-			copy(sp[i+2:], sp[i+1:])
-			sp[i].b = int32(iv.Start - t)
-			sp[i+1] = span{int32(iv.End), int32(b)}
-		case left:
-			sp[i].b = int32(iv.Start - t)
-		case right:
-			sp[i].a = int32(iv.End)
-		default:
-			copy(sp[i:], sp[i+1:])
-			nr.spans = nr.spans[:len(sp)-1]
-		}
-		break
-	}
-	nr.ver = d.ver[n]
-	nr.setLast()
-}
-
-// setLast sets last from the spans.
-func (nr *nodeRanges) setLast() {
-	nr.last = -1
-	if sp := nr.spans; len(sp) > 0 {
-		nr.last = sp[len(sp)-1].b
-	}
-}
-
-// compute brings node n's ranges for r up to date with d, from floor on.
-func (nr *nodeRanges) compute(d *Domain, r *Request, n, floor int) {
-	nr.ver, nr.floor = d.ver[n], int32(floor)
-	nr.spans = nr.spans[:0]
-	t := r.Time[n]
-	// Ranges ending before floor are not wanted: start at the first busy
-	// interval from floor + t on.
-	b := d.busy[n]
-	i, j := 0, len(b)
-	for i < j {
-		if mid := int(uint(i+j) >> 1); b[mid].Start < floor+t {
-			i = mid + 1
-		} else {
-			j = mid
-		}
-	}
-	at := 0
-	if i > 0 {
-		at = b[i-1].End
-	}
-	for _, iv := range b[i:] {
-		if iv.Start-t >= at {
-			nr.spans = append(nr.spans, span{int32(at), int32(iv.Start - t)})
-		}
-		at = max(at, iv.End)
-	}
-	if d.T-t >= at {
-		nr.spans = append(nr.spans, span{int32(at), int32(d.T - t)})
-	}
-	nr.setLast()
 }
 
 // load puts q's ranges, cut to starts in [lo, hi), into the event lists,
@@ -733,29 +510,6 @@ func (sr *searcher) first(q *query, lo, hi int) bool {
 	return false
 }
 
-// pickAt picks the m nodes at start t among the candidates (sr.in) by
-// mode's rule and returns them with the window's value.
-func (sr *searcher) pickAt(r *Request, mode string, t int) ([]int, float64, bool) {
-	var pick []int
-	ok := false
-	switch mode {
-	case ModeFirstFit:
-		pick, ok = sr.firstFit(r)
-	case CritCost, modeCheapest:
-		pick, ok = sr.cheapestIn(r)
-	default:
-		pick, ok = sr.fastestIn(r)
-	}
-	if !ok {
-		return nil, 0, false
-	}
-	run := 0
-	for _, k := range pick {
-		run = max(run, r.Time[r.Eligible[k]])
-	}
-	return pick, value(mode, t, run, sumCost(r, r.Eligible, pick)), true
-}
-
 // find searches r's best window on d for mode. h, when not nil, holds the
 // earlier searches of r on the same domain, which has only shrunk since:
 // no window can now beat their last, so the starts before it need no try
@@ -901,146 +655,6 @@ func (sr *searcher) cheapestAt(d *Domain, r *Request, s int) (Window, bool) {
 		return Window{}, false
 	}
 	return makeWindow(r, r.Eligible, s, pick), true
-}
-
-// firstFit is the CSS pick at a start: the candidates in scan order (the
-// start of the node's slot, then node index), the first m of them, or the
-// m cheapest if those exceed the budget.
-func (sr *searcher) firstFit(r *Request) ([]int, bool) {
-	pick := sr.cand[:0]
-	for k, in := range sr.in {
-		if in {
-			pick = sr.keepFirst(pick, r.M, k)
-		}
-	}
-	sr.cand = pick
-	if sumCost(r, r.Eligible, pick) <= r.Budget+costEps*max(1, r.Budget) {
-		return pick, true
-	}
-	return sr.cheapestIn(r)
-}
-
-// keepCheapest adds candidate k to pick, the m cheapest candidates so far
-// by (cost, time, node) in that order: the byCost order, without it.
-func keepCheapest(r *Request, pick []int, k int) []int {
-	el := r.Eligible
-	before := func(a, b int) bool {
-		ca, cb := r.Cost[el[a]], r.Cost[el[b]]
-		if ca != cb {
-			return ca < cb
-		}
-		if ta, tb := r.Time[el[a]], r.Time[el[b]]; ta != tb {
-			return ta < tb
-		}
-		return a < b
-	}
-	m := r.M
-	if len(pick) == m {
-		if !before(k, pick[m-1]) {
-			return pick
-		}
-		pick = pick[:m-1]
-	}
-	i := len(pick)
-	for i > 0 && before(k, pick[i-1]) {
-		i--
-	}
-	return slices.Insert(pick, i, k)
-}
-
-// keepFirst adds candidate k to pick, the first m candidates so far by
-// (slot start, node) in that order; candidates come in node order, so a
-// tie keeps the one already there.
-func (sr *searcher) keepFirst(pick []int, m, k int) []int {
-	if len(pick) == m {
-		if sr.slotStart[k] >= sr.slotStart[pick[m-1]] {
-			return pick
-		}
-		pick = pick[:m-1]
-	}
-	i := len(pick)
-	for i > 0 && sr.slotStart[pick[i-1]] > sr.slotStart[k] {
-		i--
-	}
-	return slices.Insert(pick, i, k)
-}
-
-func sumCost(r *Request, el, pick []int) float64 {
-	s := 0.0
-	for _, k := range pick {
-		s += r.Cost[el[k]]
-	}
-	return s
-}
-
-func makeWindow(r *Request, el []int, s int, pick []int) Window {
-	m := len(pick)
-	buf := make([]int, 2*m) // one allocation for both
-	nodes := buf[:m:m]
-	for i, k := range pick {
-		nodes[i] = el[k]
-	}
-	slices.Sort(nodes)
-	w := Window{Start: s, Nodes: nodes, Times: buf[m:]}
-	for i, n := range nodes {
-		w.Times[i] = r.Time[n]
-		w.Cost += r.Cost[n]
-	}
-	return w
-}
-
-// cheapestIn is cheapest over the candidates marked in sr.in, walking the
-// presorted byCost: the same pick without a sort at every start.
-func (sr *searcher) cheapestIn(r *Request) ([]int, bool) {
-	el := r.Eligible
-	pick := sr.sel[:0]
-walk:
-	for w, x := range sr.byCost {
-		for ; x != 0; x &= x - 1 {
-			pick = append(pick, r.byCost[w<<6+bits.TrailingZeros64(x)])
-			if len(pick) == r.M {
-				break walk
-			}
-		}
-	}
-	sr.sel = pick
-	if len(pick) < r.M || sumCost(r, el, pick) > r.Budget+costEps*max(1, r.Budget) {
-		return nil, false
-	}
-	return pick, true
-}
-
-// fastestIn returns m candidates (those marked in sr.in) whose longest
-// time is the least possible within the budget: candidates by time (the
-// presorted byTime); at each prefix the m cheapest of it; the first prefix
-// whose m cheapest fit the budget is optimal (an earlier optimum would have
-// fitted at an earlier prefix).
-func (sr *searcher) fastestIn(r *Request) ([]int, bool) {
-	el := r.Eligible
-	h := sr.heap[:0] // the m cheapest so far, sorted by cost
-	for w, x := range sr.byTime {
-		for ; x != 0; x &= x - 1 {
-			k := r.byTime[w<<6+bits.TrailingZeros64(x)]
-			// insert k by cost rank (the byCost order), keeping m
-			i, ck := len(h), r.costRank[k]
-			for i > 0 && r.costRank[h[i-1]] > ck {
-				i--
-			}
-			if i == r.M {
-				continue // costlier than the m kept
-			}
-			if len(h) == r.M {
-				h = h[:r.M-1]
-			}
-			h = slices.Insert(h, i, k)
-			if len(h) == r.M && sumCost(r, el, h) <= r.Budget+costEps*max(1, r.Budget) {
-				sr.heap = h
-				return h, true
-			}
-		}
-	}
-	sr.heap = h
-	return nil, false
 }
 
 // FindAlternatives is the seed's alternatives search: round after round,
