@@ -77,6 +77,13 @@ type BatchPlanner struct {
 	pool *requestPool
 	sr   searcher
 	jobs []JobPlan // the plan's jobs, reused
+	// scratch of Plan
+	reqs      []*Request
+	modes     []string
+	withAlts  [][]Window
+	idx       []int
+	chosen    []Window
+	chosenJob []int
 }
 
 // SubBatches cuts n jobs (priority order) into k contiguous sub-batches of
@@ -101,18 +108,21 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 	for i, j := range batch {
 		cp.Jobs[i] = JobPlan{Job: j, Chosen: -1, Waited: waited[i]}
 	}
-	p.sr.store = p.sr.store[:0]
+	p.sr.store, p.sr.ints = p.sr.store[:0], p.sr.ints[:0]
 	if p.pool == nil {
 		p.pool = &requestPool{}
 	}
 	p.pool.reset()
 	cuts := SubBatches(len(batch), p.K)
-	var chosen []Window
-	var chosenJob []int
+	chosen, chosenJob := p.chosen[:0], p.chosenJob[:0]
+	defer func() { // the buffers for the next Plan, without stale windows
+		clear(chosen)
+		p.chosen, p.chosenJob = chosen[:0], chosenJob[:0]
+	}()
 	for b := 0; b+1 < len(cuts); b++ {
 		lo, hi := cuts[b], cuts[b+1]
-		reqs := make([]*Request, hi-lo)
-		modes := make([]string, hi-lo)
+		p.reqs, p.modes = grow(p.reqs, hi-lo), grow(p.modes, hi-lo)
+		reqs, modes := p.reqs, p.modes
 		for i := lo; i < hi; i++ {
 			reqs[i-lo] = p.pool.get(d, &batch[i])
 			modes[i-lo] = ModeFirstFit
@@ -124,8 +134,7 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 		if err != nil {
 			return nil, err
 		}
-		var withAlts [][]Window
-		var idx []int
+		withAlts, idx := p.withAlts[:0], p.idx[:0]
 		for i, a := range alts {
 			cp.Jobs[lo+i].Alts = a
 			for _, w := range a {
@@ -138,6 +147,7 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 				idx = append(idx, lo+i)
 			}
 		}
+		p.withAlts, p.idx = withAlts, idx
 		if len(withAlts) == 0 {
 			continue
 		}
@@ -443,7 +453,7 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 		if c == cfg.GanttCycle {
 			g := &GanttCycle{Cycle: c, Local: local, Plan: clonePlan(cp)}
 			if cfg.Shift && before != nil {
-				g.Before = slices.Clone(*before)
+				g.Before = cloneWindows(*before)
 			}
 			res.Gantt = g
 		}
@@ -457,10 +467,27 @@ func clonePlan(cp *CyclePlan) *CyclePlan {
 	c := *cp
 	c.Jobs = slices.Clone(cp.Jobs)
 	for i := range c.Jobs {
-		c.Jobs[i].Alts = slices.Clone(c.Jobs[i].Alts)
+		jp := &c.Jobs[i]
+		jp.Alts = cloneWindows(jp.Alts)
+		jp.Planned, jp.Actual = cloneWindow(jp.Planned), cloneWindow(jp.Actual)
 	}
 	c.Limits = slices.Clone(cp.Limits)
 	return &c
+}
+
+// cloneWindow copies w, its nodes and times too.
+func cloneWindow(w Window) Window {
+	w.Nodes, w.Times = slices.Clone(w.Nodes), slices.Clone(w.Times)
+	return w
+}
+
+// cloneWindows copies ws, every window's nodes and times too.
+func cloneWindows(ws []Window) []Window {
+	out := slices.Clone(ws)
+	for i := range out {
+		out[i] = cloneWindow(out[i])
+	}
+	return out
 }
 
 // earlyLaw is the early-completion fraction of a job under cfg.

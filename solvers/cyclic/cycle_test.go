@@ -332,17 +332,20 @@ func TestGanttPlanOutlivesLaterCycles(t *testing.T) {
 		{Variant: VariantBackfill, Depth: 1},
 		{Variant: VariantCombined, Strategy: StratProcTime, K: 1, Depth: 1, Share: 0.5, Priority: PriorityQueue},
 	} {
-		var plans []*CyclePlan
+		var gantts []*GanttCycle
 		for _, cycles := range []int{1, 4} {
 			cfg.Cycles, cfg.GanttCycle = cycles, 1
 			res, err := RunConfig(t.Context(), in, cfg, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			plans = append(plans, res.Gantt.Plan)
+			gantts = append(gantts, res.Gantt)
 		}
-		if !reflect.DeepEqual(plans[0], plans[1]) {
+		if !reflect.DeepEqual(gantts[0].Plan, gantts[1].Plan) {
 			t.Errorf("%s: cycle 1's plan changed when later cycles ran", cfg.Variant)
+		}
+		if !reflect.DeepEqual(gantts[0].Before, gantts[1].Before) {
+			t.Errorf("%s: cycle 1's windows before the shift changed when later cycles ran", cfg.Variant)
 		}
 	}
 }

@@ -91,14 +91,23 @@ func Choose(alts [][]Window, s string, limit float64) (Choice, error) {
 	if limit <= 0 {
 		limit = DefaultLimit(s, alts)
 	}
-	g := make([][]float64, n)
-	f := make([][]float64, n)
+	// Every table of this choice in a few arrays kept for the next one.
+	sc := chooseScratches.Get().(*chooseScratch)
+	defer chooseScratches.Put(sc)
+	total := 0
+	for _, a := range alts {
+		total += len(a)
+	}
+	sc.vals, sc.idx = grow(sc.vals, 4*total), grow(sc.idx, total)
+	sc.rows, sc.keep = grow(sc.rows, 4*n), grow(sc.keep, n)
+	g, f, gk, fk := sc.rows[:n:n], sc.rows[n:2*n:2*n], sc.rows[2*n:3*n:3*n], sc.rows[3*n:]
+	vals, idx := sc.vals, sc.idx
 	minG := 0.0
 	for i, a := range alts {
 		if len(a) == 0 {
 			return c, fmt.Errorf("job %d has no alternative", i)
 		}
-		g[i], f[i] = make([]float64, len(a)), make([]float64, len(a))
+		g[i], f[i], vals = vals[:len(a):len(a)], vals[len(a):2*len(a):2*len(a)], vals[2*len(a):]
 		m := math.Inf(1)
 		for j, w := range a {
 			g[i][j], f[i][j] = GF(s, w)
@@ -112,11 +121,11 @@ func Choose(alts [][]Window, s string, limit float64) (Choice, error) {
 	c.Limit = limit
 	// Only the alternatives no other one dominates can be needed: the DP
 	// runs over those (as many as the distinct values, often far fewer).
-	keep := make([][]int, n)
-	gk, fk := make([][]float64, n), make([][]float64, n)
+	keep := sc.keep
 	for i := range g {
-		keep[i] = frontier(g[i], f[i], Maximizes(s))
-		gk[i], fk[i] = make([]float64, len(keep[i])), make([]float64, len(keep[i]))
+		keep[i], idx = frontier(g[i], f[i], Maximizes(s), idx[:len(g[i]):len(g[i])]), idx[len(g[i]):]
+		k := len(keep[i])
+		gk[i], fk[i], vals = vals[:k:k], vals[k:2*k:2*k], vals[2*k:]
 		for x, j := range keep[i] {
 			gk[i][x], fk[i][x] = g[i][j], f[i][j]
 		}
@@ -144,15 +153,15 @@ func Choose(alts [][]Window, s string, limit float64) (Choice, error) {
 // objective f no worse, with one of the two strictly better or both equal
 // and a lower index. A dominated alternative can be swapped for its
 // dominator in any combination without breaking the limit or losing
-// objective, so the optimum is over the frontier.
-func frontier(g, f []float64, maximize bool) []int {
+// objective, so the optimum is over the frontier. idx (len(g) long) is
+// where it is written.
+func frontier(g, f []float64, maximize bool, idx []int) []int {
 	obj := func(j int) float64 {
 		if maximize {
 			return -f[j]
 		}
 		return f[j]
 	}
-	idx := make([]int, len(g))
 	for j := range idx {
 		idx[j] = j
 	}
@@ -245,6 +254,16 @@ func chooseByG(g, f [][]float64, G int, maximize bool, pick []int) error {
 
 // chooseByF: real g (cost), integer f minimized; table over exact totals
 // F of the least cost.
+// chooseScratch is Choose's tables, kept for the next call.
+type chooseScratch struct {
+	vals []float64   // g, f and their frontier copies, job after job
+	idx  []int       // the frontiers
+	rows [][]float64 // g, f, gk, fk: n rows each
+	keep [][]int
+}
+
+var chooseScratches = sync.Pool{New: func() any { return new(chooseScratch) }}
+
 // dpScratch is chooseByF's tables, kept for the next call (a planner
 // chooses once per cycle, thousands of times a run).
 type dpScratch struct {

@@ -185,8 +185,24 @@ func sumCost(r *Request, el, pick []int) float64 {
 }
 
 func makeWindow(r *Request, el []int, s int, pick []int) Window {
+	return fillWindow(r, el, s, pick, make([]int, 2*len(pick)))
+}
+
+// window is makeWindow with the nodes and times in sr.ints, which a
+// planner empties at each Plan (the windows are the plan's).
+func (sr *searcher) window(r *Request, el []int, s int, pick []int) Window {
+	n := 2 * len(pick)
+	if cap(sr.ints)-len(sr.ints) < n {
+		sr.ints = make([]int, 0, max(2*cap(sr.ints), n, 1024)) // the old array stays with its windows
+	}
+	buf := sr.ints[len(sr.ints) : len(sr.ints)+n : len(sr.ints)+n]
+	sr.ints = sr.ints[:len(sr.ints)+n]
+	return fillWindow(r, el, s, pick, buf)
+}
+
+// fillWindow is the window at s on the picked nodes, in buf (2m long).
+func fillWindow(r *Request, el []int, s int, pick []int, buf []int) Window {
 	m := len(pick)
-	buf := make([]int, 2*m) // one allocation for both
 	nodes := buf[:m:m]
 	for i, k := range pick {
 		nodes[i] = el[k]

@@ -67,6 +67,7 @@ type searcher struct {
 	found []Window // alternatives: every window found, and its job
 	owner []int32
 	store []Window // the alternatives' storage of the current plan
+	ints  []int    // their nodes' and times' storage
 }
 
 // stepSpan is node k's range cut to a step of first: [a0, b0] of a slot
@@ -599,7 +600,7 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 	if h != nil {
 		h.best, h.before = q.best, q.before
 	}
-	return makeWindow(r, el, q.best.start, sr.best), true
+	return sr.window(r, el, q.best.start, sr.best), true
 }
 
 // cheapest is backfilling's window of r: the earliest start in [lo, hi)
