@@ -36,10 +36,11 @@ func (sr *searcher) collect(d *Domain, r *Request, h *history, floor int) {
 		}
 		nodes = h.live
 	} else {
-		nodes = sr.nodes[:0]
+		nodes = sr.own[:0] // not sr.nodes: that may be a history's live list
 		for k := range r.Eligible {
 			nodes = append(nodes, int32(k))
 		}
+		sr.own = nodes
 	}
 	keep := nodes[:0]
 	for _, k := range nodes {

@@ -61,6 +61,7 @@ type searcher struct {
 
 	opened                []int32 // nodes whose ranges opened at the last time applied
 	nodes                 []int32 // the nodes (eligible indices) with a range
+	own                   []int32 // collect's list when it has no history
 	step                  []stepSpan
 	cand, sel, heap, best []int
 
