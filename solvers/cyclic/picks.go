@@ -16,8 +16,8 @@ func (r *Request) order() {
 	if len(r.byCost) == n {
 		return
 	}
-	// byCost: by cost, time, node; byTime: by time,
-	// then the same. Sorted as keys, not through index indirection.
+	// byCost: by cost, time, node; byTime: by time, cost, node. Sorted
+	// as keys, not through index indirection.
 	r.keys = grow(r.keys, n)
 	keys := r.keys
 	for k, nd := range r.Eligible {
