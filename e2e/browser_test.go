@@ -54,7 +54,7 @@ func serve(t *testing.T) string {
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(st, rn, registry.All(), 0).Routes(e)
+	handlers.New(st, rn, registry.All(), handlers.Options{}).Routes(e)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

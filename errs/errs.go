@@ -15,13 +15,15 @@ import (
 type Kind int
 
 const (
-	Other    Kind = iota // unclassified: treated as Internal at the edges
-	Invalid              // bad input: malformed file, wrong field, impossible parameter
-	NotFound             // no such workload, run or strategy
-	Conflict             // the request does not fit the current state (e.g. cancel a finished run)
-	TooLarge             // upload, instance or run over its size or memory budget
-	Canceled             // stopped by the user or by a deadline
-	Internal             // a bug or an I/O failure on our side
+	Other           Kind = iota // unclassified: treated as Internal at the edges
+	Invalid                     // bad input: malformed file, wrong field, impossible parameter
+	NotFound                    // no such workload, run or strategy
+	Conflict                    // the request does not fit the current state (e.g. cancel a finished run)
+	TooLarge                    // upload, instance or run over its size or memory budget
+	Canceled                    // stopped by the user or by a deadline
+	Internal                    // a bug or an I/O failure on our side
+	Unauthenticated             // the request needs a logged-in user (or an API token) and has none
+	Forbidden                   // the user may not do this (another user's run; a cross-origin request)
 )
 
 func (k Kind) String() string {
@@ -38,6 +40,10 @@ func (k Kind) String() string {
 		return "canceled"
 	case Internal:
 		return "internal"
+	case Unauthenticated:
+		return "unauthenticated"
+	case Forbidden:
+		return "forbidden"
 	}
 	return "error"
 }

@@ -18,11 +18,7 @@ import (
 // postNoRedirect posts a form and returns the status and Location.
 func (a *app) postNoRedirect(t *testing.T, path string) (int, string) {
 	t.Helper()
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.PostForm(a.URL+path, url.Values{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := noRedirect(t, http.MethodPost, a.URL+path, "application/x-www-form-urlencoded", nil)
 	resp.Body.Close()
 	return resp.StatusCode, resp.Header.Get("Location")
 }

@@ -40,6 +40,12 @@ func newApp(t testing.TB, dbPath string, maxUpload int64) *app {
 // so that tests of unbuilt families do not depend on what is built today.
 func newAppWith(t testing.TB, dbPath string, maxUpload int64, strategies []solvers.Strategy) *app {
 	t.Helper()
+	return newAppOpt(t, dbPath, Options{MaxUpload: maxUpload}, strategies)
+}
+
+// newAppOpt serves the application with the given Options.
+func newAppOpt(t testing.TB, dbPath string, opt Options, strategies []solvers.Strategy) *app {
+	t.Helper()
 	if dbPath == "" {
 		dbPath = filepath.Join(t.TempDir(), "test.db")
 	}
@@ -61,7 +67,7 @@ func newAppWith(t testing.TB, dbPath string, maxUpload int64, strategies []solve
 		t.Fatal(err)
 	}
 	e := echo.New()
-	New(st, rn, strategies, maxUpload).Routes(e)
+	New(st, rn, strategies, opt).Routes(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(func() {
 		srv.Close()
@@ -105,6 +111,7 @@ func (a *app) do(t testing.TB, method, path, ctype string, body io.Reader) (int,
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
 	}
+	asPage(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +119,37 @@ func (a *app) do(t testing.TB, method, path, ctype string, body io.Reader) (int,
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, b
+}
+
+// testCSRF is the CSRF token the tests' page requests carry, as a browser
+// does after its first page: the same value in the cookie and the form.
+const testCSRF = "test-csrf-token-0123456789abcdefghijklmnop"
+
+// asPage makes req look like a form post from one of schedlab's pages: it
+// carries the CSRF cookie and the same token (as the header a script
+// would send; forms send it as the _csrf field).
+func asPage(req *http.Request) {
+	req.AddCookie(&http.Cookie{Name: "schedlab_csrf", Value: testCSRF})
+	req.Header.Set("X-CSRF-Token", testCSRF)
+}
+
+// noRedirect posts from a page without following the redirect.
+func noRedirect(t testing.TB, method, url, ctype string, body io.Reader) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	asPage(req)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }
 
 func (a *app) postJSON(t testing.TB, path, body string) (int, []byte) {
@@ -312,6 +350,7 @@ func TestStartRunRejectsBadInputAndStoresNothing(t *testing.T) {
 		{"unknown parameter", `{"workload_id":"` + id + `","params":{"gama":1.2}}`, 400, "gama"},
 		{"missing workload", `{"strategy":"eapm"}`, 400, "workload_id"},
 		{"no such workload", `{"workload_id":"zzzzzzzzzz","strategy":"eapm"}`, 404, "workload"},
+		{"no such workload, no strategy", `{"workload_id":"zzzzzzzzzz"}`, 404, "workload_id"},
 		{"unknown strategy", `{"workload_id":"` + id + `","strategy":"nosuch"}`, 404, "strategy"},
 		{"unknown field", `{"workload_id":"` + id + `","colour":"red"}`, 400, "colour"},
 		{"malformed json", `{"workload_id":`, 400, "body"},
@@ -427,11 +466,7 @@ func TestRunSurvivesRestartAndInterruptedRunCanBeRerun(t *testing.T) {
 	if doc.Find("[data-testid=interrupted]").Length() != 1 || doc.Find("[data-testid=rerun]").Length() != 1 {
 		t.Fatal("interrupted run page lacks the notice or the re-run button")
 	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Post(b.URL+"/runs/"+claimed.ID+"/rerun", "application/x-www-form-urlencoded", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := noRedirect(t, http.MethodPost, b.URL+"/runs/"+claimed.ID+"/rerun", "application/x-www-form-urlencoded", nil)
 	resp.Body.Close()
 	loc := resp.Header.Get("Location")
 	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/runs/") {

@@ -12,13 +12,19 @@ import (
 // Routes registers every route of the application on e.
 func (s *Server) Routes(e *echo.Echo) {
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(middleware.Recover())
+	// Order matters: headers first (every answer, errors included, carries
+	// them), then the body cap before anything reads a body, then the
+	// origin check, who is asking, and what a change needs.
+	e.Use(middleware.Recover(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard)
 
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))))
 	e.GET("/healthz", s.healthz)
 
 	// Pages.
 	e.GET("/", s.home)
+	e.GET("/login", s.loginPage)
+	e.POST("/login", s.login)
+	e.POST("/logout", s.logout)
 	e.GET("/workloads", s.workloadsPage)
 	e.POST("/workloads", s.uploadPage)
 	e.POST("/workloads/generate", s.generatePage)

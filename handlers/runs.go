@@ -33,8 +33,11 @@ func (s *Server) start(c echo.Context, r runRequest) (*store.Run, error) {
 	}
 	if r.Strategy == "" {
 		w, err := s.store.GetWorkload(ctx, r.WorkloadID)
+		if errs.Is(errs.NotFound, err) {
+			return nil, errs.New(errs.NotFound, "workload_id", "no workload %q", r.WorkloadID)
+		}
 		if err != nil {
-			return nil, errs.New(errs.Invalid, "workload_id", "no workload %q", r.WorkloadID)
+			return nil, err
 		}
 		r.Strategy = w.Strategy
 	}
@@ -42,22 +45,24 @@ func (s *Server) start(c echo.Context, r runRequest) (*store.Run, error) {
 		return nil, err
 	}
 	return s.runner.Submit(ctx, &store.Run{Kind: store.KindRun, WorkloadID: r.WorkloadID, Strategy: r.Strategy,
-		Variant: r.Variant, Params: r.Params, Seed: r.Seed})
+		Variant: r.Variant, Params: r.Params, Seed: r.Seed, Owner: ownerID(c)})
 }
 
 func (s *Server) reproduce(c echo.Context, strategy string, params solvers.Params) (*store.Run, error) {
 	if _, err := s.lookup(strategy); err != nil {
 		return nil, err
 	}
-	return s.runner.Submit(c.Request().Context(), &store.Run{Kind: store.KindReproduce, Strategy: strategy, Params: params})
+	return s.runner.Submit(c.Request().Context(), &store.Run{Kind: store.KindReproduce, Strategy: strategy, Params: params,
+		Owner: ownerID(c)})
 }
 
 // formParams reads a form: the named fixed fields and the rest as params.
 func formParams(c echo.Context, fixed ...string) (map[string]string, solvers.Params, error) {
 	form, err := c.FormParams()
 	if err != nil {
-		return nil, nil, errs.Invalidf("form", "cannot read the form: %v", err)
+		return nil, nil, formErr(err)
 	}
+	delete(form, views.CSRFField)
 	head := map[string]string{}
 	params := solvers.Params{}
 	for k, vs := range form {
@@ -82,9 +87,12 @@ func formParams(c echo.Context, fixed ...string) (map[string]string, solvers.Par
 
 func (s *Server) home(c echo.Context) error {
 	ctx := c.Request().Context()
-	recent, err := s.store.ListRuns(ctx, store.RunFilter{Limit: 10})
-	if err != nil {
-		return err
+	var recent []store.Run
+	if owner, ok := s.listOwner(c); ok {
+		var err error
+		if recent, err = s.store.ListRuns(ctx, store.RunFilter{Owner: owner, Limit: 10}); err != nil {
+			return err
+		}
 	}
 	p := views.HomeProps{Recent: recent, Names: s.workloadNames(ctx)}
 	for _, f := range s.families() {
@@ -96,9 +104,12 @@ func (s *Server) home(c echo.Context) error {
 
 func (s *Server) runsPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	runs, err := s.store.ListRuns(ctx, store.RunFilter{Strategy: c.QueryParam("strategy"), Limit: 500})
-	if err != nil {
-		return err
+	var runs []store.Run
+	if owner, ok := s.listOwner(c); ok {
+		var err error
+		if runs, err = s.store.ListRuns(ctx, store.RunFilter{Strategy: c.QueryParam("strategy"), Owner: owner, Limit: 500}); err != nil {
+			return err
+		}
 	}
 	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: runs, Names: s.workloadNames(ctx)}))
 }
@@ -189,15 +200,40 @@ func (s *Server) runPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.RunPage(p))
 }
 
+// ownRun returns run :id if the request's user may change it.
+func (s *Server) ownRun(c echo.Context) (*store.Run, error) {
+	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.mayChange(c, run.Owner, "run "+run.ID); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// cancel stops run :id if the request's user may.
+func (s *Server) cancel(c echo.Context) error {
+	run, err := s.ownRun(c)
+	if err != nil {
+		return err
+	}
+	return s.runner.Cancel(c.Request().Context(), run.ID)
+}
+
 func (s *Server) cancelPage(c echo.Context) error {
-	if err := s.runner.Cancel(c.Request().Context(), c.Param("id")); err != nil {
+	if err := s.cancel(c); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/runs/"+c.Param("id"))
 }
 
 func (s *Server) rerunPage(c echo.Context) error {
-	run, err := s.runner.Rerun(c.Request().Context(), c.Param("id"))
+	old, err := s.ownRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.runner.Rerun(c.Request().Context(), old.ID, ownerID(c))
 	if err != nil {
 		return err
 	}
@@ -206,7 +242,7 @@ func (s *Server) rerunPage(c echo.Context) error {
 
 func (s *Server) deleteRun(c echo.Context) error {
 	ctx := c.Request().Context()
-	run, err := s.store.GetRun(ctx, c.Param("id"))
+	run, err := s.ownRun(c)
 	if err != nil {
 		return err
 	}
@@ -385,8 +421,12 @@ func (s *Server) toAPIRun(r *store.Run) apiRun {
 }
 
 func (s *Server) apiListRuns(c echo.Context) error {
+	owner, ok := s.listOwner(c)
+	if !ok {
+		return errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your runs")
+	}
 	runs, err := s.store.ListRuns(c.Request().Context(), store.RunFilter{Strategy: c.QueryParam("strategy"),
-		Status: c.QueryParam("status"), Limit: 500})
+		Status: c.QueryParam("status"), Owner: owner, Limit: 500})
 	if err != nil {
 		return err
 	}
@@ -429,7 +469,7 @@ func (s *Server) apiReport(c echo.Context) error {
 }
 
 func (s *Server) apiCancel(c echo.Context) error {
-	if err := s.runner.Cancel(c.Request().Context(), c.Param("id")); err != nil {
+	if err := s.cancel(c); err != nil {
 		return err
 	}
 	return s.apiGetRun(c)

@@ -31,16 +31,30 @@ type Server struct {
 	runner     *runner.Runner
 	strategies []solvers.Strategy
 	maxUpload  int64
+	auth       bool
 	reports    reportCache
 }
 
+// Options configure a Server. Zero fields take the defaults.
+type Options struct {
+	// MaxUpload is the largest accepted upload body in bytes
+	// (DefaultMaxUpload); every other request body is capped at 1 MiB.
+	MaxUpload int64
+	// Auth makes the server multi-user (schedlab serve --auth): every
+	// change needs a logged-in user or an API token, workloads and runs
+	// record their owner, only the owner (or an admin) may cancel, re-run
+	// or delete a run, and lists show the user's own items. A run's page
+	// and report stay readable by anyone with the link. Without Auth the
+	// server is single-user and asks for nothing.
+	Auth bool
+}
+
 // New returns a Server over a store and a runner for the given strategies.
-// maxUpload ≤ 0 means DefaultMaxUpload.
-func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, maxUpload int64) *Server {
-	if maxUpload <= 0 {
-		maxUpload = DefaultMaxUpload
+func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt Options) *Server {
+	if opt.MaxUpload <= 0 {
+		opt.MaxUpload = DefaultMaxUpload
 	}
-	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: maxUpload}
+	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth}
 }
 
 func (s *Server) lookup(name string) (solvers.Strategy, error) {
@@ -125,6 +139,10 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case errs.TooLarge:
 		return http.StatusRequestEntityTooLarge
+	case errs.Unauthenticated:
+		return http.StatusUnauthorized
+	case errs.Forbidden:
+		return http.StatusForbidden
 	}
 	return http.StatusInternalServerError
 }

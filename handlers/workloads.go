@@ -87,7 +87,8 @@ func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solve
 		}
 		preview = b
 	}
-	sw := &store.Workload{Strategy: st.Info().Name, Name: name, Format: w.Format, Summary: w.Summary, Data: w.Data, Preview: preview}
+	sw := &store.Workload{Strategy: st.Info().Name, Name: name, Format: w.Format, Summary: w.Summary, Data: w.Data,
+		Preview: preview, Owner: ownerID(c)}
 	if err := s.store.CreateWorkload(c.Request().Context(), sw); err != nil {
 		return nil, err
 	}
@@ -149,7 +150,7 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 func generateForm(c echo.Context) (generateRequest, error) {
 	form, err := c.FormParams()
 	if err != nil {
-		return generateRequest{}, errs.Invalidf("form", "cannot read the form: %v", err)
+		return generateRequest{}, formErr(err)
 	}
 	g := generateRequest{Strategy: form.Get("strategy"), Preset: form.Get("preset"), Name: form.Get("name"), Params: solvers.Params{}}
 	if v := strings.TrimSpace(form.Get("seed")); v != "" {
@@ -161,7 +162,7 @@ func generateForm(c echo.Context) (generateRequest, error) {
 	}
 	for k, vs := range form {
 		switch k {
-		case "strategy", "preset", "name", "seed":
+		case "strategy", "preset", "name", "seed", views.CSRFField:
 		default:
 			if len(vs) > 0 {
 				g.Params[k] = vs[0]
@@ -235,9 +236,11 @@ func (s *Server) workloadPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	runs, err := s.store.ListRuns(ctx, store.RunFilter{WorkloadID: w.ID, Limit: 100})
-	if err != nil {
-		return err
+	var runs []store.Run
+	if owner, ok := s.listOwner(c); ok {
+		if runs, err = s.store.ListRuns(ctx, store.RunFilter{WorkloadID: w.ID, Owner: owner, Limit: 100}); err != nil {
+			return err
+		}
 	}
 	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: *w, Preview: preview, Strategy: viewOf(st), Runs: runs}))
 }

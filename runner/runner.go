@@ -183,7 +183,7 @@ func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) 
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Err: errors.New("no run to submit")}
 	}
 	run := store.Run{Kind: in.Kind, WorkloadID: in.WorkloadID, Strategy: in.Strategy, Variant: in.Variant,
-		Params: in.Params, Seed: in.Seed, RerunOf: in.RerunOf}
+		Params: in.Params, Seed: in.Seed, RerunOf: in.RerunOf, Owner: in.Owner}
 	if run.Kind == "" {
 		run.Kind = store.KindRun
 	}
@@ -246,15 +246,16 @@ func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) 
 }
 
 // Rerun queues a new run with the inputs of run id (kind, workload,
-// strategy, variant, params, seed) and RerunOf set to id. The inputs are
-// checked again, as by Submit: a strategy may have changed since.
-func (r *Runner) Rerun(ctx context.Context, id string) (*store.Run, error) {
+// strategy, variant, params, seed), RerunOf set to id and the given owner
+// (a user ID, empty without accounts). The inputs are checked again, as by
+// Submit: a strategy may have changed since.
+func (r *Runner) Rerun(ctx context.Context, id, owner string) (*store.Run, error) {
 	old, err := r.st.GetRun(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	return r.Submit(ctx, &store.Run{Kind: old.Kind, WorkloadID: old.WorkloadID, Strategy: old.Strategy,
-		Variant: old.Variant, Params: old.Params, Seed: old.Seed, RerunOf: old.ID})
+		Variant: old.Variant, Params: old.Params, Seed: old.Seed, RerunOf: old.ID, Owner: owner})
 }
 
 // claimWait bounds how long Cancel waits for a run just claimed by a worker

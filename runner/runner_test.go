@@ -365,7 +365,7 @@ func TestRerunQueuesTheSameInputs(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.start(t)
 	first := e.waitFinal(t, e.submit(t, runnertest.VariantFail, solvers.Params{"steps": "7"}).ID)
-	again, err := e.rn.Rerun(context.Background(), first.ID)
+	again, err := e.rn.Rerun(context.Background(), first.ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +376,7 @@ func TestRerunQueuesTheSameInputs(t *testing.T) {
 	if r := e.waitFinal(t, again.ID); r.Status != store.StatusFailed || r.RerunOf != first.ID {
 		t.Errorf("re-run ended %s, rerun_of %q", r.Status, r.RerunOf)
 	}
-	if _, err := e.rn.Rerun(context.Background(), "nosuchrunx"); errs.KindOf(err) != errs.NotFound {
+	if _, err := e.rn.Rerun(context.Background(), "nosuchrunx", ""); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("Rerun of an unknown run: %v", err)
 	}
 }

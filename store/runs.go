@@ -66,6 +66,9 @@ type Run struct {
 	// ListRuns results.
 	Report  json.RawMessage
 	RerunOf string // the run this one repeats
+	// Owner is the ID of the user who made the run; empty on a server
+	// without accounts.
+	Owner string
 
 	CreatedAt  time.Time
 	StartedAt  *time.Time
@@ -78,7 +81,8 @@ type RunFilter struct {
 	Kind       string
 	Status     string
 	WorkloadID string
-	Limit      int // ≤ 0: no limit
+	Owner      string // a user ID: only that user's runs
+	Limit      int    // ≤ 0: no limit
 }
 
 // CreateRun stores a copy of r as a new queued run and returns it with its
@@ -89,7 +93,7 @@ type RunFilter struct {
 func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
 	const op = "store.CreateRun"
 	run := Run{Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
-		Params: r.Params, Seed: r.Seed, Status: StatusQueued, RerunOf: r.RerunOf}
+		Params: r.Params, Seed: r.Seed, Status: StatusQueued, RerunOf: r.RerunOf, Owner: r.Owner}
 	if run.Kind == "" {
 		run.Kind = KindRun
 	}
@@ -136,10 +140,10 @@ func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
 	for attempt := 0; ; attempt++ {
 		run.ID = NewID()
 		_, err = tx.ExecContext(ctx, `INSERT INTO runs
-			(id, kind, workload_id, strategy, variant, params, seed, status, rerun_of, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(id, kind, workload_id, strategy, variant, params, seed, status, rerun_of, owner, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			run.ID, run.Kind, nullString(run.WorkloadID), run.Strategy, run.Variant, string(params), run.Seed,
-			run.Status, nullString(run.RerunOf), fmtTime(run.CreatedAt))
+			run.Status, nullString(run.RerunOf), nullString(run.Owner), fmtTime(run.CreatedAt))
 		if isIDCollision(err) && attempt < idAttempts {
 			continue
 		}
@@ -160,15 +164,15 @@ func exists(ctx context.Context, tx *sql.Tx, query, id string) error {
 }
 
 const runListColumns = `id, kind, workload_id, strategy, variant, params, seed, status,
-	progress_done, progress_total, progress_note, error, error_field, rerun_of,
+	progress_done, progress_total, progress_note, error, error_field, rerun_of, owner,
 	created_at, started_at, finished_at`
 
 func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) {
 	var r Run
-	var workload, rerunOf, started, finished, report sql.NullString
+	var workload, rerunOf, owner, started, finished, report sql.NullString
 	var params, created string
 	dest := []any{&r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params, &r.Seed, &r.Status,
-		&r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField, &rerunOf,
+		&r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField, &rerunOf, &owner,
 		&created, &started, &finished}
 	if withReport {
 		dest = append(dest, &report)
@@ -176,7 +180,7 @@ func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) 
 	if err := sc.Scan(dest...); err != nil {
 		return nil, err
 	}
-	r.WorkloadID, r.RerunOf = workload.String, rerunOf.String
+	r.WorkloadID, r.RerunOf, r.Owner = workload.String, rerunOf.String, owner.String
 	if err := json.Unmarshal([]byte(params), &r.Params); err != nil {
 		return nil, fmt.Errorf("run %s: params: %w", r.ID, err)
 	}
@@ -216,6 +220,7 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 	var args []any
 	for _, c := range []struct{ col, val string }{
 		{"strategy", f.Strategy}, {"kind", f.Kind}, {"status", f.Status}, {"workload_id", f.WorkloadID},
+		{"owner", f.Owner},
 	} {
 		if c.val != "" {
 			where = append(where, c.col+" = ?") // column names are ours, values placeholders

@@ -27,7 +27,10 @@ type Workload struct {
 	Data []byte
 	// Preview is the JSON of a solvers.Report drawn before any run; may be
 	// empty, and is empty in ListWorkloads results.
-	Preview   json.RawMessage
+	Preview json.RawMessage
+	// Owner is the ID of the user who stored it; empty on a server
+	// without accounts.
+	Owner     string
 	CreatedAt time.Time // set by CreateWorkload
 }
 
@@ -56,9 +59,10 @@ func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
 	for attempt := 0; ; attempt++ {
 		id := NewID()
 		_, err := s.db.ExecContext(ctx, `INSERT INTO workloads
-			(id, strategy, name, format, sha256, bytes, summary, data, preview, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, w.Strategy, w.Name, w.Format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, preview, fmtTime(created))
+			(id, strategy, name, format, sha256, bytes, summary, data, preview, owner, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, w.Strategy, w.Name, w.Format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, preview,
+			nullString(w.Owner), fmtTime(created))
 		if isIDCollision(err) && attempt < idAttempts {
 			continue
 		}
@@ -70,13 +74,13 @@ func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
 	}
 }
 
-const workloadListColumns = "id, strategy, name, format, sha256, bytes, summary, created_at"
+const workloadListColumns = "id, strategy, name, format, sha256, bytes, summary, owner, created_at"
 
 func scanWorkload(sc interface{ Scan(...any) error }, full bool) (*Workload, error) {
 	var w Workload
 	var created string
-	var preview sql.NullString
-	dest := []any{&w.ID, &w.Strategy, &w.Name, &w.Format, &w.SHA256, &w.Bytes, &w.Summary, &created}
+	var preview, owner sql.NullString
+	dest := []any{&w.ID, &w.Strategy, &w.Name, &w.Format, &w.SHA256, &w.Bytes, &w.Summary, &owner, &created}
 	if full {
 		dest = append(dest, &w.Data, &preview)
 	}
@@ -87,7 +91,7 @@ func scanWorkload(sc interface{ Scan(...any) error }, full bool) (*Workload, err
 	if err != nil {
 		return nil, fmt.Errorf("workload %s: created_at: %w", w.ID, err)
 	}
-	w.CreatedAt = t
+	w.CreatedAt, w.Owner = t, owner.String
 	if preview.Valid {
 		w.Preview = json.RawMessage(preview.String)
 	}

@@ -1,7 +1,9 @@
 // Command schedlab serves the schedlab dashboard and runs strategies from the
 // command line through the same code paths.
 //
-//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db]
+//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--auth | --insecure-no-auth]
+//	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
+//	schedlab token add [--db FILE] [--label L] NAME   (prints an API token)
 //	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
 //	schedlab reproduce S [--param k=v]... [--out FILE]
 //	schedlab export --strategy S --format F (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
@@ -9,6 +11,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,6 +66,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return exportCmd(args, stdout, stderr)
 	case "strategies":
 		return strategiesCmd(args, stdout, stderr)
+	case "user":
+		return userCmd(ctx, args, os.Stdin, stdout, stderr)
+	case "token":
+		return tokenCmd(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -71,7 +78,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 const usage = `usage:
-  schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64]
+  schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--auth | --insecure-no-auth]
+  schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
+  schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
   schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
   schedlab reproduce S [--param k=v]... [--out FILE]
   schedlab export --strategy S --format F (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
@@ -92,6 +101,22 @@ func (b *budgetFlags) budget() runner.Budget {
 	return runner.Budget{Timeout: b.timeout, Memory: b.memoryMB << 20}
 }
 
+// Timeouts of the HTTP server. A slow client is cut off instead of holding
+// a connection: headers must arrive within readHeaderTimeout, a whole
+// request (a 64 MiB upload included, at ≥ 0.5 MiB/s) within readTimeout; a
+// response (a report of tens of MiB, at ≥ 0.1 MiB/s) within writeTimeout;
+// an idle keep-alive connection is closed after idleTimeout.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 2 * time.Minute
+	writeTimeout      = 5 * time.Minute
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+	// drainTimeout is how long a stop waits for requests in flight, then
+	// for runs to be stored as interrupted, before it closes what is left.
+	drainTimeout = 10 * time.Second
+)
+
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -99,9 +124,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	dbPath := fs.String("db", "./schedlab.db", "SQLite database file (created if missing)")
 	workers := fs.Int("workers", 2, "runs executed at once")
 	maxUploadMB := fs.Int64("max-upload-mb", handlers.DefaultMaxUpload>>20, "largest accepted upload, MiB")
+	auth := fs.Bool("auth", false, "require a login (or an API token) for every change; accounts come from `schedlab user add`")
+	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
 	var b budgetFlags
 	b.register(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := checkExposure(*addr, *auth, *insecure); err != nil {
 		return err
 	}
 	st, err := store.Open(*dbPath)
@@ -109,6 +139,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer st.Close()
+	if *auth {
+		if ok, err := st.HasUsers(ctx); err != nil {
+			return err
+		} else if !ok {
+			log.Printf("schedlab: --auth is on and there are no accounts yet: make one with `schedlab user add --db %s NAME`", *dbPath)
+		}
+	}
 	budget := b.budget()
 	rn := runner.New(st, registry.Lookup, runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory})
 	if err := rn.Start(ctx); err != nil {
@@ -117,25 +154,137 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(st, rn, registry.All(), *maxUploadMB<<20).Routes(e)
+	handlers.New(st, rn, registry.All(), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth}).Routes(e)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	log.Printf("schedlab serving http://%s with %s", ln.Addr(), *dbPath)
-	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	mode := "single-user, no login"
+	if *auth {
+		mode = "accounts (--auth)"
+	}
+	log.Printf("schedlab serving http://%s with %s, %s", ln.Addr(), *dbPath, mode)
+	srv := &http.Server{Handler: e, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
+		_ = rn.Shutdown(context.Background())
 		return err
 	case <-ctx.Done():
 	}
 	log.Printf("schedlab stopping")
-	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// Drain: stop accepting, let requests in flight finish; a client too
+	// slow to finish within drainTimeout is cut off. A stop asked for is a
+	// clean exit either way.
+	shut, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
-	_ = srv.Shutdown(shut)
-	return rn.Shutdown(shut)
+	if err := srv.Shutdown(shut); err != nil {
+		log.Printf("schedlab: closing connections still open after %v", drainTimeout)
+		_ = srv.Close()
+	}
+	// The runner gets its own time: runs it cannot store as interrupted in
+	// time stay "running" in the database, and the next start marks them
+	// interrupted, so nothing is lost.
+	stopRuns, cancelRuns := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancelRuns()
+	if err := rn.Shutdown(stopRuns); err != nil {
+		log.Printf("schedlab: %v; the next start marks them interrupted", err)
+	}
+	return nil
+}
+
+// checkExposure refuses to serve without accounts on an address other
+// machines can reach, unless asked to.
+func checkExposure(addr string, auth, insecure bool) error {
+	if auth || insecure {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %v", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--addr %s is reachable from other machines and the server has no accounts: "+
+		"start it with --auth (make accounts with `schedlab user add NAME`), or with --insecure-no-auth to let anyone who reaches it change anything", addr)
+}
+
+// userCmd: schedlab user add [--db FILE] [--admin] NAME, password on stdin.
+func userCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "add" {
+		return errors.New("usage: schedlab user add [--db FILE] [--admin] NAME  (reads the password from stdin)")
+	}
+	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "./schedlab.db", "SQLite database file")
+	admin := fs.Bool("admin", false, "the user may cancel, re-run and delete anybody's runs")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("usage: schedlab user add [--db FILE] [--admin] NAME  (reads the password from stdin)")
+	}
+	if f, ok := stdin.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			fmt.Fprint(stderr, "password (shown as typed; pipe it in to hide it): ")
+		}
+	}
+	line, err := bufio.NewReader(io.LimitReader(stdin, 4096)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("reading the password from stdin: %w", err)
+	}
+	password := strings.TrimRight(line, "\r\n")
+	st, err := store.Open(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.CreateUser(ctx, fs.Arg(0), password, *admin)
+	if err != nil {
+		return describe(err)
+	}
+	role := "user"
+	if u.Admin {
+		role = "admin"
+	}
+	fmt.Fprintf(stdout, "created %s %s in %s\n", role, u.Name, *dbPath)
+	return nil
+}
+
+// tokenCmd: schedlab token add [--db FILE] [--label L] NAME prints a new
+// API token of user NAME.
+func tokenCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const use = "usage: schedlab token add [--db FILE] [--label L] NAME"
+	if len(args) == 0 || args[0] != "add" {
+		return errors.New(use)
+	}
+	fs := flag.NewFlagSet("token add", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "./schedlab.db", "SQLite database file")
+	label := fs.String("label", "", "what the token is for (shown nowhere but the database)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New(use)
+	}
+	st, err := store.Open(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	tok, err := st.CreateToken(ctx, fs.Arg(0), *label)
+	if err != nil {
+		return describe(err)
+	}
+	fmt.Fprintln(stdout, tok)
+	return nil
 }
 
 // paramFlags collects repeated --param k=v.

@@ -1,0 +1,37 @@
+package views
+
+import "context"
+
+// Viewer is who looks at a page, as the handlers found out: whether the
+// server has accounts, the logged-in user (empty when none), and the CSRF
+// token every state-changing form must carry. Handlers put it in the
+// request's context; pages read it with viewerOf.
+type Viewer struct {
+	Auth  bool   // the server runs with --auth
+	Name  string // the logged-in user, "" when anonymous
+	Admin bool
+	CSRF  string // the value of the _csrf form field
+}
+
+type viewerKey struct{}
+
+// WithViewer returns ctx carrying v.
+func WithViewer(ctx context.Context, v Viewer) context.Context {
+	return context.WithValue(ctx, viewerKey{}, v)
+}
+
+// viewerOf returns the Viewer of ctx (the zero Viewer when none).
+func viewerOf(ctx context.Context) Viewer {
+	v, _ := ctx.Value(viewerKey{}).(Viewer)
+	return v
+}
+
+// CSRFField is the name of the hidden form field holding the CSRF token.
+const CSRFField = "_csrf"
+
+// mayChange says whether the page's viewer may start, cancel or delete
+// things: always on a server without accounts, only logged in with them.
+func mayChange(ctx context.Context) bool {
+	v := viewerOf(ctx)
+	return !v.Auth || v.Name != ""
+}
