@@ -354,6 +354,8 @@ func TestStartRunRejectsBadInputAndStoresNothing(t *testing.T) {
 		{"unknown strategy", `{"workload_id":"` + id + `","strategy":"nosuch"}`, 404, "strategy"},
 		{"unknown field", `{"workload_id":"` + id + `","colour":"red"}`, 400, "colour"},
 		{"malformed json", `{"workload_id":`, 400, "body"},
+		{"wrong type", `{"workload_id":"` + id + `","seed":"abc"}`, 400, "seed"},
+		{"params not an object", `{"workload_id":"` + id + `","params":[1]}`, 400, "params"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -365,6 +367,9 @@ func TestStartRunRejectsBadInputAndStoresNothing(t *testing.T) {
 			json.Unmarshal(b, &e)
 			if !strings.Contains(e.Field, tc.field) {
 				t.Errorf("field %q, want it to name %q (error %q)", e.Field, tc.field, e.Error)
+			}
+			if strings.Contains(e.Error, "Go ") || strings.Contains(e.Error, "int64") || strings.Contains(e.Error, "handlers.") {
+				t.Errorf("error shows Go's names to the user: %q", e.Error)
 			}
 			if n := a.countRuns(t); n != 0 {
 				t.Errorf("%d runs stored after a rejected start", n)

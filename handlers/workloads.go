@@ -15,6 +15,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/solvers"
+	"schedlab/solvers/formats"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -370,7 +371,15 @@ func decodeJSON(c echo.Context, limit int64, v any) error {
 		if strings.HasPrefix(err.Error(), "json: unknown field ") {
 			return errs.Invalidf(strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
 		}
-		return errs.Invalidf("body", "malformed JSON: %v", err)
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) && typ.Field != "" {
+			return errs.Invalidf(typ.Field, "must be %s, got JSON %s", formats.TypeName(typ.Type), typ.Value)
+		}
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return errs.Invalidf("body", "malformed JSON at byte %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))
+		}
+		return errs.Invalidf("body", "malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if dec.More() {
 		return errs.Invalidf("body", "trailing data after the JSON object")

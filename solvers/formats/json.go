@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 
 	"schedlab/errs"
@@ -24,7 +25,7 @@ func DecodeStrict(data []byte, v any, what string) error {
 		var typ *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &typ) && typ.Field != "":
-			return errs.Invalidf(typ.Field, "line %d: must be a %s, got JSON %s", lineAt(data, typ.Offset), typ.Type, typ.Value)
+			return errs.Invalidf(typ.Field, "line %d: must be %s, got JSON %s", lineAt(data, typ.Offset), TypeName(typ.Type), typ.Value)
 		case errors.As(err, &syn):
 			return errs.Invalidf("file", "line %d: not %s: malformed JSON: %v", lineAt(data, syn.Offset), what, syn)
 		case errors.Is(err, io.EOF):
@@ -38,6 +39,33 @@ func DecodeStrict(data []byte, v any, what string) error {
 		return errs.Invalidf("file", "line %d: trailing data after the JSON value", lineAt(data, dec.InputOffset()))
 	}
 	return nil
+}
+
+// TypeName says in words what JSON a Go type takes ("a whole number", "a
+// list"), for messages a user reads: Go's own names ("[]solvers.Metric",
+// "int64") mean nothing to them.
+func TypeName(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return TypeName(t.Elem())
+	}
+	return "a value"
 }
 
 // lineAt is the 1-based line of a byte offset in data.
