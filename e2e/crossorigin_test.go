@@ -3,8 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"html"
+	"io"
 	"net"
 	"net/http"
 	"strings"
