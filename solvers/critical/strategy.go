@@ -96,7 +96,7 @@ func (s *Strategy) Uploads() []solvers.Upload {
 }
 
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	w, err := s.generate(preset, params, seed)
 	return w, errs.Wrap("critical.Generate", errs.Internal, err)
 }
@@ -119,7 +119,7 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 
 // ParseWorkload implements solvers.Strategy: one file, native JSON or
 // WfFormat (field "wfformat", or "file" with a schemaVersion key).
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	w, err := parseWorkload(files)
 	return w, errs.Wrap("critical.ParseWorkload", errs.Internal, err)
 }

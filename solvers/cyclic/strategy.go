@@ -103,7 +103,7 @@ func (s *Strategy) Presets() []solvers.Preset {
 }
 
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	w, err := s.generate(preset, params, seed)
 	return w, errs.Wrap("cyclic.Generate", errs.Internal, err)
 }
@@ -130,7 +130,7 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 
 // ParseWorkload implements solvers.Strategy: one native JSON file (field
 // "file") or one SWF trace (field "swf", or a .swf/.swf.gz name).
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	w, err := parseWorkload(files)
 	return w, errs.Wrap("cyclic.ParseWorkload", errs.Internal, err)
 }

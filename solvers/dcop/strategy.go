@@ -85,7 +85,7 @@ func (s *Strategy) Presets() []solvers.Preset {
 }
 
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	w, err := s.generate(preset, params, seed)
 	return w, errs.Wrap("dcop.Generate", errs.Internal, err)
 }
@@ -106,7 +106,7 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 }
 
 // ParseWorkload implements solvers.Strategy: one native JSON file.
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	w, err := parseWorkload(files)
 	return w, errs.Wrap("dcop.ParseWorkload", errs.Internal, err)
 }

@@ -101,7 +101,7 @@ func (s *Strategy) Uploads() []solvers.Upload {
 }
 
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	w, err := s.generate(preset, params, seed)
 	return w, errs.Wrap("gossip.Generate", errs.Internal, err)
 }
@@ -125,7 +125,7 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 
 // ParseWorkload implements solvers.Strategy: one native JSON file (field
 // "file") or one SWF trace (field "swf", or a .swf/.swf.gz name).
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	w, err := parseWorkload(files)
 	return w, errs.Wrap("gossip.ParseWorkload", errs.Internal, err)
 }
