@@ -294,7 +294,7 @@ func FuzzParseJSON(f *testing.F) {
 func FuzzSWF(f *testing.F) {
 	f.Add([]byte("; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n2 5 0 20 2 -1 -1 2 -1 -1 1 1 1 1 1 1 -1 -1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in, err := FromSWF("f.swf", data, 0)
+		in, err := FromSWF(context.Background(), "f.swf", data, 0)
 		if err != nil {
 			if errs.KindOf(err) != errs.Invalid && errs.KindOf(err) != errs.TooLarge {
 				t.Fatalf("error without a kind: %v", err)
