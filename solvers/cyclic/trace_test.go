@@ -194,7 +194,7 @@ func TestTraceCutIntoCycles(t *testing.T) {
 		"4 20000 50 5 9 -1 -1 9 100 -1 1 1 1 1 1 1 -1 -1\n" + // 9 > 8 processors: skipped
 		"5 20000 0 0 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n" + // runtime 0: skipped
 		"6 18001 50 5 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n" // cycle 4
-	tr, err := traceFromSWF("hand.swf", []byte(swf))
+	tr, err := traceFromSWF(context.Background(), "hand.swf", []byte(swf))
 	if err != nil {
 		t.Fatal(err)
 	}
