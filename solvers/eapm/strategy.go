@@ -62,7 +62,7 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 			"Energy cost c per joule; scales prices and energy cost alike, so the objective is proportional to c. Must be > 0. Default 1, as in the authors' code.",
 			0, 1e9),
 		{Name: "machines_per_type", Kind: solvers.KindString, Default: "", Unit: "machines",
-			Doc: "Machines M_j of each type (a type's load is ETC/M_j): empty = the workload's own counts; one integer = that many of every type; or a comma list of m positive integers. Default empty: the seed's instances have 1 per type, Tarplee's 40.",
+			Doc:   "Machines M_j of each type (a type's load is ETC/M_j): empty = the workload's own counts; one integer = that many of every type; or a comma list of m positive integers. Default empty: the seed's instances have 1 per type, Tarplee's 40.",
 			Check: checkMachinesPerType},
 	}
 }
