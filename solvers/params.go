@@ -123,6 +123,9 @@ func Resolve(specs []ParamSpec, p Params) (Params, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
+		if unknown[0] == "" {
+			return nil, errs.Invalidf("params", "a parameter has an empty name")
+		}
 		names := make([]string, 0, len(specs))
 		for _, s := range specs {
 			names = append(names, s.Name)
