@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
+	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/formats"
 	"schedlab/store"
@@ -64,7 +65,7 @@ func (s *Server) upload(c echo.Context) (*store.Workload, error) {
 	if len(files) == 0 {
 		return nil, errs.Invalidf("file", "no file uploaded: choose the workload file(s)")
 	}
-	w, err := st.ParseWorkload(files)
+	w, err := runner.ExecuteParse(req.Context(), st, files, s.runner.Budget())
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 	if g.Seed != nil {
 		seed = *g.Seed
 	}
-	w, err := st.Generate(preset.Name, params, seed)
+	w, err := runner.ExecuteGenerate(c.Request().Context(), st, preset.Name, params, seed, s.runner.Budget())
 	if err != nil {
 		return nil, err
 	}

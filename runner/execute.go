@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"runtime/metrics"
-	"strconv"
 	"time"
 
 	"schedlab/errs"
@@ -105,7 +105,10 @@ func Execute(ctx context.Context, s solvers.Strategy, w *solvers.Workload, varia
 	if err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
-	return execute(ctx, op, s.Info().Name, budget, progress, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	if err := checkLimits(s, false, p, budget); err != nil {
+		return nil, errs.Wrap(op, errs.Invalid, err)
+	}
+	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Run(ctx, w, v, p, progress)
 	})
 }
@@ -122,24 +125,107 @@ func ExecuteReproduce(ctx context.Context, s solvers.Strategy, params solvers.Pa
 	if err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
-	return execute(ctx, op, s.Info().Name, budget, progress, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	if err := checkLimits(s, true, p, budget); err != nil {
+		return nil, errs.Wrap(op, errs.Invalid, err)
+	}
+	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Reproduce(ctx, p, progress)
 	})
 }
 
-type result struct {
-	rep *solvers.Report
-	err error
+// ExecuteParse reads an uploaded workload with s.ParseWorkload under
+// budget, with the guarantees of Execute: the time limit, the heap
+// watchdog, a panic turned into errs.Internal, errs.Canceled when ctx (the
+// request's context: the client went away) is canceled. The strategy sees
+// the budget as solvers.LimitsFrom(ctx).
+func ExecuteParse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
+	const op = "runner.ExecuteParse"
+	if s == nil {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+	}
+	return execute(ctx, op, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
+		return s.ParseWorkload(ctx, files)
+	})
 }
 
-func execute(parent context.Context, op, name string, budget Budget, progress solvers.Progress,
-	call func(context.Context, solvers.Progress) (*solvers.Report, error)) (*solvers.Report, error) {
+// ExecuteGenerate builds a workload with s.Generate(preset, params, seed)
+// under budget, with the guarantees of ExecuteParse. params should be
+// resolved against the preset's ParamSpecs already (see solvers.PresetParams).
+func ExecuteGenerate(ctx context.Context, s solvers.Strategy, preset string, params solvers.Params, seed int64,
+	budget Budget) (*solvers.Workload, error) {
+	const op = "runner.ExecuteGenerate"
+	if s == nil {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+	}
+	return execute(ctx, op, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
+		return s.Generate(ctx, preset, params, seed)
+	})
+}
+
+// checkLimits refuses a budget knob of s (its Params, or its
+// ReproduceParams when reproduce) over budget: see solvers.CheckLimits.
+func checkLimits(s solvers.Strategy, reproduce bool, p solvers.Params, budget Budget) error {
+	specs := s.Params()
+	if reproduce {
+		specs = s.ReproduceParams()
+	}
+	return solvers.CheckLimits(specs, p, budget.limits(time.Time{}))
+}
+
+// limits is the budget as the strategies see it (solvers.LimitsFrom).
+func (b Budget) limits(deadline time.Time) solvers.Limits {
+	b = b.withDefaults()
+	mem := int64(math.MaxInt64)
+	if b.Memory < math.MaxInt64 {
+		mem = int64(b.Memory)
+	}
+	return solvers.Limits{MemoryBytes: mem, Timeout: b.Timeout, Deadline: deadline}
+}
+
+// validReport checks a strategy's report before anyone stores it.
+func validReport(name string, r *solvers.Report) error {
+	if r == nil {
+		return fmt.Errorf("strategy %s returned neither a report nor an error", name)
+	}
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("strategy %s returned an invalid report: %w", name, err)
+	}
+	return nil
+}
+
+// validWorkload checks a parsed or generated workload.
+func validWorkload(name string, w *solvers.Workload) error {
+	if w == nil {
+		return fmt.Errorf("strategy %s returned neither a workload nor an error", name)
+	}
+	if len(w.Data) == 0 {
+		return fmt.Errorf("strategy %s returned a workload without data", name)
+	}
+	if w.Preview != nil {
+		if err := w.Preview.Validate(); err != nil {
+			return fmt.Errorf("strategy %s returned an invalid preview: %w", name, err)
+		}
+	}
+	return nil
+}
+
+type result[T any] struct {
+	v   T
+	err error
+	ok  bool // call returned
+}
+
+// execute calls call under budget (see Execute) and checks what it
+// returns with valid; T is what the strategy makes (a report, a workload).
+func execute[T any](parent context.Context, op, name string, budget Budget, progress solvers.Progress,
+	valid func(string, T) error, call func(context.Context, solvers.Progress) (T, error)) (T, error) {
+	var zero T
 	budget = budget.withDefaults()
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
 	if err := parent.Err(); err != nil {
-		return nil, canceled(op, parent)
+		return zero, canceled(op, parent)
 	}
 	timeLimit := &errs.Error{Op: op, Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
@@ -150,23 +236,25 @@ func execute(parent context.Context, op, name string, budget Budget, progress so
 	defer stop(nil)
 	ctx, cancel := context.WithTimeoutCause(mctx, budget.Timeout, timeLimit)
 	defer cancel()
+	deadline, _ := ctx.Deadline()
+	ctx = solvers.WithLimits(ctx, budget.limits(deadline))
 	watchDone := make(chan struct{})
 	defer close(watchDone)
 	go watchMemory(watchDone, ctx.Done(), budget.Memory, func() { stop(overMemory) })
 
-	ch := make(chan result, 1) // buffered: an abandoned strategy never blocks on it
+	ch := make(chan result[T], 1) // buffered: an abandoned strategy never blocks on it
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
 				pe := &PanicError{Strategy: name, Value: v, Stack: debug.Stack()}
-				ch <- result{err: &errs.Error{Op: op, Kind: errs.Internal, Err: pe}}
+				ch <- result[T]{err: &errs.Error{Op: op, Kind: errs.Internal, Err: pe}}
 			}
 		}()
-		rep, err := call(ctx, progress)
-		ch <- result{rep, err}
+		v, err := call(ctx, progress)
+		ch <- result[T]{v: v, err: err, ok: true}
 	}()
 
-	var res result
+	var res result[T]
 	select {
 	case res = <-ch:
 	case <-ctx.Done():
@@ -174,7 +262,7 @@ func execute(parent context.Context, op, name string, budget Budget, progress so
 		select {
 		case res = <-ch:
 		case <-t.C:
-			res = result{err: ctx.Err()}
+			res = result[T]{err: ctx.Err()}
 		}
 		t.Stop()
 	}
@@ -182,28 +270,28 @@ func execute(parent context.Context, op, name string, budget Budget, progress so
 	var pe *PanicError
 	switch {
 	case errors.As(res.err, &pe):
-		return nil, res.err
-	case res.err == nil && res.rep != nil:
+		return zero, res.err
+	case res.ok && res.err == nil && (ctx.Err() == nil || valid(name, res.v) == nil):
 		// Finished, even if a limit struck as it did: keep the result.
-		if err := res.rep.Validate(); err != nil {
-			return nil, &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned an invalid report: %w", name, err)}
+		if err := valid(name, res.v); err != nil {
+			return zero, &errs.Error{Op: op, Kind: errs.Internal, Err: err}
 		}
-		return res.rep, nil
+		return res.v, nil
 	case ctx.Err() != nil:
 		// Stopped: say why, whatever the strategy made of it.
 		cause := context.Cause(ctx)
 		if cause == timeLimit || cause == overMemory {
-			return nil, cause
+			return zero, cause
 		}
-		return nil, canceled(op, parent)
+		return zero, canceled(op, parent)
 	case res.err != nil:
 		var e *errs.Error
 		if errors.As(res.err, &e) {
-			return nil, res.err // kept as is: it may be a strategy's shared value
+			return zero, res.err // kept as is: it may be a strategy's shared value
 		}
-		return nil, &errs.Error{Op: op, Err: res.err}
+		return zero, &errs.Error{Op: op, Err: res.err}
 	}
-	return nil, &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned neither a report nor an error", name)}
+	return zero, &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned neither a result nor an error", name)}
 }
 
 // canceled is the error of a run stopped through its parent context; it
@@ -239,21 +327,10 @@ func watchMemory(done <-chan struct{}, stopped <-chan struct{}, limit uint64, ov
 }
 
 // FormatBytes writes a byte count in binary units: "4 GiB", "1.5 GiB",
-// "64 MiB", "512 B".
+// "64 MiB", "512 B" (see solvers.FormatBytes).
 func FormatBytes(n uint64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	v, u := float64(n), 0
-	for v >= 1024 && u < len(units)-1 {
-		v /= 1024
-		u++
+	if n > math.MaxInt64 {
+		n = math.MaxInt64
 	}
-	return strconv.FormatFloat(roundTo(v, 2), 'f', -1, 64) + " " + units[u]
-}
-
-func roundTo(v float64, digits int) float64 {
-	p := 1.0
-	for i := 0; i < digits; i++ {
-		p *= 10
-	}
-	return float64(int64(v*p+0.5)) / p
+	return solvers.FormatBytes(int64(n))
 }

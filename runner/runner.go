@@ -173,7 +173,8 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 // the strategy exists (errs.NotFound, field "strategy"), the variant (empty:
 // the first; unknown: errs.Invalid, field "variant"; reproduce runs have
 // none), the params against the strategy's Params or, for reproduce runs,
-// ReproduceParams (errs.Invalid naming the parameter), and for store.KindRun
+// ReproduceParams (errs.Invalid naming the parameter; a budget knob over
+// the runner's own Budget is one, see solvers.CheckLimits), and for store.KindRun
 // that the workload exists (errs.NotFound, field "workload_id") and belongs
 // to the strategy (errs.Invalid). The stored params are the resolved ones:
 // every parameter with its value. in itself is not modified.
@@ -233,6 +234,9 @@ func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) 
 				return nil, errs.Wrap(op, errs.Invalid, err)
 			}
 		}
+	}
+	if err := checkLimits(s, run.Kind == store.KindReproduce, run.Params, r.Budget()); err != nil {
+		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
 	created, err := r.st.CreateRun(ctx, &run)
 	if err != nil {

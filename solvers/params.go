@@ -1,9 +1,11 @@
 package solvers
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,28 +19,59 @@ import (
 type Params map[string]string
 
 // UnmarshalJSON accepts numbers and booleans as well as strings, so the API
-// takes {"gamma": 1.2} and {"gamma": "1.2"} alike.
+// takes {"gamma": 1.2} and {"gamma": "1.2"} alike. Numbers keep the text
+// the client sent when it is an integer ({"jobs": 1000000000} and
+// {"jobs": 1e9} are "1000000000"), so whole-number parameters stay exact;
+// null is as if absent. Objects and arrays are errs.Invalid naming the key.
 func (p *Params) UnmarshalJSON(b []byte) error {
-	var raw map[string]any
+	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return errs.Invalidf("params", "must be an object of names to values")
 	}
 	out := make(Params, len(raw))
-	for k, v := range raw {
+	for k, m := range raw {
+		dec := json.NewDecoder(bytes.NewReader(m))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return errs.Invalidf(k, "must be a number or a string")
+		}
 		switch v := v.(type) {
 		case string:
 			out[k] = v
-		case float64:
-			out[k] = strconv.FormatFloat(v, 'g', -1, 64)
+		case json.Number:
+			out[k] = numberText(v)
 		case bool:
 			out[k] = strconv.FormatBool(v)
 		case nil:
 		default:
-			return errs.Invalidf(k, "must be a number or a string")
+			return errs.Invalidf(k, "must be a number, a string or a boolean, not an object or a list")
 		}
 	}
 	*p = out
 	return nil
+}
+
+// numberText writes a JSON number as a parameter value: an integral value
+// (1e9, 1000000000, 2.0) in plain digits when it is exact in an int64,
+// anything else as the shortest float text.
+func numberText(n json.Number) string {
+	s := string(n)
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return s
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return s // out of float range: Resolve reports it
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+		if r, ok := new(big.Float).SetPrec(0).SetString(s); ok {
+			if i, acc := r.Int64(); acc == big.Exact {
+				return strconv.FormatInt(i, 10)
+			}
+		}
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // Kinds of parameter.
@@ -63,6 +96,14 @@ type ParamSpec struct {
 	Max    float64 `json:"max,omitempty"`
 	HasMin bool    `json:"has_min,omitempty"`
 	HasMax bool    `json:"has_max,omitempty"`
+	// Limit marks a knob that is itself a budget (LimitMemoryMiB,
+	// LimitTimeSeconds): CheckLimits refuses a value over the server's own
+	// limit of that kind.
+	Limit string `json:"limit,omitempty"`
+	// Check, when set, validates a value after the kind's own checks (a
+	// KindString list's syntax): Resolve returns its error, as errs.Invalid
+	// on the parameter when it has no field of its own.
+	Check func(string) error `json:"-"`
 }
 
 // Resolve checks p against specs and returns a complete set: every spec's
@@ -82,6 +123,9 @@ func Resolve(specs []ParamSpec, p Params) (Params, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
+		if unknown[0] == "" {
+			return nil, errs.Invalidf("params", "a parameter has an empty name")
+		}
 		names := make([]string, 0, len(specs))
 		for _, s := range specs {
 			names = append(names, s.Name)
@@ -133,6 +177,14 @@ func (s ParamSpec) check(v string) error {
 	case KindString:
 	default:
 		return fmt.Errorf("parameter %s has unknown kind %q", s.Name, s.Kind)
+	}
+	if s.Check != nil {
+		if err := s.Check(v); err != nil {
+			if errs.FieldOf(err) == "" {
+				return errs.Invalidf(s.Name, "%v", err)
+			}
+			return errs.Wrap("", errs.Invalid, err)
+		}
 	}
 	return nil
 }

@@ -2,7 +2,9 @@ package solvers
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,4 +106,106 @@ func TestPresetParamsFindsThePresetOrNamesTheKnownOnes(t *testing.T) {
 	if errs.FieldOf(err) != "preset" || !strings.Contains(err.Error(), "a, b") {
 		t.Errorf("unknown preset: %v", err)
 	}
+}
+
+func TestParamsJSONKeepsIntegersExact(t *testing.T) {
+	cases := map[string]string{
+		`1000000000`:          "1000000000",
+		`1e9`:                 "1000000000",
+		`1E+6`:                "1000000",
+		`2.0`:                 "2",
+		`9007199254740993`:    "9007199254740993", // 2^53+1: a float64 would round it
+		`1.5`:                 "1.5",
+		`-3`:                  "-3",
+		`0.000001`:            "1e-06",
+		`123456789012345678`:  "123456789012345678",
+		`1.2345678901234e+20`: "1.2345678901234e+20", // beyond int64: float text
+	}
+	for in, want := range cases {
+		var p Params
+		if err := json.Unmarshal([]byte(`{"n": `+in+`}`), &p); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if p["n"] != want {
+			t.Errorf("%s decoded as %q, want %q", in, p["n"], want)
+		}
+	}
+	big := []ParamSpec{IntSpec("jobs", "1", "", "", 1, 2000000000)}
+	var p Params
+	if err := json.Unmarshal([]byte(`{"jobs": 1e9}`), &p); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Resolve(big, p); err != nil || r.Int("jobs") != 1e9 {
+		t.Errorf("jobs 1e9 resolved to %v, %v", r, err)
+	}
+}
+
+func TestParamsJSONRefusesNestedValuesNamingTheKey(t *testing.T) {
+	for _, in := range []string{`{"a": 1, "deep": {"x": 1}}`, `{"deep": [1, 2]}`} {
+		var p Params
+		err := json.Unmarshal([]byte(in), &p)
+		if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "deep" || !strings.Contains(err.Error(), "object or a list") {
+			t.Errorf("%s: %v, want Invalid on deep", in, err)
+		}
+	}
+}
+
+func TestResolveRunsTheCheckOfAStringParameter(t *testing.T) {
+	lanes := ParamSpec{Name: "lanes", Kind: KindString, Check: func(v string) error {
+		if strings.Contains(v, "x") {
+			return errors.New("no x allowed")
+		}
+		return nil
+	}}
+	named := ParamSpec{Name: "list", Kind: KindString, Default: "ok", Check: func(v string) error {
+		if v != "ok" {
+			return errs.Invalidf("list", "want ok, got %q", v)
+		}
+		return nil
+	}}
+	ss := []ParamSpec{lanes, named}
+	if _, err := Resolve(ss, Params{"lanes": "1,2"}); err != nil {
+		t.Errorf("good value refused: %v", err)
+	}
+	_, err := Resolve(ss, Params{"lanes": "1,x"})
+	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "lanes" || !strings.Contains(err.Error(), "no x allowed") {
+		t.Errorf("bad lanes: %v, want Invalid on lanes", err)
+	}
+	_, err = Resolve(ss, Params{"list": "bad"})
+	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "list" {
+		t.Errorf("bad list: %v, want Invalid on list", err)
+	}
+}
+
+// FuzzParamsResolve decodes API params and resolves them: it must never
+// panic, and what Resolve accepts must read back through the typed getters.
+func FuzzParamsResolve(f *testing.F) {
+	for _, s := range []string{`{"gamma": 1.2, "instance": 3}`, `{"instance": 1e9}`, `{"order": "SaB", "gamma": "2"}`,
+		`{"gamma": null}`, `{"x": {}}`, `{"instance": "99"}`, `{"gamma": -1e308}`, `[]`, `{"instance": 1.0}`, `{"lanes": "1-3,x"}`} {
+		f.Add([]byte(s))
+	}
+	fs := append(slices.Clone(specs), ParamSpec{Name: "lanes", Kind: KindString, Check: func(v string) error {
+		if strings.ContainsAny(v, "x") {
+			return errors.New("bad")
+		}
+		return nil
+	}})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p Params
+		if err := json.Unmarshal(b, &p); err != nil {
+			return
+		}
+		r, err := Resolve(fs, p)
+		if err != nil {
+			if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) == "" {
+				t.Fatalf("Resolve(%v) = %v: want Invalid naming a parameter", p, err)
+			}
+			return
+		}
+		_ = r.Float("gamma")
+		if n := r.Int("instance"); n < 0 || n > 99 {
+			t.Fatalf("instance %d out of its range", n)
+		}
+		_ = r.String("order")
+	})
 }

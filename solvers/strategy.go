@@ -23,10 +23,10 @@ type Strategy interface {
 	// ParseWorkload reads an uploaded workload: one native JSON file or the
 	// family's own file set (e.g. EAPM's etc.csv, apc.csv, users.csv). Errors
 	// are errs.Invalid naming file, line and field; nothing is half-read.
-	ParseWorkload(files []File) (*Workload, error)
+	ParseWorkload(ctx context.Context, files []File) (*Workload, error)
 	// Generate builds a workload from a preset. params are already resolved
 	// against the preset's ParamSpecs (defaults filled, limits checked).
-	Generate(preset string, params Params, seed int64) (*Workload, error)
+	Generate(ctx context.Context, preset string, params Params, seed int64) (*Workload, error)
 	// Run schedules w (its canonical Data) with a variant and resolved params.
 	// It honours ctx (a cancel or the run's time limit) and reports progress.
 	Run(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*Report, error)

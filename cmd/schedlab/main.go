@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "reproduce":
 		return reproduceCmd(ctx, args, stdout, stderr)
 	case "export":
-		return exportCmd(args, stdout, stderr)
+		return exportCmd(ctx, args, stdout, stderr)
 	case "strategies":
 		return strategiesCmd(args, stdout, stderr)
 	case "user":
@@ -330,7 +330,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if (len(workloads) == 0) == (*preset == "") {
 		return errors.New("give either --workload FILE or --preset NAME")
 	}
-	w, runParams, err := loadWorkload(st, workloads, *preset, *seed, solvers.Params(params))
+	w, runParams, err := loadWorkload(ctx, st, workloads, *preset, *seed, solvers.Params(params), b.budget())
 	if err != nil {
 		return err
 	}
@@ -343,7 +343,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // loadWorkload parses workload files or generates a preset. Parameters named
 // by the preset go to the generator; the rest are run parameters.
-func loadWorkload(st solvers.Strategy, files []string, preset string, seed int64, params solvers.Params) (*solvers.Workload, solvers.Params, error) {
+func loadWorkload(ctx context.Context, st solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget runner.Budget) (*solvers.Workload, solvers.Params, error) {
 	runParams := solvers.Params{}
 	if preset == "" {
 		var fs []solvers.File
@@ -354,7 +354,7 @@ func loadWorkload(st solvers.Strategy, files []string, preset string, seed int64
 			}
 			fs = append(fs, solvers.File{Name: filepath.Base(f), Data: data})
 		}
-		w, err := st.ParseWorkload(fs)
+		w, err := runner.ExecuteParse(ctx, st, fs, budget)
 		for k, v := range params {
 			runParams[k] = v
 		}
@@ -376,7 +376,7 @@ func loadWorkload(st solvers.Strategy, files []string, preset string, seed int64
 		if err != nil {
 			return nil, nil, describe(err)
 		}
-		w, err := st.Generate(preset, resolved, seed)
+		w, err := runner.ExecuteGenerate(ctx, st, preset, resolved, seed, budget)
 		return w, runParams, describe(err)
 	}
 	var names []string
@@ -424,7 +424,7 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // exportCmd writes a workload in another tool's format (e.g. DCOP as
 // pyDCOP YAML or FRODO XCSP), through the same code as the download button.
-func exportCmd(args []string, stdout, stderr io.Writer) error {
+func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	strategy := fs.String("strategy", "", "strategy family")
@@ -436,6 +436,8 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&workloads, "workload", "workload file; repeat for file sets")
 	params := paramFlags{}
 	fs.Var(params, "param", "preset parameter name=value, repeatable")
+	var bf budgetFlags
+	bf.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -446,7 +448,7 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 	if (len(workloads) == 0) == (*preset == "") {
 		return errors.New("give either --workload FILE or --preset NAME")
 	}
-	w, _, err := loadWorkload(st, workloads, *preset, *seed, solvers.Params(params))
+	w, _, err := loadWorkload(ctx, st, workloads, *preset, *seed, solvers.Params(params), bf.budget())
 	if err != nil {
 		return err
 	}

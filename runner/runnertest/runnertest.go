@@ -113,7 +113,7 @@ type workload struct {
 	N int `json:"n"`
 }
 
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	if len(files) != 1 {
 		return nil, errs.Invalidf("file", "want one JSON file, got %d", len(files))
 	}
@@ -124,7 +124,7 @@ func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error
 	return s.workload(files[0].Name, "json", w.N), nil
 }
 
-func (s *Strategy) Generate(preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) Generate(ctx context.Context, preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
 	if preset != "tiny" {
 		return nil, errs.Invalidf("preset", "unknown preset %q", preset)
 	}

@@ -63,4 +63,11 @@
 // running jobs. Conservative keeps the availability profile as a sorted
 // step function and pays O(Q · (R + Q)) per compression; it is the slow
 // policy on long queues, as in every simulator.
+//
+// # Memory budget
+//
+// Simulate reserves, before allocating, what SimulateBytes estimates: per
+// processor its busy flag and Gantt lane, per job its order, reservation,
+// placement and report row, and 8 bytes per processor a job holds (Σ sizes);
+// over the memory budget in the context it is errs.TooLarge on "procs".
 package batch

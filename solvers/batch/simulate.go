@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"schedlab/errs"
+	"schedlab/solvers"
 )
 
 // Policy is a queue policy.
@@ -111,6 +112,18 @@ func Validate(jobs []Job, p int) error {
 	return nil
 }
 
+// SimulateBytes estimates the memory of Simulate and BuildReport on jobs
+// and p processors: per processor its busy flag and Gantt lane; per job its
+// order, reservation and placement, its event in the profile, its report
+// row; per processor a job holds, its id in the placement.
+func SimulateBytes(jobs []Job, p int) int64 {
+	sizes := int64(0)
+	for _, j := range jobs {
+		sizes = solvers.SatAdd(sizes, int64(max(j.Size, 0)))
+	}
+	return solvers.SatAdd(solvers.SatMul(int64(p), 48), solvers.SatMul(int64(len(jobs)), 512), solvers.SatMul(sizes, 8))
+}
+
 // Simulate runs jobs on p processors under pol. Jobs are queued in order of
 // submit time, ties in input order. progress (may be nil) hears how many
 // jobs have started; ctx is checked every few hundred events.
@@ -124,6 +137,9 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 		return nil, errs.Invalidf("policy", "unknown policy %q (known: fcfs, easy, conservative)", pol)
 	}
 	n := len(jobs)
+	if err := solvers.Reserve(ctx, "procs", SimulateBytes(jobs, p), fmt.Sprintf("%d jobs on %d processors (placements, profile and Gantt lanes)", n, p)); err != nil {
+		return nil, err
+	}
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i

@@ -191,4 +191,13 @@
 // (ExactMakespan: every assignment × every topological order, the spec's
 // "gap to optimum" check), with the paper's qualitative claims in Notes.
 // Parameter instances (default 30, under 10 s on 2 cores) scales it up.
+//
+// # Memory budget
+//
+// Generate reserves the graph (tasks × processors times, at most MaxEdges
+// edges, the preview) on "tasks"; Run reserves the schedulers' tables (tasks
+// × processors) on "workload" and the tree of critical paths on
+// "tree_max_nodes": each of its nodes may keep a path as long as the graph's
+// longest chain (longestChain) and up to tree_max_depth removed edges. Both
+// use solvers.Reserve against the memory budget in the context.
 package critical

@@ -96,12 +96,12 @@ func (s *Strategy) Uploads() []solvers.Upload {
 }
 
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	w, err := s.generate(preset, params, seed)
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+	w, err := s.generate(ctx, preset, params, seed)
 	return w, errs.Wrap("critical.Generate", errs.Internal, err)
 }
 
-func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	p, err := solvers.PresetParams(s.Presets(), preset, params)
 	if err != nil {
 		return nil, err
@@ -109,6 +109,11 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 	c := GenConfig{Tasks: p.Int("tasks"), Layers: p.Int("layers"), Density: p.Float("density"),
 		VolMin: p.Float("vol_min"), VolMax: p.Float("vol_max"), TransferMin: p.Float("transfer_min"), TransferMax: p.Float("transfer_max"),
 		Processors: p.Int("processors"), PerfMin: p.Float("perf_min"), PerfMax: p.Float("perf_max")}
+	// At most MaxEdges edges: the graph, its times and its JSON and preview.
+	est := solvers.SatAdd(solvers.SatMul(int64(c.Tasks), int64(c.Processors), 8), solvers.SatMul(int64(c.Tasks), 256), solvers.SatMul(MaxEdges, 128))
+	if err := solvers.Reserve(ctx, "tasks", est, fmt.Sprintf("a graph of %d tasks on %d processors", c.Tasks, c.Processors)); err != nil {
+		return nil, err
+	}
 	g, err := Generate(c, rand.New(rand.NewSource(seed)))
 	if err != nil {
 		return nil, err
@@ -119,7 +124,7 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 
 // ParseWorkload implements solvers.Strategy: one file, native JSON or
 // WfFormat (field "wfformat", or "file" with a schemaVersion key).
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	w, err := parseWorkload(files)
 	return w, errs.Wrap("critical.ParseWorkload", errs.Internal, err)
 }
@@ -213,6 +218,47 @@ func configOf(p solvers.Params) RunConfig {
 			MaxTime: time.Duration(p.Float("tree_max_ms") * float64(time.Millisecond))}}
 }
 
+// reserveRun checks a run's memory before it starts: the schedulers'
+// tables (tasks × processors, a few of them), the graph's edges, and the
+// tree of critical paths, each of whose tree_max_nodes nodes keeps a path
+// (at most the graph's longest chain of tasks) and the removed edges on
+// the way to it (at most tree_max_depth).
+func reserveRun(ctx context.Context, g *Graph, cfg RunConfig) error {
+	T, P, E := int64(len(g.Tasks)), int64(len(g.Processors)), int64(len(g.Edges))
+	tables := solvers.SatAdd(solvers.SatMul(T, P, 8, 6), solvers.SatMul(E, 96), solvers.SatMul(T, 512))
+	if err := solvers.Reserve(ctx, "workload", tables, fmt.Sprintf("%d tasks on %d processors", T, P)); err != nil {
+		return err
+	}
+	chain := int64(longestChain(len(g.Tasks), g.Edges))
+	perNode := solvers.SatAdd(solvers.SatMul(chain, 8), solvers.SatMul(int64(max(cfg.Tree.MaxDepth, 0)), 24), 128)
+	return solvers.Reserve(ctx, "tree_max_nodes", solvers.SatAdd(tables, solvers.SatMul(int64(max(cfg.Tree.MaxNodes, 0)), perNode)),
+		fmt.Sprintf("a tree of up to %d critical paths of up to %d tasks", cfg.Tree.MaxNodes, chain))
+}
+
+// longestChain is the number of tasks on the longest path of the DAG (n
+// for a cyclic graph, which Validate refuses anyway).
+func longestChain(n int, edges []Edge) int {
+	order, bad := topoOrder(n, edges)
+	if bad >= 0 || len(order) < n {
+		return n
+	}
+	pred := make([][]int, n)
+	for _, e := range edges {
+		pred[e.To] = append(pred[e.To], e.From)
+	}
+	depth := make([]int, n)
+	best := 0
+	for _, v := range order {
+		d := 1
+		for _, u := range pred[v] {
+			d = max(d, depth[u]+1)
+		}
+		depth[v] = d
+		best = max(best, d)
+	}
+	return best
+}
+
 // DefaultRunConfig is the run parameters' defaults.
 func DefaultRunConfig() RunConfig {
 	p, _ := solvers.Resolve(New().Params(), nil)
@@ -233,6 +279,9 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 	}
 	g, err := loadWorkload(w)
 	if err != nil {
+		return nil, err
+	}
+	if err := reserveRun(ctx, g, configOf(p)); err != nil {
 		return nil, err
 	}
 	out, err := Solve(ctx, g, variant, configOf(p), progress)

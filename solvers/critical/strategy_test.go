@@ -19,7 +19,7 @@ var allMetrics = []string{"makespan", "critical_path_length", "lower_bound", "ma
 
 func genWorkload(t testing.TB, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
-	w, err := New().Generate(PresetRandom, params, seed)
+	w, err := New().Generate(context.Background(), PresetRandom, params, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestSharedWorkflowsEveryVariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := s.ParseWorkload([]solvers.File{{Field: "file", Name: filepath.Base(f), Data: data}})
+		w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: filepath.Base(f), Data: data}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +218,7 @@ func TestNativeJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := New().ParseWorkload([]solvers.File{{Field: "file", Name: "t.json", Data: data}})
+	w, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "t.json", Data: data}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestBadInputs(t *testing.T) {
 			if src == ok {
 				t.Fatal("edit did not apply")
 			}
-			_, err := New().ParseWorkload([]solvers.File{{Field: "file", Name: "g.json", Data: []byte(src)}})
+			_, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "g.json", Data: []byte(src)}})
 			if err == nil {
 				t.Fatal("accepted")
 			}
@@ -266,11 +266,11 @@ func TestBadInputs(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New().ParseWorkload([]solvers.File{{Field: "file", Name: "g.json", Data: []byte(ok)}}); err != nil {
+	if _, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "g.json", Data: []byte(ok)}}); err != nil {
 		t.Fatal(err)
 	}
 	// WfFormat of an unsupported version through the strategy.
-	_, err := New().ParseWorkload([]solvers.File{{Field: "wfformat", Name: "w.json", Data: []byte(`{"schemaVersion":"1.3","workflow":{}}`)}})
+	_, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "wfformat", Name: "w.json", Data: []byte(`{"schemaVersion":"1.3","workflow":{}}`)}})
 	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "w.json schemaVersion" {
 		t.Errorf("old WfFormat: %v (field %q)", err, errs.FieldOf(err))
 	}
@@ -284,10 +284,10 @@ func TestBadInputs(t *testing.T) {
 	if _, err := New().Run(context.Background(), w, "dfs", nil, nil); !errs.Is(errs.Invalid, err) {
 		t.Errorf("unknown variant: %v", err)
 	}
-	if _, err := New().Generate(PresetRandom, solvers.Params{"tasks": "20000", "layers": "2", "density": "1"}, 1); !errs.Is(errs.TooLarge, err) || errs.FieldOf(err) != "density" {
+	if _, err := New().Generate(context.Background(), PresetRandom, solvers.Params{"tasks": "20000", "layers": "2", "density": "1"}, 1); !errs.Is(errs.TooLarge, err) || errs.FieldOf(err) != "density" {
 		t.Errorf("huge generation: %v", err)
 	}
-	if _, err := New().Generate(PresetRandom, solvers.Params{"vol_min": "5", "vol_max": "1"}, 1); !errs.Is(errs.Invalid, err) {
+	if _, err := New().Generate(context.Background(), PresetRandom, solvers.Params{"vol_min": "5", "vol_max": "1"}, 1); !errs.Is(errs.Invalid, err) {
 		t.Errorf("vol_min > vol_max: %v", err)
 	}
 }
@@ -366,7 +366,7 @@ func FuzzParseWorkloadWfFormat(f *testing.F) {
 	f.Add([]byte(`{"name":"w","schemaVersion":"1.5","workflow":{"specification":{"tasks":[{"name":"a","id":"a","parents":[],"children":["b"],"outputFiles":["x"]},{"name":"b","id":"b","parents":["a"],"children":[],"inputFiles":["x"]}],"files":[{"id":"x","sizeInBytes":2000000}]},"execution":{"makespanInSeconds":3,"executedAt":"t","tasks":[{"id":"a","runtimeInSeconds":1},{"id":"b","runtimeInSeconds":2}]}}}`))
 	f.Add([]byte(`{"schemaVersion":"1.4","workflow":{}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := New().ParseWorkload([]solvers.File{{Field: "wfformat", Name: "w.json", Data: data}})
+		w, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "wfformat", Name: "w.json", Data: data}})
 		if err != nil {
 			if k := errs.KindOf(err); k != errs.Invalid && k != errs.TooLarge {
 				t.Fatalf("kind %v: %v", k, err)

@@ -214,7 +214,7 @@ func TestEarlyFraction(t *testing.T) {
 // is a function of its workload and parameters.
 func TestBackfillVariant(t *testing.T) {
 	s := New()
-	w, err := s.Generate(PresetToporkov2014, nil, 3)
+	w, err := s.Generate(context.Background(), PresetToporkov2014, nil, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestBackfillVariant(t *testing.T) {
 // plan from the cycle's start; off, actual equals planned.
 func TestEarlyCompletionPlannedVersusActual(t *testing.T) {
 	s := New()
-	w, err := s.Generate(PresetToporkov2014, nil, 5)
+	w, err := s.Generate(context.Background(), PresetToporkov2014, nil, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

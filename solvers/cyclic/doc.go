@@ -256,4 +256,15 @@
 // skipped and counted in the report's notes. With early=on, a trace's job
 // runs its recorded runtime out of its requested time (SWF fields 4 and 9)
 // instead of the U[early_min, 1] law.
+//
+// # Memory budget
+//
+// Generate reserves the domain it draws (each node's owners' busy intervals,
+// about interval · local_load / mean local job, and the jobs: instanceBytes)
+// on "nodes"; a slot-model run reserves the domain, its slots split by the
+// jobs' windows, the alternatives (jobs × nodes) and the per-cycle
+// statistics (runBytes) on "cycles". An SWF upload is read streaming with at
+// most MaxTraceJobs records and its stored form reserved on the file's name;
+// a trace run reserves its processors as nodes (on "procs") and batch its
+// records; package batch checks its own placements.
 package cyclic

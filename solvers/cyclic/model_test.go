@@ -1,6 +1,7 @@
 package cyclic
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -101,7 +102,7 @@ func TestParseJSONBadInputs(t *testing.T) {
 // A bad upload is a 4xx error naming the file and field; no workload.
 func TestParseWorkloadBadInput(t *testing.T) {
 	s := New()
-	w, err := s.ParseWorkload([]solvers.File{{Field: "file", Name: "x.json", Data: []byte(strings.Replace(validJSON, `"criterion": "cost"`, `"criterion": "x"`, 1))}})
+	w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "x.json", Data: []byte(strings.Replace(validJSON, `"criterion": "cost"`, `"criterion": "x"`, 1))}})
 	if w != nil || errs.KindOf(err) != errs.Invalid {
 		t.Fatalf("w=%v err=%v", w, err)
 	}
@@ -109,10 +110,10 @@ func TestParseWorkloadBadInput(t *testing.T) {
 	if !errors.As(err, &e) || !strings.Contains(e.Field, "x.json") || !strings.Contains(e.Field, "jobs[0].criterion") {
 		t.Errorf("field %q", e.Field)
 	}
-	if _, err := s.ParseWorkload(nil); errs.KindOf(err) != errs.Invalid {
+	if _, err := s.ParseWorkload(context.Background(), nil); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("no file: %v", err)
 	}
-	w, err = s.ParseWorkload([]solvers.File{{Field: "file", Name: "ok.json", Data: []byte(validJSON)}})
+	w, err = s.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "ok.json", Data: []byte(validJSON)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,12 +103,12 @@ func (s *Strategy) Presets() []solvers.Preset {
 }
 
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	w, err := s.generate(preset, params, seed)
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+	w, err := s.generate(ctx, preset, params, seed)
 	return w, errs.Wrap("cyclic.Generate", errs.Internal, err)
 }
 
-func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	p, err := solvers.PresetParams(s.Presets(), preset, params)
 	if err != nil {
 		return nil, err
@@ -120,6 +120,9 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 	if g.PerfMax < g.PerfMin {
 		return nil, errs.Invalidf("perf_max", "must be ≥ perf_min (%v), got %v", g.PerfMin, g.PerfMax)
 	}
+	if err := solvers.Reserve(ctx, "nodes", instanceBytes(g, g.Nodes, g.Jobs), "the domain's owners' load and the batch"); err != nil {
+		return nil, err
+	}
 	in, err := Generate(g)
 	if err != nil {
 		return nil, err
@@ -130,18 +133,18 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 
 // ParseWorkload implements solvers.Strategy: one native JSON file (field
 // "file") or one SWF trace (field "swf", or a .swf/.swf.gz name).
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
-	w, err := parseWorkload(files)
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+	w, err := parseWorkload(ctx, files)
 	return w, errs.Wrap("cyclic.ParseWorkload", errs.Internal, err)
 }
 
-func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func parseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	if len(files) != 1 {
 		return nil, errs.Invalidf("file", "want one file (native JSON or an SWF trace), got %d files", len(files))
 	}
 	f := files[0]
 	if isSWFFile(f) {
-		return traceWorkload(f)
+		return traceWorkload(ctx, f)
 	}
 	if f.Field != "" && f.Field != "file" {
 		return nil, errs.Invalidf(f.Field, "unknown upload field (known: file, swf)")
@@ -244,6 +247,9 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 	if in.Generator != nil {
 		cfg.Seed = in.Generator.Seed
 	}
+	if err := solvers.Reserve(ctx, "cycles", runBytes(in, cfg), fmt.Sprintf("%d cycles on %d nodes with %d jobs", cfg.Cycles, len(in.Nodes), len(in.Jobs))); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	res, err := RunConfig(ctx, in, cfg, progress)
 	if err != nil {
@@ -251,6 +257,38 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 	}
 	wall := float64(time.Since(start).Microseconds()) / 1000
 	return runReport(in, cfg, res, wall), nil
+}
+
+// instanceBytes estimates one cycle's domain drawn by g (or held by a
+// workload) on nodes nodes with jobs jobs: each node's owners' busy
+// intervals (about interval·local_load / mean local job, plus one) as
+// slices and JSON, and the jobs.
+func instanceBytes(g GenConfig, nodes, jobs int) int64 {
+	busy := 1.0
+	if mean := float64(g.LocalMin+g.LocalMax) / 2; mean > 0 {
+		busy += float64(g.Interval) * g.LocalLoad / mean
+	}
+	return solvers.SatAdd(solvers.SatMul(int64(nodes), int64(min(busy, 1e12)), 64), solvers.SatMul(int64(jobs), 256))
+}
+
+// runBytes estimates a slot-model run: a cycle's domain, its slots split by
+// the jobs' windows (nodes × (busy + 2·jobs + 1)), the alternatives (at
+// most one window a node per job per round: jobs × nodes), and the per-cycle
+// statistics kept for the report.
+func runBytes(in *Instance, cfg Config) int64 {
+	busy := 0
+	for _, n := range in.Nodes {
+		busy += len(n.Busy)
+	}
+	if in.Generator != nil {
+		busy = max(busy, int(min(float64(instanceBytes(*in.Generator, len(in.Nodes), 0))/64, 1e15)))
+	}
+	N, J := int64(len(in.Nodes)), int64(len(in.Jobs))
+	return solvers.SatAdd(
+		solvers.SatMul(int64(busy), 64),
+		solvers.SatMul(N, 2*J+1, 64),
+		solvers.SatMul(J, N, 96),
+		solvers.SatMul(int64(cfg.Cycles), 512))
 }
 
 // RunConfig simulates cfg on in with the CSS/fair planner, or the

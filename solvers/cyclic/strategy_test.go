@@ -11,7 +11,7 @@ import (
 
 func genWorkload(t *testing.T, params solvers.Params) *solvers.Workload {
 	t.Helper()
-	w, err := New().Generate(PresetToporkov2014, params, 7)
+	w, err := New().Generate(context.Background(), PresetToporkov2014, params, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,10 +106,10 @@ func TestRunBadParams(t *testing.T) {
 	if _, err := s.Run(context.Background(), w, "nope", nil, nil); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("unknown variant: %v", err)
 	}
-	if _, err := s.Generate("nope", nil, 1); errs.KindOf(err) != errs.Invalid {
+	if _, err := s.Generate(context.Background(), "nope", nil, 1); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("unknown preset: %v", err)
 	}
-	if _, err := s.Generate(PresetToporkov2014, solvers.Params{"perf_min": "5", "perf_max": "3"}, 1); errs.KindOf(err) != errs.Invalid {
+	if _, err := s.Generate(context.Background(), PresetToporkov2014, solvers.Params{"perf_min": "5", "perf_max": "3"}, 1); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("perf_max < perf_min: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"schedlab/errs"
 	"schedlab/solvers"
@@ -52,8 +53,10 @@ func isSWFFile(f solvers.File) bool {
 }
 
 // traceFromSWF reads an SWF file (plain or gzip) into a Trace.
-func traceFromSWF(name string, data []byte) (*Trace, error) {
-	s, err := formats.ReadSWF(name, data)
+// The reader stops at MaxTraceJobs records and checks them against the
+// memory budget in ctx as they arrive.
+func traceFromSWF(ctx context.Context, name string, data []byte) (*Trace, error) {
+	s, err := formats.ReadSWFLimited(ctx, name, data, formats.SWFLimits{MaxRecords: MaxTraceJobs})
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +65,10 @@ func traceFromSWF(name string, data []byte) (*Trace, error) {
 	}
 	if len(s.Jobs) > MaxTraceJobs {
 		return nil, errs.New(errs.TooLarge, name, "%d job records, more than the %d a workload holds", len(s.Jobs), MaxTraceJobs)
+	}
+	// The stored trace: its records, their JSON and the preview's points.
+	if err := solvers.Reserve(ctx, name, solvers.SatMul(int64(len(s.Jobs)), 6*8+6*24+8), "the trace as stored"); err != nil {
+		return nil, err
 	}
 	t := &Trace{Name: name, Computer: s.Header.Computer, MaxProcs: s.Header.MaxProcs, MaxNodes: s.Header.MaxNodes,
 		MaxJobs: s.Header.MaxJobs, Jobs: make([][6]float64, len(s.Jobs))}
@@ -87,8 +94,8 @@ func (t *Trace) swf() *formats.SWF {
 	return s
 }
 
-func traceWorkload(f solvers.File) (*solvers.Workload, error) {
-	t, err := traceFromSWF(f.Name, f.Data)
+func traceWorkload(ctx context.Context, f solvers.File) (*solvers.Workload, error) {
+	t, err := traceFromSWF(ctx, f.Name, f.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -201,6 +208,9 @@ func runBatch(ctx context.Context, w *solvers.Workload, p solvers.Params, progre
 	if err != nil {
 		return nil, err
 	}
+	if err := solvers.Reserve(ctx, "workload", solvers.SatMul(int64(len(t.Jobs)), 2*int64(unsafe.Sizeof(formats.SWFJob{}))), "the trace's records"); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: p.Int("procs"), Size: p.String("size"), Estimates: p.String("estimates")})
 	if err != nil {
@@ -291,6 +301,15 @@ func (t *Trace) Cycles(procs int, size, estimates string, unit int) (*Instance, 
 func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg Config, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
 	t, err := loadTrace(w)
 	if err != nil {
+		return nil, err
+	}
+	procs := p.Int("procs")
+	if procs <= 0 {
+		procs = t.procs()
+	}
+	// The slot model holds a node per processor and, per cycle, its slots.
+	est := solvers.SatAdd(solvers.SatMul(int64(procs), 256), solvers.SatMul(int64(len(t.Jobs)), 512))
+	if err := solvers.Reserve(ctx, "procs", est, fmt.Sprintf("%d processors as nodes for %d jobs", procs, len(t.Jobs))); err != nil {
 		return nil, err
 	}
 	in, n, _, notes, err := t.Cycles(p.Int("procs"), p.String("size"), p.String("estimates"), p.Int("unit_s"))

@@ -40,7 +40,7 @@ func metricOf(t *testing.T, r *solvers.Report, name string) float64 {
 // The stored trace keeps every field a simulation reads, record for record.
 func TestTraceStoresWhatBatchReads(t *testing.T) {
 	data := readKTH(t)
-	w, err := New().ParseWorkload([]solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
+	w, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestTraceStoresWhatBatchReads(t *testing.T) {
 	zw := gzip.NewWriter(&gz)
 	zw.Write(data)
 	zw.Close()
-	wz, err := New().ParseWorkload([]solvers.File{{Name: "kth.swf.gz", Data: gz.Bytes()}})
+	wz, err := New().ParseWorkload(context.Background(), []solvers.File{{Name: "kth.swf.gz", Data: gz.Bytes()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestTraceStoresWhatBatchReads(t *testing.T) {
 
 func TestBatchRunsATrace(t *testing.T) {
 	s := New()
-	w, err := s.ParseWorkload([]solvers.File{{Field: "swf", Name: "kth.swf", Data: readKTH(t)}})
+	w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: readKTH(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestVariantsFitTheirWorkloads(t *testing.T) {
 		}
 	}
 	// Run refuses the same, naming the variant.
-	w, err := s.Generate(PresetToporkov2014, nil, 1)
+	w, err := s.Generate(context.Background(), PresetToporkov2014, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,11 +174,11 @@ func TestVariantsFitTheirWorkloads(t *testing.T) {
 
 func TestBadTraceNamesTheLine(t *testing.T) {
 	data := "; MaxProcs: 8\n1 0 5 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n2 3 x 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n"
-	_, err := New().ParseWorkload([]solvers.File{{Field: "swf", Name: "bad.swf", Data: []byte(data)}})
+	_, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "bad.swf", Data: []byte(data)}})
 	if errs.KindOf(err) != errs.Invalid || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "bad.swf") {
 		t.Errorf("bad trace: %v, want an Invalid error naming bad.swf line 3", err)
 	}
-	_, err = New().ParseWorkload([]solvers.File{{Field: "swf", Name: "empty.swf", Data: []byte("; MaxProcs: 8\n")}})
+	_, err = New().ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "empty.swf", Data: []byte("; MaxProcs: 8\n")}})
 	if errs.KindOf(err) != errs.Invalid {
 		t.Errorf("a trace without records: %v", err)
 	}
@@ -194,7 +194,7 @@ func TestTraceCutIntoCycles(t *testing.T) {
 		"4 20000 50 5 9 -1 -1 9 100 -1 1 1 1 1 1 1 -1 -1\n" + // 9 > 8 processors: skipped
 		"5 20000 0 0 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n" + // runtime 0: skipped
 		"6 18001 50 5 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n" // cycle 4
-	tr, err := traceFromSWF("hand.swf", []byte(swf))
+	tr, err := traceFromSWF(context.Background(), "hand.swf", []byte(swf))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestTraceCutIntoCycles(t *testing.T) {
 		t.Errorf("cycles %v, want %v", got, want)
 	}
 	// A slot variant runs the trace cycle by cycle.
-	w, err := New().ParseWorkload([]solvers.File{{Field: "swf", Name: "hand.swf", Data: []byte(swf)}})
+	w, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "hand.swf", Data: []byte(swf)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -171,4 +171,17 @@
 // value is optional (default 1). Unknown fields, trailing data, unknown
 // resources, durations outside 1..horizon, an empty job list and duplicate
 // ids or resource names are errs.Invalid naming the field.
+//
+// # Memory budget
+//
+// memory_mb and time_limit_s are budget knobs (solvers.LimitMemoryMiB,
+// LimitTimeSeconds): a value over the server's --memory-mb or --timeout is
+// refused at submit, and a run's UTIL budget is the lower of memory_mb and
+// the server's (solvers.MemoryBudget), so the predicted hypercubes are
+// checked against it. Generate estimates the instance (jobs × per_job
+// resource lists, a complete constraint graph of jobs², resources × horizon
+// for the feasibility test, resources × jobs preview cells) with
+// solvers.Reserve on "jobs"; each draw's feasibility test (fitsHorizon)
+// stops at the horizon instead of growing the greedy schedule's tables to
+// its full makespan, and the draws stop with the context.
 package dcop

@@ -1,10 +1,12 @@
 package dcop
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 
 	"schedlab/errs"
+	"schedlab/solvers"
 )
 
 // GenConfig is the namekata2008 generator's knobs (the preset's params).
@@ -45,6 +47,14 @@ const genAttempts = 1000
 // if it is feasible; otherwise errs.Invalid names "jobs". Deterministic for a
 // given src state.
 func Generate(cfg GenConfig, src *rand.Rand) (*Instance, error) {
+	return GenerateContext(context.Background(), cfg, src)
+}
+
+// GenerateContext is Generate stopping with ctx's error when ctx is done
+// (checked before every draw). The feasibility test of a draw is
+// fitsHorizon, which never looks past the horizon, so a draw whose greedy
+// schedule is far too long costs no more memory than one that fits.
+func GenerateContext(ctx context.Context, cfg GenConfig, src *rand.Rand) (*Instance, error) {
 	switch {
 	case cfg.Jobs < 1:
 		return nil, errs.Invalidf("jobs", "must be at least 1, got %d", cfg.Jobs)
@@ -58,13 +68,20 @@ func Generate(cfg GenConfig, src *rand.Rand) (*Instance, error) {
 		return nil, errs.Invalidf("dur_max", "must be at most horizon (%d), got %d", cfg.Horizon, cfg.DurMax)
 	}
 	for range genAttempts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		in := draw(cfg, src, false)
-		if in.ConstraintGraph().Components() == 1 && Makespan(in, Greedy(in)) <= in.Horizon {
+		// Both tests are pure: the cheap bounded one first.
+		if fitsHorizon(in) && in.ConstraintGraph().Components() == 1 {
 			return in, nil
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	in := draw(cfg, src, true)
-	if Makespan(in, Greedy(in)) <= in.Horizon {
+	if fitsHorizon(in) {
 		return in, nil
 	}
 	return nil, errs.Invalidf("jobs", "no connected instance with a feasible schedule in %d draws: too many jobs for %d resources and horizon %d", genAttempts+1, cfg.Resources, cfg.Horizon)
@@ -111,6 +128,55 @@ func draw(cfg GenConfig, src *rand.Rand, anchored bool) *Instance {
 		}
 	}
 	return in
+}
+
+// generateBytes estimates the memory of one Generate: the jobs' resource
+// lists (with the draw's pick table), the constraint graph (at worst
+// complete: jobs² neighbours, with the resources' user lists), the
+// horizon-bounded greedy test (resources × horizon) and the workload's
+// preview table and JSON (resources × jobs cells).
+func generateBytes(cfg GenConfig) int64 {
+	J, R, K, H := int64(cfg.Jobs), int64(cfg.Resources), int64(cfg.PerJob), int64(cfg.Horizon)
+	return solvers.SatAdd(
+		solvers.SatMul(J, K, 16), solvers.SatMul(J, R),
+		solvers.SatMul(J, J, 16), solvers.SatMul(J, K, 16),
+		solvers.SatMul(R, H),
+		solvers.SatMul(R, J, 48))
+}
+
+// fitsHorizon reports whether Makespan(in, Greedy(in)) ≤ in.Horizon,
+// stopping at the first job the list schedule would end past the horizon:
+// its tables never grow past resources × horizon.
+func fitsHorizon(in *Instance) bool {
+	H := in.Horizon
+	busy := make([][]bool, len(in.Resources)) // busy[r][t-1], t ≤ H
+	for _, j := range in.Jobs {
+		s := 1
+	search:
+		for {
+			if s+j.Duration-1 > H {
+				return false
+			}
+			for t := s; t < s+j.Duration; t++ {
+				for _, r := range j.Resources {
+					if t-1 < len(busy[r]) && busy[r][t-1] {
+						s = t + 1
+						continue search
+					}
+				}
+			}
+			break
+		}
+		for _, r := range j.Resources {
+			for len(busy[r]) < s+j.Duration-1 {
+				busy[r] = append(busy[r], false)
+			}
+			for t := s; t < s+j.Duration; t++ {
+				busy[r][t-1] = true
+			}
+		}
+	}
+	return true
 }
 
 // Greedy is the list schedule that starts each job, in index order, at the

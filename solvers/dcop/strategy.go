@@ -61,10 +61,10 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 		solvers.ChoiceSpec("objective", ObjectiveMakespan,
 			"makespan: every job is scheduled and the last occupied slot is minimized (the seed's experiments). value: a job may be left unscheduled and the total value of the scheduled jobs is maximized. Default makespan, as in the seed's evaluation; the exact variant supports makespan only.",
 			ObjectiveMakespan, ObjectiveValue),
-		solvers.IntSpec("memory_mb", "1024", "MB",
-			"Budget for all UTIL hypercubes of a run (MiB, 2^20 B). The sizes are predicted from the pseudo-tree before anything is allocated; over the budget the run fails with the node, its separator and the size. Default 1024 (1 GiB): fits width 5 at d = 20 many times over and keeps a server responsive.", 1, 1<<20),
-		solvers.FloatSpec("time_limit_s", "5", "s",
-			"Time limit of the exact branch and bound, used by the exact variant and by every variant for optimal_makespan and accuracy. When it runs out the best schedule found is reported with optimal_proven = 0 (and the result may then depend on machine speed). Default 5 s: the seed-setting instances up to 50 jobs are almost always proven within it (most meet the lower bound at once).", 0.001, 3600),
+		limited(solvers.IntSpec("memory_mb", "1024", "MB",
+			"Budget for all UTIL hypercubes of a run (MiB, 2^20 B). The sizes are predicted from the pseudo-tree before anything is allocated; over the budget the run fails with the node, its separator and the size. Default 1024 (1 GiB): fits width 5 at d = 20 many times over and keeps a server responsive. At most the server's own --memory-mb, which also caps the default.", 1, 1<<20), solvers.LimitMemoryMiB),
+		limited(solvers.FloatSpec("time_limit_s", "5", "s",
+			"Time limit of the exact branch and bound, used by the exact variant and by every variant for optimal_makespan and accuracy. When it runs out the best schedule found is reported with optimal_proven = 0 (and the result may then depend on machine speed). Default 5 s: the seed-setting instances up to 50 jobs are almost always proven within it (most meet the lower bound at once). At most the server's --timeout.", 0.001, 3600), solvers.LimitTimeSeconds),
 	}
 }
 
@@ -84,20 +84,32 @@ func (s *Strategy) Presets() []solvers.Preset {
 	}}
 }
 
+// limited marks a knob as a budget of the given kind (solvers.CheckLimits).
+func limited(p solvers.ParamSpec, kind string) solvers.ParamSpec {
+	p.Limit = kind
+	return p
+}
+
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	w, err := s.generate(preset, params, seed)
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+	w, err := s.generate(ctx, preset, params, seed)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, errs.Wrap("dcop.Generate", errs.Canceled, err)
+	}
 	return w, errs.Wrap("dcop.Generate", errs.Internal, err)
 }
 
-func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	p, err := solvers.PresetParams(s.Presets(), preset, params)
 	if err != nil {
 		return nil, err
 	}
 	cfg := GenConfig{Jobs: p.Int("jobs"), Resources: p.Int("resources"), PerJob: p.Int("per_job"),
 		DurMin: p.Int("dur_min"), DurMax: p.Int("dur_max"), Horizon: p.Int("horizon")}
-	in, err := Generate(cfg, rand.New(rand.NewSource(seed)))
+	if err := solvers.Reserve(ctx, "jobs", generateBytes(cfg), fmt.Sprintf("an instance of %d jobs on %d resources", cfg.Jobs, cfg.Resources)); err != nil {
+		return nil, err
+	}
+	in, err := GenerateContext(ctx, cfg, rand.New(rand.NewSource(seed)))
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +118,7 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 }
 
 // ParseWorkload implements solvers.Strategy: one native JSON file.
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	w, err := parseWorkload(files)
 	return w, errs.Wrap("dcop.ParseWorkload", errs.Internal, err)
 }
@@ -189,6 +201,7 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 		return nil, err
 	}
 	cfg := configOf(p)
+	cfg.memory = solvers.MemoryBudget(ctx, cfg.memory) // memory_mb lowers the server's budget, never raises it
 	if variant == VariantExact && cfg.objective != ObjectiveMakespan {
 		return nil, errs.Invalidf("objective", "the exact variant minimizes the makespan only, got %q", cfg.objective)
 	}

@@ -18,7 +18,7 @@ var allMetrics = []string{"makespan", "optimal_makespan", "optimal_proven", "acc
 
 func genWorkload(t *testing.T, jobs int, seed int64) *solvers.Workload {
 	t.Helper()
-	w, err := New().Generate(PresetNamekata2008, solvers.Params{"jobs": itoa(jobs)}, seed)
+	w, err := New().Generate(context.Background(), PresetNamekata2008, solvers.Params{"jobs": itoa(jobs)}, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestStrategyRunEveryVariant(t *testing.T) {
 }
 
 func TestStrategyLoneJobGantt(t *testing.T) {
-	w, err := New().ParseWorkload([]solvers.File{{Name: "one.json", Data: []byte(`{"horizon":10,"resources":["A","B"],"jobs":[{"id":"J","resources":["A","B"],"duration":3}]}`)}})
+	w, err := New().ParseWorkload(context.Background(), []solvers.File{{Name: "one.json", Data: []byte(`{"horizon":10,"resources":["A","B"],"jobs":[{"id":"J","resources":["A","B"],"duration":3}]}`)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,15 +176,15 @@ func TestStrategyBadParams(t *testing.T) {
 		}
 	}
 	for name, v := range map[string]string{"jobs": "0", "dur_max": "x", "horizon": "-3"} {
-		_, err := s.Generate(PresetNamekata2008, solvers.Params{name: v}, 1)
+		_, err := s.Generate(context.Background(), PresetNamekata2008, solvers.Params{name: v}, 1)
 		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != name {
 			t.Errorf("generate %s=%s: %v", name, v, err)
 		}
 	}
-	if _, err := s.Generate("nope", nil, 1); errs.FieldOf(err) != "preset" {
+	if _, err := s.Generate(context.Background(), "nope", nil, 1); errs.FieldOf(err) != "preset" {
 		t.Errorf("unknown preset: %v", err)
 	}
-	_, err := s.ParseWorkload([]solvers.File{{Name: "w.json", Data: []byte(`{"horizon":5,"resources":["A"],"jobs":[{"id":"J","resources":["B"],"duration":1}]}`)}})
+	_, err := s.ParseWorkload(context.Background(), []solvers.File{{Name: "w.json", Data: []byte(`{"horizon":5,"resources":["A"],"jobs":[{"id":"J","resources":["B"],"duration":1}]}`)}})
 	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "w.json jobs[0].resources" {
 		t.Errorf("unknown resource: %v", err)
 	}

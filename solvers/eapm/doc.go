@@ -148,4 +148,15 @@
 // blocks of consecutive users per lane, each time with a Note.
 //
 // Algorithms check their context every 256 users and return its error.
+//
+// # Memory budget
+//
+// Run estimates, before newModel, the model's tables (task types × machine
+// types) and the allocation and report rows (users × machine types) and
+// refuses them with errs.TooLarge on "workload" when they exceed the memory
+// budget in its context (solvers.Reserve; the server's --memory-mb, 4 GiB
+// without one). The generators build fixed-size instances (Tarplee's
+// matrices, the seed's 1,000 instances) and are not estimated.
+// machines_per_type is checked by its parser at Resolve, so a bad list is
+// refused at submit.
 package eapm

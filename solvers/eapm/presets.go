@@ -1,6 +1,7 @@
 package eapm
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -42,7 +43,7 @@ func (s *Strategy) Presets() []solvers.Preset {
 }
 
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	w, err := s.generate(preset, params, seed)
 	return w, errs.Wrap("eapm.Generate", errs.Internal, err)
 }

@@ -62,7 +62,8 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 			"Energy cost c per joule; scales prices and energy cost alike, so the objective is proportional to c. Must be > 0. Default 1, as in the authors' code.",
 			0, 1e9),
 		{Name: "machines_per_type", Kind: solvers.KindString, Default: "", Unit: "machines",
-			Doc: "Machines M_j of each type (a type's load is ETC/M_j): empty = the workload's own counts; one integer = that many of every type; or a comma list of m positive integers. Default empty: the seed's instances have 1 per type, Tarplee's 40."},
+			Doc:   "Machines M_j of each type (a type's load is ETC/M_j): empty = the workload's own counts; one integer = that many of every type; or a comma list of m positive integers. Default empty: the seed's instances have 1 per type, Tarplee's 40.",
+			Check: checkMachinesPerType},
 	}
 }
 
@@ -101,6 +102,12 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 		return nil, err
 	}
 	if err := applyParams(in, p); err != nil {
+		return nil, err
+	}
+	// The model's tables (4 per task type and machine type), the
+	// allocation X and the report's rows, per user and machine type.
+	est := solvers.SatAdd(solvers.SatMul(int64(in.T()), int64(in.M()), 4*8+16), solvers.SatMul(int64(len(in.Users)), int64(in.M()), 4+8+8))
+	if err := solvers.Reserve(ctx, "workload", est, fmt.Sprintf("%d users on %d machine types", len(in.Users), in.M())); err != nil {
 		return nil, err
 	}
 	md, err := newModel(in)
@@ -168,6 +175,14 @@ func applyParams(in *Instance, p solvers.Params) error {
 		in.Machines = mpt
 	}
 	return nil
+}
+
+// checkMachinesPerType checks machines_per_type at submit (Resolve): the
+// counts' syntax and range; whether their number is the workload's m is
+// known only at the run.
+func checkMachinesPerType(v string) error {
+	_, err := parseMachinesPerType(v, len(strings.Split(strings.TrimSpace(v), ",")))
+	return err
 }
 
 // parseMachinesPerType reads "" (nil), "40" (all types) or "40,40,…" (m counts).

@@ -34,7 +34,7 @@ func TestInfoComesFromTheCatalogue(t *testing.T) {
 
 func generate(t *testing.T, preset string, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
-	w, err := New().Generate(preset, params, seed)
+	w, err := New().Generate(context.Background(), preset, params, seed)
 	if err != nil {
 		t.Fatalf("%s %v: %v", preset, params, err)
 	}
@@ -342,7 +342,7 @@ func TestGeneratePresets(t *testing.T) {
 		{PresetCase2, solvers.Params{"n": "7"}, "n"},
 		{PresetCase3, solvers.Params{"order": "Big"}, "order"},
 	} {
-		_, err := New().Generate(bad.preset, bad.params, 0)
+		_, err := New().Generate(context.Background(), bad.preset, bad.params, 0)
 		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != bad.field {
 			t.Errorf("%s %v: %v", bad.preset, bad.params, err)
 		}

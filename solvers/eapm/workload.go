@@ -2,6 +2,7 @@ package eapm
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,7 +39,7 @@ var (
 )
 
 // ParseWorkload implements solvers.Strategy (see doc.go for the formats).
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	w, err := parseWorkload(files)
 	return w, errs.Wrap("eapm.ParseWorkload", errs.Invalid, err)
 }

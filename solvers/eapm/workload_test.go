@@ -1,6 +1,7 @@
 package eapm
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -21,7 +22,7 @@ func csvFiles(etc, apc, users string) []solvers.File {
 }
 
 func TestParseWorkloadCSVBuildsCanonicalJSON(t *testing.T) {
-	w, err := New().ParseWorkload(csvFiles(etcCSV, apcCSV, usersCSV))
+	w, err := New().ParseWorkload(context.Background(), csvFiles(etcCSV, apcCSV, usersCSV))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestParseWorkloadCSVByNameWithLabelsNamesAndMPT(t *testing.T) {
 		{Name: "my_users.csv", Data: []byte("7-zip,3\r\n0,4\r\n")},
 		{Name: "MPT.csv", Data: []byte("40\n2\n")},
 	}
-	w, err := New().ParseWorkload(files)
+	w, err := New().ParseWorkload(context.Background(), files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestParseWorkloadCSVByNameWithLabelsNamesAndMPT(t *testing.T) {
 
 func TestParseWorkloadJSONRoundTrip(t *testing.T) {
 	doc := `{"name":"tiny","machine_types":["a","b"],"etc":[[1,2]],"apc":[[3,4]],"machines_per_type":[2,1],"users":[{"type":0,"tasks":5}]}`
-	w, err := New().ParseWorkload([]solvers.File{{Field: "file", Name: "w.json", Data: []byte(doc)}})
+	w, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "w.json", Data: []byte(doc)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestParseWorkloadJSONRoundTrip(t *testing.T) {
 		t.Errorf("canonical: %+v", back)
 	}
 	// The canonical JSON parses again to the same canonical JSON.
-	w2, err := New().ParseWorkload([]solvers.File{{Name: "again.json", Data: w.Data}})
+	w2, err := New().ParseWorkload(context.Background(), []solvers.File{{Name: "again.json", Data: w.Data}})
 	if err != nil || string(w2.Data) != string(w.Data) {
 		t.Fatalf("second round trip: %v\n%s\n%s", err, w.Data, w2.Data)
 	}
@@ -149,7 +150,7 @@ func TestParseWorkloadRejectsBadInputNamingFileLineAndField(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			w, err := New().ParseWorkload(c.files)
+			w, err := New().ParseWorkload(context.Background(), c.files)
 			if err == nil {
 				t.Fatalf("accepted: %s", w.Summary)
 			}
@@ -186,7 +187,7 @@ func FuzzParseWorkloadJSON(f *testing.F) {
 	f.Add([]byte(`{"etc":null}`))
 	s := New()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := s.ParseWorkload([]solvers.File{{Field: "file", Name: "f.json", Data: data}})
+		w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "f.json", Data: data}})
 		checkParsed(t, s, w, err)
 	})
 }
@@ -198,7 +199,7 @@ func FuzzParseWorkloadCSV(f *testing.F) {
 	f.Add([]byte("1,2\r\n"), []byte("1,NaN\r\n"), []byte("type,tasks\r\n0,-3\r\n"))
 	s := New()
 	f.Fuzz(func(t *testing.T, etc, apc, users []byte) {
-		w, err := s.ParseWorkload(csvFiles(string(etc), string(apc), string(users)))
+		w, err := s.ParseWorkload(context.Background(), csvFiles(string(etc), string(apc), string(users)))
 		checkParsed(t, s, w, err)
 	})
 }

@@ -28,4 +28,13 @@
 //     the file, the line and, where there is one, the column, e.g.
 //     "etc.csv line 3 column 2", so the message tells the user what to fix.
 //     Lines and columns are 1-based as in any editor.
+//
+// # Memory budget
+//
+// ReadSWFLimited reads an SWF trace streaming: gzip is inflated as the
+// scanner reads, the uncompressed text is capped (SWFLimits.MaxBytes, 256
+// MiB by default: a gzip bomb stops at the cap), the job records are counted
+// as they arrive (SWFLimits.MaxRecords) and each growth of the record slice
+// is reserved against the memory budget in the context (solvers.Reserve)
+// before it is made.
 package formats

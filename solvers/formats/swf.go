@@ -4,14 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"schedlab/errs"
+	"schedlab/solvers"
 )
 
 // SWF is a workload trace in the Standard Workload Format of the Parallel
@@ -69,8 +73,22 @@ type SWFJob struct {
 // trace is 2.6 MB; the largest archive logs are a few hundred MB).
 const SWFMaxBytes = 256 << 20
 
+// SWFMaxRecords bounds the job records ReadSWF accepts when the caller sets
+// no lower limit (the largest archive logs have a few hundred thousand).
+const SWFMaxRecords = 2_000_000
+
 // swfFields is the number of fields of a job line.
 const swfFields = 18
+
+// swfJobBytes is the memory one kept record takes, for the budget check.
+const swfJobBytes = int64(unsafe.Sizeof(SWFJob{}))
+
+// SWFLimits bound what ReadSWFLimited reads. Zero fields take
+// SWFMaxBytes and SWFMaxRecords.
+type SWFLimits struct {
+	MaxBytes   int64 // uncompressed bytes
+	MaxRecords int   // job lines
+}
 
 // ReadSWF parses an SWF trace, gunzipping it first when data starts with
 // the gzip magic (the archive ships its logs as .swf.gz). name is the
@@ -79,32 +97,51 @@ const swfFields = 18
 // name. Values are not judged here (a runtime of -1 is a valid SWF value):
 // which jobs a simulation can use is the caller's decision.
 func ReadSWF(name string, data []byte) (*SWF, error) {
-	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+	return ReadSWFLimited(context.Background(), name, data, SWFLimits{})
+}
+
+// ReadSWFLimited is ReadSWF streaming under limits: it decompresses as it
+// scans, and stops as soon as the uncompressed text passes lim.MaxBytes
+// (a gzip bomb is refused at the cap, not after inflating it) or the job
+// lines pass lim.MaxRecords, both errs.TooLarge naming the file. The kept
+// records are checked against the memory budget in ctx (solvers.Reserve)
+// as they grow, and ctx is honoured every few thousand lines.
+func ReadSWFLimited(ctx context.Context, name string, data []byte, lim SWFLimits) (*SWF, error) {
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = SWFMaxBytes
+	}
+	if lim.MaxRecords <= 0 {
+		lim.MaxRecords = SWFMaxRecords
+	}
+	var src io.Reader = bytes.NewReader(data)
+	gz := len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
+	if gz {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
 			return nil, errs.Invalidf(name, "not a valid gzip file: %v", err)
 		}
-		plain, err := io.ReadAll(io.LimitReader(zr, SWFMaxBytes+1))
-		if err != nil {
-			return nil, errs.Invalidf(name, "gzip data is corrupt: %v", err)
-		}
-		if len(plain) > SWFMaxBytes {
-			return nil, errs.New(errs.TooLarge, name, "the uncompressed trace is larger than %d MiB", SWFMaxBytes>>20)
-		}
-		data = plain
+		src = zr
 	}
-	if len(data) > SWFMaxBytes {
-		return nil, errs.New(errs.TooLarge, name, "the trace is larger than %d MiB", SWFMaxBytes>>20)
-	}
-	if !isText(data) {
+	cr := &cappedReader{r: src, left: lim.MaxBytes}
+	br := bufio.NewReaderSize(cr, 64<<10)
+	if head, _ := br.Peek(4096); !isText(head) {
+		if cr.over {
+			return nil, tooBig(name, gz, lim.MaxBytes)
+		}
 		return nil, errs.Invalidf(name, "not a text file: an SWF trace is plain text (or gzip-compressed text)")
 	}
 	out := &SWF{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	line := 0
+	reserved := 0
 	for sc.Scan() {
 		line++
+		if line%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		text := sc.Text()
 		if line == 1 {
 			text = strings.TrimPrefix(text, "\ufeff")
@@ -120,15 +157,33 @@ func ReadSWF(name string, data []byte) (*SWF, error) {
 			}
 			continue
 		}
+		if len(out.Jobs) >= lim.MaxRecords {
+			return nil, errs.New(errs.TooLarge, name, "more than %d job records (line %d): over the limit of a workload", lim.MaxRecords, line)
+		}
 		j, err := parseSWFJob(name, line, t)
 		if err != nil {
 			return nil, err
 		}
+		if len(out.Jobs) == cap(out.Jobs) && len(out.Jobs) >= reserved {
+			// The next growth doubles the slice: check it, old and new, first.
+			n := max(2*len(out.Jobs), 1024)
+			if err := solvers.Reserve(ctx, name, solvers.SatMul(int64(n+len(out.Jobs)), swfJobBytes), fmt.Sprintf("%d SWF records", n)); err != nil {
+				return nil, err
+			}
+			reserved = n
+			out.Jobs = slices.Grow(out.Jobs, n-len(out.Jobs))
+		}
 		out.Jobs = append(out.Jobs, j)
+	}
+	if cr.over {
+		return nil, tooBig(name, gz, lim.MaxBytes)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, errs.Invalidf(fmt.Sprintf("%s line %d", name, line+1), "line longer than 1 MiB: not an SWF trace")
+		}
+		if gz {
+			return nil, errs.Invalidf(name, "gzip data is corrupt: %v", err)
 		}
 		return nil, errs.Invalidf(name, "read: %v", err)
 	}
@@ -136,6 +191,38 @@ func ReadSWF(name string, data []byte) (*SWF, error) {
 		return nil, errs.Invalidf(name, "no job lines: an SWF trace has one job a line of 18 numbers after its ';' header")
 	}
 	return out, nil
+}
+
+func tooBig(name string, gz bool, max int64) error {
+	if gz {
+		return errs.New(errs.TooLarge, name, "the uncompressed trace is larger than %s", solvers.FormatBytes(max))
+	}
+	return errs.New(errs.TooLarge, name, "the trace is larger than %s", solvers.FormatBytes(max))
+}
+
+// cappedReader reads at most left bytes of r, then reports io.EOF and
+// sets over if r had more.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+	over bool
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		// One byte more tells a file of exactly the cap from a larger one.
+		var b [1]byte
+		if n, _ := io.ReadFull(c.r, b[:]); n > 0 {
+			c.over = true
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 // isText reports whether the first 4 KiB of data hold no NUL byte, enough

@@ -210,4 +210,18 @@
 //     user chooses the lanes with gantt_lanes: a list of ids and ranges
 //     ("0-19,500,9990-9999", at most 1000 lanes) or "random" (gantt_nodes
 //     nodes drawn with the run's seed).
+//
+// # Memory budget
+//
+// A run's tables and records (4·n² bytes of version tables for gossip,
+// schedulers × n, the history and the jobs: estimateBytes, in saturating
+// arithmetic) are checked before sim.init against the lower of memory_mb and
+// the server's budget (solvers.ReserveWithin on "nodes"); memory_mb is a
+// budget knob, refused at submit above --memory-mb. A rescale (nodes)
+// reserves its job list, Generate its expected job stream (load · nodes ·
+// duration / mean job, on "duration_h"), Reproduce its largest scheduling
+// run once per core that may run one at the same time (on "fig9_nodes" or
+// "max_nodes"), and an SWF upload is read streaming with at most MaxJobs
+// records (formats.ReadSWFLimited). gantt_lanes and fig9_nodes are checked
+// by their parsers at Resolve.
 package gossip

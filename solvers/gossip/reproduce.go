@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,7 +34,8 @@ func (s *Strategy) ReproduceParams() []solvers.ParamSpec {
 		solvers.IntSpec("reps", "1", "runs", "Seeds per scheduling setting (averaged). Full setting: 5.", 1, 100),
 		solvers.IntSpec("rumor_reps", "5", "runs", "Seeds per rumor setting (Figs. 6, 7; averaged).", 1, 1000),
 		solvers.IntSpec("max_nodes", "3000", "nodes", "Largest node count of Fig. 8 (10, 30, 100, 300, 1000, 3000 up to this).", 10, 100000),
-		{Name: "fig9_nodes", Kind: solvers.KindString, Default: "10,100,1000", Unit: "nodes", Doc: "Node counts of Fig. 9, a comma list (the seed plots several; it does not list them)."},
+		{Name: "fig9_nodes", Kind: solvers.KindString, Default: "10,100,1000", Unit: "nodes", Doc: "Node counts of Fig. 9, a comma list (the seed plots several; it does not list them).",
+			Check: func(v string) error { _, err := parseNodeList(v); return err }},
 		solvers.FloatSpec("record_cost_ms", "5", "ms", "central: processing per collected record (see the run parameter).", 0, 10000),
 		solvers.FloatSpec("match_cost_us", "50", "µs", "Per record scanned per match, both systems (see the run parameter).", 0, 1e6),
 		solvers.IntSpec("seed", "1", "", "Base seed: run i of a setting uses seed + i.", 0, 1<<31-1),
@@ -162,6 +165,9 @@ func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progres
 			return err
 		})
 	}
+	if err := reserveRepro(ctx, sts, dur, p.Int("max_nodes")); err != nil {
+		return nil, err
+	}
 	total := len(jobs)
 	progress(0, total, "start")
 	err = solvers.ForEach(ctx, total, func(i int) error { return jobs[i]() }, func(done int) {
@@ -171,6 +177,30 @@ func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progres
 		return nil, err
 	}
 	return reproReport(p, rts, sts, f8, f9), nil
+}
+
+// reserveRepro checks, before any run, that the largest scheduling run
+// fits the budget once per core that may hold one at the same time (the
+// runs' own check is against the whole budget; solvers.ForEach runs up to
+// GOMAXPROCS at once). Its field is the parameter that sized it.
+func reserveRepro(ctx context.Context, sts []*simTask, durS float64, maxNodes int) error {
+	var big *simTask
+	for _, t := range sts {
+		if big == nil || t.nodes > big.nodes || (t.nodes == big.nodes && t.load > big.load) {
+			big = t
+		}
+	}
+	if big == nil {
+		return nil
+	}
+	jobs := expectedJobs(GenConfig{Grid: Grid{Nodes: big.nodes}, Load: 2, JobMinS: 1800, JobMaxS: 3600, DurationS: durS})
+	est := estimateBytes(big.nodes, 8, durS, 60, int(min(jobs, MaxJobs)), true)
+	field := "fig9_nodes"
+	if big.nodes <= maxNodes && slices.Contains(fig8Nodes, big.nodes) {
+		field = "max_nodes"
+	}
+	at := int64(max(1, min(runtime.GOMAXPROCS(0), len(sts))))
+	return solvers.Reserve(ctx, field, solvers.SatMul(est, at), fmt.Sprintf("%d runs at once of %d nodes (tables and records)", at, big.nodes))
 }
 
 func (s *Strategy) oneSim(ctx context.Context, t *simTask, dur float64, seed int64, run solvers.Params) (*Result, error) {

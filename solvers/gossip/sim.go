@@ -237,13 +237,15 @@ func (s *sim) logf(e LogEntry) {
 	}
 }
 
-// estimateBytes is the memory a run needs, roughly.
+// estimateBytes is the memory a run needs, roughly (saturating: a huge
+// input never wraps into a small estimate).
 func estimateBytes(n, sched int, durS, periodS float64, jobs int, gossip bool) int64 {
-	b := int64(n)*64 + int64(jobs)*40
+	N := int64(n)
+	b := solvers.SatAdd(solvers.SatMul(N, 64), solvers.SatMul(int64(jobs), 40))
 	if gossip {
-		b += int64(n) * int64(n) * 4
-		b += int64(sched) * int64(n) * 8
-		b += int64(float64(n)*(durS/periodS+2)) * 9 * 2 // history, ×2 for slice growth
+		hist := int64(min(float64(n)*(durS/periodS+2), math.MaxInt64/64))
+		b = solvers.SatAdd(b, solvers.SatMul(N, N, 4), solvers.SatMul(int64(sched), N, 8),
+			solvers.SatMul(hist, 9, 2)) // history, ×2 for slice growth
 	}
 	return b
 }
@@ -263,8 +265,11 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, progress solvers.Pr
 	if S > len(nt.reach) {
 		return nil, errs.Invalidf("schedulers", "only %d nodes accept connections, cannot place %d scheduling nodes", len(nt.reach), S)
 	}
-	if est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), gsp); cfg.MemoryBytes > 0 && est > cfg.MemoryBytes {
-		return nil, errs.New(errs.TooLarge, "nodes", "%d nodes over %.0f s need about %d MiB of tables and records, over the memory_mb budget of %d MiB", n, in.DurationS, est>>20, cfg.MemoryBytes>>20)
+	// The budget is the lower of memory_mb and the server's: a user can
+	// lower it, never raise it.
+	est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), gsp)
+	if err := solvers.ReserveWithin(ctx, "nodes", est, fmt.Sprintf("%d nodes over %.0f s (tables and records)", n, in.DurationS), cfg.MemoryBytes); err != nil {
+		return nil, err
 	}
 	s := &sim{cfg: cfg, in: in, nt: nt, n: n, rng: rand.New(rand.NewSource(cfg.Seed)), dur: in.DurationS, gsp: gsp, S: S}
 	s.init()

@@ -68,8 +68,10 @@ func (s *Strategy) Params() []solvers.ParamSpec {
 		solvers.FloatSpec("warmup_h", "2", "h", "Utilization is averaged after this (capped at half the duration). Default 2 h: the grid fills in about one job length (≤ 1 h).", 0, 1e6),
 		solvers.IntSpec("record_bytes", "256", "B", "Size of one resource record in a message (a small ClassAd).", 1, 1<<20),
 		solvers.IntSpec("gantt_nodes", "50", "lanes", "Lanes of the Gantt: nodes 0..gantt_nodes-1 (node ids are in random sites, so this is already a uniform sample of the grid), or the size of the gantt_lanes=random sample. Default 50.", 0, 1000),
-		{Name: "gantt_lanes", Kind: solvers.KindString, Default: "", Unit: "nodes", Doc: "The Gantt's lanes for a large grid: a comma list of node ids and ranges (\"0-19,500,9990-9999\"), at most 1000 lanes, shown in that order; \"random\" draws gantt_nodes nodes uniformly (seeded by sim_seed); empty = nodes 0..gantt_nodes-1."},
-		solvers.IntSpec("memory_mb", "2048", "MiB", "Budget for the tables (4·n² bytes for gossip) and records; over it the run fails before allocating.", 1, 1<<20),
+		{Name: "gantt_lanes", Kind: solvers.KindString, Default: "", Unit: "nodes", Doc: "The Gantt's lanes for a large grid: a comma list of node ids and ranges (\"0-19,500,9990-9999\"), at most 1000 lanes, shown in that order; \"random\" draws gantt_nodes nodes uniformly (seeded by sim_seed); empty = nodes 0..gantt_nodes-1.",
+			Check: checkGanttLanes},
+		{Name: "memory_mb", Kind: solvers.KindInt, Default: "2048", Unit: "MiB", Doc: "Budget for the tables (4·n² bytes for gossip) and records; over it the run fails before allocating. At most the server's own --memory-mb, which also caps the default.",
+			Min: 1, Max: 1 << 20, HasMin: true, HasMax: true, Limit: solvers.LimitMemoryMiB},
 		solvers.IntSpec("sim_seed", "1", "", "Seed of the simulator's own random choices (partners, phases, scan offsets), combined with the grid's seed.", 0, 1<<31-1),
 	}
 }
@@ -101,12 +103,12 @@ func (s *Strategy) Uploads() []solvers.Upload {
 }
 
 // Generate implements solvers.Strategy.
-func (s *Strategy) Generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	w, err := s.generate(preset, params, seed)
+func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+	w, err := s.generate(ctx, preset, params, seed)
 	return w, errs.Wrap("gossip.Generate", errs.Internal, err)
 }
 
-func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Strategy) generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	p, err := solvers.PresetParams(s.Presets(), preset, params)
 	if err != nil {
 		return nil, err
@@ -116,6 +118,9 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 	}
 	cfg := GenConfig{Grid: DefaultGrid(p.Int("nodes"), p.Int("sites"), p.Float("nat_fraction"), seed),
 		Load: p.Float("load"), JobMinS: p.Float("job_min_s"), JobMaxS: p.Float("job_max_s"), DurationS: p.Float("duration_h") * 3600}
+	if err := solvers.Reserve(ctx, "duration_h", solvers.SatMul(int64(expectedJobs(cfg)), genJobBytes), "the job stream"); err != nil {
+		return nil, err
+	}
 	in, err := Generate(cfg, rand.New(rand.NewSource(seed)))
 	if err != nil {
 		return nil, err
@@ -125,8 +130,8 @@ func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*
 
 // ParseWorkload implements solvers.Strategy: one native JSON file (field
 // "file") or one SWF trace (field "swf", or a .swf/.swf.gz name).
-func (s *Strategy) ParseWorkload(files []solvers.File) (*solvers.Workload, error) {
-	w, err := parseWorkload(files)
+func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+	w, err := parseWorkload(ctx, files)
 	return w, errs.Wrap("gossip.ParseWorkload", errs.Internal, err)
 }
 
@@ -135,14 +140,14 @@ func isSWF(f solvers.File) bool {
 	return f.Field == "swf" || (f.Field == "" && (strings.HasSuffix(n, ".swf") || strings.HasSuffix(n, ".swf.gz")))
 }
 
-func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
+func parseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
 	if len(files) != 1 {
 		return nil, errs.Invalidf("file", "want one file (native JSON or an SWF trace), got %d", len(files))
 	}
 	f := files[0]
 	name := f.Name
 	if isSWF(f) {
-		in, err := FromSWF(f.Name, f.Data, 0)
+		in, err := FromSWF(ctx, f.Name, f.Data, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +224,10 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 	if err != nil {
 		return nil, err
 	}
-	if nn := p.Int("nodes"); nn > 0 {
+	if nn := p.Int("nodes"); nn > 0 && nn != in.Grid.Nodes {
+		if err := solvers.Reserve(ctx, "nodes", solvers.SatMul(int64(len(in.Jobs)), 16), "the rescaled job list"); err != nil {
+			return nil, err
+		}
 		in = in.rescale(nn)
 		if err := in.Validate(); err != nil {
 			return nil, errs.Invalidf("nodes", "rescaled workload: %v", err)
@@ -243,6 +251,29 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 		return nil, err
 	}
 	return simReport(in, cfg, res, time.Since(start)), nil
+}
+
+// checkGanttLanes checks the syntax of gantt_lanes at submit (Resolve);
+// whether the nodes exist is known only with the workload, at the run.
+func checkGanttLanes(v string) error {
+	if strings.TrimSpace(v) == "random" {
+		return nil
+	}
+	_, err := ganttLanes(v, MaxNodes, maxLanes, 0)
+	return err
+}
+
+// genJobBytes is the memory one generated job takes: its Job in a slice
+// that may double, and its line of the canonical JSON.
+const genJobBytes = 2*16 + 48
+
+// expectedJobs is the mean size of cfg's Poisson job stream.
+func expectedJobs(cfg GenConfig) float64 {
+	mean := (cfg.JobMinS + cfg.JobMaxS) / 2
+	if !(mean > 0) {
+		return 0
+	}
+	return min(cfg.Load*float64(cfg.Grid.Nodes)/mean*cfg.DurationS, 1e15)
 }
 
 // maxLanes caps the Gantt's lanes.

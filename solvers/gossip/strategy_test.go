@@ -22,7 +22,7 @@ func generate(t testing.TB, params solvers.Params, seed int64) *solvers.Workload
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := s.Generate(PresetUmeda2006, p, seed)
+	w, err := s.Generate(context.Background(), PresetUmeda2006, p, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestStrategyDeterministic(t *testing.T) {
 func TestParseWorkloadRoundTripAndErrors(t *testing.T) {
 	s := New()
 	w := generate(t, solvers.Params{"nodes": "30", "duration_h": "1"}, 2)
-	w2, err := s.ParseWorkload([]solvers.File{{Field: "file", Name: "g.json", Data: w.Data}})
+	w2, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "g.json", Data: w.Data}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestParseWorkloadRoundTripAndErrors(t *testing.T) {
 		{"trailing", `{"grid": {"nodes": 3, "sites": 1}, "duration_s": 10} {}`, "bad.json"},
 	}
 	for _, c := range cases {
-		_, err := s.ParseWorkload([]solvers.File{{Field: "file", Name: "bad.json", Data: []byte(c.data)}})
+		_, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "bad.json", Data: []byte(c.data)}})
 		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.field {
 			t.Errorf("%s: got %v (field %q), want Invalid on %q", c.name, err, errs.FieldOf(err), c.field)
 		}
@@ -140,10 +140,10 @@ func TestParseWorkloadRoundTripAndErrors(t *testing.T) {
 			t.Errorf("unknown field: %v does not name it", err)
 		}
 	}
-	if _, err := s.ParseWorkload(nil); !errs.Is(errs.Invalid, err) {
+	if _, err := s.ParseWorkload(context.Background(), nil); !errs.Is(errs.Invalid, err) {
 		t.Errorf("no files: %v", err)
 	}
-	if _, err := s.ParseWorkload([]solvers.File{{Field: "etc", Name: "x.csv", Data: []byte("1")}}); !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "etc" {
+	if _, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "etc", Name: "x.csv", Data: []byte("1")}}); !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "etc" {
 		t.Errorf("unknown field: %v", err)
 	}
 }
@@ -160,13 +160,13 @@ func TestParamsValidated(t *testing.T) {
 	if _, err := s.Run(context.Background(), w, "nope", nil, nil); !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "variant" {
 		t.Errorf("variant: %v", err)
 	}
-	if _, err := s.Generate(PresetUmeda2006, solvers.Params{"nodes": "5", "sites": "9", "nat_fraction": "0", "load": "1", "job_min_s": "1800", "job_max_s": "3600", "duration_h": "1"}, 1); errs.FieldOf(err) != "sites" {
+	if _, err := s.Generate(context.Background(), PresetUmeda2006, solvers.Params{"nodes": "5", "sites": "9", "nat_fraction": "0", "load": "1", "job_min_s": "1800", "job_max_s": "3600", "duration_h": "1"}, 1); errs.FieldOf(err) != "sites" {
 		t.Errorf("sites > nodes: %v", err)
 	}
-	if _, err := s.Generate(PresetUmeda2006, solvers.Params{"nodes": "5", "sites": "1", "nat_fraction": "0", "load": "1", "job_min_s": "3600", "job_max_s": "1800", "duration_h": "1"}, 1); errs.FieldOf(err) != "job_min_s" {
+	if _, err := s.Generate(context.Background(), PresetUmeda2006, solvers.Params{"nodes": "5", "sites": "1", "nat_fraction": "0", "load": "1", "job_min_s": "3600", "job_max_s": "1800", "duration_h": "1"}, 1); errs.FieldOf(err) != "job_min_s" {
 		t.Errorf("job_min_s > job_max_s: %v", err)
 	}
-	if _, err := s.Generate("nope", nil, 1); errs.FieldOf(err) != "preset" {
+	if _, err := s.Generate(context.Background(), "nope", nil, 1); errs.FieldOf(err) != "preset" {
 		t.Errorf("preset: %v", err)
 	}
 	big := generate(t, solvers.Params{"nodes": "30000", "duration_h": "0.01", "load": "0.01"}, 1)
@@ -208,7 +208,7 @@ func TestSWFUpload(t *testing.T) {
 		t.Skip(err)
 	}
 	s := New()
-	w, err := s.ParseWorkload([]solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
+	w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestSWFUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	if gz, err := os.ReadFile("../formats/testdata/swf/NASA-iPSC-1993-3.1-cln.swf.gz"); err == nil {
-		w, err := s.ParseWorkload([]solvers.File{{Name: "nasa.swf.gz", Data: gz}})
+		w, err := s.ParseWorkload(context.Background(), []solvers.File{{Name: "nasa.swf.gz", Data: gz}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,11 +247,11 @@ func TestSWFUpload(t *testing.T) {
 			t.Errorf("NASA summary %q", w.Summary)
 		}
 	}
-	_, err = s.ParseWorkload([]solvers.File{{Field: "swf", Name: "bad.swf", Data: []byte("; Version: 2\n1 0 0 10 1\n")}})
+	_, err = s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "bad.swf", Data: []byte("; Version: 2\n1 0 0 10 1\n")}})
 	if !errs.Is(errs.Invalid, err) || !strings.Contains(errs.FieldOf(err)+err.Error(), "bad.swf") {
 		t.Errorf("bad swf: %v", err)
 	}
-	_, err = s.ParseWorkload([]solvers.File{{Field: "swf", Name: "empty.swf", Data: []byte("; Version: 2\n1 0 0 -1 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n")}})
+	_, err = s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "empty.swf", Data: []byte("; Version: 2\n1 0 0 -1 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n")}})
 	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "empty.swf" {
 		t.Errorf("no usable job: %v", err)
 	}
@@ -294,7 +294,7 @@ func FuzzParseJSON(f *testing.F) {
 func FuzzSWF(f *testing.F) {
 	f.Add([]byte("; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n2 5 0 20 2 -1 -1 2 -1 -1 1 1 1 1 1 1 -1 -1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in, err := FromSWF("f.swf", data, 0)
+		in, err := FromSWF(context.Background(), "f.swf", data, 0)
 		if err != nil {
 			if errs.KindOf(err) != errs.Invalid && errs.KindOf(err) != errs.TooLarge {
 				t.Fatalf("error without a kind: %v", err)

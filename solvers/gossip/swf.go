@@ -1,6 +1,7 @@
 package gossip
 
 import (
+	"context"
 	"sort"
 
 	"schedlab/errs"
@@ -13,8 +14,11 @@ const maxSWFNodes = 10000
 // FromSWF turns an SWF trace into an instance on nodes nodes (0: min(the
 // header's processors, 10,000), or the largest allocation when the header
 // has none). See the package doc for the scaling.
-func FromSWF(name string, data []byte, nodes int) (*Instance, error) {
-	tr, err := formats.ReadSWF(name, data)
+//
+// The trace is read streaming under formats.SWFLimits: at most MaxJobs
+// records, the records checked against the memory budget in ctx.
+func FromSWF(ctx context.Context, name string, data []byte, nodes int) (*Instance, error) {
+	tr, err := formats.ReadSWFLimited(ctx, name, data, formats.SWFLimits{MaxRecords: MaxJobs})
 	if err != nil {
 		return nil, err
 	}
