@@ -3,11 +3,33 @@
 // runner or a strategy, and render; they hold no scheduling logic.
 //
 // Errors: every error carries an errs.Kind, which errorHandler maps to a
-// status code (Invalid 400, NotFound 404, Conflict 409, TooLarge 413,
-// Canceled 409, anything else 500) and renders as JSON {error, field} for
+// status code (Invalid 400, Unauthenticated 401, Forbidden 403, NotFound
+// 404, Conflict 409, TooLarge 413, Canceled 409, anything else 500) and renders as JSON {error, field} for
 // /api/ paths and JSON-accepting clients, as an HTML page otherwise. Forms
 // that fail are shown again with the message above them.
 //
 // Pages are rendered into a buffer first, so a template error never sends
 // half a page.
+//
+// # What every request passes (security.go, in this order)
+//
+//   - secureHeaders: CSP with a fresh nonce per response (templ and the
+//     chart scripts write it into every inline <script>), frame-ancestors
+//     'none', nosniff, Referrer-Policy same-origin.
+//   - limitBody: uploads are capped at --max-upload-mb, every other body at
+//     1 MiB, before anything reads them; a declared length over the cap is
+//     413 at once.
+//   - crossOrigin: Go's http.CrossOriginProtection refuses state-changing
+//     requests a browser sends from another origin (Sec-Fetch-Site, Origin).
+//   - identify: with --auth, an API token (Authorization: Bearer) or a
+//     session cookie names the user; a CSRF cookie is set for the forms.
+//   - guard: a page's change must carry the CSRF token of its form (double
+//     submit against the HttpOnly cookie); an API change must be JSON
+//     (multipart for the upload), 415 otherwise, so a cross-origin
+//     text/plain post is refused; with --auth a change needs a user (401).
+//
+// Ownership (--auth): workloads and runs record their owner; only the
+// owner or an admin may cancel, re-run or delete a run (403); lists show the
+// user's own items; a run's page and report are readable by anyone with
+// the link.
 package handlers
