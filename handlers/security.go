@@ -195,7 +195,7 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Set(csrfCookie, token)
 		v := views.Viewer{Auth: s.auth, CSRF: token}
 		if user != nil {
-			v.Name, v.Admin = user.Name, user.Admin
+			v.ID, v.Name, v.Admin = user.ID, user.Name, user.Admin
 		}
 		c.SetRequest(r.WithContext(views.WithViewer(ctx, v)))
 		return next(c)

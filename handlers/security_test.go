@@ -297,6 +297,13 @@ func TestAuthOwnersAloneChangeTheirRunsAndLinksStayReadable(t *testing.T) {
 	if st, _ := aa.as(t, "", http.MethodGet, "/api/runs/"+run.ID+"/report", ""); st != http.StatusOK {
 		t.Errorf("anonymous GET of the report: %d, want 200", st)
 	}
+	for user, want := range map[string]int{"": 0, "bob": 0, "alice": 1, "root": 1} {
+		_, page := aa.as(t, user, http.MethodGet, "/runs/"+run.ID, "")
+		doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
+		if n := doc.Find(`form[action$="/delete"]`).Length(); n != want {
+			t.Errorf("%q sees %d Delete buttons on alice's run, want %d", user, n, want)
+		}
+	}
 	if st, _ := aa.as(t, "", http.MethodDelete, "/api/runs/"+run.ID, ""); st != http.StatusUnauthorized {
 		t.Errorf("anonymous delete: %d, want 401", st)
 	}

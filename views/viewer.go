@@ -8,6 +8,7 @@ import "context"
 // request's context; pages read it with viewerOf.
 type Viewer struct {
 	Auth  bool   // the server runs with --auth
+	ID    string // the logged-in user's ID, "" when anonymous
 	Name  string // the logged-in user, "" when anonymous
 	Admin bool
 	CSRF  string // the value of the _csrf form field
@@ -29,9 +30,17 @@ func viewerOf(ctx context.Context) Viewer {
 // CSRFField is the name of the hidden form field holding the CSRF token.
 const CSRFField = "_csrf"
 
-// mayChange says whether the page's viewer may start, cancel or delete
-// things: always on a server without accounts, only logged in with them.
-func mayChange(ctx context.Context) bool {
+// mayStart says whether the page's viewer may start runs and store
+// workloads: always on a server without accounts, logged in with them.
+func mayStart(ctx context.Context) bool {
 	v := viewerOf(ctx)
-	return !v.Auth || v.Name != ""
+	return !v.Auth || v.ID != ""
+}
+
+// mayChange says whether the page's viewer may cancel, re-run or delete
+// something owned by owner: always without accounts; with them, its owner
+// or an admin. The server checks again; this only hides the buttons.
+func mayChange(ctx context.Context, owner string) bool {
+	v := viewerOf(ctx)
+	return !v.Auth || (v.ID != "" && (v.Admin || v.ID == owner))
 }
