@@ -275,9 +275,18 @@ func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, err
 // run is queued. Concurrent callers never claim the same run.
 func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 	const op = "store.ClaimNext"
-	r, err := scanRun(s.db.QueryRowContext(ctx, `UPDATE runs SET status = ?, started_at = ?
-		WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
-		RETURNING `+runListColumns, StatusRunning, fmtTime(now()), StatusQueued), false)
+	var r *Run
+	// One autocommit statement: SQLite takes the write lock before reading,
+	// so the claim never upgrades a stale read snapshot. It can still find
+	// the lock held past busy_timeout by a writer starved of CPU; a busy
+	// claim changed nothing and is tried again.
+	err := retryBusy(ctx, func() error {
+		var err error
+		r, err = scanRun(s.db.QueryRowContext(ctx, `UPDATE runs SET status = ?, started_at = ?
+			WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
+			RETURNING `+runListColumns, StatusRunning, fmtTime(now()), StatusQueued), false)
+		return err
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
