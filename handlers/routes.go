@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -14,7 +12,8 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(middleware.Recover())
 
-	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))))
+	e.GET("/static/*", echo.WrapHandler(static.Handler()))
+	e.HEAD("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/healthz", s.healthz)
 
 	// Pages.
