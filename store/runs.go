@@ -78,7 +78,8 @@ type RunFilter struct {
 	Kind       string
 	Status     string
 	WorkloadID string
-	Limit      int // ≤ 0: no limit
+	Limit      int    // ≤ 0: no limit
+	Cursor     Cursor // start after this position (a Next of a previous page)
 }
 
 // CreateRun stores a copy of r as a new queued run and returns it with its
@@ -211,7 +212,55 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 
 // ListRuns returns the runs f selects, newest first, without reports.
 func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
+	runs, _, err := s.ListRunsPage(ctx, f)
+	return runs, err
+}
+
+// ListRunsPage returns a page of the runs f selects, newest first, without
+// reports: at most f.Limit runs from f.Cursor on, and the cursor of the next
+// page, empty when this page is the last. An f.Cursor that this list did not
+// give is errs.Invalid on field "cursor".
+func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, error) {
 	const op = "store.ListRuns"
+	q, args, err := runsQuery(op, f)
+	if err != nil {
+		return nil, "", err
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, "", dbErr(op, err)
+	}
+	defer rows.Close()
+	out := []Run{}
+	var last, pos position
+	more := false
+	for rows.Next() {
+		if f.Limit > 0 && len(out) == f.Limit {
+			more = true // the row past the page: there is a next one
+			break
+		}
+		r, err := scanRun(withKey{rows, &pos}, false)
+		if err != nil {
+			return nil, "", dbErr(op, err)
+		}
+		out = append(out, *r)
+		last = pos
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", dbErr(op, err)
+	}
+	var next Cursor
+	if more {
+		next = last.cursor()
+	}
+	return out, next, nil
+}
+
+// runsQuery is the SELECT of a page of runs: the filters as equalities, the
+// keyset after the cursor, ordered by (created_at, rowid) descending, which
+// the indexes of 0002_paging.sql serve without sorting; one row past the
+// page tells whether another follows.
+func runsQuery(op string, f RunFilter) (string, []any, error) {
 	var where []string
 	var args []any
 	for _, c := range []struct{ col, val string }{
@@ -222,37 +271,25 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 			args = append(args, c.val)
 		}
 	}
-	q := "SELECT " + runListColumns + " FROM runs"
+	p, ok, err := f.Cursor.decode(op)
+	if err != nil {
+		return "", nil, err
+	}
+	if ok {
+		term, a := keyset(p)
+		where = append(where, term)
+		args = append(args, a...)
+	}
+	q := "SELECT created_at, rowid, " + runListColumns + " FROM runs"
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = -1
+	limit := -1
+	if f.Limit > 0 {
+		limit = f.Limit + 1
 	}
 	q += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
-	args = append(args, limit)
-	return s.queryRuns(ctx, op, q, args...)
-}
-
-func (s *Store) queryRuns(ctx context.Context, op, q string, args ...any) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, dbErr(op, err)
-	}
-	defer rows.Close()
-	out := []Run{}
-	for rows.Next() {
-		r, err := scanRun(rows, false)
-		if err != nil {
-			return nil, dbErr(op, err)
-		}
-		out = append(out, *r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, dbErr(op, err)
-	}
-	return out, nil
+	return q, append(args, limit), nil
 }
 
 // LatestRun returns the newest run of a strategy and kind, whatever its
