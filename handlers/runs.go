@@ -86,7 +86,7 @@ func (s *Server) home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := views.HomeProps{Recent: recent, Names: s.workloadNames(ctx)}
+	p := views.HomeProps{Recent: recent, Names: s.workloadNames(ctx, recent)}
 	for _, f := range s.families() {
 		_, err := s.lookup(f.Name)
 		p.Families = append(p.Families, views.FamilyCard{Family: f, Built: err == nil})
@@ -96,11 +96,15 @@ func (s *Server) home(c echo.Context) error {
 
 func (s *Server) runsPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	runs, err := s.store.ListRuns(ctx, store.RunFilter{Strategy: c.QueryParam("strategy"), Limit: 500})
+	limit, cursor, err := page(c)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: runs, Names: s.workloadNames(ctx)}))
+	runs, next, err := s.store.ListRunsPage(ctx, store.RunFilter{Strategy: c.QueryParam("strategy"), Limit: limit, Cursor: cursor})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: runs, Names: s.workloadNames(ctx, runs), Next: nextURL(c, next)}))
 }
 
 func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string, values map[string]string) (views.NewRunProps, error) {
@@ -385,11 +389,16 @@ func (s *Server) toAPIRun(r *store.Run) apiRun {
 }
 
 func (s *Server) apiListRuns(c echo.Context) error {
-	runs, err := s.store.ListRuns(c.Request().Context(), store.RunFilter{Strategy: c.QueryParam("strategy"),
-		Status: c.QueryParam("status"), Limit: 500})
+	limit, cursor, err := page(c)
 	if err != nil {
 		return err
 	}
+	runs, next, err := s.store.ListRunsPage(c.Request().Context(), store.RunFilter{Strategy: c.QueryParam("strategy"),
+		Status: c.QueryParam("status"), Limit: limit, Cursor: cursor})
+	if err != nil {
+		return err
+	}
+	setNext(c, next)
 	out := make([]apiRun, len(runs))
 	for i := range runs {
 		out[i] = s.toAPIRun(&runs[i])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -241,15 +242,61 @@ func decodeReport(raw json.RawMessage) (*solvers.Report, error) {
 	return &r, nil
 }
 
-// workloadNames maps workload ids to names for run lists.
-func (s *Server) workloadNames(ctx context.Context) map[string]string {
-	ws, err := s.store.ListWorkloads(ctx, "", 0)
+// workloadNames maps the workload ids of runs to their names, for run
+// lists; it reads those workloads only. A failure shows ids instead.
+func (s *Server) workloadNames(ctx context.Context, runs []store.Run) map[string]string {
+	ids := make([]string, len(runs))
+	for i, r := range runs {
+		ids[i] = r.WorkloadID
+	}
+	m, err := s.store.WorkloadNames(ctx, ids)
 	if err != nil {
 		return nil
 	}
-	m := make(map[string]string, len(ws))
-	for _, w := range ws {
-		m[w.ID] = w.Name
-	}
 	return m
+}
+
+// Lists (/runs, /workloads, /api/runs, /api/workloads) come in pages,
+// newest first: ?limit=N (default pageSize, at most maxPageSize) and
+// ?cursor=C, the opaque position a previous page gave. Pages link the next
+// with "Older →"; the API keeps its JSON array body and names the next page
+// in the headers Link: <URL>; rel="next" and X-Next-Cursor (absent on the
+// last page).
+const (
+	pageSize    = 50
+	maxPageSize = 200
+)
+
+// page reads ?limit and ?cursor.
+func page(c echo.Context) (int, store.Cursor, error) {
+	limit := pageSize
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return 0, "", errs.Invalidf("limit", "must be a whole number from 1 to %d, got %q", maxPageSize, v)
+		}
+		limit = min(n, maxPageSize)
+	}
+	return limit, store.Cursor(c.QueryParam("cursor")), nil
+}
+
+// nextURL is the request's URL with cursor set to next (limit and filters
+// kept), or "" when next is empty: there is no next page.
+func nextURL(c echo.Context, next store.Cursor) string {
+	if next == "" {
+		return ""
+	}
+	q := c.QueryParams()
+	q.Set("cursor", string(next))
+	return c.Request().URL.Path + "?" + q.Encode()
+}
+
+// setNext names the next page of an API list in the response headers.
+func setNext(c echo.Context, next store.Cursor) {
+	if next == "" {
+		return
+	}
+	h := c.Response().Header()
+	h.Set("Link", "<"+nextURL(c, next)+`>; rel="next"`)
+	h.Set("X-Next-Cursor", string(next))
 }

@@ -177,11 +177,15 @@ func (s *Server) workloadsProps(c echo.Context, selected string) (views.Workload
 	if selected == "" && len(s.strategies) > 0 {
 		selected = s.strategies[0].Info().Name
 	}
-	ws, err := s.store.ListWorkloads(c.Request().Context(), "", 200)
+	limit, cursor, err := page(c)
 	if err != nil {
 		return views.WorkloadsProps{}, err
 	}
-	return views.WorkloadsProps{Strategies: s.views(), Workloads: ws, Selected: selected}, nil
+	ws, next, err := s.store.ListWorkloadsPage(c.Request().Context(), "", limit, cursor)
+	if err != nil {
+		return views.WorkloadsProps{}, err
+	}
+	return views.WorkloadsProps{Strategies: s.views(), Workloads: ws, Next: nextURL(c, next), Selected: selected}, nil
 }
 
 func (s *Server) workloadsPage(c echo.Context) error {
@@ -268,10 +272,15 @@ func toAPIWorkload(w *store.Workload, withPreview bool) apiWorkload {
 }
 
 func (s *Server) apiListWorkloads(c echo.Context) error {
-	ws, err := s.store.ListWorkloads(c.Request().Context(), c.QueryParam("strategy"), 500)
+	limit, cursor, err := page(c)
 	if err != nil {
 		return err
 	}
+	ws, next, err := s.store.ListWorkloadsPage(c.Request().Context(), c.QueryParam("strategy"), limit, cursor)
+	if err != nil {
+		return err
+	}
+	setNext(c, next)
 	out := make([]apiWorkload, len(ws))
 	for i := range ws {
 		out[i] = toAPIWorkload(&ws[i], false)

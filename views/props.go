@@ -26,14 +26,15 @@ type FamilyCard struct {
 type HomeProps struct {
 	Families []FamilyCard
 	Recent   []store.Run
-	Names    map[string]string // workload id → name
+	Names    map[string]string // workload id → name, for the recent runs
 }
 
 // WorkloadsProps feeds /workloads.
 type WorkloadsProps struct {
 	Strategies []StrategyView
-	Workloads  []store.Workload
-	Selected   string // strategy whose forms are shown
+	Workloads  []store.Workload // one page, newest first
+	Next       string           // the URL of the next (older) page; empty on the last
+	Selected   string           // strategy whose forms are shown
 	Err        *FormError
 }
 
@@ -73,8 +74,9 @@ type RunProps struct {
 
 // RunsProps feeds /runs.
 type RunsProps struct {
-	Runs  []store.Run
-	Names map[string]string
+	Runs  []store.Run       // one page, newest first
+	Names map[string]string // workload id → name, for these runs
+	Next  string            // the URL of the next (older) page; empty on the last
 }
 
 // CompareProps feeds /compare: Runs in the order asked.
