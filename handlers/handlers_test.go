@@ -27,6 +27,7 @@ type app struct {
 	*httptest.Server
 	store  *store.Store
 	runner *runner.Runner
+	server *Server
 }
 
 // newApp serves the whole application over a fresh database; dbPath may be
@@ -61,7 +62,8 @@ func newAppWith(t testing.TB, dbPath string, maxUpload int64, strategies []solve
 		t.Fatal(err)
 	}
 	e := echo.New()
-	New(st, rn, strategies, maxUpload).Routes(e)
+	server := New(st, rn, strategies, maxUpload)
+	server.Routes(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(func() {
 		srv.Close()
@@ -71,7 +73,7 @@ func newAppWith(t testing.TB, dbPath string, maxUpload int64, strategies []solve
 		cancel()
 		st.Close()
 	})
-	return &app{Server: srv, store: st, runner: rn}
+	return &app{Server: srv, store: st, runner: rn, server: server}
 }
 
 // multipartBody builds an upload of fields and files (field → content).

@@ -1,12 +1,15 @@
 package handlers
 
 import (
+	"context"
 	"encoding/csv"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
@@ -165,7 +168,8 @@ func (s *Server) startRunPage(c echo.Context) error {
 
 func (s *Server) runPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	run, err := s.store.GetRun(ctx, c.Param("id"))
+	// Without the report: a done run's report part comes from the page cache.
+	run, err := s.store.GetRunInfo(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -187,10 +191,28 @@ func (s *Server) runPage(c echo.Context) error {
 		p.Run.ProgressDone, p.Run.ProgressTotal, p.Run.ProgressNote = done, total, note
 	}
 	p.Progress = views.Pct(p.Run.ProgressDone, p.Run.ProgressTotal)
-	if p.Report, err = s.reports.report(run); err != nil {
-		return err
+	if run.Status == store.StatusDone {
+		if p.ReportPart, err = s.reportPart(c, run.ID); err != nil {
+			return err
+		}
 	}
 	return render(c, http.StatusOK, views.RunPage(p))
+}
+
+// reportPart is the rendered report of done run id, from the page cache;
+// a miss reads and decodes the report once, however many ask at once.
+func (s *Server) reportPart(c echo.Context, id string) (templ.Component, error) {
+	return s.pages.get(c.Request().Context(), "run:"+id, []string{id}, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		run, err := s.store.GetRun(ctx, id)
+		if err != nil {
+			return err
+		}
+		rep, err := decodeReport(run.Report)
+		if err != nil || rep == nil {
+			return err
+		}
+		return views.ReportView(rep, id).Render(ctx, w)
+	}))
 }
 
 func (s *Server) cancelPage(c echo.Context) error {
@@ -217,8 +239,12 @@ func (s *Server) deleteRun(c echo.Context) error {
 	if views.Active(run.Status) {
 		return errs.New(errs.Conflict, "id", "run %s is %s: cancel it before deleting it", run.ID, run.Status)
 	}
+	if err := s.store.DeleteRun(ctx, run.ID); err != nil {
+		return err
+	}
 	s.reports.forget(run.ID)
-	return s.store.DeleteRun(ctx, run.ID)
+	s.pages.forget(run.ID)
+	return nil
 }
 
 func (s *Server) deletePage(c echo.Context) error {

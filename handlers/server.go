@@ -33,6 +33,7 @@ type Server struct {
 	strategies []solvers.Strategy
 	maxUpload  int64
 	reports    reportCache
+	pages      *pageCache // rendered report parts and compare bodies of done runs
 }
 
 // New returns a Server over a store and a runner for the given strategies.
@@ -41,7 +42,8 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, maxU
 	if maxUpload <= 0 {
 		maxUpload = DefaultMaxUpload
 	}
-	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: maxUpload}
+	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: maxUpload,
+		pages: newPageCache(defaultPageCacheBytes)}
 }
 
 func (s *Server) lookup(name string) (solvers.Strategy, error) {
@@ -181,15 +183,23 @@ func (s *Server) healthz(c echo.Context) error {
 }
 
 // reportCache keeps the decoded reports of finished runs, which never
-// change, so a shared link opened again does not decode megabytes of JSON.
-// It holds at most reportCacheSize reports and forgets the oldest first.
+// change, for the uses that need the report itself (a table's CSV, the
+// reproduce page); pages draw from the pageCache instead. A decoded report
+// takes about ten times its JSON (a KTH batch report: 2.5 MB of JSON, 26 MB
+// decoded, its tables' cells boxed one by one), so the cache is bounded by
+// the JSON bytes of what it holds, reportCacheBytes, and forgets the oldest
+// first; a report larger than that is decoded but not kept.
 type reportCache struct {
 	mu    sync.Mutex
 	byID  map[string]*solvers.Report
+	size  map[string]int
 	order []string
+	bytes int
 }
 
-const reportCacheSize = 32
+// reportCacheBytes bounds the JSON size of the cached reports: 8 MiB of
+// JSON is some 80 MiB decoded.
+const reportCacheBytes = 8 << 20
 
 // report returns run's decoded report, from the cache when it is there.
 // Callers must not modify it.
@@ -207,27 +217,47 @@ func (c *reportCache) report(run *store.Run) (*solvers.Report, error) {
 	if err != nil || r == nil {
 		return r, err
 	}
+	n := len(run.Report)
+	if n > reportCacheBytes {
+		return r, nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byID == nil {
-		c.byID = make(map[string]*solvers.Report)
+		c.byID, c.size = make(map[string]*solvers.Report), make(map[string]int)
 	}
 	if _, ok := c.byID[run.ID]; !ok {
-		if len(c.order) >= reportCacheSize {
-			delete(c.byID, c.order[0])
-			c.order = c.order[1:]
+		for c.bytes+n > reportCacheBytes && len(c.order) > 0 {
+			c.drop(c.order[0])
 		}
 		c.order = append(c.order, run.ID)
-		c.byID[run.ID] = r
+		c.byID[run.ID], c.size[run.ID] = r, n
+		c.bytes += n
 	}
 	return r, nil
+}
+
+// drop forgets one report; c.mu held.
+func (c *reportCache) drop(id string) {
+	if _, ok := c.byID[id]; !ok {
+		return
+	}
+	c.bytes -= c.size[id]
+	delete(c.byID, id)
+	delete(c.size, id)
+	for i, x := range c.order {
+		if x == id {
+			c.order = append(c.order[:i:i], c.order[i+1:]...)
+			break
+		}
+	}
 }
 
 // forget drops a deleted run's report.
 func (c *reportCache) forget(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.byID, id)
+	c.drop(id)
 }
 
 // decodeReport decodes a stored report; nil when there is none.

@@ -210,6 +210,21 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 	return r, nil
 }
 
+// GetRunInfo returns the run without its report (Report is empty), or
+// errs.NotFound: for pages whose report part is already rendered, so that
+// a large report is not read for nothing.
+func (s *Store) GetRunInfo(ctx context.Context, id string) (*Run, error) {
+	const op = "store.GetRunInfo"
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+" FROM runs WHERE id = ?", id), false)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(op, "run", id)
+	}
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return r, nil
+}
+
 // ListRuns returns the runs f selects, newest first, without reports.
 func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 	runs, _, err := s.ListRunsPage(ctx, f)

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"github.com/a-h/templ"
+
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -69,7 +71,10 @@ type RunProps struct {
 	Workload *store.Workload
 	Strategy StrategyView
 	Report   *solvers.Report
-	Progress float64 // 0..100
+	// ReportPart, when set, is the report already rendered (ReportView
+	// from a cache); it is drawn instead of Report.
+	ReportPart templ.Component
+	Progress   float64 // 0..100
 }
 
 // RunsProps feeds /runs.
