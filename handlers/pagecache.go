@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
 )
 
 // pageCache keeps rendered HTML fragments of finished runs, which never
@@ -180,15 +181,55 @@ func (f *fragment) Render(ctx context.Context, w io.Writer) error {
 	if nonce := templ.GetNonce(ctx); nonce != "" {
 		attr = ` nonce="` + html.EscapeString(nonce) + `"`
 	}
+	pb, shared := sharedTarget(w)
+	if shared {
+		w = pb // templ's buffer is flushed: write past it, in order
+	}
 	for i, p := range f.parts {
 		if i > 0 && attr != "" {
 			if _, err := io.WriteString(w, attr); err != nil {
 				return err
 			}
 		}
+		if shared {
+			pb.writeShared(p) // by reference: the parts never change
+			continue
+		}
 		if _, err := io.WriteString(w, p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sharedTarget finds the pageBuf under w: w itself, or the buffer templ
+// wraps around the page's writer (flushed first, to keep the order).
+func sharedTarget(w io.Writer) (*pageBuf, bool) {
+	if tb, ok := w.(*templruntime.Buffer); ok {
+		pb, ok := tb.Underlying.(*pageBuf)
+		if !ok || tb.Flush() != nil {
+			return nil, false
+		}
+		return pb, true
+	}
+	pb, ok := w.(*pageBuf)
+	return pb, ok
+}
+
+// raw returns the fragment under key as bytes that are never a page (a
+// report's JSON): produce runs on a miss, once however many ask at once.
+func (c *pageCache) raw(ctx context.Context, key string, ids []string, produce func(context.Context) ([]byte, error)) (string, error) {
+	f, err := c.get(ctx, key, ids, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		b, err := produce(ctx)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}))
+	if err != nil {
+		return "", err
+	}
+	// JSON holds no nonce placeholder (it is random per process): one part.
+	return strings.Join(f.(*fragment).parts, placeholderAttr), nil
 }

@@ -9,8 +9,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/a-h/templ"
+
+	"schedlab/views"
 )
 
 // scripted renders a fragment with two scripts carrying the nonce, as the
@@ -184,4 +187,38 @@ func between(s, from, to string) string {
 	_, rest, _ := strings.Cut(s, from)
 	v, _, _ := strings.Cut(rest, to)
 	return v
+}
+
+// TestPageBufHoldsFragmentsByReferenceInOrder renders a page with a cached
+// fragment inside templ's own buffering: the page is the same as rendered
+// plainly, and the fragment's text is shared, not copied.
+func TestPageBufHoldsFragmentsByReferenceInOrder(t *testing.T) {
+	pc := newPageCache(1 << 20)
+	var renders atomic.Int32
+	ctx := templ.WithNonce(context.Background(), "N")
+	part, err := pc.get(ctx, "run:a", []string{"a"}, scripted(strings.Repeat("r", 100), &renders))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := views.ComparePage(part) // the layout around a fragment
+	want := renderString(t, ctx, page)
+	var pb pageBuf
+	if err := page.Render(ctx, &pb); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	pb.WriteTo(&got)
+	if got.String() != want || pb.Len() != len(want) {
+		t.Fatalf("pageBuf page differs (len %d, want %d)", pb.Len(), len(want))
+	}
+	frag := part.(*fragment)
+	shared := false
+	for _, s := range pb.segs {
+		if len(s) > 0 && unsafe.StringData(s) == unsafe.StringData(frag.parts[0]) {
+			shared = true
+		}
+	}
+	if !shared {
+		t.Error("the fragment was copied into the page buffer, not shared")
+	}
 }

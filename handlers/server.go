@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -105,12 +106,64 @@ func (s *Server) views() []views.StrategyView {
 }
 
 // render writes a page through a buffer: a template error sends no half page.
+// Cached fragments go into the buffer by reference (pageBuf), so a page
+// holding a 6 MB report costs a request the page around it, not a copy.
 func render(c echo.Context, status int, comp templ.Component) error {
-	var buf bytes.Buffer
+	var buf pageBuf
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return errs.Wrap("render", errs.Internal, err)
 	}
-	return c.HTMLBlob(status, buf.Bytes())
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
+	c.Response().WriteHeader(status)
+	_, err := buf.WriteTo(c.Response())
+	return err
+}
+
+// pageBuf is a rendered page: bytes written, and shared strings (cached
+// fragments, never modified) held by reference.
+type pageBuf struct {
+	segs []string
+	cur  bytes.Buffer
+	n    int
+}
+
+func (b *pageBuf) Write(p []byte) (int, error) {
+	b.n += len(p)
+	return b.cur.Write(p)
+}
+
+func (b *pageBuf) WriteString(s string) (int, error) {
+	b.n += len(s)
+	return b.cur.WriteString(s)
+}
+
+// writeShared appends s without copying it.
+func (b *pageBuf) writeShared(s string) {
+	if b.cur.Len() > 0 {
+		b.segs = append(b.segs, b.cur.String())
+		b.cur.Reset()
+	}
+	b.segs = append(b.segs, s)
+	b.n += len(s)
+}
+
+// Len is the page's length in bytes.
+func (b *pageBuf) Len() int { return b.n }
+
+// WriteTo writes the page.
+func (b *pageBuf) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for _, s := range b.segs {
+		k, err := io.WriteString(w, s)
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+	}
+	k, err := w.Write(b.cur.Bytes())
+	return n + int64(k), err
 }
 
 // statusOf maps an error kind to an HTTP status.
