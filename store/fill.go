@@ -34,21 +34,32 @@ func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) erro
 	}
 	defer tx.Rollback()
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO runs
-		(id, kind, workload_id, strategy, variant, params, seed, status, report, created_at, finished_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		(id, kind, workload_id, strategy, variant, params, seed, status, created_at, finished_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return dbErr(op, err)
 	}
 	defer stmt.Close()
+	rep, err := tx.PrepareContext(ctx, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)")
+	if err != nil {
+		return dbErr(op, err)
+	}
+	defer rep.Close()
 	for i := 0; i < n; i++ {
 		created := fmtTime(from.Add(time.Duration(i) * time.Millisecond))
 		var finished any
 		if Final(r.Status) {
 			finished = created
 		}
-		if _, err := stmt.ExecContext(ctx, NewID(), r.Kind, nullString(r.WorkloadID), r.Strategy, r.Variant,
-			string(params), r.Seed, r.Status, report, created, finished); err != nil {
+		id := NewID()
+		if _, err := stmt.ExecContext(ctx, id, r.Kind, nullString(r.WorkloadID), r.Strategy, r.Variant,
+			string(params), r.Seed, r.Status, created, finished); err != nil {
 			return dbErr(op, err)
+		}
+		if report != nil {
+			if _, err := rep.ExecContext(ctx, id, report); err != nil {
+				return dbErr(op, err)
+			}
 		}
 	}
 	return dbErr(op, tx.Commit())

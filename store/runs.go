@@ -62,7 +62,8 @@ type Run struct {
 
 	Error      string // why a run failed, was canceled or interrupted
 	ErrorField string // the input the error is about, if any
-	// Report is the JSON of a solvers.Report; empty until done, and in
+	// Report is the JSON of a solvers.Report (stored apart, in run_reports);
+	// empty until done, and in
 	// ListRuns results.
 	Report  json.RawMessage
 	RerunOf string // the run this one repeats
@@ -200,7 +201,7 @@ func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) 
 // GetRun returns the run with its report, or errs.NotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 	const op = "store.GetRun"
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", report FROM runs WHERE id = ?", id), true)
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", report FROM runs LEFT JOIN run_reports ON run_id = id WHERE id = ?", id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "run", id)
 	}
@@ -311,7 +312,7 @@ func runsQuery(op string, f RunFilter) (string, []any, error) {
 // status, with its report; errs.NotFound when there is none.
 func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, error) {
 	const op = "store.LatestRun"
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, report FROM runs
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, (SELECT report FROM run_reports WHERE run_id = id) FROM runs
 		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)}
@@ -372,12 +373,26 @@ func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMe
 	if len(report) > 0 {
 		rep = sql.NullString{String: string(report), Valid: true}
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, report = ?, error = ?, error_field = ?, finished_at = ?
-		WHERE id = ? AND status = ?`, status, rep, errMsg, errField, fmtTime(now()), id, StatusRunning)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return dbErr(op, err)
 	}
-	return s.changed(ctx, op, res, id, "finish")
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?
+		WHERE id = ? AND status = ?`, status, errMsg, errField, fmtTime(now()), id, StatusRunning)
+	if err != nil {
+		return dbErr(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		tx.Rollback() // before changed, which reads through the pool
+		return s.changed(ctx, op, res, id, "finish")
+	}
+	if rep.Valid {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)", id, rep); err != nil {
+			return dbErr(op, err)
+		}
+	}
+	return dbErr(op, tx.Commit())
 }
 
 // changed turns an UPDATE that touched no row into NotFound or Conflict.
