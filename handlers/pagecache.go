@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"html"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/a-h/templ"
@@ -49,7 +48,7 @@ type pageCache struct {
 type fragment struct {
 	key   string
 	ids   []string // the runs it shows, to forget it when one is deleted
-	parts []string // HTML between the placeholders
+	parts [][]byte // HTML between the placeholders (bytes, so that writing one copies nothing)
 	size  int
 }
 
@@ -118,24 +117,9 @@ func renderFragment(key string, ids []string, comp templ.Component) (*fragment, 
 	if err := comp.Render(templ.WithNonce(context.Background(), placeholder), &buf); err != nil {
 		return nil, err
 	}
-	s := buf.String()
-	parts := splitAll(s, placeholderAttr)
-	return &fragment{key: key, ids: ids, parts: parts, size: len(s)}, nil
+	b := bytes.Clone(buf.Bytes()) // exactly its size: the cache counts len
+	return &fragment{key: key, ids: ids, parts: bytes.Split(b, []byte(placeholderAttr)), size: len(b)}, nil
 }
-
-func splitAll(s, sep string) []string {
-	var out []string
-	for {
-		i := indexOf(s, sep)
-		if i < 0 {
-			return append(out, s)
-		}
-		out = append(out, s[:i])
-		s = s[i+len(sep):]
-	}
-}
-
-func indexOf(s, sep string) int { return strings.Index(s, sep) }
 
 // add keeps f, forgetting the least recently used beyond maxBytes; c.mu held.
 func (c *pageCache) add(f *fragment) {
@@ -195,7 +179,7 @@ func (f *fragment) Render(ctx context.Context, w io.Writer) error {
 			pb.writeShared(p) // by reference: the parts never change
 			continue
 		}
-		if _, err := io.WriteString(w, p); err != nil {
+		if _, err := w.Write(p); err != nil {
 			return err
 		}
 	}
@@ -218,7 +202,7 @@ func sharedTarget(w io.Writer) (*pageBuf, bool) {
 
 // raw returns the fragment under key as bytes that are never a page (a
 // report's JSON): produce runs on a miss, once however many ask at once.
-func (c *pageCache) raw(ctx context.Context, key string, ids []string, produce func(context.Context) ([]byte, error)) (string, error) {
+func (c *pageCache) raw(ctx context.Context, key string, ids []string, produce func(context.Context) ([]byte, error)) ([]byte, error) {
 	f, err := c.get(ctx, key, ids, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		b, err := produce(ctx)
 		if err != nil {
@@ -228,8 +212,8 @@ func (c *pageCache) raw(ctx context.Context, key string, ids []string, produce f
 		return err
 	}))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	// JSON holds no nonce placeholder (it is random per process): one part.
-	return strings.Join(f.(*fragment).parts, placeholderAttr), nil
+	return bytes.Join(f.(*fragment).parts, []byte(placeholderAttr)), nil
 }

@@ -214,7 +214,7 @@ func TestPageBufHoldsFragmentsByReferenceInOrder(t *testing.T) {
 	frag := part.(*fragment)
 	shared := false
 	for _, s := range pb.segs {
-		if len(s) > 0 && unsafe.StringData(s) == unsafe.StringData(frag.parts[0]) {
+		if len(s) > 0 && unsafe.SliceData(s) == unsafe.SliceData(frag.parts[0]) {
 			shared = true
 		}
 	}

@@ -124,7 +124,7 @@ func render(c echo.Context, status int, comp templ.Component) error {
 // pageBuf is a rendered page: bytes written, and shared strings (cached
 // fragments, never modified) held by reference.
 type pageBuf struct {
-	segs []string
+	segs [][]byte
 	cur  bytes.Buffer
 	n    int
 }
@@ -139,10 +139,10 @@ func (b *pageBuf) WriteString(s string) (int, error) {
 	return b.cur.WriteString(s)
 }
 
-// writeShared appends s without copying it.
-func (b *pageBuf) writeShared(s string) {
+// writeShared appends s without copying it; s must never change.
+func (b *pageBuf) writeShared(s []byte) {
 	if b.cur.Len() > 0 {
-		b.segs = append(b.segs, b.cur.String())
+		b.segs = append(b.segs, bytes.Clone(b.cur.Bytes()))
 		b.cur.Reset()
 	}
 	b.segs = append(b.segs, s)
@@ -156,7 +156,7 @@ func (b *pageBuf) Len() int { return b.n }
 func (b *pageBuf) WriteTo(w io.Writer) (int64, error) {
 	var n int64
 	for _, s := range b.segs {
-		k, err := io.WriteString(w, s)
+		k, err := w.Write(s)
 		n += int64(k)
 		if err != nil {
 			return n, err
