@@ -214,6 +214,10 @@ func (c *pageCache) raw(ctx context.Context, key string, ids []string, produce f
 	if err != nil {
 		return nil, err
 	}
-	// JSON holds no nonce placeholder (it is random per process): one part.
+	// JSON holds no nonce placeholder (it is random per process): one part,
+	// returned as is (bytes.Join would copy even one).
+	if parts := f.(*fragment).parts; len(parts) == 1 {
+		return parts[0], nil
+	}
 	return bytes.Join(f.(*fragment).parts, []byte(placeholderAttr)), nil
 }
