@@ -1,9 +1,13 @@
 package handlers
 
 import (
+	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
@@ -41,25 +45,75 @@ func (s *Server) comparePage(c echo.Context) error {
 		return errs.Invalidf("runs", "at most %d runs can be compared at once, got %d", maxCompare, len(ids))
 	}
 	ctx := c.Request().Context()
-	var runs []store.Run
-	var reports []*solvers.Report
-	for _, id := range ids {
-		r, err := s.store.GetRun(ctx, id)
+	runs := make([]store.Run, len(ids))
+	allDone := true
+	for i, id := range ids {
+		r, err := s.store.GetRunInfo(ctx, id)
 		if err != nil {
 			return err
 		}
-		rep, err := s.reports.report(r)
-		if err != nil {
-			return err
-		}
-		if rep == nil {
-			rep = &solvers.Report{}
-		}
-		runs = append(runs, *r)
-		reports = append(reports, rep)
+		runs[i] = *r
+		allDone = allDone && r.Status == store.StatusDone
 	}
-	return render(c, http.StatusOK, views.Compare(Join(runs, reports)))
+	body := templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		p, err := s.joinRuns(ctx, runs)
+		if err != nil {
+			return err
+		}
+		return views.CompareBody(p).Render(ctx, w)
+	})
+	if !allDone {
+		// Still filling in: render it afresh each time.
+		return render(c, http.StatusOK, views.ComparePage(body))
+	}
+	part, err := s.pages.get(ctx, "compare:"+strings.Join(ids, ","), ids, body)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ComparePage(part))
 }
+
+// joinRuns reads the reports of runs one at a time and joins them. A
+// compare page draws metrics, plots and Gantts, so the reports are decoded
+// without their tables (most of a large report's decoded size), and not
+// through the report cache, which would keep them.
+func (s *Server) joinRuns(ctx context.Context, runs []store.Run) (views.CompareProps, error) {
+	reports := make([]*solvers.Report, len(runs))
+	for i, r := range runs {
+		reports[i] = &solvers.Report{}
+		if r.Status != store.StatusDone {
+			continue
+		}
+		full, err := s.store.GetRun(ctx, r.ID)
+		if err != nil {
+			return views.CompareProps{}, err
+		}
+		if err := decodeWithoutTables(full.Report, reports[i]); err != nil {
+			return views.CompareProps{}, err
+		}
+	}
+	return Join(runs, reports), nil
+}
+
+// decodeWithoutTables decodes a stored report into r, skipping its tables.
+func decodeWithoutTables(raw []byte, r *solvers.Report) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	v := struct {
+		*solvers.Report
+		Tables skipJSON `json:"tables"` // shadows Report.Tables
+	}{Report: r}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return errs.Wrap("decode report", errs.Internal, err)
+	}
+	return nil
+}
+
+// skipJSON decodes any JSON value into nothing.
+type skipJSON struct{}
+
+func (skipJSON) UnmarshalJSON([]byte) error { return nil }
 
 // label names a run on the compare page: its id and variant.
 func label(r store.Run) string {

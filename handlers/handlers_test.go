@@ -27,6 +27,7 @@ type app struct {
 	*httptest.Server
 	store  *store.Store
 	runner *runner.Runner
+	server *Server
 }
 
 // newApp serves the whole application over a fresh database; dbPath may be
@@ -67,7 +68,8 @@ func newAppOpt(t testing.TB, dbPath string, opt Options, strategies []solvers.St
 		t.Fatal(err)
 	}
 	e := echo.New()
-	New(st, rn, strategies, opt).Routes(e)
+	server := New(st, rn, strategies, opt)
+	server.Routes(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(func() {
 		srv.Close()
@@ -77,7 +79,7 @@ func newAppOpt(t testing.TB, dbPath string, opt Options, strategies []solvers.St
 		cancel()
 		st.Close()
 	})
-	return &app{Server: srv, store: st, runner: rn}
+	return &app{Server: srv, store: st, runner: rn, server: server}
 }
 
 // multipartBody builds an upload of fields and files (field → content).

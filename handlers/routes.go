@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -17,7 +15,8 @@ func (s *Server) Routes(e *echo.Echo) {
 	// origin check, who is asking, and what a change needs.
 	e.Use(middleware.Recover(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard)
 
-	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))))
+	e.GET("/static/*", echo.WrapHandler(static.Handler()))
+	e.HEAD("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/healthz", s.healthz)
 
 	// Pages.

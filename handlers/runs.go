@@ -1,12 +1,15 @@
 package handlers
 
 import (
+	"context"
 	"encoding/csv"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
@@ -94,7 +97,7 @@ func (s *Server) home(c echo.Context) error {
 			return err
 		}
 	}
-	p := views.HomeProps{Recent: recent, Names: s.workloadNames(ctx)}
+	p := views.HomeProps{Recent: recent, Names: s.workloadNames(ctx, recent)}
 	for _, f := range s.families() {
 		_, err := s.lookup(f.Name)
 		p.Families = append(p.Families, views.FamilyCard{Family: f, Built: err == nil})
@@ -104,14 +107,19 @@ func (s *Server) home(c echo.Context) error {
 
 func (s *Server) runsPage(c echo.Context) error {
 	ctx := c.Request().Context()
+	limit, cursor, err := page(c)
+	if err != nil {
+		return err
+	}
 	var runs []store.Run
+	var next store.Cursor
 	if owner, ok := s.listOwner(c); ok {
-		var err error
-		if runs, err = s.store.ListRuns(ctx, store.RunFilter{Strategy: c.QueryParam("strategy"), Owner: owner, Limit: 500}); err != nil {
+		runs, next, err = s.store.ListRunsPage(ctx, store.RunFilter{Strategy: c.QueryParam("strategy"), Owner: owner, Limit: limit, Cursor: cursor})
+		if err != nil {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: runs, Names: s.workloadNames(ctx)}))
+	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: runs, Names: s.workloadNames(ctx, runs), Next: nextURL(c, next)}))
 }
 
 func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string, values map[string]string) (views.NewRunProps, error) {
@@ -128,9 +136,11 @@ func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string,
 	if err != nil {
 		return views.NewRunProps{}, err
 	}
-	ws, err := s.store.ListWorkloads(ctx, strategy, 200)
-	if err != nil {
-		return views.NewRunProps{}, err
+	var ws []store.Workload
+	if owner, ok := s.listOwner(c); ok {
+		if ws, _, err = s.store.ListWorkloadsPage(ctx, strategy, owner, 200, ""); err != nil {
+			return views.NewRunProps{}, err
+		}
 	}
 	return views.NewRunProps{Strategies: s.views(), Strategy: viewOf(st), Workloads: ws, WorkloadID: workload,
 		Variant: variant, Values: values}, nil
@@ -172,7 +182,8 @@ func (s *Server) startRunPage(c echo.Context) error {
 
 func (s *Server) runPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	run, err := s.store.GetRun(ctx, c.Param("id"))
+	// Without the report: a done run's report part comes from the page cache.
+	run, err := s.store.GetRunInfo(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -194,15 +205,17 @@ func (s *Server) runPage(c echo.Context) error {
 		p.Run.ProgressDone, p.Run.ProgressTotal, p.Run.ProgressNote = done, total, note
 	}
 	p.Progress = views.Pct(p.Run.ProgressDone, p.Run.ProgressTotal)
-	if p.Report, err = s.reports.report(run); err != nil {
-		return err
+	if run.Status == store.StatusDone {
+		if p.ReportPart, err = s.reportPart(c, run.ID); err != nil {
+			return err
+		}
 	}
 	return render(c, http.StatusOK, views.RunPage(p))
 }
 
 // ownRun returns run :id if the request's user may change it.
 func (s *Server) ownRun(c echo.Context) (*store.Run, error) {
-	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
+	run, err := s.store.GetRunInfo(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +232,22 @@ func (s *Server) cancel(c echo.Context) error {
 		return err
 	}
 	return s.runner.Cancel(c.Request().Context(), run.ID)
+}
+
+// reportPart is the rendered report of done run id, from the page cache;
+// a miss reads and decodes the report once, however many ask at once.
+func (s *Server) reportPart(c echo.Context, id string) (templ.Component, error) {
+	return s.pages.get(c.Request().Context(), "run:"+id, []string{id}, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		run, err := s.store.GetRun(ctx, id)
+		if err != nil {
+			return err
+		}
+		rep, err := decodeReport(run.Report)
+		if err != nil || rep == nil {
+			return err
+		}
+		return views.ReportView(rep, id).Render(ctx, w)
+	}))
 }
 
 func (s *Server) cancelPage(c echo.Context) error {
@@ -249,8 +278,12 @@ func (s *Server) deleteRun(c echo.Context) error {
 	if views.Active(run.Status) {
 		return errs.New(errs.Conflict, "id", "run %s is %s: cancel it before deleting it", run.ID, run.Status)
 	}
+	if err := s.store.DeleteRun(ctx, run.ID); err != nil {
+		return err
+	}
 	s.reports.forget(run.ID)
-	return s.store.DeleteRun(ctx, run.ID)
+	s.pages.forget(run.ID)
+	return nil
 }
 
 func (s *Server) deletePage(c echo.Context) error {
@@ -425,11 +458,16 @@ func (s *Server) apiListRuns(c echo.Context) error {
 	if !ok {
 		return errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your runs")
 	}
-	runs, err := s.store.ListRuns(c.Request().Context(), store.RunFilter{Strategy: c.QueryParam("strategy"),
-		Status: c.QueryParam("status"), Owner: owner, Limit: 500})
+	limit, cursor, err := page(c)
 	if err != nil {
 		return err
 	}
+	runs, next, err := s.store.ListRunsPage(c.Request().Context(), store.RunFilter{Strategy: c.QueryParam("strategy"),
+		Status: c.QueryParam("status"), Owner: owner, Limit: limit, Cursor: cursor})
+	if err != nil {
+		return err
+	}
+	setNext(c, next)
 	out := make([]apiRun, len(runs))
 	for i := range runs {
 		out[i] = s.toAPIRun(&runs[i])
@@ -458,14 +496,34 @@ func (s *Server) apiGetRun(c echo.Context) error {
 }
 
 func (s *Server) apiReport(c echo.Context) error {
-	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
+	ctx := c.Request().Context()
+	run, err := s.store.GetRunInfo(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	if run.Status != store.StatusDone || len(run.Report) == 0 {
+	if run.Status != store.StatusDone {
 		return errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, run.Report)
+	// A done run's report never changes: kept in the page cache.
+	report, err := s.pages.raw(ctx, "report:"+run.ID, []string{run.ID}, func(ctx context.Context) ([]byte, error) {
+		full, err := s.store.GetRun(ctx, run.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(full.Report) == 0 {
+			return nil, errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
+		}
+		return full.Report, nil
+	})
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	h.Set(echo.HeaderContentLength, strconv.Itoa(len(report)))
+	c.Response().WriteHeader(http.StatusOK)
+	_, err = c.Response().Write(report)
+	return err
 }
 
 func (s *Server) apiCancel(c echo.Context) error {

@@ -49,6 +49,7 @@ func TestPagesCarrySecurityHeadersAndNoncedScripts(t *testing.T) {
 	a := newApp(t, "", 0)
 	id := a.upload(t)
 	run := a.startRun(t, `{"workload_id":"`+id+`","variant":"online"}`)
+	request(t, http.MethodGet, a.URL+"/runs/"+run.ID, "", "", nil) // the report part is cached now
 	resp, page := request(t, http.MethodGet, a.URL+"/runs/"+run.ID, "", "", nil)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("run page: %d", resp.StatusCode)
@@ -324,6 +325,20 @@ func TestAuthOwnersAloneChangeTheirRunsAndLinksStayReadable(t *testing.T) {
 	json.Unmarshal(b, &list)
 	if len(list) != 1 || list[0].ID != run.ID {
 		t.Errorf("alice's list: %+v, want her one run", list)
+	}
+	var wl []apiWorkload
+	_, b = aa.as(t, "bob", http.MethodGet, "/api/workloads", "")
+	json.Unmarshal(b, &wl)
+	if len(wl) != 0 {
+		t.Errorf("bob's workload list shows %d of alice's", len(wl))
+	}
+	_, b = aa.as(t, "alice", http.MethodGet, "/api/workloads", "")
+	json.Unmarshal(b, &wl)
+	if len(wl) != 1 || wl[0].ID != w.ID {
+		t.Errorf("alice's workload list: %+v", wl)
+	}
+	if st, _ := aa.as(t, "", http.MethodGet, "/api/workloads", ""); st != http.StatusUnauthorized {
+		t.Errorf("anonymous list of workloads: %d, want 401", st)
 	}
 	if st, b := aa.as(t, "root", http.MethodDelete, "/api/runs/"+run.ID, ""); st != http.StatusNoContent {
 		t.Errorf("the admin deletes alice's run: %d %s", st, b)

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -33,6 +35,7 @@ type Server struct {
 	maxUpload  int64
 	auth       bool
 	reports    reportCache
+	pages      *pageCache // rendered report parts and compare bodies of done runs
 }
 
 // Options configure a Server. Zero fields take the defaults.
@@ -54,7 +57,8 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = DefaultMaxUpload
 	}
-	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth}
+	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
+		pages: newPageCache(defaultPageCacheBytes)}
 }
 
 func (s *Server) lookup(name string) (solvers.Strategy, error) {
@@ -116,12 +120,64 @@ func (s *Server) views() []views.StrategyView {
 }
 
 // render writes a page through a buffer: a template error sends no half page.
+// Cached fragments go into the buffer by reference (pageBuf), so a page
+// holding a 6 MB report costs a request the page around it, not a copy.
 func render(c echo.Context, status int, comp templ.Component) error {
-	var buf bytes.Buffer
+	var buf pageBuf
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return errs.Wrap("render", errs.Internal, err)
 	}
-	return c.HTMLBlob(status, buf.Bytes())
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
+	c.Response().WriteHeader(status)
+	_, err := buf.WriteTo(c.Response())
+	return err
+}
+
+// pageBuf is a rendered page: bytes written, and shared strings (cached
+// fragments, never modified) held by reference.
+type pageBuf struct {
+	segs [][]byte
+	cur  bytes.Buffer
+	n    int
+}
+
+func (b *pageBuf) Write(p []byte) (int, error) {
+	b.n += len(p)
+	return b.cur.Write(p)
+}
+
+func (b *pageBuf) WriteString(s string) (int, error) {
+	b.n += len(s)
+	return b.cur.WriteString(s)
+}
+
+// writeShared appends s without copying it; s must never change.
+func (b *pageBuf) writeShared(s []byte) {
+	if b.cur.Len() > 0 {
+		b.segs = append(b.segs, bytes.Clone(b.cur.Bytes()))
+		b.cur.Reset()
+	}
+	b.segs = append(b.segs, s)
+	b.n += len(s)
+}
+
+// Len is the page's length in bytes.
+func (b *pageBuf) Len() int { return b.n }
+
+// WriteTo writes the page.
+func (b *pageBuf) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for _, s := range b.segs {
+		k, err := w.Write(s)
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+	}
+	k, err := w.Write(b.cur.Bytes())
+	return n + int64(k), err
 }
 
 // statusOf maps an error kind to an HTTP status.
@@ -198,15 +254,23 @@ func (s *Server) healthz(c echo.Context) error {
 }
 
 // reportCache keeps the decoded reports of finished runs, which never
-// change, so a shared link opened again does not decode megabytes of JSON.
-// It holds at most reportCacheSize reports and forgets the oldest first.
+// change, for the uses that need the report itself (a table's CSV, the
+// reproduce page); pages draw from the pageCache instead. A decoded report
+// takes about ten times its JSON (a KTH batch report: 2.5 MB of JSON, 26 MB
+// decoded, its tables' cells boxed one by one), so the cache is bounded by
+// the JSON bytes of what it holds, reportCacheBytes, and forgets the oldest
+// first; a report larger than that is decoded but not kept.
 type reportCache struct {
 	mu    sync.Mutex
 	byID  map[string]*solvers.Report
+	size  map[string]int
 	order []string
+	bytes int
 }
 
-const reportCacheSize = 32
+// reportCacheBytes bounds the JSON size of the cached reports: 8 MiB of
+// JSON is some 80 MiB decoded.
+const reportCacheBytes = 8 << 20
 
 // report returns run's decoded report, from the cache when it is there.
 // Callers must not modify it.
@@ -224,27 +288,47 @@ func (c *reportCache) report(run *store.Run) (*solvers.Report, error) {
 	if err != nil || r == nil {
 		return r, err
 	}
+	n := len(run.Report)
+	if n > reportCacheBytes {
+		return r, nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byID == nil {
-		c.byID = make(map[string]*solvers.Report)
+		c.byID, c.size = make(map[string]*solvers.Report), make(map[string]int)
 	}
 	if _, ok := c.byID[run.ID]; !ok {
-		if len(c.order) >= reportCacheSize {
-			delete(c.byID, c.order[0])
-			c.order = c.order[1:]
+		for c.bytes+n > reportCacheBytes && len(c.order) > 0 {
+			c.drop(c.order[0])
 		}
 		c.order = append(c.order, run.ID)
-		c.byID[run.ID] = r
+		c.byID[run.ID], c.size[run.ID] = r, n
+		c.bytes += n
 	}
 	return r, nil
+}
+
+// drop forgets one report; c.mu held.
+func (c *reportCache) drop(id string) {
+	if _, ok := c.byID[id]; !ok {
+		return
+	}
+	c.bytes -= c.size[id]
+	delete(c.byID, id)
+	delete(c.size, id)
+	for i, x := range c.order {
+		if x == id {
+			c.order = append(c.order[:i:i], c.order[i+1:]...)
+			break
+		}
+	}
 }
 
 // forget drops a deleted run's report.
 func (c *reportCache) forget(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.byID, id)
+	c.drop(id)
 }
 
 // decodeReport decodes a stored report; nil when there is none.
@@ -259,15 +343,61 @@ func decodeReport(raw json.RawMessage) (*solvers.Report, error) {
 	return &r, nil
 }
 
-// workloadNames maps workload ids to names for run lists.
-func (s *Server) workloadNames(ctx context.Context) map[string]string {
-	ws, err := s.store.ListWorkloads(ctx, "", 0)
+// workloadNames maps the workload ids of runs to their names, for run
+// lists; it reads those workloads only. A failure shows ids instead.
+func (s *Server) workloadNames(ctx context.Context, runs []store.Run) map[string]string {
+	ids := make([]string, len(runs))
+	for i, r := range runs {
+		ids[i] = r.WorkloadID
+	}
+	m, err := s.store.WorkloadNames(ctx, ids)
 	if err != nil {
 		return nil
 	}
-	m := make(map[string]string, len(ws))
-	for _, w := range ws {
-		m[w.ID] = w.Name
-	}
 	return m
+}
+
+// Lists (/runs, /workloads, /api/runs, /api/workloads) come in pages,
+// newest first: ?limit=N (default pageSize, at most maxPageSize) and
+// ?cursor=C, the opaque position a previous page gave. Pages link the next
+// with "Older →"; the API keeps its JSON array body and names the next page
+// in the headers Link: <URL>; rel="next" and X-Next-Cursor (absent on the
+// last page).
+const (
+	pageSize    = 50
+	maxPageSize = 200
+)
+
+// page reads ?limit and ?cursor.
+func page(c echo.Context) (int, store.Cursor, error) {
+	limit := pageSize
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return 0, "", errs.Invalidf("limit", "must be a whole number from 1 to %d, got %q", maxPageSize, v)
+		}
+		limit = min(n, maxPageSize)
+	}
+	return limit, store.Cursor(c.QueryParam("cursor")), nil
+}
+
+// nextURL is the request's URL with cursor set to next (limit and filters
+// kept), or "" when next is empty: there is no next page.
+func nextURL(c echo.Context, next store.Cursor) string {
+	if next == "" {
+		return ""
+	}
+	q := c.QueryParams()
+	q.Set("cursor", string(next))
+	return c.Request().URL.Path + "?" + q.Encode()
+}
+
+// setNext names the next page of an API list in the response headers.
+func setNext(c echo.Context, next store.Cursor) {
+	if next == "" {
+		return
+	}
+	h := c.Response().Header()
+	h.Set("Link", "<"+nextURL(c, next)+`>; rel="next"`)
+	h.Set("X-Next-Cursor", string(next))
 }

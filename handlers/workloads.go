@@ -180,11 +180,18 @@ func (s *Server) workloadsProps(c echo.Context, selected string) (views.Workload
 	if selected == "" && len(s.strategies) > 0 {
 		selected = s.strategies[0].Info().Name
 	}
-	ws, err := s.store.ListWorkloads(c.Request().Context(), "", 200)
+	limit, cursor, err := page(c)
 	if err != nil {
 		return views.WorkloadsProps{}, err
 	}
-	return views.WorkloadsProps{Strategies: s.views(), Workloads: ws, Selected: selected}, nil
+	var ws []store.Workload
+	var next store.Cursor
+	if owner, ok := s.listOwner(c); ok {
+		if ws, next, err = s.store.ListWorkloadsPage(c.Request().Context(), "", owner, limit, cursor); err != nil {
+			return views.WorkloadsProps{}, err
+		}
+	}
+	return views.WorkloadsProps{Strategies: s.views(), Workloads: ws, Next: nextURL(c, next), Selected: selected}, nil
 }
 
 func (s *Server) workloadsPage(c echo.Context) error {
@@ -273,10 +280,19 @@ func toAPIWorkload(w *store.Workload, withPreview bool) apiWorkload {
 }
 
 func (s *Server) apiListWorkloads(c echo.Context) error {
-	ws, err := s.store.ListWorkloads(c.Request().Context(), c.QueryParam("strategy"), 500)
+	owner, ok := s.listOwner(c)
+	if !ok {
+		return errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your workloads")
+	}
+	limit, cursor, err := page(c)
 	if err != nil {
 		return err
 	}
+	ws, next, err := s.store.ListWorkloadsPage(c.Request().Context(), c.QueryParam("strategy"), owner, limit, cursor)
+	if err != nil {
+		return err
+	}
+	setNext(c, next)
 	out := make([]apiWorkload, len(ws))
 	for i := range ws {
 		out[i] = toAPIWorkload(&ws[i], false)

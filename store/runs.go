@@ -62,7 +62,8 @@ type Run struct {
 
 	Error      string // why a run failed, was canceled or interrupted
 	ErrorField string // the input the error is about, if any
-	// Report is the JSON of a solvers.Report; empty until done, and in
+	// Report is the JSON of a solvers.Report (stored apart, in run_reports);
+	// empty until done, and in
 	// ListRuns results.
 	Report  json.RawMessage
 	RerunOf string // the run this one repeats
@@ -83,6 +84,7 @@ type RunFilter struct {
 	WorkloadID string
 	Owner      string // a user ID: only that user's runs
 	Limit      int    // ≤ 0: no limit
+	Cursor     Cursor // start after this position (a Next of a previous page)
 }
 
 // CreateRun stores a copy of r as a new queued run and returns it with its
@@ -203,7 +205,22 @@ func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) 
 // GetRun returns the run with its report, or errs.NotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 	const op = "store.GetRun"
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", report FROM runs WHERE id = ?", id), true)
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", report FROM runs LEFT JOIN run_reports ON run_id = id WHERE id = ?", id), true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(op, "run", id)
+	}
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return r, nil
+}
+
+// GetRunInfo returns the run without its report (Report is empty), or
+// errs.NotFound: for pages whose report part is already rendered, so that
+// a large report is not read for nothing.
+func (s *Store) GetRunInfo(ctx context.Context, id string) (*Run, error) {
+	const op = "store.GetRunInfo"
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+" FROM runs WHERE id = ?", id), false)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "run", id)
 	}
@@ -215,7 +232,55 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 
 // ListRuns returns the runs f selects, newest first, without reports.
 func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
+	runs, _, err := s.ListRunsPage(ctx, f)
+	return runs, err
+}
+
+// ListRunsPage returns a page of the runs f selects, newest first, without
+// reports: at most f.Limit runs from f.Cursor on, and the cursor of the next
+// page, empty when this page is the last. An f.Cursor that this list did not
+// give is errs.Invalid on field "cursor".
+func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, error) {
 	const op = "store.ListRuns"
+	q, args, err := runsQuery(op, f)
+	if err != nil {
+		return nil, "", err
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, "", dbErr(op, err)
+	}
+	defer rows.Close()
+	out := []Run{}
+	var last, pos position
+	more := false
+	for rows.Next() {
+		if f.Limit > 0 && len(out) == f.Limit {
+			more = true // the row past the page: there is a next one
+			break
+		}
+		r, err := scanRun(withKey{rows, &pos}, false)
+		if err != nil {
+			return nil, "", dbErr(op, err)
+		}
+		out = append(out, *r)
+		last = pos
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", dbErr(op, err)
+	}
+	var next Cursor
+	if more {
+		next = last.cursor()
+	}
+	return out, next, nil
+}
+
+// runsQuery is the SELECT of a page of runs: the filters as equalities, the
+// keyset after the cursor, ordered by (created_at, rowid) descending, which
+// the indexes of 0003_paging.sql serve without sorting; one row past the
+// page tells whether another follows.
+func runsQuery(op string, f RunFilter) (string, []any, error) {
 	var where []string
 	var args []any
 	for _, c := range []struct{ col, val string }{
@@ -227,44 +292,32 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 			args = append(args, c.val)
 		}
 	}
-	q := "SELECT " + runListColumns + " FROM runs"
+	p, ok, err := f.Cursor.decode(op)
+	if err != nil {
+		return "", nil, err
+	}
+	if ok {
+		term, a := keyset(p)
+		where = append(where, term)
+		args = append(args, a...)
+	}
+	q := "SELECT created_at, rowid, " + runListColumns + " FROM runs"
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = -1
+	limit := -1
+	if f.Limit > 0 {
+		limit = f.Limit + 1
 	}
 	q += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
-	args = append(args, limit)
-	return s.queryRuns(ctx, op, q, args...)
-}
-
-func (s *Store) queryRuns(ctx context.Context, op, q string, args ...any) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, dbErr(op, err)
-	}
-	defer rows.Close()
-	out := []Run{}
-	for rows.Next() {
-		r, err := scanRun(rows, false)
-		if err != nil {
-			return nil, dbErr(op, err)
-		}
-		out = append(out, *r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, dbErr(op, err)
-	}
-	return out, nil
+	return q, append(args, limit), nil
 }
 
 // LatestRun returns the newest run of a strategy and kind, whatever its
 // status, with its report; errs.NotFound when there is none.
 func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, error) {
 	const op = "store.LatestRun"
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, report FROM runs
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, (SELECT report FROM run_reports WHERE run_id = id) FROM runs
 		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)}
@@ -280,9 +333,18 @@ func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, err
 // run is queued. Concurrent callers never claim the same run.
 func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 	const op = "store.ClaimNext"
-	r, err := scanRun(s.db.QueryRowContext(ctx, `UPDATE runs SET status = ?, started_at = ?
-		WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
-		RETURNING `+runListColumns, StatusRunning, fmtTime(now()), StatusQueued), false)
+	var r *Run
+	// One autocommit statement: SQLite takes the write lock before reading,
+	// so the claim never upgrades a stale read snapshot. It can still find
+	// the lock held past busy_timeout by a writer starved of CPU; a busy
+	// claim changed nothing and is tried again.
+	err := retryBusy(ctx, func() error {
+		var err error
+		r, err = scanRun(s.db.QueryRowContext(ctx, `UPDATE runs SET status = ?, started_at = ?
+			WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
+			RETURNING `+runListColumns, StatusRunning, fmtTime(now()), StatusQueued), false)
+		return err
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -316,12 +378,26 @@ func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMe
 	if len(report) > 0 {
 		rep = sql.NullString{String: string(report), Valid: true}
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, report = ?, error = ?, error_field = ?, finished_at = ?
-		WHERE id = ? AND status = ?`, status, rep, errMsg, errField, fmtTime(now()), id, StatusRunning)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return dbErr(op, err)
 	}
-	return s.changed(ctx, op, res, id, "finish")
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?
+		WHERE id = ? AND status = ?`, status, errMsg, errField, fmtTime(now()), id, StatusRunning)
+	if err != nil {
+		return dbErr(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		tx.Rollback() // before changed, which reads through the pool
+		return s.changed(ctx, op, res, id, "finish")
+	}
+	if rep.Valid {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)", id, rep); err != nil {
+			return dbErr(op, err)
+		}
+	}
+	return dbErr(op, tx.Commit())
 }
 
 // changed turns an UPDATE that touched no row into NotFound or Conflict.

@@ -50,6 +50,8 @@ func Open(path string) (*Store, error) {
 	if path == ":memory:" {
 		// Every connection to ":memory:" is its own database: keep one.
 		db.SetMaxOpenConns(1)
+	} else {
+		bound(db)
 	}
 	s := &Store{db: db}
 	if err := s.migrate(context.Background()); err != nil {
@@ -57,6 +59,32 @@ func Open(path string) (*Store, error) {
 		return nil, errs.Wrap(op, errs.Internal, fmt.Errorf("%s: %w", path, err))
 	}
 	return s, nil
+}
+
+// Pool bounds for a file database. SQLite in WAL mode runs any number of
+// readers beside one writer, but every connection costs a file handle, its
+// own page cache (2 MiB by default) and the DSN pragmas on opening; an
+// unbounded pool opened a hundred connections per burst of requests and
+// spent the time opening them. A few connections keep both cores busy:
+// requests beyond them wait in database/sql's queue, in order, instead of
+// in SQLite's busy handler.
+const (
+	// MaxOpenConns is the most connections open at once (readers and the
+	// one writer SQLite allows at a time).
+	MaxOpenConns = 8
+	// maxIdleConns keeps every open connection ready: opening one runs the
+	// pragmas again.
+	maxIdleConns = MaxOpenConns
+	// connMaxIdleTime closes a connection unused this long, so an idle
+	// server holds no page caches.
+	connMaxIdleTime = 5 * time.Minute
+)
+
+// bound sets the pool bounds of a file database.
+func bound(db *sql.DB) {
+	db.SetMaxOpenConns(MaxOpenConns)
+	db.SetMaxIdleConns(maxIdleConns)
+	db.SetConnMaxIdleTime(connMaxIdleTime)
 }
 
 // Close closes the database.
@@ -191,6 +219,44 @@ func parseTimePtr(ns sql.NullString) (*time.Time, error) {
 }
 
 func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// busyAttempts bounds how often retryBusy runs a statement that found the
+// database locked past busy_timeout; busyBackoff is the first pause between
+// attempts, doubled after each.
+const (
+	busyAttempts = 4
+	busyBackoff  = 50 * time.Millisecond
+)
+
+// isBusy reports whether err is SQLITE_BUSY or SQLITE_LOCKED, in any of
+// their extended forms (the low byte is the primary code).
+func isBusy(err error) bool {
+	var ce interface{ Code() int }
+	if !errors.As(err, &ce) {
+		return false
+	}
+	c := ce.Code() & 0xff
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+}
+
+// retryBusy runs f until it succeeds, fails otherwise than busy, ctx is done
+// or busyAttempts are spent. f must change nothing when it fails, as one
+// statement or a rolled back transaction does.
+func retryBusy(ctx context.Context, f func() error) error {
+	pause := busyBackoff
+	for attempt := 1; ; attempt++ {
+		err := f()
+		if !isBusy(err) || attempt == busyAttempts {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+		pause *= 2
+	}
+}
 
 // dbErr classifies a database error: a done context is Canceled, anything
 // else Internal.

@@ -116,28 +116,111 @@ func (s *Store) GetWorkload(ctx context.Context, id string) (*Workload, error) {
 // ListWorkloads returns workloads newest first, without Data and Preview.
 // An empty strategy means all; limit ≤ 0 means no limit.
 func (s *Store) ListWorkloads(ctx context.Context, strategy string, limit int) ([]Workload, error) {
+	ws, _, err := s.ListWorkloadsPage(ctx, strategy, "", limit, "")
+	return ws, err
+}
+
+// ListWorkloadsPage returns a page of workloads newest first, without Data
+// and Preview: at most limit (≤ 0: all) from cursor on, and the cursor of the
+// next page, empty when this page is the last. An empty strategy means
+// all; a non-empty owner (a user ID) only that user's.
+func (s *Store) ListWorkloadsPage(ctx context.Context, strategy, owner string, limit int, cursor Cursor) ([]Workload, Cursor, error) {
 	const op = "store.ListWorkloads"
-	if limit <= 0 {
-		limit = -1 // SQLite: no limit
+	var where []string
+	var args []any
+	if strategy != "" {
+		where = append(where, "strategy = ?")
+		args = append(args, strategy)
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+workloadListColumns+` FROM workloads
-		WHERE (? = '' OR strategy = ?) ORDER BY created_at DESC, rowid DESC LIMIT ?`, strategy, strategy, limit)
+	if owner != "" {
+		where = append(where, "owner = ?")
+		args = append(args, owner)
+	}
+	p, ok, err := cursor.decode(op)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, "", err
+	}
+	if ok {
+		term, a := keyset(p)
+		where = append(where, term)
+		args = append(args, a...)
+	}
+	q := "SELECT created_at, rowid, " + workloadListColumns + " FROM workloads"
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	sqlLimit := -1 // SQLite: no limit
+	if limit > 0 {
+		sqlLimit = limit + 1 // one past the page tells whether another follows
+	}
+	rows, err := s.db.QueryContext(ctx, q+" ORDER BY created_at DESC, rowid DESC LIMIT ?", append(args, sqlLimit)...)
+	if err != nil {
+		return nil, "", dbErr(op, err)
 	}
 	defer rows.Close()
 	out := []Workload{}
+	var last, pos position
+	more := false
 	for rows.Next() {
-		w, err := scanWorkload(rows, false)
+		if limit > 0 && len(out) == limit {
+			more = true
+			break
+		}
+		w, err := scanWorkload(withKey{rows, &pos}, false)
+		if err != nil {
+			return nil, "", dbErr(op, err)
+		}
+		out = append(out, *w)
+		last = pos
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", dbErr(op, err)
+	}
+	var next Cursor
+	if more {
+		next = last.cursor()
+	}
+	return out, next, nil
+}
+
+// WorkloadNames maps the given workload ids to their names, for lists of
+// runs; unknown ids are left out. It reads only those rows.
+func (s *Store) WorkloadNames(ctx context.Context, ids []string) (map[string]string, error) {
+	const op = "store.WorkloadNames"
+	m := make(map[string]string, len(ids))
+	seen := map[string]bool{}
+	var args []any
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			args = append(args, id)
+		}
+	}
+	// At most maxNames placeholders per statement, far below SQLite's limit.
+	const maxNames = 500
+	for len(args) > 0 {
+		n := min(len(args), maxNames)
+		q := "SELECT id, name FROM workloads WHERE id IN (?" + strings.Repeat(", ?", n-1) + ")"
+		rows, err := s.db.QueryContext(ctx, q, args[:n]...)
 		if err != nil {
 			return nil, dbErr(op, err)
 		}
-		out = append(out, *w)
+		for rows.Next() {
+			var id, name string
+			if err := rows.Scan(&id, &name); err != nil {
+				rows.Close()
+				return nil, dbErr(op, err)
+			}
+			m[id] = name
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, dbErr(op, err)
+		}
+		args = args[n:]
 	}
-	if err := rows.Err(); err != nil {
-		return nil, dbErr(op, err)
-	}
-	return out, nil
+	return m, nil
 }
 
 // DeleteWorkload deletes a workload no run uses. A workload that runs use is

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"github.com/a-h/templ"
+
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -26,14 +28,15 @@ type FamilyCard struct {
 type HomeProps struct {
 	Families []FamilyCard
 	Recent   []store.Run
-	Names    map[string]string // workload id → name
+	Names    map[string]string // workload id → name, for the recent runs
 }
 
 // WorkloadsProps feeds /workloads.
 type WorkloadsProps struct {
 	Strategies []StrategyView
-	Workloads  []store.Workload
-	Selected   string // strategy whose forms are shown
+	Workloads  []store.Workload // one page, newest first
+	Next       string           // the URL of the next (older) page; empty on the last
+	Selected   string           // strategy whose forms are shown
 	Err        *FormError
 }
 
@@ -68,13 +71,17 @@ type RunProps struct {
 	Workload *store.Workload
 	Strategy StrategyView
 	Report   *solvers.Report
-	Progress float64 // 0..100
+	// ReportPart, when set, is the report already rendered (ReportView
+	// from a cache); it is drawn instead of Report.
+	ReportPart templ.Component
+	Progress   float64 // 0..100
 }
 
 // RunsProps feeds /runs.
 type RunsProps struct {
-	Runs  []store.Run
-	Names map[string]string
+	Runs  []store.Run       // one page, newest first
+	Names map[string]string // workload id → name, for these runs
+	Next  string            // the URL of the next (older) page; empty on the last
 }
 
 // CompareProps feeds /compare: Runs in the order asked.

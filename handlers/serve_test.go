@@ -1,0 +1,52 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"schedlab/static"
+)
+
+// TestPagesLinkVersionedAssetsServedImmutable follows the asset links of a
+// page: each is versioned, answers with the immutable Cache-Control, and
+// the static directory itself lists nothing.
+func TestPagesLinkVersionedAssetsServedImmutable(t *testing.T) {
+	a := newApp(t, "", 0)
+	status, body := a.do(t, http.MethodGet, "/", "", nil)
+	if status != http.StatusOK {
+		t.Fatalf("GET /: %d", status)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var links []string
+	doc.Find(`head script[src], head link[rel="stylesheet"]`).Each(func(_ int, s *goquery.Selection) {
+		links = append(links, s.AttrOr("src", s.AttrOr("href", "")))
+	})
+	want := []string{static.URL("app.css"), static.URL("echarts.min.js"), static.URL("app.js")}
+	if strings.Join(links, " ") != strings.Join(want, " ") {
+		t.Errorf("page assets %v, want %v", links, want)
+	}
+	for _, u := range want {
+		if !strings.Contains(u, "?v=") {
+			t.Errorf("asset %s is not versioned", u)
+		}
+		resp, err := http.Get(a.URL + u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+			t.Errorf("GET %s: %d, Cache-Control %q", u, resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
+	}
+	for _, p := range []string{"/static/", "/static", "/static/nothing.js"} {
+		if status, body := a.do(t, http.MethodGet, p, "", nil); status != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404; %.100s", p, status, body)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+)
+
+// Lists are paged by keyset, newest first: a page is the rows ordered by
+// (created_at DESC, rowid DESC) strictly after the last row of the page
+// before. A Cursor names that row; it stays valid while rows are added or
+// deleted (a new row never shifts a page, unlike OFFSET) and costs an index
+// seek, however deep the page.
+
+// Cursor is an opaque position in a list: where the next page starts. The
+// empty cursor is the first page.
+type Cursor string
+
+// position is what a cursor encodes: the sort key of the last row shown.
+type position struct {
+	created string // stored created_at text
+	rowid   int64
+}
+
+func (p position) cursor() Cursor {
+	return Cursor(base64.RawURLEncoding.EncodeToString([]byte(p.created + " " + strconv.FormatInt(p.rowid, 10))))
+}
+
+// decode reads a cursor; the empty one is (zero, false).
+func (c Cursor) decode(op string) (position, bool, error) {
+	if c == "" {
+		return position{}, false, nil
+	}
+	bad := invalid(op, "cursor", "not a cursor of this list: start again from the first page")
+	b, err := base64.RawURLEncoding.DecodeString(string(c))
+	if err != nil {
+		return position{}, false, bad
+	}
+	created, id, ok := strings.Cut(string(b), " ")
+	if !ok {
+		return position{}, false, bad
+	}
+	if _, err := parseTime(created); err != nil {
+		return position{}, false, bad
+	}
+	rowid, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || rowid <= 0 {
+		return position{}, false, bad
+	}
+	return position{created: created, rowid: rowid}, true, nil
+}
+
+// keyset is the WHERE term and arguments that start a page after p.
+func keyset(p position) (string, []any) {
+	return "(created_at, rowid) < (?, ?)", []any{p.created, p.rowid}
+}
+
+// scanner is a row or rows.
+type scanner interface{ Scan(...any) error }
+
+// withKey reads the sort key columns (created_at, rowid) placed first in a
+// row, then hands the rest to the scan function.
+type withKey struct {
+	sc  scanner
+	pos *position
+}
+
+func (k withKey) Scan(dest ...any) error {
+	return k.sc.Scan(append([]any{&k.pos.created, &k.pos.rowid}, dest...)...)
+}
