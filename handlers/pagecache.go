@@ -47,8 +47,8 @@ type pageCache struct {
 // fragment is a rendered piece of HTML cut at its nonce placeholders.
 type fragment struct {
 	key   string
-	ids   []string // the runs it shows, to forget it when one is deleted
-	parts [][]byte // HTML between the placeholders (bytes, so that writing one copies nothing)
+	ids   []string  // the runs it shows, to forget it when one is deleted
+	parts []*shared // HTML between the placeholders (shared, so that writing one copies nothing)
 	size  int
 }
 
@@ -118,7 +118,11 @@ func renderFragment(key string, ids []string, comp templ.Component) (*fragment, 
 		return nil, err
 	}
 	b := bytes.Clone(buf.Bytes()) // exactly its size: the cache counts len
-	return &fragment{key: key, ids: ids, parts: bytes.Split(b, []byte(placeholderAttr)), size: len(b)}, nil
+	var parts []*shared
+	for _, p := range bytes.Split(b, []byte(placeholderAttr)) {
+		parts = append(parts, newShared(p))
+	}
+	return &fragment{key: key, ids: ids, parts: parts, size: len(b)}, nil
 }
 
 // add keeps f, forgetting the least recently used beyond maxBytes; c.mu held.
@@ -179,7 +183,7 @@ func (f *fragment) Render(ctx context.Context, w io.Writer) error {
 			pb.writeShared(p) // by reference: the parts never change
 			continue
 		}
-		if _, err := w.Write(p); err != nil {
+		if _, err := w.Write(p.b); err != nil {
 			return err
 		}
 	}
@@ -200,9 +204,9 @@ func sharedTarget(w io.Writer) (*pageBuf, bool) {
 	return pb, ok
 }
 
-// raw returns the fragment under key as bytes that are never a page (a
+// raw returns the fragment under key, bytes that are never a page (a
 // report's JSON): produce runs on a miss, once however many ask at once.
-func (c *pageCache) raw(ctx context.Context, key string, ids []string, produce func(context.Context) ([]byte, error)) ([]byte, error) {
+func (c *pageCache) raw(ctx context.Context, key string, ids []string, produce func(context.Context) ([]byte, error)) (*shared, error) {
 	f, err := c.get(ctx, key, ids, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		b, err := produce(ctx)
 		if err != nil {
@@ -215,9 +219,17 @@ func (c *pageCache) raw(ctx context.Context, key string, ids []string, produce f
 		return nil, err
 	}
 	// JSON holds no nonce placeholder (it is random per process): one part,
-	// returned as is (bytes.Join would copy even one).
-	if parts := f.(*fragment).parts; len(parts) == 1 {
+	// returned as is (joining would copy even one).
+	parts := f.(*fragment).parts
+	if len(parts) == 1 {
 		return parts[0], nil
 	}
-	return bytes.Join(f.(*fragment).parts, []byte(placeholderAttr)), nil
+	b := make([]byte, 0, f.(*fragment).size)
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, placeholderAttr...)
+		}
+		b = append(b, p.b...)
+	}
+	return newShared(b), nil
 }

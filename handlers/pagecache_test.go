@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"unsafe"
 
 	"github.com/a-h/templ"
 
@@ -219,7 +218,7 @@ func TestPageBufHoldsFragmentsByReferenceInOrder(t *testing.T) {
 	frag := part.(*fragment)
 	shared := false
 	for _, s := range pb.segs {
-		if len(s) > 0 && unsafe.SliceData(s) == unsafe.SliceData(frag.parts[0]) {
+		if s.sh == frag.parts[0] {
 			shared = true
 		}
 	}

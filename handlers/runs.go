@@ -518,12 +518,7 @@ func (s *Server) apiReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
-	h.Set(echo.HeaderContentLength, strconv.Itoa(len(report)))
-	c.Response().WriteHeader(http.StatusOK)
-	_, err = c.Response().Write(report)
-	return err
+	return writePieces(c, http.StatusOK, echo.MIMEApplicationJSON, []seg{{sh: report}})
 }
 
 func (s *Server) apiCancel(c echo.Context) error {

@@ -127,18 +127,56 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return errs.Wrap("render", errs.Internal, err)
 	}
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
-	c.Response().WriteHeader(status)
-	_, err := buf.WriteTo(c.Response())
-	return err
+	return writePieces(c, status, echo.MIMETextHTMLCharsetUTF8, buf.pieces())
 }
 
-// pageBuf is a rendered page: bytes written, and shared strings (cached
+// writePieces sends a body made of pieces, gzip-compressed (see gzip.go)
+// when the client takes it and the body is worth it.
+func writePieces(c echo.Context, status int, ctype string, pieces []seg) error {
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, ctype)
+	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	size := 0
+	for _, p := range pieces {
+		size += p.len()
+	}
+	parts := make([][]byte, len(pieces))
+	for i, p := range pieces {
+		parts[i] = p.bytes()
+	}
+	if size >= gzipMin && wantsGzip(c) {
+		parts, size = gzipParts(pieces)
+		h.Set(echo.HeaderContentEncoding, "gzip")
+	}
+	h.Set(echo.HeaderContentLength, strconv.Itoa(size))
+	c.Response().WriteHeader(status)
+	for _, p := range parts {
+		if _, err := c.Response().Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seg is a piece of a response: bytes of this request, or shared bytes.
+type seg struct {
+	b  []byte
+	sh *shared
+}
+
+func (s seg) bytes() []byte {
+	if s.sh != nil {
+		return s.sh.b
+	}
+	return s.b
+}
+
+func (s seg) len() int { return len(s.bytes()) }
+
+// pageBuf is a rendered page: bytes written, and shared pieces (cached
 // fragments, never modified) held by reference.
 type pageBuf struct {
-	segs [][]byte
+	segs []seg
 	cur  bytes.Buffer
 	n    int
 }
@@ -153,31 +191,38 @@ func (b *pageBuf) WriteString(s string) (int, error) {
 	return b.cur.WriteString(s)
 }
 
-// writeShared appends s without copying it; s must never change.
-func (b *pageBuf) writeShared(s []byte) {
+// writeShared appends s without copying it.
+func (b *pageBuf) writeShared(s *shared) {
 	if b.cur.Len() > 0 {
-		b.segs = append(b.segs, bytes.Clone(b.cur.Bytes()))
+		b.segs = append(b.segs, seg{b: bytes.Clone(b.cur.Bytes())})
 		b.cur.Reset()
 	}
-	b.segs = append(b.segs, s)
-	b.n += len(s)
+	b.segs = append(b.segs, seg{sh: s})
+	b.n += len(s.b)
 }
 
 // Len is the page's length in bytes.
 func (b *pageBuf) Len() int { return b.n }
 
+// pieces is the page in order.
+func (b *pageBuf) pieces() []seg {
+	if b.cur.Len() == 0 {
+		return b.segs
+	}
+	return append(b.segs, seg{b: b.cur.Bytes()})
+}
+
 // WriteTo writes the page.
 func (b *pageBuf) WriteTo(w io.Writer) (int64, error) {
 	var n int64
-	for _, s := range b.segs {
-		k, err := w.Write(s)
+	for _, s := range b.pieces() {
+		k, err := w.Write(s.bytes())
 		n += int64(k)
 		if err != nil {
 			return n, err
 		}
 	}
-	k, err := w.Write(b.cur.Bytes())
-	return n + int64(k), err
+	return n, nil
 }
 
 // statusOf maps an error kind to an HTTP status.

@@ -128,7 +128,7 @@ func serve(w http.ResponseWriter, r *http.Request) {
 		h.Set("Cache-Control", "no-cache")
 	}
 	body, etag := a.body, `"`+a.hash+`"`
-	if a.gz != nil && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+	if a.gz != nil && AcceptsGzip(r.Header.Get("Accept-Encoding")) {
 		body, etag = a.gz, `"`+a.hash+`-gz"`
 		h.Set("Content-Encoding", "gzip")
 	}
@@ -157,9 +157,9 @@ func matches(inm, hash string) bool {
 	return false
 }
 
-// acceptsGzip reads an Accept-Encoding header: gzip (or *) listed without
-// q=0.
-func acceptsGzip(ae string) bool {
+// AcceptsGzip says whether an Accept-Encoding header value takes gzip
+// (gzip, x-gzip or *, with a q above 0).
+func AcceptsGzip(ae string) bool {
 	for _, part := range strings.Split(ae, ",") {
 		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		coding = strings.ToLower(strings.TrimSpace(coding))

@@ -109,8 +109,8 @@ func TestAcceptsGzip(t *testing.T) {
 		"": false, "gzip": true, "GZIP": true, "deflate, gzip": true, "gzip;q=0": false, "gzip; q=0.5": true,
 		"br": false, "*": true, "*;q=0": false, "x-gzip": true, "identity": false,
 	} {
-		if got := acceptsGzip(ae); got != want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", ae, got, want)
+		if got := AcceptsGzip(ae); got != want {
+			t.Errorf("AcceptsGzip(%q) = %v, want %v", ae, got, want)
 		}
 	}
 }
