@@ -257,7 +257,7 @@ func (s *Server) allVariants(c echo.Context, strategy, workloadID, keep, keepVar
 	if err != nil {
 		return nil, err
 	}
-	w, err := s.store.GetWorkload(c.Request().Context(), workloadID)
+	w, err := s.store.GetWorkloadInfo(c.Request().Context(), workloadID)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func (s *Server) compareRunVariants(c echo.Context) error {
 // compareWorkloadVariants runs every variant on a workload with the
 // default parameters: POST /workloads/:id/all-variants.
 func (s *Server) compareWorkloadVariants(c echo.Context) error {
-	w, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	w, err := s.store.GetWorkloadInfo(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}

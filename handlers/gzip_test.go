@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"compress/gzip"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -116,6 +117,24 @@ func TestLargePagesAndReportsGoOutGzipped(t *testing.T) {
 		}
 		if !bytes.Equal(nonces.ReplaceAll(got, nil), nonces.ReplaceAll(plain, nil)) {
 			t.Errorf("%s: the gzip body decodes to %d bytes that differ from the %d plain ones", path, len(got), len(plain))
+		}
+	}
+}
+
+func TestCRC32CombineEqualsTheCRCOfTheJoin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		a := make([]byte, rng.IntN(3000))
+		b := make([]byte, rng.IntN(3000))
+		for i := range a {
+			a[i] = byte(rng.IntN(256))
+		}
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		want := crc32.ChecksumIEEE(append(append([]byte(nil), a...), b...))
+		if got := crc32Combine(crc32.ChecksumIEEE(a), crc32.ChecksumIEEE(b), int64(len(b))); got != want {
+			t.Fatalf("lengths %d+%d: combined %08x, want %08x", len(a), len(b), got, want)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func (s *Server) start(c echo.Context, r runRequest) (*store.Run, error) {
 		return nil, errs.Invalidf("workload_id", "missing: choose a workload")
 	}
 	if r.Strategy == "" {
-		w, err := s.store.GetWorkload(ctx, r.WorkloadID)
+		w, err := s.store.GetWorkloadInfo(ctx, r.WorkloadID)
 		if errs.Is(errs.NotFound, err) {
 			return nil, errs.New(errs.NotFound, "workload_id", "no workload %q", r.WorkloadID)
 		}
@@ -125,7 +125,7 @@ func (s *Server) runsPage(c echo.Context) error {
 func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string, values map[string]string) (views.NewRunProps, error) {
 	ctx := c.Request().Context()
 	if strategy == "" && workload != "" {
-		if w, err := s.store.GetWorkload(ctx, workload); err == nil {
+		if w, err := s.store.GetWorkloadInfo(ctx, workload); err == nil {
 			strategy = w.Strategy
 		}
 	}
@@ -197,7 +197,7 @@ func (s *Server) runPage(c echo.Context) error {
 		p.Strategy.Info.Title = run.Strategy
 	}
 	if run.WorkloadID != "" {
-		if w, err := s.store.GetWorkload(ctx, run.WorkloadID); err == nil {
+		if w, err := s.store.GetWorkloadInfo(ctx, run.WorkloadID); err == nil {
 			p.Workload = w
 		}
 	}

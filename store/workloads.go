@@ -113,6 +113,20 @@ func (s *Store) GetWorkload(ctx context.Context, id string) (*Workload, error) {
 	return w, nil
 }
 
+// GetWorkloadInfo returns the workload without its Data and Preview (which
+// may be megabytes), or errs.NotFound: what a page about its runs shows.
+func (s *Store) GetWorkloadInfo(ctx context.Context, id string) (*Workload, error) {
+	const op = "store.GetWorkloadInfo"
+	w, err := scanWorkload(s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+" FROM workloads WHERE id = ?", id), false)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(op, "workload", id)
+	}
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return w, nil
+}
+
 // ListWorkloads returns workloads newest first, without Data and Preview.
 // An empty strategy means all; limit ≤ 0 means no limit.
 func (s *Store) ListWorkloads(ctx context.Context, strategy string, limit int) ([]Workload, error) {

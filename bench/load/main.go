@@ -14,7 +14,8 @@
 // largest run's /api/runs/:id/report. Flags -run and -compare pick other
 // runs. It prints per target the requests per second, the 50th and 99th
 // percentile and the slowest latency, the errors (transport errors, time-outs
-// and statuses other than 200), and, given -pid, the server's largest
+// and statuses other than 200; -encoding says whether the clients take
+// gzip, as browsers do), and, given -pid, the server's largest
 // resident set seen while the target ran (VmRSS sampled every 50 ms) and its
 // VmHWM at the end. Only loopback addresses are accepted.
 package main
@@ -57,6 +58,7 @@ func run(args []string) error {
 	pid := fs.Int("pid", 0, "server process id, to read its memory from /proc")
 	runID := fs.String("run", "", "run whose page and report to load (default: the largest report)")
 	compare := fs.String("compare", "", "runs to compare, ID,ID,ID (default: the three largest sharing a workload)")
+	fs.StringVar(&acceptEncoding, "encoding", "gzip", "Accept-Encoding of the clients: gzip (bodies not decoded, as a browser elsewhere), decode (decoded here too), identity")
 	only := fs.String("only", "", "comma-separated target names to run (home, run, compare, report); default all")
 	timeout := fs.Duration("timeout", 30*time.Second, "client time-out of one request")
 	if err := fs.Parse(args); err != nil {
@@ -200,8 +202,24 @@ func hammer(client *http.Client, url string, c int, d time.Duration, pid int) re
 	return res
 }
 
+// acceptEncoding is what the load clients send as Accept-Encoding (flag
+// -encoding): "gzip", like a browser, with the body counted as received
+// and not decoded (a browser decodes on its own machine, not the
+// server's); "decode", the same with the body decoded here (Go's
+// transport), so this machine also pays the browser's work; "identity",
+// no compression.
+var acceptEncoding = "gzip"
+
 func fetch(client *http.Client, url string) error {
-	resp, err := client.Get(url)
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	switch acceptEncoding {
+	case "gzip", "identity":
+		req.Header.Set("Accept-Encoding", acceptEncoding) // set by hand: the transport then leaves the body as sent
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		return err
 	}
