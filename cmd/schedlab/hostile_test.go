@@ -270,6 +270,16 @@ func TestHostileRequestsNeverTakeTheServerDown(t *testing.T) {
 			`{"workload_id":"`+good["gossip"]+`","variant":"gossip","params":{"nodes":"100000"}}`, http.StatusCreated, ""),
 		jsonReq("dcop generate at every size limit", "/api/workloads/generate",
 			`{"strategy":"dcop","preset":"namekata2008","params":{"jobs":1000,"resources":1000,"per_job":1000,"horizon":10000,"dur_max":10000}}`, 0, ""),
+		// Integers as JSON numbers of any size within a limit are exact;
+		// string parameters are checked at submit, not when the run starts.
+		jsonReq("an integer as a JSON number ≥ 1e6", "/api/runs",
+			`{"workload_id":"`+good["gossip"]+`","variant":"rumor","params":{"k":1e9,"max_rounds":10}}`, http.StatusCreated, ""),
+		jsonReq("gossip gantt_lanes malformed", "/api/runs",
+			`{"workload_id":"`+good["gossip"]+`","params":{"gantt_lanes":"0-x"}}`, 400, "gantt_lanes"),
+		jsonReq("eapm machines_per_type malformed", "/api/runs",
+			`{"workload_id":"`+good["eapm"]+`","params":{"machines_per_type":"1,two"}}`, 400, "machines_per_type"),
+		jsonReq("gossip fig9_nodes malformed", "/api/reproduce/gossip",
+			`{"params":{"fig9_nodes":"10,,x"}}`, 400, "fig9_nodes"),
 		// Malformed and wrong-shaped bodies.
 		jsonReq("malformed JSON", "/api/runs", `{"workload_id":`, 400, "body"),
 		jsonReq("JSON array", "/api/runs", `[1,2,3]`, 400, ""),
