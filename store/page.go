@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"encoding/base64"
 	"strconv"
 	"strings"
@@ -67,4 +68,35 @@ type withKey struct {
 
 func (k withKey) Scan(dest ...any) error {
 	return k.sc.Scan(append([]any{&k.pos.created, &k.pos.rowid}, dest...)...)
+}
+
+// scanPage reads a page of rows selected with the keyset columns first
+// (created_at, rowid) and at most limit+1 rows (limit ≤ 0: all): scan
+// reads one row; the row past the page, if any, only says that another
+// page follows, whose cursor is returned.
+func scanPage[T any](op string, rows *sql.Rows, limit int, scan func(scanner) (*T, error)) ([]T, Cursor, error) {
+	defer rows.Close()
+	out := []T{}
+	var last, pos position
+	more := false
+	for rows.Next() {
+		if limit > 0 && len(out) == limit {
+			more = true
+			break
+		}
+		v, err := scan(withKey{rows, &pos})
+		if err != nil {
+			return nil, "", dbErr(op, err)
+		}
+		out = append(out, *v)
+		last = pos
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", dbErr(op, err)
+	}
+	var next Cursor
+	if more {
+		next = last.cursor()
+	}
+	return out, next, nil
 }

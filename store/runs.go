@@ -250,30 +250,7 @@ func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, e
 	if err != nil {
 		return nil, "", dbErr(op, err)
 	}
-	defer rows.Close()
-	out := []Run{}
-	var last, pos position
-	more := false
-	for rows.Next() {
-		if f.Limit > 0 && len(out) == f.Limit {
-			more = true // the row past the page: there is a next one
-			break
-		}
-		r, err := scanRun(withKey{rows, &pos}, false)
-		if err != nil {
-			return nil, "", dbErr(op, err)
-		}
-		out = append(out, *r)
-		last = pos
-	}
-	if err := rows.Err(); err != nil {
-		return nil, "", dbErr(op, err)
-	}
-	var next Cursor
-	if more {
-		next = last.cursor()
-	}
-	return out, next, nil
+	return scanPage(op, rows, f.Limit, func(sc scanner) (*Run, error) { return scanRun(sc, false) })
 }
 
 // runsQuery is the SELECT of a page of runs: the filters as equalities, the

@@ -171,30 +171,7 @@ func (s *Store) ListWorkloadsPage(ctx context.Context, strategy, owner string, l
 	if err != nil {
 		return nil, "", dbErr(op, err)
 	}
-	defer rows.Close()
-	out := []Workload{}
-	var last, pos position
-	more := false
-	for rows.Next() {
-		if limit > 0 && len(out) == limit {
-			more = true
-			break
-		}
-		w, err := scanWorkload(withKey{rows, &pos}, false)
-		if err != nil {
-			return nil, "", dbErr(op, err)
-		}
-		out = append(out, *w)
-		last = pos
-	}
-	if err := rows.Err(); err != nil {
-		return nil, "", dbErr(op, err)
-	}
-	var next Cursor
-	if more {
-		next = last.cursor()
-	}
-	return out, next, nil
+	return scanPage(op, rows, limit, func(sc scanner) (*Workload, error) { return scanWorkload(sc, false) })
 }
 
 // WorkloadNames maps the given workload ids to their names, for lists of
