@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Kind classifies an error by what the caller can do about it.
@@ -101,11 +102,53 @@ func Wrap(op string, k Kind, err error) error {
 	return &Error{Op: op, Kind: k, Err: err}
 }
 
+// List is several errors of one request, each about its own field, so that
+// a form can show them all at once. Its kind and field are its first's.
+type List []error
+
+func (l List) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Unwrap lets errors.Is and errors.As see every error of the list.
+func (l List) Unwrap() []error { return l }
+
+// Join returns nil for no errors, the error itself for one, a List for
+// more.
+func Join(list []error) error {
+	switch len(list) {
+	case 0:
+		return nil
+	case 1:
+		return list[0]
+	}
+	return List(list)
+}
+
+// All returns the errors err holds: a List's, or err alone.
+func All(err error) []error {
+	if err == nil {
+		return nil
+	}
+	var l List
+	if errors.As(err, &l) {
+		return l
+	}
+	return []error{err}
+}
+
 // KindOf reports the kind of err: the first *Error in its chain with a kind
 // other than Other; context cancellation and deadlines are Canceled.
 func KindOf(err error) Kind {
 	if err == nil {
 		return Other
+	}
+	if l, ok := err.(List); ok && len(l) > 0 {
+		return KindOf(l[0])
 	}
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if ee, ok := e.(*Error); ok && ee.Kind != Other {
@@ -120,6 +163,9 @@ func KindOf(err error) Kind {
 
 // FieldOf reports the field of the first *Error in err's chain that names one.
 func FieldOf(err error) string {
+	if l, ok := err.(List); ok && len(l) > 0 {
+		return FieldOf(l[0])
+	}
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if ee, ok := e.(*Error); ok && ee.Field != "" {
 			return ee.Field

@@ -80,13 +80,14 @@ const (
 	KindInt    = "int"
 	KindChoice = "choice"
 	KindString = "string"
+	KindBool   = "bool" // spelled "true" or "false" (ParseBool reads older spellings)
 )
 
 // ParamSpec documents one parameter: its name (a public contract), meaning,
 // unit, default and limits.
 type ParamSpec struct {
 	Name    string   `json:"name"`
-	Kind    string   `json:"kind"` // KindFloat, KindInt, KindChoice, KindString
+	Kind    string   `json:"kind"` // KindFloat, KindInt, KindChoice, KindString, KindBool
 	Default string   `json:"default"`
 	Unit    string   `json:"unit,omitempty"`
 	Doc     string   `json:"doc"`
@@ -104,12 +105,17 @@ type ParamSpec struct {
 	// KindString list's syntax): Resolve returns its error, as errs.Invalid
 	// on the parameter when it has no field of its own.
 	Check func(string) error `json:"-"`
+	// Variants lists the variants the parameter applies to; empty: all.
+	// The forms show it only for them (AppliesTo).
+	Variants []string `json:"variants,omitempty"`
 }
 
 // Resolve checks p against specs and returns a complete set: every spec's
-// name with the user's value or the default. Unknown names, unparsable
-// numbers, values out of range and unknown choices are errs.Invalid naming
-// the parameter.
+// name with the user's value or the default (a boolean spelled "true" or
+// "false"). Unknown names, unparsable numbers, values out of range and
+// unknown choices are errs.Invalid naming the parameter; all of them are
+// returned at once (an errs.List when there are several), so that a form
+// shows every mistake of a submission together.
 func Resolve(specs []ParamSpec, p Params) (Params, error) {
 	known := make(map[string]ParamSpec, len(specs))
 	for _, s := range specs {
@@ -121,16 +127,20 @@ func Resolve(specs []ParamSpec, p Params) (Params, error) {
 			unknown = append(unknown, k)
 		}
 	}
+	var problems []error
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		if unknown[0] == "" {
-			return nil, errs.Invalidf("params", "a parameter has an empty name")
-		}
 		names := make([]string, 0, len(specs))
 		for _, s := range specs {
 			names = append(names, s.Name)
 		}
-		return nil, errs.Invalidf(unknown[0], "unknown parameter (known: %s)", strings.Join(names, ", "))
+		for _, u := range unknown {
+			if u == "" {
+				problems = append(problems, errs.Invalidf("params", "a parameter has an empty name"))
+				continue
+			}
+			problems = append(problems, errs.Invalidf(u, "unknown parameter (known: %s)", strings.Join(names, ", ")))
+		}
 	}
 	out := make(Params, len(specs))
 	for _, s := range specs {
@@ -140,9 +150,17 @@ func Resolve(specs []ParamSpec, p Params) (Params, error) {
 			v = s.Default
 		}
 		if err := s.check(v); err != nil {
-			return nil, err
+			problems = append(problems, err)
+			continue
+		}
+		if s.Kind == KindBool {
+			b, _ := ParseBool(v)
+			v = strconv.FormatBool(b)
 		}
 		out[s.Name] = v
+	}
+	if err := errs.Join(problems); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -173,6 +191,10 @@ func (s ParamSpec) check(v string) error {
 	case KindChoice:
 		if !slices.Contains(s.Choices, v) {
 			return errs.Invalidf(s.Name, "must be one of %s, got %q", strings.Join(s.Choices, ", "), v)
+		}
+	case KindBool:
+		if _, err := ParseBool(v); err != nil {
+			return errs.Invalidf(s.Name, "%v", err)
 		}
 	case KindString:
 	default:
