@@ -4,6 +4,8 @@
 package registry
 
 import (
+	"errors"
+
 	"schedlab/solvers"
 	"schedlab/solvers/critical"
 	"schedlab/solvers/cyclic"
@@ -18,6 +20,18 @@ var all = []solvers.Strategy{
 	critical.New(),
 	cyclic.New(),
 	eapm.New(),
+}
+
+// Check checks every family's parameter names (solvers.CheckNames); the
+// server and the CLI refuse to start when it fails.
+func Check() error {
+	var problems []error
+	for _, s := range all {
+		if err := solvers.CheckNames(s); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	return errors.Join(problems...)
 }
 
 // All returns the built strategies.

@@ -1,0 +1,271 @@
+package solvers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"schedlab/errs"
+)
+
+// Def is a strategy family defined by its parts: what only the family knows (its
+// variants, typed configs, readers, generators, the run itself). Its
+// Strategy method returns the one shared adapter that does the wrapping
+// every family needs: variant resolution, progress defaulting, decoding
+// params into the typed config, keeping the context's own error, and the
+// optional interfaces (Uploader, Exporter, VariantFilter), so a family is
+// one value of this type and one line in the registry.
+//
+// C is the family's run config and P its pointer type, which declares the
+// parameters (Declarer).
+type Def[C any, P interface {
+	*C
+	Declarer
+}] struct {
+	// Name is the catalogue name (Info comes from FamilyInfo(Name)).
+	Name string
+	// VariantList lists the variants; the first is the default.
+	VariantList []Variant
+	// Config returns the run config's defaults.
+	Config func() C
+	// Run schedules w with a variant (resolved) and a decoded config.
+	Run func(ctx context.Context, w *Workload, variant string, cfg C, progress Progress) (*Report, error)
+	// Parse reads an upload (see Strategy.ParseWorkload).
+	Parse func(ctx context.Context, files []File) (*Workload, error)
+	// PresetList lists the generators (NewPreset).
+	PresetList []PresetDef
+	// Repro is the seed experiment (NewReproduce).
+	Repro ReproDef
+
+	// UploadList, ExportList with Export, and Fits are optional: nil means
+	// no file set, no export formats, every variant fits every workload.
+	UploadList []Upload
+	ExportList []ExportFormat
+	Export     func(w *Workload, format string) ([]byte, error)
+	Fits       func(format, variant string) error
+}
+
+// Strategy returns the family as a Strategy.
+func (f *Def[C, P]) Strategy() Strategy { return &adapter[C, P]{f: f} }
+
+// PresetDef is a preset with its generator.
+type PresetDef struct {
+	Preset
+	generate func(ctx context.Context, params Params, seed int64) (*Workload, error)
+}
+
+// NewPreset makes a preset whose parameters are the typed config G
+// (declared by its pointer P, defaults from defaults) and whose generator
+// receives it decoded.
+func NewPreset[G any, P interface {
+	*G
+	Declarer
+}](name, doc string, defaults func() G, gen func(ctx context.Context, cfg G, seed int64) (*Workload, error)) PresetDef {
+	g := defaults()
+	return PresetDef{
+		Preset: Preset{Name: name, Doc: doc, Params: SpecsOf(P(&g))},
+		generate: func(ctx context.Context, params Params, seed int64) (*Workload, error) {
+			cfg := defaults()
+			if _, err := ResolveConfig(P(&cfg), params); err != nil {
+				return nil, err
+			}
+			return gen(ctx, cfg, seed)
+		},
+	}
+}
+
+// ReproDef is a seed experiment with its parameters.
+type ReproDef struct {
+	params func() []ParamSpec
+	run    func(ctx context.Context, params Params, progress Progress) (*Report, error)
+}
+
+// NewReproduce makes a seed experiment whose parameters are the typed
+// config R and which receives it decoded.
+func NewReproduce[R any, P interface {
+	*R
+	Declarer
+}](defaults func() R, run func(ctx context.Context, cfg R, progress Progress) (*Report, error)) ReproDef {
+	return ReproDef{
+		params: func() []ParamSpec { r := defaults(); return SpecsOf(P(&r)) },
+		run: func(ctx context.Context, params Params, progress Progress) (*Report, error) {
+			cfg := defaults()
+			if _, err := ResolveConfig(P(&cfg), params); err != nil {
+				return nil, err
+			}
+			return run(ctx, cfg, progress)
+		},
+	}
+}
+
+// adapter implements Strategy and the optional interfaces for a Family.
+type adapter[C any, P interface {
+	*C
+	Declarer
+}] struct {
+	f *Def[C, P]
+}
+
+var (
+	_ Strategy      = (*adapter[declNone, *declNone])(nil)
+	_ Uploader      = (*adapter[declNone, *declNone])(nil)
+	_ Exporter      = (*adapter[declNone, *declNone])(nil)
+	_ VariantFilter = (*adapter[declNone, *declNone])(nil)
+)
+
+// declNone is an empty config, for the compile-time checks above.
+type declNone struct{}
+
+func (*declNone) Declare(*ParamSet) {}
+
+func (a *adapter[C, P]) Info() Info          { return FamilyInfo(a.f.Name) }
+func (a *adapter[C, P]) Variants() []Variant { return append([]Variant(nil), a.f.VariantList...) }
+
+func (a *adapter[C, P]) Params() []ParamSpec {
+	c := a.f.Config()
+	return SpecsOf(P(&c))
+}
+
+func (a *adapter[C, P]) Presets() []Preset {
+	out := make([]Preset, len(a.f.PresetList))
+	for i, p := range a.f.PresetList {
+		out[i] = p.Preset
+	}
+	return out
+}
+
+func (a *adapter[C, P]) ReproduceParams() []ParamSpec {
+	if a.f.Repro.params == nil {
+		return nil
+	}
+	return a.f.Repro.params()
+}
+
+// Run resolves the variant and decodes params into the family's config,
+// then runs it. A stop through ctx returns ctx's own error; any other
+// error without a kind is Internal.
+func (a *adapter[C, P]) Run(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*Report, error) {
+	op := a.f.Name + ".Run"
+	v, err := ResolveVariant(a, variant)
+	if err != nil {
+		return nil, err
+	}
+	if progress == nil {
+		progress = NoProgress
+	}
+	cfg := a.f.Config()
+	if _, err := ResolveConfig(P(&cfg), params); err != nil {
+		return nil, err
+	}
+	rep, err := a.f.Run(ctx, w, v, cfg, progress)
+	return rep, wrap(ctx, op, errs.Internal, err)
+}
+
+func (a *adapter[C, P]) ParseWorkload(ctx context.Context, files []File) (*Workload, error) {
+	if a.f.Parse == nil {
+		return nil, errs.Invalidf("file", "%s workloads cannot be uploaded", a.f.Name)
+	}
+	w, err := a.f.Parse(ctx, files)
+	return w, wrap(ctx, a.f.Name+".ParseWorkload", errs.Invalid, err)
+}
+
+func (a *adapter[C, P]) Generate(ctx context.Context, preset string, params Params, seed int64) (*Workload, error) {
+	known := make([]string, 0, len(a.f.PresetList))
+	for _, p := range a.f.PresetList {
+		if p.Name == preset {
+			w, err := p.generate(ctx, params, seed)
+			return w, wrap(ctx, a.f.Name+".Generate", errs.Internal, err)
+		}
+		known = append(known, p.Name)
+	}
+	return nil, errs.Invalidf("preset", "unknown preset %q (known: %s)", preset, strings.Join(known, ", "))
+}
+
+func (a *adapter[C, P]) Reproduce(ctx context.Context, params Params, progress Progress) (*Report, error) {
+	if a.f.Repro.run == nil {
+		return nil, errs.New(errs.NotFound, "strategy", "%s has no seed experiment", a.f.Name)
+	}
+	if progress == nil {
+		progress = NoProgress
+	}
+	rep, err := a.f.Repro.run(ctx, params, progress)
+	return rep, wrap(ctx, a.f.Name+".Reproduce", errs.Internal, err)
+}
+
+// wrap keeps the context's own error when ctx stopped the call, and gives
+// any other error without a kind the kind k (Invalid for a reader: the
+// file is at fault; Internal otherwise).
+func wrap(ctx context.Context, op string, k errs.Kind, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
+	return errs.Wrap(op, k, err)
+}
+
+func (a *adapter[C, P]) Uploads() []Upload { return append([]Upload(nil), a.f.UploadList...) }
+
+func (a *adapter[C, P]) Exports() []ExportFormat { return append([]ExportFormat(nil), a.f.ExportList...) }
+
+func (a *adapter[C, P]) Export(w *Workload, format string) ([]byte, error) {
+	if a.f.Export == nil {
+		return nil, errs.Invalidf("format", "%s workloads have no export formats", a.f.Name)
+	}
+	return a.f.Export(w, format)
+}
+
+func (a *adapter[C, P]) VariantFits(format, variant string) error {
+	if a.f.Fits == nil {
+		return nil
+	}
+	return a.f.Fits(format, variant)
+}
+
+// CheckNames checks a family's parameter names, which the forms, the API
+// and the CLI all use: each is lower-case letters, digits and '_',
+// starting with a letter; and no run parameter shares its name with a
+// parameter of a preset, since the CLI's --param name=value goes to the
+// preset when it has that name and would never reach the run. The
+// registry calls it for every family at start-up.
+func CheckNames(s Strategy) error {
+	name := s.Info().Name
+	run := map[string]bool{}
+	var problems []error
+	check := func(where string, specs []ParamSpec) {
+		for _, sp := range specs {
+			if !validName(sp.Name) {
+				problems = append(problems, fmt.Errorf("%s: %s parameter %q: a name is lower-case letters, digits and '_', starting with a letter", name, where, sp.Name))
+			}
+		}
+	}
+	check("run", s.Params())
+	for _, sp := range s.Params() {
+		run[sp.Name] = true
+	}
+	for _, p := range s.Presets() {
+		check("preset "+p.Name, p.Params)
+		for _, sp := range p.Params {
+			if run[sp.Name] {
+				problems = append(problems, fmt.Errorf("%s: preset %s parameter %q is also a run parameter: `schedlab run --preset %s --param %s=…` could not reach the run", name, p.Name, sp.Name, p.Name, sp.Name))
+			}
+		}
+	}
+	check("reproduce", s.ReproduceParams())
+	return errors.Join(problems...)
+}
+
+func validName(n string) bool {
+	if n == "" || n[0] < 'a' || n[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
