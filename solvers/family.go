@@ -208,7 +208,9 @@ func wrap(ctx context.Context, op string, k errs.Kind, err error) error {
 
 func (a *adapter[C, P]) Uploads() []Upload { return append([]Upload(nil), a.f.UploadList...) }
 
-func (a *adapter[C, P]) Exports() []ExportFormat { return append([]ExportFormat(nil), a.f.ExportList...) }
+func (a *adapter[C, P]) Exports() []ExportFormat {
+	return append([]ExportFormat(nil), a.f.ExportList...)
+}
 
 func (a *adapter[C, P]) Export(w *Workload, format string) ([]byte, error) {
 	if a.f.Export == nil {
