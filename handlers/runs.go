@@ -59,31 +59,37 @@ func (s *Server) reproduce(c echo.Context, strategy string, params solvers.Param
 		Owner: ownerID(c)})
 }
 
-// formParams reads a form: the named fixed fields and the rest as params.
+// formParams reads a form: the named fixed fields, and the parameters,
+// which every form sends as p.<name> (views.ParamField) so that they never
+// collide with the fixed fields. Other fields (the CSRF token) are not
+// parameters.
 func formParams(c echo.Context, fixed ...string) (map[string]string, solvers.Params, error) {
 	form, err := c.FormParams()
 	if err != nil {
 		return nil, nil, formErr(err)
 	}
-	delete(form, views.CSRFField)
 	head := map[string]string{}
+	for _, f := range fixed {
+		if vs := form[f]; len(vs) > 0 {
+			head[f] = vs[0]
+		}
+	}
 	params := solvers.Params{}
 	for k, vs := range form {
-		if len(vs) == 0 {
-			continue
-		}
-		isFixed := false
-		for _, f := range fixed {
-			if k == f {
-				head[k] = vs[0]
-				isFixed = true
-			}
-		}
-		if !isFixed {
-			params[k] = vs[0]
+		if name, ok := strings.CutPrefix(k, views.ParamPrefix); ok && len(vs) > 0 {
+			params[name] = vs[0]
 		}
 	}
 	return head, params, nil
+}
+
+// formErrors lists every problem of err for a form.
+func formErrors(err error) []views.FormError {
+	var out []views.FormError
+	for _, e := range errs.All(err) {
+		out = append(out, views.FormError{Message: messageOf(e), Field: errs.FieldOf(e)})
+	}
+	return out
 }
 
 // Pages.
@@ -174,7 +180,7 @@ func (s *Server) startRunPage(c echo.Context) error {
 		if perr != nil {
 			return err
 		}
-		p.Err = &views.FormError{Message: messageOf(err), Field: errs.FieldOf(err)}
+		p.Errs = formErrors(err)
 		return render(c, statusOf(err), views.NewRun(p))
 	}
 	return c.Redirect(http.StatusSeeOther, "/runs/"+run.ID)

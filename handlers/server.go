@@ -248,13 +248,23 @@ func statusOf(err error) int {
 	return http.StatusInternalServerError
 }
 
-// apiError is the JSON body of every API error.
+// apiError is the JSON body of every API error: the first problem, and
+// all of them when a request has several (every bad parameter at once).
 type apiError struct {
+	Error    string       `json:"error"`
+	Field    string       `json:"field,omitempty"`
+	Problems []apiProblem `json:"problems,omitempty"`
+}
+
+type apiProblem struct {
 	Error string `json:"error"`
 	Field string `json:"field,omitempty"`
 }
 
 func messageOf(err error) string {
+	if l, ok := err.(errs.List); ok && len(l) > 0 {
+		return messageOf(l[0])
+	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		return fmt.Sprint(he.Message)
@@ -284,6 +294,11 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		c.Logger().Error(err)
 	}
 	body := apiError{Error: messageOf(err), Field: errs.FieldOf(err)}
+	if all := errs.All(err); len(all) > 1 {
+		for _, e := range all {
+			body.Problems = append(body.Problems, apiProblem{Error: messageOf(e), Field: errs.FieldOf(e)})
+		}
+	}
 	if wantsJSON(c) {
 		_ = c.JSON(status, body)
 		return

@@ -163,12 +163,8 @@ func generateForm(c echo.Context) (generateRequest, error) {
 		g.Seed = &n
 	}
 	for k, vs := range form {
-		switch k {
-		case "strategy", "preset", "name", "seed", views.CSRFField:
-		default:
-			if len(vs) > 0 {
-				g.Params[k] = vs[0]
-			}
+		if name, ok := strings.CutPrefix(k, views.ParamPrefix); ok && len(vs) > 0 {
+			g.Params[name] = vs[0]
 		}
 	}
 	return g, nil

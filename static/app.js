@@ -34,7 +34,23 @@
     el.addEventListener("change", function () { el.form.submit(); });
   }
 
+  // The run form shows the parameters of the chosen variant only: the
+  // others are hidden and disabled, so they are not sent.
+  function followVariant(sel) {
+    function apply() {
+      sel.form.querySelectorAll("[data-variants]").forEach(function (el) {
+        var vs = el.getAttribute("data-variants").split(" ").filter(Boolean);
+        var on = vs.length === 0 || vs.indexOf(sel.value) >= 0;
+        el.hidden = !on;
+        el.querySelectorAll("input, select").forEach(function (f) { f.disabled = !on; });
+      });
+    }
+    sel.addEventListener("change", apply);
+    apply();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("select[data-variant-select]").forEach(followVariant);
     document.querySelectorAll("[data-watch-run]").forEach(watchProgress);
     document.querySelectorAll("select[data-autosubmit]").forEach(autoSubmit);
     var sel = document.querySelector("[data-testid=compare-selected]");

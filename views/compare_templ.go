@@ -551,7 +551,7 @@ func Reproduce(p ReproduceProps) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					for _, ps := range c.Params {
-						templ_7745c5c3_Err = paramInput("rp-"+c.Family.Name+"-", ps, nil).Render(ctx, templ_7745c5c3_Buffer)
+						templ_7745c5c3_Err = paramInput("rp-"+c.Family.Name+"-", ps, nil, "", nil).Render(ctx, templ_7745c5c3_Buffer)
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}

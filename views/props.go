@@ -62,7 +62,7 @@ type NewRunProps struct {
 	WorkloadID string
 	Variant    string
 	Values     map[string]string // parameter values to prefill
-	Err        *FormError
+	Errs       []FormError       // every problem of the last submission
 }
 
 // RunProps feeds /runs/:id.

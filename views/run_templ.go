@@ -711,7 +711,7 @@ func NewRun(p NewRunProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = formError(p.Err).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = formErrors(p.Errs).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -882,7 +882,7 @@ func NewRun(p NewRunProps) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "</select> <label for=\"nr-variant\">Variant</label> <select id=\"nr-variant\" name=\"variant\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "</select> <label for=\"nr-variant\">Variant</label> <select id=\"nr-variant\" name=\"variant\" data-variant-select>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -969,7 +969,7 @@ func NewRun(p NewRunProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				for _, ps := range p.Strategy.Params {
-					templ_7745c5c3_Err = paramInput("nr-", ps, p.Values).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = paramInput("nr-", ps, p.Values, p.Variant, p.Errs).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -44,3 +44,21 @@ func mayChange(ctx context.Context, owner string) bool {
 	v := viewerOf(ctx)
 	return !v.Auth || (v.ID != "" && (v.Admin || v.ID == owner))
 }
+
+// ParamPrefix starts the form field of every parameter: "p.gamma". The
+// forms' own fields (strategy, variant, workload_id, seed, ...) have no
+// prefix, so a parameter may have any name without colliding with them.
+const ParamPrefix = "p."
+
+// ParamField is the form field of parameter name.
+func ParamField(name string) string { return ParamPrefix + name }
+
+// problemOf is the message of the problem about field, "" when none.
+func problemOf(list []FormError, field string) string {
+	for _, e := range list {
+		if e.Field == field {
+			return e.Message
+		}
+	}
+	return ""
+}
