@@ -186,7 +186,7 @@ func TestRunFormShowsEveryProblemAtOnceAndKeepsTheValues(t *testing.T) {
 		t.Errorf("%d problems listed, want 2", n)
 	}
 	for _, f := range []string{"gamma", "c"} {
-		if doc.Find("[data-testid=error-" + f + "]").Length() != 1 {
+		if doc.Find("[data-testid=error-"+f+"]").Length() != 1 {
 			t.Errorf("no message beside %s", f)
 		}
 	}
