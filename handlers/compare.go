@@ -128,7 +128,7 @@ func label(r store.Run) string {
 // the same title overlaid one line per run, Gantts with the same title
 // stacked on one time axis.
 func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
-	p := views.CompareProps{Runs: runs}
+	p := views.CompareProps{Runs: viewRuns(runs)}
 	for _, r := range runs {
 		p.Labels = append(p.Labels, label(r))
 	}

@@ -103,7 +103,7 @@ func (s *Server) home(c echo.Context) error {
 			return err
 		}
 	}
-	p := views.HomeProps{Recent: recent, Names: s.workloadNames(ctx, recent)}
+	p := views.HomeProps{Recent: viewRuns(recent), Names: s.workloadNames(ctx, recent)}
 	for _, f := range s.families() {
 		_, err := s.lookup(f.Name)
 		p.Families = append(p.Families, views.FamilyCard{Family: f, Built: err == nil})
@@ -125,7 +125,7 @@ func (s *Server) runsPage(c echo.Context) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: runs, Names: s.workloadNames(ctx, runs), Next: nextURL(c, next)}))
+	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: viewRuns(runs), Names: s.workloadNames(ctx, runs), Next: nextURL(c, next)}))
 }
 
 func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string, values map[string]string) (views.NewRunProps, error) {
@@ -148,7 +148,7 @@ func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string,
 			return views.NewRunProps{}, err
 		}
 	}
-	return views.NewRunProps{Strategies: s.views(), Strategy: viewOf(st), Workloads: ws, WorkloadID: workload,
+	return views.NewRunProps{Strategies: s.views(), Strategy: viewOf(st), Workloads: viewWorkloads(ws), WorkloadID: workload,
 		Variant: variant, Values: values}, nil
 }
 
@@ -193,7 +193,7 @@ func (s *Server) runPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := views.RunProps{Run: *run}
+	p := views.RunProps{Run: viewRun(*run)}
 	if st, err := s.lookup(run.Strategy); err == nil {
 		p.Strategy = viewOf(st)
 		if run.Kind == store.KindReproduce {
@@ -204,7 +204,7 @@ func (s *Server) runPage(c echo.Context) error {
 	}
 	if run.WorkloadID != "" {
 		if w, err := s.store.GetWorkloadInfo(ctx, run.WorkloadID); err == nil {
-			p.Workload = w
+			p.Workload = viewRunWorkload(w)
 		}
 	}
 	if done, total, note, ok := s.runner.Progress(run.ID); ok {
@@ -374,7 +374,7 @@ func (s *Server) reproducePage(c echo.Context) error {
 				return err
 			}
 			if latest != nil {
-				card.Latest = latest
+				card.Latest = viewRunPtr(latest)
 				shown := latest
 				if latest.Status != store.StatusDone {
 					// Still running or failed: show the last finished results meanwhile.
@@ -391,7 +391,7 @@ func (s *Server) reproducePage(c echo.Context) error {
 					}
 				}
 				if shown != nil {
-					card.Shown = shown
+					card.Shown = viewRunPtr(shown)
 					if card.Report, err = s.reports.report(shown); err != nil {
 						return err
 					}
@@ -557,35 +557,6 @@ func (s *Server) apiReproduce(c echo.Context) error {
 	return c.JSON(http.StatusCreated, s.toAPIRun(run))
 }
 
-// strategyJSON is one strategy as /api/strategies and `schedlab strategies --json` show it.
-type strategyJSON struct {
-	solvers.Info
-	Built           bool                   `json:"built"`
-	Variants        []solvers.Variant      `json:"variants,omitempty"`
-	Params          []solvers.ParamSpec    `json:"params,omitempty"`
-	Presets         []solvers.Preset       `json:"presets,omitempty"`
-	ReproduceParams []solvers.ParamSpec    `json:"reproduce_params,omitempty"`
-	Uploads         []solvers.Upload       `json:"uploads,omitempty"`
-	Exports         []solvers.ExportFormat `json:"exports,omitempty"`
-}
-
-// Strategies describes every family, built or not.
-func Strategies(strategies []solvers.Strategy) []strategyJSON {
-	var out []strategyJSON
-	for _, f := range solvers.Families {
-		j := strategyJSON{Info: f.Info}
-		for _, st := range strategies {
-			if st.Info().Name == f.Name {
-				v := viewOf(st)
-				j = strategyJSON{Info: st.Info(), Built: true, Variants: v.Variants, Params: v.Params,
-					Presets: v.Presets, ReproduceParams: st.ReproduceParams(), Uploads: v.Uploads, Exports: v.Exports}
-			}
-		}
-		out = append(out, j)
-	}
-	return out
-}
-
 func (s *Server) apiStrategies(c echo.Context) error {
-	return c.JSON(http.StatusOK, Strategies(s.strategies))
+	return c.JSON(http.StatusOK, solvers.Describe(s.strategies))
 }

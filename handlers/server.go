@@ -67,7 +67,7 @@ func (s *Server) lookup(name string) (solvers.Strategy, error) {
 			return st, nil
 		}
 	}
-	for _, f := range solvers.Families {
+	for _, f := range solvers.Families() {
 		if f.Name == name {
 			return nil, errs.New(errs.NotFound, "strategy", "%s is not built yet", name)
 		}
@@ -81,9 +81,9 @@ func (s *Server) lookup(name string) (solvers.Strategy, error) {
 // families lists the five families, built ones first, each group in
 // catalogue order.
 func (s *Server) families() []solvers.Family {
-	out := make([]solvers.Family, 0, len(solvers.Families))
+	out := make([]solvers.Family, 0, len(solvers.Families()))
 	for _, built := range []bool{true, false} {
-		for _, f := range solvers.Families {
+		for _, f := range solvers.Families() {
 			if _, err := s.lookup(f.Name); (err == nil) == built {
 				out = append(out, f)
 			}

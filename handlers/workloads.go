@@ -187,7 +187,7 @@ func (s *Server) workloadsProps(c echo.Context, selected string) (views.Workload
 			return views.WorkloadsProps{}, err
 		}
 	}
-	return views.WorkloadsProps{Strategies: s.views(), Workloads: ws, Next: nextURL(c, next), Selected: selected}, nil
+	return views.WorkloadsProps{Strategies: s.views(), Workloads: viewWorkloads(ws), Next: nextURL(c, next), Selected: selected}, nil
 }
 
 func (s *Server) workloadsPage(c echo.Context) error {
@@ -247,7 +247,7 @@ func (s *Server) workloadPage(c echo.Context) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: *w, Preview: preview, Strategy: viewOf(st), Runs: runs}))
+	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: viewWorkload(*w), Preview: preview, Strategy: viewOf(st), Runs: viewRuns(runs)}))
 }
 
 // API.
@@ -333,24 +333,6 @@ func (s *Server) apiWorkloadData(c echo.Context) error {
 	return c.Blob(http.StatusOK, "application/json", w.Data)
 }
 
-// Export writes workload w of strategy st in another tool's format; it is
-// shared by the API and the CLI.
-func Export(st solvers.Strategy, w *solvers.Workload, format string) ([]byte, solvers.ExportFormat, error) {
-	x, ok := st.(solvers.Exporter)
-	if !ok {
-		return nil, solvers.ExportFormat{}, errs.New(errs.NotFound, "format", "%s workloads have no export formats", st.Info().Name)
-	}
-	var names []string
-	for _, f := range x.Exports() {
-		if f.Name == format {
-			b, err := x.Export(w, format)
-			return b, f, err
-		}
-		names = append(names, f.Name)
-	}
-	return nil, solvers.ExportFormat{}, errs.Invalidf("format", "unknown export format %q (known: %s)", format, strings.Join(names, ", "))
-}
-
 func (s *Server) apiExport(c echo.Context) error {
 	sw, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
 	if err != nil {
@@ -360,7 +342,7 @@ func (s *Server) apiExport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, f, err := Export(st, &solvers.Workload{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Data: sw.Data}, c.Param("format"))
+	b, f, err := solvers.ExportWorkload(st, &solvers.Workload{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Data: sw.Data}, c.Param("format"))
 	if err != nil {
 		return err
 	}

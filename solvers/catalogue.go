@@ -7,9 +7,11 @@ type Family struct {
 	Spec string `json:"spec"` // the specification file in the design documents
 }
 
-// Families is the catalogue of the five families from the seed papers, in
-// the order the design lists them.
-var Families = []Family{
+// Families returns the catalogue of the five families from the seed
+// papers, in the order the design lists them (a fresh slice each call).
+func Families() []Family { return append([]Family(nil), families...) }
+
+var families = []Family{
 	{Info{Name: "dcop", Title: "DCOP co-allocation",
 		Summary: "Jobs that need several clusters at once on a time grid: DPOP on a pseudo-tree with back-edge deletion and problem splitting.",
 		Paper:   "Namekata, Matsui et al., co-allocation scheduling using distributed constraint optimization (2008)", Seed: "000_bc3ba4e6fc26b50c.txt"}, "spec/dcop.md"},
@@ -30,10 +32,48 @@ var Families = []Family{
 // FamilyInfo returns the catalogue's Info of the family called name, for a
 // Strategy's Info method; a name not in the catalogue gets only its name.
 func FamilyInfo(name string) Info {
-	for _, f := range Families {
+	for _, f := range families {
 		if f.Name == name {
 			return f.Info
 		}
 	}
 	return Info{Name: name}
+}
+
+// Description is one family as /api/strategies and `schedlab strategies
+// --json` show it: the catalogue's entry, and for a built family what a
+// run, a preset and the seed experiment take.
+type Description struct {
+	Info
+	Built           bool           `json:"built"`
+	Variants        []Variant      `json:"variants,omitempty"`
+	Params          []ParamSpec    `json:"params,omitempty"`
+	Presets         []Preset       `json:"presets,omitempty"`
+	ReproduceParams []ParamSpec    `json:"reproduce_params,omitempty"`
+	Uploads         []Upload       `json:"uploads,omitempty"`
+	Exports         []ExportFormat `json:"exports,omitempty"`
+}
+
+// Describe describes every family of the catalogue, built (in strategies)
+// or not.
+func Describe(strategies []Strategy) []Description {
+	var out []Description
+	for _, f := range families {
+		d := Description{Info: f.Info}
+		for _, st := range strategies {
+			if st.Info().Name != f.Name {
+				continue
+			}
+			d = Description{Info: st.Info(), Built: true, Variants: st.Variants(), Params: st.Params(),
+				Presets: st.Presets(), ReproduceParams: st.ReproduceParams()}
+			if u, ok := st.(Uploader); ok {
+				d.Uploads = u.Uploads()
+			}
+			if x, ok := st.(Exporter); ok {
+				d.Exports = x.Exports()
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }

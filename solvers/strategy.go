@@ -166,3 +166,22 @@ func ResolveVariant(s Strategy, name string) (string, error) {
 	}
 	return "", errs.Invalidf("variant", "unknown variant %q of %s (known: %s)", name, s.Info().Name, strings.Join(known, ", "))
 }
+
+// ExportWorkload writes workload w of st in another tool's format (the
+// download button and `schedlab export` alike): errs.NotFound when st has
+// no export formats, errs.Invalid on field "format" for an unknown one.
+func ExportWorkload(st Strategy, w *Workload, format string) ([]byte, ExportFormat, error) {
+	x, ok := st.(Exporter)
+	if !ok || len(x.Exports()) == 0 {
+		return nil, ExportFormat{}, errs.New(errs.NotFound, "format", "%s workloads have no export formats", st.Info().Name)
+	}
+	var names []string
+	for _, f := range x.Exports() {
+		if f.Name == format {
+			b, err := x.Export(w, format)
+			return b, f, err
+		}
+		names = append(names, f.Name)
+	}
+	return nil, ExportFormat{}, errs.Invalidf("format", "unknown export format %q (known: %s)", format, strings.Join(names, ", "))
+}

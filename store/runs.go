@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"schedlab/errs"
-	"schedlab/solvers"
 )
 
 // Kinds of run.
@@ -53,7 +52,7 @@ type Run struct {
 	WorkloadID string // empty for KindReproduce
 	Strategy   string
 	Variant    string
-	Params     solvers.Params // resolved: every parameter with its value
+	Params     map[string]string // resolved: every parameter with its value (a solvers.Params)
 	Seed       int64
 	Status     string
 
@@ -110,7 +109,7 @@ func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
 		return nil, invalid(op, "workload_id", "a reproduce run takes no workload")
 	}
 	if run.Params == nil {
-		run.Params = solvers.Params{}
+		run.Params = map[string]string{}
 	}
 	params, err := json.Marshal(run.Params)
 	if err != nil {

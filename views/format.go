@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"schedlab/solvers"
-	"schedlab/store"
 )
 
 // Num formats a number for people: whole numbers and values of 1,000 or
@@ -180,7 +179,7 @@ func workloadName(names map[string]string, id string) string {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // anyActive reports whether any run is still queued or running.
-func anyActive(runs []store.Run) bool {
+func anyActive(runs []Run) bool {
 	for _, r := range runs {
 		if Active(r.Status) {
 			return true
@@ -191,7 +190,7 @@ func anyActive(runs []store.Run) bool {
 
 // anyNotDone reports whether any run has not finished successfully, so the
 // compare page shows each run's status.
-func anyNotDone(runs []store.Run) bool {
+func anyNotDone(runs []Run) bool {
 	for _, r := range runs {
 		if r.Status != "done" {
 			return true

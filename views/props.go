@@ -1,10 +1,11 @@
 package views
 
 import (
+	"time"
+
 	"github.com/a-h/templ"
 
 	"schedlab/solvers"
-	"schedlab/store"
 )
 
 // StrategyView is what pages need to know of one built strategy.
@@ -27,14 +28,14 @@ type FamilyCard struct {
 // HomeProps feeds the home page.
 type HomeProps struct {
 	Families []FamilyCard
-	Recent   []store.Run
+	Recent   []Run
 	Names    map[string]string // workload id → name, for the recent runs
 }
 
 // WorkloadsProps feeds /workloads.
 type WorkloadsProps struct {
 	Strategies []StrategyView
-	Workloads  []store.Workload // one page, newest first
+	Workloads  []Workload // one page, newest first
 	Next       string           // the URL of the next (older) page; empty on the last
 	Selected   string           // strategy whose forms are shown
 	Err        *FormError
@@ -48,17 +49,17 @@ type FormError struct {
 
 // WorkloadProps feeds /workloads/:id.
 type WorkloadProps struct {
-	Workload store.Workload
+	Workload Workload
 	Preview  *solvers.Report
 	Strategy StrategyView
-	Runs     []store.Run
+	Runs     []Run
 }
 
 // NewRunProps feeds /runs/new.
 type NewRunProps struct {
 	Strategies []StrategyView
 	Strategy   StrategyView // the chosen one
-	Workloads  []store.Workload
+	Workloads  []Workload
 	WorkloadID string
 	Variant    string
 	Values     map[string]string // parameter values to prefill
@@ -67,8 +68,8 @@ type NewRunProps struct {
 
 // RunProps feeds /runs/:id.
 type RunProps struct {
-	Run      store.Run
-	Workload *store.Workload
+	Run      Run
+	Workload *Workload
 	Strategy StrategyView
 	Report   *solvers.Report
 	// ReportPart, when set, is the report already rendered (ReportView
@@ -79,14 +80,14 @@ type RunProps struct {
 
 // RunsProps feeds /runs.
 type RunsProps struct {
-	Runs  []store.Run       // one page, newest first
+	Runs  []Run       // one page, newest first
 	Names map[string]string // workload id → name, for these runs
 	Next  string            // the URL of the next (older) page; empty on the last
 }
 
 // CompareProps feeds /compare: Runs in the order asked.
 type CompareProps struct {
-	Runs    []store.Run
+	Runs    []Run
 	Labels  []string
 	Metrics []MetricRow
 	Plots   []solvers.Plot
@@ -109,12 +110,49 @@ type ReproCard struct {
 	Family solvers.Family
 	Built  bool
 	Params []solvers.ParamSpec
-	Latest *store.Run // the newest reproduce run, whatever its status
-	Shown  *store.Run // the newest finished one, whose Report is shown
+	Latest *Run // the newest reproduce run, whatever its status
+	Shown  *Run // the newest finished one, whose Report is shown
 	Report *solvers.Report
 }
 
 // ReproduceProps feeds /reproduce.
 type ReproduceProps struct {
 	Cards []ReproCard
+}
+
+// Run is a run as the pages show it; handlers fill it from the store.
+type Run struct {
+	ID         string
+	Kind       string // "run" or "reproduce"
+	WorkloadID string
+	Strategy   string
+	Variant    string
+	Params     map[string]string // resolved
+	Seed       int64
+	Status     string
+
+	ProgressDone, ProgressTotal int
+	ProgressNote                string
+
+	Error      string
+	ErrorField string
+	RerunOf    string
+	Owner      string // a user ID; empty without accounts
+
+	CreatedAt  time.Time
+	StartedAt  *time.Time
+	FinishedAt *time.Time
+}
+
+// Workload is a stored workload as the pages show it (no data).
+type Workload struct {
+	ID        string
+	Strategy  string
+	Name      string
+	Format    string
+	SHA256    string
+	Bytes     int
+	Summary   string
+	Owner     string
+	CreatedAt time.Time
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/a-h/templ"
 
 	"schedlab/solvers"
-	"schedlab/store"
 )
 
 func renderDoc(t *testing.T, c templ.Component) *goquery.Document {
@@ -75,7 +74,7 @@ func TestReportViewWithoutRunHasNoCSVLinks(t *testing.T) {
 
 func TestHomeShowsAllFamiliesAndMarksUnbuilt(t *testing.T) {
 	var cards []FamilyCard
-	for _, f := range solvers.Families {
+	for _, f := range solvers.Families() {
 		cards = append(cards, FamilyCard{Family: f, Built: f.Name == "eapm"})
 	}
 	doc := renderDoc(t, Home(HomeProps{Families: cards}))
@@ -94,14 +93,14 @@ func TestHomeShowsAllFamiliesAndMarksUnbuilt(t *testing.T) {
 }
 
 func TestRunPageShowsProgressOnlyWhileActive(t *testing.T) {
-	running := renderDoc(t, RunPage(RunProps{Run: store.Run{ID: "r1", Status: store.StatusRunning, ProgressNote: "user 5 of 30"}, Progress: 40}))
+	running := renderDoc(t, RunPage(RunProps{Run: Run{ID: "r1", Status: "running", ProgressNote: "user 5 of 30"}, Progress: 40}))
 	if running.Find("[data-testid=progress]").Length() != 1 || running.Find("[data-testid=cancel]").Length() != 1 {
 		t.Error("a running run lacks its progress bar or cancel button")
 	}
 	if style, _ := running.Find(".progress > div").Attr("style"); !strings.Contains(style, "width:40%") {
 		t.Errorf("progress bar style %q", style)
 	}
-	failed := renderDoc(t, RunPage(RunProps{Run: store.Run{ID: "r2", Status: store.StatusFailed, Error: "must be positive", ErrorField: "gamma"}}))
+	failed := renderDoc(t, RunPage(RunProps{Run: Run{ID: "r2", Status: "failed", Error: "must be positive", ErrorField: "gamma"}}))
 	if failed.Find("[data-testid=progress]").Length() != 0 {
 		t.Error("a failed run shows a progress bar")
 	}

@@ -452,7 +452,7 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	b, _, err := handlers.Export(st, w, *format)
+	b, _, err := solvers.ExportWorkload(st, w, *format)
 	if err != nil {
 		return describe(err)
 	}
@@ -470,7 +470,7 @@ func strategiesCmd(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	list := handlers.Strategies(registry.All())
+	list := solvers.Describe(registry.All())
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

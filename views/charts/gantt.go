@@ -49,11 +49,11 @@ const (
 // LocalGrey is the fill of Kind "local" bars.
 const LocalGrey = "#9e9e9e"
 
-// Palette is the group colours; a group's colour is
-// Palette[fnv32a(group) % len(Palette)], so it is the same on every page
-// and every run. The empty group takes Palette[0]. No greys: grey means
+// palette is the group colours; a group's colour is
+// palette[fnv32a(group) % len(palette)], so it is the same on every page
+// and every run. The empty group takes palette[0]. No greys: grey means
 // "local". Two groups can share a colour (20 colours).
-var Palette = []string{
+var palette = []string{
 	"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de",
 	"#3ba272", "#fc8452", "#9a60b4", "#ea7ccc", "#1f77b4",
 	"#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
@@ -67,7 +67,7 @@ type GanttMeta struct {
 	Lanes  []string `json:"lanes"`
 	Labels []string `json:"labels"` // Labels[0] is ""
 	Groups []string `json:"groups"` // Groups[0] is ""
-	Colors []string `json:"colors"` // Palette then LocalGrey
+	Colors []string `json:"colors"` // palette then LocalGrey
 	Kinds  []string `json:"kinds"`  // names of the kind codes, for the tooltip
 	Unit   string   `json:"unit"`
 }
@@ -79,7 +79,7 @@ func GroupColour(group string) int {
 	}
 	h := fnv.New32a()
 	h.Write([]byte(group))
-	return int(h.Sum32() % uint32(len(Palette)))
+	return int(h.Sum32() % uint32(len(palette)))
 }
 
 // kindCode maps Bar.Kind to its code.
@@ -179,14 +179,14 @@ func GanttOption(g solvers.Gantt) ([]byte, error) {
 		Lanes:  g.Lanes,
 		Labels: []string{""},
 		Groups: []string{""},
-		Colors: append(append([]string{}, Palette...), LocalGrey),
+		Colors: append(append([]string{}, palette...), LocalGrey),
 		Kinds:  []string{"job", "local", "alt", "reserved"},
 		Unit:   g.TimeUnit,
 	}
 	if meta.Lanes == nil {
 		meta.Lanes = []string{}
 	}
-	greyIdx := len(Palette)
+	greyIdx := len(palette)
 	labelIdx := map[string]int{"": 0}
 	groupIdx := map[string]int{"": 0}
 	index := func(m map[string]int, list *[]string, s string) int {
@@ -286,3 +286,7 @@ func GanttOption(g solvers.Gantt) ([]byte, error) {
 	}
 	return optionJSON(c, ext)
 }
+
+// Palette returns the group colours (a fresh slice): a group's colour is
+// Palette()[GroupColour(group)].
+func Palette() []string { return append([]string(nil), palette...) }

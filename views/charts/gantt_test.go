@@ -126,13 +126,13 @@ func TestGanttOptionColoursLocalGreyAndGroupsStably(t *testing.T) {
 	if colour(1) != LocalGrey || kind(1) != KindCodeLocal {
 		t.Errorf("local bar colour %s kind %v, want %s kind %d", colour(1), kind(1), LocalGrey, KindCodeLocal)
 	}
-	if colour(0) != Palette[GroupColour("alice")] || colour(3) != colour(0) {
-		t.Errorf("alice's bars %s and %s, want %s", colour(0), colour(3), Palette[GroupColour("alice")])
+	if colour(0) != palette[GroupColour("alice")] || colour(3) != colour(0) {
+		t.Errorf("alice's bars %s and %s, want %s", colour(0), colour(3), palette[GroupColour("alice")])
 	}
 	if kind(2) != KindCodeAlt || kind(3) != KindCodeReserved || kind(0) != KindCodeJob {
 		t.Errorf("kind codes %v %v %v", kind(0), kind(2), kind(3))
 	}
-	for _, c := range Palette {
+	for _, c := range palette {
 		if c == LocalGrey {
 			t.Errorf("palette contains the local grey")
 		}
@@ -150,8 +150,8 @@ func TestGanttGroupColourSpreadsGroups(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		seen[GroupColour(fmt.Sprintf("job%d", i))] = true
 	}
-	if len(seen) < len(Palette)-2 {
-		t.Errorf("200 groups use only %d of %d colours", len(seen), len(Palette))
+	if len(seen) < len(palette)-2 {
+		t.Errorf("200 groups use only %d of %d colours", len(seen), len(palette))
 	}
 	if GroupColour("") != 0 {
 		t.Errorf("empty group colour %d, want 0", GroupColour(""))

@@ -21,8 +21,8 @@ const (
 	HeatmapLabelsUpTo = 400
 )
 
-// HeatmapColours is the visual map's low-to-high ramp.
-var HeatmapColours = []string{"#f7fbff", "#9ecae1", "#4292c6", "#08306b"}
+// heatmapColours is the visual map's low-to-high ramp.
+var heatmapColours = []string{"#f7fbff", "#9ecae1", "#4292c6", "#08306b"}
 
 // HeatmapMeta is the lookup tables of a heat map's tooltip, under
 // "schedlab" in the option.
@@ -114,7 +114,7 @@ func HeatmapOption(h solvers.Heatmap) ([]byte, error) {
 	)
 	vm := visualMap{
 		VisualMap: opts.VisualMap{Type: "continuous", Calculable: opts.Bool(true), Orient: "horizontal", Left: "center", Bottom: "0",
-			InRange: &opts.VisualMapInRange{Color: HeatmapColours}},
+			InRange: &opts.VisualMapInRange{Color: append([]string(nil), heatmapColours...)}},
 		Min: lo, Max: hi,
 	}
 	return optionJSON(c, &extender{top: map[string]any{metaKey: meta, "visualMap": []visualMap{vm}}})

@@ -222,7 +222,7 @@ func TestGanttScriptDrawsOneRectPerBarInECharts(t *testing.T) {
 	if !strings.Contains(d.SVG, `fill="`+LocalGrey+`"`) {
 		t.Errorf("no grey (local) bar in the SVG")
 	}
-	if !strings.Contains(d.SVG, `fill-opacity="0" stroke="`+Palette[GroupColour("bob")]+`"`) {
+	if !strings.Contains(d.SVG, `fill-opacity="0" stroke="`+palette[GroupColour("bob")]+`"`) {
 		t.Errorf("the alt bar is not outlined in bob's colour")
 	}
 	if !strings.Contains(d.SVG, ">j1<") {

@@ -1,0 +1,53 @@
+package handlers
+
+import (
+	"schedlab/store"
+	"schedlab/views"
+)
+
+// The pages render view models (views.Run, views.Workload), never the
+// store's rows: views knows nothing of storage.
+
+func viewRun(r store.Run) views.Run {
+	return views.Run{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
+		Params: r.Params, Seed: r.Seed, Status: r.Status, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal,
+		ProgressNote: r.ProgressNote, Error: r.Error, ErrorField: r.ErrorField, RerunOf: r.RerunOf, Owner: r.Owner,
+		CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+}
+
+func viewRunPtr(r *store.Run) *views.Run {
+	if r == nil {
+		return nil
+	}
+	v := viewRun(*r)
+	return &v
+}
+
+func viewRuns(rs []store.Run) []views.Run {
+	out := make([]views.Run, len(rs))
+	for i, r := range rs {
+		out[i] = viewRun(r)
+	}
+	return out
+}
+
+func viewWorkload(w store.Workload) views.Workload {
+	return views.Workload{ID: w.ID, Strategy: w.Strategy, Name: w.Name, Format: w.Format, SHA256: w.SHA256,
+		Bytes: w.Bytes, Summary: w.Summary, Owner: w.Owner, CreatedAt: w.CreatedAt}
+}
+
+func viewWorkloads(ws []store.Workload) []views.Workload {
+	out := make([]views.Workload, len(ws))
+	for i, w := range ws {
+		out[i] = viewWorkload(w)
+	}
+	return out
+}
+
+func viewRunWorkload(w *store.Workload) *views.Workload {
+	if w == nil {
+		return nil
+	}
+	v := viewWorkload(*w)
+	return &v
+}
