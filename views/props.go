@@ -36,8 +36,8 @@ type HomeProps struct {
 type WorkloadsProps struct {
 	Strategies []StrategyView
 	Workloads  []Workload // one page, newest first
-	Next       string           // the URL of the next (older) page; empty on the last
-	Selected   string           // strategy whose forms are shown
+	Next       string     // the URL of the next (older) page; empty on the last
+	Selected   string     // strategy whose forms are shown
 	Err        *FormError
 }
 
@@ -80,7 +80,7 @@ type RunProps struct {
 
 // RunsProps feeds /runs.
 type RunsProps struct {
-	Runs  []Run       // one page, newest first
+	Runs  []Run             // one page, newest first
 	Names map[string]string // workload id → name, for these runs
 	Next  string            // the URL of the next (older) page; empty on the last
 }
