@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -26,18 +27,98 @@ import (
 	"schedlab/store"
 )
 
-// chromium finds Debian's chromium, or skips (fails under SCHEDLAB_REQUIRE_BROWSER).
-func chromium(t *testing.T) string {
+// findChromium returns the path of Debian's chromium, or "".
+func findChromium() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	if os.Getenv("SCHEDLAB_REQUIRE_BROWSER") != "" {
-		t.Fatal("chromium is not installed but SCHEDLAB_REQUIRE_BROWSER is set: apt-get install chromium")
-	}
-	t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium; .ci/run does)")
 	return ""
+}
+
+// shared is the one headless Chromium every test of the package uses, in a
+// browser context of its own (a tab with its own cookies), so the tests
+// start no browser each and can run in parallel. TestMain starts it.
+var shared struct {
+	exe string
+	ctx context.Context // a context with the browser started
+}
+
+// TestMain starts the shared browser. Without chromium it says so on a
+// line that `go test ./...` shows without -v (the package reports "[no
+// tests to run]"), or fails under SCHEDLAB_REQUIRE_BROWSER, which .ci/run
+// sets.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	shared.exe = findChromium()
+	if shared.exe == "" {
+		if os.Getenv("SCHEDLAB_REQUIRE_BROWSER") != "" {
+			fmt.Fprintln(os.Stderr, "e2e: chromium is not installed but SCHEDLAB_REQUIRE_BROWSER is set: apt-get install chromium")
+			os.Exit(1)
+		}
+		// Only TestBrowserEnvironment runs (it reads the environment inside a
+		// test, so go test's cache keys on it); the line go test prints for
+		// the package then ends in "[no tests to run]", which a person sees
+		// without -v.
+		flag.Set("test.run", "^TestBrowserEnvironment$")
+		code := m.Run()
+		fmt.Println("\ntesting: warning: no tests to run")
+		fmt.Fprintln(os.Stderr, "e2e: chromium is not installed (apt-get install chromium; .ci/run does): the browser tests did not run")
+		os.Exit(code)
+	}
+	dir, err := os.MkdirTemp("", "schedlab-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(shared.exe),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(1400, 1000),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	if err := chromedp.Do(bctx); err != nil { // starts the browser
+		fmt.Fprintln(os.Stderr, "e2e: starting chromium:", err)
+		os.Exit(1)
+	}
+	shared.ctx = bctx
+	code := m.Run()
+	cancelB()
+	cancelA()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// TestBrowserEnvironment reads, inside a test, what decides whether the
+// browser tests run (PATH, through the look-up, and
+// SCHEDLAB_REQUIRE_BROWSER), so that go test's cache of this package keys
+// on them: a result cached without chromium is never reused once it is
+// installed or required.
+func TestBrowserEnvironment(t *testing.T) {
+	required := os.Getenv("SCHEDLAB_REQUIRE_BROWSER") != ""
+	found := findChromium()
+	switch {
+	case found == "" && required:
+		t.Fatal("chromium is not installed but SCHEDLAB_REQUIRE_BROWSER is set: apt-get install chromium")
+	case found == "":
+		t.Skip("chromium is not installed (apt-get install chromium; .ci/run does): the browser tests did not run")
+	case found != shared.exe:
+		t.Fatalf("chromium found at %s now, at %q when the package started", found, shared.exe)
+	}
+}
+
+// chromium marks a browser test parallel and returns the browser's path.
+func chromium(t *testing.T) string {
+	t.Parallel()
+	return shared.exe
 }
 
 // serve starts the whole application on a loopback port.
@@ -219,25 +300,16 @@ func TestBrowserUploadRunReportCompare(t *testing.T) {
 	}
 }
 
-// browser starts headless chromium with its profile in dir; consoleErrors
+// browser opens a tab of the shared Chromium in a browser context of its
+// own (cookies and storage apart from the other tests); consoleErrors
 // returns the JavaScript exceptions and console errors seen so far.
-func browser(t *testing.T, exe, dir string) (ctx context.Context, consoleErrors func() []string) {
+func browser(t *testing.T, _, _ string) (ctx context.Context, consoleErrors func() []string) {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.WindowSize(1400, 1000),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelA)
-	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancel := chromedp.NewContext(shared.ctx, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
 	ctx, cancelT := context.WithTimeout(ctx, 150*time.Second)
 	t.Cleanup(cancelT)
 
