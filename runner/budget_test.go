@@ -25,6 +25,17 @@ func (b budgeted) Params() []solvers.ParamSpec {
 		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
 }
 
+// Run resolves its memory_mb knob and runs the test strategy without it.
+func (b budgeted) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	rest := solvers.Params{}
+	for k, v := range p {
+		if k != "memory_mb" {
+			rest[k] = v
+		}
+	}
+	return b.Strategy.Run(ctx, w, variant, rest, progress)
+}
+
 func (b budgeted) ReproduceParams() []solvers.ParamSpec {
 	return append(b.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.KindFloat, Default: "1",
 		Limit: solvers.LimitTimeSeconds})

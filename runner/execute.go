@@ -101,35 +101,31 @@ func Execute(ctx context.Context, s solvers.Strategy, w *solvers.Workload, varia
 	if err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
-	p, err := solvers.Resolve(s.Params(), params)
-	if err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
-	}
-	if err := checkLimits(s, false, p, budget); err != nil {
+	// Params are resolved once: by Submit for a stored run, by the
+	// family's adapter (which decodes them into its typed config) for the
+	// CLI. Here only the server's own limits are checked.
+	if err := checkLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
-		return s.Run(ctx, w, v, p, progress)
+		return s.Run(ctx, w, v, params, progress)
 	})
 }
 
-// ExecuteReproduce runs the seed experiment of s with params resolved
-// against s.ReproduceParams(), with the guarantees of Execute.
+// ExecuteReproduce runs the seed experiment of s with params (which the
+// family resolves against its ReproduceParams), with the guarantees of
+// Execute.
 func ExecuteReproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, progress solvers.Progress,
 	budget Budget) (*solvers.Report, error) {
 	const op = "runner.ExecuteReproduce"
 	if s == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	p, err := solvers.Resolve(s.ReproduceParams(), params)
-	if err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
-	}
-	if err := checkLimits(s, true, p, budget); err != nil {
+	if err := checkLimits(s, true, params, budget); err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
-		return s.Reproduce(ctx, p, progress)
+		return s.Reproduce(ctx, params, progress)
 	})
 }
 

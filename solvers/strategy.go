@@ -24,11 +24,14 @@ type Strategy interface {
 	// family's own file set (e.g. EAPM's etc.csv, apc.csv, users.csv). Errors
 	// are errs.Invalid naming file, line and field; nothing is half-read.
 	ParseWorkload(ctx context.Context, files []File) (*Workload, error)
-	// Generate builds a workload from a preset. params are already resolved
-	// against the preset's ParamSpecs (defaults filled, limits checked).
+	// Generate builds a workload from a preset with params (checked against
+	// the preset's ParamSpecs: a Def decodes them into its typed config).
 	Generate(ctx context.Context, preset string, params Params, seed int64) (*Workload, error)
-	// Run schedules w (its canonical Data) with a variant and resolved params.
-	// It honours ctx (a cancel or the run's time limit) and reports progress.
+	// Run schedules w (its canonical Data) with a variant ("": the first)
+	// and params, which it checks against Params() and decodes (a Def does
+	// this once, into the family's typed config); progress may be nil. It
+	// honours ctx (a cancel or the run's time limit) and reports progress.
+	// Families implement Strategy through Def, which does all of this.
 	Run(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*Report, error)
 
 	// ReproduceParams lists the parameters of the seed experiment (e.g. how

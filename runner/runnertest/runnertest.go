@@ -158,6 +158,17 @@ func (s *Strategy) Run(ctx context.Context, w *solvers.Workload, variant string,
 	if err := json.Unmarshal(w.Data, &wl); err != nil {
 		return nil, errs.Invalidf("workload", "not a test workload: %v", err)
 	}
+	// A family resolves its own params (solvers.Def does), as here.
+	p, err := solvers.Resolve(s.Params(), p)
+	if err != nil {
+		return nil, err
+	}
+	if variant == "" {
+		variant = s.Variants()[0].Name
+	}
+	if progress == nil {
+		progress = solvers.NoProgress
+	}
 	return s.behave(ctx, variant, p, progress, float64(wl.N))
 }
 
@@ -168,6 +179,13 @@ func (s *Strategy) ReproduceParams() []solvers.ParamSpec {
 
 func (s *Strategy) Reproduce(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
 	defer s.enter("reproduce")()
+	p, err := solvers.Resolve(s.ReproduceParams(), p)
+	if err != nil {
+		return nil, err
+	}
+	if progress == nil {
+		progress = solvers.NoProgress
+	}
 	return s.behave(ctx, p.String("mode"), p, progress, 1)
 }
 
