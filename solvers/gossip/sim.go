@@ -11,8 +11,9 @@ import (
 	"schedlab/solvers"
 )
 
-// Config is a run's protocol: every knob with its unit.
-type Config struct {
+// SimConfig is a simulation's protocol: every knob with its unit (Config's
+// simConfig makes it from the run parameters).
+type SimConfig struct {
 	Variant     string  // VariantGossip or VariantCentral
 	PeriodS     float64 // gossip period and central collection period, s
 	Fanout      int     // exchanges a node opens per period
@@ -30,7 +31,8 @@ type Config struct {
 	MemoryBytes int64   // budget for the tables
 	Seed        int64
 
-	log bool // keep the event log (tests)
+	log       bool   // keep the event log (tests)
+	sizeField string // the parameter that set the node count, for the budget's error ("" = nodes)
 }
 
 // Record states.
@@ -162,7 +164,7 @@ type Result struct {
 }
 
 type sim struct {
-	cfg Config
+	cfg SimConfig
 	in  *Instance
 	nt  *net
 	n   int
@@ -251,7 +253,7 @@ func estimateBytes(n, sched int, durS, periodS float64, jobs int, gossip bool) i
 }
 
 // Simulate runs the gossip or central variant on in.
-func Simulate(ctx context.Context, in *Instance, cfg Config, progress solvers.Progress) (*Result, error) {
+func Simulate(ctx context.Context, in *Instance, cfg SimConfig, progress solvers.Progress) (*Result, error) {
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
@@ -268,7 +270,11 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, progress solvers.Pr
 	// The budget is the lower of memory_mb and the server's: a user can
 	// lower it, never raise it.
 	est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), gsp)
-	if err := solvers.ReserveWithin(ctx, "nodes", est, fmt.Sprintf("%d nodes over %.0f s (tables and records)", n, in.DurationS), cfg.MemoryBytes); err != nil {
+	field := cfg.sizeField
+	if field == "" {
+		field = "nodes"
+	}
+	if err := solvers.ReserveWithin(ctx, field, est, fmt.Sprintf("%d nodes over %.0f s (tables and records)", n, in.DurationS), cfg.MemoryBytes); err != nil {
 		return nil, err
 	}
 	s := &sim{cfg: cfg, in: in, nt: nt, n: n, rng: rand.New(rand.NewSource(cfg.Seed)), dur: in.DurationS, gsp: gsp, S: S}
@@ -280,7 +286,7 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, progress solvers.Pr
 }
 
 // newSim builds a simulator without running it (tests inspect its tables).
-func newSim(in *Instance, cfg Config) *sim {
+func newSim(in *Instance, cfg SimConfig) *sim {
 	S := 1
 	if cfg.Variant == VariantGossip {
 		S = cfg.Schedulers

@@ -18,8 +18,8 @@ func genInstance(t testing.TB, nodes int, nat, load, hours float64, seed int64) 
 	return in
 }
 
-func defaultConfig(variant string) Config {
-	return Config{Variant: variant, PeriodS: 60, Fanout: 1, TTLS: 1800, Schedulers: 1, RecordCostS: 0.005, MatchCostS: 50e-6,
+func defaultConfig(variant string) SimConfig {
+	return SimConfig{Variant: variant, PeriodS: 60, Fanout: 1, TTLS: 1800, Schedulers: 1, RecordCostS: 0.005, MatchCostS: 50e-6,
 		DowntimeS: 1800, WarmupS: 2 * 3600, RecordBytes: 256, GanttNodes: 50, Seed: 1}
 }
 
