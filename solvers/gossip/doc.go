@@ -159,6 +159,26 @@
 // the periodic snapshot by the true state at every instant (an oracle):
 // with zero costs it reaches the ideal utilization min(load, 1).
 //
+// # Simulator structure
+//
+// The kernel (package des) is model-free: a clock and one queue ordered
+// by (time, sequence of scheduling), Step and Run; events at one time run
+// in the order they were scheduled, which with one seeded random source
+// drawn in event order makes a run reproducible. The model registers one
+// handler for its typed events (events.go: a kind and named fields — node,
+// peer, scheduler, job, epoch — never generic slots). The shared model
+// (sim.go, events.go: nodes, jobs, the schedulers' queues, matching,
+// churn, accounting) reaches what differs between the two systems through
+// two small interfaces declared in view.go: view (what a scheduler asks
+// when it matches: latency, a candidate node, and what it learns from its
+// sends and the answers) and protocol (how the information spreads:
+// ticks, state changes, leave and join, the per-period sample, its own
+// events). gossipInfo (gossipinfo.go: version tables and exchanges) and
+// centralInfo (central.go: the manager's collections or the oracle)
+// implement both. The central collection in progress keeps its start time
+// in the model (one collection at a time), and the clock's round is
+// counted by the model, so no event carries a float.
+//
 // # Metrics
 //
 // utilization is the mean of m/n over [warm-up, end) (warm-up = min(
