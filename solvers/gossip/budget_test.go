@@ -16,27 +16,27 @@ func allocated() uint64 {
 	return m.TotalAlloc
 }
 
-// The audit's call: nodes=100000 with memory_mb raised to 1 TiB ended in a
+// The audit's call: nodes=100000 (now rescale_nodes) with memory_mb raised to 1 TiB ended in a
 // fatal out-of-memory inside sim.init. The server's budget caps memory_mb.
 func TestBudgetRefusesTheAuditedRunBeforeAllocating(t *testing.T) {
 	s := New()
-	w := generate(t, solvers.Params{"nodes": "10", "sites": "2", "duration_h": "1"}, 1)
-	params := solvers.Params{"nodes": "100000", "memory_mb": "1048576"}
+	w := genWorkload(t, solvers.Params{"nodes": "10", "sites": "2", "duration_h": "1"}, 1)
+	params := solvers.Params{"rescale_nodes": "100000", "memory_mb": "1048576"}
 	for _, ctx := range []context.Context{
 		solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 4 << 30}),
 		context.Background(), // no limits: the default 4 GiB
 	} {
 		before := allocated()
 		_, err := s.Run(ctx, w, VariantGossip, params, nil)
-		if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "nodes" || !strings.Contains(err.Error(), "over the memory budget of 4 GiB") {
-			t.Errorf("nodes=100000 memory_mb=1048576: %v, want TooLarge on nodes against 4 GiB", err)
+		if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "rescale_nodes" || !strings.Contains(err.Error(), "over the memory budget of 4 GiB") {
+			t.Errorf("rescale_nodes=100000 memory_mb=1048576: %v, want TooLarge on rescale_nodes against 4 GiB", err)
 		}
 		if d := allocated() - before; d > 256<<20 {
 			t.Errorf("refusing it allocated %d MiB", d>>20)
 		}
 	}
 	// memory_mb still lowers the budget.
-	_, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{"nodes": "2000", "memory_mb": "1"}, nil)
+	_, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{"rescale_nodes": "2000", "memory_mb": "1"}, nil)
 	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "1 MiB") {
 		t.Errorf("2000 nodes under memory_mb=1: %v", err)
 	}
@@ -45,7 +45,7 @@ func TestBudgetRefusesTheAuditedRunBeforeAllocating(t *testing.T) {
 func TestBudgetRefusesAJobStreamOverTheBudget(t *testing.T) {
 	s := New()
 	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 8 << 20})
-	p, err := solvers.Resolve(presetParams(), solvers.Params{"nodes": "100000", "duration_h": "7.5"})
+	p, err := solvers.Resolve(s.Presets()[0].Params, solvers.Params{"nodes": "100000", "duration_h": "7.5"})
 	if err != nil {
 		t.Fatal(err)
 	}

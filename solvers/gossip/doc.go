@@ -55,9 +55,28 @@
 // period_s, fanout, k, ttl_s, schedulers (and mode, costs, churn...). The
 // CLI sends a --param to the generator when the preset names it and to the
 // run otherwise, so every issue name works on `schedlab run --preset`.
-// The run parameter nodes (default 0 = the workload's) rescales a workload
-// to another node count (see SWF below); that is how an SWF trace is
-// replayed on a chosen number of nodes.
+// The run parameter rescale_nodes (default 0 = the workload's) rescales a
+// workload to another node count (see SWF below); that is how an SWF trace
+// is replayed on a chosen number of nodes. (It was called nodes until the
+// typed configs: a run parameter may not share its name with the preset's
+// nodes, which the CLI's --param nodes=… always reaches.)
+//
+// # Parameters
+//
+// The run parameters are one typed struct, Config, whose defaults
+// constructor DefaultConfig carries each default's reason and unit in a
+// comment (memberlist's DefaultLANConfig style); Config.Declare binds each
+// field to its public name, unit, limits and doc, and names the variants
+// that read it (.For: period_s, churn_per_h, downtime_s, warmup_h,
+// match_cost_us, gantt_nodes, gantt_lanes and memory_mb are gossip and
+// central; ttl_s and schedulers gossip; record_cost_ms and central_info
+// central; k, mode and max_rounds rumor; fanout gossip and rumor;
+// rescale_nodes, record_bytes and sim_seed all). The umeda2006 preset's
+// generator is Umeda2006Config (DefaultUmeda2006Config), the seed
+// experiment's ReproConfig (DefaultReproConfig). Config.simConfig and
+// Config.rumorConfig turn a run's Config into the simulator's SimConfig
+// (seconds, bytes, the combined seed) and the rumor's RumorConfig.
+// solvers.Def wraps these parts into the solvers.Strategy that New returns.
 //
 // # Variants
 //
@@ -140,6 +159,26 @@
 // the periodic snapshot by the true state at every instant (an oracle):
 // with zero costs it reaches the ideal utilization min(load, 1).
 //
+// # Simulator structure
+//
+// The kernel (package des) is model-free: a clock and one queue ordered
+// by (time, sequence of scheduling), Step and Run; events at one time run
+// in the order they were scheduled, which with one seeded random source
+// drawn in event order makes a run reproducible. The model registers one
+// handler for its typed events (events.go: a kind and named fields — node,
+// peer, scheduler, job, epoch — never generic slots). The shared model
+// (sim.go, events.go: nodes, jobs, the schedulers' queues, matching,
+// churn, accounting) reaches what differs between the two systems through
+// two small interfaces declared in view.go: view (what a scheduler asks
+// when it matches: latency, a candidate node, and what it learns from its
+// sends and the answers) and protocol (how the information spreads:
+// ticks, state changes, leave and join, the per-period sample, its own
+// events). gossipInfo (gossipinfo.go: version tables and exchanges) and
+// centralInfo (central.go: the manager's collections or the oracle)
+// implement both. The central collection in progress keeps its start time
+// in the model (one collection at a time), and the clock's round is
+// counted by the model, so no event carries a float.
+//
 // # Metrics
 //
 // utilization is the mean of m/n over [warm-up, end) (warm-up = min(
@@ -164,7 +203,7 @@
 // 10,000), so that the offered load equals the trace's own:
 // ρ = Σ run·alloc / (P · span) with P the machine's processors; the submit
 // times are multiplied by c = Σ run / (n · ρ · span), keeping their order and
-// relative gaps. A run with another nodes multiplies the submit times by
+// relative gaps. A run with another rescale_nodes multiplies the submit times by
 // n_workload / n_run, which keeps the offered load too.
 //
 // # Reproduce
@@ -217,8 +256,9 @@
 // schedulers × n, the history and the jobs: estimateBytes, in saturating
 // arithmetic) are checked before sim.init against the lower of memory_mb and
 // the server's budget (solvers.ReserveWithin on "nodes"); memory_mb is a
-// budget knob, refused at submit above --memory-mb. A rescale (nodes)
-// reserves its job list, Generate its expected job stream (load · nodes ·
+// budget knob, refused at submit above --memory-mb (a rescaled run's
+// budget error names rescale_nodes). A rescale (rescale_nodes) reserves
+// its job list, Generate its expected job stream (load · nodes ·
 // duration / mean job, on "duration_h"), Reproduce its largest scheduling
 // run once per core that may run one at the same time (on "fig9_nodes" or
 // "max_nodes"), and an SWF upload is read streaming with at most MaxJobs

@@ -101,7 +101,7 @@ func rumorReport(in *Instance, rc RumorConfig, res *RumorResult, wall time.Durat
 	return r
 }
 
-func simReport(in *Instance, cfg Config, res *Result, wall time.Duration) *solvers.Report {
+func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *solvers.Report {
 	r := &solvers.Report{}
 	r.Metrics = []solvers.Metric{
 		{Name: "utilization", Value: res.Utilization, Better: solvers.Higher},
@@ -155,14 +155,14 @@ func simReport(in *Instance, cfg Config, res *Result, wall time.Duration) *solve
 	return r
 }
 
-func staleName(cfg Config) string {
+func staleName(cfg SimConfig) string {
 	if cfg.Variant == VariantCentral {
 		return "central: age of the snapshot"
 	}
 	return "gossip: scheduler's table"
 }
 
-func ganttNote(cfg Config, lanes int) string {
+func ganttNote(cfg SimConfig, lanes int) string {
 	const reserved = "\"reserved\" bars are the round trip between the accept and the job's start; at most 20,000 bars are drawn."
 	if cfg.GanttLanes == nil {
 		return fmt.Sprintf("The Gantt shows nodes 0..%d (gantt_nodes; node ids are spread over random sites, so this is a uniform sample); choose other lanes with gantt_lanes (ids, ranges or random). %s", lanes-1, reserved)

@@ -38,112 +38,139 @@ type RumorResult struct {
 	Log              []LogEntry // contacts (tests)
 }
 
+// rumor is the state of one spreading.
+type rumor struct {
+	cfg      RumorConfig
+	nt       *net
+	n        int
+	rng      *rand.Rand
+	informed []bool
+	round    []int32 // round informed in
+	active   []bool  // still sending
+	cnt      []int32 // "known" answers received
+	numInf   int
+	res      *RumorResult
+}
+
 // Rumor spreads one message from a random origin over the grid nt.
 func Rumor(ctx context.Context, nt *net, cfg RumorConfig, progress solvers.Progress) (*RumorResult, error) {
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
 	n := nt.n
-	rng := rand.New(rand.NewSource(cfg.Seed))
-	informed := make([]bool, n)
-	round := make([]int32, n) // round informed in
-	active := make([]bool, n)
-	cnt := make([]int32, n)
-	origin := rng.Intn(n)
-	informed[origin], active[origin] = true, true
-	res := &RumorResult{Informed: []float64{1 / float64(n)}}
-	numInf := 1
-	// pick draws a uniformly random other node: a sender knows the
-	// members' addresses but not which of them are behind NAT, so an
-	// attempt to a NAT node fails (the seed's §5.1.2 setting).
-	pick := func(i int) int {
-		if n < 2 {
-			return -1
-		}
-		t := rng.Intn(n - 1)
-		if t >= i {
-			t++
-		}
-		return t
-	}
-	inform := func(t, r int) {
-		informed[t], active[t], round[t] = true, true, int32(r)
-		numInf++
-		res.RoundsToConverge = r
-	}
-	hot := func(i, r int) bool { return informed[i] && active[i] && int(round[i]) < r }
-	known := func(i int) {
-		cnt[i]++
-		if int(cnt[i]) >= cfg.K {
-			active[i] = false
-		}
-	}
-	msg := float64(2*headerBytes + cfg.RecordBytes)
+	rm := &rumor{cfg: cfg, nt: nt, n: n, rng: rand.New(rand.NewSource(cfg.Seed)),
+		informed: make([]bool, n), round: make([]int32, n), active: make([]bool, n), cnt: make([]int32, n),
+		numInf: 1, res: &RumorResult{Informed: []float64{1 / float64(n)}}}
+	origin := rm.rng.Intn(n)
+	rm.informed[origin], rm.active[origin] = true, true
 	for r := 1; r <= cfg.MaxRounds; r++ {
 		if r&15 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			progress(r, cfg.MaxRounds, fmt.Sprintf("round %d, %d of %d informed", r, numInf, n))
+			progress(r, cfg.MaxRounds, fmt.Sprintf("round %d, %d of %d informed", r, rm.numInf, n))
 		}
-		for i := 0; i < n; i++ {
-			if cfg.Mode == ModePush && !hot(i, r) {
-				continue
-			}
-			for f := 0; f < cfg.Fanout; f++ {
-				t := pick(i)
-				if t < 0 {
-					break
-				}
-				if nt.nat[t] {
-					// the connection attempt fails: one header, no answer
-					res.Messages++
-					res.Bytes += headerBytes
-					res.Failed++
-					continue
-				}
-				res.Messages += 2
-				res.Bytes += msg
-				if cfg.log {
-					res.Log = append(res.Log, LogEntry{T: float64(r), Kind: "contact", From: i, To: t, Job: -1})
-				}
-				hi, ht := hot(i, r), hot(t, r)
-				switch {
-				case hi && !informed[t]:
-					inform(t, r)
-				case cfg.Mode == ModePushPull && informed[t] && int(round[t]) < r && !informed[i]:
-					inform(i, r)
-				case informed[i] && informed[t]:
-					if hi {
-						known(i)
-					}
-					if ht && cfg.Mode == ModePushPull {
-						known(t)
-					}
-				}
-				if cfg.Mode == ModePush && !active[i] {
-					break
-				}
-			}
-		}
-		res.Rounds = r
-		res.Informed = append(res.Informed, float64(numInf)/float64(n))
-		if numInf == n {
-			break
-		}
-		senders := 0
-		for i := 0; i < n; i++ {
-			if informed[i] && active[i] {
-				senders++
-				break
-			}
-		}
-		if senders == 0 {
+		if !rm.step(r) {
 			break
 		}
 	}
-	res.Final = float64(numInf) / float64(n)
-	return res, nil
+	rm.res.Final = float64(rm.numInf) / float64(n)
+	return rm.res, nil
+}
+
+// step runs round r; it reports whether the spreading goes on (some node
+// is uninformed and some sender is left).
+func (rm *rumor) step(r int) bool {
+	for i := 0; i < rm.n; i++ {
+		if rm.cfg.Mode == ModePush && !rm.hot(i, r) {
+			continue
+		}
+		for f := 0; f < rm.cfg.Fanout; f++ {
+			t := rm.pick(i)
+			if t < 0 {
+				break
+			}
+			rm.contact(i, t, r)
+			if rm.cfg.Mode == ModePush && !rm.active[i] {
+				break
+			}
+		}
+	}
+	rm.res.Rounds = r
+	rm.res.Informed = append(rm.res.Informed, float64(rm.numInf)/float64(rm.n))
+	if rm.numInf == rm.n {
+		return false
+	}
+	for i := 0; i < rm.n; i++ {
+		if rm.informed[i] && rm.active[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// pick draws a uniformly random other node: a sender knows the members'
+// addresses but not which of them are behind NAT, so an attempt to a NAT
+// node fails (the seed's §5.1.2 setting).
+func (rm *rumor) pick(i int) int {
+	if rm.n < 2 {
+		return -1
+	}
+	t := rm.rng.Intn(rm.n - 1)
+	if t >= i {
+		t++
+	}
+	return t
+}
+
+// contact is i's attempt to reach t in round r.
+func (rm *rumor) contact(i, t, r int) {
+	res := rm.res
+	if rm.nt.nat[t] {
+		// the connection attempt fails: one header, no answer
+		res.Messages++
+		res.Bytes += headerBytes
+		res.Failed++
+		return
+	}
+	res.Messages += 2
+	res.Bytes += float64(2*headerBytes + rm.cfg.RecordBytes)
+	if rm.cfg.log {
+		res.Log = append(res.Log, LogEntry{T: float64(r), Kind: "contact", From: i, To: t, Job: -1})
+	}
+	hi, ht := rm.hot(i, r), rm.hot(t, r)
+	switch {
+	case hi && !rm.informed[t]:
+		rm.inform(t, r)
+	case rm.cfg.Mode == ModePushPull && rm.informed[t] && int(rm.round[t]) < r && !rm.informed[i]:
+		rm.inform(i, r)
+	case rm.informed[i] && rm.informed[t]:
+		if hi {
+			rm.known(i)
+		}
+		if ht && rm.cfg.Mode == ModePushPull {
+			rm.known(t)
+		}
+	}
+}
+
+func (rm *rumor) inform(t, r int) {
+	rm.informed[t], rm.active[t], rm.round[t] = true, true, int32(r)
+	rm.numInf++
+	rm.res.RoundsToConverge = r
+}
+
+// hot reports whether i sends in round r: informed before r and active.
+func (rm *rumor) hot(i, r int) bool {
+	return rm.informed[i] && rm.active[i] && int(rm.round[i]) < r
+}
+
+// known counts a "known" answer to i; the k-th stops it.
+func (rm *rumor) known(i int) {
+	rm.cnt[i]++
+	if int(rm.cnt[i]) >= rm.cfg.K {
+		rm.active[i] = false
+	}
 }
 
 // Theory is the mean-field epidemic with infinite k: the informed fraction

@@ -18,8 +18,8 @@ func genInstance(t testing.TB, nodes int, nat, load, hours float64, seed int64) 
 	return in
 }
 
-func defaultConfig(variant string) Config {
-	return Config{Variant: variant, PeriodS: 60, Fanout: 1, TTLS: 1800, Schedulers: 1, RecordCostS: 0.005, MatchCostS: 50e-6,
+func defaultConfig(variant string) SimConfig {
+	return SimConfig{Variant: variant, PeriodS: 60, Fanout: 1, TTLS: 1800, Schedulers: 1, RecordCostS: 0.005, MatchCostS: 50e-6,
 		DowntimeS: 1800, WarmupS: 2 * 3600, RecordBytes: 256, GanttNodes: 50, Seed: 1}
 }
 
@@ -173,8 +173,9 @@ func TestLeaveRecordRemovesNodeFromEveryTableItReaches(t *testing.T) {
 	cfg.log = true
 	cfg.DowntimeS = 1e9 // left nodes stay away
 	s := newSim(in, cfg)
+	g := s.info.(*gossipInfo)
 	// three nodes leave at 1 h
-	s.at(3600, kWake, 0, 0, 0, 0)
+	s.at(3600, event{kind: evWake, sched: 0})
 	left := []int{}
 	for _, i := range []int{5, 17, 42} {
 		if !s.isSched(i) {
@@ -182,19 +183,14 @@ func TestLeaveRecordRemovesNodeFromEveryTableItReaches(t *testing.T) {
 		}
 	}
 	// run to 1 h, make them leave, run on
-	for len(s.h) > 0 && s.h[0].t < 3600 {
-		e := s.h.pop()
-		s.now = e.t
-		s.handle(e)
+	if err := s.k.Run(3600, 0, nil); err != nil {
+		t.Fatal(err)
 	}
-	s.now = 3600
 	for _, i := range left {
 		s.Leave(i)
 	}
-	for len(s.h) > 0 && s.h[0].t < 3600+900 {
-		e := s.h.pop()
-		s.now = e.t
-		s.handle(e)
+	if err := s.k.Run(3600+900, 0, nil); err != nil {
+		t.Fatal(err)
 	}
 	n := s.n
 	for _, o := range left {
@@ -203,11 +199,11 @@ func TestLeaveRecordRemovesNodeFromEveryTableItReaches(t *testing.T) {
 			if !s.up[x] {
 				continue
 			}
-			T := s.tab[x*n : (x+1)*n]
-			if T[o] >= s.leaveVer[o] {
+			T := g.tab[x*n : (x+1)*n]
+			if T[o] >= g.leaveVer[o] {
 				reached++
 				for k := range s.schedNode {
-					if _, ok := s.usable(T, k, o); ok {
+					if _, ok := g.usable(T, k, o); ok {
 						t.Errorf("table %d still offers node %d after its leave record", x, o)
 					}
 				}
@@ -221,7 +217,7 @@ func TestLeaveRecordRemovesNodeFromEveryTableItReaches(t *testing.T) {
 		if e.Kind == "match" {
 			for _, o := range left {
 				if e.To == o && e.T >= 3600 {
-					if s.vs[o][e.Ver] != stFree || e.Ver >= s.leaveVer[o] {
+					if g.vs[o][e.Ver] != stFree || e.Ver >= g.leaveVer[o] {
 						t.Errorf("matched left node %d with version %d", o, e.Ver)
 					}
 				}
@@ -373,16 +369,16 @@ func TestTheoryCurves(t *testing.T) {
 func TestAccountAdvancesAcrossRoundedBinEdges(t *testing.T) {
 	in := &Instance{Grid: DefaultGrid(4, 1, 0, 1), DurationS: 3600.371}
 	s := newSim(in, defaultConfig(VariantCentral))
-	if len(s.area) != 61 || int(51*s.binW/s.binW) != 50 {
-		t.Skipf("this platform's rounding does not hit the edge case (bins %d)", len(s.area))
+	a := &s.acct
+	if len(a.area) != 61 || int(51*a.binW/a.binW) != 50 {
+		t.Skipf("this platform's rounding does not hit the edge case (bins %d)", len(a.area))
 	}
-	s.running = 2
+	a.running = 2
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for b := 1; b <= 61; b++ {
-			s.now = float64(b) * s.binW
-			s.account()
+			s.accountTo(float64(b) * a.binW)
 		}
 	}()
 	select {
@@ -391,8 +387,8 @@ func TestAccountAdvancesAcrossRoundedBinEdges(t *testing.T) {
 		t.Fatal("account() does not advance across a rounded bin edge")
 	}
 	var sum float64
-	for _, a := range s.area {
-		sum += a
+	for _, x := range a.area {
+		sum += x
 	}
 	if want := 2 * in.DurationS; math.Abs(sum-want) > 1e-6*want {
 		t.Errorf("integrated %v node·s, want %v", sum, want)

@@ -15,7 +15,7 @@ import (
 var simMetrics = []string{"utilization", "wait_mean", "wait_p95", "rejects_per_job", "messages_per_node_per_period",
 	"bytes_per_node_per_period", "rounds_to_converge", "final_informed", "staleness_mean_s", "wall_ms"}
 
-func generate(t testing.TB, params solvers.Params, seed int64) *solvers.Workload {
+func genWorkload(t testing.TB, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
 	s := New()
 	p, err := solvers.Resolve(s.Presets()[0].Params, params)
@@ -31,7 +31,7 @@ func generate(t testing.TB, params solvers.Params, seed int64) *solvers.Workload
 
 func TestStrategyRunEveryVariant(t *testing.T) {
 	s := New()
-	w := generate(t, solvers.Params{"nodes": "120", "sites": "6", "nat_fraction": "0.1", "duration_h": "4"}, 3)
+	w := genWorkload(t, solvers.Params{"nodes": "120", "sites": "6", "nat_fraction": "0.1", "duration_h": "4"}, 3)
 	if err := w.Preview.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +76,8 @@ func TestStrategyRunEveryVariant(t *testing.T) {
 
 func TestStrategyDeterministic(t *testing.T) {
 	s := New()
-	w := generate(t, solvers.Params{"nodes": "80", "duration_h": "3", "nat_fraction": "0.2"}, 9)
-	w2 := generate(t, solvers.Params{"nodes": "80", "duration_h": "3", "nat_fraction": "0.2"}, 9)
+	w := genWorkload(t, solvers.Params{"nodes": "80", "duration_h": "3", "nat_fraction": "0.2"}, 9)
+	w2 := genWorkload(t, solvers.Params{"nodes": "80", "duration_h": "3", "nat_fraction": "0.2"}, 9)
 	if !reflect.DeepEqual(w.Data, w2.Data) {
 		t.Fatal("generation not deterministic")
 	}
@@ -108,7 +108,7 @@ func TestStrategyDeterministic(t *testing.T) {
 
 func TestParseWorkloadRoundTripAndErrors(t *testing.T) {
 	s := New()
-	w := generate(t, solvers.Params{"nodes": "30", "duration_h": "1"}, 2)
+	w := genWorkload(t, solvers.Params{"nodes": "30", "duration_h": "1"}, 2)
 	w2, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "g.json", Data: w.Data}})
 	if err != nil {
 		t.Fatal(err)
@@ -150,8 +150,8 @@ func TestParseWorkloadRoundTripAndErrors(t *testing.T) {
 
 func TestParamsValidated(t *testing.T) {
 	s := New()
-	w := generate(t, solvers.Params{"nodes": "20", "duration_h": "1"}, 2)
-	for _, c := range []struct{ k, v string }{{"fanout", "0"}, {"mode", "pull"}, {"period_s", "x"}, {"bogus", "1"}, {"nodes", "-3"}} {
+	w := genWorkload(t, solvers.Params{"nodes": "20", "duration_h": "1"}, 2)
+	for _, c := range []struct{ k, v string }{{"fanout", "0"}, {"mode", "pull"}, {"period_s", "x"}, {"bogus", "1"}, {"rescale_nodes", "-3"}} {
 		_, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{c.k: c.v}, nil)
 		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.k {
 			t.Errorf("%s=%s: %v", c.k, c.v, err)
@@ -169,7 +169,7 @@ func TestParamsValidated(t *testing.T) {
 	if _, err := s.Generate(context.Background(), "nope", nil, 1); errs.FieldOf(err) != "preset" {
 		t.Errorf("preset: %v", err)
 	}
-	big := generate(t, solvers.Params{"nodes": "30000", "duration_h": "0.01", "load": "0.01"}, 1)
+	big := genWorkload(t, solvers.Params{"nodes": "30000", "duration_h": "0.01", "load": "0.01"}, 1)
 	if _, err := s.Run(context.Background(), big, VariantGossip, solvers.Params{"memory_mb": "1024"}, nil); !errs.Is(errs.TooLarge, err) || errs.FieldOf(err) != "nodes" {
 		t.Errorf("memory guard: %v", err)
 	}
@@ -181,7 +181,7 @@ func TestParamsValidated(t *testing.T) {
 func TestRunHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	w := generate(t, solvers.Params{"nodes": "200", "duration_h": "24"}, 2)
+	w := genWorkload(t, solvers.Params{"nodes": "200", "duration_h": "24"}, 2)
 	if _, err := New().Run(ctx, w, VariantGossip, nil, nil); err != context.Canceled {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -231,7 +231,7 @@ func TestSWFUpload(t *testing.T) {
 	if err := w.Preview.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{"nodes": "300"}, nil)
+	r, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{"rescale_nodes": "300"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func TestReproduceSmall(t *testing.T) {
 
 func TestGanttLanesChosenByTheUser(t *testing.T) {
 	s := New()
-	w := generate(t, solvers.Params{"nodes": "300", "duration_h": "3"}, 4)
+	w := genWorkload(t, solvers.Params{"nodes": "300", "duration_h": "3"}, 4)
 	r, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{"gantt_lanes": "290-299, 5, 7-8, 5"}, nil)
 	if err != nil {
 		t.Fatal(err)
