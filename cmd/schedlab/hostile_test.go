@@ -263,11 +263,11 @@ func TestHostileRequestsNeverTakeTheServerDown(t *testing.T) {
 	corpus := []hostile{
 		// The audit's own calls.
 		jsonReq("gossip memory_mb raised past the server's budget", "/api/runs",
-			`{"workload_id":"`+good["gossip"]+`","params":{"nodes":"100000","memory_mb":"1048576"}}`, 400, "memory_mb"),
+			`{"workload_id":"`+good["gossip"]+`","params":{"rescale_nodes":"100000","memory_mb":"1048576"}}`, 400, "memory_mb"),
 		jsonReq("dcop memory_mb raised past the server's budget", "/api/runs",
 			`{"workload_id":"`+good["dcop"]+`","params":{"memory_mb":"1048576"}}`, 400, "memory_mb"),
-		jsonReq("gossip 100,000 nodes inside the budget knob", "/api/runs",
-			`{"workload_id":"`+good["gossip"]+`","variant":"gossip","params":{"nodes":"100000"}}`, http.StatusCreated, ""),
+		jsonReq("gossip rescaled to 100,000 nodes inside the budget knob", "/api/runs",
+			`{"workload_id":"`+good["gossip"]+`","variant":"gossip","params":{"rescale_nodes":"100000"}}`, http.StatusCreated, ""),
 		jsonReq("dcop generate at every size limit", "/api/workloads/generate",
 			`{"strategy":"dcop","preset":"namekata2008","params":{"jobs":1000,"resources":1000,"per_job":1000,"horizon":10000,"dur_max":10000}}`, 0, ""),
 		// Integers as JSON numbers of any size within a limit are exact;

@@ -51,6 +51,11 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	// A family whose parameter names the forms or the CLI could not reach
+	// is a bug of this build: refuse to start rather than serve it.
+	if err := registry.Check(); err != nil {
+		return fmt.Errorf("this build's strategies are inconsistent: %w", err)
+	}
 	cmd := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
