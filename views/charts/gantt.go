@@ -175,16 +175,68 @@ func Gantt(g solvers.Gantt) templ.Component {
 // that does not exist, with non-finite times or ending before they start,
 // are skipped (Report.Validate rejects them anyway).
 func GanttOption(g solvers.Gantt) ([]byte, error) {
-	meta := GanttMeta{
-		Lanes:  g.Lanes,
-		Labels: []string{""},
-		Groups: []string{""},
-		Colors: append(append([]string{}, palette...), LocalGrey),
-		Kinds:  []string{"job", "local", "alt", "reserved"},
-		Unit:   g.TimeUnit,
+	d := ganttRows(g)
+	height := GanttHeight(len(g.Lanes))
+	yZoom := len(g.Lanes) > GanttLaneZoomMin
+	right := "24"
+	if yZoom {
+		right = "48"
 	}
-	if meta.Lanes == nil {
-		meta.Lanes = []string{}
+	c := gecharts.NewCustom()
+	c.SetGlobalOptions(
+		gecharts.WithTitleOpts(opts.Title{Title: g.Title, Show: opts.Bool(false)}),
+		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		gecharts.WithToolboxOpts(toolbox(g.Title, false)),
+		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: right, Top: "36", Bottom: "64", ContainLabel: opts.Bool(true)}),
+		gecharts.WithXAxisOpts(ganttTimeAxis(g.TimeUnit, d)),
+		gecharts.WithYAxisOpts(opts.YAxis{Type: "category", Data: d.meta.Lanes, Inverse: opts.Bool(true),
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: 140, Overflow: "truncate"},
+			SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
+		gecharts.WithAnimation(false),
+	)
+	c.AddSeries(g.Title, nil, gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
+		s.Data = d.rows
+		s.RenderItem = ganttRenderItem
+		s.Encode = &opts.Encode{X: []int{StartCol, EndCol}, Y: LaneCol}
+		s.SeriesTooltip = &opts.SeriesTooltip{Formatter: ganttTooltip}
+	}))
+	ext := &extender{
+		series: []map[string]any{{
+			"dimensions":           []string{"lane", "start", "end", "colour", "kind", "label", "group"},
+			"progressive":          GanttProgressive,
+			"progressiveThreshold": GanttProgressive,
+		}},
+		top: map[string]any{"dataZoom": ganttZooms(len(g.Lanes), height, yZoom), metaKey: d.meta},
+	}
+	return optionJSON(c, ext)
+}
+
+// ganttData is a Gantt as series rows and the lookup tables they index,
+// with the time span of the bars drawn.
+type ganttData struct {
+	meta   GanttMeta
+	rows   [][ganttCols]float64
+	lo, hi float64
+}
+
+// ganttRows turns the bars into rows, interning labels and groups; bars on
+// no lane, with non-finite times or ending before they start are skipped.
+func ganttRows(g solvers.Gantt) ganttData {
+	d := ganttData{
+		meta: GanttMeta{
+			Lanes:  g.Lanes,
+			Labels: []string{""},
+			Groups: []string{""},
+			Colors: append(append([]string{}, palette...), LocalGrey),
+			Kinds:  []string{"job", "local", "alt", "reserved"},
+			Unit:   g.TimeUnit,
+		},
+		rows: make([][ganttCols]float64, 0, len(g.Bars)),
+		lo:   math.Inf(1), hi: math.Inf(-1),
+	}
+	if d.meta.Lanes == nil {
+		d.meta.Lanes = []string{}
 	}
 	greyIdx := len(palette)
 	labelIdx := map[string]int{"": 0}
@@ -198,8 +250,6 @@ func GanttOption(g solvers.Gantt) ([]byte, error) {
 		}
 		return i
 	}
-	rows := make([][ganttCols]float64, 0, len(g.Bars))
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, b := range g.Bars {
 		if b.Lane < 0 || b.Lane >= len(g.Lanes) || math.IsNaN(b.Start) || math.IsInf(b.Start, 0) ||
 			math.IsNaN(b.End) || math.IsInf(b.End, 0) || b.End < b.Start {
@@ -210,37 +260,37 @@ func GanttOption(g solvers.Gantt) ([]byte, error) {
 		if k == KindCodeLocal {
 			colour = greyIdx
 		}
-		rows = append(rows, [ganttCols]float64{
+		d.rows = append(d.rows, [ganttCols]float64{
 			LaneCol:   float64(b.Lane),
 			StartCol:  b.Start,
 			EndCol:    b.End,
 			ColourCol: float64(colour),
 			KindCol:   float64(k),
-			LabelCol:  float64(index(labelIdx, &meta.Labels, b.Label)),
-			GroupCol:  float64(index(groupIdx, &meta.Groups, b.Group)),
+			LabelCol:  float64(index(labelIdx, &d.meta.Labels, b.Label)),
+			GroupCol:  float64(index(groupIdx, &d.meta.Groups, b.Group)),
 		})
-		lo, hi = math.Min(lo, b.Start), math.Max(hi, b.End)
+		d.lo, d.hi = math.Min(d.lo, b.Start), math.Max(d.hi, b.End)
 	}
+	return d
+}
 
+// ganttTimeAxis is the time axis in the Gantt's unit, spanning its bars.
+func ganttTimeAxis(unit string, d ganttData) opts.XAxis {
 	timeName := "time"
-	if g.TimeUnit != "" {
-		timeName += " (" + g.TimeUnit + ")"
+	if unit != "" {
+		timeName += " (" + unit + ")"
 	}
-	xAxis := opts.XAxis{Type: "value", Name: timeName, NameLocation: "middle", NameGap: 24, Scale: opts.Bool(true),
+	x := opts.XAxis{Type: "value", Name: timeName, NameLocation: "middle", NameGap: 24, Scale: opts.Bool(true),
 		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLabel: &opts.AxisLabel{Formatter: ganttTimeLabel}}
-	if len(rows) > 0 {
-		xAxis.Min, xAxis.Max = lo, hi
+	if len(d.rows) > 0 {
+		x.Min, x.Max = d.lo, d.hi
 	}
-	yAxis := opts.YAxis{Type: "category", Data: meta.Lanes, Inverse: opts.Bool(true),
-		AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: 140, Overflow: "truncate"},
-		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}
+	return x
+}
 
-	height := GanttHeight(len(g.Lanes))
-	yZoom := len(g.Lanes) > GanttLaneZoomMin
-	right := "24"
-	if yZoom {
-		right = "48"
-	}
+// ganttZooms are the time zooms (Ctrl+wheel and a slider), and for many
+// lanes a lane slider showing as many lanes as the chart's height fits.
+func ganttZooms(lanes, height int, yZoom bool) []dataZoom {
 	f := false
 	zooms := []dataZoom{
 		{DataZoom: opts.DataZoom{Type: "inside", XAxisIndex: 0, FilterMode: "weakFilter"},
@@ -250,41 +300,15 @@ func GanttOption(g solvers.Gantt) ([]byte, error) {
 	}
 	if yZoom {
 		end := float32(100)
-		if visible := (height - GanttChromePx) / GanttLanePx; visible < len(g.Lanes) {
-			end = float32(100 * float64(visible) / float64(len(g.Lanes)))
+		if visible := (height - GanttChromePx) / GanttLanePx; visible < lanes {
+			end = float32(100 * float64(visible) / float64(lanes))
 		}
 		zooms = append(zooms, dataZoom{
 			DataZoom: opts.DataZoom{Type: "slider", YAxisIndex: 0, FilterMode: "weakFilter", Start: 0, End: end},
 			Width:    16, Right: "8", ShowDetail: &f,
 		})
 	}
-
-	c := gecharts.NewCustom()
-	c.SetGlobalOptions(
-		gecharts.WithTitleOpts(opts.Title{Title: g.Title, Show: opts.Bool(false)}),
-		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
-		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		gecharts.WithToolboxOpts(toolbox(g.Title, false)),
-		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: right, Top: "36", Bottom: "64", ContainLabel: opts.Bool(true)}),
-		gecharts.WithXAxisOpts(xAxis),
-		gecharts.WithYAxisOpts(yAxis),
-		gecharts.WithAnimation(false),
-	)
-	c.AddSeries(g.Title, nil, gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
-		s.Data = rows
-		s.RenderItem = ganttRenderItem
-		s.Encode = &opts.Encode{X: []int{StartCol, EndCol}, Y: LaneCol}
-		s.SeriesTooltip = &opts.SeriesTooltip{Formatter: ganttTooltip}
-	}))
-	ext := &extender{
-		series: []map[string]any{{
-			"dimensions":           []string{"lane", "start", "end", "colour", "kind", "label", "group"},
-			"progressive":          GanttProgressive,
-			"progressiveThreshold": GanttProgressive,
-		}},
-		top: map[string]any{"dataZoom": zooms, metaKey: meta},
-	}
-	return optionJSON(c, ext)
+	return zooms
 }
 
 // Palette returns the group colours (a fresh slice): a group's colour is
