@@ -102,64 +102,8 @@ func GraphOption(g solvers.Graph) ([]byte, error) {
 	if fixed {
 		pos = levelLayout(g)
 	}
-
-	groupIdx := map[string]int{}
-	var cats []*opts.GraphCategory
-	for _, n := range g.Nodes {
-		if _, ok := groupIdx[n.Group]; !ok {
-			groupIdx[n.Group] = len(cats)
-			name := n.Group
-			if name == "" {
-				name = "nodes"
-			}
-			cats = append(cats, &opts.GraphCategory{Name: name})
-		}
-	}
-
-	ids := make(map[string]bool, len(g.Nodes))
-	nodes := make([]graphNode, 0, len(g.Nodes))
-	for _, n := range g.Nodes {
-		if ids[n.ID] {
-			continue // ECharts rejects duplicate ids; the first one wins
-		}
-		ids[n.ID] = true
-		name := n.Label
-		if name == "" {
-			name = n.ID
-		}
-		gn := graphNode{GraphNode: opts.GraphNode{Name: name, Category: groupIdx[n.Group], SymbolSize: 14}, ID: n.ID}
-		if fixed {
-			p := pos[n.ID]
-			gn.X, gn.Y, gn.Fixed = p[0], p[1], opts.Bool(true)
-		}
-		nodes = append(nodes, gn)
-	}
-
-	links := make([]graphLink, 0, len(g.Edges))
-	labels := false
-	for _, e := range g.Edges {
-		if !ids[e.Source] || !ids[e.Target] {
-			continue
-		}
-		style := &opts.LineStyle{Color: EdgeColour, Width: 1.2}
-		switch e.Kind {
-		case "deleted":
-			style = &opts.LineStyle{Color: EdgeDeletedColour, Width: 1.2, Type: "dashed"}
-		case "back":
-			style = &opts.LineStyle{Color: EdgeBackColour, Width: 1.2, Curveness: 0.3}
-		case "tree":
-			style = &opts.LineStyle{Color: EdgeTreeColour, Width: 2}
-		case "critical":
-			style = &opts.LineStyle{Color: EdgeCriticalColour, Width: 3.5}
-		}
-		links = append(links, graphLink{
-			GraphLink: opts.GraphLink{Source: e.Source, Target: e.Target, LineStyle: style},
-			Text:      e.Label,
-			Kind:      e.Kind,
-		})
-		labels = labels || e.Label != ""
-	}
-
+	cats, nodes, ids := graphNodes(g, pos)
+	links, labels := graphLinks(g, ids)
 	layout := "force"
 	if fixed {
 		layout = "none"
@@ -201,73 +145,86 @@ func GraphOption(g solvers.Graph) ([]byte, error) {
 	return optionJSON(c, nil)
 }
 
+// graphNodes are the node categories (one per Group) and the nodes (the
+// first of duplicate ids), fixed at pos when a layout placed them; ids
+// is the set of node ids.
+func graphNodes(g solvers.Graph, pos map[string][2]float32) ([]*opts.GraphCategory, []graphNode, map[string]bool) {
+	groupIdx := map[string]int{}
+	var cats []*opts.GraphCategory
+	for _, n := range g.Nodes {
+		if _, ok := groupIdx[n.Group]; !ok {
+			groupIdx[n.Group] = len(cats)
+			name := n.Group
+			if name == "" {
+				name = "nodes"
+			}
+			cats = append(cats, &opts.GraphCategory{Name: name})
+		}
+	}
+	ids := make(map[string]bool, len(g.Nodes))
+	nodes := make([]graphNode, 0, len(g.Nodes))
+	for _, n := range g.Nodes {
+		if ids[n.ID] {
+			continue // ECharts rejects duplicate ids; the first one wins
+		}
+		ids[n.ID] = true
+		name := n.Label
+		if name == "" {
+			name = n.ID
+		}
+		gn := graphNode{GraphNode: opts.GraphNode{Name: name, Category: groupIdx[n.Group], SymbolSize: 14}, ID: n.ID}
+		if pos != nil {
+			p := pos[n.ID]
+			gn.X, gn.Y, gn.Fixed = p[0], p[1], opts.Bool(true)
+		}
+		nodes = append(nodes, gn)
+	}
+	return cats, nodes, ids
+}
+
+// graphLinks are the edges between known nodes, styled by kind; labels
+// says whether any edge has a label.
+func graphLinks(g solvers.Graph, ids map[string]bool) (links []graphLink, labels bool) {
+	links = make([]graphLink, 0, len(g.Edges))
+	for _, e := range g.Edges {
+		if !ids[e.Source] || !ids[e.Target] {
+			continue
+		}
+		style := &opts.LineStyle{Color: EdgeColour, Width: 1.2}
+		switch e.Kind {
+		case "deleted":
+			style = &opts.LineStyle{Color: EdgeDeletedColour, Width: 1.2, Type: "dashed"}
+		case "back":
+			style = &opts.LineStyle{Color: EdgeBackColour, Width: 1.2, Curveness: 0.3}
+		case "tree":
+			style = &opts.LineStyle{Color: EdgeTreeColour, Width: 2}
+		case "critical":
+			style = &opts.LineStyle{Color: EdgeCriticalColour, Width: 3.5}
+		}
+		links = append(links, graphLink{
+			GraphLink: opts.GraphLink{Source: e.Source, Target: e.Target, LineStyle: style},
+			Text:      e.Label,
+			Kind:      e.Kind,
+		})
+		labels = labels || e.Label != ""
+	}
+	return links, labels
+}
+
 // levelLayout places nodes in rows by Level (row order: ascending Level)
 // and, within a row, by the mean x of already-placed neighbours in the row
 // above (ties by input order), centred on the widest row. Rows are
 // GraphLevelPx apart, more when the layout is much wider than high.
 func levelLayout(g solvers.Graph) map[string][2]float32 {
-	byLevel := map[int][]string{}
-	order := map[string]int{}
-	for i, n := range g.Nodes {
-		if _, dup := order[n.ID]; dup {
-			continue
-		}
-		order[n.ID] = i
-		byLevel[n.Level] = append(byLevel[n.Level], n.ID)
-	}
-	levels := make([]int, 0, len(byLevel))
-	widest := 0
-	for l, ids := range byLevel {
-		levels = append(levels, l)
-		widest = max(widest, len(ids))
-	}
-	sort.Ints(levels)
-	level := map[string]int{}
-	for l, ids := range byLevel {
-		for _, id := range ids {
-			level[id] = l
-		}
-	}
-	parents := map[string][]string{}
-	for _, e := range g.Edges {
-		ls, oks := level[e.Source]
-		lt, okt := level[e.Target]
-		if !oks || !okt || e.Kind == "back" {
-			continue
-		}
-		switch {
-		case ls < lt:
-			parents[e.Target] = append(parents[e.Target], e.Source)
-		case lt < ls:
-			parents[e.Source] = append(parents[e.Source], e.Target)
-		}
-	}
-	levelPx := float32(GraphLevelPx)
-	if rows := len(levels) - 1; rows > 0 {
-		aspect := float32(graphAssumedWidthPx) / float32(GraphHeight(g)-80)
-		if need := float32(widest-1) * GraphNodePx / aspect / float32(rows); need > levelPx {
-			levelPx = need
-		}
-	}
-	// A deep, narrow layout is scaled down to the element height (ECharts
-	// keeps the aspect ratio), which would squeeze siblings and their
-	// labels together: widen the rows so that siblings stay
-	// graphLabelPx apart on screen (less if the widest row would then
-	// overflow the element's width).
-	nodePx := float32(GraphNodePx)
-	if rows := len(levels) - 1; rows > 0 {
-		if scale := float32(GraphHeight(g)-80) / (float32(rows) * levelPx); scale < 1 {
-			onScreen := min(float32(graphLabelPx), float32(graphAssumedWidthPx)/float32(widest))
-			nodePx = max(nodePx, onScreen/scale)
-		}
-	}
-	pos := make(map[string][2]float32, len(order))
-	for row, l := range levels {
-		ids := byLevel[l]
+	r := levelRows(g)
+	levelPx, nodePx := levelSpacing(g, len(r.levels), r.widest)
+	pos := make(map[string][2]float32, len(r.order))
+	for row, l := range r.levels {
+		ids := r.byLevel[l]
 		key := make(map[string]float64, len(ids))
 		for _, id := range ids {
 			sum, n := 0.0, 0
-			for _, p := range parents[id] {
+			for _, p := range r.parents[id] {
 				if q, ok := pos[p]; ok {
 					sum += float64(q[0])
 					n++
@@ -283,12 +240,85 @@ func levelLayout(g solvers.Graph) map[string][2]float32 {
 			if key[ids[i]] != key[ids[j]] {
 				return key[ids[i]] < key[ids[j]]
 			}
-			return order[ids[i]] < order[ids[j]]
+			return r.order[ids[i]] < r.order[ids[j]]
 		})
-		offset := float32(widest-len(ids)) * nodePx / 2
+		offset := float32(r.widest-len(ids)) * nodePx / 2
 		for i, id := range ids {
 			pos[id] = [2]float32{graphMarginPx + offset + float32(i)*nodePx, graphMarginPx + float32(row)*levelPx}
 		}
 	}
 	return pos
+}
+
+// rows are a graph's nodes by level: the levels in ascending order, the
+// node ids of each (in input order), the widest row's size, each node's
+// input position, and each node's neighbours one or more levels up (back
+// edges aside).
+type rows struct {
+	levels  []int
+	byLevel map[int][]string
+	widest  int
+	order   map[string]int
+	parents map[string][]string
+}
+
+func levelRows(g solvers.Graph) rows {
+	r := rows{byLevel: map[int][]string{}, order: map[string]int{}, parents: map[string][]string{}}
+	for i, n := range g.Nodes {
+		if _, dup := r.order[n.ID]; dup {
+			continue
+		}
+		r.order[n.ID] = i
+		r.byLevel[n.Level] = append(r.byLevel[n.Level], n.ID)
+	}
+	level := map[string]int{}
+	for l, ids := range r.byLevel {
+		r.levels = append(r.levels, l)
+		r.widest = max(r.widest, len(ids))
+		for _, id := range ids {
+			level[id] = l
+		}
+	}
+	sort.Ints(r.levels)
+	for _, e := range g.Edges {
+		ls, oks := level[e.Source]
+		lt, okt := level[e.Target]
+		if !oks || !okt || e.Kind == "back" {
+			continue
+		}
+		switch {
+		case ls < lt:
+			r.parents[e.Target] = append(r.parents[e.Target], e.Source)
+		case lt < ls:
+			r.parents[e.Source] = append(r.parents[e.Source], e.Target)
+		}
+	}
+	return r
+}
+
+// levelSpacing is the distance between rows (GraphLevelPx, more when the
+// layout is much wider than high) and between siblings (GraphNodePx, more
+// when a deep, narrow layout would be scaled down so far that labels
+// overlap).
+func levelSpacing(g solvers.Graph, levels, widest int) (levelPx, nodePx float32) {
+	levelPx = float32(GraphLevelPx)
+	if rows := levels - 1; rows > 0 {
+		aspect := float32(graphAssumedWidthPx) / float32(GraphHeight(g)-80)
+		if need := float32(widest-1) * GraphNodePx / aspect / float32(rows); need > levelPx {
+			levelPx = need
+		}
+	}
+	// A deep, narrow layout is scaled down to the element height (ECharts
+	// keeps the aspect ratio), which would squeeze siblings and their
+	// labels together: widen the rows so that siblings stay
+	// graphLabelPx apart on screen (less if the widest row would then
+	// overflow the element's width).
+	nodePx = float32(GraphNodePx)
+	if rows := levels - 1; rows > 0 {
+		if scale := float32(GraphHeight(g)-80) / (float32(rows) * levelPx); scale < 1 {
+			onScreen := min(float32(graphLabelPx), float32(graphAssumedWidthPx)/float32(widest))
+			nodePx = max(nodePx, onScreen/scale)
+		}
+	}
+	return levelPx, nodePx
 }
