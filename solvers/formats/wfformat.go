@@ -103,127 +103,178 @@ type wfRaw struct {
 	Name          string  `json:"name"`
 	SchemaVersion *string `json:"schemaVersion"`
 	Workflow      *struct {
-		Specification *struct {
-			Tasks []struct {
-				Name        string   `json:"name"`
-				ID          string   `json:"id"`
-				Parents     []string `json:"parents"`
-				Children    []string `json:"children"`
-				InputFiles  []string `json:"inputFiles"`
-				OutputFiles []string `json:"outputFiles"`
-			} `json:"tasks"`
-			Files []struct {
-				ID          string   `json:"id"`
-				SizeInBytes *float64 `json:"sizeInBytes"`
-			} `json:"files"`
-		} `json:"specification"`
-		Execution *struct {
-			MakespanInSeconds float64 `json:"makespanInSeconds"`
-			Tasks             []struct {
-				ID               string   `json:"id"`
-				RuntimeInSeconds *float64 `json:"runtimeInSeconds"`
-				CoreCount        float64  `json:"coreCount"`
-				Machine          string   `json:"machine"`
-				Machines         []string `json:"machines"`
-			} `json:"tasks"`
-			Machines []struct {
-				NodeName string `json:"nodeName"`
-				CPU      struct {
-					CoreCount  int     `json:"coreCount"`
-					SpeedInMHz float64 `json:"speedInMHz"`
-				} `json:"cpu"`
-			} `json:"machines"`
-		} `json:"execution"`
+		Specification *wfSpec      `json:"specification"`
+		Execution     *wfExecution `json:"execution"`
 	} `json:"workflow"`
+}
+
+type wfExecution = struct {
+	MakespanInSeconds float64 `json:"makespanInSeconds"`
+	Tasks             []struct {
+		ID               string   `json:"id"`
+		RuntimeInSeconds *float64 `json:"runtimeInSeconds"`
+		CoreCount        float64  `json:"coreCount"`
+		Machine          string   `json:"machine"`
+		Machines         []string `json:"machines"`
+	} `json:"tasks"`
+	Machines []struct {
+		NodeName string `json:"nodeName"`
+		CPU      struct {
+			CoreCount  int     `json:"coreCount"`
+			SpeedInMHz float64 `json:"speedInMHz"`
+		} `json:"cpu"`
+	} `json:"machines"`
 }
 
 // ReadWfFormat parses a WfFormat 1.5 workflow instance; name is the user's
 // file name, used in errors. See the decisions above.
 func ReadWfFormat(name string, data []byte) (*Workflow, error) {
-	field := func(f string) string {
-		if name == "" {
-			return f
-		}
-		if f == "" {
-			return name
-		}
-		return name + " " + f
+	rd := wfReader{name: name}
+	raw, err := rd.decode(data)
+	if err != nil {
+		return nil, err
 	}
+	spec := raw.Workflow.Specification
+	w := &Workflow{Name: raw.Name, SchemaVersion: *raw.SchemaVersion}
+	if w.Files, err = rd.files(spec); err != nil {
+		return nil, err
+	}
+	index, err := rd.tasks(spec, w)
+	if err != nil {
+		return nil, err
+	}
+	if err := rd.edges(spec, index, w); err != nil {
+		return nil, err
+	}
+	if err := rd.execution(raw.Workflow.Execution, index, w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// wfReader reads one uploaded file; its errors name the file and the
+// JSON path.
+type wfReader struct{ name string }
+
+func (rd wfReader) field(f string) string {
+	if rd.name == "" {
+		return f
+	}
+	if f == "" {
+		return rd.name
+	}
+	return rd.name + " " + f
+}
+
+type wfSpec = struct {
+	Tasks []struct {
+		Name        string   `json:"name"`
+		ID          string   `json:"id"`
+		Parents     []string `json:"parents"`
+		Children    []string `json:"children"`
+		InputFiles  []string `json:"inputFiles"`
+		OutputFiles []string `json:"outputFiles"`
+	} `json:"tasks"`
+	Files []struct {
+		ID          string   `json:"id"`
+		SizeInBytes *float64 `json:"sizeInBytes"`
+	} `json:"files"`
+}
+
+// decode reads the document and checks its size, schema version and that
+// it has a specification with tasks.
+func (rd wfReader) decode(data []byte) (*wfRaw, error) {
 	if len(data) > WfMaxBytes {
-		return nil, errs.New(errs.TooLarge, field(""), "%d bytes, at most %d", len(data), WfMaxBytes)
+		return nil, errs.New(errs.TooLarge, rd.field(""), "%d bytes, at most %d", len(data), WfMaxBytes)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw wfRaw
 	if err := dec.Decode(&raw); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return nil, errs.Invalidf(field(te.Field), "must be a %s, got %s", te.Type, te.Value)
+			return nil, errs.Invalidf(rd.field(te.Field), "must be %s, got %s", TypeName(te.Type), te.Value)
 		}
-		return nil, errs.Invalidf(field(""), "not a WfFormat JSON document: %v", err)
+		return nil, errs.Invalidf(rd.field(""), "not a WfFormat JSON document: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errs.Invalidf(field(""), "trailing data after the JSON object")
+		return nil, errs.Invalidf(rd.field(""), "trailing data after the JSON object")
 	}
 	if raw.SchemaVersion == nil {
-		return nil, errs.Invalidf(field("schemaVersion"), "missing: a WfFormat instance states its schema version (this reader supports %s)", WfSchemaVersion)
+		return nil, errs.Invalidf(rd.field("schemaVersion"), "missing: a WfFormat instance states its schema version (this reader supports %s)", WfSchemaVersion)
 	}
 	if *raw.SchemaVersion != WfSchemaVersion {
-		return nil, errs.Invalidf(field("schemaVersion"), "unsupported WfFormat schema version %q (this reader supports %s only)", *raw.SchemaVersion, WfSchemaVersion)
+		return nil, errs.Invalidf(rd.field("schemaVersion"), "unsupported WfFormat schema version %q (this reader supports %s only)", *raw.SchemaVersion, WfSchemaVersion)
 	}
 	if raw.Workflow == nil || raw.Workflow.Specification == nil {
-		return nil, errs.Invalidf(field("workflow.specification"), "missing")
+		return nil, errs.Invalidf(rd.field("workflow.specification"), "missing")
 	}
 	spec := raw.Workflow.Specification
 	if len(spec.Tasks) == 0 {
-		return nil, errs.Invalidf(field("workflow.specification.tasks"), "no tasks")
+		return nil, errs.Invalidf(rd.field("workflow.specification.tasks"), "no tasks")
 	}
 	if len(spec.Tasks) > WfMaxTasks {
-		return nil, errs.New(errs.TooLarge, field("workflow.specification.tasks"), "%d tasks, at most %d", len(spec.Tasks), WfMaxTasks)
+		return nil, errs.New(errs.TooLarge, rd.field("workflow.specification.tasks"), "%d tasks, at most %d", len(spec.Tasks), WfMaxTasks)
 	}
-	w := &Workflow{Name: raw.Name, SchemaVersion: *raw.SchemaVersion, Files: make(map[string]int64, len(spec.Files))}
+	return &raw, nil
+}
+
+// files reads the file sizes by id.
+func (rd wfReader) files(spec *wfSpec) (map[string]int64, error) {
+	files := make(map[string]int64, len(spec.Files))
 	for i, f := range spec.Files {
 		fp := fmt.Sprintf("workflow.specification.files[%d]", i)
 		if f.ID == "" {
-			return nil, errs.Invalidf(field(fp+".id"), "empty file id")
+			return nil, errs.Invalidf(rd.field(fp+".id"), "empty file id")
 		}
 		if f.SizeInBytes == nil {
-			return nil, errs.Invalidf(field(fp+".sizeInBytes"), "missing for file %q", f.ID)
+			return nil, errs.Invalidf(rd.field(fp+".sizeInBytes"), "missing for file %q", f.ID)
 		}
 		s := *f.SizeInBytes
 		if math.IsNaN(s) || s < 0 || s > 1e18 || s != math.Trunc(s) {
-			return nil, errs.Invalidf(field(fp+".sizeInBytes"), "must be a whole number of bytes ≥ 0, got %v (file %q)", s, f.ID)
+			return nil, errs.Invalidf(rd.field(fp+".sizeInBytes"), "must be a whole number of bytes ≥ 0, got %v (file %q)", s, f.ID)
 		}
-		if _, dup := w.Files[f.ID]; dup {
-			return nil, errs.Invalidf(field(fp+".id"), "duplicate file id %q", f.ID)
+		if _, dup := files[f.ID]; dup {
+			return nil, errs.Invalidf(rd.field(fp+".id"), "duplicate file id %q", f.ID)
 		}
-		w.Files[f.ID] = int64(s)
+		files[f.ID] = int64(s)
 	}
+	return files, nil
+}
+
+// tasks reads the tasks and their files into w and returns the index of
+// each task id.
+func (rd wfReader) tasks(spec *wfSpec, w *Workflow) (map[string]int, error) {
 	index := make(map[string]int, len(spec.Tasks))
 	w.Tasks = make([]WfTask, len(spec.Tasks))
 	for i, t := range spec.Tasks {
 		tp := fmt.Sprintf("workflow.specification.tasks[%d]", i)
 		if t.ID == "" {
-			return nil, errs.Invalidf(field(tp+".id"), "empty task id")
+			return nil, errs.Invalidf(rd.field(tp+".id"), "empty task id")
 		}
 		if j, dup := index[t.ID]; dup {
-			return nil, errs.Invalidf(field(tp+".id"), "duplicate task id %q (also tasks[%d])", t.ID, j)
+			return nil, errs.Invalidf(rd.field(tp+".id"), "duplicate task id %q (also tasks[%d])", t.ID, j)
 		}
 		index[t.ID] = i
 		w.Tasks[i] = WfTask{ID: t.ID, Name: t.Name, Runtime: -1}
 		for k, f := range t.InputFiles {
 			if _, ok := w.Files[f]; !ok {
-				return nil, errs.Invalidf(field(fmt.Sprintf("%s.inputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
+				return nil, errs.Invalidf(rd.field(fmt.Sprintf("%s.inputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
 			}
 		}
 		for k, f := range t.OutputFiles {
 			if _, ok := w.Files[f]; !ok {
-				return nil, errs.Invalidf(field(fmt.Sprintf("%s.outputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
+				return nil, errs.Invalidf(rd.field(fmt.Sprintf("%s.outputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
 			}
 		}
 		w.Tasks[i].Inputs = t.InputFiles
 		w.Tasks[i].Outputs = t.OutputFiles
 	}
-	// Edges: the union of parents and children.
+	return index, nil
+}
+
+// edges sets each task's parents and children: the union of both lists,
+// sorted; a self-edge or a cycle is an error.
+func (rd wfReader) edges(spec *wfSpec, index map[string]int, w *Workflow) error {
 	par := make([]map[int]bool, len(w.Tasks))
 	for i := range par {
 		par[i] = map[int]bool{}
@@ -233,20 +284,20 @@ func ReadWfFormat(name string, data []byte) (*Workflow, error) {
 		for k, p := range t.Parents {
 			j, ok := index[p]
 			if !ok {
-				return nil, errs.Invalidf(field(fmt.Sprintf("%s.parents[%d]", tp, k)), "unknown task id %q", p)
+				return errs.Invalidf(rd.field(fmt.Sprintf("%s.parents[%d]", tp, k)), "unknown task id %q", p)
 			}
 			if j == i {
-				return nil, errs.Invalidf(field(fmt.Sprintf("%s.parents[%d]", tp, k)), "task %q is its own parent (a cycle)", p)
+				return errs.Invalidf(rd.field(fmt.Sprintf("%s.parents[%d]", tp, k)), "task %q is its own parent (a cycle)", p)
 			}
 			par[i][j] = true
 		}
 		for k, c := range t.Children {
 			j, ok := index[c]
 			if !ok {
-				return nil, errs.Invalidf(field(fmt.Sprintf("%s.children[%d]", tp, k)), "unknown task id %q", c)
+				return errs.Invalidf(rd.field(fmt.Sprintf("%s.children[%d]", tp, k)), "unknown task id %q", c)
 			}
 			if j == i {
-				return nil, errs.Invalidf(field(fmt.Sprintf("%s.children[%d]", tp, k)), "task %q is its own child (a cycle)", c)
+				return errs.Invalidf(rd.field(fmt.Sprintf("%s.children[%d]", tp, k)), "task %q is its own child (a cycle)", c)
 			}
 			par[j][i] = true
 		}
@@ -262,34 +313,39 @@ func ReadWfFormat(name string, data []byte) (*Workflow, error) {
 		slices.Sort(w.Tasks[i].Children)
 	}
 	if c := findCycle(w.Tasks); c >= 0 {
-		return nil, errs.Invalidf(field(fmt.Sprintf("workflow.specification.tasks[%d]", c)), "the parents/children lists form a cycle through task %q: a workflow must be acyclic", w.Tasks[c].ID)
+		return errs.Invalidf(rd.field(fmt.Sprintf("workflow.specification.tasks[%d]", c)), "the parents/children lists form a cycle through task %q: a workflow must be acyclic", w.Tasks[c].ID)
 	}
-	ex := raw.Workflow.Execution
+	return nil
+}
+
+// execution reads the makespan, every task's runtime, cores and machine,
+// and the machines.
+func (rd wfReader) execution(ex *wfExecution, index map[string]int, w *Workflow) error {
 	if ex == nil {
-		return nil, errs.Invalidf(field("workflow.execution"), "missing: task runtimes come from workflow.execution.tasks")
+		return errs.Invalidf(rd.field("workflow.execution"), "missing: task runtimes come from workflow.execution.tasks")
 	}
 	if math.IsNaN(ex.MakespanInSeconds) || ex.MakespanInSeconds < 0 {
-		return nil, errs.Invalidf(field("workflow.execution.makespanInSeconds"), "must be ≥ 0, got %v", ex.MakespanInSeconds)
+		return errs.Invalidf(rd.field("workflow.execution.makespanInSeconds"), "must be ≥ 0, got %v", ex.MakespanInSeconds)
 	}
 	w.Makespan = ex.MakespanInSeconds
 	for i, t := range ex.Tasks {
 		tp := fmt.Sprintf("workflow.execution.tasks[%d]", i)
 		j, ok := index[t.ID]
 		if !ok {
-			return nil, errs.Invalidf(field(tp+".id"), "unknown task id %q (not in workflow.specification.tasks)", t.ID)
+			return errs.Invalidf(rd.field(tp+".id"), "unknown task id %q (not in workflow.specification.tasks)", t.ID)
 		}
 		if w.Tasks[j].Runtime >= 0 {
-			return nil, errs.Invalidf(field(tp+".id"), "second execution record for task %q", t.ID)
+			return errs.Invalidf(rd.field(tp+".id"), "second execution record for task %q", t.ID)
 		}
 		if t.RuntimeInSeconds == nil {
-			return nil, errs.Invalidf(field(tp+".runtimeInSeconds"), "missing for task %q", t.ID)
+			return errs.Invalidf(rd.field(tp+".runtimeInSeconds"), "missing for task %q", t.ID)
 		}
 		r := *t.RuntimeInSeconds
 		if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
-			return nil, errs.Invalidf(field(tp+".runtimeInSeconds"), "must be ≥ 0 s, got %v (task %q)", r, t.ID)
+			return errs.Invalidf(rd.field(tp+".runtimeInSeconds"), "must be ≥ 0 s, got %v (task %q)", r, t.ID)
 		}
 		if t.CoreCount < 0 || math.IsNaN(t.CoreCount) {
-			return nil, errs.Invalidf(field(tp+".coreCount"), "must be ≥ 1, got %v", t.CoreCount)
+			return errs.Invalidf(rd.field(tp+".coreCount"), "must be ≥ 1, got %v", t.CoreCount)
 		}
 		w.Tasks[j].Runtime = r
 		w.Tasks[j].Cores = t.CoreCount
@@ -300,16 +356,16 @@ func ReadWfFormat(name string, data []byte) (*Workflow, error) {
 	}
 	for i, t := range w.Tasks {
 		if t.Runtime < 0 {
-			return nil, errs.Invalidf(field("workflow.execution.tasks"), "no execution record (runtimeInSeconds) for task %q (specification tasks[%d])", t.ID, i)
+			return errs.Invalidf(rd.field("workflow.execution.tasks"), "no execution record (runtimeInSeconds) for task %q (specification tasks[%d])", t.ID, i)
 		}
 	}
 	for i, m := range ex.Machines {
 		if m.CPU.CoreCount < 0 || m.CPU.SpeedInMHz < 0 || math.IsNaN(m.CPU.SpeedInMHz) {
-			return nil, errs.Invalidf(field(fmt.Sprintf("workflow.execution.machines[%d].cpu", i)), "negative core count or speed")
+			return errs.Invalidf(rd.field(fmt.Sprintf("workflow.execution.machines[%d].cpu", i)), "negative core count or speed")
 		}
 		w.Machines = append(w.Machines, WfMachine{NodeName: m.NodeName, CoreCount: m.CPU.CoreCount, SpeedInMHz: m.CPU.SpeedInMHz})
 	}
-	return w, nil
+	return nil
 }
 
 // findCycle returns a task on a cycle, or -1 when the graph is acyclic
