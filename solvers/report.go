@@ -155,12 +155,22 @@ func (r *Report) Plot(title string) *Plot {
 // rectangular. Solvers call it in their tests; the runner calls it on every
 // Report before storing it.
 func (r *Report) Validate() error {
-	finite := func(where string, v float64) error {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%s is %v: reports hold finite numbers only", where, v)
+	for _, check := range []func() error{r.validMetrics, r.validTables, r.validSeries, r.validGantts, r.validHeatmaps, r.validGraphs} {
+		if err := check(); err != nil {
+			return err
 		}
-		return nil
 	}
+	return nil
+}
+
+func finite(where string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s is %v: reports hold finite numbers only", where, v)
+	}
+	return nil
+}
+
+func (r *Report) validMetrics() error {
 	for _, m := range r.Metrics {
 		if m.Name == "" {
 			return fmt.Errorf("a metric has no name")
@@ -172,6 +182,10 @@ func (r *Report) Validate() error {
 			return fmt.Errorf("metric %s: better is %q, want %q, %q or empty", m.Name, m.Better, Higher, Lower)
 		}
 	}
+	return nil
+}
+
+func (r *Report) validTables() error {
 	for _, t := range r.Tables {
 		for i, row := range t.Rows {
 			if len(row) != len(t.Columns) {
@@ -186,6 +200,10 @@ func (r *Report) Validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+func (r *Report) validSeries() error {
 	for _, p := range r.Series {
 		for _, l := range p.Lines {
 			for i, pt := range l.Points {
@@ -198,6 +216,10 @@ func (r *Report) Validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+func (r *Report) validGantts() error {
 	for _, g := range r.Gantts {
 		for i, b := range g.Bars {
 			if b.Lane < 0 || b.Lane >= len(g.Lanes) {
@@ -211,6 +233,10 @@ func (r *Report) Validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+func (r *Report) validHeatmaps() error {
 	for _, h := range r.Heatmaps {
 		if len(h.Values) != len(h.Y) {
 			return fmt.Errorf("heatmap %q has %d rows for %d labels", h.Title, len(h.Values), len(h.Y))
@@ -226,6 +252,10 @@ func (r *Report) Validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+func (r *Report) validGraphs() error {
 	for _, g := range r.Graphs {
 		ids := make(map[string]bool, len(g.Nodes))
 		for _, n := range g.Nodes {
