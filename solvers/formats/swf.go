@@ -113,22 +113,9 @@ func ReadSWFLimited(ctx context.Context, name string, data []byte, lim SWFLimits
 	if lim.MaxRecords <= 0 {
 		lim.MaxRecords = SWFMaxRecords
 	}
-	var src io.Reader = bytes.NewReader(data)
-	gz := len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
-	if gz {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, errs.Invalidf(name, "not a valid gzip file: %v", err)
-		}
-		src = zr
-	}
-	cr := &cappedReader{r: src, left: lim.MaxBytes}
-	br := bufio.NewReaderSize(cr, 64<<10)
-	if head, _ := br.Peek(4096); !isText(head) {
-		if cr.over {
-			return nil, tooBig(name, gz, lim.MaxBytes)
-		}
-		return nil, errs.Invalidf(name, "not a text file: an SWF trace is plain text (or gzip-compressed text)")
+	br, cr, gz, err := openSWF(name, data, lim.MaxBytes)
+	if err != nil {
+		return nil, err
 	}
 	out := &SWF{}
 	sc := bufio.NewScanner(br)
@@ -164,33 +151,70 @@ func ReadSWFLimited(ctx context.Context, name string, data []byte, lim SWFLimits
 		if err != nil {
 			return nil, err
 		}
-		if len(out.Jobs) == cap(out.Jobs) && len(out.Jobs) >= reserved {
-			// The next growth doubles the slice: check it, old and new, first.
-			n := max(2*len(out.Jobs), 1024)
-			if err := solvers.Reserve(ctx, name, solvers.SatMul(int64(n+len(out.Jobs)), swfJobBytes), fmt.Sprintf("%d SWF records", n)); err != nil {
-				return nil, err
-			}
-			reserved = n
-			out.Jobs = slices.Grow(out.Jobs, n-len(out.Jobs))
+		if err := out.appendJob(ctx, name, j, &reserved); err != nil {
+			return nil, err
 		}
-		out.Jobs = append(out.Jobs, j)
 	}
 	if cr.over {
 		return nil, tooBig(name, gz, lim.MaxBytes)
 	}
 	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, errs.Invalidf(fmt.Sprintf("%s line %d", name, line+1), "line longer than 1 MiB: not an SWF trace")
-		}
-		if gz {
-			return nil, errs.Invalidf(name, "gzip data is corrupt: %v", err)
-		}
-		return nil, errs.Invalidf(name, "read: %v", err)
+		return nil, scanError(name, line, gz, err)
 	}
 	if len(out.Jobs) == 0 {
 		return nil, errs.Invalidf(name, "no job lines: an SWF trace has one job a line of 18 numbers after its ';' header")
 	}
 	return out, nil
+}
+
+// openSWF starts reading an SWF trace, inflating it if it is gzip, with
+// the uncompressed text capped at maxBytes; a first block that is not text
+// (a gzip of zeros, a binary) is refused at once.
+func openSWF(name string, data []byte, maxBytes int64) (*bufio.Reader, *cappedReader, bool, error) {
+	var src io.Reader = bytes.NewReader(data)
+	gz := len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
+	if gz {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, nil, gz, errs.Invalidf(name, "not a valid gzip file: %v", err)
+		}
+		src = zr
+	}
+	cr := &cappedReader{r: src, left: maxBytes}
+	br := bufio.NewReaderSize(cr, 64<<10)
+	if head, _ := br.Peek(4096); !isText(head) {
+		if cr.over {
+			return nil, nil, gz, tooBig(name, gz, maxBytes)
+		}
+		return nil, nil, gz, errs.Invalidf(name, "not a text file: an SWF trace is plain text (or gzip-compressed text)")
+	}
+	return br, cr, gz, nil
+}
+
+// appendJob keeps a job record; before the record list grows (doubling),
+// the growth is checked against the memory budget in ctx.
+func (out *SWF) appendJob(ctx context.Context, name string, j SWFJob, reserved *int) error {
+	if len(out.Jobs) == cap(out.Jobs) && len(out.Jobs) >= *reserved {
+		n := max(2*len(out.Jobs), 1024)
+		if err := solvers.Reserve(ctx, name, solvers.SatMul(int64(n+len(out.Jobs)), swfJobBytes), fmt.Sprintf("%d SWF records", n)); err != nil {
+			return err
+		}
+		*reserved = n
+		out.Jobs = slices.Grow(out.Jobs, n-len(out.Jobs))
+	}
+	out.Jobs = append(out.Jobs, j)
+	return nil
+}
+
+// scanError says why reading stopped after line lines.
+func scanError(name string, line int, gz bool, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return errs.Invalidf(fmt.Sprintf("%s line %d", name, line+1), "line longer than 1 MiB: not an SWF trace")
+	}
+	if gz {
+		return errs.Invalidf(name, "gzip data is corrupt: %v", err)
+	}
+	return errs.Invalidf(name, "read: %v", err)
 }
 
 func tooBig(name string, gz bool, max int64) error {
