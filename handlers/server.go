@@ -78,12 +78,14 @@ func (s *Server) lookup(name string) (solvers.Strategy, error) {
 	return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q (known: %s)", name, strings.Join(s.names(), ", "))
 }
 
-// families lists the five families, built ones first, each group in
-// catalogue order.
+// families lists the families, built ones first: the catalogue's in its
+// order, then any built family the catalogue does not list, then the
+// catalogue's unbuilt ones.
 func (s *Server) families() []solvers.Family {
-	out := make([]solvers.Family, 0, len(solvers.Families()))
+	all := solvers.CatalogueWith(s.strategies)
+	out := make([]solvers.Family, 0, len(all))
 	for _, built := range []bool{true, false} {
-		for _, f := range solvers.Families() {
+		for _, f := range all {
 			if _, err := s.lookup(f.Name); (err == nil) == built {
 				out = append(out, f)
 			}

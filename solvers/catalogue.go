@@ -54,11 +54,27 @@ type Description struct {
 	Exports         []ExportFormat `json:"exports,omitempty"`
 }
 
+// CatalogueWith is the catalogue followed by the families of strategies it
+// does not list (a family added since): a new family needs no line here.
+func CatalogueWith(strategies []Strategy) []Family {
+	out := Families()
+	for _, st := range strategies {
+		known := false
+		for _, f := range families {
+			known = known || f.Name == st.Info().Name
+		}
+		if !known {
+			out = append(out, Family{Info: st.Info()})
+		}
+	}
+	return out
+}
+
 // Describe describes every family of the catalogue, built (in strategies)
-// or not.
+// or not, and any built family the catalogue does not list.
 func Describe(strategies []Strategy) []Description {
 	var out []Description
-	for _, f := range families {
+	for _, f := range CatalogueWith(strategies) {
 		d := Description{Info: f.Info}
 		for _, st := range strategies {
 			if st.Info().Name != f.Name {
