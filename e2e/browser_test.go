@@ -216,7 +216,7 @@ func TestBrowserUploadRunReportCompare(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid=run-this]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-run-form]`)),
-		chromedp.SetValue(chromedp.CSS(`#nr-variant`), "online"),
+		chooseVariant("online"),
 		chromedp.Click(chromedp.CSS(`[data-testid=start-run]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report]`)),
 	)
@@ -456,4 +456,18 @@ func shot(t *testing.T, ctx context.Context, dir, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", p)
+}
+
+// chooseVariant picks a variant on the run form as a user does: the change
+// event makes the form show that variant's parameters (and enable them).
+func chooseVariant(name string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
+			const s = document.querySelector('#nr-variant');
+			s.value = %q;
+			s.dispatchEvent(new Event('change', {bubbles: true}));
+			return s.value === %q;
+		})()`, name, name)))
+		return err
+	})
 }

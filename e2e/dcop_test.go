@@ -82,7 +82,7 @@ func TestBrowserDCOP(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid=run-this]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-run-form]`)),
-		chromedp.SetValue(chromedp.CSS(`#nr-variant`), "dpop-wd"),
+		chooseVariant("dpop-wd"),
 		chromedp.SetValue(chromedp.CSS(`#nr-width_limit`), "3"),
 		chromedp.Click(chromedp.CSS(`[data-testid=start-run]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report]`)),

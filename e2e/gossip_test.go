@@ -58,7 +58,7 @@ func TestBrowserGossip(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid=run-this]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-run-form]`)),
-		chromedp.SetValue(chromedp.CSS(`#nr-variant`), "gossip"),
+		chooseVariant("gossip"),
 		chromedp.Click(chromedp.CSS(`[data-testid=start-run]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=metric][data-name=utilization]`)),
