@@ -54,10 +54,39 @@ func TestBrowserGossip(t *testing.T) {
 		t.Fatalf("generate: %v", err)
 	}
 
-	// 3. Run gossip: the plots and the Gantt are drawn.
+	// 3. The run form shows each variant's own parameters: rumor's k and
+	// mode only for rumor, central's central_info only for central.
 	err = chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid=run-this]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-run-form]`)),
+	)
+	if err != nil {
+		t.Fatalf("run form: %v", err)
+	}
+	shown := func(variant string) map[string]bool {
+		t.Helper()
+		if err := chromedp.Do(ctx, chooseVariant(variant)); err != nil {
+			t.Fatal(err)
+		}
+		names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-param]')).filter(e => !e.hidden && !e.querySelector('input,select').disabled).map(e => e.dataset.param)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	if r := shown("rumor"); !r["k"] || !r["mode"] || r["central_info"] || r["ttl_s"] {
+		t.Errorf("rumor's form shows %v", r)
+	}
+	if c := shown("central"); !c["central_info"] || c["k"] || c["mode"] {
+		t.Errorf("central's form shows %v", c)
+	}
+
+	// 4. Run gossip: the plots and the Gantt are drawn.
+	err = chromedp.Do(ctx,
 		chooseVariant("gossip"),
 		chromedp.Click(chromedp.CSS(`[data-testid=start-run]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report]`)),
@@ -72,7 +101,7 @@ func TestBrowserGossip(t *testing.T) {
 	waitPainted(t, ctx, `[data-kind=gantt] canvas`, "jobs on nodes")
 	shot(t, ctx, dir, "gossip-run.png")
 
-	// 4. Every variant with the same parameters, side by side.
+	// 5. Every variant with the same parameters, side by side.
 	err = chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid=all-variants]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=compare-metrics]`)),
