@@ -43,7 +43,7 @@ func preview(g *Graph) *solvers.Report {
 		fmt.Sprintf("The longest path (edges marked critical) is %s, length %.4g: fastest task times plus transfer times.", root.label(d, 12), root.Length),
 		fmt.Sprintf("Edges given in bytes are shown at the default bandwidth of %d MB/s; a run converts them at its bandwidth parameter.", previewBandwidth))
 	if g.Source == "wfformat" {
-		r.Notes = append(r.Notes, fmt.Sprintf("Read from WfFormat: volume = runtimeInSeconds (performance 1 = one core of the recording machine), edge bytes = the files a parent writes and its child reads, processors of performance %v (a fixed platform: the trace has none to schedule on).", WorkflowPlatform))
+		r.Notes = append(r.Notes, fmt.Sprintf("Read from WfFormat: volume = runtimeInSeconds (performance 1 = one core of the recording machine), edge bytes = the files a parent writes and its child reads, processors of performance %v (a fixed platform: the trace has none to schedule on).", WorkflowPlatform()))
 	}
 	if g.Times != nil {
 		r.Notes = append(r.Notes, "Task times come from the explicit times matrix (task × processor), not from volume / performance.")

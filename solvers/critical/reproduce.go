@@ -3,14 +3,12 @@ package critical
 import (
 	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"math/rand"
 	"path"
 	"slices"
 	"strings"
 
-	"schedlab/errs"
 	"schedlab/solvers"
 	"schedlab/solvers/formats"
 )
@@ -60,41 +58,18 @@ var reproRuns = []struct{ name, variant, crit string }{
 
 var reproSizes = []int{30, 100, 300, 1000}
 
-// ReproduceParams implements solvers.Strategy.
-func (s *Strategy) ReproduceParams() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.IntSpec("instances", "30", "instances",
-			"Random DAGs per size (30, 100, 300, 1000 tasks; layers = tasks / 5, density 0.3, the random preset's other defaults), seeds 1000·tasks + i. Default 30 keeps the run under 10 s on 2 cores; the seed gives no instance count (it reports no numbers), so scale up freely (200 takes a few minutes).", 1, 200),
-		solvers.FloatSpec("bandwidth", "10", "MB/s", "Bandwidth for the workflows' file transfers. Default 10, as the run parameter.", 0.001, 1e6),
-	}
-}
-
 type reproCell struct {
 	ratio, load, ms, cost float64
 	dropped, kept, cols   int
 	relax                 int
 }
 
-// Reproduce implements solvers.Strategy. The seed publishes no numbers (it
-// describes an implementation); this is our documented experiment: the
-// four algorithms on the five shared workflows and on random DAGs.
-func (s *Strategy) Reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	r, err := s.reproduce(ctx, params, progress)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return nil, err
-	}
-	return r, errs.Wrap("critical.Reproduce", errs.Internal, err)
-}
-
-func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	p, err := solvers.Resolve(s.ReproduceParams(), params)
-	if err != nil {
-		return nil, err
-	}
-	n := p.Int("instances")
+// reproduce is our experiment (solvers.Strategy.Reproduce). The seed
+// publishes no numbers (it describes an implementation); this is our
+// documented experiment: the four algorithms on the five shared workflows
+// and on random DAGs.
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+	n := cfg.Instances
 	names, wfs, err := Workflows()
 	if err != nil {
 		return nil, err
@@ -106,7 +81,7 @@ func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progres
 	}
 	var graphs []job
 	for i, g := range wfs {
-		graphs = append(graphs, job{g, p.Float("bandwidth"), i})
+		graphs = append(graphs, job{g, cfg.Bandwidth, i})
 	}
 	for si, size := range reproSizes {
 		for i := range n {
@@ -141,9 +116,9 @@ func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progres
 			}
 			opt[gi] = o
 		}
-		cfg := DefaultRunConfig()
-		cfg.Bandwidth, cfg.Criterion = jb.bw, rr.crit
-		o, err := Solve(ctx, jb.g, rr.variant, cfg, nil)
+		rc := DefaultRunConfig()
+		rc.Bandwidth, rc.Criterion = jb.bw, rr.crit
+		o, err := Solve(ctx, jb.g, rr.variant, rc, nil)
 		if err != nil {
 			return err
 		}
@@ -168,7 +143,7 @@ func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progres
 	}
 	lt := solvers.Table{Title: "Workflows: mean processor load", Columns: slices.Clone(wt.Columns)}
 	for i, name := range names {
-		d := Prepare(wfs[i], p.Float("bandwidth"))
+		d := Prepare(wfs[i], cfg.Bandwidth)
 		lb := d.ComputeBounds().Lower
 		row := []any{name, d.N, lb}
 		lrow := []any{name, d.N, lb}
