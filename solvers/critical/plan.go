@@ -410,12 +410,12 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 			return nil, err
 		}
 		plan := Schedule{Proc: slices.Clone(vr.proc), Start: slices.Clone(vr.start), Finish: slices.Clone(vr.finish)}
-		proc, start, flex, cols, capped, err := resolveCollisions(ctx, d, vr, crit)
+		rs, err := resolveCollisions(ctx, d, vr, crit)
 		if err != nil {
 			return nil, err
 		}
-		s := realize(d, proc, start, flex)
-		dn := &done{vr: vr, plan: plan, s: s, cols: cols, cap: capped}
+		s := realize(d, rs.Proc, rs.Start, rs.Flex)
+		dn := &done{vr: vr, plan: plan, s: s, cols: rs.Collisions, cap: rs.Capped}
 		switch crit {
 		case CriterionCost:
 			dn.score = [2]float64{s.Cost(d), s.Makespan()}
@@ -441,22 +441,54 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 	return res, nil
 }
 
-// resolveCollisions is the seed's step 4 on one variant (see doc.go): it
-// returns the processor of every task, the priority for realization (the
-// planned start), the tasks left in collision (placed freely at
-// realization), the collisions with their outcomes.
-func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([]int, []float64, []bool, []Collision, bool, error) {
-	proc := slices.Clone(vr.proc)
-	start := slices.Clone(vr.start)
-	fin := slices.Clone(vr.finish)
-	weight := func(v int) float64 { return fin[v] - start[v] }
-	// Pairs: on each processor, a later-planned task overlapping an earlier one.
+// resolution is what collision resolution made of one variant.
+type resolution struct {
+	Proc       []int       // the processor of every task
+	Start      []float64   // the priority for realization: the planned start
+	Flex       []bool      // tasks left in collision, placed freely at realization
+	Collisions []Collision // the pairs found, with their outcomes
+	Capped     bool        // the pairs stopped at maxPairs
+}
+
+// resolveCollisions is the seed's step 4 on one variant (see doc.go), in
+// phases: find the pairs planned on one processor at overlapping times;
+// choose representatives on the bipartite graph of the pairs; in each pair
+// the heavier task keeps the processor (the losers); move the losers onto
+// processors idle over their interval; record each pair's outcome.
+func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) (*resolution, error) {
+	occ := newOccupancy(d, vr)
+	res := &resolution{Proc: occ.proc, Start: occ.start, Flex: make([]bool, d.N)}
+	res.Collisions, res.Capped = findCollisions(d, vr, occ)
+	if len(res.Collisions) == 0 {
+		res.Collisions = nil
+		return res, nil
+	}
+	// Bipartite graph X (caused) – Y (placed).
+	xAdj := map[int][]int{}
+	var xs []int
+	for _, c := range res.Collisions {
+		if _, ok := xAdj[c.X]; !ok {
+			xs = append(xs, c.X)
+		}
+		xAdj[c.X] = append(xAdj[c.X], c.Y)
+	}
+	rep := Representatives(xs, xAdj, occ.weight)
+	if err := occ.moveLosers(ctx, occ.losers(xs, rep), crit); err != nil {
+		return nil, err
+	}
+	markOutcomes(d, res)
+	return res, nil
+}
+
+// findCollisions lists, on each processor, every later-planned task that
+// overlaps an earlier one (X the later in planning order, Y the earlier),
+// at most maxPairs of them (capped: more were left out).
+func findCollisions(d *DAG, vr *variant, occ *occupancy) (cols []Collision, capped bool) {
+	proc, start, fin := occ.proc, occ.start, occ.fin
 	byProc := make([][]int, d.M)
 	for v := range d.N {
 		byProc[proc[v]] = append(byProc[proc[v]], v)
 	}
-	var cols []Collision
-	capped := false
 	for p, ts := range byProc {
 		slices.SortFunc(ts, func(a, b int) int {
 			if start[a] != start[b] {
@@ -490,80 +522,106 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([
 			}
 		}
 	}
-	flex := make([]bool, d.N)
-	if len(cols) == 0 {
-		return proc, start, flex, nil, false, nil
-	}
-	// Bipartite graph X (caused) – Y (placed).
-	xAdj := map[int][]int{}
-	var xs []int
-	for _, c := range cols {
-		if _, ok := xAdj[c.X]; !ok {
-			xs = append(xs, c.X)
-		}
-		xAdj[c.X] = append(xAdj[c.X], c.Y)
-	}
-	rep := Representatives(xs, xAdj, weight)
-	// Occupancy index: per processor the tasks by planned start, and the
-	// longest task there, so "can v run on q during [s, s+T) without
-	// overlap?" scans only the tasks starting in (s − longest, s + T).
-	occ := make([][]int, d.M)
-	longest := make([]float64, d.M)
+	return cols, capped
+}
+
+// occupancy is a variant's processors during collision resolution: the
+// processor and planned times of every task, and per processor the tasks
+// by planned start with the longest task there, so "can v run on q during
+// [s, s+T) without overlap?" scans only the tasks starting in
+// (s − longest, s + T).
+type occupancy struct {
+	d          *DAG
+	proc       []int
+	start, fin []float64
+	occ        [][]int   // per processor, its tasks by planned start
+	longest    []float64 // per processor, its longest task
+}
+
+func newOccupancy(d *DAG, vr *variant) *occupancy {
+	o := &occupancy{d: d, proc: slices.Clone(vr.proc), start: slices.Clone(vr.start), fin: slices.Clone(vr.finish),
+		occ: make([][]int, d.M), longest: make([]float64, d.M)}
 	for v := range d.N {
-		occ[proc[v]] = append(occ[proc[v]], v)
-		longest[proc[v]] = max(longest[proc[v]], fin[v]-start[v])
+		o.occ[o.proc[v]] = append(o.occ[o.proc[v]], v)
+		o.longest[o.proc[v]] = max(o.longest[o.proc[v]], o.fin[v]-o.start[v])
 	}
-	byStart := func(a, b int) int {
-		switch {
-		case start[a] < start[b]:
+	for q := range o.occ {
+		slices.SortFunc(o.occ[q], o.byStart)
+	}
+	return o
+}
+
+// weight is a task's planned time on its current processor.
+func (o *occupancy) weight(v int) float64 { return o.fin[v] - o.start[v] }
+
+func (o *occupancy) byStart(a, b int) int {
+	switch {
+	case o.start[a] < o.start[b]:
+		return -1
+	case o.start[a] > o.start[b]:
+		return 1
+	}
+	return a - b
+}
+
+// fits reports whether v can run on q at its planned start without
+// overlapping a task there.
+func (o *occupancy) fits(v, q int) bool {
+	s, f := o.start[v], o.start[v]+o.d.T[v][q]
+	lo, _ := slices.BinarySearchFunc(o.occ[q], s-o.longest[q]-eps*max(1, s), func(u int, t float64) int {
+		if o.start[u] < t {
 			return -1
-		case start[a] > start[b]:
-			return 1
 		}
-		return a - b
-	}
-	for q := range occ {
-		slices.SortFunc(occ[q], byStart)
-	}
-	fits := func(v, q int) bool {
-		s, f := start[v], start[v]+d.T[v][q]
-		lo, _ := slices.BinarySearchFunc(occ[q], s-longest[q]-eps*max(1, s), func(u int, t float64) int {
-			if start[u] < t {
-				return -1
-			}
-			return 1
-		})
-		for _, u := range occ[q][lo:] {
-			if start[u] >= f-eps*max(1, f) {
-				break
-			}
-			if u != v && s < fin[u]-eps*max(1, s) {
-				return false
-			}
+		return 1
+	})
+	for _, u := range o.occ[q][lo:] {
+		if o.start[u] >= f-eps*max(1, f) {
+			break
 		}
-		return true
+		if u != v && s < o.fin[u]-eps*max(1, s) {
+			return false
+		}
 	}
-	move := func(v, q int) {
-		from := proc[v]
-		i, _ := slices.BinarySearchFunc(occ[from], v, byStart)
-		occ[from] = slices.Delete(occ[from], i, i+1)
-		proc[v] = q
-		fin[v] = start[v] + d.T[v][q]
-		j, _ := slices.BinarySearchFunc(occ[q], v, byStart)
-		occ[q] = slices.Insert(occ[q], j, v)
-		longest[q] = max(longest[q], fin[v]-start[v])
+	return true
+}
+
+// move puts v on q at its planned start.
+func (o *occupancy) move(v, q int) {
+	from := o.proc[v]
+	i, _ := slices.BinarySearchFunc(o.occ[from], v, o.byStart)
+	o.occ[from] = slices.Delete(o.occ[from], i, i+1)
+	o.proc[v] = q
+	o.fin[v] = o.start[v] + o.d.T[v][q]
+	j, _ := slices.BinarySearchFunc(o.occ[q], v, o.byStart)
+	o.occ[q] = slices.Insert(o.occ[q], j, v)
+	o.longest[q] = max(o.longest[q], o.fin[v]-o.start[v])
+}
+
+// options lists the other processors v fits on.
+func (o *occupancy) options(v int) []int {
+	var opts []int
+	for q := range o.d.M {
+		if q != o.proc[v] && o.fits(v, q) {
+			opts = append(opts, q)
+		}
 	}
-	// Step 2: in each pair the heavier keeps the processor.
+	return opts
+}
+
+// losers is step 2: in each pair of a task x and its representative y the
+// heavier keeps the processor, unless y could go nowhere else; x without a
+// representative is left to serialization. Each loser once, in order.
+func (o *occupancy) losers(xs []int, rep map[int]int) []int {
 	var losers []int
 	for _, x := range xs {
 		y, ok := rep[x]
 		if !ok {
 			continue // no representative: left to serialization
 		}
-		if weight(x) > weight(y) {
+		if o.weight(x) > o.weight(y) {
 			other := false
-			for q := range d.M {
-				if q != proc[y] && fits(y, q) {
+			for q := range o.d.M {
+				if q != o.proc[y] && o.fits(y, q) {
 					other = true
 					break
 				}
@@ -575,17 +633,6 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([
 		}
 		losers = append(losers, x)
 	}
-	// Step 3: losers onto processors idle over their interval, the task
-	// with fewest options first, each to its lightest (time or cost) option.
-	opts := func(v int) []int {
-		var o []int
-		for q := range d.M {
-			if q != proc[v] && fits(v, q) {
-				o = append(o, q)
-			}
-		}
-		return o
-	}
 	seen := map[int]bool{}
 	uniq := losers[:0]
 	for _, v := range losers {
@@ -594,43 +641,54 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([
 			uniq = append(uniq, v)
 		}
 	}
-	losers = uniq
+	return uniq
+}
+
+// moveLosers is step 3: losers onto processors idle over their interval,
+// the task with fewest options first, each to its lightest (time, or cost
+// under the cost criterion) option.
+func (o *occupancy) moveLosers(ctx context.Context, losers []int, crit string) error {
 	nopt := map[int]int{}
 	for _, v := range losers {
-		nopt[v] = len(opts(v))
+		nopt[v] = len(o.options(v))
 	}
 	slices.SortStableFunc(losers, func(a, b int) int { return nopt[a] - nopt[b] })
 	for k, v := range losers {
 		if k%256 == 0 && ctx.Err() != nil {
-			return nil, nil, nil, nil, false, ctx.Err()
+			return ctx.Err()
 		}
 		bestQ, bestW := -1, math.Inf(1)
-		for _, q := range opts(v) {
-			w := d.T[v][q]
+		for _, q := range o.options(v) {
+			w := o.d.T[v][q]
 			if crit == CriterionCost {
-				w *= d.Price[q]
+				w *= o.d.Price[q]
 			}
 			if w < bestW {
 				bestQ, bestW = q, w
 			}
 		}
 		if bestQ >= 0 {
-			move(v, bestQ)
+			o.move(v, bestQ)
 		}
 	}
-	for i := range cols {
-		c := &cols[i]
+	return nil
+}
+
+// markOutcomes records which task of each pair moved, or that neither
+// did: then X stays in collision (Flex) and is re-placed at realization.
+func markOutcomes(d *DAG, res *resolution) {
+	for i := range res.Collisions {
+		c := &res.Collisions[i]
 		switch {
-		case proc[c.X] != c.Proc:
-			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.X].ID, d.G.Processors[proc[c.X]].ID)
-		case proc[c.Y] != c.Proc:
-			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.Y].ID, d.G.Processors[proc[c.Y]].ID)
+		case res.Proc[c.X] != c.Proc:
+			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.X].ID, d.G.Processors[res.Proc[c.X]].ID)
+		case res.Proc[c.Y] != c.Proc:
+			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.Y].ID, d.G.Processors[res.Proc[c.Y]].ID)
 		default:
 			c.Outcome = OutcomeReplaced
-			flex[c.X] = true
+			res.Flex[c.X] = true
 		}
 	}
-	return proc, start, flex, cols, capped, nil
 }
 
 // OutcomeReplaced is the outcome of a collision no processor move
