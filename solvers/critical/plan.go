@@ -136,50 +136,75 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 		mk.crit = CriterionMakespan
 		return mk.planWork(vr, w, true)
 	}
-	d := pl.d
-	path := w.Path.Tasks
-	k := len(path)
-	tol := func(x float64) float64 { return eps * max(1, math.Abs(x)) }
-	comm := func(i int) float64 { // path edge between positions i and i+1
-		return d.Comm(w.Path.Edges[i])
-	}
-	fixed := func(i int) bool { return vr.proc[path[i]] >= 0 }
+	wp := &workPass{pl: pl, vr: vr, w: w, path: w.Path.Tasks}
 	// Case 1: two planned neighbours on the path that break precedence.
-	if !relaxed {
-		for i := 0; i+1 < k; i++ {
-			if fixed(i) && fixed(i+1) {
-				u, v := path[i], path[i+1]
-				r := vr.finish[u] + comm(i)
-				if vr.start[v] < r-tol(r) {
-					return nil, FailPrecedence
-				}
-			}
-		}
+	if !relaxed && wp.breaksPrecedence() {
+		return nil, FailPrecedence
 	}
 	unplanned := 0
-	for i := range k {
-		if !fixed(i) {
+	for i := range wp.path {
+		if !wp.fixed(i) {
 			unplanned++
 		}
 	}
 	if unplanned == 0 {
 		return []answer{{}}, ""
 	}
-	m := d.M
+	return wp.answers(wp.forward(wp.latestFinish(relaxed)))
+}
+
+// workPass is the planning of one work on one variant: path positions
+// i = 0..k−1, some already planned (fixed) by earlier works.
+type workPass struct {
+	pl   *planner
+	vr   *variant
+	w    Work
+	path []int
+}
+
+func (wp *workPass) fixed(i int) bool { return wp.vr.proc[wp.path[i]] >= 0 }
+
+// comm is the transfer time of the path edge between positions i and i+1.
+func (wp *workPass) comm(i int) float64 { return wp.pl.d.Comm(wp.w.Path.Edges[i]) }
+
+func tol(x float64) float64 { return eps * max(1, math.Abs(x)) }
+
+// breaksPrecedence reports the seed's failure case 1: two planned
+// neighbours on the path, the second starting before the first's data can
+// arrive.
+func (wp *workPass) breaksPrecedence() bool {
+	vr := wp.vr
+	for i := 0; i+1 < len(wp.path); i++ {
+		if wp.fixed(i) && wp.fixed(i+1) {
+			u, v := wp.path[i], wp.path[i+1]
+			r := vr.finish[u] + wp.comm(i)
+			if vr.start[v] < r-tol(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// latestFinish is the backward pass: per unplanned position and processor
+// the latest finish that leaves the rest of the path room before its next
+// planned task (and the planning interval); +Inf when relaxed.
+func (wp *workPass) latestFinish(relaxed bool) [][]float64 {
+	d, vr, path := wp.pl.d, wp.vr, wp.path
+	k, m := len(path), d.M
 	inf := math.Inf(1)
-	// Backward pass: latest finish.
 	lf := make([][]float64, k)
 	for i := k - 1; i >= 0; i-- {
-		if fixed(i) {
+		if wp.fixed(i) {
 			continue
 		}
 		lf[i] = make([]float64, m)
 		for p := range m {
-			l := pl.horizon
+			l := wp.pl.horizon
 			if i+1 < k {
 				nx := path[i+1]
-				c := comm(i)
-				if fixed(i + 1) {
+				c := wp.comm(i)
+				if wp.fixed(i + 1) {
 					l = min(l, vr.start[nx]-c)
 				} else {
 					best := -inf
@@ -195,12 +220,20 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 			lf[i][p] = l
 		}
 	}
-	// Forward pass.
+	return lf
+}
+
+// forward is the forward pass: per (position, processor) the best
+// criterion value of placing the path up to there, each task at its
+// earliest start within its latest finish lf.
+func (wp *workPass) forward(lf [][]float64) [][]dpState {
+	pl, d, vr, path := wp.pl, wp.pl.d, wp.vr, wp.path
+	k, m := len(path), d.M
 	st := make([][]dpState, k)
 	for i := range k {
 		v := path[i]
 		st[i] = make([]dpState, m)
-		if fixed(i) {
+		if wp.fixed(i) {
 			p := vr.proc[v]
 			s := dpState{ok: i == 0, obj: 0, finish: vr.finish[v], start: vr.start[v], from: -1}
 			if i > 0 {
@@ -236,7 +269,7 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 			if i == 0 {
 				try(base, 0, -1)
 			} else {
-				c := comm(i - 1)
+				c := wp.comm(i - 1)
 				for q := range m {
 					ps := st[i-1][q]
 					if !ps.ok {
@@ -248,9 +281,16 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 			st[i][p] = best
 		}
 	}
-	// Answers: optimal states at the last position.
+	return st
+}
+
+// answers are the optimal states at the last position traced back (up to
+// MaxAnswers), or the seed's failure case 2 when no state is feasible.
+func (wp *workPass) answers(st [][]dpState) ([]answer, string) {
+	path := wp.path
+	k := len(path)
 	last := st[k-1]
-	bestObj := inf
+	bestObj := math.Inf(1)
 	for _, s := range last {
 		if s.ok {
 			bestObj = min(bestObj, s.obj)
@@ -268,7 +308,7 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 		q := p
 		for i := k - 1; i >= 0; i-- {
 			cur := st[i][q]
-			if !fixed(i) {
+			if !wp.fixed(i) {
 				a.tasks = append(a.tasks, path[i])
 				a.proc = append(a.proc, q)
 				a.start = append(a.start, cur.start)
