@@ -362,79 +362,111 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 			}
 			progress(wi, len(works), fmt.Sprintf("work %d of %d, %d variants", wi+1, len(works), len(vars)))
 		}
-		type cand struct {
-			from *variant
-			ans  answer
-		}
-		var cands []cand
-		var failed []*variant
-		var reasons []string
-		for _, vr := range vars {
-			as, why := pl.planWork(vr, w, false)
-			if why != "" {
-				failed = append(failed, vr)
-				reasons = append(reasons, why)
-				continue
-			}
-			for _, a := range as {
-				cands = append(cands, cand{vr, a})
-			}
-		}
-		if len(cands) == 0 {
-			// Every variant failed: continue them all with the windows relaxed.
-			res.Relaxations++
-			for i, vr := range failed {
-				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows"})
-				as, _ := pl.planWork(vr, w, true)
-				vr.relaxed++
-				for _, a := range as {
-					cands = append(cands, cand{vr, a})
-				}
-			}
-		} else {
-			for i, vr := range failed {
-				res.Dropped++
-				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reasons[i]})
-			}
-		}
-		// Combine: a variant with one answer continues under its id; more
-		// answers branch into new variants.
-		count := map[*variant]int{}
-		next := make([]*variant, 0, len(cands))
-		for _, c := range cands {
-			count[c.from]++
-			nv := c.from
-			if count[c.from] > 1 {
-				nv = c.from.clone(nextID)
-				nextID++
-			}
-			next = append(next, nv)
-		}
-		// Apply in reverse so the original (shared) variant is applied last,
-		// after its clones were taken from its unmodified state.
-		for i := len(cands) - 1; i >= 0; i-- {
-			pl.apply(next[i], cands[i].ans)
-		}
-		slices.SortStableFunc(next, func(a, b *variant) int {
-			switch {
-			case a.obj < b.obj-1e-12:
-				return -1
-			case a.obj > b.obj+1e-12:
-				return 1
-			}
-			return a.id - b.id
-		})
-		if len(next) > MaxVariants {
-			for _, v := range next[MaxVariants:] {
-				res.Pruned++
-				if res.Pruned <= 50 {
-					res.Events = append(res.Events, VariantEvent{Variant: v.id, Work: w.Rank, Status: "pruned", Reason: fmt.Sprintf("over the cap of %d variants (worse partial criterion)", MaxVariants)})
-				}
-			}
-			next = next[:MaxVariants]
-		}
-		vars = next
+		cands := pl.candidates(vars, w, res)
+		vars = pl.prune(pl.combine(cands, &nextID), w, res)
 	}
+	if err := pl.chooseVariant(ctx, vars, res); err != nil {
+		return nil, err
+	}
+	progress(len(works), len(works), "planned")
+	return res, nil
+}
+
+// candidate is one answer of a work on the variant it continues.
+type candidate struct {
+	from *variant
+	ans  answer
+}
+
+// candidates plans work w on every variant. A variant that hits a failure
+// case is dropped, unless every variant failed: then all of them continue
+// with the work planned without its windows (a relaxation).
+func (pl *planner) candidates(vars []*variant, w Work, res *PlanResult) []candidate {
+	var cands []candidate
+	var failed []*variant
+	var reasons []string
+	for _, vr := range vars {
+		as, why := pl.planWork(vr, w, false)
+		if why != "" {
+			failed = append(failed, vr)
+			reasons = append(reasons, why)
+			continue
+		}
+		for _, a := range as {
+			cands = append(cands, candidate{vr, a})
+		}
+	}
+	if len(cands) == 0 {
+		// Every variant failed: continue them all with the windows relaxed.
+		res.Relaxations++
+		for i, vr := range failed {
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows"})
+			as, _ := pl.planWork(vr, w, true)
+			vr.relaxed++
+			for _, a := range as {
+				cands = append(cands, candidate{vr, a})
+			}
+		}
+	} else {
+		for i, vr := range failed {
+			res.Dropped++
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reasons[i]})
+		}
+	}
+	return cands
+}
+
+// combine applies every candidate: a variant with one answer continues
+// under its id; more answers branch into new variants (ids from *nextID).
+func (pl *planner) combine(cands []candidate, nextID *int) []*variant {
+	count := map[*variant]int{}
+	next := make([]*variant, 0, len(cands))
+	for _, c := range cands {
+		count[c.from]++
+		nv := c.from
+		if count[c.from] > 1 {
+			nv = c.from.clone(*nextID)
+			*nextID++
+		}
+		next = append(next, nv)
+	}
+	// Apply in reverse so the original (shared) variant is applied last,
+	// after its clones were taken from its unmodified state.
+	for i := len(cands) - 1; i >= 0; i-- {
+		pl.apply(next[i], cands[i].ans)
+	}
+	return next
+}
+
+// prune keeps the MaxVariants best variants by partial criterion (ties to
+// the lower id).
+func (pl *planner) prune(next []*variant, w Work, res *PlanResult) []*variant {
+	slices.SortStableFunc(next, func(a, b *variant) int {
+		switch {
+		case a.obj < b.obj-1e-12:
+			return -1
+		case a.obj > b.obj+1e-12:
+			return 1
+		}
+		return a.id - b.id
+	})
+	if len(next) > MaxVariants {
+		for _, v := range next[MaxVariants:] {
+			res.Pruned++
+			if res.Pruned <= 50 {
+				res.Events = append(res.Events, VariantEvent{Variant: v.id, Work: w.Rank, Status: "pruned", Reason: fmt.Sprintf("over the cap of %d variants (worse partial criterion)", MaxVariants)})
+			}
+		}
+		next = next[:MaxVariants]
+	}
+	return next
+}
+
+// chooseVariant resolves the collisions of every kept variant, realizes
+// it, and puts the best by the criterion (then makespan, or cost under
+// makespan) in res.
+func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *PlanResult) error {
+	d, crit := pl.d, pl.crit
 	// Collision resolution and realization of every kept variant.
 	type done struct {
 		vr    *variant
@@ -447,12 +479,12 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 	var best *done
 	for _, vr := range vars {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		plan := Schedule{Proc: slices.Clone(vr.proc), Start: slices.Clone(vr.start), Finish: slices.Clone(vr.finish)}
 		rs, err := resolveCollisions(ctx, d, vr, crit)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s := realize(d, rs.Proc, rs.Start, rs.Flex)
 		dn := &done{vr: vr, plan: plan, s: s, cols: rs.Collisions, cap: rs.Capped}
@@ -477,8 +509,7 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 			res.Events[i].Status = "kept (chosen)"
 		}
 	}
-	progress(len(works), len(works), "planned")
-	return res, nil
+	return nil
 }
 
 // resolution is what collision resolution made of one variant.
