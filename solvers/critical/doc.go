@@ -41,7 +41,7 @@
 // one core); an edge per parent/child pair with bytes = the total size of
 // the files the parent outputs and the child inputs (0 bytes: pure
 // precedence); the processors are four of performance 1, 1, 2, 4
-// (WorkflowPlatform). The trace describes no heterogeneous platform, and
+// (WorkflowPlatform()). The trace describes no heterogeneous platform, and
 // 48 identical cores would make every schedule trivial (the widest level
 // fits), so we fix a small heterogeneous one, the same for every
 // workflow, and say so in the upload's documentation. Runtimes then read in
@@ -191,6 +191,18 @@
 // (ExactMakespan: every assignment × every topological order, the spec's
 // "gap to optimum" check), with the paper's qualitative claims in Notes.
 // Parameter instances (default 30, under 10 s on 2 cores) scales it up.
+//
+// # Parameters
+//
+// Each parameter list is a typed config whose Declare method binds its
+// fields to the public names, units, limits and docs (config.go):
+// RunConfig (the run: criterion, which only critical-works reads, so it is
+// declared For that variant; bandwidth and the tree bounds, which every
+// variant uses since each builds the tree), GenConfig (preset random) and
+// ReproConfig (the experiment). Their defaults are DefaultRunConfig,
+// DefaultGenConfig and DefaultReproConfig, whose literals carry each
+// default's reason and unit in a comment. solvers.Def (New) decodes and
+// checks them before the family's code, which reads fields.
 //
 // # Memory budget
 //

@@ -27,8 +27,18 @@ type GenConfig struct {
 // 10–100, transfers 5–50 (communication-to-computation ratio near 0.5 at
 // mean performance 2.5), 4 processors of performance 1–4.
 func DefaultGenConfig() GenConfig {
-	return GenConfig{Tasks: 30, Layers: 6, Density: 0.3, VolMin: 10, VolMax: 100, TransferMin: 5, TransferMax: 50,
-		Processors: 4, PerfMin: 1, PerfMax: 4}
+	return GenConfig{
+		Tasks:       30,  // tasks: 6 layers of width 5, the size of the seed's Fig. 2-like examples
+		Layers:      6,   // layers
+		Density:     0.3, // edge probability between consecutive layers
+		VolMin:      10,  // work units
+		VolMax:      100, // work units
+		TransferMin: 5,   // time units
+		TransferMax: 50,  // time units: communication-to-computation ratio near 0.5 at mean performance 2.5
+		Processors:  4,   // processors
+		PerfMin:     1,   // work units per time unit
+		PerfMax:     4,   // work units per time unit
+	}
 }
 
 // Generate builds a random layered DAG: tasks split into layers (each ≥ 1
@@ -115,7 +125,7 @@ func round3(x float64) float64 {
 // (see doc.go): four processors of performance 1, 1, 2, 4 relative to the
 // machine that recorded the runtimes, so volume = runtime in seconds and a
 // task's time on processor p = runtime / performance(p).
-var WorkflowPlatform = []float64{1, 1, 2, 4}
+func WorkflowPlatform() []float64 { return []float64{1, 1, 2, 4} }
 
 // FromWorkflow turns a WfFormat workflow into a task graph: volume =
 // runtimeInSeconds (reference performance 1 = the recording machine's
@@ -135,7 +145,7 @@ func FromWorkflow(w *formats.Workflow, name string) (*Graph, error) {
 			g.Edges = append(g.Edges, Edge{From: i, To: c, Bytes: float64(w.EdgeBytes(i, c))})
 		}
 	}
-	for p, perf := range WorkflowPlatform {
+	for p, perf := range WorkflowPlatform() {
 		g.Processors = append(g.Processors, Processor{ID: fmt.Sprintf("P%d", p+1), Performance: perf, Price: 1})
 	}
 	return g, g.Validate()

@@ -134,6 +134,24 @@ func ParseJSON(data []byte) (*Graph, error) {
 	if g.Source == "" {
 		g.Source = "json"
 	}
+	index, err := g.readTasks(raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.readEdges(raw, index); err != nil {
+		return nil, err
+	}
+	if err := g.readProcessors(raw); err != nil {
+		return nil, err
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// readTasks adds raw's tasks to g and returns their index by id.
+func (g *Graph) readTasks(raw graphJSON) (map[string]int, error) {
 	index := make(map[string]int, len(raw.Tasks))
 	for i, t := range raw.Tasks {
 		f := fmt.Sprintf("tasks[%d]", i)
@@ -152,15 +170,20 @@ func ParseJSON(data []byte) (*Graph, error) {
 		}
 		g.Tasks = append(g.Tasks, task)
 	}
+	return index, nil
+}
+
+// readEdges adds raw's edges to g, their ends looked up in index.
+func (g *Graph) readEdges(raw graphJSON, index map[string]int) error {
 	for i, e := range raw.Edges {
 		f := fmt.Sprintf("edges[%d]", i)
 		u, ok := index[e.From]
 		if !ok {
-			return nil, errs.Invalidf(f+".from", "unknown task id %q", e.From)
+			return errs.Invalidf(f+".from", "unknown task id %q", e.From)
 		}
 		v, ok := index[e.To]
 		if !ok {
-			return nil, errs.Invalidf(f+".to", "unknown task id %q", e.To)
+			return errs.Invalidf(f+".to", "unknown task id %q", e.To)
 		}
 		ed := Edge{From: u, To: v}
 		if e.Transfer != nil {
@@ -171,31 +194,34 @@ func ParseJSON(data []byte) (*Graph, error) {
 		}
 		g.Edges = append(g.Edges, ed)
 	}
+	return nil
+}
+
+// readProcessors adds raw's processors to g (performance and price 1
+// unless given).
+func (g *Graph) readProcessors(raw graphJSON) error {
 	pindex := map[string]int{}
 	for i, p := range raw.Processors {
 		f := fmt.Sprintf("processors[%d]", i)
 		if p.ID == "" {
-			return nil, errs.Invalidf(f+".id", "empty processor id")
+			return errs.Invalidf(f+".id", "empty processor id")
 		}
 		if j, dup := pindex[p.ID]; dup {
-			return nil, errs.Invalidf(f+".id", "duplicate processor id %q (also processors[%d])", p.ID, j)
+			return errs.Invalidf(f+".id", "duplicate processor id %q (also processors[%d])", p.ID, j)
 		}
 		pindex[p.ID] = i
 		pr := Processor{ID: p.ID, Performance: 1, Price: 1}
 		if p.Performance != nil {
 			pr.Performance = *p.Performance
 		} else if raw.Times == nil {
-			return nil, errs.Invalidf(f+".performance", "missing (give a performance per processor or a times matrix)")
+			return errs.Invalidf(f+".performance", "missing (give a performance per processor or a times matrix)")
 		}
 		if p.Price != nil {
 			pr.Price = *p.Price
 		}
 		g.Processors = append(g.Processors, pr)
 	}
-	if err := g.Validate(); err != nil {
-		return nil, err
-	}
-	return g, nil
+	return nil
 }
 
 func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1e15 }

@@ -222,24 +222,49 @@ type Work struct {
 // isolated task as a work of its own. Paths that would add no new edge are
 // skipped. Works are ranked by length, longest first (stable).
 func RankWorks(d *DAG, t *Tree) ([]Work, error) {
-	covered := make([]bool, len(d.G.Edges))
-	left := len(d.G.Edges)
-	var works []Work
-	entries := 0
-	take := func(p Path, src string, node int) {
-		entries += 2 * len(p.Tasks)
-		added := false
-		for _, e := range p.Edges {
-			if !covered[e] {
-				covered[e] = true
-				left--
-				added = true
-			}
-		}
-		if added {
-			works = append(works, Work{Path: p, Source: src, Node: node})
+	c := &coverage{covered: make([]bool, len(d.G.Edges)), left: len(d.G.Edges)}
+	c.takeTree(t)
+	if c.left > 0 {
+		if err := c.complete(d); err != nil {
+			return nil, err
 		}
 	}
+	works := c.works
+	slices.SortStableFunc(works, longerWorkFirst)
+	works = append(works, isolatedWorks(d)...)
+	for i := range works {
+		works[i].Rank = i + 1
+	}
+	return works, nil
+}
+
+// coverage is the edges the works taken so far cover.
+type coverage struct {
+	covered []bool // by edge
+	left    int    // edges not covered
+	works   []Work
+	entries int // tasks and edges held by the paths looked at (MaxWorkEntries)
+}
+
+// take makes p a work when it covers some edge not yet covered.
+func (c *coverage) take(p Path, src string, node int) {
+	c.entries += 2 * len(p.Tasks)
+	added := false
+	for _, e := range p.Edges {
+		if !c.covered[e] {
+			c.covered[e] = true
+			c.left--
+			added = true
+		}
+	}
+	if added {
+		c.works = append(c.works, Work{Path: p, Source: src, Node: node})
+	}
+}
+
+// takeTree takes the tree's paths (duplicates left out), heaviest first,
+// while some edge is uncovered.
+func (c *coverage) takeTree(t *Tree) {
 	idx := make([]int, 0, len(t.Nodes))
 	for i, n := range t.Nodes {
 		if n.Leaf != LeafDuplicate {
@@ -257,110 +282,105 @@ func RankWorks(d *DAG, t *Tree) ([]Work, error) {
 		return 0
 	})
 	for _, i := range idx {
-		if left == 0 {
+		if c.left == 0 {
 			break
 		}
-		take(t.Nodes[i].Path, SourceTree, i)
+		c.take(t.Nodes[i].Path, SourceTree, i)
 	}
-	if left > 0 {
-		// Longest path through each uncovered edge: head = longest path
-		// ending at u, tail = longest path starting at v.
-		head := make([]float64, d.N)
-		hfrom := make([]int, d.N)
-		for _, v := range d.Order {
-			head[v], hfrom[v] = d.Fast[v], -1
-			for _, a := range d.Pred[v] {
-				if c := head[a.To] + a.Comm + d.Fast[v]; c > head[v] {
-					head[v], hfrom[v] = c, a.E
-				}
+}
+
+// complete takes the longest path through each edge still uncovered,
+// longest first: head = the longest path ending at the edge's source,
+// tail = the longest path starting at its target.
+func (c *coverage) complete(d *DAG) error {
+	head := make([]float64, d.N)
+	hfrom := make([]int, d.N)
+	for _, v := range d.Order {
+		head[v], hfrom[v] = d.Fast[v], -1
+		for _, a := range d.Pred[v] {
+			if l := head[a.To] + a.Comm + d.Fast[v]; l > head[v] {
+				head[v], hfrom[v] = l, a.E
 			}
-		}
-		tail := make([]float64, d.N)
-		tnext := make([]int, d.N)
-		for i := len(d.Order) - 1; i >= 0; i-- {
-			v := d.Order[i]
-			tail[v], tnext[v] = d.Fast[v], -1
-			for _, a := range d.Succ[v] {
-				if c := tail[a.To] + a.Comm + d.Fast[v]; c > tail[v] {
-					tail[v], tnext[v] = c, a.E
-				}
-			}
-		}
-		through := func(e int) float64 {
-			ed := d.G.Edges[e]
-			return head[ed.From] + d.Comm(e) + tail[ed.To]
-		}
-		var unc []int
-		for e := range covered {
-			if !covered[e] {
-				unc = append(unc, e)
-			}
-		}
-		lens := make([]float64, len(d.G.Edges))
-		for _, e := range unc {
-			lens[e] = through(e)
-		}
-		slices.SortStableFunc(unc, func(a, b int) int {
-			switch {
-			case lens[a] > lens[b]:
-				return -1
-			case lens[a] < lens[b]:
-				return 1
-			}
-			return 0
-		})
-		for _, e := range unc {
-			if covered[e] {
-				continue
-			}
-			if entries > MaxWorkEntries {
-				return nil, errs.New(errs.TooLarge, "edges", "the critical works of this graph hold over %d task and edge entries (%d edges): use a smaller, sparser or shallower graph", MaxWorkEntries, len(d.G.Edges))
-			}
-			ed := d.G.Edges[e]
-			p := tracePath(d, ed.From, hfrom, 0)
-			p.Edges = append(p.Edges, e)
-			for v := ed.To; v >= 0; {
-				p.Tasks = append(p.Tasks, v)
-				ne := tnext[v]
-				if ne < 0 {
-					break
-				}
-				p.Edges = append(p.Edges, ne)
-				v = d.G.Edges[ne].To
-			}
-			p.Length = lens[e]
-			take(p, SourceCompletion, -1)
 		}
 	}
-	slices.SortStableFunc(works, func(a, b Work) int {
+	tail := make([]float64, d.N)
+	tnext := make([]int, d.N)
+	for i := len(d.Order) - 1; i >= 0; i-- {
+		v := d.Order[i]
+		tail[v], tnext[v] = d.Fast[v], -1
+		for _, a := range d.Succ[v] {
+			if l := tail[a.To] + a.Comm + d.Fast[v]; l > tail[v] {
+				tail[v], tnext[v] = l, a.E
+			}
+		}
+	}
+	var unc []int
+	for e := range c.covered {
+		if !c.covered[e] {
+			unc = append(unc, e)
+		}
+	}
+	lens := make([]float64, len(d.G.Edges))
+	for _, e := range unc {
+		ed := d.G.Edges[e]
+		lens[e] = head[ed.From] + d.Comm(e) + tail[ed.To]
+	}
+	slices.SortStableFunc(unc, func(a, b int) int {
 		switch {
-		case a.Path.Length > b.Path.Length:
+		case lens[a] > lens[b]:
 			return -1
-		case a.Path.Length < b.Path.Length:
+		case lens[a] < lens[b]:
 			return 1
 		}
 		return 0
 	})
+	for _, e := range unc {
+		if c.covered[e] {
+			continue
+		}
+		if c.entries > MaxWorkEntries {
+			return errs.New(errs.TooLarge, "edges", "the critical works of this graph hold over %d task and edge entries (%d edges): use a smaller, sparser or shallower graph", MaxWorkEntries, len(d.G.Edges))
+		}
+		ed := d.G.Edges[e]
+		p := tracePath(d, ed.From, hfrom, 0)
+		p.Edges = append(p.Edges, e)
+		for v := ed.To; v >= 0; {
+			p.Tasks = append(p.Tasks, v)
+			ne := tnext[v]
+			if ne < 0 {
+				break
+			}
+			p.Edges = append(p.Edges, ne)
+			v = d.G.Edges[ne].To
+		}
+		p.Length = lens[e]
+		c.take(p, SourceCompletion, -1)
+	}
+	return nil
+}
+
+// isolatedWorks are the tasks without edges, each a work of its own,
+// longest first.
+func isolatedWorks(d *DAG) []Work {
 	var iso []Work
 	for v := range d.N {
 		if len(d.Succ[v]) == 0 && len(d.Pred[v]) == 0 {
 			iso = append(iso, Work{Path: Path{Tasks: []int{v}, Length: d.Fast[v]}, Source: SourceIsolated, Node: -1})
 		}
 	}
-	slices.SortStableFunc(iso, func(a, b Work) int {
-		switch {
-		case a.Path.Length > b.Path.Length:
-			return -1
-		case a.Path.Length < b.Path.Length:
-			return 1
-		}
-		return 0
-	})
-	works = append(works, iso...)
-	for i := range works {
-		works[i].Rank = i + 1
+	slices.SortStableFunc(iso, longerWorkFirst)
+	return iso
+}
+
+// longerWorkFirst orders works by decreasing length (for a stable sort).
+func longerWorkFirst(a, b Work) int {
+	switch {
+	case a.Path.Length > b.Path.Length:
+		return -1
+	case a.Path.Length < b.Path.Length:
+		return 1
 	}
-	return works, nil
+	return 0
 }
 
 // MaxWorkEntries bounds the tasks and edges held by all critical works

@@ -136,50 +136,75 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 		mk.crit = CriterionMakespan
 		return mk.planWork(vr, w, true)
 	}
-	d := pl.d
-	path := w.Path.Tasks
-	k := len(path)
-	tol := func(x float64) float64 { return eps * max(1, math.Abs(x)) }
-	comm := func(i int) float64 { // path edge between positions i and i+1
-		return d.Comm(w.Path.Edges[i])
-	}
-	fixed := func(i int) bool { return vr.proc[path[i]] >= 0 }
+	wp := &workPass{pl: pl, vr: vr, w: w, path: w.Path.Tasks}
 	// Case 1: two planned neighbours on the path that break precedence.
-	if !relaxed {
-		for i := 0; i+1 < k; i++ {
-			if fixed(i) && fixed(i+1) {
-				u, v := path[i], path[i+1]
-				r := vr.finish[u] + comm(i)
-				if vr.start[v] < r-tol(r) {
-					return nil, FailPrecedence
-				}
-			}
-		}
+	if !relaxed && wp.breaksPrecedence() {
+		return nil, FailPrecedence
 	}
 	unplanned := 0
-	for i := range k {
-		if !fixed(i) {
+	for i := range wp.path {
+		if !wp.fixed(i) {
 			unplanned++
 		}
 	}
 	if unplanned == 0 {
 		return []answer{{}}, ""
 	}
-	m := d.M
+	return wp.answers(wp.forward(wp.latestFinish(relaxed)))
+}
+
+// workPass is the planning of one work on one variant: path positions
+// i = 0..k−1, some already planned (fixed) by earlier works.
+type workPass struct {
+	pl   *planner
+	vr   *variant
+	w    Work
+	path []int
+}
+
+func (wp *workPass) fixed(i int) bool { return wp.vr.proc[wp.path[i]] >= 0 }
+
+// comm is the transfer time of the path edge between positions i and i+1.
+func (wp *workPass) comm(i int) float64 { return wp.pl.d.Comm(wp.w.Path.Edges[i]) }
+
+func tol(x float64) float64 { return eps * max(1, math.Abs(x)) }
+
+// breaksPrecedence reports the seed's failure case 1: two planned
+// neighbours on the path, the second starting before the first's data can
+// arrive.
+func (wp *workPass) breaksPrecedence() bool {
+	vr := wp.vr
+	for i := 0; i+1 < len(wp.path); i++ {
+		if wp.fixed(i) && wp.fixed(i+1) {
+			u, v := wp.path[i], wp.path[i+1]
+			r := vr.finish[u] + wp.comm(i)
+			if vr.start[v] < r-tol(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// latestFinish is the backward pass: per unplanned position and processor
+// the latest finish that leaves the rest of the path room before its next
+// planned task (and the planning interval); +Inf when relaxed.
+func (wp *workPass) latestFinish(relaxed bool) [][]float64 {
+	d, vr, path := wp.pl.d, wp.vr, wp.path
+	k, m := len(path), d.M
 	inf := math.Inf(1)
-	// Backward pass: latest finish.
 	lf := make([][]float64, k)
 	for i := k - 1; i >= 0; i-- {
-		if fixed(i) {
+		if wp.fixed(i) {
 			continue
 		}
 		lf[i] = make([]float64, m)
 		for p := range m {
-			l := pl.horizon
+			l := wp.pl.horizon
 			if i+1 < k {
 				nx := path[i+1]
-				c := comm(i)
-				if fixed(i + 1) {
+				c := wp.comm(i)
+				if wp.fixed(i + 1) {
 					l = min(l, vr.start[nx]-c)
 				} else {
 					best := -inf
@@ -195,12 +220,20 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 			lf[i][p] = l
 		}
 	}
-	// Forward pass.
+	return lf
+}
+
+// forward is the forward pass: per (position, processor) the best
+// criterion value of placing the path up to there, each task at its
+// earliest start within its latest finish lf.
+func (wp *workPass) forward(lf [][]float64) [][]dpState {
+	pl, d, vr, path := wp.pl, wp.pl.d, wp.vr, wp.path
+	k, m := len(path), d.M
 	st := make([][]dpState, k)
 	for i := range k {
 		v := path[i]
 		st[i] = make([]dpState, m)
-		if fixed(i) {
+		if wp.fixed(i) {
 			p := vr.proc[v]
 			s := dpState{ok: i == 0, obj: 0, finish: vr.finish[v], start: vr.start[v], from: -1}
 			if i > 0 {
@@ -236,7 +269,7 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 			if i == 0 {
 				try(base, 0, -1)
 			} else {
-				c := comm(i - 1)
+				c := wp.comm(i - 1)
 				for q := range m {
 					ps := st[i-1][q]
 					if !ps.ok {
@@ -248,9 +281,16 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 			st[i][p] = best
 		}
 	}
-	// Answers: optimal states at the last position.
+	return st
+}
+
+// answers are the optimal states at the last position traced back (up to
+// MaxAnswers), or the seed's failure case 2 when no state is feasible.
+func (wp *workPass) answers(st [][]dpState) ([]answer, string) {
+	path := wp.path
+	k := len(path)
 	last := st[k-1]
-	bestObj := inf
+	bestObj := math.Inf(1)
 	for _, s := range last {
 		if s.ok {
 			bestObj = min(bestObj, s.obj)
@@ -268,7 +308,7 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 		q := p
 		for i := k - 1; i >= 0; i-- {
 			cur := st[i][q]
-			if !fixed(i) {
+			if !wp.fixed(i) {
 				a.tasks = append(a.tasks, path[i])
 				a.proc = append(a.proc, q)
 				a.start = append(a.start, cur.start)
@@ -322,79 +362,111 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 			}
 			progress(wi, len(works), fmt.Sprintf("work %d of %d, %d variants", wi+1, len(works), len(vars)))
 		}
-		type cand struct {
-			from *variant
-			ans  answer
-		}
-		var cands []cand
-		var failed []*variant
-		var reasons []string
-		for _, vr := range vars {
-			as, why := pl.planWork(vr, w, false)
-			if why != "" {
-				failed = append(failed, vr)
-				reasons = append(reasons, why)
-				continue
-			}
-			for _, a := range as {
-				cands = append(cands, cand{vr, a})
-			}
-		}
-		if len(cands) == 0 {
-			// Every variant failed: continue them all with the windows relaxed.
-			res.Relaxations++
-			for i, vr := range failed {
-				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows"})
-				as, _ := pl.planWork(vr, w, true)
-				vr.relaxed++
-				for _, a := range as {
-					cands = append(cands, cand{vr, a})
-				}
-			}
-		} else {
-			for i, vr := range failed {
-				res.Dropped++
-				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reasons[i]})
-			}
-		}
-		// Combine: a variant with one answer continues under its id; more
-		// answers branch into new variants.
-		count := map[*variant]int{}
-		next := make([]*variant, 0, len(cands))
-		for _, c := range cands {
-			count[c.from]++
-			nv := c.from
-			if count[c.from] > 1 {
-				nv = c.from.clone(nextID)
-				nextID++
-			}
-			next = append(next, nv)
-		}
-		// Apply in reverse so the original (shared) variant is applied last,
-		// after its clones were taken from its unmodified state.
-		for i := len(cands) - 1; i >= 0; i-- {
-			pl.apply(next[i], cands[i].ans)
-		}
-		slices.SortStableFunc(next, func(a, b *variant) int {
-			switch {
-			case a.obj < b.obj-1e-12:
-				return -1
-			case a.obj > b.obj+1e-12:
-				return 1
-			}
-			return a.id - b.id
-		})
-		if len(next) > MaxVariants {
-			for _, v := range next[MaxVariants:] {
-				res.Pruned++
-				if res.Pruned <= 50 {
-					res.Events = append(res.Events, VariantEvent{Variant: v.id, Work: w.Rank, Status: "pruned", Reason: fmt.Sprintf("over the cap of %d variants (worse partial criterion)", MaxVariants)})
-				}
-			}
-			next = next[:MaxVariants]
-		}
-		vars = next
+		cands := pl.candidates(vars, w, res)
+		vars = pl.prune(pl.combine(cands, &nextID), w, res)
 	}
+	if err := pl.chooseVariant(ctx, vars, res); err != nil {
+		return nil, err
+	}
+	progress(len(works), len(works), "planned")
+	return res, nil
+}
+
+// candidate is one answer of a work on the variant it continues.
+type candidate struct {
+	from *variant
+	ans  answer
+}
+
+// candidates plans work w on every variant. A variant that hits a failure
+// case is dropped, unless every variant failed: then all of them continue
+// with the work planned without its windows (a relaxation).
+func (pl *planner) candidates(vars []*variant, w Work, res *PlanResult) []candidate {
+	var cands []candidate
+	var failed []*variant
+	var reasons []string
+	for _, vr := range vars {
+		as, why := pl.planWork(vr, w, false)
+		if why != "" {
+			failed = append(failed, vr)
+			reasons = append(reasons, why)
+			continue
+		}
+		for _, a := range as {
+			cands = append(cands, candidate{vr, a})
+		}
+	}
+	if len(cands) == 0 {
+		// Every variant failed: continue them all with the windows relaxed.
+		res.Relaxations++
+		for i, vr := range failed {
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows"})
+			as, _ := pl.planWork(vr, w, true)
+			vr.relaxed++
+			for _, a := range as {
+				cands = append(cands, candidate{vr, a})
+			}
+		}
+	} else {
+		for i, vr := range failed {
+			res.Dropped++
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reasons[i]})
+		}
+	}
+	return cands
+}
+
+// combine applies every candidate: a variant with one answer continues
+// under its id; more answers branch into new variants (ids from *nextID).
+func (pl *planner) combine(cands []candidate, nextID *int) []*variant {
+	count := map[*variant]int{}
+	next := make([]*variant, 0, len(cands))
+	for _, c := range cands {
+		count[c.from]++
+		nv := c.from
+		if count[c.from] > 1 {
+			nv = c.from.clone(*nextID)
+			*nextID++
+		}
+		next = append(next, nv)
+	}
+	// Apply in reverse so the original (shared) variant is applied last,
+	// after its clones were taken from its unmodified state.
+	for i := len(cands) - 1; i >= 0; i-- {
+		pl.apply(next[i], cands[i].ans)
+	}
+	return next
+}
+
+// prune keeps the MaxVariants best variants by partial criterion (ties to
+// the lower id).
+func (pl *planner) prune(next []*variant, w Work, res *PlanResult) []*variant {
+	slices.SortStableFunc(next, func(a, b *variant) int {
+		switch {
+		case a.obj < b.obj-1e-12:
+			return -1
+		case a.obj > b.obj+1e-12:
+			return 1
+		}
+		return a.id - b.id
+	})
+	if len(next) > MaxVariants {
+		for _, v := range next[MaxVariants:] {
+			res.Pruned++
+			if res.Pruned <= 50 {
+				res.Events = append(res.Events, VariantEvent{Variant: v.id, Work: w.Rank, Status: "pruned", Reason: fmt.Sprintf("over the cap of %d variants (worse partial criterion)", MaxVariants)})
+			}
+		}
+		next = next[:MaxVariants]
+	}
+	return next
+}
+
+// chooseVariant resolves the collisions of every kept variant, realizes
+// it, and puts the best by the criterion (then makespan, or cost under
+// makespan) in res.
+func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *PlanResult) error {
+	d, crit := pl.d, pl.crit
 	// Collision resolution and realization of every kept variant.
 	type done struct {
 		vr    *variant
@@ -407,15 +479,15 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 	var best *done
 	for _, vr := range vars {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		plan := Schedule{Proc: slices.Clone(vr.proc), Start: slices.Clone(vr.start), Finish: slices.Clone(vr.finish)}
-		proc, start, flex, cols, capped, err := resolveCollisions(ctx, d, vr, crit)
+		rs, err := resolveCollisions(ctx, d, vr, crit)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		s := realize(d, proc, start, flex)
-		dn := &done{vr: vr, plan: plan, s: s, cols: cols, cap: capped}
+		s := realize(d, rs.Proc, rs.Start, rs.Flex)
+		dn := &done{vr: vr, plan: plan, s: s, cols: rs.Collisions, cap: rs.Capped}
 		switch crit {
 		case CriterionCost:
 			dn.score = [2]float64{s.Cost(d), s.Makespan()}
@@ -437,26 +509,57 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 			res.Events[i].Status = "kept (chosen)"
 		}
 	}
-	progress(len(works), len(works), "planned")
+	return nil
+}
+
+// resolution is what collision resolution made of one variant.
+type resolution struct {
+	Proc       []int       // the processor of every task
+	Start      []float64   // the priority for realization: the planned start
+	Flex       []bool      // tasks left in collision, placed freely at realization
+	Collisions []Collision // the pairs found, with their outcomes
+	Capped     bool        // the pairs stopped at maxPairs
+}
+
+// resolveCollisions is the seed's step 4 on one variant (see doc.go), in
+// phases: find the pairs planned on one processor at overlapping times;
+// choose representatives on the bipartite graph of the pairs; in each pair
+// the heavier task keeps the processor (the losers); move the losers onto
+// processors idle over their interval; record each pair's outcome.
+func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) (*resolution, error) {
+	occ := newOccupancy(d, vr)
+	res := &resolution{Proc: occ.proc, Start: occ.start, Flex: make([]bool, d.N)}
+	res.Collisions, res.Capped = findCollisions(d, vr, occ)
+	if len(res.Collisions) == 0 {
+		res.Collisions = nil
+		return res, nil
+	}
+	// Bipartite graph X (caused) – Y (placed).
+	xAdj := map[int][]int{}
+	var xs []int
+	for _, c := range res.Collisions {
+		if _, ok := xAdj[c.X]; !ok {
+			xs = append(xs, c.X)
+		}
+		xAdj[c.X] = append(xAdj[c.X], c.Y)
+	}
+	rep := Representatives(xs, xAdj, occ.weight)
+	if err := occ.moveLosers(ctx, occ.losers(xs, rep), crit); err != nil {
+		return nil, err
+	}
+	markOutcomes(d, res)
 	return res, nil
 }
 
-// resolveCollisions is the seed's step 4 on one variant (see doc.go): it
-// returns the processor of every task, the priority for realization (the
-// planned start), the tasks left in collision (placed freely at
-// realization), the collisions with their outcomes.
-func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([]int, []float64, []bool, []Collision, bool, error) {
-	proc := slices.Clone(vr.proc)
-	start := slices.Clone(vr.start)
-	fin := slices.Clone(vr.finish)
-	weight := func(v int) float64 { return fin[v] - start[v] }
-	// Pairs: on each processor, a later-planned task overlapping an earlier one.
+// findCollisions lists, on each processor, every later-planned task that
+// overlaps an earlier one (X the later in planning order, Y the earlier),
+// at most maxPairs of them (capped: more were left out).
+func findCollisions(d *DAG, vr *variant, occ *occupancy) (cols []Collision, capped bool) {
+	proc, start, fin := occ.proc, occ.start, occ.fin
 	byProc := make([][]int, d.M)
 	for v := range d.N {
 		byProc[proc[v]] = append(byProc[proc[v]], v)
 	}
-	var cols []Collision
-	capped := false
 	for p, ts := range byProc {
 		slices.SortFunc(ts, func(a, b int) int {
 			if start[a] != start[b] {
@@ -490,80 +593,106 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([
 			}
 		}
 	}
-	flex := make([]bool, d.N)
-	if len(cols) == 0 {
-		return proc, start, flex, nil, false, nil
-	}
-	// Bipartite graph X (caused) – Y (placed).
-	xAdj := map[int][]int{}
-	var xs []int
-	for _, c := range cols {
-		if _, ok := xAdj[c.X]; !ok {
-			xs = append(xs, c.X)
-		}
-		xAdj[c.X] = append(xAdj[c.X], c.Y)
-	}
-	rep := Representatives(xs, xAdj, weight)
-	// Occupancy index: per processor the tasks by planned start, and the
-	// longest task there, so "can v run on q during [s, s+T) without
-	// overlap?" scans only the tasks starting in (s − longest, s + T).
-	occ := make([][]int, d.M)
-	longest := make([]float64, d.M)
+	return cols, capped
+}
+
+// occupancy is a variant's processors during collision resolution: the
+// processor and planned times of every task, and per processor the tasks
+// by planned start with the longest task there, so "can v run on q during
+// [s, s+T) without overlap?" scans only the tasks starting in
+// (s − longest, s + T).
+type occupancy struct {
+	d          *DAG
+	proc       []int
+	start, fin []float64
+	occ        [][]int   // per processor, its tasks by planned start
+	longest    []float64 // per processor, its longest task
+}
+
+func newOccupancy(d *DAG, vr *variant) *occupancy {
+	o := &occupancy{d: d, proc: slices.Clone(vr.proc), start: slices.Clone(vr.start), fin: slices.Clone(vr.finish),
+		occ: make([][]int, d.M), longest: make([]float64, d.M)}
 	for v := range d.N {
-		occ[proc[v]] = append(occ[proc[v]], v)
-		longest[proc[v]] = max(longest[proc[v]], fin[v]-start[v])
+		o.occ[o.proc[v]] = append(o.occ[o.proc[v]], v)
+		o.longest[o.proc[v]] = max(o.longest[o.proc[v]], o.fin[v]-o.start[v])
 	}
-	byStart := func(a, b int) int {
-		switch {
-		case start[a] < start[b]:
+	for q := range o.occ {
+		slices.SortFunc(o.occ[q], o.byStart)
+	}
+	return o
+}
+
+// weight is a task's planned time on its current processor.
+func (o *occupancy) weight(v int) float64 { return o.fin[v] - o.start[v] }
+
+func (o *occupancy) byStart(a, b int) int {
+	switch {
+	case o.start[a] < o.start[b]:
+		return -1
+	case o.start[a] > o.start[b]:
+		return 1
+	}
+	return a - b
+}
+
+// fits reports whether v can run on q at its planned start without
+// overlapping a task there.
+func (o *occupancy) fits(v, q int) bool {
+	s, f := o.start[v], o.start[v]+o.d.T[v][q]
+	lo, _ := slices.BinarySearchFunc(o.occ[q], s-o.longest[q]-eps*max(1, s), func(u int, t float64) int {
+		if o.start[u] < t {
 			return -1
-		case start[a] > start[b]:
-			return 1
 		}
-		return a - b
-	}
-	for q := range occ {
-		slices.SortFunc(occ[q], byStart)
-	}
-	fits := func(v, q int) bool {
-		s, f := start[v], start[v]+d.T[v][q]
-		lo, _ := slices.BinarySearchFunc(occ[q], s-longest[q]-eps*max(1, s), func(u int, t float64) int {
-			if start[u] < t {
-				return -1
-			}
-			return 1
-		})
-		for _, u := range occ[q][lo:] {
-			if start[u] >= f-eps*max(1, f) {
-				break
-			}
-			if u != v && s < fin[u]-eps*max(1, s) {
-				return false
-			}
+		return 1
+	})
+	for _, u := range o.occ[q][lo:] {
+		if o.start[u] >= f-eps*max(1, f) {
+			break
 		}
-		return true
+		if u != v && s < o.fin[u]-eps*max(1, s) {
+			return false
+		}
 	}
-	move := func(v, q int) {
-		from := proc[v]
-		i, _ := slices.BinarySearchFunc(occ[from], v, byStart)
-		occ[from] = slices.Delete(occ[from], i, i+1)
-		proc[v] = q
-		fin[v] = start[v] + d.T[v][q]
-		j, _ := slices.BinarySearchFunc(occ[q], v, byStart)
-		occ[q] = slices.Insert(occ[q], j, v)
-		longest[q] = max(longest[q], fin[v]-start[v])
+	return true
+}
+
+// move puts v on q at its planned start.
+func (o *occupancy) move(v, q int) {
+	from := o.proc[v]
+	i, _ := slices.BinarySearchFunc(o.occ[from], v, o.byStart)
+	o.occ[from] = slices.Delete(o.occ[from], i, i+1)
+	o.proc[v] = q
+	o.fin[v] = o.start[v] + o.d.T[v][q]
+	j, _ := slices.BinarySearchFunc(o.occ[q], v, o.byStart)
+	o.occ[q] = slices.Insert(o.occ[q], j, v)
+	o.longest[q] = max(o.longest[q], o.fin[v]-o.start[v])
+}
+
+// options lists the other processors v fits on.
+func (o *occupancy) options(v int) []int {
+	var opts []int
+	for q := range o.d.M {
+		if q != o.proc[v] && o.fits(v, q) {
+			opts = append(opts, q)
+		}
 	}
-	// Step 2: in each pair the heavier keeps the processor.
+	return opts
+}
+
+// losers is step 2: in each pair of a task x and its representative y the
+// heavier keeps the processor, unless y could go nowhere else; x without a
+// representative is left to serialization. Each loser once, in order.
+func (o *occupancy) losers(xs []int, rep map[int]int) []int {
 	var losers []int
 	for _, x := range xs {
 		y, ok := rep[x]
 		if !ok {
 			continue // no representative: left to serialization
 		}
-		if weight(x) > weight(y) {
+		if o.weight(x) > o.weight(y) {
 			other := false
-			for q := range d.M {
-				if q != proc[y] && fits(y, q) {
+			for q := range o.d.M {
+				if q != o.proc[y] && o.fits(y, q) {
 					other = true
 					break
 				}
@@ -575,17 +704,6 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([
 		}
 		losers = append(losers, x)
 	}
-	// Step 3: losers onto processors idle over their interval, the task
-	// with fewest options first, each to its lightest (time or cost) option.
-	opts := func(v int) []int {
-		var o []int
-		for q := range d.M {
-			if q != proc[v] && fits(v, q) {
-				o = append(o, q)
-			}
-		}
-		return o
-	}
 	seen := map[int]bool{}
 	uniq := losers[:0]
 	for _, v := range losers {
@@ -594,43 +712,54 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) ([
 			uniq = append(uniq, v)
 		}
 	}
-	losers = uniq
+	return uniq
+}
+
+// moveLosers is step 3: losers onto processors idle over their interval,
+// the task with fewest options first, each to its lightest (time, or cost
+// under the cost criterion) option.
+func (o *occupancy) moveLosers(ctx context.Context, losers []int, crit string) error {
 	nopt := map[int]int{}
 	for _, v := range losers {
-		nopt[v] = len(opts(v))
+		nopt[v] = len(o.options(v))
 	}
 	slices.SortStableFunc(losers, func(a, b int) int { return nopt[a] - nopt[b] })
 	for k, v := range losers {
 		if k%256 == 0 && ctx.Err() != nil {
-			return nil, nil, nil, nil, false, ctx.Err()
+			return ctx.Err()
 		}
 		bestQ, bestW := -1, math.Inf(1)
-		for _, q := range opts(v) {
-			w := d.T[v][q]
+		for _, q := range o.options(v) {
+			w := o.d.T[v][q]
 			if crit == CriterionCost {
-				w *= d.Price[q]
+				w *= o.d.Price[q]
 			}
 			if w < bestW {
 				bestQ, bestW = q, w
 			}
 		}
 		if bestQ >= 0 {
-			move(v, bestQ)
+			o.move(v, bestQ)
 		}
 	}
-	for i := range cols {
-		c := &cols[i]
+	return nil
+}
+
+// markOutcomes records which task of each pair moved, or that neither
+// did: then X stays in collision (Flex) and is re-placed at realization.
+func markOutcomes(d *DAG, res *resolution) {
+	for i := range res.Collisions {
+		c := &res.Collisions[i]
 		switch {
-		case proc[c.X] != c.Proc:
-			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.X].ID, d.G.Processors[proc[c.X]].ID)
-		case proc[c.Y] != c.Proc:
-			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.Y].ID, d.G.Processors[proc[c.Y]].ID)
+		case res.Proc[c.X] != c.Proc:
+			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.X].ID, d.G.Processors[res.Proc[c.X]].ID)
+		case res.Proc[c.Y] != c.Proc:
+			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.Y].ID, d.G.Processors[res.Proc[c.Y]].ID)
 		default:
 			c.Outcome = OutcomeReplaced
-			flex[c.X] = true
+			res.Flex[c.X] = true
 		}
 	}
-	return proc, start, flex, cols, capped, nil
 }
 
 // OutcomeReplaced is the outcome of a collision no processor move

@@ -162,7 +162,8 @@ func TestCollisionStepsHeavierKeepsLighterMoves(t *testing.T) {
 	// The heavier (x, 8) keeps P1, the lighter placed one (y, 4) moves.
 	d := chainGraph([]float64{4, 8}, []float64{1, 1}, nil)
 	vr := handVariant(d, map[int][3]float64{0: {0, 0, 4}, 1: {0, 1, 9}})
-	proc, _, flex, cols, _, _ := resolveCollisions(context.Background(), d, vr, CriterionMakespan)
+	rs := mustResolve(t, d, vr)
+	proc, flex, cols := rs.Proc, rs.Flex, rs.Collisions
 	if len(cols) != 1 || cols[0].X != 1 || cols[0].Y != 0 {
 		t.Fatalf("collisions %+v", cols)
 	}
@@ -172,7 +173,8 @@ func TestCollisionStepsHeavierKeepsLighterMoves(t *testing.T) {
 	// One processor only: no move is possible, x is re-placed at realization.
 	d1 := chainGraph([]float64{4, 8}, []float64{1}, nil)
 	vr = handVariant(d1, map[int][3]float64{0: {0, 0, 4}, 1: {0, 1, 9}})
-	proc, start, flex, cols, _, _ := resolveCollisions(context.Background(), d1, vr, CriterionMakespan)
+	rs = mustResolve(t, d1, vr)
+	proc, start, flex, cols := rs.Proc, rs.Start, rs.Flex, rs.Collisions
 	if proc[0] != 0 || proc[1] != 0 || !flex[1] || cols[0].Outcome != OutcomeReplaced {
 		t.Errorf("procs %v flex %v outcome %q", proc, flex, cols[0].Outcome)
 	}
@@ -183,8 +185,18 @@ func TestCollisionStepsHeavierKeepsLighterMoves(t *testing.T) {
 	// The lighter x loses: it moves to the idle processor.
 	vr = handVariant(d, map[int][3]float64{1: {0, 0, 8}, 0: {0, 1, 5}})
 	vr.ord[0], vr.ord[1] = 1, 0
-	proc, _, _, cols, _, _ = resolveCollisions(context.Background(), d, vr, CriterionMakespan)
+	rs = mustResolve(t, d, vr)
+	proc, cols = rs.Proc, rs.Collisions
 	if cols[0].X != 0 || proc[0] != 1 || proc[1] != 0 {
 		t.Errorf("procs %v collisions %+v, want the lighter x moved", proc, cols)
 	}
+}
+
+func mustResolve(t *testing.T, d *DAG, vr *variant) *resolution {
+	t.Helper()
+	rs, err := resolveCollisions(context.Background(), d, vr, CriterionMakespan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
 }

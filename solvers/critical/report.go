@@ -43,7 +43,7 @@ func preview(g *Graph) *solvers.Report {
 		fmt.Sprintf("The longest path (edges marked critical) is %s, length %.4g: fastest task times plus transfer times.", root.label(d, 12), root.Length),
 		fmt.Sprintf("Edges given in bytes are shown at the default bandwidth of %d MB/s; a run converts them at its bandwidth parameter.", previewBandwidth))
 	if g.Source == "wfformat" {
-		r.Notes = append(r.Notes, fmt.Sprintf("Read from WfFormat: volume = runtimeInSeconds (performance 1 = one core of the recording machine), edge bytes = the files a parent writes and its child reads, processors of performance %v (a fixed platform: the trace has none to schedule on).", WorkflowPlatform))
+		r.Notes = append(r.Notes, fmt.Sprintf("Read from WfFormat: volume = runtimeInSeconds (performance 1 = one core of the recording machine), edge bytes = the files a parent writes and its child reads, processors of performance %v (a fixed platform: the trace has none to schedule on).", WorkflowPlatform()))
 	}
 	if g.Times != nil {
 		r.Notes = append(r.Notes, "Task times come from the explicit times matrix (task × processor), not from volume / performance.")
@@ -102,8 +102,39 @@ func workGroup(rank int) string { return fmt.Sprintf("work %d", rank) }
 
 func runReport(o *Outcome) *solvers.Report {
 	d := o.D
-	s := o.Sched
-	r := &solvers.Report{}
+	r := &solvers.Report{Metrics: runMetrics(o)}
+	workOf := WorkOf(d.N, o.Works)
+	group := make([]string, d.N)
+	for v := range d.N {
+		group[v] = workGroup(workOf[v])
+	}
+	r.Gantts = runGantts(o, group)
+	root := o.Tree.Nodes[0].Path
+	r.Graphs = append(r.Graphs, dagGraph(d, root, group, &r.Notes))
+	r.Graphs = append(r.Graphs, treeGraph(d, o.Tree, &r.Notes))
+	wt, note := worksTable(d, o.Works)
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	r.Tables = append(r.Tables, wt, scheduleTable(d, o.Sched, workOf))
+	if o.Plan != nil {
+		tables, notes := planTables(o)
+		r.Tables = append(r.Tables, tables...)
+		r.Notes = append(r.Notes, notes...)
+	}
+	if o.Tree.Cut {
+		r.Notes = append(r.Notes, fmt.Sprintf("The tree of critical paths was cut by %s at %d nodes; works not found in the tree were completed by the longest path through each uncovered edge.", o.Tree.Bound, len(o.Tree.Nodes)))
+	}
+	r.Notes = append(r.Notes,
+		fmt.Sprintf("critical_path_length %.4g is the longest path by fastest task times plus transfer times (the paper's critical work). lower_bound %.4g = max(longest path of fastest task times without transfers %.4g, total work / total speed %.4g): transfers vanish when both tasks share a processor, so only the transfer-free path bounds every schedule.", o.Bounds.CriticalPath, o.Bounds.Lower, o.Bounds.CompPath, o.Bounds.WorkOverS),
+		"processor_load_mean = Σ busy time / (makespan × processors); cost = Σ task time × processor price (price 1 unless given: processor time used).")
+	return r
+}
+
+// runMetrics are a run's metrics: the schedule's, the bounds', the
+// planner's counts (0 but for critical-works) and the tree's size.
+func runMetrics(o *Outcome) []solvers.Metric {
+	d, s := o.D, o.Sched
 	ms := s.Makespan()
 	ratio := 0.0
 	if o.Bounds.Lower > 0 {
@@ -119,7 +150,7 @@ func runReport(o *Outcome) *solvers.Report {
 	if o.Tree.Cut {
 		cut = 1
 	}
-	r.Metrics = []solvers.Metric{
+	return []solvers.Metric{
 		{Name: "makespan", Value: ms, Unit: "time units", Better: solvers.Lower},
 		{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units"},
 		{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units"},
@@ -133,11 +164,12 @@ func runReport(o *Outcome) *solvers.Report {
 		{Name: "tree_cut", Value: cut},
 		{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower},
 	}
-	workOf := WorkOf(d.N, o.Works)
-	group := make([]string, d.N)
-	for v := range d.N {
-		group[v] = workGroup(workOf[v])
-	}
+}
+
+// runGantts are the schedule and, for critical-works, the plan before
+// collision resolution; bars are grouped by the work a task belongs to.
+func runGantts(o *Outcome, group []string) []solvers.Gantt {
+	d := o.D
 	lanes := make([]string, d.M)
 	for p, pr := range d.G.Processors {
 		if d.G.Times != nil {
@@ -153,22 +185,28 @@ func runReport(o *Outcome) *solvers.Report {
 		}
 		return gt
 	}
-	r.Gantts = append(r.Gantts, gantt("Schedule", s))
+	out := []solvers.Gantt{gantt("Schedule", o.Sched)}
 	if o.Plan != nil {
-		r.Gantts = append(r.Gantts, gantt("Plan before collision resolution", o.Plan.Planned))
+		out = append(out, gantt("Plan before collision resolution", o.Plan.Planned))
 	}
-	root := o.Tree.Nodes[0].Path
-	r.Graphs = append(r.Graphs, dagGraph(d, root, group, &r.Notes))
-	r.Graphs = append(r.Graphs, treeGraph(d, o.Tree, &r.Notes))
+	return out
+}
+
+// worksTable lists the ranked critical works, the first maxTableRows of
+// them (then a note says so).
+func worksTable(d *DAG, works []Work) (solvers.Table, string) {
 	wt := solvers.Table{Title: "Critical works", Columns: []string{"rank", "tasks", "length", "source"}}
-	for _, w := range o.Works {
+	for _, w := range works {
 		if len(wt.Rows) == maxTableRows {
-			r.Notes = append(r.Notes, fmt.Sprintf("The critical works table shows the first %d of %d works.", maxTableRows, len(o.Works)))
-			break
+			return wt, fmt.Sprintf("The critical works table shows the first %d of %d works.", maxTableRows, len(works))
 		}
 		wt.Rows = append(wt.Rows, []any{w.Rank, w.Path.label(d, 0), w.Path.Length, w.Source})
 	}
-	r.Tables = append(r.Tables, wt)
+	return wt, ""
+}
+
+// scheduleTable lists the first maxTableRows tasks' placements.
+func scheduleTable(d *DAG, s Schedule, workOf []int) solvers.Table {
 	st := solvers.Table{Title: "Schedule", Columns: []string{"task", "processor", "start", "finish", "work"}}
 	for v := range d.N {
 		if v == maxTableRows {
@@ -176,58 +214,54 @@ func runReport(o *Outcome) *solvers.Report {
 		}
 		st.Rows = append(st.Rows, []any{d.G.Tasks[v].ID, d.G.Processors[s.Proc[v]].ID, s.Start[v], s.Finish[v], workOf[v]})
 	}
-	r.Tables = append(r.Tables, st)
-	if o.Plan != nil {
-		vt := solvers.Table{Title: "Variants", Columns: []string{"variant", "status", "work", "reason"}}
-		for _, e := range o.Plan.Events {
-			if len(vt.Rows) == maxTableRows {
-				break
-			}
-			work := any("")
-			if e.Work > 0 {
-				work = e.Work
-			}
-			vt.Rows = append(vt.Rows, []any{fmt.Sprintf("V%d", e.Variant), e.Status, work, e.Reason})
+	return st
+}
+
+// planTables are critical-works' own tables (variants, their fates,
+// collisions) and notes.
+func planTables(o *Outcome) ([]solvers.Table, []string) {
+	d, pl := o.D, o.Plan
+	vt := solvers.Table{Title: "Variants", Columns: []string{"variant", "status", "work", "reason"}}
+	for _, e := range pl.Events {
+		if len(vt.Rows) == maxTableRows {
+			break
 		}
-		r.Tables = append(r.Tables, vt)
-		sum := solvers.Table{Title: "Variants kept and dropped", Columns: []string{"outcome", "count"}, Rows: [][]any{
-			{"kept to the end", o.Plan.Kept},
-			{"dropped: " + FailPrecedence, countStatus(o.Plan.Events, "dropped", "case 1")},
-			{"dropped: " + FailSlack, countStatus(o.Plan.Events, "dropped", "case 2")},
-			{fmt.Sprintf("pruned over the cap of %d", MaxVariants), o.Plan.Pruned},
-			{"works planned without windows (every variant failed)", o.Plan.Relaxations},
-		}}
-		r.Tables = append(r.Tables, sum)
-		ct := solvers.Table{Title: "Collisions", Columns: []string{"task_x", "task_y", "processor", "overlap", "outcome"}}
-		moved, serial := 0, 0
-		for _, c := range o.Plan.Collisions {
-			if c.Outcome == OutcomeReplaced {
-				serial++
-			} else {
-				moved++
-			}
-			if len(ct.Rows) < maxTableRows {
-				ct.Rows = append(ct.Rows, []any{d.G.Tasks[c.X].ID, d.G.Tasks[c.Y].ID, d.G.Processors[c.Proc].ID, c.Overlap, c.Outcome})
-			}
+		work := any("")
+		if e.Work > 0 {
+			work = e.Work
 		}
-		r.Tables = append(r.Tables, ct)
-		r.Notes = append(r.Notes,
-			fmt.Sprintf("Collisions: %d pairs of tasks planned on one processor at overlapping times; %d resolved by moving a task to an idle processor, %d left unresolved (the later-planned task is re-placed at realization on the processor where it finishes first).", len(o.Plan.Collisions), moved, serial),
-			fmt.Sprintf("Chosen variant V%d of %d kept; criterion %s. Planning interval for the load criterion: %.4g (max of the critical path and total work / total speed).", o.Plan.Chosen, o.Plan.Kept, o.Config.Criterion, max(o.Bounds.CriticalPath, o.Bounds.WorkOverS)))
-		if o.Plan.PairsCapped {
-			r.Notes = append(r.Notes, fmt.Sprintf("Collision detection stopped at %d pairs; tasks in the rest keep their planned processor and wait for it in the realization.", maxPairs))
+		vt.Rows = append(vt.Rows, []any{fmt.Sprintf("V%d", e.Variant), e.Status, work, e.Reason})
+	}
+	sum := solvers.Table{Title: "Variants kept and dropped", Columns: []string{"outcome", "count"}, Rows: [][]any{
+		{"kept to the end", pl.Kept},
+		{"dropped: " + FailPrecedence, countStatus(pl.Events, "dropped", "case 1")},
+		{"dropped: " + FailSlack, countStatus(pl.Events, "dropped", "case 2")},
+		{fmt.Sprintf("pruned over the cap of %d", MaxVariants), pl.Pruned},
+		{"works planned without windows (every variant failed)", pl.Relaxations},
+	}}
+	ct := solvers.Table{Title: "Collisions", Columns: []string{"task_x", "task_y", "processor", "overlap", "outcome"}}
+	moved, serial := 0, 0
+	for _, c := range pl.Collisions {
+		if c.Outcome == OutcomeReplaced {
+			serial++
+		} else {
+			moved++
 		}
-		if o.Plan.Relaxations > 0 {
-			r.Notes = append(r.Notes, fmt.Sprintf("%d works could not be planned by any variant inside their windows (the paper's failure cases); they were planned as early as possible without windows, and the realization keeps precedence.", o.Plan.Relaxations))
+		if len(ct.Rows) < maxTableRows {
+			ct.Rows = append(ct.Rows, []any{d.G.Tasks[c.X].ID, d.G.Tasks[c.Y].ID, d.G.Processors[c.Proc].ID, c.Overlap, c.Outcome})
 		}
 	}
-	if o.Tree.Cut {
-		r.Notes = append(r.Notes, fmt.Sprintf("The tree of critical paths was cut by %s at %d nodes; works not found in the tree were completed by the longest path through each uncovered edge.", o.Tree.Bound, len(o.Tree.Nodes)))
+	notes := []string{
+		fmt.Sprintf("Collisions: %d pairs of tasks planned on one processor at overlapping times; %d resolved by moving a task to an idle processor, %d left unresolved (the later-planned task is re-placed at realization on the processor where it finishes first).", len(pl.Collisions), moved, serial),
+		fmt.Sprintf("Chosen variant V%d of %d kept; criterion %s. Planning interval for the load criterion: %.4g (max of the critical path and total work / total speed).", pl.Chosen, pl.Kept, o.Config.Criterion, max(o.Bounds.CriticalPath, o.Bounds.WorkOverS)),
 	}
-	r.Notes = append(r.Notes,
-		fmt.Sprintf("critical_path_length %.4g is the longest path by fastest task times plus transfer times (the paper's critical work). lower_bound %.4g = max(longest path of fastest task times without transfers %.4g, total work / total speed %.4g): transfers vanish when both tasks share a processor, so only the transfer-free path bounds every schedule.", o.Bounds.CriticalPath, o.Bounds.Lower, o.Bounds.CompPath, o.Bounds.WorkOverS),
-		"processor_load_mean = Σ busy time / (makespan × processors); cost = Σ task time × processor price (price 1 unless given: processor time used).")
-	return r
+	if pl.PairsCapped {
+		notes = append(notes, fmt.Sprintf("Collision detection stopped at %d pairs; tasks in the rest keep their planned processor and wait for it in the realization.", maxPairs))
+	}
+	if pl.Relaxations > 0 {
+		notes = append(notes, fmt.Sprintf("%d works could not be planned by any variant inside their windows (the paper's failure cases); they were planned as early as possible without windows, and the realization keeps precedence.", pl.Relaxations))
+	}
+	return []solvers.Table{vt, sum, ct}, notes
 }
 
 func countStatus(ev []VariantEvent, status, prefix string) int {

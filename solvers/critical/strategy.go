@@ -14,17 +14,26 @@ import (
 	"schedlab/solvers/formats"
 )
 
-// Strategy is the critical-works family as a solvers.Strategy. It holds no
-// state: all of a run lives in the call.
-type Strategy struct{}
+// New returns the critical-works strategy (solvers.Def does the wrapping:
+// variant resolution, the typed configs, progress, errors, the WfFormat
+// upload). It holds no state: all of a run lives in the call.
+func New() solvers.Strategy { return family().Strategy() }
 
-var (
-	_ solvers.Strategy = (*Strategy)(nil)
-	_ solvers.Uploader = (*Strategy)(nil)
-)
-
-// New returns the critical-works strategy.
-func New() *Strategy { return &Strategy{} }
+// family is the critical-works family's parts.
+func family() *solvers.Def[RunConfig, *RunConfig] {
+	return &solvers.Def[RunConfig, *RunConfig]{
+		Name:        "critical",
+		VariantList: variants(),
+		Config:      DefaultRunConfig,
+		Run:         runVariant,
+		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
+		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetRandom,
+			"A random layered DAG like the seed's generated graph models: tasks spread over layers (each ≥ 1 task), an edge between each pair of tasks in consecutive layers with probability density (every task below the first layer has ≥ 1 parent), uniform volumes and transfer times, processors with uniform performance.",
+			DefaultGenConfig, generateRandom)},
+		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
+		UploadList: uploads(),
+	}
+}
 
 // Variant and preset names (a public contract).
 const (
@@ -34,13 +43,8 @@ const (
 	PresetRandom    = "random"
 )
 
-// Info implements solvers.Strategy with the catalogue's entry.
-func (s *Strategy) Info() solvers.Info {
-	return solvers.FamilyInfo("critical")
-}
-
-// Variants implements solvers.Strategy; the first is the default.
-func (s *Strategy) Variants() []solvers.Variant {
+// variants lists the algorithms; the first is the default.
+func variants() []solvers.Variant {
 	return []solvers.Variant{
 		{Name: VariantCritical, Doc: "The seed's critical works method: the tree of critical paths (longest path, then longest paths of the graph minus one more edge per level, bounded by tree_max_nodes, tree_max_depth and tree_max_ms), the ranked list of critical works covering every edge, planning work by work with a backward and forward pass (DP) per work under the criterion, several optimal answers combined with every variant (at most 8 kept), variants that hit the paper's two failure cases dropped, then bipartite collision resolution (representatives, the heavier task keeps the processor, losers to idle processors) and a realization that serializes what stays in collision."},
 		{Name: VariantHEFT, Doc: "Heterogeneous Earliest Finish Time (Topcuoglu, Hariri, Wu, IEEE TPDS 2002): tasks by decreasing upward rank (mean time over processors + max over successors of transfer + rank), each on the processor giving the earliest finish, with insertion into idle gaps."},
@@ -48,67 +52,16 @@ func (s *Strategy) Variants() []solvers.Variant {
 	}
 }
 
-// Params implements solvers.Strategy.
-func (s *Strategy) Params() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.ChoiceSpec("criterion", CriterionLoad,
-			"What the critical-works planner optimizes per work and when choosing the final variant. load (the seed's): maximize the mean load of the processors, i.e. give each task the slowest processor that still fits its window inside the planning interval (max of the critical path and total work / total speed); makespan: earliest finish; cost: least Σ time × price. heft and list ignore it.",
-			CriterionLoad, CriterionMakespan, CriterionCost),
-		solvers.FloatSpec("bandwidth", "10", "MB/s",
-			"Link speed that turns an edge's bytes (WfFormat file sizes) into transfer time: bytes / (bandwidth × 10^6) time units (s). Edges given as transfer times are not affected. Default 10 MB/s: transfers on the shared Pegasus workflows then range from milliseconds to 1.3 s, visible beside runtimes of 0.05–126 s.", 0.001, 1e6),
-		solvers.IntSpec("tree_max_nodes", "2000", "nodes",
-			"Bound on the nodes of the tree of critical paths. A node costs one longest-path pass (O(tasks + edges)) and its path's memory. Default 2000: the shared workflows' complete trees have 1–832 nodes (built in ≤ 3 ms), while a 1,000-task random DAG is cut at about 2,000 nodes in well under a second.", 1, 1_000_000),
-		solvers.IntSpec("tree_max_depth", "100", "levels",
-			"Bound on the depth of the tree (edges removed from the graph on the way from the root). Default 100: deep enough that the shared workflows' trees are complete (the node bound is the one that matters on large graphs); lower it to see a cut.", 0, 10_000),
-		solvers.FloatSpec("tree_max_ms", "1000", "ms",
-			"Time bound on building the tree (wall clock, so a cut by it may depend on machine speed; the report says which bound cut). Default 1000 ms.", 1, 600_000),
-	}
-}
-
-// Presets implements solvers.Strategy.
-func (s *Strategy) Presets() []solvers.Preset {
-	c := DefaultGenConfig()
-	f := func(v float64) string { return fmt.Sprint(v) }
-	return []solvers.Preset{{
-		Name: PresetRandom,
-		Doc:  "A random layered DAG like the seed's generated graph models: tasks spread over layers (each ≥ 1 task), an edge between each pair of tasks in consecutive layers with probability density (every task below the first layer has ≥ 1 parent), uniform volumes and transfer times, processors with uniform performance.",
-		Params: []solvers.ParamSpec{
-			solvers.IntSpec("tasks", fmt.Sprint(c.Tasks), "tasks", "Number of tasks. Default 30.", 1, MaxTasks),
-			solvers.IntSpec("layers", fmt.Sprint(c.Layers), "layers", "Number of layers (depth); width ≈ tasks / layers. Default 6.", 1, MaxTasks),
-			solvers.FloatSpec("density", f(c.Density), "", "Probability of an edge between two tasks of consecutive layers. Default 0.3.", 0, 1),
-			solvers.FloatSpec("vol_min", f(c.VolMin), "work units", "Smallest task volume. Default 10.", 0, 1e9),
-			solvers.FloatSpec("vol_max", f(c.VolMax), "work units", "Largest task volume. Default 100.", 0, 1e9),
-			solvers.FloatSpec("transfer_min", f(c.TransferMin), "time units", "Smallest edge transfer time. Default 5.", 0, 1e9),
-			solvers.FloatSpec("transfer_max", f(c.TransferMax), "time units", "Largest edge transfer time. Default 50 (communication-to-computation ratio ≈ 0.5).", 0, 1e9),
-			solvers.IntSpec("processors", fmt.Sprint(c.Processors), "processors", "Number of processors. Default 4.", 1, MaxProcessors),
-			solvers.FloatSpec("perf_min", f(c.PerfMin), "work units/time unit", "Slowest processor performance. Default 1.", 0.001, 1e9),
-			solvers.FloatSpec("perf_max", f(c.PerfMax), "work units/time unit", "Fastest processor performance. Default 4.", 0.001, 1e9),
-		},
-	}}
-}
-
-// Uploads implements solvers.Uploader: a WfFormat workflow besides the
+// uploads is the solvers.Uploader file set: a WfFormat workflow besides the
 // native JSON ("file", which also accepts WfFormat, recognized by its
 // schemaVersion).
-func (s *Strategy) Uploads() []solvers.Upload {
+func uploads() []solvers.Upload {
 	return []solvers.Upload{{Field: "wfformat", Label: "WfFormat 1.5 workflow (JSON, WfCommons)", Accept: ".json,application/json",
 		Doc: "A WfCommons workflow instance: runtimes become volumes, parents/children become edges, shared file sizes become bytes transferred at the bandwidth parameter; scheduled on 4 processors of performance 1, 1, 2, 4."}}
 }
 
-// Generate implements solvers.Strategy.
-func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	w, err := s.generate(ctx, preset, params, seed)
-	return w, errs.Wrap("critical.Generate", errs.Internal, err)
-}
-
-func (s *Strategy) generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	p, err := solvers.PresetParams(s.Presets(), preset, params)
-	if err != nil {
-		return nil, err
-	}
-	c := GenConfig{Tasks: p.Int("tasks"), Layers: p.Int("layers"), Density: p.Float("density"),
-		VolMin: p.Float("vol_min"), VolMax: p.Float("vol_max"), TransferMin: p.Float("transfer_min"), TransferMax: p.Float("transfer_max"),
-		Processors: p.Int("processors"), PerfMin: p.Float("perf_min"), PerfMax: p.Float("perf_max")}
+// generateRandom is preset random.
+func generateRandom(ctx context.Context, c GenConfig, seed int64) (*solvers.Workload, error) {
 	// At most MaxEdges edges: the graph, its times and its JSON and preview.
 	est := solvers.SatAdd(solvers.SatMul(int64(c.Tasks), int64(c.Processors), 8), solvers.SatMul(int64(c.Tasks), 256), solvers.SatMul(MaxEdges, 128))
 	if err := solvers.Reserve(ctx, "tasks", est, fmt.Sprintf("a graph of %d tasks on %d processors", c.Tasks, c.Processors)); err != nil {
@@ -120,13 +73,6 @@ func (s *Strategy) generate(ctx context.Context, preset string, params solvers.P
 	}
 	g.Name = fmt.Sprintf("random %d tasks, %d layers, %d processors (seed %d)", c.Tasks, c.Layers, c.Processors, seed)
 	return newWorkload(g, g.Name, "preset")
-}
-
-// ParseWorkload implements solvers.Strategy: one file, native JSON or
-// WfFormat (field "wfformat", or "file" with a schemaVersion key).
-func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
-	w, err := parseWorkload(files)
-	return w, errs.Wrap("critical.ParseWorkload", errs.Internal, err)
 }
 
 // isWfFormat tells a WfFormat document from the native JSON by its
@@ -141,6 +87,9 @@ func isWfFormat(data []byte) bool {
 	return v || w
 }
 
+// parseWorkload reads an upload (solvers.Strategy.ParseWorkload): one
+// file, native JSON or WfFormat (field "wfformat", or "file" with a
+// schemaVersion key).
 func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
 	if len(files) != 1 {
 		return nil, errs.Invalidf("file", "want one file (native JSON or WfFormat), got %d files", len(files))
@@ -196,28 +145,6 @@ func loadWorkload(w *solvers.Workload) (*Graph, error) {
 	return ParseJSON(w.Data)
 }
 
-// Run implements solvers.Strategy.
-func (s *Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	r, err := s.run(ctx, w, variant, params, progress)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return nil, err
-	}
-	return r, errs.Wrap("critical.Run", errs.Internal, err)
-}
-
-// RunConfig is a run's resolved parameters.
-type RunConfig struct {
-	Criterion string
-	Bandwidth float64
-	Tree      TreeBounds
-}
-
-func configOf(p solvers.Params) RunConfig {
-	return RunConfig{Criterion: p.String("criterion"), Bandwidth: p.Float("bandwidth"),
-		Tree: TreeBounds{MaxNodes: p.Int("tree_max_nodes"), MaxDepth: p.Int("tree_max_depth"),
-			MaxTime: time.Duration(p.Float("tree_max_ms") * float64(time.Millisecond))}}
-}
-
 // reserveRun checks a run's memory before it starts: the schedulers'
 // tables (tasks × processors, a few of them), the graph's edges, and the
 // tree of critical paths, each of whose tree_max_nodes nodes keeps a path
@@ -230,9 +157,9 @@ func reserveRun(ctx context.Context, g *Graph, cfg RunConfig) error {
 		return err
 	}
 	chain := int64(longestChain(len(g.Tasks), g.Edges))
-	perNode := solvers.SatAdd(solvers.SatMul(chain, 8), solvers.SatMul(int64(max(cfg.Tree.MaxDepth, 0)), 24), 128)
-	return solvers.Reserve(ctx, "tree_max_nodes", solvers.SatAdd(tables, solvers.SatMul(int64(max(cfg.Tree.MaxNodes, 0)), perNode)),
-		fmt.Sprintf("a tree of up to %d critical paths of up to %d tasks", cfg.Tree.MaxNodes, chain))
+	perNode := solvers.SatAdd(solvers.SatMul(chain, 8), solvers.SatMul(int64(max(cfg.TreeMaxDepth, 0)), 24), 128)
+	return solvers.Reserve(ctx, "tree_max_nodes", solvers.SatAdd(tables, solvers.SatMul(int64(max(cfg.TreeMaxNodes, 0)), perNode)),
+		fmt.Sprintf("a tree of up to %d critical paths of up to %d tasks", cfg.TreeMaxNodes, chain))
 }
 
 // longestChain is the number of tasks on the longest path of the DAG (n
@@ -259,32 +186,16 @@ func longestChain(n int, edges []Edge) int {
 	return best
 }
 
-// DefaultRunConfig is the run parameters' defaults.
-func DefaultRunConfig() RunConfig {
-	p, _ := solvers.Resolve(New().Params(), nil)
-	return configOf(p)
-}
-
-func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	variant, err := solvers.ResolveVariant(s, variant)
-	if err != nil {
-		return nil, err
-	}
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	p, err := solvers.Resolve(s.Params(), params)
-	if err != nil {
-		return nil, err
-	}
+// runVariant schedules w with a variant and a run config.
+func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg RunConfig, progress solvers.Progress) (*solvers.Report, error) {
 	g, err := loadWorkload(w)
 	if err != nil {
 		return nil, err
 	}
-	if err := reserveRun(ctx, g, configOf(p)); err != nil {
+	if err := reserveRun(ctx, g, cfg); err != nil {
 		return nil, err
 	}
-	out, err := Solve(ctx, g, variant, configOf(p), progress)
+	out, err := Solve(ctx, g, variant, cfg, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -318,12 +229,12 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 	for _, l := range d.Level {
 		depth = max(depth, l+1)
 	}
-	if est := float64(cfg.Tree.MaxNodes) * float64(depth) * 16; est > treeMemoryBudget {
-		return nil, errs.New(errs.TooLarge, "tree_max_nodes", "%d nodes × paths of up to %d tasks need about %.0f MB, over the %d MB budget: lower tree_max_nodes", cfg.Tree.MaxNodes, depth, est/1e6, treeMemoryBudget>>20)
+	if est := float64(cfg.TreeMaxNodes) * float64(depth) * 16; est > treeMemoryBudget {
+		return nil, errs.New(errs.TooLarge, "tree_max_nodes", "%d nodes × paths of up to %d tasks need about %.0f MB, over the %d MB budget: lower tree_max_nodes", cfg.TreeMaxNodes, depth, est/1e6, treeMemoryBudget>>20)
 	}
 	o := &Outcome{D: d, Variant: variant, Config: cfg, Bounds: d.ComputeBounds()}
 	progress(0, 3, "tree of critical paths")
-	tree, err := BuildTree(ctx, d, cfg.Tree)
+	tree, err := BuildTree(ctx, d, cfg.Tree())
 	if err != nil {
 		return nil, err
 	}

@@ -161,8 +161,8 @@ func TestEveryScheduleValid(t *testing.T) {
 		}
 		cfg := DefaultRunConfig()
 		cfg.Criterion = crits[i%3]
-		cfg.Tree.MaxNodes = 1 + rng.Intn(200)
-		cfg.Tree.MaxDepth = rng.Intn(6)
+		cfg.TreeMaxNodes = 1 + rng.Intn(200)
+		cfg.TreeMaxDepth = rng.Intn(6)
 		for _, v := range []string{VariantCritical, VariantHEFT, VariantList} {
 			o, err := Solve(context.Background(), g, v, cfg, nil)
 			if err != nil {
@@ -318,7 +318,7 @@ func FuzzParseJSON(f *testing.F) {
 			return
 		}
 		cfg := DefaultRunConfig()
-		cfg.Tree.MaxNodes = 50
+		cfg.TreeMaxNodes = 50
 		for _, v := range []string{VariantCritical, VariantHEFT, VariantList} {
 			o, err := Solve(context.Background(), g, v, cfg, nil)
 			if err != nil {
@@ -352,7 +352,7 @@ func TestTreeMemoryGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := DefaultRunConfig()
-	cfg.Tree.MaxNodes = 1_000_000
+	cfg.TreeMaxNodes = 1_000_000
 	_, err = Solve(context.Background(), g, VariantCritical, cfg, nil)
 	if !errs.Is(errs.TooLarge, err) || errs.FieldOf(err) != "tree_max_nodes" {
 		t.Errorf("got %v, want TooLarge on tree_max_nodes", err)

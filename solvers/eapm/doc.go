@@ -107,6 +107,18 @@
 //     theirs (≤ 2.5e−5 and 1.2e−4 relative).
 //   - The printed Table 1 swaps Online and Greedy at γ = 1.1.
 //
+// # Parameters
+//
+// Each parameter list is a typed config in config.go whose Declare method
+// binds its fields to the public names, units, limits and docs: Config
+// (the run: gamma, c, machines_per_type; every variant reads all three),
+// TarpleeConfig, Case1Config, Case2Config and Case3Config (the presets) and
+// ReproConfig (the seed experiment; bounds is a boolean, true or false, and
+// the older yes/no still reads). Their defaults are the constructors
+// DefaultConfig, DefaultTarpleeConfig, … DefaultReproConfig, whose literals
+// carry each default's reason and unit in a comment. solvers.Def (New)
+// decodes and checks them before the family's code, which reads fields.
+//
 // # Workload formats
 //
 // One native JSON file (also Workload.Data, what Run reads back):

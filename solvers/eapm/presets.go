@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 
-	"schedlab/errs"
 	"schedlab/solvers"
 )
 
@@ -19,87 +16,68 @@ const (
 	PresetCase3   = "zhang2022-case3"
 )
 
-func instanceSpec() solvers.ParamSpec {
-	return solvers.IntSpec("instance", "0", "",
-		"Which of the seed's 100 stored instances (0–99), or -1 for a fresh random instance from the seed's generator (all_exp.py) drawn with the run's seed.", -1, 99)
-}
-
-// Presets implements solvers.Strategy.
-func (s *Strategy) Presets() []solvers.Preset {
-	return []solvers.Preset{
-		{Name: PresetTarplee, Doc: "Tarplee et al.'s data (CCGrid 2014): 30 task types × 9 machine types from OpenBenchmarking, 40 machines per type (MPT.csv), the 11,000-task bag TPT.csv as a stream of 30 users, one per task type with its whole demand. Use γ 1.01–1.46 to compare with his price sweep.",
-			Params: []solvers.ParamSpec{solvers.ChoiceSpec("order", "type",
-				"Arrival order of the 30 users: type = task type order 0–29 (deterministic, the natural reading of a bag); shuffled = a random permutation drawn with the run's seed.",
-				"type", "shuffled")}},
-		{Name: PresetCase1, Doc: "The seed's case 1 (Table 1): Tarplee's matrices, 1 machine per type, 30 users each of a different task type in random order, a_i ∈ [200, 1000].",
-			Params: []solvers.ParamSpec{instanceSpec()}},
-		{Name: PresetCase2, Doc: "The seed's case 2 (Figs. 1–2): n users of uniformly random task types, a_i ∈ [200, 1000], 1 machine per type.",
-			Params: []solvers.ParamSpec{instanceSpec(), solvers.ChoiceSpec("n", "30", "Number of users, as in the paper's case 2.", "30", "100", "500", "1000", "2000")}},
-		{Name: PresetCase3, Doc: "The seed's case 3 (Fig. 3): 30 users of random task types in four arrival orders of big (a ∈ [500, 1000]) and small (a ∈ [1, 200]) bags, 1 machine per type.",
-			Params: []solvers.ParamSpec{instanceSpec(), solvers.ChoiceSpec("order", "BaS",
-				"BaS: 15 big bags then 15 small; SaB: small then big; Rand: a ∈ [1, 1000] throughout; Equal: every a = 400.",
-				case3Orders...)}},
+// presets lists the generators: Tarplee's data and the seed's three cases.
+func presets() []solvers.PresetDef {
+	return []solvers.PresetDef{
+		solvers.NewPreset(PresetTarplee, "Tarplee et al.'s data (CCGrid 2014): 30 task types × 9 machine types from OpenBenchmarking, 40 machines per type (MPT.csv), the 11,000-task bag TPT.csv as a stream of 30 users, one per task type with its whole demand. Use γ 1.01–1.46 to compare with his price sweep.",
+			DefaultTarpleeConfig, genTarplee),
+		solvers.NewPreset(PresetCase1, "The seed's case 1 (Table 1): Tarplee's matrices, 1 machine per type, 30 users each of a different task type in random order, a_i ∈ [200, 1000].",
+			DefaultCase1Config, genSeedCase1),
+		solvers.NewPreset(PresetCase2, "The seed's case 2 (Figs. 1–2): n users of uniformly random task types, a_i ∈ [200, 1000], 1 machine per type.",
+			DefaultCase2Config, genSeedCase2),
+		solvers.NewPreset(PresetCase3, "The seed's case 3 (Fig. 3): 30 users of random task types in four arrival orders of big (a ∈ [500, 1000]) and small (a ∈ [1, 200]) bags, 1 machine per type.",
+			DefaultCase3Config, genSeedCase3),
 	}
 }
 
-// Generate implements solvers.Strategy.
-func (s *Strategy) Generate(ctx context.Context, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	w, err := s.generate(preset, params, seed)
-	return w, errs.Wrap("eapm.Generate", errs.Internal, err)
+// presetRand is a preset's random source for a run's seed.
+func presetRand(seed int64) *rand.Rand { return rand.New(rand.NewPCG(uint64(seed), 0xea9a2022)) }
+
+func genTarplee(_ context.Context, c TarpleeConfig, seed int64) (*solvers.Workload, error) {
+	in, name := tarpleeInstance(c.Order == "shuffled", presetRand(seed))
+	return newWorkload(in, name, "preset", "Tarplee's profit1 data set (data/tarplee_profit1: ETC.csv, EPC.csv, MPT.csv, TPT.csv)")
 }
 
-func (s *Strategy) generate(preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
-	var specs []solvers.ParamSpec
-	var names []string
-	for _, p := range s.Presets() {
-		names = append(names, p.Name)
-		if p.Name == preset {
-			specs = p.Params
-		}
+func genSeedCase1(_ context.Context, c Case1Config, seed int64) (*solvers.Workload, error) {
+	k, in := c.Instance, tarpleeMatrices()
+	if k >= 0 {
+		in.Users = cloneUsers(seedOnce().case1[k])
+	} else {
+		in.Users = genCase1(presetRand(seed))
 	}
-	if specs == nil {
-		return nil, errs.Invalidf("preset", "unknown preset %q (known: %s)", preset, strings.Join(names, ", "))
+	return seedWorkload(in, PresetCase1, "", k, seed,
+		fmt.Sprintf("data/seed_instances/case1_gamma_n30.csv instance %d (the authors' ist%d.txt)", k, k))
+}
+
+func genSeedCase2(_ context.Context, c Case2Config, seed int64) (*solvers.Workload, error) {
+	k, n, in := c.Instance, c.Users(), tarpleeMatrices()
+	if k >= 0 {
+		in.Users = cloneUsers(seedOnce().case2[n][k])
+	} else {
+		in.Users = genCase2(presetRand(seed), n)
 	}
-	p, err := solvers.Resolve(specs, params)
-	if err != nil {
-		return nil, err
+	return seedWorkload(in, PresetCase2, fmt.Sprintf(" n=%d", n), k, seed,
+		fmt.Sprintf("data/seed_instances/case2_variable_n.csv.gz n=%d instance %d", n, k))
+}
+
+func genSeedCase3(_ context.Context, c Case3Config, seed int64) (*solvers.Workload, error) {
+	k, in := c.Instance, tarpleeMatrices()
+	if k >= 0 {
+		in.Users = cloneUsers(seedOnce().case3[c.Order][k])
+	} else {
+		in.Users = genCase3(presetRand(seed), c.Order)
 	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 0xea9a2022))
-	if preset == PresetTarplee {
-		in, name := tarpleeInstance(p.String("order") == "shuffled", rng)
-		return newWorkload(in, name, "preset", "Tarplee's profit1 data set (data/tarplee_profit1: ETC.csv, EPC.csv, MPT.csv, TPT.csv)")
-	}
-	k := p.Int("instance")
-	in := tarpleeMatrices()
-	var name, source string
-	seeds := seedOnce()
-	switch preset {
-	case PresetCase1:
-		if k >= 0 {
-			in.Users = cloneUsers(seeds.case1[k])
-		} else {
-			in.Users = genCase1(rng)
-		}
-		name, source = fmt.Sprintf("%s instance %d", preset, k), fmt.Sprintf("data/seed_instances/case1_gamma_n30.csv instance %d (the authors' ist%d.txt)", k, k)
-	case PresetCase2:
-		n, _ := strconv.Atoi(p.String("n"))
-		if k >= 0 {
-			in.Users = cloneUsers(seeds.case2[n][k])
-		} else {
-			in.Users = genCase2(rng, n)
-		}
-		name, source = fmt.Sprintf("%s n=%d instance %d", preset, n, k), fmt.Sprintf("data/seed_instances/case2_variable_n.csv.gz n=%d instance %d", n, k)
-	case PresetCase3:
-		order := p.String("order")
-		if k >= 0 {
-			in.Users = cloneUsers(seeds.case3[order][k])
-		} else {
-			in.Users = genCase3(rng, order)
-		}
-		name, source = fmt.Sprintf("%s %s instance %d", preset, order, k), fmt.Sprintf("data/seed_instances/case3_bigsmall.csv %s instance %d", order, k)
-	}
+	return seedWorkload(in, PresetCase3, " "+c.Order, k, seed,
+		fmt.Sprintf("data/seed_instances/case3_bigsmall.csv %s instance %d", c.Order, k))
+}
+
+// seedWorkload names a workload of the seed's presets: "preset setting
+// instance k" and its stored source, or "preset setting random (seed s)"
+// from the seed's generator when k is -1.
+func seedWorkload(in *Instance, preset, setting string, k int, seed int64, source string) (*solvers.Workload, error) {
+	name := fmt.Sprintf("%s%s instance %d", preset, setting, k)
 	if k < 0 {
-		name = fmt.Sprintf("%s random (seed %d)", name[:len(name)-len(" instance -1")], seed)
+		name = fmt.Sprintf("%s%s random (seed %d)", preset, setting, seed)
 		source = fmt.Sprintf("the seed's generator (all_exp.py) re-implemented, seed %d", seed)
 	}
 	return newWorkload(in, name, "preset", source)

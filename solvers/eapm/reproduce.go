@@ -2,15 +2,12 @@ package eapm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
-	"schedlab/errs"
 	"schedlab/solvers"
 )
 
@@ -41,17 +38,6 @@ func (md *model) method(ctx context.Context, k int) (*Schedule, error) {
 		return md.greedyMaxObjective(ctx)
 	default:
 		return md.average(ctx)
-	}
-}
-
-// ReproduceParams implements solvers.Strategy.
-func (s *Strategy) ReproduceParams() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.IntSpec("instances", "100", "instances",
-			"How many of the seed's 100 instances per setting to average (the paper uses all 100; fewer is faster, and the comparison with the authors' means, taken over 100, becomes approximate).", 1, 100),
-		solvers.ChoiceSpec("max_n", "2000", "Largest n of case 2 (Figs. 1–2) to run; smaller is faster.", "30", "100", "500", "1000", "2000"),
-		solvers.ChoiceSpec("fig3_gamma", "1.2", "γ of the Fig 3 bars (the paper draws 1.2, 1.3 and 1.5; the Case 3 table has all three).", "1.2", "1.3", "1.5"),
-		solvers.ChoiceSpec("bounds", "yes", "Solve the LP bound for every instance of cases 2 and 3 too (case 1 always): about half the run time.", "yes", "no"),
 	}
 }
 
@@ -170,28 +156,11 @@ func runJobs(ctx context.Context, jobs []job, progress solvers.Progress) error {
 	return first
 }
 
-// Reproduce implements solvers.Strategy: the seed's three experiments on
-// its own instances, beside the authors' raw means and printed Table 1.
-func (s *Strategy) Reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	r, err := s.reproduce(ctx, params, progress)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return nil, err
-	}
-	return r, errs.Wrap("eapm.Reproduce", errs.Internal, err)
-}
-
-func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	p, err := solvers.Resolve(s.ReproduceParams(), params)
-	if err != nil {
-		return nil, err
-	}
-	K := p.Int("instances")
-	maxN, _ := strconv.Atoi(p.String("max_n"))
-	fig3Gamma := p.Float("fig3_gamma")
-	bounds := p.String("bounds") == "yes"
+// reproduce is the seed experiment (solvers.Strategy.Reproduce): the
+// seed's three experiments on its own instances, beside the authors' raw
+// means and printed Table 1.
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+	K, maxN, fig3Gamma, bounds := cfg.Instances, cfg.MaxUsers(), cfg.Fig3(), cfg.Bounds
 	start := time.Now()
 	seeds, res := seedOnce(), resultsOnce()
 
@@ -402,7 +371,7 @@ func case2Report(rep *solvers.Report, c2 [][][]evalResult, ns []int, res *seedRe
 		rep.Notes = append(rep.Notes, fmt.Sprintf("Fig 2: our times are measured here (Go, suffix sums, one core per instance) and include nothing but the algorithm; the authors' are Windows clock() times of their C++ (matrix inversion per τ, O(n·m⁴)) on an i7-10700, whose zeros are below the clock's resolution and are left off the log axis. At n = %d online takes %.3g ms here against %.3g ms there.", ns[last], msOurs[last][mOnline], msRaw[last][0]))
 	}
 	if !bounds {
-		rep.Notes = append(rep.Notes, "The LP bounds of cases 2 and 3 were not computed (bounds = no): their upper_bound columns are 0.")
+		rep.Notes = append(rep.Notes, "The LP bounds of cases 2 and 3 were not computed (bounds = false): their upper_bound columns are 0.")
 	}
 }
 

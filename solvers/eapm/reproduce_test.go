@@ -238,3 +238,22 @@ func TestReproduceHonoursCancellation(t *testing.T) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 }
+
+func TestReproduceBoundsIsABooleanThatStillReadsYesAndNo(t *testing.T) {
+	var bounds *solvers.ParamSpec
+	specs := New().ReproduceParams()
+	for i := range specs {
+		if specs[i].Name == "bounds" {
+			bounds = &specs[i]
+		}
+	}
+	if bounds == nil || bounds.Kind != solvers.KindBool || bounds.Default != "true" {
+		t.Fatalf("bounds: %+v, want a boolean defaulting to true", bounds)
+	}
+	for in, want := range map[string]string{"yes": "true", "no": "false", "true": "true", "false": "false", "": "true"} {
+		p, err := solvers.Resolve(specs, solvers.Params{"bounds": in})
+		if err != nil || p["bounds"] != want {
+			t.Errorf("bounds=%q: %v, %v; want %s", in, p["bounds"], err, want)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package eapm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -13,21 +12,24 @@ import (
 	"schedlab/solvers"
 )
 
-// Strategy is the EAPM family as a solvers.Strategy. It holds no state: all
-// of a run lives in the call, so one value serves concurrent runs.
-type Strategy struct{}
+// New returns the EAPM strategy (solvers.Def does the wrapping: variant
+// resolution, the typed configs, progress, errors, the CSV uploads). It
+// holds no state: all of a run lives in the call, so one value serves
+// concurrent runs.
+func New() solvers.Strategy { return family().Strategy() }
 
-var (
-	_ solvers.Strategy = (*Strategy)(nil)
-	_ solvers.Uploader = (*Strategy)(nil)
-)
-
-// New returns the EAPM strategy.
-func New() *Strategy { return &Strategy{} }
-
-// Info implements solvers.Strategy with the catalogue's entry.
-func (s *Strategy) Info() solvers.Info {
-	return solvers.FamilyInfo("eapm")
+// family is EAPM's parts.
+func family() *solvers.Def[Config, *Config] {
+	return &solvers.Def[Config, *Config]{
+		Name:        "eapm",
+		VariantList: variants(),
+		Config:      DefaultConfig,
+		Run:         runVariant,
+		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
+		PresetList:  presets(),
+		Repro:       solvers.NewReproduce(DefaultReproConfig, reproduce),
+		UploadList:  uploads(),
+	}
 }
 
 // Variant names (a public contract).
@@ -40,8 +42,8 @@ const (
 	VariantOfflineLP          = "offline-lp"
 )
 
-// Variants implements solvers.Strategy; the first is the default.
-func (s *Strategy) Variants() []solvers.Variant {
+// variants lists the algorithms; the first is the default.
+func variants() []solvers.Variant {
 	return []solvers.Variant{
 		{Name: VariantOnline, Doc: "The seed's online algorithm (Lemma 1): for each arriving user, try every τ — the m−τ+1 cheapest machine types raised to one common level — with suffix sums in O(m), drop a τ that needs a negative share (the authors' rule), keep the best objective, round up from the cheapest machine. O(n·m) after an O(T·m log m) sort."},
 		{Name: VariantOnlineWaterfill, Doc: "Online, but a τ whose level lies below some machine's load is water-filled (that machine left out, the level recomputed) instead of dropped: every τ is feasible. O(n·m²)."},
@@ -52,23 +54,8 @@ func (s *Strategy) Variants() []solvers.Variant {
 	}
 }
 
-// Params implements solvers.Strategy.
-func (s *Strategy) Params() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.FloatSpec("gamma", "1.2", "×",
-			"Price markup γ: a task of type t sells for p_t = γ·c·min_j ETC_tj·APC_tj, γ times the least energy cost it can have. Must be > 0; with γ ≤ 1 no schedule makes a profit (the run says so). Default 1.2: the one value in every experiment of the paper (Table 1 spans 1.05–1.5; Figs. 1–3 use 1.2, 1.3 and 1.5).",
-			0, 100),
-		solvers.FloatSpec("c", "1", "$/J",
-			"Energy cost c per joule; scales prices and energy cost alike, so the objective is proportional to c. Must be > 0. Default 1, as in the authors' code.",
-			0, 1e9),
-		{Name: "machines_per_type", Kind: solvers.KindString, Default: "", Unit: "machines",
-			Doc:   "Machines M_j of each type (a type's load is ETC/M_j): empty = the workload's own counts; one integer = that many of every type; or a comma list of m positive integers. Default empty: the seed's instances have 1 per type, Tarplee's 40.",
-			Check: checkMachinesPerType},
-	}
-}
-
-// Uploads implements solvers.Uploader: the CSV file set besides the JSON.
-func (s *Strategy) Uploads() []solvers.Upload {
+// uploads is the CSV file set besides the JSON (solvers.Uploader).
+func uploads() []solvers.Upload {
 	return []solvers.Upload{
 		{Field: "etc", Label: "ETC matrix (CSV, s)", Accept: ".csv,text/csv", Doc: "Task types (rows) × machine types (columns): seconds one task takes on one machine. Header and a label column of task type names are optional; CRLF is fine."},
 		{Field: "apc", Label: "APC matrix (CSV, W)", Accept: ".csv,text/csv", Doc: "Same shape as ETC: average power drawn while a task runs, watts (Tarplee's EPC.csv)."},
@@ -76,32 +63,13 @@ func (s *Strategy) Uploads() []solvers.Upload {
 	}
 }
 
-// Run implements solvers.Strategy.
-func (s *Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	r, err := s.run(ctx, w, variant, params, progress)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return nil, err // the context's own error, as callers expect
-	}
-	return r, errs.Wrap("eapm.Run", errs.Internal, err)
-}
-
-func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	variant, err := solvers.ResolveVariant(s, variant)
-	if err != nil {
-		return nil, err
-	}
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	p, err := solvers.Resolve(s.Params(), params)
-	if err != nil {
-		return nil, err
-	}
+// runVariant schedules w with a variant and a run config.
+func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Config, progress solvers.Progress) (*solvers.Report, error) {
 	in, err := loadWorkload(w)
 	if err != nil {
 		return nil, err
 	}
-	if err := applyParams(in, p); err != nil {
+	if err := applyConfig(in, cfg); err != nil {
 		return nil, err
 	}
 	// The model's tables (4 per task type and machine type), the
@@ -158,16 +126,16 @@ func (s *Strategy) run(ctx context.Context, w *solvers.Workload, variant string,
 	return runReport(in, variant, sched, bound, boundNote, wall), nil
 }
 
-// applyParams sets γ, c and machines per type from resolved params.
-func applyParams(in *Instance, p solvers.Params) error {
-	in.Gamma, in.C = p.Float("gamma"), p.Float("c")
+// applyConfig sets γ, c and machines per type from a run config.
+func applyConfig(in *Instance, cfg Config) error {
+	in.Gamma, in.C = cfg.Gamma, cfg.C
 	if !(in.Gamma > 0) {
 		return errs.Invalidf("gamma", "must be greater than 0, got %v", in.Gamma)
 	}
 	if !(in.C > 0) {
 		return errs.Invalidf("c", "must be greater than 0, got %v", in.C)
 	}
-	if v := p.String("machines_per_type"); v != "" {
+	if v := cfg.MachinesPerType; v != "" {
 		mpt, err := parseMachinesPerType(v, in.M())
 		if err != nil {
 			return err

@@ -2,7 +2,6 @@ package eapm
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,12 +37,8 @@ var (
 	userLimits   = formats.Limits{MaxRows: MaxUsers, MaxCols: 16}
 )
 
-// ParseWorkload implements solvers.Strategy (see doc.go for the formats).
-func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
-	w, err := parseWorkload(files)
-	return w, errs.Wrap("eapm.ParseWorkload", errs.Invalid, err)
-}
-
+// parseWorkload reads an upload (solvers.Strategy.ParseWorkload; see
+// doc.go for the formats).
 func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
 	if len(files) == 0 {
 		return nil, errs.Invalidf("file", "no file: upload one JSON workload, or etc, apc and users CSV files")

@@ -1,0 +1,96 @@
+package critical
+
+import (
+	"time"
+
+	"schedlab/solvers"
+)
+
+// RunConfig is a run's parameters. Every variant builds the tree of
+// critical paths (its size is in every report), so the tree bounds and the
+// bandwidth apply to all; only critical-works reads the criterion.
+type RunConfig struct {
+	// Criterion is what the critical-works planner optimizes: CriterionLoad,
+	// CriterionMakespan or CriterionCost.
+	Criterion string
+	// Bandwidth turns an edge's bytes into transfer time, MB/s.
+	Bandwidth float64
+	// TreeMaxNodes bounds the nodes of the tree of critical paths.
+	TreeMaxNodes int
+	// TreeMaxDepth bounds the tree's depth (edges removed on the way from
+	// the root), levels.
+	TreeMaxDepth int
+	// TreeMaxMS bounds the time spent building the tree, ms (wall clock).
+	TreeMaxMS float64
+}
+
+// DefaultRunConfig is the run parameters' defaults.
+func DefaultRunConfig() RunConfig {
+	return RunConfig{
+		Criterion:    CriterionLoad, // the seed's criterion
+		Bandwidth:    10,            // MB/s: the shared Pegasus workflows' transfers then range from ms to 1.3 s, beside runtimes of 0.05–126 s
+		TreeMaxNodes: 2000,          // nodes: the shared workflows' complete trees have 1–832; a 1,000-task random DAG is cut near 2,000 in well under a second
+		TreeMaxDepth: 100,           // levels: the shared workflows' trees are complete; on large graphs the node bound is the one that matters
+		TreeMaxMS:    1000,          // ms: a wall-clock guard; the report says when it cut
+	}
+}
+
+// Declare binds the run parameters (a public contract: names, units,
+// limits and docs).
+func (c *RunConfig) Declare(ps *solvers.ParamSet) {
+	ps.Choice(&c.Criterion, "criterion", []string{CriterionLoad, CriterionMakespan, CriterionCost},
+		"What the critical-works planner optimizes per work and when choosing the final variant. load (the seed's): maximize the mean load of the processors, i.e. give each task the slowest processor that still fits its window inside the planning interval (max of the critical path and total work / total speed); makespan: earliest finish; cost: least Σ time × price. heft and list ignore it.").
+		For(VariantCritical)
+	ps.Float(&c.Bandwidth, "bandwidth", "MB/s", 0.001, 1e6,
+		"Link speed that turns an edge's bytes (WfFormat file sizes) into transfer time: bytes / (bandwidth × 10^6) time units (s). Edges given as transfer times are not affected. Default 10 MB/s: transfers on the shared Pegasus workflows then range from milliseconds to 1.3 s, visible beside runtimes of 0.05–126 s.")
+	ps.Int(&c.TreeMaxNodes, "tree_max_nodes", "nodes", 1, 1_000_000,
+		"Bound on the nodes of the tree of critical paths. A node costs one longest-path pass (O(tasks + edges)) and its path's memory. Default 2000: the shared workflows' complete trees have 1–832 nodes (built in ≤ 3 ms), while a 1,000-task random DAG is cut at about 2,000 nodes in well under a second.")
+	ps.Int(&c.TreeMaxDepth, "tree_max_depth", "levels", 0, 10_000,
+		"Bound on the depth of the tree (edges removed from the graph on the way from the root). Default 100: deep enough that the shared workflows' trees are complete (the node bound is the one that matters on large graphs); lower it to see a cut.")
+	ps.Float(&c.TreeMaxMS, "tree_max_ms", "ms", 1, 600_000,
+		"Time bound on building the tree (wall clock, so a cut by it may depend on machine speed; the report says which bound cut). Default 1000 ms.")
+}
+
+// Tree is the bounds of the tree of critical paths.
+func (c RunConfig) Tree() TreeBounds {
+	return TreeBounds{MaxNodes: c.TreeMaxNodes, MaxDepth: c.TreeMaxDepth,
+		MaxTime: time.Duration(c.TreeMaxMS * float64(time.Millisecond))}
+}
+
+// Declare binds the parameters of preset random to the generator's config
+// (DefaultGenConfig has their defaults and reasons).
+func (c *GenConfig) Declare(ps *solvers.ParamSet) {
+	ps.Int(&c.Tasks, "tasks", "tasks", 1, MaxTasks, "Number of tasks. Default 30.")
+	ps.Int(&c.Layers, "layers", "layers", 1, MaxTasks, "Number of layers (depth); width ≈ tasks / layers. Default 6.")
+	ps.Float(&c.Density, "density", "", 0, 1, "Probability of an edge between two tasks of consecutive layers. Default 0.3.")
+	ps.Float(&c.VolMin, "vol_min", "work units", 0, 1e9, "Smallest task volume. Default 10.")
+	ps.Float(&c.VolMax, "vol_max", "work units", 0, 1e9, "Largest task volume. Default 100.")
+	ps.Float(&c.TransferMin, "transfer_min", "time units", 0, 1e9, "Smallest edge transfer time. Default 5.")
+	ps.Float(&c.TransferMax, "transfer_max", "time units", 0, 1e9, "Largest edge transfer time. Default 50 (communication-to-computation ratio ≈ 0.5).")
+	ps.Int(&c.Processors, "processors", "processors", 1, MaxProcessors, "Number of processors. Default 4.")
+	ps.Float(&c.PerfMin, "perf_min", "work units/time unit", 0.001, 1e9, "Slowest processor performance. Default 1.")
+	ps.Float(&c.PerfMax, "perf_max", "work units/time unit", 0.001, 1e9, "Fastest processor performance. Default 4.")
+}
+
+// ReproConfig is the parameters of our experiment (Reproduce).
+type ReproConfig struct {
+	// Instances is the number of random DAGs per size.
+	Instances int
+	// Bandwidth is the workflows' link speed, MB/s.
+	Bandwidth float64
+}
+
+// DefaultReproConfig is the experiment's defaults.
+func DefaultReproConfig() ReproConfig {
+	return ReproConfig{
+		Instances: 30, // DAGs per size: keeps the run under 10 s on 2 cores; the seed gives no count
+		Bandwidth: 10, // MB/s: as the run parameter
+	}
+}
+
+// Declare binds the experiment's parameters.
+func (c *ReproConfig) Declare(ps *solvers.ParamSet) {
+	ps.Int(&c.Instances, "instances", "instances", 1, 200,
+		"Random DAGs per size (30, 100, 300, 1000 tasks; layers = tasks / 5, density 0.3, the random preset's other defaults), seeds 1000·tasks + i. Default 30 keeps the run under 10 s on 2 cores; the seed gives no instance count (it reports no numbers), so scale up freely (200 takes a few minutes).")
+	ps.Float(&c.Bandwidth, "bandwidth", "MB/s", 0.001, 1e6, "Bandwidth for the workflows' file transfers. Default 10, as the run parameter.")
+}
