@@ -131,8 +131,8 @@
 //
 // # Strategy
 //
-// strategy.go, report.go and reproduce.go wrap the core as solvers.Strategy
-// (New): variants dpop, dpop-wd, dpop-split and exact; preset namekata2008;
+// strategy.go, report.go and reproduce.go make the core a solvers.Def, which
+// New returns as a solvers.Strategy: variants dpop, dpop-wd, dpop-split and exact; preset namekata2008;
 // run parameters width_limit, wd_rule (default balanced: the seed rule fails
 // at 30+ jobs, see above), heuristic (default max-degree), objective,
 // memory_mb and time_limit_s. Every
@@ -146,6 +146,17 @@
 // fit the budget. 50-job halves do not (widths 8–10, some with treewidth
 // ≥ 8): Table 2's 50-job after size is then the full-domain upper bound and
 // split accuracy is n/a there, stated in the report's notes.
+//
+// # Parameters
+//
+// config.go holds the typed configs: Config (the run parameters, defaults in
+// DefaultConfig), GenConfig (the namekata2008 preset, defaults in
+// DefaultNamekata2008, that is Namekata2008(20)) and ReproConfig (the
+// reproduce, defaults in DefaultReproConfig). Each Declare method binds the
+// fields to their public names, units, limits and docs; the reason of each
+// default is the comment on its literal in the defaults constructor (and
+// the parameter's doc). width_limit and wd_rule apply to dpop-wd only,
+// memory_mb to the DPOP variants (exact allocates no UTIL hypercube).
 //
 // # Export
 //

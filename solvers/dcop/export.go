@@ -31,19 +31,17 @@ const MakespanVar = "makespan"
 // extensional: O(T²) for the makespan relations.
 const maxExportTuples = 5_000_000
 
-var _ solvers.Exporter = (*Strategy)(nil)
-
-// Exports implements solvers.Exporter.
-func (s *Strategy) Exports() []solvers.ExportFormat {
+// exports lists the export formats (solvers.Exporter).
+func exports() []solvers.ExportFormat {
 	return []solvers.ExportFormat{
 		{Name: ExportPyDCOP, Label: "pyDCOP YAML", Ext: ".yaml", MIME: "application/yaml"},
 		{Name: ExportFRODO, Label: "FRODO XCSP 2.1", Ext: ".xml", MIME: "application/xml"},
 	}
 }
 
-// Export implements solvers.Exporter: the makespan objective of w, exactly,
-// with an auxiliary makespan variable (doc.go, "Export").
-func (s *Strategy) Export(w *solvers.Workload, format string) ([]byte, error) {
+// exportData is solvers.Exporter's Export: the makespan objective of w,
+// exactly, with an auxiliary makespan variable (doc.go, "Export").
+func exportData(w *solvers.Workload, format string) ([]byte, error) {
 	b, err := export(w, format)
 	return b, errs.Wrap("dcop.Export", errs.Internal, err)
 }

@@ -179,7 +179,7 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 	// Any feasible schedule bounds the optimum from above: a method that
 	// beats the exact solver's best found (time limit) is the better bound,
 	// and full DPOP is optimal by construction.
-	if cfg.objective == ObjectiveMakespan && ms > 0 {
+	if cfg.Objective == ObjectiveMakespan && ms > 0 {
 		if opt == 0 || float64(ms) < opt {
 			opt = float64(ms)
 		}
@@ -188,7 +188,7 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 		}
 	}
 	acc := 0.0
-	if cfg.objective == ObjectiveMakespan && ms > 0 && opt > 0 {
+	if cfg.Objective == ObjectiveMakespan && ms > 0 && opt > 0 {
 		acc = opt / float64(ms)
 	}
 	sz := sizes(o.fullDom)
@@ -217,14 +217,14 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 		{Name: "total_bytes", Value: o.stats.TotalBytes, Unit: "B", Better: solvers.Lower},
 		{Name: "wall_ms", Value: o.wallMS, Unit: "ms", Better: solvers.Lower},
 	}
-	if cfg.objective == ObjectiveValue {
+	if cfg.Objective == ObjectiveValue {
 		r.Metrics = append(r.Metrics, solvers.Metric{Name: "value", Value: TotalValue(in, o.sched), Better: solvers.Higher})
 		r.Notes = append(r.Notes, "Objective value: jobs may be left unscheduled; accuracy (optimal makespan / makespan) is defined for the makespan objective only and is 0, and optimal_makespan is not computed.")
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32 entries; the seed's 1.2e1 MB for width 5 fits 20^5 × 4 B = 12.8 MB). Entries are Π|D| over the separator with the actual domains; \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.heuristic))
+	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32 entries; the seed's 1.2e1 MB for width 5 fits 20^5 × 4 B = 12.8 MB). Entries are Π|D| over the separator with the actual domains; \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.Heuristic))
 	switch {
 	case variant == VariantWD:
-		r.Notes = append(r.Notes, fmt.Sprintf("Back-edge deletion with rule %s to width ≤ %d: %d back edges deleted.", cfg.rule, cfg.widthLimit, len(o.deleted)))
+		r.Notes = append(r.Notes, fmt.Sprintf("Back-edge deletion with rule %s to width ≤ %d: %d back edges deleted.", cfg.WDRule, cfg.WidthLimit, len(o.deleted)))
 	case variant == VariantExact:
 		r.Notes = append(r.Notes, "The exact variant does not run DPOP: widths and UTIL sizes are those of the full problem's pseudo-tree, message counts are 0.")
 	}

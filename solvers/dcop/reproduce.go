@@ -2,13 +2,11 @@ package dcop
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand"
 	"time"
 
-	"schedlab/errs"
 	"schedlab/solvers"
 )
 
@@ -29,19 +27,6 @@ var (
 // holds width 6 at d = 20 and keeps 2 parallel runs well inside 1 GiB.
 const reproMemory = 256 << 20
 
-// ReproduceParams implements solvers.Strategy.
-func (s *Strategy) ReproduceParams() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.IntSpec("instances", "10", "instances",
-			"Instances per job count (20, 30, 40, 50 jobs), generated from namekata2008 with seeds 1000·jobs + i. Default 10, the issue's N (the seed does not say how many it averaged).", 1, 200),
-		solvers.ChoiceSpec("heuristic", HeuristicMinFill,
-			"Pseudo-tree heuristic for the full problem, the tree WD reduces and the split halves. The seed does not say how it builds its pseudo-tree. Default min-fill: its widths (means 5.4, 9.9, 15.0, 20.3 at 20–50 jobs) are the nearest to those the seed's before MB imply (5.5, 7.7, 11.7, 17.7), and its split halves fit the budget on most 40-job instances; max-degree (the run default) gives 6.1, 13.8, 23.0, 31.1.",
-			HeuristicMinFill, HeuristicMaxDegree, HeuristicMinFillDFS),
-		limited(solvers.FloatSpec("time_limit_s", "0.5", "s",
-			"Time limit of the exact branch and bound per instance (for accuracy). Default 0.5 s keeps the default run near 30 s on 2 cores; instances not proven within it are counted in the note. At most the server's --timeout.", 0.001, 600), solvers.LimitTimeSeconds),
-	}
-}
-
 // instanceResult is what one instance yields.
 type instanceResult struct {
 	jobs                      int
@@ -57,30 +42,16 @@ type instanceResult struct {
 	wdErr, splitErr           string
 }
 
-// Reproduce implements solvers.Strategy.
-func (s *Strategy) Reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	r, err := s.reproduce(ctx, params, progress)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return nil, err
-	}
-	return r, errs.Wrap("dcop.Reproduce", errs.Internal, err)
-}
-
-func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	p, err := solvers.Resolve(s.ReproduceParams(), params)
-	if err != nil {
-		return nil, err
-	}
-	n := p.Int("instances")
-	limit := time.Duration(p.Float("time_limit_s") * float64(time.Second))
-	heur := p.String("heuristic")
+// reproduce runs the seed's experiment: WD, split and exact on cfg.Instances
+// instances of every job count.
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+	n := cfg.Instances
+	limit := cfg.timeLimit()
+	heur := cfg.Heuristic
 	total := n * len(reproJobs)
 	res := make([]instanceResult, total)
 	progress(0, total, "start")
-	err = solvers.ForEach(ctx, total, func(i int) error {
+	err := solvers.ForEach(ctx, total, func(i int) error {
 		var err error
 		res[i], err = reproduceOne(ctx, reproJobs[i/n], int64(1000*reproJobs[i/n]+i%n), limit, heur)
 		return err
