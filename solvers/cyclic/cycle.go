@@ -7,8 +7,9 @@ import (
 	"slices"
 )
 
-// Config is a run's resolved settings.
-type Config struct {
+// SimConfig is a simulation's settings: a run's Config resolved for a
+// variant, or an experiment of the reproduce.
+type SimConfig struct {
 	Variant    string  // VariantCSS or VariantFair
 	Strategy   string  // a VO strategy (Strategies)
 	K          int     // sub-batches (fair only); ≥ 1
@@ -330,10 +331,10 @@ type GanttCycle struct {
 // cycle's batch is the carried jobs (longest-waiting first, then their
 // order) followed by the cycle's new jobs; jobs without an alternative are
 // carried to the next cycle.
-func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *[]Window, progress func(done, total int, note string)) (*Result, error) {
+func Simulate(ctx context.Context, in *Instance, cfg SimConfig, p Planner, before *[]Window, progress func(done, total int, note string)) (*Result, error) {
 	src := &CycleSource{in: in}
 	res := &Result{ByCrit: map[string]*CritStats{}, NodeLoad: make([]float64, len(in.Nodes)), NodeIncom: make([]float64, len(in.Nodes))}
-	for _, c := range Criteria {
+	for _, c := range criteria {
 		res.ByCrit[c] = &CritStats{}
 	}
 	type carried struct {
@@ -491,7 +492,7 @@ func cloneWindows(ws []Window) []Window {
 }
 
 // earlyLaw is the early-completion fraction of a job under cfg.
-func (cfg Config) earlyLaw() func(*Job) float64 {
+func (cfg SimConfig) earlyLaw() func(*Job) float64 {
 	if cfg.Early != nil {
 		return cfg.Early
 	}
@@ -500,7 +501,7 @@ func (cfg Config) earlyLaw() func(*Job) float64 {
 
 // NewBatchPlanner returns the planner of a CSS/fair config; before, when
 // not nil, receives the pre-shift windows of each cycle.
-func NewBatchPlanner(cfg Config, before *[]Window) *BatchPlanner {
+func NewBatchPlanner(cfg SimConfig, before *[]Window) *BatchPlanner {
 	k := cfg.K
 	if cfg.Variant == VariantCSS {
 		k = 1
