@@ -159,59 +159,14 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 	progress(1, steps, variant)
 	switch variant {
 	case VariantDPOP, VariantWD:
-		if variant == VariantWD {
-			var ref Schedule
-			if g := Greedy(in); Makespan(in, g) <= in.Horizon {
-				ref = g
-			}
-			wd, err := WidthDelete(in, full, o.fullDom, cfg.WidthLimit, cfg.WDRule, ref)
-			if err != nil {
-				return nil, err
-			}
-			o.tree, o.dom, o.deleted = wd.Tree, wd.Domains, wd.Deleted
-		}
-		opt.Tree, opt.Domains = o.tree, o.dom
-		r, err := Solve(ctx, in, opt)
-		if err != nil {
-			return nil, err
-		}
-		if !r.Feasible {
-			return nil, infeasible(variant, cfg)
-		}
-		o.sched, o.stats = r.Schedule, r.Stats
-		o.widthAfter = o.tree.Width()
-		for _, e := range r.Predicted {
-			o.maxAfter = max(o.maxAfter, e)
-		}
+		err = o.solveDPOP(ctx, in, variant, cfg, opt)
 	case VariantSplit:
-		sr, err := Split(ctx, in, opt)
-		if err != nil {
-			return nil, err
-		}
-		if !sr.Feasible {
-			return nil, infeasible(variant, cfg)
-		}
-		o.split, o.sched, o.stats, o.tree = sr, sr.Schedule, sr.Stats, nil
-		for _, h := range []*Result{sr.First, sr.Second} {
-			if h == nil {
-				continue
-			}
-			o.widthAfter = max(o.widthAfter, h.Tree.Width())
-			for _, e := range h.Predicted {
-				o.maxAfter = max(o.maxAfter, e)
-			}
-		}
+		err = o.solveSplit(ctx, in, cfg, opt)
 	case VariantExact:
-		o.exact, o.exactRan = Exact(ctx, in, cfg.timeLimit), true
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if o.exact.Schedule == nil {
-			return nil, errs.Invalidf("horizon", "no schedule of every job fits the horizon of %d slots", in.Horizon)
-		}
-		o.sched = o.exact.Schedule
-		o.widthAfter = full.Width()
-		o.maxAfter, _ = full.MaxEntries(sizes(o.fullDom))
+		err = o.solveExact(ctx, in, cfg)
+	}
+	if err != nil {
+		return nil, err
 	}
 	o.wallMS = float64(time.Since(start).Microseconds()) / 1000
 	if err := Feasible(in, o.sched, cfg.Objective == ObjectiveValue); err != nil {
@@ -226,6 +181,73 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 	}
 	progress(steps, steps, "done")
 	return o, nil
+}
+
+// solveDPOP runs DPOP on the full tree (dpop) or on the tree back-edge
+// deletion reduces (dpop-wd).
+func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, cfg runConfig, opt Options) error {
+	if variant == VariantWD {
+		var ref Schedule
+		if g := Greedy(in); Makespan(in, g) <= in.Horizon {
+			ref = g
+		}
+		wd, err := WidthDelete(in, o.full, o.fullDom, cfg.WidthLimit, cfg.WDRule, ref)
+		if err != nil {
+			return err
+		}
+		o.tree, o.dom, o.deleted = wd.Tree, wd.Domains, wd.Deleted
+	}
+	opt.Tree, opt.Domains = o.tree, o.dom
+	r, err := Solve(ctx, in, opt)
+	if err != nil {
+		return err
+	}
+	if !r.Feasible {
+		return infeasible(variant, cfg)
+	}
+	o.sched, o.stats = r.Schedule, r.Stats
+	o.widthAfter = o.tree.Width()
+	for _, e := range r.Predicted {
+		o.maxAfter = max(o.maxAfter, e)
+	}
+	return nil
+}
+
+// solveSplit runs DPOP on the two halves (dpop-split).
+func (o *outcome) solveSplit(ctx context.Context, in *Instance, cfg runConfig, opt Options) error {
+	sr, err := Split(ctx, in, opt)
+	if err != nil {
+		return err
+	}
+	if !sr.Feasible {
+		return infeasible(VariantSplit, cfg)
+	}
+	o.split, o.sched, o.stats, o.tree = sr, sr.Schedule, sr.Stats, nil
+	for _, h := range []*Result{sr.First, sr.Second} {
+		if h == nil {
+			continue
+		}
+		o.widthAfter = max(o.widthAfter, h.Tree.Width())
+		for _, e := range h.Predicted {
+			o.maxAfter = max(o.maxAfter, e)
+		}
+	}
+	return nil
+}
+
+// solveExact runs the branch and bound (exact); sizes are the full tree's.
+func (o *outcome) solveExact(ctx context.Context, in *Instance, cfg runConfig) error {
+	o.exact, o.exactRan = Exact(ctx, in, cfg.timeLimit), true
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if o.exact.Schedule == nil {
+		return errs.Invalidf("horizon", "no schedule of every job fits the horizon of %d slots", in.Horizon)
+	}
+	o.sched = o.exact.Schedule
+	o.widthAfter = o.full.Width()
+	o.maxAfter, _ = o.full.MaxEntries(sizes(o.fullDom))
+	return nil
 }
 
 func infeasible(variant string, cfg runConfig) error {
