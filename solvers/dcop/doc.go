@@ -131,12 +131,12 @@
 //
 // # Strategy
 //
-// strategy.go, report.go and reproduce.go make the core a solvers.Def, which
-// New returns as a solvers.Strategy: variants dpop, dpop-wd, dpop-split and exact; preset namekata2008;
-// run parameters width_limit, wd_rule (default balanced: the seed rule fails
-// at 30+ jobs, see above), heuristic (default max-degree), objective,
-// memory_mb and time_limit_s. Every
-// makespan run also runs the exact solver for optimal_makespan and
+// strategy.go, report.go and reproduce.go make the core a solvers.Def,
+// which New returns as a solvers.Strategy: variants dpop, dpop-wd,
+// dpop-split and exact; preset namekata2008; run parameters width_limit,
+// wd_rule (default balanced: the seed rule fails at 30+ jobs, see above),
+// heuristic (default max-degree), objective, memory_mb and time_limit_s.
+// Every makespan run also runs the exact solver for optimal_makespan and
 // accuracy; a method's own schedule replaces the exact solver's best found
 // when it is better (the exact solver may stop at its time limit), and full
 // DPOP is optimal by construction. Reproduce runs 20, 30, 40, 50 jobs ×
@@ -160,7 +160,7 @@
 //
 // # Export
 //
-// export.go implements solvers.Exporter: "pydcop" (pyDCOP YAML, intention
+// export.go gives the family's solvers.Exporter: "pydcop" (pyDCOP YAML, intention
 // constraints, big-M BigM for a violated hard constraint) and "frodo" (FRODO
 // XCSP 2.1, soft extensional relations listing the infeasible tuples at cost
 // infinity, default cost 0). Both write the makespan objective exactly, not
