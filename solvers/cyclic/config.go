@@ -148,7 +148,7 @@ type ReproConfig struct {
 func DefaultReproConfig() ReproConfig {
 	return ReproConfig{
 		Cycles:     800,          // the default reproduce within about a minute on 2 cores; the seed's 5000 is the full setting
-		Seed:       1,            //
+		Seed:       1,            // the run default seed of toporkov2014
 		Strategy:   StratRuntime, // the run default: the seed does not name it for Tables 1 and 2
 		FlowCycles: 1000,         // the job-flow half near half a minute on 2 cores
 	}
