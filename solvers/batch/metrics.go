@@ -54,13 +54,15 @@ func Summarize(jobs []Job, r *Result) Summary {
 
 // BatsimColumns are the per-job columns of Batsim's jobs.csv that
 // WriteBatsimCSV writes, in order.
-var BatsimColumns = []string{"job_id", "submission_time", "requested_number_of_resources", "requested_time",
-	"starting_time", "execution_time", "finish_time", "waiting_time", "turnaround_time", "stretch", "allocated_resources"}
+func BatsimColumns() []string {
+	return []string{"job_id", "submission_time", "requested_number_of_resources", "requested_time",
+		"starting_time", "execution_time", "finish_time", "waiting_time", "turnaround_time", "stretch", "allocated_resources"}
+}
 
 // WriteBatsimCSV writes one line per job in Batsim's jobs.csv columns.
 func WriteBatsimCSV(w io.Writer, jobs []Job, r *Result) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(BatsimColumns); err != nil {
+	if err := cw.Write(BatsimColumns()); err != nil {
 		return err
 	}
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -177,7 +177,7 @@ func usage(jobs []Job, r *Result) solvers.Plot {
 
 // batsimTable is every job in Batsim's jobs.csv columns.
 func batsimTable(jobs []Job, r *Result) solvers.Table {
-	t := solvers.Table{Title: "Jobs (Batsim columns)", Columns: BatsimColumns, Rows: make([][]any, len(jobs))}
+	t := solvers.Table{Title: "Jobs (Batsim columns)", Columns: BatsimColumns(), Rows: make([][]any, len(jobs))}
 	for i, j := range jobs {
 		pl := r.Placements[i]
 		exec := pl.End - pl.Start

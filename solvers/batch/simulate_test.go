@@ -183,7 +183,7 @@ func TestSchedulesReplayCleanOnRandomTraces(t *testing.T) {
 		rng := rand.New(rand.NewSource(seed))
 		p := 1 + rng.Intn(16)
 		jobs := randomTrace(rng, 5+rng.Intn(60), p)
-		for _, pol := range Policies {
+		for _, pol := range Policies() {
 			r, err := Simulate(context.Background(), jobs, p, pol, nil)
 			if err != nil {
 				t.Fatalf("seed %d %s: %v", seed, pol, err)
@@ -285,7 +285,7 @@ func TestBatsimCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if lines[0] != strings.Join(BatsimColumns, ",") || len(lines) != 5 {
+	if lines[0] != strings.Join(BatsimColumns(), ",") || len(lines) != 5 {
 		t.Fatalf("csv:\n%s", b.String())
 	}
 	// J3: submitted 0, 4 procs, requested 10, ran 31–41 on all four.

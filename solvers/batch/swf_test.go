@@ -66,7 +66,7 @@ func TestEASYOnRealKTHReplaysClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pol := range Policies {
+	for _, pol := range Policies() {
 		r, err := Simulate(context.Background(), j.Jobs, j.Procs, pol, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -96,152 +96,220 @@ func (p *BackfillPlanner) Plan(ctx context.Context, d *Domain, batch []Job, wait
 	return cp, nil
 }
 
+// backfillPass is the state of one cycle's backfilling: the plan, the
+// requests, the tails to give back at early completions (pending) and the
+// reservations held (resv: batch index → its reservation, held in d).
+// freed counts the changes that give space back; a reservation made since
+// the last one is still the earliest window and is kept as it is (the time
+// saver of conservative backfilling, where every waiting job holds one).
+type backfillPass struct {
+	p       *BackfillPlanner
+	d       *Domain
+	batch   []Job
+	cp      *CyclePlan
+	reqs    []*Request
+	pending []release
+	resv    map[int]heldWindow
+	freed   int
+}
+
+// heldWindow is a reservation with the freed count when it was made.
+type heldWindow struct {
+	w     Window
+	freed int
+}
+
 func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
 	p.jobs = grow(p.jobs, len(batch))
-	cp := &CyclePlan{Jobs: p.jobs}
 	if p.pool == nil {
 		p.pool = &requestPool{}
 	}
 	p.pool.reset()
-	reqs := make([]*Request, len(batch))
+	bp := &backfillPass{p: p, d: d, batch: batch, cp: &CyclePlan{Jobs: p.jobs}, reqs: make([]*Request, len(batch)), resv: map[int]heldWindow{}}
 	queue := make([]int, len(batch))
 	for i := range batch {
-		cp.Jobs[i] = JobPlan{Job: batch[i], Chosen: -1, Waited: waited[i]}
-		reqs[i] = p.pool.get(d, &batch[i])
+		bp.cp.Jobs[i] = JobPlan{Job: batch[i], Chosen: -1, Waited: waited[i]}
+		bp.reqs[i] = p.pool.get(d, &batch[i])
 		queue[i] = i
 	}
-	var pending []release
-	// resv: batch index → its reservation, held in d. freed counts the
-	// changes that give space back; a reservation made since the last one
-	// is still the earliest window and is kept as it is (the time saver
-	// of conservative backfilling, where every waiting job holds one).
-	type held struct {
-		w     Window
-		freed int
-	}
-	resv := map[int]held{}
-	freed := 0
-	sr := &p.sr
 	for t := 0; len(queue) > 0; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		// Completions first: give back the unused tails due by t.
-		keep := pending[:0]
-		for _, r := range pending {
-			if r.at <= t {
-				if err := d.Release(r.node, r.iv); err != nil {
-					return nil, err
-				}
-				freed++
-			} else {
-				keep = append(keep, r)
-			}
+		if err := bp.releaseDue(t); err != nil {
+			return nil, err
 		}
-		pending = keep
-		// One pass over the queue. A job holding a reservation gives it
-		// back first; its old window is then free, so its new one (start
-		// now, or the earliest) is never later.
-		// free counts the nodes free at t: a job starts now only on m of
-		// them (a quick no for most of a long queue on a full domain).
-		free := 0
-		for n := range d.busy {
-			if _, ok := d.freeAt(n, Interval{t, t + 1}); ok {
-				free++
-			}
+		var err error
+		if queue, err = bp.pass(t, queue); err != nil {
+			return nil, err
 		}
-		next := queue[:0]
-		for _, i := range queue {
-			h, had := resv[i]
-			if had && h.freed == freed && h.w.Start > t {
-				next = append(next, i) // nothing given back: still the earliest
-				continue
-			}
-			if had {
-				if err := d.ReleaseWindow(h.w); err != nil {
-					return nil, err
-				}
-				free += covering(h.w, t)
-				delete(resv, i)
-			}
-			var w Window
-			ok := false
-			if free >= reqs[i].M {
-				w, ok = sr.cheapest(d, reqs[i], t, t+1)
-			}
-			if ok {
-				if err := d.OccupyWindow(w); err != nil {
-					return nil, err
-				}
-				free -= len(w.Nodes)
-				if had && !sameWindow(w, h.w) {
-					freed++
-				}
-				cp.Jobs[i].Alts = []Window{w}
-				cp.Jobs[i].Chosen = 0
-				cp.Jobs[i].Planned = w
-				if p.Early != nil {
-					f := p.Early(&batch[i])
-					for k, n := range w.Nodes {
-						if a := max(1, int(math.Ceil(f*float64(w.Times[k])-1e-9))); a < w.Times[k] {
-							// Split the slot so that its tail can be given back.
-							tail := Interval{t + a, t + w.Times[k]}
-							if err := errors.Join(d.Release(n, w.Span(k)), d.Occupy(n, Interval{t, t + a}), d.Occupy(n, tail)); err != nil {
-								return nil, err
-							}
-							pending = append(pending, release{at: t + a, node: n, iv: tail})
-						}
-					}
-				}
-				continue
-			}
-			next = append(next, i)
-			if had || p.Depth == DepthInf || len(resv) < p.Depth {
-				if w, ok := sr.cheapest(d, reqs[i], t, d.T+1); ok {
-					if err := d.OccupyWindow(w); err != nil {
-						return nil, err
-					}
-					free -= covering(w, t) // none: it starts later
-					if had && !sameWindow(w, h.w) {
-						freed++
-					}
-					resv[i] = held{w, freed}
-					if p.Log != nil {
-						*p.Log = append(*p.Log, Reservation{Job: i, At: t, Start: w.Start})
-					}
-				}
-			}
-		}
-		queue = next
-		// The next event: the first busy end or completion after t.
-		nt := math.MaxInt
-		for n := range d.busy {
-			for _, b := range d.busy[n] {
-				if b.End > t {
-					nt = min(nt, b.End)
-					break
-				}
-			}
-		}
-		for _, r := range pending {
-			nt = min(nt, r.at)
-		}
+		nt := bp.nextEvent(t)
 		if nt >= d.T {
 			break
 		}
 		t = nt
 	}
-	for _, r := range pending {
-		if err := d.Release(r.node, r.iv); err != nil {
-			return nil, err
+	if err := bp.releaseAll(); err != nil {
+		return nil, err
+	}
+	return bp.cp, nil
+}
+
+// releaseDue gives back the tails of early completions due by t.
+func (bp *backfillPass) releaseDue(t int) error {
+	keep := bp.pending[:0]
+	for _, r := range bp.pending {
+		if r.at <= t {
+			if err := bp.d.Release(r.node, r.iv); err != nil {
+				return err
+			}
+			bp.freed++
+		} else {
+			keep = append(keep, r)
 		}
 	}
-	for _, h := range resv { // jobs left waiting at the end of the cycle
-		if err := d.ReleaseWindow(h.w); err != nil {
-			return nil, err
+	bp.pending = keep
+	return nil
+}
+
+// pass walks the queue once at t and returns the jobs still waiting. A
+// job holding a reservation gives it back first; its old window is then
+// free, so its new one (start now, or the earliest) is never later.
+func (bp *backfillPass) pass(t int, queue []int) ([]int, error) {
+	d := bp.d
+	// free counts the nodes free at t: a job starts now only on m of
+	// them (a quick no for most of a long queue on a full domain).
+	free := 0
+	for n := range d.busy {
+		if _, ok := d.freeAt(n, Interval{t, t + 1}); ok {
+			free++
 		}
 	}
-	return cp, nil
+	next := queue[:0]
+	for _, i := range queue {
+		h, had := bp.resv[i]
+		if had && h.freed == bp.freed && h.w.Start > t {
+			next = append(next, i) // nothing given back: still the earliest
+			continue
+		}
+		if had {
+			if err := d.ReleaseWindow(h.w); err != nil {
+				return nil, err
+			}
+			free += covering(h.w, t)
+			delete(bp.resv, i)
+		}
+		started := false
+		if free >= bp.reqs[i].M {
+			w, ok := bp.p.sr.cheapest(d, bp.reqs[i], t, t+1)
+			if ok {
+				if err := bp.start(i, t, w, h, had); err != nil {
+					return nil, err
+				}
+				free -= len(w.Nodes)
+				started = true
+			}
+		}
+		if started {
+			continue
+		}
+		next = append(next, i)
+		if had || bp.p.Depth == DepthInf || len(bp.resv) < bp.p.Depth {
+			taken, err := bp.reserve(i, t, h, had)
+			if err != nil {
+				return nil, err
+			}
+			free -= taken // none: it starts later
+		}
+	}
+	return next, nil
+}
+
+// start starts job i at t in window w (h: the reservation it gave back,
+// when had). With Early, each slot is split so that its unused tail can be
+// given back at the job's actual completion.
+func (bp *backfillPass) start(i, t int, w Window, h heldWindow, had bool) error {
+	d := bp.d
+	if err := d.OccupyWindow(w); err != nil {
+		return err
+	}
+	if had && !sameWindow(w, h.w) {
+		bp.freed++
+	}
+	jp := &bp.cp.Jobs[i]
+	jp.Alts = []Window{w}
+	jp.Chosen = 0
+	jp.Planned = w
+	if bp.p.Early == nil {
+		return nil
+	}
+	f := bp.p.Early(&bp.batch[i])
+	for k, n := range w.Nodes {
+		if a := max(1, int(math.Ceil(f*float64(w.Times[k])-1e-9))); a < w.Times[k] {
+			// Split the slot so that its tail can be given back.
+			tail := Interval{t + a, t + w.Times[k]}
+			if err := errors.Join(d.Release(n, w.Span(k)), d.Occupy(n, Interval{t, t + a}), d.Occupy(n, tail)); err != nil {
+				return err
+			}
+			bp.pending = append(bp.pending, release{at: t + a, node: n, iv: tail})
+		}
+	}
+	return nil
+}
+
+// reserve gives waiting job i its earliest window as a reservation (h: the
+// one it gave back, when had) and returns how many of the nodes free at t
+// it takes (none: a job that could start at t has started).
+func (bp *backfillPass) reserve(i, t int, h heldWindow, had bool) (int, error) {
+	w, ok := bp.p.sr.cheapest(bp.d, bp.reqs[i], t, bp.d.T+1)
+	if !ok {
+		return 0, nil
+	}
+	if err := bp.d.OccupyWindow(w); err != nil {
+		return 0, err
+	}
+	if had && !sameWindow(w, h.w) {
+		bp.freed++
+	}
+	bp.resv[i] = heldWindow{w, bp.freed}
+	if bp.p.Log != nil {
+		*bp.p.Log = append(*bp.p.Log, Reservation{Job: i, At: t, Start: w.Start})
+	}
+	return covering(w, t), nil
+}
+
+// nextEvent is the first busy end or completion after t.
+func (bp *backfillPass) nextEvent(t int) int {
+	nt := math.MaxInt
+	for n := range bp.d.busy {
+		for _, b := range bp.d.busy[n] {
+			if b.End > t {
+				nt = min(nt, b.End)
+				break
+			}
+		}
+	}
+	for _, r := range bp.pending {
+		nt = min(nt, r.at)
+	}
+	return nt
+}
+
+// releaseAll gives back, at the end of the cycle, the tails still pending
+// and the reservations of the jobs left waiting.
+func (bp *backfillPass) releaseAll() error {
+	for _, r := range bp.pending {
+		if err := bp.d.Release(r.node, r.iv); err != nil {
+			return err
+		}
+	}
+	for _, h := range bp.resv {
+		if err := bp.d.ReleaseWindow(h.w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // EarlyFraction is the early-completion law: a job runs U[lo, 1] of its

@@ -117,80 +117,96 @@ func TestBackfillReplay(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				want := local.Clone() // local jobs plus each job's actual slots
-				for i, jp := range cp.Jobs {
-					if jp.Chosen < 0 {
-						continue
-					}
-					w := jp.Planned
-					if early { // the window as run; Planned is the plan made at 0
-						w = jp.Actual
-						if jp.Actual.Nodes == nil {
-							t.Fatalf("%s: job %d has no actual window", name, i)
-						}
-						if got := jp.Actual.Scaled(1); !slices.Equal(got.Nodes, w.Nodes) {
-							t.Fatal("Scaled(1) changed the nodes")
-						}
-					}
-					r := NewRequest(local, &jobs[i])
-					if len(w.Nodes) != jobs[i].Nodes || w.Cost > jobs[i].MaxPrice+1e-9 {
-						t.Fatalf("%s: job %d window %+v breaks its request", name, i, w)
-					}
-					cost := 0.0
-					for k, n := range w.Nodes {
-						a := w.Times[k]
-						if early {
-							a = max(1, int(math.Ceil(p.Early(&jobs[i])*float64(r.Time[n])-1e-9)))
-						}
-						if k > 0 && n <= w.Nodes[k-1] || local.Perf[n] < jobs[i].MinPerf || w.Times[k] != min(a, r.Time[n]) {
-							t.Fatalf("%s: job %d window %+v: nodes not distinct, too slow, or wrong time", name, i, w)
-						}
-						cost += r.Cost[n]
-						if err := want.Occupy(n, Interval{w.Start, w.Start + a}); err != nil {
-							t.Fatalf("%s: job %d overlaps a local job or another job: %v", name, i, err)
-						}
-						// Reserved time is held until the actual end only.
-					}
-					if math.Abs(cost-jp.Planned.Cost) > 1e-6 && !early {
-						t.Fatalf("%s: job %d cost %v, nodes say %v", name, i, w.Cost, cost)
-					}
-				}
+				want := replayWindows(t, name, local, jobs, cp, p.Early)
 				for n := range nodes {
 					if d.BusyTime(n) != want.BusyTime(n) {
 						t.Fatalf("%s: node %d busy %d after the cycle, want %d", name, n, d.BusyTime(n), want.BusyTime(n))
 					}
 				}
-				if depth == 0 && len(log) > 0 {
-					t.Fatalf("%s: depth 0 made %d reservations", name, len(log))
-				}
-				held := map[int]bool{}
-				for _, r := range log {
-					jp := cp.Jobs[r.Job]
-					started := jp.Planned.Start
-					if early {
-						started = jp.Actual.Start
-					}
-					if jp.Chosen < 0 || started > r.Start {
-						t.Fatalf("%s: job %d was promised %d at %d but started %d (chosen %d)", name, r.Job, r.Start, r.At, started, jp.Chosen)
-					}
-					held[r.Job] = true
-				}
-				if depth > 0 {
-					// At most depth jobs hold a promise at any pass.
-					byAt := map[int]map[int]bool{}
-					for _, r := range log {
-						if byAt[r.At] == nil {
-							byAt[r.At] = map[int]bool{}
-						}
-						byAt[r.At][r.Job] = true
-					}
-					for at, js := range byAt {
-						if len(js) > depth {
-							t.Fatalf("%s: %d reservations at %d, depth %d", name, len(js), at, depth)
-						}
-					}
-				}
+				replayPromises(t, name, cp, log, depth, early)
 			}
+		}
+	}
+}
+
+// replayWindows checks every started job's window against its request on
+// local (early: the window as run, its times the early law's) and returns
+// local with each job's actual slots occupied.
+func replayWindows(t *testing.T, name string, local *Domain, jobs []Job, cp *CyclePlan, earlyLaw func(*Job) float64) *Domain {
+	t.Helper()
+	early := earlyLaw != nil
+	want := local.Clone() // local jobs plus each job's actual slots
+	for i, jp := range cp.Jobs {
+		if jp.Chosen < 0 {
+			continue
+		}
+		w := jp.Planned
+		if early { // the window as run; Planned is the plan made at 0
+			w = jp.Actual
+			if jp.Actual.Nodes == nil {
+				t.Fatalf("%s: job %d has no actual window", name, i)
+			}
+			if got := jp.Actual.Scaled(1); !slices.Equal(got.Nodes, w.Nodes) {
+				t.Fatal("Scaled(1) changed the nodes")
+			}
+		}
+		r := NewRequest(local, &jobs[i])
+		if len(w.Nodes) != jobs[i].Nodes || w.Cost > jobs[i].MaxPrice+1e-9 {
+			t.Fatalf("%s: job %d window %+v breaks its request", name, i, w)
+		}
+		cost := 0.0
+		for k, n := range w.Nodes {
+			a := w.Times[k]
+			if early {
+				a = max(1, int(math.Ceil(earlyLaw(&jobs[i])*float64(r.Time[n])-1e-9)))
+			}
+			if k > 0 && n <= w.Nodes[k-1] || local.Perf[n] < jobs[i].MinPerf || w.Times[k] != min(a, r.Time[n]) {
+				t.Fatalf("%s: job %d window %+v: nodes not distinct, too slow, or wrong time", name, i, w)
+			}
+			cost += r.Cost[n]
+			if err := want.Occupy(n, Interval{w.Start, w.Start + a}); err != nil {
+				t.Fatalf("%s: job %d overlaps a local job or another job: %v", name, i, err)
+			}
+			// Reserved time is held until the actual end only.
+		}
+		if math.Abs(cost-jp.Planned.Cost) > 1e-6 && !early {
+			t.Fatalf("%s: job %d cost %v, nodes say %v", name, i, w.Cost, cost)
+		}
+	}
+	return want
+}
+
+// replayPromises checks the reservations logged: none at depth 0, every
+// promised job started no later than promised, and at most depth jobs hold
+// a promise at any pass.
+func replayPromises(t *testing.T, name string, cp *CyclePlan, log []Reservation, depth int, early bool) {
+	t.Helper()
+	if depth == 0 && len(log) > 0 {
+		t.Fatalf("%s: depth 0 made %d reservations", name, len(log))
+	}
+	for _, r := range log {
+		jp := cp.Jobs[r.Job]
+		started := jp.Planned.Start
+		if early {
+			started = jp.Actual.Start
+		}
+		if jp.Chosen < 0 || started > r.Start {
+			t.Fatalf("%s: job %d was promised %d at %d but started %d (chosen %d)", name, r.Job, r.Start, r.At, started, jp.Chosen)
+		}
+	}
+	if depth <= 0 {
+		return
+	}
+	byAt := map[int]map[int]bool{}
+	for _, r := range log {
+		if byAt[r.At] == nil {
+			byAt[r.At] = map[int]bool{}
+		}
+		byAt[r.At][r.Job] = true
+	}
+	for at, js := range byAt {
+		if len(js) > depth {
+			t.Fatalf("%s: %d reservations at %d, depth %d", name, len(js), at, depth)
 		}
 	}
 }

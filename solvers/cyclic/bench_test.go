@@ -3,6 +3,7 @@ package cyclic
 import (
 	"context"
 	"os"
+	"strconv"
 	"testing"
 
 	"schedlab/solvers"
@@ -18,14 +19,14 @@ func BenchmarkFullSetting(b *testing.B) {
 	}
 	for _, v := range []struct {
 		name string
-		cfg  Config
+		cfg  SimConfig
 	}{
-		{"css", Config{Variant: VariantCSS, Strategy: StratRuntime, K: 1}},
-		{"fair", Config{Variant: VariantFair, Strategy: StratRuntime, K: 1}},
-		{"css+shift", Config{Variant: VariantCSS, Strategy: StratRuntime, K: 1, Shift: true}},
-		{"backfill-0", Config{Variant: VariantBackfill, Depth: 0}},
-		{"backfill-easy", Config{Variant: VariantBackfill, Depth: 1}},
-		{"backfill-conservative", Config{Variant: VariantBackfill, Depth: DepthInf}},
+		{"css", SimConfig{Variant: VariantCSS, Strategy: StratRuntime, K: 1}},
+		{"fair", SimConfig{Variant: VariantFair, Strategy: StratRuntime, K: 1}},
+		{"css+shift", SimConfig{Variant: VariantCSS, Strategy: StratRuntime, K: 1, Shift: true}},
+		{"backfill-0", SimConfig{Variant: VariantBackfill, Depth: 0}},
+		{"backfill-easy", SimConfig{Variant: VariantBackfill, Depth: 1}},
+		{"backfill-conservative", SimConfig{Variant: VariantBackfill, Depth: DepthInf}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			cfg := v.cfg
@@ -58,15 +59,16 @@ func BenchmarkReproduceDefault(b *testing.B) {
 // flow_cycles cycles (CYCLIC_STUDY_CYCLES, default 5000: the seed's).
 // Target ≤ 60 s per op on 2 cores.
 func BenchmarkNodeCountStudy(b *testing.B) {
-	cycles := "5000"
+	cfg := DefaultReproConfig()
+	cfg.FlowCycles = 5000
 	if c := os.Getenv("CYCLIC_STUDY_CYCLES"); c != "" {
-		cycles = c
+		n, err := strconv.Atoi(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg.FlowCycles = n
 	}
-	p, err := solvers.Resolve(New().ReproduceParams(), solvers.Params{"flow_cycles": cycles})
-	if err != nil {
-		b.Fatal(err)
-	}
-	set := ReproSetting{Params: p, Seed: 1, Base: Toporkov2014()}
+	set := ReproSetting{Config: cfg, Seed: 1, Base: Toporkov2014()}
 	for b.Loop() {
 		e, err := nodeStudy(set)
 		if err != nil {

@@ -43,7 +43,7 @@ func TestCombinedEndsAndFeasibility(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		base := Config{Strategy: Strategies[int(seed)%len(Strategies)], K: 1 + int(seed%3), Cycles: 5, GanttCycle: 1, Depth: []int{0, 1, DepthInf}[seed%3], Priority: PriorityDemanding}
+		base := SimConfig{Strategy: Strategies()[int(seed)%len(strategies)], K: 1 + int(seed%3), Cycles: 5, GanttCycle: 1, Depth: []int{0, 1, DepthInf}[seed%3], Priority: PriorityDemanding}
 		run := func(variant string, share float64) *Result {
 			cfg := base
 			cfg.Variant, cfg.Share, cfg.Priority = variant, share, PriorityQueue

@@ -7,8 +7,9 @@ import (
 	"slices"
 )
 
-// Config is a run's resolved settings.
-type Config struct {
+// SimConfig is a simulation's settings: a run's Config resolved for a
+// variant, or an experiment of the reproduce.
+type SimConfig struct {
 	Variant    string  // VariantCSS or VariantFair
 	Strategy   string  // a VO strategy (Strategies)
 	K          int     // sub-batches (fair only); ≥ 1
@@ -114,65 +115,14 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 	}
 	p.pool.reset()
 	cuts := SubBatches(len(batch), p.K)
-	chosen, chosenJob := p.chosen[:0], p.chosenJob[:0]
+	p.chosen, p.chosenJob = p.chosen[:0], p.chosenJob[:0]
 	defer func() { // the buffers for the next Plan, without stale windows
-		clear(chosen)
-		p.chosen, p.chosenJob = chosen[:0], chosenJob[:0]
+		clear(p.chosen)
+		p.chosen, p.chosenJob = p.chosen[:0], p.chosenJob[:0]
 	}()
 	for b := 0; b+1 < len(cuts); b++ {
-		lo, hi := cuts[b], cuts[b+1]
-		p.reqs, p.modes = grow(p.reqs, hi-lo), grow(p.modes, hi-lo)
-		reqs, modes := p.reqs, p.modes
-		for i := lo; i < hi; i++ {
-			reqs[i-lo] = p.pool.get(d, &batch[i])
-			modes[i-lo] = ModeFirstFit
-			if p.AEP {
-				modes[i-lo] = batch[i].Criterion
-			}
-		}
-		alts, err := p.sr.alternatives(ctx, d, reqs, modes)
-		if err != nil {
+		if err := p.planSubBatch(ctx, d, batch, cp, cuts[b], cuts[b+1], len(cuts)-1); err != nil {
 			return nil, err
-		}
-		withAlts, idx := p.withAlts[:0], p.idx[:0]
-		for i, a := range alts {
-			cp.Jobs[lo+i].Alts = a
-			for _, w := range a {
-				if err := d.ReleaseWindow(w); err != nil {
-					return nil, err
-				}
-			}
-			if len(a) > 0 {
-				withAlts = append(withAlts, a)
-				idx = append(idx, lo+i)
-			}
-		}
-		p.withAlts, p.idx = withAlts, idx
-		if len(withAlts) == 0 {
-			continue
-		}
-		limit := p.Limit
-		if limit > 0 && len(cuts) > 2 {
-			limit = p.Limit * float64(hi-lo) / float64(len(batch))
-		}
-		ch, err := Choose(withAlts, p.Strategy, limit)
-		if err != nil {
-			return nil, err
-		}
-		cp.Limits = append(cp.Limits, ch.Limit)
-		if ch.Raised {
-			cp.Raised++
-		}
-		for k, j := range ch.Pick {
-			i := idx[k]
-			w := cp.Jobs[i].Alts[j]
-			if err := d.OccupyWindow(w); err != nil {
-				return nil, fmt.Errorf("chosen window of %s: %w", batch[i].ID, err)
-			}
-			cp.Jobs[i].Chosen = j
-			cp.Jobs[i].Planned = w
-			chosen = append(chosen, w)
-			chosenJob = append(chosenJob, i)
 		}
 	}
 	if p.Before != nil {
@@ -182,16 +132,77 @@ func (p *BatchPlanner) Plan(ctx context.Context, d *Domain, batch []Job, waited 
 		}
 		*p.Before = before
 	}
-	if p.Shift && len(chosen) > 0 {
-		shifted, err := d.Shift(chosen)
+	if p.Shift && len(p.chosen) > 0 {
+		shifted, err := d.Shift(p.chosen)
 		if err != nil {
 			return nil, err
 		}
-		for k, i := range chosenJob {
+		for k, i := range p.chosenJob {
 			cp.Jobs[i].Planned = shifted[k]
 		}
 	}
 	return cp, nil
+}
+
+// planSubBatch plans the jobs batch[lo:hi], one of n sub-batches: their
+// alternatives on what is left of d, then the DP choice under the VO
+// strategy and the sub-batch's share of the limit; the chosen windows are
+// occupied in d and appended to p.chosen (their jobs to p.chosenJob).
+func (p *BatchPlanner) planSubBatch(ctx context.Context, d *Domain, batch []Job, cp *CyclePlan, lo, hi, n int) error {
+	p.reqs, p.modes = grow(p.reqs, hi-lo), grow(p.modes, hi-lo)
+	reqs, modes := p.reqs, p.modes
+	for i := lo; i < hi; i++ {
+		reqs[i-lo] = p.pool.get(d, &batch[i])
+		modes[i-lo] = ModeFirstFit
+		if p.AEP {
+			modes[i-lo] = batch[i].Criterion
+		}
+	}
+	alts, err := p.sr.alternatives(ctx, d, reqs, modes)
+	if err != nil {
+		return err
+	}
+	withAlts, idx := p.withAlts[:0], p.idx[:0]
+	for i, a := range alts {
+		cp.Jobs[lo+i].Alts = a
+		for _, w := range a {
+			if err := d.ReleaseWindow(w); err != nil {
+				return err
+			}
+		}
+		if len(a) > 0 {
+			withAlts = append(withAlts, a)
+			idx = append(idx, lo+i)
+		}
+	}
+	p.withAlts, p.idx = withAlts, idx
+	if len(withAlts) == 0 {
+		return nil
+	}
+	limit := p.Limit
+	if limit > 0 && n > 1 {
+		limit = p.Limit * float64(hi-lo) / float64(len(batch))
+	}
+	ch, err := Choose(withAlts, p.Strategy, limit)
+	if err != nil {
+		return err
+	}
+	cp.Limits = append(cp.Limits, ch.Limit)
+	if ch.Raised {
+		cp.Raised++
+	}
+	for k, j := range ch.Pick {
+		i := idx[k]
+		w := cp.Jobs[i].Alts[j]
+		if err := d.OccupyWindow(w); err != nil {
+			return fmt.Errorf("chosen window of %s: %w", batch[i].ID, err)
+		}
+		cp.Jobs[i].Chosen = j
+		cp.Jobs[i].Planned = w
+		p.chosen = append(p.chosen, w)
+		p.chosenJob = append(p.chosenJob, i)
+	}
+	return nil
 }
 
 // maxCarried caps the carried queue: past it the longest-waiting jobs are
@@ -330,30 +341,8 @@ type GanttCycle struct {
 // cycle's batch is the carried jobs (longest-waiting first, then their
 // order) followed by the cycle's new jobs; jobs without an alternative are
 // carried to the next cycle.
-func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *[]Window, progress func(done, total int, note string)) (*Result, error) {
-	src := &CycleSource{in: in}
-	res := &Result{ByCrit: map[string]*CritStats{}, NodeLoad: make([]float64, len(in.Nodes)), NodeIncom: make([]float64, len(in.Nodes))}
-	for _, c := range Criteria {
-		res.ByCrit[c] = &CritStats{}
-	}
-	type carried struct {
-		job    Job
-		waited int
-	}
-	var queue []carried
-	var batch []Job
-	var waited []int
-	perCycle := len(in.Jobs)
-	if in.Generator != nil {
-		perCycle = max(perCycle, in.Generator.Jobs)
-	}
-	for _, js := range in.Later {
-		perCycle = max(perCycle, len(js))
-	}
-	var early func(*Job) float64
-	if cfg.EarlyMin > 0 {
-		early = cfg.earlyLaw()
-	}
+func Simulate(ctx context.Context, in *Instance, cfg SimConfig, p Planner, before *[]Window, progress func(done, total int, note string)) (*Result, error) {
+	sim := newSimulation(in, cfg, before)
 	every := max(1, cfg.Cycles/200)
 	for c := 1; c <= cfg.Cycles; c++ {
 		if err := ctx.Err(); err != nil {
@@ -362,7 +351,7 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 		if (c-1)%every == 0 {
 			progress(c-1, cfg.Cycles, fmt.Sprintf("cycle %d of %d", c, cfg.Cycles))
 		}
-		d, fresh := src.Cycle(c)
+		d, fresh := sim.src.Cycle(c)
 		var local [][]Interval
 		if c == cfg.GanttCycle {
 			local = make([][]Interval, d.Nodes())
@@ -370,96 +359,155 @@ func Simulate(ctx context.Context, in *Instance, cfg Config, p Planner, before *
 				local[n] = slices.Clone(d.busy[n])
 			}
 		}
-		st := CycleStats{Cycle: c, Carried: len(queue)}
-		if lim := maxCarried(perCycle); len(queue) > lim {
-			st.Dropped = len(queue) - lim
-			queue = queue[st.Dropped:]
-		}
-		batch, waited = batch[:0], waited[:0] // no planner keeps them
-		for _, q := range queue {
-			batch = append(batch, q.job)
-			waited = append(waited, q.waited)
-		}
-		for _, j := range fresh {
-			batch = append(batch, j)
-			waited = append(waited, 0)
-		}
-		st.Batch = len(batch)
-		cp, err := p.Plan(ctx, d, batch, waited)
+		st := CycleStats{Cycle: c, Carried: len(sim.queue)}
+		sim.fillBatch(&st, fresh)
+		cp, err := p.Plan(ctx, d, sim.batch, sim.waited)
 		if err != nil {
 			return nil, err
 		}
-		queue = queue[:0]
-		for i := range cp.Jobs {
-			jp := &cp.Jobs[i] // not a copy per job: &jp.Job below would move each to the heap
-			cs := res.ByCrit[jp.Job.Criterion]
-			cs.Jobs++
-			res.All.Jobs++
-			cs.Alternatives += len(jp.Alts)
-			res.All.Alternatives += len(jp.Alts)
-			st.Alternatives += len(jp.Alts)
-			if jp.Chosen < 0 {
-				st.Postponed++
-				queue = append(queue, carried{jp.Job, jp.Waited + 1})
-				continue
-			}
-			w := jp.Planned
-			act := jp.Actual
-			if act.Nodes == nil {
-				act = w
-				if early != nil {
-					act = w.Scaled(early(&jp.Job))
-				}
-			}
-			res.Actual.Start += float64(act.Start)
-			res.Actual.Runtime += float64(act.Runtime())
-			res.Actual.ProcTime += float64(act.ProcTime())
-			st.Planned++
-			st.Start += float64(w.Start)
-			st.Runtime += float64(w.Runtime())
-			st.Finish += float64(w.Finish())
-			st.Cost += w.Cost
-			st.ProcTime += float64(w.ProcTime())
-			cs.add(w)
-			res.All.add(w)
-			for i, n := range w.Nodes {
-				res.NodeLoad[n] += float64(w.Times[i])
-				res.NodeIncom[n] += d.Price[n] * float64(w.Times[i])
-			}
-		}
-		if cfg.Shift && before != nil {
-			for i, jp := range cp.Jobs {
-				res.Unshifted.Jobs++
-				res.Unshifted.Alternatives += len(jp.Alts)
-				if jp.Chosen >= 0 {
-					res.Unshifted.add((*before)[i])
-				}
-			}
-		}
-		// longest-waiting first, stable
-		slices.SortStableFunc(queue, func(a, b carried) int { return b.waited - a.waited })
-		for _, l := range cp.Limits {
-			st.Limit += l
-		}
-		st.Raised = cp.Raised
-		res.Raised += cp.Raised
-		res.Income += st.Cost
-		res.Dropped += st.Dropped
-		if st.Postponed > 0 {
-			res.Failures++
-		}
-		res.Cycles = append(res.Cycles, st)
-		src.Release(d) // nothing of the result refers to it
+		sim.tally(cp, d, &st)
+		sim.closeCycle(cp, &st)
+		sim.src.Release(d) // nothing of the result refers to it
 		if c == cfg.GanttCycle {
 			g := &GanttCycle{Cycle: c, Local: local, Plan: clonePlan(cp)}
 			if cfg.Shift && before != nil {
 				g.Before = cloneWindows(*before)
 			}
-			res.Gantt = g
+			sim.res.Gantt = g
 		}
 	}
 	progress(cfg.Cycles, cfg.Cycles, "done")
-	return res, nil
+	return sim.res, nil
+}
+
+// carriedJob is a job carried to the next cycle with the cycles it waited.
+type carriedJob struct {
+	job    Job
+	waited int
+}
+
+// simulation is the state Simulate keeps from cycle to cycle: the source
+// of the cycles' domains, the result so far and the carried queue (batch
+// and waited are the planner's input, reused).
+type simulation struct {
+	cfg      SimConfig
+	before   *[]Window // the planner's pre-shift windows, or nil
+	src      *CycleSource
+	res      *Result
+	queue    []carriedJob
+	batch    []Job
+	waited   []int
+	perCycle int                // the most new jobs of a cycle
+	early    func(*Job) float64 // the early-completion law, or nil
+}
+
+func newSimulation(in *Instance, cfg SimConfig, before *[]Window) *simulation {
+	sim := &simulation{cfg: cfg, before: before, src: &CycleSource{in: in}, perCycle: len(in.Jobs),
+		res: &Result{ByCrit: map[string]*CritStats{}, NodeLoad: make([]float64, len(in.Nodes)), NodeIncom: make([]float64, len(in.Nodes))}}
+	for _, c := range criteria {
+		sim.res.ByCrit[c] = &CritStats{}
+	}
+	if in.Generator != nil {
+		sim.perCycle = max(sim.perCycle, in.Generator.Jobs)
+	}
+	for _, js := range in.Later {
+		sim.perCycle = max(sim.perCycle, len(js))
+	}
+	if cfg.EarlyMin > 0 {
+		sim.early = cfg.earlyLaw()
+	}
+	return sim
+}
+
+// fillBatch makes the cycle's batch: the carried jobs (beyond the cap the
+// longest-waiting are dropped, counted in st) followed by the new ones.
+func (sim *simulation) fillBatch(st *CycleStats, fresh []Job) {
+	if lim := maxCarried(sim.perCycle); len(sim.queue) > lim {
+		st.Dropped = len(sim.queue) - lim
+		sim.queue = sim.queue[st.Dropped:]
+	}
+	sim.batch, sim.waited = sim.batch[:0], sim.waited[:0] // no planner keeps them
+	for _, q := range sim.queue {
+		sim.batch = append(sim.batch, q.job)
+		sim.waited = append(sim.waited, q.waited)
+	}
+	for _, j := range fresh {
+		sim.batch = append(sim.batch, j)
+		sim.waited = append(sim.waited, 0)
+	}
+	st.Batch = len(sim.batch)
+}
+
+// tally adds the plan's jobs to the statistics and carries the postponed
+// ones.
+func (sim *simulation) tally(cp *CyclePlan, d *Domain, st *CycleStats) {
+	res := sim.res
+	sim.queue = sim.queue[:0]
+	for i := range cp.Jobs {
+		jp := &cp.Jobs[i] // not a copy per job: &jp.Job below would move each to the heap
+		cs := res.ByCrit[jp.Job.Criterion]
+		cs.Jobs++
+		res.All.Jobs++
+		cs.Alternatives += len(jp.Alts)
+		res.All.Alternatives += len(jp.Alts)
+		st.Alternatives += len(jp.Alts)
+		if jp.Chosen < 0 {
+			st.Postponed++
+			sim.queue = append(sim.queue, carriedJob{jp.Job, jp.Waited + 1})
+			continue
+		}
+		w := jp.Planned
+		act := jp.Actual
+		if act.Nodes == nil {
+			act = w
+			if sim.early != nil {
+				act = w.Scaled(sim.early(&jp.Job))
+			}
+		}
+		res.Actual.Start += float64(act.Start)
+		res.Actual.Runtime += float64(act.Runtime())
+		res.Actual.ProcTime += float64(act.ProcTime())
+		st.Planned++
+		st.Start += float64(w.Start)
+		st.Runtime += float64(w.Runtime())
+		st.Finish += float64(w.Finish())
+		st.Cost += w.Cost
+		st.ProcTime += float64(w.ProcTime())
+		cs.add(w)
+		res.All.add(w)
+		for i, n := range w.Nodes {
+			res.NodeLoad[n] += float64(w.Times[i])
+			res.NodeIncom[n] += d.Price[n] * float64(w.Times[i])
+		}
+	}
+}
+
+// closeCycle adds the pre-shift windows, the limits and the cycle's totals
+// to the result, and orders the carried queue longest-waiting first.
+func (sim *simulation) closeCycle(cp *CyclePlan, st *CycleStats) {
+	res := sim.res
+	if sim.cfg.Shift && sim.before != nil {
+		for i, jp := range cp.Jobs {
+			res.Unshifted.Jobs++
+			res.Unshifted.Alternatives += len(jp.Alts)
+			if jp.Chosen >= 0 {
+				res.Unshifted.add((*sim.before)[i])
+			}
+		}
+	}
+	// longest-waiting first, stable
+	slices.SortStableFunc(sim.queue, func(a, b carriedJob) int { return b.waited - a.waited })
+	for _, l := range cp.Limits {
+		st.Limit += l
+	}
+	st.Raised = cp.Raised
+	res.Raised += cp.Raised
+	res.Income += st.Cost
+	res.Dropped += st.Dropped
+	if st.Postponed > 0 {
+		res.Failures++
+	}
+	res.Cycles = append(res.Cycles, *st)
 }
 
 // clonePlan copies cp out of its planner's buffers.
@@ -491,7 +539,7 @@ func cloneWindows(ws []Window) []Window {
 }
 
 // earlyLaw is the early-completion fraction of a job under cfg.
-func (cfg Config) earlyLaw() func(*Job) float64 {
+func (cfg SimConfig) earlyLaw() func(*Job) float64 {
 	if cfg.Early != nil {
 		return cfg.Early
 	}
@@ -500,7 +548,7 @@ func (cfg Config) earlyLaw() func(*Job) float64 {
 
 // NewBatchPlanner returns the planner of a CSS/fair config; before, when
 // not nil, receives the pre-shift windows of each cycle.
-func NewBatchPlanner(cfg Config, before *[]Window) *BatchPlanner {
+func NewBatchPlanner(cfg SimConfig, before *[]Window) *BatchPlanner {
 	k := cfg.K
 	if cfg.Variant == VariantCSS {
 		k = 1

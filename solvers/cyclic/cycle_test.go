@@ -95,8 +95,8 @@ func TestChosenWindowsFeasible(t *testing.T) {
 		}
 		for _, v := range []string{VariantCSS, VariantFair} {
 			for _, shift := range []bool{false, true} {
-				strat := Strategies[int(seed)%len(Strategies)]
-				cfg := Config{Variant: v, Strategy: strat, K: 1 + int(seed%4), Shift: shift, Cycles: 6, GanttCycle: 1}
+				strat := Strategies()[int(seed)%len(strategies)]
+				cfg := SimConfig{Variant: v, Strategy: strat, K: 1 + int(seed%4), Shift: shift, Cycles: 6, GanttCycle: 1}
 				cp := &checkingPlanner{t: t, inner: NewBatchPlanner(cfg, nil), name: fmt.Sprintf("seed %d %s shift=%v %s", seed, v, shift, strat)}
 				res, err := Simulate(ctx, in, cfg, cp, nil, func(int, int, string) {})
 				if err != nil {
@@ -116,7 +116,7 @@ func TestPostponedJobsCarried(t *testing.T) {
 		{ID: "big", Nodes: 1, Volume: 8, MaxPrice: 100, Criterion: CritStart},
 		{ID: "big2", Nodes: 1, Volume: 8, MaxPrice: 100, Criterion: CritStart},
 	}}
-	cfg := Config{Variant: VariantCSS, Strategy: StratRuntime, K: 1, Cycles: 2, GanttCycle: 2}
+	cfg := SimConfig{Variant: VariantCSS, Strategy: StratRuntime, K: 1, Cycles: 2, GanttCycle: 2}
 	res, err := RunConfig(context.Background(), in, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestSimulateDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []string{VariantCSS, VariantFair} {
-		cfg := Config{Variant: v, Strategy: StratIncome, K: 2, Shift: true, Cycles: 20, GanttCycle: 5}
+		cfg := SimConfig{Variant: v, Strategy: StratIncome, K: 2, Shift: true, Cycles: 20, GanttCycle: 5}
 		a, err := RunConfig(context.Background(), in, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -262,7 +262,7 @@ func TestSimulateCanceled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = RunConfig(ctx, in, Config{Variant: VariantFair, Strategy: StratRuntime, K: 1, Cycles: 100, GanttCycle: 1}, nil)
+	_, err = RunConfig(ctx, in, SimConfig{Variant: VariantFair, Strategy: StratRuntime, K: 1, Cycles: 100, GanttCycle: 1}, nil)
 	if err != context.Canceled {
 		t.Errorf("err = %v", err)
 	}
@@ -294,7 +294,7 @@ func TestUnshiftedIsTheRunWithoutShift(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range []string{VariantCSS, VariantFair} {
-			cfg := Config{Variant: v, Strategy: StratProcTime, K: 2, Cycles: 30, GanttCycle: 1}
+			cfg := SimConfig{Variant: v, Strategy: StratProcTime, K: 2, Cycles: 30, GanttCycle: 1}
 			plain, err := RunConfig(context.Background(), in, cfg, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -326,7 +326,7 @@ func TestGanttPlanOutlivesLaterCycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cfg := range []Config{
+	for _, cfg := range []SimConfig{
 		{Variant: VariantCSS, Strategy: StratRuntime, K: 1},
 		{Variant: VariantFair, Strategy: StratProcTime, K: 2, Shift: true},
 		{Variant: VariantBackfill, Depth: 1},

@@ -48,7 +48,7 @@
 //     time ≤ T*. The limit g* defaults to eqs. (2), (4): Σ over jobs of
 //     ⌊mean over the job's alternatives of g⌋, recomputed per sub-batch.
 //     The chosen windows are committed; the others are released.
-//  5. shift=on (seed §1.4): the chosen windows, in order of start time (ties
+//  5. shift=true (seed §1.4): the chosen windows, in order of start time (ties
 //     by batch order), each move to the earliest start at which all of their
 //     nodes are free, keeping nodes, times and cost (Domain.Shift).
 //  6. Jobs with no alternative are carried to the next cycle.
@@ -150,9 +150,9 @@
 // and Fig 3 (fair, proctime, k ∈ {1, 2, 3, 5, 6, 10, 20} at three local
 // loads), 26 runs of `cycles` cycles each (default 800: ≈ 20 s on 2
 // cores; cycles=5000 is the seed's full setting) in parallel with
-// solvers.ForEach. The report is built from parts (ReproExperiments,
-// BuildReproReport); other files add experiments and parameters
-// (ExtraReproduceParams) from init functions.
+// solvers.ForEach. The report is built from parts (ReproExperiments, a
+// function listing every part's builder in report order, and
+// BuildReproReport).
 //
 // flowrepro.go adds the job-flow half (seed §3), each run with flow_cycles
 // cycles (default 1000: the whole reproduce ≈ 30 s on 2 cores; the seed's
@@ -164,6 +164,25 @@
 // load, css_share 0 … 1) and Figs 5–8 (start, processor time, F = start +
 // processor time and finish against 6 … 150 nodes for css, css+shift,
 // combined and backfill; a table gives the numbers).
+//
+// # Parameters
+//
+// config.go holds the typed configs of the family's solvers.Def (New):
+// Config (the run parameters, defaults in DefaultConfig), GenConfig (the
+// toporkov2014 preset's nodes, perf_min, perf_max, interval, jobs and
+// local_load; defaults in Toporkov2014, which also fixes the generator's
+// other knobs) and ReproConfig (the reproduce, defaults in
+// DefaultReproConfig). Each Declare method binds the fields to their
+// public names, units, limits and docs; the reason of each default is the
+// comment on its literal in the defaults constructor (and the parameter's
+// doc). Which variants read a parameter is declared with it: strategy,
+// limit and shift apply to css, fair and combined; k to fair and combined;
+// depth to backfill and combined; css_share and priority to combined;
+// policy, gantt_start_h and gantt_span_h to batch; cycles, early,
+// early_min, gantt_cycle and unit_s to the slot variants; procs, size and
+// estimates to every variant (the slot variants read them to cut a trace
+// into cycles). shift and early are booleans (true/false). configOf turns a
+// Config into the SimConfig of one simulation.
 //
 // # Native JSON
 //
@@ -208,7 +227,7 @@
 //
 // # Early completion (parameters early, early_min)
 //
-// With early=on a job actually runs U[early_min, 1] (default 0.2, the
+// With early=true a job actually runs U[early_min, 1] (default 0.2, the
 // seed's) of its reserved time on each of its nodes (at least one unit),
 // drawn from the workload's seed and the job's id, so every method sees the
 // same draw and a carried job keeps it. css and fair keep their planned
@@ -253,7 +272,7 @@
 // holds the jobs submitted in the c-th interval of T · unit_s seconds after
 // the first submission, and the run has as many cycles as the trace (the
 // parameter cycles does not apply). Jobs longer than the interval are
-// skipped and counted in the report's notes. With early=on, a trace's job
+// skipped and counted in the report's notes. With early=true, a trace's job
 // runs its recorded runtime out of its requested time (SWF fields 4 and 9)
 // instead of the U[early_min, 1] law.
 //

@@ -20,8 +20,11 @@ const (
 	StratIdle     = "idle"     // (13) max Σ processor time (min idle) s.t. Σ processor time ≤ T*
 )
 
+// strategies are the VO strategies.
+var strategies = [...]string{StratIncome, StratRuntime, StratProcTime, StratCost, StratIdle}
+
 // Strategies lists the VO strategies.
-var Strategies = []string{StratIncome, StratRuntime, StratProcTime, StratCost, StratIdle}
+func Strategies() []string { return slices.Clone(strategies[:]) }
 
 // maxDPEntries bounds the DP's backtrack table (int16 entries): 64 Mi × 2 B.
 const maxDPEntries = 64 << 20

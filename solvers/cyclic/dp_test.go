@@ -69,7 +69,7 @@ func bruteChoose(alts [][]Window, s string, limit float64) (best float64, lim fl
 }
 
 func TestChooseEqualsBruteForce(t *testing.T) {
-	for _, s := range Strategies {
+	for _, s := range Strategies() {
 		for seed := range int64(300) {
 			rng := rand.New(rand.NewSource(seed))
 			alts := randomAlts(rng, 1+rng.Intn(5), 4)

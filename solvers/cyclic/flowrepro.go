@@ -11,13 +11,6 @@ import (
 // actual with early completion), Fig 4 (the combined method against
 // css_share) and Figs 5–8 (the node-count study).
 
-func init() {
-	ReproExperiments = append(ReproExperiments, table3, fig4, nodeStudy)
-	ExtraReproduceParams = append(ExtraReproduceParams,
-		solvers.IntSpec("flow_cycles", "1000", "cycles",
-			"Planning cycles of every run of Table 3, Fig 4 and Figs 5–8 (3 + 11 + 24 runs, up to 150 nodes). Default 1000 keeps the whole reproduce near half a minute on 2 cores (the node study on up to 150 nodes dominates); the seed's 5000 is the full setting (the whole reproduce about 85 s).", 10, 100_000))
-}
-
 var (
 	// Table 3 (§3.2): method → planned and actual T_proc (the VO's
 	// criterion, the paper's "время выполнения") and start.
@@ -35,8 +28,8 @@ var (
 
 // flowCfg is a run of the job-flow experiments: the VO strategy is min
 // processor time (the criterion of the seed's §3), backfilling is EASY.
-func flowCfg(set ReproSetting, variant string) Config {
-	return Config{Variant: variant, Strategy: StratProcTime, K: 1, Cycles: set.Params.Int("flow_cycles"), GanttCycle: 1,
+func flowCfg(set ReproSetting, variant string) SimConfig {
+	return SimConfig{Variant: variant, Strategy: StratProcTime, K: 1, Cycles: set.Config.FlowCycles, GanttCycle: 1,
 		Depth: 1, Share: 0.5, Priority: PriorityQueue, Seed: set.Seed}
 }
 

@@ -182,7 +182,7 @@ func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
 		v := round2(g.VolumeMin + rng.Float64()*(g.VolumeMax-g.VolumeMin))
 		mp := round2(g.MinPerfMin + rng.Float64()*(g.MinPerfMax-g.MinPerfMin))
 		f := g.BudgetMin + rng.Float64()*(g.BudgetMax-g.BudgetMin)
-		crit := Criteria[rng.Intn(len(Criteria))]
+		crit := criteria[rng.Intn(len(criteria))]
 		id := fmt.Sprintf("j%d", i+1)
 		if c > 1 {
 			id = fmt.Sprintf("c%d-j%d", c, i+1)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"schedlab/errs"
 	"schedlab/solvers/formats"
@@ -17,8 +18,11 @@ const (
 	CritCost    = "cost"
 )
 
+// criteria are the user criteria in the seed's Table 1 order.
+var criteria = [...]string{CritStart, CritRuntime, CritFinish, CritCost}
+
 // Criteria lists the user criteria in the seed's Table 1 order.
-var Criteria = []string{CritStart, CritRuntime, CritFinish, CritCost}
+func Criteria() []string { return slices.Clone(criteria[:]) }
 
 // Limits on a native instance, checked before anything of that size exists.
 const (
@@ -212,7 +216,7 @@ func (in *Instance) Validate() error {
 }
 
 func validCriterion(c string) bool {
-	for _, k := range Criteria {
+	for _, k := range criteria {
 		if c == k {
 			return true
 		}

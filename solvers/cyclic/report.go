@@ -79,7 +79,7 @@ func div(a, b float64) float64 {
 }
 
 // runReport builds the report of a CSS/fair run.
-func runReport(in *Instance, cfg Config, res *Result, wallMS float64) *solvers.Report {
+func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solvers.Report {
 	r := &solvers.Report{}
 	a := res.All
 	nc := float64(len(res.Cycles))
@@ -108,7 +108,7 @@ func runReport(in *Instance, cfg Config, res *Result, wallMS float64) *solvers.R
 		p := float64(c.Planned)
 		return []any{name, c.Jobs, c.Planned, div(float64(c.Alternatives), float64(c.Jobs)), div(c.Start, p), div(c.Runtime, p), div(c.Finish, p), div(c.Cost, p), div(c.ProcTm, p)}
 	}
-	for _, c := range Criteria {
+	for _, c := range criteria {
 		agg.Rows = append(agg.Rows, row(c, res.ByCrit[c]))
 	}
 	agg.Rows = append(agg.Rows, row("all", &res.All))
@@ -193,7 +193,7 @@ func cycleGantt(title string, lanes []string, g *GanttCycle, windows []Window) s
 	return gt
 }
 
-func runNotes(in *Instance, cfg Config, res *Result) []string {
+func runNotes(in *Instance, cfg SimConfig, res *Result) []string {
 	k := cfg.K
 	if cfg.Variant == VariantCSS {
 		k = 1
@@ -231,7 +231,7 @@ func runNotes(in *Instance, cfg Config, res *Result) []string {
 		}
 		notes = append(notes, fmt.Sprintf("Early completion: each job runs %s; %s. actual_start and actual_runtime are the means as run.", law, how))
 	} else {
-		notes = append(notes, "Early completion is off: actual_start and actual_runtime equal the planned ones (early=on draws actual runtimes).")
+		notes = append(notes, "Early completion is off: actual_start and actual_runtime equal the planned ones (early=true draws actual runtimes).")
 	}
 	if res.Raised > 0 {
 		notes = append(notes, fmt.Sprintf("In %d sub-batch choices no combination fitted the limit; it was raised to the sum of each job's least value.", res.Raised))

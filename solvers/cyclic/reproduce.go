@@ -2,13 +2,11 @@ package cyclic
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
-	"schedlab/errs"
 	"schedlab/solvers"
 )
 
@@ -50,43 +48,19 @@ var (
 	}
 )
 
-// ReproduceParams implements solvers.Strategy.
-func (s *Strategy) ReproduceParams() []solvers.ParamSpec {
-	return append([]solvers.ParamSpec{
-		solvers.IntSpec("cycles", "800", "cycles",
-			"Planning cycles of every run (2 for Table 1, 5 for Table 2, 21 for Fig 3). Default 800 keeps the default reproduce within about a minute on 2 cores; the seed's 5000 is the full setting.", 10, 100_000),
-		solvers.IntSpec("seed", "1", "", "Seed of the toporkov2014 domain and of every cycle's draw. Default 1.", 0, math.MaxInt32),
-		solvers.ChoiceSpec("strategy", StratRuntime,
-			"VO strategy for Table 1 and Table 2 (the seed does not name it there). Fig 3 always minimizes processor time (proctime), as the seed says. Default runtime, the run default.", Strategies...),
-	}, ExtraReproduceParams...)
-}
-
-// ExtraReproduceParams are the reproduce parameters of experiments added to
-// ReproExperiments by other files (appended from their init functions).
-var ExtraReproduceParams []solvers.ParamSpec
-
-// Reproduce implements solvers.Strategy.
-func (s *Strategy) Reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	r, err := s.reproduce(ctx, params, progress)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return nil, err
-	}
-	return r, errs.Wrap("cyclic.Reproduce", errs.Internal, err)
-}
-
-// ReproRun is one simulation of the reproduce: Config on Instance, or Run
+// ReproRun is one simulation of the reproduce: SimConfig on Instance, or Run
 // when set (another planner). Res holds its result once it ran.
 type ReproRun struct {
 	Name string
 	In   *Instance
-	Cfg  Config
+	Cfg  SimConfig
 	Run  func(ctx context.Context, progress func(done, total int, note string)) (*Result, error)
 	Res  *Result
 }
 
 // ReproSetting is what every experiment of the reproduce starts from.
 type ReproSetting struct {
-	Params   solvers.Params // the resolved ReproduceParams
+	Config   ReproConfig // the reproduce parameters
 	Cycles   int
 	Seed     int64
 	Strategy string
@@ -102,26 +76,31 @@ type ReproExperiment struct {
 	Build func(r *solvers.Report)
 }
 
-// ReproExperiments is the extension point of the reproduce: the builders
-// of its parts in report order. This file's are Table 1, Table 2 and Fig 3;
-// another file appends its own (Table 3, Figs 4–8) from an init function.
-var ReproExperiments = []func(ReproSetting) (*ReproExperiment, error){table1, table2, fig3}
+// ReproExperiments returns the builders of the reproduce's parts in report
+// order: Table 1, Table 2 and Fig 3 (this file), then Table 3, Fig 4 and
+// Figs 5–8 (flowrepro.go).
+func ReproExperiments() []func(ReproSetting) (*ReproExperiment, error) {
+	return []func(ReproSetting) (*ReproExperiment, error){table1, table2, fig3, table3, fig4, nodeStudy}
+}
 
-func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	p, err := solvers.Resolve(s.ReproduceParams(), params)
+// NewReproSetting is the setting of every experiment of a reproduce with
+// cfg: toporkov2014 with cfg's seed, generated.
+func NewReproSetting(cfg ReproConfig) (ReproSetting, error) {
+	set := ReproSetting{Config: cfg, Cycles: cfg.Cycles, Seed: int64(cfg.Seed), Strategy: cfg.Strategy, Base: Toporkov2014()}
+	set.Base.Seed = set.Seed
+	var err error
+	set.In, err = Generate(set.Base)
+	return set, err
+}
+
+// reproduce runs the seed's experiments (ReproExperiments) with cfg.
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+	set, err := NewReproSetting(cfg)
 	if err != nil {
 		return nil, err
 	}
-	set := ReproSetting{Params: p, Cycles: p.Int("cycles"), Seed: int64(p.Int("seed")), Strategy: p.String("strategy"), Base: Toporkov2014()}
-	set.Base.Seed = set.Seed
-	if set.In, err = Generate(set.Base); err != nil {
-		return nil, err
-	}
 	var parts []*ReproExperiment
-	for _, mk := range ReproExperiments {
+	for _, mk := range ReproExperiments() {
 		e, err := mk(set)
 		if err != nil {
 			return nil, err
@@ -187,8 +166,8 @@ func BuildReproReport(set ReproSetting, parts []*ReproExperiment) *solvers.Repor
 	return r
 }
 
-func runCfg(set ReproSetting, v, st string, k int) Config {
-	return Config{Variant: v, Strategy: st, K: k, Cycles: set.Cycles, GanttCycle: 1}
+func runCfg(set ReproSetting, v, st string, k int) SimConfig {
+	return SimConfig{Variant: v, Strategy: st, K: k, Cycles: set.Cycles, GanttCycle: 1}
 }
 
 func table1(set ReproSetting) (*ReproExperiment, error) {
@@ -200,14 +179,14 @@ func table1(set ReproSetting) (*ReproExperiment, error) {
 			n := float64(c.Planned)
 			return []any{name, div(float64(c.Alternatives), float64(c.Jobs)), pp[0], div(c.Start, n), pp[1], div(c.Runtime, n), pp[2], div(c.Finish, n), pp[3], div(c.Cost, n), pp[4]}
 		}
-		for _, c := range Criteria {
+		for _, c := range criteria {
 			t1.Rows = append(t1.Rows, row(c, fair.Res.ByCrit[c], paperT1[c]))
 		}
 		t1.Rows = append(t1.Rows, row("css", &css.Res.All, paperT1["css"]))
 		r.Tables = append(r.Tables, t1)
 		// the paper's headline: each criterion's own value vs css, in %
 		cmpNote := "Table 1, each criterion's own value against css (ours; the paper's in brackets):"
-		for ci, c := range Criteria {
+		for ci, c := range criteria {
 			col := 3 + 2*ci // the criterion's own column: start, runtime, finish, cost
 			ours := 100 * (t1.Rows[ci][col].(float64)/t1.Rows[4][col].(float64) - 1)
 			paper := 100 * (t1.Rows[ci][col+1].(float64)/t1.Rows[4][col+1].(float64) - 1)

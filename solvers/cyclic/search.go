@@ -539,34 +539,9 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 	q := query{r: r, mode: mode}
 	lb := 0.0
 	if !first {
-		// Lower bounds over the nodes with a range: the m cheapest, the m
-		// fastest within the budget. Kept in h while their nodes live: a
-		// node leaving the live set changes neither pick unless in it
-		// (and stale bounds would still be bounds, only looser).
-		var lbs lowerBounds
-		if h != nil && h.lbs.ok {
-			lbs = h.lbs
-		} else {
-			r.order()
-			sr.clearIn()
-			for _, k := range sr.nodes {
-				sr.add(r, int(k))
-			}
-			cheap, ok := sr.cheapestIn(r)
-			if !ok {
-				return Window{}, false // no m such nodes within the budget
-			}
-			lbs.cost = sumCost(r, el, cheap)
-			lbs.rest = lbs.cost - r.Cost[el[cheap[r.M-1]]] // cheap is in cost order
-			fast, _ := sr.fastestIn(r)
-			for _, k := range fast {
-				lbs.run = max(lbs.run, r.Time[el[k]])
-			}
-			if h != nil {
-				lbs.ok = true
-				lbs.nodes = append(append(h.lbs.nodes[:0], cheap...), fast...)
-				h.lbs = lbs
-			}
+		lbs, ok := sr.lowerBounds(r, h)
+		if !ok {
+			return Window{}, false // no m such nodes within the budget
 		}
 		lbCost, lbRun := lbs.cost, lbs.run
 		q.restCost = lbs.rest
@@ -602,6 +577,40 @@ func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window
 		h.best, h.before = q.best, q.before
 	}
 	return sr.window(r, el, q.best.start, sr.best), true
+}
+
+// lowerBounds are the bounds of find over the nodes with a range: the m
+// cheapest, the m fastest within the budget; false when no m such nodes
+// fit the budget. They are kept in h while their nodes live: a node
+// leaving the live set changes neither pick unless in it (and stale bounds
+// would still be bounds, only looser).
+func (sr *searcher) lowerBounds(r *Request, h *history) (lowerBounds, bool) {
+	if h != nil && h.lbs.ok {
+		return h.lbs, true
+	}
+	el := r.Eligible
+	var lbs lowerBounds
+	r.order()
+	sr.clearIn()
+	for _, k := range sr.nodes {
+		sr.add(r, int(k))
+	}
+	cheap, ok := sr.cheapestIn(r)
+	if !ok {
+		return lbs, false
+	}
+	lbs.cost = sumCost(r, el, cheap)
+	lbs.rest = lbs.cost - r.Cost[el[cheap[r.M-1]]] // cheap is in cost order
+	fast, _ := sr.fastestIn(r)
+	for _, k := range fast {
+		lbs.run = max(lbs.run, r.Time[el[k]])
+	}
+	if h != nil {
+		lbs.ok = true
+		lbs.nodes = append(append(h.lbs.nodes[:0], cheap...), fast...)
+		h.lbs = lbs
+	}
+	return lbs, true
 }
 
 // cheapest is backfilling's window of r: the earliest start in [lo, hi)

@@ -187,7 +187,7 @@ func TestAEPAtLeastAsGoodAsExhaustiveEnumeration(t *testing.T) {
 		j.MaxPrice = float64(m) * j.Volume * (0.8 + rng.Float64())
 		r := NewRequest(d, &j)
 		ex := exhaustive(d, r)
-		for _, mode := range append([]string{ModeFirstFit}, Criteria...) {
+		for _, mode := range append([]string{ModeFirstFit}, Criteria()...) {
 			w, ok := FindWindow(d, r, mode)
 			crit := mode
 			if mode == ModeFirstFit {
@@ -218,7 +218,7 @@ func TestAlternativesAreDisjointAndReleasable(t *testing.T) {
 		for i := range 4 {
 			j := Job{ID: "x", Nodes: 1 + rng.Intn(2), Volume: float64(2 + rng.Intn(10)), MaxPrice: 1e9}
 			reqs = append(reqs, NewRequest(d, &j))
-			modes = append(modes, append([]string{ModeFirstFit}, Criteria...)[i%5])
+			modes = append(modes, append([]string{ModeFirstFit}, Criteria()...)[i%5])
 		}
 		alts, err := FindAlternatives(t.Context(), d, reqs, modes)
 		if err != nil {
@@ -319,7 +319,7 @@ func refAlternatives(d *Domain, reqs []*Request, modes []string) [][]Window {
 
 func TestFindAlternativesEqualsPlainSearch(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
-	modes := append([]string{ModeFirstFit}, Criteria...)
+	modes := append([]string{ModeFirstFit}, Criteria()...)
 	for it := range 300 {
 		T := 30 + rng.Intn(60)
 		if it%10 == 0 {

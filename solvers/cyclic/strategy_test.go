@@ -28,8 +28,8 @@ func TestRunEveryVariant(t *testing.T) {
 	w := genWorkload(t, solvers.Params{"nodes": "12", "jobs": "8"})
 	sawAlt := false
 	for _, v := range solvers.VariantsFor(s, w.Format) {
-		for _, shift := range []string{"off", "on"} {
-			for _, strat := range Strategies {
+		for _, shift := range []string{"false", "true"} {
+			for _, strat := range Strategies() {
 				p := solvers.Params{"cycles": "15", "shift": shift, "strategy": strat, "k": "3", "gantt_cycle": "2"}
 				r, err := s.Run(context.Background(), w, v.Name, p, nil)
 				if err != nil {
@@ -46,7 +46,7 @@ func TestRunEveryVariant(t *testing.T) {
 					t.Errorf("metrics %v", names)
 				}
 				wantG := 1
-				if shift == "on" {
+				if shift == "true" {
 					wantG = 2
 				}
 				if len(r.Gantts) != wantG {
@@ -71,7 +71,7 @@ func TestRunEveryVariant(t *testing.T) {
 func TestRunDeterministic(t *testing.T) {
 	s := New()
 	w := genWorkload(t, solvers.Params{"nodes": "10", "jobs": "6"})
-	p := solvers.Params{"cycles": "30", "shift": "on", "k": "2"}
+	p := solvers.Params{"cycles": "30", "shift": "true", "k": "2"}
 	a, err := s.Run(context.Background(), w, VariantFair, p, nil)
 	if err != nil {
 		t.Fatal(err)

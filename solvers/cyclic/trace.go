@@ -166,9 +166,9 @@ func loadTrace(w *solvers.Workload) (*Trace, error) {
 	return &t, nil
 }
 
-// VariantFits implements solvers.VariantFilter: batch runs only on an SWF
-// trace; the slot variants run on both (a trace cut into cycles, Cycles).
-func (s *Strategy) VariantFits(format, variant string) error {
+// variantFits is solvers.VariantFilter's VariantFits: batch runs only on an
+// SWF trace; the slot variants run on both (a trace cut into cycles, Cycles).
+func variantFits(format, variant string) error {
 	switch {
 	case variant == VariantBatch && format != FormatSWF:
 		return errs.Invalidf("variant", "batch simulates an SWF trace on P processors; this workload is a slot domain (%s): upload a trace (.swf or .swf.gz) or choose css or fair", format)
@@ -176,32 +176,9 @@ func (s *Strategy) VariantFits(format, variant string) error {
 	return nil
 }
 
-// traceParams are the run parameters of the variant batch.
-func traceParams() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.ChoiceSpec("policy", string(batch.EASY),
-			"batch: queue policy. fcfs: strict first come first served; easy: backfilling with one reservation, for the queue head (EASY, aggressive); conservative: every waiting job gets a reservation and backfilling never delays one. Default easy.",
-			"fcfs", "easy", "conservative"),
-		solvers.IntSpec("procs", "0", "processors",
-			"batch: machine size P. 0 takes the trace header's MaxProcs (MaxNodes without it). Jobs larger than P are skipped and counted.", 0, 10_000_000),
-		solvers.ChoiceSpec("size", "requested",
-			"batch: job size from the SWF requested processors (field 8) or allocated processors (field 5); either falls back to the other when it is -1. Default requested.",
-			"requested", "allocated"),
-		solvers.ChoiceSpec("estimates", "user",
-			"batch: the runtime estimate the scheduler plans with: user = the requested time (field 9; jobs running past it are cut at it, as the real system kills them; records without one use their runtime, with a warning), exact = the real runtime (a perfect-information baseline). Default user.",
-			"user", "exact"),
-		solvers.IntSpec("unit_s", "0", "s",
-			"A trace run by css, fair, backfill or combined: seconds per time unit of the slot model, which cuts the trace into cycles of T = 600 units. 0: the least whole number that fits the longest estimate into one interval. The cycles are the trace's, whatever cycles says.", 0, 1_000_000),
-		solvers.FloatSpec("gantt_start_h", "0", "h",
-			"batch: start of the Gantt window, in hours after the first submission. The Gantt draws one window so that a trace of any length stays light; processors in use are plotted over the whole trace.", 0, 1e7),
-		solvers.FloatSpec("gantt_span_h", "48", "h",
-			"batch: length of the Gantt window in hours (at most 20,000 bars; a longer window is shortened, and the report says so). Default 48.", 0.01, 1e6),
-	}
-}
-
 // runBatch simulates a stored trace with package batch.
-func runBatch(ctx context.Context, w *solvers.Workload, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	if err := (&Strategy{}).VariantFits(w.Format, VariantBatch); err != nil {
+func runBatch(ctx context.Context, w *solvers.Workload, c Config, progress solvers.Progress) (*solvers.Report, error) {
+	if err := variantFits(w.Format, VariantBatch); err != nil {
 		return nil, err
 	}
 	t, err := loadTrace(w)
@@ -212,26 +189,26 @@ func runBatch(ctx context.Context, w *solvers.Workload, p solvers.Params, progre
 		return nil, err
 	}
 	start := time.Now()
-	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: p.Int("procs"), Size: p.String("size"), Estimates: p.String("estimates")})
+	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
 	if err != nil {
 		return nil, err
 	}
-	res, err := batch.Simulate(ctx, sj.Jobs, sj.Procs, batch.Policy(p.String("policy")), func(done, total int) {
+	res, err := batch.Simulate(ctx, sj.Jobs, sj.Procs, batch.Policy(c.Policy), func(done, total int) {
 		progress(done, total, fmt.Sprintf("%d of %d jobs started", done, total))
 	})
 	if err != nil {
 		return nil, err
 	}
-	rep := batch.BuildReport(sj.Jobs, res, batch.ReportOptions{GanttStart: p.Float("gantt_start_h") * 3600, GanttSpan: p.Float("gantt_span_h") * 3600}, sj.Skipped)
+	rep := batch.BuildReport(sj.Jobs, res, batch.ReportOptions{GanttStart: c.GanttStartH * 3600, GanttSpan: c.GanttSpanH * 3600}, sj.Skipped)
 	rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "wall_ms", Value: float64(time.Since(start).Microseconds()) / 1000, Unit: "ms", Better: solvers.Lower})
 	rep.Notes = append(slices.Clone(sj.Notes), rep.Notes...)
 	rep.Notes = append(rep.Notes, "Simultaneous events: all completions at a time are processed first, then the arrivals, then one scheduling pass.")
 	return rep, nil
 }
 
-// Uploads implements solvers.Uploader: an SWF trace besides the native
+// uploads is solvers.Uploader's Uploads: an SWF trace besides the native
 // JSON.
-func (s *Strategy) Uploads() []solvers.Upload {
+func uploads() []solvers.Upload {
 	return []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz",
 		Doc: "A job trace in the Standard Workload Format of the Parallel Workloads Archive, plain or gzip-compressed as the archive ships it: the variant batch simulates it on its processors; css, fair, backfill and combined plan it cut into cycles."}}
 }
@@ -298,12 +275,12 @@ func (t *Trace) Cycles(procs int, size, estimates string, unit int) (*Instance, 
 }
 
 // runTraceCycles runs a slot variant on a trace cut into cycles.
-func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg Config, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg SimConfig, c Config, progress solvers.Progress) (*solvers.Report, error) {
 	t, err := loadTrace(w)
 	if err != nil {
 		return nil, err
 	}
-	procs := p.Int("procs")
+	procs := c.Procs
 	if procs <= 0 {
 		procs = t.procs()
 	}
@@ -312,12 +289,12 @@ func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg Config, p solv
 	if err := solvers.Reserve(ctx, "procs", est, fmt.Sprintf("%d processors as nodes for %d jobs", procs, len(t.Jobs))); err != nil {
 		return nil, err
 	}
-	in, n, _, notes, err := t.Cycles(p.Int("procs"), p.String("size"), p.String("estimates"), p.Int("unit_s"))
+	in, n, _, notes, err := t.Cycles(c.Procs, c.Size, c.Estimates, c.UnitS)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Cycles, cfg.Seed = n, 1
-	if cfg.EarlyMin > 0 && p.String("estimates") != "exact" {
+	if cfg.EarlyMin > 0 && c.Estimates != "exact" {
 		// The trace knows how long each job really ran.
 		share := make(map[string]float64, len(t.Jobs))
 		for _, r := range t.Jobs {

@@ -149,7 +149,10 @@ func TestBatchRunsATrace(t *testing.T) {
 
 func TestVariantsFitTheirWorkloads(t *testing.T) {
 	s := New()
-	var _ solvers.VariantFilter = s
+	f, ok := s.(solvers.VariantFilter)
+	if !ok {
+		t.Fatal("the cyclic strategy is no solvers.VariantFilter")
+	}
 	for _, c := range []struct {
 		format, variant string
 		ok              bool
@@ -157,7 +160,7 @@ func TestVariantsFitTheirWorkloads(t *testing.T) {
 		{"preset", VariantBatch, false}, {"json", VariantBatch, false}, {FormatSWF, VariantBatch, true},
 		{FormatSWF, VariantCSS, true}, {FormatSWF, VariantFair, true}, {FormatSWF, VariantBackfill, true}, {"preset", VariantCSS, true}, {"json", VariantFair, true},
 	} {
-		err := s.VariantFits(c.format, c.variant)
+		err := f.VariantFits(c.format, c.variant)
 		if (err == nil) != c.ok || (err != nil && errs.FieldOf(err) != "variant") {
 			t.Errorf("%s on %s: %v", c.variant, c.format, err)
 		}
@@ -236,7 +239,7 @@ func TestTraceCutIntoCycles(t *testing.T) {
 	}
 	// Early completion on a trace runs each job its recorded runtime:
 	// every job ran 5 s, far less than it requested (10 to 6000 s).
-	r, err = New().Run(context.Background(), w, VariantBackfill, solvers.Params{"early": "on"}, nil)
+	r, err = New().Run(context.Background(), w, VariantBackfill, solvers.Params{"early": "on"}, nil) // an old link's spelling of true
 	if err != nil {
 		t.Fatal(err)
 	}

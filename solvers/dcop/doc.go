@@ -131,12 +131,12 @@
 //
 // # Strategy
 //
-// strategy.go, report.go and reproduce.go wrap the core as solvers.Strategy
-// (New): variants dpop, dpop-wd, dpop-split and exact; preset namekata2008;
-// run parameters width_limit, wd_rule (default balanced: the seed rule fails
-// at 30+ jobs, see above), heuristic (default max-degree), objective,
-// memory_mb and time_limit_s. Every
-// makespan run also runs the exact solver for optimal_makespan and
+// strategy.go, report.go and reproduce.go make the core a solvers.Def,
+// which New returns as a solvers.Strategy: variants dpop, dpop-wd,
+// dpop-split and exact; preset namekata2008; run parameters width_limit,
+// wd_rule (default balanced: the seed rule fails at 30+ jobs, see above),
+// heuristic (default max-degree), objective, memory_mb and time_limit_s.
+// Every makespan run also runs the exact solver for optimal_makespan and
 // accuracy; a method's own schedule replaces the exact solver's best found
 // when it is better (the exact solver may stop at its time limit), and full
 // DPOP is optimal by construction. Reproduce runs 20, 30, 40, 50 jobs ×
@@ -147,9 +147,20 @@
 // ≥ 8): Table 2's 50-job after size is then the full-domain upper bound and
 // split accuracy is n/a there, stated in the report's notes.
 //
+// # Parameters
+//
+// config.go holds the typed configs: Config (the run parameters, defaults in
+// DefaultConfig), GenConfig (the namekata2008 preset, defaults in
+// DefaultNamekata2008, that is Namekata2008(20)) and ReproConfig (the
+// reproduce, defaults in DefaultReproConfig). Each Declare method binds the
+// fields to their public names, units, limits and docs; the reason of each
+// default is the comment on its literal in the defaults constructor (and
+// the parameter's doc). width_limit and wd_rule apply to dpop-wd only,
+// memory_mb to the DPOP variants (exact allocates no UTIL hypercube).
+//
 // # Export
 //
-// export.go implements solvers.Exporter: "pydcop" (pyDCOP YAML, intention
+// export.go gives the family's solvers.Exporter: "pydcop" (pyDCOP YAML, intention
 // constraints, big-M BigM for a violated hard constraint) and "frodo" (FRODO
 // XCSP 2.1, soft extensional relations listing the infeasible tuples at cost
 // infinity, default cost 0). Both write the makespan objective exactly, not

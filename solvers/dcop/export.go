@@ -31,19 +31,17 @@ const MakespanVar = "makespan"
 // extensional: O(T²) for the makespan relations.
 const maxExportTuples = 5_000_000
 
-var _ solvers.Exporter = (*Strategy)(nil)
-
-// Exports implements solvers.Exporter.
-func (s *Strategy) Exports() []solvers.ExportFormat {
+// exports lists the export formats (solvers.Exporter).
+func exports() []solvers.ExportFormat {
 	return []solvers.ExportFormat{
 		{Name: ExportPyDCOP, Label: "pyDCOP YAML", Ext: ".yaml", MIME: "application/yaml"},
 		{Name: ExportFRODO, Label: "FRODO XCSP 2.1", Ext: ".xml", MIME: "application/xml"},
 	}
 }
 
-// Export implements solvers.Exporter: the makespan objective of w, exactly,
-// with an auxiliary makespan variable (doc.go, "Export").
-func (s *Strategy) Export(w *solvers.Workload, format string) ([]byte, error) {
+// exportData is solvers.Exporter's Export: the makespan objective of w,
+// exactly, with an auxiliary makespan variable (doc.go, "Export").
+func exportData(w *solvers.Workload, format string) ([]byte, error) {
 	b, err := export(w, format)
 	return b, errs.Wrap("dcop.Export", errs.Internal, err)
 }
@@ -212,9 +210,21 @@ type relKey struct{ la, lb int }
 
 // frodo writes the FRODO XCSP 2.1 file.
 func (m *exportModel) frodo(name string) ([]byte, error) {
+	keys := m.relationKeys()
+	if err := m.checkTuples(keys); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	m.frodoVariables(&b, name)
+	ends := m.frodoRelations(&b, keys)
+	m.frodoConstraints(&b, ends)
+	return b.Bytes(), nil
+}
+
+// relationKeys are the duration pairs of the constraint edges, one overlap
+// relation each, ascending.
+func (m *exportModel) relationKeys() []relKey {
 	in := m.in
-	T := in.Horizon
-	// Relations, one per duration pair and per duration.
 	var keys []relKey
 	seenKey := map[relKey]bool{}
 	for _, p := range m.pairs {
@@ -230,6 +240,13 @@ func (m *exportModel) frodo(name string) ([]byte, error) {
 		}
 		return x.lb - y.lb
 	})
+	return keys
+}
+
+// checkTuples refuses an export whose extensional relations would list
+// more than maxExportTuples tuples.
+func (m *exportModel) checkTuples(keys []relKey) error {
+	T := m.in.Horizon
 	tuples := 0
 	for _, k := range keys {
 		tuples += (k.la + k.lb - 1) * T
@@ -238,33 +255,46 @@ func (m *exportModel) frodo(name string) ([]byte, error) {
 		tuples += (T - m.lo + 1) * (T + 1)
 	}
 	if tuples > maxExportTuples {
-		return nil, errs.New(errs.TooLarge, "horizon",
+		return errs.New(errs.TooLarge, "horizon",
 			"the FRODO export lists infeasible tuples extensionally: about %d tuples, at most %d; use a shorter horizon", tuples, maxExportTuples)
 	}
+	return nil
+}
+
+// frodoVariables writes the header, the agents, the domains and the
+// variables.
+func (m *exportModel) frodoVariables(b *bytes.Buffer, name string) {
+	in := m.in
+	T := in.Horizon
 	nvars := len(in.Jobs) + 1
-	var b bytes.Buffer
 	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-	fmt.Fprintf(&b, "<!-- Co-allocation DCOP exported by schedlab (EAV: one variable per job, its start slot).\n"+
+	fmt.Fprintf(b, "<!-- Co-allocation DCOP exported by schedlab (EAV: one variable per job, its start slot).\n"+
 		"     Objective: the makespan, exactly: the auxiliary variable %s costs its value and\n"+
 		"     must be at least every job's last slot; jobs sharing a resource must not overlap. -->\n", MakespanVar)
 	b.WriteString("<instance>\n")
-	fmt.Fprintf(&b, "  <presentation name=\"%s\" maxConstraintArity=\"2\" maximize=\"false\" format=\"XCSP 2.1_FRODO\"/>\n", esc(name))
-	fmt.Fprintf(&b, "  <agents nbAgents=\"%d\">\n", nvars)
+	fmt.Fprintf(b, "  <presentation name=\"%s\" maxConstraintArity=\"2\" maximize=\"false\" format=\"XCSP 2.1_FRODO\"/>\n", esc(name))
+	fmt.Fprintf(b, "  <agents nbAgents=\"%d\">\n", nvars)
 	for k := range in.Jobs {
-		fmt.Fprintf(&b, "    <agent name=\"%s\"/>\n", esc(m.agent[k]))
+		fmt.Fprintf(b, "    <agent name=\"%s\"/>\n", esc(m.agent[k]))
 	}
-	fmt.Fprintf(&b, "    <agent name=\"%s\"/>\n  </agents>\n", esc(m.msAg))
-	fmt.Fprintf(&b, "  <domains nbDomains=\"%d\">\n", len(m.durs)+1)
+	fmt.Fprintf(b, "    <agent name=\"%s\"/>\n  </agents>\n", esc(m.msAg))
+	fmt.Fprintf(b, "  <domains nbDomains=\"%d\">\n", len(m.durs)+1)
 	for _, d := range m.durs {
-		fmt.Fprintf(&b, "    <domain name=\"start_L%d\" nbValues=\"%d\">1..%d</domain>\n", d, T-d+1, T-d+1)
+		fmt.Fprintf(b, "    <domain name=\"start_L%d\" nbValues=\"%d\">1..%d</domain>\n", d, T-d+1, T-d+1)
 	}
-	fmt.Fprintf(&b, "    <domain name=\"%s\" nbValues=\"%d\">%d..%d</domain>\n  </domains>\n", MakespanVar, T-m.lo+1, m.lo, T)
-	fmt.Fprintf(&b, "  <variables nbVariables=\"%d\">\n", nvars)
+	fmt.Fprintf(b, "    <domain name=\"%s\" nbValues=\"%d\">%d..%d</domain>\n  </domains>\n", MakespanVar, T-m.lo+1, m.lo, T)
+	fmt.Fprintf(b, "  <variables nbVariables=\"%d\">\n", nvars)
 	for k, j := range in.Jobs {
-		fmt.Fprintf(&b, "    <variable name=\"%s\" domain=\"start_L%d\" agent=\"%s\"/>\n", esc(m.vars[k]), j.Duration, esc(m.agent[k]))
+		fmt.Fprintf(b, "    <variable name=\"%s\" domain=\"start_L%d\" agent=\"%s\"/>\n", esc(m.vars[k]), j.Duration, esc(m.agent[k]))
 	}
-	fmt.Fprintf(&b, "    <variable name=\"%[1]s\" domain=\"%[1]s\" agent=\"%[2]s\"/>\n  </variables>\n", MakespanVar, esc(m.msAg))
+	fmt.Fprintf(b, "    <variable name=\"%[1]s\" domain=\"%[1]s\" agent=\"%[2]s\"/>\n  </variables>\n", MakespanVar, esc(m.msAg))
+}
 
+// frodoRelations writes the relations: overlap per duration pair (keys),
+// the makespan bound per duration and the makespan's cost. It returns the
+// bound's infeasible tuples per duration.
+func (m *exportModel) frodoRelations(b *bytes.Buffer, keys []relKey) map[int][]string {
+	T := m.in.Horizon
 	// (s, ms) with ms < s+d−1: the job ends after the makespan. A duration
 	// whose jobs always end by the smallest makespan gets no relation and
 	// its jobs no (vacuous) bound constraint.
@@ -280,7 +310,7 @@ func (m *exportModel) frodo(name string) ([]byte, error) {
 			bounds++
 		}
 	}
-	fmt.Fprintf(&b, "  <relations nbRelations=\"%d\">\n", len(keys)+bounds+1)
+	fmt.Fprintf(b, "  <relations nbRelations=\"%d\">\n", len(keys)+bounds+1)
 	for _, k := range keys {
 		// (s_a, s_b) overlap: s_a ≤ s_b+L_b−1 and s_b ≤ s_a+L_a−1.
 		var ts []string
@@ -289,41 +319,47 @@ func (m *exportModel) frodo(name string) ([]byte, error) {
 				ts = append(ts, fmt.Sprintf("%d %d", sa, sb))
 			}
 		}
-		writeRelation(&b, fmt.Sprintf("overlap_L%d_L%d", k.la, k.lb), 2, ts, "infinity: ")
+		writeRelation(b, fmt.Sprintf("overlap_L%d_L%d", k.la, k.lb), 2, ts, "infinity: ")
 	}
 	for _, d := range m.durs {
 		if ts := ends[d]; len(ts) > 0 {
-			writeRelation(&b, fmt.Sprintf("ends_after_makespan_L%d", d), 2, ts, "infinity: ")
+			writeRelation(b, fmt.Sprintf("ends_after_makespan_L%d", d), 2, ts, "infinity: ")
 		}
 	}
 	var costs []string
 	for v := m.lo; v <= T; v++ {
 		costs = append(costs, fmt.Sprintf("%d: %d", v, v))
 	}
-	writeRelation(&b, "makespan_cost", 1, costs, "")
+	writeRelation(b, "makespan_cost", 1, costs, "")
 	b.WriteString("  </relations>\n")
+	return ends
+}
 
+// frodoConstraints writes the constraints: one overlap per constraint
+// edge, the makespan bound of every job whose duration has one (ends), and
+// the makespan's cost.
+func (m *exportModel) frodoConstraints(b *bytes.Buffer, ends map[int][]string) {
+	in := m.in
 	nbounds := 0
 	for _, j := range in.Jobs {
 		if len(ends[j.Duration]) > 0 {
 			nbounds++
 		}
 	}
-	fmt.Fprintf(&b, "  <constraints nbConstraints=\"%d\">\n", len(m.pairs)+nbounds+1)
+	fmt.Fprintf(b, "  <constraints nbConstraints=\"%d\">\n", len(m.pairs)+nbounds+1)
 	for i, p := range m.pairs {
-		fmt.Fprintf(&b, "    <constraint name=\"%s\" arity=\"2\" scope=\"%s %s\" reference=\"overlap_L%d_L%d\"/>\n",
+		fmt.Fprintf(b, "    <constraint name=\"%s\" arity=\"2\" scope=\"%s %s\" reference=\"overlap_L%d_L%d\"/>\n",
 			esc(m.cpair[i]), esc(m.vars[p[0]]), esc(m.vars[p[1]]), in.Jobs[p[0]].Duration, in.Jobs[p[1]].Duration)
 	}
 	for k, j := range in.Jobs {
 		if len(ends[j.Duration]) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "    <constraint name=\"%s\" arity=\"2\" scope=\"%s %s\" reference=\"ends_after_makespan_L%d\"/>\n",
+		fmt.Fprintf(b, "    <constraint name=\"%s\" arity=\"2\" scope=\"%s %s\" reference=\"ends_after_makespan_L%d\"/>\n",
 			esc(m.cms[k]), esc(m.vars[k]), MakespanVar, j.Duration)
 	}
-	fmt.Fprintf(&b, "    <constraint name=\"%s_cost\" arity=\"1\" scope=\"%s\" reference=\"makespan_cost\"/>\n", MakespanVar, MakespanVar)
+	fmt.Fprintf(b, "    <constraint name=\"%s_cost\" arity=\"1\" scope=\"%s\" reference=\"makespan_cost\"/>\n", MakespanVar, MakespanVar)
 	b.WriteString("  </constraints>\n</instance>\n")
-	return b.Bytes(), nil
 }
 
 // writeRelation writes a soft relation with default cost 0; prefix (e.g.

@@ -165,21 +165,19 @@ func rangeFrom(lo, n int) []int {
 	return ids
 }
 
-// runReport builds the Report of one run.
-func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers.Report {
-	r := &solvers.Report{}
-	ms := Makespan(in, o.sched)
-	opt, proven := 0.0, 0.0
+// optimum is the optimal makespan of a run (0: not known) and whether it
+// is proven (1) or the best found (0). Any feasible schedule bounds the
+// optimum from above: a method that beats the exact solver's best found
+// (time limit) is the better bound, and full DPOP is optimal by
+// construction.
+func optimum(in *Instance, variant string, cfg runConfig, o *outcome, ms int) (opt, proven float64) {
 	if o.exactRan && o.exact.Schedule != nil {
 		opt = float64(o.exact.Makespan)
 		if o.exact.Proven {
 			proven = 1
 		}
 	}
-	// Any feasible schedule bounds the optimum from above: a method that
-	// beats the exact solver's best found (time limit) is the better bound,
-	// and full DPOP is optimal by construction.
-	if cfg.objective == ObjectiveMakespan && ms > 0 {
+	if cfg.Objective == ObjectiveMakespan && ms > 0 {
 		if opt == 0 || float64(ms) < opt {
 			opt = float64(ms)
 		}
@@ -187,8 +185,40 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 			proven = 1
 		}
 	}
+	return opt, proven
+}
+
+// treeViews draws the pseudo-tree a run used (the two halves' for
+// dpop-split, with the deleted back edges for dpop-wd) and tabulates its
+// nodes.
+func treeViews(in *Instance, o *outcome) (solvers.Graph, solvers.Table) {
+	n := len(in.Jobs)
+	cols := []string{"node", "parent", "separator", "sep_size", "util_entries", "util_bytes"}
+	tg := solvers.Graph{Title: "Pseudo-tree", Layout: "tree"}
+	nodes := solvers.Table{Title: "Pseudo-tree nodes", Columns: cols}
+	if o.split != nil {
+		h := (n + 1) / 2
+		tg.Title = "Pseudo-trees of the two halves"
+		treeGraph("E1", in, identity(h), o.split.First.Tree, nil, &tg)
+		nodeRows(in, identity(h), o.split.First.Tree, o.split.First.Domains, &nodes)
+		if o.split.Second != nil {
+			treeGraph("E2", in, rangeFrom(h, n-h), o.split.Second.Tree, nil, &tg)
+			nodeRows(in, rangeFrom(h, n-h), o.split.Second.Tree, o.split.Second.Domains, &nodes)
+		}
+	} else {
+		treeGraph("", in, identity(n), o.tree, o.deleted, &tg)
+		nodeRows(in, identity(n), o.tree, o.dom, &nodes)
+	}
+	return tg, nodes
+}
+
+// runReport builds the Report of one run.
+func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers.Report {
+	r := &solvers.Report{}
+	ms := Makespan(in, o.sched)
+	opt, proven := optimum(in, variant, cfg, o, ms)
 	acc := 0.0
-	if cfg.objective == ObjectiveMakespan && ms > 0 && opt > 0 {
+	if cfg.Objective == ObjectiveMakespan && ms > 0 && opt > 0 {
 		acc = opt / float64(ms)
 	}
 	sz := sizes(o.fullDom)
@@ -217,14 +247,14 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 		{Name: "total_bytes", Value: o.stats.TotalBytes, Unit: "B", Better: solvers.Lower},
 		{Name: "wall_ms", Value: o.wallMS, Unit: "ms", Better: solvers.Lower},
 	}
-	if cfg.objective == ObjectiveValue {
+	if cfg.Objective == ObjectiveValue {
 		r.Metrics = append(r.Metrics, solvers.Metric{Name: "value", Value: TotalValue(in, o.sched), Better: solvers.Higher})
 		r.Notes = append(r.Notes, "Objective value: jobs may be left unscheduled; accuracy (optimal makespan / makespan) is defined for the makespan objective only and is 0, and optimal_makespan is not computed.")
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32 entries; the seed's 1.2e1 MB for width 5 fits 20^5 × 4 B = 12.8 MB). Entries are Π|D| over the separator with the actual domains; \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.heuristic))
+	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32 entries; the seed's 1.2e1 MB for width 5 fits 20^5 × 4 B = 12.8 MB). Entries are Π|D| over the separator with the actual domains; \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.Heuristic))
 	switch {
 	case variant == VariantWD:
-		r.Notes = append(r.Notes, fmt.Sprintf("Back-edge deletion with rule %s to width ≤ %d: %d back edges deleted.", cfg.rule, cfg.widthLimit, len(o.deleted)))
+		r.Notes = append(r.Notes, fmt.Sprintf("Back-edge deletion with rule %s to width ≤ %d: %d back edges deleted.", cfg.WDRule, cfg.WidthLimit, len(o.deleted)))
 	case variant == VariantExact:
 		r.Notes = append(r.Notes, "The exact variant does not run DPOP: widths and UTIL sizes are those of the full problem's pseudo-tree, message counts are 0.")
 	}
@@ -233,23 +263,7 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 	}
 	r.Gantts = []solvers.Gantt{scheduleGantt(in, o.sched)}
 
-	n := len(in.Jobs)
-	cols := []string{"node", "parent", "separator", "sep_size", "util_entries", "util_bytes"}
-	tg := solvers.Graph{Title: "Pseudo-tree", Layout: "tree"}
-	nodes := solvers.Table{Title: "Pseudo-tree nodes", Columns: cols}
-	if o.split != nil {
-		h := (n + 1) / 2
-		tg.Title = "Pseudo-trees of the two halves"
-		treeGraph("E1", in, identity(h), o.split.First.Tree, nil, &tg)
-		nodeRows(in, identity(h), o.split.First.Tree, o.split.First.Domains, &nodes)
-		if o.split.Second != nil {
-			treeGraph("E2", in, rangeFrom(h, n-h), o.split.Second.Tree, nil, &tg)
-			nodeRows(in, rangeFrom(h, n-h), o.split.Second.Tree, o.split.Second.Domains, &nodes)
-		}
-	} else {
-		treeGraph("", in, identity(n), o.tree, o.deleted, &tg)
-		nodeRows(in, identity(n), o.tree, o.dom, &nodes)
-	}
+	tg, nodes := treeViews(in, o)
 	r.Graphs = []solvers.Graph{tg}
 	ba := solvers.Table{Title: "Before and after", Columns: []string{"quantity", "before", "after"}}
 	ba.Rows = [][]any{

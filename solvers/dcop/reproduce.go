@@ -2,13 +2,11 @@ package dcop
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand"
 	"time"
 
-	"schedlab/errs"
 	"schedlab/solvers"
 )
 
@@ -29,19 +27,6 @@ var (
 // holds width 6 at d = 20 and keeps 2 parallel runs well inside 1 GiB.
 const reproMemory = 256 << 20
 
-// ReproduceParams implements solvers.Strategy.
-func (s *Strategy) ReproduceParams() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.IntSpec("instances", "10", "instances",
-			"Instances per job count (20, 30, 40, 50 jobs), generated from namekata2008 with seeds 1000·jobs + i. Default 10, the issue's N (the seed does not say how many it averaged).", 1, 200),
-		solvers.ChoiceSpec("heuristic", HeuristicMinFill,
-			"Pseudo-tree heuristic for the full problem, the tree WD reduces and the split halves. The seed does not say how it builds its pseudo-tree. Default min-fill: its widths (means 5.4, 9.9, 15.0, 20.3 at 20–50 jobs) are the nearest to those the seed's before MB imply (5.5, 7.7, 11.7, 17.7), and its split halves fit the budget on most 40-job instances; max-degree (the run default) gives 6.1, 13.8, 23.0, 31.1.",
-			HeuristicMinFill, HeuristicMaxDegree, HeuristicMinFillDFS),
-		limited(solvers.FloatSpec("time_limit_s", "0.5", "s",
-			"Time limit of the exact branch and bound per instance (for accuracy). Default 0.5 s keeps the default run near 30 s on 2 cores; instances not proven within it are counted in the note. At most the server's --timeout.", 0.001, 600), solvers.LimitTimeSeconds),
-	}
-}
-
 // instanceResult is what one instance yields.
 type instanceResult struct {
 	jobs                      int
@@ -57,30 +42,16 @@ type instanceResult struct {
 	wdErr, splitErr           string
 }
 
-// Reproduce implements solvers.Strategy.
-func (s *Strategy) Reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	r, err := s.reproduce(ctx, params, progress)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return nil, err
-	}
-	return r, errs.Wrap("dcop.Reproduce", errs.Internal, err)
-}
-
-func (s *Strategy) reproduce(ctx context.Context, params solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	p, err := solvers.Resolve(s.ReproduceParams(), params)
-	if err != nil {
-		return nil, err
-	}
-	n := p.Int("instances")
-	limit := time.Duration(p.Float("time_limit_s") * float64(time.Second))
-	heur := p.String("heuristic")
+// reproduce runs the seed's experiment: WD, split and exact on cfg.Instances
+// instances of every job count.
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+	n := cfg.Instances
+	limit := cfg.timeLimit()
+	heur := cfg.Heuristic
 	total := n * len(reproJobs)
 	res := make([]instanceResult, total)
 	progress(0, total, "start")
-	err = solvers.ForEach(ctx, total, func(i int) error {
+	err := solvers.ForEach(ctx, total, func(i int) error {
 		var err error
 		res[i], err = reproduceOne(ctx, reproJobs[i/n], int64(1000*reproJobs[i/n]+i%n), limit, heur)
 		return err
@@ -101,16 +72,30 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, limit time.Duration
 		return r, err
 	}
 	dom := Domains(in, ObjectiveMakespan)
-	sz := sizes(dom)
 	full, err := BuildPseudoTree(in.ConstraintGraph(), heur, nil)
 	if err != nil {
 		return r, err
 	}
 	r.widthBefore = full.Width()
-	e, _ := full.MaxEntries(sz)
+	e, _ := full.MaxEntries(sizes(dom))
 	r.beforeB = e * EntryBytes
 	r.cyclesFull = 2 * full.Height()
+	if err := r.runWD(ctx, in, full, dom); err != nil {
+		return r, err
+	}
+	if err := r.runSplit(ctx, in, sizes(dom), heur); err != nil {
+		return r, err
+	}
+	if err := r.runExact(ctx, in, limit); err != nil {
+		return r, err
+	}
+	return r, nil
+}
 
+// runWD reduces full to width 5 with the balanced rule guided by the greedy
+// schedule and runs DPOP on it. A failure of the method is recorded in
+// wdErr; only the context's error is returned.
+func (r *instanceResult) runWD(ctx context.Context, in *Instance, full *PseudoTree, dom [][]int) error {
 	var ref Schedule
 	if g := Greedy(in); Makespan(in, g) <= in.Horizon {
 		ref = g
@@ -119,28 +104,32 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, limit time.Duration
 	switch {
 	case err != nil && ctx.Err() == nil:
 		r.wdErr = err.Error()
+		return nil
 	case err != nil:
-		return r, ctx.Err()
-	default:
-		r.widthAfterWD, r.deleted = wd.WidthAfter, len(wd.Deleted)
-		e, _ := wd.Tree.MaxEntries(sizes(wd.Domains))
-		r.wdAfterB = e * EntryBytes
-		sr, err := Solve(ctx, in, Options{Tree: wd.Tree, Domains: wd.Domains, MemoryBytes: reproMemory})
-		if err != nil {
-			if ctx.Err() != nil {
-				return r, ctx.Err()
-			}
-			r.wdErr = err.Error()
-		} else if sr.Feasible {
-			r.wdMS, r.cyclesWD = Makespan(in, sr.Schedule), sr.Stats.MessageCycles
-		} else {
-			r.wdErr = "no feasible schedule in the reduced domains"
-		}
+		return ctx.Err()
 	}
+	r.widthAfterWD, r.deleted = wd.WidthAfter, len(wd.Deleted)
+	e, _ := wd.Tree.MaxEntries(sizes(wd.Domains))
+	r.wdAfterB = e * EntryBytes
+	sr, err := Solve(ctx, in, Options{Tree: wd.Tree, Domains: wd.Domains, MemoryBytes: reproMemory})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		r.wdErr = err.Error()
+	case sr.Feasible:
+		r.wdMS, r.cyclesWD = Makespan(in, sr.Schedule), sr.Stats.MessageCycles
+	default:
+		r.wdErr = "no feasible schedule in the reduced domains"
+	}
+	return nil
+}
 
-	// Split: sizes from the halves' pseudo-trees (E2 with its domains when E1
-	// was solved, else full domains as an upper bound).
-	h := (jobs + 1) / 2
+// runSplit runs the problem split. Sizes come from the halves'
+// pseudo-trees (E2 with its domains when E1 was solved); when the split
+// fails (a half over the budget), from the halves' trees with full domains
+// sz, an upper bound, and the failure is recorded in splitErr.
+func (r *instanceResult) runSplit(ctx context.Context, in *Instance, sz []int, heur string) error {
 	r.edgesCut = 0
 	sp, err := Split(ctx, in, Options{MemoryBytes: reproMemory, Heuristic: heur})
 	switch {
@@ -159,43 +148,55 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, limit time.Duration
 		} else {
 			r.splitErr = "no feasible schedule for the second half"
 		}
+		return nil
 	case ctx.Err() != nil:
-		return r, ctx.Err()
-	default:
-		r.splitErr = err.Error()
-		g := in.ConstraintGraph()
-		for _, part := range [][2]int{{0, h}, {h, jobs}} {
-			sub := &Instance{Horizon: in.Horizon, Resources: in.Resources, Jobs: in.Jobs[part[0]:part[1]]}
-			if len(sub.Jobs) == 0 {
-				continue
-			}
-			t, err := BuildPseudoTree(sub.ConstraintGraph(), heur, nil)
-			if err != nil {
-				return r, err
-			}
-			r.widthAfterSplit = max(r.widthAfterSplit, t.Width())
-			e, _ := t.MaxEntries(sz[part[0]:part[1]])
-			r.splitAfterB = max(r.splitAfterB, e*EntryBytes)
-			r.cyclesSplit += 2 * t.Height()
+		return ctx.Err()
+	}
+	r.splitErr = err.Error()
+	return r.splitBound(in, sz, heur)
+}
+
+// splitBound sizes the halves of an unsolved split from their pseudo-trees
+// with the full domains sz, and counts the constraint edges cut.
+func (r *instanceResult) splitBound(in *Instance, sz []int, heur string) error {
+	jobs := len(in.Jobs)
+	h := (jobs + 1) / 2
+	for _, part := range [][2]int{{0, h}, {h, jobs}} {
+		sub := &Instance{Horizon: in.Horizon, Resources: in.Resources, Jobs: in.Jobs[part[0]:part[1]]}
+		if len(sub.Jobs) == 0 {
+			continue
 		}
-		for a := 0; a < h; a++ {
-			for _, b := range g.Adj[a] {
-				if b >= h {
-					r.edgesCut++
-				}
+		t, err := BuildPseudoTree(sub.ConstraintGraph(), heur, nil)
+		if err != nil {
+			return err
+		}
+		r.widthAfterSplit = max(r.widthAfterSplit, t.Width())
+		e, _ := t.MaxEntries(sz[part[0]:part[1]])
+		r.splitAfterB = max(r.splitAfterB, e*EntryBytes)
+		r.cyclesSplit += 2 * t.Height()
+	}
+	g := in.ConstraintGraph()
+	for a := 0; a < h; a++ {
+		for _, b := range g.Adj[a] {
+			if b >= h {
+				r.edgesCut++
 			}
 		}
 	}
+	return nil
+}
 
+// runExact finds the optimum with the branch and bound; a method's
+// feasible schedule bounds it too (the exact solver may stop at its time
+// limit with a worse one).
+func (r *instanceResult) runExact(ctx context.Context, in *Instance, limit time.Duration) error {
 	ex := Exact(ctx, in, limit)
 	if err := ctx.Err(); err != nil {
-		return r, err
+		return err
 	}
 	if ex.Schedule != nil {
 		r.opt, r.proven = ex.Makespan, ex.Proven
 	}
-	// A method's feasible schedule bounds the optimum too (the exact solver
-	// may stop at its time limit with a worse one).
 	lb := LowerBound(in)
 	for _, m := range []int{r.wdMS, r.splitMS} {
 		if m > 0 && (r.opt == 0 || m < r.opt) {
@@ -205,7 +206,7 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, limit time.Duration
 	if r.opt > 0 && r.opt <= lb {
 		r.proven = true
 	}
-	return r, nil
+	return nil
 }
 
 // geomean is the geometric mean of the positive values (0 if none): UTIL
@@ -275,68 +276,32 @@ func reproReport(res []instanceResult, n int, limit time.Duration, heur string) 
 		{Name: "paper before (Table 1)", Dashed: true}, {Name: "paper after WD", Dashed: true}, {Name: "paper after split", Dashed: true}}
 	dWD, dSp := solvers.Line{Name: "back-edge deletion"}, solvers.Line{Name: "problem split"}
 	cFull, cSplit, cWD := solvers.Line{Name: "full DPOP (no split)"}, solvers.Line{Name: "split (sum of halves)"}, solvers.Line{Name: "back-edge deletion"}
-	wdFail, spFail, unproven := 0, 0, 0
-	var failMsg []string
+	var tally reproTally
 	for ji, jobs := range reproJobs {
-		rs := res[ji*n : (ji+1)*n]
-		var before, wdAfter, spAfter, wb, wa, ws, aw, as, cf, cs, cw []float64
-		for _, r := range rs {
-			before = append(before, r.beforeB/1e6)
-			wb = append(wb, float64(r.widthBefore))
-			cf = append(cf, float64(r.cyclesFull))
-			cs = append(cs, float64(r.cyclesSplit))
-			ws = append(ws, float64(r.widthAfterSplit))
-			spAfter = append(spAfter, r.splitAfterB/1e6)
-			if !r.proven {
-				unproven++
-			}
-			if r.wdErr == "" {
-				wdAfter = append(wdAfter, r.wdAfterB/1e6)
-				wa = append(wa, float64(r.widthAfterWD))
-				cw = append(cw, float64(r.cyclesWD))
-				if r.opt > 0 {
-					a := float64(r.opt) / float64(r.wdMS)
-					aw = append(aw, a)
-					dWD.Points = append(dWD.Points, [2]float64{float64(r.deleted), a})
-				}
-			} else {
-				wdFail++
-				if len(failMsg) < 3 {
-					failMsg = append(failMsg, fmt.Sprintf("WD %d jobs: %s", jobs, r.wdErr))
-				}
-			}
-			if r.splitErr == "" && r.opt > 0 {
-				a := float64(r.opt) / float64(r.splitMS)
-				as = append(as, a)
-				dSp.Points = append(dSp.Points, [2]float64{float64(r.edgesCut), a})
-			} else if r.splitErr != "" {
-				spFail++
-				if len(failMsg) < 6 {
-					failMsg = append(failMsg, fmt.Sprintf("split %d jobs: %s", jobs, r.splitErr))
-				}
-			}
-		}
+		st := collectJobCount(jobs, res[ji*n:(ji+1)*n], &tally)
+		dWD.Points = append(dWD.Points, st.delWD...)
+		dSp.Points = append(dSp.Points, st.delSp...)
 		x := float64(jobs)
-		t1.Rows = append(t1.Rows, []any{jobs, geomean(before), geomean(wdAfter), paperT1Before[ji], paperT1After[ji], mean(wb), mean(wa)})
-		t2.Rows = append(t2.Rows, []any{jobs, geomean(before), geomean(spAfter), paperT2Before[ji], paperT2After[ji], mean(wb), mean(ws)})
-		acc.Rows = append(acc.Rows, []any{jobs, meanOrNA(aw), meanOrNA(as), paperWDAccuracy, paperSplitAccLow})
-		if len(aw) > 0 {
-			aWD.Points = append(aWD.Points, [2]float64{x, mean(aw)})
+		t1.Rows = append(t1.Rows, []any{jobs, geomean(st.before), geomean(st.wdAfter), paperT1Before[ji], paperT1After[ji], mean(st.wb), mean(st.wa)})
+		t2.Rows = append(t2.Rows, []any{jobs, geomean(st.before), geomean(st.spAfter), paperT2Before[ji], paperT2After[ji], mean(st.wb), mean(st.ws)})
+		acc.Rows = append(acc.Rows, []any{jobs, meanOrNA(st.aw), meanOrNA(st.as), paperWDAccuracy, paperSplitAccLow})
+		if len(st.aw) > 0 {
+			aWD.Points = append(aWD.Points, [2]float64{x, mean(st.aw)})
 		}
-		if len(as) > 0 {
-			aSp.Points = append(aSp.Points, [2]float64{x, mean(as)})
+		if len(st.as) > 0 {
+			aSp.Points = append(aSp.Points, [2]float64{x, mean(st.as)})
 		}
 		pWD.Points = append(pWD.Points, [2]float64{x, paperWDAccuracy})
 		pSp.Points = append(pSp.Points, [2]float64{x, paperSplitAccLow})
-		for i, v := range []float64{geomean(before), geomean(wdAfter), geomean(spAfter), paperT1Before[ji], paperT1After[ji], paperT2After[ji]} {
+		for i, v := range []float64{geomean(st.before), geomean(st.wdAfter), geomean(st.spAfter), paperT1Before[ji], paperT1After[ji], paperT2After[ji]} {
 			if v > 0 {
 				sl[i].Points = append(sl[i].Points, [2]float64{x, v})
 			}
 		}
-		cFull.Points = append(cFull.Points, [2]float64{x, mean(cf)})
-		cSplit.Points = append(cSplit.Points, [2]float64{x, mean(cs)})
-		if len(cw) > 0 {
-			cWD.Points = append(cWD.Points, [2]float64{x, mean(cw)})
+		cFull.Points = append(cFull.Points, [2]float64{x, mean(st.cf)})
+		cSplit.Points = append(cSplit.Points, [2]float64{x, mean(st.cs)})
+		if len(st.cw) > 0 {
+			cWD.Points = append(cWD.Points, [2]float64{x, mean(st.cw)})
 		}
 	}
 	accPlot.Lines = []solvers.Line{aWD, aSp, pWD, pSp}
@@ -348,18 +313,86 @@ func reproReport(res []instanceResult, n int, limit time.Duration, heur string) 
 	rep.Metrics = []solvers.Metric{
 		{Name: "instances", Value: float64(n)},
 		{Name: "entry_bytes", Value: EntryBytes, Unit: "B"},
-		{Name: "wd_failures", Value: float64(wdFail), Better: solvers.Lower},
-		{Name: "split_failures", Value: float64(spFail), Better: solvers.Lower},
-		{Name: "exact_unproven", Value: float64(unproven), Better: solvers.Lower},
+		{Name: "wd_failures", Value: float64(tally.wdFail), Better: solvers.Lower},
+		{Name: "split_failures", Value: float64(tally.spFail), Better: solvers.Lower},
+		{Name: "exact_unproven", Value: float64(tally.unproven), Better: solvers.Lower},
 	}
-	rep.Notes = append(rep.Notes,
+	rep.Notes = reproNotes(n, len(res), limit, heur, tally)
+	return rep
+}
+
+// reproNotes are the reproduce report's notes.
+func reproNotes(n, instances int, limit time.Duration, heur string, tally reproTally) []string {
+	notes := []string{}
+	notes = append(notes,
 		fmt.Sprintf("Entry size %d B (float32): the seed's 1.2e1 MB after WD to width 5 fits 20^5 × 4 B = 12.8 MB. MB = 10^6 B. Sizes are Π|D| over the separator with the actual domains (|D| = 21 − L, not the seed's d = 20), computed from the pseudo-tree without allocating.", EntryBytes),
 		fmt.Sprintf("%d namekata2008 instances per job count (seeds 1000·jobs + i), %s pseudo-tree (the seed does not name its construction), WD with the balanced rule guided by the greedy schedule to width 5; MB columns are geometric means over instances (sizes span tens of orders of magnitude), widths and accuracies arithmetic means.", n, heur),
 		"Deviation: our before widths (and so before MB) are larger than the seed's tables imply (its 4.4e2, 4.6e4, 3.0e12, 4.7e17 MB mean widths ≈ 5.5, 7.7, 11.7, 17.7 at d = 20; ours are in the width_before column). Table 2's before column is the same full-problem size as Table 1's (the seed's Table 2 before values differ from its Table 1 on the same setting, unexplained).",
 		"Split halves whose UTIL messages exceed the 256 MiB per-run budget are not solved: their after size is the halves' pseudo-tree size with full domains (an upper bound) and they have no accuracy; counted in split_failures.",
 		"paper_wd and paper_split are the lower ends of the ranges the seed states in its text (0.95–1 and 0.93–1); its Figs. 3–5 print no numbers.",
-		fmt.Sprintf("Accuracy = exact optimum / method makespan; the exact branch and bound has %v per instance: %d of %d instances were not proven optimal (their optimum is the best found).", limit, unproven, len(res)),
+		fmt.Sprintf("Accuracy = exact optimum / method makespan; the exact branch and bound has %v per instance: %d of %d instances were not proven optimal (their optimum is the best found).", limit, tally.unproven, instances),
 	)
-	rep.Notes = append(rep.Notes, failMsg...)
-	return rep
+	return append(notes, tally.failMsg...)
+}
+
+// jobCountStats is what the instances of one job count give the report:
+// per instance, sizes in MB, widths, accuracies and message cycles (WD's
+// and accuracies only where the method succeeded), and the points of the
+// accuracy-against-deleted-edges plot.
+type jobCountStats struct {
+	before, wdAfter, spAfter []float64
+	wb, wa, ws               []float64
+	aw, as                   []float64
+	cf, cs, cw               []float64
+	delWD, delSp             [][2]float64
+}
+
+// reproTally counts over all job counts the instances the methods failed
+// on or the exact solver did not prove, with the first failures' messages.
+type reproTally struct {
+	wdFail, spFail, unproven int
+	failMsg                  []string
+}
+
+// collectJobCount gathers the results rs of one job count, counting
+// failures in t.
+func collectJobCount(jobs int, rs []instanceResult, t *reproTally) jobCountStats {
+	var st jobCountStats
+	for _, r := range rs {
+		st.before = append(st.before, r.beforeB/1e6)
+		st.wb = append(st.wb, float64(r.widthBefore))
+		st.cf = append(st.cf, float64(r.cyclesFull))
+		st.cs = append(st.cs, float64(r.cyclesSplit))
+		st.ws = append(st.ws, float64(r.widthAfterSplit))
+		st.spAfter = append(st.spAfter, r.splitAfterB/1e6)
+		if !r.proven {
+			t.unproven++
+		}
+		if r.wdErr == "" {
+			st.wdAfter = append(st.wdAfter, r.wdAfterB/1e6)
+			st.wa = append(st.wa, float64(r.widthAfterWD))
+			st.cw = append(st.cw, float64(r.cyclesWD))
+			if r.opt > 0 {
+				a := float64(r.opt) / float64(r.wdMS)
+				st.aw = append(st.aw, a)
+				st.delWD = append(st.delWD, [2]float64{float64(r.deleted), a})
+			}
+		} else {
+			t.wdFail++
+			if len(t.failMsg) < 3 {
+				t.failMsg = append(t.failMsg, fmt.Sprintf("WD %d jobs: %s", jobs, r.wdErr))
+			}
+		}
+		if r.splitErr == "" && r.opt > 0 {
+			a := float64(r.opt) / float64(r.splitMS)
+			st.as = append(st.as, a)
+			st.delSp = append(st.delSp, [2]float64{float64(r.edgesCut), a})
+		} else if r.splitErr != "" {
+			t.spFail++
+			if len(t.failMsg) < 6 {
+				t.failMsg = append(t.failMsg, fmt.Sprintf("split %d jobs: %s", jobs, r.splitErr))
+			}
+		}
+	}
+	return st
 }

@@ -64,45 +64,9 @@ func WidthDelete(in *Instance, t *PseudoTree, dom [][]int, limit int, rule strin
 	}
 	res := &WDResult{Tree: &nt, Domains: d, WidthBefore: t.Width()}
 
-	// subtree membership: preorder positions and subtree sizes
-	pos := make([]int, len(t.Order))
-	for i, x := range t.Order {
-		pos[x] = i
-	}
-	sub := make([]int, len(t.Order))
-	for i := len(t.Order) - 1; i >= 0; i-- {
-		x := t.Order[i]
-		sub[x] = 1
-		for _, c := range t.Children[x] {
-			sub[x] += sub[c]
-		}
-	}
-	inSub := func(y, root int) bool { return pos[y] >= pos[root] && pos[y] < pos[root]+sub[root] }
-
+	inSub := subtreeTest(t)
 	for nt.Width() > limit {
-		size := make([]int, len(d))
-		for i := range d {
-			size[i] = len(d[i])
-		}
-		var wide []int // nodes over the limit, largest separator first
-		for x := range nt.Sep {
-			if len(nt.Sep[x]) > limit {
-				wide = append(wide, x)
-			}
-		}
-		slices.SortStableFunc(wide, func(x, y int) int {
-			if len(nt.Sep[x]) != len(nt.Sep[y]) {
-				return len(nt.Sep[y]) - len(nt.Sep[x])
-			}
-			ex, ey := nt.Entries(x, size), nt.Entries(y, size)
-			switch {
-			case ex > ey:
-				return -1
-			case ex < ey:
-				return 1
-			}
-			return 0
-		})
+		wide := overLimit(&nt, d, limit)
 		done := false
 		for _, xn := range wide {
 			if del, nd := bestDeletion(in, &nt, d, xn, rule, ref, inSub); del != nil {
@@ -126,6 +90,54 @@ func WidthDelete(in *Instance, t *PseudoTree, dom [][]int, limit int, rule strin
 	res.Domains = d
 	res.WidthAfter = nt.Width()
 	return res, nil
+}
+
+// subtreeTest returns whether y is in the subtree of root in t, from the
+// preorder positions and subtree sizes.
+func subtreeTest(t *PseudoTree) func(y, root int) bool {
+	pos := make([]int, len(t.Order))
+	for i, x := range t.Order {
+		pos[x] = i
+	}
+	sub := make([]int, len(t.Order))
+	for i := len(t.Order) - 1; i >= 0; i-- {
+		x := t.Order[i]
+		sub[x] = 1
+		for _, c := range t.Children[x] {
+			sub[x] += sub[c]
+		}
+	}
+	return func(y, root int) bool { return pos[y] >= pos[root] && pos[y] < pos[root]+sub[root] }
+}
+
+// overLimit lists the nodes of nt whose separator exceeds limit, largest
+// separator first (ties: more UTIL entries over the domains d, then the
+// lower job index).
+func overLimit(nt *PseudoTree, d [][]int, limit int) []int {
+	size := make([]int, len(d))
+	for i := range d {
+		size[i] = len(d[i])
+	}
+	var wide []int
+	for x := range nt.Sep {
+		if len(nt.Sep[x]) > limit {
+			wide = append(wide, x)
+		}
+	}
+	slices.SortStableFunc(wide, func(x, y int) int {
+		if len(nt.Sep[x]) != len(nt.Sep[y]) {
+			return len(nt.Sep[y]) - len(nt.Sep[x])
+		}
+		ex, ey := nt.Entries(x, size), nt.Entries(y, size)
+		switch {
+		case ex > ey:
+			return -1
+		case ex < ey:
+			return 1
+		}
+		return 0
+	})
+	return wide
 }
 
 // restrict splits the time line at a slot W so that one job of the pair

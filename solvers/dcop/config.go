@@ -1,0 +1,104 @@
+package dcop
+
+import (
+	"time"
+
+	"schedlab/solvers"
+)
+
+// Config is a run's knobs (the run parameters). DefaultConfig gives the
+// defaults with their reasons; Declare binds each field to its public name.
+type Config struct {
+	WidthLimit int     // dpop-wd: largest separator to reduce to, variables
+	WDRule     string  // dpop-wd: how a deleted back edge restricts its jobs (RuleBalanced, RuleSeed)
+	Heuristic  string  // pseudo-tree heuristic of every DPOP run and of the "before" sizes
+	Objective  string  // ObjectiveMakespan or ObjectiveValue
+	MemoryMB   int     // budget of all UTIL hypercubes of a run, MiB (2^20 B)
+	TimeLimitS float64 // time limit of the exact branch and bound, s
+}
+
+// DefaultConfig is the run defaults.
+func DefaultConfig() Config {
+	return Config{
+		WidthLimit: 5,                  // the seed's limit: 20^5 × 4 B ≈ 12.8 MB, its 1.2e1 MB
+		WDRule:     RuleBalanced,       // the seed rule empties a domain before width 5 at 30+ jobs
+		Heuristic:  HeuristicMaxDegree, // the spec's; the seed does not say how it builds its tree
+		Objective:  ObjectiveMakespan,  // the seed's evaluation
+		MemoryMB:   1024,               // 1 GiB: fits width 5 at d = 20 many times over
+		TimeLimitS: 5,                  // seed-setting instances up to 50 jobs are almost always proven within it
+	}
+}
+
+// Declare binds the run parameters (solvers.ParamSet).
+func (c *Config) Declare(ps *solvers.ParamSet) {
+	ps.Int(&c.WidthLimit, "width_limit", "variables", 1, 30,
+		"Largest separator (pseudo-tree width) dpop-wd reduces to. A UTIL message over w variables of domain d has d^w entries. Default 5: the seed's limit (20^5 × 4 B ≈ 12.8 MB, its 1.2e1 MB).").
+		For(VariantWD)
+	ps.Choice(&c.WDRule, "wd_rule", []string{RuleBalanced, RuleSeed},
+		"How dpop-wd restricts the two jobs of a deleted back edge. seed: the ancestor keeps only its earliest window ({1..L_i} when unrestricted) and the descendant starts after it, as the seed writes it. balanced: the split slot W between the two jobs of the greedy list schedule that leaves the larger smaller domain, so the greedy schedule stays feasible. Default balanced: on our namekata2008 instances of 30+ jobs the seed rule empties a domain before the width reaches 5 (the run then fails on width_limit), while balanced reaches width 5 at every size tried with makespans within 1 of the lower bound.").
+		For(VariantWD)
+	ps.Choice(&c.Heuristic, "heuristic", []string{HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS},
+		"Pseudo-tree heuristic for every DPOP run (the full problem's tree, the tree dpop-wd reduces and both split halves). max-degree: DFS from the node of highest degree, most-connected child first. min-fill: the elimination tree of the greedy min-fill order (a tree edge may join jobs that only share a constraint through the child's subtree). min-fill-dfs: a DFS guided by that order. The seed does not say how it builds its pseudo-tree. Default max-degree; min-fill gives much smaller widths on namekata2008 (mean 15 against 23 at 40 jobs, 20 against 31 at 50; split halves 5.8 against 6.4 at 40, 8.3 against 11.3 at 50), so dpop-split at 40 jobs usually fits a few hundred MB with min-fill.")
+	ps.Choice(&c.Objective, "objective", []string{ObjectiveMakespan, ObjectiveValue},
+		"makespan: every job is scheduled and the last occupied slot is minimized (the seed's experiments). value: a job may be left unscheduled and the total value of the scheduled jobs is maximized. Default makespan, as in the seed's evaluation; the exact variant supports makespan only.")
+	ps.Int(&c.MemoryMB, "memory_mb", "MB", 1, 1<<20,
+		"Budget for all UTIL hypercubes of a run (MiB, 2^20 B). The sizes are predicted from the pseudo-tree before anything is allocated; over the budget the run fails with the node, its separator and the size. Default 1024 (1 GiB): fits width 5 at d = 20 many times over and keeps a server responsive. At most the server's own --memory-mb, which also caps the default.").
+		WithLimit(solvers.LimitMemoryMiB).For(VariantDPOP, VariantWD, VariantSplit)
+	ps.Float(&c.TimeLimitS, "time_limit_s", "s", 0.001, 3600,
+		"Time limit of the exact branch and bound, used by the exact variant and by every variant for optimal_makespan and accuracy. When it runs out the best schedule found is reported with optimal_proven = 0 (and the result may then depend on machine speed). Default 5 s: the seed-setting instances up to 50 jobs are almost always proven within it (most meet the lower bound at once). At most the server's --timeout.").
+		WithLimit(solvers.LimitTimeSeconds)
+}
+
+// memoryBytes is MemoryMB in bytes.
+func (c Config) memoryBytes() int64 { return int64(c.MemoryMB) << 20 }
+
+// timeLimit is TimeLimitS as a duration.
+func (c Config) timeLimit() time.Duration {
+	return time.Duration(c.TimeLimitS * float64(time.Second))
+}
+
+// DefaultNamekata2008 is the preset's defaults: the seed's setting at its
+// smallest job count.
+func DefaultNamekata2008() GenConfig { return Namekata2008(20) }
+
+// Declare binds the namekata2008 preset's parameters.
+func (g *GenConfig) Declare(ps *solvers.ParamSet) {
+	ps.Int(&g.Jobs, "jobs", "jobs", 1, 1000, "Number of jobs (variables). Default 20: the seed's smallest setting (it runs 20, 30, 40, 50).")
+	ps.Int(&g.Resources, "resources", "resources", 1, 1000, "Number of resources (clusters). Default 15, the seed's.")
+	ps.Int(&g.PerJob, "per_job", "resources", 1, 1000, "Distinct resources each job holds at once (co-allocation). Default 2, the seed's.")
+	ps.Int(&g.DurMin, "dur_min", "slots", 1, 10000, "Shortest duration. Default 1: the seed's durations are 1–3 slots.")
+	ps.Int(&g.DurMax, "dur_max", "slots", 1, 10000, "Longest duration (uniform in dur_min..dur_max). Default 3, the seed's.")
+	ps.Int(&g.Horizon, "horizon", "slots", 1, 10000, "Time grid 1..horizon: the domain of every start. Default 20: the seed's τ = {1..20}.")
+}
+
+// ReproConfig is the seed experiment's knobs (the reproduce parameters).
+type ReproConfig struct {
+	Instances  int     // instances per job count
+	Heuristic  string  // pseudo-tree heuristic of every tree
+	TimeLimitS float64 // exact branch and bound per instance, s
+}
+
+// DefaultReproConfig is the reproduce defaults.
+func DefaultReproConfig() ReproConfig {
+	return ReproConfig{
+		Instances:  10,               // the N; the seed does not say how many it averaged
+		Heuristic:  HeuristicMinFill, // its widths are the nearest to those the seed's before MB imply
+		TimeLimitS: 0.5,              // keeps the default run near 30 s on 2 cores
+	}
+}
+
+// Declare binds the reproduce parameters.
+func (r *ReproConfig) Declare(ps *solvers.ParamSet) {
+	ps.Int(&r.Instances, "instances", "instances", 1, 200,
+		"Instances per job count (20, 30, 40, 50 jobs), generated from namekata2008 with seeds 1000·jobs + i. Default 10, the issue's N (the seed does not say how many it averaged).")
+	ps.Choice(&r.Heuristic, "heuristic", []string{HeuristicMinFill, HeuristicMaxDegree, HeuristicMinFillDFS},
+		"Pseudo-tree heuristic for the full problem, the tree WD reduces and the split halves. The seed does not say how it builds its pseudo-tree. Default min-fill: its widths (means 5.4, 9.9, 15.0, 20.3 at 20–50 jobs) are the nearest to those the seed's before MB imply (5.5, 7.7, 11.7, 17.7), and its split halves fit the budget on most 40-job instances; max-degree (the run default) gives 6.1, 13.8, 23.0, 31.1.")
+	ps.Float(&r.TimeLimitS, "time_limit_s", "s", 0.001, 600,
+		"Time limit of the exact branch and bound per instance (for accuracy). Default 0.5 s keeps the default run near 30 s on 2 cores; instances not proven within it are counted in the note. At most the server's --timeout.").
+		WithLimit(solvers.LimitTimeSeconds)
+}
+
+// timeLimit is TimeLimitS as a duration.
+func (r ReproConfig) timeLimit() time.Duration {
+	return time.Duration(r.TimeLimitS * float64(time.Second))
+}
