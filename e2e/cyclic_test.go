@@ -62,7 +62,7 @@ func TestBrowserCyclic(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-run-form]`)),
 		chooseVariant("fair"),
 		chromedp.SetValue(chromedp.CSS(`#nr-cycles`), "50"),
-		chromedp.SetValue(chromedp.CSS(`#nr-shift`), "on"),
+		chromedp.SetValue(chromedp.CSS(`#nr-shift`), "true"),
 		chromedp.Click(chromedp.CSS(`[data-testid=start-run]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=report]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=metric][data-name=processor_time]`)),
