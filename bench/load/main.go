@@ -395,7 +395,12 @@ func seed(args []string) error {
 			return err
 		}
 	}
-	deadline := time.Now().Add(*wait)
+	return waitDone(client, base, ids, *wait)
+}
+
+// waitDone waits until every run is done; any other end is an error.
+func waitDone(client *http.Client, base string, ids []string, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
 	for _, id := range ids {
 		for {
 			var r apiRun
@@ -410,7 +415,7 @@ func seed(args []string) error {
 				return fmt.Errorf("run %s ended %s", id, r.Status)
 			}
 			if time.Now().After(deadline) {
-				return fmt.Errorf("run %s still %s after %s", id, r.Status, *wait)
+				return fmt.Errorf("run %s still %s after %s", id, r.Status, wait)
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
