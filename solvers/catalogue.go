@@ -7,37 +7,18 @@ type Family struct {
 	Spec string `json:"spec"` // the specification file in the design documents
 }
 
-// Families returns the catalogue of the five families from the seed
-// papers, in the order the design lists them (a fresh slice each call).
+// Families returns the catalogue: the five families the design expects
+// from the seed papers, in its order, by name and specification (a fresh
+// slice each call). A built family describes itself (its package's
+// Def.Info); CatalogueWith fills that in.
 func Families() []Family { return append([]Family(nil), families...) }
 
 var families = []Family{
-	{Info{Name: "dcop", Title: "DCOP co-allocation",
-		Summary: "Jobs that need several clusters at once on a time grid: DPOP on a pseudo-tree with back-edge deletion and problem splitting.",
-		Paper:   "Namekata, Matsui et al., co-allocation scheduling using distributed constraint optimization (2008)", Seed: "000_bc3ba4e6fc26b50c.txt"}, "spec/dcop.md"},
-	{Info{Name: "gossip", Title: "Gossip scheduling vs central matchmaker",
-		Summary: "A stream of jobs onto thousands of nodes: gossip-spread resource tables against a Condor-like manager.",
-		Paper:   "Umeda, Nakada, Matsuoka, distributed job scheduling with large-scale information sharing (2006)", Seed: "001_a47f93fcc10dd41f.txt"}, "spec/gossip.md"},
-	{Info{Name: "critical", Title: "Critical works method",
-		Summary: "One parallel program (a task graph) onto processors along its critical works, with HEFT as a baseline.",
-		Paper:   "Toporkov, Tselishchev, Bobchenkov, Rychkova, metascheduler: a generator of distributed computing strategies (2007)", Seed: "002_33e7efcc416cd938.txt"}, "spec/critical.md"},
-	{Info{Name: "cyclic", Title: "Cyclic scheduling, fair-share, backfilling",
-		Summary: "Batches of parallel jobs onto priced, non-dedicated slots: alternatives, DP choice, shift, backfilling.",
-		Paper:   "Toporkov, Bobchenkov, Emelyanov, Tselishchev, scheduling methods and heuristics with non-dedicated resources (2014)", Seed: "003_1e1f6712bcbc01cc.txt"}, "spec/cyclic.md"},
-	{Info{Name: "eapm", Title: "EAPM: energy-aware profit maximization",
-		Summary: "Bags of tasks onto heterogeneous machine types, online, for profit per unit time.",
-		Paper:   "Zhang, Li, Zhang, online EAPM for bags of tasks (2022); Tarplee et al. (CCGrid 2014)", Seed: "004_55fd890ca32d5ad5.txt"}, "spec/eapm.md"},
-}
-
-// FamilyInfo returns the catalogue's Info of the family called name, for a
-// Strategy's Info method; a name not in the catalogue gets only its name.
-func FamilyInfo(name string) Info {
-	for _, f := range families {
-		if f.Name == name {
-			return f.Info
-		}
-	}
-	return Info{Name: name}
+	{Info{Name: "dcop"}, "spec/dcop.md"},
+	{Info{Name: "gossip"}, "spec/gossip.md"},
+	{Info{Name: "critical"}, "spec/critical.md"},
+	{Info{Name: "cyclic"}, "spec/cyclic.md"},
+	{Info{Name: "eapm"}, "spec/eapm.md"},
 }
 
 // Description is one family as /api/strategies and `schedlab strategies
@@ -54,16 +35,23 @@ type Description struct {
 	Exports         []ExportFormat `json:"exports,omitempty"`
 }
 
-// CatalogueWith is the catalogue followed by the families of strategies it
+// CatalogueWith is the catalogue, each family described by its built
+// strategy when there is one, followed by the families of strategies it
 // does not list (a family added since): a new family needs no line here.
 func CatalogueWith(strategies []Strategy) []Family {
 	out := Families()
+	byName := map[string]Strategy{}
 	for _, st := range strategies {
-		known := false
-		for _, f := range families {
-			known = known || f.Name == st.Info().Name
+		byName[st.Info().Name] = st
+	}
+	for i, f := range out {
+		if st, ok := byName[f.Name]; ok {
+			out[i].Info = st.Info()
+			delete(byName, f.Name)
 		}
-		if !known {
+	}
+	for _, st := range strategies {
+		if _, extra := byName[st.Info().Name]; extra {
 			out = append(out, Family{Info: st.Info()})
 		}
 	}

@@ -25,9 +25,8 @@ type Def[C any, P interface {
 }] struct {
 	// Name is the family's public identifier ("eapm").
 	Name string
-	// Info describes the family; empty fields come from the catalogue's
-	// entry of Name (FamilyInfo), so a family the catalogue does not list
-	// describes itself here.
+	// Info describes the family: title, summary, paper, seed file (its
+	// Name is Name's).
 	Info Info
 	// VariantList lists the variants; the first is the default.
 	VariantList []Variant
@@ -124,18 +123,11 @@ type declNone struct{}
 func (*declNone) Declare(*ParamSet) {}
 
 func (a *adapter[C, P]) Info() Info {
-	info, cat := a.f.Info, FamilyInfo(a.f.Name)
+	info := a.f.Info
 	info.Name = a.f.Name
-	for _, f := range []struct {
-		dst *string
-		src string
-	}{{&info.Title, cat.Title}, {&info.Summary, cat.Summary}, {&info.Paper, cat.Paper}, {&info.Seed, cat.Seed}} {
-		if *f.dst == "" {
-			*f.dst = f.src
-		}
-	}
 	return info
 }
+
 func (a *adapter[C, P]) Variants() []Variant { return append([]Variant(nil), a.f.VariantList...) }
 
 func (a *adapter[C, P]) Params() []ParamSpec {

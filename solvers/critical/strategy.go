@@ -23,6 +23,7 @@ func New() solvers.Strategy { return family().Strategy() }
 func family() *solvers.Def[RunConfig, *RunConfig] {
 	return &solvers.Def[RunConfig, *RunConfig]{
 		Name:        "critical",
+		Info:        solvers.Info{Title: "Critical works method", Summary: "One parallel program (a task graph) onto processors along its critical works, with HEFT as a baseline.", Paper: "Toporkov, Tselishchev, Bobchenkov, Rychkova, metascheduler: a generator of distributed computing strategies (2007)", Seed: "002_33e7efcc416cd938.txt"},
 		VariantList: variants(),
 		Config:      DefaultRunConfig,
 		Run:         runVariant,

@@ -18,6 +18,7 @@ func New() solvers.Strategy { return family().Strategy() }
 func family() *solvers.Def[Config, *Config] {
 	return &solvers.Def[Config, *Config]{
 		Name:        "cyclic",
+		Info:        solvers.Info{Title: "Cyclic scheduling, fair-share, backfilling", Summary: "Batches of parallel jobs onto priced, non-dedicated slots: alternatives, DP choice, shift, backfilling.", Paper: "Toporkov, Bobchenkov, Emelyanov, Tselishchev, scheduling methods and heuristics with non-dedicated resources (2014)", Seed: "003_1e1f6712bcbc01cc.txt"},
 		VariantList: variants(),
 		Config:      DefaultConfig,
 		Run:         run,

@@ -19,6 +19,7 @@ func New() solvers.Strategy { return family().Strategy() }
 func family() *solvers.Def[Config, *Config] {
 	return &solvers.Def[Config, *Config]{
 		Name:        "dcop",
+		Info:        solvers.Info{Title: "DCOP co-allocation", Summary: "Jobs that need several clusters at once on a time grid: DPOP on a pseudo-tree with back-edge deletion and problem splitting.", Paper: "Namekata, Matsui et al., co-allocation scheduling using distributed constraint optimization (2008)", Seed: "000_bc3ba4e6fc26b50c.txt"},
 		VariantList: variants(),
 		Config:      DefaultConfig,
 		Run:         run,

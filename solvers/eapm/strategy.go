@@ -22,6 +22,7 @@ func New() solvers.Strategy { return family().Strategy() }
 func family() *solvers.Def[Config, *Config] {
 	return &solvers.Def[Config, *Config]{
 		Name:        "eapm",
+		Info:        solvers.Info{Title: "EAPM: energy-aware profit maximization", Summary: "Bags of tasks onto heterogeneous machine types, online, for profit per unit time.", Paper: "Zhang, Li, Zhang, online EAPM for bags of tasks (2022); Tarplee et al. (CCGrid 2014)", Seed: "004_55fd890ca32d5ad5.txt"},
 		VariantList: variants(),
 		Config:      DefaultConfig,
 		Run:         runVariant,

@@ -31,6 +31,7 @@ func New() solvers.Strategy { return family().Strategy() }
 func family() *solvers.Def[Config, *Config] {
 	return &solvers.Def[Config, *Config]{
 		Name:        "gossip",
+		Info:        solvers.Info{Title: "Gossip scheduling vs central matchmaker", Summary: "A stream of jobs onto thousands of nodes: gossip-spread resource tables against a Condor-like manager.", Paper: "Umeda, Nakada, Matsuoka, distributed job scheduling with large-scale information sharing (2006)", Seed: "001_a47f93fcc10dd41f.txt"},
 		VariantList: variants(),
 		Config:      DefaultConfig,
 		Run:         run,
