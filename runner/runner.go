@@ -179,6 +179,34 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 // to the strategy (errs.Invalid). The stored params are the resolved ones:
 // every parameter with its value. in itself is not modified.
 func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) {
+	run, err := r.Prepare(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	created, err := r.st.CreateRun(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	r.Wake()
+	return created, nil
+}
+
+// Wake tells the workers that runs were queued (by Submit, or stored in a
+// batch such as an experiment's).
+func (r *Runner) Wake() {
+	for i := 0; i < r.opt.Workers; i++ {
+		select {
+		case r.wake <- struct{}{}:
+		default: // every worker already has a wake-up pending
+			return
+		}
+	}
+}
+
+// Prepare checks in as Submit does and returns the run to store (the
+// variant and params resolved), without storing it: an experiment checks
+// all its runs this way, then stores them in one transaction.
+func (r *Runner) Prepare(ctx context.Context, in *store.Run) (*store.Run, error) {
 	const op = "runner.Submit"
 	if in == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Err: errors.New("no run to submit")}
@@ -218,7 +246,7 @@ func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) 
 		if run.WorkloadID == "" {
 			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id", Err: errors.New("missing: choose a workload")}
 		}
-		w, err := r.st.GetWorkload(ctx, run.WorkloadID)
+		w, err := r.st.GetWorkloadInfo(ctx, run.WorkloadID)
 		if errs.Is(errs.NotFound, err) {
 			return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
 		}
@@ -238,15 +266,7 @@ func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) 
 	if err := checkLimits(s, run.Kind == store.KindReproduce, run.Params, r.Budget()); err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
-	created, err := r.st.CreateRun(ctx, &run)
-	if err != nil {
-		return nil, err
-	}
-	select {
-	case r.wake <- struct{}{}:
-	default: // every worker already has a wake-up pending
-	}
-	return created, nil
+	return &run, nil
 }
 
 // Rerun queues a new run with the inputs of run id (kind, workload,
