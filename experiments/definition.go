@@ -71,6 +71,8 @@ const (
 	MaxRuns       = 100_000 // expanded runs per experiment: a day of 1 s runs on a few cores
 	maxTextLen    = 200     // name, tag, reference name
 	maxNotesLen   = 64 << 10
+	maxNodes      = 200_000     // YAML nodes after alias expansion: a definition is small
+	maxValues     = 2 * MaxRuns // values in all lists and ranges of one definition: more cannot expand to ≤ MaxRuns runs unless most lists are fixed values
 )
 
 // ParseJSON reads a definition from JSON, strictly: an unknown key is
@@ -85,7 +87,7 @@ func ParseJSON(data []byte) (*Definition, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errs.Invalidf("definition", "trailing data after the JSON object")
 	}
-	return fromTree(v)
+	return (&parser{left: maxValues}).definition(v)
 }
 
 // ParseYAML reads a definition from YAML with the same keys as JSON.
@@ -97,11 +99,12 @@ func ParseYAML(data []byte) (*Definition, error) {
 	if n.Kind == 0 {
 		return nil, errs.Invalidf("definition", "empty")
 	}
-	v, err := yamlTree(&n, "")
+	budget := maxNodes
+	v, err := yamlTree(&n, "", &budget)
 	if err != nil {
 		return nil, err
 	}
-	return fromTree(v)
+	return (&parser{left: maxValues}).definition(v)
 }
 
 // Parse reads JSON when data starts with '{' (after blanks), YAML otherwise.
@@ -128,20 +131,23 @@ type number string
 
 // yamlTree turns a YAML node into the tree JSON decoding gives (maps,
 // slices, strings, bools, numbers as number, nil).
-func yamlTree(n *yaml.Node, path string) (any, error) {
+func yamlTree(n *yaml.Node, path string, budget *int) (any, error) {
+	if *budget--; *budget < 0 {
+		return nil, errs.Invalidf(field(path), "more than %d YAML nodes (aliases expanded)", maxNodes)
+	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return yamlTree(n.Content[0], path)
+		return yamlTree(n.Content[0], path, budget)
 	case yaml.AliasNode:
-		return yamlTree(n.Alias, path)
+		return yamlTree(n.Alias, path, budget)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
-			v, err := yamlTree(n.Content[i+1], join(path, k))
+			v, err := yamlTree(n.Content[i+1], join(path, k), budget)
 			if err != nil {
 				return nil, err
 			}
@@ -151,7 +157,7 @@ func yamlTree(n *yaml.Node, path string) (any, error) {
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			v, err := yamlTree(c, fmt.Sprintf("%s[%d]", path, i))
+			v, err := yamlTree(c, fmt.Sprintf("%s[%d]", path, i), budget)
 			if err != nil {
 				return nil, err
 			}
@@ -222,8 +228,12 @@ func numberText(s string) (string, bool) {
 	return strconv.FormatFloat(f, 'g', -1, 64), true
 }
 
-// fromTree decodes the generic tree strictly into a Definition.
-func fromTree(v any) (*Definition, error) {
+// parser decodes the generic tree strictly; left is how many more
+// values its lists and ranges may hold.
+type parser struct{ left int }
+
+// definition decodes the generic tree strictly into a Definition.
+func (ps *parser) definition(v any) (*Definition, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, errs.Invalidf("definition", "must be an object")
@@ -246,13 +256,13 @@ func fromTree(v any) (*Definition, error) {
 		case "notes":
 			d.Notes, err = str(x, k)
 		case "workload":
-			d.Workload, err = workloadOf(x, k)
+			d.Workload, err = ps.workload(x, k)
 		case "variants":
 			d.Variants, err = strList(x, k)
 		case "tags":
 			d.Tags, err = strList(x, k)
 		case "grid":
-			d.Grid, err = gridOf(x, k)
+			d.Grid, err = ps.grid(x, k)
 		case "replicates":
 			var i int64
 			i, err = integer(x, k)
@@ -268,6 +278,26 @@ func fromTree(v any) (*Definition, error) {
 	}
 	if err := errs.Join(problems); err != nil {
 		return nil, err
+	}
+	// An empty list or object is as if absent (as encoding/json's
+	// omitempty writes it), so a definition round-trips unchanged.
+	if len(d.Variants) == 0 {
+		d.Variants = nil
+	}
+	if len(d.Tags) == 0 {
+		d.Tags = nil
+	}
+	if len(d.References) == 0 {
+		d.References = nil
+	}
+	if len(d.Grid) == 0 {
+		d.Grid = nil
+	}
+	if len(d.Workload.Grid) == 0 {
+		d.Workload.Grid = nil
+	}
+	if len(d.Workload.IDs) == 0 {
+		d.Workload.IDs = nil
 	}
 	return d, nil
 }
@@ -352,9 +382,12 @@ func strList(x any, path string) ([]string, error) {
 
 // values reads a list of scalars or an inclusive integer range
 // {"from": a, "to": b}.
-func values(x any, path string) ([]string, error) {
+func (ps *parser) values(x any, path string) ([]string, error) {
 	switch x := x.(type) {
 	case []any:
+		if ps.left -= len(x); ps.left < 0 {
+			return nil, errs.Invalidf(path, "the definition's lists hold more than %d values in all", maxValues)
+		}
 		out := make([]string, len(x))
 		var problems []error
 		for i, e := range x {
@@ -393,6 +426,9 @@ func values(x any, path string) ([]string, error) {
 		if to-from >= MaxRuns || to-from < 0 {
 			return nil, errs.Invalidf(path, "range from %d to %d has more than %d values", from, to, MaxRuns)
 		}
+		if ps.left -= int(to - from + 1); ps.left < 0 {
+			return nil, errs.Invalidf(path, "the definition's lists hold more than %d values in all", maxValues)
+		}
 		out := make([]string, 0, to-from+1)
 		for i := from; i <= to; i++ {
 			out = append(out, strconv.FormatInt(i, 10))
@@ -402,7 +438,7 @@ func values(x any, path string) ([]string, error) {
 	return nil, errs.Invalidf(path, `must be a list of values or an integer range {"from": a, "to": b}`)
 }
 
-func gridOf(x any, path string) (Grid, error) {
+func (ps *parser) grid(x any, path string) (Grid, error) {
 	m, ok := x.(map[string]any)
 	if !ok {
 		return nil, errs.Invalidf(path, "must be an object of parameter names to lists of values")
@@ -410,7 +446,7 @@ func gridOf(x any, path string) (Grid, error) {
 	g := make(Grid, len(m))
 	var problems []error
 	for _, k := range sortedKeys(m) {
-		vs, err := values(m[k], join(path, k))
+		vs, err := ps.values(m[k], join(path, k))
 		if err != nil {
 			problems = append(problems, err)
 			continue
@@ -420,7 +456,7 @@ func gridOf(x any, path string) (Grid, error) {
 	return g, errs.Join(problems)
 }
 
-func workloadOf(x any, path string) (Workload, error) {
+func (ps *parser) workload(x any, path string) (Workload, error) {
 	var w Workload
 	m, ok := x.(map[string]any)
 	if !ok {
@@ -433,9 +469,9 @@ func workloadOf(x any, path string) (Workload, error) {
 		case "preset":
 			w.Preset, err = str(m[k], join(path, k))
 		case "grid":
-			w.Grid, err = gridOf(m[k], join(path, k))
+			w.Grid, err = ps.grid(m[k], join(path, k))
 		case "ids":
-			w.IDs, err = values(m[k], join(path, k))
+			w.IDs, err = ps.values(m[k], join(path, k))
 		default:
 			err = unknownKey(k, path, "preset, grid, ids")
 		}

@@ -492,3 +492,20 @@ func BenchmarkAggregate100kRuns(b *testing.B) {
 		}
 	}
 }
+
+func TestYAMLAliasBombAndHugeListsAreRefused(t *testing.T) {
+	bomb := "a: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
+		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\ngrid: {x: *f}\n"
+	if _, err := ParseYAML([]byte(bomb)); err == nil || !strings.Contains(err.Error(), "YAML nodes") {
+		t.Errorf("alias bomb: %v", err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"grid": {`)
+	for i := range 3 {
+		fmt.Fprintf(&b, `"p%d": {"from": 0, "to": 99998},`, i)
+	}
+	b.WriteString(`"z": [1]}}`)
+	if _, err := ParseJSON([]byte(b.String())); err == nil || !strings.Contains(err.Error(), "values in all") {
+		t.Errorf("3 ranges of 99,999: %v", err)
+	}
+}
