@@ -71,6 +71,7 @@ const (
 	MaxRuns       = 100_000 // expanded runs per experiment: a day of 1 s runs on a few cores
 	maxTextLen    = 200     // name, tag, reference name
 	maxNotesLen   = 64 << 10
+	maxDepth      = 64          // nesting of a JSON definition (its own is 4 deep)
 	maxNodes      = 200_000     // YAML nodes after alias expansion: a definition is small
 	maxValues     = 2 * MaxRuns // values in all lists and ranges of one definition: more cannot expand to ≤ MaxRuns runs unless most lists are fixed values
 )
@@ -80,9 +81,9 @@ const (
 func ParseJSON(data []byte) (*Definition, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, errs.Invalidf("definition", "not valid JSON: %v", err)
+	v, err := jsonTree(dec, "", 0)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errs.Invalidf("definition", "trailing data after the JSON object")
@@ -124,6 +125,58 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 	}
 	*d = *p
 	return nil
+}
+
+// jsonTree reads one JSON value as the tree encoding/json gives (numbers
+// as json.Number), refusing a key given twice in one object, which
+// encoding/json would resolve silently by keeping the last.
+func jsonTree(dec *json.Decoder, path string, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, errs.Invalidf(field(path), "nested more than %d deep", maxDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, errs.Invalidf(field(path), "not valid JSON: %v", err)
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil // string, json.Number, bool or nil
+	}
+	var out any
+	switch d {
+	case '{':
+		m := map[string]any{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, errs.Invalidf(field(path), "not valid JSON: %v", err)
+			}
+			k, _ := kt.(string)
+			if _, dup := m[k]; dup {
+				return nil, errs.Invalidf(join(path, k), "key given twice")
+			}
+			if m[k], err = jsonTree(dec, join(path, k), depth+1); err != nil {
+				return nil, err
+			}
+		}
+		out = m
+	case '[':
+		l := []any{}
+		for i := 0; dec.More(); i++ {
+			v, err := jsonTree(dec, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			l = append(l, v)
+		}
+		out = l
+	default:
+		return nil, errs.Invalidf(field(path), "not valid JSON: unexpected %v", d)
+	}
+	if _, err := dec.Token(); err != nil { // the closing delimiter
+		return nil, errs.Invalidf(field(path), "not valid JSON: %v", err)
+	}
+	return out, nil
 }
 
 // number is a numeric scalar of either syntax, kept as its text.
@@ -497,6 +550,9 @@ func referencesOf(x any, path string) ([]Reference, error) {
 			continue
 		}
 		r := &out[i]
+		if _, ok := m["value"]; !ok {
+			problems = append(problems, errs.Invalidf(p+".value", "required: the published number"))
+		}
 		for _, k := range sortedKeys(m) {
 			var err error
 			switch k {

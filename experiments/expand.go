@@ -172,3 +172,19 @@ func cellKeys(def *Definition) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// cellValues maps each cell key to the values swept under it.
+func cellValues(def *Definition) map[string][]string {
+	out := map[string][]string{}
+	for k, vs := range def.Grid {
+		out[k] = vs
+	}
+	if def.Workload.Preset != "" {
+		for k, vs := range def.Workload.Grid {
+			out[WorkloadPrefix+k] = vs
+		}
+	} else if len(def.Workload.IDs) > 0 {
+		out[WorkloadKey] = def.Workload.IDs
+	}
+	return out
+}

@@ -119,14 +119,17 @@ func fieldOf(t *testing.T, src string) string {
 
 func TestUnknownKeysAreErrorsNamingThem(t *testing.T) {
 	for src, field := range map[string]string{
-		`{"name": "x", "replicate": 2}`:                              "replicate",
-		`{"workload": {"presett": "a"}}`:                             "workload.presett",
-		`{"references": [{"name": "p", "metric": "m", "valeu": 1}]}`: "references[0].valeu",
-		"name: x\nworkload:\n  preset: a\n  grid: {}\n  seed: 3\n":   "workload.seed",
-		`{"grid": {"gamma": [1.1, [2]]}}`:                            "grid.gamma[1]",
-		`{"grid": {"gamma": 1.1}}`:                                   "grid.gamma",
-		`{"variants": "online"}`:                                     "variants",
-		`{"seed": 1.5}`:                                              "seed",
+		`{"name": "x", "replicate": 2}`:                                          "replicate",
+		`{"workload": {"presett": "a"}}`:                                         "workload.presett",
+		`{"references": [{"name": "p", "metric": "m", "value": 1, "valeu": 1}]}`: "references[0].valeu",
+		`{"references": [{"name": "p", "metric": "m"}]}`:                         "references[0].value",
+		`{"grid": {"gamma": [1.1]}, "grid": {"c": [1]}}`:                         "grid",
+		`{"workload": {"ids": [1], "ids": [2]}}`:                                 "workload.ids",
+		"name: x\nworkload:\n  preset: a\n  grid: {}\n  seed: 3\n":               "workload.seed",
+		`{"grid": {"gamma": [1.1, [2]]}}`:                                        "grid.gamma[1]",
+		`{"grid": {"gamma": 1.1}}`:                                               "grid.gamma",
+		`{"variants": "online"}`:                                                 "variants",
+		`{"seed": 1.5}`:                                                          "seed",
 	} {
 		if f := fieldOf(t, src); f != field {
 			t.Errorf("%s: error field %q, want %q", src, f, field)
@@ -164,11 +167,12 @@ func TestValidateListsAllProblems(t *testing.T) {
 	  "variants": ["online", "nope", "online"],
 	  "grid": {"gamma": [1.1, 1.3, -1], "c": [1, "x"], "delta": [1]},
 	  "replicates": 0,
-	  "references": [{"name": "p", "metric": "objective", "variant": "average", "params": {"beta": 1}}]}`)
+	  "references": [{"name": "p", "metric": "objective", "variant": "average", "params": {"beta": 1}, "value": 1},
+	    {"name": "q", "metric": "objective", "params": {"gamma": "1.10", "workload.instance": 0}, "value": 2}]}`)
 	got := fields(Validate(d, eapm.New()))
 	want := []string{"name", "variants[1]", "variants[2]", "grid.c[1]", "grid.delta", "grid.gamma[2]",
 		"workload.grid.bogus", "workload.grid.instance[1]", "replicates",
-		"references[0].variant", "references[0].params.beta"}
+		"references[0].variant", "references[0].params.beta", "references[1].params.gamma"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("fields:\n got %q\nwant %q", got, want)
 	}

@@ -26,7 +26,11 @@ func Validate(def *Definition, strategy solvers.Strategy) error {
 		bad("name", "longer than %d bytes", maxTextLen)
 	}
 	if strategy == nil {
-		bad("strategy", "unknown strategy %q", def.Strategy)
+		if def.Strategy == "" {
+			bad("strategy", "must not be empty")
+		} else {
+			bad("strategy", "unknown strategy %q", def.Strategy)
+		}
 		return errs.Join(ps)
 	}
 	if def.Strategy != strategy.Info().Name {
@@ -97,6 +101,7 @@ func Validate(def *Definition, strategy solvers.Strategy) error {
 		bad("notes", "longer than %d bytes", maxNotesLen)
 	}
 	keys := cellKeys(def)
+	swept := cellValues(def)
 	for i, r := range def.References {
 		f := fmt.Sprintf("references[%d]", i)
 		if strings.TrimSpace(r.Name) == "" {
@@ -111,6 +116,8 @@ func Validate(def *Definition, strategy solvers.Strategy) error {
 		for _, k := range sortedKeys(r.Params) {
 			if !slices.Contains(keys, k) {
 				bad(f+".params."+k, "not a swept parameter (swept: %s)", strings.Join(keys, ", "))
+			} else if !slices.Contains(swept[k], r.Params[k]) {
+				bad(f+".params."+k, "%q is not one of the values swept (%s)", r.Params[k], strings.Join(swept[k], ", "))
 			}
 		}
 	}
