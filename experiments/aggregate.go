@@ -1,0 +1,265 @@
+package experiments
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Statuses of a run, as the store records them.
+const (
+	StatusQueued      = "queued"
+	StatusRunning     = "running"
+	StatusDone        = "done"
+	StatusFailed      = "failed"
+	StatusCanceled    = "canceled"
+	StatusInterrupted = "interrupted"
+)
+
+// RunResult is what aggregation needs of one run: its cell, variant,
+// status and metrics (a report's numeric metrics by name).
+type RunResult struct {
+	Params  map[string]string // Run.Cell
+	Variant string
+	Status  string
+	Metrics map[string]float64
+}
+
+// Row is one aggregate: a cell (or the cells pooled by AggregateBy), a
+// variant and a metric, over the runs that finished done and report a
+// finite value of the metric. Statistics that do not exist for N are nil
+// (JSON null): all of them for N = 0; Std and the CI for N = 1.
+type Row struct {
+	Params   map[string]string `json:"params"`
+	Variant  string            `json:"variant"`
+	Metric   string            `json:"metric"`
+	N        int               `json:"n"`
+	Mean     *float64          `json:"mean"`
+	Std      *float64          `json:"std"`       // sample standard deviation (n − 1)
+	CI95Low  *float64          `json:"ci95_low"`  // mean − t(0.975, n−1)·std/√n
+	CI95High *float64          `json:"ci95_high"` // mean + t(0.975, n−1)·std/√n
+	Median   *float64          `json:"median"`
+	Min      *float64          `json:"min"`
+	Max      *float64          `json:"max"`
+	// Failed counts the runs of the cell and variant that ended other
+	// than done (failed, canceled, interrupted, or any unknown status).
+	Failed int `json:"failed"`
+}
+
+// HalfWidth is the CI's half-width, or 0 when there is none.
+func (r Row) HalfWidth() float64 {
+	if r.CI95High == nil || r.Mean == nil {
+		return 0
+	}
+	return *r.CI95High - *r.Mean
+}
+
+// Aggregate gives one row per cell, variant and metric (every metric any
+// run reports, so that a cell whose runs all failed still has its rows,
+// with N = 0 and Failed > 0). Queued and running runs are not counted.
+// Rows are ordered by params (names sorted; values numerically when both
+// are numbers, as text otherwise), then variant, then metric.
+func Aggregate(runs []RunResult) []Row { return aggregate(runs, nil) }
+
+// AggregateBy is Aggregate with the cells pooled over every parameter not
+// in keep: the runs of all pooled cells form one sample (e.g. keep
+// ["gamma"] gives the objective vs γ with its CI over instances and
+// replicates). Row.Params then holds only the kept names.
+func AggregateBy(runs []RunResult, keep []string) []Row {
+	if keep == nil {
+		keep = []string{}
+	}
+	return aggregate(runs, keep)
+}
+
+type group struct {
+	params  map[string]string
+	variant string
+	failed  int
+	values  map[string][]float64
+}
+
+func aggregate(runs []RunResult, keep []string) []Row {
+	groups := map[string]*group{}
+	metricSet := map[string]struct{}{}
+	var b strings.Builder
+	var names []string
+	for i := range runs {
+		run := &runs[i]
+		if run.Status == StatusQueued || run.Status == StatusRunning {
+			continue
+		}
+		names = names[:0]
+		if keep == nil {
+			for k := range run.Params {
+				names = append(names, k)
+			}
+		} else {
+			for _, k := range keep {
+				if _, ok := run.Params[k]; ok {
+					names = append(names, k)
+				}
+			}
+		}
+		slices.Sort(names)
+		b.Reset()
+		b.WriteString(run.Variant)
+		for _, k := range names {
+			b.WriteByte(0)
+			b.WriteString(k)
+			b.WriteByte(1)
+			b.WriteString(run.Params[k])
+		}
+		g := groups[b.String()]
+		if g == nil {
+			p := make(map[string]string, len(names))
+			for _, k := range names {
+				p[k] = run.Params[k]
+			}
+			g = &group{params: p, variant: run.Variant, values: map[string][]float64{}}
+			groups[b.String()] = g
+		}
+		for m := range run.Metrics {
+			if _, ok := metricSet[m]; !ok {
+				metricSet[m] = struct{}{}
+			}
+		}
+		if run.Status != StatusDone {
+			g.failed++
+			continue
+		}
+		for m, v := range run.Metrics {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				g.values[m] = append(g.values[m], v)
+			}
+		}
+	}
+	list := make([]*group, 0, len(groups))
+	for _, g := range groups {
+		list = append(list, g)
+	}
+	sortGroups(list)
+	metrics := sortedKeys(metricSet)
+	tq := tQuantiles{}
+	out := make([]Row, 0, len(list)*len(metrics))
+	for _, g := range list {
+		for _, m := range metrics {
+			row := summarize(g.values[m], tq)
+			row.Params, row.Variant, row.Metric, row.Failed = g.params, g.variant, m, g.failed
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// tQuantiles caches t(0.975, df) by degrees of freedom.
+type tQuantiles map[int]float64
+
+func (t tQuantiles) at(df int) float64 {
+	q, ok := t[df]
+	if !ok {
+		q = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
+		t[df] = q
+	}
+	return q
+}
+
+// summarize computes a row's statistics of xs (which it sorts).
+func summarize(xs []float64, tq tQuantiles) Row {
+	n := len(xs)
+	r := Row{N: n}
+	if n == 0 {
+		return r
+	}
+	sort.Float64s(xs)
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	mean := sum / float64(n)
+	median := xs[n/2]
+	if n%2 == 0 {
+		median = (xs[n/2-1] + xs[n/2]) / 2
+	}
+	r.Mean, r.Median, r.Min, r.Max = &mean, &median, ptr(xs[0]), ptr(xs[n-1])
+	if n < 2 {
+		return r
+	}
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	std := math.Sqrt(ss / float64(n-1))
+	hw := tq.at(n-1) * std / math.Sqrt(float64(n))
+	r.Std, r.CI95Low, r.CI95High = &std, ptr(mean-hw), ptr(mean+hw)
+	return r
+}
+
+func ptr(x float64) *float64 { return &x }
+
+func sortGroups(gs []*group) {
+	sort.Slice(gs, func(i, j int) bool {
+		if c := compareParams(gs[i].params, gs[j].params); c != 0 {
+			return c < 0
+		}
+		return gs[i].variant < gs[j].variant
+	})
+}
+
+// compareParams orders cells by their values, name by name in sorted
+// order; a cell without a name sorts first.
+func compareParams(a, b map[string]string) int {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		va, oka := a[k]
+		vb, okb := b[k]
+		switch {
+		case !oka:
+			return -1
+		case !okb:
+			return 1
+		}
+		if c := compareValues(va, vb); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// compareValues orders two values numerically when both are numbers
+// (numbers before text), as text otherwise or to break a numeric tie
+// ("1.0" and "1").
+func compareValues(a, b string) int {
+	if a == b {
+		return 0
+	}
+	fa, ea := strconv.ParseFloat(a, 64)
+	fb, eb := strconv.ParseFloat(b, 64)
+	switch {
+	case ea == nil && eb == nil:
+		if fa < fb {
+			return -1
+		}
+		if fa > fb {
+			return 1
+		}
+	case ea == nil:
+		return -1
+	case eb == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
+}

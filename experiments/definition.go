@@ -1,0 +1,590 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"schedlab/errs"
+)
+
+// Definition is an experiment as the user writes it (JSON, YAML with the
+// same keys, or the form): a strategy, a workload axis, the variants, a
+// grid over run parameters and the number of replicates. It is the public
+// contract of POST /api/experiments and of `schedlab sweep FILE`.
+type Definition struct {
+	Name     string   `json:"name"`
+	Strategy string   `json:"strategy"`
+	Workload Workload `json:"workload"`
+	// Variants to run; empty means every variant of the strategy.
+	Variants []string `json:"variants,omitempty"`
+	// Grid maps run parameter names to the values swept (a fixed value is
+	// a one-element list).
+	Grid Grid `json:"grid,omitempty"`
+	// Replicates is how many times each cell runs (1..MaxReplicates);
+	// replicate r uses Seed+r to generate its workload and to run.
+	Replicates int `json:"replicates"`
+	// Seed is the base seed (DefaultSeed when absent).
+	Seed       int64       `json:"seed"`
+	Tags       []string    `json:"tags,omitempty"`
+	Notes      string      `json:"notes,omitempty"` // markdown
+	References []Reference `json:"references,omitempty"`
+}
+
+// Workload is the workload axis: either a preset of the strategy with a
+// grid over its parameters (each combination generated per replicate), or
+// stored workloads by id. Exactly one of Preset and IDs is set.
+type Workload struct {
+	Preset string   `json:"preset,omitempty"`
+	Grid   Grid     `json:"grid,omitempty"`
+	IDs    []string `json:"ids,omitempty"`
+}
+
+// Grid maps parameter names to the values swept, as solvers.Params holds
+// them (text; integers exact). Names are expanded in sorted order.
+type Grid map[string][]string
+
+// Reference is a published value drawn as a dashed series beside ours: the
+// value of Metric for Variant (empty: not tied to one) at the cell Params
+// (keys as in Row.Params: run parameters bare, workload grid parameters as
+// "workload.NAME"; keys not given match any value).
+type Reference struct {
+	Name    string            `json:"name"` // the source: "Zhang 2022, Table 1"
+	Metric  string            `json:"metric"`
+	Variant string            `json:"variant,omitempty"`
+	Params  map[string]string `json:"params,omitempty"`
+	Value   float64           `json:"value"`
+}
+
+// Defaults and limits of a definition.
+const (
+	DefaultSeed   = 1       // as in the issue's example; any int64 is allowed
+	MaxReplicates = 1000    // replicates per cell
+	MaxRuns       = 100_000 // expanded runs per experiment: a day of 1 s runs on a few cores
+	maxTextLen    = 200     // name, tag, reference name
+	maxNotesLen   = 64 << 10
+	maxDepth      = 64          // nesting of a JSON definition (its own is 4 deep)
+	maxNodes      = 200_000     // YAML nodes after alias expansion: a definition is small
+	maxValues     = 2 * MaxRuns // values in all lists and ranges of one definition: more cannot expand to ≤ MaxRuns runs unless most lists are fixed values
+)
+
+// ParseJSON reads a definition from JSON, strictly: an unknown key is
+// errs.Invalid naming it; numbers may be JSON numbers or strings.
+func ParseJSON(data []byte) (*Definition, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := jsonTree(dec, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errs.Invalidf("definition", "trailing data after the JSON object")
+	}
+	return (&parser{left: maxValues}).definition(v)
+}
+
+// ParseYAML reads a definition from YAML with the same keys as JSON.
+func ParseYAML(data []byte) (*Definition, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return nil, errs.Invalidf("definition", "not valid YAML: %v", err)
+	}
+	if n.Kind == 0 {
+		return nil, errs.Invalidf("definition", "empty")
+	}
+	budget := maxNodes
+	v, err := yamlTree(&n, "", &budget)
+	if err != nil {
+		return nil, err
+	}
+	return (&parser{left: maxValues}).definition(v)
+}
+
+// Parse reads JSON when data starts with '{' (after blanks), YAML otherwise.
+func Parse(data []byte) (*Definition, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		return ParseJSON(data)
+	}
+	return ParseYAML(data)
+}
+
+// UnmarshalJSON is ParseJSON, so that an API handler decodes a definition
+// with encoding/json and gets the same strictness.
+func (d *Definition) UnmarshalJSON(b []byte) error {
+	p, err := ParseJSON(b)
+	if err != nil {
+		return err
+	}
+	*d = *p
+	return nil
+}
+
+// jsonTree reads one JSON value as the tree encoding/json gives (numbers
+// as json.Number), refusing a key given twice in one object, which
+// encoding/json would resolve silently by keeping the last.
+func jsonTree(dec *json.Decoder, path string, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, errs.Invalidf(field(path), "nested more than %d deep", maxDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, errs.Invalidf(field(path), "not valid JSON: %v", err)
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil // string, json.Number, bool or nil
+	}
+	var out any
+	switch d {
+	case '{':
+		m := map[string]any{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, errs.Invalidf(field(path), "not valid JSON: %v", err)
+			}
+			k, _ := kt.(string)
+			if _, dup := m[k]; dup {
+				return nil, errs.Invalidf(join(path, k), "key given twice")
+			}
+			if m[k], err = jsonTree(dec, join(path, k), depth+1); err != nil {
+				return nil, err
+			}
+		}
+		out = m
+	case '[':
+		l := []any{}
+		for i := 0; dec.More(); i++ {
+			v, err := jsonTree(dec, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			l = append(l, v)
+		}
+		out = l
+	default:
+		return nil, errs.Invalidf(field(path), "not valid JSON: unexpected %v", d)
+	}
+	if _, err := dec.Token(); err != nil { // the closing delimiter
+		return nil, errs.Invalidf(field(path), "not valid JSON: %v", err)
+	}
+	return out, nil
+}
+
+// number is a numeric scalar of either syntax, kept as its text.
+type number string
+
+// yamlTree turns a YAML node into the tree JSON decoding gives (maps,
+// slices, strings, bools, numbers as number, nil).
+func yamlTree(n *yaml.Node, path string, budget *int) (any, error) {
+	if *budget--; *budget < 0 {
+		return nil, errs.Invalidf(field(path), "more than %d YAML nodes (aliases expanded)", maxNodes)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return yamlTree(n.Content[0], path, budget)
+	case yaml.AliasNode:
+		return yamlTree(n.Alias, path, budget)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			v, err := yamlTree(n.Content[i+1], join(path, k), budget)
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		return m, nil
+	case yaml.SequenceNode:
+		s := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := yamlTree(c, fmt.Sprintf("%s[%d]", path, i), budget)
+			if err != nil {
+				return nil, err
+			}
+			s[i] = v
+		}
+		return s, nil
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return nil, nil
+		case "!!bool":
+			var b bool
+			if err := n.Decode(&b); err != nil {
+				return nil, errs.Invalidf(field(path), "line %d: %v", n.Line, err)
+			}
+			return b, nil
+		case "!!int":
+			var i int64
+			if err := n.Decode(&i); err != nil {
+				return nil, errs.Invalidf(field(path), "line %d: integer out of range", n.Line)
+			}
+			return number(strconv.FormatInt(i, 10)), nil
+		case "!!float":
+			var f float64
+			if err := n.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, errs.Invalidf(field(path), "line %d: must be a finite number", n.Line)
+			}
+			return number(n.Value), nil
+		default:
+			return n.Value, nil
+		}
+	}
+	return nil, errs.Invalidf(field(path), "unsupported YAML node")
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func field(path string) string {
+	if path == "" {
+		return "definition"
+	}
+	return path
+}
+
+// numberText writes a number as a parameter value, as solvers.Params does
+// for JSON: an integral value in plain digits when exact in an int64,
+// anything else as the shortest float text.
+func numberText(s string) (string, bool) {
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return s, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", false
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+		if r, ok := new(big.Float).SetPrec(0).SetString(s); ok {
+			if i, acc := r.Int64(); acc == big.Exact {
+				return strconv.FormatInt(i, 10), true
+			}
+		}
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), true
+}
+
+// parser decodes the generic tree strictly; left is how many more
+// values its lists and ranges may hold.
+type parser struct{ left int }
+
+// definition decodes the generic tree strictly into a Definition.
+func (ps *parser) definition(v any) (*Definition, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errs.Invalidf("definition", "must be an object")
+	}
+	d := &Definition{Replicates: 1, Seed: DefaultSeed}
+	var problems []error
+	add := func(err error) {
+		if err != nil {
+			problems = append(problems, err)
+		}
+	}
+	for _, k := range sortedKeys(m) {
+		x := m[k]
+		var err error
+		switch k {
+		case "name":
+			d.Name, err = str(x, k)
+		case "strategy":
+			d.Strategy, err = str(x, k)
+		case "notes":
+			d.Notes, err = str(x, k)
+		case "workload":
+			d.Workload, err = ps.workload(x, k)
+		case "variants":
+			d.Variants, err = strList(x, k)
+		case "tags":
+			d.Tags, err = strList(x, k)
+		case "grid":
+			d.Grid, err = ps.grid(x, k)
+		case "replicates":
+			var i int64
+			i, err = integer(x, k)
+			d.Replicates = int(max(min(i, math.MaxInt32), math.MinInt32))
+		case "seed":
+			d.Seed, err = integer(x, k)
+		case "references":
+			d.References, err = referencesOf(x, k)
+		default:
+			err = unknownKey(k, "", "name, strategy, workload, variants, grid, replicates, seed, tags, notes, references")
+		}
+		add(err)
+	}
+	if err := errs.Join(problems); err != nil {
+		return nil, err
+	}
+	// An empty list or object is as if absent (as encoding/json's
+	// omitempty writes it), so a definition round-trips unchanged.
+	if len(d.Variants) == 0 {
+		d.Variants = nil
+	}
+	if len(d.Tags) == 0 {
+		d.Tags = nil
+	}
+	if len(d.References) == 0 {
+		d.References = nil
+	}
+	if len(d.Grid) == 0 {
+		d.Grid = nil
+	}
+	if len(d.Workload.Grid) == 0 {
+		d.Workload.Grid = nil
+	}
+	if len(d.Workload.IDs) == 0 {
+		d.Workload.IDs = nil
+	}
+	return d, nil
+}
+
+func unknownKey(k, path, known string) error {
+	return errs.Invalidf(join(path, k), "unknown key (known: %s)", known)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func str(x any, path string) (string, error) {
+	s, ok := x.(string)
+	if !ok {
+		return "", errs.Invalidf(path, "must be a string")
+	}
+	return s, nil
+}
+
+// scalar turns a string, number or boolean into a parameter value.
+func scalar(x any, path string) (string, error) {
+	switch x := x.(type) {
+	case string:
+		return strings.TrimSpace(x), nil
+	case json.Number:
+		if s, ok := numberText(string(x)); ok {
+			return s, nil
+		}
+	case number:
+		if s, ok := numberText(string(x)); ok {
+			return s, nil
+		}
+	case bool:
+		return strconv.FormatBool(x), nil
+	}
+	return "", errs.Invalidf(path, "must be a number, a string or a boolean")
+}
+
+func integer(x any, path string) (int64, error) {
+	s, err := scalar(x, path)
+	if err == nil {
+		var i int64
+		if i, err = strconv.ParseInt(s, 10, 64); err == nil {
+			return i, nil
+		}
+	}
+	return 0, errs.Invalidf(path, "must be an integer")
+}
+
+func float(x any, path string) (float64, error) {
+	s, err := scalar(x, path)
+	if err == nil {
+		var f float64
+		if f, err = strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return f, nil
+		}
+	}
+	return 0, errs.Invalidf(path, "must be a finite number")
+}
+
+func strList(x any, path string) ([]string, error) {
+	l, ok := x.([]any)
+	if !ok {
+		return nil, errs.Invalidf(path, "must be a list of strings")
+	}
+	out := make([]string, len(l))
+	for i, e := range l {
+		s, err := str(e, fmt.Sprintf("%s[%d]", path, i))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// values reads a list of scalars or an inclusive integer range
+// {"from": a, "to": b}.
+func (ps *parser) values(x any, path string) ([]string, error) {
+	switch x := x.(type) {
+	case []any:
+		if ps.left -= len(x); ps.left < 0 {
+			return nil, errs.Invalidf(path, "the definition's lists hold more than %d values in all", maxValues)
+		}
+		out := make([]string, len(x))
+		var problems []error
+		for i, e := range x {
+			s, err := scalar(e, fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				problems = append(problems, err)
+			}
+			out[i] = s
+		}
+		return out, errs.Join(problems)
+	case map[string]any:
+		var from, to int64
+		var hasFrom, hasTo bool
+		for _, k := range sortedKeys(x) {
+			var err error
+			switch k {
+			case "from":
+				from, err = integer(x[k], join(path, k))
+				hasFrom = true
+			case "to":
+				to, err = integer(x[k], join(path, k))
+				hasTo = true
+			default:
+				err = unknownKey(k, path, "from, to")
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if !hasFrom || !hasTo {
+			return nil, errs.Invalidf(path, "a range needs both from and to")
+		}
+		if from > to {
+			return nil, errs.Invalidf(path, "range from %d to %d is empty (from must be ≤ to)", from, to)
+		}
+		if to-from >= MaxRuns || to-from < 0 {
+			return nil, errs.Invalidf(path, "range from %d to %d has more than %d values", from, to, MaxRuns)
+		}
+		if ps.left -= int(to - from + 1); ps.left < 0 {
+			return nil, errs.Invalidf(path, "the definition's lists hold more than %d values in all", maxValues)
+		}
+		out := make([]string, 0, to-from+1)
+		for i := from; i <= to; i++ {
+			out = append(out, strconv.FormatInt(i, 10))
+		}
+		return out, nil
+	}
+	return nil, errs.Invalidf(path, `must be a list of values or an integer range {"from": a, "to": b}`)
+}
+
+func (ps *parser) grid(x any, path string) (Grid, error) {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return nil, errs.Invalidf(path, "must be an object of parameter names to lists of values")
+	}
+	g := make(Grid, len(m))
+	var problems []error
+	for _, k := range sortedKeys(m) {
+		vs, err := ps.values(m[k], join(path, k))
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		g[k] = vs
+	}
+	return g, errs.Join(problems)
+}
+
+func (ps *parser) workload(x any, path string) (Workload, error) {
+	var w Workload
+	m, ok := x.(map[string]any)
+	if !ok {
+		return w, errs.Invalidf(path, `must be {"preset": …, "grid": {…}} or {"ids": […]}`)
+	}
+	var problems []error
+	for _, k := range sortedKeys(m) {
+		var err error
+		switch k {
+		case "preset":
+			w.Preset, err = str(m[k], join(path, k))
+		case "grid":
+			w.Grid, err = ps.grid(m[k], join(path, k))
+		case "ids":
+			w.IDs, err = ps.values(m[k], join(path, k))
+		default:
+			err = unknownKey(k, path, "preset, grid, ids")
+		}
+		if err != nil {
+			problems = append(problems, err)
+		}
+	}
+	return w, errs.Join(problems)
+}
+
+func referencesOf(x any, path string) ([]Reference, error) {
+	l, ok := x.([]any)
+	if !ok {
+		return nil, errs.Invalidf(path, "must be a list of references")
+	}
+	out := make([]Reference, len(l))
+	var problems []error
+	for i, e := range l {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		m, ok := e.(map[string]any)
+		if !ok {
+			problems = append(problems, errs.Invalidf(p, `must be {"name", "metric", "variant", "params", "value"}`))
+			continue
+		}
+		r := &out[i]
+		if _, ok := m["value"]; !ok {
+			problems = append(problems, errs.Invalidf(p+".value", "required: the published number"))
+		}
+		for _, k := range sortedKeys(m) {
+			var err error
+			switch k {
+			case "name":
+				r.Name, err = str(m[k], join(p, k))
+			case "metric":
+				r.Metric, err = str(m[k], join(p, k))
+			case "variant":
+				r.Variant, err = str(m[k], join(p, k))
+			case "value":
+				r.Value, err = float(m[k], join(p, k))
+			case "params":
+				pm, ok := m[k].(map[string]any)
+				if !ok {
+					err = errs.Invalidf(join(p, k), "must be an object of parameter names to values")
+					break
+				}
+				r.Params = make(map[string]string, len(pm))
+				for _, pk := range sortedKeys(pm) {
+					s, perr := scalar(pm[pk], join(join(p, k), pk))
+					if perr != nil {
+						problems = append(problems, perr)
+					}
+					r.Params[pk] = s
+				}
+			default:
+				err = unknownKey(k, p, "name, metric, variant, params, value")
+			}
+			if err != nil {
+				problems = append(problems, err)
+			}
+		}
+	}
+	return out, errs.Join(problems)
+}

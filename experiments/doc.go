@@ -1,0 +1,72 @@
+// Package experiments is the pure core of schedlab's experiments (issue
+// 16): a parameter sweep with replicates, defined by the user, expanded
+// into ordinary runs, and aggregated with confidence intervals. It does no
+// I/O: the store keeps definitions and runs, the runner executes them, the
+// views draw the rows this package computes.
+//
+// # Model
+//
+// A Definition names a strategy, a workload axis (a preset with a Grid
+// over its parameters, or stored workloads by id), the variants (empty:
+// all of the strategy's), a Grid over run parameters, the number of
+// replicates and a base seed. Replicate r generates its preset workload
+// with seed+r and runs with seed+r, so replicate 0 of seed 1 is the run a
+// user gets by hand with seed 1. Parse, ParseJSON and ParseYAML read the
+// same keys strictly (an unknown key, or a JSON key given twice, is an
+// error naming it); a list of
+// values may also be written as an inclusive integer range {"from": a,
+// "to": b}; numbers become text as solvers.Params holds them (integers
+// exact: 1e9 is "1000000000"; 1.10 is "1.1"; a string is kept as written).
+// Absent replicates mean 1, an absent seed DefaultSeed (1); an empty list
+// is as if absent. A Reference is a published value (name, metric,
+// optional variant, the cell's params, value) that Validate checks
+// against the swept keys and values, so that it is drawn where it
+// belongs. Validate
+// checks a definition against its strategy and reports every problem at
+// once (errs.List of errs.Invalid naming fields such as grid.gamma[2]).
+//
+// A cell is one combination of swept values, keyed (Run.Cell, Row.Params)
+// by the run grid's names bare and the workload axis under "workload.NAME"
+// (a preset's grid parameter) or "workload" (a stored id), so a preset
+// parameter never collides with a run parameter of the same name. Every
+// grid name is part of the key, one-element lists included.
+//
+// # Order
+//
+// Expand is deterministic: replicate outermost (every cell gets its first
+// result before any gets its second, so a half-finished experiment is
+// evenly filled), then the workload axis, then the run grid, then the
+// variants innermost (the runs an A-vs-B comparison pairs are adjacent).
+// A grid is an odometer over its names in sorted order, the last fastest,
+// values in the order written. Run.Index is the position in that order,
+// the stable key of a run within its experiment. Count gives the number
+// without expanding; MaxRuns (100,000) caps it.
+//
+// # Aggregation
+//
+// Aggregate groups runs by cell and variant (AggregateBy pools the cells
+// over every parameter not kept: the CI then runs over instances and
+// replicates together) and gives one Row per group and metric, for every
+// metric any run reports, so a cell whose runs all failed still shows up.
+// A run counts in N when its status is done and the metric is finite;
+// any other finished status (failed, canceled, interrupted, unknown)
+// counts in Failed — never dropped silently; queued and running runs are
+// not counted yet. Std is the sample standard deviation (n − 1). The 95 %
+// CI is mean ± t·std/√n with t the 0.975 quantile of Student's t with
+// n − 1 degrees of freedom, computed by gonum's distuv.StudentsT (e.g.
+// t(0.975, 3) = 3.182446) and cached per n. For n = 1 the CI and Std do
+// not exist and are null (nil), not the mean: a zero-width interval would
+// claim a certainty one run cannot give; for n = 0 every statistic is
+// null. The median of an even count is the mean of the two middle values.
+// Rows are ordered by params (names sorted, values numerically when both
+// are numbers, as text otherwise), then variant, then metric.
+//
+// # Tables
+//
+// NewPivot lays one metric's rows out with rows and columns chosen among
+// the swept parameters and "variant"; cells read "mean ± half-width"
+// (4 significant digits; the mean alone for n = 1; "(k failed)" appended
+// when runs failed). Every varying parameter must be placed, or pooled
+// beforehand with AggregateBy: two rows in one cell are an error, not an
+// average. CSV and LaTeX (booktabs, special characters escaped) write it.
+package experiments

@@ -1,0 +1,199 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+)
+
+// Validate checks def against strategy (the caller looks it up by
+// def.Strategy; nil means there is none) and returns every problem at
+// once: an errs.List of errs.Invalid, each naming its field
+// ("grid.gamma[2]", "workload.grid.instance", "variants[1]").
+func Validate(def *Definition, strategy solvers.Strategy) error {
+	var ps []error
+	bad := func(field, format string, args ...any) {
+		ps = append(ps, errs.Invalidf(field, format, args...))
+	}
+	if strings.TrimSpace(def.Name) == "" {
+		bad("name", "must not be empty")
+	} else if len(def.Name) > maxTextLen {
+		bad("name", "longer than %d bytes", maxTextLen)
+	}
+	if strategy == nil {
+		if def.Strategy == "" {
+			bad("strategy", "must not be empty")
+		} else {
+			bad("strategy", "unknown strategy %q", def.Strategy)
+		}
+		return errs.Join(ps)
+	}
+	if def.Strategy != strategy.Info().Name {
+		bad("strategy", "is %q but the definition is checked against %q", def.Strategy, strategy.Info().Name)
+	}
+	variants := variantsOf(def, strategy)
+	known := strategy.Variants()
+	seen := map[string]int{}
+	for i, v := range def.Variants {
+		f := fmt.Sprintf("variants[%d]", i)
+		if !slices.ContainsFunc(known, func(k solvers.Variant) bool { return k.Name == v }) {
+			bad(f, "unknown variant %q (known: %s)", v, strings.Join(variantNames(known), ", "))
+		}
+		if j, ok := seen[v]; ok {
+			bad(f, "duplicate of variants[%d]", j)
+		}
+		seen[v] = i
+	}
+	ps = append(ps, checkGrid("grid", def.Grid, strategy.Params(), variants)...)
+	w := def.Workload
+	switch {
+	case w.Preset != "" && len(w.IDs) > 0:
+		bad("workload", "give either a preset or ids, not both")
+	case w.Preset != "":
+		i := slices.IndexFunc(strategy.Presets(), func(p solvers.Preset) bool { return p.Name == w.Preset })
+		if i < 0 {
+			names := []string{}
+			for _, p := range strategy.Presets() {
+				names = append(names, p.Name)
+			}
+			bad("workload.preset", "unknown preset %q (known: %s)", w.Preset, strings.Join(names, ", "))
+		} else {
+			ps = append(ps, checkGrid("workload.grid", w.Grid, strategy.Presets()[i].Params, nil)...)
+		}
+	case len(w.IDs) > 0:
+		if len(w.Grid) > 0 {
+			bad("workload.grid", "a grid applies to a preset, not to stored workloads")
+		}
+		at := map[string]int{}
+		for i, id := range w.IDs {
+			f := fmt.Sprintf("workload.ids[%d]", i)
+			if id == "" {
+				bad(f, "must not be empty")
+			}
+			if j, ok := at[id]; ok {
+				bad(f, "duplicate of workload.ids[%d]", j)
+			}
+			at[id] = i
+		}
+	default:
+		bad("workload", "give a preset (with an optional grid) or the ids of stored workloads")
+	}
+	if def.Replicates < 1 || def.Replicates > MaxReplicates {
+		bad("replicates", "must be 1 to %d, got %d", MaxReplicates, def.Replicates)
+	}
+	if n := Count(def, strategy); n > MaxRuns {
+		bad("definition", "expands to %s runs, more than the limit of %d: sweep fewer values, instances or replicates", countText(n), MaxRuns)
+	}
+	if def.Seed > math.MaxInt64-MaxReplicates {
+		bad("seed", "must be at most %d so that seed + replicate stays an int64", int64(math.MaxInt64-MaxReplicates))
+	}
+	for i, t := range def.Tags {
+		if strings.TrimSpace(t) == "" || len(t) > maxTextLen {
+			bad(fmt.Sprintf("tags[%d]", i), "must be 1 to %d bytes", maxTextLen)
+		}
+	}
+	if len(def.Notes) > maxNotesLen {
+		bad("notes", "longer than %d bytes", maxNotesLen)
+	}
+	keys := cellKeys(def)
+	swept := cellValues(def)
+	for i, r := range def.References {
+		f := fmt.Sprintf("references[%d]", i)
+		if strings.TrimSpace(r.Name) == "" {
+			bad(f+".name", "must not be empty")
+		}
+		if strings.TrimSpace(r.Metric) == "" {
+			bad(f+".metric", "must not be empty")
+		}
+		if r.Variant != "" && !slices.Contains(variants, r.Variant) {
+			bad(f+".variant", "%q is not a variant of this experiment (%s)", r.Variant, strings.Join(variants, ", "))
+		}
+		for _, k := range sortedKeys(r.Params) {
+			if !slices.Contains(keys, k) {
+				bad(f+".params."+k, "not a swept parameter (swept: %s)", strings.Join(keys, ", "))
+			} else if !slices.Contains(swept[k], r.Params[k]) {
+				bad(f+".params."+k, "%q is not one of the values swept (%s)", r.Params[k], strings.Join(swept[k], ", "))
+			}
+		}
+	}
+	return errs.Join(ps)
+}
+
+// checkGrid checks every name of g against specs and resolves every value
+// alone; a parameter that applies to none of variants (when given) is an
+// error too, since sweeping it would change nothing.
+func checkGrid(path string, g Grid, specs []solvers.ParamSpec, variants []string) []error {
+	var ps []error
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	for _, name := range sortedKeys(g) {
+		f := path + "." + name
+		i := slices.IndexFunc(specs, func(s solvers.ParamSpec) bool { return s.Name == name })
+		if i < 0 {
+			ps = append(ps, errs.Invalidf(f, "unknown parameter (known: %s)", strings.Join(names, ", ")))
+			continue
+		}
+		spec := specs[i]
+		if len(spec.Variants) > 0 && variants != nil &&
+			!slices.ContainsFunc(variants, func(v string) bool { return slices.Contains(spec.Variants, v) }) {
+			ps = append(ps, errs.Invalidf(f, "applies only to variants %s, none of which this experiment runs", strings.Join(spec.Variants, ", ")))
+		}
+		if len(g[name]) == 0 {
+			ps = append(ps, errs.Invalidf(f, "needs at least one value"))
+		}
+		at := map[string]int{}
+		for j, v := range g[name] {
+			vf := fmt.Sprintf("%s[%d]", f, j)
+			if k, ok := at[v]; ok {
+				ps = append(ps, errs.Invalidf(vf, "duplicate of %s[%d]", f, k))
+			}
+			at[v] = j
+			if _, err := solvers.Resolve([]solvers.ParamSpec{spec}, solvers.Params{name: v}); err != nil {
+				for _, e := range errs.All(err) {
+					ps = append(ps, errs.Invalidf(vf, "%s", message(e)))
+				}
+			}
+		}
+	}
+	return ps
+}
+
+// message is an error's text without the field its *errs.Error names.
+func message(err error) string {
+	var e *errs.Error
+	if errors.As(err, &e) && e.Err != nil {
+		return e.Err.Error()
+	}
+	return err.Error()
+}
+
+func variantNames(vs []solvers.Variant) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Name
+	}
+	return out
+}
+
+// variantsOf is the variants an experiment runs: its own, or all of the
+// strategy's when it names none.
+func variantsOf(def *Definition, strategy solvers.Strategy) []string {
+	if len(def.Variants) > 0 {
+		return def.Variants
+	}
+	return variantNames(strategy.Variants())
+}
+
+func countText(n int64) string {
+	if n == math.MaxInt64 {
+		return "more than 9e18"
+	}
+	return fmt.Sprint(n)
+}
