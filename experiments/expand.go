@@ -1,9 +1,12 @@
 package experiments
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"sort"
+	"strings"
 
 	"schedlab/solvers"
 )
@@ -187,4 +190,25 @@ func cellValues(def *Definition) map[string][]string {
 		out[WorkloadKey] = def.Workload.IDs
 	}
 	return out
+}
+
+// WorkloadKey names the workload a run uses: a stored workload's ID, or
+// its preset, parameters (sorted by name) and generation seed. Runs with
+// equal keys share one workload, generated once.
+func (r Run) WorkloadKey() string {
+	if r.Workload.ID != "" {
+		return "id=" + r.Workload.ID
+	}
+	names := make([]string, 0, len(r.Workload.Params))
+	for k := range r.Workload.Params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString(r.Workload.Preset)
+	for _, k := range names {
+		fmt.Fprintf(&b, " %s=%s", k, r.Workload.Params[k])
+	}
+	fmt.Fprintf(&b, " seed=%d", r.WorkloadSeed)
+	return b.String()
 }

@@ -2,6 +2,7 @@
 // command line through the same code paths.
 //
 //	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--auth | --insecure-no-auth]
+//	schedlab sweep FILE [--out FILE] [--workers N]   (an experiment definition)
 //	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
 //	schedlab token add [--db FILE] [--label L] NAME   (prints an API token)
 //	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
@@ -71,6 +72,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return exportCmd(ctx, args, stdout, stderr)
 	case "strategies":
 		return strategiesCmd(args, stdout, stderr)
+	case "sweep":
+		return sweepCmd(ctx, args, stdout, stderr)
 	case "user":
 		return userCmd(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
@@ -84,6 +87,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 const usage = `usage:
   schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--auth | --insecure-no-auth]
+  schedlab sweep FILE [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
   schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]

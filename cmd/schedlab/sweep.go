@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"schedlab/experiments"
+	"schedlab/runner"
+	"schedlab/solvers"
+	"schedlab/solvers/registry"
+)
+
+// sweepCmd runs an experiment definition in this process, with the code
+// the server uses (experiments.Validate, Expand, Aggregate; every run
+// through runner.Execute under the budget), and writes {"rows": [...]}: one
+// row per cell, variant and metric, as GET /api/experiments/:id/results.
+func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const use = "usage: schedlab sweep FILE [--out results.json] [--workers N]"
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return errors.New(use)
+	}
+	file, args := args[0], args[1:]
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "write the results JSON here (default stdout)")
+	workers := fs.Int("workers", 2, "runs executed at once")
+	var b budgetFlags
+	b.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	def, err := experiments.Parse(data)
+	if err != nil {
+		return describe(err)
+	}
+	st, ok := registry.Lookup(def.Strategy)
+	if !ok {
+		return fmt.Errorf("strategy: unknown strategy %q (see `schedlab strategies`)", def.Strategy)
+	}
+	if err := experiments.Validate(def, st); err != nil {
+		return describe(err)
+	}
+	if len(def.Workload.IDs) > 0 {
+		return errors.New("workload.ids names stored workloads, which only a server has: use a preset with a grid here, or POST the definition to /api/experiments")
+	}
+	runs := experiments.Expand(def, st)
+	results, err := sweepRuns(ctx, st, runs, *workers, b.budget(), stderr)
+	if err != nil {
+		return err
+	}
+	body, err := json.MarshalIndent(map[string]any{"rows": experiments.Aggregate(results)}, "", "  ")
+	if err != nil {
+		return err
+	}
+	body = append(body, '\n')
+	if *out == "" {
+		_, err = stdout.Write(body)
+		return err
+	}
+	return os.WriteFile(*out, body, 0o644)
+}
+
+// sweepRuns generates each distinct workload once and executes the runs on
+// a pool of workers; a run that fails is a failed result, not an error of
+// the sweep (it is counted, never dropped).
+func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run, workers int, budget runner.Budget, stderr io.Writer) ([]experiments.RunResult, error) {
+	workloads := map[string]*solvers.Workload{}
+	for _, r := range runs {
+		key := r.WorkloadKey()
+		if workloads[key] != nil {
+			continue
+		}
+		specs := presetSpecs(st, r.Workload.Preset)
+		params, err := solvers.Resolve(specs, r.Workload.Params)
+		if err != nil {
+			return nil, describe(err)
+		}
+		w, err := runner.ExecuteGenerate(ctx, st, r.Workload.Preset, params, r.WorkloadSeed, budget)
+		if err != nil {
+			return nil, fmt.Errorf("workload %s: %w", key, describe(err))
+		}
+		workloads[key] = w
+	}
+	results := make([]experiments.RunResult, len(runs))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	next := make(chan int)
+	for i := 0; i < max(workers, 1); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := runs[i]
+				res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: experiments.StatusDone, Metrics: map[string]float64{}}
+				rep, err := runner.Execute(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
+				if err != nil {
+					res.Status = experiments.StatusFailed
+					fmt.Fprintf(stderr, "run %d (%s %v): %v\n", i, r.Variant, r.Cell, err)
+				} else {
+					for _, m := range rep.Metrics {
+						res.Metrics[m.Name] = m.Value
+					}
+				}
+				results[i] = res
+				mu.Lock()
+				done++
+				fmt.Fprintf(stderr, "\r%d/%d runs\033[K", done, len(runs))
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	fmt.Fprintln(stderr)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+func presetSpecs(st solvers.Strategy, preset string) []solvers.ParamSpec {
+	for _, p := range st.Presets() {
+		if p.Name == preset {
+			return p.Params
+		}
+	}
+	return nil
+}
