@@ -93,6 +93,50 @@ type RunFilter struct {
 // rest (strategy, variant, params) before calling it.
 func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
 	const op = "store.CreateRun"
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	defer tx.Rollback()
+	ins, err := newRunInserter(ctx, tx)
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	defer ins.close()
+	run, err := ins.insert(ctx, op, r, now())
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, dbErr(op, err)
+	}
+	return run, nil
+}
+
+// runInserter inserts new queued runs in a transaction with prepared
+// statements: CreateRun inserts one, CreateExperiment thousands. It checks
+// each distinct workload and re-run original once.
+type runInserter struct {
+	tx      *sql.Tx
+	stmt    *sql.Stmt
+	checked map[string]bool // "workload ID" and "run ID" known to exist
+}
+
+func newRunInserter(ctx context.Context, tx *sql.Tx) (*runInserter, error) {
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO runs
+		(id, kind, workload_id, strategy, variant, params, seed, status, rerun_of, owner, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	return &runInserter{tx: tx, stmt: stmt, checked: map[string]bool{}}, nil
+}
+
+func (ins *runInserter) close() { ins.stmt.Close() }
+
+// insert validates r and inserts a copy of it as a queued run created at
+// created, returning the copy with its ID; errors are ready to return (op).
+func (ins *runInserter) insert(ctx context.Context, op string, r *Run, created time.Time) (*Run, error) {
 	run := Run{Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
 		Params: r.Params, Seed: r.Seed, Status: StatusQueued, RerunOf: r.RerunOf, Owner: r.Owner}
 	if run.Kind == "" {
@@ -115,34 +159,25 @@ func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
 	if err != nil {
 		return nil, errs.Wrap(op, errs.Internal, err)
 	}
-
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, dbErr(op, err)
-	}
-	defer tx.Rollback()
-	if run.WorkloadID != "" {
-		if err := exists(ctx, tx, "SELECT 1 FROM workloads WHERE id = ?", run.WorkloadID); err != nil {
+	for _, c := range []struct{ field, what, query, id string }{
+		{"workload_id", "workload", "SELECT 1 FROM workloads WHERE id = ?", run.WorkloadID},
+		{"rerun_of", "run", "SELECT 1 FROM runs WHERE id = ?", run.RerunOf},
+	} {
+		if c.id == "" || ins.checked[c.what+" "+c.id] {
+			continue
+		}
+		if err := exists(ctx, ins.tx, c.query, c.id); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
+				return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: c.field, Err: fmt.Errorf("no %s %q", c.what, c.id)}
 			}
 			return nil, dbErr(op, err)
 		}
+		ins.checked[c.what+" "+c.id] = true
 	}
-	if run.RerunOf != "" {
-		if err := exists(ctx, tx, "SELECT 1 FROM runs WHERE id = ?", run.RerunOf); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "rerun_of", Err: fmt.Errorf("no run %q", run.RerunOf)}
-			}
-			return nil, dbErr(op, err)
-		}
-	}
-	run.CreatedAt = now()
+	run.CreatedAt = created
 	for attempt := 0; ; attempt++ {
 		run.ID = NewID()
-		_, err = tx.ExecContext(ctx, `INSERT INTO runs
-			(id, kind, workload_id, strategy, variant, params, seed, status, rerun_of, owner, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err = ins.stmt.ExecContext(ctx,
 			run.ID, run.Kind, nullString(run.WorkloadID), run.Strategy, run.Variant, string(params), run.Seed,
 			run.Status, nullString(run.RerunOf), nullString(run.Owner), fmtTime(run.CreatedAt))
 		if isIDCollision(err) && attempt < idAttempts {
@@ -151,12 +186,8 @@ func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
 		if err != nil {
 			return nil, dbErr(op, err)
 		}
-		break
+		return &run, nil
 	}
-	if err := tx.Commit(); err != nil {
-		return nil, dbErr(op, err)
-	}
-	return &run, nil
 }
 
 func exists(ctx context.Context, tx *sql.Tx, query, id string) error {
@@ -372,9 +403,26 @@ func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMe
 		if _, err := tx.ExecContext(ctx, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)", id, rep); err != nil {
 			return dbErr(op, err)
 		}
+		if status == StatusDone {
+			if _, err := tx.ExecContext(ctx, metricsFromReport, id, rep); err != nil {
+				return dbErr(op, err)
+			}
+		}
 	}
 	return dbErr(op, tx.Commit())
 }
+
+// metricsFromReport stores the metrics of report ?2 as run ?1's rows of
+// run_metrics: the entries of its top-level "metrics" array that have a
+// text "name" and a numeric "value" (anything else in an entry is
+// ignored, as is a report without metrics); of a repeated name, the first.
+// 0005_experiments.sql fills the runs done before it with the same query.
+const metricsFromReport = `INSERT OR IGNORE INTO run_metrics (run_id, name, value)
+	SELECT ?1, json_extract(m.value, '$.name'), json_extract(m.value, '$.value')
+	FROM json_each(?2, '$.metrics') AS m
+	WHERE json_type(?2, '$.metrics') = 'array'
+	  AND json_type(m.value, '$.name') = 'text'
+	  AND json_type(m.value, '$.value') IN ('integer', 'real')`
 
 // changed turns an UPDATE that touched no row into NotFound or Conflict.
 func (s *Store) changed(ctx context.Context, op string, res sql.Result, id, verb string) error {
@@ -424,12 +472,26 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 }
 
 // DeleteRun deletes a finished run (its re-runs keep existing, with
-// RerunOf cleared). A queued or running run is errs.Conflict: cancel it first.
+// RerunOf cleared). A queued or running run is errs.Conflict: cancel it
+// first; so is a run of an experiment, which goes with its experiment
+// (DeleteExperiment).
 func (s *Store) DeleteRun(ctx context.Context, id string) error {
 	const op = "store.DeleteRun"
-	res, err := s.db.ExecContext(ctx, "DELETE FROM runs WHERE id = ? AND status NOT IN (?, ?)", id, StatusQueued, StatusRunning)
+	res, err := s.db.ExecContext(ctx, `DELETE FROM runs WHERE id = ? AND status NOT IN (?, ?)
+		AND NOT EXISTS (SELECT 1 FROM experiment_runs WHERE run_id = ?)`, id, StatusQueued, StatusRunning, id)
 	if err != nil {
 		return dbErr(op, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		var exp string
+		err := s.db.QueryRowContext(ctx, "SELECT experiment_id FROM experiment_runs WHERE run_id = ? LIMIT 1", id).Scan(&exp)
+		if err == nil {
+			return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+				Err: fmt.Errorf("run %s belongs to experiment %s: delete the experiment instead", id, exp)}
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return dbErr(op, err)
+		}
 	}
 	return s.changed(ctx, op, res, id, "delete")
 }
