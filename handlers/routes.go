@@ -57,4 +57,8 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/api/runs/:id/cancel", s.apiCancel)
 	e.DELETE("/api/runs/:id", s.apiDelete)
 	e.POST("/api/reproduce/:strategy", s.apiReproduce)
+	e.POST("/api/experiments", s.apiCreateExperiment)
+	e.GET("/api/experiments/:id", s.apiGetExperiment)
+	e.GET("/api/experiments/:id/results", s.apiExperimentResults)
+	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)
 }

@@ -279,7 +279,8 @@ func checkContentType(r *http.Request) error {
 		return nil
 	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	if err == nil && (ct == echo.MIMEApplicationJSON || (ct == echo.MIMEMultipartForm && isUpload(r))) {
+	if err == nil && (ct == echo.MIMEApplicationJSON || (ct == echo.MIMEMultipartForm && isUpload(r)) ||
+		(isYAML(ct) && r.URL.Path == "/api/experiments")) {
 		return nil
 	}
 	want := "application/json"
@@ -287,6 +288,13 @@ func checkContentType(r *http.Request) error {
 		want = "multipart/form-data"
 	}
 	return echo.NewHTTPError(http.StatusUnsupportedMediaType, "Content-Type must be "+want+", got "+quoteOrNone(r.Header.Get(echo.HeaderContentType)))
+}
+
+// isYAML reports whether a media type is YAML, which an experiment
+// definition may be sent as. None of these is a type a cross-origin form
+// can send without a preflight.
+func isYAML(ct string) bool {
+	return ct == "application/yaml" || ct == "application/x-yaml" || ct == "text/yaml"
 }
 
 func quoteOrNone(s string) string {

@@ -1,0 +1,111 @@
+package handlers
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"schedlab/experiments"
+)
+
+// TestExperimentAPIRunsASweepAndAggregatesIt posts a sweep as YAML, waits
+// for its runs, and checks the results rows against the runs' own reports
+// (mean and sample std by hand), then that a bad definition stores nothing.
+func TestExperimentAPIRunsASweepAndAggregatesIt(t *testing.T) {
+	a := newApp(t, "", 0)
+	def := `name: gamma sweep
+strategy: eapm
+workload:
+  preset: zhang2022-case1
+  grid:
+    instance: [0, 1, 2]
+variants: [online, greedy-min-energy]
+grid:
+  gamma: [1.1, 1.3]
+`
+	status, b := a.do(t, http.MethodPost, "/api/experiments", "application/yaml", strings.NewReader(def))
+	if status != http.StatusCreated {
+		t.Fatalf("create: %d %s", status, b)
+	}
+	var e apiExperiment
+	json.Unmarshal(b, &e)
+	if e.RunsTotal != 3*2*2 {
+		t.Fatalf("runs_total %d, want 12", e.RunsTotal)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, b = a.do(t, http.MethodGet, "/api/experiments/"+e.ID, "", nil)
+		json.Unmarshal(b, &e)
+		if e.Status == "done" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("experiment still %s: %s", e.Status, b)
+		}
+	}
+	if e.RunsDone != 12 || e.RunsFailed != 0 {
+		t.Fatalf("done %d failed %d", e.RunsDone, e.RunsFailed)
+	}
+	// Pooled over instances: one row per γ and variant for each metric.
+	_, b = a.do(t, http.MethodGet, "/api/experiments/"+e.ID+"/results?keep=gamma", "", nil)
+	var res struct{ Rows []experiments.Row }
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	// The objective of each run, by hand, from its report.
+	byHand := map[string][]float64{}
+	runs, err := a.store.ExperimentRuns(t.Context(), e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		_, rep := a.do(t, http.MethodGet, "/api/runs/"+r.RunID+"/report", "", nil)
+		var report struct {
+			Metrics []struct {
+				Name  string
+				Value float64
+			}
+		}
+		json.Unmarshal(rep, &report)
+		for _, m := range report.Metrics {
+			if m.Name == "objective" {
+				byHand[r.Params["gamma"]+" "+r.Variant] = append(byHand[r.Params["gamma"]+" "+r.Variant], m.Value)
+			}
+		}
+	}
+	checked := 0
+	for _, row := range res.Rows {
+		if row.Metric != "objective" {
+			continue
+		}
+		vs := byHand[row.Params["gamma"]+" "+row.Variant]
+		if len(vs) != 3 || row.N != 3 || row.Mean == nil || row.Std == nil {
+			t.Fatalf("row %+v against %v", row, vs)
+		}
+		mean := (vs[0] + vs[1] + vs[2]) / 3
+		ss := 0.0
+		for _, v := range vs {
+			ss += (v - mean) * (v - mean)
+		}
+		std := math.Sqrt(ss / 2)
+		if math.Abs(*row.Mean-mean) > 1e-9*math.Abs(mean) || math.Abs(*row.Std-std) > 1e-9*math.Max(std, 1) {
+			t.Errorf("γ %s %s: mean %v std %v, by hand %v %v", row.Params["gamma"], row.Variant, *row.Mean, *row.Std, mean, std)
+		}
+		checked++
+	}
+	if checked != 4 {
+		t.Errorf("%d objective rows, want 2 γ × 2 variants", checked)
+	}
+
+	// A definition with a bad value stores nothing, workloads included.
+	runsBefore, workloadsBefore := a.countRuns(t), a.countWorkloads(t)
+	status, b = a.postJSON(t, "/api/experiments", `{"strategy":"eapm","workload":{"preset":"zhang2022-case1","grid":{"instance":[0]}},"grid":{"gamma":[1.1,"x"]}}`)
+	if status != http.StatusBadRequest || !strings.Contains(string(b), "gamma") {
+		t.Errorf("bad gamma: %d %s", status, b)
+	}
+	if a.countRuns(t) != runsBefore || a.countWorkloads(t) != workloadsBefore {
+		t.Error("a refused experiment stored runs or workloads")
+	}
+}
