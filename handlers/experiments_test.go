@@ -1,9 +1,11 @@
 package handlers
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +109,61 @@ grid:
 	}
 	if a.countRuns(t) != runsBefore || a.countWorkloads(t) != workloadsBefore {
 		t.Error("a refused experiment stored runs or workloads")
+	}
+}
+
+// TestExperimentFinishesAfterARestart kills the server with an experiment
+// half way (two of its runs running, the rest queued) and starts it again:
+// the experiment finishes by itself with every run done once, the
+// interrupted ones started again under their own ids.
+func TestExperimentFinishesAfterARestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "restart.db")
+	a := newApp(t, db, 0)
+	ctx := context.Background()
+	a.runner.Shutdown(ctx) // nothing runs until the restart
+	status, b := a.postJSON(t, "/api/experiments", `{"name":"restart","strategy":"eapm","workload":{"preset":"zhang2022-case1","grid":{"instance":{"from":0,"to":2}}},"variants":["online","average"]}`)
+	if status != http.StatusCreated {
+		t.Fatalf("create: %d %s", status, b)
+	}
+	var e apiExperiment
+	json.Unmarshal(b, &e)
+	a.Close()
+	// The crash: two runs were running when the process died.
+	for i := 0; i < 2; i++ {
+		if r, err := a.store.ClaimNext(ctx); err != nil || r == nil {
+			t.Fatalf("claim: %v %v", r, err)
+		}
+	}
+	before, err := a.store.ExperimentRuns(ctx, e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.store.Close()
+
+	b2 := newApp(t, db, 0)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, body := b2.do(t, http.MethodGet, "/api/experiments/"+e.ID, "", nil)
+		json.Unmarshal(body, &e)
+		if e.Status == "done" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the restart the experiment is still %s: %s", e.Status, body)
+		}
+	}
+	after, err := b2.store.ExperimentRuns(ctx, e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) || len(after) != 6 {
+		t.Fatalf("%d runs before, %d after, want 6", len(before), len(after))
+	}
+	for i, r := range after {
+		if r.RunID != before[i].RunID || r.Status != "done" {
+			t.Errorf("run %d: %s %s, was %s", i, r.RunID, r.Status, before[i].RunID)
+		}
+	}
+	if n := b2.countRuns(t); n != 6 {
+		t.Errorf("%d runs stored, want the experiment's 6 (no copies)", n)
 	}
 }

@@ -136,6 +136,12 @@ func (r *Runner) Start(ctx context.Context) error {
 	if n > 0 {
 		r.log.Info("runs interrupted by the last stop", "count", n)
 	}
+	if n, err = r.st.RequeueExperimentRuns(ctx); err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	if n > 0 {
+		r.log.Info("interrupted runs of experiments queued again", "count", n)
+	}
 	wctx, stop := context.WithCancelCause(ctx)
 	r.stop, r.started = stop, true
 	for i := 0; i < r.opt.Workers; i++ {

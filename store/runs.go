@@ -471,6 +471,25 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 	return int(n), dbErr(op, err)
 }
 
+// RequeueExperimentRuns puts back in the queue the interrupted runs of
+// experiments still running, and returns how many: after a restart an
+// experiment finishes by itself, every run done once (an interrupted run
+// is the same run started again, not a copy). Call it at startup, after
+// MarkInterrupted.
+func (s *Store) RequeueExperimentRuns(ctx context.Context) (int, error) {
+	const op = "store.RequeueExperimentRuns"
+	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = '', error_field = '', started_at = NULL,
+		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = ''
+		WHERE status = ? AND id IN (SELECT er.run_id FROM experiment_runs er
+			JOIN experiments e ON e.id = er.experiment_id WHERE e.status = ?)`,
+		StatusQueued, StatusInterrupted, ExperimentRunning)
+	if err != nil {
+		return 0, dbErr(op, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), dbErr(op, err)
+}
+
 // DeleteRun deletes a finished run (its re-runs keep existing, with
 // RerunOf cleared). A queued or running run is errs.Conflict: cancel it
 // first; so is a run of an experiment, which goes with its experiment
