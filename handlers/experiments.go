@@ -7,13 +7,17 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
 	"schedlab/experiments"
+	"schedlab/solvers"
 	"schedlab/store"
+	"schedlab/views"
 )
 
 // maxDefinition caps an experiment definition's body: a definition is a
@@ -220,4 +224,179 @@ func (s *Server) apiCancelExperiment(c echo.Context) error {
 		}
 	}
 	return s.apiGetExperiment(c)
+}
+
+// experimentView builds what /experiments/:id shows, as a Report (one
+// shape feeds every page): for the chosen metric, the metric against the
+// chosen swept parameter, one line per variant with its 95 % confidence
+// interval (pooled over every other swept value: instances, replicates),
+// the reference values as dashed lines, and the rows as a table.
+func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.ExperimentProps, error) {
+	ctx := c.Request().Context()
+	a, err := s.toAPIExperiment(ctx, e)
+	if err != nil {
+		return views.ExperimentProps{}, err
+	}
+	p := views.ExperimentProps{ID: e.ID, Name: e.Name, Strategy: e.Strategy, Status: a.Status, Total: a.RunsTotal,
+		Done: a.RunsDone, Failed: a.RunsFailed, Notes: e.Notes, Tags: e.Tags}
+	def, err := experiments.ParseJSON(e.Definition)
+	if err != nil {
+		return p, errs.Wrap("experiment page", errs.Internal, err)
+	}
+	for k := range def.Grid {
+		p.Swept = append(p.Swept, k)
+	}
+	for k := range def.Workload.Grid {
+		p.Swept = append(p.Swept, experiments.WorkloadPrefix+k)
+	}
+	sort.Strings(p.Swept)
+	p.X = c.QueryParam("x")
+	if p.X == "" && len(p.Swept) > 0 {
+		p.X = p.Swept[0]
+	}
+	var keep []string
+	if p.X != "" {
+		keep = []string{p.X}
+	}
+	rows, err := s.experimentResults(ctx, e.ID, keep)
+	if err != nil {
+		return p, err
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if !seen[r.Metric] {
+			seen[r.Metric] = true
+			p.Metrics = append(p.Metrics, r.Metric)
+		}
+	}
+	p.Metric = c.QueryParam("metric")
+	if !seen[p.Metric] && len(p.Metrics) > 0 {
+		p.Metric = p.Metrics[0]
+	}
+	p.Report = resultsReport(rows, p.Metric, p.X, def.References)
+	return p, nil
+}
+
+// resultsReport is the Report of one metric of an experiment's rows.
+func resultsReport(rows []experiments.Row, metric, x string, refs []experiments.Reference) *solvers.Report {
+	plot := solvers.Plot{Title: metric + " vs " + x, XLabel: x, YLabel: metric}
+	table := solvers.Table{Title: "Results: " + metric,
+		Columns: []string{x, "variant", "n", "mean", "ci95_low", "ci95_high", "std", "median", "min", "max", "failed"}}
+	lines := map[string]int{}
+	numeric := true
+	for _, r := range rows {
+		if r.Metric != metric {
+			continue
+		}
+		cell := func(v *float64) any {
+			if v == nil {
+				return nil
+			}
+			return *v
+		}
+		table.Rows = append(table.Rows, []any{r.Params[x], r.Variant, float64(r.N), cell(r.Mean), cell(r.CI95Low),
+			cell(r.CI95High), cell(r.Std), cell(r.Median), cell(r.Min), cell(r.Max), float64(r.Failed)})
+		xv, err := strconv.ParseFloat(r.Params[x], 64)
+		if err != nil {
+			numeric = false
+			continue
+		}
+		if r.Mean == nil {
+			continue
+		}
+		for _, l := range []struct {
+			name   string
+			v      *float64
+			dashed bool
+		}{{r.Variant, r.Mean, false}, {r.Variant + " 95% CI low", r.CI95Low, true}, {r.Variant + " 95% CI high", r.CI95High, true}} {
+			if l.v == nil {
+				continue
+			}
+			i, ok := lines[l.name]
+			if !ok {
+				i = len(plot.Lines)
+				lines[l.name] = i
+				plot.Lines = append(plot.Lines, solvers.Line{Name: l.name, Dashed: l.dashed})
+			}
+			plot.Lines[i].Points = append(plot.Lines[i].Points, [2]float64{xv, *l.v})
+		}
+	}
+	for _, ref := range refs {
+		if ref.Metric != metric {
+			continue
+		}
+		xv, err := strconv.ParseFloat(ref.Params[x], 64)
+		if err != nil {
+			continue
+		}
+		name := ref.Name + " (" + ref.Variant + ")"
+		i, ok := lines[name]
+		if !ok {
+			i = len(plot.Lines)
+			lines[name] = i
+			plot.Lines = append(plot.Lines, solvers.Line{Name: name, Dashed: true})
+		}
+		plot.Lines[i].Points = append(plot.Lines[i].Points, [2]float64{xv, ref.Value})
+	}
+	rep := &solvers.Report{Tables: []solvers.Table{table}}
+	if numeric && len(plot.Lines) > 0 {
+		for i := range plot.Lines {
+			sort.Slice(plot.Lines[i].Points, func(a, b int) bool { return plot.Lines[i].Points[a][0] < plot.Lines[i].Points[b][0] })
+		}
+		rep.Series = []solvers.Plot{plot}
+	}
+	return rep
+}
+
+func (s *Server) experimentPage(c echo.Context) error {
+	e, err := s.store.GetExperiment(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	p, err := s.experimentView(c, e)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ExperimentPage(p))
+}
+
+// apiExperimentPivot: GET /api/experiments/:id/pivot.csv or pivot.tex with
+// metric, rows and cols (comma lists of swept names and "variant"): the
+// pivot table of mean ± CI half-width, as CSV or LaTeX (booktabs).
+func (s *Server) apiExperimentPivot(c echo.Context) error {
+	format := c.Param("format")
+	if format != "pivot.csv" && format != "pivot.tex" {
+		return errs.New(errs.NotFound, "format", "no %q: use pivot.csv or pivot.tex", format)
+	}
+	split := func(v string) []string {
+		if v == "" {
+			return nil
+		}
+		return strings.Split(v, ",")
+	}
+	rowBy, colBy := split(c.QueryParam("rows")), split(c.QueryParam("cols"))
+	keep := append(append([]string{}, rowBy...), colBy...)
+	var kept []string
+	for _, k := range keep {
+		if k != experiments.VariantKey {
+			kept = append(kept, k)
+		}
+	}
+	rows, err := s.experimentResults(c.Request().Context(), c.Param("id"), kept)
+	if err != nil {
+		return err
+	}
+	var body []byte
+	mime := "text/csv; charset=utf-8"
+	if format == "pivot.csv" {
+		body, err = experiments.PivotCSV(rows, c.QueryParam("metric"), rowBy, colBy)
+	} else {
+		body, err = experiments.PivotLaTeX(rows, c.QueryParam("metric"), rowBy, colBy)
+		mime = "application/x-tex; charset=utf-8"
+	}
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", c.Param("id")+"-"+format))
+	return c.Blob(http.StatusOK, mime, body)
 }

@@ -101,6 +101,28 @@ grid:
 		t.Errorf("%d objective rows, want 2 γ × 2 variants", checked)
 	}
 
+	// The page: the objective against γ, a line per variant and its CI,
+	// the rows; and the pivot downloads.
+	status, page := a.do(t, http.MethodGet, "/experiments/"+e.ID+"?metric=objective&x=gamma", "", nil)
+	if status != http.StatusOK {
+		t.Fatalf("experiment page: %d", status)
+	}
+	doc := parseHTML(t, page)
+	if doc.Find(`[data-kind=plot][data-title="objective vs gamma"]`).Length() != 1 {
+		t.Error("no plot of the objective against γ")
+	}
+	if n := doc.Find("[data-testid=report] table tbody tr").Length(); n != 4 {
+		t.Errorf("%d result rows on the page, want 2 γ × 2 variants", n)
+	}
+	_, csv := a.do(t, http.MethodGet, "/api/experiments/"+e.ID+"/pivot.csv?metric=objective&rows=gamma&cols=variant", "", nil)
+	if lines := strings.Split(strings.TrimSpace(string(csv)), "\n"); len(lines) != 3 || !strings.Contains(lines[0], "online") {
+		t.Errorf("pivot CSV:\n%s", csv)
+	}
+	_, tex := a.do(t, http.MethodGet, "/api/experiments/"+e.ID+"/pivot.tex?metric=objective&rows=gamma&cols=variant", "", nil)
+	if !strings.Contains(string(tex), "\\toprule") || !strings.Contains(string(tex), "\\pm") && !strings.Contains(string(tex), "±") {
+		t.Errorf("pivot LaTeX:\n%s", tex)
+	}
+
 	// A definition with a bad value stores nothing, workloads included.
 	runsBefore, workloadsBefore := a.countRuns(t), a.countWorkloads(t)
 	status, b = a.postJSON(t, "/api/experiments", `{"strategy":"eapm","workload":{"preset":"zhang2022-case1","grid":{"instance":[0]}},"grid":{"gamma":[1.1,"x"]}}`)

@@ -39,6 +39,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/runs/:id/all-variants", s.compareRunVariants)
 	e.GET("/runs/:id/tables/:file", s.tableCSV)
 	e.GET("/compare", s.comparePage)
+	e.GET("/experiments/:id", s.experimentPage)
 	e.GET("/reproduce", s.reproducePage)
 	e.POST("/reproduce", s.startReproducePage)
 
@@ -60,5 +61,6 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/api/experiments", s.apiCreateExperiment)
 	e.GET("/api/experiments/:id", s.apiGetExperiment)
 	e.GET("/api/experiments/:id/results", s.apiExperimentResults)
+	e.GET("/api/experiments/:id/:format", s.apiExperimentPivot)
 	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)
 }

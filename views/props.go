@@ -156,3 +156,15 @@ type Workload struct {
 	Owner     string
 	CreatedAt time.Time
 }
+
+// ExperimentProps feeds /experiments/:id.
+type ExperimentProps struct {
+	ID, Name, Strategy, Status string
+	Total, Done, Failed        int
+	Notes                      string
+	Tags                       []string
+	Swept                      []string // the swept parameter names
+	Metrics                    []string // every metric the runs report
+	Metric, X                  string   // the chosen metric and x parameter
+	Report                     *solvers.Report
+}
