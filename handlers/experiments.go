@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"sort"
@@ -274,6 +275,29 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		p.Metric = p.Metrics[0]
 	}
 	p.Report = resultsReport(rows, p.Metric, p.X, def.References)
+	// A against B: two variants (the first two by default), run by run.
+	variants := def.Variants
+	if len(variants) == 0 {
+		if st, err := s.lookup(def.Strategy); err == nil {
+			for _, v := range st.Variants() {
+				variants = append(variants, v.Name)
+			}
+		}
+	}
+	p.Variants = variants
+	p.A, p.B = c.QueryParam("a"), c.QueryParam("b")
+	if p.A == "" && len(variants) > 1 {
+		p.A, p.B = variants[0], variants[1]
+	}
+	if p.A != "" && p.B != "" && p.A != p.B {
+		runs, err := s.store.ExperimentRuns(ctx, e.ID)
+		if err != nil {
+			return p, err
+		}
+		plot, table := abReport(runs, p.Metric, p.A, p.B)
+		p.Report.Series = append(p.Report.Series, plot)
+		p.Report.Tables = append(p.Report.Tables, table)
+	}
 	return p, nil
 }
 
@@ -399,4 +423,66 @@ func (s *Server) apiExperimentPivot(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", c.Param("id")+"-"+format))
 	return c.Blob(http.StatusOK, mime, body)
+}
+
+// abReport pairs the runs of variants a and b that share a cell and a
+// replicate (the same workload and seeds) and shows metric for each pair
+// as a point (a's value, b's value) beside the diagonal, with how often
+// each is higher; log axes when the values are positive and span more
+// than two decades.
+func abReport(runs []store.ExperimentRun, metric, a, b string) (solvers.Plot, solvers.Table) {
+	type key struct {
+		cell string
+		rep  int
+	}
+	value := func(r store.ExperimentRun) (float64, bool) {
+		for _, m := range r.Metrics {
+			if m.Name == metric {
+				return m.Value, true
+			}
+		}
+		return 0, false
+	}
+	as := map[key]float64{}
+	for _, r := range runs {
+		if r.Variant == a && r.Status == store.StatusDone {
+			if v, ok := value(r); ok {
+				as[key{string(r.Cell), r.Replicate}] = v
+			}
+		}
+	}
+	plot := solvers.Plot{Title: metric + ": " + b + " against " + a, Kind: "scatter", XLabel: a, YLabel: b,
+		Lines: []solvers.Line{{Name: "pairs"}}}
+	higherA, equal, higherB := 0, 0, 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range runs {
+		if r.Variant != b || r.Status != store.StatusDone {
+			continue
+		}
+		vb, ok := value(r)
+		va, paired := as[key{string(r.Cell), r.Replicate}]
+		if !ok || !paired {
+			continue
+		}
+		plot.Lines[0].Points = append(plot.Lines[0].Points, [2]float64{va, vb})
+		lo, hi = math.Min(lo, math.Min(va, vb)), math.Max(hi, math.Max(va, vb))
+		switch {
+		case va > vb:
+			higherA++
+		case va < vb:
+			higherB++
+		default:
+			equal++
+		}
+	}
+	if len(plot.Lines[0].Points) > 0 {
+		plot.Lines = append(plot.Lines, solvers.Line{Name: "equal", Dashed: true, Points: [][2]float64{{lo, lo}, {hi, hi}}})
+		if lo > 0 && hi/lo > 100 {
+			plot.XLog, plot.YLog = true, true
+		}
+	}
+	table := solvers.Table{Title: "Pairs: " + a + " against " + b + " (" + metric + ")",
+		Columns: []string{"pairs", a + " higher", "equal", b + " higher"},
+		Rows:    [][]any{{float64(higherA + equal + higherB), float64(higherA), float64(equal), float64(higherB)}}}
+	return plot, table
 }

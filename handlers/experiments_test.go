@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,8 +57,9 @@ grid:
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
-	// The objective of each run, by hand, from its report.
+	// The objective of each run, by hand, from its report; and by cell.
 	byHand := map[string][]float64{}
+	byCell := map[string]map[string]float64{}
 	runs, err := a.store.ExperimentRuns(t.Context(), e.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +76,10 @@ grid:
 		for _, m := range report.Metrics {
 			if m.Name == "objective" {
 				byHand[r.Params["gamma"]+" "+r.Variant] = append(byHand[r.Params["gamma"]+" "+r.Variant], m.Value)
+				if byCell[string(r.Cell)] == nil {
+					byCell[string(r.Cell)] = map[string]float64{}
+				}
+				byCell[string(r.Cell)][r.Variant] = m.Value
 			}
 		}
 	}
@@ -111,8 +117,23 @@ grid:
 	if doc.Find(`[data-kind=plot][data-title="objective vs gamma"]`).Length() != 1 {
 		t.Error("no plot of the objective against γ")
 	}
-	if n := doc.Find("[data-testid=report] table tbody tr").Length(); n != 4 {
+	if n := doc.Find(`table[data-title="Results: objective"] tbody tr`).Length(); n != 4 {
 		t.Errorf("%d result rows on the page, want 2 γ × 2 variants", n)
+	}
+	// Pairs of runs, online against greedy-min-energy, counted by hand.
+	onlineHigher := 0
+	for _, v := range byCell {
+		if v["online"] > v["greedy-min-energy"] {
+			onlineHigher++
+		}
+	}
+	pairs := doc.Find(`table[data-title="Pairs: online against greedy-min-energy (objective)"]`)
+	cells := pairs.Find("tbody td")
+	if cells.Length() != 4 || strings.TrimSpace(cells.Eq(0).Text()) != "6" || strings.TrimSpace(cells.Eq(1).Text()) != strconv.Itoa(onlineHigher) {
+		t.Errorf("pairs table %q, want 6 pairs with online higher in %d", cells.Text(), onlineHigher)
+	}
+	if doc.Find(`[data-kind=plot][data-title="objective: greedy-min-energy against online"]`).Length() != 1 {
+		t.Error("no A-against-B scatter")
 	}
 	_, csv := a.do(t, http.MethodGet, "/api/experiments/"+e.ID+"/pivot.csv?metric=objective&rows=gamma&cols=variant", "", nil)
 	if lines := strings.Split(strings.TrimSpace(string(csv)), "\n"); len(lines) != 3 || !strings.Contains(lines[0], "online") {

@@ -166,5 +166,7 @@ type ExperimentProps struct {
 	Swept                      []string // the swept parameter names
 	Metrics                    []string // every metric the runs report
 	Metric, X                  string   // the chosen metric and x parameter
+	Variants                   []string // the experiment's variants
+	A, B                       string   // the two variants compared run by run
 	Report                     *solvers.Report
 }
