@@ -22,7 +22,7 @@ import (
 // through runner.Execute under the budget), and writes {"rows": [...]}: one
 // row per cell, variant and metric, as GET /api/experiments/:id/results.
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const use = "usage: schedlab sweep FILE [--out results.json] [--workers N]"
+	const use = "usage: schedlab sweep FILE [--out results.json] [--keep a,b] [--workers N]"
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return errors.New(use)
 	}
@@ -31,6 +31,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "write the results JSON here (default stdout)")
 	workers := fs.Int("workers", 2, "runs executed at once")
+	keep := fs.String("keep", "", "pool every swept value but these (comma list, e.g. gamma): the rows' samples span the rest")
 	var b budgetFlags
 	b.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -59,7 +60,11 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	body, err := json.MarshalIndent(map[string]any{"rows": experiments.Aggregate(results)}, "", "  ")
+	rows := experiments.Aggregate(results)
+	if *keep != "" {
+		rows = experiments.AggregateBy(results, strings.Split(*keep, ","))
+	}
+	body, err := json.MarshalIndent(map[string]any{"rows": rows}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -83,5 +85,78 @@ seed: 1
 	}
 	if objectives != 2*2*2 {
 		t.Errorf("%d objective rows, want 2 instances × 2 γ × 2 variants", objectives)
+	}
+}
+
+// TestEAPMTable1AsAnExperimentMatchesTheReproduce runs the seed's Table 1
+// (objective against γ over case 1's instances, per method) as an
+// experiment and checks its means equal the reproduce's Table 1 at the
+// same instances.
+func TestEAPMTable1AsAnExperimentMatchesTheReproduce(t *testing.T) {
+	dir := t.TempDir()
+	def := filepath.Join(dir, "table1.json")
+	os.WriteFile(def, []byte(`{"name": "EAPM Table 1", "strategy": "eapm",
+ "workload": {"preset": "zhang2022-case1", "grid": {"instance": {"from": 0, "to": 2}}},
+ "variants": ["online", "greedy-min-energy", "greedy-max-objective", "average"],
+ "grid": {"gamma": [1.05, 1.2, 1.4]}}`), 0o644)
+	out := filepath.Join(dir, "rows.json")
+	if err := run(context.Background(), []string{"sweep", def, "--keep", "gamma", "--out", out}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Rows []struct {
+			Params  map[string]string `json:"params"`
+			Variant string            `json:"variant"`
+			Metric  string            `json:"metric"`
+			N       int               `json:"n"`
+			Mean    *float64          `json:"mean"`
+		} `json:"rows"`
+	}
+	b, _ := os.ReadFile(out)
+	json.Unmarshal(b, &res)
+	repro := filepath.Join(dir, "repro.json")
+	if err := run(context.Background(), []string{"reproduce", "eapm", "--param", "instances=3", "--param", "max_n=30",
+		"--param", "bounds=false", "--out", repro}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Tables []struct {
+			Title   string   `json:"title"`
+			Columns []string `json:"columns"`
+			Rows    [][]any  `json:"rows"`
+		} `json:"tables"`
+	}
+	rb, _ := os.ReadFile(repro)
+	json.Unmarshal(rb, &rep)
+	column := map[string]string{"online": "online", "greedy-min-energy": "greedy_min_energy",
+		"greedy-max-objective": "greedy_max_objective", "average": "average"}
+	checked := 0
+	for _, tb := range rep.Tables {
+		if tb.Title != "Table 1" {
+			continue
+		}
+		for _, row := range tb.Rows {
+			gamma := strconv.FormatFloat(row[0].(float64), 'g', -1, 64)
+			for _, r := range res.Rows {
+				if r.Metric != "objective" || r.Params["gamma"] != gamma {
+					continue
+				}
+				if r.N != 3 || r.Mean == nil {
+					t.Fatalf("γ %s %s: n %d", gamma, r.Variant, r.N)
+				}
+				for j, c := range tb.Columns {
+					if c == column[r.Variant] {
+						want := row[j].(float64)
+						if math.Abs(*r.Mean-want) > 1e-9*math.Max(1, math.Abs(want)) {
+							t.Errorf("γ %s %s: experiment mean %v, reproduce Table 1 %v", gamma, r.Variant, *r.Mean, want)
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked != 3*4 {
+		t.Errorf("compared %d means, want 3 γ × 4 methods", checked)
 	}
 }
