@@ -486,3 +486,87 @@ func abReport(runs []store.ExperimentRun, metric, a, b string) (solvers.Plot, so
 		Rows:    [][]any{{float64(higherA + equal + higherB), float64(higherA), float64(equal), float64(higherB)}}}
 	return plot, table
 }
+
+// starterDefinition is the definition the new-experiment form starts from:
+// a stored workload (?workload=), a run's inputs with every parameter as a
+// one-value grid ready to sweep (?run=), or a strategy's first preset.
+func (s *Server) starterDefinition(c echo.Context) (string, error) {
+	ctx := c.Request().Context()
+	def := map[string]any{"name": "", "replicates": 1, "seed": 1}
+	switch {
+	case c.QueryParam("run") != "":
+		r, err := s.store.GetRunInfo(ctx, c.QueryParam("run"))
+		if err != nil {
+			return "", err
+		}
+		grid := map[string][]string{}
+		for k, v := range r.Params {
+			grid[k] = []string{v}
+		}
+		def["name"], def["strategy"] = "sweep of run "+r.ID, r.Strategy
+		def["workload"] = map[string]any{"ids": []string{r.WorkloadID}}
+		def["variants"], def["grid"], def["seed"] = []string{r.Variant}, grid, r.Seed
+	case c.QueryParam("workload") != "":
+		w, err := s.store.GetWorkloadInfo(ctx, c.QueryParam("workload"))
+		if err != nil {
+			return "", err
+		}
+		def["name"], def["strategy"] = "sweep on "+w.Name, w.Strategy
+		def["workload"] = map[string]any{"ids": []string{w.ID}}
+	default:
+		name := c.QueryParam("strategy")
+		if name == "" && len(s.strategies) > 0 {
+			name = s.strategies[0].Info().Name
+		}
+		st, err := s.lookup(name)
+		if err != nil {
+			return "", err
+		}
+		def["name"], def["strategy"] = name+" sweep", name
+		if ps := st.Presets(); len(ps) > 0 {
+			def["workload"] = map[string]any{"preset": ps[0].Name, "grid": map[string][]string{}}
+		}
+	}
+	b, err := json.MarshalIndent(def, "", "  ")
+	return string(b), err
+}
+
+func (s *Server) newExperimentPage(c echo.Context) error {
+	text, err := s.starterDefinition(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.NewExperiment(views.NewExperimentProps{Definition: text}))
+}
+
+// startExperimentPage is the form's POST: "count" shows how many runs the
+// definition makes, "start" queues them; problems are all listed.
+func (s *Server) startExperimentPage(c echo.Context) error {
+	head, _, err := formParams(c, "definition", "action")
+	if err != nil {
+		return err
+	}
+	p := views.NewExperimentProps{Definition: head["definition"]}
+	def, err := experiments.Parse([]byte(head["definition"]))
+	if err == nil {
+		var st solvers.Strategy
+		if st, err = s.lookup(def.Strategy); err == nil {
+			if err = experiments.Validate(def, st); err == nil {
+				p.Count = experiments.Count(def, st)
+				p.Counted = true
+			}
+		}
+	}
+	if err == nil && head["action"] == "start" {
+		var e *store.Experiment
+		if e, err = s.createExperiment(c.Request().Context(), c, def); err == nil {
+			return c.Redirect(http.StatusSeeOther, "/experiments/"+e.ID)
+		}
+	}
+	status := http.StatusOK
+	if err != nil {
+		p.Errs = formErrors(err)
+		status = statusOf(err)
+	}
+	return render(c, status, views.NewExperiment(p))
+}

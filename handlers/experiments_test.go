@@ -3,8 +3,10 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -208,5 +210,61 @@ func TestExperimentFinishesAfterARestart(t *testing.T) {
 	}
 	if n := b2.countRuns(t); n != 6 {
 		t.Errorf("%d runs stored, want the experiment's 6 (no copies)", n)
+	}
+}
+
+// TestNewExperimentFormCountsThenStarts starts from a run ("sweep this
+// run's parameters"), widens γ to three values, counts the runs, then
+// starts the experiment; a broken definition lists every problem and
+// stores nothing.
+func TestNewExperimentFormCountsThenStarts(t *testing.T) {
+	a := newApp(t, "", 0)
+	id := a.upload(t)
+	run := a.startRun(t, `{"workload_id":"`+id+`","variant":"online","params":{"gamma":1.2}}`)
+	status, page := a.do(t, http.MethodGet, "/experiments/new?run="+run.ID, "", nil)
+	if status != http.StatusOK {
+		t.Fatalf("new experiment: %d", status)
+	}
+	text := parseHTML(t, page).Find("textarea[name=definition]").Text()
+	var def map[string]any
+	if err := json.Unmarshal([]byte(text), &def); err != nil || def["strategy"] != "eapm" {
+		t.Fatalf("starter definition %q: %v", text, err)
+	}
+	grid := def["grid"].(map[string]any)
+	if g := grid["gamma"].([]any); len(g) != 1 || g[0] != "1.2" {
+		t.Errorf("the run's gamma is not the starter grid: %v", grid["gamma"])
+	}
+	grid["gamma"] = []string{"1.1", "1.2", "1.3"}
+	def["name"] = "widened"
+	b, _ := json.Marshal(def)
+	post := func(action, definition string) (int, []byte, string) {
+		form := url.Values{"definition": {definition}, "action": {action}}
+		resp := noRedirect(t, http.MethodPost, a.URL+"/experiments", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, body, resp.Header.Get("Location")
+	}
+	runsBefore := a.countRuns(t)
+	status, body, _ := post("count", string(b))
+	if status != http.StatusOK || strings.TrimSpace(parseHTML(t, body).Find("[data-testid=experiment-count] strong").Text()) != "3" {
+		t.Errorf("count: %d %s", status, parseHTML(t, body).Find("[data-testid=experiment-count]").Text())
+	}
+	if a.countRuns(t) != runsBefore {
+		t.Error("counting stored runs")
+	}
+	status, body, loc := post("start", string(b))
+	if status != http.StatusSeeOther || !strings.HasPrefix(loc, "/experiments/") {
+		t.Fatalf("start: %d %s %.300s", status, loc, body)
+	}
+	if n := a.countRuns(t); n != runsBefore+3 {
+		t.Errorf("%d runs after starting, want %d", n, runsBefore+3)
+	}
+	status, body, _ = post("start", `{"name":"bad","strategy":"eapm","workload":{"ids":["`+id+`"]},"variants":["nosuch"],"grid":{"gamma":["x"]}}`)
+	items := parseHTML(t, body).Find("[data-testid=form-error] li")
+	if status != http.StatusBadRequest || items.Length() < 2 {
+		t.Errorf("a broken definition: %d, %d problems listed: %s", status, items.Length(), items.Text())
+	}
+	if n := a.countRuns(t); n != runsBefore+3 {
+		t.Error("a broken definition stored runs")
 	}
 }

@@ -39,6 +39,8 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/runs/:id/all-variants", s.compareRunVariants)
 	e.GET("/runs/:id/tables/:file", s.tableCSV)
 	e.GET("/compare", s.comparePage)
+	e.GET("/experiments/new", s.newExperimentPage)
+	e.POST("/experiments", s.startExperimentPage)
 	e.GET("/experiments/:id", s.experimentPage)
 	e.GET("/reproduce", s.reproducePage)
 	e.POST("/reproduce", s.startReproducePage)

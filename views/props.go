@@ -170,3 +170,12 @@ type ExperimentProps struct {
 	A, B                       string   // the two variants compared run by run
 	Report                     *solvers.Report
 }
+
+// NewExperimentProps feeds /experiments/new: the definition being edited,
+// how many runs it makes once counted, and every problem found.
+type NewExperimentProps struct {
+	Definition string
+	Count      int64
+	Counted    bool
+	Errs       []FormError
+}
