@@ -29,6 +29,26 @@
     tick();
   }
 
+  // A running experiment's progress follows the JSON API; the page reloads
+  // once every run has ended, so the results appear by themselves.
+  function watchExperiment(el) {
+    var id = el.getAttribute("data-experiment");
+    var bar = el.querySelector(".progress > div");
+    var text = document.querySelector("[data-testid=experiment-progress]");
+    function tick() {
+      fetch("/api/experiments/" + encodeURIComponent(id), { headers: { Accept: "application/json" } })
+        .then(function (r) { return r.json(); })
+        .then(function (e) {
+          var pct = e.runs_total > 0 ? Math.round(100 * (e.runs_done + e.runs_failed) / e.runs_total) : 0;
+          if (bar) { bar.style.width = pct + "%"; }
+          if (text) { text.textContent = e.runs_done + " done, " + e.runs_failed + " failed, of " + e.runs_total; }
+          if (e.status === "running") { setTimeout(tick, 1000); } else { window.location.reload(); }
+        })
+        .catch(function () { setTimeout(tick, 2000); });
+    }
+    tick();
+  }
+
   // Selects that choose what a GET form shows (strategy, workload) submit it.
   function autoSubmit(el) {
     el.addEventListener("change", function () { el.form.submit(); });
@@ -52,6 +72,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("select[data-variant-select]").forEach(followVariant);
     document.querySelectorAll("[data-watch-run]").forEach(watchProgress);
+    document.querySelectorAll("[data-watch-experiment]").forEach(watchExperiment);
     document.querySelectorAll("select[data-autosubmit]").forEach(autoSubmit);
     var sel = document.querySelector("[data-testid=compare-selected]");
     if (sel) {

@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserExperiment defines a sweep in the form, counts and starts it,
+// watches the page fill in, switches the plotted metric, finds the A
+// against B scatter, and downloads the LaTeX pivot table.
+func TestBrowserExperiment(t *testing.T) {
+	exe := chromium(t)
+	base := serve(t)
+	dir := t.TempDir()
+	ctx, consoleErrors := browser(t, exe, dir)
+
+	def := `{"name": "browser sweep", "strategy": "eapm",
+ "workload": {"preset": "zhang2022-case1", "grid": {"instance": {"from": 0, "to": 2}}},
+ "variants": ["online", "average"],
+ "grid": {"gamma": [1.1, 1.3]}}`
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/experiments/new?strategy=eapm"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-experiment-form]`)),
+		chromedp.SetValue(chromedp.CSS(`#ex-def`), def),
+		chromedp.Click(chromedp.CSS(`[data-testid=count-runs]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=experiment-count]`)),
+	)
+	if err != nil {
+		t.Fatalf("count: %v", err)
+	}
+	count, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=experiment-count] strong').textContent`))
+	if err != nil || count != "12" {
+		t.Fatalf("the form counts %q runs (%v), want 3 instances × 2 γ × 2 variants = 12", count, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid=start-experiment]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=experiment-info]`)),
+	)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	// The page follows the runs and reloads itself once they are all done
+	// (a reload may interrupt a look: try again).
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid=experiment-info] .badge.done') && document.readyState === 'complete'`))
+		if err == nil && done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the experiment page did not reach done: %v", err)
+		}
+	}
+	waitPainted(t, ctx, `[data-kind=plot] canvas`, "the metric against a swept parameter")
+	shot(t, ctx, dir, "experiment.png")
+
+	// Switch the plotted metric: the page reloads with it.
+	other, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const s = document.querySelector('#ex-metric');
+		const o = Array.from(s.options).find(o => o.value !== s.value);
+		s.value = o.value;
+		s.dispatchEvent(new Event('change', {bubbles: true}));
+		return o.value;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.search.includes('metric=`+other+`') && document.readyState === 'complete' && !!document.querySelector('[data-kind=plot]')`))
+		if err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("switching the metric to %s: %v", other, err)
+		}
+	}
+	titles, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-kind=plot]')).map(e => e.dataset.title)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var metricPlot, scatter bool
+	for _, tt := range titles {
+		metricPlot = metricPlot || strings.HasPrefix(tt, other+" vs ")
+		scatter = scatter || strings.Contains(tt, "average against online")
+	}
+	if !metricPlot || !scatter {
+		t.Errorf("plots %q: want %s against a swept parameter and the A-against-B scatter", titles, other)
+	}
+	// The LaTeX pivot table downloads.
+	tex, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch(document.querySelector('[data-testid=pivot-tex]').href).then(r => r.text())`,
+		chromedp.EvalAwaitPromise))
+	if err != nil || !strings.Contains(tex, `\toprule`) || !strings.Contains(tex, `\bottomrule`) {
+		t.Errorf("the LaTeX pivot (%v):\n%s", err, tex)
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("JavaScript errors in the console: %q", errs)
+	}
+}
