@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -494,6 +495,24 @@ func (s *Server) starterDefinition(c echo.Context) (string, error) {
 	ctx := c.Request().Context()
 	def := map[string]any{"name": "", "replicates": 1, "seed": 1}
 	switch {
+	case c.QueryParam("seed") != "":
+		family, name, _ := strings.Cut(c.QueryParam("seed"), "/")
+		st, err := s.lookup(family)
+		if err != nil {
+			return "", err
+		}
+		if x, ok := st.(solvers.SeedExperimenter); ok {
+			for _, sw := range x.SeedExperiments() {
+				if sw.Name == name {
+					var pretty bytes.Buffer
+					if err := json.Indent(&pretty, sw.Definition, "", "  "); err != nil {
+						return "", errs.Wrap("seed experiment", errs.Internal, err)
+					}
+					return pretty.String(), nil
+				}
+			}
+		}
+		return "", errs.New(errs.NotFound, "seed", "%s has no seed experiment %q", family, name)
 	case c.QueryParam("run") != "":
 		r, err := s.store.GetRunInfo(ctx, c.QueryParam("run"))
 		if err != nil {

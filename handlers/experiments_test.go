@@ -268,3 +268,27 @@ func TestNewExperimentFormCountsThenStarts(t *testing.T) {
 		t.Error("a broken definition stored runs")
 	}
 }
+
+// TestReproduceOffersTheSeedSweepsAsExperiments follows /reproduce's link
+// to EAPM's Table 1 as an experiment: the form holds its definition with
+// the printed numbers as references, and counts its 4,000 runs.
+func TestReproduceOffersTheSeedSweepsAsExperiments(t *testing.T) {
+	a := newApp(t, "", 0)
+	_, page := a.do(t, http.MethodGet, "/reproduce", "", nil)
+	link, ok := parseHTML(t, page).Find(`[data-testid=repro-sweeps-eapm] a`).First().Attr("href")
+	if !ok || !strings.Contains(link, "seed=eapm/table1") {
+		t.Fatalf("no link to EAPM's Table 1 as an experiment: %q", link)
+	}
+	_, page = a.do(t, http.MethodGet, link, "", nil)
+	text := parseHTML(t, page).Find("textarea[name=definition]").Text()
+	if !strings.Contains(text, `"EAPM Table 1"`) || !strings.Contains(text, `"references"`) {
+		t.Fatalf("the form does not hold Table 1's definition:\n%.500s", text)
+	}
+	form := url.Values{"definition": {text}, "action": {"count"}}
+	resp := noRedirect(t, http.MethodPost, a.URL+"/experiments", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if got := strings.TrimSpace(parseHTML(t, body).Find("[data-testid=experiment-count] strong").Text()); got != "4000" {
+		t.Errorf("Table 1 counts %q runs, want 100 instances × 10 γ × 4 methods", got)
+	}
+}

@@ -369,6 +369,9 @@ func (s *Server) reproducePage(c echo.Context) error {
 		if st, err := s.lookup(f.Name); err == nil {
 			card.Built = true
 			card.Params = st.ReproduceParams()
+			if x, ok := st.(solvers.SeedExperimenter); ok {
+				card.Sweeps = x.SeedExperiments()
+			}
 			latest, err := s.store.LatestRun(ctx, f.Name, store.KindReproduce)
 			if err != nil && !errs.Is(errs.NotFound, err) {
 				return err

@@ -47,6 +47,8 @@ type Def[C any, P interface {
 	ExportList []ExportFormat
 	Export     func(w *Workload, format string) ([]byte, error)
 	Fits       func(format, variant string) error
+	// Seeds lists the seed paper's sweeps as experiment definitions.
+	Seeds func() []SeedExperiment
 }
 
 // Strategy returns the family as a Strategy.
@@ -225,6 +227,13 @@ func (a *adapter[C, P]) Export(w *Workload, format string) ([]byte, error) {
 		return nil, errs.Invalidf("format", "%s workloads have no export formats", a.f.Name)
 	}
 	return a.f.Export(w, format)
+}
+
+func (a *adapter[C, P]) SeedExperiments() []SeedExperiment {
+	if a.f.Seeds == nil {
+		return nil
+	}
+	return a.f.Seeds()
 }
 
 func (a *adapter[C, P]) VariantFits(format, variant string) error {

@@ -2,6 +2,7 @@ package solvers
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"schedlab/errs"
@@ -187,4 +188,20 @@ func ExportWorkload(st Strategy, w *Workload, format string) ([]byte, ExportForm
 		names = append(names, f.Name)
 	}
 	return nil, ExportFormat{}, errs.Invalidf("format", "unknown export format %q (known: %s)", format, strings.Join(names, ", "))
+}
+
+// SeedExperiment is a figure or table of a family's seed paper that is a
+// sweep, as an experiment definition (the JSON of an experiments
+// Definition) with the paper's numbers attached as references, so a user
+// can open it, change a setting and run it again.
+type SeedExperiment struct {
+	Name       string          `json:"name"`  // "table1": the URL name
+	Title      string          `json:"title"` // "Table 1: objective against γ"
+	Definition json.RawMessage `json:"definition"`
+}
+
+// SeedExperimenter is implemented by families whose seed figures are
+// sweeps.
+type SeedExperimenter interface {
+	SeedExperiments() []SeedExperiment
 }

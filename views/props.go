@@ -113,6 +113,9 @@ type ReproCard struct {
 	Latest *Run // the newest reproduce run, whatever its status
 	Shown  *Run // the newest finished one, whose Report is shown
 	Report *solvers.Report
+	// Sweeps are the seed's figures that are sweeps, each opened as an
+	// experiment definition with the paper's numbers as references.
+	Sweeps []solvers.SeedExperiment
 }
 
 // ReproduceProps feeds /reproduce.

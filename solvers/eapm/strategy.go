@@ -30,6 +30,7 @@ func family() *solvers.Def[Config, *Config] {
 		PresetList:  presets(),
 		Repro:       solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList:  uploads(),
+		Seeds:       seedExperiments,
 	}
 }
 
