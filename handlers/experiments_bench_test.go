@@ -1,0 +1,57 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkEAPMSweep1000 runs the issue's 1,000-run sweep (2 variants × 5
+// γ × 100 instances of case 1) through the API on two workers and reports,
+// per sweep: the time to accept it (generating the 100 workloads and
+// storing the 1,000 runs), the time until every run is done, and the time
+// to render its page (aggregates, plot, rows, the A-against-B pairs).
+//
+//	go test ./handlers -run XXX -bench EAPMSweep1000 -benchtime 1x
+func BenchmarkEAPMSweep1000(b *testing.B) {
+	def := `{"name": "bench", "strategy": "eapm",
+ "workload": {"preset": "zhang2022-case1", "grid": {"instance": {"from": 0, "to": 99}}},
+ "variants": ["online", "greedy-min-energy"],
+ "grid": {"gamma": [1.1, 1.2, 1.3, 1.4, 1.5]}}`
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		a := newApp(b, "", 0)
+		b.StartTimer()
+		start := time.Now()
+		status, body := a.postJSON(b, "/api/experiments", def)
+		if status != http.StatusCreated {
+			b.Fatalf("create: %d %s", status, body)
+		}
+		accepted := time.Since(start)
+		var e apiExperiment
+		json.Unmarshal(body, &e)
+		for {
+			_, body = a.do(b, http.MethodGet, "/api/experiments/"+e.ID, "", nil)
+			json.Unmarshal(body, &e)
+			if e.Status != "running" {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		done := time.Since(start)
+		if e.RunsDone != 1000 {
+			b.Fatalf("%d runs done", e.RunsDone)
+		}
+		t0 := time.Now()
+		status, page := a.do(b, http.MethodGet, "/experiments/"+e.ID+"?metric=objective&x=gamma", "", nil)
+		render := time.Since(t0)
+		if status != http.StatusOK || !strings.Contains(string(page), "objective vs gamma") {
+			b.Fatalf("page: %d", status)
+		}
+		b.ReportMetric(accepted.Seconds()*1000, "accept-ms")
+		b.ReportMetric(done.Seconds()*1000, "done-ms")
+		b.ReportMetric(render.Seconds()*1000, "page-ms")
+	}
+}
