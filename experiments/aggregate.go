@@ -27,6 +27,16 @@ type RunResult struct {
 	Variant string
 	Status  string
 	Metrics map[string]float64
+	// Values are the metrics as a list, distinct names, for a caller
+	// that has them so (the store): aggregation reads them as it reads
+	// Metrics, which then should be nil, without a map per run.
+	Values []Metric
+}
+
+// Metric is one metric of a run, by name.
+type Metric struct {
+	Name  string
+	Value float64
 }
 
 // Row is one aggregate: a cell (or the cells pooled by AggregateBy), a
@@ -128,6 +138,11 @@ func aggregate(runs []RunResult, keep []string) []Row {
 				metricSet[m] = struct{}{}
 			}
 		}
+		for _, m := range run.Values {
+			if _, ok := metricSet[m.Name]; !ok {
+				metricSet[m.Name] = struct{}{}
+			}
+		}
 		if run.Status != StatusDone {
 			g.failed++
 			continue
@@ -135,6 +150,11 @@ func aggregate(runs []RunResult, keep []string) []Row {
 		for m, v := range run.Metrics {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				g.values[m] = append(g.values[m], v)
+			}
+		}
+		for _, m := range run.Values {
+			if !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
+				g.values[m.Name] = append(g.values[m.Name], m.Value)
 			}
 		}
 	}

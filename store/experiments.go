@@ -543,3 +543,95 @@ func (s *Store) CancelExperiment(ctx context.Context, id string) (running []stri
 	}
 	return running, dbErr(op, tx.Commit())
 }
+
+// ExperimentResult is one run of an experiment as aggregation needs it:
+// its place in the sweep, status, variant and metrics, nothing else.
+type ExperimentResult struct {
+	Position int
+	Status   string
+	Variant  string
+	// Cell is the run's cell, a JSON object. Runs with equal cells share
+	// one string, so a caller can decode each distinct cell once.
+	Cell      string
+	Replicate int
+	// Metrics are the run's rows of run_metrics (a done run's numeric
+	// metrics), in name order. The runs' metrics share one backing array:
+	// do not append to them.
+	Metrics []Metric
+}
+
+// ExperimentResults returns the runs of an experiment in position order as
+// aggregation needs them: ExperimentRuns without run IDs, errors,
+// workloads, params or seeds, read in one query. An unknown experiment is
+// errs.NotFound.
+func (s *Store) ExperimentResults(ctx context.Context, id string) ([]ExperimentResult, error) {
+	const op = "store.ExperimentResults"
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	defer tx.Rollback()
+	var total int
+	if err := tx.QueryRowContext(ctx, "SELECT runs_total FROM experiments WHERE id = ?", id).Scan(&total); errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(op, "experiment", id)
+	} else if err != nil {
+		return nil, dbErr(op, err)
+	}
+	out, err := experimentResults(ctx, tx, id, total)
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return out, nil
+}
+
+// experimentResults reads the runs of an experiment with their metrics in
+// one query, a run's rows (one per metric, or one without) consecutive.
+func experimentResults(ctx context.Context, tx *sql.Tx, id string, total int) ([]ExperimentResult, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT er.position, er.cell, er.replicate, r.status, r.variant, m.name, m.value
+		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
+		LEFT JOIN run_metrics AS m ON m.run_id = er.run_id
+		WHERE er.experiment_id = ?
+		ORDER BY er.position`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]ExperimentResult, 0, total)
+	metrics := make([]Metric, 0, 4*total)
+	in := interner{}
+	start := 0 // of the current run's metrics in metrics
+	var (
+		pos, replicate              int
+		cell, status, variant, name sql.RawBytes
+		value                       sql.NullFloat64
+	)
+	for rows.Next() {
+		if err := rows.Scan(&pos, &cell, &replicate, &status, &variant, &name, &value); err != nil {
+			return nil, err
+		}
+		if len(out) == 0 || out[len(out)-1].Position != pos {
+			out = append(out, ExperimentResult{Position: pos, Cell: in.str(cell), Replicate: replicate,
+				Status: in.str(status), Variant: in.str(variant)})
+		}
+		if !value.Valid {
+			continue // no metrics
+		}
+		r := &out[len(out)-1]
+		if len(r.Metrics) == 0 {
+			start = len(metrics)
+		}
+		if len(metrics) == cap(metrics) {
+			// Out of room: this run's metrics move to a new array, the
+			// runs before keep theirs.
+			grown := make([]Metric, len(metrics)-start, 2*cap(metrics)+8)
+			copy(grown, metrics[start:])
+			metrics, start = grown, 0
+		}
+		metrics = append(metrics, Metric{Name: in.str(name), Value: value.Float64})
+		r.Metrics = metrics[start:len(metrics):len(metrics)]
+		for j := len(r.Metrics) - 1; j > 0 && r.Metrics[j].Name < r.Metrics[j-1].Name; j-- {
+			r.Metrics[j], r.Metrics[j-1] = r.Metrics[j-1], r.Metrics[j]
+		}
+	}
+	return out, rows.Err()
+}
