@@ -195,7 +195,7 @@ func (s *Server) experimentResults(ctx context.Context, id string, keep []string
 			values = append(values, experiments.Metric{Name: m.Name, Value: m.Value})
 		}
 		results[i] = experiments.RunResult{Params: cell, Variant: r.Variant, Status: r.Status,
-			Values: values[start:len(values):len(values)]}
+			Values: values[start:len(values):len(values)], CellKey: r.Cell}
 	}
 	if keep != nil {
 		return experiments.AggregateBy(results, keep), nil
