@@ -27,6 +27,21 @@ type RunResult struct {
 	Variant string
 	Status  string
 	Metrics map[string]float64
+	// Values are the metrics as a list, distinct names, for a caller
+	// that has them so (the store): aggregation reads them as it reads
+	// Metrics, which then should be nil, without a map per run.
+	Values []Metric
+	// CellKey, when not empty, identifies Params: runs with equal
+	// CellKeys have equal Params (say the cell's JSON as stored), so
+	// aggregation finds the group of a run without reading its Params
+	// again.
+	CellKey string
+}
+
+// Metric is one metric of a run, by name.
+type Metric struct {
+	Name  string
+	Value float64
 }
 
 // Row is one aggregate: a cell (or the cells pooled by AggregateBy), a
@@ -85,6 +100,8 @@ type group struct {
 
 func aggregate(runs []RunResult, keep []string) []Row {
 	groups := map[string]*group{}
+	type cellVariant struct{ cell, variant string }
+	byCell := map[cellVariant]*group{}
 	metricSet := map[string]struct{}{}
 	var b strings.Builder
 	var names []string
@@ -93,39 +110,21 @@ func aggregate(runs []RunResult, keep []string) []Row {
 		if run.Status == StatusQueued || run.Status == StatusRunning {
 			continue
 		}
-		names = names[:0]
-		if keep == nil {
-			for k := range run.Params {
-				names = append(names, k)
+		g := byCell[cellVariant{run.CellKey, run.Variant}]
+		if g == nil || run.CellKey == "" {
+			g = findGroup(groups, run, keep, &b, &names)
+			if run.CellKey != "" {
+				byCell[cellVariant{run.CellKey, run.Variant}] = g
 			}
-		} else {
-			for _, k := range keep {
-				if _, ok := run.Params[k]; ok {
-					names = append(names, k)
-				}
-			}
-		}
-		slices.Sort(names)
-		b.Reset()
-		b.WriteString(run.Variant)
-		for _, k := range names {
-			b.WriteByte(0)
-			b.WriteString(k)
-			b.WriteByte(1)
-			b.WriteString(run.Params[k])
-		}
-		g := groups[b.String()]
-		if g == nil {
-			p := make(map[string]string, len(names))
-			for _, k := range names {
-				p[k] = run.Params[k]
-			}
-			g = &group{params: p, variant: run.Variant, values: map[string][]float64{}}
-			groups[b.String()] = g
 		}
 		for m := range run.Metrics {
 			if _, ok := metricSet[m]; !ok {
 				metricSet[m] = struct{}{}
+			}
+		}
+		for _, m := range run.Values {
+			if _, ok := metricSet[m.Name]; !ok {
+				metricSet[m.Name] = struct{}{}
 			}
 		}
 		if run.Status != StatusDone {
@@ -135,6 +134,11 @@ func aggregate(runs []RunResult, keep []string) []Row {
 		for m, v := range run.Metrics {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				g.values[m] = append(g.values[m], v)
+			}
+		}
+		for _, m := range run.Values {
+			if !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
+				g.values[m.Name] = append(g.values[m.Name], m.Value)
 			}
 		}
 	}
@@ -154,6 +158,43 @@ func aggregate(runs []RunResult, keep []string) []Row {
 		}
 	}
 	return out
+}
+
+// findGroup returns the group of run (by variant and the params kept),
+// adding it to groups if new.
+func findGroup(groups map[string]*group, run *RunResult, keep []string, b *strings.Builder, namesBuf *[]string) *group {
+	names := (*namesBuf)[:0]
+	defer func() { *namesBuf = names }()
+	if keep == nil {
+		for k := range run.Params {
+			names = append(names, k)
+		}
+	} else {
+		for _, k := range keep {
+			if _, ok := run.Params[k]; ok {
+				names = append(names, k)
+			}
+		}
+	}
+	slices.Sort(names)
+	b.Reset()
+	b.WriteString(run.Variant)
+	for _, k := range names {
+		b.WriteByte(0)
+		b.WriteString(k)
+		b.WriteByte(1)
+		b.WriteString(run.Params[k])
+	}
+	g := groups[b.String()]
+	if g == nil {
+		p := make(map[string]string, len(names))
+		for _, k := range names {
+			p[k] = run.Params[k]
+		}
+		g = &group{params: p, variant: run.Variant, values: map[string][]float64{}}
+		groups[b.String()] = g
+	}
+	return g
 }
 
 // tQuantiles caches t(0.975, df) by degrees of freedom.

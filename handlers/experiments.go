@@ -170,21 +170,33 @@ func (s *Server) apiGetExperiment(c echo.Context) error {
 // experimentResults aggregates an experiment's stored runs: one row per
 // cell, variant and metric (or pooled over every parameter not in keep).
 func (s *Server) experimentResults(ctx context.Context, id string, keep []string) ([]experiments.Row, error) {
-	runs, err := s.store.ExperimentRuns(ctx, id)
+	runs, err := s.store.ExperimentResults(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	results := make([]experiments.RunResult, len(runs))
+	// Runs with equal cells share the cell's string: each distinct cell is
+	// decoded once, and its map shared (aggregation only reads it).
+	cells := map[string]map[string]string{}
+	n := 0
+	for _, r := range runs {
+		n += len(r.Metrics)
+	}
+	values := make([]experiments.Metric, 0, n) // every run's metrics, one array
 	for i, r := range runs {
-		var cell map[string]string
-		if err := json.Unmarshal(r.Cell, &cell); err != nil {
-			return nil, errs.Wrap("experiment results", errs.Internal, err)
+		cell, ok := cells[r.Cell]
+		if !ok {
+			if err := json.Unmarshal([]byte(r.Cell), &cell); err != nil {
+				return nil, errs.Wrap("experiment results", errs.Internal, err)
+			}
+			cells[r.Cell] = cell
 		}
-		m := make(map[string]float64, len(r.Metrics))
-		for _, x := range r.Metrics {
-			m[x.Name] = x.Value
+		start := len(values)
+		for _, m := range r.Metrics {
+			values = append(values, experiments.Metric{Name: m.Name, Value: m.Value})
 		}
-		results[i] = experiments.RunResult{Params: cell, Variant: r.Variant, Status: r.Status, Metrics: m}
+		results[i] = experiments.RunResult{Params: cell, Variant: r.Variant, Status: r.Status,
+			Values: values[start:len(values):len(values)], CellKey: r.Cell}
 	}
 	if keep != nil {
 		return experiments.AggregateBy(results, keep), nil

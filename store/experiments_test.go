@@ -536,3 +536,44 @@ func BenchmarkExperimentRuns100k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExperimentResults100k is BenchmarkExperimentRuns100k with the
+// lean read that aggregation uses.
+func BenchmarkExperimentResults100k(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "bench.db")
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	w := &Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	if err := s.CreateWorkload(ctx, w); err != nil {
+		b.Fatal(err)
+	}
+	const n = 100_000
+	e := &Experiment{Strategy: "eapm", Definition: json.RawMessage(`{}`)}
+	start := time.Now()
+	err = s.FillExperiment(ctx, e, Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
+		func(i int) ExperimentCell {
+			return ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.3","instance":` + strconv.Itoa(i/100) + `}`), Replicate: i % 100}
+		},
+		func(i int) []Metric {
+			return []Metric{{"objective", float64(i)}, {"energy", float64(i) / 3}, {"time", 1}}
+		})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("filled %d runs in %v", n, time.Since(start))
+	b.ResetTimer()
+	for b.Loop() {
+		ers, err := s.ExperimentResults(ctx, e.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ers) != n || len(ers[n-1].Metrics) != 3 {
+			b.Fatalf("%d runs, last %+v", len(ers), ers[n-1])
+		}
+	}
+}
