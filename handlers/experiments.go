@@ -303,7 +303,7 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		p.A, p.B = variants[0], variants[1]
 	}
 	if p.A != "" && p.B != "" && p.A != p.B {
-		runs, err := s.store.ExperimentRuns(ctx, e.ID)
+		runs, err := s.store.ExperimentResults(ctx, e.ID)
 		if err != nil {
 			return p, err
 		}
@@ -443,12 +443,12 @@ func (s *Server) apiExperimentPivot(c echo.Context) error {
 // as a point (a's value, b's value) beside the diagonal, with how often
 // each is higher; log axes when the values are positive and span more
 // than two decades.
-func abReport(runs []store.ExperimentRun, metric, a, b string) (solvers.Plot, solvers.Table) {
+func abReport(runs []store.ExperimentResult, metric, a, b string) (solvers.Plot, solvers.Table) {
 	type key struct {
 		cell string
 		rep  int
 	}
-	value := func(r store.ExperimentRun) (float64, bool) {
+	value := func(r store.ExperimentResult) (float64, bool) {
 		for _, m := range r.Metrics {
 			if m.Name == metric {
 				return m.Value, true
@@ -460,7 +460,7 @@ func abReport(runs []store.ExperimentRun, metric, a, b string) (solvers.Plot, so
 	for _, r := range runs {
 		if r.Variant == a && r.Status == store.StatusDone {
 			if v, ok := value(r); ok {
-				as[key{string(r.Cell), r.Replicate}] = v
+				as[key{r.Cell, r.Replicate}] = v
 			}
 		}
 	}
@@ -473,7 +473,7 @@ func abReport(runs []store.ExperimentRun, metric, a, b string) (solvers.Plot, so
 			continue
 		}
 		vb, ok := value(r)
-		va, paired := as[key{string(r.Cell), r.Replicate}]
+		va, paired := as[key{r.Cell, r.Replicate}]
 		if !ok || !paired {
 			continue
 		}
@@ -600,4 +600,31 @@ func (s *Server) startExperimentPage(c echo.Context) error {
 		status = statusOf(err)
 	}
 	return render(c, status, views.NewExperiment(p))
+}
+
+// experimentsPage lists experiments, newest first, a page at a time (the
+// user's own with --auth).
+func (s *Server) experimentsPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	limit, cursor, err := page(c)
+	if err != nil {
+		return err
+	}
+	var p views.ExperimentsProps
+	if owner, ok := s.listOwner(c); ok {
+		list, next, err := s.store.ListExperimentsPage(ctx, store.ExperimentFilter{Owner: owner, Limit: limit, Cursor: cursor})
+		if err != nil {
+			return err
+		}
+		for i := range list {
+			a, err := s.toAPIExperiment(ctx, &list[i])
+			if err != nil {
+				return err
+			}
+			p.Items = append(p.Items, views.ExperimentItem{ID: a.ID, Name: a.Name, Strategy: a.Strategy, Status: a.Status,
+				Total: a.RunsTotal, Done: a.RunsDone, Failed: a.RunsFailed, CreatedAt: list[i].CreatedAt})
+		}
+		p.Next = nextURL(c, next)
+	}
+	return render(c, http.StatusOK, views.Experiments(p))
 }

@@ -146,6 +146,13 @@ grid:
 		t.Errorf("pivot LaTeX:\n%s", tex)
 	}
 
+	// The list shows it, done, with its counts.
+	_, list := a.do(t, http.MethodGet, "/experiments", "", nil)
+	row := parseHTML(t, list).Find(`[data-testid=experiments-table] tbody tr`)
+	if row.Length() != 1 || !strings.Contains(row.Text(), "gamma sweep") || !strings.Contains(row.Text(), "done") || !strings.Contains(row.Text(), "12") {
+		t.Errorf("experiments list: %q", row.Text())
+	}
+
 	// A definition with a bad value stores nothing, workloads included.
 	runsBefore, workloadsBefore := a.countRuns(t), a.countWorkloads(t)
 	status, b = a.postJSON(t, "/api/experiments", `{"strategy":"eapm","workload":{"preset":"zhang2022-case1","grid":{"instance":[0]}},"grid":{"gamma":[1.1,"x"]}}`)

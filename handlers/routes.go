@@ -39,6 +39,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/runs/:id/all-variants", s.compareRunVariants)
 	e.GET("/runs/:id/tables/:file", s.tableCSV)
 	e.GET("/compare", s.comparePage)
+	e.GET("/experiments", s.experimentsPage)
 	e.GET("/experiments/new", s.newExperimentPage)
 	e.POST("/experiments", s.startExperimentPage)
 	e.GET("/experiments/:id", s.experimentPage)

@@ -182,3 +182,16 @@ type NewExperimentProps struct {
 	Counted    bool
 	Errs       []FormError
 }
+
+// ExperimentItem is one experiment in the list.
+type ExperimentItem struct {
+	ID, Name, Strategy, Status string
+	Total, Done, Failed        int
+	CreatedAt                  time.Time
+}
+
+// ExperimentsProps feeds /experiments.
+type ExperimentsProps struct {
+	Items []ExperimentItem // one page, newest first
+	Next  string           // the URL of the next (older) page; empty on the last
+}
