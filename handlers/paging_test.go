@@ -138,9 +138,6 @@ func tenKRuns(t testing.TB) *app {
 // and BenchmarkRunsPageWith10kRuns time: the pages answer with at most a
 // page of rows (the query plans are checked in store).
 func TestListPagesOver10kRunsHoldAPage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("10,000 runs")
-	}
 	a := tenKRuns(t)
 	for path, want := range map[string]int{"/": 10, "/runs": pageSize, "/runs?limit=500": maxPageSize} {
 		rec := httptest.NewRecorder()

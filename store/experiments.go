@@ -253,24 +253,7 @@ func experimentsQuery(op string, f ExperimentFilter) (string, []any, error) {
 		where = append(where, "owner = ?")
 		args = append(args, f.Owner)
 	}
-	p, ok, err := f.Cursor.decode(op)
-	if err != nil {
-		return "", nil, err
-	}
-	if ok {
-		term, a := keyset(p)
-		where = append(where, term)
-		args = append(args, a...)
-	}
-	q := "SELECT created_at, rowid, " + experimentColumns + " FROM experiments"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	limit := -1
-	if f.Limit > 0 {
-		limit = f.Limit + 1
-	}
-	return q + " ORDER BY created_at DESC, rowid DESC LIMIT ?", append(args, limit), nil
+	return pageQuery(op, "experiments", experimentColumns, where, args, f.Cursor, f.Limit)
 }
 
 // SetExperimentStatus sets the status of an experiment: done when its runs

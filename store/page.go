@@ -100,3 +100,29 @@ func scanPage[T any](op string, rows *sql.Rows, limit int, scan func(scanner) (*
 	}
 	return out, next, nil
 }
+
+// pageQuery is the SELECT of one page of table, newest first: the
+// equalities in where (with their args), the keyset after cursor, ordered
+// by (created_at, rowid) descending, and one row past limit (≤ 0: all) so
+// that scanPage can tell whether another page follows. The keyset columns
+// come first, then columns.
+func pageQuery(op, table, columns string, where []string, args []any, cursor Cursor, limit int) (string, []any, error) {
+	p, ok, err := cursor.decode(op)
+	if err != nil {
+		return "", nil, err
+	}
+	if ok {
+		term, a := keyset(p)
+		where = append(where, term)
+		args = append(args, a...)
+	}
+	q := "SELECT created_at, rowid, " + columns + " FROM " + table // names are ours, values placeholders
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	sqlLimit := -1 // SQLite: no limit
+	if limit > 0 {
+		sqlLimit = limit + 1
+	}
+	return q + " ORDER BY created_at DESC, rowid DESC LIMIT ?", append(args, sqlLimit), nil
+}

@@ -299,25 +299,7 @@ func runsQuery(op string, f RunFilter) (string, []any, error) {
 			args = append(args, c.val)
 		}
 	}
-	p, ok, err := f.Cursor.decode(op)
-	if err != nil {
-		return "", nil, err
-	}
-	if ok {
-		term, a := keyset(p)
-		where = append(where, term)
-		args = append(args, a...)
-	}
-	q := "SELECT created_at, rowid, " + runListColumns + " FROM runs"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	limit := -1
-	if f.Limit > 0 {
-		limit = f.Limit + 1
-	}
-	q += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
-	return q, append(args, limit), nil
+	return pageQuery(op, "runs", runListColumns, where, args, f.Cursor, f.Limit)
 }
 
 // LatestRun returns the newest run of a strategy and kind, whatever its

@@ -150,24 +150,11 @@ func (s *Store) ListWorkloadsPage(ctx context.Context, strategy, owner string, l
 		where = append(where, "owner = ?")
 		args = append(args, owner)
 	}
-	p, ok, err := cursor.decode(op)
+	q, args, err := pageQuery(op, "workloads", workloadListColumns, where, args, cursor, limit)
 	if err != nil {
 		return nil, "", err
 	}
-	if ok {
-		term, a := keyset(p)
-		where = append(where, term)
-		args = append(args, a...)
-	}
-	q := "SELECT created_at, rowid, " + workloadListColumns + " FROM workloads"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	sqlLimit := -1 // SQLite: no limit
-	if limit > 0 {
-		sqlLimit = limit + 1 // one past the page tells whether another follows
-	}
-	rows, err := s.db.QueryContext(ctx, q+" ORDER BY created_at DESC, rowid DESC LIMIT ?", append(args, sqlLimit)...)
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, "", dbErr(op, err)
 	}
