@@ -217,15 +217,24 @@ func (s *Server) apiExperimentResults(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"rows": rows})
 }
 
-// apiCancelExperiment: POST /api/experiments/:id/cancel cancels the queued
-// runs at once and the running ones through the runner.
-func (s *Server) apiCancelExperiment(c echo.Context) error {
-	ctx := c.Request().Context()
-	e, err := s.store.GetExperiment(ctx, c.Param("id"))
+// ownExperiment is experiment :id if the request's user may change it.
+func (s *Server) ownExperiment(c echo.Context) (*store.Experiment, error) {
+	e, err := s.store.GetExperiment(c.Request().Context(), c.Param("id"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := s.mayChange(c, e.Owner, "experiment "+e.ID); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// cancelExperiment cancels experiment :id: its queued runs at once, its
+// running ones through the runner.
+func (s *Server) cancelExperiment(c echo.Context) error {
+	ctx := c.Request().Context()
+	e, err := s.ownExperiment(c)
+	if err != nil {
 		return err
 	}
 	running, err := s.store.CancelExperiment(ctx, e.ID)
@@ -237,7 +246,51 @@ func (s *Server) apiCancelExperiment(c echo.Context) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// resumeExperiment queues the canceled and interrupted runs of canceled
+// experiment :id again and wakes the workers.
+func (s *Server) resumeExperiment(c echo.Context) error {
+	e, err := s.ownExperiment(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.ResumeExperiment(c.Request().Context(), e.ID); err != nil {
+		return err
+	}
+	s.runner.Wake()
+	return nil
+}
+
+// apiCancelExperiment: POST /api/experiments/:id/cancel.
+func (s *Server) apiCancelExperiment(c echo.Context) error {
+	if err := s.cancelExperiment(c); err != nil {
+		return err
+	}
 	return s.apiGetExperiment(c)
+}
+
+// apiResumeExperiment: POST /api/experiments/:id/resume.
+func (s *Server) apiResumeExperiment(c echo.Context) error {
+	if err := s.resumeExperiment(c); err != nil {
+		return err
+	}
+	return s.apiGetExperiment(c)
+}
+
+func (s *Server) cancelExperimentPage(c echo.Context) error {
+	if err := s.cancelExperiment(c); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
+}
+
+func (s *Server) resumeExperimentPage(c echo.Context) error {
+	if err := s.resumeExperiment(c); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
 }
 
 // experimentView builds what /experiments/:id shows, as a Report (one

@@ -299,3 +299,77 @@ func TestReproduceOffersTheSeedSweepsAsExperiments(t *testing.T) {
 		t.Errorf("Table 1 counts %q runs, want 100 instances × 10 γ × 4 methods", got)
 	}
 }
+
+// TestCancelAndResumeAnExperimentFromItsPage cancels a sweep from its page
+// as soon as it starts, then resumes it: it finishes with every run done
+// once, under the same ids, and the page offers the action that fits the
+// status (cancel while running, resume once canceled).
+func TestCancelAndResumeAnExperimentFromItsPage(t *testing.T) {
+	a := newApp(t, "", 0)
+	status, b := a.postJSON(t, "/api/experiments", `{"name":"stop and go","strategy":"eapm","workload":{"preset":"zhang2022-case1","grid":{"instance":{"from":0,"to":99}}},"variants":["online","average"]}`)
+	if status != http.StatusCreated {
+		t.Fatalf("create: %d %s", status, b)
+	}
+	var e apiExperiment
+	json.Unmarshal(b, &e)
+	post := func(action string) int {
+		resp := noRedirect(t, http.MethodPost, a.URL+"/experiments/"+e.ID+"/"+action, "application/x-www-form-urlencoded", strings.NewReader(""))
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	button := func(testid string) bool {
+		_, page := a.do(t, http.MethodGet, "/experiments/"+e.ID, "", nil)
+		return parseHTML(t, page).Find("[data-testid=" + testid + "]").Length() == 1
+	}
+	if !button("cancel-experiment") || button("resume-experiment") {
+		t.Error("a running experiment's page does not offer cancel (and only cancel)")
+	}
+	if got := post("cancel"); got != http.StatusSeeOther {
+		t.Fatalf("cancel: %d", got)
+	}
+	before, err := a.store.ExperimentRuns(t.Context(), e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, b = a.do(t, http.MethodGet, "/api/experiments/"+e.ID, "", nil)
+	json.Unmarshal(b, &e)
+	if e.Status != "canceled" || e.RunsDone == e.RunsTotal {
+		t.Fatalf("after cancel: %s", b)
+	}
+	if !button("resume-experiment") || button("cancel-experiment") {
+		t.Error("a canceled experiment's page does not offer resume (and only resume)")
+	}
+	// A run being stopped makes resume wait (409) until the runner let it go.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got := post("resume")
+		if got == http.StatusSeeOther {
+			break
+		}
+		if got != http.StatusConflict || time.Now().After(deadline) {
+			t.Fatalf("resume: %d", got)
+		}
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, b = a.do(t, http.MethodGet, "/api/experiments/"+e.ID, "", nil)
+		json.Unmarshal(b, &e)
+		if e.Status == "done" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after resume the experiment is still %s: %s", e.Status, b)
+		}
+	}
+	if e.RunsDone != 200 || e.RunsFailed != 0 || a.countRuns(t) != 200 {
+		t.Errorf("after resume: %d done, %d failed, %d runs stored; want the same 200 runs done", e.RunsDone, e.RunsFailed, a.countRuns(t))
+	}
+	after, _ := a.store.ExperimentRuns(t.Context(), e.ID)
+	for i := range after {
+		if after[i].RunID != before[i].RunID {
+			t.Errorf("run %d is %s, was %s", i, after[i].RunID, before[i].RunID)
+		}
+	}
+	status, b = a.do(t, http.MethodPost, "/api/experiments/"+e.ID+"/resume", "application/json", nil)
+	if status != http.StatusConflict || !strings.Contains(string(b), "not canceled") {
+		t.Errorf("resuming a done experiment: %d %s", status, b)
+	}
+}

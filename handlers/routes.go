@@ -43,6 +43,8 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/experiments/new", s.newExperimentPage)
 	e.POST("/experiments", s.startExperimentPage)
 	e.GET("/experiments/:id", s.experimentPage)
+	e.POST("/experiments/:id/cancel", s.cancelExperimentPage)
+	e.POST("/experiments/:id/resume", s.resumeExperimentPage)
 	e.GET("/reproduce", s.reproducePage)
 	e.POST("/reproduce", s.startReproducePage)
 
@@ -66,4 +68,5 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/api/experiments/:id/results", s.apiExperimentResults)
 	e.GET("/api/experiments/:id/:format", s.apiExperimentPivot)
 	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)
+	e.POST("/api/experiments/:id/resume", s.apiResumeExperiment)
 }

@@ -529,6 +529,55 @@ func (s *Store) CancelExperiment(ctx context.Context, id string) (running []stri
 	return running, dbErr(op, tx.Commit())
 }
 
+// ResumeExperiment starts a canceled experiment again: it marks it running
+// and puts its canceled and interrupted runs back in the queue, in one
+// transaction, and returns how many it queued. They are the same runs
+// started again, not copies, so each cell keeps its replicates once; failed
+// runs stay failed (a failure is a result). An experiment that is not
+// canceled, or that still has a running run (a cancel not yet taken by
+// the runner), is errs.Conflict; an unknown one errs.NotFound.
+func (s *Store) ResumeExperiment(ctx context.Context, id string) (int, error) {
+	const op = "store.ResumeExperiment"
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, dbErr(op, err)
+	}
+	defer tx.Rollback()
+	var status string
+	var running int
+	err = tx.QueryRowContext(ctx, `SELECT e.status, (SELECT count(*) FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
+			WHERE er.experiment_id = e.id AND r.status = ?2) FROM experiments AS e WHERE e.id = ?1`,
+		id, StatusRunning).Scan(&status, &running)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, notFound(op, "experiment", id)
+	}
+	if err != nil {
+		return 0, dbErr(op, err)
+	}
+	if status != ExperimentCanceled {
+		return 0, &errs.Error{Op: op, Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot resume experiment %s: it is %s, not canceled", id, status)}
+	}
+	if running > 0 {
+		return 0, &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+			Err: fmt.Errorf("cannot resume experiment %s yet: %d of its runs are still stopping; try again in a moment", id, running)}
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE experiments SET status = ? WHERE id = ?", ExperimentRunning, id); err != nil {
+		return 0, dbErr(op, err)
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = '', error_field = '', started_at = NULL,
+		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = ''
+		WHERE status IN (?, ?) AND id IN (SELECT run_id FROM experiment_runs WHERE experiment_id = ?)`,
+		StatusQueued, StatusCanceled, StatusInterrupted, id)
+	if err != nil {
+		return 0, dbErr(op, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, dbErr(op, err)
+	}
+	return int(n), dbErr(op, tx.Commit())
+}
+
 // ExperimentResult is one run of an experiment as aggregation needs it:
 // its place in the sweep, status, variant and metrics, nothing else.
 type ExperimentResult struct {

@@ -332,6 +332,59 @@ func TestCancelExperimentCancelsQueuedRunsAndReturnsRunningOnes(t *testing.T) {
 	checkKind(t, "SetExperimentStatus", s.SetExperimentStatus(ctx, e.ID, "paused"), errs.Invalid, "paused")
 }
 
+func TestResumeExperimentRequeuesItsCanceledAndInterruptedRunsOnly(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	w := addWorkload(t, s, "eapm")
+	e, runs := addExperiment(t, s, w, 5)
+	_, err := s.ResumeExperiment(ctx, e.ID)
+	checkKind(t, "ResumeExperiment of a running experiment", err, errs.Conflict, "not canceled")
+	claim(t, s, runs[0].ID)
+	if err := s.Finish(ctx, runs[0].ID, StatusDone, json.RawMessage(reportWithMetrics), "", ""); err != nil {
+		t.Fatal(err)
+	}
+	claim(t, s, runs[1].ID)
+	if err := s.Finish(ctx, runs[1].ID, StatusFailed, nil, "boom", ""); err != nil {
+		t.Fatal(err)
+	}
+	claim(t, s, runs[2].ID)
+	if _, err := s.CancelExperiment(ctx, e.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Run 2 is still running: its cancel has not reached the runner yet.
+	_, err = s.ResumeExperiment(ctx, e.ID)
+	checkKind(t, "ResumeExperiment while a run stops", err, errs.Conflict, "still stopping")
+	if err := s.Finish(ctx, runs[2].ID, StatusInterrupted, nil, MsgInterrupted, ""); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.ResumeExperiment(ctx, e.ID)
+	if err != nil || n != 3 {
+		t.Fatalf("ResumeExperiment = %d, %v; want 3 runs queued again (the interrupted and the two canceled)", n, err)
+	}
+	for i, want := range []string{StatusDone, StatusFailed, StatusQueued, StatusQueued, StatusQueued} {
+		r, err := s.GetRunInfo(ctx, runs[i].ID)
+		if err != nil || r.Status != want {
+			t.Errorf("run %d is %s (%v), want %s", i, r.Status, err, want)
+		}
+		if want == StatusQueued && (r.Error != "" || r.FinishedAt != nil || r.StartedAt != nil) {
+			t.Errorf("requeued run %d keeps error %q, started %v, finished %v", i, r.Error, r.StartedAt, r.FinishedAt)
+		}
+	}
+	if got, _ := s.GetExperiment(ctx, e.ID); got.Status != ExperimentRunning {
+		t.Errorf("experiment is %s after resume", got.Status)
+	}
+	// The same runs, in order: the queue gives them back oldest first.
+	for _, r := range runs[2:] {
+		claim(t, s, r.ID)
+	}
+	total, _, _, _, err := s.ExperimentProgress(ctx, e.ID)
+	if err != nil || total != 5 {
+		t.Errorf("progress total = %d, %v; want the same 5 runs", total, err)
+	}
+	_, err = s.ResumeExperiment(ctx, "nosuchexpt")
+	checkKind(t, "ResumeExperiment", err, errs.NotFound, "nosuchexpt")
+}
+
 func TestDeleteExperimentDeletesItsRunsAndOnlyThem(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
