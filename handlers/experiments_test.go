@@ -319,7 +319,7 @@ func TestCancelAndResumeAnExperimentFromItsPage(t *testing.T) {
 	}
 	button := func(testid string) bool {
 		_, page := a.do(t, http.MethodGet, "/experiments/"+e.ID, "", nil)
-		return parseHTML(t, page).Find("[data-testid=" + testid + "]").Length() == 1
+		return parseHTML(t, page).Find("[data-testid="+testid+"]").Length() == 1
 	}
 	if !button("cancel-experiment") || button("resume-experiment") {
 		t.Error("a running experiment's page does not offer cancel (and only cancel)")
