@@ -174,9 +174,25 @@ func (s *Server) experimentResults(ctx context.Context, id string, keep []string
 	if err != nil {
 		return nil, err
 	}
+	results, err := runResults(runs)
+	if err != nil {
+		return nil, err
+	}
+	return aggregate(results, keep), nil
+}
+
+func aggregate(results []experiments.RunResult, keep []string) []experiments.Row {
+	if keep != nil {
+		return experiments.AggregateBy(results, keep)
+	}
+	return experiments.Aggregate(results)
+}
+
+// runResults are stored runs as aggregation takes them. Runs with equal
+// cells share the cell's string: each distinct cell is decoded once, and
+// its map shared (aggregation only reads it).
+func runResults(runs []store.ExperimentResult) ([]experiments.RunResult, error) {
 	results := make([]experiments.RunResult, len(runs))
-	// Runs with equal cells share the cell's string: each distinct cell is
-	// decoded once, and its map shared (aggregation only reads it).
 	cells := map[string]map[string]string{}
 	n := 0
 	for _, r := range runs {
@@ -198,10 +214,7 @@ func (s *Server) experimentResults(ctx context.Context, id string, keep []string
 		results[i] = experiments.RunResult{Params: cell, Variant: r.Variant, Status: r.Status,
 			Values: values[start:len(values):len(values)], CellKey: r.Cell}
 	}
-	if keep != nil {
-		return experiments.AggregateBy(results, keep), nil
-	}
-	return experiments.Aggregate(results), nil
+	return results, nil
 }
 
 // apiExperimentResults: GET /api/experiments/:id/results[?keep=a,b].
@@ -325,10 +338,15 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	if p.X != "" {
 		keep = []string{p.X}
 	}
-	rows, err := s.experimentResults(ctx, e.ID, keep)
+	runs, err := s.store.ExperimentResults(ctx, e.ID)
 	if err != nil {
 		return p, err
 	}
+	results, err := runResults(runs)
+	if err != nil {
+		return p, err
+	}
+	rows := aggregate(results, keep)
 	seen := map[string]bool{}
 	for _, r := range rows {
 		if !seen[r.Metric] {
@@ -341,6 +359,14 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		p.Metric = p.Metrics[0]
 	}
 	p.Report = resultsReport(rows, p.Metric, p.X, def.References)
+	if box, ok := boxPlot(results, p.Metric, p.X); ok {
+		p.Report.Series = append(p.Report.Series, box)
+	}
+	if par, ok := parallelCells(aggregate(results, nil), p.Metric, p.Swept); ok {
+		p.Report.Parallels = append(p.Report.Parallels, par)
+	} else if par.Title != "" {
+		p.Report.Notes = append(p.Report.Notes, par.Title)
+	}
 	// A against B: two variants (the first two by default), run by run.
 	variants := def.Variants
 	if len(variants) == 0 {
@@ -356,10 +382,6 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		p.A, p.B = variants[0], variants[1]
 	}
 	if p.A != "" && p.B != "" && p.A != p.B {
-		runs, err := s.store.ExperimentResults(ctx, e.ID)
-		if err != nil {
-			return p, err
-		}
 		plot, table := abReport(runs, p.Metric, p.A, p.B)
 		p.Report.Series = append(p.Report.Series, plot)
 		p.Report.Tables = append(p.Report.Tables, table)
@@ -367,7 +389,138 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	return p, nil
 }
 
-// resultsReport is the Report of one metric of an experiment's rows.
+// spansDecades says whether positive values from lo to hi span more than
+// two decades, where a log axis reads better than a linear one.
+func spansDecades(lo, hi float64) bool { return lo > 0 && hi/lo > 100 }
+
+// boxPlot is the box plot of metric over the replicates and instances of
+// each value of the swept parameter x, one box per variant: the spread the
+// confidence interval summarises. Only done runs count; x must be numeric.
+func boxPlot(results []experiments.RunResult, metric, x string) (solvers.Plot, bool) {
+	plot := solvers.Plot{Title: metric + " by " + x + " (box plot)", Kind: "box", XLabel: x, YLabel: metric}
+	lines := map[string]int{}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range results {
+		if r.Status != store.StatusDone {
+			continue
+		}
+		xv, err := strconv.ParseFloat(r.Params[x], 64)
+		if err != nil {
+			return plot, false
+		}
+		for _, m := range r.Values {
+			if m.Name != metric {
+				continue
+			}
+			i, ok := lines[r.Variant]
+			if !ok {
+				i = len(plot.Lines)
+				lines[r.Variant] = i
+				plot.Lines = append(plot.Lines, solvers.Line{Name: r.Variant})
+			}
+			plot.Lines[i].Points = append(plot.Lines[i].Points, [2]float64{xv, m.Value})
+			lo, hi = math.Min(lo, m.Value), math.Max(hi, m.Value)
+		}
+	}
+	plot.YLog = spansDecades(lo, hi)
+	sort.Slice(plot.Lines, func(a, b int) bool { return plot.Lines[a].Name < plot.Lines[b].Name })
+	return plot, len(plot.Lines) > 0
+}
+
+// maxParallelCells is how many cells a parallel-coordinates chart draws;
+// past it the page says so and the pivot table is the way in.
+const maxParallelCells = 5000
+
+// parallelCells is the parallel-coordinates chart of an experiment's cells
+// for metric: an axis per swept parameter that takes more than one value
+// (numeric, or its values as categories), one for the variant and one for
+// the metric's mean over the cell's replicates; a line per cell, coloured
+// by variant. It is drawn when at least two parameters vary; with too many
+// cells, the returned Parallel's Title says why it is not drawn (ok false).
+func parallelCells(rows []experiments.Row, metric string, swept []string) (solvers.Parallel, bool) {
+	par := solvers.Parallel{Title: metric + " across the swept parameters (cell means)"}
+	var cellRows []experiments.Row
+	values := map[string]map[string]bool{}
+	for _, r := range rows {
+		if r.Metric != metric || r.Mean == nil {
+			continue
+		}
+		cellRows = append(cellRows, r)
+		for _, k := range swept {
+			if values[k] == nil {
+				values[k] = map[string]bool{}
+			}
+			values[k][r.Params[k]] = true
+		}
+	}
+	var varying []string
+	for _, k := range swept {
+		if len(values[k]) > 1 {
+			varying = append(varying, k)
+		}
+	}
+	if len(varying) < 2 {
+		return solvers.Parallel{}, false
+	}
+	if len(cellRows) > maxParallelCells {
+		return solvers.Parallel{Title: fmt.Sprintf("Parallel coordinates are not drawn: %d cells are more than %d; use the pivot table.", len(cellRows), maxParallelCells)}, false
+	}
+	// Each varying parameter is a numeric axis if every value parses, else
+	// a category axis of its values in order.
+	index := make([]map[string]float64, len(varying))
+	for j, k := range varying {
+		var names []string
+		numeric := true
+		for v := range values[k] {
+			names = append(names, v)
+			if _, err := strconv.ParseFloat(v, 64); err != nil {
+				numeric = false
+			}
+		}
+		axis := solvers.ParallelAxis{Name: k}
+		index[j] = map[string]float64{}
+		if numeric {
+			for _, v := range names {
+				index[j][v], _ = strconv.ParseFloat(v, 64)
+			}
+		} else {
+			sort.Strings(names)
+			axis.Categories = names
+			for i, v := range names {
+				index[j][v] = float64(i)
+			}
+		}
+		par.Axes = append(par.Axes, axis)
+	}
+	groups := map[string]int{}
+	var variants []string
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range cellRows {
+		if _, ok := groups[r.Variant]; !ok {
+			groups[r.Variant] = len(variants)
+			variants = append(variants, r.Variant)
+			par.Groups = append(par.Groups, solvers.ParallelGroup{Name: r.Variant})
+		}
+		lo, hi = math.Min(lo, *r.Mean), math.Max(hi, *r.Mean)
+	}
+	par.Axes = append(par.Axes, solvers.ParallelAxis{Name: "variant", Categories: variants},
+		solvers.ParallelAxis{Name: metric, Log: spansDecades(lo, hi)})
+	for _, r := range cellRows {
+		g := groups[r.Variant]
+		row := make([]float64, 0, len(par.Axes))
+		for j, k := range varying {
+			row = append(row, index[j][r.Params[k]])
+		}
+		row = append(row, float64(g), *r.Mean)
+		par.Groups[g].Rows = append(par.Groups[g].Rows, row)
+	}
+	return par, true
+}
+
+// resultsReport is the Report of one metric of an experiment's rows: the
+// metric against x, a line per variant with its 95 % CI dashed, references
+// dashed, log axes where the values span more than two decades; and the
+// rows as a table.
 func resultsReport(rows []experiments.Row, metric, x string, refs []experiments.Reference) *solvers.Report {
 	plot := solvers.Plot{Title: metric + " vs " + x, XLabel: x, YLabel: metric}
 	table := solvers.Table{Title: "Results: " + metric,
@@ -430,9 +583,17 @@ func resultsReport(rows []experiments.Row, metric, x string, refs []experiments.
 	}
 	rep := &solvers.Report{Tables: []solvers.Table{table}}
 	if numeric && len(plot.Lines) > 0 {
+		xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 		for i := range plot.Lines {
 			sort.Slice(plot.Lines[i].Points, func(a, b int) bool { return plot.Lines[i].Points[a][0] < plot.Lines[i].Points[b][0] })
+			for _, pt := range plot.Lines[i].Points {
+				xlo, xhi = math.Min(xlo, pt[0]), math.Max(xhi, pt[0])
+				ylo, yhi = math.Min(ylo, pt[1]), math.Max(yhi, pt[1])
+			}
 		}
+		// Log axes when the values span decades (nodes 10 … 3000, sizes
+		// in MB): a linear axis would crush all but the largest.
+		plot.XLog, plot.YLog = spansDecades(xlo, xhi), spansDecades(ylo, yhi)
 		rep.Series = []solvers.Plot{plot}
 	}
 	return rep
@@ -543,7 +704,7 @@ func abReport(runs []store.ExperimentResult, metric, a, b string) (solvers.Plot,
 	}
 	if len(plot.Lines[0].Points) > 0 {
 		plot.Lines = append(plot.Lines, solvers.Line{Name: "equal", Dashed: true, Points: [][2]float64{{lo, lo}, {hi, hi}}})
-		if lo > 0 && hi/lo > 100 {
+		if spansDecades(lo, hi) {
 			plot.XLog, plot.YLog = true, true
 		}
 	}
@@ -555,7 +716,9 @@ func abReport(runs []store.ExperimentResult, metric, a, b string) (solvers.Plot,
 
 // starterDefinition is the definition the new-experiment form starts from:
 // a stored workload (?workload=), a run's inputs with every parameter as a
-// one-value grid ready to sweep (?run=), or a strategy's first preset.
+// one-value grid ready to sweep (?run=), compared runs' inputs with each
+// parameter's values across them (?runs=a,b,c, from the compare page), or
+// a strategy's first preset.
 func (s *Server) starterDefinition(c echo.Context) (string, error) {
 	ctx := c.Request().Context()
 	def := map[string]any{"name": "", "replicates": 1, "seed": 1}
@@ -578,18 +741,49 @@ func (s *Server) starterDefinition(c echo.Context) (string, error) {
 			}
 		}
 		return "", errs.New(errs.NotFound, "seed", "%s has no seed experiment %q", family, name)
-	case c.QueryParam("run") != "":
-		r, err := s.store.GetRunInfo(ctx, c.QueryParam("run"))
-		if err != nil {
-			return "", err
+	case c.QueryParam("run") != "" || c.QueryParam("runs") != "":
+		ids := strings.Split(c.QueryParam("runs"), ",")
+		if c.QueryParam("run") != "" {
+			ids = []string{c.QueryParam("run")}
 		}
+		if len(ids) > maxCompare {
+			return "", errs.New(errs.Invalid, "runs", "at most %d runs, got %d", maxCompare, len(ids))
+		}
+		// The runs' inputs as a grid: every parameter with the values the
+		// runs gave it (one value: ready to widen), their workloads and
+		// variants, the first run's seed.
 		grid := map[string][]string{}
-		for k, v := range r.Params {
-			grid[k] = []string{v}
+		var workloads, variants []string
+		seen := map[string]bool{}
+		add := func(list *[]string, key, v string) {
+			if !seen[key+"\x00"+v] {
+				seen[key+"\x00"+v] = true
+				*list = append(*list, v)
+			}
 		}
-		def["name"], def["strategy"] = "sweep of run "+r.ID, r.Strategy
-		def["workload"] = map[string]any{"ids": []string{r.WorkloadID}}
-		def["variants"], def["grid"], def["seed"] = []string{r.Variant}, grid, r.Seed
+		var first *store.Run
+		for _, id := range ids {
+			r, err := s.store.GetRunInfo(ctx, id)
+			if err != nil {
+				return "", err
+			}
+			if first == nil {
+				first = r
+			}
+			if r.Kind != store.KindRun || r.Strategy != first.Strategy {
+				return "", errs.New(errs.Invalid, "runs", "run %s is a %s %s run; an experiment sweeps runs of one strategy on stored workloads (%s)", r.ID, r.Strategy, r.Kind, first.Strategy)
+			}
+			add(&workloads, "workload", r.WorkloadID)
+			add(&variants, "variant", r.Variant)
+			for k, v := range r.Params {
+				values := grid[k]
+				add(&values, "p."+k, v)
+				grid[k] = values
+			}
+		}
+		def["name"], def["strategy"] = "sweep of run "+strings.Join(ids, ", "), first.Strategy
+		def["workload"] = map[string]any{"ids": workloads}
+		def["variants"], def["grid"], def["seed"] = variants, grid, first.Seed
 	case c.QueryParam("workload") != "":
 		w, err := s.store.GetWorkloadInfo(ctx, c.QueryParam("workload"))
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"schedlab/experiments"
+	"schedlab/solvers"
 )
 
 // TestExperimentAPIRunsASweepAndAggregatesIt posts a sweep as YAML, waits
@@ -118,6 +119,12 @@ grid:
 	doc := parseHTML(t, page)
 	if doc.Find(`[data-kind=plot][data-title="objective vs gamma"]`).Length() != 1 {
 		t.Error("no plot of the objective against γ")
+	}
+	if doc.Find(`[data-kind=plot][data-title="objective by gamma (box plot)"]`).Length() != 1 {
+		t.Error("no box plot of the objective by γ")
+	}
+	if doc.Find(`[data-kind=parallel]`).Length() != 1 {
+		t.Error("no parallel coordinates though γ and the instance are both swept")
 	}
 	if n := doc.Find(`table[data-title="Results: objective"] tbody tr`).Length(); n != 4 {
 		t.Errorf("%d result rows on the page, want 2 γ × 2 variants", n)
@@ -371,5 +378,122 @@ func TestCancelAndResumeAnExperimentFromItsPage(t *testing.T) {
 	status, b = a.do(t, http.MethodPost, "/api/experiments/"+e.ID+"/resume", "application/json", nil)
 	if status != http.StatusConflict || !strings.Contains(string(b), "not canceled") {
 		t.Errorf("resuming a done experiment: %d %s", status, b)
+	}
+}
+
+func ptr(v float64) *float64 { return &v }
+
+// TestResultsReportUsesLogAxesWhenValuesSpanDecades: nodes 10 … 3000 and
+// times 0.5 … 900 are drawn on log axes; 1.1 … 1.9 and 40 … 60 are not.
+func TestResultsReportUsesLogAxesWhenValuesSpanDecades(t *testing.T) {
+	rows := func(xs []string, ys []float64) []experiments.Row {
+		var out []experiments.Row
+		for i, x := range xs {
+			out = append(out, experiments.Row{Params: map[string]string{"x": x}, Variant: "v", Metric: "m", N: 1, Mean: ptr(ys[i])})
+		}
+		return out
+	}
+	wide := resultsReport(rows([]string{"10", "100", "3000"}, []float64{0.5, 30, 900}), "m", "x", nil)
+	if p := wide.Series[0]; !p.XLog || !p.YLog {
+		t.Errorf("10…3000 against 0.5…900: log x %v, log y %v; want both", p.XLog, p.YLog)
+	}
+	narrow := resultsReport(rows([]string{"1.1", "1.5", "1.9"}, []float64{40, 50, 60}), "m", "x", nil)
+	if p := narrow.Series[0]; p.XLog || p.YLog {
+		t.Errorf("1.1…1.9 against 40…60: log x %v, log y %v; want neither", p.XLog, p.YLog)
+	}
+	negative := resultsReport(rows([]string{"1", "1000"}, []float64{-5, 500}), "m", "x", nil)
+	if p := negative.Series[0]; !p.XLog || p.YLog {
+		t.Errorf("a negative value cannot go on a log axis: log x %v, log y %v", p.XLog, p.YLog)
+	}
+}
+
+// TestBoxPlotAndParallelCellsFromRuns builds both views from six runs by
+// hand: the boxes hold each γ's done values per variant, and the parallel
+// chart has an axis per varying parameter (text values as categories),
+// the variant and the metric's cell mean.
+func TestBoxPlotAndParallelCellsFromRuns(t *testing.T) {
+	run := func(gamma, rule, variant, status string, v float64) experiments.RunResult {
+		return experiments.RunResult{Params: map[string]string{"gamma": gamma, "rule": rule, "seed": "1"}, Variant: variant, Status: status,
+			Values: []experiments.Metric{{Name: "objective", Value: v}}}
+	}
+	results := []experiments.RunResult{
+		run("1.1", "fast", "a", "done", 3), run("1.1", "fast", "a", "done", 5), run("1.1", "slow", "a", "done", 4),
+		run("1.3", "fast", "a", "failed", 99), run("1.3", "slow", "b", "done", 7), run("1.1", "fast", "b", "done", 1),
+	}
+	box, ok := boxPlot(results, "objective", "gamma")
+	if !ok || box.Kind != "box" || len(box.Lines) != 2 {
+		t.Fatalf("box plot %+v", box)
+	}
+	if a := box.Lines[0]; a.Name != "a" || len(a.Points) != 3 {
+		t.Errorf("variant a's samples %+v, want its 3 done runs (the failed one is not a sample)", a)
+	}
+	if _, ok := boxPlot(results, "objective", "rule"); ok {
+		t.Error("a box plot against a text parameter")
+	}
+	par, ok := parallelCells(experiments.Aggregate(results), "objective", []string{"gamma", "rule", "seed"})
+	if !ok {
+		t.Fatal("no parallel coordinates with γ and the rule varying")
+	}
+	var names []string
+	for _, a := range par.Axes {
+		names = append(names, a.Name)
+	}
+	if strings.Join(names, ",") != "gamma,rule,variant,objective" {
+		t.Errorf("axes %v: want the varying parameters (not the fixed seed), the variant, the metric", names)
+	}
+	if cats := par.Axes[1].Categories; len(cats) != 2 || cats[0] != "fast" {
+		t.Errorf("rule categories %v", cats)
+	}
+	rowsA := par.Groups[0].Rows
+	// Cells of a: (1.1, fast) mean 4, (1.1, slow) 4; (1.3, fast) only failed.
+	if par.Groups[0].Name != "a" || len(rowsA) != 2 || rowsA[0][3] != 4 || rowsA[0][1] != 0 {
+		t.Errorf("variant a's lines %v", rowsA)
+	}
+	if err := (&solvers.Report{Parallels: []solvers.Parallel{par}}).Validate(); err != nil {
+		t.Error(err)
+	}
+	if _, ok := parallelCells(experiments.Aggregate(results), "objective", []string{"gamma", "seed"}); ok {
+		t.Error("parallel coordinates with one varying parameter")
+	}
+}
+
+// TestComparePageOffersASweepOfTheComparedRuns follows "Sweep these runs'
+// parameters" from the compare page of two runs that differ in variant
+// and γ: the form's definition spans both, and counts 2 × 2 runs.
+func TestComparePageOffersASweepOfTheComparedRuns(t *testing.T) {
+	a := newApp(t, "", 0)
+	id := a.upload(t)
+	r1 := a.startRun(t, `{"workload_id":"`+id+`","variant":"online","params":{"gamma":1.2}}`)
+	r2 := a.startRun(t, `{"workload_id":"`+id+`","variant":"average","params":{"gamma":1.4}}`)
+	_, page := a.do(t, http.MethodGet, "/compare?runs="+r1.ID+","+r2.ID, "", nil)
+	link, ok := parseHTML(t, page).Find("[data-testid=sweep-compared]").Attr("href")
+	if !ok {
+		t.Fatalf("no sweep link on the compare page")
+	}
+	_, page = a.do(t, http.MethodGet, link, "", nil)
+	text := parseHTML(t, page).Find("textarea[name=definition]").Text()
+	var def struct {
+		Strategy string
+		Workload struct{ IDs []string }
+		Variants []string
+		Grid     map[string][]string
+	}
+	if err := json.Unmarshal([]byte(text), &def); err != nil {
+		t.Fatalf("starter %q: %v", text, err)
+	}
+	if def.Strategy != "eapm" || len(def.Workload.IDs) != 1 || strings.Join(def.Variants, ",") != "online,average" ||
+		strings.Join(def.Grid["gamma"], ",") != "1.2,1.4" {
+		t.Errorf("starter definition %+v", def)
+	}
+	form := url.Values{"definition": {text}, "action": {"count"}}
+	resp := noRedirect(t, http.MethodPost, a.URL+"/experiments", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if got := strings.TrimSpace(parseHTML(t, body).Find("[data-testid=experiment-count] strong").Text()); got != "4" {
+		t.Errorf("the sweep counts %q runs, want 2 variants × 2 γ", got)
+	}
+	status, _ := a.do(t, http.MethodGet, "/experiments/new?runs="+r1.ID+",nosuchrun", "", nil)
+	if status != http.StatusNotFound {
+		t.Errorf("a sweep of an unknown run: %d", status)
 	}
 }

@@ -80,6 +80,10 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 		{Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 2, End: 1}}}}},
 		{Heatmaps: []Heatmap{{Title: "h", X: []string{"a"}, Y: []string{"r"}, Values: [][]float64{{1, 2}}}}},
 		{Graphs: []Graph{{Title: "g", Nodes: []GraphNode{{ID: "a"}}, Edges: []GraphEdge{{Source: "a", Target: "b"}}}}},
+		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "a"}, {Name: "b"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{1}}}}}}},
+		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "a"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{math.NaN()}}}}}}},
+		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{2}}}}}}},
+		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{0.5}}}}}}},
 	}
 	for i, r := range bad {
 		if err := r.Validate(); err == nil {
@@ -87,7 +91,8 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 		}
 	}
 	good := Report{Metrics: []Metric{{Name: "x", Value: 1, Better: Higher}},
-		Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 0, End: 1}}}}}
+		Gantts:    []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 0, End: 1}}}},
+		Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}, {Name: "m"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{1, -3.5}}}}}}}
 	if err := good.Validate(); err != nil {
 		t.Errorf("Validate rejected a good report: %v", err)
 	}

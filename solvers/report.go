@@ -14,6 +14,9 @@ type Report struct {
 	Gantts   []Gantt   `json:"gantts"`
 	Graphs   []Graph   `json:"graphs"`
 	Heatmaps []Heatmap `json:"heatmaps,omitempty"`
+	// Parallels are parallel-coordinates charts (an experiment's cells
+	// across its swept parameters and a metric).
+	Parallels []Parallel `json:"parallels,omitempty"`
 	// Notes are decisions and warnings a reader of the result must see
 	// (a substituted value, skipped input, a deviation from the paper).
 	Notes  []string `json:"notes,omitempty"`
@@ -42,8 +45,10 @@ type Table struct {
 }
 
 // Plot is a titled chart of named lines. Kind is "line" (default), "bar",
-// "scatter", "area" (filled line) or "step" (filled step function: each
-// value holds until the next point); a log axis is asked for with XLog/YLog.
+// "scatter", "area" (filled line), "step" (filled step function: each
+// value holds until the next point) or "box" (each line's points are
+// samples (x, y): one box of the y values per distinct x, the x values as
+// categories); a log axis is asked for with XLog/YLog.
 type Plot struct {
 	Title  string `json:"title"`
 	XLabel string `json:"x_label"`
@@ -120,6 +125,30 @@ type Heatmap struct {
 	Values [][]float64 `json:"values"`
 }
 
+// Parallel is a parallel-coordinates chart: each row of a group is one
+// polyline across the axes, Rows[i][j] its value on Axes[j]; the rows of a
+// group share a colour and a legend entry (a variant).
+type Parallel struct {
+	Title  string          `json:"title"`
+	Axes   []ParallelAxis  `json:"axes"`
+	Groups []ParallelGroup `json:"groups"`
+}
+
+// ParallelAxis is one vertical axis. With Categories, the values on it are
+// indices into Categories (a text parameter, a variant), drawn as names;
+// without, they are numbers, on a log scale if Log.
+type ParallelAxis struct {
+	Name       string   `json:"name"`
+	Categories []string `json:"categories,omitempty"`
+	Log        bool     `json:"log,omitempty"`
+}
+
+// ParallelGroup is a named set of polylines.
+type ParallelGroup struct {
+	Name string      `json:"name"`
+	Rows [][]float64 `json:"rows"`
+}
+
 // Metric returns the named metric and whether it is present.
 func (r *Report) Metric(name string) (Metric, bool) {
 	for _, m := range r.Metrics {
@@ -155,7 +184,7 @@ func (r *Report) Plot(title string) *Plot {
 // rectangular. Solvers call it in their tests; the runner calls it on every
 // Report before storing it.
 func (r *Report) Validate() error {
-	for _, check := range []func() error{r.validMetrics, r.validTables, r.validSeries, r.validGantts, r.validHeatmaps, r.validGraphs} {
+	for _, check := range []func() error{r.validMetrics, r.validTables, r.validSeries, r.validGantts, r.validHeatmaps, r.validGraphs, r.validParallels} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -264,6 +293,27 @@ func (r *Report) validGraphs() error {
 		for _, e := range g.Edges {
 			if !ids[e.Source] || !ids[e.Target] {
 				return fmt.Errorf("graph %q edge %s→%s names a missing node", g.Title, e.Source, e.Target)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Report) validParallels() error {
+	for _, p := range r.Parallels {
+		for _, g := range p.Groups {
+			for i, row := range g.Rows {
+				if len(row) != len(p.Axes) {
+					return fmt.Errorf("parallel %q group %q row %d has %d values for %d axes", p.Title, g.Name, i, len(row), len(p.Axes))
+				}
+				for j, v := range row {
+					if err := finite(fmt.Sprintf("parallel %q group %q row %d axis %s", p.Title, g.Name, i, p.Axes[j].Name), v); err != nil {
+						return err
+					}
+					if cats := p.Axes[j].Categories; len(cats) > 0 && (v != math.Trunc(v) || v < 0 || int(v) >= len(cats)) {
+						return fmt.Errorf("parallel %q group %q row %d: %v is not a category index of axis %s (%d categories)", p.Title, g.Name, i, v, p.Axes[j].Name, len(cats))
+					}
+				}
 			}
 		}
 	}

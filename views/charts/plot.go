@@ -23,6 +23,7 @@ const (
 	KindScatter = "scatter"
 	KindArea    = "area" // a line filled down to the axis
 	KindStep    = "step" // a filled step function (value holds until the next point)
+	KindBox     = "box"  // one box per distinct x of each line's samples
 )
 
 // samplingFrom is the point count from which a line is down-sampled by
@@ -48,6 +49,8 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 		c = barChart(p.Lines, ax, global)
 	case KindScatter:
 		c = scatterChart(p.Lines, ax, global, ext)
+	case KindBox:
+		c = boxChart(p.Lines, ax, global)
 	default:
 		c = lineChart(p.Lines, ax, global, ext, p.Kind == KindArea || p.Kind == KindStep, p.Kind == KindStep)
 	}
@@ -89,7 +92,7 @@ type plotAxes struct {
 
 func plotAxesOf(p solvers.Plot) plotAxes {
 	ax := plotAxes{kind: p.Kind}
-	if ax.kind != KindBar && ax.kind != KindScatter {
+	if ax.kind != KindBar && ax.kind != KindScatter && ax.kind != KindBox {
 		ax.kind = KindLine
 	}
 	ax.y = opts.YAxis{Type: "value", Name: p.YLabel, Scale: opts.Bool(true)}
@@ -97,11 +100,13 @@ func plotAxesOf(p solvers.Plot) plotAxes {
 		ax.y.Type = "log"
 	}
 	ax.x = opts.XAxis{Type: "value", Name: p.XLabel, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true)}
-	if p.XLog && ax.kind != KindBar {
+	if p.XLog && ax.kind != KindBar && ax.kind != KindBox {
 		ax.x.Type = "log"
 	}
-	if ax.kind == KindBar {
+	if ax.kind == KindBar || ax.kind == KindBox {
 		ax.x.Type, ax.x.Scale = "category", nil
+	}
+	if ax.kind == KindBar {
 		ax.y.Scale = nil // bars start at zero
 	}
 	return ax
@@ -208,6 +213,62 @@ func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, 
 		line.AddSeries(l.Name, data, so...)
 	}
 	return line
+}
+
+// boxChart draws one box series per line: at each of the lines' distinct x
+// values (categories), the box of that line's y samples there (see Box);
+// the tooltip gives the five numbers. A line without samples at a category
+// leaves a gap.
+func boxChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts) chart {
+	cats, index := barCategories(lines, ax.keep)
+	ax.x.Data = cats
+	global[len(global)-2] = gecharts.WithXAxisOpts(ax.x)
+	// An item tooltip: the axis pointer of plotGlobals would list every
+	// series at once.
+	global = append(global, gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}))
+	box := gecharts.NewBoxPlot()
+	box.SetGlobalOptions(global...)
+	box.SetXAxis(cats)
+	for _, l := range lines {
+		samples := make([][]float64, len(cats))
+		for _, pt := range l.Points {
+			if ax.keep(pt) {
+				i := index[pt[0]]
+				samples[i] = append(samples[i], pt[1])
+			}
+		}
+		data := make([]opts.BoxPlotData, len(cats))
+		for i, ys := range samples {
+			if len(ys) == 0 {
+				data[i].Value = "-"
+				continue
+			}
+			b := Box(ys)
+			data[i] = opts.BoxPlotData{Name: cats[i], Value: b[:]}
+		}
+		box.AddSeries(l.Name, data)
+	}
+	return box
+}
+
+// Box returns the five numbers a box plot draws for samples: minimum,
+// lower quartile, median, upper quartile, maximum. Quartiles interpolate
+// linearly between order statistics (Hyndman and Fan's type 7, the
+// default of R's quantile and of NumPy); the whiskers reach the minimum
+// and the maximum, so every sample is inside the drawing (no outlier rule
+// hides a replicate). samples is sorted in place; it must not be empty.
+func Box(samples []float64) [5]float64 {
+	sort.Float64s(samples)
+	q := func(p float64) float64 {
+		h := p * float64(len(samples)-1)
+		lo := math.Floor(h)
+		i := int(lo)
+		if i+1 >= len(samples) {
+			return samples[len(samples)-1]
+		}
+		return samples[i] + (h-lo)*(samples[i+1]-samples[i])
+	}
+	return [5]float64{samples[0], q(0.25), q(0.5), q(0.75), samples[len(samples)-1]}
 }
 
 // barCategories returns the sorted distinct x values of the kept points as
