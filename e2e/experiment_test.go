@@ -54,6 +54,8 @@ func TestBrowserExperiment(t *testing.T) {
 		}
 	}
 	waitPainted(t, ctx, `[data-kind=plot] canvas`, "the metric against a swept parameter")
+	waitPainted(t, ctx, `[data-kind=plot][data-title$="(box plot)"] canvas`, "the box plot per cell")
+	waitPainted(t, ctx, `[data-kind=parallel] canvas`, "the parallel coordinates of γ and the instance")
 	shot(t, ctx, dir, "experiment.png")
 
 	// Switch the plotted metric: the page reloads with it.

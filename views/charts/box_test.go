@@ -64,6 +64,9 @@ func TestParallelOptionNamesCategoriesAndSkipsBadRows(t *testing.T) {
 	if len(axes) != 3 || str(t, axes[1], "type") != "category" || str(t, axes[2], "type") != "log" || str(t, axes[0], "name") != "gamma" {
 		t.Fatalf("axes %v", axes)
 	}
+	if get(t, axes[0], "scale") != true {
+		t.Errorf("the γ axis starts at zero: %v", axes[0])
+	}
 	series := arr(t, o, "series")
 	if len(series) != 2 || str(t, series[0], "type") != "parallel" {
 		t.Fatalf("series %v", series)

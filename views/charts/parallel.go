@@ -28,14 +28,18 @@ func Parallel(p solvers.Parallel) templ.Component {
 // that is not finite, not a category index, or not positive on a log
 // axis are skipped.
 func ParallelOption(p solvers.Parallel) ([]byte, error) {
-	axes := make([]opts.ParallelAxis, len(p.Axes))
+	// The axes as maps: go-echarts' ParallelAxis has no "scale", and a
+	// value axis forced to start at zero squeezes γ = 1.1 … 1.3 into a
+	// sliver of its height.
+	axes := make([]map[string]any, len(p.Axes))
 	for j, a := range p.Axes {
-		axes[j] = opts.ParallelAxis{Dim: j, Name: a.Name, Type: "value"}
+		axes[j] = map[string]any{"dim": j, "name": a.Name, "type": "value", "scale": true}
 		switch {
 		case len(a.Categories) > 0:
-			axes[j].Type, axes[j].Data = "category", a.Categories
+			axes[j]["type"], axes[j]["data"] = "category", a.Categories
+			delete(axes[j], "scale")
 		case a.Log:
-			axes[j].Type = "log"
+			axes[j]["type"] = "log"
 		}
 	}
 	c := gecharts.NewParallel()
@@ -45,7 +49,6 @@ func ParallelOption(p solvers.Parallel) ([]byte, error) {
 		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(false)}),
 		gecharts.WithToolboxOpts(toolbox(p.Title, false)),
 		gecharts.WithParallelComponentOpts(opts.ParallelComponent{Left: "48", Right: "96", Top: "64", Bottom: "32"}),
-		gecharts.WithParallelAxisList(axes),
 		gecharts.WithAnimation(false),
 	)
 	rows := 0
@@ -85,5 +88,5 @@ func ParallelOption(p solvers.Parallel) ([]byte, error) {
 		}
 		c.AddSeries(g.Name, data, gecharts.WithLineStyleOpts(opts.LineStyle{Width: 1, Opacity: opts.Float(float32(opacity))}))
 	}
-	return optionJSON(c, nil)
+	return optionJSON(c, &extender{top: map[string]any{"parallelAxis": axes}})
 }

@@ -95,11 +95,14 @@ func plotAxesOf(p solvers.Plot) plotAxes {
 	if ax.kind != KindBar && ax.kind != KindScatter && ax.kind != KindBox {
 		ax.kind = KindLine
 	}
-	ax.y = opts.YAxis{Type: "value", Name: p.YLabel, Scale: opts.Bool(true)}
+	// Axis lines at the plot's edge, never through a zero in the middle
+	// (ECharts' default onZero draws the y axis at x = 0 when x spans it).
+	edge := &opts.AxisLine{Show: opts.Bool(true), OnZero: opts.Bool(false)}
+	ax.y = opts.YAxis{Type: "value", Name: p.YLabel, Scale: opts.Bool(true), AxisLine: edge}
 	if p.YLog {
 		ax.y.Type = "log"
 	}
-	ax.x = opts.XAxis{Type: "value", Name: p.XLabel, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true)}
+	ax.x = opts.XAxis{Type: "value", Name: p.XLabel, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true), AxisLine: edge}
 	if p.XLog && ax.kind != KindBar && ax.kind != KindBox {
 		ax.x.Type = "log"
 	}
@@ -152,26 +155,31 @@ func barChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts) c
 	return bar
 }
 
-// scatterChart draws one point series per line; a large one is drawn in
-// ECharts' large mode.
+// scatterChart draws one point series per line, a large one in ECharts'
+// large mode; a dashed line is a reference (the diagonal of an A-against-B
+// plot, a bound) and is drawn as a dashed line over the points.
 func scatterChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, ext *extender) chart {
 	sc := gecharts.NewScatter()
 	sc.SetGlobalOptions(global...)
-	for i, l := range lines {
+	var refs []solvers.Line
+	for _, l := range lines {
+		if l.Dashed {
+			refs = append(refs, l)
+			continue
+		}
 		data := make([]opts.ScatterData, 0, len(l.Points))
 		for _, pt := range l.Points {
 			if ax.keep(pt) {
 				data = append(data, opts.ScatterData{Value: []float64{pt[0], pt[1]}})
 			}
 		}
-		so := []gecharts.SeriesOpts{gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) { s.SymbolSize = 6 })}
-		if l.Dashed {
-			so = append(so, gecharts.WithItemStyleOpts(opts.ItemStyle{Opacity: opts.Float(0.45)}))
-		}
 		if len(data) >= samplingFrom {
-			ext.series[i] = map[string]any{"large": true}
+			ext.series[len(sc.MultiSeries)] = map[string]any{"large": true}
 		}
-		sc.AddSeries(l.Name, data, so...)
+		sc.AddSeries(l.Name, data, gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) { s.SymbolSize = 6 }))
+	}
+	if len(refs) > 0 {
+		sc.Overlap(lineChart(refs, ax, nil, &extender{series: make([]map[string]any, len(refs))}, false, false).(*gecharts.Line))
 	}
 	return sc
 }

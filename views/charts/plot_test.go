@@ -211,3 +211,19 @@ func TestPlotOptionStepIsFilledAndNeverSampled(t *testing.T) {
 		t.Error("area plot: want filled, not stepped")
 	}
 }
+
+// TestScatterDrawsDashedLinesAsReferenceLines: the diagonal of an A
+// against B plot is a dashed line over the points, not two more points.
+func TestScatterDrawsDashedLinesAsReferenceLines(t *testing.T) {
+	p := solvers.Plot{Title: "b against a", Kind: "scatter", Lines: []solvers.Line{
+		{Name: "pairs", Points: [][2]float64{{1, 2}, {3, 1}, {2, 2}}},
+		{Name: "equal", Dashed: true, Points: [][2]float64{{1, 1}, {3, 3}}},
+	}}
+	series := arr(t, option(t)(PlotOption(p)), "series")
+	if len(series) != 2 || str(t, series[0], "type") != "scatter" || str(t, series[1], "type") != "line" {
+		t.Fatalf("series %v: want the pairs as points and the diagonal as a line", series)
+	}
+	if got := str(t, series[1], "lineStyle", "type"); got != "dashed" {
+		t.Errorf("the diagonal is %q, want dashed", got)
+	}
+}
