@@ -389,6 +389,27 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	return p, nil
 }
 
+// sortByX orders a line's points (and its band with them) by x.
+func sortByX(l *solvers.Line) {
+	idx := make([]int, len(l.Points))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return l.Points[idx[a]][0] < l.Points[idx[b]][0] })
+	points := make([][2]float64, len(idx))
+	var band [][2]float64
+	if l.Band != nil {
+		band = make([][2]float64, len(idx))
+	}
+	for i, k := range idx {
+		points[i] = l.Points[k]
+		if band != nil {
+			band[i] = l.Band[k]
+		}
+	}
+	l.Points, l.Band = points, band
+}
+
 // spansDecades says whether positive values from lo to hi span more than
 // two decades, where a log axis reads better than a linear one.
 func spansDecades(lo, hi float64) bool { return lo > 0 && hi/lo > 100 }
@@ -518,8 +539,8 @@ func parallelCells(rows []experiments.Row, metric string, swept []string) (solve
 }
 
 // resultsReport is the Report of one metric of an experiment's rows: the
-// metric against x, a line per variant with its 95 % CI dashed, references
-// dashed, log axes where the values span more than two decades; and the
+// metric against x, a line per variant (the mean) with its 95 % CI as a
+// shaded band, references dashed, log axes where the values span more than two decades; and the
 // rows as a table.
 func resultsReport(rows []experiments.Row, metric, x string, refs []experiments.Reference) *solvers.Report {
 	plot := solvers.Plot{Title: metric + " vs " + x, XLabel: x, YLabel: metric}
@@ -547,22 +568,18 @@ func resultsReport(rows []experiments.Row, metric, x string, refs []experiments.
 		if r.Mean == nil {
 			continue
 		}
-		for _, l := range []struct {
-			name   string
-			v      *float64
-			dashed bool
-		}{{r.Variant, r.Mean, false}, {r.Variant + " 95% CI low", r.CI95Low, true}, {r.Variant + " 95% CI high", r.CI95High, true}} {
-			if l.v == nil {
-				continue
-			}
-			i, ok := lines[l.name]
-			if !ok {
-				i = len(plot.Lines)
-				lines[l.name] = i
-				plot.Lines = append(plot.Lines, solvers.Line{Name: l.name, Dashed: l.dashed})
-			}
-			plot.Lines[i].Points = append(plot.Lines[i].Points, [2]float64{xv, *l.v})
+		i, ok := lines[r.Variant]
+		if !ok {
+			i = len(plot.Lines)
+			lines[r.Variant] = i
+			plot.Lines = append(plot.Lines, solvers.Line{Name: r.Variant, Band: [][2]float64{}})
 		}
+		band := [2]float64{*r.Mean, *r.Mean} // one run: no interval
+		if r.CI95Low != nil && r.CI95High != nil {
+			band = [2]float64{*r.CI95Low, *r.CI95High}
+		}
+		plot.Lines[i].Points = append(plot.Lines[i].Points, [2]float64{xv, *r.Mean})
+		plot.Lines[i].Band = append(plot.Lines[i].Band, band)
 	}
 	for _, ref := range refs {
 		if ref.Metric != metric {
@@ -585,10 +602,14 @@ func resultsReport(rows []experiments.Row, metric, x string, refs []experiments.
 	if numeric && len(plot.Lines) > 0 {
 		xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 		for i := range plot.Lines {
-			sort.Slice(plot.Lines[i].Points, func(a, b int) bool { return plot.Lines[i].Points[a][0] < plot.Lines[i].Points[b][0] })
-			for _, pt := range plot.Lines[i].Points {
+			sortByX(&plot.Lines[i])
+			l := plot.Lines[i]
+			for k, pt := range l.Points {
 				xlo, xhi = math.Min(xlo, pt[0]), math.Max(xhi, pt[0])
 				ylo, yhi = math.Min(ylo, pt[1]), math.Max(yhi, pt[1])
+				if l.Band != nil {
+					ylo, yhi = math.Min(ylo, l.Band[k][0]), math.Max(yhi, l.Band[k][1])
+				}
 			}
 		}
 		// Log axes when the values span decades (nodes 10 … 3000, sizes

@@ -76,6 +76,8 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 		{Metrics: []Metric{{Name: "x", Value: 1, Better: "up"}}},
 		{Tables: []Table{{Title: "t", Columns: []string{"a", "b"}, Rows: [][]any{{1.0}}}}},
 		{Series: []Plot{{Title: "p", Lines: []Line{{Name: "l", Points: [][2]float64{{0, math.Inf(1)}}}}}}},
+		{Series: []Plot{{Title: "p", Lines: []Line{{Name: "l", Points: [][2]float64{{0, 1}}, Band: [][2]float64{{2, 0}}}}}}},
+		{Series: []Plot{{Title: "p", Lines: []Line{{Name: "l", Points: [][2]float64{{0, 1}, {1, 1}}, Band: [][2]float64{{0, 2}}}}}}},
 		{Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 1, Start: 0, End: 1}}}}},
 		{Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 2, End: 1}}}}},
 		{Heatmaps: []Heatmap{{Title: "h", X: []string{"a"}, Y: []string{"r"}, Values: [][]float64{{1, 2}}}}},

@@ -60,11 +60,15 @@ type Plot struct {
 }
 
 // Line is one named series of (x, y) points. Dashed lines are references
-// (a bound, a published curve) rather than measurements.
+// (a bound, a published curve) rather than measurements. Band, when set,
+// holds one interval (low, high) per point, drawn as a shaded band in the
+// line's colour (a 95 % confidence interval around a mean); line plots
+// only.
 type Line struct {
 	Name   string       `json:"name"`
 	Points [][2]float64 `json:"points"`
 	Dashed bool         `json:"dashed,omitempty"`
+	Band   [][2]float64 `json:"band,omitempty"`
 }
 
 // Gantt is lanes (machines, nodes, processors) by time with bars on them.
@@ -241,6 +245,20 @@ func (r *Report) validSeries() error {
 				}
 				if err := finite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[1]); err != nil {
 					return err
+				}
+			}
+			if l.Band == nil {
+				continue
+			}
+			if len(l.Band) != len(l.Points) {
+				return fmt.Errorf("plot %q line %q has %d band intervals for %d points", p.Title, l.Name, len(l.Band), len(l.Points))
+			}
+			for i, b := range l.Band {
+				if err := finite(fmt.Sprintf("plot %q line %q band %d", p.Title, l.Name, i), b[0]+b[1]); err != nil {
+					return err
+				}
+				if b[0] > b[1] {
+					return fmt.Errorf("plot %q line %q band %d is (%v, %v): low above high", p.Title, l.Name, i, b[0], b[1])
 				}
 			}
 		}

@@ -189,6 +189,14 @@ func scatterChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpt
 // corners), LTTB-sampled when long otherwise.
 func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, ext *extender, filled, stepped bool) chart {
 	line := gecharts.NewLine()
+	banded := false
+	for _, l := range lines {
+		banded = banded || len(l.Band) > 0
+	}
+	if banded {
+		global = append(global, gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis",
+			AxisPointer: &opts.AxisPointer{Type: "cross"}, Formatter: bandTooltip}))
+	}
 	line.SetGlobalOptions(global...)
 	for i, l := range lines {
 		data := make([]opts.LineData, 0, len(l.Points))
@@ -218,10 +226,86 @@ func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, 
 		if len(extra) > 0 {
 			ext.series[i] = extra
 		}
+		if banded { // explicit colours (the Gantt palette, ECharts' own first), so a band matches its line
+			colour := palette[i%len(palette)]
+			so = append(so, gecharts.WithItemStyleOpts(opts.ItemStyle{Color: colour}),
+				gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) { s.Id = "line:" + strconv.Itoa(i) }))
+			style.Color = colour
+			so[0] = gecharts.WithLineStyleOpts(style)
+		}
 		line.AddSeries(l.Name, data, so...)
+	}
+	if banded {
+		addBands(line, lines, ax)
 	}
 	return line
 }
+
+// addBands draws each line's Band as a custom series overlaid after the
+// lines: data [x, low, high] per point, each item drawing the strip to the
+// next item (bandRenderItem) in the line's colour. It carries the line's
+// name, so the line's legend entry hides its band too, and an id the
+// tooltip (bandTooltip) reads to give each value its interval.
+func addBands(line *gecharts.Line, lines []solvers.Line, ax plotAxes) {
+	band := gecharts.NewCustom()
+	for i, l := range lines {
+		if len(l.Band) != len(l.Points) {
+			continue
+		}
+		var data []opts.CustomData
+		for k, pt := range l.Points {
+			b := l.Band[k]
+			if ax.keep(pt) && ax.keep([2]float64{pt[0], b[0]}) && ax.keep([2]float64{pt[0], b[1]}) {
+				data = append(data, opts.CustomData{Value: []float64{pt[0], b[0], b[1]}})
+			}
+		}
+		id := "band:" + strconv.Itoa(i)
+		band.AddSeries(l.Name, data, gecharts.WithItemStyleOpts(opts.ItemStyle{Color: palette[i%len(palette)]}),
+			gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
+				s.Id, s.RenderItem = id, bandRenderItem
+				s.Encode = &opts.Encode{X: 0, Y: []int{1, 2}}
+			}))
+	}
+	line.Overlap(band)
+}
+
+// bandRenderItem draws item i's strip of a band: the quadrilateral from
+// (x_i, low_i … high_i) to (x_{i+1}, low_{i+1} … high_{i+1}); the last
+// item draws nothing (a band of one point is its line's point).
+var bandRenderItem = jsFunc(`function (params, api) {
+  var i = params.dataIndexInside;
+  if (i + 1 >= params.dataInsideLength) { return null; }
+  var pts = [
+    api.coord([api.value(0, i), api.value(1, i)]),
+    api.coord([api.value(0, i + 1), api.value(1, i + 1)]),
+    api.coord([api.value(0, i + 1), api.value(2, i + 1)]),
+    api.coord([api.value(0, i), api.value(2, i)])
+  ];
+  return {type: "polygon", shape: {points: pts}, style: {fill: api.visual("color"), opacity: 0.2}, silent: true};
+}`)
+
+// bandTooltip is the axis tooltip of a plot with bands: each line's value
+// with its band's interval [low, high], the bands not listed apart.
+var bandTooltip = jsFunc(`function (ps) {
+  var f = echarts.format.encodeHTML;
+  var num = function (v) { return String(Number(Number(v).toPrecision(6))); };
+  if (!ps.length) { return ""; }
+  var band = {};
+  ps.forEach(function (p) {
+    var id = String(p.seriesId);
+    if (id.indexOf("band:") === 0) { band[id.slice(5)] = p.value; }
+  });
+  var out = [f(String(ps[0].axisValueLabel))];
+  ps.forEach(function (p) {
+    var id = String(p.seriesId);
+    if (id.indexOf("band:") === 0) { return; }
+    var s = p.marker + f(p.seriesName) + ": " + num(p.value[1]);
+    var b = id.indexOf("line:") === 0 ? band[id.slice(5)] : null;
+    if (b) { s += " [" + num(b[1]) + ", " + num(b[2]) + "]"; }
+    out.push(s);
+  });
+  return out.join("<br>");
+}`)
 
 // boxChart draws one box series per line: at each of the lines' distinct x
 // values (categories), the box of that line's y samples there (see Box);

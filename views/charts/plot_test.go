@@ -3,6 +3,7 @@ package charts
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"schedlab/solvers"
@@ -225,5 +226,36 @@ func TestScatterDrawsDashedLinesAsReferenceLines(t *testing.T) {
 	}
 	if got := str(t, series[1], "lineStyle", "type"); got != "dashed" {
 		t.Errorf("the diagonal is %q, want dashed", got)
+	}
+}
+
+// TestLineBandIsACustomSeriesInTheLinesColour: a line with a band gets a
+// custom series after the lines, [x, low, high] per point, in the line's
+// colour and under its name, and the tooltip that reads it.
+func TestLineBandIsACustomSeriesInTheLinesColour(t *testing.T) {
+	p := solvers.Plot{Title: "objective vs gamma", Lines: []solvers.Line{
+		{Name: "online", Points: [][2]float64{{1.1, 5}, {1.3, 6}}, Band: [][2]float64{{4, 6.5}, {5, 7}}},
+		{Name: "paper", Dashed: true, Points: [][2]float64{{1.1, 5.5}}},
+	}}
+	o := option(t)(PlotOption(p))
+	series := arr(t, o, "series")
+	if len(series) != 3 {
+		t.Fatalf("%d series, want 2 lines and the band", len(series))
+	}
+	band := series[2]
+	if str(t, band, "type") != "custom" || str(t, band, "name") != "online" || str(t, band, "id") != "band:0" {
+		t.Errorf("band series %v: want online's custom series band:0", band)
+	}
+	if got := get(t, band, "data", 1, "value"); !reflect.DeepEqual(got, []any{1.3, 5.0, 7.0}) {
+		t.Errorf("second band item %v, want [1.3 5 7]", got)
+	}
+	if str(t, band, "itemStyle", "color") != str(t, series[0], "lineStyle", "color") {
+		t.Errorf("the band's colour %q differs from its line's %q", str(t, band, "itemStyle", "color"), str(t, series[0], "lineStyle", "color"))
+	}
+	if str(t, series[0], "id") != "line:0" {
+		t.Error("the line has no id for the tooltip to match its band")
+	}
+	if s := str(t, o, "tooltip", "formatter"); !strings.Contains(s, "band:") {
+		t.Errorf("tooltip formatter %q does not read the bands", s)
 	}
 }
