@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"schedlab/errs"
 )
@@ -389,8 +390,8 @@ func runsQuery(op string, f RunFilter) (string, []any, shape, error) {
 	}
 	names := slices.Sorted(maps.Keys(f.Params))
 	for _, name := range names {
-		if name == "" || strings.ContainsAny(name, `"\`) {
-			return "", nil, sh, invalid(op, "param", "parameter name %q: must be non-empty, without quotes or backslashes", name)
+		if !ParamNameOK(name) {
+			return "", nil, sh, invalid(op, "param", "parameter name %q: must be non-empty, without quotes, backslashes or control characters", name)
 		}
 		// A params object maps names to value text (CreateRun marshals a
 		// map[string]string); the quoted path reads the name literally.
@@ -418,6 +419,14 @@ func runsQuery(op string, f RunFilter) (string, []any, shape, error) {
 	}
 	q, args, err := pageQueryBy(op, sh, from, runColumns("r."), where, args, f.Cursor, f.Limit)
 	return q, args, sh, err
+}
+
+// ParamNameOK reports whether a parameter name can be looked up in a
+// run's params: a quoted JSON path label ends at a double quote and, in
+// SQLite, at a NUL, so neither (nor a backslash or another control
+// character) may appear in it.
+func ParamNameOK(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `"\`) && strings.IndexFunc(name, unicode.IsControl) < 0
 }
 
 // LatestRun returns the newest run of a strategy and kind, whatever its
