@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -357,5 +357,34 @@ func TestOwnersAloneChangeLabels(t *testing.T) {
 			t.Errorf("%q sees %d labels forms on alice's run, want %d", user, n, want)
 		}
 	}
-	_ = time.Second
+}
+
+// BenchmarkRunsPageByMetricWith10kRuns times GET /runs sorted by a metric
+// (its first page, and the page after a cursor from the middle) over
+// 10,000 runs that report it, with a range filter.
+func BenchmarkRunsPageByMetricWith10kRuns(b *testing.B) {
+	a := newApp(b, "", 0)
+	w := fillRuns(b, a, 1)
+	e := &store.Experiment{Name: "fx", Strategy: "eapm", Definition: json.RawMessage(`{}`)}
+	if err := a.store.FillExperiment(context.Background(), e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online"}, 10000,
+		func(int) store.ExperimentCell { return store.ExperimentCell{} },
+		func(i int) []store.Metric { return []store.Metric{{Name: "energy", Value: float64(i % 97)}} }); err != nil {
+		b.Fatal(err)
+	}
+	_, cur, err := a.store.ListRunsPage(context.Background(), store.RunFilter{Metric: "energy", Sort: store.SortMetricDesc, Limit: 5000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := a.Config.Handler
+	for _, path := range []string{"/runs?metric=energy&sort=metric-desc&min=10", "/runs?metric=energy&sort=metric-desc&cursor=" + string(cur)} {
+		b.Run(strings.SplitN(path, "&", 3)[2], func(b *testing.B) {
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET %s: %d", path, rec.Code)
+				}
+			}
+		})
+	}
 }

@@ -126,18 +126,21 @@ func (s *Store) SetExperimentLabels(ctx context.Context, id, name string, tags [
 	return nil
 }
 
+const metricValuesQuery = `SELECT m.run_id, m.value FROM json_each(?) AS j
+	CROSS JOIN run_metrics AS m ON m.run_id = j.value AND m.name = ?`
+
 // MetricValues returns the value of metric name of each of the runs ids
 // that reports it (run id → value): what a list of runs filtered or
 // sorted by a metric shows beside each run. One seek per run in
-// run_metrics' primary key.
+// run_metrics' primary key: CROSS JOIN keeps the ids the outer loop (else
+// SQLite may walk the metric's whole range in run_metrics_name_value).
 func (s *Store) MetricValues(ctx context.Context, name string, ids []string) (map[string]float64, error) {
 	const op = "store.MetricValues"
 	idsJSON, err := json.Marshal(ids)
 	if err != nil {
 		return nil, errs.Wrap(op, errs.Internal, err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT m.run_id, m.value FROM json_each(?) AS j
-		JOIN run_metrics AS m ON m.run_id = j.value AND m.name = ?`, string(idsJSON), name)
+	rows, err := s.db.QueryContext(ctx, metricValuesQuery, string(idsJSON), name)
 	if err != nil {
 		return nil, dbErr(op, err)
 	}

@@ -207,6 +207,10 @@ func TestListQueriesUseIndexesWithoutSorting(t *testing.T) {
 		!strings.Contains(p, "SEARCH runs USING COVERING INDEX") {
 		t.Errorf("a page after a cursor does not seek: %s", p)
 	}
+	// The metric values beside a page: one primary-key seek per run.
+	if p := strings.Join(plan(t, s, metricValuesQuery, `["a","b"]`, "energy"), "; "); !strings.Contains(p, "SEARCH m USING PRIMARY KEY (run_id=? AND name=?)") {
+		t.Errorf("MetricValues: %s", p)
+	}
 	check("workload names", plan(t, s, "SELECT id, name FROM workloads WHERE id IN (?, ?)", "a", "b"))
 	for _, st := range []string{"", "eapm"} {
 		q := "SELECT created_at, rowid, " + workloadListColumns + " FROM workloads"
