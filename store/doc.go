@@ -80,7 +80,7 @@
 //     (tag, run_id)), so that ?tag= is an index lookup; experiments keep
 //     their tags as 0005's JSON array. CheckLabels holds the limits (name
 //     ≤ 200 characters, one line; ≤ 32 tags of ≤ 64 letters, digits and
-//     - _ . : /, kept sorted and once; notes ≤ 64 KiB); SetRunLabels
+//     the marks "-_.:/", kept sorted and once; notes ≤ 64 KiB); SetRunLabels
 //     replaces all three in one transaction, SetExperimentLabels in one
 //     statement.
 //   - Lists page by keyset in one of two shapes (page.go): newest first,
