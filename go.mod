@@ -9,6 +9,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/labstack/echo/v4 v4.16.0
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/crypto v0.58.0
 	gonum.org/v1/gonum v0.17.0
 	gopkg.in/yaml.v3 v3.0.1

@@ -115,12 +115,18 @@ type skipJSON struct{}
 
 func (skipJSON) UnmarshalJSON([]byte) error { return nil }
 
-// label names a run on the compare page: its id and variant.
+// label names a run on the compare page: its id and variant, after its
+// name if it has one. A cached compare page is forgotten when a run's
+// labels change (setRunLabels).
 func label(r store.Run) string {
+	l := r.ID + " · " + r.Variant
 	if r.Kind == store.KindReproduce {
-		return r.ID + " · reproduce"
+		l = r.ID + " · reproduce"
 	}
-	return r.ID + " · " + r.Variant
+	if r.Name != "" {
+		l = r.Name + " (" + l + ")"
+	}
+	return l
 }
 
 // Join puts reports side by side: a row per metric (in order of first

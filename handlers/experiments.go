@@ -31,7 +31,8 @@ type apiExperiment struct {
 	ID         string   `json:"id"`
 	Name       string   `json:"name"`
 	Strategy   string   `json:"strategy"`
-	Tags       []string `json:"tags,omitempty"`
+	Tags       []string `json:"tags"`
+	Notes      string   `json:"notes"` // markdown
 	Status     string   `json:"status"`
 	RunsTotal  int      `json:"runs_total"`
 	RunsDone   int      `json:"runs_done"`
@@ -130,7 +131,11 @@ func (s *Server) toAPIExperiment(ctx context.Context, e *store.Experiment) (apiE
 	if status == store.ExperimentRunning && active == 0 {
 		status = store.ExperimentDone
 	}
-	return apiExperiment{ID: e.ID, Name: e.Name, Strategy: e.Strategy, Tags: e.Tags, Status: status, RunsTotal: total,
+	tags := e.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return apiExperiment{ID: e.ID, Name: e.Name, Strategy: e.Strategy, Tags: tags, Notes: e.Notes, Status: status, RunsTotal: total,
 		RunsDone: done, RunsFailed: failed, CreatedAt: e.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
 		URL: "/experiments/" + e.ID, ResultsURL: "/api/experiments/" + e.ID + "/results"}, nil
 }
@@ -318,7 +323,7 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		return views.ExperimentProps{}, err
 	}
 	p := views.ExperimentProps{ID: e.ID, Name: e.Name, Strategy: e.Strategy, Status: a.Status, Total: a.RunsTotal,
-		Done: a.RunsDone, Failed: a.RunsFailed, Notes: e.Notes, Tags: e.Tags}
+		Done: a.RunsDone, Failed: a.RunsFailed, Notes: e.Notes, Tags: e.Tags, Labels: experimentLabels(e)}
 	def, err := experiments.ParseJSON(e.Definition)
 	if err != nil {
 		return p, errs.Wrap("experiment page", errs.Internal, err)

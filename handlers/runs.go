@@ -113,19 +113,40 @@ func (s *Server) home(c echo.Context) error {
 
 func (s *Server) runsPage(c echo.Context) error {
 	ctx := c.Request().Context()
+	p := views.RunsProps{}
+	for _, st := range s.strategies {
+		p.Strategies = append(p.Strategies, st.Info().Name)
+	}
 	limit, cursor, err := page(c)
 	if err != nil {
 		return err
 	}
+	f, asked, err := runFilter(c)
+	p.Filter = asked
+	if err != nil {
+		// The form again, filled in as asked, with every problem above it.
+		p.Errs = formErrors(err)
+		return render(c, statusOf(err), views.Runs(p))
+	}
 	var runs []store.Run
 	var next store.Cursor
 	if owner, ok := s.listOwner(c); ok {
-		runs, next, err = s.store.ListRunsPage(ctx, store.RunFilter{Strategy: c.QueryParam("strategy"), Owner: owner, Limit: limit, Cursor: cursor})
-		if err != nil {
+		f.Owner, f.Limit, f.Cursor = owner, limit, cursor
+		if runs, next, err = s.store.ListRunsPage(ctx, f); err != nil {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.Runs(views.RunsProps{Runs: viewRuns(runs), Names: s.workloadNames(ctx, runs), Next: nextURL(c, next)}))
+	if f.Metric != "" && len(runs) > 0 {
+		ids := make([]string, len(runs))
+		for i, r := range runs {
+			ids[i] = r.ID
+		}
+		if p.Values, err = s.store.MetricValues(ctx, f.Metric, ids); err != nil {
+			return err
+		}
+	}
+	p.Runs, p.Names, p.Next = viewRuns(runs), s.workloadNames(ctx, runs), nextURL(c, next)
+	return render(c, http.StatusOK, views.Runs(p))
 }
 
 func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string, values map[string]string) (views.NewRunProps, error) {
@@ -437,18 +458,26 @@ type apiRun struct {
 	Error         string         `json:"error,omitempty"`
 	Field         string         `json:"field,omitempty"`
 	RerunOf       string         `json:"rerun_of,omitempty"`
-	CreatedAt     time.Time      `json:"created_at"`
-	StartedAt     *time.Time     `json:"started_at,omitempty"`
-	FinishedAt    *time.Time     `json:"finished_at,omitempty"`
-	URL           string         `json:"url"`
-	ReportURL     string         `json:"report_url,omitempty"`
+	Name          string         `json:"name"`
+	Tags          []string       `json:"tags"`
+	// Notes (markdown) are in a single run's JSON, not in lists, which
+	// leave them out as they leave out reports.
+	Notes      *string    `json:"notes,omitempty"`
+	CreatedAt  time.Time  `json:"created_at"`
+	StartedAt  *time.Time `json:"started_at,omitempty"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	URL        string     `json:"url"`
+	ReportURL  string     `json:"report_url,omitempty"`
 }
 
 func (s *Server) toAPIRun(r *store.Run) apiRun {
 	a := apiRun{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant, Params: r.Params,
 		Seed: r.Seed, Status: r.Status, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
 		Error: r.Error, Field: r.ErrorField, RerunOf: r.RerunOf, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
-		FinishedAt: r.FinishedAt, URL: "/runs/" + r.ID}
+		FinishedAt: r.FinishedAt, URL: "/runs/" + r.ID, Name: r.Name, Tags: r.Tags}
+	if a.Tags == nil {
+		a.Tags = []string{}
+	}
 	if done, total, note, ok := s.runner.Progress(r.ID); ok && r.Status == store.StatusRunning {
 		a.ProgressDone, a.ProgressTotal, a.ProgressNote = done, total, note
 	}
@@ -471,8 +500,12 @@ func (s *Server) apiListRuns(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	runs, next, err := s.store.ListRunsPage(c.Request().Context(), store.RunFilter{Strategy: c.QueryParam("strategy"),
-		Status: c.QueryParam("status"), Owner: owner, Limit: limit, Cursor: cursor})
+	f, _, err := runFilter(c)
+	if err != nil {
+		return err
+	}
+	f.Status, f.Owner, f.Limit, f.Cursor = c.QueryParam("status"), owner, limit, cursor
+	runs, next, err := s.store.ListRunsPage(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
@@ -497,11 +530,13 @@ func (s *Server) apiStartRun(c echo.Context) error {
 }
 
 func (s *Server) apiGetRun(c echo.Context) error {
-	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
+	run, err := s.store.GetRunInfo(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.toAPIRun(run))
+	a := s.toAPIRun(run)
+	a.Notes = &run.Notes
+	return c.JSON(http.StatusOK, a)
 }
 
 func (s *Server) apiReport(c echo.Context) error {

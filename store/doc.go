@@ -74,6 +74,28 @@
 //     run_metrics at random and was twice as slow at 100,000 runs. Text
 //     that repeats (status, variant, cells, metric names) is shared, and
 //     so are equal params maps.
+//   - Labels (0006_run_labels.sql): runs.name and runs.notes (markdown)
+//     are columns at the row's end, which lists never read past name;
+//     run tags are rows of run_tags (primary key (run_id, tag), index
+//     (tag, run_id)), so that ?tag= is an index lookup; experiments keep
+//     their tags as 0005's JSON array. CheckLabels holds the limits (name
+//     ≤ 200 characters, one line; ≤ 32 tags of ≤ 64 letters, digits and
+//     the marks "-_.:/", kept sorted and once; notes ≤ 64 KiB); SetRunLabels
+//     replaces all three in one transaction, SetExperimentLabels in one
+//     statement.
+//   - Lists page by keyset in one of two shapes (page.go): newest first,
+//     (created_at, rowid) descending, for every list; or, for runs sorted
+//     by a metric, (value, run_id) of run_metrics in either direction,
+//     read in the order of run_metrics_name_value (name, value, run_id),
+//     with run_metrics kept the outer loop (CROSS JOIN) so that no filter
+//     makes SQLite sort. The run id, not the rowid, breaks ties there
+//     because it is the index's own order. A cursor names its shape: one
+//     list refuses another's cursor. Filters are equalities on indexed
+//     columns (variant has its own index in 0006), a tag in run_tags, a
+//     metric range in run_metrics; parameters (one JSON object per run)
+//     are not indexed and are tested on the rows the order reaches. A
+//     tag alone is read from run_tags_tag and its runs sorted: the cost
+//     is the tag's runs, not the table's.
 //
 // Every error is an *errs.Error: NotFound for an unknown id, Invalid for a
 // value the store cannot keep, Conflict for a change the run's state does

@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"schedlab/errs"
 )
@@ -70,6 +74,12 @@ type Run struct {
 	// without accounts.
 	Owner string
 
+	// Labels (SetRunLabels): a name, tags (sorted, each once) and
+	// markdown notes. Lists leave Notes empty (see RunFilter).
+	Name  string
+	Tags  []string
+	Notes string
+
 	CreatedAt  time.Time
 	StartedAt  *time.Time
 	FinishedAt *time.Time
@@ -82,9 +92,25 @@ type RunFilter struct {
 	Status     string
 	WorkloadID string
 	Owner      string // a user ID: only that user's runs
-	Limit      int    // ≤ 0: no limit
-	Cursor     Cursor // start after this position (a Next of a previous page)
+	Variant    string
+	Tag        string            // runs with this tag
+	Params     map[string]string // parameter name → its exact value text
+	// Metric selects the runs whose report has this numeric metric,
+	// within [MetricMin, MetricMax] where those are set; the metric sorts
+	// are by it.
+	Metric               string
+	MetricMin, MetricMax *float64
+	Sort                 string // SortNewest (""), SortMetricAsc or SortMetricDesc
+	Limit                int    // ≤ 0: no limit
+	Cursor               Cursor // start after this position (a Next of a previous page)
 }
+
+// Orders of a list of runs.
+const (
+	SortNewest     = "newest"      // newest first (also "")
+	SortMetricAsc  = "metric-asc"  // by RunFilter.Metric, lowest first
+	SortMetricDesc = "metric-desc" // by RunFilter.Metric, highest first
+)
 
 // CreateRun stores a copy of r as a new queued run and returns it with its
 // ID and CreatedAt. Progress, error, report and times in r are ignored. The
@@ -195,17 +221,33 @@ func exists(ctx context.Context, tx *sql.Tx, query, id string) error {
 	return tx.QueryRowContext(ctx, query, id).Scan(&one)
 }
 
-const runListColumns = `id, kind, workload_id, strategy, variant, params, seed, status,
-	progress_done, progress_total, progress_note, error, error_field, rerun_of, owner,
-	created_at, started_at, finished_at`
+// runColumns are the columns scanRun reads, each qualified by q ("" or
+// "r."): the row's own, then the run's tags as a JSON array (one seek in
+// run_tags' primary key). Notes are not among them: a list never reads
+// them (up to 64 KiB each), a single run adds them (scanRun withNotes).
+func runColumns(q string) string {
+	return q + "id, " + q + "kind, " + q + "workload_id, " + q + "strategy, " + q + "variant, " + q + "params, " +
+		q + "seed, " + q + "status, " + q + "progress_done, " + q + "progress_total, " + q + "progress_note, " +
+		q + "error, " + q + "error_field, " + q + "rerun_of, " + q + "owner, " + q + "created_at, " +
+		q + "started_at, " + q + "finished_at, " + q + "name, " +
+		"(SELECT json_group_array(t.tag) FROM run_tags AS t WHERE t.run_id = " + q + "id)"
+}
 
-func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) {
+// runListColumns are runColumns unqualified, for queries of runs alone.
+var runListColumns = runColumns("")
+
+// scanRun reads the runColumns of a row, then notes if withNotes, then the
+// report if withReport.
+func scanRun(sc interface{ Scan(...any) error }, withNotes, withReport bool) (*Run, error) {
 	var r Run
 	var workload, rerunOf, owner, started, finished, report sql.NullString
-	var params, created string
+	var params, created, tags string
 	dest := []any{&r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params, &r.Seed, &r.Status,
 		&r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField, &rerunOf, &owner,
-		&created, &started, &finished}
+		&created, &started, &finished, &r.Name, &tags}
+	if withNotes {
+		dest = append(dest, &r.Notes)
+	}
 	if withReport {
 		dest = append(dest, &report)
 	}
@@ -216,6 +258,10 @@ func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) 
 	if err := json.Unmarshal([]byte(params), &r.Params); err != nil {
 		return nil, fmt.Errorf("run %s: params: %w", r.ID, err)
 	}
+	if err := json.Unmarshal([]byte(tags), &r.Tags); err != nil {
+		return nil, fmt.Errorf("run %s: tags: %w", r.ID, err)
+	}
+	slices.Sort(r.Tags)
 	var err error
 	if r.CreatedAt, err = parseTime(created); err != nil {
 		return nil, fmt.Errorf("run %s: created_at: %w", r.ID, err)
@@ -235,7 +281,7 @@ func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) 
 // GetRun returns the run with its report, or errs.NotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 	const op = "store.GetRun"
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", report FROM runs LEFT JOIN run_reports ON run_id = id WHERE id = ?", id), true)
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", notes, report FROM runs LEFT JOIN run_reports ON run_id = id WHERE id = ?", id), true, true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "run", id)
 	}
@@ -250,7 +296,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 // a large report is not read for nothing.
 func (s *Store) GetRunInfo(ctx context.Context, id string) (*Run, error) {
 	const op = "store.GetRunInfo"
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+" FROM runs WHERE id = ?", id), false)
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", notes FROM runs WHERE id = ?", id), true, false)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "run", id)
 	}
@@ -266,13 +312,16 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 	return runs, err
 }
 
-// ListRunsPage returns a page of the runs f selects, newest first, without
-// reports: at most f.Limit runs from f.Cursor on, and the cursor of the next
-// page, empty when this page is the last. An f.Cursor that this list did not
-// give is errs.Invalid on field "cursor".
+// ListRunsPage returns a page of the runs f selects, in f.Sort's order
+// (newest first by default), without reports or notes: at most f.Limit runs
+// from f.Cursor on, and the cursor of the next page, empty when this page
+// is the last. A filter the store cannot apply (an unknown sort, a metric
+// sort or range without a metric, min > max, a parameter name with a
+// double quote) is errs.Invalid naming the field; so is an f.Cursor that
+// this list did not give (field "cursor").
 func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, error) {
 	const op = "store.ListRuns"
-	q, args, err := runsQuery(op, f)
+	q, args, sh, err := runsQuery(op, f)
 	if err != nil {
 		return nil, "", err
 	}
@@ -280,34 +329,112 @@ func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, e
 	if err != nil {
 		return nil, "", dbErr(op, err)
 	}
-	return scanPage(op, rows, f.Limit, func(sc scanner) (*Run, error) { return scanRun(sc, false) })
+	return scanPageBy(op, sh, rows, f.Limit, func(sc scanner) (*Run, error) { return scanRun(sc, false, false) })
 }
 
-// runsQuery is the SELECT of a page of runs: the filters as equalities, the
-// keyset after the cursor, ordered by (created_at, rowid) descending, which
-// the indexes of 0003_paging.sql serve without sorting; one row past the
-// page tells whether another follows.
-func runsQuery(op string, f RunFilter) (string, []any, error) {
+// runsQuery is the SELECT of a page of runs and its keyset shape.
+//
+// Newest first, it reads runs (as r) in (created_at, rowid) order, which
+// the indexes of 0003_paging.sql and 0006 (variant) serve without sorting
+// after the equalities; a tag is a lookup in run_tags_tag, a metric (and
+// its range) one seek per row in run_metrics' primary key.
+//
+// By a metric, it reads that metric's range of run_metrics_name_value (as
+// m) in (value, run_id) order and joins each run by its primary key:
+// CROSS JOIN keeps run_metrics the outer loop, so the order is the index's
+// and no filter on runs can make SQLite sort instead.
+//
+// Parameters are not indexed (a run's params are one JSON object): each
+// is tested on the rows the order reaches. One row past the page tells
+// whether another follows.
+func runsQuery(op string, f RunFilter) (string, []any, shape, error) {
+	sh := newest
+	switch f.Sort {
+	case "", SortNewest:
+	case SortMetricAsc, SortMetricDesc:
+		if f.Metric == "" {
+			return "", nil, sh, invalid(op, "metric", "sorting by a metric needs the metric's name")
+		}
+		sh = byMetric(f.Sort == SortMetricDesc)
+	default:
+		return "", nil, sh, invalid(op, "sort", "must be %q, %q or %q, got %q", SortNewest, SortMetricAsc, SortMetricDesc, f.Sort)
+	}
+	if f.Metric == "" && (f.MetricMin != nil || f.MetricMax != nil) {
+		return "", nil, sh, invalid(op, "metric", "a range of values needs the metric's name")
+	}
+	for _, b := range []struct {
+		field string
+		v     *float64
+	}{{"min", f.MetricMin}, {"max", f.MetricMax}} {
+		if b.v != nil && (math.IsNaN(*b.v) || math.IsInf(*b.v, 0)) {
+			return "", nil, sh, invalid(op, b.field, "must be a finite number, got %v", *b.v)
+		}
+	}
+	if f.MetricMin != nil && f.MetricMax != nil && *f.MetricMin > *f.MetricMax {
+		return "", nil, sh, invalid(op, "min", "min %v is greater than max %v", *f.MetricMin, *f.MetricMax)
+	}
 	var where []string
 	var args []any
 	for _, c := range []struct{ col, val string }{
 		{"strategy", f.Strategy}, {"kind", f.Kind}, {"status", f.Status}, {"workload_id", f.WorkloadID},
-		{"owner", f.Owner},
+		{"owner", f.Owner}, {"variant", f.Variant},
 	} {
 		if c.val != "" {
-			where = append(where, c.col+" = ?") // column names are ours, values placeholders
+			where = append(where, "r."+c.col+" = ?") // column names are ours, values placeholders
 			args = append(args, c.val)
 		}
 	}
-	return pageQuery(op, "runs", runListColumns, where, args, f.Cursor, f.Limit)
+	if f.Tag != "" {
+		where = append(where, "r.id IN (SELECT t.run_id FROM run_tags AS t WHERE t.tag = ?)")
+		args = append(args, f.Tag)
+	}
+	names := slices.Sorted(maps.Keys(f.Params))
+	for _, name := range names {
+		if !ParamNameOK(name) {
+			return "", nil, sh, invalid(op, "param", "parameter name %q: must be non-empty, without quotes, backslashes or control characters", name)
+		}
+		// A params object maps names to value text (CreateRun marshals a
+		// map[string]string); the quoted path reads the name literally.
+		where = append(where, "json_extract(r.params, ?) = ?")
+		args = append(args, `$."`+name+`"`, f.Params[name])
+	}
+	var ranges []string
+	var rangeArgs []any
+	if f.MetricMin != nil {
+		ranges = append(ranges, " AND m.value >= ?")
+		rangeArgs = append(rangeArgs, *f.MetricMin)
+	}
+	if f.MetricMax != nil {
+		ranges = append(ranges, " AND m.value <= ?")
+		rangeArgs = append(rangeArgs, *f.MetricMax)
+	}
+	from := "runs AS r"
+	if sh.tag != "" {
+		from = "run_metrics AS m CROSS JOIN runs AS r ON r.id = m.run_id"
+		where = append([]string{"m.name = ?" + strings.Join(ranges, "")}, where...)
+		args = append(append([]any{f.Metric}, rangeArgs...), args...)
+	} else if f.Metric != "" {
+		where = append(where, "EXISTS (SELECT 1 FROM run_metrics AS m WHERE m.run_id = r.id AND m.name = ?"+strings.Join(ranges, "")+")")
+		args = append(append(args, f.Metric), rangeArgs...)
+	}
+	q, args, err := pageQueryBy(op, sh, from, runColumns("r."), where, args, f.Cursor, f.Limit)
+	return q, args, sh, err
+}
+
+// ParamNameOK reports whether a parameter name can be looked up in a
+// run's params: a quoted JSON path label ends at a double quote and, in
+// SQLite, at a NUL, so neither (nor a backslash or another control
+// character) may appear in it.
+func ParamNameOK(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `"\`) && strings.IndexFunc(name, unicode.IsControl) < 0
 }
 
 // LatestRun returns the newest run of a strategy and kind, whatever its
 // status, with its report; errs.NotFound when there is none.
 func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, error) {
 	const op = "store.LatestRun"
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, (SELECT report FROM run_reports WHERE run_id = id) FROM runs
-		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true)
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, notes, (SELECT report FROM run_reports WHERE run_id = id) FROM runs
+		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true, true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)}
 	}
@@ -331,7 +458,7 @@ func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 		var err error
 		r, err = scanRun(s.db.QueryRowContext(ctx, `UPDATE runs SET status = ?, started_at = ?
 			WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
-			RETURNING `+runListColumns, StatusRunning, fmtTime(now()), StatusQueued), false)
+			RETURNING `+runListColumns, StatusRunning, fmtTime(now()), StatusQueued), false, false)
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {

@@ -80,9 +80,24 @@ type RunProps struct {
 
 // RunsProps feeds /runs.
 type RunsProps struct {
-	Runs  []Run             // one page, newest first
+	Runs  []Run             // one page, in the filter's order
 	Names map[string]string // workload id → name, for these runs
-	Next  string            // the URL of the next (older) page; empty on the last
+	Next  string            // the URL of the next page; empty on the last
+	// Filter is the list's filter as asked (the query parameters), shown
+	// in the filter form; Strategies are the choices of its family field.
+	Filter     RunsFilter
+	Strategies []string
+	// Values are the runs' values of Filter.Metric (run id → value), shown
+	// in a column when a metric is chosen.
+	Values map[string]float64
+	Errs   []FormError // bad filter values
+}
+
+// RunsFilter is the filter of /runs as its query parameters spell it.
+type RunsFilter struct {
+	Strategy, Variant, Workload, Tag string
+	Params                           []string // "name:value"
+	Metric, Min, Max, Sort           string
 }
 
 // CompareProps feeds /compare: Runs in the order asked.
@@ -142,6 +157,10 @@ type Run struct {
 	RerunOf    string
 	Owner      string // a user ID; empty without accounts
 
+	Name  string
+	Tags  []string
+	Notes string // markdown; empty in lists
+
 	CreatedAt  time.Time
 	StartedAt  *time.Time
 	FinishedAt *time.Time
@@ -172,6 +191,7 @@ type ExperimentProps struct {
 	Variants                   []string // the experiment's variants
 	A, B                       string   // the two variants compared run by run
 	Report                     *solvers.Report
+	Labels                     LabelsProps // name, tags and notes, and their edit form
 }
 
 // NewExperimentProps feeds /experiments/new: the definition being edited,

@@ -1,0 +1,151 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+	"unicode"
+
+	"github.com/labstack/echo/v4"
+
+	"schedlab/store"
+	"schedlab/views"
+)
+
+// Labels: a name, tags and markdown notes on runs and experiments, edited
+// from their pages (a plain POST form) and through the API (PATCH with the
+// fields to change). Only the owner or an admin may change them, as with
+// cancel and delete.
+
+// labelsRequest is the body of PATCH /api/runs/:id and PATCH
+// /api/experiments/:id: a field left out keeps its value.
+type labelsRequest struct {
+	Name  *string   `json:"name"`
+	Tags  *[]string `json:"tags"`
+	Notes *string   `json:"notes"`
+}
+
+// apply returns the labels after the request: its fields where given,
+// the current ones where not.
+func (r labelsRequest) apply(name string, tags []string, notes string) (string, []string, string) {
+	if r.Name != nil {
+		name = *r.Name
+	}
+	if r.Tags != nil {
+		tags = *r.Tags
+	}
+	if r.Notes != nil {
+		notes = *r.Notes
+	}
+	return name, tags, notes
+}
+
+// splitTags reads the form's tags field: tags separated by commas or
+// white space.
+func splitTags(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+}
+
+// labelsForm reads the labels edit form.
+func labelsForm(c echo.Context) (labelsRequest, error) {
+	head, _, err := formParams(c, "name", "tags", "notes")
+	if err != nil {
+		return labelsRequest{}, err
+	}
+	name, notes, tags := head["name"], head["notes"], splitTags(head["tags"])
+	return labelsRequest{Name: &name, Tags: &tags, Notes: &notes}, nil
+}
+
+// setRunLabels changes the labels of run :id if the request's user may,
+// and forgets the cached fragments that show the run (a compare page
+// names its runs).
+func (s *Server) setRunLabels(c echo.Context, req labelsRequest) (*store.Run, error) {
+	ctx := c.Request().Context()
+	run, err := s.ownRun(c)
+	if err != nil {
+		return nil, err
+	}
+	name, tags, notes := req.apply(run.Name, run.Tags, run.Notes)
+	if err := s.store.SetRunLabels(ctx, run.ID, name, tags, notes); err != nil {
+		return nil, err
+	}
+	s.pages.forget(run.ID)
+	return s.store.GetRunInfo(ctx, run.ID)
+}
+
+// setExperimentLabels changes the labels of experiment :id if the
+// request's user may.
+func (s *Server) setExperimentLabels(c echo.Context, req labelsRequest) (*store.Experiment, error) {
+	ctx := c.Request().Context()
+	e, err := s.ownExperiment(c)
+	if err != nil {
+		return nil, err
+	}
+	name, tags, notes := req.apply(e.Name, e.Tags, e.Notes)
+	if err := s.store.SetExperimentLabels(ctx, e.ID, name, tags, notes); err != nil {
+		return nil, err
+	}
+	return s.store.GetExperiment(ctx, e.ID)
+}
+
+// runLabelsPage: POST /runs/:id/labels from the run page's form.
+func (s *Server) runLabelsPage(c echo.Context) error {
+	req, err := labelsForm(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.setRunLabels(c, req); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/runs/"+c.Param("id"))
+}
+
+// experimentLabelsPage: POST /experiments/:id/labels from the experiment
+// page's form.
+func (s *Server) experimentLabelsPage(c echo.Context) error {
+	req, err := labelsForm(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.setExperimentLabels(c, req); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
+}
+
+// apiPatchRun: PATCH /api/runs/:id with {"name", "tags", "notes"}.
+func (s *Server) apiPatchRun(c echo.Context) error {
+	var req labelsRequest
+	if err := decodeJSON(c, maxFormBody, &req); err != nil {
+		return err
+	}
+	run, err := s.setRunLabels(c, req)
+	if err != nil {
+		return err
+	}
+	a := s.toAPIRun(run)
+	a.Notes = &run.Notes
+	return c.JSON(http.StatusOK, a)
+}
+
+// apiPatchExperiment: PATCH /api/experiments/:id with {"name", "tags",
+// "notes"}.
+func (s *Server) apiPatchExperiment(c echo.Context) error {
+	var req labelsRequest
+	if err := decodeJSON(c, maxFormBody, &req); err != nil {
+		return err
+	}
+	e, err := s.setExperimentLabels(c, req)
+	if err != nil {
+		return err
+	}
+	a, err := s.toAPIExperiment(c.Request().Context(), e)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, a)
+}
+
+// experimentLabels is the labels panel of an experiment's page.
+func experimentLabels(e *store.Experiment) views.LabelsProps {
+	return views.LabelsProps{Action: "/experiments/" + e.ID + "/labels", Owner: e.Owner, Name: e.Name, Tags: e.Tags, Notes: e.Notes}
+}
