@@ -56,7 +56,7 @@ func DefaultRunConfig() RunConfig {
 		// The paper's words: processors «не задействованных в вычислениях»
 		// in a scalable model whose aim is to choose the configuration.
 		CollisionProcessors: CollisionNew,
-		WfProcessors:   "1,1,2,4",          // performances: a small heterogeneous platform (the traces record none; see doc.go)
+		WfProcessors:        "1,1,2,4", // performances: a small heterogeneous platform (the traces record none; see doc.go)
 	}
 }
 

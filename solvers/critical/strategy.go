@@ -41,8 +41,8 @@ const (
 	VariantCritical         = "critical-works"
 	VariantCriticalFallback = "critical-works-fallback"
 	VariantHEFT             = "heft"
-	VariantList     = "list"
-	PresetRandom    = "random"
+	VariantList             = "list"
+	PresetRandom            = "random"
 )
 
 // variants lists the algorithms; the first is the default.
