@@ -63,7 +63,7 @@ func TestBrowserCritical(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compare variants: %v", err)
 	}
-	waitCompared(t, ctx, 4)
+	waitCompared(t, ctx, 5) // the metric column and the four variants
 	best, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-metric=makespan] [data-testid=best]').length`))
 	if best == 0 {
 		t.Error("no best makespan marked")

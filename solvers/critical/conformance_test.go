@@ -18,9 +18,9 @@ func TestConformance(t *testing.T) {
 
 func TestCriterionAppliesOnlyToCriticalWorks(t *testing.T) {
 	for _, sp := range New().Params() {
-		want := sp.Name != "criterion"
-		for _, v := range []string{VariantCritical, VariantHEFT, VariantList} {
-			if got := sp.AppliesTo(v); got != (want || v == VariantCritical) {
+		critOnly := sp.Name == "criterion" || sp.Name == "max_variants" || sp.Name == "collision_processors"
+		for _, v := range []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList} {
+			if got := sp.AppliesTo(v); got != (!critOnly || v == VariantCritical || v == VariantCriticalFallback) {
 				t.Errorf("%s applies to %s: %v", sp.Name, v, got)
 			}
 		}

@@ -33,19 +33,20 @@
 // the wrong shape) is errs.Invalid naming the file and field, e.g.
 // "g.json edges[3].to"; nothing is stored.
 //
-// WfFormat 1.5 (WfCommons) is read by formats.ReadWfFormat (a file with a
-// top-level schemaVersion or workflow key, or the upload field "wfformat")
-// and mapped so: volume = runtimeInSeconds, i.e. performance 1 is one core
-// of the machine that recorded the run (the five shared instances ran on
-// 48-core Chameleon nodes and carry no per-task core count, so each task is
-// one core); an edge per parent/child pair with bytes = the total size of
-// the files the parent outputs and the child inputs (0 bytes: pure
-// precedence); the processors are four of performance 1, 1, 2, 4
-// (WorkflowPlatform()). The trace describes no heterogeneous platform, and
-// 48 identical cores would make every schedule trivial (the widest level
-// fits), so we fix a small heterogeneous one, the same for every
-// workflow, and say so in the upload's documentation. Runtimes then read in
-// seconds on a reference core.
+// WfFormat 1.5 and 1.6 (WfCommons; 1.6 only adds optional metrics) are
+// read by formats.ReadWfFormat (a file with a top-level schemaVersion or
+// workflow key, or the upload field "wfformat") and mapped so: volume =
+// runtimeInSeconds, i.e. performance 1 is one core of the machine that
+// recorded the run (the five shared instances ran on 48-core Chameleon
+// nodes and carry no per-task core count, so each task is one core); an
+// edge per parent/child pair with bytes = the total size of the files the
+// parent outputs and the child inputs (0 bytes: pure precedence). The
+// trace describes no platform to schedule on, so the run parameter
+// wf_processors gives the processors' performances (default 1, 1, 2, 4, a
+// small heterogeneous platform: 48 identical cores would make every
+// schedule trivial); it replaces the stored processors of a WfFormat
+// graph at run time and is ignored for native and preset graphs.
+// WfFormat 1.4 (tasks, files and runtimes in one list) is not read yet.
 //
 // # Reference lengths
 //
@@ -81,72 +82,85 @@
 //     length (stable), and tasks in no edge become works of their own,
 //     ranked last by their fastest time.
 //  3. Planning, work by work, for every current variant (PlanCriticalWorks).
-//     A variant holds a-priori processor and times for the planned tasks.
-//     For one work (a path), the backward pass computes for every unplanned
-//     task and processor its latest finish, from the next task of the work
-//     (planned: its start; unplanned: its latest start on the best
-//     processor) and from the planning interval H; the forward pass places
-//     the tasks in path order, each at its earliest start on each processor
-//     (after all its planned predecessors' data and the previous task of the
-//     work), keeping per (position, processor) the best criterion value
-//     among the feasible (finish ≤ latest finish) transitions. The optimal
-//     states at the end are the answers (at most MaxAnswers = 2, the ties);
-//     each answer is combined with its variant (m variants × n answers),
-//     and at most MaxVariants = 8 variants, the best by the partial
-//     criterion, go on (the rest are "pruned", listed). Processor occupancy
-//     is not looked at here: the paper's planner assigns time estimates and
-//     leaves conflicts to step 4. For the same reason every transfer
-//     counts while planning, even between tasks the estimates put on one
-//     processor ("the planner outputs a vector of a-priori time estimates;
-//     these are then used to assign the processor"): zeroing co-located
-//     transfers there let the first work shrink below its a-priori length
-//     and starved every later work's window (on the reproduce set, works
-//     planned without windows fell from 24,813 to 1,680 and the load
-//     criterion's makespan over bound on random DAGs from ≈ 2.15 to ≈ 1.9).
-//     The realization (step 5) gains from co-location as usual.
+//     The job's time frame is [0, D], an input in the paper («все время
+//     оптимизации, заданное для … задания»): run parameter deadline, or
+//     deadline_factor × HEFT's makespan (default 1.5, an unknown: the
+//     paper gives no value; the reproduce sweeps 1, 1.25, 1.5, 2). A
+//     variant holds a-priori processor and times for the planned tasks.
+//     For one work (a path), the backward pass computes for every
+//     unplanned task and processor its latest finish, from the next task
+//     of the work (planned: its start; unplanned: its latest start on the
+//     best processor) and from D; the forward pass places the tasks in
+//     path order, each at its earliest start on each processor (after all
+//     its planned predecessors' data and the previous task of the work),
+//     keeping per (position, processor) the best criterion value among
+//     the feasible transitions. The optimal states at the end are the
+//     answers (at most MaxAnswers = 2, the ties; ours); each answer is
+//     combined with its variant (m variants × n answers) and at most
+//     max_variants (default 8, ours; the paper keeps all), the best by
+//     the partial criterion, go on (the rest are "pruned", counted apart
+//     from the dropped). Processor occupancy is not looked at here: the
+//     planner assigns time estimates and leaves conflicts to step 4, and
+//     every transfer counts, even between tasks put on one processor.
 //     Criteria: load (the seed's, "average load of the base processors"):
-//     maximize Σ planned busy time, i.e. give tasks the slowest processor
-//     that still fits their window, with H = max(critical path, total work /
-//     total speed) as the planning interval ("the whole time of
-//     optimization"); makespan: earliest finish; cost: least Σ time × price.
-//     Ties go to the earlier finish, then the lower processor.
-//     The seed's special cases fall out of the same pass: one unplanned task
-//     takes the window its planned neighbours on the work leave; a work of
-//     planned tasks only is a check of its transfers; an isolated task gets
-//     the interval [0, H] (load) or its earliest slot.
-//     Failure cases, each drops the variant and is counted: case 1, two
-//     planned neighbours on the work break precedence plus transfer
-//     (planned independently by earlier works); case 2, no feasible
-//     placement (too little slack between planned ends, or past H). Latest
-//     finishes come only from the work itself (the paper's windows), while
-//     earliest starts use every planned predecessor, so case 1 arises
-//     exactly as the paper describes it. Decision where the paper stops
-//     ("the algorithm ends when no variant is left"): if every variant
-//     fails on a work, all of them go on with that work planned without
-//     windows, as early as possible; this is counted ("works planned
-//     without windows") and noted, so a schedule always results.
+//     maximize Σ planned busy time inside [0, D], i.e. give tasks the
+//     slowest processor that still fits their window; makespan (ours):
+//     earliest finish; cost (ours): least Σ time × price. Ties go to the
+//     earlier finish, then the lower processor. The seed's special cases
+//     fall out of the same pass: one unplanned task takes the window its
+//     planned neighbours leave; a work of planned tasks only is a check
+//     of its transfers; an isolated task gets [0, D].
+//     Failure cases, each strikes the variant out: case 1, two planned
+//     neighbours on the work break precedence plus transfer (planned
+//     independently by earlier works); case 2, no feasible placement (too
+//     little slack between planned ends, or past D). When no variant is
+//     left the algorithm ends (the paper's stop, «либо не осталось
+//     вариантов распределения … алгоритм завершает свою работу»): the run
+//     reports stopped = 1, no schedule metrics, and the best variant's
+//     plan before that work as a partial plan. Every edge is checked
+//     when its first covering work is planned, so a surviving plan keeps
+//     precedence with all transfers.
 //  4. Collision resolution (Representatives, resolveCollisions) on every
-//     kept variant. A collision is a pair of tasks planned on one processor
-//     at overlapping times; X = the later-planned task, Y = the earlier.
-//     Step 1: Y vertices of degree 1, by increasing weight (planned time),
-//     represent their X neighbour; the X vertices left, by increasing number
-//     of free Y neighbours, take their lightest free one (the seed's
-//     heuristic; its Fig. 2 situation is a test). Step 2: in each pair the
-//     heavier task keeps the processor; if that is x, y must fit on another
-//     processor (idle over y's planned interval), else nothing moves. Step
-//     3: the tasks not kept go, fewest options first, to the processor idle
-//     over their interval with the least time (least time × price under the
-//     cost criterion). Decision where the paper is silent: a collision that
-//     no move resolves (no idle processor, or no representative) is left to
-//     the realization, where the later-planned task goes to the processor on
-//     which it finishes first.
-//  5. Realization (our step; the paper stops at a-priori estimates): tasks
-//     in order of planned start, each started when its processor is free and
-//     its data has arrived. This makes every schedule valid by construction
-//     (checked on every run). The kept variant with the best criterion on
-//     the realized schedule (load: mean load; makespan; cost; ties by
-//     makespan or cost) is the result; the table "Variants" lists every
-//     variant kept, dropped (with the case) or pruned.
+//     variant left. A collision is a pair of tasks planned on one
+//     processor at overlapping times; X = the later-planned task, Y = the
+//     earlier. Step 1: Y vertices of degree 1, by increasing weight
+//     (planned time), represent their X neighbour; the X vertices left, by
+//     increasing number of free Y neighbours, take their lightest free
+//     one (the seed's heuristic; its Fig. 2 situation is a test and a
+//     Claims row). Step 2: in each pair the heavier task keeps the
+//     processor; if that is x, y must have another processor it can run
+//     on, else nothing moves. Step 3: the tasks not chosen (and X vertices
+//     without a representative) go, fewest options first, to the
+//     processor that takes them inside their time frame (start fixed,
+//     finish ≤ each successor's planned start less the transfer, and ≤ D)
+//     with the least time (time × price under cost). The paper's step 3
+//     names «processors not used in the computation»; two readings, run
+//     parameter collision_processors: new (default): a processor of the
+//     configuration free over the task's frame, else a new copy of the
+//     fastest platform processor that fits joins the configuration (the
+//     paper's scalable model chooses the configuration; processors_used
+//     reports how far it grew); idle: the platform's processors only. The
+//     procedure is repeated on the pairs left while some task moves (the
+//     paper applies its procedure iteratively; at most 10 rounds). A
+//     variant with a collision left is struck out too (the paper's
+//     "exceptional situation"); when none is left the run stops the same
+//     way. Measured: with idle, no run on 15 graphs (the 5 workflows and
+//     10 random 30-task DAGs) at deadline factors 1, 1.25, 1.5, 2 and 4
+//     ended with a plan (each stopped in planning or at collision
+//     resolution); with new, the configuration grows to a mean of about
+//     8–40 processors (per deadline factor in the Deadline comparison
+//     table). So new is the default, named as a
+//     reading, and the baselines' 4 processors are not the same resource.
+//     The paper's variant's result is the best remaining variant's
+//     a-priori plan (criterion, then makespan or cost); it ends inside
+//     [0, D] by construction.
+//  5. critical-works-fallback (ours, a separate variant): when every
+//     variant fails on a work, the work is planned as early as possible
+//     without its windows (counted: works_fallback) instead of stopping,
+//     and every variant is realized after collision resolution: tasks in
+//     order of planned start, each started when its processor is free and
+//     its data has arrived; a task left in collision goes where it
+//     finishes first. Valid by construction (checked on every run).
 //
 // heft and list build the tree and works too, to colour the Gantt by
 // critical work; their schedules do not depend on them.
@@ -164,41 +178,62 @@
 //
 // # Metrics
 //
-// makespan; critical_path_length; lower_bound; makespan_over_bound;
-// processor_load_mean = Σ busy / (makespan × processors); cost = Σ time ×
-// price; variants_kept, variants_dropped (the two failure cases; pruned ones
-// are not counted there), collisions (pairs found in the chosen variant),
-// tree_nodes, tree_cut (1/0), wall_ms (the whole Solve, tree included).
-// heft and list report 0 variants and collisions.
+// Every run: deadline, meets_deadline (1/0; 0 for a stopped run),
+// processors (the configuration, with scale-out's copies), processors_used,
+// critical_path_length, lower_bound, stopped (1/0: the paper's stop),
+// variants_generated (the first variant and every branch) =
+// variants_kept + variants_dropped (failure cases 1, 2 and unresolved
+// collisions) + variants_pruned (over max_variants), works, works_planned,
+// works_fallback, collisions, collisions_unresolved, tree_nodes, tree_cut,
+// dfs_paths (CountPaths: the source-to-sink paths a depth-first
+// enumeration visits), wall_ms. A run with a schedule adds makespan,
+// makespan_over_bound, processor_load_mean = Σ busy / (makespan ×
+// processors), processor_load_deadline = Σ busy / (D × processors) (the
+// paper's load over the frame) and cost = Σ time × price. The table
+// "Critical works" says for each work how it was planned (planned_by: DP
+// in its time frame, our fallback, or not planned after the stop) and the
+// variants before, dropped and after. heft and list report 0 variants.
 //
 // # Deviations from the paper
 //
 //   - The paper's search-tree DP of [2] (Toporkov 2006) is not given in
 //     the seed; ours is the backward/forward pass over one path above.
-//   - Completion works for uncovered edges, skipping of paths with no new
-//     edge, the relaxation when every variant fails, the realization step
-//     and re-placing unresolved collisions are ours (reasons above).
-//   - The variants are capped (MaxVariants = 8, MaxAnswers = 2): the paper
-//     keeps all m × n, which grows exponentially with the works.
+//   - Completion works for uncovered edges (the paper's step-2 loop would
+//     not end when the tree's paths leave an edge uncovered) and skipping
+//     paths with no new edge are ours.
+//   - The variant cap (max_variants) and MaxAnswers are ours.
+//   - collision_processors new adds processors to the configuration:
+//     the comparison with HEFT and list on 4 processors is not on the
+//     same resources, and the reproduce says so beside every number.
+//   - critical-works-fallback (relaxation and realization) is ours.
 //
 // # Reproduce
 //
-// The seed publishes no numbers (it reports an implementation and its
-// failure cases), so Reproduce is our documented experiment: critical-works
-// (load and makespan criteria), heft and list on the five shared Pegasus
-// workflows and on random DAGs of 30–1,000 tasks (makespan over lower bound
-// and mean load), and on 6-task DAGs against the exact optimum
-// (ExactMakespan: every assignment × every topological order, the spec's
-// "gap to optimum" check), with the paper's qualitative claims in Notes.
-// Parameter instances (default 30, under 10 s on 2 cores) scales it up.
+// The seed publishes no numbers, so Reproduce measures its mechanisms and
+// claims on its own terms, the Claims table first (verdict rules in
+// claims.go, each with a test): the Fig. 1 construction checked on every
+// graph; "Path enumerations: tree of critical paths vs depth-first search
+// of all paths" (tree nodes against CountPaths on the workflows and
+// random DAGs of 6–1,000 tasks); the Fig. 2 representatives case and 10 ×
+// instances random collision graphs against the lightest-neighbour
+// choice; the failure cases and stops counted over every critical-works
+// run; "Deadline comparison: critical works vs HEFT and list at deadline
+// = HEFT makespan × factor" (factors 1, 1.25, 1.5, 2; the workflows and
+// random DAGs of 30 and 100 tasks): runs that meet the deadline, stops,
+// variants kept, cost, load in the deadline and processors used among
+// those meeting it; makespan over the lower bound, stated as not the
+// method's objective; the gap to the exact optimum on 6-task DAGs. Trees
+// are bounded by nodes only there (a wall-clock cut would make the tables
+// depend on the machine). Parameter instances (default 30) scales it.
 //
 // # Parameters
 //
 // Each parameter list is a typed config whose Declare method binds its
 // fields to the public names, units, limits and docs (config.go):
-// RunConfig (the run: criterion, which only critical-works reads, so it is
-// declared For that variant; bandwidth and the tree bounds, which every
-// variant uses since each builds the tree), GenConfig (preset random) and
+// RunConfig (the run: criterion, max_variants and collision_processors,
+// which only the critical-works variants read, so they are declared For
+// them; bandwidth, the tree bounds, deadline, deadline_factor and
+// wf_processors, which every variant uses), GenConfig (preset random) and
 // ReproConfig (the experiment). Their defaults are DefaultRunConfig,
 // DefaultGenConfig and DefaultReproConfig, whose literals carry each
 // default's reason and unit in a comment. solvers.Def (New) decodes and

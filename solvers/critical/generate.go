@@ -2,7 +2,10 @@ package critical
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
+	"strconv"
+	"strings"
 
 	"schedlab/errs"
 	"schedlab/solvers/formats"
@@ -127,6 +130,49 @@ func round3(x float64) float64 {
 // task's time on processor p = runtime / performance(p).
 func WorkflowPlatform() []float64 { return []float64{1, 1, 2, 4} }
 
+// ParsePerformances reads the run parameter wf_processors: comma-separated
+// positive performances, 1..MaxProcessors of them.
+func ParsePerformances(s string) ([]float64, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) > MaxProcessors {
+		return nil, errs.Invalidf("wf_processors", "%d processors, at most %d", len(parts), MaxProcessors)
+	}
+	out := make([]float64, 0, len(parts))
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v > 1e9 {
+			return nil, errs.Invalidf("wf_processors", "item %d (%q) must be a performance > 0 and ≤ 1e9, e.g. \"1,1,2,4\"", i+1, strings.TrimSpace(p))
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// withPlatform puts a WfFormat workflow on the processors of the run
+// parameter wf_processors (checked for every graph, used for WfFormat
+// ones only: native and preset graphs keep their processors).
+func withPlatform(g *Graph, cfg RunConfig) (*Graph, error) {
+	perfs, err := ParsePerformances(cfg.WfProcessors)
+	if err != nil {
+		return nil, err
+	}
+	if g.Source != "wfformat" || g.Times != nil {
+		return g, nil
+	}
+	h := *g
+	h.Processors = platform(perfs)
+	return &h, nil
+}
+
+// platform is processors P1, P2, … of the given performances, price 1.
+func platform(perfs []float64) []Processor {
+	ps := make([]Processor, len(perfs))
+	for p, perf := range perfs {
+		ps[p] = Processor{ID: fmt.Sprintf("P%d", p+1), Performance: perf, Price: 1}
+	}
+	return ps
+}
+
 // FromWorkflow turns a WfFormat workflow into a task graph: volume =
 // runtimeInSeconds (reference performance 1 = the recording machine's
 // core), an edge per parent/child with bytes = the files the parent writes
@@ -145,8 +191,6 @@ func FromWorkflow(w *formats.Workflow, name string) (*Graph, error) {
 			g.Edges = append(g.Edges, Edge{From: i, To: c, Bytes: float64(w.EdgeBytes(i, c))})
 		}
 	}
-	for p, perf := range WorkflowPlatform() {
-		g.Processors = append(g.Processors, Processor{ID: fmt.Sprintf("P%d", p+1), Performance: perf, Price: 1})
-	}
+	g.Processors = platform(WorkflowPlatform())
 	return g, g.Validate()
 }

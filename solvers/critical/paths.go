@@ -3,6 +3,7 @@ package critical
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,12 +156,14 @@ func BuildTree(ctx context.Context, d *DAG, b TreeBounds) (*Tree, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+			// A bound leaves this level's rest and the next level's nodes
+			// made so far unexpanded: all of them are cut.
 			if b.MaxTime > 0 && time.Since(start) > b.MaxTime {
-				cut(level[li:], "tree_max_ms")
+				cut(append(level[li:], next...), "tree_max_ms")
 				return t, nil
 			}
 			if len(t.Nodes)+len(t.Nodes[ni].Path.Edges) > b.MaxNodes {
-				cut(level[li:], "tree_max_nodes")
+				cut(append(level[li:], next...), "tree_max_nodes")
 				return t, nil
 			}
 			// Mark the edges removed on the way from the root.
@@ -399,4 +402,30 @@ func WorkOf(n int, works []Work) []int {
 		}
 	}
 	return w
+}
+
+// CountPaths is the number of source-to-sink paths of the DAG (an
+// isolated task is one path): what a depth-first enumeration of all paths,
+// the search of the seed's reference [2], visits to the end. Counted by
+// dynamic programming in topological order (the count, not the paths, so
+// it is O(tasks + edges)); float64, so very large counts are approximate
+// and past 1.8e308 +Inf is reported as math.MaxFloat64.
+func CountPaths(d *DAG) float64 {
+	from := make([]float64, d.N) // paths from v to a sink
+	total := 0.0
+	for i := len(d.Order) - 1; i >= 0; i-- {
+		v := d.Order[i]
+		if len(d.Succ[v]) == 0 {
+			from[v] = 1
+		}
+		for _, a := range d.Succ[v] {
+			from[v] += from[a.To]
+		}
+	}
+	for v := range d.N {
+		if len(d.Pred[v]) == 0 {
+			total += from[v]
+		}
+	}
+	return min(total, math.MaxFloat64)
 }

@@ -243,7 +243,8 @@ func TestTreeBoundsCutAndSay(t *testing.T) {
 			t.Error("no node marked cut by bound")
 		}
 		works, _ := RankWorks(d, tr)
-		r := runReport(&Outcome{D: d, Tree: tr, Works: works, Sched: HEFT(d), Bounds: d.ComputeBounds()})
+		h := HEFT(d)
+		r := runReport(&Outcome{D: d, Tree: tr, Works: works, Sched: h, HEFT: h, Complete: true, Deadline: h.Makespan(), Bounds: d.ComputeBounds()})
 		groups := 0
 		for _, n := range r.Graphs[1].Nodes {
 			if n.Group == "cut by bound" {

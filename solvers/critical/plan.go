@@ -16,9 +16,8 @@ const (
 
 // Planner limits (constants, documented in doc.go).
 const (
-	MaxAnswers  = 2 // optimal answers kept from one work's DP (ties)
-	MaxVariants = 8 // variants kept after combining m variants × n answers
-	maxPairs    = 200_000
+	MaxAnswers = 2 // optimal answers kept from one work's DP (ties; ours: the paper keeps all)
+	maxPairs   = 200_000
 )
 
 // Failure cases of the seed (a variant that hits one is dropped).
@@ -71,23 +70,40 @@ type Collision struct {
 
 // PlanResult is what the critical-works planner produced.
 type PlanResult struct {
-	Schedule    Schedule
-	Planned     Schedule // the chosen variant's a-priori plan before collision resolution
-	Kept        int
-	Dropped     int
-	Pruned      int
-	Relaxations int
-	Events      []VariantEvent
-	Collisions  []Collision
-	PairsCapped bool
-	Chosen      int
-	Horizon     float64
+	Schedule Schedule // the result when Complete
+	Planned  Schedule // the chosen variant's a-priori plan before collision resolution
+	// Partial is what exists when the run Stopped: the best variant's plan
+	// before the work that struck out the last variants (processor −1 for
+	// unplanned tasks), or, when every variant was struck out at collision
+	// resolution, the best one's plan with its collisions left.
+	Partial          Schedule
+	Complete         bool // a feasible plan resulted
+	Stopped          bool // no variant left (the paper's stop)
+	StopWork         int  // rank of the work where planning stopped (0: at collision resolution, or not stopped)
+	Fallback         bool // our fallback variant
+	Generated        int  // variants created (the first and every branch)
+	Kept             int
+	Dropped          int // struck out: failure cases 1 and 2, unresolved collisions
+	CollisionDropped int // of Dropped, at collision resolution
+	Pruned           int // over the cap (ours)
+	Relaxations      int // works planned by our fallback
+	Steps            []WorkStep
+	Events           []VariantEvent
+	Collisions       []Collision
+	PairsCapped      bool
+	Chosen           int
+	Horizon          float64
+	// D is the DAG the Schedule (or a collision-stage Partial) refers
+	// to: the input's, or with the processors scale-out added.
+	D *DAG
 }
 
 type planner struct {
-	d       *DAG
-	crit    string
-	horizon float64 // planning interval for the load criterion (+Inf otherwise)
+	d           *DAG
+	crit        string
+	horizon     float64 // the time frame's end, the deadline (+Inf: none)
+	maxVariants int
+	scaleOut    bool
 }
 
 func (pl *planner) objDelta(v, p int) float64 {
@@ -340,15 +356,65 @@ func (pl *planner) apply(vr *variant, a answer) {
 	}
 }
 
-// PlanCriticalWorks runs the seed's steps 3 and 4 on the ranked works:
-// planning work by work with variants, then collision resolution and the
-// realization of each kept variant; the best by the criterion is returned.
-func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, horizon float64, progress func(done, total int, note string)) (*PlanResult, error) {
-	pl := &planner{d: d, crit: crit, horizon: math.Inf(1)}
-	if crit == CriterionLoad {
-		pl.horizon = horizon
+// PlanOptions are the planner's settings.
+type PlanOptions struct {
+	// Criterion is what each work's DP optimizes (CriterionLoad, the
+	// seed's; CriterionMakespan and CriterionCost are ours).
+	Criterion string
+	// Deadline is the job's time frame [0, Deadline] (the paper's "whole
+	// time of optimization", an input); +Inf or 0: none.
+	Deadline float64
+	// Fallback is our variant: when every variant fails on a work, plan
+	// it as early as possible without its windows instead of stopping,
+	// and realize the result (serialize what stays in collision).
+	Fallback bool
+	// MaxVariants caps the variants carried to the next work (ours; the
+	// paper keeps all m × n). 0: DefaultMaxVariants.
+	MaxVariants int
+	// ScaleOut is the reading of collision step 3 «процессоров, не
+	// задействованных в вычислениях»: a task no processor of the
+	// configuration can take gets a new processor (a copy of a platform
+	// processor), so the configuration grows; false: only processors of
+	// the platform free over the task's time frame.
+	ScaleOut bool
+}
+
+// DefaultMaxVariants is the default cap on the variants carried from one
+// work to the next.
+const DefaultMaxVariants = 8
+
+// Ways a work was planned (the "planned_by" column).
+const (
+	PlannedByDP       = "DP in its time frame"
+	PlannedByFallback = "fallback: as early as possible, no time frame (ours)"
+	PlannedByNone     = "not planned: no variant left (the paper's stop)"
+)
+
+// WorkStep is what one iteration of the planning loop did.
+type WorkStep struct {
+	Rank      int
+	PlannedBy string
+	Before    int // variants at the start of the iteration
+	Dropped   int // variants struck out on this work
+	After     int // variants carried to the next work (after the cap)
+}
+
+// PlanCriticalWorks runs the seed's planning loop and collision resolution
+// on the ranked works (see doc.go): work by work for every variant, the
+// failing variants struck out, the run ended when no variant is left;
+// then collision resolution on every variant left. Without Fallback a
+// variant whose collisions stay unresolved is struck out too, and the
+// result is the best feasible a-priori plan; with Fallback (ours) every
+// work gets planned and every variant is realized.
+func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOptions, progress func(done, total int, note string)) (*PlanResult, error) {
+	if opt.MaxVariants <= 0 {
+		opt.MaxVariants = DefaultMaxVariants
 	}
-	res := &PlanResult{Horizon: pl.horizon}
+	pl := &planner{d: d, crit: opt.Criterion, horizon: math.Inf(1), maxVariants: opt.MaxVariants, scaleOut: opt.ScaleOut}
+	if opt.Deadline > 0 {
+		pl.horizon = opt.Deadline
+	}
+	res := &PlanResult{Horizon: pl.horizon, Fallback: opt.Fallback, D: d}
 	root := &variant{id: 1, proc: make([]int, d.N), start: make([]float64, d.N), finish: make([]float64, d.N), ord: make([]int, d.N)}
 	for i := range d.N {
 		root.proc[i], root.ord[i] = -1, -1
@@ -362,14 +428,37 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, crit string, h
 			}
 			progress(wi, len(works), fmt.Sprintf("work %d of %d, %d variants", wi+1, len(works), len(vars)))
 		}
-		cands := pl.candidates(vars, w, res)
+		step := WorkStep{Rank: w.Rank, Before: len(vars)}
+		cands, stop := pl.candidates(vars, w, opt.Fallback, res, &step)
+		if stop {
+			// The paper's stop: no variant left. The partial plan is the
+			// best variant as it stood before this work.
+			res.Stopped, res.StopWork = true, w.Rank
+			res.Partial = partialSchedule(vars[0])
+			res.Steps = append(res.Steps, step)
+			for _, rest := range works[wi+1:] {
+				res.Steps = append(res.Steps, WorkStep{Rank: rest.Rank, PlannedBy: PlannedByNone})
+			}
+			res.Generated = nextID - 1
+			progress(len(works), len(works), "stopped: no variant left")
+			return res, nil
+		}
 		vars = pl.prune(pl.combine(cands, &nextID), w, res)
+		step.After = len(vars)
+		res.Steps = append(res.Steps, step)
 	}
+	res.Generated = nextID - 1
 	if err := pl.chooseVariant(ctx, vars, res); err != nil {
 		return nil, err
 	}
 	progress(len(works), len(works), "planned")
 	return res, nil
+}
+
+// partialSchedule is a variant's plan so far: unplanned tasks have
+// processor −1.
+func partialSchedule(v *variant) Schedule {
+	return Schedule{Proc: slices.Clone(v.proc), Start: slices.Clone(v.start), Finish: slices.Clone(v.finish)}
 }
 
 // candidate is one answer of a work on the variant it continues.
@@ -378,10 +467,11 @@ type candidate struct {
 	ans  answer
 }
 
-// candidates plans work w on every variant. A variant that hits a failure
-// case is dropped, unless every variant failed: then all of them continue
-// with the work planned without its windows (a relaxation).
-func (pl *planner) candidates(vars []*variant, w Work, res *PlanResult) []candidate {
+// candidates plans work w on every variant; a variant that hits a failure
+// case is struck out. When every variant fails, the paper's algorithm
+// stops (stop = true, every variant struck out); with fallback (ours) all
+// of them continue with the work planned without its windows.
+func (pl *planner) candidates(vars []*variant, w Work, fallback bool, res *PlanResult, step *WorkStep) ([]candidate, bool) {
 	var cands []candidate
 	var failed []*variant
 	var reasons []string
@@ -396,24 +486,34 @@ func (pl *planner) candidates(vars []*variant, w Work, res *PlanResult) []candid
 			cands = append(cands, candidate{vr, a})
 		}
 	}
-	if len(cands) == 0 {
-		// Every variant failed: continue them all with the windows relaxed.
+	step.PlannedBy = PlannedByDP
+	if len(cands) == 0 && fallback {
 		res.Relaxations++
+		step.PlannedBy = PlannedByFallback
 		for i, vr := range failed {
-			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows"})
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows (our fallback)"})
 			as, _ := pl.planWork(vr, w, true)
 			vr.relaxed++
 			for _, a := range as {
 				cands = append(cands, candidate{vr, a})
 			}
 		}
-	} else {
-		for i, vr := range failed {
-			res.Dropped++
-			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reasons[i]})
-		}
+		return cands, false
 	}
-	return cands
+	for i, vr := range failed {
+		res.Dropped++
+		step.Dropped++
+		reason := reasons[i]
+		if len(cands) == 0 {
+			reason += "; no variant left: the algorithm ends (the paper's stop)"
+		}
+		res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reason})
+	}
+	if len(cands) == 0 {
+		step.PlannedBy = PlannedByNone
+		return nil, true
+	}
+	return cands, false
 }
 
 // combine applies every candidate: a variant with one answer continues
@@ -438,7 +538,7 @@ func (pl *planner) combine(cands []candidate, nextID *int) []*variant {
 	return next
 }
 
-// prune keeps the MaxVariants best variants by partial criterion (ties to
+// prune keeps the maxVariants best variants by partial criterion (ties to
 // the lower id).
 func (pl *planner) prune(next []*variant, w Work, res *PlanResult) []*variant {
 	slices.SortStableFunc(next, func(a, b *variant) int {
@@ -450,25 +550,30 @@ func (pl *planner) prune(next []*variant, w Work, res *PlanResult) []*variant {
 		}
 		return a.id - b.id
 	})
-	if len(next) > MaxVariants {
-		for _, v := range next[MaxVariants:] {
+	if len(next) > pl.maxVariants {
+		for _, v := range next[pl.maxVariants:] {
 			res.Pruned++
 			if res.Pruned <= 50 {
-				res.Events = append(res.Events, VariantEvent{Variant: v.id, Work: w.Rank, Status: "pruned", Reason: fmt.Sprintf("over the cap of %d variants (worse partial criterion)", MaxVariants)})
+				res.Events = append(res.Events, VariantEvent{Variant: v.id, Work: w.Rank, Status: "pruned", Reason: fmt.Sprintf("over the cap of %d variants (worse partial criterion; the cap is ours)", pl.maxVariants)})
 			}
 		}
-		next = next[:MaxVariants]
+		next = next[:pl.maxVariants]
 	}
 	return next
 }
 
-// chooseVariant resolves the collisions of every kept variant, realizes
-// it, and puts the best by the criterion (then makespan, or cost under
-// makespan) in res.
+// Reasons a variant is struck out at collision resolution.
+const FailCollision = "collision left unresolved: no representative or no processor free over the task's time frame (the paper's exceptional situation)"
+
+// chooseVariant resolves the collisions of every variant left. Without
+// fallback a variant with a collision left is struck out and the rest keep
+// their a-priori times (the paper's output); with fallback each variant is
+// realized. The best by the criterion (then makespan, or cost under
+// makespan) goes in res; when none is left, res.Stopped.
 func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *PlanResult) error {
-	d, crit := pl.d, pl.crit
-	// Collision resolution and realization of every kept variant.
+	crit := pl.crit
 	type done struct {
+		d     *DAG
 		vr    *variant
 		plan  Schedule
 		s     Schedule
@@ -476,18 +581,33 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 		cap   bool
 		score [2]float64
 	}
-	var best *done
+	var best, bestFailed *done
 	for _, vr := range vars {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		plan := Schedule{Proc: slices.Clone(vr.proc), Start: slices.Clone(vr.start), Finish: slices.Clone(vr.finish)}
-		rs, err := resolveCollisions(ctx, d, vr, crit)
+		plan := partialSchedule(vr)
+		rs, err := resolveCollisions(ctx, pl.d, vr, crit, pl.horizon, pl.scaleOut)
 		if err != nil {
 			return err
 		}
-		s := realize(d, rs.Proc, rs.Start, rs.Flex)
-		dn := &done{vr: vr, plan: plan, s: s, cols: rs.Collisions, cap: rs.Capped}
+		d := extendDAG(pl.d, rs.Types)
+		unresolved := rs.Capped
+		for _, c := range rs.Collisions {
+			if c.Outcome == OutcomeReplaced {
+				unresolved = true
+			}
+		}
+		var s Schedule
+		if res.Fallback {
+			s = realize(d, rs.Proc, rs.Start, rs.Flex)
+		} else {
+			s = Schedule{Proc: rs.Proc, Start: rs.Start, Finish: make([]float64, d.N)}
+			for v := range d.N {
+				s.Finish[v] = s.Start[v] + d.T[v][s.Proc[v]]
+			}
+		}
+		dn := &done{d: d, vr: vr, plan: plan, s: s, cols: rs.Collisions, cap: rs.Capped}
 		switch crit {
 		case CriterionCost:
 			dn.score = [2]float64{s.Cost(d), s.Makespan()}
@@ -496,14 +616,35 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 		default:
 			dn.score = [2]float64{s.Makespan(), s.Cost(d)}
 		}
+		better := func(b *done) bool {
+			return b == nil || dn.score[0] < b.score[0]-1e-9 || (dn.score[0] <= b.score[0]+1e-9 && dn.score[1] < b.score[1]-1e-9)
+		}
+		if unresolved && !res.Fallback {
+			res.Dropped++
+			res.CollisionDropped++
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "dropped", Reason: FailCollision})
+			if better(bestFailed) {
+				bestFailed = dn
+			}
+			continue
+		}
 		res.Kept++
 		res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "kept",
 			Reason: fmt.Sprintf("makespan %.4g, cost %.4g, load %.3f after collision resolution", s.Makespan(), s.Cost(d), s.LoadMean(d))})
-		if best == nil || dn.score[0] < best.score[0]-1e-9 || (dn.score[0] <= best.score[0]+1e-9 && dn.score[1] < best.score[1]-1e-9) {
+		if better(best) {
 			best = dn
 		}
 	}
+	if best == nil {
+		// Every variant struck out at collision resolution: no variant left.
+		res.Stopped = true
+		res.Planned, res.Collisions, res.PairsCapped, res.Chosen = bestFailed.plan, bestFailed.cols, bestFailed.cap, bestFailed.vr.id
+		res.Partial, res.D = bestFailed.s, bestFailed.d
+		return nil
+	}
 	res.Schedule, res.Planned, res.Collisions, res.PairsCapped, res.Chosen = best.s, best.plan, best.cols, best.cap, best.vr.id
+	res.D = best.d
+	res.Complete = true
 	for i := range res.Events {
 		if res.Events[i].Status == "kept" && res.Events[i].Variant == best.vr.id {
 			res.Events[i].Status = "kept (chosen)"
@@ -519,6 +660,7 @@ type resolution struct {
 	Flex       []bool      // tasks left in collision, placed freely at realization
 	Collisions []Collision // the pairs found, with their outcomes
 	Capped     bool        // the pairs stopped at maxPairs
+	Types      []int       // per processor instance, the platform processor it copies (len > d.M: scale-out added some)
 }
 
 // resolveCollisions is the seed's step 4 on one variant (see doc.go), in
@@ -526,37 +668,53 @@ type resolution struct {
 // choose representatives on the bipartite graph of the pairs; in each pair
 // the heavier task keeps the processor (the losers); move the losers onto
 // processors idle over their interval; record each pair's outcome.
-func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string) (*resolution, error) {
-	occ := newOccupancy(d, vr)
+func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string, horizon float64, scaleOut bool) (*resolution, error) {
+	occ := newOccupancy(d, vr, horizon, scaleOut)
 	res := &resolution{Proc: occ.proc, Start: occ.start, Flex: make([]bool, d.N)}
 	res.Collisions, res.Capped = findCollisions(d, vr, occ)
+	res.Types = occ.typ
 	if len(res.Collisions) == 0 {
 		res.Collisions = nil
 		return res, nil
 	}
-	// Bipartite graph X (caused) – Y (placed).
-	xAdj := map[int][]int{}
-	var xs []int
-	for _, c := range res.Collisions {
-		if _, ok := xAdj[c.X]; !ok {
-			xs = append(xs, c.X)
+	// The paper applies its procedure iteratively: the pairs a round
+	// leaves are resolved again while some task still moves (a move only
+	// goes where the task fits, so it creates no new pair).
+	cols := res.Collisions
+	for round := 0; round < maxCollisionRounds && len(cols) > 0; round++ {
+		// Bipartite graph X (caused) – Y (placed).
+		xAdj := map[int][]int{}
+		var xs []int
+		for _, c := range cols {
+			if _, ok := xAdj[c.X]; !ok {
+				xs = append(xs, c.X)
+			}
+			xAdj[c.X] = append(xAdj[c.X], c.Y)
 		}
-		xAdj[c.X] = append(xAdj[c.X], c.Y)
+		rep := Representatives(xs, xAdj, occ.weight)
+		moved, err := occ.moveLosers(ctx, occ.losers(xs, rep), crit)
+		if err != nil {
+			return nil, err
+		}
+		if moved == 0 {
+			break
+		}
+		cols, _ = findCollisions(d, vr, occ)
 	}
-	rep := Representatives(xs, xAdj, occ.weight)
-	if err := occ.moveLosers(ctx, occ.losers(xs, rep), crit); err != nil {
-		return nil, err
-	}
+	res.Types = occ.typ
 	markOutcomes(d, res)
 	return res, nil
 }
+
+// maxCollisionRounds bounds the rounds of collision resolution.
+const maxCollisionRounds = 10
 
 // findCollisions lists, on each processor, every later-planned task that
 // overlaps an earlier one (X the later in planning order, Y the earlier),
 // at most maxPairs of them (capped: more were left out).
 func findCollisions(d *DAG, vr *variant, occ *occupancy) (cols []Collision, capped bool) {
 	proc, start, fin := occ.proc, occ.start, occ.fin
-	byProc := make([][]int, d.M)
+	byProc := make([][]int, len(occ.occ))
 	for v := range d.N {
 		byProc[proc[v]] = append(byProc[proc[v]], v)
 	}
@@ -578,7 +736,9 @@ func findCollisions(d *DAG, vr *variant, occ *occupancy) (cols []Collision, capp
 					break
 				}
 				ov := min(fin[a], fin[b]) - start[b]
-				if ov <= eps*max(1, fin[a]) {
+				// A zero-length task strictly inside another also collides.
+				zeroInside := fin[b]-start[b] <= eps*max(1, fin[b]) && start[b] > start[a]+eps*max(1, start[b])
+				if ov <= eps*max(1, fin[a]) && !zeroInside {
 					continue
 				}
 				x, y := a, b
@@ -607,11 +767,28 @@ type occupancy struct {
 	start, fin []float64
 	occ        [][]int   // per processor, its tasks by planned start
 	longest    []float64 // per processor, its longest task
+	latest     []float64 // per task, the latest finish its time frame allows
+	// typ is the platform processor each processor instance is a copy of;
+	// instances past d.M are new ones scale-out added.
+	typ      []int
+	scaleOut bool
 }
 
-func newOccupancy(d *DAG, vr *variant) *occupancy {
+func newOccupancy(d *DAG, vr *variant, horizon float64, scaleOut bool) *occupancy {
 	o := &occupancy{d: d, proc: slices.Clone(vr.proc), start: slices.Clone(vr.start), fin: slices.Clone(vr.finish),
-		occ: make([][]int, d.M), longest: make([]float64, d.M)}
+		occ: make([][]int, d.M), longest: make([]float64, d.M), latest: make([]float64, d.N), typ: make([]int, d.M), scaleOut: scaleOut}
+	for q := range d.M {
+		o.typ[q] = q
+	}
+	for v := range d.N {
+		// The task's time frame: it must end before each successor's
+		// planned start less the transfer (transfers always count, as
+		// in planning) and by the deadline.
+		o.latest[v] = horizon
+		for _, a := range d.Succ[v] {
+			o.latest[v] = min(o.latest[v], vr.start[a.To]-a.Comm)
+		}
+	}
 	for v := range d.N {
 		o.occ[o.proc[v]] = append(o.occ[o.proc[v]], v)
 		o.longest[o.proc[v]] = max(o.longest[o.proc[v]], o.fin[v]-o.start[v])
@@ -636,9 +813,12 @@ func (o *occupancy) byStart(a, b int) int {
 }
 
 // fits reports whether v can run on q at its planned start without
-// overlapping a task there.
+// overlapping a task there and end inside its time frame.
 func (o *occupancy) fits(v, q int) bool {
-	s, f := o.start[v], o.start[v]+o.d.T[v][q]
+	s, f := o.start[v], o.start[v]+o.d.T[v][o.typ[q]]
+	if f > o.latest[v]+tol(f) {
+		return false
+	}
 	lo, _ := slices.BinarySearchFunc(o.occ[q], s-o.longest[q]-eps*max(1, s), func(u int, t float64) int {
 		if o.start[u] < t {
 			return -1
@@ -662,7 +842,7 @@ func (o *occupancy) move(v, q int) {
 	i, _ := slices.BinarySearchFunc(o.occ[from], v, o.byStart)
 	o.occ[from] = slices.Delete(o.occ[from], i, i+1)
 	o.proc[v] = q
-	o.fin[v] = o.start[v] + o.d.T[v][q]
+	o.fin[v] = o.start[v] + o.d.T[v][o.typ[q]]
 	j, _ := slices.BinarySearchFunc(o.occ[q], v, o.byStart)
 	o.occ[q] = slices.Insert(o.occ[q], j, v)
 	o.longest[q] = max(o.longest[q], o.fin[v]-o.start[v])
@@ -671,7 +851,7 @@ func (o *occupancy) move(v, q int) {
 // options lists the other processors v fits on.
 func (o *occupancy) options(v int) []int {
 	var opts []int
-	for q := range o.d.M {
+	for q := range o.occ {
 		if q != o.proc[v] && o.fits(v, q) {
 			opts = append(opts, q)
 		}
@@ -687,17 +867,13 @@ func (o *occupancy) losers(xs []int, rep map[int]int) []int {
 	for _, x := range xs {
 		y, ok := rep[x]
 		if !ok {
-			continue // no representative: left to serialization
+			// No representative: x is not chosen at step 2, so step 3
+			// looks for a processor for it.
+			losers = append(losers, x)
+			continue
 		}
 		if o.weight(x) > o.weight(y) {
-			other := false
-			for q := range o.d.M {
-				if q != o.proc[y] && o.fits(y, q) {
-					other = true
-					break
-				}
-			}
-			if other {
+			if len(o.options(y)) > 0 || o.newType(y) >= 0 {
 				losers = append(losers, y)
 				continue
 			}
@@ -718,31 +894,59 @@ func (o *occupancy) losers(xs []int, rep map[int]int) []int {
 // moveLosers is step 3: losers onto processors idle over their interval,
 // the task with fewest options first, each to its lightest (time, or cost
 // under the cost criterion) option.
-func (o *occupancy) moveLosers(ctx context.Context, losers []int, crit string) error {
+func (o *occupancy) moveLosers(ctx context.Context, losers []int, crit string) (int, error) {
 	nopt := map[int]int{}
 	for _, v := range losers {
 		nopt[v] = len(o.options(v))
 	}
 	slices.SortStableFunc(losers, func(a, b int) int { return nopt[a] - nopt[b] })
+	moved := 0
 	for k, v := range losers {
 		if k%256 == 0 && ctx.Err() != nil {
-			return ctx.Err()
+			return moved, ctx.Err()
 		}
 		bestQ, bestW := -1, math.Inf(1)
 		for _, q := range o.options(v) {
-			w := o.d.T[v][q]
+			w := o.d.T[v][o.typ[q]]
 			if crit == CriterionCost {
-				w *= o.d.Price[q]
+				w *= o.d.Price[o.typ[q]]
 			}
 			if w < bestW {
 				bestQ, bestW = q, w
 			}
 		}
+		if bestQ < 0 {
+			// No processor of the configuration is free: with scale-out,
+			// a processor not used in the computation joins it (step 3).
+			if t := o.newType(v); t >= 0 {
+				bestQ = len(o.occ)
+				o.typ = append(o.typ, t)
+				o.occ = append(o.occ, nil)
+				o.longest = append(o.longest, 0)
+			}
+		}
 		if bestQ >= 0 {
 			o.move(v, bestQ)
+			moved++
 		}
 	}
-	return nil
+	return moved, nil
+}
+
+// newType is, under scale-out, the platform processor a new copy of
+// which would take v inside its time frame, the fastest (−1: none, or no
+// scale-out).
+func (o *occupancy) newType(v int) int {
+	if !o.scaleOut {
+		return -1
+	}
+	best := -1
+	for t := range o.d.M {
+		if f := o.start[v] + o.d.T[v][t]; f <= o.latest[v]+tol(f) && (best < 0 || o.d.T[v][t] < o.d.T[v][best]) {
+			best = t
+		}
+	}
+	return best
 }
 
 // markOutcomes records which task of each pair moved, or that neither
@@ -752,9 +956,9 @@ func markOutcomes(d *DAG, res *resolution) {
 		c := &res.Collisions[i]
 		switch {
 		case res.Proc[c.X] != c.Proc:
-			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.X].ID, d.G.Processors[res.Proc[c.X]].ID)
+			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.X].ID, instanceID(d, res.Types, res.Proc[c.X]))
 		case res.Proc[c.Y] != c.Proc:
-			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.Y].ID, d.G.Processors[res.Proc[c.Y]].ID)
+			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.Y].ID, instanceID(d, res.Types, res.Proc[c.Y]))
 		default:
 			c.Outcome = OutcomeReplaced
 			res.Flex[c.X] = true
@@ -763,9 +967,56 @@ func markOutcomes(d *DAG, res *resolution) {
 }
 
 // OutcomeReplaced is the outcome of a collision no processor move
-// resolved: the later-planned task is placed at realization on the
-// processor where it finishes first.
-const OutcomeReplaced = "unresolved: re-placed at realization (earliest finish)"
+// resolved: the paper's variant strikes the variant out; the fallback
+// variant places the later-planned task at realization on the processor
+// where it finishes first.
+const OutcomeReplaced = "unresolved: no processor move resolved it"
+
+// instanceID names processor instance q: a platform processor's id, or
+// for a copy scale-out added, "<id>+k" (the k-th copy).
+func instanceID(d *DAG, typ []int, q int) string {
+	if q < d.M {
+		return d.G.Processors[q].ID
+	}
+	k := 0
+	for r := d.M; r <= q; r++ {
+		if typ[r] == typ[q] {
+			k++
+		}
+	}
+	return fmt.Sprintf("%s+%d", d.G.Processors[typ[q]].ID, k)
+}
+
+// extendDAG is d on the processor instances typ (typ[q] = the platform
+// processor instance q copies): d itself when there are no copies.
+func extendDAG(d *DAG, typ []int) *DAG {
+	if len(typ) <= d.M {
+		return d
+	}
+	e := *d
+	g := *d.G
+	e.G, e.M = &g, len(typ)
+	g.Processors = slices.Clone(d.G.Processors)
+	e.Price = slices.Clone(d.Price)
+	for q := d.M; q < len(typ); q++ {
+		pr := d.G.Processors[typ[q]]
+		pr.ID = instanceID(d, typ, q)
+		g.Processors = append(g.Processors, pr)
+		e.Price = append(e.Price, d.Price[typ[q]])
+	}
+	e.T = make([][]float64, d.N)
+	for i := range d.N {
+		row := make([]float64, len(typ))
+		for q, t := range typ {
+			row[q] = d.T[i][t]
+		}
+		e.T[i] = row
+	}
+	if d.G.Times != nil {
+		g.Times = e.T
+	}
+	return &e
+}
 
 // Representatives is the seed's step 1 of collision resolution on the
 // bipartite graph X (tasks that caused collisions, in the order given) –

@@ -112,11 +112,19 @@ func runReport(o *Outcome) *solvers.Report {
 	root := o.Tree.Nodes[0].Path
 	r.Graphs = append(r.Graphs, dagGraph(d, root, group, &r.Notes))
 	r.Graphs = append(r.Graphs, treeGraph(d, o.Tree, &r.Notes))
-	wt, note := worksTable(d, o.Works)
+	var steps []WorkStep
+	if o.Plan != nil {
+		steps = o.Plan.Steps
+	}
+	wt, note := worksTable(d, o.Works, steps)
 	if note != "" {
 		r.Notes = append(r.Notes, note)
 	}
-	r.Tables = append(r.Tables, wt, scheduleTable(d, o.Sched, workOf))
+	st := scheduleTable(d, o.Sched, workOf)
+	if !o.Complete {
+		st.Title = "Partial plan"
+	}
+	r.Tables = append(r.Tables, wt, st)
 	if o.Plan != nil {
 		tables, notes := planTables(o)
 		r.Tables = append(r.Tables, tables...)
@@ -126,48 +134,115 @@ func runReport(o *Outcome) *solvers.Report {
 		r.Notes = append(r.Notes, fmt.Sprintf("The tree of critical paths was cut by %s at %d nodes; works not found in the tree were completed by the longest path through each uncovered edge.", o.Tree.Bound, len(o.Tree.Nodes)))
 	}
 	r.Notes = append(r.Notes,
+		fmt.Sprintf("Time frame (deadline) %.4g: %s; HEFT's makespan is %.4g. meets_deadline says whether this run's schedule ends within it; processor_load_deadline = Σ busy time / (deadline × processors), the paper's mean load of the base processors over the frame.", o.Deadline, deadlineSource(o.Config), o.HEFT.Makespan()),
 		fmt.Sprintf("critical_path_length %.4g is the longest path by fastest task times plus transfer times (the paper's critical work). lower_bound %.4g = max(longest path of fastest task times without transfers %.4g, total work / total speed %.4g): transfers vanish when both tasks share a processor, so only the transfer-free path bounds every schedule.", o.Bounds.CriticalPath, o.Bounds.Lower, o.Bounds.CompPath, o.Bounds.WorkOverS),
-		"processor_load_mean = Σ busy time / (makespan × processors); cost = Σ task time × processor price (price 1 unless given: processor time used).")
+		"processor_load_mean = Σ busy time / (makespan × processors); cost = Σ task time × processor price (price 1 unless given: processor time used). Makespan is not the critical works method's objective: it plans for its criterion inside the time frame.")
 	return r
 }
 
-// runMetrics are a run's metrics: the schedule's, the bounds', the
-// planner's counts (0 but for critical-works) and the tree's size.
-func runMetrics(o *Outcome) []solvers.Metric {
-	d, s := o.D, o.Sched
-	ms := s.Makespan()
-	ratio := 0.0
-	if o.Bounds.Lower > 0 {
-		ratio = ms / o.Bounds.Lower
-	} else if ms == 0 {
-		ratio = 1
+func deadlineSource(c RunConfig) string {
+	if c.Deadline > 0 {
+		return "the deadline parameter"
 	}
-	kept, dropped, cols := 0, 0, 0
-	if o.Plan != nil {
-		kept, dropped, cols = o.Plan.Kept, o.Plan.Dropped, len(o.Plan.Collisions)
-	}
-	cut := 0.0
-	if o.Tree.Cut {
-		cut = 1
-	}
-	return []solvers.Metric{
-		{Name: "makespan", Value: ms, Unit: "time units", Better: solvers.Lower},
-		{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units"},
-		{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units"},
-		{Name: "makespan_over_bound", Value: ratio, Better: solvers.Lower},
-		{Name: "processor_load_mean", Value: s.LoadMean(d), Better: solvers.Higher},
-		{Name: "cost", Value: s.Cost(d), Unit: "price × time", Better: solvers.Lower},
-		{Name: "variants_kept", Value: float64(kept)},
-		{Name: "variants_dropped", Value: float64(dropped)},
-		{Name: "collisions", Value: float64(cols)},
-		{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes))},
-		{Name: "tree_cut", Value: cut},
-		{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower},
-	}
+	return fmt.Sprintf("deadline_factor %.4g × HEFT's makespan", c.DeadlineFactor)
 }
 
-// runGantts are the schedule and, for critical-works, the plan before
-// collision resolution; bars are grouped by the work a task belongs to.
+// runMetrics are a run's metrics: the schedule's (left out when the run
+// stopped without a complete plan), the deadline's, the planner's counts
+// (0 but for the critical-works variants) and the tree's size.
+func runMetrics(o *Outcome) []solvers.Metric {
+	d, s := o.D, o.Sched
+	b2f := func(b bool) float64 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	var ms []solvers.Metric
+	meets := false
+	if o.Complete {
+		mk := s.Makespan()
+		ratio := 0.0
+		if o.Bounds.Lower > 0 {
+			ratio = mk / o.Bounds.Lower
+		} else if mk == 0 {
+			ratio = 1
+		}
+		meets = mk <= o.Deadline+tol(o.Deadline)
+		loadD := 0.0
+		if o.Deadline > 0 {
+			loadD = busyTime(d, s) / (o.Deadline * float64(d.M))
+		}
+		ms = append(ms,
+			solvers.Metric{Name: "makespan", Value: mk, Unit: "time units", Better: solvers.Lower},
+			solvers.Metric{Name: "makespan_over_bound", Value: ratio, Better: solvers.Lower},
+			solvers.Metric{Name: "processor_load_mean", Value: s.LoadMean(d), Better: solvers.Higher},
+			solvers.Metric{Name: "processor_load_deadline", Value: loadD, Better: solvers.Higher},
+			solvers.Metric{Name: "cost", Value: s.Cost(d), Unit: "price × time", Better: solvers.Lower})
+	}
+	var gen, kept, dropped, pruned, cols, unres, relax int
+	stopped := false
+	worksPlanned := len(o.Works)
+	if p := o.Plan; p != nil {
+		gen, kept, dropped, pruned, cols, relax, stopped = p.Generated, p.Kept, p.Dropped, p.Pruned, len(p.Collisions), p.Relaxations, p.Stopped
+		for _, c := range p.Collisions {
+			if c.Outcome == OutcomeReplaced {
+				unres++
+			}
+		}
+		if p.StopWork > 0 {
+			worksPlanned = p.StopWork - 1
+		}
+	}
+	ms = append(ms,
+		solvers.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units"},
+		solvers.Metric{Name: "meets_deadline", Value: b2f(meets), Better: solvers.Higher},
+		solvers.Metric{Name: "processors", Value: float64(d.M)},
+		solvers.Metric{Name: "processors_used", Value: float64(processorsUsed(s, d.M))},
+		solvers.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units"},
+		solvers.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units"},
+		solvers.Metric{Name: "stopped", Value: b2f(stopped)},
+		solvers.Metric{Name: "variants_generated", Value: float64(gen)},
+		solvers.Metric{Name: "variants_dropped", Value: float64(dropped)},
+		solvers.Metric{Name: "variants_kept", Value: float64(kept)},
+		solvers.Metric{Name: "variants_pruned", Value: float64(pruned)},
+		solvers.Metric{Name: "works", Value: float64(len(o.Works))},
+		solvers.Metric{Name: "works_planned", Value: float64(worksPlanned)},
+		solvers.Metric{Name: "works_fallback", Value: float64(relax)},
+		solvers.Metric{Name: "collisions", Value: float64(cols)},
+		solvers.Metric{Name: "collisions_unresolved", Value: float64(unres)},
+		solvers.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes))},
+		solvers.Metric{Name: "tree_cut", Value: b2f(o.Tree.Cut)},
+		solvers.Metric{Name: "dfs_paths", Value: CountPaths(d)},
+		solvers.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower})
+	return ms
+}
+
+// processorsUsed counts the processors with at least one task.
+func processorsUsed(s Schedule, m int) int {
+	used := make([]bool, m)
+	n := 0
+	for _, p := range s.Proc {
+		if p >= 0 && !used[p] {
+			used[p] = true
+			n++
+		}
+	}
+	return n
+}
+
+// busyTime is Σ of the tasks' times on their processors.
+func busyTime(d *DAG, s Schedule) float64 {
+	b := 0.0
+	for v := range d.N {
+		b += d.T[v][s.Proc[v]]
+	}
+	return b
+}
+
+// runGantts are the schedule (or the partial plan of a stopped run) and,
+// for critical-works, the plan before collision resolution; bars are
+// grouped by the work a task belongs to.
 func runGantts(o *Outcome, group []string) []solvers.Gantt {
 	d := o.D
 	lanes := make([]string, d.M)
@@ -181,9 +256,19 @@ func runGantts(o *Outcome, group []string) []solvers.Gantt {
 	gantt := func(title string, sc Schedule) solvers.Gantt {
 		gt := solvers.Gantt{Title: title, TimeUnit: "time units", Lanes: lanes}
 		for v := range d.N {
+			if sc.Proc[v] < 0 {
+				continue
+			}
 			gt.Bars = append(gt.Bars, solvers.Bar{Lane: sc.Proc[v], Start: sc.Start[v], End: sc.Finish[v], Label: d.G.Tasks[v].ID, Group: group[v]})
 		}
 		return gt
+	}
+	if !o.Complete {
+		title := fmt.Sprintf("Partial plan: stopped at work %d, no variant left (the paper's stop)", o.Plan.StopWork)
+		if o.Plan.StopWork == 0 {
+			title = "Partial plan: every variant struck out at collision resolution (collisions left)"
+		}
+		return []solvers.Gantt{gantt(title, o.Sched)}
 	}
 	out := []solvers.Gantt{gantt("Schedule", o.Sched)}
 	if o.Plan != nil {
@@ -193,14 +278,19 @@ func runGantts(o *Outcome, group []string) []solvers.Gantt {
 }
 
 // worksTable lists the ranked critical works, the first maxTableRows of
-// them (then a note says so).
-func worksTable(d *DAG, works []Work) (solvers.Table, string) {
-	wt := solvers.Table{Title: "Critical works", Columns: []string{"rank", "tasks", "length", "source"}}
-	for _, w := range works {
+// them (then a note says so), with how each was planned.
+func worksTable(d *DAG, works []Work, steps []WorkStep) (solvers.Table, string) {
+	wt := solvers.Table{Title: "Critical works", Columns: []string{"rank", "tasks", "length", "source", "planned_by", "variants_before", "variants_dropped", "variants_after"}}
+	for i, w := range works {
 		if len(wt.Rows) == maxTableRows {
 			return wt, fmt.Sprintf("The critical works table shows the first %d of %d works.", maxTableRows, len(works))
 		}
-		wt.Rows = append(wt.Rows, []any{w.Rank, w.Path.label(d, 0), w.Path.Length, w.Source})
+		row := []any{w.Rank, w.Path.label(d, 0), w.Path.Length, w.Source, "", "", "", ""}
+		if i < len(steps) {
+			s := steps[i]
+			row[4], row[5], row[6], row[7] = s.PlannedBy, s.Before, s.Dropped, s.After
+		}
+		wt.Rows = append(wt.Rows, row)
 	}
 	return wt, ""
 }
@@ -211,6 +301,10 @@ func scheduleTable(d *DAG, s Schedule, workOf []int) solvers.Table {
 	for v := range d.N {
 		if v == maxTableRows {
 			break
+		}
+		if s.Proc[v] < 0 {
+			st.Rows = append(st.Rows, []any{d.G.Tasks[v].ID, "not planned", "", "", workOf[v]})
+			continue
 		}
 		st.Rows = append(st.Rows, []any{d.G.Tasks[v].ID, d.G.Processors[s.Proc[v]].ID, s.Start[v], s.Finish[v], workOf[v]})
 	}
@@ -232,12 +326,14 @@ func planTables(o *Outcome) ([]solvers.Table, []string) {
 		}
 		vt.Rows = append(vt.Rows, []any{fmt.Sprintf("V%d", e.Variant), e.Status, work, e.Reason})
 	}
-	sum := solvers.Table{Title: "Variants kept and dropped", Columns: []string{"outcome", "count"}, Rows: [][]any{
+	sum := solvers.Table{Title: "Variants generated, kept and dropped", Columns: []string{"outcome", "count"}, Rows: [][]any{
+		{"generated (the first and every branch)", pl.Generated},
 		{"kept to the end", pl.Kept},
 		{"dropped: " + FailPrecedence, countStatus(pl.Events, "dropped", "case 1")},
 		{"dropped: " + FailSlack, countStatus(pl.Events, "dropped", "case 2")},
-		{fmt.Sprintf("pruned over the cap of %d", MaxVariants), pl.Pruned},
-		{"works planned without windows (every variant failed)", pl.Relaxations},
+		{"dropped: " + FailCollision, pl.CollisionDropped},
+		{fmt.Sprintf("pruned over the cap of %d (ours)", o.Config.MaxVariants), pl.Pruned},
+		{"works planned by our fallback (every variant failed)", pl.Relaxations},
 	}}
 	ct := solvers.Table{Title: "Collisions", Columns: []string{"task_x", "task_y", "processor", "overlap", "outcome"}}
 	moved, serial := 0, 0
@@ -251,15 +347,27 @@ func planTables(o *Outcome) ([]solvers.Table, []string) {
 			ct.Rows = append(ct.Rows, []any{d.G.Tasks[c.X].ID, d.G.Tasks[c.Y].ID, d.G.Processors[c.Proc].ID, c.Overlap, c.Outcome})
 		}
 	}
-	notes := []string{
-		fmt.Sprintf("Collisions: %d pairs of tasks planned on one processor at overlapping times; %d resolved by moving a task to an idle processor, %d left unresolved (the later-planned task is re-placed at realization on the processor where it finishes first).", len(pl.Collisions), moved, serial),
-		fmt.Sprintf("Chosen variant V%d of %d kept; criterion %s. Planning interval for the load criterion: %.4g (max of the critical path and total work / total speed).", pl.Chosen, pl.Kept, o.Config.Criterion, max(o.Bounds.CriticalPath, o.Bounds.WorkOverS)),
+	var notes []string
+	switch {
+	case pl.Stopped && pl.StopWork > 0:
+		notes = append(notes, fmt.Sprintf("STOPPED: at work %d of %d every variant hit a failure case, so no variant was left and the algorithm ended, as the paper says («либо не осталось вариантов распределения … алгоритм завершает свою работу»). No schedule results; the partial plan (works 1–%d of the best variant) is shown as such. The variant critical-works-fallback (ours) continues instead.", pl.StopWork, len(o.Works), pl.StopWork-1))
+	case pl.Stopped:
+		notes = append(notes, fmt.Sprintf("STOPPED: every one of the %d variants that survived planning kept a collision that collision resolution could not resolve (no representative, or no processor free over the task's time frame), so no feasible variant was left. No schedule results; the best variant's plan after collision resolution is shown as partial.", pl.CollisionDropped))
+	}
+	unresolvedNote := "left in collision: the variant was struck out"
+	if pl.Fallback {
+		unresolvedNote = "left unresolved: the later-planned task is re-placed at realization on the processor where it finishes first (ours)"
+	}
+	notes = append(notes,
+		fmt.Sprintf("Collisions (chosen or shown variant): %d pairs of tasks planned on one processor at overlapping times; %d resolved by moving a task to a processor free over its time frame, %d %s.", len(pl.Collisions), moved, serial, unresolvedNote))
+	if pl.Complete {
+		notes = append(notes, fmt.Sprintf("Chosen variant V%d of %d kept; criterion %s; time frame [0, %.4g].", pl.Chosen, pl.Kept, o.Config.Criterion, o.Deadline))
 	}
 	if pl.PairsCapped {
-		notes = append(notes, fmt.Sprintf("Collision detection stopped at %d pairs; tasks in the rest keep their planned processor and wait for it in the realization.", maxPairs))
+		notes = append(notes, fmt.Sprintf("Collision detection stopped at %d pairs; the variant counts as unresolved.", maxPairs))
 	}
 	if pl.Relaxations > 0 {
-		notes = append(notes, fmt.Sprintf("%d works could not be planned by any variant inside their windows (the paper's failure cases); they were planned as early as possible without windows, and the realization keeps precedence.", pl.Relaxations))
+		notes = append(notes, fmt.Sprintf("%d works could not be planned by any variant inside their windows (the paper's failure cases, where its algorithm stops); our fallback planned them as early as possible without windows, and the realization keeps precedence.", pl.Relaxations))
 	}
 	return []solvers.Table{vt, sum, ct}, notes
 }

@@ -32,22 +32,25 @@ func family() *solvers.Def[RunConfig, *RunConfig] {
 			"A random layered DAG like the seed's generated graph models: tasks spread over layers (each ≥ 1 task), an edge between each pair of tasks in consecutive layers with probability density (every task below the first layer has ≥ 1 parent), uniform volumes and transfer times, processors with uniform performance.",
 			DefaultGenConfig, generateRandom)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
+		Seeds:      seedExperiments,
 		UploadList: uploads(),
 	}
 }
 
 // Variant and preset names (a public contract).
 const (
-	VariantCritical = "critical-works"
-	VariantHEFT     = "heft"
-	VariantList     = "list"
-	PresetRandom    = "random"
+	VariantCritical         = "critical-works"
+	VariantCriticalFallback = "critical-works-fallback"
+	VariantHEFT             = "heft"
+	VariantList             = "list"
+	PresetRandom            = "random"
 )
 
 // variants lists the algorithms; the first is the default.
 func variants() []solvers.Variant {
 	return []solvers.Variant{
-		{Name: VariantCritical, Doc: "The seed's critical works method: the tree of critical paths (longest path, then longest paths of the graph minus one more edge per level, bounded by tree_max_nodes, tree_max_depth and tree_max_ms), the ranked list of critical works covering every edge, planning work by work with a backward and forward pass (DP) per work under the criterion, several optimal answers combined with every variant (at most 8 kept), variants that hit the paper's two failure cases dropped, then bipartite collision resolution (representatives, the heavier task keeps the processor, losers to idle processors) and a realization that serializes what stays in collision."},
+		{Name: VariantCritical, Doc: "The seed's critical works method as written: the tree of critical paths (longest path, then longest paths of the graph minus one more edge per level, bounded by tree_max_nodes, tree_max_depth and tree_max_ms), the ranked list of critical works, planning work by work inside the time frame [0, deadline] with a backward and forward pass (DP) per work under the criterion, several optimal answers combined with every variant (at most max_variants carried on), variants that hit the paper's two failure cases struck out, the run ended when no variant is left (stopped = 1, the partial plan shown as such); then bipartite collision resolution (representatives, the heavier task keeps the processor, losers to processors free over their time frame), a variant whose collisions stay unresolved struck out too. The result is the best remaining variant's a-priori plan."},
+		{Name: VariantCriticalFallback, Doc: "Ours, not the paper's: critical-works with our fallback and realization. When every variant fails on a work, the work is planned as early as possible without its time windows instead of stopping; after collision resolution each variant is realized (tasks by planned start, each when its processor is free and its data has arrived; tasks left in collision go where they finish first), so a schedule always results."},
 		{Name: VariantHEFT, Doc: "Heterogeneous Earliest Finish Time (Topcuoglu, Hariri, Wu, IEEE TPDS 2002): tasks by decreasing upward rank (mean time over processors + max over successors of transfer + rank), each on the processor giving the earliest finish, with insertion into idle gaps."},
 		{Name: VariantList, Doc: "Plain list scheduling: tasks by decreasing upward rank, each on the processor that becomes free first (no insertion, no look at speed), started when its data has arrived."},
 	}
@@ -57,8 +60,8 @@ func variants() []solvers.Variant {
 // native JSON ("file", which also accepts WfFormat, recognized by its
 // schemaVersion).
 func uploads() []solvers.Upload {
-	return []solvers.Upload{{Field: "wfformat", Label: "WfFormat 1.5 workflow (JSON, WfCommons)", Accept: ".json,application/json",
-		Doc: "A WfCommons workflow instance: runtimes become volumes, parents/children become edges, shared file sizes become bytes transferred at the bandwidth parameter; scheduled on 4 processors of performance 1, 1, 2, 4."}}
+	return []solvers.Upload{{Field: "wfformat", Label: "WfFormat workflow (JSON, WfCommons 1.4–1.6)", Accept: ".json,application/json",
+		Doc: "A WfCommons workflow instance (WfFormat 1.4, 1.5 or 1.6): runtimes become volumes, parents/children become edges, shared file sizes become bytes transferred at the bandwidth parameter; scheduled on the processors of the run parameter wf_processors (default performances 1, 1, 2, 4)."}}
 }
 
 // generateRandom is preset random.
@@ -193,6 +196,9 @@ func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Ru
 	if err != nil {
 		return nil, err
 	}
+	if g, err = withPlatform(g, cfg); err != nil {
+		return nil, err
+	}
 	if err := reserveRun(ctx, g, cfg); err != nil {
 		return nil, err
 	}
@@ -211,9 +217,14 @@ type Outcome struct {
 	Bounds  Bounds
 	Tree    *Tree
 	Works   []Work
-	Plan    *PlanResult // critical-works only
-	Sched   Schedule
-	WallMS  float64
+	Plan    *PlanResult // critical-works variants only
+	// Sched is the schedule when Complete; else (the paper's stop) the
+	// partial plan, processor −1 for tasks not planned.
+	Sched    Schedule
+	Complete bool
+	HEFT     Schedule // the baseline the deadline is derived from
+	Deadline float64  // the job's time frame [0, Deadline]
+	WallMS   float64
 }
 
 // treeMemoryBudget bounds the memory of the tree's paths.
@@ -244,26 +255,40 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 		return nil, err
 	}
 	progress(1, 3, variant)
+	o.HEFT = HEFT(d)
+	o.Deadline = cfg.Deadline
+	if o.Deadline <= 0 {
+		o.Deadline = cfg.DeadlineFactor * o.HEFT.Makespan()
+	}
 	switch variant {
-	case VariantCritical:
-		h := max(o.Bounds.CriticalPath, o.Bounds.WorkOverS)
-		pr, err := PlanCriticalWorks(ctx, d, o.Works, cfg.Criterion, h, func(done, total int, note string) {
+	case VariantCritical, VariantCriticalFallback:
+		opt := PlanOptions{Criterion: cfg.Criterion, Deadline: o.Deadline, Fallback: variant == VariantCriticalFallback,
+			MaxVariants: cfg.MaxVariants, ScaleOut: cfg.CollisionProcessors == CollisionNew}
+		pr, err := PlanCriticalWorks(ctx, d, o.Works, opt, func(done, total int, note string) {
 			progress(1, 3, note)
 		})
 		if err != nil {
 			return nil, err
 		}
-		o.Plan, o.Sched = pr, pr.Schedule
+		o.Plan = pr
+		o.D = pr.D // with the processors scale-out added, if any
+		if pr.Complete {
+			o.Sched, o.Complete = pr.Schedule, true
+		} else {
+			o.Sched = pr.Partial
+		}
 	case VariantHEFT:
-		o.Sched = HEFT(d)
+		o.Sched, o.Complete = o.HEFT, true
 	case VariantList:
-		o.Sched = List(d)
+		o.Sched, o.Complete = List(d), true
 	default:
 		return nil, errs.Invalidf("variant", "unknown variant %q", variant)
 	}
 	o.WallMS = float64(time.Since(start).Microseconds()) / 1000
-	if err := o.Sched.Check(d); err != nil {
-		return nil, errs.Wrap("critical."+variant, errs.Internal, err)
+	if o.Complete {
+		if err := o.Sched.Check(o.D); err != nil {
+			return nil, errs.Wrap("critical."+variant, errs.Internal, err)
+		}
 	}
 	progress(3, 3, "done")
 	return o, nil

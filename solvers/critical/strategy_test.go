@@ -14,8 +14,24 @@ import (
 	"schedlab/solvers"
 )
 
-var allMetrics = []string{"makespan", "critical_path_length", "lower_bound", "makespan_over_bound", "processor_load_mean",
-	"cost", "variants_kept", "variants_dropped", "collisions", "tree_nodes", "tree_cut", "wall_ms"}
+// allMetrics every run reports; scheduleMetrics only a run with a
+// complete schedule (not the paper's stop).
+var (
+	allMetrics = []string{"deadline", "meets_deadline", "processors", "processors_used", "critical_path_length", "lower_bound",
+		"stopped", "variants_generated", "variants_kept", "variants_dropped", "variants_pruned", "works", "works_planned", "works_fallback",
+		"collisions", "collisions_unresolved", "tree_nodes", "tree_cut", "dfs_paths", "wall_ms"}
+	scheduleMetrics = []string{"makespan", "makespan_over_bound", "processor_load_mean", "processor_load_deadline", "cost"}
+)
+
+// hasMetric reports whether r has the metric.
+func hasMetric(r *solvers.Report, name string) bool {
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}
 
 func genWorkload(t testing.TB, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
@@ -66,15 +82,27 @@ func TestRunEveryVariantOnRandom(t *testing.T) {
 				for _, m := range allMetrics {
 					metric(t, r, m)
 				}
-				if got := metric(t, r, "makespan_over_bound"); got < 1-1e-9 {
-					t.Errorf("makespan over bound %v < 1", got)
+				stopped := metric(t, r, "stopped") == 1
+				for _, m := range scheduleMetrics {
+					if hasMetric(r, m) == stopped {
+						t.Errorf("metric %s present %v with stopped %v", m, hasMetric(r, m), stopped)
+					}
 				}
-				for _, title := range []string{"Critical works", "Schedule"} {
+				if !stopped && metric(t, r, "processors") == 4 {
+					if got := metric(t, r, "makespan_over_bound"); got < 1-1e-9 {
+						t.Errorf("makespan over bound %v < 1", got)
+					}
+				}
+				sched := "Schedule"
+				if stopped {
+					sched = "Partial plan"
+				}
+				for _, title := range []string{"Critical works", sched} {
 					if r.Table(title) == nil {
 						t.Errorf("table %q missing", title)
 					}
 				}
-				if len(r.Gantts) == 0 || len(r.Gantts[0].Lanes) != 4 {
+				if len(r.Gantts) == 0 || len(r.Gantts[0].Lanes) != int(metric(t, r, "processors")) || len(r.Gantts[0].Lanes) < 4 {
 					t.Errorf("gantt lanes")
 				}
 				var layouts []string
@@ -84,15 +112,21 @@ func TestRunEveryVariantOnRandom(t *testing.T) {
 				if !reflect.DeepEqual(layouts, []string{"dag", "tree"}) {
 					t.Errorf("graphs %v", layouts)
 				}
-				if v.Name == VariantCritical {
-					for _, title := range []string{"Variants", "Variants kept and dropped", "Collisions"} {
+				if v.Name == VariantCritical || v.Name == VariantCriticalFallback {
+					for _, title := range []string{"Variants", "Variants generated, kept and dropped", "Collisions"} {
 						if r.Table(title) == nil {
 							t.Errorf("table %q missing", title)
 						}
 					}
-					if metric(t, r, "variants_kept") < 1 {
-						t.Error("no variant kept")
+					gen, kept, dropped, pruned := metric(t, r, "variants_generated"), metric(t, r, "variants_kept"), metric(t, r, "variants_dropped"), metric(t, r, "variants_pruned")
+					if gen != kept+dropped+pruned {
+						t.Errorf("generated %v ≠ kept %v + dropped %v + pruned %v", gen, kept, dropped, pruned)
 					}
+					if (kept == 0) != stopped {
+						t.Errorf("kept %v with stopped %v", kept, stopped)
+					}
+				} else if stopped || metric(t, r, "variants_generated") != 0 {
+					t.Error("a baseline reports variants or a stop")
 				}
 			})
 		}
@@ -128,10 +162,14 @@ func TestSharedWorkflowsEveryVariant(t *testing.T) {
 			if err := r.Validate(); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%-50s %-15s makespan %8.2f bound %8.2f ratio %.3f load %.3f kept %v dropped %v coll %v tree %v cut %v wall %.1fms",
-				filepath.Base(f), v.Name, metric(t, r, "makespan"), metric(t, r, "lower_bound"), metric(t, r, "makespan_over_bound"),
-				metric(t, r, "processor_load_mean"), metric(t, r, "variants_kept"), metric(t, r, "variants_dropped"), metric(t, r, "collisions"),
-				metric(t, r, "tree_nodes"), metric(t, r, "tree_cut"), metric(t, r, "wall_ms"))
+			if metric(t, r, "stopped") == 1 {
+				t.Logf("%-50s %-15s stopped at work %v of %v", filepath.Base(f), v.Name, metric(t, r, "works_planned")+1, metric(t, r, "works"))
+				continue
+			}
+			t.Logf("%-50s %-15s makespan %8.2f bound %8.2f deadline %8.2f load %.3f procs %v kept %v dropped %v coll %v tree %v wall %.1fms",
+				filepath.Base(f), v.Name, metric(t, r, "makespan"), metric(t, r, "lower_bound"), metric(t, r, "deadline"),
+				metric(t, r, "processor_load_deadline"), metric(t, r, "processors_used"), metric(t, r, "variants_kept"), metric(t, r, "variants_dropped"), metric(t, r, "collisions"),
+				metric(t, r, "tree_nodes"), metric(t, r, "wall_ms"))
 		}
 	}
 }
@@ -142,6 +180,12 @@ func TestSharedWorkflowsEveryVariant(t *testing.T) {
 // below the lower bound.
 func TestEveryScheduleValid(t *testing.T) {
 	rng := rand.New(rand.NewSource(42))
+	complete := 0 // stopped runs, counted so the test sees both outcomes
+	defer func() {
+		if complete == 0 {
+			t.Error("no run stopped: the stop is not exercised")
+		}
+	}()
 	crits := []string{CriterionLoad, CriterionMakespan, CriterionCost}
 	for i := range 300 {
 		c := GenConfig{Tasks: 1 + rng.Intn(40), Density: rng.Float64(), VolMin: 0, VolMax: float64(1 + rng.Intn(100)),
@@ -163,16 +207,32 @@ func TestEveryScheduleValid(t *testing.T) {
 		cfg.Criterion = crits[i%3]
 		cfg.TreeMaxNodes = 1 + rng.Intn(200)
 		cfg.TreeMaxDepth = rng.Intn(6)
-		for _, v := range []string{VariantCritical, VariantHEFT, VariantList} {
+		cfg.DeadlineFactor = 1 + rng.Float64()
+		cfg.CollisionProcessors = []string{CollisionNew, CollisionIdle}[i%2]
+		for _, v := range []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList} {
 			o, err := Solve(context.Background(), g, v, cfg, nil)
 			if err != nil {
 				t.Fatalf("instance %d %s: %v", i, v, err)
 			}
+			if !o.Complete {
+				if v != VariantCritical || !o.Plan.Stopped {
+					t.Fatalf("instance %d %s: no schedule without the paper's stop", i, v)
+				}
+				complete++
+				continue
+			}
 			if err := o.Sched.Check(o.D); err != nil {
 				t.Fatalf("instance %d %s: %v", i, v, err)
 			}
-			if ms := o.Sched.Makespan(); ms < o.Bounds.Lower-1e-9*max(1, ms) {
-				t.Fatalf("instance %d %s: makespan %v below the lower bound %v", i, v, ms, o.Bounds.Lower)
+			lb := o.Bounds.Lower
+			if o.D.M > len(g.Processors) {
+				lb = o.Bounds.CompPath // scale-out added processors
+			}
+			if ms := o.Sched.Makespan(); ms < lb-1e-9*max(1, ms) {
+				t.Fatalf("instance %d %s: makespan %v below the lower bound %v", i, v, ms, lb)
+			}
+			if v == VariantCritical && ms(o) > o.Deadline+tol(o.Deadline) {
+				t.Fatalf("instance %d: the paper's variant ends at %v after its time frame %v", i, ms(o), o.Deadline)
 			}
 			if err := runReport(o).Validate(); err != nil {
 				t.Fatal(err)
@@ -394,3 +454,5 @@ func FuzzParseWorkloadWfFormat(f *testing.F) {
 		}
 	})
 }
+
+func ms(o *Outcome) float64 { return o.Sched.Makespan() }

@@ -8,11 +8,12 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"schedlab/errs"
 )
 
-// WfFormat reading (WfCommons workflow instances, schema 1.5).
+// WfFormat reading (WfCommons workflow instances, schema 1.5 and 1.6).
 //
 // ReadWfFormat reads the JSON of a WfCommons workflow instance
 // (https://github.com/wfcommons/WfFormat, wfcommons-schema.json, version
@@ -21,9 +22,14 @@ import (
 // .files (id, sizeInBytes) and workflow.execution.tasks (id,
 // runtimeInSeconds, coreCount) and machines. Decisions:
 //
-//   - Only schemaVersion "1.5" is read; any other version (1.4 keeps tasks
-//     and runtimes in one list with a different shape) is errs.Invalid on
-//     field "schemaVersion", so an old file is never half-understood.
+//   - schemaVersion "1.5" and "1.6" are read by the same code: 1.6 only
+//     adds optional metrics objects under workflow.specification and
+//     workflow.execution (the WfFormat README, "What's New in 1.6": «a
+//     valid 1.5 instance is structurally a valid 1.6 instance»), which are
+//     derivative and ignored here. Any other version (1.4 keeps tasks,
+//     files and runtimes in one list with a different shape) is
+//     errs.Invalid on field "schemaVersion", so a file is never
+//     half-understood.
 //   - Edges are the union of every task's parents and children lists (the
 //     schema states both; the five WfInstances files agree both ways). An id
 //     in parents or children that names no task is an error; so is a cycle
@@ -45,8 +51,12 @@ const (
 	WfMaxTasks = 100_000
 )
 
-// WfSchemaVersion is the one WfFormat version ReadWfFormat reads.
+// WfSchemaVersion is the WfFormat version ReadWfFormat was written
+// against; WfSchemaVersions lists every version it reads.
 const WfSchemaVersion = "1.5"
+
+// WfSchemaVersions are the versions ReadWfFormat reads.
+var WfSchemaVersions = []string{"1.5", "1.6"}
 
 // Workflow is a WfFormat workflow instance reduced to what a scheduler
 // needs. Tasks keep the specification's order; Parents and Children hold
@@ -200,10 +210,10 @@ func (rd wfReader) decode(data []byte) (*wfRaw, error) {
 		return nil, errs.Invalidf(rd.field(""), "trailing data after the JSON object")
 	}
 	if raw.SchemaVersion == nil {
-		return nil, errs.Invalidf(rd.field("schemaVersion"), "missing: a WfFormat instance states its schema version (this reader supports %s)", WfSchemaVersion)
+		return nil, errs.Invalidf(rd.field("schemaVersion"), "missing: a WfFormat instance states its schema version (this reader supports %s)", strings.Join(WfSchemaVersions, ", "))
 	}
-	if *raw.SchemaVersion != WfSchemaVersion {
-		return nil, errs.Invalidf(rd.field("schemaVersion"), "unsupported WfFormat schema version %q (this reader supports %s only)", *raw.SchemaVersion, WfSchemaVersion)
+	if !slices.Contains(WfSchemaVersions, *raw.SchemaVersion) {
+		return nil, errs.Invalidf(rd.field("schemaVersion"), "unsupported WfFormat schema version %q (this reader supports %s)", *raw.SchemaVersion, strings.Join(WfSchemaVersions, ", "))
 	}
 	if raw.Workflow == nil || raw.Workflow.Specification == nil {
 		return nil, errs.Invalidf(rd.field("workflow.specification"), "missing")

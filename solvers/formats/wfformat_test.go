@@ -49,6 +49,22 @@ func TestReadWfFormatSmall(t *testing.T) {
 	}
 }
 
+// TestReadWfFormat16 reads a 1.6 instance: the 1.5 document with the
+// version changed and the optional metrics objects 1.6 adds.
+func TestReadWfFormat16(t *testing.T) {
+	src := strings.Replace(wfSmall, `"schemaVersion":"1.5"`, `"schemaVersion":"1.6"`, 1)
+	src = strings.Replace(src, `"files":[{"id":"in"`, `"metrics":{"numberOfTasks":4,"numberOfLevels":3},"files":[{"id":"in"`, 1)
+	src = strings.Replace(src, `"makespanInSeconds":10,`, `"makespanInSeconds":10,"metrics":{"sumTaskRuntimesInSeconds":6.5},`, 1)
+	w16, err := ReadWfFormat("toy16.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w15, _ := ReadWfFormat("toy.json", []byte(wfSmall))
+	if w16.SchemaVersion != "1.6" || len(w16.Tasks) != len(w15.Tasks) || w16.EdgeBytes(0, 2) != w15.EdgeBytes(0, 2) || w16.Tasks[3].Runtime != 3 {
+		t.Errorf("1.6 read differently from 1.5: %+v", w16)
+	}
+}
+
 func TestReadWfFormatSharedWorkflows(t *testing.T) {
 	files, _ := filepath.Glob("/work/shared/data/workflows/*.json")
 	if len(files) == 0 {
@@ -117,6 +133,7 @@ func TestReadWfFormatRejects(t *testing.T) {
 
 func FuzzReadWfFormat(f *testing.F) {
 	f.Add([]byte(wfSmall))
+	f.Add([]byte(strings.Replace(wfSmall, `"schemaVersion":"1.5"`, `"schemaVersion":"1.6"`, 1)))
 	f.Add([]byte(`{"schemaVersion":"1.5","workflow":{"specification":{"tasks":[{"id":"a","name":"a","parents":["a"],"children":[]}]}}}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

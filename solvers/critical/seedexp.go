@@ -1,0 +1,53 @@
+package critical
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"schedlab/solvers"
+)
+
+// seedExperiments are the reproduce's sweeps as experiment definitions
+// (the seed publishes no numbers, so they carry no references): the
+// deadline comparison over deadline_factor on random DAGs of 30 and 100
+// tasks, every variant; and the enumeration count (tree_nodes against
+// dfs_paths) over random DAG sizes, heft only (the tree is built by
+// every variant, its size does not depend on it).
+func seedExperiments() []solvers.SeedExperiment {
+	var factors []string
+	for _, f := range ReproDeadlineFactors {
+		factors = append(factors, strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	var sizes []string
+	for _, s := range reproSizes {
+		sizes = append(sizes, strconv.Itoa(s))
+	}
+	defs := []struct {
+		name, title string
+		def         map[string]any
+	}{
+		{"deadline", "Deadline comparison: critical works vs HEFT and list at deadline = HEFT makespan × factor", map[string]any{
+			"name": "Critical works: deadline comparison", "strategy": "critical",
+			"workload":   map[string]any{"preset": PresetRandom, "grid": map[string]any{"tasks": sizes[:reproCompareSizes]}},
+			"variants":   []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList},
+			"grid":       map[string]any{"deadline_factor": factors},
+			"replicates": 10,
+			"notes":      "Compare meets_deadline, stopped, variants_kept, cost and processor_load_deadline (the method's terms); makespan is not the method's objective. processors_used shows how far collision_processors new grew the configuration."}},
+		{"enumeration", "Path enumerations: tree of critical paths vs depth-first search of all paths", map[string]any{
+			"name": "Critical works: path enumerations", "strategy": "critical",
+			"workload":   map[string]any{"preset": PresetRandom, "grid": map[string]any{"tasks": sizes}},
+			"variants":   []string{VariantHEFT},
+			"replicates": 10,
+			"notes":      "Compare tree_nodes (paths the tree of critical paths enumerates) with dfs_paths (paths a depth-first enumeration visits); tree_cut says when tree_max_nodes cut the tree."}},
+	}
+	out := make([]solvers.SeedExperiment, len(defs))
+	for i, d := range defs {
+		b, err := json.Marshal(d.def)
+		if err != nil {
+			panic(fmt.Sprintf("critical: seed experiment %s: %v", d.name, err)) // our own literals
+		}
+		out[i] = solvers.SeedExperiment{Name: d.name, Title: d.title, Definition: b}
+	}
+	return out
+}
