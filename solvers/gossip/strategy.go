@@ -56,11 +56,11 @@ func variants() []solvers.Variant {
 
 // generate is the umeda2006 generator.
 func generate(ctx context.Context, p Umeda2006Config, seed int64) (*solvers.Workload, error) {
-	if p.Sites > p.Nodes {
-		return nil, errs.Invalidf("sites", "must be at most nodes (%d), got %d", p.Nodes, p.Sites)
-	}
-	cfg := GenConfig{Grid: DefaultGrid(p.Nodes, p.Sites, p.NATFraction, seed),
-		Load: p.Load, JobMinS: p.JobMinS, JobMaxS: p.JobMaxS, DurationS: p.DurationH * 3600}
+	// More sites than nodes would leave sites empty: the grid has
+	// min(sites, nodes) sites, as the reproduce's (so an experiment can
+	// sweep nodes from 10 with the default 20 sites).
+	cfg := GenConfig{Grid: DefaultGrid(p.Nodes, min(p.Sites, p.Nodes), p.NATFraction, seed),
+		Load: p.Load, JobMinS: p.JobMinS, JobMaxS: p.JobMaxS, DurationS: p.DurationH * 3600, Arrivals: p.Arrivals}
 	if err := solvers.Reserve(ctx, "duration_h", solvers.SatMul(int64(expectedJobs(cfg)), genJobBytes), "the job stream"); err != nil {
 		return nil, err
 	}
