@@ -80,6 +80,8 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 		{Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 2, End: 1}}}}},
 		{Heatmaps: []Heatmap{{Title: "h", X: []string{"a"}, Y: []string{"r"}, Values: [][]float64{{1, 2}}}}},
 		{Graphs: []Graph{{Title: "g", Nodes: []GraphNode{{ID: "a"}}, Edges: []GraphEdge{{Source: "a", Target: "b"}}}}},
+		{Series: []Plot{{Title: "p", Bands: []Band{{Name: "b", X0: 0, X1: 1, Y0: math.NaN(), Y1: 1}}}}},
+		{Series: []Plot{{Title: "p", Bands: []Band{{Name: "b", X0: 2, X1: 1, Y0: 0, Y1: 1}}}}},
 	}
 	for i, r := range bad {
 		if err := r.Validate(); err == nil {
@@ -87,7 +89,8 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 		}
 	}
 	good := Report{Metrics: []Metric{{Name: "x", Value: 1, Better: Higher}},
-		Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 0, End: 1}}}}}
+		Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 0, End: 1}}}},
+		Series: []Plot{{Title: "p", Bands: []Band{{Name: "b", X0: 1000, X1: 3000, Y0: 1, Y1: 1.1}}}}}
 	if err := good.Validate(); err != nil {
 		t.Errorf("Validate rejected a good report: %v", err)
 	}
