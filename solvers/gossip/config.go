@@ -169,6 +169,7 @@ type ReproConfig struct {
 	Fig9Nodes    string  // node counts of Fig. 9, a comma list
 	RecordCostMS float64 // central: processing per collected record, ms
 	MatchCostUS  float64 // per record scanned per match, µs
+	Collect      string  // central: how the collector gets the records
 	Seed         int     // base seed: run i of a setting uses Seed + i
 }
 
@@ -184,6 +185,7 @@ func DefaultReproConfig() ReproConfig {
 		Fig9Nodes:    "10,100,1000", // the seed plots several and does not list them
 		RecordCostMS: 5,             // as the run's
 		MatchCostUS:  50,            // as the run's
+		Collect:      CollectPush,   // as the run's
 		Seed:         1,             //
 	}
 }
@@ -199,5 +201,6 @@ func (c *ReproConfig) Declare(ps *solvers.ParamSet) {
 		WithCheck(func(v string) error { _, err := parseNodeList(v); return err })
 	ps.Float(&c.RecordCostMS, "record_cost_ms", "ms", 0, 10000, "central: processing per collected record (see the run parameter).")
 	ps.Float(&c.MatchCostUS, "match_cost_us", "µs", 0, 1e6, "Per record scanned per match, both systems (see the run parameter).")
+	ps.Choice(&c.Collect, "central_collect", []string{CollectPush, CollectSerial, CollectSnapshot}, "central: how the collector gets the records (see the run parameter). Default push, HTCondor's.")
 	ps.Int(&c.Seed, "seed", "", 0, 1<<31-1, "Base seed: run i of a setting uses seed + i.")
 }

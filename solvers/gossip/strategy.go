@@ -40,6 +40,7 @@ func family() *solvers.Def[Config, *Config] {
 			"The seed's setting (§5.2): identical nodes on a GridG-like network (latency up to ≈ 200 ms), a Poisson stream of jobs of 30–60 min whose work per hour is load × capacity. Protocol knobs (period_s, fanout, k, ttl_s, schedulers) are run parameters.",
 			DefaultUmeda2006Config, generate)},
 		Repro: solvers.NewReproduce(DefaultReproConfig, reproduce),
+		Seeds: seedExperiments,
 		UploadList: []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz,.swf.gz",
 			Doc: "A Parallel Workloads Archive trace: submit and run times drive the jobs (one single-node job per trace job), on min(MaxProcs, 10,000) nodes with the trace's own offered load; run parameter rescale_nodes replays it on another size."}},
 	}
