@@ -26,7 +26,9 @@ func TestClaimVerdictRulesFlipAtTheirThresholds(t *testing.T) {
 		{verdictGossipAhead([]float64{1.01, 1}), Partly},
 		{verdictGossipAhead([]float64{0.93, 0.99}), DoesNotHold},
 		{verdictNAT(5, 9, 1, 0.95), Holds},
-		{verdictNAT(5, 9, 1, 1), Partly},    // the final rate does not drop
+		{verdictNAT(5, 9, 1, 1), Partly},      // the final rate does not drop
+		{verdictNAT(5, 9, 1, 0.9951), Partly}, // nor by half a percent
+		{verdictNAT(5, 9, 1, 0.995), Holds},
 		{verdictNAT(5, 9, 1, 0.79), Partly}, // drops by more than a little
 		{verdictNAT(9, 9, 1, 0.79), DoesNotHold},
 		{verdictClose(0.929, 0.939), Holds},
