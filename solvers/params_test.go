@@ -86,6 +86,8 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "a"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{math.NaN()}}}}}}},
 		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{2}}}}}}},
 		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{0.5}}}}}}},
+		{Series: []Plot{{Title: "p", Regions: []Region{{Name: "b", X0: 0, X1: 1, Y0: math.NaN(), Y1: 1}}}}},
+		{Series: []Plot{{Title: "p", Regions: []Region{{Name: "b", X0: 2, X1: 1, Y0: 0, Y1: 1}}}}},
 	}
 	for i, r := range bad {
 		if err := r.Validate(); err == nil {
@@ -94,7 +96,8 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 	}
 	good := Report{Metrics: []Metric{{Name: "x", Value: 1, Better: Higher}},
 		Gantts:    []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 0, End: 1}}}},
-		Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}, {Name: "m"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{1, -3.5}}}}}}}
+		Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}, {Name: "m"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{1, -3.5}}}}}},
+		Series:    []Plot{{Title: "p", Regions: []Region{{Name: "b", X0: 1000, X1: 3000, Y0: 1, Y1: 1.1}}}}}
 	if err := good.Validate(); err != nil {
 		t.Errorf("Validate rejected a good report: %v", err)
 	}

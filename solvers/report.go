@@ -57,6 +57,18 @@ type Plot struct {
 	XLog   bool   `json:"x_log,omitempty"`
 	YLog   bool   `json:"y_log,omitempty"`
 	Lines  []Line `json:"lines"`
+	// Regions are shaded reference regions drawn behind the lines (a
+	// published claim's range): annotations, not data.
+	Regions []Region `json:"regions,omitempty"`
+}
+
+// Region is the labelled rectangle [X0, X1] × [Y0, Y1] of a plot.
+type Region struct {
+	Name string  `json:"name"`
+	X0   float64 `json:"x0"`
+	X1   float64 `json:"x1"`
+	Y0   float64 `json:"y0"`
+	Y1   float64 `json:"y1"`
 }
 
 // Line is one named series of (x, y) points. Dashed lines are references
@@ -238,6 +250,14 @@ func (r *Report) validTables() error {
 
 func (r *Report) validSeries() error {
 	for _, p := range r.Series {
+		for i, b := range p.Regions {
+			if err := finite(fmt.Sprintf("plot %q band %d", p.Title, i), b.X0+b.X1+b.Y0+b.Y1); err != nil {
+				return err
+			}
+			if b.X1 < b.X0 || b.Y1 < b.Y0 {
+				return fmt.Errorf("plot %q band %q: want x0 ≤ x1 and y0 ≤ y1, got [%v, %v] × [%v, %v]", p.Title, b.Name, b.X0, b.X1, b.Y0, b.Y1)
+			}
+		}
 		for _, l := range p.Lines {
 			for i, pt := range l.Points {
 				if err := finite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[0]); err != nil {

@@ -20,6 +20,11 @@ type Config struct {
 	RecordCostMS float64 // central: processing of one collected record, ms
 	MatchCostUS  float64 // per record scanned by one match, µs (a match scans n records)
 	CentralInfo  string  // central: "periodic" snapshots or the "exact" oracle
+	Collect      string  // central: how the collector gets the nodes' records
+	Ads          string  // central push: ads at every state change too, or only periodically
+	UpdateS      float64 // central push: a node's periodic ad, s
+	NegotiatorS  float64 // central: negotiation cycle interval, s
+	Refresh      string  // gossip: when a state change enters a node's own record
 	ChurnPerH    float64 // leaves per node per hour (Poisson)
 	DowntimeS    float64 // how long a leaving node stays away, s
 	WarmupH      float64 // utilization is averaged after this, h
@@ -50,7 +55,12 @@ func DefaultConfig() Config {
 		MaxRounds:    1000,            // far beyond log₂ n + ln n at any allowed n
 		RecordCostMS: 5,               // about 200 ads/s for a collector (an assumption)
 		MatchCostUS:  50,              // one ClassAd evaluation (an assumption)
-		CentralInfo:  CentralPeriodic, // one-hop collection each period, the seed's baseline
+		CentralInfo:  CentralPeriodic, // one-hop collection, the seed's baseline
+		Collect:      CollectPush,     // HTCondor: each startd sends its ad to the collector (one host)
+		Ads:          AdsOnChange,     // HTCondor: at every state change and every UPDATE_INTERVAL
+		UpdateS:      300,             // HTCondor's UPDATE_INTERVAL default
+		NegotiatorS:  60,              // HTCondor's NEGOTIATOR_INTERVAL default
+		Refresh:      RefreshPeriodic, // the seed's §4.5: nodes refresh their records periodically
 		ChurnPerH:    0,               // the seed's runs have no churn
 		DowntimeS:    1800,            // half an hour away
 		WarmupH:      2,               // the grid fills in about one job length (≤ 1 h)
@@ -66,7 +76,7 @@ func DefaultConfig() Config {
 // units, limits and docs (a public contract).
 func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.RescaleNodes, "rescale_nodes", "nodes", 0, MaxNodes, "Run on this many nodes instead of the workload's: the grid is rebuilt with this count and the submit times are multiplied by workload nodes / nodes, so the offered load stays the same (this is how an SWF trace is replayed on a chosen size). 0 = the workload's.")
-	ps.Float(&c.PeriodS, "period_s", "s", 0.1, 86400, "Gossip period (each node refreshes its record and opens fanout exchanges) and central collection period. Default 60 s, the seed's (\"1 分に 1 回\").").For(VariantGossip, VariantCentral)
+	ps.Float(&c.PeriodS, "period_s", "s", 0.1, 86400, "Gossip period (each node refreshes its record and opens fanout exchanges) and the period of central_collect=serial and snapshot. Default 60 s, the seed's (\"1 分に 1 回\").").For(VariantGossip, VariantCentral)
 	ps.Int(&c.Fanout, "fanout", "nodes", 1, 64, "Nodes contacted per period (gossip) or per round (rumor). Default 1, the seed's.").For(VariantGossip, VariantRumor)
 	ps.Int(&c.K, "k", "answers", 1, 2000000000, "rumor: \"already known\" answers after which a sender stops. Default 1, the seed's Fig. 6. Give a huge k (e.g. 1000000000) for the infinite-k epidemic.").For(VariantRumor)
 	ps.Float(&c.TTLS, "ttl_s", "s", 1, 1e9, "Record time-to-live: a record older than this is dropped and never matched. Default 1800 s (30 periods): about twice the push-pull spreading time at 10,000 nodes, so live records arrive before they expire.").For(VariantGossip)
@@ -75,7 +85,12 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.MaxRounds, "max_rounds", "rounds", 1, 1000000, "rumor: stop after this many rounds even if senders are left.").For(VariantRumor)
 	ps.Float(&c.RecordCostMS, "record_cost_ms", "ms", 0, 10000, "central: processing of one collected record (a collection costs n × this). Default 5 ms: about 200 ads/s for a collector, an assumption — the seed measured its own Java costs and does not print them.").For(VariantCentral)
 	ps.Float(&c.MatchCostUS, "match_cost_us", "µs", 0, 1e6, "gossip and central: cost per record scanned by one match; a match scans the whole table, so it costs n × this (linear in nodes, the seed's §6.1). Default 50 µs (a ClassAd evaluation), an assumption.").For(VariantGossip, VariantCentral)
-	ps.Choice(&c.CentralInfo, "central_info", []string{CentralPeriodic, CentralExact}, "central: periodic (one-hop collection each period) or exact (an oracle that sees every change at once; with zero costs it reaches the ideal utilization).").For(VariantCentral)
+	ps.Choice(&c.CentralInfo, "central_info", []string{CentralPeriodic, CentralExact}, "central: periodic (the collector's ads, as central_collect gathers them) or exact (an oracle that sees every change at once; with zero costs it reaches the ideal utilization).").For(VariantCentral)
+	ps.Choice(&c.Collect, "central_collect", []string{CollectPush, CollectSerial, CollectSnapshot}, "central: how the collector gets the nodes' records. push (default, HTCondor's: each node sends its ad, see central_ads and update_interval_s; the one collector processes ads one at a time, record_cost_ms each); serial (the manager fetches every node's record in turn every period_s, one round trip + record_cost_ms each: one-hop collection serialized at one host); snapshot (every record taken at once at each period_s, processed in n × record_cost_ms: the earlier model).").For(VariantCentral)
+	ps.Choice(&c.Ads, "central_ads", []string{AdsOnChange, AdsPeriodic}, "central push: on-change (default, HTCondor's startd: an ad at every state change and every update_interval_s) or periodic (every update_interval_s only, the seed's §2.1.1 wording «定期的に送信»).").For(VariantCentral)
+	ps.Float(&c.UpdateS, "update_interval_s", "s", 1, 86400, "central push: a node's periodic ad. Default 300 s, HTCondor's UPDATE_INTERVAL.").For(VariantCentral)
+	ps.Float(&c.NegotiatorS, "negotiator_interval_s", "s", 0, 86400, "central: the negotiator matches the queued jobs against the collector's ads in a cycle every this many seconds (the next cycle at once if one takes longer); a cycle costs (matches + 1) × n × match_cost_us. Default 60 s, HTCondor's NEGOTIATOR_INTERVAL. 0 = match whenever the ads or the queue change (the earlier model).").For(VariantCentral)
+	ps.Choice(&c.Refresh, "gossip_refresh", []string{RefreshPeriodic, RefreshOnChange}, "gossip: periodic (default, the seed's §4.5: a node writes its state into its record at its period tick, so a job's start or end is visible from the next tick) or on-change (a new record at every state change: the earlier model).").For(VariantGossip)
 	ps.Float(&c.ChurnPerH, "churn_per_h", "1/h", 0, 100, "Leaves per node per hour (Poisson); a leaving node gossips a leave record and rejoins after downtime_s. Default 0 (the seed's runs have no churn).").For(VariantGossip, VariantCentral)
 	ps.Float(&c.DowntimeS, "downtime_s", "s", 0, 1e9, "How long a leaving node stays away before it joins again.").For(VariantGossip, VariantCentral)
 	ps.Float(&c.WarmupH, "warmup_h", "h", 0, 1e6, "Utilization is averaged after this (capped at half the duration). Default 2 h: the grid fills in about one job length (≤ 1 h).").For(VariantGossip, VariantCentral)
@@ -93,7 +108,8 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 func (c Config) simConfig(variant string, gridSeed int64) SimConfig {
 	return SimConfig{Variant: variant, PeriodS: c.PeriodS, Fanout: c.Fanout, TTLS: c.TTLS,
 		Schedulers: c.Schedulers, RecordCostS: c.RecordCostMS / 1000, MatchCostS: c.MatchCostUS / 1e6,
-		Exact: c.CentralInfo == CentralExact, ChurnPerH: c.ChurnPerH, DowntimeS: c.DowntimeS,
+		Exact: c.CentralInfo == CentralExact, Collect: c.Collect, Ads: c.Ads, UpdateIntervalS: c.UpdateS,
+		NegotiatorS: c.NegotiatorS, GossipRefresh: c.Refresh, ChurnPerH: c.ChurnPerH, DowntimeS: c.DowntimeS,
 		WarmupS: c.WarmupH * 3600, RecordBytes: c.RecordBytes, GanttNodes: c.GanttNodes,
 		MemoryBytes: int64(c.MemoryMB) << 20, Seed: gridSeed*1000003 + int64(c.SimSeed)}
 }
@@ -114,18 +130,20 @@ type Umeda2006Config struct {
 	JobMinS     float64 // shortest job, s
 	JobMaxS     float64 // longest job, s
 	DurationH   float64 // simulated time, h
+	Arrivals    string  // job arrival process
 }
 
 // DefaultUmeda2006Config is the seed's setting (§5.2).
 func DefaultUmeda2006Config() Umeda2006Config {
 	return Umeda2006Config{
-		Nodes:       1000, // the seed's Table 1 and Fig. 7
-		Sites:       20,   // GridG-like network of 20 sites
-		NATFraction: 0,    // the seed's Fig. 7 varies it 0–0.9
-		Load:        1,    // 100 %: the work per hour equals the capacity
-		JobMinS:     1800, // 30 min, the seed's
-		JobMaxS:     3600, // 60 min, the seed's
-		DurationH:   24,   // one simulated day
+		Nodes:       1000,            // the seed's Table 1 and Fig. 7
+		Sites:       20,              // GridG-like network of 20 sites
+		NATFraction: 0,               // the seed's Fig. 7 varies it 0–0.9
+		Load:        1,               // 100 %: the work per hour equals the capacity
+		JobMinS:     1800,            // 30 min, the seed's
+		JobMaxS:     3600,            // 60 min, the seed's
+		DurationH:   24,              // one simulated day
+		Arrivals:    ArrivalsPoisson, // the seed says only «投入間隔に従うジョブ列»
 	}
 }
 
@@ -138,6 +156,7 @@ func (c *Umeda2006Config) Declare(ps *solvers.ParamSet) {
 	ps.Float(&c.JobMinS, "job_min_s", "s", 1, 1e7, "Shortest job (uniform in job_min_s..job_max_s). Default 30 min, the seed's.")
 	ps.Float(&c.JobMaxS, "job_max_s", "s", 1, 1e7, "Longest job. Default 60 min, the seed's.")
 	ps.Float(&c.DurationH, "duration_h", "h", 0.01, 10000, "Simulated time; jobs arrive throughout.")
+	ps.Choice(&c.Arrivals, "arrivals", []string{ArrivalsPoisson, ArrivalsRegular}, "Job arrival process at rate load × nodes / mean job: poisson (default: exponential gaps) or regular (equal gaps). The seed says only «投入間隔に従うジョブ列» (a stream following an arrival interval).")
 }
 
 // ReproConfig is the seed experiment's parameters.
@@ -150,6 +169,7 @@ type ReproConfig struct {
 	Fig9Nodes    string  // node counts of Fig. 9, a comma list
 	RecordCostMS float64 // central: processing per collected record, ms
 	MatchCostUS  float64 // per record scanned per match, µs
+	Collect      string  // central: how the collector gets the records
 	Seed         int     // base seed: run i of a setting uses Seed + i
 }
 
@@ -165,6 +185,7 @@ func DefaultReproConfig() ReproConfig {
 		Fig9Nodes:    "10,100,1000", // the seed plots several and does not list them
 		RecordCostMS: 5,             // as the run's
 		MatchCostUS:  50,            // as the run's
+		Collect:      CollectPush,   // as the run's
 		Seed:         1,             //
 	}
 }
@@ -180,5 +201,6 @@ func (c *ReproConfig) Declare(ps *solvers.ParamSet) {
 		WithCheck(func(v string) error { _, err := parseNodeList(v); return err })
 	ps.Float(&c.RecordCostMS, "record_cost_ms", "ms", 0, 10000, "central: processing per collected record (see the run parameter).")
 	ps.Float(&c.MatchCostUS, "match_cost_us", "µs", 0, 1e6, "Per record scanned per match, both systems (see the run parameter).")
+	ps.Choice(&c.Collect, "central_collect", []string{CollectPush, CollectSerial, CollectSnapshot}, "central: how the collector gets the records (see the run parameter). Default push, HTCondor's.")
 	ps.Int(&c.Seed, "seed", "", 0, 1<<31-1, "Base seed: run i of a setting uses seed + i.")
 }

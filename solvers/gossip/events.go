@@ -5,22 +5,26 @@ package gossip
 type evKind uint8
 
 const (
-	evArrive   evKind = iota // job arrives at its scheduler
-	evTick                   // node's period: refresh (gossip) or poll (NAT)
-	evExchange               // gossip: node's exchange with peer arrives
-	evRequest                // scheduler sched's request for job arrives at node
-	evHand                   // scheduler sched hands job to node on its poll
-	evAccept                 // node's accept arrives at scheduler sched
-	evReject                 // node's reject of job arrives at scheduler sched
-	evStart                  // job starts on node (void if node's epoch changed)
-	evFinish                 // job ends on node (void if node's epoch changed)
-	evWake                   // scheduler sched is done with its last match
-	evCycle                  // central: a collection period starts
-	evReady                  // central: the collection in progress is processed
-	evClock                  // expiry and series, once per period
-	evLeave                  // churn: some node leaves
-	evJoin                   // node comes back
-	evPoll                   // NAT node's poll arrives at scheduler sched
+	evArrive    evKind = iota // job arrives at its scheduler
+	evTick                    // node's period: refresh (gossip) or poll (NAT)
+	evExchange                // gossip: node's exchange with peer arrives
+	evRequest                 // scheduler sched's request for job arrives at node
+	evHand                    // scheduler sched hands job to node on its poll
+	evAccept                  // node's accept arrives at scheduler sched
+	evReject                  // node's reject of job arrives at scheduler sched
+	evStart                   // job starts on node (void if node's epoch changed)
+	evFinish                  // job ends on node (void if node's epoch changed)
+	evWake                    // scheduler sched is done with its last match
+	evCycle                   // central: a collection period starts
+	evReady                   // central: the collection in progress is processed
+	evClock                   // expiry and series, once per period
+	evLeave                   // churn: some node leaves
+	evJoin                    // node comes back
+	evPoll                    // NAT node's poll arrives at scheduler sched
+	evAdTick                  // central push: node's periodic ad leaves
+	evAdArrive                // central push: node's ad (state) reaches the collector
+	evCollect                 // central: the collector is done with its current ad (push) or fetch (serial)
+	evNegotiate               // central: a negotiation cycle starts or takes its next job
 )
 
 // event is one scheduled happening of the model.
@@ -31,6 +35,7 @@ type event struct {
 	sched int32 // the scheduler concerned
 	job   int32 // the job concerned
 	epoch int32 // evStart, evFinish: the node's epoch when scheduled
+	state uint8 // evAdArrive: the node's state the ad carries
 }
 
 // handle is the kernel's handler: one event at s.now().
@@ -128,19 +133,27 @@ func (s *sim) tryMatch(k int) {
 		if c.node < 0 {
 			return
 		}
-		o := c.node
-		j := s.popFront(k)
-		send := now + s.cfg.MatchCostS*float64(s.n)
-		s.busyUntil[k] = send
-		s.view.sent(k, o)
-		s.pend[o] = true
-		s.acct.matches++
-		s.acct.staleSum += now - c.recT
-		s.logf(LogEntry{Kind: "match", From: int(s.schedNode[k]), To: o, Job: j, Ver: c.ver, RecT: c.recT})
-		s.logf(LogEntry{Kind: "contact", From: int(s.schedNode[k]), To: o, Job: j})
-		s.count(1, headerBytes)
-		s.at(send+s.view.latency(k, o), event{kind: evRequest, node: int32(o), sched: int32(k), job: int32(j)})
+		s.dispatch(k, c)
 	}
+}
+
+// dispatch matches scheduler k's queue head to candidate c: the match
+// costs one scan of the n records (match_cost per record), after which
+// the allocation request leaves.
+func (s *sim) dispatch(k int, c candidate) {
+	now := s.now()
+	o := c.node
+	j := s.popFront(k)
+	send := now + s.cfg.MatchCostS*float64(s.n)
+	s.busyUntil[k] = send
+	s.view.sent(k, o)
+	s.pend[o] = true
+	s.acct.matches++
+	s.acct.staleSum += now - c.recT
+	s.logf(LogEntry{Kind: "match", From: int(s.schedNode[k]), To: o, Job: j, Ver: c.ver, RecT: c.recT})
+	s.logf(LogEntry{Kind: "contact", From: int(s.schedNode[k]), To: o, Job: j})
+	s.count(1, headerBytes)
+	s.at(send+s.view.latency(k, o), event{kind: evRequest, node: int32(o), sched: int32(k), job: int32(j)})
 }
 
 // request is an allocation request (or a job handed on a poll) at node i.

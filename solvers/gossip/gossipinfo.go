@@ -122,7 +122,14 @@ func (g *gossipInfo) tick(i int) {
 	}
 }
 
-func (g *gossipInfo) changed(i int, st uint8) { g.newVersion(i, st) }
+// changed: with gossip_refresh on-change a node writes a new version of
+// its record at once; with periodic (the seed's §4.5, «定期的に自らの状態
+// を収集し、資源情報を更新する») the change waits for its next tick.
+func (g *gossipInfo) changed(i int, st uint8) {
+	if g.s.cfg.GossipRefresh != RefreshPeriodic {
+		g.newVersion(i, st)
+	}
+}
 
 // open starts an exchange from i with a uniformly drawn reachable node.
 func (g *gossipInfo) open(i int) {
@@ -301,3 +308,9 @@ func (g *gossipInfo) summarize(r *Result) {
 	}
 	r.StaleSeries, r.CoverageSeries = g.stale, g.cov
 }
+
+// Gossip record refresh (gossip_refresh).
+const (
+	RefreshPeriodic = "periodic"  // the seed's §4.5: a node refreshes its record at its period tick
+	RefreshOnChange = "on-change" // a node's record changes at once with its state (the earlier model)
+)

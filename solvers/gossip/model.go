@@ -181,9 +181,17 @@ type GenConfig struct {
 	JobMinS   float64
 	JobMaxS   float64
 	DurationS float64
+	Arrivals  string // ArrivalsPoisson ("" too) or ArrivalsRegular
 }
 
-// Generate draws the Poisson job stream of cfg with src.
+// Job arrival processes (the preset's arrivals).
+const (
+	ArrivalsPoisson = "poisson" // exponential gaps
+	ArrivalsRegular = "regular" // equal gaps of 1/rate
+)
+
+// Generate draws the job stream of cfg with src: Poisson or regular
+// arrivals of rate load·n/mean(job), run times uniform.
 func Generate(cfg GenConfig, src *rand.Rand) (*Instance, error) {
 	if !(cfg.JobMinS > 0 && cfg.JobMaxS >= cfg.JobMinS) {
 		return nil, errs.Invalidf("job_min_s", "need 0 < job_min_s ≤ job_max_s, got %v..%v", cfg.JobMinS, cfg.JobMaxS)
@@ -197,11 +205,15 @@ func Generate(cfg GenConfig, src *rand.Rand) (*Instance, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
+	gap := func() float64 { return src.ExpFloat64() / rate }
+	if cfg.Arrivals == ArrivalsRegular {
+		gap = func() float64 { return 1 / rate }
+	}
 	if rate > 0 {
-		t := src.ExpFloat64() / rate
+		t := gap()
 		for t < cfg.DurationS {
 			in.Jobs = append(in.Jobs, Job{Submit: round3(t), Run: round3(cfg.JobMinS + src.Float64()*(cfg.JobMaxS-cfg.JobMinS))})
-			t += src.ExpFloat64() / rate
+			t += gap()
 		}
 	}
 	return in, nil

@@ -105,6 +105,7 @@ func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *so
 	r := &solvers.Report{}
 	r.Metrics = []solvers.Metric{
 		{Name: "utilization", Value: res.Utilization, Better: solvers.Higher},
+		{Name: "throughput_per_h", Value: res.ThroughputPerH, Unit: "jobs/h", Better: solvers.Higher},
 		{Name: "wait_mean", Value: res.WaitMean, Unit: "s", Better: solvers.Lower},
 		{Name: "wait_p95", Value: res.WaitP95, Unit: "s", Better: solvers.Lower},
 		{Name: "rejects_per_job", Value: res.RejectsPerJob, Better: solvers.Lower},

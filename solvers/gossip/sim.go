@@ -14,22 +14,27 @@ import (
 // SimConfig is a simulation's protocol: every knob with its unit (Config's
 // simConfig makes it from the run parameters).
 type SimConfig struct {
-	Variant     string  // VariantGossip or VariantCentral
-	PeriodS     float64 // gossip period and central collection period, s
-	Fanout      int     // exchanges a node opens per period
-	TTLS        float64 // record time-to-live, s
-	Schedulers  int     // gossip scheduling nodes (central: one manager)
-	RecordCostS float64 // central: processing per collected record, s
-	MatchCostS  float64 // both: per record scanned by one match, s (a match scans n records)
-	Exact       bool    // central: oracle information instead of periodic snapshots
-	ChurnPerH   float64 // leaves per node per hour (Poisson); 0 = none
-	DowntimeS   float64 // how long a leaving node stays away, s
-	WarmupS     float64 // utilization is averaged after this, s
-	RecordBytes int     // bytes of one resource record in an exchange
-	GanttNodes  int     // lanes of the Gantt: nodes 0..GanttNodes-1 (when GanttLanes is nil)
-	GanttLanes  []int   // lanes of the Gantt: these node ids, in this order (nil: GanttNodes)
-	MemoryBytes int64   // budget for the tables
-	Seed        int64
+	Variant         string  // VariantGossip or VariantCentral
+	PeriodS         float64 // gossip period and central collection period, s
+	Fanout          int     // exchanges a node opens per period
+	TTLS            float64 // record time-to-live, s
+	Schedulers      int     // gossip scheduling nodes (central: one manager)
+	RecordCostS     float64 // central: processing per collected record, s
+	MatchCostS      float64 // both: per record scanned by one match, s (a match scans n records)
+	Exact           bool    // central: oracle information instead of periodic snapshots
+	Collect         string  // central: CollectPush, CollectSerial or CollectSnapshot ("" = snapshot)
+	Ads             string  // central push: AdsOnChange ("" too) or AdsPeriodic
+	UpdateIntervalS float64 // central push: a node's periodic ad, s
+	NegotiatorS     float64 // central: negotiation cycle interval, s (0: match whenever the ads or the queue change)
+	GossipRefresh   string  // gossip: RefreshPeriodic or RefreshOnChange ("" too): when a state change enters a node's own record
+	ChurnPerH       float64 // leaves per node per hour (Poisson); 0 = none
+	DowntimeS       float64 // how long a leaving node stays away, s
+	WarmupS         float64 // utilization is averaged after this, s
+	RecordBytes     int     // bytes of one resource record in an exchange
+	GanttNodes      int     // lanes of the Gantt: nodes 0..GanttNodes-1 (when GanttLanes is nil)
+	GanttLanes      []int   // lanes of the Gantt: these node ids, in this order (nil: GanttNodes)
+	MemoryBytes     int64   // budget for the tables
+	Seed            int64
 
 	log       bool   // keep the event log (tests)
 	sizeField string // the parameter that set the node count, for the budget's error ("" = nodes)
@@ -67,6 +72,7 @@ type Result struct {
 	Rounds         float64 // gossip: periods to 99 % coverage (-1: never)
 	FinalInformed  float64
 	StalenessMean  float64
+	ThroughputPerH float64 // jobs finished per hour after the warm-up
 	Started, Jobs  int
 	Rejects        int
 	Matches        int

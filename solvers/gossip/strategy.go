@@ -40,6 +40,7 @@ func family() *solvers.Def[Config, *Config] {
 			"The seed's setting (§5.2): identical nodes on a GridG-like network (latency up to ≈ 200 ms), a Poisson stream of jobs of 30–60 min whose work per hour is load × capacity. Protocol knobs (period_s, fanout, k, ttl_s, schedulers) are run parameters.",
 			DefaultUmeda2006Config, generate)},
 		Repro: solvers.NewReproduce(DefaultReproConfig, reproduce),
+		Seeds: seedExperiments,
 		UploadList: []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz,.swf.gz",
 			Doc: "A Parallel Workloads Archive trace: submit and run times drive the jobs (one single-node job per trace job), on min(MaxProcs, 10,000) nodes with the trace's own offered load; run parameter rescale_nodes replays it on another size."}},
 	}
@@ -56,11 +57,11 @@ func variants() []solvers.Variant {
 
 // generate is the umeda2006 generator.
 func generate(ctx context.Context, p Umeda2006Config, seed int64) (*solvers.Workload, error) {
-	if p.Sites > p.Nodes {
-		return nil, errs.Invalidf("sites", "must be at most nodes (%d), got %d", p.Nodes, p.Sites)
-	}
-	cfg := GenConfig{Grid: DefaultGrid(p.Nodes, p.Sites, p.NATFraction, seed),
-		Load: p.Load, JobMinS: p.JobMinS, JobMaxS: p.JobMaxS, DurationS: p.DurationH * 3600}
+	// More sites than nodes would leave sites empty: the grid has
+	// min(sites, nodes) sites, as the reproduce's (so an experiment can
+	// sweep nodes from 10 with the default 20 sites).
+	cfg := GenConfig{Grid: DefaultGrid(p.Nodes, min(p.Sites, p.Nodes), p.NATFraction, seed),
+		Load: p.Load, JobMinS: p.JobMinS, JobMaxS: p.JobMaxS, DurationS: p.DurationH * 3600, Arrivals: p.Arrivals}
 	if err := solvers.Reserve(ctx, "duration_h", solvers.SatMul(int64(expectedJobs(cfg)), genJobBytes), "the job stream"); err != nil {
 		return nil, err
 	}

@@ -160,8 +160,12 @@ func TestParamsValidated(t *testing.T) {
 	if _, err := s.Run(context.Background(), w, "nope", nil, nil); !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "variant" {
 		t.Errorf("variant: %v", err)
 	}
-	if _, err := s.Generate(context.Background(), PresetUmeda2006, solvers.Params{"nodes": "5", "sites": "9", "nat_fraction": "0", "load": "1", "job_min_s": "1800", "job_max_s": "3600", "duration_h": "1"}, 1); errs.FieldOf(err) != "sites" {
+	// more sites than nodes: the grid has min(sites, nodes) sites (so an
+	// experiment can sweep nodes from 10 with the default 20 sites)
+	if w5, err := s.Generate(context.Background(), PresetUmeda2006, solvers.Params{"nodes": "5", "sites": "9", "nat_fraction": "0", "load": "1", "job_min_s": "1800", "job_max_s": "3600", "duration_h": "1"}, 1); err != nil {
 		t.Errorf("sites > nodes: %v", err)
+	} else if in, err := loadWorkload(w5); err != nil || in.Grid.Sites != 5 {
+		t.Errorf("sites > nodes: %v sites, %v", in.Grid.Sites, err)
 	}
 	if _, err := s.Generate(context.Background(), PresetUmeda2006, solvers.Params{"nodes": "5", "sites": "1", "nat_fraction": "0", "load": "1", "job_min_s": "3600", "job_max_s": "1800", "duration_h": "1"}, 1); errs.FieldOf(err) != "job_min_s" {
 		t.Errorf("job_min_s > job_max_s: %v", err)

@@ -12,6 +12,10 @@
 //     scatter. Legend, axis names, axis tooltip (cross pointer), toolbox
 //     with save-as-PNG, box zoom and reset. Lines from 2000 points are
 //     down-sampled by ECharts (LTTB), scatter series drawn in large mode.
+//     Regions (reference regions, e.g. a paper's claimed range) are one
+//     silent, translucent grey markArea on the first series, each
+//     rectangle labelled inside at its top; they are not series (no legend
+//     entry, no tooltip) and are not drawn on bar plots.
 //   - Gantt: lanes on a category y axis (first lane on top), time on a
 //     value x axis named "time (TimeUnit)". One ECharts custom series; its
 //     renderItem draws one rect per bar, 70% of the lane high (at most 20

@@ -65,8 +65,30 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 		return nil, err
 	}
 	ym["nameTextStyle"] = map[string]any{"align": "left"}
+	if len(p.Regions) > 0 && len(ext.series) > 0 && ax.kind != KindBar {
+		if ext.series[0] == nil {
+			ext.series[0] = map[string]any{}
+		}
+		ext.series[0]["markArea"] = regionsArea(p.Regions)
+	}
 	ext.top = map[string]any{"yAxis": []any{ym}}
 	return optionJSON(c, ext)
+}
+
+// regionsArea is the ECharts markArea of a plot's regions: translucent
+// rectangles behind the series, labelled inside at the top, silent (no
+// tooltip: they are annotations, not data). It rides on the first series.
+func regionsArea(regions []solvers.Region) map[string]any {
+	data := make([]any, 0, len(regions))
+	for _, b := range regions {
+		data = append(data, []any{
+			map[string]any{"name": b.Name, "coord": []float64{b.X0, b.Y0}},
+			map[string]any{"coord": []float64{b.X1, b.Y1}},
+		})
+	}
+	return map[string]any{"silent": true, "data": data,
+		"itemStyle": map[string]any{"color": "rgba(120,120,120,0.15)"},
+		"label":     map[string]any{"show": true, "position": "insideTop", "color": "#555"}}
 }
 
 // plotGlobals are the options every plot has: title (hidden: the page

@@ -259,3 +259,32 @@ func TestLineBandIsACustomSeriesInTheLinesColour(t *testing.T) {
 		t.Errorf("tooltip formatter %q does not read the bands", s)
 	}
 }
+
+func TestPlotOptionDrawsRegionsAsASilentMarkAreaOnTheFirstSeries(t *testing.T) {
+	p := twoLines()
+	p.Regions = []solvers.Region{{Name: "paper: 1.0–1.1", X0: 1, X1: 3, Y0: 1, Y1: 1.1}, {Name: "other", X0: 2, X1: 2.5, Y0: 0, Y1: 5}}
+	o := option(t)(PlotOption(p))
+	series := arr(t, o, "series")
+	if len(series) != 2 {
+		t.Fatalf("a band became a series: %d series", len(series))
+	}
+	data := arr(t, series[0], "markArea", "data")
+	if len(data) != 2 {
+		t.Fatalf("markArea has %d areas, want 2", len(data))
+	}
+	if got := str(t, data[0], 0, "name"); got != "paper: 1.0–1.1" {
+		t.Errorf("area name %q", got)
+	}
+	if lo, hi := arr(t, data[0], 0, "coord"), arr(t, data[0], 1, "coord"); lo[0] != 1.0 || lo[1] != 1.0 || hi[0] != 3.0 || hi[1] != 1.1 {
+		t.Errorf("area corners %v %v", lo, hi)
+	}
+	if get(t, series[0], "markArea", "silent") != true {
+		t.Error("markArea is not silent")
+	}
+	if get(t, series[1], "markArea") != nil {
+		t.Error("the second series carries the regions too")
+	}
+	if get(t, arr(t, option(t)(PlotOption(twoLines())), "series")[0], "markArea") != nil {
+		t.Error("a plot without bands has a markArea")
+	}
+}
