@@ -32,6 +32,9 @@ func NewReader(r io.Reader, limit int64) (*Reader, error) {
 		limit = DefaultLimit
 	}
 	zr, err := gzip.NewReader(bufio.NewReader(r))
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrHeader) {
+		return nil, &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("not a gzip file: a bundle is a " + FileSuffix + " file")}
+	}
 	if err != nil {
 		return nil, streamErr(err, limit)
 	}
@@ -128,8 +131,8 @@ func streamErr(err error, limit int64) error {
 			Err: fmt.Errorf("the bundle is larger than the limit of %s decompressed", size(limit))}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is truncated: it ends in the middle of a record or of its gzip stream")}
-	case errors.Is(err, gzip.ErrHeader), errors.Is(err, io.EOF):
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("not a gzip file: a bundle is a .schedlab-experiment.json.gz file")}
+	case errors.Is(err, gzip.ErrHeader):
+		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is damaged (a gzip member with a bad header)")}
 	case errors.Is(err, gzip.ErrChecksum):
 		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is damaged (its gzip checksum does not match)")}
 	}
