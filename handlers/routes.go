@@ -42,7 +42,9 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/experiments", s.experimentsPage)
 	e.GET("/experiments/new", s.newExperimentPage)
 	e.POST("/experiments", s.startExperimentPage)
+	e.POST("/experiments/import", s.importExperimentPage)
 	e.GET("/experiments/:id", s.experimentPage)
+	e.GET("/experiments/:id/bundle", s.experimentBundle)
 	e.GET("/reproduce", s.reproducePage)
 	e.POST("/reproduce", s.startReproducePage)
 
@@ -62,8 +64,10 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.DELETE("/api/runs/:id", s.apiDelete)
 	e.POST("/api/reproduce/:strategy", s.apiReproduce)
 	e.POST("/api/experiments", s.apiCreateExperiment)
+	e.POST("/api/experiments/import", s.apiImportExperiment)
 	e.GET("/api/experiments/:id", s.apiGetExperiment)
 	e.GET("/api/experiments/:id/results", s.apiExperimentResults)
+	e.GET("/api/experiments/:id/bundle", s.experimentBundle)
 	e.GET("/api/experiments/:id/:format", s.apiExperimentPivot)
 	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)
 }
