@@ -19,8 +19,11 @@ const FileSuffix = ".schedlab-experiment.json.gz"
 // MediaType is a bundle's Content-Type.
 const MediaType = "application/gzip"
 
-// DefaultLimit caps the decompressed size of a bundle read by the CLI:
-// 1 GiB, an experiment of 100,000 runs with reports of several KiB each.
+// DefaultLimit caps the decompressed size of a bundle read by the CLI
+// (schedlab import --max-mb changes it): 1 GiB. A record is decoded whole,
+// so the limit also bounds the memory one record may take. An EAPM
+// zhang2022-case1 run takes about 18 KiB of bundle with its report, so
+// 1 GiB holds some 55,000 of them; a larger experiment needs --max-mb.
 const DefaultLimit = 1 << 30
 
 // Unknown is the value of a build field the binary does not record.

@@ -59,8 +59,10 @@
 //     defaults to DefaultLimit, 1 GiB, the server uses its upload limit,
 //     --max-upload-mb). Going past it is errs.TooLarge naming the limit;
 //     the reader stops at the limit, so a gzip bomb costs at most the
-//     limit's worth of decompression and one record's buffer, never its
-//     own decompressed size.
+//     limit's worth of decompression and one record's buffer (a record is
+//     decoded whole, so at most the limit), never its own decompressed
+//     size. One cap for both keeps the contract simple; a separate, smaller
+//     cap per record would let the total grow without the memory.
 //   - Only finished experiments travel. A bundle's runs are all final
 //     (done, failed, canceled, interrupted) and its experiment done or
 //     canceled: a run that was queued or running cannot go on from a

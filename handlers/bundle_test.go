@@ -96,6 +96,13 @@ func TestExperimentBundleShowsTheSamePagesOnAnotherServer(t *testing.T) {
 		t.Errorf("unknown experiment: %d %v", resp.StatusCode, resp.Header)
 	}
 
+	zr, err := gzip.NewReader(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	t.Logf("bundle of %d runs: %d bytes, %d decompressed", e.RunsTotal, len(file), len(plain))
+
 	b := newApp(t, "", 0)
 	status, body := b.do(t, http.MethodPost, "/api/experiments/import", "application/gzip", bytes.NewReader(file))
 	if status != http.StatusCreated {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"schedlab/bundle"
+	"schedlab/errs"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -95,9 +96,15 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer f.Close()
+	fail := func(err error) error {
+		if errs.Is(errs.TooLarge, err) {
+			err = fmt.Errorf("%w (--max-mb raises the limit)", err)
+		}
+		return describe(fmt.Errorf("%s: %w", pos[0], err))
+	}
 	r, err := bundle.NewReader(f, *maxMB<<20)
 	if err != nil {
-		return describe(fmt.Errorf("%s: %w", pos[0], err))
+		return fail(err)
 	}
 	if err := knownStrategy(r.Experiment().Strategy); err != nil {
 		return describe(err)
@@ -109,7 +116,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer st.Close()
 	got, err := st.ImportExperiment(ctx, r, "")
 	if err != nil {
-		return describe(fmt.Errorf("%s: %w", pos[0], err))
+		return fail(err)
 	}
 	printImported(stdout, got, *dbPath)
 	return nil

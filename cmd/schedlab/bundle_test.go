@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -129,5 +130,27 @@ func TestExportAndImportAnExperimentBundle(t *testing.T) {
 	os.WriteFile(junk, []byte("not gzip"), 0o644)
 	if err := run(ctx, []string{"import", "--db", dst, junk}, io.Discard, io.Discard); errs.KindOf(err) != errs.Invalid || !strings.Contains(err.Error(), "not a gzip file") {
 		t.Errorf("importing junk: %v", err)
+	}
+}
+
+// TestImportOverMaxMBNamesTheFlag: a bundle larger than --max-mb
+// decompressed is refused naming the limit and the flag, storing nothing.
+func TestImportOverMaxMBNamesTheFlag(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "big.schedlab-experiment.json.gz")
+	f, _ := os.Create(file)
+	zw := gzip.NewWriter(f)
+	zw.Write([]byte(`{"header":`))
+	zw.Write(bytes.Repeat([]byte(" "), 2<<20))
+	zw.Close()
+	f.Close()
+	db := filepath.Join(dir, "dst.db")
+	err := run(ctx, []string{"import", "--db", db, "--max-mb", "1", file}, io.Discard, io.Discard)
+	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "limit of 1 MiB") || !strings.Contains(err.Error(), "--max-mb") {
+		t.Errorf("import over --max-mb: %v", err)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("a refused bundle created the database")
 	}
 }
