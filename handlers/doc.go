@@ -16,7 +16,8 @@
 //   - secureHeaders: CSP with a fresh nonce per response (templ and the
 //     chart scripts write it into every inline <script>), frame-ancestors
 //     'none', nosniff, Referrer-Policy same-origin.
-//   - limitBody: uploads are capped at --max-upload-mb, every other body at
+//   - limitBody: uploads (workloads, experiment bundles) are capped at
+//     --max-upload-mb, every other body at
 //     1 MiB, before anything reads them; a declared length over the cap is
 //     413 at once.
 //   - crossOrigin: Go's http.CrossOriginProtection refuses state-changing
@@ -25,8 +26,18 @@
 //     session cookie names the user; a CSRF cookie is set for the forms.
 //   - guard: a page's change must carry the CSRF token of its form (double
 //     submit against the HttpOnly cookie); an API change must be JSON
-//     (multipart for the upload), 415 otherwise, so a cross-origin
-//     text/plain post is refused; with --auth a change needs a user (401).
+//     (multipart for the upload, application/gzip for a bundle import), 415
+//     otherwise, so a cross-origin text/plain post is refused; with --auth
+//     a change needs a user (401).
+//
+// Experiment bundles (bundle.go): the download streams the store's export
+// to the response, its headers set on the first byte, so a refusal before
+// it (unknown, unfinished) is an ordinary error answer and a failure after
+// it aborts the connection; an import is spooled to a temporary file (the
+// API body) or read from the parsed form, never from the network inside
+// the store's transaction, capped at --max-upload-mb decompressed, and
+// refused when this build lacks the experiment's strategy; the importing
+// user owns what it stores.
 //
 // Ownership (--auth): workloads and runs record their owner; only the
 // owner or an admin may cancel, re-run or delete a run (403); lists show the

@@ -14,6 +14,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"schedlab/bundle"
 	"schedlab/errs"
 	"schedlab/store"
 	"schedlab/views"
@@ -81,11 +82,22 @@ func unsafeMethod(m string) bool {
 	return true
 }
 
-// isUpload reports whether a request is a workload upload, whose body may
-// be as large as --max-upload-mb.
+// isUpload reports whether a request is a workload upload or an
+// experiment bundle import, whose body may be as large as --max-upload-mb.
 func isUpload(r *http.Request) bool {
-	return r.Method == http.MethodPost && (r.URL.Path == "/workloads" || r.URL.Path == "/api/workloads")
+	if r.Method != http.MethodPost {
+		return false
+	}
+	switch r.URL.Path {
+	case "/workloads", "/api/workloads", "/experiments/import", bundleImportPath:
+		return true
+	}
+	return false
 }
+
+// bundleImportPath takes a bundle file as its body, application/gzip:
+// like JSON, a type no cross-origin form can send without a preflight.
+const bundleImportPath = "/api/experiments/import"
 
 // limitBody caps every request body before anything reads it: uploads at
 // maxUpload, everything else at maxFormBody. A declared length over the
@@ -279,12 +291,16 @@ func checkContentType(r *http.Request) error {
 		return nil
 	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	if err == nil && (ct == echo.MIMEApplicationJSON || (ct == echo.MIMEMultipartForm && isUpload(r)) ||
-		(isYAML(ct) && r.URL.Path == "/api/experiments")) {
+	if err == nil && (ct == echo.MIMEApplicationJSON || (ct == echo.MIMEMultipartForm && isUpload(r) && r.URL.Path != bundleImportPath) ||
+		(isYAML(ct) && r.URL.Path == "/api/experiments") ||
+		(ct == bundle.MediaType && r.URL.Path == bundleImportPath)) {
 		return nil
 	}
 	want := "application/json"
-	if isUpload(r) {
+	switch {
+	case r.URL.Path == bundleImportPath:
+		want = bundle.MediaType + " (a " + bundle.FileSuffix + " file)"
+	case isUpload(r):
 		want = "multipart/form-data"
 	}
 	return echo.NewHTTPError(http.StatusUnsupportedMediaType, "Content-Type must be "+want+", got "+quoteOrNone(r.Header.Get(echo.HeaderContentType)))

@@ -96,6 +96,16 @@
 //     are not indexed and are tested on the rows the order reaches. A
 //     tag alone is read from run_tags_tag and its runs sorted: the cost
 //     is the tag's runs, not the table's.
+//   - ExportExperiment and ImportExperiment move an experiment between
+//     databases as a bundle file (package bundle: the format and its
+//     checks). Export streams from one read transaction and refuses an
+//     experiment with queued or running runs; import keeps every ID (links
+//     stay the same), stores everything in one transaction, refuses an
+//     experiment or run ID already present (errs.Conflict), reuses a
+//     workload with the same ID and sha256 and refuses one with the same
+//     ID and other data, fills run_metrics with Finish's query, and gives
+//     what it stores to the importing user. No migration: bundles hold
+//     the columns as they are.
 //
 // Every error is an *errs.Error: NotFound for an unknown id, Invalid for a
 // value the store cannot keep, Conflict for a change the run's state does

@@ -158,6 +158,11 @@ func jsonReq(name, path, body string, status int, field string) hostile {
 	return hostile{name: name, method: http.MethodPost, path: path, ctype: "application/json", body: []byte(body), status: status, field: field}
 }
 
+// bundleReq posts body as an experiment bundle.
+func bundleReq(name string, status int, body string) hostile {
+	return hostile{name: name, method: http.MethodPost, path: "/api/experiments/import", ctype: "application/gzip", body: []byte(body), status: status}
+}
+
 // upload builds a multipart upload of files (field → name, content).
 func upload(name, strategy string, status int, field string, files ...[3]string) hostile {
 	var buf bytes.Buffer
@@ -326,6 +331,19 @@ func TestHostileRequestsNeverTakeTheServerDown(t *testing.T) {
 		upload("eapm NaN in a matrix", "eapm", 400, "", [3]string{"etc", "etc.csv", "NaN,1\n1,1\n"}, [3]string{"apc", "apc.csv", "1,1\n1,1\n"}, [3]string{"users", "users.csv", "type,tasks\n0,1\n"}),
 		upload("eapm a billion tasks", "eapm", 0, "", [3]string{"etc", "etc.csv", "1,1\n1,1\n"}, [3]string{"apc", "apc.csv", "1,1\n1,1\n"}, [3]string{"users", "users.csv", "type,tasks\n0,1000000000\n"}),
 		upload("critical WfFormat garbage", "critical", 400, "", [3]string{"wfformat", "w.json", `{"workflow":{"tasks":"no"}}`}),
+		// Experiment bundles: a bomb inside a record, garbage, oversize.
+		bundleReq("bundle bomb: 1 GiB of blanks in its first record", 413, gzipOf(func(w io.Writer) {
+			w.Write([]byte(`{"header":`))
+			blanks := bytes.Repeat([]byte(" "), 1<<20)
+			for i := 0; i < 1024; i++ {
+				w.Write(blanks)
+			}
+		})),
+		bundleReq("bundle that is not gzip", 400, "\x1f\x8bnot really"),
+		bundleReq("bundle of JSON garbage", 400, gzipOf(func(w io.Writer) { w.Write([]byte(`{"header":[`)) })),
+		bundleReq("bundle over the upload limit", 413, strings.Repeat("x", (hostileUploadMB+1)<<20)),
+		{name: "bundle as text/plain", method: http.MethodPost, path: "/api/experiments/import", ctype: "text/plain", body: []byte("x"), status: 415},
+		{name: "bundle of an unknown experiment", method: http.MethodGet, path: "/api/experiments/zzzzzzzzzz/bundle", status: 404},
 	}
 	for _, f := range families {
 		if !f.Built {

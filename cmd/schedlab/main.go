@@ -8,6 +8,8 @@
 //	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
 //	schedlab reproduce S [--param k=v]... [--out FILE]
 //	schedlab export --strategy S --format F (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
+//	schedlab export --db FILE EXPERIMENT_ID [--out PATH]   (an experiment as a bundle file)
+//	schedlab import --db FILE BUNDLE [--max-mb 1024]
 //	schedlab strategies [--json]
 package main
 
@@ -74,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return strategiesCmd(args, stdout, stderr)
 	case "sweep":
 		return sweepCmd(ctx, args, stdout, stderr)
+	case "import":
+		return importCmd(ctx, args, stdout, stderr)
 	case "user":
 		return userCmd(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
@@ -93,6 +97,8 @@ const usage = `usage:
   schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
   schedlab reproduce S [--param k=v]... [--out FILE]
   schedlab export --strategy S --format F (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
+  schedlab export --db ./schedlab.db EXPERIMENT_ID [--out ID.schedlab-experiment.json.gz]   (an experiment as one bundle file; --out - for stdout)
+  schedlab import --db ./schedlab.db [--max-mb 1024] BUNDLE   (an exported experiment, with its IDs)
   schedlab strategies [--json]`
 
 // budgetFlags are the run limits shared by serve, run and reproduce.
@@ -431,24 +437,39 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return writeJSON(rep, *out, stdout)
 }
 
-// exportCmd writes a workload in another tool's format (e.g. DCOP as
-// pyDCOP YAML or FRODO XCSP), through the same code as the download button.
+// exportCmd writes an experiment as a bundle (export --db FILE
+// EXPERIMENT_ID), or a workload in another tool's format (e.g. DCOP as
+// pyDCOP YAML or FRODO XCSP) through the same code as the download button.
 func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "./schedlab.db", "SQLite database file (with EXPERIMENT_ID)")
 	strategy := fs.String("strategy", "", "strategy family")
 	format := fs.String("format", "", "export format (see `schedlab strategies --json`)")
 	preset := fs.String("preset", "", "generate the workload from this preset")
 	seed := fs.Int64("seed", 1, "seed of the preset generator")
-	out := fs.String("out", "", "write here (default stdout)")
+	out := fs.String("out", "", "write here (default stdout; an experiment bundle: EXPERIMENT_ID.schedlab-experiment.json.gz)")
 	var workloads listFlags
 	fs.Var(&workloads, "workload", "workload file; repeat for file sets")
 	params := paramFlags{}
 	fs.Var(params, "param", "preset parameter name=value, repeatable")
 	var bf budgetFlags
 	bf.register(fs)
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
 		return err
+	}
+	switch {
+	case len(pos) > 1:
+		return errors.New("usage: schedlab export --db FILE EXPERIMENT_ID [--out PATH]")
+	case len(pos) == 1:
+		if set := bundleFlagsSet(fs, "strategy", "format", "preset", "seed", "workload", "param", "timeout", "memory-mb"); len(set) > 0 {
+			return fmt.Errorf("%s: an experiment export takes only --db and --out", strings.Join(set, ", "))
+		}
+		return exportBundle(ctx, *dbPath, pos[0], *out, stdout, stderr)
+	}
+	if set := bundleFlagsSet(fs, "db"); len(set) > 0 {
+		return errors.New("--db: give the EXPERIMENT_ID to export from the database (schedlab export --db FILE EXPERIMENT_ID)")
 	}
 	st, ok := registry.Lookup(*strategy)
 	if !ok {

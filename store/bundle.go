@@ -1,0 +1,333 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"schedlab/bundle"
+	"schedlab/errs"
+)
+
+// ExportExperiment writes experiment id, the workloads its runs use and
+// every run with its report, as a bundle (package bundle) to w. It reads
+// everything in one read transaction (a snapshot: runs finishing meanwhile
+// do not tear it) and streams: one workload or run is in memory at a time.
+// An unknown experiment is errs.NotFound and one with queued or running
+// runs errs.Conflict (a bundle holds finished experiments only); both are
+// found before anything is written. A "running" experiment whose runs are
+// all final is written as "done". An error after writing began leaves w
+// without the gzip trailer, which the reader refuses as truncated.
+func (s *Store) ExportExperiment(ctx context.Context, id string, w io.Writer) error {
+	const op = "store.ExportExperiment"
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return dbErr(op, err)
+	}
+	defer tx.Rollback()
+	e, err := scanExperiment(tx.QueryRowContext(ctx, "SELECT "+experimentColumns+" FROM experiments WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound(op, "experiment", id)
+	}
+	if err != nil {
+		return dbErr(op, err)
+	}
+	var active int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM experiment_runs JOIN runs ON runs.id = run_id
+		WHERE experiment_id = ? AND status IN (?, ?)`, id, StatusQueued, StatusRunning).Scan(&active); err != nil {
+		return dbErr(op, err)
+	}
+	if active > 0 {
+		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+			Err: fmt.Errorf("experiment %s has %d queued or running runs: export it when it has finished, or cancel it first", id, active)}
+	}
+	if e.Status == ExperimentRunning {
+		e.Status = ExperimentDone
+	}
+	bw, err := bundle.NewWriter(w, bundle.NewHeader(), bundle.Experiment{ID: e.ID, Name: e.Name, Strategy: e.Strategy,
+		Definition: e.Definition, Tags: e.Tags, Notes: e.Notes, Status: e.Status, RunsTotal: e.RunsTotal, CreatedAt: e.CreatedAt})
+	if err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	if err := exportWorkloads(ctx, tx, id, bw); err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	if err := exportRuns(ctx, tx, id, bw); err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	return errs.Wrap(op, errs.Internal, bw.Close())
+}
+
+// exportWorkloads writes the workloads the experiment's runs use, by id.
+func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, strategy, name, format, summary, sha256, data, preview, created_at
+		FROM workloads WHERE id IN (SELECT r.workload_id FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
+			WHERE er.experiment_id = ?)
+		ORDER BY id`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var w bundle.Workload
+		var data, preview sql.RawBytes
+		var created string
+		if err := rows.Scan(&w.ID, &w.Strategy, &w.Name, &w.Format, &w.Summary, &w.SHA256, &data, &preview, &created); err != nil {
+			return err
+		}
+		if w.CreatedAt, err = parseTime(created); err != nil {
+			return fmt.Errorf("workload %s: created_at: %w", w.ID, err)
+		}
+		w.Data, w.Preview = string(data), json.RawMessage(preview)
+		if err := bw.Workload(&w); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// exportRuns writes the experiment's runs in position order with their
+// reports; each report is scanned as RawBytes and encoded before the next
+// row is read, so it is never copied.
+func exportRuns(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) error {
+	rows, err := tx.QueryContext(ctx, `SELECT er.position, er.cell, er.replicate, r.id, r.kind, r.workload_id, r.strategy,
+			r.variant, r.params, r.seed, r.status, r.progress_done, r.progress_total, r.progress_note, r.error, r.error_field,
+			r.created_at, r.started_at, r.finished_at, rr.report, r.name, r.notes,
+			(SELECT json_group_array(tag) FROM run_tags WHERE run_id = r.id)
+		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id LEFT JOIN run_reports AS rr ON rr.run_id = r.id
+		WHERE er.experiment_id = ?
+		ORDER BY er.position`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r bundle.Run
+		var cell, params, report, tags sql.RawBytes
+		var workload, started, finished sql.NullString
+		var created string
+		if err := rows.Scan(&r.Position, &cell, &r.Replicate, &r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params,
+			&r.Seed, &r.Status, &r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField,
+			&created, &started, &finished, &report, &r.Name, &r.Notes, &tags); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(tags, &r.Tags); err != nil {
+			return fmt.Errorf("run %s: tags: %w", r.ID, err)
+		}
+		if len(r.Tags) == 0 {
+			r.Tags = nil
+		}
+		if err := json.Unmarshal(params, &r.Params); err != nil {
+			return fmt.Errorf("run %s: params: %w", r.ID, err)
+		}
+		if r.CreatedAt, err = parseTime(created); err != nil {
+			return fmt.Errorf("run %s: created_at: %w", r.ID, err)
+		}
+		if r.StartedAt, err = parseTimePtr(started); err != nil {
+			return fmt.Errorf("run %s: started_at: %w", r.ID, err)
+		}
+		if r.FinishedAt, err = parseTimePtr(finished); err != nil {
+			return fmt.Errorf("run %s: finished_at: %w", r.ID, err)
+		}
+		r.WorkloadID, r.Cell, r.Report = workload.String, json.RawMessage(cell), json.RawMessage(report)
+		if err := bw.Run(&r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Imported says what ImportExperiment stored.
+type Imported struct {
+	ExperimentID string
+	Runs         int
+	// Workloads counts the workloads the bundle holds; Reused those of
+	// them this database had already (same id and data), stored once.
+	Workloads, Reused int
+	// Schedlab is the build that wrote the bundle.
+	Schedlab bundle.Build
+}
+
+// ImportExperiment stores the experiment a bundle holds, with its
+// workloads and runs, keeping their IDs (links stay the same), in one
+// transaction: on any error nothing is stored. It reads r to its end: a
+// truncated or inconsistent bundle is refused (errs.Invalid, or
+// errs.TooLarge past its limit) after the rows read so far are rolled
+// back. An experiment or run ID already in the database is errs.Conflict;
+// a workload ID already in it is reused when its data is the same (equal
+// sha256) and errs.Conflict otherwise. Done runs get their run_metrics as
+// Finish gives them. What is stored is owned by owner (a user ID; empty
+// without accounts).
+func (s *Store) ImportExperiment(ctx context.Context, r *bundle.Reader, owner string) (*Imported, error) {
+	const op = "store.ImportExperiment"
+	e := r.Experiment()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	defer tx.Rollback()
+	conflict := func(format string, args ...any) error {
+		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "bundle", Err: fmt.Errorf(format, args...)}
+	}
+	if err := exists(ctx, tx, "SELECT 1 FROM experiments WHERE id = ?", e.ID); err == nil {
+		return nil, conflict("experiment %s is already in this database", e.ID)
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return nil, dbErr(op, err)
+	}
+	tags, err := json.Marshal(e.Tags)
+	if err != nil {
+		return nil, errs.Wrap(op, errs.Internal, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO experiments
+		(id, name, strategy, definition, tags, notes, owner, status, runs_total, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.ID, e.Name, e.Strategy, string(e.Definition), string(tags), e.Notes, nullString(owner), e.Status, e.RunsTotal,
+		fmtTime(e.CreatedAt)); err != nil {
+		return nil, dbErr(op, err)
+	}
+	ins, err := newImporter(ctx, tx)
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	defer ins.close()
+	out := &Imported{ExperimentID: e.ID, Schedlab: r.Header().Schedlab}
+	for {
+		w, run, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if w != nil {
+			var have string
+			err := tx.QueryRowContext(ctx, "SELECT sha256 FROM workloads WHERE id = ?", w.ID).Scan(&have)
+			switch {
+			case err == nil && have == w.SHA256:
+				out.Reused++
+			case err == nil:
+				return nil, conflict("workload %s is already in this database with other data (sha256 %s, the bundle's %s)", w.ID, have, w.SHA256)
+			case !errors.Is(err, sql.ErrNoRows):
+				return nil, dbErr(op, err)
+			default:
+				if err := ins.workload(ctx, w, owner); err != nil {
+					return nil, dbErr(op, err)
+				}
+			}
+			out.Workloads++
+			continue
+		}
+		err = ins.run(ctx, e.ID, run, owner)
+		if isIDCollision(err) {
+			return nil, conflict("run %s is already in this database", run.ID)
+		}
+		if err != nil {
+			return nil, dbErr(op, err)
+		}
+		out.Runs++
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, dbErr(op, err)
+	}
+	return out, nil
+}
+
+// importer inserts a bundle's rows with prepared statements.
+type importer struct {
+	workloadStmt, runStmt, tagsStmt, reportStmt, metricsStmt, linkStmt *sql.Stmt
+}
+
+func newImporter(ctx context.Context, tx *sql.Tx) (*importer, error) {
+	ins := &importer{}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&ins.workloadStmt, `INSERT INTO workloads (id, strategy, name, format, sha256, bytes, summary, data, preview, owner, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&ins.runStmt, `INSERT INTO runs (id, kind, workload_id, strategy, variant, params, seed, status,
+			progress_done, progress_total, progress_note, error, error_field, owner, created_at, started_at, finished_at,
+			name, notes)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&ins.tagsStmt, "INSERT INTO run_tags (run_id, tag) SELECT ?, value FROM json_each(?)"},
+		{&ins.reportStmt, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)"},
+		{&ins.metricsStmt, metricsFromReport},
+		{&ins.linkStmt, "INSERT INTO experiment_runs (experiment_id, position, run_id, cell, replicate) VALUES (?, ?, ?, ?, ?)"},
+	} {
+		st, err := tx.PrepareContext(ctx, p.sql)
+		if err != nil {
+			ins.close()
+			return nil, err
+		}
+		*p.stmt = st
+	}
+	return ins, nil
+}
+
+func (ins *importer) close() {
+	for _, st := range []*sql.Stmt{ins.workloadStmt, ins.runStmt, ins.tagsStmt, ins.reportStmt, ins.metricsStmt, ins.linkStmt} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+func (ins *importer) workload(ctx context.Context, w *bundle.Workload, owner string) error {
+	var preview sql.NullString
+	if len(w.Preview) > 0 {
+		preview = sql.NullString{String: string(w.Preview), Valid: true}
+	}
+	_, err := ins.workloadStmt.ExecContext(ctx, w.ID, w.Strategy, w.Name, w.Format, w.SHA256, len(w.Data), w.Summary,
+		[]byte(w.Data), preview, nullString(owner), fmtTime(w.CreatedAt))
+	return err
+}
+
+// run inserts a run, its report, its metrics (a done run's, as Finish
+// stores them) and its link to the experiment.
+func (ins *importer) run(ctx context.Context, experiment string, r *bundle.Run, owner string) error {
+	params, err := json.Marshal(r.Params)
+	if err != nil {
+		return err
+	}
+	fmtPtr := func(t *time.Time) sql.NullString {
+		if t == nil {
+			return sql.NullString{}
+		}
+		return sql.NullString{String: fmtTime(*t), Valid: true}
+	}
+	tags, err := CheckLabels("store.ImportExperiment", r.Name, r.Tags, r.Notes)
+	if err != nil {
+		return fmt.Errorf("run %s: %w", r.ID, err)
+	}
+	if _, err := ins.runStmt.ExecContext(ctx, r.ID, r.Kind, nullString(r.WorkloadID), r.Strategy, r.Variant, string(params),
+		r.Seed, r.Status, r.ProgressDone, r.ProgressTotal, r.ProgressNote, r.Error, r.ErrorField, nullString(owner),
+		fmtTime(r.CreatedAt), fmtPtr(r.StartedAt), fmtPtr(r.FinishedAt), r.Name, r.Notes); err != nil {
+		return err
+	}
+	if len(tags) > 0 {
+		tagsJSON, err := json.Marshal(tags)
+		if err != nil {
+			return err
+		}
+		if _, err := ins.tagsStmt.ExecContext(ctx, r.ID, string(tagsJSON)); err != nil {
+			return err
+		}
+	}
+	if len(r.Report) > 0 {
+		report := string(r.Report)
+		if _, err := ins.reportStmt.ExecContext(ctx, r.ID, report); err != nil {
+			return err
+		}
+		if r.Status == StatusDone {
+			if _, err := ins.metricsStmt.ExecContext(ctx, r.ID, report); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = ins.linkStmt.ExecContext(ctx, experiment, r.Position, r.ID, string(r.Cell), r.Replicate)
+	return err
+}
