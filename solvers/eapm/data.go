@@ -158,29 +158,25 @@ func loadCase1() [][]User {
 }
 
 func loadCase2() map[int][][]User {
-	out := map[int][][]User{}
-	for _, n := range case2N {
-		out[n] = make([][]User, seedCount)
-	}
-	readSeedCSV("seed_instances/case2_variable_n.csv.gz", []string{"n", "instance", "arrival", "type", "a"}, func(f [][]byte) {
-		dst, ok := out[seedInt(f[0])]
-		if !ok {
-			panic("eapm: seed instances of case 2: unknown n " + string(f[0]))
-		}
-		addSeedUser(dst, f[1:5])
-	})
-	return out
+	return loadSettings("seed_instances/case2_variable_n.csv.gz", "n", case2N, seedInt)
 }
 
 func loadCase3() map[string][][]User {
-	out := map[string][][]User{}
-	for _, o := range case3Orders {
-		out[o] = make([][]User, seedCount)
+	return loadSettings("seed_instances/case3_bigsmall.csv", "order", case3Orders, func(b []byte) string { return string(b) })
+}
+
+// loadSettings reads a seed file of several settings (case 2's n, case 3's
+// order): column col names the setting, one of settings, then come instance,
+// arrival, type and a.
+func loadSettings[K comparable](name, col string, settings []K, key func([]byte) K) map[K][][]User {
+	out := map[K][][]User{}
+	for _, k := range settings {
+		out[k] = make([][]User, seedCount)
 	}
-	readSeedCSV("seed_instances/case3_bigsmall.csv", []string{"order", "instance", "arrival", "type", "a"}, func(f [][]byte) {
-		dst, ok := out[string(f[0])]
+	readSeedCSV(name, []string{col, "instance", "arrival", "type", "a"}, func(f [][]byte) {
+		dst, ok := out[key(f[0])]
 		if !ok {
-			panic("eapm: seed instances of case 3: unknown order " + string(f[0]))
+			panic(fmt.Sprintf("eapm: embedded file %s: unknown %s %s", name, col, f[0]))
 		}
 		addSeedUser(dst, f[1:5])
 	})
