@@ -65,3 +65,36 @@ func BenchmarkOnlineLinearSystems2000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUpperBoundCase1 is the bound on one of the seed's case-1
+// instances (30 users of distinct types, m = 9: a 39 × 280 LP), what every
+// run of the zhang2022-case1 preset solves once.
+func BenchmarkUpperBoundCase1(b *testing.B) {
+	in := seedInstance(seedOnce().case1[0], 1.3)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := UpperBound(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSeedLoad is the one-time load of the seed's instances, all
+// three cases (what Reproduce pays).
+func BenchmarkSeedLoad(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		loadCase1()
+		loadCase2()
+		loadCase3()
+	}
+}
+
+// BenchmarkSeedLoadCase1 is what the first zhang2022-case1 workload pays
+// (before the loads were split, it paid BenchmarkSeedLoad).
+func BenchmarkSeedLoadCase1(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		loadCase1()
+	}
+}

@@ -7,9 +7,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
-
 	"schedlab/errs"
 )
 
@@ -93,42 +90,12 @@ func (md *model) upperBound() (*Bound, error) {
 	if rows > MaxLPRows || cols > MaxLPCols {
 		return nil, errs.New(errs.TooLarge, "users", "the bound's LP would have %d rows × %d columns, over the budget of %d × %d (%d task types in use × %d machine types)", rows, cols, MaxLPRows, MaxLPCols, K, m)
 	}
-	// Scales: K0 = c·E_min (the objective's unit), T0 = the makespan if every
-	// task ran at its fastest speed spread over all m types.
-	var emin, t0 float64
-	for _, t := range types {
-		d := float64(b.Demand[t])
-		emin += d * slices.Min(md.e[t])
-		t0 += d * slices.Min(md.tt[t])
-	}
-	k0 := in.C * emin
-	t0 /= float64(m)
-	rIdx := K * m
-	A := mat.NewDense(rows, cols, nil)
-	c := make([]float64, cols)
-	rhs := make([]float64, rows)
-	basic := make([]int, 0, rows)
-	for k, t := range types {
-		d := float64(b.Demand[t])
-		for j := 0; j < m; j++ {
-			col := k*m + j
-			c[col] = in.C * d * md.e[t][j] / k0
-			A.Set(k, col, 1)
-			A.Set(K+j, col, d*md.tt[t][j]/t0)
-		}
-		A.Set(k, rIdx, -1)
-		basic = append(basic, k*m+md.order[t][m-1])
-	}
-	c[rIdx] = -b.Revenue / k0
-	for j := 0; j < m; j++ {
-		A.Set(K+j, rIdx+1+j, 1)
-		rhs[K+j] = 1
-		basic = append(basic, rIdx+1+j)
-	}
-	opt, x, err := lp.Simplex(c, A, rhs, 1e-12, basic)
+	lp, basis, k0, t0 := md.boundLP(types, b.Demand, b.Revenue)
+	opt, x, _, err := solveSimplex(lp, basis)
 	if err != nil {
 		return nil, errs.Wrap("eapm.UpperBound", errs.Internal, fmt.Errorf("the bound's LP failed: %w", err))
 	}
+	rIdx := K * m
 	rho := x[rIdx]
 	b.Value = math.Max(0, -opt*k0/t0)
 	if rho <= 1e-12 || b.Value == 0 {
@@ -195,6 +162,55 @@ func (md *model) offlineLP(ctx context.Context) (*Schedule, *Bound, error) {
 		}
 	})
 	return s, b, err
+}
+
+// boundLP builds UpperBound's LP in standard form (min, so the objective is
+// negated) for the task types in use, with its feasible start basis: w on
+// each type's cheapest machine and every slack. Scales: k0 = c·E_min (the
+// objective's unit), t0 = the makespan if every task ran at its fastest speed
+// spread over all m types. Columns: w_kj at k·m+j, r at K·m, slack j after.
+func (md *model) boundLP(types, demand []int, revenue float64) (lp *sparseLP, basis []int, k0, t0 float64) {
+	in, m, K := md.in, md.m, len(types)
+	var emin float64
+	for _, t := range types {
+		d := float64(demand[t])
+		emin += d * slices.Min(md.e[t])
+		t0 += d * slices.Min(md.tt[t])
+	}
+	k0 = in.C * emin
+	t0 /= float64(m)
+	cols := K*m + m + 1
+	nnz := 2*K*m + K + m
+	lp = &sparseLP{rows: K + m, cols: cols, colStart: make([]int, 0, cols+1), rowIdx: make([]int, 0, nnz),
+		val: make([]float64, 0, nnz), b: make([]float64, K+m), c: make([]float64, 0, cols)}
+	add := func(cost float64, rows []int, vals ...float64) {
+		lp.colStart = append(lp.colStart, len(lp.rowIdx))
+		lp.rowIdx = append(lp.rowIdx, rows...)
+		lp.val = append(lp.val, vals...)
+		lp.c = append(lp.c, cost)
+	}
+	basis = make([]int, 0, K+m)
+	for k, t := range types {
+		d := float64(demand[t])
+		for j := 0; j < m; j++ {
+			add(in.C*d*md.e[t][j]/k0, []int{k, K + j}, 1, d*md.tt[t][j]/t0)
+		}
+		basis = append(basis, k*m+md.order[t][m-1])
+	}
+	rIdx := K * m
+	lp.colStart = append(lp.colStart, len(lp.rowIdx))
+	for k := range K {
+		lp.rowIdx = append(lp.rowIdx, k)
+		lp.val = append(lp.val, -1)
+	}
+	lp.c = append(lp.c, -revenue/k0)
+	for j := 0; j < m; j++ {
+		add(0, []int{K + j}, 1)
+		lp.b[K+j] = 1
+		basis = append(basis, rIdx+1+j)
+	}
+	lp.colStart = append(lp.colStart, len(lp.rowIdx))
+	return lp, basis, k0, t0
 }
 
 // roundLargestRemainder rounds fractional counts x (Σ x = d) to integers

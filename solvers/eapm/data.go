@@ -1,6 +1,7 @@
 package eapm
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"embed"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"schedlab/solvers/formats"
@@ -136,32 +138,135 @@ var (
 	case3Orders = []string{"BaS", "SaB", "Rand", "Equal"}
 )
 
-var seedOnce = sync.OnceValue(func() *seedInstances {
-	s := &seedInstances{case1: make([][]User, 100), case2: map[int][][]User{}, case3: map[string][][]User{}}
-	add := func(dst [][]User, r map[string]string) {
-		k := atoi(r["instance"])
-		if atoi(r["arrival"]) != len(dst[k]) {
-			panic("eapm: seed instances out of arrival order")
+// seedCount is the number of instances per setting of every case.
+const seedCount = 100
+
+// Each case is loaded on first use, on its own: a case-1 preset reads the
+// 36 kB case-1 file only, not the 1.9 MB gzip of case 2 (363,000 rows).
+var (
+	seedCase1 = sync.OnceValue(loadCase1)
+	seedCase2 = sync.OnceValue(loadCase2)
+	seedCase3 = sync.OnceValue(loadCase3)
+)
+
+func loadCase1() [][]User {
+	out := make([][]User, seedCount)
+	readSeedCSV("seed_instances/case1_gamma_n30.csv", []string{"instance", "arrival", "type", "a"}, func(f [][]byte) {
+		addSeedUser(out, f[0:4])
+	})
+	return out
+}
+
+func loadCase2() map[int][][]User {
+	return loadSettings("seed_instances/case2_variable_n.csv.gz", "n", case2N, seedInt)
+}
+
+func loadCase3() map[string][][]User {
+	return loadSettings("seed_instances/case3_bigsmall.csv", "order", case3Orders, func(b []byte) string { return string(b) })
+}
+
+// loadSettings reads a seed file of several settings (case 2's n, case 3's
+// order): column col names the setting, one of settings, then come instance,
+// arrival, type and a.
+func loadSettings[K comparable](name, col string, settings []K, key func([]byte) K) map[K][][]User {
+	out := map[K][][]User{}
+	for _, k := range settings {
+		out[k] = make([][]User, seedCount)
+	}
+	readSeedCSV(name, []string{col, "instance", "arrival", "type", "a"}, func(f [][]byte) {
+		dst, ok := out[key(f[0])]
+		if !ok {
+			panic(fmt.Sprintf("eapm: embedded file %s: unknown %s %s", name, col, f[0]))
 		}
-		dst[k] = append(dst[k], User{Type: atoi(r["type"]), Tasks: atoi(r["a"])})
+		addSeedUser(dst, f[1:5])
+	})
+	return out
+}
+
+// seedOnce returns all three cases (what Reproduce and the tests use).
+func seedOnce() *seedInstances {
+	return &seedInstances{case1: seedCase1(), case2: seedCase2(), case3: seedCase3()}
+}
+
+// readSeedCSV streams an embedded seed-instance CSV (gunzipping a .gz) line
+// by line: the header must be exactly cols, and row gets each record's
+// fields, valid until the next call. No record is kept, no map built.
+func readSeedCSV(name string, cols []string, row func(f [][]byte)) {
+	b, err := dataFS.ReadFile("data/" + name)
+	if err != nil {
+		panic("eapm: embedded file missing: " + name) // a build error, not input
 	}
-	for _, r := range mustRecords("seed_instances/case1_gamma_n30.csv") {
-		add(s.case1, r)
+	var r io.Reader = bytes.NewReader(b)
+	if strings.HasSuffix(name, ".gz") {
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			panic("eapm: embedded file " + name + ": " + err.Error())
+		}
+		r = zr
 	}
-	for _, n := range case2N {
-		s.case2[n] = make([][]User, 100)
+	sc := bufio.NewScanner(r)
+	f := make([][]byte, len(cols))
+	for line := 1; sc.Scan(); line++ {
+		l := bytes.TrimSuffix(sc.Bytes(), []byte("\r"))
+		if len(l) == 0 {
+			continue
+		}
+		k := 0
+		for k < len(f) {
+			c := bytes.IndexByte(l, ',')
+			if c < 0 {
+				f[k], l = l, nil
+				k++
+				break
+			}
+			f[k], l = l[:c], l[c+1:]
+			k++
+		}
+		if k != len(f) || l != nil {
+			panic(fmt.Sprintf("eapm: embedded file %s line %d: %d columns expected", name, line, len(cols)))
+		}
+		if line == 1 {
+			for i, c := range cols {
+				if string(f[i]) != c {
+					panic(fmt.Sprintf("eapm: embedded file %s: column %d is %q, expected %q", name, i+1, f[i], c))
+				}
+			}
+			continue
+		}
+		row(f)
 	}
-	for _, r := range mustRecords("seed_instances/case2_variable_n.csv.gz") {
-		add(s.case2[atoi(r["n"])], r)
+	if err := sc.Err(); err != nil {
+		panic("eapm: embedded file " + name + ": " + err.Error())
 	}
-	for _, o := range case3Orders {
-		s.case3[o] = make([][]User, 100)
+}
+
+// addSeedUser appends the user of fields instance, arrival, type, a to its
+// instance's stream, checking the arrivals come in order.
+func addSeedUser(dst [][]User, f [][]byte) {
+	k, arrival := seedInt(f[0]), seedInt(f[1])
+	if k >= len(dst) {
+		panic(fmt.Sprintf("eapm: seed instance %d out of range", k))
 	}
-	for _, r := range mustRecords("seed_instances/case3_bigsmall.csv") {
-		add(s.case3[r["order"]], r)
+	if arrival != len(dst[k]) {
+		panic("eapm: seed instances out of arrival order")
 	}
-	return s
-})
+	dst[k] = append(dst[k], User{Type: seedInt(f[2]), Tasks: seedInt(f[3])})
+}
+
+// seedInt parses a non-negative decimal integer of the embedded data.
+func seedInt(b []byte) int {
+	if len(b) == 0 || len(b) > 9 {
+		panic(fmt.Sprintf("eapm: embedded data: bad integer %q", b))
+	}
+	v := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			panic(fmt.Sprintf("eapm: embedded data: bad integer %q", b))
+		}
+		v = 10*v + int(c-'0')
+	}
+	return v
+}
 
 // rawResult is one row of the authors' raw means (authors_raw_obj_values.csv).
 type rawResult struct {

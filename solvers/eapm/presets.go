@@ -41,7 +41,7 @@ func genTarplee(_ context.Context, c TarpleeConfig, seed int64) (*solvers.Worklo
 func genSeedCase1(_ context.Context, c Case1Config, seed int64) (*solvers.Workload, error) {
 	k, in := c.Instance, tarpleeMatrices()
 	if k >= 0 {
-		in.Users = cloneUsers(seedOnce().case1[k])
+		in.Users = cloneUsers(seedCase1()[k])
 	} else {
 		in.Users = genCase1(presetRand(seed))
 	}
@@ -52,7 +52,7 @@ func genSeedCase1(_ context.Context, c Case1Config, seed int64) (*solvers.Worklo
 func genSeedCase2(_ context.Context, c Case2Config, seed int64) (*solvers.Workload, error) {
 	k, n, in := c.Instance, c.Users(), tarpleeMatrices()
 	if k >= 0 {
-		in.Users = cloneUsers(seedOnce().case2[n][k])
+		in.Users = cloneUsers(seedCase2()[n][k])
 	} else {
 		in.Users = genCase2(presetRand(seed), n)
 	}
@@ -63,7 +63,7 @@ func genSeedCase2(_ context.Context, c Case2Config, seed int64) (*solvers.Worklo
 func genSeedCase3(_ context.Context, c Case3Config, seed int64) (*solvers.Workload, error) {
 	k, in := c.Instance, tarpleeMatrices()
 	if k >= 0 {
-		in.Users = cloneUsers(seedOnce().case3[c.Order][k])
+		in.Users = cloneUsers(seedCase3()[c.Order][k])
 	} else {
 		in.Users = genCase3(presetRand(seed), c.Order)
 	}
