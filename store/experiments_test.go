@@ -45,7 +45,7 @@ func addExperiment(t *testing.T, s *Store, w *Workload, n int) (*Experiment, []*
 	return e, runs
 }
 
-func count(t *testing.T, s *Store, table string) int {
+func count(t testing.TB, s *Store, table string) int {
 	t.Helper()
 	var n int
 	if err := s.db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {

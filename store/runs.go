@@ -456,9 +456,7 @@ func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 	// claim changed nothing and is tried again.
 	err := retryBusy(ctx, func() error {
 		var err error
-		r, err = scanRun(s.db.QueryRowContext(ctx, `UPDATE runs SET status = ?, started_at = ?
-			WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
-			RETURNING `+runListColumns, StatusRunning, fmtTime(now()), StatusQueued), false, false)
+		r, err = scanRun(s.hot.claim.QueryRowContext(ctx, StatusRunning, fmtTime(now()), StatusQueued), false, false)
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -499,8 +497,7 @@ func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMe
 		return dbErr(op, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?
-		WHERE id = ? AND status = ?`, status, errMsg, errField, fmtTime(now()), id, StatusRunning)
+	res, err := tx.StmtContext(ctx, s.hot.finish).ExecContext(ctx, status, errMsg, errField, fmtTime(now()), id, StatusRunning)
 	if err != nil {
 		return dbErr(op, err)
 	}
@@ -509,17 +506,29 @@ func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMe
 		return s.changed(ctx, op, res, id, "finish")
 	}
 	if rep.Valid {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)", id, rep); err != nil {
+		if _, err := tx.StmtContext(ctx, s.hot.report).ExecContext(ctx, id, rep); err != nil {
 			return dbErr(op, err)
 		}
 		if status == StatusDone {
-			if _, err := tx.ExecContext(ctx, metricsFromReport, id, rep); err != nil {
+			if _, err := tx.StmtContext(ctx, s.hot.metrics).ExecContext(ctx, id, rep); err != nil {
 				return dbErr(op, err)
 			}
 		}
 	}
 	return dbErr(op, tx.Commit())
 }
+
+// The statements of claiming and finishing a run (prepared once, see
+// hotStatements).
+var claimNext = `UPDATE runs SET status = ?, started_at = ?
+	WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
+	RETURNING ` + runListColumns
+
+const (
+	finishRun = `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?
+		WHERE id = ? AND status = ?`
+	insertReport = "INSERT INTO run_reports (run_id, report) VALUES (?, ?)"
+)
 
 // metricsFromReport stores the metrics of report ?2 as run ?1's rows of
 // run_metrics: the entries of its top-level "metrics" array that have a
