@@ -26,6 +26,7 @@ type Config struct {
 	Early      bool    // early completion
 	EarlyMin   float64 // lower bound of the early-completion fraction
 	GanttCycle int     // the cycle drawn as a Gantt, 1-based
+	Carry      bool    // carry a cycle's unplanned jobs into the next batch
 
 	// A trace (Format "swf").
 	Policy      string  // batch: queue policy (batch.Policy)
@@ -51,6 +52,7 @@ func DefaultConfig() Config {
 		Early:      false,         // jobs run their reserved time
 		EarlyMin:   0.2,           // the seed's U[0.2, 1]
 		GanttCycle: 1,             // the workload's own cycle
+		Carry:      true,          // a job waits for a later cycle (§1.1, Fig. 1); the seed's experiments use independent cycles (carry=false)
 
 		Policy:      string(batch.EASY), // the archive's most common policy
 		Procs:       0,                  // the trace header's MaxProcs (MaxNodes without it)
@@ -95,6 +97,9 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Float(&c.EarlyMin, "early_min", "share", 0.01, 1,
 		"Lower bound of the early-completion fraction U[early_min, 1] of the reserved time. Default 0.2, the seed's.").
 		For(slot...)
+	ps.Bool(&c.Carry, "carry",
+		"true: a job with no alternative is carried into the next cycle's batch, ahead of the new jobs (seed §1.1, Fig. 1). false: cycles are independent, as in the seed's experiments («5000 отдельных циклов», §2.2; «5000 независимых циклов», §3.1): such a job is a failure of its cycle and leaves. Default true.").
+		For(slot...)
 	ps.Int(&c.GanttCycle, "gantt_cycle", "cycle", 1, 100_000,
 		"The cycle whose plan is drawn as a Gantt (nodes as lanes, local jobs grey, chosen windows by job, unchosen alternatives outlined; with shift, before and after). Must be ≤ cycles. Default 1.").
 		For(slot...)
@@ -133,7 +138,13 @@ func (g *GenConfig) Declare(ps *solvers.ParamSet) {
 	ps.Float(&g.PerfMax, "perf_max", "", 0.01, 1e6, "Highest node performance. Default 10, the seed's.")
 	ps.Int(&g.Interval, "interval", "time units", 1, MaxInterval, "Planning interval T of a cycle. Default 600, the seed's.")
 	ps.Int(&g.Jobs, "jobs", "jobs", 1, MaxJobs, "New jobs per cycle. Default 20, the seed's.")
-	ps.Float(&g.LocalLoad, "local_load", "share", 0, 0.95, "Owners' local load: expected share of each node's interval taken by local jobs of 20–100 time units (ours; the seed sets load levels by the failure rate). Default 0.3.")
+	ps.Float(&g.LocalLoad, "local_load", "share", 0, 0.95, "Owners' local load: expected share of each node's interval taken by local jobs of 20–100 time units (ours; the seed sets load levels by the failure rate U only). Default 0.06: the seed's medium load, U ≈ 0.03 (§2.3) with the kth jobs.")
+	ps.Choice(&g.JobLaw, "job_law", JobLaws(),
+		"How a job's width and volume are drawn (the seed gives neither). kth: a record of the KTH SP2 log (Parallel Workloads Archive) at most nodes_max processors wide, its requested processors as nodes and its requested time as the time on an average node (p = 6), the log's longest request (60 h) being one interval. uniform: nodes ~ U{1..nodes_max}, volume ~ U[100, 400]. Default kth.")
+	ps.Int(&g.NodesMax, "nodes_max", "nodes", 1, MaxNodes, "The widest job: kth leaves out the log's wider records, uniform draws U{1..nodes_max}. A job wider than the domain runs on all its nodes. Default 24, the seed's domain.")
+	ps.Float(&g.VolumeScale, "volume_scale", "", 0.01, 1000, "Multiplies every job's volume (the sensitivity of the unknown job sizes). Default 1.")
+	ps.Choice(&g.PriceLaw, "price_law", PriceLaws(),
+		"A node's price per time unit from its performance p before the owner's discount/markup (the seed: «в зависимости от производительности», law not given). linear: p (one price per unit of work); sqrt: 6·√(p/6) (fast nodes sell work cheaper); square: 6·(p/6)² (dearer). Every law prices the average node (p = 6) at 6. Default linear.")
 }
 
 // ReproConfig is the seed experiment's knobs (the reproduce parameters).
@@ -147,20 +158,20 @@ type ReproConfig struct {
 // DefaultReproConfig is the reproduce defaults.
 func DefaultReproConfig() ReproConfig {
 	return ReproConfig{
-		Cycles:     800,          // the default reproduce within about a minute on 2 cores; the seed's 5000 is the full setting
+		Cycles:     250,          // the whole reproduce within a minute on 2 cores with the KTH jobs (many small jobs: hundreds of alternatives per job); the seed's 5000 is the full setting
 		Seed:       1,            // the run default seed of toporkov2014
 		Strategy:   StratRuntime, // the run default: the seed does not name it for Tables 1 and 2
-		FlowCycles: 1000,         // the job-flow half near half a minute on 2 cores
+		FlowCycles: 350,          // the node study (up to 150 nodes) within the same minute
 	}
 }
 
 // Declare binds the reproduce parameters.
 func (r *ReproConfig) Declare(ps *solvers.ParamSet) {
 	ps.Int(&r.Cycles, "cycles", "cycles", 10, 100_000,
-		"Planning cycles of every run (2 for Table 1, 5 for Table 2, 21 for Fig 3). Default 800 keeps the default reproduce within about a minute on 2 cores; the seed's 5000 is the full setting.")
+		"Planning cycles of every run (2 for Table 1, 8 for Table 2, 21 for Fig 3). Default 250 keeps the default reproduce within about a minute on 2 cores; the seed's 5000 is the full setting (minutes).")
 	ps.Int(&r.Seed, "seed", "", 0, math.MaxInt32, "Seed of the toporkov2014 domain and of every cycle's draw. Default 1.")
 	ps.Choice(&r.Strategy, "strategy", Strategies(),
 		"VO strategy for Table 1 and Table 2 (the seed does not name it there). Fig 3 always minimizes processor time (proctime), as the seed says. Default runtime, the run default.")
 	ps.Int(&r.FlowCycles, "flow_cycles", "cycles", 10, 100_000,
-		"Planning cycles of every run of Table 3, Fig 4 and Figs 5–8 (3 + 11 + 24 runs, up to 150 nodes). Default 1000 keeps the whole reproduce near half a minute on 2 cores (the node study on up to 150 nodes dominates); the seed's 5000 is the full setting (the whole reproduce about 85 s).")
+		"Planning cycles of every run of Table 3, Fig 4 and Figs 5–8 (3 + 11 + 24 runs, up to 150 nodes). Default 350 keeps the whole reproduce within about a minute on 2 cores (the node study on up to 150 nodes dominates); the seed's 5000 is the full setting (many minutes).")
 }

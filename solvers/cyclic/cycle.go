@@ -29,6 +29,10 @@ type SimConfig struct {
 	// plans, chosen by Priority; the rest is backfilled (Depth).
 	Share    float64
 	Priority string
+	// Independent: a job with no plan is a failure of its cycle and is
+	// not carried to the next (the seed's «5000 независимых циклов»);
+	// otherwise it is carried.
+	Independent bool
 }
 
 // JobPlan is one job's fate in a cycle.
@@ -340,7 +344,7 @@ type GanttCycle struct {
 // Simulate runs cfg.Cycles planning cycles on in with planner p: each
 // cycle's batch is the carried jobs (longest-waiting first, then their
 // order) followed by the cycle's new jobs; jobs without an alternative are
-// carried to the next cycle.
+// carried to the next cycle, unless cfg.Independent.
 func Simulate(ctx context.Context, in *Instance, cfg SimConfig, p Planner, before *[]Window, progress func(done, total int, note string)) (*Result, error) {
 	sim := newSimulation(in, cfg, before)
 	every := max(1, cfg.Cycles/200)
@@ -453,7 +457,9 @@ func (sim *simulation) tally(cp *CyclePlan, d *Domain, st *CycleStats) {
 		st.Alternatives += len(jp.Alts)
 		if jp.Chosen < 0 {
 			st.Postponed++
-			sim.queue = append(sim.queue, carriedJob{jp.Job, jp.Waited + 1})
+			if !sim.cfg.Independent {
+				sim.queue = append(sim.queue, carriedJob{jp.Job, jp.Waited + 1})
+			}
 			continue
 		}
 		w := jp.Planned

@@ -82,6 +82,7 @@ func smallGen(seed int64) GenConfig {
 	g.Interval = 100 + int(seed%5)*50
 	g.Jobs = 2 + int(seed%7)
 	g.LocalLoad = []float64{0, 0.2, 0.45, 0.7}[seed%4]
+	g.JobLaw, g.NodesMax = JobLawUniform, 4 // small hand-sized jobs on small domains
 	g.VolumeMin, g.VolumeMax = 20, 200
 	return g
 }

@@ -57,23 +57,56 @@
 //
 // # Decisions the paper leaves open (and why)
 //
-//   - Price law: c = unit_price × p × (1 + ε), ε ~ N(0, 0.15) clipped to
-//     ±0.5, unit_price 1. The seed says only "from the performance with a
-//     normal discount/markup"; proportional to p keeps the price per unit of
-//     work flat on average, so the cost criterion trades against time, and
-//     puts the market price of Table 2's middle node near 6, as its table
-//     (profit peaks at c ≈ 6) suggests.
-//   - Volume distribution: V ~ U[100, 400] work units, m ~ U{1..4} nodes:
-//     ≈ 50 time units on a p = 6 node, the order of Table 1's runtimes.
-//   - Minimum performance ~ U[2, 6]; budget = f × m × V × unit_price, f ~
-//     U[0.9, 1.6] (the seed's richest users pay market + 60 %; the poorest
-//     need a discount), raised to the cost of the m cheapest eligible nodes
-//     so that every job fits an empty domain and failures measure the load.
+//   - Stated settings (quoted in Russian with a translation on
+//     Toporkov2014's fields): 24 nodes, p ~ U[2, 10], T = 600, 20 jobs per
+//     cycle, budgets up to market + 60 % (§2.1); criterion uniform over
+//     four, 5000 independent cycles (§2.2, §3.1); k ∈ {1, 2, 3, 5, 6, 10,
+//     20} and load levels by U = 0.3 / 0.03 / < 0.0002 (§2.3); Table 2 on
+//     T = 600 (§2.4); Fig 4 at medium load (§3.1); early completion
+//     U[0.2, 1] × reserved time (§3.2); nodes 6 … 150 (Fig. 6's axis).
+//   - Independent cycles (SimConfig.Independent, run parameter carry):
+//     the seed's experiments are «5000 отдельных/независимых циклов», so
+//     the reproduce never carries an unplanned job into the next batch;
+//     such a job is a failure of its cycle. Runs carry by default (§1.1,
+//     Fig. 1), as before.
+//   - Price law (unknown beyond «в зависимости от производительности» and
+//     a normal discount/markup): c = p × (1 + ε), ε ~ N(0, 0.15) clipped
+//     to ±0.5: one cost unit per unit of work, the simulator's relative
+//     units; price_law sqrt and square are the sensitivity's
+//     alternatives (each prices the average node, p = 6, at 6). Table 2
+//     no longer depends on this unit: it sets its node's price to 0.25 …
+//     2 × that node's market price, the node being the domain's median
+//     by performance, so where the profit peaks is measured. (Before, the
+//     node nearest p = 6 was priced at the seed's absolute c = 2 … 10 with
+//     the unit chosen so the market price was ≈ 6: the peak at 6 was
+//     partly built in.)
+//   - Job width and volume (unknown): job_law kth draws (requested
+//     processors, requested time) from the KTH SP2 log of the Parallel
+//     Workloads Archive (data/kth_jobs.csv, 1720 distinct pairs of 27,992
+//     jobs; provenance and derivation in data/SOURCES.md; a test rebuilds
+//     it from the repository's copy of the log), records wider than
+//     nodes_max = 24 (the seed's domain) left out. The time unit is the
+//     least that fits the log's longest request (60 h) into one interval
+//     on the slowest node (p = 2): 1080 s, the rule the package uses to
+//     cut a trace into cycles, and the reading under which the seed's low
+//     load (U < 0.0002) is reachable at all. (Fitting it on the average
+//     node instead, 360 s, makes 11 % of cycles fail with no local load.)
+//     Mean width 4.7, mean time 12.5 units on p = 6. job_law uniform is
+//     the package's first choice (U{1..nodes_max} × U[100, 400]);
+//     volume_scale multiplies every volume.
+//   - Minimum performance ~ U[2, 6]; budget = f × m × V × unit_price
+//     (the market cost of the job's work on the average node under every
+//     price law), f ~ U[0.9, 1.6] (the seed's richest users pay market +
+//     60 %; the poorest need a discount: 0.9 is ours), raised to the cost
+//     of the m cheapest eligible nodes so that every job fits an empty
+//     domain and failures measure the load.
 //   - Criterion: uniform over start, runtime, finish, cost (the seed's).
 //   - Local load model: per node an alternating renewal process from a random
 //     phase: local jobs of U{20..100} time units separated by idle gaps
-//     ~ Exp with the mean that makes the expected busy share local_load
-//     (default 0.3). The seed sets its load levels by the failure rate only.
+//     ~ Exp with the mean that makes the expected busy share local_load.
+//     The seed gives levels by the failure rate only; we set local_load to
+//     meet them (TestLoadScan): 0.15 → U ≈ 0.3 (high), 0.06 → U ≈ 0.03
+//     (medium, the default), 0 → U = 0 (low).
 //   - Cycles: each cycle draws a fresh local load and fresh jobs from an
 //     independent random stream per cycle (cycleRNG(seed, c)), so cycle c
 //     does not depend on earlier draws; the generator is stored in the
@@ -146,24 +179,35 @@
 // # Reproduce
 //
 // Reproduce runs Table 1 (one fair and one css run, jobs grouped by their
-// own criterion), Table 2 (one node's price set to c ∈ {2, 4, 6, 8, 10})
-// and Fig 3 (fair, proctime, k ∈ {1, 2, 3, 5, 6, 10, 20} at three local
-// loads), 26 runs of `cycles` cycles each (default 800: ≈ 20 s on 2
-// cores; cycles=5000 is the seed's full setting) in parallel with
-// solvers.ForEach. The report is built from parts (ReproExperiments, a
-// function listing every part's builder in report order, and
-// BuildReproReport).
+// own criterion), Table 2 (one node's price at 0.25 … 2 × its market
+// price) and Fig 3 (fair, proctime, k ∈ {1, 2, 3, 5, 6, 10, 20} at three
+// local loads), 31 runs of `cycles` cycles each (default 250), then the
+// job-flow half (flowrepro.go), each run with flow_cycles cycles (default
+// 350), strategy proctime (the VO criterion of §3), EASY backfilling and
+// combined at css_share 0.5 in queue order: Table 3 (backfill, css and
+// fair with early completion U[0.2, 1]: planned and actual runtime, start
+// and processor time, beside the paper's, whose "runtime" column is the
+// processor time), Fig 4 (combined at medium load, css_share 0 … 1) and
+// Figs 5–8 (start, processor time, F = start + processor time and finish
+// against 6 … 150 nodes for css, css+shift, combined and backfill). All
+// runs are independent cycles and run in parallel with solvers.ForEach.
+// The defaults keep the whole reproduce near a minute on 2 cores: the KTH
+// jobs are small, so a job has hundreds of disjoint alternatives on 150
+// nodes and the alternatives search dominates (the seed's 5000 cycles
+// take many minutes).
 //
-// flowrepro.go adds the job-flow half (seed §3), each run with flow_cycles
-// cycles (default 1000: the whole reproduce ≈ 30 s on 2 cores; the seed's
-// 5000: ≈ 85 s), strategy
-// proctime (the VO criterion of §3), EASY backfilling and combined at
-// css_share 0.5 in queue order: Table 3 (backfill, css and fair with early completion U[0.2, 1]:
-// planned and actual runtime, start and processor time, beside the paper's,
-// whose "runtime" column is the processor time), Fig 4 (combined at medium
-// load, css_share 0 … 1) and Figs 5–8 (start, processor time, F = start +
-// processor time and finish against 6 … 150 nodes for css, css+shift,
-// combined and backfill; a table gives the numbers).
+// The report opens with the Claims table (claims.go, claims_parts.go):
+// one row per published number and claim of Tables 1–3, Figs 3–8 and the
+// conclusions, each verdict computed by the rule its row states (rules
+// tested in claims_test.go). The sensitivity rows read
+// data/sensitivity.json, the reduced study of sensitivity.go (nodes 6 and
+// 50, few cycles; regenerate with CYCLIC_SENS=<cycles> go test -run
+// TestSensitivityData): for each unknown (volume_scale, nodes_max,
+// price_law, local_load, interval) whether some value reproduces Fig 7's
+// crossing, Table 3's growing lead and Fig 3's best k. The seed's sweeps
+// are experiment definitions (seedexp.go, the family's Seeds): table1,
+// fig3, fig4, table3, figs5-8 with the paper's printed numbers as
+// references, and sensitivity-* over each unknown.
 //
 // # Parameters
 //

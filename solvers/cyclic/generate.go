@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"slices"
+	"strings"
 
 	"schedlab/errs"
 )
@@ -41,32 +42,102 @@ type GenConfig struct {
 	// + 60 %, the seed's richest users; f < 1: the poorest need discounts).
 	BudgetMin float64 `json:"budget_min"`
 	BudgetMax float64 `json:"budget_max"`
+	// JobLaw is how a job's width and volume are drawn (JobLaws): kth, a
+	// record of the KTH SP2 log at most nodes_max wide; uniform, nodes ~
+	// U{nodes_min..nodes_max} and volume ~ U[volume_min, volume_max].
+	// Empty (a workload stored before the field): uniform.
+	JobLaw string `json:"job_law,omitempty"`
+	// VolumeScale multiplies every drawn volume (0: 1).
+	VolumeScale float64 `json:"volume_scale,omitempty"`
+	// PriceLaw is a node's price from its performance (PriceLaws; empty:
+	// linear).
+	PriceLaw string `json:"price_law,omitempty"`
 }
 
-// Toporkov2014 is the seed's setting (Section 2.1) with our choices for
-// what it leaves open (see doc.go).
+// Toporkov2014 is the seed's setting with our choices for what it leaves
+// open. Each field's comment quotes the seed (§ and the Russian original,
+// then our translation) or names the source of our choice; doc.go lists
+// the readings and their measurements.
 func Toporkov2014() GenConfig {
 	return GenConfig{
-		Seed:       1,
-		Nodes:      24,   // the seed's 24 nodes
-		PerfMin:    2,    // p ~ U[2, 10], the seed's
-		PerfMax:    10,   //
-		Interval:   600,  // the seed's typical cycle of 600 time units
-		Jobs:       20,   // the seed's 20 jobs per cycle
-		LocalLoad:  0.3,  // ours: a medium owners' load (see doc.go)
-		LocalMin:   20,   // ours: local jobs of 20–100 time units
-		LocalMax:   100,  //
-		UnitPrice:  1,    // ours: price ≈ performance, so a p = 6 node costs ≈ 6 (Table 2's market)
-		PriceSigma: 0.15, // ours: discount/markup ~ N(0, 0.15)
-		PriceClip:  0.5,  //
-		NodesMin:   1,    // ours: parallel jobs of 1–4 nodes
-		NodesMax:   4,    //
-		VolumeMin:  100,  // ours: 100–400 work units: ≈ 50 time units on a p = 6 node (Table 1's runtimes)
-		VolumeMax:  400,  //
-		MinPerfMin: 2,    // ours: min performance U[2, 6]
-		MinPerfMax: 6,    //
-		BudgetMin:  0.9,  // ours: poorest need ≥ 10 % discount on average
-		BudgetMax:  1.6,  // the seed's richest: market + 60 %
+		Seed: 1,
+		// §2.1: «Количество узлов в ресурсном домене равно 24» — "the
+		// resource domain has 24 nodes". Figs 5–8 vary it: 6, 10, 20, 30,
+		// 50, 75, 100, 150 (the axis of Fig. 6, «Узлы»).
+		Nodes: 24,
+		// §2.1: «Производительность узлов является случайной равномерно
+		// распределенной величиной р е [2, 10]» — "node performance is a
+		// random variable uniform on [2, 10]".
+		PerfMin: 2,
+		PerfMax: 10,
+		// §2.1: «Типовой размер цикла планирования принят равным 600
+		// единицам времени» — "the typical planning cycle is 600 time
+		// units"; §2.4: «на интервале планирования Т = 600».
+		Interval: 600,
+		// §2.1: «Количество заданий на каждом цикле планирования равно 20»
+		// — "each planning cycle has 20 jobs".
+		Jobs: 20,
+		// Unknown: the seed sets its load levels only by the failure rate
+		// U (§2.3: «высоком (У = 0.3), среднем (У = 0.03) и низком уровнях
+		// загрузки (У < 0.0002)») and never gives the owners' local load.
+		// Ours: an alternating renewal process of local jobs of 20–100
+		// time units; its busy share is set by the seed's U: 0.06 gives
+		// the seed's medium load (U ≈ 0.03 with fair, k = 1, proctime,
+		// independent cycles; TestLoadScan), the level of Fig. 4 («при
+		// среднем уровне загрузки», §3.1) and our default elsewhere.
+		LocalLoad: 0.06,
+		LocalMin:  20,
+		LocalMax:  100,
+		// §2.1: «Удельная стоимость ресурса назначается на этапе
+		// ценообразования в зависимости от производительности и случайной
+		// величины «скидка/наценка», подчиняющейся нормальному
+		// распределению» — "the unit price of a resource is set from its
+		// performance and a normally distributed discount/markup". The law
+		// and its scale are unknown. Ours: price = UnitPrice × p × (1 + ε)
+		// (linear: one price per unit of work, so that no node is a
+		// bargain on average; price_law sqrt and square are the
+		// sensitivity's alternatives), UnitPrice = 1: prices are in the
+		// simulator's relative units («в относительных единицах
+		// симулятора», §2.1), and 1 cost unit per unit of work is the
+		// unit, not a fitted value (Table 2 sweeps a price relative to
+		// its node's market price, so it does not depend on it).
+		// ε ~ N(0, 0.15) clipped to ±0.5: ours (unknown).
+		UnitPrice:  1,
+		PriceSigma: 0.15,
+		PriceClip:  0.5,
+		PriceLaw:   PriceLinear,
+		// Job width and volume: unknown in the seed. Ours: the KTH SP2
+		// log of the Parallel Workloads Archive (27,992 jobs, 1996–97; a
+		// real parallel workload, see data/SOURCES.md), each job a
+		// record's requested processors and requested time drawn with the
+		// log's frequencies, records wider than the seed's 24-node domain
+		// left out (7 % of the log). Time: the log's longest request (60 h)
+		// is one interval T on the slowest node (p = 2), so that every job
+		// fits an empty interval on any node (the seed's low load has
+		// U < 0.0002, §2.3) and a unit is 1080 s, the rule the package
+		// uses to cut a trace into cycles; volume = that time × 2. Mean
+		// width 4.7 nodes, mean time 12.5 units on the average node p = 6.
+		JobLaw:      JobLawKTH,
+		NodesMin:    1,   // uniform law only
+		NodesMax:    24,  // the widest job: the seed's domain
+		VolumeMin:   100, // uniform law only: the package's first choice, U[100, 400]
+		VolumeMax:   400,
+		VolumeScale: 1,
+		// Unknown: a job's minimum performance. Ours: U[2, 6], up to the
+		// average node.
+		MinPerfMin: 2,
+		MinPerfMax: 6,
+		// §2.1: «Максимальная стоимость, которую пользователь готов
+		// заплатить за выполнение задания, задается таким образом, чтобы
+		// «богатейшие» пользователи могли позволить себе использование
+		// «дорогих» ресурсов (рыночная стоимость + наценка в 60%), а
+		// «беднейшие» были вынуждены рассчитывать на скидки» — "the most a
+		// user will pay for a job is set so that the richest can afford
+		// dear resources (market cost + 60 %) and the poorest must count
+		// on discounts": budget = f × the job's market cost, f up to 1.6.
+		// The poorest's f is unknown; ours 0.9.
+		BudgetMin: 0.9,
+		BudgetMax: 1.6,
 	}
 }
 
@@ -89,6 +160,9 @@ func (g *GenConfig) Validate() error {
 		{finite(g.VolumeMin) && finite(g.VolumeMax) && g.VolumeMin > 0 && g.VolumeMax >= g.VolumeMin && g.VolumeMax <= 1e9, "generator.volume_min", "must be > 0 and ≤ volume_max"},
 		{finite(g.MinPerfMin) && finite(g.MinPerfMax) && g.MinPerfMin >= 0 && g.MinPerfMax >= g.MinPerfMin && g.MinPerfMax <= maxPerfPrice, "generator.min_perf_min", "must be ≥ 0 and ≤ min_perf_max"},
 		{finite(g.BudgetMin) && finite(g.BudgetMax) && g.BudgetMin >= 0 && g.BudgetMax >= g.BudgetMin && g.BudgetMax <= 1000, "generator.budget_min", "must be ≥ 0 and ≤ budget_max"},
+		{g.JobLaw == "" || slices.Contains(JobLaws(), g.JobLaw), "generator.job_law", "must be one of " + strings.Join(JobLaws(), ", ")},
+		{finite(g.VolumeScale) && g.VolumeScale >= 0 && g.VolumeScale <= 1000, "generator.volume_scale", "must be in [0, 1000] (0: 1)"},
+		{g.PriceLaw == "" || slices.Contains(PriceLaws(), g.PriceLaw), "generator.price_law", "must be one of " + strings.Join(PriceLaws(), ", ")},
 	} {
 		if !c.ok {
 			return errs.Invalidf(c.field, "%s", c.msg)
@@ -126,7 +200,7 @@ func Generate(g GenConfig) (*Instance, error) {
 	for i := range g.Nodes {
 		p := round2(g.PerfMin + rng.Float64()*(g.PerfMax-g.PerfMin))
 		eps := max(-g.PriceClip, min(g.PriceClip, rng.NormFloat64()*g.PriceSigma))
-		in.Nodes = append(in.Nodes, Node{ID: fmt.Sprintf("n%d", i+1), Perf: max(p, 0.01), Price: round2(g.UnitPrice * p * (1 + eps))})
+		in.Nodes = append(in.Nodes, Node{ID: fmt.Sprintf("n%d", i+1), Perf: max(p, 0.01), Price: round2(g.basePrice(p) * (1 + eps))})
 	}
 	cr := cycleRNG(g.Seed, 1)
 	for i := range in.Nodes {
@@ -176,10 +250,21 @@ func (g *GenConfig) appendLocalJobs(out []Interval, rng *rand.Rand) []Interval {
 func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
 	out := make([]Job, 0, g.Jobs)
 	var costs []float64 // cheapestM's scratch
+	scale := g.VolumeScale
+	if scale == 0 {
+		scale = 1
+	}
 	for i := range g.Jobs {
-		m := g.NodesMin + rng.Intn(g.NodesMax-g.NodesMin+1)
+		var m int
+		var v float64
+		if g.JobLaw == JobLawKTH {
+			m, v = kthJob(rng, g.NodesMax, g.Interval, g.PerfMin)
+		} else {
+			m = g.NodesMin + rng.Intn(g.NodesMax-g.NodesMin+1)
+			v = g.VolumeMin + rng.Float64()*(g.VolumeMax-g.VolumeMin)
+		}
 		m = min(m, len(nodes))
-		v := round2(g.VolumeMin + rng.Float64()*(g.VolumeMax-g.VolumeMin))
+		v = round2(v * scale)
 		mp := round2(g.MinPerfMin + rng.Float64()*(g.MinPerfMax-g.MinPerfMin))
 		f := g.BudgetMin + rng.Float64()*(g.BudgetMax-g.BudgetMin)
 		crit := criteria[rng.Intn(len(criteria))]

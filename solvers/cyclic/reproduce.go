@@ -3,7 +3,6 @@ package cyclic
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -34,17 +33,20 @@ var (
 	}
 	// Fig. 3 (§2.3): k values; the figure prints no numbers.
 	fig3K = []int{1, 2, 3, 5, 6, 10, 20}
-	// Our owners' local load for the seed's three load levels, found by a
-	// scan (fair, k = 1, proctime, 400 cycles): 0.43 → U ≈ 0.3,
-	// 0.25 → U ≈ 0.03, 0.05 → U = 0 (the seed: 0.3, 0.03, < 0.0002).
+	// Our owners' local load for the seed's three load levels (§2.3:
+	// «при высоком (У = 0.3), среднем (У = 0.03) и низком уровнях загрузки
+	// (У < 0.0002)»), found by a scan (TestLoadScan: fair, k = 1,
+	// proctime, independent cycles, 1000 cycles): 0.15 → U ≈ 0.295,
+	// 0.06 → U ≈ 0.032, 0 → U = 0 (0.01 already gives 0.001 > 0.0002).
 	fig3Loads = []struct {
 		name  string
 		load  float64
 		paper string
+		u     float64 // the seed's U (the low level's bound)
 	}{
-		{"high load", 0.43, "0.3"},
-		{"medium load", 0.25, "0.03"},
-		{"low load", 0.05, "< 0.0002"},
+		{"high load", 0.15, "0.3", 0.3},
+		{"medium load", 0.06, "0.03", 0.03},
+		{"low load", 0, "< 0.0002", 0.0002},
 	}
 )
 
@@ -66,6 +68,7 @@ type ReproSetting struct {
 	Strategy string
 	Base     GenConfig // toporkov2014 with the seed
 	In       *Instance // Generate(Base)
+	Claims   *Claims   // the Claims rows, filled as the parts are built
 }
 
 // ReproExperiment is one part of the reproduce report: its runs (all
@@ -86,7 +89,7 @@ func ReproExperiments() []func(ReproSetting) (*ReproExperiment, error) {
 // NewReproSetting is the setting of every experiment of a reproduce with
 // cfg: toporkov2014 with cfg's seed, generated.
 func NewReproSetting(cfg ReproConfig) (ReproSetting, error) {
-	set := ReproSetting{Config: cfg, Cycles: cfg.Cycles, Seed: int64(cfg.Seed), Strategy: cfg.Strategy, Base: Toporkov2014()}
+	set := ReproSetting{Config: cfg, Cycles: cfg.Cycles, Seed: int64(cfg.Seed), Strategy: cfg.Strategy, Base: Toporkov2014(), Claims: &Claims{}}
 	set.Base.Seed = set.Seed
 	var err error
 	set.In, err = Generate(set.Base)
@@ -156,18 +159,24 @@ func RunRepro(ctx context.Context, parts []*ReproExperiment, progress solvers.Pr
 func BuildReproReport(set ReproSetting, parts []*ReproExperiment) *solvers.Report {
 	r := &solvers.Report{}
 	r.Metrics = []solvers.Metric{{Name: "cycles", Value: float64(set.Cycles)}}
+	b := set.Base
 	r.Notes = []string{
-		fmt.Sprintf("Setting: toporkov2014 (24 nodes, p ~ U[2,10], T = 600, 20 new jobs per cycle, local load 0.3; seed %d), %d cycles per run (the seed: 5000; parameter cycles). Table 1 and Table 2 use the VO strategy %s with the limit of eqs. (2), (4) (the seed names neither); Fig 3 minimizes processor time (proctime) as the seed says.", set.Seed, set.Cycles, set.Strategy),
-		"Assumptions behind every number (see the package doc): price = performance × (1 + ε), ε ~ N(0, 0.15); volume U[100, 400]; 1–4 nodes per job; min performance U[2, 6]; budget = f × market cost, f ~ U[0.9, 1.6]; owners' local jobs of 20–100 time units as an alternating renewal process; times ⌈volume / performance⌉.",
+		fmt.Sprintf("Setting: toporkov2014 (24 nodes, p ~ U[2,10], T = 600, 20 new jobs per cycle: the seed's, §2.1; owners' local load %g, the seed's medium load U ≈ 0.03; seed %d), %d independent cycles per run (the seed: 5000 independent cycles; parameter cycles). Table 1 and Table 2 use the VO strategy %s with the limit of eqs. (2), (4) (the seed names neither); Fig 3 and §3 minimize processor time (proctime) as the seed says.", b.LocalLoad, set.Seed, set.Cycles, set.Strategy),
+		"Our choices for what the seed leaves open (see the package doc): jobs drawn from the KTH SP2 log (requested processors ≤ 24 as nodes, requested time with the log's longest request = one interval on the slowest node: mean 4.7 nodes, 12.5 time units on p = 6); price = performance × (1 + ε), ε ~ N(0, 0.15), in relative units; min performance U[2, 6]; budget = f × market cost, f ~ U[0.9, 1.6]; owners' local jobs of 20–100 time units as an alternating renewal process; times ⌈volume / performance⌉. The sensitivity of the results to these unknowns is the seed experiments sensitivity-* (see Claims).",
 	}
 	for _, e := range parts {
 		e.Build(r)
+	}
+	if set.Claims != nil {
+		set.Claims.sensitivity(storedSensitivity())
+		set.Claims.conclusions()
+		r.Tables = append([]solvers.Table{set.Claims.Table()}, r.Tables...)
 	}
 	return r
 }
 
 func runCfg(set ReproSetting, v, st string, k int) SimConfig {
-	return SimConfig{Variant: v, Strategy: st, K: k, Cycles: set.Cycles, GanttCycle: 1}
+	return SimConfig{Variant: v, Strategy: st, K: k, Cycles: set.Cycles, GanttCycle: 1, Independent: true}
 }
 
 func table1(set ReproSetting) (*ReproExperiment, error) {
@@ -192,7 +201,14 @@ func table1(set ReproSetting) (*ReproExperiment, error) {
 			paper := 100 * (t1.Rows[ci][col+1].(float64)/t1.Rows[4][col+1].(float64) - 1)
 			cmpNote += fmt.Sprintf(" %s %+.0f %% (%+.0f %%);", c, ours, paper)
 		}
-		r.Notes = append(r.Notes, strings.TrimSuffix(cmpNote, ";")+". The shape (every criterion wins on its own measure; finish gives the earliest start too; cost pays with the latest start) is the paper's; our gains are larger on start and finish because our css first fit takes the first m slots found, however slow, so its windows run longer and later.")
+		r.Notes = append(r.Notes, strings.TrimSuffix(cmpNote, ";")+".")
+		var rows [5]t1Row
+		for i, row := range t1.Rows {
+			for k := range 5 {
+				rows[i][k] = row[1+2*k].(float64)
+			}
+		}
+		set.Claims.table1(rows)
 		a, b := fair.Res.All, css.Res.All
 		r.Metrics = append(r.Metrics,
 			solvers.Metric{Name: "fair_start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
@@ -201,41 +217,75 @@ func table1(set ReproSetting) (*ReproExperiment, error) {
 			solvers.Metric{Name: "css_cost", Value: div(b.Cost, float64(b.Planned)), Unit: "cost units", Better: solvers.Lower})
 		r.Notes = append(r.Notes,
 			"Published numbers: Table 1 and Table 2 as printed in §2.2 and §2.4 (Table 1's cost-criterion finish 318.1 is 262.6 + 55.5; Table 2's profit at c = 2, 527.1, is not 2 × 256.6 = 513.2 as the other rows' P = c × L are: we show it as printed). Fig. 3 prints no numbers: only its shape is comparable.",
-			"Table 1: fair-share rows group the jobs of one fair (k = 1) run by their own criterion (uniform over the four, as in the seed); the css row is a css run on the same workload and cycles. Our costs differ from the paper's in level: price per time unit ≈ performance (unit price 1, chosen so Table 2's market price is ≈ 6) and jobs of 1–4 nodes; the seed gives neither its price unit nor its job sizes, so compare the ratios (each criterion's row vs css), not the levels.",
-			"N_A: the seed's ≈ 12 alternatives per job cannot come with disjoint alternatives of ≈ 100 processor time units on 24 × 600 node-time with 20 jobs; ours follow from the job sizes we chose.")
+			"Table 1: fair-share rows group the jobs of one fair (k = 1) run by their own criterion (uniform over the four, as in the seed); the css row is a css run on the same workload and cycles. Costs are in our relative units (1 per unit of work); the seed does not give its price unit, so compare the ratios (each criterion's row vs css), not the cost levels.",
+			"N_A: alternatives are disjoint (found round after round, each taking its slots out), so N_A is bounded by the free node-time over a job's size; the seed's ≈ 12 per job with 20 jobs on 24 nodes needs smaller jobs or overlapping alternatives (the seed's §1.1 says both «не обязательно не пересекаются» and «непересекающихся»).")
 	}}, nil
+}
+
+// table2Ratios are the prices Table 2 sets on its node, as multiples of
+// the node's market price (the law's price for its performance, without
+// the owner's markup). The seed's grid is c ∈ {2, 4, 6, 8, 10} in units
+// it does not give; ours spans a quarter to twice the market price, so
+// where the profit peaks is a result, not a consequence of the price unit.
+var table2Ratios = []float64{0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2}
+
+// table2Node is the node Table 2 prices: the one of median performance
+// (the seed's «отдельного вычислительного узла» is not specified).
+func table2Node(in *Instance) int {
+	idx := make([]int, len(in.Nodes))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmpFloat(in.Nodes[a].Perf, in.Nodes[b].Perf)
+	})
+	return idx[(len(idx)-1)/2]
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 func table2(set ReproSetting) (*ReproExperiment, error) {
 	in := set.In
-	// The node whose performance is nearest the middle of the range (its
-	// market price ≈ 6 at unit price 1) gets price c.
-	owner := 0
-	mid := (set.Base.PerfMin + set.Base.PerfMax) / 2
-	for i, n := range in.Nodes {
-		if math.Abs(n.Perf-mid) < math.Abs(in.Nodes[owner].Perf-mid) {
-			owner = i
-		}
-	}
+	owner := table2Node(in)
+	market := set.Base.basePrice(in.Nodes[owner].Perf)
 	var runs []*ReproRun
-	for _, c := range paperT2Prices {
+	for _, r := range table2Ratios {
 		cp := *in
 		cp.Nodes = append([]Node(nil), in.Nodes...)
-		cp.Nodes[owner].Price = c
-		runs = append(runs, &ReproRun{Name: fmt.Sprintf("Table 2 c=%g", c), In: &cp, Cfg: runCfg(set, VariantFair, set.Strategy, 1)})
+		cp.Nodes[owner].Price = round2(r * market)
+		runs = append(runs, &ReproRun{Name: fmt.Sprintf("Table 2 price %g × market", r), In: &cp, Cfg: runCfg(set, VariantFair, set.Strategy, 1)})
 	}
 	return &ReproExperiment{Runs: runs, Build: func(r *solvers.Report) {
 		T := float64(in.Interval)
-		t2 := solvers.Table{Title: "Table 2", Columns: []string{"price", "load_time", "paper_load_time", "utilization", "paper_utilization", "profit", "paper_profit", "failures", "paper_failures"}}
-		for i, c := range paperT2Prices {
+		t2 := solvers.Table{Title: "Table 2", Columns: []string{"price_ratio", "price", "load_time", "utilization", "profit", "failures"}}
+		var st table2Stats
+		for i, ratio := range table2Ratios {
 			res := runs[i].Res
 			nc := float64(len(res.Cycles))
 			load := res.NodeLoad[owner] / nc
-			t2.Rows = append(t2.Rows, []any{c, load, paperT2[i][0], load / T, paperT2[i][1], res.NodeIncom[owner] / nc, paperT2[i][2], float64(res.Failures) / nc, paperT2[i][3]})
+			c := runs[i].In.Nodes[owner].Price
+			t2.Rows = append(t2.Rows, []any{ratio, c, load, load / T, res.NodeIncom[owner] / nc, float64(res.Failures) / nc})
+			st.ratio = append(st.ratio, ratio)
+			st.load = append(st.load, load)
+			st.profit = append(st.profit, res.NodeIncom[owner]/nc)
+			st.fail = append(st.fail, float64(res.Failures)/nc)
 		}
-		r.Tables = append(r.Tables, t2)
+		pub := solvers.Table{Title: "Table 2 (paper)", Columns: []string{"price", "load_time", "utilization", "profit", "failures"}}
+		for i, c := range paperT2Prices {
+			pub.Rows = append(pub.Rows, []any{c, paperT2[i][0], paperT2[i][1], paperT2[i][2], paperT2[i][3]})
+		}
+		r.Tables = append(r.Tables, t2, pub)
+		set.Claims.table2(st)
 		on := in.Nodes[owner]
-		r.Notes = append(r.Notes, fmt.Sprintf("Table 2: the owner's node is %s (performance %.2f, market price ≈ %.2f), the node nearest the middle of [2, 10]; its price is set to c in a fair (k = 1) run each; load_time is the VO's processor time on it per cycle, utilization = load_time / T, profit = c × load_time per cycle, failures = the run's failure rate (all jobs, as the seed's Y). Jobs choose by their own criterion, so a dear node loses the cost-criterion jobs first, as in the paper. Our load times are about half the paper's: one node of 24 under local load 0.3 with our job sizes; the failure rate is the whole run's (some job of the batch unplanned), higher than the paper's Y because our medium local load already fails ≈ 3 %% of cycles; it still rises with c as the paper's does (a dear node leaves poor jobs fewer affordable nodes).", on.ID, on.Perf, on.Perf*set.Base.UnitPrice))
+		r.Notes = append(r.Notes, fmt.Sprintf("Table 2: the owner's node is %s, the domain's node of median performance (%.2f; market price %.2f under the %s price law); in one fair (k = 1) run per price its price is set to price_ratio × the market price. load_time is the VO's processor time on it per cycle, utilization = load_time / T, profit = price × load_time per cycle, failures = the run's failure rate. The paper's table is shown apart: its prices are in units it does not give, so its rows cannot be paired with ours; its claims (load falls with the price, the profit peaks near the market price, failures rise) are compared in Claims.", on.ID, on.Perf, market, set.Base.PriceLaw))
 	}}, nil
 }
 
@@ -282,7 +332,20 @@ func fig3(set ReproSetting) (*ReproExperiment, error) {
 			uN := loads.Rows[(li+1)*len(fig3K)-1][3].(float64)
 			shape += fmt.Sprintf("%s: least processor time at k = %d (%.1f vs %.1f at k = 1), U %.3g at k = 1 → %.3g at k = %d; ", fig3Loads[li].name, fig3K[best], l.Points[best][1], l.Points[0][1], u1, uN, fig3K[len(fig3K)-1])
 		}
-		r.Notes = append(r.Notes, shape+"the paper: more sub-batches help at low load, fewer at high load. Ours: smaller sub-batches give each job more (AEP-best) alternatives, so processor time falls with k at every level; at high load the failure rate grows with k (early sub-batches take the best slots without regard for later ones), which is where the paper's high-load curve turns up.")
-		r.Notes = append(r.Notes, "Fig 3: the seed sets its three load levels by the failure rate U (0.3, 0.03, < 0.0002); we set them by the owners' local load (0.43, 0.25, 0.05, found by a scan at k = 1) and show the measured U per k in 'Fig 3 load levels'. Sub-batches are contiguous in priority order, sizes as equal as possible; each sub-batch's limit follows eqs. (2), (4) on its own alternatives.")
+		r.Notes = append(r.Notes, shape+"the paper: more sub-batches help at low load, fewer at high load.")
+		r.Notes = append(r.Notes, fmt.Sprintf("Fig 3: the seed sets its three load levels by the failure rate U (0.3, 0.03, < 0.0002); we set them by the owners' local load (%g, %g, %g, found by a scan at k = 1, TestLoadScan) and show the measured U per k in 'Fig 3 load levels'. Sub-batches are contiguous in priority order, sizes as equal as possible; each sub-batch's limit follows eqs. (2), (4) on its own alternatives.", fig3Loads[0].load, fig3Loads[1].load, fig3Loads[2].load))
+		var lv []fig3Level
+		for li := range fig3Loads {
+			var l fig3Level
+			for ki := range fig3K {
+				row := loads.Rows[li*len(fig3K)+ki]
+				l.u = append(l.u, row[3].(float64))
+				l.proc = append(l.proc, row[5].(float64))
+				l.na = append(l.na, row[6].(float64))
+				l.cost = append(l.cost, row[7].(float64))
+			}
+			lv = append(lv, l)
+		}
+		set.Claims.fig3(lv)
 	}}, nil
 }

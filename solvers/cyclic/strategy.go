@@ -30,6 +30,7 @@ func family() *solvers.Def[Config, *Config] {
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList: uploads(),
 		Fits:       variantFits,
+		Seeds:      seedExperiments,
 	}
 }
 
@@ -124,6 +125,7 @@ func configOf(variant string, c Config) (SimConfig, error) {
 	cfg := SimConfig{Variant: variant, Strategy: c.Strategy, K: c.K, Shift: c.Shift,
 		Limit: c.Limit, Cycles: c.Cycles, GanttCycle: c.GanttCycle}
 	cfg.Share, cfg.Priority = c.CSSShare, c.Priority
+	cfg.Independent = !c.Carry
 	if c.Early {
 		cfg.EarlyMin = c.EarlyMin
 	}

@@ -21,7 +21,7 @@ func genWorkload(t *testing.T, params solvers.Params) *solvers.Workload {
 	return w
 }
 
-var runMetrics = []string{"n_alternatives", "start", "runtime", "finish", "cost", "processor_time", "failure_rate", "owners_income", "utilization", "jobs_planned", "jobs_postponed", "planned_start", "actual_start", "planned_runtime", "actual_runtime", "wall_ms"}
+var runMetrics = []string{"n_alternatives", "start", "runtime", "finish", "cost", "processor_time", "failure_rate", "owners_income", "utilization", "jobs_planned", "jobs_postponed", "planned_start", "actual_start", "planned_runtime", "actual_runtime", "actual_processor_time", "start_plus_processor_time", "wall_ms"}
 
 func TestRunEveryVariant(t *testing.T) {
 	s := New()
@@ -149,7 +149,27 @@ func TestReproduceSmall(t *testing.T) {
 			t.Errorf("no %q in %v", want, titles)
 		}
 	}
-	t1 := r.Tables[0]
+	if r.Tables[0].Title != claimsTitle || !reflect.DeepEqual(r.Tables[0].Columns, []string{"claim", "paper", "ours", "verdict", "evidence"}) {
+		t.Fatalf("first table %q %v, want the Claims table", r.Tables[0].Title, r.Tables[0].Columns)
+	}
+	covered := map[string]bool{}
+	for _, row := range r.Tables[0].Rows {
+		switch row[3] {
+		case Holds, Partly, DoesNotHold, NotMeasured:
+		default:
+			t.Errorf("claim %q: verdict %q", row[0], row[3])
+		}
+		claim := row[0].(string)
+		for _, k := range []string{"Table 1", "Table 2", "Table 3", "Fig 3", "Fig 4", "Fig 5", "Fig 6", "Fig 7", "Fig 8", "Conclusion"} {
+			if len(claim) >= len(k) && claim[:len(k)] == k {
+				covered[k] = true
+			}
+		}
+	}
+	if len(covered) != 10 {
+		t.Errorf("Claims cover %v", covered)
+	}
+	t1 := r.Tables[1]
 	want := []string{"criterion", "n_alternatives", "paper_n_alternatives", "start", "paper_start", "runtime", "paper_runtime", "finish", "paper_finish", "cost", "paper_cost"}
 	if t1.Title != "Table 1" || !reflect.DeepEqual(t1.Columns, want) || len(t1.Rows) != 5 {
 		t.Errorf("Table 1: %v, %d rows", t1.Columns, len(t1.Rows))

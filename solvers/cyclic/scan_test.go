@@ -1,0 +1,48 @@
+package cyclic
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestLoadScan prints the failure rate U of fair (k = 1, proctime,
+// independent cycles) against the owners' local load on toporkov2014; it
+// runs only with CYCLIC_SCAN=<cycles> (how fig3Loads were found).
+func TestLoadScan(t *testing.T) {
+	env := os.Getenv("CYCLIC_SCAN")
+	if env == "" {
+		t.Skip("set CYCLIC_SCAN=<cycles> to scan the local load")
+	}
+	cycles, err := strconv.Atoi(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads := []float64{0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5}
+	if l := os.Getenv("CYCLIC_SCAN_LOADS"); l != "" {
+		loads = nil
+		for _, f := range strings.Split(l, ",") {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loads = append(loads, v)
+		}
+	}
+	for _, l := range loads {
+		g := Toporkov2014()
+		g.LocalLoad = l
+		in, err := Generate(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := RunConfig(context.Background(), in, SimConfig{Variant: VariantFair, Strategy: StratProcTime, K: 1, Cycles: cycles, GanttCycle: 1, Independent: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("local_load %.2f  U %.4f  proc %.1f\n", l, float64(res.Failures)/float64(len(res.Cycles)), res.All.ProcTm/float64(res.All.Planned))
+	}
+}

@@ -1,0 +1,118 @@
+package cyclic
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"schedlab/solvers"
+)
+
+// seedExperiments are the seed's sweeps as experiment definitions (the
+// reproduce's figures, with the paper's printed numbers as references
+// where it prints any) and the sensitivity experiments over the unknowns
+// that move Figs 3, 5–8 and Table 3. Every definition runs toporkov2014
+// with independent cycles (carry=false), as the seed's experiments do.
+func seedExperiments() []solvers.SeedExperiment {
+	type ref struct {
+		Name    string            `json:"name"`
+		Metric  string            `json:"metric"`
+		Variant string            `json:"variant,omitempty"`
+		Params  map[string]string `json:"params,omitempty"`
+		Value   float64           `json:"value"`
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	ints := func(vs []int) []string {
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = strconv.Itoa(v)
+		}
+		return out
+	}
+	floats := func(vs []float64) []string {
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = g(v)
+		}
+		return out
+	}
+	const src = "Toporkov et al. 2014"
+	flow := func(extra map[string][]string) map[string][]string {
+		m := map[string][]string{"strategy": {StratProcTime}, "carry": {"false"}, "depth": {"1"}, "cycles": {"1000"}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	var t1 []ref
+	for i, m := range []string{"n_alternatives", "start", "runtime", "finish"} {
+		t1 = append(t1, ref{src + ", Table 1 (CSS row)", m, VariantCSS, nil, paperT1["css"][i]})
+	}
+	var f3 []ref
+	for _, l := range fig3Loads[:2] {
+		f3 = append(f3, ref{src + ", §2.3 (U of the load level)", "failure_rate", "", map[string]string{"workload.local_load": g(l.load), "k": "1"}, l.u})
+	}
+	var t3 []ref
+	for i, v := range []string{VariantBackfill, VariantCSS, VariantFair} {
+		p := paperT3[i]
+		t3 = append(t3, ref{src + ", Table 3", "processor_time", v, nil, p.procPlan}, ref{src + ", Table 3", "actual_processor_time", v, nil, p.procAct},
+			ref{src + ", Table 3", "planned_start", v, nil, p.st}, ref{src + ", Table 3", "actual_start", v, nil, p.stAc})
+	}
+	study := []string{VariantCSS, VariantCombined, VariantBackfill}
+	studyGrid := flow(map[string][]string{"shift": {"false", "true"}})
+	studyNote := "css with shift=true is the seed's CSS+shift (ЦСПС); shift does not apply to backfill (its two cells are the same run). Compare start (Fig. 5), processor_time (Fig. 6), start_plus_processor_time (Fig. 7, F) and finish (Fig. 8)."
+	// a sensitivity experiment: the node study at few and many nodes over
+	// one unknown of the preset
+	sens := func(param string, values []string, why string) map[string]any {
+		return map[string]any{"name": "Cyclic sensitivity: " + param, "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014, "grid": map[string][]string{"nodes": {"6", "20", "150"}, param: values}},
+			"variants": study, "grid": flow(map[string][]string{"shift": {"false", "true"}, "cycles": {"300"}}),
+			"notes": "Sensitivity of Figs 5–8 to an unknown of the seed (" + why + "). The seed's claims: CSS, CSS+shift and combined below backfilling on processor_time at every node count (Fig. 6); backfilling ≈ combined best on F and finish with few nodes, CSS+shift best with many (Figs. 7–8). " + studyNote}
+	}
+	defs := []struct {
+		name, title string
+		def         map[string]any
+	}{
+		{"table1", "Table 1: the fair-share model against the cyclic scheme", map[string]any{"name": "Cyclic Table 1", "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014}, "variants": []string{VariantFair, VariantCSS},
+			"grid":  map[string][]string{"strategy": {StratRuntime}, "carry": {"false"}, "cycles": {"800"}},
+			"notes": "The seed's 5000 independent cycles of 20 jobs; the per-criterion rows are in each fair run's report. Costs are in our relative units (the seed gives none), so the CSS cost is not a reference.", "references": t1}},
+		{"fig3", "Fig. 3: processor time against the sub-batches k at three load levels", map[string]any{"name": "Cyclic Fig. 3", "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014, "grid": map[string][]string{"local_load": floats([]float64{fig3Loads[0].load, fig3Loads[1].load, fig3Loads[2].load})}},
+			"variants": []string{VariantFair}, "grid": map[string][]string{"k": ints(fig3K), "strategy": {StratProcTime}, "carry": {"false"}, "cycles": {"800"}},
+			"notes": "The seed's levels are set by the failure rate U at k = 1 (0.3, 0.03, < 0.0002); ours by the owners' local load. The figure prints no numbers: its claims are the best k (few at high load, many at low) and that n_alternatives rises, cost falls and failure_rate rises with k.", "references": f3}},
+		{"fig4", "Fig. 4: the combined method against N_css / N", map[string]any{"name": "Cyclic Fig. 4", "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014, "grid": map[string][]string{"local_load": {g(fig3Loads[1].load)}}},
+			"variants": []string{VariantCombined}, "grid": flow(map[string][]string{"css_share": floats(fig4Shares), "priority": {PriorityQueue}}),
+			"notes": "Medium load, queue order (the seed's). The figure prints no numbers: processor_time falls and start rises with css_share, and the curves cross."}},
+		{"table3", "Table 3: planned against actual with early completion", map[string]any{"name": "Cyclic Table 3", "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014}, "variants": []string{VariantBackfill, VariantCSS, VariantFair},
+			"grid":  flow(map[string][]string{"early": {"true"}, "early_min": {"0.2"}}),
+			"notes": "The seed's «время выполнения» is the processor time T_proc: compare processor_time (planned) and actual_processor_time.", "references": t3}},
+		{"figs5-8", "Figs. 5–8: start, processor time, F and finish against the nodes", map[string]any{"name": "Cyclic Figs. 5–8", "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014, "grid": map[string][]string{"nodes": ints(studyNodes)}},
+			"variants": study, "grid": studyGrid, "notes": "The figures print no numbers (Fig. 6's axis spans 100–240). " + studyNote}},
+		{"sensitivity-volume", "Sensitivity: job volume (Figs. 5–8)", sens("volume_scale", []string{"0.333", "1", "3"}, "job sizes: ×1/3 and ×3 the KTH-derived volumes; ×3 is the log's longest request = one interval on the average node")},
+		{"sensitivity-width", "Sensitivity: job width (Figs. 5–8)", sens("nodes_max", []string{"1", "4", "8", "24"}, "the widest job: KTH records up to that many processors")},
+		{"sensitivity-price", "Sensitivity: price law (Figs. 5–8)", sens("price_law", PriceLaws(), "a node's price from its performance")},
+		{"sensitivity-load", "Sensitivity: owners' local load (Figs. 5–8)", sens("local_load", []string{"0", "0.06", "0.15", "0.3"}, "the owners' busy share; 0.06 and 0.15 are the seed's medium and high load")},
+		{"sensitivity-interval", "Sensitivity: cycle length (Figs. 5–8)", sens("interval", []string{"300", "600", "1200"}, "the planning interval T; the seed's «типовой» is 600")},
+		{"sensitivity-table3", "Sensitivity: Table 3's lead under early completion", map[string]any{"name": "Cyclic sensitivity: Table 3", "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014, "grid": map[string][]string{"volume_scale": {"0.333", "1", "3"}, "nodes_max": {"4", "24"}, "price_law": PriceLaws()}},
+			"variants": []string{VariantBackfill, VariantFair}, "grid": flow(map[string][]string{"early": {"true"}, "cycles": {"300"}}),
+			"notes": "The seed: fair-share's processor_time lead over backfilling 26.2 % planned → 27.5 % actual (actual_processor_time)."}},
+		{"sensitivity-fig3", "Sensitivity: Fig. 3's best k", map[string]any{"name": "Cyclic sensitivity: Fig. 3", "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014, "grid": map[string][]string{"volume_scale": {"0.333", "1", "3"}, "nodes_max": {"4", "24"}, "local_load": {g(fig3Loads[0].load), g(fig3Loads[2].load)}}},
+			"variants": []string{VariantFair}, "grid": map[string][]string{"k": ints(fig3K), "strategy": {StratProcTime}, "carry": {"false"}, "cycles": {"300"}},
+			"notes": "The seed: at high load few sub-batches give the least processor_time, at low load many. The load levels move with the job sizes; compare failure_rate at k = 1 with the seed's 0.3 (high) and < 0.0002 (low)."}},
+	}
+	out := make([]solvers.SeedExperiment, len(defs))
+	for i, d := range defs {
+		b, err := json.Marshal(d.def)
+		if err != nil {
+			panic(fmt.Sprintf("cyclic: seed experiment %s: %v", d.name, err)) // our own literals
+		}
+		out[i] = solvers.SeedExperiment{Name: d.name, Title: d.title, Definition: b}
+	}
+	return out
+}

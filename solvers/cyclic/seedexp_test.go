@@ -1,0 +1,54 @@
+package cyclic
+
+import (
+	"testing"
+
+	"schedlab/experiments"
+	"schedlab/solvers"
+)
+
+// TestSeedExperimentsAreValid: every seed experiment parses and validates
+// against the strategy (its parameters exist and apply), expands to the
+// runs its grids say, and the printed tables carry the paper's numbers.
+func TestSeedExperimentsAreValid(t *testing.T) {
+	st := New()
+	seeds := st.(solvers.SeedExperimenter).SeedExperiments()
+	want := map[string]int64{
+		"table1": 2, "fig3": 3 * 7, "fig4": 11, "table3": 3, "figs5-8": 8 * 2 * 3,
+		"sensitivity-volume": 3 * 3 * 2 * 3, "sensitivity-width": 3 * 4 * 2 * 3, "sensitivity-price": 3 * 3 * 2 * 3,
+		"sensitivity-load": 3 * 4 * 2 * 3, "sensitivity-interval": 3 * 3 * 2 * 3,
+		"sensitivity-table3": 3 * 2 * 3 * 2, "sensitivity-fig3": 3 * 2 * 2 * 7,
+	}
+	if len(seeds) != len(want) {
+		t.Fatalf("%d seed experiments, want %d", len(seeds), len(want))
+	}
+	for _, s := range seeds {
+		def, err := experiments.ParseJSON(s.Definition)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		if err := experiments.Validate(def, st); err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+		}
+		if n := experiments.Count(def, st); n != want[s.Name] {
+			t.Errorf("%s: %d runs, want %d", s.Name, n, want[s.Name])
+		}
+		if def.Grid["carry"][0] != "false" {
+			t.Errorf("%s: cycles carry jobs; the seed's are independent", s.Name)
+		}
+		refs := map[string]float64{}
+		for _, r := range def.References {
+			refs[r.Variant+" "+r.Metric] = r.Value
+		}
+		switch s.Name {
+		case "table1":
+			if refs["css start"] != 222 || refs["css n_alternatives"] != 12.1 {
+				t.Errorf("table1 references %v", refs)
+			}
+		case "table3":
+			if refs["backfill processor_time"] != 187.7 || refs["fair actual_processor_time"] != 83.5 || refs["css actual_start"] != 281.2 {
+				t.Errorf("table3 references %v", refs)
+			}
+		}
+	}
+}
