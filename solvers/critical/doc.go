@@ -33,7 +33,8 @@
 // the wrong shape) is errs.Invalid naming the file and field, e.g.
 // "g.json edges[3].to"; nothing is stored.
 //
-// WfFormat 1.5 and 1.6 (WfCommons; 1.6 only adds optional metrics) are
+// WfFormat 1.4, 1.5 and 1.6 (WfCommons; 1.6 only adds optional metrics,
+// 1.4 is translated as the official 1.4 → 1.5 migration does) are
 // read by formats.ReadWfFormat (a file with a top-level schemaVersion or
 // workflow key, or the upload field "wfformat") and mapped so: volume =
 // runtimeInSeconds, i.e. performance 1 is one core of the machine that
@@ -46,7 +47,6 @@
 // small heterogeneous platform: 48 identical cores would make every
 // schedule trivial); it replaces the stored processors of a WfFormat
 // graph at run time and is ignored for native and preset graphs.
-// WfFormat 1.4 (tasks, files and runtimes in one list) is not read yet.
 //
 // # Reference lengths
 //

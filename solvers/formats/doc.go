@@ -6,6 +6,9 @@
 // header keys MaxProcs, MaxNodes, MaxJobs, MaxRecords, Version, Computer,
 // UnixStartTime read, the other header lines kept as notes; a job line
 // with other than 18 numbers is an error naming the line and the field).
+// ReadWfFormat reads WfCommons workflow instances (WfFormat 1.4, 1.5 and
+// 1.6; the decisions and their sources are in wfformat.go and, for 1.4's
+// translation, wfformat14.go).
 // Which SWF jobs a simulation can use (runtime ≤ 0, size > P, a missing
 // estimate) is the caller's decision, not the reader's.
 //

@@ -13,7 +13,7 @@ import (
 	"schedlab/errs"
 )
 
-// WfFormat reading (WfCommons workflow instances, schema 1.5 and 1.6).
+// WfFormat reading (WfCommons workflow instances, schema 1.4, 1.5 and 1.6).
 //
 // ReadWfFormat reads the JSON of a WfCommons workflow instance
 // (https://github.com/wfcommons/WfFormat, wfcommons-schema.json, version
@@ -26,10 +26,13 @@ import (
 //     adds optional metrics objects under workflow.specification and
 //     workflow.execution (the WfFormat README, "What's New in 1.6": «a
 //     valid 1.5 instance is structurally a valid 1.6 instance»), which are
-//     derivative and ignored here. Any other version (1.4 keeps tasks,
-//     files and runtimes in one list with a different shape) is
-//     errs.Invalid on field "schemaVersion", so a file is never
-//     half-understood.
+//     derivative and ignored here.
+//   - schemaVersion "1.4" (one workflow.tasks list holding each task's
+//     files, runtime and machine) is translated to 1.5 as the official
+//     migration does and then read by the same steps; wfformat14.go states
+//     the mapping and its sources. Errors name the 1.4 paths.
+//   - Any other version is errs.Invalid on field "schemaVersion", so a file
+//     is never half-understood.
 //   - Edges are the union of every task's parents and children lists (the
 //     schema states both; the five WfInstances files agree both ways). An id
 //     in parents or children that names no task is an error; so is a cycle
@@ -56,7 +59,7 @@ const (
 const WfSchemaVersion = "1.5"
 
 // WfSchemaVersions are the versions ReadWfFormat reads.
-var WfSchemaVersions = []string{"1.5", "1.6"}
+var WfSchemaVersions = []string{"1.4", "1.5", "1.6"}
 
 // Workflow is a WfFormat workflow instance reduced to what a scheduler
 // needs. Tasks keep the specification's order; Parents and Children hold
@@ -79,8 +82,8 @@ type WfTask struct {
 	Machine  string  // the machine it ran on, when given ("machine" or first of "machines")
 	Parents  []int
 	Children []int
-	Inputs   []string // input file ids
-	Outputs  []string // output file ids
+	Inputs   []string // input file ids (nil when none)
+	Outputs  []string // output file ids (nil when none)
 }
 
 // WfMachine is one machine of the execution record.
@@ -109,43 +112,61 @@ func (w *Workflow) EdgeBytes(parent, child int) int64 {
 	return sum
 }
 
+// wfRaw is the document as decoded. The 1.5/1.6 layout (specification,
+// execution) and the 1.4 layout (tasks, machines, makespanInSeconds directly
+// under workflow) use different keys, so one decoding holds either; the
+// schemaVersion decides which half is read.
 type wfRaw struct {
 	Name          string  `json:"name"`
 	SchemaVersion *string `json:"schemaVersion"`
 	Workflow      *struct {
 		Specification *wfSpec      `json:"specification"`
 		Execution     *wfExecution `json:"execution"`
+		wf14Workflow
 	} `json:"workflow"`
 }
 
-type wfExecution = struct {
-	MakespanInSeconds float64 `json:"makespanInSeconds"`
-	Tasks             []struct {
-		ID               string   `json:"id"`
-		RuntimeInSeconds *float64 `json:"runtimeInSeconds"`
-		CoreCount        float64  `json:"coreCount"`
-		Machine          string   `json:"machine"`
-		Machines         []string `json:"machines"`
-	} `json:"tasks"`
-	Machines []struct {
-		NodeName string `json:"nodeName"`
-		CPU      struct {
-			CoreCount  int     `json:"coreCount"`
-			SpeedInMHz float64 `json:"speedInMHz"`
-		} `json:"cpu"`
-	} `json:"machines"`
+type wfExecution struct {
+	MakespanInSeconds float64      `json:"makespanInSeconds"`
+	Tasks             []wfExecTask `json:"tasks"`
+	Machines          []wfMachine  `json:"machines"`
 }
 
-// ReadWfFormat parses a WfFormat 1.5 workflow instance; name is the user's
-// file name, used in errors. See the decisions above.
+type wfExecTask struct {
+	ID               string   `json:"id"`
+	RuntimeInSeconds *float64 `json:"runtimeInSeconds"`
+	CoreCount        float64  `json:"coreCount"`
+	Machine          string   `json:"machine"`
+	Machines         []string `json:"machines"`
+}
+
+type wfMachine struct {
+	NodeName string `json:"nodeName"`
+	CPU      struct {
+		CoreCount  int     `json:"coreCount"`
+		SpeedInMHz float64 `json:"speedInMHz"`
+	} `json:"cpu"`
+}
+
+// ReadWfFormat parses a WfFormat 1.4, 1.5 or 1.6 workflow instance; name
+// is the user's file name, used in errors. See the decisions above and, for
+// 1.4, in wfformat14.go.
 func ReadWfFormat(name string, data []byte) (*Workflow, error) {
 	rd := wfReader{name: name}
 	raw, err := rd.decode(data)
 	if err != nil {
 		return nil, err
 	}
-	spec := raw.Workflow.Specification
 	w := &Workflow{Name: raw.Name, SchemaVersion: *raw.SchemaVersion}
+	spec, ex := raw.Workflow.Specification, raw.Workflow.Execution
+	if w.SchemaVersion == "1.4" {
+		rd = wfReader{name: name, specTasks: "workflow.tasks", execTasks: "workflow.tasks", exec: "workflow", machines: "workflow.machines"}
+		if spec, ex, err = rd.from14(&raw.Workflow.wf14Workflow); err != nil {
+			return nil, err
+		}
+	} else {
+		rd = wfReader{name: name, specTasks: "workflow.specification.tasks", execTasks: "workflow.execution.tasks", exec: "workflow.execution", machines: "workflow.execution.machines"}
+	}
 	if w.Files, err = rd.files(spec); err != nil {
 		return nil, err
 	}
@@ -156,15 +177,21 @@ func ReadWfFormat(name string, data []byte) (*Workflow, error) {
 	if err := rd.edges(spec, index, w); err != nil {
 		return nil, err
 	}
-	if err := rd.execution(raw.Workflow.Execution, index, w); err != nil {
+	if err := rd.execution(ex, index, w); err != nil {
 		return nil, err
 	}
 	return w, nil
 }
 
 // wfReader reads one uploaded file; its errors name the file and the
-// JSON path.
-type wfReader struct{ name string }
+// JSON path. The paths of the task lists, the execution record and the
+// machines differ between 1.4 and 1.5, so the shared steps take them from
+// here.
+type wfReader struct {
+	name                 string
+	specTasks, execTasks string // "workflow.specification.tasks", "workflow.execution.tasks" (1.5); both "workflow.tasks" (1.4)
+	exec, machines       string // "workflow.execution", "workflow.execution.machines" (1.5); "workflow", "workflow.machines" (1.4)
+}
 
 func (rd wfReader) field(f string) string {
 	if rd.name == "" {
@@ -176,19 +203,23 @@ func (rd wfReader) field(f string) string {
 	return rd.name + " " + f
 }
 
-type wfSpec = struct {
-	Tasks []struct {
-		Name        string   `json:"name"`
-		ID          string   `json:"id"`
-		Parents     []string `json:"parents"`
-		Children    []string `json:"children"`
-		InputFiles  []string `json:"inputFiles"`
-		OutputFiles []string `json:"outputFiles"`
-	} `json:"tasks"`
-	Files []struct {
-		ID          string   `json:"id"`
-		SizeInBytes *float64 `json:"sizeInBytes"`
-	} `json:"files"`
+type wfSpec struct {
+	Tasks []wfSpecTask `json:"tasks"`
+	Files []wfFile     `json:"files"`
+}
+
+type wfSpecTask struct {
+	Name        string   `json:"name"`
+	ID          string   `json:"id"`
+	Parents     []string `json:"parents"`
+	Children    []string `json:"children"`
+	InputFiles  []string `json:"inputFiles"`
+	OutputFiles []string `json:"outputFiles"`
+}
+
+type wfFile struct {
+	ID          string   `json:"id"`
+	SizeInBytes *float64 `json:"sizeInBytes"`
 }
 
 // decode reads the document and checks its size, schema version and that
@@ -202,7 +233,10 @@ func (rd wfReader) decode(data []byte) (*wfRaw, error) {
 	if err := dec.Decode(&raw); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return nil, errs.Invalidf(rd.field(te.Field), "must be %s, got %s", TypeName(te.Type), te.Value)
+			// The 1.4 fields sit in an embedded struct, whose type name
+			// encoding/json puts in the path.
+			f := strings.Replace(te.Field, "wf14Workflow.", "", 1)
+			return nil, errs.Invalidf(rd.field(f), "must be %s, got %s", TypeName(te.Type), te.Value)
 		}
 		return nil, errs.Invalidf(rd.field(""), "not a WfFormat JSON document: %v", err)
 	}
@@ -215,7 +249,13 @@ func (rd wfReader) decode(data []byte) (*wfRaw, error) {
 	if !slices.Contains(WfSchemaVersions, *raw.SchemaVersion) {
 		return nil, errs.Invalidf(rd.field("schemaVersion"), "unsupported WfFormat schema version %q (this reader supports %s)", *raw.SchemaVersion, strings.Join(WfSchemaVersions, ", "))
 	}
-	if raw.Workflow == nil || raw.Workflow.Specification == nil {
+	if raw.Workflow == nil {
+		return nil, errs.Invalidf(rd.field("workflow"), "missing")
+	}
+	if *raw.SchemaVersion == "1.4" {
+		return &raw, rd.check14(&raw.Workflow.wf14Workflow)
+	}
+	if raw.Workflow.Specification == nil {
 		return nil, errs.Invalidf(rd.field("workflow.specification"), "missing")
 	}
 	spec := raw.Workflow.Specification
@@ -257,7 +297,7 @@ func (rd wfReader) tasks(spec *wfSpec, w *Workflow) (map[string]int, error) {
 	index := make(map[string]int, len(spec.Tasks))
 	w.Tasks = make([]WfTask, len(spec.Tasks))
 	for i, t := range spec.Tasks {
-		tp := fmt.Sprintf("workflow.specification.tasks[%d]", i)
+		tp := fmt.Sprintf("%s[%d]", rd.specTasks, i)
 		if t.ID == "" {
 			return nil, errs.Invalidf(rd.field(tp+".id"), "empty task id")
 		}
@@ -276,8 +316,13 @@ func (rd wfReader) tasks(spec *wfSpec, w *Workflow) (map[string]int, error) {
 				return nil, errs.Invalidf(rd.field(fmt.Sprintf("%s.outputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
 			}
 		}
-		w.Tasks[i].Inputs = t.InputFiles
-		w.Tasks[i].Outputs = t.OutputFiles
+		// nil when empty, whether the list was [] or absent (and for 1.4).
+		if len(t.InputFiles) > 0 {
+			w.Tasks[i].Inputs = t.InputFiles
+		}
+		if len(t.OutputFiles) > 0 {
+			w.Tasks[i].Outputs = t.OutputFiles
+		}
 	}
 	return index, nil
 }
@@ -290,7 +335,7 @@ func (rd wfReader) edges(spec *wfSpec, index map[string]int, w *Workflow) error 
 		par[i] = map[int]bool{}
 	}
 	for i, t := range spec.Tasks {
-		tp := fmt.Sprintf("workflow.specification.tasks[%d]", i)
+		tp := fmt.Sprintf("%s[%d]", rd.specTasks, i)
 		for k, p := range t.Parents {
 			j, ok := index[p]
 			if !ok {
@@ -323,7 +368,7 @@ func (rd wfReader) edges(spec *wfSpec, index map[string]int, w *Workflow) error 
 		slices.Sort(w.Tasks[i].Children)
 	}
 	if c := findCycle(w.Tasks); c >= 0 {
-		return errs.Invalidf(rd.field(fmt.Sprintf("workflow.specification.tasks[%d]", c)), "the parents/children lists form a cycle through task %q: a workflow must be acyclic", w.Tasks[c].ID)
+		return errs.Invalidf(rd.field(fmt.Sprintf("%s[%d]", rd.specTasks, c)), "the parents/children lists form a cycle through task %q: a workflow must be acyclic", w.Tasks[c].ID)
 	}
 	return nil
 }
@@ -332,17 +377,17 @@ func (rd wfReader) edges(spec *wfSpec, index map[string]int, w *Workflow) error 
 // and the machines.
 func (rd wfReader) execution(ex *wfExecution, index map[string]int, w *Workflow) error {
 	if ex == nil {
-		return errs.Invalidf(rd.field("workflow.execution"), "missing: task runtimes come from workflow.execution.tasks")
+		return errs.Invalidf(rd.field(rd.exec), "missing: task runtimes come from %s", rd.execTasks)
 	}
 	if math.IsNaN(ex.MakespanInSeconds) || ex.MakespanInSeconds < 0 {
-		return errs.Invalidf(rd.field("workflow.execution.makespanInSeconds"), "must be ≥ 0, got %v", ex.MakespanInSeconds)
+		return errs.Invalidf(rd.field(rd.exec+".makespanInSeconds"), "must be ≥ 0, got %v", ex.MakespanInSeconds)
 	}
 	w.Makespan = ex.MakespanInSeconds
 	for i, t := range ex.Tasks {
-		tp := fmt.Sprintf("workflow.execution.tasks[%d]", i)
+		tp := fmt.Sprintf("%s[%d]", rd.execTasks, i)
 		j, ok := index[t.ID]
 		if !ok {
-			return errs.Invalidf(rd.field(tp+".id"), "unknown task id %q (not in workflow.specification.tasks)", t.ID)
+			return errs.Invalidf(rd.field(tp+".id"), "unknown task id %q (not in %s)", t.ID, rd.specTasks)
 		}
 		if w.Tasks[j].Runtime >= 0 {
 			return errs.Invalidf(rd.field(tp+".id"), "second execution record for task %q", t.ID)
@@ -366,12 +411,12 @@ func (rd wfReader) execution(ex *wfExecution, index map[string]int, w *Workflow)
 	}
 	for i, t := range w.Tasks {
 		if t.Runtime < 0 {
-			return errs.Invalidf(rd.field("workflow.execution.tasks"), "no execution record (runtimeInSeconds) for task %q (specification tasks[%d])", t.ID, i)
+			return errs.Invalidf(rd.field(rd.execTasks), "no execution record (runtimeInSeconds) for task %q (%s[%d])", t.ID, rd.specTasks, i)
 		}
 	}
 	for i, m := range ex.Machines {
 		if m.CPU.CoreCount < 0 || m.CPU.SpeedInMHz < 0 || math.IsNaN(m.CPU.SpeedInMHz) {
-			return errs.Invalidf(rd.field(fmt.Sprintf("workflow.execution.machines[%d].cpu", i)), "negative core count or speed")
+			return errs.Invalidf(rd.field(fmt.Sprintf("%s[%d].cpu", rd.machines, i)), "negative core count or speed")
 		}
 		w.Machines = append(w.Machines, WfMachine{NodeName: m.NodeName, CoreCount: m.CPU.CoreCount, SpeedInMHz: m.CPU.SpeedInMHz})
 	}

@@ -3,6 +3,7 @@ package formats
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,7 +96,7 @@ func TestReadWfFormatRejects(t *testing.T) {
 	cases := []struct {
 		name, edit, from, field string
 	}{
-		{"version", `"schemaVersion":"1.4"`, `"schemaVersion":"1.5"`, "toy.json schemaVersion"},
+		{"version", `"schemaVersion":"1.3"`, `"schemaVersion":"1.5"`, "toy.json schemaVersion"},
 		{"no version", `"x":"1.5"`, `"schemaVersion":"1.5"`, "toy.json schemaVersion"},
 		{"unknown parent", `"parents":["zz"]`, `"parents":["a"]`, "toy.json workflow.specification.tasks[1].parents[0]"},
 		{"unknown child", `"children":["zz"]`, `"children":["d"]`, "toy.json workflow.specification.tasks[1].children[0]"},
@@ -136,6 +137,9 @@ func FuzzReadWfFormat(f *testing.F) {
 	f.Add([]byte(strings.Replace(wfSmall, `"schemaVersion":"1.5"`, `"schemaVersion":"1.6"`, 1)))
 	f.Add([]byte(`{"schemaVersion":"1.5","workflow":{"specification":{"tasks":[{"id":"a","name":"a","parents":["a"],"children":[]}]}}}`))
 	f.Add([]byte(`{}`))
+	f.Add([]byte(wf14Small))
+	f.Add([]byte(`{"schemaVersion":"1.4","workflow":{"tasks":[{"name":"a","parents":["a"],"runtimeInSeconds":1}]}}`))
+	f.Add([]byte(`{"schemaVersion":"1.4","workflow":{"tasks":[{"name":"a","files":[{"name":"x","sizeInBytes":1,"link":"output"}],"runtimeInSeconds":1},{"name":"b","files":[{"name":"x","sizeInBytes":1,"link":"input"}],"runtimeInSeconds":1}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := ReadWfFormat("f.json", data)
 		if err != nil {
@@ -154,6 +158,14 @@ func FuzzReadWfFormat(f *testing.F) {
 			for _, p := range tk.Parents {
 				if p < 0 || p >= len(w.Tasks) || p == i {
 					t.Fatalf("bad parent %d", p)
+				}
+				if !slices.Contains(w.Tasks[p].Children, i) {
+					t.Fatalf("task %d has parent %d that does not list it as a child", i, p)
+				}
+			}
+			for _, f := range append(slices.Clone(tk.Inputs), tk.Outputs...) {
+				if s, ok := w.Files[f]; !ok || s < 0 {
+					t.Fatalf("task %d file %q: size %d, known %v", i, f, s, ok)
 				}
 			}
 		}
