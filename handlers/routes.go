@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -16,6 +18,10 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.Use(middleware.Recover(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard)
 
 	e.GET("/static/*", echo.WrapHandler(static.Handler()))
+	// Browsers ask for /favicon.ico whatever a page links: send them to the icon.
+	e.GET("/favicon.ico", func(c echo.Context) error {
+		return c.Redirect(http.StatusMovedPermanently, static.URL("favicon.svg"))
+	})
 	e.HEAD("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/healthz", s.healthz)
 

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -48,5 +49,25 @@ func TestPagesLinkVersionedAssetsServedImmutable(t *testing.T) {
 		if status, body := a.do(t, http.MethodGet, p, "", nil); status != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404; %.100s", p, status, body)
 		}
+	}
+}
+
+// TestFaviconIsServed: pages link the icon, and /favicon.ico, which
+// browsers ask for anyway, leads to it instead of a 404.
+func TestFaviconIsServed(t *testing.T) {
+	a := newApp(t, "", 0)
+	_, page := a.do(t, http.MethodGet, "/", "", nil)
+	href, ok := parseHTML(t, page).Find(`link[rel=icon]`).Attr("href")
+	if !ok || !strings.HasPrefix(href, "/static/favicon.svg?v=") {
+		t.Fatalf("icon link %q", href)
+	}
+	resp, err := http.Get(a.URL + "/favicon.ico")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(string(body), "<svg") {
+		t.Errorf("/favicon.ico: %d %s %.40q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 }

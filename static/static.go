@@ -6,8 +6,8 @@ package static
 
 import "embed"
 
-// FS holds every *.js and *.css file of this directory, at its base name
+// FS holds every *.js, *.css and *.svg file of this directory, at its base name
 // (e.g. "echarts.min.js").
 //
-//go:embed *.js *.css
+//go:embed *.js *.css *.svg
 var FS embed.FS

@@ -44,8 +44,14 @@ func TestReportViewDrawsEveryPart(t *testing.T) {
 	if got := doc.Find(`[data-name=makespan] .value`).Text(); got != "300s" {
 		t.Errorf("makespan card reads %q, want 300s", got)
 	}
-	if doc.Find("[data-testid=report-note]").Length() != 1 {
-		t.Error("note not shown")
+	if doc.Find("[data-testid=report-notes] [data-testid=report-note]").Length() != 1 {
+		t.Error("the note is not in the notes panel")
+	}
+	if doc.Find("[data-testid=report-notes]").Is("[open]") {
+		t.Error("the notes panel is open: results come first")
+	}
+	if doc.Find("[data-testid=metrics] ~ [data-testid=report-notes]").Length() != 1 {
+		t.Error("the notes panel is not after the metric cards")
 	}
 	rows := doc.Find(`[data-testid=report-table][data-title=Allocation] tbody tr`)
 	if rows.Length() != 2 {
@@ -129,5 +135,18 @@ func TestLargeTablesAreCutOnThePage(t *testing.T) {
 	}
 	if !strings.Contains(doc.Find("[data-testid=table-cut]").Text(), "600") {
 		t.Error("no note saying the table was cut and how long it is")
+	}
+}
+
+func TestFirstSentenceSummarisesANote(t *testing.T) {
+	for in, want := range map[string]string{
+		"STOPPED: no variant is left after work w7. The partial plan is shown.": "STOPPED: no variant is left after work w7.",
+		"Short. Then more.":                  "Short. Then more.", // a stop before 20 characters is not a sentence end
+		strings.Repeat("x", 200):             strings.Repeat("x", 139) + "…",
+		"The bound is the LP relaxation; it": "The bound is the LP relaxation;",
+	} {
+		if got := firstSentence(in); got != want {
+			t.Errorf("firstSentence(%.30q…) = %q, want %q", in, got, want)
+		}
 	}
 }
