@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -69,5 +70,37 @@ func TestFaviconIsServed(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(string(body), "<svg") {
 		t.Errorf("/favicon.ico: %d %s %.40q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}
+
+// TestDeletedRunLinkExplainsItself: a deleted run's shared link says what
+// may have happened and where to look, and the delete button asks first.
+func TestDeletedRunLinkExplainsItself(t *testing.T) {
+	a := newApp(t, "", 0)
+	id := a.upload(t)
+	run := a.startRun(t, `{"workload_id":"`+id+`","variant":"online"}`)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		r, err := a.store.GetRunInfo(t.Context(), run.ID)
+		if err == nil && r.Status == "done" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s did not finish", run.ID)
+		}
+	}
+	_, page := a.do(t, http.MethodGet, "/runs/"+run.ID, "", nil)
+	if confirm, _ := parseHTML(t, page).Find(`form:has([data-testid=delete])`).Attr("data-confirm"); !strings.Contains(confirm, run.ID) {
+		t.Errorf("the delete form does not ask first: data-confirm %q", confirm)
+	}
+	resp := noRedirect(t, http.MethodPost, a.URL+"/runs/"+run.ID+"/delete", "application/x-www-form-urlencoded", strings.NewReader(""))
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("delete: %d", resp.StatusCode)
+	}
+	status, page := a.do(t, http.MethodGet, "/runs/"+run.ID, "", nil)
+	doc := parseHTML(t, page)
+	if status != http.StatusNotFound || !strings.Contains(doc.Find("[data-testid=not-found-help]").Text(), "deleted") ||
+		doc.Find(`[data-testid=not-found-help] a[href="/runs"]`).Length() != 1 {
+		t.Errorf("a deleted run's link: %d %q", status, doc.Find("main").Text())
 	}
 }

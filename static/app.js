@@ -69,7 +69,16 @@
     apply();
   }
 
+  // Forms that destroy something (delete) ask first; without JavaScript
+  // they post as they are.
+  function confirmFirst(form) {
+    form.addEventListener("submit", function (ev) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) { ev.preventDefault(); }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-confirm]").forEach(confirmFirst);
     document.querySelectorAll("select[data-variant-select]").forEach(followVariant);
     document.querySelectorAll("[data-watch-run]").forEach(watchProgress);
     document.querySelectorAll("[data-watch-experiment]").forEach(watchExperiment);
