@@ -555,8 +555,11 @@ func TestReproduceRunsTheSeedExperimentAndShowsItOnItsCard(t *testing.T) {
 	_, page := a.do(t, http.MethodGet, "/reproduce", "", nil)
 	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
 	card := doc.Find("[data-testid=repro-eapm]")
-	if card.Find(`[data-testid=report-table][data-title="Table 1"]`).Length() != 1 {
-		t.Error("the EAPM card does not show Table 1 of the latest run")
+	if href, _ := card.Find(`[data-testid=repro-open]`).Attr("href"); href != "/runs/"+r.ID {
+		t.Errorf("the EAPM card opens %q, want the latest run /runs/%s", href, r.ID)
+	}
+	if card.Find(`[data-testid=report]`).Length() != 0 {
+		t.Error("the EAPM card inlines its whole report: /reproduce should stay a page of cards")
 	}
 }
 
