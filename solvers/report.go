@@ -136,6 +136,7 @@ type Heatmap struct {
 	Title  string      `json:"title"`
 	XLabel string      `json:"x_label"`
 	YLabel string      `json:"y_label"`
+	Unit   string      `json:"unit,omitempty"` // of the values, shown on the colour scale`
 	X      []string    `json:"x"`
 	Y      []string    `json:"y"`
 	Values [][]float64 `json:"values"`

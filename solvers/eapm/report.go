@@ -30,8 +30,8 @@ func preview(in *Instance) *solvers.Report {
 	}
 	if T*m <= maxHeatmapCells {
 		r.Heatmaps = append(r.Heatmaps,
-			solvers.Heatmap{Title: "ETC (s)", XLabel: "machine type", YLabel: "task type", X: xs, Y: ys, Values: in.ETC},
-			solvers.Heatmap{Title: "APC (W)", XLabel: "machine type", YLabel: "task type", X: xs, Y: ys, Values: in.APC})
+			solvers.Heatmap{Title: "ETC (s)", XLabel: "machine type", YLabel: "task type", Unit: "s", X: xs, Y: ys, Values: in.ETC},
+			solvers.Heatmap{Title: "APC (W)", XLabel: "machine type", YLabel: "task type", Unit: "W", X: xs, Y: ys, Values: in.APC})
 	} else {
 		r.Notes = append(r.Notes, fmt.Sprintf("The ETC and APC heat maps are not drawn: %d×%d cells is over the display budget of %d.", T, m, maxHeatmapCells))
 	}

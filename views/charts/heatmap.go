@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"encoding/json"
 	"math"
 
 	"github.com/a-h/templ"
@@ -49,6 +50,21 @@ var heatmapTooltip = jsFunc(`function (p) {
 // heatmapLabel writes a cell's value with at most 3 significant decimals.
 var heatmapLabel = jsFunc(`function (p) { return String(Math.round(p.value[2] * 1000) / 1000); }`)
 
+// heatmapLabelRotate turns the column labels by 30° when one is longer
+// than a column can show upright (more than 8 characters and more than 6
+// columns), else 0.
+func heatmapLabelRotate(xs []string) int {
+	if len(xs) <= 6 {
+		return 0
+	}
+	for _, x := range xs {
+		if len([]rune(x)) > 8 {
+			return 30
+		}
+	}
+	return 0
+}
+
 // HeatmapHeight is the element height for a heat map with the given rows.
 func HeatmapHeight(rows int) int {
 	return clampInt(HeatmapChromePx+HeatmapRowPx*rows, HeatmapMinHeight, HeatmapMaxHeight)
@@ -58,7 +74,11 @@ func HeatmapHeight(rows int) int {
 // rows Y on the y axis (first row on top), with a continuous visual map;
 // see HeatmapOption.
 func Heatmap(h solvers.Heatmap) templ.Component {
-	return component("heatmap", h.Title, HeatmapHeight(len(h.Y)), func() ([]byte, error) { return HeatmapOption(h) })
+	height := HeatmapHeight(len(h.Y))
+	if heatmapLabelRotate(h.X) > 0 {
+		height += 60 // the turned column labels
+	}
+	return component("heatmap", h.Title, height, func() ([]byte, error) { return HeatmapOption(h) })
 }
 
 // HeatmapOption returns the ECharts option of Heatmap as JSON. Cells are
@@ -94,15 +114,32 @@ func HeatmapOption(h solvers.Heatmap) ([]byte, error) {
 		hi = lo + 1
 	}
 
+	// Every column named (interval 0), turned so long machine names fit;
+	// go-echarts' AxisLabel.Interval is a string, which ECharts would add
+	// to, so the x axis goes out as a map.
+	xAxis := opts.XAxis{Type: "category", Name: h.XLabel, NameLocation: "middle", NameGap: 28, Data: meta.X,
+		SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}
+	xa, err := json.Marshal(xAxis)
+	if err != nil {
+		return nil, err
+	}
+	var xm map[string]any
+	if err := json.Unmarshal(xa, &xm); err != nil {
+		return nil, err
+	}
+	xm["axisLabel"] = map[string]any{"interval": 0, "rotate": heatmapLabelRotate(meta.X), "width": 120, "overflow": "truncate"}
+	if heatmapLabelRotate(meta.X) > 0 {
+		xm["nameGap"] = 96 // below the turned labels
+	}
+
 	c := gecharts.NewHeatMap()
 	c.SetGlobalOptions(
 		gecharts.WithTitleOpts(opts.Title{Title: h.Title, Show: opts.Bool(false)}),
 		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: heatmapTooltip}),
 		gecharts.WithToolboxOpts(toolbox(h.Title, false)),
-		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: "32", Top: "36", Bottom: "64", ContainLabel: opts.Bool(true)}),
-		gecharts.WithXAxisOpts(opts.XAxis{Type: "category", Name: h.XLabel, NameLocation: "middle", NameGap: 28, Data: meta.X,
-			SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}),
+		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: "96", Top: "36", Bottom: "16", ContainLabel: opts.Bool(true)}),
+		gecharts.WithXAxisOpts(xAxis),
 		gecharts.WithYAxisOpts(opts.YAxis{Type: "category", Name: h.YLabel, Data: meta.Y, Inverse: opts.Bool(true),
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: 140, Overflow: "truncate"},
 			SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}),
@@ -112,10 +149,15 @@ func HeatmapOption(h solvers.Heatmap) ([]byte, error) {
 		gecharts.WithLabelOpts(opts.Label{Show: opts.Bool(len(data) <= HeatmapLabelsUpTo), FontSize: 10, Formatter: string(heatmapLabel)}),
 		gecharts.WithEmphasisOpts(opts.Emphasis{ItemStyle: &opts.ItemStyle{ShadowBlur: 6, ShadowColor: "rgba(0,0,0,0.4)"}}),
 	)
+	// The colour scale stands at the right, clear of the x axis's name,
+	// with the values' unit above it.
 	vm := visualMap{
-		VisualMap: opts.VisualMap{Type: "continuous", Calculable: opts.Bool(true), Orient: "horizontal", Left: "center", Bottom: "0",
+		VisualMap: opts.VisualMap{Type: "continuous", Calculable: opts.Bool(true), Orient: "vertical", Right: "0", Top: "middle",
 			InRange: &opts.VisualMapInRange{Color: append([]string(nil), heatmapColours...)}},
 		Min: lo, Max: hi,
 	}
-	return optionJSON(c, &extender{top: map[string]any{metaKey: meta, "visualMap": []visualMap{vm}}})
+	if h.Unit != "" {
+		vm.Text = []string{h.Unit, ""}
+	}
+	return optionJSON(c, &extender{top: map[string]any{metaKey: meta, "visualMap": []visualMap{vm}, "xAxis": []any{xm}}})
 }

@@ -60,3 +60,26 @@ func TestHeatmapHeightGrowsPerRow(t *testing.T) {
 		t.Errorf("heights %d %d %d", HeatmapHeight(2), HeatmapHeight(10), HeatmapHeight(500))
 	}
 }
+
+// TestHeatmapNamesEveryColumnAndShowsItsUnit: nine long machine names are
+// all labelled (interval 0), turned, and the colour scale carries the
+// unit, standing apart from the x axis's name.
+func TestHeatmapNamesEveryColumnAndShowsItsUnit(t *testing.T) {
+	h := solvers.Heatmap{Title: "APC (W)", XLabel: "machine type", YLabel: "task type", Unit: "W",
+		X: []string{"AMD A8-3870K", "AMD FX-8150", "Intel Core i3 2120", "Intel Core i5 2400S", "Intel Core i5 2500K",
+			"Intel Core i7 3960X", "Intel Core i7 3960X @ 4.20GHz", "Intel Core i7 3770K", "Intel Core i7 3770K @ 4.30GHz"},
+		Y: []string{"a", "b"}, Values: [][]float64{{1, 2, 3, 4, 5, 6, 7, 8, 9}, {9, 8, 7, 6, 5, 4, 3, 2, 1}}}
+	o := option(t)(HeatmapOption(h))
+	if got := get(t, o, "xAxis", 0, "axisLabel", "interval"); got != 0.0 {
+		t.Errorf("x label interval %v, want 0 (every machine named)", got)
+	}
+	if got := get(t, o, "xAxis", 0, "axisLabel", "rotate"); got != 30.0 {
+		t.Errorf("x labels turned by %v, want 30", got)
+	}
+	if got := get(t, o, "visualMap", 0, "text"); !reflect.DeepEqual(got, []any{"W", ""}) {
+		t.Errorf("colour scale text %v, want the unit", got)
+	}
+	if got := str(t, o, "visualMap", 0, "orient"); got != "vertical" {
+		t.Errorf("colour scale is %s, want vertical at the right (clear of the axis name)", got)
+	}
+}
