@@ -388,3 +388,38 @@ func BenchmarkRunsPageByMetricWith10kRuns(b *testing.B) {
 		})
 	}
 }
+
+// TestCompareWithTicksTheRunAndOffersItsWorkloadsRuns follows a run's
+// "Compare with…": the list holds the runs on its workload, itself ticked
+// and marked, with a way to every run of its family; a refilter keeps it.
+func TestCompareWithTicksTheRunAndOffersItsWorkloadsRuns(t *testing.T) {
+	a := newApp(t, "", 0)
+	w1, w2 := a.upload(t), a.upload(t)
+	r1 := a.startRun(t, `{"workload_id":"`+w1+`","variant":"online"}`)
+	r2 := a.startRun(t, `{"workload_id":"`+w1+`","variant":"average"}`)
+	other := a.startRun(t, `{"workload_id":"`+w2+`","variant":"online"}`)
+	_, page := a.do(t, http.MethodGet, "/runs/"+r1.ID, "", nil)
+	link, _ := parseHTML(t, page).Find("[data-testid=compare-with]").Attr("href")
+	status, page := a.do(t, http.MethodGet, link, "", nil)
+	doc := parseHTML(t, page)
+	if status != http.StatusOK {
+		t.Fatalf("%s: %d", link, status)
+	}
+	rows := doc.Find("[data-testid=runs-table] tbody tr")
+	text := rows.Text()
+	if rows.Length() != 2 || !strings.Contains(text, r1.ID) || !strings.Contains(text, r2.ID) || strings.Contains(text, other.ID) {
+		t.Errorf("compare with %s lists %q: want the two runs on its workload", r1.ID, text)
+	}
+	if v, _ := doc.Find("input[name=runs]:checked").Attr("value"); v != r1.ID || doc.Find("input[name=runs]:checked").Length() != 1 {
+		t.Errorf("ticked: %q, want run %s only", v, r1.ID)
+	}
+	if !strings.Contains(doc.Find("tr.selected").Text(), r1.ID) || doc.Find("[data-testid=this-run]").Length() != 1 {
+		t.Error("the run is not marked as this run")
+	}
+	if all, _ := doc.Find("[data-testid=compare-with-note] a").Attr("href"); !strings.Contains(all, "select="+r1.ID) || strings.Contains(all, "workload") {
+		t.Errorf("the way to every eapm run: %q", all)
+	}
+	if v, _ := doc.Find("[data-testid=runs-filter] input[name=select]").Attr("value"); v != r1.ID {
+		t.Error("the filter form drops the run to compare with")
+	}
+}

@@ -113,7 +113,7 @@ func (s *Server) home(c echo.Context) error {
 
 func (s *Server) runsPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := views.RunsProps{}
+	p := views.RunsProps{Selected: c.QueryParam("select")}
 	for _, st := range s.strategies {
 		p.Strategies = append(p.Strategies, st.Info().Name)
 	}

@@ -91,6 +91,9 @@ type RunsProps struct {
 	// in a column when a metric is chosen.
 	Values map[string]float64
 	Errs   []FormError // bad filter values
+	// Selected is the run others are being chosen to compare with
+	// (?select=ID, from its page's "Compare with…"): ticked and marked.
+	Selected string
 }
 
 // RunsFilter is the filter of /runs as its query parameters spell it.
