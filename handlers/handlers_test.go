@@ -454,6 +454,9 @@ func TestRunSurvivesRestartAndInterruptedRunCanBeRerun(t *testing.T) {
 	if err != nil || claimed == nil {
 		t.Fatalf("claim: %v %v", claimed, err)
 	}
+	if err := st.SetProgress(ctx, claimed.ID, 12, 30, "user 12 of 30"); err != nil {
+		t.Fatal(err)
+	}
 	st.Close()
 
 	b := newApp(t, db, 0)
@@ -472,6 +475,13 @@ func TestRunSurvivesRestartAndInterruptedRunCanBeRerun(t *testing.T) {
 	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
 	if doc.Find("[data-testid=interrupted]").Length() != 1 || doc.Find("[data-testid=rerun]").Length() != 1 {
 		t.Fatal("interrupted run page lacks the notice or the re-run button")
+	}
+	// It did not finish: the page says where it got to, not a finish time.
+	if got := doc.Find("[data-testid=interrupted-progress]").Text(); !strings.Contains(got, "12 of 30 (40 %)") || !strings.Contains(got, "user 12 of 30") {
+		t.Errorf("the progress the run reached reads %q", got)
+	}
+	if !strings.Contains(doc.Find("[data-testid=interrupted-when]").Text(), "noticed at its restart") {
+		t.Error("the interrupted run's end is shown as a finish time")
 	}
 	resp := noRedirect(t, http.MethodPost, b.URL+"/runs/"+claimed.ID+"/rerun", "application/x-www-form-urlencoded", nil)
 	resp.Body.Close()
