@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -421,5 +422,30 @@ func TestCompareWithTicksTheRunAndOffersItsWorkloadsRuns(t *testing.T) {
 	}
 	if v, _ := doc.Find("[data-testid=runs-filter] input[name=select]").Attr("value"); v != r1.ID {
 		t.Error("the filter form drops the run to compare with")
+	}
+}
+
+// TestStoredWorkloadsFollowTheChosenFamily: /workloads?strategy=eapm
+// lists EAPM's workloads only, /workloads every family's.
+func TestStoredWorkloadsFollowTheChosenFamily(t *testing.T) {
+	a := newApp(t, "", 0)
+	a.upload(t) // an EAPM workload
+	if status, b := a.postJSON(t, "/api/workloads/generate", `{"strategy":"dcop","preset":"namekata2008","params":{"jobs":5},"seed":1}`); status != http.StatusCreated {
+		t.Fatalf("generate dcop: %d %s", status, b)
+	}
+	strategies := func(path string) string {
+		_, page := a.do(t, http.MethodGet, path, "", nil)
+		var out []string
+		parseHTML(t, page).Find("[data-testid=workloads-table] tbody tr td:nth-child(2)").Each(func(_ int, s *goquery.Selection) {
+			out = append(out, s.Text())
+		})
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	if got := strategies("/workloads?strategy=eapm"); got != "eapm" {
+		t.Errorf("EAPM's stored workloads: %q", got)
+	}
+	if got := strategies("/workloads"); got != "dcop,eapm" {
+		t.Errorf("every stored workload: %q", got)
 	}
 }

@@ -173,6 +173,7 @@ func generateForm(c echo.Context) (generateRequest, error) {
 // Pages.
 
 func (s *Server) workloadsProps(c echo.Context, selected string) (views.WorkloadsProps, error) {
+	listed := selected // a chosen family filters the list too
 	if selected == "" && len(s.strategies) > 0 {
 		selected = s.strategies[0].Info().Name
 	}
@@ -183,11 +184,11 @@ func (s *Server) workloadsProps(c echo.Context, selected string) (views.Workload
 	var ws []store.Workload
 	var next store.Cursor
 	if owner, ok := s.listOwner(c); ok {
-		if ws, next, err = s.store.ListWorkloadsPage(c.Request().Context(), "", owner, limit, cursor); err != nil {
+		if ws, next, err = s.store.ListWorkloadsPage(c.Request().Context(), listed, owner, limit, cursor); err != nil {
 			return views.WorkloadsProps{}, err
 		}
 	}
-	return views.WorkloadsProps{Strategies: s.views(), Workloads: viewWorkloads(ws), Next: nextURL(c, next), Selected: selected}, nil
+	return views.WorkloadsProps{Strategies: s.views(), Workloads: viewWorkloads(ws), Next: nextURL(c, next), Selected: selected, Listed: listed}, nil
 }
 
 func (s *Server) workloadsPage(c echo.Context) error {

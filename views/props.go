@@ -38,7 +38,10 @@ type WorkloadsProps struct {
 	Workloads  []Workload // one page, newest first
 	Next       string     // the URL of the next (older) page; empty on the last
 	Selected   string     // strategy whose forms are shown
-	Err        *FormError
+	// Listed is the family the stored workloads are filtered by (the
+	// chosen one, ?strategy=); empty: every family.
+	Listed string
+	Err    *FormError
 }
 
 // FormError is a failed submission shown above a form.
