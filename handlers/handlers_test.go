@@ -251,9 +251,11 @@ func TestUploadPageShowsTheErrorAboveTheForm(t *testing.T) {
 }
 
 // upload stores the good three-file workload and returns its id.
+// upload stores a new tiny EAPM workload (a copy each call: copy=1) and
+// returns its id.
 func (a *app) upload(t testing.TB) string {
 	t.Helper()
-	body, ctype := multipartBody(t, map[string]string{"strategy": "eapm", "name": "tiny"},
+	body, ctype := multipartBody(t, map[string]string{"strategy": "eapm", "name": "tiny", "copy": "1"},
 		map[string]string{"etc": goodETC, "apc": goodAPC, "users": goodUsers})
 	status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
 	if status != http.StatusCreated {
@@ -640,7 +642,9 @@ func TestDownloadedWorkloadUploadsBackUnchanged(t *testing.T) {
 	}
 	body, ctype := multipartBody(t, map[string]string{"strategy": "eapm"}, map[string]string{"file": string(data)})
 	status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
-	if status != http.StatusCreated {
+	// Unchanged, the download is the stored workload again: found, not
+	// stored a second time.
+	if status != http.StatusOK || !strings.Contains(string(b), `"existing":true`) || !strings.Contains(string(b), id) {
 		t.Fatalf("re-upload: %d %s", status, b)
 	}
 	var first, second apiWorkload

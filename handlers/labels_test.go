@@ -449,3 +449,43 @@ func TestStoredWorkloadsFollowTheChosenFamily(t *testing.T) {
 		t.Errorf("every stored workload: %q", got)
 	}
 }
+
+// TestIdenticalUploadOffersTheStoredWorkload: the same files uploaded again
+// are not stored twice; the API answers 200 with the stored workload and
+// "existing", the page leads to it with a note; copy=1 stores a copy.
+func TestIdenticalUploadOffersTheStoredWorkload(t *testing.T) {
+	a := newApp(t, "", 0)
+	up := func(extra map[string]string) (int, apiWorkload) {
+		fields := map[string]string{"strategy": "eapm", "name": "again"}
+		for k, v := range extra {
+			fields[k] = v
+		}
+		body, ctype := multipartBody(t, fields, map[string]string{"etc": goodETC, "apc": goodAPC, "users": goodUsers})
+		status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
+		var w apiWorkload
+		json.Unmarshal(b, &w)
+		return status, w
+	}
+	status, first := up(nil)
+	if status != http.StatusCreated || first.Existing {
+		t.Fatalf("first upload: %d %+v", status, first)
+	}
+	status, again := up(nil)
+	if status != http.StatusOK || !again.Existing || again.ID != first.ID || a.countWorkloads(t) != 1 {
+		t.Errorf("the same upload again: %d %+v, %d workloads stored; want 200, existing, %s, 1", status, again, a.countWorkloads(t), first.ID)
+	}
+	body, ctype := multipartBody(t, map[string]string{"strategy": "eapm"}, map[string]string{"etc": goodETC, "apc": goodAPC, "users": goodUsers})
+	resp := noRedirect(t, http.MethodPost, a.URL+"/workloads", ctype, body)
+	resp.Body.Close()
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || loc != "/workloads/"+first.ID+"?existing=1" {
+		t.Fatalf("the upload form: %d to %q", resp.StatusCode, loc)
+	}
+	_, page := a.do(t, http.MethodGet, "/workloads/"+first.ID+"?existing=1", "", nil)
+	if !strings.Contains(parseHTML(t, page).Find("[data-testid=existing-workload]").Text(), "not stored a second time") {
+		t.Error("the workload page does not say the upload was already stored")
+	}
+	status, copied := up(map[string]string{"copy": "1"})
+	if status != http.StatusCreated || copied.ID == first.ID || a.countWorkloads(t) != 2 {
+		t.Errorf("copy=1: %d %+v", status, copied)
+	}
+}

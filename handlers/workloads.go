@@ -24,20 +24,24 @@ import (
 // upload reads a multipart workload upload: field "strategy", optional
 // "name", and one or more files in any file fields ("file" for native JSON,
 // or the strategy's own Upload fields). The body is capped at maxUpload.
-func (s *Server) upload(c echo.Context) (*store.Workload, error) {
+// upload parses and stores the uploaded workload files; an upload
+// identical to a workload of the user's already stored (same strategy and
+// canonical data) returns that one with existing true, stored once, unless
+// the form asks for a copy (copy=1).
+func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err error) {
 	req := c.Request()
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, s.maxUpload)
 	if err := req.ParseMultipartForm(8 << 20); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return nil, errs.New(errs.TooLarge, "file", "upload is larger than the limit of %d MiB", s.maxUpload>>20)
+			return nil, false, errs.New(errs.TooLarge, "file", "upload is larger than the limit of %d MiB", s.maxUpload>>20)
 		}
-		return nil, errs.Invalidf("file", "expected a multipart/form-data upload with the workload files: %v", err)
+		return nil, false, errs.Invalidf("file", "expected a multipart/form-data upload with the workload files: %v", err)
 	}
 	defer req.MultipartForm.RemoveAll()
 	st, err := s.lookup(req.FormValue("strategy"))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var files []solvers.File
 	fields := make([]string, 0, len(req.MultipartForm.File))
@@ -52,31 +56,41 @@ func (s *Server) upload(c echo.Context) (*store.Workload, error) {
 			}
 			f, err := fh.Open()
 			if err != nil {
-				return nil, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
+				return nil, false, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
 			}
 			data, err := io.ReadAll(f)
 			f.Close()
 			if err != nil {
-				return nil, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
+				return nil, false, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
 			}
 			files = append(files, solvers.File{Field: field, Name: fh.Filename, Data: data})
 		}
 	}
 	if len(files) == 0 {
-		return nil, errs.Invalidf("file", "no file uploaded: choose the workload file(s)")
+		return nil, false, errs.Invalidf("file", "no file uploaded: choose the workload file(s)")
 	}
-	w, err := runner.ExecuteParse(req.Context(), st, files, s.runner.Budget())
+	parsed, err := runner.ExecuteParse(req.Context(), st, files, s.runner.Budget())
 	if err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if req.FormValue("copy") != "1" {
+		stored, err := s.store.FindWorkloadByContent(req.Context(), st.Info().Name, parsed.Data, ownerID(c))
+		if err == nil {
+			return stored, true, nil
+		}
+		if !errs.Is(errs.NotFound, err) {
+			return nil, false, err
+		}
 	}
 	name := strings.TrimSpace(req.FormValue("name"))
 	if name == "" {
-		name = w.Name
+		name = parsed.Name
 	}
 	if name == "" {
 		name = strings.TrimSuffix(files[0].Name, path.Ext(files[0].Name))
 	}
-	return s.save(c, st, name, w)
+	w, err = s.save(c, st, name, parsed)
+	return w, false, err
 }
 
 // save stores a parsed workload in one transaction.
@@ -210,9 +224,12 @@ func (s *Server) formFailed(c echo.Context, strategy string, ferr error) error {
 }
 
 func (s *Server) uploadPage(c echo.Context) error {
-	w, err := s.upload(c)
+	w, existing, err := s.upload(c)
 	if err != nil {
 		return s.formFailed(c, c.FormValue("strategy"), err)
+	}
+	if existing {
+		return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID+"?existing=1")
 	}
 	return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID)
 }
@@ -248,7 +265,8 @@ func (s *Server) workloadPage(c echo.Context) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: viewWorkload(*w), Preview: preview, Strategy: viewOf(st), Runs: viewRuns(runs)}))
+	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: viewWorkload(*w), Preview: preview, Strategy: viewOf(st), Runs: viewRuns(runs),
+		Existing: c.QueryParam("existing") == "1"}))
 }
 
 // API.
@@ -265,6 +283,9 @@ type apiWorkload struct {
 	CreatedAt string          `json:"created_at"`
 	URL       string          `json:"url"`
 	Preview   json.RawMessage `json:"preview,omitempty"`
+	// Existing is set when an upload was identical to this stored
+	// workload, so it was not stored again.
+	Existing bool `json:"existing,omitempty"`
 }
 
 func toAPIWorkload(w *store.Workload, withPreview bool) apiWorkload {
@@ -297,12 +318,19 @@ func (s *Server) apiListWorkloads(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
+// apiUpload: POST /api/workloads. 201 with the new workload, or 200 with
+// the stored one ("existing": true) when the upload is identical to it.
 func (s *Server) apiUpload(c echo.Context) error {
-	w, err := s.upload(c)
+	w, existing, err := s.upload(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, toAPIWorkload(w, false))
+	a := toAPIWorkload(w, false)
+	if existing {
+		a.Existing = true
+		return c.JSON(http.StatusOK, a)
+	}
+	return c.JSON(http.StatusCreated, a)
 }
 
 func (s *Server) apiGenerate(c echo.Context) error {

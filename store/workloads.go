@@ -127,6 +127,26 @@ func (s *Store) GetWorkloadInfo(ctx context.Context, id string) (*Workload, erro
 	return w, nil
 }
 
+// FindWorkloadByContent returns the oldest stored workload of strategy
+// whose data is data (equal sha256), without Data and Preview, among the
+// workloads of owner (a user ID; empty: any); errs.NotFound when there is
+// none.
+func (s *Store) FindWorkloadByContent(ctx context.Context, strategy string, data []byte, owner string) (*Workload, error) {
+	const op = "store.FindWorkloadByContent"
+	sum := sha256.Sum256(data)
+	sha := hex.EncodeToString(sum[:])
+	w, err := scanWorkload(s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+` FROM workloads
+		WHERE strategy = ? AND sha256 = ? AND (? = '' OR owner = ?) ORDER BY created_at, rowid LIMIT 1`,
+		strategy, sha, owner, owner), false)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(op, "workload with sha256", sha)
+	}
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return w, nil
+}
+
 // ListWorkloads returns workloads newest first, without Data and Preview.
 // An empty strategy means all; limit ≤ 0 means no limit.
 func (s *Store) ListWorkloads(ctx context.Context, strategy string, limit int) ([]Workload, error) {

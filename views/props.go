@@ -56,6 +56,9 @@ type WorkloadProps struct {
 	Preview  *solvers.Report
 	Strategy StrategyView
 	Runs     []Run
+	// Existing: the user just uploaded a file identical to this stored
+	// workload (?existing=1), which was not stored again.
+	Existing bool
 }
 
 // NewRunProps feeds /runs/new.
