@@ -489,3 +489,25 @@ func TestIdenticalUploadOffersTheStoredWorkload(t *testing.T) {
 		t.Errorf("copy=1: %d %+v", status, copied)
 	}
 }
+
+// TestRunListsShowChangedParameters: two runs of one variant and workload
+// differ in the list by the parameters they changed from the defaults.
+func TestRunListsShowChangedParameters(t *testing.T) {
+	a := newApp(t, "", 0)
+	w := a.upload(t)
+	r1 := a.startRun(t, `{"workload_id":"`+w+`","variant":"online","params":{"gamma":1.4}}`)
+	r2 := a.startRun(t, `{"workload_id":"`+w+`","variant":"online"}`)
+	for _, path := range []string{"/runs", "/workloads/" + w, "/"} {
+		_, page := a.do(t, http.MethodGet, path, "", nil)
+		doc := parseHTML(t, page)
+		row := func(id string) string {
+			return doc.Find(`[data-testid=runs-table] tbody tr:has(a[href="/runs/` + id + `"]) [data-testid=run-params]`).Text()
+		}
+		if got := row(r1.ID); got != "gamma=1.4" {
+			t.Errorf("%s: run with γ 1.4 shows %q", path, got)
+		}
+		if got := row(r2.ID); got != "" {
+			t.Errorf("%s: run with the defaults shows %q", path, got)
+		}
+	}
+}

@@ -103,7 +103,7 @@ func (s *Server) home(c echo.Context) error {
 			return err
 		}
 	}
-	p := views.HomeProps{Recent: viewRuns(recent), Names: s.workloadNames(ctx, recent)}
+	p := views.HomeProps{Recent: s.listRuns(recent), Names: s.workloadNames(ctx, recent)}
 	for _, f := range s.families() {
 		_, err := s.lookup(f.Name)
 		p.Families = append(p.Families, views.FamilyCard{Family: f, Built: err == nil})
@@ -145,7 +145,7 @@ func (s *Server) runsPage(c echo.Context) error {
 			return err
 		}
 	}
-	p.Runs, p.Names, p.Next = viewRuns(runs), s.workloadNames(ctx, runs), nextURL(c, next)
+	p.Runs, p.Names, p.Next = s.listRuns(runs), s.workloadNames(ctx, runs), nextURL(c, next)
 	return render(c, http.StatusOK, views.Runs(p))
 }
 

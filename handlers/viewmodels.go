@@ -31,6 +31,22 @@ func viewRuns(rs []store.Run) []views.Run {
 	return out
 }
 
+// listRuns are runs as lists show them: with the parameters each changed
+// from its strategy's defaults, so runs of one variant tell apart.
+func (s *Server) listRuns(rs []store.Run) []views.Run {
+	out := viewRuns(rs)
+	for i, r := range rs {
+		if st, err := s.lookup(r.Strategy); err == nil {
+			specs := st.Params()
+			if r.Kind == store.KindReproduce {
+				specs = st.ReproduceParams()
+			}
+			out[i].Changed = views.ChangedParams(specs, r.Params)
+		}
+	}
+	return out
+}
+
 func viewWorkload(w store.Workload) views.Workload {
 	return views.Workload{ID: w.ID, Strategy: w.Strategy, Name: w.Name, Format: w.Format, SHA256: w.SHA256,
 		Bytes: w.Bytes, Summary: w.Summary, Owner: w.Owner, CreatedAt: w.CreatedAt}

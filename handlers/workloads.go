@@ -265,7 +265,7 @@ func (s *Server) workloadPage(c echo.Context) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: viewWorkload(*w), Preview: preview, Strategy: viewOf(st), Runs: viewRuns(runs),
+	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: viewWorkload(*w), Preview: preview, Strategy: viewOf(st), Runs: s.listRuns(runs),
 		Existing: c.QueryParam("existing") == "1"}))
 }
 

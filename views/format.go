@@ -117,6 +117,20 @@ func ParamsLine(specs []solvers.ParamSpec, p solvers.Params) string {
 	return strings.Join(parts, ", ")
 }
 
+// ChangedParams is the parameters of p that differ from their defaults,
+// "name=value, ..." in the order of specs (what tells two runs of one
+// variant and workload apart in a list); parameters without a spec are
+// left out.
+func ChangedParams(specs []solvers.ParamSpec, p solvers.Params) string {
+	var parts []string
+	for _, s := range specs {
+		if v, ok := p[s.Name]; ok && v != s.Default {
+			parts = append(parts, s.Name+"="+v)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Pct is the progress of a run in percent.
 func Pct(done, total int) float64 {
 	if total <= 0 {

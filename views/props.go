@@ -149,6 +149,9 @@ type ReproduceProps struct {
 
 // Run is a run as the pages show it; handlers fill it from the store.
 type Run struct {
+	// Changed is the run's parameters that differ from the defaults
+	// (ChangedParams), filled for lists.
+	Changed    string
 	ID         string
 	Kind       string // "run" or "reproduce"
 	WorkloadID string
