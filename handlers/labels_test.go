@@ -14,6 +14,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"schedlab/solvers/registry"
 	"schedlab/store"
 )
 
@@ -509,5 +510,33 @@ func TestRunListsShowChangedParameters(t *testing.T) {
 		if got := row(r2.ID); got != "" {
 			t.Errorf("%s: run with the defaults shows %q", path, got)
 		}
+	}
+}
+
+// TestEveryStrategyOffersAnExampleNativeFileThatUploads: the upload form
+// links an example of each family's native JSON, and that example uploads
+// back as a workload of the family (it is the format, not a description).
+func TestEveryStrategyOffersAnExampleNativeFileThatUploads(t *testing.T) {
+	a := newApp(t, "", 0)
+	for _, st := range registry.All() {
+		name := st.Info().Name
+		_, page := a.do(t, http.MethodGet, "/workloads?strategy="+name, "", nil)
+		href, ok := parseHTML(t, page).Find("[data-testid=example-json]").Attr("href")
+		if !ok {
+			t.Errorf("%s: the upload form links no example", name)
+			continue
+		}
+		status, example := a.do(t, http.MethodGet, href, "", nil)
+		if status != http.StatusOK || !json.Valid(example) {
+			t.Errorf("%s: example %d %.80s", name, status, example)
+			continue
+		}
+		body, ctype := multipartBody(t, map[string]string{"strategy": name}, map[string]string{"file": string(example)})
+		if status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body); status != http.StatusCreated {
+			t.Errorf("%s: the example does not upload: %d %.200s", name, status, b)
+		}
+	}
+	if status, _ := a.do(t, http.MethodGet, "/api/strategies/nosuch/example.json", "", nil); status != http.StatusNotFound {
+		t.Errorf("an unknown strategy's example: %d", status)
 	}
 }

@@ -60,6 +60,7 @@ func (s *Server) Routes(e *echo.Echo) {
 
 	// JSON API.
 	e.GET("/api/strategies", s.apiStrategies)
+	e.GET("/api/strategies/:name/example.json", s.apiExampleWorkload)
 	e.GET("/api/workloads", s.apiListWorkloads)
 	e.POST("/api/workloads", s.apiUpload)
 	e.POST("/api/workloads/generate", s.apiGenerate)

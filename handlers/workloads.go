@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -351,6 +352,36 @@ func (s *Server) apiGetWorkload(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, toAPIWorkload(w, true))
+}
+
+// apiExampleWorkload: GET /api/strategies/:name/example.json, a workload
+// in the strategy's native JSON, generated from its first preset with the
+// preset's defaults and seed 1 (nothing is stored): what an uploaded
+// native file must look like.
+func (s *Server) apiExampleWorkload(c echo.Context) error {
+	st, err := s.lookup(c.Param("name"))
+	if err != nil {
+		return err
+	}
+	presets := st.Presets()
+	if len(presets) == 0 {
+		return errs.New(errs.NotFound, "strategy", "%s has no preset to make an example from", c.Param("name"))
+	}
+	params, err := solvers.Resolve(presets[0].Params, nil)
+	if err != nil {
+		return err
+	}
+	w, err := runner.ExecuteGenerate(c.Request().Context(), st, presets[0].Name, params, 1, s.runner.Budget())
+	if err != nil {
+		return err
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, w.Data, "", "  "); err != nil {
+		pretty.Reset()
+		pretty.Write(w.Data)
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", st.Info().Name+"-example.json"))
+	return c.Blob(http.StatusOK, "application/json", pretty.Bytes())
 }
 
 func (s *Server) apiWorkloadData(c echo.Context) error {
