@@ -66,6 +66,9 @@ type Run struct {
 	// ListRuns results.
 	Report  json.RawMessage
 	RerunOf string // the run this one repeats
+	// Worker names the worker process that ran it (host:pid); empty for a
+	// run executed inside the server or not started yet.
+	Worker string
 	// Owner is the ID of the user who made the run; empty on a server
 	// without accounts.
 	Owner string
@@ -197,7 +200,7 @@ func exists(ctx context.Context, tx *sql.Tx, query, id string) error {
 
 const runListColumns = `id, kind, workload_id, strategy, variant, params, seed, status,
 	progress_done, progress_total, progress_note, error, error_field, rerun_of, owner,
-	created_at, started_at, finished_at`
+	created_at, started_at, finished_at, worker`
 
 func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) {
 	var r Run
@@ -205,7 +208,7 @@ func scanRun(sc interface{ Scan(...any) error }, withReport bool) (*Run, error) 
 	var params, created string
 	dest := []any{&r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params, &r.Seed, &r.Status,
 		&r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField, &rerunOf, &owner,
-		&created, &started, &finished}
+		&created, &started, &finished, &r.Worker}
 	if withReport {
 		dest = append(dest, &report)
 	}
@@ -351,11 +354,24 @@ func (s *Store) SetProgress(ctx context.Context, id string, done, total int, not
 	return dbErr("store.SetProgress", err)
 }
 
+// SetWorker records that worker (host:pid) executes the running run id.
+// It does nothing to a run that is not running.
+func (s *Store) SetWorker(ctx context.Context, id, worker string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET worker = ? WHERE id = ? AND status = ?`, worker, id, StatusRunning)
+	return dbErr("store.SetWorker", err)
+}
+
 // Finish ends a running run with a final status (done, failed, canceled or
 // interrupted), its report (done runs) or error message and field, and sets
 // finished_at. A run that is not running is errs.Conflict; an unknown one
 // errs.NotFound.
 func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMessage, errMsg, errField string) error {
+	return s.FinishBy(ctx, id, "", status, report, errMsg, errField)
+}
+
+// FinishBy is Finish of a run executed by worker (see Run.Worker); an
+// empty worker leaves the run's worker as it is.
+func (s *Store) FinishBy(ctx context.Context, id, worker, status string, report json.RawMessage, errMsg, errField string) error {
 	const op = "store.Finish"
 	if !Final(status) {
 		return invalid(op, "status", "%q is not a final status", status)
@@ -372,8 +388,9 @@ func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMe
 		return dbErr(op, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?
-		WHERE id = ? AND status = ?`, status, errMsg, errField, fmtTime(now()), id, StatusRunning)
+	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?,
+		worker = CASE WHEN ? = '' THEN worker ELSE ? END
+		WHERE id = ? AND status = ?`, status, errMsg, errField, fmtTime(now()), worker, worker, id, StatusRunning)
 	if err != nil {
 		return dbErr(op, err)
 	}
@@ -461,7 +478,7 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 func (s *Store) RequeueExperimentRuns(ctx context.Context) (int, error) {
 	const op = "store.RequeueExperimentRuns"
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = '', error_field = '', started_at = NULL,
-		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = ''
+		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = '', worker = ''
 		WHERE status = ? AND id IN (SELECT er.run_id FROM experiment_runs er
 			JOIN experiments e ON e.id = er.experiment_id WHERE e.status = ?)`,
 		StatusQueued, StatusInterrupted, ExperimentRunning)

@@ -1,0 +1,300 @@
+package queue_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"schedlab/queue"
+	"schedlab/queue/queuetest"
+	"schedlab/runner"
+	"schedlab/store"
+)
+
+// workerBin is the testworker binary, built once.
+var workerBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "queuetest")
+	if err != nil {
+		panic(err)
+	}
+	workerBin = filepath.Join(dir, "testworker")
+	if out, err := exec.Command("go", "build", "-o", workerBin, "./internal/testworker").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build testworker: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Short intervals so that deaths and restarts show within a test.
+const (
+	testAckWait   = 2 * time.Second
+	testHeartbeat = 200 * time.Millisecond
+)
+
+// server is the schedlab server side: an embedded NATS server, the store,
+// a Dispatcher and the runner over it, all in this process.
+type server struct {
+	dir  string
+	addr string
+	emb  *queue.Embedded
+	st   *store.Store
+	nc   *nats.Conn
+	d    *queue.Dispatcher
+	rn   *runner.Runner
+}
+
+// startServer starts a server on dir (the same dir again: a restart)
+// listening on addr ("" for a free port).
+func startServer(t testing.TB, dir, addr string) *server {
+	t.Helper()
+	if addr == "" {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr = ln.Addr().String()
+		ln.Close()
+	}
+	emb, err := queue.StartEmbedded(queue.EmbeddedOptions{Dir: filepath.Join(dir, "nats"), Listen: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(dir, "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := emb.Connect("test server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := queue.NewDispatcher(st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
+		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: 1 << 30}})
+	rn := runner.New(st, queuetest.Lookup, runner.Options{Backend: d, Timeout: time.Minute, MemoryBudget: 1 << 30})
+	if err := rn.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{dir: dir, addr: addr, emb: emb, st: st, nc: nc, d: d, rn: rn}
+	t.Cleanup(s.stop)
+	return s
+}
+
+// stop shuts the server down (again: no-op).
+func (s *server) stop() {
+	if s.emb == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s.rn.Shutdown(ctx)
+	s.nc.Close()
+	s.st.Close()
+	s.emb.Shutdown()
+	s.emb = nil
+}
+
+// worker is a testworker process.
+type worker struct {
+	cmd    *exec.Cmd
+	exited chan struct{}
+	stderr *strings.Builder
+	mu     *sync.Mutex
+}
+
+type lockedBuilder struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (l lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// startWorker starts a worker process connected to s; logFile records its executions.
+func startWorker(t testing.TB, s *server, logFile string, args ...string) *worker {
+	t.Helper()
+	w := &worker{exited: make(chan struct{}), stderr: &strings.Builder{}, mu: &sync.Mutex{}}
+	w.cmd = exec.Command(workerBin, append([]string{"--nats", "nats://" + s.addr, "--creds", s.emb.SeedFile,
+		"--heartbeat", testHeartbeat.String()}, args...)...)
+	w.cmd.Env = append(os.Environ(), queuetest.LogEnv+"="+logFile)
+	w.cmd.Stderr = lockedBuilder{w.mu, w.stderr}
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { w.cmd.Wait(); close(w.exited) }()
+	t.Cleanup(func() {
+		w.cmd.Process.Kill()
+		<-w.exited
+		if t.Failed() {
+			w.mu.Lock()
+			t.Logf("worker %d stderr:\n%s", w.cmd.Process.Pid, w.stderr.String())
+			w.mu.Unlock()
+		}
+	})
+	return w
+}
+
+// sweep stores n runs of variant (params i = 0..n-1 plus extra) as one
+// experiment, as the experiments handler does, and wakes the runner.
+func sweep(t testing.TB, s *server, n int, variant string, extra map[string]string) []string {
+	t.Helper()
+	ctx := context.Background()
+	w, err := queuetest.Strategy{}.Generate(ctx, "tiny", map[string]string{"n": "4"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := &store.Workload{Strategy: queuetest.Name, Name: w.Name, Format: w.Format, Summary: w.Summary, Data: w.Data}
+	if err := s.st.CreateWorkload(ctx, sw); err != nil {
+		t.Fatal(err)
+	}
+	runs := make([]*store.Run, n)
+	cells := make([]store.ExperimentCell, n)
+	for i := range runs {
+		p := map[string]string{"i": strconv.Itoa(i)}
+		for k, v := range extra {
+			p[k] = v
+		}
+		r, err := s.rn.Prepare(ctx, &store.Run{WorkloadID: sw.ID, Strategy: queuetest.Name, Variant: variant, Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[i] = r
+		cells[i] = store.ExperimentCell{Cell: json.RawMessage(fmt.Sprintf(`{"i":%d}`, i))}
+	}
+	e := &store.Experiment{Name: "sweep", Strategy: queuetest.Name, Definition: json.RawMessage(`{}`)}
+	if err := s.st.CreateExperiment(ctx, e, runs, cells); err != nil {
+		t.Fatal(err)
+	}
+	s.rn.Wake()
+	ids := make([]string, n)
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+// waitFinal waits until every run of ids is final and returns them.
+func waitFinal(t testing.TB, st *store.Store, ids []string, within time.Duration) map[string]*store.Run {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		out := map[string]*store.Run{}
+		pending := 0
+		for _, id := range ids {
+			r, err := st.GetRunInfo(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[id] = r
+			if !store.Final(r.Status) {
+				pending++
+			}
+		}
+		if pending == 0 {
+			return out
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d runs not final after %v", pending, len(ids), within)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// executions reads a log of executions: how often each tag ran, and by which pids.
+func executions(t testing.TB, file string) (map[int]int, map[int]bool) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	count, pids := map[int]int{}, map[int]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var i, pid int
+		if _, err := fmt.Sscan(sc.Text(), &i, &pid); err != nil {
+			t.Fatalf("log line %q: %v", sc.Text(), err)
+		}
+		count[i]++
+		pids[pid] = true
+	}
+	return count, pids
+}
+
+// TestWorkersDrainSweep: N worker processes drain a 1,000-run sweep, every
+// run done exactly once, its report stored and its worker named.
+func TestWorkersDrainSweep(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	log := filepath.Join(dir, "exec.log")
+	const n, workers = 1000, 3
+	for range workers {
+		startWorker(t, s, log, "--concurrency", "2")
+	}
+	ids := sweep(t, s, n, queuetest.VariantOK, nil)
+	runs := waitFinal(t, s.st, ids, time.Minute)
+	names := map[string]bool{}
+	for _, r := range runs {
+		if r.Status != store.StatusDone {
+			t.Fatalf("run %s: %s %s", r.ID, r.Status, r.Error)
+		}
+		if r.Worker == "" {
+			t.Fatalf("run %s names no worker", r.ID)
+		}
+		names[r.Worker] = true
+	}
+	if len(names) != workers {
+		t.Errorf("runs executed by %d workers, want all %d: %v", len(names), workers, names)
+	}
+	count, pids := executions(t, log)
+	if len(count) != n {
+		t.Fatalf("%d distinct runs executed, want %d", len(count), n)
+	}
+	for i, c := range count {
+		if c != 1 {
+			t.Errorf("run i=%d executed %d times", i, c)
+		}
+	}
+	if len(pids) != workers {
+		t.Errorf("%d worker processes executed runs, want %d", len(pids), workers)
+	}
+	r, err := s.st.GetRun(context.Background(), ids[7])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Metrics []struct{ Value float64 }
+	}
+	if err := json.Unmarshal(r.Report, &rep); err != nil || len(rep.Metrics) != 1 || rep.Metrics[0].Value != 4+7 {
+		t.Fatalf("report of i=7: %s (%v), want objective 11", r.Report, err)
+	}
+	ws := s.rn.Workers()
+	if len(ws) != workers {
+		t.Fatalf("Workers() lists %d, want %d: %+v", len(ws), workers, ws)
+	}
+	for _, w := range ws {
+		if w.Concurrency != 2 || w.Lost || !names[w.Name] {
+			t.Errorf("worker %+v: want concurrency 2, alive, and among the runs' workers", w)
+		}
+	}
+}
+
+var _ = syscall.SIGKILL
