@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"schedlab/queue"
 	"schedlab/queue/queuetest"
@@ -221,12 +222,15 @@ func waitFinal(t testing.TB, st *store.Store, ids []string, within time.Duration
 // executions reads a log of executions: how often each tag ran, and by which pids.
 func executions(t testing.TB, file string) (map[int]int, map[int]bool) {
 	t.Helper()
+	count, pids := map[int]int{}, map[int]bool{}
 	f, err := os.Open(file)
+	if os.IsNotExist(err) {
+		return count, pids
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	count, pids := map[int]int{}, map[int]bool{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		var i, pid int
@@ -297,4 +301,216 @@ func TestWorkersDrainSweep(t *testing.T) {
 	}
 }
 
-var _ = syscall.SIGKILL
+// waitRunning waits until run id is running on a worker and returns the
+// worker's name.
+func waitRunning(t testing.TB, s *server, id string) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, w := range s.rn.Workers() {
+			for _, r := range w.Running {
+				if r == id {
+					return w.Name
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("run %s never ran on a worker", id)
+	return ""
+}
+
+// TestKilledWorkerRunRedelivered: a worker killed with SIGKILL mid-run
+// loses its run to another worker, which finishes it.
+func TestKilledWorkerRunRedelivered(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	log := filepath.Join(dir, "exec.log")
+	a := startWorker(t, s, log)
+	ids := sweep(t, s, 1, queuetest.VariantOK, map[string]string{"ms": "1500"})
+	first := waitRunning(t, s, ids[0])
+	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-a.exited
+	b := startWorker(t, s, log)
+	r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]
+	if r.Status != store.StatusDone {
+		t.Fatalf("run ended %s (%s), want done", r.Status, r.Error)
+	}
+	second := fmt.Sprintf("%s:%d", mustHost(t), b.cmd.Process.Pid)
+	if r.Worker != second || r.Worker == first {
+		t.Errorf("run finished by %q, want the second worker %q (the first was %q)", r.Worker, second, first)
+	}
+	if count, _ := executions(t, log); count[0] != 2 {
+		t.Errorf("run executed %d times, want 2 (killed, then redelivered)", count[0])
+	}
+}
+
+func mustHost(t testing.TB) string {
+	h, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestDyingRunFailsAfterMaxDeliver: a run that kills every worker it is
+// given (as an out-of-memory kill would) fails with "worker died: ..."
+// after MaxDeliver deliveries, and is not given to a fourth worker.
+func TestDyingRunFailsAfterMaxDeliver(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	log := filepath.Join(dir, "exec.log")
+	for range queue.DefaultMaxDeliver + 1 {
+		startWorker(t, s, log)
+	}
+	ids := sweep(t, s, 1, queuetest.VariantDie, nil)
+	r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]
+	if r.Status != store.StatusFailed || !strings.HasPrefix(r.Error, "worker died: ") {
+		t.Fatalf("run ended %s (%q), want failed with worker died: ...", r.Status, r.Error)
+	}
+	if !strings.Contains(r.Error, fmt.Sprintf("%d times", queue.DefaultMaxDeliver)) || r.Worker == "" {
+		t.Errorf("message %q (worker %q) should say how often it was given and name the last worker", r.Error, r.Worker)
+	}
+	time.Sleep(testAckWait + time.Second) // a fourth delivery would come by now
+	if count, _ := executions(t, log); count[0] != queue.DefaultMaxDeliver {
+		t.Errorf("run executed %d times, want MaxDeliver = %d", count[0], queue.DefaultMaxDeliver)
+	}
+	// The server serves on: the next run is done by the surviving worker.
+	ids = sweep(t, s, 1, queuetest.VariantOK, nil)
+	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != store.StatusDone {
+		t.Fatalf("next run ended %s (%s), want done", r.Status, r.Error)
+	}
+}
+
+// TestRepeatedPublishOneRun: the same run published twice (a dispatcher
+// retry after a lost acknowledgement) executes once.
+func TestRepeatedPublishOneRun(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	log := filepath.Join(dir, "exec.log")
+	ids := sweep(t, s, 1, queuetest.VariantOK, nil)
+	js, err := jetstream.New(s.nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	stream, err := js.Stream(ctx, queue.RunsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw *jetstream.RawStreamMsg
+	deadline := time.Now().Add(10 * time.Second)
+	for raw == nil && time.Now().Before(deadline) {
+		raw, _ = stream.GetLastMsgForSubject(ctx, "schedlab.run."+ids[0])
+		time.Sleep(20 * time.Millisecond)
+	}
+	if raw == nil {
+		t.Fatal("the run was never published")
+	}
+	ack, err := js.Publish(ctx, raw.Subject, raw.Data, jetstream.WithMsgID(ids[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ack.Duplicate {
+		t.Errorf("the repeated publish was not seen as a duplicate: %+v", ack)
+	}
+	startWorker(t, s, log)
+	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != store.StatusDone {
+		t.Fatalf("run ended %s (%s)", r.Status, r.Error)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if count, _ := executions(t, log); count[0] != 1 {
+		t.Errorf("run executed %d times, want 1", count[0])
+	}
+}
+
+// TestCancelReachesWorker: cancel of a run a worker process executes stops
+// it there, and the worker stores it canceled.
+func TestCancelReachesWorker(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	startWorker(t, s, filepath.Join(dir, "exec.log"))
+	ids := sweep(t, s, 1, queuetest.VariantWait, nil)
+	name := waitRunning(t, s, ids[0])
+	start := time.Now()
+	if err := s.rn.Cancel(context.Background(), ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	r := waitFinal(t, s.st, ids, 20*time.Second)[ids[0]]
+	if r.Status != store.StatusCanceled || r.Error != store.MsgCanceled {
+		t.Fatalf("run ended %s (%s), want canceled", r.Status, r.Error)
+	}
+	// The worker stored it (the server's own fallback waits 10 s and names none).
+	if took := time.Since(start); took > 5*time.Second || r.Worker != name {
+		t.Errorf("canceled after %v by worker %q, want at once by %q", took, r.Worker, name)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ws := s.rn.Workers()
+		if len(ws) == 1 && len(ws[0].Running) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker still runs the canceled run: %+v", ws)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// A queued run canceled before any worker takes it never executes.
+	if err := s.rn.Cancel(context.Background(), ids[0]); err == nil {
+		t.Error("cancel of a canceled run: want a conflict")
+	}
+}
+
+// TestServerRestartMidSweep: the server (NATS included) stops mid-sweep
+// and starts again on the same directory; the workers reconnect and the
+// sweep finishes, each run stored once and done.
+func TestServerRestartMidSweep(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	log := filepath.Join(dir, "exec.log")
+	for range 2 {
+		startWorker(t, s, log, "--concurrency", "2")
+	}
+	const n = 300
+	ids := sweep(t, s, n, queuetest.VariantOK, map[string]string{"ms": "20"})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, _ := executions(t, log)
+		if len(c) >= n/3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sweep did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.stop()
+	before, _ := executions(t, log)
+	if len(before) == n {
+		t.Fatal("the sweep finished before the restart: make it longer")
+	}
+	time.Sleep(300 * time.Millisecond)
+	s = startServer(t, dir, s.addr)
+	runs := waitFinal(t, s.st, ids, time.Minute)
+	for _, r := range runs {
+		if r.Status != store.StatusDone {
+			t.Fatalf("run %s: %s %s", r.ID, r.Status, r.Error)
+		}
+	}
+	count, _ := executions(t, log)
+	again := 0
+	for i := range n {
+		switch c := count[i]; {
+		case c == 0:
+			t.Errorf("run i=%d never executed", i)
+		case c > 1:
+			again++
+		}
+	}
+	t.Logf("%d of %d runs executed before the restart, %d executed twice", len(before), n, again)
+	if again > 4 { // at most those in flight on the 2 × 2 slots
+		t.Errorf("%d runs executed more than once, want at most the 4 in flight", again)
+	}
+}

@@ -331,11 +331,15 @@ func (w *worker) workload(ctx context.Context, sha string) ([]byte, error) {
 }
 
 // sendResult publishes res on ResultsStream (a report too large for a
-// message through ReportsBucket), retrying while the connection is down,
-// for at most AckWait: past it the run is another worker's.
-func (w *worker) sendResult(ctx context.Context, res *Result) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.ackWait)
+// message through ReportsBucket), retrying while the connection is down
+// (a server restarting) until the worker stops, then for AckWait more.
+// Meanwhile InProgress keeps the run this worker's once reconnected; if
+// it went to another worker all the same, the result is stored once.
+func (w *worker) sendResult(wctx context.Context, res *Result) error {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(wctx))
 	defer cancel()
+	stop := context.AfterFunc(wctx, func() { time.AfterFunc(w.ackWait, cancel) })
+	defer stop()
 	if len(res.Report) > int(w.nc.MaxPayload())-64<<10 {
 		if _, err := w.reports.PutBytes(ctx, res.ID, res.Report); err != nil {
 			return err
