@@ -46,6 +46,8 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/experiments/:id/cancel", s.cancelExperimentPage)
 	e.POST("/experiments/:id/resume", s.resumeExperimentPage)
 	e.GET("/reproduce", s.reproducePage)
+	e.GET("/workers", s.workersPage)
+	e.GET("/api/workers", s.apiWorkers)
 	e.POST("/reproduce", s.startReproducePage)
 
 	// JSON API.

@@ -437,6 +437,7 @@ type apiRun struct {
 	Error         string         `json:"error,omitempty"`
 	Field         string         `json:"field,omitempty"`
 	RerunOf       string         `json:"rerun_of,omitempty"`
+	Worker        string         `json:"worker,omitempty"`
 	CreatedAt     time.Time      `json:"created_at"`
 	StartedAt     *time.Time     `json:"started_at,omitempty"`
 	FinishedAt    *time.Time     `json:"finished_at,omitempty"`
@@ -446,7 +447,7 @@ type apiRun struct {
 
 func (s *Server) toAPIRun(r *store.Run) apiRun {
 	a := apiRun{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant, Params: r.Params,
-		Seed: r.Seed, Status: r.Status, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
+		Seed: r.Seed, Status: r.Status, Worker: r.Worker, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
 		Error: r.Error, Field: r.ErrorField, RerunOf: r.RerunOf, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
 		FinishedAt: r.FinishedAt, URL: "/runs/" + r.ID}
 	if done, total, note, ok := s.runner.Progress(r.ID); ok && r.Status == store.StatusRunning {

@@ -95,6 +95,8 @@ type Dispatcher struct {
 	reports   jetstream.ObjectStore
 	wake      chan struct{}
 
+	resultsCons jetstream.Consumer
+
 	mu          sync.Mutex
 	outstanding map[string]bool      // published runs not ended yet, by ID
 	unpublished []*store.Run         // claimed, publishing failed: tried again first
@@ -212,6 +214,7 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	if err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
+	d.resultsCons = cons
 	dctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	d.stop = stop
 	if d.cc, err = cons.Consume(func(m jetstream.Msg) { d.onResult(dctx, m) }, jetstream.PullMaxMessages(256)); err != nil {
@@ -645,6 +648,17 @@ func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
 		return
 	case <-time.After(d.recoveryGrace()):
 	}
+	// Results waiting in ResultsStream end their runs: store them first.
+	waitFor(ctx, 100*time.Millisecond, func() error {
+		info, err := d.resultsCons.Info(ctx)
+		if err != nil {
+			return err
+		}
+		if info.NumPending > 0 || info.NumAckPending > 0 {
+			return fmt.Errorf("%d results still to store", info.NumPending+uint64(info.NumAckPending))
+		}
+		return nil
+	})
 	busy := map[string]bool{}
 	for _, w := range d.Workers() {
 		for _, id := range w.Running {

@@ -420,8 +420,11 @@ func (r *Runner) Progress(id string) (done, total int, note string, ok bool) {
 	return done, total, note, true
 }
 
+// InProcessWorker is the name Workers gives the pool of this process.
+const InProcessWorker = "in-process"
+
 // Workers lists the workers executing runs: the Backend's, or this
-// process's pool as one worker named "in-process".
+// process's pool as one worker named InProcessWorker.
 func (r *Runner) Workers() []WorkerStatus {
 	if r.opt.Backend != nil {
 		return r.opt.Backend.Workers()
@@ -437,7 +440,7 @@ func (r *Runner) Workers() []WorkerStatus {
 	}
 	sort.Strings(running)
 	host, _ := os.Hostname()
-	return []WorkerStatus{{Name: "in-process", Host: host, PID: os.Getpid(), Concurrency: r.opt.Workers,
+	return []WorkerStatus{{Name: InProcessWorker, Host: host, PID: os.Getpid(), Concurrency: r.opt.Workers,
 		Running: running, Done: int(r.finished.Load()), Started: r.startedAt, LastSeen: time.Now()}}
 }
 
