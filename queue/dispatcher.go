@@ -116,7 +116,6 @@ type Dispatcher struct {
 type liveRun struct {
 	progress
 	version, written int
-	workerWritten    string
 }
 
 type workerAt struct {
@@ -491,28 +490,22 @@ func (d *Dispatcher) flush(ctx context.Context) {
 		id string
 		p  progress
 		v  int
-		wk bool
 	}
 	var ws []write
 	d.mu.Lock()
 	for id, lr := range d.progress {
 		if lr.version != lr.written {
-			ws = append(ws, write{id: id, p: lr.progress, v: lr.version, wk: lr.Worker != lr.workerWritten})
+			ws = append(ws, write{id: id, p: lr.progress, v: lr.version})
 		}
 	}
 	d.mu.Unlock()
 	for _, w := range ws {
-		if w.wk {
-			if err := d.st.SetWorker(ctx, w.id, w.p.Worker); err != nil {
-				continue
-			}
-		}
-		if err := d.st.SetProgress(ctx, w.id, w.p.Done, w.p.Total, w.p.Note); err != nil {
+		if err := d.st.SetProgressBy(ctx, w.id, w.p.Worker, w.p.Done, w.p.Total, w.p.Note); err != nil {
 			continue
 		}
 		d.mu.Lock()
 		if lr := d.progress[w.id]; lr != nil {
-			lr.written, lr.workerWritten = w.v, w.p.Worker
+			lr.written = w.v
 		}
 		d.mu.Unlock()
 	}

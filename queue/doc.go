@@ -17,6 +17,8 @@
 //	│ Supervisor: --workers N      │                  │                                 │
 //	└──────────────────────────────┘                  └─────────────────────────────────┘
 //
+// In detail:
+//
 //   - RunsStream (SCHEDLAB_RUNS, subjects schedlab.run.<run id>) is a
 //     WorkQueuePolicy stream with one durable pull consumer, RunsConsumer,
 //     that every worker shares: JetStream hands each run to one worker.

@@ -59,6 +59,8 @@ type server struct {
 	nc   *nats.Conn
 	d    *queue.Dispatcher
 	rn   *runner.Runner
+	// exp is the ID of the experiment sweep stored last.
+	exp string
 }
 
 // startServer starts a server on dir (the same dir again: a restart)
@@ -157,13 +159,20 @@ func startWorker(t testing.TB, s *server, logFile string, args ...string) *worke
 // experiment, as the experiments handler does, and wakes the runner.
 func sweep(t testing.TB, s *server, n int, variant string, extra map[string]string) []string {
 	t.Helper()
+	return sweepOn(t, s.st, s.rn, func(id string) { s.exp = id }, n, variant, extra)
+}
+
+// sweepOn stores the sweep of sweep in st through rn; stored gets the
+// experiment's ID.
+func sweepOn(t testing.TB, st *store.Store, rn *runner.Runner, stored func(string), n int, variant string, extra map[string]string) []string {
+	t.Helper()
 	ctx := context.Background()
 	w, err := queuetest.Strategy{}.Generate(ctx, "tiny", map[string]string{"n": "4"}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sw := &store.Workload{Strategy: queuetest.Name, Name: w.Name, Format: w.Format, Summary: w.Summary, Data: w.Data}
-	if err := s.st.CreateWorkload(ctx, sw); err != nil {
+	if err := st.CreateWorkload(ctx, sw); err != nil {
 		t.Fatal(err)
 	}
 	runs := make([]*store.Run, n)
@@ -173,7 +182,7 @@ func sweep(t testing.TB, s *server, n int, variant string, extra map[string]stri
 		for k, v := range extra {
 			p[k] = v
 		}
-		r, err := s.rn.Prepare(ctx, &store.Run{WorkloadID: sw.ID, Strategy: queuetest.Name, Variant: variant, Params: p})
+		r, err := rn.Prepare(ctx, &store.Run{WorkloadID: sw.ID, Strategy: queuetest.Name, Variant: variant, Params: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,10 +190,11 @@ func sweep(t testing.TB, s *server, n int, variant string, extra map[string]stri
 		cells[i] = store.ExperimentCell{Cell: json.RawMessage(fmt.Sprintf(`{"i":%d}`, i))}
 	}
 	e := &store.Experiment{Name: "sweep", Strategy: queuetest.Name, Definition: json.RawMessage(`{}`)}
-	if err := s.st.CreateExperiment(ctx, e, runs, cells); err != nil {
+	if err := st.CreateExperiment(ctx, e, runs, cells); err != nil {
 		t.Fatal(err)
 	}
-	s.rn.Wake()
+	stored(e.ID)
+	rn.Wake()
 	ids := make([]string, n)
 	for i, r := range runs {
 		ids[i] = r.ID

@@ -354,11 +354,12 @@ func (s *Store) SetProgress(ctx context.Context, id string, done, total int, not
 	return dbErr("store.SetProgress", err)
 }
 
-// SetWorker records that worker (host:pid) executes the running run id.
-// It does nothing to a run that is not running.
-func (s *Store) SetWorker(ctx context.Context, id, worker string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET worker = ? WHERE id = ? AND status = ?`, worker, id, StatusRunning)
-	return dbErr("store.SetWorker", err)
+// SetProgressBy is SetProgress of a run that worker (host:pid) executes:
+// it records the worker too, in the same statement.
+func (s *Store) SetProgressBy(ctx context.Context, id, worker string, done, total int, note string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?, worker = ?
+		WHERE id = ? AND status = ?`, done, total, note, worker, id, StatusRunning)
+	return dbErr("store.SetProgressBy", err)
 }
 
 // Finish ends a running run with a final status (done, failed, canceled or

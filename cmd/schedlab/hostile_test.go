@@ -45,7 +45,7 @@ type server struct {
 }
 
 // buildBinary builds cmd/schedlab once for the test.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "schedlab")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
@@ -57,7 +57,7 @@ func buildBinary(t *testing.T) string {
 
 // startServer starts bin serve on a free loopback port and waits for
 // /healthz.
-func startServer(t *testing.T, bin string, args ...string) *server {
+func startServer(t testing.TB, bin string, args ...string) *server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
