@@ -133,6 +133,11 @@ func NewDispatcher(st *store.Store, nc *nats.Conn, cfg Config) *Dispatcher {
 		refs: map[string]*WorkloadRef{}, inBucket: map[string]bool{}}
 }
 
+// maxWaiting is how many pull requests, one per idle worker slot, the
+// runs consumer holds at once (JetStream's default, 512, would refuse the
+// idle slots of a few hundred workers; refused ones ask again).
+const maxWaiting = 8192
+
 // Setup creates (or updates) the streams, the consumers and the buckets.
 func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	cfg = cfg.withDefaults()
@@ -145,7 +150,7 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	}
 	if _, err := js.CreateOrUpdateConsumer(ctx, RunsStream, jetstream.ConsumerConfig{
 		Durable: RunsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
-		MaxDeliver: cfg.MaxDeliver, MaxAckPending: -1, Description: "schedlab workers",
+		MaxDeliver: cfg.MaxDeliver, MaxAckPending: -1, MaxWaiting: maxWaiting, Description: "schedlab workers",
 	}); err != nil {
 		return fmt.Errorf("consumer %s: %w", RunsConsumer, err)
 	}
