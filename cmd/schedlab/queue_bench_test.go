@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// eapmSweep is 1,000 EAPM runs: 50 instances of zhang2022-case2 (30 users)
-// × 2 variants × 10 values of gamma.
+// eapmSweep is 1,000 EAPM runs: 50 instances of zhang2022-case2 with N
+// users × 2 variants × 10 values of gamma.
 const eapmSweep = `{"name": "bench", "strategy": "eapm",
- "workload": {"preset": "zhang2022-case2", "grid": {"instance": {"from": 0, "to": 49}}},
+ "workload": {"preset": "zhang2022-case2", "grid": {"n": [N], "instance": {"from": 0, "to": 49}}},
  "variants": ["online", "greedy-min-energy"],
  "grid": {"gamma": [1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0]},
  "replicates": 1, "seed": 1}`
@@ -21,9 +22,16 @@ const eapmSweep = `{"name": "bench", "strategy": "eapm",
 // BenchmarkEAPMSweep runs eapmSweep on the real binary, from the POST to
 // the experiment done: in the server's own pool of 2 workers
 // (--in-process), and through the queue with 1, 2 and 4 local worker
-// processes. Run it with -benchtime=1x.
+// processes; with 30 users a run takes milliseconds, with 100 tens of
+// milliseconds. Run it with -benchtime=1x.
 func BenchmarkEAPMSweep(b *testing.B) {
 	bin := buildBinary(b)
+	for _, users := range []int{30, 100} {
+		b.Run(fmt.Sprintf("users-%d", users), func(b *testing.B) { benchSweep(b, bin, strings.Replace(eapmSweep, "N", strconv.Itoa(users), 1)) })
+	}
+}
+
+func benchSweep(b *testing.B, bin, def string) {
 	for _, c := range []struct {
 		name string
 		args []string
@@ -40,7 +48,7 @@ func BenchmarkEAPMSweep(b *testing.B) {
 			start := time.Now()
 			var total int
 			for range b.N {
-				total += s.sweep(b)
+				total += s.sweep(b, def)
 			}
 			el := time.Since(start)
 			b.ReportMetric(el.Seconds()/float64(b.N), "s/sweep")
@@ -50,8 +58,8 @@ func BenchmarkEAPMSweep(b *testing.B) {
 }
 
 // sweep posts eapmSweep and waits until it is done; it returns its runs.
-func (s *server) sweep(b *testing.B) int {
-	resp, err := http.Post(s.base+"/api/experiments", "application/json", strings.NewReader(eapmSweep))
+func (s *server) sweep(b *testing.B, def string) int {
+	resp, err := http.Post(s.base+"/api/experiments", "application/json", strings.NewReader(def))
 	if err != nil {
 		b.Fatal(err)
 	}
