@@ -610,9 +610,17 @@ func (d *Dispatcher) Cancel(ctx context.Context, id string) error {
 	if raw, err := d.runs.GetLastMsgForSubject(ctx, runSubjectPrefix+id); err == nil {
 		d.runs.DeleteMsg(ctx, raw.Sequence)
 	}
-	reply, err := d.nc.RequestWithContext(ctx, cancelSubject, []byte(id))
-	_ = reply
-	if err == nil {
+	d.mu.Lock()
+	for i, r := range d.unpublished {
+		if r.ID == id {
+			d.unpublished = append(d.unpublished[:i:i], d.unpublished[i+1:]...)
+			break
+		}
+	}
+	d.mu.Unlock()
+	rctx, cancel := context.WithTimeout(ctx, cancelReplyWait)
+	defer cancel()
+	if _, err := d.nc.RequestWithContext(rctx, cancelSubject, []byte(id)); err == nil {
 		time.AfterFunc(cancelGrace, func() {
 			d.finish(context.Background(), id, "", store.StatusCanceled, nil, store.MsgCanceled, "")
 		})

@@ -441,9 +441,19 @@ func TestRepeatedPublishOneRun(t *testing.T) {
 func TestCancelReachesWorker(t *testing.T) {
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
-	startWorker(t, s, filepath.Join(dir, "exec.log"))
+	log := filepath.Join(dir, "exec.log")
+	startWorker(t, s, log)
 	ids := sweep(t, s, 1, queuetest.VariantWait, nil)
 	name := waitRunning(t, s, ids[0])
+	// A second run waits in the stream: the only worker is busy. Canceled,
+	// it ends at once (no worker answers) and never executes.
+	waiting := sweep(t, s, 1, queuetest.VariantOK, map[string]string{"i": "7"})
+	if err := s.rn.Cancel(context.Background(), waiting[0]); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.st.GetRunInfo(context.Background(), waiting[0]); err != nil || r.Status != store.StatusCanceled || r.Worker != "" {
+		t.Fatalf("waiting run after cancel: %+v %v, want canceled by no worker", r, err)
+	}
 	start := time.Now()
 	if err := s.rn.Cancel(context.Background(), ids[0]); err != nil {
 		t.Fatal(err)
@@ -467,9 +477,12 @@ func TestCancelReachesWorker(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	// A queued run canceled before any worker takes it never executes.
 	if err := s.rn.Cancel(context.Background(), ids[0]); err == nil {
 		t.Error("cancel of a canceled run: want a conflict")
+	}
+	time.Sleep(500 * time.Millisecond) // the worker is free: it would take the waiting run now
+	if count, _ := executions(t, log); count[7] != 0 {
+		t.Errorf("the run canceled while waiting executed %d times", count[7])
 	}
 }
 
