@@ -90,4 +90,3 @@ func (q *queueSide) close() {
 		q.emb.Shutdown()
 	}
 }
-
