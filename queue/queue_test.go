@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -67,6 +68,12 @@ type server struct {
 // listening on addr ("" for a free port).
 func startServer(t testing.TB, dir, addr string) *server {
 	t.Helper()
+	return startServerBudget(t, dir, addr, 1<<30)
+}
+
+// startServerBudget is startServer with a memory budget of memory bytes per run.
+func startServerBudget(t testing.TB, dir, addr string, memory uint64) *server {
+	t.Helper()
 	if addr == "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -88,8 +95,8 @@ func startServer(t testing.TB, dir, addr string) *server {
 		t.Fatal(err)
 	}
 	d := queue.NewDispatcher(st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
-		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: 1 << 30}})
-	rn := runner.New(st, queuetest.Lookup, runner.Options{Backend: d, Timeout: time.Minute, MemoryBudget: 1 << 30})
+		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: memory}})
+	rn := runner.New(st, queuetest.Lookup, runner.Options{Backend: d, Timeout: time.Minute, MemoryBudget: memory})
 	if err := rn.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -535,5 +542,65 @@ func TestServerRestartMidSweep(t *testing.T) {
 	t.Logf("%d of %d runs executed before the restart, %d executed twice", len(before), n, again)
 	if again > 4 { // at most those in flight on the 2 × 2 slots
 		t.Errorf("%d runs executed more than once, want at most the 4 in flight", again)
+	}
+}
+
+// TestMemoryBudgetInWorker: a run that outgrows the memory budget is
+// stopped by its worker process, which stays up and executes the next run.
+func TestMemoryBudgetInWorker(t *testing.T) {
+	dir := t.TempDir()
+	s := startServerBudget(t, dir, "", 64<<20)
+	w := startWorker(t, s, filepath.Join(dir, "exec.log"))
+	ids := sweep(t, s, 1, queuetest.VariantGrow, nil)
+	r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]
+	if r.Status != store.StatusFailed || r.Error != "run stopped: Go heap exceeded the memory budget of 64 MiB" {
+		t.Fatalf("run ended %s (%q), want failed over the budget", r.Status, r.Error)
+	}
+	ids = sweep(t, s, 1, queuetest.VariantOK, nil)
+	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != store.StatusDone || r.Worker != fmt.Sprintf("%s:%d", mustHost(t), w.cmd.Process.Pid) {
+		t.Fatalf("next run: %s by %q (%s), want done by the same worker", r.Status, r.Worker, r.Error)
+	}
+}
+
+// TestWorkerFlags: the worker command refuses bad flags naming them.
+func TestWorkerFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "--nats: missing"},
+		{[]string{"--nats", "nats://127.0.0.1:1", "--concurrency", "0"}, "--concurrency: must be at least 1"},
+		{[]string{"--nats", "nats://127.0.0.1:1", "--exit-when-idle", "-1s"}, "--exit-when-idle: must not be negative"},
+		{[]string{"--nats", "nats://127.0.0.1:1", "--creds", "/nonexistent/worker.nk"}, "--creds"},
+	} {
+		err := queue.WorkerMain(context.Background(), c.args, queuetest.Lookup, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("worker %v: %v, want an error with %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestExitWhenIdle: a worker with --exit-when-idle leaves once it has had
+// nothing to do for that long, and says so (its heartbeat says leaving).
+func TestExitWhenIdle(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	w := startWorker(t, s, filepath.Join(dir, "exec.log"), "--exit-when-idle", "1s")
+	ids := sweep(t, s, 3, queuetest.VariantOK, nil)
+	waitFinal(t, s.st, ids, 30*time.Second)
+	select {
+	case <-w.exited:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the idle worker did not exit")
+	}
+	if code := w.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d, want 0", code)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.rn.Workers()) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker that left is still listed: %+v", s.rn.Workers())
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -25,6 +25,7 @@ const (
 	VariantOK   = "ok"   // sleeps ms, reporting progress, returns a report
 	VariantWait = "wait" // waits until canceled (at most 60 s)
 	VariantDie  = "die"  // kills its own process with SIGKILL, as the OOM killer would
+	VariantGrow = "grow" // keeps allocating 1 MiB blocks until canceled (at most 4 GiB)
 )
 
 // Name is the strategy's name.
@@ -47,7 +48,8 @@ func (Strategy) Info() solvers.Info {
 
 func (Strategy) Variants() []solvers.Variant {
 	return []solvers.Variant{{Name: VariantOK, Doc: "sleep ms, then a report"},
-		{Name: VariantWait, Doc: "wait until canceled"}, {Name: VariantDie, Doc: "SIGKILL its own process"}}
+		{Name: VariantWait, Doc: "wait until canceled"}, {Name: VariantDie, Doc: "SIGKILL its own process"},
+		{Name: VariantGrow, Doc: "allocate until stopped"}}
 }
 
 func (Strategy) Params() []solvers.ParamSpec {
@@ -99,6 +101,20 @@ func (s Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, 
 	case VariantDie:
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		time.Sleep(time.Minute)
+	case VariantGrow:
+		var keep [][]byte
+		for len(keep) < 4096 {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			b := make([]byte, 1<<20)
+			for i := 0; i < len(b); i += 4096 {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+			progress(len(keep), 4096, "allocating")
+		}
+		return nil, fmt.Errorf("allocated %d MiB and was never stopped", len(keep))
 	case VariantWait:
 		select {
 		case <-ctx.Done():
