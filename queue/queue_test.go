@@ -340,6 +340,7 @@ func waitRunning(t testing.TB, s *server, id string) string {
 // TestKilledWorkerRunRedelivered: a worker killed with SIGKILL mid-run
 // loses its run to another worker, which finishes it.
 func TestKilledWorkerRunRedelivered(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	log := filepath.Join(dir, "exec.log")
@@ -376,6 +377,7 @@ func mustHost(t testing.TB) string {
 // given (as an out-of-memory kill would) fails with "worker died: ..."
 // after MaxDeliver deliveries, and is not given to a fourth worker.
 func TestDyingRunFailsAfterMaxDeliver(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	log := filepath.Join(dir, "exec.log")
@@ -404,6 +406,7 @@ func TestDyingRunFailsAfterMaxDeliver(t *testing.T) {
 // TestRepeatedPublishOneRun: the same run published twice (a dispatcher
 // retry after a lost acknowledgement) executes once.
 func TestRepeatedPublishOneRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	log := filepath.Join(dir, "exec.log")
@@ -446,6 +449,7 @@ func TestRepeatedPublishOneRun(t *testing.T) {
 // TestCancelReachesWorker: cancel of a run a worker process executes stops
 // it there, and the worker stores it canceled.
 func TestCancelReachesWorker(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	log := filepath.Join(dir, "exec.log")
@@ -548,6 +552,7 @@ func TestServerRestartMidSweep(t *testing.T) {
 // TestMemoryBudgetInWorker: a run that outgrows the memory budget is
 // stopped by its worker process, which stays up and executes the next run.
 func TestMemoryBudgetInWorker(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServerBudget(t, dir, "", 64<<20)
 	w := startWorker(t, s, filepath.Join(dir, "exec.log"))
@@ -564,6 +569,7 @@ func TestMemoryBudgetInWorker(t *testing.T) {
 
 // TestWorkerFlags: the worker command refuses bad flags naming them.
 func TestWorkerFlags(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -583,6 +589,7 @@ func TestWorkerFlags(t *testing.T) {
 // TestExitWhenIdle: a worker with --exit-when-idle leaves once it has had
 // nothing to do for that long, and says so (its heartbeat says leaving).
 func TestExitWhenIdle(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	w := startWorker(t, s, filepath.Join(dir, "exec.log"), "--exit-when-idle", "1s")
