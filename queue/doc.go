@@ -84,13 +84,15 @@
 //     published when the server died. A worker whose connection drops keeps
 //     executing and retries sending its result until it reconnects.
 //   - Cancel: the run's message is deleted from the stream if still there,
-//     and a request on schedlab.cancel reaches every worker; the one
-//     running the run cancels its context (cause runner.ErrUserCanceled),
-//     answers, and stores the run canceled. Without an answer within 1 s no
-//     worker has it and the server stores it canceled; a worker that
-//     answered but has not stored it within 10 s is overruled the same way.
-//     A worker remembers cancels of runs it does not have for a minute, in
-//     case their message is on its way to it.
+//     and a message on schedlab.cancel reaches every worker; the one
+//     running the run cancels its context (cause runner.ErrUserCanceled)
+//     and stores the run canceled. If no worker is known to run it (no
+//     progress or heartbeat named it) the server stores it canceled at
+//     once, so canceling an experiment ends its runs waiting in the stream
+//     without a round trip each; a worker that has not stored it within
+//     10 s is overruled the same way. A worker remembers cancels of runs it
+//     does not have for a minute, in case their message is on its way to
+//     it; a result arriving after the server stored the cancel is dropped.
 //
 // # Deployment
 //

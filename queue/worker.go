@@ -356,7 +356,7 @@ func (w *worker) sendResult(wctx context.Context, res *Result) error {
 	})
 }
 
-// onCancel stops a run if it executes here and says so; a cancel of a run
+// onCancel stops a run if it executes here; a cancel of a run
 // not here is remembered a while, in case its message is on its way.
 func (w *worker) onCancel(m *nats.Msg) {
 	id := string(m.Data)
@@ -374,7 +374,6 @@ func (w *worker) onCancel(m *nats.Msg) {
 	w.mu.Unlock()
 	if cancel != nil {
 		cancel(runner.ErrUserCanceled)
-		m.Respond([]byte(w.cfg.Name))
 	}
 }
 
