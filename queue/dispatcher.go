@@ -522,13 +522,17 @@ func (d *Dispatcher) onHeartbeat(m *nats.Msg) {
 		return
 	}
 	d.mu.Lock()
+	old := d.workers[hb.Name]
+	grew := !hb.Leaving && (old == nil || d.lost(old) || old.hb.Concurrency < hb.Concurrency)
 	if hb.Leaving {
 		delete(d.workers, hb.Name)
 	} else {
 		d.workers[hb.Name] = &workerAt{hb: hb, seen: time.Now()}
 	}
 	d.mu.Unlock()
-	d.Wake() // capacity may have grown
+	if grew {
+		d.Wake() // the window may have grown
+	}
 }
 
 // workerForget is how long a lost worker stays listed.
