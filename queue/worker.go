@@ -67,6 +67,7 @@ type worker struct {
 	memLimit int64
 	lastBusy time.Time
 	done     atomic.Int64
+	idleExit atomic.Bool // stopped by ExitWhenIdle
 }
 
 // RunWorker connects a worker to the queue over nc and executes runs until
@@ -140,6 +141,9 @@ func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
 	wg.Wait()
 	stop()
 	<-hbDone
+	if w.idleExit.Load() {
+		w.log.Info("schedlab worker idle, exiting", "idle_for", cfg.ExitWhenIdle)
+	}
 	w.beat(true)
 	nc.Flush()
 	return nil
@@ -164,7 +168,7 @@ func (w *worker) slot(ctx context.Context, stop context.CancelFunc) {
 				}
 			}
 			if w.idle() {
-				w.log.Info("schedlab worker idle, exiting", "idle_for", w.cfg.ExitWhenIdle)
+				w.idleExit.Store(true)
 				stop()
 				return
 			}
