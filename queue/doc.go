@@ -73,8 +73,10 @@
 //     the budget is exactly the run's, which the in-process pool could not
 //     do (Go cannot attribute heap to a goroutine).
 //   - A worker stopping (SIGTERM, --exit-when-idle never stops a busy one)
-//     cancels its runs and hands them back at once (Nak); this counts as a
-//     delivery, so a run cut off by MaxDeliver stops in a row ends failed.
+//     cancels its runs and hands them back at once (Nak). JetStream counts
+//     that as a delivery: a run cut off by its worker stopping MaxDeliver
+//     times (say, three server stops while it executes on local workers)
+//     ends failed with "worker died: ..." like a crashing one.
 //   - Server restart: runs running in SQLite are not marked interrupted
 //     (runner.Backend): the stream and the workers outlive the server. On
 //     Start the Dispatcher counts them as out, stores the results waiting
@@ -104,8 +106,9 @@
 // With --nats URL [--creds FILE] it uses an existing NATS deployment
 // instead (a NATS .creds file or an NKey seed). Supervisor keeps --workers
 // N local worker processes (default 2, this program's own binary) running,
-// restarting one that exits after a pause that doubles up to 30 s; with
-// Pdeathsig they die with the server. serve --in-process keeps the old
+// restarting one that exits after a pause that doubles up to 30 s; on
+// Linux they get SIGTERM when the server dies (Pdeathsig), even killed
+// outright, so none is left behind. serve --in-process keeps the old
 // in-process pool (no NATS), which the handlers' tests use.
 // docs/scale-out.md shows Slurm and Kubernetes launchers.
 package queue
