@@ -324,6 +324,9 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	}
 	p := views.ExperimentProps{ID: e.ID, Name: e.Name, Strategy: e.Strategy, Status: a.Status, Total: a.RunsTotal,
 		Done: a.RunsDone, Failed: a.RunsFailed, Notes: e.Notes, Tags: e.Tags, Labels: experimentLabels(e)}
+	if p.Workers, err = s.experimentWorkers(ctx, e.ID); err != nil {
+		return p, err
+	}
 	def, err := experiments.ParseJSON(e.Definition)
 	if err != nil {
 		return p, errs.Wrap("experiment page", errs.Internal, err)

@@ -56,6 +56,8 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/experiments/:id/labels", s.experimentLabelsPage)
 	e.GET("/experiments/:id/bundle", s.experimentBundle)
 	e.GET("/reproduce", s.reproducePage)
+	e.GET("/workers", s.workersPage)
+	e.GET("/api/workers", s.apiWorkers)
 	e.POST("/reproduce", s.startReproducePage)
 
 	// JSON API.

@@ -463,6 +463,7 @@ type apiRun struct {
 	// Notes (markdown) are in a single run's JSON, not in lists, which
 	// leave them out as they leave out reports.
 	Notes      *string    `json:"notes,omitempty"`
+	Worker     string     `json:"worker,omitempty"`
 	CreatedAt  time.Time  `json:"created_at"`
 	StartedAt  *time.Time `json:"started_at,omitempty"`
 	FinishedAt *time.Time `json:"finished_at,omitempty"`
@@ -472,7 +473,7 @@ type apiRun struct {
 
 func (s *Server) toAPIRun(r *store.Run) apiRun {
 	a := apiRun{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant, Params: r.Params,
-		Seed: r.Seed, Status: r.Status, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
+		Seed: r.Seed, Status: r.Status, Worker: r.Worker, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
 		Error: r.Error, Field: r.ErrorField, RerunOf: r.RerunOf, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
 		FinishedAt: r.FinishedAt, URL: "/runs/" + r.ID, Name: r.Name, Tags: r.Tags}
 	if a.Tags == nil {

@@ -18,6 +18,19 @@
 // Final statuses are never left; Rerun makes a new queued run with the same
 // inputs and RerunOf pointing at the old one.
 //
+// # Where runs execute
+//
+// By default in this process: Options.Workers goroutines claim and execute
+// runs (the pool, used by the tests and by schedlab serve --in-process).
+// With Options.Backend set (package queue: worker processes fed over NATS
+// JetStream, what schedlab serve does by default) the Runner starts no
+// workers: it keeps checking and storing runs (Submit, Prepare, Rerun) and
+// canceling queued ones, and hands claiming, executing, canceling running
+// runs, live progress and the list of workers (Workers, the /workers page)
+// to the Backend. Start then does not mark the runs left running
+// interrupted: they may still execute on a worker, and the Backend takes
+// them over. Execute and ExecuteReproduce are what workers call either way.
+//
 // # Guarantees
 //
 //   - Submit checks everything before storing anything: strategy, variant,

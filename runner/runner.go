@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"schedlab/errs"
@@ -36,6 +39,45 @@ type Options struct {
 	PollInterval time.Duration
 	// Logger receives worker errors and panic stacks (slog.Default()).
 	Logger *slog.Logger
+	// Backend, when set, executes the runs instead of workers in this
+	// process (package queue: worker processes fed over NATS JetStream).
+	// Workers and PollInterval are then unused.
+	Backend Backend
+}
+
+// Backend executes queued runs outside the Runner's own pool. The Runner
+// keeps what every mode shares (checking and storing runs, cancel of a
+// queued run, re-runs) and hands the rest to it.
+type Backend interface {
+	// Start begins claiming queued runs (store.ClaimNext) and executing
+	// them; it returns once they are being served. Unlike the pool, a
+	// backend does not mark the runs left running interrupted: they may
+	// still be executing elsewhere, and it takes them over.
+	Start(ctx context.Context) error
+	// Wake says runs were queued.
+	Wake()
+	// Cancel stops a run the store has as running.
+	Cancel(ctx context.Context, id string) error
+	// Progress is the live progress of a running run, if known.
+	Progress(id string) (done, total int, note string, ok bool)
+	// Workers lists the workers executing runs, as the /workers page shows them.
+	Workers() []WorkerStatus
+	// Shutdown stops claiming and dispatching, within ctx.
+	Shutdown(ctx context.Context) error
+}
+
+// WorkerStatus is one worker as the server last heard of it.
+type WorkerStatus struct {
+	Name        string    `json:"name"` // host:pid
+	Host        string    `json:"host"`
+	PID         int       `json:"pid"`
+	Concurrency int       `json:"concurrency"` // runs it executes at once
+	Running     []string  `json:"running"`     // IDs of the runs it executes now
+	Done        int       `json:"done"`        // runs it ended since it started
+	Started     time.Time `json:"started"`
+	LastSeen    time.Time `json:"last_seen"` // its last heartbeat
+	// Lost is true when its heartbeats stopped (past three intervals).
+	Lost bool `json:"lost"`
 }
 
 // DefaultPollInterval is the default Options.PollInterval.
@@ -72,12 +114,14 @@ type Runner struct {
 	log    *slog.Logger
 	wake   chan struct{}
 
-	mu       sync.Mutex
-	inflight map[string]*job // running runs of this process, by run ID
-	started  bool
-	stopped  bool
-	stop     context.CancelCauseFunc // cancels the workers' context
-	wg       sync.WaitGroup
+	mu        sync.Mutex
+	inflight  map[string]*job // running runs of this process, by run ID
+	started   bool
+	stopped   bool
+	startedAt time.Time
+	finished  atomic.Int64            // runs ended by this process's workers
+	stop      context.CancelCauseFunc // cancels the workers' context
+	wg        sync.WaitGroup
 }
 
 // job is a run a worker executes: its cancel function and live progress.
@@ -103,10 +147,12 @@ func (j *job) snapshot() (done, total int, note string, version int) {
 	return j.done, j.total, j.note, j.version
 }
 
-// Causes of a run's cancellation, telling the worker which status to store.
+// Causes of a run's cancellation, telling the worker which status to store
+// (see Outcome): a run's context canceled with ErrUserCanceled ends
+// canceled, with ErrShutdown interrupted.
 var (
-	errUserCanceled = errors.New(store.MsgCanceled)
-	errShutdown     = errors.New("schedlab is shutting down")
+	ErrUserCanceled = errors.New(store.MsgCanceled)
+	ErrShutdown     = errors.New("schedlab is shutting down")
 )
 
 // New returns a Runner over st that finds strategies with lookup.
@@ -129,21 +175,31 @@ func (r *Runner) Start(ctx context.Context) error {
 	if r.started || r.stopped {
 		return &errs.Error{Op: op, Kind: errs.Conflict, Err: errors.New("the runner was already started")}
 	}
-	n, err := r.st.MarkInterrupted(ctx)
+	if r.opt.Backend == nil {
+		n, err := r.st.MarkInterrupted(ctx)
+		if err != nil {
+			return errs.Wrap(op, errs.Internal, err)
+		}
+		if n > 0 {
+			r.log.Info("runs interrupted by the last stop", "count", n)
+		}
+	}
+	n, err := r.st.RequeueExperimentRuns(ctx)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
-	}
-	if n > 0 {
-		r.log.Info("runs interrupted by the last stop", "count", n)
-	}
-	if n, err = r.st.RequeueExperimentRuns(ctx); err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
 	if n > 0 {
 		r.log.Info("interrupted runs of experiments queued again", "count", n)
 	}
+	if b := r.opt.Backend; b != nil {
+		if err := b.Start(ctx); err != nil {
+			return err
+		}
+		r.started = true
+		return nil
+	}
 	wctx, stop := context.WithCancelCause(ctx)
-	r.stop, r.started = stop, true
+	r.stop, r.started, r.startedAt = stop, true, time.Now()
 	for i := 0; i < r.opt.Workers; i++ {
 		r.wg.Add(1)
 		go r.worker(wctx)
@@ -158,12 +214,18 @@ func (r *Runner) Start(ctx context.Context) error {
 func (r *Runner) Shutdown(ctx context.Context) error {
 	r.mu.Lock()
 	r.stopped = true
-	stop := r.stop
+	stop, started := r.stop, r.started
 	r.mu.Unlock()
+	if b := r.opt.Backend; b != nil {
+		if !started {
+			return nil
+		}
+		return b.Shutdown(ctx)
+	}
 	if stop == nil {
 		return nil
 	}
-	stop(errShutdown)
+	stop(ErrShutdown)
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
 	select {
@@ -200,6 +262,10 @@ func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) 
 // Wake tells the workers that runs were queued (by Submit, or stored in a
 // batch such as an experiment's).
 func (r *Runner) Wake() {
+	if r.opt.Backend != nil {
+		r.opt.Backend.Wake()
+		return
+	}
 	for i := 0; i < r.opt.Workers; i++ {
 		select {
 		case r.wake <- struct{}{}:
@@ -311,11 +377,14 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 			}
 			return err
 		case store.StatusRunning:
+			if r.opt.Backend != nil {
+				return r.opt.Backend.Cancel(ctx, id)
+			}
 			r.mu.Lock()
 			j := r.inflight[id]
 			r.mu.Unlock()
 			if j != nil {
-				j.cancel(errUserCanceled)
+				j.cancel(ErrUserCanceled)
 				return nil
 			}
 			if time.Now().Before(deadline) {
@@ -338,6 +407,9 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 // Progress returns the live progress of a run executing in this runner; ok
 // is false when it is not (queued, finished, or unknown): read the store.
 func (r *Runner) Progress(id string) (done, total int, note string, ok bool) {
+	if r.opt.Backend != nil {
+		return r.opt.Backend.Progress(id)
+	}
 	r.mu.Lock()
 	j := r.inflight[id]
 	r.mu.Unlock()
@@ -346,6 +418,30 @@ func (r *Runner) Progress(id string) (done, total int, note string, ok bool) {
 	}
 	done, total, note, _ = j.snapshot()
 	return done, total, note, true
+}
+
+// InProcessWorker is the name Workers gives the pool of this process.
+const InProcessWorker = "in-process"
+
+// Workers lists the workers executing runs: the Backend's, or this
+// process's pool as one worker named InProcessWorker.
+func (r *Runner) Workers() []WorkerStatus {
+	if r.opt.Backend != nil {
+		return r.opt.Backend.Workers()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.started {
+		return nil
+	}
+	running := make([]string, 0, len(r.inflight))
+	for id := range r.inflight {
+		running = append(running, id)
+	}
+	sort.Strings(running)
+	host, _ := os.Hostname()
+	return []WorkerStatus{{Name: InProcessWorker, Host: host, PID: os.Getpid(), Concurrency: r.opt.Workers,
+		Running: running, Done: int(r.finished.Load()), Started: r.startedAt, LastSeen: time.Now()}}
 }
 
 // worker claims and executes runs until ctx is done.
@@ -408,12 +504,13 @@ func (r *Runner) execute(wctx context.Context, run *store.Run) {
 	}
 	if err != nil {
 		report = nil
-		status, msg, field = outcome(err)
+		status, msg, field = Outcome(err)
 		var pe *PanicError
 		if errors.As(err, &pe) {
 			r.log.Error("runner: strategy panicked", "run", run.ID, "strategy", run.Strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
 		}
 	}
+	r.finished.Add(1)
 	if err := r.st.Finish(dbctx, run.ID, status, report, msg, field); err != nil {
 		r.log.Error("runner: storing the end of a run", "run", run.ID, "status", status, "err", err)
 	}
@@ -440,10 +537,11 @@ func (r *Runner) run(ctx context.Context, run *store.Run, j *job) (*solvers.Repo
 	return Execute(ctx, s, sw, run.Variant, run.Params, j.progress, r.Budget())
 }
 
-// outcome maps an execution error to the run's final status, message and field.
-func outcome(err error) (status, msg, field string) {
+// Outcome maps an execution error to the run's final status, message and
+// field: canceled by the user, interrupted by a shutdown, or failed.
+func Outcome(err error) (status, msg, field string) {
 	if errs.KindOf(err) == errs.Canceled {
-		if errors.Is(err, errUserCanceled) {
+		if errors.Is(err, ErrUserCanceled) {
 			return store.StatusCanceled, store.MsgCanceled, ""
 		}
 		// Cut off by a shutdown (or the server's context): not the run's fault.

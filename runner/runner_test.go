@@ -511,7 +511,7 @@ func TestExecuteChecksTheReportAndItsInputs(t *testing.T) {
 		t.Errorf("Execute with the default variant: %v, %v, %d progress calls", rep, err, calls.Load())
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
-	cancel(errUserCanceled)
+	cancel(ErrUserCanceled)
 	if _, err := Execute(cctx, fake, w, runnertest.VariantWait, nil, nil, Budget{}); errs.KindOf(err) != errs.Canceled {
 		t.Errorf("Execute on a canceled context: %v, want Canceled", err)
 	}

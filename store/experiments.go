@@ -338,6 +338,28 @@ func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([
 	return out, rows.Err()
 }
 
+// ExperimentWorkers counts the runs of experiment id by the worker that
+// ran them (Run.Worker), by worker name; runs without one are left out.
+func (s *Store) ExperimentWorkers(ctx context.Context, id string) (map[string]int, error) {
+	const op = "store.ExperimentWorkers"
+	rows, err := s.db.QueryContext(ctx, `SELECT r.worker, COUNT(*) FROM experiment_runs er JOIN runs r ON r.id = er.run_id
+		WHERE er.experiment_id = ? AND r.worker != '' GROUP BY r.worker`, id)
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var name string
+		var n int
+		if err := rows.Scan(&name, &n); err != nil {
+			return nil, dbErr(op, err)
+		}
+		out[name] = n
+	}
+	return out, dbErr(op, rows.Err())
+}
+
 // ExperimentRuns returns the runs of an experiment in position order, each
 // with its metrics (from run_metrics: no report is read). An unknown
 // experiment is errs.NotFound.

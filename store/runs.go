@@ -70,6 +70,9 @@ type Run struct {
 	// ListRuns results.
 	Report  json.RawMessage
 	RerunOf string // the run this one repeats
+	// Worker names the worker process that ran it (host:pid); empty for a
+	// run executed inside the server or not started yet.
+	Worker string
 	// Owner is the ID of the user who made the run; empty on a server
 	// without accounts.
 	Owner string
@@ -229,7 +232,7 @@ func runColumns(q string) string {
 	return q + "id, " + q + "kind, " + q + "workload_id, " + q + "strategy, " + q + "variant, " + q + "params, " +
 		q + "seed, " + q + "status, " + q + "progress_done, " + q + "progress_total, " + q + "progress_note, " +
 		q + "error, " + q + "error_field, " + q + "rerun_of, " + q + "owner, " + q + "created_at, " +
-		q + "started_at, " + q + "finished_at, " + q + "name, " +
+		q + "started_at, " + q + "finished_at, " + q + "worker, " + q + "name, " +
 		"(SELECT json_group_array(t.tag) FROM run_tags AS t WHERE t.run_id = " + q + "id)"
 }
 
@@ -244,7 +247,7 @@ func scanRun(sc interface{ Scan(...any) error }, withNotes, withReport bool) (*R
 	var params, created, tags string
 	dest := []any{&r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params, &r.Seed, &r.Status,
 		&r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField, &rerunOf, &owner,
-		&created, &started, &finished, &r.Name, &tags}
+		&created, &started, &finished, &r.Worker, &r.Name, &tags}
 	if withNotes {
 		dest = append(dest, &r.Notes)
 	}
@@ -476,11 +479,25 @@ func (s *Store) SetProgress(ctx context.Context, id string, done, total int, not
 	return dbErr("store.SetProgress", err)
 }
 
+// SetProgressBy is SetProgress of a run that worker (host:pid) executes:
+// it records the worker too, in the same statement.
+func (s *Store) SetProgressBy(ctx context.Context, id, worker string, done, total int, note string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?, worker = ?
+		WHERE id = ? AND status = ?`, done, total, note, worker, id, StatusRunning)
+	return dbErr("store.SetProgressBy", err)
+}
+
 // Finish ends a running run with a final status (done, failed, canceled or
 // interrupted), its report (done runs) or error message and field, and sets
 // finished_at. A run that is not running is errs.Conflict; an unknown one
 // errs.NotFound.
 func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMessage, errMsg, errField string) error {
+	return s.FinishBy(ctx, id, "", status, report, errMsg, errField)
+}
+
+// FinishBy is Finish of a run executed by worker (see Run.Worker); an
+// empty worker leaves the run's worker as it is.
+func (s *Store) FinishBy(ctx context.Context, id, worker, status string, report json.RawMessage, errMsg, errField string) error {
 	const op = "store.Finish"
 	if !Final(status) {
 		return invalid(op, "status", "%q is not a final status", status)
@@ -497,7 +514,7 @@ func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMe
 		return dbErr(op, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.StmtContext(ctx, s.hot.finish).ExecContext(ctx, status, errMsg, errField, fmtTime(now()), id, StatusRunning)
+	res, err := tx.StmtContext(ctx, s.hot.finish).ExecContext(ctx, status, errMsg, errField, fmtTime(now()), worker, worker, id, StatusRunning)
 	if err != nil {
 		return dbErr(op, err)
 	}
@@ -525,7 +542,8 @@ var claimNext = `UPDATE runs SET status = ?, started_at = ?
 	RETURNING ` + runListColumns
 
 const (
-	finishRun = `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?
+	finishRun = `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?,
+		worker = CASE WHEN ? = '' THEN worker ELSE ? END
 		WHERE id = ? AND status = ?`
 	insertReport = "INSERT INTO run_reports (run_id, report) VALUES (?, ?)"
 )
@@ -597,7 +615,7 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 func (s *Store) RequeueExperimentRuns(ctx context.Context) (int, error) {
 	const op = "store.RequeueExperimentRuns"
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = '', error_field = '', started_at = NULL,
-		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = ''
+		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = '', worker = ''
 		WHERE status = ? AND id IN (SELECT er.run_id FROM experiment_runs er
 			JOIN experiments e ON e.id = er.experiment_id WHERE e.status = ?)`,
 		StatusQueued, StatusInterrupted, ExperimentRunning)

@@ -168,6 +168,7 @@ type Run struct {
 	ErrorField string
 	RerunOf    string
 	Owner      string // a user ID; empty without accounts
+	Worker     string // the worker process that ran it (host:pid); empty in-process
 
 	Name  string
 	Tags  []string
@@ -204,6 +205,32 @@ type ExperimentProps struct {
 	A, B                       string   // the two variants compared run by run
 	Report                     *solvers.Report
 	Labels                     LabelsProps // name, tags and notes, and their edit form
+	Workers                    []WorkerCount // which workers ran its runs
+}
+
+// WorkerCount is how many runs of an experiment a worker ran.
+type WorkerCount struct {
+	Name string
+	Runs int
+}
+
+// WorkersProps feeds /workers: the workers executing runs, as the server
+// last heard of them.
+type WorkersProps struct {
+	Workers []Worker
+	// InProcess is true when runs execute inside the server (no queue).
+	InProcess bool
+}
+
+// Worker is one worker on /workers.
+type Worker struct {
+	Name, Host        string
+	PID               int
+	Concurrency       int
+	Running           []string // IDs of its runs executing now
+	Done              int
+	Started, LastSeen time.Time
+	Lost              bool
 }
 
 // NewExperimentProps feeds /experiments/new: the definition being edited,

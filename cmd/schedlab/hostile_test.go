@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -44,20 +45,42 @@ type server struct {
 	exited chan error
 }
 
-// buildBinary builds cmd/schedlab once for the test.
-func buildBinary(t *testing.T) string {
+// built is the binary buildBinary made, shared by the tests of the package
+// (TestMain removes it).
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+	out      []byte
+}
+
+// buildBinary builds cmd/schedlab once for the package's tests.
+func buildBinary(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "schedlab")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "schedlab-bin"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "schedlab")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // startServer starts bin serve on a free loopback port and waits for
 // /healthz.
-func startServer(t *testing.T, bin string, args ...string) *server {
+func startServer(t testing.TB, bin string, args ...string) *server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -1,7 +1,8 @@
 // Command schedlab serves the schedlab dashboard and runs strategies from the
 // command line through the same code paths.
 //
-//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--auth | --insecure-no-auth]
+//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--nats-listen ADDR | --nats URL --creds FILE | --in-process] [--auth | --insecure-no-auth]
+//	schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D]
 //	schedlab sweep FILE [--out FILE] [--workers N]   (an experiment definition)
 //	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
 //	schedlab token add [--db FILE] [--label L] NAME   (prints an API token)
@@ -35,6 +36,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/handlers"
+	"schedlab/queue"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
@@ -78,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return sweepCmd(ctx, args, stdout, stderr)
 	case "import":
 		return importCmd(ctx, args, stdout, stderr)
+	case "worker":
+		return queue.WorkerMain(ctx, args, registry.Lookup, stderr)
 	case "user":
 		return userCmd(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
@@ -91,6 +95,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 const usage = `usage:
   schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--auth | --insecure-no-auth]
+                   [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process]
+  schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D]   (joins a server's queue and executes runs)
   schedlab sweep FILE [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
@@ -137,7 +143,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	dbPath := fs.String("db", "./schedlab.db", "SQLite database file (created if missing)")
-	workers := fs.Int("workers", 2, "runs executed at once")
+	workers := fs.Int("workers", 2, "local worker processes started and kept running (each executes one run at a time); with --in-process, runs executed at once in this process")
+	natsListen := fs.String("nats-listen", "", "address the embedded NATS server listens on for workers of other machines (default: a free port on 127.0.0.1)")
+	natsURL := fs.String("nats", "", "use this NATS server (with JetStream) instead of starting one")
+	creds := fs.String("creds", "", "with --nats: the credential file to connect with (NKey seed or .creds)")
+	inProcess := fs.Bool("in-process", false, "execute runs inside this process, without NATS or worker processes")
 	maxUploadMB := fs.Int64("max-upload-mb", handlers.DefaultMaxUpload>>20, "largest accepted upload, MiB")
 	auth := fs.Bool("auth", false, "require a login (or an API token) for every change; accounts come from `schedlab user add`")
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
@@ -148,6 +158,18 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	if err := checkExposure(*addr, *auth, *insecure); err != nil {
 		return err
+	}
+	if *workers < 0 {
+		return fmt.Errorf("--workers: must not be negative, got %d", *workers)
+	}
+	if *inProcess && (*natsURL != "" || *natsListen != "") {
+		return errors.New("--in-process executes runs without NATS: drop --nats and --nats-listen")
+	}
+	if *natsURL != "" && *natsListen != "" {
+		return errors.New("--nats uses an existing NATS server, --nats-listen configures the embedded one: give one of them")
+	}
+	if *creds != "" && *natsURL == "" {
+		return errors.New("--creds is the credential for --nats URL; the embedded server writes its own")
 	}
 	st, err := store.Open(*dbPath)
 	if err != nil {
@@ -162,9 +184,23 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 	}
 	budget := b.budget()
-	rn := runner.New(st, registry.Lookup, runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory})
+	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory}
+	var q *queueSide
+	if !*inProcess {
+		if q, err = startQueue(ctx, st, *dbPath, *natsURL, *creds, *natsListen, budget); err != nil {
+			return err
+		}
+		defer q.close()
+		opt.Backend = q.dispatcher
+	} else if *workers == 0 {
+		return errors.New("--workers 0 with --in-process would never execute a run")
+	}
+	rn := runner.New(st, registry.Lookup, opt)
 	if err := rn.Start(ctx); err != nil {
 		return err
+	}
+	if q != nil {
+		q.startWorkers(ctx, *workers)
 	}
 
 	e := echo.New()
@@ -185,6 +221,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
+		q.stopWorkers()
 		_ = rn.Shutdown(context.Background())
 		return err
 	case <-ctx.Done():
@@ -202,6 +239,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	// The runner gets its own time: runs it cannot store as interrupted in
 	// time stay "running" in the database, and the next start marks them
 	// interrupted, so nothing is lost.
+	q.stopWorkers() // they hand their runs back to the queue for the next start
 	stopRuns, cancelRuns := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancelRuns()
 	if err := rn.Shutdown(stopRuns); err != nil {

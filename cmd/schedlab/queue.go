@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+
+	"schedlab/queue"
+	"schedlab/runner"
+	"schedlab/store"
+)
+
+// queueSide is serve's NATS side: the embedded server (unless --nats), the
+// connection, the dispatcher and the local worker processes.
+type queueSide struct {
+	emb        *queue.Embedded
+	nc         *nats.Conn
+	dispatcher *queue.Dispatcher
+	url, creds string
+
+	stopSup context.CancelFunc
+	supDone sync.WaitGroup
+}
+
+// startQueue connects to natsURL with creds, or starts the embedded NATS
+// server in DB.nats/ beside the database (on listen, or a free loopback
+// port), and builds the dispatcher.
+func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget runner.Budget) (*queueSide, error) {
+	q := &queueSide{url: natsURL, creds: creds}
+	var err error
+	if natsURL == "" {
+		q.emb, err = queue.StartEmbedded(queue.EmbeddedOptions{Dir: dbPath + ".nats", Listen: listen})
+		if err != nil {
+			return nil, err
+		}
+		q.url, q.creds = q.emb.URL, q.emb.SeedFile
+		q.nc, err = q.emb.Connect("schedlab server")
+	} else {
+		q.nc, err = queue.Connect(natsURL, creds, "schedlab server")
+	}
+	if err != nil {
+		q.close()
+		return nil, err
+	}
+	log.Printf("schedlab: NATS at %s; more workers join with: schedlab worker --nats %s --creds %s", q.url, q.url, q.creds)
+	q.dispatcher = queue.NewDispatcher(st, q.nc, queue.Config{Budget: budget})
+	return q, nil
+}
+
+// startWorkers starts and supervises n local worker processes.
+func (q *queueSide) startWorkers(ctx context.Context, n int) {
+	if n == 0 {
+		log.Printf("schedlab: --workers 0: runs wait for workers from other machines")
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		log.Printf("schedlab: cannot find this program to start workers (%v): runs wait for workers from other machines", err)
+		return
+	}
+	args := []string{exe, "worker", "--nats", q.url, "--concurrency", "1"}
+	if q.creds != "" {
+		args = append(args, "--creds", q.creds)
+	}
+	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	q.stopSup = stop
+	sup := &queue.Supervisor{Command: args, N: n}
+	q.supDone.Add(1)
+	go func() { defer q.supDone.Done(); sup.Run(sctx) }()
+	log.Printf("schedlab: %d local worker processes", n)
+}
+
+// stopWorkers stops the local workers and waits for them.
+func (q *queueSide) stopWorkers() {
+	if q == nil || q.stopSup == nil {
+		return
+	}
+	q.stopSup()
+	q.supDone.Wait()
+}
+
+func (q *queueSide) close() {
+	if q.nc != nil {
+		q.nc.Drain()
+	}
+	if q.emb != nil {
+		q.emb.Shutdown()
+	}
+}

@@ -1,0 +1,701 @@
+package queue
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"schedlab/errs"
+	"schedlab/runner"
+	"schedlab/store"
+)
+
+// Config configures a Dispatcher. Zero fields take the defaults.
+type Config struct {
+	// Budget is the per-run budget sent with every run.
+	Budget runner.Budget
+	// AckWait is how long a worker may go without a sign of life for a run
+	// (it sends one every AckWait/3) before JetStream gives the run to
+	// another worker (DefaultAckWait).
+	AckWait time.Duration
+	// MaxDeliver caps the deliveries of one run (DefaultMaxDeliver); a run
+	// whose workers all died ends failed with "worker died: ...".
+	MaxDeliver int
+	// Window is the least number of runs published ahead of the workers
+	// (DefaultWindow); it grows to twice the workers' concurrency.
+	Window int
+	// HeartbeatInterval is the workers' heartbeat interval: a worker not
+	// heard from for three intervals is lost (DefaultHeartbeatInterval).
+	HeartbeatInterval time.Duration
+	// ProgressInterval is the least time between two progress writes of a
+	// run to SQLite (runner.DefaultProgressInterval).
+	ProgressInterval time.Duration
+	// PollInterval is how often the dispatcher looks for queued runs it
+	// was not told about (runner.DefaultPollInterval).
+	PollInterval time.Duration
+	// Logger (slog.Default()).
+	Logger *slog.Logger
+}
+
+// Defaults of Config.
+const (
+	DefaultAckWait           = 30 * time.Second
+	DefaultMaxDeliver        = 3
+	DefaultWindow            = 16
+	DefaultHeartbeatInterval = 2 * time.Second
+)
+
+func (c Config) withDefaults() Config {
+	if c.AckWait <= 0 {
+		c.AckWait = DefaultAckWait
+	}
+	if c.MaxDeliver <= 0 {
+		c.MaxDeliver = DefaultMaxDeliver
+	}
+	if c.Window <= 0 {
+		c.Window = DefaultWindow
+	}
+	if c.HeartbeatInterval <= 0 {
+		c.HeartbeatInterval = DefaultHeartbeatInterval
+	}
+	if c.ProgressInterval <= 0 {
+		c.ProgressInterval = runner.DefaultProgressInterval
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = runner.DefaultPollInterval
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}
+
+// Dispatcher is the server's side of the queue, a runner.Backend: it
+// claims queued runs from the store and publishes them to RunsStream, and
+// stores what the workers send back. It is the only writer of the store
+// for the runs it dispatches.
+type Dispatcher struct {
+	st  *store.Store
+	nc  *nats.Conn
+	cfg Config
+	log *slog.Logger
+
+	js        jetstream.JetStream
+	runs      jetstream.Stream
+	workloads jetstream.ObjectStore
+	reports   jetstream.ObjectStore
+	wake      chan struct{}
+
+	resultsCons jetstream.Consumer
+
+	mu          sync.Mutex
+	outstanding map[string]bool      // published runs not ended yet, by ID
+	unpublished []*store.Run         // claimed, publishing failed: tried again first
+	progress    map[string]*liveRun  // by run ID
+	workers     map[string]*workerAt // by name
+	refs        map[string]*WorkloadRef
+	inBucket    map[string]bool // SHA-256s known to be in WorkloadsBucket
+
+	stop   context.CancelFunc
+	subs   []*nats.Subscription
+	cc     jetstream.ConsumeContext
+	wg     sync.WaitGroup
+	closed bool
+}
+
+// liveRun is the latest progress of a running run.
+type liveRun struct {
+	progress
+	version, written int
+}
+
+type workerAt struct {
+	hb   heartbeat
+	seen time.Time
+}
+
+var _ runner.Backend = (*Dispatcher)(nil)
+
+// NewDispatcher returns a Dispatcher over st publishing on nc.
+func NewDispatcher(st *store.Store, nc *nats.Conn, cfg Config) *Dispatcher {
+	cfg = cfg.withDefaults()
+	return &Dispatcher{st: st, nc: nc, cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1),
+		outstanding: map[string]bool{}, progress: map[string]*liveRun{}, workers: map[string]*workerAt{},
+		refs: map[string]*WorkloadRef{}, inBucket: map[string]bool{}}
+}
+
+// maxWaiting is how many pull requests, one per idle worker slot, the
+// runs consumer holds at once (JetStream's default, 512, would refuse the
+// idle slots of a few hundred workers; refused ones ask again).
+const maxWaiting = 8192
+
+// Setup creates (or updates) the streams, the consumers and the buckets.
+func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
+	cfg = cfg.withDefaults()
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: RunsStream, Subjects: []string{runSubjectPrefix + "*"}, Retention: jetstream.WorkQueuePolicy,
+		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
+		Description: "schedlab: runs waiting for a worker",
+	}); err != nil {
+		return fmt.Errorf("stream %s: %w", RunsStream, err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, RunsStream, jetstream.ConsumerConfig{
+		Durable: RunsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
+		MaxDeliver: cfg.MaxDeliver, MaxAckPending: -1, MaxWaiting: maxWaiting, Description: "schedlab workers",
+	}); err != nil {
+		return fmt.Errorf("consumer %s: %w", RunsConsumer, err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: ResultsStream, Subjects: []string{resultSubjectPrefix + "*"}, Retention: jetstream.WorkQueuePolicy,
+		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
+		Description: "schedlab: ends of runs waiting to be stored",
+	}); err != nil {
+		return fmt.Errorf("stream %s: %w", ResultsStream, err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, ResultsStream, jetstream.ConsumerConfig{
+		Durable: ResultsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+		MaxDeliver: -1, Description: "the schedlab server",
+	}); err != nil {
+		return fmt.Errorf("consumer %s: %w", ResultsConsumer, err)
+	}
+	for _, b := range []string{WorkloadsBucket, ReportsBucket} {
+		if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: b, Storage: jetstream.FileStorage}); err != nil {
+			return fmt.Errorf("object store %s: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// Start sets the queue up, takes over the runs left running (see
+// recover), and starts dispatching and storing results.
+func (d *Dispatcher) Start(ctx context.Context) error {
+	const op = "queue.Start"
+	js, err := jetstream.New(d.nc)
+	if err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	d.js = js
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := Setup(sctx, js, d.cfg); err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	if d.runs, err = js.Stream(sctx, RunsStream); err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	if d.workloads, err = js.ObjectStore(sctx, WorkloadsBucket); err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	if d.reports, err = js.ObjectStore(sctx, ReportsBucket); err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	running, err := d.st.ListRuns(ctx, store.RunFilter{Status: store.StatusRunning})
+	if err != nil {
+		return err
+	}
+	for _, r := range running {
+		d.outstanding[r.ID] = true
+	}
+	for subj, h := range map[string]nats.MsgHandler{
+		progressSubjects: d.onProgress, heartbeatSubject: d.onHeartbeat, maxDeliveriesAdvisory: d.onMaxDeliveries,
+	} {
+		sub, err := d.nc.Subscribe(subj, h)
+		if err != nil {
+			return errs.Wrap(op, errs.Internal, err)
+		}
+		d.subs = append(d.subs, sub)
+	}
+	cons, err := js.Consumer(sctx, ResultsStream, ResultsConsumer)
+	if err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	d.resultsCons = cons
+	dctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	d.stop = stop
+	if d.cc, err = cons.Consume(func(m jetstream.Msg) { d.onResult(dctx, m) }, jetstream.PullMaxMessages(256)); err != nil {
+		stop()
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	d.wg.Add(3)
+	go func() { defer d.wg.Done(); d.dispatchLoop(dctx) }()
+	go func() { defer d.wg.Done(); d.flushLoop(dctx) }()
+	go func() { defer d.wg.Done(); d.recover(dctx, running) }()
+	go func() { <-ctx.Done(); d.Shutdown(context.Background()) }()
+	return nil
+}
+
+// Shutdown stops dispatching and storing results. Runs published stay in
+// the stream and their workers go on: the next Start takes them over.
+func (d *Dispatcher) Shutdown(ctx context.Context) error {
+	d.mu.Lock()
+	if d.closed || d.stop == nil {
+		d.closed = true
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	d.mu.Unlock()
+	d.cc.Stop()
+	for _, s := range d.subs {
+		s.Unsubscribe()
+	}
+	d.stop()
+	done := make(chan struct{})
+	go func() { d.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return errs.Wrap("queue.Shutdown", errs.Canceled, ctx.Err())
+	}
+	d.flush(context.Background())
+	return nil
+}
+
+// Wake says runs were queued.
+func (d *Dispatcher) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// window is how many runs may be published and not ended.
+func (d *Dispatcher) window() int {
+	capacity := 0
+	for _, w := range d.workers {
+		if !d.lost(w) {
+			capacity += w.hb.Concurrency
+		}
+	}
+	return max(d.cfg.Window, 2*capacity)
+}
+
+func (d *Dispatcher) lost(w *workerAt) bool {
+	return time.Since(w.seen) > 3*max(w.hb.Interval, d.cfg.HeartbeatInterval)
+}
+
+// dispatchLoop claims queued runs and publishes them while fewer than the
+// window are out.
+func (d *Dispatcher) dispatchLoop(ctx context.Context) {
+	poll := time.NewTicker(d.cfg.PollInterval)
+	defer poll.Stop()
+	for ctx.Err() == nil {
+		d.dispatch(ctx)
+		select {
+		case <-ctx.Done():
+		case <-d.wake:
+		case <-poll.C:
+		}
+	}
+}
+
+func (d *Dispatcher) dispatch(ctx context.Context) {
+	for ctx.Err() == nil {
+		d.mu.Lock()
+		var run *store.Run
+		if len(d.unpublished) > 0 {
+			run, d.unpublished = d.unpublished[0], d.unpublished[1:]
+		} else if len(d.outstanding) >= d.window() {
+			d.mu.Unlock()
+			return
+		}
+		d.mu.Unlock()
+		if run == nil {
+			var err error
+			if run, err = d.st.ClaimNext(ctx); err != nil {
+				if ctx.Err() == nil {
+					d.log.Error("queue: claiming a run", "err", err)
+				}
+				return
+			}
+			if run == nil {
+				return
+			}
+			d.mu.Lock()
+			d.outstanding[run.ID] = true
+			d.mu.Unlock()
+		}
+		if err := d.publish(ctx, run, run.ID); err != nil {
+			if errs.KindOf(err) == errs.Internal || ctx.Err() != nil {
+				d.log.Warn("queue: publishing a run, will try again", "run", run.ID, "err", err)
+				d.mu.Lock()
+				d.unpublished = append([]*store.Run{run}, d.unpublished...)
+				d.mu.Unlock()
+				return
+			}
+			// The run itself cannot be sent (its workload is gone): end it.
+			status, msg, field := runner.Outcome(err)
+			d.finish(ctx, run.ID, "", status, nil, msg, field)
+		}
+	}
+}
+
+// publish sends run to the workers with message ID msgID (the run ID, so
+// that publishing it again is one run).
+func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) error {
+	job := Job{ID: run.ID, Kind: run.Kind, Strategy: run.Strategy, Variant: run.Variant, Params: run.Params,
+		Seed: run.Seed, Timeout: d.cfg.Budget.Timeout, Memory: d.cfg.Budget.Memory}
+	if run.Kind == store.KindRun {
+		ref, err := d.workloadRef(ctx, run.WorkloadID)
+		if err != nil {
+			return err
+		}
+		job.Workload = ref
+	}
+	b, err := json.Marshal(job)
+	if err != nil {
+		return errs.Wrap("queue.publish", errs.Invalid, err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := d.js.Publish(pctx, runSubjectPrefix+run.ID, b, jetstream.WithMsgID(msgID)); err != nil {
+		return errs.Wrap("queue.publish", errs.Internal, err)
+	}
+	return nil
+}
+
+// workloadRef returns the reference of workload id, putting its data in
+// WorkloadsBucket the first time.
+func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, error) {
+	d.mu.Lock()
+	ref := d.refs[id]
+	d.mu.Unlock()
+	if ref != nil {
+		return ref, nil
+	}
+	w, err := d.st.GetWorkload(ctx, id)
+	if err != nil {
+		if errs.Is(errs.NotFound, err) {
+			return nil, &errs.Error{Op: "queue", Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("workload %s was deleted", id)}
+		}
+		return nil, errs.Wrap("queue", errs.Internal, err)
+	}
+	if _, err := d.workloads.GetInfo(ctx, w.SHA256); errors.Is(err, jetstream.ErrObjectNotFound) {
+		if _, err := d.workloads.PutBytes(ctx, w.SHA256, w.Data); err != nil {
+			return nil, errs.Wrap("queue: storing a workload", errs.Internal, err)
+		}
+	} else if err != nil {
+		return nil, errs.Wrap("queue: looking up a workload", errs.Internal, err)
+	}
+	ref = &WorkloadRef{SHA256: w.SHA256, Name: w.Name, Format: w.Format, Summary: w.Summary}
+	d.mu.Lock()
+	d.refs[id] = ref
+	d.mu.Unlock()
+	return ref, nil
+}
+
+// onResult stores the end of a run, then acknowledges it. A result for a
+// run that is not running (stored already: a repeated result, or a run
+// canceled meanwhile) is acknowledged and dropped.
+func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
+	var res Result
+	if err := json.Unmarshal(m.Data(), &res); err != nil || res.ID == "" || !store.Final(res.Status) {
+		d.log.Error("queue: dropping a malformed result", "subject", m.Subject(), "err", err)
+		m.Term()
+		return
+	}
+	report := res.Report
+	if res.ReportObject != "" {
+		b, err := d.reports.GetBytes(ctx, res.ReportObject)
+		if err != nil {
+			if errors.Is(err, jetstream.ErrObjectNotFound) {
+				// Stored and deleted already: this is a repeat.
+				m.Ack()
+				return
+			}
+			d.log.Warn("queue: reading a report", "run", res.ID, "err", err)
+			m.NakWithDelay(time.Second)
+			return
+		}
+		report = b
+	}
+	if err := d.finish(ctx, res.ID, res.Worker, res.Status, report, res.Error, res.Field); err != nil {
+		m.NakWithDelay(time.Second)
+		return
+	}
+	m.Ack()
+	if res.ReportObject != "" {
+		d.reports.Delete(ctx, res.ReportObject)
+	}
+}
+
+// finish stores the end of a run (Conflict: it ended already, fine) and
+// forgets it; an error is one of the store, to try again.
+func (d *Dispatcher) finish(ctx context.Context, id, worker, status string, report json.RawMessage, msg, field string) error {
+	err := d.st.FinishBy(ctx, id, worker, status, report, msg, field)
+	if err != nil && !errs.Is(errs.Conflict, err) && !errs.Is(errs.NotFound, err) {
+		d.log.Error("queue: storing the end of a run", "run", id, "status", status, "err", err)
+		return err
+	}
+	d.mu.Lock()
+	delete(d.outstanding, id)
+	delete(d.progress, id)
+	d.mu.Unlock()
+	d.Wake()
+	return nil
+}
+
+func (d *Dispatcher) onProgress(m *nats.Msg) {
+	id := strings.TrimPrefix(m.Subject, progressPrefix)
+	var p progress
+	if json.Unmarshal(m.Data, &p) != nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.outstanding[id] {
+		return // ended already
+	}
+	lr := d.progress[id]
+	if lr == nil {
+		lr = &liveRun{}
+		d.progress[id] = lr
+	}
+	lr.progress = p
+	lr.version++
+}
+
+// Progress is the live progress of a run a worker executes.
+func (d *Dispatcher) Progress(id string) (done, total int, note string, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	lr := d.progress[id]
+	if lr == nil {
+		return 0, 0, "", false
+	}
+	return lr.Done, lr.Total, lr.Note, true
+}
+
+// flushLoop writes progress and workers to the store at most once per
+// ProgressInterval.
+func (d *Dispatcher) flushLoop(ctx context.Context) {
+	t := time.NewTicker(d.cfg.ProgressInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			d.flush(ctx)
+		}
+	}
+}
+
+func (d *Dispatcher) flush(ctx context.Context) {
+	type write struct {
+		id string
+		p  progress
+		v  int
+	}
+	var ws []write
+	d.mu.Lock()
+	for id, lr := range d.progress {
+		if lr.version != lr.written {
+			ws = append(ws, write{id: id, p: lr.progress, v: lr.version})
+		}
+	}
+	d.mu.Unlock()
+	for _, w := range ws {
+		if err := d.st.SetProgressBy(ctx, w.id, w.p.Worker, w.p.Done, w.p.Total, w.p.Note); err != nil {
+			continue
+		}
+		d.mu.Lock()
+		if lr := d.progress[w.id]; lr != nil {
+			lr.written = w.v
+		}
+		d.mu.Unlock()
+	}
+}
+
+func (d *Dispatcher) onHeartbeat(m *nats.Msg) {
+	var hb heartbeat
+	if json.Unmarshal(m.Data, &hb) != nil || hb.Name == "" {
+		return
+	}
+	d.mu.Lock()
+	old := d.workers[hb.Name]
+	grew := !hb.Leaving && (old == nil || d.lost(old) || old.hb.Concurrency < hb.Concurrency)
+	if hb.Leaving {
+		delete(d.workers, hb.Name)
+	} else {
+		d.workers[hb.Name] = &workerAt{hb: hb, seen: time.Now()}
+	}
+	d.mu.Unlock()
+	if grew {
+		d.Wake() // the window may have grown
+	}
+}
+
+// workerForget is how long a lost worker stays listed.
+const workerForget = time.Hour
+
+// Workers lists the workers heard from, by name; lost ones last.
+func (d *Dispatcher) Workers() []runner.WorkerStatus {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []runner.WorkerStatus
+	for name, w := range d.workers {
+		if time.Since(w.seen) > workerForget {
+			delete(d.workers, name)
+			continue
+		}
+		s := w.hb.WorkerStatus
+		s.LastSeen, s.Lost = w.seen, d.lost(w)
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Lost != out[j].Lost {
+			return !out[i].Lost
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// workerOf names the worker that last reported on run id, if any.
+func (d *Dispatcher) workerOf(id string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if lr := d.progress[id]; lr != nil {
+		return lr.Worker
+	}
+	return ""
+}
+
+// onMaxDeliveries ends a run every delivery of which died with its
+// worker: JetStream gave it MaxDeliver times and no worker acknowledged it.
+func (d *Dispatcher) onMaxDeliveries(m *nats.Msg) {
+	var adv struct {
+		StreamSeq  uint64 `json:"stream_seq"`
+		Deliveries uint64 `json:"deliveries"`
+	}
+	if json.Unmarshal(m.Data, &adv) != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	raw, err := d.runs.GetMsg(ctx, adv.StreamSeq)
+	if err != nil {
+		d.log.Warn("queue: a run reached its last delivery and its message is gone", "seq", adv.StreamSeq, "err", err)
+		return
+	}
+	id := strings.TrimPrefix(raw.Subject, runSubjectPrefix)
+	msg := fmt.Sprintf("worker died: the run was given to a worker %d times and each stopped before finishing it (a fatal error such as running out of memory, or a killed process)", adv.Deliveries)
+	if w := d.workerOf(id); w != "" {
+		msg += "; last on " + w
+	}
+	if err := d.finish(ctx, id, d.workerOf(id), store.StatusFailed, nil, msg, ""); err != nil {
+		return
+	}
+	d.runs.DeleteMsg(ctx, adv.StreamSeq)
+}
+
+// cancelGrace is how long the worker running a canceled run has to store
+// it canceled before the server does.
+const cancelGrace = 10 * time.Second
+
+// Cancel stops a running run: its message leaves the stream if it is still
+// there, every worker is told (the one running it stops it; the others
+// remember it a minute, in case its message is on its way to them), and
+// the run is stored canceled at once unless a worker is known to run it
+// (its progress or heartbeat named it); then that worker stores it, or
+// the server does after cancelGrace. An experiment's cancel thus ends the
+// runs waiting in the stream at once, without a round trip each.
+func (d *Dispatcher) Cancel(ctx context.Context, id string) error {
+	if raw, err := d.runs.GetLastMsgForSubject(ctx, runSubjectPrefix+id); err == nil {
+		d.runs.DeleteMsg(ctx, raw.Sequence)
+	}
+	if err := d.nc.Publish(cancelSubject, []byte(id)); err != nil {
+		d.log.Warn("queue: telling the workers of a cancel", "run", id, "err", err)
+	}
+	d.mu.Lock()
+	for i, r := range d.unpublished {
+		if r.ID == id {
+			d.unpublished = append(d.unpublished[:i:i], d.unpublished[i+1:]...)
+			break
+		}
+	}
+	_, onWorker := d.progress[id]
+	for _, w := range d.workers {
+		for _, r := range w.hb.Running {
+			onWorker = onWorker || r == id
+		}
+	}
+	d.mu.Unlock()
+	if onWorker {
+		time.AfterFunc(cancelGrace, func() {
+			d.finish(context.Background(), id, "", store.StatusCanceled, nil, store.MsgCanceled, "")
+		})
+		return nil
+	}
+	return d.finish(ctx, id, "", store.StatusCanceled, nil, store.MsgCanceled, "")
+}
+
+// recoveryGrace is how long Start waits for heartbeats before it decides
+// which runs left running no worker has.
+func (d *Dispatcher) recoveryGrace() time.Duration { return 2*d.cfg.HeartbeatInterval + time.Second }
+
+// recover takes over the runs a previous server left running. A run whose
+// message is still in RunsStream waits for its worker; one a worker says
+// it runs (heartbeats) will come back as a result; the rest, claimed but
+// never published or lost, are published again (a fresh message ID, since
+// the old one may still be in the stream's duplicate window).
+func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
+	var suspects []store.Run
+	for _, r := range running {
+		if _, err := d.runs.GetLastMsgForSubject(ctx, runSubjectPrefix+r.ID); err == nil {
+			continue
+		}
+		suspects = append(suspects, r)
+	}
+	if len(suspects) == 0 {
+		return
+	}
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(d.recoveryGrace()):
+	}
+	// Results waiting in ResultsStream end their runs: store them first.
+	waitFor(ctx, 100*time.Millisecond, func() error {
+		info, err := d.resultsCons.Info(ctx)
+		if err != nil {
+			return err
+		}
+		if info.NumPending > 0 || info.NumAckPending > 0 {
+			return fmt.Errorf("%d results still to store", info.NumPending+uint64(info.NumAckPending))
+		}
+		return nil
+	})
+	busy := map[string]bool{}
+	for _, w := range d.Workers() {
+		for _, id := range w.Running {
+			busy[id] = true
+		}
+	}
+	for _, r := range suspects {
+		if busy[r.ID] {
+			continue
+		}
+		cur, err := d.st.GetRunInfo(ctx, r.ID)
+		if err != nil || cur.Status != store.StatusRunning {
+			continue
+		}
+		if _, err := d.runs.GetLastMsgForSubject(ctx, runSubjectPrefix+r.ID); err == nil {
+			continue
+		}
+		d.log.Info("queue: publishing again a run no worker has", "run", r.ID)
+		if err := d.publish(ctx, cur, fmt.Sprintf("%s.%d", r.ID, time.Now().UnixNano())); err != nil {
+			d.log.Warn("queue: publishing a run again", "run", r.ID, "err", err)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+// Package queue runs schedlab's runs in worker processes, on this machine
+// or on a cluster, over NATS JetStream (issue 21). The server stays the
+// only writer of SQLite; workers execute runs with runner.Execute and send
+// back what happened.
+//
+// # Pieces
+//
+//	server process                                    worker processes (schedlab worker)
+//	┌──────────────────────────────┐                  ┌─────────────────────────────────┐
+//	│ runner.Runner (Submit, ...)  │                  │ RunWorker: Concurrency slots    │
+//	│ Dispatcher (runner.Backend)  │  SCHEDLAB_RUNS   │  Next ─▶ runner.Execute ─▶      │
+//	│  ClaimNext ─▶ publish ───────┼─ work queue ────▶│  publish result, then ack       │
+//	│  store results (FinishBy) ◀──┼─ SCHEDLAB_RESULTS┤  InProgress every AckWait/3     │
+//	│  progress, heartbeats ◀──────┼─ core subjects ──┤  progress, heartbeats           │
+//	│  Cancel ─────────────────────┼─ schedlab.cancel▶│  cancels the run's context      │
+//	│ Embedded NATS (optional)     │  object store    │  workloads by SHA-256, cached   │
+//	│ Supervisor: --workers N      │                  │                                 │
+//	└──────────────────────────────┘                  └─────────────────────────────────┘
+//
+// In detail:
+//
+//   - RunsStream (SCHEDLAB_RUNS, subjects schedlab.run.<run id>) is a
+//     WorkQueuePolicy stream with one durable pull consumer, RunsConsumer,
+//     that every worker shares: JetStream hands each run to one worker.
+//     Each message is published with Nats-Msg-Id = the run ID, so a
+//     publish repeated within the duplicate window (10 min) is one message.
+//   - The Dispatcher claims queued runs (store.ClaimNext: they become
+//     running) and publishes them while fewer than a window are out: the
+//     larger of Config.Window (16) and twice the workers' concurrency from
+//     their heartbeats. A 10,000-run experiment thus shows a few dozen runs
+//     running, not all of them, and a server restart has few to take over.
+//   - A worker acknowledges a run only after its result is stored in
+//     ResultsStream (SCHEDLAB_RESULTS, publish acknowledged by JetStream,
+//     Nats-Msg-Id = run ID). While a run executes it sends InProgress every
+//     AckWait/3, so a long run keeps its message; a worker that dies stops
+//     sending, and after AckWait (30 s) JetStream gives the run to another.
+//   - The server consumes ResultsStream with a durable consumer and stores
+//     each result with store.FinishBy before acknowledging it. Storing is
+//     idempotent by run ID: the end of a run that is no longer running
+//     (stored already, or canceled meanwhile) is a Conflict, acknowledged
+//     and dropped. A report larger than a message (NATS max payload less
+//     64 KiB) goes through the ReportsBucket object store.
+//   - Progress (schedlab.progress.<id>, at most every 250 ms per run) and
+//     heartbeats (schedlab.heartbeat, every 2 s: name host:pid, concurrency,
+//     the runs it executes, runs done) are core NATS messages: losing one
+//     loses nothing that the next does not repeat. The server keeps them in
+//     memory (Runner.Progress, Runner.Workers, the /workers page) and writes
+//     progress and the run's worker (runs.worker) at most every 250 ms.
+//   - Workloads go to the WorkloadsBucket object store once, keyed by their
+//     SHA-256 (content addressed: an unchanged workload is never sent
+//     twice); a worker keeps up to 256 MiB of them in memory.
+//
+// # Failures
+//
+//   - A worker killed mid-run (SIGKILL, the OOM killer, a machine gone):
+//     its run is given to another worker after AckWait; the attempt number
+//     shows in the run's progress note.
+//   - A run that kills every worker it is given (a fatal "out of memory",
+//     a crash in a strategy that no recover catches) is not retried past
+//     MaxDeliver (3): JetStream publishes the MAX_DELIVERIES advisory
+//     ($JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.SCHEDLAB_RUNS.workers), and
+//     the server ends the run failed with "worker died: the run was given to
+//     a worker 3 times and each stopped before finishing it (...); last on
+//     host:pid", then deletes its message. The server itself never executes
+//     strategies, so it keeps serving. An advisory is a core message: one
+//     sent while the server is down is lost, and that run stays running
+//     until canceled (a known gap; the message stays in the stream).
+//   - Memory: each worker process enforces the run's budget for itself: the
+//     runner's heap watchdog stops a run over budget ("run stopped: Go heap
+//     exceeded the memory budget of ..."), and the Go soft memory limit
+//     (debug.SetMemoryLimit) is set to budget × concurrency + 256 MiB so the
+//     GC works harder before that. With --concurrency 1 (what serve starts)
+//     the budget is exactly the run's, which the in-process pool could not
+//     do (Go cannot attribute heap to a goroutine).
+//   - A worker stopping (SIGTERM, --exit-when-idle never stops a busy one)
+//     cancels its runs and hands them back at once (Nak). JetStream counts
+//     that as a delivery: a run cut off by its worker stopping MaxDeliver
+//     times (say, three server stops while it executes on local workers)
+//     ends failed with "worker died: ..." like a crashing one.
+//   - Server restart: runs running in SQLite are not marked interrupted
+//     (runner.Backend): the stream and the workers outlive the server. On
+//     Start the Dispatcher counts them as out, stores the results waiting
+//     in ResultsStream, waits two heartbeat intervals, and publishes again
+//     (a fresh message ID) only those whose message is gone, no worker
+//     reports running, and which are still running: runs claimed but never
+//     published when the server died. A worker whose connection drops keeps
+//     executing and retries sending its result until it reconnects.
+//   - Cancel: the run's message is deleted from the stream if still there,
+//     and a message on schedlab.cancel reaches every worker; the one
+//     running the run cancels its context (cause runner.ErrUserCanceled)
+//     and stores the run canceled. If no worker is known to run it (no
+//     progress or heartbeat named it) the server stores it canceled at
+//     once, so canceling an experiment ends its runs waiting in the stream
+//     without a round trip each; a worker that has not stored it within
+//     10 s is overruled the same way. A worker remembers cancels of runs it
+//     does not have for a minute, in case their message is on its way to
+//     it; a result arriving after the server stored the cancel is dropped.
+//
+// # Deployment
+//
+// schedlab serve starts an embedded NATS server (StartEmbedded) with
+// JetStream stored in DB.nats/jetstream beside the database, listening on
+// a free loopback port unless --nats-listen ADDR, accepting one NKey user
+// whose seed is generated once into DB.nats/worker.nk (mode 0600); the log
+// prints the URL and that path: `schedlab worker --nats URL --creds FILE`.
+// With --nats URL [--creds FILE] it uses an existing NATS deployment
+// instead (a NATS .creds file or an NKey seed). Supervisor keeps --workers
+// N local worker processes (default 2, this program's own binary) running,
+// restarting one that exits after a pause that doubles up to 30 s; on
+// Linux they get SIGTERM when the server dies (Pdeathsig), even killed
+// outright, so none is left behind. serve --in-process keeps the old
+// in-process pool (no NATS), which the handlers' tests use.
+// docs/scale-out.md shows Slurm and Kubernetes launchers.
+package queue

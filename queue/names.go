@@ -1,0 +1,93 @@
+package queue
+
+import (
+	"encoding/json"
+	"time"
+
+	"schedlab/runner"
+)
+
+// Names on the NATS side. A run's subject ends with its ID, so one run's
+// message can be found, deleted or purged by subject.
+const (
+	// RunsStream is the work queue of runs to execute (WorkQueuePolicy:
+	// a message is removed when a worker acknowledges it).
+	RunsStream = "SCHEDLAB_RUNS"
+	// RunsConsumer is the one durable pull consumer every worker shares;
+	// JetStream hands each message to one of them.
+	RunsConsumer = "workers"
+	// ResultsStream holds the ends of runs until the server has stored them.
+	ResultsStream = "SCHEDLAB_RESULTS"
+	// ResultsConsumer is the server's durable consumer of ResultsStream.
+	ResultsConsumer = "server"
+
+	runSubjectPrefix    = "schedlab.run."
+	resultSubjectPrefix = "schedlab.result."
+	progressSubjects    = "schedlab.progress.*"
+	progressPrefix      = "schedlab.progress."
+	cancelSubject       = "schedlab.cancel"
+	heartbeatSubject    = "schedlab.heartbeat"
+
+	// WorkloadsBucket is the object store of workloads, keyed by the hex
+	// SHA-256 of their data.
+	WorkloadsBucket = "schedlab-workloads"
+	// ReportsBucket carries reports too large for one message, keyed by run
+	// ID; the server deletes each once stored.
+	ReportsBucket = "schedlab-reports"
+)
+
+// maxDeliveriesAdvisory is where JetStream says a run's message reached
+// MaxDeliver.
+const maxDeliveriesAdvisory = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + RunsStream + "." + RunsConsumer
+
+// Job is a run as a worker receives it: everything it needs to execute it.
+type Job struct {
+	ID       string            `json:"id"`
+	Kind     string            `json:"kind"`
+	Strategy string            `json:"strategy"`
+	Variant  string            `json:"variant,omitempty"`
+	Params   map[string]string `json:"params"`
+	Seed     int64             `json:"seed"`
+	Workload *WorkloadRef      `json:"workload,omitempty"` // nil for reproduce runs
+	// The server's budget of one run (runner.Budget).
+	Timeout time.Duration `json:"timeout_ns"`
+	Memory  uint64        `json:"memory_bytes"`
+}
+
+func (j *Job) budget() runner.Budget { return runner.Budget{Timeout: j.Timeout, Memory: j.Memory} }
+
+// WorkloadRef names a workload in WorkloadsBucket by its SHA-256.
+type WorkloadRef struct {
+	SHA256  string `json:"sha256"`
+	Name    string `json:"name"`
+	Format  string `json:"format"`
+	Summary string `json:"summary"`
+}
+
+// Result is the end of a run, as a worker publishes it on ResultsStream.
+type Result struct {
+	ID     string `json:"id"`
+	Worker string `json:"worker"`
+	Status string `json:"status"` // a final store status
+	Error  string `json:"error,omitempty"`
+	Field  string `json:"field,omitempty"`
+	// Report is the JSON of the report of a done run, or empty when it was
+	// too large for a message: then it is object ReportObject of ReportsBucket.
+	Report       json.RawMessage `json:"report,omitempty"`
+	ReportObject string          `json:"report_object,omitempty"`
+}
+
+// progress is a running run's progress, published on progressPrefix+ID.
+type progress struct {
+	Worker string `json:"worker"`
+	Done   int    `json:"done"`
+	Total  int    `json:"total"`
+	Note   string `json:"note"`
+}
+
+// heartbeat is what a worker publishes every interval on heartbeatSubject.
+type heartbeat struct {
+	runner.WorkerStatus
+	Interval time.Duration `json:"interval_ns"`
+	Leaving  bool          `json:"leaving,omitempty"` // its last: it is stopping
+}

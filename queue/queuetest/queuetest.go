@@ -1,0 +1,139 @@
+// Package queuetest provides Strategy, a solvers.Strategy for tests of the
+// queue with real worker processes: it records every execution in a file
+// shared by the processes (so a test can count how often each run
+// executed), sleeps, waits to be canceled, or kills its own process.
+package queuetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	"schedlab/errs"
+	"schedlab/solvers"
+)
+
+// LogEnv names the environment variable holding the file every execution
+// appends a line "i pid" to.
+const LogEnv = "QUEUETEST_LOG"
+
+// Variants of the strategy.
+const (
+	VariantOK   = "ok"   // sleeps ms, reporting progress, returns a report
+	VariantWait = "wait" // waits until canceled (at most 60 s)
+	VariantDie  = "die"  // kills its own process with SIGKILL, as the OOM killer would
+	VariantGrow = "grow" // keeps allocating 1 MiB blocks until canceled (at most 4 GiB)
+)
+
+// Name is the strategy's name.
+const Name = "qtest"
+
+// Strategy is the test strategy.
+type Strategy struct{}
+
+// Lookup finds Strategy by Name.
+func Lookup(name string) (solvers.Strategy, bool) {
+	if name == Name {
+		return Strategy{}, true
+	}
+	return nil, false
+}
+
+func (Strategy) Info() solvers.Info {
+	return solvers.Info{Name: Name, Title: "Queue test strategy", Summary: "Records, sleeps, waits or dies."}
+}
+
+func (Strategy) Variants() []solvers.Variant {
+	return []solvers.Variant{{Name: VariantOK, Doc: "sleep ms, then a report"},
+		{Name: VariantWait, Doc: "wait until canceled"}, {Name: VariantDie, Doc: "SIGKILL its own process"},
+		{Name: VariantGrow, Doc: "allocate until stopped"}}
+}
+
+func (Strategy) Params() []solvers.ParamSpec {
+	return []solvers.ParamSpec{
+		solvers.IntSpec("i", "0", "", "a tag recorded with each execution", 0, 1<<30),
+		solvers.IntSpec("ms", "0", "ms", "sleep of the ok variant", 0, 60000),
+	}
+}
+
+func (Strategy) Presets() []solvers.Preset {
+	return []solvers.Preset{{Name: "tiny", Doc: "a workload of size n",
+		Params: []solvers.ParamSpec{solvers.IntSpec("n", "4", "", "size", 1, 100)}}}
+}
+
+func (s Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+	return nil, errs.Invalidf("file", "no uploads")
+}
+
+func (s Strategy) Generate(ctx context.Context, preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
+	data, _ := json.Marshal(map[string]int{"n": p.Int("n")})
+	return &solvers.Workload{Name: "tiny", Format: "preset", Summary: "tiny", Data: data}, nil
+}
+
+func (Strategy) ReproduceParams() []solvers.ParamSpec { return nil }
+
+func (Strategy) Reproduce(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	return report(1), nil
+}
+
+func (s Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	p, err := solvers.Resolve(s.Params(), p)
+	if err != nil {
+		return nil, err
+	}
+	var wl struct{ N int }
+	if err := json.Unmarshal(w.Data, &wl); err != nil || wl.N <= 0 {
+		return nil, errs.Invalidf("workload", "not a tiny workload")
+	}
+	if f := os.Getenv(LogEnv); f != "" {
+		fh, err := os.OpenFile(f, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(fh, "%d %d\n", p.Int("i"), os.Getpid())
+		fh.Close()
+	}
+	progress(0, 1, "started")
+	switch variant {
+	case VariantDie:
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		time.Sleep(time.Minute)
+	case VariantGrow:
+		var keep [][]byte
+		for len(keep) < 4096 {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			b := make([]byte, 1<<20)
+			for i := 0; i < len(b); i += 4096 {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+			progress(len(keep), 4096, "allocating")
+		}
+		return nil, fmt.Errorf("allocated %d MiB and was never stopped", len(keep))
+	case VariantWait:
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Minute):
+		}
+	default:
+		if ms := p.Int("ms"); ms > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Duration(ms) * time.Millisecond):
+			}
+		}
+	}
+	progress(1, 1, "done")
+	return report(float64(wl.N + p.Int("i"))), nil
+}
+
+func report(v float64) *solvers.Report {
+	return &solvers.Report{Metrics: []solvers.Metric{{Name: "objective", Value: v, Better: solvers.Higher}}}
+}

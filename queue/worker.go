@@ -1,0 +1,471 @@
+package queue
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"schedlab/errs"
+	"schedlab/runner"
+	"schedlab/solvers"
+	"schedlab/store"
+)
+
+// WorkerConfig configures a worker. Zero fields take the defaults.
+type WorkerConfig struct {
+	// Lookup finds the strategies this worker can execute.
+	Lookup func(name string) (solvers.Strategy, bool)
+	// Concurrency is how many runs it executes at once (1: each run has
+	// the process, and its memory budget, to itself).
+	Concurrency int
+	// ExitWhenIdle, when positive, stops the worker after it has had no
+	// run for that long (a pilot job that gives its allocation back).
+	ExitWhenIdle time.Duration
+	// Name identifies it on the /workers page and on its runs (host:pid).
+	Name string
+	// HeartbeatInterval (DefaultHeartbeatInterval) and ProgressInterval
+	// (runner.DefaultProgressInterval).
+	HeartbeatInterval, ProgressInterval time.Duration
+	// CacheBytes bounds the workloads kept in memory (256 MiB).
+	CacheBytes int
+	// Logger (slog.Default()).
+	Logger *slog.Logger
+}
+
+// fetchWait is how long one pull request waits for a run.
+const fetchWait = 2 * time.Second
+
+// worker is one worker process's state.
+type worker struct {
+	cfg     WorkerConfig
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	cons    jetstream.Consumer
+	reports jetstream.ObjectStore
+	objs    jetstream.ObjectStore
+	log     *slog.Logger
+	ackWait time.Duration
+	started time.Time
+
+	mu       sync.Mutex
+	running  map[string]context.CancelCauseFunc
+	canceled map[string]time.Time // cancels of runs not (yet) here
+	cache    map[string][]byte    // workloads by SHA-256
+	cached   []string             // cache keys, oldest first
+	cacheLen int
+	memLimit int64
+	lastBusy time.Time
+	done     atomic.Int64
+	idleExit atomic.Bool // stopped by ExitWhenIdle
+}
+
+// RunWorker connects a worker to the queue over nc and executes runs until
+// ctx is done (or it has been idle for cfg.ExitWhenIdle). It waits for the
+// server to have created the queue. Runs cut off by ctx go back to the
+// queue for another worker.
+func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
+	if cfg.Lookup == nil {
+		return errors.New("queue: a worker needs strategies")
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 1
+	}
+	if cfg.Name == "" {
+		host, _ := os.Hostname()
+		cfg.Name = fmt.Sprintf("%s:%d", host, os.Getpid())
+	}
+	if cfg.HeartbeatInterval <= 0 {
+		cfg.HeartbeatInterval = DefaultHeartbeatInterval
+	}
+	if cfg.ProgressInterval <= 0 {
+		cfg.ProgressInterval = runner.DefaultProgressInterval
+	}
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = 256 << 20
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	w := &worker{cfg: cfg, nc: nc, log: cfg.Logger, started: time.Now(), lastBusy: time.Now(),
+		running: map[string]context.CancelCauseFunc{}, canceled: map[string]time.Time{}, cache: map[string][]byte{},
+		memLimit: debug.SetMemoryLimit(-1)}
+	var err error
+	if w.js, err = jetstream.New(nc); err != nil {
+		return err
+	}
+	// The server creates the queue; a worker started first waits for it.
+	err = waitFor(ctx, time.Second, func() error {
+		if w.cons, err = w.js.Consumer(ctx, RunsStream, RunsConsumer); err != nil {
+			return err
+		}
+		if w.objs, err = w.js.ObjectStore(ctx, WorkloadsBucket); err != nil {
+			return err
+		}
+		w.reports, err = w.js.ObjectStore(ctx, ReportsBucket)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for the schedlab queue on %s: %w", nc.ConnectedUrlRedacted(), err)
+	}
+	w.ackWait = w.cons.CachedInfo().Config.AckWait
+	if w.ackWait <= 0 {
+		w.ackWait = DefaultAckWait
+	}
+	sub, err := nc.Subscribe(cancelSubject, w.onCancel)
+	if err != nil {
+		return err
+	}
+	defer sub.Unsubscribe()
+
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	for range cfg.Concurrency {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.slot(wctx, stop) }()
+	}
+	hbDone := make(chan struct{})
+	go func() { defer close(hbDone); w.heartbeats(wctx) }()
+	w.log.Info("schedlab worker ready", "name", cfg.Name, "nats", nc.ConnectedUrlRedacted(), "concurrency", cfg.Concurrency)
+	wg.Wait()
+	stop()
+	<-hbDone
+	if w.idleExit.Load() {
+		w.log.Info("schedlab worker idle, exiting", "idle_for", cfg.ExitWhenIdle)
+	}
+	w.beat(true)
+	nc.Flush()
+	return nil
+}
+
+// slot fetches and executes runs one at a time until ctx is done.
+func (w *worker) slot(ctx context.Context, stop context.CancelFunc) {
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, fetchWait)
+		msg, err := w.cons.Next(jetstream.FetchContext(fctx))
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			if !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
+				w.log.Warn("queue: asking for a run", "err", err)
+				// Disconnected, or the queue is being set up again: wait a little.
+				select {
+				case <-ctx.Done():
+				case <-time.After(250 * time.Millisecond):
+				}
+			}
+			if w.idle() {
+				w.idleExit.Store(true)
+				stop()
+				return
+			}
+			continue
+		}
+		w.handle(ctx, msg)
+	}
+}
+
+// idle reports whether the worker has had no run for ExitWhenIdle.
+func (w *worker) idle() bool {
+	if w.cfg.ExitWhenIdle <= 0 {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.running) == 0 && time.Since(w.lastBusy) >= w.cfg.ExitWhenIdle
+}
+
+// handle executes one run's message and acknowledges it once its result
+// is in ResultsStream. A run cut off because the worker is stopping is
+// handed back (Nak) for another worker.
+func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
+	var job Job
+	if err := json.Unmarshal(msg.Data(), &job); err != nil || job.ID == "" {
+		w.log.Error("queue: dropping a malformed run message", "subject", msg.Subject(), "err", err)
+		msg.Term()
+		return
+	}
+	rctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	w.mu.Lock()
+	w.running[job.ID] = cancel
+	_, wasCanceled := w.canceled[job.ID]
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		delete(w.running, job.ID)
+		w.lastBusy = time.Now()
+		w.mu.Unlock()
+	}()
+	if wasCanceled {
+		cancel(runner.ErrUserCanceled)
+	}
+
+	// Keep the message ours while the run executes.
+	alive := make(chan struct{})
+	defer close(alive)
+	go func() {
+		t := time.NewTicker(w.ackWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-alive:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+
+	note := ""
+	if md, err := msg.Metadata(); err == nil && md.NumDelivered > 1 {
+		note = fmt.Sprintf("attempt %d: the worker of the last one stopped before finishing it", md.NumDelivered)
+	}
+	pub := w.progressPublisher(job.ID, note)
+	rep, err := w.execute(rctx, &job, pub.progress)
+	pub.stop()
+
+	if err != nil && errs.KindOf(err) == errs.Canceled && !errors.Is(err, runner.ErrUserCanceled) {
+		// Cut off by this worker stopping: give it back at once.
+		msg.Nak()
+		return
+	}
+	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone}
+	if err == nil {
+		res.Report, err = json.Marshal(rep)
+		if err != nil {
+			err = &errs.Error{Op: "queue", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", job.Strategy, err)}
+		}
+	}
+	if err != nil {
+		res.Report = nil
+		res.Status, res.Error, res.Field = runner.Outcome(err)
+		var pe *runner.PanicError
+		if errors.As(err, &pe) {
+			w.log.Error("queue: strategy panicked", "run", job.ID, "strategy", job.Strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
+		}
+	}
+	if err := w.sendResult(ctx, &res); err != nil {
+		w.log.Error("queue: sending a result, the run goes back to the queue", "run", job.ID, "err", err)
+		msg.Nak()
+		return
+	}
+	w.done.Add(1)
+	actx, acancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer acancel()
+	msg.DoubleAck(actx) // an error: deleted by a cancel, or redelivered; the result is stored once either way
+}
+
+// execute resolves a job's strategy and workload and runs it with the
+// server's budget; the process's soft memory limit covers its runs.
+func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progress) (*solvers.Report, error) {
+	s, ok := w.cfg.Lookup(job.Strategy)
+	if !ok {
+		return nil, &errs.Error{Op: "queue", Kind: errs.NotFound, Field: "strategy",
+			Err: fmt.Errorf("strategy %q is not in the build of worker %s", job.Strategy, w.cfg.Name)}
+	}
+	w.raiseMemoryLimit(job.Memory)
+	if job.Kind == store.KindReproduce {
+		return runner.ExecuteReproduce(ctx, s, job.Params, progress, job.budget())
+	}
+	if job.Workload == nil {
+		return nil, &errs.Error{Op: "queue", Kind: errs.Invalid, Field: "workload_id", Err: errors.New("the run names no workload")}
+	}
+	data, err := w.workload(ctx, job.Workload.SHA256)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &errs.Error{Op: "queue", Kind: errs.Canceled, Err: context.Cause(ctx)}
+		}
+		return nil, errs.Wrap("queue: fetching the workload", errs.Internal, err)
+	}
+	sw := &solvers.Workload{Name: job.Workload.Name, Format: job.Workload.Format, Summary: job.Workload.Summary, Data: data}
+	return runner.Execute(ctx, s, sw, job.Variant, job.Params, progress, job.budget())
+}
+
+// raiseMemoryLimit sets the Go soft memory limit to the budget of the runs
+// this process may hold at once, plus room for the runtime: the GC works
+// harder near a run's budget, and the watchdog stops the run past it.
+func (w *worker) raiseMemoryLimit(budget uint64) {
+	want := int64(min(budget, 1<<50))*int64(w.cfg.Concurrency) + 256<<20
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.memLimit < 0 || want > w.memLimit || w.memLimit == int64(^uint64(0)>>1) {
+		w.memLimit = want
+		debug.SetMemoryLimit(want)
+	}
+}
+
+// workload returns the data of a workload, from the cache or the bucket.
+func (w *worker) workload(ctx context.Context, sha string) ([]byte, error) {
+	w.mu.Lock()
+	b, ok := w.cache[sha]
+	w.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := w.objs.GetBytes(ctx, sha)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.cache[sha]; !ok && len(b) <= w.cfg.CacheBytes {
+		for w.cacheLen+len(b) > w.cfg.CacheBytes && len(w.cached) > 0 {
+			old := w.cached[0]
+			w.cached = w.cached[1:]
+			w.cacheLen -= len(w.cache[old])
+			delete(w.cache, old)
+		}
+		w.cache[sha], w.cached, w.cacheLen = b, append(w.cached, sha), w.cacheLen+len(b)
+	}
+	return b, nil
+}
+
+// sendResult publishes res on ResultsStream (a report too large for a
+// message through ReportsBucket), retrying while the connection is down
+// (a server restarting) until the worker stops, then for AckWait more.
+// Meanwhile InProgress keeps the run this worker's once reconnected; if
+// it went to another worker all the same, the result is stored once.
+func (w *worker) sendResult(wctx context.Context, res *Result) error {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(wctx))
+	defer cancel()
+	stop := context.AfterFunc(wctx, func() { time.AfterFunc(w.ackWait, cancel) })
+	defer stop()
+	if len(res.Report) > int(w.nc.MaxPayload())-64<<10 {
+		if _, err := w.reports.PutBytes(ctx, res.ID, res.Report); err != nil {
+			return err
+		}
+		res.Report, res.ReportObject = nil, res.ID
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	return waitFor(ctx, 250*time.Millisecond, func() error {
+		_, err := w.js.Publish(ctx, resultSubjectPrefix+res.ID, b, jetstream.WithMsgID(res.ID))
+		return err
+	})
+}
+
+// onCancel stops a run if it executes here; a cancel of a run
+// not here is remembered a while, in case its message is on its way.
+func (w *worker) onCancel(m *nats.Msg) {
+	id := string(m.Data)
+	w.mu.Lock()
+	cancel := w.running[id]
+	if cancel == nil {
+		now := time.Now()
+		for k, t := range w.canceled {
+			if now.Sub(t) > time.Minute {
+				delete(w.canceled, k)
+			}
+		}
+		w.canceled[id] = now
+	}
+	w.mu.Unlock()
+	if cancel != nil {
+		cancel(runner.ErrUserCanceled)
+	}
+}
+
+// progressPublisher sends a run's progress on its subject at most once
+// per ProgressInterval, at once when the run starts (which tells the
+// server which worker has it) and once more at the end.
+type progressPublisher struct {
+	w      *worker
+	subj   string
+	mu     sync.Mutex
+	cur    progress
+	sent   bool
+	dirty  bool
+	last   time.Time
+	stopCh chan struct{}
+	done   chan struct{}
+}
+
+func (w *worker) progressPublisher(id, note string) *progressPublisher {
+	p := &progressPublisher{w: w, subj: progressPrefix + id, cur: progress{Worker: w.cfg.Name, Note: note},
+		stopCh: make(chan struct{}), done: make(chan struct{})}
+	p.send()
+	go func() {
+		defer close(p.done)
+		t := time.NewTicker(w.cfg.ProgressInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stopCh:
+				p.send()
+				return
+			case <-t.C:
+				p.send()
+			}
+		}
+	}()
+	return p
+}
+
+func (p *progressPublisher) progress(done, total int, note string) {
+	p.mu.Lock()
+	p.cur.Done, p.cur.Total, p.cur.Note, p.dirty = done, total, note, true
+	p.mu.Unlock()
+}
+
+func (p *progressPublisher) send() {
+	p.mu.Lock()
+	if p.sent && !p.dirty {
+		p.mu.Unlock()
+		return
+	}
+	b, _ := json.Marshal(p.cur)
+	p.sent, p.dirty = true, false
+	p.mu.Unlock()
+	p.w.nc.Publish(p.subj, b)
+}
+
+func (p *progressPublisher) stop() {
+	close(p.stopCh)
+	<-p.done
+}
+
+// heartbeats publishes the worker's state every HeartbeatInterval.
+func (w *worker) heartbeats(ctx context.Context) {
+	t := time.NewTicker(w.cfg.HeartbeatInterval)
+	defer t.Stop()
+	for {
+		w.beat(false)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (w *worker) beat(leaving bool) {
+	host, _ := os.Hostname()
+	w.mu.Lock()
+	running := make([]string, 0, len(w.running))
+	for id := range w.running {
+		running = append(running, id)
+	}
+	w.mu.Unlock()
+	sort.Strings(running)
+	hb := heartbeat{WorkerStatus: runner.WorkerStatus{Name: w.cfg.Name, Host: host, PID: os.Getpid(),
+		Concurrency: w.cfg.Concurrency, Running: running, Done: int(w.done.Load()), Started: w.started},
+		Interval: w.cfg.HeartbeatInterval, Leaving: leaving}
+	b, _ := json.Marshal(hb)
+	w.nc.Publish(heartbeatSubject, b)
+}
