@@ -37,7 +37,7 @@ func BenchmarkWD50Jobs(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		wd, err := WidthDelete(in, pt, Domains(in, ObjectiveMakespan), 5, RuleBalanced, Greedy(in))
+		wd, err := WidthDelete(in, pt, Domains(in, ObjectiveMakespan, DomainStarts), 5, RuleBalanced, Greedy(in))
 		if err != nil {
 			b.Fatal(err)
 		}

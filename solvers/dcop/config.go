@@ -10,9 +10,10 @@ import (
 // defaults with their reasons; Declare binds each field to its public name.
 type Config struct {
 	WidthLimit int     // dpop-wd: largest separator to reduce to, variables
-	WDRule     string  // dpop-wd: how a deleted back edge restricts its jobs (RuleBalanced, RuleSeed)
+	WDRule     string  // dpop-wd: how a deleted back edge restricts its jobs (WDRules)
 	Heuristic  string  // pseudo-tree heuristic of every DPOP run and of the "before" sizes
 	Objective  string  // ObjectiveMakespan or ObjectiveValue
+	Domain     string  // DomainStarts (the seed's τ for every start) or DomainFit
 	MemoryMB   int     // budget of all UTIL hypercubes of a run, MiB (2^20 B)
 	TimeLimitS float64 // time limit of the exact branch and bound, s
 }
@@ -21,9 +22,10 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		WidthLimit: 5,                  // the seed's limit: 20^5 × 4 B ≈ 12.8 MB, its 1.2e1 MB
-		WDRule:     RuleBalanced,       // the seed rule empties a domain before width 5 at 30+ jobs
+		WDRule:     RuleSeed,           // the paper's method first (fidelity.md); it fails often, which is a result
 		Heuristic:  HeuristicMaxDegree, // the spec's; the seed does not say how it builds its tree
 		Objective:  ObjectiveMakespan,  // the seed's evaluation
+		Domain:     DomainStarts,       // §4.1: "ノードの持つ変数領域は τ := {1, ..., 20} とした"
 		MemoryMB:   1024,               // 1 GiB: fits width 5 at d = 20 many times over
 		TimeLimitS: 5,                  // seed-setting instances up to 50 jobs are almost always proven within it
 	}
@@ -34,13 +36,15 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.WidthLimit, "width_limit", "variables", 1, 30,
 		"Largest separator (pseudo-tree width) dpop-wd reduces to. A UTIL message over w variables of domain d has d^w entries. Default 5: the seed's limit (20^5 × 4 B ≈ 12.8 MB, its 1.2e1 MB).").
 		For(VariantWD)
-	ps.Choice(&c.WDRule, "wd_rule", []string{RuleBalanced, RuleSeed},
-		"How dpop-wd restricts the two jobs of a deleted back edge. seed: the ancestor keeps only its earliest window ({1..L_i} when unrestricted) and the descendant starts after it, as the seed writes it. balanced: the split slot W between the two jobs of the greedy list schedule that leaves the larger smaller domain, so the greedy schedule stays feasible. Default balanced: on our namekata2008 instances of 30+ jobs the seed rule empties a domain before the width reaches 5 (the run then fails on width_limit), while balanced reaches width 5 at every size tried with makespans within 1 of the lower bound.").
+	ps.Choice(&c.WDRule, "wd_rule", WDRules,
+		"How dpop-wd restricts the two jobs of a deleted back edge so that they can never overlap. The seed (§3.1) gives the ancestor {1..L} and its descendants {L+1..T}. seed: the reading kept as the seed's (earliest). literal: start sets as written (unsound for L ≥ 2: a collision of a deleted pair fails the run). earliest: the ancestor keeps the window of its earliest start and the descendant starts after it. fixed: the ancestor ends by L_i, the descendant starts after L_i. half: the ancestor ends by horizon/2, the descendant starts after. set-wide: earliest, kept apart from every descendant the ancestor shares a constraint with. balanced (ours): the split slot that leaves the larger smaller domain, either job first. greedy-guided (ours): balanced keeping the greedy list schedule feasible, so WD can only equal or beat it. Default seed: the paper's method; on namekata2008 it often cannot reach width 5 (the run then fails on width_limit), see the reproduce.").
 		For(VariantWD)
 	ps.Choice(&c.Heuristic, "heuristic", []string{HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS},
 		"Pseudo-tree heuristic for every DPOP run (the full problem's tree, the tree dpop-wd reduces and both split halves). max-degree: DFS from the node of highest degree, most-connected child first. min-fill: the elimination tree of the greedy min-fill order (a tree edge may join jobs that only share a constraint through the child's subtree). min-fill-dfs: a DFS guided by that order. The seed does not say how it builds its pseudo-tree. Default max-degree; min-fill gives much smaller widths on namekata2008 (mean 15 against 23 at 40 jobs, 20 against 31 at 50; split halves 5.8 against 6.4 at 40, 8.3 against 11.3 at 50), so dpop-split at 40 jobs usually fits a few hundred MB with min-fill.")
 	ps.Choice(&c.Objective, "objective", []string{ObjectiveMakespan, ObjectiveValue},
 		"makespan: every job is scheduled and the last occupied slot is minimized (the seed's experiments). value: a job may be left unscheduled and the total value of the scheduled jobs is maximized. Default makespan, as in the seed's evaluation; the exact variant supports makespan only.")
+	ps.Choice(&c.Domain, "domain", []string{DomainStarts, DomainFit},
+		"The domain of every job's start. starts: {1..horizon} for every job, the seed's setting (§4.1 \"ノードの持つ変数領域は τ := {1, ..., 20} とした\": the variable domain of every node is τ = {1..20}; its size tables count d = 20 for every node), so a job starting late ends after slot horizon (the makespan then exceeds it). fit: starts 1..horizon−L+1, every job ends inside the grid (§2.2 asks for jobs scheduled inside τ). Default starts, the seed's.")
 	ps.Int(&c.MemoryMB, "memory_mb", "MB", 1, 1<<20,
 		"Budget for all UTIL hypercubes of a run (MiB, 2^20 B). The sizes are predicted from the pseudo-tree before anything is allocated; over the budget the run fails with the node, its separator and the size. Default 1024 (1 GiB): fits width 5 at d = 20 many times over and keeps a server responsive. At most the server's own --memory-mb, which also caps the default.").
 		WithLimit(solvers.LimitMemoryMiB).For(VariantDPOP, VariantWD, VariantSplit)
@@ -69,6 +73,8 @@ func (g *GenConfig) Declare(ps *solvers.ParamSet) {
 	ps.Int(&g.DurMin, "dur_min", "slots", 1, 10000, "Shortest duration. Default 1: the seed's durations are 1–3 slots.")
 	ps.Int(&g.DurMax, "dur_max", "slots", 1, 10000, "Longest duration (uniform in dur_min..dur_max). Default 3, the seed's.")
 	ps.Int(&g.Horizon, "horizon", "slots", 1, 10000, "Time grid 1..horizon: the domain of every start. Default 20: the seed's τ = {1..20}.")
+	ps.Choice(&g.Filter, "filter", []string{FilterFeasible, FilterGreedyFit, FilterNone},
+		"Which connected draws are kept (every draw must have one connected constraint graph, the seed's stated rule). feasible: those with a schedule of every job with starts in {1..horizon}, decided exactly. greedy-fit: those whose greedy list schedule ends inside the horizon, so every job fits the grid (the generator before the seed's setting was adopted; pair it with the run parameter domain=fit). none: every connected draw, some of which have no schedule at all. Default feasible: the seed states no filter but reports an accuracy at every size, so its instances had schedules, while most connected 50-job draws have none (their busiest resource carries more than 22 slots of work).")
 }
 
 // ReproConfig is the seed experiment's knobs (the reproduce parameters).

@@ -69,7 +69,7 @@ func widthOf(t *testing.T, in *Instance, h string, seed int) (int, float64) {
 		}
 	}
 	size := make([]int, len(in.Jobs))
-	for k, d := range Domains(in, ObjectiveMakespan) {
+	for k, d := range Domains(in, ObjectiveMakespan, DomainStarts) {
 		size[k] = len(d)
 	}
 	bytes := 0.0
@@ -132,7 +132,7 @@ func TestMinFillSplitFits40(t *testing.T) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		if sr.Feasible {
-			if err := Feasible(in, sr.Schedule, false); err != nil {
+			if err := Feasible(in, sr.Schedule, false, DomainStarts); err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
 			solved++

@@ -24,7 +24,24 @@ const (
 	// constraint) guided by the min-fill order: root = the last node
 	// eliminated, children visited latest-eliminated first.
 	HeuristicMinFillDFS = "min-fill-dfs"
+	// HeuristicMinDegree is the elimination tree of the greedy min-degree
+	// order (eliminate the node with the fewest remaining neighbours in the
+	// filled graph; ties to the lower index).
+	HeuristicMinDegree = "min-degree"
+	// HeuristicMCS is the elimination tree of maximum cardinality search
+	// (Tarjan and Yannakakis 1984): visit next the node with the most
+	// visited neighbours (ties to the lower index); the elimination order
+	// is the reverse of the visit order, so the first visited is the root.
+	HeuristicMCS = "mcs"
+	// HeuristicDFS is a DFS in the order the seed lists its jobs: root E1
+	// (job 0), neighbours in index order; Collin and Dechter's DFS, which
+	// the seed cites for its pseudo-tree, visits in a fixed identifier
+	// order.
+	HeuristicDFS = "dfs"
 )
+
+// Heuristics lists the pseudo-tree heuristics.
+var Heuristics = []string{HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS, HeuristicMinDegree, HeuristicMCS, HeuristicDFS, HeuristicRandom}
 
 // PseudoTree is a DFS tree of a constraint graph: every constraint edge is
 // a tree edge or a back edge between an ancestor and a descendant. All
@@ -74,6 +91,17 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 	case HeuristicMinFill:
 		buildEliminationTree(t, g, minFillOrder(g))
 		return t, nil
+	case HeuristicMinDegree:
+		buildEliminationTree(t, g, minDegreeOrder(g))
+		return t, nil
+	case HeuristicMCS:
+		buildEliminationTree(t, g, mcsOrder(g))
+		return t, nil
+	case HeuristicDFS:
+		prio = make([]int, n)
+		for i := range prio {
+			prio[i] = i
+		}
 	case HeuristicMinFillDFS:
 		order := minFillOrder(g)
 		prio = make([]int, n)
@@ -81,7 +109,7 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 			prio[x] = n - 1 - i // last eliminated visits first
 		}
 	default:
-		return nil, fmt.Errorf("dcop: unknown pseudo-tree heuristic %q (want %s, %s, %s or %s)", heuristic, HeuristicMaxDegree, HeuristicRandom, HeuristicMinFill, HeuristicMinFillDFS)
+		return nil, fmt.Errorf("dcop: unknown pseudo-tree heuristic %q (want one of %v)", heuristic, Heuristics)
 	}
 	byPrio := make([]int, n)
 	for i, p := range prio {
@@ -168,6 +196,74 @@ func minFillOrder(g *Graph) []int {
 					adj[a][b] = true
 				}
 			}
+		}
+	}
+	return order
+}
+
+// minDegreeOrder is the greedy min-degree elimination order of g: each
+// step eliminates the remaining node with the fewest remaining neighbours
+// (ties to the lower index) and makes its neighbours pairwise adjacent.
+func minDegreeOrder(g *Graph) []int {
+	n := len(g.Adj)
+	adj := make([][]bool, n)
+	deg := make([]int, n)
+	for i := range adj {
+		adj[i] = make([]bool, n)
+		for _, j := range g.Adj[i] {
+			adj[i][j] = true
+		}
+		deg[i] = len(g.Adj[i])
+	}
+	done := make([]bool, n)
+	order := make([]int, 0, n)
+	for len(order) < n {
+		best := -1
+		for x := range n {
+			if !done[x] && (best == -1 || deg[x] < deg[best]) {
+				best = x
+			}
+		}
+		done[best] = true
+		order = append(order, best)
+		var nb []int
+		for y := range n {
+			if adj[best][y] && !done[y] {
+				nb = append(nb, y)
+				deg[y]--
+			}
+		}
+		for _, a := range nb {
+			for _, b := range nb {
+				if a != b && !adj[a][b] {
+					adj[a][b] = true
+					deg[a]++
+				}
+			}
+		}
+	}
+	return order
+}
+
+// mcsOrder is the elimination order of maximum cardinality search: the
+// reverse of the visit order, where the next node visited has the most
+// visited neighbours (ties to the lower index).
+func mcsOrder(g *Graph) []int {
+	n := len(g.Adj)
+	weight := make([]int, n)
+	seen := make([]bool, n)
+	order := make([]int, n)
+	for i := n - 1; i >= 0; i-- {
+		best := -1
+		for x := range n {
+			if !seen[x] && (best == -1 || weight[x] > weight[best]) {
+				best = x
+			}
+		}
+		seen[best] = true
+		order[i] = best
+		for _, y := range g.Adj[best] {
+			weight[y]++
 		}
 	}
 	return order

@@ -71,7 +71,7 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, limit time.Duration
 	if err != nil {
 		return r, err
 	}
-	dom := Domains(in, ObjectiveMakespan)
+	dom := Domains(in, ObjectiveMakespan, DomainStarts)
 	full, err := BuildPseudoTree(in.ConstraintGraph(), heur, nil)
 	if err != nil {
 		return r, err
@@ -190,7 +190,7 @@ func (r *instanceResult) splitBound(in *Instance, sz []int, heur string) error {
 // feasible schedule bounds it too (the exact solver may stop at its time
 // limit with a worse one).
 func (r *instanceResult) runExact(ctx context.Context, in *Instance, limit time.Duration) error {
-	ex := Exact(ctx, in, limit)
+	ex := Exact(ctx, in, DomainStarts, limit)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -31,6 +31,10 @@ func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error)
 	if obj == "" {
 		obj = ObjectiveMakespan
 	}
+	domain := opt.Domain
+	if domain == "" {
+		domain = DomainStarts
+	}
 	half := func(jobs []Job) *Instance {
 		return &Instance{Horizon: in.Horizon, Resources: in.Resources, Jobs: jobs}
 	}
@@ -60,7 +64,7 @@ func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error)
 		res.Schedule, res.Cost = r1.Schedule, r1.Cost
 		return res, nil
 	}
-	dom := Domains(e2, obj)
+	dom := Domains(e2, obj, domain)
 	for j := range e2.Jobs {
 		lj := e2.Jobs[j].Duration
 		for _, i := range g.Adj[h+j] {

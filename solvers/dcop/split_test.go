@@ -15,7 +15,7 @@ func TestSplitSchedulesAreFeasibleAndNeverBeatTheOptimum(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		_, opt, _ := BruteForce(in)
+		_, opt, _ := BruteForce(in, DomainStarts)
 		r, err := Split(ctx, in, Options{})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -24,7 +24,7 @@ func TestSplitSchedulesAreFeasibleAndNeverBeatTheOptimum(t *testing.T) {
 			continue
 		}
 		n++
-		if err := Feasible(in, r.Schedule, false); err != nil {
+		if err := Feasible(in, r.Schedule, false, DomainStarts); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		if ms := Makespan(in, r.Schedule); ms < opt || float64(ms) != r.Cost {
@@ -53,7 +53,7 @@ func TestSplitOnSeedSettingShrinksMessages(t *testing.T) {
 		t.Fatalf("edges cut %d, max message %v vs full %v", r.EdgesCut, r.Stats.MaxMessageBytes, full.Stats.MaxMessageBytes)
 	}
 	if r.Feasible {
-		if err := Feasible(in, r.Schedule, false); err != nil {
+		if err := Feasible(in, r.Schedule, false, DomainStarts); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -25,7 +25,7 @@ func family() *solvers.Def[Config, *Config] {
 		Run:         run,
 		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetNamekata2008,
-			"The seed's experiment (Section 4.1): jobs that each need per_job distinct resources drawn uniformly, durations uniform in dur_min..dur_max, value 1, slots 1..horizon; instances are redrawn until the constraint graph is one connected component and the greedy list schedule fits the horizon.",
+			"The seed's experiment (Section 4.1): jobs that each need per_job distinct resources drawn uniformly, durations uniform in dur_min..dur_max, value 1, slots 1..horizon; instances are redrawn until the constraint graph is one connected component (the seed's only stated filter; greedy_fit adds the former fit-in-the-horizon filter).",
 			DefaultNamekata2008, generate)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		ExportList: exports(),
@@ -148,7 +148,7 @@ type outcome struct {
 func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConfig, progress solvers.Progress) (*outcome, error) {
 	const steps = 3
 	progress(0, steps, "pseudo-tree")
-	o := &outcome{fullDom: Domains(in, cfg.Objective)}
+	o := &outcome{fullDom: Domains(in, cfg.Objective, cfg.Domain)}
 	full, err := BuildPseudoTree(in.ConstraintGraph(), cfg.Heuristic, nil)
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 	o.full = full
 	o.tree, o.dom = full, o.fullDom
 	start := time.Now()
-	opt := Options{Objective: cfg.Objective, MemoryBytes: cfg.memory, Heuristic: cfg.Heuristic}
+	opt := Options{Objective: cfg.Objective, Domain: cfg.Domain, MemoryBytes: cfg.memory, Heuristic: cfg.Heuristic}
 	progress(1, steps, variant)
 	switch variant {
 	case VariantDPOP, VariantWD:
@@ -170,12 +170,12 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 		return nil, err
 	}
 	o.wallMS = float64(time.Since(start).Microseconds()) / 1000
-	if err := Feasible(in, o.sched, cfg.Objective == ObjectiveValue); err != nil {
+	if err := Feasible(in, o.sched, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil {
 		return nil, errs.Wrap("dcop."+variant, errs.Internal, err)
 	}
 	if !o.exactRan && cfg.Objective == ObjectiveMakespan {
 		progress(2, steps, "exact optimum")
-		o.exact, o.exactRan = Exact(ctx, in, cfg.timeLimit), true
+		o.exact, o.exactRan = Exact(ctx, in, cfg.Domain, cfg.timeLimit), true
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -188,11 +188,7 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 // deletion reduces (dpop-wd).
 func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, cfg runConfig, opt Options) error {
 	if variant == VariantWD {
-		var ref Schedule
-		if g := Greedy(in); Makespan(in, g) <= in.Horizon {
-			ref = g
-		}
-		wd, err := WidthDelete(in, o.full, o.fullDom, cfg.WidthLimit, cfg.WDRule, ref)
+		wd, err := WidthDelete(in, o.full, o.fullDom, cfg.WidthLimit, cfg.WDRule, greedyRef(in, cfg.Domain))
 		if err != nil {
 			return err
 		}
@@ -205,6 +201,9 @@ func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, c
 	}
 	if !r.Feasible {
 		return infeasible(variant, cfg)
+	}
+	if err := Feasible(in, r.Schedule, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil && variant == VariantWD {
+		return errs.Invalidf("wd_rule", "rule %s deleted back edges whose jobs can still overlap (start sets {1..L_i} and {L_i+1..T} do not keep a job of L_i ≥ 2 slots apart): %v", cfg.WDRule, err)
 	}
 	o.sched, o.stats = r.Schedule, r.Stats
 	o.widthAfter = o.tree.Width()
@@ -238,7 +237,7 @@ func (o *outcome) solveSplit(ctx context.Context, in *Instance, cfg runConfig, o
 
 // solveExact runs the branch and bound (exact); sizes are the full tree's.
 func (o *outcome) solveExact(ctx context.Context, in *Instance, cfg runConfig) error {
-	o.exact, o.exactRan = Exact(ctx, in, cfg.timeLimit), true
+	o.exact, o.exactRan = Exact(ctx, in, cfg.Domain, cfg.timeLimit), true
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -251,9 +250,18 @@ func (o *outcome) solveExact(ctx context.Context, in *Instance, cfg runConfig) e
 	return nil
 }
 
+// greedyRef is the greedy list schedule when it lies inside the domains
+// (the reference of RuleGreedyGuided), else nil.
+func greedyRef(in *Instance, domain string) Schedule {
+	if g := Greedy(in); Feasible(in, g, false, domain) == nil {
+		return g
+	}
+	return nil
+}
+
 func infeasible(variant string, cfg runConfig) error {
 	if variant == VariantWD {
-		return errs.Invalidf("wd_rule", "the domains left by back-edge deletion with rule %s admit no schedule of every job; try wd_rule %s or a larger width_limit", cfg.WDRule, RuleBalanced)
+		return errs.Invalidf("wd_rule", "the domains left by back-edge deletion with rule %s admit no schedule of every job; try wd_rule %s or a larger width_limit", cfg.WDRule, RuleGreedyGuided)
 	}
 	return errs.Invalidf("horizon", "%s found no schedule of every job inside the horizon", variant)
 }

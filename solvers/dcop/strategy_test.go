@@ -139,11 +139,12 @@ func TestStrategyLoneJobGantt(t *testing.T) {
 
 func TestStrategyDeterministic(t *testing.T) {
 	w := genWorkload(t, 20, 3)
-	a, err := New().Run(context.Background(), w, VariantWD, nil, nil)
+	p := solvers.Params{"wd_rule": RuleBalanced, "width_limit": "3"}
+	a, err := New().Run(context.Background(), w, VariantWD, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := New().Run(context.Background(), w, VariantWD, nil, nil)
+	b, err := New().Run(context.Background(), w, VariantWD, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestStrategyMemoryGuardAndCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = New().Run(ctx, w, VariantWD, nil, nil)
+	_, err = New().Run(ctx, w, VariantWD, solvers.Params{"wd_rule": RuleBalanced}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("canceled run: %v", err)
 	}
