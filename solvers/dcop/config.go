@@ -35,10 +35,10 @@ func DefaultConfig() Config {
 func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.WidthLimit, "width_limit", "variables", 1, 30,
 		"Largest separator (pseudo-tree width) dpop-wd reduces to. A UTIL message over w variables of domain d has d^w entries. Default 5: the seed's limit (20^5 × 4 B ≈ 12.8 MB, its 1.2e1 MB).").
-		For(VariantWD)
+		For(VariantWD, VariantSplitWD)
 	ps.Choice(&c.WDRule, "wd_rule", WDRules,
 		"How dpop-wd restricts the two jobs of a deleted back edge so that they can never overlap. The seed (§3.1) gives the ancestor {1..L} and its descendants {L+1..T}. seed: the reading kept as the seed's (earliest). literal: start sets as written (unsound for L ≥ 2: a collision of a deleted pair fails the run). earliest: the ancestor keeps the window of its earliest start and the descendant starts after it. fixed: the ancestor ends by L_i, the descendant starts after L_i. half: the ancestor ends by horizon/2, the descendant starts after. set-wide: earliest, kept apart from every descendant the ancestor shares a constraint with. balanced (ours): the split slot that leaves the larger smaller domain, either job first. greedy-guided (ours): balanced keeping the greedy list schedule feasible, so WD can only equal or beat it. Default seed: the paper's method; on namekata2008 it often cannot reach width 5 (the run then fails on width_limit), see the reproduce.").
-		For(VariantWD)
+		For(VariantWD, VariantSplitWD)
 	ps.Choice(&c.Heuristic, "heuristic", []string{HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS},
 		"Pseudo-tree heuristic for every DPOP run (the full problem's tree, the tree dpop-wd reduces and both split halves). max-degree: DFS from the node of highest degree, most-connected child first. min-fill: the elimination tree of the greedy min-fill order (a tree edge may join jobs that only share a constraint through the child's subtree). min-fill-dfs: a DFS guided by that order. The seed does not say how it builds its pseudo-tree. Default max-degree; min-fill gives much smaller widths on namekata2008 (mean 15 against 23 at 40 jobs, 20 against 31 at 50; split halves 5.8 against 6.4 at 40, 8.3 against 11.3 at 50), so dpop-split at 40 jobs usually fits a few hundred MB with min-fill.")
 	ps.Choice(&c.Objective, "objective", []string{ObjectiveMakespan, ObjectiveValue},
@@ -47,7 +47,7 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 		"The domain of every job's start. starts: {1..horizon} for every job, the seed's setting (§4.1 \"ノードの持つ変数領域は τ := {1, ..., 20} とした\": the variable domain of every node is τ = {1..20}; its size tables count d = 20 for every node), so a job starting late ends after slot horizon (the makespan then exceeds it). fit: starts 1..horizon−L+1, every job ends inside the grid (§2.2 asks for jobs scheduled inside τ). Default starts, the seed's.")
 	ps.Int(&c.MemoryMB, "memory_mb", "MB", 1, 1<<20,
 		"Budget for all UTIL hypercubes of a run (MiB, 2^20 B). The sizes are predicted from the pseudo-tree before anything is allocated; over the budget the run fails with the node, its separator and the size. Default 1024 (1 GiB): fits width 5 at d = 20 many times over and keeps a server responsive. At most the server's own --memory-mb, which also caps the default.").
-		WithLimit(solvers.LimitMemoryMiB).For(VariantDPOP, VariantWD, VariantSplit)
+		WithLimit(solvers.LimitMemoryMiB).For(VariantDPOP, VariantWD, VariantSplit, VariantSplitWD)
 	ps.Float(&c.TimeLimitS, "time_limit_s", "s", 0.001, 3600,
 		"Time limit of the exact branch and bound, used by the exact variant and by every variant for optimal_makespan and accuracy. When it runs out the best schedule found is reported with optimal_proven = 0 (and the result may then depend on machine speed). Default 5 s: the seed-setting instances up to 50 jobs are almost always proven within it (most meet the lower bound at once). At most the server's --timeout.").
 		WithLimit(solvers.LimitTimeSeconds)
@@ -81,15 +81,20 @@ func (g *GenConfig) Declare(ps *solvers.ParamSet) {
 type ReproConfig struct {
 	Instances  int     // instances per job count
 	Heuristic  string  // pseudo-tree heuristic of every tree
-	TimeLimitS float64 // exact branch and bound per instance, s
+	TimeLimitS float64 // exact optimum per instance, s
+	MemoryMB   int     // UTIL budget of all parallel DPOP runs together, MiB
 }
 
 // DefaultReproConfig is the reproduce defaults.
 func DefaultReproConfig() ReproConfig {
 	return ReproConfig{
-		Instances:  10,               // the N; the seed does not say how many it averaged
-		Heuristic:  HeuristicMinFill, // its widths are the nearest to those the seed's before MB imply
-		TimeLimitS: 0.5,              // keeps the default run near 30 s on 2 cores
+		Instances: 10, // the N; the seed does not say how many it averaged
+		// The seed names no construction; min-fill is the standard
+		// low-width elimination heuristic (Dechter, Constraint Processing,
+		// 2003, §4.3); the heuristic table reports all the others.
+		Heuristic:  HeuristicMinFill,
+		TimeLimitS: 10,   // every instance so far is proven in milliseconds; the limit only guards
+		MemoryMB:   4096, // the server's default budget, shared by the 2 parallel runs
 	}
 }
 
@@ -97,11 +102,14 @@ func DefaultReproConfig() ReproConfig {
 func (r *ReproConfig) Declare(ps *solvers.ParamSet) {
 	ps.Int(&r.Instances, "instances", "instances", 1, 200,
 		"Instances per job count (20, 30, 40, 50 jobs), generated from namekata2008 with seeds 1000·jobs + i. Default 10, the issue's N (the seed does not say how many it averaged).")
-	ps.Choice(&r.Heuristic, "heuristic", []string{HeuristicMinFill, HeuristicMaxDegree, HeuristicMinFillDFS},
-		"Pseudo-tree heuristic for the full problem, the tree WD reduces and the split halves. The seed does not say how it builds its pseudo-tree. Default min-fill: its widths (means 5.4, 9.9, 15.0, 20.3 at 20–50 jobs) are the nearest to those the seed's before MB imply (5.5, 7.7, 11.7, 17.7), and its split halves fit the budget on most 40-job instances; max-degree (the run default) gives 6.1, 13.8, 23.0, 31.1.")
+	ps.Choice(&r.Heuristic, "heuristic", []string{HeuristicMinFill, HeuristicMinDegree, HeuristicMCS, HeuristicDFS, HeuristicMaxDegree, HeuristicMinFillDFS},
+		"Pseudo-tree heuristic for the full problem, the tree WD reduces and the split halves. The seed does not name its construction (it cites Collin and Dechter's DFS). Default min-fill, the standard low-width elimination heuristic (Dechter 2003); the report's heuristic table gives every heuristic's widths, whole and halved.")
 	ps.Float(&r.TimeLimitS, "time_limit_s", "s", 0.001, 600,
-		"Time limit of the exact branch and bound per instance (for accuracy). Default 0.5 s keeps the default run near 30 s on 2 cores; instances not proven within it are counted in the note. At most the server's --timeout.").
+		"Time limit of the exact optimum per instance (for accuracy). Default 10 s; namekata2008 instances are proven in milliseconds, and instances not proven are listed in the notes. At most the server's --timeout.").
 		WithLimit(solvers.LimitTimeSeconds)
+	ps.Int(&r.MemoryMB, "memory_mb", "MB", 1, 1<<20,
+		"UTIL budget of the reproduce's DPOP runs (MiB), shared by the runs in parallel (one per core). Default 4096, the server's default budget; never above the server's --memory-mb, which also caps the default. A split half over its share fails the split (it is then sized from its pseudo-tree).").
+		WithLimit(solvers.LimitMemoryMiB)
 }
 
 // timeLimit is TimeLimitS as a duration.

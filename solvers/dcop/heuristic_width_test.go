@@ -36,7 +36,7 @@ func TestHeuristicWidths(t *testing.T) {
 				for _, part := range [][]Job{in.Jobs[:k], in.Jobs[k:]} {
 					sub := &Instance{Horizon: in.Horizon, Resources: in.Resources, Jobs: part}
 					w, bytes := widthOf(t, sub, h, seed)
-					hw, fits = max(hw, w), fits && bytes <= reproMemory
+					hw, fits = max(hw, w), fits && bytes <= 256<<20
 				}
 				if fits {
 					fit++
@@ -123,7 +123,7 @@ func TestMinFillSplitFits40(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sr, err := Split(ctx, in, Options{Heuristic: HeuristicMinFill, MemoryBytes: reproMemory})
+		sr, err := Split(ctx, in, Options{Heuristic: HeuristicMinFill, MemoryBytes: 256 << 20})
 		if errs.Is(errs.TooLarge, err) {
 			t.Logf("seed %d: %v", seed, err)
 			continue

@@ -429,3 +429,17 @@ func (t *PseudoTree) MaxEntries(domSize []int) (entries float64, node int) {
 func SeedEntries(sepSize, horizon int) float64 {
 	return math.Pow(float64(horizon), float64(sepSize))
 }
+
+// PaperMB is the seed's accounting of a UTIL message over w variables: d^w
+// entries with d = horizon for every variable (its tables ignore the
+// domains WD restricts) × EntryBytes, in MiB (2^20 B): 20^5 × 4 B = 12.2
+// MiB prints as the seed's 1.2e1.
+func PaperMB(w, horizon int) float64 {
+	return SeedEntries(w, horizon) * EntryBytes / (1 << 20)
+}
+
+// ImpliedWidth inverts PaperMB: the width whose d^w × 4 B is mb MiB,
+// log_d(mb · 2^20 / 4).
+func ImpliedWidth(mb float64, horizon int) float64 {
+	return math.Log(mb*(1<<20)/EntryBytes) / math.Log(float64(horizon))
+}

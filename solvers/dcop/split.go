@@ -3,7 +3,23 @@ package dcop
 import (
 	"context"
 	"slices"
+
+	"schedlab/errs"
 )
+
+// refInside returns sched when every start lies in its job's domain (a
+// reference for RuleGreedyGuided), else nil.
+func refInside(in *Instance, sched Schedule, dom [][]int) Schedule {
+	for k, s := range sched {
+		if !slices.Contains(dom[k], s) {
+			return nil
+		}
+	}
+	if Feasible(in, sched, false, DomainStarts) != nil {
+		return nil
+	}
+	return sched
+}
 
 // SplitResult is the problem split (seed Section 3.2): two DPOP runs.
 type SplitResult struct {
@@ -13,7 +29,16 @@ type SplitResult struct {
 	First    *Result // E1 = the first ⌈k/2⌉ jobs
 	Second   *Result // E2 = the rest, domains restricted by E1's answer; nil if E1 failed
 	EdgesCut int     // constraint edges between E1 and E2
+	Deleted  int     // back edges WD deleted inside the halves (SplitOptions.WDRule)
 	Stats    Stats   // sums of both halves (MaxMessageBytes: the larger)
+}
+
+// HalfWD asks Split to reduce each half whose pseudo-tree is wider than
+// Limit with WidthDelete and Rule before its DPOP run (variant
+// dpop-split-wd, ours: the seed solves each half with plain DPOP).
+type HalfWD struct {
+	Limit int
+	Rule  string
 }
 
 // Split solves the first ⌈k/2⌉ jobs with DPOP, then removes from the domain
@@ -25,6 +50,13 @@ type SplitResult struct {
 // and Tree are ignored). An E2 job left without a start makes the result
 // infeasible.
 func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error) {
+	return SplitWD(ctx, in, opt, nil)
+}
+
+// SplitWD is Split with each half reduced by WD first when hw is not nil
+// and the half's pseudo-tree is wider than hw.Limit. A WD failure is
+// returned as its error (errs.Invalid on width_limit).
+func SplitWD(ctx context.Context, in *Instance, opt Options, hw *HalfWD) (*SplitResult, error) {
 	k := len(in.Jobs)
 	h := (k + 1) / 2
 	obj := opt.Objective
@@ -50,7 +82,30 @@ func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error)
 	}
 	o1 := opt
 	o1.Domains, o1.Tree = nil, nil
-	r1, err := Solve(ctx, e1, o1)
+	solveHalf := func(half *Instance, o Options) (*Result, error) {
+		if hw == nil {
+			return Solve(ctx, half, o)
+		}
+		dom := o.Domains
+		if dom == nil {
+			dom = Domains(half, obj, domain)
+		}
+		t, err := BuildPseudoTree(half.ConstraintGraph(), o.Heuristic, o.Rand)
+		if err != nil {
+			return nil, errs.Wrap("dcop.Split", errs.Invalid, err)
+		}
+		if t.Width() > hw.Limit {
+			wd, err := WidthDelete(half, t, dom, hw.Limit, hw.Rule, refInside(half, Greedy(half), dom))
+			if err != nil {
+				return nil, err
+			}
+			t, dom = wd.Tree, wd.Domains
+			res.Deleted += len(wd.Deleted)
+		}
+		o.Tree, o.Domains = t, dom
+		return Solve(ctx, half, o)
+	}
+	r1, err := solveHalf(e1, o1)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +136,7 @@ func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error)
 	}
 	o2 := o1
 	o2.Domains = dom
-	r2, err := Solve(ctx, e2, o2)
+	r2, err := solveHalf(e2, o2)
 	if err != nil {
 		return nil, err
 	}
