@@ -121,7 +121,7 @@ func TestDPOPMatchesExactAndBruteForce(t *testing.T) {
 		if !ok {
 			t.Fatalf("seed %d: generator returned an infeasible instance", seed)
 		}
-		for _, h := range []string{HeuristicMaxDegree, HeuristicRandom, HeuristicMinFill, HeuristicMinFillDFS} {
+		for _, h := range Heuristics {
 			r, err := Solve(ctx, in, Options{Heuristic: h, Rand: rand.New(rand.NewSource(seed))})
 			if err != nil {
 				t.Fatalf("seed %d %s: %v", seed, h, err)

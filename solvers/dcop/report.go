@@ -254,7 +254,7 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 		r.Metrics = append(r.Metrics, solvers.Metric{Name: "value", Value: TotalValue(in, o.sched), Better: solvers.Higher})
 		r.Notes = append(r.Notes, "Objective value: jobs may be left unscheduled; accuracy (optimal makespan / makespan) is defined for the makespan objective only and is 0, and optimal_makespan is not computed.")
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32 entries; the seed's 1.2e1 MB for width 5 fits 20^5 × 4 B = 12.8 MB). Entries are Π|D| over the separator with the actual domains; \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.Heuristic))
+	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32). max_util_* use the actual domains (domain %s); paper_mb_* are the seed's accounting, horizon^width × 4 B in MiB (20^5 × 4 B = 12.2 MiB, its 1.2e1). \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.Domain, cfg.Heuristic))
 	switch {
 	case variant == VariantWD:
 		r.Notes = append(r.Notes, fmt.Sprintf("Back-edge deletion with rule %s to width ≤ %d: %d back edges deleted.", cfg.WDRule, cfg.WidthLimit, len(o.deleted)))

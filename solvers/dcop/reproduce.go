@@ -121,7 +121,7 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, cfg ReproConfig, bu
 	if r.split, err = runSplit(ctx, in, cfg.Heuristic, budget, nil); err != nil {
 		return r, err
 	}
-	if r.splitWD, err = runSplit(ctx, in, cfg.Heuristic, budget, &HalfWD{Limit: reproWidth, Rule: RuleSeed}); err != nil {
+	if r.splitWD, err = runSplit(ctx, in, cfg.Heuristic, budget, &HalfWD{Limit: reproWidth, Rule: RuleGreedyGuided}); err != nil {
 		return r, err
 	}
 	r.heurWidths(in, dom, budget)

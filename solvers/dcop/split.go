@@ -7,16 +7,46 @@ import (
 	"schedlab/errs"
 )
 
-// refInside returns sched when every start lies in its job's domain (a
-// reference for RuleGreedyGuided), else nil.
-func refInside(in *Instance, sched Schedule, dom [][]int) Schedule {
-	for k, s := range sched {
-		if !slices.Contains(dom[k], s) {
+// GreedyIn is the greedy list schedule inside domains: jobs with fewer
+// starts first (ties in index order), each at its earliest start in dom
+// (ascending) where all its resources are free; nil when a job has no such
+// start. With full domains of equal size it is Greedy whenever Greedy lies
+// inside them. It is the reference of RuleGreedyGuided (for a split half
+// with restricted domains too).
+func GreedyIn(in *Instance, dom [][]int) Schedule {
+	type span struct{ from, to int }
+	busy := make([][]span, len(in.Resources))
+	sched := make(Schedule, len(in.Jobs))
+	order := make([]int, len(in.Jobs))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(dom[a]) - len(dom[b]) })
+	for _, k := range order {
+		j := in.Jobs[k]
+		for _, s := range dom[k] {
+			if s <= 0 {
+				continue
+			}
+			free := true
+			for _, r := range j.Resources {
+				for _, b := range busy[r] {
+					if s <= b.to && b.from <= s+j.Duration-1 {
+						free = false
+					}
+				}
+			}
+			if free {
+				sched[k] = s
+				break
+			}
+		}
+		if sched[k] == 0 {
 			return nil
 		}
-	}
-	if Feasible(in, sched, false, DomainStarts) != nil {
-		return nil
+		for _, r := range j.Resources {
+			busy[r] = append(busy[r], span{sched[k], sched[k] + j.Duration - 1})
+		}
 	}
 	return sched
 }
@@ -95,7 +125,7 @@ func SplitWD(ctx context.Context, in *Instance, opt Options, hw *HalfWD) (*Split
 			return nil, errs.Wrap("dcop.Split", errs.Invalid, err)
 		}
 		if t.Width() > hw.Limit {
-			wd, err := WidthDelete(half, t, dom, hw.Limit, hw.Rule, refInside(half, Greedy(half), dom))
+			wd, err := WidthDelete(half, t, dom, hw.Limit, hw.Rule, GreedyIn(half, dom))
 			if err != nil {
 				return nil, err
 			}

@@ -265,10 +265,7 @@ func (o *outcome) solveExact(ctx context.Context, in *Instance, cfg runConfig) e
 // greedyRef is the greedy list schedule when it lies inside the domains
 // (the reference of RuleGreedyGuided), else nil.
 func greedyRef(in *Instance, domain string) Schedule {
-	if g := Greedy(in); Feasible(in, g, false, domain) == nil {
-		return g
-	}
-	return nil
+	return GreedyIn(in, Domains(in, ObjectiveMakespan, domain))
 }
 
 func infeasible(variant string, cfg runConfig) error {
