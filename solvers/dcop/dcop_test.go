@@ -111,7 +111,7 @@ func smallConfig(src *rand.Rand) GenConfig {
 
 func TestDPOPMatchesExactAndBruteForce(t *testing.T) {
 	ctx := context.Background()
-	for seed := int64(1); seed <= 300; seed++ {
+	for seed := int64(1); seed <= 150; seed++ {
 		src := rand.New(rand.NewSource(seed))
 		in, err := Generate(smallConfig(src), src)
 		if err != nil {
@@ -144,6 +144,39 @@ func TestDPOPMatchesExactAndBruteForce(t *testing.T) {
 		}
 		if err := Feasible(in, e.Schedule, false, DomainStarts); err != nil {
 			t.Fatalf("seed %d exact: %v", seed, err)
+		}
+		// The fit domain: every job ends inside the grid; the instance may
+		// then have no schedule, which all three must agree on.
+		_, bfFit, okFit := BruteForce(in, DomainFit)
+		r, err := Solve(ctx, in, Options{Domain: DomainFit})
+		if err != nil {
+			t.Fatalf("seed %d fit: %v", seed, err)
+		}
+		ef := Exact(ctx, in, DomainFit, 0)
+		if r.Feasible != okFit || (ef.Schedule != nil) != okFit || !ef.Proven ||
+			(okFit && (Makespan(in, r.Schedule) != bfFit || ef.Makespan != bfFit || Feasible(in, r.Schedule, false, DomainFit) != nil)) {
+			t.Fatalf("seed %d fit: DPOP %v %v, exact %d %v, brute force %d %v", seed, r.Feasible, r.Schedule, ef.Makespan, ef.Proven, bfFit, okFit)
+		}
+	}
+}
+
+// TestHasScheduleAgreesWithBruteForce on small connected draws of every
+// kind, feasible or not, in both domain readings.
+func TestHasScheduleAgreesWithBruteForce(t *testing.T) {
+	ctx := context.Background()
+	for seed := int64(1); seed <= 100; seed++ {
+		src := rand.New(rand.NewSource(seed))
+		cfg := smallConfig(src)
+		cfg.Filter = FilterNone
+		in, err := Generate(cfg, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []string{DomainStarts, DomainFit} {
+			_, _, want := BruteForce(in, d)
+			if got, decided := HasSchedule(ctx, in, d, 0); !decided || got != want {
+				t.Fatalf("seed %d %s: HasSchedule %v (decided %v), brute force %v", seed, d, got, decided, want)
+			}
 		}
 	}
 }

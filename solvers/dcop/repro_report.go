@@ -201,6 +201,7 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 		if len(wd.cyc) > 0 {
 			cWD.Points = append(cWD.Points, [2]float64{x, mean(wd.cyc)})
 		}
+		best, bestName := math.Inf(1), ""
 		for hi, h := range reproHeuristics {
 			var w, hw []float64
 			fits := 0
@@ -214,7 +215,11 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 			lo, _, hiW := spread(w)
 			_, _, hhi := spread(hw)
 			heur.Rows = append(heur.Rows, []any{st.jobs, h, mean(w), lo, hiW, mean(hw), hhi, fits, ImpliedWidth(paperT1Before[ji], 20), ImpliedWidth(paperT2After[ji], 20)})
+			if mean(hw) < best {
+				best, bestName = mean(hw), h
+			}
 		}
+		cl.bestHalf, cl.bestHalfName = append(cl.bestHalf, best), append(cl.bestHalfName, bestName)
 		cl.add(st, wd, sp)
 	}
 	cl.delWD, cl.delSp = dWD.Points, dSp.Points
