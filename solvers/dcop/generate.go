@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"slices"
 	"time"
 
 	"schedlab/errs"
@@ -146,15 +145,8 @@ func prefilter(in *Instance, filter string) bool {
 	case FilterGreedyFit:
 		return fitsHorizon(in)
 	case FilterFeasible:
-		work := make([]int, len(in.Resources))
-		longest := 0
-		for _, j := range in.Jobs {
-			longest = max(longest, j.Duration)
-			for _, r := range j.Resources {
-				work[r] += j.Duration
-			}
-		}
-		return slices.Max(work) <= in.Horizon+longest-1
+		busiest, longest := resourceWork(in)
+		return busiest <= in.Horizon+longest-1
 	}
 	return true
 }

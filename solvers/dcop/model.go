@@ -335,18 +335,21 @@ func TotalValue(in *Instance, sched Schedule) float64 {
 // resource run one after another, so their durations add up), which is at
 // least the busiest resource's total work and the longest job.
 func LowerBound(in *Instance) int {
+	busiest, longest := resourceWork(in)
+	return max(busiest, longest, cliqueBound(in, in.ConstraintGraph(), cliqueNodes))
+}
+
+// resourceWork is the busiest resource's total work and the longest
+// duration.
+func resourceWork(in *Instance) (busiest, longest int) {
 	work := make([]int, len(in.Resources))
-	lb := 0
 	for _, j := range in.Jobs {
-		lb = max(lb, j.Duration)
+		longest = max(longest, j.Duration)
 		for _, r := range j.Resources {
 			work[r] += j.Duration
 		}
 	}
-	for _, w := range work {
-		lb = max(lb, w)
-	}
-	return max(lb, cliqueBound(in, in.ConstraintGraph(), cliqueNodes))
+	return slices.Max(work), longest
 }
 
 // cliqueNodes bounds the clique search: any clique found is a valid bound.

@@ -145,99 +145,70 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 // minFillOrder is the greedy min-fill elimination order of g (first
 // eliminated first): each step eliminates the remaining node whose
 // remaining neighbors miss the fewest edges among themselves, ties to fewer
-// remaining neighbors, then to the lower index; its neighbors are then
-// made pairwise adjacent.
+// remaining neighbors, then to the lower index.
 func minFillOrder(g *Graph) []int {
-	n := len(g.Adj)
-	adj := make([][]bool, n)
-	for i := range adj {
-		adj[i] = make([]bool, n)
-		for _, j := range g.Adj[i] {
-			adj[i][j] = true
-		}
-	}
-	done := make([]bool, n)
-	order := make([]int, 0, n)
-	for len(order) < n {
-		best, bestFill, bestDeg := -1, 0, 0
-		for x := range n {
-			if done[x] {
-				continue
-			}
-			var nb []int
-			for y := range n {
-				if adj[x][y] && !done[y] {
-					nb = append(nb, y)
-				}
-			}
-			fill := 0
-			for a := range nb {
-				for b := a + 1; b < len(nb); b++ {
-					if !adj[nb[a]][nb[b]] {
-						fill++
-					}
-				}
-			}
-			if best == -1 || fill < bestFill || (fill == bestFill && len(nb) < bestDeg) {
-				best, bestFill, bestDeg = x, fill, len(nb)
-			}
-		}
-		done[best] = true
-		order = append(order, best)
-		var nb []int
-		for y := range n {
-			if adj[best][y] && !done[y] {
-				nb = append(nb, y)
-			}
-		}
-		for _, a := range nb {
-			for _, b := range nb {
-				if a != b {
-					adj[a][b] = true
+	return greedyOrder(g, func(adj [][]bool, nb []int) [2]int {
+		fill := 0
+		for a := range nb {
+			for b := a + 1; b < len(nb); b++ {
+				if !adj[nb[a]][nb[b]] {
+					fill++
 				}
 			}
 		}
-	}
-	return order
+		return [2]int{fill, len(nb)}
+	})
 }
 
 // minDegreeOrder is the greedy min-degree elimination order of g: each
 // step eliminates the remaining node with the fewest remaining neighbours
-// (ties to the lower index) and makes its neighbours pairwise adjacent.
+// (ties to the lower index).
 func minDegreeOrder(g *Graph) []int {
+	return greedyOrder(g, func(_ [][]bool, nb []int) [2]int { return [2]int{len(nb), 0} })
+}
+
+// greedyOrder is a greedy elimination order of g: each step eliminates the
+// remaining node x of least cost(adj, nb) (compared in order; ties to the
+// lower index), nb being x's remaining neighbours in the filled graph adj,
+// and then makes nb pairwise adjacent.
+func greedyOrder(g *Graph, cost func(adj [][]bool, nb []int) [2]int) []int {
 	n := len(g.Adj)
 	adj := make([][]bool, n)
-	deg := make([]int, n)
 	for i := range adj {
 		adj[i] = make([]bool, n)
 		for _, j := range g.Adj[i] {
 			adj[i][j] = true
 		}
-		deg[i] = len(g.Adj[i])
 	}
 	done := make([]bool, n)
 	order := make([]int, 0, n)
+	remaining := func(x int) []int {
+		var nb []int
+		for y := range n {
+			if adj[x][y] && !done[y] {
+				nb = append(nb, y)
+			}
+		}
+		return nb
+	}
 	for len(order) < n {
-		best := -1
+		best, bestCost := -1, [2]int{}
 		for x := range n {
-			if !done[x] && (best == -1 || deg[x] < deg[best]) {
-				best = x
+			if done[x] {
+				continue
+			}
+			c := cost(adj, remaining(x))
+			if best == -1 || c[0] < bestCost[0] || (c[0] == bestCost[0] && c[1] < bestCost[1]) {
+				best, bestCost = x, c
 			}
 		}
 		done[best] = true
 		order = append(order, best)
-		var nb []int
-		for y := range n {
-			if adj[best][y] && !done[y] {
-				nb = append(nb, y)
-				deg[y]--
-			}
-		}
+		nb := remaining(best)
 		for _, a := range nb {
 			for _, b := range nb {
-				if a != b && !adj[a][b] {
+				if a != b {
 					adj[a][b] = true
-					deg[a]++
 				}
 			}
 		}
