@@ -75,6 +75,10 @@ func seedExperiments() []solvers.SeedExperiment {
 			"dpop-split-wd is ours (greedy-guided WD inside the halves, as in the reproduce).")},
 		{"fig6", "Fig. 6: message cycles of the split against the unsplit problem", base("DCOP Fig. 6", []string{VariantSplit}, common, nil,
 			"Compare message_cycles (the split, both halves summed) with message_cycles_full (the unsplit pseudo-tree, 2 × its height). The figure prints no numbers.")},
+		{"sensitivity-heuristic", "Sensitivity: the pseudo-tree construction (unstated by the seed) against the split's half widths", base("DCOP heuristic sensitivity", []string{VariantSplit},
+			map[string]any{"heuristic": []string{HeuristicMinFill, HeuristicMinDegree, HeuristicMCS, HeuristicDFS, HeuristicMaxDegree}}, f4,
+			"width_after is the wider half's width; Table 2's sizes imply halves of width 1.46, 3.06, 4.86, 5.05 at 20–50 jobs.")},
+		{"sensitivity-domain", "Sensitivity: the domain reading (a job may end after slot 20, or must fit) on instances whose greedy schedule fits", sensitivityDomain(workload, append(append([]ref{}, f3...), f4...))},
 	}
 	out := make([]solvers.SeedExperiment, len(defs))
 	for i, d := range defs {
@@ -85,4 +89,14 @@ func seedExperiments() []solvers.SeedExperiment {
 		out[i] = solvers.SeedExperiment{Name: d.name, Title: d.title, Definition: b}
 	}
 	return out
+}
+
+// sensitivityDomain sweeps the run parameter domain over instances
+// filtered with greedy-fit, so that both readings have a schedule.
+func sensitivityDomain(workload map[string]any, refs any) map[string]any {
+	w := map[string]any{"preset": workload["preset"], "grid": map[string]any{"jobs": workload["grid"].(map[string]any)["jobs"], "filter": []string{FilterGreedyFit}}}
+	return map[string]any{"references": refs, "name": "DCOP domain sensitivity", "strategy": "dcop", "workload": w,
+		"variants": []string{VariantWD, VariantSplit}, "replicates": 10, "seed": 1,
+		"grid":  map[string]any{"heuristic": []string{HeuristicMinFill}, "wd_rule": []string{RuleSeed}, "domain": []string{DomainStarts, DomainFit}},
+		"notes": "domain starts: every start in {1..20} (the seed's τ); fit: every job ends by slot 20. Instances are filtered with greedy-fit so both readings have a schedule."}
 }

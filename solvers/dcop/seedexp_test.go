@@ -10,7 +10,8 @@ import (
 func TestSeedExperimentsAreValidSweepsWithThePapersNumbers(t *testing.T) {
 	st := New()
 	seeds := st.(solvers.SeedExperimenter).SeedExperiments()
-	want := map[string]int64{"table1": 4 * 10, "table2": 4 * 10 * 2, "fig3": 4 * 10 * int64(len(WDRules)), "fig4": 4 * 10 * 2, "fig6": 4 * 10}
+	want := map[string]int64{"table1": 4 * 10, "table2": 4 * 10 * 2, "fig3": 4 * 10 * int64(len(WDRules)), "fig4": 4 * 10 * 2, "fig6": 4 * 10,
+		"sensitivity-heuristic": 4 * 10 * 5, "sensitivity-domain": 4 * 10 * 2 * 2}
 	if len(seeds) != len(want) {
 		t.Fatalf("%d seed experiments, want %d", len(seeds), len(want))
 	}
