@@ -7,21 +7,31 @@ import (
 	"schedlab/errs"
 )
 
-// GreedyIn is the greedy list schedule inside domains: jobs with fewer
-// starts first (ties in index order), each at its earliest start in dom
-// (ascending) where all its resources are free; nil when a job has no such
-// start. With full domains of equal size it is Greedy whenever Greedy lies
-// inside them. It is the reference of RuleGreedyGuided (for a split half
-// with restricted domains too).
+// GreedyIn is the greedy list schedule inside domains: each job at its
+// earliest start in dom (ascending) where all its resources are free, the
+// jobs in index order, or when that leaves a job without a start, jobs
+// with fewer starts first (ties in index order); nil when both fail. With
+// full domains it is Greedy whenever Greedy lies inside them. It is the
+// reference of RuleGreedyGuided (for a split half with restricted domains
+// too).
 func GreedyIn(in *Instance, dom [][]int) Schedule {
-	type span struct{ from, to int }
-	busy := make([][]span, len(in.Resources))
-	sched := make(Schedule, len(in.Jobs))
 	order := make([]int, len(in.Jobs))
 	for k := range order {
 		order[k] = k
 	}
+	if s := greedyInOrder(in, dom, order); s != nil {
+		return s
+	}
 	slices.SortStableFunc(order, func(a, b int) int { return len(dom[a]) - len(dom[b]) })
+	return greedyInOrder(in, dom, order)
+}
+
+// greedyInOrder places the jobs in order at their earliest free start in
+// dom; nil when one has none.
+func greedyInOrder(in *Instance, dom [][]int, order []int) Schedule {
+	type span struct{ from, to int }
+	busy := make([][]span, len(in.Resources))
+	sched := make(Schedule, len(in.Jobs))
 	for _, k := range order {
 		j := in.Jobs[k]
 		for _, s := range dom[k] {
