@@ -84,10 +84,10 @@ type WDResult struct {
 // x_i then leaves Sep(x_n), so the largest separator shrinks by one.
 // Among the candidates x_i the one leaving the largest smallest domain among
 // the restricted jobs is taken (ties: fewer deleted edges, then the deeper
-// x_i; on 10 seed-setting instances of 50 jobs this fails 1 time in 10
-// where "fewest edges first" failed 5), skipping any whose restriction would empty a domain; when
-// x_n has none, the next node over the limit is tried (largest separator
-// first), and only when no node over the limit has one does WD fail
+// x_i; our choice, the seed does not say), skipping any whose restriction
+// would empty a domain; when x_n has none, the next node over the limit is
+// tried (largest separator first), and only when no node over the limit
+// has one does WD fail
 // (errs.Invalid on width_limit), returning with the error the result so
 // far (WidthAfter is the width reached). ref guides RuleGreedyGuided (nil
 // there is errs.Invalid on wd_rule); it must be feasible and inside dom. t
