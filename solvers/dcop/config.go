@@ -94,7 +94,7 @@ func DefaultReproConfig() ReproConfig {
 		// 2003, §4.3); the heuristic table reports all the others.
 		Heuristic:  HeuristicMinFill,
 		TimeLimitS: 10,   // every instance so far is proven in milliseconds; the limit only guards
-		MemoryMB:   4096, // the server's default budget, shared by the 2 parallel runs
+		MemoryMB:   3072, // 3/4 of the server's default 4 GiB (the rest for the instances, exact and report), shared by the parallel runs
 	}
 }
 
@@ -108,7 +108,7 @@ func (r *ReproConfig) Declare(ps *solvers.ParamSet) {
 		"Time limit of the exact optimum per instance (for accuracy). Default 10 s; namekata2008 instances are proven in milliseconds, and instances not proven are listed in the notes. At most the server's --timeout.").
 		WithLimit(solvers.LimitTimeSeconds)
 	ps.Int(&r.MemoryMB, "memory_mb", "MB", 1, 1<<20,
-		"UTIL budget of the reproduce's DPOP runs (MiB), shared by the runs in parallel (one per core). Default 4096, the server's default budget; never above the server's --memory-mb, which also caps the default. A split half over its share fails the split (it is then sized from its pseudo-tree).").
+		"UTIL budget of the reproduce's DPOP runs (MiB), shared by the runs in parallel (one per core). Default 3072: three quarters of the server's default 4 GiB, the rest left to the instances, the exact solver and the report; raise it where the server allows (never above its --memory-mb, which also caps the default). A split half over its share fails the split (it is then sized from its pseudo-tree).").
 		WithLimit(solvers.LimitMemoryMiB)
 }
 

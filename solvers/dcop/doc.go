@@ -263,7 +263,7 @@
 // pseudo-trees by default (the seed names no construction; min-fill is the
 // standard low-width heuristic, Dechter 2003; the report's "Pseudo-tree
 // heuristics" table gives every construction's widths), with its
-// memory_mb (default 4096, never above the server's) shared by the
+// memory_mb (default 3072, never above the server's) shared by the
 // parallel runs. Its Claims table gives one row per published number and
 // claim with a verdict computed by the rules in claims.go.
 //
