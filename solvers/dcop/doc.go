@@ -198,7 +198,7 @@
 // rule empties domains inside most wide halves.
 //
 // Split measurements (same run): the seed's split solves 10/10/8/2 instances
-// at 20/30/40/50 jobs (the others have a half over the 2 GiB share of the
+// at 20/30/40/50 jobs (the others have a half over the 1.5 GiB share of the
 // budget, width ≥ 7) with accuracy 0.965/0.941/0.961/0.976 over the solved
 // ones; split-wd solves 10/10/8/4 with accuracy 0.965/0.941/0.975/0.963; its
 // failures are halves whose greedy reference does not fit their restricted

@@ -12,7 +12,7 @@ import (
 
 // TestHeuristicWidths logs pseudo-tree widths per heuristic on namekata2008
 // instances (whole instance and its two split halves, with how many of the
-// 10 instances have both halves within the 256 MiB Reproduce budget at full
+// 10 instances have both halves within 256 MiB at full
 // domains, an upper bound on the split's real sizes) and checks that every
 // heuristic yields a valid pseudo-tree (every edge ancestor–descendant).
 func TestHeuristicWidths(t *testing.T) {
