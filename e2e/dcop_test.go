@@ -123,7 +123,7 @@ func TestBrowserDCOP(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compare variants: %v", err)
 	}
-	waitCompared(t, ctx, 5)
+	waitCompared(t, ctx, 6) // metric + dpop, dpop-wd, dpop-split, dpop-split-wd, exact
 	shot(t, ctx, dir, "dcop-compare.png")
 
 	if errs := consoleErrors(); len(errs) > 0 {

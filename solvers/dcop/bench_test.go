@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkDPOP12Jobs is the speed target: a 12-job seed-like instance,
-// domain {1..20}, full DPOP ≤ 20 ms. Reports join+project throughput.
+// domain {1..20} for every job, full DPOP ≤ 5 ms. Reports join+project throughput.
 func BenchmarkDPOP12Jobs(b *testing.B) {
 	in, err := Generate(Namekata2008(12), rand.New(rand.NewSource(1)))
 	if err != nil {
@@ -24,28 +24,50 @@ func BenchmarkDPOP12Jobs(b *testing.B) {
 	b.ReportMetric(ops/b.Elapsed().Seconds(), "entries/s")
 }
 
-// BenchmarkWD50Jobs is the speed target: the 50-job preset instance, WD to
-// width 5 (balanced, guided by the greedy schedule), end to end ≤ 2 s.
+// BenchmarkWD50Jobs is the speed target: a 50-job preset instance, end to
+// end (generate with its exact feasibility filter, max-degree pseudo-tree,
+// WD to width 5, DPOP on the reduced tree when WD reached it) ≤ 0.5 s, for
+// each rule: seed (fails on this instance: the width stops above 5, which
+// the benchmark accepts as the rule's result), balanced and greedy-guided.
+// The instance is the first seed whose greedy schedule lies inside the
+// domains, so that greedy-guided applies.
 func BenchmarkWD50Jobs(b *testing.B) {
-	ops := 0.0
-	for b.Loop() {
-		in, err := Generate(Namekata2008(50), rand.New(rand.NewSource(1)))
+	seed := int64(1)
+	for ; ; seed++ {
+		in, err := Generate(Namekata2008(50), rand.New(rand.NewSource(seed)))
 		if err != nil {
 			b.Fatal(err)
 		}
-		pt, err := BuildPseudoTree(in.ConstraintGraph(), HeuristicMaxDegree, nil)
-		if err != nil {
-			b.Fatal(err)
+		if greedyRef(in, DomainStarts) != nil {
+			break
 		}
-		wd, err := WidthDelete(in, pt, Domains(in, ObjectiveMakespan), 5, RuleBalanced, Greedy(in))
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := Solve(context.Background(), in, Options{Tree: wd.Tree, Domains: wd.Domains})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ops += r.Stats.JoinOps
 	}
-	b.ReportMetric(ops/b.Elapsed().Seconds(), "entries/s")
+	for _, rule := range []string{RuleSeed, RuleBalanced, RuleGreedyGuided} {
+		b.Run(rule, func(b *testing.B) {
+			ops := 0.0
+			for b.Loop() {
+				in, err := Generate(Namekata2008(50), rand.New(rand.NewSource(seed)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				pt, err := BuildPseudoTree(in.ConstraintGraph(), HeuristicMaxDegree, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				wd, err := WidthDelete(in, pt, Domains(in, ObjectiveMakespan, DomainStarts), 5, rule, greedyRef(in, DomainStarts))
+				if err != nil {
+					if rule == RuleSeed {
+						continue
+					}
+					b.Fatal(err)
+				}
+				r, err := Solve(context.Background(), in, Options{Tree: wd.Tree, Domains: wd.Domains})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ops += r.Stats.JoinOps
+			}
+			b.ReportMetric(ops/b.Elapsed().Seconds(), "entries/s")
+		})
+	}
 }

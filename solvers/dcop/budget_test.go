@@ -65,7 +65,7 @@ func TestRunBudgetIsTheLowerOfMemoryMBAndTheServers(t *testing.T) {
 	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "memory") {
 		t.Errorf("DPOP on 30 jobs under a 1 MiB server budget, memory_mb 1 TiB: %v, want TooLarge", err)
 	}
-	if _, err := s.Run(context.Background(), w, VariantWD, solvers.Params{"memory_mb": "1048576"}, nil); err != nil {
+	if _, err := s.Run(context.Background(), w, VariantWD, solvers.Params{"memory_mb": "1048576", "wd_rule": RuleGreedyGuided, "width_limit": "4"}, nil); err != nil {
 		t.Errorf("dpop-wd on 30 jobs under the default budget: %v", err)
 	}
 }

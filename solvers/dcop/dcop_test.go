@@ -55,7 +55,7 @@ func TestSeedExampleMakespan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Feasible(in, r.Schedule, false); err != nil {
+	if err := Feasible(in, r.Schedule, false, DomainStarts); err != nil {
 		t.Fatal(err)
 	}
 	if got := Makespan(in, r.Schedule); got != 3 || r.Cost != 3 {
@@ -72,7 +72,7 @@ func TestLoneJobMakespanIsDuration(t *testing.T) {
 	if r.Schedule[0] != 1 || Makespan(in, r.Schedule) != 4 {
 		t.Fatalf("schedule %v makespan %d, want start 1 makespan 4", r.Schedule, Makespan(in, r.Schedule))
 	}
-	if e := Exact(context.Background(), in, 0); e.Makespan != 4 || !e.Proven {
+	if e := Exact(context.Background(), in, DomainStarts, 0); e.Makespan != 4 || !e.Proven {
 		t.Fatalf("exact %+v", e)
 	}
 }
@@ -84,11 +84,12 @@ func TestValueObjectiveLeavesOutWhatDoesNotFit(t *testing.T) {
 		{ID: "b", Resources: []int{0}, Duration: 2, Value: 3},
 		{ID: "c", Resources: []int{0}, Duration: 2, Value: 3},
 	}}
-	r, err := Solve(context.Background(), in, Options{Objective: ObjectiveValue})
+	// §2.2's objective counts the jobs scheduled inside τ: the fit domain.
+	r, err := Solve(context.Background(), in, Options{Objective: ObjectiveValue, Domain: DomainFit})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Feasible(in, r.Schedule, true); err != nil {
+	if err := Feasible(in, r.Schedule, true, DomainFit); err != nil {
 		t.Fatal(err)
 	}
 	if v := TotalValue(in, r.Schedule); v != 8 || r.Cost != -8 {
@@ -104,27 +105,28 @@ func smallConfig(src *rand.Rand) GenConfig {
 		DurMin:    1,
 		DurMax:    1 + src.Intn(3),
 		Horizon:   6 + src.Intn(3),
+		Filter:    FilterFeasible,
 	}
 }
 
 func TestDPOPMatchesExactAndBruteForce(t *testing.T) {
 	ctx := context.Background()
-	for seed := int64(1); seed <= 300; seed++ {
+	for seed := int64(1); seed <= 150; seed++ {
 		src := rand.New(rand.NewSource(seed))
 		in, err := Generate(smallConfig(src), src)
 		if err != nil {
 			continue // no feasible connected instance for this config
 		}
-		_, bf, ok := BruteForce(in)
+		_, bf, ok := BruteForce(in, DomainStarts)
 		if !ok {
 			t.Fatalf("seed %d: generator returned an infeasible instance", seed)
 		}
-		for _, h := range []string{HeuristicMaxDegree, HeuristicRandom, HeuristicMinFill, HeuristicMinFillDFS} {
+		for _, h := range Heuristics {
 			r, err := Solve(ctx, in, Options{Heuristic: h, Rand: rand.New(rand.NewSource(seed))})
 			if err != nil {
 				t.Fatalf("seed %d %s: %v", seed, h, err)
 			}
-			if err := Feasible(in, r.Schedule, false); err != nil {
+			if err := Feasible(in, r.Schedule, false, DomainStarts); err != nil {
 				t.Fatalf("seed %d %s: %v", seed, h, err)
 			}
 			if got := Makespan(in, r.Schedule); got != bf || r.Cost != float64(bf) {
@@ -136,12 +138,45 @@ func TestDPOPMatchesExactAndBruteForce(t *testing.T) {
 				}
 			}
 		}
-		e := Exact(ctx, in, 0)
+		e := Exact(ctx, in, DomainStarts, 0)
 		if !e.Proven || e.Makespan != bf {
 			t.Fatalf("seed %d: exact %d proven %v, brute force %d", seed, e.Makespan, e.Proven, bf)
 		}
-		if err := Feasible(in, e.Schedule, false); err != nil {
+		if err := Feasible(in, e.Schedule, false, DomainStarts); err != nil {
 			t.Fatalf("seed %d exact: %v", seed, err)
+		}
+		// The fit domain: every job ends inside the grid; the instance may
+		// then have no schedule, which all three must agree on.
+		_, bfFit, okFit := BruteForce(in, DomainFit)
+		r, err := Solve(ctx, in, Options{Domain: DomainFit})
+		if err != nil {
+			t.Fatalf("seed %d fit: %v", seed, err)
+		}
+		ef := Exact(ctx, in, DomainFit, 0)
+		if r.Feasible != okFit || (ef.Schedule != nil) != okFit || !ef.Proven ||
+			(okFit && (Makespan(in, r.Schedule) != bfFit || ef.Makespan != bfFit || Feasible(in, r.Schedule, false, DomainFit) != nil)) {
+			t.Fatalf("seed %d fit: DPOP %v %v, exact %d %v, brute force %d %v", seed, r.Feasible, r.Schedule, ef.Makespan, ef.Proven, bfFit, okFit)
+		}
+	}
+}
+
+// TestHasScheduleAgreesWithBruteForce on small connected draws of every
+// kind, feasible or not, in both domain readings.
+func TestHasScheduleAgreesWithBruteForce(t *testing.T) {
+	ctx := context.Background()
+	for seed := int64(1); seed <= 100; seed++ {
+		src := rand.New(rand.NewSource(seed))
+		cfg := smallConfig(src)
+		cfg.Filter = FilterNone
+		in, err := Generate(cfg, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []string{DomainStarts, DomainFit} {
+			_, _, want := BruteForce(in, d)
+			if got, decided := HasSchedule(ctx, in, d, 0); !decided || got != want {
+				t.Fatalf("seed %d %s: HasSchedule %v (decided %v), brute force %v", seed, d, got, decided, want)
+			}
 		}
 	}
 }
@@ -202,11 +237,11 @@ func TestExactHonoursTimeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	e := Exact(context.Background(), in, 50*time.Millisecond)
+	e := Exact(context.Background(), in, DomainStarts, 50*time.Millisecond)
 	if time.Since(start) > 2*time.Second {
 		t.Fatalf("exact ran %v past a 50 ms limit", time.Since(start))
 	}
-	if e.Schedule == nil || Feasible(in, e.Schedule, false) != nil {
+	if e.Schedule == nil || Feasible(in, e.Schedule, false, DomainStarts) != nil {
 		t.Fatalf("exact returned no feasible schedule: %+v", e)
 	}
 	if e.Makespan < LowerBound(in) {
@@ -232,11 +267,11 @@ func TestWDIsDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	pt, _ := BuildPseudoTree(in.ConstraintGraph(), HeuristicMaxDegree, nil)
-	a, err := WidthDelete(in, pt, Domains(in, ObjectiveMakespan), 5, RuleBalanced, Greedy(in))
+	a, err := WidthDelete(in, pt, Domains(in, ObjectiveMakespan, DomainStarts), 5, RuleBalanced, Greedy(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := WidthDelete(in, pt, Domains(in, ObjectiveMakespan), 5, RuleBalanced, Greedy(in))
+	b, _ := WidthDelete(in, pt, Domains(in, ObjectiveMakespan, DomainStarts), 5, RuleBalanced, Greedy(in))
 	if !reflect.DeepEqual(a.Deleted, b.Deleted) || !reflect.DeepEqual(a.Domains, b.Domains) {
 		t.Fatal("two WD runs differ")
 	}

@@ -11,12 +11,24 @@
 // Job k needs the set A_k ⊆ R of resources, all at once, for L_k slots and is
 // worth V_k. One agent holds one variable per job: its start slot s_k.
 //
-//	D_k = {1..T−L_k+1}           makespan objective (every job scheduled)
-//	D_k = {0} ∪ {1..T−L_k+1}     value objective; 0 = left unscheduled
+//	D_k = {1..T}                 domain "starts" (default, the seed's)
+//	D_k = {1..T−L_k+1}           domain "fit": every job ends inside the grid
+//	D_k = {0} ∪ D_k              value objective; 0 = left unscheduled
 //	job k occupies slots s_k..s_k+L_k−1 on every resource of A_k
 //	c_kj (A_k ∩ A_j ≠ ∅): hard, s_k+L_k ≤ s_j or s_j+L_j ≤ s_k (or either is 0)
 //	makespan = max_k (s_k+L_k−1)  the last occupied slot; minimized
 //	value    = Σ_{s_k≠0} V_k      maximized
+//
+// Whether a job may end after slot T: the seed's setting is "ノードの持つ
+// 変数領域は τ := {1, ..., 20} とした" (§4.1: the variable domain of every
+// node is τ = {1..20}), its variable is the job's start ("ジョブの開始時間を
+// 変数の領域とする", §2.2 on EAV) and its size tables count d = 20 values
+// for every node whatever the job's duration (20^5 × 4 B = its 1.2e1 MB).
+// We read that as every start in {1..20}, so a job of L slots starting at
+// 20 ends at 20 + L − 1 and the makespan may exceed T (by at most 2 here).
+// §2.2's value objective counts the jobs "時間領域 τ の中でスケジュールされた"
+// (scheduled inside τ), which suggests the stricter "fit" reading; it is the
+// run parameter domain=fit (and the natural choice for objective=value).
 //
 // A lone job of duration L has makespan L. The constraint graph has one node
 // per job and an edge per pair of jobs sharing a resource (the seed's Fig. 1:
@@ -55,8 +67,18 @@
 // # Decisions the paper leaves open
 //
 //   - Entry size: 4 bytes (float32) per hypercube entry, EntryBytes. The
-//     seed's "width 5 = 1.2 MB" and its 1.2e1 MB after-values fit 20^5 × 4 B
-//     = 12.8 MB. Sizes are always reported as entries and as bytes.
+//     seed's 1.2e1 MB after WD at every size is 20^5 × 4 B = 12.8e6 B =
+//     12.2 MiB, so its "MB" reads best as MiB (PaperMB). Its text's "1.2MB"
+//     for width 5 is a typo or counts 20^4 × 8 B. Its tables count d = 20
+//     for every node, ignoring the domains WD restricted; the reproduce
+//     shows that accounting (before_mb, after_mb, run metrics
+//     paper_mb_before/after) beside ours with the actual domains
+//     (*_actual, max_util_bytes_*). The published sizes imply widths
+//     log20(MB · 2^20 / 4) (ImpliedWidth): Table 1 before 6.20, 7.75,
+//     13.75, 17.75; Table 2 before 4.66, 6.67, 11.26, 16.46, after 1.46,
+//     3.06, 4.86, 5.05. No before value is a power of 20, so they are
+//     averages over instances; we report geometric means and the width
+//     spread (min, median, max).
 //   - Hypercube size: a UTIL message from x has Π_{y∈Sep(x)} |D_y| entries,
 //     with the actual (possibly restricted) domains; the root's message is the
 //     1-entry optimum. The join over Sep(x) ∪ {x} is never materialized: x
@@ -82,70 +104,168 @@
 //
 // # Width reduction
 //
-// WD (wd.go, seed Algorithm 1): while the width exceeds the limit, take the
-// node x_n with the largest separator and an ancestor x_i ∈ Sep(x_n) other
-// than its parent, and delete every back edge between x_i and x_n's subtree.
-// Each deleted pair (i, j) gets a split slot W with one job ending by W and
-// the other starting after it (a unary restriction of both domains), so
-// their constraint always holds and x_i leaves Sep(x_n). The seed writes
-// the restriction as x_i ∈ {1..L_i}, descendants ∈ {L_i+1..T}; read as
-// start slots the two would still overlap, so we read it as windows of
-// occupied slots: x_i keeps its earliest window and descendants start
-// after it (rule "seed"). Restrictions intersect (earlier deletions stay
-// sound). Rule "balanced" puts W where the smaller remaining domain is
-// largest, and with a reference schedule (the greedy list schedule) keeps
-// that schedule feasible, so the relaxed problem always has a solution.
+// WD (wd.go, seed Algorithm 1 in Fig. 2): while the width exceeds the
+// limit, take the node x_n with the largest separator (ties: more UTIL
+// entries, then the lower index) and an ancestor x_i ∈ Sep(x_n) other than
+// its parent (line 2: x_i ≽ x_n ≽ x_j ∈ PC(x_i)), and delete every back
+// edge between x_i and x_n's subtree (lines 3–4), so x_i leaves Sep(x_n):
+// "−1 width per deletion" needs all of them gone. Among the candidates x_i
+// the one leaving the largest smallest domain is taken (ties: fewer
+// edges, the deeper x_i), skipping those whose restriction would empty a
+// domain; when x_n has none, the next node over the limit is tried; when
+// none has one, WD fails (errs.Invalid on width_limit) with the width it
+// reached. The seed does not say which back edge it deletes when there are
+// several: this choice is ours.
 //
-// Finding: our namekata2008 instances have larger widths than the seed's
-// tables imply (≈ 5.5, 7.7, 11.7, 17.7 from the published MB at d = 20).
-// Means over seeds 0–9 at 20/30/40/50 jobs (TestHeuristicWidths):
-// max-degree 6.1, 13.8, 23.0, 31.1; random 7.7, 16.9, 25.8, 36.1;
-// min-fill-dfs 5.8, 11.5, 18.0, 23.8; min-fill 5.4, 9.9, 15.0, 20.3. 200
-// randomized min-fill restarts gain at most 0.4, and the MMD+ treewidth
-// lower bound is 5.0, 7.3, 9.5, 11.1, so no pseudo-tree of our instances
-// reaches the seed's widths at 30+ jobs by much; the gap is the instances,
-// not the heuristic. For the split halves min-fill gives mean (max) widths
-// 5.8 (7) at 40 jobs and 8.3 (10) at 50 against 6.4 (8) and 11.3 (12) for
-// max-degree: both halves fit 256 MiB at full domains on 8 of 10 instances
-// at 40 jobs (max-degree 1) and on none at 50, where some halves have
-// treewidth ≥ 8. Because it does not bring 50-job halves to width ≈ 6 and
-// the spec names max-degree, the default stays max-degree; min-fill is the
-// heuristic parameter's better choice for dpop-split at 40 jobs. At 30+
-// jobs the literal seed rule empties a domain before the width reaches 5
-// (WD then fails with errs.Invalid on width_limit) and the
-// unguided balanced rule can leave the relaxed problem infeasible; the
-// guided balanced rule reaches width 5 at every size tried, with makespans
-// within 1 of the lower bound.
+// Line 5 restricts domains so that the deleted pair can never overlap. The
+// text (§3.1): "ノード xi に τ := {1, ..., Lk}, 子孫ノード集合 PC(xi) に
+// τ := {Lk + 1, ..., T}", "dxi ∩ dPC(xi) = φ", and "親ノードのジョブは子孫
+// ノード集合のジョブよりも早い時間領域に割り当てられる" (the ancestor's job
+// always comes earlier). Which L, whether the windows are start sets or
+// occupied slots and how repeated deletions compose are not stated. The
+// readings (wd_rule values; restrictions always intersect the current
+// domains, the ancestor always first):
 //
-// Problem split (split.go, seed Section 3.2): E1 = the first ⌈k/2⌉ jobs,
-// E2 = the rest; DPOP on E1, then every E2 job sharing a resource with an
-// E1 job i at t loses the starts that would overlap t..t+L_i−1, and DPOP
-// runs on E2. Cycles, messages and bytes are summed over both halves.
+//   - literal (R1): start sets x_i ∈ {1..L_i}, x_j ∈ {L_i+1..T}. Unsound
+//     for L_i ≥ 2 (x_i at L_i still runs at L_i+1): a collision of a
+//     deleted pair is a failure.
+//   - earliest (R2): x_i keeps the window of its current earliest start lo
+//     (slots lo..lo+L_i−1, so {1..L_i} when unrestricted), x_j starts
+//     after it.
+//   - fixed (R3, W = L_i): x_i ends by L_i, x_j starts after L_i, from the
+//     full grid every time.
+//   - half (R3, W = ⌊T/2⌋): x_i ends by the middle, x_j starts after it.
+//   - set-wide (R4): earliest, kept apart from every descendant x_i shares
+//     a constraint with ("dPC(xi)", the whole set), not only the deleted
+//     pair.
+//   - seed = set-wide: the sound reading closest to the text (the set
+//     PC(x_i) gets {L+1..T}) and, with half, the reading that reaches the
+//     limit with a schedule most often; see the measurements below.
+//   - balanced (ours): the split slot W that maximizes the smaller of the
+//     two remaining domains, either job first.
+//   - greedy-guided (ours): balanced keeping the greedy list schedule
+//     feasible (the pair keeps its greedy order, W between them), so the
+//     relaxed problem always has a schedule and WD only equals or beats
+//     greedy; it needs the greedy schedule inside the domains.
+//
+// Measurements (schedlab reproduce dcop, 10 instances per size, min-fill
+// trees, width limit 5; a success is a schedule from the relaxed problem,
+// accuracy = proven optimum / makespan, mean over successes):
+//
+//	rule                  successes 20/30/40/50   accuracy 20/30        width reached (median) 20/30/40/50
+//	seed (set-wide)       10/2/0/0                1.000/1.000           5/7/9/13.5
+//	literal               8/0/0/0 (2 collisions)  1.000/–               5/5/7/9.5
+//	earliest              9/0/0/0                 1.000/–               5/6.5/9.5/12.5
+//	fixed                 9/0/0/0                 1.000/–               5/6.5/9/13
+//	half                  10/3/0/0                0.908/0.733           5/6/8.5/10.5
+//	balanced (ours)       10/7/2/0                0.893/0.744 (40: 0.836)  5/5/5/5
+//	greedy-guided (ours)  10/10/5/3               0.973/0.885 (40: 0.943, 50: 0.952)
+//	greedy list schedule  (baseline)              0.878/0.885 (40: 0.912, 50: 0.932)
+//
+// Every reading of the seed's rule fails on all 40- and 50-job instances:
+// pinning each ancestor before its descendants chains windows past slot 20
+// long before the width reaches 5 (the paper's before widths are smaller
+// than ours, see below, so it needed fewer deletions). Where they succeed
+// (20 jobs) the sound readings are optimal on 9–10 of 10 instances.
+// set-wide is kept as seed: it is the sound reading closest to the text
+// and succeeds as often as any (half, the only one with one more success
+// at 30 jobs, puts W at T/2, which the text does not say). balanced reaches
+// width 5 everywhere but its relaxed problems mostly have no schedule;
+// greedy-guided always has one when the greedy schedule fits {1..20}, but
+// at 30+ jobs it only equals greedy (10 of 10 at 30, every success at 40
+// and 50): it adds nothing over its baseline.
+//
+// Widths: the seed's sizes imply widths 6.20/7.75/13.75/17.75 before;
+// ours (min-fill) are 5.3/10.7/15.2/21.3 (means; min-degree 5.4/11.3/15.9/
+// 23.4, MCS 5.7/12.7/17.0/25.1, the seed-order DFS 7.3/17.3/25.8/35.4,
+// max-degree 5.7/14.9/21.7/32.7). Table 2's after sizes imply halves of
+// width 1.46/3.06/4.86/5.05; ours (min-fill) are 2.6/4.5/6.0/8.3, and no
+// heuristic does better, so the seed's 40- and 50-job halves were narrower
+// than any of ours: at 50 jobs 8 of 10 halves exceed the budget (width
+// ≥ 7, 5.1 GB at d = 20) and the seed's split fails there.
+//
+// Problem split (split.go, §3.2): E1 = the first ⌈k/2⌉ jobs, E2 = the rest;
+// DPOP on E1, then every E2 job sharing a resource with an E1 job i at t
+// loses the starts that would overlap t..t+L_i−1, and DPOP runs on E2.
+// The seed writes E2's domain as {1..t−1, t+L_i+1, .., L_k}: its left part
+// lets a job of L_j ≥ 2 run into t, slot t+L_i is dropped for no reason and
+// the upper bound L_k is read as T; we remove exactly the overlapping
+// starts. Cycles, messages and bytes are summed over both halves.
+// dpop-split-wd (ours) runs WD (wd_rule, width_limit) inside each half
+// wider than the limit, so that halves too wide for DPOP are solved; the
+// reproduce uses greedy-guided there with GreedyIn (the greedy list
+// schedule inside the half's domains) as reference, because the seed's
+// rule empties domains inside most wide halves.
+//
+// Split measurements (same run): the seed's split solves 10/10/8/2 instances
+// at 20/30/40/50 jobs (the others have a half over the 1.5 GiB share of the
+// budget, width ≥ 7) with accuracy 0.965/0.941/0.961/0.976 over the solved
+// ones; split-wd solves 10/10/8/4 with accuracy 0.965/0.941/0.975/0.963; its
+// failures are halves whose greedy reference does not fit their restricted
+// domains (with the seed's rule inside the halves it solved 6/10 at 40 jobs
+// and 3/10 at 50). Fig. 5's claim (accuracy falls with the edges deleted or
+// cut) is absent: the seed rule's 12 successes are all optimal, the split's
+// Pearson r is +0.07 over 30 instances, ours −0.03 (greedy-guided WD) and
+// +0.03 (split-wd). The split's message cycles (sum of both halves) are
+// 0.75–0.92 of the unsplit tree's (Fig. 6: "no large change").
 //
 // # Exact optimum
 //
-// exact.go holds a centralized branch and bound for the makespan with a
-// time limit; its answer is proven when it meets the lower bound (the
-// busiest resource's total work, or the longest job) or the search is
-// exhausted. A brute-force enumerator cross-checks both on tiny instances.
+// exact.go: LowerBound is the heaviest clique of the constraint graph a
+// bounded branch and bound finds (jobs pairwise sharing a resource run one
+// after another), at least the busiest resource's work. Exact then decides
+// M = bound, bound+1, ...: is there a schedule with makespan ≤ M? A
+// backtracking search with forward checking over bitset domains (a placed
+// job removes its neighbours' overlapping starts; the job with the fewest
+// starts goes next) answers; the first feasible M is the optimum, proven
+// because every smaller M was refuted. The greedy list schedule (when it
+// lies inside the domains) ends the ladder. With a time limit it returns
+// the best found, unproven. On namekata2008 every instance is proven in
+// milliseconds. A brute-force enumerator cross-checks both on tiny
+// instances.
+//
+// # Generator
+//
+// namekata2008 (generate.go) draws each job's 2 of 15 resources and its
+// duration 1–3 uniformly and redraws until the constraint graph is
+// connected, the seed's only stated rule ("単一の連結成分からなる制約網が
+// 作成されるように生成した"). The seed states no other filter, but it
+// reports an accuracy at every size, so its instances had schedules; in
+// its setting most connected 50-job draws have none (13 of the 23 draws
+// behind the reproduce's 10 instances: their heaviest clique of
+// conflicting jobs needs more than the 22 slots a start in {1..20} allows). The default filter
+// "feasible" therefore keeps draws with a schedule inside {1..20}, decided
+// exactly (HasSchedule); "greedy-fit" is the former filter (the greedy
+// list schedule ends inside the horizon, pair with domain=fit) and "none"
+// keeps every connected draw. The reproduce reports how many draws each
+// filter rejected.
 //
 // # Strategy
 //
 // strategy.go, report.go and reproduce.go make the core a solvers.Def,
 // which New returns as a solvers.Strategy: variants dpop, dpop-wd,
-// dpop-split and exact; preset namekata2008; run parameters width_limit,
-// wd_rule (default balanced: the seed rule fails at 30+ jobs, see above),
-// heuristic (default max-degree), objective, memory_mb and time_limit_s.
-// Every makespan run also runs the exact solver for optimal_makespan and
+// dpop-split, dpop-split-wd (ours) and exact; preset namekata2008; run
+// parameters width_limit, wd_rule (default seed: the paper's method first,
+// fidelity.md; it fails often on namekata2008 at 30+ jobs, which the run
+// reports as errs.Invalid on width_limit), heuristic (default max-degree),
+// objective, domain (default starts), memory_mb and time_limit_s. Every
+// makespan run also runs the exact solver for optimal_makespan and
 // accuracy; a method's own schedule replaces the exact solver's best found
-// when it is better (the exact solver may stop at its time limit), and full
-// DPOP is optimal by construction. Reproduce runs 20, 30, 40, 50 jobs ×
-// instances with a 256 MiB budget per DPOP run and a 0.5 s exact limit, on
-// min-fill pseudo-trees by default (its reproduce parameter heuristic): their
-// widths are the nearest to the seed's and its 40-job split halves mostly
-// fit the budget. 50-job halves do not (widths 8–10, some with treewidth
-// ≥ 8): Table 2's 50-job after size is then the full-domain upper bound and
-// split accuracy is n/a there, stated in the report's notes.
+// when it is better, and full DPOP is optimal by construction. Run metrics
+// paper_mb_before/after give the seed's accounting, message_cycles_full
+// the unsplit tree's cycles (Fig. 6). seedexp.go gives Tables 1–2 and Figs.
+// 3, 4, 6 as experiment definitions (solvers.SeedExperiment) with the
+// seed's numbers as references.
+//
+// The reproduce (reproduce.go, repro_report.go, claims.go) runs 20, 30,
+// 40, 50 jobs × instances: every WD rule, the split, split-wd (ours), the
+// greedy list schedule (the baseline) and the exact optimum, on min-fill
+// pseudo-trees by default (the seed names no construction; min-fill is the
+// standard low-width heuristic, Dechter 2003; the report's "Pseudo-tree
+// heuristics" table gives every construction's widths), with its
+// memory_mb (default 3072, never above the server's) shared by the
+// parallel runs. Its Claims table gives one row per published number and
+// claim with a verdict computed by the rules in claims.go.
 //
 // # Parameters
 //
@@ -155,8 +275,9 @@
 // reproduce, defaults in DefaultReproConfig). Each Declare method binds the
 // fields to their public names, units, limits and docs; the reason of each
 // default is the comment on its literal in the defaults constructor (and
-// the parameter's doc). width_limit and wd_rule apply to dpop-wd only,
-// memory_mb to the DPOP variants (exact allocates no UTIL hypercube).
+// the parameter's doc). width_limit and wd_rule apply to dpop-wd and
+// dpop-split-wd, memory_mb to the DPOP variants (exact allocates no UTIL
+// hypercube).
 //
 // # Export
 //
@@ -164,7 +285,8 @@
 // constraints, big-M BigM for a violated hard constraint) and "frodo" (FRODO
 // XCSP 2.1, soft extensional relations listing the infeasible tuples at cost
 // infinity, default cost 0). Both write the makespan objective exactly, not
-// as a sum of end slots: an auxiliary variable makespan with domain
+// as a sum of end slots, over the fit domain (starts 1..T−L+1; Export has
+// no run parameters): an auxiliary variable makespan with domain
 // LowerBound..T costs its own value and is bound by makespan ≥ s_k+L_k−1 for
 // every job (FRODO drops the bounds that can never be violated); Export has
 // no run parameters, so the value objective is not exported. Variables are the
@@ -192,7 +314,8 @@
 // checked against it. Generate estimates the instance (jobs × per_job
 // resource lists, a complete constraint graph of jobs², resources × horizon
 // for the feasibility test, resources × jobs preview cells) with
-// solvers.Reserve on "jobs"; each draw's feasibility test (fitsHorizon)
-// stops at the horizon instead of growing the greedy schedule's tables to
-// its full makespan, and the draws stop with the context.
+// solvers.Reserve on "jobs"; each draw first passes a linear pretest (the
+// busiest resource's work fits the grid, or greedy-fit's horizon-bounded
+// test) before its constraint graph is built, the exact feasibility test
+// has a 200 ms limit, and the draws stop with the context.
 package dcop

@@ -22,15 +22,16 @@ const DefaultMemoryBytes = 1 << 30
 
 var inf = float32(math.Inf(1))
 
-// Domains returns each job's full domain of start slots, ascending: 1..T−L+1,
-// preceded by 0 (unscheduled) for the value objective.
-func Domains(in *Instance, objective string) [][]int {
+// Domains returns each job's full domain of start slots, ascending: 1..T
+// (DomainStarts) or 1..T−L+1 (DomainFit), preceded by 0 (unscheduled) for
+// the value objective.
+func Domains(in *Instance, objective, domain string) [][]int {
 	d := make([][]int, len(in.Jobs))
-	for k, j := range in.Jobs {
+	for k := range in.Jobs {
 		if objective == ObjectiveValue {
 			d[k] = append(d[k], 0)
 		}
-		for s := 1; s <= in.Horizon-j.Duration+1; s++ {
+		for s := 1; s <= maxStart(in, k, domain); s++ {
 			d[k] = append(d[k], s)
 		}
 	}
@@ -38,9 +39,11 @@ func Domains(in *Instance, objective string) [][]int {
 }
 
 // Options configure one DPOP run. The zero value runs the makespan
-// objective on the max-degree pseudo-tree with a 1 GiB budget.
+// objective over the domain {1..T} on the max-degree pseudo-tree with a
+// 1 GiB budget.
 type Options struct {
 	Objective   string      // ObjectiveMakespan (default) or ObjectiveValue
+	Domain      string      // DomainStarts (default) or DomainFit, when Domains is nil
 	Heuristic   string      // pseudo-tree heuristic when Tree is nil
 	Rand        *rand.Rand  // for HeuristicRandom
 	MemoryBytes int64       // budget for all hypercubes; 0 = DefaultMemoryBytes
@@ -78,9 +81,16 @@ func Solve(ctx context.Context, in *Instance, opt Options) (*Result, error) {
 	if obj != ObjectiveMakespan && obj != ObjectiveValue {
 		return nil, errs.Invalidf("objective", "must be %s or %s, got %q", ObjectiveMakespan, ObjectiveValue, obj)
 	}
+	domain := opt.Domain
+	if domain == "" {
+		domain = DomainStarts
+	}
+	if err := checkDomain(domain); err != nil {
+		return nil, err
+	}
 	dom := opt.Domains
 	if dom == nil {
-		dom = Domains(in, obj)
+		dom = Domains(in, obj, domain)
 	}
 	t := opt.Tree
 	if t == nil {

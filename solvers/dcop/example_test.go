@@ -27,7 +27,7 @@ func ExampleSolve() {
 		return
 	}
 	fmt.Println("starts:", r.Schedule, "makespan:", dcop.Makespan(in, r.Schedule), "width:", r.Tree.Width())
-	e := dcop.Exact(context.Background(), in, 0)
+	e := dcop.Exact(context.Background(), in, dcop.DomainStarts, 0)
 	fmt.Println("exact:", e.Makespan, "proven:", e.Proven)
 	// Output:
 	// starts: [1 3 3 6 1] makespan: 6 width: 2

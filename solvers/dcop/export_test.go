@@ -277,7 +277,7 @@ func TestExportFRODOOptimumIsMakespan(t *testing.T) {
 		in := seedExample(durs...)
 		in.Horizon = 6
 		m := parseFRODO(t, mustExport(t, exportWorkload(t, in, "tiny"), ExportFRODO))
-		ex := Exact(context.Background(), in, 5*time.Second)
+		ex := Exact(context.Background(), in, DomainStarts, 5*time.Second)
 		if !ex.Proven {
 			t.Fatal("exact not proven")
 		}

@@ -7,18 +7,17 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/errs"
 	"schedlab/solvers"
 )
 
 // TestHeuristicWidths logs pseudo-tree widths per heuristic on namekata2008
 // instances (whole instance and its two split halves, with how many of the
-// 10 instances have both halves within the 256 MiB Reproduce budget at full
+// 10 instances have both halves within 256 MiB at full
 // domains, an upper bound on the split's real sizes) and checks that every
 // heuristic yields a valid pseudo-tree (every edge ancestor–descendant).
 func TestHeuristicWidths(t *testing.T) {
 	const seeds = 10
-	hs := []string{HeuristicMaxDegree, HeuristicRandom, HeuristicMinFill, HeuristicMinFillDFS}
+	hs := Heuristics
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-13s %5s %21s %21s %s\n", "heuristic", "jobs", "width mean [min-max]", "split half mean [max]", "halves fit 256MiB")
 	for _, h := range hs {
@@ -36,7 +35,7 @@ func TestHeuristicWidths(t *testing.T) {
 				for _, part := range [][]Job{in.Jobs[:k], in.Jobs[k:]} {
 					sub := &Instance{Horizon: in.Horizon, Resources: in.Resources, Jobs: part}
 					w, bytes := widthOf(t, sub, h, seed)
-					hw, fits = max(hw, w), fits && bytes <= reproMemory
+					hw, fits = max(hw, w), fits && bytes <= 256<<20
 				}
 				if fits {
 					fit++
@@ -69,7 +68,7 @@ func widthOf(t *testing.T, in *Instance, h string, seed int) (int, float64) {
 		}
 	}
 	size := make([]int, len(in.Jobs))
-	for k, d := range Domains(in, ObjectiveMakespan) {
+	for k, d := range Domains(in, ObjectiveMakespan, DomainStarts) {
 		size[k] = len(d)
 	}
 	bytes := 0.0
@@ -85,7 +84,7 @@ func widthOf(t *testing.T, in *Instance, h string, seed int) (int, float64) {
 func TestStrategyHeuristicParam(t *testing.T) {
 	s := New()
 	w := genWorkload(t, 12, 3)
-	for _, h := range []string{HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS} {
+	for _, h := range []string{HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS, HeuristicMinDegree, HeuristicMCS, HeuristicDFS} {
 		for _, v := range []string{VariantDPOP, VariantWD, VariantSplit} {
 			r, err := s.Run(context.Background(), w, v, solvers.Params{"heuristic": h, "width_limit": "2"}, nil)
 			if err != nil {
@@ -108,39 +107,4 @@ func TestStrategyHeuristicParam(t *testing.T) {
 	if _, err := s.Run(context.Background(), w, VariantDPOP, solvers.Params{"heuristic": "nope"}, nil); err == nil {
 		t.Errorf("unknown heuristic accepted")
 	}
-}
-
-// TestMinFillSplitFits40 solves the split at 40 jobs on min-fill trees
-// within the Reproduce budget wherever the halves' full-domain sizes fit.
-func TestMinFillSplitFits40(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves 40-job halves")
-	}
-	ctx := context.Background()
-	solved := 0
-	for seed := range 3 {
-		in, err := Generate(Namekata2008(40), rand.New(rand.NewSource(int64(seed))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sr, err := Split(ctx, in, Options{Heuristic: HeuristicMinFill, MemoryBytes: reproMemory})
-		if errs.Is(errs.TooLarge, err) {
-			t.Logf("seed %d: %v", seed, err)
-			continue
-		}
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if sr.Feasible {
-			if err := Feasible(in, sr.Schedule, false); err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			solved++
-			t.Logf("seed %d: makespan %d (LB %d), halves width %d/%d, max msg %s", seed, Makespan(in, sr.Schedule), LowerBound(in),
-				sr.First.Tree.Width(), sr.Second.Tree.Width(), FormatBytes(sr.Stats.MaxMessageBytes))
-		} else {
-			t.Logf("seed %d: split infeasible", seed)
-		}
-	}
-	t.Logf("40 jobs, min-fill split solved %d/3 within 256 MiB", solved)
 }

@@ -253,9 +253,36 @@ func overlap(sa, la, sb, lb int) bool {
 	return sa != 0 && sb != 0 && sa < sb+lb && sb < sa+la
 }
 
-// Feasible checks sched: one start per job, each inside 1..T−L+1 (or 0 when
-// allowUnscheduled), and no two jobs sharing a resource overlap.
-func Feasible(in *Instance, sched Schedule, allowUnscheduled bool) error {
+// Domain readings of the time grid (the run parameter domain).
+const (
+	// DomainStarts is the seed's τ = {1..T} as the domain of every start
+	// (§4.1 "ノードの持つ変数領域は τ := {1, ..., 20} とした"): d = T values for
+	// every job, so a job starting late may end after slot T (up to T+L−1).
+	DomainStarts = "starts"
+	// DomainFit keeps every job inside the grid: starts 1..T−L+1 (§2.2's
+	// "時間領域 τ の中でスケジュールされた" read as "ends inside τ" too).
+	DomainFit = "fit"
+)
+
+// maxStart is job k's last start under the domain reading.
+func maxStart(in *Instance, k int, domain string) int {
+	if domain == DomainFit {
+		return in.Horizon - in.Jobs[k].Duration + 1
+	}
+	return in.Horizon
+}
+
+// checkDomain refuses an unknown domain reading, naming the field.
+func checkDomain(domain string) error {
+	if domain != DomainStarts && domain != DomainFit {
+		return errs.Invalidf("domain", "must be %s or %s, got %q", DomainStarts, DomainFit, domain)
+	}
+	return nil
+}
+
+// Feasible checks sched: one start per job, each inside 1..maxStart (or 0
+// when allowUnscheduled), and no two jobs sharing a resource overlap.
+func Feasible(in *Instance, sched Schedule, allowUnscheduled bool, domain string) error {
 	if len(sched) != len(in.Jobs) {
 		return fmt.Errorf("schedule has %d starts for %d jobs", len(sched), len(in.Jobs))
 	}
@@ -264,8 +291,8 @@ func Feasible(in *Instance, sched Schedule, allowUnscheduled bool) error {
 		if s == 0 && allowUnscheduled {
 			continue
 		}
-		if s < 1 || s+j.Duration-1 > in.Horizon {
-			return fmt.Errorf("job %s starts at %d: outside slots 1..%d for duration %d", j.ID, s, in.Horizon, j.Duration)
+		if last := maxStart(in, k, domain); s < 1 || s > last {
+			return fmt.Errorf("job %s starts at %d: outside its starts 1..%d (domain %s, duration %d)", j.ID, s, last, domain, j.Duration)
 		}
 	}
 	g := in.ConstraintGraph()
@@ -303,19 +330,72 @@ func TotalValue(in *Instance, sched Schedule) float64 {
 	return v
 }
 
-// LowerBound is a lower bound on every makespan: the busiest resource's
-// total work, or the longest job.
+// LowerBound is a lower bound on every makespan: the heaviest clique of
+// the constraint graph that cliqueBound finds (jobs that pairwise share a
+// resource run one after another, so their durations add up), which is at
+// least the busiest resource's total work and the longest job.
 func LowerBound(in *Instance) int {
+	busiest, longest := resourceWork(in)
+	return max(busiest, longest, cliqueBound(in, in.ConstraintGraph(), cliqueNodes))
+}
+
+// resourceWork is the busiest resource's total work and the longest
+// duration.
+func resourceWork(in *Instance) (busiest, longest int) {
 	work := make([]int, len(in.Resources))
-	lb := 0
 	for _, j := range in.Jobs {
-		lb = max(lb, j.Duration)
+		longest = max(longest, j.Duration)
 		for _, r := range j.Resources {
 			work[r] += j.Duration
 		}
 	}
-	for _, w := range work {
-		lb = max(lb, w)
+	return slices.Max(work), longest
+}
+
+// cliqueNodes bounds the clique search: any clique found is a valid bound.
+const cliqueNodes = 200_000
+
+// cliqueBound is the largest total duration of a clique of g found by a
+// branch and bound over at most budget search nodes (vertices by
+// decreasing duration; a branch is cut when its weight plus all its
+// candidates' cannot beat the best).
+func cliqueBound(in *Instance, g *Graph, budget int) int {
+	n := len(in.Jobs)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
 	}
-	return lb
+	slices.SortStableFunc(order, func(a, b int) int { return in.Jobs[b].Duration - in.Jobs[a].Duration })
+	adj := make([]map[int]bool, n)
+	for x, nb := range g.Adj {
+		adj[x] = make(map[int]bool, len(nb))
+		for _, y := range nb {
+			adj[x][y] = true
+		}
+	}
+	best, nodes := 0, 0
+	var rec func(cand []int, w int)
+	rec = func(cand []int, w int) {
+		nodes++
+		best = max(best, w)
+		rest := 0
+		for _, c := range cand {
+			rest += in.Jobs[c].Duration
+		}
+		for i, c := range cand {
+			if w+rest <= best || nodes > budget {
+				return
+			}
+			var next []int
+			for _, y := range cand[i+1:] {
+				if adj[c][y] {
+					next = append(next, y)
+				}
+			}
+			rec(next, w+in.Jobs[c].Duration)
+			rest -= in.Jobs[c].Duration
+		}
+	}
+	rec(order, 0)
+	return best
 }

@@ -24,7 +24,24 @@ const (
 	// constraint) guided by the min-fill order: root = the last node
 	// eliminated, children visited latest-eliminated first.
 	HeuristicMinFillDFS = "min-fill-dfs"
+	// HeuristicMinDegree is the elimination tree of the greedy min-degree
+	// order (eliminate the node with the fewest remaining neighbours in the
+	// filled graph; ties to the lower index).
+	HeuristicMinDegree = "min-degree"
+	// HeuristicMCS is the elimination tree of maximum cardinality search
+	// (Tarjan and Yannakakis 1984): visit next the node with the most
+	// visited neighbours (ties to the lower index); the elimination order
+	// is the reverse of the visit order, so the first visited is the root.
+	HeuristicMCS = "mcs"
+	// HeuristicDFS is a DFS in the order the seed lists its jobs: root E1
+	// (job 0), neighbours in index order; Collin and Dechter's DFS, which
+	// the seed cites for its pseudo-tree, visits in a fixed identifier
+	// order.
+	HeuristicDFS = "dfs"
 )
+
+// Heuristics lists the pseudo-tree heuristics.
+var Heuristics = []string{HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS, HeuristicMinDegree, HeuristicMCS, HeuristicDFS, HeuristicRandom}
 
 // PseudoTree is a DFS tree of a constraint graph: every constraint edge is
 // a tree edge or a back edge between an ancestor and a descendant. All
@@ -74,6 +91,17 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 	case HeuristicMinFill:
 		buildEliminationTree(t, g, minFillOrder(g))
 		return t, nil
+	case HeuristicMinDegree:
+		buildEliminationTree(t, g, minDegreeOrder(g))
+		return t, nil
+	case HeuristicMCS:
+		buildEliminationTree(t, g, mcsOrder(g))
+		return t, nil
+	case HeuristicDFS:
+		prio = make([]int, n)
+		for i := range prio {
+			prio[i] = i
+		}
 	case HeuristicMinFillDFS:
 		order := minFillOrder(g)
 		prio = make([]int, n)
@@ -81,7 +109,7 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 			prio[x] = n - 1 - i // last eliminated visits first
 		}
 	default:
-		return nil, fmt.Errorf("dcop: unknown pseudo-tree heuristic %q (want %s, %s, %s or %s)", heuristic, HeuristicMaxDegree, HeuristicRandom, HeuristicMinFill, HeuristicMinFillDFS)
+		return nil, fmt.Errorf("dcop: unknown pseudo-tree heuristic %q (want one of %v)", heuristic, Heuristics)
 	}
 	byPrio := make([]int, n)
 	for i, p := range prio {
@@ -117,9 +145,33 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 // minFillOrder is the greedy min-fill elimination order of g (first
 // eliminated first): each step eliminates the remaining node whose
 // remaining neighbors miss the fewest edges among themselves, ties to fewer
-// remaining neighbors, then to the lower index; its neighbors are then
-// made pairwise adjacent.
+// remaining neighbors, then to the lower index.
 func minFillOrder(g *Graph) []int {
+	return greedyOrder(g, func(adj [][]bool, nb []int) [2]int {
+		fill := 0
+		for a := range nb {
+			for b := a + 1; b < len(nb); b++ {
+				if !adj[nb[a]][nb[b]] {
+					fill++
+				}
+			}
+		}
+		return [2]int{fill, len(nb)}
+	})
+}
+
+// minDegreeOrder is the greedy min-degree elimination order of g: each
+// step eliminates the remaining node with the fewest remaining neighbours
+// (ties to the lower index).
+func minDegreeOrder(g *Graph) []int {
+	return greedyOrder(g, func(_ [][]bool, nb []int) [2]int { return [2]int{len(nb), 0} })
+}
+
+// greedyOrder is a greedy elimination order of g: each step eliminates the
+// remaining node x of least cost(adj, nb) (compared in order; ties to the
+// lower index), nb being x's remaining neighbours in the filled graph adj,
+// and then makes nb pairwise adjacent.
+func greedyOrder(g *Graph, cost func(adj [][]bool, nb []int) [2]int) []int {
 	n := len(g.Adj)
 	adj := make([][]bool, n)
 	for i := range adj {
@@ -130,44 +182,59 @@ func minFillOrder(g *Graph) []int {
 	}
 	done := make([]bool, n)
 	order := make([]int, 0, n)
+	remaining := func(x int) []int {
+		var nb []int
+		for y := range n {
+			if adj[x][y] && !done[y] {
+				nb = append(nb, y)
+			}
+		}
+		return nb
+	}
 	for len(order) < n {
-		best, bestFill, bestDeg := -1, 0, 0
+		best, bestCost := -1, [2]int{}
 		for x := range n {
 			if done[x] {
 				continue
 			}
-			var nb []int
-			for y := range n {
-				if adj[x][y] && !done[y] {
-					nb = append(nb, y)
-				}
-			}
-			fill := 0
-			for a := range nb {
-				for b := a + 1; b < len(nb); b++ {
-					if !adj[nb[a]][nb[b]] {
-						fill++
-					}
-				}
-			}
-			if best == -1 || fill < bestFill || (fill == bestFill && len(nb) < bestDeg) {
-				best, bestFill, bestDeg = x, fill, len(nb)
+			c := cost(adj, remaining(x))
+			if best == -1 || c[0] < bestCost[0] || (c[0] == bestCost[0] && c[1] < bestCost[1]) {
+				best, bestCost = x, c
 			}
 		}
 		done[best] = true
 		order = append(order, best)
-		var nb []int
-		for y := range n {
-			if adj[best][y] && !done[y] {
-				nb = append(nb, y)
-			}
-		}
+		nb := remaining(best)
 		for _, a := range nb {
 			for _, b := range nb {
 				if a != b {
 					adj[a][b] = true
 				}
 			}
+		}
+	}
+	return order
+}
+
+// mcsOrder is the elimination order of maximum cardinality search: the
+// reverse of the visit order, where the next node visited has the most
+// visited neighbours (ties to the lower index).
+func mcsOrder(g *Graph) []int {
+	n := len(g.Adj)
+	weight := make([]int, n)
+	seen := make([]bool, n)
+	order := make([]int, n)
+	for i := n - 1; i >= 0; i-- {
+		best := -1
+		for x := range n {
+			if !seen[x] && (best == -1 || weight[x] > weight[best]) {
+				best = x
+			}
+		}
+		seen[best] = true
+		order[i] = best
+		for _, y := range g.Adj[best] {
+			weight[y]++
 		}
 	}
 	return order
@@ -332,4 +399,18 @@ func (t *PseudoTree) MaxEntries(domSize []int) (entries float64, node int) {
 // with its tables (which assume the full domain {1..T} for every node).
 func SeedEntries(sepSize, horizon int) float64 {
 	return math.Pow(float64(horizon), float64(sepSize))
+}
+
+// PaperMB is the seed's accounting of a UTIL message over w variables: d^w
+// entries with d = horizon for every variable (its tables ignore the
+// domains WD restricts) × EntryBytes, in MiB (2^20 B): 20^5 × 4 B = 12.2
+// MiB prints as the seed's 1.2e1.
+func PaperMB(w, horizon int) float64 {
+	return SeedEntries(w, horizon) * EntryBytes / (1 << 20)
+}
+
+// ImpliedWidth inverts PaperMB: the width whose d^w × 4 B is mb MiB,
+// log_d(mb · 2^20 / 4).
+func ImpliedWidth(mb float64, horizon int) float64 {
+	return math.Log(mb*(1<<20)/EntryBytes) / math.Log(float64(horizon))
 }

@@ -239,10 +239,13 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 		{Name: "max_util_entries_after", Value: o.maxAfter, Unit: "entries", Better: solvers.Lower},
 		{Name: "max_util_bytes_before", Value: fin(before * EntryBytes), Unit: "B"},
 		{Name: "max_util_bytes_after", Value: o.maxAfter * EntryBytes, Unit: "B", Better: solvers.Lower},
+		{Name: "paper_mb_before", Value: fin(PaperMB(o.full.Width(), in.Horizon)), Unit: "MiB"},
+		{Name: "paper_mb_after", Value: fin(PaperMB(o.widthAfter, in.Horizon)), Unit: "MiB", Better: solvers.Lower},
 		{Name: "entry_bytes", Value: EntryBytes, Unit: "B"},
-		{Name: "back_edges_deleted", Value: float64(len(o.deleted)), Unit: "edges"},
+		{Name: "back_edges_deleted", Value: float64(len(o.deleted) + o.deletedInHalves), Unit: "edges"},
 		{Name: "edges_cut", Value: float64(edgesCut), Unit: "edges"},
 		{Name: "message_cycles", Value: float64(o.stats.MessageCycles), Unit: "cycles", Better: solvers.Lower},
+		{Name: "message_cycles_full", Value: float64(2 * o.full.Height()), Unit: "cycles"},
 		{Name: "messages", Value: float64(o.stats.Messages), Unit: "messages", Better: solvers.Lower},
 		{Name: "total_bytes", Value: o.stats.TotalBytes, Unit: "B", Better: solvers.Lower},
 		{Name: "wall_ms", Value: o.wallMS, Unit: "ms", Better: solvers.Lower},
@@ -251,7 +254,7 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 		r.Metrics = append(r.Metrics, solvers.Metric{Name: "value", Value: TotalValue(in, o.sched), Better: solvers.Higher})
 		r.Notes = append(r.Notes, "Objective value: jobs may be left unscheduled; accuracy (optimal makespan / makespan) is defined for the makespan objective only and is 0, and optimal_makespan is not computed.")
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32 entries; the seed's 1.2e1 MB for width 5 fits 20^5 × 4 B = 12.8 MB). Entries are Π|D| over the separator with the actual domains; \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.Heuristic))
+	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32). max_util_* use the actual domains (domain %s); paper_mb_* are the seed's accounting, horizon^width × 4 B in MiB (20^5 × 4 B = 12.2 MiB, its 1.2e1). \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.Domain, cfg.Heuristic))
 	switch {
 	case variant == VariantWD:
 		r.Notes = append(r.Notes, fmt.Sprintf("Back-edge deletion with rule %s to width ≤ %d: %d back edges deleted.", cfg.WDRule, cfg.WidthLimit, len(o.deleted)))

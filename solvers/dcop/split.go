@@ -3,7 +3,63 @@ package dcop
 import (
 	"context"
 	"slices"
+
+	"schedlab/errs"
 )
+
+// GreedyIn is the greedy list schedule inside domains: each job at its
+// earliest start in dom (ascending) where all its resources are free, the
+// jobs in index order, or when that leaves a job without a start, jobs
+// with fewer starts first (ties in index order); nil when both fail. With
+// full domains it is Greedy whenever Greedy lies inside them. It is the
+// reference of RuleGreedyGuided (for a split half with restricted domains
+// too).
+func GreedyIn(in *Instance, dom [][]int) Schedule {
+	order := make([]int, len(in.Jobs))
+	for k := range order {
+		order[k] = k
+	}
+	if s := greedyInOrder(in, dom, order); s != nil {
+		return s
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(dom[a]) - len(dom[b]) })
+	return greedyInOrder(in, dom, order)
+}
+
+// greedyInOrder places the jobs in order at their earliest free start in
+// dom; nil when one has none.
+func greedyInOrder(in *Instance, dom [][]int, order []int) Schedule {
+	type span struct{ from, to int }
+	busy := make([][]span, len(in.Resources))
+	sched := make(Schedule, len(in.Jobs))
+	for _, k := range order {
+		j := in.Jobs[k]
+		for _, s := range dom[k] {
+			if s <= 0 {
+				continue
+			}
+			free := true
+			for _, r := range j.Resources {
+				for _, b := range busy[r] {
+					if s <= b.to && b.from <= s+j.Duration-1 {
+						free = false
+					}
+				}
+			}
+			if free {
+				sched[k] = s
+				break
+			}
+		}
+		if sched[k] == 0 {
+			return nil
+		}
+		for _, r := range j.Resources {
+			busy[r] = append(busy[r], span{sched[k], sched[k] + j.Duration - 1})
+		}
+	}
+	return sched
+}
 
 // SplitResult is the problem split (seed Section 3.2): two DPOP runs.
 type SplitResult struct {
@@ -13,7 +69,16 @@ type SplitResult struct {
 	First    *Result // E1 = the first ⌈k/2⌉ jobs
 	Second   *Result // E2 = the rest, domains restricted by E1's answer; nil if E1 failed
 	EdgesCut int     // constraint edges between E1 and E2
+	Deleted  int     // back edges WD deleted inside the halves (SplitOptions.WDRule)
 	Stats    Stats   // sums of both halves (MaxMessageBytes: the larger)
+}
+
+// HalfWD asks Split to reduce each half whose pseudo-tree is wider than
+// Limit with WidthDelete and Rule before its DPOP run (variant
+// dpop-split-wd, ours: the seed solves each half with plain DPOP).
+type HalfWD struct {
+	Limit int
+	Rule  string
 }
 
 // Split solves the first ⌈k/2⌉ jobs with DPOP, then removes from the domain
@@ -25,11 +90,22 @@ type SplitResult struct {
 // and Tree are ignored). An E2 job left without a start makes the result
 // infeasible.
 func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error) {
+	return SplitWD(ctx, in, opt, nil)
+}
+
+// SplitWD is Split with each half reduced by WD first when hw is not nil
+// and the half's pseudo-tree is wider than hw.Limit. A WD failure is
+// returned as its error (errs.Invalid on width_limit).
+func SplitWD(ctx context.Context, in *Instance, opt Options, hw *HalfWD) (*SplitResult, error) {
 	k := len(in.Jobs)
 	h := (k + 1) / 2
 	obj := opt.Objective
 	if obj == "" {
 		obj = ObjectiveMakespan
+	}
+	domain := opt.Domain
+	if domain == "" {
+		domain = DomainStarts
 	}
 	half := func(jobs []Job) *Instance {
 		return &Instance{Horizon: in.Horizon, Resources: in.Resources, Jobs: jobs}
@@ -46,7 +122,30 @@ func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error)
 	}
 	o1 := opt
 	o1.Domains, o1.Tree = nil, nil
-	r1, err := Solve(ctx, e1, o1)
+	solveHalf := func(half *Instance, o Options) (*Result, error) {
+		if hw == nil {
+			return Solve(ctx, half, o)
+		}
+		dom := o.Domains
+		if dom == nil {
+			dom = Domains(half, obj, domain)
+		}
+		t, err := BuildPseudoTree(half.ConstraintGraph(), o.Heuristic, o.Rand)
+		if err != nil {
+			return nil, errs.Wrap("dcop.Split", errs.Invalid, err)
+		}
+		if t.Width() > hw.Limit {
+			wd, err := WidthDelete(half, t, dom, hw.Limit, hw.Rule, GreedyIn(half, dom))
+			if err != nil {
+				return nil, err
+			}
+			t, dom = wd.Tree, wd.Domains
+			res.Deleted += len(wd.Deleted)
+		}
+		o.Tree, o.Domains = t, dom
+		return Solve(ctx, half, o)
+	}
+	r1, err := solveHalf(e1, o1)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +159,7 @@ func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error)
 		res.Schedule, res.Cost = r1.Schedule, r1.Cost
 		return res, nil
 	}
-	dom := Domains(e2, obj)
+	dom := Domains(e2, obj, domain)
 	for j := range e2.Jobs {
 		lj := e2.Jobs[j].Duration
 		for _, i := range g.Adj[h+j] {
@@ -77,7 +176,7 @@ func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error)
 	}
 	o2 := o1
 	o2.Domains = dom
-	r2, err := Solve(ctx, e2, o2)
+	r2, err := solveHalf(e2, o2)
 	if err != nil {
 		return nil, err
 	}

@@ -25,10 +25,11 @@ func family() *solvers.Def[Config, *Config] {
 		Run:         run,
 		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetNamekata2008,
-			"The seed's experiment (Section 4.1): jobs that each need per_job distinct resources drawn uniformly, durations uniform in dur_min..dur_max, value 1, slots 1..horizon; instances are redrawn until the constraint graph is one connected component and the greedy list schedule fits the horizon.",
+			"The seed's experiment (Section 4.1): jobs that each need per_job distinct resources drawn uniformly, durations uniform in dur_min..dur_max, value 1, slots 1..horizon; instances are redrawn until the constraint graph is one connected component (the seed's only stated filter; greedy_fit adds the former fit-in-the-horizon filter).",
 			DefaultNamekata2008, generate)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		ExportList: exports(),
+		Seeds:      seedExperiments,
 		Export:     exportData,
 	}
 }
@@ -38,7 +39,10 @@ const (
 	VariantDPOP  = "dpop"
 	VariantWD    = "dpop-wd"
 	VariantSplit = "dpop-split"
-	VariantExact = "exact"
+	// VariantSplitWD (ours) is the split with WD inside each half wider
+	// than width_limit.
+	VariantSplitWD = "dpop-split-wd"
+	VariantExact   = "exact"
 )
 
 // PresetNamekata2008 is the seed's generator (a public contract).
@@ -47,9 +51,10 @@ const PresetNamekata2008 = "namekata2008"
 // variants lists the variants; the first is the default.
 func variants() []solvers.Variant {
 	return []solvers.Variant{
-		{Name: VariantDPOP, Doc: "Full DPOP (Petcu & Faltings 2005) on the pseudo-tree of the heuristic parameter (default the max-degree DFS tree): UTIL hypercubes over each node's separator from the leaves up, then the VALUE phase down. Optimal, but a UTIL message has Π|D| entries over the separator: on the seed's setting (separators 6–10 at 20 jobs) it exceeds the memory budget and the run fails fast with the node, its separator and the size."},
+		{Name: VariantDPOP, Doc: "Full DPOP (Petcu & Faltings 2005) on the pseudo-tree of the heuristic parameter (default the max-degree DFS tree): UTIL hypercubes over each node's separator from the leaves up, then the VALUE phase down. Optimal, but a UTIL message has Π|D| entries over the separator: on the seed's setting (max-degree widths 4–8 at 20 jobs, 11–18 at 30) it soon exceeds the memory budget and the run fails fast with the node, its separator and the size."},
 		{Name: VariantWD, Doc: "The seed's Algorithm 1: delete back edges between the node with the largest separator and an ancestor other than its parent, restricting both jobs' domains (wd_rule) so the deleted pair can never overlap, until the width is ≤ width_limit; then DPOP on the reduced tree. Not optimal: the restriction can cut off the optimum."},
 		{Name: VariantSplit, Doc: "The seed's problem split (Section 3.2): DPOP on the first ⌈k/2⌉ jobs, then each later job loses the starts that would overlap an earlier job it shares a resource with, and DPOP runs on the rest. Cycles, messages and bytes are summed over both halves."},
+		{Name: VariantSplitWD, Doc: "Ours, not the seed's: the problem split with back-edge deletion (wd_rule, width_limit) inside each half whose pseudo-tree is wider than width_limit, so halves too wide for plain DPOP are solved. back_edges_deleted counts the deletions in both halves."},
 		{Name: VariantExact, Doc: "Centralized depth-first branch and bound on the makespan (greedy list schedule as first incumbent), stopped at time_limit_s; proven optimal when it meets the lower bound (the busiest resource's total work or the longest job) or exhausts the search. Makespan objective only."},
 	}
 }
@@ -143,12 +148,14 @@ type outcome struct {
 	notes      []string
 	widthAfter int
 	maxAfter   float64 // largest UTIL entries of the run
+	// deletedInHalves counts dpop-split-wd's back-edge deletions.
+	deletedInHalves int
 }
 
 func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConfig, progress solvers.Progress) (*outcome, error) {
 	const steps = 3
 	progress(0, steps, "pseudo-tree")
-	o := &outcome{fullDom: Domains(in, cfg.Objective)}
+	o := &outcome{fullDom: Domains(in, cfg.Objective, cfg.Domain)}
 	full, err := BuildPseudoTree(in.ConstraintGraph(), cfg.Heuristic, nil)
 	if err != nil {
 		return nil, err
@@ -156,13 +163,13 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 	o.full = full
 	o.tree, o.dom = full, o.fullDom
 	start := time.Now()
-	opt := Options{Objective: cfg.Objective, MemoryBytes: cfg.memory, Heuristic: cfg.Heuristic}
+	opt := Options{Objective: cfg.Objective, Domain: cfg.Domain, MemoryBytes: cfg.memory, Heuristic: cfg.Heuristic}
 	progress(1, steps, variant)
 	switch variant {
 	case VariantDPOP, VariantWD:
 		err = o.solveDPOP(ctx, in, variant, cfg, opt)
-	case VariantSplit:
-		err = o.solveSplit(ctx, in, cfg, opt)
+	case VariantSplit, VariantSplitWD:
+		err = o.solveSplit(ctx, in, variant, cfg, opt)
 	case VariantExact:
 		err = o.solveExact(ctx, in, cfg)
 	}
@@ -170,12 +177,12 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 		return nil, err
 	}
 	o.wallMS = float64(time.Since(start).Microseconds()) / 1000
-	if err := Feasible(in, o.sched, cfg.Objective == ObjectiveValue); err != nil {
+	if err := Feasible(in, o.sched, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil {
 		return nil, errs.Wrap("dcop."+variant, errs.Internal, err)
 	}
 	if !o.exactRan && cfg.Objective == ObjectiveMakespan {
 		progress(2, steps, "exact optimum")
-		o.exact, o.exactRan = Exact(ctx, in, cfg.timeLimit), true
+		o.exact, o.exactRan = Exact(ctx, in, cfg.Domain, cfg.timeLimit), true
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -188,11 +195,7 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 // deletion reduces (dpop-wd).
 func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, cfg runConfig, opt Options) error {
 	if variant == VariantWD {
-		var ref Schedule
-		if g := Greedy(in); Makespan(in, g) <= in.Horizon {
-			ref = g
-		}
-		wd, err := WidthDelete(in, o.full, o.fullDom, cfg.WidthLimit, cfg.WDRule, ref)
+		wd, err := WidthDelete(in, o.full, o.fullDom, cfg.WidthLimit, cfg.WDRule, greedyRef(in, cfg.Domain))
 		if err != nil {
 			return err
 		}
@@ -206,6 +209,9 @@ func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, c
 	if !r.Feasible {
 		return infeasible(variant, cfg)
 	}
+	if err := Feasible(in, r.Schedule, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil && variant == VariantWD {
+		return errs.Invalidf("wd_rule", "rule %s deleted back edges whose jobs can still overlap (start sets {1..L_i} and {L_i+1..T} do not keep a job of L_i ≥ 2 slots apart): %v", cfg.WDRule, err)
+	}
 	o.sched, o.stats = r.Schedule, r.Stats
 	o.widthAfter = o.tree.Width()
 	for _, e := range r.Predicted {
@@ -215,14 +221,19 @@ func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, c
 }
 
 // solveSplit runs DPOP on the two halves (dpop-split).
-func (o *outcome) solveSplit(ctx context.Context, in *Instance, cfg runConfig, opt Options) error {
-	sr, err := Split(ctx, in, opt)
+func (o *outcome) solveSplit(ctx context.Context, in *Instance, variant string, cfg runConfig, opt Options) error {
+	var hw *HalfWD
+	if variant == VariantSplitWD {
+		hw = &HalfWD{Limit: cfg.WidthLimit, Rule: cfg.WDRule}
+	}
+	sr, err := SplitWD(ctx, in, opt, hw)
 	if err != nil {
 		return err
 	}
 	if !sr.Feasible {
-		return infeasible(VariantSplit, cfg)
+		return infeasible(variant, cfg)
 	}
+	o.deletedInHalves = sr.Deleted
 	o.split, o.sched, o.stats, o.tree = sr, sr.Schedule, sr.Stats, nil
 	for _, h := range []*Result{sr.First, sr.Second} {
 		if h == nil {
@@ -238,7 +249,7 @@ func (o *outcome) solveSplit(ctx context.Context, in *Instance, cfg runConfig, o
 
 // solveExact runs the branch and bound (exact); sizes are the full tree's.
 func (o *outcome) solveExact(ctx context.Context, in *Instance, cfg runConfig) error {
-	o.exact, o.exactRan = Exact(ctx, in, cfg.timeLimit), true
+	o.exact, o.exactRan = Exact(ctx, in, cfg.Domain, cfg.timeLimit), true
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -251,9 +262,15 @@ func (o *outcome) solveExact(ctx context.Context, in *Instance, cfg runConfig) e
 	return nil
 }
 
+// greedyRef is the greedy list schedule when it lies inside the domains
+// (the reference of RuleGreedyGuided), else nil.
+func greedyRef(in *Instance, domain string) Schedule {
+	return GreedyIn(in, Domains(in, ObjectiveMakespan, domain))
+}
+
 func infeasible(variant string, cfg runConfig) error {
-	if variant == VariantWD {
-		return errs.Invalidf("wd_rule", "the domains left by back-edge deletion with rule %s admit no schedule of every job; try wd_rule %s or a larger width_limit", cfg.WDRule, RuleBalanced)
+	if variant == VariantWD || variant == VariantSplitWD {
+		return errs.Invalidf("wd_rule", "the domains left by back-edge deletion with rule %s admit no schedule of every job; try wd_rule %s or a larger width_limit", cfg.WDRule, RuleGreedyGuided)
 	}
 	return errs.Invalidf("horizon", "%s found no schedule of every job inside the horizon", variant)
 }

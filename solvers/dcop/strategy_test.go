@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,7 +16,8 @@ import (
 
 var allMetrics = []string{"makespan", "optimal_makespan", "optimal_proven", "accuracy", "width_before", "width_after",
 	"max_util_entries_before", "max_util_entries_after", "max_util_bytes_before", "max_util_bytes_after", "entry_bytes",
-	"back_edges_deleted", "edges_cut", "message_cycles", "messages", "total_bytes", "wall_ms"}
+	"back_edges_deleted", "edges_cut", "message_cycles", "messages", "total_bytes", "wall_ms",
+	"paper_mb_before", "paper_mb_after", "message_cycles_full"}
 
 func genWorkload(t *testing.T, jobs int, seed int64) *solvers.Workload {
 	t.Helper()
@@ -139,11 +142,12 @@ func TestStrategyLoneJobGantt(t *testing.T) {
 
 func TestStrategyDeterministic(t *testing.T) {
 	w := genWorkload(t, 20, 3)
-	a, err := New().Run(context.Background(), w, VariantWD, nil, nil)
+	p := solvers.Params{"wd_rule": RuleBalanced, "width_limit": "3"}
+	a, err := New().Run(context.Background(), w, VariantWD, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := New().Run(context.Background(), w, VariantWD, nil, nil)
+	b, err := New().Run(context.Background(), w, VariantWD, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +202,7 @@ func TestStrategyMemoryGuardAndCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = New().Run(ctx, w, VariantWD, nil, nil)
+	_, err = New().Run(ctx, w, VariantWD, solvers.Params{"wd_rule": RuleBalanced}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("canceled run: %v", err)
 	}
@@ -230,24 +234,44 @@ func TestReproduceOneInstance(t *testing.T) {
 	if err := r.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	cols := []string{"jobs", "before_mb", "after_mb", "paper_before_mb", "paper_after_mb", "width_before", "width_after"}
-	for _, title := range []string{"Table 1", "Table 2"} {
-		tb := r.Table(title)
-		if tb == nil || !reflect.DeepEqual(tb.Columns, cols) || len(tb.Rows) != 4 {
-			t.Errorf("%s: %+v", title, tb)
+	t1 := r.Table("Table 1")
+	t2 := r.Table("Table 2")
+	for _, tb := range []*solvers.Table{t1, t2} {
+		if tb == nil || len(tb.Rows) != 4 {
+			t.Fatalf("table %+v", tb)
 		}
+		for _, c := range []string{"before_mb", "after_mb", "before_mb_actual", "after_mb_actual", "width_before", "width_before_min", "width_before_median", "width_before_max", "width_after", "width_after_min", "width_after_median", "width_after_max"} {
+			if !slices.Contains(tb.Columns, c) {
+				t.Errorf("%s lacks column %s", tb.Title, c)
+			}
+		}
+	}
+	// The seed's accounting: width w at d = 20 is 20^w × 4 B in MiB.
+	col := func(tb *solvers.Table, c string) int { return slices.Index(tb.Columns, c) }
+	for _, row := range t1.Rows {
+		w := row[col(t1, "width_before_min")].(float64)
+		if row[col(t1, "width_before_max")].(float64) == w && math.Abs(row[col(t1, "before_mb")].(float64)-PaperMB(int(w), 20)) > 1e-9*PaperMB(int(w), 20) {
+			t.Errorf("before_mb %v for width %v", row[col(t1, "before_mb")], w)
+		}
+	}
+	if got := t1.Rows[0][col(t1, "paper_width_before")].(float64); math.Abs(got-6.20) > 0.01 {
+		t.Errorf("implied width of 4.4e2 MB %v, want 6.20", got)
 	}
 	acc := r.Table("Accuracy")
-	if acc == nil || !reflect.DeepEqual(acc.Columns, []string{"jobs", "wd_accuracy", "split_accuracy", "paper_wd", "paper_split"}) || len(acc.Rows) != 4 {
-		t.Errorf("Accuracy: %+v", acc)
+	if acc == nil || len(acc.Rows) != 4*(len(reproRules)+3) {
+		t.Fatalf("Accuracy: %+v", acc)
 	}
-	if len(r.Series) != 4 || !r.Plot("UTIL size vs jobs").YLog {
-		t.Errorf("plots %d", len(r.Series))
+	claims := r.Table("Claims")
+	if claims == nil || !reflect.DeepEqual(claims.Columns, []string{"claim", "paper", "ours", "verdict", "evidence"}) || len(claims.Rows) < 16+10 {
+		t.Fatalf("Claims: %+v", claims)
 	}
-	for _, row := range r.Table("Table 1").Rows {
-		if wa := row[6].(float64); wa > 5 {
-			t.Errorf("width after WD %v > 5 at %v jobs", wa, row[0])
+	for _, row := range claims.Rows {
+		if v := row[3].(string); v != Holds && v != Partly && v != DoesNotHold && v != NotMeasured {
+			t.Errorf("claim %v: verdict %q", row[0], v)
 		}
+	}
+	if len(r.Series) != 4 || !r.Plot("UTIL size vs jobs").YLog || r.Plot("Accuracy vs deleted edges").Kind != "scatter" {
+		t.Errorf("plots %d", len(r.Series))
 	}
 	t.Logf("notes: %s", strings.Join(r.Notes, "\n"))
 	for _, tb := range r.Tables {

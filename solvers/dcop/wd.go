@@ -7,20 +7,64 @@ import (
 	"schedlab/errs"
 )
 
-// WD domain rules (the run parameter wd_rule).
+// WD domain rules (the run parameter wd_rule). The seed (§3.1) writes the
+// restriction of a deleted back edge between x_i and its descendants
+// PC(x_i) as "ノード xi に τ := {1, ..., Lk}, 子孫ノード集合 PC(xi) に
+// τ := {Lk + 1, ..., T}" and says the ancestor's job always comes earlier
+// ("親ノードのジョブは子孫ノード集合のジョブよりも早い時間領域に割り当て
+// られる"). Which job's L, how repeated deletions compose and whether the
+// windows are start sets or occupied slots are not stated; these are the
+// readings a careful reader would consider (doc.go has their measurements).
+// Every rule but balanced and greedy-guided keeps the ancestor first;
+// restrictions always intersect the current domains.
 const (
-	// RuleSeed is the seed's Section 3.1 rule: the ancestor x_i keeps only
-	// the window of its earliest start ({1..L_i} when unrestricted: it runs
-	// first) and the descendant x_j starts after it.
-	RuleSeed = "seed"
-	// RuleBalanced splits the time line at the slot that maximizes the
-	// smaller of the two remaining domains (ties: the earlier slot). Given a
-	// reference schedule (WidthDelete's ref, e.g. the greedy list schedule)
-	// the pair keeps its order in ref and the split lies between the two
-	// jobs there, so ref stays feasible: the relaxed problem always has a
-	// solution and DPOP's answer is never worse than ref.
+	// RuleLiteral (R1): start sets as written, x_i ∈ {1..L_i}, x_j ∈
+	// {L_i+1..T}. Disjoint starts do not prevent overlap when L_i ≥ 2 (x_i
+	// at L_i still runs at L_i+1): the deleted pair may collide, which is
+	// checked after DPOP and reported as a failure.
+	RuleLiteral = "literal"
+	// RuleEarliest (R2): x_i keeps the window of its current earliest start
+	// lo (it occupies lo..lo+L_i−1, so {1..L_i} when unrestricted) and x_j
+	// starts after it. Sound.
+	RuleEarliest = "earliest"
+	// RuleFixed (R3, W = L_i): x_i ends by L_i (starts at 1), x_j starts
+	// after L_i, from the full grid each time, intersected with the
+	// current domains. Sound.
+	RuleFixed = "fixed"
+	// RuleHalf (R3, W = ⌊T/2⌋): x_i ends by the middle of the grid, x_j
+	// starts after it. Sound.
+	RuleHalf = "half"
+	// RuleSetWide (R4): as RuleEarliest, but x_i's window is kept apart from
+	// every descendant it shares a constraint with (the whole PC(x_i):
+	// "dxi ∩ dPC(xi) = φ"), not only from the deleted pair. Sound.
+	RuleSetWide = "set-wide"
+	// RuleBalanced (ours) splits the time line at the slot that maximizes
+	// the smaller of the two remaining domains, either job first (ties:
+	// ancestor first, then the earlier slot).
 	RuleBalanced = "balanced"
+	// RuleGreedyGuided (ours) is RuleBalanced keeping a reference schedule
+	// (WidthDelete's ref, the greedy list schedule) feasible: the pair keeps
+	// its order in ref and the split lies between the two jobs there, so
+	// the relaxed problem always has a solution and DPOP's answer is never
+	// worse than ref.
+	RuleGreedyGuided = "greedy-guided"
+	// RuleSeed is the reading kept as the seed's rule: RuleSetWide, the
+	// text's "dxi ∩ dPC(xi) = φ" over the descendant set, which reaches the
+	// limit with a feasible schedule as often as any reading of the text
+	// (the measurements in doc.go).
+	RuleSeed = "seed"
 )
+
+// WDRules lists the wd_rule values: the seed's reading first, then the
+// other readings of the seed's text, then ours.
+var WDRules = []string{RuleSeed, RuleLiteral, RuleEarliest, RuleFixed, RuleHalf, RuleSetWide, RuleBalanced, RuleGreedyGuided}
+
+// seedReading is the reading RuleSeed stands for.
+const seedReading = RuleSetWide
+
+// soundRule reports whether a rule's restrictions make every deleted pair
+// unable to overlap (all but RuleLiteral).
+func soundRule(rule string) bool { return rule != RuleLiteral }
 
 // WDResult is a pseudo-tree after back-edge deletion.
 type WDResult struct {
@@ -28,7 +72,8 @@ type WDResult struct {
 	Domains     [][]int     // restricted domains
 	Deleted     [][2]int    // (ancestor, descendant) pairs, in deletion order
 	WidthBefore int
-	WidthAfter  int
+	WidthAfter  int // the width reached (over the limit when WD failed)
+	Rule        string
 }
 
 // WidthDelete is the seed's Algorithm 1 (WD): while the width exceeds
@@ -39,15 +84,23 @@ type WDResult struct {
 // x_i then leaves Sep(x_n), so the largest separator shrinks by one.
 // Among the candidates x_i the one leaving the largest smallest domain among
 // the restricted jobs is taken (ties: fewer deleted edges, then the deeper
-// x_i; on 10 seed-setting instances of 50 jobs this fails 1 time in 10
-// where "fewest edges first" failed 5), skipping any whose restriction would empty a domain; when
-// x_n has none, the next node over the limit is tried (largest separator
-// first), and only when no node over the limit has one does WD fail
-// (errs.Invalid on width_limit). ref (may be nil) guides RuleBalanced; it
-// must be feasible and inside dom. t and dom are not modified.
+// x_i; our choice, the seed does not say), skipping any whose restriction
+// would empty a domain; when x_n has none, the next node over the limit is
+// tried (largest separator first), and only when no node over the limit
+// has one does WD fail
+// (errs.Invalid on width_limit), returning with the error the result so
+// far (WidthAfter is the width reached). ref guides RuleGreedyGuided (nil
+// there is errs.Invalid on wd_rule); it must be feasible and inside dom. t
+// and dom are not modified.
 func WidthDelete(in *Instance, t *PseudoTree, dom [][]int, limit int, rule string, ref Schedule) (*WDResult, error) {
-	if rule != RuleSeed && rule != RuleBalanced {
-		return nil, errs.Invalidf("wd_rule", "must be %s or %s, got %q", RuleSeed, RuleBalanced, rule)
+	if !slices.Contains(WDRules, rule) {
+		return nil, errs.Invalidf("wd_rule", "must be one of %v, got %q", WDRules, rule)
+	}
+	if rule == RuleSeed {
+		rule = seedReading
+	}
+	if rule == RuleGreedyGuided && ref == nil {
+		return nil, errs.Invalidf("wd_rule", "%s needs a reference schedule inside the domains: the greedy list schedule starts a job after its last start", RuleGreedyGuided)
 	}
 	if limit < 1 {
 		return nil, errs.Invalidf("width_limit", "must be at least 1, got %d", limit)
@@ -62,7 +115,7 @@ func WidthDelete(in *Instance, t *PseudoTree, dom [][]int, limit int, rule strin
 	for i := range dom {
 		d[i] = slices.Clone(dom[i])
 	}
-	res := &WDResult{Tree: &nt, Domains: d, WidthBefore: t.Width()}
+	res := &WDResult{Tree: &nt, Domains: d, WidthBefore: t.Width(), Rule: rule}
 
 	inSub := subtreeTest(t)
 	for nt.Width() > limit {
@@ -82,7 +135,8 @@ func WidthDelete(in *Instance, t *PseudoTree, dom [][]int, limit int, rule strin
 			}
 		}
 		if !done {
-			return nil, errs.Invalidf("width_limit", "cannot reduce the width below %d with rule %s: every remaining back-edge deletion at a node over the limit would leave a job without a start slot (node %s has %d separator variables)",
+			res.Domains, res.WidthAfter = d, nt.Width()
+			return res, errs.Invalidf("width_limit", "cannot reduce the width below %d with rule %s: every remaining back-edge deletion at a node over the limit would leave a job without a start slot (node %s has %d separator variables)",
 				nt.Width(), rule, in.Jobs[wide[0]].ID, len(nt.Sep[wide[0]]))
 		}
 		nt.computeSeparators()
@@ -140,18 +194,50 @@ func overLimit(nt *PseudoTree, d [][]int, limit int) []int {
 	return wide
 }
 
-// restrict splits the time line at a slot W so that one job of the pair
-// ends by W and the other starts after W; a start of 0 (unscheduled) stays
-// in both. The ancestor i goes first; only when that leaves a job without a
-// start does the descendant j go first. RuleSeed puts W at the end of the
-// first job's earliest window (lo + L − 1: {1..L_i} when unrestricted);
-// RuleBalanced puts it where the smaller of the two remaining domains is
-// largest (ties: ancestor first, then the earlier W). New slices are
-// returned, or nil, nil when no split keeps a start for both.
+// restrict applies rule to the deleted pair (i ancestor, j descendant):
+// one job ends by a slot W and the other starts after it (RuleLiteral:
+// x_i starts by W), so that the pair never overlaps; a start of 0
+// (unscheduled) stays in both. New slices are returned, or nil, nil when
+// the rule leaves a job without a start.
 func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref Schedule) ([]int, []int) {
-	if rule == RuleBalanced && ref != nil && ref[i] > 0 && ref[j] > 0 {
-		return restrictGuided(in, di, i, dj, j, ref)
+	li := in.Jobs[i].Duration
+	cut := func(w int, startsOnly bool) ([]int, []int) {
+		last := w - li + 1 // x_i ends by w
+		if startsOnly {
+			last = w
+		}
+		na := slices.DeleteFunc(slices.Clone(di), func(s int) bool { return s > last })
+		nb := slices.DeleteFunc(slices.Clone(dj), func(s int) bool { return s > 0 && s <= w })
+		if !hasStart(na) || !hasStart(nb) {
+			return nil, nil
+		}
+		return na, nb
 	}
+	switch rule {
+	case RuleLiteral:
+		return cut(li, true)
+	case RuleEarliest, RuleSetWide:
+		lo := firstStart(di)
+		if lo < 0 {
+			return nil, nil
+		}
+		return cut(lo+li-1, false)
+	case RuleFixed:
+		return cut(li, false)
+	case RuleHalf:
+		return cut(in.Horizon/2, false)
+	case RuleGreedyGuided:
+		if ref[i] > 0 && ref[j] > 0 {
+			return restrictGuided(in, di, i, dj, j, ref)
+		}
+	}
+	return restrictBalanced(in, di, i, dj, j)
+}
+
+// restrictBalanced is RuleBalanced: W where the smaller of the two
+// remaining domains is largest, either job first (ties: ancestor first,
+// then the earlier W).
+func restrictBalanced(in *Instance, di []int, i int, dj []int, j int) ([]int, []int) {
 	bestA, bestB, best := []int(nil), []int(nil), -1
 	for _, order := range [2]bool{false, true} {
 		a, b, first := di, dj, i
@@ -163,14 +249,7 @@ func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref S
 		if lo < 0 || hi < 0 {
 			continue
 		}
-		ws := []int{lo + la - 1}
-		if rule == RuleBalanced {
-			ws = ws[:0]
-			for w := lo + la - 1; w < hi; w++ {
-				ws = append(ws, w)
-			}
-		}
-		for _, w := range ws {
+		for w := lo + la - 1; w < hi; w++ {
 			na := slices.DeleteFunc(slices.Clone(a), func(s int) bool { return s > 0 && s+la-1 > w })
 			nb := slices.DeleteFunc(slices.Clone(b), func(s int) bool { return s > 0 && s <= w })
 			if !hasStart(na) || !hasStart(nb) {
@@ -184,9 +263,6 @@ func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref S
 					bestA, bestB = na, nb
 				}
 			}
-		}
-		if rule == RuleSeed && best >= 0 {
-			break // ancestor first whenever it fits
 		}
 	}
 	return bestA, bestB
@@ -257,16 +333,25 @@ func bestDeletion(in *Instance, t *PseudoTree, d [][]int, xn int, rule string, r
 		if a == t.Parent[xn] {
 			continue
 		}
-		var edges [][2]int
+		var edges, pairs [][2]int
 		for _, y := range t.Adj[a] {
 			if inSub(y, xn) {
 				edges = append(edges, [2]int{a, y})
 			}
 		}
+		pairs = edges
+		if rule == RuleSetWide { // x_i apart from all of PC(x_i)
+			pairs = nil
+			for _, y := range t.Adj[a] {
+				if t.Depth[y] > t.Depth[a] {
+					pairs = append(pairs, [2]int{a, y})
+				}
+			}
+		}
 		trial := slices.Clone(d)
 		ok := true
 		least := 1 << 30
-		for _, e := range edges {
+		for _, e := range pairs {
 			trial[a], trial[e[1]] = restrict(in, trial[a], a, trial[e[1]], e[1], rule, ref)
 			if len(trial[a]) == 0 || len(trial[e[1]]) == 0 {
 				ok = false
