@@ -195,7 +195,7 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 				}
 			}
 		}
-		p.Gantts = append(p.Gantts, charts.StackGantts(labels, gs))
+		p.Gantts = append(p.Gantts, charts.AlignGantts(labels, gs))
 	}
 	return p
 }

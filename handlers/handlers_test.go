@@ -526,8 +526,10 @@ func TestComparePageMarksBestAndOverlaysPlots(t *testing.T) {
 	if row.Find("[data-testid=best]").Length() != 1 {
 		t.Error("objective row does not mark exactly one best run")
 	}
-	if doc.Find(`[data-kind=gantt]`).Length() != 1 {
-		t.Errorf("%d Gantts, want the two stacked in one", doc.Find(`[data-kind=gantt]`).Length())
+	panels := doc.Find(`[data-testid=gantt-panels]`)
+	if panels.Length() != 1 || panels.Find(`[data-kind=gantt]`).Length() != 2 ||
+		panels.Find(`[data-testid=gantt-panel-run]`).Length() != 2 {
+		t.Errorf("%d Gantt groups with %d panels, want one group with a panel per run", panels.Length(), panels.Find(`[data-kind=gantt]`).Length())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/a-h/templ"
 
 	"schedlab/solvers"
+	"schedlab/views/charts"
 )
 
 // StrategyView is what pages need to know of one built strategy.
@@ -115,8 +116,10 @@ type CompareProps struct {
 	Labels  []string
 	Metrics []MetricRow
 	Plots   []solvers.Plot
-	Gantts  []solvers.Gantt
-	Tables  []solvers.Table
+	// Gantts are each Gantt title's panels, one per run, on the same lanes
+	// and time span.
+	Gantts []charts.Aligned
+	Tables []solvers.Table
 }
 
 // MetricRow is one metric across the compared runs; Values[i] is nil where
@@ -204,7 +207,7 @@ type ExperimentProps struct {
 	Variants                   []string // the experiment's variants
 	A, B                       string   // the two variants compared run by run
 	Report                     *solvers.Report
-	Labels                     LabelsProps // name, tags and notes, and their edit form
+	Labels                     LabelsProps   // name, tags and notes, and their edit form
 	Workers                    []WorkerCount // which workers ran its runs
 }
 

@@ -105,8 +105,10 @@
 //
 // # Compare page
 //
-// MergePlots overlays one plot title across runs; StackGantts stacks runs'
-// Gantts on one time axis with run-prefixed lanes and groups. Both are pure.
+// MergePlots overlays one plot title across runs; AlignGantts lines up the
+// runs' Gantts of one title as panels on the same lanes and time span, each
+// bar keeping its group so a job has one colour in every panel (drawn with
+// GanttSpan). Both are pure.
 //
 // # Limits
 //

@@ -168,14 +168,26 @@ func Gantt(g solvers.Gantt) templ.Component {
 	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return GanttOption(g) })
 }
 
+// GanttSpan is Gantt on the time span [from, to] whatever its bars span,
+// so that panels of several runs share one time axis.
+func GanttSpan(g solvers.Gantt, from, to float64) templ.Component {
+	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return ganttOption(g, &[2]float64{from, to}) })
+}
+
 // GanttOption returns the ECharts option of Gantt as JSON. The series data
 // are rows [lane, start, end, colour, kind, label, group] (see the *Col
 // constants), the lookup tables are GanttMeta under "schedlab", renderItem
 // and the tooltip formatter are go-echarts FuncOpts strings. Bars on a lane
 // that does not exist, with non-finite times or ending before they start,
 // are skipped (Report.Validate rejects them anyway).
-func GanttOption(g solvers.Gantt) ([]byte, error) {
+func GanttOption(g solvers.Gantt) ([]byte, error) { return ganttOption(g, nil) }
+
+// ganttOption is GanttOption, on the time span span when it is set.
+func ganttOption(g solvers.Gantt, span *[2]float64) ([]byte, error) {
 	d := ganttRows(g)
+	if span != nil && span[0] < span[1] {
+		d.lo, d.hi = span[0], span[1]
+	}
 	height := GanttHeight(len(g.Lanes))
 	yZoom := len(g.Lanes) > GanttLaneZoomMin
 	right := "24"
@@ -282,7 +294,7 @@ func ganttTimeAxis(unit string, d ganttData) opts.XAxis {
 	}
 	x := opts.XAxis{Type: "value", Name: timeName, NameLocation: "middle", NameGap: 24, Scale: opts.Bool(true),
 		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLabel: &opts.AxisLabel{Formatter: ganttTimeLabel}}
-	if len(d.rows) > 0 {
+	if len(d.rows) > 0 || d.lo < d.hi {
 		x.Min, x.Max = d.lo, d.hi
 	}
 	return x

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"math"
 	"strconv"
 
 	"schedlab/solvers"
@@ -50,39 +51,51 @@ func MergePlots(runLabels []string, plots []solvers.Plot) solvers.Plot {
 	return out
 }
 
-// StackGantts stacks the Gantts of several runs (gs[i] belongs to run
-// runLabels[i]) on one time axis: run i's lanes follow run i-1's, each
-// named "runLabel · lane"; bars move to their lane's new index and their
-// group becomes "runLabel · group" (just runLabel when the bar had none),
-// so the same group name in two runs gets its own colour. Labels and kinds
-// are kept. Title and time unit come from the first Gantt that has them.
-func StackGantts(runLabels []string, gs []solvers.Gantt) solvers.Gantt {
-	var out solvers.Gantt
-	for i, g := range gs {
+// Aligned is the Gantts of several runs that share a title, made ready to
+// be drawn one panel per run: the same lanes in the same order in every
+// panel (the union of the runs' lanes, in the order first seen), one time
+// span (From, To: the earliest start and latest end over all runs), and
+// every bar keeping its own group, so a job has the same colour in every
+// panel (GroupColour hashes the group).
+type Aligned struct {
+	Title    string
+	Labels   []string        // Labels[i] names Panels[i]'s run
+	Panels   []solvers.Gantt // one per run, lanes and bars remapped
+	From, To float64
+}
+
+// AlignGantts lines up gs (gs[i] belongs to run runLabels[i]) as Aligned.
+// Bars on a lane their Gantt does not have are dropped.
+func AlignGantts(runLabels []string, gs []solvers.Gantt) Aligned {
+	out := Aligned{From: math.Inf(1), To: math.Inf(-1)}
+	lane := map[string]int{}
+	var lanes []string
+	for _, g := range gs {
 		if out.Title == "" {
 			out.Title = g.Title
 		}
-		if out.TimeUnit == "" {
-			out.TimeUnit = g.TimeUnit
+		for _, l := range g.Lanes {
+			if _, ok := lane[l]; !ok {
+				lane[l] = len(lanes)
+				lanes = append(lanes, l)
+			}
 		}
-		label := runLabel(runLabels, i)
-		base := len(out.Lanes)
-		for _, lane := range g.Lanes {
-			out.Lanes = append(out.Lanes, label+Sep+lane)
-		}
+	}
+	for i, g := range gs {
+		p := solvers.Gantt{Title: g.Title, TimeUnit: g.TimeUnit, Lanes: lanes}
 		for _, b := range g.Bars {
 			if b.Lane < 0 || b.Lane >= len(g.Lanes) {
-				continue // not on any lane of its own Gantt
+				continue
 			}
-			group := label
-			if b.Group != "" {
-				group = label + Sep + b.Group
-			}
-			out.Bars = append(out.Bars, solvers.Bar{
-				Lane: base + b.Lane, Start: b.Start, End: b.End,
-				Label: b.Label, Group: group, Kind: b.Kind,
-			})
+			b.Lane = lane[g.Lanes[b.Lane]]
+			p.Bars = append(p.Bars, b)
+			out.From, out.To = math.Min(out.From, b.Start), math.Max(out.To, b.End)
 		}
+		out.Labels = append(out.Labels, runLabel(runLabels, i))
+		out.Panels = append(out.Panels, p)
+	}
+	if out.From > out.To {
+		out.From, out.To = 0, 0
 	}
 	return out
 }
