@@ -145,15 +145,31 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 			if !ok {
 				k = len(p.Metrics)
 				index[m.Name] = k
-				p.Metrics = append(p.Metrics, views.MetricRow{Name: m.Name, Unit: m.Unit, Better: m.Better,
+				p.Metrics = append(p.Metrics, views.MetricRow{Name: m.Name, Unit: m.Unit, Better: m.Better, Kind: m.Kind,
 					Values: make([]*float64, len(reports)), Best: make([]bool, len(reports))})
 			}
 			v := m.Value
 			p.Metrics[k].Values[i] = &v
 		}
 	}
+	// Only results of runs of one family are ranked: a makespan in seconds
+	// beside one in slots, or a method's cost (time, messages) beside
+	// another's, is not better or worse.
+	p.Ranked = true
+	workloads := map[string]bool{}
+	for _, r := range runs {
+		p.Ranked = p.Ranked && r.Strategy == runs[0].Strategy
+		workloads[r.WorkloadID] = true
+	}
+	if !p.Ranked {
+		p.Notes = append(p.Notes, "These runs are of different families: their metrics are shown side by side, none is ranked (units and definitions differ).")
+	} else if len(workloads) > 1 {
+		p.Notes = append(p.Notes, "These runs are on different workloads: a better value may come from an easier workload, not a better method.")
+	}
 	for k := range p.Metrics {
-		markBest(&p.Metrics[k])
+		if p.Ranked && p.Metrics[k].Kind == solvers.KindResult {
+			markBest(&p.Metrics[k])
+		}
 	}
 
 	short := shortLabels(runs, p.Labels)

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"strings"
 	"testing"
 
 	"schedlab/solvers"
@@ -64,5 +65,44 @@ func TestShortLabelsUseTheVariantOnlyWhenUnique(t *testing.T) {
 	repro := []store.Run{{ID: "a", Kind: store.KindReproduce}, {ID: "b", Kind: store.KindRun, Variant: "dpop"}}
 	if got := shortLabels(repro, full); got[0] != full[0] {
 		t.Errorf("a reproduction has no variant to show: %q", got)
+	}
+}
+
+// TestJoinRanksOnlyResultsOfOneFamily: a method's cost (wall_ms) and an
+// input's property are never ranked; runs of two families rank nothing
+// and say why; runs on two workloads are flagged.
+func TestJoinRanksOnlyResultsOfOneFamily(t *testing.T) {
+	metrics := func(makespan, wall float64) *solvers.Report {
+		return &solvers.Report{Metrics: []solvers.Metric{
+			{Name: "makespan", Value: makespan, Better: solvers.Lower},
+			{Name: "wall_ms", Value: wall, Better: solvers.Lower, Kind: solvers.KindCost},
+			{Name: "lower_bound", Value: makespan - 1, Better: solvers.Lower, Kind: solvers.KindInfo},
+		}}
+	}
+	same := []store.Run{{ID: "a", Strategy: "dcop", WorkloadID: "w"}, {ID: "b", Strategy: "dcop", WorkloadID: "w"}}
+	p := Join(same, []*solvers.Report{metrics(10, 5), metrics(12, 1)})
+	best := map[string][]bool{}
+	for _, m := range p.Metrics {
+		best[m.Name] = m.Best
+	}
+	if !p.Ranked || !best["makespan"][0] || best["wall_ms"][1] || best["lower_bound"][0] || len(p.Notes) != 0 {
+		t.Errorf("one family, one workload: ranked %v, best %v, notes %q; want only makespan ranked", p.Ranked, best, p.Notes)
+	}
+	mixed := []store.Run{{ID: "a", Strategy: "eapm", WorkloadID: "w1"}, {ID: "b", Strategy: "dcop", WorkloadID: "w2"}}
+	p = Join(mixed, []*solvers.Report{metrics(7221, 5), metrics(10, 1)})
+	for _, m := range p.Metrics {
+		for i, b := range m.Best {
+			if b {
+				t.Errorf("two families: %s of run %d marked best", m.Name, i)
+			}
+		}
+	}
+	if p.Ranked || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "different families") {
+		t.Errorf("two families: ranked %v, notes %q", p.Ranked, p.Notes)
+	}
+	twoWorkloads := []store.Run{{ID: "a", Strategy: "dcop", WorkloadID: "w1"}, {ID: "b", Strategy: "dcop", WorkloadID: "w2"}}
+	p = Join(twoWorkloads, []*solvers.Report{metrics(10, 5), metrics(12, 1)})
+	if !p.Ranked || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "different workloads") {
+		t.Errorf("two workloads: ranked %v, notes %q", p.Ranked, p.Notes)
 	}
 }

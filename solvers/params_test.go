@@ -219,3 +219,15 @@ func FuzzParamsResolve(f *testing.F) {
 		_ = r.String("order")
 	})
 }
+
+func TestValidateRefusesAnUnknownMetricKind(t *testing.T) {
+	r := Report{Metrics: []Metric{{Name: "x", Value: 1, Kind: "speed"}}}
+	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "kind") {
+		t.Errorf("kind speed: %v", err)
+	}
+	for _, k := range []string{KindResult, KindCost, KindInfo} {
+		if err := (&Report{Metrics: []Metric{{Name: "x", Value: 1, Kind: k}}}).Validate(); err != nil {
+			t.Errorf("kind %q: %v", k, err)
+		}
+	}
+}

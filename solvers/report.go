@@ -29,12 +29,22 @@ const (
 	Lower  = "lower"
 )
 
-// Metric is one named number of a run, compared across runs by Better.
+// Metric kinds: what a number says about a run. Only results are ranked
+// when runs are compared.
+const (
+	KindResult = ""     // a result of the schedule: makespan, objective, utilization
+	KindCost   = "cost" // what the method spent: wall time, messages, memory
+	KindInfo   = "info" // a property of the input or setting: a deadline, a bound, a count of processors
+)
+
+// Metric is one named number of a run, compared across runs by Better
+// when its Kind is KindResult.
 type Metric struct {
 	Name   string  `json:"name"`
 	Value  float64 `json:"value"`
 	Unit   string  `json:"unit,omitempty"`
 	Better string  `json:"better,omitempty"` // Higher, Lower or "" (not ranked)
+	Kind   string  `json:"kind,omitempty"`   // KindResult (""), KindCost or KindInfo
 }
 
 // Table is a titled grid; each cell is a number (float64/int) or a string.
@@ -226,6 +236,9 @@ func (r *Report) validMetrics() error {
 		}
 		if m.Better != "" && m.Better != Higher && m.Better != Lower {
 			return fmt.Errorf("metric %s: better is %q, want %q, %q or empty", m.Name, m.Better, Higher, Lower)
+		}
+		if m.Kind != KindResult && m.Kind != KindCost && m.Kind != KindInfo {
+			return fmt.Errorf("metric %s: kind is %q, want %q, %q or empty (a result)", m.Name, m.Kind, KindCost, KindInfo)
 		}
 	}
 	return nil

@@ -115,7 +115,11 @@ type CompareProps struct {
 	Runs    []Run
 	Labels  []string
 	Metrics []MetricRow
-	Plots   []solvers.Plot
+	// Ranked: the best value of each result metric is marked (runs of one
+	// family); Notes say why not, or what else to keep in mind.
+	Ranked bool
+	Notes  []string
+	Plots  []solvers.Plot
 	// Gantts are each Gantt title's panels, one per run, on the same lanes
 	// and time span.
 	Gantts []charts.Aligned
@@ -128,6 +132,7 @@ type MetricRow struct {
 	Name   string
 	Unit   string
 	Better string
+	Kind   string // solvers.KindResult, KindCost or KindInfo
 	Values []*float64
 	Best   []bool
 }

@@ -25,11 +25,11 @@ func preview(g *Graph) *solvers.Report {
 	b := d.ComputeBounds()
 	r := &solvers.Report{}
 	r.Metrics = []solvers.Metric{
-		{Name: "tasks", Value: float64(d.N)},
-		{Name: "edges", Value: float64(len(g.Edges))},
-		{Name: "processors", Value: float64(d.M)},
-		{Name: "critical_path_length", Value: b.CriticalPath, Unit: "time units"},
-		{Name: "lower_bound", Value: b.Lower, Unit: "time units"},
+		{Name: "tasks", Value: float64(d.N), Kind: solvers.KindInfo},
+		{Name: "edges", Value: float64(len(g.Edges)), Kind: solvers.KindInfo},
+		{Name: "processors", Value: float64(d.M), Kind: solvers.KindInfo},
+		{Name: "critical_path_length", Value: b.CriticalPath, Unit: "time units", Kind: solvers.KindInfo},
+		{Name: "lower_bound", Value: b.Lower, Unit: "time units", Kind: solvers.KindInfo},
 	}
 	root := LongestPath(d, nil)
 	r.Graphs = append(r.Graphs, dagGraph(d, root, nil, &r.Notes))
@@ -195,12 +195,12 @@ func runMetrics(o *Outcome) []solvers.Metric {
 		}
 	}
 	ms = append(ms,
-		solvers.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units"},
+		solvers.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "meets_deadline", Value: b2f(meets), Better: solvers.Higher},
-		solvers.Metric{Name: "processors", Value: float64(d.M)},
+		solvers.Metric{Name: "processors", Value: float64(d.M), Kind: solvers.KindInfo},
 		solvers.Metric{Name: "processors_used", Value: float64(processorsUsed(s, d.M))},
-		solvers.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units"},
-		solvers.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units"},
+		solvers.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units", Kind: solvers.KindInfo},
+		solvers.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "stopped", Value: b2f(stopped)},
 		solvers.Metric{Name: "variants_generated", Value: float64(gen)},
 		solvers.Metric{Name: "variants_dropped", Value: float64(dropped)},
@@ -211,10 +211,10 @@ func runMetrics(o *Outcome) []solvers.Metric {
 		solvers.Metric{Name: "works_fallback", Value: float64(relax)},
 		solvers.Metric{Name: "collisions", Value: float64(cols)},
 		solvers.Metric{Name: "collisions_unresolved", Value: float64(unres)},
-		solvers.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes))},
+		solvers.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes)), Kind: solvers.KindInfo},
 		solvers.Metric{Name: "tree_cut", Value: b2f(o.Tree.Cut)},
-		solvers.Metric{Name: "dfs_paths", Value: CountPaths(d)},
-		solvers.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower})
+		solvers.Metric{Name: "dfs_paths", Value: CountPaths(d), Kind: solvers.KindInfo},
+		solvers.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
 	return ms
 }
 

@@ -152,7 +152,7 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 		{Name: "revenue", Value: s.Revenue, Unit: "$"},
 		{Name: "upper_bound", Value: ub, Unit: "$/s"},
 		{Name: "bound_ratio", Value: finite(ratio), Better: solvers.Higher},
-		{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: solvers.Lower},
+		{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
 	}
 	if in.Gamma <= 1 {
 		r.Notes = append(r.Notes, fmt.Sprintf("γ = %g ≤ 1: every task is sold for at most its least possible energy cost, so no schedule can make a profit; the best objective is at most 0 and the bound is 0.", in.Gamma))
