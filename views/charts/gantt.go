@@ -218,6 +218,10 @@ func ganttOption(g solvers.Gantt, span *[2]float64) ([]byte, error) {
 			"dimensions":           []string{"lane", "start", "end", "colour", "kind", "label", "group"},
 			"progressive":          GanttProgressive,
 			"progressiveThreshold": GanttProgressive,
+			// Labels of bars that overlap (a plan before its collisions
+			// are resolved) would print over each other: the later ones
+			// are hidden; the tooltip names every bar.
+			"labelLayout": map[string]any{"hideOverlap": true},
 		}},
 		top: map[string]any{"dataZoom": ganttZooms(len(g.Lanes), height, yZoom), metaKey: d.meta},
 	}

@@ -142,7 +142,10 @@ func GraphOption(g solvers.Graph) ([]byte, error) {
 			s.Links = links
 		}),
 	)
-	return optionJSON(c, nil)
+	// Labels that would overlap another are hidden (ECharts' labelLayout):
+	// a 100-task workflow shows the labels that fit instead of a smear,
+	// zooming in (roam) brings the others back, hovering shows any.
+	return optionJSON(c, &extender{series: []map[string]any{{"labelLayout": map[string]any{"hideOverlap": true}}}})
 }
 
 // graphNodes are the node categories (one per Group) and the nodes (the

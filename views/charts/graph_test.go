@@ -139,3 +139,17 @@ func TestGraphOptionHighlightsCriticalEdges(t *testing.T) {
 		t.Errorf("critical edge width %v not above a plain edge's %v", cw, pw)
 	}
 }
+
+// TestGraphAndGanttHideOverlappingLabels: large graphs and overlapping
+// bars show the labels that fit, not a smear (ECharts' hideOverlap).
+func TestGraphAndGanttHideOverlappingLabels(t *testing.T) {
+	g := solvers.Graph{Title: "DAG", Layout: "dag", Nodes: []solvers.GraphNode{{ID: "a", Label: "a"}, {ID: "b", Label: "b", Level: 1}},
+		Edges: []solvers.GraphEdge{{Source: "a", Target: "b"}}}
+	if got := get(t, option(t)(GraphOption(g)), "series", 0, "labelLayout", "hideOverlap"); got != true {
+		t.Errorf("graph labelLayout.hideOverlap = %v", got)
+	}
+	gt := solvers.Gantt{Title: "Plan", Lanes: []string{"p"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: 5, Label: "t1"}, {Lane: 0, Start: 1, End: 6, Label: "t2"}}}
+	if got := get(t, option(t)(GanttOption(gt)), "series", 0, "labelLayout", "hideOverlap"); got != true {
+		t.Errorf("gantt labelLayout.hideOverlap = %v", got)
+	}
+}
