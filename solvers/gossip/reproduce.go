@@ -175,7 +175,7 @@ func reserveRepro(ctx context.Context, sts []*simTask, durS float64, maxNodes in
 		return nil
 	}
 	jobs := expectedJobs(GenConfig{Grid: Grid{Nodes: big.nodes}, Load: 2, JobMinS: 1800, JobMaxS: 3600, DurationS: durS})
-	est := estimateBytes(big.nodes, 8, durS, 60, int(min(jobs, MaxJobs)), true)
+	est := estimateBytes(big.nodes, 8, durS, 60, int(min(jobs, MaxJobs)), true, true)
 	field := "fig9_nodes"
 	if big.nodes <= maxNodes && slices.Contains(fig8Nodes, big.nodes) {
 		field = "max_nodes"
@@ -195,6 +195,7 @@ func oneSim(ctx context.Context, t *simTask, dur float64, seed int64, c ReproCon
 	}
 	rc := DefaultConfig()
 	rc.Schedulers, rc.RecordCostMS, rc.MatchCostUS, rc.WarmupH, rc.GanttNodes, rc.Collect = t.schedulers, c.RecordCostMS, c.MatchCostUS, c.WarmupH, 0, c.Collect
+	rc.GossipK = c.GossipK
 	return Simulate(ctx, in, rc.simConfig(t.variant, sd), nil)
 }
 
