@@ -102,6 +102,19 @@ func (g *gossipInfo) candidate(k, start int) candidate {
 	n := g.s.n
 	sn := int(g.s.schedNode[k])
 	T := g.tab[sn*n : (sn+1)*n]
+	if g.s.cfg.SchedSplit == SplitPartition {
+		// scheduler k's share: nodes k, k+S, k+2S, … (S schedulers), scanned
+		// from the (start mod m)-th of its m nodes
+		S := g.s.S
+		m := (n - k + S - 1) / S
+		for d := 0; d < m; d++ {
+			o := k + (start+d)%m*S
+			if v, ok := g.usable(T, k, o); ok {
+				return candidate{node: o, ver: v, recT: g.vt[o][v]}
+			}
+		}
+		return candidate{node: -1}
+	}
 	for d := 0; d < n; d++ {
 		o := start + d
 		if o >= n {
@@ -405,4 +418,10 @@ func (g *gossipInfo) summarize(r *Result) {
 const (
 	RefreshPeriodic = "periodic"  // the seed's §4.5: a node refreshes its record at its period tick
 	RefreshOnChange = "on-change" // a node's record changes at once with its state (the earlier model)
+)
+
+// How the gossip schedulers share the grid (sched_split).
+const (
+	SplitShared    = "shared"    // every scheduler matches over every node (the default)
+	SplitPartition = "partition" // scheduler k matches only the nodes i with i mod schedulers = k
 )

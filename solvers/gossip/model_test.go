@@ -304,3 +304,42 @@ func TestGossipCounterNeverReachedIsAntiEntropy(t *testing.T) {
 		t.Errorf("the counted exchange sends no notices: %v ≤ %v messages", res[1].MsgsPerNode, res[0].MsgsPerNode)
 	}
 }
+
+// TestGossipPartitionMatchesOnlyTheSchedulersShare: with
+// sched_split=partition scheduler k sends jobs only to nodes i with
+// i mod schedulers = k, and still runs the stream; shared uses every node.
+func TestGossipPartitionMatchesOnlyTheSchedulersShare(t *testing.T) {
+	in := genInstance(t, 40, 0, 1, 3, 2)
+	for _, split := range []string{SplitShared, SplitPartition} {
+		cfg := defaultConfig(VariantGossip)
+		cfg.Schedulers, cfg.SchedSplit, cfg.log = 4, split, true
+		s := newSim(in, cfg)
+		if err := s.run(context.Background(), solvers.NoProgress); err != nil {
+			t.Fatal(err)
+		}
+		of := map[int]int{}
+		for k, sn := range s.schedNode {
+			of[int(sn)] = k
+		}
+		matches, outside := 0, 0
+		for _, e := range s.log {
+			if e.Kind != "match" {
+				continue
+			}
+			matches++
+			if e.To%4 != of[e.From] {
+				outside++
+			}
+		}
+		res := s.result()
+		if matches == 0 || res.Utilization < 0.5 {
+			t.Fatalf("%s: %d matches, utilization %v", split, matches, res.Utilization)
+		}
+		if split == SplitPartition && outside > 0 {
+			t.Errorf("partition: %d of %d matches outside the scheduler's share", outside, matches)
+		}
+		if split == SplitShared && outside == 0 {
+			t.Errorf("shared: all %d matches inside i mod 4 = k", matches)
+		}
+	}
+}

@@ -27,6 +27,7 @@ type SimConfig struct {
 	UpdateIntervalS float64 // central push: a node's periodic ad, s
 	NegotiatorS     float64 // central: negotiation cycle interval, s (0: match whenever the ads or the queue change)
 	GossipRefresh   string  // gossip: RefreshPeriodic or RefreshOnChange ("" too): when a state change enters a node's own record
+	SchedSplit      string  // gossip: SplitShared ("" too) or SplitPartition: which nodes a scheduler matches
 	GossipK         int     // gossip: "already known" notices after which a node stops sending an entry (§4.5 step 3); 0 = never stops (full anti-entropy)
 	ChurnPerH       float64 // leaves per node per hour (Poisson); 0 = none
 	DowntimeS       float64 // how long a leaving node stays away, s
