@@ -321,9 +321,10 @@
 // experiments sens-table1 and sens-table1-run (1000 nodes, gossip; each
 // run with `go run ./cmd/schedlab sweep FILE --workers 2` on the
 // definition written by `GOSSIP_SEEDEXP_DIR=DIR go test -run
-// TestWriteSeedExperiments ./solvers/gossip/`, reduced to one replicate,
-// seed 1, with `jq '.replicates=1'`; utilization at 1 / 2 / 4 / 8
-// schedulers unless said):
+// TestWriteSeedExperiments ./solvers/gossip/`; sens-table1 as committed,
+// 3 seeds; sens-table1-run reduced to one replicate, seed 1, with
+// `jq '.replicates=1'`; utilization at 1 / 2 / 4 / 8 schedulers unless
+// said):
 //
 //   - The exchange's feedback counter (gossip_k, 6 h, match 50 µs):
 //     0.914/0.923/0.932/0.940 without, 0.910/0.922/0.931/0.940 with k = 1.
@@ -332,12 +333,12 @@
 //     scheduler matches over its own table of the whole grid, the seed's
 //     §4.3) gives the rise; partition (scheduler k matches only nodes
 //     i mod S = k, a match scans n/S records) is flat: 0.914/0.914/0.914/
-//     0.914. The rise comes from several tables, each a different sample
+//     0.915. The rise comes from several tables, each a different sample
 //     of the gossip («情報の取得を複数地点から行った», §6), not from
 //     dividing the matching work: with shared schedulers rejects_per_job
-//     grows 0 / 0.81 / 2.39 / 5.53 and utilization still rises.
+//     grows 0 / 0.82 / 2.41 / 5.53 and utilization still rises.
 //   - The matching cost (match_cost_us 0 / 50 / 500, shared, k = 0):
-//     0.915/0.923/0.933/0.941, 0.914/0.923/0.932/0.940, 0.913/0.922/
+//     0.915/0.923/0.932/0.941, 0.914/0.923/0.932/0.940, 0.913/0.922/
 //     0.930/0.939: ≤ 0.002 at 1000 nodes (a match of 1000 records at
 //     500 µs takes 0.5 s against jobs of 30–60 min).
 //   - The load definition (offered work / capacity, workload load 0.9 / 1
