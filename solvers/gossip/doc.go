@@ -321,10 +321,8 @@
 // experiments sens-table1 and sens-table1-run (1000 nodes, gossip; each
 // run with `go run ./cmd/schedlab sweep FILE --workers 2` on the
 // definition written by `GOSSIP_SEEDEXP_DIR=DIR go test -run
-// TestWriteSeedExperiments ./solvers/gossip/`; sens-table1 as committed,
-// 3 seeds; sens-table1-run reduced to one replicate, seed 1, with
-// `jq '.replicates=1'`; utilization at 1 / 2 / 4 / 8 schedulers unless
-// said):
+// TestWriteSeedExperiments ./solvers/gossip/`; both as committed, 3
+// seeds; utilization at 1 / 2 / 4 / 8 schedulers unless said):
 //
 //   - The exchange's feedback counter (gossip_k, 6 h, match 50 µs):
 //     0.914/0.923/0.932/0.940 without, 0.910/0.922/0.931/0.940 with k = 1.
@@ -342,17 +340,16 @@
 //     0.930/0.939: ≤ 0.002 at 1000 nodes (a match of 1000 records at
 //     500 µs takes 0.5 s against jobs of 30–60 min).
 //   - The load definition (offered work / capacity, workload load 0.9 / 1
-//     / 1.1; 1 and 8 schedulers; 6 h Poisson): 0.906/0.911, 0.914/0.940,
-//     0.915/0.940. From 100 % on the utilization is capped by the
+//     / 1.1; 1 and 8 schedulers; 6 h Poisson): 0.904/0.906, 0.914/0.940,
+//     0.914/0.940. From 100 % on the utilization is capped by the
 //     information, not by the job stream, so a different reading of
 //     «処理能力の総和に対する計算量が 100 %» above 1 changes nothing; below
 //     1 it lowers the value.
-//   - Warm-up (warmup_h 1 / 2 / 3; load 1, 6 h, Poisson): 0.913/0.914/
+//   - Warm-up (warmup_h 1 / 2 / 3; load 1, 6 h, Poisson): 0.914/0.914/
 //     0.914 (1 scheduler), 0.940/0.940/0.940 (8).
 //   - Run length and arrivals (duration_h 6 / 24, poisson / regular;
-//     load 1, warm-up 2 h): 1 scheduler 0.914 / 0.914 / 0.915 / 0.914
-//     (6 h Poisson, 24 h Poisson, 6 h regular, 24 h regular), 8
-//     schedulers 0.940 / 0.940 / 0.941 / 0.940.
+//     load 1, warm-up 2 h): 1 scheduler 0.914 in all four (6 h or
+//     24 h, Poisson or regular), 8 schedulers 0.940 in all four.
 //   - The gossip period (sens-period as committed, 3 seeds, 1000 nodes,
 //     1 scheduler = Table 1's first column, refresh periodic): 0.977 /
 //     0.955 / 0.914 / 0.842 at 15 / 30 / 60 / 120 s; on-change refresh
