@@ -10,13 +10,17 @@ import (
 // benchSim runs one gossip simulation per iteration on nodes nodes for
 // hours simulated hours (umeda2006, 100 % load, period 60 s) and reports
 // simulated events per second and the peak heap reserved (HeapSys, MB).
-func benchSim(b *testing.B, nodes int, hours float64) {
+func benchSim(b *testing.B, nodes int, hours float64) { benchSimK(b, nodes, hours, 0) }
+
+// benchSimK is benchSim with the exchange's feedback counter gossip_k.
+func benchSimK(b *testing.B, nodes int, hours float64, k int) {
 	in, err := Generate(GenConfig{Grid: DefaultGrid(nodes, 20, 0, 1), Load: 1, JobMinS: 1800, JobMaxS: 3600, DurationS: hours * 3600}, rand.New(rand.NewSource(1)))
 	if err != nil {
 		b.Fatal(err)
 	}
 	dc := DefaultConfig()
 	dc.GanttNodes = 0
+	dc.GossipK = k
 	cfg := dc.simConfig(VariantGossip, 1) // the public defaults (gossip_refresh periodic)
 	cfg.MemoryBytes = 2 << 30
 	b.ReportAllocs()
@@ -43,6 +47,10 @@ func BenchmarkGossip1000Nodes24h(b *testing.B) { benchSim(b, 1000, 24) }
 
 // BenchmarkGossip10000Nodes1h: target ≤ 15 s and ≤ 2 GB per run.
 func BenchmarkGossip10000Nodes1h(b *testing.B) { benchSim(b, 10000, 1) }
+
+// BenchmarkGossipCounted1000Nodes24h: as BenchmarkGossip1000Nodes24h with
+// gossip_k = 1 (the §4.5 step-3 counter; no target, it is not the default).
+func BenchmarkGossipCounted1000Nodes24h(b *testing.B) { benchSimK(b, 1000, 24, 1) }
 
 // BenchmarkRumor10000: the seed's push rumor (fanout 1, k 1) and the
 // push-pull one on 10,000 nodes; target ≤ 1 s.

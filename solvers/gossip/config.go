@@ -25,6 +25,8 @@ type Config struct {
 	UpdateS      float64 // central push: a node's periodic ad, s
 	NegotiatorS  float64 // central: negotiation cycle interval, s
 	Refresh      string  // gossip: when a state change enters a node's own record
+	SchedSplit   string  // gossip: which nodes each scheduler matches
+	GossipK      int     // gossip: "already known" notices after which a node stops sending a table entry (0: never, full anti-entropy)
 	ChurnPerH    float64 // leaves per node per hour (Poisson)
 	DowntimeS    float64 // how long a leaving node stays away, s
 	WarmupH      float64 // utilization is averaged after this, h
@@ -61,6 +63,8 @@ func DefaultConfig() Config {
 		UpdateS:      300,             // HTCondor's UPDATE_INTERVAL default
 		NegotiatorS:  60,              // HTCondor's NEGOTIATOR_INTERVAL default
 		Refresh:      RefreshPeriodic, // the seed's §4.5: nodes refresh their records periodically
+		SchedSplit:   SplitShared,     // the seed's §4.3: a scheduler matches against the whole table it fetched
+		GossipK:      0,               // full anti-entropy: the counter (§4.5 step 3) moves utilization by ≤ 0.006 and costs 7× per exchange (doc.go)
 		ChurnPerH:    0,               // the seed's runs have no churn
 		DowntimeS:    1800,            // half an hour away
 		WarmupH:      2,               // the grid fills in about one job length (≤ 1 h)
@@ -91,6 +95,8 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Float(&c.UpdateS, "update_interval_s", "s", 1, 86400, "central push: a node's periodic ad. Default 300 s, HTCondor's UPDATE_INTERVAL.").For(VariantCentral)
 	ps.Float(&c.NegotiatorS, "negotiator_interval_s", "s", 0, 86400, "central: the negotiator matches the queued jobs against the collector's ads in a cycle every this many seconds (the next cycle at once if one takes longer); a cycle costs (matches + 1) × n × match_cost_us. Default 60 s, HTCondor's NEGOTIATOR_INTERVAL. 0 = match whenever the ads or the queue change (the earlier model).").For(VariantCentral)
 	ps.Choice(&c.Refresh, "gossip_refresh", []string{RefreshPeriodic, RefreshOnChange}, "gossip: periodic (default, the seed's §4.5: a node writes its state into its record at its period tick, so a job's start or end is visible from the next tick) or on-change (a new record at every state change: the earlier model).").For(VariantGossip)
+	ps.Choice(&c.SchedSplit, "sched_split", []string{SplitShared, SplitPartition}, "gossip: shared (default: every scheduling node matches over the whole grid, as the seed's §4.3 describes; jobs are dealt round-robin) or partition (scheduling node k matches only nodes i with i mod schedulers = k, and a match scans only that share: a reading of Table 1's «マッチングの負荷が分散された», §6).").For(VariantGossip)
+	ps.Int(&c.GossipK, "gossip_k", "notices", 0, GossipKMax, "gossip: the feedback counter of the table exchange (the seed's §4.5 step 3 with §2.3.1's counter): the receiver tells the sender which entries it already knew, and a node stops sending an entry after gossip_k such notices, until a newer version of it arrives. 0 (default) = never stops: full anti-entropy, every entry in every exchange. The seed gives k only for its rumor (1, Fig. 6).").For(VariantGossip)
 	ps.Float(&c.ChurnPerH, "churn_per_h", "1/h", 0, 100, "Leaves per node per hour (Poisson); a leaving node gossips a leave record and rejoins after downtime_s. Default 0 (the seed's runs have no churn).").For(VariantGossip, VariantCentral)
 	ps.Float(&c.DowntimeS, "downtime_s", "s", 0, 1e9, "How long a leaving node stays away before it joins again.").For(VariantGossip, VariantCentral)
 	ps.Float(&c.WarmupH, "warmup_h", "h", 0, 1e6, "Utilization is averaged after this (capped at half the duration). Default 2 h: the grid fills in about one job length (≤ 1 h).").For(VariantGossip, VariantCentral)
@@ -109,10 +115,15 @@ func (c Config) simConfig(variant string, gridSeed int64) SimConfig {
 	return SimConfig{Variant: variant, PeriodS: c.PeriodS, Fanout: c.Fanout, TTLS: c.TTLS,
 		Schedulers: c.Schedulers, RecordCostS: c.RecordCostMS / 1000, MatchCostS: c.MatchCostUS / 1e6,
 		Exact: c.CentralInfo == CentralExact, Collect: c.Collect, Ads: c.Ads, UpdateIntervalS: c.UpdateS,
-		NegotiatorS: c.NegotiatorS, GossipRefresh: c.Refresh, ChurnPerH: c.ChurnPerH, DowntimeS: c.DowntimeS,
+		NegotiatorS: c.NegotiatorS, GossipRefresh: c.Refresh, GossipK: c.GossipK, SchedSplit: c.SchedSplit, ChurnPerH: c.ChurnPerH, DowntimeS: c.DowntimeS,
 		WarmupS: c.WarmupH * 3600, RecordBytes: c.RecordBytes, GanttNodes: c.GanttNodes,
 		MemoryBytes: int64(c.MemoryMB) << 20, Seed: gridSeed*1000003 + int64(c.SimSeed)}
 }
+
+// GossipKMax is the largest gossip_k: the counters are one byte per table
+// entry (k notices for one version take k exchanges touching it, far more
+// than the ttl_s / period_s = 30 periods a version lives by default).
+const GossipKMax = 254
 
 // rumorConfig is the rumor protocol of c on a grid of seed gridSeed.
 func (c Config) rumorConfig(gridSeed int64) RumorConfig {
@@ -170,6 +181,7 @@ type ReproConfig struct {
 	RecordCostMS float64 // central: processing per collected record, ms
 	MatchCostUS  float64 // per record scanned per match, µs
 	Collect      string  // central: how the collector gets the records
+	GossipK      int     // gossip: the exchange's feedback counter (0: off)
 	Seed         int     // base seed: run i of a setting uses Seed + i
 }
 
@@ -186,6 +198,7 @@ func DefaultReproConfig() ReproConfig {
 		RecordCostMS: 5,             // as the run's
 		MatchCostUS:  50,            // as the run's
 		Collect:      CollectPush,   // as the run's
+		GossipK:      0,             // as the run's
 		Seed:         1,             //
 	}
 }
@@ -202,5 +215,6 @@ func (c *ReproConfig) Declare(ps *solvers.ParamSet) {
 	ps.Float(&c.RecordCostMS, "record_cost_ms", "ms", 0, 10000, "central: processing per collected record (see the run parameter).")
 	ps.Float(&c.MatchCostUS, "match_cost_us", "µs", 0, 1e6, "Per record scanned per match, both systems (see the run parameter).")
 	ps.Choice(&c.Collect, "central_collect", []string{CollectPush, CollectSerial, CollectSnapshot}, "central: how the collector gets the records (see the run parameter). Default push, HTCondor's.")
+	ps.Int(&c.GossipK, "gossip_k", "notices", 0, GossipKMax, "gossip: the table exchange's feedback counter (see the run parameter). Default 0, off.")
 	ps.Int(&c.Seed, "seed", "", 0, 1<<31-1, "Base seed: run i of a setting uses seed + i.")
 }

@@ -137,6 +137,15 @@ func (s *sim) tryMatch(k int) {
 	}
 }
 
+// scanned is the records one match scans: the n records, or a
+// scheduler's share of them with sched_split=partition.
+func (s *sim) scanned() int {
+	if s.cfg.Variant == VariantGossip && s.cfg.SchedSplit == SplitPartition {
+		return (s.n + s.S - 1) / s.S
+	}
+	return s.n
+}
+
 // dispatch matches scheduler k's queue head to candidate c: the match
 // costs one scan of the n records (match_cost per record), after which
 // the allocation request leaves.
@@ -144,7 +153,7 @@ func (s *sim) dispatch(k int, c candidate) {
 	now := s.now()
 	o := c.node
 	j := s.popFront(k)
-	send := now + s.cfg.MatchCostS*float64(s.n)
+	send := now + s.cfg.MatchCostS*float64(s.scanned())
 	s.busyUntil[k] = send
 	s.view.sent(k, o)
 	s.pend[o] = true

@@ -14,6 +14,7 @@ type gossipInfo struct {
 	vt       [][]float64 // per origin: creation time by version (index 0 unused)
 	vs       [][]uint8   // per origin: state by version
 	tab      []uint32    // n×n version vectors: node x's table is tab[x·n : (x+1)·n]
+	known    []uint8     // gossip_k > 0: n×n "already known" notices each table entry got (§4.5 step 3); nil: no counter
 	minLive  []uint32    // per origin: the oldest unexpired version
 	held     []int32     // per node: records its table holds
 	leaveVer []uint32    // per origin: its latest left version (0: none)
@@ -45,6 +46,9 @@ func (g *gossipInfo) start(perm []int) {
 		}
 	}
 	g.tab = make([]uint32, n*n)
+	if s.cfg.GossipK > 0 {
+		g.known = make([]uint8, n*n)
+	}
 	g.minLive = make([]uint32, n)
 	g.held = make([]int32, n)
 	g.cur = make([]uint32, n)
@@ -70,6 +74,9 @@ func (g *gossipInfo) newVersion(o int, st uint8) {
 	v := uint32(len(g.vt[o]) - 1)
 	g.cur[o] = v
 	g.tab[o*g.s.n+o] = v
+	if g.known != nil {
+		g.known[o*g.s.n+o] = 0 // a new record: its origin spreads it anew
+	}
 	if st == stLeft {
 		g.leaveVer[o] = v
 	}
@@ -95,6 +102,19 @@ func (g *gossipInfo) candidate(k, start int) candidate {
 	n := g.s.n
 	sn := int(g.s.schedNode[k])
 	T := g.tab[sn*n : (sn+1)*n]
+	if g.s.cfg.SchedSplit == SplitPartition {
+		// scheduler k's share: nodes k, k+S, k+2S, … (S schedulers), scanned
+		// from the (start mod m)-th of its m nodes
+		S := g.s.S
+		m := (n - k + S - 1) / S
+		for d := 0; d < m; d++ {
+			o := k + (start+d)%m*S
+			if v, ok := g.usable(T, k, o); ok {
+				return candidate{node: o, ver: v, recT: g.vt[o][v]}
+			}
+		}
+		return candidate{node: -1}
+	}
 	for d := 0; d < n; d++ {
 		o := start + d
 		if o >= n {
@@ -160,6 +180,26 @@ func (g *gossipInfo) exchange(i, j int) {
 		s.count(1, float64(headerBytes+int(g.held[i])*s.cfg.RecordBytes))
 		return
 	}
+	if g.known != nil {
+		g.exchangeCounted(i, j)
+	} else {
+		g.exchangeAll(i, j)
+	}
+	if s.cfg.log {
+		g.logLeavesKnown(i, j)
+	}
+	for k, sn := range s.schedNode {
+		if int(sn) == i || int(sn) == j {
+			s.tryMatch(k)
+		}
+	}
+}
+
+// exchangeAll is full anti-entropy (gossip_k off): each side sends its
+// whole table and both end with the newer unexpired version of every
+// origin.
+func (g *gossipInfo) exchangeAll(i, j int) {
+	s := g.s
 	n := s.n
 	A := g.tab[i*n : (i+1)*n]
 	B := g.tab[j*n : (j+1)*n]
@@ -178,14 +218,73 @@ func (g *gossipInfo) exchange(i, j int) {
 	A[i], B[j] = g.cur[i], g.cur[j]
 	s.count(2, float64(2*headerBytes+int(g.held[i]+g.held[j])*s.cfg.RecordBytes))
 	g.held[i], g.held[j] = cnt, cnt
-	if s.cfg.log {
-		g.logLeavesKnown(i, j)
+}
+
+// exchangeCounted is the seed's §4.5 exchange with the feedback counter of
+// §2.3.1: each side sends the entries of its table that are still being
+// spread (fewer than gossip_k "already known" notices); the receiver keeps
+// the newer version (step 2) and tells the sender which entries it already
+// knew, that version or a newer one (step 3); an entry that got gossip_k
+// notices is no longer sent (it is still held and matched), and an entry
+// replaced by a newer version starts again at 0. Both messages are built
+// from the tables before the exchange.
+func (g *gossipInfo) exchangeCounted(i, j int) {
+	s := g.s
+	n := s.n
+	A := g.tab[i*n : (i+1)*n]
+	B := g.tab[j*n : (j+1)*n][:len(A)]
+	CA := g.known[i*n : (i+1)*n][:len(A)]
+	CB := g.known[j*n : (j+1)*n][:len(A)]
+	ml := g.minLive[:len(A)]
+	k := uint8(s.cfg.GossipK)
+	// Branch-free in 64-bit arithmetic (the outcomes are data-dependent,
+	// so branches would mispredict, and byte flags chain through partial
+	// registers): a flag is 0 or 1, x < y is the sign bit of x − y.
+	K := uint64(k)
+	var sentA, sentB, knewA, knewB, heldA, heldB uint64
+	for o := range A {
+		a, b, m := uint64(A[o]), uint64(B[o]), uint64(ml[o])
+		a *= 1 - (a-m)>>63 // expired: dropped
+		b *= 1 - (b-m)>>63
+		ca, cb := uint64(CA[o]), uint64(CB[o])
+		sa := (-a) >> 63 & ((ca - K) >> 63) // i sends its entry (held and fewer than k notices)
+		sb := (-b) >> 63 & ((cb - K) >> 63) // j sends its entry
+		upB := sa & ((b - a) >> 63)         // j takes i's newer version
+		upA := sb & ((a - b) >> 63)
+		knA := sa ^ upB // j knew i's entry (that version or newer): a notice to i
+		knB := sb ^ upA
+		na := a + upA*(b-a)
+		nb := b + upB*(a-b)
+		A[o], B[o] = uint32(na), uint32(nb)
+		CA[o] = uint8((ca + knA) * (1 - upA)) // a replaced entry starts again at 0
+		CB[o] = uint8((cb + knB) * (1 - upB))
+		sentA += sa
+		sentB += sb
+		knewB += knA
+		knewA += knB
+		heldA += (-na) >> 63
+		heldB += (-nb) >> 63
 	}
-	for k, sn := range s.schedNode {
-		if int(sn) == i || int(sn) == j {
-			s.tryMatch(k)
+	A[i], B[j] = g.cur[i], g.cur[j]
+	// two tables of the hot entries, and the notices (4 bytes per entry
+	// known) of the sides that knew some
+	msgs, bytes := 2, 2*headerBytes+int(sentA+sentB)*s.cfg.RecordBytes
+	for _, kn := range [2]uint64{knewA, knewB} {
+		if kn > 0 {
+			msgs++
+			bytes += headerBytes + 4*int(kn)
 		}
 	}
+	s.count(float64(msgs), float64(bytes))
+	g.held[i], g.held[j] = int32(heldA), int32(heldB)
+}
+
+// b2u is 1 for true, 0 for false (compiled to a flag set, no branch).
+func b2u(c bool) uint8 {
+	if c {
+		return 1
+	}
+	return 0
 }
 
 // logLeavesKnown logs the leave records tables i and j hold (tests).
@@ -213,6 +312,9 @@ func (g *gossipInfo) left(i int) {
 		v := g.cur[i]
 		if g.tab[j*s.n+i] < v {
 			g.tab[j*s.n+i] = v
+			if g.known != nil {
+				g.known[j*s.n+i] = 0
+			}
 		}
 		s.count(1, float64(headerBytes+s.cfg.RecordBytes))
 		s.logf(LogEntry{Kind: "contact", From: i, To: j, Job: -1})
@@ -254,6 +356,9 @@ func (g *gossipInfo) joined(i int) {
 			cnt++
 		}
 		A[o] = m
+	}
+	if g.known != nil {
+		clear(g.known[i*n : (i+1)*n]) // every copied entry is new to i
 	}
 	A[i] = g.cur[i]
 	g.held[i] = cnt
@@ -313,4 +418,10 @@ func (g *gossipInfo) summarize(r *Result) {
 const (
 	RefreshPeriodic = "periodic"  // the seed's §4.5: a node refreshes its record at its period tick
 	RefreshOnChange = "on-change" // a node's record changes at once with its state (the earlier model)
+)
+
+// How the gossip schedulers share the grid (sched_split).
+const (
+	SplitShared    = "shared"    // every scheduler matches over every node (the default)
+	SplitPartition = "partition" // scheduler k matches only the nodes i with i mod schedulers = k
 )

@@ -3,7 +3,10 @@ package gossip
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
+
+	"schedlab/solvers"
 )
 
 // The model decisions of issue 18, one test each: when a node's state
@@ -195,6 +198,148 @@ func TestGossipPeriodicRefreshWritesRecordsOnlyAtTicks(t *testing.T) {
 		}
 		if refresh == RefreshOnChange && between == 0 {
 			t.Errorf("on-change refresh: no record written between ticks")
+		}
+	}
+}
+
+// TestGossipExchangeFeedbackCounterByHand checks the §4.5 step-3 counter
+// on a hand-worked exchange between nodes 0 and 1 of a 4-node grid with
+// gossip_k = 1 (versions 1–3 of every origin exist).
+func TestGossipExchangeFeedbackCounterByHand(t *testing.T) {
+	in := genInstance(t, 4, 0, 1, 1, 1)
+	cfg := defaultConfig(VariantGossip)
+	cfg.GossipK = 1
+	s := newSim(in, cfg)
+	g := s.info.(*gossipInfo)
+	for o := 0; o < 4; o++ {
+		g.newVersion(o, stFree)
+		g.newVersion(o, stFree) // cur = 3
+	}
+	set := func(x int, tab []uint32, known []uint8) {
+		copy(g.tab[x*4:(x+1)*4], tab)
+		copy(g.known[x*4:(x+1)*4], known)
+	}
+	// node 0: its own v3, origin 1 v2 (spreading), origin 3 v2 retired
+	// (1 notice = k); node 1: origin 0 v1, its own v3, origin 2 v2
+	// retired, origin 3 v2 spreading.
+	set(0, []uint32{3, 2, 0, 2}, []uint8{0, 0, 0, 1})
+	set(1, []uint32{1, 3, 2, 2}, []uint8{0, 0, 1, 0})
+	type want struct {
+		a, b       []uint32
+		ca, cb     []uint8
+		msgs, byts float64
+	}
+	steps := []want{
+		// origin 0: 1 takes v3 (its counter restarts, 0 learns nothing
+		// new: node 1's v1 is known to 0 but 1 replaced it); origin 1:
+		// node 1 knew v2 (a notice to 0), then 0 takes v3 and restarts;
+		// origin 2: retired at 1, never sent, so 0 stays without it;
+		// origin 3: 0 knew 1's v2 (a notice to 1).
+		// Messages: 2 tables (2 + 3 records) and 2 notices (2 and 1 ids).
+		{[]uint32{3, 3, 0, 2}, []uint32{3, 3, 2, 2}, []uint8{0, 0, 0, 1}, []uint8{0, 0, 1, 1},
+			4, 2*headerBytes + 5*256 + headerBytes + 2*4 + headerBytes + 1*4},
+		// origins 0 and 1: both sides send v3 and both knew it; 2, 3 retired.
+		{[]uint32{3, 3, 0, 2}, []uint32{3, 3, 2, 2}, []uint8{1, 1, 0, 1}, []uint8{1, 1, 1, 1},
+			4, 2*headerBytes + 4*256 + 2*(headerBytes+2*4)},
+		// every entry retired on both sides: two empty tables, no notice;
+		// node 0 never gets origin 2 from node 1 (the residue of k = 1).
+		{[]uint32{3, 3, 0, 2}, []uint32{3, 3, 2, 2}, []uint8{1, 1, 0, 1}, []uint8{1, 1, 1, 1},
+			2, 2 * headerBytes},
+	}
+	for i, w := range steps {
+		m0, b0 := s.acct.msgs, s.acct.bytes
+		g.exchange(0, 1)
+		if got := g.tab[0:4]; !slices.Equal(got, w.a) {
+			t.Errorf("step %d: table 0 %v, want %v", i, got, w.a)
+		}
+		if got := g.tab[4:8]; !slices.Equal(got, w.b) {
+			t.Errorf("step %d: table 1 %v, want %v", i, got, w.b)
+		}
+		if got := g.known[0:4]; !slices.Equal(got, w.ca) {
+			t.Errorf("step %d: notices of 0 %v, want %v", i, got, w.ca)
+		}
+		if got := g.known[4:8]; !slices.Equal(got, w.cb) {
+			t.Errorf("step %d: notices of 1 %v, want %v", i, got, w.cb)
+		}
+		if m, b := s.acct.msgs-m0, s.acct.bytes-b0; m != w.msgs || b != w.byts {
+			t.Errorf("step %d: %v messages, %v bytes, want %v, %v", i, m, b, w.msgs, w.byts)
+		}
+	}
+	if g.held[0] != 3 || g.held[1] != 4 {
+		t.Errorf("held %v, want 3 and 4", g.held[:2])
+	}
+	// a new version of its own record is spread anew
+	g.newVersion(0, stBusy)
+	if g.tab[0] != 4 || g.known[0] != 0 {
+		t.Errorf("own record after a refresh: version %d, notices %d; want 4, 0", g.tab[0], g.known[0])
+	}
+}
+
+// TestGossipCounterNeverReachedIsAntiEntropy: with a counter no entry can
+// reach in the run, the counted exchange is the full anti-entropy one:
+// the same tables and the same schedule (only the notices' bytes differ).
+func TestGossipCounterNeverReachedIsAntiEntropy(t *testing.T) {
+	in := genInstance(t, 100, 0.2, 1, 3, 5)
+	var tabs [2][]uint32
+	var res [2]*Result
+	for x, k := range []int{0, GossipKMax} {
+		cfg := defaultConfig(VariantGossip)
+		cfg.GossipK, cfg.GossipRefresh = k, RefreshPeriodic
+		s := newSim(in, cfg)
+		if err := s.run(context.Background(), solvers.NoProgress); err != nil {
+			t.Fatal(err)
+		}
+		tabs[x], res[x] = s.info.(*gossipInfo).tab, s.result()
+		if k > 0 && slices.Max(s.info.(*gossipInfo).known) >= GossipKMax {
+			t.Fatalf("a counter reached %d: the test's premise fails", GossipKMax)
+		}
+	}
+	if !slices.Equal(tabs[0], tabs[1]) {
+		t.Error("tables differ between full anti-entropy and a never-reached counter")
+	}
+	if res[0].Utilization != res[1].Utilization || res[0].Started != res[1].Started || res[0].WaitMean != res[1].WaitMean {
+		t.Errorf("schedules differ: %+v vs %+v", res[0].Utilization, res[1].Utilization)
+	}
+	if res[1].MsgsPerNode <= res[0].MsgsPerNode {
+		t.Errorf("the counted exchange sends no notices: %v ≤ %v messages", res[1].MsgsPerNode, res[0].MsgsPerNode)
+	}
+}
+
+// TestGossipPartitionMatchesOnlyTheSchedulersShare: with
+// sched_split=partition scheduler k sends jobs only to nodes i with
+// i mod schedulers = k, and still runs the stream; shared uses every node.
+func TestGossipPartitionMatchesOnlyTheSchedulersShare(t *testing.T) {
+	in := genInstance(t, 40, 0, 1, 3, 2)
+	for _, split := range []string{SplitShared, SplitPartition} {
+		cfg := defaultConfig(VariantGossip)
+		cfg.Schedulers, cfg.SchedSplit, cfg.log = 4, split, true
+		s := newSim(in, cfg)
+		if err := s.run(context.Background(), solvers.NoProgress); err != nil {
+			t.Fatal(err)
+		}
+		of := map[int]int{}
+		for k, sn := range s.schedNode {
+			of[int(sn)] = k
+		}
+		matches, outside := 0, 0
+		for _, e := range s.log {
+			if e.Kind != "match" {
+				continue
+			}
+			matches++
+			if e.To%4 != of[e.From] {
+				outside++
+			}
+		}
+		res := s.result()
+		if matches == 0 || res.Utilization < 0.5 {
+			t.Fatalf("%s: %d matches, utilization %v", split, matches, res.Utilization)
+		}
+		if split == SplitPartition && outside > 0 {
+			t.Errorf("partition: %d of %d matches outside the scheduler's share", outside, matches)
+		}
+		if split == SplitShared && outside == 0 {
+			t.Errorf("shared: all %d matches inside i mod 4 = k", matches)
 		}
 	}
 }

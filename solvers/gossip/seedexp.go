@@ -88,6 +88,10 @@ func seedExperiments() []solvers.SeedExperiment {
 			[]int{100, 1000, 3000}, nil, map[string]any{"match_cost_us": []string{"50", "500", "2000"}}, both, nil)},
 		{"sens-length", "Sensitivity: run length and arrival process", sched("Fig. 8 sensitivity: run length",
 			[]int{10, 100, 1000}, map[string]any{"duration_h": []string{"6", "24"}, "arrivals": []string{ArrivalsPoisson, ArrivalsRegular}}, nil, both, nil)},
+		{"sens-table1", "Sensitivity of Table 1: the exchange's feedback counter, how the schedulers split the grid, the matching cost", sched("Table 1 sensitivity: counter, split, matching cost",
+			[]int{1000}, nil, map[string]any{"schedulers": ints(table1Sched), "gossip_k": []string{"0", "1"}, "sched_split": []string{SplitShared, SplitPartition}, "match_cost_us": []string{"0", "50", "500"}}, []string{VariantGossip}, t1)},
+		{"sens-table1-run", "Sensitivity of Table 1: offered load, run length, arrivals and warm-up", sched("Table 1 sensitivity: load, run length, warm-up",
+			[]int{1000}, map[string]any{"load": []string{"0.9", "1", "1.1"}, "duration_h": []string{"6", "24"}, "arrivals": []string{ArrivalsPoisson, ArrivalsRegular}}, map[string]any{"schedulers": []string{"1", "8"}, "warmup_h": []string{"1", "2", "3"}}, []string{VariantGossip}, nil)},
 	}
 	out := make([]solvers.SeedExperiment, len(defs))
 	for i, d := range defs {

@@ -1,6 +1,8 @@
 package gossip
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"schedlab/experiments"
@@ -12,7 +14,8 @@ func TestSeedExperimentsAreValidSweeps(t *testing.T) {
 	seeds := st.(solvers.SeedExperimenter).SeedExperiments()
 	want := map[string]int64{"fig6": 3 * 5, "fig7": 10 * 2 * 5, "fig8": 6 * 2 * 3, "fig9": 3 * 4 * 2 * 3, "table1": 4 * 3,
 		"sens-collect": 6 * 3 * 3 * 2 * 3, "sens-ads": 3 * 2 * 2 * 2 * 3, "sens-negotiator": 4 * 4 * 3, "sens-period": 3 * 4 * 2 * 3,
-		"sens-match": 3 * 3 * 2 * 3, "sens-length": 3 * 2 * 2 * 2 * 3}
+		"sens-match": 3 * 3 * 2 * 3, "sens-length": 3 * 2 * 2 * 2 * 3,
+		"sens-table1": 4 * 2 * 2 * 3 * 3, "sens-table1-run": 3 * 2 * 2 * 2 * 3 * 3}
 	if len(seeds) != len(want) {
 		t.Fatalf("%d seed experiments, want %d", len(seeds), len(want))
 	}
@@ -31,6 +34,21 @@ func TestSeedExperimentsAreValidSweeps(t *testing.T) {
 			if len(def.References) != 4 || def.References[0].Value != 0.939 || def.References[3].Value != 0.970 || def.References[3].Params["schedulers"] != "8" {
 				t.Errorf("table1 references %+v", def.References)
 			}
+		}
+	}
+}
+
+// TestWriteSeedExperiments writes every seed experiment's definition to
+// $GOSSIP_SEEDEXP_DIR/NAME.json for `schedlab sweep` (doc.go's sensitivity
+// numbers come from these files); without the variable it does nothing.
+func TestWriteSeedExperiments(t *testing.T) {
+	dir := os.Getenv("GOSSIP_SEEDEXP_DIR")
+	if dir == "" {
+		return
+	}
+	for _, s := range New().(solvers.SeedExperimenter).SeedExperiments() {
+		if err := os.WriteFile(filepath.Join(dir, s.Name+".json"), s.Definition, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -27,6 +27,8 @@ type SimConfig struct {
 	UpdateIntervalS float64 // central push: a node's periodic ad, s
 	NegotiatorS     float64 // central: negotiation cycle interval, s (0: match whenever the ads or the queue change)
 	GossipRefresh   string  // gossip: RefreshPeriodic or RefreshOnChange ("" too): when a state change enters a node's own record
+	SchedSplit      string  // gossip: SplitShared ("" too) or SplitPartition: which nodes a scheduler matches
+	GossipK         int     // gossip: "already known" notices after which a node stops sending an entry (§4.5 step 3); 0 = never stops (full anti-entropy)
 	ChurnPerH       float64 // leaves per node per hour (Poisson); 0 = none
 	DowntimeS       float64 // how long a leaving node stays away, s
 	WarmupS         float64 // utilization is averaged after this, s
@@ -161,13 +163,16 @@ func (s *sim) logf(e LogEntry) {
 
 // estimateBytes is the memory a run needs, roughly (saturating: a huge
 // input never wraps into a small estimate).
-func estimateBytes(n, sched int, durS, periodS float64, jobs int, gossip bool) int64 {
+func estimateBytes(n, sched int, durS, periodS float64, jobs int, gossip, counters bool) int64 {
 	N := int64(n)
 	b := solvers.SatAdd(solvers.SatMul(N, 64), solvers.SatMul(int64(jobs), 40))
 	if gossip {
 		hist := int64(min(float64(n)*(durS/periodS+2), math.MaxInt64/64))
 		b = solvers.SatAdd(b, solvers.SatMul(N, N, 4), solvers.SatMul(int64(sched), N, 8),
 			solvers.SatMul(hist, 9, 2)) // history, ×2 for slice growth
+		if counters {
+			b = solvers.SatAdd(b, solvers.SatMul(N, N)) // one uint8 "known" counter per table entry
+		}
 	}
 	return b
 }
@@ -192,7 +197,7 @@ func Simulate(ctx context.Context, in *Instance, cfg SimConfig, progress solvers
 	}
 	// The budget is the lower of memory_mb and the server's: a user can
 	// lower it, never raise it.
-	est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), cfg.Variant == VariantGossip)
+	est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), cfg.Variant == VariantGossip, cfg.GossipK > 0)
 	field := cfg.sizeField
 	if field == "" {
 		field = "nodes"
