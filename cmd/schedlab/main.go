@@ -3,7 +3,7 @@
 //
 //	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--nats-listen ADDR | --nats URL --creds FILE | --in-process] [--auth | --insecure-no-auth]
 //	schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D]
-//	schedlab sweep FILE [--out FILE] [--workers N]   (an experiment definition)
+//	schedlab sweep FILE|seed:FAMILY/NAME [--out FILE] [--workers N]   (an experiment definition)
 //	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
 //	schedlab token add [--db FILE] [--label L] NAME   (prints an API token)
 //	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]

@@ -17,12 +17,37 @@ import (
 	"schedlab/solvers/registry"
 )
 
+// definitionBytes reads an experiment definition: a file, or a family's
+// seed experiment written seed:FAMILY/NAME (the ones /reproduce lists).
+func definitionBytes(file string) ([]byte, error) {
+	ref, ok := strings.CutPrefix(file, "seed:")
+	if !ok {
+		return os.ReadFile(file)
+	}
+	family, name, _ := strings.Cut(ref, "/")
+	st, found := registry.Lookup(family)
+	if !found {
+		return nil, fmt.Errorf("%s: unknown strategy %q (see `schedlab strategies`)", file, family)
+	}
+	x, _ := st.(solvers.SeedExperimenter)
+	var names []string
+	if x != nil {
+		for _, sw := range x.SeedExperiments() {
+			if sw.Name == name {
+				return sw.Definition, nil
+			}
+			names = append(names, sw.Name)
+		}
+	}
+	return nil, fmt.Errorf("%s: %s has no seed experiment %q (it has: %s)", file, family, name, strings.Join(names, ", "))
+}
+
 // sweepCmd runs an experiment definition in this process, with the code
 // the server uses (experiments.Validate, Expand, Aggregate; every run
 // through runner.Execute under the budget), and writes {"rows": [...]}: one
 // row per cell, variant and metric, as GET /api/experiments/:id/results.
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const use = "usage: schedlab sweep FILE [--out results.json] [--keep a,b] [--workers N]"
+	const use = "usage: schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--keep a,b] [--workers N]"
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return errors.New(use)
 	}
@@ -37,7 +62,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(file)
+	data, err := definitionBytes(file)
 	if err != nil {
 		return err
 	}

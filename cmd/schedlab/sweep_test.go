@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -8,7 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+
+	"schedlab/solvers"
+	"schedlab/solvers/registry"
 )
 
 // TestSweepRunsADefinitionAndAggregatesIt runs the issue's example
@@ -158,5 +163,37 @@ func TestEAPMTable1AsAnExperimentMatchesTheReproduce(t *testing.T) {
 	}
 	if checked != 3*4 {
 		t.Errorf("compared %d means, want 3 γ × 4 methods", checked)
+	}
+}
+
+// TestSweepTakesASeedExperimentByName: `schedlab sweep seed:FAMILY/NAME`
+// runs the definition /reproduce lists, and a wrong name lists the right
+// ones.
+func TestSweepTakesASeedExperimentByName(t *testing.T) {
+	b, err := definitionBytes("seed:gossip/sens-table1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sw := range registry.All() {
+		x, ok := sw.(solvers.SeedExperimenter)
+		if !ok || sw.Info().Name != "gossip" {
+			continue
+		}
+		for _, e := range x.SeedExperiments() {
+			if e.Name == "sens-table1" && !bytes.Equal(e.Definition, b) {
+				t.Error("seed:gossip/sens-table1 is not gossip's definition")
+			}
+		}
+	}
+	_, err = definitionBytes("seed:gossip/nosuch")
+	if err == nil || !strings.Contains(err.Error(), "sens-table1") {
+		t.Errorf("an unknown seed experiment: %v, want the known names listed", err)
+	}
+	if _, err := definitionBytes("seed:nosuch/x"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("an unknown family: %v", err)
+	}
+	err = run(context.Background(), []string{"sweep", "seed:eapm/nosuch"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "table1") {
+		t.Errorf("sweep of an unknown seed experiment: %v", err)
 	}
 }

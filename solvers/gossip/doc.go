@@ -252,10 +252,9 @@
 // Each mechanism the issue lists, measured with the committed seed
 // experiments sens-* as they are (3 replicates, seeds 1–3; umeda2006,
 // 100 % load, 6 h, 2 h warm-up, record_cost_ms 5, match_cost_us 50
-// unless varied). Commands (issue 18, second pass): `GOSSIP_SEEDEXP_DIR=
-// DIR go test -run TestWriteSeedExperiments ./solvers/gossip/` writes
-// DIR/NAME.json, then `go run ./cmd/schedlab sweep DIR/NAME.json --out
-// NAME-results.json --workers 2` for NAME = sens-period, sens-ads,
+// unless varied). Commands (issue 18, second pass): `go run
+// ./cmd/schedlab sweep seed:gossip/NAME --out NAME-results.json --workers
+// 2` (the same definitions as DIR/NAME.json files then) for NAME = sens-period, sens-ads,
 // sens-negotiator, sens-match, sens-collect, sens-length. Numbers are the
 // mean utilization over the 3 seeds; a ratio is gossip's mean over
 // central's. (The first pass quoted ad-hoc sweeps with 2 seeds and a
@@ -319,9 +318,8 @@
 // 0.970: the rise (+0.026) is close to the seed's (+0.031), the level is
 // 0.018–0.035 low. Each plausible cause, measured with the seed
 // experiments sens-table1 and sens-table1-run (1000 nodes, gossip; each
-// run with `go run ./cmd/schedlab sweep FILE --workers 2` on the
-// definition written by `GOSSIP_SEEDEXP_DIR=DIR go test -run
-// TestWriteSeedExperiments ./solvers/gossip/`; both as committed, 3
+// run with `go run ./cmd/schedlab sweep seed:gossip/NAME --workers 2`;
+// both as committed, 3
 // seeds; utilization at 1 / 2 / 4 / 8 schedulers unless said):
 //
 //   - The exchange's feedback counter (gossip_k, 6 h, match 50 µs):

@@ -1,8 +1,6 @@
 package gossip
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"schedlab/experiments"
@@ -34,21 +32,6 @@ func TestSeedExperimentsAreValidSweeps(t *testing.T) {
 			if len(def.References) != 4 || def.References[0].Value != 0.939 || def.References[3].Value != 0.970 || def.References[3].Params["schedulers"] != "8" {
 				t.Errorf("table1 references %+v", def.References)
 			}
-		}
-	}
-}
-
-// TestWriteSeedExperiments writes every seed experiment's definition to
-// $GOSSIP_SEEDEXP_DIR/NAME.json for `schedlab sweep` (doc.go's sensitivity
-// numbers come from these files); without the variable it does nothing.
-func TestWriteSeedExperiments(t *testing.T) {
-	dir := os.Getenv("GOSSIP_SEEDEXP_DIR")
-	if dir == "" {
-		return
-	}
-	for _, s := range New().(solvers.SeedExperimenter).SeedExperiments() {
-		if err := os.WriteFile(filepath.Join(dir, s.Name+".json"), s.Definition, 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
 }
