@@ -97,7 +97,7 @@ const usage = `usage:
   schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--auth | --insecure-no-auth]
                    [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process]
   schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D]   (joins a server's queue and executes runs)
-  schedlab sweep FILE [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML)
+  schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
   schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
