@@ -217,20 +217,25 @@ func RunConfig(ctx context.Context, in *Instance, cfg SimConfig, progress func(d
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
+	pl, before := plannerOf(cfg)
+	return Simulate(ctx, in, cfg, pl, before, progress)
+}
+
+// plannerOf is cfg's planner and, for css and fair, where it leaves the
+// windows before the shift (Simulate's before).
+func plannerOf(cfg SimConfig) (Planner, *[]Window) {
 	if cfg.Variant == VariantBackfill || cfg.Variant == VariantCombined {
 		bp := &BackfillPlanner{Depth: cfg.Depth}
 		if cfg.EarlyMin > 0 {
 			bp.Early = cfg.earlyLaw()
 		}
 		if cfg.Variant == VariantBackfill {
-			return Simulate(ctx, in, cfg, bp, nil, progress)
+			return bp, nil
 		}
 		fair := cfg
 		fair.Variant = VariantFair
-		cp := &CombinedPlanner{Fair: NewBatchPlanner(fair, nil), Backfill: bp, Share: cfg.Share, Priority: cfg.Priority}
-		return Simulate(ctx, in, cfg, cp, nil, progress)
+		return &CombinedPlanner{Fair: NewBatchPlanner(fair, nil), Backfill: bp, Share: cfg.Share, Priority: cfg.Priority}, nil
 	}
 	var before []Window
-	pl := NewBatchPlanner(cfg, &before)
-	return Simulate(ctx, in, cfg, pl, &before, progress)
+	return NewBatchPlanner(cfg, &before), &before
 }
