@@ -206,8 +206,16 @@
 // price_law, local_load, interval) whether some value reproduces Fig 7's
 // crossing, Table 3's growing lead and Fig 3's best k. The seed's sweeps
 // are experiment definitions (seedexp.go, the family's Seeds): table1,
-// fig3, fig4, table3, figs5-8 with the paper's printed numbers as
-// references, and sensitivity-* over each unknown.
+// table2, fig3, fig4, table3, figs5-8 with the paper's printed numbers as
+// references, and sensitivity-* over each unknown. table2 runs the run
+// parameter owner_price (the price per time unit of Table 2's owner's
+// node, the node of median performance, in every cycle; its report adds
+// owner_load_time, owner_utilization, owner_profit and
+// owner_market_price) over the seed's c = 2 … 10 in our cost units, the
+// paper's L, U, P and Y as references; the seed gives no price unit, so
+// its notes say to compare the profit's peak with owner_market_price.
+// The reproduce's Table 2 prices the same node the same way
+// (withOwnerPrice), at 0.25 … 2 × its market price.
 //
 // # Parameters
 //
@@ -223,7 +231,8 @@
 // limit and shift apply to css, fair and combined; k to fair and combined;
 // depth to backfill and combined; css_share and priority to combined;
 // policy, gantt_start_h and gantt_span_h to batch; cycles, early,
-// early_min, gantt_cycle and unit_s to the slot variants; procs, size and
+// early_min, gantt_cycle, carry, owner_price and unit_s to the slot
+// variants (owner_price is an error on a trace); procs, size and
 // estimates to every variant (the slot variants read them to cut a trace
 // into cycles). shift and early are booleans (true/false). configOf turns a
 // Config into the SimConfig of one simulation.
