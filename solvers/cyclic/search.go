@@ -65,6 +65,7 @@ type searcher struct {
 	lo, hi, loaded         int
 	least                  []float64
 	cursor, wakeNext, wake []int32
+	fcur                   []int32 // first: per node the first range not ended before the step
 
 	opened                []int32 // nodes whose ranges opened at the last time applied
 	nodes                 []int32 // the nodes (eligible indices) with a range
@@ -213,10 +214,24 @@ func (sr *searcher) load(q *query, lo, hi int) bool {
 			continue // no window with it beats the best (finish: from lo on)
 		}
 		sr.least[k] = v
-		sr.cursor[k] = 0
+		sr.cursor[k] = int32(firstEnding(r.ranges[k].spans, lo))
 		any = sr.schedule(q, k) || any
 	}
 	return any
+}
+
+// firstEnding is the index of the first of spans (in time order) that
+// ends at t or later, len(spans) if none.
+func firstEnding(spans []span, t int) int {
+	i, j := 0, len(spans)
+	for i < j {
+		if h := int(uint(i+j) >> 1); int(spans[h].b) < t {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
 }
 
 // schedule puts node k in the wake list of the word where its next range
@@ -474,15 +489,10 @@ func (sr *searcher) probe(q *query, lo int) {
 	r.order()
 	sr.clearIn()
 	for _, k := range sr.nodes {
-		for _, sp := range r.ranges[k].spans {
-			if int(sp.a) > lo {
-				break // spans are in time order
-			}
-			if lo <= int(sp.b) {
-				sr.add(r, int(k))
-				sr.slotStart[k] = int(sp.a)
-				break
-			}
+		spans := r.ranges[k].spans
+		if i := firstEnding(spans, lo); i < len(spans) && int(spans[i].a) <= lo {
+			sr.add(r, int(k))
+			sr.slotStart[k] = int(spans[i].a)
 		}
 	}
 	if sr.count < r.M {
@@ -500,6 +510,10 @@ func (sr *searcher) phase(q *query, lo, hi int) {
 	if q.mode != ModeFirstFit && q.mode != CritStart && q.mode != modeCheapest {
 		sr.sweep(q, lo, hi)
 		return
+	}
+	sr.fcur = grow(sr.fcur, len(q.r.Eligible))
+	for _, k := range sr.nodes {
+		sr.fcur[k] = 0
 	}
 	for lo < hi {
 		h := min(hi, lo+64)
@@ -523,14 +537,17 @@ func (sr *searcher) first(q *query, lo, hi int) bool {
 	var opens uint64
 	step := sr.step[:0] // the ranges meeting the step
 	for _, k := range sr.nodes {
-		for _, sp := range r.ranges[k].spans {
+		spans := r.ranges[k].spans
+		i := int(sr.fcur[k])
+		for i < len(spans) && int(spans[i].b) < lo {
+			i++ // ended before the step: before every later step too
+		}
+		sr.fcur[k] = int32(i)
+		for _, sp := range spans[i:] {
 			if int(sp.a) >= hi {
 				break // spans are in time order
 			}
 			a0, b0 := max(int(sp.a), lo), min(int(sp.b), hi-1)
-			if a0 > b0 {
-				continue
-			}
 			diff[a0-lo]++
 			diff[b0+1-lo]--
 			opens |= 1 << (a0 - lo)
