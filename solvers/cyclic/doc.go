@@ -201,10 +201,15 @@
 // conclusions, each verdict computed by the rule its row states (rules
 // tested in claims_test.go). The sensitivity rows read
 // data/sensitivity.json, the reduced study of sensitivity.go (nodes 6 and
-// 50, few cycles; regenerate with CYCLIC_SENS=<cycles> go test -run
-// TestSensitivityData): for each unknown (volume_scale, nodes_max,
-// price_law, local_load, interval) whether some value reproduces Fig 7's
-// crossing, Table 3's growing lead and Fig 3's best k. The seed's sweeps
+// 150, the ends of Figs 5–8's axis, where the seed's curves have crossed;
+// the cycles per run are in the file; regenerate with
+// CYCLIC_SENS=<cycles> go test -run TestSensitivityData, minutes; go test
+// checks the stored file's shape and runs the study on 2 cycles): for
+// each unknown (volume_scale, nodes_max, price_law, local_load, interval)
+// whether some value reproduces Fig 7's crossing (with the per-cycle
+// paired gap in F and its 95 % confidence interval at both node counts,
+// so a reader sees whether the sign is sure), Table 3's growing lead and
+// Fig 3's best k. The seed's sweeps
 // are experiment definitions (seedexp.go, the family's Seeds): table1,
 // table2, fig3, fig4, table3, figs5-8 with the paper's printed numbers as
 // references, and sensitivity-* over each unknown. table2 runs the run

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"schedlab/solvers"
@@ -202,6 +203,20 @@ func TestPinnedReproduce(t *testing.T) {
 	r, err := New().Reproduce(context.Background(), solvers.Params{"cycles": "10", "flow_cycles": "10"}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The sensitivity rows of Claims read data/sensitivity.json, which
+	// has its own command: not pinned here.
+	for i, tb := range r.Tables {
+		if tb.Title != "Claims" {
+			continue
+		}
+		rows := tb.Rows[:0:0]
+		for _, row := range tb.Rows {
+			if c, ok := row[0].(string); !ok || !strings.HasPrefix(c, "Sensitivity") {
+				rows = append(rows, row)
+			}
+		}
+		r.Tables[i].Rows = rows
 	}
 	got, err := json.Marshal(r)
 	if err != nil {
