@@ -288,10 +288,11 @@ func (sr *searcher) loadWord(q *query, w int) {
 	}
 }
 
-// nextLoaded is next for the sweep: the words it reaches are loaded first.
+// nextLoaded is next for the sweep: the words it reaches are loaded
+// first (q nil: none, as for next).
 func (sr *searcher) nextLoaded(q *query, t int) int {
 	for w := t >> 6; w < sr.words; w++ {
-		if w > sr.loaded {
+		if q != nil && w > sr.loaded {
 			sr.loadWord(q, w)
 			sr.loaded = w
 		}
@@ -310,20 +311,7 @@ func (sr *searcher) nextLoaded(q *query, t int) int {
 
 // next returns the next event time at or after t (−1 if none), clearing
 // its bit.
-func (sr *searcher) next(t int) int {
-	for w := t >> 6; w < sr.words; w++ {
-		x := sr.bits[w]
-		if w == t>>6 {
-			x &^= (1 << (t & 63)) - 1
-		}
-		if x != 0 {
-			s := w<<6 + bits.TrailingZeros64(x)
-			sr.bits[w] &^= 1 << (s & 63)
-			return s
-		}
-	}
-	return -1
-}
+func (sr *searcher) next(t int) int { return sr.nextLoaded(nil, t) }
 
 // drain clears the event lists of a sweep stopped early.
 func (sr *searcher) drain(t int) {
