@@ -287,16 +287,19 @@ func (c *Claims) sensitivity(d *SensData) {
 			var v, txt, claim, paper string
 			switch m {
 			case "study":
-				claim = "Sensitivity (" + u.Param + "): does some value make CSS+shift beat backfilling on F with many nodes but not with few (Fig 7's crossing)?"
+				claim = "Sensitivity (" + u.Param + "): does some value make CSS+shift beat backfilling on F with many nodes but not with few (Fig 7's crossing; the lead with many nodes must exceed its 95 % CI)?"
 				paper = "crossing"
 				v, txt = any(vals, func(sv SensValue) (bool, string) {
 					sh, bf := sv.Study["css+shift"], sv.Study["backfill"]
 					few, many := bf[0][2]-sh[0][2], bf[len(bf)-1][2]-sh[len(sh)-1][2]
 					txt := fmt.Sprintf("%+.0f/%+.0f", few, many)
+					sure := true // CSS+shift's lead with many nodes is more than noise
 					if len(sv.FGap) == len(bf) {
-						txt += fmt.Sprintf(" (per cycle %+.1f ± %.1f / %+.1f ± %.1f)", sv.FGap[0][0], sv.FGap[0][1], sv.FGap[len(bf)-1][0], sv.FGap[len(bf)-1][1])
+						g := sv.FGap[len(bf)-1]
+						txt += fmt.Sprintf(" (per cycle %+.1f ± %.1f / %+.1f ± %.1f)", sv.FGap[0][0], sv.FGap[0][1], g[0], g[1])
+						sure = g[1] >= 0 && g[0]-g[1] > 0
 					}
-					return verdictCross(few, many) == Holds, txt
+					return verdictCross(few, many) == Holds && sure, txt
 				})
 				txt = "backfilling − CSS+shift F at " + fmt.Sprint(d.Nodes) + " nodes (pooled; per-cycle mean ± 95 % CI in brackets): " + txt
 			case "table3":

@@ -259,3 +259,26 @@ func TestPairedGap(t *testing.T) {
 		t.Errorf("one cycle: %v, want no interval (−1)", g)
 	}
 }
+
+// A value reproduces Fig 7's crossing only when CSS+shift's lead with many
+// nodes is more than its confidence interval.
+func TestSensitivityCrossingNeedsInterval(t *testing.T) {
+	verdict := func(gap, ci float64) string {
+		pt := func(f float64) [4]float64 { return [4]float64{0, 0, f, 0} }
+		d := &SensData{Cycles: 400, Nodes: []int{6, 150}, Unknowns: map[string][]SensValue{"interval": {{
+			Value:  "600",
+			Study:  map[string][][4]float64{"backfill": {pt(50), pt(40 + gap)}, "css+shift": {pt(51), pt(40)}},
+			FGap:   [][2]float64{{-1, 0.5}, {gap, ci}},
+			Table3: []float64{100, 60, 80, 50},
+		}}}}
+		var c Claims
+		c.sensitivity(d)
+		return c.Table().Rows[0][3].(string)
+	}
+	if v := verdict(2, 1.7); v != Holds {
+		t.Errorf("lead 2 ± 1.7: %s, want %s", v, Holds)
+	}
+	if v := verdict(2, 2.9); v != DoesNotHold {
+		t.Errorf("lead 2 ± 2.9: %s, want %s", v, DoesNotHold)
+	}
+}
