@@ -134,11 +134,19 @@
 //     finish and cost first try the window at the phase's first start,
 //     then sweep time once, loading only the nodes that could beat it, the
 //     candidates kept up to date from per-time events, and try a start
-//     only if a node opening there could beat the best so far; a search
+//     only if a node opening there could beat the best so far; the sweep
+//     loads each node's ranges lazily, 64 time units at a time, so a sweep
+//     that stops early (a window as good as the bound) loads nothing
+//     after it, with the same events where it runs; a search
 //     records a bound on the windows before its best, so the next one may
 //     skip the starts before it. First fit and start count candidates per
 //     time in 64-unit steps and look at the nodes only at a start with m
-//     of them. The DP runs over each job's Pareto frontier of (limited
+//     of them, each node's ranges followed by a cursor across the steps.
+//     The alternatives are released in one pass over each node's busy
+//     intervals (releaseAlternatives), not one deletion a slot. Every
+//     plan of 40 configurations and the reduced reproduce's report are
+//     pinned (pin_test.go), so a speed change cannot move a result
+//     unnoticed. The DP runs over each job's Pareto frontier of (limited
 //     quantity, objective). A run recycles its memory: requests (a job
 //     planned again gets its own back, orders and ranges included), cycle
 //     domains, the plan's storage (valid until the planner's next Plan),
