@@ -27,6 +27,7 @@ type Config struct {
 	EarlyMin   float64 // lower bound of the early-completion fraction
 	GanttCycle int     // the cycle drawn as a Gantt, 1-based
 	Carry      bool    // carry a cycle's unplanned jobs into the next batch
+	OwnerPrice float64 // Table 2: the price of the owner's node (median performance); 0: as drawn
 
 	// A trace (Format "swf").
 	Policy      string  // batch: queue policy (batch.Policy)
@@ -53,6 +54,7 @@ func DefaultConfig() Config {
 		EarlyMin:   0.2,           // the seed's U[0.2, 1]
 		GanttCycle: 1,             // the workload's own cycle
 		Carry:      true,          // a job waits for a later cycle (§1.1, Fig. 1); the seed's experiments use independent cycles (carry=false)
+		OwnerPrice: 0,             // the drawn prices: no node is Table 2's
 
 		Policy:      string(batch.EASY), // the archive's most common policy
 		Procs:       0,                  // the trace header's MaxProcs (MaxNodes without it)
@@ -99,6 +101,9 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 		For(slot...)
 	ps.Bool(&c.Carry, "carry",
 		"true: a job with no alternative is carried into the next cycle's batch, ahead of the new jobs (seed §1.1, Fig. 1). false: cycles are independent, as in the seed's experiments («5000 отдельных циклов», §2.2; «5000 независимых циклов», §3.1): such a job is a failure of its cycle and leaves. Default true.").
+		For(slot...)
+	ps.Float(&c.OwnerPrice, "owner_price", "cost units", 0, 1e6,
+		"Table 2 (seed §2.4, «стоимость ресурса» c of one owner's node): the price per time unit of the owner's node, the domain's node of median performance, in every cycle; the report then shows that node's owner_load_time (the VO's processor time on it per cycle), owner_utilization (÷ interval), owner_profit (price × load time per cycle) and owner_market_price (its price law's price, without the owner's markup; a workload without a generator has none). Later cycles' budgets see the new price, as the owner's offer. 0: the drawn prices. Applies to a slot workload, not a trace. Default 0.").
 		For(slot...)
 	ps.Int(&c.GanttCycle, "gantt_cycle", "cycle", 1, 100_000,
 		"The cycle whose plan is drawn as a Gantt (nodes as lanes, local jobs grey, chosen windows by job, unchosen alternatives outlined; with shift, before and after). Must be ≤ cycles. Default 1.").

@@ -167,13 +167,11 @@ func (p *BatchPlanner) planSubBatch(ctx context.Context, d *Domain, batch []Job,
 		return err
 	}
 	withAlts, idx := p.withAlts[:0], p.idx[:0]
+	if err := d.releaseAlternatives(alts); err != nil {
+		return err
+	}
 	for i, a := range alts {
 		cp.Jobs[lo+i].Alts = a
-		for _, w := range a {
-			if err := d.ReleaseWindow(w); err != nil {
-				return err
-			}
-		}
 		if len(a) > 0 {
 			withAlts = append(withAlts, a)
 			idx = append(idx, lo+i)

@@ -134,11 +134,19 @@
 //     finish and cost first try the window at the phase's first start,
 //     then sweep time once, loading only the nodes that could beat it, the
 //     candidates kept up to date from per-time events, and try a start
-//     only if a node opening there could beat the best so far; a search
+//     only if a node opening there could beat the best so far; the sweep
+//     loads each node's ranges lazily, 64 time units at a time, so a sweep
+//     that stops early (a window as good as the bound) loads nothing
+//     after it, with the same events where it runs; a search
 //     records a bound on the windows before its best, so the next one may
 //     skip the starts before it. First fit and start count candidates per
 //     time in 64-unit steps and look at the nodes only at a start with m
-//     of them. The DP runs over each job's Pareto frontier of (limited
+//     of them, each node's ranges followed by a cursor across the steps.
+//     The alternatives are released in one pass over each node's busy
+//     intervals (releaseAlternatives), not one deletion a slot. Every
+//     plan of 40 configurations and the reduced reproduce's report are
+//     pinned (pin_test.go), so a speed change cannot move a result
+//     unnoticed. The DP runs over each job's Pareto frontier of (limited
 //     quantity, objective). A run recycles its memory: requests (a job
 //     planned again gets its own back, orders and ranges included), cycle
 //     domains, the plan's storage (valid until the planner's next Plan),
@@ -201,13 +209,26 @@
 // conclusions, each verdict computed by the rule its row states (rules
 // tested in claims_test.go). The sensitivity rows read
 // data/sensitivity.json, the reduced study of sensitivity.go (nodes 6 and
-// 50, few cycles; regenerate with CYCLIC_SENS=<cycles> go test -run
-// TestSensitivityData): for each unknown (volume_scale, nodes_max,
-// price_law, local_load, interval) whether some value reproduces Fig 7's
-// crossing, Table 3's growing lead and Fig 3's best k. The seed's sweeps
+// 150, the ends of Figs 5–8's axis, where the seed's curves have crossed;
+// the cycles per run are in the file; regenerate with
+// CYCLIC_SENS=<cycles> go test -run TestSensitivityData, minutes; go test
+// checks the stored file's shape and runs the study on 2 cycles): for
+// each unknown (volume_scale, nodes_max, price_law, local_load, interval)
+// whether some value reproduces Fig 7's crossing (with the per-cycle
+// paired gap in F and its 95 % confidence interval at both node counts,
+// so a reader sees whether the sign is sure), Table 3's growing lead and
+// Fig 3's best k. The seed's sweeps
 // are experiment definitions (seedexp.go, the family's Seeds): table1,
-// fig3, fig4, table3, figs5-8 with the paper's printed numbers as
-// references, and sensitivity-* over each unknown.
+// table2, fig3, fig4, table3, figs5-8 with the paper's printed numbers as
+// references, and sensitivity-* over each unknown. table2 runs the run
+// parameter owner_price (the price per time unit of Table 2's owner's
+// node, the node of median performance, in every cycle; its report adds
+// owner_load_time, owner_utilization, owner_profit and
+// owner_market_price) over the seed's c = 2 … 10 in our cost units, the
+// paper's L, U, P and Y as references; the seed gives no price unit, so
+// its notes say to compare the profit's peak with owner_market_price.
+// The reproduce's Table 2 prices the same node the same way
+// (withOwnerPrice), at 0.25 … 2 × its market price.
 //
 // # Parameters
 //
@@ -223,7 +244,8 @@
 // limit and shift apply to css, fair and combined; k to fair and combined;
 // depth to backfill and combined; css_share and priority to combined;
 // policy, gantt_start_h and gantt_span_h to batch; cycles, early,
-// early_min, gantt_cycle and unit_s to the slot variants; procs, size and
+// early_min, gantt_cycle, carry, owner_price and unit_s to the slot
+// variants (owner_price is an error on a trace); procs, size and
 // estimates to every variant (the slot variants read them to cut a trace
 // into cycles). shift and early are booleans (true/false). configOf turns a
 // Config into the SimConfig of one simulation.

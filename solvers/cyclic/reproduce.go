@@ -258,10 +258,8 @@ func table2(set ReproSetting) (*ReproExperiment, error) {
 	market := set.Base.basePrice(in.Nodes[owner].Perf)
 	var runs []*ReproRun
 	for _, r := range table2Ratios {
-		cp := *in
-		cp.Nodes = append([]Node(nil), in.Nodes...)
-		cp.Nodes[owner].Price = round2(r * market)
-		runs = append(runs, &ReproRun{Name: fmt.Sprintf("Table 2 price %g × market", r), In: &cp, Cfg: runCfg(set, VariantFair, set.Strategy, 1)})
+		cp, _ := withOwnerPrice(in, round2(r*market))
+		runs = append(runs, &ReproRun{Name: fmt.Sprintf("Table 2 price %g × market", r), In: cp, Cfg: runCfg(set, VariantFair, set.Strategy, 1)})
 	}
 	return &ReproExperiment{Runs: runs, Build: func(r *solvers.Report) {
 		T := float64(in.Interval)
@@ -270,12 +268,12 @@ func table2(set ReproSetting) (*ReproExperiment, error) {
 		for i, ratio := range table2Ratios {
 			res := runs[i].Res
 			nc := float64(len(res.Cycles))
-			load := res.NodeLoad[owner] / nc
+			o := ownerOf(runs[i].In, res, owner)
 			c := runs[i].In.Nodes[owner].Price
-			t2.Rows = append(t2.Rows, []any{ratio, c, load, load / T, res.NodeIncom[owner] / nc, float64(res.Failures) / nc})
+			t2.Rows = append(t2.Rows, []any{ratio, c, o.load, o.load / T, o.profit, float64(res.Failures) / nc})
 			st.ratio = append(st.ratio, ratio)
-			st.load = append(st.load, load)
-			st.profit = append(st.profit, res.NodeIncom[owner]/nc)
+			st.load = append(st.load, o.load)
+			st.profit = append(st.profit, o.profit)
 			st.fail = append(st.fail, float64(res.Failures)/nc)
 		}
 		pub := solvers.Table{Title: "Table 2 (paper)", Columns: []string{"price", "load_time", "utilization", "profit", "failures"}}

@@ -59,6 +59,14 @@ type searcher struct {
 	bits  []uint64 // times with events (all zero between sweeps)
 	words int      // the words of bits the sweep's times fall in
 
+	// the lazy load of a sweep (see load): its cut and bounds, per node
+	// its least value and next range, per word the nodes waiting for it
+	cutAt                  cutoff
+	lo, hi, loaded         int
+	least                  []float64
+	cursor, wakeNext, wake []int32
+	fcur                   []int32 // first: per node the first range not ended before the step
+
 	opened                []int32 // nodes whose ranges opened at the last time applied
 	nodes                 []int32 // the nodes (eligible indices) with a range
 	own                   []int32 // collect's list when it has no history
@@ -174,13 +182,26 @@ func (sr *searcher) push(t int, e event) {
 	sr.bits[t>>6] |= 1 << (t & 63)
 }
 
-// load puts q's ranges, cut to starts in [lo, hi), into the event lists,
-// leaving out those of nodes that cannot be in a window beating q.best;
-// it reports whether any is left.
+// load prepares the lazy loading of q's ranges, cut to starts in [lo,
+// hi), into the event lists, leaving out those of nodes that cannot be in
+// a window beating q.best (as it is now); it reports whether any is left.
+// Each node waits in the list of the 64-unit word of its next range's
+// opening (wake) until the sweep reaches that word (loadWord): a sweep
+// that stops early never loads the ranges after it. The events, and so
+// the sweep, are the same as if every range were loaded at once.
 func (sr *searcher) load(q *query, lo, hi int) bool {
 	sr.ev = sr.ev[:0]
 	r := q.r
-	cut := q.cut(lo)
+	sr.cutAt = q.cut(lo)
+	sr.lo, sr.hi = lo, hi
+	n := len(r.Eligible)
+	sr.cursor, sr.wakeNext, sr.least = grow(sr.cursor, n), grow(sr.wakeNext, n), grow(sr.least, n)
+	sr.wake = grow(sr.wake, len(sr.bits))
+	for w := range sr.wake {
+		sr.wake[w] = -1
+	}
+	sr.loaded = lo>>6 - 1
+	any := false
 	for _, k := range sr.nodes {
 		n := r.Eligible[k]
 		var v float64 // the node's least value (finish: add the start)
@@ -189,31 +210,92 @@ func (sr *searcher) load(q *query, lo, hi int) bool {
 		} else {
 			v = float64(r.Time[n])
 		}
-		if q.mode == CritFinish && !cut.pass(v+float64(lo)) || q.mode != CritFinish && !cut.pass(v) {
+		if q.mode == CritFinish && !sr.cutAt.pass(v+float64(lo)) || q.mode != CritFinish && !sr.cutAt.pass(v) {
 			continue // no window with it beats the best (finish: from lo on)
 		}
-		for _, sp := range r.ranges[k].spans {
-			if int(sp.a) >= hi {
-				break // spans are in time order
+		sr.least[k] = v
+		sr.cursor[k] = int32(firstEnding(r.ranges[k].spans, lo))
+		any = sr.schedule(q, k) || any
+	}
+	return any
+}
+
+// firstEnding is the index of the first of spans (in time order) that
+// ends at t or later, len(spans) if none.
+func firstEnding(spans []span, t int) int {
+	i, j := 0, len(spans)
+	for i < j {
+		if h := int(uint(i+j) >> 1); int(spans[h].b) < t {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
+}
+
+// schedule puts node k in the wake list of the word where its next range
+// (from its cursor on) opens, skipping the ranges that end before lo; it
+// reports whether it has one.
+func (sr *searcher) schedule(q *query, k int32) bool {
+	spans := q.r.ranges[k].spans
+	for i := int(sr.cursor[k]); i < len(spans); i++ {
+		sp := spans[i]
+		if int(sp.a) >= sr.hi {
+			return false // spans are in time order
+		}
+		a0, b0 := max(int(sp.a), sr.lo), min(int(sp.b), sr.hi-1)
+		if a0 > b0 {
+			continue
+		}
+		if q.mode == CritFinish && !sr.cutAt.pass(sr.least[k]+float64(a0)) {
+			return false // the later spans start later still
+		}
+		sr.cursor[k] = int32(i)
+		w := a0 >> 6
+		sr.wakeNext[k] = sr.wake[w]
+		sr.wake[w] = k
+		return true
+	}
+	return false
+}
+
+// loadWord loads the ranges opening in word w of the nodes waiting for
+// it, and puts each node in the wake list of its next range.
+func (sr *searcher) loadWord(q *query, w int) {
+	k := sr.wake[w]
+	sr.wake[w] = -1
+	for k >= 0 {
+		nk := sr.wakeNext[k]
+		spans := q.r.ranges[k].spans
+		i := int(sr.cursor[k])
+		for ; i < len(spans); i++ {
+			sp := spans[i]
+			a0, b0 := max(int(sp.a), sr.lo), min(int(sp.b), sr.hi-1)
+			if a0>>6 != w || int(sp.a) >= sr.hi || a0 > b0 {
+				break
 			}
-			a0, b0 := max(int(sp.a), lo), min(int(sp.b), hi-1)
-			if a0 > b0 {
-				continue
-			}
-			if q.mode == CritFinish && !cut.pass(v+float64(a0)) {
-				break // the later spans start later still
+			if q.mode == CritFinish && !sr.cutAt.pass(sr.least[k]+float64(a0)) {
+				i = len(spans) // the later spans start later still
+				break
 			}
 			sr.push(a0, event{k: k, a: sp.a})
 			sr.push(b0+1, event{k: ^k})
 		}
+		sr.cursor[k] = int32(i)
+		sr.schedule(q, k)
+		k = nk
 	}
-	return len(sr.ev) > 0
 }
 
-// next returns the next event time at or after t (−1 if none), clearing
-// its bit.
-func (sr *searcher) next(t int) int {
+// nextLoaded is next for the sweep: the words it reaches are loaded
+// first (q nil: none, as for next).
+func (sr *searcher) nextLoaded(q *query, t int) int {
 	for w := t >> 6; w < sr.words; w++ {
+		if q != nil && w > sr.loaded {
+			sr.loadWord(q, w)
+			sr.loaded = w
+		}
 		x := sr.bits[w]
 		if w == t>>6 {
 			x &^= (1 << (t & 63)) - 1
@@ -226,6 +308,10 @@ func (sr *searcher) next(t int) int {
 	}
 	return -1
 }
+
+// next returns the next event time at or after t (−1 if none), clearing
+// its bit.
+func (sr *searcher) next(t int) int { return sr.nextLoaded(nil, t) }
 
 // drain clears the event lists of a sweep stopped early.
 func (sr *searcher) drain(t int) {
@@ -346,7 +432,7 @@ func (sr *searcher) sweep(q *query, lo, hi int) bool {
 	r := q.r
 	r.order()
 	sr.clearIn()
-	for t := sr.next(lo); t >= 0; t = sr.next(t + 1) {
+	for t := sr.nextLoaded(q, lo); t >= 0; t = sr.nextLoaded(q, t+1) {
 		sr.apply(r, t)
 		if len(sr.opened) == 0 || sr.count < r.M {
 			continue
@@ -391,15 +477,10 @@ func (sr *searcher) probe(q *query, lo int) {
 	r.order()
 	sr.clearIn()
 	for _, k := range sr.nodes {
-		for _, sp := range r.ranges[k].spans {
-			if int(sp.a) > lo {
-				break // spans are in time order
-			}
-			if lo <= int(sp.b) {
-				sr.add(r, int(k))
-				sr.slotStart[k] = int(sp.a)
-				break
-			}
+		spans := r.ranges[k].spans
+		if i := firstEnding(spans, lo); i < len(spans) && int(spans[i].a) <= lo {
+			sr.add(r, int(k))
+			sr.slotStart[k] = int(spans[i].a)
 		}
 	}
 	if sr.count < r.M {
@@ -417,6 +498,10 @@ func (sr *searcher) phase(q *query, lo, hi int) {
 	if q.mode != ModeFirstFit && q.mode != CritStart && q.mode != modeCheapest {
 		sr.sweep(q, lo, hi)
 		return
+	}
+	sr.fcur = grow(sr.fcur, len(q.r.Eligible))
+	for _, k := range sr.nodes {
+		sr.fcur[k] = 0
 	}
 	for lo < hi {
 		h := min(hi, lo+64)
@@ -440,14 +525,17 @@ func (sr *searcher) first(q *query, lo, hi int) bool {
 	var opens uint64
 	step := sr.step[:0] // the ranges meeting the step
 	for _, k := range sr.nodes {
-		for _, sp := range r.ranges[k].spans {
+		spans := r.ranges[k].spans
+		i := int(sr.fcur[k])
+		for i < len(spans) && int(spans[i].b) < lo {
+			i++ // ended before the step: before every later step too
+		}
+		sr.fcur[k] = int32(i)
+		for _, sp := range spans[i:] {
 			if int(sp.a) >= hi {
 				break // spans are in time order
 			}
 			a0, b0 := max(int(sp.a), lo), min(int(sp.b), hi-1)
-			if a0 > b0 {
-				continue
-			}
 			diff[a0-lo]++
 			diff[b0+1-lo]--
 			opens |= 1 << (a0 - lo)

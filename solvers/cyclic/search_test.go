@@ -225,6 +225,7 @@ func TestAlternativesAreDisjointAndReleasable(t *testing.T) {
 			t.Fatal(err)
 		}
 		check := before.Clone()
+		batch := d.Clone()
 		for _, a := range alts {
 			for _, w := range a {
 				if err := check.OccupyWindow(w); err != nil {
@@ -233,9 +234,20 @@ func TestAlternativesAreDisjointAndReleasable(t *testing.T) {
 				must(d.ReleaseWindow(w))
 			}
 		}
+		// releaseAlternatives, all in one pass, restores the same domain
+		must(batch.releaseAlternatives(alts))
 		for n := range d.Nodes() {
-			if len(d.Busy(n)) != len(before.Busy(n)) {
+			if !slices.Equal(d.Busy(n), before.Busy(n)) || !slices.Equal(batch.Busy(n), before.Busy(n)) {
 				t.Fatal("releasing alternatives did not restore the domain")
+			}
+		}
+		// a window not busy any more is an error, as ReleaseWindow's
+		for _, a := range alts {
+			if len(a) > 0 {
+				if err := batch.releaseAlternatives([][]Window{a[:1]}); err == nil {
+					t.Fatal("releasing a free window accepted")
+				}
+				break
 			}
 		}
 	}

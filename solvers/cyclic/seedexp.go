@@ -48,6 +48,13 @@ func seedExperiments() []solvers.SeedExperiment {
 	for i, m := range []string{"n_alternatives", "start", "runtime", "finish"} {
 		t1 = append(t1, ref{src + ", Table 1 (CSS row)", m, VariantCSS, nil, paperT1["css"][i]})
 	}
+	var t2 []ref
+	for i, c := range paperT2Prices {
+		at := map[string]string{"owner_price": g(c)}
+		for k, m := range []string{"owner_load_time", "owner_utilization", "owner_profit", "failure_rate"} {
+			t2 = append(t2, ref{src + ", Table 2", m, VariantFair, at, paperT2[i][k]})
+		}
+	}
 	var f3 []ref
 	for _, l := range fig3Loads[:2] {
 		f3 = append(f3, ref{src + ", §2.3 (U of the load level)", "failure_rate", "", map[string]string{"workload.local_load": g(l.load), "k": "1"}, l.u})
@@ -77,6 +84,10 @@ func seedExperiments() []solvers.SeedExperiment {
 			"workload": map[string]any{"preset": PresetToporkov2014}, "variants": []string{VariantFair, VariantCSS},
 			"grid":  map[string][]string{"strategy": {StratRuntime}, "carry": {"false"}, "cycles": {"800"}},
 			"notes": "The seed's 5000 independent cycles of 20 jobs; the per-criterion rows are in each fair run's report. Costs are in our relative units (the seed gives none), so the CSS cost is not a reference.", "references": t1}},
+		{"table2", "Table 2: one owner's node priced from 2 to 10", map[string]any{"name": "Cyclic Table 2", "strategy": "cyclic",
+			"workload": map[string]any{"preset": PresetToporkov2014}, "variants": []string{VariantFair},
+			"grid":  map[string][]string{"owner_price": floats(paperT2Prices), "strategy": {StratRuntime}, "carry": {"false"}, "cycles": {"800"}},
+			"notes": "The seed's prices c = 2 … 10 on one owner's node (ours: the node of median performance), T = 600; the paper's table is the references (load time L, utilization U = L/T, profit P, failures Y). c is in our cost units (one per unit of work on the linear price law) and the seed does not give its unit: compare where the profit peaks against owner_market_price, the node's market price, not the c. The reproduce's Table 2 sets the same node's price to 0.25 … 2 × its market price instead.", "references": t2}},
 		{"fig3", "Fig. 3: processor time against the sub-batches k at three load levels", map[string]any{"name": "Cyclic Fig. 3", "strategy": "cyclic",
 			"workload": map[string]any{"preset": PresetToporkov2014, "grid": map[string][]string{"local_load": floats([]float64{fig3Loads[0].load, fig3Loads[1].load, fig3Loads[2].load})}},
 			"variants": []string{VariantFair}, "grid": map[string][]string{"k": ints(fig3K), "strategy": {StratProcTime}, "carry": {"false"}, "cycles": {"800"}},

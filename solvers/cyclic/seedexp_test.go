@@ -14,7 +14,7 @@ func TestSeedExperimentsAreValid(t *testing.T) {
 	st := New()
 	seeds := st.(solvers.SeedExperimenter).SeedExperiments()
 	want := map[string]int64{
-		"table1": 2, "fig3": 3 * 7, "fig4": 11, "table3": 3, "figs5-8": 8 * 2 * 3,
+		"table1": 2, "table2": 5, "fig3": 3 * 7, "fig4": 11, "table3": 3, "figs5-8": 8 * 2 * 3,
 		"sensitivity-volume": 3 * 3 * 2 * 3, "sensitivity-width": 3 * 4 * 2 * 3, "sensitivity-price": 3 * 3 * 2 * 3,
 		"sensitivity-load": 3 * 4 * 2 * 3, "sensitivity-interval": 3 * 3 * 2 * 3,
 		"sensitivity-table3": 3 * 2 * 3 * 2, "sensitivity-fig3": 3 * 2 * 2 * 7,
@@ -44,6 +44,25 @@ func TestSeedExperimentsAreValid(t *testing.T) {
 		case "table1":
 			if refs["css start"] != 222 || refs["css n_alternatives"] != 12.1 {
 				t.Errorf("table1 references %v", refs)
+			}
+		case "table2":
+			at := func(c string) map[string]float64 {
+				m := map[string]float64{}
+				for _, r := range def.References {
+					if r.Params["owner_price"] == c {
+						m[r.Metric] = r.Value
+					}
+				}
+				return m
+			}
+			if m := at("6"); m["owner_profit"] != 1112.3 || m["owner_load_time"] != 185.4 || m["owner_utilization"] != 0.31 || m["failure_rate"] != 0.013 {
+				t.Errorf("table2 references at c = 6: %v", m)
+			}
+			if m := at("2"); m["owner_profit"] != 527.1 || m["failure_rate"] != 0 {
+				t.Errorf("table2 references at c = 2: %v", m)
+			}
+			if len(def.References) != 5*4 {
+				t.Errorf("table2: %d references, want 20", len(def.References))
 			}
 		case "table3":
 			if refs["backfill processor_time"] != 187.7 || refs["fair actual_processor_time"] != 83.5 || refs["css actual_start"] != 281.2 {

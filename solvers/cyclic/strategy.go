@@ -3,6 +3,7 @@ package cyclic
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -157,11 +158,18 @@ func run(ctx context.Context, w *solvers.Workload, variant string, c Config, pro
 		return nil, err
 	}
 	if w.Format == FormatSWF {
+		if c.OwnerPrice > 0 {
+			return nil, errs.Invalidf("owner_price", "applies to a slot workload (toporkov2014 or the native JSON), not a trace")
+		}
 		return runTraceCycles(ctx, w, cfg, c, progress)
 	}
 	in, err := loadWorkload(w)
 	if err != nil {
 		return nil, err
+	}
+	owner := -1
+	if c.OwnerPrice > 0 {
+		in, owner = withOwnerPrice(in, c.OwnerPrice)
 	}
 	cfg.Seed = 1
 	if in.Generator != nil {
@@ -176,7 +184,39 @@ func run(ctx context.Context, w *solvers.Workload, variant string, c Config, pro
 		return nil, err
 	}
 	wall := float64(time.Since(start).Microseconds()) / 1000
-	return runReport(in, cfg, res, wall), nil
+	rep := runReport(in, cfg, res, wall)
+	if owner >= 0 {
+		o := ownerOf(in, res, owner)
+		rep.Metrics = append(rep.Metrics,
+			solvers.Metric{Name: "owner_price", Value: in.Nodes[owner].Price, Unit: "cost units"},
+			solvers.Metric{Name: "owner_load_time", Value: o.load, Unit: "time units per cycle", Better: solvers.Higher},
+			solvers.Metric{Name: "owner_utilization", Value: o.load / float64(in.Interval), Unit: "share", Better: solvers.Higher},
+			solvers.Metric{Name: "owner_profit", Value: o.profit, Unit: "cost units per cycle", Better: solvers.Higher})
+		if in.Generator != nil {
+			rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "owner_market_price", Value: in.Generator.basePrice(in.Nodes[owner].Perf), Unit: "cost units"})
+		}
+		rep.Notes = append(rep.Notes, fmt.Sprintf("Table 2 (owner_price): the owner's node is %s, the node of median performance (%.2f), priced %g per time unit in every cycle; owner_load_time is the VO's processor time on it per cycle, owner_profit its price × that time.", in.Nodes[owner].ID, in.Nodes[owner].Perf, in.Nodes[owner].Price))
+	}
+	return rep, nil
+}
+
+// withOwnerPrice is in with Table 2's owner's node (table2Node: median
+// performance) priced at price; in is not changed.
+func withOwnerPrice(in *Instance, price float64) (*Instance, int) {
+	owner := table2Node(in)
+	cp := *in
+	cp.Nodes = slices.Clone(in.Nodes)
+	cp.Nodes[owner].Price = price
+	return &cp, owner
+}
+
+// ownerStats are Table 2's numbers of one node: per cycle, the VO's
+// processor time on it and its income.
+type ownerStats struct{ load, profit float64 }
+
+func ownerOf(in *Instance, res *Result, owner int) ownerStats {
+	nc := float64(len(res.Cycles))
+	return ownerStats{div(res.NodeLoad[owner], nc), div(res.NodeIncom[owner], nc)}
 }
 
 // instanceBytes estimates one cycle's domain drawn by g (or held by a
@@ -217,20 +257,25 @@ func RunConfig(ctx context.Context, in *Instance, cfg SimConfig, progress func(d
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
+	pl, before := plannerOf(cfg)
+	return Simulate(ctx, in, cfg, pl, before, progress)
+}
+
+// plannerOf is cfg's planner and, for css and fair, where it leaves the
+// windows before the shift (Simulate's before).
+func plannerOf(cfg SimConfig) (Planner, *[]Window) {
 	if cfg.Variant == VariantBackfill || cfg.Variant == VariantCombined {
 		bp := &BackfillPlanner{Depth: cfg.Depth}
 		if cfg.EarlyMin > 0 {
 			bp.Early = cfg.earlyLaw()
 		}
 		if cfg.Variant == VariantBackfill {
-			return Simulate(ctx, in, cfg, bp, nil, progress)
+			return bp, nil
 		}
 		fair := cfg
 		fair.Variant = VariantFair
-		cp := &CombinedPlanner{Fair: NewBatchPlanner(fair, nil), Backfill: bp, Share: cfg.Share, Priority: cfg.Priority}
-		return Simulate(ctx, in, cfg, cp, nil, progress)
+		return &CombinedPlanner{Fair: NewBatchPlanner(fair, nil), Backfill: bp, Share: cfg.Share, Priority: cfg.Priority}, nil
 	}
 	var before []Window
-	pl := NewBatchPlanner(cfg, &before)
-	return Simulate(ctx, in, cfg, pl, &before, progress)
+	return NewBatchPlanner(cfg, &before), &before
 }

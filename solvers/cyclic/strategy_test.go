@@ -2,7 +2,9 @@ package cyclic
 
 import (
 	"context"
+	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"schedlab/errs"
@@ -204,6 +206,73 @@ func TestReproduceSmall(t *testing.T) {
 			if rt := row[2].(float64) / row[1].(float64); rt > 0.8 {
 				t.Errorf("Table 3 %s: actual/planned runtime %v with early completion", row[0], rt)
 			}
+		}
+	}
+}
+
+// owner_price (Table 2's parameter) prices the node of median performance
+// in every cycle: the run is the reproduce's Table 2 run on that instance,
+// its owner_* metrics are that node's, and profit = price × load time.
+func TestOwnerPrice(t *testing.T) {
+	s := New()
+	w := genWorkload(t, solvers.Params{"nodes": "12", "jobs": "8"})
+	in, err := loadWorkload(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loads []float64
+	for _, price := range []string{"1", "30"} {
+		r, err := s.Run(context.Background(), w, VariantFair, solvers.Params{"cycles": "40", "owner_price": price, "carry": "false"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		p, load, util, profit := metricOf(t, r, "owner_price"), metricOf(t, r, "owner_load_time"), metricOf(t, r, "owner_utilization"), metricOf(t, r, "owner_profit")
+		if p != map[string]float64{"1": 1, "30": 30}[price] || load <= 0 && price == "1" {
+			t.Fatalf("owner_price %s: price %v, load %v", price, p, load)
+		}
+		if math.Abs(profit-p*load) > 1e-6*max(1, profit) || math.Abs(util-load/float64(in.Interval)) > 1e-12 {
+			t.Errorf("owner_price %s: profit %v, utilization %v for load %v", price, profit, util, load)
+		}
+		owner := table2Node(in)
+		if m := metricOf(t, r, "owner_market_price"); m != in.Generator.basePrice(in.Nodes[owner].Perf) {
+			t.Errorf("owner_market_price %v", m)
+		}
+		// the same as the reproduce's way: RunConfig on the repriced instance
+		cp, o := withOwnerPrice(in, p)
+		if o != owner || in.Nodes[owner].Price == p {
+			t.Fatalf("withOwnerPrice changed its input or another node")
+		}
+		res, err := RunConfig(context.Background(), cp, SimConfig{Variant: VariantFair, Strategy: StratRuntime, K: 1, Cycles: 40, GanttCycle: 1, Seed: in.Generator.Seed, Independent: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ownerOf(cp, res, owner).load; got != load {
+			t.Errorf("owner_price %s: load %v, the reproduce's way %v", price, load, got)
+		}
+		loads = append(loads, load)
+	}
+	if loads[1] >= loads[0] {
+		t.Errorf("a node 30× dearer kept its load: %v", loads)
+	}
+	// a trace has no owners' nodes: a clear error naming the field
+	tw, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: readKTH(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(context.Background(), tw, VariantFair, solvers.Params{"owner_price": "5"}, nil); errs.FieldOf(err) != "owner_price" {
+		t.Errorf("owner_price on a trace: %v", err)
+	}
+	// no owner_* metrics without it
+	r, err := s.Run(context.Background(), w, VariantFair, solvers.Params{"cycles": "5"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range r.Metrics {
+		if strings.HasPrefix(m.Name, "owner_") {
+			t.Errorf("metric %s without owner_price", m.Name)
 		}
 	}
 }
