@@ -105,7 +105,7 @@
 //     phase: local jobs of U{20..100} time units separated by idle gaps
 //     ~ Exp with the mean that makes the expected busy share local_load.
 //     The seed gives levels by the failure rate only; we set local_load to
-//     meet them (TestLoadScan): 0.15 → U ≈ 0.3 (high), 0.06 → U ≈ 0.03
+//     meet them (BenchmarkLoadScan): 0.15 → U ≈ 0.3 (high), 0.06 → U ≈ 0.03
 //     (medium, the default), 0 → U = 0 (low).
 //   - Cycles: each cycle draws a fresh local load and fresh jobs from an
 //     independent random stream per cycle (cycleRNG(seed, c)), so cycle c
@@ -211,7 +211,7 @@
 // data/sensitivity.json, the reduced study of sensitivity.go (nodes 6 and
 // 150, the ends of Figs 5–8's axis, where the seed's curves have crossed;
 // the cycles per run are in the file; regenerate with
-// CYCLIC_SENS=<cycles> go test -run TestSensitivityData, minutes; go test
+// CYCLIC_SENS=<cycles> go test -run XXX -bench SensitivityData -benchtime 1x, minutes; go test
 // checks the stored file's shape and runs the study on 2 cycles): for
 // each unknown (volume_scale, nodes_max, price_law, local_load, interval)
 // whether some value reproduces Fig 7's crossing (with the per-cycle

@@ -83,7 +83,7 @@ func Toporkov2014() GenConfig {
 		// Ours: an alternating renewal process of local jobs of 20–100
 		// time units; its busy share is set by the seed's U: 0.06 gives
 		// the seed's medium load (U ≈ 0.03 with fair, k = 1, proctime,
-		// independent cycles; TestLoadScan), the level of Fig. 4 («при
+		// independent cycles; BenchmarkLoadScan), the level of Fig. 4 («при
 		// среднем уровне загрузки», §3.1) and our default elsewhere.
 		LocalLoad: 0.06,
 		LocalMin:  20,

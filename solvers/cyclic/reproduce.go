@@ -35,7 +35,7 @@ var (
 	fig3K = []int{1, 2, 3, 5, 6, 10, 20}
 	// Our owners' local load for the seed's three load levels (§2.3:
 	// «при высоком (У = 0.3), среднем (У = 0.03) и низком уровнях загрузки
-	// (У < 0.0002)»), found by a scan (TestLoadScan: fair, k = 1,
+	// (У < 0.0002)»), found by a scan (BenchmarkLoadScan: fair, k = 1,
 	// proctime, independent cycles, 1000 cycles): 0.15 → U ≈ 0.295,
 	// 0.06 → U ≈ 0.032, 0 → U = 0 (0.01 already gives 0.001 > 0.0002).
 	fig3Loads = []struct {
@@ -331,7 +331,7 @@ func fig3(set ReproSetting) (*ReproExperiment, error) {
 			shape += fmt.Sprintf("%s: least processor time at k = %d (%.1f vs %.1f at k = 1), U %.3g at k = 1 → %.3g at k = %d; ", fig3Loads[li].name, fig3K[best], l.Points[best][1], l.Points[0][1], u1, uN, fig3K[len(fig3K)-1])
 		}
 		r.Notes = append(r.Notes, shape+"the paper: more sub-batches help at low load, fewer at high load.")
-		r.Notes = append(r.Notes, fmt.Sprintf("Fig 3: the seed sets its three load levels by the failure rate U (0.3, 0.03, < 0.0002); we set them by the owners' local load (%g, %g, %g, found by a scan at k = 1, TestLoadScan) and show the measured U per k in 'Fig 3 load levels'. Sub-batches are contiguous in priority order, sizes as equal as possible; each sub-batch's limit follows eqs. (2), (4) on its own alternatives.", fig3Loads[0].load, fig3Loads[1].load, fig3Loads[2].load))
+		r.Notes = append(r.Notes, fmt.Sprintf("Fig 3: the seed sets its three load levels by the failure rate U (0.3, 0.03, < 0.0002); we set them by the owners' local load (%g, %g, %g, found by a scan at k = 1, BenchmarkLoadScan) and show the measured U per k in 'Fig 3 load levels'. Sub-batches are contiguous in priority order, sizes as equal as possible; each sub-batch's limit follows eqs. (2), (4) on its own alternatives.", fig3Loads[0].load, fig3Loads[1].load, fig3Loads[2].load))
 		var lv []fig3Level
 		for li := range fig3Loads {
 			var l fig3Level

@@ -16,7 +16,7 @@ import (
 // Table 3 (job volume, job width, price law, local load, cycle length).
 // MeasureSensitivity runs it (reduced: few cycles, two node counts) and
 // its numbers are stored in data/sensitivity.json (regenerate with
-// CYCLIC_SENS=<cycles> go test -run TestSensitivityData); the reproduce's
+// CYCLIC_SENS=<cycles> go test -run XXX -bench SensitivityData -benchtime 1x); the reproduce's
 // Claims read them, so its verdicts come from measured numbers without
 // running the study each time. The full sweeps are the seed experiments
 // sensitivity-*.

@@ -166,12 +166,14 @@ func TestIndependentCycles(t *testing.T) {
 	}
 }
 
-// TestSensitivityData regenerates data/sensitivity.json; it runs only with
-// CYCLIC_SENS=<cycles> (minutes; the engineer's tool, not CI).
-func TestSensitivityData(t *testing.T) {
+// BenchmarkSensitivityData regenerates data/sensitivity.json (minutes: an
+// engineer's tool, never run by go test); the stored file is of 400 cycles:
+//
+//	CYCLIC_SENS=400 go test ./solvers/cyclic -run XXX -bench SensitivityData -benchtime 1x
+func BenchmarkSensitivityData(t *testing.B) {
 	env := os.Getenv("CYCLIC_SENS")
 	if env == "" {
-		t.Skip("set CYCLIC_SENS=<cycles> to measure the sensitivity study")
+		env = "400"
 	}
 	cycles, err := strconv.Atoi(env)
 	if err != nil {

@@ -200,7 +200,7 @@ func runBatch(ctx context.Context, w *solvers.Workload, c Config, progress solve
 		return nil, err
 	}
 	rep := batch.BuildReport(sj.Jobs, res, batch.ReportOptions{GanttStart: c.GanttStartH * 3600, GanttSpan: c.GanttSpanH * 3600}, sj.Skipped)
-	rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "wall_ms", Value: float64(time.Since(start).Microseconds()) / 1000, Unit: "ms", Better: solvers.Lower})
+	rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "wall_ms", Value: float64(time.Since(start).Microseconds()) / 1000, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
 	rep.Notes = append(slices.Clone(sj.Notes), rep.Notes...)
 	rep.Notes = append(rep.Notes, "Simultaneous events: all completions at a time are processed first, then the arrivals, then one scheduling pass.")
 	return rep, nil
