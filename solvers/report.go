@@ -29,6 +29,16 @@ const (
 	Lower  = "lower"
 )
 
+// Verdicts of a reproduce report's Claims table (one row per published
+// number and claim: claim, paper, ours, verdict, evidence), each computed
+// from our numbers by a rule written in the family's code.
+const (
+	Holds       = "holds"
+	Partly      = "partly"
+	DoesNotHold = "does not hold"
+	NotMeasured = "not measured"
+)
+
 // Metric kinds: what a number says about a run. Only results are ranked
 // when runs are compared.
 const (

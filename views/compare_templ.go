@@ -985,7 +985,7 @@ func claimCounts(r *solvers.Report) []VerdictCount {
 	if col < 0 {
 		return nil
 	}
-	order := []string{"holds", "partly", "does not hold", "not measured"}
+	order := []string{solvers.Holds, solvers.Partly, solvers.DoesNotHold, solvers.NotMeasured}
 	n := map[string]int{}
 	for _, row := range t.Rows {
 		v, _ := row[col].(string)
@@ -1005,11 +1005,11 @@ func claimCounts(r *solvers.Report) []VerdictCount {
 
 func verdictClass(v string) string {
 	switch v {
-	case "holds":
+	case solvers.Holds:
 		return "holds"
-	case "partly":
+	case solvers.Partly:
 		return "partly"
-	case "does not hold":
+	case solvers.DoesNotHold:
 		return "fails"
 	}
 	return "other"

@@ -10,10 +10,10 @@ import (
 
 // Verdicts of the Claims table (../shared/fidelity.md).
 const (
-	VerdictHolds       = "holds"
-	VerdictPartly      = "partly"
-	VerdictDoesNotHold = "does not hold"
-	VerdictNotMeasured = "not measured"
+	VerdictHolds       = solvers.Holds
+	VerdictPartly      = solvers.Partly
+	VerdictDoesNotHold = solvers.DoesNotHold
+	VerdictNotMeasured = solvers.NotMeasured
 )
 
 // TreeStructureHolds checks the seed's construction of the tree of

@@ -16,10 +16,10 @@ import (
 
 // Verdicts.
 const (
-	Holds        = "holds"
-	Partly       = "partly"
-	DoesNotHold  = "does not hold"
-	NotMeasured  = "not measured"
+	Holds        = solvers.Holds
+	Partly       = solvers.Partly
+	DoesNotHold  = solvers.DoesNotHold
+	NotMeasured  = solvers.NotMeasured
 	claimsTitle  = "Claims"
 	evTable1     = "Table 1"
 	evTable2     = "Table 2, Table 2 (paper)"

@@ -10,10 +10,10 @@ import (
 
 // Verdicts of the Claims table (fidelity.md).
 const (
-	Holds       = "holds"
-	Partly      = "partly"
-	DoesNotHold = "does not hold"
-	NotMeasured = "not measured"
+	Holds       = solvers.Holds
+	Partly      = solvers.Partly
+	DoesNotHold = solvers.DoesNotHold
+	NotMeasured = solvers.NotMeasured
 )
 
 // verdictWidth compares a published size, as its implied width, with our
