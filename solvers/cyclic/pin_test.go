@@ -196,9 +196,6 @@ func TestPinnedPlans(t *testing.T) {
 // TestPinnedReproduce: the reproduce on few cycles (every part of it, the
 // node study up to 150 nodes included) gives the stored report.
 func TestPinnedReproduce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the reduced reproduce takes seconds")
-	}
 	p := readPins(t)
 	r, err := New().Reproduce(context.Background(), solvers.Params{"cycles": "10", "flow_cycles": "10"}, nil)
 	if err != nil {
