@@ -98,17 +98,17 @@ func (s *Server) createExperiment(ctx context.Context, c echo.Context, def *expe
 				made = append(made, wid)
 			}
 		}
-		run, err := s.runner.Prepare(ctx, &store.Run{Kind: store.KindRun, WorkloadID: wid, Strategy: def.Strategy,
-			Variant: r.Variant, Params: r.Params, Seed: r.Seed, Owner: ownerID(c)})
-		if err != nil {
-			return fail(err)
-		}
-		storeRuns[i] = run
+		storeRuns[i] = &store.Run{Kind: store.KindRun, WorkloadID: wid, Strategy: def.Strategy,
+			Variant: r.Variant, Params: r.Params, Seed: r.Seed, Owner: ownerID(c)}
 		cell, err := json.Marshal(r.Cell)
 		if err != nil {
 			return fail(errs.Wrap("experiment", errs.Internal, err))
 		}
 		cells[i] = store.ExperimentCell{Cell: cell, Replicate: r.Replicate}
+	}
+	storeRuns, err = s.runner.PrepareAll(ctx, storeRuns)
+	if err != nil {
+		return fail(err)
 	}
 	raw, err := json.Marshal(def)
 	if err != nil {

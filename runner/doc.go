@@ -46,7 +46,18 @@
 //     goroutines of its own must recover their panics itself.)
 //   - Progress is kept in memory on every call (Runner.Progress, for
 //     polling) and written to SQLite at most once per
-//     Options.ProgressInterval, and once more at the end.
+//     Options.ProgressInterval; the last progress is stored with the end.
+//   - The ends of runs are stored by one recorder goroutine, in groups:
+//     every run that ended while the last group was written goes into the
+//     next transaction (store.End). A commit is most of what storing a
+//     run costs, so a sweep of short runs pays one for many. A worker
+//     hands its run's end over and claims the next run without waiting
+//     for the write (at most 64 ends wait; then workers do). The database
+//     shows a run running until its end is stored, a few milliseconds
+//     after it stopped executing, and Cancel of it then is a no-op.
+//     Shutdown returns once every end is stored; a crash loses the ends
+//     not yet written, and those runs end interrupted at the next Start
+//     as any run cut off does.
 //   - A Report is checked with solvers.Report.Validate before it is stored.
 //
 // # Decisions

@@ -121,8 +121,20 @@ type Runner struct {
 	startedAt time.Time
 	finished  atomic.Int64            // runs ended by this process's workers
 	stop      context.CancelCauseFunc // cancels the workers' context
-	wg        sync.WaitGroup
+	wg        sync.WaitGroup          // the workers
+	ends      chan ending             // the workers' ended runs, to the recorder
+	recorded  chan struct{}           // closed when the recorder has stored the last
 }
+
+// ending is a run a worker ended, on its way to the store.
+type ending struct {
+	store.Ending
+	j *job
+}
+
+// maxGroup bounds how many ended runs the recorder stores in one
+// transaction, and how many wait for it.
+const maxGroup = 64
 
 // job is a run a worker executes: its cancel function and live progress.
 type job struct {
@@ -200,11 +212,61 @@ func (r *Runner) Start(ctx context.Context) error {
 	}
 	wctx, stop := context.WithCancelCause(ctx)
 	r.stop, r.started, r.startedAt = stop, true, time.Now()
+	r.ends, r.recorded = make(chan ending, maxGroup), make(chan struct{})
+	go r.record(context.WithoutCancel(ctx))
 	for i := 0; i < r.opt.Workers; i++ {
 		r.wg.Add(1)
 		go r.worker(wctx)
 	}
+	go func() {
+		r.wg.Wait()
+		close(r.ends)
+	}()
 	return nil
+}
+
+// record stores the runs the workers end, in groups: every run that ended
+// while the last group was being written goes into the next transaction
+// (store.End), so a sweep of short runs pays one commit for many. A run
+// stays in flight (Cancel finds it, Workers lists it) until its end is
+// stored. It returns when the workers have stopped and the last end is
+// stored.
+func (r *Runner) record(ctx context.Context) {
+	defer close(r.recorded)
+	group := make([]ending, 0, maxGroup)
+	endings := make([]store.Ending, 0, maxGroup)
+	for e := range r.ends {
+		group = append(group[:0], e)
+	gather:
+		for len(group) < maxGroup {
+			select {
+			case e, ok := <-r.ends:
+				if !ok {
+					break gather
+				}
+				group = append(group, e)
+			default:
+				break gather
+			}
+		}
+		endings = endings[:0]
+		for _, e := range group {
+			endings = append(endings, e.Ending)
+		}
+		for i, err := range r.st.End(ctx, endings) {
+			if err != nil {
+				r.log.Error("runner: storing the end of a run", "run", group[i].ID, "status", group[i].Status, "err", err)
+			}
+		}
+		r.mu.Lock()
+		for _, e := range group {
+			if r.inflight[e.ID] == e.j {
+				delete(r.inflight, e.ID)
+			}
+		}
+		r.mu.Unlock()
+		r.finished.Add(int64(len(group)))
+	}
 }
 
 // Shutdown stops claiming runs, cancels the runs in flight and waits for
@@ -226,10 +288,8 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	stop(ErrShutdown)
-	done := make(chan struct{})
-	go func() { r.wg.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-r.recorded: // the workers have stopped and their runs are stored
 		return nil
 	case <-ctx.Done():
 		return errs.Wrap("runner.Shutdown", errs.Canceled, fmt.Errorf("runs still stopping: %w", ctx.Err()))
@@ -279,6 +339,34 @@ func (r *Runner) Wake() {
 // variant and params resolved), without storing it: an experiment checks
 // all its runs this way, then stores them in one transaction.
 func (r *Runner) Prepare(ctx context.Context, in *store.Run) (*store.Run, error) {
+	return r.prepare(ctx, in, r.st.GetWorkloadInfo)
+}
+
+// PrepareAll is Prepare of many runs, which read each workload they share
+// once: an experiment's thousand runs share a hundred workloads.
+func (r *Runner) PrepareAll(ctx context.Context, in []*store.Run) ([]*store.Run, error) {
+	seen := map[string]*store.Workload{}
+	info := func(ctx context.Context, id string) (*store.Workload, error) {
+		if w := seen[id]; w != nil {
+			return w, nil
+		}
+		w, err := r.st.GetWorkloadInfo(ctx, id)
+		if err == nil {
+			seen[id] = w
+		}
+		return w, err
+	}
+	out := make([]*store.Run, len(in))
+	for i, run := range in {
+		var err error
+		if out[i], err = r.prepare(ctx, run, info); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(context.Context, string) (*store.Workload, error)) (*store.Run, error) {
 	const op = "runner.Submit"
 	if in == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Err: errors.New("no run to submit")}
@@ -318,7 +406,7 @@ func (r *Runner) Prepare(ctx context.Context, in *store.Run) (*store.Run, error)
 		if run.WorkloadID == "" {
 			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id", Err: errors.New("missing: choose a workload")}
 		}
-		w, err := r.st.GetWorkloadInfo(ctx, run.WorkloadID)
+		w, err := workloadInfo(ctx, run.WorkloadID)
 		if errs.Is(errs.NotFound, err) {
 			return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
 		}
@@ -467,7 +555,8 @@ func (r *Runner) worker(ctx context.Context) {
 	}
 }
 
-// execute runs a claimed run and stores its end.
+// execute runs a claimed run and hands its end, with its last progress,
+// to the recorder.
 func (r *Runner) execute(wctx context.Context, run *store.Run) {
 	// Store writes outlive the workers' context: a run cut off by a
 	// shutdown is still recorded as interrupted.
@@ -478,11 +567,6 @@ func (r *Runner) execute(wctx context.Context, run *store.Run) {
 	r.mu.Lock()
 	r.inflight[run.ID] = j
 	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		delete(r.inflight, run.ID)
-		r.mu.Unlock()
-	}()
 
 	flushed := make(chan struct{})
 	stopFlush := make(chan struct{})
@@ -494,26 +578,25 @@ func (r *Runner) execute(wctx context.Context, run *store.Run) {
 	close(stopFlush)
 	<-flushed
 
-	status, msg, field := store.StatusDone, "", ""
-	var report json.RawMessage
+	e := ending{Ending: store.Ending{ID: run.ID, Status: store.StatusDone}, j: j}
 	if err == nil {
-		report, err = json.Marshal(rep)
+		e.Report, err = json.Marshal(rep)
 		if err != nil {
 			err = &errs.Error{Op: "runner", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", run.Strategy, err)}
 		}
 	}
 	if err != nil {
-		report = nil
-		status, msg, field = Outcome(err)
+		e.Report = nil
+		e.Status, e.Error, e.ErrorField = Outcome(err)
 		var pe *PanicError
 		if errors.As(err, &pe) {
 			r.log.Error("runner: strategy panicked", "run", run.ID, "strategy", run.Strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
 		}
 	}
-	r.finished.Add(1)
-	if err := r.st.Finish(dbctx, run.ID, status, report, msg, field); err != nil {
-		r.log.Error("runner: storing the end of a run", "run", run.ID, "status", status, "err", err)
+	if done, total, note, v := j.snapshot(); v > 0 {
+		e.Progress = &store.Progress{Done: done, Total: total, Note: note}
 	}
+	r.ends <- e
 }
 
 // run resolves a claimed run's inputs and executes it.
@@ -555,7 +638,8 @@ func Outcome(err error) (status, msg, field string) {
 }
 
 // flushProgress writes a job's progress to the store at most once per
-// ProgressInterval while it changes, and once more when stop is closed.
+// ProgressInterval while it changes, until stop is closed: the last
+// progress is stored with the run's end.
 func (r *Runner) flushProgress(ctx context.Context, id string, j *job, stop <-chan struct{}) {
 	t := time.NewTicker(r.opt.ProgressInterval)
 	defer t.Stop()
@@ -574,7 +658,6 @@ func (r *Runner) flushProgress(ctx context.Context, id string, j *job, stop <-ch
 	for {
 		select {
 		case <-stop:
-			flush()
 			return
 		case <-t.C:
 			flush()

@@ -229,11 +229,13 @@ func (r *Report) Validate() error {
 	return nil
 }
 
-func finite(where string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s is %v: reports hold finite numbers only", where, v)
-	}
-	return nil
+// isFinite reports whether v is neither NaN nor infinite.
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// notFinite is the error of a value that is not finite, where names it
+// (built only then: a report has thousands of values to check).
+func notFinite(where string, v float64) error {
+	return fmt.Errorf("%s is %v: reports hold finite numbers only", where, v)
 }
 
 func (r *Report) validMetrics() error {
@@ -241,8 +243,8 @@ func (r *Report) validMetrics() error {
 		if m.Name == "" {
 			return fmt.Errorf("a metric has no name")
 		}
-		if err := finite("metric "+m.Name, m.Value); err != nil {
-			return err
+		if !isFinite(m.Value) {
+			return notFinite("metric "+m.Name, m.Value)
 		}
 		if m.Better != "" && m.Better != Higher && m.Better != Lower {
 			return fmt.Errorf("metric %s: better is %q, want %q, %q or empty", m.Name, m.Better, Higher, Lower)
@@ -262,8 +264,8 @@ func (r *Report) validTables() error {
 			}
 			for j, c := range row {
 				if f, ok := c.(float64); ok {
-					if err := finite(fmt.Sprintf("table %q row %d column %s", t.Title, i, t.Columns[j]), f); err != nil {
-						return err
+					if !isFinite(f) {
+						return notFinite(fmt.Sprintf("table %q row %d column %s", t.Title, i, t.Columns[j]), f)
 					}
 				}
 			}
@@ -275,8 +277,8 @@ func (r *Report) validTables() error {
 func (r *Report) validSeries() error {
 	for _, p := range r.Series {
 		for i, b := range p.Regions {
-			if err := finite(fmt.Sprintf("plot %q band %d", p.Title, i), b.X0+b.X1+b.Y0+b.Y1); err != nil {
-				return err
+			if !isFinite(b.X0 + b.X1 + b.Y0 + b.Y1) {
+				return notFinite(fmt.Sprintf("plot %q band %d", p.Title, i), b.X0+b.X1+b.Y0+b.Y1)
 			}
 			if b.X1 < b.X0 || b.Y1 < b.Y0 {
 				return fmt.Errorf("plot %q band %q: want x0 ≤ x1 and y0 ≤ y1, got [%v, %v] × [%v, %v]", p.Title, b.Name, b.X0, b.X1, b.Y0, b.Y1)
@@ -284,11 +286,11 @@ func (r *Report) validSeries() error {
 		}
 		for _, l := range p.Lines {
 			for i, pt := range l.Points {
-				if err := finite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[0]); err != nil {
-					return err
+				if !isFinite(pt[0]) {
+					return notFinite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[0])
 				}
-				if err := finite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[1]); err != nil {
-					return err
+				if !isFinite(pt[1]) {
+					return notFinite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[1])
 				}
 			}
 			if l.Band == nil {
@@ -298,8 +300,8 @@ func (r *Report) validSeries() error {
 				return fmt.Errorf("plot %q line %q has %d band intervals for %d points", p.Title, l.Name, len(l.Band), len(l.Points))
 			}
 			for i, b := range l.Band {
-				if err := finite(fmt.Sprintf("plot %q line %q band %d", p.Title, l.Name, i), b[0]+b[1]); err != nil {
-					return err
+				if !isFinite(b[0] + b[1]) {
+					return notFinite(fmt.Sprintf("plot %q line %q band %d", p.Title, l.Name, i), b[0]+b[1])
 				}
 				if b[0] > b[1] {
 					return fmt.Errorf("plot %q line %q band %d is (%v, %v): low above high", p.Title, l.Name, i, b[0], b[1])
@@ -316,8 +318,8 @@ func (r *Report) validGantts() error {
 			if b.Lane < 0 || b.Lane >= len(g.Lanes) {
 				return fmt.Errorf("gantt %q bar %d is on lane %d of %d", g.Title, i, b.Lane, len(g.Lanes))
 			}
-			if err := finite(fmt.Sprintf("gantt %q bar %d", g.Title, i), b.Start+b.End); err != nil {
-				return err
+			if !isFinite(b.Start + b.End) {
+				return notFinite(fmt.Sprintf("gantt %q bar %d", g.Title, i), b.Start+b.End)
 			}
 			if b.End < b.Start {
 				return fmt.Errorf("gantt %q bar %d ends (%v) before it starts (%v)", g.Title, i, b.End, b.Start)
@@ -337,8 +339,8 @@ func (r *Report) validHeatmaps() error {
 				return fmt.Errorf("heatmap %q row %d has %d values for %d columns", h.Title, i, len(row), len(h.X))
 			}
 			for _, v := range row {
-				if err := finite(fmt.Sprintf("heatmap %q row %d", h.Title, i), v); err != nil {
-					return err
+				if !isFinite(v) {
+					return notFinite(fmt.Sprintf("heatmap %q row %d", h.Title, i), v)
 				}
 			}
 		}
@@ -369,8 +371,8 @@ func (r *Report) validParallels() error {
 					return fmt.Errorf("parallel %q group %q row %d has %d values for %d axes", p.Title, g.Name, i, len(row), len(p.Axes))
 				}
 				for j, v := range row {
-					if err := finite(fmt.Sprintf("parallel %q group %q row %d axis %s", p.Title, g.Name, i, p.Axes[j].Name), v); err != nil {
-						return err
+					if !isFinite(v) {
+						return notFinite(fmt.Sprintf("parallel %q group %q row %d axis %s", p.Title, g.Name, i, p.Axes[j].Name), v)
 					}
 					if cats := p.Axes[j].Categories; len(cats) > 0 && (v != math.Trunc(v) || v < 0 || int(v) >= len(cats)) {
 						return fmt.Errorf("parallel %q group %q row %d: %v is not a category index of axis %s (%d categories)", p.Title, g.Name, i, v, p.Axes[j].Name, len(cats))

@@ -255,7 +255,7 @@ func newImporter(ctx context.Context, tx *sql.Tx) (*importer, error) {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&ins.tagsStmt, "INSERT INTO run_tags (run_id, tag) SELECT ?, value FROM json_each(?)"},
 		{&ins.reportStmt, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)"},
-		{&ins.metricsStmt, metricsFromReport},
+		{&ins.metricsStmt, metricsInsert},
 		{&ins.linkStmt, "INSERT INTO experiment_runs (experiment_id, position, run_id, cell, replicate) VALUES (?, ?, ?, ?, ?)"},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
@@ -323,8 +323,10 @@ func (ins *importer) run(ctx context.Context, experiment string, r *bundle.Run, 
 			return err
 		}
 		if r.Status == StatusDone {
-			if _, err := ins.metricsStmt.ExecContext(ctx, r.ID, report); err != nil {
-				return err
+			if m := metricsOf(r.Report); m != nil {
+				if _, err := ins.metricsStmt.ExecContext(ctx, r.ID, string(m)); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -161,7 +161,7 @@ func TestCreateExperimentStoresNothingWhenARunFails(t *testing.T) {
 	}
 }
 
-func metricsOf(t *testing.T, s *Store, runID string) map[string]float64 {
+func storedMetrics(t *testing.T, s *Store, runID string) map[string]float64 {
 	t.Helper()
 	rows, err := s.db.Query("SELECT name, value FROM run_metrics WHERE run_id = ?", runID)
 	if err != nil {
@@ -207,22 +207,22 @@ func TestFinishFillsRunMetricsFromTheReport(t *testing.T) {
 		return r
 	}
 	done := finish(StatusDone, reportWithMetrics)
-	if got := metricsOf(t, s, done.ID); !reflect.DeepEqual(got, wantMetrics) {
+	if got := storedMetrics(t, s, done.ID); !reflect.DeepEqual(got, wantMetrics) {
 		t.Errorf("run_metrics = %v, want %v", got, wantMetrics)
 	}
 	for name, report := range map[string]string{"no metrics": `{"title":"x"}`, "metrics not a list": `{"metrics":{"a":{"name":"a","value":1}}}`,
 		"a list": `[{"name":"a","value":1}]`, "empty": ``} {
-		if got := metricsOf(t, s, finish(StatusDone, report).ID); len(got) != 0 {
+		if got := storedMetrics(t, s, finish(StatusDone, report).ID); len(got) != 0 {
 			t.Errorf("%s: run_metrics = %v, want none", name, got)
 		}
 	}
-	if got := metricsOf(t, s, finish(StatusFailed, reportWithMetrics).ID); len(got) != 0 {
+	if got := storedMetrics(t, s, finish(StatusFailed, reportWithMetrics).ID); len(got) != 0 {
 		t.Errorf("a failed run has metrics %v", got)
 	}
 	if err := s.DeleteRun(ctx, done.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got := metricsOf(t, s, done.ID); len(got) != 0 {
+	if got := storedMetrics(t, s, done.ID); len(got) != 0 {
 		t.Errorf("a deleted run keeps metrics %v", got)
 	}
 }
@@ -529,7 +529,7 @@ func TestMigrationKeepsOldExperimentsAndBackfillsMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if got := metricsOf(t, s, "r1"); !reflect.DeepEqual(got, wantMetrics) {
+	if got := storedMetrics(t, s, "r1"); !reflect.DeepEqual(got, wantMetrics) {
 		t.Errorf("backfilled metrics of r1 = %v, want %v", got, wantMetrics)
 	}
 	if n := count(t, s, "run_metrics"); n != len(wantMetrics) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -498,41 +499,135 @@ func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMe
 // FinishBy is Finish of a run executed by worker (see Run.Worker); an
 // empty worker leaves the run's worker as it is.
 func (s *Store) FinishBy(ctx context.Context, id, worker, status string, report json.RawMessage, errMsg, errField string) error {
+	return s.End(ctx, []Ending{{ID: id, Worker: worker, Status: status, Report: report, Error: errMsg, ErrorField: errField}})[0]
+}
+
+// An Ending is how a running run ended, as End records it.
+type Ending struct {
+	ID     string
+	Worker string          // host:pid of the worker that executed it; empty keeps the stored one
+	Status string          // a final status
+	Report json.RawMessage // a done run's report (a solvers.Report), or nil
+	// Error and ErrorField are a failed run's message and the input field
+	// it names.
+	Error, ErrorField string
+	// Progress is the run's last progress, stored with its end; nil keeps
+	// the stored one.
+	Progress *Progress
+}
+
+// Progress is how far a run has come: done of total steps, and a note.
+type Progress struct {
+	Done, Total int
+	Note        string
+}
+
+// End records the endings of many runs in one transaction, each as Finish
+// does: one commit, the dearest part of storing a run, for all the runs
+// that ended while the last one was written (a database's group commit).
+// errs[i] is ending i's own outcome: nil; errs.Invalid for a status that is
+// not final or a report that is not JSON; errs.Conflict for a run that is
+// not running (canceled meanwhile); errs.NotFound for an unknown one. An
+// error of the database is every ending's, and nothing is stored.
+func (s *Store) End(ctx context.Context, endings []Ending) []error {
 	const op = "store.Finish"
-	if !Final(status) {
-		return invalid(op, "status", "%q is not a final status", status)
+	out := make([]error, len(endings))
+	all := func(err error) []error {
+		for i := range out {
+			if out[i] == nil {
+				out[i] = err
+			}
+		}
+		return out
 	}
-	if len(report) > 0 && !json.Valid(report) {
-		return invalid(op, "report", "the report is not JSON")
+	todo := 0
+	for i, e := range endings {
+		switch {
+		case !Final(e.Status):
+			out[i] = invalid(op, "status", "%q is not a final status", e.Status)
+		case len(e.Report) > 0 && !json.Valid(e.Report):
+			out[i] = invalid(op, "report", "the report is not JSON")
+		default:
+			todo++
+		}
 	}
-	var rep sql.NullString
-	if len(report) > 0 {
-		rep = sql.NullString{String: string(report), Valid: true}
+	if todo == 0 {
+		return out
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return dbErr(op, err)
+		return all(dbErr(op, err))
 	}
 	defer tx.Rollback()
-	res, err := tx.StmtContext(ctx, s.hot.finish).ExecContext(ctx, status, errMsg, errField, fmtTime(now()), worker, worker, id, StatusRunning)
-	if err != nil {
-		return dbErr(op, err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		tx.Rollback() // before changed, which reads through the pool
-		return s.changed(ctx, op, res, id, "finish")
-	}
-	if rep.Valid {
-		if _, err := tx.StmtContext(ctx, s.hot.report).ExecContext(ctx, id, rep); err != nil {
-			return dbErr(op, err)
+	finish, report, metrics := tx.StmtContext(ctx, s.hot.finish), tx.StmtContext(ctx, s.hot.report), tx.StmtContext(ctx, s.hot.metrics)
+	var unchanged []int
+	at := fmtTime(now())
+	for i, e := range endings {
+		if out[i] != nil {
+			continue
 		}
-		if status == StatusDone {
-			if _, err := tx.StmtContext(ctx, s.hot.metrics).ExecContext(ctx, id, rep); err != nil {
-				return dbErr(op, err)
+		var done, total sql.NullInt64
+		var note sql.NullString
+		if p := e.Progress; p != nil {
+			done, total, note = sql.NullInt64{Int64: int64(p.Done), Valid: true}, sql.NullInt64{Int64: int64(p.Total), Valid: true},
+				sql.NullString{String: p.Note, Valid: true}
+		}
+		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, e.Worker, e.Worker, done, total, note, e.ID, StatusRunning)
+		if err != nil {
+			return all(dbErr(op, err))
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			unchanged = append(unchanged, i)
+			continue
+		}
+		if len(e.Report) == 0 {
+			continue
+		}
+		if _, err := report.ExecContext(ctx, e.ID, string(e.Report)); err != nil {
+			return all(dbErr(op, err))
+		}
+		if e.Status != StatusDone {
+			continue
+		}
+		if m := metricsOf(e.Report); m != nil {
+			if _, err := metrics.ExecContext(ctx, e.ID, string(m)); err != nil {
+				return all(dbErr(op, err))
 			}
 		}
 	}
-	return dbErr(op, tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return all(dbErr(op, err))
+	}
+	for _, i := range unchanged {
+		// After the commit: changed reads through the pool.
+		out[i] = s.unchanged(ctx, op, endings[i].ID, "finish")
+	}
+	return out
+}
+
+// metricsOf returns the value of a report's top-level "metrics" key (nil
+// without one), reading no further than it: a report written by
+// encoding/json from a solvers.Report has it first, so the rest of a report
+// of megabytes is not read again. report is valid JSON.
+func metricsOf(report json.RawMessage) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(report))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if key == "metrics" {
+			return v
+		}
+	}
+	return nil
 }
 
 // The statements of claiming and finishing a run (prepared once, see
@@ -543,20 +638,23 @@ var claimNext = `UPDATE runs SET status = ?, started_at = ?
 
 const (
 	finishRun = `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?,
-		worker = CASE WHEN ? = '' THEN worker ELSE ? END
+		worker = CASE WHEN ? = '' THEN worker ELSE ? END,
+		progress_done = COALESCE(?, progress_done), progress_total = COALESCE(?, progress_total),
+		progress_note = COALESCE(?, progress_note)
 		WHERE id = ? AND status = ?`
 	insertReport = "INSERT INTO run_reports (run_id, report) VALUES (?, ?)"
 )
 
-// metricsFromReport stores the metrics of report ?2 as run ?1's rows of
-// run_metrics: the entries of its top-level "metrics" array that have a
-// text "name" and a numeric "value" (anything else in an entry is
-// ignored, as is a report without metrics); of a repeated name, the first.
-// 0005_experiments.sql fills the runs done before it with the same query.
-const metricsFromReport = `INSERT OR IGNORE INTO run_metrics (run_id, name, value)
+// metricsInsert stores the metrics ?2 (a report's "metrics" value, see
+// metricsOf) as run ?1's rows of run_metrics: the entries of the array that
+// have a text "name" and a numeric "value" (anything else in an entry is
+// ignored, as is a value that is not an array); of a repeated name, the
+// first. 0005_experiments.sql filled the runs done before it with the same
+// selection from whole reports.
+const metricsInsert = `INSERT OR IGNORE INTO run_metrics (run_id, name, value)
 	SELECT ?1, json_extract(m.value, '$.name'), json_extract(m.value, '$.value')
-	FROM json_each(?2, '$.metrics') AS m
-	WHERE json_type(?2, '$.metrics') = 'array'
+	FROM json_each(?2) AS m
+	WHERE json_type(?2) = 'array'
 	  AND json_type(m.value, '$.name') = 'text'
 	  AND json_type(m.value, '$.value') IN ('integer', 'real')`
 
@@ -569,8 +667,14 @@ func (s *Store) changed(ctx context.Context, op string, res sql.Result, id, verb
 	if n > 0 {
 		return nil
 	}
+	return s.unchanged(ctx, op, id, verb)
+}
+
+// unchanged is the error of an UPDATE of run id that touched no row:
+// NotFound or Conflict.
+func (s *Store) unchanged(ctx context.Context, op, id, verb string) error {
 	var status string
-	err = s.db.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&status)
+	err := s.db.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return notFound(op, "run", id)
 	}

@@ -45,7 +45,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		{&s.hot.claim, claimNext},
 		{&s.hot.finish, finishRun},
 		{&s.hot.report, insertReport},
-		{&s.hot.metrics, metricsFromReport},
+		{&s.hot.metrics, metricsInsert},
 	} {
 		st, err := s.db.PrepareContext(ctx, p.sql)
 		if err != nil {

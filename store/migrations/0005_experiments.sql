@@ -68,7 +68,7 @@ CREATE TABLE run_metrics (
     PRIMARY KEY (run_id, name)
 ) STRICT, WITHOUT ROWID;
 
--- The same selection as metricsFromReport in runs.go: the report's
+-- The same selection as metricsInsert in runs.go: the report's
 -- top-level "metrics" array, entries with a text name and a numeric value,
 -- the first of a repeated name.
 INSERT OR IGNORE INTO run_metrics (run_id, name, value)
