@@ -124,6 +124,7 @@ type Runner struct {
 	wg        sync.WaitGroup          // the workers
 	ends      chan ending             // the workers' ended runs, to the recorder
 	recorded  chan struct{}           // closed when the recorder has stored the last
+	workloads *workloadCache
 }
 
 // ending is a run a worker ended, on its way to the store.
@@ -171,7 +172,7 @@ var (
 func New(st *store.Store, lookup func(name string) (solvers.Strategy, bool), opt Options) *Runner {
 	opt = opt.withDefaults()
 	return &Runner{st: st, lookup: lookup, opt: opt, log: opt.Logger,
-		wake: make(chan struct{}, opt.Workers), inflight: map[string]*job{}}
+		wake: make(chan struct{}, opt.Workers), inflight: map[string]*job{}, workloads: newWorkloadCache(workloadCacheBytes)}
 }
 
 // Budget is the per-run budget the Runner applies.
@@ -609,7 +610,7 @@ func (r *Runner) run(ctx context.Context, run *store.Run, j *job) (*solvers.Repo
 	if run.Kind == store.KindReproduce {
 		return ExecuteReproduce(ctx, s, run.Params, j.progress, r.Budget())
 	}
-	w, err := r.st.GetWorkload(ctx, run.WorkloadID)
+	w, err := r.workloads.get(ctx, run.WorkloadID, r.st.GetWorkloadData)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, canceled("runner", ctx)

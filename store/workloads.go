@@ -101,8 +101,18 @@ func scanWorkload(sc interface{ Scan(...any) error }, full bool) (*Workload, err
 // GetWorkload returns the workload with its data and preview, or
 // errs.NotFound.
 func (s *Store) GetWorkload(ctx context.Context, id string) (*Workload, error) {
-	const op = "store.GetWorkload"
-	row := s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+", data, preview FROM workloads WHERE id = ?", id)
+	return s.getWorkload(ctx, "store.GetWorkload", "data, preview", id)
+}
+
+// GetWorkloadData returns the workload with its data but not its preview
+// (a report, which may be larger than the data), or errs.NotFound: what a
+// run needs.
+func (s *Store) GetWorkloadData(ctx context.Context, id string) (*Workload, error) {
+	return s.getWorkload(ctx, "store.GetWorkloadData", "data, NULL", id)
+}
+
+func (s *Store) getWorkload(ctx context.Context, op, columns, id string) (*Workload, error) {
+	row := s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+", "+columns+" FROM workloads WHERE id = ?", id)
 	w, err := scanWorkload(row, true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "workload", id)
