@@ -96,6 +96,7 @@ type Dispatcher struct {
 	wake      chan struct{}
 
 	resultsCons jetstream.Consumer
+	results     chan result // results read, on their way to the store
 
 	mu          sync.Mutex
 	outstanding map[string]bool      // published runs not ended yet, by ID
@@ -130,8 +131,19 @@ func NewDispatcher(st *store.Store, nc *nats.Conn, cfg Config) *Dispatcher {
 	cfg = cfg.withDefaults()
 	return &Dispatcher{st: st, nc: nc, cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1),
 		outstanding: map[string]bool{}, progress: map[string]*liveRun{}, workers: map[string]*workerAt{},
-		refs: map[string]*WorkloadRef{}, inBucket: map[string]bool{}}
+		refs: map[string]*WorkloadRef{}, inBucket: map[string]bool{}, results: make(chan result, maxGroup)}
 }
+
+// result is a run's end read from the results stream, to store and then
+// acknowledge.
+type result struct {
+	m      jetstream.Msg
+	end    store.Ending
+	object string // the report's object in ReportsBucket, deleted once stored
+}
+
+// maxGroup bounds how many results one transaction stores (see record).
+const maxGroup = 64
 
 // maxWaiting is how many pull requests, one per idle worker slot, the
 // runs consumer holds at once (JetStream's default, 512, would refuse the
@@ -225,7 +237,8 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 		stop()
 		return errs.Wrap(op, errs.Internal, err)
 	}
-	d.wg.Add(3)
+	d.wg.Add(4)
+	go func() { defer d.wg.Done(); d.record(dctx) }()
 	go func() { defer d.wg.Done(); d.dispatchLoop(dctx) }()
 	go func() { defer d.wg.Done(); d.flushLoop(dctx) }()
 	go func() { defer d.wg.Done(); d.recover(dctx, running) }()
@@ -393,9 +406,8 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, 
 	return ref, nil
 }
 
-// onResult stores the end of a run, then acknowledges it. A result for a
-// run that is not running (stored already: a repeated result, or a run
-// canceled meanwhile) is acknowledged and dropped.
+// onResult reads a result and hands it to record, which stores and then
+// acknowledges it.
 func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 	var res Result
 	if err := json.Unmarshal(m.Data(), &res); err != nil || res.ID == "" || !store.Final(res.Status) {
@@ -418,29 +430,82 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 		}
 		report = b
 	}
-	if err := d.finish(ctx, res.ID, res.Worker, res.Status, report, res.Error, res.Field); err != nil {
-		m.NakWithDelay(time.Second)
-		return
+	r := result{m: m, object: res.ReportObject, end: store.Ending{ID: res.ID, Worker: res.Worker, Status: res.Status,
+		Report: report, Error: res.Error, ErrorField: res.Field}}
+	select {
+	case d.results <- r:
+	case <-ctx.Done(): // not acknowledged: delivered again after the next Start
 	}
-	m.Ack()
-	if res.ReportObject != "" {
-		d.reports.Delete(ctx, res.ReportObject)
+}
+
+// record stores the results onResult reads, in groups: every result read
+// while the last group was written goes into the next transaction
+// (store.End), one commit for many runs. Each result is acknowledged once
+// stored; a result for a run that is not running (stored already: a
+// repeated result, or a run canceled meanwhile) is acknowledged and
+// dropped; one the store failed to write is delivered again a second
+// later.
+func (d *Dispatcher) record(ctx context.Context) {
+	group := make([]result, 0, maxGroup)
+	ends := make([]store.Ending, 0, maxGroup)
+	for {
+		select {
+		case r := <-d.results:
+			group = append(group[:0], r)
+		case <-ctx.Done():
+			return
+		}
+	gather:
+		for len(group) < maxGroup {
+			select {
+			case r := <-d.results:
+				group = append(group, r)
+			default:
+				break gather
+			}
+		}
+		ends = ends[:0]
+		for _, r := range group {
+			ends = append(ends, r.end)
+		}
+		for i, err := range d.st.End(ctx, ends) {
+			r := group[i]
+			if d.stored(r.end, err) != nil {
+				r.m.NakWithDelay(time.Second)
+				continue
+			}
+			r.m.Ack()
+			if r.object != "" {
+				d.reports.Delete(ctx, r.object)
+			}
+		}
+		d.Wake()
 	}
 }
 
 // finish stores the end of a run (Conflict: it ended already, fine) and
 // forgets it; an error is one of the store, to try again.
 func (d *Dispatcher) finish(ctx context.Context, id, worker, status string, report json.RawMessage, msg, field string) error {
-	err := d.st.FinishBy(ctx, id, worker, status, report, msg, field)
+	e := store.Ending{ID: id, Worker: worker, Status: status, Report: report, Error: msg, ErrorField: field}
+	if err := d.stored(e, d.st.End(ctx, []store.Ending{e})[0]); err != nil {
+		return err
+	}
+	d.Wake()
+	return nil
+}
+
+// stored takes the outcome err of storing end: the run is forgotten unless
+// err is an error of the store (returned, to try again); Conflict (it
+// ended already) and NotFound (deleted) are fine.
+func (d *Dispatcher) stored(end store.Ending, err error) error {
 	if err != nil && !errs.Is(errs.Conflict, err) && !errs.Is(errs.NotFound, err) {
-		d.log.Error("queue: storing the end of a run", "run", id, "status", status, "err", err)
+		d.log.Error("queue: storing the end of a run", "run", end.ID, "status", end.Status, "err", err)
 		return err
 	}
 	d.mu.Lock()
-	delete(d.outstanding, id)
-	delete(d.progress, id)
+	delete(d.outstanding, end.ID)
+	delete(d.progress, end.ID)
 	d.mu.Unlock()
-	d.Wake()
 	return nil
 }
 

@@ -10,7 +10,7 @@
 //	│ runner.Runner (Submit, ...)  │                  │ RunWorker: Concurrency slots    │
 //	│ Dispatcher (runner.Backend)  │  SCHEDLAB_RUNS   │  Next ─▶ runner.Execute ─▶      │
 //	│  ClaimNext ─▶ publish ───────┼─ work queue ────▶│  publish result, then ack       │
-//	│  store results (FinishBy) ◀──┼─ SCHEDLAB_RESULTS┤  InProgress every AckWait/3     │
+//	│  store results (store.End) ◀─┼─ SCHEDLAB_RESULTS┤  InProgress every AckWait/3     │
 //	│  progress, heartbeats ◀──────┼─ core subjects ──┤  progress, heartbeats           │
 //	│  Cancel ─────────────────────┼─ schedlab.cancel▶│  cancels the run's context      │
 //	│ Embedded NATS (optional)     │  object store    │  workloads by SHA-256, cached   │
@@ -35,7 +35,9 @@
 //     AckWait/3, so a long run keeps its message; a worker that dies stops
 //     sending, and after AckWait (30 s) JetStream gives the run to another.
 //   - The server consumes ResultsStream with a durable consumer and stores
-//     each result with store.FinishBy before acknowledging it. Storing is
+//     each result with store.End before acknowledging it, in groups: the
+//     results read while the last group was written share one transaction
+//     (one commit, most of what storing a run costs). Storing is
 //     idempotent by run ID: the end of a run that is no longer running
 //     (stored already, or canceled meanwhile) is a Conflict, acknowledged
 //     and dropped. A report larger than a message (NATS max payload less
