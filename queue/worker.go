@@ -60,9 +60,9 @@ type worker struct {
 
 	mu       sync.Mutex
 	running  map[string]context.CancelCauseFunc
-	canceled map[string]time.Time // cancels of runs not (yet) here
-	cache    map[string][]byte    // workloads by SHA-256
-	cached   []string             // cache keys, oldest first
+	canceled map[string]time.Time      // cancels of runs not (yet) here
+	cache    map[string]cachedWorkload // workloads by SHA-256
+	cached   []string                  // cache keys, oldest first
 	cacheLen int
 	memLimit int64
 	lastBusy time.Time
@@ -98,7 +98,7 @@ func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
 		cfg.Logger = slog.Default()
 	}
 	w := &worker{cfg: cfg, nc: nc, log: cfg.Logger, started: time.Now(), lastBusy: time.Now(),
-		running: map[string]context.CancelCauseFunc{}, canceled: map[string]time.Time{}, cache: map[string][]byte{},
+		running: map[string]context.CancelCauseFunc{}, canceled: map[string]time.Time{}, cache: map[string]cachedWorkload{},
 		memLimit: debug.SetMemoryLimit(-1)}
 	var err error
 	if w.js, err = jetstream.New(nc); err != nil {
@@ -284,14 +284,14 @@ func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progres
 	if job.Workload == nil {
 		return nil, &errs.Error{Op: "queue", Kind: errs.Invalid, Field: "workload_id", Err: errors.New("the run names no workload")}
 	}
-	data, err := w.workload(ctx, job.Workload.SHA256)
+	data, memo, err := w.workload(ctx, job.Workload.SHA256)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, &errs.Error{Op: "queue", Kind: errs.Canceled, Err: context.Cause(ctx)}
 		}
 		return nil, errs.Wrap("queue: fetching the workload", errs.Internal, err)
 	}
-	sw := &solvers.Workload{Name: job.Workload.Name, Format: job.Workload.Format, Summary: job.Workload.Summary, Data: data}
+	sw := &solvers.Workload{Name: job.Workload.Name, Format: job.Workload.Format, Summary: job.Workload.Summary, Data: data, Decoded: memo}
 	return runner.Execute(ctx, s, sw, job.Variant, job.Params, progress, job.budget())
 }
 
@@ -308,30 +308,43 @@ func (w *worker) raiseMemoryLimit(budget uint64) {
 	}
 }
 
-// workload returns the data of a workload, from the cache or the bucket.
-func (w *worker) workload(ctx context.Context, sha string) ([]byte, error) {
+// cachedWorkload is a workload's data and the memo of its decoded forms
+// (solvers.Workload.Decoded), shared by the runs of the workload.
+type cachedWorkload struct {
+	data []byte
+	memo *solvers.Memo
+}
+
+// workload returns the data of a workload, from the cache or the bucket,
+// with the memo its runs share (nil for a workload not kept).
+func (w *worker) workload(ctx context.Context, sha string) ([]byte, *solvers.Memo, error) {
 	w.mu.Lock()
-	b, ok := w.cache[sha]
+	c, ok := w.cache[sha]
 	w.mu.Unlock()
 	if ok {
-		return b, nil
+		return c.data, c.memo, nil
 	}
 	b, err := w.objs.GetBytes(ctx, sha)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if _, ok := w.cache[sha]; !ok && len(b) <= w.cfg.CacheBytes {
-		for w.cacheLen+len(b) > w.cfg.CacheBytes && len(w.cached) > 0 {
-			old := w.cached[0]
-			w.cached = w.cached[1:]
-			w.cacheLen -= len(w.cache[old])
-			delete(w.cache, old)
-		}
-		w.cache[sha], w.cached, w.cacheLen = b, append(w.cached, sha), w.cacheLen+len(b)
+	if c, ok := w.cache[sha]; ok {
+		return c.data, c.memo, nil
 	}
-	return b, nil
+	if len(b) > w.cfg.CacheBytes {
+		return b, nil, nil
+	}
+	for w.cacheLen+len(b) > w.cfg.CacheBytes && len(w.cached) > 0 {
+		old := w.cached[0]
+		w.cached = w.cached[1:]
+		w.cacheLen -= len(w.cache[old].data)
+		delete(w.cache, old)
+	}
+	c = cachedWorkload{data: b, memo: solvers.NewMemo()}
+	w.cache[sha], w.cached, w.cacheLen = c, append(w.cached, sha), w.cacheLen+len(b)
+	return c.data, c.memo, nil
 }
 
 // sendResult publishes res on ResultsStream (a report too large for a

@@ -39,6 +39,17 @@
 //     nothing and names the field at fault.
 //   - At most Options.Workers runs execute at once; Submit wakes a worker at
 //     once and idle workers also poll the queue (Options.PollInterval).
+//   - While runs end within 10 ms (a sweep of short runs), an idle worker
+//     claims up to 8 queued runs in one transaction, executes the first
+//     and leaves the others to whichever worker is free next: a claim's
+//     commit costs about as much as such a run. The runs so claimed show
+//     running from the claim (a few milliseconds early), are in flight
+//     (Cancel ends one unexecuted), are not listed as executing by
+//     Workers, and go back to the queue, as if never claimed, at
+//     Shutdown. After a slower run, claims are single again.
+//   - A workload read for a run is kept (64 MiB of the most recently used)
+//     with a memo of its decoded forms (solvers.Workload.Decoded), so the
+//     runs of a sweep read and decode each of its workloads once.
 //   - A panic in a strategy fails that run with errs.Internal ("internal
 //     error in strategy NAME: ...", the stack goes to the log) and the
 //     worker goes on to the next run: one bad run never takes the server down.

@@ -116,6 +116,8 @@ type Runner struct {
 
 	mu        sync.Mutex
 	inflight  map[string]*job // running runs of this process, by run ID
+	pending   []claimed       // claimed in a group, not yet started (see next)
+	fast      atomic.Bool     // the last run ended within fastRun: claim in groups
 	started   bool
 	stopped   bool
 	startedAt time.Time
@@ -137,9 +139,12 @@ type ending struct {
 // transaction, and how many wait for it.
 const maxGroup = 64
 
-// job is a run a worker executes: its cancel function and live progress.
+// job is a run a worker executes: its context, cancel function and live
+// progress.
 type job struct {
-	cancel context.CancelCauseFunc
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	started atomic.Bool // executing, not only claimed
 
 	mu          sync.Mutex
 	done, total int
@@ -221,9 +226,107 @@ func (r *Runner) Start(ctx context.Context) error {
 	}
 	go func() {
 		r.wg.Wait()
+		r.release()
 		close(r.ends)
 	}()
 	return nil
+}
+
+// claimed is a run claimed for this process's workers, with its job.
+type claimed struct {
+	run *store.Run
+	j   *job
+}
+
+// Claiming in groups. A claim is a write transaction, and its commit costs
+// about as much as a short run (an EAPM run of a sweep, ~0.3 ms): so while
+// runs end within fastRun, a worker with nothing to do claims up to
+// claimGroup runs in one transaction (store.ClaimUpTo) and leaves the ones
+// it does not start for the other workers. The runs so claimed are running
+// in the database and in flight here (Cancel finds them) from the claim
+// on; no worker holds them back, since any idle worker takes the next. A
+// slow run makes the next claim a single one, so long runs are never
+// claimed ahead of a free worker.
+const (
+	fastRun    = 10 * time.Millisecond
+	claimGroup = 8
+)
+
+// next returns the next run for a worker: the oldest claimed but not yet
+// started, or a newly claimed one (nil when none is queued).
+func (r *Runner) next(ctx context.Context) (*store.Run, *job, error) {
+	r.mu.Lock()
+	if len(r.pending) > 0 {
+		c := r.pending[0]
+		r.pending = r.pending[1:]
+		r.mu.Unlock()
+		return c.run, c.j, nil
+	}
+	r.mu.Unlock()
+	n := 1
+	if r.fast.Load() {
+		n = claimGroup
+	}
+	runs, err := r.st.ClaimUpTo(ctx, n)
+	if err != nil || len(runs) == 0 {
+		return nil, nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var first *job
+	for i, run := range runs {
+		jctx, cancel := context.WithCancelCause(ctx)
+		j := &job{ctx: jctx, cancel: cancel}
+		r.inflight[run.ID] = j
+		if i == 0 {
+			first = j
+			continue
+		}
+		r.pending = append(r.pending, claimed{run, j})
+	}
+	if len(runs) > 1 {
+		r.wakeOthers()
+	}
+	return runs[0], first, nil
+}
+
+// wakeOthers wakes idle workers to take the runs just claimed for them.
+func (r *Runner) wakeOthers() {
+	for range len(r.pending) {
+		select {
+		case r.wake <- struct{}{}:
+		default:
+			return
+		}
+	}
+}
+
+// release, once the workers have stopped, ends the runs they claimed but
+// never started: those canceled by the user end canceled; the others go
+// back to the queue, as if never claimed, for the next Start.
+func (r *Runner) release() {
+	r.mu.Lock()
+	pending := r.pending
+	r.pending = nil
+	r.mu.Unlock()
+	var back []string
+	for _, c := range pending {
+		if errors.Is(context.Cause(c.j.ctx), ErrUserCanceled) {
+			r.ends <- ending{Ending: store.Ending{ID: c.run.ID, Status: store.StatusCanceled, Error: store.MsgCanceled}, j: c.j}
+			continue
+		}
+		back = append(back, c.run.ID)
+	}
+	if err := r.st.Unclaim(context.Background(), back); err != nil {
+		r.log.Error("runner: putting claimed runs back in the queue", "runs", back, "err", err)
+	}
+	r.mu.Lock()
+	for _, c := range pending {
+		if r.inflight[c.run.ID] == c.j && !errors.Is(context.Cause(c.j.ctx), ErrUserCanceled) {
+			delete(r.inflight, c.run.ID)
+		}
+	}
+	r.mu.Unlock()
 }
 
 // record stores the runs the workers end, in groups: every run that ended
@@ -524,8 +627,10 @@ func (r *Runner) Workers() []WorkerStatus {
 		return nil
 	}
 	running := make([]string, 0, len(r.inflight))
-	for id := range r.inflight {
-		running = append(running, id)
+	for id, j := range r.inflight {
+		if j.started.Load() {
+			running = append(running, id)
+		}
 	}
 	sort.Strings(running)
 	host, _ := os.Hostname()
@@ -539,13 +644,13 @@ func (r *Runner) worker(ctx context.Context) {
 	poll := time.NewTicker(r.opt.PollInterval)
 	defer poll.Stop()
 	for ctx.Err() == nil {
-		run, err := r.st.ClaimNext(ctx)
+		run, j, err := r.next(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
 				r.log.Error("runner: claiming a run", "err", err)
 			}
 		} else if run != nil {
-			r.execute(ctx, run)
+			r.execute(ctx, run, j)
 			continue
 		}
 		select {
@@ -556,18 +661,16 @@ func (r *Runner) worker(ctx context.Context) {
 	}
 }
 
-// execute runs a claimed run and hands its end, with its last progress,
-// to the recorder.
-func (r *Runner) execute(wctx context.Context, run *store.Run) {
+// execute runs a claimed run (in flight as j) and hands its end, with its
+// last progress, to the recorder.
+func (r *Runner) execute(wctx context.Context, run *store.Run, j *job) {
 	// Store writes outlive the workers' context: a run cut off by a
 	// shutdown is still recorded as interrupted.
 	dbctx := context.WithoutCancel(wctx)
-	ctx, cancel := context.WithCancelCause(wctx)
-	defer cancel(nil)
-	j := &job{cancel: cancel}
-	r.mu.Lock()
-	r.inflight[run.ID] = j
-	r.mu.Unlock()
+	ctx := j.ctx
+	defer j.cancel(nil)
+	j.started.Store(true)
+	began := time.Now()
 
 	flushed := make(chan struct{})
 	stopFlush := make(chan struct{})
@@ -575,13 +678,15 @@ func (r *Runner) execute(wctx context.Context, run *store.Run) {
 		defer close(flushed)
 		r.flushProgress(dbctx, run.ID, j, stopFlush)
 	}()
-	rep, err := r.run(ctx, run, j)
+	rep, err := r.run(ctx, run, j) // one canceled while it waited is not executed (Execute)
 	close(stopFlush)
 	<-flushed
+	r.fast.Store(time.Since(began) < fastRun)
 
 	e := ending{Ending: store.Ending{ID: run.ID, Status: store.StatusDone}, j: j}
 	if err == nil {
 		e.Report, err = json.Marshal(rep)
+		e.Encoded = err == nil
 		if err != nil {
 			err = &errs.Error{Op: "runner", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", run.Strategy, err)}
 		}
@@ -617,8 +722,7 @@ func (r *Runner) run(ctx context.Context, run *store.Run, j *job) (*solvers.Repo
 		}
 		return nil, err
 	}
-	sw := &solvers.Workload{Name: w.Name, Format: w.Format, Summary: w.Summary, Data: w.Data}
-	return Execute(ctx, s, sw, run.Variant, run.Params, j.progress, r.Budget())
+	return Execute(ctx, s, w, run.Variant, run.Params, j.progress, r.Budget())
 }
 
 // Outcome maps an execution error to the run's final status, message and

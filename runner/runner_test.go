@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -529,5 +530,70 @@ func TestExecuteChecksTheReportAndItsInputs(t *testing.T) {
 	cancel(ErrUserCanceled)
 	if _, err := Execute(cctx, fake, w, runnertest.VariantWait, nil, nil, Budget{}); errs.KindOf(err) != errs.Canceled {
 		t.Errorf("Execute on a canceled context: %v, want Canceled", err)
+	}
+}
+
+// TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown
+// claims a group while runs are fast (Runner.fast): the first executes,
+// the others wait claimed. One of them is canceled while it waits and
+// ends canceled, never executed, though the worker takes it next; at
+// shutdown the runs still waiting go back to the queue as if never
+// claimed, and the one executing ends interrupted.
+func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testing.T) {
+	e := newEnv(t, Options{Workers: 1})
+	ctx := context.Background()
+	var ids []string
+	for i := range 4 {
+		run, err := e.rn.Prepare(ctx, &store.Run{Kind: store.KindRun, WorkloadID: e.wl.ID, Strategy: fakeName, Variant: runnertest.VariantWait, Seed: int64(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := e.st.CreateRun(ctx, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, c.ID)
+	}
+	e.rn.fast.Store(true)
+	e.start(t)
+	e.waitRunning(t, ids[0])
+	for _, id := range ids[1:] {
+		e.waitRunning(t, id) // claimed with the first
+	}
+	if ws := e.rn.Workers(); len(ws) != 1 || !reflect.DeepEqual(ws[0].Running, []string{ids[0]}) {
+		t.Fatalf("workers list %+v as running; want only %s, the one executing", ws, ids[0])
+	}
+	// Cancel the second while it waits, then the first: the worker takes
+	// the second next, ends it unexecuted, and starts the third.
+	if err := e.rn.Cancel(ctx, ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.rn.Cancel(ctx, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	e.wait(t, ids[2], "executing", func(*store.Run) bool {
+		ws := e.rn.Workers()
+		return len(ws) == 1 && reflect.DeepEqual(ws[0].Running, []string{ids[2]})
+	})
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := e.rn.Shutdown(sctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{store.StatusCanceled, store.StatusCanceled, store.StatusInterrupted, store.StatusQueued}
+	for i, id := range ids {
+		r, err := e.st.GetRun(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != want[i] {
+			t.Errorf("run %d is %s, want %s", i, r.Status, want[i])
+		}
+		if i == 3 && r.StartedAt != nil {
+			t.Errorf("run %d went back to the queue with started_at %v", i, r.StartedAt)
+		}
+	}
+	if n := e.fake.Started(); n != 2 {
+		t.Errorf("%d runs executed, want 2: a run canceled while it waited in a group must not start", n)
 	}
 }

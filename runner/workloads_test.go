@@ -17,7 +17,7 @@ func TestWorkloadCacheReadsEachOnceAndEvictsTheLeastRecentlyUsed(t *testing.T) {
 		if id == "gone" {
 			return nil, errors.New("no such workload")
 		}
-		return &store.Workload{ID: id, Data: []byte(strings.Repeat("x", size[id]))}, nil
+		return &store.Workload{ID: id, Name: id, Data: []byte(strings.Repeat("x", size[id]))}, nil
 	}
 	c := newWorkloadCache(100)
 	get := func(id string) {
@@ -29,7 +29,7 @@ func TestWorkloadCacheReadsEachOnceAndEvictsTheLeastRecentlyUsed(t *testing.T) {
 			}
 			return
 		}
-		if err != nil || w.ID != id || len(w.Data) != size[id] {
+		if err != nil || w.Name != id || len(w.Data) != size[id] {
 			t.Fatalf("get(%s) = %+v, %v", id, w, err)
 		}
 	}
@@ -64,5 +64,11 @@ func TestWorkloadCacheReadsEachOnceAndEvictsTheLeastRecentlyUsed(t *testing.T) {
 	}
 	if c.bytes > c.maxBytes {
 		t.Errorf("%d bytes kept, over the bound %d", c.bytes, c.maxBytes)
+	}
+	// The runs of a cached workload share one Workload and its memo.
+	w1, _ := c.get(context.Background(), "a", read)
+	w2, _ := c.get(context.Background(), "a", read)
+	if w1 != w2 || w1.Decoded == nil {
+		t.Errorf("two gets of a cached workload: %p and %p, memo %v; want one Workload with a memo", w1, w2, w1.Decoded)
 	}
 }

@@ -89,6 +89,13 @@ type Workload struct {
 	Summary string  `json:"summary"` // one line for lists: "30 users, 9 machine types, 17,112 tasks"
 	Data    []byte  `json:"-"`
 	Preview *Report `json:"preview,omitempty"` // heat maps, tables, graphs shown before any run
+
+	// Decoded, when set, keeps what a family decodes from Data, so that
+	// the runs given this same *Workload (a sweep runs one workload tens
+	// of times) decode it once; nil, every run decodes. The runner and
+	// the worker processes set it on the workloads they cache. A family
+	// that uses it treats the decoded value as read-only (see Memo).
+	Decoded *Memo `json:"-"`
 }
 
 // Uploader is implemented by strategies whose workloads can come as a set of

@@ -109,3 +109,50 @@ func TestMetricsOfReadsTheTopLevelMetricsWhereverTheyAre(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimUpToClaimsTheOldestInOrderAndUnclaimRequeues claims runs in
+// groups, oldest first, and puts unstarted ones back as they were.
+func TestClaimUpToClaimsTheOldestInOrderAndUnclaimRequeues(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	w := addWorkload(t, s, "eapm")
+	var ids []string
+	for range 5 {
+		ids = append(ids, addRun(t, s, w).ID)
+	}
+	idsOf := func(runs []*Run) []string {
+		var out []string
+		for _, r := range runs {
+			if r.Status != StatusRunning || r.StartedAt == nil {
+				t.Fatalf("claimed run %s is %s, started %v", r.ID, r.Status, r.StartedAt)
+			}
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	first, err := s.ClaimUpTo(ctx, 3)
+	if err != nil || !reflect.DeepEqual(idsOf(first), ids[:3]) {
+		t.Fatalf("ClaimUpTo(3) = %v, %v; want %v", idsOf(first), err, ids[:3])
+	}
+	rest, err := s.ClaimUpTo(ctx, 5)
+	if err != nil || !reflect.DeepEqual(idsOf(rest), ids[3:]) {
+		t.Fatalf("ClaimUpTo(5) = %v, %v; want %v", idsOf(rest), err, ids[3:])
+	}
+	if none, err := s.ClaimUpTo(ctx, 4); err != nil || len(none) != 0 {
+		t.Fatalf("ClaimUpTo on an empty queue = %v, %v", none, err)
+	}
+	if err := s.Finish(ctx, ids[4], StatusCanceled, nil, MsgCanceled, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Unclaim(ctx, []string{ids[1], ids[4]}); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := s.GetRun(ctx, ids[1])
+	if back.Status != StatusQueued || back.StartedAt != nil {
+		t.Fatalf("unclaimed run is %s, started %v; want queued, never started", back.Status, back.StartedAt)
+	}
+	if c, _ := s.GetRun(ctx, ids[4]); c.Status != StatusCanceled {
+		t.Fatalf("Unclaim changed a canceled run to %s", c.Status)
+	}
+	claim(t, s, ids[1])
+}

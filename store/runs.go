@@ -472,6 +472,68 @@ func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 	return r, nil
 }
 
+// ClaimUpTo claims, as ClaimNext does, up to n of the oldest queued runs in
+// one transaction, oldest first: one commit for n claims, the dearest part
+// of a claim. It returns an empty slice when no run is queued.
+func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
+	const op = "store.ClaimUpTo"
+	if n <= 1 {
+		r, err := s.ClaimNext(ctx)
+		if r == nil || err != nil {
+			return nil, err
+		}
+		return []*Run{r}, nil
+	}
+	var runs []*Run
+	err := retryBusy(ctx, func() error {
+		runs = runs[:0]
+		tx, err := s.db.BeginTx(ctx, nil) // immediate: the write lock first
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		claim := tx.StmtContext(ctx, s.hot.claim)
+		at := fmtTime(now())
+		for len(runs) < n {
+			r, err := scanRun(claim.QueryRowContext(ctx, StatusRunning, at, StatusQueued), false, false)
+			if errors.Is(err, sql.ErrNoRows) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			runs = append(runs, r)
+		}
+		return tx.Commit()
+	})
+	if err != nil {
+		return nil, dbErr(op, err)
+	}
+	return runs, nil
+}
+
+// Unclaim puts runs claimed but never started back in the queue, as they
+// were before the claim (status queued, no started_at). A run that is no
+// longer running (canceled meanwhile) is left as it is.
+func (s *Store) Unclaim(ctx context.Context, ids []string) error {
+	const op = "store.Unclaim"
+	if len(ids) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbErr(op, err)
+	}
+	defer tx.Rollback()
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, started_at = NULL, worker = ''
+			WHERE id = ? AND status = ?`, StatusQueued, id, StatusRunning); err != nil {
+			return dbErr(op, err)
+		}
+	}
+	return dbErr(op, tx.Commit())
+}
+
 // SetProgress records how far a running run has come. It does nothing to a
 // run that is not running (it may have just been canceled).
 func (s *Store) SetProgress(ctx context.Context, id string, done, total int, note string) error {
@@ -508,6 +570,11 @@ type Ending struct {
 	Worker string          // host:pid of the worker that executed it; empty keeps the stored one
 	Status string          // a final status
 	Report json.RawMessage // a done run's report (a solvers.Report), or nil
+	// Encoded says Report was just encoded by this process (json.Marshal
+	// of a solvers.Report), so End does not check it is JSON again. A
+	// report that came from elsewhere (a worker process, a bundle) is
+	// checked.
+	Encoded bool
 	// Error and ErrorField are a failed run's message and the input field
 	// it names.
 	Error, ErrorField string
@@ -545,7 +612,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 		switch {
 		case !Final(e.Status):
 			out[i] = invalid(op, "status", "%q is not a final status", e.Status)
-		case len(e.Report) > 0 && !json.Valid(e.Report):
+		case len(e.Report) > 0 && !e.Encoded && !json.Valid(e.Report):
 			out[i] = invalid(op, "report", "the report is not JSON")
 		default:
 			todo++

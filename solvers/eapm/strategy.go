@@ -114,7 +114,7 @@ func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Co
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := md.upperBound()
+		b, err := sharedBound(w, md)
 		switch {
 		case errs.Is(errs.TooLarge, err):
 			boundNote = "The LP upper bound was skipped: " + err.Error() + "; upper_bound and bound_ratio are 0."
@@ -126,6 +126,21 @@ func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Co
 	}
 	progress(n+1, n+1, "done")
 	return runReport(in, variant, sched, bound, boundNote, wall), nil
+}
+
+// sharedBound is md's LP upper bound, computed once per workload and
+// setting (γ, c, machine counts) when w keeps its decoded forms
+// (solvers.Workload.Decoded): the bound is the same for every variant,
+// and a sweep runs several variants on each workload and γ. The bound is
+// read-only to its users (runReport reads it).
+func sharedBound(w *solvers.Workload, md *model) (*Bound, error) {
+	in := md.in
+	key := fmt.Sprintf("eapm bound γ=%v c=%v machines=%v", in.Gamma, in.C, in.Machines)
+	v, err := w.Decoded.Get(key, func() (any, error) { return md.upperBound() })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Bound), nil
 }
 
 // applyConfig sets γ, c and machines per type from a run config.

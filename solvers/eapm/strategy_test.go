@@ -360,3 +360,68 @@ func TestValidateGuardsSizesBeforeAllocating(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestSharedDecodedInstanceIsNotChanged runs every variant, twice, with
+// γ, c and machine counts that override the instance, on one Workload
+// whose decoded instance and LP bounds are shared (Workload.Decoded): the
+// shared instance must stay as decoded, and each report must equal the
+// report of a run that decoded its own (wall_ms aside).
+func TestSharedDecodedInstanceIsNotChanged(t *testing.T) {
+	s := New()
+	for _, p := range s.Presets() {
+		w := generate(t, p.Name, nil, 3)
+		shared := *w
+		shared.Decoded = solvers.NewMemo()
+		fresh, err := loadWorkload(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := fresh.M()
+		counts := make([]string, m)
+		for j := range counts {
+			counts[j] = fmt.Sprint(2 + j%3)
+		}
+		for _, v := range s.Variants() {
+			for _, params := range []solvers.Params{
+				{"gamma": "1.7", "c": "2"},
+				{"gamma": "1.2", "machines_per_type": strings.Join(counts, ",")},
+				{"machines_per_type": "3"},
+			} {
+				want, err := s.Run(context.Background(), w, v.Name, params, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range 2 { // the second run reuses the first's LP bound
+					got, err := s.Run(context.Background(), &shared, v.Name, params, nil)
+					if err != nil {
+						t.Fatalf("%s/%s %v: %v", p.Name, v.Name, params, err)
+					}
+					if a, b := reportWithoutWall(t, got), reportWithoutWall(t, want); a != b {
+						t.Fatalf("%s/%s %v: the report on the shared instance differs from a fresh decode's", p.Name, v.Name, params)
+					}
+				}
+			}
+		}
+		v, _ := shared.Decoded.Get("eapm", func() (any, error) { t.Fatal("the instance was not kept"); return nil, nil })
+		if !reflect.DeepEqual(v.(*Instance), fresh) {
+			t.Fatalf("%s: the runs changed the shared decoded instance", p.Name)
+		}
+	}
+}
+
+// reportWithoutWall is r's JSON with the wall-clock metric zeroed.
+func reportWithoutWall(t *testing.T, r *solvers.Report) string {
+	t.Helper()
+	c := *r
+	c.Metrics = append([]solvers.Metric(nil), r.Metrics...)
+	for i := range c.Metrics {
+		if c.Metrics[i].Name == "wall_ms" {
+			c.Metrics[i].Value = 0
+		}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -364,13 +364,24 @@ func newWorkload(in *Instance, name, format, source string) (*solvers.Workload, 
 		Data: canonical(in, name, source), Preview: preview(in)}, nil
 }
 
-// loadWorkload reads a Workload's canonical Data back into an instance.
+// loadWorkload reads a Workload's canonical Data back into an instance of
+// the run's own. The decoded instance is kept in w.Decoded (when the caller
+// keeps one) and shared by the runs of w; each run gets a shallow copy, so
+// applyConfig's γ, c and machine counts replace fields of the copy. No run
+// changes the shared slices' elements (TestSharedDecodedInstanceIsNotChanged).
 func loadWorkload(w *solvers.Workload) (*Instance, error) {
 	if w == nil || len(w.Data) == 0 {
 		return nil, errs.Invalidf("workload", "the workload has no data")
 	}
-	in, _, err := decodeJSON("workload", w.Data)
-	return in, err
+	v, err := w.Decoded.Get("eapm", func() (any, error) {
+		in, _, err := decodeJSON("workload", w.Data)
+		return in, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	in := *v.(*Instance)
+	return &in, nil
 }
 
 func summary(in *Instance) string {
