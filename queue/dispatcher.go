@@ -296,6 +296,9 @@ func (d *Dispatcher) lost(w *workerAt) bool {
 	return time.Since(w.seen) > 3*max(w.hb.Interval, d.cfg.HeartbeatInterval)
 }
 
+// claimGroup bounds the runs the dispatcher claims in one transaction.
+const claimGroup = 16
+
 // dispatchLoop claims queued runs and publishes them while fewer than the
 // window are out.
 func (d *Dispatcher) dispatchLoop(ctx context.Context) {
@@ -315,26 +318,34 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 	for ctx.Err() == nil {
 		d.mu.Lock()
 		var run *store.Run
+		room := 0
 		if len(d.unpublished) > 0 {
 			run, d.unpublished = d.unpublished[0], d.unpublished[1:]
-		} else if len(d.outstanding) >= d.window() {
+		} else if room = d.window() - len(d.outstanding); room <= 0 {
 			d.mu.Unlock()
 			return
 		}
 		d.mu.Unlock()
 		if run == nil {
-			var err error
-			if run, err = d.st.ClaimNext(ctx); err != nil {
+			// Claim up to the room left in the window, at most
+			// claimGroup in one transaction (one commit for them all);
+			// the ones not published now are next in the loop.
+			runs, err := d.st.ClaimUpTo(ctx, min(room, claimGroup))
+			if err != nil {
 				if ctx.Err() == nil {
 					d.log.Error("queue: claiming a run", "err", err)
 				}
 				return
 			}
-			if run == nil {
+			if len(runs) == 0 {
 				return
 			}
+			run = runs[0]
 			d.mu.Lock()
-			d.outstanding[run.ID] = true
+			for _, r := range runs {
+				d.outstanding[r.ID] = true
+			}
+			d.unpublished = append(runs[1:len(runs):len(runs)], d.unpublished...)
 			d.mu.Unlock()
 		}
 		if err := d.publish(ctx, run, run.ID); err != nil {
