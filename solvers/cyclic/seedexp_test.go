@@ -3,8 +3,7 @@ package cyclic
 import (
 	"testing"
 
-	"schedlab/experiments"
-	"schedlab/solvers"
+	"schedlab/solvers/solverstest"
 )
 
 // TestSeedExperimentsAreValid: every seed experiment parses and validates
@@ -12,35 +11,22 @@ import (
 // runs its grids say, and the printed tables carry the paper's numbers.
 func TestSeedExperimentsAreValid(t *testing.T) {
 	st := New()
-	seeds := st.(solvers.SeedExperimenter).SeedExperiments()
 	want := map[string]int64{
 		"table1": 2, "table2": 5, "fig3": 3 * 7, "fig4": 11, "table3": 3, "figs5-8": 8 * 2 * 3,
 		"sensitivity-volume": 3 * 3 * 2 * 3, "sensitivity-width": 3 * 4 * 2 * 3, "sensitivity-price": 3 * 3 * 2 * 3,
 		"sensitivity-load": 3 * 4 * 2 * 3, "sensitivity-interval": 3 * 3 * 2 * 3,
 		"sensitivity-table3": 3 * 2 * 3 * 2, "sensitivity-fig3": 3 * 2 * 2 * 7,
 	}
-	if len(seeds) != len(want) {
-		t.Fatalf("%d seed experiments, want %d", len(seeds), len(want))
-	}
-	for _, s := range seeds {
-		def, err := experiments.ParseJSON(s.Definition)
-		if err != nil {
-			t.Fatalf("%s: %v", s.Name, err)
-		}
-		if err := experiments.Validate(def, st); err != nil {
-			t.Errorf("%s: %v", s.Name, err)
-		}
-		if n := experiments.Count(def, st); n != want[s.Name] {
-			t.Errorf("%s: %d runs, want %d", s.Name, n, want[s.Name])
-		}
+	defs := solverstest.SeedExperiments(t, st, want)
+	for name, def := range defs {
 		if def.Grid["carry"][0] != "false" {
-			t.Errorf("%s: cycles carry jobs; the seed's are independent", s.Name)
+			t.Errorf("%s: cycles carry jobs; the seed's are independent", name)
 		}
 		refs := map[string]float64{}
 		for _, r := range def.References {
 			refs[r.Variant+" "+r.Metric] = r.Value
 		}
-		switch s.Name {
+		switch name {
 		case "table1":
 			if refs["css start"] != 222 || refs["css n_alternatives"] != 12.1 {
 				t.Errorf("table1 references %v", refs)
