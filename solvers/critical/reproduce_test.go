@@ -3,7 +3,6 @@ package critical
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -63,34 +62,35 @@ func TestReproduce(t *testing.T) {
 	}
 }
 
-// TestReproduceDefaults runs the default experiment and logs its tables
-// (CRITICAL_REPRO=1; it takes about 10 s).
-func TestReproduceDefaults(t *testing.T) {
-	if os.Getenv("CRITICAL_REPRO") == "" {
-		t.Skip("set CRITICAL_REPRO=1")
-	}
-	start := time.Now()
-	r, err := New().Reproduce(context.Background(), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("wall %v", time.Since(start))
-	for _, tb := range r.Tables {
-		t.Logf("== %s: %v", tb.Title, tb.Columns)
-		for _, row := range tb.Rows {
-			var b strings.Builder
-			for _, c := range row {
-				if f, ok := c.(float64); ok {
-					fmt.Fprintf(&b, "%8.3f ", f)
-				} else {
-					fmt.Fprintf(&b, "%v ", c)
-				}
-			}
-			t.Log(b.String())
+// BenchmarkReproduceDefaults runs the default experiment, times it and
+// logs its tables (an engineer's tool: go test never runs it).
+//
+//	go test ./solvers/critical -run XXX -bench ReproduceDefaults -benchtime 1x -v
+func BenchmarkReproduceDefaults(b *testing.B) {
+	for range b.N {
+		start := time.Now()
+		r, err := New().Reproduce(context.Background(), nil, nil)
+		if err != nil {
+			b.Fatal(err)
 		}
-	}
-	for _, m := range r.Metrics {
-		t.Logf("%s = %v", m.Name, m.Value)
+		b.Logf("wall %v", time.Since(start))
+		for _, tb := range r.Tables {
+			b.Logf("== %s: %v", tb.Title, tb.Columns)
+			for _, row := range tb.Rows {
+				var s strings.Builder
+				for _, c := range row {
+					if f, ok := c.(float64); ok {
+						fmt.Fprintf(&s, "%8.3f ", f)
+					} else {
+						fmt.Fprintf(&s, "%v ", c)
+					}
+				}
+				b.Log(s.String())
+			}
+		}
+		for _, m := range r.Metrics {
+			b.Logf("%s = %v", m.Name, m.Value)
+		}
 	}
 }
 

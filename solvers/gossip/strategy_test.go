@@ -209,7 +209,7 @@ func TestRescaleKeepsOfferedLoad(t *testing.T) {
 func TestSWFUpload(t *testing.T) {
 	data, err := os.ReadFile("../formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf")
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	s := New()
 	w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
