@@ -1,0 +1,130 @@
+package charts
+
+import "schedlab/solvers"
+
+// InFrame returns r with its times drawn in its time frame (r.Time): each
+// Gantt's bars and each XTime plot's x values (and regions) mapped to
+// (t − Origin) in the display unit, the Gantts' unit set to the display
+// unit and their axis, like the plots' x axis, named after the frame
+// ("time since the first submission (h)"). The copy has no Time (it is
+// applied) and shares everything it does not change with r. Without a
+// frame, r itself is returned.
+func InFrame(r *solvers.Report) *solvers.Report {
+	if r == nil || r.Time == nil {
+		return r
+	}
+	out := *r
+	out.Time = nil
+	out.Gantts = make([]solvers.Gantt, len(r.Gantts))
+	for i, g := range r.Gantts {
+		out.Gantts[i] = FrameGantt(r.Time, g)
+	}
+	out.Series = make([]solvers.Plot, len(r.Series))
+	for i, p := range r.Series {
+		out.Series[i] = FramePlot(r.Time, p)
+	}
+	return &out
+}
+
+// FrameGantt is g in the frame f (see InFrame); g itself when f is nil.
+func FrameGantt(f *solvers.TimeFrame, g solvers.Gantt) solvers.Gantt {
+	if f == nil {
+		return g
+	}
+	out := g
+	out.TimeUnit, out.TimeLabel = f.Shown(), f.AxisName()
+	out.Bars = make([]solvers.Bar, len(g.Bars))
+	for i, b := range g.Bars {
+		b.Start, b.End = f.Show(b.Start), f.Show(b.End)
+		out.Bars[i] = b
+	}
+	return out
+}
+
+// FramePlot is p in the frame f when p's x is time (XTime): x values and
+// regions mapped, the x axis named after the frame, XTime cleared (it is
+// applied). Other plots, and any plot when f is nil, are returned as
+// they are.
+func FramePlot(f *solvers.TimeFrame, p solvers.Plot) solvers.Plot {
+	if f == nil || !p.XTime {
+		return p
+	}
+	out := p
+	out.XTime, out.XLabel = false, f.AxisName()
+	out.Lines = make([]solvers.Line, len(p.Lines))
+	for i, l := range p.Lines {
+		pts := make([][2]float64, len(l.Points))
+		for k, pt := range l.Points {
+			pts[k] = [2]float64{f.Show(pt[0]), pt[1]}
+		}
+		l.Points = pts
+		out.Lines[i] = l
+	}
+	if p.Regions != nil {
+		out.Regions = make([]solvers.Region, len(p.Regions))
+		for i, g := range p.Regions {
+			g.X0, g.X1 = f.Show(g.X0), f.Show(g.X1)
+			out.Regions[i] = g
+		}
+	}
+	return out
+}
+
+// JoinFrames puts the reports of a compare page in one time frame: when
+// every report that has times to draw (a Gantt or an XTime plot) has a
+// frame and they agree (SharedFrame), each is returned InFrame (each run
+// from its own origin) with the shared frame; else the reports are
+// returned as they are, with differ set when some had a frame (the page
+// then draws raw numbers and should say why). Reports without times to
+// draw are returned as they are.
+func JoinFrames(reports []*solvers.Report) (out []*solvers.Report, shared *solvers.TimeFrame, differ bool) {
+	var frames []*solvers.TimeFrame
+	for _, r := range reports {
+		if timed(r) {
+			frames = append(frames, r.Time)
+			differ = differ || r.Time != nil
+		}
+	}
+	shared = SharedFrame(frames)
+	if shared == nil {
+		return reports, nil, differ
+	}
+	out = make([]*solvers.Report, len(reports))
+	for i, r := range reports {
+		out[i] = InFrame(r)
+	}
+	return out, shared, false
+}
+
+// timed says whether r has times to draw: a Gantt or an XTime plot.
+func timed(r *solvers.Report) bool {
+	if r == nil {
+		return false
+	}
+	if len(r.Gantts) > 0 {
+		return true
+	}
+	for _, p := range r.Series {
+		if p.XTime {
+			return true
+		}
+	}
+	return false
+}
+
+// SharedFrame is the frame runs can be compared in: when every frame is
+// set and all say the same (unit, display unit and origin's name; each
+// run keeps its own origin, so "hours since the first submission" of two
+// traces line up at their first submissions), it is the first of them;
+// else nil, and the runs are drawn in their raw numbers.
+func SharedFrame(frames []*solvers.TimeFrame) *solvers.TimeFrame {
+	if len(frames) == 0 || frames[0] == nil {
+		return nil
+	}
+	for _, f := range frames[1:] {
+		if f == nil || f.Unit != frames[0].Unit || f.Shown() != frames[0].Shown() || f.OriginName != frames[0].OriginName {
+			return nil
+		}
+	}
+	return frames[0]
+}
