@@ -133,8 +133,13 @@ func (f *TimeFrame) Statement() string {
 	return s
 }
 
-// At writes the data time t in the frame, for a note: "12.5 h".
-func (f *TimeFrame) At(t float64) string { return FormatNumber(f.Show(t)) + " " + f.Shown() }
+// At writes the data time t in the frame, for a note: "12.5 h", "7 slots".
+func (f *TimeFrame) At(t float64) string {
+	if _, ok := secondsPer[f.Shown()]; ok {
+		return FormatNumber(f.Show(t)) + " " + f.Shown()
+	}
+	return Count(f.Show(t), f.Shown())
+}
 
 // Duration writes a length d of data time for people: "11 h 47 min",
 // "42 s", "3 slots".
