@@ -43,3 +43,23 @@ func TestReportViewStatesTheTimeFrameOnceAndDrawsInIt(t *testing.T) {
 		t.Errorf("a report without a frame states %d", n)
 	}
 }
+
+// A metric in a time unit gets its value for people under the number when
+// the number alone is hard to read (from 2 min); others get none.
+func TestMetricCardsWriteLongDurationsForPeople(t *testing.T) {
+	r := &solvers.Report{Metrics: []solvers.Metric{
+		{Name: "makespan", Value: 2069601, Unit: "s"},
+		{Name: "wait_mean", Value: 5676, Unit: "s"},
+		{Name: "short", Value: 119, Unit: "s"},
+		{Name: "wall_ms", Value: 300000, Unit: "ms"},
+		{Name: "start", Value: 5000, Unit: "time units"},
+	}}
+	doc := renderDoc(t, ReportView(r, ""))
+	want := map[string]string{"makespan": "23 d 23 h", "wait_mean": "1 h 35 min", "short": "", "wall_ms": "5 min", "start": ""}
+	for name, w := range want {
+		got := strings.TrimSpace(doc.Find(`[data-testid=metric][data-name=` + name + `] [data-testid=metric-human]`).Text())
+		if got != w {
+			t.Errorf("metric %s: for people %q, want %q", name, got, w)
+		}
+	}
+}
