@@ -33,10 +33,11 @@ func FrameGantt(f *solvers.TimeFrame, g solvers.Gantt) solvers.Gantt {
 	}
 	out := g
 	out.TimeUnit, out.TimeLabel = f.Shown(), f.AxisName()
-	out.Bars = make([]solvers.Bar, len(g.Bars))
-	for i, b := range g.Bars {
-		b.Start, b.End = f.Show(b.Start), f.Show(b.End)
-		out.Bars[i] = b
+	show := shower(f)
+	out.Bars = append([]solvers.Bar(nil), g.Bars...)
+	for i := range out.Bars {
+		b := &out.Bars[i]
+		b.Start, b.End = show(b.Start), show(b.End)
 	}
 	return out
 }
@@ -51,11 +52,12 @@ func FramePlot(f *solvers.TimeFrame, p solvers.Plot) solvers.Plot {
 	}
 	out := p
 	out.XTime, out.XLabel = false, f.AxisName()
+	show := shower(f)
 	out.Lines = make([]solvers.Line, len(p.Lines))
 	for i, l := range p.Lines {
 		pts := make([][2]float64, len(l.Points))
 		for k, pt := range l.Points {
-			pts[k] = [2]float64{f.Show(pt[0]), pt[1]}
+			pts[k] = [2]float64{show(pt[0]), pt[1]}
 		}
 		l.Points = pts
 		out.Lines[i] = l
@@ -63,7 +65,7 @@ func FramePlot(f *solvers.TimeFrame, p solvers.Plot) solvers.Plot {
 	if p.Regions != nil {
 		out.Regions = make([]solvers.Region, len(p.Regions))
 		for i, g := range p.Regions {
-			g.X0, g.X1 = f.Show(g.X0), f.Show(g.X1)
+			g.X0, g.X1 = show(g.X0), show(g.X1)
 			out.Regions[i] = g
 		}
 	}
@@ -110,6 +112,12 @@ func timed(r *solvers.Report) bool {
 		}
 	}
 	return false
+}
+
+// shower is f.Show with the frame's origin and scale looked up once.
+func shower(f *solvers.TimeFrame) func(float64) float64 {
+	o, k := f.Origin, f.Scale()
+	return func(t float64) float64 { return (t - o) / k }
 }
 
 // SharedFrame is the frame runs can be compared in: when every frame is

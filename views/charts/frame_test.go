@@ -129,3 +129,25 @@ func TestJoinFramesSharesAFrameOnlyWhenEveryTimedRunHasTheSame(t *testing.T) {
 		t.Errorf("origins of different names shared a frame: %+v", f)
 	}
 }
+
+// BenchmarkInFrame30000Bars is the cost the frame adds to drawing a
+// run page with the largest Gantt the families send (30,000 bars) and a
+// 2,000-point time plot.
+func BenchmarkInFrame30000Bars(b *testing.B) {
+	r := framedReport()
+	bars := make([]solvers.Bar, 30000)
+	for i := range bars {
+		bars[i] = solvers.Bar{Lane: 0, Start: 600000 + float64(i), End: 600000 + float64(i) + 30}
+	}
+	r.Gantts[0].Bars = bars
+	pts := make([][2]float64, 2000)
+	for i := range pts {
+		pts[i] = [2]float64{600000 + float64(i)*60, 1}
+	}
+	r.Series[0].Lines[0].Points = pts
+	for b.Loop() {
+		if InFrame(r).Gantts[0].Bars[29999].Start != 29999.0/3600 {
+			b.Fatal("bar not in the frame")
+		}
+	}
+}
