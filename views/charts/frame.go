@@ -75,7 +75,8 @@ func FramePlot(f *solvers.TimeFrame, p solvers.Plot) solvers.Plot {
 // JoinFrames puts the reports of a compare page in one time frame: when
 // every report that has times to draw (a Gantt or an XTime plot) has a
 // frame and they agree (SharedFrame), each is returned InFrame (each run
-// from its own origin) with the shared frame; else the reports are
+// from its own origin, all in the shared display unit) with the shared
+// frame; else the reports are
 // returned as they are, with differ set when some had a frame (the page
 // then draws raw numbers and should say why). Reports without times to
 // draw are returned as they are.
@@ -93,7 +94,15 @@ func JoinFrames(reports []*solvers.Report) (out []*solvers.Report, shared *solve
 	}
 	out = make([]*solvers.Report, len(reports))
 	for i, r := range reports {
-		out[i] = InFrame(r)
+		if r == nil || r.Time == nil {
+			out[i] = r
+			continue
+		}
+		own := *r
+		f := *r.Time // the run's own origin, the shared display unit
+		f.Display = shared.Display
+		own.Time = &f
+		out[i] = InFrame(&own)
 	}
 	return out, shared, false
 }
@@ -121,18 +130,32 @@ func shower(f *solvers.TimeFrame) func(float64) float64 {
 }
 
 // SharedFrame is the frame runs can be compared in: when every frame is
-// set and all say the same (unit, display unit and origin's name; each
-// run keeps its own origin, so "hours since the first submission" of two
-// traces line up at their first submissions), it is the first of them;
+// set and all have the same unit and origin name (each run keeps its own
+// origin, so "hours since the first submission" of two traces line up at
+// their first submissions), it is the first of them shown in the largest
+// display unit among them (a 2 h run beside a 24 h one: both in hours);
 // else nil, and the runs are drawn in their raw numbers.
 func SharedFrame(frames []*solvers.TimeFrame) *solvers.TimeFrame {
 	if len(frames) == 0 || frames[0] == nil {
 		return nil
 	}
+	shared := *frames[0]
+	shared.Display = frames[0].Shown()
 	for _, f := range frames[1:] {
-		if f == nil || f.Unit != frames[0].Unit || f.Shown() != frames[0].Shown() || f.OriginName != frames[0].OriginName {
+		if f == nil || f.Unit != shared.Unit || f.OriginName != shared.OriginName {
 			return nil
 		}
+		if f.Shown() == shared.Display {
+			continue
+		}
+		a, ok1 := solvers.SecondsPer(shared.Display)
+		b, ok2 := solvers.SecondsPer(f.Shown())
+		if !ok1 || !ok2 {
+			return nil
+		}
+		if b > a {
+			shared.Display = f.Shown()
+		}
 	}
-	return frames[0]
+	return &shared
 }

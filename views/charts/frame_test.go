@@ -110,10 +110,22 @@ func TestJoinFramesSharesAFrameOnlyWhenEveryTimedRunHasTheSame(t *testing.T) {
 
 	minutes := batch(0)
 	minutes.Time.Display = "min"
-	raw := []*solvers.Report{batch(0), minutes}
+	out, f, differ = JoinFrames([]*solvers.Report{minutes, batch(0)})
+	if f == nil || differ || f.Shown() != "h" {
+		t.Fatalf("a run shown in min beside one in h: shared %+v, differ %v; want both in h", f, differ)
+	}
+	if b := out[0].Gantts[0].Bars[0]; b.Start != 1 || out[0].Gantts[0].TimeUnit != "h" {
+		t.Errorf("the run shown in min on its own: bar %+v in %q, want 1 h", b, out[0].Gantts[0].TimeUnit)
+	}
+	if minutes.Time.Display != "min" {
+		t.Error("JoinFrames changed a run's own frame")
+	}
+	slots := batch(0)
+	slots.Time = &solvers.TimeFrame{Unit: "slot", OriginName: "the first submission"}
+	raw := []*solvers.Report{batch(0), slots}
 	out, f, differ = JoinFrames(raw)
 	if f != nil || !differ || out[0] != raw[0] || out[1] != raw[1] {
-		t.Errorf("frames in h and min: shared %+v, differ %v; want none, raw reports", f, differ)
+		t.Errorf("frames in s and in slots: shared %+v, differ %v; want none, raw reports", f, differ)
 	}
 	old := batch(0)
 	old.Time = nil
