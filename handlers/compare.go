@@ -172,6 +172,12 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 		}
 	}
 
+	// One time frame for every chart when the runs share one.
+	var differ bool
+	reports, p.Time, differ = charts.JoinFrames(reports)
+	if differ {
+		p.Notes = append(p.Notes, "These runs' times are in different frames (units or origins): their charts show the raw numbers of each run.")
+	}
 	short := shortLabels(runs, p.Labels)
 	var plotTitles, ganttTitles []string
 	plots := map[string][]int{}

@@ -7,4 +7,13 @@
 // as arguments (workload bytes, parameters, a seed, a context and a progress
 // callback) and everything they produce goes out as a Report, which the
 // store keeps as JSON and one generic renderer draws.
+//
+// A report that draws times has one TimeFrame (Report.Time): the unit and
+// clock of its Gantt bars and of the x of its plots marked XTime, the
+// origin the page counts from and its name, and the unit the page shows
+// (NewTimeFrame chooses h, min or s from the span for data in seconds;
+// slots and time units are shown as they are). The renderer applies it to
+// every chart of the page and states it once; notes that speak of times
+// write them with the frame's At and Duration so that they read in the
+// same unit. Tables keep the data's numbers (their CSV is an export).
 package solvers

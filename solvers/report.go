@@ -19,8 +19,13 @@ type Report struct {
 	Parallels []Parallel `json:"parallels,omitempty"`
 	// Notes are decisions and warnings a reader of the result must see
 	// (a substituted value, skipped input, a deviation from the paper).
-	Notes  []string `json:"notes,omitempty"`
-	Detail any      `json:"detail,omitempty"`
+	Notes []string `json:"notes,omitempty"`
+	// Time, when set, is the report's one time frame: the unit and clock
+	// of every Gantt bar and of the x of every plot marked XTime, and how
+	// the page shows them (see TimeFrame). A report without it is drawn
+	// in its raw numbers.
+	Time   *TimeFrame `json:"time,omitempty"`
+	Detail any        `json:"detail,omitempty"`
 }
 
 // Better says which direction of a metric is an improvement.
@@ -76,7 +81,11 @@ type Plot struct {
 	Kind   string `json:"kind,omitempty"`
 	XLog   bool   `json:"x_log,omitempty"`
 	YLog   bool   `json:"y_log,omitempty"`
-	Lines  []Line `json:"lines"`
+	// XTime says the x values are times of the report's TimeFrame (its
+	// Unit, on its clock): the page shows them in the frame and names the
+	// axis after it. A plot whose x is not time leaves it false.
+	XTime bool   `json:"x_time,omitempty"`
+	Lines []Line `json:"lines"`
 	// Regions are shaded reference regions drawn behind the lines (a
 	// published claim's range): annotations, not data.
 	Regions []Region `json:"regions,omitempty"`
@@ -104,11 +113,16 @@ type Line struct {
 }
 
 // Gantt is lanes (machines, nodes, processors) by time with bars on them.
+// In a report with a TimeFrame, TimeUnit is the frame's Unit (or empty).
 type Gantt struct {
-	Title    string   `json:"title"`
-	TimeUnit string   `json:"time_unit,omitempty"` // "s", "slot", ...
-	Lanes    []string `json:"lanes"`
-	Bars     []Bar    `json:"bars"`
+	Title    string `json:"title"`
+	TimeUnit string `json:"time_unit,omitempty"` // "s", "slot", ...
+	// TimeLabel names the time axis; "" means "time (TimeUnit)". The page
+	// sets it from the report's TimeFrame ("time since the first
+	// submission (h)").
+	TimeLabel string   `json:"time_label,omitempty"`
+	Lanes     []string `json:"lanes"`
+	Bars      []Bar    `json:"bars"`
 }
 
 // Bar is one occupied interval [Start, End) on lane Lanes[Lane]. Group
@@ -221,7 +235,7 @@ func (r *Report) Plot(title string) *Plot {
 // rectangular. Solvers call it in their tests; the runner calls it on every
 // Report before storing it.
 func (r *Report) Validate() error {
-	for _, check := range []func() error{r.validMetrics, r.validTables, r.validSeries, r.validGantts, r.validHeatmaps, r.validGraphs, r.validParallels} {
+	for _, check := range []func() error{r.validMetrics, r.validTables, r.validSeries, r.validGantts, r.validHeatmaps, r.validGraphs, r.validParallels, r.validTime} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -236,6 +250,28 @@ func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // (built only then: a report has thousands of values to check).
 func notFinite(where string, v float64) error {
 	return fmt.Errorf("%s is %v: reports hold finite numbers only", where, v)
+}
+
+// validTime checks the time frame and that the times it governs are in
+// its unit: Gantts in Time.Unit, XTime plots only with a frame.
+func (r *Report) validTime() error {
+	if r.Time == nil {
+		for _, p := range r.Series {
+			if p.XTime {
+				return fmt.Errorf("plot %q: x_time is set but the report has no time frame", p.Title)
+			}
+		}
+		return nil
+	}
+	if err := r.Time.Validate(); err != nil {
+		return err
+	}
+	for _, g := range r.Gantts {
+		if g.TimeUnit != "" && g.TimeUnit != r.Time.Unit {
+			return fmt.Errorf("gantt %q is in %q, the report's time frame in %q", g.Title, g.TimeUnit, r.Time.Unit)
+		}
+	}
+	return nil
 }
 
 func (r *Report) validMetrics() error {

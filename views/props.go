@@ -120,6 +120,9 @@ type CompareProps struct {
 	Ranked bool
 	Notes  []string
 	Plots  []solvers.Plot
+	// Time is the one time frame the plots and Gantts are drawn in, when
+	// the runs share one (charts.JoinFrames); the page states it.
+	Time *solvers.TimeFrame
 	// Gantts are each Gantt title's panels, one per run, on the same lanes
 	// and time span.
 	Gantts []charts.Aligned

@@ -46,9 +46,10 @@ func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *solvers.R
 		{Name: "jobs", Value: float64(s.Jobs), Unit: "jobs"},
 		{Name: "jobs_skipped", Value: float64(skipped), Unit: "jobs"},
 	}
-	g, note := gantt(jobs, r, o)
+	rep.Time = timeFrame(jobs, r)
+	g, note := gantt(jobs, r, o, rep.Time)
 	rep.Gantts = []solvers.Gantt{g}
-	rep.Series = []solvers.Plot{usage(jobs, r)}
+	rep.Series = []solvers.Plot{usage(jobs, r, rep.Time)}
 	rep.Tables = []solvers.Table{batsimTable(jobs, r)}
 	rep.Notes = append(rep.Notes,
 		fmt.Sprintf("Policy %s on %d processors. Metrics over all %d simulated jobs: wait = start − submit; bsld = max(1, (wait + run) / max(run, %g s)); utilization = Σ run × size / (P × makespan); makespan = last end − first submit.", r.Policy, r.P, s.Jobs, Tau),
@@ -59,8 +60,23 @@ func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *solvers.R
 	return rep
 }
 
-// gantt draws the jobs overlapping the window, one bar per processor.
-func gantt(jobs []Job, r *Result, o ReportOptions) (solvers.Gantt, string) {
+// timeFrame is the report's one time frame: trace seconds, shown from the
+// first submission, in the unit that suits the whole trace's length.
+func timeFrame(jobs []Job, r *Result) *solvers.TimeFrame {
+	first, last := math.Inf(1), math.Inf(-1)
+	for i, j := range jobs {
+		first = math.Min(first, j.Submit)
+		last = math.Max(last, r.Placements[i].End)
+	}
+	if len(jobs) == 0 {
+		first, last = 0, 0
+	}
+	return solvers.NewTimeFrame("s", first, "the first submission", last-first)
+}
+
+// gantt draws the jobs overlapping the window, one bar per processor, in
+// trace seconds; the note says the window in the frame f.
+func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solvers.Gantt, string) {
 	span := o.GanttSpan
 	if span <= 0 {
 		span = DefaultGanttSpan
@@ -108,19 +124,18 @@ func gantt(jobs []Job, r *Result, o ReportOptions) (solvers.Gantt, string) {
 				Label: label, Group: label})
 		}
 	}
-	note := fmt.Sprintf("The Gantt shows the window %s–%s after the first submission (%d jobs, one bar per processor); the run parameters gantt_start_h and gantt_span_h move it.",
-		hours(from-first), hours(to-first), len(idx))
+	note := fmt.Sprintf("The Gantt shows the window from %s to %s after the first submission (%d jobs, one bar per processor); the run parameters gantt_start_h and gantt_span_h move it.",
+		f.At(from), f.At(to), len(idx))
 	if cut < total {
 		note += fmt.Sprintf(" It was shortened to stay under %d bars.", maxBars)
 	}
 	return g, note
 }
 
-func hours(s float64) string { return strconv.FormatFloat(s/3600, 'f', 1, 64) + " h" }
-
 // usage is processors in use over the whole trace: the exact step function
-// averaged (time-weighted) and maxed over usageBuckets equal buckets.
-func usage(jobs []Job, r *Result) solvers.Plot {
+// averaged (time-weighted) and maxed over usageBuckets equal buckets; x is
+// trace seconds (the start of each bucket), drawn in the frame f.
+func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 	type ev struct {
 		t float64
 		d int
@@ -138,7 +153,7 @@ func usage(jobs []Job, r *Result) solvers.Plot {
 		}
 		return evs[a].d < evs[b].d // ends before starts at the same time
 	})
-	p := solvers.Plot{Title: "Processors in use", XLabel: "time since the first submission (h)", YLabel: "processors", Kind: "step"}
+	p := solvers.Plot{Title: "Processors in use", XLabel: f.AxisName(), XTime: true, YLabel: "processors", Kind: "step"}
 	if len(evs) == 0 {
 		return p
 	}
@@ -166,11 +181,10 @@ func usage(jobs []Job, r *Result) solvers.Plot {
 			k++
 		}
 		area += float64(used) * (hi - t)
-		x := (lo - first) / 3600
-		mean.Points = append(mean.Points, [2]float64{x, area / width})
-		peak.Points = append(peak.Points, [2]float64{x, float64(top)})
+		mean.Points = append(mean.Points, [2]float64{lo, area / width})
+		peak.Points = append(peak.Points, [2]float64{lo, float64(top)})
 	}
-	machine.Points = [][2]float64{{0, float64(r.P)}, {(last - first) / 3600, float64(r.P)}}
+	machine.Points = [][2]float64{{first, float64(r.P)}, {last, float64(r.P)}}
 	p.Lines = []solvers.Line{peak, mean, machine}
 	return p
 }

@@ -67,3 +67,43 @@ func TestReportShortensAWindowWithTooManyBars(t *testing.T) {
 		t.Errorf("no note says the window was shortened: %q", rep.Notes)
 	}
 }
+
+// A batch report has one time frame, trace seconds from the first
+// submission: the Gantt keeps trace seconds, the processors-in-use plot
+// is on the same clock (x in trace seconds from the first submission, not
+// hours), and the window note reads in the frame's unit.
+func TestReportIsInOneTimeFrameFromTheFirstSubmission(t *testing.T) {
+	jobs := make([]Job, len(fourJobs))
+	for i, j := range fourJobs {
+		j.Submit += 600000
+		jobs[i] = j
+	}
+	r, _ := Simulate(context.Background(), jobs, 4, EASY, nil)
+	rep := BuildReport(jobs, r, ReportOptions{GanttStart: 0, GanttSpan: 20}, 0)
+	if err := rep.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Time
+	if f == nil || f.Unit != "s" || f.Origin != 600000 || f.OriginName != "the first submission" || f.Shown() != "s" {
+		t.Fatalf("frame %+v, want trace seconds from 600000 shown in s (a 41 s trace)", f)
+	}
+	if b := rep.Gantts[0].Bars[0]; b.Start < 600000 {
+		t.Errorf("Gantt bar at %v: not trace seconds", b.Start)
+	}
+	u := rep.Series[0]
+	if !u.XTime || u.Lines[2].Points[1][0] != 600041 {
+		t.Errorf("usage plot: XTime %v, machine line to %v; want trace seconds to 600041", u.XTime, u.Lines[2].Points[1][0])
+	}
+	for _, l := range u.Lines {
+		if x := l.Points[0][0]; x != 600000 {
+			t.Errorf("usage plot line %q starts at x = %v, want 600000 (trace seconds)", l.Name, x)
+		}
+	}
+	found := false
+	for _, n := range rep.Notes {
+		found = found || strings.Contains(n, "from 0 s to 20 s after the first submission")
+	}
+	if !found {
+		t.Errorf("no note gives the window in the frame: %q", rep.Notes)
+	}
+}

@@ -98,6 +98,10 @@ func dagGraph(d *DAG, crit Path, group []string, notes *[]string) solvers.Graph 
 	return g
 }
 
+// TimeUnit is the unit of task times and schedules: the paper's abstract
+// time units (volume / performance), which do not convert to seconds.
+const TimeUnit = "time units"
+
 func workGroup(rank int) string { return fmt.Sprintf("work %d", rank) }
 
 func runReport(o *Outcome) *solvers.Report {
@@ -109,6 +113,7 @@ func runReport(o *Outcome) *solvers.Report {
 		group[v] = workGroup(workOf[v])
 	}
 	r.Gantts = runGantts(o, group)
+	r.Time = &solvers.TimeFrame{Unit: TimeUnit, OriginName: "the start of the schedule"}
 	root := o.Tree.Nodes[0].Path
 	r.Graphs = append(r.Graphs, dagGraph(d, root, group, &r.Notes))
 	r.Graphs = append(r.Graphs, treeGraph(d, o.Tree, &r.Notes))
@@ -254,7 +259,7 @@ func runGantts(o *Outcome, group []string) []solvers.Gantt {
 		}
 	}
 	gantt := func(title string, sc Schedule) solvers.Gantt {
-		gt := solvers.Gantt{Title: title, TimeUnit: "time units", Lanes: lanes}
+		gt := solvers.Gantt{Title: title, TimeUnit: TimeUnit, Lanes: lanes}
 		for v := range d.N {
 			if sc.Proc[v] < 0 {
 				continue

@@ -53,7 +53,8 @@ func preview(in *Instance) *solvers.Report {
 		{Name: "interval", Value: float64(in.Interval), Unit: "time units"},
 		{Name: "local_load", Value: float64(busy) / float64(len(in.Nodes)*in.Interval), Unit: "share"},
 	}
-	r.Gantts = []solvers.Gantt{{Title: "Nodes and local jobs (cycle 1)", TimeUnit: "time units", Lanes: laneNames(in), Bars: localBars(d.busy)}}
+	r.Gantts = []solvers.Gantt{{Title: "Nodes and local jobs (cycle 1)", TimeUnit: TimeUnit, Lanes: laneNames(in), Bars: localBars(d.busy)}}
+	r.Time = cycleFrame()
 	nt := solvers.Table{Title: "Nodes", Columns: []string{"node", "performance", "price", "local_jobs", "local_time"}}
 	for i, n := range in.Nodes {
 		nt.Rows = append(nt.Rows, []any{n.ID, n.Perf, n.Price, len(n.Busy), d.BusyTime(i)})
@@ -125,6 +126,7 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 		} else {
 			r.Gantts = append(r.Gantts, cycleGantt(title, lanes, g, nil))
 		}
+		r.Time = cycleFrame()
 		jt := solvers.Table{Title: fmt.Sprintf("Jobs of cycle %d", g.Cycle), Columns: []string{"job", "criterion", "nodes", "alternatives", "chosen", "start", "runtime", "finish", "cost", "processor_time", "on_nodes"}}
 		for _, jp := range g.Plan.Jobs {
 			if jp.Chosen < 0 {
@@ -175,8 +177,18 @@ func cycleTable(res *Result) solvers.Table {
 	return t
 }
 
+// TimeUnit is the unit of slot times: the seed's abstract time units
+// (a trace cut into cycles says how many seconds one is).
+const TimeUnit = "time units"
+
+// cycleFrame is the time frame of a report that draws one cycle: time
+// units from the start of that cycle.
+func cycleFrame() *solvers.TimeFrame {
+	return &solvers.TimeFrame{Unit: TimeUnit, OriginName: "the start of the cycle"}
+}
+
 func cycleGantt(title string, lanes []string, g *GanttCycle, windows []Window) solvers.Gantt {
-	gt := solvers.Gantt{Title: title, TimeUnit: "time units", Lanes: lanes, Bars: localBars(g.Local)}
+	gt := solvers.Gantt{Title: title, TimeUnit: TimeUnit, Lanes: lanes, Bars: localBars(g.Local)}
 	for i, jp := range g.Plan.Jobs {
 		for k, w := range jp.Alts {
 			if k != jp.Chosen {

@@ -138,10 +138,11 @@ func tracePreview(t *Trace) *solvers.Report {
 	step := max(1, len(sub)/500)
 	var pts [][2]float64
 	for i := 0; i < len(sub); i += step {
-		pts = append(pts, [2]float64{sub[i] / 86400, float64(i + 1)})
+		pts = append(pts, [2]float64{sub[i], float64(i + 1)})
 	}
-	pts = append(pts, [2]float64{sub[len(sub)-1] / 86400, float64(len(sub))})
-	r.Series = []solvers.Plot{{Title: "Jobs submitted", XLabel: "time (days)", YLabel: "jobs submitted so far", Kind: "step",
+	pts = append(pts, [2]float64{sub[len(sub)-1], float64(len(sub))})
+	r.Time = solvers.NewTimeFrame("s", sub[0], "the first submission", sub[len(sub)-1]-sub[0])
+	r.Series = []solvers.Plot{{Title: "Jobs submitted", XLabel: r.Time.AxisName(), XTime: true, YLabel: "jobs submitted so far", Kind: "step",
 		Lines: []solvers.Line{{Name: "submitted", Points: pts}}}}
 	if noReq > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("Warning: %d records have no requested time (-1); batch uses their runtime as the estimate (with estimates=user they are scheduled with perfect information).", noReq))

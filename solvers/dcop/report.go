@@ -265,6 +265,7 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 		r.Notes = append(r.Notes, fmt.Sprintf("The exact branch and bound hit its time limit (%v) without proving optimality: optimal_makespan is the best found (lower bound %d), so accuracy may be overstated.", cfg.timeLimit, LowerBound(in)))
 	}
 	r.Gantts = []solvers.Gantt{scheduleGantt(in, o.sched)}
+	r.Time = &solvers.TimeFrame{Unit: "slot", OriginName: "the start of the schedule"}
 
 	tg, nodes := treeViews(in, o)
 	r.Graphs = []solvers.Graph{tg}

@@ -209,6 +209,7 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 	}
 	r.Tables = append(r.Tables, allocationTable(in, s, r), mt)
 	r.Gantts = []solvers.Gantt{gantt(in, s, r)}
+	r.Time = solvers.NewTimeFrame("s", 0, "the start of the schedule", s.Makespan)
 	return r
 }
 

@@ -54,11 +54,12 @@ func preview(in *Instance) *solvers.Report {
 		b := min(int(j.Submit/w), nb-1)
 		cnt[b] += j.Run
 	}
+	r.Time = simFrame(in.DurationS)
 	l := solvers.Line{Name: "offered load"}
 	for b, c := range cnt {
-		l.Points = append(l.Points, [2]float64{(float64(b) + 0.5) * w / 3600, c / (float64(in.Grid.Nodes) * w)})
+		l.Points = append(l.Points, [2]float64{(float64(b) + 0.5) * w, c / (float64(in.Grid.Nodes) * w)})
 	}
-	r.Series = append(r.Series, solvers.Plot{Title: "Offered load over time", XLabel: "time (h)", YLabel: "submitted work / capacity", Lines: []solvers.Line{l}})
+	r.Series = append(r.Series, solvers.Plot{Title: "Offered load over time", XLabel: r.Time.AxisName(), XTime: true, YLabel: "submitted work / capacity", Lines: []solvers.Line{l}})
 	r.Notes = append(r.Notes, "The offered load is the submitted run time per bin over n × bin length; max_latency_ms_sampled is over the first 300 nodes.")
 	if in.Trace != nil {
 		tr := in.Trace
@@ -66,6 +67,22 @@ func preview(in *Instance) *solvers.Report {
 			tr.Name, tr.Computer, tr.Jobs, tr.Skipped, tr.Procs, tr.Load, tr.Scale, in.Grid.Nodes))
 	}
 	return r
+}
+
+// simFrame is the time frame of a simulation of durationS seconds: its
+// seconds, from its start, in the unit that suits its length.
+func simFrame(durationS float64) *solvers.TimeFrame {
+	return solvers.NewTimeFrame("s", 0, "the start of the simulation", durationS)
+}
+
+// inSeconds is a series whose x is in hours (the simulator's series) with
+// x in seconds, the report's time unit.
+func inSeconds(hours [][2]float64) [][2]float64 {
+	out := make([][2]float64, len(hours))
+	for i, p := range hours {
+		out[i] = [2]float64{p[0] * 3600, p[1]}
+	}
+	return out
 }
 
 func rumorReport(in *Instance, rc RumorConfig, res *RumorResult, wall time.Duration) *solvers.Report {
@@ -125,24 +142,28 @@ func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *so
 		ideal = work / (float64(in.Grid.Nodes) * in.DurationS)
 	}
 	ideal = min(ideal, 1)
+	// One time frame for the page: the Gantt's seconds and the plots'
+	// times, from the start of the simulation.
+	r.Time = simFrame(res.DurationS)
+	tx := r.Time.AxisName()
 	r.Series = append(r.Series,
-		solvers.Plot{Title: "Utilization over time", XLabel: "time (h)", YLabel: "utilization m/n", Lines: []solvers.Line{
-			{Name: cfg.Variant, Points: res.UtilSeries},
-			{Name: "ideal min(load, 1)", Points: [][2]float64{{0, ideal}, {res.DurationS / 3600, ideal}}, Dashed: true},
-			{Name: "warm-up end", Points: [][2]float64{{res.WarmupS / 3600, 0}, {res.WarmupS / 3600, 1}}, Dashed: true},
+		solvers.Plot{Title: "Utilization over time", XLabel: tx, XTime: true, YLabel: "utilization m/n", Lines: []solvers.Line{
+			{Name: cfg.Variant, Points: inSeconds(res.UtilSeries)},
+			{Name: "ideal min(load, 1)", Points: [][2]float64{{0, ideal}, {res.DurationS, ideal}}, Dashed: true},
+			{Name: "warm-up end", Points: [][2]float64{{res.WarmupS, 0}, {res.WarmupS, 1}}, Dashed: true},
 		}},
-		solvers.Plot{Title: "Messages per node per period", XLabel: "time (h)", YLabel: "messages", Lines: []solvers.Line{{Name: cfg.Variant, Points: res.MsgSeries}}},
-		solvers.Plot{Title: "Bytes per node per period", XLabel: "time (h)", YLabel: "bytes", Lines: []solvers.Line{{Name: cfg.Variant, Points: res.ByteSeries}}},
-		solvers.Plot{Title: "Staleness of records", XLabel: "time (h)", YLabel: "mean record age (s)", Lines: []solvers.Line{{Name: staleName(cfg), Points: res.StaleSeries}}},
+		solvers.Plot{Title: "Messages per node per period", XLabel: tx, XTime: true, YLabel: "messages", Lines: []solvers.Line{{Name: cfg.Variant, Points: inSeconds(res.MsgSeries)}}},
+		solvers.Plot{Title: "Bytes per node per period", XLabel: tx, XTime: true, YLabel: "bytes", Lines: []solvers.Line{{Name: cfg.Variant, Points: inSeconds(res.ByteSeries)}}},
+		solvers.Plot{Title: "Staleness of records", XLabel: tx, XTime: true, YLabel: "mean record age (s)", Lines: []solvers.Line{{Name: staleName(cfg), Points: inSeconds(res.StaleSeries)}}},
 	)
 	if cfg.Variant == VariantGossip {
-		r.Series = append(r.Series, solvers.Plot{Title: "Table coverage", XLabel: "time (h)", YLabel: "mean fraction of records held", Lines: []solvers.Line{{Name: "gossip", Points: res.CoverageSeries}}})
+		r.Series = append(r.Series, solvers.Plot{Title: "Table coverage", XLabel: tx, XTime: true, YLabel: "mean fraction of records held", Lines: []solvers.Line{{Name: "gossip", Points: inSeconds(res.CoverageSeries)}}})
 	}
 	r.Gantts = append(r.Gantts, solvers.Gantt{Title: "Jobs on nodes", TimeUnit: "s", Lanes: res.Lanes, Bars: res.Bars})
 	r.Tables = append(r.Tables, solvers.Table{Title: "Run", Columns: []string{"variant", "nodes", "schedulers", "jobs", "started", "matches", "rejects", "period_s", "ttl_s", "warmup_h"},
 		Rows: [][]any{{cfg.Variant, res.Nodes, len(res.Schedulers), res.Jobs, res.Started, res.Matches, res.Rejects, cfg.PeriodS, cfg.TTLS, res.WarmupS / 3600}}})
 	r.Notes = append(r.Notes,
-		fmt.Sprintf("utilization is the time-weighted mean of m/n after %.2f h (warm-up); the ideal is min(offered load, 1) = %.3f.", res.WarmupS/3600, ideal),
+		fmt.Sprintf("utilization is the time-weighted mean of m/n after %s (warm-up); the ideal is min(offered load, 1) = %.3f.", r.Time.Duration(res.WarmupS), ideal),
 		"wait is start − submit over the jobs started before the end; jobs still queued at the end are not in it.",
 		fmt.Sprintf("Messages count every exchange, request, answer and poll (%d-byte header, record_bytes %d per record carried); per node per period = total / (n × duration / period_s).", headerBytes, cfg.RecordBytes),
 		"staleness_mean_s is the mean age of the records used for matching at the moment of the match.",

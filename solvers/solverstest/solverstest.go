@@ -15,7 +15,8 @@
 //   - every preset generates (at the options' small size) a workload that
 //     names itself, with a valid preview;
 //   - every variant that fits runs on it and returns a Report that
-//     validates, and runs are deterministic for a seed (the same Report but
+//     validates, whose Gantts (as the preview's) are in one time frame
+//     (Report.Time: one frame per page), and runs are deterministic for a seed (the same Report but
 //     for the metrics named in Options.Volatile: wall times);
 //   - a canceled context stops a run promptly with the context's error;
 //   - malformed input is errs.Invalid naming a field: an unknown variant,
@@ -144,6 +145,7 @@ func generate(t *testing.T, s solvers.Strategy, preset string, params solvers.Pa
 		if err := w.Preview.Validate(); err != nil {
 			t.Errorf("preset %s: the preview does not validate: %v", preset, err)
 		}
+		checkTimeFrame(t, "preset "+preset+" preview", w.Preview)
 	}
 	return w
 }
@@ -178,12 +180,23 @@ func checkRun(t *testing.T, s solvers.Strategy, w *solvers.Workload, variant str
 	if len(rep.Metrics) == 0 {
 		t.Errorf("variant %s: a report without metrics", variant)
 	}
+	checkTimeFrame(t, "variant "+variant, rep)
 	again, err := s.Run(context.Background(), w, variant, params, nil)
 	if err != nil {
 		t.Fatalf("variant %s, again: %v", variant, err)
 	}
 	if !bytes.Equal(withoutVolatile(t, rep, opt.Volatile), withoutVolatile(t, again, opt.Volatile)) {
 		t.Errorf("variant %s: two runs of one workload and seed differ (name wall-clock metrics in Options.Volatile)", variant)
+	}
+}
+
+// checkTimeFrame checks that a report that draws times has one time frame
+// for its page: Gantts only with Report.Time (Validate checks the rest:
+// their unit, XTime plots only with a frame).
+func checkTimeFrame(t *testing.T, what string, rep *solvers.Report) {
+	t.Helper()
+	if len(rep.Gantts) > 0 && rep.Time == nil {
+		t.Errorf("%s: the report draws Gantts but has no time frame (Report.Time)", what)
 	}
 }
 

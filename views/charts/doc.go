@@ -25,8 +25,10 @@
 //     "alt" outlined in the group colour with a transparent fill, drawn
 //     above the others, "reserved" translucent with a border, anything
 //     else filled. The label is drawn inside a bar wider than 28 px
-//     (truncated to fit). Tooltip: label, lane, start, end, duration, and
-//     group and kind when set. dataZoom on x: inside (drag pans, ctrl+wheel
+//     (truncated to fit). Tooltip: label, lane, start, end (in the unit),
+//     duration written for people ("11 h 47 min", solvers.HumanDuration's
+//     text, when the unit converts to seconds; else a count, "3 slots"),
+//     and group and kind when set. The axis is named TimeLabel when set. dataZoom on x: inside (drag pans, ctrl+wheel
 //     zooms, so the page still scrolls) and a slider; a y slider when there
 //     are more than 20 lanes, initially showing the lanes that fit. Height:
 //     120 px + 24 px per lane, between 200 and 900 px.
@@ -102,6 +104,17 @@
 // *Option functions (PlotOption, GanttOption, GraphOption, HeatmapOption)
 // return the option JSON with the functions still as FuncOpts strings, for
 // tests and for anyone who wants the option without the HTML.
+//
+// # Time frame
+//
+// A report's TimeFrame (solvers.Report.Time) is applied here, as data,
+// before drawing: InFrame maps every Gantt bar and every XTime plot's x
+// (and regions) to (t − Origin) in the display unit, sets the Gantts'
+// unit to it and names the time axes after the frame ("time since the
+// first submission (h)"). Plots whose x is not time are untouched.
+// JoinFrames does it for the runs of a compare page when they share a
+// frame (same unit, display unit and origin name; each run from its own
+// origin), so their panels and merged plots are on one axis.
 //
 // # Compare page
 //

@@ -70,6 +70,9 @@ type GanttMeta struct {
 	Colors []string `json:"colors"` // palette then LocalGrey
 	Kinds  []string `json:"kinds"`  // names of the kind codes, for the tooltip
 	Unit   string   `json:"unit"`
+	// Sec is how many seconds one Unit is (0: the unit does not convert,
+	// as slots): the tooltip writes durations for people from it.
+	Sec float64 `json:"sec"`
 }
 
 // GroupColour returns the palette index of a group.
@@ -129,21 +132,46 @@ var ganttRenderItem = jsFunc(`function (params, api) {
   return el;
 }`)
 
-// ganttTooltip shows label, lane, start, end, duration (and group and kind
-// when set); every user string goes through echarts.format.encodeHTML.
 // ganttTimeLabel rounds time axis labels to 2 decimals with thousands
 // separators: the axis ends at the last bar's end, which is rarely round.
 var ganttTimeLabel = jsFunc(`function (v) { return echarts.format.addCommas(Math.round(v * 100) / 100); }`)
 
+// ganttTooltip shows label, lane, start, end (in the Gantt's unit),
+// duration (for people: solvers.HumanDuration's text when the unit
+// converts to seconds, M.sec seconds a unit; else a count of the unit,
+// solvers.Count's text), and group and kind when set; every user string
+// goes through echarts.format.encodeHTML.
 var ganttTooltip = jsFunc(`function (p) {
   var v = p.value;
   var f = echarts.format.encodeHTML;
   var n = function (x) { return String(Math.round(x * 1000) / 1000); };
+  var two = function (a, ua, b, ub) { return b === 0 ? a + " " + ua : a + " " + ua + " " + b + " " + ub; };
+  var human = function (sec) {
+    if (!isFinite(sec)) { return String(sec); }
+    if (sec < 0) { return "\u2212" + human(-sec); }
+    if (sec >= 1e15) { return String(Math.round(sec / 86400 * 100) / 100) + " d"; }
+    if (sec === 0) { return "0 s"; }
+    if (sec < 0.9995) { return Math.round(sec * 1000) + " ms"; }
+    if (sec < 9.95) { return (Math.round(sec * 10) / 10) + " s"; }
+    if (sec < 59.5) { return Math.round(sec) + " s"; }
+    var s = Math.round(sec);
+    if (s < 3600) { return two(Math.floor(s / 60), "min", s % 60, "s"); }
+    var m = Math.round(sec / 60);
+    if (m < 1440) { return two(Math.floor(m / 60), "h", m % 60, "min"); }
+    var h = Math.round(sec / 3600);
+    return two(Math.floor(h / 24), "d", h % 24, "h");
+  };
+  var count = function (x, unit) {
+    var t = String(Math.round(x * 100) / 100);
+    if (unit === "") { return t; }
+    if (t === "1" || t === "-1") { return t + " " + unit.replace(/s$/, ""); }
+    return t + " " + (/s$/.test(unit) ? unit : unit + "s");
+  };
   var u = M.unit ? " " + f(M.unit) : "";
   var s = p.marker + f(M.labels[v[5]] || "(no label)");
   s += "<br>lane: " + f(M.lanes[v[0]]);
   s += "<br>start: " + n(v[1]) + u + ", end: " + n(v[2]) + u;
-  s += "<br>duration: " + n(v[2] - v[1]) + u;
+  s += "<br>duration: " + f(M.sec > 0 ? human((v[2] - v[1]) * M.sec) : count(v[2] - v[1], M.unit));
   if (M.groups[v[6]]) { s += "<br>group: " + f(M.groups[v[6]]); }
   if (v[4] !== 0) { s += "<br>kind: " + f(M.kinds[v[4]]); }
   return s;
@@ -201,7 +229,7 @@ func ganttOption(g solvers.Gantt, span *[2]float64) ([]byte, error) {
 		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		gecharts.WithToolboxOpts(toolbox(g.Title, false)),
 		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: right, Top: "36", Bottom: "64", ContainLabel: opts.Bool(true)}),
-		gecharts.WithXAxisOpts(ganttTimeAxis(g.TimeUnit, d)),
+		gecharts.WithXAxisOpts(ganttTimeAxis(g, d)),
 		gecharts.WithYAxisOpts(opts.YAxis{Type: "category", Data: d.meta.Lanes, Inverse: opts.Bool(true),
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: 140, Overflow: "truncate"},
 			SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
@@ -254,6 +282,7 @@ func ganttRows(g solvers.Gantt) ganttData {
 	if d.meta.Lanes == nil {
 		d.meta.Lanes = []string{}
 	}
+	d.meta.Sec, _ = solvers.SecondsPer(g.TimeUnit)
 	greyIdx := len(palette)
 	labelIdx := map[string]int{"": 0}
 	groupIdx := map[string]int{"": 0}
@@ -290,11 +319,15 @@ func ganttRows(g solvers.Gantt) ganttData {
 	return d
 }
 
-// ganttTimeAxis is the time axis in the Gantt's unit, spanning its bars.
-func ganttTimeAxis(unit string, d ganttData) opts.XAxis {
-	timeName := "time"
-	if unit != "" {
-		timeName += " (" + unit + ")"
+// ganttTimeAxis is the time axis in the Gantt's unit, spanning its bars,
+// named TimeLabel or "time (TimeUnit)".
+func ganttTimeAxis(g solvers.Gantt, d ganttData) opts.XAxis {
+	timeName := g.TimeLabel
+	if timeName == "" {
+		timeName = "time"
+		if g.TimeUnit != "" {
+			timeName += " (" + g.TimeUnit + ")"
+		}
 	}
 	x := opts.XAxis{Type: "value", Name: timeName, NameLocation: "middle", NameGap: 24, Scale: opts.Bool(true),
 		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLabel: &opts.AxisLabel{Formatter: ganttTimeLabel}}

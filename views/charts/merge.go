@@ -82,7 +82,7 @@ func AlignGantts(runLabels []string, gs []solvers.Gantt) Aligned {
 		}
 	}
 	for i, g := range gs {
-		p := solvers.Gantt{Title: g.Title, TimeUnit: g.TimeUnit, Lanes: lanes}
+		p := solvers.Gantt{Title: g.Title, TimeUnit: g.TimeUnit, TimeLabel: g.TimeLabel, Lanes: lanes}
 		for _, b := range g.Bars {
 			if b.Lane < 0 || b.Lane >= len(g.Lanes) {
 				continue
