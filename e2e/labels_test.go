@@ -90,10 +90,20 @@ func TestBrowserLabelsAndRunFilters(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`[data-testid=runs-filter] input[name=metric]`), "objective"),
 		chromedp.SetValue(chromedp.CSS(`[data-testid=runs-filter] select[name=sort]`), "metric-desc"),
 		chromedp.Click(chromedp.CSS(`[data-testid=runs-filter-apply]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=runs-table]`)),
 	)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The list before the click had a table too: wait for the sorted page
+	// (an evaluation during the navigation fails; try again).
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.search.includes('sort=metric-desc') && document.readyState === 'complete' && !!document.querySelector('[data-testid=runs-table]')`))
+		if err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the sorted list never loaded: %v", err)
+		}
 	}
 	var objective []float64
 	for _, id := range ids {
