@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// kthTrace is the full KTH SP2 trace (28,490 records) the batch pins run on.
+const kthTrace = "../../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.swf.gz"
+
+// reportDigest is the SHA-256 of a report's JSON with its wall_ms metric
+// removed (the only value that changes from run to run), re-encoded with
+// sorted keys and no indentation, so it pins the content and not the layout.
+func reportDigest(t *testing.T, b []byte) string {
+	t.Helper()
+	var rep map[string]any
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("the report is not JSON: %v", err)
+	}
+	ms, _ := rep["metrics"].([]any)
+	kept := ms[:0]
+	for _, m := range ms {
+		if m.(map[string]any)["name"] != "wall_ms" {
+			kept = append(kept, m)
+		}
+	}
+	rep["metrics"] = kept
+	c, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(c)
+	return hex.EncodeToString(sum[:])
+}
+
+// TestRunBatchOnKTHIsPinned pins what `schedlab run` writes for the batch
+// simulation of the full KTH trace under each policy: every job's start,
+// end and processors (the Batsim table), the metrics, the Gantt window,
+// the usage plot and the notes. The digests are those of the reports the
+// command wrote before its output and trace reading were rewritten for
+// speed (commit 80f68b4); any change to a schedule or to the report's
+// content changes them.
+func TestRunBatchOnKTHIsPinned(t *testing.T) {
+	want := map[string]string{
+		"fcfs":         "a2c16240d22758e06e445bf6ad581b02763fd7fd50ac517bee29ebb00d91a427",
+		"easy":         "99bdebaa7debb2092e940f4bcf37bb22fa168a55ab5ebd84f1d3806e58abe531",
+		"conservative": "dc42e297a256481fb044e5750602c6085bd2b0a36c0d70ad062dd30d16b8cb94",
+	}
+	for _, policy := range []string{"fcfs", "easy", "conservative"} {
+		out := filepath.Join(t.TempDir(), policy+".json")
+		err := run(context.Background(), []string{"run", "--strategy", "cyclic", "--variant", "batch",
+			"--workload", kthTrace, "--param", "policy=" + policy, "--out", out}, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatalf("%s: %v", policy, err)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := reportDigest(t, b); got != want[policy] {
+			t.Errorf("%s on KTH: report digest %s, want %s", policy, got, want[policy])
+		}
+	}
+}
