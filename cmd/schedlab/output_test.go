@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -66,5 +67,28 @@ func TestRunBatchOnKTHIsPinned(t *testing.T) {
 		if got := reportDigest(t, b); got != want[policy] {
 			t.Errorf("%s on KTH: report digest %s, want %s", policy, got, want[policy])
 		}
+	}
+}
+
+// TestRunWritesCompactJSONUnlessIndent: the report is compact by default
+// and indented with --indent, the same JSON either way.
+func TestRunWritesCompactJSONUnlessIndent(t *testing.T) {
+	args := []string{"run", "--strategy", "cyclic", "--variant", "batch", "--workload",
+		"../../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf", "--param", "policy=fcfs"}
+	var compact, indented bytes.Buffer
+	if err := run(context.Background(), args, &compact, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), append(args, "--indent"), &indented, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(compact.Bytes(), []byte("\n")); n != 1 || !bytes.HasSuffix(compact.Bytes(), []byte("}\n")) {
+		t.Errorf("the default output has %d newlines, want one line", n)
+	}
+	if !bytes.Contains(indented.Bytes(), []byte("\n  \"tables\": [\n")) {
+		t.Errorf("--indent output is not indented: %.100s", indented.String())
+	}
+	if a, b := reportDigest(t, compact.Bytes()), reportDigest(t, indented.Bytes()); a != b {
+		t.Error("the compact and indented reports differ")
 	}
 }
