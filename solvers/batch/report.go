@@ -1,8 +1,10 @@
 package batch
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -132,11 +134,13 @@ func usage(jobs []Job, r *Result) solvers.Plot {
 			evs = append(evs, ev{pl.Start, j.Size}, ev{pl.End, -j.Size})
 		}
 	}
-	sort.Slice(evs, func(a, b int) bool {
-		if evs[a].t != evs[b].t {
-			return evs[a].t < evs[b].t
+	// Events equal in both fields are interchangeable: any sort gives
+	// the same sequence.
+	slices.SortFunc(evs, func(a, b ev) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
 		}
-		return evs[a].d < evs[b].d // ends before starts at the same time
+		return cmp.Compare(a.d, b.d) // ends before starts at the same time
 	})
 	p := solvers.Plot{Title: "Processors in use", XLabel: "time since the first submission (h)", YLabel: "processors", Kind: "step"}
 	if len(evs) == 0 {
@@ -178,6 +182,8 @@ func usage(jobs []Job, r *Result) solvers.Plot {
 // batsimTable is every job in Batsim's jobs.csv columns.
 func batsimTable(jobs []Job, r *Result) solvers.Table {
 	t := solvers.Table{Title: "Jobs (Batsim columns)", Columns: BatsimColumns(), Rows: make([][]any, len(jobs))}
+	const cols = 11
+	cells := make([]any, cols*len(jobs)) // one block for every row's cells
 	for i, j := range jobs {
 		pl := r.Placements[i]
 		exec := pl.End - pl.Start
@@ -186,7 +192,10 @@ func batsimTable(jobs []Job, r *Result) solvers.Table {
 		if exec > 0 {
 			stretch = turn / exec
 		}
-		t.Rows[i] = []any{j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec, pl.End, pl.Start - j.Submit, turn, stretch, Intervals(pl.Procs)}
+		row := cells[i*cols : (i+1)*cols : (i+1)*cols]
+		row[0], row[1], row[2], row[3], row[4], row[5] = j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec
+		row[6], row[7], row[8], row[9], row[10] = pl.End, pl.Start-j.Submit, turn, stretch, Intervals(pl.Procs)
+		t.Rows[i] = row
 	}
 	return t
 }

@@ -192,3 +192,18 @@ func TestReadSWFFromEqualsReadSWF(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReadSWFFullKTH reads the whole KTH trace as the archive ships
+// it (gzip, 28,490 records).
+func BenchmarkReadSWFFullKTH(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "swf", "KTH-SP2-1996-2.1-cln.swf.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadSWFFrom(context.Background(), "kth.swf.gz", bytes.NewReader(data), SWFLimits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
