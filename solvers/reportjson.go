@@ -141,6 +141,13 @@ func (e *reportEncoder) table(t *Table) {
 		}
 		e.buf = append(e.buf, ']')
 	}
+	if t.Paged {
+		e.buf = append(e.buf, `,"paged":true`...)
+	}
+	if t.RowCount != 0 {
+		e.buf = append(e.buf, `,"row_count":`...)
+		e.buf = strconv.AppendInt(e.buf, int64(t.RowCount), 10)
+	}
 	e.buf = append(e.buf, '}')
 }
 

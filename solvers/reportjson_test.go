@@ -28,6 +28,7 @@ func trickyReport() *Report {
 			{Title: "empty", Columns: nil, Rows: nil},
 			{Title: "no rows", Columns: []string{}, Rows: [][]any{}},
 			{Title: "nil row", Columns: []string{"x"}, Rows: [][]any{nil}},
+			{Title: "paged", Columns: []string{"x"}, Rows: [][]any{}, Paged: true, RowCount: 5000},
 		},
 		Series:   []Plot{{Title: "p", Lines: []Line{{Name: "l", Points: [][2]float64{{1, 2}}}}}},
 		Gantts:   nil,
