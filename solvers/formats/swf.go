@@ -3,6 +3,7 @@ package formats
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -159,7 +160,7 @@ func ReadSWFFrom(ctx context.Context, name string, r io.Reader, lim SWFLimits) (
 		if err != nil {
 			return nil, err
 		}
-		if err := out.appendJob(ctx, name, j, &reserved); err != nil {
+		if err := out.appendJob(ctx, name, j, &reserved, lim.MaxRecords); err != nil {
 			return nil, err
 		}
 	}
@@ -174,6 +175,11 @@ func ReadSWFFrom(ctx context.Context, name string, r io.Reader, lim SWFLimits) (
 	}
 	return out, nil
 }
+
+// swfSizeHintMax bounds the records a header's size can make the reader
+// allocate at once: 65,536 records (10 MiB); a larger trace grows by
+// doubling from there, each growth checked against the budget.
+const swfSizeHintMax = 1 << 16
 
 // swfBlock is the size of the blocks an SWF trace is read in.
 const swfBlock = 64 << 10
@@ -205,10 +211,19 @@ func openSWF(name string, r io.Reader, maxBytes int64) (*bufio.Reader, *cappedRe
 }
 
 // appendJob keeps a job record; before the record list grows (doubling),
-// the growth is checked against the memory budget in ctx.
-func (out *SWF) appendJob(ctx context.Context, name string, j SWFJob, reserved *int) error {
+// the growth is checked against the memory budget in ctx. The first
+// growth takes the header's MaxRecords (or MaxJobs) when it came before
+// the records, up to swfSizeHintMax records and maxRecords, so a trace
+// whose header tells its size is read into one allocation; a header that
+// lies only makes the first allocation larger (at most 10 MiB) or smaller.
+func (out *SWF) appendJob(ctx context.Context, name string, j SWFJob, reserved *int, maxRecords int) error {
 	if len(out.Jobs) == cap(out.Jobs) && len(out.Jobs) >= *reserved {
 		n := max(2*len(out.Jobs), 1024)
+		if len(out.Jobs) == 0 {
+			if hint := cmp.Or(out.Header.MaxRecords, out.Header.MaxJobs); hint > n && hint <= min(maxRecords, swfSizeHintMax) {
+				n = hint
+			}
+		}
 		if err := solvers.Reserve(ctx, name, solvers.SatMul(int64(n+len(out.Jobs)), swfJobBytes), fmt.Sprintf("%d SWF records", n)); err != nil {
 			return err
 		}

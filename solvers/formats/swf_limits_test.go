@@ -207,3 +207,37 @@ func BenchmarkReadSWFFullKTH(b *testing.B) {
 		}
 	}
 }
+
+// TestReadSWFTakesTheHeadersSizeAsAHintOnly: a header that tells the
+// number of records sizes the first allocation; one that lies changes
+// nothing read, and a huge claim allocates no more than the hint's cap.
+func TestReadSWFTakesTheHeadersSizeAsAHintOnly(t *testing.T) {
+	body := swfLines(3000)[len("; MaxProcs: 8\n"):]
+	measure := func(header string) (*SWF, uint64) {
+		before := allocated()
+		s, err := ReadSWF("h.swf", []byte("; MaxProcs: 8\n"+header+body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := allocated() - before
+		for i := range s.Jobs {
+			s.Jobs[i].Line = 0 // a header line moves them
+		}
+		return s, n
+	}
+	plain, grown := measure("")
+	told, once := measure("; MaxRecords: 3000\n")
+	lying, _ := measure("; MaxRecords: 10\n")
+	huge, hugeAlloc := measure("; MaxJobs: 1500000\n")
+	for _, s := range []*SWF{told, lying, huge} {
+		if !reflect.DeepEqual(s.Jobs, plain.Jobs) {
+			t.Fatal("the header's size changed the records read")
+		}
+	}
+	if once >= grown || once < 3000*uint64(swfJobBytes) {
+		t.Errorf("with the size told, %d bytes allocated; growing, %d", once, grown)
+	}
+	if hugeAlloc > 2*swfSizeHintMax*uint64(swfJobBytes) {
+		t.Errorf("a header claiming 1,500,000 records made the reader allocate %d bytes", hugeAlloc)
+	}
+}
