@@ -28,7 +28,7 @@ func TestRawTableIsSolversTable(t *testing.T) {
 }
 
 // bigReport has a small table and a table of n rows.
-func bigReport(t *testing.T, n int) (*solvers.Report, []byte) {
+func bigReport(t testing.TB, n int) (*solvers.Report, []byte) {
 	t.Helper()
 	r := &solvers.Report{
 		Metrics: []solvers.Metric{{Name: "objective", Value: 2.5}},
@@ -45,7 +45,7 @@ func bigReport(t *testing.T, n int) (*solvers.Report, []byte) {
 	return r, b
 }
 
-func rowJSON(t *testing.T, row []any) string {
+func rowJSON(t testing.TB, row []any) string {
 	b, err := json.Marshal(row)
 	if err != nil {
 		t.Fatal(err)
@@ -180,4 +180,79 @@ func TestBundleCarriesPagedTablesWhole(t *testing.T) {
 	if err != nil || len(rc) != 234 || !reflect.DeepEqual(ra, rc) {
 		t.Errorf("the imported table's rows differ: %d rows, %v", len(rc), err)
 	}
+}
+
+// FuzzPageOut: any JSON a report may be is paged out without panicking,
+// and paged back in to the same bytes.
+func FuzzPageOut(f *testing.F) {
+	_, big := bigReport(f, 1200)
+	f.Add(big, 0)
+	f.Add([]byte(`{"tables":[{"title":"t","columns":["a"],"rows":[[1],[2]]}]}`), 1001)
+	f.Add([]byte(`{"metrics":[],"tables":null}`), 2000)
+	f.Add([]byte(`[1,2,3]`), 5000)
+	f.Add([]byte(`{"tables":[{"title":"t","paged":true,"row_count":3,"rows":[]}]}`), 5000)
+	f.Fuzz(func(t *testing.T, data []byte, pad int) {
+		if !json.Valid(data) {
+			return
+		}
+		// Short inputs are padded past minPagedReport with a table of
+		// pad%3000 rows, so that large tables are reached too.
+		if pad = pad % 3000; pad > 0 && bytes.HasPrefix(data, []byte("{")) && !bytes.Contains(data, []byte(`"tables"`)) {
+			var b bytes.Buffer
+			b.WriteString(`{"tables":[{"title":"p","columns":["x"],"rows":[`)
+			for i := range pad {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, "[%d]", i)
+			}
+			b.WriteString(`]}],`)
+			b.Write(data[1:])
+			if len(data) == 2 { // {}: no member after the tables
+				b.Truncate(b.Len() - 2)
+				b.WriteString("}")
+			}
+			data = b.Bytes()
+			if !json.Valid(data) {
+				return
+			}
+		}
+		main, pages, err := pageOut(data)
+		if err != nil {
+			return
+		}
+		if !json.Valid(main) {
+			t.Fatalf("paged out, the report is not JSON: %.200s", main)
+		}
+		byIndex := map[int][][]byte{}
+		for _, tp := range pages {
+			byIndex[tp.Index] = tp.Pages
+		}
+		back, err := pageIn(main, func(index int) ([]json.RawMessage, error) {
+			var out []json.RawMessage
+			for _, p := range byIndex[index] {
+				var rows []json.RawMessage
+				if err := json.Unmarshal(p, &rows); err != nil {
+					return nil, err
+				}
+				out = append(out, rows...)
+			}
+			return out, nil
+		})
+		if len(pages) == 0 {
+			if !bytes.Equal(main, data) {
+				t.Fatal("nothing paged out, yet the report changed")
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("paging back in: %v", err)
+		}
+		var a, b any
+		json.Unmarshal(data, &a)
+		json.Unmarshal(back, &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("paged out and back in, the report differs:\n%.300s\n%.300s", data, back)
+		}
+	})
 }

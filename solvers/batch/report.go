@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -136,11 +135,16 @@ func usage(jobs []Job, r *Result) solvers.Plot {
 	}
 	// Events equal in both fields are interchangeable: any sort gives
 	// the same sequence.
+	// Times are finite (placements are), so < and > order them as
+	// cmp.Compare would, without its NaN checks.
 	slices.SortFunc(evs, func(a, b ev) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
 		}
-		return cmp.Compare(a.d, b.d) // ends before starts at the same time
+		return a.d - b.d // ends before starts at the same time
 	})
 	p := solvers.Plot{Title: "Processors in use", XLabel: "time since the first submission (h)", YLabel: "processors", Kind: "step"}
 	if len(evs) == 0 {
