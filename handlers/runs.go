@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"encoding/csv"
 	"io"
 	"net/http"
 	"strconv"
@@ -273,6 +272,9 @@ func (s *Server) reportPart(c echo.Context, id string) (templ.Component, error) 
 		if err != nil || rep == nil {
 			return err
 		}
+		if err := s.fillPagedTables(ctx, id, rep); err != nil {
+			return err
+		}
 		return views.ReportView(rep, id).Render(ctx, w)
 	}))
 }
@@ -318,41 +320,6 @@ func (s *Server) deletePage(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/runs")
-}
-
-// tableCSV serves table n of a run's report as CSV: /runs/:id/tables/n.csv.
-func (s *Server) tableCSV(c echo.Context) error {
-	n, err := strconv.Atoi(strings.TrimSuffix(c.Param("file"), ".csv"))
-	if err != nil || !strings.HasSuffix(c.Param("file"), ".csv") {
-		return errs.New(errs.NotFound, "table", "no table %q: use /runs/ID/tables/N.csv", c.Param("file"))
-	}
-	run, err := s.store.GetRun(c.Request().Context(), c.Param("id"))
-	if err != nil {
-		return err
-	}
-	rep, err := s.reports.report(run)
-	if err != nil {
-		return err
-	}
-	if rep == nil || n < 0 || n >= len(rep.Tables) {
-		return errs.New(errs.NotFound, "table", "run %s has no table %d", run.ID, n)
-	}
-	t := rep.Tables[n]
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+run.ID+"-"+slug(t.Title)+`.csv"`)
-	c.Response().WriteHeader(http.StatusOK)
-	w := csv.NewWriter(c.Response())
-	_ = w.Write(t.Columns)
-	rec := make([]string, len(t.Columns))
-	for _, row := range t.Rows {
-		for j, cell := range row {
-			rec[j] = csvCell(cell)
-		}
-		_ = w.Write(rec)
-	}
-	w.Flush()
-	return w.Error()
 }
 
 func csvCell(c any) string {

@@ -245,7 +245,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	}
 	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone}
 	if err == nil {
-		res.Report, err = json.Marshal(rep)
+		res.Report, err = solvers.EncodeReport(rep)
 		if err != nil {
 			err = &errs.Error{Op: "queue", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", job.Strategy, err)}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
@@ -109,6 +110,32 @@ func Execute(ctx context.Context, s solvers.Strategy, w *solvers.Workload, varia
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Run(ctx, w, v, params, progress)
+	})
+}
+
+// ExecuteFile runs variant of s straight from one workload file read from
+// r (solvers.FileRunner: the command line's path, where nothing is
+// stored), with the guarantees of Execute. A strategy that does not run
+// this variant from a file named name is errs.Invalid: ask RunsFile first.
+func ExecuteFile(ctx context.Context, s solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
+	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
+	const op = "runner.ExecuteFile"
+	if s == nil {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+	}
+	v, err := Variant(s, variant)
+	if err != nil {
+		return nil, errs.Wrap(op, errs.Invalid, err)
+	}
+	fr, ok := s.(solvers.FileRunner)
+	if !ok || !fr.RunsFile(name, v) {
+		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info().Name, v, name)}
+	}
+	if err := checkLimits(s, false, params, budget); err != nil {
+		return nil, errs.Wrap(op, errs.Invalid, err)
+	}
+	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+		return fr.RunFile(ctx, name, r, v, params, progress)
 	})
 }
 

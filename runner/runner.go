@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -685,7 +684,7 @@ func (r *Runner) execute(wctx context.Context, run *store.Run, j *job) {
 
 	e := ending{Ending: store.Ending{ID: run.ID, Status: store.StatusDone}, j: j}
 	if err == nil {
-		e.Report, err = json.Marshal(rep)
+		e.Report, err = solvers.EncodeReport(rep)
 		e.Encoded = err == nil
 		if err != nil {
 			err = &errs.Error{Op: "runner", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", run.Strategy, err)}

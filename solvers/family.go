@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"schedlab/errs"
@@ -47,6 +48,10 @@ type Def[C any, P interface {
 	ExportList []ExportFormat
 	Export     func(w *Workload, format string) ([]byte, error)
 	Fits       func(format, variant string) error
+	// FileRuns and FileRun are optional: a variant that runs straight from
+	// a streamed file (see FileRunner); nil means none does.
+	FileRuns func(name, variant string) bool
+	FileRun  func(ctx context.Context, name string, r io.Reader, variant string, cfg C, progress Progress) (*Report, error)
 	// Seeds lists the seed paper's sweeps as experiment definitions.
 	Seeds func() []SeedExperiment
 }
@@ -117,6 +122,7 @@ var (
 	_ Uploader      = (*adapter[declNone, *declNone])(nil)
 	_ Exporter      = (*adapter[declNone, *declNone])(nil)
 	_ VariantFilter = (*adapter[declNone, *declNone])(nil)
+	_ FileRunner    = (*adapter[declNone, *declNone])(nil)
 )
 
 // declNone is an empty config, for the compile-time checks above.
@@ -170,6 +176,34 @@ func (a *adapter[C, P]) Run(ctx context.Context, w *Workload, variant string, pa
 	}
 	rep, err := a.f.Run(ctx, w, v, cfg, progress)
 	return rep, wrap(ctx, op, errs.Internal, err)
+}
+
+// RunsFile says whether the family runs variant straight from a file
+// named name (FileRunner).
+func (a *adapter[C, P]) RunsFile(name, variant string) bool {
+	return a.f.FileRuns != nil && a.f.FileRun != nil && a.f.FileRuns(name, variant)
+}
+
+// RunFile is Run straight from a streamed file (FileRunner), with the
+// variant and params resolved as Run resolves them.
+func (a *adapter[C, P]) RunFile(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*Report, error) {
+	op := a.f.Name + ".RunFile"
+	v, err := ResolveVariant(a, variant)
+	if err != nil {
+		return nil, err
+	}
+	if !a.RunsFile(name, v) {
+		return nil, errs.Invalidf("file", "%s %s does not run straight from a file: parse the workload first", a.f.Name, v)
+	}
+	if progress == nil {
+		progress = NoProgress
+	}
+	cfg := a.f.Config()
+	if _, err := ResolveConfig(P(&cfg), params); err != nil {
+		return nil, err
+	}
+	rep, err := a.f.FileRun(ctx, name, r, v, cfg, progress)
+	return rep, wrap(ctx, op, errs.Invalid, err)
 }
 
 func (a *adapter[C, P]) ParseWorkload(ctx context.Context, files []File) (*Workload, error) {

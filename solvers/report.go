@@ -63,11 +63,28 @@ type Metric struct {
 }
 
 // Table is a titled grid; each cell is a number (float64/int) or a string.
+//
+// A table of more than PageOutRows rows (a per-job table of a trace) is
+// paged out of the report when a run is stored: the stored report keeps
+// its title and columns with Paged set, RowCount its number of rows and
+// Rows empty, and the rows are stored apart, in pages of TablePageRows;
+// the run page and GET /api/runs/:id/tables/:index?offset=&limit= fetch
+// them by pages, the CSV download whole. Solvers always fill Rows.
 type Table struct {
-	Title   string   `json:"title"`
-	Columns []string `json:"columns"`
-	Rows    [][]any  `json:"rows"`
+	Title    string   `json:"title"`
+	Columns  []string `json:"columns"`
+	Rows     [][]any  `json:"rows"`
+	Paged    bool     `json:"paged,omitempty"`
+	RowCount int      `json:"row_count,omitempty"`
 }
+
+// Paging of large tables (see Table).
+const (
+	// PageOutRows is the most rows a table keeps inside a stored report.
+	PageOutRows = 1000
+	// TablePageRows is the number of rows of one stored page.
+	TablePageRows = 1000
+)
 
 // Plot is a titled chart of named lines. Kind is "line" (default), "bar",
 // "scatter", "area" (filled line), "step" (filled step function: each

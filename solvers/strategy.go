@@ -3,6 +3,7 @@ package solvers
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 
 	"schedlab/errs"
@@ -129,6 +130,18 @@ func VariantsFor(s Strategy, format string) []Variant {
 		}
 	}
 	return out
+}
+
+// FileRunner is implemented by strategies that can run a variant straight
+// from one workload file read as a stream, without building the stored
+// workload (its canonical JSON and its preview): the command line's path
+// (schedlab run --workload FILE), where nothing is stored. RunsFile says,
+// from the file's name and the variant alone, whether RunFile takes them;
+// RunFile returns the report Run would return on ParseWorkload's workload
+// of the same file, refusing the file under the same limits as it reads.
+type FileRunner interface {
+	RunsFile(name, variant string) bool
+	RunFile(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*Report, error)
 }
 
 // Upload is one named file input of an upload form.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -94,7 +95,12 @@ func (s *Store) HasUsers(ctx context.Context) (bool, error) {
 
 // dummyHash is compared against when a login names no account, so a wrong
 // name takes as long as a wrong password and names cannot be probed by time.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("schedlab-no-such-user"), bcryptCost)
+// It is made at the first login, not at start: a bcrypt hash costs tens of
+// milliseconds, which every command (schedlab run) would otherwise pay.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("schedlab-no-such-user"), bcryptCost)
+	return h
+})
 
 // errBadLogin is the one answer to a wrong name or password.
 var errBadLogin = errors.New("wrong user name or password")
@@ -109,7 +115,7 @@ func (s *Store) Authenticate(ctx context.Context, name, password string) (*User,
 	err := s.db.QueryRowContext(ctx, "SELECT id, name, password_hash, admin, created_at FROM users WHERE name = ?", name).
 		Scan(&u.ID, &u.Name, &hash, &admin, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "password", Err: errBadLogin}
 	}
 	if err != nil {

@@ -134,6 +134,12 @@ func exportRuns(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) e
 			return fmt.Errorf("run %s: finished_at: %w", r.ID, err)
 		}
 		r.WorkloadID, r.Cell, r.Report = workload.String, json.RawMessage(cell), json.RawMessage(report)
+		// A bundle carries whole reports: paged tables' rows go back in.
+		if r.Report, err = pageIn(r.Report, func(index int) ([]json.RawMessage, error) {
+			return allTableRows(ctx, tx, r.ID, index)
+		}); err != nil {
+			return fmt.Errorf("run %s: report: %w", r.ID, err)
+		}
 		if err := bw.Run(&r); err != nil {
 			return err
 		}
@@ -238,7 +244,7 @@ func (s *Store) ImportExperiment(ctx context.Context, r *bundle.Reader, owner st
 
 // importer inserts a bundle's rows with prepared statements.
 type importer struct {
-	workloadStmt, runStmt, tagsStmt, reportStmt, metricsStmt, linkStmt *sql.Stmt
+	workloadStmt, runStmt, tagsStmt, reportStmt, metricsStmt, linkStmt, pageStmt *sql.Stmt
 }
 
 func newImporter(ctx context.Context, tx *sql.Tx) (*importer, error) {
@@ -256,6 +262,7 @@ func newImporter(ctx context.Context, tx *sql.Tx) (*importer, error) {
 		{&ins.tagsStmt, "INSERT INTO run_tags (run_id, tag) SELECT ?, value FROM json_each(?)"},
 		{&ins.reportStmt, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)"},
 		{&ins.metricsStmt, metricsInsert},
+		{&ins.pageStmt, insertTablePage},
 		{&ins.linkStmt, "INSERT INTO experiment_runs (experiment_id, position, run_id, cell, replicate) VALUES (?, ?, ?, ?, ?)"},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
@@ -269,7 +276,7 @@ func newImporter(ctx context.Context, tx *sql.Tx) (*importer, error) {
 }
 
 func (ins *importer) close() {
-	for _, st := range []*sql.Stmt{ins.workloadStmt, ins.runStmt, ins.tagsStmt, ins.reportStmt, ins.metricsStmt, ins.linkStmt} {
+	for _, st := range []*sql.Stmt{ins.workloadStmt, ins.runStmt, ins.tagsStmt, ins.reportStmt, ins.metricsStmt, ins.linkStmt, ins.pageStmt} {
 		if st != nil {
 			st.Close()
 		}
@@ -318,8 +325,7 @@ func (ins *importer) run(ctx context.Context, experiment string, r *bundle.Run, 
 		}
 	}
 	if len(r.Report) > 0 {
-		report := string(r.Report)
-		if _, err := ins.reportStmt.ExecContext(ctx, r.ID, report); err != nil {
+		if err := storeReport(ctx, ins.reportStmt, ins.pageStmt, r.ID, r.Report); err != nil {
 			return err
 		}
 		if r.Status == StatusDone {

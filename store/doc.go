@@ -106,6 +106,14 @@
 //     ID and other data, fills run_metrics with Finish's query, and gives
 //     what it stores to the importing user. No migration: bundles hold
 //     the columns as they are.
+//   - Large tables are paged out of reports (migration 0010): End and
+//     ImportExperiment store a table of more than solvers.PageOutRows rows
+//     in run_table_pages, in pages of solvers.TablePageRows rows, and the
+//     report keeps the table's title and columns, marked "paged" with its
+//     "row_count" (tables.go works on the JSON as it is: the rest of the
+//     report keeps its bytes). TableRows reads a range of rows and
+//     EachTableRow every row a page at a time; ExportExperiment puts the
+//     rows back, so a bundle carries whole reports.
 //
 // Every error is an *errs.Error: NotFound for an unknown id, Invalid for a
 // value the store cannot keep, Conflict for a change the run's state does

@@ -608,6 +608,9 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 		return out
 	}
 	todo := 0
+	// Each report's large tables are paged out before the transaction.
+	mains := make([][]byte, len(endings))
+	pages := make([][]tablePages, len(endings))
 	for i, e := range endings {
 		switch {
 		case !Final(e.Status):
@@ -615,6 +618,11 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 		case len(e.Report) > 0 && !e.Encoded && !json.Valid(e.Report):
 			out[i] = invalid(op, "report", "the report is not JSON")
 		default:
+			var err error
+			if mains[i], pages[i], err = pageOut(e.Report); err != nil {
+				out[i] = invalid(op, "report", "%v", err)
+				continue
+			}
 			todo++
 		}
 	}
@@ -627,6 +635,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 	}
 	defer tx.Rollback()
 	finish, report, metrics := tx.StmtContext(ctx, s.hot.finish), tx.StmtContext(ctx, s.hot.report), tx.StmtContext(ctx, s.hot.metrics)
+	page := tx.StmtContext(ctx, s.hot.page)
 	var unchanged []int
 	at := fmtTime(now())
 	for i, e := range endings {
@@ -650,8 +659,15 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 		if len(e.Report) == 0 {
 			continue
 		}
-		if _, err := report.ExecContext(ctx, e.ID, string(e.Report)); err != nil {
+		if _, err := report.ExecContext(ctx, e.ID, string(mains[i])); err != nil {
 			return all(dbErr(op, err))
+		}
+		for _, tp := range pages[i] {
+			for p, rows := range tp.Pages {
+				if _, err := page.ExecContext(ctx, e.ID, tp.Index, p, string(rows)); err != nil {
+					return all(dbErr(op, err))
+				}
+			}
 		}
 		if e.Status != StatusDone {
 			continue

@@ -33,7 +33,7 @@ type Store struct {
 // finished), prepared once: modernc's driver compiles an unprepared
 // statement on every call, a fifth of a sweep's store time.
 type hotStatements struct {
-	claim, finish, report, metrics *sql.Stmt
+	claim, finish, report, metrics, page *sql.Stmt
 }
 
 // prepare compiles the hot statements.
@@ -46,6 +46,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		{&s.hot.finish, finishRun},
 		{&s.hot.report, insertReport},
 		{&s.hot.metrics, metricsInsert},
+		{&s.hot.page, insertTablePage},
 	} {
 		st, err := s.db.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -121,7 +122,7 @@ func bound(db *sql.DB) {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	for _, st := range []*sql.Stmt{s.hot.claim, s.hot.finish, s.hot.report, s.hot.metrics} {
+	for _, st := range []*sql.Stmt{s.hot.claim, s.hot.finish, s.hot.report, s.hot.metrics, s.hot.page} {
 		if st != nil {
 			st.Close()
 		}

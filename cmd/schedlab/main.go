@@ -6,8 +6,8 @@
 //	schedlab sweep FILE|seed:FAMILY/NAME [--out FILE] [--workers N]   (an experiment definition)
 //	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
 //	schedlab token add [--db FILE] [--label L] NAME   (prints an API token)
-//	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
-//	schedlab reproduce S [--param k=v]... [--out FILE]
+//	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent]
+//	schedlab reproduce S [--param k=v]... [--out FILE] [--indent]
 //	schedlab export --strategy S --format F (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
 //	schedlab export --db FILE EXPERIMENT_ID [--out PATH]   (an experiment as a bundle file)
 //	schedlab import --db FILE BUNDLE [--max-mb 1024]
@@ -100,8 +100,8 @@ const usage = `usage:
   schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
-  schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
-  schedlab reproduce S [--param k=v]... [--out FILE]
+  schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent]
+  schedlab reproduce S [--param k=v]... [--out FILE] [--indent]
   schedlab export --strategy S --format F (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
   schedlab export --db ./schedlab.db EXPERIMENT_ID [--out ID.schedlab-experiment.json.gz]   (an experiment as one bundle file; --out - for stdout)
   schedlab import --db ./schedlab.db [--max-mb 1024] BUNDLE   (an exported experiment, with its IDs)
@@ -367,6 +367,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	preset := fs.String("preset", "", "generate the workload from this preset")
 	seed := fs.Int64("seed", 1, "seed of the preset generator")
 	out := fs.String("out", "", "write the Report JSON here (default stdout)")
+	indent := fs.Bool("indent", false, "indent the Report JSON (default: compact)")
 	var workloads listFlags
 	fs.Var(&workloads, "workload", "workload file; repeat for file sets (e.g. etc.csv, apc.csv, users.csv)")
 	params := paramFlags{}
@@ -383,6 +384,14 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if (len(workloads) == 0) == (*preset == "") {
 		return errors.New("give either --workload FILE or --preset NAME")
 	}
+	if len(workloads) == 1 && runsFile(st, workloads[0], *variant) {
+		// Straight from the file, read as it streams: no stored workload.
+		rep, err := runFromFile(ctx, st, workloads[0], *variant, solvers.Params(params), cliProgress(stderr), b.budget())
+		if err != nil {
+			return err
+		}
+		return writeJSON(rep, *out, stdout, *indent)
+	}
 	w, runParams, err := loadWorkload(ctx, st, workloads, *preset, *seed, solvers.Params(params), b.budget())
 	if err != nil {
 		return err
@@ -391,7 +400,29 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return describe(err)
 	}
-	return writeJSON(rep, *out, stdout)
+	return writeJSON(rep, *out, stdout, *indent)
+}
+
+// runsFile says whether st runs variant straight from the file path
+// (solvers.FileRunner: cyclic's batch on an SWF trace).
+func runsFile(st solvers.Strategy, path, variant string) bool {
+	fr, ok := st.(solvers.FileRunner)
+	if !ok {
+		return false
+	}
+	v, err := runner.Variant(st, variant)
+	return err == nil && fr.RunsFile(filepath.Base(path), v)
+}
+
+// runFromFile runs st straight from the file at path, read as it streams.
+func runFromFile(ctx context.Context, st solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget runner.Budget) (*solvers.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rep, err := runner.ExecuteFile(ctx, st, filepath.Base(path), f, variant, params, progress, budget)
+	return rep, describe(err)
 }
 
 // loadWorkload parses workload files or generates a preset. Parameters named
@@ -456,6 +487,7 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "write the Report JSON here (default stdout)")
+	indent := fs.Bool("indent", false, "indent the Report JSON (default: compact)")
 	params := paramFlags{}
 	fs.Var(params, "param", "experiment parameter name=value, repeatable")
 	var b budgetFlags
@@ -472,7 +504,7 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return describe(err)
 	}
-	return writeJSON(rep, *out, stdout)
+	return writeJSON(rep, *out, stdout, *indent)
 }
 
 // exportCmd writes an experiment as a bundle (export --db FILE
@@ -580,15 +612,25 @@ func cliProgress(w io.Writer) solvers.Progress {
 	}
 }
 
-func writeJSON(rep *solvers.Report, path string, stdout io.Writer) error {
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
+// writeJSON writes rep to path (stdout when empty) as it encodes it,
+// compact unless indent: a report of megabytes is never held whole.
+func writeJSON(rep *solvers.Report, path string, stdout io.Writer, indent bool) (err error) {
+	w := stdout
+	if path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	if err := rep.WriteJSON(bw, indent); err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	if path == "" {
-		_, err = stdout.Write(b)
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
+	return bw.Flush()
 }

@@ -3,6 +3,7 @@ package batch
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -147,11 +148,18 @@ func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 			evs = append(evs, ev{pl.Start, j.Size}, ev{pl.End, -j.Size})
 		}
 	}
-	sort.Slice(evs, func(a, b int) bool {
-		if evs[a].t != evs[b].t {
-			return evs[a].t < evs[b].t
+	// Events equal in both fields are interchangeable: any sort gives
+	// the same sequence.
+	// Times are finite (placements are), so < and > order them as
+	// cmp.Compare would, without its NaN checks.
+	slices.SortFunc(evs, func(a, b ev) int {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
 		}
-		return evs[a].d < evs[b].d // ends before starts at the same time
+		return a.d - b.d // ends before starts at the same time
 	})
 	p := solvers.Plot{Title: "Processors in use", XLabel: f.AxisName(), XTime: true, YLabel: "processors", Kind: "step"}
 	if len(evs) == 0 {
@@ -192,6 +200,8 @@ func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 // batsimTable is every job in Batsim's jobs.csv columns.
 func batsimTable(jobs []Job, r *Result) solvers.Table {
 	t := solvers.Table{Title: "Jobs (Batsim columns)", Columns: BatsimColumns(), Rows: make([][]any, len(jobs))}
+	const cols = 11
+	cells := make([]any, cols*len(jobs)) // one block for every row's cells
 	for i, j := range jobs {
 		pl := r.Placements[i]
 		exec := pl.End - pl.Start
@@ -200,7 +210,10 @@ func batsimTable(jobs []Job, r *Result) solvers.Table {
 		if exec > 0 {
 			stretch = turn / exec
 		}
-		t.Rows[i] = []any{j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec, pl.End, pl.Start - j.Submit, turn, stretch, Intervals(pl.Procs)}
+		row := cells[i*cols : (i+1)*cols : (i+1)*cols]
+		row[0], row[1], row[2], row[3], row[4], row[5] = j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec
+		row[6], row[7], row[8], row[9], row[10] = pl.End, pl.Start-j.Submit, turn, stretch, Intervals(pl.Procs)
+		t.Rows[i] = row
 	}
 	return t
 }

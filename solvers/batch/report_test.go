@@ -107,3 +107,20 @@ func TestReportIsInOneTimeFrameFromTheFirstSubmission(t *testing.T) {
 		t.Errorf("no note gives the window in the frame: %q", rep.Notes)
 	}
 }
+
+// BenchmarkBuildReportFullKTH builds the report of EASY over the whole KTH
+// trace (27,992 jobs: the per-job table, the usage plot, a Gantt window).
+func BenchmarkBuildReportFullKTH(b *testing.B) {
+	j, err := FromSWF(readTrace(b, "KTH-SP2-1996-2.1-cln.swf.gz"), SWFOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := Simulate(context.Background(), j.Jobs, j.Procs, EASY, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
+	}
+}

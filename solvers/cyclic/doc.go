@@ -351,5 +351,15 @@
 // statistics (runBytes) on "cycles". An SWF upload is read streaming with at
 // most MaxTraceJobs records and its stored form reserved on the file's name;
 // a trace run reserves its processors as nodes (on "procs") and batch its
-// records; package batch checks its own placements.
+// records; package batch checks its own placements. A stored trace (an
+// imported bundle, an older database) is held to the same MaxTraceJobs as
+// its records are decoded (decodeTrace), not after.
+//
+// # Straight from the file
+//
+// The command line runs batch straight from an SWF file (solvers.FileRunner:
+// runsFile, runFile): the file is read as it streams, under the upload's
+// limits, and simulated without building the stored trace, its JSON or its
+// preview; the report is the one a run of the uploaded workload gets
+// (TestBatchFromTheFileEqualsTheStoredTrace).
 package cyclic

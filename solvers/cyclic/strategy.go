@@ -31,6 +31,8 @@ func family() *solvers.Def[Config, *Config] {
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList: uploads(),
 		Fits:       variantFits,
+		FileRuns:   runsFile,
+		FileRun:    runFile,
 		Seeds:      seedExperiments,
 	}
 }

@@ -1,11 +1,14 @@
 package cyclic
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -157,14 +160,171 @@ func loadTrace(w *solvers.Workload) (*Trace, error) {
 	if w == nil || len(w.Data) == 0 {
 		return nil, errs.Invalidf("workload", "no workload data")
 	}
-	var t Trace
-	if err := formats.DecodeStrict(w.Data, &t, "trace"); err != nil {
+	return decodeTrace(w.Data, MaxTraceJobs)
+}
+
+// decodeTrace reads a stored trace, refusing one of more than limit
+// records as they are decoded (errs.TooLarge on "jobs"): a stored trace
+// that did not come from traceFromSWF (an imported bundle, an older
+// database) is held to the limit of an upload without decoding it whole.
+func decodeTrace(data []byte, limit int) (*Trace, error) {
+	var raw struct {
+		Trace
+		Jobs json.RawMessage `json:"jobs"`
+	}
+	if err := formats.DecodeStrict(data, &raw, "trace"); err != nil {
 		return nil, err
 	}
+	t := raw.Trace
+	jobs, err := decodeTraceJobs(raw.Jobs, limit)
+	if err != nil {
+		return nil, err
+	}
+	t.Jobs = jobs
 	if len(t.Jobs) == 0 {
 		return nil, errs.Invalidf("jobs", "the trace has no job records")
 	}
 	return &t, nil
+}
+
+// decodeTraceJobs reads the records of a stored trace one by one, at most
+// limit of them. raw is valid JSON (DecodeStrict checked it). A record in
+// the stored form, [n,n,n,n,n,n] of JSON numbers, is read in place with
+// strconv.ParseFloat, as encoding/json reads a number; anything else (a
+// record of other length, null, a string) goes through encoding/json, so
+// the values and the errors are those of decoding [][6]float64.
+func decodeTraceJobs(raw json.RawMessage, limit int) ([][6]float64, error) {
+	p := jsonScanner{b: raw}
+	p.space()
+	if p.peek() == 'n' { // null: no records
+		return nil, nil
+	}
+	if !p.eat('[') {
+		return nil, errs.Invalidf("jobs", "must be a list of records, got JSON %s", jsonKind(p.peek()))
+	}
+	var out [][6]float64
+	p.space()
+	if p.eat(']') {
+		return out, nil
+	}
+	for {
+		if len(out) >= limit {
+			return nil, errs.New(errs.TooLarge, "jobs", "more than %d job records: over the limit of a workload", limit)
+		}
+		start := p.i
+		rec, ok := p.record()
+		if !ok {
+			// Not in the stored form: encoding/json decides.
+			p.i = start
+			end, err := p.skipValue()
+			if err != nil {
+				return nil, errs.Invalidf("jobs", "record %d: %v", len(out)+1, err)
+			}
+			rec = [6]float64{}
+			if err := json.Unmarshal(raw[start:end], &rec); err != nil {
+				return nil, errs.Invalidf(fmt.Sprintf("jobs[%d]", len(out)), "must be a record of 6 numbers: %v", strings.TrimPrefix(err.Error(), "json: "))
+			}
+			p.i = end
+		}
+		out = append(out, rec)
+		p.space()
+		if p.eat(']') {
+			return out, nil
+		}
+		if !p.eat(',') {
+			return nil, errs.Invalidf("jobs", "record %d: malformed list", len(out))
+		}
+		p.space()
+	}
+}
+
+// jsonScanner walks valid JSON bytes.
+type jsonScanner struct {
+	b []byte
+	i int
+}
+
+func (p *jsonScanner) space() {
+	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t' || p.b[p.i] == '\n' || p.b[p.i] == '\r') {
+		p.i++
+	}
+}
+
+func (p *jsonScanner) peek() byte {
+	if p.i < len(p.b) {
+		return p.b[p.i]
+	}
+	return 0
+}
+
+func (p *jsonScanner) eat(c byte) bool {
+	if p.peek() == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// record reads [n,n,n,n,n,n]; ok is false for anything else.
+func (p *jsonScanner) record() (rec [6]float64, ok bool) {
+	if !p.eat('[') {
+		return rec, false
+	}
+	for k := 0; k < 6; k++ {
+		p.space()
+		start := p.i
+		for p.i < len(p.b) && isNumberByte(p.b[p.i]) {
+			p.i++
+		}
+		if p.i == start {
+			return rec, false
+		}
+		x, err := strconv.ParseFloat(unsafe.String(&p.b[start], p.i-start), 64)
+		if err != nil {
+			return rec, false // out of range: encoding/json's error
+		}
+		rec[k] = x
+		p.space()
+		sep := byte(',')
+		if k == 5 {
+			sep = ']'
+		}
+		if !p.eat(sep) {
+			return rec, false
+		}
+	}
+	return rec, true
+}
+
+// isNumberByte is a byte a JSON number may hold (the JSON is valid, so
+// these bytes in a row are a number).
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// skipValue returns the end of the JSON value at p.i.
+func (p *jsonScanner) skipValue() (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(p.b[p.i:]))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return 0, err
+	}
+	return p.i + int(dec.InputOffset()), nil
+}
+
+// jsonKind names the JSON value starting with c, for messages.
+func jsonKind(c byte) string {
+	switch {
+	case c == '{':
+		return "object"
+	case c == '"':
+		return "string"
+	case c == 't' || c == 'f':
+		return "bool"
+	case c == '-' || c >= '0' && c <= '9':
+		return "number"
+	}
+	return "value"
 }
 
 // variantFits is solvers.VariantFilter's VariantFits: batch runs only on an
@@ -189,8 +349,35 @@ func runBatch(ctx context.Context, w *solvers.Workload, c Config, progress solve
 	if err := solvers.Reserve(ctx, "workload", solvers.SatMul(int64(len(t.Jobs)), 2*int64(unsafe.Sizeof(formats.SWFJob{}))), "the trace's records"); err != nil {
 		return nil, err
 	}
+	return simulateTrace(ctx, t.swf(), c, progress)
+}
+
+// runsFile is solvers.FileRunner's RunsFile: batch runs straight from an
+// SWF file.
+func runsFile(name, variant string) bool {
+	return variant == VariantBatch && isSWFFile(solvers.File{Name: name})
+}
+
+// runFile is solvers.FileRunner's RunFile: the batch simulation of an SWF
+// file read as it streams (the command line's path), without the stored
+// trace, its JSON or its preview. It reads what traceFromSWF reads, under
+// the same record limit, and simulates what runBatch would on the stored
+// trace: the same report.
+func runFile(ctx context.Context, name string, r io.Reader, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+	if !runsFile(name, variant) {
+		return nil, errs.Invalidf("variant", "%s runs on a workload, not straight from the file %s", variant, name)
+	}
+	s, err := formats.ReadSWFFrom(ctx, name, r, formats.SWFLimits{MaxRecords: MaxTraceJobs})
+	if err != nil {
+		return nil, err
+	}
+	return simulateTrace(ctx, s, c, progress)
+}
+
+// simulateTrace runs batch on a trace's records and reports it.
+func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solvers.Progress) (*solvers.Report, error) {
 	start := time.Now()
-	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
+	sj, err := batch.FromSWF(s, batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
 	if err != nil {
 		return nil, err
 	}

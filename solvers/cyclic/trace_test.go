@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -254,4 +257,121 @@ func TestTraceCutIntoCycles(t *testing.T) {
 	if p := metricOf(t, r, "jobs_planned"); p != 3 {
 		t.Errorf("unit_s 1: %v jobs planned, want 3 (j1 is longer than the interval)", p)
 	}
+}
+
+// TestBatchFromTheFileEqualsTheStoredTrace runs batch straight from the
+// SWF file (the command line's path) and on the workload an upload stores,
+// under every policy and both estimates: the same report but for the wall
+// time.
+func TestBatchFromTheFileEqualsTheStoredTrace(t *testing.T) {
+	data, err := os.ReadFile(kth2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	fr, ok := s.(solvers.FileRunner)
+	if !ok || !fr.RunsFile("kth.swf", VariantBatch) || !fr.RunsFile("kth.swf.gz", VariantBatch) {
+		t.Fatal("cyclic does not run batch straight from an SWF file")
+	}
+	if fr.RunsFile("kth.swf", VariantCSS) || fr.RunsFile("kth.json", VariantBatch) {
+		t.Error("cyclic claims to run a slot variant, or a JSON file, straight from the file")
+	}
+	w, err := s.ParseWorkload(context.Background(), []solvers.File{{Name: "kth.swf", Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropWall := func(r *solvers.Report) {
+		r.Metrics = slices.DeleteFunc(r.Metrics, func(m solvers.Metric) bool { return m.Name == "wall_ms" })
+	}
+	for _, params := range []solvers.Params{{"policy": "fcfs"}, {"policy": "easy"}, {"policy": "conservative", "estimates": "exact"}, {"policy": "easy", "procs": "64", "size": "allocated"}} {
+		want, err := s.Run(context.Background(), w, VariantBatch, params, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := fr.RunFile(context.Background(), "kth.swf", bytes.NewReader(data), VariantBatch, params, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropWall(want)
+		dropWall(got)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: the report from the file differs from the stored trace's", params)
+		}
+	}
+	if _, err := fr.RunFile(context.Background(), "kth.swf", bytes.NewReader(data), VariantCSS, nil, nil); errs.KindOf(err) != errs.Invalid {
+		t.Errorf("css straight from a file: %v, want Invalid", err)
+	}
+}
+
+// TestStoredTraceRefusedAtTheLimitAsItIsDecoded: a stored trace of more
+// records than the limit (an imported bundle, an older database) is
+// refused naming the limit, having decoded only up to it.
+func TestStoredTraceRefusedAtTheLimitAsItIsDecoded(t *testing.T) {
+	tr := Trace{Name: "big", MaxProcs: 8}
+	for i := range 50000 {
+		tr.Jobs = append(tr.Jobs, [6]float64{float64(i + 1), float64(i), 10, 1, 1, 20})
+	}
+	data, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(limit int) (uint64, error) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, err := decodeTrace(data, limit)
+		runtime.ReadMemStats(&after)
+		if err == nil && !reflect.DeepEqual(*got, tr) {
+			t.Fatal("the trace read back differs")
+		}
+		return after.TotalAlloc - before.TotalAlloc, err
+	}
+	whole, err := allocs(50000)
+	if err != nil {
+		t.Fatalf("50,000 records at a limit of 50,000: %v", err)
+	}
+	const limit = 1000
+	part, err := allocs(limit)
+	if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "jobs" || !strings.Contains(err.Error(), "more than 1000 job records") {
+		t.Fatalf("50,000 records under a limit of %d: %v, want TooLarge naming the limit", limit, err)
+	}
+	// Decoded up to the limit only: the 49,000 records past it (48 bytes
+	// each) were never made.
+	if part+49000*48 > whole {
+		t.Errorf("refusing at %d records allocated %d bytes, reading all 50,000 %d: it decoded past the limit", limit, part, whole)
+	}
+}
+
+// FuzzDecodeTrace checks the stored trace's reader against encoding/json:
+// the records it reads are those of decoding [][6]float64, and what
+// encoding/json refuses it refuses.
+func FuzzDecodeTrace(f *testing.F) {
+	f.Add([]byte(`{"name":"t","max_procs":8,"jobs":[[1,0,10,1,1,20],[2,5.5,1e3,2,-1,-1]]}`))
+	f.Add([]byte(`{"name":"t","jobs":[[1,2],[1,2,3,4,5,6,7], null, [null,1,2,3,4,5]]}`))
+	f.Add([]byte(`{"name":"t","jobs":[ [ 1 , 2 , 3 , 4 , 5 , 6 ] ]}`))
+	f.Add([]byte(`{"name":"t","jobs":[[1e999,0,0,0,0,0]]}`))
+	f.Add([]byte(`{"name":"t","jobs":[["1",0,0,0,0,0]]}`))
+	f.Add([]byte(`{"name":"t","jobs":{}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := decodeTrace(data, 100)
+		var want Trace
+		werr := formats.DecodeStrict(data, &want, "trace")
+		if werr != nil {
+			if err == nil {
+				t.Fatalf("encoding/json refuses (%v), decodeTrace reads %+v", werr, got)
+			}
+			return
+		}
+		if len(want.Jobs) > 100 || len(want.Jobs) == 0 {
+			if err == nil {
+				t.Fatalf("%d records read under a limit of 100", len(want.Jobs))
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("encoding/json reads %d records, decodeTrace refuses: %v", len(want.Jobs), err)
+		}
+		if fmt.Sprint(*got) != fmt.Sprint(want) {
+			t.Fatalf("decodeTrace %+v, encoding/json %+v", *got, want)
+		}
+	})
 }

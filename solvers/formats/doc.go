@@ -39,5 +39,7 @@
 // MiB by default: a gzip bomb stops at the cap), the job records are counted
 // as they arrive (SWFLimits.MaxRecords) and each growth of the record slice
 // is reserved against the memory budget in the context (solvers.Reserve)
-// before it is made.
+// before it is made. ReadSWFFrom does the same from an io.Reader (a file
+// the command line opened), so a trace over the record limit is refused at
+// the first record past it, having read only up to it.
 package formats

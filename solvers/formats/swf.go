@@ -3,6 +3,7 @@ package formats
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -107,19 +108,27 @@ func ReadSWF(name string, data []byte) (*SWF, error) {
 // records are checked against the memory budget in ctx (solvers.Reserve)
 // as they grow, and ctx is honoured every few thousand lines.
 func ReadSWFLimited(ctx context.Context, name string, data []byte, lim SWFLimits) (*SWF, error) {
+	return ReadSWFFrom(ctx, name, bytes.NewReader(data), lim)
+}
+
+// ReadSWFFrom is ReadSWFLimited reading r as it goes (a file the command
+// line opened): the text is read in blocks of swfBlock bytes, and a trace
+// over lim.MaxRecords is refused at the first record past the limit, having
+// read only up to it (and the block that holds it).
+func ReadSWFFrom(ctx context.Context, name string, r io.Reader, lim SWFLimits) (*SWF, error) {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = SWFMaxBytes
 	}
 	if lim.MaxRecords <= 0 {
 		lim.MaxRecords = SWFMaxRecords
 	}
-	br, cr, gz, err := openSWF(name, data, lim.MaxBytes)
+	br, cr, gz, err := openSWF(name, r, lim.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
 	out := &SWF{}
 	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, swfBlock), 1<<20)
 	line := 0
 	reserved := 0
 	for sc.Scan() {
@@ -129,17 +138,17 @@ func ReadSWFLimited(ctx context.Context, name string, data []byte, lim SWFLimits
 				return nil, err
 			}
 		}
-		text := sc.Text()
+		text := sc.Bytes()
 		if line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
 		}
-		t := strings.TrimSpace(text)
+		t := bytes.TrimSpace(text)
 		switch {
-		case t == "":
+		case len(t) == 0:
 			out.Skipped++
 			continue
 		case t[0] == ';':
-			if err := out.Header.parse(name, line, strings.TrimSpace(t[1:])); err != nil {
+			if err := out.Header.parse(name, line, strings.TrimSpace(string(t[1:]))); err != nil {
 				return nil, err
 			}
 			continue
@@ -147,11 +156,11 @@ func ReadSWFLimited(ctx context.Context, name string, data []byte, lim SWFLimits
 		if len(out.Jobs) >= lim.MaxRecords {
 			return nil, errs.New(errs.TooLarge, name, "more than %d job records (line %d): over the limit of a workload", lim.MaxRecords, line)
 		}
-		j, err := parseSWFJob(name, line, t)
+		j, err := scanSWFJob(name, line, t)
 		if err != nil {
 			return nil, err
 		}
-		if err := out.appendJob(ctx, name, j, &reserved); err != nil {
+		if err := out.appendJob(ctx, name, j, &reserved, lim.MaxRecords); err != nil {
 			return nil, err
 		}
 	}
@@ -167,21 +176,31 @@ func ReadSWFLimited(ctx context.Context, name string, data []byte, lim SWFLimits
 	return out, nil
 }
 
+// swfSizeHintMax bounds the records a header's size can make the reader
+// allocate at once: 65,536 records (10 MiB); a larger trace grows by
+// doubling from there, each growth checked against the budget.
+const swfSizeHintMax = 1 << 16
+
+// swfBlock is the size of the blocks an SWF trace is read in.
+const swfBlock = 64 << 10
+
 // openSWF starts reading an SWF trace, inflating it if it is gzip, with
 // the uncompressed text capped at maxBytes; a first block that is not text
 // (a gzip of zeros, a binary) is refused at once.
-func openSWF(name string, data []byte, maxBytes int64) (*bufio.Reader, *cappedReader, bool, error) {
-	var src io.Reader = bytes.NewReader(data)
-	gz := len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
+func openSWF(name string, r io.Reader, maxBytes int64) (*bufio.Reader, *cappedReader, bool, error) {
+	raw := bufio.NewReaderSize(r, swfBlock)
+	magic, _ := raw.Peek(2)
+	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+	var src io.Reader = raw
 	if gz {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
+		zr, err := gzip.NewReader(raw)
 		if err != nil {
 			return nil, nil, gz, errs.Invalidf(name, "not a valid gzip file: %v", err)
 		}
 		src = zr
 	}
 	cr := &cappedReader{r: src, left: maxBytes}
-	br := bufio.NewReaderSize(cr, 64<<10)
+	br := bufio.NewReaderSize(cr, swfBlock)
 	if head, _ := br.Peek(4096); !isText(head) {
 		if cr.over {
 			return nil, nil, gz, tooBig(name, gz, maxBytes)
@@ -192,10 +211,19 @@ func openSWF(name string, data []byte, maxBytes int64) (*bufio.Reader, *cappedRe
 }
 
 // appendJob keeps a job record; before the record list grows (doubling),
-// the growth is checked against the memory budget in ctx.
-func (out *SWF) appendJob(ctx context.Context, name string, j SWFJob, reserved *int) error {
+// the growth is checked against the memory budget in ctx. The first
+// growth takes the header's MaxRecords (or MaxJobs) when it came before
+// the records, up to swfSizeHintMax records and maxRecords, so a trace
+// whose header tells its size is read into one allocation; a header that
+// lies only makes the first allocation larger (at most 10 MiB) or smaller.
+func (out *SWF) appendJob(ctx context.Context, name string, j SWFJob, reserved *int, maxRecords int) error {
 	if len(out.Jobs) == cap(out.Jobs) && len(out.Jobs) >= *reserved {
 		n := max(2*len(out.Jobs), 1024)
+		if len(out.Jobs) == 0 {
+			if hint := cmp.Or(out.Header.MaxRecords, out.Header.MaxJobs); hint > n && hint <= min(maxRecords, swfSizeHintMax) {
+				n = hint
+			}
+		}
 		if err := solvers.Reserve(ctx, name, solvers.SatMul(int64(n+len(out.Jobs)), swfJobBytes), fmt.Sprintf("%d SWF records", n)); err != nil {
 			return err
 		}
@@ -264,6 +292,74 @@ var swfFieldNames = [swfFields]string{
 	"queue number", "partition number", "preceding job", "think time",
 }
 
+// scanSWFJob is parseSWFJob on the line's bytes, without allocating: a
+// field that is a plain decimal integer of at most 15 digits (almost every
+// SWF field) is converted exactly in place; any other field, and any line
+// parseSWFJob would refuse, goes through parseSWFJob, so the values and the
+// errors are the same.
+func scanSWFJob(name string, line int, t []byte) (SWFJob, error) {
+	var v [swfFields]float64
+	n := 0
+	for i := 0; i < len(t); {
+		for i < len(t) && isSpace(t[i]) {
+			i++
+		}
+		if i == len(t) {
+			break
+		}
+		j := i
+		for j < len(t) && !isSpace(t[j]) {
+			j++
+		}
+		if n == swfFields {
+			return parseSWFJob(name, line, string(t))
+		}
+		x, ok := plainInt(t[i:j])
+		if !ok || x < -1 {
+			return parseSWFJob(name, line, string(t))
+		}
+		v[n] = x
+		n++
+		i = j
+	}
+	if n != swfFields {
+		return parseSWFJob(name, line, string(t))
+	}
+	return swfJobOf(line, &v), nil
+}
+
+// isSpace is an ASCII space as strings.Fields sees one; a line with any
+// other byte ≥ 0x80 between fields falls back to parseSWFJob.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// plainInt converts an optional '-' and 1 to 15 decimal digits (below
+// 2^53, so exact) to the float64 strconv.ParseFloat gives; ok is false
+// for anything else, and for a byte ≥ 0x80 (a Unicode space strings.Fields
+// would split on).
+func plainInt(b []byte) (float64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	x := float64(n)
+	if neg {
+		x = -x
+	}
+	return x, true
+}
+
 func parseSWFJob(name string, line int, t string) (SWFJob, error) {
 	fs := strings.Fields(t)
 	if len(fs) != swfFields {
@@ -283,12 +379,16 @@ func parseSWFJob(name string, line int, t string) (SWFJob, error) {
 		}
 		v[i] = x
 	}
+	return swfJobOf(line, &v), nil
+}
+
+func swfJobOf(line int, v *[swfFields]float64) SWFJob {
 	return SWFJob{
 		Line: line, ID: int(v[0]), Submit: v[1], Wait: v[2], Run: v[3], Alloc: int(v[4]),
 		CPU: v[5], Mem: v[6], Req: int(v[7]), ReqTime: v[8], ReqMem: v[9], Status: int(v[10]),
 		User: int(v[11]), Group: int(v[12]), App: int(v[13]), Queue: int(v[14]),
 		Partition: int(v[15]), Preceding: int(v[16]), Think: v[17],
-	}, nil
+	}
 }
 
 // isIntField reports whether SWF field i (0-based) is a count or an id.

@@ -5,9 +5,14 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"schedlab/errs"
 	"schedlab/solvers"
@@ -104,5 +109,135 @@ func TestReadSWFChecksTheRecordsAgainstTheMemoryBudget(t *testing.T) {
 	cancel()
 	if _, err := ReadSWFLimited(cctx, "m.swf", data, SWFLimits{}); err == nil {
 		t.Error("a canceled read finished")
+	}
+}
+
+// swfGenerator is an endless SWF trace made as it is read: a header line,
+// then job records; it counts the bytes and records it has handed out.
+type swfGenerator struct {
+	pending []byte
+	next    int // the next record's number
+	records int // records handed out, whole or in part
+	bytes   int64
+}
+
+func (g *swfGenerator) Read(p []byte) (int, error) {
+	if len(g.pending) == 0 {
+		if g.next == 0 {
+			g.pending = []byte("; MaxProcs: 8\n")
+		} else {
+			g.pending = fmt.Appendf(nil, "%d %d 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n", g.next, g.next)
+			g.records++
+		}
+		g.next++
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	g.bytes += int64(n)
+	return n, nil
+}
+
+func TestReadSWFFromRefusesAtTheLimitHavingReadOnlyUpToIt(t *testing.T) {
+	const limit = 20000
+	for _, gz := range []bool{false, true} {
+		g := &swfGenerator{}
+		var src io.Reader = g
+		if gz {
+			// A gzip stream made as it is read: the trace is endless.
+			pr, pw := io.Pipe()
+			go func() {
+				zw := gzip.NewWriter(pw)
+				_, err := io.Copy(zw, io.LimitReader(g, 1<<30))
+				pw.CloseWithError(err)
+			}()
+			defer pr.Close()
+			src = pr
+		}
+		_, err := ReadSWFFrom(context.Background(), "endless.swf", src, SWFLimits{MaxRecords: limit})
+		if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "endless.swf" ||
+			!strings.Contains(err.Error(), fmt.Sprintf("more than %d job records (line %d)", limit, limit+2)) {
+			t.Fatalf("gzip %v: an endless trace under a limit of %d: %v, want TooLarge naming the limit at line %d", gz, limit, err, limit+2)
+		}
+		// Only up to the limit: the records a block past it holds at most
+		// (each record is at least 40 bytes; the reader reads blocks of
+		// 64 KiB, the gzip writer's output adds its own buffer).
+		slack := 3 * swfBlock / 40
+		if g.records > limit+1+slack {
+			t.Errorf("gzip %v: %d records read (%d bytes) to refuse at %d: it read past the limit", gz, g.records, g.bytes, limit)
+		}
+	}
+}
+
+// TestReadSWFFromEqualsReadSWF reads the archive traces in blocks of one
+// byte and whole: the same records.
+func TestReadSWFFromEqualsReadSWF(t *testing.T) {
+	for _, file := range []string{"KTH-SP2-1996-2.1-cln.first2000.swf", "hpc2n.swf", "NASA-iPSC-1993-3.1-cln.swf.gz"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "swf", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := ReadSWF(file, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ReadSWFFrom(context.Background(), file, iotest.OneByteReader(bytes.NewReader(data)), SWFLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: read one byte at a time differs from read whole", file)
+		}
+		if len(a.Jobs) < 1000 {
+			t.Errorf("%s: %d records", file, len(a.Jobs))
+		}
+	}
+}
+
+// BenchmarkReadSWFFullKTH reads the whole KTH trace as the archive ships
+// it (gzip, 28,490 records).
+func BenchmarkReadSWFFullKTH(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "swf", "KTH-SP2-1996-2.1-cln.swf.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadSWFFrom(context.Background(), "kth.swf.gz", bytes.NewReader(data), SWFLimits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestReadSWFTakesTheHeadersSizeAsAHintOnly: a header that tells the
+// number of records sizes the first allocation; one that lies changes
+// nothing read, and a huge claim allocates no more than the hint's cap.
+func TestReadSWFTakesTheHeadersSizeAsAHintOnly(t *testing.T) {
+	body := swfLines(3000)[len("; MaxProcs: 8\n"):]
+	measure := func(header string) (*SWF, uint64) {
+		before := allocated()
+		s, err := ReadSWF("h.swf", []byte("; MaxProcs: 8\n"+header+body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := allocated() - before
+		for i := range s.Jobs {
+			s.Jobs[i].Line = 0 // a header line moves them
+		}
+		return s, n
+	}
+	plain, grown := measure("")
+	told, once := measure("; MaxRecords: 3000\n")
+	lying, _ := measure("; MaxRecords: 10\n")
+	huge, hugeAlloc := measure("; MaxJobs: 1500000\n")
+	for _, s := range []*SWF{told, lying, huge} {
+		if !reflect.DeepEqual(s.Jobs, plain.Jobs) {
+			t.Fatal("the header's size changed the records read")
+		}
+	}
+	if once >= grown || once < 3000*uint64(swfJobBytes) {
+		t.Errorf("with the size told, %d bytes allocated; growing, %d", once, grown)
+	}
+	if hugeAlloc > 2*swfSizeHintMax*uint64(swfJobBytes) {
+		t.Errorf("a header claiming 1,500,000 records made the reader allocate %d bytes", hugeAlloc)
 	}
 }

@@ -3,9 +3,13 @@ package formats
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"schedlab/errs"
 )
@@ -131,6 +135,11 @@ func FuzzReadSWF(f *testing.F) {
 	f.Add([]byte("\x1f\x8b\x08\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadSWF("f.swf", data)
+		// Read in blocks of one byte: the same result.
+		s1, err1 := ReadSWFFrom(context.Background(), "f.swf", iotest.OneByteReader(bytes.NewReader(data)), SWFLimits{})
+		if (err == nil) != (err1 == nil) || (err != nil && err.Error() != err1.Error()) || (err == nil && !reflect.DeepEqual(s, s1)) {
+			t.Fatalf("read whole: %v; read by bytes: %v", err, err1)
+		}
 		if err != nil {
 			if k := errs.KindOf(err); k != errs.Invalid && k != errs.TooLarge {
 				t.Fatalf("error of kind %v: %v", k, err)
@@ -144,6 +153,27 @@ func FuzzReadSWF(f *testing.F) {
 			if j.Line < 1 || j.Run < -1 || j.Req < -1 || j.ReqTime < -1 {
 				t.Fatalf("job out of range: %+v", j)
 			}
+		}
+	})
+}
+
+// FuzzScanSWFJob checks the fast line scanner against parseSWFJob, the
+// reference: the same record or the same error, for any line.
+func FuzzScanSWFJob(f *testing.F) {
+	f.Add("1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1")
+	f.Add("1 0.5 0 10 1 -1 -1 1 1e3 -1 1 1 1 1 1 1 -1 -1")
+	f.Add("1 -0 0 10 1 -1 -1 1 -2 -1 1 1 1 1 1 1 -1 -1")
+	f.Add("1\u00a00 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1")
+	f.Add("9999999999999999 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1")
+	f.Add("1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1")
+	f.Fuzz(func(t *testing.T, line string) {
+		a, errA := parseSWFJob("f.swf", 3, line)
+		b, errB := scanSWFJob("f.swf", 3, []byte(line))
+		if (errA == nil) != (errB == nil) || (errA != nil && errA.Error() != errB.Error()) {
+			t.Fatalf("%q: parse says %v, scan says %v", line, errA, errB)
+		}
+		if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
+			t.Fatalf("%q: parse %+v, scan %+v", line, a, b)
 		}
 	})
 }
