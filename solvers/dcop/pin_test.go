@@ -97,13 +97,13 @@ func writePins(t *testing.T, p *pinned) {
 
 // dpopPin is what one DPOP run yields, in full.
 type dpopPin struct {
-	Err       string    `json:",omitempty"`
-	Feasible  bool      `json:",omitempty"`
-	Cost      float64   `json:",omitempty"`
-	Schedule  Schedule  `json:",omitempty"`
-	Width     int       `json:",omitempty"`
-	Allocated []int     `json:",omitempty"`
-	Stats     *Stats    `json:",omitempty"`
+	Err       string   `json:",omitempty"`
+	Feasible  bool     `json:",omitempty"`
+	Cost      float64  `json:",omitempty"`
+	Schedule  Schedule `json:",omitempty"`
+	Width     int      `json:",omitempty"`
+	Allocated []int    `json:",omitempty"`
+	Stats     *Stats   `json:",omitempty"`
 }
 
 func pinDPOP(r *Result, err error) dpopPin {
