@@ -71,3 +71,35 @@ func BenchmarkWD50Jobs(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDPOP20Jobs is the kernel's speed target (issue 23): ≥ 500 M
+// join entries/s on one core in the value model (separator assignments ×
+// own values evaluated, Stats.JoinOps). The instance is the seed's setting
+// at 20 jobs (namekata2008, seed 5), value objective over the seed's
+// domain {0} ∪ {1..20}; sub-benchmarks per pseudo-tree: max-degree, the
+// closest we have to FRODO's default DFS (most connected root and
+// children first; doc.go says where it differs), width 6 and 2.41e9 join
+// entries; min-fill, the reproduce's tree, width 5 and 1.03e8 entries.
+func BenchmarkDPOP20Jobs(b *testing.B) {
+	in, err := Generate(Namekata2008(20), rand.New(rand.NewSource(5)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, h := range []string{HeuristicMaxDegree, HeuristicMinFill} {
+		pt, err := BuildPseudoTree(in.ConstraintGraph(), h, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("value/"+h, func(b *testing.B) {
+			ops := 0.0
+			for b.Loop() {
+				r, err := Solve(context.Background(), in, Options{Objective: ObjectiveValue, Tree: pt, MemoryBytes: 1 << 30})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ops += r.Stats.JoinOps
+			}
+			b.ReportMetric(ops/b.Elapsed().Seconds(), "entries/s")
+		})
+	}
+}
