@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand"
 	"strings"
 
@@ -214,6 +215,8 @@ type plan struct {
 	unary  []float32 // per own value index: the end slot, or −V_x (0 unscheduled)
 	cons   []int     // positions in Sep(x) of the constrained ancestors
 	lo, hi [][]int32 // lo[k][v], hi[k][v]: own indices [lo, hi) overlap ancestor cons[k] at its value index v
+	mask   [][]uint64 // when d ≤ 64: mask[k][v] has the bits [lo[k][v], hi[k][v])
+	full   uint64     // when d ≤ 64: the bits [0, d)
 	ch     []int     // children, in tree order (the order costs are added)
 	stride [][]int   // stride[i][k]: stride of Sep(x)[k] in child i's message (0 if absent)
 	varies []bool    // child i's message has x as its last (fastest) variable
@@ -259,6 +262,16 @@ func (s *solver) newPlan(x int) (*plan, error) {
 			hi[v] = int32(lowerIndex(dx, sa+la))
 		}
 		p.lo, p.hi = append(p.lo, lo), append(p.hi, hi)
+		if p.d <= maskBits {
+			m := make([]uint64, len(lo))
+			for v := range m {
+				m[v] = bitRange(int(lo[v]), int(hi[v]))
+			}
+			p.mask = append(p.mask, m)
+		}
+	}
+	if p.d <= maskBits {
+		p.full = bitRange(0, p.d)
 	}
 	p.rlo, p.rhi = make([]int32, len(p.cons)), make([]int32, len(p.cons))
 	for _, c := range p.ch {
@@ -277,6 +290,19 @@ func (s *solver) newPlan(x int) (*plan, error) {
 	}
 	p.view = make([][]float32, len(p.ch))
 	return p, nil
+}
+
+// maskBits is the largest domain whose allowed own values are a uint64
+// bit mask; larger domains use the sorted forbidden ranges. A variable so
+// that a test can force the ranges.
+var maskBits = 64
+
+// bitRange has the bits [lo, hi) set (none when lo ≥ hi), 0 ≤ lo, hi ≤ 64.
+func bitRange(lo, hi int) uint64 {
+	if lo >= hi {
+		return 0
+	}
+	return (^uint64(0) >> (64 - (hi - lo))) << lo
 }
 
 // lowerIndex is the first index of the ascending d whose value is ≥ v.
@@ -326,6 +352,64 @@ func (s *solver) childStrides(x, c int) (sepStride []int, own int) {
 // one range of indices, and the runs between the ranges are scanned in
 // ascending order, each child's d entries read as one contiguous slice.
 func (p *plan) best(msg [][]float32, value bool, idx, base []int) (float32, int) {
+	p.views(msg, base)
+	if p.mask != nil || (len(p.cons) == 0 && p.d <= maskBits) {
+		allowed := p.full
+		for k, pos := range p.cons {
+			allowed &^= p.mask[k][idx[pos]]
+		}
+		return p.scanMask(value, allowed)
+	}
+	return p.scanRanges(value, idx)
+}
+
+// views points each child's view at its d entries for the child offsets
+// base (a child whose message does not vary with x: d copies of its entry).
+func (p *plan) views(msg [][]float32, base []int) {
+	d := p.d
+	for i, c := range p.ch {
+		m := msg[c]
+		if p.varies[i] {
+			p.view[i] = m[base[i] : base[i]+d]
+			continue
+		}
+		f, e := p.flat[i], m[base[i]]
+		for j := range f {
+			f[j] = e
+		}
+		p.view[i] = f
+	}
+}
+
+// scanMask evaluates the own indices whose bits are set in allowed, run
+// by run in ascending order.
+func (p *plan) scanMask(value bool, allowed uint64) (float32, int) {
+	best, arg := inf, 0
+	for allowed != 0 {
+		from := bits.TrailingZeros64(allowed)
+		to := from + bits.TrailingZeros64(^(allowed >> from))
+		allowed &^= bitRange(0, to)
+		if value {
+			if b, a := p.runSum(from, to, best); b < best {
+				best, arg = b, a
+			}
+			continue
+		}
+		b, a, stop := p.runMax(from, to, best)
+		if b < best {
+			best, arg = b, a
+		}
+		if stop {
+			break
+		}
+	}
+	return best, arg
+}
+
+// scanRanges evaluates the own indices outside the constrained ancestors'
+// forbidden ranges for the separator digits idx, run by run in ascending
+// order.
+func (p *plan) scanRanges(value bool, idx []int) (float32, int) {
 	// the forbidden ranges, sorted by lo (insertion sort: a handful)
 	n := 0
 	for k, pos := range p.cons {
@@ -343,18 +427,6 @@ func (p *plan) best(msg [][]float32, value bool, idx, base []int) (float32, int)
 		n++
 	}
 	d := p.d
-	for i, c := range p.ch {
-		m := msg[c]
-		if p.varies[i] {
-			p.view[i] = m[base[i] : base[i]+d]
-			continue
-		}
-		f, e := p.flat[i], m[base[i]]
-		for j := range f {
-			f[j] = e
-		}
-		p.view[i] = f
-	}
 	best, arg := inf, 0
 	pos := 0
 	for r := 0; r <= n; r++ {
@@ -535,33 +607,80 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 		total *= s.size[a]
 	}
 	out := make([]float32, total)
-	ch := p.ch
+	s.msg[x] = out
 	idx := make([]int, len(sep))
-	base := make([]int, len(ch))
+	base := make([]int, len(p.ch))
+	if len(sep) == 0 {
+		out[0], _ = p.best(s.msg, s.value, idx, base)
+		return nil
+	}
+	// The last separator variable varies fastest: its m values form one
+	// inner loop, for which the other constrained ancestors' forbidden
+	// own values are decided once.
+	last := len(sep) - 1
+	m := s.size[sep[last]]
+	var lastMask []uint64
+	var outer []int // indices into p.cons of the other constrained ancestors
+	for k, pos := range p.cons {
+		if pos == last {
+			lastMask = p.mask[k]
+		} else {
+			outer = append(outer, k)
+		}
+	}
+	masks := p.d <= maskBits
 	// ctx is checked every ~2^16 own values evaluated
-	every := max(1, (1<<16)/max(1, p.d))
-	for o := range out {
-		if o%every == every-1 {
+	every := max(1, (1<<16)/max(1, p.d*m))
+	for o, n := 0, 0; o < total; o, n = o+m, n+1 {
+		if n%every == every-1 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		out[o], _ = p.best(s.msg, s.value, idx, base)
-		// odometer: last digit fastest, child bases follow
-		for k := len(sep) - 1; k >= 0; k-- {
+		if masks {
+			om := p.full
+			for _, k := range outer {
+				om &^= p.mask[k][idx[p.cons[k]]]
+			}
+			for v := range m {
+				allowed := om
+				if lastMask != nil {
+					allowed &^= lastMask[v]
+				}
+				p.views(s.msg, base)
+				out[o+v], _ = p.scanMask(s.value, allowed)
+				for i := range base {
+					base[i] += p.stride[i][last]
+				}
+			}
+		} else {
+			for v := range m {
+				idx[last] = v
+				p.views(s.msg, base)
+				out[o+v], _ = p.scanRanges(s.value, idx)
+				for i := range base {
+					base[i] += p.stride[i][last]
+				}
+			}
+			idx[last] = 0
+		}
+		for i := range base {
+			base[i] -= p.stride[i][last] * m
+		}
+		// odometer over the other digits, child bases follow
+		for k := last - 1; k >= 0; k-- {
 			idx[k]++
-			for i := range ch {
+			for i := range base {
 				base[i] += p.stride[i][k]
 			}
 			if idx[k] < s.size[sep[k]] {
 				break
 			}
-			for i := range ch {
+			for i := range base {
 				base[i] -= p.stride[i][k] * idx[k]
 			}
 			idx[k] = 0
 		}
 	}
-	s.msg[x] = out
 	return nil
 }

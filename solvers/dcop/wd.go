@@ -198,7 +198,9 @@ func overLimit(nt *PseudoTree, d [][]int, limit int) []int {
 // one job ends by a slot W and the other starts after it (RuleLiteral:
 // x_i starts by W), so that the pair never overlaps; a start of 0
 // (unscheduled) stays in both. New slices are returned, or nil, nil when
-// the rule leaves a job without a start.
+// the rule leaves a job without a start. Domains are ascending, so each
+// side is counted with a binary search and only the chosen split is
+// materialized.
 func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref Schedule) ([]int, []int) {
 	li := in.Jobs[i].Duration
 	cut := func(w int, startsOnly bool) ([]int, []int) {
@@ -206,8 +208,8 @@ func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref S
 		if startsOnly {
 			last = w
 		}
-		na := slices.DeleteFunc(slices.Clone(di), func(s int) bool { return s > last })
-		nb := slices.DeleteFunc(slices.Clone(dj), func(s int) bool { return s > 0 && s <= w })
+		na := slices.Clone(di[:upTo(di, last)]) // the starts ≤ last (0 too when 0 ≤ last)
+		nb := startsAfter(dj, w)
 		if !hasStart(na) || !hasStart(nb) {
 			return nil, nil
 		}
@@ -234,11 +236,43 @@ func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref S
 	return restrictBalanced(in, di, i, dj, j)
 }
 
+// upTo counts the values ≤ v of the ascending d.
+func upTo(d []int, v int) int {
+	return lowerIndex(d, v+1)
+}
+
+// startsAfter is d without its starts 1..w (0, unscheduled, stays), for
+// w ≥ 0: a new slice.
+func startsAfter(d []int, w int) []int {
+	k := upTo(d, w)
+	out := make([]int, 0, len(d)-k+1)
+	if len(d) > 0 && d[0] == 0 {
+		out = append(out, 0)
+	}
+	return append(out, d[k:]...)
+}
+
+// splitSizes is what restrictBalanced and restrictGuided weigh for a split
+// slot w ≥ la (first job of duration la ends by w, the other starts after
+// it): the two remaining domain sizes and their numbers of starts.
+func splitSizes(a, b []int, la, w int) (na, nb, startsA, startsB int) {
+	za, zb := 0, 0
+	if len(a) > 0 && a[0] == 0 {
+		za = 1
+	}
+	if len(b) > 0 && b[0] == 0 {
+		zb = 1
+	}
+	na = upTo(a, w-la+1)
+	startsB = len(b) - upTo(b, w)
+	return na, zb + startsB, na - za, startsB
+}
+
 // restrictBalanced is RuleBalanced: W where the smaller of the two
 // remaining domains is largest, either job first (ties: ancestor first,
 // then the earlier W).
 func restrictBalanced(in *Instance, di []int, i int, dj []int, j int) ([]int, []int) {
-	bestA, bestB, best := []int(nil), []int(nil), -1
+	best, bestOrder, bestW := -1, false, 0
 	for _, order := range [2]bool{false, true} {
 		a, b, first := di, dj, i
 		if order {
@@ -250,22 +284,29 @@ func restrictBalanced(in *Instance, di []int, i int, dj []int, j int) ([]int, []
 			continue
 		}
 		for w := lo + la - 1; w < hi; w++ {
-			na := slices.DeleteFunc(slices.Clone(a), func(s int) bool { return s > 0 && s+la-1 > w })
-			nb := slices.DeleteFunc(slices.Clone(b), func(s int) bool { return s > 0 && s <= w })
-			if !hasStart(na) || !hasStart(nb) {
+			na, nb, sa, sb := splitSizes(a, b, la, w)
+			if sa == 0 || sb == 0 {
 				continue
 			}
-			if m := min(len(na), len(nb)); m > best {
-				best = m
-				if order {
-					bestA, bestB = nb, na
-				} else {
-					bestA, bestB = na, nb
-				}
+			if m := min(na, nb); m > best {
+				best, bestOrder, bestW = m, order, w
 			}
 		}
 	}
-	return bestA, bestB
+	if best < 0 {
+		return nil, nil
+	}
+	if bestOrder {
+		nb, na := splitAt(dj, di, in.Jobs[j].Duration, bestW)
+		return na, nb
+	}
+	return splitAt(di, dj, in.Jobs[i].Duration, bestW)
+}
+
+// splitAt materializes the split at w: a (duration la) ends by w, b starts
+// after it; 0 stays in both.
+func splitAt(a, b []int, la, w int) ([]int, []int) {
+	return slices.Clone(a[:upTo(a, w-la+1)]), startsAfter(b, w)
 }
 
 // restrictGuided is RuleBalanced with a reference schedule: the pair keeps
@@ -278,15 +319,17 @@ func restrictGuided(in *Instance, di []int, i int, dj []int, j int, ref Schedule
 		a, b, first, second = dj, di, j, i
 	}
 	la := in.Jobs[first].Duration
-	var bestA, bestB []int
-	best := -1
+	best, bestW := -1, 0
 	for w := ref[first] + la - 1; w < ref[second]; w++ {
-		na := slices.DeleteFunc(slices.Clone(a), func(s int) bool { return s > 0 && s+la-1 > w })
-		nb := slices.DeleteFunc(slices.Clone(b), func(s int) bool { return s > 0 && s <= w })
-		if m := min(len(na), len(nb)); m > best {
-			best, bestA, bestB = m, na, nb
+		na, nb, _, _ := splitSizes(a, b, la, w)
+		if m := min(na, nb); m > best {
+			best, bestW = m, w
 		}
 	}
+	if best < 0 {
+		return nil, nil
+	}
+	bestA, bestB := splitAt(a, b, la, bestW)
 	if swap {
 		return bestB, bestA
 	}
@@ -329,6 +372,7 @@ func bestDeletion(in *Instance, t *PseudoTree, d [][]int, xn int, rule string, r
 	var bestEdges [][2]int
 	var bestDom [][]int
 	bestMin := -1
+	trial := make([][]int, len(d)) // reused per candidate; swapped with bestDom
 	for _, a := range t.Sep[xn] {
 		if a == t.Parent[xn] {
 			continue
@@ -348,7 +392,7 @@ func bestDeletion(in *Instance, t *PseudoTree, d [][]int, xn int, rule string, r
 				}
 			}
 		}
-		trial := slices.Clone(d)
+		copy(trial, d)
 		ok := true
 		least := 1 << 30
 		for _, e := range pairs {
@@ -366,7 +410,11 @@ func bestDeletion(in *Instance, t *PseudoTree, d [][]int, xn int, rule string, r
 			(least == bestMin && (len(edges) < len(bestEdges) ||
 				(len(edges) == len(bestEdges) && t.Depth[a] > t.Depth[bestEdges[0][0]])))
 		if better {
-			bestEdges, bestDom, bestMin = edges, trial, least
+			if bestDom == nil {
+				bestDom = make([][]int, len(d))
+			}
+			bestEdges, bestMin = edges, least
+			bestDom, trial = trial, bestDom
 		}
 	}
 	return bestEdges, bestDom
