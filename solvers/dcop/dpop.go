@@ -211,15 +211,15 @@ type solver struct {
 // Sep(x)'s variables in the child's message and whether the child's
 // message varies with x (x is then its fastest variable: stride 1).
 type plan struct {
-	d      int       // |D_x|
-	unary  []float32 // per own value index: the end slot, or −V_x (0 unscheduled)
-	cons   []int     // positions in Sep(x) of the constrained ancestors
-	lo, hi [][]int32 // lo[k][v], hi[k][v]: own indices [lo, hi) overlap ancestor cons[k] at its value index v
+	d      int        // |D_x|
+	unary  []float32  // per own value index: the end slot, or −V_x (0 unscheduled)
+	cons   []int      // positions in Sep(x) of the constrained ancestors
+	lo, hi [][]int32  // lo[k][v], hi[k][v]: own indices [lo, hi) overlap ancestor cons[k] at its value index v
 	mask   [][]uint64 // when d ≤ 64: mask[k][v] has the bits [lo[k][v], hi[k][v])
 	full   uint64     // when d ≤ 64: the bits [0, d)
-	ch     []int     // children, in tree order (the order costs are added)
-	stride [][]int   // stride[i][k]: stride of Sep(x)[k] in child i's message (0 if absent)
-	varies []bool    // child i's message has x as its last (fastest) variable
+	ch     []int      // children, in tree order (the order costs are added)
+	stride [][]int    // stride[i][k]: stride of Sep(x)[k] in child i's message (0 if absent)
+	varies []bool     // child i's message has x as its last (fastest) variable
 	// scratch
 	view [][]float32 // per child: its d entries for the current separator assignment
 	flat [][]float32 // per child not varying with x: d copies of its one entry
