@@ -623,7 +623,9 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 	var outer []int // indices into p.cons of the other constrained ancestors
 	for k, pos := range p.cons {
 		if pos == last {
-			lastMask = p.mask[k]
+			if p.mask != nil {
+				lastMask = p.mask[k]
+			}
 		} else {
 			outer = append(outer, k)
 		}
