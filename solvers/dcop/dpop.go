@@ -577,6 +577,83 @@ func (p *plan) runMax(from, to int, best float32) (float32, int, bool) {
 	return best, arg, false
 }
 
+// fused reports whether innerSum applies: one or two children, each
+// varying with x.
+func (p *plan) fused() bool {
+	switch len(p.ch) {
+	case 1:
+		return p.varies[0]
+	case 2:
+		return p.varies[0] && p.varies[1]
+	}
+	return false
+}
+
+// innerSum is the value objective's inner loop over the last separator
+// variable's values (fused: one or two children varying with x): out[v] is
+// the least unary + children (added in child order) over the own indices
+// allowed by om and lastMask[v] (lastMask nil: the last variable is not
+// constrained with x), base the child offsets at v = 0 (left unchanged).
+func (p *plan) innerSum(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
+	d := p.d
+	u := p.unary[:d]
+	m0 := msg[p.ch[0]]
+	b0, s0 := base[0], p.stride[0][last]
+	if len(p.ch) == 1 {
+		for v := range out {
+			allowed := om
+			if lastMask != nil {
+				allowed &^= lastMask[v]
+			}
+			c0 := m0[b0 : b0+d]
+			best := inf
+			for allowed != 0 {
+				from := bits.TrailingZeros64(allowed)
+				to := from + bits.TrailingZeros64(^(allowed >> from))
+				allowed &^= bitRange(0, to)
+				uu, cc0 := u[from:to], c0[from:to]
+				cc0 = cc0[:len(uu)]
+				for i, c := range uu {
+					c += cc0[i]
+					if c < best {
+						best = c
+					}
+				}
+			}
+			out[v] = best
+			b0 += s0
+		}
+		return
+	}
+	m1 := msg[p.ch[1]]
+	b1, s1 := base[1], p.stride[1][last]
+	for v := range out {
+		allowed := om
+		if lastMask != nil {
+			allowed &^= lastMask[v]
+		}
+		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
+		best := inf
+		for allowed != 0 {
+			from := bits.TrailingZeros64(allowed)
+			to := from + bits.TrailingZeros64(^(allowed >> from))
+			allowed &^= bitRange(0, to)
+			uu, cc0, cc1 := u[from:to], c0[from:to], c1[from:to]
+			cc0, cc1 = cc0[:len(uu)], cc1[:len(uu)]
+			for i, c := range uu {
+				c += cc0[i]
+				c += cc1[i]
+				if c < best {
+					best = c
+				}
+			}
+		}
+		out[v] = best
+		b0 += s0
+		b1 += s1
+	}
+}
+
 // bases computes each child's message offset for the separator digits idx.
 func (p *plan) bases(idx []int) []int {
 	b := make([]int, len(p.ch))
@@ -644,15 +721,22 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 			for _, k := range outer {
 				om &^= p.mask[k][idx[p.cons[k]]]
 			}
-			for v := range m {
-				allowed := om
-				if lastMask != nil {
-					allowed &^= lastMask[v]
+			if s.value && p.fused() {
+				p.innerSum(out[o:o+m], om, lastMask, s.msg, base, last)
+			} else {
+				for v := range m {
+					allowed := om
+					if lastMask != nil {
+						allowed &^= lastMask[v]
+					}
+					p.views(s.msg, base)
+					out[o+v], _ = p.scanMask(s.value, allowed)
+					for i := range base {
+						base[i] += p.stride[i][last]
+					}
 				}
-				p.views(s.msg, base)
-				out[o+v], _ = p.scanMask(s.value, allowed)
 				for i := range base {
-					base[i] += p.stride[i][last]
+					base[i] -= p.stride[i][last] * m
 				}
 			}
 		} else {
@@ -665,9 +749,9 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 				}
 			}
 			idx[last] = 0
-		}
-		for i := range base {
-			base[i] -= p.stride[i][last] * m
+			for i := range base {
+				base[i] -= p.stride[i][last] * m
+			}
 		}
 		// odometer over the other digits, child bases follow
 		for k := last - 1; k >= 0; k-- {
