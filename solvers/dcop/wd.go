@@ -200,7 +200,7 @@ func overLimit(nt *PseudoTree, d [][]int, limit int) []int {
 // (unscheduled) stays in both. New slices are returned, or nil, nil when
 // the rule leaves a job without a start. Domains are ascending, so each
 // side is counted with a binary search and only the chosen split is
-// materialized.
+// materialized (an ancestor's side is a prefix of its domain, shared).
 func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref Schedule) ([]int, []int) {
 	li := in.Jobs[i].Duration
 	cut := func(w int, startsOnly bool) ([]int, []int) {
@@ -208,7 +208,7 @@ func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref S
 		if startsOnly {
 			last = w
 		}
-		na := slices.Clone(di[:upTo(di, last)]) // the starts ≤ last (0 too when 0 ≤ last)
+		na := prefix(di, upTo(di, last)) // the starts ≤ last (0 too when 0 ≤ last)
 		nb := startsAfter(dj, w)
 		if !hasStart(na) || !hasStart(nb) {
 			return nil, nil
@@ -306,7 +306,14 @@ func restrictBalanced(in *Instance, di []int, i int, dj []int, j int) ([]int, []
 // splitAt materializes the split at w: a (duration la) ends by w, b starts
 // after it; 0 stays in both.
 func splitAt(a, b []int, la, w int) ([]int, []int) {
-	return slices.Clone(a[:upTo(a, w-la+1)]), startsAfter(b, w)
+	return prefix(a, upTo(a, w-la+1)), startsAfter(b, w)
+}
+
+// prefix is d[:k] capped at k: restricted domains share the memory of
+// the domains they were cut from (no domain is ever changed in place, and
+// an append to the prefix would copy it).
+func prefix(d []int, k int) []int {
+	return d[:k:k]
 }
 
 // restrictGuided is RuleBalanced with a reference schedule: the pair keeps
@@ -372,7 +379,10 @@ func bestDeletion(in *Instance, t *PseudoTree, d [][]int, xn int, rule string, r
 	var bestEdges [][2]int
 	var bestDom [][]int
 	bestMin := -1
-	trial := make([][]int, len(d)) // reused per candidate; swapped with bestDom
+	// trial equals d before each candidate: the jobs a candidate restricts
+	// are put back after it (touched), a better one is copied to bestDom.
+	trial := slices.Clone(d)
+	var touched []int
 	for _, a := range t.Sep[xn] {
 		if a == t.Parent[xn] {
 			continue
@@ -392,29 +402,29 @@ func bestDeletion(in *Instance, t *PseudoTree, d [][]int, xn int, rule string, r
 				}
 			}
 		}
-		copy(trial, d)
+		touched = touched[:0]
 		ok := true
 		least := 1 << 30
 		for _, e := range pairs {
 			trial[a], trial[e[1]] = restrict(in, trial[a], a, trial[e[1]], e[1], rule, ref)
+			touched = append(touched, a, e[1])
 			if len(trial[a]) == 0 || len(trial[e[1]]) == 0 {
 				ok = false
 				break
 			}
 			least = min(least, len(trial[a]), len(trial[e[1]]))
 		}
-		if !ok {
-			continue
-		}
-		better := bestEdges == nil || least > bestMin ||
-			(least == bestMin && (len(edges) < len(bestEdges) ||
-				(len(edges) == len(bestEdges) && t.Depth[a] > t.Depth[bestEdges[0][0]])))
-		if better {
-			if bestDom == nil {
-				bestDom = make([][]int, len(d))
+		if ok {
+			better := bestEdges == nil || least > bestMin ||
+				(least == bestMin && (len(edges) < len(bestEdges) ||
+					(len(edges) == len(bestEdges) && t.Depth[a] > t.Depth[bestEdges[0][0]])))
+			if better {
+				bestEdges, bestMin = edges, least
+				bestDom = slices.Clone(trial)
 			}
-			bestEdges, bestMin = edges, least
-			bestDom, trial = trial, bestDom
+		}
+		for _, k := range touched {
+			trial[k] = d[k]
 		}
 	}
 	return bestEdges, bestDom
