@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand"
 	"strings"
 
@@ -381,26 +380,99 @@ func (p *plan) views(msg [][]float32, base []int) {
 	}
 }
 
-// scanMask evaluates the own indices whose bits are set in allowed, run
-// by run in ascending order.
+// scanMask evaluates the own indices whose bits are set in allowed: every
+// own value is combined in one straight loop and the forbidden ones are
+// only skipped when they would be the best so far (cheaper than cutting
+// the loop into runs), the lowest index of the least cost winning.
 func (p *plan) scanMask(value bool, allowed uint64) (float32, int) {
 	best, arg := inf, 0
-	for allowed != 0 {
-		from := bits.TrailingZeros64(allowed)
-		to := from + bits.TrailingZeros64(^(allowed >> from))
-		allowed &^= bitRange(0, to)
-		if value {
-			if b, a := p.runSum(from, to, best); b < best {
-				best, arg = b, a
+	u := p.unary[:p.d]
+	if value {
+		switch len(p.view) {
+		case 0:
+			for i, c := range u {
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
 			}
-			continue
+		case 1:
+			v0 := p.view[0][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		case 2:
+			v0, v1 := p.view[0][:len(u)], p.view[1][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				c += v1[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		case 3:
+			v0, v1, v2 := p.view[0][:len(u)], p.view[1][:len(u)], p.view[2][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				c += v1[i]
+				c += v2[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		default:
+			acc := p.acc[:len(u)]
+			copy(acc, u)
+			for _, v := range p.view {
+				v = v[:len(acc)]
+				for i := range acc {
+					acc[i] += v[i]
+				}
+			}
+			for i, c := range acc {
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
 		}
-		b, a, stop := p.runMax(from, to, best)
-		if b < best {
-			best, arg = b, a
+		return best, arg
+	}
+	// makespan: the end slots ascend, so once one alone reaches the best
+	// no later value can do better
+	switch len(p.view) {
+	case 0:
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			if allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
 		}
-		if stop {
-			break
+	case 1:
+		v0 := p.view[0][:len(u)]
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			c = max(c, v0[i])
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
+		}
+	default:
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			for _, v := range p.view {
+				c = max(c, v[i])
+			}
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
 		}
 	}
 	return best, arg
@@ -606,18 +678,12 @@ func (p *plan) innerSum(out []float32, om uint64, lastMask []uint64, msg [][]flo
 				allowed &^= lastMask[v]
 			}
 			c0 := m0[b0 : b0+d]
+			c0 = c0[:len(u)]
 			best := inf
-			for allowed != 0 {
-				from := bits.TrailingZeros64(allowed)
-				to := from + bits.TrailingZeros64(^(allowed >> from))
-				allowed &^= bitRange(0, to)
-				uu, cc0 := u[from:to], c0[from:to]
-				cc0 = cc0[:len(uu)]
-				for i, c := range uu {
-					c += cc0[i]
-					if c < best {
-						best = c
-					}
+			for i, c := range u {
+				c += c0[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best = c
 				}
 			}
 			out[v] = best
@@ -633,19 +699,13 @@ func (p *plan) innerSum(out []float32, om uint64, lastMask []uint64, msg [][]flo
 			allowed &^= lastMask[v]
 		}
 		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
+		c0, c1 = c0[:len(u)], c1[:len(u)]
 		best := inf
-		for allowed != 0 {
-			from := bits.TrailingZeros64(allowed)
-			to := from + bits.TrailingZeros64(^(allowed >> from))
-			allowed &^= bitRange(0, to)
-			uu, cc0, cc1 := u[from:to], c0[from:to], c1[from:to]
-			cc0, cc1 = cc0[:len(uu)], cc1[:len(uu)]
-			for i, c := range uu {
-				c += cc0[i]
-				c += cc1[i]
-				if c < best {
-					best = c
-				}
+		for i, c := range u {
+			c += c0[i]
+			c += c1[i]
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best = c
 			}
 		}
 		out[v] = best

@@ -102,3 +102,82 @@ func TestKernelWideDomainsAreOptimal(t *testing.T) {
 		t.Fatalf("only %d wide-domain runs small enough to test", tested)
 	}
 }
+
+// bruteValue is the best total value over every schedule with starts in
+// {0} ∪ {1..maxStart} (0 = unscheduled), by enumeration.
+func bruteValue(in *Instance, domain string) float64 {
+	n := len(in.Jobs)
+	sched := make(Schedule, n)
+	best := -1.0
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			if Feasible(in, sched, true, domain) == nil {
+				best = max(best, TotalValue(in, sched))
+			}
+			return
+		}
+		for s := 0; s <= maxStart(in, k, domain); s++ {
+			sched[k] = s
+			rec(k + 1)
+		}
+		sched[k] = 0
+	}
+	rec(0)
+	return best
+}
+
+// TestValueObjectiveMatchesBruteForce: the value objective's optimum is the
+// enumerated one, on a node with a constrained parent and three children
+// (job X below P, over B, C and D on the dfs tree: the kernel's three-child
+// loop) and on small random draws with uneven values, in both domains.
+func TestValueObjectiveMatchesBruteForce(t *testing.T) {
+	ctx := context.Background()
+	star := &Instance{Horizon: 4, Resources: []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"}, Jobs: []Job{
+		{ID: "P", Resources: []int{0, 1}, Duration: 2, Value: 3},
+		{ID: "X", Resources: []int{0, 2, 3, 4}, Duration: 3, Value: 3},
+		{ID: "B", Resources: []int{2, 5}, Duration: 2, Value: 0.5},
+		{ID: "C", Resources: []int{3, 6}, Duration: 2, Value: 0.5},
+		{ID: "D", Resources: []int{4, 7}, Duration: 2, Value: 0.5},
+	}}
+	insts := []*Instance{star}
+	for seed := int64(1); len(insts) < 12 && seed < 100; seed++ {
+		src := rand.New(rand.NewSource(seed))
+		cfg := GenConfig{Jobs: 5, Resources: 4, PerJob: 2, DurMin: 1, DurMax: 3, Horizon: 5, Filter: FilterNone}
+		in, err := Generate(cfg, src)
+		if err != nil {
+			continue
+		}
+		for k := range in.Jobs {
+			in.Jobs[k].Value = float64(src.Intn(5))
+		}
+		insts = append(insts, in)
+	}
+	threeChildren := false
+	for i, in := range insts {
+		for _, dm := range []string{DomainStarts, DomainFit} {
+			want := bruteValue(in, dm)
+			for _, h := range []string{HeuristicDFS, HeuristicMaxDegree, HeuristicMinFill} {
+				pt, err := BuildPseudoTree(in.ConstraintGraph(), h, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for x := range pt.Children {
+					if len(pt.Children[x]) == 3 && pt.Parent[x] != -1 {
+						threeChildren = true
+					}
+				}
+				r, err := Solve(ctx, in, Options{Objective: ObjectiveValue, Domain: dm, Tree: pt})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !r.Feasible || Feasible(in, r.Schedule, true, dm) != nil || TotalValue(in, r.Schedule) != want || r.Cost != -want {
+					t.Fatalf("instance %d %s %s: DPOP %v value %v (cost %v), brute force %v", i, dm, h, r.Schedule, TotalValue(in, r.Schedule), r.Cost, want)
+				}
+			}
+		}
+	}
+	if !threeChildren {
+		t.Fatal("no node with a parent and three children: the three-child loop went untested")
+	}
+}
