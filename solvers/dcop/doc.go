@@ -124,18 +124,21 @@
 //   - The allowed own values are decided once per separator assignment, not
 //     by a pairwise test per value: the last separator variable's values
 //     form the inner loop, the other ancestors' masks are combined once per
-//     outer assignment, and allowed = outer &^ mask_last[v]. The runs of
-//     allowed values are scanned in ascending order.
-//   - Per allowed value: unary + each child's entry, added as float32 in
-//     child order (the value objective) or their max (makespan, stopping
-//     when the end slot alone reaches the best). The value objective's
-//     inner loop is fused for one or two children. The UTIL entry is the
-//     least cost; the VALUE phase takes the lowest index attaining it.
-//     Order of additions, strict comparisons and tie-breaking are those of
-//     the kernel before, so optima, schedules, UTIL sizes and statistics
-//     are identical: pin_test.go compares every variant on 16 generated
-//     instances and the reduced reproduce with testdata/pinned.json,
-//     recorded by the earlier kernel.
+//     outer assignment, and allowed = outer &^ mask_last[v] (the ranges
+//     path scans the runs between the merged ranges, ascending).
+//   - Per own value: unary + each child's entry, added as float32 in child
+//     order (the value objective) or their max (makespan, stopping when
+//     the end slot alone reaches the best), in one straight loop over the
+//     d values; a forbidden value is skipped only when it would be the
+//     best so far (a bit test then), which costs less than cutting the loop
+//     into runs of allowed values. The value objective's inner loop is
+//     fused for one or two children. The UTIL entry is the least cost; the
+//     VALUE phase takes the lowest index attaining it. Order of additions,
+//     strict comparisons and tie-breaking are those of the kernel before,
+//     so optima, schedules, UTIL sizes and statistics are identical:
+//     pin_test.go compares every variant on 16 generated instances and the
+//     reduced reproduce with testdata/pinned.json, recorded by the earlier
+//     kernel.
 //   - Stats.JoinOps (join entries) counts separator assignments × |D_x|,
 //     forbidden values included, as before.
 //
@@ -151,18 +154,22 @@
 //
 //	BenchmarkDPOP20Jobs (namekata2008, 20 jobs, seed 5, value objective, d = 21)
 //	                     before (M entries/cpu-s)   after
-//	  max-degree (width 6, 2.41e9 entries)   54.6, 54.6, 54.6      BEFORE_AFTER_MAXDEG
-//	  min-fill   (width 5, 1.03e8 entries)   53.5, 54.5, 54.9      BEFORE_AFTER_MINFILL
+//	  max-degree (width 6, 2.41e9 entries)   54.6, 54.6, 54.6      705, 651, 774
+//	  min-fill   (width 5, 1.03e8 entries)   53.5, 54.5, 54.9      642, 608, 639
 //	BenchmarkWD50Jobs end to end (Generate, max-degree tree, WD to width 5, DPOP), cpu-ms/op
-//	  seed            17.8, 28.6, 17.7    WD_SEED
-//	  balanced        23.2, 28.5, 34.6    WD_BAL
-//	  greedy-guided   12.0, 12.2, 11.6    WD_GG
+//	  seed            17.8, 28.6, 17.7    9.1, 9.3, 9.5   (WD fails at this size: no DPOP)
+//	  balanced        23.2, 28.5, 34.6    5.2, 5.2, 6.0
+//	  greedy-guided   12.0, 12.2, 11.6    4.1, 4.2, 4.5
 //
-// The issue's ≈ 90 M entries/s was measured on a quieter machine; ours
-// before is 54.6 M per CPU second here, so the ratio, not the absolute
-// figure, is the comparison. After, the kernel is about 7× faster per CPU
-// second, below the 500 M entries/s the issue asks for on this shared
-// machine; the wall-clock figures (entries/s, ns/op) vary 2–5× with the load.
+// Per wall second at load 9–12 the kernel went from 16–25 M entries/s
+// (max-degree) and 17–23 M (min-fill) to 192–260 M and 94–174 M: the
+// process got 20–40 % of a core. The issue's ≈ 90 M entries/s before was
+// measured on a quieter machine; here the old kernel did 54.6 M per CPU
+// second, so the ratio (11–14× per CPU second) is the comparison; 600–770
+// M per CPU second is above the issue's 500 M, but the rate on a free core
+// (wall clock) was not measured: the machine was never idle. WD on 50
+// jobs takes 4–10 ms of CPU end to end (≤ 15 ms), 8–27 ms wall under this
+// load.
 //
 // FRODO's tree: FRODO 2's default DPOP agent (DPOPagent.xml) elects the
 // root by most connected variable (ties: smallest domain, then the
