@@ -31,7 +31,7 @@
 // problem.yaml and its JSON "cost" is the optimum (a cost of BigM or more
 // means no schedule). A peer that is not configured is reported as absent
 // and the command still exits 0; a peer that fails or times out is
-// reported with its output's last lines. Times are wall-clock, peers'
+// reported with its stdout's last lines (its stderr is passed through). Times are wall-clock, peers'
 // include their start-up (JVM, Python); peak memory is the child's maximum
 // resident set (ours: this process's).
 package main
@@ -244,7 +244,7 @@ func pydcop(problem string, timeout time.Duration) outcome {
 		o.failed = err.Error()
 		return o
 	}
-	// the JSON result is the last {...} block of stdout
+	// the JSON result is stdout's first {...} block
 	i := bytes.IndexByte(out, '{')
 	var r struct {
 		Status string  `json:"status"`
@@ -268,13 +268,14 @@ func pydcop(problem string, timeout time.Duration) outcome {
 }
 
 // runPeer runs a peer with a time limit, recording its wall time and peak
-// resident set; the output is stdout and stderr together.
+// resident set; it returns the peer's stdout (its stderr goes to ours, so
+// that log lines never mix with a result).
 func runPeer(o *outcome, limit time.Duration, name string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
+	cmd.Stdout, cmd.Stderr = &buf, os.Stderr
 	start := time.Now()
 	err := cmd.Run()
 	o.elapsed = time.Since(start)
