@@ -4,7 +4,10 @@ import (
 	"context"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
+
+	"schedlab/errs"
 )
 
 // withMaskBits runs f with the kernel's mask limit set to bits (0 forces
@@ -179,5 +182,24 @@ func TestValueObjectiveMatchesBruteForce(t *testing.T) {
 	}
 	if !threeChildren {
 		t.Fatal("no node with a parent and three children: the three-child loop went untested")
+	}
+}
+
+// TestSolveRefusesUnsortedDomains: the kernel's forbidden ranges need
+// ascending domains; others are errs.Invalid on domains naming the job.
+func TestSolveRefusesUnsortedDomains(t *testing.T) {
+	in, err := Generate(Namekata2008(5), rand.New(rand.NewSource(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dom := Domains(in, ObjectiveMakespan, DomainStarts)
+	dom[2][3], dom[2][4] = dom[2][4], dom[2][3]
+	_, err = Solve(context.Background(), in, Options{Domains: dom})
+	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "domains" || !strings.Contains(err.Error(), in.Jobs[2].ID) {
+		t.Fatalf("unsorted domain: %v", err)
+	}
+	dom[2][3], dom[2][4] = dom[2][4], dom[2][3]
+	if _, err := Solve(context.Background(), in, Options{Domains: dom}); err != nil {
+		t.Fatal(err)
 	}
 }
