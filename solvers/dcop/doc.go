@@ -131,8 +131,9 @@
 //     the end slot alone reaches the best), in one straight loop over the
 //     d values; a forbidden value is skipped only when it would be the
 //     best so far (a bit test then), which costs less than cutting the loop
-//     into runs of allowed values. The value objective's inner loop is
-//     fused for one or two children. The UTIL entry is the least cost; the
+//     into runs of allowed values. The inner loop over the last separator
+//     variable is fused for nodes with one or two children (both
+//     objectives). The UTIL entry is the least cost; the
 //     VALUE phase takes the lowest index attaining it. Order of additions,
 //     strict comparisons and tie-breaking are those of the kernel before,
 //     so optima, schedules, UTIL sizes and statistics are identical:
@@ -160,6 +161,7 @@
 //	  seed            17.8, 28.6, 17.7    9.1, 9.3, 9.5   (WD fails at this size: no DPOP)
 //	  balanced        23.2, 28.5, 34.6    5.2, 5.2, 6.0
 //	  greedy-guided   12.0, 12.2, 11.6    4.1, 4.2, 4.5
+//	BenchmarkDPOP12Jobs (makespan, max-degree), wall ms/op at load 11: 1.26, 2.22, 1.58 before; 0.26, 0.26, 0.25 after
 //
 // Per wall second at load 9–12 the kernel went from 16–25 M entries/s
 // (max-degree) and 17–23 M (min-fill) to 192–260 M and 94–174 M: the

@@ -649,8 +649,8 @@ func (p *plan) runMax(from, to int, best float32) (float32, int, bool) {
 	return best, arg, false
 }
 
-// fused reports whether innerSum applies: one or two children, each
-// varying with x.
+// fused reports whether innerSum and innerMax apply: one or two
+// children, each varying with x.
 func (p *plan) fused() bool {
 	switch len(p.ch) {
 	case 1:
@@ -704,6 +704,62 @@ func (p *plan) innerSum(out []float32, om uint64, lastMask []uint64, msg [][]flo
 		for i, c := range u {
 			c += c0[i]
 			c += c1[i]
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best = c
+			}
+		}
+		out[v] = best
+		b0 += s0
+		b1 += s1
+	}
+}
+
+// innerMax is innerSum for the makespan objective: out[v] is the least
+// max(end slot, children) over the allowed own indices, the scan stopping
+// once an end slot alone reaches the best (they ascend).
+func (p *plan) innerMax(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
+	d := p.d
+	u := p.unary[:d]
+	m0 := msg[p.ch[0]]
+	b0, s0 := base[0], p.stride[0][last]
+	if len(p.ch) == 1 {
+		for v := range out {
+			allowed := om
+			if lastMask != nil {
+				allowed &^= lastMask[v]
+			}
+			c0 := m0[b0 : b0+d]
+			c0 = c0[:len(u)]
+			best := inf
+			for i, c := range u {
+				if c >= best {
+					break
+				}
+				c = max(c, c0[i])
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best = c
+				}
+			}
+			out[v] = best
+			b0 += s0
+		}
+		return
+	}
+	m1 := msg[p.ch[1]]
+	b1, s1 := base[1], p.stride[1][last]
+	for v := range out {
+		allowed := om
+		if lastMask != nil {
+			allowed &^= lastMask[v]
+		}
+		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
+		c0, c1 = c0[:len(u)], c1[:len(u)]
+		best := inf
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			c = max(c, c0[i], c1[i])
 			if c < best && allowed>>uint(i)&1 != 0 {
 				best = c
 			}
@@ -781,8 +837,10 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 			for _, k := range outer {
 				om &^= p.mask[k][idx[p.cons[k]]]
 			}
-			if s.value && p.fused() {
+			if p.fused() && s.value {
 				p.innerSum(out[o:o+m], om, lastMask, s.msg, base, last)
+			} else if p.fused() {
+				p.innerMax(out[o:o+m], om, lastMask, s.msg, base, last)
 			} else {
 				for v := range m {
 					allowed := om
