@@ -150,28 +150,29 @@
 //
 // Speed (go test ./solvers/dcop -run XXX -bench 'DPOP20Jobs|WD50Jobs'
 // -cpu 1 -count 3, on a 2-core AMD EPYC shared with other jobs, load
-// average 6–20, so per CPU second (the process's user + system time) is the
-// steadier figure; before = the kernel of the previous commit):
+// average 8–12 at the times measured; per CPU second (the process's user
+// + system time) is the steadier figure; before = the kernel of the
+// commit before the work, after = this one):
 //
 //	BenchmarkDPOP20Jobs (namekata2008, 20 jobs, seed 5, value objective, d = 21)
-//	                     before (M entries/cpu-s)   after
-//	  max-degree (width 6, 2.41e9 entries)   54.6, 54.6, 54.6      705, 651, 774
-//	  min-fill   (width 5, 1.03e8 entries)   53.5, 54.5, 54.9      642, 608, 639
-//	BenchmarkWD50Jobs end to end (Generate, max-degree tree, WD to width 5, DPOP), cpu-ms/op
-//	  seed            17.8, 28.6, 17.7    9.1, 9.3, 9.5   (WD fails at this size: no DPOP)
-//	  balanced        23.2, 28.5, 34.6    5.2, 5.2, 6.0
-//	  greedy-guided   12.0, 12.2, 11.6    4.1, 4.2, 4.5
-//	BenchmarkDPOP12Jobs (makespan, max-degree), wall ms/op at load 11: 1.26, 2.22, 1.58 before; 0.26, 0.26, 0.25 after
+//	                                         before            after
+//	  max-degree (width 6, 2.41e9 entries)
+//	    M entries per CPU second             54.6, 54.6, 54.6  776, 845, 835
+//	    M entries per wall second            16.0, 25.0, 17.7  731, 463, 354
+//	  min-fill (width 5, 1.03e8 entries)
+//	    M entries per CPU second             53.5, 54.5, 54.9  1040, 1014, 999
+//	    M entries per wall second            23.1, 21.5, 17.2  639, 241, 249
+//	BenchmarkWD50Jobs end to end (Generate, max-degree tree, WD to width 5, DPOP)
+//	  seed (WD fails here: no DPOP)  cpu-ms/op 17.8, 28.6, 17.7  8.8, 9.0, 8.9   wall ms/op 9.4–10.3 after
+//	  balanced                       cpu-ms/op 23.2, 28.5, 34.6  4.1, 4.2, 4.2   wall ms/op 4.2–4.4 after
+//	  greedy-guided                  cpu-ms/op 12.0, 12.2, 11.6  3.7, 3.7, 3.6   wall ms/op 3.7–3.9 after
+//	BenchmarkDPOP12Jobs (makespan, max-degree), wall ms/op: 1.26, 2.22, 1.58 before; 0.26, 0.26, 0.25 after
 //
-// Per wall second at load 9–12 the kernel went from 16–25 M entries/s
-// (max-degree) and 17–23 M (min-fill) to 192–260 M and 94–174 M: the
-// process got 20–40 % of a core. The issue's ≈ 90 M entries/s before was
-// measured on a quieter machine; here the old kernel did 54.6 M per CPU
-// second, so the ratio (11–14× per CPU second) is the comparison; 600–770
-// M per CPU second is above the 500 M, but the rate on a free core
-// (wall clock) was not measured: the machine was never idle. WD on 50
-// jobs takes 4–10 ms of CPU end to end (≤ 15 ms), 8–27 ms wall under this
-// load.
+// The wall figures follow the share of a core the process got (the first
+// after-run of each had nearly one: 731 M and 639 M entries/s, WD at most
+// 10.3 ms). The issue's ≈ 90 M entries/s before was measured on a quieter
+// machine; here the old kernel did 54.6 M per CPU second, so the ratio,
+// 14–19× per CPU second, is the comparison.
 //
 // FRODO's tree: FRODO 2's default DPOP agent (DPOPagent.xml) elects the
 // root by most connected variable (ties: smallest domain, then the
