@@ -111,12 +111,18 @@ func Solve(ctx context.Context, in *Instance, opt Options) (*Result, error) {
 	s := &solver{in: in, t: t, dom: dom, size: size, value: obj == ObjectiveValue, msg: make([][]float32, n)}
 
 	// UTIL phase: leaves to root (reverse preorder).
+	plans := make([]*plan, n)
 	for i := len(t.Order) - 1; i >= 0; i-- {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		x := t.Order[i]
-		if err := s.util(ctx, x); err != nil {
+		p, err := s.newPlan(x)
+		if err != nil {
+			return nil, err
+		}
+		plans[x] = p
+		if err := s.util(ctx, x, p); err != nil {
 			return nil, err
 		}
 		res.Allocated[x] = len(s.msg[x])
@@ -148,7 +154,8 @@ func Solve(ctx context.Context, in *Instance, opt Options) (*Result, error) {
 		for k, a := range sep {
 			idx[k] = choice[a]
 		}
-		_, choice[x] = s.best(x, idx, s.bases(x, idx))
+		p := plans[x]
+		_, choice[x] = p.best(s.msg, s.value, idx, p.bases(idx))
 	}
 	res.Schedule = make(Schedule, n)
 	for k := range res.Schedule {
@@ -196,6 +203,121 @@ type solver struct {
 	msg   [][]float32
 }
 
+// plan is what node x's join needs, computed once per node (see doc.go,
+// "The kernel"): x's unary costs per own value, for each constrained
+// ancestor (parent and pseudo-parents) the forbidden range of x's own
+// value indices per ancestor value, and for each child the strides of
+// Sep(x)'s variables in the child's message and whether the child's
+// message varies with x (x is then its fastest variable: stride 1).
+type plan struct {
+	d      int        // |D_x|
+	unary  []float32  // per own value index: the end slot, or −V_x (0 unscheduled)
+	cons   []int      // positions in Sep(x) of the constrained ancestors
+	lo, hi [][]int32  // lo[k][v], hi[k][v]: own indices [lo, hi) overlap ancestor cons[k] at its value index v
+	mask   [][]uint64 // when d ≤ 64: mask[k][v] has the bits [lo[k][v], hi[k][v])
+	full   uint64     // when d ≤ 64: the bits [0, d)
+	ch     []int      // children, in tree order (the order costs are added)
+	stride [][]int    // stride[i][k]: stride of Sep(x)[k] in child i's message (0 if absent)
+	varies []bool     // child i's message has x as its last (fastest) variable
+	// scratch
+	view [][]float32 // per child: its d entries for the current separator assignment
+	flat [][]float32 // per child not varying with x: d copies of its one entry
+	acc  []float32   // running combination over a run of own values
+	rlo  []int32     // the current assignment's forbidden ranges, sorted by lo
+	rhi  []int32
+}
+
+// newPlan builds x's plan.
+func (s *solver) newPlan(x int) (*plan, error) {
+	in, t := s.in, s.t
+	dx := s.dom[x]
+	lx := in.Jobs[x].Duration
+	p := &plan{d: len(dx), unary: make([]float32, len(dx)), ch: t.Children[x], acc: make([]float32, len(dx))}
+	for i, sx := range dx {
+		if i > 0 && sx <= dx[i-1] {
+			return nil, errs.Invalidf("domains", "job %s: domain not strictly ascending (%d after %d)", in.Jobs[x].ID, sx, dx[i-1])
+		}
+		if s.value {
+			if sx != 0 {
+				p.unary[i] = -float32(in.Jobs[x].Value)
+			}
+		} else {
+			p.unary[i] = float32(sx + lx - 1)
+		}
+	}
+	for k, a := range t.Sep[x] {
+		if !contains(t.Adj[x], a) {
+			continue
+		}
+		p.cons = append(p.cons, k)
+		la := in.Jobs[a].Duration
+		lo, hi := make([]int32, len(s.dom[a])), make([]int32, len(s.dom[a]))
+		for v, sa := range s.dom[a] {
+			if sa == 0 { // an unscheduled ancestor overlaps nothing
+				continue
+			}
+			// x at sx ≠ 0 overlaps a at sa iff sa−lx+1 ≤ sx ≤ sa+la−1
+			lo[v] = int32(lowerIndex(dx, max(1, sa-lx+1)))
+			hi[v] = int32(lowerIndex(dx, sa+la))
+		}
+		p.lo, p.hi = append(p.lo, lo), append(p.hi, hi)
+		if p.d <= maskBits {
+			m := make([]uint64, len(lo))
+			for v := range m {
+				m[v] = bitRange(int(lo[v]), int(hi[v]))
+			}
+			p.mask = append(p.mask, m)
+		}
+	}
+	if p.d <= maskBits {
+		p.full = bitRange(0, p.d)
+	}
+	p.rlo, p.rhi = make([]int32, len(p.cons)), make([]int32, len(p.cons))
+	for _, c := range p.ch {
+		st, own := s.childStrides(x, c)
+		p.stride = append(p.stride, st)
+		switch own {
+		case 1:
+			p.varies = append(p.varies, true)
+			p.flat = append(p.flat, nil)
+		case 0:
+			p.varies = append(p.varies, false)
+			p.flat = append(p.flat, make([]float32, p.d))
+		default: // never: x, the parent, is the deepest variable of Sep(c)
+			return nil, errs.New(errs.Internal, "dcop.Solve", "node %s: own stride %d in child %s's message", in.Jobs[x].ID, own, in.Jobs[c].ID)
+		}
+	}
+	p.view = make([][]float32, len(p.ch))
+	return p, nil
+}
+
+// maskBits is the largest domain whose allowed own values are a uint64
+// bit mask; larger domains use the sorted forbidden ranges. A variable so
+// that a test can force the ranges.
+var maskBits = 64
+
+// bitRange has the bits [lo, hi) set (none when lo ≥ hi), 0 ≤ lo, hi ≤ 64.
+func bitRange(lo, hi int) uint64 {
+	if lo >= hi {
+		return 0
+	}
+	return (^uint64(0) >> (64 - (hi - lo))) << lo
+}
+
+// lowerIndex is the first index of the ascending d whose value is ≥ v.
+func lowerIndex(d []int, v int) int {
+	i, j := 0, len(d)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if d[h] < v {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
+}
+
 // childStrides returns, for child c of x, the stride in c's message of
 // every variable of Sep(x) (0 if absent) and of x itself.
 func (s *solver) childStrides(x, c int) (sepStride []int, own int) {
@@ -222,83 +344,441 @@ func (s *solver) childStrides(x, c int) (sepStride []int, own int) {
 	return sepStride, own
 }
 
-// bases computes each child's message offset for the separator digits idx.
-func (s *solver) bases(x int, idx []int) []int {
-	ch := s.t.Children[x]
-	b := make([]int, len(ch))
-	for i, c := range ch {
-		st, _ := s.childStrides(x, c)
-		for k := range idx {
-			b[i] += st[k] * idx[k]
+// best evaluates x's own values for the separator digits idx, the child
+// message offsets being base: the least cost and the lowest own index
+// attaining it (inf, 0 when every value is forbidden or infinite). The
+// allowed own values are decided once: each constrained ancestor forbids
+// one range of indices, and the runs between the ranges are scanned in
+// ascending order, each child's d entries read as one contiguous slice.
+func (p *plan) best(msg [][]float32, value bool, idx, base []int) (float32, int) {
+	p.views(msg, base)
+	if p.mask != nil || (len(p.cons) == 0 && p.d <= maskBits) {
+		allowed := p.full
+		for k, pos := range p.cons {
+			allowed &^= p.mask[k][idx[pos]]
 		}
+		return p.scanMask(value, allowed)
 	}
-	return b
+	return p.scanRanges(value, idx)
 }
 
-// best evaluates x's own values given separator digits idx and child bases:
-// the least cost and the lowest domain index attaining it.
-func (s *solver) best(x int, idx, base []int) (float32, int) {
-	in, t := s.in, s.t
-	lx := in.Jobs[x].Duration
-	ch := t.Children[x]
-	own := make([]int, len(ch))
-	for i, c := range ch {
-		_, own[i] = s.childStrides(x, c)
-	}
-	return s.bestFast(x, lx, s.constrained(x), idx, ch, own, base)
-}
-
-// constrained lists the positions in Sep(x) of x's parent and pseudo-parents
-// (the ancestors x shares a constraint with).
-func (s *solver) constrained(x int) []int {
-	var pos []int
-	for k, a := range s.t.Sep[x] {
-		if contains(s.t.Adj[x], a) {
-			pos = append(pos, k)
-		}
-	}
-	return pos
-}
-
-func (s *solver) bestFast(x, lx int, cons, idx, ch, own, base []int) (float32, int) {
-	best, arg := inf, 0
-	sep := s.t.Sep[x]
-	for di, sx := range s.dom[x] {
-		var c float32
-		if s.value {
-			if sx != 0 {
-				c = -float32(s.in.Jobs[x].Value)
-			}
-		} else {
-			c = float32(sx + lx - 1)
-			if c >= best {
-				break // ascending starts: later ones end later still
-			}
-		}
-		ok := true
-		for _, k := range cons {
-			a := sep[k]
-			if overlap(sx, lx, s.dom[a][idx[k]], s.in.Jobs[a].Duration) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
+// views points each child's view at its d entries for the child offsets
+// base (a child whose message does not vary with x: d copies of its entry).
+func (p *plan) views(msg [][]float32, base []int) {
+	d := p.d
+	for i, c := range p.ch {
+		m := msg[c]
+		if p.varies[i] {
+			p.view[i] = m[base[i] : base[i]+d]
 			continue
 		}
-		for i, c2 := range ch {
-			v := s.msg[c2][base[i]+di*own[i]]
-			if s.value {
-				c += v
-			} else {
-				c = max(c, v)
+		f, e := p.flat[i], m[base[i]]
+		for j := range f {
+			f[j] = e
+		}
+		p.view[i] = f
+	}
+}
+
+// scanMask evaluates the own indices whose bits are set in allowed: every
+// own value is combined in one straight loop and the forbidden ones are
+// only skipped when they would be the best so far (cheaper than cutting
+// the loop into runs), the lowest index of the least cost winning.
+func (p *plan) scanMask(value bool, allowed uint64) (float32, int) {
+	best, arg := inf, 0
+	u := p.unary[:p.d]
+	if value {
+		switch len(p.view) {
+		case 0:
+			for i, c := range u {
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		case 1:
+			v0 := p.view[0][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		case 2:
+			v0, v1 := p.view[0][:len(u)], p.view[1][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				c += v1[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		case 3:
+			v0, v1, v2 := p.view[0][:len(u)], p.view[1][:len(u)], p.view[2][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				c += v1[i]
+				c += v2[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		default:
+			acc := p.acc[:len(u)]
+			copy(acc, u)
+			for _, v := range p.view {
+				v = v[:len(acc)]
+				for i := range acc {
+					acc[i] += v[i]
+				}
+			}
+			for i, c := range acc {
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
 			}
 		}
-		if c < best {
-			best, arg = c, di
+		return best, arg
+	}
+	// makespan: the end slots ascend, so once one alone reaches the best
+	// no later value can do better
+	switch len(p.view) {
+	case 0:
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			if allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
+		}
+	case 1:
+		v0 := p.view[0][:len(u)]
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			c = max(c, v0[i])
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
+		}
+	default:
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			for _, v := range p.view {
+				c = max(c, v[i])
+			}
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
 		}
 	}
 	return best, arg
+}
+
+// scanRanges evaluates the own indices outside the constrained ancestors'
+// forbidden ranges for the separator digits idx, run by run in ascending
+// order.
+func (p *plan) scanRanges(value bool, idx []int) (float32, int) {
+	// the forbidden ranges, sorted by lo (insertion sort: a handful)
+	n := 0
+	for k, pos := range p.cons {
+		v := idx[pos]
+		l, h := p.lo[k][v], p.hi[k][v]
+		if l >= h {
+			continue
+		}
+		j := n
+		for j > 0 && p.rlo[j-1] > l {
+			p.rlo[j], p.rhi[j] = p.rlo[j-1], p.rhi[j-1]
+			j--
+		}
+		p.rlo[j], p.rhi[j] = l, h
+		n++
+	}
+	d := p.d
+	best, arg := inf, 0
+	pos := 0
+	for r := 0; r <= n; r++ {
+		end := d
+		if r < n {
+			end = int(p.rlo[r])
+		}
+		if end > pos {
+			var b float32
+			var a int
+			if value {
+				b, a = p.runSum(pos, end, best)
+			} else {
+				var stop bool
+				b, a, stop = p.runMax(pos, end, best)
+				if stop {
+					if b < best {
+						best, arg = b, a
+					}
+					break
+				}
+			}
+			if b < best {
+				best, arg = b, a
+			}
+		}
+		if r < n {
+			pos = max(pos, int(p.rhi[r]))
+		}
+	}
+	return best, arg
+}
+
+// runSum is the value objective over own indices [from, to): the first
+// index of the least unary + Σ children (added in child order, as float32)
+// below best, or best, −1.
+func (p *plan) runSum(from, to int, best float32) (float32, int) {
+	arg := -1
+	u := p.unary[from:to]
+	switch len(p.view) {
+	case 0:
+		for i, c := range u {
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	case 1:
+		m0 := p.view[0][from:to]
+		m0 = m0[:len(u)]
+		for i, c := range u {
+			c += m0[i]
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	case 2:
+		m0, m1 := p.view[0][from:to], p.view[1][from:to]
+		m0, m1 = m0[:len(u)], m1[:len(u)]
+		for i, c := range u {
+			c += m0[i]
+			c += m1[i]
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	case 3:
+		m0, m1, m2 := p.view[0][from:to], p.view[1][from:to], p.view[2][from:to]
+		m0, m1, m2 = m0[:len(u)], m1[:len(u)], m2[:len(u)]
+		for i, c := range u {
+			c += m0[i]
+			c += m1[i]
+			c += m2[i]
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	default:
+		acc := p.acc[from:to]
+		copy(acc, u)
+		for _, v := range p.view {
+			v = v[from:to]
+			v = v[:len(acc)]
+			for i := range acc {
+				acc[i] += v[i]
+			}
+		}
+		for i, c := range acc {
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	}
+	return best, arg
+}
+
+// runMax is the makespan objective over own indices [from, to): the first
+// index of the least max(unary, children) below best, or best, −1; stop
+// when an own value's end slot alone reaches best (the unary costs
+// ascend with the starts, so no later value can do better).
+func (p *plan) runMax(from, to int, best float32) (float32, int, bool) {
+	arg := -1
+	u := p.unary[from:to]
+	switch len(p.view) {
+	case 0:
+		for i, c := range u {
+			if c >= best {
+				return best, arg, true
+			}
+			best, arg = c, from+i
+		}
+	case 1:
+		m0 := p.view[0][from:to]
+		m0 = m0[:len(u)]
+		for i, c := range u {
+			if c >= best {
+				return best, arg, true
+			}
+			c = max(c, m0[i])
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	case 2:
+		m0, m1 := p.view[0][from:to], p.view[1][from:to]
+		m0, m1 = m0[:len(u)], m1[:len(u)]
+		for i, c := range u {
+			if c >= best {
+				return best, arg, true
+			}
+			c = max(c, m0[i], m1[i])
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	default:
+		for i, c := range u {
+			if c >= best {
+				return best, arg, true
+			}
+			for _, v := range p.view {
+				c = max(c, v[from+i])
+			}
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	}
+	return best, arg, false
+}
+
+// fused reports whether innerSum and innerMax apply: one or two
+// children, each varying with x.
+func (p *plan) fused() bool {
+	switch len(p.ch) {
+	case 1:
+		return p.varies[0]
+	case 2:
+		return p.varies[0] && p.varies[1]
+	}
+	return false
+}
+
+// innerSum is the value objective's inner loop over the last separator
+// variable's values (fused: one or two children varying with x): out[v] is
+// the least unary + children (added in child order) over the own indices
+// allowed by om and lastMask[v] (lastMask nil: the last variable is not
+// constrained with x), base the child offsets at v = 0 (left unchanged).
+func (p *plan) innerSum(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
+	d := p.d
+	u := p.unary[:d]
+	m0 := msg[p.ch[0]]
+	b0, s0 := base[0], p.stride[0][last]
+	if len(p.ch) == 1 {
+		for v := range out {
+			allowed := om
+			if lastMask != nil {
+				allowed &^= lastMask[v]
+			}
+			c0 := m0[b0 : b0+d]
+			c0 = c0[:len(u)]
+			best := inf
+			for i, c := range u {
+				c += c0[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best = c
+				}
+			}
+			out[v] = best
+			b0 += s0
+		}
+		return
+	}
+	m1 := msg[p.ch[1]]
+	b1, s1 := base[1], p.stride[1][last]
+	for v := range out {
+		allowed := om
+		if lastMask != nil {
+			allowed &^= lastMask[v]
+		}
+		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
+		c0, c1 = c0[:len(u)], c1[:len(u)]
+		best := inf
+		for i, c := range u {
+			c += c0[i]
+			c += c1[i]
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best = c
+			}
+		}
+		out[v] = best
+		b0 += s0
+		b1 += s1
+	}
+}
+
+// innerMax is innerSum for the makespan objective: out[v] is the least
+// max(end slot, children) over the allowed own indices, the scan stopping
+// once an end slot alone reaches the best (they ascend).
+func (p *plan) innerMax(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
+	d := p.d
+	u := p.unary[:d]
+	m0 := msg[p.ch[0]]
+	b0, s0 := base[0], p.stride[0][last]
+	if len(p.ch) == 1 {
+		for v := range out {
+			allowed := om
+			if lastMask != nil {
+				allowed &^= lastMask[v]
+			}
+			c0 := m0[b0 : b0+d]
+			c0 = c0[:len(u)]
+			best := inf
+			for i, c := range u {
+				if c >= best {
+					break
+				}
+				c = max(c, c0[i])
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best = c
+				}
+			}
+			out[v] = best
+			b0 += s0
+		}
+		return
+	}
+	m1 := msg[p.ch[1]]
+	b1, s1 := base[1], p.stride[1][last]
+	for v := range out {
+		allowed := om
+		if lastMask != nil {
+			allowed &^= lastMask[v]
+		}
+		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
+		c0, c1 = c0[:len(u)], c1[:len(u)]
+		best := inf
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			c = max(c, c0[i], c1[i])
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best = c
+			}
+		}
+		out[v] = best
+		b0 += s0
+		b1 += s1
+	}
+}
+
+// bases computes each child's message offset for the separator digits idx.
+func (p *plan) bases(idx []int) []int {
+	b := make([]int, len(p.ch))
+	for i := range p.ch {
+		for k := range idx {
+			b[i] += p.stride[i][k] * idx[k]
+		}
+	}
+	return b
 }
 
 func contains(xs []int, v int) bool {
@@ -312,7 +792,7 @@ func contains(xs []int, v int) bool {
 
 // util computes and stores x's UTIL message over Sep(x), last separator
 // variable fastest.
-func (s *solver) util(ctx context.Context, x int) error {
+func (s *solver) util(ctx context.Context, x int, p *plan) error {
 	t := s.t
 	sep := t.Sep[x]
 	total := 1
@@ -320,38 +800,91 @@ func (s *solver) util(ctx context.Context, x int) error {
 		total *= s.size[a]
 	}
 	out := make([]float32, total)
-	ch := t.Children[x]
-	strides := make([][]int, len(ch))
-	own := make([]int, len(ch))
-	for i, c := range ch {
-		strides[i], own[i] = s.childStrides(x, c)
-	}
+	s.msg[x] = out
 	idx := make([]int, len(sep))
-	base := make([]int, len(ch))
-	lx := s.in.Jobs[x].Duration
-	cons := s.constrained(x)
-	for o := range out {
-		if o&0xffff == 0xffff {
+	base := make([]int, len(p.ch))
+	if len(sep) == 0 {
+		out[0], _ = p.best(s.msg, s.value, idx, base)
+		return nil
+	}
+	// The last separator variable varies fastest: its m values form one
+	// inner loop, for which the other constrained ancestors' forbidden
+	// own values are decided once.
+	last := len(sep) - 1
+	m := s.size[sep[last]]
+	var lastMask []uint64
+	var outer []int // indices into p.cons of the other constrained ancestors
+	for k, pos := range p.cons {
+		if pos == last {
+			if p.mask != nil {
+				lastMask = p.mask[k]
+			}
+		} else {
+			outer = append(outer, k)
+		}
+	}
+	masks := p.d <= maskBits
+	// ctx is checked every ~2^16 own values evaluated
+	every := max(1, (1<<16)/max(1, p.d*m))
+	for o, n := 0, 0; o < total; o, n = o+m, n+1 {
+		if n%every == every-1 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		out[o], _ = s.bestFast(x, lx, cons, idx, ch, own, base)
-		// odometer: last digit fastest, child bases follow
-		for k := len(sep) - 1; k >= 0; k-- {
+		if masks {
+			om := p.full
+			for _, k := range outer {
+				om &^= p.mask[k][idx[p.cons[k]]]
+			}
+			if p.fused() && s.value {
+				p.innerSum(out[o:o+m], om, lastMask, s.msg, base, last)
+			} else if p.fused() {
+				p.innerMax(out[o:o+m], om, lastMask, s.msg, base, last)
+			} else {
+				for v := range m {
+					allowed := om
+					if lastMask != nil {
+						allowed &^= lastMask[v]
+					}
+					p.views(s.msg, base)
+					out[o+v], _ = p.scanMask(s.value, allowed)
+					for i := range base {
+						base[i] += p.stride[i][last]
+					}
+				}
+				for i := range base {
+					base[i] -= p.stride[i][last] * m
+				}
+			}
+		} else {
+			for v := range m {
+				idx[last] = v
+				p.views(s.msg, base)
+				out[o+v], _ = p.scanRanges(s.value, idx)
+				for i := range base {
+					base[i] += p.stride[i][last]
+				}
+			}
+			idx[last] = 0
+			for i := range base {
+				base[i] -= p.stride[i][last] * m
+			}
+		}
+		// odometer over the other digits, child bases follow
+		for k := last - 1; k >= 0; k-- {
 			idx[k]++
-			for i := range ch {
-				base[i] += strides[i][k]
+			for i := range base {
+				base[i] += p.stride[i][k]
 			}
 			if idx[k] < s.size[sep[k]] {
 				break
 			}
-			for i := range ch {
-				base[i] -= strides[i][k] * idx[k]
+			for i := range base {
+				base[i] -= p.stride[i][k] * idx[k]
 			}
 			idx[k] = 0
 		}
 	}
-	s.msg[x] = out
 	return nil
 }

@@ -299,28 +299,72 @@ func buildEliminationTree(t *PseudoTree, g *Graph, order []int) {
 	t.computeSeparators()
 }
 
-// computeSeparators fills Sep from Adj, leaves up.
+// computeSeparators fills Sep from Adj, leaves up. Every variable of
+// Sep(x) is an ancestor of x (the pseudo-tree property), so it is marked
+// by its depth and read back walking up from x's parent, shallowest first.
 func (t *PseudoTree) computeSeparators() {
 	n := len(t.Adj)
 	t.Sep = make([][]int, n)
+	mark := make([]bool, t.Height()+1)
 	for i := len(t.Order) - 1; i >= 0; i-- {
 		x := t.Order[i]
-		var s []int
-		for _, a := range t.Adj[x] {
-			if t.Depth[a] < t.Depth[x] {
-				s = append(s, a)
+		dx := t.Depth[x]
+		cnt := 0
+		add := func(a int) {
+			if d := t.Depth[a]; d < dx && !mark[d] {
+				mark[d] = true
+				cnt++
 			}
+		}
+		for _, a := range t.Adj[x] {
+			add(a)
 		}
 		for _, c := range t.Children[x] {
 			for _, a := range t.Sep[c] {
 				if a != x {
-					s = append(s, a)
+					add(a)
 				}
 			}
 		}
-		slices.SortFunc(s, func(a, b int) int { return t.Depth[a] - t.Depth[b] })
-		t.Sep[x] = slices.Compact(s) // same depth on one root path ⇒ same node
+		if cnt == 0 {
+			continue
+		}
+		s := make([]int, cnt)
+		j := cnt
+		for p := t.Parent[x]; p != -1 && j > 0; p = t.Parent[p] {
+			if d := t.Depth[p]; mark[d] {
+				mark[d] = false
+				j--
+				s[j] = p
+			}
+		}
+		if j != 0 { // a separator variable off the root path: not a pseudo-tree
+			clear(mark)
+			s = t.sortedSeparator(x)
+		}
+		t.Sep[x] = s
 	}
+}
+
+// sortedSeparator is Sep(x) by sorting (the children's Sep already set):
+// the neighbours above x and the children's separators without x, by
+// depth, consecutive duplicates removed.
+func (t *PseudoTree) sortedSeparator(x int) []int {
+	var s []int
+	for _, a := range t.Adj[x] {
+		if t.Depth[a] < t.Depth[x] {
+			s = append(s, a)
+		}
+	}
+	for _, c := range t.Children[x] {
+		for _, a := range t.Sep[c] {
+			if a != x {
+				s = append(s, a)
+			}
+		}
+	}
+	slices.SortFunc(s, func(a, b int) int { return t.Depth[a] - t.Depth[b] })
+	return slices.Compact(s)
 }
 
 // IsAncestor reports whether a is a proper ancestor of x.

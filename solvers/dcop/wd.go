@@ -198,7 +198,9 @@ func overLimit(nt *PseudoTree, d [][]int, limit int) []int {
 // one job ends by a slot W and the other starts after it (RuleLiteral:
 // x_i starts by W), so that the pair never overlaps; a start of 0
 // (unscheduled) stays in both. New slices are returned, or nil, nil when
-// the rule leaves a job without a start.
+// the rule leaves a job without a start. Domains are ascending, so each
+// side is counted with a binary search and only the chosen split is
+// materialized (an ancestor's side is a prefix of its domain, shared).
 func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref Schedule) ([]int, []int) {
 	li := in.Jobs[i].Duration
 	cut := func(w int, startsOnly bool) ([]int, []int) {
@@ -206,8 +208,8 @@ func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref S
 		if startsOnly {
 			last = w
 		}
-		na := slices.DeleteFunc(slices.Clone(di), func(s int) bool { return s > last })
-		nb := slices.DeleteFunc(slices.Clone(dj), func(s int) bool { return s > 0 && s <= w })
+		na := prefix(di, upTo(di, last)) // the starts ≤ last (0 too when 0 ≤ last)
+		nb := startsAfter(dj, w)
 		if !hasStart(na) || !hasStart(nb) {
 			return nil, nil
 		}
@@ -234,11 +236,43 @@ func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref S
 	return restrictBalanced(in, di, i, dj, j)
 }
 
+// upTo counts the values ≤ v of the ascending d.
+func upTo(d []int, v int) int {
+	return lowerIndex(d, v+1)
+}
+
+// startsAfter is d without its starts 1..w (0, unscheduled, stays), for
+// w ≥ 0: a new slice.
+func startsAfter(d []int, w int) []int {
+	k := upTo(d, w)
+	out := make([]int, 0, len(d)-k+1)
+	if len(d) > 0 && d[0] == 0 {
+		out = append(out, 0)
+	}
+	return append(out, d[k:]...)
+}
+
+// splitSizes is what restrictBalanced and restrictGuided weigh for a split
+// slot w ≥ la (first job of duration la ends by w, the other starts after
+// it): the two remaining domain sizes and their numbers of starts.
+func splitSizes(a, b []int, la, w int) (na, nb, startsA, startsB int) {
+	za, zb := 0, 0
+	if len(a) > 0 && a[0] == 0 {
+		za = 1
+	}
+	if len(b) > 0 && b[0] == 0 {
+		zb = 1
+	}
+	na = upTo(a, w-la+1)
+	startsB = len(b) - upTo(b, w)
+	return na, zb + startsB, na - za, startsB
+}
+
 // restrictBalanced is RuleBalanced: W where the smaller of the two
 // remaining domains is largest, either job first (ties: ancestor first,
 // then the earlier W).
 func restrictBalanced(in *Instance, di []int, i int, dj []int, j int) ([]int, []int) {
-	bestA, bestB, best := []int(nil), []int(nil), -1
+	best, bestOrder, bestW := -1, false, 0
 	for _, order := range [2]bool{false, true} {
 		a, b, first := di, dj, i
 		if order {
@@ -250,22 +284,36 @@ func restrictBalanced(in *Instance, di []int, i int, dj []int, j int) ([]int, []
 			continue
 		}
 		for w := lo + la - 1; w < hi; w++ {
-			na := slices.DeleteFunc(slices.Clone(a), func(s int) bool { return s > 0 && s+la-1 > w })
-			nb := slices.DeleteFunc(slices.Clone(b), func(s int) bool { return s > 0 && s <= w })
-			if !hasStart(na) || !hasStart(nb) {
+			na, nb, sa, sb := splitSizes(a, b, la, w)
+			if sa == 0 || sb == 0 {
 				continue
 			}
-			if m := min(len(na), len(nb)); m > best {
-				best = m
-				if order {
-					bestA, bestB = nb, na
-				} else {
-					bestA, bestB = na, nb
-				}
+			if m := min(na, nb); m > best {
+				best, bestOrder, bestW = m, order, w
 			}
 		}
 	}
-	return bestA, bestB
+	if best < 0 {
+		return nil, nil
+	}
+	if bestOrder {
+		nb, na := splitAt(dj, di, in.Jobs[j].Duration, bestW)
+		return na, nb
+	}
+	return splitAt(di, dj, in.Jobs[i].Duration, bestW)
+}
+
+// splitAt materializes the split at w: a (duration la) ends by w, b starts
+// after it; 0 stays in both.
+func splitAt(a, b []int, la, w int) ([]int, []int) {
+	return prefix(a, upTo(a, w-la+1)), startsAfter(b, w)
+}
+
+// prefix is d[:k] capped at k: restricted domains share the memory of
+// the domains they were cut from (no domain is ever changed in place, and
+// an append to the prefix would copy it).
+func prefix(d []int, k int) []int {
+	return d[:k:k]
 }
 
 // restrictGuided is RuleBalanced with a reference schedule: the pair keeps
@@ -278,15 +326,17 @@ func restrictGuided(in *Instance, di []int, i int, dj []int, j int, ref Schedule
 		a, b, first, second = dj, di, j, i
 	}
 	la := in.Jobs[first].Duration
-	var bestA, bestB []int
-	best := -1
+	best, bestW := -1, 0
 	for w := ref[first] + la - 1; w < ref[second]; w++ {
-		na := slices.DeleteFunc(slices.Clone(a), func(s int) bool { return s > 0 && s+la-1 > w })
-		nb := slices.DeleteFunc(slices.Clone(b), func(s int) bool { return s > 0 && s <= w })
-		if m := min(len(na), len(nb)); m > best {
-			best, bestA, bestB = m, na, nb
+		na, nb, _, _ := splitSizes(a, b, la, w)
+		if m := min(na, nb); m > best {
+			best, bestW = m, w
 		}
 	}
+	if best < 0 {
+		return nil, nil
+	}
+	bestA, bestB := splitAt(a, b, la, bestW)
 	if swap {
 		return bestB, bestA
 	}
@@ -329,6 +379,10 @@ func bestDeletion(in *Instance, t *PseudoTree, d [][]int, xn int, rule string, r
 	var bestEdges [][2]int
 	var bestDom [][]int
 	bestMin := -1
+	// trial equals d before each candidate: the jobs a candidate restricts
+	// are put back after it (touched), a better one is copied to bestDom.
+	trial := slices.Clone(d)
+	var touched []int
 	for _, a := range t.Sep[xn] {
 		if a == t.Parent[xn] {
 			continue
@@ -348,25 +402,29 @@ func bestDeletion(in *Instance, t *PseudoTree, d [][]int, xn int, rule string, r
 				}
 			}
 		}
-		trial := slices.Clone(d)
+		touched = touched[:0]
 		ok := true
 		least := 1 << 30
 		for _, e := range pairs {
 			trial[a], trial[e[1]] = restrict(in, trial[a], a, trial[e[1]], e[1], rule, ref)
+			touched = append(touched, a, e[1])
 			if len(trial[a]) == 0 || len(trial[e[1]]) == 0 {
 				ok = false
 				break
 			}
 			least = min(least, len(trial[a]), len(trial[e[1]]))
 		}
-		if !ok {
-			continue
+		if ok {
+			better := bestEdges == nil || least > bestMin ||
+				(least == bestMin && (len(edges) < len(bestEdges) ||
+					(len(edges) == len(bestEdges) && t.Depth[a] > t.Depth[bestEdges[0][0]])))
+			if better {
+				bestEdges, bestMin = edges, least
+				bestDom = slices.Clone(trial)
+			}
 		}
-		better := bestEdges == nil || least > bestMin ||
-			(least == bestMin && (len(edges) < len(bestEdges) ||
-				(len(edges) == len(bestEdges) && t.Depth[a] > t.Depth[bestEdges[0][0]])))
-		if better {
-			bestEdges, bestDom, bestMin = edges, trial, least
+		for _, k := range touched {
+			trial[k] = d[k]
 		}
 	}
 	return bestEdges, bestDom
