@@ -119,6 +119,9 @@ type CompareProps struct {
 	// family); Notes say why not, or what else to keep in mind.
 	Ranked bool
 	Notes  []string
+	// Bars is one bar chart per ranked metric (a result, runs of one
+	// family), drawn beside the table.
+	Bars   []charts.MetricBars
 	Plots  []solvers.Plot
 	// Gantts are each Gantt title's panels, one per run, on the same lanes
 	// and time span.
