@@ -121,8 +121,8 @@ type CompareProps struct {
 	Notes  []string
 	// Bars is one bar chart per ranked metric (a result, runs of one
 	// family), drawn beside the table.
-	Bars   []charts.MetricBars
-	Plots  []solvers.Plot
+	Bars  []charts.MetricBars
+	Plots []solvers.Plot
 	// Gantts are each Gantt title's panels, one per run, on the same lanes
 	// and time span.
 	Gantts []charts.Aligned
