@@ -1,0 +1,169 @@
+package charts
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"schedlab/solvers"
+)
+
+func TestInversionsCountCrossingsLikeBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for trial := 0; trial < 200; trial++ {
+		width := 1 + rng.Intn(8)
+		ends := make([][2]int, rng.Intn(15))
+		for i := range ends {
+			ends[i] = [2]int{rng.Intn(8), rng.Intn(width)}
+		}
+		want := 0
+		for i := range ends {
+			for j := i + 1; j < len(ends); j++ {
+				a, b := ends[i], ends[j]
+				if (a[0] < b[0] && a[1] > b[1]) || (a[0] > b[0] && a[1] < b[1]) {
+					want++
+				}
+			}
+		}
+		if got := inversions(append([][2]int(nil), ends...), width); got != want {
+			t.Fatalf("inversions(%v) = %d, want %d", ends, got, want)
+		}
+	}
+}
+
+func TestOrderLayersUncrossesACrossedPair(t *testing.T) {
+	row := map[string]int{"a": 0, "b": 0, "c": 1, "d": 1}
+	got := orderLayers([]string{"a", "b", "c", "d"}, row, 2, [][2]string{{"a", "d"}, {"b", "c"}})
+	if fmt.Sprint(got) != "[[a b] [d c]]" {
+		t.Errorf("order %v, want [[a b] [d c]] (no crossing)", got)
+	}
+}
+
+// randomTree is a tree whose nodes are given in shuffled order, each child
+// one or (with long) up to three levels below its parent.
+func randomTree(rng *rand.Rand, n int, long bool) ([]string, map[string]int, [][2]string) {
+	ids := []string{"n0"}
+	row := map[string]int{"n0": 0}
+	var edges [][2]string
+	for i := 1; i < n; i++ {
+		id := fmt.Sprintf("n%d", i)
+		p := ids[rng.Intn(len(ids))]
+		step := 1
+		if long {
+			step += rng.Intn(3)
+		}
+		row[id] = row[p] + step
+		ids = append(ids, id)
+		edges = append(edges, [2]string{p, id})
+	}
+	rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	return ids, row, edges
+}
+
+// A tree can always be drawn without crossings, and the down sweep finds
+// such an order (each child follows its parent's position); an edge that
+// skips layers does too, through its dummy nodes.
+func TestOrderLayersDrawsTreesWithoutCrossings(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for trial := 0; trial < 50; trial++ {
+		long := trial%2 == 1
+		ids, row, edges := randomTree(rng, 5+rng.Intn(60), long)
+		rows := 0
+		for _, r := range row {
+			rows = max(rows, r+1)
+		}
+		got := orderLayers(ids, row, rows, edges)
+		seen := 0
+		pos := map[string]int{}
+		for r, ids := range got {
+			for i, id := range ids {
+				if row[id] != r {
+					t.Fatalf("%s in row %d, want %d", id, r, row[id])
+				}
+				pos[id] = i
+				seen++
+			}
+		}
+		if seen != len(ids) {
+			t.Fatalf("%d nodes placed, want %d", seen, len(ids))
+		}
+		if c := straightCrossings(row, pos, edges); c != 0 {
+			t.Errorf("trial %d (long edges %v): %d crossings in %v", trial, long, c, got)
+		}
+	}
+}
+
+// straightCrossings counts crossings of edges between adjacent rows (an
+// edge skipping rows is checked by TestOrderLayersRoutesLongEdgesThroughDummies).
+func straightCrossings(row, pos map[string]int, edges [][2]string) int {
+	n := 0
+	for i, e := range edges {
+		for _, f := range edges[i+1:] {
+			if row[e[0]] != row[f[0]] || row[e[1]] != row[f[1]] || row[e[1]] != row[e[0]]+1 {
+				continue
+			}
+			a, b := pos[e[0]]-pos[f[0]], pos[e[1]]-pos[f[1]]
+			if (a < 0 && b > 0) || (a > 0 && b < 0) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestGraphOptionEmphasisesTheCriticalPath(t *testing.T) {
+	g := solvers.Graph{Title: "DAG", Layout: "dag",
+		Nodes: []solvers.GraphNode{{ID: "a"}, {ID: "b", Level: 1}, {ID: "c", Level: 1}, {ID: "d", Level: 2}},
+		Edges: []solvers.GraphEdge{{Source: "a", Target: "b", Kind: "critical"}, {Source: "b", Target: "d", Kind: "critical"}, {Source: "a", Target: "c"}},
+	}
+	o := option(t)(GraphOption(g))
+	for _, n := range arr(t, o, "series", 0, "data") {
+		id := str(t, n, "id")
+		onPath := id != "c"
+		m := n.(map[string]any)
+		size, _ := m["symbolSize"].(float64)
+		style, _ := m["itemStyle"].(map[string]any)
+		label, _ := m["label"].(map[string]any)
+		if onPath != (size == graphCriticalSymbol) || onPath != (style["borderColor"] == EdgeCriticalColour) || onPath != (label["show"] == true) {
+			t.Errorf("node %s (on the critical path: %v): size %v, style %v, label %v", id, onPath, size, style, label)
+		}
+	}
+	if get(t, o, "schedlab", "nodePx") == nil || get(t, o, "schedlab", "init") == nil {
+		t.Errorf("a DAG's option lacks the label threshold (schedlab.init, nodePx): %v", get(t, o, "schedlab"))
+	}
+	g.Layout = ""
+	if m := get(t, option(t)(GraphOption(g)), "schedlab"); m != nil {
+		t.Errorf("a force layout got the layered label threshold: %v", m)
+	}
+}
+
+// A long edge takes part in the rows it crosses through its dummy nodes:
+// b is right of a, so b's grandchild y goes right of x (whose parent c4 is
+// a's child); without the dummy nothing would say y crosses c4 → x.
+func TestOrderLayersRoutesLongEdgesThroughDummies(t *testing.T) {
+	row := map[string]int{"a": 0, "b": 0, "c1": 1, "c2": 1, "c3": 1, "c4": 1, "y": 2, "x": 2}
+	ids := []string{"a", "b", "c1", "c2", "c3", "c4", "y", "x"}
+	edges := [][2]string{{"a", "c1"}, {"a", "c2"}, {"a", "c3"}, {"a", "c4"}, {"c4", "x"}, {"b", "y"}}
+	got := orderLayers(ids, row, 3, edges)
+	if fmt.Sprint(got[2]) != "[x y]" {
+		t.Errorf("bottom row %v, want [x y]", got)
+	}
+}
+
+// Beyond layeredMaxDummies long edges join their ends directly; the
+// ordering still returns every node once.
+func TestOrderLayersWithoutDummiesStillPlacesEveryNode(t *testing.T) {
+	var ids []string
+	row := map[string]int{}
+	var edges [][2]string
+	for i := 0; i < 600; i++ {
+		top, bottom := fmt.Sprintf("t%d", i), fmt.Sprintf("b%d", i)
+		ids = append(ids, top, bottom)
+		row[top], row[bottom] = 0, 100
+		edges = append(edges, [2]string{top, bottom}, [2]string{top, fmt.Sprintf("b%d", (i+1)%600)})
+	}
+	got := orderLayers(ids, row, 101, edges)
+	if len(got[0]) != 600 || len(got[100]) != 600 {
+		t.Errorf("rows of %d and %d nodes, want 600 each", len(got[0]), len(got[100]))
+	}
+}
