@@ -52,7 +52,9 @@
 //     graph opens without labels and shows them once zoomed in (roam) past
 //     that point; hover shows any node's label. Overlapping labels are
 //     hidden (labelLayout hideOverlap). Force layouts label every node up
-//     to 150 nodes, on hover beyond. Edge labels when any edge has one.
+//     to 150 nodes, on hover beyond. Edge labels when any edge has one
+//     (in tree and DAG layouts with the node labels, up to 80 edges; the
+//     tooltip names any edge).
 //   - Heatmap: Values[y][x] as cells on category axes X (bottom) and Y
 //     (first row on top), a continuous visual map from the min to the max
 //     finite value, values written in the cells up to 400 cells, tooltip

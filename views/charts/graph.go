@@ -25,8 +25,13 @@ const (
 	// aspect ratio) still fills the height.
 	graphAssumedWidthPx = 1000
 	// GraphLabelsUpTo is the node count up to which every node label is
-	// drawn; larger graphs show labels on hover only.
+	// drawn in a force layout; larger graphs show labels on hover only.
 	GraphLabelsUpTo = 150
+	// GraphEdgeLabelsUpTo is the edge count up to which a tree or DAG
+	// layout shows its edge labels (with the node labels, once they fit);
+	// a larger graph names an edge in its tooltip only (ECharts does not
+	// keep edge labels apart while zooming).
+	GraphEdgeLabelsUpTo = 80
 )
 
 // Edge colours by Kind.
@@ -153,13 +158,17 @@ func GraphOption(g solvers.Graph) ([]byte, error) {
 	if fixed {
 		// The init script shows the labels once neighbours in a row are
 		// far enough apart on screen for them (graphInit), hover always.
-		ext.top = map[string]any{metaKey: map[string]any{"init": graphInit, "nodePx": nodePx, "edgeLabels": labels}}
+		ext.top = map[string]any{metaKey: map[string]any{"init": graphInit, "nodePx": nodePx,
+			"edgeLabels": labels && len(links) <= GraphEdgeLabelsUpTo}}
+		// Symbols keep their size when zoomed in (ECharts grows them by
+		// default), so zooming makes room for the labels between them.
+		ext.series[0]["nodeScaleRatio"] = 0
 	}
 	return optionJSON(c, ext)
 }
 
-// graphInit runs once the graph is drawn (tree and DAG layouts): node and
-// edge labels are shown only while neighbours in a row are at least the
+// graphInit runs once the graph is drawn (tree and DAG layouts): node
+// labels (and edge labels, up to GraphEdgeLabelsUpTo edges) are shown only while neighbours in a row are at least the
 // width of most labels apart on screen (the 80th percentile of the label
 // widths, plus the symbol), so a large graph opens without a smear of
 // labels and shows them once zoomed in (roam) far enough; below that a

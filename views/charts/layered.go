@@ -1,6 +1,9 @@
 package charts
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // Layered ordering of a DAG or tree drawing: the crossing-reduction phase
 // of the method of Sugiyama, Tagawa and Toda ("Methods for visual
@@ -12,8 +15,9 @@ import "sort"
 // position) of its neighbours in the layer just swept, and the order with
 // the fewest crossings seen after any sweep is kept. Crossings between two layers are
 // counted as inversions (Barth, Jünger and Mutzel, "Simple and efficient
-// bilayer cross counting", JGAA 8(2), 2004: sort the edges by their upper
-// end, count the inversions of their lower ends with a Fenwick tree).
+// bilayer cross counting", JGAA 8(2), 2004: the edges in the order of
+// their upper ends, count the inversions of their lower ends with a
+// Fenwick tree).
 
 // Limits of the ordering, so a large graph costs little.
 const (
@@ -36,6 +40,8 @@ type layered struct {
 	layerOf  []int
 	layers   [][]int
 	up, down [][]int
+	pos      []int     // each vertex's index in its layer
+	key      []float64 // scratch: barycentres
 }
 
 // orderLayers returns the nodes of each row (rows in the order of
@@ -88,6 +94,13 @@ func orderLayers(ids []string, row map[string]int, rows int, edges [][2]string) 
 		lg.link(prev, b)
 	}
 
+	lg.pos = make([]int, len(lg.layerOf))
+	lg.key = make([]float64, len(lg.layerOf))
+	for _, layer := range lg.layers {
+		for i, v := range layer {
+			lg.pos[v] = i
+		}
+	}
 	best := lg.snapshot()
 	bestCross := lg.crossings()
 	stale := 0
@@ -138,78 +151,62 @@ func (lg *layered) snapshot() [][]int {
 	return s
 }
 
-// positions is each vertex's index in its layer.
-func (lg *layered) positions() []int {
-	pos := make([]int, len(lg.layerOf))
-	for _, layer := range lg.layers {
-		for i, v := range layer {
-			pos[v] = i
-		}
-	}
-	return pos
-}
-
 // sortByBarycentre orders layer l by the mean position of each vertex's
 // neighbours in adj (up: the layer above, down: below); a vertex without
 // such neighbours keeps its position as its key. The sort is stable.
 func (lg *layered) sortByBarycentre(l int, adj [][]int) {
-	pos := lg.positions()
 	layer := lg.layers[l]
-	key := make(map[int]float64, len(layer))
 	for i, v := range layer {
 		if len(adj[v]) == 0 {
-			key[v] = float64(i)
+			lg.key[v] = float64(i)
 			continue
 		}
 		sum := 0
 		for _, u := range adj[v] {
-			sum += pos[u]
+			sum += lg.pos[u]
 		}
-		key[v] = float64(sum) / float64(len(adj[v]))
+		lg.key[v] = float64(sum) / float64(len(adj[v]))
 	}
-	sort.SliceStable(layer, func(i, j int) bool { return key[layer[i]] < key[layer[j]] })
+	slices.SortStableFunc(layer, func(a, b int) int { return cmp.Compare(lg.key[a], lg.key[b]) })
+	for i, v := range layer {
+		lg.pos[v] = i
+	}
 }
 
-// crossings counts the edge crossings between every two adjacent layers.
+// crossings counts the edge crossings between every two adjacent layers
+// (Barth et al.: the edges in the order of their upper ends, each upper
+// end's edges by lower end, the crossings are the inversions of the lower
+// ends, counted with a Fenwick tree; edges sharing an end never cross).
 func (lg *layered) crossings() int {
-	pos := lg.positions()
 	total := 0
+	var tree, lower []int
 	for l := 0; l+1 < len(lg.layers); l++ {
-		var ends [][2]int
+		width := len(lg.layers[l+1])
+		tree = slices.Grow(tree[:0], width+1)[:width+1]
+		clear(tree)
+		seen := 0
 		for _, v := range lg.layers[l] {
+			lower = lower[:0]
 			for _, w := range lg.down[v] {
 				if lg.layerOf[w] == l+1 { // without dummies, long edges are not counted
-					ends = append(ends, [2]int{pos[v], pos[w]})
+					lower = append(lower, lg.pos[w])
 				}
 			}
+			slices.Sort(lower)
+			for _, p := range lower {
+				atMost := 0 // edges seen whose lower end is at or left of p
+				for i := p + 1; i > 0; i -= i & -i {
+					atMost += tree[i]
+				}
+				total += seen - atMost
+			}
+			for _, p := range lower {
+				for i := p + 1; i <= width; i += i & -i {
+					tree[i]++
+				}
+				seen++
+			}
 		}
-		total += inversions(ends, len(lg.layers[l+1]))
 	}
 	return total
-}
-
-// inversions counts the pairs of edges (upper, lower) that cross: sorted
-// by upper end then lower end, a pair crosses when the later edge's lower
-// end is left of the earlier's. width bounds the lower ends.
-func inversions(ends [][2]int, width int) int {
-	sort.Slice(ends, func(i, j int) bool {
-		if ends[i][0] != ends[j][0] {
-			return ends[i][0] < ends[j][0]
-		}
-		return ends[i][1] < ends[j][1]
-	})
-	tree := make([]int, width+1) // Fenwick tree over lower positions
-	n, seen := 0, 0
-	for _, e := range ends {
-		atMost := 0 // edges seen whose lower end is at or left of e's
-		for i := e[1] + 1; i > 0; i -= i & -i {
-			atMost += tree[i]
-		}
-		n += seen - atMost
-		seen++
-		for i := e[1] + 1; i <= width; i += i & -i {
-			tree[i]++
-		}
-	}
-	return n
 }

@@ -8,25 +8,46 @@ import (
 	"schedlab/solvers"
 )
 
-func TestInversionsCountCrossingsLikeBruteForce(t *testing.T) {
+func TestCrossingsCountLikeBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	for trial := 0; trial < 200; trial++ {
-		width := 1 + rng.Intn(8)
-		ends := make([][2]int, rng.Intn(15))
-		for i := range ends {
-			ends[i] = [2]int{rng.Intn(8), rng.Intn(width)}
+	for trial := 0; trial < 300; trial++ {
+		top, bottom := 1+rng.Intn(8), 1+rng.Intn(8)
+		lg := layered{n: top + bottom, layers: make([][]int, 2)}
+		for v := 0; v < top+bottom; v++ {
+			l := 0
+			if v >= top {
+				l = 1
+			}
+			lg.layerOf = append(lg.layerOf, l)
+			lg.layers[l] = append(lg.layers[l], v)
+		}
+		lg.up, lg.down = make([][]int, lg.n), make([][]int, lg.n)
+		var ends [][2]int
+		for k := rng.Intn(20); k > 0; k-- {
+			a, b := rng.Intn(top), rng.Intn(bottom)
+			lg.link(a, top+b)
+			ends = append(ends, [2]int{a, b})
+		}
+		// A random order of each layer.
+		lg.pos = make([]int, lg.n)
+		for _, layer := range lg.layers {
+			rng.Shuffle(len(layer), func(i, j int) { layer[i], layer[j] = layer[j], layer[i] })
+			for i, v := range layer {
+				lg.pos[v] = i
+			}
 		}
 		want := 0
-		for i := range ends {
-			for j := i + 1; j < len(ends); j++ {
-				a, b := ends[i], ends[j]
-				if (a[0] < b[0] && a[1] > b[1]) || (a[0] > b[0] && a[1] < b[1]) {
+		for i, e := range ends {
+			for _, f := range ends[i+1:] {
+				a := lg.pos[e[0]] - lg.pos[f[0]]
+				b := lg.pos[top+e[1]] - lg.pos[top+f[1]]
+				if (a < 0 && b > 0) || (a > 0 && b < 0) {
 					want++
 				}
 			}
 		}
-		if got := inversions(append([][2]int(nil), ends...), width); got != want {
-			t.Fatalf("inversions(%v) = %d, want %d", ends, got, want)
+		if got := lg.crossings(); got != want {
+			t.Fatalf("crossings of %v in order %v = %d, want %d", ends, lg.layers, got, want)
 		}
 	}
 }
@@ -165,5 +186,27 @@ func TestOrderLayersWithoutDummiesStillPlacesEveryNode(t *testing.T) {
 	got := orderLayers(ids, row, 101, edges)
 	if len(got[0]) != 600 || len(got[100]) != 600 {
 		t.Errorf("rows of %d and %d nodes, want 600 each", len(got[0]), len(got[100]))
+	}
+}
+
+// BenchmarkGraphOptionAtDisplayBudget: a DAG at the critical family's
+// drawing budget (2000 tasks, 20000 edges, 40 levels, edges spanning up to
+// two levels), laid out and turned into an option.
+func BenchmarkGraphOptionAtDisplayBudget(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	g := solvers.Graph{Title: "budget", Layout: "dag"}
+	for i := 0; i < 2000; i++ {
+		g.Nodes = append(g.Nodes, solvers.GraphNode{ID: fmt.Sprint(i), Level: i / 50})
+	}
+	for k := 0; k < 20000; k++ {
+		c := 50 + rng.Intn(1950)
+		lo := max(0, (c/50-2)*50)
+		g.Edges = append(g.Edges, solvers.GraphEdge{Source: fmt.Sprint(lo + rng.Intn(c/50*50-lo)), Target: fmt.Sprint(c)})
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := GraphOption(g); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
