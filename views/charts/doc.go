@@ -34,7 +34,8 @@
 //     are more than 20 lanes, initially showing the lanes that fit. Height:
 //     120 px + 24 px per lane, between 200 and 900 px.
 //   - Graph: an ECharts graph series. Layout "tree" and "dag": positions
-//     computed here (layered.go), one row per Level (90 px apart, more for
+//     computed here (layered.go), one row per Level (or, for a DAG given
+//     without levels, per longest path from a source) (90 px apart, more for
 //     wide shallow graphs so they fill the height), 70 px between nodes,
 //     each row ordered to reduce edge crossings by the layered method of
 //     Sugiyama, Tagawa and Toda (1981): edges spanning rows get a dummy

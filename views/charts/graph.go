@@ -82,8 +82,8 @@ func GraphHeight(g solvers.Graph) int {
 		return clampInt(240+4*len(g.Nodes), GraphMinHeight, 600)
 	}
 	levels := map[int]bool{}
-	for _, n := range g.Nodes {
-		levels[n.Level] = true
+	for _, l := range nodeLevels(g) {
+		levels[l] = true
 	}
 	return clampInt(80+GraphLevelPx*len(levels), GraphMinHeight, GraphMaxHeight)
 }
@@ -285,7 +285,8 @@ func graphLinks(g solvers.Graph, ids map[string]bool) (links []graphLink, labels
 	return links, labels
 }
 
-// levelLayout places nodes in rows by Level (row order: ascending Level),
+// levelLayout places nodes in rows by Level (row order: ascending Level;
+// see nodeLevels for a DAG without levels),
 // each row ordered to reduce edge crossings (orderLayers: the layered
 // method of Sugiyama et al. 1981, long edges through dummy nodes, down and
 // up barycentre sweeps, the order with the fewest crossings kept) and
@@ -357,13 +358,14 @@ type rows struct {
 }
 
 func levelRows(g solvers.Graph) rows {
+	lv := nodeLevels(g)
 	r := rows{byLevel: map[int][]string{}, order: map[string]int{}, parents: map[string][]string{}}
 	for i, n := range g.Nodes {
 		if _, dup := r.order[n.ID]; dup {
 			continue
 		}
 		r.order[n.ID] = i
-		r.byLevel[n.Level] = append(r.byLevel[n.Level], n.ID)
+		r.byLevel[lv[n.ID]] = append(r.byLevel[lv[n.ID]], n.ID)
 	}
 	level := map[string]int{}
 	for l, ids := range r.byLevel {
@@ -388,6 +390,59 @@ func levelRows(g solvers.Graph) rows {
 		}
 	}
 	return r
+}
+
+// nodeLevels is each node's row: its Level, or, when every node has the
+// same Level but edges join them (a DAG given without levels), the length
+// of the longest path from a source to it over the edges other than back
+// edges (Kahn's topological order; nodes on a cycle stay at the level of
+// the predecessors placed before it).
+func nodeLevels(g solvers.Graph) map[string]int {
+	lv := make(map[string]int, len(g.Nodes))
+	same := true
+	for _, n := range g.Nodes {
+		if _, dup := lv[n.ID]; dup {
+			continue
+		}
+		lv[n.ID] = n.Level
+		same = same && n.Level == g.Nodes[0].Level
+	}
+	if !same {
+		return lv
+	}
+	indeg := make(map[string]int, len(lv))
+	succ := map[string][]string{}
+	for _, e := range g.Edges {
+		_, oks := lv[e.Source]
+		_, okt := lv[e.Target]
+		if !oks || !okt || e.Kind == "back" || e.Source == e.Target {
+			continue
+		}
+		succ[e.Source] = append(succ[e.Source], e.Target)
+		indeg[e.Target]++
+	}
+	if len(succ) == 0 {
+		return lv
+	}
+	var queue []string
+	seen := map[string]bool{}
+	for _, n := range g.Nodes {
+		if !seen[n.ID] && indeg[n.ID] == 0 {
+			queue = append(queue, n.ID)
+		}
+		seen[n.ID] = true
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, w := range succ[v] {
+			lv[w] = max(lv[w], lv[v]+1)
+			if indeg[w]--; indeg[w] == 0 {
+				queue = append(queue, w)
+			}
+		}
+	}
+	return lv
 }
 
 // levelSpacing is the distance between rows (GraphLevelPx, more when the

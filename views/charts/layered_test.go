@@ -210,3 +210,35 @@ func BenchmarkGraphOptionAtDisplayBudget(b *testing.B) {
 		}
 	}
 }
+
+func TestDAGWithoutLevelsIsLayeredByLongestPath(t *testing.T) {
+	g := solvers.Graph{Title: "no levels", Layout: "dag",
+		Nodes: []solvers.GraphNode{{ID: "c"}, {ID: "b"}, {ID: "a"}, {ID: "d"}, {ID: "x"}, {ID: "y"}},
+		Edges: []solvers.GraphEdge{{Source: "a", Target: "b"}, {Source: "b", Target: "c"}, {Source: "a", Target: "c"},
+			{Source: "c", Target: "a", Kind: "back"}, // ignored
+			{Source: "x", Target: "y"}, {Source: "y", Target: "x"}}, // a cycle: no order, no hang
+	}
+	lv := nodeLevels(g)
+	if lv["a"] != 0 || lv["b"] != 1 || lv["c"] != 2 || lv["d"] != 0 {
+		t.Errorf("levels %v, want a 0, b 1, c 2 (longest path), d 0", lv)
+	}
+	pos := levelLayout(g)
+	if !(pos["a"][1] < pos["b"][1] && pos["b"][1] < pos["c"][1]) {
+		t.Errorf("rows not by longest path: %v", pos)
+	}
+	chain := solvers.Graph{Layout: "dag"}
+	for i := 0; i < 6; i++ {
+		chain.Nodes = append(chain.Nodes, solvers.GraphNode{ID: fmt.Sprint(i)})
+		if i > 0 {
+			chain.Edges = append(chain.Edges, solvers.GraphEdge{Source: fmt.Sprint(i - 1), Target: fmt.Sprint(i)})
+		}
+	}
+	if h := GraphHeight(chain); h != 80+6*GraphLevelPx {
+		t.Errorf("a 6-node chain without levels is %d px high, want %d (6 rows)", h, 80+6*GraphLevelPx)
+	}
+	// Given levels are kept as they are.
+	g.Nodes[0].Level = 5
+	if lv := nodeLevels(g); lv["c"] != 5 || lv["b"] != 0 {
+		t.Errorf("levels %v, want the given ones", lv)
+	}
+}
