@@ -215,7 +215,7 @@ func TestDAGWithoutLevelsIsLayeredByLongestPath(t *testing.T) {
 	g := solvers.Graph{Title: "no levels", Layout: "dag",
 		Nodes: []solvers.GraphNode{{ID: "c"}, {ID: "b"}, {ID: "a"}, {ID: "d"}, {ID: "x"}, {ID: "y"}},
 		Edges: []solvers.GraphEdge{{Source: "a", Target: "b"}, {Source: "b", Target: "c"}, {Source: "a", Target: "c"},
-			{Source: "c", Target: "a", Kind: "back"}, // ignored
+			{Source: "c", Target: "a", Kind: "back"},                // ignored
 			{Source: "x", Target: "y"}, {Source: "y", Target: "x"}}, // a cycle: no order, no hang
 	}
 	lv := nodeLevels(g)
