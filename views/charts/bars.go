@@ -83,7 +83,7 @@ func BarsOption(m MetricBars) ([]byte, error) {
 		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: barTooltip}),
 		gecharts.WithToolboxOpts(toolbox(m.Metric, false)),
-		gecharts.WithGridOpts(opts.Grid{Left: "8", Right: "16", Top: "40", Bottom: "8", ContainLabel: opts.Bool(true)}),
+		gecharts.WithGridOpts(opts.Grid{Left: "8", Right: "16", Top: "60", Bottom: "8", ContainLabel: opts.Bool(true)}), // room above the tallest bar for "best" and its value, below the toolbox
 		gecharts.WithXAxisOpts(opts.XAxis{Type: "category", Data: m.Labels,
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0", Width: 90, Overflow: "truncate"}}),
 		gecharts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, Scale: opts.Bool(false)}),
