@@ -120,7 +120,15 @@ func TestBrowserLabelsAndRunFilters(t *testing.T) {
 			}
 		}
 	}
-	order, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid=runs-table] tbody tr')).map(r => r.textContent)`))
+	// The click submits the filter form: WaitVisible may have seen the
+	// table of the page before, so wait for the sorted page's rows.
+	var order []string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		order, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`document.readyState === 'complete' && location.search.includes('sort=metric-desc') ? Array.from(document.querySelectorAll('[data-testid=runs-table] tbody tr')).map(r => r.textContent) : []`))
+		if err == nil && len(order) == 3 {
+			break
+		}
+	}
 	if err != nil || len(order) != 3 {
 		t.Fatalf("sorted list %q (%v)", order, err)
 	}

@@ -166,9 +166,14 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 	} else if len(workloads) > 1 {
 		p.Notes = append(p.Notes, "These runs are on different workloads: a better value may come from an easier workload, not a better method.")
 	}
+	short := shortLabels(runs, p.Labels)
 	for k := range p.Metrics {
-		if p.Ranked && p.Metrics[k].Kind == solvers.KindResult {
-			markBest(&p.Metrics[k])
+		m := &p.Metrics[k]
+		if p.Ranked && m.Kind == solvers.KindResult {
+			markBest(m)
+			if m.Better == solvers.Higher || m.Better == solvers.Lower {
+				p.Bars = append(p.Bars, charts.MetricBars{Metric: m.Name, Unit: m.Unit, Better: m.Better, Labels: short, Values: m.Values, Best: m.Best})
+			}
 		}
 	}
 
@@ -178,7 +183,6 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 	if differ {
 		p.Notes = append(p.Notes, "These runs' times are in different frames (units or origins): their charts show the raw numbers of each run.")
 	}
-	short := shortLabels(runs, p.Labels)
 	var plotTitles, ganttTitles []string
 	plots := map[string][]int{}
 	gantts := map[string][]int{}

@@ -106,3 +106,31 @@ func TestJoinRanksOnlyResultsOfOneFamily(t *testing.T) {
 		t.Errorf("two workloads: ranked %v, notes %q", p.Ranked, p.Notes)
 	}
 }
+
+func TestJoinDrawsOneBarChartPerRankedMetric(t *testing.T) {
+	rep := func(makespan, util, wall float64) *solvers.Report {
+		return &solvers.Report{Metrics: []solvers.Metric{
+			{Name: "makespan", Value: makespan, Unit: "s", Better: solvers.Lower},
+			{Name: "utilization", Value: util, Better: solvers.Higher},
+			{Name: "wall_ms", Value: wall, Better: solvers.Lower, Kind: solvers.KindCost},
+			{Name: "tasks", Value: 100, Kind: solvers.KindInfo},
+		}}
+	}
+	same := []store.Run{{ID: "a", Strategy: "critical", Variant: "heft", Kind: store.KindRun, WorkloadID: "w"},
+		{ID: "b", Strategy: "critical", Variant: "list", Kind: store.KindRun, WorkloadID: "w"}}
+	p := Join(same, []*solvers.Report{rep(10, 0.5, 3), rep(12, 0.7, 1)})
+	if len(p.Bars) != 2 || p.Bars[0].Metric != "makespan" || p.Bars[1].Metric != "utilization" {
+		t.Fatalf("bars = %+v, want makespan and utilization (the ranked results), not wall_ms or tasks", p.Bars)
+	}
+	b := p.Bars[0]
+	if b.Unit != "s" || b.Better != solvers.Lower || len(b.Labels) != 2 || b.Labels[0] != "heft" || *b.Values[1] != 12 || !b.Best[0] || b.Best[1] {
+		t.Errorf("makespan bars = %+v: want unit s, lower, labels by variant, heft best", b)
+	}
+	if u := p.Bars[1]; !u.Best[1] || u.Best[0] {
+		t.Errorf("utilization bars best = %v, want list's (higher is better)", u.Best)
+	}
+	mixed := []store.Run{{ID: "a", Strategy: "eapm", WorkloadID: "w1"}, {ID: "b", Strategy: "dcop", WorkloadID: "w2"}}
+	if p := Join(mixed, []*solvers.Report{rep(10, 0.5, 3), rep(12, 0.7, 1)}); len(p.Bars) != 0 {
+		t.Errorf("two families: %d bar charts, want none (nothing is ranked)", len(p.Bars))
+	}
+}

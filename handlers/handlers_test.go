@@ -531,6 +531,23 @@ func TestComparePageMarksBestAndOverlaysPlots(t *testing.T) {
 		panels.Find(`[data-testid=gantt-panel-run]`).Length() != 2 {
 		t.Errorf("%d Gantt groups with %d panels, want one group with a panel per run", panels.Length(), panels.Find(`[data-kind=gantt]`).Length())
 	}
+	if panels.Find(`[data-testid=highlight-moved]`).Length() != 1 || panels.Find(`[data-testid=moved-count]`).Length() != 1 {
+		t.Error("the Gantt panels lack the moved-bars toggle or the second panel's count of moved bars")
+	}
+	// One bar chart per ranked metric (results with a direction).
+	ranked := 0
+	doc.Find(`[data-testid=compare-metrics] tbody tr[data-metric]`).Each(func(_ int, tr *goquery.Selection) {
+		first := tr.Find("td").First().Text()
+		if tr.Find(`[data-testid=metric-kind]`).Length() == 0 && strings.ContainsAny(first, "↑↓") {
+			ranked++
+		}
+	})
+	if bars := doc.Find(`[data-testid=metric-bar] [data-kind=bars]`).Length(); ranked == 0 || bars != ranked {
+		t.Errorf("%d metric bar charts, want one per ranked metric (%d)", bars, ranked)
+	}
+	if doc.Find(`[data-testid=metric-bar][data-metric=objective]`).Length() != 1 {
+		t.Error("no bar chart for the objective")
+	}
 }
 
 func TestReproduceRunsTheSeedExperimentAndShowsItOnItsCard(t *testing.T) {

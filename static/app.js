@@ -77,7 +77,22 @@
     });
   }
 
+  // On the compare page, a toggle marks each Gantt panel of its group with
+  // data-highlight="moved" (the chart's renderItem then outlines the bars
+  // that moved against the first panel and fades the others) and redraws.
+  function highlightMoved(box) {
+    var group = box.closest(".gantt-panels");
+    box.addEventListener("change", function () {
+      group.querySelectorAll("[data-kind=gantt]").forEach(function (el) {
+        if (box.checked) { el.setAttribute("data-highlight", "moved"); } else { el.removeAttribute("data-highlight"); }
+        var c = window.echarts && echarts.getInstanceByDom(el);
+        if (c) { c.setOption({series: [{data: c.getOption().series[0].data}]}); }
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-testid=highlight-moved]").forEach(highlightMoved);
     document.querySelectorAll("form[data-confirm]").forEach(confirmFirst);
     document.querySelectorAll("select[data-variant-select]").forEach(followVariant);
     document.querySelectorAll("[data-watch-run]").forEach(watchProgress);

@@ -119,7 +119,10 @@ type CompareProps struct {
 	// family); Notes say why not, or what else to keep in mind.
 	Ranked bool
 	Notes  []string
-	Plots  []solvers.Plot
+	// Bars is one bar chart per ranked metric (a result, runs of one
+	// family), drawn beside the table.
+	Bars  []charts.MetricBars
+	Plots []solvers.Plot
 	// Time is the one time frame the plots and Gantts are drawn in, when
 	// the runs share one (charts.JoinFrames); the page states it.
 	Time *solvers.TimeFrame

@@ -24,23 +24,41 @@
 //     two groups may share a colour). Kind "local" is grey (LocalGrey),
 //     "alt" outlined in the group colour with a transparent fill, drawn
 //     above the others, "reserved" translucent with a border, anything
-//     else filled. The label is drawn inside a bar wider than 28 px
-//     (truncated to fit). Tooltip: label, lane, start, end (in the unit),
-//     duration written for people ("11 h 47 min", solvers.HumanDuration's
-//     text, when the unit converts to seconds; else a count, "3 slots"),
-//     and group and kind when set. The axis is named TimeLabel when set. dataZoom on x: inside (drag pans, ctrl+wheel
+//     else filled. A bar's label is drawn inside it only when the bar is
+//     wider than the text (measured with echarts.format.getTextRect);
+//     the tooltip names every bar. Compare panels (GanttPanel) can
+//     outline the bars that moved against the first panel and fade the
+//     others. Tooltip: label, lane, start, end (in the unit), duration
+//     written for people ("11 h 47 min", solvers.HumanDuration's text,
+//     when the unit converts to seconds; else a count, "3 slots"), and
+//     group and kind when set. The axis is named TimeLabel when set.
+//     dataZoom on x: inside (drag pans, ctrl+wheel
 //     zooms, so the page still scrolls) and a slider; a y slider when there
 //     are more than 20 lanes, initially showing the lanes that fit. Height:
 //     120 px + 24 px per lane, between 200 and 900 px.
 //   - Graph: an ECharts graph series. Layout "tree" and "dag": positions
-//     computed here, one row per Level (90 px apart, more for wide shallow
-//     graphs so they fill the height), 70 px between nodes,
-//     each row ordered by the mean x of its parents (one barycentre sweep,
-//     back edges ignored) and centred; layout "force" otherwise. Edge kinds:
-//     "deleted" dashed grey, "back" red and curved (curveness 0.3), "tree"
-//     dark and thicker, "critical" orange and thickest (a critical path). Arrows at the target. Nodes coloured by Group with
-//     a legend when there are several groups; labels on every node up to
-//     150 nodes, on hover beyond. Edge labels when any edge has one.
+//     computed here (layered.go), one row per Level (or, for a DAG given
+//     without levels, per longest path from a source) (90 px apart, more for
+//     wide shallow graphs so they fill the height), 70 px between nodes,
+//     each row ordered to reduce edge crossings by the layered method of
+//     Sugiyama, Tagawa and Toda (1981): edges spanning rows get a dummy
+//     node per row crossed, rows are swept down and up ordering each by
+//     the barycentre of its neighbours, and the order with the fewest
+//     crossings (counted as inversions, Barth, Jünger and Mutzel 2004) is
+//     kept; rows centred. Layout "force" otherwise. Edge kinds: "deleted"
+//     dashed grey, "back" red and curved (curveness 0.3), "tree" dark and
+//     thicker, "critical" orange and thickest (a critical path); the nodes
+//     a critical edge joins are larger, ringed orange, and always
+//     labelled. Arrows at the target. Nodes coloured by Group with a
+//     legend when there are several groups. Labels (on a translucent white
+//     box) of tree and DAG layouts show only while neighbours in a row are
+//     at least as far apart on screen as most labels are wide: a large
+//     graph opens without labels and shows them once zoomed in (roam) past
+//     that point; hover shows any node's label. Overlapping labels are
+//     hidden (labelLayout hideOverlap). Force layouts label every node up
+//     to 150 nodes, on hover beyond. Edge labels when any edge has one
+//     (in tree and DAG layouts with the node labels, up to 80 edges; the
+//     tooltip names any edge).
 //   - Heatmap: Values[y][x] as cells on category axes X (bottom) and Y
 //     (first row on top), a continuous visual map from the min to the max
 //     finite value, values written in the cells up to 400 cells, tooltip
@@ -121,7 +139,10 @@
 // MergePlots overlays one plot title across runs; AlignGantts lines up the
 // runs' Gantts of one title as panels on the same lanes and time span, each
 // bar keeping its group so a job has one colour in every panel (drawn with
-// GanttSpan). Both are pure.
+// GanttPanel), and marks the bars that moved: those with no bar of the same
+// job (label, else group) at the same lane, start and end in the first
+// panel. Bars draws one compared metric as a bar chart, one bar per run,
+// the best marked. All are pure.
 //
 // # Limits
 //

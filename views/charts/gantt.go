@@ -73,6 +73,9 @@ type GanttMeta struct {
 	// Sec is how many seconds one Unit is (0: the unit does not convert,
 	// as slots): the tooltip writes durations for people from it.
 	Sec float64 `json:"sec"`
+	// Moved[i] is 1 when data row i moved against the compare page's
+	// first panel (GanttPanel), else 0; nil outside compare panels.
+	Moved []int8 `json:"moved,omitempty"`
 }
 
 // GroupColour returns the palette index of a group.
@@ -105,7 +108,11 @@ func GanttHeight(lanes int) int {
 
 // ganttRenderItem draws one bar: a rect from start to end on its lane, 70%
 // of the lane high, clipped to the grid with clipRectByRect, styled by kind,
-// with the label inside when the bar is wide enough.
+// with its label inside only when the bar is wider than the label's text
+// (measured once per label in the label font, echarts.format.getTextRect);
+// a narrower bar names its job in the tooltip only. On a compare panel whose element has
+// data-highlight="moved", bars that moved against the first panel
+// (M.moved) get a dark outline and stay opaque, the others fade.
 var ganttRenderItem = jsFunc(`function (params, api) {
   var lane = api.value(0);
   var a = api.coord([api.value(1), lane]);
@@ -123,13 +130,24 @@ var ganttRenderItem = jsFunc(`function (params, api) {
   if (kind === 1) { ink = "#222"; }
   else if (kind === 2) { style = {fill: "rgba(0,0,0,0)", stroke: color, lineWidth: 1.5}; ink = color; }
   else if (kind === 3) { style = {fill: color, opacity: 0.45, stroke: color, lineWidth: 1}; ink = "#222"; }
-  var el = {type: "rect", shape: rect, style: style, z2: kind === 2 ? 2 : 1};
-  var label = M.labels[api.value(5)];
-  if (label && rect.width > 28 && h >= 10) {
-    el.textContent = {style: {text: label, fill: ink, fontSize: 11, width: rect.width - 6, overflow: "truncate"}};
-    el.textConfig = {position: "inside"};
+  var z2 = kind === 2 ? 2 : 1;
+  if (M.moved && el.getAttribute && el.getAttribute("data-highlight") === "moved") {
+    if (M.moved[params.dataIndex]) { style.stroke = "#111"; style.lineWidth = 2; style.opacity = 1; z2 = 3; }
+    else { style.opacity = 0.18; ink = "rgba(0,0,0,0)"; }
   }
-  return el;
+  var e = {type: "rect", shape: rect, style: style, z2: z2};
+  var li = api.value(5);
+  var label = M.labels[li];
+  if (label && h >= 10) {
+    M.textWidth = M.textWidth || {};
+    var tw = M.textWidth[li];
+    if (tw === undefined) { tw = M.textWidth[li] = echarts.format.getTextRect(label, "11px sans-serif").width; }
+    if (rect.width >= tw + 6) {
+      e.textContent = {style: {text: label, fill: ink, fontSize: 11, fontFamily: "sans-serif"}};
+      e.textConfig = {position: "inside"};
+    }
+  }
+  return e;
 }`)
 
 // ganttTimeLabel rounds time axis labels to 2 decimals with thousands
@@ -196,10 +214,31 @@ func Gantt(g solvers.Gantt) templ.Component {
 	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return GanttOption(g) })
 }
 
+// GanttPanel is GanttSpan for a compare panel: moved[j] says whether bar
+// j of g moved against the first panel (Aligned.Moved); the chart
+// highlights those when its element's data-highlight is "moved".
+func GanttPanel(g solvers.Gantt, from, to float64, moved []bool) templ.Component {
+	var flags []int8
+	if moved != nil {
+		flags = make([]int8, 0, len(g.Bars))
+		for j, b := range g.Bars {
+			if !drawable(b, len(g.Lanes)) {
+				continue
+			}
+			var f int8
+			if j < len(moved) && moved[j] {
+				f = 1
+			}
+			flags = append(flags, f)
+		}
+	}
+	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return ganttOption(g, &[2]float64{from, to}, flags) })
+}
+
 // GanttSpan is Gantt on the time span [from, to] whatever its bars span,
 // so that panels of several runs share one time axis.
 func GanttSpan(g solvers.Gantt, from, to float64) templ.Component {
-	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return ganttOption(g, &[2]float64{from, to}) })
+	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return ganttOption(g, &[2]float64{from, to}, nil) })
 }
 
 // GanttOption returns the ECharts option of Gantt as JSON. The series data
@@ -208,11 +247,13 @@ func GanttSpan(g solvers.Gantt, from, to float64) templ.Component {
 // and the tooltip formatter are go-echarts FuncOpts strings. Bars on a lane
 // that does not exist, with non-finite times or ending before they start,
 // are skipped (Report.Validate rejects them anyway).
-func GanttOption(g solvers.Gantt) ([]byte, error) { return ganttOption(g, nil) }
+func GanttOption(g solvers.Gantt) ([]byte, error) { return ganttOption(g, nil, nil) }
 
-// ganttOption is GanttOption, on the time span span when it is set.
-func ganttOption(g solvers.Gantt, span *[2]float64) ([]byte, error) {
+// ganttOption is GanttOption, on the time span span when it is set, with
+// moved (one flag per drawable bar, see GanttMeta.Moved) when it is set.
+func ganttOption(g solvers.Gantt, span *[2]float64, moved []int8) ([]byte, error) {
 	d := ganttRows(g)
+	d.meta.Moved = moved
 	if span != nil && span[0] < span[1] {
 		d.lo, d.hi = span[0], span[1]
 	}
@@ -296,8 +337,7 @@ func ganttRows(g solvers.Gantt) ganttData {
 		return i
 	}
 	for _, b := range g.Bars {
-		if b.Lane < 0 || b.Lane >= len(g.Lanes) || math.IsNaN(b.Start) || math.IsInf(b.Start, 0) ||
-			math.IsNaN(b.End) || math.IsInf(b.End, 0) || b.End < b.Start {
+		if !drawable(b, len(g.Lanes)) {
 			continue
 		}
 		k := kindCode(b.Kind)
@@ -317,6 +357,13 @@ func ganttRows(g solvers.Gantt) ganttData {
 		d.lo, d.hi = math.Min(d.lo, b.Start), math.Max(d.hi, b.End)
 	}
 	return d
+}
+
+// drawable says whether a bar can be drawn on a Gantt of lanes lanes: on
+// a lane, with finite times, not ending before it starts.
+func drawable(b solvers.Bar, lanes int) bool {
+	return b.Lane >= 0 && b.Lane < lanes && !math.IsNaN(b.Start) && !math.IsInf(b.Start, 0) &&
+		!math.IsNaN(b.End) && !math.IsInf(b.End, 0) && b.End >= b.Start
 }
 
 // ganttTimeAxis is the time axis in the Gantt's unit, spanning its bars,

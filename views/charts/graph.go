@@ -25,8 +25,13 @@ const (
 	// aspect ratio) still fills the height.
 	graphAssumedWidthPx = 1000
 	// GraphLabelsUpTo is the node count up to which every node label is
-	// drawn; larger graphs show labels on hover only.
+	// drawn in a force layout; larger graphs show labels on hover only.
 	GraphLabelsUpTo = 150
+	// GraphEdgeLabelsUpTo is the edge count up to which a tree or DAG
+	// layout shows its edge labels (with the node labels, once they fit);
+	// a larger graph names an edge in its tooltip only (ECharts does not
+	// keep edge labels apart while zooming).
+	GraphEdgeLabelsUpTo = 80
 )
 
 // Edge colours by Kind.
@@ -42,7 +47,8 @@ const (
 // so labels need not be unique).
 type graphNode struct {
 	opts.GraphNode
-	ID string `json:"id"`
+	ID    string         `json:"id"`
+	Label map[string]any `json:"label,omitempty"` // a node's own label style (critical nodes)
 }
 
 // graphLink is go-echarts' GraphLink plus the edge label text, read by the
@@ -76,8 +82,8 @@ func GraphHeight(g solvers.Graph) int {
 		return clampInt(240+4*len(g.Nodes), GraphMinHeight, 600)
 	}
 	levels := map[int]bool{}
-	for _, n := range g.Nodes {
-		levels[n.Level] = true
+	for _, l := range nodeLevels(g) {
+		levels[l] = true
 	}
 	return clampInt(80+GraphLevelPx*len(levels), GraphMinHeight, GraphMaxHeight)
 }
@@ -99,10 +105,12 @@ func Graph(g solvers.Graph) templ.Component {
 func GraphOption(g solvers.Graph) ([]byte, error) {
 	fixed := g.Layout == "tree" || g.Layout == "dag"
 	var pos map[string][2]float32
+	var nodePx float32
 	if fixed {
-		pos = levelLayout(g)
+		pos, nodePx = levelLayoutSpacing(g)
 	}
 	cats, nodes, ids := graphNodes(g, pos)
+	emphasiseCritical(g, nodes)
 	links, labels := graphLinks(g, ids)
 	layout := "force"
 	if fixed {
@@ -135,7 +143,8 @@ func GraphOption(g solvers.Graph) ([]byte, error) {
 	)
 	c.AddSeries(g.Title, nil, nil,
 		gecharts.WithGraphChartOpts(gc),
-		gecharts.WithLabelOpts(opts.Label{Show: opts.Bool(len(nodes) <= GraphLabelsUpTo), Position: "right", FontSize: 11}),
+		gecharts.WithLabelOpts(opts.Label{Show: opts.Bool(len(nodes) <= GraphLabelsUpTo), Position: "right", FontSize: 11,
+			BackgroundColor: "rgba(255,255,255,0.8)", BorderRadius: 2}),
 		gecharts.WithEmphasisOpts(opts.Emphasis{Focus: "adjacency", Label: &opts.Label{Show: opts.Bool(true)}}),
 		gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
 			s.Data = nodes
@@ -145,7 +154,69 @@ func GraphOption(g solvers.Graph) ([]byte, error) {
 	// Labels that would overlap another are hidden (ECharts' labelLayout):
 	// a 100-task workflow shows the labels that fit instead of a smear,
 	// zooming in (roam) brings the others back, hovering shows any.
-	return optionJSON(c, &extender{series: []map[string]any{{"labelLayout": map[string]any{"hideOverlap": true}}}})
+	ext := &extender{series: []map[string]any{{"labelLayout": map[string]any{"hideOverlap": true}}}}
+	if fixed {
+		// The init script shows the labels once neighbours in a row are
+		// far enough apart on screen for them (graphInit), hover always.
+		ext.top = map[string]any{metaKey: map[string]any{"init": graphInit, "nodePx": nodePx,
+			"edgeLabels": labels && len(links) <= GraphEdgeLabelsUpTo}}
+		// Symbols keep their size when zoomed in (ECharts grows them by
+		// default), so zooming makes room for the labels between them.
+		ext.series[0]["nodeScaleRatio"] = 0
+	}
+	return optionJSON(c, ext)
+}
+
+// graphInit runs once the graph is drawn (tree and DAG layouts): node
+// labels (and edge labels, up to GraphEdgeLabelsUpTo edges) are shown only while neighbours in a row are at least the
+// width of most labels apart on screen (the 80th percentile of the label
+// widths, plus the symbol), so a large graph opens without a smear of
+// labels and shows them once zoomed in (roam) far enough; below that a
+// node's label shows on hover, and the critical path's labels always.
+// The element's data-labels says which: "shown" or "hover".
+var graphInit = jsFunc(`function (c) {
+  var data = c.getOption().series[0].data || [];
+  var widths = data.map(function (d) { return echarts.format.getTextRect(String(d.name || ""), "11px sans-serif").width; });
+  widths.sort(function (a, b) { return a - b; });
+  var need = (widths.length ? widths[Math.floor(0.8 * (widths.length - 1))] : 0) + 24;
+  var shown = null;
+  var update = function () {
+    var a = c.convertToPixel({seriesIndex: 0}, [0, 0]);
+    var b = c.convertToPixel({seriesIndex: 0}, [M.nodePx, 0]);
+    if (!a || !b) { return; }
+    var on = Math.abs(b[0] - a[0]) >= need;
+    if (on === shown) { return; }
+    shown = on;
+    if (el.setAttribute) { el.setAttribute("data-labels", on ? "shown" : "hover"); }
+    c.setOption({series: [{label: {show: on}, edgeLabel: {show: on && M.edgeLabels}}]});
+  };
+  update();
+  c.on("graphroam", update);
+  c.on("finished", update);
+}`)
+
+// Critical-path nodes (the ends of "critical" edges) are drawn larger,
+// ringed in EdgeCriticalColour, with their label always shown.
+const graphCriticalSymbol = 20
+
+// emphasiseCritical styles the nodes that end a "critical" edge.
+func emphasiseCritical(g solvers.Graph, nodes []graphNode) {
+	crit := map[string]bool{}
+	for _, e := range g.Edges {
+		if e.Kind == "critical" {
+			crit[e.Source], crit[e.Target] = true, true
+		}
+	}
+	if len(crit) == 0 {
+		return
+	}
+	for i := range nodes {
+		if crit[nodes[i].ID] {
+			nodes[i].SymbolSize = graphCriticalSymbol
+			nodes[i].ItemStyle = &opts.ItemStyle{BorderColor: EdgeCriticalColour, BorderWidth: 3}
+			nodes[i].Label = map[string]any{"show": true, "fontWeight": "bold"}
+		}
+	}
 }
 
 // graphNodes are the node categories (one per Group) and the nodes (the
@@ -214,43 +285,64 @@ func graphLinks(g solvers.Graph, ids map[string]bool) (links []graphLink, labels
 	return links, labels
 }
 
-// levelLayout places nodes in rows by Level (row order: ascending Level)
-// and, within a row, by the mean x of already-placed neighbours in the row
-// above (ties by input order), centred on the widest row. Rows are
-// GraphLevelPx apart, more when the layout is much wider than high.
+// levelLayout places nodes in rows by Level (row order: ascending Level;
+// see nodeLevels for a DAG without levels),
+// each row ordered to reduce edge crossings (orderLayers: the layered
+// method of Sugiyama et al. 1981, long edges through dummy nodes, down and
+// up barycentre sweeps, the order with the fewest crossings kept) and
+// centred on the widest row. Rows are GraphLevelPx apart, more when the
+// layout is much wider than high; nodes of a row nodePx apart.
 func levelLayout(g solvers.Graph) map[string][2]float32 {
+	pos, _ := levelLayoutSpacing(g)
+	return pos
+}
+
+// levelLayoutSpacing is levelLayout and the distance between neighbours
+// in a row (layout units), which the label threshold reads.
+func levelLayoutSpacing(g solvers.Graph) (map[string][2]float32, float32) {
 	r := levelRows(g)
 	levelPx, nodePx := levelSpacing(g, len(r.levels), r.widest)
-	pos := make(map[string][2]float32, len(r.order))
-	for row, l := range r.levels {
-		ids := r.byLevel[l]
-		key := make(map[string]float64, len(ids))
-		for _, id := range ids {
-			sum, n := 0.0, 0
-			for _, p := range r.parents[id] {
-				if q, ok := pos[p]; ok {
-					sum += float64(q[0])
-					n++
-				}
-			}
-			if n > 0 {
-				key[id] = sum / float64(n)
-			} else {
-				key[id] = -1 // unattached nodes first, in input order
-			}
-		}
-		sort.SliceStable(ids, func(i, j int) bool {
-			if key[ids[i]] != key[ids[j]] {
-				return key[ids[i]] < key[ids[j]]
-			}
-			return r.order[ids[i]] < r.order[ids[j]]
-		})
-		offset := float32(r.widest-len(ids)) * nodePx / 2
-		for i, id := range ids {
-			pos[id] = [2]float32{graphMarginPx + offset + float32(i)*nodePx, graphMarginPx + float32(row)*levelPx}
+	rowOf := make(map[int]int, len(r.levels))
+	for i, l := range r.levels {
+		rowOf[l] = i
+	}
+	ids := make([]string, 0, len(r.order))
+	row := make(map[string]int, len(r.order))
+	for _, l := range r.levels {
+		for _, id := range r.byLevel[l] {
+			row[id] = rowOf[l]
 		}
 	}
-	return pos
+	seen := make(map[string]bool, len(r.order))
+	for _, n := range g.Nodes {
+		if !seen[n.ID] {
+			seen[n.ID] = true
+			ids = append(ids, n.ID)
+		}
+	}
+	var edges [][2]string
+	for child, ps := range r.parents {
+		for _, p := range ps {
+			edges = append(edges, [2]string{p, child})
+		}
+	}
+	// r.parents is a map: sort the edges so the result never depends on
+	// map order.
+	sort.Slice(edges, func(i, j int) bool {
+		if r.order[edges[i][1]] != r.order[edges[j][1]] {
+			return r.order[edges[i][1]] < r.order[edges[j][1]]
+		}
+		return r.order[edges[i][0]] < r.order[edges[j][0]]
+	})
+	ordered := orderLayers(ids, row, len(r.levels), edges)
+	pos := make(map[string][2]float32, len(ids))
+	for rw, rowIDs := range ordered {
+		offset := float32(r.widest-len(rowIDs)) * nodePx / 2
+		for i, id := range rowIDs {
+			pos[id] = [2]float32{graphMarginPx + offset + float32(i)*nodePx, graphMarginPx + float32(rw)*levelPx}
+		}
+	}
+	return pos, nodePx
 }
 
 // rows are a graph's nodes by level: the levels in ascending order, the
@@ -266,13 +358,14 @@ type rows struct {
 }
 
 func levelRows(g solvers.Graph) rows {
+	lv := nodeLevels(g)
 	r := rows{byLevel: map[int][]string{}, order: map[string]int{}, parents: map[string][]string{}}
 	for i, n := range g.Nodes {
 		if _, dup := r.order[n.ID]; dup {
 			continue
 		}
 		r.order[n.ID] = i
-		r.byLevel[n.Level] = append(r.byLevel[n.Level], n.ID)
+		r.byLevel[lv[n.ID]] = append(r.byLevel[lv[n.ID]], n.ID)
 	}
 	level := map[string]int{}
 	for l, ids := range r.byLevel {
@@ -297,6 +390,59 @@ func levelRows(g solvers.Graph) rows {
 		}
 	}
 	return r
+}
+
+// nodeLevels is each node's row: its Level, or, when every node has the
+// same Level but edges join them (a DAG given without levels), the length
+// of the longest path from a source to it over the edges other than back
+// edges (Kahn's topological order; nodes on a cycle stay at the level of
+// the predecessors placed before it).
+func nodeLevels(g solvers.Graph) map[string]int {
+	lv := make(map[string]int, len(g.Nodes))
+	same := true
+	for _, n := range g.Nodes {
+		if _, dup := lv[n.ID]; dup {
+			continue
+		}
+		lv[n.ID] = n.Level
+		same = same && n.Level == g.Nodes[0].Level
+	}
+	if !same {
+		return lv
+	}
+	indeg := make(map[string]int, len(lv))
+	succ := map[string][]string{}
+	for _, e := range g.Edges {
+		_, oks := lv[e.Source]
+		_, okt := lv[e.Target]
+		if !oks || !okt || e.Kind == "back" || e.Source == e.Target {
+			continue
+		}
+		succ[e.Source] = append(succ[e.Source], e.Target)
+		indeg[e.Target]++
+	}
+	if len(succ) == 0 {
+		return lv
+	}
+	var queue []string
+	seen := map[string]bool{}
+	for _, n := range g.Nodes {
+		if !seen[n.ID] && indeg[n.ID] == 0 {
+			queue = append(queue, n.ID)
+		}
+		seen[n.ID] = true
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, w := range succ[v] {
+			lv[w] = max(lv[w], lv[v]+1)
+			if indeg[w]--; indeg[w] == 0 {
+				queue = append(queue, w)
+			}
+		}
+	}
+	return lv
 }
 
 // levelSpacing is the distance between rows (GraphLevelPx, more when the

@@ -62,6 +62,12 @@ type Aligned struct {
 	Labels   []string        // Labels[i] names Panels[i]'s run
 	Panels   []solvers.Gantt // one per run, lanes and bars remapped
 	From, To float64
+	// Moved[i][j] says that bar j of panel i differs from the first
+	// panel: no bar of the same job there (same Label, or same Group when
+	// the label is empty) has its lane, start and end. Moved[0] is nil
+	// (the first panel is the reference); MovedCount[i] counts panel i's.
+	Moved      [][]bool
+	MovedCount []int
 }
 
 // AlignGantts lines up gs (gs[i] belongs to run runLabels[i]) as Aligned.
@@ -97,5 +103,58 @@ func AlignGantts(runLabels []string, gs []solvers.Gantt) Aligned {
 	if out.From > out.To {
 		out.From, out.To = 0, 0
 	}
+	out.Moved, out.MovedCount = movedBars(out.Panels)
 	return out
+}
+
+// barPlace is where a bar is drawn.
+type barPlace struct {
+	lane       int
+	start, end float64
+}
+
+// barJob is the job a bar belongs to, for matching bars across runs: its
+// label, or its group when it has no label.
+func barJob(b solvers.Bar) string {
+	if b.Label != "" {
+		return "l:" + b.Label
+	}
+	return "g:" + b.Group
+}
+
+// movedBars compares every panel's bars with the first panel's: a bar
+// moved when the first panel has no unmatched bar of the same job at the
+// same lane, start and end (a job with several bars, such as a
+// co-allocated one, is matched bar for bar, each reference bar once).
+func movedBars(panels []solvers.Gantt) ([][]bool, []int) {
+	moved := make([][]bool, len(panels))
+	count := make([]int, len(panels))
+	if len(panels) < 2 {
+		return moved, count
+	}
+	type key struct {
+		job   string
+		place barPlace
+	}
+	ref := map[key]int{}
+	for _, b := range panels[0].Bars {
+		ref[key{barJob(b), barPlace{b.Lane, b.Start, b.End}}]++
+	}
+	for i := 1; i < len(panels); i++ {
+		left := make(map[key]int, len(ref))
+		for k, n := range ref {
+			left[k] = n
+		}
+		moved[i] = make([]bool, len(panels[i].Bars))
+		for j, b := range panels[i].Bars {
+			k := key{barJob(b), barPlace{b.Lane, b.Start, b.End}}
+			if left[k] > 0 {
+				left[k]--
+				continue
+			}
+			moved[i][j] = true
+			count[i]++
+		}
+	}
+	return moved, count
 }

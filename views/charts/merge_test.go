@@ -57,7 +57,8 @@ func TestAlignGanttsSharesLanesSpanAndColours(t *testing.T) {
 				{Lane: 1, Start: 3, End: 4, Label: "t1", Group: "job1", Kind: "alt"},
 				{Lane: 2, Start: 2, End: 7, Label: "t2", Group: "job2"},
 			}},
-		}}
+		},
+		Moved: [][]bool{nil, {true, true}}, MovedCount: []int{0, 2}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("AlignGantts =\n%+v\nwant\n%+v", got, want)
 	}
@@ -71,8 +72,35 @@ func TestAlignGanttsSharesLanesSpanAndColours(t *testing.T) {
 		}
 	}
 	// The panel's time axis is the shared span, not its own bars'.
-	o := option(t)(ganttOption(got.Panels[0], &[2]float64{got.From, got.To}))
+	o := option(t)(ganttOption(got.Panels[0], &[2]float64{got.From, got.To}, nil))
 	if get(t, o, "xAxis", 0, "max") != 7.0 || get(t, o, "xAxis", 0, "min") != 0.0 {
 		t.Errorf("panel A's time axis %v … %v, want the shared 0 … 7", get(t, o, "xAxis", 0, "min"), get(t, o, "xAxis", 0, "max"))
+	}
+}
+
+func TestMovedBarsAreThoseNotAtTheFirstPanelsPlace(t *testing.T) {
+	ref := solvers.Gantt{Lanes: []string{"p0", "p1"}, Bars: []solvers.Bar{
+		{Lane: 0, Start: 0, End: 2, Label: "t1", Group: "w1"},
+		{Lane: 1, Start: 0, End: 2, Label: "J", Group: "J"}, // a co-allocated job:
+		{Lane: 0, Start: 2, End: 4, Label: "J", Group: "J"}, // two bars
+		{Lane: 1, Start: 2, End: 3, Group: "g"},
+	}}
+	other := solvers.Gantt{Lanes: []string{"p0", "p1"}, Bars: []solvers.Bar{
+		{Lane: 0, Start: 0, End: 2, Label: "t1", Group: "w9"}, // same place, other group: the label decides
+		{Lane: 1, Start: 0, End: 2, Label: "J", Group: "J"},   // unchanged
+		{Lane: 1, Start: 0, End: 2, Label: "J", Group: "J"},   // a second bar there: matched once only
+		{Lane: 1, Start: 2, End: 3.5, Group: "g"},             // longer
+		{Lane: 0, Start: 0, End: 2, Label: "t2", Group: "w1"}, // another job at t1's place
+	}}
+	same := solvers.Gantt{Lanes: ref.Lanes, Bars: ref.Bars}
+	got := AlignGantts([]string{"a", "b", "c"}, []solvers.Gantt{ref, other, same})
+	want := [][]bool{nil, {false, false, true, true, true}, {false, false, false, false}}
+	if !reflect.DeepEqual(got.Moved, want) || !reflect.DeepEqual(got.MovedCount, []int{0, 3, 0}) {
+		t.Errorf("moved = %v (counts %v), want %v (counts [0 3 0])", got.Moved, got.MovedCount, want)
+	}
+	// A lane of another name is another place, even at the same index.
+	renamed := solvers.Gantt{Lanes: []string{"q0", "p1"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: 2, Label: "t1"}}}
+	if got := AlignGantts(nil, []solvers.Gantt{ref, renamed}); !got.Moved[1][0] {
+		t.Errorf("t1 on lane q0 instead of p0 not marked moved")
 	}
 }

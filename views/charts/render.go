@@ -180,7 +180,9 @@ func component(kind, title string, heightPx int, build func() ([]byte, error)) t
 
 // writeInit writes the init script: take the lookup tables out of the
 // option (as M, which the option's functions close over), init ECharts on
-// the element, resize with the window, dispose once the element is gone.
+// the element, call M.init(chart) if the chart has one (a constant
+// function of this package, e.g. the graph's label threshold), resize with
+// the window, dispose once the element is gone.
 func writeInit(b *bytes.Buffer, id string, option []byte) {
 	idJSON, _ := json.Marshal(id)
 	b.WriteString(`(function(){"use strict";var el=document.getElementById(`)
@@ -188,7 +190,7 @@ func writeInit(b *bytes.Buffer, id string, option []byte) {
 	b.WriteString(`);if(!el||typeof echarts==="undefined"){return;}var option=`)
 	b.Write(option)
 	b.WriteString(`;var M=option.` + metaKey + `||{};delete option.` + metaKey + `;`)
-	b.WriteString(`var c=echarts.getInstanceByDom(el)||echarts.init(el);c.setOption(option);`)
+	b.WriteString(`var c=echarts.getInstanceByDom(el)||echarts.init(el);c.setOption(option);if(typeof M.init==="function"){M.init(c);}`)
 	b.WriteString(`var onResize=function(){if(!document.body.contains(el)){window.removeEventListener("resize",onResize);c.dispose();return;}c.resize();};`)
 	b.WriteString(`window.addEventListener("resize",onResize);})();`)
 }

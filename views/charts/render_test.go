@@ -280,3 +280,23 @@ func TestChartScriptsRunInEChartsAndEscapeTooltips(t *testing.T) {
 		})
 	}
 }
+
+func TestGanttLabelsOnlyInBarsWiderThanTheirText(t *testing.T) {
+	g := solvers.Gantt{Title: "labels", TimeUnit: "s", Lanes: []string{"p0"}, Bars: []solvers.Bar{
+		{Lane: 0, Start: 0, End: 100, Label: "fits"},
+		// About 40 px wide on a 900 px chart: wider than the old 28 px
+		// cut-off, narrower than its text.
+		{Lane: 0, Start: 100, End: 105, Label: "a label much longer than forty pixels"},
+	}}
+	d := runInECharts(t, Gantt(g))
+	if !strings.Contains(d.SVG, ">fits<") {
+		t.Errorf("the wide bar's label is not drawn")
+	}
+	// Bar labels are the 11 px texts (axis labels are 12 px).
+	if n := strings.Count(d.SVG, "font-size:11px"); n != 1 {
+		t.Errorf("%d bar labels drawn, want 1: a bar narrower than its label must not draw (part of) it; the tooltip alone names it", n)
+	}
+	if len(d.Tooltips) != 2 || !strings.Contains(d.Tooltips[1], "a label much longer than forty pixels") {
+		t.Errorf("tooltips %q: the narrow bar's must name it", d.Tooltips)
+	}
+}

@@ -1,0 +1,99 @@
+package charts
+
+import (
+	"math"
+
+	"github.com/a-h/templ"
+	gecharts "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// MetricBarsHeight is the height of a compare page's bar chart of one
+// metric, in CSS pixels.
+const MetricBarsHeight = 240
+
+// Bar colours of a metric's bar chart: the best runs, and the others.
+const (
+	BarBestColour  = "#2e7d32"
+	BarOtherColour = "#9fb3d1"
+)
+
+// MetricBars is one compared metric as a bar chart: one bar per run
+// (Labels[i], Values[i]; a nil value draws no bar), the runs marked Best
+// in BarBestColour with "best" above the value, the others in
+// BarOtherColour. Unit names the value axis; Better is for a caption.
+type MetricBars struct {
+	Metric string
+	Unit   string
+	Better string // solvers.Higher or solvers.Lower, for the caption
+	Labels []string
+	Values []*float64
+	Best   []bool
+}
+
+// barLabel writes the value above each bar, and "best" above the best.
+var barLabel = jsFunc(`function (p) { var d = p.data || {}; var v = echarts.format.addCommas(Math.round(d.value * 1000) / 1000); return d.best ? "best\n" + v : v; }`)
+
+// barTooltip names the run and its value with the unit; user strings go
+// through echarts.format.encodeHTML.
+var barTooltip = jsFunc(`function (p) {
+  var f = echarts.format.encodeHTML;
+  var d = p.data || {};
+  return f(p.name) + "<br>" + f(M.metric) + ": " + echarts.format.addCommas(d.value) + (M.unit ? " " + f(M.unit) : "") + (d.best ? " (best)" : "");
+}`)
+
+// metricBar is go-echarts' BarData plus the best flag the label reads.
+type metricBar struct {
+	opts.BarData
+	Best bool `json:"best,omitempty"`
+}
+
+// Bars draws m; see BarsOption.
+func Bars(m MetricBars) templ.Component {
+	return component("bars", m.Metric, MetricBarsHeight, func() ([]byte, error) { return BarsOption(m) })
+}
+
+// BarsOption returns the ECharts option of Bars as JSON: a category x axis
+// of the run labels, one bar series, each bar coloured by whether its run
+// is among the best. Non-finite values draw no bar.
+func BarsOption(m MetricBars) ([]byte, error) {
+	data := make([]metricBar, len(m.Labels))
+	for i := range m.Labels {
+		var v *float64
+		if i < len(m.Values) {
+			v = m.Values[i]
+		}
+		best := i < len(m.Best) && m.Best[i]
+		colour := BarOtherColour
+		if best {
+			colour = BarBestColour
+		}
+		d := metricBar{BarData: opts.BarData{Name: m.Labels[i], ItemStyle: &opts.ItemStyle{Color: colour}}, Best: best}
+		if v != nil && !math.IsNaN(*v) && !math.IsInf(*v, 0) {
+			d.Value = *v
+		} else {
+			d.Value = "-" // ECharts' empty value: no bar
+		}
+		data[i] = d
+	}
+	yName := m.Unit
+	c := gecharts.NewBar()
+	c.SetGlobalOptions(
+		gecharts.WithTitleOpts(opts.Title{Title: m.Metric, Show: opts.Bool(false)}),
+		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: barTooltip}),
+		gecharts.WithToolboxOpts(toolbox(m.Metric, false)),
+		gecharts.WithGridOpts(opts.Grid{Left: "8", Right: "16", Top: "60", Bottom: "8", ContainLabel: opts.Bool(true)}), // room above the tallest bar for "best" and its value, below the toolbox
+		gecharts.WithXAxisOpts(opts.XAxis{Type: "category", Data: m.Labels,
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0", Width: 90, Overflow: "truncate"}}),
+		gecharts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, Scale: opts.Bool(false)}),
+		gecharts.WithAnimation(false),
+	)
+	c.SetXAxis(m.Labels)
+	c.AddSeries(m.Metric, nil, gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
+		s.Data = data
+		s.Label = &opts.Label{Show: opts.Bool(true), Position: "top", FontSize: 11, Formatter: string(barLabel)}
+		s.BarMaxWidth = "48"
+	}))
+	return optionJSON(c, &extender{top: map[string]any{metaKey: map[string]string{"metric": m.Metric, "unit": m.Unit}}})
+}

@@ -1,0 +1,58 @@
+package charts
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestBarsMarkTheBestRunsAndSkipMissingValues(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	m := MetricBars{Metric: "makespan", Unit: "s", Labels: []string{"heft", "list", "critical-works"},
+		Values: []*float64{f(10), nil, f(10)}, Best: []bool{true, false, true}}
+	doc, _ := render(t, Bars(m))
+	assertChart(t, doc, "bars", "makespan")
+	raw, err := BarsOption(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct {
+		XAxis []struct {
+			Data []string `json:"data"`
+		} `json:"xAxis"`
+		Series []struct {
+			Type string `json:"type"`
+			Data []struct {
+				Name      string `json:"name"`
+				Value     any    `json:"value"`
+				Best      bool   `json:"best"`
+				ItemStyle struct {
+					Color string `json:"color"`
+				} `json:"itemStyle"`
+			} `json:"data"`
+		} `json:"series"`
+		Meta map[string]string `json:"schedlab"`
+	}
+	if err := json.Unmarshal(raw, &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.XAxis) != 1 || len(o.XAxis[0].Data) != 3 || o.XAxis[0].Data[2] != "critical-works" {
+		t.Fatalf("x axis = %+v, want the three run labels", o.XAxis)
+	}
+	if len(o.Series) != 1 || o.Series[0].Type != "bar" || len(o.Series[0].Data) != 3 {
+		t.Fatalf("series = %+v, want one bar series of 3 bars", o.Series)
+	}
+	want := []struct {
+		value  any
+		best   bool
+		colour string
+	}{{10.0, true, BarBestColour}, {"-", false, BarOtherColour}, {10.0, true, BarBestColour}}
+	for i, w := range want {
+		d := o.Series[0].Data[i]
+		if d.Value != w.value || d.Best != w.best || d.ItemStyle.Color != w.colour || d.Name != m.Labels[i] {
+			t.Errorf("bar %d = %+v, want value %v best %v colour %s", i, d, w.value, w.best, w.colour)
+		}
+	}
+	if o.Meta["unit"] != "s" || o.Meta["metric"] != "makespan" {
+		t.Errorf("meta = %v", o.Meta)
+	}
+}
