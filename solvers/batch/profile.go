@@ -10,8 +10,8 @@ import (
 const profBlock = 32
 
 // profile is the machine's free processors over time as a step function:
-// free[i] processors are free on [times[i], times[i+1]), and free[last]
-// from times[last] on; the profile starts at times[head] (the entries
+// seg[i].free processors are free on [seg[i].t, seg[i+1].t), and the last
+// count from its time on; the profile starts at seg[head].t (the entries
 // before head are the forgotten past, dropped in bulk now and then). It
 // starts fully free; add and remove book and release processors on an
 // interval; earliest finds the first start at which a job fits for its
@@ -26,19 +26,24 @@ const profBlock = 32
 // earliest skips a block where no job of the size fits, or where all of
 // it does, without reading it.
 type profile struct {
-	times  []float64
-	free   []int
+	seg    []step
 	head   int
 	lo, hi []int // per full block b (indices b·profBlock …): min and max of free
 	dirty  int   // the summaries of blocks from dirty/profBlock on are stale
 }
 
+// step is one breakpoint: free processors from t to the next one.
+type step struct {
+	t    float64
+	free int
+}
+
 func newProfile(now float64, p int) *profile {
-	return &profile{times: []float64{now}, free: []int{p}}
+	return &profile{seg: []step{{now, p}}}
 }
 
 // origin is the profile's start, the current time.
-func (pr *profile) origin() float64 { return pr.times[pr.head] }
+func (pr *profile) origin() float64 { return pr.seg[pr.head].t }
 
 func (pr *profile) touch(i int) {
 	if i < pr.dirty {
@@ -49,10 +54,10 @@ func (pr *profile) touch(i int) {
 // search returns the first index i ≥ from with times[i] ≥ t (len(times)
 // when there is none).
 func (pr *profile) search(from int, t float64) int {
-	lo, hi := from, len(pr.times)
+	lo, hi := from, len(pr.seg)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if pr.times[m] < t {
+		if pr.seg[m].t < t {
 			lo = m + 1
 		} else {
 			hi = m
@@ -65,12 +70,11 @@ func (pr *profile) search(from int, t float64) int {
 // index.
 func (pr *profile) split(from int, t float64) int {
 	i := pr.search(from, t)
-	if i < len(pr.times) && pr.times[i] == t {
+	if i < len(pr.seg) && pr.seg[i].t == t {
 		return i
 	}
 	// t lies inside segment i-1: copy its free count.
-	pr.times = slices.Insert(pr.times, i, t)
-	pr.free = slices.Insert(pr.free, i, pr.free[i-1])
+	pr.seg = slices.Insert(pr.seg, i, step{t, pr.seg[i-1].free})
 	pr.touch(i)
 	return i
 }
@@ -78,8 +82,7 @@ func (pr *profile) split(from int, t float64) int {
 // drop deletes breakpoint i (> head), merging its segment into the one
 // before.
 func (pr *profile) drop(i int) {
-	pr.times = slices.Delete(pr.times, i, i+1)
-	pr.free = slices.Delete(pr.free, i, i+1)
+	pr.seg = slices.Delete(pr.seg, i, i+1)
 	pr.touch(i)
 }
 
@@ -95,47 +98,45 @@ func (pr *profile) add(start, end float64, size int) {
 	a := pr.split(pr.head, start)
 	b := pr.split(a, end) // > a: inserting it leaves a in place
 	for i := a; i < b; i++ {
-		pr.free[i] -= size
+		pr.seg[i].free -= size
 	}
 	pr.touch(a)
 	// Only the two ends can now repeat the count before them: inside
 	// [start, end) every count moved by the same amount.
-	if pr.free[b] == pr.free[b-1] {
+	if pr.seg[b].free == pr.seg[b-1].free {
 		pr.drop(b)
 	}
-	if a > pr.head && pr.free[a] == pr.free[a-1] {
+	if a > pr.head && pr.seg[a].free == pr.seg[a-1].free {
 		pr.drop(a)
 	}
 }
 
 // advance moves the profile's origin to now, forgetting the past.
 func (pr *profile) advance(now float64) {
-	if now <= pr.times[pr.head] {
+	if now <= pr.seg[pr.head].t {
 		return
 	}
 	i := pr.search(pr.head, now)
-	if i < len(pr.times) && pr.times[i] == now {
+	if i < len(pr.seg) && pr.seg[i].t == now {
 		pr.head = i
 	} else {
 		// now is inside segment i-1.
 		pr.head = i - 1
-		pr.times[pr.head] = now
+		pr.seg[pr.head].t = now
 	}
-	if pr.head >= 64 && 2*pr.head >= len(pr.times) {
-		n := copy(pr.times, pr.times[pr.head:])
-		copy(pr.free, pr.free[pr.head:])
-		pr.times, pr.free = pr.times[:n], pr.free[:n]
+	if pr.head >= 64 && 2*pr.head >= len(pr.seg) {
+		pr.seg = pr.seg[:copy(pr.seg, pr.seg[pr.head:])]
 		pr.head = 0
 		pr.dirty = 0
 	}
 }
 
 // freeNow is the number of processors free at the profile's origin.
-func (pr *profile) freeNow() int { return pr.free[pr.head] }
+func (pr *profile) freeNow() int { return pr.seg[pr.head].free }
 
 // summarize brings the block summaries up to date.
 func (pr *profile) summarize() {
-	n := len(pr.free)
+	n := len(pr.seg)
 	if pr.dirty >= n {
 		return
 	}
@@ -148,11 +149,11 @@ func (pr *profile) summarize() {
 	}
 	pr.lo, pr.hi = pr.lo[:nb], pr.hi[:nb]
 	for b := pr.dirty / profBlock; b < nb; b++ {
-		seg := pr.free[b*profBlock : (b+1)*profBlock]
-		lo, hi := seg[0], seg[0]
-		for _, f := range seg[1:] {
-			lo = min(lo, f)
-			hi = max(hi, f)
+		blk := pr.seg[b*profBlock : (b+1)*profBlock]
+		lo, hi := blk[0].free, blk[0].free
+		for _, x := range blk[1:] {
+			lo = min(lo, x.free)
+			hi = max(hi, x.free)
 		}
 		pr.lo[b], pr.hi[b] = lo, hi
 	}
@@ -189,16 +190,17 @@ func (pr *profile) earliest(size int, dur float64) float64 {
 // along a run, so the answer is the one a breakpoint-by-breakpoint scan
 // gives.
 func (pr *profile) earliestBefore(size int, dur, limit float64) float64 {
-	times, free := pr.times, pr.free
-	n := len(times)
-	useBlocks := n-pr.head > 2*profBlock
-	if useBlocks {
-		pr.summarize()
+	seg := pr.seg
+	n := len(seg)
+	if n-pr.head <= 2*profBlock {
+		return pr.scan(size, dur, limit)
 	}
+	useBlocks := true
+	pr.summarize()
 	active := false
 	st := 0.0
 	for i := pr.head; i < n; {
-		if times[i] >= limit {
+		if seg[i].t >= limit {
 			return limit
 		}
 		if useBlocks && i%profBlock == 0 && i+profBlock <= n {
@@ -210,10 +212,10 @@ func (pr *profile) earliestBefore(size int, dur, limit float64) float64 {
 			}
 			if pr.lo[b] >= size { // room all through the block
 				if !active {
-					active, st = true, times[i]
+					active, st = true, seg[i].t
 				}
 				i += profBlock
-				if i == n || times[i] >= limit || times[i] >= st+dur {
+				if i == n || seg[i].t >= limit || seg[i].t >= st+dur {
 					return st
 				}
 				continue
@@ -225,23 +227,57 @@ func (pr *profile) earliestBefore(size int, dur, limit float64) float64 {
 			stop = min(n, (i/profBlock+1)*profBlock)
 		}
 		for ; i < stop; i++ {
-			if free[i] < size {
+			if seg[i].free < size {
 				active = false
 				continue
 			}
 			if !active {
-				if times[i] >= limit {
+				if seg[i].t >= limit {
 					return limit
 				}
-				active, st = true, times[i]
+				active, st = true, seg[i].t
 			}
-			if i+1 == n || times[i+1] >= limit || times[i+1] >= st+dur {
+			if i+1 == n || seg[i+1].t >= limit || seg[i+1].t >= st+dur {
 				return st
 			}
 		}
 	}
 	if math.IsInf(limit, 1) {
-		return times[n-1] // unreachable when size ≤ P: the last segment is all free
+		return seg[n-1].t // unreachable when size ≤ P: the last segment is all free
+	}
+	return limit
+}
+
+// scan is earliestBefore breakpoint by breakpoint, for short profiles:
+// skip the segments without room, then follow the run that begins until
+// a breakpoint reaches min(limit, start+dur) (the two tests in one) or
+// the run breaks.
+func (pr *profile) scan(size int, dur, limit float64) float64 {
+	seg := pr.seg
+	n := len(seg)
+	for i := pr.head; i < n; {
+		for seg[i].free < size {
+			if i++; i == n {
+				goto none
+			}
+		}
+		st := seg[i].t
+		if st >= limit {
+			return limit
+		}
+		bound := min(limit, st+dur)
+		for {
+			if i++; i == n || seg[i].t >= bound {
+				return st
+			}
+			if seg[i].free < size {
+				break
+			}
+		}
+	}
+none:
+	if math.IsInf(limit, 1) {
+		return seg[n-1].t // unreachable when size ≤ P: the last segment is all free
 	}
 	return limit
 }

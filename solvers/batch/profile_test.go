@@ -94,18 +94,29 @@ func (pr *oldProfile) earliest(size int, dur float64) float64 {
 	return pr.times[n-1]
 }
 
+// steps are the profile's breakpoints and counts from its origin on.
+func (pr *profile) steps() (times []float64, free []int) {
+	for _, x := range pr.seg[pr.head:] {
+		times, free = append(times, x.t), append(free, x.free)
+	}
+	return times, free
+}
+
 // sameProfile reports how the new profile differs from the oracle, ""
 // when both hold the same breakpoints and counts (both are kept merged,
 // so equal step functions are equal slices).
 func sameProfile(pr *profile, o *oldProfile) string {
-	t, f := pr.times[pr.head:], pr.free[pr.head:]
+	t, f := pr.steps()
 	if !slices.Equal(t, o.times) || !slices.Equal(f, o.free) {
 		return fmt.Sprintf("profile\n times %v\n free  %v\noracle\n times %v\n free  %v", t, f, o.times, o.free)
 	}
 	// The block summaries, once brought up to date, are those of the counts.
 	pr.summarize()
-	for b := range len(pr.free) / profBlock {
-		seg := pr.free[b*profBlock : (b+1)*profBlock]
+	for b := range len(pr.seg) / profBlock {
+		var seg []int
+		for _, x := range pr.seg[b*profBlock : (b+1)*profBlock] {
+			seg = append(seg, x.free)
+		}
 		if pr.lo[b] != slices.Min(seg) || pr.hi[b] != slices.Max(seg) {
 			return fmt.Sprintf("block %d summary %d..%d, counts %v", b, pr.lo[b], pr.hi[b], seg)
 		}
@@ -214,12 +225,12 @@ func TestProfileAddMergesOnlyAtTheEnds(t *testing.T) {
 	pr := newProfile(0, 10)
 	pr.add(5, 10, 3)
 	pr.add(10, 20, 3) // meets [5, 10) at the same count: one segment 5–20
-	if want := []float64{0, 5, 20}; !slices.Equal(pr.times[pr.head:], want) || !slices.Equal(pr.free[pr.head:], []int{10, 7, 10}) {
-		t.Fatalf("times %v free %v, want %v / [10 7 10]", pr.times[pr.head:], pr.free[pr.head:], want)
+	if times, free := pr.steps(); !slices.Equal(times, []float64{0, 5, 20}) || !slices.Equal(free, []int{10, 7, 10}) {
+		t.Fatalf("times %v free %v, want [0 5 20] / [10 7 10]", times, free)
 	}
 	pr.add(5, 20, -3)
-	if len(pr.times)-pr.head != 1 || pr.freeNow() != 10 {
-		t.Fatalf("released: times %v free %v, want one free segment", pr.times[pr.head:], pr.free[pr.head:])
+	if times, free := pr.steps(); len(times) != 1 || pr.freeNow() != 10 {
+		t.Fatalf("released: times %v free %v, want one free segment", times, free)
 	}
 	if got := pr.earliest(10, math.MaxFloat64); got != 0 {
 		t.Errorf("earliest on an empty machine %v, want 0", got)

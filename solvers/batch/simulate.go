@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 
 	"schedlab/errs"
@@ -181,7 +182,7 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 		jobs: jobs, p: p, pol: pol,
 		res:  &Result{P: p, Policy: pol, Placements: make([]Placement, n)},
 		ids:  make([]int, 0, min(procsArena, sumSizes(jobs))),
-		busy: make([]bool, p),
+		busy: newBusy(p),
 		prof: newProfile(jobs[order[0]].Submit, p),
 		resv: make([]float64, n),
 		last: make([]float64, n),
@@ -221,7 +222,7 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 		for len(s.run) > 0 && s.run[0].end <= now {
 			r := s.run.pop()
 			for _, c := range s.res.Placements[r.job].Procs {
-				s.busy[c] = false
+				s.busy[c>>6] &^= 1 << (c & 63)
 			}
 			if r.estEnd > r.end {
 				s.prof.add(r.end, r.estEnd, -jobs[r.job].Size) // ended before its estimate
@@ -248,7 +249,7 @@ type sim struct {
 	p     int
 	pol   Policy
 	res   *Result
-	busy  []bool // processor ids in use
+	busy  []uint64 // processor ids in use, a bit each (the ids ≥ p are set)
 	run   runHeap
 	queue []int // waiting jobs in queue order
 	prof  *profile
@@ -257,6 +258,16 @@ type sim struct {
 
 	arrived []int // this event's arrivals (reused)
 	ids     []int // the processor ids of the placements, carved in chunks
+}
+
+// newBusy is the bit set of p processors, all free; the bits past p in
+// the last word are set, so no id ≥ p is ever handed out.
+func newBusy(p int) []uint64 {
+	b := make([]uint64, (p+63)/64)
+	if r := p % 64; r != 0 {
+		b[len(b)-1] = ^uint64(0) << r
+	}
+	return b
 }
 
 // procsArena is how many processor ids (8 bytes each) a chunk of
@@ -403,10 +414,11 @@ func (s *sim) place(now float64, q int) {
 	k := len(s.ids)
 	procs := s.ids[k : k : k+j.Size]
 	s.ids = s.ids[:k+j.Size]
-	for c := 0; c < s.p && len(procs) < j.Size; c++ {
-		if !s.busy[c] {
-			s.busy[c] = true
-			procs = append(procs, c)
+	for w := 0; w < len(s.busy) && len(procs) < j.Size; w++ {
+		for free := ^s.busy[w]; free != 0 && len(procs) < j.Size; free &= free - 1 {
+			b := bits.TrailingZeros64(free)
+			s.busy[w] |= 1 << b
+			procs = append(procs, w<<6|b)
 		}
 	}
 	if len(procs) < j.Size {
