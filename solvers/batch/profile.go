@@ -5,10 +5,6 @@ import (
 	"slices"
 )
 
-// profBlock is the number of breakpoints a block summary covers: scans
-// skip a whole block by its minimum and maximum free count.
-const profBlock = 32
-
 // profile is the machine's free processors over time as a step function:
 // seg[i].free processors are free on [seg[i].t, seg[i+1].t), and the last
 // count from its time on; the profile starts at seg[head].t (the entries
@@ -19,17 +15,11 @@ const profBlock = 32
 //
 // It is kept merged (no breakpoint repeats the free count before it), so
 // an add touches only [start, end): two binary searches, the insertion of
-// at most two breakpoints, the free counts inside the interval, and a
-// merge check at its two ends. The blocks of profBlock breakpoints carry
-// the minimum and maximum free count (lo, hi), brought up to date lazily
-// from the first changed index (dirty) before a scan needs them, so that
-// earliest skips a block where no job of the size fits, or where all of
-// it does, without reading it.
+// at most two breakpoints (a memmove of the breakpoints after them), the
+// free counts inside the interval, and a merge check at its two ends.
 type profile struct {
-	seg    []step
-	head   int
-	lo, hi []int // per full block b (indices b·profBlock …): min and max of free
-	dirty  int   // the summaries of blocks from dirty/profBlock on are stale
+	seg  []step
+	head int
 }
 
 // step is one breakpoint: free processors from t to the next one.
@@ -44,12 +34,6 @@ func newProfile(now float64, p int) *profile {
 
 // origin is the profile's start, the current time.
 func (pr *profile) origin() float64 { return pr.seg[pr.head].t }
-
-func (pr *profile) touch(i int) {
-	if i < pr.dirty {
-		pr.dirty = i
-	}
-}
 
 // search returns the first index i ≥ from with times[i] ≥ t (len(times)
 // when there is none).
@@ -75,7 +59,6 @@ func (pr *profile) split(from int, t float64) int {
 	}
 	// t lies inside segment i-1: copy its free count.
 	pr.seg = slices.Insert(pr.seg, i, step{t, pr.seg[i-1].free})
-	pr.touch(i)
 	return i
 }
 
@@ -83,7 +66,6 @@ func (pr *profile) split(from int, t float64) int {
 // before.
 func (pr *profile) drop(i int) {
 	pr.seg = slices.Delete(pr.seg, i, i+1)
-	pr.touch(i)
 }
 
 // add books size processors on [start, end); a negative size releases them.
@@ -100,7 +82,6 @@ func (pr *profile) add(start, end float64, size int) {
 	for i := a; i < b; i++ {
 		pr.seg[i].free -= size
 	}
-	pr.touch(a)
 	// Only the two ends can now repeat the count before them: inside
 	// [start, end) every count moved by the same amount.
 	if pr.seg[b].free == pr.seg[b-1].free {
@@ -127,38 +108,11 @@ func (pr *profile) advance(now float64) {
 	if pr.head >= 64 && 2*pr.head >= len(pr.seg) {
 		pr.seg = pr.seg[:copy(pr.seg, pr.seg[pr.head:])]
 		pr.head = 0
-		pr.dirty = 0
 	}
 }
 
 // freeNow is the number of processors free at the profile's origin.
 func (pr *profile) freeNow() int { return pr.seg[pr.head].free }
-
-// summarize brings the block summaries up to date.
-func (pr *profile) summarize() {
-	n := len(pr.seg)
-	if pr.dirty >= n {
-		return
-	}
-	nb := n / profBlock
-	if len(pr.lo) < nb {
-		// The blocks past the old length are past dirty: an insertion
-		// at or before the old end made them.
-		pr.lo = append(pr.lo, make([]int, nb-len(pr.lo))...)
-		pr.hi = append(pr.hi, make([]int, nb-len(pr.hi))...)
-	}
-	pr.lo, pr.hi = pr.lo[:nb], pr.hi[:nb]
-	for b := pr.dirty / profBlock; b < nb; b++ {
-		blk := pr.seg[b*profBlock : (b+1)*profBlock]
-		lo, hi := blk[0].free, blk[0].free
-		for _, x := range blk[1:] {
-			lo = min(lo, x.free)
-			hi = max(hi, x.free)
-		}
-		pr.lo[b], pr.hi[b] = lo, hi
-	}
-	pr.dirty = math.MaxInt
-}
 
 // earliest returns the first time ≥ origin from which size processors are
 // free for dur seconds. The last segment lasts forever and a job never
@@ -184,79 +138,14 @@ func (pr *profile) earliest(size int, dur float64) float64 {
 //
 // A start is a breakpoint where a run of segments with size free begins;
 // it is accepted as soon as a breakpoint in its run lies at or past
-// start+dur (floating-point sum, as before the rewrite), or at or past
-// limit, or the run reaches the last segment. A whole block inside a run
-// is judged by its last breakpoint's end alone: those conditions grow
-// along a run, so the answer is the one a breakpoint-by-breakpoint scan
-// gives.
+// start+dur (the floating-point sum, as before the rewrite) or at or past
+// limit (the two tests are one against their minimum), or the run reaches
+// the last segment.
 func (pr *profile) earliestBefore(size int, dur, limit float64) float64 {
 	seg := pr.seg
 	n := len(seg)
-	if n-pr.head <= 2*profBlock {
-		return pr.scan(size, dur, limit)
-	}
-	useBlocks := true
-	pr.summarize()
-	active := false
-	st := 0.0
 	for i := pr.head; i < n; {
-		if seg[i].t >= limit {
-			return limit
-		}
-		if useBlocks && i%profBlock == 0 && i+profBlock <= n {
-			b := i / profBlock
-			if pr.hi[b] < size { // no room anywhere in the block
-				active = false
-				i += profBlock
-				continue
-			}
-			if pr.lo[b] >= size { // room all through the block
-				if !active {
-					active, st = true, seg[i].t
-				}
-				i += profBlock
-				if i == n || seg[i].t >= limit || seg[i].t >= st+dur {
-					return st
-				}
-				continue
-			}
-		}
-		// One breakpoint at a time, to the end of the block.
-		stop := n
-		if useBlocks {
-			stop = min(n, (i/profBlock+1)*profBlock)
-		}
-		for ; i < stop; i++ {
-			if seg[i].free < size {
-				active = false
-				continue
-			}
-			if !active {
-				if seg[i].t >= limit {
-					return limit
-				}
-				active, st = true, seg[i].t
-			}
-			if i+1 == n || seg[i+1].t >= limit || seg[i+1].t >= st+dur {
-				return st
-			}
-		}
-	}
-	if math.IsInf(limit, 1) {
-		return seg[n-1].t // unreachable when size ≤ P: the last segment is all free
-	}
-	return limit
-}
-
-// scan is earliestBefore breakpoint by breakpoint, for short profiles:
-// skip the segments without room, then follow the run that begins until
-// a breakpoint reaches min(limit, start+dur) (the two tests in one) or
-// the run breaks.
-func (pr *profile) scan(size int, dur, limit float64) float64 {
-	seg := pr.seg
-	n := len(seg)
-	for i := pr.head; i < n; {
-		for seg[i].free < size {
+		for seg[i].free < size { // no room: no run starts here
 			if i++; i == n {
 				goto none
 			}
