@@ -35,7 +35,7 @@ func newProfile(now float64, p int) *profile {
 // origin is the profile's start, the current time.
 func (pr *profile) origin() float64 { return pr.seg[pr.head].t }
 
-// search returns the first index i ≥ from with times[i] ≥ t (len(times)
+// search returns the first index i ≥ from with seg[i].t ≥ t (len(seg)
 // when there is none).
 func (pr *profile) search(from int, t float64) int {
 	lo, hi := from, len(pr.seg)
@@ -50,7 +50,7 @@ func (pr *profile) search(from int, t float64) int {
 	return lo
 }
 
-// split makes t a breakpoint (t ≥ times[from] ≥ origin) and returns its
+// split makes t a breakpoint (t ≥ seg[from].t ≥ origin) and returns its
 // index.
 func (pr *profile) split(from int, t float64) int {
 	i := pr.search(from, t)
