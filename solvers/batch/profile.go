@@ -144,11 +144,14 @@ func (pr *profile) earliest(size int, dur float64) float64 {
 func (pr *profile) earliestBefore(size int, dur, limit float64) float64 {
 	seg := pr.seg
 	n := len(seg)
-	for i := pr.head; i < n; {
-		for seg[i].free < size { // no room: no run starts here
-			if i++; i == n {
-				goto none
-			}
+	if seg[n-1].free < size {
+		// Never with size ≤ P: the last segment is all free, and no
+		// segment has more free than it.
+		goto none
+	}
+	for i := pr.head; ; {
+		for seg[i].free < size { // no room: no run starts here; the last segment stops it
+			i++
 		}
 		st := seg[i].t
 		if st >= limit {

@@ -224,3 +224,20 @@ func TestProfileAddMergesOnlyAtTheEnds(t *testing.T) {
 		t.Errorf("earliest on an empty machine %v, want 0", got)
 	}
 }
+
+// TestProfileEarliestOverTheMachineAnswersAsTheOldOne: a size no segment
+// has room for (the simulator never asks: sizes are 1..P) gets the old
+// answer, the last breakpoint, or the limit.
+func TestProfileEarliestOverTheMachineAnswersAsTheOldOne(t *testing.T) {
+	pr, o := newProfile(0, 4), newOldProfile(0, 4)
+	pr.add(0, 10, 2)
+	o.add(0, 10, 2)
+	pr.add(3, 20, 1)
+	o.add(3, 20, 1)
+	if got, want := pr.earliest(5, 1), o.earliest(5, 1); got != want || got != 20 {
+		t.Errorf("earliest(5, 1) = %v, oracle %v, want 20", got, want)
+	}
+	if got := pr.earliestBefore(5, 1, 7); got != 7 {
+		t.Errorf("earliestBefore(5, 1, 7) = %v, want the limit 7", got)
+	}
+}
