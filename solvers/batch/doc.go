@@ -60,9 +60,36 @@
 // # Cost
 //
 // FCFS and EASY take O(Q + R log R) a scheduling pass for Q queued and R
-// running jobs. Conservative keeps the availability profile as a sorted
-// step function and pays O(Q · (R + Q)) per compression; it is the slow
-// policy on long queues, as in every simulator.
+// running jobs.
+//
+// Conservative keeps the availability profile, the free processors over
+// time by the estimates of the running jobs and the reservations, as a
+// sorted step function of K ≤ R + 2Q + 1 breakpoints in one slice, kept
+// merged (no breakpoint repeats the count before it; the past is dropped
+// from the front as time advances). Booking or releasing [start, end)
+// changes only that range: two binary searches (O(log K)), at most two
+// inserted breakpoints (a memmove of the ones after them), the counts
+// inside the range, a merge check at its two ends. The earliest start of a
+// job scans from the origin to the answer, O(K) at most, with one bound
+// (min(limit, start+estimate)) per run of room.
+//
+// A compression visits every waiting job in queue order but moves the
+// profile only for a job that moves: it first asks where the job would go
+// if it gave up its reservation t, without giving it up (the scan stops at
+// t: before t the profile is the same either way, and from t on the job's
+// own processors stay free for its estimate); only when the answer is
+// earlier than t is the old booking released and the new one made. So a
+// compression costs O(Q · K) reads at worst and O(K) writes per job that
+// moves, instead of two updates and a whole-profile merge per waiting job
+// before issue 23; at a fixed queue length the cost per job is constant
+// (linear in jobs, BenchmarkConservativeFixedQueue), and the schedules,
+// reservations included, are those of the old profile job by job (the
+// pinned KTH, NASA and HPC2N schedules in testdata/, and the old profile
+// kept as an oracle in profile_test.go). The result does not depend on
+// how the profile is stored: the earliest start is a function of the step
+// function alone, with the floating-point sum start+estimate compared to
+// the breakpoints as before. Conservative stays the slow policy on long
+// queues (a compression reads the whole queue), as in every simulator.
 //
 // # Memory budget
 //

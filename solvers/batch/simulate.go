@@ -1,10 +1,10 @@
 package batch
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 
 	"schedlab/errs"
@@ -69,22 +69,54 @@ type running struct {
 	estEnd float64 // start + estimate: what the scheduler believes
 }
 
+// runHeap is a binary min-heap of running jobs by (end, job): a total
+// order, so jobs leave it in the same order whatever the heap's layout.
+// It is typed (no container/heap): a push or pop boxes nothing.
 type runHeap []running
 
-func (h runHeap) Len() int { return len(h) }
-func (h runHeap) Less(i, j int) bool {
-	if h[i].end != h[j].end {
-		return h[i].end < h[j].end
+func (a running) before(b running) bool {
+	if a.end != b.end {
+		return a.end < b.end
 	}
-	return h[i].job < h[j].job
+	return a.job < b.job
 }
-func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *runHeap) Push(x any)   { *h = append(*h, x.(running)) }
-func (h *runHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *runHeap) push(x running) {
+	*h = append(*h, x)
+	r := *h
+	i := len(r) - 1
+	for i > 0 {
+		up := (i - 1) / 2
+		if !r[i].before(r[up]) {
+			break
+		}
+		r[i], r[up] = r[up], r[i]
+		i = up
+	}
+}
+
+func (h *runHeap) pop() running {
+	r := *h
+	top := r[0]
+	n := len(r) - 1
+	r[0] = r[n]
+	r = r[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && r[c+1].before(r[c]) {
+			c++
+		}
+		if !r[c].before(r[i]) {
+			break
+		}
+		r[i], r[c] = r[c], r[i]
+		i = c
+	}
+	*h = r
+	return top
 }
 
 // Validate checks jobs against a machine of p processors; errors name the
@@ -149,13 +181,17 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 	s := &sim{
 		jobs: jobs, p: p, pol: pol,
 		res:  &Result{P: p, Policy: pol, Placements: make([]Placement, n)},
-		busy: make([]bool, p),
+		ids:  make([]int, 0, min(procsArena, sumSizes(jobs))),
+		busy: newBusy(p),
 		prof: newProfile(jobs[order[0]].Submit, p),
 		resv: make([]float64, n),
 		last: make([]float64, n),
 	}
 	for i := range s.last {
 		s.last[i] = math.NaN()
+	}
+	if pol == Conservative {
+		s.res.Reservations = make([]Reservation, 0, n) // every job gets one at least
 	}
 	next := 0 // next arrival in order
 	started := 0
@@ -178,26 +214,27 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 		}
 		if pol == Conservative {
 			for _, q := range s.queue {
-				now = math.Min(now, s.resv[q]) // a reservation's time comes
+				now = min(now, s.resv[q]) // a reservation's time comes
 			}
 		}
 		s.prof.advance(now)
 		ended := false
 		for len(s.run) > 0 && s.run[0].end <= now {
-			r := heap.Pop(&s.run).(running)
+			r := s.run.pop()
 			for _, c := range s.res.Placements[r.job].Procs {
-				s.busy[c] = false
+				s.busy[c>>6] &^= 1 << (c & 63)
 			}
 			if r.estEnd > r.end {
 				s.prof.add(r.end, r.estEnd, -jobs[r.job].Size) // ended before its estimate
 			}
 			ended = true
 		}
-		var arrived []int
+		arrived := s.arrived[:0]
 		for next < n && jobs[order[next]].Submit <= now {
 			arrived = append(arrived, order[next])
 			next++
 		}
+		s.arrived = arrived
 		started += s.pass(now, arrived, ended)
 	}
 	if progress != nil {
@@ -212,12 +249,42 @@ type sim struct {
 	p     int
 	pol   Policy
 	res   *Result
-	busy  []bool // processor ids in use
+	busy  []uint64 // processor ids in use, a bit each (the ids ≥ p are set)
 	run   runHeap
 	queue []int // waiting jobs in queue order
 	prof  *profile
 	resv  []float64 // conservative: each waiting job's reservation
 	last  []float64 // the last reservation recorded for each job (NaN: none)
+
+	arrived []int // this event's arrivals (reused)
+	ids     []int // the processor ids of the placements, carved in chunks
+}
+
+// newBusy is the bit set of p processors, all free; the bits past p in
+// the last word are set, so no id ≥ p is ever handed out.
+func newBusy(p int) []uint64 {
+	b := make([]uint64, (p+63)/64)
+	if r := p % 64; r != 0 {
+		b[len(b)-1] = ^uint64(0) << r
+	}
+	return b
+}
+
+// procsArena is how many processor ids (8 bytes each) a chunk of
+// placements' processor lists holds: one allocation per chunk, not one per
+// job.
+const procsArena = 1 << 16
+
+// sumSizes is Σ size over jobs (saturating).
+func sumSizes(jobs []Job) int {
+	sum := 0
+	for _, j := range jobs {
+		sum += max(j.Size, 0)
+		if sum < 0 {
+			return math.MaxInt
+		}
+	}
+	return sum
 }
 
 // pass is one scheduling pass at now; it returns how many jobs started.
@@ -269,10 +336,27 @@ func (s *sim) passConservative(now float64, arrived []int, ended bool) int {
 	if ended {
 		for _, q := range s.queue {
 			j := s.jobs[q]
-			s.prof.add(s.resv[q], s.resv[q]+j.Estimate, -j.Size)
-			t := s.prof.earliest(j.Size, j.Estimate)
-			s.resv[q] = t
+			old := s.resv[q]
+			if old < s.prof.origin() {
+				// Not reached (a reservation's time is an event), kept
+				// for safety: give it up, then take the earliest.
+				s.prof.add(old, old+j.Estimate, -j.Size)
+				t := s.prof.earliest(j.Size, j.Estimate)
+				s.resv[q] = t
+				s.prof.add(t, t+j.Estimate, j.Size)
+				s.record(q, now, t)
+				continue
+			}
+			// The start it would get after giving up its booking, asked
+			// without giving it up (see earliestBefore): most jobs stay
+			// put, and then neither the profile nor the record changes.
+			t := s.prof.earliestBefore(j.Size, j.Estimate, old)
+			if t == old {
+				continue
+			}
+			s.prof.add(old, old+j.Estimate, -j.Size)
 			s.prof.add(t, t+j.Estimate, j.Size)
+			s.resv[q] = t
 			s.record(q, now, t)
 		}
 	}
@@ -324,11 +408,17 @@ func (s *sim) start(now float64, q int) {
 // completion heap. The profile must already hold its booking.
 func (s *sim) place(now float64, q int) {
 	j := s.jobs[q]
-	procs := make([]int, 0, j.Size)
-	for c := 0; c < s.p && len(procs) < j.Size; c++ {
-		if !s.busy[c] {
-			s.busy[c] = true
-			procs = append(procs, c)
+	if cap(s.ids)-len(s.ids) < j.Size {
+		s.ids = make([]int, 0, max(procsArena, j.Size))
+	}
+	k := len(s.ids)
+	procs := s.ids[k : k : k+j.Size]
+	s.ids = s.ids[:k+j.Size]
+	for w := 0; w < len(s.busy) && len(procs) < j.Size; w++ {
+		for free := ^s.busy[w]; free != 0 && len(procs) < j.Size; free &= free - 1 {
+			b := bits.TrailingZeros64(free)
+			s.busy[w] |= 1 << b
+			procs = append(procs, w<<6|b)
 		}
 	}
 	if len(procs) < j.Size {
@@ -340,5 +430,5 @@ func (s *sim) place(now float64, q int) {
 	}
 	end := now + j.Duration()
 	s.res.Placements[q] = Placement{Start: now, End: end, Procs: procs}
-	heap.Push(&s.run, running{job: q, end: end, estEnd: now + j.Estimate})
+	s.run.push(running{job: q, end: end, estEnd: now + j.Estimate})
 }
