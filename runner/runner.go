@@ -686,6 +686,7 @@ func (r *Runner) execute(wctx context.Context, run *store.Run, j *job) {
 	if err == nil {
 		e.Report, err = solvers.EncodeReport(rep)
 		e.Encoded = err == nil
+		e.NoLargeTables = !hasLargeTable(rep)
 		if err != nil {
 			err = &errs.Error{Op: "runner", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", run.Strategy, err)}
 		}
@@ -722,6 +723,17 @@ func (r *Runner) run(ctx context.Context, run *store.Run, j *job) (*solvers.Repo
 		return nil, err
 	}
 	return Execute(ctx, s, w, run.Variant, run.Params, j.progress, r.Budget())
+}
+
+// hasLargeTable says whether a table of rep has more rows than the store
+// keeps in a report (solvers.PageOutRows; the store pages it out).
+func hasLargeTable(rep *solvers.Report) bool {
+	for _, t := range rep.Tables {
+		if len(t.Rows) > solvers.PageOutRows {
+			return true
+		}
+	}
+	return false
 }
 
 // Outcome maps an execution error to the run's final status, message and

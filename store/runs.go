@@ -575,6 +575,10 @@ type Ending struct {
 	// report that came from elsewhere (a worker process, a bundle) is
 	// checked.
 	Encoded bool
+	// NoLargeTables, with Encoded, says no table of Report has more than
+	// solvers.PageOutRows rows (the encoder counted them), so End looks
+	// for none to page out.
+	NoLargeTables bool
 	// Error and ErrorField are a failed run's message and the input field
 	// it names.
 	Error, ErrorField string
@@ -617,6 +621,9 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 			out[i] = invalid(op, "status", "%q is not a final status", e.Status)
 		case len(e.Report) > 0 && !e.Encoded && !json.Valid(e.Report):
 			out[i] = invalid(op, "report", "the report is not JSON")
+		case e.Encoded && e.NoLargeTables:
+			mains[i] = e.Report
+			todo++
 		default:
 			var err error
 			if mains[i], pages[i], err = pageOut(e.Report); err != nil {
