@@ -160,6 +160,23 @@ func TestBrowserDCOP(t *testing.T) {
 		t.Errorf("the page does not say what n/a means (%d, %v)", n, err)
 	}
 
+	// 6. The exact run's own page dims those metrics and says why.
+	exact, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('[data-testid=compare-metrics] thead th a')).find(a => a.textContent.endsWith(' · exact')).getAttribute('href')`))
+	if err != nil {
+		t.Fatalf("the exact run's link: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+exact), chromedp.WaitVisible(chromedp.CSS(`[data-testid=metrics]`))); err != nil {
+		t.Fatalf("exact's run page: %v", err)
+	}
+	dimmed, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid=metric][data-na]')).map(d => d.dataset.name)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := strings.Join(dimmed, ","); !strings.Contains(d, "messages") || !strings.Contains(d, "total_bytes") || strings.Contains(d, "makespan") {
+		t.Errorf("exact's run page dims %q, want messages and total_bytes, not makespan", d)
+	}
+	shot(t, ctx, dir, "after-dcop-exact-run.png")
+
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("JavaScript errors in the console: %q", errs)
 	}
