@@ -126,6 +126,57 @@ func TestBrowserDCOP(t *testing.T) {
 	waitCompared(t, ctx, 6) // metric + dpop, dpop-wd, dpop-split, dpop-split-wd, exact
 	shot(t, ctx, dir, "dcop-compare.png")
 
+	// 5. exact is centralized: messages, bytes and cycles are not
+	// meaningful for it. Its cells read n/a with the reason, none is best,
+	// and the makespan (every variant's) is shown for all five.
+	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[][4]string](`(() => {
+	  const heads = Array.from(document.querySelectorAll('[data-testid=compare-metrics] thead th a')).map(a => a.textContent.split(' · ').pop());
+	  const out = [];
+	  for (const name of ['messages', 'total_bytes', 'message_cycles', 'makespan']) {
+	    const tr = document.querySelector('[data-testid=compare-metrics] tr[data-metric=' + name + ']');
+	    Array.from(tr.cells).slice(1).forEach((td, i) => out.push([name, heads[i], td.textContent.trim(), (td.title || '') + (td.classList.contains('best') ? ' BEST' : '')]));
+	  }
+	  return out;
+	})()`))
+	if err != nil {
+		t.Fatalf("compare cells: %v", err)
+	}
+	if len(cells) != 4*5 {
+		t.Fatalf("%d cells of messages, total_bytes, message_cycles and makespan, want 4 × 5", len(cells))
+	}
+	for _, c := range cells {
+		name, variant, text, title := c[0], c[1], c[2], c[3]
+		na := name != "makespan" && variant == "exact"
+		switch {
+		case na && (text != "n/a" || !strings.Contains(title, "not meaningful for exact") || strings.Contains(title, "BEST")):
+			t.Errorf("%s of exact: %q (title %q), want n/a, not meaningful for exact, not best", name, text, title)
+		case !na && text == "n/a":
+			t.Errorf("%s of %s shows n/a", name, variant)
+		case name != "makespan" && strings.Contains(title, "BEST"):
+			t.Errorf("%s of %s is marked best: a cost is not ranked", name, variant)
+		}
+	}
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=na-legend]').length`)); err != nil || n != 1 {
+		t.Errorf("the page does not say what n/a means (%d, %v)", n, err)
+	}
+
+	// 6. The exact run's own page dims those metrics and says why.
+	exact, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('[data-testid=compare-metrics] thead th a')).find(a => a.textContent.endsWith(' · exact')).getAttribute('href')`))
+	if err != nil {
+		t.Fatalf("the exact run's link: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+exact), chromedp.WaitVisible(chromedp.CSS(`[data-testid=metrics]`))); err != nil {
+		t.Fatalf("exact's run page: %v", err)
+	}
+	dimmed, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid=metric][data-na]')).map(d => d.dataset.name)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := strings.Join(dimmed, ","); !strings.Contains(d, "messages") || !strings.Contains(d, "total_bytes") || strings.Contains(d, "makespan") {
+		t.Errorf("exact's run page dims %q, want messages and total_bytes, not makespan", d)
+	}
+	shot(t, ctx, dir, "after-dcop-exact-run.png")
+
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("JavaScript errors in the console: %q", errs)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -130,7 +131,9 @@ func label(r store.Run) string {
 }
 
 // Join puts reports side by side: a row per metric (in order of first
-// appearance) with the best runs marked by the metric's Better, plots with
+// appearance) with the best runs marked by the metric's Better (results
+// of runs of one family, among the runs whose variant the metric is
+// meaningful for: solvers.Metric.Variants; the others show "n/a"), plots with
 // the same title overlaid one line per run, Gantts with the same title
 // stacked on one time axis.
 func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
@@ -139,17 +142,23 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 		p.Labels = append(p.Labels, label(r))
 	}
 	index := map[string]int{}
+	// declared[k][i] is the variants run i's metric k is meaningful for.
+	var declared [][][]string
 	for i, rep := range reports {
 		for _, m := range rep.Metrics {
 			k, ok := index[m.Name]
 			if !ok {
 				k = len(p.Metrics)
 				index[m.Name] = k
+				n := len(reports)
 				p.Metrics = append(p.Metrics, views.MetricRow{Name: m.Name, Unit: m.Unit, Better: m.Better, Kind: m.Kind,
-					Values: make([]*float64, len(reports)), Best: make([]bool, len(reports))})
+					Values: make([]*float64, n), Best: make([]bool, n), NA: make([]bool, n), Apart: make([]bool, n)})
+				declared = append(declared, make([][]string, n))
 			}
 			v := m.Value
 			p.Metrics[k].Values[i] = &v
+			p.Metrics[k].NA[i] = !m.MeaningfulFor(runs[i].Variant)
+			declared[k][i] = m.Variants
 		}
 	}
 	// Only results of runs of one family are ranked: a makespan in seconds
@@ -169,11 +178,17 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 	short := shortLabels(runs, p.Labels)
 	for k := range p.Metrics {
 		m := &p.Metrics[k]
-		if p.Ranked && m.Kind == solvers.KindResult {
+		if !p.Ranked || m.Kind != solvers.KindResult || (m.Better != solvers.Higher && m.Better != solvers.Lower) {
+			continue
+		}
+		if markApart(m, runs, declared[k]) >= 2 {
+			m.Ranked = true
 			markBest(m)
-			if m.Better == solvers.Higher || m.Better == solvers.Lower {
-				p.Bars = append(p.Bars, charts.MetricBars{Metric: m.Name, Unit: m.Unit, Better: m.Better, Labels: short, Values: m.Values, Best: m.Best})
+			omit := make([]bool, len(runs))
+			for i := range omit {
+				omit[i] = m.NA[i] || m.Apart[i]
 			}
+			p.Bars = append(p.Bars, charts.MetricBars{Metric: m.Name, Unit: m.Unit, Better: m.Better, Labels: short, Values: m.Values, Best: m.Best, Omit: omit})
 		}
 	}
 
@@ -244,16 +259,68 @@ func shortLabels(runs []store.Run, labels []string) []string {
 	return out
 }
 
+// markApart splits the runs that have a meaningful value of metric m
+// (m.NA false) into groups whose metrics are comparable: runs i and j are
+// when each one's declared variants (declared[i]; empty: all) hold the
+// other's variant, so that both numbers measure one thing. A run joins
+// the first group every member of which it is comparable with. The
+// largest group (the first of equal ones) is ranked; the runs of the
+// others are marked Apart. It returns the size of the ranked group.
+func markApart(m *views.MetricRow, runs []store.Run, declared [][]string) int {
+	holds := func(vs []string, v string) bool { return len(vs) == 0 || slices.Contains(vs, v) }
+	var groups [][]int
+	for i, v := range m.Values {
+		if v == nil || m.NA[i] {
+			continue
+		}
+		joined := false
+		for g := range groups {
+			ok := true
+			for _, j := range groups[g] {
+				ok = ok && holds(declared[i], runs[j].Variant) && holds(declared[j], runs[i].Variant)
+			}
+			if ok {
+				groups[g] = append(groups[g], i)
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			groups = append(groups, []int{i})
+		}
+	}
+	if len(groups) == 0 {
+		return 0
+	}
+	ranked := 0
+	for g := range groups {
+		if len(groups[g]) > len(groups[ranked]) {
+			ranked = g
+		}
+	}
+	for g := range groups {
+		if g != ranked {
+			for _, i := range groups[g] {
+				m.Apart[i] = true
+			}
+		}
+	}
+	return len(groups[ranked])
+}
+
 // markBest marks the runs holding the best value; nothing is marked when the
 // metric has no direction or fewer than two runs have it, or all are equal.
+// The runs the metric is not meaningful for (NA) or not comparable with
+// the others (Apart) take no part.
 func markBest(m *views.MetricRow) {
 	if m.Better != solvers.Higher && m.Better != solvers.Lower {
 		return
 	}
+	ranked := func(i int) bool { return m.Values[i] != nil && !m.NA[i] && !m.Apart[i] }
 	var best *float64
 	n := 0
-	for _, v := range m.Values {
-		if v == nil {
+	for i, v := range m.Values {
+		if !ranked(i) {
 			continue
 		}
 		n++
@@ -265,8 +332,8 @@ func markBest(m *views.MetricRow) {
 		return
 	}
 	all := true
-	for _, v := range m.Values {
-		if v != nil && *v != *best {
+	for i, v := range m.Values {
+		if ranked(i) && *v != *best {
 			all = false
 		}
 	}
@@ -274,7 +341,7 @@ func markBest(m *views.MetricRow) {
 		return
 	}
 	for i, v := range m.Values {
-		m.Best[i] = v != nil && *v == *best
+		m.Best[i] = ranked(i) && *v == *best
 	}
 }
 

@@ -275,7 +275,7 @@ func (s *Server) reportPart(c echo.Context, id string) (templ.Component, error) 
 		if err := s.fillPagedTables(ctx, id, rep); err != nil {
 			return err
 		}
-		return views.ReportView(rep, id).Render(ctx, w)
+		return views.RunReportView(rep, id, run.Variant).Render(ctx, w)
 	}))
 }
 

@@ -16,4 +16,15 @@
 // every chart of the page and states it once; notes that speak of times
 // write them with the frame's At and Duration so that they read in the
 // same unit. Tables keep the data's numbers (their CSV is an export).
+//
+// A metric says what kind of number it is (Metric.Kind: a result, a cost
+// of the method, information about the input) and, where some variant of
+// its family computes it only by construction, the variants it is
+// meaningful for (Metric.Variants: DCOP's messages, bytes and cycles for
+// the distributed DPOP variants, not for the centralized exact search that
+// reports 0). Every variant's report keeps the same metrics; a compare
+// ranks only results, only among runs of one family, and only the runs a
+// metric is meaningful for, showing the others as "n/a". The conformance
+// suite (solverstest) checks that a family's metrics name only its own
+// variants.
 package solvers

@@ -231,3 +231,45 @@ func TestValidateRefusesAnUnknownMetricKind(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateRefusesEmptyOrRepeatedMetricVariants(t *testing.T) {
+	for _, c := range []struct {
+		variants []string
+		want     string // "" = valid
+	}{
+		{nil, ""},
+		{[]string{"dpop"}, ""},
+		{[]string{"dpop", "dpop-wd"}, ""},
+		{[]string{"dpop", ""}, "variant 2"},
+		{[]string{"dpop", "dpop-wd", "dpop"}, `"dpop" is named twice`},
+	} {
+		err := (&Report{Metrics: []Metric{{Name: "messages", Value: 1, Variants: c.variants}}}).Validate()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("variants %q: %v", c.variants, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "messages")):
+			t.Errorf("variants %q: %v, want an error naming the metric and %s", c.variants, err, c.want)
+		}
+	}
+}
+
+func TestMetricMeaningfulForItsVariantsOrEveryVariant(t *testing.T) {
+	all := Metric{Name: "makespan"}
+	some := Metric{Name: "messages", Variants: []string{"dpop", "dpop-wd"}}
+	for _, c := range []struct {
+		m       Metric
+		variant string
+		want    bool
+	}{
+		{all, "exact", true},
+		{all, "", true},
+		{some, "dpop", true},
+		{some, "dpop-wd", true},
+		{some, "exact", false},
+		{some, "", false},
+	} {
+		if got := c.m.MeaningfulFor(c.variant); got != c.want {
+			t.Errorf("%s (variants %q) meaningful for %q: %v, want %v", c.m.Name, c.m.Variants, c.variant, got, c.want)
+		}
+	}
+}

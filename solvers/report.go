@@ -3,6 +3,7 @@ package solvers
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Report is what every run returns and every page draws. Its JSON shape is a
@@ -54,12 +55,30 @@ const (
 
 // Metric is one named number of a run, compared across runs by Better
 // when its Kind is KindResult.
+//
+// Variants, when set, names the variants of the run's family the metric is
+// meaningful for; empty means every variant. A run of another variant may
+// still report the metric (its number by construction: DCOP's exact sends
+// no messages and reports 0, a central matchmaker is informed in one hop),
+// so that every variant's report has one shape; a compare shows such a
+// run's value as "n/a", never ranks it and leaves it out of the metric's
+// bar chart. Two runs whose metrics of one name declare sets that leave
+// each other's variant out measure different things under that name
+// (gossip's rumor counts the messages of one rumor, gossip those of its
+// table exchanges) and are not ranked against each other either.
 type Metric struct {
-	Name   string  `json:"name"`
-	Value  float64 `json:"value"`
-	Unit   string  `json:"unit,omitempty"`
-	Better string  `json:"better,omitempty"` // Higher, Lower or "" (not ranked)
-	Kind   string  `json:"kind,omitempty"`   // KindResult (""), KindCost or KindInfo
+	Name     string   `json:"name"`
+	Value    float64  `json:"value"`
+	Unit     string   `json:"unit,omitempty"`
+	Better   string   `json:"better,omitempty"`   // Higher, Lower or "" (not ranked)
+	Kind     string   `json:"kind,omitempty"`     // KindResult (""), KindCost or KindInfo
+	Variants []string `json:"variants,omitempty"` // the variants it is meaningful for; empty: all
+}
+
+// MeaningfulFor reports whether the metric is meaningful for a run of
+// variant: Variants is empty or names it.
+func (m Metric) MeaningfulFor(variant string) bool {
+	return len(m.Variants) == 0 || slices.Contains(m.Variants, variant)
 }
 
 // Table is a titled grid; each cell is a number (float64/int) or a string.
@@ -304,6 +323,14 @@ func (r *Report) validMetrics() error {
 		}
 		if m.Kind != KindResult && m.Kind != KindCost && m.Kind != KindInfo {
 			return fmt.Errorf("metric %s: kind is %q, want %q, %q or empty (a result)", m.Name, m.Kind, KindCost, KindInfo)
+		}
+		for i, v := range m.Variants {
+			if v == "" {
+				return fmt.Errorf("metric %s: variant %d of the variants it is meaningful for is empty", m.Name, i+1)
+			}
+			if slices.Contains(m.Variants[:i], v) {
+				return fmt.Errorf("metric %s: variant %q is named twice among the variants it is meaningful for", m.Name, v)
+			}
 		}
 	}
 	return nil

@@ -141,6 +141,16 @@ type MetricRow struct {
 	Kind   string // solvers.KindResult, KindCost or KindInfo
 	Values []*float64
 	Best   []bool
+	// NA marks the runs whose variant the metric is not meaningful for
+	// (solvers.Metric.Variants): shown "n/a", never best, not in the bars.
+	NA []bool
+	// Apart marks the runs whose metric of this name is defined for other
+	// variants than the ranked runs' (gossip's rumor beside gossip): shown,
+	// not ranked against the others.
+	Apart []bool
+	// Ranked says the best value among the runs was looked for: a result
+	// with a direction, runs of one family, at least two comparable values.
+	Ranked bool
 }
 
 // ReproCard is one seed experiment on /reproduce.

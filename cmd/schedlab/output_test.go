@@ -47,13 +47,16 @@ func reportDigest(t *testing.T, b []byte) string {
 // command wrote before its output and trace reading were rewritten for
 // speed (80f68b4, with the report's time frame of issue 22 added: the
 // usage plot in trace seconds, the frame, the notes in it; the same
-// digests from the unchanged CLI of that branch); any change to a
-// schedule or to the report's content changes them.
+// digests from the unchanged CLI of that branch; then utilization's
+// "variants": ["batch"] of issue 22, the reports otherwise the same:
+// without that field they give the earlier digests ffb890f5…, dad38841…,
+// 340eccd4…); any change to a schedule or to the report's content changes
+// them.
 func TestRunBatchOnKTHIsPinned(t *testing.T) {
 	want := map[string]string{
-		"fcfs":         "ffb890f503039272e1941c92b42e1be47efc93129fee4b901ea60815875abd25",
-		"easy":         "dad388414e99dc091d1a54ce4c43b84fd105ae59e68a6f4f07b497c69a677790",
-		"conservative": "340eccd4ac81c399214a03811305fa04dd3bfecb90c61bb406690d355c9842bc",
+		"fcfs":         "39cf5f4d15c72775051d27813249ff4a06ed2c960123d46bc5cb97e4cc1f8695",
+		"easy":         "cb62d6ea2b4449a8a50eac3dd4bf050c7f01f77da097e0ccd292fe3ac39537e8",
+		"conservative": "25427b07d2eaa47af22dead1839b9a8df85c40ed1d8bb31f2e040be9e82e1780",
 	}
 	for _, policy := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(t.TempDir(), policy+".json")

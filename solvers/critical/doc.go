@@ -194,6 +194,14 @@
 // in its time frame, our fallback, or not planned after the stop) and the
 // variants before, dropped and after. heft and list report 0 variants.
 //
+// The planner's counts (variants_*, works_planned, collisions,
+// collisions_unresolved) and the tree's size (tree_nodes, tree_cut, works)
+// are meaningful for critical-works and critical-works-fallback only
+// (solvers.Metric.Variants): heft and list report 0 variants and build the
+// tree only to colour their Gantt. stopped is critical-works' alone (the
+// fallback never stops) and works_fallback the fallback's alone. A compare
+// shows them "n/a" for the other variants.
+//
 // # Deviations from the paper
 //
 //   - The paper's search-tree DP of [2] (Toporkov 2006) is not given in

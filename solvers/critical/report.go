@@ -152,6 +152,19 @@ func deadlineSource(c RunConfig) string {
 	return fmt.Sprintf("deadline_factor %.4g × HEFT's makespan", c.DeadlineFactor)
 }
 
+// The variants a run metric is meaningful for (solvers.Metric.Variants).
+// The planner's counts (variants, works planned, collisions) exist only
+// in the critical works method: heft and list report 0. They build the
+// tree of critical paths and its works too, but only to colour their
+// Gantt, so the tree's size and cut and the number of works say nothing
+// about them. Only the paper's method stops (our fallback plans the work
+// instead), and only the fallback plans works by it.
+var (
+	planners        = []string{VariantCritical, VariantCriticalFallback}
+	paperPlanner    = []string{VariantCritical}
+	fallbackPlanner = []string{VariantCriticalFallback}
+)
+
 // runMetrics are a run's metrics: the schedule's (left out when the run
 // stopped without a complete plan), the deadline's, the planner's counts
 // (0 but for the critical-works variants) and the tree's size.
@@ -206,18 +219,18 @@ func runMetrics(o *Outcome) []solvers.Metric {
 		solvers.Metric{Name: "processors_used", Value: float64(processorsUsed(s, d.M))},
 		solvers.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units", Kind: solvers.KindInfo},
-		solvers.Metric{Name: "stopped", Value: b2f(stopped)},
-		solvers.Metric{Name: "variants_generated", Value: float64(gen)},
-		solvers.Metric{Name: "variants_dropped", Value: float64(dropped)},
-		solvers.Metric{Name: "variants_kept", Value: float64(kept)},
-		solvers.Metric{Name: "variants_pruned", Value: float64(pruned)},
-		solvers.Metric{Name: "works", Value: float64(len(o.Works))},
-		solvers.Metric{Name: "works_planned", Value: float64(worksPlanned)},
-		solvers.Metric{Name: "works_fallback", Value: float64(relax)},
-		solvers.Metric{Name: "collisions", Value: float64(cols)},
-		solvers.Metric{Name: "collisions_unresolved", Value: float64(unres)},
-		solvers.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes)), Kind: solvers.KindInfo},
-		solvers.Metric{Name: "tree_cut", Value: b2f(o.Tree.Cut)},
+		solvers.Metric{Name: "stopped", Value: b2f(stopped), Variants: paperPlanner},
+		solvers.Metric{Name: "variants_generated", Value: float64(gen), Variants: planners},
+		solvers.Metric{Name: "variants_dropped", Value: float64(dropped), Variants: planners},
+		solvers.Metric{Name: "variants_kept", Value: float64(kept), Variants: planners},
+		solvers.Metric{Name: "variants_pruned", Value: float64(pruned), Variants: planners},
+		solvers.Metric{Name: "works", Value: float64(len(o.Works)), Variants: planners},
+		solvers.Metric{Name: "works_planned", Value: float64(worksPlanned), Variants: planners},
+		solvers.Metric{Name: "works_fallback", Value: float64(relax), Variants: fallbackPlanner},
+		solvers.Metric{Name: "collisions", Value: float64(cols), Variants: planners},
+		solvers.Metric{Name: "collisions_unresolved", Value: float64(unres), Variants: planners},
+		solvers.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes)), Kind: solvers.KindInfo, Variants: planners},
+		solvers.Metric{Name: "tree_cut", Value: b2f(o.Tree.Cut), Variants: planners},
 		solvers.Metric{Name: "dfs_paths", Value: CountPaths(d), Kind: solvers.KindInfo},
 		solvers.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
 	return ms

@@ -291,6 +291,17 @@
 // time even when their jobs complete early (the VO sold that time); the
 // backfilled jobs re-plan on their own completions.
 //
+// # Which metrics each variant means
+//
+// n_alternatives is the cyclic scheme's (css, fair, and combined for its
+// fair slice; its backfilled jobs count their one window): backfill starts
+// each job in the one window it finds, 1 per planned job by construction,
+// and a compare shows it "n/a" (solvers.Metric.Variants). utilization is
+// declared the slot variants' in their reports and batch's in batch's: the
+// slot model's (planned processor time over the cycles' node time) and
+// batch's (Σ run × size over P × makespan) share the name only, and a
+// compare does not rank one against the other.
+//
 // # Early completion (parameters early, early_min)
 //
 // With early=true a job actually runs U[early_min, 1] (default 0.2, the

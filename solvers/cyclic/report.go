@@ -79,6 +79,20 @@ func div(a, b float64) float64 {
 	return a / b
 }
 
+// The variants a run metric is meaningful for (solvers.Metric.Variants).
+// Alternatives are searched by the cyclic scheme (css, fair, and combined
+// for its fair slice; its backfilled jobs count their one window); backfill
+// starts each job in the one window it finds, so its n_alternatives is 1
+// per planned job by construction. The slot model's utilization (planned
+// processor time over the cycles' node time) is not batch's (Σ run × size
+// over P × makespan, solvers/batch), which reports a metric of the same
+// name (batchOnly, set in simulateTrace).
+var (
+	withAlternatives = []string{VariantCSS, VariantFair, VariantCombined}
+	slotModel        = slotVariants[:]
+	batchOnly        = []string{VariantBatch}
+)
+
 // runReport builds the report of a CSS/fair run.
 func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solvers.Report {
 	r := &solvers.Report{}
@@ -86,7 +100,7 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 	nc := float64(len(res.Cycles))
 	capacity := float64(len(in.Nodes) * in.Interval)
 	r.Metrics = []solvers.Metric{
-		{Name: "n_alternatives", Value: div(float64(a.Alternatives), float64(a.Jobs)), Unit: "per job", Better: solvers.Higher},
+		{Name: "n_alternatives", Value: div(float64(a.Alternatives), float64(a.Jobs)), Unit: "per job", Better: solvers.Higher, Variants: withAlternatives},
 		{Name: "start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "runtime", Value: div(a.Runtime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "finish", Value: div(a.Finish, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
@@ -94,7 +108,7 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 		{Name: "processor_time", Value: div(a.ProcTm, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "failure_rate", Value: div(float64(res.Failures), nc), Unit: "share of cycles", Better: solvers.Lower},
 		{Name: "owners_income", Value: div(res.Income, nc), Unit: "cost units per cycle", Better: solvers.Higher},
-		{Name: "utilization", Value: div(a.ProcTm, nc*capacity), Unit: "share", Better: solvers.Higher},
+		{Name: "utilization", Value: div(a.ProcTm, nc*capacity), Unit: "share", Better: solvers.Higher, Variants: slotModel},
 		{Name: "jobs_planned", Value: float64(a.Planned), Unit: "jobs", Better: solvers.Higher},
 		{Name: "jobs_postponed", Value: float64(a.Jobs - a.Planned), Unit: "postponements", Better: solvers.Lower},
 		{Name: "planned_start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},

@@ -389,6 +389,11 @@ func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solve
 	}
 	rep := batch.BuildReport(sj.Jobs, res, batch.ReportOptions{GanttStart: c.GanttStartH * 3600, GanttSpan: c.GanttSpanH * 3600}, sj.Skipped)
 	rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "wall_ms", Value: float64(time.Since(start).Microseconds()) / 1000, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
+	for i := range rep.Metrics {
+		if rep.Metrics[i].Name == "utilization" {
+			rep.Metrics[i].Variants = batchOnly // not the slot variants' utilization
+		}
+	}
 	rep.Notes = append(slices.Clone(sj.Notes), rep.Notes...)
 	rep.Notes = append(rep.Notes, "Simultaneous events: all completions at a time are processed first, then the arrivals, then one scheduling pass.")
 	return rep, nil

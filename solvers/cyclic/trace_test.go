@@ -16,6 +16,7 @@ import (
 	"schedlab/errs"
 	"schedlab/solvers"
 	"schedlab/solvers/formats"
+	"schedlab/solvers/solverstest"
 )
 
 const kth2000 = "../formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf"
@@ -131,6 +132,14 @@ func TestBatchRunsATrace(t *testing.T) {
 	}
 	if u := metricOf(t, easy, "utilization"); u <= 0 || u > 1 {
 		t.Errorf("utilization %v outside (0, 1]", u)
+	}
+	// batch's utilization (Σ run × size / (P × makespan)) is not the slot
+	// variants' (planned processor time / the cycles' node time).
+	if m, _ := easy.Metric("utilization"); !m.MeaningfulFor(VariantBatch) || m.MeaningfulFor(VariantCSS) {
+		t.Errorf("batch's utilization declares %q, want batch alone", m.Variants)
+	}
+	if err := solverstest.CheckMetricVariants(s, easy); err != nil {
+		t.Error(err)
 	}
 
 	// Determinism, and the parameters reach the simulation.

@@ -311,6 +311,21 @@
 // milliseconds. A brute-force enumerator cross-checks both on tiny
 // instances.
 //
+// # Which metrics each variant means
+//
+// Every variant reports the same metrics; some name the variants they are
+// meaningful for (solvers.Metric.Variants), and a compare shows "n/a" for
+// the others and never ranks them. exact is a centralized search: it sends
+// no message and runs no UTIL phase, so messages, total_bytes and
+// message_cycles are 0 and width_after and the max_util_*_after and
+// paper_mb_after sizes the full problem's by construction; they are the
+// DPOP variants' (dpop, dpop-wd, dpop-split, dpop-split-wd).
+// back_edges_deleted is the WD variants' (dpop-wd, dpop-split-wd),
+// edges_cut the split ones' (dpop-split, dpop-split-wd). The "before"
+// sizes, width_before and message_cycles_full describe the full problem's
+// pseudo-tree, an input of every variant; makespan, accuracy and the
+// optimum are every variant's.
+//
 // # Generator
 //
 // namekata2008 (generate.go) draws each job's 2 of 15 resources and its

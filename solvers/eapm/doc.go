@@ -87,6 +87,13 @@
 // gonum's too; the bounds in the Reproduce report moved by at most 1.2e−15
 // relative.
 //
+// # Metrics
+//
+// Every variant computes every metric: the LP upper bound is the
+// workload's, computed once and shared by all variants (sharedBound), so
+// upper_bound and bound_ratio are meaningful for all of them and no
+// metric names variants (solvers.Metric.Variants).
+//
 // # Decisions the paper leaves open
 //
 //   - Ties: machines of equal energy per task are ordered by index, the lower

@@ -394,6 +394,16 @@
 // staleness_mean_s is the mean age of the records used for matching;
 // wall_ms the simulator's own time.
 //
+// The rumor and the simulation share four names (rounds_to_converge,
+// final_informed, messages_per_node_per_period, bytes_per_node_per_period)
+// for different things: one message spread in rounds, against the tables
+// or the manager's collections per period. Each report declares the
+// variants its metric is meaningful for (solvers.Metric.Variants: rumor;
+// gossip and central), so a compare never ranks one against the other.
+// central's rounds_to_converge and final_informed (1 and 1 by construction)
+// are declared gossip's alone and shown "n/a" for central; its messages,
+// bytes and staleness are its collections' and are compared with gossip's.
+//
 // # SWF job streams
 //
 // An upload in field "swf" (.swf or .swf.gz) is read by formats.ReadSWF.

@@ -16,7 +16,9 @@
 //     names itself, with a valid preview;
 //   - every variant that fits runs on it and returns a Report that
 //     validates, whose Gantts (as the preview's) are in one time frame
-//     (Report.Time: one frame per page), and runs are deterministic for a seed (the same Report but
+//     (Report.Time: one frame per page), whose metrics name only variants of
+//     the family as those they are meaningful for (Metric.Variants), and
+//     runs are deterministic for a seed (the same Report but
 //     for the metrics named in Options.Volatile: wall times);
 //   - a canceled context stops a run promptly with the context's error;
 //   - malformed input is errs.Invalid naming a field: an unknown variant,
@@ -29,6 +31,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -181,6 +184,9 @@ func checkRun(t *testing.T, s solvers.Strategy, w *solvers.Workload, variant str
 		t.Errorf("variant %s: a report without metrics", variant)
 	}
 	checkTimeFrame(t, "variant "+variant, rep)
+	if err := CheckMetricVariants(s, rep); err != nil {
+		t.Errorf("variant %s: %v", variant, err)
+	}
 	again, err := s.Run(context.Background(), w, variant, params, nil)
 	if err != nil {
 		t.Fatalf("variant %s, again: %v", variant, err)
@@ -188,6 +194,23 @@ func checkRun(t *testing.T, s solvers.Strategy, w *solvers.Workload, variant str
 	if !bytes.Equal(withoutVolatile(t, rep, opt.Volatile), withoutVolatile(t, again, opt.Volatile)) {
 		t.Errorf("variant %s: two runs of one workload and seed differ (name wall-clock metrics in Options.Volatile)", variant)
 	}
+}
+
+// CheckMetricVariants checks that every metric of rep names, as the
+// variants it is meaningful for (Metric.Variants), only variants of s.
+func CheckMetricVariants(s solvers.Strategy, rep *solvers.Report) error {
+	known := map[string]bool{}
+	for _, v := range s.Variants() {
+		known[v.Name] = true
+	}
+	for _, m := range rep.Metrics {
+		for _, v := range m.Variants {
+			if !known[v] {
+				return fmt.Errorf("metric %s is meaningful for %q, which is not a variant of %s", m.Name, v, s.Info().Name)
+			}
+		}
+	}
+	return nil
 }
 
 // checkTimeFrame checks that a report that draws times has one time frame

@@ -22,6 +22,9 @@ const (
 // (Labels[i], Values[i]; a nil value draws no bar), the runs marked Best
 // in BarBestColour with "best" above the value, the others in
 // BarOtherColour. Unit names the value axis; Better is for a caption.
+// The runs marked Omit (the metric is not meaningful for their variant,
+// or measures another thing for it) are left out of the chart, their
+// label too.
 type MetricBars struct {
 	Metric string
 	Unit   string
@@ -29,6 +32,29 @@ type MetricBars struct {
 	Labels []string
 	Values []*float64
 	Best   []bool
+	Omit   []bool
+}
+
+// Shown is the labels of the runs the chart draws (those not omitted).
+func (m MetricBars) Shown() []string {
+	var out []string
+	for i, l := range m.Labels {
+		if i >= len(m.Omit) || !m.Omit[i] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Omitted is the labels of the runs left out of the chart.
+func (m MetricBars) Omitted() []string {
+	var out []string
+	for i, l := range m.Labels {
+		if i < len(m.Omit) && m.Omit[i] {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // barLabel writes the value above each bar, and "best" above the best.
@@ -54,11 +80,15 @@ func Bars(m MetricBars) templ.Component {
 }
 
 // BarsOption returns the ECharts option of Bars as JSON: a category x axis
-// of the run labels, one bar series, each bar coloured by whether its run
-// is among the best. Non-finite values draw no bar.
+// of the labels of the runs not omitted, one bar series, each bar coloured
+// by whether its run is among the best. Non-finite values draw no bar.
 func BarsOption(m MetricBars) ([]byte, error) {
-	data := make([]metricBar, len(m.Labels))
+	data := make([]metricBar, 0, len(m.Labels))
+	labels := m.Shown()
 	for i := range m.Labels {
+		if i < len(m.Omit) && m.Omit[i] {
+			continue
+		}
 		var v *float64
 		if i < len(m.Values) {
 			v = m.Values[i]
@@ -74,7 +104,7 @@ func BarsOption(m MetricBars) ([]byte, error) {
 		} else {
 			d.Value = "-" // ECharts' empty value: no bar
 		}
-		data[i] = d
+		data = append(data, d)
 	}
 	yName := m.Unit
 	c := gecharts.NewBar()
@@ -84,12 +114,12 @@ func BarsOption(m MetricBars) ([]byte, error) {
 		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: barTooltip}),
 		gecharts.WithToolboxOpts(toolbox(m.Metric, false)),
 		gecharts.WithGridOpts(opts.Grid{Left: "8", Right: "16", Top: "60", Bottom: "8", ContainLabel: opts.Bool(true)}), // room above the tallest bar for "best" and its value, below the toolbox
-		gecharts.WithXAxisOpts(opts.XAxis{Type: "category", Data: m.Labels,
+		gecharts.WithXAxisOpts(opts.XAxis{Type: "category", Data: labels,
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0", Width: 90, Overflow: "truncate"}}),
 		gecharts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, Scale: opts.Bool(false)}),
 		gecharts.WithAnimation(false),
 	)
-	c.SetXAxis(m.Labels)
+	c.SetXAxis(labels)
 	c.AddSeries(m.Metric, nil, gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
 		s.Data = data
 		s.Label = &opts.Label{Show: opts.Bool(true), Position: "top", FontSize: 11, Formatter: string(barLabel)}
