@@ -107,6 +107,12 @@ func BarsOption(m MetricBars) ([]byte, error) {
 		data = append(data, d)
 	}
 	yName := m.Unit
+	// Beyond two runs the labels of a chart in a narrow column would
+	// overlap: they lean, each still truncated to 90 px.
+	rotate := 0.0
+	if len(labels) > 2 {
+		rotate = 30
+	}
 	c := gecharts.NewBar()
 	c.SetGlobalOptions(
 		gecharts.WithTitleOpts(opts.Title{Title: m.Metric, Show: opts.Bool(false)}),
@@ -115,7 +121,7 @@ func BarsOption(m MetricBars) ([]byte, error) {
 		gecharts.WithToolboxOpts(toolbox(m.Metric, false)),
 		gecharts.WithGridOpts(opts.Grid{Left: "8", Right: "16", Top: "60", Bottom: "8", ContainLabel: opts.Bool(true)}), // room above the tallest bar for "best" and its value, below the toolbox
 		gecharts.WithXAxisOpts(opts.XAxis{Type: "category", Data: labels,
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0", Width: 90, Overflow: "truncate"}}),
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0", Rotate: rotate, Width: 90, Overflow: "truncate"}}),
 		gecharts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, Scale: opts.Bool(false)}),
 		gecharts.WithAnimation(false),
 	)

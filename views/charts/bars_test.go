@@ -17,7 +17,10 @@ func TestBarsMarkTheBestRunsAndSkipMissingValues(t *testing.T) {
 	}
 	var o struct {
 		XAxis []struct {
-			Data []string `json:"data"`
+			Data      []string `json:"data"`
+			AxisLabel struct {
+				Rotate float64 `json:"rotate"`
+			} `json:"axisLabel"`
 		} `json:"xAxis"`
 		Series []struct {
 			Type string `json:"type"`
@@ -37,6 +40,9 @@ func TestBarsMarkTheBestRunsAndSkipMissingValues(t *testing.T) {
 	}
 	if len(o.XAxis) != 1 || len(o.XAxis[0].Data) != 3 || o.XAxis[0].Data[2] != "critical-works" {
 		t.Fatalf("x axis = %+v, want the three run labels", o.XAxis)
+	}
+	if o.XAxis[0].AxisLabel.Rotate != 30 {
+		t.Errorf("three run labels lean %v°, want 30° (they would overlap)", o.XAxis[0].AxisLabel.Rotate)
 	}
 	if len(o.Series) != 1 || o.Series[0].Type != "bar" || len(o.Series[0].Data) != 3 {
 		t.Fatalf("series = %+v, want one bar series of 3 bars", o.Series)
