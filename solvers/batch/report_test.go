@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,5 +176,40 @@ func TestReportEncodingIsPinned(t *testing.T) {
 	}
 	if m, err := json.Marshal(BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)); err != nil || !bytes.Equal(m, want) {
 		t.Errorf("json.Marshal of the report with the lazy table differs (%v)", err)
+	}
+}
+
+// TestSortByBucketIsSortFunc: sorting by buckets of a key that never
+// decreases with the order gives slices.SortFunc's order, with ties,
+// keys out of range (clamped) and few or many buckets.
+func TestSortByBucketIsSortFunc(t *testing.T) {
+	type ev struct {
+		t float64
+		d int
+	}
+	cmp := func(a, b ev) int {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
+		}
+		return a.d - b.d
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 200 {
+		n := rng.IntN(300)
+		s := make([]ev, n)
+		for i := range s {
+			s[i] = ev{float64(rng.IntN(50)) * 1.5, rng.IntN(7) - 3}
+		}
+		buckets := 1 + rng.IntN(2*n+2)
+		scale := float64(buckets) / 75 * (0.5 + rng.Float64()) // some keys past the last bucket
+		want := slices.Clone(s)
+		slices.SortFunc(want, cmp)
+		got := sortByBucket(slices.Clone(s), func(e ev) int { return int((e.t - 10) * scale) }, buckets, cmp)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d elements, %d buckets): %v, want %v", trial, n, buckets, got, want)
+		}
 	}
 }
