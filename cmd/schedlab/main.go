@@ -385,6 +385,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if (len(workloads) == 0) == (*preset == "") {
 		return errors.New("give either --workload FILE or --preset NAME")
 	}
+	defer runner.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
 	if len(workloads) == 1 && runsFile(st, workloads[0], *variant) {
 		// Straight from the file, read as it streams: no stored workload.
 		rep, err := runFromFile(ctx, st, workloads[0], *variant, solvers.Params(params), cliProgress(stderr), b.budget())
@@ -501,6 +502,7 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if !ok {
 		return fmt.Errorf("unknown or not yet built strategy %q (see `schedlab strategies`)", name)
 	}
+	defer runner.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
 	rep, err := runner.ExecuteReproduce(ctx, st, solvers.Params(params), cliProgress(stderr), b.budget())
 	if err != nil {
 		return describe(err)
