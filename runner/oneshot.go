@@ -11,8 +11,9 @@ import (
 // Decision: such a process frees everything at exit, so collecting to keep
 // the heap at twice the live data (GOGC 100) is work for nothing; at 400
 // the heap grows to five times the live data between collections, about a
-// quarter as many of them (on EASY over the full KTH trace the collector
-// was ~13 ms of a ~75 ms process, ~1 ms at 400). The run's memory budget
+// quarter as many of them (EASY over the full KTH trace, median process
+// CPU: 65–67 → 63–64 ms with the per-job table paged, 89–91 → 81 ms with
+// --full, which builds and writes it). The run's memory budget
 // stays the bound: OneShot sets it as the runtime's memory limit, so the
 // garbage GOGC lets accumulate never takes the process past what
 // --memory-mb allows (the collector works harder near it instead), and the
