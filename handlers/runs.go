@@ -322,33 +322,6 @@ func (s *Server) deletePage(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/runs")
 }
 
-func csvCell(c any) string {
-	switch v := c.(type) {
-	case nil:
-		return ""
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	case string:
-		return v
-	}
-	return views.Cell(c)
-}
-
-func slug(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		default:
-			if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
-				b.WriteByte('-')
-			}
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
-}
-
 func (s *Server) reproducePage(c echo.Context) error {
 	ctx := c.Request().Context()
 	var p views.ReproduceProps

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -175,20 +174,10 @@ func (s *Server) tableCSV(c echo.Context, n string) error {
 	t := rep.Tables[index]
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+run.ID+"-"+slug(t.Title)+`.csv"`)
+	h.Set("Content-Disposition", `attachment; filename="`+run.ID+"-"+solvers.Slug(t.Title)+`.csv"`)
 	c.Response().WriteHeader(http.StatusOK)
-	w := csv.NewWriter(c.Response())
-	_ = w.Write(t.Columns)
-	rec := make([]string, len(t.Columns))
-	write := func(row []any) error {
-		for j := range rec {
-			rec[j] = ""
-			if j < len(row) {
-				rec[j] = csvCell(row[j])
-			}
-		}
-		return w.Write(rec)
-	}
+	// The same CSV as the command line's --tables files (solvers.TableCSV).
+	w := solvers.NewTableCSV(c.Response(), t.Columns)
 	if t.Paged {
 		var row []any
 		err = s.store.EachTableRow(ctx, run.ID, index, func(r json.RawMessage) error {
@@ -196,20 +185,19 @@ func (s *Server) tableCSV(c echo.Context, n string) error {
 			if err := json.Unmarshal(r, &row); err != nil {
 				return err
 			}
-			return write(row)
+			return w.Row(row)
 		})
 	} else {
 		for _, row := range t.Rows {
-			if err = write(row); err != nil {
+			if err = w.Row(row); err != nil {
 				break
 			}
 		}
 	}
-	w.Flush()
-	if err != nil {
-		return err
+	if ferr := w.Flush(); err == nil {
+		err = ferr
 	}
-	return w.Error()
+	return err
 }
 
 // fillPagedTables puts the first page of each paged table of rep (a copy

@@ -54,7 +54,7 @@ func TestLargeTableIsPagedOutAndFetchedByPages(t *testing.T) {
 	id, full := batchRun(t, a)
 	index := -1
 	for i, tb := range full.Tables {
-		if len(tb.Rows) > solvers.PageOutRows {
+		if tb.NumRows() > solvers.PageOutRows {
 			index = i
 		}
 	}
@@ -62,6 +62,15 @@ func TestLargeTableIsPagedOutAndFetchedByPages(t *testing.T) {
 		t.Fatal("the batch report has no table large enough to page out")
 	}
 	want := full.Tables[index]
+	var wantCSV bytes.Buffer // the CSV the command line writes of the same table (--tables)
+	if err := want.WriteCSV(&wantCSV); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := want.AllRows(); err != nil {
+		t.Fatal(err)
+	} else {
+		want.Rows = rows
+	}
 	wantRow := func(i int) string { b, _ := json.Marshal(want.Rows[i]); return string(b) }
 
 	// The stored report: the table without its rows, marked paged.
@@ -129,6 +138,9 @@ func TestLargeTableIsPagedOutAndFetchedByPages(t *testing.T) {
 		t.Errorf("CSV: %d, %d lines, want %d", status, len(lines), n+1)
 	} else if first := strings.Split(lines[n], ",")[0]; first != views.Cell(want.Rows[n-1][0]) {
 		t.Errorf("the CSV's last row starts %q, want %q", first, views.Cell(want.Rows[n-1][0]))
+	}
+	if !bytes.Equal(csvBody, wantCSV.Bytes()) {
+		t.Errorf("the server's CSV of the paged table differs from the table's own CSV (the command line's --tables file)")
 	}
 
 	// The run page shows the first page and links to the next.

@@ -69,7 +69,13 @@
 //     Shutdown returns once every end is stored; a crash loses the ends
 //     not yet written, and those runs end interrupted at the next Start
 //     as any run cut off does.
-//   - A Report is checked with solvers.Report.Validate before it is stored.
+//   - A Report is checked with solvers.Report.Validate before it is stored;
+//     the rows of a lazy table (solvers.LazyTable) are built and checked as
+//     the report is encoded (a failure is the run's internal error), so a
+//     run whose report is not stored (a sweep's, the command line's paged
+//     output) never builds them.
+//   - The command line's run and reproduce execute one run and exit:
+//     OneShot sets the collector for that (OneShotGCPercent).
 //
 // # Decisions
 //

@@ -726,10 +726,11 @@ func (r *Runner) run(ctx context.Context, run *store.Run, j *job) (*solvers.Repo
 }
 
 // hasLargeTable says whether a table of rep has more rows than the store
-// keeps in a report (solvers.PageOutRows; the store pages it out).
+// keeps in a report (solvers.PageOutRows; the store pages it out),
+// without building a lazy table's rows.
 func hasLargeTable(rep *solvers.Report) bool {
-	for _, t := range rep.Tables {
-		if len(t.Rows) > solvers.PageOutRows {
+	for i := range rep.Tables {
+		if rep.Tables[i].NumRows() > solvers.PageOutRows {
 			return true
 		}
 	}

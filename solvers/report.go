@@ -88,13 +88,19 @@ func (m Metric) MeaningfulFor(variant string) bool {
 // its title and columns with Paged set, RowCount its number of rows and
 // Rows empty, and the rows are stored apart, in pages of TablePageRows;
 // the run page and GET /api/runs/:id/tables/:index?offset=&limit= fetch
-// them by pages, the CSV download whole. Solvers always fill Rows.
+// them by pages, the CSV download whole. Solvers fill Rows, or make a
+// large table with LazyTable, whose rows are built only when someone reads
+// them (AllRows): the command line writes such a table paged unless asked
+// for its rows. Code that reads a table a solver made reads AllRows and
+// NumRows, never Rows alone.
 type Table struct {
 	Title    string   `json:"title"`
 	Columns  []string `json:"columns"`
 	Rows     [][]any  `json:"rows"`
 	Paged    bool     `json:"paged,omitempty"`
 	RowCount int      `json:"row_count,omitempty"`
+	// lazy, when set, builds the rows in place of Rows (LazyTable).
+	lazy *lazyRows
 }
 
 // Paging of large tables (see Table).
@@ -336,17 +342,34 @@ func (r *Report) validMetrics() error {
 	return nil
 }
 
+// validTables checks the rows in hand; a lazy table's rows are checked
+// as they are built (AllRows), by whoever first needs them, so that a
+// table nobody writes is never built to be checked.
 func (r *Report) validTables() error {
-	for _, t := range r.Tables {
-		for i, row := range t.Rows {
-			if len(row) != len(t.Columns) {
-				return fmt.Errorf("table %q row %d has %d cells for %d columns", t.Title, i, len(row), len(t.Columns))
+	for i := range r.Tables {
+		t := &r.Tables[i]
+		if t.lazy != nil {
+			if t.lazy.n < 0 {
+				return fmt.Errorf("table %q has %d rows", t.Title, t.lazy.n)
 			}
-			for j, c := range row {
-				if f, ok := c.(float64); ok {
-					if !isFinite(f) {
-						return notFinite(fmt.Sprintf("table %q row %d column %s", t.Title, i, t.Columns[j]), f)
-					}
+			continue
+		}
+		if err := validRows(t.Title, t.Columns, t.Rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validRows(title string, columns []string, rows [][]any) error {
+	for i, row := range rows {
+		if len(row) != len(columns) {
+			return fmt.Errorf("table %q row %d has %d cells for %d columns", title, i, len(row), len(columns))
+		}
+		for j, c := range row {
+			if f, ok := c.(float64); ok {
+				if !isFinite(f) {
+					return notFinite(fmt.Sprintf("table %q row %d column %s", title, i, columns[j]), f)
 				}
 			}
 		}

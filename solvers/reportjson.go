@@ -15,7 +15,8 @@ import (
 // built whole first: indentation is on request only). Table cells are
 // encoded without reflection (numbers, strings and booleans, the cells
 // reports hold; any other cell goes through encoding/json), since a
-// per-job table of a trace holds hundreds of thousands of them.
+// per-job table of a trace holds hundreds of thousands of them. A
+// LazyTable's rows are built as it is written (Table.AllRows).
 func (r *Report) WriteJSON(w io.Writer, indent bool) error {
 	if indent {
 		var compact bytes.Buffer
@@ -132,11 +133,15 @@ func (e *reportEncoder) table(t *Table) {
 	e.buf = append(e.buf, `,"columns":`...)
 	e.value(t.Columns)
 	e.buf = append(e.buf, `,"rows":`...)
-	if t.Rows == nil {
+	rows, err := t.AllRows()
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	if rows == nil {
 		e.buf = append(e.buf, "null"...)
 	} else {
 		e.buf = append(e.buf, '[')
-		for i, row := range t.Rows {
+		for i, row := range rows {
 			if i > 0 {
 				e.buf = append(e.buf, ',')
 			}

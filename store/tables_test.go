@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"schedlab/bundle"
@@ -14,14 +15,21 @@ import (
 )
 
 // TestRawTableIsSolversTable keeps rawTable, which pageOut decodes and
-// encodes, in step with solvers.Table: the same JSON fields in order.
+// encodes, in step with solvers.Table: the same JSON fields in order
+// (solvers.Table's unexported fields are not in its JSON).
 func TestRawTableIsSolversTable(t *testing.T) {
 	a, b := reflect.TypeFor[rawTable](), reflect.TypeFor[solvers.Table]()
-	if a.NumField() != b.NumField() {
-		t.Fatalf("rawTable has %d fields, solvers.Table %d", a.NumField(), b.NumField())
+	var exported []reflect.StructField
+	for i := range b.NumField() {
+		if f := b.Field(i); f.IsExported() {
+			exported = append(exported, f)
+		}
+	}
+	if a.NumField() != len(exported) {
+		t.Fatalf("rawTable has %d fields, solvers.Table %d exported", a.NumField(), len(exported))
 	}
 	for i := range a.NumField() {
-		if fa, fb := a.Field(i), b.Field(i); fa.Name != fb.Name || fa.Tag != fb.Tag {
+		if fa, fb := a.Field(i), exported[i]; fa.Name != fb.Name || fa.Tag != fb.Tag {
 			t.Errorf("field %d: rawTable %s %q, solvers.Table %s %q", i, fa.Name, fa.Tag, fb.Name, fb.Tag)
 		}
 	}
@@ -255,4 +263,36 @@ func FuzzPageOut(f *testing.F) {
 			t.Fatalf("paged out and back in, the report differs:\n%.300s\n%.300s", data, back)
 		}
 	})
+}
+
+// TestPagedOutIsTheStoredForm: a report's PagedOut copy (what the command
+// line writes by default) encodes to the bytes the store keeps of the
+// report, its large table built lazily or in hand, and builds no rows.
+func TestPagedOutIsTheStoredForm(t *testing.T) {
+	full, report := bigReport(t, 2500)
+	stored, pages, err := pageOut(report)
+	if err != nil || len(pages) != 1 {
+		t.Fatalf("pageOut: %d tables paged, %v", len(pages), err)
+	}
+	built := false
+	jobs := full.Tables[1]
+	lazy := *full
+	lazy.Tables = []solvers.Table{full.Tables[0], solvers.LazyTable(jobs.Title, jobs.Columns, len(jobs.Rows), func() [][]any { built = true; return jobs.Rows })}
+	for name, r := range map[string]*solvers.Report{"rows in hand": full, "lazy": &lazy} {
+		paged, idx := r.PagedOut()
+		got, err := solvers.EncodeReport(paged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, stored) || !slices.Equal(idx, []int{1}) {
+			t.Errorf("%s: PagedOut (tables %v) encodes\n%.300s\nthe store keeps\n%.300s", name, idx, got, stored)
+		}
+	}
+	if built {
+		t.Error("PagedOut built the lazy table's rows")
+	}
+	// The original keeps its rows.
+	if b, err := solvers.EncodeReport(&lazy); err != nil || !bytes.Equal(b, report) || !built {
+		t.Errorf("the lazy report after PagedOut encodes other bytes (%v)", err)
+	}
 }

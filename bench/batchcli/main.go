@@ -2,18 +2,21 @@
 // trace as a whole process against the simulation alone, and against a
 // peer simulator when one is installed.
 //
-//	go run ./bench/batchcli [-policy easy] [-trace solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.swf.gz] [-n 15] [-bin PATH] [-peer 'CMD']
+//	go run ./bench/batchcli [-policy easy] [-trace solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.swf.gz] [-n 15] [-full] [-bin PATH] [-peer 'CMD']
 //
 // It builds ./cmd/schedlab (or takes -bin), runs
 //
-//	schedlab run --strategy cyclic --variant batch --workload TRACE --param policy=POLICY --out /dev/null
+//	schedlab run --strategy cyclic --variant batch --workload TRACE --param policy=POLICY --out /dev/null [--full]
 //
 // n times and reads each process's CPU time (user + system, from the
 // kernel's rusage: the Go runtime's start, reading the trace, simulating,
 // building and writing the report, the garbage collector's threads) and
-// wall time. It then times batch.Simulate alone on the same jobs in this
-// process, n times, by this process's CPU time around the call (the
-// collector included, as in the CLI). It prints the medians and the share
+// wall time (the report as the CLI writes it by default: the per-job table
+// paged out, never built). It then times batch.Simulate alone on the same
+// jobs in this process, n times, by this process's CPU time around the
+// call (the collector included, with the CLI's one-shot settings,
+// runner.OneShot, so the simulation costs here what it costs there). It
+// prints the medians and the share
 // of the CLI process's CPU the simulation is. With -peer, the shell
 // command is run n times the same way (e.g. a tuned pyss on the same
 // trace) and the ratio of its median wall time to ours is printed. Run it
@@ -32,6 +35,7 @@ import (
 	"syscall"
 	"time"
 
+	"schedlab/runner"
 	"schedlab/solvers/batch"
 	"schedlab/solvers/formats"
 )
@@ -42,8 +46,9 @@ func main() {
 	n := flag.Int("n", 15, "runs of each measurement")
 	bin := flag.String("bin", "", "schedlab binary (default: go build ./cmd/schedlab)")
 	peer := flag.String("peer", "", "shell command of a peer simulator to time the same way")
+	full := flag.Bool("full", false, "run the CLI with --full (the per-job table built and written in the report)")
 	flag.Parse()
-	if err := measure(*policy, *trace, *n, *bin, *peer); err != nil {
+	if err := measure(*policy, *trace, *n, *bin, *peer, *full); err != nil {
 		fmt.Fprintln(os.Stderr, "batchcli:", err)
 		os.Exit(1)
 	}
@@ -51,7 +56,7 @@ func main() {
 
 type sample struct{ cpu, wall time.Duration }
 
-func measure(policy, trace string, n int, bin, peer string) error {
+func measure(policy, trace string, n int, bin, peer string, full bool) error {
 	if bin == "" {
 		dir, err := os.MkdirTemp("", "batchcli")
 		if err != nil {
@@ -65,8 +70,11 @@ func measure(policy, trace string, n int, bin, peer string) error {
 	}
 	cli := make([]sample, 0, n)
 	for range n {
-		s, err := timeProcess(exec.Command(bin, "run", "--strategy", "cyclic", "--variant", "batch", "--workload", trace,
-			"--param", "policy="+policy, "--out", os.DevNull))
+		args := []string{"run", "--strategy", "cyclic", "--variant", "batch", "--workload", trace, "--param", "policy=" + policy, "--out", os.DevNull}
+		if full {
+			args = append(args, "--full")
+		}
+		s, err := timeProcess(exec.Command(bin, args...))
 		if err != nil {
 			return err
 		}
@@ -126,6 +134,7 @@ func simulateAlone(policy, trace string, n int) ([]sample, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	defer runner.OneShot(runner.Budget{})() // the collector as the CLI sets it
 	out := make([]sample, 0, n)
 	for range n {
 		c0, t0 := cpuNow(), time.Now()

@@ -6,8 +6,8 @@
 //	schedlab sweep FILE|seed:FAMILY/NAME [--out FILE] [--workers N]   (an experiment definition)
 //	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
 //	schedlab token add [--db FILE] [--label L] NAME   (prints an API token)
-//	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent]
-//	schedlab reproduce S [--param k=v]... [--out FILE] [--indent]
+//	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
+//	schedlab reproduce S [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
 //	schedlab export --strategy S --format F (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
 //	schedlab export --db FILE EXPERIMENT_ID [--out PATH]   (an experiment as a bundle file)
 //	schedlab import --db FILE BUNDLE [--max-mb 1024]
@@ -100,8 +100,9 @@ const usage = `usage:
   schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
-  schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent]
-  schedlab reproduce S [--param k=v]... [--out FILE] [--indent]
+  schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
+  schedlab reproduce S [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
+      (a table of more than 1000 rows is written paged, as the API gives it: --tables DIR writes it as DIR/NN-title.csv, --full keeps it in the report)
   schedlab export --strategy S --format F (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
   schedlab export --db ./schedlab.db EXPERIMENT_ID [--out ID.schedlab-experiment.json.gz]   (an experiment as one bundle file; --out - for stdout)
   schedlab import --db ./schedlab.db [--max-mb 1024] BUNDLE   (an exported experiment, with its IDs)
@@ -366,8 +367,8 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	variant := fs.String("variant", "", "variant (default: the strategy's first)")
 	preset := fs.String("preset", "", "generate the workload from this preset")
 	seed := fs.Int64("seed", 1, "seed of the preset generator")
-	out := fs.String("out", "", "write the Report JSON here (default stdout)")
-	indent := fs.Bool("indent", false, "indent the Report JSON (default: compact)")
+	var o outputFlags
+	o.register(fs)
 	var workloads listFlags
 	fs.Var(&workloads, "workload", "workload file; repeat for file sets (e.g. etc.csv, apc.csv, users.csv)")
 	params := paramFlags{}
@@ -384,13 +385,14 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if (len(workloads) == 0) == (*preset == "") {
 		return errors.New("give either --workload FILE or --preset NAME")
 	}
+	defer runner.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
 	if len(workloads) == 1 && runsFile(st, workloads[0], *variant) {
 		// Straight from the file, read as it streams: no stored workload.
 		rep, err := runFromFile(ctx, st, workloads[0], *variant, solvers.Params(params), cliProgress(stderr), b.budget())
 		if err != nil {
 			return err
 		}
-		return writeJSON(rep, *out, stdout, *indent)
+		return o.write(rep, stdout)
 	}
 	w, runParams, err := loadWorkload(ctx, st, workloads, *preset, *seed, solvers.Params(params), b.budget())
 	if err != nil {
@@ -400,7 +402,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return describe(err)
 	}
-	return writeJSON(rep, *out, stdout, *indent)
+	return o.write(rep, stdout)
 }
 
 // runsFile says whether st runs variant straight from the file path
@@ -481,13 +483,13 @@ func hasSpec(specs []solvers.ParamSpec, name string) bool {
 
 func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return errors.New("usage: schedlab reproduce STRATEGY [--param k=v]... [--out FILE]")
+		return errors.New("usage: schedlab reproduce STRATEGY [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]")
 	}
 	name, args := args[0], args[1:]
 	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "write the Report JSON here (default stdout)")
-	indent := fs.Bool("indent", false, "indent the Report JSON (default: compact)")
+	var o outputFlags
+	o.register(fs)
 	params := paramFlags{}
 	fs.Var(params, "param", "experiment parameter name=value, repeatable")
 	var b budgetFlags
@@ -500,11 +502,12 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if !ok {
 		return fmt.Errorf("unknown or not yet built strategy %q (see `schedlab strategies`)", name)
 	}
+	defer runner.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
 	rep, err := runner.ExecuteReproduce(ctx, st, solvers.Params(params), cliProgress(stderr), b.budget())
 	if err != nil {
 		return describe(err)
 	}
-	return writeJSON(rep, *out, stdout, *indent)
+	return o.write(rep, stdout)
 }
 
 // exportCmd writes an experiment as a bundle (export --db FILE
@@ -610,27 +613,4 @@ func cliProgress(w io.Writer) solvers.Progress {
 			}
 		}
 	}
-}
-
-// writeJSON writes rep to path (stdout when empty) as it encodes it,
-// compact unless indent: a report of megabytes is never held whole.
-func writeJSON(rep *solvers.Report, path string, stdout io.Writer, indent bool) (err error) {
-	w := stdout
-	if path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		w = f
-	}
-	bw := bufio.NewWriterSize(w, 256<<10)
-	if err := rep.WriteJSON(bw, indent); err != nil {
-		return err
-	}
-	return bw.Flush()
 }

@@ -6,10 +6,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+
+	"schedlab/solvers"
 )
 
 // kthTrace is the full KTH SP2 trace (28,490 records) the batch pins run on.
@@ -40,7 +46,7 @@ func reportDigest(t *testing.T, b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// TestRunBatchOnKTHIsPinned pins what `schedlab run` writes for the batch
+// TestRunBatchOnKTHIsPinned pins what `schedlab run --full` writes for the batch
 // simulation of the full KTH trace under each policy: every job's start,
 // end and processors (the Batsim table), the metrics, the Gantt window,
 // the usage plot and the notes. The digests are those of the reports the
@@ -50,8 +56,8 @@ func reportDigest(t *testing.T, b []byte) string {
 // digests from the unchanged CLI of that branch; then utilization's
 // "variants": ["batch"] of issue 22, the reports otherwise the same:
 // without that field they give the earlier digests ffb890f5…, dad38841…,
-// 340eccd4…); any change to a schedule or to the report's content changes
-// them.
+// 340eccd4…; --full since the per-job table is paged out by default); any
+// change to a schedule or to the report's content changes them.
 func TestRunBatchOnKTHIsPinned(t *testing.T) {
 	want := map[string]string{
 		"fcfs":         "39cf5f4d15c72775051d27813249ff4a06ed2c960123d46bc5cb97e4cc1f8695",
@@ -61,7 +67,7 @@ func TestRunBatchOnKTHIsPinned(t *testing.T) {
 	for _, policy := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(t.TempDir(), policy+".json")
 		err := run(context.Background(), []string{"run", "--strategy", "cyclic", "--variant", "batch",
-			"--workload", kthTrace, "--param", "policy=" + policy, "--out", out}, io.Discard, io.Discard)
+			"--workload", kthTrace, "--param", "policy=" + policy, "--out", out, "--full"}, io.Discard, io.Discard)
 		if err != nil {
 			t.Fatalf("%s: %v", policy, err)
 		}
@@ -76,10 +82,20 @@ func TestRunBatchOnKTHIsPinned(t *testing.T) {
 }
 
 // TestRunWritesCompactJSONUnlessIndent: the report is compact by default
-// and indented with --indent, the same JSON either way.
+// and indented with --indent, the same JSON either way, paged or --full.
 func TestRunWritesCompactJSONUnlessIndent(t *testing.T) {
-	args := []string{"run", "--strategy", "cyclic", "--variant", "batch", "--workload",
-		"../../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf", "--param", "policy=fcfs"}
+	for _, full := range []bool{false, true} {
+		args := []string{"run", "--strategy", "cyclic", "--variant", "batch", "--workload",
+			"../../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf", "--param", "policy=fcfs"}
+		if full {
+			args = append(args, "--full")
+		}
+		compactAndIndented(t, args)
+	}
+}
+
+func compactAndIndented(t *testing.T, args []string) {
+	t.Helper()
 	var compact, indented bytes.Buffer
 	if err := run(context.Background(), args, &compact, io.Discard); err != nil {
 		t.Fatal(err)
@@ -95,5 +111,89 @@ func TestRunWritesCompactJSONUnlessIndent(t *testing.T) {
 	}
 	if a, b := reportDigest(t, compact.Bytes()), reportDigest(t, indented.Bytes()); a != b {
 		t.Error("the compact and indented reports differ")
+	}
+}
+
+// TestRunPagesLargeTablesUnlessFull: by default the per-job table (more
+// than solvers.PageOutRows rows) is written in the server's paged form
+// with a note saying how to get it, and the rest of the report is that of
+// --full; --tables DIR writes its rows as the CSV the server's download
+// gives of the stored run (cells as the stored JSON reads back).
+func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "--strategy", "cyclic", "--variant", "batch", "--workload",
+		"../../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf", "--param", "policy=easy"}
+	get := func(extra ...string) []byte {
+		t.Helper()
+		var out bytes.Buffer
+		if err := run(context.Background(), append(slices.Clone(args), extra...), &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	fullJSON, pagedJSON := get("--full"), get()
+	csvDir := filepath.Join(dir, "tables")
+	withCSV := get("--tables", csvDir)
+
+	var full, paged, csvRep solvers.Report
+	for _, c := range []struct {
+		b   []byte
+		rep *solvers.Report
+	}{{fullJSON, &full}, {pagedJSON, &paged}, {withCSV, &csvRep}} {
+		if err := json.Unmarshal(c.b, c.rep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const title = "Jobs (Batsim columns)"
+	ft := full.Table(title)
+	if ft == nil || ft.Paged || len(ft.Rows) <= solvers.PageOutRows {
+		t.Fatalf("--full: the table %q is not embedded whole", title)
+	}
+	n := len(ft.Rows)
+	want := fmt.Sprintf(`{"title":"Jobs (Batsim columns)","columns":["job_id","submission_time","requested_number_of_resources","requested_time","starting_time","execution_time","finish_time","waiting_time","turnaround_time","stretch","allocated_resources"],"rows":[],"paged":true,"row_count":%d}`, n)
+	if !bytes.Contains(pagedJSON, []byte(want)) {
+		t.Errorf("the default report does not hold the paged table %s", want)
+	}
+	csvNote := csvRep.Notes[len(csvRep.Notes)-1]
+	// The rest is the --full report, plus one note.
+	for name, r := range map[string]*solvers.Report{"default": &paged, "--tables": &csvRep} {
+		last := r.Notes[len(r.Notes)-1]
+		if !strings.Contains(last, title) || !strings.Contains(last, strconv.Itoa(n)+" rows") || !strings.Contains(last, "--full") {
+			t.Errorf("%s: the last note %q does not say how to get the table", name, last)
+		}
+		r.Notes = r.Notes[:len(r.Notes)-1]
+		*r.Table(title) = *ft
+		b, _ := json.Marshal(r)
+		if reportDigest(t, b) != reportDigest(t, fullJSON) {
+			t.Errorf("%s: the report with the table put back differs from --full's", name)
+		}
+	}
+	csvPath := filepath.Join(csvDir, "00-jobs-batsim-columns.csv")
+	if !strings.Contains(csvNote, csvPath) {
+		t.Errorf("the note %q does not name %s", csvNote, csvPath)
+	}
+	got, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantCSV bytes.Buffer
+	w := solvers.NewTableCSV(&wantCSV, ft.Columns)
+	for _, row := range ft.Rows { // the cells as the stored report reads back
+		if err := w.Row(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, wantCSV.Bytes()) || bytes.Count(got, []byte("\n")) != n+1 {
+		t.Errorf("%s: %d lines, not the table's CSV of %d rows", csvPath, bytes.Count(got, []byte("\n")), n)
+	}
+	// --full with --tables: the CSV too, and no note.
+	if b := get("--full", "--tables", filepath.Join(dir, "both")); reportDigest(t, b) != reportDigest(t, fullJSON) {
+		t.Error("--full --tables: the report differs from --full's")
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "both", "00-jobs-batsim-columns.csv")); err != nil || !bytes.Equal(b, got) {
+		t.Errorf("--full --tables: the CSV differs (%v)", err)
 	}
 }

@@ -1,10 +1,18 @@
 package batch
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"schedlab/solvers"
 )
 
 func TestReportMetricsGanttWindowAndUsage(t *testing.T) {
@@ -48,8 +56,9 @@ func TestReportMetricsGanttWindowAndUsage(t *testing.T) {
 			t.Fatalf("peak %v over the machine", p[1])
 		}
 	}
-	if tb := rep.Tables[0]; len(tb.Rows) != 4 || tb.Rows[2][10] != "0-3" {
-		t.Errorf("Batsim table rows %v", tb.Rows)
+	tb := rep.Tables[0]
+	if rows, err := tb.AllRows(); err != nil || tb.NumRows() != 4 || len(rows) != 4 || rows[2][10] != "0-3" {
+		t.Errorf("Batsim table: %d rows %v (%v)", tb.NumRows(), rows, err)
 	}
 }
 
@@ -122,5 +131,85 @@ func BenchmarkBuildReportFullKTH(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
+	}
+}
+
+// TestReportEncodingIsPinned pins the stored form of a batch report: the
+// bytes solvers.EncodeReport gives for EASY over the whole KTH trace
+// (what the runner and the workers store, and page out). The digest is
+// that of the report built with its per-job table filled whole, before
+// the table was made lazy; the encoding of the lazy table must give the
+// same bytes as that of the table with its rows in hand.
+func TestReportEncodingIsPinned(t *testing.T) {
+	j, err := FromSWF(readTrace(t, "KTH-SP2-1996-2.1-cln.swf.gz"), SWFOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Simulate(context.Background(), j.Jobs, j.Procs, EASY, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
+	got, err := solvers.EncodeReport(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(got)
+	if d := hex.EncodeToString(sum[:]); d != "311454c0513cd401348b9683e723235cf27542a4600b4d3de5536ce32cfabc4c" {
+		t.Errorf("the encoded report's digest is %s", d)
+	}
+	// The same report with the table's rows in hand: the same bytes, by
+	// WriteJSON and by encoding/json.
+	lazy := rep.Tables[0]
+	rows, err := lazy.AllRows()
+	if err != nil || len(rows) != len(j.Jobs) || lazy.NumRows() != len(j.Jobs) {
+		t.Fatalf("the lazy table: %d rows of %d (%v)", len(rows), len(j.Jobs), err)
+	}
+	eager := *rep
+	eager.Tables = []solvers.Table{{Title: lazy.Title, Columns: lazy.Columns, Rows: rows}}
+	want, err := solvers.EncodeReport(&eager)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("the report with the lazy table encodes other bytes than with its rows in hand")
+	}
+	if m, err := json.Marshal(BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)); err != nil || !bytes.Equal(m, want) {
+		t.Errorf("json.Marshal of the report with the lazy table differs (%v)", err)
+	}
+}
+
+// TestSortByBucketIsSortFunc: sorting by buckets of a key that never
+// decreases with the order gives slices.SortFunc's order, with ties,
+// keys out of range (clamped) and few or many buckets.
+func TestSortByBucketIsSortFunc(t *testing.T) {
+	type ev struct {
+		t float64
+		d int
+	}
+	cmp := func(a, b ev) int {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
+		}
+		return a.d - b.d
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 200 {
+		n := rng.IntN(300)
+		s := make([]ev, n)
+		for i := range s {
+			s[i] = ev{float64(rng.IntN(50)) * 1.5, rng.IntN(7) - 3}
+		}
+		buckets := 1 + rng.IntN(2*n+2)
+		scale := float64(buckets) / 75 * (0.5 + rng.Float64()) // some keys past the last bucket
+		want := slices.Clone(s)
+		slices.SortFunc(want, cmp)
+		got := sortByBucket(slices.Clone(s), func(e ev) int { return int((e.t - 10) * scale) }, buckets, cmp)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d elements, %d buckets): %v, want %v", trial, n, buckets, got, want)
+		}
 	}
 }
