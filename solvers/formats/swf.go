@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/klauspost/compress/gzip"
 
 	"schedlab/errs"
 	"schedlab/solvers"
