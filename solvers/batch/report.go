@@ -66,8 +66,8 @@ func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *solvers.R
 func timeFrame(jobs []Job, r *Result) *solvers.TimeFrame {
 	first, last := math.Inf(1), math.Inf(-1)
 	for i, j := range jobs {
-		first = math.Min(first, j.Submit)
-		last = math.Max(last, r.Placements[i].End)
+		first = min(first, j.Submit)
+		last = max(last, r.Placements[i].End)
 	}
 	if len(jobs) == 0 {
 		first, last = 0, 0
@@ -88,7 +88,7 @@ func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solver
 	}
 	first := math.Inf(1)
 	for _, j := range jobs {
-		first = math.Min(first, j.Submit)
+		first = min(first, j.Submit)
 	}
 	from := first + max(o.GanttStart, 0)
 	to := from + span
@@ -121,7 +121,7 @@ func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solver
 		pl := r.Placements[i]
 		label := strconv.Itoa(jobs[i].ID)
 		for _, c := range pl.Procs {
-			g.Bars = append(g.Bars, solvers.Bar{Lane: c, Start: math.Max(pl.Start, from), End: math.Min(pl.End, to),
+			g.Bars = append(g.Bars, solvers.Bar{Lane: c, Start: max(pl.Start, from), End: min(pl.End, to),
 				Label: label, Group: label})
 		}
 	}
@@ -137,61 +137,34 @@ func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solver
 // averaged (time-weighted) and maxed over usageBuckets equal buckets; x is
 // trace seconds (the start of each bucket), drawn in the frame f.
 func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
-	type ev struct {
-		t float64
-		d int
-	}
-	evs := make([]ev, 0, 2*len(jobs))
+	p := solvers.Plot{Title: "Processors in use", XLabel: f.AxisName(), XTime: true, YLabel: "processors", Kind: "step"}
+	first, last := math.Inf(1), math.Inf(-1)
+	n := 0 // events: a start and an end for each job that holds processors
 	for i, j := range jobs {
-		pl := r.Placements[i]
-		if pl.End > pl.Start {
-			evs = append(evs, ev{pl.Start, j.Size}, ev{pl.End, -j.Size})
+		first = min(first, j.Submit)
+		if pl := &r.Placements[i]; pl.End > pl.Start {
+			last = max(last, pl.End)
+			n += 2
 		}
 	}
-	p := solvers.Plot{Title: "Processors in use", XLabel: f.AxisName(), XTime: true, YLabel: "processors", Kind: "step"}
-	if len(evs) == 0 {
+	if n == 0 {
 		return p
 	}
-	first, last := math.Inf(1), math.Inf(-1)
-	for _, j := range jobs {
-		first = math.Min(first, j.Submit)
-	}
-	for _, e := range evs {
-		last = math.Max(last, e.t)
-	}
+	evs := usageEvents(jobs, r, first, last, n)
 	width := (last - first) / usageBuckets
 	if width <= 0 {
 		width = 1
 	}
-	// Events in time order, ends before starts at the same time. Events
-	// equal in both fields are interchangeable: any sort gives the same
-	// sequence. Times are finite (placements are), so < and > order them
-	// as cmp.Compare would, without its NaN checks.
-	// Sorted by buckets of the time from first to last, one per event
-	// on average.
-	scale := 0.0
-	if last > first {
-		scale = float64(len(evs)) / (last - first)
-	}
-	evs = sortByBucket(evs, func(e ev) int { return int((e.t - first) * scale) }, len(evs), func(a, b ev) int {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		}
-		return a.d - b.d
-	})
-	mean := solvers.Line{Name: "mean per bucket"}
-	peak := solvers.Line{Name: "peak per bucket"}
+	mean := solvers.Line{Name: "mean per bucket", Points: make([][2]float64, 0, usageBuckets)}
+	peak := solvers.Line{Name: "peak per bucket", Points: make([][2]float64, 0, usageBuckets)}
 	machine := solvers.Line{Name: fmt.Sprintf("machine (%d)", r.P), Dashed: true}
 	used, k := 0, 0
 	for b := 0; b < usageBuckets; b++ {
 		lo, hi := first+float64(b)*width, first+float64(b+1)*width
 		area, top, t := 0.0, used, lo
 		for k < len(evs) && evs[k].t < hi {
-			area += float64(used) * (evs[k].t - math.Max(t, lo))
-			t = math.Max(evs[k].t, lo)
+			area += float64(used) * (evs[k].t - max(t, lo))
+			t = max(evs[k].t, lo)
 			used += evs[k].d
 			top = max(top, used)
 			k++
@@ -205,37 +178,88 @@ func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 	return p
 }
 
-// sortByBucket returns s sorted by cmp, given key, a bucket of each
-// element in [0, n) (clamped to it) that never decreases along cmp's
-// order: s is distributed into its buckets (a counting sort), then each
-// bucket is sorted by cmp. It is slices.SortFunc's order, in O(len(s))
-// plus the small sorts, for elements spread over the buckets (the usage
-// plot's 56,000 events of a trace of 28,000 jobs, whose one sort cost as
-// much as the rest of the report). n must fit an int32.
-func sortByBucket[E any](s []E, key func(E) int, n int, cmp func(a, b E) int) []E {
-	keys := make([]int32, len(s))
+// usageEvent is a change of the processors in use: d processors taken
+// (d > 0) or given back (d < 0) at t.
+type usageEvent struct {
+	t float64
+	d int
+}
+
+// usageEvents are the n starts and ends of the jobs that hold processors
+// (End > Start), in time order, ends before starts at the same time
+// (usageBefore). Events equal in both fields are interchangeable: any
+// sort gives the same sequence. They are sorted by buckets: the n events
+// are counted into n equal buckets of [first, last] (one event a bucket
+// on average), laid out bucket by bucket, and each bucket is sorted
+// (insertion sort, the buckets being small). That is the order a
+// comparison sort gives, in O(n) for events spread over the trace: the
+// usage plot's 56,000 events of a trace of 28,000 jobs, whose one sort
+// cost as much as the rest of the report.
+func usageEvents(jobs []Job, r *Result, first, last float64, n int) []usageEvent {
+	scale := 0.0
+	if last > first {
+		scale = float64(n) / (last - first)
+	}
+	key := func(t float64) int32 { return int32(min(max(int((t-first)*scale), 0), n-1)) }
 	start := make([]int32, n+1)
-	for i, e := range s {
-		k := int32(min(max(key(e), 0), n-1))
-		keys[i] = k
-		start[k+1]++
+	for i := range jobs {
+		if pl := &r.Placements[i]; pl.End > pl.Start {
+			start[key(pl.Start)+1]++
+			start[key(pl.End)+1]++
+		}
 	}
 	for b := 1; b <= n; b++ {
 		start[b] += start[b-1]
 	}
-	out := make([]E, len(s))
-	next := slices.Clone(start[:n])
-	for i, e := range s {
-		k := keys[i]
-		out[next[k]] = e
-		next[k]++
-	}
-	for b := range n {
-		if start[b+1]-start[b] > 1 {
-			slices.SortFunc(out[start[b]:start[b+1]], cmp)
+	// Placing an event in bucket k advances start[k]: once all are placed,
+	// start[k] is where bucket k ends, and bucket k begins at start[k-1]
+	// (0 for the first).
+	out := make([]usageEvent, n)
+	for i, j := range jobs {
+		if pl := &r.Placements[i]; pl.End > pl.Start {
+			k := key(pl.Start)
+			out[start[k]] = usageEvent{pl.Start, j.Size}
+			start[k]++
+			k = key(pl.End)
+			out[start[k]] = usageEvent{pl.End, -j.Size}
+			start[k]++
 		}
 	}
+	lo := int32(0)
+	for b := range n {
+		if hi := start[b]; hi-lo > 1 {
+			sortUsageEvents(out[lo:hi])
+		}
+		lo = start[b]
+	}
 	return out
+}
+
+// usageBefore orders events by time, then ends (d < 0) before starts.
+func usageBefore(a, b usageEvent) bool {
+	return a.t < b.t || a.t == b.t && a.d < b.d
+}
+
+// sortUsageEvents sorts s by usageBefore: by insertion when s is short,
+// as a bucket of usageEvents is, else by slices.SortFunc.
+func sortUsageEvents(s []usageEvent) {
+	if len(s) > 24 {
+		slices.SortFunc(s, func(a, b usageEvent) int {
+			switch {
+			case usageBefore(a, b):
+				return -1
+			case usageBefore(b, a):
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && usageBefore(s[j], s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
 }
 
 // batsimTable is every job in Batsim's jobs.csv columns, a lazy table:

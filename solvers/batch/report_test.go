@@ -2,6 +2,7 @@ package batch
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -179,37 +180,40 @@ func TestReportEncodingIsPinned(t *testing.T) {
 	}
 }
 
-// TestSortByBucketIsSortFunc: sorting by buckets of a key that never
-// decreases with the order gives slices.SortFunc's order, with ties,
-// keys out of range (clamped) and few or many buckets.
-func TestSortByBucketIsSortFunc(t *testing.T) {
-	type ev struct {
-		t float64
-		d int
-	}
-	cmp := func(a, b ev) int {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		}
-		return a.d - b.d
-	}
+// TestUsageEventsAreSorted checks the bucket sort of the usage plot's
+// events against a comparison sort of the same events, on random
+// placements with many equal times (ties of ends and starts), jobs that
+// hold no processors, and times at both ends of the trace.
+func TestUsageEventsAreSorted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for trial := range 200 {
-		n := rng.IntN(300)
-		s := make([]ev, n)
-		for i := range s {
-			s[i] = ev{float64(rng.IntN(50)) * 1.5, rng.IntN(7) - 3}
+	for trial := range 300 {
+		jobs := make([]Job, rng.IntN(200))
+		r := &Result{Placements: make([]Placement, len(jobs))}
+		first, last, n := math.Inf(1), math.Inf(-1), 0
+		var want []usageEvent
+		for i := range jobs {
+			jobs[i] = Job{Submit: float64(rng.IntN(40)) * 1.5, Size: 1 + rng.IntN(7)}
+			start := jobs[i].Submit + float64(rng.IntN(30))*1.5
+			end := start + float64(rng.IntN(4))*1.5 // some hold nothing
+			r.Placements[i] = Placement{Start: start, End: end}
+			first = min(first, jobs[i].Submit)
+			if end > start {
+				last = max(last, end)
+				n += 2
+				want = append(want, usageEvent{start, jobs[i].Size}, usageEvent{end, -jobs[i].Size})
+			}
 		}
-		buckets := 1 + rng.IntN(2*n+2)
-		scale := float64(buckets) / 75 * (0.5 + rng.Float64()) // some keys past the last bucket
-		want := slices.Clone(s)
-		slices.SortFunc(want, cmp)
-		got := sortByBucket(slices.Clone(s), func(e ev) int { return int((e.t - 10) * scale) }, buckets, cmp)
-		if !slices.Equal(got, want) {
-			t.Fatalf("trial %d (%d elements, %d buckets): %v, want %v", trial, n, buckets, got, want)
+		if n == 0 {
+			continue
+		}
+		slices.SortFunc(want, func(a, b usageEvent) int {
+			if c := cmp.Compare(a.t, b.t); c != 0 {
+				return c
+			}
+			return a.d - b.d
+		})
+		if got := usageEvents(jobs, r, first, last, n); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d jobs): %v, want %v", trial, len(jobs), got, want)
 		}
 	}
 }
