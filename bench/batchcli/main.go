@@ -15,9 +15,13 @@
 // paged out, never built). It then times batch.Simulate alone on the same
 // jobs in this process, n times, by this process's CPU time around the
 // call (the collector included, with the CLI's one-shot settings,
-// runner.OneShot, so the simulation costs here what it costs there). It
-// prints the medians and the share
-// of the CLI process's CPU the simulation is. With -peer, the shell
+// runner.OneShot, so the simulation costs here what it costs there): the
+// simulation warm, its memory already the process's. It also times it
+// cold, as the CLI process pays it: this command started again as a
+// fresh process (-cold-once) that reads the trace, sets the CLI's
+// collector and times one batch.Simulate by its CPU time, n times. It
+// prints the medians and the share of the CLI process's CPU the
+// simulation is, warm and cold. With -peer, the shell
 // command is run n times the same way (e.g. a tuned pyss on the same
 // trace) and the ratio of its median wall time to ours is printed. Run it
 // on an idle machine: wall times measure the load as much as the code.
@@ -47,7 +51,15 @@ func main() {
 	bin := flag.String("bin", "", "schedlab binary (default: go build ./cmd/schedlab)")
 	peer := flag.String("peer", "", "shell command of a peer simulator to time the same way")
 	full := flag.Bool("full", false, "run the CLI with --full (the per-job table built and written in the report)")
+	coldOnce := flag.Bool("cold-once", false, "time one simulation in this fresh process and print its CPU time in ns (used by the cold measurement)")
 	flag.Parse()
+	if *coldOnce {
+		if err := simulateCold(*policy, *trace); err != nil {
+			fmt.Fprintln(os.Stderr, "batchcli:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := measure(*policy, *trace, *n, *bin, *peer, *full); err != nil {
 		fmt.Fprintln(os.Stderr, "batchcli:", err)
 		os.Exit(1)
@@ -84,12 +96,18 @@ func measure(policy, trace string, n int, bin, peer string, full bool) error {
 	if err != nil {
 		return err
 	}
+	cold, err := simulateColdRuns(policy, trace, n)
+	if err != nil {
+		return err
+	}
 	cpu, wall := median(cli, func(s sample) time.Duration { return s.cpu }), median(cli, func(s sample) time.Duration { return s.wall })
 	simCPU := median(sim, func(s sample) time.Duration { return s.cpu })
+	coldCPU := median(cold, func(s sample) time.Duration { return s.cpu })
 	fmt.Printf("trace %s, policy %s, %d jobs, %d runs each (medians)\n", filepath.Base(trace), policy, jobs, n)
-	fmt.Printf("CLI process:      cpu %7.1f ms  wall %7.1f ms\n", ms(cpu), ms(wall))
-	fmt.Printf("simulation alone: cpu %7.1f ms  wall %7.1f ms\n", ms(simCPU), ms(median(sim, func(s sample) time.Duration { return s.wall })))
-	fmt.Printf("simulation share of the process's CPU: %.0f %%\n", 100*float64(simCPU)/float64(cpu))
+	fmt.Printf("CLI process:            cpu %7.1f ms  wall %7.1f ms\n", ms(cpu), ms(wall))
+	fmt.Printf("simulation alone, warm: cpu %7.1f ms  wall %7.1f ms\n", ms(simCPU), ms(median(sim, func(s sample) time.Duration { return s.wall })))
+	fmt.Printf("simulation alone, cold: cpu %7.1f ms  (one run in a fresh process, as the CLI pays it)\n", ms(coldCPU))
+	fmt.Printf("simulation share of the process's CPU: %.0f %% warm, %.0f %% cold\n", 100*float64(simCPU)/float64(cpu), 100*float64(coldCPU)/float64(cpu))
 	if peer != "" {
 		var ps []sample
 		for range n {
@@ -144,6 +162,54 @@ func simulateAlone(policy, trace string, n int) ([]sample, int, error) {
 		out = append(out, sample{cpu: cpuNow() - c0, wall: time.Since(t0)})
 	}
 	return out, len(sj.Jobs), nil
+}
+
+// simulateColdRuns starts this command n times with -cold-once and reads
+// the CPU time each prints.
+func simulateColdRuns(policy, trace string, n int) ([]sample, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sample, 0, n)
+	for range n {
+		b, err := exec.Command(self, "-cold-once", "-policy", policy, "-trace", trace).Output()
+		if err != nil {
+			return nil, fmt.Errorf("cold run: %w", err)
+		}
+		var ns int64
+		if _, err := fmt.Sscan(string(b), &ns); err != nil {
+			return nil, fmt.Errorf("cold run printed %q: %w", b, err)
+		}
+		out = append(out, sample{cpu: time.Duration(ns)})
+	}
+	return out, nil
+}
+
+// simulateCold reads the trace, sets the collector as the CLI does, and
+// prints the CPU time of one batch.Simulate in ns: the simulation in a
+// fresh process, its memory new to it, as in the CLI's.
+func simulateCold(policy, trace string) error {
+	f, err := os.Open(trace)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := formats.ReadSWFFrom(context.Background(), filepath.Base(trace), f, formats.SWFLimits{})
+	if err != nil {
+		return err
+	}
+	sj, err := batch.FromSWF(s, batch.SWFOptions{})
+	if err != nil {
+		return err
+	}
+	defer runner.OneShot(runner.Budget{})()
+	c0 := cpuNow()
+	if _, err := batch.Simulate(context.Background(), sj.Jobs, sj.Procs, batch.Policy(policy), nil); err != nil {
+		return err
+	}
+	fmt.Println(int64(cpuNow() - c0))
+	return nil
 }
 
 func cpuNow() time.Duration {
