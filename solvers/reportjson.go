@@ -37,9 +37,9 @@ func (r *Report) WriteJSON(w io.Writer, indent bool) error {
 	e.raw(`,"tables":`)
 	e.tables(r.Tables)
 	e.raw(`,"series":`)
-	e.value(r.Series)
+	e.plots(r.Series)
 	e.raw(`,"gantts":`)
-	e.value(r.Gantts)
+	e.gantts(r.Gantts)
 	e.raw(`,"graphs":`)
 	e.value(r.Graphs)
 	if len(r.Heatmaps) > 0 {
@@ -158,6 +158,193 @@ func (e *reportEncoder) table(t *Table) {
 		e.buf = strconv.AppendInt(e.buf, int64(t.RowCount), 10)
 	}
 	e.buf = append(e.buf, '}')
+}
+
+// plots appends ps with the fields of Plot and Line in order, as
+// encoding/json does: their points are most of a long run's report.
+// Regions, rare and small, go through encoding/json.
+func (e *reportEncoder) plots(ps []Plot) {
+	if ps == nil {
+		e.raw("null")
+		return
+	}
+	e.buf = append(e.buf, '[')
+	for i := range ps {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		p := &ps[i]
+		e.buf = append(e.buf, `{"title":`...)
+		e.buf = appendJSONString(e.buf, p.Title)
+		e.buf = append(e.buf, `,"x_label":`...)
+		e.buf = appendJSONString(e.buf, p.XLabel)
+		e.buf = append(e.buf, `,"y_label":`...)
+		e.buf = appendJSONString(e.buf, p.YLabel)
+		if p.Kind != "" {
+			e.buf = append(e.buf, `,"kind":`...)
+			e.buf = appendJSONString(e.buf, p.Kind)
+		}
+		if p.XLog {
+			e.buf = append(e.buf, `,"x_log":true`...)
+		}
+		if p.YLog {
+			e.buf = append(e.buf, `,"y_log":true`...)
+		}
+		if p.XTime {
+			e.buf = append(e.buf, `,"x_time":true`...)
+		}
+		e.buf = append(e.buf, `,"lines":`...)
+		if p.Lines == nil {
+			e.buf = append(e.buf, "null"...)
+		} else {
+			e.buf = append(e.buf, '[')
+			for j := range p.Lines {
+				if j > 0 {
+					e.buf = append(e.buf, ',')
+				}
+				e.line(&p.Lines[j])
+			}
+			e.buf = append(e.buf, ']')
+		}
+		if len(p.Regions) > 0 {
+			e.buf = append(e.buf, `,"regions":`...)
+			e.value(p.Regions)
+		}
+		e.buf = append(e.buf, '}')
+		e.spill()
+	}
+	e.buf = append(e.buf, ']')
+}
+
+// line appends one Line.
+func (e *reportEncoder) line(l *Line) {
+	e.buf = append(e.buf, `{"name":`...)
+	e.buf = appendJSONString(e.buf, l.Name)
+	e.buf = append(e.buf, `,"points":`...)
+	e.pairs(l.Points)
+	if l.Dashed {
+		e.buf = append(e.buf, `,"dashed":true`...)
+	}
+	if len(l.Band) > 0 {
+		e.buf = append(e.buf, `,"band":`...)
+		e.pairs(l.Band)
+	}
+	e.buf = append(e.buf, '}')
+}
+
+// pairs appends (x, y) points; a value JSON cannot hold (NaN, ±Inf) is
+// encoding/json's error.
+func (e *reportEncoder) pairs(ps [][2]float64) {
+	if ps == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = append(e.buf, '[')
+	for i, p := range ps {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(e.buf, '[')
+		e.float(p[0])
+		e.buf = append(e.buf, ',')
+		e.float(p[1])
+		e.buf = append(e.buf, ']')
+		e.spill()
+	}
+	e.buf = append(e.buf, ']')
+}
+
+// float appends x as encoding/json does, or records its error for a
+// value JSON cannot hold.
+func (e *reportEncoder) float(x float64) {
+	var ok bool
+	if e.buf, ok = appendJSONFloat(e.buf, x); !ok {
+		e.value(x) // encoding/json's UnsupportedValueError
+	}
+}
+
+// gantts appends gs with the fields of Gantt and Bar in order, as
+// encoding/json does.
+func (e *reportEncoder) gantts(gs []Gantt) {
+	if gs == nil {
+		e.raw("null")
+		return
+	}
+	e.buf = append(e.buf, '[')
+	for i := range gs {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		g := &gs[i]
+		e.buf = append(e.buf, `{"title":`...)
+		e.buf = appendJSONString(e.buf, g.Title)
+		if g.TimeUnit != "" {
+			e.buf = append(e.buf, `,"time_unit":`...)
+			e.buf = appendJSONString(e.buf, g.TimeUnit)
+		}
+		if g.TimeLabel != "" {
+			e.buf = append(e.buf, `,"time_label":`...)
+			e.buf = appendJSONString(e.buf, g.TimeLabel)
+		}
+		e.buf = append(e.buf, `,"lanes":`...)
+		e.strings(g.Lanes)
+		e.buf = append(e.buf, `,"bars":`...)
+		if g.Bars == nil {
+			e.buf = append(e.buf, "null"...)
+		} else {
+			e.buf = append(e.buf, '[')
+			for j := range g.Bars {
+				if j > 0 {
+					e.buf = append(e.buf, ',')
+				}
+				e.bar(&g.Bars[j])
+				e.spill()
+			}
+			e.buf = append(e.buf, ']')
+		}
+		e.buf = append(e.buf, '}')
+	}
+	e.buf = append(e.buf, ']')
+}
+
+// bar appends one Bar.
+func (e *reportEncoder) bar(b *Bar) {
+	e.buf = append(e.buf, `{"lane":`...)
+	e.buf = strconv.AppendInt(e.buf, int64(b.Lane), 10)
+	e.buf = append(e.buf, `,"start":`...)
+	e.float(b.Start)
+	e.buf = append(e.buf, `,"end":`...)
+	e.float(b.End)
+	if b.Label != "" {
+		e.buf = append(e.buf, `,"label":`...)
+		e.buf = appendJSONString(e.buf, b.Label)
+	}
+	if b.Group != "" {
+		e.buf = append(e.buf, `,"group":`...)
+		e.buf = appendJSONString(e.buf, b.Group)
+	}
+	if b.Kind != "" {
+		e.buf = append(e.buf, `,"kind":`...)
+		e.buf = appendJSONString(e.buf, b.Kind)
+	}
+	e.buf = append(e.buf, '}')
+}
+
+// strings appends a list of strings (null when nil).
+func (e *reportEncoder) strings(ss []string) {
+	if ss == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = append(e.buf, '[')
+	for i, s := range ss {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = appendJSONString(e.buf, s)
+	}
+	e.buf = append(e.buf, ']')
+	e.spill()
 }
 
 // row appends one table row.

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -214,6 +215,28 @@ func TestUsageEventsAreSorted(t *testing.T) {
 		})
 		if got := usageEvents(jobs, r, first, last, n); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%d jobs): %v, want %v", trial, len(jobs), got, want)
+		}
+	}
+}
+
+// BenchmarkEncodeReportFullKTH encodes the report of EASY over the whole
+// KTH trace as the command line writes it (the per-job table paged out):
+// the Gantt window's bars and the usage plot's points.
+func BenchmarkEncodeReportFullKTH(b *testing.B) {
+	j, err := FromSWF(readTrace(b, "KTH-SP2-1996-2.1-cln.swf.gz"), SWFOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := Simulate(context.Background(), j.Jobs, j.Procs, EASY, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rep := BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
+	rep.Tables = nil
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := rep.WriteJSON(io.Discard, false); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
