@@ -114,6 +114,9 @@ func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solver
 	}
 	idx = idx[:cut]
 	g := solvers.Gantt{Title: "Processors", TimeUnit: "s", Lanes: make([]string, r.P)}
+	if bars > 0 {
+		g.Bars = make([]solvers.Bar, 0, bars) // an empty window keeps nil bars
+	}
 	for c := range g.Lanes {
 		g.Lanes[c] = "P" + strconv.Itoa(c)
 	}
