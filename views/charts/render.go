@@ -29,12 +29,20 @@ const metaKey = "schedlab"
 var jsFuncs []types.FuncStr
 
 // jsFunc registers a constant JavaScript function for options. The source
-// must not contain "//" comments (FuncOpts strips newlines), "</" or "<!--".
+// must not contain "//" comments (newlines are stripped), "</" or "<!--".
+// It is opts.FuncOpts(src), made without its regular expression (this
+// package's functions are made at every start of the program, the command
+// line's included, where FuncOpts's regular expression took 0.3 ms):
+// newlines and tabs removed, the text between go-echarts's markers.
 func jsFunc(src string) types.FuncStr {
-	f := opts.FuncOpts(src)
+	f := types.FuncStr(jsFuncMarker + strings.NewReplacer("\n", "", "\t", "").Replace(src) + jsFuncMarker)
 	jsFuncs = append(jsFuncs, f)
 	return f
 }
+
+// jsFuncMarker is go-echarts's mark around a JavaScript function in a
+// JSON option (opts.FuncOpts).
+const jsFuncMarker = "__f__"
 
 // chart is what every go-echarts chart type offers and the builders use.
 type chart interface {
@@ -129,7 +137,7 @@ func toScript(option []byte) []byte {
 		if !bytes.Contains(option, enc) {
 			continue
 		}
-		body := strings.TrimSuffix(strings.TrimPrefix(string(f), "__f__"), "__f__")
+		body := strings.TrimSuffix(strings.TrimPrefix(string(f), jsFuncMarker), jsFuncMarker)
 		option = bytes.ReplaceAll(option, enc, []byte(body))
 	}
 	return option

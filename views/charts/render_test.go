@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/a-h/templ"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/types"
 
 	"schedlab/solvers"
 	"schedlab/static"
@@ -298,5 +300,24 @@ func TestGanttLabelsOnlyInBarsWiderThanTheirText(t *testing.T) {
 	}
 	if len(d.Tooltips) != 2 || !strings.Contains(d.Tooltips[1], "a label much longer than forty pixels") {
 		t.Errorf("tooltips %q: the narrow bar's must name it", d.Tooltips)
+	}
+}
+
+// TestJSFuncIsFuncOpts: jsFunc makes the string go-echarts's FuncOpts
+// makes, for every function this package registers (their sources have
+// newlines and tabs) and for text with both at either end.
+func TestJSFuncIsFuncOpts(t *testing.T) {
+	n := len(jsFuncs)
+	srcs := []string{"\tfunction (p) {\n\treturn p;\n}\n", "a\t\tb\n\nc", "", "no breaks"}
+	for _, src := range srcs {
+		if got, want := jsFunc(src), opts.FuncOpts(src); got != want {
+			t.Errorf("jsFunc(%q) = %q, FuncOpts %q", src, got, want)
+		}
+	}
+	jsFuncs = jsFuncs[:n]
+	for _, f := range []types.FuncStr{ganttRenderItem, ganttTooltip, barLabel, barTooltip} {
+		if !strings.HasPrefix(string(f), "__f__function") || strings.ContainsAny(string(f), "\n\t") {
+			t.Errorf("registered function %.40q… is not in FuncOpts form", f)
+		}
 	}
 }
