@@ -1,0 +1,29 @@
+package batch
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"schedlab/solvers/formats"
+)
+
+// BenchmarkReadFromSWFFullKTH is the trace-to-jobs path of the old code:
+// read the whole gz KTH trace into []formats.SWFJob, then FromSWF.
+func BenchmarkReadFromSWFFullKTH(b *testing.B) {
+	data, err := os.ReadFile("../formats/testdata/swf/KTH-SP2-1996-2.1-cln.swf.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := formats.ReadSWFFrom(context.Background(), "kth.swf.gz", bytes.NewReader(data), formats.SWFLimits{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := FromSWF(s, SWFOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
