@@ -239,8 +239,7 @@ const swfBlock = 64 << 10
 // the uncompressed text capped at maxBytes; a first block that is not text
 // (a gzip of zeros, a binary) is refused at once. The reader it returns
 // gives the first block read for that check, then the capped text itself
-// (no second buffer between the inflater and the line scanner), then the
-// error that stopped the first block's read, if any.
+// (no second buffer between the inflater and the line scanner).
 func openSWF(name string, r io.Reader, maxBytes int64) (io.Reader, *cappedReader, bool, error) {
 	raw := bufio.NewReaderSize(r, swfBlock)
 	magic, _ := raw.Peek(2)
@@ -255,7 +254,7 @@ func openSWF(name string, r io.Reader, maxBytes int64) (io.Reader, *cappedReader
 	}
 	cr := &cappedReader{r: src, left: maxBytes}
 	head := make([]byte, 4096)
-	n, err := readHead(cr, head)
+	n, _ := readHead(cr, head)
 	head = head[:n]
 	if !isText(head) {
 		if cr.over {
@@ -263,7 +262,10 @@ func openSWF(name string, r io.Reader, maxBytes int64) (io.Reader, *cappedReader
 		}
 		return nil, nil, gz, errs.Invalidf(name, "not a text file: an SWF trace is plain text (or gzip-compressed text)")
 	}
-	return &headReader{head: head, r: cr, err: err}, cr, gz, nil
+	// An error that ended the first block is not kept, as bufio.Reader.Peek
+	// gave it once: the text is read on from cr, which gives it again
+	// (gzip errors stay), or EOF at the cap (which hides what lies past it).
+	return io.MultiReader(bytes.NewReader(head), cr), cr, gz, nil
 }
 
 // readHead reads into p until it is full or the first error, as
@@ -283,26 +285,6 @@ func readHead(r io.Reader, p []byte) (int, error) {
 		}
 	}
 	return n, nil
-}
-
-// headReader gives head, then (when reading head ended without an error)
-// the rest of r, or else that error.
-type headReader struct {
-	head []byte
-	r    io.Reader
-	err  error
-}
-
-func (h *headReader) Read(p []byte) (int, error) {
-	if len(h.head) > 0 {
-		n := copy(p, h.head)
-		h.head = h.head[n:]
-		return n, nil
-	}
-	if h.err != nil {
-		return 0, h.err
-	}
-	return h.r.Read(p)
 }
 
 // appendJob keeps a job record; before the record list grows (doubling),
