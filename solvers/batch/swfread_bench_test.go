@@ -27,3 +27,19 @@ func BenchmarkReadFromSWFFullKTH(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScanSWFBuilderFullKTH is the streaming trace-to-jobs path (the
+// command line's): ScanSWF hands each record of the gz KTH trace to an
+// SWFBuilder; no []formats.SWFJob is built.
+func BenchmarkScanSWFBuilderFullKTH(b *testing.B) {
+	data, err := os.ReadFile("../formats/testdata/swf/KTH-SP2-1996-2.1-cln.swf.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := viaBuilder(context.Background(), data, formats.SWFLimits{}, SWFOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
