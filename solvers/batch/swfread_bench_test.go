@@ -9,8 +9,9 @@ import (
 	"schedlab/solvers/formats"
 )
 
-// BenchmarkReadFromSWFFullKTH is the trace-to-jobs path of the old code:
-// read the whole gz KTH trace into []formats.SWFJob, then FromSWF.
+// BenchmarkReadFromSWFFullKTH is the trace-to-jobs path through the
+// records (the command line's before ScanSWF): read the whole gz KTH trace
+// into []formats.SWFJob, then FromSWF.
 func BenchmarkReadFromSWFFullKTH(b *testing.B) {
 	data, err := os.ReadFile("../formats/testdata/swf/KTH-SP2-1996-2.1-cln.swf.gz")
 	if err != nil {

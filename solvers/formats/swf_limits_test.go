@@ -241,27 +241,3 @@ func TestReadSWFTakesTheHeadersSizeAsAHintOnly(t *testing.T) {
 		t.Errorf("a header claiming 1,500,000 records made the reader allocate %d bytes", hugeAlloc)
 	}
 }
-
-// BenchmarkScanSWFKTHText scans the uncompressed KTH text (2.6 MB) with
-// ScanSWF and a callback that keeps nothing: the line scanner alone.
-func BenchmarkScanSWFKTHText(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("testdata", "swf", "KTH-SP2-1996-2.1-cln.swf.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		b.Fatal(err)
-	}
-	text, err := io.ReadAll(zr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(text)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := ScanSWF(context.Background(), "kth.swf", bytes.NewReader(text), SWFLimits{}, func(*SWFHeader, *SWFJob) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
