@@ -97,4 +97,17 @@
 // processor its busy flag and Gantt lane, per job its order, reservation,
 // placement and report row, and 8 bytes per processor a job holds (Σ sizes);
 // over the memory budget in the context it is errs.TooLarge on "procs".
+// SWFBuilder reserves its kept jobs (40 bytes and a 4-byte index each) as
+// their list grows, on the file's name.
+//
+// # From a trace
+//
+// FromSWF makes jobs of a trace read whole (formats.ReadSWF); SWFBuilder
+// makes the same jobs, counts, notes and errors from records as they are
+// read (formats.ScanSWF hands each to SWFBuilder.Add), so the command line
+// never holds the trace's 152-byte records. A header line may follow job
+// lines and the machine size may come from it, so the records larger than
+// the machine are dropped, in order, at Finish, where the options are
+// judged too, in FromSWF's order (TestSWFBuilderEqualsFromSWFOnTheTraces,
+// TestSWFBuilderEdgeCases, FuzzSWFBuilder).
 package batch

@@ -1,9 +1,14 @@
 package batch
 
 import (
+	"cmp"
+	"context"
 	"fmt"
+	"slices"
+	"unsafe"
 
 	"schedlab/errs"
+	"schedlab/solvers"
 	"schedlab/solvers/formats"
 )
 
@@ -37,70 +42,176 @@ type SWFJobs struct {
 // FromSWF turns an SWF trace into jobs by the decisions of the package doc:
 // the chosen size field with a fallback, the requested time or the exact
 // runtime as the estimate (the runtime when the trace has no requested
-// time, with a note), unusable records skipped and counted.
+// time, with a note), unusable records skipped and counted. It is an
+// SWFBuilder fed the trace's records.
 func FromSWF(s *formats.SWF, o SWFOptions) (*SWFJobs, error) {
-	p := o.Procs
+	b := NewSWFBuilder(context.Background(), "file", o)
+	b.jobs = make([]Job, 0, len(s.Jobs))
+	b.reserved = len(s.Jobs)
+	for i := range s.Jobs {
+		if err := b.Add(&s.Header, &s.Jobs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return b.Finish(&s.Header)
+}
+
+// SWFBuilder makes jobs from SWF records as they arrive (formats.ScanSWF
+// hands them to Add), without keeping the records: Finish returns what
+// FromSWF returns on the whole trace, the same jobs, counts, notes and
+// errors. The machine size may come from the header, and a header line may
+// follow job lines, so a record's size is judged against the machine only
+// at Finish: Add keeps every record that has a runtime and a size, and
+// Finish drops, in order, those larger than the machine. The kept jobs are
+// reserved against the memory budget in ctx (solvers.Reserve on name) as
+// their list grows. A builder is used once.
+type SWFBuilder struct {
+	ctx      context.Context
+	name     string
+	o        SWFOptions
+	size     string // the size field, "" when the option is wrong
+	exact    bool   // estimates=exact
+	records  int
+	jobs     []Job
+	reserved int     // jobs the budget was asked for
+	noEst    []int32 // indexes in jobs of those without a requested time
+	maxSize  int     // the largest size kept
+	out      SWFJobs // the counts so far
+}
+
+// swfJobBytes is the memory one kept job takes, for the budget check: the
+// job and, at most, its index among those without a requested time.
+const swfJobBytes = int64(unsafe.Sizeof(Job{})) + 4
+
+// NewSWFBuilder starts a builder under the options o; name is the field a
+// memory-budget refusal names (the file). Wrong options are reported by
+// Finish, in FromSWF's order.
+func NewSWFBuilder(ctx context.Context, name string, o SWFOptions) *SWFBuilder {
+	b := &SWFBuilder{ctx: ctx, name: name, o: o, size: cmp.Or(o.Size, "requested")}
+	if b.size != "requested" && b.size != "allocated" {
+		b.size = ""
+	}
+	b.exact = o.Estimates == "exact"
+	return b
+}
+
+// Add takes one record; h is the header read so far, whose size (MaxRecords
+// or MaxJobs, up to 65,536) sizes the first allocation when it came before
+// the records. j is not kept. Add has formats.ScanSWF's callback type.
+func (b *SWFBuilder) Add(h *formats.SWFHeader, r *formats.SWFJob) error {
+	b.records++
+	if b.size == "" {
+		return nil // Finish refuses the options
+	}
+	first, second := r.Req, r.Alloc
+	if b.size == "allocated" {
+		first, second = r.Alloc, r.Req
+	}
+	n := first
+	if n == -1 && second != -1 {
+		n = second
+		b.out.SizeFallbacks++
+	}
+	switch {
+	case r.Run <= 0:
+		b.out.SkippedRuntime++
+		return nil
+	case n <= 0:
+		b.out.SkippedSize++
+		return nil
+	}
+	e := r.Run
+	if !b.exact && r.ReqTime > 0 {
+		e = r.ReqTime
+	} else if !b.exact {
+		b.noEst = append(b.noEst, int32(len(b.jobs)))
+	}
+	if len(b.jobs) == cap(b.jobs) && len(b.jobs) >= b.reserved {
+		if err := b.grow(h); err != nil {
+			return err
+		}
+	}
+	b.maxSize = max(b.maxSize, n)
+	b.jobs = append(b.jobs, Job{ID: r.ID, Submit: max(r.Submit, 0), Size: n, Estimate: e, Run: r.Run})
+	return nil
+}
+
+// swfSizeHintMax bounds the jobs a header's size makes the builder
+// allocate at once (65,536 jobs, 2.5 MiB).
+const swfSizeHintMax = 1 << 16
+
+// grow makes room for more jobs (doubling, or the header's size the first
+// time), reserving it first.
+func (b *SWFBuilder) grow(h *formats.SWFHeader) error {
+	n := max(2*len(b.jobs), 1024)
+	if len(b.jobs) == 0 {
+		if hint := cmp.Or(h.MaxRecords, h.MaxJobs); hint > n && hint <= swfSizeHintMax {
+			n = hint
+		}
+	}
+	if err := solvers.Reserve(b.ctx, b.name, solvers.SatMul(int64(n+len(b.jobs)), swfJobBytes), fmt.Sprintf("%d jobs", n)); err != nil {
+		return err
+	}
+	b.reserved = n
+	b.jobs = slices.Grow(b.jobs, n-len(b.jobs))
+	return nil
+}
+
+// Finish judges the kept records against the machine (the Procs option,
+// else the whole header h) and returns the jobs, or FromSWF's error.
+func (b *SWFBuilder) Finish(h *formats.SWFHeader) (*SWFJobs, error) {
+	p := b.o.Procs
 	if p == 0 {
-		p = s.Header.Procs()
+		p = h.Procs()
 	}
 	if p <= 0 {
 		return nil, errs.Invalidf("processors", "the trace's header has no MaxProcs or MaxNodes: give the machine size")
 	}
-	size := o.Size
-	if size == "" {
-		size = "requested"
+	if b.size == "" {
+		return nil, errs.Invalidf("size", "must be requested or allocated, got %q", b.o.Size)
 	}
-	if size != "requested" && size != "allocated" {
-		return nil, errs.Invalidf("size", "must be requested or allocated, got %q", size)
-	}
-	est := o.Estimates
-	if est == "" {
-		est = "user"
-	}
+	est := cmp.Or(b.o.Estimates, "user")
 	if est != "user" && est != "exact" {
 		return nil, errs.Invalidf("estimates", "must be user or exact, got %q", est)
 	}
-	out := &SWFJobs{Procs: p}
-	for _, r := range s.Jobs {
-		first, second := r.Req, r.Alloc
-		if size == "allocated" {
-			first, second = r.Alloc, r.Req
-		}
-		n := first
-		if n == -1 && second != -1 {
-			n = second
-			out.SizeFallbacks++
-		}
-		switch {
-		case r.Run <= 0:
-			out.SkippedRuntime++
-			continue
-		case n <= 0:
-			out.SkippedSize++
-			continue
-		case n > p:
-			out.SkippedTooBig++
-			continue
-		}
-		e := r.Run
-		if est == "user" {
-			if r.ReqTime > 0 {
-				e = r.ReqTime
-			} else {
+	out := &b.out
+	out.Procs = p
+	out.Jobs = b.jobs
+	out.NoEstimate = len(b.noEst)
+	if b.maxSize > p {
+		// Drop the jobs larger than the machine, in order, and the
+		// missing estimates among them.
+		kept, k := b.jobs[:0], 0
+		out.NoEstimate = 0
+		for i, j := range b.jobs {
+			noEst := k < len(b.noEst) && int(b.noEst[k]) == i
+			if noEst {
+				k++
+			}
+			if j.Size > p {
+				out.SkippedTooBig++
+				continue
+			}
+			if noEst {
 				out.NoEstimate++
 			}
+			kept = append(kept, j)
 		}
-		out.Jobs = append(out.Jobs, Job{ID: r.ID, Submit: max(r.Submit, 0), Size: n, Estimate: e, Run: r.Run})
+		clear(b.jobs[len(kept):])
+		out.Jobs = kept
 	}
+	b.jobs, b.noEst = nil, nil
+	records := b.records
 	out.Skipped = out.SkippedRuntime + out.SkippedSize + out.SkippedTooBig
 	if len(out.Jobs) == 0 {
 		return nil, errs.Invalidf("file", "none of the trace's %d records can run (%d with runtime ≤ 0, %d with size ≤ 0, %d larger than %d processors)",
-			len(s.Jobs), out.SkippedRuntime, out.SkippedSize, out.SkippedTooBig, p)
+			records, out.SkippedRuntime, out.SkippedSize, out.SkippedTooBig, p)
 	}
+	size := b.size
 	out.Notes = append(out.Notes, fmt.Sprintf("Machine: %d processors; job size from the %s processors field (%d records fell back to the other field).", p, size, out.SizeFallbacks))
 	if out.Skipped > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("Skipped %d of %d records: %d with runtime ≤ 0 or unknown, %d with size ≤ 0 or unknown, %d larger than the machine. Metrics are over the %d simulated jobs.",
-			out.Skipped, len(s.Jobs), out.SkippedRuntime, out.SkippedSize, out.SkippedTooBig, len(out.Jobs)))
+			out.Skipped, records, out.SkippedRuntime, out.SkippedSize, out.SkippedTooBig, len(out.Jobs)))
 	}
 	if est == "exact" {
 		out.Notes = append(out.Notes, "Estimates: exact (each job's real runtime), a perfect-information baseline.")

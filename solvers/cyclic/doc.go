@@ -371,6 +371,9 @@
 // The command line runs batch straight from an SWF file (solvers.FileRunner:
 // runsFile, runFile): the file is read as it streams, under the upload's
 // limits, and simulated without building the stored trace, its JSON or its
-// preview; the report is the one a run of the uploaded workload gets
+// preview; its records go straight into the simulator's jobs as they are
+// read (formats.ScanSWF feeding a batch.SWFBuilder: no []formats.SWFJob),
+// the record limit refused at the first record past it. The report is the
+// one a run of the uploaded workload gets
 // (TestBatchFromTheFileEqualsTheStoredTrace).
 package cyclic

@@ -367,11 +367,20 @@ func runFile(ctx context.Context, name string, r io.Reader, variant string, c Co
 	if !runsFile(name, variant) {
 		return nil, errs.Invalidf("variant", "%s runs on a workload, not straight from the file %s", variant, name)
 	}
-	s, err := formats.ReadSWFFrom(ctx, name, r, formats.SWFLimits{MaxRecords: MaxTraceJobs})
+	// The records go straight into the batch jobs as they are read: no
+	// []formats.SWFJob is built. The wall time starts when the jobs are
+	// made, as on a stored trace (it is the simulation's, not the file's).
+	b := batch.NewSWFBuilder(ctx, name, batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
+	sum, err := formats.ScanSWF(ctx, name, r, formats.SWFLimits{MaxRecords: MaxTraceJobs}, b.Add)
 	if err != nil {
 		return nil, err
 	}
-	return simulateTrace(ctx, s, c, progress)
+	start := time.Now()
+	sj, err := b.Finish(&sum.Header)
+	if err != nil {
+		return nil, err
+	}
+	return simulateJobs(ctx, sj, start, c, progress)
 }
 
 // simulateTrace runs batch on a trace's records and reports it.
@@ -381,6 +390,12 @@ func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solve
 	if err != nil {
 		return nil, err
 	}
+	return simulateJobs(ctx, sj, start, c, progress)
+}
+
+// simulateJobs runs batch on a trace's jobs and reports it; start is when
+// the work began, for the wall time.
+func simulateJobs(ctx context.Context, sj *batch.SWFJobs, start time.Time, c Config, progress solvers.Progress) (*solvers.Report, error) {
 	res, err := batch.Simulate(ctx, sj.Jobs, sj.Procs, batch.Policy(c.Policy), func(done, total int) {
 		progress(done, total, fmt.Sprintf("%d of %d jobs started", done, total))
 	})

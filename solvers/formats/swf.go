@@ -115,23 +115,62 @@ func ReadSWFLimited(ctx context.Context, name string, data []byte, lim SWFLimits
 // ReadSWFFrom is ReadSWFLimited reading r as it goes (a file the command
 // line opened): the text is read in blocks of swfBlock bytes, and a trace
 // over lim.MaxRecords is refused at the first record past the limit, having
-// read only up to it (and the block that holds it).
+// read only up to it (and the block that holds it). It is ScanSWF keeping
+// every record.
 func ReadSWFFrom(ctx context.Context, name string, r io.Reader, lim SWFLimits) (*SWF, error) {
+	out := &SWF{}
+	reserved := 0
+	maxRecords := cmp.Or(max(lim.MaxRecords, 0), SWFMaxRecords)
+	sum, err := ScanSWF(ctx, name, r, lim, func(h *SWFHeader, j *SWFJob) error {
+		out.Header.MaxRecords, out.Header.MaxJobs = h.MaxRecords, h.MaxJobs // the size hint
+		return out.appendJob(ctx, name, *j, &reserved, maxRecords)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Header, out.Skipped = sum.Header, sum.Skipped
+	return out, nil
+}
+
+// SWFSummary is what ScanSWF read besides the records it handed on.
+type SWFSummary struct {
+	Header  SWFHeader // the whole header, wherever its lines were
+	Records int       // job records handed to the callback
+	Skipped int       // blank lines skipped
+}
+
+// ScanSWF reads an SWF trace as ReadSWFFrom does (gzip or plain, under the
+// same limits, with the same errors) but keeps no record: it hands each
+// job record to fn in file order, as it is parsed, and returns the header
+// and the counts. h is the header as read so far (a header line may follow
+// job lines: the summary's Header is the whole one); j is valid only
+// during the call (fn copies what it keeps, and reserves its memory with
+// solvers.Reserve). An error from fn stops the read and is returned as it
+// is. A trace over lim.MaxRecords is refused at the first record past the
+// limit, before fn sees it; a trace with no job line is an error, as for
+// ReadSWF.
+//
+// A job line of 18 plain decimal integers (almost every line of the
+// archive's logs) is split and converted in one pass (scanSWFFast); any
+// other line goes through the reference parser (parseSWFJob), so the
+// values and the errors are those of ReadSWF.
+func ScanSWF(ctx context.Context, name string, r io.Reader, lim SWFLimits, fn func(h *SWFHeader, j *SWFJob) error) (*SWFSummary, error) {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = SWFMaxBytes
 	}
 	if lim.MaxRecords <= 0 {
 		lim.MaxRecords = SWFMaxRecords
 	}
-	br, cr, gz, err := openSWF(name, r, lim.MaxBytes)
+	src, cr, gz, err := openSWF(name, r, lim.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
-	out := &SWF{}
-	sc := bufio.NewScanner(br)
+	sum := &SWFSummary{}
+	sc := bufio.NewScanner(src)
 	sc.Buffer(make([]byte, 0, swfBlock), 1<<20)
 	line := 0
-	reserved := 0
+	var v [swfFields]float64
+	var j SWFJob
 	for sc.Scan() {
 		line++
 		if line%4096 == 0 {
@@ -140,28 +179,39 @@ func ReadSWFFrom(ctx context.Context, name string, r io.Reader, lim SWFLimits) (
 			}
 		}
 		text := sc.Bytes()
-		if line == 1 {
-			text = bytes.TrimPrefix(text, []byte("\ufeff"))
-		}
-		t := bytes.TrimSpace(text)
-		switch {
-		case len(t) == 0:
-			out.Skipped++
+		switch k := scanSWFFast(text, &v); {
+		case k == swfLineJob:
+			if sum.Records >= lim.MaxRecords {
+				return nil, errs.New(errs.TooLarge, name, "more than %d job records (line %d): over the limit of a workload", lim.MaxRecords, line)
+			}
+			j = swfJobOf(line, &v)
+		case k == swfLineBlank:
+			sum.Skipped++
 			continue
-		case t[0] == ';':
-			if err := out.Header.parse(name, line, strings.TrimSpace(string(t[1:]))); err != nil {
+		default: // a header line, a BOM, anything the fast pass leaves
+			if line == 1 {
+				text = bytes.TrimPrefix(text, []byte("\ufeff"))
+			}
+			t := bytes.TrimSpace(text)
+			switch {
+			case len(t) == 0:
+				sum.Skipped++
+				continue
+			case t[0] == ';':
+				if err := sum.Header.parse(name, line, strings.TrimSpace(string(t[1:]))); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if sum.Records >= lim.MaxRecords {
+				return nil, errs.New(errs.TooLarge, name, "more than %d job records (line %d): over the limit of a workload", lim.MaxRecords, line)
+			}
+			if j, err = scanSWFJob(name, line, t); err != nil {
 				return nil, err
 			}
-			continue
 		}
-		if len(out.Jobs) >= lim.MaxRecords {
-			return nil, errs.New(errs.TooLarge, name, "more than %d job records (line %d): over the limit of a workload", lim.MaxRecords, line)
-		}
-		j, err := scanSWFJob(name, line, t)
-		if err != nil {
-			return nil, err
-		}
-		if err := out.appendJob(ctx, name, j, &reserved, lim.MaxRecords); err != nil {
+		sum.Records++
+		if err := fn(&sum.Header, &j); err != nil {
 			return nil, err
 		}
 	}
@@ -171,10 +221,10 @@ func ReadSWFFrom(ctx context.Context, name string, r io.Reader, lim SWFLimits) (
 	if err := sc.Err(); err != nil {
 		return nil, scanError(name, line, gz, err)
 	}
-	if len(out.Jobs) == 0 {
+	if sum.Records == 0 {
 		return nil, errs.Invalidf(name, "no job lines: an SWF trace has one job a line of 18 numbers after its ';' header")
 	}
-	return out, nil
+	return sum, nil
 }
 
 // swfSizeHintMax bounds the records a header's size can make the reader
@@ -187,8 +237,10 @@ const swfBlock = 64 << 10
 
 // openSWF starts reading an SWF trace, inflating it if it is gzip, with
 // the uncompressed text capped at maxBytes; a first block that is not text
-// (a gzip of zeros, a binary) is refused at once.
-func openSWF(name string, r io.Reader, maxBytes int64) (*bufio.Reader, *cappedReader, bool, error) {
+// (a gzip of zeros, a binary) is refused at once. The reader it returns
+// gives the first block read for that check, then the capped text itself
+// (no second buffer between the inflater and the line scanner).
+func openSWF(name string, r io.Reader, maxBytes int64) (io.Reader, *cappedReader, bool, error) {
 	raw := bufio.NewReaderSize(r, swfBlock)
 	magic, _ := raw.Peek(2)
 	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
@@ -201,14 +253,38 @@ func openSWF(name string, r io.Reader, maxBytes int64) (*bufio.Reader, *cappedRe
 		src = zr
 	}
 	cr := &cappedReader{r: src, left: maxBytes}
-	br := bufio.NewReaderSize(cr, swfBlock)
-	if head, _ := br.Peek(4096); !isText(head) {
+	head := make([]byte, 4096)
+	n, _ := readHead(cr, head)
+	head = head[:n]
+	if !isText(head) {
 		if cr.over {
 			return nil, nil, gz, tooBig(name, gz, maxBytes)
 		}
 		return nil, nil, gz, errs.Invalidf(name, "not a text file: an SWF trace is plain text (or gzip-compressed text)")
 	}
-	return br, cr, gz, nil
+	// An error that ended the first block is not kept, as bufio.Reader.Peek
+	// gave it once: the text is read on from cr, which gives it again
+	// (gzip errors stay), or EOF at the cap (which hides what lies past it).
+	return io.MultiReader(bytes.NewReader(head), cr), cr, gz, nil
+}
+
+// readHead reads into p until it is full or the first error, as
+// bufio.Reader.Peek does (an empty read is retried a few times).
+func readHead(r io.Reader, p []byte) (int, error) {
+	n, empties := 0, 0
+	for n < len(p) {
+		m, err := r.Read(p[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m > 0 {
+			empties = 0
+		} else if empties++; empties >= 100 {
+			return n, io.ErrNoProgress
+		}
+	}
+	return n, nil
 }
 
 // appendJob keeps a job record; before the record list grows (doubling),
@@ -327,6 +403,104 @@ func scanSWFJob(name string, line int, t []byte) (SWFJob, error) {
 		return parseSWFJob(name, line, string(t))
 	}
 	return swfJobOf(line, &v), nil
+}
+
+// What scanSWFFast made of a line.
+const (
+	swfLineOther = iota // anything else: the reference path decides
+	swfLineBlank        // ASCII spaces only (or nothing)
+	swfLineJob          // 18 plain integers ≥ -1, in v
+)
+
+// swfClass sorts bytes for scanSWFFast: digits, the ASCII spaces
+// strings.Fields splits on, '-', and everything else (a '.', an 'e', a ';',
+// a byte ≥ 0x80 that may be part of a Unicode space or a BOM).
+var swfClass = func() (c [256]uint8) {
+	for _, b := range []byte(" \t\n\v\f\r") {
+		c[b] = swfSpace
+	}
+	for b := '0'; b <= '9'; b++ {
+		c[b] = swfDigit
+	}
+	c['-'] = swfMinus
+	return c
+}()
+
+const (
+	swfOther = iota
+	swfSpace
+	swfDigit
+	swfMinus
+)
+
+// scanSWFFast reads a raw line (not trimmed) in one pass, splitting the
+// fields and converting them at once: it says swfLineJob, with the values
+// in v, for a line of exactly 18 fields that are each an optional '-' and
+// 1 to 15 decimal digits (below 2^53, so exact) and not below -1, which is
+// what scanSWFJob and parseSWFJob make of it; swfLineBlank for a line of
+// ASCII spaces; swfLineOther for any other line (a header, a float, a
+// wrong field count, a value below -1, a byte ≥ 0x80), which the caller
+// reads by the reference path.
+func scanSWFFast(t []byte, v *[swfFields]float64) int {
+	n := 0       // fields done
+	var x int64  // the field's digits so far
+	digits := 0  // how many
+	neg := false // the field began with '-'
+	for _, c := range t {
+		if d := c - '0'; d <= 9 {
+			x = x*10 + int64(d)
+			digits++
+			continue
+		}
+		switch swfClass[c] {
+		case swfSpace:
+			if digits == 0 {
+				if neg {
+					return swfLineOther // a lone '-'
+				}
+				continue
+			}
+		case swfMinus:
+			if digits == 0 && !neg {
+				neg = true
+				continue
+			}
+			return swfLineOther
+		default:
+			return swfLineOther
+		}
+		// A space after a field's digits: the field ends.
+		if n == swfFields || digits > 15 || neg && x > 1 {
+			return swfLineOther // a 19th field, too long, below -1
+		}
+		f := float64(x)
+		if neg {
+			f = -f
+		}
+		v[n] = f
+		n++
+		x, digits, neg = 0, 0, false
+	}
+	if digits > 0 { // the last field ends the line
+		if n == swfFields || digits > 15 || neg && x > 1 {
+			return swfLineOther
+		}
+		f := float64(x)
+		if neg {
+			f = -f
+		}
+		v[n] = f
+		n++
+	} else if neg {
+		return swfLineOther
+	}
+	switch n {
+	case 0:
+		return swfLineBlank
+	case swfFields:
+		return swfLineJob
+	}
+	return swfLineOther
 }
 
 // isSpace is an ASCII space as strings.Fields sees one; a line with any

@@ -133,6 +133,8 @@ func FuzzReadSWF(f *testing.F) {
 	f.Add([]byte(tinySWF))
 	f.Add([]byte("; MaxProcs: 4\n1 0 0 10 1\n"))
 	f.Add([]byte("\x1f\x8b\x08\x00"))
+	f.Add([]byte("\ufeff; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\r\n2 1 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1"))
+	f.Add([]byte("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n; MaxProcs: 4\n \n2 1.5 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadSWF("f.swf", data)
 		// Read in blocks of one byte: the same result.
@@ -140,6 +142,17 @@ func FuzzReadSWF(f *testing.F) {
 		if (err == nil) != (err1 == nil) || (err != nil && err.Error() != err1.Error()) || (err == nil && !reflect.DeepEqual(s, s1)) {
 			t.Fatalf("read whole: %v; read by bytes: %v", err, err1)
 		}
+		// The reader of before the fused pass (parseSWFJob on every job
+		// line), and ScanSWF handing the records on: the same, values
+		// and errors, with and without a byte cap that cuts the text.
+		ref, errRef := readSWFReference(context.Background(), "f.swf", bytes.NewReader(data), SWFLimits{})
+		sameSWF(t, "ReadSWF", ref, errRef, s, err)
+		s2, err2 := scanAll(context.Background(), "f.swf", bytes.NewReader(data), SWFLimits{})
+		sameSWF(t, "ScanSWF", ref, errRef, s2, err2)
+		lim := SWFLimits{MaxBytes: int64(len(data)/2 + 1), MaxRecords: 2}
+		ref, errRef = readSWFReference(context.Background(), "f.swf", bytes.NewReader(data), lim)
+		s2, err2 = scanAll(context.Background(), "f.swf", bytes.NewReader(data), lim)
+		sameSWF(t, "ScanSWF under limits", ref, errRef, s2, err2)
 		if err != nil {
 			if k := errs.KindOf(err); k != errs.Invalid && k != errs.TooLarge {
 				t.Fatalf("error of kind %v: %v", k, err)
@@ -166,6 +179,9 @@ func FuzzScanSWFJob(f *testing.F) {
 	f.Add("1\u00a00 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1")
 	f.Add("9999999999999999 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1")
 	f.Add("1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1")
+	f.Add("  1 -0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\r")
+	f.Add("1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 - ")
+	f.Add(" \t ")
 	f.Fuzz(func(t *testing.T, line string) {
 		a, errA := parseSWFJob("f.swf", 3, line)
 		b, errB := scanSWFJob("f.swf", 3, []byte(line))
@@ -174,6 +190,20 @@ func FuzzScanSWFJob(f *testing.F) {
 		}
 		if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
 			t.Fatalf("%q: parse %+v, scan %+v", line, a, b)
+		}
+		// The fused pass on the raw line: a job only where parseSWFJob
+		// reads the same values (-0 included), blank only where the
+		// trimmed line is empty.
+		var v [swfFields]float64
+		switch scanSWFFast([]byte(line), &v) {
+		case swfLineJob:
+			if errA != nil || fmt.Sprintf("%+v", swfJobOf(3, &v)) != fmt.Sprintf("%+v", a) {
+				t.Fatalf("%q: parse %+v (%v), fused pass %+v", line, a, errA, swfJobOf(3, &v))
+			}
+		case swfLineBlank:
+			if len(bytes.TrimSpace([]byte(line))) != 0 {
+				t.Fatalf("%q: the fused pass says blank", line)
+			}
 		}
 	})
 }
