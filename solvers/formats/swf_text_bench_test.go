@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // kthText is the uncompressed text of the full KTH trace (2.6 MB).
@@ -48,6 +50,27 @@ func BenchmarkScanSWFKTHText(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := ScanSWF(context.Background(), "kth.swf", bytes.NewReader(text), SWFLimits{}, func(*SWFHeader, *SWFJob) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkInflateKTH inflates the gzip KTH trace with the inflater the
+// reader uses and discards the text: the floor of reading a .swf.gz,
+// before any parsing.
+func BenchmarkInflateKTH(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "swf", "KTH-SP2-1996-2.1-cln.swf.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		zr, err := kgzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(io.Discard, zr); err != nil {
 			b.Fatal(err)
 		}
 	}
