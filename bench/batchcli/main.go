@@ -186,8 +186,8 @@ func simulateColdRuns(policy, trace string, n int) ([]sample, error) {
 	return out, nil
 }
 
-// simulateCold reads the trace, sets the collector as the CLI does, and
-// prints the CPU time of one batch.Simulate in ns: the simulation in a
+// simulateCold sets the collector as the CLI does, reads the trace as the
+// CLI does (ScanSWF into a batch.SWFBuilder), and prints the CPU time of one batch.Simulate in ns: the simulation in a
 // fresh process, its memory new to it, as in the CLI's.
 func simulateCold(policy, trace string) error {
 	f, err := os.Open(trace)
@@ -195,15 +195,18 @@ func simulateCold(policy, trace string) error {
 		return err
 	}
 	defer f.Close()
-	s, err := formats.ReadSWFFrom(context.Background(), filepath.Base(trace), f, formats.SWFLimits{})
-	if err != nil {
-		return err
-	}
-	sj, err := batch.FromSWF(s, batch.SWFOptions{})
-	if err != nil {
-		return err
-	}
 	defer runner.OneShot(runner.Budget{})()
+	// The trace read as the CLI reads it: records straight into the jobs.
+	ctx, name := context.Background(), filepath.Base(trace)
+	b := batch.NewSWFBuilder(ctx, name, batch.SWFOptions{})
+	sum, err := formats.ScanSWF(ctx, name, f, formats.SWFLimits{}, b.Add)
+	if err != nil {
+		return err
+	}
+	sj, err := b.Finish(&sum.Header)
+	if err != nil {
+		return err
+	}
 	c0 := cpuNow()
 	if _, err := batch.Simulate(context.Background(), sj.Jobs, sj.Procs, batch.Policy(policy), nil); err != nil {
 		return err
