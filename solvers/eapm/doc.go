@@ -92,7 +92,13 @@
 // Every variant computes every metric: the LP upper bound is the
 // workload's, computed once and shared by all variants (sharedBound), so
 // upper_bound and bound_ratio are meaningful for all of them and no
-// metric names variants (solvers.Metric.Variants).
+// metric names variants (solvers.Metric.Variants). A bound that was not
+// computed (its LP over the budget) is not reported, nor is bound_ratio
+// when the bound is 0 (γ ≤ 1: objective ÷ 0 is undefined); a note says
+// so. Decision: a 0 in their place would be ranked on the compare page,
+// averaged into a sweep's mean and drawn, as if it had been measured;
+// left out, a compare shows "—" and a sweep's sample is the runs that
+// have the value.
 //
 // # Decisions the paper leaves open
 //

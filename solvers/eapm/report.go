@@ -138,30 +138,29 @@ func finite(v float64) float64 {
 func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote string, wallMS float64) *solvers.Report {
 	r := &solvers.Report{}
 	m, n := in.M(), len(in.Users)
-	ub, ratio := 0.0, 0.0
-	if b != nil {
-		ub = b.Value
-		if b.Value > 0 {
-			ratio = s.Objective / b.Value
-		}
-	}
 	r.Metrics = []solvers.Metric{
 		{Name: "objective", Value: finite(s.Objective), Unit: "$/s", Better: solvers.Higher},
 		{Name: "makespan", Value: s.Makespan, Unit: "s", Better: solvers.Lower},
 		{Name: "energy", Value: s.Energy, Unit: "J", Better: solvers.Lower},
 		{Name: "revenue", Value: s.Revenue, Unit: "$"},
-		{Name: "upper_bound", Value: ub, Unit: "$/s"},
-		{Name: "bound_ratio", Value: finite(ratio), Better: solvers.Higher},
-		{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
 	}
+	// A bound not computed is not reported, nor a ratio to a bound of 0:
+	// a 0 in their place would be ranked, averaged and plotted as a value.
+	if b != nil {
+		r.Metrics = append(r.Metrics, solvers.Metric{Name: "upper_bound", Value: b.Value, Unit: "$/s"})
+		if b.Value > 0 {
+			r.Metrics = append(r.Metrics, solvers.Metric{Name: "bound_ratio", Value: finite(s.Objective / b.Value), Better: solvers.Higher})
+		}
+	}
+	r.Metrics = append(r.Metrics, solvers.Metric{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
 	if in.Gamma <= 1 {
-		r.Notes = append(r.Notes, fmt.Sprintf("γ = %g ≤ 1: every task is sold for at most its least possible energy cost, so no schedule can make a profit; the best objective is at most 0 and the bound is 0.", in.Gamma))
+		r.Notes = append(r.Notes, fmt.Sprintf("γ = %g ≤ 1: every task is sold for at most its least possible energy cost, so no schedule can make a profit; the best objective is at most 0 and the bound is 0: bound_ratio (objective ÷ bound) is undefined and not reported.", in.Gamma))
 	}
 	if boundNote != "" {
 		r.Notes = append(r.Notes, boundNote)
 	}
 	if b != nil && b.Value == 0 && in.Gamma > 1 {
-		r.Notes = append(r.Notes, "The LP bound is 0; bound_ratio is reported as 0.")
+		r.Notes = append(r.Notes, "The LP bound is 0: bound_ratio (objective ÷ bound) is undefined and not reported.")
 	}
 
 	obj := solvers.Plot{Title: "Objective after each arrival", XLabel: "users arrived", YLabel: "objective (R − c·E)/MS ($/s)",

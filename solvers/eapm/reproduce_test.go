@@ -5,7 +5,9 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"schedlab/solvers"
@@ -200,6 +202,23 @@ func TestReproduceSmallReportValidates(t *testing.T) {
 	}
 	if len(r.Notes) < 4 {
 		t.Errorf("notes: %q", r.Notes)
+	}
+	// bounds = no: the bounds of cases 2 and 3 are empty cells, not zeros
+	// a reader would take for a bound.
+	for _, title := range []string{"Case 2", "Case 3"} {
+		tab := r.Table(title)
+		col := slices.Index(tab.Columns, "upper_bound")
+		if col < 0 || len(tab.Rows) == 0 {
+			t.Fatalf("%s: columns %q, %d rows", title, tab.Columns, len(tab.Rows))
+		}
+		for _, row := range tab.Rows {
+			if row[col] != nil {
+				t.Fatalf("%s: upper_bound cell %v with bounds = no", title, row[col])
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(r.Notes, " "), "their upper_bound columns are empty") {
+		t.Errorf("no note says the bounds were not computed: %q", r.Notes)
 	}
 }
 

@@ -188,9 +188,13 @@ func TestGammaAtMostOneIsAllowedWithANote(t *testing.T) {
 		t.Fatal(err)
 	}
 	obj, _ := r.Metric("objective")
-	ub, _ := r.Metric("upper_bound")
-	if obj.Value >= 0 || ub.Value != 0 || !strings.Contains(strings.Join(r.Notes, " "), "no schedule can make a profit") {
-		t.Fatalf("objective %v bound %v notes %q", obj.Value, ub.Value, r.Notes)
+	ub, ok := r.Metric("upper_bound")
+	if obj.Value >= 0 || !ok || ub.Value != 0 || !strings.Contains(strings.Join(r.Notes, " "), "no schedule can make a profit") {
+		t.Fatalf("objective %v bound %v (%v) notes %q", obj.Value, ub.Value, ok, r.Notes)
+	}
+	// objective ÷ 0 is undefined: no bound_ratio, and the note says why.
+	if m, ok := r.Metric("bound_ratio"); ok || !strings.Contains(strings.Join(r.Notes, " "), "bound_ratio (objective ÷ bound) is undefined") {
+		t.Fatalf("bound_ratio %v reported (%v) with a bound of 0; notes %q", m.Value, ok, r.Notes)
 	}
 	if err := r.Validate(); err != nil {
 		t.Fatal(err)
@@ -242,8 +246,14 @@ func TestBoundOverItsBudgetIsSkippedWithANote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ub, _ := r.Metric("upper_bound"); ub.Value != 0 || !strings.Contains(strings.Join(r.Notes, " "), "LP upper bound was skipped") {
-		t.Fatalf("bound %v, notes %q", ub.Value, r.Notes)
+	// Not computed, so not reported: a 0 would be ranked and averaged.
+	for _, name := range []string{"upper_bound", "bound_ratio"} {
+		if m, ok := r.Metric(name); ok {
+			t.Errorf("%s reported (%v) although the bound was skipped", name, m.Value)
+		}
+	}
+	if !strings.Contains(strings.Join(r.Notes, " "), "LP upper bound was skipped") {
+		t.Fatalf("notes %q", r.Notes)
 	}
 	if _, err := New().Run(context.Background(), w, "offline-lp", nil, nil); !errs.Is(errs.TooLarge, err) {
 		t.Fatalf("offline-lp: %v, want TooLarge", err)
