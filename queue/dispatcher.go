@@ -109,6 +109,7 @@ type Dispatcher struct {
 	stop   context.CancelFunc
 	subs   []*nats.Subscription
 	cc     jetstream.ConsumeContext
+	advCC  jetstream.ConsumeContext // AdvisoriesStream's
 	wg     sync.WaitGroup
 	closed bool
 }
@@ -145,6 +146,11 @@ type result struct {
 // maxGroup bounds how many results one transaction stores (see record).
 const maxGroup = 64
 
+// advisoriesMaxAge is how long an advisory waits for the server: a server
+// down longer leaves that run running (its message stays in RunsStream,
+// so Cancel or a new advisory ends it).
+const advisoriesMaxAge = 30 * 24 * time.Hour
+
 // maxWaiting is how many pull requests, one per idle worker slot, the
 // runs consumer holds at once (JetStream's default, 512, would refuse the
 // idle slots of a few hundred workers; refused ones ask again).
@@ -178,6 +184,19 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 		MaxDeliver: -1, Description: "the schedlab server",
 	}); err != nil {
 		return fmt.Errorf("consumer %s: %w", ResultsConsumer, err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: AdvisoriesStream, Subjects: []string{maxDeliveriesAdvisory}, Retention: jetstream.WorkQueuePolicy,
+		Storage: jetstream.FileStorage, MaxAge: advisoriesMaxAge,
+		Description: "schedlab: runs whose every delivery died, until the server has ended them",
+	}); err != nil {
+		return fmt.Errorf("stream %s: %w", AdvisoriesStream, err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, AdvisoriesStream, jetstream.ConsumerConfig{
+		Durable: AdvisoriesConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+		MaxDeliver: -1, Description: "the schedlab server",
+	}); err != nil {
+		return fmt.Errorf("consumer %s: %w", AdvisoriesConsumer, err)
 	}
 	for _, b := range []string{WorkloadsBucket, ReportsBucket} {
 		if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: b, Storage: jetstream.FileStorage}); err != nil {
@@ -218,7 +237,7 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 		d.outstanding[r.ID] = true
 	}
 	for subj, h := range map[string]nats.MsgHandler{
-		progressSubjects: d.onProgress, heartbeatSubject: d.onHeartbeat, maxDeliveriesAdvisory: d.onMaxDeliveries,
+		progressSubjects: d.onProgress, heartbeatSubject: d.onHeartbeat,
 	} {
 		sub, err := d.nc.Subscribe(subj, h)
 		if err != nil {
@@ -231,9 +250,18 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 		return errs.Wrap(op, errs.Internal, err)
 	}
 	d.resultsCons = cons
+	adv, err := js.Consumer(sctx, AdvisoriesStream, AdvisoriesConsumer)
+	if err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
 	dctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	d.stop = stop
 	if d.cc, err = cons.Consume(func(m jetstream.Msg) { d.onResult(dctx, m) }, jetstream.PullMaxMessages(256)); err != nil {
+		stop()
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	if d.advCC, err = adv.Consume(func(m jetstream.Msg) { d.onMaxDeliveries(dctx, m) }); err != nil {
+		d.cc.Stop()
 		stop()
 		return errs.Wrap(op, errs.Internal, err)
 	}
@@ -258,6 +286,7 @@ func (d *Dispatcher) Shutdown(ctx context.Context) error {
 	d.closed = true
 	d.mu.Unlock()
 	d.cc.Stop()
+	d.advCC.Stop()
 	for _, s := range d.subs {
 		s.Unsubscribe()
 	}
@@ -648,20 +677,25 @@ func (d *Dispatcher) workerOf(id string) string {
 }
 
 // onMaxDeliveries ends a run every delivery of which died with its
-// worker: JetStream gave it MaxDeliver times and no worker acknowledged it.
-func (d *Dispatcher) onMaxDeliveries(m *nats.Msg) {
+// worker: JetStream gave it MaxDeliver times and no worker acknowledged it
+// (m is its MAX_DELIVERIES advisory, kept in AdvisoriesStream). The
+// advisory is acknowledged once the run is ended (or was already, or its
+// message is gone); a store error leaves it to be taken again.
+func (d *Dispatcher) onMaxDeliveries(ctx context.Context, m jetstream.Msg) {
 	var adv struct {
 		StreamSeq  uint64 `json:"stream_seq"`
 		Deliveries uint64 `json:"deliveries"`
 	}
-	if json.Unmarshal(m.Data, &adv) != nil {
+	if json.Unmarshal(m.Data(), &adv) != nil {
+		m.Term() // not an advisory: never again
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	raw, err := d.runs.GetMsg(ctx, adv.StreamSeq)
 	if err != nil {
 		d.log.Warn("queue: a run reached its last delivery and its message is gone", "seq", adv.StreamSeq, "err", err)
+		m.Ack()
 		return
 	}
 	id := strings.TrimPrefix(raw.Subject, runSubjectPrefix)
@@ -670,9 +704,11 @@ func (d *Dispatcher) onMaxDeliveries(m *nats.Msg) {
 		msg += "; last on " + w
 	}
 	if err := d.finish(ctx, id, d.workerOf(id), store.StatusFailed, nil, msg, ""); err != nil {
+		m.NakWithDelay(time.Second)
 		return
 	}
 	d.runs.DeleteMsg(ctx, adv.StreamSeq)
+	m.Ack()
 }
 
 // cancelGrace is how long the worker running a canceled run has to store

@@ -64,9 +64,12 @@
 //     the server ends the run failed with "worker died: the run was given to
 //     a worker 3 times and each stopped before finishing it (...); last on
 //     host:pid", then deletes its message. The server itself never executes
-//     strategies, so it keeps serving. An advisory is a core message: one
-//     sent while the server is down is lost, and that run stays running
-//     until canceled (a known gap; the message stays in the stream).
+//     strategies, so it keeps serving. An advisory is a core message, sent
+//     once: AdvisoriesStream captures its subject, so one sent while the
+//     server is down (NATS up: an external deployment, or the moments of a
+//     restart) waits there, up to 30 days, and the server's durable
+//     consumer of it ends the run when it is back. The advisory is
+//     acknowledged once the run is stored failed (or was ended already).
 //   - Memory: each worker process enforces the run's budget for itself: the
 //     runner's heap watchdog stops a run over budget ("run stopped: Go heap
 //     exceeded the memory budget of ..."), and the Go soft memory limit

@@ -20,6 +20,15 @@ const (
 	ResultsStream = "SCHEDLAB_RESULTS"
 	// ResultsConsumer is the server's durable consumer of ResultsStream.
 	ResultsConsumer = "server"
+	// AdvisoriesStream keeps JetStream's MAX_DELIVERIES advisories of
+	// RunsConsumer until the server has taken them: an advisory is a core
+	// message, sent once, so one sent while the server is down (its NATS
+	// up: an external deployment, or a restart) would be lost, and its run
+	// would stay running.
+	AdvisoriesStream = "SCHEDLAB_ADVISORIES"
+	// AdvisoriesConsumer is the server's durable consumer of
+	// AdvisoriesStream.
+	AdvisoriesConsumer = "server"
 
 	runSubjectPrefix    = "schedlab.run."
 	resultSubjectPrefix = "schedlab.result."

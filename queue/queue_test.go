@@ -403,6 +403,95 @@ func TestDyingRunFailsAfterMaxDeliver(t *testing.T) {
 	}
 }
 
+// TestMaxDeliveriesWhileTheServerIsDown: a run whose every delivery dies
+// while the server is down (its dispatcher and runner stopped, NATS up, as
+// with an external NATS deployment or during a restart) still fails with
+// "worker died: ..." once the server is back: JetStream's MAX_DELIVERIES
+// advisory, a core message nobody was there to hear, is kept in
+// AdvisoriesStream until the server takes it.
+func TestMaxDeliveriesWhileTheServerIsDown(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	log := filepath.Join(dir, "exec.log")
+	ids := sweep(t, s, 1, queuetest.VariantDie, nil)
+	waitPublished(t, s, ids[0])
+	s.downKeepingNATS(t)
+	for range queue.DefaultMaxDeliver + 1 {
+		startWorker(t, s, log)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if count, _ := executions(t, log); count[0] >= queue.DefaultMaxDeliver {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run was not given to a worker MaxDeliver times")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// JetStream sends the advisory when the last delivery's AckWait runs
+	// out: by now it has, to nobody.
+	time.Sleep(testAckWait + 2*time.Second)
+	if r, err := s.st.GetRun(context.Background(), ids[0]); err != nil || r.Status != store.StatusRunning {
+		t.Fatalf("before the server is back the run is %v (%v), want running", r, err)
+	}
+	s.upAgain(t)
+	r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]
+	if r.Status != store.StatusFailed || !strings.HasPrefix(r.Error, "worker died: ") {
+		t.Fatalf("run ended %s (%q), want failed with worker died: ...", r.Status, r.Error)
+	}
+	if count, _ := executions(t, log); count[0] != queue.DefaultMaxDeliver {
+		t.Errorf("run executed %d times, want MaxDeliver = %d", count[0], queue.DefaultMaxDeliver)
+	}
+}
+
+// waitPublished waits until run id's message is in RunsStream.
+func waitPublished(t testing.TB, s *server, id string) {
+	t.Helper()
+	js, err := jetstream.New(s.nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	stream, err := js.Stream(ctx, queue.RunsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err := stream.GetLastMsgForSubject(ctx, "schedlab.run."+id); err == nil {
+			return
+		}
+	}
+	t.Fatal("the run was never published")
+}
+
+// downKeepingNATS stops the server's runner and dispatcher, and closes its
+// connection; the embedded NATS server and the store stay.
+func (s *server) downKeepingNATS(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s.rn.Shutdown(ctx)
+	s.nc.Close()
+}
+
+// upAgain starts a new dispatcher and runner on the same NATS and store.
+func (s *server) upAgain(t testing.TB) {
+	t.Helper()
+	nc, err := s.emb.Connect("test server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.nc = nc
+	s.d = queue.NewDispatcher(s.st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
+		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: 1 << 30}})
+	s.rn = runner.New(s.st, queuetest.Lookup, runner.Options{Backend: s.d, Timeout: time.Minute, MemoryBudget: 1 << 30})
+	if err := s.rn.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRepeatedPublishOneRun: the same run published twice (a dispatcher
 // retry after a lost acknowledgement) executes once.
 func TestRepeatedPublishOneRun(t *testing.T) {
