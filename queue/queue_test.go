@@ -446,8 +446,9 @@ func TestMaxDeliveriesWhileTheServerIsDown(t *testing.T) {
 	}
 }
 
-// waitPublished waits until run id's message is in RunsStream.
-func waitPublished(t testing.TB, s *server, id string) {
+// waitPublished waits until run id's message is in RunsStream, and
+// returns it.
+func waitPublished(t testing.TB, s *server, id string) *jetstream.RawStreamMsg {
 	t.Helper()
 	js, err := jetstream.New(s.nc)
 	if err != nil {
@@ -459,11 +460,12 @@ func waitPublished(t testing.TB, s *server, id string) {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if _, err := stream.GetLastMsgForSubject(ctx, "schedlab.run."+id); err == nil {
-			return
+		if raw, err := stream.GetLastMsgForSubject(ctx, "schedlab.run."+id); err == nil {
+			return raw
 		}
 	}
 	t.Fatal("the run was never published")
+	return nil
 }
 
 // downKeepingNATS stops the server's runner and dispatcher, and closes its
@@ -500,25 +502,12 @@ func TestRepeatedPublishOneRun(t *testing.T) {
 	s := startServer(t, dir, "")
 	log := filepath.Join(dir, "exec.log")
 	ids := sweep(t, s, 1, queuetest.VariantOK, nil)
+	raw := waitPublished(t, s, ids[0])
 	js, err := jetstream.New(s.nc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	stream, err := js.Stream(ctx, queue.RunsStream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw *jetstream.RawStreamMsg
-	deadline := time.Now().Add(10 * time.Second)
-	for raw == nil && time.Now().Before(deadline) {
-		raw, _ = stream.GetLastMsgForSubject(ctx, "schedlab.run."+ids[0])
-		time.Sleep(20 * time.Millisecond)
-	}
-	if raw == nil {
-		t.Fatal("the run was never published")
-	}
-	ack, err := js.Publish(ctx, raw.Subject, raw.Data, jetstream.WithMsgID(ids[0]))
+	ack, err := js.Publish(context.Background(), raw.Subject, raw.Data, jetstream.WithMsgID(ids[0]))
 	if err != nil {
 		t.Fatal(err)
 	}

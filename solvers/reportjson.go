@@ -111,20 +111,57 @@ func (e *reportEncoder) value(v any) {
 	e.spill()
 }
 
-func (e *reportEncoder) tables(ts []Table) {
-	if ts == nil {
-		e.raw("null")
+// list appends xs as a JSON array, each element by one (null when xs is
+// nil, as encoding/json writes a nil slice), writing out full blocks
+// between elements.
+func list[T any](e *reportEncoder, xs []T, one func(x *T)) {
+	if xs == nil {
+		e.buf = append(e.buf, "null"...)
 		return
 	}
 	e.buf = append(e.buf, '[')
-	for i := range ts {
+	for i := range xs {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.table(&ts[i])
+		one(&xs[i])
+		e.spill()
 	}
 	e.buf = append(e.buf, ']')
 }
+
+// key appends a member's key: `"name":` after a comma unless first.
+func (e *reportEncoder) key(name string, first bool) {
+	if !first {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, '"')
+	e.buf = append(e.buf, name...)
+	e.buf = append(e.buf, '"', ':')
+}
+
+// str appends the member name: s (never the first member).
+func (e *reportEncoder) str(name, s string) {
+	e.key(name, false)
+	e.buf = appendJSONString(e.buf, s)
+}
+
+// strOmit is str for a member tagged omitempty: nothing when s is "".
+func (e *reportEncoder) strOmit(name, s string) {
+	if s != "" {
+		e.str(name, s)
+	}
+}
+
+// trueOmit appends name: true for a bool member tagged omitempty that is set.
+func (e *reportEncoder) trueOmit(name string, b bool) {
+	if b {
+		e.key(name, false)
+		e.buf = append(e.buf, "true"...)
+	}
+}
+
+func (e *reportEncoder) tables(ts []Table) { list(e, ts, e.table) }
 
 // table appends t with the fields of Table in order, as encoding/json does.
 func (e *reportEncoder) table(t *Table) {
@@ -137,24 +174,10 @@ func (e *reportEncoder) table(t *Table) {
 	if err != nil && e.err == nil {
 		e.err = err
 	}
-	if rows == nil {
-		e.buf = append(e.buf, "null"...)
-	} else {
-		e.buf = append(e.buf, '[')
-		for i, row := range rows {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			e.row(row)
-			e.spill()
-		}
-		e.buf = append(e.buf, ']')
-	}
-	if t.Paged {
-		e.buf = append(e.buf, `,"paged":true`...)
-	}
+	list(e, rows, func(row *[]any) { e.row(*row) })
+	e.trueOmit("paged", t.Paged)
 	if t.RowCount != 0 {
-		e.buf = append(e.buf, `,"row_count":`...)
+		e.key("row_count", false)
 		e.buf = strconv.AppendInt(e.buf, int64(t.RowCount), 10)
 	}
 	e.buf = append(e.buf, '}')
@@ -163,94 +186,50 @@ func (e *reportEncoder) table(t *Table) {
 // plots appends ps with the fields of Plot and Line in order, as
 // encoding/json does: their points are most of a long run's report.
 // Regions, rare and small, go through encoding/json.
-func (e *reportEncoder) plots(ps []Plot) {
-	if ps == nil {
-		e.raw("null")
-		return
-	}
-	e.buf = append(e.buf, '[')
-	for i := range ps {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		p := &ps[i]
-		e.buf = append(e.buf, `{"title":`...)
-		e.buf = appendJSONString(e.buf, p.Title)
-		e.buf = append(e.buf, `,"x_label":`...)
-		e.buf = appendJSONString(e.buf, p.XLabel)
-		e.buf = append(e.buf, `,"y_label":`...)
-		e.buf = appendJSONString(e.buf, p.YLabel)
-		if p.Kind != "" {
-			e.buf = append(e.buf, `,"kind":`...)
-			e.buf = appendJSONString(e.buf, p.Kind)
-		}
-		if p.XLog {
-			e.buf = append(e.buf, `,"x_log":true`...)
-		}
-		if p.YLog {
-			e.buf = append(e.buf, `,"y_log":true`...)
-		}
-		if p.XTime {
-			e.buf = append(e.buf, `,"x_time":true`...)
-		}
-		e.buf = append(e.buf, `,"lines":`...)
-		if p.Lines == nil {
-			e.buf = append(e.buf, "null"...)
-		} else {
-			e.buf = append(e.buf, '[')
-			for j := range p.Lines {
-				if j > 0 {
-					e.buf = append(e.buf, ',')
-				}
-				e.line(&p.Lines[j])
-			}
-			e.buf = append(e.buf, ']')
-		}
-		if len(p.Regions) > 0 {
-			e.buf = append(e.buf, `,"regions":`...)
-			e.value(p.Regions)
-		}
-		e.buf = append(e.buf, '}')
-		e.spill()
-	}
-	e.buf = append(e.buf, ']')
-}
+func (e *reportEncoder) plots(ps []Plot) { list(e, ps, e.plot) }
 
-// line appends one Line.
-func (e *reportEncoder) line(l *Line) {
-	e.buf = append(e.buf, `{"name":`...)
-	e.buf = appendJSONString(e.buf, l.Name)
-	e.buf = append(e.buf, `,"points":`...)
-	e.pairs(l.Points)
-	if l.Dashed {
-		e.buf = append(e.buf, `,"dashed":true`...)
-	}
-	if len(l.Band) > 0 {
-		e.buf = append(e.buf, `,"band":`...)
-		e.pairs(l.Band)
+// plot appends one Plot.
+func (e *reportEncoder) plot(p *Plot) {
+	e.buf = append(e.buf, '{')
+	e.key("title", true)
+	e.buf = appendJSONString(e.buf, p.Title)
+	e.str("x_label", p.XLabel)
+	e.str("y_label", p.YLabel)
+	e.strOmit("kind", p.Kind)
+	e.trueOmit("x_log", p.XLog)
+	e.trueOmit("y_log", p.YLog)
+	e.trueOmit("x_time", p.XTime)
+	e.key("lines", false)
+	list(e, p.Lines, e.line)
+	if len(p.Regions) > 0 {
+		e.key("regions", false)
+		e.value(p.Regions)
 	}
 	e.buf = append(e.buf, '}')
 }
 
-// pairs appends (x, y) points; a value JSON cannot hold (NaN, ±Inf) is
+// line appends one Line.
+func (e *reportEncoder) line(l *Line) {
+	e.buf = append(e.buf, '{')
+	e.key("name", true)
+	e.buf = appendJSONString(e.buf, l.Name)
+	e.key("points", false)
+	list(e, l.Points, e.pair)
+	e.trueOmit("dashed", l.Dashed)
+	if len(l.Band) > 0 {
+		e.key("band", false)
+		list(e, l.Band, e.pair)
+	}
+	e.buf = append(e.buf, '}')
+}
+
+// pair appends one (x, y) point; a value JSON cannot hold (NaN, ±Inf) is
 // encoding/json's error.
-func (e *reportEncoder) pairs(ps [][2]float64) {
-	if ps == nil {
-		e.buf = append(e.buf, "null"...)
-		return
-	}
+func (e *reportEncoder) pair(p *[2]float64) {
 	e.buf = append(e.buf, '[')
-	for i, p := range ps {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		e.buf = append(e.buf, '[')
-		e.float(p[0])
-		e.buf = append(e.buf, ',')
-		e.float(p[1])
-		e.buf = append(e.buf, ']')
-		e.spill()
-	}
+	e.float(p[0])
+	e.buf = append(e.buf, ',')
+	e.float(p[1])
 	e.buf = append(e.buf, ']')
 }
 
@@ -265,86 +244,35 @@ func (e *reportEncoder) float(x float64) {
 
 // gantts appends gs with the fields of Gantt and Bar in order, as
 // encoding/json does.
-func (e *reportEncoder) gantts(gs []Gantt) {
-	if gs == nil {
-		e.raw("null")
-		return
-	}
-	e.buf = append(e.buf, '[')
-	for i := range gs {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		g := &gs[i]
-		e.buf = append(e.buf, `{"title":`...)
-		e.buf = appendJSONString(e.buf, g.Title)
-		if g.TimeUnit != "" {
-			e.buf = append(e.buf, `,"time_unit":`...)
-			e.buf = appendJSONString(e.buf, g.TimeUnit)
-		}
-		if g.TimeLabel != "" {
-			e.buf = append(e.buf, `,"time_label":`...)
-			e.buf = appendJSONString(e.buf, g.TimeLabel)
-		}
-		e.buf = append(e.buf, `,"lanes":`...)
-		e.strings(g.Lanes)
-		e.buf = append(e.buf, `,"bars":`...)
-		if g.Bars == nil {
-			e.buf = append(e.buf, "null"...)
-		} else {
-			e.buf = append(e.buf, '[')
-			for j := range g.Bars {
-				if j > 0 {
-					e.buf = append(e.buf, ',')
-				}
-				e.bar(&g.Bars[j])
-				e.spill()
-			}
-			e.buf = append(e.buf, ']')
-		}
-		e.buf = append(e.buf, '}')
-	}
-	e.buf = append(e.buf, ']')
+func (e *reportEncoder) gantts(gs []Gantt) { list(e, gs, e.gantt) }
+
+// gantt appends one Gantt.
+func (e *reportEncoder) gantt(g *Gantt) {
+	e.buf = append(e.buf, '{')
+	e.key("title", true)
+	e.buf = appendJSONString(e.buf, g.Title)
+	e.strOmit("time_unit", g.TimeUnit)
+	e.strOmit("time_label", g.TimeLabel)
+	e.key("lanes", false)
+	list(e, g.Lanes, func(s *string) { e.buf = appendJSONString(e.buf, *s) })
+	e.key("bars", false)
+	list(e, g.Bars, e.bar)
+	e.buf = append(e.buf, '}')
 }
 
 // bar appends one Bar.
 func (e *reportEncoder) bar(b *Bar) {
-	e.buf = append(e.buf, `{"lane":`...)
+	e.buf = append(e.buf, '{')
+	e.key("lane", true)
 	e.buf = strconv.AppendInt(e.buf, int64(b.Lane), 10)
-	e.buf = append(e.buf, `,"start":`...)
+	e.key("start", false)
 	e.float(b.Start)
-	e.buf = append(e.buf, `,"end":`...)
+	e.key("end", false)
 	e.float(b.End)
-	if b.Label != "" {
-		e.buf = append(e.buf, `,"label":`...)
-		e.buf = appendJSONString(e.buf, b.Label)
-	}
-	if b.Group != "" {
-		e.buf = append(e.buf, `,"group":`...)
-		e.buf = appendJSONString(e.buf, b.Group)
-	}
-	if b.Kind != "" {
-		e.buf = append(e.buf, `,"kind":`...)
-		e.buf = appendJSONString(e.buf, b.Kind)
-	}
+	e.strOmit("label", b.Label)
+	e.strOmit("group", b.Group)
+	e.strOmit("kind", b.Kind)
 	e.buf = append(e.buf, '}')
-}
-
-// strings appends a list of strings (null when nil).
-func (e *reportEncoder) strings(ss []string) {
-	if ss == nil {
-		e.buf = append(e.buf, "null"...)
-		return
-	}
-	e.buf = append(e.buf, '[')
-	for i, s := range ss {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		e.buf = appendJSONString(e.buf, s)
-	}
-	e.buf = append(e.buf, ']')
-	e.spill()
 }
 
 // row appends one table row.
