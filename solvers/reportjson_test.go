@@ -145,20 +145,7 @@ func TestWriteJSONKnowsEveryPlotAndGanttField(t *testing.T) {
 			t.Fatalf("a field of kind %s: extend this test", v.Kind())
 		}
 	}
-	check := func(what string, r *Report) {
-		t.Helper()
-		want, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got bytes.Buffer
-		if err := r.WriteJSON(&got, false); err != nil {
-			t.Fatal(err)
-		}
-		if strings.TrimSuffix(got.String(), "\n") != string(want) {
-			t.Errorf("%s set: WriteJSON\n%s\nMarshal\n%s", what, got.String(), want)
-		}
-	}
+	check := func(what string, r *Report) { t.Helper(); checkWriteJSONIsMarshal(t, what+" set", r) }
 	for i := range reflect.TypeOf(Plot{}).NumField() {
 		var p Plot
 		f := reflect.ValueOf(&p).Elem().Field(i)
@@ -245,16 +232,23 @@ func TestWriteJSONKnowsEveryReportField(t *testing.T) {
 		default:
 			t.Fatalf("field %s of kind %s: extend this test", f.Name, f.Type.Kind())
 		}
-		want, err := json.Marshal(&r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got bytes.Buffer
-		if err := r.WriteJSON(&got, false); err != nil {
-			t.Fatal(err)
-		}
-		if strings.TrimSuffix(got.String(), "\n") != string(want) {
-			t.Errorf("Report.%s set: WriteJSON\n%s\nMarshal\n%s", f.Name, got.String(), want)
-		}
+		checkWriteJSONIsMarshal(t, "Report."+f.Name+" set", &r)
+	}
+}
+
+// checkWriteJSONIsMarshal fails t unless r.WriteJSON writes json.Marshal's
+// bytes (and a newline).
+func checkWriteJSONIsMarshal(t *testing.T, what string, r *Report) {
+	t.Helper()
+	want, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := r.WriteJSON(&got, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSuffix(got.String(), "\n") != string(want) {
+		t.Errorf("%s: WriteJSON\n%s\nMarshal\n%s", what, got.String(), want)
 	}
 }

@@ -119,17 +119,24 @@ func TestReportIsInOneTimeFrameFromTheFirstSubmission(t *testing.T) {
 	}
 }
 
-// BenchmarkBuildReportFullKTH builds the report of EASY over the whole KTH
-// trace (27,992 jobs: the per-job table, the usage plot, a Gantt window).
-func BenchmarkBuildReportFullKTH(b *testing.B) {
-	j, err := FromSWF(readTrace(b, "KTH-SP2-1996-2.1-cln.swf.gz"), SWFOptions{})
+// easyKTH is EASY over the whole KTH trace: its jobs and the schedule.
+func easyKTH(tb testing.TB) (*SWFJobs, *Result) {
+	tb.Helper()
+	j, err := FromSWF(readTrace(tb, "KTH-SP2-1996-2.1-cln.swf.gz"), SWFOptions{})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	r, err := Simulate(context.Background(), j.Jobs, j.Procs, EASY, nil)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	return j, r
+}
+
+// BenchmarkBuildReportFullKTH builds the report of EASY over the whole KTH
+// trace (27,992 jobs: the per-job table, the usage plot, a Gantt window).
+func BenchmarkBuildReportFullKTH(b *testing.B) {
+	j, r := easyKTH(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
@@ -143,14 +150,7 @@ func BenchmarkBuildReportFullKTH(b *testing.B) {
 // the table was made lazy; the encoding of the lazy table must give the
 // same bytes as that of the table with its rows in hand.
 func TestReportEncodingIsPinned(t *testing.T) {
-	j, err := FromSWF(readTrace(t, "KTH-SP2-1996-2.1-cln.swf.gz"), SWFOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Simulate(context.Background(), j.Jobs, j.Procs, EASY, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j, r := easyKTH(t)
 	rep := BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
 	got, err := solvers.EncodeReport(rep)
 	if err != nil {
@@ -223,14 +223,7 @@ func TestUsageEventsAreSorted(t *testing.T) {
 // KTH trace as the command line writes it (the per-job table paged out):
 // the Gantt window's bars and the usage plot's points.
 func BenchmarkEncodeReportFullKTH(b *testing.B) {
-	j, err := FromSWF(readTrace(b, "KTH-SP2-1996-2.1-cln.swf.gz"), SWFOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := Simulate(context.Background(), j.Jobs, j.Procs, EASY, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	j, r := easyKTH(b)
 	rep := BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
 	rep.Tables = nil
 	b.ReportAllocs()
