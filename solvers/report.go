@@ -37,12 +37,15 @@ const (
 
 // Verdicts of a reproduce report's Claims table (one row per published
 // number and claim: claim, paper, ours, verdict, evidence), each computed
-// from our numbers by a rule written in the family's code.
+// from our numbers by the one shared rule set, package solvers/claims.
 const (
 	Holds       = "holds"
 	Partly      = "partly"
 	DoesNotHold = "does not hold"
 	NotMeasured = "not measured"
+	// Unverifiable: the paper prints no number and its words fix no
+	// threshold; ours is shown and nothing is judged.
+	Unverifiable = "unverifiable"
 )
 
 // Metric kinds: what a number says about a run. Only results are ranked

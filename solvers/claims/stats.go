@@ -1,0 +1,126 @@
+package claims
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Interval is a mean with its 95 % interval; N values went into it.
+type Interval struct {
+	Mean, Lo, Hi float64
+	N            int
+}
+
+// tq is t(0.975, df), the two-sided 95 % quantile of Student's t.
+func tq(df float64) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975)
+}
+
+// solved returns the values that are not NaN.
+func solved(xs []float64) []float64 {
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func meanVar(xs []float64) (m, v float64) {
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	if len(xs) < 2 {
+		return m, 0
+	}
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, v / float64(len(xs)-1)
+}
+
+// MeanCI is the mean of xs (NaN values left out) with its Student-t 95 %
+// interval; one value is its own interval; none gives N = 0 and NaNs.
+func MeanCI(xs []float64) Interval {
+	s := solved(xs)
+	if len(s) == 0 {
+		return Interval{math.NaN(), math.NaN(), math.NaN(), 0}
+	}
+	m, v := meanVar(s)
+	if len(s) < 2 || v == 0 {
+		return Interval{m, m, m, len(s)}
+	}
+	h := tq(float64(len(s)-1)) * math.Sqrt(v/float64(len(s)))
+	return Interval{m, m - h, m + h, len(s)}
+}
+
+// PairedCI is the mean of a[i] − b[i] over the indices where both are
+// numbers, with its Student-t 95 % interval.
+func PairedCI(a, b []float64) Interval {
+	d := make([]float64, 0, min(len(a), len(b)))
+	for i := range min(len(a), len(b)) {
+		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
+			d = append(d, a[i]-b[i])
+		}
+	}
+	return MeanCI(d)
+}
+
+// WelchCI is the difference of the means of b and a (b − a), NaN values
+// left out, with Welch's 95 % interval. With one value on a side, that
+// side has no spread; with one value on both, the interval is the
+// difference itself.
+func WelchCI(a, b []float64) Interval {
+	sa, sb := solved(a), solved(b)
+	if len(sa) == 0 || len(sb) == 0 {
+		return Interval{math.NaN(), math.NaN(), math.NaN(), 0}
+	}
+	ma, va := meanVar(sa)
+	mb, vb := meanVar(sb)
+	d := mb - ma
+	qa, qb := va/float64(len(sa)), vb/float64(len(sb))
+	se2 := qa + qb
+	n := min(len(sa), len(sb))
+	if se2 == 0 {
+		return Interval{d, d, d, n}
+	}
+	// Welch–Satterthwaite; a side of one value contributes no variance
+	// and no degrees of freedom term.
+	den := 0.0
+	if len(sa) > 1 {
+		den += qa * qa / float64(len(sa)-1)
+	}
+	if len(sb) > 1 {
+		den += qb * qb / float64(len(sb)-1)
+	}
+	df := se2 * se2 / den
+	h := tq(df) * math.Sqrt(se2)
+	return Interval{d, d - h, d + h, n}
+}
+
+// Pearson is Pearson's r of the points with its 95 % interval by Fisher's
+// z-transform (tanh(atanh r ± 1.96/√(n−3))). ok is false with fewer than
+// four points or a constant coordinate.
+func Pearson(xs, ys []float64) (r Interval, ok bool) {
+	n := len(xs)
+	if n < 4 || len(ys) != n {
+		return Interval{}, false
+	}
+	mx, vx := meanVar(xs)
+	my, vy := meanVar(ys)
+	if vx == 0 || vy == 0 {
+		return Interval{}, false
+	}
+	c := 0.0
+	for i := range xs {
+		c += (xs[i] - mx) * (ys[i] - my)
+	}
+	rho := c / float64(n-1) / math.Sqrt(vx*vy)
+	rho = math.Max(-1, math.Min(1, rho))
+	z := math.Atanh(rho)
+	h := distuv.UnitNormal.Quantile(0.975) / math.Sqrt(float64(n-3))
+	return Interval{rho, math.Tanh(z - h), math.Tanh(z + h), n}, true
+}
