@@ -413,7 +413,7 @@ type apiRun struct {
 
 func (s *Server) toAPIRun(r *store.Run) apiRun {
 	a := apiRun{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant, Params: r.Params,
-		Seed: r.Seed, Status: r.Status, Worker: r.Worker, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
+		Seed: r.Seed, Status: r.Shown(), Worker: r.Worker, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
 		Error: r.Error, Field: r.ErrorField, RerunOf: r.RerunOf, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
 		FinishedAt: r.FinishedAt, URL: "/runs/" + r.ID, Name: r.Name, Tags: r.Tags}
 	if a.Tags == nil {

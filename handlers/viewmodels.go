@@ -10,7 +10,7 @@ import (
 
 func viewRun(r store.Run) views.Run {
 	return views.Run{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
-		Params: r.Params, Seed: r.Seed, Status: r.Status, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal,
+		Params: r.Params, Seed: r.Seed, Status: r.Shown(), ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal,
 		ProgressNote: r.ProgressNote, Error: r.Error, ErrorField: r.ErrorField, RerunOf: r.RerunOf, Owner: r.Owner, Worker: r.Worker,
 		Name: r.Name, Tags: r.Tags, Notes: r.Notes, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 }

@@ -471,7 +471,7 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 		report = b
 	}
 	r := result{m: m, object: res.ReportObject, end: store.Ending{ID: res.ID, Worker: res.Worker, Status: res.Status,
-		Report: report, Error: res.Error, ErrorField: res.Field}}
+		Report: report, Error: res.Error, ErrorField: res.Field, StartedAt: res.StartedAt}}
 	select {
 	case d.results <- r:
 	case <-ctx.Done(): // not acknowledged: delivered again after the next Start
@@ -610,7 +610,7 @@ func (d *Dispatcher) flush(ctx context.Context) {
 	}
 	d.mu.Unlock()
 	for _, w := range ws {
-		if err := d.st.SetProgressBy(ctx, w.id, w.p.Worker, w.p.Done, w.p.Total, w.p.Note); err != nil {
+		if err := d.st.SetProgressBy(ctx, w.id, w.p.Worker, w.p.Started, w.p.Done, w.p.Total, w.p.Note); err != nil {
 			continue
 		}
 		d.mu.Lock()

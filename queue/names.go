@@ -84,6 +84,8 @@ type Result struct {
 	// too large for a message: then it is object ReportObject of ReportsBucket.
 	Report       json.RawMessage `json:"report,omitempty"`
 	ReportObject string          `json:"report_object,omitempty"`
+	// StartedAt is when the worker began executing the run.
+	StartedAt time.Time `json:"started_at,omitzero"`
 }
 
 // progress is a running run's progress, published on progressPrefix+ID.
@@ -92,6 +94,8 @@ type progress struct {
 	Done   int    `json:"done"`
 	Total  int    `json:"total"`
 	Note   string `json:"note"`
+	// Started is when the worker began executing the run.
+	Started time.Time `json:"started,omitzero"`
 }
 
 // heartbeat is what a worker publishes every interval on heartbeatSubject.

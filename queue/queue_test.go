@@ -280,6 +280,10 @@ func TestWorkersDrainSweep(t *testing.T) {
 		if r.Worker == "" {
 			t.Fatalf("run %s names no worker", r.ID)
 		}
+		// Started by its worker, not when the dispatcher claimed it.
+		if r.StartedAt == nil || r.FinishedAt == nil || r.StartedAt.Before(r.CreatedAt) || r.FinishedAt.Before(*r.StartedAt) {
+			t.Fatalf("run %s: created %v, started %v, finished %v", r.ID, r.CreatedAt, r.StartedAt, r.FinishedAt)
+		}
 		names[r.Worker] = true
 	}
 	if len(names) != workers {

@@ -243,7 +243,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Nak()
 		return
 	}
-	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone}
+	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started}
 	if err == nil {
 		res.Report, err = solvers.EncodeReport(rep)
 		if err != nil {
@@ -410,7 +410,7 @@ type progressPublisher struct {
 }
 
 func (w *worker) progressPublisher(id, note string) *progressPublisher {
-	p := &progressPublisher{w: w, subj: progressPrefix + id, cur: progress{Worker: w.cfg.Name, Note: note},
+	p := &progressPublisher{w: w, subj: progressPrefix + id, cur: progress{Worker: w.cfg.Name, Note: note, Started: time.Now()},
 		stopCh: make(chan struct{}), done: make(chan struct{})}
 	p.send()
 	go func() {

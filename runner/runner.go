@@ -675,14 +675,14 @@ func (r *Runner) execute(wctx context.Context, run *store.Run, j *job) {
 	stopFlush := make(chan struct{})
 	go func() {
 		defer close(flushed)
-		r.flushProgress(dbctx, run.ID, j, stopFlush)
+		r.flushProgress(dbctx, run.ID, began, j, stopFlush)
 	}()
 	rep, err := r.run(ctx, run, j) // one canceled while it waited is not executed (Execute)
 	close(stopFlush)
 	<-flushed
 	r.fast.Store(time.Since(began) < fastRun)
 
-	e := ending{Ending: store.Ending{ID: run.ID, Status: store.StatusDone}, j: j}
+	e := ending{Ending: store.Ending{ID: run.ID, Status: store.StatusDone, StartedAt: began}, j: j}
 	if err == nil {
 		e.Report, err = solvers.EncodeReport(rep)
 		e.Encoded = err == nil
@@ -756,12 +756,21 @@ func Outcome(err error) (status, msg, field string) {
 
 // flushProgress writes a job's progress to the store at most once per
 // ProgressInterval while it changes, until stop is closed: the last
-// progress is stored with the run's end.
-func (r *Runner) flushProgress(ctx context.Context, id string, j *job, stop <-chan struct{}) {
+// progress is stored with the run's end. A run still executing at the
+// first tick has its start (began) stored then, so that it stops showing
+// as waiting; a shorter one has it stored with its end, at no extra write.
+func (r *Runner) flushProgress(ctx context.Context, id string, began time.Time, j *job, stop <-chan struct{}) {
 	t := time.NewTicker(r.opt.ProgressInterval)
 	defer t.Stop()
 	written := 0
+	marked := false
 	flush := func() {
+		if !marked {
+			if err := r.st.MarkStarted(ctx, id, began); err != nil {
+				r.log.Warn("runner: storing the start", "run", id, "err", err)
+			}
+			marked = true
+		}
 		done, total, note, v := j.snapshot()
 		if v == written {
 			return

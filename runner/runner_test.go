@@ -597,3 +597,33 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 		t.Errorf("%d runs executed, want 2: a run canceled while it waited in a group must not start", n)
 	}
 }
+
+// Runs claimed together wait for the worker one after the other: each
+// starts when the worker starts it, not when it was claimed, so its
+// duration is its own and not the wait (issue 30: "queued is queued").
+func TestGroupClaimedRunsStartWhenExecuted(t *testing.T) {
+	e := newEnv(t, Options{Workers: 1})
+	fast := e.submit(t, "", solvers.Params{"steps": "0"})
+	var slow []*store.Run
+	for range 3 {
+		slow = append(slow, e.submit(t, "", solvers.Params{"steps": "2", "step_ms": "40"}))
+	}
+	e.start(t) // claims the fast run alone, then the three slow ones as one group
+	e.waitFinal(t, fast.ID)
+	var got []*store.Run
+	for _, r := range slow {
+		got = append(got, e.waitFinal(t, r.ID))
+	}
+	for i := 1; i < len(got); i++ {
+		a, b := got[i-1], got[i]
+		if a.StartedAt == nil || b.StartedAt == nil {
+			t.Fatalf("run %d or %d has no start", i-1, i)
+		}
+		if gap := b.StartedAt.Sub(*a.StartedAt); gap < 70*time.Millisecond {
+			t.Errorf("run %d started %v after run %d, which takes 80 ms on the one worker: its start is its claim, not its execution", i, gap, i-1)
+		}
+		if d := b.FinishedAt.Sub(*b.StartedAt); d > 2*time.Second {
+			t.Errorf("run %d lasted %v from its start", i, d)
+		}
+	}
+}

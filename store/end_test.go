@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"schedlab/errs"
 )
@@ -123,8 +124,8 @@ func TestClaimUpToClaimsTheOldestInOrderAndUnclaimRequeues(t *testing.T) {
 	idsOf := func(runs []*Run) []string {
 		var out []string
 		for _, r := range runs {
-			if r.Status != StatusRunning || r.StartedAt == nil {
-				t.Fatalf("claimed run %s is %s, started %v", r.ID, r.Status, r.StartedAt)
+			if r.Status != StatusRunning || r.StartedAt != nil || !r.Waiting() {
+				t.Fatalf("claimed run %s is %s, started %v; want running and waiting", r.ID, r.Status, r.StartedAt)
 			}
 			out = append(out, r.ID)
 		}
@@ -155,4 +156,55 @@ func TestClaimUpToClaimsTheOldestInOrderAndUnclaimRequeues(t *testing.T) {
 		t.Fatalf("Unclaim changed a canceled run to %s", c.Status)
 	}
 	claim(t, s, ids[1])
+}
+
+// A claimed run is waiting (shown queued, no start) until a worker starts
+// it: MarkStarted or its Ending's StartedAt give the start, the first one
+// stored is kept, and a run canceled while waiting never gets one.
+func TestARunStartsWhenAWorkerStartsItNotWhenClaimed(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	w := addWorkload(t, s, "eapm")
+	a, b, c := addRun(t, s, w), addRun(t, s, w), addRun(t, s, w)
+	if _, err := s.ClaimUpTo(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	get := func(id string) *Run {
+		t.Helper()
+		r, err := s.GetRunInfo(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := get(a.ID); r.StartedAt != nil || r.Shown() != StatusQueued {
+		t.Fatalf("claimed: started %v, shown %s", r.StartedAt, r.Shown())
+	}
+	t1 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	t2 := t1.Add(time.Minute)
+	if err := s.MarkStarted(ctx, a.ID, t1); err != nil {
+		t.Fatal(err)
+	}
+	if r := get(a.ID); r.StartedAt == nil || !r.StartedAt.Equal(t1) || r.Shown() != StatusRunning {
+		t.Fatalf("marked: started %v, shown %s", r.StartedAt, r.Shown())
+	}
+	errs := s.End(ctx, []Ending{
+		{ID: a.ID, Status: StatusDone, StartedAt: t2},          // keeps t1
+		{ID: b.ID, Status: StatusDone, StartedAt: t2},          // gets t2
+		{ID: c.ID, Status: StatusCanceled, Error: MsgCanceled}, // never started
+	})
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := get(a.ID); !r.StartedAt.Equal(t1) {
+		t.Errorf("a: started %v, want the first start %v", r.StartedAt, t1)
+	}
+	if r := get(b.ID); r.StartedAt == nil || !r.StartedAt.Equal(t2) {
+		t.Errorf("b: started %v, want %v", r.StartedAt, t2)
+	}
+	if r := get(c.ID); r.StartedAt != nil || r.Shown() != StatusCanceled {
+		t.Errorf("c: started %v, shown %s", r.StartedAt, r.Shown())
+	}
 }

@@ -89,6 +89,20 @@ type Run struct {
 	FinishedAt *time.Time
 }
 
+// Waiting says a run was claimed for a worker that has not started it
+// yet (running, no started_at): it is still queued for everyone who
+// looks at it.
+func (r *Run) Waiting() bool { return r.Status == StatusRunning && r.StartedAt == nil }
+
+// Shown is the status to show: queued while the run waits for a worker
+// (Waiting), else its status.
+func (r *Run) Shown() string {
+	if r.Waiting() {
+		return StatusQueued
+	}
+	return r.Status
+}
+
 // RunFilter selects runs for ListRuns; empty fields match everything.
 type RunFilter struct {
 	Strategy   string
@@ -448,9 +462,12 @@ func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, err
 	return r, nil
 }
 
-// ClaimNext atomically moves the oldest queued run to running, sets its
-// started_at and returns it (without report). It returns nil, nil when no
-// run is queued. Concurrent callers never claim the same run.
+// ClaimNext atomically moves the oldest queued run to running and returns
+// it (without report). It returns nil, nil when no run is queued.
+// Concurrent callers never claim the same run. A claimed run has no
+// started_at until a worker starts executing it (MarkStarted, or its
+// Ending's StartedAt): until then it is still waiting (Run.Waiting) and
+// is shown as queued.
 func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 	const op = "store.ClaimNext"
 	var r *Run
@@ -460,7 +477,7 @@ func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 	// claim changed nothing and is tried again.
 	err := retryBusy(ctx, func() error {
 		var err error
-		r, err = scanRun(s.hot.claim.QueryRowContext(ctx, StatusRunning, fmtTime(now()), StatusQueued), false, false)
+		r, err = scanRun(s.hot.claim.QueryRowContext(ctx, StatusRunning, StatusQueued), false, false)
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -493,9 +510,8 @@ func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
 		}
 		defer tx.Rollback()
 		claim := tx.StmtContext(ctx, s.hot.claim)
-		at := fmtTime(now())
 		for len(runs) < n {
-			r, err := scanRun(claim.QueryRowContext(ctx, StatusRunning, at, StatusQueued), false, false)
+			r, err := scanRun(claim.QueryRowContext(ctx, StatusRunning, StatusQueued), false, false)
 			if errors.Is(err, sql.ErrNoRows) {
 				break
 			}
@@ -542,11 +558,26 @@ func (s *Store) SetProgress(ctx context.Context, id string, done, total int, not
 	return dbErr("store.SetProgress", err)
 }
 
+// MarkStarted records when a worker began executing a claimed run: the
+// run stops waiting (Run.Waiting) and its duration counts from then. A
+// run that is not running, or has a start already, is left as it is.
+func (s *Store) MarkStarted(ctx context.Context, id string, at time.Time) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET started_at = ? WHERE id = ? AND status = ? AND started_at IS NULL`,
+		fmtTime(at), id, StatusRunning)
+	return dbErr("store.MarkStarted", err)
+}
+
 // SetProgressBy is SetProgress of a run that worker (host:pid) executes:
-// it records the worker too, in the same statement.
-func (s *Store) SetProgressBy(ctx context.Context, id, worker string, done, total int, note string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?, worker = ?
-		WHERE id = ? AND status = ?`, done, total, note, worker, id, StatusRunning)
+// it records the worker too, and the run's start (started; zero: not
+// known) unless one is stored, in the same statement.
+func (s *Store) SetProgressBy(ctx context.Context, id, worker string, started time.Time, done, total int, note string) error {
+	var at sql.NullString
+	if !started.IsZero() {
+		at = sql.NullString{String: fmtTime(started), Valid: true}
+	}
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?, worker = ?,
+		started_at = COALESCE(started_at, ?)
+		WHERE id = ? AND status = ?`, done, total, note, worker, at, id, StatusRunning)
 	return dbErr("store.SetProgressBy", err)
 }
 
@@ -585,6 +616,9 @@ type Ending struct {
 	// Progress is the run's last progress, stored with its end; nil keeps
 	// the stored one.
 	Progress *Progress
+	// StartedAt is when a worker began executing the run; it is stored
+	// unless MarkStarted stored one already. Zero keeps the stored one.
+	StartedAt time.Time
 }
 
 // Progress is how far a run has come: done of total steps, and a note.
@@ -655,7 +689,11 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 			done, total, note = sql.NullInt64{Int64: int64(p.Done), Valid: true}, sql.NullInt64{Int64: int64(p.Total), Valid: true},
 				sql.NullString{String: p.Note, Valid: true}
 		}
-		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, e.Worker, e.Worker, done, total, note, e.ID, StatusRunning)
+		var started sql.NullString
+		if !e.StartedAt.IsZero() {
+			started = sql.NullString{String: fmtTime(e.StartedAt), Valid: true}
+		}
+		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, started, e.Worker, e.Worker, done, total, note, e.ID, StatusRunning)
 		if err != nil {
 			return all(dbErr(op, err))
 		}
@@ -722,12 +760,13 @@ func metricsOf(report json.RawMessage) json.RawMessage {
 
 // The statements of claiming and finishing a run (prepared once, see
 // hotStatements).
-var claimNext = `UPDATE runs SET status = ?, started_at = ?
+var claimNext = `UPDATE runs SET status = ?, started_at = NULL
 	WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
 	RETURNING ` + runListColumns
 
 const (
 	finishRun = `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?,
+		started_at = COALESCE(started_at, ?),
 		worker = CASE WHEN ? = '' THEN worker ELSE ? END,
 		progress_done = COALESCE(?, progress_done), progress_total = COALESCE(?, progress_total),
 		progress_note = COALESCE(?, progress_note)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"schedlab/errs"
 	"schedlab/solvers"
@@ -136,6 +137,9 @@ func TestWorkloadAndFinishedRunSurviveReopen(t *testing.T) {
 	if err != nil || claimed == nil || claimed.ID != r.ID {
 		t.Fatalf("ClaimNext = %v, %v; want run %s", claimed, err, r.ID)
 	}
+	if err := s.MarkStarted(ctx, r.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.SetProgress(ctx, r.ID, 3, 4, "user 3 of 4"); err != nil {
 		t.Fatal(err)
 	}
@@ -235,8 +239,8 @@ func TestClaimNextUnderConcurrencyClaimsEachRunOnce(t *testing.T) {
 				if r == nil {
 					return
 				}
-				if r.Status != StatusRunning || r.StartedAt == nil {
-					t.Errorf("claimed run %s is %s, started %v", r.ID, r.Status, r.StartedAt)
+				if r.Status != StatusRunning || r.StartedAt != nil || r.Shown() != StatusQueued {
+					t.Errorf("claimed run %s is %s (shown %s), started %v; want running, shown queued, not started", r.ID, r.Status, r.Shown(), r.StartedAt)
 				}
 				mu.Lock()
 				got = append(got, r.ID)
