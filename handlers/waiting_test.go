@@ -16,16 +16,8 @@ import (
 // worker starts it, it is running from then (issue 30).
 func TestAClaimedRunIsQueuedUntilAWorkerStartsIt(t *testing.T) {
 	a := newApp(t, "", 0)
-	wid := a.upload(t)
 	ctx := context.Background()
-	a.runner.Shutdown(ctx) // nothing claims the run but this test
-	run, err := a.store.CreateRun(ctx, &store.Run{WorkloadID: wid, Strategy: "eapm", Variant: "online"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, err := a.store.ClaimNext(ctx); err != nil || r.ID != run.ID {
-		t.Fatal(r, err)
-	}
+	run := a.claimedRun(t)
 	var got struct {
 		Status    string     `json:"status"`
 		StartedAt *time.Time `json:"started_at"`
@@ -46,4 +38,21 @@ func TestAClaimedRunIsQueuedUntilAWorkerStartsIt(t *testing.T) {
 	if err := json.Unmarshal(body, &got); err != nil || got.Status != store.StatusRunning || got.StartedAt == nil || got.StartedAt.Sub(at).Abs() > time.Millisecond {
 		t.Fatalf("started run in the API: %s", body)
 	}
+}
+
+// claimedRun stops the app's runner and makes one EAPM run claimed as a
+// worker would claim it, for tests that play the worker.
+func (a *app) claimedRun(t *testing.T) *store.Run {
+	t.Helper()
+	wid := a.upload(t)
+	ctx := context.Background()
+	a.runner.Shutdown(ctx) // nothing claims the run but this test
+	run, err := a.store.CreateRun(ctx, &store.Run{WorkloadID: wid, Strategy: "eapm", Variant: "online"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := a.store.ClaimNext(ctx); err != nil || r.ID != run.ID {
+		t.Fatal(r, err)
+	}
+	return run
 }

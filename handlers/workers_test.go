@@ -34,16 +34,8 @@ func TestWorkersPage(t *testing.T) {
 	}
 
 	// A run ended by a worker process names it on its page and in the API.
-	wid := a.upload(t)
 	ctx := context.Background()
-	a.runner.Shutdown(ctx) // nothing claims the run but this test
-	run, err := a.store.CreateRun(ctx, &store.Run{WorkloadID: wid, Strategy: "eapm", Variant: "online"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, err := a.store.ClaimNext(ctx); err != nil || r.ID != run.ID {
-		t.Fatal(r, err)
-	}
+	run := a.claimedRun(t)
 	if err := a.store.FinishBy(ctx, run.ID, "node7:4242", store.StatusFailed, nil, "worker died: test", ""); err != nil {
 		t.Fatal(err)
 	}
