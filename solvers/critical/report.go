@@ -215,8 +215,8 @@ func runMetrics(o *Outcome) []solvers.Metric {
 	ms = append(ms,
 		solvers.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "meets_deadline", Value: b2f(meets), Better: solvers.Higher},
-		solvers.Metric{Name: "processors", Value: float64(d.M), Kind: solvers.KindInfo},
-		solvers.Metric{Name: "processors_used", Value: float64(processorsUsed(s, d.M))},
+		solvers.Metric{Name: "processors", Value: float64(o.Platform), Kind: solvers.KindInfo},
+		solvers.Metric{Name: "processors_used", Value: float64(d.M), Kind: solvers.KindInfo},
 		solvers.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "stopped", Value: b2f(stopped), Variants: paperPlanner},
@@ -234,19 +234,6 @@ func runMetrics(o *Outcome) []solvers.Metric {
 		solvers.Metric{Name: "dfs_paths", Value: CountPaths(d), Kind: solvers.KindInfo},
 		solvers.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
 	return ms
-}
-
-// processorsUsed counts the processors with at least one task.
-func processorsUsed(s Schedule, m int) int {
-	used := make([]bool, m)
-	n := 0
-	for _, p := range s.Proc {
-		if p >= 0 && !used[p] {
-			used[p] = true
-			n++
-		}
-	}
-	return n
 }
 
 // busyTime is Σ of the tasks' times on their processors.

@@ -47,16 +47,32 @@ func Workflows() ([]string, []*Graph, error) {
 	return names, gs, nil
 }
 
-// reproAlgos are the algorithms of the deadline comparison: the paper's
-// method under its criterion (load) and under cost (ours), our fallback
-// variant, HEFT and list.
-var reproAlgos = []struct{ name, variant, crit string }{
-	{"critical-works (load)", VariantCritical, CriterionLoad},
-	{"critical-works (cost)", VariantCritical, CriterionCost},
-	{"critical-works-fallback (load)", VariantCriticalFallback, CriterionLoad},
-	{"heft", VariantHEFT, CriterionLoad},
-	{"list", VariantList, CriterionLoad},
+// reproAlgos are the algorithms of the deadline comparison, each group on
+// the same processors: on the platform, the paper's method under its
+// criterion (load) and under cost (ours), our fallback variant, HEFT and
+// list; then the paper's method with scale-out (collision_processors new,
+// ours) and HEFT and list on the processors that run used (scaleOut's
+// configuration: the platform plus its copies), so that every comparison
+// is on equal resources. heft is the index of the HEFT on the same
+// processors; on ≥ 0 runs on the configuration of algorithm on.
+var reproAlgos = []struct {
+	name, variant, crit string
+	scaleOut            bool
+	on, heft            int
+}{
+	{"critical-works (load)", VariantCritical, CriterionLoad, false, -1, 3},
+	{"critical-works (cost)", VariantCritical, CriterionCost, false, -1, 3},
+	{"critical-works-fallback (load)", VariantCriticalFallback, CriterionLoad, false, -1, 3},
+	{"heft", VariantHEFT, CriterionLoad, false, -1, 3},
+	{"list", VariantList, CriterionLoad, false, -1, 3},
+	{"critical-works (load), scale-out (ours)", VariantCritical, CriterionLoad, true, -1, 6},
+	{"heft on scale-out's processors", VariantHEFT, CriterionLoad, false, 5, 6},
+	{"list on scale-out's processors", VariantList, CriterionLoad, false, 5, 6},
 }
+
+// onPlatform reports whether algorithm a runs on the platform's
+// processors (not scale-out, nor on its configuration).
+func onPlatform(a int) bool { return !reproAlgos[a].scaleOut && reproAlgos[a].on < 0 }
 
 // ReproDeadlineFactors are the deadlines of the comparison, × HEFT's
 // makespan (the sweep; the paper gives the frame as an input).
@@ -223,19 +239,14 @@ func runRepro(ctx context.Context, set *reproSet, progress solvers.Progress) (*r
 				return err
 			}
 			res.tiny[gi] = make([]reproCell, na)
-			for a := range reproAlgos {
-				if res.tiny[gi][a], err = reproRun(ctx, jb, rc, a, 2); err != nil {
-					return err
-				}
+			if res.tiny[gi], err = reproRuns(ctx, jb, rc, 2); err != nil {
+				return err
 			}
 		case set.compared(gi):
 			res.cells[gi] = make([][]reproCell, nf)
 			for f, fac := range ReproDeadlineFactors {
-				res.cells[gi][f] = make([]reproCell, na)
-				for a := range reproAlgos {
-					if res.cells[gi][f][a], err = reproRun(ctx, jb, rc, a, fac); err != nil {
-						return err
-					}
+				if res.cells[gi][f], err = reproRuns(ctx, jb, rc, fac); err != nil {
+					return err
 				}
 			}
 		}
@@ -250,8 +261,8 @@ func runRepro(ctx context.Context, set *reproSet, progress solvers.Progress) (*r
 		for f := range res.cells[gi] {
 			for a, c := range res.cells[gi][f] {
 				res.runs++
-				if reproAlgos[a].variant != VariantCritical {
-					continue
+				if reproAlgos[a].variant != VariantCritical || !onPlatform(a) {
+					continue // the failure counts are the paper's method's, on the platform
 				}
 				fc := &res.fails
 				fc.runs++
@@ -267,28 +278,48 @@ func runRepro(ctx context.Context, set *reproSet, progress solvers.Progress) (*r
 	return res, nil
 }
 
-// reproRun is algorithm a on one graph at deadline factor × HEFT.
-func reproRun(ctx context.Context, jb reproJob, rc RunConfig, a int, factor float64) (reproCell, error) {
-	rc.Criterion, rc.DeadlineFactor = reproAlgos[a].crit, factor
-	o, err := Solve(ctx, jb.g, reproAlgos[a].variant, rc, nil)
-	if err != nil {
-		return reproCell{}, err
+// reproRuns is every algorithm on one graph at deadline factor × HEFT:
+// those on another's configuration run on its processors with its
+// deadline.
+func reproRuns(ctx context.Context, jb reproJob, rc RunConfig, factor float64) ([]reproCell, error) {
+	cells := make([]reproCell, len(reproAlgos))
+	outs := make([]*Outcome, len(reproAlgos))
+	for a, al := range reproAlgos {
+		c := rc
+		c.Criterion, c.DeadlineFactor = al.crit, factor
+		c.CollisionProcessors = CollisionIdle
+		if al.scaleOut {
+			c.CollisionProcessors = CollisionNew
+		}
+		g := jb.g
+		if al.on >= 0 {
+			g, c.Deadline = outs[al.on].D.G, outs[al.on].Deadline
+		}
+		o, err := Solve(ctx, g, al.variant, c, nil)
+		if err != nil {
+			return nil, err
+		}
+		outs[a], cells[a] = o, reproCellOf(o)
 	}
-	c := reproCell{complete: o.Complete}
+	return cells, nil
+}
+
+// reproCellOf is one run's numbers, over the processors it used.
+func reproCellOf(o *Outcome) reproCell {
+	c := reproCell{complete: o.Complete, procs: o.D.M}
 	if o.Complete {
 		c.ms = o.Sched.Makespan()
 		c.ratio = c.ms / o.Bounds.Lower
 		c.meets = c.ms <= o.Deadline+tol(o.Deadline)
 		c.loadD = busyTime(o.D, o.Sched) / (o.Deadline * float64(o.D.M))
 		c.cost = o.Sched.Cost(o.D)
-		c.procs = processorsUsed(o.Sched, o.D.M)
 	}
 	if p := o.Plan; p != nil {
 		c.stopped, c.gen, c.kept, c.dropped, c.pruned, c.colDrop = p.Stopped, p.Generated, p.Kept, p.Dropped, p.Pruned, p.CollisionDropped
 		c.case1 = countStatus(p.Events, "dropped", "case 1")
 		c.case2 = countStatus(p.Events, "dropped", "case 2")
 	}
-	return c, nil
+	return c
 }
 
 // cmpRow is one (deadline factor, algorithm) of the comparison, summed
@@ -304,12 +335,6 @@ type cmpRow struct {
 func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow) {
 	t := solvers.Table{Title: "Deadline comparison: critical works vs HEFT and list at deadline = HEFT makespan × factor",
 		Columns: []string{"deadline_factor", "algorithm", "graphs", "meets_deadline", "stopped", "mean_variants_kept", "mean_cost_meeting", "mean_load_in_deadline_meeting", "mean_processors_used_meeting", "load_vs_heft_both_meeting"}}
-	heft := -1
-	for a, al := range reproAlgos {
-		if al.variant == VariantHEFT {
-			heft = a
-		}
-	}
 	rows := make([][]cmpRow, len(ReproDeadlineFactors))
 	for f, fac := range ReproDeadlineFactors {
 		rows[f] = make([]cmpRow, len(reproAlgos))
@@ -319,7 +344,7 @@ func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow)
 				if res.cells[gi] == nil {
 					continue
 				}
-				c, h := res.cells[gi][f][a], res.cells[gi][f][heft]
+				c, h := res.cells[gi][f][a], res.cells[gi][f][al.heft]
 				r.graphs++
 				r.kept += float64(c.kept)
 				if c.stopped {
@@ -420,17 +445,20 @@ func makespanTable(set *reproSet, res *reproResults) solvers.Table {
 		hi   int
 	}{{"workflows", 0, set.nwf}, {fmt.Sprintf("random %d–%d tasks", reproSizes[0], reproSizes[reproCompareSizes-1]), set.nwf, set.nwf + reproCompareSizes*set.n}}
 	for _, g := range groups {
+		// Wins are counted among the algorithms on the same processors
+		// (the same heft index), never across configurations.
 		wins := make([]int, len(reproAlgos))
 		for gi := g.lo; gi < g.hi; gi++ {
-			best := -1
-			for a := range reproAlgos {
+			best := map[int]int{}
+			for a, al := range reproAlgos {
 				c := res.cells[gi][f][a]
-				if c.complete && (best < 0 || c.ms < res.cells[gi][f][best].ms-1e-9) {
-					best = a
+				b, ok := best[al.heft]
+				if c.complete && (!ok || c.ms < res.cells[gi][f][b].ms-1e-9) {
+					best[al.heft] = a
 				}
 			}
-			if best >= 0 {
-				wins[best]++
+			for _, b := range best {
+				wins[b]++
 			}
 		}
 		for a, al := range reproAlgos {
@@ -456,6 +484,9 @@ func makespanTable(set *reproSet, res *reproResults) solvers.Table {
 func gapTable(set *reproSet, res *reproResults) solvers.Table {
 	gapt := solvers.Table{Title: "Small DAGs: makespan gap to the exact optimum (deadline factor 2)", Columns: []string{"algorithm", "instances", "complete", "mean_gap_pct", "max_gap_pct", "optimal"}}
 	for a, al := range reproAlgos {
+		if !onPlatform(a) {
+			continue // the optimum is the platform's
+		}
 		sum, mx, hits, n := 0.0, 0.0, 0, 0
 		for g := set.firstTiny; g < len(set.graphs); g++ {
 			c := res.tiny[g][a]
@@ -482,7 +513,7 @@ func gapTable(set *reproSet, res *reproResults) solvers.Table {
 func reproNotes(set *reproSet) []string {
 	return []string{
 		"The seed (Toporkov et al. 2007) publishes no numbers: it describes the implementation of the critical works method and reports two failure cases found in testing. So the paper column of Claims is qualitative; every number here is ours.",
-		fmt.Sprintf("Deadline comparison: on the %d workflows and %d random DAGs of %d and %d tasks, the job's time frame is [0, factor × HEFT's makespan] for factor in %v. critical-works is the paper's method as written (it may stop: no variant left); critical-works-fallback is ours (it always gives a schedule); HEFT and list do not plan for a deadline, they are counted as meeting it when their makespan ends within it. Cost = Σ time × price (price 1: processor time used); load in deadline = Σ busy / (deadline × processors of the configuration). Under collision_processors new (default) the method's configuration grows beyond the 4 platform processors HEFT and list use: mean_processors_used shows by how much, and a load over more processors is lower.", set.nwf, reproCompareSizes*set.n, reproSizes[0], reproSizes[1], ReproDeadlineFactors),
+		fmt.Sprintf("Deadline comparison: on the %d workflows and %d random DAGs of %d and %d tasks, the job's time frame is [0, factor × HEFT's makespan on the platform] for factor in %v. critical-works is the paper's method as written (it may stop: no variant left), on the platform's processors (collision_processors idle, the default); critical-works-fallback is ours (it always gives a schedule); HEFT and list do not plan for a deadline, they are counted as meeting it when their makespan ends within it. The scale-out rows run the paper's method with collision_processors new (ours: copies of platform processors join the configuration), and HEFT and list on the processors that run used, with the same deadline: every comparison is on the same processors (mean_processors_used). Cost = Σ time × price (price 1: processor time used); load in deadline = Σ busy / (deadline × processors used).", set.nwf, reproCompareSizes*set.n, reproSizes[0], reproSizes[1], ReproDeadlineFactors),
 		"Path enumerations: tree_paths = the nodes of the tree of critical paths (each one longest-path computation); dfs_paths = the source-to-sink paths a depth-first enumeration of all paths (the search of the seed's reference [2]) visits, counted exactly by dynamic programming. A tree cut by tree_max_nodes enumerated fewer paths than a complete one would.",
 		"Workflows: the five Pegasus runs (testdata/SOURCES.md) with runtime = volume on 4 processors of performance 1, 1, 2, 4; file sizes become transfers at the bandwidth parameter. Random DAGs: the random preset with layers = tasks / 5 and its other defaults.",
 		"Makespan is not the critical works method's objective (it plans each work for its criterion inside the time frame); it is shown because HEFT and list minimize it.",
