@@ -4,12 +4,14 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"math"
 	"math/rand"
 	"path"
 	"slices"
 	"strings"
 
 	"schedlab/solvers"
+	"schedlab/solvers/claims"
 	"schedlab/solvers/formats"
 )
 
@@ -91,6 +93,10 @@ type reproCell struct {
 	procs                      int
 	gen, kept, dropped, pruned int
 	case1, case2, colDrop      int
+	// dOverCW is the deadline over the critical-work length (the paper's
+	// a-priori estimate, transfers included); belowCW when under 1.
+	dOverCW float64
+	belowCW bool
 }
 
 // reproduce is our experiment (solvers.Strategy.Reproduce). The seed
@@ -109,14 +115,14 @@ func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) 
 		return nil, err
 	}
 	rep := &solvers.Report{}
-	dl, cmp := deadlineTable(set, res)
+	dl, _ := deadlineTable(set, res)
 	enum, en := enumerationTable(set, res)
 	mk := makespanTable(set, res)
 	gap := gapTable(set, res)
 	rp := RepresentativesExperiment(cfg.Instances*10, 1)
 	rt := representativesTable(rp)
-	claims := ClaimsTable(ClaimInputs{Tree: res.tree, Enum: en, Reps: rp, Fails: res.fails, Cmp: cmp})
-	rep.Tables = []solvers.Table{claims, dl, enum, mk, gap, rt}
+	ct := ClaimsTable(claimInputs(set, res, en, rp))
+	rep.Tables = []solvers.Table{ct, dl, enum, mk, gap, rt}
 	rep.Metrics = []solvers.Metric{
 		{Name: "graphs", Value: float64(len(set.graphs))},
 		{Name: "runs", Value: float64(res.runs)},
@@ -306,7 +312,8 @@ func reproRuns(ctx context.Context, jb reproJob, rc RunConfig, factor float64) (
 
 // reproCellOf is one run's numbers, over the processors it used.
 func reproCellOf(o *Outcome) reproCell {
-	c := reproCell{complete: o.Complete, procs: o.D.M}
+	c := reproCell{complete: o.Complete, procs: o.D.M, dOverCW: o.Deadline / o.Bounds.CriticalPath}
+	c.belowCW = c.dOverCW < 1-1e-9
 	if o.Complete {
 		c.ms = o.Sched.Makespan()
 		c.ratio = c.ms / o.Bounds.Lower
@@ -382,55 +389,103 @@ func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow)
 	return t, rows
 }
 
-// enumCount is the enumeration claim's numbers.
-type enumCount struct {
-	graphs, fewer int // graphs, and those where the tree enumerated fewer paths than DFS
-}
-
 // enumerationTable compares the paths the tree of critical paths
 // enumerates (one longest-path computation per node) with the paths a
 // depth-first enumeration of all paths visits, per workflow and per
-// random size.
-func enumerationTable(set *reproSet, res *reproResults) (solvers.Table, enumCount) {
+// random size: complete trees compared, cut trees counted apart.
+func enumerationTable(set *reproSet, res *reproResults) (solvers.Table, []enumPoint) {
 	t := solvers.Table{Title: "Path enumerations: tree of critical paths vs depth-first search of all paths",
-		Columns: []string{"graphs", "tasks", "instances", "tree_paths_mean", "dfs_paths_mean", "dfs_paths_max", "tree_fewer", "tree_cut"}}
-	var en enumCount
-	add := func(name string, tasks int, idx []int) {
+		Columns: []string{"graphs", "tasks", "instances", "tree_paths_mean", "dfs_paths_mean", "dfs_paths_max", "complete", "tree_fewer_complete", "tree_cut", "tree_fewer_cut"}}
+	var pts []enumPoint
+	wf := enumPoint{label: "workflows", dfsCutMin: math.Inf(1)}
+	add := func(name string, tasks int, idx []int, pt *enumPoint) {
 		tn, dm, dx := 0.0, 0.0, 0.0
-		fewer, cut := 0, 0
+		fewer, fewerCut, cut := 0, 0, 0
 		for _, gi := range idx {
 			c := res.tree[gi]
 			tn += float64(c.nodes)
 			dm += c.dfs
 			dx = max(dx, c.dfs)
+			if c.cut {
+				cut++
+				pt.cut++
+				pt.dfsCutMin = min(pt.dfsCutMin, c.dfs)
+				if float64(c.nodes) < c.dfs {
+					fewerCut++
+					pt.cutFewer++
+				}
+				continue
+			}
+			pt.tree, pt.dfs = append(pt.tree, float64(c.nodes)), append(pt.dfs, c.dfs)
 			if float64(c.nodes) < c.dfs {
 				fewer++
 			}
-			if c.cut {
-				cut++
-			}
 		}
-		en.graphs += len(idx)
-		en.fewer += fewer
 		k := float64(len(idx))
-		t.Rows = append(t.Rows, []any{name, tasks, len(idx), tn / k, dm / k, dx, fewer, cut})
+		t.Rows = append(t.Rows, []any{name, tasks, len(idx), tn / k, dm / k, dx, len(idx) - cut, fewer, cut, fewerCut})
 	}
 	for gi := range set.nwf {
-		add(set.graphs[gi].name, len(set.graphs[gi].g.Tasks), []int{gi})
+		add(set.graphs[gi].name, len(set.graphs[gi].g.Tasks), []int{gi}, &wf)
 	}
+	pts = append(pts, wf)
 	for si, size := range reproSizes {
 		var idx []int
 		for i := range set.n {
 			idx = append(idx, set.nwf+si*set.n+i)
 		}
-		add(fmt.Sprintf("random %d tasks", size), size, idx)
+		p := enumPoint{label: fmt.Sprintf("random %d", size), dfsCutMin: math.Inf(1)}
+		add(fmt.Sprintf("random %d tasks", size), size, idx, &p)
+		pts = append(pts, p)
 	}
 	var tiny []int
 	for gi := set.firstTiny; gi < len(set.graphs); gi++ {
 		tiny = append(tiny, gi)
 	}
-	add(fmt.Sprintf("random %d tasks (small)", ExactMaxTasks), ExactMaxTasks, tiny)
-	return t, en
+	p := enumPoint{label: fmt.Sprintf("random %d", ExactMaxTasks), dfsCutMin: math.Inf(1)}
+	add(fmt.Sprintf("random %d tasks (small)", ExactMaxTasks), ExactMaxTasks, tiny, &p)
+	pts = append([]enumPoint{p}, pts...)
+	return t, pts
+}
+
+// claimInputs gathers the per-instance numbers of the Claims rows.
+func claimInputs(set *reproSet, res *reproResults, en []enumPoint, rp RepsResult) ClaimInputs {
+	in := ClaimInputs{Tree: res.tree, Enum: en, Reps: rp}
+	loadPair := func(f, a int) claims.Pair {
+		h := reproAlgos[a].heft
+		p := claims.Pair{Label: fmt.Sprintf("×%g", ReproDeadlineFactors[f])}
+		for gi := range set.graphs {
+			if res.cells[gi] == nil {
+				continue
+			}
+			p.A = append(p.A, loadIfMeets(res.cells[gi][f][a]))
+			p.B = append(p.B, loadIfMeets(res.cells[gi][f][h]))
+		}
+		return p
+	}
+	for f := range ReproDeadlineFactors {
+		in.Load = append(in.Load, loadPair(f, 0))
+		in.LoadS = append(in.LoadS, loadPair(f, 5))
+		for gi := range set.graphs {
+			if res.cells[gi] == nil {
+				continue
+			}
+			for a, al := range reproAlgos {
+				if al.variant == VariantCritical && onPlatform(a) {
+					in.Runs = append(in.Runs, res.cells[gi][f][a])
+				}
+			}
+		}
+	}
+	return in
+}
+
+// loadIfMeets is a run's load in the deadline, NaN when it has no
+// schedule meeting the deadline (a failure for the Claims rules).
+func loadIfMeets(c reproCell) float64 {
+	if !c.meets {
+		return math.NaN()
+	}
+	return c.loadD
 }
 
 // makespanTable is makespan over the lower bound at the default deadline
