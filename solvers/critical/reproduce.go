@@ -336,12 +336,14 @@ type cmpRow struct {
 	kept, cost, loadD             float64 // sums over the runs meeting the deadline (kept: over the paper's variant's runs)
 	loadBoth, loadHEFT            float64 // load of this algorithm and of HEFT over the graphs where both meet
 	both                          int
+	cwMin, cwSum, cwMax           float64 // deadline over the critical-work length
+	below, stoppedBelow           int     // graphs whose deadline is below it; of those, stopped
 }
 
 // deadlineTable is the comparison on the method's own terms.
 func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow) {
 	t := solvers.Table{Title: "Deadline comparison: critical works vs HEFT and list at deadline = HEFT makespan × factor",
-		Columns: []string{"deadline_factor", "algorithm", "graphs", "meets_deadline", "stopped", "mean_variants_kept", "mean_cost_meeting", "mean_load_in_deadline_meeting", "mean_processors_used_meeting", "load_vs_heft_both_meeting"}}
+		Columns: []string{"deadline_factor", "algorithm", "graphs", "meets_deadline", "stopped", "mean_variants_kept", "mean_cost_meeting", "mean_load_in_deadline_meeting", "mean_processors_used_meeting", "load_vs_heft_both_meeting", "deadline_over_cw_min", "deadline_over_cw_mean", "deadline_over_cw_max", "below_critical_work", "stopped_below_critical_work"}}
 	rows := make([][]cmpRow, len(ReproDeadlineFactors))
 	for f, fac := range ReproDeadlineFactors {
 		rows[f] = make([]cmpRow, len(reproAlgos))
@@ -352,6 +354,16 @@ func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow)
 					continue
 				}
 				c, h := res.cells[gi][f][a], res.cells[gi][f][al.heft]
+				if r.graphs == 0 {
+					r.cwMin, r.cwMax = c.dOverCW, c.dOverCW
+				}
+				r.cwMin, r.cwMax, r.cwSum = min(r.cwMin, c.dOverCW), max(r.cwMax, c.dOverCW), r.cwSum+c.dOverCW
+				if c.belowCW {
+					r.below++
+					if c.stopped {
+						r.stoppedBelow++
+					}
+				}
 				r.graphs++
 				r.kept += float64(c.kept)
 				if c.stopped {
@@ -383,7 +395,7 @@ func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow)
 			if r.both > 0 && r.loadHEFT > 0 {
 				vs = r.loadBoth / r.loadHEFT
 			}
-			t.Rows = append(t.Rows, []any{fac, al.name, r.graphs, r.meets, r.stopped, kept, mean(r.cost, r.meets), mean(r.loadD, r.meets), mean(float64(r.procs), r.meets), vs})
+			t.Rows = append(t.Rows, []any{fac, al.name, r.graphs, r.meets, r.stopped, kept, mean(r.cost, r.meets), mean(r.loadD, r.meets), mean(float64(r.procs), r.meets), vs, r.cwMin, r.cwSum / float64(r.graphs), r.cwMax, r.below, r.stoppedBelow})
 		}
 	}
 	return t, rows
@@ -568,7 +580,7 @@ func gapTable(set *reproSet, res *reproResults) solvers.Table {
 func reproNotes(set *reproSet) []string {
 	return []string{
 		"The seed (Toporkov et al. 2007) publishes no numbers: it describes the implementation of the critical works method and reports two failure cases found in testing. So the paper column of Claims is qualitative; every number here is ours.",
-		fmt.Sprintf("Deadline comparison: on the %d workflows and %d random DAGs of %d and %d tasks, the job's time frame is [0, factor × HEFT's makespan on the platform] for factor in %v. critical-works is the paper's method as written (it may stop: no variant left), on the platform's processors (collision_processors idle, the default); critical-works-fallback is ours (it always gives a schedule); HEFT and list do not plan for a deadline, they are counted as meeting it when their makespan ends within it. The scale-out rows run the paper's method with collision_processors new (ours: copies of platform processors join the configuration), and HEFT and list on the processors that run used, with the same deadline: every comparison is on the same processors (mean_processors_used). Cost = Σ time × price (price 1: processor time used); load in deadline = Σ busy / (deadline × processors used).", set.nwf, reproCompareSizes*set.n, reproSizes[0], reproSizes[1], ReproDeadlineFactors),
+		fmt.Sprintf("Deadline comparison: on the %d workflows and %d random DAGs of %d and %d tasks, the job's time frame is [0, factor × HEFT's makespan on the platform] for factor in %v. critical-works is the paper's method as written (it may stop: no variant left), on the platform's processors (collision_processors idle, the default); critical-works-fallback is ours (it always gives a schedule); HEFT and list do not plan for a deadline, they are counted as meeting it when their makespan ends within it. The scale-out rows run the paper's method with collision_processors new (ours: copies of platform processors join the configuration), and HEFT and list on the processors that run used, with the same deadline: every comparison is on the same processors (mean_processors_used). Cost = Σ time × price (price 1: processor time used); load in deadline = Σ busy / (deadline × processors used). The deadline is also stated × the critical-work length (deadline_over_cw, the paper's a-priori estimate, every transfer counted: the planner counts them all, so below 1 no plan fits); below_critical_work counts the graphs where it is under 1, and stopped_below_critical_work the stops there, which measure the deadline, not the method.", set.nwf, reproCompareSizes*set.n, reproSizes[0], reproSizes[1], ReproDeadlineFactors),
 		"Path enumerations: tree_paths = the nodes of the tree of critical paths (each one longest-path computation); dfs_paths = the source-to-sink paths a depth-first enumeration of all paths (the search of the seed's reference [2]) visits, counted exactly by dynamic programming. A tree cut by tree_max_nodes enumerated fewer paths than a complete one would.",
 		"Workflows: the five Pegasus runs (testdata/SOURCES.md) with runtime = volume on 4 processors of performance 1, 1, 2, 4; file sizes become transfers at the bandwidth parameter. Random DAGs: the random preset with layers = tasks / 5 and its other defaults.",
 		"Makespan is not the critical works method's objective (it plans each work for its criterion inside the time frame); it is shown because HEFT and list minimize it.",

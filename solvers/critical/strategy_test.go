@@ -17,7 +17,7 @@ import (
 // allMetrics every run reports; scheduleMetrics only a run with a
 // complete schedule (not the paper's stop).
 var (
-	allMetrics = []string{"deadline", "meets_deadline", "processors", "processors_used", "critical_path_length", "lower_bound",
+	allMetrics = []string{"deadline", "deadline_over_heft", "deadline_over_critical_work", "meets_deadline", "processors", "processors_used", "critical_path_length", "lower_bound",
 		"stopped", "variants_generated", "variants_kept", "variants_dropped", "variants_pruned", "works", "works_planned", "works_fallback",
 		"collisions", "collisions_unresolved", "tree_nodes", "tree_cut", "dfs_paths", "wall_ms"}
 	scheduleMetrics = []string{"makespan", "makespan_over_bound", "processor_load_mean", "processor_load_deadline", "cost"}
