@@ -4,16 +4,10 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"strings"
 
 	"schedlab/solvers"
-)
-
-// Verdicts of the Claims table (../shared/fidelity.md).
-const (
-	VerdictHolds       = solvers.Holds
-	VerdictPartly      = solvers.Partly
-	VerdictDoesNotHold = solvers.DoesNotHold
-	VerdictNotMeasured = solvers.NotMeasured
+	"schedlab/solvers/claims"
 )
 
 // TreeStructureHolds checks the seed's construction of the tree of
@@ -96,6 +90,8 @@ type RepsResult struct {
 	Graphs, XVertices        int
 	Heuristic, Naive         int // X vertices left without a representative
 	HeuristicWorse           int // graphs where the heuristic leaves more than the naive choice
+	// Per random graph: X vertices left without one, by each choice.
+	HeuristicPer, NaivePer []float64
 }
 
 // RepresentativesExperiment runs both choices on Fig. 2 and on n random
@@ -128,6 +124,7 @@ func RepresentativesExperiment(n int, seed int64) RepsResult {
 		r.XVertices += nx
 		r.Heuristic += h
 		r.Naive += nv
+		r.HeuristicPer, r.NaivePer = append(r.HeuristicPer, float64(h)), append(r.NaivePer, float64(nv))
 		if h > nv {
 			r.HeuristicWorse++
 		}
@@ -151,171 +148,139 @@ func btoi(b bool) int {
 	return 0
 }
 
-// ClaimInputs are the numbers the Claims verdicts are computed from.
+// ClaimInputs are the per-instance numbers the Claims rows are judged
+// on (solvers/claims).
 type ClaimInputs struct {
-	Tree  []treeCount
-	Enum  enumCount
-	Reps  RepsResult
-	Fails failCounts
-	Cmp   [][]cmpRow // [deadline factor][algorithm]
+	Tree  []treeCount   // every graph's tree
+	Enum  []enumPoint   // the enumeration count per group of graphs
+	Reps  RepsResult    // Fig. 2 and the random collision graphs
+	Runs  []reproCell   // every run of the paper's method on the platform
+	Load  []claims.Pair // per deadline factor: critical-works (load) vs HEFT, load in the frame per graph, on the platform
+	LoadS []claims.Pair // the same with scale-out (ours) vs HEFT on its processors
 }
 
-// Verdict rules (each has a test that flips it).
-
-// verdictTree: the construction holds on every graph; complete on all:
-// holds; cut by a bound on some: partly.
-func verdictTree(structureOK bool, cut int) string {
-	switch {
-	case !structureOK:
-		return VerdictDoesNotHold
-	case cut == 0:
-		return VerdictHolds
-	}
-	return VerdictPartly
+// enumPoint is one group of graphs of the enumeration count: the tree's
+// nodes and DFS's paths per graph whose tree is complete, and the cut
+// trees apart (counted, never compared with DFS).
+type enumPoint struct {
+	label         string
+	tree, dfs     []float64 // complete trees only, paired by graph
+	cut, cutFewer int       // trees cut by tree_max_nodes; of those, fewer nodes than DFS paths (a cut tree did not finish)
+	dfsCutMin     float64   // the fewest DFS paths among the cut trees' graphs
 }
 
-// verdictEnum: the tree enumerates fewer paths than DFS on ≥ 90 % of the
-// graphs: holds; on ≥ 50 %: partly.
-func verdictEnum(fewer, graphs int) string {
-	if graphs == 0 {
-		return VerdictNotMeasured
-	}
-	switch f := float64(fewer) / float64(graphs); {
-	case f >= 0.9:
-		return VerdictHolds
-	case f >= 0.5:
-		return VerdictPartly
-	}
-	return VerdictDoesNotHold
-}
-
-// verdictFig2: the heuristic represents every X vertex where the naive
-// choice isolates one.
-func verdictFig2(heuristic, naive int) string {
-	switch {
-	case heuristic == 0 && naive > 0:
-		return VerdictHolds
-	case heuristic < naive:
-		return VerdictPartly
-	}
-	return VerdictDoesNotHold
-}
-
-// verdictReps: fewer X vertices without a representative than the naive
-// choice over the random graphs, and never more on one graph: holds;
-// fewer in all but worse on some graph: partly.
-func verdictReps(r RepsResult) string {
-	switch {
-	case r.Graphs == 0:
-		return VerdictNotMeasured
-	case r.Heuristic < r.Naive && r.HeuristicWorse == 0:
-		return VerdictHolds
-	case r.Heuristic < r.Naive:
-		return VerdictPartly
-	}
-	return VerdictDoesNotHold
-}
-
-// verdictOccurs: a situation the paper reports from testing occurs in ours.
-func verdictOccurs(count, runs int) string {
-	switch {
-	case runs == 0:
-		return VerdictNotMeasured
-	case count > 0:
-		return VerdictHolds
-	}
-	return VerdictDoesNotHold
-}
-
-// verdictLoad: critical-works (load) reaches at least HEFT's load in the
-// time frame (over the graphs where both meet the deadline) at every
-// factor with data: holds; at some: partly; none with data: not measured.
-func verdictLoad(ratios []float64) string {
-	with, at := 0, 0
-	for _, r := range ratios {
-		if r < 0 {
-			continue
-		}
-		with++
-		if r >= 1-1e-9 {
-			at++
-		}
-	}
-	switch {
-	case with == 0:
-		return VerdictNotMeasured
-	case at == with:
-		return VerdictHolds
-	case at > 0:
-		return VerdictPartly
-	}
-	return VerdictDoesNotHold
-}
-
-// ClaimsTable is the seed's mechanisms and claims, each with our number
-// and a verdict computed by the rules above.
-func ClaimsTable(in ClaimInputs) solvers.Table {
-	t := solvers.Table{Title: "Claims", Columns: []string{"claim", "paper", "ours", "verdict", "evidence"}}
-	structOK, cut := true, 0
-	for _, c := range in.Tree {
-		structOK = structOK && c.structure
+// treeRow: the Fig. 1 construction, judged on the complete trees (on
+// every one: claims.Share); cut trees are checked up to the cut and
+// counted apart.
+func treeRow(tree []treeCount) claims.Result {
+	k, n, cut, cutOK := 0, 0, 0, 0
+	for _, c := range tree {
 		if c.cut {
 			cut++
-		}
-	}
-	t.Rows = append(t.Rows, []any{"Fig. 1: tree of critical paths (root = longest path; a child per edge of a node's path, in the graph without it; leaves: one edge or a path met before)",
-		"construction described, Fig. 1 (not in the text)",
-		fmt.Sprintf("construction checked on %d graphs: %v; cut by a bound on %d", len(in.Tree), structOK, cut),
-		verdictTree(structOK, cut), "tests TestFig1TreeByHand, TestTreeNodesAreLongestPathsOfTheirGraphs; table Path enumerations (tree_cut)"})
-	t.Rows = append(t.Rows, []any{"The tree of critical paths needs fewer enumerations than the depth-first search of [2]",
-		"qualitative: DFS «требует большого количества вычислений на графах большой размерности»",
-		fmt.Sprintf("tree enumerated fewer paths than DFS visits on %d of %d graphs", in.Enum.fewer, in.Enum.graphs),
-		verdictEnum(in.Enum.fewer, in.Enum.graphs), "table Path enumerations: tree of critical paths vs depth-first search of all paths"})
-	t.Rows = append(t.Rows, []any{"Fig. 2: the heuristic avoids choosing p24 for p4 and isolating p30",
-		"qualitative (Fig. 2 not in the text)",
-		fmt.Sprintf("X vertices left without a representative: heuristic %d, lightest neighbour in order %d", in.Reps.Fig2Heuristic, in.Reps.Fig2Naive),
-		verdictFig2(in.Reps.Fig2Heuristic, in.Reps.Fig2Naive), "test TestRepresentativesFig2; table Representatives"})
-	t.Rows = append(t.Rows, []any{"The representatives heuristic lowers the chance that an X vertex is left without a representative",
-		"qualitative: «позволяет уменьшить вероятность ситуации…»",
-		fmt.Sprintf("%d random collision graphs, %d X vertices: left without one %d (heuristic) vs %d (naive); heuristic worse on %d graphs", in.Reps.Graphs, in.Reps.XVertices, in.Reps.Heuristic, in.Reps.Naive, in.Reps.HeuristicWorse),
-		verdictReps(in.Reps), "table Representatives"})
-	f := in.Fails
-	t.Rows = append(t.Rows, []any{"Exceptional situation 1: works planned independently break precedence on a connecting arc",
-		"reported from testing, no count", fmt.Sprintf("%d variants dropped by case 1 in %d critical-works runs", f.case1, f.runs),
-		verdictOccurs(f.case1, f.runs), "reproduce metric failure_case_1; test TestFailureCase1DropsTheVariant"})
-	t.Rows = append(t.Rows, []any{"Exceptional situation 2: too little slack between planned tasks for the tasks of a work",
-		"reported from testing, no count", fmt.Sprintf("%d variants dropped by case 2 in %d critical-works runs", f.case2, f.runs),
-		verdictOccurs(f.case2, f.runs), "reproduce metric failure_case_2; test TestFailureCase2DropsTheVariant"})
-	t.Rows = append(t.Rows, []any{"The algorithm ends when no variant is left",
-		"«либо не осталось вариантов распределения… алгоритм завершает свою работу»",
-		fmt.Sprintf("%d of %d critical-works runs stopped with no variant left", f.stops, f.runs),
-		verdictOccurs(f.stops, f.runs), "table Deadline comparison (stopped); test TestPaperStopEndsTheRun"})
-	var ratios []float64
-	var parts []string
-	for fi, rows := range in.Cmp {
-		r := rows[0] // critical-works (load)
-		if r.both == 0 || r.loadHEFT == 0 {
-			ratios = append(ratios, -1)
-			parts = append(parts, fmt.Sprintf("×%g: no graph where both meet", ReproDeadlineFactors[fi]))
+			if c.structure {
+				cutOK++
+			}
 			continue
 		}
-		ratios = append(ratios, r.loadBoth/r.loadHEFT)
-		parts = append(parts, fmt.Sprintf("×%g: %.3f (%d graphs)", ReproDeadlineFactors[fi], r.loadBoth/r.loadHEFT, r.both))
+		n++
+		if c.structure {
+			k++
+		}
 	}
-	t.Rows = append(t.Rows, []any{"Criterion: the planner optimizes the mean load of the base processors within the job's time frame",
-		"the implementation's criterion, no number",
-		"load in the deadline, critical-works (load) / HEFT where both meet it: " + joinParts(parts),
-		verdictLoad(ratios), "table Deadline comparison (load_vs_heft_both_meeting)"})
-	return t
+	r := claims.Share(k, n)
+	r.Ours = fmt.Sprintf("construction as described on %d of %d complete trees; %d trees cut by tree_max_nodes counted apart (as described up to the cut on %d)", k, n, cut, cutOK)
+	return r
 }
 
-func joinParts(p []string) string {
-	s := ""
-	for i, x := range p {
-		if i > 0 {
-			s += "; "
+// enumRow: the tree enumerates fewer paths than DFS visits, paired per
+// graph (claims.Direction, lower better), on complete trees only, one
+// point per group that has any; cut trees are counted apart.
+func enumRow(pts []enumPoint) claims.Result {
+	var pairs []claims.Pair
+	var apart []string
+	for _, p := range pts {
+		if len(p.tree) > 0 {
+			pairs = append(pairs, claims.Pair{Label: p.label, A: p.tree, B: p.dfs})
 		}
-		s += x
+		if p.cut > 0 {
+			apart = append(apart, fmt.Sprintf("%s: %d cut (DFS ≥ %.3g paths)", p.label, p.cut, p.dfsCutMin))
+		}
 	}
-	return s
+	r := claims.Direction(claims.LowerBetter, claims.Tol{}, pairs...)
+	if len(apart) > 0 {
+		r.Ours += "; cut trees apart, not compared: " + strings.Join(apart, ", ")
+	}
+	return r
+}
+
+// repsRow: the heuristic leaves fewer X vertices without a
+// representative than the naive choice, paired per random graph.
+func repsRow(r RepsResult) claims.Result {
+	return claims.Direction(claims.LowerBetter, claims.Tol{}, claims.Pair{Label: fmt.Sprintf("%d random collision graphs", r.Graphs), A: r.HeuristicPer, B: r.NaivePer})
+}
+
+// occursRow: a situation of the paper's method occurs, judged on the
+// runs whose deadline is at least the critical-work length (the paper's
+// a-priori estimate: below it no plan fits, so a run there measures the
+// deadline); those below it are counted apart.
+func occursRow(runs []reproCell, what string, hit func(reproCell) bool) claims.Result {
+	k, n, kb, nb := 0, 0, 0, 0
+	for _, c := range runs {
+		if c.belowCW {
+			nb++
+			if hit(c) {
+				kb++
+			}
+			continue
+		}
+		n++
+		if hit(c) {
+			k++
+		}
+	}
+	r := claims.Occurs(k, n, what+" at deadlines ≥ the critical-work length")
+	r.Ours += fmt.Sprintf("; apart, at deadlines below it (infeasible by the paper's a-priori estimate): %d of %d", kb, nb)
+	return r
+}
+
+// loadRow: critical-works (load) reaches more load in the time frame than
+// HEFT on the same processors, paired per graph at every deadline factor
+// (NaN where a method has no schedule meeting the deadline).
+func loadRow(pairs []claims.Pair) claims.Result {
+	return claims.Direction(claims.HigherBetter, claims.Tol{}, pairs...)
+}
+
+// ClaimsTable is the seed's mechanisms and claims, each row judged by a
+// rule of solvers/claims on our per-instance numbers.
+func ClaimsTable(in ClaimInputs) solvers.Table {
+	var t claims.Table
+	t.Add("Fig. 1: tree of critical paths (root = longest path; a child per edge of a node's path, in the graph without it; leaves: one edge or a path met before)",
+		"construction described, Fig. 1 (not in the text)", treeRow(in.Tree),
+		"tests TestFig1TreeByHand, TestTreeNodesAreLongestPathsOfTheirGraphs; table Path enumerations (complete, tree_cut)")
+	t.Add("The tree of critical paths needs fewer enumerations than the depth-first search of [2]",
+		"qualitative: DFS «требует большого количества вычислений на графах большой размерности»", enumRow(in.Enum),
+		"A = tree nodes, B = DFS paths, per graph with a complete tree; table Path enumerations: tree of critical paths vs depth-first search of all paths")
+	t.Add("Fig. 2: the heuristic avoids choosing p24 for p4 and isolating p30",
+		"qualitative (Fig. 2 not in the text)",
+		claims.Direction(claims.LowerBetter, claims.Tol{}, claims.Pair{Label: "Fig. 2", A: []float64{float64(in.Reps.Fig2Heuristic)}, B: []float64{float64(in.Reps.Fig2Naive)}}),
+		"A = heuristic, B = lightest neighbour in order: X vertices left without a representative; test TestRepresentativesFig2; table Representatives")
+	t.Add("The representatives heuristic lowers the chance that an X vertex is left without a representative",
+		"qualitative: «позволяет уменьшить вероятность ситуации…»", repsRow(in.Reps),
+		fmt.Sprintf("A = heuristic, B = lightest neighbour in order: X vertices left without one per graph (%d X vertices: %d vs %d; heuristic worse on %d graphs); table Representatives", in.Reps.XVertices, in.Reps.Heuristic, in.Reps.Naive, in.Reps.HeuristicWorse))
+	t.Add("Exceptional situation 1: works planned independently break precedence on a connecting arc",
+		"reported from testing, no count", occursRow(in.Runs, "a variant dropped by case 1", func(c reproCell) bool { return c.case1 > 0 }),
+		"runs of critical-works on the platform, both criteria; reproduce metric failure_case_1; test TestFailureCase1DropsTheVariant")
+	t.Add("Exceptional situation 2: too little slack between planned tasks for the tasks of a work",
+		"reported from testing, no count", occursRow(in.Runs, "a variant dropped by case 2", func(c reproCell) bool { return c.case2 > 0 }),
+		"runs of critical-works on the platform, both criteria; reproduce metric failure_case_2; test TestFailureCase2DropsTheVariant")
+	t.Add("The algorithm ends when no variant is left",
+		"«либо не осталось вариантов распределения… алгоритм завершает свою работу»", occursRow(in.Runs, "stopped", func(c reproCell) bool { return c.stopped }),
+		"runs of critical-works on the platform, both criteria; table Deadline comparison (stopped, below_critical_work); test TestPaperStopEndsTheRun")
+	t.Add("Criterion: the planner optimizes the mean load of the base processors within the job's time frame",
+		"the implementation's criterion, no number", loadRow(in.Load),
+		"A = critical-works (load), B = HEFT, on the platform's processors: load in the deadline per graph, NaN where the run has no schedule meeting it; table Deadline comparison")
+	t.Add("Criterion with scale-out (ours, collision_processors new): more load in the time frame than HEFT on the same processors",
+		"not the paper's setting (the paper creates no processors)", loadRow(in.LoadS),
+		"A = critical-works (load), scale-out, B = HEFT on the processors that run used: load in the deadline per graph; table Deadline comparison")
+	return t.Table()
 }

@@ -31,7 +31,8 @@ type RunConfig struct {
 	// MaxVariants caps the variants carried from one work to the next.
 	MaxVariants int
 	// CollisionProcessors is the reading of collision step 3:
-	// CollisionNew (scale out) or CollisionIdle (the platform only).
+	// CollisionIdle (the platform only: the paper's) or CollisionNew
+	// (scale out: ours, a separate setting).
 	CollisionProcessors string
 	// WfProcessors is the performances of the processors a WfFormat
 	// workflow is scheduled on, comma-separated (performance 1 = one core
@@ -53,9 +54,11 @@ func DefaultRunConfig() RunConfig {
 		DeadlineFactor: 1.5,
 		Deadline:       0,                  // time units: 0 = DeadlineFactor × HEFT makespan
 		MaxVariants:    DefaultMaxVariants, // variants: ours, the paper keeps all m × n, which grows exponentially
-		// The paper's words: processors «не задействованных в вычислениях»
-		// in a scalable model whose aim is to choose the configuration.
-		CollisionProcessors: CollisionNew,
+		// The paper's step 3 takes Y = «множество незадействованных
+		// процессоров», a set of the given processors not engaged in the
+		// computation: within the platform. Copies of a processor beyond
+		// the platform (new) are ours, a separate setting.
+		CollisionProcessors: CollisionIdle,
 		WfProcessors:        "1,1,2,4", // performances: a small heterogeneous platform (the traces record none; see doc.go)
 	}
 }
@@ -73,8 +76,8 @@ func (c *RunConfig) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.MaxVariants, "max_variants", "variants", 1, 1000,
 		"Cap on the variants carried from one work to the next, the best by the partial criterion (ours: the paper keeps all m × n, which grows exponentially with the works; the pruned ones are counted apart from the dropped ones). Default 8.").
 		For(VariantCritical, VariantCriticalFallback)
-	ps.Choice(&c.CollisionProcessors, "collision_processors", []string{CollisionNew, CollisionIdle},
-		"Reading of collision resolution step 3, which gives the tasks not chosen at step 2 «processors not used in the computation». new (default, the paper's scalable model): a processor of the configuration free over the task's time frame, else a new copy of the fastest platform processor that fits it, so the configuration grows (processors_used says by how much); idle: only the platform's processors free over the task's time frame, so a collision may stay unresolved and strike the variant out.").
+	ps.Choice(&c.CollisionProcessors, "collision_processors", []string{CollisionIdle, CollisionNew},
+		"Collision resolution step 3 gives the tasks not chosen at step 2 «processors not used in the computation», the set Y of the given processors not engaged. idle (default, the paper's method): a platform processor free over the task's time frame, so a collision may stay unresolved and strike the variant out; every variant then runs on the platform's processors, as HEFT and list do. new (scale-out, ours, not the paper's): else a new copy of the fastest platform processor that fits the task joins the configuration, so the run uses more processors than the platform has (processors_used says how many; load, cost and lower_bound are over them) and is not comparable with HEFT and list on the platform.").
 		For(VariantCritical, VariantCriticalFallback)
 	ps.String(&c.WfProcessors, "wf_processors", "performances",
 		"The processors a WfFormat (WfCommons) workflow is scheduled on, as comma-separated performances relative to one core of the machine that recorded the runtimes (a task's time on p = runtime / performance). Default 1,1,2,4. Native JSON and preset graphs keep their own processors.")
@@ -90,8 +93,8 @@ func (c *RunConfig) Declare(ps *solvers.ParamSet) {
 
 // Readings of collision step 3 (run parameter collision_processors).
 const (
-	CollisionNew  = "new"  // scale out: a new processor joins the configuration
-	CollisionIdle = "idle" // the platform's processors free over the task's frame
+	CollisionIdle = "idle" // the platform's processors free over the task's frame (the paper's; default)
+	CollisionNew  = "new"  // scale out (ours): a new processor joins the configuration
 )
 
 // Tree is the bounds of the tree of critical paths.

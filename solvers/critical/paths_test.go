@@ -244,7 +244,7 @@ func TestTreeBoundsCutAndSay(t *testing.T) {
 		}
 		works, _ := RankWorks(d, tr)
 		h := HEFT(d)
-		r := runReport(&Outcome{D: d, Tree: tr, Works: works, Sched: h, HEFT: h, Complete: true, Deadline: h.Makespan(), Bounds: d.ComputeBounds()})
+		r := runReport(&Outcome{D: d, Tree: tr, Works: works, Sched: h, HEFT: h, Complete: true, Deadline: h.Makespan(), Bounds: d.ComputeBounds(), Platform: d.M})
 		groups := 0
 		for _, n := range r.Graphs[1].Nodes {
 			if n.Group == "cut by bound" {

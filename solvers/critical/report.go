@@ -139,7 +139,7 @@ func runReport(o *Outcome) *solvers.Report {
 		r.Notes = append(r.Notes, fmt.Sprintf("The tree of critical paths was cut by %s at %d nodes; works not found in the tree were completed by the longest path through each uncovered edge.", o.Tree.Bound, len(o.Tree.Nodes)))
 	}
 	r.Notes = append(r.Notes,
-		fmt.Sprintf("Time frame (deadline) %.4g: %s; HEFT's makespan is %.4g. meets_deadline says whether this run's schedule ends within it; processor_load_deadline = Σ busy time / (deadline × processors), the paper's mean load of the base processors over the frame.", o.Deadline, deadlineSource(o.Config), o.HEFT.Makespan()),
+		fmt.Sprintf("Time frame (deadline) %.4g: %s; HEFT's makespan is %.4g, the critical-work length %.4g (deadline_over_critical_work %.3g: below 1 the paper's own a-priori estimate, every transfer counted, says no plan fits). meets_deadline says whether this run's schedule ends within it; processor_load_deadline = Σ busy time / (deadline × processors), the paper's mean load of the base processors over the frame.", o.Deadline, deadlineSource(o.Config), o.HEFT.Makespan(), o.Bounds.CriticalPath, ratioOr0(o.Deadline, o.Bounds.CriticalPath)),
 		fmt.Sprintf("critical_path_length %.4g is the longest path by fastest task times plus transfer times (the paper's critical work). lower_bound %.4g = max(longest path of fastest task times without transfers %.4g, total work / total speed %.4g): transfers vanish when both tasks share a processor, so only the transfer-free path bounds every schedule.", o.Bounds.CriticalPath, o.Bounds.Lower, o.Bounds.CompPath, o.Bounds.WorkOverS),
 		"processor_load_mean = Σ busy time / (makespan × processors); cost = Σ task time × processor price (price 1 unless given: processor time used). Makespan is not the critical works method's objective: it plans for its criterion inside the time frame.")
 	return r
@@ -214,9 +214,11 @@ func runMetrics(o *Outcome) []solvers.Metric {
 	}
 	ms = append(ms,
 		solvers.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units", Kind: solvers.KindInfo},
+		solvers.Metric{Name: "deadline_over_heft", Value: ratioOr0(o.Deadline, o.HEFT.Makespan()), Unit: "× HEFT makespan", Kind: solvers.KindInfo},
+		solvers.Metric{Name: "deadline_over_critical_work", Value: ratioOr0(o.Deadline, o.Bounds.CriticalPath), Unit: "× critical-work length", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "meets_deadline", Value: b2f(meets), Better: solvers.Higher},
-		solvers.Metric{Name: "processors", Value: float64(d.M), Kind: solvers.KindInfo},
-		solvers.Metric{Name: "processors_used", Value: float64(processorsUsed(s, d.M))},
+		solvers.Metric{Name: "processors", Value: float64(o.Platform), Kind: solvers.KindInfo},
+		solvers.Metric{Name: "processors_used", Value: float64(d.M), Kind: solvers.KindInfo},
 		solvers.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units", Kind: solvers.KindInfo},
 		solvers.Metric{Name: "stopped", Value: b2f(stopped), Variants: paperPlanner},
@@ -236,17 +238,12 @@ func runMetrics(o *Outcome) []solvers.Metric {
 	return ms
 }
 
-// processorsUsed counts the processors with at least one task.
-func processorsUsed(s Schedule, m int) int {
-	used := make([]bool, m)
-	n := 0
-	for _, p := range s.Proc {
-		if p >= 0 && !used[p] {
-			used[p] = true
-			n++
-		}
+// ratioOr0 is a / b, 0 when b is 0.
+func ratioOr0(a, b float64) float64 {
+	if b == 0 {
+		return 0
 	}
-	return n
+	return a / b
 }
 
 // busyTime is Σ of the tasks' times on their processors.

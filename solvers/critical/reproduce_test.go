@@ -30,7 +30,7 @@ func TestReproduce(t *testing.T) {
 	}
 	for _, row := range r.Table("Claims").Rows {
 		switch row[3] {
-		case VerdictHolds, VerdictPartly, VerdictDoesNotHold, VerdictNotMeasured:
+		case solvers.Holds, solvers.Partly, solvers.DoesNotHold, solvers.NotMeasured, solvers.Unverifiable:
 		default:
 			t.Errorf("claim %v: verdict %v", row[0], row[3])
 		}

@@ -33,7 +33,7 @@ func seedExperiments() []solvers.SeedExperiment {
 			"variants":   []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList},
 			"grid":       map[string]any{"deadline_factor": factors},
 			"replicates": 10,
-			"notes":      "Compare meets_deadline, stopped, variants_kept, cost and processor_load_deadline (the method's terms); makespan is not the method's objective. processors_used shows how far collision_processors new grew the configuration."}},
+			"notes":      "The deadline is deadline_factor × HEFT's makespan (deadline_over_heft) and, in every run's report, deadline_over_critical_work: × the critical-work length, the paper's a-priori estimate (every transfer counted); below 1 no plan fits by that estimate, so a stop there measures the deadline, not the method. Compare meets_deadline, stopped, variants_kept, cost and processor_load_deadline (the method's terms); makespan is not the method's objective. Every variant runs on the platform's processors (collision_processors idle, the default): processors_used = processors."}},
 		{"enumeration", "Path enumerations: tree of critical paths vs depth-first search of all paths", map[string]any{
 			"name": "Critical works: path enumerations", "strategy": "critical",
 			"workload":   map[string]any{"preset": PresetRandom, "grid": map[string]any{"tasks": sizes}},

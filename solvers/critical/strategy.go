@@ -225,6 +225,10 @@ type Outcome struct {
 	HEFT     Schedule // the baseline the deadline is derived from
 	Deadline float64  // the job's time frame [0, Deadline]
 	WallMS   float64
+	// Platform is the number of the platform's processors; D.M is the
+	// configuration the run used, larger only under scale-out
+	// (collision_processors new). Bounds are over D's processors.
+	Platform int
 }
 
 // treeMemoryBudget bounds the memory of the tree's paths.
@@ -244,7 +248,7 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 	if est := float64(cfg.TreeMaxNodes) * float64(depth) * 16; est > treeMemoryBudget {
 		return nil, errs.New(errs.TooLarge, "tree_max_nodes", "%d nodes × paths of up to %d tasks need about %.0f MB, over the %d MB budget: lower tree_max_nodes", cfg.TreeMaxNodes, depth, est/1e6, treeMemoryBudget>>20)
 	}
-	o := &Outcome{D: d, Variant: variant, Config: cfg, Bounds: d.ComputeBounds()}
+	o := &Outcome{D: d, Variant: variant, Config: cfg, Bounds: d.ComputeBounds(), Platform: d.M}
 	progress(0, 3, "tree of critical paths")
 	tree, err := BuildTree(ctx, d, cfg.Tree())
 	if err != nil {
@@ -271,7 +275,12 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 			return nil, err
 		}
 		o.Plan = pr
-		o.D = pr.D // with the processors scale-out added, if any
+		if pr.D != d {
+			// Scale-out added processors: the configuration the run used is
+			// the platform's plus the copies, and the lower bound is over it
+			// (a schedule on more processors can end before the platform's).
+			o.D, o.Bounds = pr.D, pr.D.ComputeBounds()
+		}
 		if pr.Complete {
 			o.Sched, o.Complete = pr.Schedule, true
 		} else {
