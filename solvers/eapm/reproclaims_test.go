@@ -82,7 +82,7 @@ func row(t *testing.T, tab solvers.Table, parts ...string) []any {
 	return found
 }
 
-func verdict(t *testing.T, tab solvers.Table, parts ...string) string {
+func rowVerdict(t *testing.T, tab solvers.Table, parts ...string) string {
 	t.Helper()
 	return row(t, tab, parts...)[3].(string)
 }
@@ -117,7 +117,7 @@ func TestClaimsEveryCaseIsJudgedAgainstThePapersBaselinesInstanceByInstance(t *t
 	tab := claimsTable(synthClaims(10, clearWin))
 	for _, parts := range [][]string{{"Table 1", "every γ, A = online, B = greedy-min-energy"}, {"Table 1", "every γ, A = online, B = average"},
 		{"Figs 1–2", "A = online, B = greedy-min-energy"}, {"Fig 3", "A = online, B = greedy-min-energy"}, {"Conclusion (Table 1"}} {
-		if v := verdict(t, tab, parts...); v != claims.Holds {
+		if v := rowVerdict(t, tab, parts...); v != claims.Holds {
 			t.Errorf("%q: %s with Online ahead everywhere", parts, v)
 		}
 	}
@@ -125,10 +125,10 @@ func TestClaimsEveryCaseIsJudgedAgainstThePapersBaselinesInstanceByInstance(t *t
 	tab = tweaked(func(cs, g, s, i int, r *evalResult) {
 		r.obj[mGreedyMax] = r.obj[mOnline] + 1
 	})
-	if v := verdict(t, tab, "Table 1", "greedy-max-objective (ours"); v != claims.DoesNotHold {
+	if v := rowVerdict(t, tab, "Table 1", "greedy-max-objective (ours"); v != claims.DoesNotHold {
 		t.Errorf("greedy-max-objective ahead everywhere: %s", v)
 	}
-	if v := verdict(t, tab, "Conclusion (Table 1"); v != claims.Holds {
+	if v := rowVerdict(t, tab, "Conclusion (Table 1"); v != claims.Holds {
 		t.Errorf("the paper's 'every case' moved with our baseline: %s", v)
 	}
 	// Online behind Greedy at γ = 1.05 on every instance: partly, and
@@ -138,10 +138,10 @@ func TestClaimsEveryCaseIsJudgedAgainstThePapersBaselinesInstanceByInstance(t *t
 			r.obj[mGreedyMin] = r.obj[mOnline] + 0.5
 		}
 	})
-	if v := verdict(t, tab, "Table 1", "every γ, A = online, B = greedy-min-energy"); v != claims.Partly {
+	if v := rowVerdict(t, tab, "Table 1", "every γ, A = online, B = greedy-min-energy"); v != claims.Partly {
 		t.Errorf("Online behind at one γ: %s", v)
 	}
-	if v := verdict(t, tab, "Conclusion (Table 1"); v != claims.Partly {
+	if v := rowVerdict(t, tab, "Conclusion (Table 1"); v != claims.Partly {
 		t.Errorf("conclusion with Online behind at one γ: %s", v)
 	}
 }
@@ -153,7 +153,7 @@ func TestClaimsFig1PairsTheSameInstances(t *testing.T) {
 		r.obj[mGreedyMin] = 100 * float64(i)
 		r.obj[mOnline] = r.obj[mGreedyMin] + 0.5
 	})
-	if v := verdict(t, tab, "Figs 1–2", "A = online, B = greedy-min-energy"); v != claims.Holds {
+	if v := rowVerdict(t, tab, "Figs 1–2", "A = online, B = greedy-min-energy"); v != claims.Holds {
 		t.Errorf("paired over the same instances: %s", v)
 	}
 }
@@ -164,10 +164,10 @@ func TestClaimsAuthorsRowsReadTheReenactment(t *testing.T) {
 			r.authors[1] = r.authors[0] + 0.5
 		}
 	})
-	if v := verdict(t, tab, "by the authors' own code", "Online ahead of Greedy"); v != claims.Partly {
+	if v := rowVerdict(t, tab, "by the authors' own code", "Online ahead of Greedy"); v != claims.Partly {
 		t.Errorf("the authors' code behind at two γ: %s", v)
 	}
-	if v := verdict(t, tab, "Table 1", "every γ, A = online, B = greedy-min-energy"); v != claims.Holds {
+	if v := rowVerdict(t, tab, "Table 1", "every γ, A = online, B = greedy-min-energy"); v != claims.Holds {
 		t.Errorf("ours moved with the authors' numbers: %s", v)
 	}
 }
@@ -182,12 +182,12 @@ func TestClaimsTimingRowsAreCappedByATimingToleranceOfOurs(t *testing.T) {
 	if r[3] != claims.Partly || !strings.Contains(r[4].(string), "threshold ours") {
 		t.Errorf("a clear timing difference: %v %q, want partly by a threshold of ours", r[3], r[4])
 	}
-	if v := verdict(t, tab, "rises with the number of users", "Online"); v != claims.Partly {
+	if v := rowVerdict(t, tab, "rises with the number of users", "Online"); v != claims.Partly {
 		t.Errorf("a tenfold rise: %s", v)
 	}
 	// Online only 1.2 times slower: within the 0.1-decade noise.
 	tab = tweaked(func(cs, g, s, i int, r *evalResult) { r.ms[mOnline] = 0.12 })
-	if v := verdict(t, tab, "slower than Greedy at every n"); v != claims.DoesNotHold {
+	if v := rowVerdict(t, tab, "slower than Greedy at every n"); v != claims.DoesNotHold {
 		t.Errorf("×1.2 is noise: %s", v)
 	}
 }
