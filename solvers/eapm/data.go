@@ -331,3 +331,14 @@ func seedInstance(users []User, gamma float64) *Instance {
 }
 
 func settingN(n int) string { return fmt.Sprintf("n%d", n) }
+
+// rawTimeFor finds the authors' mean run times of case 2 at γ and n (zero
+// where they have none).
+func (s *seedResults) rawTimeFor(gamma float64, n int) rawTime {
+	for _, x := range s.times {
+		if x.N == n && almostEqual(x.Gamma, gamma) {
+			return x
+		}
+	}
+	return rawTime{}
+}

@@ -2,6 +2,7 @@ package eapm
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -9,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"schedlab/solvers"
+	"schedlab/solvers/claims"
 	"schedlab/solvers/formats"
 )
 
@@ -177,6 +180,26 @@ func TestReproduceSmallReportValidates(t *testing.T) {
 	}
 	if calls == 0 || last != total {
 		t.Errorf("progress: %d calls, ended at %d of %d", calls, last, total)
+	}
+	// The Claims table comes first, built by solvers/claims, in English
+	// only (a reader may have no CJK font).
+	cl := r.Tables[0]
+	if cl.Title != claims.Title || !reflect.DeepEqual(cl.Columns, claims.Columns) || len(cl.Rows) < 60 {
+		t.Fatalf("first table %q %q, %d rows; want the Claims table", cl.Title, cl.Columns, len(cl.Rows))
+	}
+	for _, row := range cl.Rows {
+		switch row[3] {
+		case claims.Holds, claims.Partly, claims.DoesNotHold, claims.NotMeasured, claims.Unverifiable:
+		default:
+			t.Errorf("verdict %q in %q", row[3], row[0])
+		}
+		for _, c := range row {
+			for _, ch := range fmt.Sprint(c) {
+				if unicode.In(ch, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+					t.Fatalf("CJK %q in the Claims row %q", ch, row[0])
+				}
+			}
+		}
 	}
 	tab := r.Table("Table 1")
 	want := []string{"gamma", "online", "greedy_min_energy", "greedy_max_objective", "average", "upper_bound", "raw_online", "raw_greedy", "paper_online", "paper_greedy"}
