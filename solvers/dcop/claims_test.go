@@ -89,8 +89,8 @@ func goodClaims() *claimData {
 	return c
 }
 
-// verdictOf is the verdict of the Claims row whose claim starts with prefix.
-func verdictOf(t *testing.T, c *claimData, prefix string) string {
+// rowVerdict is the verdict of the Claims row whose claim starts with prefix.
+func rowVerdict(t *testing.T, c *claimData, prefix string) string {
 	t.Helper()
 	tb := claimsTable(c)
 	for _, r := range tb.Rows {
@@ -189,7 +189,7 @@ func TestClaimsRows(t *testing.T) {
 	} {
 		c := goodClaims()
 		e.f(c)
-		if got := verdictOf(t, c, e.row); got != e.want {
+		if got := rowVerdict(t, c, e.row); got != e.want {
 			t.Errorf("%s: %q, want %q", e.name, got, e.want)
 		}
 	}
