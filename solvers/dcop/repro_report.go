@@ -21,20 +21,21 @@ type sizeStats struct {
 	unproven                        []string
 }
 
-func collect(jobs int, rs []instanceResult) sizeStats {
+func collect(jobs, tree int, rs []instanceResult) sizeStats {
 	st := sizeStats{jobs: jobs, rules: make([][]methodResult, len(reproRules))}
 	for i, r := range rs {
-		st.before = append(st.before, r.beforePaperMB)
-		st.beforeAct = append(st.beforeAct, r.beforeActualMB)
-		st.wb = append(st.wb, float64(r.widthBefore))
-		for k, m := range r.rules {
+		tr := r.trees[tree]
+		st.before = append(st.before, tr.beforePaperMB)
+		st.beforeAct = append(st.beforeAct, tr.beforeActualMB)
+		st.wb = append(st.wb, float64(tr.widthBefore))
+		for k, m := range tr.rules {
 			st.rules[k] = append(st.rules[k], m)
 		}
-		st.split = append(st.split, r.split)
-		st.splitWD = append(st.splitWD, r.splitWD)
+		st.split = append(st.split, tr.split)
+		st.splitWD = append(st.splitWD, tr.splitWD)
 		st.opt = append(st.opt, float64(r.opt))
 		st.greedy = append(st.greedy, float64(r.greedyMS))
-		st.cyclesFull = append(st.cyclesFull, float64(r.cyclesFull))
+		st.cyclesFull = append(st.cyclesFull, float64(tr.cyclesFull))
 		st.draws += r.gen.Draws
 		st.disconnected += r.gen.Disconnected
 		st.infeasible += r.gen.Filtered
@@ -48,6 +49,7 @@ func collect(jobs int, rs []instanceResult) sizeStats {
 // methodStats summarizes one method over the instances of a size.
 type methodStats struct {
 	acc                         []float64 // over the successes
+	accAll, cycAll, widthAll    []float64 // per instance, NaN where the method gave no schedule
 	failures, reached, equalsGr int
 	beatsGr                     int
 	widths, paperMB, actMB, cyc []float64
@@ -65,9 +67,15 @@ func summarize(ms []methodResult, opt, greedy []float64) methodStats {
 		}
 		if m.ms == 0 {
 			s.failures++
+			s.accAll = append(s.accAll, math.NaN())
+			s.cycAll = append(s.cycAll, math.NaN())
+			s.widthAll = append(s.widthAll, math.NaN())
 			continue
 		}
 		a := opt[i] / float64(m.ms)
+		s.accAll = append(s.accAll, a)
+		s.cycAll = append(s.cycAll, float64(m.cycles))
+		s.widthAll = append(s.widthAll, float64(m.width))
 		s.acc = append(s.acc, a)
 		s.cyc = append(s.cyc, float64(m.cycles))
 		s.points = append(s.points, [2]float64{float64(m.deleted), a})
@@ -108,11 +116,21 @@ func ruleLabel(rule string) string {
 	return "WD " + rule + " (reading)"
 }
 
-func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *solvers.Report {
-	rep := &solvers.Report{}
-	var all []sizeStats
+// treeOut is what the runs on one pseudo-tree heuristic give the report.
+type treeOut struct {
+	all                                 []sizeStats
+	t1, t2, acc                         solvers.Table
+	accPlot, sizePlot, delPlot, cycPlot solvers.Plot
+	dG, dSW                             solvers.Line
+	cl                                  claimData
+}
+
+// treeReport builds Tables 1 and 2, the accuracy table, the plots and the
+// claims' data from the runs on tree (an index of reproTrees).
+func treeReport(res []instanceResult, n, tree int) treeOut {
+	var o treeOut
 	for ji, jobs := range reproJobs {
-		all = append(all, collect(jobs, res[ji*n:(ji+1)*n]))
+		o.all = append(o.all, collect(jobs, tree, res[ji*n:(ji+1)*n]))
 	}
 	wcols := func(prefix string) []string {
 		return []string{prefix, prefix + "_min", prefix + "_median", prefix + "_max"}
@@ -124,8 +142,6 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 		"split_failures", "after_mb_split_wd", "width_after_split_wd")}
 	acc := solvers.Table{Title: "Accuracy", Columns: []string{"jobs", "method", "source", "accuracy", "accuracy_min", "failures", "reached_limit",
 		"width_reached_median", "equals_greedy", "beats_greedy", "paper_accuracy"}}
-	heur := solvers.Table{Title: "Pseudo-tree heuristics", Columns: []string{"jobs", "heuristic", "width_mean", "width_min", "width_max",
-		"half_width_mean", "half_width_max", "halves_fit_budget", "paper_width_before", "paper_half_width"}}
 	accPlot := solvers.Plot{Title: "Accuracy vs jobs", XLabel: "jobs", YLabel: "accuracy (optimal / method makespan), mean over successes"}
 	sizePlot := solvers.Plot{Title: "UTIL size vs jobs", XLabel: "jobs", YLabel: "max UTIL message (MiB, seed's accounting d = 20)", YLog: true}
 	delPlot := solvers.Plot{Title: "Accuracy vs deleted edges", XLabel: "back edges deleted (WD) / constraint edges cut (split)", YLabel: "accuracy", Kind: "scatter"}
@@ -144,8 +160,7 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 	dWD, dSp := solvers.Line{Name: "WD seed"}, solvers.Line{Name: "split"}
 	dG, dSW := solvers.Line{Name: "WD greedy-guided (ours)"}, solvers.Line{Name: "split-wd (ours)"}
 	cFull, cSplit, cWD := solvers.Line{Name: "full DPOP (no split)"}, solvers.Line{Name: "split (sum of halves)"}, solvers.Line{Name: "WD seed"}
-	var cl claimData
-	for ji, st := range all {
+	for ji, st := range o.all {
 		x := float64(st.jobs)
 		ms := make([]methodStats, len(methods))
 		for k := range reproRules {
@@ -201,7 +216,35 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 		if len(wd.cyc) > 0 {
 			cWD.Points = append(cWD.Points, [2]float64{x, mean(wd.cyc)})
 		}
+		o.cl.add(st, wd, sp)
+	}
+	accPlot.Lines = append(accLines, pWD, pSp)
+	sizePlot.Lines = sl
+	delPlot.Lines = []solvers.Line{dWD, dSp, dG, dSW}
+	cycPlot.Lines = []solvers.Line{cFull, cSplit, cWD}
+	o.t1, o.t2, o.acc = t1, t2, acc
+	o.accPlot, o.sizePlot, o.delPlot, o.cycPlot = accPlot, sizePlot, delPlot, cycPlot
+	o.dG, o.dSW = dG, dSW
+	return o
+}
+
+// oursTitle labels a table of the min-fill runs (ours).
+func oursTitle(title string) string { return title + " (" + oursHeuristic + " tree, ours)" }
+
+func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *solvers.Report {
+	rep := &solvers.Report{}
+	trees := reproTrees(cfg)
+	outs := make([]treeOut, len(trees))
+	for k := range trees {
+		outs[k] = treeReport(res, n, k)
+	}
+	main := &outs[0]
+	cl := &main.cl
+	heur := solvers.Table{Title: "Pseudo-tree heuristics", Columns: []string{"jobs", "heuristic", "width_mean", "width_min", "width_max",
+		"half_width_mean", "half_width_max", "halves_fit_budget", "paper_width_before", "paper_half_width"}}
+	for ji, jobs := range reproJobs {
 		best, bestName := math.Inf(1), ""
+		var bestW []float64
 		for hi, h := range reproHeuristics {
 			var w, hw []float64
 			fits := 0
@@ -214,21 +257,21 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 			}
 			lo, _, hiW := spread(w)
 			_, _, hhi := spread(hw)
-			heur.Rows = append(heur.Rows, []any{st.jobs, h, mean(w), lo, hiW, mean(hw), hhi, fits, ImpliedWidth(paperT1Before[ji], 20), ImpliedWidth(paperT2After[ji], 20)})
+			heur.Rows = append(heur.Rows, []any{jobs, h, mean(w), lo, hiW, mean(hw), hhi, fits, ImpliedWidth(paperT1Before[ji], 20), ImpliedWidth(paperT2After[ji], 20)})
 			if mean(hw) < best {
-				best, bestName = mean(hw), h
+				best, bestName, bestW = mean(hw), h, hw
 			}
 		}
-		cl.bestHalf, cl.bestHalfName = append(cl.bestHalf, best), append(cl.bestHalfName, bestName)
-		cl.add(st, wd, sp)
+		cl.bestHalf, cl.bestHalfName = append(cl.bestHalf, bestW), append(cl.bestHalfName, bestName)
 	}
-	cl.delWD, cl.delSp = dWD.Points, dSp.Points
-	accPlot.Lines = append(accLines, pWD, pSp)
-	sizePlot.Lines = sl
-	delPlot.Lines = []solvers.Line{dWD, dSp, dG, dSW}
-	cycPlot.Lines = []solvers.Line{cFull, cSplit, cWD}
-	rep.Tables = []solvers.Table{claimsTable(&cl), t1, t2, acc, heur}
-	rep.Series = []solvers.Plot{accPlot, sizePlot, delPlot, cycPlot}
+	rep.Tables = []solvers.Table{claimsTable(cl), main.t1, main.t2, main.acc, heur}
+	if len(outs) > 1 {
+		for _, t := range []solvers.Table{outs[1].t1, outs[1].t2, outs[1].acc} {
+			t.Title = oursTitle(t.Title)
+			rep.Tables = append(rep.Tables, t)
+		}
+	}
+	rep.Series = []solvers.Plot{main.accPlot, main.sizePlot, main.delPlot, main.cycPlot}
 	rep.Metrics = []solvers.Metric{
 		{Name: "instances", Value: float64(n)},
 		{Name: "entry_bytes", Value: EntryBytes, Unit: "B"},
@@ -236,9 +279,9 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 		{Name: "split_failures", Value: float64(cl.totalFail(1)), Better: solvers.Lower},
 		{Name: "exact_unproven", Value: float64(cl.unproven), Better: solvers.Lower},
 	}
-	rep.Notes = reproNotes(n, cfg, budget, all, &cl)
+	rep.Notes = reproNotes(n, cfg, budget, main.all, cl)
 	var ours []string
-	for _, l := range []solvers.Line{dG, dSW} {
+	for _, l := range []solvers.Line{main.dG, main.dSW} {
 		if r, ok := pearson(l.Points); ok {
 			ours = append(ours, fmt.Sprintf("%s r = %+.2f over %d instances", l.Name, r, len(l.Points)))
 		} else {
@@ -294,7 +337,7 @@ func reproNotes(n int, cfg ReproConfig, budget int64, all []sizeStats, cl *claim
 		unproven = append(unproven, st.unproven...)
 	}
 	notes := []string{
-		fmt.Sprintf("Setting (§4.1): 15 resources, 2 per job, durations 1–3, every start in τ = {1..20} (a job may end after slot 20: the seed's domain is the start slot, \"the jobs' start times are the variables' domain\" (\"ジョブの開始時間を変数の領域とする\"), and its sizes count d = 20 for every node). %d instances per size, seeds 1000·jobs + i, %s pseudo-trees (the seed names none), width limit %d.", n, cfg.Heuristic, reproWidth),
+		fmt.Sprintf("Setting (§4.1): 15 resources, 2 per job, durations 1–3, every start in τ = {1..20} (a job may end after slot 20: the seed's domain is the start slot, \"the jobs' start times are the variables' domain\" (\"ジョブの開始時間を変数の領域とする\"), and its sizes count d = 20 for every node). %d instances per size, seeds 1000·jobs + i, width limit %d. Pseudo-trees: %s.", n, reproWidth, treeNote(cfg)),
 		"Generator: one connected constraint graph (the seed's rule) and a schedule with every start in {1..20} (decided exactly; the seed states no such filter but reports an accuracy at every size). Draws per size: " + strings.Join(draws, "; ") + ".",
 		fmt.Sprintf("Sizes: before_mb and after_mb are the seed's accounting, 20^w × %d B in MiB (20^5 × 4 B = 12.2 MiB prints as its 1.2e1); *_actual use the actual domains (after WD the restricted ones). MiB columns are geometric means over instances (sizes span tens of orders of magnitude); widths are means with min/median/max. paper_width_* = log20(MB · 2^20 / 4): Table 1 before 6.20, 7.75, 13.75, 17.75 (with MB = 10^6 B: 6.18, 7.73, 13.74, 17.73).", EntryBytes),
 		"Table 2's before column is the same full-problem size as Table 1's: the seed's two before columns differ on the same setting (×100 at 20 jobs), unexplained.",
@@ -308,6 +351,18 @@ func reproNotes(n int, cfg ReproConfig, budget int64, all []sizeStats, cl *claim
 		notes = append(notes, fmt.Sprintf("Accuracy = exact optimum / method makespan; optima not proven within %v s: %s.", cfg.TimeLimitS, strings.Join(unproven, ", ")))
 	}
 	return notes
+}
+
+// treeNote says which trees the reproduce ran.
+func treeNote(cfg ReproConfig) string {
+	s := fmt.Sprintf("%s for the paper's methods, the Claims table and the tables and plots without a mark", cfg.Heuristic)
+	if cfg.Heuristic == HeuristicMaxDegree {
+		s += " (a DFS of the constraint graph from the job of highest degree, most-connected child first: every constraint edge is a tree edge or a back edge, the seed's §2.4 pseudo-tree; the seed names no construction and cites Collin and Dechter's DFS)"
+	}
+	if len(reproTrees(cfg)) > 1 {
+		s += fmt.Sprintf("; every method also runs on the %s elimination tree, ours, in the tables marked \"(%s tree, ours)\": the narrowest construction here, but a tree edge may join jobs that share no constraint, so it is not a pseudo-tree in the seed's sense", oursHeuristic, oursHeuristic)
+	}
+	return s
 }
 
 // fmtWidths writes a width spread.

@@ -47,21 +47,43 @@ type methodResult struct {
 	reached, tried bool
 }
 
+// oursHeuristic is the tree the reproduce shows beside the paper's, as
+// ours: the min-fill elimination tree, the narrowest construction on
+// namekata2008 but not a pseudo-tree in the seed's sense (a tree edge
+// need not be a constraint edge; §2.4 classifies every constraint edge as
+// a tree edge or a back edge of a DFS).
+const oursHeuristic = HeuristicMinFill
+
+// reproTrees are the trees the reproduce runs every method on: the run's
+// heuristic (default max-degree, a DFS pseudo-tree in the seed's sense)
+// and, unless it is the same, the min-fill tree (ours).
+func reproTrees(cfg ReproConfig) []string {
+	if cfg.Heuristic == oursHeuristic {
+		return []string{cfg.Heuristic}
+	}
+	return []string{cfg.Heuristic, oursHeuristic}
+}
+
+// treeRun is every method on one instance with one pseudo-tree heuristic.
+type treeRun struct {
+	widthBefore    int
+	beforePaperMB  float64
+	beforeActualMB float64
+	cyclesFull     int
+	rules          []methodResult // per reproRules
+	split, splitWD methodResult
+}
+
 // instanceResult is what one instance yields.
 type instanceResult struct {
 	jobs                int
 	gen                 GenStats
-	widthBefore         int
-	beforePaperMB       float64
-	beforeActualMB      float64
-	cyclesFull          int
 	opt, lb             int
 	proven              bool
 	greedyMS            int
-	rules               []methodResult // per reproRules
-	split, splitWD      methodResult
-	heurWidth, heurHalf []int  // per reproHeuristics: full width, wider half
-	heurHalfFits        []bool // both halves' hypercubes within the budget at full domains
+	trees               []treeRun // per reproTrees
+	heurWidth, heurHalf []int     // per reproHeuristics: full width, wider half
+	heurHalfFits        []bool    // both halves' hypercubes within the budget at full domains
 }
 
 // reproduce runs the seed's experiment on cfg.Instances instances of every
@@ -96,7 +118,29 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, cfg ReproConfig, bu
 	}
 	r.gen = gen
 	dom := Domains(in, ObjectiveMakespan, DomainStarts)
-	full, err := BuildPseudoTree(in.ConstraintGraph(), cfg.Heuristic, nil)
+	ex := Exact(ctx, in, DomainStarts, cfg.timeLimit())
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	r.opt, r.proven, r.lb = ex.Makespan, ex.Proven && ex.Schedule != nil, ex.Bound
+	r.greedyMS = Makespan(in, Greedy(in))
+	for _, heur := range reproTrees(cfg) {
+		tr, err := runTree(ctx, in, dom, heur, budget)
+		if err != nil {
+			return r, err
+		}
+		r.trees = append(r.trees, tr)
+	}
+	r.heurWidths(in, dom, budget)
+	return r, nil
+}
+
+// runTree runs every method on one instance with one pseudo-tree
+// heuristic: the full tree's sizes, every WD rule, the split and
+// split-wd (ours).
+func runTree(ctx context.Context, in *Instance, dom [][]int, heur string, budget int64) (treeRun, error) {
+	var r treeRun
+	full, err := BuildPseudoTree(in.ConstraintGraph(), heur, nil)
 	if err != nil {
 		return r, err
 	}
@@ -105,12 +149,6 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, cfg ReproConfig, bu
 	e, _ := full.MaxEntries(sizes(dom))
 	r.beforeActualMB = e * EntryBytes / (1 << 20)
 	r.cyclesFull = 2 * full.Height()
-	ex := Exact(ctx, in, DomainStarts, cfg.timeLimit())
-	if err := ctx.Err(); err != nil {
-		return r, err
-	}
-	r.opt, r.proven, r.lb = ex.Makespan, ex.Proven && ex.Schedule != nil, ex.Bound
-	r.greedyMS = Makespan(in, Greedy(in))
 	for _, rule := range reproRules {
 		m, err := runWD(ctx, in, full, dom, rule, budget)
 		if err != nil {
@@ -118,13 +156,12 @@ func reproduceOne(ctx context.Context, jobs int, seed int64, cfg ReproConfig, bu
 		}
 		r.rules = append(r.rules, m)
 	}
-	if r.split, err = runSplit(ctx, in, cfg.Heuristic, budget, nil); err != nil {
+	if r.split, err = runSplit(ctx, in, heur, budget, nil); err != nil {
 		return r, err
 	}
-	if r.splitWD, err = runSplit(ctx, in, cfg.Heuristic, budget, &HalfWD{Limit: reproWidth, Rule: RuleGreedyGuided}); err != nil {
+	if r.splitWD, err = runSplit(ctx, in, heur, budget, &HalfWD{Limit: reproWidth, Rule: RuleGreedyGuided}); err != nil {
 		return r, err
 	}
-	r.heurWidths(in, dom, budget)
 	return r, nil
 }
 
