@@ -68,10 +68,10 @@ func (s *Server) createExperiment(ctx context.Context, c echo.Context, def *expe
 	if err != nil {
 		return nil, err
 	}
-	if err := experiments.Validate(def, st); err != nil {
+	runs, err := experiments.Plan(def, st)
+	if err != nil {
 		return nil, err
 	}
-	runs := experiments.Expand(def, st)
 	made := []string{}
 	fail := func(err error) (*store.Experiment, error) {
 		for _, id := range made {
@@ -215,7 +215,7 @@ func runResults(runs []store.ExperimentResult) ([]experiments.RunResult, error) 
 			values = append(values, experiments.Metric{Name: m.Name, Value: m.Value})
 		}
 		results[i] = experiments.RunResult{Params: cell, Variant: r.Variant, Status: r.Status,
-			Values: values[start:len(values):len(values)], CellKey: r.Cell}
+			Values: values[start:len(values):len(values)], CellKey: r.Cell, Replicate: r.Replicate}
 	}
 	return results, nil
 }
