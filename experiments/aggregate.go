@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"schedlab/stats"
 )
 
 // Statuses of a run, as the store records them.
@@ -36,6 +38,10 @@ type RunResult struct {
 	// aggregation finds the group of a run without reading its Params
 	// again.
 	CellKey string
+	// Replicate is the run's replicate (0-based): runs of two variants
+	// with the same cell and replicate share workload and seeds, so the
+	// paired views compare them.
+	Replicate int
 }
 
 // Metric is one metric of a run, by name.
@@ -63,6 +69,12 @@ type Row struct {
 	// Failed counts the runs of the cell and variant that ended other
 	// than done (failed, canceled, interrupted, or any unknown status).
 	Failed int `json:"failed"`
+	// Runs counts the runs of the cell and variant that ended, done or
+	// not: N of them gave the metric, Failed did not end done.
+	Runs int `json:"runs"`
+	// Method names how the CI was computed: MethodT, or MethodBootstrap
+	// for a metric bounded by its definition (Options.Bounded).
+	Method string `json:"ci_method,omitempty"`
 }
 
 // HalfWidth is the CI's half-width, or 0 when there is none.
@@ -78,7 +90,7 @@ func (r Row) HalfWidth() float64 {
 // with N = 0 and Failed > 0). Queued and running runs are not counted.
 // Rows are ordered by params (names sorted; values numerically when both
 // are numbers, as text otherwise), then variant, then metric.
-func Aggregate(runs []RunResult) []Row { return aggregate(runs, nil) }
+func Aggregate(runs []RunResult) []Row { return aggregate(runs, Options{}) }
 
 // AggregateBy is Aggregate with the cells pooled over every parameter not
 // in keep: the runs of all pooled cells form one sample (e.g. keep
@@ -88,17 +100,36 @@ func AggregateBy(runs []RunResult, keep []string) []Row {
 	if keep == nil {
 		keep = []string{}
 	}
-	return aggregate(runs, keep)
+	return aggregate(runs, Options{Keep: keep})
 }
+
+// Options of AggregateWith.
+type Options struct {
+	// Keep, when not nil, pools the cells over every parameter not in it
+	// (AggregateBy); nil keeps every parameter (Aggregate).
+	Keep []string
+	// Bounded names the metrics bounded by their definition (an
+	// accuracy, a utilization, a share in [0, 1]): their CI is the
+	// bootstrap percentile interval of the mean (stats.BootstrapMean),
+	// which stays within the values' range and so within the bounds,
+	// where Student's t may pass them. Other metrics get Student's t.
+	Bounded map[string]bool
+}
+
+// AggregateWith is Aggregate (or AggregateBy, with o.Keep) with the
+// interval of each metric chosen by o.Bounded.
+func AggregateWith(runs []RunResult, o Options) []Row { return aggregate(runs, o) }
 
 type group struct {
 	params  map[string]string
 	variant string
 	failed  int
+	runs    int
 	values  map[string][]float64
 }
 
-func aggregate(runs []RunResult, keep []string) []Row {
+func aggregate(runs []RunResult, o Options) []Row {
+	keep := o.Keep
 	groups := map[string]*group{}
 	type cellVariant struct{ cell, variant string }
 	byCell := map[cellVariant]*group{}
@@ -127,6 +158,7 @@ func aggregate(runs []RunResult, keep []string) []Row {
 				metricSet[m.Name] = struct{}{}
 			}
 		}
+		g.runs++
 		if run.Status != StatusDone {
 			g.failed++
 			continue
@@ -152,8 +184,8 @@ func aggregate(runs []RunResult, keep []string) []Row {
 	out := make([]Row, 0, len(list)*len(metrics))
 	for _, g := range list {
 		for _, m := range metrics {
-			row := summarize(g.values[m], tq)
-			row.Params, row.Variant, row.Metric, row.Failed = g.params, g.variant, m, g.failed
+			row := summarize(g.values[m], tq, o.Bounded[m])
+			row.Params, row.Variant, row.Metric, row.Failed, row.Runs = g.params, g.variant, m, g.failed, g.runs
 			out = append(out, row)
 		}
 	}
@@ -209,10 +241,14 @@ func (t tQuantiles) at(df int) float64 {
 	return q
 }
 
-// summarize computes a row's statistics of xs (which it sorts).
-func summarize(xs []float64, tq tQuantiles) Row {
+// summarize computes a row's statistics of xs (which it sorts); the CI
+// by bootstrap when bounded, else by Student's t.
+func summarize(xs []float64, tq tQuantiles, bounded bool) Row {
 	n := len(xs)
-	r := Row{N: n}
+	r := Row{N: n, Method: stats.MethodT}
+	if bounded {
+		r.Method = stats.MethodBootstrap
+	}
 	if n == 0 {
 		return r
 	}
@@ -235,8 +271,14 @@ func summarize(xs []float64, tq tQuantiles) Row {
 		ss += (x - mean) * (x - mean)
 	}
 	std := math.Sqrt(ss / float64(n-1))
+	r.Std = &std
+	if bounded {
+		iv := stats.BootstrapMean(xs)
+		r.CI95Low, r.CI95High = ptr(iv.Lo), ptr(iv.Hi)
+		return r
+	}
 	hw := tq.at(n-1) * std / math.Sqrt(float64(n))
-	r.Std, r.CI95Low, r.CI95High = &std, ptr(mean-hw), ptr(mean+hw)
+	r.CI95Low, r.CI95High = ptr(mean-hw), ptr(mean+hw)
 	return r
 }
 

@@ -70,6 +70,27 @@
 // beforehand with AggregateBy: two rows in one cell are an error, not an
 // average. CSV and LaTeX (booktabs, special characters escaped) write it.
 //
+// # The page (Analyze)
+//
+// Nothing is pooled silently: the metric plot, box plot and pivot split by
+// every swept parameter except those the reader pools, and each says what
+// it pools ("pooled over shift: 2 values; n = 8 runs per point"). The
+// default x is the swept parameter with the most values. Past MaxLines
+// lines a chart is not drawn and says to pool. A failed run is a result:
+// a plot point where runs failed is marked ("1 of 4 runs failed"), the box
+// plot's legend counts them, a pivot cell reads "(d of n done)†". A
+// metric whose declaration bounds it (solvers.Metric Min/Max) gets the
+// bootstrap percentile interval (stats.BootstrapMean), which stays within
+// the bounds; every other metric Student's t; nothing is clamped and the
+// method is named beside every chart and in the pivot's caption (CSV and
+// LaTeX too). Paired views pair runs by cell and replicate (the same
+// workload and seeds): every instance where either side ended is counted
+// by what happened to each side; the mean difference (its 95 % CI), the
+// Wilcoxon signed-rank test and win/tie/loss are over the instances where
+// both are done. With more than two variants, every pair is tested and
+// the p-values Holm-adjusted, and a performance profile (Dolan–Moré) is
+// drawn for a ranked metric with positive values.
+//
 // # Speed
 //
 // A sweep is short runs, so a run's overhead counts as much as the run:

@@ -419,8 +419,9 @@ func TestPivotCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "gamma,greedy_min,online\n" +
-		"1.1,2.5 ± 2.054,2.5 ± 2.054 (1 failed)\n" +
-		"1.3,25 ± 20.54,25 ± 20.54\n"
+		"1.1,2.5 ± 2.054,2.5 ± 2.054 (4 of 5 done)†\n" +
+		"1.3,25 ± 20.54,25 ± 20.54\n" +
+		"note: obj_%: mean ± 95 % CI half-width (Student t); n = 4–5 runs per cell (replicates); † runs failed in this cell: (d of n done); the mean is of the done runs,,\n"
 	if string(b) != want {
 		t.Errorf("got\n%s\nwant\n%s", b, want)
 	}
@@ -431,14 +432,16 @@ func TestPivotLaTeXIsBooktabsAndEscaped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `% obj\_\%: mean ± 95% CI half-width (Student t)
+	caption := `obj\_\%: mean $\pm$ 95 \% CI half-width (Student t); n = 4--5 runs per cell (replicates); $^\dagger$ runs failed in this cell: (d of n done); the mean is of the done runs`
+	want := `% ` + caption + `
 \begin{tabular}{lrr}
 \toprule
 variant & gamma=1.1 & gamma=1.3 \\
 \midrule
 greedy\_min & $2.5 \pm 2.054$ & $25 \pm 20.54$ \\
-online & $2.5 \pm 2.054$ (1 failed) & $25 \pm 20.54$ \\
+online & $2.5 \pm 2.054$ (4 of 5 done)$^\dagger$ & $25 \pm 20.54$ \\
 \bottomrule
+\multicolumn{3}{l}{\footnotesize ` + caption + `} \\
 \end{tabular}
 `
 	if string(b) != want {

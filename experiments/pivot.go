@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"schedlab/errs"
+	"schedlab/stats"
 )
 
 // VariantKey names the variant as a pivot dimension.
@@ -23,6 +24,9 @@ type Pivot struct {
 	RowHeads [][]string // each row's values of RowBy, in order
 	ColHeads [][]string // each column's values of ColBy, in order
 	Cells    [][]*Row   // [row][column]; nil where no row fits
+	// Pooled says what each cell pools beyond the replicates ("shift: 2
+	// values"), written into the caption; PoolNote makes it.
+	Pooled []string
 }
 
 // NewPivot lays out the rows of metric. Every parameter that varies among
@@ -156,8 +160,13 @@ func varying(a, b *Row) string {
 	return strings.Join(ks, ", ")
 }
 
-// cellText is "mean ± half-width" (4 significant digits), the mean alone
-// for n = 1, "" for n = 0; with failures, " (k failed)" follows.
+// FailMark marks a cell where runs failed, in every format; the caption
+// says what it means.
+const FailMark = "†"
+
+// cellText is "mean ± half-width" (4 significant digits; "mean [low,
+// high]" for an asymmetric bootstrap interval), the mean alone for n = 1,
+// "" for n = 0; with failures, " (d of n done)†" follows.
 func cellText(r *Row, pm string) string {
 	if r == nil {
 		return ""
@@ -167,13 +176,82 @@ func cellText(r *Row, pm string) string {
 	case r.Mean == nil:
 	case r.CI95High == nil:
 		s = num(*r.Mean)
+	case r.Method == stats.MethodBootstrap:
+		s = num(*r.Mean) + " [" + num(*r.CI95Low) + ", " + num(*r.CI95High) + "]"
 	default:
 		s = num(*r.Mean) + pm + num(r.HalfWidth())
 	}
 	if r.Failed > 0 {
-		s = strings.TrimSpace(s + fmt.Sprintf(" (%d failed)", r.Failed))
+		s = strings.TrimSpace(s + " " + DoneOf(r) + FailMark)
 	}
 	return s
+}
+
+// DoneOf is "(d of n done)": of the n runs of a cell that ended, d ended
+// done.
+func DoneOf(r *Row) string {
+	return fmt.Sprintf("(%d of %d done)", r.Runs-r.Failed, r.Runs)
+}
+
+// Caption names the statistics of the pivot's cells and what they pool:
+// the interval's method (each method used, with the metrics it served),
+// the runs per cell, what is pooled, and the failure mark if used.
+func (p *Pivot) Caption() string {
+	methods := map[string]bool{}
+	failed := false
+	nMin, nMax := -1, -1
+	for _, row := range p.Cells {
+		for _, r := range row {
+			if r == nil {
+				continue
+			}
+			if r.N > 1 {
+				methods[r.Method] = true
+			}
+			failed = failed || r.Failed > 0
+			if nMin < 0 || r.Runs < nMin {
+				nMin = r.Runs
+			}
+			nMax = max(nMax, r.Runs)
+		}
+	}
+	parts := []string{p.Metric + ": mean"}
+	if methods[stats.MethodT] || len(methods) == 0 {
+		parts[0] += " ± 95 % CI half-width (" + stats.MethodT + ")"
+	}
+	if methods[stats.MethodBootstrap] {
+		parts = append(parts, "mean [95 % CI] by "+stats.MethodBootstrap+", the metric being bounded by its definition")
+	}
+	if len(p.Pooled) > 0 {
+		parts = append(parts, "pooled over "+strings.Join(p.Pooled, ", "))
+	}
+	switch {
+	case nMin < 0:
+	case nMin == nMax:
+		parts = append(parts, fmt.Sprintf("n = %d runs per cell (replicates", nMin)+pooledWord(p.Pooled)+")")
+	default:
+		parts = append(parts, fmt.Sprintf("n = %d–%d runs per cell (replicates", nMin, nMax)+pooledWord(p.Pooled)+")")
+	}
+	if failed {
+		parts = append(parts, FailMark+" runs failed in this cell: (d of n done); the mean is of the done runs")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func pooledWord(pooled []string) string {
+	if len(pooled) > 0 {
+		return " and pooled values"
+	}
+	return ""
+}
+
+// PoolNote is what a sample pools over param, which takes values
+// distinct values: "shift: 2 values".
+func PoolNote(param string, values int) string {
+	if values == 1 {
+		return param + ": 1 value"
+	}
+	return fmt.Sprintf("%s: %d values", param, values)
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
@@ -191,7 +269,8 @@ func headText(by []string, h []string) string {
 }
 
 // CSV writes the pivot: a header of the row dimensions' names then one
-// column per column head ("variant, name=value"); cells "mean ± half-width".
+// column per column head ("variant, name=value"); cells "mean ± half-width"
+// (see cellText); a last record holds the caption in its first field.
 func (p *Pivot) CSV() []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -207,6 +286,9 @@ func (p *Pivot) CSV() []byte {
 		}
 		_ = w.Write(rec)
 	}
+	caption := make([]string, len(head))
+	caption[0] = "note: " + p.Caption()
+	_ = w.Write(caption)
 	w.Flush()
 	return buf.Bytes()
 }
@@ -219,10 +301,13 @@ func cmp(s, alt string) string {
 }
 
 // LaTeX writes the pivot as a booktabs tabular (\toprule, \midrule,
-// \bottomrule), cells "$mean \pm half\text{-}width$", every text escaped.
+// \bottomrule), cells "$mean \pm half\text{-}width$", every text escaped;
+// the caption in a comment above and in a last row spanning the table.
 func (p *Pivot) LaTeX() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%% %s: mean ± 95%% CI half-width (Student t)\n", EscapeLaTeX(p.Metric))
+	caption := strings.NewReplacer(FailMark, `$^\dagger$`, "±", `$\pm$`, "–", "--").Replace(EscapeLaTeX(p.Caption()))
+	fmt.Fprintf(&b, "%% %s\n", caption)
+	cols := max(len(p.RowBy), 1) + len(p.ColHeads)
 	fmt.Fprintf(&b, "\\begin{tabular}{%s%s}\n\\toprule\n", strings.Repeat("l", max(len(p.RowBy), 1)), strings.Repeat("r", len(p.ColHeads)))
 	head := make([]string, 0, len(p.RowBy)+len(p.ColHeads))
 	for _, k := range p.RowBy {
@@ -248,24 +333,28 @@ func (p *Pivot) LaTeX() []byte {
 		}
 		b.WriteString(strings.Join(rec, " & ") + " \\\\\n")
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	fmt.Fprintf(&b, "\\bottomrule\n\\multicolumn{%d}{l}{\\footnotesize %s} \\\\\n\\end{tabular}\n", cols, caption)
 	return b.Bytes()
 }
 
 func latexCell(r *Row) string {
 	if r == nil || r.Mean == nil {
 		if r != nil && r.Failed > 0 {
-			return fmt.Sprintf("(%d failed)", r.Failed)
+			return DoneOf(r) + `$^\dagger$`
 		}
 		return "--"
 	}
 	s := "$" + num(*r.Mean)
-	if r.CI95High != nil {
+	switch {
+	case r.CI95High == nil:
+	case r.Method == stats.MethodBootstrap:
+		s += ` \ [` + num(*r.CI95Low) + ", " + num(*r.CI95High) + "]"
+	default:
 		s += ` \pm ` + num(r.HalfWidth())
 	}
 	s += "$"
 	if r.Failed > 0 {
-		s += fmt.Sprintf(" (%d failed)", r.Failed)
+		s += " " + DoneOf(r) + `$^\dagger$`
 	}
 	return s
 }

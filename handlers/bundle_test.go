@@ -147,7 +147,7 @@ func TestExperimentBundleShowsTheSamePagesOnAnotherServer(t *testing.T) {
 	text := func(p []byte) string {
 		d := parseHTML(t, p)
 		d.Find("script").Remove()
-		return strings.Join(strings.Fields(d.Find(`[data-testid=report]`).Text()), " ")
+		return strings.Join(strings.Fields(d.Find(`[data-testid=experiment-results]`).Text()), " ")
 	}
 	if text(wantPage) == "" || text(havePage) != text(wantPage) {
 		t.Errorf("experiment page differs after import")

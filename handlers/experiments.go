@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"mime"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -70,10 +68,10 @@ func (s *Server) createExperiment(ctx context.Context, c echo.Context, def *expe
 	if err != nil {
 		return nil, err
 	}
-	if err := experiments.Validate(def, st); err != nil {
+	runs, err := experiments.Plan(def, st)
+	if err != nil {
 		return nil, err
 	}
-	runs := experiments.Expand(def, st)
 	made := []string{}
 	fail := func(err error) (*store.Experiment, error) {
 		for _, id := range made {
@@ -217,7 +215,7 @@ func runResults(runs []store.ExperimentResult) ([]experiments.RunResult, error) 
 			values = append(values, experiments.Metric{Name: m.Name, Value: m.Value})
 		}
 		results[i] = experiments.RunResult{Params: cell, Variant: r.Variant, Status: r.Status,
-			Values: values[start:len(values):len(values)], CellKey: r.Cell}
+			Values: values[start:len(values):len(values)], CellKey: r.Cell, Replicate: r.Replicate}
 	}
 	return results, nil
 }
@@ -311,11 +309,13 @@ func (s *Server) resumeExperimentPage(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
 }
 
-// experimentView builds what /experiments/:id shows, as a Report (one
-// shape feeds every page): for the chosen metric, the metric against the
-// chosen swept parameter, one line per variant with its 95 % confidence
-// interval (pooled over every other swept value: instances, replicates),
-// the reference values as dashed lines, and the rows as a table.
+// experimentView parses what /experiments/:id asks (metric, x, the
+// parameters to pool, the pair A and B, the run list's filter and page),
+// reads the experiment's runs and has package experiments build what the
+// page shows: the metric against x (a line per variant and unpooled
+// value, failures marked), the box plot, the parallel coordinates, the
+// pivot, A against B, the pairwise tests and the performance profile; and
+// a page of its runs, failed first.
 func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.ExperimentProps, error) {
 	ctx := c.Request().Context()
 	a, err := s.toAPIExperiment(ctx, e)
@@ -331,21 +331,6 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	if err != nil {
 		return p, errs.Wrap("experiment page", errs.Internal, err)
 	}
-	for k := range def.Grid {
-		p.Swept = append(p.Swept, k)
-	}
-	for k := range def.Workload.Grid {
-		p.Swept = append(p.Swept, experiments.WorkloadPrefix+k)
-	}
-	sort.Strings(p.Swept)
-	p.X = c.QueryParam("x")
-	if p.X == "" && len(p.Swept) > 0 {
-		p.X = p.Swept[0]
-	}
-	var keep []string
-	if p.X != "" {
-		keep = []string{p.X}
-	}
 	runs, err := s.store.ExperimentResults(ctx, e.ID)
 	if err != nil {
 		return p, err
@@ -354,278 +339,78 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	if err != nil {
 		return p, err
 	}
-	rows := aggregate(results, keep)
-	seen := map[string]bool{}
-	for _, r := range rows {
-		if !seen[r.Metric] {
-			seen[r.Metric] = true
-			p.Metrics = append(p.Metrics, r.Metric)
-		}
+	infos, err := s.metricInfos(ctx, e.ID)
+	if err != nil {
+		return p, err
 	}
-	p.Metric = c.QueryParam("metric")
-	if !seen[p.Metric] && len(p.Metrics) > 0 {
-		p.Metric = p.Metrics[0]
+	q := experiments.Query{X: c.QueryParam("x"), Metric: c.QueryParam("metric"), A: c.QueryParam("a"), B: c.QueryParam("b"),
+		Variants: def.Variants}
+	if v := c.QueryParam("pool"); v != "" {
+		q.Pool = strings.Split(v, ",")
 	}
-	p.Report = resultsReport(rows, p.Metric, p.X, def.References)
-	if box, ok := boxPlot(results, p.Metric, p.X); ok {
-		p.Report.Series = append(p.Report.Series, box)
-	}
-	if par, ok := parallelCells(aggregate(results, nil), p.Metric, p.Swept); ok {
-		p.Report.Parallels = append(p.Report.Parallels, par)
-	} else if par.Title != "" {
-		p.Report.Notes = append(p.Report.Notes, par.Title)
-	}
-	// A against B: two variants (the first two by default), run by run.
-	variants := def.Variants
-	if len(variants) == 0 {
+	if len(q.Variants) == 0 {
 		if st, err := s.lookup(def.Strategy); err == nil {
 			for _, v := range st.Variants() {
-				variants = append(variants, v.Name)
+				q.Variants = append(q.Variants, v.Name)
 			}
 		}
 	}
-	p.Variants = variants
-	p.A, p.B = c.QueryParam("a"), c.QueryParam("b")
-	if p.A == "" && len(variants) > 1 {
-		p.A, p.B = variants[0], variants[1]
-	}
-	if p.A != "" && p.B != "" && p.A != p.B {
-		plot, table := abReport(runs, p.Metric, p.A, p.B)
-		p.Report.Series = append(p.Report.Series, plot)
-		p.Report.Tables = append(p.Report.Tables, table)
+	p.Analysis = experiments.Analyze(results, infos, def.References, q)
+	if p.RunList, err = s.experimentRunList(c, e.ID, q.Variants); err != nil {
+		return p, err
 	}
 	return p, nil
 }
 
-// sortByX orders a line's points (and its band with them) by x.
-func sortByX(l *solvers.Line) {
-	idx := make([]int, len(l.Points))
-	for i := range idx {
-		idx[i] = i
+// metricInfos are the declarations of an experiment's metrics (which
+// direction is better, bounds), from its first done run's report.
+func (s *Server) metricInfos(ctx context.Context, id string) (map[string]experiments.MetricInfo, error) {
+	raw, err := s.store.ExperimentMetricDecls(ctx, id)
+	if err != nil || raw == nil {
+		return map[string]experiments.MetricInfo{}, err
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return l.Points[idx[a]][0] < l.Points[idx[b]][0] })
-	points := make([][2]float64, len(idx))
-	var band [][2]float64
-	if l.Band != nil {
-		band = make([][2]float64, len(idx))
+	var ms []solvers.Metric
+	if err := json.Unmarshal(raw, &ms); err != nil {
+		return nil, errs.Wrap("experiment metrics", errs.Internal, err)
 	}
-	for i, k := range idx {
-		points[i] = l.Points[k]
-		if band != nil {
-			band[i] = l.Band[k]
-		}
-	}
-	l.Points, l.Band = points, band
+	return experiments.Infos(ms), nil
 }
 
-// spansDecades says whether positive values from lo to hi span more than
-// two decades, where a log axis reads better than a linear one.
-func spansDecades(lo, hi float64) bool { return lo > 0 && hi/lo > 100 }
+// runListSize is how many runs the experiment page lists at a time.
+const runListSize = 50
 
-// boxPlot is the box plot of metric over the replicates and instances of
-// each value of the swept parameter x, one box per variant: the spread the
-// confidence interval summarises. Only done runs count; x must be numeric.
-func boxPlot(results []experiments.RunResult, metric, x string) (solvers.Plot, bool) {
-	plot := solvers.Plot{Title: metric + " by " + x + " (box plot)", Kind: "box", XLabel: x, YLabel: metric}
-	lines := map[string]int{}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, r := range results {
-		if r.Status != store.StatusDone {
-			continue
+// experimentRunList is the page of the experiment's runs its page lists:
+// filtered by ?status= and ?variant=, from ?runs_from= (an offset),
+// failed first.
+func (s *Server) experimentRunList(c echo.Context, id string, variants []string) (views.ExperimentRunList, error) {
+	l := views.ExperimentRunList{Status: c.QueryParam("status"), Variant: c.QueryParam("variant"), Variants: variants}
+	if v := c.QueryParam("runs_from"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return l, errs.Invalidf("runs_from", "must be a whole number from 0, got %q", v)
 		}
-		xv, err := strconv.ParseFloat(r.Params[x], 64)
-		if err != nil {
-			return plot, false
-		}
-		for _, m := range r.Values {
-			if m.Name != metric {
-				continue
-			}
-			i, ok := lines[r.Variant]
-			if !ok {
-				i = len(plot.Lines)
-				lines[r.Variant] = i
-				plot.Lines = append(plot.Lines, solvers.Line{Name: r.Variant})
-			}
-			plot.Lines[i].Points = append(plot.Lines[i].Points, [2]float64{xv, m.Value})
-			lo, hi = math.Min(lo, m.Value), math.Max(hi, m.Value)
-		}
+		l.From = n
 	}
-	plot.YLog = spansDecades(lo, hi)
-	sort.Slice(plot.Lines, func(a, b int) bool { return plot.Lines[a].Name < plot.Lines[b].Name })
-	return plot, len(plot.Lines) > 0
-}
-
-// maxParallelCells is how many cells a parallel-coordinates chart draws;
-// past it the page says so and the pivot table is the way in.
-const maxParallelCells = 5000
-
-// parallelCells is the parallel-coordinates chart of an experiment's cells
-// for metric: an axis per swept parameter that takes more than one value
-// (numeric, or its values as categories), one for the variant and one for
-// the metric's mean over the cell's replicates; a line per cell, coloured
-// by variant. It is drawn when at least two parameters vary; with too many
-// cells, the returned Parallel's Title says why it is not drawn (ok false).
-func parallelCells(rows []experiments.Row, metric string, swept []string) (solvers.Parallel, bool) {
-	par := solvers.Parallel{Title: metric + " across the swept parameters (cell means)"}
-	var cellRows []experiments.Row
-	values := map[string]map[string]bool{}
-	for _, r := range rows {
-		if r.Metric != metric || r.Mean == nil {
-			continue
-		}
-		cellRows = append(cellRows, r)
-		for _, k := range swept {
-			if values[k] == nil {
-				values[k] = map[string]bool{}
-			}
-			values[k][r.Params[k]] = true
-		}
+	items, total, err := s.store.ExperimentRunList(c.Request().Context(), id, store.ExperimentRunFilter{
+		Status: l.Status, Variant: l.Variant, Limit: runListSize, Offset: l.From})
+	if err != nil {
+		return l, err
 	}
-	var varying []string
-	for _, k := range swept {
-		if len(values[k]) > 1 {
-			varying = append(varying, k)
+	l.Total = total
+	for _, it := range items {
+		var cell map[string]string
+		if err := json.Unmarshal(it.Cell, &cell); err != nil {
+			return l, errs.Wrap("experiment runs", errs.Internal, err)
 		}
+		l.Items = append(l.Items, views.ExperimentRunItem{ID: it.RunID, Status: it.Status, Error: it.Error,
+			Variant: it.Variant, Cell: experiments.CellText(cell), Replicate: it.Replicate})
 	}
-	if len(varying) < 2 {
-		return solvers.Parallel{}, false
+	if next := l.From + len(items); next < total {
+		q := c.QueryParams()
+		q.Set("runs_from", strconv.Itoa(next))
+		l.Next = c.Request().URL.Path + "?" + q.Encode() + "#runs"
 	}
-	if len(cellRows) > maxParallelCells {
-		return solvers.Parallel{Title: fmt.Sprintf("Parallel coordinates are not drawn: %d cells are more than %d; use the pivot table.", len(cellRows), maxParallelCells)}, false
-	}
-	// Each varying parameter is a numeric axis if every value parses, else
-	// a category axis of its values in order.
-	index := make([]map[string]float64, len(varying))
-	for j, k := range varying {
-		var names []string
-		numeric := true
-		for v := range values[k] {
-			names = append(names, v)
-			if _, err := strconv.ParseFloat(v, 64); err != nil {
-				numeric = false
-			}
-		}
-		axis := solvers.ParallelAxis{Name: k}
-		index[j] = map[string]float64{}
-		if numeric {
-			for _, v := range names {
-				index[j][v], _ = strconv.ParseFloat(v, 64)
-			}
-		} else {
-			sort.Strings(names)
-			axis.Categories = names
-			for i, v := range names {
-				index[j][v] = float64(i)
-			}
-		}
-		par.Axes = append(par.Axes, axis)
-	}
-	groups := map[string]int{}
-	var variants []string
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, r := range cellRows {
-		if _, ok := groups[r.Variant]; !ok {
-			groups[r.Variant] = len(variants)
-			variants = append(variants, r.Variant)
-			par.Groups = append(par.Groups, solvers.ParallelGroup{Name: r.Variant})
-		}
-		lo, hi = math.Min(lo, *r.Mean), math.Max(hi, *r.Mean)
-	}
-	par.Axes = append(par.Axes, solvers.ParallelAxis{Name: "variant", Categories: variants},
-		solvers.ParallelAxis{Name: metric, Log: spansDecades(lo, hi)})
-	for _, r := range cellRows {
-		g := groups[r.Variant]
-		row := make([]float64, 0, len(par.Axes))
-		for j, k := range varying {
-			row = append(row, index[j][r.Params[k]])
-		}
-		row = append(row, float64(g), *r.Mean)
-		par.Groups[g].Rows = append(par.Groups[g].Rows, row)
-	}
-	return par, true
-}
-
-// resultsReport is the Report of one metric of an experiment's rows: the
-// metric against x, a line per variant (the mean) with its 95 % CI as a
-// shaded band, references dashed, log axes where the values span more than two decades; and the
-// rows as a table.
-func resultsReport(rows []experiments.Row, metric, x string, refs []experiments.Reference) *solvers.Report {
-	plot := solvers.Plot{Title: metric + " vs " + x, XLabel: x, YLabel: metric}
-	table := solvers.Table{Title: "Results: " + metric,
-		Columns: []string{x, "variant", "n", "mean", "ci95_low", "ci95_high", "std", "median", "min", "max", "failed"}}
-	lines := map[string]int{}
-	numeric := true
-	for _, r := range rows {
-		if r.Metric != metric {
-			continue
-		}
-		cell := func(v *float64) any {
-			if v == nil {
-				return nil
-			}
-			return *v
-		}
-		table.Rows = append(table.Rows, []any{r.Params[x], r.Variant, float64(r.N), cell(r.Mean), cell(r.CI95Low),
-			cell(r.CI95High), cell(r.Std), cell(r.Median), cell(r.Min), cell(r.Max), float64(r.Failed)})
-		xv, err := strconv.ParseFloat(r.Params[x], 64)
-		if err != nil {
-			numeric = false
-			continue
-		}
-		if r.Mean == nil {
-			continue
-		}
-		i, ok := lines[r.Variant]
-		if !ok {
-			i = len(plot.Lines)
-			lines[r.Variant] = i
-			plot.Lines = append(plot.Lines, solvers.Line{Name: r.Variant, Band: [][2]float64{}})
-		}
-		band := [2]float64{*r.Mean, *r.Mean} // one run: no interval
-		if r.CI95Low != nil && r.CI95High != nil {
-			band = [2]float64{*r.CI95Low, *r.CI95High}
-		}
-		plot.Lines[i].Points = append(plot.Lines[i].Points, [2]float64{xv, *r.Mean})
-		plot.Lines[i].Band = append(plot.Lines[i].Band, band)
-	}
-	for _, ref := range refs {
-		if ref.Metric != metric {
-			continue
-		}
-		xv, err := strconv.ParseFloat(ref.Params[x], 64)
-		if err != nil {
-			continue
-		}
-		name := ref.Name + " (" + ref.Variant + ")"
-		i, ok := lines[name]
-		if !ok {
-			i = len(plot.Lines)
-			lines[name] = i
-			plot.Lines = append(plot.Lines, solvers.Line{Name: name, Dashed: true})
-		}
-		plot.Lines[i].Points = append(plot.Lines[i].Points, [2]float64{xv, ref.Value})
-	}
-	rep := &solvers.Report{Tables: []solvers.Table{table}}
-	if numeric && len(plot.Lines) > 0 {
-		xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-		for i := range plot.Lines {
-			sortByX(&plot.Lines[i])
-			l := plot.Lines[i]
-			for k, pt := range l.Points {
-				xlo, xhi = math.Min(xlo, pt[0]), math.Max(xhi, pt[0])
-				ylo, yhi = math.Min(ylo, pt[1]), math.Max(yhi, pt[1])
-				if l.Band != nil {
-					ylo, yhi = math.Min(ylo, l.Band[k][0]), math.Max(yhi, l.Band[k][1])
-				}
-			}
-		}
-		// Log axes when the values span decades (nodes 10 … 3000, sizes
-		// in MB): a linear axis would crush all but the largest.
-		plot.XLog, plot.YLog = spansDecades(xlo, xhi), spansDecades(ylo, yhi)
-		rep.Series = []solvers.Plot{plot}
-	}
-	return rep
+	return l, nil
 }
 
 func (s *Server) experimentPage(c echo.Context) error {
@@ -642,7 +427,9 @@ func (s *Server) experimentPage(c echo.Context) error {
 
 // apiExperimentPivot: GET /api/experiments/:id/pivot.csv or pivot.tex with
 // metric, rows and cols (comma lists of swept names and "variant"): the
-// pivot table of mean ± CI half-width, as CSV or LaTeX (booktabs).
+// pivot table of mean and 95 % CI, as CSV or LaTeX (booktabs), pooled over
+// every swept parameter not placed, which its caption names with the
+// interval's method.
 func (s *Server) apiExperimentPivot(c echo.Context) error {
 	format := c.Param("format")
 	if format != "pivot.csv" && format != "pivot.tex" {
@@ -654,93 +441,29 @@ func (s *Server) apiExperimentPivot(c echo.Context) error {
 		}
 		return strings.Split(v, ",")
 	}
-	rowBy, colBy := split(c.QueryParam("rows")), split(c.QueryParam("cols"))
-	keep := append(append([]string{}, rowBy...), colBy...)
-	var kept []string
-	for _, k := range keep {
-		if k != experiments.VariantKey {
-			kept = append(kept, k)
-		}
-	}
-	rows, err := s.experimentResults(c.Request().Context(), c.Param("id"), kept)
+	ctx := c.Request().Context()
+	runs, err := s.store.ExperimentResults(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	var body []byte
-	mime := "text/csv; charset=utf-8"
-	if format == "pivot.csv" {
-		body, err = experiments.PivotCSV(rows, c.QueryParam("metric"), rowBy, colBy)
-	} else {
-		body, err = experiments.PivotLaTeX(rows, c.QueryParam("metric"), rowBy, colBy)
-		mime = "application/x-tex; charset=utf-8"
-	}
+	results, err := runResults(runs)
 	if err != nil {
 		return err
+	}
+	infos, err := s.metricInfos(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	p, err := experiments.PivotOf(results, infos, c.QueryParam("metric"), split(c.QueryParam("rows")), split(c.QueryParam("cols")))
+	if err != nil {
+		return err
+	}
+	body, mime := p.CSV(), "text/csv; charset=utf-8"
+	if format == "pivot.tex" {
+		body, mime = p.LaTeX(), "application/x-tex; charset=utf-8"
 	}
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", c.Param("id")+"-"+format))
 	return c.Blob(http.StatusOK, mime, body)
-}
-
-// abReport pairs the runs of variants a and b that share a cell and a
-// replicate (the same workload and seeds) and shows metric for each pair
-// as a point (a's value, b's value) beside the diagonal, with how often
-// each is higher; log axes when the values are positive and span more
-// than two decades.
-func abReport(runs []store.ExperimentResult, metric, a, b string) (solvers.Plot, solvers.Table) {
-	type key struct {
-		cell string
-		rep  int
-	}
-	value := func(r store.ExperimentResult) (float64, bool) {
-		for _, m := range r.Metrics {
-			if m.Name == metric {
-				return m.Value, true
-			}
-		}
-		return 0, false
-	}
-	as := map[key]float64{}
-	for _, r := range runs {
-		if r.Variant == a && r.Status == store.StatusDone {
-			if v, ok := value(r); ok {
-				as[key{r.Cell, r.Replicate}] = v
-			}
-		}
-	}
-	plot := solvers.Plot{Title: metric + ": " + b + " against " + a, Kind: "scatter", XLabel: a, YLabel: b,
-		Lines: []solvers.Line{{Name: "pairs"}}}
-	higherA, equal, higherB := 0, 0, 0
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, r := range runs {
-		if r.Variant != b || r.Status != store.StatusDone {
-			continue
-		}
-		vb, ok := value(r)
-		va, paired := as[key{r.Cell, r.Replicate}]
-		if !ok || !paired {
-			continue
-		}
-		plot.Lines[0].Points = append(plot.Lines[0].Points, [2]float64{va, vb})
-		lo, hi = math.Min(lo, math.Min(va, vb)), math.Max(hi, math.Max(va, vb))
-		switch {
-		case va > vb:
-			higherA++
-		case va < vb:
-			higherB++
-		default:
-			equal++
-		}
-	}
-	if len(plot.Lines[0].Points) > 0 {
-		plot.Lines = append(plot.Lines, solvers.Line{Name: "equal", Dashed: true, Points: [][2]float64{{lo, lo}, {hi, hi}}})
-		if spansDecades(lo, hi) {
-			plot.XLog, plot.YLog = true, true
-		}
-	}
-	table := solvers.Table{Title: "Pairs: " + a + " against " + b + " (" + metric + ")",
-		Columns: []string{"pairs", a + " higher", "equal", b + " higher"},
-		Rows:    [][]any{{float64(higherA + equal + higherB), float64(higherA), float64(equal), float64(higherB)}}}
-	return plot, table
 }
 
 // starterDefinition is the definition the new-experiment form starts from:

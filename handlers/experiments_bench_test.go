@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"strings"
 	"syscall"
@@ -56,6 +57,21 @@ func BenchmarkEAPMSweep1000(b *testing.B) {
 		if status != http.StatusOK || !strings.Contains(string(page), "objective vs gamma") {
 			b.Fatalf("page: %d", status)
 		}
+		// The page again, warm, as a reader comes back to it: split by
+		// instance (the default grouping), then pooled over the instances.
+		best := func(path string) time.Duration {
+			m := time.Duration(math.MaxInt64)
+			for range 3 {
+				t0 := time.Now()
+				if status, _ := a.do(b, http.MethodGet, path, "", nil); status != http.StatusOK {
+					b.Fatalf("%s: %d", path, status)
+				}
+				m = min(m, time.Since(t0))
+			}
+			return m
+		}
+		b.ReportMetric(best("/experiments/"+e.ID+"?metric=objective&x=gamma").Seconds()*1000, "page-warm-ms")
+		b.ReportMetric(best("/experiments/"+e.ID+"?metric=objective&x=gamma&pool=workload.instance").Seconds()*1000, "page-pooled-ms")
 		b.ReportMetric(accepted.Seconds()*1000, "accept-ms")
 		b.ReportMetric(done.Seconds()*1000, "done-ms")
 		b.ReportMetric(render.Seconds()*1000, "page-ms")

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"schedlab/experiments"
-	"schedlab/solvers"
 )
 
 // TestExperimentAPIRunsASweepAndAggregatesIt posts a sweep as YAML, waits
@@ -112,7 +111,7 @@ grid:
 
 	// The page: the objective against γ, a line per variant and its CI,
 	// the rows; and the pivot downloads.
-	status, page := a.do(t, http.MethodGet, "/experiments/"+e.ID+"?metric=objective&x=gamma", "", nil)
+	status, page := a.do(t, http.MethodGet, "/experiments/"+e.ID+"?metric=objective&x=gamma&pool=workload.instance", "", nil)
 	if status != http.StatusOK {
 		t.Fatalf("experiment page: %d", status)
 	}
@@ -120,14 +119,18 @@ grid:
 	if doc.Find(`[data-kind=plot][data-title="objective vs gamma"]`).Length() != 1 {
 		t.Error("no plot of the objective against γ")
 	}
+	if got := doc.Find(`[data-testid=plot-caption]`).Text(); !strings.Contains(got, "pooled over workload.instance: 3 values; n = 3 runs per point") ||
+		!strings.Contains(got, "Student t") {
+		t.Errorf("the plot does not say what it pools and how: %q", got)
+	}
 	if doc.Find(`[data-kind=plot][data-title="objective by gamma (box plot)"]`).Length() != 1 {
 		t.Error("no box plot of the objective by γ")
 	}
 	if doc.Find(`[data-kind=parallel]`).Length() != 1 {
 		t.Error("no parallel coordinates though γ and the instance are both swept")
 	}
-	if n := doc.Find(`table[data-title="Results: objective"] tbody tr`).Length(); n != 4 {
-		t.Errorf("%d result rows on the page, want 2 γ × 2 variants", n)
+	if n := doc.Find(`[data-testid=pivot-table] tbody tr`).Length(); n != 2 {
+		t.Errorf("%d pivot rows on the page, want 2 γ (instances pooled)", n)
 	}
 	// Pairs of runs, online against greedy-min-energy, counted by hand.
 	onlineHigher := 0
@@ -136,20 +139,23 @@ grid:
 			onlineHigher++
 		}
 	}
-	pairs := doc.Find(`table[data-title="Pairs: online against greedy-min-energy (objective)"]`)
-	cells := pairs.Find("tbody td")
-	if cells.Length() != 4 || strings.TrimSpace(cells.Eq(0).Text()) != "6" || strings.TrimSpace(cells.Eq(1).Text()) != strconv.Itoa(onlineHigher) {
-		t.Errorf("pairs table %q, want 6 pairs with online higher in %d", cells.Text(), onlineHigher)
+	paired := doc.Find(`[data-testid=experiment-paired]`)
+	if got := strings.TrimSpace(paired.Find(`[data-testid=paired-both]`).Text()); got != "6" {
+		t.Errorf("paired view: %q pairs both done, want 6", got)
 	}
-	if doc.Find(`[data-kind=plot][data-title="objective: greedy-min-energy against online"]`).Length() != 1 {
+	if got := strings.TrimSpace(paired.Find(`[data-testid=paired-wtl]`).Text()); !strings.HasPrefix(got, strconv.Itoa(onlineHigher)+" /") {
+		t.Errorf("win/tie/loss %q, want online better (higher) in %d", got, onlineHigher)
+	}
+	if paired.Find(`[data-kind=plot][data-title="objective: greedy-min-energy against online (6 pairs both done)"]`).Length() != 1 {
 		t.Error("no A-against-B scatter")
 	}
 	_, csv := a.do(t, http.MethodGet, "/api/experiments/"+e.ID+"/pivot.csv?metric=objective&rows=gamma&cols=variant", "", nil)
-	if lines := strings.Split(strings.TrimSpace(string(csv)), "\n"); len(lines) != 3 || !strings.Contains(lines[0], "online") {
+	if lines := strings.Split(strings.TrimSpace(string(csv)), "\n"); len(lines) != 4 || !strings.Contains(lines[0], "online") ||
+		!strings.Contains(lines[3], "pooled over workload.instance: 3 values") {
 		t.Errorf("pivot CSV:\n%s", csv)
 	}
 	_, tex := a.do(t, http.MethodGet, "/api/experiments/"+e.ID+"/pivot.tex?metric=objective&rows=gamma&cols=variant", "", nil)
-	if !strings.Contains(string(tex), "\\toprule") || !strings.Contains(string(tex), "\\pm") && !strings.Contains(string(tex), "±") {
+	if !strings.Contains(string(tex), "\\toprule") || !strings.Contains(string(tex), "\\pm") || !strings.Contains(string(tex), "Student t") {
 		t.Errorf("pivot LaTeX:\n%s", tex)
 	}
 
@@ -378,82 +384,6 @@ func TestCancelAndResumeAnExperimentFromItsPage(t *testing.T) {
 	status, b = a.do(t, http.MethodPost, "/api/experiments/"+e.ID+"/resume", "application/json", nil)
 	if status != http.StatusConflict || !strings.Contains(string(b), "not canceled") {
 		t.Errorf("resuming a done experiment: %d %s", status, b)
-	}
-}
-
-func ptr(v float64) *float64 { return &v }
-
-// TestResultsReportUsesLogAxesWhenValuesSpanDecades: nodes 10 … 3000 and
-// times 0.5 … 900 are drawn on log axes; 1.1 … 1.9 and 40 … 60 are not.
-func TestResultsReportUsesLogAxesWhenValuesSpanDecades(t *testing.T) {
-	rows := func(xs []string, ys []float64) []experiments.Row {
-		var out []experiments.Row
-		for i, x := range xs {
-			out = append(out, experiments.Row{Params: map[string]string{"x": x}, Variant: "v", Metric: "m", N: 1, Mean: ptr(ys[i])})
-		}
-		return out
-	}
-	wide := resultsReport(rows([]string{"10", "100", "3000"}, []float64{0.5, 30, 900}), "m", "x", nil)
-	if p := wide.Series[0]; !p.XLog || !p.YLog {
-		t.Errorf("10…3000 against 0.5…900: log x %v, log y %v; want both", p.XLog, p.YLog)
-	}
-	narrow := resultsReport(rows([]string{"1.1", "1.5", "1.9"}, []float64{40, 50, 60}), "m", "x", nil)
-	if p := narrow.Series[0]; p.XLog || p.YLog {
-		t.Errorf("1.1…1.9 against 40…60: log x %v, log y %v; want neither", p.XLog, p.YLog)
-	}
-	negative := resultsReport(rows([]string{"1", "1000"}, []float64{-5, 500}), "m", "x", nil)
-	if p := negative.Series[0]; !p.XLog || p.YLog {
-		t.Errorf("a negative value cannot go on a log axis: log x %v, log y %v", p.XLog, p.YLog)
-	}
-}
-
-// TestBoxPlotAndParallelCellsFromRuns builds both views from six runs by
-// hand: the boxes hold each γ's done values per variant, and the parallel
-// chart has an axis per varying parameter (text values as categories),
-// the variant and the metric's cell mean.
-func TestBoxPlotAndParallelCellsFromRuns(t *testing.T) {
-	run := func(gamma, rule, variant, status string, v float64) experiments.RunResult {
-		return experiments.RunResult{Params: map[string]string{"gamma": gamma, "rule": rule, "seed": "1"}, Variant: variant, Status: status,
-			Values: []experiments.Metric{{Name: "objective", Value: v}}}
-	}
-	results := []experiments.RunResult{
-		run("1.1", "fast", "a", "done", 3), run("1.1", "fast", "a", "done", 5), run("1.1", "slow", "a", "done", 4),
-		run("1.3", "fast", "a", "failed", 99), run("1.3", "slow", "b", "done", 7), run("1.1", "fast", "b", "done", 1),
-	}
-	box, ok := boxPlot(results, "objective", "gamma")
-	if !ok || box.Kind != "box" || len(box.Lines) != 2 {
-		t.Fatalf("box plot %+v", box)
-	}
-	if a := box.Lines[0]; a.Name != "a" || len(a.Points) != 3 {
-		t.Errorf("variant a's samples %+v, want its 3 done runs (the failed one is not a sample)", a)
-	}
-	if _, ok := boxPlot(results, "objective", "rule"); ok {
-		t.Error("a box plot against a text parameter")
-	}
-	par, ok := parallelCells(experiments.Aggregate(results), "objective", []string{"gamma", "rule", "seed"})
-	if !ok {
-		t.Fatal("no parallel coordinates with γ and the rule varying")
-	}
-	var names []string
-	for _, a := range par.Axes {
-		names = append(names, a.Name)
-	}
-	if strings.Join(names, ",") != "gamma,rule,variant,objective" {
-		t.Errorf("axes %v: want the varying parameters (not the fixed seed), the variant, the metric", names)
-	}
-	if cats := par.Axes[1].Categories; len(cats) != 2 || cats[0] != "fast" {
-		t.Errorf("rule categories %v", cats)
-	}
-	rowsA := par.Groups[0].Rows
-	// Cells of a: (1.1, fast) mean 4, (1.1, slow) 4; (1.3, fast) only failed.
-	if par.Groups[0].Name != "a" || len(rowsA) != 2 || rowsA[0][3] != 4 || rowsA[0][1] != 0 {
-		t.Errorf("variant a's lines %v", rowsA)
-	}
-	if err := (&solvers.Report{Parallels: []solvers.Parallel{par}}).Validate(); err != nil {
-		t.Error(err)
-	}
-	if _, ok := parallelCells(experiments.Aggregate(results), "objective", []string{"gamma", "seed"}); ok {
-		t.Error("parallel coordinates with one varying parameter")
 	}
 }
 

@@ -76,7 +76,17 @@ type Metric struct {
 	Better   string   `json:"better,omitempty"`   // Higher, Lower or "" (not ranked)
 	Kind     string   `json:"kind,omitempty"`     // KindResult (""), KindCost or KindInfo
 	Variants []string `json:"variants,omitempty"` // the variants it is meaningful for; empty: all
+	// Min and Max, when set, are the bounds of the metric by its
+	// definition (an accuracy or a utilization in [0, 1], a share in
+	// [0, 100] %), not of this run's value: intervals of its mean stay
+	// within them (an experiment then uses a bootstrap percentile
+	// interval, not Student's t). Nil: unbounded, nothing is clamped.
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
 }
+
+// Bounded reports whether the metric declares a bound by its definition.
+func (m Metric) Bounded() bool { return m.Min != nil || m.Max != nil }
 
 // MeaningfulFor reports whether the metric is meaningful for a run of
 // variant: Variants is empty or names it.
@@ -155,6 +165,10 @@ type Line struct {
 	Points [][2]float64 `json:"points"`
 	Dashed bool         `json:"dashed,omitempty"`
 	Band   [][2]float64 `json:"band,omitempty"`
+	// Marks, when set, holds one annotation per point, "" for none: a
+	// point with one is drawn as a marked symbol carrying the text (an
+	// experiment's "2 of 8 runs failed" at that point); line plots only.
+	Marks []string `json:"marks,omitempty"`
 }
 
 // Gantt is lanes (machines, nodes, processors) by time with bars on them.
@@ -333,6 +347,12 @@ func (r *Report) validMetrics() error {
 		if m.Kind != KindResult && m.Kind != KindCost && m.Kind != KindInfo {
 			return fmt.Errorf("metric %s: kind is %q, want %q, %q or empty (a result)", m.Name, m.Kind, KindCost, KindInfo)
 		}
+		if m.Min != nil && m.Max != nil && !(*m.Min <= *m.Max) {
+			return fmt.Errorf("metric %s: bounds [%g, %g] are empty", m.Name, *m.Min, *m.Max)
+		}
+		if m.Min != nil && m.Value < *m.Min || m.Max != nil && m.Value > *m.Max {
+			return fmt.Errorf("metric %s: %g is outside the bounds of its definition", m.Name, m.Value)
+		}
 		for i, v := range m.Variants {
 			if v == "" {
 				return fmt.Errorf("metric %s: variant %d of the variants it is meaningful for is empty", m.Name, i+1)
@@ -398,6 +418,9 @@ func (r *Report) validSeries() error {
 				if !isFinite(pt[1]) {
 					return notFinite(fmt.Sprintf("plot %q line %q point %d", p.Title, l.Name, i), pt[1])
 				}
+			}
+			if l.Marks != nil && len(l.Marks) != len(l.Points) {
+				return fmt.Errorf("plot %q line %q has %d marks for %d points", p.Title, l.Name, len(l.Marks), len(l.Points))
 			}
 			if l.Band == nil {
 				continue

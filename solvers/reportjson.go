@@ -220,6 +220,10 @@ func (e *reportEncoder) line(l *Line) {
 		e.key("band", false)
 		list(e, l.Band, e.pair)
 	}
+	if len(l.Marks) > 0 {
+		e.key("marks", false)
+		e.value(l.Marks)
+	}
 	e.buf = append(e.buf, '}')
 }
 

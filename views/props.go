@@ -1,6 +1,7 @@
 package views
 
 import (
+	"schedlab/experiments"
 	"time"
 
 	"github.com/a-h/templ"
@@ -222,14 +223,29 @@ type ExperimentProps struct {
 	Total, Done, Failed        int
 	Notes                      string
 	Tags                       []string
-	Swept                      []string // the swept parameter names
-	Metrics                    []string // every metric the runs report
-	Metric, X                  string   // the chosen metric and x parameter
-	Variants                   []string // the experiment's variants
-	A, B                       string   // the two variants compared run by run
-	Report                     *solvers.Report
-	Labels                     LabelsProps   // name, tags and notes, and their edit form
-	Workers                    []WorkerCount // which workers ran its runs
+	// Analysis is the results for the chosen metric, x, pooling and pair
+	// (package experiments builds it; the page only draws it).
+	Analysis experiments.Analysis
+	RunList  ExperimentRunList
+	Labels   LabelsProps   // name, tags and notes, and their edit form
+	Workers  []WorkerCount // which workers ran its runs
+}
+
+// ExperimentRunList is one page of an experiment's runs, failed first,
+// as its filter selects them.
+type ExperimentRunList struct {
+	Status, Variant string // the filter; "" all
+	Variants        []string
+	From, Total     int // the page's offset; how many runs the filter selects
+	Items           []ExperimentRunItem
+	Next            string // the next page's URL; "" on the last
+}
+
+// ExperimentRunItem is one run in an experiment's run list.
+type ExperimentRunItem struct {
+	ID, Status, Error, Variant string
+	Cell                       string // "gamma=1.3, instance=4"
+	Replicate                  int
 }
 
 // WorkerCount is how many runs of an experiment a worker ran.

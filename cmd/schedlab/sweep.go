@@ -43,7 +43,7 @@ func definitionBytes(file string) ([]byte, error) {
 }
 
 // sweepCmd runs an experiment definition in this process, with the code
-// the server uses (experiments.Validate, Expand, Aggregate; every run
+// the server uses (experiments.Plan, AggregateWith; every run
 // through runner.Execute under the budget), and writes {"rows": [...]}: one
 // row per cell, variant and metric, as GET /api/experiments/:id/results.
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -74,21 +74,24 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !ok {
 		return fmt.Errorf("strategy: unknown strategy %q (see `schedlab strategies`)", def.Strategy)
 	}
-	if err := experiments.Validate(def, st); err != nil {
-		return describe(err)
-	}
 	if len(def.Workload.IDs) > 0 {
 		return errors.New("workload.ids names stored workloads, which only a server has: use a preset with a grid here, or POST the definition to /api/experiments")
 	}
-	runs := experiments.Expand(def, st)
-	results, err := sweepRuns(ctx, st, runs, *workers, b.budget(), stderr)
+	runs, err := experiments.Plan(def, st)
+	if err != nil {
+		return describe(err)
+	}
+	results, decls, err := sweepRuns(ctx, st, runs, *workers, b.budget(), stderr)
 	if err != nil {
 		return err
 	}
-	rows := experiments.Aggregate(results)
+	// As the server aggregates: a metric bounded by its declaration gets
+	// the bootstrap interval.
+	o := experiments.Options{Bounded: experiments.BoundedSet(experiments.Infos(decls))}
 	if *keep != "" {
-		rows = experiments.AggregateBy(results, strings.Split(*keep, ","))
+		o.Keep = strings.Split(*keep, ",")
 	}
+	rows := experiments.AggregateWith(results, o)
 	body, err := json.MarshalIndent(map[string]any{"rows": rows}, "", "  ")
 	if err != nil {
 		return err
@@ -104,7 +107,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepRuns generates each distinct workload once and executes the runs on
 // a pool of workers; a run that fails is a failed result, not an error of
 // the sweep (it is counted, never dropped).
-func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run, workers int, budget runner.Budget, stderr io.Writer) ([]experiments.RunResult, error) {
+func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run, workers int, budget runner.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
 	workloads := map[string]*solvers.Workload{}
 	for _, r := range runs {
 		key := r.WorkloadKey()
@@ -114,11 +117,11 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 		specs := presetSpecs(st, r.Workload.Preset)
 		params, err := solvers.Resolve(specs, r.Workload.Params)
 		if err != nil {
-			return nil, describe(err)
+			return nil, nil, describe(err)
 		}
 		w, err := runner.ExecuteGenerate(ctx, st, r.Workload.Preset, params, r.WorkloadSeed, budget)
 		if err != nil {
-			return nil, fmt.Errorf("workload %s: %w", key, describe(err))
+			return nil, nil, fmt.Errorf("workload %s: %w", key, describe(err))
 		}
 		workloads[key] = w
 	}
@@ -126,6 +129,7 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	var decls []solvers.Metric // the metrics' declarations, from the first done run's report
 	next := make(chan int)
 	for i := 0; i < max(workers, 1); i++ {
 		wg.Add(1)
@@ -133,7 +137,8 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 			defer wg.Done()
 			for i := range next {
 				r := runs[i]
-				res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: experiments.StatusDone, Metrics: map[string]float64{}}
+				res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: experiments.StatusDone, Metrics: map[string]float64{},
+					Replicate: r.Replicate}
 				rep, err := runner.Execute(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
 				if err != nil {
 					res.Status = experiments.StatusFailed
@@ -145,6 +150,9 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 				}
 				results[i] = res
 				mu.Lock()
+				if decls == nil && err == nil {
+					decls = rep.Metrics
+				}
 				done++
 				fmt.Fprintf(stderr, "\r%d/%d runs\033[K", done, len(runs))
 				mu.Unlock()
@@ -161,9 +169,9 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 	wg.Wait()
 	fmt.Fprintln(stderr)
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return results, nil
+	return results, decls, nil
 }
 
 func presetSpecs(st solvers.Strategy, preset string) []solvers.ParamSpec {

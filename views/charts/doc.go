@@ -12,6 +12,9 @@
 //     scatter. Legend, axis names, axis tooltip (cross pointer), toolbox
 //     with save-as-PNG, box zoom and reset. Lines from 2000 points are
 //     down-sampled by ECharts (LTTB), scatter series drawn in large mode.
+//     A line point with a Mark is drawn as a 12 px triangle whose data
+//     name is the mark (an experiment's failed runs at that point); a
+//     line with marks shows its symbols however long it is.
 //     Regions (reference regions, e.g. a paper's claimed range) are one
 //     silent, translucent grey markArea on the first series, each
 //     rectangle labelled inside at its top; they are not series (no legend

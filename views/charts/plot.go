@@ -222,9 +222,15 @@ func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, 
 	line.SetGlobalOptions(global...)
 	for i, l := range lines {
 		data := make([]opts.LineData, 0, len(l.Points))
-		for _, pt := range l.Points {
+		marked := false
+		for k, pt := range l.Points {
 			if ax.keep(pt) {
-				data = append(data, opts.LineData{Value: []float64{pt[0], pt[1]}})
+				d := opts.LineData{Value: []float64{pt[0], pt[1]}}
+				if k < len(l.Marks) && l.Marks[k] != "" { // a marked point: a large triangle named by its mark
+					d.Name, d.Symbol, d.SymbolSize = l.Marks[k], "triangle", 12
+					marked = true
+				}
+				data = append(data, d)
 			}
 		}
 		style := opts.LineStyle{Width: 2}
@@ -233,7 +239,7 @@ func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, 
 		}
 		so := []gecharts.SeriesOpts{
 			gecharts.WithLineStyleOpts(style),
-			gecharts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(data) <= 60), SymbolSize: 5}),
+			gecharts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(data) <= 60 || marked), SymbolSize: 5}),
 		}
 		if filled {
 			so = append(so, gecharts.WithAreaStyleOpts(opts.AreaStyle{Opacity: opts.Float(0.25)}))

@@ -1,0 +1,157 @@
+package experiments
+
+import (
+	"slices"
+	"strings"
+
+	"schedlab/solvers"
+)
+
+// Query is what a reader chose on an experiment's page; empty fields take
+// their defaults (see Analyze).
+type Query struct {
+	Metric   string
+	X        string
+	Pool     []string // swept parameters to pool (never X)
+	A, B     string   // the pair compared instance by instance
+	Variants []string // the experiment's variants, in its order
+}
+
+// Analysis is everything an experiment's page shows of its results for
+// one metric, built from its runs alone: no store, no HTTP.
+type Analysis struct {
+	Query    Query // as resolved: defaults filled in, unknown names dropped
+	Dims     []Dim // the swept parameters and their values
+	Metrics  []string
+	Grouping Grouping
+	Plot     Chart // the metric against X
+	Box      Chart
+	Parallel solvers.Parallel
+	// ParallelNote says why no parallel coordinates are drawn, when too
+	// many cells are.
+	ParallelNote string
+	Pivot        *Pivot // nil when the metric has no rows
+	PivotErr     string
+	// Paired is A against B; nil without two distinct variants.
+	Paired *Paired
+	// Pairwise compares every pair with Holm's correction, and Profile
+	// is the performance profile: for more than two variants.
+	Pairwise        []PairwiseRow
+	Profile         solvers.Plot
+	ProfileCaption  string
+	ProfileDrawn    bool
+	Info            MetricInfo
+	BoundedByDesign bool // the metric declares bounds: its intervals are bootstrap
+}
+
+// Analyze builds the page of an experiment's runs for q. Defaults: the
+// first metric (by name); X the swept parameter with the most values
+// (DefaultX); nothing pooled; A and B the first two variants. infos are
+// the metrics' declarations (direction, bounds; a metric without one is
+// unranked and unbounded); refs the definition's reference values.
+func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []Reference, q Query) Analysis {
+	an := Analysis{Dims: Dims(runs)}
+	names := make([]string, len(an.Dims))
+	for i, d := range an.Dims {
+		names[i] = d.Name
+	}
+	if !slices.Contains(names, q.X) {
+		q.X = DefaultX(an.Dims)
+	}
+	var pool []string
+	for _, k := range q.Pool {
+		if k != q.X && slices.Contains(names, k) && !slices.Contains(pool, k) {
+			pool = append(pool, k)
+		}
+	}
+	q.Pool = pool
+	an.Grouping = NewGrouping(an.Dims, q.X, q.Pool)
+	bounded := BoundedSet(infos)
+	rows := AggregateWith(runs, Options{Keep: an.Grouping.Keep(), Bounded: bounded})
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if !seen[r.Metric] {
+			seen[r.Metric] = true
+			an.Metrics = append(an.Metrics, r.Metric)
+		}
+	}
+	slices.Sort(an.Metrics)
+	if !seen[q.Metric] {
+		q.Metric = ""
+		if len(an.Metrics) > 0 {
+			q.Metric = an.Metrics[0]
+		}
+	}
+	if q.A == "" && q.B == "" && len(q.Variants) > 1 {
+		q.A, q.B = q.Variants[0], q.Variants[1]
+	}
+	an.Query = q
+	if q.Metric == "" {
+		return an
+	}
+	info, ok := infos[q.Metric]
+	if !ok {
+		info = MetricInfo{Name: q.Metric}
+	}
+	an.Info, an.BoundedByDesign = info, info.Bounded
+	if q.X != "" {
+		an.Plot = MetricPlot(rows, an.Grouping, q.Metric, refs)
+		an.Box = BoxPlot(runs, an.Grouping, q.Metric)
+	}
+	cellRows := rows
+	if len(q.Pool) > 0 || q.X == "" {
+		cellRows = AggregateWith(runs, Options{Bounded: bounded})
+	}
+	if par, ok := Parallel(cellRows, q.Metric, names); ok {
+		an.Parallel = par
+	} else if par.Title != "" {
+		an.ParallelNote = par.Title
+	}
+	if p, err := PagePivot(rows, an.Grouping, q.Metric); err == nil {
+		an.Pivot = p
+	} else {
+		an.PivotErr = err.Error()
+	}
+	if q.A != "" && q.B != "" && q.A != q.B {
+		p := Pair(runs, q.Metric, q.A, q.B, info)
+		an.Paired = &p
+	}
+	if len(q.Variants) > 2 {
+		an.Pairwise = Pairwise(runs, q.Metric, q.Variants, info)
+		an.Profile, an.ProfileCaption, an.ProfileDrawn = Profile(runs, q.Metric, q.Variants, info)
+	}
+	return an
+}
+
+// CellText writes a cell's swept values, names sorted: "gamma=1.3,
+// instance=4".
+func CellText(params map[string]string) string { return cellText0(params) }
+
+// PivotQuery is the pivot download's grouping as the page's links give
+// it: rows X then the split parameters, the pooled ones named.
+func (an Analysis) PivotQuery() (rows, pool string) {
+	return strings.Join(an.Grouping.Keep(), ","), strings.Join(an.Query.Pool, ",")
+}
+
+// PivotOf is the pivot of metric laid out by rowBy and colBy (swept names
+// and VariantKey), pooled over every swept parameter placed in neither,
+// which its caption names; a bounded metric's intervals are bootstrap.
+func PivotOf(runs []RunResult, infos map[string]MetricInfo, metric string, rowBy, colBy []string) (*Pivot, error) {
+	var keep []string
+	for _, k := range append(slices.Clone(rowBy), colBy...) {
+		if k != VariantKey {
+			keep = append(keep, k)
+		}
+	}
+	rows := AggregateWith(runs, Options{Keep: append([]string{}, keep...), Bounded: BoundedSet(infos)})
+	p, err := NewPivot(rows, metric, rowBy, colBy)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range Dims(runs) {
+		if !slices.Contains(keep, d.Name) {
+			p.Pooled = append(p.Pooled, PoolNote(d.Name, len(d.Values)))
+		}
+	}
+	return p, nil
+}
