@@ -62,10 +62,11 @@ func TestBrowserComparesAndGraphsReadably(t *testing.T) {
 	waitCompared(t, ctx, 4)
 	waitPainted(t, ctx, `[data-kind=gantt] canvas`, "first Gantt panel")
 
-	// 1. One bar chart per ranked metric, its best bars those the table marks.
+	// 1. One ranked bar chart per ranked metric, its best bars those the
+	// table marks (unranked results and costs are charted too, unranked).
 	bars, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify((() => {
 	  const ranked = Array.from(document.querySelectorAll('[data-testid=compare-metrics] tbody tr[data-metric][data-ranked]'));
-	  const charts = Array.from(document.querySelectorAll('[data-testid=metric-bar]'));
+	  const charts = Array.from(document.querySelectorAll('[data-testid=metric-bar][data-ranked]'));
 	  const out = {ranked: ranked.map(tr => tr.dataset.metric), charts: charts.map(f => f.dataset.metric), mismatch: []};
 	  for (const f of charts) {
 	    const tr = document.querySelector('[data-testid=compare-metrics] tr[data-metric="' + f.dataset.metric + '"]');
