@@ -102,6 +102,9 @@ type RunsProps struct {
 	// Selected is the run others are being chosen to compare with
 	// (?select=ID, from its page's "Compare with…"): ticked and marked.
 	Selected string
+	// Cols are the parameter and metric columns chosen by ?cols=
+	// (param:policy,metric:makespan), shown after the run's own.
+	Cols []RunColumn
 }
 
 // RunsFilter is the filter of /runs as its query parameters spell it.
@@ -109,6 +112,7 @@ type RunsFilter struct {
 	Strategy, Variant, Workload, Tag string
 	Params                           []string // "name:value"
 	Metric, Min, Max, Sort           string
+	Cols                             string // ?cols= as asked
 }
 
 // CompareProps feeds /compare: Runs in the order asked.
