@@ -8,7 +8,9 @@
 //
 //   - What differs. The fields of a run are its family, workload, variant,
 //     every parameter (resolved: defaults included), its seed, and its
-//     resources (solvers.ResourceMetrics, read from the report's metrics).
+//     resources (solvers.ResourceMetrics, read from the report's info
+//     metrics: a result of such a name, as critical's processors_used,
+//     the processors a schedule used, is an outcome, not a resource).
 //     Fields splits them into those whose values differ across the runs
 //     (first) and those equal in all (a page folds them away). A value a
 //     run does not have (a parameter of another family, a resource its

@@ -33,7 +33,8 @@ type Field struct {
 // resources (in solvers.ResourceMetrics order). reports[i] is run i's
 // report (nil or empty where it has none); resources are read from its
 // metrics. A resource no run reports is left out, and so is a seed where
-// every run has 0 (no seed asked).
+// every run has 0 (no seed asked). A resource is read from an info metric
+// (solvers.KindInfo) only.
 func Fields(runs []Run, reports []*solvers.Report) []Field {
 	n := len(runs)
 	col := func(kind, name string, value func(int) string) Field {
@@ -67,7 +68,7 @@ func Fields(runs []Run, reports []*solvers.Report) []Field {
 	for _, name := range solvers.ResourceMetrics {
 		reported := false
 		f := col(FieldResource, name, func(i int) string {
-			v, ok := metricValue(reportAt(reports, i), name)
+			v, ok := infoValue(reportAt(reports, i), name)
 			if !ok {
 				return ""
 			}
@@ -166,13 +167,15 @@ func reportAt(reports []*solvers.Report, i int) *solvers.Report {
 	return nil
 }
 
-// metricValue is the value of the report's metric of that name.
-func metricValue(r *solvers.Report, name string) (float64, bool) {
+// infoValue is the value of the report's info metric of that name (a
+// resource is stated as an info metric; a result of the same name, such
+// as the processors a schedule used, is not what the run had).
+func infoValue(r *solvers.Report, name string) (float64, bool) {
 	if r == nil {
 		return 0, false
 	}
 	for _, m := range r.Metrics {
-		if m.Name == name {
+		if m.Name == name && m.Kind == solvers.KindInfo {
 			return m.Value, true
 		}
 	}

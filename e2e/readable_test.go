@@ -44,13 +44,12 @@ func TestBrowserComparesAndGraphsReadably(t *testing.T) {
 	}
 	waitCompared(t, ctx, 5)
 	runs := map[string]string{}
-	links, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]string](`Array.from(document.querySelectorAll('[data-testid=compare-metrics] thead a')).map(a => [a.textContent, a.getAttribute('href')])`))
+	links, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]string](`Array.from(document.querySelectorAll('[data-testid=compare-metrics] thead [data-testid=run-head]')).map(th => [th.dataset.variant, th.dataset.run])`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range links {
-		v := l[0][strings.LastIndex(l[0], " · ")+len(" · "):]
-		runs[v] = strings.TrimPrefix(l[1], "/runs/")
+		runs[l[0]] = l[1]
 	}
 	three := runs["critical-works"] + "," + runs["heft"] + "," + runs["list"]
 	if strings.Count(three, ",") != 2 || strings.Contains(three, ",,") || strings.HasPrefix(three, ",") {
