@@ -44,13 +44,12 @@ func TestBrowserComparesAndGraphsReadably(t *testing.T) {
 	}
 	waitCompared(t, ctx, 5)
 	runs := map[string]string{}
-	links, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]string](`Array.from(document.querySelectorAll('[data-testid=compare-metrics] thead a')).map(a => [a.textContent, a.getAttribute('href')])`))
+	links, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]string](`Array.from(document.querySelectorAll('[data-testid=compare-metrics] thead [data-testid=run-head]')).map(th => [th.dataset.variant, th.dataset.run])`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range links {
-		v := l[0][strings.LastIndex(l[0], " · ")+len(" · "):]
-		runs[v] = strings.TrimPrefix(l[1], "/runs/")
+		runs[l[0]] = l[1]
 	}
 	three := runs["critical-works"] + "," + runs["heft"] + "," + runs["list"]
 	if strings.Count(three, ",") != 2 || strings.Contains(three, ",,") || strings.HasPrefix(three, ",") {
@@ -62,10 +61,11 @@ func TestBrowserComparesAndGraphsReadably(t *testing.T) {
 	waitCompared(t, ctx, 4)
 	waitPainted(t, ctx, `[data-kind=gantt] canvas`, "first Gantt panel")
 
-	// 1. One bar chart per ranked metric, its best bars those the table marks.
+	// 1. One ranked bar chart per ranked metric, its best bars those the
+	// table marks (unranked results and costs are charted too, unranked).
 	bars, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify((() => {
 	  const ranked = Array.from(document.querySelectorAll('[data-testid=compare-metrics] tbody tr[data-metric][data-ranked]'));
-	  const charts = Array.from(document.querySelectorAll('[data-testid=metric-bar]'));
+	  const charts = Array.from(document.querySelectorAll('[data-testid=metric-bar][data-ranked]'));
 	  const out = {ranked: ranked.map(tr => tr.dataset.metric), charts: charts.map(f => f.dataset.metric), mismatch: []};
 	  for (const f of charts) {
 	    const tr = document.querySelector('[data-testid=compare-metrics] tr[data-metric="' + f.dataset.metric + '"]');

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"schedlab/compare"
 	"schedlab/errs"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -93,7 +93,7 @@ func (s *Server) joinRuns(ctx context.Context, runs []store.Run) (views.CompareP
 			return views.CompareProps{}, err
 		}
 	}
-	return Join(runs, reports), nil
+	return joinCompared(runs, s.compared(ctx, runs), reports), nil
 }
 
 // decodeWithoutTables decodes a stored report into r, skipping its tables.
@@ -116,81 +116,65 @@ type skipJSON struct{}
 
 func (skipJSON) UnmarshalJSON([]byte) error { return nil }
 
-// label names a run on the compare page: its id and variant, after its
-// name if it has one. A cached compare page is forgotten when a run's
-// labels change (setRunLabels).
-func label(r store.Run) string {
-	l := r.ID + " · " + r.Variant
-	if r.Kind == store.KindReproduce {
-		l = r.ID + " · reproduce"
-	}
-	if r.Name != "" {
-		l = r.Name + " (" + l + ")"
-	}
-	return l
+// compareRun is a stored run as package compare sees it; workload names
+// the workload (its name; "" unknown) and reference says whether its
+// variant is a reference (solvers.Variant.Reference).
+func compareRun(r store.Run, workload string, reference bool) compare.Run {
+	return compare.Run{ID: r.ID, Name: r.Name, Reproduce: r.Kind == store.KindReproduce, Strategy: r.Strategy,
+		WorkloadID: r.WorkloadID, WorkloadName: workload, Variant: r.Variant, Reference: reference, Params: r.Params, Seed: r.Seed}
 }
 
-// Join puts reports side by side: a row per metric (in order of first
-// appearance) with the best runs marked by the metric's Better (results
-// of runs of one family, among the runs whose variant the metric is
-// meaningful for: solvers.Metric.Variants; the others show "n/a"), plots with
-// the same title overlaid one line per run, Gantts with the same title
-// stacked on one time axis.
+// compared converts runs for package compare, with their workloads' names
+// and whether their variants are references.
+func (s *Server) compared(ctx context.Context, runs []store.Run) []compare.Run {
+	names := s.workloadNames(ctx, runs)
+	out := make([]compare.Run, len(runs))
+	for i, r := range runs {
+		out[i] = compareRun(r, names[r.WorkloadID], s.isReference(r.Strategy, r.Variant))
+	}
+	return out
+}
+
+// isReference says whether a variant of a strategy computes a bound or an
+// optimum (solvers.Variant.Reference).
+func (s *Server) isReference(strategy, variant string) bool {
+	st, err := s.lookup(strategy)
+	if err != nil {
+		return false
+	}
+	for _, v := range st.Variants() {
+		if v.Name == variant {
+			return v.Reference
+		}
+	}
+	return false
+}
+
+// Join puts reports side by side (package compare: what differs, the
+// metrics ranked on equal terms, their bar charts), plots with the same
+// title overlaid one line per run, Gantts with the same title stacked on
+// one time axis. Workloads are known by id, no variant is a reference:
+// the server's joinRuns knows more (compared).
 func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
-	p := views.CompareProps{Runs: viewRuns(runs)}
-	for _, r := range runs {
-		p.Labels = append(p.Labels, label(r))
+	cr := make([]compare.Run, len(runs))
+	for i, r := range runs {
+		cr[i] = compareRun(r, "", false)
 	}
-	index := map[string]int{}
-	// declared[k][i] is the variants run i's metric k is meaningful for.
-	var declared [][][]string
-	for i, rep := range reports {
-		for _, m := range rep.Metrics {
-			k, ok := index[m.Name]
-			if !ok {
-				k = len(p.Metrics)
-				index[m.Name] = k
-				n := len(reports)
-				p.Metrics = append(p.Metrics, views.MetricRow{Name: m.Name, Unit: m.Unit, Better: m.Better, Kind: m.Kind,
-					Values: make([]*float64, n), Best: make([]bool, n), NA: make([]bool, n), Apart: make([]bool, n)})
-				declared = append(declared, make([][]string, n))
-			}
-			v := m.Value
-			p.Metrics[k].Values[i] = &v
-			p.Metrics[k].NA[i] = !m.MeaningfulFor(runs[i].Variant)
-			declared[k][i] = m.Variants
-		}
+	return joinCompared(runs, cr, reports)
+}
+
+// joinCompared is Join of runs converted (cr[i] is runs[i]).
+func joinCompared(runs []store.Run, cr []compare.Run, reports []*solvers.Report) views.CompareProps {
+	res := compare.Join(cr, reports)
+	p := views.CompareProps{Runs: viewRuns(runs), Labels: res.Labels, Fields: res.Fields, Reference: res.Reference,
+		Metrics: res.Metrics, Ranked: res.Ranked, Notes: res.Notes}
+	for _, b := range res.Bars {
+		p.Bars = append(p.Bars, metricBars(b))
 	}
-	// Only results of runs of one family are ranked: a makespan in seconds
-	// beside one in slots, or a method's cost (time, messages) beside
-	// another's, is not better or worse.
-	p.Ranked = true
-	workloads := map[string]bool{}
-	for _, r := range runs {
-		p.Ranked = p.Ranked && r.Strategy == runs[0].Strategy
-		workloads[r.WorkloadID] = true
+	for _, b := range res.Costs {
+		p.Costs = append(p.Costs, metricBars(b))
 	}
-	if !p.Ranked {
-		p.Notes = append(p.Notes, "These runs are of different families: their metrics are shown side by side, none is ranked (units and definitions differ).")
-	} else if len(workloads) > 1 {
-		p.Notes = append(p.Notes, "These runs are on different workloads: a better value may come from an easier workload, not a better method.")
-	}
-	short := shortLabels(runs, p.Labels)
-	for k := range p.Metrics {
-		m := &p.Metrics[k]
-		if !p.Ranked || m.Kind != solvers.KindResult || (m.Better != solvers.Higher && m.Better != solvers.Lower) {
-			continue
-		}
-		if markApart(m, runs, declared[k]) >= 2 {
-			m.Ranked = true
-			markBest(m)
-			omit := make([]bool, len(runs))
-			for i := range omit {
-				omit[i] = m.NA[i] || m.Apart[i]
-			}
-			p.Bars = append(p.Bars, charts.MetricBars{Metric: m.Name, Unit: m.Unit, Better: m.Better, Labels: short, Values: m.Values, Best: m.Best, Omit: omit})
-		}
-	}
+	short := res.Labels
 
 	// One time frame for every chart when the runs share one.
 	var differ bool
@@ -241,108 +225,10 @@ func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
 	return p
 }
 
-// shortLabels names runs inside merged charts, where space is short (lane
-// and legend labels): the variant alone when no two runs share one, else
-// the full label.
-func shortLabels(runs []store.Run, labels []string) []string {
-	seen := map[string]bool{}
-	for _, r := range runs {
-		if r.Kind != store.KindRun || r.Variant == "" || seen[r.Variant] {
-			return labels
-		}
-		seen[r.Variant] = true
-	}
-	out := make([]string, len(runs))
-	for i, r := range runs {
-		out[i] = r.Variant
-	}
-	return out
-}
-
-// markApart splits the runs that have a meaningful value of metric m
-// (m.NA false) into groups whose metrics are comparable: runs i and j are
-// when each one's declared variants (declared[i]; empty: all) hold the
-// other's variant, so that both numbers measure one thing. A run joins
-// the first group every member of which it is comparable with. The
-// largest group (the first of equal ones) is ranked; the runs of the
-// others are marked Apart. It returns the size of the ranked group.
-func markApart(m *views.MetricRow, runs []store.Run, declared [][]string) int {
-	holds := func(vs []string, v string) bool { return len(vs) == 0 || slices.Contains(vs, v) }
-	var groups [][]int
-	for i, v := range m.Values {
-		if v == nil || m.NA[i] {
-			continue
-		}
-		joined := false
-		for g := range groups {
-			ok := true
-			for _, j := range groups[g] {
-				ok = ok && holds(declared[i], runs[j].Variant) && holds(declared[j], runs[i].Variant)
-			}
-			if ok {
-				groups[g] = append(groups[g], i)
-				joined = true
-				break
-			}
-		}
-		if !joined {
-			groups = append(groups, []int{i})
-		}
-	}
-	if len(groups) == 0 {
-		return 0
-	}
-	ranked := 0
-	for g := range groups {
-		if len(groups[g]) > len(groups[ranked]) {
-			ranked = g
-		}
-	}
-	for g := range groups {
-		if g != ranked {
-			for _, i := range groups[g] {
-				m.Apart[i] = true
-			}
-		}
-	}
-	return len(groups[ranked])
-}
-
-// markBest marks the runs holding the best value; nothing is marked when the
-// metric has no direction or fewer than two runs have it, or all are equal.
-// The runs the metric is not meaningful for (NA) or not comparable with
-// the others (Apart) take no part.
-func markBest(m *views.MetricRow) {
-	if m.Better != solvers.Higher && m.Better != solvers.Lower {
-		return
-	}
-	ranked := func(i int) bool { return m.Values[i] != nil && !m.NA[i] && !m.Apart[i] }
-	var best *float64
-	n := 0
-	for i, v := range m.Values {
-		if !ranked(i) {
-			continue
-		}
-		n++
-		if best == nil || (m.Better == solvers.Higher && *v > *best) || (m.Better == solvers.Lower && *v < *best) {
-			best = v
-		}
-	}
-	if n < 2 {
-		return
-	}
-	all := true
-	for i, v := range m.Values {
-		if ranked(i) && *v != *best {
-			all = false
-		}
-	}
-	if all {
-		return
-	}
-	for i, v := range m.Values {
-		m.Best[i] = ranked(i) && *v == *best
-	}
+// metricBars is a compared metric's bar chart as the charts draw it.
+func metricBars(b compare.Bars) charts.MetricBars {
+	return charts.MetricBars{Metric: b.Metric, Unit: b.Unit, Better: b.Better, Labels: b.Labels, Values: b.Values,
+		Best: b.Best, Omit: b.Omit, Reference: b.Reference, Ranked: b.Ranked}
 }
 
 // allVariants queues one run per variant of the strategy that fits the

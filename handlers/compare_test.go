@@ -1,136 +1,143 @@
 package handlers
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
+	"schedlab/compare"
 	"schedlab/solvers"
 	"schedlab/store"
+	"schedlab/views"
 )
 
-func TestJoinMarksBestByDirectionAndOverlaysByTitle(t *testing.T) {
-	runs := []store.Run{{ID: "a", Variant: "online"}, {ID: "b", Variant: "average"}, {ID: "c", Variant: "greedy"}}
+// The join and ranking themselves are tested in package compare; here,
+// what the handler adds (plots overlaid, Gantts stacked) and the page.
+
+func TestJoinOverlaysPlotsByTitleAndLabelsThemByWhatDiffers(t *testing.T) {
+	runs := []store.Run{{ID: "a", Variant: "online"}, {ID: "b", Variant: "average"}}
 	reports := []*solvers.Report{
-		{Metrics: []solvers.Metric{{Name: "objective", Value: 5, Better: solvers.Higher}, {Name: "makespan", Value: 10, Better: solvers.Lower}, {Name: "revenue", Value: 3}},
-			Series: []solvers.Plot{{Title: "P", Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 1}}}}}}},
-		{Metrics: []solvers.Metric{{Name: "objective", Value: 7, Better: solvers.Higher}, {Name: "makespan", Value: 8, Better: solvers.Lower}, {Name: "revenue", Value: 9}},
-			Series: []solvers.Plot{{Title: "P", Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 2}}}}}, {Title: "Q"}}},
-		{Metrics: []solvers.Metric{{Name: "makespan", Value: 8, Better: solvers.Lower}}},
+		{Series: []solvers.Plot{{Title: "P", Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 1}}}}}}},
+		{Series: []solvers.Plot{{Title: "P", Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 2}}}}}, {Title: "Q"}}},
 	}
 	p := Join(runs, reports)
-	if len(p.Metrics) != 3 || p.Metrics[0].Name != "objective" || p.Metrics[1].Name != "makespan" {
-		t.Fatalf("metric rows %+v, want objective, makespan, revenue in first-seen order", p.Metrics)
-	}
-	want := map[string][]bool{
-		"objective": {false, true, false},  // higher is better: b
-		"makespan":  {false, true, true},   // lower is better: b and c tie
-		"revenue":   {false, false, false}, // no direction: nothing marked
-	}
-	for _, m := range p.Metrics {
-		for i, w := range want[m.Name] {
-			if m.Best[i] != w {
-				t.Errorf("%s run %d best=%v, want %v", m.Name, i, m.Best[i], w)
-			}
-		}
-	}
-	if p.Metrics[0].Values[2] != nil {
-		t.Error("run c has no objective but a value is shown")
-	}
 	if len(p.Plots) != 2 || p.Plots[0].Title != "P" || len(p.Plots[0].Lines) != 2 {
 		t.Fatalf("plots %+v, want P overlaid with 2 lines, then Q", p.Plots)
 	}
-}
-
-func TestMarkBestLeavesEqualValuesUnmarked(t *testing.T) {
-	one, two := 4.0, 4.0
-	row := Join([]store.Run{{ID: "a"}, {ID: "b"}}, []*solvers.Report{
-		{Metrics: []solvers.Metric{{Name: "x", Value: one, Better: solvers.Lower}}},
-		{Metrics: []solvers.Metric{{Name: "x", Value: two, Better: solvers.Lower}}},
-	}).Metrics[0]
-	if row.Best[0] || row.Best[1] {
-		t.Error("equal values marked as best")
+	if got := p.Plots[0].Lines[0].Name + "|" + p.Plots[0].Lines[1].Name; !strings.Contains(got, "online") || !strings.Contains(got, "average") || strings.Contains(got, "a ·") {
+		t.Errorf("legend %q: want the variants, never an id", got)
 	}
 }
 
-func TestShortLabelsUseTheVariantOnlyWhenUnique(t *testing.T) {
-	full := []string{"a · dpop", "b · exact"}
-	got := shortLabels([]store.Run{{ID: "a", Kind: store.KindRun, Variant: "dpop"}, {ID: "b", Kind: store.KindRun, Variant: "exact"}}, full)
-	if got[0] != "dpop" || got[1] != "exact" {
-		t.Errorf("unique variants: %q", got)
+// renderCompare renders the compare body of runs converted as cr.
+func renderCompare(t *testing.T, runs []store.Run, cr []compare.Run, reports []*solvers.Report) *goquery.Document {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := views.CompareBody(joinCompared(runs, cr, reports)).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
 	}
-	same := []store.Run{{ID: "a", Kind: store.KindRun, Variant: "dpop"}, {ID: "b", Kind: store.KindRun, Variant: "dpop"}}
-	if got := shortLabels(same, full); got[0] != full[0] || got[1] != full[1] {
-		t.Errorf("a shared variant must keep the run ids: %q", got)
+	doc, err := goquery.NewDocumentFromReader(&buf)
+	if err != nil {
+		t.Fatal(err)
 	}
-	repro := []store.Run{{ID: "a", Kind: store.KindReproduce}, {ID: "b", Kind: store.KindRun, Variant: "dpop"}}
-	if got := shortLabels(repro, full); got[0] != full[0] {
-		t.Errorf("a reproduction has no variant to show: %q", got)
+	return doc
+}
+
+// TestComparePageRefusesToRankRunsWithDifferentResources: critical works
+// on 40 processors beside HEFT on 4 (the WfCommons case): no
+// best, a note saying processors differ with both values, the makespan
+// row marked not ranked, the differing resource first in "What differs".
+func TestComparePageRefusesToRankRunsWithDifferentResources(t *testing.T) {
+	runs := []store.Run{{ID: "r1", Kind: store.KindRun, Strategy: "critical", Variant: "critical-works", WorkloadID: "w", Status: store.StatusDone},
+		{ID: "r2", Kind: store.KindRun, Strategy: "critical", Variant: "heft", WorkloadID: "w", Status: store.StatusDone}}
+	cr := []compare.Run{compareRun(runs[0], "montage", false), compareRun(runs[1], "montage", false)}
+	rep := func(makespan, procs float64) *solvers.Report {
+		return &solvers.Report{Metrics: []solvers.Metric{{Name: "makespan", Value: makespan, Better: solvers.Lower},
+			{Name: "processors", Value: procs, Kind: solvers.KindInfo}}}
+	}
+	doc := renderCompare(t, runs, cr, []*solvers.Report{rep(10.4, 40), rep(47.9, 4)})
+	if n := doc.Find("[data-testid=best]").Length(); n != 0 {
+		t.Errorf("%d cells marked best on different resources", n)
+	}
+	note := doc.Find("[data-testid=compare-note]").Text()
+	if !strings.Contains(note, "Not ranked: processors differ (40, 4)") {
+		t.Errorf("notes %q do not say which resource differs", note)
+	}
+	if title := doc.Find("tr[data-metric=makespan] [data-testid=not-ranked]").AttrOr("title", ""); title != "not ranked: processors differ (40, 4)" {
+		t.Errorf("makespan row's not-ranked mark %q", title)
+	}
+	var differ []string
+	doc.Find("[data-testid=compare-differs] tbody tr").Each(func(_ int, s *goquery.Selection) { differ = append(differ, s.AttrOr("data-field", "")) })
+	if strings.Join(differ, ",") != "variant,processors" {
+		t.Errorf("what differs: %q, want variant, processors", differ)
+	}
+	if got := doc.Find("[data-testid=run-label]").Map(func(_ int, s *goquery.Selection) string { return s.Text() }); strings.Join(got, "|") != "critical-works, processors=40|heft, processors=4" {
+		t.Errorf("column labels %q", got)
+	}
+	if doc.Find("[data-testid=compare-equal] dt[data-field=workload]").Length() != 1 {
+		t.Error("the shared workload is not folded among the equal fields")
+	}
+	if doc.Find("[data-testid=metric-bar][data-metric=makespan]:not([data-ranked]) [data-testid=bar-not-ranked]").Length() != 1 {
+		t.Error("the makespan chart does not say it is not ranked")
 	}
 }
 
-// TestJoinRanksOnlyResultsOfOneFamily: a method's cost (wall_ms) and an
-// input's property are never ranked; runs of two families rank nothing
-// and say why; runs on two workloads are flagged.
-func TestJoinRanksOnlyResultsOfOneFamily(t *testing.T) {
-	metrics := func(makespan, wall float64) *solvers.Report {
-		return &solvers.Report{Metrics: []solvers.Metric{
-			{Name: "makespan", Value: makespan, Better: solvers.Lower},
-			{Name: "wall_ms", Value: wall, Better: solvers.Lower, Kind: solvers.KindCost},
-			{Name: "lower_bound", Value: makespan - 1, Better: solvers.Lower, Kind: solvers.KindInfo},
-		}}
+// TestComparePageNeverMarksAReferenceBest: EAPM's offline LP bound has the
+// highest objective; it is a reference column, never best; the best
+// online method is.
+func TestComparePageNeverMarksAReferenceBest(t *testing.T) {
+	var runs []store.Run
+	var cr []compare.Run
+	var reports []*solvers.Report
+	for i, v := range []struct {
+		variant string
+		obj     float64
+	}{{"offline-lp", 9.5}, {"online", 7}, {"average", 5}} {
+		r := store.Run{ID: "r" + v.variant, Kind: store.KindRun, Strategy: "eapm", Variant: v.variant, WorkloadID: "w", Status: store.StatusDone}
+		runs = append(runs, r)
+		cr = append(cr, compareRun(r, "zhang", i == 0))
+		reports = append(reports, &solvers.Report{Metrics: []solvers.Metric{{Name: "objective", Value: v.obj, Better: solvers.Higher},
+			{Name: "upper_bound", Value: 9.9, Unit: "$/s"}}})
 	}
-	same := []store.Run{{ID: "a", Strategy: "dcop", WorkloadID: "w"}, {ID: "b", Strategy: "dcop", WorkloadID: "w"}}
-	p := Join(same, []*solvers.Report{metrics(10, 5), metrics(12, 1)})
-	best := map[string][]bool{}
-	for _, m := range p.Metrics {
-		best[m.Name] = m.Best
+	doc := renderCompare(t, runs, cr, reports)
+	cells := doc.Find("tr[data-metric=objective] td")
+	if cells.Eq(1).AttrOr("data-testid", "") != "reference" || cells.Eq(2).AttrOr("data-testid", "") != "best" || doc.Find("[data-testid=best]").Length() != 1 {
+		t.Errorf("objective cells: %q %q %q; want reference, best (online), plain", cells.Eq(1).AttrOr("data-testid", ""), cells.Eq(2).AttrOr("data-testid", ""), cells.Eq(3).AttrOr("data-testid", ""))
 	}
-	if !p.Ranked || !best["makespan"][0] || best["wall_ms"][1] || best["lower_bound"][0] || len(p.Notes) != 0 {
-		t.Errorf("one family, one workload: ranked %v, best %v, notes %q; want only makespan ranked", p.Ranked, best, p.Notes)
+	if doc.Find("[data-testid=run-head][data-run=roffline-lp] [data-testid=reference-run]").Length() != 1 {
+		t.Error("the offline LP column is not marked reference")
 	}
-	mixed := []store.Run{{ID: "a", Strategy: "eapm", WorkloadID: "w1"}, {ID: "b", Strategy: "dcop", WorkloadID: "w2"}}
-	p = Join(mixed, []*solvers.Report{metrics(7221, 5), metrics(10, 1)})
-	for _, m := range p.Metrics {
-		for i, b := range m.Best {
-			if b {
-				t.Errorf("two families: %s of run %d marked best", m.Name, i)
-			}
+	if doc.Find("tr[data-metric=upper_bound] [data-testid=metric-bound]").Length() != 1 {
+		t.Error("upper_bound is not marked a reference")
+	}
+}
+
+// TestComparePageChartsCostsApart: DCOP's costs (width, UTIL bytes,
+// messages) get bar charts under "Costs (not ranked)", none best.
+func TestComparePageChartsCostsApart(t *testing.T) {
+	runs, reports := dcopRuns(t)
+	p := Join(runs, reports)
+	var costs []string
+	for _, b := range p.Costs {
+		costs = append(costs, b.Metric)
+		if anySet(b.Best) || b.Ranked {
+			t.Errorf("cost %s ranked", b.Metric)
 		}
 	}
-	if p.Ranked || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "different families") {
-		t.Errorf("two families: ranked %v, notes %q", p.Ranked, p.Notes)
+	for _, want := range []string{"messages", "total_bytes", "message_cycles"} {
+		if !strings.Contains(","+strings.Join(costs, ",")+",", ","+want+",") {
+			t.Errorf("no cost chart of %s among %q", want, costs)
+		}
 	}
-	twoWorkloads := []store.Run{{ID: "a", Strategy: "dcop", WorkloadID: "w1"}, {ID: "b", Strategy: "dcop", WorkloadID: "w2"}}
-	p = Join(twoWorkloads, []*solvers.Report{metrics(10, 5), metrics(12, 1)})
-	if !p.Ranked || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "different workloads") {
-		t.Errorf("two workloads: ranked %v, notes %q", p.Ranked, p.Notes)
+	var buf bytes.Buffer
+	if err := views.CompareBody(p).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
 	}
-}
-
-func TestJoinDrawsOneBarChartPerRankedMetric(t *testing.T) {
-	rep := func(makespan, util, wall float64) *solvers.Report {
-		return &solvers.Report{Metrics: []solvers.Metric{
-			{Name: "makespan", Value: makespan, Unit: "s", Better: solvers.Lower},
-			{Name: "utilization", Value: util, Better: solvers.Higher},
-			{Name: "wall_ms", Value: wall, Better: solvers.Lower, Kind: solvers.KindCost},
-			{Name: "tasks", Value: 100, Kind: solvers.KindInfo},
-		}}
-	}
-	same := []store.Run{{ID: "a", Strategy: "critical", Variant: "heft", Kind: store.KindRun, WorkloadID: "w"},
-		{ID: "b", Strategy: "critical", Variant: "list", Kind: store.KindRun, WorkloadID: "w"}}
-	p := Join(same, []*solvers.Report{rep(10, 0.5, 3), rep(12, 0.7, 1)})
-	if len(p.Bars) != 2 || p.Bars[0].Metric != "makespan" || p.Bars[1].Metric != "utilization" {
-		t.Fatalf("bars = %+v, want makespan and utilization (the ranked results), not wall_ms or tasks", p.Bars)
-	}
-	b := p.Bars[0]
-	if b.Unit != "s" || b.Better != solvers.Lower || len(b.Labels) != 2 || b.Labels[0] != "heft" || *b.Values[1] != 12 || !b.Best[0] || b.Best[1] {
-		t.Errorf("makespan bars = %+v: want unit s, lower, labels by variant, heft best", b)
-	}
-	if u := p.Bars[1]; !u.Best[1] || u.Best[0] {
-		t.Errorf("utilization bars best = %v, want list's (higher is better)", u.Best)
-	}
-	mixed := []store.Run{{ID: "a", Strategy: "eapm", WorkloadID: "w1"}, {ID: "b", Strategy: "dcop", WorkloadID: "w2"}}
-	if p := Join(mixed, []*solvers.Report{rep(10, 0.5, 3), rep(12, 0.7, 1)}); len(p.Bars) != 0 {
-		t.Errorf("two families: %d bar charts, want none (nothing is ranked)", len(p.Bars))
+	doc, _ := goquery.NewDocumentFromReader(&buf)
+	if doc.Find("[data-testid=cost-bars-title]").Text() != "Costs (not ranked)" || doc.Find("[data-testid=cost-bars] [data-testid=metric-bar]").Length() != len(p.Costs) {
+		t.Error("the costs are not drawn under Costs (not ranked)")
 	}
 }

@@ -534,16 +534,26 @@ func TestComparePageMarksBestAndOverlaysPlots(t *testing.T) {
 	if panels.Find(`[data-testid=highlight-moved]`).Length() != 1 || panels.Find(`[data-testid=moved-count]`).Length() != 1 {
 		t.Error("the Gantt panels lack the moved-bars toggle or the second panel's count of moved bars")
 	}
-	// One bar chart per ranked metric (results with a direction).
-	ranked := 0
+	// One bar chart per result, ranked where it has a direction; costs
+	// apart, never ranked.
+	ranked, results := 0, 0
 	doc.Find(`[data-testid=compare-metrics] tbody tr[data-metric]`).Each(func(_ int, tr *goquery.Selection) {
 		first := tr.Find("td").First().Text()
-		if tr.Find(`[data-testid=metric-kind]`).Length() == 0 && strings.ContainsAny(first, "↑↓") {
-			ranked++
+		if tr.Find(`[data-testid=metric-kind], [data-testid=metric-bound]`).Length() == 0 {
+			results++
+			if strings.ContainsAny(first, "↑↓") {
+				ranked++
+			}
 		}
 	})
-	if bars := doc.Find(`[data-testid=metric-bar] [data-kind=bars]`).Length(); ranked == 0 || bars != ranked {
-		t.Errorf("%d metric bar charts, want one per ranked metric (%d)", bars, ranked)
+	if bars := doc.Find(`[data-testid=metric-bars] [data-testid=metric-bar] [data-kind=bars]`).Length(); ranked == 0 || bars != results {
+		t.Errorf("%d result bar charts, want one per result (%d)", bars, results)
+	}
+	if n := doc.Find(`[data-testid=metric-bars] [data-testid=metric-bar][data-ranked]`).Length(); n != ranked {
+		t.Errorf("%d ranked bar charts, want %d", n, ranked)
+	}
+	if doc.Find(`[data-testid=cost-bars] [data-testid=metric-bar][data-ranked]`).Length() != 0 {
+		t.Error("a cost chart is ranked")
 	}
 	if doc.Find(`[data-testid=metric-bar][data-metric=objective]`).Length() != 1 {
 		t.Error("no bar chart for the objective")

@@ -121,7 +121,12 @@ func (s *Server) runsPage(c echo.Context) error {
 		return err
 	}
 	f, asked, err := runFilter(c)
+	var colsErr error
+	asked.Cols, p.Cols, colsErr = runColumns(c.QueryParams()["cols"])
 	p.Filter = asked
+	if colsErr != nil {
+		err = errs.Join(append(errs.All(err), colsErr))
+	}
 	if err != nil {
 		// The form again, filled in as asked, with every problem above it.
 		p.Errs = formErrors(err)
@@ -143,6 +148,9 @@ func (s *Server) runsPage(c echo.Context) error {
 		if p.Values, err = s.store.MetricValues(ctx, f.Metric, ids); err != nil {
 			return err
 		}
+	}
+	if err := s.fillColumns(ctx, p.Cols, runs); err != nil {
+		return err
 	}
 	p.Runs, p.Names, p.Next = s.listRuns(runs), s.workloadNames(ctx, runs), nextURL(c, next)
 	return render(c, http.StatusOK, views.Runs(p))

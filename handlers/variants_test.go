@@ -150,7 +150,7 @@ func TestJoinRanksAResultOnlyWhereItIsMeaningful(t *testing.T) {
 	for _, b := range p.Bars {
 		bars = append(bars, b.Metric)
 		if b.Metric == "n_alternatives" {
-			if got := b.Shown(); len(got) != 2 || got[0] != "a · css" || got[1] != "c · fair" {
+			if got := b.Shown(); len(got) != 2 || got[0] != "css" || got[1] != "fair" {
 				t.Errorf("n_alternatives bars show %q, want css and fair", got)
 			}
 			if got := b.Omitted(); len(got) != 1 || !strings.Contains(got[0], "backfill") {

@@ -63,6 +63,11 @@ type Info struct {
 type Variant struct {
 	Name string `json:"name"`
 	Doc  string `json:"doc"`
+	// Reference marks a variant that computes a bound or an optimum, not
+	// a method to choose (DCOP's exact optimum, EAPM's offline LP bound):
+	// a compare draws its values as a reference, never ranks it or marks
+	// it best.
+	Reference bool `json:"reference,omitempty"`
 }
 
 // Preset is a workload generator with its parameters.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"schedlab/compare"
 	"schedlab/solvers"
 	"schedlab/views/charts"
 )
@@ -102,6 +103,9 @@ type RunsProps struct {
 	// Selected is the run others are being chosen to compare with
 	// (?select=ID, from its page's "Compare with…"): ticked and marked.
 	Selected string
+	// Cols are the parameter and metric columns chosen by ?cols=
+	// (param:policy,metric:makespan), shown after the run's own.
+	Cols []RunColumn
 }
 
 // RunsFilter is the filter of /runs as its query parameters spell it.
@@ -109,21 +113,31 @@ type RunsFilter struct {
 	Strategy, Variant, Workload, Tag string
 	Params                           []string // "name:value"
 	Metric, Min, Max, Sort           string
+	Cols                             string // ?cols= as asked
 }
 
 // CompareProps feeds /compare: Runs in the order asked.
 type CompareProps struct {
-	Runs    []Run
-	Labels  []string
-	Metrics []MetricRow
+	Runs []Run
+	// Labels name the runs by what differs between them
+	// (compare.Labels): columns, legends, bars and Gantt panels.
+	Labels []string
+	// Fields are the runs' family, workload, variant, parameters, seed
+	// and resources, those that differ first.
+	Fields []compare.Field
+	// Reference marks the runs whose variant is a bound or an optimum:
+	// a column marked reference, never best.
+	Reference []bool
+	Metrics   []MetricRow
 	// Ranked: the best value of each result metric is marked (runs of one
-	// family); Notes say why not, or what else to keep in mind.
+	// family on equal terms); Notes say why not, or what else to keep in
+	// mind.
 	Ranked bool
 	Notes  []string
-	// Bars is one bar chart per ranked metric (a result, runs of one
-	// family), drawn beside the table.
-	Bars  []charts.MetricBars
-	Plots []solvers.Plot
+	// Bars is one bar chart per result metric, Costs one per cost metric
+	// (not ranked), drawn beside the table (runs of one family).
+	Bars, Costs []charts.MetricBars
+	Plots       []solvers.Plot
 	// Time is the one time frame the plots and Gantts are drawn in, when
 	// the runs share one (charts.JoinFrames); the page states it.
 	Time *solvers.TimeFrame
@@ -133,26 +147,8 @@ type CompareProps struct {
 	Tables []solvers.Table
 }
 
-// MetricRow is one metric across the compared runs; Values[i] is nil where
-// run i lacks it; Best marks the best runs by the metric's Better.
-type MetricRow struct {
-	Name   string
-	Unit   string
-	Better string
-	Kind   string // solvers.KindResult, KindCost or KindInfo
-	Values []*float64
-	Best   []bool
-	// NA marks the runs whose variant the metric is not meaningful for
-	// (solvers.Metric.Variants): shown "n/a", never best, not in the bars.
-	NA []bool
-	// Apart marks the runs whose metric of this name is defined for other
-	// variants than the ranked runs' (gossip's rumor beside gossip): shown,
-	// not ranked against the others.
-	Apart []bool
-	// Ranked says the best value among the runs was looked for: a result
-	// with a direction, runs of one family, at least two comparable values.
-	Ranked bool
-}
+// MetricRow is one metric across the compared runs (compare.Row).
+type MetricRow = compare.Row
 
 // ReproCard is one seed experiment on /reproduce.
 type ReproCard struct {

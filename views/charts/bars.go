@@ -16,6 +16,10 @@ const MetricBarsHeight = 240
 const (
 	BarBestColour  = "#2e7d32"
 	BarOtherColour = "#9fb3d1"
+	// BarReferenceColour fills a reference run's bar (a bound or an
+	// optimum), drawn with a dark outline: a yardstick, not a method.
+	BarReferenceColour = "#e0e0e0"
+	barReferenceBorder = "#616161"
 )
 
 // MetricBars is one compared metric as a bar chart: one bar per run
@@ -24,15 +28,20 @@ const (
 // BarOtherColour. Unit names the value axis; Better is for a caption.
 // The runs marked Omit (the metric is not meaningful for their variant,
 // or measures another thing for it) are left out of the chart, their
-// label too.
+// label too. The runs marked Reference (a bound or an optimum) are drawn
+// in BarReferenceColour with a dark outline and "reference" above the
+// value, never best. Ranked says the best was looked for (a caption says
+// "not ranked" otherwise).
 type MetricBars struct {
-	Metric string
-	Unit   string
-	Better string // solvers.Higher or solvers.Lower, for the caption
-	Labels []string
-	Values []*float64
-	Best   []bool
-	Omit   []bool
+	Metric    string
+	Unit      string
+	Better    string // solvers.Higher or solvers.Lower, for the caption
+	Labels    []string
+	Values    []*float64
+	Best      []bool
+	Omit      []bool
+	Reference []bool
+	Ranked    bool
 }
 
 // Shown is the labels of the runs the chart draws (those not omitted).
@@ -58,20 +67,21 @@ func (m MetricBars) Omitted() []string {
 }
 
 // barLabel writes the value above each bar, and "best" above the best.
-var barLabel = jsFunc(`function (p) { var d = p.data || {}; var v = echarts.format.addCommas(Math.round(d.value * 1000) / 1000); return d.best ? "best\n" + v : v; }`)
+var barLabel = jsFunc(`function (p) { var d = p.data || {}; var v = echarts.format.addCommas(Math.round(d.value * 1000) / 1000); return d.best ? "best\n" + v : (d.reference ? "reference\n" + v : v); }`)
 
 // barTooltip names the run and its value with the unit; user strings go
 // through echarts.format.encodeHTML.
 var barTooltip = jsFunc(`function (p) {
   var f = echarts.format.encodeHTML;
   var d = p.data || {};
-  return f(p.name) + "<br>" + f(M.metric) + ": " + echarts.format.addCommas(d.value) + (M.unit ? " " + f(M.unit) : "") + (d.best ? " (best)" : "");
+  return f(p.name) + "<br>" + f(M.metric) + ": " + echarts.format.addCommas(d.value) + (M.unit ? " " + f(M.unit) : "") + (d.best ? " (best)" : "") + (d.reference ? " (reference: a bound or optimum, not ranked)" : "");
 }`)
 
 // metricBar is go-echarts' BarData plus the best flag the label reads.
 type metricBar struct {
 	opts.BarData
-	Best bool `json:"best,omitempty"`
+	Best      bool `json:"best,omitempty"`
+	Reference bool `json:"reference,omitempty"`
 }
 
 // Bars draws m; see BarsOption.
@@ -99,6 +109,10 @@ func BarsOption(m MetricBars) ([]byte, error) {
 			colour = BarBestColour
 		}
 		d := metricBar{BarData: opts.BarData{Name: m.Labels[i], ItemStyle: &opts.ItemStyle{Color: colour}}, Best: best}
+		if i < len(m.Reference) && m.Reference[i] {
+			d.Reference, d.Best = true, false
+			d.ItemStyle = &opts.ItemStyle{Color: BarReferenceColour, BorderColor: barReferenceBorder, BorderWidth: 1.5}
+		}
 		if v != nil && !math.IsNaN(*v) && !math.IsInf(*v, 0) {
 			d.Value = *v
 		} else {

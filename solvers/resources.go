@@ -1,0 +1,19 @@
+package solvers
+
+// ResourceMetrics names the info metrics (Kind KindInfo) by which a Report
+// states what the run had to work with, in the same words in every family:
+//
+//   - processors: processors of the machine or platform (a count)
+//   - processors_used: processors the schedule may use, when fewer than the
+//     machine has (a count)
+//   - nodes: nodes of a distributed system (a count)
+//   - machines: machines or machine types (a count)
+//   - deadline: the time frame a schedule must fit in, in the report's time
+//     unit
+//   - memory_budget_mb: the memory a method may use, in MB
+//
+// A family reports those that apply to its model. They are part of the
+// result: package compare ranks a result only among runs that report equal
+// values of them (and ran on the same workload), and names the resource
+// that differs otherwise.
+var ResourceMetrics = []string{"processors", "processors_used", "nodes", "machines", "deadline", "memory_budget_mb"}
