@@ -85,6 +85,9 @@ type Metric struct {
 	Max *float64 `json:"max,omitempty"`
 }
 
+// Bound is a metric bound for Min and Max: Min: Bound(0), Max: Bound(1).
+func Bound(v float64) *float64 { return &v }
+
 // Bounded reports whether the metric declares a bound by its definition.
 func (m Metric) Bounded() bool { return m.Min != nil || m.Max != nil }
 

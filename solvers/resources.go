@@ -4,8 +4,8 @@ package solvers
 // states what the run had to work with, in the same words in every family:
 //
 //   - processors: processors of the machine or platform (a count)
-//   - processors_used: processors the schedule may use, when fewer than the
-//     machine has (a count)
+//   - processors_used: processors the run had when they differ from the
+//     platform's (a scale-out that adds copies; a count)
 //   - nodes: nodes of a distributed system (a count)
 //   - machines: machines or machine types (a count)
 //   - deadline: the time frame a schedule must fit in, in the report's time

@@ -56,13 +56,16 @@ func reportDigest(t *testing.T, b []byte) string {
 // digests from the unchanged CLI of that branch; then utilization's
 // "variants": ["batch"] of issue 22, the reports otherwise the same:
 // without that field they give the earlier digests ffb890f5…, dad38841…,
-// 340eccd4…; --full since the per-job table is paged out by default); any
-// change to a schedule or to the report's content changes them.
+// 340eccd4…; --full since the per-job table is paged out by default;
+// then issue 30's info metric processors and utilization's bounds [0, 1]:
+// without them the reports give the earlier 39cf5f4d…, cb62d6ea…,
+// 25427b07…, checked); any change to a schedule or to the report's
+// content changes them.
 func TestRunBatchOnKTHIsPinned(t *testing.T) {
 	want := map[string]string{
-		"fcfs":         "39cf5f4d15c72775051d27813249ff4a06ed2c960123d46bc5cb97e4cc1f8695",
-		"easy":         "cb62d6ea2b4449a8a50eac3dd4bf050c7f01f77da097e0ccd292fe3ac39537e8",
-		"conservative": "25427b07d2eaa47af22dead1839b9a8df85c40ed1d8bb31f2e040be9e82e1780",
+		"fcfs":         "eec238a9fbd0a14cc2213015f64d673b2b7db073b9d4ac6509ce131eaee1d5ba",
+		"easy":         "7bf62afdc70e9dfe28f3d878764507242fb0a6283ad03c5d7185333824471fa3",
+		"conservative": "24a7c5c699bf59f7759a9825d3aa7ed7e48d0600d81440299b06fea1b66aab41",
 	}
 	for _, policy := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(t.TempDir(), policy+".json")

@@ -42,10 +42,11 @@ func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *solvers.R
 		{Name: "wait_mean", Value: s.WaitMean, Unit: "s", Better: solvers.Lower},
 		{Name: "wait_p95", Value: s.WaitP95, Unit: "s", Better: solvers.Lower},
 		{Name: "bsld_mean", Value: s.BSLDMean, Better: solvers.Lower},
-		{Name: "utilization", Value: s.Utilization, Better: solvers.Higher},
+		{Name: "utilization", Value: s.Utilization, Better: solvers.Higher, Min: solvers.Bound(0), Max: solvers.Bound(1)},
 		{Name: "makespan", Value: s.Makespan, Unit: "s", Better: solvers.Lower},
 		{Name: "jobs", Value: float64(s.Jobs), Unit: "jobs"},
 		{Name: "jobs_skipped", Value: float64(skipped), Unit: "jobs"},
+		{Name: "processors", Value: float64(r.P), Kind: solvers.KindInfo},
 	}
 	rep.Time = timeFrame(jobs, r)
 	g, note := gantt(jobs, r, o, rep.Time)

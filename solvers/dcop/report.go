@@ -24,7 +24,7 @@ func preview(in *Instance) *solvers.Report {
 		{Name: "horizon", Value: float64(in.Horizon), Unit: "slots"},
 		{Name: "constraints", Value: float64(g.Edges())},
 		{Name: "components", Value: float64(g.Components())},
-		{Name: "lower_bound", Value: float64(LowerBound(in)), Unit: "slots"},
+		{Name: "lower_bound", Value: float64(LowerBound(in)), Unit: "slots", Kind: solvers.KindInfo},
 	}
 	if (len(in.Jobs)+1)*len(in.Resources) <= maxPreviewCells {
 		t := solvers.Table{Title: "Resources × jobs", Columns: []string{"resource"}}
@@ -245,7 +245,7 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 		{Name: "makespan", Value: float64(ms), Unit: "slots", Better: solvers.Lower},
 		{Name: "optimal_makespan", Value: opt, Unit: "slots", Kind: solvers.KindInfo},
 		{Name: "optimal_proven", Value: proven, Kind: solvers.KindInfo},
-		{Name: "accuracy", Value: acc, Better: solvers.Higher},
+		{Name: "accuracy", Value: acc, Better: solvers.Higher, Min: solvers.Bound(0), Max: solvers.Bound(1)},
 		{Name: "width_before", Value: float64(o.full.Width()), Unit: "variables", Kind: solvers.KindInfo},
 		{Name: "width_after", Value: float64(o.widthAfter), Unit: "variables", Better: solvers.Lower, Kind: solvers.KindCost, Variants: distributed},
 		{Name: "max_util_entries_before", Value: before, Unit: "entries", Kind: solvers.KindInfo},

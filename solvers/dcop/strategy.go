@@ -55,7 +55,7 @@ func variants() []solvers.Variant {
 		{Name: VariantWD, Doc: "The seed's Algorithm 1: delete back edges between the node with the largest separator and an ancestor other than its parent, restricting both jobs' domains (wd_rule) so the deleted pair can never overlap, until the width is ≤ width_limit; then DPOP on the reduced tree. Not optimal: the restriction can cut off the optimum."},
 		{Name: VariantSplit, Doc: "The seed's problem split (Section 3.2): DPOP on the first ⌈k/2⌉ jobs, then each later job loses the starts that would overlap an earlier job it shares a resource with, and DPOP runs on the rest. Cycles, messages and bytes are summed over both halves."},
 		{Name: VariantSplitWD, Doc: "Ours, not the seed's: the problem split with back-edge deletion (wd_rule, width_limit) inside each half whose pseudo-tree is wider than width_limit, so halves too wide for plain DPOP are solved. back_edges_deleted counts the deletions in both halves."},
-		{Name: VariantExact, Doc: "Centralized depth-first branch and bound on the makespan (greedy list schedule as first incumbent), stopped at time_limit_s; proven optimal when it meets the lower bound (the busiest resource's total work or the longest job) or exhausts the search. Makespan objective only."},
+		{Name: VariantExact, Reference: true, Doc: "Centralized depth-first branch and bound on the makespan (greedy list schedule as first incumbent), stopped at time_limit_s; proven optimal when it meets the lower bound (the busiest resource's total work or the longest job) or exhausts the search. Makespan objective only."},
 	}
 }
 

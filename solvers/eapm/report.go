@@ -143,11 +143,12 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 		{Name: "makespan", Value: s.Makespan, Unit: "s", Better: solvers.Lower},
 		{Name: "energy", Value: s.Energy, Unit: "J", Better: solvers.Lower},
 		{Name: "revenue", Value: s.Revenue, Unit: "$"},
+		{Name: "machines", Value: float64(totalMachines(in)), Kind: solvers.KindInfo},
 	}
 	// A bound not computed is not reported, nor a ratio to a bound of 0:
 	// a 0 in their place would be ranked, averaged and plotted as a value.
 	if b != nil {
-		r.Metrics = append(r.Metrics, solvers.Metric{Name: "upper_bound", Value: b.Value, Unit: "$/s"})
+		r.Metrics = append(r.Metrics, solvers.Metric{Name: "upper_bound", Value: b.Value, Unit: "$/s", Kind: solvers.KindInfo})
 		if b.Value > 0 {
 			r.Metrics = append(r.Metrics, solvers.Metric{Name: "bound_ratio", Value: finite(s.Objective / b.Value), Better: solvers.Higher})
 		}

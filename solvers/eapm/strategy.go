@@ -52,7 +52,7 @@ func variants() []solvers.Variant {
 		{Name: VariantGreedyMinEnergy, Doc: "The paper's Greedy: each user's whole bag on the machine type with the least energy per task. Its numbers are the authors' raw and printed Greedy column."},
 		{Name: VariantGreedyMaxObjective, Doc: "Each user's whole bag on the machine type that maximizes the objective right after placing it (the Greedy_based_method of the authors' final code, not what their results used)."},
 		{Name: VariantAverage, Doc: "The paper's Average: ⌈a_i/m⌉ tasks to each machine type in index order, the last ones get the remainder."},
-		{Name: VariantOfflineLP, Doc: "Offline reference: the Charnes–Cooper LP bound over the whole stream (a revised simplex, simplex.go), rounded per task type by largest remainder to a feasible schedule."},
+		{Name: VariantOfflineLP, Reference: true, Doc: "Offline reference: the Charnes–Cooper LP bound over the whole stream (a revised simplex, simplex.go), rounded per task type by largest remainder to a feasible schedule."},
 	}
 }
 

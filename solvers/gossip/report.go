@@ -107,7 +107,8 @@ func rumorReport(in *Instance, rc RumorConfig, res *RumorResult, wall time.Durat
 	rounds := max(res.Rounds, 1)
 	r.Metrics = []solvers.Metric{
 		{Name: "rounds_to_converge", Value: float64(res.RoundsToConverge), Unit: "rounds", Better: solvers.Lower, Variants: rumorOnly},
-		{Name: "final_informed", Value: res.Final, Better: solvers.Higher, Variants: rumorOnly},
+		{Name: "final_informed", Value: res.Final, Better: solvers.Higher, Variants: rumorOnly, Min: solvers.Bound(0), Max: solvers.Bound(1)},
+		{Name: "nodes", Value: float64(n), Kind: solvers.KindInfo},
 		{Name: "messages_per_node_per_period", Value: res.Messages / float64(n) / float64(rounds), Unit: "msgs", Better: solvers.Lower, Variants: rumorOnly},
 		{Name: "bytes_per_node_per_period", Value: res.Bytes / float64(n) / float64(rounds), Unit: "B", Better: solvers.Lower, Variants: rumorOnly},
 		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
@@ -145,9 +146,10 @@ func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *so
 		{Name: "messages_per_node_per_period", Value: res.MsgsPerNode, Unit: "msgs", Better: solvers.Lower, Variants: simulated},
 		{Name: "bytes_per_node_per_period", Value: res.BytesPerNode, Unit: "B", Better: solvers.Lower, Variants: simulated},
 		{Name: "rounds_to_converge", Value: res.Rounds, Unit: "periods", Better: solvers.Lower, Variants: gossipOnly},
-		{Name: "final_informed", Value: res.FinalInformed, Better: solvers.Higher, Variants: gossipOnly},
+		{Name: "final_informed", Value: res.FinalInformed, Better: solvers.Higher, Variants: gossipOnly, Min: solvers.Bound(0), Max: solvers.Bound(1)},
 		{Name: "staleness_mean_s", Value: res.StalenessMean, Unit: "s", Better: solvers.Lower},
 		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
+		{Name: "nodes", Value: float64(in.Grid.Nodes), Kind: solvers.KindInfo},
 	}
 	ideal := in.Load
 	if in.Load == 0 {

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"slices"
 	"testing"
 	"unicode"
 
@@ -46,5 +47,23 @@ func TestHelpTextsNeedNoCJKFont(t *testing.T) {
 			check(info.Name+" preset "+p.Name, p.Doc)
 			params(info.Name+" preset "+p.Name, p.Params)
 		}
+	}
+}
+
+// The variants that compute a bound or an optimum rather than schedule as
+// a method are marked references, so a compare never ranks them beside
+// the methods (issue 30): DCOP's exact search and EAPM's offline LP.
+func TestReferenceVariantsAreTheBoundsAndOptima(t *testing.T) {
+	var got []string
+	for _, s := range All() {
+		for _, v := range s.Variants() {
+			if v.Reference {
+				got = append(got, s.Info().Name+"/"+v.Name)
+			}
+		}
+	}
+	want := []string{"dcop/exact", "eapm/offline-lp"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("reference variants %v, want %v", got, want)
 	}
 }
