@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"schedlab/store"
 )
@@ -87,6 +90,19 @@ func TestExperimentPageShowsFailuresAndTheTestsByHand(t *testing.T) {
 	}
 	doc := parseHTML(t, page)
 	text := func(sel string) string { return strings.Join(strings.Fields(doc.Find(sel).Text()), " ") }
+
+	// What differs between the runs comes first: the variants, γ and the
+	// replicates' seeds; the workload is the same in every run.
+	var differs []string
+	doc.Find(`[data-testid=experiment-differs] tr.differs`).Each(func(_ int, s *goquery.Selection) {
+		differs = append(differs, s.AttrOr("data-field", ""))
+	})
+	if want := []string{"variant", "gamma", "seed (replicate)"}; !slices.Equal(differs, want) {
+		t.Errorf("what differs: %v, want %v", differs, want)
+	}
+	if got := text(`[data-testid=experiment-equal] dt`); got != "workload" {
+		t.Errorf("the same in every run: %q, want the workload", got)
+	}
 
 	// The plot: x is γ (the only swept parameter), A's point at γ = 2 marked.
 	if doc.Find(`[data-kind=plot][data-title="makespan vs gamma"]`).Length() != 1 {

@@ -331,6 +331,13 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	if err != nil {
 		return p, errs.Wrap("experiment page", errs.Internal, err)
 	}
+	var variants []string
+	if st, err := s.lookup(e.Strategy); err == nil {
+		for _, v := range st.Variants() {
+			variants = append(variants, v.Name)
+		}
+	}
+	p.Fields = def.Fields(variants)
 	runs, err := s.store.ExperimentResults(ctx, e.ID)
 	if err != nil {
 		return p, err

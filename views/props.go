@@ -223,8 +223,11 @@ type ExperimentProps struct {
 	// (package experiments builds it; the page only draws it).
 	Analysis experiments.Analysis
 	RunList  ExperimentRunList
-	Labels   LabelsProps   // name, tags and notes, and their edit form
-	Workers  []WorkerCount // which workers ran its runs
+	// Fields is what the runs are made of, swept (what differs between
+	// them) first, then what every run shares.
+	Fields  []experiments.Field
+	Labels  LabelsProps   // name, tags and notes, and their edit form
+	Workers []WorkerCount // which workers ran its runs
 }
 
 // ExperimentRunList is one page of an experiment's runs, failed first,
