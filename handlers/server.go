@@ -36,6 +36,7 @@ type Server struct {
 	auth       bool
 	reports    reportCache
 	pages      *pageCache // rendered report parts and compare bodies of done runs
+	logins     *loginLimiter
 }
 
 // Options configure a Server. Zero fields take the defaults.
@@ -58,7 +59,7 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 		opt.MaxUpload = DefaultMaxUpload
 	}
 	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
-		pages: newPageCache(defaultPageCacheBytes)}
+		pages: newPageCache(defaultPageCacheBytes), logins: newLoginLimiter()}
 }
 
 func (s *Server) lookup(name string) (solvers.Strategy, error) {
