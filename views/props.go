@@ -251,7 +251,8 @@ type Worker struct {
 	Name, Host        string
 	PID               int
 	Concurrency       int
-	Running           []string // IDs of its runs executing now
+	Running           []string // IDs of its runs executing now (the viewer's own only, unless OthersRunning is 0)
+	OthersRunning     int      // its runs of other users, whose IDs the viewer may not see
 	Done              int
 	Started, LastSeen time.Time
 	Lost              bool
