@@ -394,16 +394,16 @@ func (c *reportCache) forget(id string) {
 	c.drop(id)
 }
 
-// decodeReport decodes a stored report; nil when there is none.
+// decodeReport decodes a stored report; nil when there is none. A part
+// that cannot be read (a report stored before imports were checked) is
+// left out and named in the report's Unreadable, which pages show in its
+// place: a page never fails whole for one bad part. The error is for
+// callers' convenience and always nil.
 func decodeReport(raw json.RawMessage) (*solvers.Report, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var r solvers.Report
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, errs.Wrap("decode report", errs.Internal, err)
-	}
-	return &r, nil
+	return solvers.DecodeReportParts(raw), nil
 }
 
 // workloadNames maps the workload ids of runs to their names, for run
