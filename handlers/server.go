@@ -272,6 +272,17 @@ func messageOf(err error) string {
 	if errors.As(err, &he) {
 		return fmt.Sprint(he.Message)
 	}
+	// Stored JSON of the wrong shape (an older build wrote it): the field
+	// and what it must be, never Go's names of types. Errors of a user's
+	// input say so in their own words already.
+	var typ *json.UnmarshalTypeError
+	if statusOf(err) == http.StatusInternalServerError && errors.As(err, &typ) {
+		field := typ.Field
+		if field == "" {
+			field = "the value"
+		}
+		return fmt.Sprintf("stored data does not read: %s must be %s, got JSON %s", field, errs.JSONType(typ.Type), typ.Value)
+	}
 	if statusOf(err) == http.StatusInternalServerError && errs.KindOf(err) == errs.Other {
 		return "internal error: " + err.Error()
 	}
