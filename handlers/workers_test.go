@@ -58,7 +58,10 @@ func TestWorkersPage(t *testing.T) {
 
 // fakeBackend is a runner.Backend whose only worker executes the runs
 // it is given.
-type fakeBackend struct{ running []string }
+type fakeBackend struct {
+	running []string
+	list    []runner.WorkerStatus // when set, the workers it lists
+}
 
 func (f *fakeBackend) Start(context.Context) error          { return nil }
 func (f *fakeBackend) Wake()                                {}
@@ -68,6 +71,9 @@ func (f *fakeBackend) Progress(string) (done, total int, note string, ok bool) {
 }
 func (f *fakeBackend) Shutdown(context.Context) error { return nil }
 func (f *fakeBackend) Workers() []runner.WorkerStatus {
+	if f.list != nil {
+		return f.list
+	}
 	return []runner.WorkerStatus{{Name: "node7:4242", Host: "node7", PID: 4242, Concurrency: 4, Running: f.running,
 		Started: time.Now(), LastSeen: time.Now()}}
 }
@@ -148,5 +154,61 @@ func TestWorkersNeedALoginAndShowOthersRunsOnlyToAdmins(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil || len(got.Workers) != 1 ||
 		len(got.Workers[0].Running) != 1 || got.Workers[0].Running[0] != ids["bob"] || got.Workers[0].Others != 2 {
 		t.Errorf("bob's /api/workers: %s", body)
+	}
+}
+
+// TestLostWorkerShowsWhereItsRunsWent: a lost worker's runs are shown
+// with where they went: on another worker, queued again, or ended.
+func TestLostWorkerShowsWhereItsRunsWent(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx := context.Background()
+	var ids []string
+	for range 3 {
+		run, err := st.CreateRun(ctx, &store.Run{Kind: store.KindReproduce, Strategy: "eapm"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, run.ID)
+	}
+	moved, requeued, ended := ids[0], ids[1], ids[2]
+	if _, err := st.ClaimUpTo(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Unclaim(ctx, []string{requeued}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Finish(ctx, ended, store.StatusDone, json.RawMessage(`{"metrics":[]}`), "", ""); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	fb := &fakeBackend{list: []runner.WorkerStatus{
+		{Name: "node8:1", Concurrency: 2, Running: []string{moved}, LastSeen: now},
+		{Name: "node7:4242", Concurrency: 4, Running: ids, LastSeen: now.Add(-time.Minute), Lost: true},
+	}}
+	e := echo.New()
+	New(st, runner.New(st, registry.Lookup, runner.Options{Backend: fb}), registry.All(), Options{}).Routes(e)
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/workers", nil))
+	var got struct {
+		Workers []struct {
+			Name  string            `json:"name"`
+			Moved map[string]string `json:"moved"`
+		} `json:"workers"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || len(got.Workers) != 2 {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	want := map[string]string{moved: "now on node8:1", requeued: "queued again", ended: "done"}
+	if m := got.Workers[1].Moved; len(m) != 3 || m[moved] != want[moved] || m[requeued] != want[requeued] || m[ended] != want[ended] || got.Workers[0].Moved != nil {
+		t.Errorf("moved %v, want %v on the lost worker only", got.Workers[1].Moved, want)
+	}
+	rec = httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/workers", nil))
+	if !strings.Contains(rec.Body.String(), `data-testid="run-moved">(→ now on node8:1)`) {
+		t.Errorf("/workers does not show where the lost worker's run went:\n%s", rec.Body)
 	}
 }
