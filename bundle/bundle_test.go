@@ -188,7 +188,7 @@ func TestReaderRefusesBadBundles(t *testing.T) {
 		{"cell not an object", edit(4, `"cell":{"gamma":"1.1"}`, `"cell":["1.1"]`), "bundle record 5 run.cell", "JSON object"},
 		{"report not an object", edit(4, `"report":{"metrics"`, `"report":[{"metrics"`), "bundle record 5", "malformed JSON"},
 		{"report a string", edit(4, `"report":{"metrics":[{"name":"objective","value":4.5}],"tables":[{"title":"a <b> & c"}]}`, `"report":"x"`), "bundle record 5 run.report", "JSON object"},
-		{"seed of the wrong type", edit(4, `"seed":1`, `"seed":"1"`), "bundle record 5 run.seed", "wrong type"},
+		{"seed of the wrong type", edit(4, `"seed":1`, `"seed":"1"`), "bundle record 5 run.seed", "must be a whole number, got JSON string"},
 		{"no experiment", func(ls []string) []string { return ls[:1] }, "bundle record 2", "before its experiment"},
 	}
 	for _, c := range cases {

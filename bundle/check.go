@@ -11,6 +11,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/experiments"
+	"schedlab/solvers"
 )
 
 // Statuses and kinds a bundle holds: the store's final run statuses, the
@@ -200,6 +201,11 @@ func (c *checker) workload(w *Workload) error {
 	if len(w.Preview) > 0 && !isObject(w.Preview) {
 		return c.invalid("workload.preview", "must be a JSON object or absent")
 	}
+	if len(w.Preview) > 0 {
+		if _, err := solvers.DecodeReport(w.Preview); err != nil {
+			return c.invalid("workload.preview", "workload %s: its preview is not a report schedlab can draw: %v", w.ID, err)
+		}
+	}
 	c.workloads[w.ID] = true
 	return nil
 }
@@ -246,6 +252,13 @@ func (c *checker) run(r *Run) error {
 	r.Report = nullIsEmpty(r.Report)
 	if len(r.Report) > 0 && !isObject(r.Report) {
 		return c.invalid("run.report", "must be a JSON object (a report) or absent")
+	}
+	// A report is checked as the runner checks a run's before storing it
+	// (solvers.Report.Validate, with its limits on metrics and charts).
+	if len(r.Report) > 0 {
+		if _, err := solvers.DecodeReport(r.Report); err != nil {
+			return c.invalid("run.report", "run %s: %v", r.ID, err)
+		}
 	}
 	if r.Params == nil {
 		r.Params = map[string]string{}

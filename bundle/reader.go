@@ -115,7 +115,7 @@ func (r *Reader) decodeErr(err error) error {
 		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at,
 			Err: fmt.Errorf("unknown field %s (a bundle from a newer schedlab? this one reads format version %d)", strings.TrimPrefix(err.Error(), "json: unknown field "), Version)}
 	case errors.As(err, &typ):
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at + " " + typ.Field, Err: fmt.Errorf("wrong type: JSON %s", typ.Value)}
+		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at + " " + typ.Field, Err: fmt.Errorf("must be %s, got JSON %s", errs.JSONType(typ.Type), typ.Value)}
 	case errors.As(err, &syn):
 		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at, Err: fmt.Errorf("malformed JSON: %s", strings.TrimPrefix(syn.Error(), "json: "))}
 	}

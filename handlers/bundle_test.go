@@ -228,6 +228,13 @@ func TestBundleImportRefusalsChangeNothing(t *testing.T) {
 		{"unknown field", fresh, replace(5, `"seed":`, `"colour":1,"seed":`), "application/gzip", http.StatusBadRequest, `unknown field \"colour\"`},
 		{"a position twice", fresh, replace(5, `"position":1`, `"position":0`), "application/gzip", http.StatusBadRequest, "position 0 is given twice"},
 		{"a run missing", fresh, editBundle(t, file, func(ls []string) []string { return ls[:len(ls)-1] }), "application/gzip", http.StatusBadRequest, "after 3 runs, runs_total is 4"},
+		// Reports are checked as a run's are before anything is stored.
+		{"a report whose metrics are a string", fresh, replace(5, `"report":{"metrics":[`, `"report":{"metrics":"x","was":[`), "application/gzip", http.StatusBadRequest,
+			`: metrics: must be a list, got JSON string`},
+		{"a report of 100,000 metrics", fresh, replace(5, `"report":{"metrics":[`, `"report":{"metrics":[`+strings.Repeat(`{"name":"m","value":1},`, 100_000)), "application/gzip", http.StatusBadRequest,
+			" metrics, over the limit of 1000"},
+		{"a report with a heat map of more rows than labels", fresh, replace(5, `"report":{"metrics":[`, `"report":{"heatmaps":[{"title":"h","x":["a"],"y":[],"values":[[1]]}],"metrics":[`), "application/gzip", http.StatusBadRequest,
+			`has 1 rows for 0 labels`},
 		{"not gzip", fresh, []byte(`{"header":{}}`), "application/gzip", http.StatusBadRequest, "not a gzip file"},
 		{"as JSON", fresh, file, "application/json", http.StatusUnsupportedMediaType, "application/gzip"},
 		{"as text", fresh, file, "text/plain", http.StatusUnsupportedMediaType, "application/gzip"},
@@ -303,5 +310,54 @@ func TestBundleImportForm(t *testing.T) {
 	r2.Body.Close()
 	if r2.StatusCode != http.StatusForbidden {
 		t.Errorf("import without CSRF: %d", r2.StatusCode)
+	}
+}
+
+// TestDamagedStoredReportShowsItsErrorInPlace: a report stored before
+// imports were checked (put in the store directly, as an old import did)
+// draws its page with an error where the bad part would be, and its other
+// parts as usual; its table API answers with the reason, never 500.
+func TestDamagedStoredReportShowsItsErrorInPlace(t *testing.T) {
+	a := newApp(t, "", 0)
+	ctx := context.Background()
+	a.runner.Shutdown(ctx) // nothing claims the runs but this test
+	stored := func(report string) string {
+		t.Helper()
+		run, err := a.store.CreateRun(ctx, &store.Run{Kind: store.KindReproduce, Strategy: "eapm"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.store.ClaimNext(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.store.Finish(ctx, run.ID, store.StatusDone, json.RawMessage(report), "", ""); err != nil {
+			t.Fatal(err)
+		}
+		return run.ID
+	}
+	badMetrics := stored(`{"metrics":"x","tables":[{"title":"kept","columns":["a"],"rows":[[1]]}]}`)
+	badTables := stored(`{"metrics":[{"name":"makespan","value":3}],"tables":{"title":"t"}}`)
+	for _, c := range []struct{ id, says, keeps string }{
+		{badMetrics, "metrics: must be a list, got JSON string", "kept"},
+		{badTables, "tables: must be a list, got JSON object", "makespan"},
+	} {
+		status, page := a.do(t, http.MethodGet, "/runs/"+c.id, "", nil)
+		doc := parseHTML(t, page)
+		if status != http.StatusOK || !strings.Contains(doc.Find("[data-testid=report-part-error]").Text(), c.says) {
+			t.Errorf("run page of %s: %d, want 200 with an error part saying %q\n%s", c.id, status, c.says, page)
+		}
+		if !strings.Contains(doc.Find("[data-testid=report]").Text(), c.keeps) {
+			t.Errorf("run page of %s does not show the readable part %q", c.id, c.keeps)
+		}
+		if strings.Contains(string(page), "solvers.") || strings.Contains(string(page), "Go value") {
+			t.Errorf("run page of %s names Go types", c.id)
+		}
+	}
+	if status, body := a.do(t, http.MethodGet, "/api/runs/"+badMetrics+"/tables/0", "", nil); status != http.StatusOK {
+		t.Errorf("the readable table of a report with bad metrics: %d %s", status, body)
+	}
+	status, body := a.do(t, http.MethodGet, "/api/runs/"+badTables+"/tables/0", "", nil)
+	if status != http.StatusNotFound || !strings.Contains(string(body), "tables: must be a list, got JSON object") {
+		t.Errorf("a table of a report whose tables are damaged: %d %s, want 404 saying why", status, body)
 	}
 }

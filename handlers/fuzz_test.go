@@ -3,10 +3,12 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -20,8 +22,10 @@ import (
 // FuzzUploadDispatch sends arbitrary multipart uploads (any strategy name,
 // file field, file name and content, twice) through the whole route: the
 // body cap, the form parser, the dispatch to the family's reader. Every
-// answer must be a 201 or a 4xx with a JSON error, never a 5xx or a panic,
-// and a refused upload stores nothing.
+// answer must be a 201 that stores one workload, a 200 naming the stored
+// workload it is identical to (uploads are de-duplicated) and storing
+// nothing, or a 4xx with a JSON error that stores nothing; never a 5xx or a
+// panic.
 func FuzzUploadDispatch(f *testing.F) {
 	f.Add("eapm", "etc", "etc.csv", []byte("1,2\n3,4\n"), "users", "users.csv", []byte("type,tasks\n0,3\n"))
 	f.Add("dcop", "file", "w.json", []byte(`{"resources":["A"],"jobs":[]}`), "", "", []byte(nil))
@@ -69,6 +73,19 @@ func FuzzUploadDispatch(f *testing.F) {
 		case rec.Code == http.StatusCreated:
 			if len(after) != len(before)+1 {
 				t.Fatalf("201 but %d → %d workloads", len(before), len(after))
+			}
+		case rec.Code == http.StatusOK:
+			// An upload identical to a stored workload answers that one
+			// ("existing": true, 200) and stores nothing.
+			var w struct {
+				ID       string `json:"id"`
+				Existing bool   `json:"existing"`
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &w); err != nil || !w.Existing {
+				t.Fatalf("200 that is not an existing workload: %s", rec.Body)
+			}
+			if len(after) != len(before) || !slices.ContainsFunc(before, func(b store.Workload) bool { return b.ID == w.ID }) {
+				t.Fatalf("200 with existing workload %s, but %d → %d workloads, or it was not stored before", w.ID, len(before), len(after))
 			}
 		case rec.Code >= 400 && rec.Code < 500:
 			if !bytes.Contains(rec.Body.Bytes(), []byte(`"error"`)) {

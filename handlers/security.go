@@ -380,7 +380,18 @@ func (s *Server) login(c echo.Context) error {
 		return errs.New(errs.NotFound, "login", "this server has no accounts (start it with --auth)")
 	}
 	next := localPath(c.FormValue("next"))
-	u, err := s.store.Authenticate(c.Request().Context(), c.FormValue("name"), c.FormValue("password"))
+	name := c.FormValue("name")
+	release, err := s.logins.admit(c.Request().Context(), accountKey(name), clientAddress(c.Request()))
+	var many *tooMany
+	if errors.As(err, &many) {
+		c.Response().Header().Set("Retry-After", many.retryAfter())
+		return render(c, http.StatusTooManyRequests, views.Login(next, &views.FormError{Message: many.msg}))
+	}
+	if err != nil {
+		return err
+	}
+	u, err := s.store.Authenticate(c.Request().Context(), name, c.FormValue("password"))
+	release(err)
 	if err != nil {
 		if errs.KindOf(err) != errs.Invalid {
 			return err

@@ -36,6 +36,7 @@ type Server struct {
 	auth       bool
 	reports    reportCache
 	pages      *pageCache // rendered report parts and compare bodies of done runs
+	logins     *loginLimiter
 }
 
 // Options configure a Server. Zero fields take the defaults.
@@ -58,7 +59,7 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 		opt.MaxUpload = DefaultMaxUpload
 	}
 	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
-		pages: newPageCache(defaultPageCacheBytes)}
+		pages: newPageCache(defaultPageCacheBytes), logins: newLoginLimiter()}
 }
 
 func (s *Server) lookup(name string) (solvers.Strategy, error) {
@@ -271,6 +272,17 @@ func messageOf(err error) string {
 	if errors.As(err, &he) {
 		return fmt.Sprint(he.Message)
 	}
+	// Stored JSON of the wrong shape (an older build wrote it): the field
+	// and what it must be, never Go's names of types. Errors of a user's
+	// input say so in their own words already.
+	var typ *json.UnmarshalTypeError
+	if statusOf(err) == http.StatusInternalServerError && errors.As(err, &typ) {
+		field := typ.Field
+		if field == "" {
+			field = "the value"
+		}
+		return fmt.Sprintf("stored data does not read: %s must be %s, got JSON %s", field, errs.JSONType(typ.Type), typ.Value)
+	}
 	if statusOf(err) == http.StatusInternalServerError && errs.KindOf(err) == errs.Other {
 		return "internal error: " + err.Error()
 	}
@@ -393,16 +405,16 @@ func (c *reportCache) forget(id string) {
 	c.drop(id)
 }
 
-// decodeReport decodes a stored report; nil when there is none.
+// decodeReport decodes a stored report; nil when there is none. A part
+// that cannot be read (a report stored before imports were checked) is
+// left out and named in the report's Unreadable, which pages show in its
+// place: a page never fails whole for one bad part. The error is for
+// callers' convenience and always nil.
 func decodeReport(raw json.RawMessage) (*solvers.Report, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var r solvers.Report
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, errs.Wrap("decode report", errs.Internal, err)
-	}
-	return &r, nil
+	return solvers.DecodeReportParts(raw), nil
 }
 
 // workloadNames maps the workload ids of runs to their names, for run

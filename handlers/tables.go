@@ -54,6 +54,10 @@ func (s *Server) runTable(ctx context.Context, id, param string) (*store.Run, *s
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	if rep != nil && index >= len(rep.Tables) && len(rep.Unreadable) > 0 {
+		return nil, nil, 0, errs.New(errs.NotFound, "table", "run %s has no table %d that can be read: its stored report is damaged (%s)",
+			run.ID, index, strings.Join(rep.Unreadable, "; "))
+	}
 	if rep == nil || index >= len(rep.Tables) {
 		return nil, nil, 0, errs.New(errs.NotFound, "table", "run %s has no table %d", run.ID, index)
 	}

@@ -427,8 +427,12 @@ func decodeJSON(c echo.Context, limit int64, v any) error {
 			return errs.Invalidf(strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
 		}
 		var typ *json.UnmarshalTypeError
-		if errors.As(err, &typ) && typ.Field != "" {
-			return errs.Invalidf(typ.Field, "must be %s, got JSON %s", formats.TypeName(typ.Type), typ.Value)
+		if errors.As(err, &typ) {
+			field := typ.Field
+			if field == "" {
+				field = "body"
+			}
+			return errs.Invalidf(field, "must be %s, got JSON %s", formats.TypeName(typ.Type), typ.Value)
 		}
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {

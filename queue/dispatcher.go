@@ -640,16 +640,20 @@ func (d *Dispatcher) onHeartbeat(m *nats.Msg) {
 	}
 }
 
-// workerForget is how long a lost worker stays listed.
-const workerForget = time.Hour
+// workerGrace is how long a lost worker stays listed (marked lost, with
+// where its runs went) before it is dropped: long enough to be seen, short
+// enough that a dead worker does not stay on /workers as running runs
+// that others have since finished.
+const workerGrace = 2 * time.Minute
 
-// Workers lists the workers heard from, by name; lost ones last.
+// Workers lists the workers heard from, by name; lost ones last, and
+// dropped workerGrace after they were lost.
 func (d *Dispatcher) Workers() []runner.WorkerStatus {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var out []runner.WorkerStatus
 	for name, w := range d.workers {
-		if time.Since(w.seen) > workerForget {
+		if time.Since(w.seen) > 3*max(w.hb.Interval, d.cfg.HeartbeatInterval)+workerGrace {
 			delete(d.workers, name)
 			continue
 		}

@@ -27,6 +27,10 @@ type Report struct {
 	// in its raw numbers.
 	Time   *TimeFrame `json:"time,omitempty"`
 	Detail any        `json:"detail,omitempty"`
+	// Unreadable names the parts of a stored report that could not be
+	// read, each with what is wrong (DecodeReportParts): pages show them
+	// as errors in place of those parts. Never part of the JSON.
+	Unreadable []string `json:"-"`
 }
 
 // Better says which direction of a metric is an improvement.
@@ -294,10 +298,11 @@ func (r *Report) Plot(title string) *Plot {
 
 // Validate checks what JSON and the renderer cannot take: non-finite
 // numbers, bars on lanes that do not exist, heat maps that are not
-// rectangular. Solvers call it in their tests; the runner calls it on every
+// rectangular, more metrics or charts than a page draws in bounded time
+// (MaxMetrics, MaxParts). Solvers call it in their tests; the runner calls it on every
 // Report before storing it.
 func (r *Report) Validate() error {
-	for _, check := range []func() error{r.validMetrics, r.validTables, r.validSeries, r.validGantts, r.validHeatmaps, r.validGraphs, r.validParallels, r.validTime} {
+	for _, check := range []func() error{r.validSize, r.validMetrics, r.validTables, r.validSeries, r.validGantts, r.validHeatmaps, r.validGraphs, r.validParallels, r.validTime} {
 		if err := check(); err != nil {
 			return err
 		}

@@ -93,8 +93,10 @@ func (s *Store) HasUsers(ctx context.Context) (bool, error) {
 	return n == 1, dbErr("store.HasUsers", err)
 }
 
-// dummyHash is compared against when a login names no account, so a wrong
-// name takes as long as a wrong password and names cannot be probed by time.
+// dummyHash is compared against when a login names no account or its
+// password is longer than MaxPassword, so a wrong name or an overlong
+// password takes as long as a wrong password and names cannot be probed
+// by time. It has the cost of every stored hash (bcryptCost).
 // It is made at the first login, not at start: a bcrypt hash costs tens of
 // milliseconds, which every command (schedlab run) would otherwise pay.
 var dummyHash = sync.OnceValue(func() []byte {
@@ -114,14 +116,19 @@ func (s *Store) Authenticate(ctx context.Context, name, password string) (*User,
 	var admin int
 	err := s.db.QueryRowContext(ctx, "SELECT id, name, password_hash, admin, created_at FROM users WHERE name = ?", name).
 		Scan(&u.ID, &u.Name, &hash, &admin, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "password", Err: errBadLogin}
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, dbErr(op, err)
 	}
-	if len(password) > MaxPassword || bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+	// Exactly one bcrypt comparison of cost bcryptCost on every path, so
+	// that the answer's time says nothing of whether the name exists: an
+	// unknown name, or a password longer than any stored one can be
+	// (MaxPassword: CreateUser refuses them), is compared against
+	// dummyHash and fails.
+	against, known := []byte(hash), err == nil
+	if !known || len(password) > MaxPassword {
+		against = dummyHash()
+	}
+	if bcrypt.CompareHashAndPassword(against, []byte(password)) != nil || !known || len(password) > MaxPassword {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "password", Err: errBadLogin}
 	}
 	u.Admin = admin == 1

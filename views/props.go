@@ -266,7 +266,9 @@ type Worker struct {
 	Name, Host        string
 	PID               int
 	Concurrency       int
-	Running           []string // IDs of its runs executing now
+	Running           []string          // IDs of its runs executing now (the viewer's own only, unless OthersRunning is 0)
+	OthersRunning     int               // its runs of other users, whose IDs the viewer may not see
+	Moved             map[string]string // of a lost worker: where each run went ("now on host:pid", "queued again", "done")
 	Done              int
 	Started, LastSeen time.Time
 	Lost              bool

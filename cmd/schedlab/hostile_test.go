@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"schedlab/bundle"
 	"schedlab/store"
 )
 
@@ -208,6 +209,33 @@ func gzipOf(write func(io.Writer)) string {
 	return buf.String()
 }
 
+// reportBundleReq imports reportBundle(report), which must be refused
+// for its run's report.
+func reportBundleReq(name, report string) hostile {
+	h := bundleReq(name, 400, reportBundle(report))
+	h.field = "run.report"
+	return h
+}
+
+// reportBundle is a bundle of one finished reproduce run whose report is
+// report, as an edited or old export could hold.
+func reportBundle(report string) string {
+	now := time.Now().UTC()
+	recs := []any{
+		map[string]any{"header": bundle.NewHeader()},
+		map[string]any{"experiment": bundle.Experiment{ID: "hhhhhhhhhh", Name: "hostile", Strategy: "eapm",
+			Definition: json.RawMessage(`{"name":"hostile","strategy":"eapm","grid":{"gamma":["1.1"]}}`), Status: "done", RunsTotal: 1, CreatedAt: now}},
+		map[string]any{"run": bundle.Run{ID: "hhhhhhhhh2", Kind: "reproduce", Strategy: "eapm", Status: "done", CreatedAt: now,
+			Cell: json.RawMessage(`{}`), Report: json.RawMessage(report)}},
+	}
+	return gzipOf(func(w io.Writer) {
+		for _, r := range recs {
+			b, _ := json.Marshal(r)
+			w.Write(append(b, '\n'))
+		}
+	})
+}
+
 // apiStrategies is what GET /api/strategies says of the limits.
 type apiStrategies []struct {
 	Name     string `json:"name"`
@@ -367,6 +395,11 @@ func TestHostileRequestsNeverTakeTheServerDown(t *testing.T) {
 		bundleReq("bundle over the upload limit", 413, strings.Repeat("x", (hostileUploadMB+1)<<20)),
 		{name: "bundle as text/plain", method: http.MethodPost, path: "/api/experiments/import", ctype: "text/plain", body: []byte("x"), status: 415},
 		{name: "bundle of an unknown experiment", method: http.MethodGet, path: "/api/experiments/zzzzzzzzzz/bundle", status: 404},
+		// Bundles whose reports a run could not have stored: refused
+		// whole, naming the run's report.
+		reportBundleReq("bundle report with metrics a string", `{"metrics":"x"}`),
+		reportBundleReq("bundle report of 100,000 metrics", `{"metrics":[`+strings.Repeat(`{"name":"m","value":1},`, 99_999)+`{"name":"m","value":1}]}`),
+		reportBundleReq("bundle report with a ragged heat map", `{"heatmaps":[{"title":"h","x":["a"],"y":[],"values":[[1]]}]}`),
 	}
 	for _, f := range families {
 		if !f.Built {

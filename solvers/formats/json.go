@@ -42,31 +42,8 @@ func DecodeStrict(data []byte, v any, what string) error {
 }
 
 // TypeName says in words what JSON a Go type takes ("a whole number", "a
-// list"), for messages a user reads: Go's own names ("[]solvers.Metric",
-// "int64") mean nothing to them.
-func TypeName(t reflect.Type) string {
-	if t == nil {
-		return "a value"
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "a whole number"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Pointer:
-		return TypeName(t.Elem())
-	}
-	return "a value"
-}
+// list"): errs.JSONType.
+func TypeName(t reflect.Type) string { return errs.JSONType(t) }
 
 // lineAt is the 1-based line of a byte offset in data.
 func lineAt(data []byte, off int64) int {
