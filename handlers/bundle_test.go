@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"schedlab/bundle"
+	"schedlab/solvers"
 	"schedlab/store"
 )
 
@@ -359,5 +360,28 @@ func TestDamagedStoredReportShowsItsErrorInPlace(t *testing.T) {
 	status, body := a.do(t, http.MethodGet, "/api/runs/"+badTables+"/tables/0", "", nil)
 	if status != http.StatusNotFound || !strings.Contains(string(body), "tables: must be a list, got JSON object") {
 		t.Errorf("a table of a report whose tables are damaged: %d %s, want 404 saying why", status, body)
+	}
+	// The compare page draws the readable runs and says which report is
+	// damaged, and a report of many metrics is cut, not drawn whole.
+	var many strings.Builder
+	many.WriteString(`{"metrics":[`)
+	for i := range solvers.MaxMetrics + 500 {
+		if i > 0 {
+			many.WriteByte(',')
+		}
+		fmt.Fprintf(&many, `{"name":"m%d","value":%d}`, i, i)
+	}
+	many.WriteString(`]}`)
+	tooMany := stored(many.String())
+	good := stored(`{"metrics":[{"name":"makespan","value":4}]}`)
+	status, page := a.do(t, http.MethodGet, "/compare?runs="+badMetrics+","+good+","+tooMany, "", nil)
+	doc := parseHTML(t, page)
+	notes := doc.Find("body").Text()
+	if status != http.StatusOK || !strings.Contains(notes, "Run "+badMetrics+": part of its stored report cannot be drawn (metrics: must be a list, got JSON string)") ||
+		!strings.Contains(notes, fmt.Sprintf("Run %s: part of its stored report cannot be drawn (metrics: %d, over the limit", tooMany, solvers.MaxMetrics+500)) {
+		t.Errorf("compare of damaged reports: %d\n%s", status, notes)
+	}
+	if doc.Find(`[data-metric="m1499"]`).Length() != 0 || !strings.Contains(notes, "makespan") {
+		t.Errorf("compare draws the metrics over the limit, or not the readable ones")
 	}
 }

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -80,6 +81,7 @@ func (s *Server) comparePage(c echo.Context) error {
 // through the report cache, which would keep them.
 func (s *Server) joinRuns(ctx context.Context, runs []store.Run) (views.CompareProps, error) {
 	reports := make([]*solvers.Report, len(runs))
+	var damaged []string
 	for i, r := range runs {
 		reports[i] = &solvers.Report{}
 		if r.Status != store.StatusDone {
@@ -89,11 +91,29 @@ func (s *Server) joinRuns(ctx context.Context, runs []store.Run) (views.CompareP
 		if err != nil {
 			return views.CompareProps{}, err
 		}
-		if err := decodeWithoutTables(full.Report, reports[i]); err != nil {
-			return views.CompareProps{}, err
+		reports[i] = decodeForCompare(full.Report)
+		if u := reports[i].Unreadable; len(u) > 0 {
+			damaged = append(damaged, fmt.Sprintf("Run %s: part of its stored report cannot be drawn (%s).", r.ID, strings.Join(u, "; ")))
 		}
 	}
-	return joinCompared(runs, s.compared(ctx, runs), reports), nil
+	p := joinCompared(runs, s.compared(ctx, runs), reports)
+	p.Notes = append(p.Notes, damaged...)
+	return p, nil
+}
+
+// decodeForCompare decodes a stored report without its tables; a report
+// that does not decode, fails its checks or is over the limits of a
+// report (one stored before imports were checked) is read part by part,
+// the parts that cannot be drawn named in Unreadable, so that the page
+// draws the rest in bounded time instead of failing whole.
+func decodeForCompare(raw []byte) *solvers.Report {
+	r := &solvers.Report{}
+	if err := decodeWithoutTables(raw, r); err == nil && len(r.Metrics) <= solvers.MaxMetrics && r.Validate() == nil {
+		return r
+	}
+	r = solvers.DecodeReportParts(raw)
+	r.Tables = nil
+	return r
 }
 
 // decodeWithoutTables decodes a stored report into r, skipping its tables.
