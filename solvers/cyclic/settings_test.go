@@ -183,7 +183,7 @@ func BenchmarkSensitivityData(t *testing.B) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.MarshalIndent(d, "", " ")
+	b, err := json.Marshal(d) // compact: thousands of block values
 	if err != nil {
 		t.Fatal(err)
 	}
