@@ -348,7 +348,7 @@ func (c *Claims) nodeStudy(cyc [][][]CritStats, T float64) {
 		}
 	}
 	c.add("f6level", "Fig 6: T_proc within the figure's axis 100–240 (every method and node count)", "100–240",
-		parts([]string{"≥ 100", "≤ 240"}, claims.AtLeast(100, none, all...), claims.AtMost(240, none, all...)), ev)
+		claims.Level(170, claims.Paper(70, "the figure's axis spans 100–240"), all...), ev)
 	for _, f := range []struct {
 		key, fig, name string
 		val            func(CritStats) float64
