@@ -3,16 +3,17 @@ package cyclic
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"schedlab/solvers"
+	"schedlab/solvers/claims"
 )
 
 // The Claims table (../shared/fidelity.md): one row per published number
-// and qualitative claim of the seed, with a verdict computed from our
-// numbers by the rule written beside it. The rules are small pure
-// functions (verdict*) with tests of their own.
+// and qualitative claim of the seed, each verdict given by a rule of
+// solvers/claims on our per-cycle values (every cycle is an independent
+// draw: the rules' instances), the rule written beside it. This file
+// holds the table and the per-cycle values; claims_parts.go the rows.
 
 // Verdicts.
 const (
@@ -20,232 +21,120 @@ const (
 	Partly       = solvers.Partly
 	DoesNotHold  = solvers.DoesNotHold
 	NotMeasured  = solvers.NotMeasured
-	claimsTitle  = "Claims"
 	evTable1     = "Table 1"
 	evTable2     = "Table 2, Table 2 (paper)"
 	evFig3       = "Fig 3, Fig 3 load levels"
 	evFig4       = "Fig 4"
-	evTable3     = "Table 3"
+	evTable3     = "Table 3, Table 3 (95 % CI)"
 	evNodeStudy  = "Figs 5-8 (table), Fig 5 … Fig 8"
 	evSensitivty = "seed experiment sensitivity-*"
 )
 
-// Claim is one row of the Claims table.
-type Claim struct{ Claim, Paper, Ours, Verdict, Evidence string }
-
 // Claims collects the rows as the reproduce's parts are built, and the
-// verdicts the conclusions combine.
+// results the conclusions combine.
 type Claims struct {
-	Rows []Claim
-	by   map[string]string // key → verdict, for the conclusions
+	t  claims.Table
+	by map[string]claims.Result // key → the row's result, for the conclusions
 }
 
-func (c *Claims) add(key, claim, paper, ours, verdict, evidence string) {
+func (c *Claims) add(key, claim, paper string, r claims.Result, evidence string) {
 	if c == nil {
 		return
 	}
 	if c.by == nil {
-		c.by = map[string]string{}
+		c.by = map[string]claims.Result{}
 	}
-	c.by[key] = verdict
-	c.Rows = append(c.Rows, Claim{claim, paper, ours, verdict, evidence})
+	c.by[key] = r
+	c.t.Add(claim, paper, r, evidence)
 }
+
+// verdict is the verdict of the row key ("" if there is none).
+func (c *Claims) verdict(key string) string { return c.by[key].Verdict }
 
 // Table is the Claims table.
-func (c *Claims) Table() solvers.Table {
-	t := solvers.Table{Title: claimsTitle, Columns: []string{"claim", "paper", "ours", "verdict", "evidence"}}
-	for _, r := range c.Rows {
-		t.Rows = append(t.Rows, []any{r.Claim, r.Paper, r.Ours, r.Verdict, r.Evidence})
+func (c *Claims) Table() solvers.Table { return c.t.Table() }
+
+// parts joins the results of a claim made of several checks with
+// claims.Combine, listing each part's numbers and verdict in ours and each
+// part's rule in the rule.
+func parts(names []string, rs ...claims.Result) claims.Result {
+	out := claims.Combine(names, rs...)
+	var ours, rules []string
+	for i, r := range rs {
+		ours = append(ours, fmt.Sprintf("%s: %s (%s)", names[i], r.Ours, r.Verdict))
+		rules = append(rules, names[i]+": "+r.Rule)
 	}
-	return t
+	out.Ours = strings.Join(ours, " · ")
+	out.Rule = out.Rule + " — " + strings.Join(rules, " — ")
+	return out
 }
 
-// --- verdict rules --------------------------------------------------------
+// cycCrit is one cycle's statistics as a CritStats.
+func cycCrit(c CycleStats) CritStats {
+	return CritStats{Jobs: c.Batch, Planned: c.Planned, Alternatives: c.Alternatives, Start: c.Start, Runtime: c.Runtime, Finish: c.Finish, Cost: c.Cost, ProcTm: c.ProcTime}
+}
 
-// verdictAll: holds if every check holds, partly if some do.
-func verdictAll(ok ...bool) string {
-	n := 0
-	for _, o := range ok {
-		if o {
-			n++
+// cycles are a run's per-cycle statistics as CritStats.
+func cycles(res *Result) []CritStats {
+	out := make([]CritStats, len(res.Cycles))
+	for i, c := range res.Cycles {
+		out[i] = cycCrit(c)
+	}
+	return out
+}
+
+// perJob is f per planned job in every cycle (NaN where a cycle planned
+// none): the rules' values, one per cycle.
+func perJob(cs []CritStats, f func(CritStats) float64) []float64 {
+	out := make([]float64, len(cs))
+	for i, c := range cs {
+		out[i] = math.NaN()
+		if c.Planned > 0 {
+			out[i] = f(c) / float64(c.Planned)
 		}
 	}
-	switch {
-	case n == len(ok) && n > 0:
-		return Holds
-	case n > 0:
-		return Partly
-	}
-	return DoesNotHold
+	return out
 }
 
-// verdictLevel compares a level with the paper's: holds if ours/paper is
-// within [1/tight, tight], partly within [1/loose, loose].
-func verdictLevel(ours, paper, tight, loose float64) string {
-	if paper == 0 || math.IsNaN(ours) {
-		return NotMeasured
-	}
-	r := ours / paper
-	switch {
-	case r >= 1/tight && r <= tight:
-		return Holds
-	case r >= 1/loose && r <= loose:
-		return Partly
-	}
-	return DoesNotHold
-}
-
-// worst is the weakest of verdicts (holds > partly > does not hold).
-func worst(vs ...string) string {
-	rank := map[string]int{Holds: 3, Partly: 2, DoesNotHold: 1, NotMeasured: 0}
-	w := Holds
-	for _, v := range vs {
-		if rank[v] < rank[w] {
-			w = v
+// failed is 1 for a cycle where some job got no plan, 0 otherwise: its
+// mean is the failure rate U.
+func failed(res *Result) []float64 {
+	out := make([]float64, len(res.Cycles))
+	for i, c := range res.Cycles {
+		if c.Postponed > 0 {
+			out[i] = 1
 		}
 	}
-	return w
+	return out
 }
 
-// verdictGains: the gains (%) of a method over a baseline, ours against the
-// paper's: holds if every gain has the paper's sign and is within tol
-// points of it, partly if every gain has the paper's sign.
-func verdictGains(ours, paper []float64, tol float64) string {
-	signs, close := true, true
-	for i := range ours {
-		if math.Signbit(ours[i]) != math.Signbit(paper[i]) || ours[i] == 0 {
-			signs = false
-		}
-		if math.Abs(ours[i]-paper[i]) > tol {
-			close = false
-		}
+// zip applies f to a[i], b[i] (NaN where either is NaN).
+func zip(a, b []float64, f func(x, y float64) float64) []float64 {
+	out := make([]float64, min(len(a), len(b)))
+	for i := range out {
+		out[i] = f(a[i], b[i])
 	}
-	switch {
-	case signs && close:
-		return Holds
-	case signs:
-		return Partly
-	}
-	return DoesNotHold
+	return out
 }
 
-// verdictBestK: where the least processor time lies on Fig 3's k axis.
-// want "few": holds at k ≤ 2, partly at k ≤ 5; "many": holds at k ≥ 10,
-// partly at k ≥ 5.
-func verdictBestK(best int, want string) string {
-	if want == "few" {
-		switch {
-		case best <= 2:
-			return Holds
-		case best <= 5:
-			return Partly
-		}
-		return DoesNotHold
-	}
-	switch {
-	case best >= 10:
-		return Holds
-	case best >= 5:
-		return Partly
-	}
-	return DoesNotHold
+// scaled is 100 · (x − y) / ref for each pair: a paired gain in % of ref.
+func scaled(a, b []float64, ref float64) []float64 {
+	return zip(a, b, func(x, y float64) float64 { return 100 * (x - y) / ref })
 }
 
-// verdictPeak: the profit peak's price as a multiple of the market price:
-// holds within [0.75, 1.25], partly within [0.5, 1.5].
-func verdictPeak(ratio float64) string {
-	switch {
-	case ratio >= 0.75 && ratio <= 1.25:
-		return Holds
-	case ratio >= 0.5 && ratio <= 1.5:
-		return Partly
-	}
-	return DoesNotHold
-}
+// meanOf is the mean of the numbers among xs.
+func meanOf(xs []float64) float64 { return claims.MeanCI(xs).Mean }
 
-// verdictFalls: a series falls with its axis: holds if it never rises by
-// more than tol × its largest value, partly if it ends below its start.
-func verdictFalls(ys []float64, tol float64) string {
-	if len(ys) < 2 {
-		return NotMeasured
-	}
-	top := slices.Max(ys)
-	mono := true
-	for i := 1; i < len(ys); i++ {
-		if ys[i] > ys[i-1]+tol*top {
-			mono = false
-		}
-	}
-	switch {
-	case mono && ys[len(ys)-1] < ys[0]:
-		return Holds
-	case ys[len(ys)-1] < ys[0]:
-		return Partly
-	}
-	return DoesNotHold
-}
+var (
+	getStart   = func(c CritStats) float64 { return c.Start }
+	getRuntime = func(c CritStats) float64 { return c.Runtime }
+	getFinish  = func(c CritStats) float64 { return c.Finish }
+	getCost    = func(c CritStats) float64 { return c.Cost }
+	getProc    = func(c CritStats) float64 { return c.ProcTm }
+	getF       = func(c CritStats) float64 { return c.Start + c.ProcTm }
+)
 
-// verdictLead: the fair-share model's lead (%) over backfilling, planned
-// and actual: holds if it is kept and grows (actual ≥ planned > 0),
-// partly if kept (both > 0).
-func verdictLead(planned, actual float64) string {
-	switch {
-	case planned > 0 && actual >= planned:
-		return Holds
-	case planned > 0 && actual > 0:
-		return Partly
-	}
-	return DoesNotHold
-}
-
-// verdictCloser: q = (a − near) / (far − near), how far a lies from near
-// towards far: holds at q ≤ 0.25, partly at q ≤ 0.5.
-func verdictCloser(a, near, far float64) string {
-	if far == near {
-		return NotMeasured
-	}
-	q := (a - near) / (far - near)
-	switch {
-	case q <= 0.25:
-		return Holds
-	case q <= 0.5:
-		return Partly
-	}
-	return DoesNotHold
-}
-
-// verdictShare: holds if every one of n comparisons came out the paper's
-// way, partly if at least half.
-func verdictShare(won, n int) string {
-	switch {
-	case n > 0 && won == n:
-		return Holds
-	case n > 0 && 2*won >= n:
-		return Partly
-	}
-	return DoesNotHold
-}
-
-// verdictCross: the method's lead over the baseline (baseline − method)
-// at few and at many nodes: the seed has the baseline ahead or level at
-// few nodes and the method ahead at many. holds if both, partly if only
-// the method leads at many nodes; else it does not hold (a reversal).
-func verdictCross(leadFew, leadMany float64) string {
-	switch {
-	case leadMany > 0 && leadFew <= 0:
-		return Holds
-	case leadMany > 0:
-		return Partly
-	}
-	return DoesNotHold
-}
-
-func pct(a, b float64) float64 { return 100 * (a/b - 1) }
-
-func fmtList(vs []float64, f string) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = fmt.Sprintf(f, v)
-	}
-	return strings.Join(s, " / ")
+// cyclesNote says how many cycles a part's runs have, against the seed's.
+func cyclesNote(n int) string {
+	return fmt.Sprintf("%d independent cycles per run (the seed: 5000)", n)
 }

@@ -33,6 +33,9 @@ type SimConfig struct {
 	// not carried to the next (the seed's «5000 независимых циклов»);
 	// otherwise it is carried.
 	Independent bool
+	// TrackNode > 0 keeps node TrackNode − 1's VO processor time of every
+	// cycle in CycleStats.Tracked (Table 2's owner, per cycle).
+	TrackNode int
 }
 
 // JobPlan is one job's fate in a cycle.
@@ -292,6 +295,17 @@ type CycleStats struct {
 	Start, Runtime, Finish, Cost, ProcTime                           float64 // sums over planned jobs
 	Limit                                                            float64 // Σ of the sub-batch limits
 	Raised                                                           int
+	// ActStart and ActProcTime sum the actual start and processor time
+	// over planned jobs (Result.Actual per cycle).
+	ActStart, ActProcTime float64
+	// ByCrit is the cycle's jobs by their own criterion (criteria order);
+	// Unshifted, with shift on, the cycle's windows before the shift
+	// (Result.ByCrit and Result.Unshifted per cycle): the per-cycle values
+	// the Claims rules take.
+	ByCrit    [len(criteria)]CritStats
+	Unshifted CritStats
+	// Tracked is the VO processor time on SimConfig.TrackNode's node.
+	Tracked float64
 }
 
 // CritStats accumulate per user criterion (Table 1).
@@ -308,6 +322,17 @@ func (x *CritStats) add(w Window) {
 	x.Finish += float64(w.Finish())
 	x.Cost += w.Cost
 	x.ProcTm += float64(w.ProcTime())
+}
+
+// critIndex is c's index in criteria (the last for an unknown one, as
+// Result.ByCrit has no other entry either).
+func critIndex(c string) int {
+	for i, x := range criteria {
+		if x == c {
+			return i
+		}
+	}
+	return len(criteria) - 1
 }
 
 // Result is a whole run.
@@ -448,6 +473,9 @@ func (sim *simulation) tally(cp *CyclePlan, d *Domain, st *CycleStats) {
 	for i := range cp.Jobs {
 		jp := &cp.Jobs[i] // not a copy per job: &jp.Job below would move each to the heap
 		cs := res.ByCrit[jp.Job.Criterion]
+		cc := &st.ByCrit[critIndex(jp.Job.Criterion)]
+		cc.Jobs++
+		cc.Alternatives += len(jp.Alts)
 		cs.Jobs++
 		res.All.Jobs++
 		cs.Alternatives += len(jp.Alts)
@@ -471,6 +499,9 @@ func (sim *simulation) tally(cp *CyclePlan, d *Domain, st *CycleStats) {
 		res.Actual.Start += float64(act.Start)
 		res.Actual.Runtime += float64(act.Runtime())
 		res.Actual.ProcTime += float64(act.ProcTime())
+		st.ActStart += float64(act.Start)
+		st.ActProcTime += float64(act.ProcTime())
+		cc.add(w)
 		st.Planned++
 		st.Start += float64(w.Start)
 		st.Runtime += float64(w.Runtime())
@@ -480,6 +511,9 @@ func (sim *simulation) tally(cp *CyclePlan, d *Domain, st *CycleStats) {
 		cs.add(w)
 		res.All.add(w)
 		for i, n := range w.Nodes {
+			if n == sim.cfg.TrackNode-1 {
+				st.Tracked += float64(w.Times[i])
+			}
 			res.NodeLoad[n] += float64(w.Times[i])
 			res.NodeIncom[n] += d.Price[n] * float64(w.Times[i])
 		}
@@ -494,8 +528,11 @@ func (sim *simulation) closeCycle(cp *CyclePlan, st *CycleStats) {
 		for i, jp := range cp.Jobs {
 			res.Unshifted.Jobs++
 			res.Unshifted.Alternatives += len(jp.Alts)
+			st.Unshifted.Jobs++
+			st.Unshifted.Alternatives += len(jp.Alts)
 			if jp.Chosen >= 0 {
 				res.Unshifted.add((*sim.before)[i])
+				st.Unshifted.add((*sim.before)[i])
 			}
 		}
 	}

@@ -202,13 +202,7 @@ func table1(set ReproSetting) (*ReproExperiment, error) {
 			cmpNote += fmt.Sprintf(" %s %+.0f %% (%+.0f %%);", c, ours, paper)
 		}
 		r.Notes = append(r.Notes, strings.TrimSuffix(cmpNote, ";")+".")
-		var rows [5]t1Row
-		for i, row := range t1.Rows {
-			for k := range 5 {
-				rows[i][k] = row[1+2*k].(float64)
-			}
-		}
-		set.Claims.table1(rows)
+		set.Claims.table1(fair.Res, css.Res)
 		a, b := fair.Res.All, css.Res.All
 		r.Metrics = append(r.Metrics,
 			solvers.Metric{Name: "fair_start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
@@ -259,29 +253,35 @@ func table2(set ReproSetting) (*ReproExperiment, error) {
 	var runs []*ReproRun
 	for _, r := range table2Ratios {
 		cp, _ := withOwnerPrice(in, round2(r*market))
-		runs = append(runs, &ReproRun{Name: fmt.Sprintf("Table 2 price %g × market", r), In: cp, Cfg: runCfg(set, VariantFair, set.Strategy, 1)})
+		cfg := runCfg(set, VariantFair, set.Strategy, 1)
+		cfg.TrackNode = owner + 1
+		runs = append(runs, &ReproRun{Name: fmt.Sprintf("Table 2 price %g × market", r), In: cp, Cfg: cfg})
 	}
 	return &ReproExperiment{Runs: runs, Build: func(r *solvers.Report) {
 		T := float64(in.Interval)
 		t2 := solvers.Table{Title: "Table 2", Columns: []string{"price_ratio", "price", "load_time", "utilization", "profit", "failures"}}
-		var st table2Stats
+		var st table2Cycles
 		for i, ratio := range table2Ratios {
 			res := runs[i].Res
 			nc := float64(len(res.Cycles))
 			o := ownerOf(runs[i].In, res, owner)
 			c := runs[i].In.Nodes[owner].Price
 			t2.Rows = append(t2.Rows, []any{ratio, c, o.load, o.load / T, o.profit, float64(res.Failures) / nc})
+			var load, profit []float64
+			for _, cy := range res.Cycles {
+				load, profit = append(load, cy.Tracked), append(profit, c*cy.Tracked)
+			}
 			st.ratio = append(st.ratio, ratio)
-			st.load = append(st.load, o.load)
-			st.profit = append(st.profit, o.profit)
-			st.fail = append(st.fail, float64(res.Failures)/nc)
+			st.load = append(st.load, load)
+			st.profit = append(st.profit, profit)
+			st.fail = append(st.fail, failed(res))
 		}
 		pub := solvers.Table{Title: "Table 2 (paper)", Columns: []string{"price", "load_time", "utilization", "profit", "failures"}}
 		for i, c := range paperT2Prices {
 			pub.Rows = append(pub.Rows, []any{c, paperT2[i][0], paperT2[i][1], paperT2[i][2], paperT2[i][3]})
 		}
 		r.Tables = append(r.Tables, t2, pub)
-		set.Claims.table2(st)
+		set.Claims.table2(st, T)
 		on := in.Nodes[owner]
 		r.Notes = append(r.Notes, fmt.Sprintf("Table 2: the owner's node is %s, the domain's node of median performance (%.2f; market price %.2f under the %s price law); in one fair (k = 1) run per price its price is set to price_ratio × the market price. load_time is the VO's processor time on it per cycle, utilization = load_time / T, profit = price × load_time per cycle, failures = the run's failure rate. The paper's table is shown apart: its prices are in units it does not give, so its rows cannot be paired with ours; its claims (load falls with the price, the profit peaks near the market price, failures rise) are compared in Claims.", on.ID, on.Perf, market, set.Base.PriceLaw))
 	}}, nil
@@ -332,17 +332,13 @@ func fig3(set ReproSetting) (*ReproExperiment, error) {
 		}
 		r.Notes = append(r.Notes, shape+"the paper: more sub-batches help at low load, fewer at high load.")
 		r.Notes = append(r.Notes, fmt.Sprintf("Fig 3: the seed sets its three load levels by the failure rate U (0.3, 0.03, < 0.0002); we set them by the owners' local load (%g, %g, %g, found by a scan at k = 1, BenchmarkLoadScan) and show the measured U per k in 'Fig 3 load levels'. Sub-batches are contiguous in priority order, sizes as equal as possible; each sub-batch's limit follows eqs. (2), (4) on its own alternatives.", fig3Loads[0].load, fig3Loads[1].load, fig3Loads[2].load))
-		var lv []fig3Level
+		var lv [][]*Result
 		for li := range fig3Loads {
-			var l fig3Level
+			var ks []*Result
 			for ki := range fig3K {
-				row := loads.Rows[li*len(fig3K)+ki]
-				l.u = append(l.u, row[3].(float64))
-				l.proc = append(l.proc, row[5].(float64))
-				l.na = append(l.na, row[6].(float64))
-				l.cost = append(l.cost, row[7].(float64))
+				ks = append(ks, runs[li*len(fig3K)+ki].Res)
 			}
-			lv = append(lv, l)
+			lv = append(lv, ks)
 		}
 		set.Claims.fig3(lv)
 	}}, nil

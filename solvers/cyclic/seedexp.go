@@ -103,6 +103,12 @@ func seedExperiments() []solvers.SeedExperiment {
 		{"figs5-8", "Figs. 5–8: start, processor time, F and finish against the nodes", map[string]any{"name": "Cyclic Figs. 5–8", "strategy": "cyclic",
 			"workload": map[string]any{"preset": PresetToporkov2014, "grid": map[string][]string{"nodes": ints(studyNodes)}},
 			"variants": study, "grid": studyGrid, "notes": "The figures print no numbers (Fig. 6's axis spans 100–240). " + studyNote}},
+		{"sensitivity-joblaw", "Sensitivity: the uniform job law with small jobs (Figs. 5–8)", func() map[string]any {
+			d := sens("nodes_max", []string{"2", "3"}, "the package's uniform job law, nodes ~ U{1..nodes_max} and volume ~ U[100, 400], with small jobs: nearer the seed's Table 1 start and finish than the KTH law")
+			d["workload"].(map[string]any)["grid"].(map[string][]string)["job_law"] = []string{JobLawUniform}
+			d["name"] = "Cyclic sensitivity: job_law uniform"
+			return d
+		}()},
 		{"sensitivity-volume", "Sensitivity: job volume (Figs. 5–8)", sens("volume_scale", []string{"0.333", "1", "3"}, "job sizes: ×1/3 and ×3 the KTH-derived volumes; ×3 is the log's longest request = one interval on the average node")},
 		{"sensitivity-width", "Sensitivity: job width (Figs. 5–8)", sens("nodes_max", []string{"1", "4", "8", "24"}, "the widest job: KTH records up to that many processors")},
 		{"sensitivity-price", "Sensitivity: price law (Figs. 5–8)", sens("price_law", PriceLaws(), "a node's price from its performance")},

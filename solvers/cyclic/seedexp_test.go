@@ -13,7 +13,7 @@ func TestSeedExperimentsAreValid(t *testing.T) {
 	st := New()
 	want := map[string]int64{
 		"table1": 2, "table2": 5, "fig3": 3 * 7, "fig4": 11, "table3": 3, "figs5-8": 8 * 2 * 3,
-		"sensitivity-volume": 3 * 3 * 2 * 3, "sensitivity-width": 3 * 4 * 2 * 3, "sensitivity-price": 3 * 3 * 2 * 3,
+		"sensitivity-joblaw": 3 * 2 * 2 * 3, "sensitivity-volume": 3 * 3 * 2 * 3, "sensitivity-width": 3 * 4 * 2 * 3, "sensitivity-price": 3 * 3 * 2 * 3,
 		"sensitivity-load": 3 * 4 * 2 * 3, "sensitivity-interval": 3 * 3 * 2 * 3,
 		"sensitivity-table3": 3 * 2 * 3 * 2, "sensitivity-fig3": 3 * 2 * 2 * 7,
 	}
