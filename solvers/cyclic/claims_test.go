@@ -152,7 +152,7 @@ func TestTable3Lead(t *testing.T) {
 	lead := func(fairAct float64) string {
 		var c Claims
 		c.table3([3]t3Cycles{bf, cs, t3(40, 80, fairAct, 220)})
-		return c.verdict("t3lead")
+		return c.judged("t3lead")
 	}
 	if v := lead(48.5); v != Partly { // 20 % planned → 19.2 % actual
 		t.Errorf("shrinking lead: %s, want %s", v, Partly)
@@ -205,7 +205,7 @@ func TestTable1OwnMeasure(t *testing.T) {
 		}
 		var c Claims
 		c.table1(fair, css)
-		return c.verdict("t1beat")
+		return c.judged("t1beat")
 	}
 	if v := beats(40); v != Holds {
 		t.Errorf("every group ahead of CSS on its own measure: %s, want %s", v, Holds)
