@@ -12,7 +12,13 @@ package solvers
 //     unit
 //   - memory_budget_mb: the memory a method may use, in MB
 //
-// A family reports those that apply to its model. They are part of the
+// A family reports those that apply to its model: batch processors,
+// gossip and cyclic nodes, EAPM machines, critical works processors,
+// processors_used and deadline. DCOP's clusters are all in its workload,
+// so runs on one workload share them. No family reports
+// memory_budget_mb today: a budget decides only whether a run fails
+// (a failed run is counted apart, never ranked), never the schedule of a
+// run that ends. They are part of the
 // result: package compare ranks a result only among runs that report equal
 // values of them (and ran on the same workload), and names the resource
 // that differs otherwise.

@@ -68,6 +68,9 @@
 //     points alone.
 //   - Share ("on every instance"): k of n: holds at k = n, partly when
 //     k > n/2, does not hold otherwise.
+//   - Occurs ("this situation happens", a paper reporting a case from its
+//     testing with no count): holds when it happened in at least one of
+//     n runs; it judges existence, never a rate.
 //
 // A threshold or tolerance that is ours (Tol.Ours) caps the verdict at
 // partly and the row names it. Combine joins the verdicts of a conclusion

@@ -106,7 +106,7 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 		{Name: "finish", Value: div(a.Finish, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "cost", Value: div(a.Cost, float64(a.Planned)), Unit: "cost units", Better: solvers.Lower},
 		{Name: "processor_time", Value: div(a.ProcTm, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "failure_rate", Value: div(float64(res.Failures), nc), Unit: "share of cycles", Better: solvers.Lower},
+		{Name: "failure_rate", Value: div(float64(res.Failures), nc), Unit: "share of cycles", Better: solvers.Lower, Min: solvers.Bound(0), Max: solvers.Bound(1)},
 		{Name: "owners_income", Value: div(res.Income, nc), Unit: "cost units per cycle", Better: solvers.Higher},
 		{Name: "utilization", Value: div(a.ProcTm, nc*capacity), Unit: "share", Better: solvers.Higher, Variants: slotModel},
 		{Name: "jobs_planned", Value: float64(a.Planned), Unit: "jobs", Better: solvers.Higher},
@@ -117,6 +117,7 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 		{Name: "actual_runtime", Value: div(res.Actual.Runtime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "actual_processor_time", Value: div(res.Actual.ProcTime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "start_plus_processor_time", Value: div(a.Start+a.ProcTm, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
+		{Name: "nodes", Value: float64(len(in.Nodes)), Kind: solvers.KindInfo},
 		{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
 	}
 	// Aggregate by criterion (the seed's Table 1 shape).

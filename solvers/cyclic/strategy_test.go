@@ -24,7 +24,7 @@ func genWorkload(t *testing.T, params solvers.Params) *solvers.Workload {
 	return w
 }
 
-var runMetrics = []string{"n_alternatives", "start", "runtime", "finish", "cost", "processor_time", "failure_rate", "owners_income", "utilization", "jobs_planned", "jobs_postponed", "planned_start", "actual_start", "planned_runtime", "actual_runtime", "actual_processor_time", "start_plus_processor_time", "wall_ms"}
+var runMetrics = []string{"n_alternatives", "start", "runtime", "finish", "cost", "processor_time", "failure_rate", "owners_income", "utilization", "jobs_planned", "jobs_postponed", "planned_start", "actual_start", "planned_runtime", "actual_runtime", "actual_processor_time", "start_plus_processor_time", "nodes", "wall_ms"}
 
 func TestRunEveryVariant(t *testing.T) {
 	s := New()

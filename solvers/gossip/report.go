@@ -148,8 +148,8 @@ func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *so
 		{Name: "rounds_to_converge", Value: res.Rounds, Unit: "periods", Better: solvers.Lower, Variants: gossipOnly},
 		{Name: "final_informed", Value: res.FinalInformed, Better: solvers.Higher, Variants: gossipOnly, Min: solvers.Bound(0), Max: solvers.Bound(1)},
 		{Name: "staleness_mean_s", Value: res.StalenessMean, Unit: "s", Better: solvers.Lower},
-		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
 		{Name: "nodes", Value: float64(in.Grid.Nodes), Kind: solvers.KindInfo},
+		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
 	}
 	ideal := in.Load
 	if in.Load == 0 {
