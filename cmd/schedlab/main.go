@@ -39,6 +39,7 @@ import (
 	"schedlab/queue"
 	"schedlab/runner"
 	"schedlab/solvers"
+	"schedlab/solvers/batsim"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -81,7 +82,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "import":
 		return importCmd(ctx, args, stdout, stderr)
 	case "worker":
-		return queue.WorkerMain(ctx, args, registry.Lookup, stderr)
+		rest, scheds, err := takeSchedulers(args)
+		if err != nil {
+			return err
+		}
+		set, err := registry.WithSchedulers(scheds)
+		if err != nil {
+			return err
+		}
+		return queue.WorkerMain(ctx, rest, set.Lookup, stderr)
 	case "user":
 		return userCmd(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
@@ -95,12 +104,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 const usage = `usage:
   schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--auth | --insecure-no-auth]
-                   [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process]
-  schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D]   (joins a server's queue and executes runs)
+                   [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process] [--scheduler NAME=COMMAND|NAME=tcp://host:port]...
+  schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D] [--scheduler NAME=COMMAND]...   (joins a server's queue and executes runs)
   schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
   schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
+               [--scheduler NAME=COMMAND]... [--scheduler-endpoint tcp://host:port]   (a decision process speaking Batsim's protocol schedules an SWF trace)
   schedlab reproduce S [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
       (a table of more than 1000 rows is written paged, as the API gives it: --tables DIR writes it as DIR/NN-title.csv, --full keeps it in the report)
   schedlab export --strategy S --format F (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
@@ -154,7 +164,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
 	var b budgetFlags
 	b.register(fs)
+	var sf schedulerFlags
+	fs.Var(&sf, "scheduler", "register a decision process (Batsim protocol) as variant external:NAME of the batch simulation: NAME=COMMAND (started per run, {endpoint} in its arguments) or NAME=tcp://host:port; repeatable")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	set, err := registry.WithSchedulers(sf)
+	if err != nil {
 		return err
 	}
 	if err := checkExposure(*addr, *auth, *insecure); err != nil {
@@ -196,17 +212,17 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	} else if *workers == 0 {
 		return errors.New("--workers 0 with --in-process would never execute a run")
 	}
-	rn := runner.New(st, registry.Lookup, opt)
+	rn := runner.New(st, set.Lookup, opt)
 	if err := rn.Start(ctx); err != nil {
 		return err
 	}
 	if q != nil {
-		q.startWorkers(ctx, *workers)
+		q.startWorkers(ctx, *workers, sf.args())
 	}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(st, rn, registry.All(), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth}).Routes(e)
+	handlers.New(st, rn, set.All(), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth}).Routes(e)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -354,6 +370,55 @@ func (p paramFlags) Set(v string) error {
 	return nil
 }
 
+// schedulerFlags collects repeated --scheduler NAME=COMMAND|NAME=tcp://…
+// (the operator's registrations of decision processes).
+type schedulerFlags []batsim.Scheduler
+
+func (f *schedulerFlags) String() string { return "" }
+func (f *schedulerFlags) Set(v string) error {
+	s, err := batsim.ParseScheduler(v)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, s)
+	return nil
+}
+
+// args are the flags again, for the worker processes serve starts.
+func (f schedulerFlags) args() []string {
+	var out []string
+	for _, s := range f {
+		out = append(out, "--scheduler", s.String())
+	}
+	return out
+}
+
+// takeSchedulers removes --scheduler NAME=… (or --scheduler=NAME=…) from
+// a worker's arguments and reads them.
+func takeSchedulers(args []string) ([]string, schedulerFlags, error) {
+	var rest []string
+	var sf schedulerFlags
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v, ok := strings.CutPrefix(strings.TrimPrefix(a, "-"), "-scheduler=")
+		if !ok && (a == "--scheduler" || a == "-scheduler") {
+			if i+1 == len(args) {
+				return nil, nil, errors.New("--scheduler: missing NAME=COMMAND or NAME=tcp://host:port")
+			}
+			v, ok = args[i+1], true
+			i++
+		}
+		if !ok {
+			rest = append(rest, a)
+			continue
+		}
+		if err := sf.Set(v); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rest, sf, nil
+}
+
 // listFlags collects a repeated string flag.
 type listFlags []string
 
@@ -375,10 +440,30 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Var(params, "param", "parameter name=value (preset and run parameters), repeatable")
 	var b budgetFlags
 	b.register(fs)
+	var sf schedulerFlags
+	fs.Var(&sf, "scheduler", "register a decision process as variant external:NAME: NAME=COMMAND ({endpoint} in it) or NAME=tcp://host:port; repeatable")
+	endpoint := fs.String("scheduler-endpoint", "", "a decision process already listening (tcp://host:port): runs the trace as variant external:cli of cyclic (the default then)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	st, ok := registry.Lookup(*strategy)
+	if *endpoint != "" {
+		s, err := batsim.EndpointScheduler(*endpoint)
+		if err != nil {
+			return err
+		}
+		sf = append(sf, s)
+		if *strategy == "" {
+			*strategy = "cyclic"
+		}
+		if *variant == "" {
+			*variant = s.Variant()
+		}
+	}
+	set, err := registry.WithSchedulers(sf)
+	if err != nil {
+		return err
+	}
+	st, ok := set.Lookup(*strategy)
 	if !ok {
 		return fmt.Errorf("--strategy: unknown strategy %q (see `schedlab strategies`)", *strategy)
 	}

@@ -50,8 +50,9 @@ func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, li
 	return q, nil
 }
 
-// startWorkers starts and supervises n local worker processes.
-func (q *queueSide) startWorkers(ctx context.Context, n int) {
+// startWorkers starts and supervises n local worker processes; extra are
+// more arguments for them (the registered schedulers).
+func (q *queueSide) startWorkers(ctx context.Context, n int, extra []string) {
 	if n == 0 {
 		log.Printf("schedlab: --workers 0: runs wait for workers from other machines")
 		return
@@ -65,6 +66,7 @@ func (q *queueSide) startWorkers(ctx context.Context, n int) {
 	if q.creds != "" {
 		args = append(args, "--creds", q.creds)
 	}
+	args = append(args, extra...)
 	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	q.stopSup = stop
 	sup := &queue.Supervisor{Command: args, N: n}

@@ -37,7 +37,15 @@ type Config struct {
 	UnitS       int     // slot variants on a trace: seconds per time unit; 0: the least that fits
 	GanttStartH float64 // batch: start of the Gantt window, h after the first submission
 	GanttSpanH  float64 // batch: length of the Gantt window, h
+
+	// external are the registered decision processes' variants
+	// (external:NAME), which read batch's trace parameters; set by the
+	// family, not a parameter.
+	external []string
 }
+
+// batchLike is batch and the external variants: the trace simulations.
+func (c *Config) batchLike() []string { return append([]string{VariantBatch}, c.external...) }
 
 // DefaultConfig is the run defaults.
 func DefaultConfig() Config {
@@ -129,10 +137,10 @@ func (c *Config) declareTrace(ps *solvers.ParamSet) {
 		For(slotVariants[:]...)
 	ps.Float(&c.GanttStartH, "gantt_start_h", "h", 0, 1e7,
 		"batch: start of the Gantt window, in hours after the first submission. The Gantt draws one window so that a trace of any length stays light; processors in use are plotted over the whole trace.").
-		For(VariantBatch)
+		For(c.batchLike()...)
 	ps.Float(&c.GanttSpanH, "gantt_span_h", "h", 0.01, 1e6,
 		"batch: length of the Gantt window in hours (at most 20,000 bars; a longer window is shortened, and the report says so). Default 48.").
-		For(VariantBatch)
+		For(c.batchLike()...)
 }
 
 // Declare binds the toporkov2014 preset's parameters (the defaults are

@@ -86,11 +86,11 @@ func div(a, b float64) float64 {
 // per planned job by construction. The slot model's utilization (planned
 // processor time over the cycles' node time) is not batch's (Σ run × size
 // over P × makespan, solvers/batch), which reports a metric of the same
-// name (batchOnly, set in simulateTrace).
+// name (Config.batchLike: batch and the external variants, set in
+// batchReport).
 var (
 	withAlternatives = []string{VariantCSS, VariantFair, VariantCombined}
 	slotModel        = slotVariants[:]
-	batchOnly        = []string{VariantBatch}
 )
 
 // runReport builds the report of a CSS/fair run.

@@ -9,31 +9,55 @@ import (
 
 	"schedlab/errs"
 	"schedlab/solvers"
+	"schedlab/solvers/batsim"
 )
 
 // New returns the cyclic strategy. It holds no state: all of a run lives in
 // the call, so one value serves concurrent runs.
-func New() solvers.Strategy { return family().Strategy() }
+func New() solvers.Strategy { return family(nil).Strategy() }
 
-// family is the cyclic family's parts (solvers.Def).
-func family() *solvers.Def[Config, *Config] {
+// WithSchedulers is the cyclic family with every registered decision
+// process as a variant "external:NAME" of the batch simulation (package
+// batsim): the operator's registrations, never a request's.
+func WithSchedulers(scheds []batsim.Scheduler) solvers.Strategy { return family(scheds).Strategy() }
+
+// family is the cyclic family's parts (solvers.Def), with the registered
+// decision processes as external variants.
+func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
+	ext := externalVariants(scheds)
 	return &solvers.Def[Config, *Config]{
 		Name:        "cyclic",
 		Info:        solvers.Info{Title: "Cyclic scheduling, fair-share, backfilling", Summary: "Batches of parallel jobs onto priced, non-dedicated slots: alternatives, DP choice, shift, backfilling.", Paper: "Toporkov, Bobchenkov, Emelyanov, Tselishchev, scheduling methods and heuristics with non-dedicated resources (2014)", Seed: "003_1e1f6712bcbc01cc.txt"},
-		VariantList: variants(),
-		Config:      DefaultConfig,
-		Run:         run,
-		Parse:       parseWorkload,
+		VariantList: append(variants(), ext...),
+		Config: func() Config {
+			c := DefaultConfig()
+			for _, v := range ext {
+				c.external = append(c.external, v.Name)
+			}
+			return c
+		},
+		Run: func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+			if s, ok := externalOf(scheds, variant); ok {
+				return runExternal(ctx, w, s, c, progress)
+			}
+			return run(ctx, w, variant, c, progress)
+		},
+		Parse: parseWorkload,
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetToporkov2014,
 			"The seed's setting (§2.1): 24 nodes, performance U[2,10], price = performance × (1 + ε), ε ~ N(0, 0.15) (discount/markup), owners' local jobs, T = 600, 20 jobs per cycle of 1–4 nodes, volume U[100,400], "+
 				"min performance U[2,6], max price = f × market cost of the job's work with f ~ U[0.9, 1.6] (richest: market + 60 %), criterion uniform over start, runtime, finish, cost. Later cycles are drawn from the same law (the generator is stored in the workload).",
 			Toporkov2014, generate)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList: uploads(),
-		Fits:       variantFits,
-		FileRuns:   runsFile,
-		FileRun:    runFile,
-		Seeds:      seedExperiments,
+		Fits: func(format, variant string) error {
+			if _, ok := externalOf(scheds, variant); ok {
+				return externalFits(format, variant)
+			}
+			return variantFits(format, variant)
+		},
+		FileRuns: runsFile,
+		FileRun:  runFile,
+		Seeds:    seedExperiments,
 	}
 }
 

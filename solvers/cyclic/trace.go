@@ -339,8 +339,19 @@ func variantFits(format, variant string) error {
 
 // runBatch simulates a stored trace with package batch.
 func runBatch(ctx context.Context, w *solvers.Workload, c Config, progress solvers.Progress) (*solvers.Report, error) {
-	if err := variantFits(w.Format, VariantBatch); err != nil {
+	t, err := loadTraceRecords(ctx, w, variantFits(w.Format, VariantBatch))
+	if err != nil {
 		return nil, err
+	}
+	return simulateTrace(ctx, t.swf(), c, progress)
+}
+
+// loadTraceRecords is the stored trace of a batch-like run, its records
+// reserved against the budget; fits is the variant's fit to the workload
+// (an error stops here).
+func loadTraceRecords(ctx context.Context, w *solvers.Workload, fits error) (*Trace, error) {
+	if fits != nil {
+		return nil, fits
 	}
 	t, err := loadTrace(w)
 	if err != nil {
@@ -349,7 +360,7 @@ func runBatch(ctx context.Context, w *solvers.Workload, c Config, progress solve
 	if err := solvers.Reserve(ctx, "workload", solvers.SatMul(int64(len(t.Jobs)), 2*int64(unsafe.Sizeof(formats.SWFJob{}))), "the trace's records"); err != nil {
 		return nil, err
 	}
-	return simulateTrace(ctx, t.swf(), c, progress)
+	return t, nil
 }
 
 // runsFile is solvers.FileRunner's RunsFile: batch runs straight from an
@@ -402,16 +413,25 @@ func simulateJobs(ctx context.Context, sj *batch.SWFJobs, start time.Time, c Con
 	if err != nil {
 		return nil, err
 	}
-	rep := batch.BuildReport(sj.Jobs, res, batch.ReportOptions{GanttStart: c.GanttStartH * 3600, GanttSpan: c.GanttSpanH * 3600}, sj.Skipped)
+	rep := batchReport(sj, sj.Jobs, res, start, c, c.batchLike())
+	rep.Notes = append(rep.Notes, "Simultaneous events: all completions at a time are processed first, then the arrivals, then one scheduling pass.")
+	return rep, nil
+}
+
+// batchReport is the report of a batch simulation of jobs (sj's, or those
+// of them a decision process did not reject): batch.BuildReport, the wall
+// time since start, sj's notes; utilization is marked for the variants
+// given.
+func batchReport(sj *batch.SWFJobs, jobs []batch.Job, res *batch.Result, start time.Time, c Config, variants []string) *solvers.Report {
+	rep := batch.BuildReport(jobs, res, batch.ReportOptions{GanttStart: c.GanttStartH * 3600, GanttSpan: c.GanttSpanH * 3600}, sj.Skipped)
 	rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "wall_ms", Value: float64(time.Since(start).Microseconds()) / 1000, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
 	for i := range rep.Metrics {
 		if rep.Metrics[i].Name == "utilization" {
-			rep.Metrics[i].Variants = batchOnly // not the slot variants' utilization
+			rep.Metrics[i].Variants = variants // not the slot variants' utilization
 		}
 	}
 	rep.Notes = append(slices.Clone(sj.Notes), rep.Notes...)
-	rep.Notes = append(rep.Notes, "Simultaneous events: all completions at a time are processed first, then the arrivals, then one scheduling pass.")
-	return rep, nil
+	return rep
 }
 
 // uploads is solvers.Uploader's Uploads: an SWF trace besides the native
