@@ -399,9 +399,6 @@ func (s *sim) execute(now float64, data map[string]json.RawMessage) (string, err
 		return id, fmt.Errorf("alloc %q: %v", alloc, err)
 	}
 	job := s.jobs[j]
-	if len(procs) != job.Size {
-		return id, fmt.Errorf("alloc %q has %d resources; the job requests %d", alloc, len(procs), job.Size)
-	}
 	for _, c := range procs {
 		if c >= s.p {
 			return id, fmt.Errorf("resource %d does not exist (the machine has %d: 0-%d)", c, s.p, s.p-1)
@@ -409,6 +406,9 @@ func (s *sim) execute(now float64, data map[string]json.RawMessage) (string, err
 		if o := s.owner[c]; o != 0 {
 			return id, fmt.Errorf("resource %d is busy with job %s", c, s.ids[o-1])
 		}
+	}
+	if len(procs) != job.Size {
+		return id, fmt.Errorf("alloc %q has %d resources; the job requests %d", alloc, len(procs), job.Size)
 	}
 	for _, c := range procs {
 		s.owner[c] = int32(j + 1)
