@@ -247,6 +247,8 @@ func statusOf(err error) int {
 		return http.StatusUnauthorized
 	case errs.Forbidden:
 		return http.StatusForbidden
+	case errs.NoSpace:
+		return http.StatusInsufficientStorage
 	}
 	return http.StatusInternalServerError
 }

@@ -115,7 +115,31 @@
 //     EachTableRow every row a page at a time; ExportExperiment puts the
 //     rows back, so a bundle carries whole reports.
 //
+//   - A full disk is a state, not an error to retry blindly (disk.go): a
+//     write failing with SQLITE_FULL is errs.NoSpace, and whoever meets
+//     it tells Disk (Full); Disk.Check (Watch calls it every few seconds)
+//     measures the file system's free space (statfs) against a threshold
+//     (DiskLow under it) and, while full, allocates 1 MiB in a transaction
+//     it rolls back, on a connection with a small page cache so the pages
+//     reach the WAL as a real write would: the state clears by itself when
+//     space returns. Disk.Refuse is the 507 of new work, Disk.Paused tells
+//     the claimers to wait. SetMaxPages caps the database (PRAGMA
+//     max_page_count on every connection): SQLite's own SQLITE_FULL,
+//     without root or a small file system, for tests.
+//   - Open reads the write-ahead log before SQLite does (check.go): frame
+//     by frame, checksums chained as SQLite chains them, it counts the
+//     transactions SQLite will replay and those it will silently drop past
+//     a damaged frame, and logs a loss at error level (Opened, on
+//     /healthz). CheckIntegrity runs PRAGMA quick_check (reads every page,
+//     so the server runs it after it starts serving).
+//   - Durability: WAL with synchronous=NORMAL. A commit is durable against
+//     a crash of the process at once, and against a power cut from the
+//     next checkpoint on (the WAL is fsynced at checkpoints, not at each
+//     commit): a power cut may lose the last transactions, never corrupt
+//     the file. Backup writes a copy with VACUUM INTO (one read
+//     transaction, the server goes on) and never overwrites a file.
+//
 // Every error is an *errs.Error: NotFound for an unknown id, Invalid for a
 // value the store cannot keep, Conflict for a change the run's state does
-// not allow, Internal for a database failure.
+// not allow, Internal for a database failure, NoSpace for a full disk.
 package store
