@@ -231,6 +231,12 @@ func (s *Store) CheckIntegrity(ctx context.Context) (string, error) {
 		rows.Close()
 	}
 	res := strings.Join(found, "; ")
+	if ctx.Err() != nil { // stopped (the server is stopping): not a finding
+		s.opened.mu.Lock()
+		s.opened.r.Integrity = ""
+		s.opened.mu.Unlock()
+		return "", dbErr("store.CheckIntegrity", ctx.Err())
+	}
 	if err != nil {
 		res = "the check could not run: " + err.Error()
 	}
