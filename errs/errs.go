@@ -25,6 +25,7 @@ const (
 	Internal                    // a bug or an I/O failure on our side
 	Unauthenticated             // the request needs a logged-in user (or an API token) and has none
 	Forbidden                   // the user may not do this (another user's run; a cross-origin request)
+	NoSpace                     // the disk holding the database is full or nearly: nothing new is stored until space is freed
 )
 
 func (k Kind) String() string {
@@ -45,6 +46,8 @@ func (k Kind) String() string {
 		return "unauthenticated"
 	case Forbidden:
 		return "forbidden"
+	case NoSpace:
+		return "insufficient storage"
 	}
 	return "error"
 }

@@ -14,8 +14,9 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.HTTPErrorHandler = s.errorHandler
 	// Order matters: headers first (every answer, errors included, carries
 	// them), then the body cap before anything reads a body, then the
-	// origin check, who is asking, and what a change needs.
-	e.Use(middleware.Recover(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard)
+	// origin check, who is asking, what a change needs, and whether the
+	// disk has room for it.
+	e.Use(middleware.Recover(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard, s.refuseWhenDiskFull)
 
 	e.GET("/static/*", echo.WrapHandler(static.Handler()))
 	// Browsers ask for /favicon.ico whatever a page links: send them to the icon.

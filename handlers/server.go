@@ -247,6 +247,8 @@ func statusOf(err error) int {
 		return http.StatusUnauthorized
 	case errs.Forbidden:
 		return http.StatusForbidden
+	case errs.NoSpace:
+		return http.StatusInsufficientStorage
 	}
 	return http.StatusInternalServerError
 }
@@ -304,7 +306,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		return
 	}
 	status := statusOf(err)
-	if status >= 500 {
+	if status >= 500 && status != http.StatusInsufficientStorage { // a full disk is logged once, by store.Disk
 		c.Logger().Error(err)
 	}
 	body := apiError{Error: messageOf(err), Field: errs.FieldOf(err)}
@@ -318,13 +320,6 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		return
 	}
 	_ = render(c, status, views.ErrorPage(status, body.Error, body.Field))
-}
-
-func (s *Server) healthz(c echo.Context) error {
-	if err := s.store.Ping(c.Request().Context()); err != nil {
-		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error()})
-	}
-	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // reportCache keeps the decoded reports of finished runs, which never

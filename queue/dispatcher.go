@@ -105,6 +105,7 @@ type Dispatcher struct {
 	workers     map[string]*workerAt // by name
 	refs        map[string]*WorkloadRef
 	inBucket    map[string]bool // SHA-256s known to be in WorkloadsBucket
+	heldSince   time.Time       // results held for a full disk since (zero: none)
 
 	stop   context.CancelFunc
 	subs   []*nats.Subscription
@@ -353,6 +354,11 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 		} else if room = d.window() - len(d.outstanding); room <= 0 {
 			d.mu.Unlock()
 			return
+		} else if d.st.Disk().Paused() {
+			// The disk is low or full: claim nothing new until it has
+			// room (the store's Disk checks clear it; the poll comes back).
+			d.mu.Unlock()
+			return
 		}
 		d.mu.Unlock()
 		if run == nil {
@@ -361,7 +367,8 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 			// the ones not published now are next in the loop.
 			runs, err := d.st.ClaimUpTo(ctx, min(room, claimGroup))
 			if err != nil {
-				if ctx.Err() == nil {
+				// A full disk is logged once, by the store's Disk.
+				if ctx.Err() == nil && !d.st.Disk().Full(err) {
 					d.log.Error("queue: claiming a run", "err", err)
 				}
 				return
@@ -484,7 +491,10 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 // stored; a result for a run that is not running (stored already: a
 // repeated result, or a run canceled meanwhile) is acknowledged and
 // dropped; one the store failed to write is delivered again a second
-// later.
+// later, and one the disk had no room for (SQLITE_FULL) stays in
+// ResultsStream, unacknowledged, delivered again with a back-off that
+// doubles up to fullBackoffMax, until it is stored: held, never dropped,
+// and logged when the holding begins and ends, not at every attempt.
 func (d *Dispatcher) record(ctx context.Context) {
 	group := make([]result, 0, maxGroup)
 	ends := make([]store.Ending, 0, maxGroup)
@@ -508,8 +518,14 @@ func (d *Dispatcher) record(ctx context.Context) {
 		for _, r := range group {
 			ends = append(ends, r.end)
 		}
+		held := 0
 		for i, err := range d.st.End(ctx, ends) {
 			r := group[i]
+			if d.st.Disk().Full(err) {
+				held++
+				r.m.NakWithDelay(fullBackoff(r.m))
+				continue
+			}
 			if d.stored(r.end, err) != nil {
 				r.m.NakWithDelay(time.Second)
 				continue
@@ -519,8 +535,47 @@ func (d *Dispatcher) record(ctx context.Context) {
 				d.reports.Delete(ctx, r.object)
 			}
 		}
+		d.holding(held, len(group))
 		d.Wake()
 	}
+}
+
+// Back-off of a result the disk had no room for: fullBackoffMin on its
+// first delivery, doubled on each next, at most fullBackoffMax.
+const (
+	fullBackoffMin = 250 * time.Millisecond
+	fullBackoffMax = 10 * time.Second
+)
+
+// fullBackoff is the delay before m is delivered again.
+func fullBackoff(m jetstream.Msg) time.Duration {
+	n := uint64(1)
+	if md, err := m.Metadata(); err == nil && md.NumDelivered > 0 {
+		n = md.NumDelivered
+	}
+	return min(fullBackoffMin<<min(n-1, 10), fullBackoffMax)
+}
+
+// holding logs when results begin to be held for a full disk (held of a
+// group of n) and when they are stored again: once per change.
+func (d *Dispatcher) holding(held, n int) {
+	d.mu.Lock()
+	was := d.heldSince
+	switch {
+	case held > 0 && was.IsZero():
+		d.heldSince = time.Now()
+	case held == 0 && n > 0 && !was.IsZero():
+		d.heldSince = time.Time{}
+	default:
+		d.mu.Unlock()
+		return
+	}
+	d.mu.Unlock()
+	if held > 0 {
+		d.log.Warn("queue: the disk is full: results are held in the results stream, unacknowledged, until they can be stored", "results", held)
+		return
+	}
+	d.log.Info("queue: storing results again after the disk was full", "held_for", time.Since(was).Round(time.Millisecond).String())
 }
 
 // finish stores the end of a run (Conflict: it ended already, fine) and
@@ -611,6 +666,7 @@ func (d *Dispatcher) flush(ctx context.Context) {
 	d.mu.Unlock()
 	for _, w := range ws {
 		if err := d.st.SetProgressBy(ctx, w.id, w.p.Worker, w.p.Started, w.p.Done, w.p.Total, w.p.Note); err != nil {
+			d.st.Disk().Full(err)
 			continue
 		}
 		d.mu.Lock()

@@ -262,6 +262,11 @@ func (r *Runner) next(ctx context.Context) (*store.Run, *job, error) {
 		return c.run, c.j, nil
 	}
 	r.mu.Unlock()
+	if r.st.Disk().Paused() {
+		// The disk is low or full: claim nothing new until it has room
+		// (the Disk's checks clear it, and the poll comes back here).
+		return nil, nil, nil
+	}
 	n := 1
 	if r.fast.Load() {
 		n = claimGroup
@@ -356,7 +361,7 @@ func (r *Runner) record(ctx context.Context) {
 		for _, e := range group {
 			endings = append(endings, e.Ending)
 		}
-		for i, err := range r.st.End(ctx, endings) {
+		for i, err := range r.storeEnds(ctx, endings) {
 			if err != nil {
 				r.log.Error("runner: storing the end of a run", "run", group[i].ID, "status", group[i].Status, "err", err)
 			}
@@ -370,6 +375,54 @@ func (r *Runner) record(ctx context.Context) {
 		r.mu.Unlock()
 		r.finished.Add(int64(len(group)))
 	}
+}
+
+// Retrying the ends of runs the disk had no room for: the first pause,
+// doubled after each attempt up to the last.
+const (
+	fullBackoff    = 250 * time.Millisecond
+	fullBackoffMax = 10 * time.Second
+)
+
+// storeEnds stores endings (store.End) and returns each one's error. An
+// ending the disk had no room for (SQLITE_FULL) is never dropped: it is
+// held, with its run still in flight, and stored again with back-off until
+// it fits, logged when the holding begins and ends (the disk's state is
+// logged by store.Disk). Meanwhile no run is claimed (Disk.Paused), and
+// workers that finish wait for the recorder.
+func (r *Runner) storeEnds(ctx context.Context, endings []store.Ending) []error {
+	out := r.st.End(ctx, endings)
+	var held []int
+	for i, err := range out {
+		if r.st.Disk().Full(err) {
+			held = append(held, i)
+		}
+	}
+	if len(held) == 0 {
+		return out
+	}
+	began := time.Now()
+	r.log.Warn("runner: the disk is full: holding the ends of runs until they can be stored", "runs", len(held))
+	pause := fullBackoff
+	for len(held) > 0 {
+		time.Sleep(pause)
+		pause = min(2*pause, fullBackoffMax)
+		again := make([]store.Ending, len(held))
+		for k, i := range held {
+			again[k] = endings[i]
+		}
+		var still []int
+		for k, err := range r.st.End(ctx, again) {
+			if r.st.Disk().Full(err) {
+				still = append(still, held[k])
+				continue
+			}
+			out[held[k]] = err
+		}
+		held = still
+	}
+	r.log.Info("runner: stored the ends of runs held while the disk was full", "after", time.Since(began).Round(time.Millisecond).String())
+	return out
 }
 
 // Shutdown stops claiming runs, cancels the runs in flight and waits for
@@ -645,7 +698,8 @@ func (r *Runner) worker(ctx context.Context) {
 	for ctx.Err() == nil {
 		run, j, err := r.next(ctx)
 		if err != nil {
-			if ctx.Err() == nil {
+			// A full disk is logged once, by the store's Disk.
+			if ctx.Err() == nil && !r.st.Disk().Full(err) {
 				r.log.Error("runner: claiming a run", "err", err)
 			}
 		} else if run != nil {
@@ -766,7 +820,7 @@ func (r *Runner) flushProgress(ctx context.Context, id string, began time.Time, 
 	marked := false
 	flush := func() {
 		if !marked {
-			if err := r.st.MarkStarted(ctx, id, began); err != nil {
+			if err := r.st.MarkStarted(ctx, id, began); err != nil && !r.st.Disk().Full(err) {
 				r.log.Warn("runner: storing the start", "run", id, "err", err)
 			}
 			marked = true
@@ -776,7 +830,9 @@ func (r *Runner) flushProgress(ctx context.Context, id string, began time.Time, 
 			return
 		}
 		if err := r.st.SetProgress(ctx, id, done, total, note); err != nil {
-			r.log.Warn("runner: storing progress", "run", id, "err", err)
+			if !r.st.Disk().Full(err) { // a full disk is logged once, by the store
+				r.log.Warn("runner: storing progress", "run", id, "err", err)
+			}
 			return
 		}
 		written = v

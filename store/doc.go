@@ -19,28 +19,36 @@
 // a change is a new file.
 //
 // Decisions:
+//
 //   - IDs are 10 characters of lowercase base32 from crypto/rand (50 bits):
 //     short enough for a URL, not sequential, not guessable. An insert that
 //     hits an existing ID draws again.
+//
 //   - Times are stored as fixed-width UTC text with microseconds
 //     ("2006-01-02T15:04:05.000000Z"), so text order is time order and
 //     the file stays readable with the sqlite3 shell.
+//
 //   - runs.workload_id references workloads ON DELETE RESTRICT: a stored
 //     run can always be re-run, so DeleteWorkload refuses (errs.Conflict)
 //     while runs use the workload. Reproduce runs have no workload.
+//
 //   - runs.rerun_of references runs ON DELETE SET NULL: deleting the
 //     original keeps its re-runs.
+//
 //   - Params are stored resolved (every parameter with its value) as a JSON
 //     object of strings; reports and previews as the JSON of a
 //     solvers.Report, NULL when there is none. Lists (ListWorkloads,
 //     ListRuns) leave out workload data, previews and reports: they can be
 //     megabytes.
+//
 //   - The queue is the runs table: ClaimNext moves the oldest queued run to
 //     running in one UPDATE ... RETURNING statement, so concurrent claimers
 //     (goroutines or processes) never get the same run.
+//
 //   - A run that was running when the process died stays "running" in the
 //     file; MarkInterrupted (called at startup, before any claim) turns it
 //     into "interrupted", a final state that can be re-run.
+//
 //   - Experiments (0005_experiments.sql rebuilt the unused 0001 tables,
 //     keeping any rows): an experiment keeps its definition as the JSON
 //     object it was given (the store never reads it), name, strategy,
@@ -52,14 +60,17 @@
 //     the experiment, its runs (CreateRun's checks and insert, shared as
 //     runInserter, prepared once) and the links in one transaction: all or
 //     nothing; 1,000 runs take tens of milliseconds.
+//
 //   - experiment_runs.run_id references runs ON DELETE RESTRICT: an
 //     experiment never silently loses a run. DeleteRun refuses a run of an
 //     experiment (errs.Conflict); DeleteExperiment deletes the experiment
 //     and its runs together, once none is queued or running.
+//
 //   - CancelExperiment marks the experiment canceled and cancels its queued
 //     runs in one transaction, and returns its running runs' IDs: those
 //     belong to the runner, which cancels them. Setting done is the
 //     caller's (SetExperimentStatus), from ExperimentProgress.
+//
 //   - run_metrics holds the numeric metrics of each done run's report, one
 //     row per (run_id, name): the entries of the report's top-level
 //     "metrics" array with a text name and a numeric value, the first of a
@@ -67,6 +78,7 @@
 //     report, with SQLite's json_each (the same query 0005 ran over the
 //     runs already done), so aggregating many runs never decodes a report.
 //     Rows go with their run (ON DELETE CASCADE).
+//
 //   - ExperimentRuns reads an experiment's runs and their metrics in two
 //     queries of one read-only (deferred, so not write-locking) snapshot.
 //     Metrics are selected by run_id IN (the experiment's runs), which
@@ -74,6 +86,7 @@
 //     run_metrics at random and was twice as slow at 100,000 runs. Text
 //     that repeats (status, variant, cells, metric names) is shared, and
 //     so are equal params maps.
+//
 //   - Labels (0006_run_labels.sql): runs.name and runs.notes (markdown)
 //     are columns at the row's end, which lists never read past name;
 //     run tags are rows of run_tags (primary key (run_id, tag), index
@@ -83,6 +96,7 @@
 //     the marks "-_.:/", kept sorted and once; notes ≤ 64 KiB); SetRunLabels
 //     replaces all three in one transaction, SetExperimentLabels in one
 //     statement.
+//
 //   - Lists page by keyset in one of two shapes (page.go): newest first,
 //     (created_at, rowid) descending, for every list; or, for runs sorted
 //     by a metric, (value, run_id) of run_metrics in either direction,
@@ -96,6 +110,7 @@
 //     are not indexed and are tested on the rows the order reaches. A
 //     tag alone is read from run_tags_tag and its runs sorted: the cost
 //     is the tag's runs, not the table's.
+//
 //   - ExportExperiment and ImportExperiment move an experiment between
 //     databases as a bundle file (package bundle: the format and its
 //     checks). Export streams from one read transaction and refuses an
@@ -106,6 +121,7 @@
 //     ID and other data, fills run_metrics with Finish's query, and gives
 //     what it stores to the importing user. No migration: bundles hold
 //     the columns as they are.
+//
 //   - Large tables are paged out of reports (migration 0010): End and
 //     ImportExperiment store a table of more than solvers.PageOutRows rows
 //     in run_table_pages, in pages of solvers.TablePageRows rows, and the
@@ -115,7 +131,33 @@
 //     EachTableRow every row a page at a time; ExportExperiment puts the
 //     rows back, so a bundle carries whole reports.
 //
+//   - A full disk is a state, not an error to retry blindly (disk.go): a
+//     write failing with SQLITE_FULL is errs.NoSpace, and whoever meets
+//     it tells Disk (Full); Disk.Check (Watch calls it every few seconds)
+//     measures the file system's free space (statfs) against a threshold
+//     (DiskLow under it) and, while full, allocates 1 MiB in a transaction
+//     it rolls back, on a connection with a small page cache so the pages
+//     reach the WAL as a real write would: the state clears by itself when
+//     space returns. Disk.Refuse is the 507 of new work, Disk.Paused tells
+//     the claimers to wait. SetMaxPages caps the database (PRAGMA
+//     max_page_count on every connection): SQLite's own SQLITE_FULL,
+//     without root or a small file system, for tests.
+//
+//   - Open reads the write-ahead log before SQLite does (check.go): frame
+//     by frame, checksums chained as SQLite chains them, it counts the
+//     transactions SQLite will replay and those it will silently drop past
+//     a damaged frame, and logs a loss at error level (Opened, on
+//     /healthz). CheckIntegrity runs PRAGMA quick_check (reads every page,
+//     so the server runs it after it starts serving).
+//
+//   - Durability: WAL with synchronous=NORMAL. A commit is durable against
+//     a crash of the process at once, and against a power cut from the
+//     next checkpoint on (the WAL is fsynced at checkpoints, not at each
+//     commit): a power cut may lose the last transactions, never corrupt
+//     the file. Backup writes a copy with VACUUM INTO (one read
+//     transaction, the server goes on) and never overwrites a file.
+//
 // Every error is an *errs.Error: NotFound for an unknown id, Invalid for a
 // value the store cannot keep, Conflict for a change the run's state does
-// not allow, Internal for a database failure.
+// not allow, Internal for a database failure, NoSpace for a full disk.
 package store

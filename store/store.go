@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"path"
 	"sort"
 	"strconv"
@@ -25,8 +26,12 @@ var migrationFiles embed.FS
 
 // Store is a schedlab database. It is safe for concurrent use.
 type Store struct {
-	db  *sql.DB
-	hot hotStatements
+	db    *sql.DB
+	hot   hotStatements
+	conns int   // the most connections the pool opens
+	disk  *Disk // the space of the database's disk (disk.go)
+	// opened is what the checks at opening found (check.go).
+	opened walCheck
 }
 
 // hotStatements are the statements every run executes (claimed, then
@@ -72,17 +77,30 @@ func Open(path string) (*Store, error) {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "db",
 			Err: fmt.Errorf("database file name %q contains '?', which SQLite would read as options", path)}
 	}
+	// Read the write-ahead log before SQLite does: its recovery drops a
+	// damaged log's tail without a word (check.go).
+	var wal OpenReport
+	if path != ":memory:" {
+		var err error
+		if wal, err = inspectWAL(path); err != nil {
+			slog.Warn("store: could not read the write-ahead log before opening", "db", path, "err", err)
+		}
+		logOpenReport(path, wal)
+	}
 	db, err := sql.Open("sqlite", path+"?"+dsnPragmas)
 	if err != nil {
 		return nil, errs.Wrap(op, errs.Internal, err)
 	}
+	s := &Store{db: db, conns: MaxOpenConns}
+	s.opened.r = wal
 	if path == ":memory:" {
 		// Every connection to ":memory:" is its own database: keep one.
 		db.SetMaxOpenConns(1)
+		s.conns = 1
 	} else {
 		bound(db)
 	}
-	s := &Store{db: db}
+	s.disk = newDisk(s, path)
 	if err := s.migrate(context.Background()); err != nil {
 		db.Close()
 		return nil, errs.Wrap(op, errs.Internal, fmt.Errorf("%s: %w", path, err))
@@ -298,14 +316,18 @@ func retryBusy(ctx context.Context, f func() error) error {
 	}
 }
 
-// dbErr classifies a database error: a done context is Canceled, anything
-// else Internal.
+// dbErr classifies a database error: a done context is Canceled, a full
+// database or disk (SQLITE_FULL) NoSpace, anything else Internal.
 func dbErr(op string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return errs.Wrap(op, errs.Canceled, err)
+	}
+	if IsFull(err) {
+		return &errs.Error{Op: op, Kind: errs.NoSpace,
+			Err: fmt.Errorf("the disk holding the database is full (%w): nothing can be stored until space is freed", err)}
 	}
 	return errs.Wrap(op, errs.Internal, err)
 }

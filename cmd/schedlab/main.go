@@ -95,6 +95,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return userCmd(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
 		return tokenCmd(ctx, args, stdout, stderr)
+	case "backup":
+		return backupCmd(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -103,7 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 const usage = `usage:
-  schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--auth | --insecure-no-auth]
+  schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--min-free-mb 32] [--auth | --insecure-no-auth]
                    [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process] [--scheduler NAME=COMMAND|NAME=tcp://host:port]...
   schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D] [--scheduler NAME=COMMAND]...   (joins a server's queue and executes runs)
   schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
@@ -116,7 +118,8 @@ const usage = `usage:
   schedlab export --strategy S --format F (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
   schedlab export --db ./schedlab.db EXPERIMENT_ID [--out ID.schedlab-experiment.json.gz]   (an experiment as one bundle file; --out - for stdout)
   schedlab import --db ./schedlab.db [--max-mb 1024] BUNDLE   (an exported experiment, with its IDs)
-  schedlab strategies [--json]`
+  schedlab strategies [--json]
+  schedlab backup --db ./schedlab.db --out FILE   (a consistent copy while the server runs; never overwrites FILE)`
 
 // budgetFlags are the run limits shared by serve, run and reproduce.
 type budgetFlags struct {
@@ -160,6 +163,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	creds := fs.String("creds", "", "with --nats: the credential file to connect with (NKey seed or .creds)")
 	inProcess := fs.Bool("in-process", false, "execute runs inside this process, without NATS or worker processes")
 	maxUploadMB := fs.Int64("max-upload-mb", handlers.DefaultMaxUpload>>20, "largest accepted upload, MiB")
+	minFreeMB := fs.Int64("min-free-mb", store.DefaultMinFree>>20, "free space, MiB, under which the database's disk counts as low: new runs, uploads and experiments get 507 and workers claim nothing until there is more (0: off)")
 	auth := fs.Bool("auth", false, "require a login (or an API token) for every change; accounts come from `schedlab user add`")
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
 	var b budgetFlags
@@ -188,11 +192,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if *creds != "" && *natsURL == "" {
 		return errors.New("--creds is the credential for --nats URL; the embedded server writes its own")
 	}
+	if *minFreeMB < 0 {
+		return fmt.Errorf("--min-free-mb: must not be negative, got %d", *minFreeMB)
+	}
 	st, err := store.Open(*dbPath)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	watchStore(ctx, st, *minFreeMB<<20)
 	if *auth {
 		if ok, err := st.HasUsers(ctx); err != nil {
 			return err

@@ -4,7 +4,9 @@ import (
 	"context"
 	"log"
 	"os"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -44,6 +46,9 @@ func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, li
 	if err != nil {
 		q.close()
 		return nil, err
+	}
+	if q.emb != nil {
+		go healQueue(ctx, q.emb, st)
 	}
 	log.Printf("schedlab: NATS at %s; more workers join with: schedlab worker --nats %s --creds %s", q.url, q.url, q.creds)
 	q.dispatcher = queue.NewDispatcher(st, q.nc, queue.Config{Budget: budget})
@@ -90,5 +95,28 @@ func (q *queueSide) close() {
 	}
 	if q.emb != nil {
 		q.emb.Shutdown()
+	}
+}
+
+// healQueue restarts the embedded JetStream when a full disk left its
+// store unwritable (queue.Embedded.Heal), as soon as the database's disk
+// is not full any more: NATS never clears such an error by itself.
+func healQueue(ctx context.Context, emb *queue.Embedded, st *store.Store) {
+	t := time.NewTicker(diskCheckInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if st.Disk().Status().State == store.DiskFull {
+			continue // JetStream would meet the full disk again
+		}
+		if bad, err := emb.Heal(); err != nil {
+			log.Printf("schedlab: restarting the queue's JetStream after write errors (%s): %v", strings.Join(bad, "; "), err)
+		} else if len(bad) > 0 {
+			log.Printf("schedlab: the queue's JetStream met write errors (%s): restarted it, the queue resumes", strings.Join(bad, "; "))
+		}
 	}
 }
