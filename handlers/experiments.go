@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
@@ -420,6 +421,11 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string)
 }
 
 func (s *Server) experimentPage(c echo.Context) error {
+	return s.renderExperiment(c, views.ExperimentPage)
+}
+
+// renderExperiment renders experiment :id's view with page.
+func (s *Server) renderExperiment(c echo.Context, page func(views.ExperimentProps) templ.Component) error {
 	e, err := s.store.GetExperiment(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
@@ -428,7 +434,16 @@ func (s *Server) experimentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.ExperimentPage(p))
+	return render(c, http.StatusOK, page(p))
+}
+
+// experimentLive: GET /experiments/:id/live, with the page's own query:
+// the parts of the experiment's page that its runs change (status,
+// progress, choices, charts, tables, runs) as an HTML fragment, which the
+// page of a running experiment swaps in as runs end (static/app.js).
+func (s *Server) experimentLive(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return s.renderExperiment(c, views.ExperimentLive)
 }
 
 // apiExperimentPivot: GET /api/experiments/:id/pivot.csv or pivot.tex with

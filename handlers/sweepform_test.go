@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"schedlab/experiments"
 )
@@ -155,5 +156,53 @@ func TestSweepFormStartsFromASeedFigureAndAWorkload(t *testing.T) {
 	b1, _ := json.Marshal(fromFields)
 	if string(a1) != string(b1) {
 		t.Errorf("the fields do not make the seed's definition:\nseed   %s\nfields %s", a1, b1)
+	}
+}
+
+// TestExperimentLiveFragmentAndTheEstimateFromPastRuns: once a sweep's
+// runs are done, /experiments/:id/live gives the page's changing parts
+// (head and body, the plot with its script, the metric choices), not a
+// page; and the form's estimate of a new sweep goes by the medians of
+// those runs, per variant.
+func TestExperimentLiveFragmentAndTheEstimateFromPastRuns(t *testing.T) {
+	a := newApp(t, "", 0)
+	form := sweepFields()
+	form.Set("action", "start")
+	_, _, loc := postSweep(t, a, form)
+	if !strings.HasPrefix(loc, "/experiments/") {
+		t.Fatalf("start: %q", loc)
+	}
+	var e apiExperiment
+	for deadline := time.Now().Add(60 * time.Second); e.Status != "done"; time.Sleep(50 * time.Millisecond) {
+		_, b := a.do(t, http.MethodGet, "/api"+loc, "", nil)
+		json.Unmarshal(b, &e)
+		if time.Now().After(deadline) {
+			t.Fatalf("experiment still %s", e.Status)
+		}
+	}
+	status, frag := a.do(t, http.MethodGet, loc+"/live", "", nil)
+	if status != http.StatusOK || strings.Contains(string(frag), "<html") {
+		t.Fatalf("live: %d, want a fragment:\n%.300s", status, frag)
+	}
+	doc := parseHTML(t, frag)
+	if doc.Find(`[data-live-part=head] [data-testid=experiment-progress]`).Text() != "24 done, 0 failed, of 24" {
+		t.Errorf("head: %q", doc.Find(`[data-live-part=head]`).Text())
+	}
+	body := doc.Find(`[data-live-part=body]`)
+	if body.Find(`#ex-metric option`).Length() < 2 || body.Find(`[data-kind=plot]`).Length() == 0 || body.Find("script").Length() == 0 {
+		t.Errorf("body: %d metrics, %d plots, %d scripts", body.Find(`#ex-metric option`).Length(), body.Find(`[data-kind=plot]`).Length(), body.Find("script").Length())
+	}
+	_, page := a.do(t, http.MethodGet, loc, "", nil)
+	if parseHTML(t, page).Find(`[data-live-part]`).Length() != 2 {
+		t.Error("the page has not the two parts the fragment replaces")
+	}
+	count := sweepFields()
+	count.Set("action", "count")
+	_, out, _ := postSweep(t, a, count)
+	est := parseHTML(t, out).Find("[data-testid=sweep-estimate]").Text()
+	for _, want := range []string{"online ", "average ", "per run over its last 12 done runs", "About "} {
+		if !strings.Contains(est, want) {
+			t.Errorf("estimate %q does not say %q", est, want)
+		}
 	}
 }
