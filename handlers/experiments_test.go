@@ -428,14 +428,17 @@ func TestComparePageOffersASweepOfTheComparedRuns(t *testing.T) {
 		Strategy string
 		Workload struct{ IDs []string }
 		Variants []string
-		Grid     map[string][]string
+		Grid     map[string][]float64 // numbers typed as numbers
 	}
 	if err := json.Unmarshal([]byte(text), &def); err != nil {
 		t.Fatalf("starter %q: %v", text, err)
 	}
-	if def.Strategy != "eapm" || len(def.Workload.IDs) != 1 || strings.Join(def.Variants, ",") != "online,average" ||
-		strings.Join(def.Grid["gamma"], ",") != "1.2,1.4" {
+	if g := def.Grid["gamma"]; def.Strategy != "eapm" || len(def.Workload.IDs) != 1 || strings.Join(def.Variants, ",") != "online,average" ||
+		len(g) != 2 || g[0] != 1.2 || g[1] != 1.4 {
 		t.Errorf("starter definition %+v", def)
+	}
+	if v, _ := parseHTML(t, page).Find(`input[name="grid.gamma"]`).Attr("value"); v != "1.2, 1.4" {
+		t.Errorf("the γ field holds %q, want the runs' values 1.2, 1.4", v)
 	}
 	form := url.Values{"definition": {text}, "action": {"count"}}
 	resp := noRedirect(t, http.MethodPost, a.URL+"/experiments", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
