@@ -13,12 +13,14 @@ const activeOrResumable = `r.status IN ('` + StatusQueued + `', '` + StatusRunni
 // MarkExperimentEnded marks done. Each experiment's runs are looked at
 // from its last position back, where a sweep's pending runs are (runs are
 // claimed in position order), so an experiment still under way costs a
-// few index steps.
+// few index steps (BenchmarkEndedExperimentsPoll).
 func (s *Store) EndedExperiments(ctx context.Context) ([]string, error) {
 	const op = "store.EndedExperiments"
-	rows, err := s.db.QueryContext(ctx, `SELECT e.id FROM experiments AS e WHERE e.status = ? AND NOT EXISTS (
-			SELECT 1 FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
-			WHERE er.experiment_id = e.id AND `+activeOrResumable+` ORDER BY er.position DESC LIMIT 1)
+	// A scalar subquery, not NOT EXISTS: SQLite drops the ORDER BY of an
+	// EXISTS subquery and would walk the runs from the first position.
+	rows, err := s.db.QueryContext(ctx, `SELECT e.id FROM experiments AS e WHERE e.status = ? AND (
+			SELECT er.position FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
+			WHERE er.experiment_id = e.id AND `+activeOrResumable+` ORDER BY er.position DESC LIMIT 1) IS NULL
 		ORDER BY e.created_at, e.id`, ExperimentRunning)
 	if err != nil {
 		return nil, dbErr(op, err)
