@@ -124,14 +124,28 @@ func chromium(t *testing.T) string {
 // serve starts the whole application on a loopback port.
 func serve(t *testing.T) string {
 	t.Helper()
+	base, start := serveHeld(t)
+	start()
+	return base
+}
+
+// serveHeld is serve with the runner held: runs are queued but none is
+// executed until start is called (once; the cleanup calls it otherwise).
+func serveHeld(t *testing.T) (base string, start func()) {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "e2e.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	rn := runner.New(st, registry.Lookup, runner.Options{Workers: 2})
-	if err := rn.Start(ctx); err != nil {
-		t.Fatal(err)
+	var once sync.Once
+	start = func() {
+		once.Do(func() {
+			if err := rn.Start(ctx); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -144,13 +158,14 @@ func serve(t *testing.T) string {
 	go srv.Serve(ln)
 	t.Cleanup(func() {
 		srv.Close()
+		start()
 		sctx, c := context.WithTimeout(context.Background(), 5*time.Second)
 		defer c()
 		rn.Shutdown(sctx)
 		cancel()
 		st.Close()
 	})
-	return "http://" + ln.Addr().String()
+	return "http://" + ln.Addr().String(), start
 }
 
 // pixelsJS counts painted (non-white, non-transparent) pixels in the first

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserExperiment defines a sweep in the form, counts and starts it,
+// TestBrowserExperiment pastes a sweep's definition, counts and starts it,
 // watches the page fill in, switches the plotted metric, finds the A
 // against B scatter, and downloads the LaTeX pivot table.
 func TestBrowserExperiment(t *testing.T) {
@@ -23,27 +23,35 @@ func TestBrowserExperiment(t *testing.T) {
  "grid": {"gamma": [1.1, 1.3]}}`
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(base+"/experiments/new?strategy=eapm"),
+		chromedp.Click(chromedp.CSS(`[data-testid=paste] summary`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-experiment-form]`)),
 		chromedp.SetValue(chromedp.CSS(`#ex-def`), def),
-		chromedp.Click(chromedp.CSS(`[data-testid=count-runs]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=experiment-count]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=paste-count]`)),
 	)
 	if err != nil {
 		t.Fatalf("count: %v", err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		counted, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.pathname === '/experiments' && document.readyState === 'complete'`))
+		if err == nil && counted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the count did not come back: %v", err)
+		}
 	}
 	count, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=experiment-count] strong').textContent`))
 	if err != nil || count != "12" {
 		t.Fatalf("the form counts %q runs (%v), want 3 instances × 2 γ × 2 variants = 12", count, err)
 	}
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS(`[data-testid=start-experiment]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=paste-start]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=experiment-info]`)),
 	)
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	// The page follows the runs and reloads itself once they are all done
-	// (a reload may interrupt a look: try again).
+	// The page follows the runs and fills in as they end.
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
 		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid=experiment-info] .badge.done') && document.readyState === 'complete'`))
 		if err == nil && done {

@@ -37,6 +37,10 @@ type Definition struct {
 	Tags       []string    `json:"tags,omitempty"`
 	Notes      string      `json:"notes,omitempty"` // markdown
 	References []Reference `json:"references,omitempty"`
+	// NotifyURL, when set, is POSTed a small JSON body naming the
+	// experiment once its runs have all ended (package notify); http or
+	// https only (CheckNotifyURL).
+	NotifyURL string `json:"notify_url,omitempty"`
 }
 
 // Workload is the workload axis: either a preset of the strategy with a
@@ -324,8 +328,10 @@ func (ps *parser) definition(v any) (*Definition, error) {
 			d.Seed, err = integer(x, k)
 		case "references":
 			d.References, err = referencesOf(x, k)
+		case "notify_url":
+			d.NotifyURL, err = str(x, k)
 		default:
-			err = unknownKey(k, "", "name, strategy, workload, variants, grid, replicates, seed, tags, notes, references")
+			err = unknownKey(k, "", "name, strategy, workload, variants, grid, replicates, seed, tags, notes, references, notify_url")
 		}
 		add(err)
 	}

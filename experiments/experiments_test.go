@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -514,5 +515,34 @@ func TestYAMLAliasBombAndHugeListsAreRefused(t *testing.T) {
 	b.WriteString(`"z": [1]}}`)
 	if _, err := ParseJSON([]byte(b.String())); err == nil || !strings.Contains(err.Error(), "values in all") {
 		t.Errorf("3 ranges of 99,999: %v", err)
+	}
+}
+
+// TestNotifyURLMustBeHTTP: a definition's notify_url is kept when it is an
+// http or https URL with a host, and refused on field notify_url
+// otherwise; it round-trips through JSON.
+func TestNotifyURLMustBeHTTP(t *testing.T) {
+	const base = `{"name": "a", "strategy": "eapm", "workload": {"ids": ["w1"]}, "notify_url": %q}`
+	for u, ok := range map[string]bool{
+		"https://hooks.example.org/x?token=1": true,
+		"http://127.0.0.1:9000/done":          true,
+		"ftp://example.org/x":                 false,
+		"file:///etc/passwd":                  false,
+		"javascript:alert(1)":                 false,
+		"http:///nohost":                      false,
+		"https://user:pw@example.org/":        false,
+		"/relative":                           false,
+	} {
+		d := mustParse(t, fmt.Sprintf(base, u))
+		got := fields(Validate(d, eapm.New()))
+		if ok && len(got) != 0 || !ok && !reflect.DeepEqual(got, []string{"notify_url"}) {
+			t.Errorf("%s: problems on %q, want ok=%v", u, got, ok)
+		}
+		if ok {
+			b, _ := json.Marshal(d)
+			if back := mustParse(t, string(b)); back.NotifyURL != u {
+				t.Errorf("%s: round trip gives %q", u, back.NotifyURL)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -95,6 +96,11 @@ func Validate(def *Definition, strategy solvers.Strategy) error {
 	for i, t := range def.Tags {
 		if strings.TrimSpace(t) == "" || len(t) > maxTextLen {
 			bad(fmt.Sprintf("tags[%d]", i), "must be 1 to %d bytes", maxTextLen)
+		}
+	}
+	if def.NotifyURL != "" {
+		if err := CheckNotifyURL(def.NotifyURL); err != nil {
+			bad("notify_url", "%s", err.Error())
 		}
 	}
 	if len(def.Notes) > maxNotesLen {
@@ -196,4 +202,30 @@ func countText(n int64) string {
 		return "more than 9e18"
 	}
 	return fmt.Sprint(n)
+}
+
+// maxURLLen caps a notify URL: an address, not a document.
+const maxURLLen = 2048
+
+// CheckNotifyURL says why raw cannot be an experiment's notify URL: it
+// must be an absolute http or https URL with a host, without user
+// credentials in it, at most 2,048 bytes.
+func CheckNotifyURL(raw string) error {
+	if len(raw) > maxURLLen {
+		return fmt.Errorf("longer than %d bytes", maxURLLen)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("not a URL: %q", raw)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("must be an http:// or https:// URL, got %q", raw)
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return fmt.Errorf("has no host: %q", raw)
+	}
+	if u.User != nil {
+		return errors.New("must not carry a user name or password; put a token in the path or query instead")
+	}
+	return nil
 }

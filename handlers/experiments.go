@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
@@ -421,6 +421,11 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string)
 }
 
 func (s *Server) experimentPage(c echo.Context) error {
+	return s.renderExperiment(c, views.ExperimentPage)
+}
+
+// renderExperiment renders experiment :id's view with page.
+func (s *Server) renderExperiment(c echo.Context, page func(views.ExperimentProps) templ.Component) error {
 	e, err := s.store.GetExperiment(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
@@ -429,7 +434,16 @@ func (s *Server) experimentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.ExperimentPage(p))
+	return render(c, http.StatusOK, page(p))
+}
+
+// experimentLive: GET /experiments/:id/live, with the page's own query:
+// the parts of the experiment's page that its runs change (status,
+// progress, choices, charts, tables, runs) as an HTML fragment, which the
+// page of a running experiment swaps in as runs end (static/app.js).
+func (s *Server) experimentLive(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return s.renderExperiment(c, views.ExperimentLive)
 }
 
 // apiExperimentPivot: GET /api/experiments/:id/pivot.csv or pivot.tex with
@@ -471,141 +485,6 @@ func (s *Server) apiExperimentPivot(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", c.Param("id")+"-"+format))
 	return c.Blob(http.StatusOK, mime, body)
-}
-
-// starterDefinition is the definition the new-experiment form starts from:
-// a stored workload (?workload=), a run's inputs with every parameter as a
-// one-value grid ready to sweep (?run=), compared runs' inputs with each
-// parameter's values across them (?runs=a,b,c, from the compare page), or
-// a strategy's first preset.
-func (s *Server) starterDefinition(c echo.Context) (string, error) {
-	ctx := c.Request().Context()
-	def := map[string]any{"name": "", "replicates": 1, "seed": 1}
-	switch {
-	case c.QueryParam("seed") != "":
-		family, name, _ := strings.Cut(c.QueryParam("seed"), "/")
-		st, err := s.lookup(family)
-		if err != nil {
-			return "", err
-		}
-		if x, ok := st.(solvers.SeedExperimenter); ok {
-			for _, sw := range x.SeedExperiments() {
-				if sw.Name == name {
-					var pretty bytes.Buffer
-					if err := json.Indent(&pretty, sw.Definition, "", "  "); err != nil {
-						return "", errs.Wrap("seed experiment", errs.Internal, err)
-					}
-					return pretty.String(), nil
-				}
-			}
-		}
-		return "", errs.New(errs.NotFound, "seed", "%s has no seed experiment %q", family, name)
-	case c.QueryParam("run") != "" || c.QueryParam("runs") != "":
-		ids := strings.Split(c.QueryParam("runs"), ",")
-		if c.QueryParam("run") != "" {
-			ids = []string{c.QueryParam("run")}
-		}
-		if len(ids) > maxCompare {
-			return "", errs.New(errs.Invalid, "runs", "at most %d runs, got %d", maxCompare, len(ids))
-		}
-		// The runs' inputs as a grid: every parameter with the values the
-		// runs gave it (one value: ready to widen), their workloads and
-		// variants, the first run's seed.
-		grid := map[string][]string{}
-		var workloads, variants []string
-		seen := map[string]bool{}
-		add := func(list *[]string, key, v string) {
-			if !seen[key+"\x00"+v] {
-				seen[key+"\x00"+v] = true
-				*list = append(*list, v)
-			}
-		}
-		var first *store.Run
-		for _, id := range ids {
-			r, err := s.store.GetRunInfo(ctx, id)
-			if err != nil {
-				return "", err
-			}
-			if first == nil {
-				first = r
-			}
-			if r.Kind != store.KindRun || r.Strategy != first.Strategy {
-				return "", errs.New(errs.Invalid, "runs", "run %s is a %s %s run; an experiment sweeps runs of one strategy on stored workloads (%s)", r.ID, r.Strategy, r.Kind, first.Strategy)
-			}
-			add(&workloads, "workload", r.WorkloadID)
-			add(&variants, "variant", r.Variant)
-			for k, v := range r.Params {
-				values := grid[k]
-				add(&values, "p."+k, v)
-				grid[k] = values
-			}
-		}
-		def["name"], def["strategy"] = "sweep of run "+strings.Join(ids, ", "), first.Strategy
-		def["workload"] = map[string]any{"ids": workloads}
-		def["variants"], def["grid"], def["seed"] = variants, grid, first.Seed
-	case c.QueryParam("workload") != "":
-		w, err := s.store.GetWorkloadInfo(ctx, c.QueryParam("workload"))
-		if err != nil {
-			return "", err
-		}
-		def["name"], def["strategy"] = "sweep on "+w.Name, w.Strategy
-		def["workload"] = map[string]any{"ids": []string{w.ID}}
-	default:
-		name := c.QueryParam("strategy")
-		if name == "" && len(s.strategies) > 0 {
-			name = s.strategies[0].Info().Name
-		}
-		st, err := s.lookup(name)
-		if err != nil {
-			return "", err
-		}
-		def["name"], def["strategy"] = name+" sweep", name
-		if ps := st.Presets(); len(ps) > 0 {
-			def["workload"] = map[string]any{"preset": ps[0].Name, "grid": map[string][]string{}}
-		}
-	}
-	b, err := json.MarshalIndent(def, "", "  ")
-	return string(b), err
-}
-
-func (s *Server) newExperimentPage(c echo.Context) error {
-	text, err := s.starterDefinition(c)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.NewExperiment(views.NewExperimentProps{Definition: text}))
-}
-
-// startExperimentPage is the form's POST: "count" shows how many runs the
-// definition makes, "start" queues them; problems are all listed.
-func (s *Server) startExperimentPage(c echo.Context) error {
-	head, _, err := formParams(c, "definition", "action")
-	if err != nil {
-		return err
-	}
-	p := views.NewExperimentProps{Definition: head["definition"]}
-	def, err := experiments.Parse([]byte(head["definition"]))
-	if err == nil {
-		var st solvers.Strategy
-		if st, err = s.lookup(def.Strategy); err == nil {
-			if err = experiments.Validate(def, st); err == nil {
-				p.Count = experiments.Count(def, st)
-				p.Counted = true
-			}
-		}
-	}
-	if err == nil && head["action"] == "start" {
-		var e *store.Experiment
-		if e, err = s.createExperiment(c.Request().Context(), c, def); err == nil {
-			return c.Redirect(http.StatusSeeOther, "/experiments/"+e.ID)
-		}
-	}
-	status := http.StatusOK
-	if err != nil {
-		p.Errs = formErrors(err)
-		status = statusOf(err)
-	}
-	return render(c, status, views.NewExperiment(p))
 }
 
 // experimentsPage lists experiments, newest first, a page at a time (the

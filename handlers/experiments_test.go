@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"schedlab/experiments"
+	"schedlab/solvers"
+	"schedlab/solvers/eapm"
 )
 
 // TestExperimentAPIRunsASweepAndAggregatesIt posts a sweep as YAML, waits
@@ -251,8 +254,27 @@ func TestNewExperimentFormCountsThenStarts(t *testing.T) {
 		t.Fatalf("starter definition %q: %v", text, err)
 	}
 	grid := def["grid"].(map[string]any)
-	if g := grid["gamma"].([]any); len(g) != 1 || g[0] != "1.2" {
-		t.Errorf("the run's gamma is not the starter grid: %v", grid["gamma"])
+	if g := grid["gamma"].([]any); len(g) != 1 || g[0] != 1.2 {
+		t.Errorf("the run's gamma is not the starter grid as a number: %#v", grid["gamma"])
+	}
+	// Only the run's own values: no empty one, none of a parameter that
+	// does not apply to its variant.
+	specs := eapm.New().Params()
+	for k, vs := range grid {
+		i := slices.IndexFunc(specs, func(ps solvers.ParamSpec) bool { return ps.Name == k })
+		if i < 0 || !specs[i].AppliesTo("online") {
+			t.Errorf("starter grid has %s, which does not apply to online", k)
+		}
+		for _, v := range vs.([]any) {
+			if v == "" {
+				t.Errorf("starter grid has %s: %#v, an empty value", k, vs)
+			}
+			if s, ok := v.(string); ok {
+				if _, err := strconv.ParseFloat(s, 64); err == nil {
+					t.Errorf("starter grid has %s: %#v, a number as text", k, vs)
+				}
+			}
+		}
 	}
 	grid["gamma"] = []string{"1.1", "1.2", "1.3"}
 	def["name"] = "widened"
@@ -406,14 +428,17 @@ func TestComparePageOffersASweepOfTheComparedRuns(t *testing.T) {
 		Strategy string
 		Workload struct{ IDs []string }
 		Variants []string
-		Grid     map[string][]string
+		Grid     map[string][]float64 // numbers typed as numbers
 	}
 	if err := json.Unmarshal([]byte(text), &def); err != nil {
 		t.Fatalf("starter %q: %v", text, err)
 	}
-	if def.Strategy != "eapm" || len(def.Workload.IDs) != 1 || strings.Join(def.Variants, ",") != "online,average" ||
-		strings.Join(def.Grid["gamma"], ",") != "1.2,1.4" {
+	if g := def.Grid["gamma"]; def.Strategy != "eapm" || len(def.Workload.IDs) != 1 || strings.Join(def.Variants, ",") != "online,average" ||
+		len(g) != 2 || g[0] != 1.2 || g[1] != 1.4 {
 		t.Errorf("starter definition %+v", def)
+	}
+	if v, _ := parseHTML(t, page).Find(`input[name="grid.gamma"]`).Attr("value"); v != "1.2, 1.4" {
+		t.Errorf("the γ field holds %q, want the runs' values 1.2, 1.4", v)
 	}
 	form := url.Values{"definition": {text}, "action": {"count"}}
 	resp := noRedirect(t, http.MethodPost, a.URL+"/experiments", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))

@@ -52,6 +52,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/experiments", s.startExperimentPage)
 	e.POST("/experiments/import", s.importExperimentPage)
 	e.GET("/experiments/:id", s.experimentPage)
+	e.GET("/experiments/:id/live", s.experimentLive)
 	e.POST("/experiments/:id/cancel", s.cancelExperimentPage)
 	e.POST("/experiments/:id/resume", s.resumeExperimentPage)
 	e.POST("/experiments/:id/labels", s.experimentLabelsPage)

@@ -29,24 +29,252 @@
     tick();
   }
 
-  // A running experiment's progress follows the JSON API; the page reloads
-  // once every run has ended, so the results appear by themselves.
-  function watchExperiment(el) {
+  // The nonce this page's CSP allows inline scripts with (app.js carries
+  // it), so that chart scripts swapped in can run.
+  var pageNonce = (document.currentScript && document.currentScript.nonce) || "";
+
+  // swapLive puts the parts of a fetched fragment in place of the page's
+  // parts with the same data-live-part: the ECharts instances of the old
+  // part are disposed, the new part's chart scripts run (with the page's
+  // nonce), its selects submit on change again.
+  function swapLive(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    tpl.content.querySelectorAll("[data-live-part]").forEach(function (part) {
+      var old = document.querySelector("[data-live-part=" + part.getAttribute("data-live-part") + "]");
+      if (!old) { return; }
+      if (window.echarts) {
+        old.querySelectorAll("[data-kind]").forEach(function (el) {
+          var c = echarts.getInstanceByDom(el);
+          if (c) { c.dispose(); }
+        });
+      }
+      var scripts = [];
+      part.querySelectorAll("script").forEach(function (s) {
+        scripts.push(s.textContent);
+        s.parentNode.removeChild(s);
+      });
+      old.replaceWith(part);
+      scripts.forEach(function (code) {
+        var s = document.createElement("script");
+        if (pageNonce) { s.nonce = pageNonce; }
+        s.textContent = code;
+        document.body.appendChild(s);
+        s.parentNode.removeChild(s);
+      });
+      part.querySelectorAll("select[data-autosubmit]").forEach(autoSubmit);
+      part.querySelectorAll("form[data-confirm]").forEach(confirmFirst);
+    });
+  }
+
+  // A running experiment's page fills in as its runs end: it follows the
+  // counts through the JSON API and, when they change, fetches the parts
+  // its runs change (/experiments/:id/live, with the page's own choices)
+  // and swaps them in; no reload. It stops once the experiment has ended
+  // and its last results are in.
+  function liveExperiment(el) {
     var id = el.getAttribute("data-experiment");
-    var bar = el.querySelector(".progress > div");
-    var text = document.querySelector("[data-testid=experiment-progress]");
+    var seen = "";
+    var busy = false;
+    function refresh(last) {
+      busy = true;
+      return fetch("/experiments/" + encodeURIComponent(id) + "/live" + window.location.search, { headers: { Accept: "text/html" } })
+        .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); })
+        .then(function (html) { swapLive(html); busy = false; })
+        .catch(function () { busy = false; seen = ""; if (last) { throw new Error("last refresh failed"); } });
+    }
     function tick() {
       fetch("/api/experiments/" + encodeURIComponent(id), { headers: { Accept: "application/json" } })
         .then(function (r) { return r.json(); })
         .then(function (e) {
+          var bar = document.querySelector("[data-experiment=\"" + id + "\"] .progress > div");
+          var text = document.querySelector("[data-testid=experiment-progress]");
           var pct = e.runs_total > 0 ? Math.round(100 * (e.runs_done + e.runs_failed) / e.runs_total) : 0;
           if (bar) { bar.style.width = pct + "%"; }
           if (text) { text.textContent = e.runs_done + " done, " + e.runs_failed + " failed, of " + e.runs_total; }
-          if (e.status === "running") { setTimeout(tick, 1000); } else { window.location.reload(); }
+          var now = e.status + " " + e.runs_done + " " + e.runs_failed;
+          var running = e.status === "running";
+          if (now !== seen && !busy) {
+            seen = now;
+            refresh(!running).then(function () { if (running) { setTimeout(tick, 1000); } }, function () { setTimeout(tick, 2000); });
+            return;
+          }
+          if (running || busy) { setTimeout(tick, 1000); }
         })
         .catch(function () { setTimeout(tick, 2000); });
     }
     tick();
+  }
+
+  // The sweep form (/experiments/new) as the user types: the parameters
+  // of the ticked variants and the chosen preset shown (the others hidden
+  // and disabled, so not posted), the run count and the time estimate,
+  // and the definition as JSON beside it, downloadable (a data: link, so
+  // the file is exactly the text shown). The server makes
+  // the same definition from the same fields (handlers/sweepform.go).
+  function sweepForm(form) {
+    var pre = document.querySelector("[data-testid=sweep-json]");
+    var countEl = form.querySelector("[data-testid=experiment-count]");
+    var wall = JSON.parse(form.getAttribute("data-wall") || "{}");
+    var allVariants = (form.getAttribute("data-variant-names") || "").split(" ").filter(Boolean);
+    var link = document.createElement("a");
+    link.className = "button secondary";
+    link.setAttribute("data-testid", "sweep-json-download");
+    link.textContent = "Download JSON";
+    if (pre) { pre.parentNode.appendChild(link); }
+
+    function Num(text) { this.text = text; }
+    function typed(v) {
+      if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(v) && isFinite(Number(v))) { return new Num(v); }
+      if (v === "true" || v === "false") { return v === "true"; }
+      return v;
+    }
+    // values reads a field as the server does: null (empty), a range
+    // {from, to}, a list; or an error message.
+    function values(text) {
+      text = text.trim();
+      if (text === "") { return { v: null, n: 1 }; }
+      var m = /^(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)$/.exec(text);
+      if (m) {
+        var a = parseInt(m[1], 10), b = parseInt(m[2], 10);
+        if (a > b) { return { err: "range " + m[1] + ".." + m[2] + " is empty" }; }
+        return { v: { from: new Num(m[1]), to: new Num(m[2]) }, n: b - a + 1 };
+      }
+      if (text.indexOf("..") >= 0) { return { err: "a range is two whole numbers, from..to" }; }
+      var parts = text.split(",").map(function (p) { return p.trim(); });
+      if (parts.some(function (p) { return p === ""; })) { return { err: "an empty value between commas" }; }
+      return { v: parts.map(typed), n: parts.length };
+    }
+    // json writes v as Go's json.MarshalIndent(v, "", "  ") does, numbers
+    // as typed.
+    function json(v, ind) {
+      ind = ind || "";
+      if (v instanceof Num) { return v.text; }
+      if (Array.isArray(v)) {
+        if (v.length === 0) { return "[]"; }
+        return "[\n" + v.map(function (x) { return ind + "  " + json(x, ind + "  "); }).join(",\n") + "\n" + ind + "]";
+      }
+      if (v && typeof v === "object") {
+        var keys = Object.keys(v);
+        if (keys.length === 0) { return "{}"; }
+        return "{\n" + keys.map(function (k) { return ind + "  " + JSON.stringify(k) + ": " + json(v[k], ind + "  "); }).join(",\n") + "\n" + ind + "}";
+      }
+      return JSON.stringify(v);
+    }
+    function field(name) { return form.elements.namedItem(name); }
+    function sorted(obj) {
+      var out = {};
+      Object.keys(obj).sort().forEach(function (k) { out[k] = obj[k]; });
+      return out;
+    }
+    function duration(ms) {
+      if (ms < 1000) { return Math.round(ms) + " ms"; }
+      if (ms < 60000) { return (ms / 1000).toFixed(1) + " s"; }
+      if (ms < 3600000) { return Math.floor(ms / 60000) + " min " + Math.floor(ms / 1000) % 60 + " s"; }
+      return Math.floor(ms / 3600000) + " h " + Math.floor(ms / 60000) % 60 + " min";
+    }
+    function estimate(n, variants) {
+      if (n <= 0 || variants.length === 0) { return ""; }
+      var per = n / variants.length, total = 0, notes = [], unknown = [];
+      variants.forEach(function (v) {
+        var w = wall[v];
+        if (!w || !w.runs) { unknown.push(v); return; }
+        total += per * w.ms;
+        notes.push(v + " " + duration(w.ms) + " per run over its last " + w.runs + " done runs");
+      });
+      if (notes.length === 0) { return "No past done run of " + variants.join(", ") + " to estimate the time from."; }
+      var s = "About " + duration(total) + " of run time in all, shared by the workers (median wall time: " + notes.join("; ") + ")";
+      if (unknown.length) { s += "; not counted: " + unknown.join(", ") + ", which has no past done run"; }
+      return s + ".";
+    }
+    function show(el, on) {
+      el.hidden = !on;
+      el.querySelectorAll("input, select").forEach(function (f) { f.disabled = !on; });
+    }
+
+    function update() {
+      var ticked = Array.prototype.filter.call(form.querySelectorAll("input[name=variants]"), function (c) { return c.checked; })
+        .map(function (c) { return c.value; });
+      var variants = ticked.length ? ticked : allVariants;
+      var kindEl = form.querySelector("input[name=workload_kind]:checked");
+      var kind = kindEl ? kindEl.value : "ids";
+      form.querySelectorAll("[data-workload-kind]").forEach(function (el) { show(el, el.getAttribute("data-workload-kind") === kind); });
+      var presetEl = field("preset");
+      var preset = presetEl ? presetEl.value : "";
+      if (kind === "preset") {
+        form.querySelectorAll("[data-preset]").forEach(function (el) { show(el, el.getAttribute("data-preset") === preset); });
+      }
+      form.querySelectorAll("fieldset[data-testid=sweep-params] [data-variants]").forEach(function (el) {
+        var vs = el.getAttribute("data-variants").split(" ").filter(Boolean);
+        show(el, vs.length === 0 || vs.some(function (v) { return variants.indexOf(v) >= 0; }));
+      });
+      var problems = [];
+      var count = variants.length;
+      function grid(prefix) {
+        var g = {};
+        form.querySelectorAll("input[name^='" + prefix + "']").forEach(function (f) {
+          if (f.disabled) { return; }
+          var r = values(f.value);
+          f.classList.toggle("invalid-live", !!r.err);
+          if (r.err) { problems.push(f.name + ": " + r.err); return; }
+          count *= r.n;
+          if (r.v !== null) { g[f.name.slice(prefix.length)] = r.v; }
+        });
+        return g;
+      }
+      var def = { name: field("name").value.trim(), strategy: field("strategy").value, workload: {} };
+      if (kind === "ids") {
+        var ids = Array.prototype.filter.call(form.querySelectorAll("input[name=ids]"), function (c) { return c.checked; }).map(function (c) { return c.value; });
+        if (ids.length) { def.workload.ids = ids; }
+        count *= ids.length;
+      } else {
+        def.workload.preset = preset;
+        var wg = grid("wgrid." + preset + ".");
+        if (Object.keys(wg).length) { def.workload.grid = sorted(wg); }
+      }
+      if (ticked.length) { def.variants = ticked; }
+      var g = grid("grid.");
+      if (Object.keys(g).length) { def.grid = sorted(g); }
+      function whole(name, dflt) {
+        var t = field(name).value.trim();
+        if (t === "") { return new Num(dflt); }
+        if (!/^-?[0-9]+$/.test(t)) { problems.push(name + ": must be a whole number"); return new Num(dflt); }
+        return new Num(t);
+      }
+      def.replicates = whole("replicates", "1");
+      def.seed = whole("seed", "1");
+      count *= parseInt(def.replicates.text, 10);
+      var notify = field("notify_url").value.trim();
+      if (notify) { def.notify_url = notify; }
+      var carry = field("carry").value;
+      if (carry) {
+        try {
+          var c = JSON.parse(carry);
+          ["tags", "notes", "references"].forEach(function (k) { if (c[k] !== undefined) { def[k] = c[k]; } });
+        } catch (e) { problems.push("carry: not JSON"); }
+      }
+      var text = json(def);
+      if (pre) { pre.textContent = text; }
+      link.href = "data:application/json;charset=utf-8," + encodeURIComponent(text + "\n");
+      link.download = (def.name.replace(/[^A-Za-z0-9_.]+/g, "-").replace(/^-+|-+$/g, "") || "experiment") + ".json";
+      if (!countEl) { return; }
+      countEl.textContent = "";
+      if (problems.length) {
+        countEl.textContent = "Not counted: " + problems.join("; ") + ".";
+        return;
+      }
+      var strong = document.createElement("strong");
+      strong.textContent = String(count);
+      countEl.appendChild(strong);
+      countEl.appendChild(document.createTextNode(count === 1 ? " run. " : " runs. "));
+      var est = document.createElement("span");
+      est.setAttribute("data-testid", "sweep-estimate");
+      est.textContent = estimate(count, variants);
+      countEl.appendChild(est);
+    }
+    form.addEventListener("input", update);
+    form.addEventListener("change", update);
+    update();
   }
 
   // Selects that choose what a GET form shows (strategy, workload) submit it.
@@ -96,7 +324,8 @@
     document.querySelectorAll("form[data-confirm]").forEach(confirmFirst);
     document.querySelectorAll("select[data-variant-select]").forEach(followVariant);
     document.querySelectorAll("[data-watch-run]").forEach(watchProgress);
-    document.querySelectorAll("[data-watch-experiment]").forEach(watchExperiment);
+    document.querySelectorAll("[data-watch-experiment]").forEach(liveExperiment);
+    document.querySelectorAll("form[data-sweep-form]").forEach(sweepForm);
     document.querySelectorAll("select[data-autosubmit]").forEach(autoSubmit);
     var sel = document.querySelector("[data-testid=compare-selected]");
     if (sel) {

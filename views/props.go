@@ -274,13 +274,48 @@ type Worker struct {
 	Lost              bool
 }
 
-// NewExperimentProps feeds /experiments/new: the definition being edited,
-// how many runs it makes once counted, and every problem found.
+// NewExperimentProps feeds /experiments/new: the sweep form's fields,
+// the definition they make (shown as JSON and downloadable), the paste
+// area for a definition written by hand, how many runs it makes once
+// counted with the time it may take, and every problem found.
 type NewExperimentProps struct {
-	Definition string
+	Strategies []StrategyView
+	Strategy   StrategyView // the chosen family
+	Form       SweepValues
+	Workloads  []Workload          // the family's stored workloads
+	Wall       map[string]WallTime // per variant: past done runs' median wall time
+	Definition string              // the JSON the fields make
+	Paste      string              // the paste area's text (JSON or YAML)
+	Pasted     bool                // the last submission came from the paste area
 	Count      int64
 	Counted    bool
+	Estimate   string // the time the counted runs may take, in words
 	Errs       []FormError
+}
+
+// SweepValues are the sweep form's fields as typed. A parameter field
+// takes one value ("1.2"), a list ("1.1, 1.3") or an integer range
+// ("0..9"); empty leaves the parameter at its default.
+type SweepValues struct {
+	Name         string
+	WorkloadKind string            // "preset" or "ids"
+	Preset       string            // with WorkloadKind preset
+	WGrid        map[string]string // "PRESET.PARAM" → values of a preset parameter
+	IDs          []string          // with WorkloadKind ids
+	Variants     []string          // ticked
+	Grid         map[string]string // run parameter → values
+	Replicates   string
+	Seed         string
+	NotifyURL    string
+	// Carry is what the fields do not show (tags, notes, references) as
+	// JSON, kept from the definition the form started from.
+	Carry string
+}
+
+// WallTime is a variant's median wall time over its past done runs.
+type WallTime struct {
+	MS   float64 `json:"ms"`
+	Runs int     `json:"runs"`
 }
 
 // ExperimentItem is one experiment in the list.

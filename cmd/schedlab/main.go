@@ -1,7 +1,7 @@
 // Command schedlab serves the schedlab dashboard and runs strategies from the
 // command line through the same code paths.
 //
-//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--nats-listen ADDR | --nats URL --creds FILE | --in-process] [--auth | --insecure-no-auth]
+//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--nats-listen ADDR | --nats URL --creds FILE | --in-process] [--auth | --insecure-no-auth] [--notify-url URL] [--public-url URL]
 //	schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D]
 //	schedlab sweep FILE|seed:FAMILY/NAME [--out FILE] [--workers N]   (an experiment definition)
 //	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
@@ -35,7 +35,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
+	"schedlab/experiments"
 	"schedlab/handlers"
+	"schedlab/notify"
 	"schedlab/queue"
 	"schedlab/runner"
 	"schedlab/solvers"
@@ -166,6 +168,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	minFreeMB := fs.Int64("min-free-mb", store.DefaultMinFree>>20, "free space, MiB, under which the database's disk counts as low: new runs, uploads and experiments get 507 and workers claim nothing until there is more (0: off)")
 	auth := fs.Bool("auth", false, "require a login (or an API token) for every change; accounts come from `schedlab user add`")
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
+	notifyURL := fs.String("notify-url", "", "POST a JSON note here when an experiment ends or fails (one whose definition names no notify_url); http or https")
+	publicURL := fs.String("public-url", "", "the server's address as readers reach it, for links in notifications (default: http://ADDR)")
 	var b budgetFlags
 	b.register(fs)
 	var sf schedulerFlags
@@ -179,6 +183,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	if err := checkExposure(*addr, *auth, *insecure); err != nil {
 		return err
+	}
+	if *notifyURL != "" {
+		if err := experiments.CheckNotifyURL(*notifyURL); err != nil {
+			return fmt.Errorf("--notify-url: %w", err)
+		}
 	}
 	if *workers < 0 {
 		return fmt.Errorf("--workers: must not be negative, got %d", *workers)
@@ -240,6 +249,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		mode = "accounts (--auth)"
 	}
 	log.Printf("schedlab serving http://%s with %s, %s", ln.Addr(), *dbPath, mode)
+	if *publicURL == "" {
+		*publicURL = "http://" + ln.Addr().String()
+	}
+	watcher := &notify.Watcher{Store: st, Default: *notifyURL, Base: *publicURL}
+	go watcher.Run(ctx) // marks ended experiments done and announces them; stops with ctx, before the runner drains
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	errc := make(chan error, 1)

@@ -1,0 +1,160 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserSweepFormDefinesAndWatchesAnExperiment defines a sweep
+// through the form alone (the family, two variants ticked, a list of γ, a
+// range of instances, replicates), reads the run count and the JSON the
+// fields make before starting, downloads the definition, starts it with
+// the runner held, sees the page without results, lets the runs go and
+// watches the chart appear without a reload, then downloads the LaTeX
+// pivot table.
+func TestBrowserSweepFormDefinesAndWatchesAnExperiment(t *testing.T) {
+	exe := chromium(t)
+	base, start := serveHeld(t)
+	dir := t.TempDir()
+	ctx, consoleErrors := browser(t, exe, dir)
+
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/experiments/new?strategy=dcop"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=sweep-family]`)),
+		chromedp.SetValue(chromedp.CSS(`[data-testid=sweep-family]`), "eapm"),
+	)
+	if err != nil {
+		t.Fatalf("choose the family: %v", err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.search.includes('strategy=eapm') && document.readyState === 'complete' && !!document.querySelector('[data-testid=sweep-form] input[name="strategy"][value=eapm]')`))
+		if err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the form did not switch to eapm: %v", err)
+		}
+	}
+	instance := `input[name="wgrid.zhang2022-case1.instance"]`
+	fill, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err = chromedp.Do(fill,
+		chromedp.Clear(chromedp.CSS(`#sw-name`)),
+		chromedp.SendKeys(chromedp.CSS(`#sw-name`), "form sweep"),
+		chromedp.Click(chromedp.CSS(`input[name=workload_kind][value=preset]`)),
+		chromedp.SetValue(chromedp.CSS(`#sw-preset`), "zhang2022-case1"),
+	)
+	if err == nil {
+		_, err = chromedp.Run(fill, chromedp.Evaluate[bool](`document.querySelector('#sw-preset').dispatchEvent(new Event('change', {bubbles: true}))`))
+	}
+	if err != nil {
+		t.Fatalf("choose the preset: %v", err)
+	}
+	err = chromedp.Do(fill,
+		chromedp.SendKeys(chromedp.CSS(instance), "0..2"),
+		chromedp.Click(chromedp.CSS(`input[name=variants][value=online]`)),
+		chromedp.Click(chromedp.CSS(`input[name=variants][value=average]`)),
+		chromedp.SendKeys(chromedp.CSS(`input[name="grid.gamma"]`), "1.1, 1.3"),
+		chromedp.Clear(chromedp.CSS(`#sw-replicates`)),
+		chromedp.SendKeys(chromedp.CSS(`#sw-replicates`), "2"),
+	)
+	if err != nil {
+		t.Fatalf("fill in the form: %v", err)
+	}
+	count, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=experiment-count] strong').textContent`))
+	if err != nil || count != "24" {
+		t.Fatalf("the form counts %q runs (%v) before starting, want 3 instances × 2 γ × 2 variants × 2 replicates = 24", count, err)
+	}
+	shot(t, ctx, dir, "sweep-form.png")
+	// The definition the fields make, downloaded from the JSON view.
+	file, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const href = document.querySelector('[data-testid=sweep-json-download]').href;
+		const prefix = 'data:application/json;charset=utf-8,';
+		return href.startsWith(prefix) ? decodeURIComponent(href.slice(prefix.length)) : 'not a JSON file: ' + href.slice(0, 40);
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var def struct {
+		Name     string `json:"name"`
+		Strategy string `json:"strategy"`
+		Workload struct {
+			Preset string                     `json:"preset"`
+			Grid   map[string]json.RawMessage `json:"grid"`
+		} `json:"workload"`
+		Variants   []string             `json:"variants"`
+		Grid       map[string][]float64 `json:"grid"`
+		Replicates int                  `json:"replicates"`
+	}
+	if err := json.Unmarshal([]byte(file), &def); err != nil {
+		t.Fatalf("the downloaded definition is not JSON (%v):\n%s", err, file)
+	}
+	if def.Name != "form sweep" || def.Strategy != "eapm" || def.Workload.Preset != "zhang2022-case1" ||
+		strings.Join(def.Variants, ",") != "online,average" || len(def.Grid["gamma"]) != 2 || def.Grid["gamma"][1] != 1.3 ||
+		def.Replicates != 2 || compact(def.Workload.Grid["instance"]) != `{"from":0,"to":2}` {
+		t.Errorf("downloaded definition:\n%s", file)
+	}
+	name, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=sweep-json-download]').download`))
+	if name != "form-sweep.json" {
+		t.Errorf("the definition downloads as %q, want form-sweep.json", name)
+	}
+
+	// Start it: the runner is held, so the page first shows no result.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid=start-experiment]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=experiment-info]`)),
+	)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	plots, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.sweepPageMark = 42; document.querySelectorAll('[data-kind=plot]').length`))
+	if err != nil || plots != 0 {
+		t.Fatalf("%d plots (%v) before any run ended", plots, err)
+	}
+	start()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid=experiment-info] .badge.done') && !!document.querySelector('[data-kind=plot] canvas')`))
+		if err == nil && done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page did not fill in: %v", err)
+		}
+	}
+	waitPainted(t, ctx, `[data-kind=plot] canvas`, "the metric against a swept parameter, swapped in")
+	mark, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.sweepPageMark || 0`))
+	if err != nil || mark != 42 {
+		t.Fatalf("the page was reloaded (mark %d, %v): it should fill in without one", mark, err)
+	}
+	metrics, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#ex-metric option').length`))
+	if err != nil || metrics < 2 {
+		t.Errorf("%d metric choices (%v) once the runs ended", metrics, err)
+	}
+	progress, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=experiment-progress]').textContent`))
+	if !strings.HasPrefix(progress, "24 done") {
+		t.Errorf("progress reads %q, want 24 done", progress)
+	}
+	tex, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch(document.querySelector('[data-testid=pivot-tex]').href).then(r => r.text())`,
+		chromedp.EvalAwaitPromise))
+	if err != nil || !strings.Contains(tex, `\toprule`) || !strings.Contains(tex, `\bottomrule`) || !strings.Contains(tex, "online") {
+		t.Errorf("the LaTeX pivot (%v):\n%s", err, tex)
+	}
+	shot(t, ctx, dir, "sweep.png")
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("JavaScript errors in the console: %q", errs)
+	}
+}
+
+func compact(raw []byte) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}

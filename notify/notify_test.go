@@ -1,0 +1,223 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"schedlab/store"
+)
+
+// receiver is a local webhook that records every body, by path.
+type receiver struct {
+	mu     sync.Mutex
+	bodies map[string][]Body
+}
+
+func newReceiver(t *testing.T) (*receiver, *httptest.Server) {
+	rc := &receiver{bodies: map[string][]Body{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b Body
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s with %q, want a JSON POST", r.Method, r.URL, r.Header.Get("Content-Type"))
+		}
+		if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
+			t.Errorf("body: %v", err)
+		}
+		rc.mu.Lock()
+		rc.bodies[r.URL.Path] = append(rc.bodies[r.URL.Path], b)
+		rc.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(srv.Close)
+	return rc, srv
+}
+
+func (rc *receiver) got(path string) []Body {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]Body(nil), rc.bodies[path]...)
+}
+
+// experiment stores an experiment of n queued runs with definition def and
+// claims them all, returning the run IDs in order.
+func experiment(t *testing.T, s *store.Store, name, def string, n int) (*store.Experiment, []string) {
+	t.Helper()
+	ctx := context.Background()
+	w := &store.Workload{Strategy: "eapm", Name: "tiny", Format: "json", Summary: "1 user", Data: []byte(`{"etc":[[1,2]]}`)}
+	if err := s.CreateWorkload(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	runs := make([]*store.Run, n)
+	cells := make([]store.ExperimentCell, n)
+	for i := range runs {
+		runs[i] = &store.Run{Kind: store.KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Params: map[string]string{"gamma": "1.2"}, Seed: int64(i)}
+		cells[i] = store.ExperimentCell{Cell: json.RawMessage(`{}`), Replicate: i}
+	}
+	e := &store.Experiment{Name: name, Strategy: "eapm", Definition: json.RawMessage(def)}
+	if err := s.CreateExperiment(ctx, e, runs, cells); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, n)
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	return e, ids
+}
+
+func claimAll(t *testing.T, s *store.Store) {
+	t.Helper()
+	for {
+		r, err := s.ClaimNext(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r == nil {
+			return
+		}
+	}
+}
+
+func end(t *testing.T, s *store.Store, id, status string) {
+	t.Helper()
+	var rep json.RawMessage
+	msg := "γ must be ≥ 1"
+	if status == store.StatusDone {
+		rep, msg = json.RawMessage(`{"metrics":[]}`), ""
+	}
+	if err := s.Finish(context.Background(), id, status, rep, msg, ""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWebhookIsCalledOnceWhenAnExperimentEndsAndOnceWhenItFails: an
+// experiment whose runs are all done is announced "done" to the server's
+// default URL; one with a failed run "failed" to the URL its definition
+// names; each once, however often the watcher looks; an experiment with a
+// run still queued, or interrupted (queued again at the next start), is
+// not announced, nor marked done.
+func TestWebhookIsCalledOnceWhenAnExperimentEndsAndOnceWhenItFails(t *testing.T) {
+	rc, srv := newReceiver(t)
+	s, err := store.Open(filepath.Join(t.TempDir(), "n.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	ok, okRuns := experiment(t, s, "all done", `{"name":"all done"}`, 2)
+	bad, badRuns := experiment(t, s, "one failed", `{"name":"one failed","notify_url":"`+srv.URL+`/own"}`, 2)
+	open, openRuns := experiment(t, s, "still going", `{"name":"still going"}`, 2)
+	cut, cutRuns := experiment(t, s, "cut off", `{"name":"cut off"}`, 1)
+	claimAll(t, s)
+	end(t, s, okRuns[0], store.StatusDone)
+	end(t, s, okRuns[1], store.StatusDone)
+	end(t, s, badRuns[0], store.StatusDone)
+	end(t, s, badRuns[1], store.StatusFailed)
+	end(t, s, openRuns[0], store.StatusDone) // openRuns[1] still running
+	end(t, s, cutRuns[0], store.StatusInterrupted)
+
+	w := &Watcher{Store: s, Default: srv.URL + "/default", Base: "http://lab:8080/", Poster: Poster{Backoff: time.Millisecond}}
+	for range 3 {
+		if err := w.Check(ctx); err != nil {
+			t.Fatal(err)
+		}
+		w.Wait()
+	}
+	want := map[string]Body{
+		"/default": {ID: ok.ID, Name: "all done", Strategy: "eapm", Status: "done", RunsDone: 2, RunsFailed: 0, RunsTotal: 2, URL: "http://lab:8080/experiments/" + ok.ID},
+		"/own":     {ID: bad.ID, Name: "one failed", Strategy: "eapm", Status: "failed", RunsDone: 1, RunsFailed: 1, RunsTotal: 2, URL: "http://lab:8080/experiments/" + bad.ID},
+	}
+	for path, b := range want {
+		if got := rc.got(path); len(got) != 1 || got[0] != b {
+			t.Errorf("%s received %+v, want once %+v", path, got, b)
+		}
+	}
+	if n := len(rc.got("/default")) + len(rc.got("/own")); n != 2 {
+		t.Errorf("%d notifications, want 2", n)
+	}
+	for e, status := range map[string]string{ok.ID: store.ExperimentDone, bad.ID: store.ExperimentDone,
+		open.ID: store.ExperimentRunning, cut.ID: store.ExperimentRunning} {
+		got, err := s.GetExperiment(ctx, e)
+		if err != nil || got.Status != status {
+			t.Errorf("experiment %s (%s) is %v (%v), want %s", e, got.Name, got.Status, err, status)
+		}
+	}
+	// The last run of the open experiment ends: it is announced then.
+	end(t, s, openRuns[1], store.StatusDone)
+	if err := w.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.Wait()
+	if got := rc.got("/default"); len(got) != 2 || got[1].ID != open.ID || got[1].Status != "done" {
+		t.Errorf("after the open experiment ended, /default received %+v", got)
+	}
+}
+
+// TestPostGivesUpAfterBoundedAttempts: an attempt that gets no answer
+// within the timeout, or a 5xx, is tried again, up to Attempts in all; a
+// 4xx is not retried; a URL that is not http or https is never fetched.
+func TestPostGivesUpAfterBoundedAttempts(t *testing.T) {
+	var calls atomic.Int32
+	var answer atomic.Value // func(n int32) int: the status of call n, 0 = hang
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		n := calls.Add(1)
+		code := answer.Load().(func(int32) int)(n)
+		if code == 0 {
+			select { // no answer: the client's timeout ends the attempt
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		w.WriteHeader(code)
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	p := Poster{Timeout: 50 * time.Millisecond, Attempts: 3, Backoff: time.Millisecond}
+	ctx := context.Background()
+	b := Body{ID: "e1", Status: "done"}
+	cases := []struct {
+		name      string
+		answer    func(int32) int
+		wantCalls int32
+		wantErr   string
+	}{
+		{"hangs, then 503, then 204", func(n int32) int { return []int{0, 0, 503, 204}[n] }, 3, ""},
+		{"hangs every time", func(int32) int { return 0 }, 3, "attempt 3 of 3"},
+		{"500 every time", func(int32) int { return 500 }, 3, "500 Internal Server Error"},
+		{"404", func(int32) int { return 404 }, 1, "attempt 1 of 3"},
+		{"429 then 200", func(n int32) int { return []int{0, 429, 200}[n] }, 2, ""},
+	}
+	for _, c := range cases {
+		calls.Store(0)
+		answer.Store(c.answer)
+		err := p.Post(ctx, srv.URL+"/hook", b)
+		if got := calls.Load(); got != c.wantCalls {
+			t.Errorf("%s: %d attempts, want %d", c.name, got, c.wantCalls)
+		}
+		switch {
+		case c.wantErr == "" && err != nil:
+			t.Errorf("%s: %v, want delivered", c.name, err)
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.wantErr)
+		}
+	}
+	calls.Store(0)
+	for _, u := range []string{"ftp://" + strings.TrimPrefix(srv.URL, "http://") + "/hook", "file:///etc/passwd", "/relative"} {
+		if err := p.Post(ctx, u, b); err == nil || !strings.Contains(err.Error(), "http") {
+			t.Errorf("Post(%q) = %v, want refused: only http and https", u, err)
+		}
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("refused URLs were fetched %d times", n)
+	}
+}
