@@ -91,7 +91,10 @@ type ExperimentFilter struct {
 // and CreatedAt, and each run's ID, Status, CreatedAt (e's) and defaults,
 // as CreateRun returns them. Each run is checked as CreateRun checks it and
 // must be of e's strategy; an error names the run by its position.
-func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run, cells []ExperimentCell) error {
+// recipes are the workloads the experiment generates where its runs run,
+// stored first in the same transaction (runs name them by their drawn
+// WorkloadID).
+func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run, cells []ExperimentCell, recipes ...Recipe) error {
 	const op = "store.CreateExperiment"
 	switch {
 	case strings.TrimSpace(e.Strategy) == "":
@@ -151,6 +154,9 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 			return dbErr(op, err)
 		}
 		break
+	}
+	if err := insertRecipes(ctx, tx, op, exp.ID, recipes, fmtTime(created)); err != nil {
+		return err
 	}
 	ins, err := newRunInserter(ctx, tx)
 	if err != nil {
@@ -317,7 +323,14 @@ func (s *Store) DeleteExperiment(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))", string(idsJSON)); err != nil {
 		return dbErr(op, err)
 	}
-	return dbErr(op, tx.Commit())
+	if err := deleteRecipesOf(ctx, tx, id); err != nil {
+		return dbErr(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return dbErr(op, err)
+	}
+	_, err = s.ReclaimSpace(ctx)
+	return err
 }
 
 // queryStrings returns the one text column of a query's rows.
