@@ -37,10 +37,10 @@ func GenerateRecipe(ctx context.Context, s solvers.Strategy, rec *store.Recipe, 
 	return out, nil
 }
 
-// generations makes sure a workload to be generated is generated once by
+// Generations makes sure a workload to be generated is generated once by
 // this process however many of its runs start at once: the first caller
 // generates, the others wait for it (a singleflight by workload ID).
-type generations struct {
+type Generations struct {
 	mu    sync.Mutex
 	calls map[string]*generation
 }
@@ -51,10 +51,10 @@ type generation struct {
 	err  error
 }
 
-// do returns the workload id from gen, run once at a time per id. A
+// Do returns the workload id from gen, run once at a time per id. A
 // waiter whose leader was canceled (its run stopped) while the waiter's
 // own context is alive generates it itself.
-func (g *generations) do(ctx context.Context, id string, gen func(context.Context) (*store.Workload, error)) (*store.Workload, error) {
+func (g *Generations) Do(ctx context.Context, id string, gen func(context.Context) (*store.Workload, error)) (*store.Workload, error) {
 	for {
 		g.mu.Lock()
 		if g.calls == nil {
@@ -93,7 +93,7 @@ func (r *Runner) readWorkload(ctx context.Context, id string) (*store.Workload, 
 	if err != nil || w.SHA256 != "" {
 		return w, err
 	}
-	return r.gens.do(ctx, id, func(ctx context.Context) (*store.Workload, error) {
+	return r.gens.Do(ctx, id, func(ctx context.Context) (*store.Workload, error) {
 		rec, err := r.st.WorkloadRecipe(ctx, id)
 		if err != nil {
 			return nil, err

@@ -126,7 +126,7 @@ type Runner struct {
 	ends      chan ending             // the workers' ended runs, to the recorder
 	recorded  chan struct{}           // closed when the recorder has stored the last
 	workloads *workloadCache
-	gens      generations // experiments' workloads being generated here
+	gens      Generations // experiments' workloads being generated here
 }
 
 // ending is a run a worker ended, on its way to the store.
