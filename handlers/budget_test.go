@@ -248,3 +248,19 @@ func TestConcurrentExperimentPostsNeverMeetALockedDatabase(t *testing.T) {
 		t.Errorf("%d experiments stored, want %d", n, posts)
 	}
 }
+
+func TestAGenerateOverTheRequestsTimeIsA413NamingItsParameter(t *testing.T) {
+	var calls atomic.Int64
+	gate := make(chan struct{}) // never opened: the generator works until stopped
+	a := newAppOpt(t, "", Options{GenerateTimeout: 200 * time.Millisecond}, []solvers.Strategy{gatedToy(&calls, gate)})
+	status, body := a.postJSON(t, "/api/workloads/generate", `{"strategy":"toy","preset":"tiny","params":{"size":9}}`)
+	var e apiError
+	json.Unmarshal(body, &e)
+	if status != http.StatusRequestEntityTooLarge || e.Field != "size" || !strings.Contains(e.Error, "200ms a request may spend generating in the server") ||
+		!strings.Contains(e.Error, "experiment") {
+		t.Fatalf("%d %s", status, body)
+	}
+	if n := a.countWorkloads(t); n != 0 || calls.Load() != 1 {
+		t.Errorf("%d workloads stored, %d generations", n, calls.Load())
+	}
+}

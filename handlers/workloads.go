@@ -149,7 +149,7 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 	if g.Seed != nil {
 		seed = *g.Seed
 	}
-	w, err := runner.ExecuteGenerate(c.Request().Context(), st, preset.Name, params, seed, s.runner.Budget())
+	w, err := s.generateInRequest(c.Request().Context(), st, preset.Name, params, seed)
 	if err != nil {
 		return nil, err
 	}
