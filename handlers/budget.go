@@ -183,3 +183,12 @@ func (s *Server) generateInRequest(ctx context.Context, st solvers.Strategy, pre
 	}
 	return w, err
 }
+
+// generated is nil for a workload with its data, and errs.Conflict for an
+// experiment's workload not generated yet (it has none to give).
+func generated(w *store.Workload) error {
+	if w.SHA256 == "" && len(w.Data) == 0 {
+		return errs.New(errs.Conflict, "id", "workload %s is not generated yet: the first run of its experiment that uses it generates it", w.ID)
+	}
+	return nil
+}

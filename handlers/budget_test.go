@@ -171,6 +171,15 @@ func TestExperimentWorkloadsAreGeneratedByTheirRunsOncePerCellAndReplicate(t *te
 			t.Fatalf("workload before its runs: %+v", w)
 		}
 	}
+	// Its data cannot be downloaded yet; its page says what it is.
+	if status, body := a.do(t, http.MethodGet, "/api/workloads/"+ws[0].ID+"/data", "", nil); status != http.StatusConflict ||
+		!strings.Contains(string(body), "not generated yet") {
+		t.Errorf("data of a workload to be generated: %d %s", status, body)
+	}
+	if status, body := a.do(t, http.MethodGet, "/workloads/"+ws[0].ID, "", nil); status != http.StatusOK ||
+		!strings.Contains(string(body), "to be generated") {
+		t.Errorf("page of a workload to be generated: %d", status)
+	}
 	close(gate)
 	deadline := time.Now().Add(30 * time.Second)
 	for e.Status == "running" && time.Now().Before(deadline) {

@@ -386,6 +386,9 @@ func (s *Server) apiExampleWorkload(c echo.Context) error {
 
 func (s *Server) apiWorkloadData(c echo.Context) error {
 	w, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	if err == nil {
+		err = generated(w)
+	}
 	if err != nil {
 		return err
 	}
@@ -395,6 +398,9 @@ func (s *Server) apiWorkloadData(c echo.Context) error {
 
 func (s *Server) apiExport(c echo.Context) error {
 	sw, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	if err == nil {
+		err = generated(sw)
+	}
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,23 @@
 //     runs in one transaction, and returns its running runs' IDs: those
 //     belong to the runner, which cancels them. Setting done is the
 //     caller's (SetExperimentStatus), from ExperimentProgress.
+//   - Recipes (migration 0011): an experiment's preset workloads are stored
+//     with it as workload rows with no data (sha256 ”, bytes 0, a summary
+//     saying so) and a row of workload_recipes (preset, resolved params,
+//     seed, the family's estimate, the experiment). The first run that
+//     needs one generates it on its worker, and FillWorkload stores the
+//     data (the first fill stays: generating is deterministic). The
+//     recipe row stays as provenance; DeleteExperiment deletes the
+//     workloads an experiment made that no run uses. WorkloadUsage sums a
+//     user's stored bytes and the estimates not generated yet, for the
+//     budgets the handlers check.
+//   - Space: new files are created with auto_vacuum = INCREMENTAL (a DSN
+//     pragma, which SQLite applies only before the first table), and
+//     DeleteExperiment and DeleteWorkload run PRAGMA incremental_vacuum
+//     (ReclaimSpace) after committing, so deleted workloads give their
+//     pages back. An older file keeps auto_vacuum off (switching needs a
+//     VACUUM, which rewrites the whole file: not done at start) and reuses
+//     freed pages instead.
 //   - experiment_counts (migration 0011, backfilled) keeps how many runs
 //     of each experiment are in each status. Triggers on runs (UPDATE OF
 //     status) and experiment_runs (INSERT, DELETE) change it in the

@@ -118,3 +118,14 @@ func TestDeletingAnExperimentDeletesItsWorkloadsAndGivesTheSpaceBack(t *testing.
 		t.Errorf("%d recipes left", n)
 	}
 }
+
+func TestAnExperimentWithWorkloadsNotGeneratedIsNotExported(t *testing.T) {
+	s, _ := openTemp(t)
+	e, _ := recipeExperiment(t, s, 2, 100)
+	if _, err := s.CancelExperiment(context.Background(), e.ID); err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	err := s.ExportExperiment(context.Background(), e.ID, &buf)
+	checkKind(t, "ExportExperiment", err, errs.Conflict, "2 workloads not generated yet")
+}
