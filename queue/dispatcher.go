@@ -436,8 +436,11 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, 
 		// An experiment's workload not generated yet: the worker generates
 		// it (never cached here: once stored it is sent as data).
 		rec, err := d.st.WorkloadRecipe(ctx, id)
-		if err != nil || rec == nil {
-			return nil, errs.Wrap("queue: reading a workload's recipe", errs.Internal, fmt.Errorf("workload %s has no data and no recipe: %v", id, err))
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil { // generated and stored since it was read
+			return d.workloadRef(ctx, id)
 		}
 		return &WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
 			Generate: &Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}, nil
