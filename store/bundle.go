@@ -245,6 +245,9 @@ func (s *Store) ImportExperiment(ctx context.Context, r *bundle.Reader, owner st
 		}
 		out.Runs++
 	}
+	if err := recountExperiment(ctx, tx, e.ID); err != nil {
+		return nil, dbErr(op, err)
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, dbErr(op, err)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -137,7 +138,11 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 	checkCounts(t, s, e.ID, "every run done", Counts{Done: 9, Failed: 1})
 	checkCounts(t, s, other.ID, "the other experiment, claimed on the way", Counts{Done: 3})
 
-	// Deleted: its counts go with it.
+	// Exported, deleted (its counts go with it), imported: counted again.
+	var bundleFile bytes.Buffer
+	if err := s.ExportExperiment(ctx, e.ID, &bundleFile); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.DeleteExperiment(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -147,6 +152,10 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 	if n := count(t, s, "experiment_counts"); n != 1 {
 		t.Errorf("%d rows of counts left, want the other experiment's", n)
 	}
+	if _, err := importBundle(s, bundleFile.Bytes(), ""); err != nil {
+		t.Fatal(err)
+	}
+	checkCounts(t, s, e.ID, "imported", Counts{Done: 9, Failed: 1})
 }
 
 // TestExperimentCountsBackfilled opens a file of schema 10 holding an

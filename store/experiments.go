@@ -184,6 +184,9 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 		}
 		stored[i] = run
 	}
+	if err := recountExperiment(ctx, tx, exp.ID); err != nil {
+		return dbErr(op, err)
+	}
 	if err := tx.Commit(); err != nil {
 		return dbErr(op, err)
 	}
@@ -513,6 +516,19 @@ func (s *Store) ExperimentProgress(ctx context.Context, id string) (total, done,
 		return 0, 0, 0, 0, err
 	}
 	return c.Total(), c.Done, c.Failed + c.Canceled + c.Interrupted, c.Queued + c.Running, nil
+}
+
+// recountExperiment sets the counts of experiment id from its runs, in tx:
+// the transactions that link its runs call it once they are linked (a
+// trigger keeps the counts from then on, as statuses change).
+func recountExperiment(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO experiment_counts
+			(experiment_id, queued, running, done, failed, canceled, interrupted)
+		SELECT ?1, coalesce(sum(r.status = 'queued'), 0), coalesce(sum(r.status = 'running'), 0),
+			coalesce(sum(r.status = 'done'), 0), coalesce(sum(r.status = 'failed'), 0),
+			coalesce(sum(r.status = 'canceled'), 0), coalesce(sum(r.status = 'interrupted'), 0)
+		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id WHERE er.experiment_id = ?1`, id)
+	return err
 }
 
 // Counts are how many runs of an experiment are in each status.
