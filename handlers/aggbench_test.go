@@ -21,26 +21,7 @@ import (
 func BenchmarkAggregateStored100k(b *testing.B) {
 	a := newApp(b, "", 0)
 	ctx := context.Background()
-	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
-	if err := a.store.CreateWorkload(ctx, w); err != nil {
-		b.Fatal(err)
-	}
-	const n = 100_000
-	e := &store.Experiment{Strategy: "eapm", Definition: json.RawMessage(`{}`), Status: store.ExperimentDone}
-	start := time.Now()
-	err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
-		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
-		func(i int) store.ExperimentCell {
-			return store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.` + strconv.Itoa(i/100%10) +
-				`","instance":"` + strconv.Itoa(i/100) + `"}`), Replicate: i % 100}
-		},
-		func(i int) []store.Metric {
-			return []store.Metric{{Name: "objective", Value: float64(i)}, {Name: "energy", Value: float64(i) / 3}, {Name: "time", Value: 1}}
-		})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("filled %d runs in %v", n, time.Since(start))
+	e := storeExperiment100k(b, a)
 	for _, c := range []struct {
 		name string
 		keep []string
@@ -58,6 +39,34 @@ func BenchmarkAggregateStored100k(b *testing.B) {
 			}
 		})
 	}
+}
+
+// storeExperiment100k stores an experiment of 100,000 done runs with 3
+// metrics each (1,000 cells × 100 replicates) in a's database, fast
+// (store.FillExperiment).
+func storeExperiment100k(b *testing.B, a *app) *store.Experiment {
+	ctx := context.Background()
+	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	if err := a.store.CreateWorkload(ctx, w); err != nil {
+		b.Fatal(err)
+	}
+	const n = 100_000
+	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(`{}`), Status: store.ExperimentDone}
+	start := time.Now()
+	err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
+		func(i int) store.ExperimentCell {
+			return store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.` + strconv.Itoa(i/100%10) +
+				`","instance":"` + strconv.Itoa(i/100) + `"}`), Replicate: i % 100}
+		},
+		func(i int) []store.Metric {
+			return []store.Metric{{Name: "objective", Value: float64(i)}, {Name: "energy", Value: float64(i) / 3}, {Name: "time", Value: 1}}
+		})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("filled %d runs in %v", n, time.Since(start))
+	return e
 }
 
 // oldExperimentResults is experimentResults as it was before the lean

@@ -43,7 +43,8 @@ func toyFamily() solvers.Strategy {
 			func(ctx context.Context, cfg toyPreset, seed int64) (*solvers.Workload, error) {
 				b, _ := json.Marshal(map[string]int{"size": cfg.Size})
 				return &solvers.Workload{Name: "toy", Format: "json", Summary: "toy instance", Data: b}, nil
-			})},
+			},
+			func(toyPreset) solvers.Estimate { return solvers.Estimate{Bytes: 64, Field: "size"} })},
 	}
 	return def.Strategy()
 }

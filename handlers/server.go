@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -37,6 +38,11 @@ type Server struct {
 	reports    reportCache
 	pages      *pageCache // rendered report parts and compare bodies of done runs
 	logins     *loginLimiter
+	budget     Budget     // of experiments' generated workloads
+	creating   sync.Mutex // one experiment created at a time (createExperiment)
+	// generateTimeout bounds a workload generated in a request
+	// (DefaultGenerateTimeout when zero).
+	generateTimeout time.Duration
 }
 
 // Options configure a Server. Zero fields take the defaults.
@@ -51,6 +57,12 @@ type Options struct {
 	// and report stay readable by anyone with the link. Without Auth the
 	// server is single-user and asks for nothing.
 	Auth bool
+	// Budget bounds experiments' generated workloads (DefaultBudget for
+	// zero fields).
+	Budget Budget
+	// GenerateTimeout bounds the time one workload may take to generate
+	// inside a request (DefaultGenerateTimeout when zero).
+	GenerateTimeout time.Duration
 }
 
 // New returns a Server over a store and a runner for the given strategies.
@@ -59,7 +71,8 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 		opt.MaxUpload = DefaultMaxUpload
 	}
 	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
-		pages: newPageCache(defaultPageCacheBytes), logins: newLoginLimiter()}
+		pages: newPageCache(defaultPageCacheBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
+		generateTimeout: opt.GenerateTimeout}
 }
 
 func (s *Server) lookup(name string) (solvers.Strategy, error) {

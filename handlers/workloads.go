@@ -149,7 +149,7 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 	if g.Seed != nil {
 		seed = *g.Seed
 	}
-	w, err := runner.ExecuteGenerate(c.Request().Context(), st, preset.Name, params, seed, s.runner.Budget())
+	w, err := s.generateInRequest(c.Request().Context(), st, preset.Name, params, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -386,6 +386,9 @@ func (s *Server) apiExampleWorkload(c echo.Context) error {
 
 func (s *Server) apiWorkloadData(c echo.Context) error {
 	w, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	if err == nil {
+		err = generated(w)
+	}
 	if err != nil {
 		return err
 	}
@@ -395,6 +398,9 @@ func (s *Server) apiWorkloadData(c echo.Context) error {
 
 func (s *Server) apiExport(c echo.Context) error {
 	sw, err := s.store.GetWorkload(c.Request().Context(), c.Param("id"))
+	if err == nil {
+		err = generated(sw)
+	}
 	if err != nil {
 		return err
 	}

@@ -439,6 +439,19 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, 
 		}
 		return nil, errs.Wrap("queue", errs.Internal, err)
 	}
+	if w.SHA256 == "" {
+		// An experiment's workload not generated yet: the worker generates
+		// it (never cached here: once stored it is sent as data).
+		rec, err := d.st.WorkloadRecipe(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil { // generated and stored since it was read
+			return d.workloadRef(ctx, id)
+		}
+		return &WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
+			Generate: &Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}, nil
+	}
 	if _, err := d.workloads.GetInfo(ctx, w.SHA256); errors.Is(err, jetstream.ErrObjectNotFound) {
 		if _, err := d.workloads.PutBytes(ctx, w.SHA256, w.Data); err != nil {
 			return nil, errs.Wrap("queue: storing a workload", errs.Internal, err)
@@ -477,12 +490,55 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 		}
 		report = b
 	}
+	if res.Generated != nil {
+		if err := d.fillGenerated(ctx, res.Generated); err != nil {
+			d.log.Warn("queue: storing a generated workload", "run", res.ID, "workload", res.Generated.WorkloadID, "err", err)
+			m.NakWithDelay(time.Second)
+			return
+		}
+	}
 	r := result{m: m, object: res.ReportObject, end: store.Ending{ID: res.ID, Worker: res.Worker, Status: res.Status,
 		Report: report, Error: res.Error, ErrorField: res.Field, StartedAt: res.StartedAt}}
 	select {
 	case d.results <- r:
 	case <-ctx.Done(): // not acknowledged: delivered again after the next Start
 	}
+}
+
+// fillGenerated stores the workload a worker generated for a run in the
+// workload's row (the first one stored stays: generating is
+// deterministic), reading its data and description from WorkloadsBucket.
+// A workload stored already, or deleted since, needs nothing.
+func (d *Dispatcher) fillGenerated(ctx context.Context, g *Generated) error {
+	rec, err := d.st.WorkloadRecipe(ctx, g.WorkloadID)
+	if errs.Is(errs.NotFound, err) || (err == nil && rec == nil) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	data, err := d.workloads.GetBytes(ctx, g.SHA256)
+	if err != nil {
+		return err
+	}
+	metaJSON, err := d.workloads.GetBytes(ctx, g.Meta)
+	if err != nil {
+		return err
+	}
+	var meta generatedMeta
+	if err := json.Unmarshal(metaJSON, &meta); err != nil {
+		return err
+	}
+	_, err = d.st.FillWorkload(ctx, g.WorkloadID, &store.Workload{Name: meta.Name, Format: meta.Format, Summary: meta.Summary,
+		Data: data, Preview: meta.Preview})
+	if errs.Is(errs.Invalid, err) {
+		d.log.Error("queue: a worker's generated workload is not storable", "workload", g.WorkloadID, "err", err)
+		return nil // the run's end is stored; the next run generates it again
+	}
+	if err == nil {
+		d.workloads.Delete(ctx, g.Meta)
+	}
+	return err
 }
 
 // record stores the results onResult reads, in groups: every result read

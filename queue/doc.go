@@ -51,6 +51,14 @@
 //   - Workloads go to the WorkloadsBucket object store once, keyed by their
 //     SHA-256 (content addressed: an unchanged workload is never sent
 //     twice); a worker keeps up to 256 MiB of them in memory.
+//   - An experiment's workload not generated yet goes as its recipe
+//     (WorkloadRef.Generate): the worker generates it (once per workload
+//     per process, remembered), puts its data (by SHA-256) and its
+//     description (name, summary, preview) in WorkloadsBucket and names
+//     them in the run's Result (Generated); the server stores them in the
+//     workload's row before the run's end, and later runs get it as data.
+//     Two workers that take runs of one workload at once may both
+//     generate it (the same bytes; the first stored stays).
 //
 // # Failures
 //

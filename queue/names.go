@@ -65,12 +65,44 @@ type Job struct {
 
 func (j *Job) budget() runner.Budget { return runner.Budget{Timeout: j.Timeout, Memory: j.Memory} }
 
-// WorkloadRef names a workload in WorkloadsBucket by its SHA-256.
+// WorkloadRef names a workload in WorkloadsBucket by its SHA-256, or, for
+// an experiment's workload not generated yet, how to generate it.
 type WorkloadRef struct {
 	SHA256  string `json:"sha256"`
 	Name    string `json:"name"`
 	Format  string `json:"format"`
 	Summary string `json:"summary"`
+	// Generate, when set, is the recipe the worker generates the workload
+	// from before running (SHA256 is then empty); the worker puts what it
+	// generated in WorkloadsBucket and names it in its Result.
+	Generate *Recipe `json:"generate,omitempty"`
+}
+
+// Recipe is an experiment's preset workload to be generated (store.Recipe).
+type Recipe struct {
+	WorkloadID string            `json:"workload_id"`
+	Preset     string            `json:"preset"`
+	Params     map[string]string `json:"params"`
+	Seed       int64             `json:"seed"`
+}
+
+// Generated names a workload a worker generated for its run: its data is
+// object SHA256 of WorkloadsBucket, its name, format, summary and preview
+// (the JSON of a generatedMeta) object Meta. The server stores it in the
+// workload's row before the run's end.
+type Generated struct {
+	WorkloadID string `json:"workload_id"`
+	SHA256     string `json:"sha256"`
+	Meta       string `json:"meta"`
+}
+
+// generatedMeta is a generated workload's description, object
+// Generated.Meta of WorkloadsBucket.
+type generatedMeta struct {
+	Name    string          `json:"name"`
+	Format  string          `json:"format"`
+	Summary string          `json:"summary"`
+	Preview json.RawMessage `json:"preview,omitempty"`
 }
 
 // Result is the end of a run, as a worker publishes it on ResultsStream.
@@ -86,6 +118,9 @@ type Result struct {
 	ReportObject string          `json:"report_object,omitempty"`
 	// StartedAt is when the worker began executing the run.
 	StartedAt time.Time `json:"started_at,omitzero"`
+	// Generated is the workload the worker generated for the run, if it
+	// did (WorkloadRef.Generate).
+	Generated *Generated `json:"generated,omitempty"`
 }
 
 // progress is a running run's progress, published on progressPrefix+ID.

@@ -2,6 +2,8 @@ package queue
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,12 +64,16 @@ type worker struct {
 	running  map[string]context.CancelCauseFunc
 	canceled map[string]time.Time      // cancels of runs not (yet) here
 	cache    map[string]cachedWorkload // workloads by SHA-256
-	cached   []string                  // cache keys, oldest first
-	cacheLen int
-	memLimit int64
-	lastBusy time.Time
-	done     atomic.Int64
-	idleExit atomic.Bool // stopped by ExitWhenIdle
+	// generated are the workloads this worker generated, by workload ID
+	// (forgotten past maxGenerated); gens generates each once at a time.
+	generated map[string]*Generated
+	gens      runner.Generations
+	cached    []string // cache keys, oldest first
+	cacheLen  int
+	memLimit  int64
+	lastBusy  time.Time
+	done      atomic.Int64
+	idleExit  atomic.Bool // stopped by ExitWhenIdle
 }
 
 // RunWorker connects a worker to the queue over nc and executes runs until
@@ -235,7 +241,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		note = fmt.Sprintf("attempt %d: the worker of the last one stopped before finishing it", md.NumDelivered)
 	}
 	pub := w.progressPublisher(job.ID, note)
-	rep, err := w.execute(rctx, &job, pub.progress)
+	rep, gen, err := w.execute(rctx, &job, pub.progress)
 	pub.stop()
 
 	if err != nil && errs.KindOf(err) == errs.Canceled && !errors.Is(err, runner.ErrUserCanceled) {
@@ -243,7 +249,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Nak()
 		return
 	}
-	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started}
+	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started, Generated: gen}
 	if err == nil {
 		res.Report, err = solvers.EncodeReport(rep)
 		if err != nil {
@@ -269,31 +275,92 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	msg.DoubleAck(actx) // an error: deleted by a cancel, or redelivered; the result is stored once either way
 }
 
-// execute resolves a job's strategy and workload and runs it with the
-// server's budget; the process's soft memory limit covers its runs.
-func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progress) (*solvers.Report, error) {
+// execute resolves a job's strategy and workload (generating it first
+// when the job carries its recipe) and runs it with the server's budget;
+// the process's soft memory limit covers its runs. gen names the workload
+// generated for the run, if any.
+func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progress) (rep *solvers.Report, gen *Generated, err error) {
 	s, ok := w.cfg.Lookup(job.Strategy)
 	if !ok {
-		return nil, &errs.Error{Op: "queue", Kind: errs.NotFound, Field: "strategy",
+		return nil, nil, &errs.Error{Op: "queue", Kind: errs.NotFound, Field: "strategy",
 			Err: fmt.Errorf("strategy %q is not in the build of worker %s", job.Strategy, w.cfg.Name)}
 	}
 	w.raiseMemoryLimit(job.Memory)
 	if job.Kind == store.KindReproduce {
-		return runner.ExecuteReproduce(ctx, s, job.Params, progress, job.budget())
+		rep, err := runner.ExecuteReproduce(ctx, s, job.Params, progress, job.budget())
+		return rep, nil, err
 	}
 	if job.Workload == nil {
-		return nil, &errs.Error{Op: "queue", Kind: errs.Invalid, Field: "workload_id", Err: errors.New("the run names no workload")}
+		return nil, nil, &errs.Error{Op: "queue", Kind: errs.Invalid, Field: "workload_id", Err: errors.New("the run names no workload")}
 	}
-	data, memo, err := w.workload(ctx, job.Workload.SHA256)
+	ref := *job.Workload
+	if ref.Generate != nil {
+		if gen, err = w.generate(ctx, s, job); err != nil {
+			return nil, nil, err
+		}
+		ref.SHA256 = gen.SHA256
+	}
+	data, memo, err := w.workload(ctx, ref.SHA256)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &errs.Error{Op: "queue", Kind: errs.Canceled, Err: context.Cause(ctx)}
+			return nil, gen, &errs.Error{Op: "queue", Kind: errs.Canceled, Err: context.Cause(ctx)}
 		}
-		return nil, errs.Wrap("queue: fetching the workload", errs.Internal, err)
+		return nil, gen, errs.Wrap("queue: fetching the workload", errs.Internal, err)
 	}
-	sw := &solvers.Workload{Name: job.Workload.Name, Format: job.Workload.Format, Summary: job.Workload.Summary, Data: data, Decoded: memo}
-	return runner.Execute(ctx, s, sw, job.Variant, job.Params, progress, job.budget())
+	sw := &solvers.Workload{Name: ref.Name, Format: ref.Format, Summary: ref.Summary, Data: data, Decoded: memo}
+	rep, err = runner.Execute(ctx, s, sw, job.Variant, job.Params, progress, job.budget())
+	return rep, gen, err
 }
+
+// generate generates the workload of job's recipe with s under the job's
+// budget, once per workload however many of its runs this worker holds
+// (runner.Generations), and puts its data (by SHA-256) and description in
+// WorkloadsBucket for the server to store.
+func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*Generated, error) {
+	g := job.Workload.Generate
+	w.mu.Lock()
+	done := w.generated[g.WorkloadID]
+	w.mu.Unlock()
+	if done != nil {
+		return done, nil
+	}
+	sw, err := w.gens.Do(ctx, g.WorkloadID, func(ctx context.Context) (*store.Workload, error) {
+		sw, err := runner.GenerateRecipe(ctx, s, &store.Recipe{WorkloadID: g.WorkloadID, Strategy: job.Strategy,
+			Preset: g.Preset, Params: g.Params, Seed: g.Seed}, job.budget())
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(sw.Data)
+		sw.SHA256 = hex.EncodeToString(sum[:])
+		meta, err := json.Marshal(generatedMeta{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Preview: sw.Preview})
+		if err != nil {
+			return nil, errs.Wrap("queue: encoding a generated workload", errs.Internal, err)
+		}
+		if _, err := w.objs.PutBytes(ctx, sw.SHA256, sw.Data); err != nil {
+			return nil, errs.Wrap("queue: storing a generated workload", errs.Internal, err)
+		}
+		if _, err := w.objs.PutBytes(ctx, "generated-"+g.WorkloadID, meta); err != nil {
+			return nil, errs.Wrap("queue: storing a generated workload", errs.Internal, err)
+		}
+		return sw, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	done = &Generated{WorkloadID: g.WorkloadID, SHA256: sw.SHA256, Meta: "generated-" + g.WorkloadID}
+	w.mu.Lock()
+	if w.generated == nil || len(w.generated) >= maxGenerated {
+		w.generated = map[string]*Generated{}
+	}
+	w.generated[g.WorkloadID] = done
+	w.mu.Unlock()
+	return done, nil
+}
+
+// maxGenerated bounds the generated workloads a worker remembers: past
+// it, it forgets them all (a run of one then fetches it again or, if the
+// server has not stored it yet, generates it again: the same bytes).
+const maxGenerated = 10_000
 
 // raiseMemoryLimit sets the Go soft memory limit to the budget of the runs
 // this process may hold at once, plus room for the runtime: the GC works

@@ -47,6 +47,13 @@
 //     (Cancel ends one unexecuted), are not listed as executing by
 //     Workers, and go back to the queue, as if never claimed, at
 //     Shutdown. After a slower run, claims are single again.
+//   - A run whose workload is an experiment's recipe not generated yet
+//     (store.Recipe) generates it first (GenerateRecipe: ExecuteGenerate
+//     under the run's budget) and stores it (store.FillWorkload); the runs
+//     of one workload that start together wait for one generation
+//     (Generations, a singleflight by workload ID), so a workload shared
+//     by a cell's variants is generated once per process. A failed
+//     generation fails the run with its reason.
 //   - A workload read for a run is kept (64 MiB of the most recently used)
 //     with a memo of its decoded forms (solvers.Workload.Decoded), so the
 //     runs of a sweep read and decode each of its workloads once.

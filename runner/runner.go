@@ -126,6 +126,7 @@ type Runner struct {
 	ends      chan ending             // the workers' ended runs, to the recorder
 	recorded  chan struct{}           // closed when the recorder has stored the last
 	workloads *workloadCache
+	gens      Generations // experiments' workloads being generated here
 }
 
 // ending is a run a worker ended, on its way to the store.
@@ -499,9 +500,13 @@ func (r *Runner) Prepare(ctx context.Context, in *store.Run) (*store.Run, error)
 }
 
 // PrepareAll is Prepare of many runs, which read each workload they share
-// once: an experiment's thousand runs share a hundred workloads.
-func (r *Runner) PrepareAll(ctx context.Context, in []*store.Run) ([]*store.Run, error) {
+// once: an experiment's thousand runs share a hundred workloads. known are
+// workloads not stored yet (an experiment's recipes, stored with its runs).
+func (r *Runner) PrepareAll(ctx context.Context, in []*store.Run, known ...*store.Workload) ([]*store.Run, error) {
 	seen := map[string]*store.Workload{}
+	for _, w := range known {
+		seen[w.ID] = w
+	}
 	info := func(ctx context.Context, id string) (*store.Workload, error) {
 		if w := seen[id]; w != nil {
 			return w, nil
@@ -769,7 +774,7 @@ func (r *Runner) run(ctx context.Context, run *store.Run, j *job) (*solvers.Repo
 	if run.Kind == store.KindReproduce {
 		return ExecuteReproduce(ctx, s, run.Params, j.progress, r.Budget())
 	}
-	w, err := r.workloads.get(ctx, run.WorkloadID, r.st.GetWorkloadData)
+	w, err := r.workloads.get(ctx, run.WorkloadID, r.readWorkload)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, canceled("runner", ctx)

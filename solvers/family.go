@@ -63,24 +63,50 @@ func (f *Def[C, P]) Strategy() Strategy { return &adapter[C, P]{f: f} }
 type PresetDef struct {
 	Preset
 	generate func(ctx context.Context, params Params, seed int64) (*Workload, error)
+	estimate func(params Params) (Estimate, error)
+}
+
+// Estimate is what one Generate of a preset would store, told from its
+// parameters alone, before anything is generated (GenerateEstimator).
+type Estimate struct {
+	// Bytes bounds the stored workload: its canonical data and preview
+	// (an upper estimate, within a small factor of the real size).
+	Bytes int64
+	// Field is the parameter that sizes it most ("duration_h"): what a
+	// refusal names.
+	Field string
 }
 
 // NewPreset makes a preset whose parameters are the typed config G
-// (declared by its pointer P, defaults from defaults) and whose generator
-// receives it decoded.
+// (declared by its pointer P, defaults from defaults), whose generator
+// receives it decoded, and whose size (what one Generate stores, see
+// Estimate) size tells from it without generating.
 func NewPreset[G any, P interface {
 	*G
 	Declarer
-}](name, doc string, defaults func() G, gen func(ctx context.Context, cfg G, seed int64) (*Workload, error)) PresetDef {
+}](name, doc string, defaults func() G, gen func(ctx context.Context, cfg G, seed int64) (*Workload, error),
+	size func(cfg G) Estimate) PresetDef {
 	g := defaults()
+	decode := func(params Params) (G, error) {
+		cfg := defaults()
+		_, err := ResolveConfig(P(&cfg), params)
+		return cfg, err
+	}
 	return PresetDef{
 		Preset: Preset{Name: name, Doc: doc, Params: SpecsOf(P(&g))},
 		generate: func(ctx context.Context, params Params, seed int64) (*Workload, error) {
-			cfg := defaults()
-			if _, err := ResolveConfig(P(&cfg), params); err != nil {
+			cfg, err := decode(params)
+			if err != nil {
 				return nil, err
 			}
 			return gen(ctx, cfg, seed)
+		},
+		estimate: func(params Params) (Estimate, error) {
+			cfg, err := decode(params)
+			if err != nil {
+				return Estimate{}, err
+			}
+			return size(cfg), nil
 		},
 	}
 }
@@ -123,6 +149,8 @@ var (
 	_ Exporter      = (*adapter[declNone, *declNone])(nil)
 	_ VariantFilter = (*adapter[declNone, *declNone])(nil)
 	_ FileRunner    = (*adapter[declNone, *declNone])(nil)
+
+	_ GenerateEstimator = (*adapter[declNone, *declNone])(nil)
 )
 
 // declNone is an empty config, for the compile-time checks above.
@@ -215,15 +243,34 @@ func (a *adapter[C, P]) ParseWorkload(ctx context.Context, files []File) (*Workl
 }
 
 func (a *adapter[C, P]) Generate(ctx context.Context, preset string, params Params, seed int64) (*Workload, error) {
+	p, err := a.preset(preset)
+	if err != nil {
+		return nil, err
+	}
+	w, err := p.generate(ctx, params, seed)
+	return w, wrap(ctx, a.f.Name+".Generate", errs.Internal, err)
+}
+
+// EstimateGenerate tells what Generate(preset, params, any seed) would
+// store, without generating (GenerateEstimator).
+func (a *adapter[C, P]) EstimateGenerate(preset string, params Params) (Estimate, error) {
+	p, err := a.preset(preset)
+	if err != nil {
+		return Estimate{}, err
+	}
+	return p.estimate(params)
+}
+
+// preset is the preset named name, or errs.Invalid naming the known ones.
+func (a *adapter[C, P]) preset(name string) (*PresetDef, error) {
 	known := make([]string, 0, len(a.f.PresetList))
-	for _, p := range a.f.PresetList {
-		if p.Name == preset {
-			w, err := p.generate(ctx, params, seed)
-			return w, wrap(ctx, a.f.Name+".Generate", errs.Internal, err)
+	for i, p := range a.f.PresetList {
+		if p.Name == name {
+			return &a.f.PresetList[i], nil
 		}
 		known = append(known, p.Name)
 	}
-	return nil, errs.Invalidf("preset", "unknown preset %q (known: %s)", preset, strings.Join(known, ", "))
+	return nil, errs.Invalidf("preset", "unknown preset %q (known: %s)", name, strings.Join(known, ", "))
 }
 
 func (a *adapter[C, P]) Reproduce(ctx context.Context, params Params, progress Progress) (*Report, error) {

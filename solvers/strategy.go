@@ -104,6 +104,16 @@ type Workload struct {
 	Decoded *Memo `json:"-"`
 }
 
+// GenerateEstimator is implemented by strategies that can tell, from a
+// preset's parameters alone and before generating anything, what one
+// Generate would store (every family built on Def does: NewPreset takes
+// the size). An experiment checks its budget of stored bytes with it
+// before a workload is generated. An unknown preset or a bad parameter is
+// errs.Invalid, as Generate says.
+type GenerateEstimator interface {
+	EstimateGenerate(preset string, params Params) (Estimate, error)
+}
+
 // Uploader is implemented by strategies whose workloads can come as a set of
 // named files (EAPM: etc, apc, users). The upload form shows one input per
 // Upload besides the native JSON file input ("file").

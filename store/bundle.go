@@ -45,6 +45,15 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, w io.Writer) er
 		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
 			Err: fmt.Errorf("experiment %s has %d queued or running runs: export it when it has finished, or cancel it first", id, active)}
 	}
+	var pending int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workloads WHERE sha256 = '' AND id IN (SELECT r.workload_id
+		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id WHERE er.experiment_id = ?)`, id).Scan(&pending); err != nil {
+		return dbErr(op, err)
+	}
+	if pending > 0 {
+		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+			Err: fmt.Errorf("experiment %s has %d workloads not generated yet (their runs were canceled first): resume it and let it finish to export it", id, pending)}
+	}
 	if e.Status == ExperimentRunning {
 		e.Status = ExperimentDone
 	}
@@ -235,6 +244,9 @@ func (s *Store) ImportExperiment(ctx context.Context, r *bundle.Reader, owner st
 			return nil, dbErr(op, err)
 		}
 		out.Runs++
+	}
+	if err := recountExperiment(ctx, tx, e.ID); err != nil {
+		return nil, dbErr(op, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, dbErr(op, err)

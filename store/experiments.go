@@ -91,7 +91,10 @@ type ExperimentFilter struct {
 // and CreatedAt, and each run's ID, Status, CreatedAt (e's) and defaults,
 // as CreateRun returns them. Each run is checked as CreateRun checks it and
 // must be of e's strategy; an error names the run by its position.
-func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run, cells []ExperimentCell) error {
+// recipes are the workloads the experiment generates where its runs run,
+// stored first in the same transaction (runs name them by their drawn
+// WorkloadID).
+func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run, cells []ExperimentCell, recipes ...Recipe) error {
 	const op = "store.CreateExperiment"
 	switch {
 	case strings.TrimSpace(e.Strategy) == "":
@@ -152,6 +155,9 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 		}
 		break
 	}
+	if err := insertRecipes(ctx, tx, op, exp.ID, recipes, fmtTime(created)); err != nil {
+		return err
+	}
 	ins, err := newRunInserter(ctx, tx)
 	if err != nil {
 		return dbErr(op, err)
@@ -177,6 +183,9 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 			return dbErr(op, err)
 		}
 		stored[i] = run
+	}
+	if err := recountExperiment(ctx, tx, exp.ID); err != nil {
+		return dbErr(op, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return dbErr(op, err)
@@ -317,7 +326,14 @@ func (s *Store) DeleteExperiment(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))", string(idsJSON)); err != nil {
 		return dbErr(op, err)
 	}
-	return dbErr(op, tx.Commit())
+	if err := deleteRecipesOf(ctx, tx, id); err != nil {
+		return dbErr(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return dbErr(op, err)
+	}
+	_, err = s.ReclaimSpace(ctx)
+	return err
 }
 
 // queryStrings returns the one text column of a query's rows.
@@ -490,26 +506,90 @@ func experimentMetrics(ctx context.Context, tx *sql.Tx, id string, runs []Experi
 // ExperimentProgress counts the runs of an experiment: all of them, the
 // done ones, the failed ones (failed, canceled or interrupted: counted,
 // never dropped) and the active ones (queued or running). An unknown
-// experiment is errs.NotFound.
+// experiment is errs.NotFound. It reads the experiment's row of
+// experiment_counts, which triggers keep exact in every transaction that
+// changes a run's status (migration 0011): one row, whatever the
+// experiment's size.
 func (s *Store) ExperimentProgress(ctx context.Context, id string) (total, done, failed, active int, err error) {
-	const op = "store.ExperimentProgress"
-	var exists int
-	err = s.db.QueryRowContext(ctx, `SELECT count(r.id),
-			coalesce(sum(r.status = ?2), 0),
-			coalesce(sum(r.status IN (?3, ?4, ?5)), 0),
-			coalesce(sum(r.status IN (?6, ?7)), 0),
-			(SELECT count(*) FROM experiments WHERE id = ?1)
-		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
-		WHERE er.experiment_id = ?1`,
-		id, StatusDone, StatusFailed, StatusCanceled, StatusInterrupted, StatusQueued, StatusRunning).
-		Scan(&total, &done, &failed, &active, &exists)
+	c, err := s.ExperimentCounts(ctx, id)
 	if err != nil {
-		return 0, 0, 0, 0, dbErr(op, err)
+		return 0, 0, 0, 0, err
 	}
-	if exists == 0 {
-		return 0, 0, 0, 0, notFound(op, "experiment", id)
+	return c.Total(), c.Done, c.Failed + c.Canceled + c.Interrupted, c.Queued + c.Running, nil
+}
+
+// recountExperiment sets the counts of experiment id from its runs, in tx:
+// the transactions that link its runs call it once they are linked (a
+// trigger keeps the counts from then on, as statuses change).
+func recountExperiment(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO experiment_counts
+			(experiment_id, queued, running, done, failed, canceled, interrupted)
+		SELECT ?1, coalesce(sum(r.status = 'queued'), 0), coalesce(sum(r.status = 'running'), 0),
+			coalesce(sum(r.status = 'done'), 0), coalesce(sum(r.status = 'failed'), 0),
+			coalesce(sum(r.status = 'canceled'), 0), coalesce(sum(r.status = 'interrupted'), 0)
+		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id WHERE er.experiment_id = ?1`, id)
+	return err
+}
+
+// Counts are how many runs of an experiment are in each status.
+type Counts struct {
+	Queued, Running, Done, Failed, Canceled, Interrupted int
+}
+
+// Total is the number of runs counted.
+func (c Counts) Total() int {
+	return c.Queued + c.Running + c.Done + c.Failed + c.Canceled + c.Interrupted
+}
+
+const countsColumns = "queued, running, done, failed, canceled, interrupted"
+
+// ExperimentCounts returns the kept counts of experiment id, errs.NotFound
+// for an unknown one.
+func (s *Store) ExperimentCounts(ctx context.Context, id string) (Counts, error) {
+	const op = "store.ExperimentCounts"
+	var c Counts
+	err := s.db.QueryRowContext(ctx, "SELECT "+countsColumns+" FROM experiment_counts WHERE experiment_id = ?", id).
+		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, notFound(op, "experiment", id)
 	}
-	return total, done, failed, active, nil
+	return c, dbErr(op, err)
+}
+
+// CountExperimentRuns counts the runs of experiment id by status from the
+// runs themselves (a scan of its runs): what ExperimentCounts keeps, for
+// checking it.
+func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, error) {
+	const op = "store.CountExperimentRuns"
+	rows, err := s.db.QueryContext(ctx, `SELECT r.status, count(*) FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
+		WHERE er.experiment_id = ? GROUP BY r.status`, id)
+	if err != nil {
+		return Counts{}, dbErr(op, err)
+	}
+	defer rows.Close()
+	var c Counts
+	for rows.Next() {
+		var status string
+		var n int
+		if err := rows.Scan(&status, &n); err != nil {
+			return Counts{}, dbErr(op, err)
+		}
+		switch status {
+		case StatusQueued:
+			c.Queued = n
+		case StatusRunning:
+			c.Running = n
+		case StatusDone:
+			c.Done = n
+		case StatusFailed:
+			c.Failed = n
+		case StatusCanceled:
+			c.Canceled = n
+		case StatusInterrupted:
+			c.Interrupted = n
+		}
+	}
+	return c, dbErr(op, rows.Err())
 }
 
 // CancelExperiment marks an experiment canceled and cancels its queued runs,

@@ -491,9 +491,10 @@ func TestExperimentPagesWalkEveryExperimentOnceNewestFirst(t *testing.T) {
 	}
 }
 
-// TestMigrationKeepsOldExperimentsAndBackfillsMetrics applies 0005 to a
-// database made by the migrations before it.
-func TestMigrationKeepsOldExperimentsAndBackfillsMetrics(t *testing.T) {
+// oldDatabase writes a database file of schema version (its first
+// migrations) holding the rows stmts insert, and returns its path.
+func oldDatabase(t *testing.T, version int, stmts ...string) string {
+	t.Helper()
 	ms, err := migrations()
 	if err != nil {
 		t.Fatal(err)
@@ -503,12 +504,25 @@ func TestMigrationKeepsOldExperimentsAndBackfillsMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const at = "2026-01-02T03:04:05.000000Z"
-	stmts := []string{}
-	for _, m := range ms[:4] {
-		stmts = append(stmts, m.sql)
+	defer db.Close()
+	var all []string
+	for _, m := range ms[:version] {
+		all = append(all, m.sql)
 	}
-	stmts = append(stmts,
+	all = append(append(all, stmts...), fmt.Sprintf("PRAGMA user_version = %d", version))
+	for _, q := range all {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return path
+}
+
+// TestMigrationKeepsOldExperimentsAndBackfillsMetrics applies 0005 to a
+// database made by the migrations before it.
+func TestMigrationKeepsOldExperimentsAndBackfillsMetrics(t *testing.T) {
+	const at = "2026-01-02T03:04:05.000000Z"
+	path := oldDatabase(t, 4,
 		`INSERT INTO workloads (id, strategy, name, sha256, bytes, data, created_at) VALUES ('w', 'eapm', 'w', '', 0, x'', '`+at+`')`,
 		`INSERT INTO runs (id, kind, workload_id, strategy, status, created_at) VALUES
 			('r1', 'run', 'w', 'eapm', 'done', '`+at+`'), ('r2', 'run', 'w', 'eapm', 'failed', '`+at+`'),
@@ -516,14 +530,7 @@ func TestMigrationKeepsOldExperimentsAndBackfillsMetrics(t *testing.T) {
 		`INSERT INTO run_reports (run_id, report) VALUES ('r1', '`+reportWithMetrics+`'), ('r2', '`+reportWithMetrics+`'), ('r3', '{}')`,
 		`INSERT INTO experiments (id, strategy, name, grid, created_at) VALUES ('x', 'eapm', 'old', '{"gamma":[1.1]}', '`+at+`')`,
 		`INSERT INTO experiment_runs (experiment_id, run_id) VALUES ('x', 'r3'), ('x', 'r1')`,
-		"PRAGMA user_version = 4")
-	for _, q := range stmts {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	db.Close()
-
+	)
 	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)

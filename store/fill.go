@@ -146,5 +146,8 @@ func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
 			}
 		}
 	}
+	if err := recountExperiment(ctx, tx, e.ID); err != nil {
+		return dbErr(op, err)
+	}
 	return dbErr(op, tx.Commit())
 }

@@ -256,5 +256,9 @@ func (s *Store) DeleteWorkload(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM workloads WHERE id = ?", id); err != nil {
 		return dbErr(op, err)
 	}
-	return dbErr(op, tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return dbErr(op, err)
+	}
+	_, err = s.ReclaimSpace(ctx)
+	return err
 }

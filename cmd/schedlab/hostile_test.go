@@ -400,6 +400,15 @@ func TestHostileRequestsNeverTakeTheServerDown(t *testing.T) {
 		reportBundleReq("bundle report with metrics a string", `{"metrics":"x"}`),
 		reportBundleReq("bundle report of 100,000 metrics", `{"metrics":[`+strings.Repeat(`{"name":"m","value":1},`, 99_999)+`{"name":"m","value":1}]}`),
 		reportBundleReq("bundle report with a ragged heat map", `{"heatmaps":[{"title":"h","x":["a"],"y":[],"values":[[1]]}]}`),
+		// Experiments whose generated workloads would fill the disk:
+		// refused from the families' estimates before anything is
+		// generated or stored, naming the budget.
+		jsonReq("experiment: 200 replicates of a gossip day on 100,000 nodes (15 GB of workloads)", "/api/experiments",
+			`{"name":"gossip day","strategy":"gossip","variants":["gossip"],"workload":{"preset":"umeda2006","grid":{"nodes":[100000],"duration_h":[12]}},"replicates":200}`,
+			400, "budget"),
+		jsonReq("experiment: 1,000 replicates of critical graphs of 20,000 tasks", "/api/experiments",
+			`{"name":"big graphs","strategy":"critical","workload":{"preset":"random","grid":{"tasks":[20000],"density":[1]}},"replicates":1000}`,
+			400, "budget"),
 	}
 	for _, f := range families {
 		if !f.Built {

@@ -107,7 +107,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 const usage = `usage:
-  schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--min-free-mb 32] [--auth | --insecure-no-auth]
+  schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--min-free-mb 32] [--experiment-budget-mb 2048] [--user-budget-mb 20480] [--auth | --insecure-no-auth]
                    [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process] [--scheduler NAME=COMMAND|NAME=tcp://host:port]...
   schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D] [--scheduler NAME=COMMAND]...   (joins a server's queue and executes runs)
   schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
@@ -166,6 +166,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	inProcess := fs.Bool("in-process", false, "execute runs inside this process, without NATS or worker processes")
 	maxUploadMB := fs.Int64("max-upload-mb", handlers.DefaultMaxUpload>>20, "largest accepted upload, MiB")
 	minFreeMB := fs.Int64("min-free-mb", store.DefaultMinFree>>20, "free space, MiB, under which the database's disk counts as low: new runs, uploads and experiments get 507 and workers claim nothing until there is more (0: off)")
+	expBudgetMB := fs.Int64("experiment-budget-mb", handlers.DefaultBudget().ExperimentBytes>>20, "most an experiment's generated workloads may store, MiB (estimated before generating)")
+	userBudgetMB := fs.Int64("user-budget-mb", handlers.DefaultBudget().UserBytes>>20, "most a user's workloads may store, MiB (all users' without --auth)")
 	auth := fs.Bool("auth", false, "require a login (or an API token) for every change; accounts come from `schedlab user add`")
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
 	notifyURL := fs.String("notify-url", "", "POST a JSON note here when an experiment ends or fails (one whose definition names no notify_url); http or https")
@@ -239,7 +241,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(st, rn, set.All(), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth}).Routes(e)
+	handlers.New(st, rn, set.All(), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth,
+		Budget: handlers.Budget{ExperimentBytes: *expBudgetMB << 20, UserBytes: *userBudgetMB << 20}}).Routes(e)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err

@@ -30,7 +30,7 @@ func family() *solvers.Def[RunConfig, *RunConfig] {
 		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetRandom,
 			"A random layered DAG like the seed's generated graph models: tasks spread over layers (each ≥ 1 task), an edge between each pair of tasks in consecutive layers with probability density (every task below the first layer has ≥ 1 parent), uniform volumes and transfer times, processors with uniform performance.",
-			DefaultGenConfig, generateRandom)},
+			DefaultGenConfig, generateRandom, generateSize)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		Seeds:      seedExperiments,
 		UploadList: uploads(),

@@ -46,7 +46,7 @@ func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetToporkov2014,
 			"The seed's setting (§2.1): 24 nodes, performance U[2,10], price = performance × (1 + ε), ε ~ N(0, 0.15) (discount/markup), owners' local jobs, T = 600, 20 jobs per cycle of 1–4 nodes, volume U[100,400], "+
 				"min performance U[2,6], max price = f × market cost of the job's work with f ~ U[0.9, 1.6] (richest: market + 60 %), criterion uniform over start, runtime, finish, cost. Later cycles are drawn from the same law (the generator is stored in the workload).",
-			Toporkov2014, generate)},
+			Toporkov2014, generate, generateSize)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList: uploads(),
 		Fits: func(format, variant string) error {

@@ -26,7 +26,7 @@ func family() *solvers.Def[Config, *Config] {
 		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetNamekata2008,
 			"The seed's experiment (Section 4.1): jobs that each need per_job distinct resources drawn uniformly, durations uniform in dur_min..dur_max, value 1, slots 1..horizon; instances are redrawn until the constraint graph is one connected component (the seed's only stated filter; greedy_fit adds the former fit-in-the-horizon filter).",
-			DefaultNamekata2008, generate)},
+			DefaultNamekata2008, generate, generateSize)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		ExportList: exports(),
 		Seeds:      seedExperiments,

@@ -20,13 +20,13 @@ const (
 func presets() []solvers.PresetDef {
 	return []solvers.PresetDef{
 		solvers.NewPreset(PresetTarplee, "Tarplee et al.'s data (CCGrid 2014): 30 task types × 9 machine types from OpenBenchmarking, 40 machines per type (MPT.csv), the 11,000-task bag TPT.csv as a stream of 30 users, one per task type with its whole demand. Use γ 1.01–1.46 to compare with his price sweep.",
-			DefaultTarpleeConfig, genTarplee),
+			DefaultTarpleeConfig, genTarplee, sizeOf30Users[TarpleeConfig]("order")),
 		solvers.NewPreset(PresetCase1, "The seed's case 1 (Table 1): Tarplee's matrices, 1 machine per type, 30 users each of a different task type in random order, a_i ∈ [200, 1000].",
-			DefaultCase1Config, genSeedCase1),
+			DefaultCase1Config, genSeedCase1, sizeOf30Users[Case1Config]("instance")),
 		solvers.NewPreset(PresetCase2, "The seed's case 2 (Figs. 1–2): n users of uniformly random task types, a_i ∈ [200, 1000], 1 machine per type.",
-			DefaultCase2Config, genSeedCase2),
+			DefaultCase2Config, genSeedCase2, sizeCase2),
 		solvers.NewPreset(PresetCase3, "The seed's case 3 (Fig. 3): 30 users of random task types in four arrival orders of big (a ∈ [500, 1000]) and small (a ∈ [1, 200]) bags, 1 machine per type.",
-			DefaultCase3Config, genSeedCase3),
+			DefaultCase3Config, genSeedCase3, sizeOf30Users[Case3Config]("instance")),
 	}
 }
 

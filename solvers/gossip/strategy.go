@@ -38,7 +38,7 @@ func family() *solvers.Def[Config, *Config] {
 		Parse:       parseWorkload,
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetUmeda2006,
 			"The seed's setting (§5.2): identical nodes on a GridG-like network (latency up to ≈ 200 ms), a Poisson stream of jobs of 30–60 min whose work per hour is load × capacity. Protocol knobs (period_s, fanout, k, ttl_s, schedulers) are run parameters.",
-			DefaultUmeda2006Config, generate)},
+			DefaultUmeda2006Config, generate, generateSize)},
 		Repro: solvers.NewReproduce(DefaultReproConfig, reproduce),
 		Seeds: seedExperiments,
 		UploadList: []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz,.swf.gz",
