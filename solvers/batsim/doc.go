@@ -129,11 +129,11 @@
 //     a TypeError. Batsim itself only ever sends its own profile types
 //     (delay, parallel, …: each gives the job's work, hence its runtime,
 //     away), so this is where schedlab differs from Batsim on purpose.
-//     With that one constructor patched outside pybatsim, schedFcfs and
-//     schedFiller run to the end; schedFcfs also takes consecutive
-//     processors only (91 of the first 2,000 KTH jobs start and end as
-//     under the built-in fcfs; all 2,000 when every job is one processor
-//     wide).
+//     With that one constructor patched outside pybatsim, all three run
+//     the first 2,000 KTH jobs to the end, every decision accepted;
+//     schedFcfs also takes consecutive processors only (91 of the 2,000
+//     start and end as under the built-in fcfs; all 2,000 when every job
+//     is one processor wide).
 //   - fillerSched (consume_time 0.005 s per decision) is refused: a
 //     decision timestamped after its message. randomSched is refused: it
 //     picks random processors, busy ones included, which needs Batsim's
