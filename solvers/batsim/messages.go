@@ -68,19 +68,17 @@ func (s *sim) begin(now float64) {
 	b = strconv.AppendQuote(b, s.o.Workload)
 	b = append(b, `},"profiles":{"w0":{"`...)
 	b = append(b, profileName...)
-	b = append(b, `":{"type":"`...)
-	b = append(b, profileType...)
-	b = append(b, `"}}}}}`...)
+	b = append(b, `":{}}}}}`...)
 	s.buf = b
 	s.summary = append(s.summary, "SIMULATION_BEGINS")
 }
 
-// profileName is every job's profile; its type says the runtime is the
-// trace's, hidden from the scheduler as a real one never knows it.
-const (
-	profileName = "swf"
-	profileType = "schedlab_swf_hidden_runtime"
-)
+// profileName is every job's profile. It is {} (no type): every Batsim
+// profile type (delay, parallel, …) gives the job's work, hence its
+// runtime, away, which a real scheduler never knows; pybatsim 3's
+// scheduler API reads a profile without a type as an unknown one, where
+// a type it does not know made it crash (see the package doc).
+const profileName = "swf"
 
 // submit appends JOB_SUBMITTED of job j.
 func (s *sim) submit(now float64, j int) {

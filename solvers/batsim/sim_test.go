@@ -88,7 +88,7 @@ func TestScriptedScheduleIsApplied(t *testing.T) {
 	if out.Rounds != 7 {
 		t.Errorf("%d round trips, want 7 (begin, 0, 10, 15, 100, 101, end)", out.Rounds)
 	}
-	for _, sub := range []string{`"type":"SIMULATION_BEGINS"`, `"nb_compute_resources":4`, `"profiles-forwarded-on-submission":false`} {
+	for _, sub := range []string{`"type":"SIMULATION_BEGINS"`, `"nb_compute_resources":4`, `"profiles-forwarded-on-submission":false`, `"profiles":{"w0":{"swf":{}}}`} {
 		if !strings.Contains(c.sent[0], sub) {
 			t.Errorf("SIMULATION_BEGINS lacks %s: %s", sub, c.sent[0])
 		}
