@@ -429,6 +429,9 @@ func (s *Server) experimentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if p.Cite, err = s.experimentCite(c.Request().Context(), c, e.ID); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.ExperimentPage(p))
 }
 

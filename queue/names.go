@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"schedlab/buildinfo"
 	"schedlab/runner"
 )
 
@@ -86,6 +87,9 @@ type Result struct {
 	ReportObject string          `json:"report_object,omitempty"`
 	// StartedAt is when the worker began executing the run.
 	StartedAt time.Time `json:"started_at,omitzero"`
+	// Build is the worker binary's build (a worker of an older build
+	// sends none: the run then records none).
+	Build buildinfo.Build `json:"build,omitzero"`
 }
 
 // progress is a running run's progress, published on progressPrefix+ID.

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"schedlab/buildinfo"
 	"schedlab/errs"
 	"schedlab/runner"
 	"schedlab/solvers"
@@ -243,7 +244,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Nak()
 		return
 	}
-	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started}
+	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started, Build: buildinfo.Current()}
 	if err == nil {
 		res.Report, err = solvers.EncodeReport(rep)
 		if err != nil {

@@ -85,6 +85,7 @@ type RunProps struct {
 	// from a cache); it is drawn instead of Report.
 	ReportPart templ.Component
 	Progress   float64 // 0..100
+	Cite       Cite
 }
 
 // RunsProps feeds /runs.
@@ -202,19 +203,24 @@ type Run struct {
 
 // Workload is a stored workload as the pages show it (no data).
 type Workload struct {
-	ID        string
-	Strategy  string
-	Name      string
-	Format    string
-	SHA256    string
-	Bytes     int
-	Summary   string
-	Owner     string
-	CreatedAt time.Time
+	ID       string
+	Strategy string
+	Name     string
+	Format   string
+	SHA256   string // of the canonical JSON schedlab converted the upload to
+	Bytes    int
+	// UploadSHA256 and UploadBytes describe the file(s) as uploaded
+	// (store.Workload.UploadSHA256); empty for a generated workload.
+	UploadSHA256 string
+	UploadBytes  int
+	Summary      string
+	Owner        string
+	CreatedAt    time.Time
 }
 
 // ExperimentProps feeds /experiments/:id.
 type ExperimentProps struct {
+	Cite                       Cite // the page's Cite block (cite.templ)
 	ID, Name, Strategy, Status string
 	Total, Done, Failed        int
 	Notes                      string

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/buildinfo"
 	"schedlab/solvers"
 )
 
@@ -22,8 +23,10 @@ import (
 const kthTrace = "../../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.swf.gz"
 
 // reportDigest is the SHA-256 of a report's JSON with its wall_ms metric
-// removed (the only value that changes from run to run), re-encoded with
-// sorted keys and no indentation, so it pins the content and not the layout.
+// removed (the only value that changes from run to run) and its
+// "schedlab" member (the build that wrote it, which changes with every
+// commit; TestRunReportNamesTheBuild checks it), re-encoded with sorted
+// keys and no indentation, so it pins the content and not the layout.
 func reportDigest(t *testing.T, b []byte) string {
 	t.Helper()
 	var rep map[string]any
@@ -38,6 +41,7 @@ func reportDigest(t *testing.T, b []byte) string {
 		}
 	}
 	rep["metrics"] = kept
+	delete(rep, buildinfo.ReportKey)
 	c, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -198,5 +202,41 @@ func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "both", "00-jobs-batsim-columns.csv")); err != nil || !bytes.Equal(b, got) {
 		t.Errorf("--full --tables: the CSV differs (%v)", err)
+	}
+}
+
+// TestRunReportNamesTheBuild: the report the CLI writes names, as its
+// first member, the schedlab version and commit that produced it, compact
+// and indented, and is otherwise the report.
+func TestRunReportNamesTheBuild(t *testing.T) {
+	for _, indent := range []bool{false, true} {
+		args := []string{"run", "--strategy", "eapm", "--variant", "online", "--preset", "zhang2022-case1", "--param", "instance=1"}
+		if indent {
+			args = append(args, "--indent")
+		}
+		var out bytes.Buffer
+		if err := run(context.Background(), args, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(out.Bytes()))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			t.Fatalf("not a JSON object: %v %v", tok, err)
+		}
+		if key, err := dec.Token(); err != nil || key != buildinfo.ReportKey {
+			t.Fatalf("indent %v: the first member is %v (%v), want %q", indent, key, err, buildinfo.ReportKey)
+		}
+		var got struct {
+			Schedlab buildinfo.Build  `json:"schedlab"`
+			Metrics  []solvers.Metric `json:"metrics"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("indent %v: %v\n%.300s", indent, err, out.String())
+		}
+		if got.Schedlab != buildinfo.Current() || got.Schedlab.Version == "" || got.Schedlab.Commit == "" {
+			t.Errorf("indent %v: the report names build %+v, want %+v", indent, got.Schedlab, buildinfo.Current())
+		}
+		if len(got.Metrics) == 0 {
+			t.Errorf("indent %v: the report lost its metrics", indent)
+		}
 	}
 }
