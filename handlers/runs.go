@@ -178,8 +178,17 @@ func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string,
 			return views.NewRunProps{}, err
 		}
 	}
+	format := ""
+	for i, w := range ws {
+		if w.ID == workload || (i == 0 && workload == "") {
+			format = w.Format
+		}
+	}
+	if variant == "" {
+		variant = solvers.DefaultVariant(st, format)
+	}
 	return views.NewRunProps{Strategies: s.views(), Strategy: viewOf(st), Workloads: viewWorkloads(ws), WorkloadID: workload,
-		Variant: variant, Values: values}, nil
+		Format: format, Variant: variant, Values: values}, nil
 }
 
 func (s *Server) newRunPage(c echo.Context) error {

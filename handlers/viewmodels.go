@@ -41,7 +41,7 @@ func (s *Server) listRuns(rs []store.Run) []views.Run {
 			if r.Kind == store.KindReproduce {
 				specs = st.ReproduceParams()
 			}
-			out[i].Changed = views.ChangedParams(specs, r.Params)
+			out[i].Changed = views.ChangedParams(specs, r.Params, r.Variant)
 		}
 	}
 	return out

@@ -108,6 +108,11 @@ type ParamSpec struct {
 	// Variants lists the variants the parameter applies to; empty: all.
 	// The forms show it only for them (AppliesTo).
 	Variants []string `json:"variants,omitempty"`
+	// Formats lists the workload formats (Workload.Format) the parameter
+	// applies to; empty: all. The forms and run pages show it only for
+	// them (AppliesToFormat): cyclic's trace knobs on an SWF trace, never on
+	// a slot domain.
+	Formats []string `json:"formats,omitempty"`
 }
 
 // Resolve checks p against specs and returns a complete set: every spec's

@@ -56,16 +56,26 @@
 
   // The run form shows the parameters of the chosen variant only: the
   // others are hidden and disabled, so they are not sent.
+  // A parameter may also apply to some workload formats only
+  // (data-formats; the workload options carry data-format).
   function followVariant(sel) {
+    var wl = sel.form.querySelector("select[name=workload_id]");
+    function format() {
+      var o = wl && wl.selectedOptions[0];
+      return o ? (o.getAttribute("data-format") || "") : "";
+    }
     function apply() {
+      var f = format();
       sel.form.querySelectorAll("[data-variants]").forEach(function (el) {
         var vs = el.getAttribute("data-variants").split(" ").filter(Boolean);
-        var on = vs.length === 0 || vs.indexOf(sel.value) >= 0;
+        var fs = (el.getAttribute("data-formats") || "").split(" ").filter(Boolean);
+        var on = (vs.length === 0 || vs.indexOf(sel.value) >= 0) && (fs.length === 0 || f === "" || fs.indexOf(f) >= 0);
         el.hidden = !on;
-        el.querySelectorAll("input, select").forEach(function (f) { f.disabled = !on; });
+        el.querySelectorAll("input, select").forEach(function (x) { x.disabled = !on; });
       });
     }
     sel.addEventListener("change", apply);
+    if (wl) { wl.addEventListener("change", apply); }
     apply();
   }
 

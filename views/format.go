@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
+
 	"schedlab/solvers"
 )
 
@@ -99,14 +101,18 @@ func Duration(a, b *time.Time) string {
 	return b.Sub(*a).Round(time.Millisecond).String()
 }
 
-// ParamsLine formats resolved params "k=v, k=v" in the spec order when given.
-func ParamsLine(specs []solvers.ParamSpec, p solvers.Params) string {
+// ParamsLine formats resolved params "k=v, k=v" in the spec order when
+// given, leaving out those that do not apply to variant on a workload of
+// format (ParamSpec.Applies: a batch run never lists the slot model's
+// knobs); a parameter without a spec is listed after them.
+func ParamsLine(specs []solvers.ParamSpec, p solvers.Params, variant, format string) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, s := range specs {
-		if v, ok := p[s.Name]; ok {
+		v, ok := p[s.Name]
+		seen[s.Name] = true
+		if ok && s.Applies(variant, format) {
 			parts = append(parts, s.Name+"="+v)
-			seen[s.Name] = true
 		}
 	}
 	for k, v := range p {
@@ -121,10 +127,10 @@ func ParamsLine(specs []solvers.ParamSpec, p solvers.Params) string {
 // "name=value, ..." in the order of specs (what tells two runs of one
 // variant and workload apart in a list); parameters without a spec are
 // left out.
-func ChangedParams(specs []solvers.ParamSpec, p solvers.Params) string {
+func ChangedParams(specs []solvers.ParamSpec, p solvers.Params, variant string) string {
 	var parts []string
 	for _, s := range specs {
-		if v, ok := p[s.Name]; ok && v != s.Default {
+		if v, ok := p[s.Name]; ok && v != s.Default && s.AppliesTo(variant) {
 			parts = append(parts, s.Name+"="+v)
 		}
 	}
@@ -220,4 +226,21 @@ func familyTitle(f solvers.Family) string {
 		return f.Title
 	}
 	return f.Name
+}
+
+// workloadFormat is w's format, or "" without a workload.
+func workloadFormat(w *Workload) string {
+	if w == nil {
+		return ""
+	}
+	return w.Format
+}
+
+// describedBy points a field with an error at its message
+// (aria-describedby); none without one.
+func describedBy(problems []FormError, prefix, name string) templ.Attributes {
+	if problemOf(problems, name) == "" {
+		return nil
+	}
+	return templ.Attributes{"aria-describedby": prefix + name + "-error"}
 }

@@ -70,9 +70,12 @@ type NewRunProps struct {
 	Strategy   StrategyView // the chosen one
 	Workloads  []Workload
 	WorkloadID string
-	Variant    string
-	Values     map[string]string // parameter values to prefill
-	Errs       []FormError       // every problem of the last submission
+	// Format is the chosen workload's (or the first listed one's) format:
+	// the form shows the parameters that apply to it (ParamSpec.Formats).
+	Format  string
+	Variant string
+	Values  map[string]string // parameter values to prefill
+	Errs    []FormError       // every problem of the last submission
 }
 
 // RunProps feeds /runs/:id.

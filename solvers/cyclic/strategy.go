@@ -31,9 +31,15 @@ func family() *solvers.Def[Config, *Config] {
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList: uploads(),
 		Fits:       variantFits,
-		FileRuns:   runsFile,
-		FileRun:    runFile,
-		Seeds:      seedExperiments,
+		Prefers: func(format string) string {
+			if format == FormatSWF {
+				return VariantBatch // what a trace is uploaded for; css, fair … cut it into cycles
+			}
+			return ""
+		},
+		FileRuns: runsFile,
+		FileRun:  runFile,
+		Seeds:    seedExperiments,
 	}
 }
 
