@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"bytes"
 	"encoding/json"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"strings"
@@ -21,18 +19,7 @@ func TestFormsAndRunPagesShowOnlyWhatApplies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	mw.WriteField("strategy", "cyclic")
-	fw, _ := mw.CreateFormFile("swf", "hpc2n.swf")
-	fw.Write(swf)
-	mw.Close()
-	status, b := a.do(t, http.MethodPost, "/api/workloads", mw.FormDataContentType(), &buf)
-	if status != http.StatusCreated {
-		t.Fatalf("upload: %d %s", status, b)
-	}
-	var trace apiWorkload
-	json.Unmarshal(b, &trace)
+	trace := a.uploadFile(t, "cyclic", "swf", "hpc2n.swf", swf)
 	_, page := a.do(t, http.MethodGet, "/runs/new?workload="+trace.ID, "", nil)
 	doc := parseHTML(t, page)
 	if v, _ := doc.Find("#nr-variant option[selected]").Attr("value"); v != "batch" {
@@ -45,7 +32,7 @@ func TestFormsAndRunPagesShowOnlyWhatApplies(t *testing.T) {
 		t.Error("procs is disabled on a trace")
 	}
 
-	status, b = a.postJSON(t, "/api/workloads/generate", `{"strategy":"cyclic","preset":"toporkov2014","params":{},"seed":1}`)
+	status, b := a.postJSON(t, "/api/workloads/generate", `{"strategy":"cyclic","preset":"toporkov2014","params":{},"seed":1}`)
 	if status != http.StatusCreated {
 		t.Fatalf("generate: %d %s", status, b)
 	}

@@ -145,18 +145,7 @@ func TestWorkloadKeepsTheUploadedFilesChecksum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	mw.WriteField("strategy", "cyclic")
-	fw, _ := mw.CreateFormFile("swf", "NASA-iPSC-1993-3.1-cln.swf.gz")
-	fw.Write(gz)
-	mw.Close()
-	status, b := a.do(t, http.MethodPost, "/api/workloads", mw.FormDataContentType(), &buf)
-	if status != http.StatusCreated {
-		t.Fatalf("upload: %d %s", status, b)
-	}
-	var w apiWorkload
-	json.Unmarshal(b, &w)
+	w := a.uploadFile(t, "cyclic", "swf", "NASA-iPSC-1993-3.1-cln.swf.gz", gz)
 	sum := sha256.Sum256(gz)
 	if w.UploadSHA256 != hex.EncodeToString(sum[:]) || w.UploadBytes != int64(len(gz)) {
 		t.Errorf("upload_sha256 %q, upload_bytes %d; want the file's %x, %d", w.UploadSHA256, w.UploadBytes, sum, len(gz))
@@ -190,9 +179,28 @@ func TestWorkloadKeepsTheUploadedFilesChecksum(t *testing.T) {
 		t.Errorf("three files: upload_sha256 %q, %d bytes", multi.UploadSHA256, multi.UploadBytes)
 	}
 
-	status, b = a.postJSON(t, "/api/workloads/generate", `{"strategy":"eapm","preset":"zhang2022-case1","params":{"instance":1},"seed":1}`)
+	status, b := a.postJSON(t, "/api/workloads/generate", `{"strategy":"eapm","preset":"zhang2022-case1","params":{"instance":1},"seed":1}`)
 	var g apiWorkload
 	if json.Unmarshal(b, &g); status != http.StatusCreated || g.UploadSHA256 != "" || g.UploadBytes != 0 {
 		t.Errorf("a generated workload: %d upload_sha256 %q %d", status, g.UploadSHA256, g.UploadBytes)
 	}
+}
+
+// uploadFile uploads one file in field of a multipart form and returns
+// the stored workload.
+func (a *app) uploadFile(t *testing.T, strategy, field, name string, data []byte) apiWorkload {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("strategy", strategy)
+	fw, _ := mw.CreateFormFile(field, name)
+	fw.Write(data)
+	mw.Close()
+	status, b := a.do(t, http.MethodPost, "/api/workloads", mw.FormDataContentType(), &buf)
+	if status != http.StatusCreated {
+		t.Fatalf("upload %s: %d %s", name, status, b)
+	}
+	var w apiWorkload
+	json.Unmarshal(b, &w)
+	return w
 }
