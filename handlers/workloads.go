@@ -142,6 +142,9 @@ type generateRequest struct {
 	Params   solvers.Params `json:"params"`
 	Seed     *int64         `json:"seed"`
 	Name     string         `json:"name"`
+	// seedErr is the form's seed problem (generateForm), reported with
+	// the parameters' problems.
+	seedErr []error
 }
 
 func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, error) {
@@ -163,8 +166,10 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 		}
 		return nil, errs.Invalidf("preset", "unknown preset %q for %s (known: %s)", g.Preset, g.Strategy, strings.Join(known, ", "))
 	}
+	// Every problem of the request at once: the parameters' and the
+	// seed's (generateForm's).
 	params, err := solvers.Resolve(preset.Params, g.Params)
-	if err != nil {
+	if err := errs.Join(append(errs.All(err), g.seedErr...)); err != nil {
 		return nil, err
 	}
 	seed := int64(1)
@@ -195,9 +200,10 @@ func generateForm(c echo.Context) (generateRequest, error) {
 	if v := strings.TrimSpace(form.Get("seed")); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return g, errs.Invalidf("seed", "must be a whole number, got %q", v)
+			g.seedErr = append(g.seedErr, errs.Invalidf("seed", "must be a whole number, got %q", v))
+		} else {
+			g.Seed = &n
 		}
-		g.Seed = &n
 	}
 	for k, vs := range form {
 		if name, ok := strings.CutPrefix(k, views.ParamPrefix); ok && len(vs) > 0 {
@@ -259,13 +265,25 @@ func (s *Server) uploadPage(c echo.Context) error {
 
 func (s *Server) generatePage(c echo.Context) error {
 	g, err := generateForm(c)
-	if err == nil {
-		var w *store.Workload
-		if w, err = s.generate(c, g); err == nil {
-			return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID)
-		}
+	if err != nil {
+		return s.formFailed(c, g.Strategy, err)
 	}
-	return s.formFailed(c, g.Strategy, err)
+	w, err := s.generate(c, g)
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID)
+	}
+	if k, f := errs.KindOf(err), errs.FieldOf(err); (k != errs.Invalid && k != errs.TooLarge) || f == "preset" || f == "strategy" {
+		return s.formFailed(c, g.Strategy, err) // no preset's form to show it beside
+	}
+	// The preset's form again, as typed, with every problem beside its field.
+	p, perr := s.workloadsProps(c, g.Strategy)
+	if perr != nil {
+		return perr
+	}
+	form, _ := c.FormParams()
+	p.Gen = &views.GenForm{Preset: g.Preset, Values: map[string]string(g.Params), Seed: form.Get("seed"), Name: g.Name,
+		Errs: formErrors(err)}
+	return render(c, statusOf(err), views.Workloads(p))
 }
 
 func (s *Server) workloadPage(c echo.Context) error {

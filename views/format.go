@@ -236,11 +236,42 @@ func workloadFormat(w *Workload) string {
 	return w.Format
 }
 
-// describedBy points a field with an error at its message
-// (aria-describedby); none without one.
-func describedBy(problems []FormError, prefix, name string) templ.Attributes {
+// invalidAttrs marks a field with an error: aria-invalid="true" (which
+// app.css outlines; a bare aria-invalid reads as false) and
+// aria-describedby naming its message; none without one.
+func invalidAttrs(problems []FormError, prefix, name string) templ.Attributes {
 	if problemOf(problems, name) == "" {
 		return nil
 	}
-	return templ.Attributes{"aria-describedby": prefix + name + "-error"}
+	return templ.Attributes{"aria-invalid": "true", "aria-describedby": prefix + name + "-error"}
+}
+
+// genFor is g when it is preset's submission, else nil.
+func genFor(g *GenForm, preset string) *GenForm {
+	if g != nil && g.Preset == preset {
+		return g
+	}
+	return nil
+}
+
+func genValues(g *GenForm) map[string]string {
+	if g == nil {
+		return nil
+	}
+	return g.Values
+}
+
+func genErrs(g *GenForm) []FormError {
+	if g == nil {
+		return nil
+	}
+	return g.Errs
+}
+
+// genSeed is the seed as typed, or 1 for a fresh form.
+func genSeed(g *GenForm) string {
+	if g == nil {
+		return "1"
+	}
+	return g.Seed
 }

@@ -45,6 +45,18 @@ type WorkloadsProps struct {
 	// chosen one, ?strategy=); empty: every family.
 	Listed string
 	Err    *FormError
+	// Gen is a generate form sent back with its problems: its preset's
+	// form shows the values as typed and each problem beside its field.
+	Gen *GenForm
+}
+
+// GenForm is a submitted generate form: the preset, the values as typed
+// (parameters by name, and the seed and name) and every problem.
+type GenForm struct {
+	Preset     string
+	Values     map[string]string
+	Seed, Name string
+	Errs       []FormError
 }
 
 // FormError is a failed submission shown above a form.
