@@ -32,7 +32,8 @@ const exportsJS = `(() => {
 // compare page, every chart has PNG, SVG and CSV downloads; the SVG is
 // vector (an <svg> with paths, not an embedded bitmap) and the CSV holds
 // the chart's data under its title; no result sits in an inner scroll box;
-// a reproduction's Claims table comes before its charts.
+// a reproduction's Claims table comes before its charts; the DCOP
+// pseudo-tree has a visible key of its edge kinds.
 func TestBrowserChartsExportAndPagesGrow(t *testing.T) {
 	exe := chromium(t)
 	base := serve(t)
@@ -83,6 +84,14 @@ func TestBrowserChartsExportAndPagesGrow(t *testing.T) {
 		if err != nil || len(boxes) != 0 {
 			t.Errorf("%s: results inside inner scroll boxes: %v %v", p, boxes, err)
 		}
+	}
+	// The pseudo-tree's edge kinds have a key under the chart.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/runs/"+run)); err != nil {
+		t.Fatal(err)
+	}
+	kinds, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid=edge-key] li')).filter(li => li.offsetHeight > 0).map(li => li.dataset.kind)`))
+	if err != nil || len(kinds) < 2 || kinds[0] != "tree" {
+		t.Errorf("the pseudo-tree's key shows edge kinds %v (%v), want tree and the others it has", kinds, err)
 	}
 
 	// A reproduction: the Claims table first, every row on the page.

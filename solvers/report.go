@@ -194,7 +194,11 @@ type Gantt struct {
 // Bar is one occupied interval [Start, End) on lane Lanes[Lane]. Group
 // colours bars that belong together (a job, a user); Kind distinguishes
 // what the bar is: "" or "job" (scheduled work), "local" (owner load, drawn
-// grey), "alt" (a considered but unchosen window, drawn outlined), "reserved".
+// grey), "alt" (a considered but unchosen window, drawn outlined), "reserved",
+// "moved" (a job's window a shift moved, drawn with a thick dark border),
+// "collision" (a planned bar that overlaps another on its lane, drawn
+// translucent with a red border so that both show). The page draws a key
+// of the kinds a Gantt has.
 type Bar struct {
 	Lane  int     `json:"lane"`
 	Start float64 `json:"start"`

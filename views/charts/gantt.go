@@ -30,6 +30,8 @@ const (
 	KindCodeLocal    = 1 // "local": owner load, filled grey
 	KindCodeAlt      = 2 // "alt": considered window, outlined in the group colour
 	KindCodeReserved = 3 // "reserved": translucent group colour with a border
+	KindCodeMoved    = 4 // "moved": a job's window that a shift moved, filled with a thick dark border
+	KindCodeClash    = 5 // "collision": a planned bar overlapping another on its lane, translucent with a red border
 )
 
 // Columns of a Gantt data row: [lane, start, end, colour, kind, label, group].
@@ -97,6 +99,10 @@ func kindCode(kind string) int {
 		return KindCodeAlt
 	case "reserved":
 		return KindCodeReserved
+	case "moved":
+		return KindCodeMoved
+	case "collision":
+		return KindCodeClash
 	}
 	return KindCodeJob
 }
@@ -130,7 +136,9 @@ var ganttRenderItem = jsFunc(`function (params, api) {
   if (kind === 1) { ink = "#222"; }
   else if (kind === 2) { style = {fill: "rgba(0,0,0,0)", stroke: color, lineWidth: 1.5}; ink = color; }
   else if (kind === 3) { style = {fill: color, opacity: 0.45, stroke: color, lineWidth: 1}; ink = "#222"; }
-  var z2 = kind === 2 ? 2 : 1;
+  else if (kind === 4) { style = {fill: color, stroke: "#111", lineWidth: 2.5}; }
+  else if (kind === 5) { style = {fill: color, opacity: 0.5, stroke: "#c0392b", lineWidth: 2}; ink = "#222"; }
+  var z2 = kind === 2 || kind === 4 ? 2 : 1;
   if (M.moved && el.getAttribute && el.getAttribute("data-highlight") === "moved") {
     if (M.moved[params.dataIndex]) { style.stroke = "#111"; style.lineWidth = 2; style.opacity = 1; z2 = 3; }
     else { style.opacity = 0.18; ink = "rgba(0,0,0,0)"; }
@@ -314,7 +322,7 @@ func ganttRows(g solvers.Gantt) ganttData {
 			Labels: []string{""},
 			Groups: []string{""},
 			Colors: append(append([]string{}, palette...), LocalGrey),
-			Kinds:  []string{"job", "local", "alt", "reserved"},
+			Kinds:  []string{"job", "local", "alt", "reserved", "moved", "collision"},
 			Unit:   g.TimeUnit,
 		},
 		rows: make([][ganttCols]float64, 0, len(g.Bars)),
