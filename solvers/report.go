@@ -119,6 +119,11 @@ type Table struct {
 	Rows     [][]any  `json:"rows"`
 	Paged    bool     `json:"paged,omitempty"`
 	RowCount int      `json:"row_count,omitempty"`
+	// TimeCols are the indices of the columns that hold instants on the
+	// report's time axis (in Report.Time's raw unit: a trace's seconds).
+	// Pages show them in the report's frame, as its charts are, so that a
+	// page has one time frame; the CSV keeps them as they are.
+	TimeCols []int `json:"time_columns,omitempty"`
 	// lazy, when set, builds the rows in place of Rows (LazyTable).
 	lazy *lazyRows
 }

@@ -180,6 +180,10 @@ func (e *reportEncoder) table(t *Table) {
 		e.key("row_count", false)
 		e.buf = strconv.AppendInt(e.buf, int64(t.RowCount), 10)
 	}
+	if len(t.TimeCols) > 0 {
+		e.key("time_columns", false)
+		e.value(t.TimeCols)
+	}
 	e.buf = append(e.buf, '}')
 }
 

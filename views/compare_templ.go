@@ -717,7 +717,7 @@ func CompareBody(p CompareProps) templ.Component {
 			}
 		}
 		for i, t := range p.Tables {
-			templ_7745c5c3_Err = tableView(t, "", i).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = tableView(t, "", i, nil).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -275,3 +275,49 @@ func genSeed(g *GenForm) string {
 	}
 	return g.Seed
 }
+
+// isTimeCol says column j of t is an instant on the report's time axis.
+func isTimeCol(t solvers.Table, j int) bool {
+	for _, c := range t.TimeCols {
+		if c == j {
+			return true
+		}
+	}
+	return false
+}
+
+// FramedColumn is column j's header: a time column in frame f says so
+// ("starting_time (h since the first submission)").
+func FramedColumn(t solvers.Table, j int, f *solvers.TimeFrame) string {
+	if f == nil || !isTimeCol(t, j) {
+		return t.Columns[j]
+	}
+	name := f.AxisName() // "time since the first submission (h)"
+	since := strings.TrimPrefix(strings.TrimSuffix(name, " ("+f.Shown()+")"), "time ")
+	return t.Columns[j] + " (" + f.Shown() + " " + since + ")"
+}
+
+// FramedCell is cell c of column j: a time column's number in frame f.
+func FramedCell(t solvers.Table, j int, f *solvers.TimeFrame, c any) string {
+	if f != nil && isTimeCol(t, j) {
+		if v, ok := c.(float64); ok {
+			return Num(f.Show(v))
+		}
+	}
+	return Cell(c)
+}
+
+// timeColNames lists t's time columns' names ("submission_time,
+// starting_time and finish_time").
+func timeColNames(t solvers.Table) string {
+	var names []string
+	for _, c := range t.TimeCols {
+		if c >= 0 && c < len(t.Columns) {
+			names = append(names, t.Columns[c])
+		}
+	}
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
+}

@@ -63,13 +63,16 @@ func reportDigest(t *testing.T, b []byte) string {
 // 340eccd4…; --full since the per-job table is paged out by default;
 // then issue 30's info metric processors and utilization's bounds [0, 1]:
 // without them the reports give the earlier 39cf5f4d…, cb62d6ea…,
-// 25427b07…, checked); any change to a schedule or to the report's
-// content changes them.
+// 25427b07…, checked); then issue 33's job table time_columns, "Jobs
+// waiting" plot and bucket length in the usage lines' names: without
+// those three they give the earlier eec238a9…, 7bf62afd…, 24a7c5c6…
+// (checked); any change to a schedule or to the report's content
+// changes them.
 func TestRunBatchOnKTHIsPinned(t *testing.T) {
 	want := map[string]string{
-		"fcfs":         "eec238a9fbd0a14cc2213015f64d673b2b7db073b9d4ac6509ce131eaee1d5ba",
-		"easy":         "7bf62afdc70e9dfe28f3d878764507242fb0a6283ad03c5d7185333824471fa3",
-		"conservative": "24a7c5c699bf59f7759a9825d3aa7ed7e48d0600d81440299b06fea1b66aab41",
+		"fcfs":         "46c3f256ba47e59ef133b9629ce657f91912cdfae0dd301901afcaf1da2fb1e9",
+		"easy":         "ecd4439d541765ee6af87e996489bb2719b1397a12437342ae9e027645fef37f",
+		"conservative": "63803c95721e42fbe4c9fa3cff4cba54032c229be9bd20bb9936339deb7e9b3a",
 	}
 	for _, policy := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(t.TempDir(), policy+".json")
@@ -157,7 +160,7 @@ func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
 		t.Fatalf("--full: the table %q is not embedded whole", title)
 	}
 	n := len(ft.Rows)
-	want := fmt.Sprintf(`{"title":"Jobs (Batsim columns)","columns":["job_id","submission_time","requested_number_of_resources","requested_time","starting_time","execution_time","finish_time","waiting_time","turnaround_time","stretch","allocated_resources"],"rows":[],"paged":true,"row_count":%d}`, n)
+	want := fmt.Sprintf(`{"title":"Jobs (Batsim columns)","columns":["job_id","submission_time","requested_number_of_resources","requested_time","starting_time","execution_time","finish_time","waiting_time","turnaround_time","stretch","allocated_resources"],"rows":[],"paged":true,"row_count":%d,"time_columns":[1,4,6]}`, n)
 	if !bytes.Contains(pagedJSON, []byte(want)) {
 		t.Errorf("the default report does not hold the paged table %s", want)
 	}
