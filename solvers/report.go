@@ -181,6 +181,10 @@ type Line struct {
 	// point with one is drawn as a marked symbol carrying the text (an
 	// experiment's "2 of 8 runs failed" at that point); line plots only.
 	Marks []string `json:"marks,omitempty"`
+	// Colour, when set, is the line's colour (CSS); empty: the chart's
+	// palette by order. The compare page sets it so that a run keeps its
+	// colour in every overlaid plot.
+	Colour string `json:"colour,omitempty"`
 }
 
 // Gantt is lanes (machines, nodes, processors) by time with bars on them.

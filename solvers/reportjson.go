@@ -228,6 +228,7 @@ func (e *reportEncoder) line(l *Line) {
 		e.key("marks", false)
 		e.value(l.Marks)
 	}
+	e.strOmit("colour", l.Colour)
 	e.buf = append(e.buf, '}')
 }
 

@@ -261,6 +261,11 @@ func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, 
 			style.Color = colour
 			so[0] = gecharts.WithLineStyleOpts(style)
 		}
+		if l.Colour != "" { // the line's own (a compare's run colour)
+			style.Color = l.Colour
+			so[0] = gecharts.WithLineStyleOpts(style)
+			so = append(so, gecharts.WithItemStyleOpts(opts.ItemStyle{Color: l.Colour}))
+		}
 		line.AddSeries(l.Name, data, so...)
 	}
 	if banded {
