@@ -3,6 +3,7 @@ package charts
 import (
 	"hash/fnv"
 	"math"
+	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
@@ -88,6 +89,19 @@ func GroupColour(group string) int {
 	h := fnv.New32a()
 	h.Write([]byte(group))
 	return int(h.Sum32() % uint32(len(palette)))
+}
+
+// LaneLabelWidth is the width, in pixels, that the lane names get: the
+// longest name in full (about 7 px a character at 12 px), from 60 px and
+// at most 320 px, past which a name is cut and its tooltip names it. A
+// fixed 140 px cut "Intel Core i7 3960X ×1" to "Intel Core i7 3960X ..."
+// beside its twin.
+func LaneLabelWidth(lanes []string) int {
+	longest := 0
+	for _, l := range lanes {
+		longest = max(longest, utf8.RuneCountInString(l))
+	}
+	return clampInt(7*longest+8, 60, 320)
 }
 
 // kindCode maps Bar.Kind to its code.
@@ -280,7 +294,7 @@ func ganttOption(g solvers.Gantt, span *[2]float64, moved []int8) ([]byte, error
 		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: right, Top: "36", Bottom: "64", ContainLabel: opts.Bool(true)}),
 		gecharts.WithXAxisOpts(ganttTimeAxis(g, d)),
 		gecharts.WithYAxisOpts(opts.YAxis{Type: "category", Data: d.meta.Lanes, Inverse: opts.Bool(true),
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: 140, Overflow: "truncate"},
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: LaneLabelWidth(d.meta.Lanes), Overflow: "truncate"},
 			SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
 		gecharts.WithAnimation(false),
 	)

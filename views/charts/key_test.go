@@ -41,3 +41,39 @@ func TestKeysNameTheKindsAChartHas(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneLabelsFitTheLongestName: lane names get room for the longest
+// one (two machine types that differ only at the end stay apart), within
+// bounds.
+func TestLaneLabelsFitTheLongestName(t *testing.T) {
+	if w := LaneLabelWidth([]string{"Intel Core i7 3960X ×1", "Intel Core i7 3960X ×12"}); w < 7*23 {
+		t.Errorf("width %d cuts a 23-character name", w)
+	}
+	if w := LaneLabelWidth([]string{"P1"}); w != 60 {
+		t.Errorf("short names: width %d, want the minimum 60", w)
+	}
+	if w := LaneLabelWidth([]string{strings.Repeat("x", 200)}); w != 320 {
+		t.Errorf("a very long name: width %d, want the cap 320", w)
+	}
+}
+
+// TestManyBarsWriteTheirValuesUpTheBars: beyond four bars a metric chart
+// writes each value up its own bar (turned 90°), so six values never
+// print over each other; up to four, above them.
+func TestManyBarsWriteTheirValuesUpTheBars(t *testing.T) {
+	for n, want := range map[int]bool{4: false, 6: true} {
+		m := MetricBars{Metric: "makespan"}
+		for i := range n {
+			v := float64(i + 1)
+			m.Labels = append(m.Labels, "run "+strings.Repeat("x", i))
+			m.Values = append(m.Values, &v)
+		}
+		b, err := BarsOption(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(b), `"rotate":90`); got != want {
+			t.Errorf("%d bars: values turned %v, want %v", n, got, want)
+		}
+	}
+}
