@@ -259,7 +259,8 @@ func busyTime(d *DAG, s Schedule) float64 {
 
 // runGantts are the schedule (or the partial plan of a stopped run) and,
 // for critical-works, the plan before collision resolution; bars are
-// grouped by the work a task belongs to.
+// grouped by the work a task belongs to. In a plan, bars that overlap
+// another on their processor are marked (markCollisions).
 func runGantts(o *Outcome, group []string) []solvers.Gantt {
 	d := o.D
 	lanes := make([]string, d.M)
@@ -285,7 +286,7 @@ func runGantts(o *Outcome, group []string) []solvers.Gantt {
 		if o.Plan.StopWork == 0 {
 			title = "Partial plan: every variant struck out at collision resolution (collisions left)"
 		}
-		return []solvers.Gantt{gantt(title, o.Sched)}
+		return []solvers.Gantt{markCollisions(gantt(title, o.Sched))} // collisions left show as such
 	}
 	out := []solvers.Gantt{gantt("Schedule", o.Sched)}
 	if o.Plan != nil {
