@@ -156,6 +156,10 @@ type Plot struct {
 	// Regions are shaded reference regions drawn behind the lines (a
 	// published claim's range): annotations, not data.
 	Regions []Region `json:"regions,omitempty"`
+	// XNames, for a bar plot whose x values are the indices 0, 1, …, are
+	// the names the axis shows for them (machine types): the bars are
+	// labelled by name, not by index.
+	XNames []string `json:"x_names,omitempty"`
 }
 
 // Region is the labelled rectangle [X0, X1] × [Y0, Y1] of a plot.

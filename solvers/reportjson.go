@@ -209,6 +209,10 @@ func (e *reportEncoder) plot(p *Plot) {
 		e.key("regions", false)
 		e.value(p.Regions)
 	}
+	if len(p.XNames) > 0 {
+		e.key("x_names", false)
+		e.value(p.XNames)
+	}
 	e.buf = append(e.buf, '}')
 }
 
