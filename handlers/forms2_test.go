@@ -76,3 +76,22 @@ func TestRunFormChecksListsOfNumbersAtSubmit(t *testing.T) {
 		t.Error("a refused form stored a run")
 	}
 }
+
+// TestReproduceCardSaysTheSettingOfItsVerdicts: a reproduction's summary
+// on /reproduce names the setting its verdicts were judged at (a scale
+// below the paper's shows there, not only inside the result).
+func TestReproduceCardSaysTheSettingOfItsVerdicts(t *testing.T) {
+	a := newApp(t, "", 0)
+	status, b := a.postJSON(t, "/api/reproduce/eapm", `{"params":{"instances":"2"}}`)
+	if status != http.StatusCreated {
+		t.Fatalf("reproduce: %d %s", status, b)
+	}
+	if r := a.waitRun(t, between(string(b), `"id":"`, `"`)); r.Status != "done" {
+		t.Fatalf("reproduction ended %s: %s", r.Status, r.Error)
+	}
+	_, page := a.do(t, http.MethodGet, "/reproduce", "", nil)
+	got := parseHTML(t, page).Find("[data-testid=repro-summary-eapm] [data-testid=repro-setting]").Text()
+	if !strings.Contains(got, "instances=2") {
+		t.Errorf("the eapm card's setting line %q does not name instances=2", got)
+	}
+}
