@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"runtime/debug"
 	"time"
+
+	"schedlab/buildinfo"
 )
 
 // Format names the file kind in every header.
@@ -11,8 +13,11 @@ const Format = "schedlab-experiment"
 
 // Version is the format version this package writes; readers take 1 …
 // Version. Version 2 added a run's labels (name, tags, notes); a version 1
-// bundle's runs have none.
-const Version = 2
+// bundle's runs have none. Version 3 added the build that executed each
+// run (Run.Schedlab) and the uploaded file's checksum and size of each
+// workload (Workload.UploadSHA256, UploadBytes); earlier bundles have
+// none.
+const Version = 3
 
 // FileSuffix ends the name of a bundle file: NAME.schedlab-experiment.json.gz.
 const FileSuffix = ".schedlab-experiment.json.gz"
@@ -28,7 +33,7 @@ const MediaType = "application/gzip"
 const DefaultLimit = 1 << 30
 
 // Unknown is the value of a build field the binary does not record.
-const Unknown = "unknown"
+const Unknown = buildinfo.Unknown
 
 // Header is the first record: what the file is, and what wrote it.
 type Header struct {
@@ -39,38 +44,13 @@ type Header struct {
 }
 
 // Build identifies the schedlab binary that wrote a bundle.
-type Build struct {
-	Version  string `json:"version"`  // the main module's version ("(devel)" from a checkout), or Unknown
-	Commit   string `json:"commit"`   // vcs.revision, or Unknown
-	Modified string `json:"modified"` // vcs.modified: "true", "false", or Unknown
-}
+type Build = buildinfo.Build
 
 // CurrentBuild is this binary's Build, from runtime/debug.ReadBuildInfo.
-func CurrentBuild() Build {
-	b := Build{Version: Unknown, Commit: Unknown, Modified: Unknown}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return b
-	}
-	return buildOf(info)
-}
+func CurrentBuild() Build { return buildinfo.Current() }
 
 // buildOf reads a Build from build information.
-func buildOf(info *debug.BuildInfo) Build {
-	b := Build{Version: Unknown, Commit: Unknown, Modified: Unknown}
-	if info.Main.Version != "" {
-		b.Version = info.Main.Version
-	}
-	for _, s := range info.Settings {
-		switch {
-		case s.Key == "vcs.revision" && s.Value != "":
-			b.Commit = s.Value
-		case s.Key == "vcs.modified" && (s.Value == "true" || s.Value == "false"):
-			b.Modified = s.Value
-		}
-	}
-	return b
-}
+func buildOf(info *debug.BuildInfo) Build { return buildinfo.Of(info) }
 
 // NewHeader is the header of a bundle written now by this binary.
 func NewHeader() Header {
@@ -105,8 +85,13 @@ type Workload struct {
 	Data string `json:"data"`
 	// Preview is the JSON of a solvers.Report drawn before any run, or
 	// empty.
-	Preview   json.RawMessage `json:"preview,omitempty"`
-	CreatedAt time.Time       `json:"created_at"`
+	Preview json.RawMessage `json:"preview,omitempty"`
+	// UploadSHA256 and UploadBytes (version 3) describe the file(s) as
+	// uploaded (the store's upload_sha256, upload_bytes); absent for a
+	// generated workload.
+	UploadSHA256 string    `json:"upload_sha256,omitempty"`
+	UploadBytes  int       `json:"upload_bytes,omitempty"`
+	CreatedAt    time.Time `json:"created_at"`
 }
 
 // Run is one run of the experiment with its place in the sweep. Fields a
@@ -137,6 +122,10 @@ type Run struct {
 	CreatedAt  time.Time  `json:"created_at"`
 	StartedAt  *time.Time `json:"started_at,omitempty"`
 	FinishedAt *time.Time `json:"finished_at,omitempty"`
+
+	// Schedlab (version 3) is the build of the process that executed the
+	// run; absent when it was not recorded.
+	Schedlab *Build `json:"schedlab,omitempty"`
 
 	// Report is the JSON object of a solvers.Report, or empty.
 	Report json.RawMessage `json:"report,omitempty"`

@@ -72,7 +72,12 @@ func (s *Server) comparePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.ComparePage(part))
+	cited := make([]*store.Run, len(runs))
+	for i := range runs {
+		cited[i] = &runs[i]
+	}
+	cite := s.citeOf(ctx, c, "comparison", "/compare?runs="+strings.Join(ids, ","), cited)
+	return render(c, http.StatusOK, views.ComparePage(templ.Join(part, views.CiteBlock(cite))))
 }
 
 // joinRuns reads the reports of runs one at a time and joins them. A

@@ -426,6 +426,9 @@ func (s *Server) renderExperiment(c echo.Context, page func(views.ExperimentProp
 	if err != nil {
 		return err
 	}
+	if p.Cite, err = s.experimentCite(c.Request().Context(), c, e.ID); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, page(p))
 }
 

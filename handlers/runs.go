@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"schedlab/buildinfo"
 	"schedlab/errs"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -176,8 +178,17 @@ func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string,
 			return views.NewRunProps{}, err
 		}
 	}
+	format := ""
+	for i, w := range ws {
+		if w.ID == workload || (i == 0 && workload == "") {
+			format = w.Format
+		}
+	}
+	if variant == "" {
+		variant = solvers.DefaultVariant(st, format)
+	}
 	return views.NewRunProps{Strategies: s.views(), Strategy: viewOf(st), Workloads: viewWorkloads(ws), WorkloadID: workload,
-		Variant: variant, Values: values}, nil
+		Format: format, Variant: variant, Values: values}, nil
 }
 
 func (s *Server) newRunPage(c echo.Context) error {
@@ -243,6 +254,7 @@ func (s *Server) runPage(c echo.Context) error {
 		if p.ReportPart, err = s.reportPart(c, run.ID); err != nil {
 			return err
 		}
+		p.Cite = s.citeOf(ctx, c, "run", "/runs/"+run.ID, []*store.Run{run})
 	}
 	return render(c, http.StatusOK, views.RunPage(p))
 }
@@ -389,6 +401,30 @@ func (s *Server) startReproducePage(c echo.Context) error {
 
 // API.
 
+// runBuild is the build that executed run (store.Run.Build); a run that
+// ended before builds were recorded (or not yet) is Unknown throughout.
+func runBuild(r *store.Run) buildinfo.Build {
+	if b := buildinfo.Build(r.Build); !b.Zero() {
+		return b
+	}
+	return buildinfo.Build{Version: buildinfo.Unknown, Commit: buildinfo.Unknown, Modified: buildinfo.Unknown}
+}
+
+// citedReport is a stored report with the build that executed it as its
+// first member (buildinfo.ReportKey), as the CLI writes one.
+func citedReport(b buildinfo.Build, report []byte) []byte {
+	report = bytes.TrimLeft(report, " \t\r\n")
+	if len(report) < 2 || report[0] != '{' {
+		return report
+	}
+	rest := bytes.TrimLeft(report[1:], " \t\r\n")
+	head := b.ReportHead(false)
+	if len(rest) > 0 && rest[0] == '}' {
+		head = head[:len(head)-1] // no member follows: no comma
+	}
+	return append(head, rest...)
+}
+
 // apiRun is a run as the API shows it.
 type apiRun struct {
 	ID            string         `json:"id"`
@@ -410,20 +446,23 @@ type apiRun struct {
 	Tags          []string       `json:"tags"`
 	// Notes (markdown) are in a single run's JSON, not in lists, which
 	// leave them out as they leave out reports.
-	Notes      *string    `json:"notes,omitempty"`
-	Worker     string     `json:"worker,omitempty"`
-	CreatedAt  time.Time  `json:"created_at"`
-	StartedAt  *time.Time `json:"started_at,omitempty"`
-	FinishedAt *time.Time `json:"finished_at,omitempty"`
-	URL        string     `json:"url"`
-	ReportURL  string     `json:"report_url,omitempty"`
+	Notes  *string `json:"notes,omitempty"`
+	Worker string  `json:"worker,omitempty"`
+	// Schedlab is the build of the process that executed the run (Unknown
+	// fields until it ends, and for runs stored before builds were).
+	Schedlab   buildinfo.Build `json:"schedlab"`
+	CreatedAt  time.Time       `json:"created_at"`
+	StartedAt  *time.Time      `json:"started_at,omitempty"`
+	FinishedAt *time.Time      `json:"finished_at,omitempty"`
+	URL        string          `json:"url"`
+	ReportURL  string          `json:"report_url,omitempty"`
 }
 
 func (s *Server) toAPIRun(r *store.Run) apiRun {
 	a := apiRun{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant, Params: r.Params,
 		Seed: r.Seed, Status: r.Shown(), Worker: r.Worker, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
 		Error: r.Error, Field: r.ErrorField, RerunOf: r.RerunOf, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
-		FinishedAt: r.FinishedAt, URL: "/runs/" + r.ID, Name: r.Name, Tags: r.Tags}
+		FinishedAt: r.FinishedAt, URL: "/runs/" + r.ID, Name: r.Name, Tags: r.Tags, Schedlab: runBuild(r)}
 	if a.Tags == nil {
 		a.Tags = []string{}
 	}
@@ -506,11 +545,16 @@ func (s *Server) apiReport(c echo.Context) error {
 		if len(full.Report) == 0 {
 			return nil, errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 		}
-		return full.Report, nil
+		return citedReport(runBuild(full), full.Report), nil
 	})
 	if err != nil {
 		return err
 	}
+	b := runBuild(run)
+	h := c.Response().Header()
+	h.Set("X-Schedlab-Version", b.Version)
+	h.Set("X-Schedlab-Commit", b.Commit)
+	h.Set("Link", "</runs/"+run.ID+`>; rel="canonical"`)
 	return writePieces(c, http.StatusOK, echo.MIMEApplicationJSON, []seg{{sh: report}})
 }
 

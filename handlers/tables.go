@@ -164,7 +164,7 @@ func (s *Server) runTableFile(c echo.Context) error {
 	if t.Rows, err = decodeRows(raw, len(t.Columns)); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.TablePage(views.TablePageProps{RunID: run.ID, Index: index, Table: t, Offset: offset, Total: total}))
+	return render(c, http.StatusOK, views.TablePage(views.TablePageProps{RunID: run.ID, Index: index, Table: t, Offset: offset, Total: total, Frame: rep.Time}))
 }
 
 // tableCSV serves table n of a run's report as CSV, every row: a paged

@@ -41,7 +41,7 @@ func (s *Server) listRuns(rs []store.Run) []views.Run {
 			if r.Kind == store.KindReproduce {
 				specs = st.ReproduceParams()
 			}
-			out[i].Changed = views.ChangedParams(specs, r.Params)
+			out[i].Changed = views.ChangedParams(specs, r.Params, r.Variant)
 		}
 	}
 	return out
@@ -49,7 +49,7 @@ func (s *Server) listRuns(rs []store.Run) []views.Run {
 
 func viewWorkload(w store.Workload) views.Workload {
 	return views.Workload{ID: w.ID, Strategy: w.Strategy, Name: w.Name, Format: w.Format, SHA256: w.SHA256,
-		Bytes: w.Bytes, Summary: w.Summary, Owner: w.Owner, CreatedAt: w.CreatedAt}
+		Bytes: w.Bytes, UploadSHA256: w.UploadSHA256, UploadBytes: w.UploadBytes, Summary: w.Summary, Owner: w.Owner, CreatedAt: w.CreatedAt}
 }
 
 func viewWorkloads(ws []store.Workload) []views.Workload {

@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -90,12 +92,32 @@ func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err e
 	if name == "" {
 		name = strings.TrimSuffix(files[0].Name, path.Ext(files[0].Name))
 	}
-	w, err = s.save(c, st, name, parsed)
+	sum, size := uploadChecksum(files)
+	w, err = s.save(c, st, name, parsed, sum, size)
 	return w, false, err
 }
 
+// uploadChecksum is the checksum and total size of the files as uploaded
+// (store.Workload.UploadSHA256): the hex SHA-256 of one file, as sha256sum
+// prints it; of several, a line "HEX  NAME" per file in upload order.
+func uploadChecksum(files []solvers.File) (string, int) {
+	lines := make([]string, 0, len(files))
+	size := 0
+	for _, f := range files {
+		sum := sha256.Sum256(f.Data)
+		size += len(f.Data)
+		lines = append(lines, hex.EncodeToString(sum[:])+"  "+f.Name)
+	}
+	if len(lines) == 1 {
+		return lines[0][:sha256.Size*2], size
+	}
+	return strings.Join(lines, "\n"), size
+}
+
 // save stores a parsed workload in one transaction.
-func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solvers.Workload) (*store.Workload, error) {
+// uploadSum and uploadBytes describe the uploaded file(s) (uploadChecksum);
+// "" and 0 for a generated workload.
+func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solvers.Workload, uploadSum string, uploadBytes int) (*store.Workload, error) {
 	var preview json.RawMessage
 	if w.Preview != nil {
 		b, err := json.Marshal(w.Preview)
@@ -105,7 +127,7 @@ func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solve
 		preview = b
 	}
 	sw := &store.Workload{Strategy: st.Info().Name, Name: name, Format: w.Format, Summary: w.Summary, Data: w.Data,
-		Preview: preview, Owner: ownerID(c)}
+		Preview: preview, Owner: ownerID(c), UploadSHA256: uploadSum, UploadBytes: uploadBytes}
 	if err := s.store.CreateWorkload(c.Request().Context(), sw); err != nil {
 		return nil, err
 	}
@@ -120,6 +142,9 @@ type generateRequest struct {
 	Params   solvers.Params `json:"params"`
 	Seed     *int64         `json:"seed"`
 	Name     string         `json:"name"`
+	// seedErr is the form's seed problem (generateForm), reported with
+	// the parameters' problems.
+	seedErr []error
 }
 
 func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, error) {
@@ -141,8 +166,10 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 		}
 		return nil, errs.Invalidf("preset", "unknown preset %q for %s (known: %s)", g.Preset, g.Strategy, strings.Join(known, ", "))
 	}
+	// Every problem of the request at once: the parameters' and the
+	// seed's (generateForm's).
 	params, err := solvers.Resolve(preset.Params, g.Params)
-	if err != nil {
+	if err := errs.Join(append(errs.All(err), g.seedErr...)); err != nil {
 		return nil, err
 	}
 	seed := int64(1)
@@ -160,7 +187,7 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 	if name == "" {
 		name = fmt.Sprintf("%s seed %d", preset.Name, seed)
 	}
-	return s.save(c, st, name, w)
+	return s.save(c, st, name, w, "", 0)
 }
 
 // generateForm reads the generate form: fixed fields plus parameters.
@@ -173,9 +200,10 @@ func generateForm(c echo.Context) (generateRequest, error) {
 	if v := strings.TrimSpace(form.Get("seed")); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return g, errs.Invalidf("seed", "must be a whole number, got %q", v)
+			g.seedErr = append(g.seedErr, errs.Invalidf("seed", "must be a whole number, got %q", v))
+		} else {
+			g.Seed = &n
 		}
-		g.Seed = &n
 	}
 	for k, vs := range form {
 		if name, ok := strings.CutPrefix(k, views.ParamPrefix); ok && len(vs) > 0 {
@@ -237,13 +265,25 @@ func (s *Server) uploadPage(c echo.Context) error {
 
 func (s *Server) generatePage(c echo.Context) error {
 	g, err := generateForm(c)
-	if err == nil {
-		var w *store.Workload
-		if w, err = s.generate(c, g); err == nil {
-			return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID)
-		}
+	if err != nil {
+		return s.formFailed(c, g.Strategy, err)
 	}
-	return s.formFailed(c, g.Strategy, err)
+	w, err := s.generate(c, g)
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID)
+	}
+	if k, f := errs.KindOf(err), errs.FieldOf(err); (k != errs.Invalid && k != errs.TooLarge) || f == "preset" || f == "strategy" {
+		return s.formFailed(c, g.Strategy, err) // no preset's form to show it beside
+	}
+	// The preset's form again, as typed, with every problem beside its field.
+	p, perr := s.workloadsProps(c, g.Strategy)
+	if perr != nil {
+		return perr
+	}
+	form, _ := c.FormParams()
+	p.Gen = &views.GenForm{Preset: g.Preset, Values: map[string]string(g.Params), Seed: form.Get("seed"), Name: g.Name,
+		Errs: formErrors(err)}
+	return render(c, statusOf(err), views.Workloads(p))
 }
 
 func (s *Server) workloadPage(c echo.Context) error {
@@ -274,16 +314,22 @@ func (s *Server) workloadPage(c echo.Context) error {
 
 // apiWorkload is a workload as the API shows it (without its data).
 type apiWorkload struct {
-	ID        string          `json:"id"`
-	Strategy  string          `json:"strategy"`
-	Name      string          `json:"name"`
-	Format    string          `json:"format"`
-	Summary   string          `json:"summary"`
-	SHA256    string          `json:"sha256"`
-	Bytes     int64           `json:"bytes"`
-	CreatedAt string          `json:"created_at"`
-	URL       string          `json:"url"`
-	Preview   json.RawMessage `json:"preview,omitempty"`
+	ID       string `json:"id"`
+	Strategy string `json:"strategy"`
+	Name     string `json:"name"`
+	Format   string `json:"format"`
+	Summary  string `json:"summary"`
+	SHA256   string `json:"sha256"`
+	Bytes    int64  `json:"bytes"`
+	// UploadSHA256 and UploadBytes describe the file(s) as uploaded
+	// (store.Workload.UploadSHA256); sha256 and bytes describe the
+	// canonical JSON schedlab converted them to. Absent for a generated
+	// workload.
+	UploadSHA256 string          `json:"upload_sha256,omitempty"`
+	UploadBytes  int64           `json:"upload_bytes,omitempty"`
+	CreatedAt    string          `json:"created_at"`
+	URL          string          `json:"url"`
+	Preview      json.RawMessage `json:"preview,omitempty"`
 	// Existing is set when an upload was identical to this stored
 	// workload, so it was not stored again.
 	Existing bool `json:"existing,omitempty"`
@@ -291,7 +337,7 @@ type apiWorkload struct {
 
 func toAPIWorkload(w *store.Workload, withPreview bool) apiWorkload {
 	a := apiWorkload{ID: w.ID, Strategy: w.Strategy, Name: w.Name, Format: w.Format, Summary: w.Summary,
-		SHA256: w.SHA256, Bytes: int64(w.Bytes), CreatedAt: w.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), URL: "/workloads/" + w.ID}
+		SHA256: w.SHA256, Bytes: int64(w.Bytes), UploadSHA256: w.UploadSHA256, UploadBytes: int64(w.UploadBytes), CreatedAt: w.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), URL: "/workloads/" + w.ID}
 	if withPreview && len(w.Preview) > 0 {
 		a.Preview = w.Preview
 	}

@@ -498,7 +498,7 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 		}
 	}
 	r := result{m: m, object: res.ReportObject, end: store.Ending{ID: res.ID, Worker: res.Worker, Status: res.Status,
-		Report: report, Error: res.Error, ErrorField: res.Field, StartedAt: res.StartedAt}}
+		Report: report, Error: res.Error, ErrorField: res.Field, StartedAt: res.StartedAt, Build: store.Build(res.Build)}}
 	select {
 	case d.results <- r:
 	case <-ctx.Done(): // not acknowledged: delivered again after the next Start

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"schedlab/buildinfo"
 	"schedlab/runner"
 )
 
@@ -121,6 +122,9 @@ type Result struct {
 	// Generated is the workload the worker generated for the run, if it
 	// did (WorkloadRef.Generate).
 	Generated *Generated `json:"generated,omitempty"`
+	// Build is the worker binary's build (a worker of an older build
+	// sends none: the run then records none).
+	Build buildinfo.Build `json:"build,omitzero"`
 }
 
 // progress is a running run's progress, published on progressPrefix+ID.

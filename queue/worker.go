@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"schedlab/buildinfo"
 	"schedlab/errs"
 	"schedlab/runner"
 	"schedlab/solvers"
@@ -249,7 +250,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Nak()
 		return
 	}
-	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started, Generated: gen}
+	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started, Generated: gen, Build: buildinfo.Current()}
 	if err == nil {
 		res.Report, err = solvers.EncodeReport(rep)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"schedlab/buildinfo"
 	"schedlab/errs"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -741,7 +742,7 @@ func (r *Runner) execute(wctx context.Context, run *store.Run, j *job) {
 	<-flushed
 	r.fast.Store(time.Since(began) < fastRun)
 
-	e := ending{Ending: store.Ending{ID: run.ID, Status: store.StatusDone, StartedAt: began}, j: j}
+	e := ending{Ending: store.Ending{ID: run.ID, Status: store.StatusDone, StartedAt: began, Build: store.Build(buildinfo.Current())}, j: j}
 	if err == nil {
 		e.Report, err = solvers.EncodeReport(rep)
 		e.Encoded = err == nil

@@ -48,6 +48,10 @@ type Def[C any, P interface {
 	ExportList []ExportFormat
 	Export     func(w *Workload, format string) ([]byte, error)
 	Fits       func(format, variant string) error
+	// Prefers is optional: the variant a run form starts from on a
+	// workload of format ("" or nil: the first that fits). cyclic starts
+	// an SWF trace on batch, the simulation a trace is uploaded for.
+	Prefers func(format string) string
 	// FileRuns and FileRun are optional: a variant that runs straight from
 	// a streamed file (see FileRunner); nil means none does.
 	FileRuns func(name, variant string) bool
@@ -322,6 +326,13 @@ func (a *adapter[C, P]) VariantFits(format, variant string) error {
 		return nil
 	}
 	return a.f.Fits(format, variant)
+}
+
+func (a *adapter[C, P]) PreferredVariant(format string) string {
+	if a.f.Prefers == nil {
+		return ""
+	}
+	return a.f.Prefers(format)
 }
 
 // CheckNames checks a family's parameter names, which the forms, the API

@@ -108,6 +108,11 @@ type ParamSpec struct {
 	// Variants lists the variants the parameter applies to; empty: all.
 	// The forms show it only for them (AppliesTo).
 	Variants []string `json:"variants,omitempty"`
+	// Formats lists the workload formats (Workload.Format) the parameter
+	// applies to; empty: all. The forms and run pages show it only for
+	// them (AppliesToFormat): cyclic's trace knobs on an SWF trace, never on
+	// a slot domain.
+	Formats []string `json:"formats,omitempty"`
 }
 
 // Resolve checks p against specs and returns a complete set: every spec's
@@ -165,6 +170,10 @@ func Resolve(specs []ParamSpec, p Params) (Params, error) {
 	return out, nil
 }
 
+// plainNumber writes f in plain decimals, as a person types it
+// (100000000, 0.001), never in exponent form.
+func plainNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
 func (s ParamSpec) check(v string) error {
 	switch s.Kind {
 	case KindFloat, KindInt:
@@ -182,11 +191,12 @@ func (s ParamSpec) check(v string) error {
 				return errs.Invalidf(s.Name, "must be a number, got %q", v)
 			}
 		}
+		// Bounds in plain decimals, the value as typed: never 1e+08.
 		if s.HasMin && f < s.Min {
-			return errs.Invalidf(s.Name, "must be at least %v, got %v", s.Min, f)
+			return errs.Invalidf(s.Name, "must be at least %s, got %s", plainNumber(s.Min), strings.TrimSpace(v))
 		}
 		if s.HasMax && f > s.Max {
-			return errs.Invalidf(s.Name, "must be at most %v, got %v", s.Max, f)
+			return errs.Invalidf(s.Name, "must be at most %s, got %s", plainNumber(s.Max), strings.TrimSpace(v))
 		}
 	case KindChoice:
 		if !slices.Contains(s.Choices, v) {

@@ -2,6 +2,7 @@ package solvers
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -164,6 +165,13 @@ func (s *ParamSpec) For(variants ...string) *ParamSpec {
 	return s
 }
 
+// OnFormats restricts a parameter to workloads of the formats named (see
+// ParamSpec.Formats). No call: every format.
+func (s *ParamSpec) OnFormats(formats ...string) *ParamSpec {
+	s.Formats = append(s.Formats, formats...)
+	return s
+}
+
 // WithCheck adds a syntax check of the value (see ParamSpec.Check).
 func (s *ParamSpec) WithCheck(check func(string) error) *ParamSpec {
 	s.Check = check
@@ -174,6 +182,18 @@ func (s *ParamSpec) WithCheck(check func(string) error) *ParamSpec {
 func (s *ParamSpec) WithLimit(limit string) *ParamSpec {
 	s.Limit = limit
 	return s
+}
+
+// AppliesToFormat reports whether the parameter matters to a workload of
+// format; an empty format (not known, or no workload) matches any.
+func (s ParamSpec) AppliesToFormat(format string) bool {
+	return len(s.Formats) == 0 || format == "" || slices.Contains(s.Formats, format)
+}
+
+// Applies reports whether the parameter matters to a run of variant on a
+// workload of format (AppliesTo and AppliesToFormat).
+func (s ParamSpec) Applies(variant, format string) bool {
+	return s.AppliesTo(variant) && s.AppliesToFormat(format)
 }
 
 // AppliesTo reports whether the parameter matters to variant.

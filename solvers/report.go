@@ -119,6 +119,11 @@ type Table struct {
 	Rows     [][]any  `json:"rows"`
 	Paged    bool     `json:"paged,omitempty"`
 	RowCount int      `json:"row_count,omitempty"`
+	// TimeCols are the indices of the columns that hold instants on the
+	// report's time axis (in Report.Time's raw unit: a trace's seconds).
+	// Pages show them in the report's frame, as its charts are, so that a
+	// page has one time frame; the CSV keeps them as they are.
+	TimeCols []int `json:"time_columns,omitempty"`
 	// lazy, when set, builds the rows in place of Rows (LazyTable).
 	lazy *lazyRows
 }
@@ -151,6 +156,10 @@ type Plot struct {
 	// Regions are shaded reference regions drawn behind the lines (a
 	// published claim's range): annotations, not data.
 	Regions []Region `json:"regions,omitempty"`
+	// XNames, for a bar plot whose x values are the indices 0, 1, …, are
+	// the names the axis shows for them (machine types): the bars are
+	// labelled by name, not by index.
+	XNames []string `json:"x_names,omitempty"`
 }
 
 // Region is the labelled rectangle [X0, X1] × [Y0, Y1] of a plot.
@@ -176,6 +185,10 @@ type Line struct {
 	// point with one is drawn as a marked symbol carrying the text (an
 	// experiment's "2 of 8 runs failed" at that point); line plots only.
 	Marks []string `json:"marks,omitempty"`
+	// Colour, when set, is the line's colour (CSS); empty: the chart's
+	// palette by order. The compare page sets it so that a run keeps its
+	// colour in every overlaid plot.
+	Colour string `json:"colour,omitempty"`
 }
 
 // Gantt is lanes (machines, nodes, processors) by time with bars on them.
@@ -194,7 +207,11 @@ type Gantt struct {
 // Bar is one occupied interval [Start, End) on lane Lanes[Lane]. Group
 // colours bars that belong together (a job, a user); Kind distinguishes
 // what the bar is: "" or "job" (scheduled work), "local" (owner load, drawn
-// grey), "alt" (a considered but unchosen window, drawn outlined), "reserved".
+// grey), "alt" (a considered but unchosen window, drawn outlined), "reserved",
+// "moved" (a job's window a shift moved, drawn with a thick dark border),
+// "collision" (a planned bar that overlaps another on its lane, drawn
+// translucent with a red border so that both show). The page draws a key
+// of the kinds a Gantt has.
 type Bar struct {
 	Lane  int     `json:"lane"`
 	Start float64 `json:"start"`

@@ -180,6 +180,10 @@ func (e *reportEncoder) table(t *Table) {
 		e.key("row_count", false)
 		e.buf = strconv.AppendInt(e.buf, int64(t.RowCount), 10)
 	}
+	if len(t.TimeCols) > 0 {
+		e.key("time_columns", false)
+		e.value(t.TimeCols)
+	}
 	e.buf = append(e.buf, '}')
 }
 
@@ -205,6 +209,10 @@ func (e *reportEncoder) plot(p *Plot) {
 		e.key("regions", false)
 		e.value(p.Regions)
 	}
+	if len(p.XNames) > 0 {
+		e.key("x_names", false)
+		e.value(p.XNames)
+	}
 	e.buf = append(e.buf, '}')
 }
 
@@ -224,6 +232,7 @@ func (e *reportEncoder) line(l *Line) {
 		e.key("marks", false)
 		e.value(l.Marks)
 	}
+	e.strOmit("colour", l.Colour)
 	e.buf = append(e.buf, '}')
 }
 

@@ -131,6 +131,33 @@ type VariantFilter interface {
 	VariantFits(format, variant string) error
 }
 
+// VariantPreferrer is implemented by strategies that start a run form
+// on a workload of some format from a variant of their choosing (see
+// DefaultVariant).
+type VariantPreferrer interface {
+	PreferredVariant(format string) string
+}
+
+// DefaultVariant is the variant a run form starts from on a workload of
+// the given format: the strategy's preference (VariantPreferrer) if it
+// fits, else the first variant that fits, else "".
+func DefaultVariant(s Strategy, format string) string {
+	fits := VariantsFor(s, format)
+	if p, ok := s.(VariantPreferrer); ok {
+		if want := p.PreferredVariant(format); want != "" {
+			for _, v := range fits {
+				if v.Name == want {
+					return want
+				}
+			}
+		}
+	}
+	if len(fits) > 0 {
+		return fits[0].Name
+	}
+	return ""
+}
+
 // VariantsFor lists the variants of s that can run on a workload of the
 // given format, in s's order.
 func VariantsFor(s Strategy, format string) []Variant {

@@ -83,6 +83,7 @@ type tableJSON struct {
 	Rows     [][]any  `json:"rows"`
 	Paged    bool     `json:"paged,omitempty"`
 	RowCount int      `json:"row_count,omitempty"`
+	TimeCols []int    `json:"time_columns,omitempty"`
 }
 
 // MarshalJSON encodes the table with all its rows (a LazyTable's built),
@@ -92,7 +93,7 @@ func (t Table) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(tableJSON{Title: t.Title, Columns: t.Columns, Rows: rows, Paged: t.Paged, RowCount: t.RowCount})
+	return json.Marshal(tableJSON{Title: t.Title, Columns: t.Columns, Rows: rows, Paged: t.Paged, RowCount: t.RowCount, TimeCols: t.TimeCols})
 }
 
 // PagedOut returns a copy of r in which every table of more than
@@ -116,7 +117,7 @@ func (r *Report) PagedOut() (*Report, []int) {
 	copy(out.Tables, r.Tables)
 	for _, i := range paged {
 		t := &r.Tables[i]
-		out.Tables[i] = Table{Title: t.Title, Columns: t.Columns, Rows: [][]any{}, Paged: true, RowCount: t.NumRows()}
+		out.Tables[i] = Table{Title: t.Title, Columns: t.Columns, Rows: [][]any{}, Paged: true, RowCount: t.NumRows(), TimeCols: t.TimeCols}
 	}
 	return &out, paged
 }

@@ -73,7 +73,8 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, w io.Writer) er
 
 // exportWorkloads writes the workloads the experiment's runs use, by id.
 func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, strategy, name, format, summary, sha256, data, preview, created_at
+	rows, err := tx.QueryContext(ctx, `SELECT id, strategy, name, format, summary, sha256, data, preview, created_at,
+			upload_sha256, upload_bytes
 		FROM workloads WHERE id IN (SELECT r.workload_id FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 			WHERE er.experiment_id = ?)
 		ORDER BY id`, id)
@@ -85,7 +86,8 @@ func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writ
 		var w bundle.Workload
 		var data, preview sql.RawBytes
 		var created string
-		if err := rows.Scan(&w.ID, &w.Strategy, &w.Name, &w.Format, &w.Summary, &w.SHA256, &data, &preview, &created); err != nil {
+		if err := rows.Scan(&w.ID, &w.Strategy, &w.Name, &w.Format, &w.Summary, &w.SHA256, &data, &preview, &created,
+			&w.UploadSHA256, &w.UploadBytes); err != nil {
 			return err
 		}
 		if w.CreatedAt, err = parseTime(created); err != nil {
@@ -106,6 +108,7 @@ func exportRuns(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) e
 	rows, err := tx.QueryContext(ctx, `SELECT er.position, er.cell, er.replicate, r.id, r.kind, r.workload_id, r.strategy,
 			r.variant, r.params, r.seed, r.status, r.progress_done, r.progress_total, r.progress_note, r.error, r.error_field,
 			r.created_at, r.started_at, r.finished_at, rr.report, r.name, r.notes,
+			r.build_version, r.build_commit, r.build_modified,
 			(SELECT json_group_array(tag) FROM run_tags WHERE run_id = r.id)
 		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id LEFT JOIN run_reports AS rr ON rr.run_id = r.id
 		WHERE er.experiment_id = ?
@@ -119,10 +122,14 @@ func exportRuns(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) e
 		var cell, params, report, tags sql.RawBytes
 		var workload, started, finished sql.NullString
 		var created string
+		var b Build
 		if err := rows.Scan(&r.Position, &cell, &r.Replicate, &r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params,
 			&r.Seed, &r.Status, &r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField,
-			&created, &started, &finished, &report, &r.Name, &r.Notes, &tags); err != nil {
+			&created, &started, &finished, &report, &r.Name, &r.Notes, &b.Version, &b.Commit, &b.Modified, &tags); err != nil {
 			return err
+		}
+		if b != (Build{}) {
+			r.Schedlab = &bundle.Build{Version: b.Version, Commit: b.Commit, Modified: b.Modified}
 		}
 		if err := json.Unmarshal(tags, &r.Tags); err != nil {
 			return fmt.Errorf("run %s: tags: %w", r.ID, err)
@@ -265,12 +272,13 @@ func newImporter(ctx context.Context, tx *sql.Tx) (*importer, error) {
 		stmt **sql.Stmt
 		sql  string
 	}{
-		{&ins.workloadStmt, `INSERT INTO workloads (id, strategy, name, format, sha256, bytes, summary, data, preview, owner, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&ins.workloadStmt, `INSERT INTO workloads (id, strategy, name, format, sha256, bytes, summary, data, preview, owner, created_at,
+			upload_sha256, upload_bytes)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&ins.runStmt, `INSERT INTO runs (id, kind, workload_id, strategy, variant, params, seed, status,
 			progress_done, progress_total, progress_note, error, error_field, owner, created_at, started_at, finished_at,
-			name, notes)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+			name, notes, build_version, build_commit, build_modified)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&ins.tagsStmt, "INSERT INTO run_tags (run_id, tag) SELECT ?, value FROM json_each(?)"},
 		{&ins.reportStmt, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)"},
 		{&ins.metricsStmt, metricsInsert},
@@ -301,7 +309,7 @@ func (ins *importer) workload(ctx context.Context, w *bundle.Workload, owner str
 		preview = sql.NullString{String: string(w.Preview), Valid: true}
 	}
 	_, err := ins.workloadStmt.ExecContext(ctx, w.ID, w.Strategy, w.Name, w.Format, w.SHA256, len(w.Data), w.Summary,
-		[]byte(w.Data), preview, nullString(owner), fmtTime(w.CreatedAt))
+		[]byte(w.Data), preview, nullString(owner), fmtTime(w.CreatedAt), w.UploadSHA256, w.UploadBytes)
 	return err
 }
 
@@ -322,9 +330,13 @@ func (ins *importer) run(ctx context.Context, experiment string, r *bundle.Run, 
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.ID, err)
 	}
+	var b bundle.Build
+	if r.Schedlab != nil {
+		b = *r.Schedlab
+	}
 	if _, err := ins.runStmt.ExecContext(ctx, r.ID, r.Kind, nullString(r.WorkloadID), r.Strategy, r.Variant, string(params),
 		r.Seed, r.Status, r.ProgressDone, r.ProgressTotal, r.ProgressNote, r.Error, r.ErrorField, nullString(owner),
-		fmtTime(r.CreatedAt), fmtPtr(r.StartedAt), fmtPtr(r.FinishedAt), r.Name, r.Notes); err != nil {
+		fmtTime(r.CreatedAt), fmtPtr(r.StartedAt), fmtPtr(r.FinishedAt), r.Name, r.Notes, b.Version, b.Commit, b.Modified); err != nil {
 		return err
 	}
 	if len(tags) > 0 {

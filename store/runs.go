@@ -74,6 +74,10 @@ type Run struct {
 	// Worker names the worker process that ran it (host:pid); empty for a
 	// run executed inside the server or not started yet.
 	Worker string
+	// Build is the schedlab build of the process that executed the run,
+	// stored with its end (Ending.Build); zero for a run not ended yet or
+	// ended before builds were recorded.
+	Build Build
 	// Owner is the ID of the user who made the run; empty on a server
 	// without accounts.
 	Owner string
@@ -87,6 +91,12 @@ type Run struct {
 	CreatedAt  time.Time
 	StartedAt  *time.Time
 	FinishedAt *time.Time
+}
+
+// Build identifies a schedlab binary (package buildinfo's Build, which
+// converts to and from it): its version, vcs.revision and vcs.modified.
+type Build struct {
+	Version, Commit, Modified string
 }
 
 // Waiting says a run was claimed for a worker that has not started it
@@ -248,6 +258,7 @@ func runColumns(q string) string {
 		q + "seed, " + q + "status, " + q + "progress_done, " + q + "progress_total, " + q + "progress_note, " +
 		q + "error, " + q + "error_field, " + q + "rerun_of, " + q + "owner, " + q + "created_at, " +
 		q + "started_at, " + q + "finished_at, " + q + "worker, " + q + "name, " +
+		q + "build_version, " + q + "build_commit, " + q + "build_modified, " +
 		"(SELECT json_group_array(t.tag) FROM run_tags AS t WHERE t.run_id = " + q + "id)"
 }
 
@@ -262,7 +273,7 @@ func scanRun(sc interface{ Scan(...any) error }, withNotes, withReport bool) (*R
 	var params, created, tags string
 	dest := []any{&r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params, &r.Seed, &r.Status,
 		&r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField, &rerunOf, &owner,
-		&created, &started, &finished, &r.Worker, &r.Name, &tags}
+		&created, &started, &finished, &r.Worker, &r.Name, &r.Build.Version, &r.Build.Commit, &r.Build.Modified, &tags}
 	if withNotes {
 		dest = append(dest, &r.Notes)
 	}
@@ -599,6 +610,7 @@ func (s *Store) FinishBy(ctx context.Context, id, worker, status string, report 
 type Ending struct {
 	ID     string
 	Worker string          // host:pid of the worker that executed it; empty keeps the stored one
+	Build  Build           // the build of the process that executed it; zero keeps the stored one
 	Status string          // a final status
 	Report json.RawMessage // a done run's report (a solvers.Report), or nil
 	// Encoded says Report was just encoded by this process (json.Marshal
@@ -693,7 +705,8 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 		if !e.StartedAt.IsZero() {
 			started = sql.NullString{String: fmtTime(e.StartedAt), Valid: true}
 		}
-		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, started, e.Worker, e.Worker, done, total, note, e.ID, StatusRunning)
+		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, started, e.Worker, e.Worker, done, total, note,
+			e.Build.Version, e.Build.Commit, e.Build.Modified, e.ID, StatusRunning)
 		if err != nil {
 			return all(dbErr(op, err))
 		}
@@ -769,7 +782,9 @@ const (
 		started_at = COALESCE(started_at, ?),
 		worker = CASE WHEN ? = '' THEN worker ELSE ? END,
 		progress_done = COALESCE(?, progress_done), progress_total = COALESCE(?, progress_total),
-		progress_note = COALESCE(?, progress_note)
+		progress_note = COALESCE(?, progress_note),
+		build_version = COALESCE(NULLIF(?, ''), build_version), build_commit = COALESCE(NULLIF(?, ''), build_commit),
+		build_modified = COALESCE(NULLIF(?, ''), build_modified)
 		WHERE id = ? AND status = ?`
 	insertReport = "INSERT INTO run_reports (run_id, report) VALUES (?, ?)"
 )
@@ -848,7 +863,7 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 func (s *Store) RequeueExperimentRuns(ctx context.Context) (int, error) {
 	const op = "store.RequeueExperimentRuns"
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = '', error_field = '', started_at = NULL,
-		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = '', worker = ''
+		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = '', worker = '', build_version = '', build_commit = '', build_modified = ''
 		WHERE status = ? AND id IN (SELECT er.run_id FROM experiment_runs er
 			JOIN experiments e ON e.id = er.experiment_id WHERE e.status = ?)`,
 		StatusQueued, StatusInterrupted, ExperimentRunning)

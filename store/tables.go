@@ -26,6 +26,7 @@ type rawTable struct {
 	Rows     []json.RawMessage `json:"rows"`
 	Paged    bool              `json:"paged,omitempty"`
 	RowCount int               `json:"row_count,omitempty"`
+	TimeCols []int             `json:"time_columns,omitempty"` // solvers.Table.TimeCols
 }
 
 // tablePages are the stored pages of one table: Pages[p] is the JSON array

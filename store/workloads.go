@@ -22,7 +22,14 @@ type Workload struct {
 	Format   string // what it was read from: "json", "csv", "preset"
 	SHA256   string // hex SHA-256 of Data, set by CreateWorkload
 	Bytes    int    // len(Data), set by CreateWorkload
-	Summary  string // one line for lists
+	// UploadSHA256 and UploadBytes describe the file(s) as the user
+	// uploaded them, before any conversion (a .swf.gz as gzip): the hex
+	// SHA-256 of a single file (what sha256sum prints), or for several
+	// files one line per file, "HEX  NAME" in sha256sum's format; and their
+	// total size. Empty and 0 for a generated workload.
+	UploadSHA256 string
+	UploadBytes  int
+	Summary      string // one line for lists
 	// Data is the canonical native JSON; empty in ListWorkloads results.
 	Data []byte
 	// Preview is the JSON of a solvers.Report drawn before any run; may be
@@ -49,6 +56,8 @@ func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
 		return invalid(op, "data", "the workload data is not JSON")
 	case len(w.Preview) > 0 && !json.Valid(w.Preview):
 		return invalid(op, "preview", "the preview is not JSON")
+	case w.UploadBytes < 0 || (w.UploadSHA256 == "") != (w.UploadBytes == 0):
+		return invalid(op, "upload_sha256", "an uploaded file's checksum and size go together")
 	}
 	sum := sha256.Sum256(w.Data)
 	created := now()
@@ -59,10 +68,10 @@ func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
 	for attempt := 0; ; attempt++ {
 		id := NewID()
 		_, err := s.db.ExecContext(ctx, `INSERT INTO workloads
-			(id, strategy, name, format, sha256, bytes, summary, data, preview, owner, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(id, strategy, name, format, sha256, bytes, summary, data, preview, owner, created_at, upload_sha256, upload_bytes)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			id, w.Strategy, w.Name, w.Format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, preview,
-			nullString(w.Owner), fmtTime(created))
+			nullString(w.Owner), fmtTime(created), w.UploadSHA256, w.UploadBytes)
 		if isIDCollision(err) && attempt < idAttempts {
 			continue
 		}
@@ -74,13 +83,13 @@ func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
 	}
 }
 
-const workloadListColumns = "id, strategy, name, format, sha256, bytes, summary, owner, created_at"
+const workloadListColumns = "id, strategy, name, format, sha256, bytes, summary, owner, created_at, upload_sha256, upload_bytes"
 
 func scanWorkload(sc interface{ Scan(...any) error }, full bool) (*Workload, error) {
 	var w Workload
 	var created string
 	var preview, owner sql.NullString
-	dest := []any{&w.ID, &w.Strategy, &w.Name, &w.Format, &w.SHA256, &w.Bytes, &w.Summary, &owner, &created}
+	dest := []any{&w.ID, &w.Strategy, &w.Name, &w.Format, &w.SHA256, &w.Bytes, &w.Summary, &owner, &created, &w.UploadSHA256, &w.UploadBytes}
 	if full {
 		dest = append(dest, &w.Data, &preview)
 	}

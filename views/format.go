@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
+
 	"schedlab/solvers"
 )
 
@@ -99,14 +101,18 @@ func Duration(a, b *time.Time) string {
 	return b.Sub(*a).Round(time.Millisecond).String()
 }
 
-// ParamsLine formats resolved params "k=v, k=v" in the spec order when given.
-func ParamsLine(specs []solvers.ParamSpec, p solvers.Params) string {
+// ParamsLine formats resolved params "k=v, k=v" in the spec order when
+// given, leaving out those that do not apply to variant on a workload of
+// format (ParamSpec.Applies: a batch run never lists the slot model's
+// knobs); a parameter without a spec is listed after them.
+func ParamsLine(specs []solvers.ParamSpec, p solvers.Params, variant, format string) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, s := range specs {
-		if v, ok := p[s.Name]; ok {
+		v, ok := p[s.Name]
+		seen[s.Name] = true
+		if ok && s.Applies(variant, format) {
 			parts = append(parts, s.Name+"="+v)
-			seen[s.Name] = true
 		}
 	}
 	for k, v := range p {
@@ -121,10 +127,10 @@ func ParamsLine(specs []solvers.ParamSpec, p solvers.Params) string {
 // "name=value, ..." in the order of specs (what tells two runs of one
 // variant and workload apart in a list); parameters without a spec are
 // left out.
-func ChangedParams(specs []solvers.ParamSpec, p solvers.Params) string {
+func ChangedParams(specs []solvers.ParamSpec, p solvers.Params, variant string) string {
 	var parts []string
 	for _, s := range specs {
-		if v, ok := p[s.Name]; ok && v != s.Default {
+		if v, ok := p[s.Name]; ok && v != s.Default && s.AppliesTo(variant) {
 			parts = append(parts, s.Name+"="+v)
 		}
 	}
@@ -220,4 +226,98 @@ func familyTitle(f solvers.Family) string {
 		return f.Title
 	}
 	return f.Name
+}
+
+// workloadFormat is w's format, or "" without a workload.
+func workloadFormat(w *Workload) string {
+	if w == nil {
+		return ""
+	}
+	return w.Format
+}
+
+// invalidAttrs marks a field with an error: aria-invalid="true" (which
+// app.css outlines; a bare aria-invalid reads as false) and
+// aria-describedby naming its message; none without one.
+func invalidAttrs(problems []FormError, prefix, name string) templ.Attributes {
+	if problemOf(problems, name) == "" {
+		return nil
+	}
+	return templ.Attributes{"aria-invalid": "true", "aria-describedby": prefix + name + "-error"}
+}
+
+// genFor is g when it is preset's submission, else nil.
+func genFor(g *GenForm, preset string) *GenForm {
+	if g != nil && g.Preset == preset {
+		return g
+	}
+	return nil
+}
+
+func genValues(g *GenForm) map[string]string {
+	if g == nil {
+		return nil
+	}
+	return g.Values
+}
+
+func genErrs(g *GenForm) []FormError {
+	if g == nil {
+		return nil
+	}
+	return g.Errs
+}
+
+// genSeed is the seed as typed, or 1 for a fresh form.
+func genSeed(g *GenForm) string {
+	if g == nil {
+		return "1"
+	}
+	return g.Seed
+}
+
+// isTimeCol says column j of t is an instant on the report's time axis.
+func isTimeCol(t solvers.Table, j int) bool {
+	for _, c := range t.TimeCols {
+		if c == j {
+			return true
+		}
+	}
+	return false
+}
+
+// FramedColumn is column j's header: a time column in frame f says so
+// ("starting_time (h since the first submission)").
+func FramedColumn(t solvers.Table, j int, f *solvers.TimeFrame) string {
+	if f == nil || !isTimeCol(t, j) {
+		return t.Columns[j]
+	}
+	name := f.AxisName() // "time since the first submission (h)"
+	since := strings.TrimPrefix(strings.TrimSuffix(name, " ("+f.Shown()+")"), "time ")
+	return t.Columns[j] + " (" + f.Shown() + " " + since + ")"
+}
+
+// FramedCell is cell c of column j: a time column's number in frame f.
+func FramedCell(t solvers.Table, j int, f *solvers.TimeFrame, c any) string {
+	if f != nil && isTimeCol(t, j) {
+		if v, ok := c.(float64); ok {
+			return Num(f.Show(v))
+		}
+	}
+	return Cell(c)
+}
+
+// timeColNames lists t's time columns' names ("submission_time,
+// starting_time and finish_time").
+func timeColNames(t solvers.Table) string {
+	var names []string
+	for _, c := range t.TimeCols {
+		if c >= 0 && c < len(t.Columns) {
+			names = append(names, t.Columns[c])
+		}
+	}
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
 }

@@ -45,6 +45,18 @@ type WorkloadsProps struct {
 	// chosen one, ?strategy=); empty: every family.
 	Listed string
 	Err    *FormError
+	// Gen is a generate form sent back with its problems: its preset's
+	// form shows the values as typed and each problem beside its field.
+	Gen *GenForm
+}
+
+// GenForm is a submitted generate form: the preset, the values as typed
+// (parameters by name, and the seed and name) and every problem.
+type GenForm struct {
+	Preset     string
+	Values     map[string]string
+	Seed, Name string
+	Errs       []FormError
 }
 
 // FormError is a failed submission shown above a form.
@@ -70,9 +82,12 @@ type NewRunProps struct {
 	Strategy   StrategyView // the chosen one
 	Workloads  []Workload
 	WorkloadID string
-	Variant    string
-	Values     map[string]string // parameter values to prefill
-	Errs       []FormError       // every problem of the last submission
+	// Format is the chosen workload's (or the first listed one's) format:
+	// the form shows the parameters that apply to it (ParamSpec.Formats).
+	Format  string
+	Variant string
+	Values  map[string]string // parameter values to prefill
+	Errs    []FormError       // every problem of the last submission
 }
 
 // RunProps feeds /runs/:id.
@@ -85,6 +100,7 @@ type RunProps struct {
 	// from a cache); it is drawn instead of Report.
 	ReportPart templ.Component
 	Progress   float64 // 0..100
+	Cite       Cite
 }
 
 // RunsProps feeds /runs.
@@ -202,19 +218,24 @@ type Run struct {
 
 // Workload is a stored workload as the pages show it (no data).
 type Workload struct {
-	ID        string
-	Strategy  string
-	Name      string
-	Format    string
-	SHA256    string
-	Bytes     int
-	Summary   string
-	Owner     string
-	CreatedAt time.Time
+	ID       string
+	Strategy string
+	Name     string
+	Format   string
+	SHA256   string // of the canonical JSON schedlab converted the upload to
+	Bytes    int
+	// UploadSHA256 and UploadBytes describe the file(s) as uploaded
+	// (store.Workload.UploadSHA256); empty for a generated workload.
+	UploadSHA256 string
+	UploadBytes  int
+	Summary      string
+	Owner        string
+	CreatedAt    time.Time
 }
 
 // ExperimentProps feeds /experiments/:id.
 type ExperimentProps struct {
+	Cite                       Cite // the page's Cite block (cite.templ)
 	ID, Name, Strategy, Status string
 	Total, Done, Failed        int
 	Notes                      string

@@ -133,7 +133,7 @@ func TestLargeTablesAreCutOnThePage(t *testing.T) {
 	if n := doc.Find("[data-testid=report-table] tbody tr").Length(); n != MaxTableRows {
 		t.Errorf("%d rows on the page, want %d", n, MaxTableRows)
 	}
-	if !strings.Contains(doc.Find("[data-testid=table-cut]").Text(), "600") {
+	if !strings.Contains(doc.Find("[data-testid=table-cut]").Text(), Num(float64(MaxTableRows+100))) {
 		t.Error("no note saying the table was cut and how long it is")
 	}
 }
@@ -148,5 +148,31 @@ func TestFirstSentenceSummarisesANote(t *testing.T) {
 		if got := firstSentence(in); got != want {
 			t.Errorf("firstSentence(%.30q…) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestClaimsTableComesBeforeTheCharts: a reproduction's verdicts (its
+// "Claims" table) are drawn right after the metric cards, before every
+// chart and the other tables, and once.
+func TestClaimsTableComesBeforeTheCharts(t *testing.T) {
+	rep := &solvers.Report{
+		Metrics: []solvers.Metric{{Name: "holds", Value: 3}},
+		Tables: []solvers.Table{
+			{Title: "Fig 5", Columns: []string{"x"}, Rows: [][]any{{1.0}}},
+			{Title: "Claims", Columns: []string{"claim", "verdict"}, Rows: [][]any{{"a", "holds"}}},
+		},
+		Series: []solvers.Plot{{Title: "objective", XLabel: "x", YLabel: "y", Lines: []solvers.Line{{Name: "a", Points: [][2]float64{{0, 1}, {1, 2}}}}}},
+	}
+	var buf bytes.Buffer
+	if err := ReportView(rep, "").Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	claims, chart, fig := strings.Index(page, `data-title="Claims"`), strings.Index(page, `data-testid="chart"`), strings.Index(page, `data-title="Fig 5"`)
+	if claims < 0 || chart < 0 || fig < 0 || claims > chart || claims > fig {
+		t.Errorf("Claims at %d, the first chart at %d, the other table at %d: Claims must come first", claims, chart, fig)
+	}
+	if n := strings.Count(page, `data-title="Claims"`); n != 1 {
+		t.Errorf("the Claims table is drawn %d times", n)
 	}
 }

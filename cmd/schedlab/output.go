@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"schedlab/buildinfo"
 	"schedlab/solvers"
 )
 
@@ -113,8 +114,34 @@ func writeJSON(rep *solvers.Report, path string, stdout io.Writer, indent bool) 
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	if err := rep.WriteJSON(bw, indent); err != nil {
+	// The build that produced the report comes first (buildinfo.ReportKey),
+	// then the report's own members: its opening brace (and newline) is
+	// skipped.
+	bw.Write(buildinfo.Current().ReportHead(indent))
+	skip := 1
+	if indent {
+		skip = 2
+	}
+	if err := rep.WriteJSON(&skipWriter{w: bw, skip: skip}, indent); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+// skipWriter drops the first skip bytes written through it.
+type skipWriter struct {
+	w    io.Writer
+	skip int
+}
+
+func (s *skipWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if s.skip > 0 {
+		k := min(s.skip, len(p))
+		p, s.skip = p[k:], s.skip-k
+	}
+	if _, err := s.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/buildinfo"
 	"schedlab/solvers"
 )
 
@@ -22,8 +23,10 @@ import (
 const kthTrace = "../../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.swf.gz"
 
 // reportDigest is the SHA-256 of a report's JSON with its wall_ms metric
-// removed (the only value that changes from run to run), re-encoded with
-// sorted keys and no indentation, so it pins the content and not the layout.
+// removed (the only value that changes from run to run) and its
+// "schedlab" member (the build that wrote it, which changes with every
+// commit; TestRunReportNamesTheBuild checks it), re-encoded with sorted
+// keys and no indentation, so it pins the content and not the layout.
 func reportDigest(t *testing.T, b []byte) string {
 	t.Helper()
 	var rep map[string]any
@@ -38,6 +41,7 @@ func reportDigest(t *testing.T, b []byte) string {
 		}
 	}
 	rep["metrics"] = kept
+	delete(rep, buildinfo.ReportKey)
 	c, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -59,13 +63,16 @@ func reportDigest(t *testing.T, b []byte) string {
 // 340eccd4…; --full since the per-job table is paged out by default;
 // then issue 30's info metric processors and utilization's bounds [0, 1]:
 // without them the reports give the earlier 39cf5f4d…, cb62d6ea…,
-// 25427b07…, checked); any change to a schedule or to the report's
-// content changes them.
+// 25427b07…, checked); then issue 33's job table time_columns, "Jobs
+// waiting" plot and bucket length in the usage lines' names: without
+// those three they give the earlier eec238a9…, 7bf62afd…, 24a7c5c6…
+// (checked); any change to a schedule or to the report's content
+// changes them.
 func TestRunBatchOnKTHIsPinned(t *testing.T) {
 	want := map[string]string{
-		"fcfs":         "eec238a9fbd0a14cc2213015f64d673b2b7db073b9d4ac6509ce131eaee1d5ba",
-		"easy":         "7bf62afdc70e9dfe28f3d878764507242fb0a6283ad03c5d7185333824471fa3",
-		"conservative": "24a7c5c699bf59f7759a9825d3aa7ed7e48d0600d81440299b06fea1b66aab41",
+		"fcfs":         "46c3f256ba47e59ef133b9629ce657f91912cdfae0dd301901afcaf1da2fb1e9",
+		"easy":         "ecd4439d541765ee6af87e996489bb2719b1397a12437342ae9e027645fef37f",
+		"conservative": "63803c95721e42fbe4c9fa3cff4cba54032c229be9bd20bb9936339deb7e9b3a",
 	}
 	for _, policy := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(t.TempDir(), policy+".json")
@@ -153,7 +160,7 @@ func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
 		t.Fatalf("--full: the table %q is not embedded whole", title)
 	}
 	n := len(ft.Rows)
-	want := fmt.Sprintf(`{"title":"Jobs (Batsim columns)","columns":["job_id","submission_time","requested_number_of_resources","requested_time","starting_time","execution_time","finish_time","waiting_time","turnaround_time","stretch","allocated_resources"],"rows":[],"paged":true,"row_count":%d}`, n)
+	want := fmt.Sprintf(`{"title":"Jobs (Batsim columns)","columns":["job_id","submission_time","requested_number_of_resources","requested_time","starting_time","execution_time","finish_time","waiting_time","turnaround_time","stretch","allocated_resources"],"rows":[],"paged":true,"row_count":%d,"time_columns":[1,4,6]}`, n)
 	if !bytes.Contains(pagedJSON, []byte(want)) {
 		t.Errorf("the default report does not hold the paged table %s", want)
 	}
@@ -198,5 +205,41 @@ func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "both", "00-jobs-batsim-columns.csv")); err != nil || !bytes.Equal(b, got) {
 		t.Errorf("--full --tables: the CSV differs (%v)", err)
+	}
+}
+
+// TestRunReportNamesTheBuild: the report the CLI writes names, as its
+// first member, the schedlab version and commit that produced it, compact
+// and indented, and is otherwise the report.
+func TestRunReportNamesTheBuild(t *testing.T) {
+	for _, indent := range []bool{false, true} {
+		args := []string{"run", "--strategy", "eapm", "--variant", "online", "--preset", "zhang2022-case1", "--param", "instance=1"}
+		if indent {
+			args = append(args, "--indent")
+		}
+		var out bytes.Buffer
+		if err := run(context.Background(), args, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(out.Bytes()))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			t.Fatalf("not a JSON object: %v %v", tok, err)
+		}
+		if key, err := dec.Token(); err != nil || key != buildinfo.ReportKey {
+			t.Fatalf("indent %v: the first member is %v (%v), want %q", indent, key, err, buildinfo.ReportKey)
+		}
+		var got struct {
+			Schedlab buildinfo.Build  `json:"schedlab"`
+			Metrics  []solvers.Metric `json:"metrics"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("indent %v: %v\n%.300s", indent, err, out.String())
+		}
+		if got.Schedlab != buildinfo.Current() || got.Schedlab.Version == "" || got.Schedlab.Commit == "" {
+			t.Errorf("indent %v: the report names build %+v, want %+v", indent, got.Schedlab, buildinfo.Current())
+		}
+		if len(got.Metrics) == 0 {
+			t.Errorf("indent %v: the report lost its metrics", indent)
+		}
 	}
 }

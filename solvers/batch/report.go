@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -51,7 +52,7 @@ func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *solvers.R
 	rep.Time = timeFrame(jobs, r)
 	g, note := gantt(jobs, r, o, rep.Time)
 	rep.Gantts = []solvers.Gantt{g}
-	rep.Series = []solvers.Plot{usage(jobs, r, rep.Time)}
+	rep.Series = []solvers.Plot{usage(jobs, r, rep.Time), queue(jobs, r, rep.Time)}
 	rep.Tables = []solvers.Table{batsimTable(jobs, r)}
 	rep.Notes = append(rep.Notes,
 		fmt.Sprintf("Policy %s on %d processors. Metrics over all %d simulated jobs: wait = start − submit; bsld = max(1, (wait + run) / max(run, %g s)); utilization = Σ run × size / (P × makespan); makespan = last end − first submit.", r.Policy, r.P, s.Jobs, Tau),
@@ -159,9 +160,21 @@ func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 	if width <= 0 {
 		width = 1
 	}
-	mean := solvers.Line{Name: "mean per bucket", Points: make([][2]float64, 0, usageBuckets)}
-	peak := solvers.Line{Name: "peak per bucket", Points: make([][2]float64, 0, usageBuckets)}
+	mean, peak := bucketLines(evs, first, width)
 	machine := solvers.Line{Name: fmt.Sprintf("machine (%d)", r.P), Dashed: true}
+	machine.Points = [][2]float64{{first, float64(r.P)}, {last, float64(r.P)}}
+	p.Lines = []solvers.Line{peak, mean, machine}
+	return p
+}
+
+// bucketLines are the peak and the time-weighted mean, over usageBuckets
+// buckets of width seconds from first, of the step function that starts
+// at 0 and changes by evs (sorted by time); their names say how long a
+// bucket is.
+func bucketLines(evs []usageEvent, first, width float64) (mean, peak solvers.Line) {
+	each := solvers.HumanDuration(width)
+	mean = solvers.Line{Name: "mean per bucket of " + each, Points: make([][2]float64, 0, usageBuckets)}
+	peak = solvers.Line{Name: "peak per bucket of " + each, Points: make([][2]float64, 0, usageBuckets)}
 	used, k := 0, 0
 	for b := 0; b < usageBuckets; b++ {
 		lo, hi := first+float64(b)*width, first+float64(b+1)*width
@@ -177,8 +190,38 @@ func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 		mean.Points = append(mean.Points, [2]float64{lo, area / width})
 		peak.Points = append(peak.Points, [2]float64{lo, float64(top)})
 	}
-	machine.Points = [][2]float64{{first, float64(r.P)}, {last, float64(r.P)}}
-	p.Lines = []solvers.Line{peak, mean, machine}
+	return mean, peak
+}
+
+// queue is the number of jobs waiting (submitted, not started) over the
+// whole trace, in the buckets of usage: a job waits from its submission
+// to its start (a start at the instant of a submission is taken first,
+// so a job that never waited is never counted).
+func queue(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
+	p := solvers.Plot{Title: "Jobs waiting", XLabel: f.AxisName(), XTime: true, YLabel: "jobs in the queue", Kind: "step"}
+	if len(jobs) == 0 {
+		return p
+	}
+	first, last := math.Inf(1), math.Inf(-1)
+	evs := make([]usageEvent, 0, 2*len(jobs))
+	for i, j := range jobs {
+		pl := &r.Placements[i]
+		first = min(first, j.Submit)
+		last = max(last, pl.End)
+		evs = append(evs, usageEvent{t: j.Submit, d: 1}, usageEvent{t: pl.Start, d: -1})
+	}
+	slices.SortFunc(evs, func(a, b usageEvent) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.d, b.d)
+	})
+	width := (last - first) / usageBuckets
+	if width <= 0 {
+		width = 1
+	}
+	mean, peak := bucketLines(evs, first, width)
+	p.Lines = []solvers.Line{peak, mean}
 	return p
 }
 
@@ -270,8 +313,12 @@ func sortUsageEvents(s []usageEvent) {
 // its ~300,000 cells for a trace of 28,000 jobs are built only when the
 // report is stored or the table written (the command line pages it out
 // unless asked for it).
+// Its instants (submission, start, finish: columns 1, 4 and 6) are trace
+// seconds, which pages show in the report's frame (TimeCols).
 func batsimTable(jobs []Job, r *Result) solvers.Table {
-	return solvers.LazyTable("Jobs (Batsim columns)", BatsimColumns(), len(jobs), func() [][]any { return batsimRows(jobs, r) })
+	t := solvers.LazyTable("Jobs (Batsim columns)", BatsimColumns(), len(jobs), func() [][]any { return batsimRows(jobs, r) })
+	t.TimeCols = []int{1, 4, 6}
+	return t
 }
 
 // batsimRows are the rows of batsimTable.

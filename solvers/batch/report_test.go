@@ -150,7 +150,11 @@ func BenchmarkBuildReportFullKTH(b *testing.B) {
 // the table was made lazy; the encoding of the lazy table must give the
 // same bytes as that of the table with its rows in hand. Issue 30 added
 // the info metric processors and utilization's bounds [0, 1]: without
-// them the report gives the earlier digest 311454c0… (checked).
+// them the report gives the earlier digest 311454c0… (checked). Issue 33
+// added the job table's time_columns [1, 4, 6], the "Jobs waiting" plot
+// and the bucket length in the usage lines' names ("peak per bucket of
+// 4 h"): without those three the report gives the earlier digest
+// 34c83c57… (checked).
 func TestReportEncodingIsPinned(t *testing.T) {
 	j, r := easyKTH(t)
 	rep := BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
@@ -159,7 +163,7 @@ func TestReportEncodingIsPinned(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(got)
-	if d := hex.EncodeToString(sum[:]); d != "34c83c57b2cf539e5cab280bdc482cc7490c16cc459109c697f67d8798859ed2" {
+	if d := hex.EncodeToString(sum[:]); d != "8269162330ea5b7b45e23af96049eac4b4251846b6b4a270b9e6403796145aae" {
 		t.Errorf("the encoded report's digest is %s", d)
 	}
 	// The same report with the table's rows in hand: the same bytes, by
@@ -170,7 +174,7 @@ func TestReportEncodingIsPinned(t *testing.T) {
 		t.Fatalf("the lazy table: %d rows of %d (%v)", len(rows), len(j.Jobs), err)
 	}
 	eager := *rep
-	eager.Tables = []solvers.Table{{Title: lazy.Title, Columns: lazy.Columns, Rows: rows}}
+	eager.Tables = []solvers.Table{{Title: lazy.Title, Columns: lazy.Columns, Rows: rows, TimeCols: lazy.TimeCols}}
 	want, err := solvers.EncodeReport(&eager)
 	if err != nil {
 		t.Fatal(err)

@@ -80,7 +80,8 @@ func (c *RunConfig) Declare(ps *solvers.ParamSet) {
 		"Collision resolution step 3 gives the tasks not chosen at step 2 «processors not used in the computation», the set Y of the given processors not engaged. idle (default, the paper's method): a platform processor free over the task's time frame, so a collision may stay unresolved and strike the variant out; every variant then runs on the platform's processors, as HEFT and list do. new (scale-out, ours, not the paper's): else a new copy of the fastest platform processor that fits the task joins the configuration, so the run uses more processors than the platform has (processors_used says how many; load, cost and lower_bound are over them) and is not comparable with HEFT and list on the platform.").
 		For(VariantCritical, VariantCriticalFallback)
 	ps.String(&c.WfProcessors, "wf_processors", "performances",
-		"The processors a WfFormat (WfCommons) workflow is scheduled on, as comma-separated performances relative to one core of the machine that recorded the runtimes (a task's time on p = runtime / performance). Default 1,1,2,4. Native JSON and preset graphs keep their own processors.")
+		"The processors a WfFormat (WfCommons) workflow is scheduled on, as comma-separated performances relative to one core of the machine that recorded the runtimes (a task's time on p = runtime / performance). Default 1,1,2,4. Native JSON and preset graphs keep their own processors.").
+		WithCheck(func(v string) error { _, err := ParsePerformances(v); return err })
 	ps.Float(&c.Bandwidth, "bandwidth", "MB/s", 0.001, 1e6,
 		"Link speed that turns an edge's bytes (WfFormat file sizes) into transfer time: bytes / (bandwidth × 10^6) time units (s). Edges given as transfer times are not affected. Default 10 MB/s: transfers on the shared Pegasus workflows then range from milliseconds to 1.3 s, visible beside runtimes of 0.05–126 s.")
 	ps.Int(&c.TreeMaxNodes, "tree_max_nodes", "nodes", 1, 1_000_000,

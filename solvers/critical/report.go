@@ -2,6 +2,8 @@ package critical
 
 import (
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 
 	"schedlab/solvers"
@@ -257,7 +259,8 @@ func busyTime(d *DAG, s Schedule) float64 {
 
 // runGantts are the schedule (or the partial plan of a stopped run) and,
 // for critical-works, the plan before collision resolution; bars are
-// grouped by the work a task belongs to.
+// grouped by the work a task belongs to. In a plan, bars that overlap
+// another on their processor are marked (markCollisions).
 func runGantts(o *Outcome, group []string) []solvers.Gantt {
 	d := o.D
 	lanes := make([]string, d.M)
@@ -283,13 +286,38 @@ func runGantts(o *Outcome, group []string) []solvers.Gantt {
 		if o.Plan.StopWork == 0 {
 			title = "Partial plan: every variant struck out at collision resolution (collisions left)"
 		}
-		return []solvers.Gantt{gantt(title, o.Sched)}
+		return []solvers.Gantt{markCollisions(gantt(title, o.Sched))} // collisions left show as such
 	}
 	out := []solvers.Gantt{gantt("Schedule", o.Sched)}
 	if o.Plan != nil {
-		out = append(out, gantt("Plan before collision resolution", o.Plan.Planned))
+		out = append(out, markCollisions(gantt("Plan before collision resolution", o.Plan.Planned)))
 	}
 	return out
+}
+
+// markCollisions marks the bars of a plan that overlap another bar on
+// their processor (Kind "collision": drawn translucent with a red border,
+// so that bars planned on top of each other all show).
+func markCollisions(gt solvers.Gantt) solvers.Gantt {
+	byLane := map[int][]int{}
+	for i, b := range gt.Bars {
+		byLane[b.Lane] = append(byLane[b.Lane], i)
+	}
+	for _, idx := range byLane {
+		sort.Slice(idx, func(x, y int) bool { return gt.Bars[idx[x]].Start < gt.Bars[idx[y]].Start })
+		end, last := math.Inf(-1), -1 // the latest end so far, and its bar
+		for _, i := range idx {
+			b := &gt.Bars[i]
+			if b.Start < end {
+				b.Kind = "collision"
+				gt.Bars[last].Kind = "collision"
+			}
+			if b.End > end {
+				end, last = b.End, i
+			}
+		}
+	}
+	return gt
 }
 
 // worksTable lists the ranked critical works, the first maxTableRows of

@@ -127,14 +127,17 @@ func (c *Config) declareTrace(ps *solvers.ParamSet) {
 		"batch: queue policy. fcfs: strict first come first served; easy: backfilling with one reservation, for the queue head (EASY, aggressive); conservative: every waiting job gets a reservation and backfilling never delays one. Default easy.").
 		For(VariantBatch)
 	ps.Int(&c.Procs, "procs", "processors", 0, 10_000_000,
-		"batch: machine size P. 0 takes the trace header's MaxProcs (MaxNodes without it). Jobs larger than P are skipped and counted.")
+		"A trace: machine size P. 0 takes the trace header's MaxProcs (MaxNodes without it). Jobs larger than P are skipped and counted.").
+		OnFormats(FormatSWF)
 	ps.Choice(&c.Size, "size", []string{"requested", "allocated"},
-		"batch: job size from the SWF requested processors (field 8) or allocated processors (field 5); either falls back to the other when it is -1. Default requested.")
+		"A trace: job size from the SWF requested processors (field 8) or allocated processors (field 5); either falls back to the other when it is -1. Default requested.").
+		OnFormats(FormatSWF)
 	ps.Choice(&c.Estimates, "estimates", []string{"user", "exact"},
-		"batch: the runtime estimate the scheduler plans with: user = the requested time (field 9; jobs running past it are cut at it, as the real system kills them; records without one use their runtime, with a warning), exact = the real runtime (a perfect-information baseline). Default user.")
+		"A trace: the runtime estimate the scheduler plans with: user = the requested time (field 9; jobs running past it are cut at it, as the real system kills them; records without one use their runtime, with a warning), exact = the real runtime (a perfect-information baseline). Default user.").
+		OnFormats(FormatSWF)
 	ps.Int(&c.UnitS, "unit_s", "s", 0, 1_000_000,
 		"A trace run by css, fair, backfill or combined: seconds per time unit of the slot model, which cuts the trace into cycles of T = 600 units. 0: the least whole number that fits the longest estimate into one interval. The cycles are the trace's, whatever cycles says.").
-		For(slotVariants[:]...)
+		For(slotVariants[:]...).OnFormats(FormatSWF)
 	ps.Float(&c.GanttStartH, "gantt_start_h", "h", 0, 1e7,
 		"batch: start of the Gantt window, in hours after the first submission. The Gantt draws one window so that a trace of any length stays light; processors in use are plotted over the whole trace.").
 		For(c.batchLike()...)

@@ -3,6 +3,7 @@ package cyclic
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"schedlab/solvers"
@@ -137,7 +138,9 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 		title := fmt.Sprintf("Cycle %d", g.Cycle)
 		if cfg.Shift {
 			r.Gantts = append(r.Gantts, cycleGantt(title+" before shift", lanes, g, g.Before))
-			r.Gantts = append(r.Gantts, cycleGantt(title+" after shift", lanes, g, nil))
+			after := cycleGantt(title+" after shift", lanes, g, nil)
+			markMoved(&after, g)
+			r.Gantts = append(r.Gantts, after)
 		} else {
 			r.Gantts = append(r.Gantts, cycleGantt(title, lanes, g, nil))
 		}
@@ -220,6 +223,27 @@ func cycleGantt(title string, lanes []string, g *GanttCycle, windows []Window) s
 		gt.Bars = append(gt.Bars, windowBars(w, jp.Job.ID, "")...)
 	}
 	return gt
+}
+
+// markMoved marks, in the after-shift Gantt of cycle g, the bars of the
+// jobs whose window the shift changed (Kind "moved": the page draws them
+// with a thick border and its key says so).
+func markMoved(gt *solvers.Gantt, g *GanttCycle) {
+	moved := map[string]bool{}
+	for i, jp := range g.Plan.Jobs {
+		if jp.Chosen < 0 || i >= len(g.Before) {
+			continue
+		}
+		b, a := g.Before[i], jp.Planned
+		if b.Start != a.Start || !slices.Equal(b.Nodes, a.Nodes) || !slices.Equal(b.Times, a.Times) {
+			moved[jp.Job.ID] = true
+		}
+	}
+	for k := range gt.Bars {
+		if bar := &gt.Bars[k]; bar.Kind == "" && moved[bar.Group] {
+			bar.Kind = "moved"
+		}
+	}
 }
 
 func runNotes(in *Instance, cfg SimConfig, res *Result) []string {

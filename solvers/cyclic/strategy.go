@@ -55,6 +55,12 @@ func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
 			}
 			return variantFits(format, variant)
 		},
+		Prefers: func(format string) string {
+			if format == FormatSWF {
+				return VariantBatch // what a trace is uploaded for; css, fair … cut it into cycles
+			}
+			return ""
+		},
 		FileRuns: runsFile,
 		FileRun:  runFile,
 		Seeds:    seedExperiments,

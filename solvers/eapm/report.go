@@ -173,7 +173,10 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 	if n > maxPlotPoints {
 		r.Notes = append(r.Notes, fmt.Sprintf("The objective trace is sampled: %d of %d users shown.", len(obj.Lines[0].Points), n))
 	}
-	load := solvers.Plot{Title: "Per-machine load", Kind: "bar", XLabel: "machine type (index, see the Machine types table)", YLabel: "load per machine (s)"}
+	load := solvers.Plot{Title: "Per-machine load", Kind: "bar", XLabel: "machine type", YLabel: "load per machine (s)"}
+	for j := range m {
+		load.XNames = append(load.XNames, in.MachineName(j))
+	}
 	ll := solvers.Line{Name: variant}
 	for j := range m {
 		ll.Points = append(ll.Points, [2]float64{float64(j), s.Load[j]})

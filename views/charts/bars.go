@@ -145,5 +145,16 @@ func BarsOption(m MetricBars) ([]byte, error) {
 		s.Label = &opts.Label{Show: opts.Bool(true), Position: "top", FontSize: 11, Formatter: string(barLabel)}
 		s.BarMaxWidth = "48"
 	}))
-	return optionJSON(c, &extender{top: map[string]any{metaKey: map[string]string{"metric": m.Metric, "unit": m.Unit}}})
+	ext := &extender{top: map[string]any{metaKey: map[string]string{"metric": m.Metric, "unit": m.Unit}}}
+	if len(labels) > upright {
+		// Many bars in a narrow column: values above them would print over
+		// each other, so each is written up its own bar.
+		ext.series = []map[string]any{{"label": map[string]any{"show": true, "position": "insideBottom", "rotate": 90,
+			"align": "left", "verticalAlign": "middle", "distance": 6, "fontSize": 11, "color": "#222", "formatter": barLabel}}}
+	}
+	return optionJSON(c, ext)
 }
+
+// upright is the most bars whose values are written above them; more are
+// written up the bars.
+const upright = 4

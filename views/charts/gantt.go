@@ -3,6 +3,7 @@ package charts
 import (
 	"hash/fnv"
 	"math"
+	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
@@ -30,6 +31,8 @@ const (
 	KindCodeLocal    = 1 // "local": owner load, filled grey
 	KindCodeAlt      = 2 // "alt": considered window, outlined in the group colour
 	KindCodeReserved = 3 // "reserved": translucent group colour with a border
+	KindCodeMoved    = 4 // "moved": a job's window that a shift moved, filled with a thick dark border
+	KindCodeClash    = 5 // "collision": a planned bar overlapping another on its lane, translucent with a red border
 )
 
 // Columns of a Gantt data row: [lane, start, end, colour, kind, label, group].
@@ -88,6 +91,19 @@ func GroupColour(group string) int {
 	return int(h.Sum32() % uint32(len(palette)))
 }
 
+// LaneLabelWidth is the width, in pixels, that the lane names get: the
+// longest name in full (about 7 px a character at 12 px), from 60 px and
+// at most 320 px, past which a name is cut and its tooltip names it. A
+// fixed 140 px cut "Intel Core i7 3960X ×1" to "Intel Core i7 3960X ..."
+// beside its twin.
+func LaneLabelWidth(lanes []string) int {
+	longest := 0
+	for _, l := range lanes {
+		longest = max(longest, utf8.RuneCountInString(l))
+	}
+	return clampInt(7*longest+8, 60, 320)
+}
+
 // kindCode maps Bar.Kind to its code.
 func kindCode(kind string) int {
 	switch kind {
@@ -97,6 +113,10 @@ func kindCode(kind string) int {
 		return KindCodeAlt
 	case "reserved":
 		return KindCodeReserved
+	case "moved":
+		return KindCodeMoved
+	case "collision":
+		return KindCodeClash
 	}
 	return KindCodeJob
 }
@@ -130,7 +150,9 @@ var ganttRenderItem = jsFunc(`function (params, api) {
   if (kind === 1) { ink = "#222"; }
   else if (kind === 2) { style = {fill: "rgba(0,0,0,0)", stroke: color, lineWidth: 1.5}; ink = color; }
   else if (kind === 3) { style = {fill: color, opacity: 0.45, stroke: color, lineWidth: 1}; ink = "#222"; }
-  var z2 = kind === 2 ? 2 : 1;
+  else if (kind === 4) { style = {fill: color, stroke: "#111", lineWidth: 2.5}; }
+  else if (kind === 5) { style = {fill: color, opacity: 0.5, stroke: "#c0392b", lineWidth: 2}; ink = "#222"; }
+  var z2 = kind === 2 || kind === 4 ? 2 : 1;
   if (M.moved && el.getAttribute && el.getAttribute("data-highlight") === "moved") {
     if (M.moved[params.dataIndex]) { style.stroke = "#111"; style.lineWidth = 2; style.opacity = 1; z2 = 3; }
     else { style.opacity = 0.18; ink = "rgba(0,0,0,0)"; }
@@ -272,7 +294,7 @@ func ganttOption(g solvers.Gantt, span *[2]float64, moved []int8) ([]byte, error
 		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: right, Top: "36", Bottom: "64", ContainLabel: opts.Bool(true)}),
 		gecharts.WithXAxisOpts(ganttTimeAxis(g, d)),
 		gecharts.WithYAxisOpts(opts.YAxis{Type: "category", Data: d.meta.Lanes, Inverse: opts.Bool(true),
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: 140, Overflow: "truncate"},
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: LaneLabelWidth(d.meta.Lanes), Overflow: "truncate"},
 			SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
 		gecharts.WithAnimation(false),
 	)
@@ -314,7 +336,7 @@ func ganttRows(g solvers.Gantt) ganttData {
 			Labels: []string{""},
 			Groups: []string{""},
 			Colors: append(append([]string{}, palette...), LocalGrey),
-			Kinds:  []string{"job", "local", "alt", "reserved"},
+			Kinds:  []string{"job", "local", "alt", "reserved", "moved", "collision"},
 			Unit:   g.TimeUnit,
 		},
 		rows: make([][ganttCols]float64, 0, len(g.Bars)),

@@ -127,9 +127,14 @@ func HeatmapOption(h solvers.Heatmap) ([]byte, error) {
 	if err := json.Unmarshal(xa, &xm); err != nil {
 		return nil, err
 	}
-	xm["axisLabel"] = map[string]any{"interval": 0, "rotate": heatmapLabelRotate(meta.X), "width": 120, "overflow": "truncate"}
+	// Column names get the room of the longest (at most 200 px), so two
+	// that differ at their end ("Intel Core i7 3960X", "… 3770K") are not
+	// cut to the same text; turned 30°, they stand w/2 high, and the
+	// axis's name goes below them, inside the grid's bottom margin.
+	xw := min(LaneLabelWidth(meta.X), 200)
+	xm["axisLabel"] = map[string]any{"interval": 0, "rotate": heatmapLabelRotate(meta.X), "width": xw, "overflow": "truncate"}
 	if heatmapLabelRotate(meta.X) > 0 {
-		xm["nameGap"] = 96 // below the turned labels
+		xm["nameGap"] = xw/2 + 24 // below the turned labels
 	}
 
 	c := gecharts.NewHeatMap()
@@ -138,10 +143,13 @@ func HeatmapOption(h solvers.Heatmap) ([]byte, error) {
 		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: heatmapTooltip}),
 		gecharts.WithToolboxOpts(toolbox(h.Title, false)),
-		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: "96", Top: "36", Bottom: "16", ContainLabel: opts.Bool(true)}),
+		gecharts.WithGridOpts(opts.Grid{Left: "16", Right: "96", Top: "36", Bottom: "44", ContainLabel: opts.Bool(true)}), // the x axis's name below its labels
 		gecharts.WithXAxisOpts(xAxis),
-		gecharts.WithYAxisOpts(opts.YAxis{Type: "category", Name: h.YLabel, Data: meta.Y, Inverse: opts.Bool(true),
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: 140, Overflow: "truncate"},
+		// The y axis is inverted (first row on top): its name goes at the
+		// top ("start"), clear of the x axis's labels it overprinted at the
+		// bottom.
+		gecharts.WithYAxisOpts(opts.YAxis{Type: "category", Name: h.YLabel, NameLocation: "start", NameGap: 12, Data: meta.Y, Inverse: opts.Bool(true),
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Width: LaneLabelWidth(meta.Y), Overflow: "truncate"},
 			SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}),
 		gecharts.WithAnimation(false),
 	)

@@ -3,6 +3,7 @@ package charts
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"schedlab/solvers"
 )
@@ -22,9 +23,13 @@ func runLabel(runLabels []string, i int) string {
 // MergePlots overlays plots of the same title from several runs (plots[i]
 // belongs to run runLabels[i]) into one plot: every line of every run, in
 // run order, named "runLabel · lineName", or just runLabel when that run's
-// plot has a single line. Title, axis labels, kind and log flags come from
-// the first plot (the compare page merges plots with equal titles, which
-// come from the same strategy). Points are shared, not copied.
+// plot has a single line. Each run keeps one colour in every merged plot
+// (RunColour(i); its second and later lines in lighter shades of it). A
+// reference line (dashed) that is the same in every run that has it (the
+// same name and points: a machine's size, a bound) is drawn once, under
+// its own name. Title, axis labels, kind and log flags come from the
+// first plot (the compare page merges plots with equal titles, which come
+// from the same strategy). Points are shared, not copied.
 func MergePlots(runLabels []string, plots []solvers.Plot) solvers.Plot {
 	if len(plots) == 0 {
 		return solvers.Plot{}
@@ -34,9 +39,19 @@ func MergePlots(runLabels []string, plots []solvers.Plot) solvers.Plot {
 		Title: first.Title, XLabel: first.XLabel, YLabel: first.YLabel,
 		Kind: first.Kind, XLog: first.XLog, YLog: first.YLog,
 	}
+	shared := sharedReferences(plots)
+	drawn := map[string]bool{}
 	for i, p := range plots {
 		label := runLabel(runLabels, i)
+		shade := 0
 		for j, l := range p.Lines {
+			if key := referenceKey(l); key != "" && shared[key] {
+				if !drawn[key] {
+					drawn[key] = true
+					out.Lines = append(out.Lines, solvers.Line{Name: l.Name, Points: l.Points, Dashed: true, Colour: referenceGrey})
+				}
+				continue
+			}
 			name := label
 			if len(p.Lines) > 1 {
 				ln := l.Name
@@ -45,10 +60,72 @@ func MergePlots(runLabels []string, plots []solvers.Plot) solvers.Plot {
 				}
 				name = label + Sep + ln
 			}
-			out.Lines = append(out.Lines, solvers.Line{Name: name, Points: l.Points, Dashed: l.Dashed})
+			out.Lines = append(out.Lines, solvers.Line{Name: name, Points: l.Points, Dashed: l.Dashed,
+				Colour: lighter(RunColour(i), shade)})
+			shade++
 		}
 	}
 	return out
+}
+
+// referenceGrey is the colour of a reference line drawn once.
+const referenceGrey = "#555555"
+
+// RunColour is the colour of run i of a compare in every chart of it.
+func RunColour(i int) string { return palette[i%len(palette)] }
+
+// referenceKey identifies a reference line (a dashed one) by its name and
+// points; "" for a line that is not one.
+func referenceKey(l solvers.Line) string {
+	if !l.Dashed {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(l.Name)
+	for _, p := range l.Points {
+		b.WriteByte('|')
+		b.WriteString(strconv.FormatFloat(p[0], 'g', -1, 64))
+		b.WriteByte(',')
+		b.WriteString(strconv.FormatFloat(p[1], 'g', -1, 64))
+	}
+	return b.String()
+}
+
+// sharedReferences are the reference lines that more than one run draws
+// identically.
+func sharedReferences(plots []solvers.Plot) map[string]bool {
+	count := map[string]int{}
+	for _, p := range plots {
+		seen := map[string]bool{}
+		for _, l := range p.Lines {
+			if k := referenceKey(l); k != "" && !seen[k] {
+				seen[k] = true
+				count[k]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for k, n := range count {
+		if n > 1 {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// lighter mixes a #rrggbb colour with white, 35 % more for each step.
+func lighter(hex string, steps int) string {
+	if steps == 0 || len(hex) != 7 {
+		return hex
+	}
+	v, err := strconv.ParseUint(hex[1:], 16, 32)
+	if err != nil {
+		return hex
+	}
+	f := math.Pow(0.65, float64(steps))
+	mix := func(c uint64) uint64 { return uint64(255 - (255-float64(c))*f) }
+	r, g, b := mix(v>>16&0xff), mix(v>>8&0xff), mix(v&0xff)
+	return "#" + strconv.FormatUint(r<<16|g<<8|b|1<<24, 16)[1:]
 }
 
 // Aligned is the Gantts of several runs that share a title, made ready to

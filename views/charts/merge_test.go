@@ -15,9 +15,9 @@ func TestMergePlotsNamesLinesByRun(t *testing.T) {
 	b := solvers.Plot{Title: "cost", Lines: []solvers.Line{{Name: "dpop", Points: [][2]float64{{1, 3}, {2, 4}}}}}
 	got := MergePlots([]string{"A", "B"}, []solvers.Plot{a, b})
 	want := solvers.Plot{Title: "cost", XLabel: "w", YLabel: "c", YLog: true, Lines: []solvers.Line{
-		{Name: "A · dpop", Points: [][2]float64{{1, 2}}},
-		{Name: "A · bound", Points: [][2]float64{{1, 1}}, Dashed: true},
-		{Name: "B", Points: [][2]float64{{1, 3}, {2, 4}}},
+		{Name: "A · dpop", Points: [][2]float64{{1, 2}}, Colour: RunColour(0)},
+		{Name: "A · bound", Points: [][2]float64{{1, 1}}, Dashed: true, Colour: lighter(RunColour(0), 1)}, // only A draws it
+		{Name: "B", Points: [][2]float64{{1, 3}, {2, 4}}, Colour: RunColour(1)},
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("MergePlots =\n%+v\nwant\n%+v", got, want)

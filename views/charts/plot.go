@@ -46,7 +46,7 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 	var c chart
 	switch ax.kind {
 	case KindBar:
-		c = barChart(p.Lines, ax, global)
+		c = barChart(p.Lines, p.XNames, ax, global)
 	case KindScatter:
 		c = scatterChart(p.Lines, ax, global, ext)
 	case KindBox:
@@ -151,8 +151,13 @@ func (ax plotAxes) keep(pt [2]float64) bool {
 
 // barChart draws one bar series per line over the lines' distinct x
 // values as categories; a line without a value at a category leaves a gap.
-func barChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts) chart {
+func barChart(lines []solvers.Line, names []string, ax plotAxes, global []gecharts.GlobalOpts) chart {
 	cats, index := barCategories(lines, ax.keep)
+	for x, i := range index { // an index with a name is shown by it (Plot.XNames)
+		if k := int(x); float64(k) == x && k >= 0 && k < len(names) {
+			cats[i] = names[k]
+		}
+	}
 	ax.x.Data = cats
 	global[len(global)-2] = gecharts.WithXAxisOpts(ax.x)
 	bar := gecharts.NewBar()
@@ -260,6 +265,11 @@ func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, 
 				gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) { s.Id = "line:" + strconv.Itoa(i) }))
 			style.Color = colour
 			so[0] = gecharts.WithLineStyleOpts(style)
+		}
+		if l.Colour != "" { // the line's own (a compare's run colour)
+			style.Color = l.Colour
+			so[0] = gecharts.WithLineStyleOpts(style)
+			so = append(so, gecharts.WithItemStyleOpts(opts.ItemStyle{Color: l.Colour}))
 		}
 		line.AddSeries(l.Name, data, so...)
 	}
