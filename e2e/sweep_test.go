@@ -16,7 +16,8 @@ import (
 // range of instances, replicates), reads the run count and the JSON the
 // fields make before starting, downloads the definition, starts it with
 // the runner held, sees the page without results, lets the runs go and
-// watches the chart appear without a reload, then downloads the LaTeX
+// watches the chart appear without a reload, then downloads a chart's SVG
+// and the LaTeX
 // pivot table.
 func TestBrowserSweepFormDefinesAndWatchesAnExperiment(t *testing.T) {
 	exe := chromium(t)
@@ -139,6 +140,32 @@ func TestBrowserSweepFormDefinesAndWatchesAnExperiment(t *testing.T) {
 	progress, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=experiment-progress]').textContent`))
 	if !strings.HasPrefix(progress, "24 done") {
 		t.Errorf("progress reads %q, want 24 done", progress)
+	}
+	// The SVG of the chart swapped in, downloaded by its button: the file
+	// handed to the browser is vector (paths, no embedded bitmap), named
+	// after the chart.
+	svgJS := `new Promise(resolve => {
+	  const plot = document.querySelector('[data-kind=plot][data-testid=chart]');
+	  const bar = plot && plot.nextElementSibling;
+	  const button = bar && bar.querySelector('[data-testid=chart-svg]');
+	  if (!button) { resolve(JSON.stringify({error: 'no SVG button under the plot'})); return; }
+	  const create = URL.createObjectURL;
+	  URL.createObjectURL = blob => {
+	    URL.createObjectURL = create;
+	    blob.text().then(text => setTimeout(() => resolve(JSON.stringify({type: blob.type, text: text,
+	      name: (document.querySelector('a[download$=".svg"]') || {}).download || ''})), 0));
+	    return create(blob);
+	  };
+	  setTimeout(() => resolve(JSON.stringify({error: 'the SVG button downloaded nothing within 5 s'})), 5000);
+	  button.click();
+	})`
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](svgJS, chromedp.EvalAwaitPromise))
+	var svg struct{ Type, Text, Name, Error string }
+	if err != nil || json.Unmarshal([]byte(raw), &svg) != nil || svg.Error != "" {
+		t.Errorf("the chart's SVG download (%v): %s", err, raw)
+	} else if svg.Type != "image/svg+xml" || !strings.HasPrefix(svg.Text, "<svg") || !strings.Contains(svg.Text, "<path") ||
+		strings.Contains(svg.Text, "<image") || !strings.HasSuffix(svg.Name, ".svg") {
+		t.Errorf("the chart's SVG download is not a vector file: %s %q %.200s", svg.Type, svg.Name, svg.Text)
 	}
 	tex, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch(document.querySelector('[data-testid=pivot-tex]').href).then(r => r.text())`,
 		chromedp.EvalAwaitPromise))
