@@ -394,7 +394,7 @@ func (c *Claims) sensitivity(d *SensData) {
 		c.add("sens", "Sensitivity to the unknowns", "", claims.Missing("no stored study"), evSensitivty)
 		return
 	}
-	ev := fmt.Sprintf("data/sensitivity.json: %d independent cycles per run (the seed: 5000), judged on means of blocks of %d cycles (%d blocks), methods and k paired by block; nodes %v; seed experiments sensitivity-*",
+	base := fmt.Sprintf("the stored study (solvers/cyclic/data/sensitivity.json): %d independent cycles per run (the seed: 5000), judged on means of blocks of %d cycles (%d blocks), methods and k paired by block; nodes %v",
 		d.Cycles, d.Block, (d.Cycles+d.Block-1)/max(d.Block, 1), d.Nodes)
 	defaultDone := map[string]bool{}
 	for _, u := range sensUnknowns {
@@ -411,6 +411,7 @@ func (c *Claims) sensitivity(d *SensData) {
 					defaultDone[m] = true
 				}
 				key := "sens_" + u.Param + "_" + sv.Value + "_" + m
+				ev := base + "; re-run it: " + sensSeedLink(u.Param, m)
 				switch m {
 				case "study":
 					var ps []claims.Pair
@@ -455,4 +456,19 @@ func (c *Claims) sensitivity(d *SensData) {
 			}
 		}
 	}
+}
+
+// sensSeedLink is the address of the seed experiment that re-runs a
+// sensitivity row (move m of unknown param): the sweep form pre-filled,
+// which the page draws as a link.
+func sensSeedLink(param, move string) string {
+	name := map[string]string{"job_law": "sensitivity-joblaw", "volume_scale": "sensitivity-volume", "nodes_max": "sensitivity-width",
+		"price_law": "sensitivity-price", "local_load": "sensitivity-load", "interval": "sensitivity-interval"}[param]
+	switch move {
+	case "table3":
+		name = "sensitivity-table3"
+	case "fig3":
+		name = "sensitivity-fig3"
+	}
+	return "/experiments/new?seed=cyclic/" + name
 }

@@ -261,7 +261,7 @@ func reproReport(c ReproConfig, pl *reproTasks) *solvers.Report {
 // table1Causes summarises the measured causes of Table 1's gap (doc.go,
 // "Why Table 1 comes out low": seed experiments sens-table1 and
 // sens-table1-run, sens-period, 1000 nodes).
-const table1Causes = "Causes measured (sens-table1, sens-table1-run, sens-period; doc.go): the exchange's feedback counter (gossip_k 1) lowers it by ≤ 0.004; matching cost 0–500 µs, warm-up 1–3 h, 6 or 24 h, Poisson or regular arrivals, load 1 or 1.1 move it by ≤ 0.002; only the gossip period moves the level (1 scheduler: 0.955 at 30 s, 0.914 at the seed's 60 s)."
+const table1Causes = "Causes measured (seed experiments /experiments/new?seed=gossip/sens-table1, /experiments/new?seed=gossip/sens-table1-run, /experiments/new?seed=gossip/sens-period; the package documentation, solvers/gossip/doc.go): the exchange's feedback counter (gossip_k 1) lowers it by ≤ 0.004; matching cost 0–500 µs, warm-up 1–3 h, 6 or 24 h, Poisson or regular arrivals, load 1 or 1.1 move it by ≤ 0.002; only the gossip period moves the level (1 scheduler: 0.955 at 30 s, 0.914 at the seed's 60 s)."
 
 // fig6 is the push rumor at n = 100, 1000, 10000 beside the k = ∞ theory.
 func fig6(rts []*rumorTask) figure {
