@@ -2,6 +2,9 @@ package queue
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 
 	"schedlab/errs"
 	"schedlab/runner"
@@ -34,6 +38,11 @@ type WorkerConfig struct {
 	ExitWhenIdle time.Duration
 	// Name identifies it on the /workers page and on its runs (host:pid).
 	Name string
+	// Key is the worker's own key, as ConnectWorker returns it: its
+	// results go out under it (schedlab.result.<key>.<run>), the only
+	// result subject the embedded server lets it publish to. Empty: a
+	// deployment without per-worker keys (schedlab.result.<run>).
+	Key string
 	// HeartbeatInterval (DefaultHeartbeatInterval) and ProgressInterval
 	// (runner.DefaultProgressInterval).
 	HeartbeatInterval, ProgressInterval time.Duration
@@ -53,7 +62,7 @@ type worker struct {
 	js      jetstream.JetStream
 	cons    jetstream.Consumer
 	reports jetstream.ObjectStore
-	objs    jetstream.ObjectStore
+	objs    jetstream.Stream // WorkloadsBucket's stream, read message by message
 	log     *slog.Logger
 	ackWait time.Duration
 	started time.Time
@@ -109,7 +118,10 @@ func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
 		if w.cons, err = w.js.Consumer(ctx, RunsStream, RunsConsumer); err != nil {
 			return err
 		}
-		if w.objs, err = w.js.ObjectStore(ctx, WorkloadsBucket); err != nil {
+		if _, err = w.js.ObjectStore(ctx, WorkloadsBucket); err != nil {
+			return err
+		}
+		if w.objs, err = w.js.Stream(ctx, "OBJ_"+WorkloadsBucket); err != nil {
 			return err
 		}
 		w.reports, err = w.js.ObjectStore(ctx, ReportsBucket)
@@ -234,7 +246,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	if md, err := msg.Metadata(); err == nil && md.NumDelivered > 1 {
 		note = fmt.Sprintf("attempt %d: the worker of the last one stopped before finishing it", md.NumDelivered)
 	}
-	pub := w.progressPublisher(job.ID, note)
+	pub := w.progressPublisher(&job, note)
 	rep, err := w.execute(rctx, &job, pub.progress)
 	pub.stop()
 
@@ -243,7 +255,8 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Nak()
 		return
 	}
-	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started}
+	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started,
+		Dispatch: job.Dispatch, Claim: job.Claim}
 	if err == nil {
 		res.Report, err = solvers.EncodeReport(rep)
 		if err != nil {
@@ -324,7 +337,7 @@ func (w *worker) workload(ctx context.Context, sha string) ([]byte, *solvers.Mem
 	if ok {
 		return c.data, c.memo, nil
 	}
-	b, err := w.objs.GetBytes(ctx, sha)
+	b, err := readObject(ctx, w.objs, WorkloadsBucket, sha)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -358,17 +371,25 @@ func (w *worker) sendResult(wctx context.Context, res *Result) error {
 	stop := context.AfterFunc(wctx, func() { time.AfterFunc(w.ackWait, cancel) })
 	defer stop()
 	if len(res.Report) > int(w.nc.MaxPayload())-64<<10 {
-		if _, err := w.reports.PutBytes(ctx, res.ID, res.Report); err != nil {
+		// A name no other client can guess, and the report's digest in
+		// the result, which only this worker can publish (claim.go).
+		name := res.ID + "." + nuid.Next()
+		if _, err := w.reports.PutBytes(ctx, name, res.Report); err != nil {
 			return err
 		}
-		res.Report, res.ReportObject = nil, res.ID
+		sum := sha256.Sum256(res.Report)
+		res.Report, res.ReportObject, res.ReportSHA256 = nil, name, hex.EncodeToString(sum[:])
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
 		return err
 	}
+	subject := resultSubjectPrefix + res.ID
+	if w.cfg.Key != "" {
+		subject = resultSubjectPrefix + w.cfg.Key + "." + res.ID
+	}
 	return waitFor(ctx, 250*time.Millisecond, func() error {
-		_, err := w.js.Publish(ctx, resultSubjectPrefix+res.ID, b, jetstream.WithMsgID(res.ID))
+		_, err := w.js.Publish(ctx, subject, b, jetstream.WithMsgID(resultMsgID(res.ID, res.Claim)))
 		return err
 	})
 }
@@ -409,8 +430,9 @@ type progressPublisher struct {
 	done   chan struct{}
 }
 
-func (w *worker) progressPublisher(id, note string) *progressPublisher {
-	p := &progressPublisher{w: w, subj: progressPrefix + id, cur: progress{Worker: w.cfg.Name, Note: note, Started: time.Now()},
+func (w *worker) progressPublisher(job *Job, note string) *progressPublisher {
+	p := &progressPublisher{w: w, subj: progressPrefix + job.ID, cur: progress{Worker: w.cfg.Name, Note: note, Started: time.Now(),
+		Dispatch: job.Dispatch, Claim: job.Claim},
 		stopCh: make(chan struct{}), done: make(chan struct{})}
 	p.send()
 	go func() {
@@ -481,4 +503,41 @@ func (w *worker) beat(leaving bool) {
 		Interval: w.cfg.HeartbeatInterval, Leaving: leaving}
 	b, _ := json.Marshal(hb)
 	w.nc.Publish(heartbeatSubject, b)
+}
+
+// readObject reads object name of bucket through its stream s, a message
+// at a time (a direct get of its entry, then of each chunk), and checks
+// its digest. The object store's own Get would create a consumer, which
+// a worker may not (WorkerPermissions): a consumer's delivery subject is
+// any subject its creator names.
+func readObject(ctx context.Context, s jetstream.Stream, bucket, name string) ([]byte, error) {
+	meta, err := s.GetLastMsgForSubject(ctx, "$O."+bucket+".M."+base64.URLEncoding.EncodeToString([]byte(name)))
+	if err != nil {
+		return nil, fmt.Errorf("object %s of %s: %w", name, bucket, err)
+	}
+	var info jetstream.ObjectInfo
+	if err := json.Unmarshal(meta.Data, &info); err != nil {
+		return nil, fmt.Errorf("object %s of %s: its entry does not decode: %w", name, bucket, err)
+	}
+	if info.Deleted {
+		return nil, fmt.Errorf("object %s of %s: %w", name, bucket, jetstream.ErrObjectNotFound)
+	}
+	chunks := "$O." + bucket + ".C." + info.NUID
+	data := make([]byte, 0, info.Size)
+	h := sha256.New()
+	seq := uint64(1)
+	for range info.Chunks {
+		m, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(chunks))
+		if err != nil {
+			return nil, fmt.Errorf("object %s of %s: a chunk: %w", name, bucket, err)
+		}
+		data = append(data, m.Data...)
+		h.Write(m.Data)
+		seq = m.Sequence + 1
+	}
+	want := "SHA-256=" + base64.URLEncoding.EncodeToString(h.Sum(nil))
+	if uint64(len(data)) != info.Size || info.Digest != want {
+		return nil, fmt.Errorf("object %s of %s: its chunks do not match its size and digest", name, bucket)
+	}
+	return data, nil
 }

@@ -1,0 +1,242 @@
+package queue_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"schedlab/queue"
+	"schedlab/queue/queuetest"
+	"schedlab/store"
+)
+
+// asyncErrors collects the errors the NATS server sends a connection
+// (permission violations arrive this way).
+type asyncErrors struct {
+	mu   sync.Mutex
+	errs []string
+	more chan struct{}
+}
+
+func newAsyncErrors() *asyncErrors { return &asyncErrors{more: make(chan struct{}, 1)} }
+
+func (a *asyncErrors) handler(_ *nats.Conn, _ *nats.Subscription, err error) {
+	a.mu.Lock()
+	a.errs = append(a.errs, err.Error())
+	a.mu.Unlock()
+	select {
+	case a.more <- struct{}{}:
+	default:
+	}
+}
+
+// waitFor waits until an error containing want has arrived.
+func (a *asyncErrors) waitFor(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		a.mu.Lock()
+		for _, e := range a.errs {
+			if strings.Contains(e, want) {
+				a.mu.Unlock()
+				return
+			}
+		}
+		got := strings.Join(a.errs, "; ")
+		a.mu.Unlock()
+		select {
+		case <-a.more:
+		case <-deadline:
+			t.Fatalf("no error %q from the server; got: %s", want, got)
+		}
+	}
+}
+
+// A second client holding the worker credential publishes a "done" result
+// (and progress) for a run another worker holds, with the run ID as its
+// message ID, as the audit did: the forgery is refused and logged, and the
+// real result is stored.
+func TestForgedResultRefusedAndTheRealOneStored(t *testing.T) {
+	s := startServer(t, t.TempDir(), "")
+	startWorker(t, s, filepath.Join(s.dir, "exec.log"))
+	id := sweep(t, s, 1, queuetest.VariantOK, map[string]string{"ms": "1500"})[0]
+
+	// The run is held once its worker's progress (which carries the claim)
+	// has arrived.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, _, _, ok := s.d.Progress(id); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no worker took the run")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	nc, key, err := queue.ConnectWorker("nats://"+s.addr, s.emb.SeedFile, "forger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if key == "" {
+		t.Fatal("the embedded server did not take the forger's own key")
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	progress, _ := json.Marshal(map[string]any{"worker": "forger", "done": 1, "total": 1, "note": "forged", "dispatch": id, "claim": "x"})
+	if err := nc.Publish("schedlab.progress."+id, progress); err != nil {
+		t.Fatal(err)
+	}
+	forged := queue.Result{ID: id, Worker: "forger", Status: store.StatusDone, Dispatch: id, Claim: "forged-claim",
+		Report: json.RawMessage(`{"metrics":[{"name":"objective","value":999,"better":"higher"}]}`)}
+	b, _ := json.Marshal(forged)
+	if _, err := js.Publish(ctx, "schedlab.result."+key+"."+id, b, jetstream.WithMsgID(id)); err != nil {
+		t.Fatal(err)
+	}
+
+	r := waitFinal(t, s.st, []string{id}, time.Minute)[id]
+	if r.Status != store.StatusDone || r.Worker == "forger" || r.Worker == "" {
+		t.Fatalf("run %s: status %s by worker %q, want done by the worker that held it", id, r.Status, r.Worker)
+	}
+	full, err := s.st.GetRun(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Metrics []struct {
+			Name  string
+			Value float64
+		}
+	}
+	if err := json.Unmarshal(full.Report, &rep); err != nil || len(rep.Metrics) != 1 || rep.Metrics[0].Value != 4 {
+		t.Fatalf("stored report %s (%v), want the real one: objective 4", full.Report, err)
+	}
+	logged := s.log.String()
+	for _, want := range []string{"refused a result", "run=" + id, "claimed_worker=forger", "sender=" + key} {
+		if !strings.Contains(logged, want) {
+			t.Errorf("the refusal is not logged with %q; log:\n%s", want, logged)
+		}
+	}
+}
+
+// The worker credential reaches a worker's subjects and nothing else: it
+// cannot delete or create streams or consumers, read the runs, results or
+// the server's claim key, publish runs, cancels or results under another
+// worker's key, talk to the server's internal subjects, or read another
+// worker's inbox; the credential alone, without a key of its own, is
+// refused.
+func TestWorkerCredentialCannotLeaveItsGrant(t *testing.T) {
+	s := startServer(t, t.TempDir(), "")
+	url := "nats://" + s.addr
+	if _, err := queue.Connect(url, s.emb.SeedFile, "plain"); !errors.Is(err, nats.ErrAuthorization) {
+		t.Fatalf("the credential alone: %v, want an authorization error", err)
+	}
+	aerr := newAsyncErrors()
+	nc, key, err := queue.ConnectWorker(url, s.emb.SeedFile, "intruder", nats.ErrorHandler(aerr.handler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	other, otherKey, err := queue.ConnectWorker(url, s.emb.SeedFile, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+
+	for _, subj := range []string{
+		"$JS.API.STREAM.DELETE." + queue.RunsStream,
+		"$JS.API.STREAM.PURGE." + queue.ResultsStream,
+		"$JS.API.CONSUMER.DELETE." + queue.RunsStream + "." + queue.RunsConsumer,
+		"$JS.API.CONSUMER.CREATE." + queue.RunsStream,
+		"$JS.API.STREAM.MSG.GET." + queue.RunsStream,
+		"$JS.API.DIRECT.GET.KV_" + queue.ClaimBucket + ".$KV." + queue.ClaimBucket + ".claim-key",
+		"$JS.API.STREAM.DELETE.OBJ_" + queue.WorkloadsBucket,
+		"$O." + queue.WorkloadsBucket + ".M.x",
+		"$SYS.REQ.SERVER.PING",
+		"schedlab.run.x",
+		"schedlab.cancel",
+		"schedlab.result.x",
+		"schedlab.result." + otherKey + ".x",
+	} {
+		if err := nc.Publish(subj, []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+		nc.Flush()
+		aerr.waitFor(t, `Permissions Violation for Publish to "`+subj+`"`)
+	}
+	for _, subj := range []string{"_INBOX.>", "_I.>", "_I." + otherKey + ".>", "schedlab.run.>", "schedlab.result.>",
+		"schedlab.progress.*", "$KV." + queue.ClaimBucket + ".>", "$JS.EVENT.>", ">"} {
+		if _, err := nc.Subscribe(subj, func(*nats.Msg) {}); err != nil {
+			t.Fatal(err)
+		}
+		nc.Flush()
+		aerr.waitFor(t, `Permissions Violation for Subscription to "`+subj+`"`)
+	}
+
+	// Nothing of the queue is gone, and a JetStream call outside the grant
+	// gets no answer.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	js, _ := jetstream.New(nc)
+	if err := js.DeleteStream(ctx, queue.RunsStream); err == nil {
+		t.Fatal("the worker credential deleted the runs stream")
+	}
+	sjs, _ := jetstream.New(s.nc)
+	for _, name := range []string{queue.RunsStream, queue.ResultsStream, queue.AdvisoriesStream, "KV_" + queue.ClaimBucket} {
+		if _, err := sjs.Stream(context.Background(), name); err != nil {
+			t.Errorf("stream %s: %v", name, err)
+		}
+	}
+
+	// What a worker needs still works with the same credential.
+	if _, err := js.Consumer(context.Background(), queue.RunsStream, queue.RunsConsumer); err != nil {
+		t.Fatalf("the runs consumer's info: %v", err)
+	}
+	if err := nc.Publish("schedlab.heartbeat", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nc.Subscribe("_I."+key+".x", func(*nats.Msg) {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	aerr.mu.Lock()
+	defer aerr.mu.Unlock()
+	for _, e := range aerr.errs {
+		if strings.Contains(e, "heartbeat") || strings.Contains(e, key+".x") || strings.Contains(e, "CONSUMER.INFO") {
+			t.Errorf("a worker's own subject refused: %s", e)
+		}
+	}
+}
+
+// A report too large for a message goes through the reports object
+// store, which the worker credential may write, and is stored whole.
+func TestLargeReportThroughTheObjectStore(t *testing.T) {
+	s := startServerWith(t, t.TempDir(), "", 1<<30, queue.EmbeddedOptions{MaxPayload: 256 << 10})
+	startWorker(t, s, filepath.Join(s.dir, "exec.log"))
+	id := sweep(t, s, 1, queuetest.VariantOK, map[string]string{"rows": "400"})[0]
+	r := waitFinal(t, s.st, []string{id}, time.Minute)[id]
+	if r.Status != store.StatusDone {
+		t.Fatalf("run %s: %s (%s)", id, r.Status, r.Error)
+	}
+	full, err := s.st.GetRun(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Report) < 400<<10 || !strings.Contains(string(full.Report), "padding") {
+		t.Fatalf("stored report of %d bytes, want the table of 400 rows of 1 KiB", len(full.Report))
+	}
+}
