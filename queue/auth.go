@@ -41,7 +41,8 @@ const workerTokenPrefix = "schedlab-worker-v1:"
 //
 //   - take runs: the runs consumer's info and next message
 //     ($JS.API.CONSUMER.INFO and .MSG.NEXT of SCHEDLAB_RUNS.workers),
-//     acknowledge, extend or hand back a run ($JS.ACK.SCHEDLAB_RUNS.workers.>);
+//     acknowledge, extend or hand back a run ($JS.ACK.SCHEDLAB_RUNS.workers.>,
+//     and $JS.ACK.*.*.SCHEDLAB_RUNS.workers.> in the second ack format);
 //   - read workloads and write large reports: the info of the two object
 //     stores' streams, reading their messages ($JS.API.STREAM.INFO,
 //     .STREAM.MSG.GET, .DIRECT.GET of OBJ_schedlab-workloads and
@@ -64,6 +65,9 @@ func WorkerPermissions(key string) *server.Permissions {
 		api+"CONSUMER.INFO."+RunsStream+"."+RunsConsumer,
 		api+"CONSUMER.MSG.NEXT."+RunsStream+"."+RunsConsumer,
 		"$JS.ACK."+RunsStream+"."+RunsConsumer+".>",
+		// The same in JetStream's second acknowledgement format (a
+		// feature flag today): $JS.ACK.<domain>.<account hash>.<stream>.<consumer>.…
+		"$JS.ACK.*.*."+RunsStream+"."+RunsConsumer+".>",
 	)
 	for _, b := range []string{WorkloadsBucket, ReportsBucket} {
 		s := "OBJ_" + b
