@@ -2,6 +2,8 @@ package queue_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -240,5 +242,59 @@ func TestLargeReportThroughTheObjectStore(t *testing.T) {
 	}
 	if len(full.Report) < 400<<10 || !strings.Contains(string(full.Report), "padding") {
 		t.Fatalf("stored report of %d bytes, want the table of 400 rows of 1 KiB", len(full.Report))
+	}
+}
+
+// A worker's large report replaced in the object store by another client
+// between its holder writing it and the server reading it is not stored:
+// the run ends failed saying so (the digest in the holder's result no
+// longer matches).
+func TestReplacedReportObjectNotStored(t *testing.T) {
+	s := startServer(t, t.TempDir(), "")
+	id := sweep(t, s, 1, queuetest.VariantOK, nil)[0]
+
+	// Act as the worker holding the run, by hand.
+	nc, key, err := queue.ConnectWorker("nats://"+s.addr, s.emb.SeedFile, "by hand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx := context.Background()
+	js, _ := jetstream.New(nc)
+	cons, err := js.Consumer(ctx, queue.RunsStream, queue.RunsConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job queue.Job
+	if err := json.Unmarshal(msg.Data(), &job); err != nil || job.ID != id || job.Claim == "" {
+		t.Fatalf("job %+v (%v), want run %s with a claim", job, err, id)
+	}
+	reports, err := js.ObjectStore(ctx, queue.ReportsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := []byte(`{"metrics":[{"name":"objective","value":1,"better":"higher"}]}`)
+	name := id + ".by-hand"
+	if _, err := reports.PutBytes(ctx, name, real); err != nil {
+		t.Fatal(err)
+	}
+	// Another client with the worker credential replaces it.
+	if _, err := reports.PutBytes(ctx, name, []byte(`{"metrics":[{"name":"objective","value":999,"better":"higher"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(real)
+	res, _ := json.Marshal(queue.Result{ID: id, Worker: "by hand", Status: store.StatusDone, ReportObject: name,
+		ReportSHA256: hex.EncodeToString(sum[:]), Dispatch: job.Dispatch, Claim: job.Claim})
+	if _, err := js.Publish(ctx, "schedlab.result."+key+"."+id, res, jetstream.WithMsgID(id+".by-hand")); err != nil {
+		t.Fatal(err)
+	}
+	msg.Ack()
+	r := waitFinal(t, s.st, []string{id}, time.Minute)[id]
+	if r.Status != store.StatusFailed || !strings.Contains(r.Error, "replaced") {
+		t.Fatalf("run %s: %s (%q), want failed: its report was replaced", id, r.Status, r.Error)
 	}
 }

@@ -512,6 +512,9 @@ func (w *worker) beat(leaving bool) {
 // any subject its creator names.
 func readObject(ctx context.Context, s jetstream.Stream, bucket, name string) ([]byte, error) {
 	meta, err := s.GetLastMsgForSubject(ctx, "$O."+bucket+".M."+base64.URLEncoding.EncodeToString([]byte(name)))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		err = jetstream.ErrObjectNotFound
+	}
 	if err != nil {
 		return nil, fmt.Errorf("object %s of %s: %w", name, bucket, err)
 	}
@@ -523,7 +526,7 @@ func readObject(ctx context.Context, s jetstream.Stream, bucket, name string) ([
 		return nil, fmt.Errorf("object %s of %s: %w", name, bucket, jetstream.ErrObjectNotFound)
 	}
 	chunks := "$O." + bucket + ".C." + info.NUID
-	data := make([]byte, 0, info.Size)
+	data := make([]byte, 0, min(info.Size, 256<<20))
 	h := sha256.New()
 	seq := uint64(1)
 	for range info.Chunks {
