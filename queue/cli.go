@@ -43,11 +43,11 @@ func WorkerMain(ctx context.Context, args []string, lookup func(string) (solvers
 		return fmt.Errorf("--heartbeat: must be in (0, 1m], got %v", *hb)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	nc, err := Connect(*url, *creds, "schedlab worker")
+	nc, key, err := ConnectWorker(*url, *creds, "schedlab worker")
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
 	return RunWorker(ctx, nc, WorkerConfig{Lookup: lookup, Concurrency: *concurrency, ExitWhenIdle: *idle,
-		HeartbeatInterval: *hb, Name: *name, Logger: log})
+		HeartbeatInterval: *hb, Name: *name, Key: key, Logger: log})
 }

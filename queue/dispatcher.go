@@ -2,6 +2,8 @@ package queue
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -90,6 +92,7 @@ type Dispatcher struct {
 	log *slog.Logger
 
 	js        jetstream.JetStream
+	claims    claims
 	runs      jetstream.Stream
 	workloads jetstream.ObjectStore
 	reports   jetstream.ObjectStore
@@ -174,7 +177,7 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 		return fmt.Errorf("consumer %s: %w", RunsConsumer, err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: ResultsStream, Subjects: []string{resultSubjectPrefix + "*"}, Retention: jetstream.WorkQueuePolicy,
+		Name: ResultsStream, Subjects: []string{resultSubjectPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
 		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
 		Description: "schedlab: ends of runs waiting to be stored",
 	}); err != nil {
@@ -219,6 +222,9 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := Setup(sctx, js, d.cfg); err != nil {
+		return errs.Wrap(op, errs.Internal, err)
+	}
+	if d.claims, err = loadClaims(sctx, js); err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
 	if d.runs, err = js.Stream(sctx, RunsStream); err != nil {
@@ -400,10 +406,11 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 }
 
 // publish sends run to the workers with message ID msgID (the run ID, so
-// that publishing it again is one run).
+// that publishing it again is one run) and the claim of that dispatch.
 func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) error {
 	job := Job{ID: run.ID, Kind: run.Kind, Strategy: run.Strategy, Variant: run.Variant, Params: run.Params,
-		Seed: run.Seed, Timeout: d.cfg.Budget.Timeout, Memory: d.cfg.Budget.Memory}
+		Seed: run.Seed, Timeout: d.cfg.Budget.Timeout, Memory: d.cfg.Budget.Memory,
+		Dispatch: msgID, Claim: d.claims.claim(run.ID, msgID)}
 	if run.Kind == store.KindRun {
 		ref, err := d.workloadRef(ctx, run.WorkloadID)
 		if err != nil {
@@ -467,11 +474,18 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, 
 }
 
 // onResult reads a result and hands it to record, which stores and then
-// acknowledges it.
+// acknowledges it. A result without the claim of its run (claim.go) is
+// refused: logged and terminated, the run left to its holder.
 func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 	var res Result
 	if err := json.Unmarshal(m.Data(), &res); err != nil || res.ID == "" || !store.Final(res.Status) {
 		d.log.Error("queue: dropping a malformed result", "subject", m.Subject(), "err", err)
+		m.Term()
+		return
+	}
+	if !d.claims.holds(res.ID, res.Dispatch, res.Claim) {
+		d.log.Warn("queue: refused a result that does not carry its run's claim: the sender does not hold the run",
+			"run", res.ID, "claimed_worker", res.Worker, "sender", senderOf(m.Subject()), "status", res.Status)
 		m.Term()
 		return
 	}
@@ -487,6 +501,13 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 			d.log.Warn("queue: reading a report", "run", res.ID, "err", err)
 			m.NakWithDelay(time.Second)
 			return
+		}
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != res.ReportSHA256 {
+			// Its holder's result, but another client replaced the report.
+			d.log.Error("queue: the report of a run was replaced in the object store after its worker wrote it",
+				"run", res.ID, "worker", res.Worker, "object", res.ReportObject)
+			res.Status, res.Field, b = store.StatusFailed, "", nil
+			res.Error = "the report of this run was replaced in the queue by another client before the server read it; run it again"
 		}
 		report = b
 	}
@@ -507,8 +528,10 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 
 // fillGenerated stores the workload a worker generated for a run in the
 // workload's row (the first one stored stays: generating is
-// deterministic), reading its data and description from WorkloadsBucket.
-// A workload stored already, or deleted since, needs nothing.
+// deterministic), reading its data and description from ReportsBucket
+// (the bucket a worker may write) and checking the data's SHA-256, then
+// deletes them there. A workload stored already, or deleted since, needs
+// nothing; data replaced by another client is not stored.
 func (d *Dispatcher) fillGenerated(ctx context.Context, g *Generated) error {
 	rec, err := d.st.WorkloadRecipe(ctx, g.WorkloadID)
 	if errs.Is(errs.NotFound, err) || (err == nil && rec == nil) {
@@ -517,11 +540,15 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *Generated) error {
 	if err != nil {
 		return err
 	}
-	data, err := d.workloads.GetBytes(ctx, g.SHA256)
+	data, err := d.reports.GetBytes(ctx, generatedData(g.SHA256))
 	if err != nil {
 		return err
 	}
-	metaJSON, err := d.workloads.GetBytes(ctx, g.Meta)
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != g.SHA256 {
+		d.log.Error("queue: a generated workload was replaced in the object store after its worker wrote it", "workload", g.WorkloadID)
+		return nil // the run's end is stored; the next run generates it again
+	}
+	metaJSON, err := d.reports.GetBytes(ctx, g.Meta)
 	if err != nil {
 		return err
 	}
@@ -536,7 +563,8 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *Generated) error {
 		return nil // the run's end is stored; the next run generates it again
 	}
 	if err == nil {
-		d.workloads.Delete(ctx, g.Meta)
+		d.reports.Delete(ctx, g.Meta)
+		d.reports.Delete(ctx, generatedData(g.SHA256))
 	}
 	return err
 }
@@ -663,7 +691,7 @@ func (d *Dispatcher) stored(end store.Ending, err error) error {
 func (d *Dispatcher) onProgress(m *nats.Msg) {
 	id := strings.TrimPrefix(m.Subject, progressPrefix)
 	var p progress
-	if json.Unmarshal(m.Data, &p) != nil {
+	if json.Unmarshal(m.Data, &p) != nil || !d.claims.holds(id, p.Dispatch, p.Claim) {
 		return
 	}
 	d.mu.Lock()

@@ -30,8 +30,9 @@
 //     their heartbeats. A 10,000-run experiment thus shows a few dozen runs
 //     running, not all of them, and a server restart has few to take over.
 //   - A worker acknowledges a run only after its result is stored in
-//     ResultsStream (SCHEDLAB_RESULTS, publish acknowledged by JetStream,
-//     Nats-Msg-Id = run ID). While a run executes it sends InProgress every
+//     ResultsStream (SCHEDLAB_RESULTS, subjects schedlab.result.<worker
+//     key>.<run id>, publish acknowledged by JetStream, Nats-Msg-Id = run
+//     ID and a digest of the run's claim, claim.go). While a run executes it sends InProgress every
 //     AckWait/3, so a long run keeps its message; a worker that dies stops
 //     sending, and after AckWait (30 s) JetStream gives the run to another.
 //   - The server consumes ResultsStream with a durable consumer and stores
@@ -113,9 +114,12 @@
 //
 // schedlab serve starts an embedded NATS server (StartEmbedded) with
 // JetStream stored in DB.nats/jetstream beside the database, listening on
-// a free loopback port unless --nats-listen ADDR, accepting one NKey user
-// whose seed is generated once into DB.nats/worker.nk (mode 0600); the log
-// prints the URL and that path: `schedlab worker --nats URL --creds FILE`.
+// a free loopback port unless --nats-listen ADDR; workers authenticate
+// with the NKey seed generated once into DB.nats/worker.nk (mode 0600)
+// plus a key of their own, and may use only a worker's subjects
+// (WorkerPermissions, auth.go); a result is stored only if it carries its
+// run's claim (claim.go). The log prints the URL and the seed's path:
+// `schedlab worker --nats URL --creds FILE`.
 // With --nats URL [--creds FILE] it uses an existing NATS deployment
 // instead (a NATS .creds file or an NKey seed). Supervisor keeps --workers
 // N local worker processes (default 2, this program's own binary) running,

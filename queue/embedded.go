@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +29,9 @@ type EmbeddedOptions struct {
 	// SeedFile is the NKey user seed clients authenticate with; created
 	// (mode 0600) when missing. Empty: Dir/worker.nk.
 	SeedFile string
+	// MaxPayload is the largest message, in bytes (8 MiB); a report
+	// larger than it less 64 KiB goes through ReportsBucket.
+	MaxPayload int32
 }
 
 // Embedded is a running embedded NATS server with JetStream.
@@ -37,15 +41,21 @@ type Embedded struct {
 	URL string
 	// SeedFile is the credential workers need: schedlab worker --creds SeedFile.
 	SeedFile string
+
+	serverKey nkeys.KeyPair // the server's own: every subject; never leaves the process
+	auth      *embeddedAuth
 }
 
 // maxPayload is the largest message of the embedded server: 8 MiB, the
 // most NATS advises; a larger report goes through ReportsBucket.
 const maxPayload = 8 << 20
 
-// StartEmbedded starts a NATS server with JetStream stored in opt.Dir,
-// accepting only the NKey user of opt.SeedFile, and waits until it accepts
-// connections.
+// StartEmbedded starts a NATS server with JetStream stored in opt.Dir and
+// waits until it accepts connections. It accepts two kinds of clients
+// (auth.go): the schedlab server, with a key made now that never leaves
+// this process (Connect), and workers holding the NKey seed of
+// opt.SeedFile, each limited to WorkerPermissions of a key of its own
+// (ConnectWorker).
 func StartEmbedded(opt EmbeddedOptions) (*Embedded, error) {
 	if opt.Dir == "" {
 		return nil, errors.New("queue: no directory for the embedded NATS server")
@@ -60,6 +70,15 @@ func StartEmbedded(opt EmbeddedOptions) (*Embedded, error) {
 	if err != nil {
 		return nil, err
 	}
+	serverKey, err := nkeys.CreateUser()
+	if err != nil {
+		return nil, err
+	}
+	serverPub, err := serverKey.PublicKey()
+	if err != nil {
+		return nil, err
+	}
+	auth := &embeddedAuth{serverKey: serverPub, workerKey: pub}
 	host, port := "127.0.0.1", -1 // -1: a free port
 	if opt.Listen != "" {
 		h, p, err := net.SplitHostPort(opt.Listen)
@@ -81,10 +100,12 @@ func StartEmbedded(opt EmbeddedOptions) (*Embedded, error) {
 		Port:       port,
 		JetStream:  true,
 		StoreDir:   filepath.Join(opt.Dir, "jetstream"),
-		MaxPayload: maxPayload,
-		Nkeys:      []*server.NkeyUser{{Nkey: pub}},
-		NoSigs:     true,
-		NoLog:      true,
+		MaxPayload: cmp.Or(opt.MaxPayload, maxPayload),
+		// Every client signs the server's nonce (auth.go checks it).
+		CustomClientAuthentication: auth,
+		AlwaysEnableNonce:          true,
+		NoSigs:                     true,
+		NoLog:                      true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("queue: embedded NATS server: %w", err)
@@ -102,12 +123,17 @@ func StartEmbedded(opt EmbeddedOptions) (*Embedded, error) {
 			url = "nats://" + net.JoinHostPort(name, p)
 		}
 	}
-	return &Embedded{Server: ns, URL: url, SeedFile: opt.SeedFile}, nil
+	return &Embedded{Server: ns, URL: url, SeedFile: opt.SeedFile, serverKey: serverKey, auth: auth}, nil
 }
 
-// Connect connects to the embedded server in process (no TCP).
+// Connect connects the schedlab server to the embedded server in process
+// (no TCP), with the server's key: every subject.
 func (e *Embedded) Connect(name string) (*nats.Conn, error) {
-	return Connect(e.URL, e.SeedFile, name, nats.InProcessServer(e.Server))
+	pub, err := e.serverKey.PublicKey()
+	if err != nil {
+		return nil, err
+	}
+	return connect(e.URL, name, nats.InProcessServer(e.Server), nats.Nkey(pub, e.serverKey.Sign))
 }
 
 // Shutdown stops the server and waits until it has.
@@ -163,12 +189,60 @@ func ensureSeed(file string) (string, error) {
 }
 
 // Connect connects to the NATS server at url as name, reconnecting for
-// ever when the connection drops. creds is an NKey user seed file (as
-// StartEmbedded writes) or a NATS .creds file (a user JWT and its seed,
-// as an operator-managed deployment issues); empty for none.
+// ever when the connection drops. creds is an NKey user seed file or a
+// NATS .creds file (a user JWT and its seed, as an operator-managed
+// deployment issues); empty for none. Workers use ConnectWorker.
 func Connect(url, creds, name string, extra ...nats.Option) (*nats.Conn, error) {
+	opts, err := credsOptions(creds)
+	if err != nil {
+		return nil, err
+	}
+	return connect(url, name, append(opts, extra...)...)
+}
+
+// ConnectWorker connects a worker as Connect does. With an NKey seed (as
+// StartEmbedded writes) it first connects with a key of its own besides
+// (auth.go), which it returns: the embedded server then grants it
+// WorkerPermissions of that key. A server that refuses that (a NATS
+// deployment of your own, whose permissions are yours to set, see
+// docs/scale-out.md) is connected to with the seed alone, and the key is "".
+func ConnectWorker(url, creds, name string, extra ...nats.Option) (*nats.Conn, string, error) {
+	if creds != "" {
+		b, err := os.ReadFile(creds)
+		if err != nil {
+			return nil, "", fmt.Errorf("--creds: %w", err)
+		}
+		if !strings.Contains(string(b), "BEGIN NATS USER JWT") {
+			opts, key, err := workerOptions(b)
+			if err != nil {
+				return nil, "", fmt.Errorf("--creds %s: %w", creds, err)
+			}
+			nc, err := connect(url, name, append(opts, extra...)...)
+			if err == nil {
+				return nc, key, nil
+			}
+			if !errors.Is(err, nats.ErrAuthorization) {
+				return nil, "", err
+			}
+		}
+	}
+	nc, err := Connect(url, creds, name, extra...)
+	return nc, "", err
+}
+
+func connect(url, name string, extra ...nats.Option) (*nats.Conn, error) {
 	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.ReconnectBufSize(64 << 20)}
+	nc, err := nats.Connect(url, append(opts, extra...)...)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to NATS at %s: %w", url, err)
+	}
+	return nc, nil
+}
+
+// credsOptions are the options of the credential file creds.
+func credsOptions(creds string) ([]nats.Option, error) {
+	var opts []nats.Option
 	if creds != "" {
 		b, err := os.ReadFile(creds)
 		if err != nil {
@@ -184,11 +258,7 @@ func Connect(url, creds, name string, extra ...nats.Option) (*nats.Conn, error) 
 			opts = append(opts, o)
 		}
 	}
-	nc, err := nats.Connect(url, append(opts, extra...)...)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to NATS at %s: %w", url, err)
-	}
-	return nc, nil
+	return opts, nil
 }
 
 // waitFor retries f every interval until it succeeds or ctx is done.

@@ -32,7 +32,7 @@ const (
 	AdvisoriesConsumer = "server"
 
 	runSubjectPrefix    = "schedlab.run."
-	resultSubjectPrefix = "schedlab.result."
+	resultSubjectPrefix = "schedlab.result." // then the worker's key (auth.go) and the run ID
 	progressSubjects    = "schedlab.progress.*"
 	progressPrefix      = "schedlab.progress."
 	cancelSubject       = "schedlab.cancel"
@@ -62,6 +62,11 @@ type Job struct {
 	// The server's budget of one run (runner.Budget).
 	Timeout time.Duration `json:"timeout_ns"`
 	Memory  uint64        `json:"memory_bytes"`
+	// Dispatch names this publication of the run (its message ID) and
+	// Claim is the server's claim of it (claim.go): the worker's progress
+	// and result carry both back.
+	Dispatch string `json:"dispatch"`
+	Claim    string `json:"claim"`
 }
 
 func (j *Job) budget() runner.Budget { return runner.Budget{Timeout: j.Timeout, Memory: j.Memory} }
@@ -97,8 +102,11 @@ type Generated struct {
 	Meta       string `json:"meta"`
 }
 
+// generatedData names a generated workload's data in ReportsBucket.
+func generatedData(sha string) string { return "generated-data-" + sha }
+
 // generatedMeta is a generated workload's description, object
-// Generated.Meta of WorkloadsBucket.
+// Generated.Meta of ReportsBucket.
 type generatedMeta struct {
 	Name    string          `json:"name"`
 	Format  string          `json:"format"`
@@ -117,6 +125,13 @@ type Result struct {
 	// too large for a message: then it is object ReportObject of ReportsBucket.
 	Report       json.RawMessage `json:"report,omitempty"`
 	ReportObject string          `json:"report_object,omitempty"`
+	// ReportSHA256 is the hex SHA-256 of the report of ReportObject: the
+	// server stores that report only if it has not changed since.
+	ReportSHA256 string `json:"report_sha256,omitempty"`
+	// Dispatch and Claim are those of the job (Job.Claim): without them the
+	// result is refused.
+	Dispatch string `json:"dispatch,omitempty"`
+	Claim    string `json:"claim,omitempty"`
 	// StartedAt is when the worker began executing the run.
 	StartedAt time.Time `json:"started_at,omitzero"`
 	// Generated is the workload the worker generated for the run, if it
@@ -135,6 +150,10 @@ type progress struct {
 	Note   string `json:"note"`
 	// Started is when the worker began executing the run.
 	Started time.Time `json:"started,omitzero"`
+	// Dispatch and Claim are those of the job: progress without them is
+	// ignored, so no other client can name itself the run's worker.
+	Dispatch string `json:"dispatch,omitempty"`
+	Claim    string `json:"claim,omitempty"`
 }
 
 // heartbeat is what a worker publishes every interval on heartbeatSubject.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -62,6 +63,8 @@ type server struct {
 	rn   *runner.Runner
 	// exp is the ID of the experiment sweep stored last.
 	exp string
+	// log is what the dispatcher logged.
+	log *lockedBuilder
 }
 
 // startServer starts a server on dir (the same dir again: a restart)
@@ -74,6 +77,13 @@ func startServer(t testing.TB, dir, addr string) *server {
 // startServerBudget is startServer with a memory budget of memory bytes per run.
 func startServerBudget(t testing.TB, dir, addr string, memory uint64) *server {
 	t.Helper()
+	return startServerWith(t, dir, addr, memory, queue.EmbeddedOptions{})
+}
+
+// startServerWith is startServerBudget with the embedded server's options
+// opt (its Dir and Listen are set here).
+func startServerWith(t testing.TB, dir, addr string, memory uint64, opt queue.EmbeddedOptions) *server {
+	t.Helper()
 	if addr == "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -82,7 +92,8 @@ func startServerBudget(t testing.TB, dir, addr string, memory uint64) *server {
 		addr = ln.Addr().String()
 		ln.Close()
 	}
-	emb, err := queue.StartEmbedded(queue.EmbeddedOptions{Dir: filepath.Join(dir, "nats"), Listen: addr})
+	opt.Dir, opt.Listen = filepath.Join(dir, "nats"), addr
+	emb, err := queue.StartEmbedded(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,13 +105,15 @@ func startServerBudget(t testing.TB, dir, addr string, memory uint64) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logs := &lockedBuilder{&sync.Mutex{}, &strings.Builder{}}
 	d := queue.NewDispatcher(st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
-		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: memory}})
+		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: memory},
+		Logger: slog.New(slog.NewTextHandler(io.MultiWriter(logs, os.Stderr), nil))})
 	rn := runner.New(st, queuetest.Lookup, runner.Options{Backend: d, Timeout: time.Minute, MemoryBudget: memory})
 	if err := rn.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{dir: dir, addr: addr, emb: emb, st: st, nc: nc, d: d, rn: rn}
+	s := &server{dir: dir, addr: addr, emb: emb, st: st, nc: nc, d: d, rn: rn, log: logs}
 	t.Cleanup(s.stop)
 	return s
 }
@@ -136,6 +149,12 @@ func (l lockedBuilder) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // startWorker starts a worker process connected to s; logFile records its executions.

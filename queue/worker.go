@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
@@ -37,6 +39,11 @@ type WorkerConfig struct {
 	ExitWhenIdle time.Duration
 	// Name identifies it on the /workers page and on its runs (host:pid).
 	Name string
+	// Key is the worker's own key, as ConnectWorker returns it: its
+	// results go out under it (schedlab.result.<key>.<run>), the only
+	// result subject the embedded server lets it publish to. Empty: a
+	// deployment without per-worker keys (schedlab.result.<run>).
+	Key string
 	// HeartbeatInterval (DefaultHeartbeatInterval) and ProgressInterval
 	// (runner.DefaultProgressInterval).
 	HeartbeatInterval, ProgressInterval time.Duration
@@ -56,7 +63,7 @@ type worker struct {
 	js      jetstream.JetStream
 	cons    jetstream.Consumer
 	reports jetstream.ObjectStore
-	objs    jetstream.ObjectStore
+	objs    jetstream.Stream // WorkloadsBucket's stream, read message by message
 	log     *slog.Logger
 	ackWait time.Duration
 	started time.Time
@@ -116,7 +123,10 @@ func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
 		if w.cons, err = w.js.Consumer(ctx, RunsStream, RunsConsumer); err != nil {
 			return err
 		}
-		if w.objs, err = w.js.ObjectStore(ctx, WorkloadsBucket); err != nil {
+		if _, err = w.js.ObjectStore(ctx, WorkloadsBucket); err != nil {
+			return err
+		}
+		if w.objs, err = w.js.Stream(ctx, "OBJ_"+WorkloadsBucket); err != nil {
 			return err
 		}
 		w.reports, err = w.js.ObjectStore(ctx, ReportsBucket)
@@ -241,7 +251,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	if md, err := msg.Metadata(); err == nil && md.NumDelivered > 1 {
 		note = fmt.Sprintf("attempt %d: the worker of the last one stopped before finishing it", md.NumDelivered)
 	}
-	pub := w.progressPublisher(job.ID, note)
+	pub := w.progressPublisher(&job, note)
 	rep, gen, err := w.execute(rctx, &job, pub.progress)
 	pub.stop()
 
@@ -250,7 +260,8 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Nak()
 		return
 	}
-	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started, Generated: gen, Build: buildinfo.Current()}
+	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started, Generated: gen, Build: buildinfo.Current(),
+		Dispatch: job.Dispatch, Claim: job.Claim}
 	if err == nil {
 		res.Report, err = solvers.EncodeReport(rep)
 		if err != nil {
@@ -295,13 +306,18 @@ func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progres
 		return nil, nil, &errs.Error{Op: "queue", Kind: errs.Invalid, Field: "workload_id", Err: errors.New("the run names no workload")}
 	}
 	ref := *job.Workload
+	var data []byte
+	var memo *solvers.Memo
 	if ref.Generate != nil {
-		if gen, err = w.generate(ctx, s, job); err != nil {
+		var generated []byte
+		if gen, generated, err = w.generate(ctx, s, job); err != nil {
 			return nil, nil, err
 		}
 		ref.SHA256 = gen.SHA256
+		data, memo = w.remember(gen.SHA256, generated) // the server has not stored it yet
+	} else {
+		data, memo, err = w.workload(ctx, ref.SHA256)
 	}
-	data, memo, err := w.workload(ctx, ref.SHA256)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, gen, &errs.Error{Op: "queue", Kind: errs.Canceled, Err: context.Cause(ctx)}
@@ -315,15 +331,23 @@ func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progres
 
 // generate generates the workload of job's recipe with s under the job's
 // budget, once per workload however many of its runs this worker holds
-// (runner.Generations), and puts its data (by SHA-256) and description in
-// WorkloadsBucket for the server to store.
-func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*Generated, error) {
+// (runner.Generations), and puts its data (generatedData of its SHA-256)
+// and description in ReportsBucket for the server to store.
+func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*Generated, []byte, error) {
 	g := job.Workload.Generate
 	w.mu.Lock()
 	done := w.generated[g.WorkloadID]
+	var data []byte
+	if done != nil {
+		c, ok := w.cache[done.SHA256]
+		if !ok {
+			done = nil // its data left the cache: generate it again (the same bytes)
+		}
+		data = c.data
+	}
 	w.mu.Unlock()
 	if done != nil {
-		return done, nil
+		return done, data, nil
 	}
 	sw, err := w.gens.Do(ctx, g.WorkloadID, func(ctx context.Context) (*store.Workload, error) {
 		sw, err := runner.GenerateRecipe(ctx, s, &store.Recipe{WorkloadID: g.WorkloadID, Strategy: job.Strategy,
@@ -337,16 +361,18 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*G
 		if err != nil {
 			return nil, errs.Wrap("queue: encoding a generated workload", errs.Internal, err)
 		}
-		if _, err := w.objs.PutBytes(ctx, sw.SHA256, sw.Data); err != nil {
+		// Into ReportsBucket, the one bucket a worker may write: the
+		// server checks the data's SHA-256, stores it and deletes both.
+		if _, err := w.reports.PutBytes(ctx, generatedData(sw.SHA256), sw.Data); err != nil {
 			return nil, errs.Wrap("queue: storing a generated workload", errs.Internal, err)
 		}
-		if _, err := w.objs.PutBytes(ctx, "generated-"+g.WorkloadID, meta); err != nil {
+		if _, err := w.reports.PutBytes(ctx, "generated-"+g.WorkloadID, meta); err != nil {
 			return nil, errs.Wrap("queue: storing a generated workload", errs.Internal, err)
 		}
 		return sw, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	done = &Generated{WorkloadID: g.WorkloadID, SHA256: sw.SHA256, Meta: "generated-" + g.WorkloadID}
 	w.mu.Lock()
@@ -355,7 +381,7 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*G
 	}
 	w.generated[g.WorkloadID] = done
 	w.mu.Unlock()
-	return done, nil
+	return done, sw.Data, nil
 }
 
 // maxGenerated bounds the generated workloads a worker remembers: past
@@ -392,17 +418,25 @@ func (w *worker) workload(ctx context.Context, sha string) ([]byte, *solvers.Mem
 	if ok {
 		return c.data, c.memo, nil
 	}
-	b, err := w.objs.GetBytes(ctx, sha)
+	b, err := readObject(ctx, w.objs, WorkloadsBucket, sha)
 	if err != nil {
 		return nil, nil, err
 	}
+	data, memo := w.remember(sha, b)
+	return data, memo, nil
+}
+
+// remember keeps workload data b (of SHA-256 sha) in the cache, within
+// CacheBytes, and returns what the cache holds for it (b without a memo
+// when b alone is larger than the cache).
+func (w *worker) remember(sha string, b []byte) ([]byte, *solvers.Memo) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if c, ok := w.cache[sha]; ok {
-		return c.data, c.memo, nil
+		return c.data, c.memo
 	}
 	if len(b) > w.cfg.CacheBytes {
-		return b, nil, nil
+		return b, nil
 	}
 	for w.cacheLen+len(b) > w.cfg.CacheBytes && len(w.cached) > 0 {
 		old := w.cached[0]
@@ -410,9 +444,9 @@ func (w *worker) workload(ctx context.Context, sha string) ([]byte, *solvers.Mem
 		w.cacheLen -= len(w.cache[old].data)
 		delete(w.cache, old)
 	}
-	c = cachedWorkload{data: b, memo: solvers.NewMemo()}
+	c := cachedWorkload{data: b, memo: solvers.NewMemo()}
 	w.cache[sha], w.cached, w.cacheLen = c, append(w.cached, sha), w.cacheLen+len(b)
-	return c.data, c.memo, nil
+	return c.data, c.memo
 }
 
 // sendResult publishes res on ResultsStream (a report too large for a
@@ -426,17 +460,25 @@ func (w *worker) sendResult(wctx context.Context, res *Result) error {
 	stop := context.AfterFunc(wctx, func() { time.AfterFunc(w.ackWait, cancel) })
 	defer stop()
 	if len(res.Report) > int(w.nc.MaxPayload())-64<<10 {
-		if _, err := w.reports.PutBytes(ctx, res.ID, res.Report); err != nil {
+		// A name no other client can guess, and the report's digest in
+		// the result, which only this worker can publish (claim.go).
+		name := res.ID + "." + nuid.Next()
+		if _, err := w.reports.PutBytes(ctx, name, res.Report); err != nil {
 			return err
 		}
-		res.Report, res.ReportObject = nil, res.ID
+		sum := sha256.Sum256(res.Report)
+		res.Report, res.ReportObject, res.ReportSHA256 = nil, name, hex.EncodeToString(sum[:])
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
 		return err
 	}
+	subject := resultSubjectPrefix + res.ID
+	if w.cfg.Key != "" {
+		subject = resultSubjectPrefix + w.cfg.Key + "." + res.ID
+	}
 	return waitFor(ctx, 250*time.Millisecond, func() error {
-		_, err := w.js.Publish(ctx, resultSubjectPrefix+res.ID, b, jetstream.WithMsgID(res.ID))
+		_, err := w.js.Publish(ctx, subject, b, jetstream.WithMsgID(resultMsgID(res.ID, res.Claim)))
 		return err
 	})
 }
@@ -477,8 +519,9 @@ type progressPublisher struct {
 	done   chan struct{}
 }
 
-func (w *worker) progressPublisher(id, note string) *progressPublisher {
-	p := &progressPublisher{w: w, subj: progressPrefix + id, cur: progress{Worker: w.cfg.Name, Note: note, Started: time.Now()},
+func (w *worker) progressPublisher(job *Job, note string) *progressPublisher {
+	p := &progressPublisher{w: w, subj: progressPrefix + job.ID, cur: progress{Worker: w.cfg.Name, Note: note, Started: time.Now(),
+		Dispatch: job.Dispatch, Claim: job.Claim},
 		stopCh: make(chan struct{}), done: make(chan struct{})}
 	p.send()
 	go func() {
@@ -549,4 +592,44 @@ func (w *worker) beat(leaving bool) {
 		Interval: w.cfg.HeartbeatInterval, Leaving: leaving}
 	b, _ := json.Marshal(hb)
 	w.nc.Publish(heartbeatSubject, b)
+}
+
+// readObject reads object name of bucket through its stream s, a message
+// at a time (a direct get of its entry, then of each chunk), and checks
+// its digest. The object store's own Get would create a consumer, which
+// a worker may not (WorkerPermissions): a consumer's delivery subject is
+// any subject its creator names.
+func readObject(ctx context.Context, s jetstream.Stream, bucket, name string) ([]byte, error) {
+	meta, err := s.GetLastMsgForSubject(ctx, "$O."+bucket+".M."+base64.URLEncoding.EncodeToString([]byte(name)))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		err = jetstream.ErrObjectNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("object %s of %s: %w", name, bucket, err)
+	}
+	var info jetstream.ObjectInfo
+	if err := json.Unmarshal(meta.Data, &info); err != nil {
+		return nil, fmt.Errorf("object %s of %s: its entry does not decode: %w", name, bucket, err)
+	}
+	if info.Deleted {
+		return nil, fmt.Errorf("object %s of %s: %w", name, bucket, jetstream.ErrObjectNotFound)
+	}
+	chunks := "$O." + bucket + ".C." + info.NUID
+	data := make([]byte, 0, min(info.Size, 256<<20))
+	h := sha256.New()
+	seq := uint64(1)
+	for range info.Chunks {
+		m, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(chunks))
+		if err != nil {
+			return nil, fmt.Errorf("object %s of %s: a chunk: %w", name, bucket, err)
+		}
+		data = append(data, m.Data...)
+		h.Write(m.Data)
+		seq = m.Sequence + 1
+	}
+	want := "SHA-256=" + base64.URLEncoding.EncodeToString(h.Sum(nil))
+	if uint64(len(data)) != info.Size || info.Digest != want {
+		return nil, fmt.Errorf("object %s of %s: its chunks do not match its size and digest", name, bucket)
+	}
+	return data, nil
 }

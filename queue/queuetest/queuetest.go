@@ -56,6 +56,7 @@ func (Strategy) Params() []solvers.ParamSpec {
 	return []solvers.ParamSpec{
 		solvers.IntSpec("i", "0", "", "a tag recorded with each execution", 0, 1<<30),
 		solvers.IntSpec("ms", "0", "ms", "sleep of the ok variant", 0, 60000),
+		solvers.IntSpec("rows", "0", "", "rows of 1 KiB in a table of the ok variant's report (a large report)", 0, 100000),
 	}
 }
 
@@ -131,7 +132,15 @@ func (s Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, 
 		}
 	}
 	progress(1, 1, "done")
-	return report(float64(wl.N + p.Int("i"))), nil
+	r := report(float64(wl.N + p.Int("i")))
+	if n := p.Int("rows"); n > 0 {
+		t := solvers.Table{Title: "padding", Columns: []string{"row", "text"}}
+		for i := range n {
+			t.Rows = append(t.Rows, []any{i, fmt.Sprintf("%01024d", i)})
+		}
+		r.Tables = append(r.Tables, t)
+	}
+	return r, nil
 }
 
 func report(v float64) *solvers.Report {
