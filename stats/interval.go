@@ -26,12 +26,12 @@ const (
 // MeanT is the mean of xs with its Student-t 95 % interval (NaN values
 // left out); one value is its own interval.
 func MeanT(xs []float64) Interval {
-	s := numbers(xs)
+	s := Numbers(xs)
 	iv := Interval{N: len(s), Method: MethodT, Est: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	if len(s) == 0 {
 		return iv
 	}
-	m, v := meanVar(s)
+	m, v := MeanVar(s)
 	iv.Est, iv.Lo, iv.Hi = m, m, m
 	if len(s) > 1 && v > 0 {
 		h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(s) - 1)}.Quantile(0.975) * math.Sqrt(v/float64(len(s)))
@@ -62,12 +62,12 @@ func Wilson(k, n int) Interval {
 // mean lies within [min xs, max xs], so the interval stays within any
 // bounds the values obey.
 func BootstrapMean(xs []float64) Interval {
-	s := numbers(xs)
+	s := Numbers(xs)
 	iv := Interval{N: len(s), Method: MethodBootstrap, Est: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	if len(s) == 0 {
 		return iv
 	}
-	m, _ := meanVar(s)
+	m, _ := MeanVar(s)
 	iv.Est, iv.Lo, iv.Hi = m, m, m
 	if len(s) == 1 {
 		return iv
@@ -98,7 +98,8 @@ func quantileSorted(xs []float64, q float64) float64 {
 	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
 }
 
-func numbers(xs []float64) []float64 {
+// Numbers returns the values of xs that are not NaN (a failed instance).
+func Numbers(xs []float64) []float64 {
 	out := make([]float64, 0, len(xs))
 	for _, x := range xs {
 		if !math.IsNaN(x) {
@@ -108,7 +109,9 @@ func numbers(xs []float64) []float64 {
 	return out
 }
 
-func meanVar(xs []float64) (m, v float64) {
+// MeanVar is the mean of xs and its sample variance (n − 1; 0 for fewer
+// than two values).
+func MeanVar(xs []float64) (m, v float64) {
 	for _, x := range xs {
 		m += x
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"schedlab/stats"
 )
 
 // Interval is a mean with its 95 % interval; N values went into it.
@@ -17,30 +19,10 @@ func tq(df float64) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975)
 }
 
-// solved returns the values that are not NaN.
-func solved(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
+// solved returns the values that are not NaN (a failed instance).
+func solved(xs []float64) []float64 { return stats.Numbers(xs) }
 
-func meanVar(xs []float64) (m, v float64) {
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	if len(xs) < 2 {
-		return m, 0
-	}
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return m, v / float64(len(xs)-1)
-}
+func meanVar(xs []float64) (m, v float64) { return stats.MeanVar(xs) }
 
 // MeanCI is the mean of xs (NaN values left out) with its Student-t 95 %
 // interval; one value is its own interval; none gives N = 0 and NaNs.
