@@ -3,11 +3,15 @@
 //
 // # Connection
 //
-// Open uses the driver "sqlite" with busy_timeout(5000), journal_mode(WAL),
+// Open uses the driver "sqlite" with busy_timeout(30000), journal_mode(WAL),
 // foreign_keys(1), synchronous(NORMAL) and _txlock=immediate: readers never
-// wait for the writer, writers wait up to 5 s for each other instead of
+// wait for the writer, writers wait up to 30 s for each other instead of
 // failing, and every transaction takes the write lock when it begins, so a
-// read-then-write transaction cannot fail half way with SQLITE_BUSY.
+// read-then-write transaction cannot fail half way with SQLITE_BUSY. The
+// longest write is storing the largest experiment (MaxRuns, 100,000 runs:
+// about 7.5 s on a loaded 2-core machine), so 30 s lets a client's write
+// made meanwhile wait its turn rather than see "database is locked" (5 s
+// did not).
 //
 // # Schema
 //

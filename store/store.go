@@ -65,7 +65,7 @@ func (s *Store) prepare(ctx context.Context) error {
 // dsnPragmas are the connection settings every connection gets.
 // auto_vacuum(2), incremental, takes effect in a new file (set before its
 // first table): ReclaimSpace then gives freed pages back.
-const dsnPragmas = "_pragma=auto_vacuum(2)&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
+const dsnPragmas = "_pragma=auto_vacuum(2)&_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
 	"&_pragma=synchronous(NORMAL)&_txlock=immediate"
 
 // Open opens (creating if missing) the database file at path and brings its

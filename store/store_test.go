@@ -114,7 +114,7 @@ func TestOpenRefusesANewerSchema(t *testing.T) {
 
 func TestConnectionPragmas(t *testing.T) {
 	s, _ := openTemp(t)
-	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "5000", "synchronous": "1"} {
+	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "30000", "synchronous": "1"} {
 		var got string
 		if err := s.db.QueryRow("PRAGMA " + pragma).Scan(&got); err != nil {
 			t.Fatal(err)
