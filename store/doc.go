@@ -70,6 +70,7 @@
 //     runs in one transaction, and returns its running runs' IDs: those
 //     belong to the runner, which cancels them. Setting done is the
 //     caller's (SetExperimentStatus), from ExperimentProgress.
+//
 //   - Recipes (migration 0011): an experiment's preset workloads are stored
 //     with it as workload rows with no data (sha256 ”, bytes 0, a summary
 //     saying so) and a row of workload_recipes (preset, resolved params,
@@ -80,6 +81,7 @@
 //     workloads an experiment made that no run uses. WorkloadUsage sums a
 //     user's stored bytes and the estimates not generated yet, for the
 //     budgets the handlers check.
+//
 //   - Space: new files are created with auto_vacuum = INCREMENTAL (a DSN
 //     pragma, which SQLite applies only before the first table), and
 //     DeleteExperiment and DeleteWorkload run PRAGMA incremental_vacuum
@@ -87,6 +89,7 @@
 //     pages back. An older file keeps auto_vacuum off (switching needs a
 //     VACUUM, which rewrites the whole file: not done at start) and reuses
 //     freed pages instead.
+//
 //   - experiment_counts (migration 0011, backfilled) keeps how many runs
 //     of each experiment are in each status. Triggers on runs (UPDATE OF
 //     status) change it in the transaction that changes a run, whichever
@@ -152,8 +155,8 @@
 //     the columns as they are.
 //
 //   - Large tables are paged out of reports (migration 0010): End and
-//     ImportExperiment store a table of more than solvers.PageOutRows rows
-//     in run_table_pages, in pages of solvers.TablePageRows rows, and the
+//     ImportExperiment store a table of more than PageOutRows rows
+//     in run_table_pages, in pages of TablePageRows rows, and the
 //     report keeps the table's title and columns, marked "paged" with its
 //     "row_count" (tables.go works on the JSON as it is: the rest of the
 //     report keeps its bytes). TableRows reads a range of rows and

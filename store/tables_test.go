@@ -35,6 +35,16 @@ func TestRawTableIsSolversTable(t *testing.T) {
 	}
 }
 
+// TestPagingIsSolvers keeps the store's paging constants equal to the
+// solvers' ones, which the report encoder and the CLI page by: a table
+// the encoder keeps whole must be one the store keeps whole.
+func TestPagingIsSolvers(t *testing.T) {
+	if PageOutRows != solvers.PageOutRows || TablePageRows != solvers.TablePageRows {
+		t.Errorf("store pages at %d rows in pages of %d, solvers at %d in pages of %d",
+			PageOutRows, TablePageRows, solvers.PageOutRows, solvers.TablePageRows)
+	}
+}
+
 // bigReport has a small table and a table of n rows.
 func bigReport(t testing.TB, n int) (*solvers.Report, []byte) {
 	t.Helper()
