@@ -144,8 +144,10 @@
 //     is the tag's runs, not the table's.
 //
 //   - ExportExperiment and ImportExperiment move an experiment between
-//     databases as a bundle file (package bundle: the format and its
-//     checks). Export streams from one read transaction and refuses an
+//     databases as typed rows (Snapshot*, an ExportSink and an
+//     ImportSource); package bundle, above the store, writes and reads
+//     them as a bundle file (the format and its checks: the store imports
+//     only errs and its driver, docs/architecture.md). Export streams from one read transaction and refuses an
 //     experiment with queued or running runs; import keeps every ID (links
 //     stay the same), stores everything in one transaction, refuses an
 //     experiment or run ID already present (errs.Conflict), reuses a

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"schedlab/bundle"
 	"schedlab/errs"
 	"schedlab/solvers"
 )
@@ -166,26 +165,12 @@ func TestBundleCarriesPagedTablesWhole(t *testing.T) {
 	if err := src.Finish(ctx, runs[0].ID, StatusDone, report, "", ""); err != nil {
 		t.Fatal(err)
 	}
-	b := export(t, src, e.ID)
-	rd, err := bundle.NewReader(bytes.NewReader(b), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for {
-		_, run, err := rd.Next()
-		if err != nil {
-			break
-		}
-		if run != nil && run.ID == runs[0].ID {
-			found = bytes.Equal(run.Report, report)
-		}
-	}
-	if !found {
-		t.Error("the bundle does not carry the run's whole report")
+	snap := exportMem(t, src, e.ID)
+	if len(snap.runs) != 1 || snap.runs[0].ID != runs[0].ID || !bytes.Equal(snap.runs[0].Report, report) {
+		t.Error("the snapshot does not carry the run's whole report")
 	}
 	dst, _ := openTemp(t)
-	if _, err := importBundle(dst, b, ""); err != nil {
+	if _, err := dst.ImportExperiment(ctx, snap, ""); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := src.GetRun(ctx, runs[0].ID)
