@@ -163,7 +163,7 @@
 //     "row_count" (tables.go works on the JSON as it is: the rest of the
 //     report keeps its bytes). TableRows reads a range of rows and
 //     EachTableRow every row a page at a time; ExportExperiment puts the
-//     rows back, so a bundle carries whole reports.
+//     rows back, so a snapshot (and a bundle) carries whole reports.
 //
 //   - A full disk is a state, not an error to retry blindly (disk.go): a
 //     write failing with SQLITE_FULL is errs.NoSpace, and whoever meets
