@@ -2,11 +2,15 @@
 // databases (issue 16: "export an experiment as one bundle file
 // (definition, workloads, every run's report, schedlab version and commit)
 // that schedlab imports on another machine to show the same pages").
-// It only encodes and decodes: no SQL, no HTTP. store.ExportExperiment
-// writes a bundle with a Writer, store.ImportExperiment reads one with a
-// Reader; `schedlab export`/`schedlab import` and the web routes
-// (GET /experiments/:id/bundle, GET /api/experiments/:id/bundle,
-// POST /api/experiments/import) call those.
+// It only encodes and decodes: no SQL, no HTTP. The store gives and takes
+// an experiment as typed rows (store.ExportExperiment to a
+// store.ExportSink, store.ImportExperiment from a store.ImportSource);
+// Export writes them as a bundle with a Writer and Import stores what a
+// Reader reads (store.go), so the store knows nothing of this format or
+// the experiment parser its check uses. `schedlab export`/`schedlab
+// import` and the web routes (GET /experiments/:id/bundle,
+// GET /api/experiments/:id/bundle, POST /api/experiments/import) call
+// Export and Import.
 //
 // # Format
 //

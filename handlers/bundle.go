@@ -53,7 +53,7 @@ func (d *download) Write(p []byte) (int, error) {
 // download, never a complete-looking file.
 func (s *Server) experimentBundle(c echo.Context) error {
 	id := c.Param("id")
-	err := s.store.ExportExperiment(c.Request().Context(), id, &download{c: c, name: id + bundle.FileSuffix})
+	err := bundle.Export(c.Request().Context(), s.store, id, &download{c: c, name: id + bundle.FileSuffix})
 	if err != nil && c.Response().Committed {
 		c.Logger().Errorf("export of experiment %s stopped: %v", id, err)
 		panic(http.ErrAbortHandler)
@@ -72,7 +72,7 @@ func (s *Server) importBundle(c echo.Context, r io.Reader) (*store.Imported, err
 	if _, err := s.lookup(br.Experiment().Strategy); err != nil {
 		return nil, err
 	}
-	return s.store.ImportExperiment(c.Request().Context(), br, ownerID(c))
+	return bundle.Import(c.Request().Context(), s.store, br, ownerID(c))
 }
 
 // apiImportExperiment: POST /api/experiments/import with a bundle file as
@@ -117,7 +117,7 @@ func (s *Server) imported(c echo.Context, got *store.Imported) error {
 		return err
 	}
 	a.Imported.Runs, a.Imported.Workloads, a.Imported.WorkloadsReused = got.Runs, got.Workloads, got.Reused
-	a.Imported.Schedlab = got.Schedlab
+	a.Imported.Schedlab = bundle.Build(got.Schedlab)
 	return c.JSON(http.StatusCreated, a)
 }
 

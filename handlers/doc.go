@@ -30,8 +30,8 @@
 //     otherwise, so a cross-origin text/plain post is refused; with --auth
 //     a change needs a user (401).
 //
-// Experiment bundles (bundle.go): the download streams the store's export
-// to the response, its headers set on the first byte, so a refusal before
+// Experiment bundles (bundle.go): the download streams bundle.Export (the
+// store's typed snapshot in the bundle format) to the response, its headers set on the first byte, so a refusal before
 // it (unknown, unfinished) is an ordinary error answer and a failure after
 // it aborts the connection; an import is spooled to a temporary file (the
 // API body) or read from the parsed form, never from the network inside

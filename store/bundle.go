@@ -9,20 +9,85 @@ import (
 	"io"
 	"time"
 
-	"schedlab/bundle"
 	"schedlab/errs"
 )
 
-// ExportExperiment writes experiment id, the workloads its runs use and
-// every run with its report, as a bundle (package bundle) to w. It reads
+// Experiment snapshots: ExportExperiment reads a finished experiment with
+// the workloads and runs it uses as plain rows and hands them to an
+// ExportSink; ImportExperiment stores the rows an ImportSource gives. The
+// file format of such a snapshot (an experiment bundle) is package
+// bundle's, above the store: the store knows rows, not the format.
+
+// SnapshotExperiment is the experiment row of a snapshot.
+type SnapshotExperiment struct {
+	ID, Name, Strategy string
+	Definition         json.RawMessage // as stored
+	Tags               []string
+	Notes              string
+	Status             string // ExperimentDone or ExperimentCanceled
+	RunsTotal          int
+	CreatedAt          time.Time
+}
+
+// SnapshotWorkload is a workload a run of the snapshot uses.
+type SnapshotWorkload struct {
+	ID, Strategy, Name, Format, Summary string
+	SHA256                              string // of Data
+	Data                                string
+	Preview                             json.RawMessage // or empty
+	UploadSHA256                        string
+	UploadBytes                         int
+	CreatedAt                           time.Time
+}
+
+// SnapshotRun is one run of the snapshot with its place in the sweep and
+// its whole report (paged tables' rows back in).
+type SnapshotRun struct {
+	ID, Kind, WorkloadID, Strategy, Variant string
+	Params                                  map[string]string
+	Seed                                    int64
+	Status                                  string
+	ProgressDone, ProgressTotal             int
+	ProgressNote, Error, ErrorField         string
+	Name                                    string
+	Tags                                    []string
+	Notes                                   string
+	CreatedAt                               time.Time
+	StartedAt, FinishedAt                   *time.Time
+	Build                                   *Build // nil when not recorded
+	Report                                  json.RawMessage
+	Position                                int
+	Cell                                    json.RawMessage
+	Replicate                               int
+}
+
+// ExportSink receives a snapshot: the experiment first (Begin), then its
+// workloads, then its runs in position order. The values are only valid
+// during the call (a report is not copied).
+type ExportSink interface {
+	Begin(*SnapshotExperiment) error
+	Workload(*SnapshotWorkload) error
+	Run(*SnapshotRun) error
+}
+
+// ImportSource gives a snapshot to store: Next returns a workload or a
+// run, and io.EOF after the last; Build is the build that wrote it.
+type ImportSource interface {
+	Experiment() SnapshotExperiment
+	Build() Build
+	Next() (*SnapshotWorkload, *SnapshotRun, error)
+}
+
+// ExportExperiment gives experiment id, the workloads its runs use and
+// every run with its report to sink (package bundle writes them as a
+// bundle). It reads
 // everything in one read transaction (a snapshot: runs finishing meanwhile
 // do not tear it) and streams: one workload or run is in memory at a time.
 // An unknown experiment is errs.NotFound and one with queued or running
 // runs errs.Conflict (a bundle holds finished experiments only); both are
 // found before anything is written. A "running" experiment whose runs are
-// all final is written as "done". An error after writing began leaves w
-// without the gzip trailer, which the reader refuses as truncated.
-func (s *Store) ExportExperiment(ctx context.Context, id string, w io.Writer) error {
+// all final is given as "done".
+func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink) error {
 	const op = "store.ExportExperiment"
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -57,22 +122,18 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, w io.Writer) er
 	if e.Status == ExperimentRunning {
 		e.Status = ExperimentDone
 	}
-	bw, err := bundle.NewWriter(w, bundle.NewHeader(), bundle.Experiment{ID: e.ID, Name: e.Name, Strategy: e.Strategy,
-		Definition: e.Definition, Tags: e.Tags, Notes: e.Notes, Status: e.Status, RunsTotal: e.RunsTotal, CreatedAt: e.CreatedAt})
-	if err != nil {
+	if err := sink.Begin(&SnapshotExperiment{ID: e.ID, Name: e.Name, Strategy: e.Strategy,
+		Definition: e.Definition, Tags: e.Tags, Notes: e.Notes, Status: e.Status, RunsTotal: e.RunsTotal, CreatedAt: e.CreatedAt}); err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
-	if err := exportWorkloads(ctx, tx, id, bw); err != nil {
+	if err := exportWorkloads(ctx, tx, id, sink); err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
-	if err := exportRuns(ctx, tx, id, bw); err != nil {
-		return errs.Wrap(op, errs.Internal, err)
-	}
-	return errs.Wrap(op, errs.Internal, bw.Close())
+	return errs.Wrap(op, errs.Internal, exportRuns(ctx, tx, id, sink))
 }
 
 // exportWorkloads writes the workloads the experiment's runs use, by id.
-func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) error {
+func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, sink ExportSink) error {
 	rows, err := tx.QueryContext(ctx, `SELECT id, strategy, name, format, summary, sha256, data, preview, created_at,
 			upload_sha256, upload_bytes
 		FROM workloads WHERE id IN (SELECT r.workload_id FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
@@ -83,7 +144,7 @@ func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writ
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var w bundle.Workload
+		var w SnapshotWorkload
 		var data, preview sql.RawBytes
 		var created string
 		if err := rows.Scan(&w.ID, &w.Strategy, &w.Name, &w.Format, &w.Summary, &w.SHA256, &data, &preview, &created,
@@ -94,7 +155,7 @@ func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writ
 			return fmt.Errorf("workload %s: created_at: %w", w.ID, err)
 		}
 		w.Data, w.Preview = string(data), json.RawMessage(preview)
-		if err := bw.Workload(&w); err != nil {
+		if err := sink.Workload(&w); err != nil {
 			return err
 		}
 	}
@@ -104,7 +165,7 @@ func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writ
 // exportRuns writes the experiment's runs in position order with their
 // reports; each report is scanned as RawBytes and encoded before the next
 // row is read, so it is never copied.
-func exportRuns(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) error {
+func exportRuns(ctx context.Context, tx *sql.Tx, id string, sink ExportSink) error {
 	rows, err := tx.QueryContext(ctx, `SELECT er.position, er.cell, er.replicate, r.id, r.kind, r.workload_id, r.strategy,
 			r.variant, r.params, r.seed, r.status, r.progress_done, r.progress_total, r.progress_note, r.error, r.error_field,
 			r.created_at, r.started_at, r.finished_at, rr.report, r.name, r.notes,
@@ -118,7 +179,7 @@ func exportRuns(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) e
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r bundle.Run
+		var r SnapshotRun
 		var cell, params, report, tags sql.RawBytes
 		var workload, started, finished sql.NullString
 		var created string
@@ -129,7 +190,7 @@ func exportRuns(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) e
 			return err
 		}
 		if b != (Build{}) {
-			r.Schedlab = &bundle.Build{Version: b.Version, Commit: b.Commit, Modified: b.Modified}
+			r.Build = &b
 		}
 		if err := json.Unmarshal(tags, &r.Tags); err != nil {
 			return fmt.Errorf("run %s: tags: %w", r.ID, err)
@@ -156,7 +217,7 @@ func exportRuns(ctx context.Context, tx *sql.Tx, id string, bw *bundle.Writer) e
 		}); err != nil {
 			return fmt.Errorf("run %s: report: %w", r.ID, err)
 		}
-		if err := bw.Run(&r); err != nil {
+		if err := sink.Run(&r); err != nil {
 			return err
 		}
 	}
@@ -170,11 +231,12 @@ type Imported struct {
 	// Workloads counts the workloads the bundle holds; Reused those of
 	// them this database had already (same id and data), stored once.
 	Workloads, Reused int
-	// Schedlab is the build that wrote the bundle.
-	Schedlab bundle.Build
+	// Schedlab is the build that wrote the snapshot.
+	Schedlab Build
 }
 
-// ImportExperiment stores the experiment a bundle holds, with its
+// ImportExperiment stores the experiment a snapshot (a bundle, read by
+// package bundle) holds, with its
 // workloads and runs, keeping their IDs (links stay the same), in one
 // transaction: on any error nothing is stored. It reads r to its end: a
 // truncated or inconsistent bundle is refused (errs.Invalid, or
@@ -184,7 +246,7 @@ type Imported struct {
 // sha256) and errs.Conflict otherwise. Done runs get their run_metrics as
 // Finish gives them. What is stored is owned by owner (a user ID; empty
 // without accounts).
-func (s *Store) ImportExperiment(ctx context.Context, r *bundle.Reader, owner string) (*Imported, error) {
+func (s *Store) ImportExperiment(ctx context.Context, r ImportSource, owner string) (*Imported, error) {
 	const op = "store.ImportExperiment"
 	e := r.Experiment()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -216,7 +278,7 @@ func (s *Store) ImportExperiment(ctx context.Context, r *bundle.Reader, owner st
 		return nil, dbErr(op, err)
 	}
 	defer ins.close()
-	out := &Imported{ExperimentID: e.ID, Schedlab: r.Header().Schedlab}
+	out := &Imported{ExperimentID: e.ID, Schedlab: r.Build()}
 	for {
 		w, run, err := r.Next()
 		if err == io.EOF {
@@ -303,7 +365,7 @@ func (ins *importer) close() {
 	}
 }
 
-func (ins *importer) workload(ctx context.Context, w *bundle.Workload, owner string) error {
+func (ins *importer) workload(ctx context.Context, w *SnapshotWorkload, owner string) error {
 	var preview sql.NullString
 	if len(w.Preview) > 0 {
 		preview = sql.NullString{String: string(w.Preview), Valid: true}
@@ -315,7 +377,7 @@ func (ins *importer) workload(ctx context.Context, w *bundle.Workload, owner str
 
 // run inserts a run, its report, its metrics (a done run's, as Finish
 // stores them) and its link to the experiment.
-func (ins *importer) run(ctx context.Context, experiment string, r *bundle.Run, owner string) error {
+func (ins *importer) run(ctx context.Context, experiment string, r *SnapshotRun, owner string) error {
 	params, err := json.Marshal(r.Params)
 	if err != nil {
 		return err
@@ -330,9 +392,9 @@ func (ins *importer) run(ctx context.Context, experiment string, r *bundle.Run, 
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.ID, err)
 	}
-	var b bundle.Build
-	if r.Schedlab != nil {
-		b = *r.Schedlab
+	var b Build
+	if r.Build != nil {
+		b = *r.Build
 	}
 	if _, err := ins.runStmt.ExecContext(ctx, r.ID, r.Kind, nullString(r.WorkloadID), r.Strategy, r.Variant, string(params),
 		r.Seed, r.Status, r.ProgressDone, r.ProgressTotal, r.ProgressNote, r.Error, r.ErrorField, nullString(owner),

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"schedlab/bundle"
+	. "schedlab/store"
 )
 
 // largeExperiment fills a database with an experiment of n done runs, each
@@ -32,12 +33,12 @@ func largeExperiment(b *testing.B, n int) (*Store, string) {
 			return ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.3","instance":` + strconv.Itoa(i/100) + `}`), Replicate: i % 100}
 		},
 		func(i int) []Metric {
-			return []Metric{{"objective", float64(i)}, {"energy", float64(i) / 3}, {"time", 1}}
+			return []Metric{{Name: "objective", Value: float64(i)}, {Name: "energy", Value: float64(i) / 3}, {Name: "time", Value: 1}}
 		})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.db.Exec(`INSERT INTO run_reports (run_id, report)
+	if _, err := DB(s).Exec(`INSERT INTO run_reports (run_id, report)
 		SELECT run_id, json_object('metrics', json_array(
 				json_object('name', 'objective', 'value', position, 'unit', '$', 'better', 'higher'),
 				json_object('name', 'energy', 'value', position / 3.0, 'unit', 'J', 'better', 'lower'),
@@ -64,7 +65,7 @@ func BenchmarkExportExperiment100k(b *testing.B) {
 	var n counter
 	for b.Loop() {
 		n = 0
-		if err := s.ExportExperiment(context.Background(), id, &n); err != nil {
+		if err := bundle.Export(context.Background(), s, id, &n); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -75,7 +76,7 @@ func BenchmarkExportExperiment100k(b *testing.B) {
 func BenchmarkImportExperiment100k(b *testing.B) {
 	s, id := largeExperiment(b, benchRuns)
 	var buf bytes.Buffer
-	if err := s.ExportExperiment(context.Background(), id, &buf); err != nil {
+	if err := bundle.Export(context.Background(), s, id, &buf); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -91,7 +92,7 @@ func BenchmarkImportExperiment100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		got, err := dst.ImportExperiment(context.Background(), r, "")
+		got, err := bundle.Import(context.Background(), dst, r, "")
 		if err != nil || got.Runs != benchRuns {
 			b.Fatal(got, err)
 		}

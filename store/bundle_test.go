@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -12,6 +12,13 @@ import (
 
 	"schedlab/bundle"
 	"schedlab/errs"
+	. "schedlab/store"
+)
+
+// The internal tests' helpers (export_test.go).
+var (
+	openTemp, addWorkload, addExperiment = OpenTemp, AddWorkload, AddExperiment
+	sweep, claim, count, checkKind       = Sweep, Claim, Count, CheckKind
 )
 
 // finishedExperiment is an experiment of 4 runs over two workloads: two
@@ -50,7 +57,7 @@ func finishedExperiment(t *testing.T, s *Store) *Experiment {
 func export(t *testing.T, s *Store, id string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := s.ExportExperiment(context.Background(), id, &buf); err != nil {
+	if err := bundle.Export(context.Background(), s, id, &buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -61,7 +68,7 @@ func importBundle(s *Store, b []byte, owner string) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.ImportExperiment(context.Background(), r, owner)
+	return bundle.Import(context.Background(), s, r, owner)
 }
 
 // rowCounts counts the rows of every table an import writes.
@@ -90,7 +97,7 @@ func TestExportedExperimentImportsTheSameIntoAnotherDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ExperimentID != e.ID || got.Runs != 4 || got.Workloads != 2 || got.Reused != 0 || got.Schedlab != bundle.CurrentBuild() {
+	if got.ExperimentID != e.ID || got.Runs != 4 || got.Workloads != 2 || got.Reused != 0 || bundle.Build(got.Schedlab) != bundle.CurrentBuild() {
 		t.Errorf("imported %+v", got)
 	}
 	want, _ := src.GetExperiment(ctx, e.ID)
@@ -298,12 +305,12 @@ func TestExportRefusesAnUnfinishedExperimentBeforeWriting(t *testing.T) {
 	e, runs := addExperiment(t, s, addWorkload(t, s, "eapm"), 2)
 	claim(t, s, runs[0].ID)
 	var buf bytes.Buffer
-	err := s.ExportExperiment(context.Background(), e.ID, &buf)
+	err := bundle.Export(context.Background(), s, e.ID, &buf)
 	checkKind(t, "export with a queued and a running run", err, errs.Conflict, "2 queued or running runs")
 	if buf.Len() != 0 {
 		t.Errorf("a refused export wrote %d bytes", buf.Len())
 	}
-	err = s.ExportExperiment(context.Background(), "nosuchid22", &buf)
+	err = bundle.Export(context.Background(), s, "nosuchid22", &buf)
 	checkKind(t, "export of an unknown experiment", err, errs.NotFound, "nosuchid22")
 	// Finished, but still marked running (the runner sets done later):
 	// exported as done.

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"testing"
 
@@ -139,10 +138,7 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 	checkCounts(t, s, other.ID, "the other experiment, claimed on the way", Counts{Done: 3})
 
 	// Exported, deleted (its counts go with it), imported: counted again.
-	var bundleFile bytes.Buffer
-	if err := s.ExportExperiment(ctx, e.ID, &bundleFile); err != nil {
-		t.Fatal(err)
-	}
+	snap := exportMem(t, s, e.ID)
 	if err := s.DeleteExperiment(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +148,7 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 	if n := count(t, s, "experiment_counts"); n != 1 {
 		t.Errorf("%d rows of counts left, want the other experiment's", n)
 	}
-	if _, err := importBundle(s, bundleFile.Bytes(), ""); err != nil {
+	if _, err := s.ImportExperiment(ctx, snap, ""); err != nil {
 		t.Fatal(err)
 	}
 	checkCounts(t, s, e.ID, "imported", Counts{Done: 9, Failed: 1})

@@ -148,8 +148,10 @@
 //     is the tag's runs, not the table's.
 //
 //   - ExportExperiment and ImportExperiment move an experiment between
-//     databases as a bundle file (package bundle: the format and its
-//     checks). Export streams from one read transaction and refuses an
+//     databases as typed rows (Snapshot*, an ExportSink and an
+//     ImportSource); package bundle, above the store, writes and reads
+//     them as a bundle file (the format and its checks: the store imports
+//     only errs and its driver, docs/architecture.md). Export streams from one read transaction and refuses an
 //     experiment with queued or running runs; import keeps every ID (links
 //     stay the same), stores everything in one transaction, refuses an
 //     experiment or run ID already present (errs.Conflict), reuses a
@@ -159,13 +161,13 @@
 //     the columns as they are.
 //
 //   - Large tables are paged out of reports (migration 0010): End and
-//     ImportExperiment store a table of more than solvers.PageOutRows rows
-//     in run_table_pages, in pages of solvers.TablePageRows rows, and the
+//     ImportExperiment store a table of more than PageOutRows rows
+//     in run_table_pages, in pages of TablePageRows rows, and the
 //     report keeps the table's title and columns, marked "paged" with its
 //     "row_count" (tables.go works on the JSON as it is: the rest of the
 //     report keeps its bytes). TableRows reads a range of rows and
 //     EachTableRow every row a page at a time; ExportExperiment puts the
-//     rows back, so a bundle carries whole reports.
+//     rows back, so a snapshot (and a bundle) carries whole reports.
 //
 //   - A full disk is a state, not an error to retry blindly (disk.go): a
 //     write failing with SQLITE_FULL is errs.NoSpace, and whoever meets

@@ -125,7 +125,10 @@ func TestAnExperimentWithWorkloadsNotGeneratedIsNotExported(t *testing.T) {
 	if _, err := s.CancelExperiment(context.Background(), e.ID); err != nil {
 		t.Fatal(err)
 	}
-	var buf strings.Builder
-	err := s.ExportExperiment(context.Background(), e.ID, &buf)
+	m := &memSnapshot{}
+	err := s.ExportExperiment(context.Background(), e.ID, m)
+	if m.exp.ID != "" {
+		t.Error("the experiment was given to the sink before the refusal")
+	}
 	checkKind(t, "ExportExperiment", err, errs.Conflict, "2 workloads not generated yet")
 }

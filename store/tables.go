@@ -8,13 +8,23 @@ import (
 	"fmt"
 
 	"schedlab/errs"
-	"schedlab/solvers"
+)
+
+// Paging of a stored report's large tables, decided here: the same values
+// as PageOutRows and TablePageRows, which the encoder and
+// the CLI use (TestPagingIsSolvers keeps them equal; store imports no
+// solvers, docs/architecture.md).
+const (
+	// PageOutRows is the most rows a table keeps inside a stored report.
+	PageOutRows = 1000
+	// TablePageRows is the number of rows of one stored page.
+	TablePageRows = 1000
 )
 
 // A report's large tables are stored apart (migration 0010): pageOut takes
-// the rows of every table of more than solvers.PageOutRows rows out of a
+// the rows of every table of more than PageOutRows rows out of a
 // report's JSON, leaving the table's title and columns marked "paged" with
-// its "row_count", and cuts the rows into pages of solvers.TablePageRows;
+// its "row_count", and cuts the rows into pages of TablePageRows;
 // pageIn puts them back (a bundle carries whole reports). Both work on the
 // JSON as it is: the rest of the report keeps its bytes.
 
@@ -38,7 +48,7 @@ type tablePages struct {
 
 // minPagedReport is the shortest report that can hold a table to page
 // out: each of its more than PageOutRows rows takes at least "[0]," .
-const minPagedReport = 4 * solvers.PageOutRows
+const minPagedReport = 4 * PageOutRows
 
 // tablesValue finds the value of the report's top-level "tables": its
 // bytes' start and end; found is false when there is none.
@@ -81,12 +91,12 @@ func pageOut(report []byte) ([]byte, []tablePages, error) {
 	var out []tablePages
 	for i := range tables {
 		t := &tables[i]
-		if t.Paged || len(t.Rows) <= solvers.PageOutRows {
+		if t.Paged || len(t.Rows) <= PageOutRows {
 			continue
 		}
 		tp := tablePages{Index: i}
-		for p := 0; p < len(t.Rows); p += solvers.TablePageRows {
-			page, err := json.Marshal(t.Rows[p:min(p+solvers.TablePageRows, len(t.Rows))])
+		for p := 0; p < len(t.Rows); p += TablePageRows {
+			page, err := json.Marshal(t.Rows[p:min(p+TablePageRows, len(t.Rows))])
 			if err != nil {
 				return nil, nil, err
 			}
@@ -175,13 +185,13 @@ func (s *Store) TableRows(ctx context.Context, id string, index, offset, limit i
 		return nil, invalid(op, "offset", "offset and limit must not be negative, got %d and %d", offset, limit)
 	}
 	var out []json.RawMessage
-	first, last := offset/solvers.TablePageRows, (offset+limit-1)/solvers.TablePageRows
+	first, last := offset/TablePageRows, (offset+limit-1)/TablePageRows
 	if limit == 0 {
 		last = first
 	}
 	n, err := s.eachPage(ctx, op, id, index, first, last, func(p int, rows []json.RawMessage) error {
 		for i, r := range rows {
-			if at := p*solvers.TablePageRows + i; at >= offset && at < offset+limit {
+			if at := p*TablePageRows + i; at >= offset && at < offset+limit {
 				out = append(out, r)
 			}
 		}

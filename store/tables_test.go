@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"schedlab/bundle"
 	"schedlab/errs"
 	"schedlab/solvers"
 )
@@ -32,6 +31,16 @@ func TestRawTableIsSolversTable(t *testing.T) {
 		if fa, fb := a.Field(i), exported[i]; fa.Name != fb.Name || fa.Tag != fb.Tag {
 			t.Errorf("field %d: rawTable %s %q, solvers.Table %s %q", i, fa.Name, fa.Tag, fb.Name, fb.Tag)
 		}
+	}
+}
+
+// TestPagingIsSolvers keeps the store's paging constants equal to the
+// solvers' ones, which the report encoder and the CLI page by: a table
+// the encoder keeps whole must be one the store keeps whole.
+func TestPagingIsSolvers(t *testing.T) {
+	if PageOutRows != solvers.PageOutRows || TablePageRows != solvers.TablePageRows {
+		t.Errorf("store pages at %d rows in pages of %d, solvers at %d in pages of %d",
+			PageOutRows, TablePageRows, solvers.PageOutRows, solvers.TablePageRows)
 	}
 }
 
@@ -156,26 +165,12 @@ func TestBundleCarriesPagedTablesWhole(t *testing.T) {
 	if err := src.Finish(ctx, runs[0].ID, StatusDone, report, "", ""); err != nil {
 		t.Fatal(err)
 	}
-	b := export(t, src, e.ID)
-	rd, err := bundle.NewReader(bytes.NewReader(b), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for {
-		_, run, err := rd.Next()
-		if err != nil {
-			break
-		}
-		if run != nil && run.ID == runs[0].ID {
-			found = bytes.Equal(run.Report, report)
-		}
-	}
-	if !found {
-		t.Error("the bundle does not carry the run's whole report")
+	snap := exportMem(t, src, e.ID)
+	if len(snap.runs) != 1 || snap.runs[0].ID != runs[0].ID || !bytes.Equal(snap.runs[0].Report, report) {
+		t.Error("the snapshot does not carry the run's whole report")
 	}
 	dst, _ := openTemp(t)
-	if _, err := importBundle(dst, b, ""); err != nil {
+	if _, err := dst.ImportExperiment(ctx, snap, ""); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := src.GetRun(ctx, runs[0].ID)

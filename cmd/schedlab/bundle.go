@@ -46,7 +46,7 @@ func exportBundle(ctx context.Context, dbPath, id, out string, stdout, stderr io
 	}
 	defer st.Close()
 	if out == "-" {
-		return describe(st.ExportExperiment(ctx, id, stdout))
+		return describe(bundle.Export(ctx, st, id, stdout))
 	}
 	if out == "" {
 		out = id + bundle.FileSuffix
@@ -56,7 +56,7 @@ func exportBundle(ctx context.Context, dbPath, id, out string, stdout, stderr io
 		return err
 	}
 	defer os.Remove(f.Name()) // after the rename, nothing is there
-	if err := st.ExportExperiment(ctx, id, f); err != nil {
+	if err := bundle.Export(ctx, st, id, f); err != nil {
 		f.Close()
 		return describe(err)
 	}
@@ -114,7 +114,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
-	got, err := st.ImportExperiment(ctx, r, "")
+	got, err := bundle.Import(ctx, st, r, "")
 	if err != nil {
 		return fail(err)
 	}
