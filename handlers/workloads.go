@@ -19,7 +19,6 @@ import (
 	"schedlab/errs"
 	"schedlab/runner"
 	"schedlab/solvers"
-	"schedlab/solvers/formats"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -484,7 +483,7 @@ func decodeJSON(c echo.Context, limit int64, v any) error {
 			if field == "" {
 				field = "body"
 			}
-			return errs.Invalidf(field, "must be %s, got JSON %s", formats.TypeName(typ.Type), typ.Value)
+			return errs.Invalidf(field, "must be %s, got JSON %s", errs.JSONType(typ.Type), typ.Value)
 		}
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {

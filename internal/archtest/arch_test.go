@@ -54,7 +54,6 @@ var noSQLite = []string{"queue/internal/testworker"}
 // occurs, so a fix removes it here.
 var allowed = map[string]string{
 	"solvers/solverstest -> experiments":              "the families' test helper parses seed experiments: experiment definitions move to a leaf package, issue 32 item 3",
-	"handlers -> solvers/formats":                     "a message helper of formats used by the upload handlers, issue 32 item 1",
 	"queue/internal/testworker -> modernc.org/sqlite": "runner links SQLite: execute not split yet, and queue's worker side imports store for two constants, issue 32 item 1",
 }
 
