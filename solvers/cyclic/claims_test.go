@@ -303,9 +303,6 @@ func TestSensitivityStored(t *testing.T) {
 // The calibration re-finds the main Fig 3's high load at toporkov2014:
 // the local load that gives U ≈ 0.3 at k = 1 is near 0.15 (fig3Loads).
 func TestCalibrateLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs nine simulations")
-	}
 	load, u, err := calibrateLoad(context.Background(), Toporkov2014(), 0.3, 100)
 	if err != nil {
 		t.Fatal(err)
