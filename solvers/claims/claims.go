@@ -136,9 +136,10 @@ func label(l, s string) string {
 
 func join(parts []string) string { return strings.Join(parts, "; ") }
 
-// Level judges ours against a published number at each point: a point
-// holds when paper ± tol meets our 95 % interval.
-func Level(paper float64, tol Tol, pts ...Point) Result {
+// eachPoint judges every point that has instances by holds (given its
+// interval) and the failures rule, and returns the combined verdict and
+// our numbers as the row shows them.
+func eachPoint(pts []Point, holds func(Interval) bool) (verdict, ours string) {
 	pass, n := 0, 0
 	var parts []string
 	for _, p := range pts {
@@ -148,13 +149,19 @@ func Level(paper float64, tol Tol, pts ...Point) Result {
 		}
 		n++
 		iv := MeanCI(p.Values)
-		ok := !tooFew(k, m) && iv.Lo-tol.Value <= paper && paper <= iv.Hi+tol.Value
-		if ok {
+		if !tooFew(k, m) && holds(iv) {
 			pass++
 		}
 		parts = append(parts, label(p.Label, strings.TrimSuffix(fmtIv(iv, defaultFormat)+", "+s, ", ")))
 	}
-	r := Result{Verdict: across(pass, n), Ours: join(parts),
+	return across(pass, n), join(parts)
+}
+
+// Level judges ours against a published number at each point: a point
+// holds when paper ± tol meets our 95 % interval.
+func Level(paper float64, tol Tol, pts ...Point) Result {
+	v, ours := eachPoint(pts, func(iv Interval) bool { return iv.Lo-tol.Value <= paper && paper <= iv.Hi+tol.Value })
+	r := Result{Verdict: v, Ours: ours,
 		Rule: fmt.Sprintf("level: %s ± %s within our 95 %% CI at every point", defaultFormat(paper), defaultFormat(tol.Value))}
 	return capOurs(r, tol)
 }
@@ -168,31 +175,18 @@ func AtLeast(x float64, t Tol, pts ...Point) Result { return bound(x, true, t, p
 func AtMost(x float64, t Tol, pts ...Point) Result { return bound(x, false, t, pts) }
 
 func bound(x float64, atLeast bool, t Tol, pts []Point) Result {
-	pass, n := 0, 0
-	var parts []string
-	for _, p := range pts {
-		k, m, s := solvedOf(p.Values)
-		if m == 0 {
-			continue
-		}
-		n++
-		iv := MeanCI(p.Values)
-		ok := !tooFew(k, m) && ((atLeast && iv.Lo >= x) || (!atLeast && iv.Hi <= x))
-		if ok {
-			pass++
-		}
-		parts = append(parts, label(p.Label, strings.TrimSuffix(fmtIv(iv, defaultFormat)+", "+s, ", ")))
-	}
+	v, ours := eachPoint(pts, func(iv Interval) bool { return (atLeast && iv.Lo >= x) || (!atLeast && iv.Hi <= x) })
 	op := "≥"
 	if !atLeast {
 		op = "≤"
 	}
-	r := Result{Verdict: across(pass, n), Ours: join(parts),
+	r := Result{Verdict: v, Ours: ours,
 		Rule: fmt.Sprintf("bound: our 95 %% CI %s %s at every point, more than half of the instances solved", op, defaultFormat(x))}
 	return capOurs(r, t)
 }
 
-// orient turns a paired difference so that positive favours A.
+// orient turns a paired difference so that positive favours A; applied
+// to an oriented one it gives A − B back (the rows show A − B).
 func orient(iv Interval, b Better) Interval {
 	if b == LowerBetter {
 		return Interval{-iv.Mean, -iv.Hi, -iv.Lo, iv.N}
@@ -219,7 +213,7 @@ func Direction(b Better, margin Tol, pts ...Pair) Result {
 		if ok {
 			pass++
 		}
-		s := "A − B " + fmtIv(orientBack(iv, b), defaultFormat)
+		s := "A − B " + fmtIv(orient(iv, b), defaultFormat)
 		if na > 1 || ka < na || kb < na {
 			s += fmt.Sprintf(", A %d of %d solved, B %d of %d", ka, na, kb, na)
 		}
@@ -236,8 +230,6 @@ func Direction(b Better, margin Tol, pts ...Pair) Result {
 	return capOurs(Result{Verdict: across(pass, n), Ours: join(parts), Rule: rule}, margin)
 }
 
-// orientBack shows a difference as A − B whatever the orientation.
-func orientBack(iv Interval, b Better) Interval { return orient(iv, b) }
 
 // Trend kinds.
 type Trend int
@@ -387,7 +379,7 @@ func Crossing(b Better, pts ...Pair) Result {
 			s = -1
 		}
 		signs = append(signs, s)
-		parts = append(parts, label(p.Label, "A − B "+fmtIv(orientBack(iv, b), defaultFormat)))
+		parts = append(parts, label(p.Label, "A − B "+fmtIv(orient(iv, b), defaultFormat)))
 	}
 	r := Result{Ours: join(parts), Rule: "crossing: A ahead (95 % CI of the paired difference excluding zero) at every point before the crossing, B at every point after, at most one undecided point between"}
 	if len(signs) < 2 {
