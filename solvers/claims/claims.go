@@ -230,7 +230,6 @@ func Direction(b Better, margin Tol, pts ...Pair) Result {
 	return capOurs(Result{Verdict: across(pass, n), Ours: join(parts), Rule: rule}, margin)
 }
 
-
 // Trend kinds.
 type Trend int
 
