@@ -9,6 +9,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/solvers"
+	"schedlab/solvers/des"
 )
 
 // Policy is a queue policy.
@@ -69,55 +70,9 @@ type running struct {
 	estEnd float64 // start + estimate: what the scheduler believes
 }
 
-// runHeap is a binary min-heap of running jobs by (end, job): a total
-// order, so jobs leave it in the same order whatever the heap's layout.
-// It is typed (no container/heap): a push or pop boxes nothing.
-type runHeap []running
-
-func (a running) before(b running) bool {
-	if a.end != b.end {
-		return a.end < b.end
-	}
-	return a.job < b.job
-}
-
-func (h *runHeap) push(x running) {
-	*h = append(*h, x)
-	r := *h
-	i := len(r) - 1
-	for i > 0 {
-		up := (i - 1) / 2
-		if !r[i].before(r[up]) {
-			break
-		}
-		r[i], r[up] = r[up], r[i]
-		i = up
-	}
-}
-
-func (h *runHeap) pop() running {
-	r := *h
-	top := r[0]
-	n := len(r) - 1
-	r[0] = r[n]
-	r = r[:n]
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && r[c+1].before(r[c]) {
-			c++
-		}
-		if !r[c].before(r[i]) {
-			break
-		}
-		r[i], r[c] = r[c], r[i]
-		i = c
-	}
-	*h = r
-	return top
-}
+// endsFirst orders the completion heap by (end, job): a total order, so
+// jobs leave it in the same order whatever the heap's layout.
+func endsFirst(a, b running) bool { return a.end < b.end || a.end == b.end && a.job < b.job }
 
 // Validate checks jobs against a machine of p processors; errors name the
 // job's index and field.
@@ -183,6 +138,7 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 		res:  &Result{P: p, Policy: pol, Placements: make([]Placement, n)},
 		ids:  make([]int, 0, min(procsArena, sumSizes(jobs))),
 		busy: newBusy(p),
+		run:  des.NewHeap(endsFirst),
 		prof: newProfile(jobs[order[0]].Submit, p),
 		resv: make([]float64, n),
 		last: make([]float64, n),
@@ -209,8 +165,8 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 		if next < n {
 			now = jobs[order[next]].Submit
 		}
-		if len(s.run) > 0 && s.run[0].end < now {
-			now = s.run[0].end
+		if s.run.Len() > 0 && s.run.Min().end < now {
+			now = s.run.Min().end
 		}
 		if pol == Conservative {
 			for _, q := range s.queue {
@@ -219,8 +175,8 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 		}
 		s.prof.advance(now)
 		ended := false
-		for len(s.run) > 0 && s.run[0].end <= now {
-			r := s.run.pop()
+		for s.run.Len() > 0 && s.run.Min().end <= now {
+			r := s.run.Pop()
 			for _, c := range s.res.Placements[r.job].Procs {
 				s.busy[c>>6] &^= 1 << (c & 63)
 			}
@@ -249,9 +205,9 @@ type sim struct {
 	p     int
 	pol   Policy
 	res   *Result
-	busy  []uint64 // processor ids in use, a bit each (the ids ≥ p are set)
-	run   runHeap
-	queue []int // waiting jobs in queue order
+	busy  []uint64          // processor ids in use, a bit each (the ids ≥ p are set)
+	run   des.Heap[running] // by endsFirst
+	queue []int             // waiting jobs in queue order
 	prof  *profile
 	resv  []float64 // conservative: each waiting job's reservation
 	last  []float64 // the last reservation recorded for each job (NaN: none)
@@ -430,5 +386,5 @@ func (s *sim) place(now float64, q int) {
 	}
 	end := now + j.Duration()
 	s.res.Placements[q] = Placement{Start: now, End: end, Procs: procs}
-	s.run.push(running{job: q, end: end, estEnd: now + j.Estimate})
+	s.run.Push(running{job: q, end: end, estEnd: now + j.Estimate})
 }

@@ -13,6 +13,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/solvers/batch"
+	"schedlab/solvers/des"
 )
 
 // Options of a simulation through the protocol.
@@ -77,8 +78,8 @@ type sim struct {
 	ids   []string
 	index map[string]int
 	state []uint8
-	owner []int32 // processor → job index + 1; 0: free
-	run   []run   // min-heap by (end, job)
+	owner []int32       // processor → job index + 1; 0: free
+	run   des.Heap[run] // by endsFirst
 	calls []float64
 	kills []kill // jobs killed by the last reply, for JOB_KILLED
 
@@ -103,7 +104,7 @@ func Simulate(ctx context.Context, jobs []batch.Job, p int, c Conn, o Options) (
 	}
 	n := len(jobs)
 	s := &sim{jobs: jobs, p: p, c: c, o: o, index: make(map[string]int, n), state: make([]uint8, n),
-		owner: make([]int32, p),
+		owner: make([]int32, p), run: des.NewHeap(endsFirst),
 		out: &Outcome{Result: &batch.Result{P: p, Policy: batch.Policy(VariantPrefix + o.Name), Placements: make([]batch.Placement, n)},
 			Rejected: make([]bool, n)}}
 	s.ids = jobIDs(jobs)
@@ -179,8 +180,8 @@ func (s *sim) loop(ctx context.Context) error {
 			if next < n {
 				now = s.jobs[s.order[next]].Submit
 			}
-			if len(s.run) > 0 {
-				now = min(now, s.run[0].end)
+			if s.run.Len() > 0 {
+				now = min(now, s.run.Min().end)
 			}
 			if len(s.calls) > 0 {
 				now = min(now, s.calls[0])
@@ -189,8 +190,8 @@ func (s *sim) loop(ctx context.Context) error {
 				return s.stuck()
 			}
 			s.msg(now)
-			for len(s.run) > 0 && s.run[0].end <= now {
-				s.complete(s.pop())
+			for s.run.Len() > 0 && s.run.Min().end <= now {
+				s.complete(s.run.Pop().job)
 			}
 			for next < n && s.jobs[s.order[next]].Submit <= now {
 				s.submit(now, s.order[next])
@@ -419,7 +420,7 @@ func (s *sim) execute(now float64, data map[string]json.RawMessage) (string, err
 	end := now + job.Duration()
 	s.out.Result.Placements[j] = batch.Placement{Start: now, End: end, Procs: procs}
 	s.state[j] = running
-	s.push(run{job: j, end: end})
+	s.run.Push(run{job: j, end: end})
 	s.started++
 	return id, nil
 }
@@ -521,59 +522,13 @@ func (s *sim) notified(data map[string]json.RawMessage) (string, error) {
 
 // --- the completion heap -------------------------------------------------
 
-func (a run) before(b run) bool { return a.end < b.end || a.end == b.end && a.job < b.job }
-
-func (s *sim) push(x run) {
-	s.run = append(s.run, x)
-	r := s.run
-	for i := len(r) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !r[i].before(r[up]) {
-			break
-		}
-		r[i], r[up] = r[up], r[i]
-		i = up
-	}
-}
-
-// pop takes the earliest end off the heap.
-func (s *sim) pop() int {
-	top := s.run[0].job
-	n := len(s.run) - 1
-	s.run[0] = s.run[n]
-	s.run = s.run[:n]
-	s.down(0)
-	return top
-}
-
-func (s *sim) down(i int) {
-	r, n := s.run, len(s.run)
-	for {
-		c := 2*i + 1
-		if c >= n {
-			return
-		}
-		if c+1 < n && r[c+1].before(r[c]) {
-			c++
-		}
-		if !r[c].before(r[i]) {
-			return
-		}
-		r[i], r[c] = r[c], r[i]
-		i = c
-	}
-}
+func endsFirst(a, b run) bool { return a.end < b.end || a.end == b.end && a.job < b.job }
 
 // remove takes job j off the heap (a kill).
 func (s *sim) remove(j int) {
-	for i, r := range s.run {
+	for i, r := range s.run.Items() {
 		if r.job == j {
-			n := len(s.run) - 1
-			s.run[i] = s.run[n]
-			s.run = s.run[:n]
-			for k := len(s.run)/2 - 1; k >= 0; k-- {
-				s.down(k)
-			}
+			s.run.Remove(i)
 			return
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/solvers"
-	"schedlab/solvers/gossip/des"
+	"schedlab/solvers/des"
 )
 
 // SimConfig is a simulation's protocol: every knob with its unit (Config's

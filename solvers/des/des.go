@@ -6,13 +6,17 @@
 //
 // E is the model's event type (a typed value; the kernel never looks
 // inside it). The model registers its handler with New.
+//
+// Its queue, Heap, is one generic min-heap for the solvers: the batch and
+// batsim simulators keep their running jobs on it and run their own loop
+// (a pass per instant over all arrivals and completions at that time).
 package des
 
 // Kernel is a clock and its event queue.
 type Kernel[E any] struct {
 	now    float64
 	seq    uint64
-	q      []item[E] // binary min-heap on (t, seq)
+	q      Heap[item[E]] // by (t, seq)
 	handle func(E)
 	steps  uint64
 }
@@ -25,14 +29,16 @@ type item[E any] struct {
 
 // New returns a kernel at time 0 whose events go to handle.
 func New[E any](handle func(E)) *Kernel[E] {
-	return &Kernel[E]{handle: handle}
+	return &Kernel[E]{handle: handle, q: NewHeap(func(a, b item[E]) bool {
+		return a.t < b.t || a.t == b.t && a.seq < b.seq
+	})}
 }
 
 // Now is the current time: the time of the event being handled.
 func (k *Kernel[E]) Now() float64 { return k.now }
 
 // Len is the number of events scheduled and not yet handled.
-func (k *Kernel[E]) Len() int { return len(k.q) }
+func (k *Kernel[E]) Len() int { return k.q.Len() }
 
 // Steps is the number of events handled so far.
 func (k *Kernel[E]) Steps() uint64 { return k.steps }
@@ -40,41 +46,24 @@ func (k *Kernel[E]) Steps() uint64 { return k.steps }
 // At schedules e at time t (the caller keeps t ≥ Now()).
 func (k *Kernel[E]) At(t float64, e E) {
 	k.seq++
-	k.q = append(k.q, item[E]{t: t, seq: k.seq, ev: e})
-	q := k.q
-	i := len(q) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !less(&q[i], &q[p]) {
-			break
-		}
-		q[i], q[p] = q[p], q[i]
-		i = p
-	}
-}
-
-func less[E any](a, b *item[E]) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	return a.seq < b.seq
+	k.q.Push(item[E]{t: t, seq: k.seq, ev: e})
 }
 
 // Next is the time of the next event; false when none is left.
 func (k *Kernel[E]) Next() (float64, bool) {
-	if len(k.q) == 0 {
+	if k.q.Len() == 0 {
 		return 0, false
 	}
-	return k.q[0].t, true
+	return k.q.Min().t, true
 }
 
 // Step handles the next event: the clock moves to its time. It reports
 // false when no event was left.
 func (k *Kernel[E]) Step() bool {
-	if len(k.q) == 0 {
+	if k.q.Len() == 0 {
 		return false
 	}
-	it := k.pop()
+	it := k.q.Pop()
 	k.now = it.t
 	k.steps++
 	k.handle(it.ev)
@@ -87,8 +76,8 @@ func (k *Kernel[E]) Step() bool {
 // the clock at that event; an error from check stops the run and is
 // returned.
 func (k *Kernel[E]) Run(until float64, every uint64, check func() error) error {
-	for len(k.q) > 0 && k.q[0].t < until {
-		it := k.pop()
+	for k.q.Len() > 0 && k.q.Min().t < until {
+		it := k.q.Pop()
 		k.now = it.t
 		k.steps++
 		if every > 0 && k.steps%every == 0 {
@@ -100,30 +89,4 @@ func (k *Kernel[E]) Run(until float64, every uint64, check func() error) error {
 	}
 	k.now = max(k.now, until)
 	return nil
-}
-
-func (k *Kernel[E]) pop() item[E] {
-	q := k.q
-	top := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= len(q) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(q) && less(&q[r], &q[l]) {
-			m = r
-		}
-		if !less(&q[m], &q[i]) {
-			break
-		}
-		q[i], q[m] = q[m], q[i]
-		i = m
-	}
-	k.q = q
-	return top
 }
