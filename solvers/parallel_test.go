@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"testing"
 )
@@ -24,8 +25,13 @@ func TestForEachRunsEveryIndexOnceAndReportsEach(t *testing.T) {
 			t.Fatalf("index %d ran %d times", i, c)
 		}
 	}
-	if len(reported) != n || reported[n-1] != n {
-		t.Errorf("progress saw %d reports ending at %v, want %d ending at %d", len(reported), reported[len(reported)-1], n, n)
+	for i, d := range reported {
+		if d != i+1 {
+			t.Fatalf("progress report %d says %d done, want %d", i, d, i+1)
+		}
+	}
+	if len(reported) != n {
+		t.Errorf("progress saw %d reports, want %d", len(reported), n)
 	}
 }
 
@@ -41,19 +47,118 @@ func TestForEachReturnsTheLowestFailingIndex(t *testing.T) {
 	}
 }
 
+// TestForEachStopsOnCancel: index 4 cancels; the indices above it wait
+// for the cancel, so the ones that run are those handed out before it,
+// at most one per goroutine, whatever the timing.
 func TestForEachStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var ran int32
-	err := ForEach(ctx, 10000, func(i int) error {
-		if atomic.AddInt32(&ran, 1) == 5 {
+	canceled := make(chan struct{})
+	var above atomic.Int32
+	err := ForEachLimit(ctx, 10000, 3, func(i int) error {
+		switch {
+		case i == 4:
 			cancel()
+			close(canceled)
+		case i > 4:
+			above.Add(1)
+			<-canceled
 		}
 		return nil
 	}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v, want context.Canceled", err)
 	}
-	if n := atomic.LoadInt32(&ran); n > 100 {
-		t.Errorf("%d indices ran after the cancel", n)
+	if n := above.Load(); n > 3 {
+		t.Errorf("%d indices above the canceling one ran, want at most 3", n)
+	}
+}
+
+// TestForEachStopsAtTheFirstError: with one goroutine nothing after the
+// failing index starts; with four, the indices above it that run are
+// those it ran beside (each waits for the failure, so none finishes
+// before it) and the one already handed out, whichever the goroutines'
+// timing.
+func TestForEachStopsAtTheFirstError(t *testing.T) {
+	for _, limit := range []int{1, 4} {
+		const failing = 10
+		var ran, above atomic.Int32
+		failed := make(chan struct{})
+		reports := 0
+		err := ForEachLimit(context.Background(), 1000, limit, func(i int) error {
+			ran.Add(1)
+			switch {
+			case i == failing:
+				close(failed)
+				return fmt.Errorf("index %d", i)
+			case i > failing:
+				above.Add(1)
+				<-failed
+			}
+			return nil
+		}, func(int) { reports++ })
+		if err == nil || err.Error() != "index 10" {
+			t.Errorf("limit %d: err %v, want index 10", limit, err)
+		}
+		if limit == 1 && ran.Load() != failing+1 {
+			t.Errorf("limit 1: %d indices ran, want %d (0..%d)", ran.Load(), failing+1, failing)
+		}
+		if a := above.Load(); a > int32(limit) {
+			t.Errorf("limit %d: %d indices above the failing one ran, want at most %d", limit, a, limit)
+		}
+		if reports != int(ran.Load()) {
+			t.Errorf("limit %d: %d progress reports for %d finished calls", limit, reports, ran.Load())
+		}
+	}
+}
+
+// TestForEachKeepsToItsLimit counts the calls in progress: never more than
+// the limit, and the limit is reached (the first calls wait until that
+// many are in).
+func TestForEachKeepsToItsLimit(t *testing.T) {
+	for _, limit := range []int{1, 3, 8} {
+		var in, most, entered atomic.Int32
+		full := make(chan struct{})
+		err := ForEachLimit(context.Background(), 200, limit, func(i int) error {
+			c := in.Add(1)
+			defer in.Add(-1)
+			for m := most.Load(); c > m && !most.CompareAndSwap(m, c); m = most.Load() {
+			}
+			if e := entered.Add(1); e == int32(limit) {
+				close(full)
+			} else if e < int32(limit) {
+				<-full
+			}
+			for range 10 {
+				runtime.Gosched() // room for a call beyond the limit to come in
+			}
+			return nil
+		}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := most.Load(); m != int32(limit) {
+			t.Errorf("limit %d: at most %d calls at once, want exactly %d", limit, m, limit)
+		}
+	}
+}
+
+// TestForEachReportsTheLowestFailureNotTheFirst: index 3 fails first and
+// index 2 after it; 2 still runs (it was handed out before) and its error
+// is the one returned, as at any other limit.
+func TestForEachReportsTheLowestFailureNotTheFirst(t *testing.T) {
+	three := make(chan struct{})
+	err := ForEachLimit(context.Background(), 100, 4, func(i int) error {
+		switch i {
+		case 2:
+			<-three
+			return fmt.Errorf("index %d", i)
+		case 3:
+			defer close(three)
+			return fmt.Errorf("index %d", i)
+		}
+		return nil
+	}, nil)
+	if err == nil || err.Error() != "index 2" {
+		t.Errorf("err %v, want index 2", err)
 	}
 }

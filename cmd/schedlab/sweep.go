@@ -126,49 +126,27 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 		workloads[key] = w
 	}
 	results := make([]experiments.RunResult, len(runs))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
 	var decls []solvers.Metric // the metrics' declarations, from the first done run's report
-	next := make(chan int)
-	for i := 0; i < max(workers, 1); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r := runs[i]
-				res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: experiments.StatusDone, Metrics: map[string]float64{},
-					Replicate: r.Replicate}
-				rep, err := runner.Execute(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
-				if err != nil {
-					res.Status = experiments.StatusFailed
-					fmt.Fprintf(stderr, "run %d (%s %v): %v\n", i, r.Variant, r.Cell, err)
-				} else {
-					for _, m := range rep.Metrics {
-						res.Metrics[m.Name] = m.Value
-					}
-				}
-				results[i] = res
-				mu.Lock()
-				if decls == nil && err == nil {
-					decls = rep.Metrics
-				}
-				done++
-				fmt.Fprintf(stderr, "\r%d/%d runs\033[K", done, len(runs))
-				mu.Unlock()
+	var first sync.Once
+	err := solvers.ForEachLimit(ctx, len(runs), workers, func(i int) error {
+		r := runs[i]
+		res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: experiments.StatusDone, Metrics: map[string]float64{},
+			Replicate: r.Replicate}
+		rep, err := runner.Execute(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
+		if err != nil {
+			res.Status = experiments.StatusFailed
+			fmt.Fprintf(stderr, "run %d (%s %v): %v\n", i, r.Variant, r.Cell, err)
+		} else {
+			for _, m := range rep.Metrics {
+				res.Metrics[m.Name] = m.Value
 			}
-		}()
-	}
-	for i := range runs {
-		if ctx.Err() != nil {
-			break
+			first.Do(func() { decls = rep.Metrics })
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		results[i] = res
+		return nil
+	}, func(done int) { fmt.Fprintf(stderr, "\r%d/%d runs\033[K", done, len(runs)) })
 	fmt.Fprintln(stderr)
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return nil, nil, err
 	}
 	return results, decls, nil

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"schedlab/solvers"
@@ -121,65 +119,6 @@ type job struct {
 	out     *evalResult
 }
 
-// runJobs evaluates jobs on GOMAXPROCS workers, reporting progress from one
-// goroutine; it stops at the first error or when ctx ends.
-func runJobs(ctx context.Context, jobs []job, progress solvers.Progress) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	done := make(chan error)
-	workers := max(1, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				r, err := evaluate(ctx, jobs[k].in, jobs[k].bound, jobs[k].reenact, jobs[k].repeats)
-				*jobs[k].out = r
-				select {
-				case done <- err:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for k := range jobs {
-			select {
-			case next <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	var first error
-	for k := range jobs {
-		select {
-		case err := <-done:
-			if err != nil && first == nil {
-				first = err
-				cancel()
-			}
-		case <-ctx.Done():
-			if first == nil {
-				first = ctx.Err()
-			}
-		}
-		if first != nil {
-			break
-		}
-		if k%25 == 0 || k == len(jobs)-1 {
-			progress(k+1, len(jobs), jobs[k].label)
-		}
-	}
-	cancel()
-	wg.Wait()
-	return first
-}
-
 // reproduce is the seed experiment (solvers.Strategy.Reproduce): the
 // seed's three experiments on its own instances, beside the authors' raw
 // means and printed Table 1.
@@ -224,7 +163,16 @@ func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) 
 			}
 		}
 	}
-	if err := runJobs(ctx, jobs, progress); err != nil {
+	err := solvers.ForEach(ctx, len(jobs), func(k int) error {
+		r, err := evaluate(ctx, jobs[k].in, jobs[k].bound, jobs[k].reenact, jobs[k].repeats)
+		*jobs[k].out = r
+		return err
+	}, func(done int) {
+		if (done-1)%25 == 0 || done == len(jobs) {
+			progress(done, len(jobs), jobs[done-1].label)
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 
