@@ -8,8 +8,13 @@
 // inside it). The model registers its handler with New.
 //
 // Its queue, Heap, is one generic min-heap for the solvers: the batch and
-// batsim simulators keep their running jobs on it and run their own loop
-// (a pass per instant over all arrivals and completions at that time).
+// batsim simulators keep their running jobs on it and run their own loop,
+// one scheduling pass per instant, taking the next instant as the least of
+// the next arrival, the first end and (conservative) the first
+// reservation. Driven by this kernel instead (an event per arrival, end,
+// reservation and pass), the batch simulator made the same schedules but
+// took a quarter to a third more CPU time under EASY and half as much
+// again under conservative on the KTH trace, so it keeps its loop.
 package des
 
 // Kernel is a clock and its event queue.
