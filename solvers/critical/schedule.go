@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"schedlab/solvers/des"
 )
 
 // Schedule places every task on a processor at a start time; it finishes
@@ -251,15 +253,15 @@ func realize(d *DAG, proc []int, prio []float64, flex []bool) Schedule {
 	for v := range d.N {
 		indeg[v] = len(d.Pred[v])
 	}
-	h := &prioHeap{prio: prio}
+	h := des.NewHeap(func(x, y int) bool { return prio[x] < prio[y] || prio[x] == prio[y] && x < y }) // ready tasks by (prio, index)
 	for v := range d.N {
 		if indeg[v] == 0 {
-			h.push(v)
+			h.Push(v)
 		}
 	}
 	free := make([]float64, d.M)
-	for h.len() > 0 {
-		v := h.pop()
+	for h.Len() > 0 {
+		v := h.Pop()
 		p := proc[v]
 		st := max(free[p], readyTime(d, &s, v, p))
 		if flex != nil && flex[v] {
@@ -275,56 +277,9 @@ func realize(d *DAG, proc []int, prio []float64, flex []bool) Schedule {
 		for _, a := range d.Succ[v] {
 			indeg[a.To]--
 			if indeg[a.To] == 0 {
-				h.push(a.To)
+				h.Push(a.To)
 			}
 		}
 	}
 	return s
-}
-
-// prioHeap is a binary min-heap of tasks by (prio, index).
-type prioHeap struct {
-	prio []float64
-	a    []int
-}
-
-func (h *prioHeap) len() int { return len(h.a) }
-func (h *prioHeap) less(i, j int) bool {
-	x, y := h.a[i], h.a[j]
-	if h.prio[x] != h.prio[y] {
-		return h.prio[x] < h.prio[y]
-	}
-	return x < y
-}
-func (h *prioHeap) push(v int) {
-	h.a = append(h.a, v)
-	for i := len(h.a) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h.a[i], h.a[p] = h.a[p], h.a[i]
-		i = p
-	}
-}
-func (h *prioHeap) pop() int {
-	top := h.a[0]
-	last := len(h.a) - 1
-	h.a[0] = h.a[last]
-	h.a = h.a[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h.a) && h.less(l, m) {
-			m = l
-		}
-		if r < len(h.a) && h.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		h.a[i], h.a[m] = h.a[m], h.a[i]
-		i = m
-	}
-	return top
 }
