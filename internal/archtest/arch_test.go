@@ -37,7 +37,7 @@ var only = map[string][]string{
 	"buildinfo": nil,
 	"stats":     nil,
 	"static":    nil,
-	"solvers":   {"errs"},
+	"solvers":   {"errs", "golang.org/x/sync"},
 	"store":     {"errs", "modernc.org/sqlite", "golang.org/x/crypto/bcrypt"},
 	// pure: no store, no runs, nothing of the web
 	"compare":     {"errs", "buildinfo", "stats", "solvers"},
