@@ -90,15 +90,15 @@ func VariantsOf[R VariantRow](table []R) []Variant {
 	return out
 }
 
-// LookupVariant is the row of table named name; false when none is.
-func LookupVariant[R VariantRow](table []R, name string) (R, bool) {
+// LookupVariant is the row of table named name, the zero row (no Name)
+// when none is.
+func LookupVariant[R VariantRow](table []R, name string) (none R) {
 	for _, r := range table {
 		if r.Spec().Name == name {
-			return r, true
+			return r
 		}
 	}
-	var none R
-	return none, false
+	return none
 }
 
 // VariantNames names the rows of table for which keep holds, in the
@@ -188,12 +188,8 @@ type VariantPreferrer interface {
 func DefaultVariant(s Strategy, format string) string {
 	fits := VariantsFor(s, format)
 	if p, ok := s.(VariantPreferrer); ok {
-		if want := p.PreferredVariant(format); want != "" {
-			for _, v := range fits {
-				if v.Name == want {
-					return want
-				}
-			}
+		if want := p.PreferredVariant(format); want != "" && LookupVariant(fits, want).Name != "" {
+			return want
 		}
 	}
 	if len(fits) > 0 {
@@ -267,13 +263,10 @@ func ResolveVariant(s Strategy, name string) (string, error) {
 		}
 		return vs[0].Name, nil
 	}
-	known := make([]string, 0, len(vs))
-	for _, v := range vs {
-		if v.Name == name {
-			return name, nil
-		}
-		known = append(known, v.Name)
+	if LookupVariant(vs, name).Name != "" {
+		return name, nil
 	}
+	known := VariantNames(vs, func(Variant) bool { return true })
 	return "", errs.Invalidf("variant", "unknown variant %q of %s (known: %s)", name, s.Info().Name, strings.Join(known, ", "))
 }
 

@@ -59,12 +59,6 @@ type algorithm struct {
 // paper is the seed's method as written: the planner that may stop.
 func (v algorithm) paper() bool { return v.plans && !v.fallback }
 
-// variantOf is the row of a variant the family has (the zero row else).
-func variantOf(name string) algorithm {
-	v, _ := solvers.LookupVariant(variants, name)
-	return v
-}
-
 // variants is the family's variant table; the first is the default.
 var variants = []algorithm{
 	{Variant: solvers.Variant{Name: VariantCritical, Doc: "The seed's critical works method as written: the tree of critical paths (longest path, then longest paths of the graph minus one more edge per level, bounded by tree_max_nodes, tree_max_depth and tree_max_ms), the ranked list of critical works, planning work by work inside the time frame [0, deadline] with a backward and forward pass (DP) per work under the criterion, several optimal answers combined with every variant (at most max_variants carried on), variants that hit the paper's two failure cases struck out, the run ended when no variant is left (stopped = 1, the partial plan shown as such); then bipartite collision resolution (representatives, the heavier task keeps the processor, losers to processors free over their time frame), a variant whose collisions stay unresolved struck out too. The result is the best remaining variant's a-priori plan."}, plans: true},
@@ -256,8 +250,8 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
-	v, ok := solvers.LookupVariant(variants, variant)
-	if !ok {
+	v := solvers.LookupVariant(variants, variant)
+	if v.Name == "" {
 		return nil, errs.Invalidf("variant", "unknown variant %q", variant)
 	}
 	start := time.Now()

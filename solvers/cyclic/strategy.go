@@ -37,8 +37,7 @@ func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
 			return c
 		},
 		Run: func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
-			v, _ := solvers.LookupVariant(table, variant) // the adapter resolved it
-			return v.run(ctx, w, variant, c, progress)
+			return solvers.LookupVariant(table, variant).run(ctx, w, variant, c, progress) // the adapter resolved it
 		},
 		Parse: parseWorkload,
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetToporkov2014,
@@ -48,7 +47,7 @@ func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList: uploads(),
 		Fits: func(format, variant string) error {
-			if v, _ := solvers.LookupVariant(table, variant); v.fits != nil {
+			if v := solvers.LookupVariant(table, variant); v.fits != nil {
 				return v.fits(format, variant)
 			}
 			return nil
@@ -97,10 +96,7 @@ type variant struct {
 }
 
 // variantOf is the row of a variant of the package (the zero row else).
-func variantOf(name string) variant {
-	v, _ := solvers.LookupVariant(variants(), name)
-	return v
-}
+func variantOf(name string) variant { return solvers.LookupVariant(variants(), name) }
 
 // variantNames names the package's variants for which keep holds.
 func variantNames(keep func(variant) bool) []string { return solvers.VariantNames(variants(), keep) }

@@ -127,7 +127,7 @@ type runConfig struct {
 func run(ctx context.Context, w *solvers.Workload, name string, c Config, progress solvers.Progress) (*solvers.Report, error) {
 	cfg := runConfig{Config: c, timeLimit: c.timeLimit()}
 	cfg.memory = solvers.MemoryBudget(ctx, c.memoryBytes()) // memory_mb lowers the server's budget, never raises it
-	v, _ := solvers.LookupVariant(variants, name)           // the adapter resolved it
+	v := solvers.LookupVariant(variants, name)
 	if !v.distributed && cfg.Objective != ObjectiveMakespan {
 		return nil, errs.Invalidf("objective", "the exact variant minimizes the makespan only, got %q", cfg.Objective)
 	}

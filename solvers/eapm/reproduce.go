@@ -33,8 +33,7 @@ var methodCols = [nMethods]string{"online", "greedy_min_energy", "greedy_max_obj
 var methods = [nMethods]string{VariantOnline, VariantGreedyMinEnergy, VariantGreedyMaxObjective, VariantAverage}
 
 func (md *model) method(ctx context.Context, k int) (*Schedule, error) {
-	v, _ := solvers.LookupVariant(variants, methods[k])
-	s, _, err := v.solve(md, ctx)
+	s, _, err := solvers.LookupVariant(variants, methods[k]).solve(md, ctx)
 	return s, err
 }
 

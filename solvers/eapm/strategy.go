@@ -102,7 +102,7 @@ func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Co
 	md.progress = func(done, total int) { progress(done, total+1, fmt.Sprintf("user %d of %d", done, total)) }
 	progress(0, n+1, "start")
 	start := time.Now()
-	v, _ := solvers.LookupVariant(variants, variant) // the adapter resolved it
+	v := solvers.LookupVariant(variants, variant) // the adapter resolved it
 	sched, bound, err := v.solve(md, ctx)
 	if err != nil {
 		return nil, err

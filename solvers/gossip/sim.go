@@ -179,7 +179,7 @@ func estimateBytes(n, sched int, durS, periodS float64, jobs int, gossip, counte
 
 // gossips says whether c's variant spreads the records by gossip (its
 // table row), else a central manager collects them.
-func (c SimConfig) gossips() bool { return variantOf(c.Variant).gossips }
+func (c SimConfig) gossips() bool { return solvers.LookupVariant(variants, c.Variant).gossips }
 
 // schedulers is the number of schedulers of cfg's variant.
 func schedulers(cfg SimConfig) int {

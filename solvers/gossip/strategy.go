@@ -56,12 +56,6 @@ type variant struct {
 	simulates, gossips bool
 }
 
-// variantOf is the row of a variant the family has (the zero row else).
-func variantOf(name string) variant {
-	v, _ := solvers.LookupVariant(variants, name)
-	return v
-}
-
 // variants is the family's variant table; the first is the default.
 var variants = []variant{
 	{Variant: solvers.Variant{Name: VariantGossip, Doc: "The seed's system: nodes exchange resource tables push-pull every period_s with fanout random reachable nodes (per-node version vectors, newer wins, TTL expiry, leave/join records); schedulers match jobs against the records they hold, nodes accept or reject, rejected jobs are re-matched."}, simulates: true, gossips: true},
@@ -161,7 +155,7 @@ func run(ctx context.Context, w *solvers.Workload, variant string, c Config, pro
 		}
 	}
 	start := time.Now()
-	if !variantOf(variant).simulates {
+	if !solvers.LookupVariant(variants, variant).simulates {
 		rc := c.rumorConfig(in.Grid.Seed)
 		res, err := Rumor(ctx, in.Grid.Build(), rc, progress)
 		if err != nil {
