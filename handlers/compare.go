@@ -167,12 +167,7 @@ func (s *Server) isReference(strategy, variant string) bool {
 	if err != nil {
 		return false
 	}
-	for _, v := range st.Variants() {
-		if v.Name == variant {
-			return v.Reference
-		}
-	}
-	return false
+	return solvers.LookupVariant(st.Variants(), variant).Reference
 }
 
 // Join puts reports side by side (package compare: what differs, the

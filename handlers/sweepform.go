@@ -151,11 +151,7 @@ func sweepValuesOf(form url.Values) views.SweepValues {
 func sweepDefinition(v views.SweepValues, st solvers.Strategy) ([]byte, []error) {
 	var problems []error
 	d := formDef{Name: strings.TrimSpace(v.Name), Strategy: st.Info().Name, Replicates: json.Number("1"), Seed: json.Number("1"), NotifyURL: v.NotifyURL}
-	for _, variant := range st.Variants() {
-		if slices.Contains(v.Variants, variant.Name) {
-			d.Variants = append(d.Variants, variant.Name)
-		}
-	}
+	d.Variants = solvers.VariantNames(st.Variants(), func(variant solvers.Variant) bool { return slices.Contains(v.Variants, variant.Name) })
 	whole := func(field, text string, into *any) {
 		text = strings.TrimSpace(text)
 		if text == "" {

@@ -27,4 +27,11 @@
 // metric is meaningful for, showing the others as "n/a". The conformance
 // suite (solverstest) checks that a family's metrics name only its own
 // variants.
+//
+// A family's variants are one table: rows that embed Variant beside what
+// only the family knows of each (its algorithm; whether it is exact, the
+// paper's or ours, needs an SWF trace). Its run looks the row up
+// (LookupVariant) and asks the row, never compares names, and the lists of
+// variants a metric or a parameter is for are drawn from the same rows
+// (VariantNames), so a new variant is one row.
 package solvers

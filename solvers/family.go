@@ -29,7 +29,8 @@ type Def[C any, P interface {
 	// Info describes the family: title, summary, paper, seed file (its
 	// Name is Name's).
 	Info Info
-	// VariantList lists the variants; the first is the default.
+	// VariantList lists the variants; the first is the default. A
+	// family keeps them as one table of its own rows (VariantsOf).
 	VariantList []Variant
 	// Config returns the run config's defaults.
 	Config func() C

@@ -70,6 +70,50 @@ type Variant struct {
 	Reference bool `json:"reference,omitempty"`
 }
 
+// Spec is v itself. A family keeps its variants as one table of rows that
+// embed Variant beside what only the family knows of each (how it runs,
+// what it is: exact, the paper's or ours, which metrics mean something
+// for it); Spec, promoted to the row, lets VariantsOf, LookupVariant and
+// VariantNames read such a table, so a family dispatches by looking its
+// row up, never by comparing names.
+func (v Variant) Spec() Variant { return v }
+
+// VariantRow is a row of a family's variant table (see Variant.Spec).
+type VariantRow interface{ Spec() Variant }
+
+// VariantsOf is the public part of a variant table (Def.VariantList).
+func VariantsOf[R VariantRow](table []R) []Variant {
+	out := make([]Variant, len(table))
+	for i, r := range table {
+		out[i] = r.Spec()
+	}
+	return out
+}
+
+// LookupVariant is the row of table named name, the zero row (no Name)
+// when none is.
+func LookupVariant[R VariantRow](table []R, name string) (none R) {
+	for _, r := range table {
+		if r.Spec().Name == name {
+			return r
+		}
+	}
+	return none
+}
+
+// VariantNames names the rows of table for which keep holds, in the
+// table's order: the variants a metric is meaningful for
+// (Metric.Variants) or a parameter applies to.
+func VariantNames[R VariantRow](table []R, keep func(R) bool) []string {
+	var out []string
+	for _, r := range table {
+		if keep(r) {
+			out = append(out, r.Spec().Name)
+		}
+	}
+	return out
+}
+
 // Preset is a workload generator with its parameters.
 type Preset struct {
 	Name   string      `json:"name"`
@@ -144,12 +188,8 @@ type VariantPreferrer interface {
 func DefaultVariant(s Strategy, format string) string {
 	fits := VariantsFor(s, format)
 	if p, ok := s.(VariantPreferrer); ok {
-		if want := p.PreferredVariant(format); want != "" {
-			for _, v := range fits {
-				if v.Name == want {
-					return want
-				}
-			}
+		if want := p.PreferredVariant(format); want != "" && LookupVariant(fits, want).Name != "" {
+			return want
 		}
 	}
 	if len(fits) > 0 {
@@ -223,13 +263,10 @@ func ResolveVariant(s Strategy, name string) (string, error) {
 		}
 		return vs[0].Name, nil
 	}
-	known := make([]string, 0, len(vs))
-	for _, v := range vs {
-		if v.Name == name {
-			return name, nil
-		}
-		known = append(known, v.Name)
+	if LookupVariant(vs, name).Name != "" {
+		return name, nil
 	}
+	known := VariantNames(vs, func(Variant) bool { return true })
 	return "", errs.Invalidf("variant", "unknown variant %q of %s (known: %s)", name, s.Info().Name, strings.Join(known, ", "))
 }
 

@@ -68,17 +68,17 @@ func DefaultRunConfig() RunConfig {
 func (c *RunConfig) Declare(ps *solvers.ParamSet) {
 	ps.Choice(&c.Criterion, "criterion", []string{CriterionLoad, CriterionMakespan, CriterionCost},
 		"What the critical-works planner optimizes per work and when choosing the final variant. load (the seed's: the mean load of the base processors): give each task the slowest processor that still fits its window inside the time frame [0, deadline]; makespan (ours): earliest finish; cost (ours): least Σ time × price. heft and list ignore it.").
-		For(VariantCritical, VariantCriticalFallback)
+		For(planners...)
 	ps.Float(&c.DeadlineFactor, "deadline_factor", "× HEFT makespan", 0.01, 1000,
 		"The job's time frame [0, D] when deadline is 0: D = deadline_factor × HEFT's makespan on the same graph. The paper takes the frame as given («все время оптимизации, заданное для … задания») and states no value; 1.5 is the middle of the sweep {1, 1.25, 1.5, 2} of the reproduce. Every variant reports meets_deadline against it.")
 	ps.Float(&c.Deadline, "deadline", "time units", 0, 1e15,
 		"The job's time frame [0, deadline] in time units; 0 (default) derives it from deadline_factor.")
 	ps.Int(&c.MaxVariants, "max_variants", "variants", 1, 1000,
 		"Cap on the variants carried from one work to the next, the best by the partial criterion (ours: the paper keeps all m × n, which grows exponentially with the works; the pruned ones are counted apart from the dropped ones). Default 8.").
-		For(VariantCritical, VariantCriticalFallback)
+		For(planners...)
 	ps.Choice(&c.CollisionProcessors, "collision_processors", []string{CollisionIdle, CollisionNew},
 		"Collision resolution step 3 gives the tasks not chosen at step 2 «processors not used in the computation», the set Y of the given processors not engaged. idle (default, the paper's method): a platform processor free over the task's time frame, so a collision may stay unresolved and strike the variant out; every variant then runs on the platform's processors, as HEFT and list do. new (scale-out, ours, not the paper's): else a new copy of the fastest platform processor that fits the task joins the configuration, so the run uses more processors than the platform has (processors_used says how many; load, cost and lower_bound are over them) and is not comparable with HEFT and list on the platform.").
-		For(VariantCritical, VariantCriticalFallback)
+		For(planners...)
 	ps.String(&c.WfProcessors, "wf_processors", "performances",
 		"The processors a WfFormat (WfCommons) workflow is scheduled on, as comma-separated performances relative to one core of the machine that recorded the runtimes (a task's time on p = runtime / performance). Default 1,1,2,4. Native JSON and preset graphs keep their own processors.").
 		WithCheck(func(v string) error { _, err := ParsePerformances(v); return err })

@@ -162,9 +162,9 @@ func deadlineSource(c RunConfig) string {
 // about them. Only the paper's method stops (our fallback plans the work
 // instead), and only the fallback plans works by it.
 var (
-	planners        = []string{VariantCritical, VariantCriticalFallback}
-	paperPlanner    = []string{VariantCritical}
-	fallbackPlanner = []string{VariantCriticalFallback}
+	planners        = solvers.VariantNames(variants, func(v algorithm) bool { return v.plans })
+	paperPlanner    = solvers.VariantNames(variants, algorithm.paper)
+	fallbackPlanner = solvers.VariantNames(variants, func(v algorithm) bool { return v.fallback })
 )
 
 // runMetrics are a run's metrics: the schedule's (left out when the run

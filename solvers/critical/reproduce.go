@@ -267,7 +267,7 @@ func runRepro(ctx context.Context, set *reproSet, progress solvers.Progress) (*r
 		for f := range res.cells[gi] {
 			for a, c := range res.cells[gi][f] {
 				res.runs++
-				if reproAlgos[a].variant != VariantCritical || !onPlatform(a) {
+				if !solvers.LookupVariant(variants, reproAlgos[a].variant).paper() || !onPlatform(a) {
 					continue // the failure counts are the paper's method's, on the platform
 				}
 				fc := &res.fails
@@ -388,7 +388,7 @@ func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow)
 				return x / float64(n)
 			}
 			kept := any("")
-			if al.variant == VariantCritical || al.variant == VariantCriticalFallback {
+			if solvers.LookupVariant(variants, al.variant).plans {
 				kept = r.kept / float64(r.graphs)
 			}
 			vs := any("—")
@@ -482,7 +482,7 @@ func claimInputs(set *reproSet, res *reproResults, en []enumPoint, rp RepsResult
 				continue
 			}
 			for a, al := range reproAlgos {
-				if al.variant == VariantCritical && onPlatform(a) {
+				if solvers.LookupVariant(variants, al.variant).paper() && onPlatform(a) {
 					in.Runs = append(in.Runs, res.cells[gi][f][a])
 				}
 			}

@@ -24,7 +24,7 @@ func family() *solvers.Def[RunConfig, *RunConfig] {
 	return &solvers.Def[RunConfig, *RunConfig]{
 		Name:        "critical",
 		Info:        solvers.Info{Title: "Critical works method", Summary: "One parallel program (a task graph) onto processors along its critical works, with HEFT as a baseline.", Paper: "Toporkov, Tselishchev, Bobchenkov, Rychkova, metascheduler: a generator of distributed computing strategies (2007)", Seed: "002_33e7efcc416cd938.txt"},
-		VariantList: variants(),
+		VariantList: solvers.VariantsOf(variants),
 		Config:      DefaultRunConfig,
 		Run:         runVariant,
 		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
@@ -46,14 +46,25 @@ const (
 	PresetRandom            = "random"
 )
 
-// variants lists the algorithms; the first is the default.
-func variants() []solvers.Variant {
-	return []solvers.Variant{
-		{Name: VariantCritical, Doc: "The seed's critical works method as written: the tree of critical paths (longest path, then longest paths of the graph minus one more edge per level, bounded by tree_max_nodes, tree_max_depth and tree_max_ms), the ranked list of critical works, planning work by work inside the time frame [0, deadline] with a backward and forward pass (DP) per work under the criterion, several optimal answers combined with every variant (at most max_variants carried on), variants that hit the paper's two failure cases struck out, the run ended when no variant is left (stopped = 1, the partial plan shown as such); then bipartite collision resolution (representatives, the heavier task keeps the processor, losers to processors free over their time frame), a variant whose collisions stay unresolved struck out too. The result is the best remaining variant's a-priori plan."},
-		{Name: VariantCriticalFallback, Doc: "Ours, not the paper's: critical-works with our fallback and realization. When every variant fails on a work, the work is planned as early as possible without its time windows instead of stopping; after collision resolution each variant is realized (tasks by planned start, each when its processor is free and its data has arrived; tasks left in collision go where they finish first), so a schedule always results."},
-		{Name: VariantHEFT, Doc: "Heterogeneous Earliest Finish Time (Topcuoglu, Hariri, Wu, IEEE TPDS 2002): tasks by decreasing upward rank (mean time over processors + max over successors of transfer + rank), each on the processor giving the earliest finish, with insertion into idle gaps."},
-		{Name: VariantList, Doc: "Plain list scheduling: tasks by decreasing upward rank, each on the processor that becomes free first (no insertion, no look at speed), started when its data has arrived."},
-	}
+// algorithm is a row of the family's variant table: the public variant and
+// how it schedules, which says what its metrics mean.
+type algorithm struct {
+	solvers.Variant
+	// plans: the critical works method runs (its counts are metrics);
+	// fallback: ours, planning a work past the paper's stop.
+	plans, fallback bool
+	schedule        func(o *Outcome) Schedule // a baseline's schedule (nil: the planner's)
+}
+
+// paper is the seed's method as written: the planner that may stop.
+func (v algorithm) paper() bool { return v.plans && !v.fallback }
+
+// variants is the family's variant table; the first is the default.
+var variants = []algorithm{
+	{Variant: solvers.Variant{Name: VariantCritical, Doc: "The seed's critical works method as written: the tree of critical paths (longest path, then longest paths of the graph minus one more edge per level, bounded by tree_max_nodes, tree_max_depth and tree_max_ms), the ranked list of critical works, planning work by work inside the time frame [0, deadline] with a backward and forward pass (DP) per work under the criterion, several optimal answers combined with every variant (at most max_variants carried on), variants that hit the paper's two failure cases struck out, the run ended when no variant is left (stopped = 1, the partial plan shown as such); then bipartite collision resolution (representatives, the heavier task keeps the processor, losers to processors free over their time frame), a variant whose collisions stay unresolved struck out too. The result is the best remaining variant's a-priori plan."}, plans: true},
+	{Variant: solvers.Variant{Name: VariantCriticalFallback, Doc: "Ours, not the paper's: critical-works with our fallback and realization. When every variant fails on a work, the work is planned as early as possible without its time windows instead of stopping; after collision resolution each variant is realized (tasks by planned start, each when its processor is free and its data has arrived; tasks left in collision go where they finish first), so a schedule always results."}, plans: true, fallback: true},
+	{Variant: solvers.Variant{Name: VariantHEFT, Doc: "Heterogeneous Earliest Finish Time (Topcuoglu, Hariri, Wu, IEEE TPDS 2002): tasks by decreasing upward rank (mean time over processors + max over successors of transfer + rank), each on the processor giving the earliest finish, with insertion into idle gaps."}, schedule: func(o *Outcome) Schedule { return o.HEFT }},
+	{Variant: solvers.Variant{Name: VariantList, Doc: "Plain list scheduling: tasks by decreasing upward rank, each on the processor that becomes free first (no insertion, no look at speed), started when its data has arrived."}, schedule: func(o *Outcome) Schedule { return List(o.D) }},
 }
 
 // uploads is the solvers.Uploader file set: a WfFormat workflow besides the
@@ -239,6 +250,10 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
+	v := solvers.LookupVariant(variants, variant)
+	if v.Name == "" {
+		return nil, errs.Invalidf("variant", "unknown variant %q", variant)
+	}
 	start := time.Now()
 	d := Prepare(g, cfg.Bandwidth)
 	depth := 0
@@ -264,9 +279,8 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 	if o.Deadline <= 0 {
 		o.Deadline = cfg.DeadlineFactor * o.HEFT.Makespan()
 	}
-	switch variant {
-	case VariantCritical, VariantCriticalFallback:
-		opt := PlanOptions{Criterion: cfg.Criterion, Deadline: o.Deadline, Fallback: variant == VariantCriticalFallback,
+	if v.plans {
+		opt := PlanOptions{Criterion: cfg.Criterion, Deadline: o.Deadline, Fallback: v.fallback,
 			MaxVariants: cfg.MaxVariants, ScaleOut: cfg.CollisionProcessors == CollisionNew}
 		pr, err := PlanCriticalWorks(ctx, d, o.Works, opt, func(done, total int, note string) {
 			progress(1, 3, note)
@@ -286,12 +300,8 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 		} else {
 			o.Sched = pr.Partial
 		}
-	case VariantHEFT:
-		o.Sched, o.Complete = o.HEFT, true
-	case VariantList:
-		o.Sched, o.Complete = List(d), true
-	default:
-		return nil, errs.Invalidf("variant", "unknown variant %q", variant)
+	} else {
+		o.Sched, o.Complete = v.schedule(o), true
 	}
 	o.WallMS = float64(time.Since(start).Microseconds()) / 1000
 	if o.Complete {

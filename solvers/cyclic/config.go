@@ -7,9 +7,6 @@ import (
 	"schedlab/solvers/batch"
 )
 
-// slotVariants are the variants of the slot model: every variant but batch.
-var slotVariants = [...]string{VariantCSS, VariantFair, VariantBackfill, VariantCombined}
-
 // Config is a run's knobs (the run parameters). DefaultConfig gives the
 // defaults with their reasons; Declare binds each field to its public name.
 // configOf turns it into the SimConfig of a slot variant; batch reads its
@@ -76,22 +73,22 @@ func DefaultConfig() Config {
 
 // Declare binds the run parameters (solvers.ParamSet).
 func (c *Config) Declare(ps *solvers.ParamSet) {
-	slot := slotVariants[:]
+	slot := slotModel()
 	ps.Int(&c.Cycles, "cycles", "cycles", 1, 100_000,
 		"Planning cycles. Cycle 1 is the workload's; later cycles draw a fresh owners' load and a fresh batch from the workload's generator (or repeat cycle 1 without one); jobs with no alternative are carried over. Default 1000 (≈ 1–2 s); the seed averages 5000.").
 		For(slot...)
 	ps.Choice(&c.Strategy, "strategy", Strategies(),
 		"VO strategy of the DP choice (seed eqs. 10–13). income: max owners' income s.t. Σ processor time ≤ T*. runtime: min Σ runtime s.t. Σ cost ≤ B*. proctime: min Σ processor time s.t. Σ cost ≤ B* (eq. 11 on processor time, the criterion of the seed's Fig. 3). cost: min Σ cost s.t. Σ processor time ≤ T*. idle: max Σ processor time s.t. Σ processor time ≤ T* (least idle time). Default runtime.").
-		For(VariantCSS, VariantFair, VariantCombined)
+		For(withAlternatives()...)
 	ps.Int(&c.K, "k", "sub-batches", 1, 1000,
 		"Sub-batches the fair variant cuts the batch into, in priority order, sizes as equal as possible (seed §1.2, k ∈ {1,2,3,5,6,10,20} in Fig. 3). k ≥ the batch size plans each job alone. css ignores k (always 1). Default 1.").
 		For(VariantFair, VariantCombined)
 	ps.Bool(&c.Shift, "shift",
 		"Shift heuristic (seed §1.4): after the choice, windows in order of start time move to the earliest start at which all their nodes are free, keeping nodes, cost and runtime. true: the report shows the Gantt before and after. Default false.").
-		For(VariantCSS, VariantFair, VariantCombined)
+		For(withAlternatives()...)
 	ps.Float(&c.Limit, "limit", "", 0, 1e12,
 		"Limit g* of the DP choice per batch: T* (time units of processor time) for income, cost and idle; B* (cost units) for runtime and proctime. 0: the seed's eqs. (2), (4): Σ over jobs of ⌊mean over its alternatives⌋, recomputed every cycle and sub-batch. A fixed limit is split over sub-batches by their share of jobs. If no combination fits, the limit is raised to Σ of each job's least value (counted in the report).").
-		For(VariantCSS, VariantFair, VariantCombined)
+		For(withAlternatives()...)
 	ps.Choice(&c.Depth, "depth", []string{"0", "1", "inf"},
 		"backfill: reservations kept per pass, in queue order. 0: none (greedy: a small job may overtake the head for ever); 1: the queue head (EASY, aggressive backfilling); inf: every waiting job (conservative: no job starts later than it was promised). Default 1.").
 		For(VariantBackfill, VariantCombined)
@@ -137,7 +134,7 @@ func (c *Config) declareTrace(ps *solvers.ParamSet) {
 		OnFormats(FormatSWF)
 	ps.Int(&c.UnitS, "unit_s", "s", 0, 1_000_000,
 		"A trace run by css, fair, backfill or combined: seconds per time unit of the slot model, which cuts the trace into cycles of T = 600 units. 0: the least whole number that fits the longest estimate into one interval. The cycles are the trace's, whatever cycles says.").
-		For(slotVariants[:]...).OnFormats(FormatSWF)
+		For(slotModel()...).OnFormats(FormatSWF)
 	ps.Float(&c.GanttStartH, "gantt_start_h", "h", 0, 1e7,
 		"batch: start of the Gantt window, in hours after the first submission. The Gantt draws one window so that a trace of any length stays light; processors in use are plotted over the whole trace.").
 		For(c.batchLike()...)

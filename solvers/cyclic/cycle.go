@@ -590,9 +590,9 @@ func (cfg SimConfig) earlyLaw() func(*Job) float64 {
 // NewBatchPlanner returns the planner of a CSS/fair config; before, when
 // not nil, receives the pre-shift windows of each cycle.
 func NewBatchPlanner(cfg SimConfig, before *[]Window) *BatchPlanner {
-	k := cfg.K
-	if cfg.Variant == VariantCSS {
+	v, k := variantOf(cfg.Variant), cfg.K
+	if v.wholeBatch {
 		k = 1
 	}
-	return &BatchPlanner{AEP: cfg.Variant == VariantFair, Strategy: cfg.Strategy, K: k, Shift: cfg.Shift, Limit: cfg.Limit, Before: before}
+	return &BatchPlanner{AEP: v.aep, Strategy: cfg.Strategy, K: k, Shift: cfg.Shift, Limit: cfg.Limit, Before: before}
 }

@@ -13,27 +13,21 @@ import (
 )
 
 // externalVariants are the variants of the registered decision processes.
-func externalVariants(scheds []batsim.Scheduler) []solvers.Variant {
-	out := make([]solvers.Variant, len(scheds))
+func externalVariants(scheds []batsim.Scheduler) []variant {
+	out := make([]variant, len(scheds))
 	for i, s := range scheds {
 		how := "started for each run: " + strings.Join(s.Command, " ")
 		if s.Endpoint != "" {
 			how = "running at " + s.Endpoint
 		}
-		out[i] = solvers.Variant{Name: s.Variant(), Doc: fmt.Sprintf(
-			"Batch simulation of an SWF trace scheduled by the decision process %q the operator registered (%s), through Batsim's protocol: schedlab sends the events (submissions, completions) and checks and applies its decisions; the same report as batch (wait, bounded slowdown, utilization, Gantt, Batsim columns). Runs only on an SWF workload.", s.Name, how)}
+		out[i] = variant{Variant: solvers.Variant{Name: s.Variant(), Doc: fmt.Sprintf(
+			"Batch simulation of an SWF trace scheduled by the decision process %q the operator registered (%s), through Batsim's protocol: schedlab sends the events (submissions, completions) and checks and applies its decisions; the same report as batch (wait, bounded slowdown, utilization, Gantt, Batsim columns). Runs only on an SWF workload.", s.Name, how)},
+			run: func(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+				return runExternal(ctx, w, s, c, progress)
+			},
+			fits: externalFits}
 	}
 	return out
-}
-
-// externalOf finds the scheduler of an external variant.
-func externalOf(scheds []batsim.Scheduler, variant string) (batsim.Scheduler, bool) {
-	for _, s := range scheds {
-		if s.Variant() == variant {
-			return s, true
-		}
-	}
-	return batsim.Scheduler{}, false
 }
 
 // externalFits: a decision process schedules a trace.

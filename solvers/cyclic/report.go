@@ -89,10 +89,11 @@ func div(a, b float64) float64 {
 // over P × makespan, solvers/batch), which reports a metric of the same
 // name (Config.batchLike: batch and the external variants, set in
 // batchReport).
-var (
-	withAlternatives = []string{VariantCSS, VariantFair, VariantCombined}
-	slotModel        = slotVariants[:]
-)
+func withAlternatives() []string { return variantNames(func(v variant) bool { return v.alternatives }) }
+
+// slotModel names the slot model's variants: every one but the trace
+// simulations.
+func slotModel() []string { return variantNames(func(v variant) bool { return v.plan != nil }) }
 
 // runReport builds the report of a CSS/fair run.
 func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solvers.Report {
@@ -101,7 +102,7 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 	nc := float64(len(res.Cycles))
 	capacity := float64(len(in.Nodes) * in.Interval)
 	r.Metrics = []solvers.Metric{
-		{Name: "n_alternatives", Value: div(float64(a.Alternatives), float64(a.Jobs)), Unit: "per job", Better: solvers.Higher, Variants: withAlternatives},
+		{Name: "n_alternatives", Value: div(float64(a.Alternatives), float64(a.Jobs)), Unit: "per job", Better: solvers.Higher, Variants: withAlternatives()},
 		{Name: "start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "runtime", Value: div(a.Runtime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "finish", Value: div(a.Finish, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
@@ -109,7 +110,7 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 		{Name: "processor_time", Value: div(a.ProcTm, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
 		{Name: "failure_rate", Value: div(float64(res.Failures), nc), Unit: "share of cycles", Better: solvers.Lower, Min: solvers.Bound(0), Max: solvers.Bound(1)},
 		{Name: "owners_income", Value: div(res.Income, nc), Unit: "cost units per cycle", Better: solvers.Higher},
-		{Name: "utilization", Value: div(a.ProcTm, nc*capacity), Unit: "share", Better: solvers.Higher, Variants: slotModel},
+		{Name: "utilization", Value: div(a.ProcTm, nc*capacity), Unit: "share", Better: solvers.Higher, Variants: slotModel()},
 		{Name: "jobs_planned", Value: float64(a.Planned), Unit: "jobs", Better: solvers.Higher},
 		{Name: "jobs_postponed", Value: float64(a.Jobs - a.Planned), Unit: "postponements", Better: solvers.Lower},
 		{Name: "planned_start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
@@ -247,8 +248,8 @@ func markMoved(gt *solvers.Gantt, g *GanttCycle) {
 }
 
 func runNotes(in *Instance, cfg SimConfig, res *Result) []string {
-	k := cfg.K
-	if cfg.Variant == VariantCSS {
+	v, k := variantOf(cfg.Variant), cfg.K
+	if v.wholeBatch {
 		k = 1
 	}
 	lim := "the seed's eqs. (2), (4): Σ over jobs of ⌊mean over its alternatives⌋, per cycle and sub-batch"
@@ -261,7 +262,7 @@ func runNotes(in *Instance, cfg SimConfig, res *Result) []string {
 		"failure_rate is the share of cycles in which some job of the batch got no alternative (the seed's U); jobs_postponed counts postponements (a job carried twice counts twice); owners_income is Σ cost per cycle; utilization is the VO's processor time over nodes × T (owners' local jobs excluded).",
 		"Times are whole time units: a job's time on a node is ⌈volume / performance⌉.",
 	}
-	if cfg.Variant == VariantBackfill {
+	if v.backfills && !v.alternatives {
 		depth := fmt.Sprint(cfg.Depth)
 		if cfg.Depth == DepthInf {
 			depth = "inf (conservative)"
@@ -270,12 +271,12 @@ func runNotes(in *Instance, cfg SimConfig, res *Result) []string {
 		}
 		notes[0] = fmt.Sprintf("backfill, reservation depth %s, %d cycles: FCFS order, each job on the cheapest eligible nodes free now within its budget; one window per job (n_alternatives = 1); the VO strategy, k, limit and shift do not apply.", depth, cfg.Cycles)
 	}
-	if cfg.Variant == VariantCombined {
+	if v.backfills && v.alternatives {
 		notes[0] = fmt.Sprintf("combined, css_share %g by priority %s: fair-share (strategy %s, k = %d, shift %v) plans that slice of each batch, backfilling (depth %d, −1 = inf) the rest; %d cycles. Limit: %s.", cfg.Share, cfg.Priority, cfg.Strategy, cfg.K, cfg.Shift, cfg.Depth, cfg.Cycles, lim)
 	}
 	if cfg.EarlyMin > 0 {
 		how := "css and fair keep their planned starts; a job's slots end early"
-		if cfg.Variant == VariantBackfill {
+		if v.backfills && !v.alternatives {
 			how = "backfill re-plans at each actual completion (planned_* are the plan made at the cycle's start, which knows only reserved times; start, runtime, cost and the other means are that plan's)"
 		}
 		law := fmt.Sprintf("U[%g, 1] of its reserved time (seed %d and its id)", cfg.EarlyMin, cfg.Seed)
@@ -292,7 +293,7 @@ func runNotes(in *Instance, cfg SimConfig, res *Result) []string {
 	if res.Dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%d carried jobs were dropped: the carried queue is capped at %d jobs (longest-waiting dropped first).", res.Dropped, maxCarried(len(in.Jobs))))
 	}
-	if cfg.Variant == VariantCSS && cfg.K != 1 {
+	if v.wholeBatch && cfg.K != 1 {
 		notes = append(notes, "css plans the whole batch at once: k is ignored.")
 	}
 	if len(res.Cycles) > maxCycleRows {

@@ -24,23 +24,20 @@ func WithSchedulers(scheds []batsim.Scheduler) solvers.Strategy { return family(
 // family is the cyclic family's parts (solvers.Def), with the registered
 // decision processes as external variants.
 func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
-	ext := externalVariants(scheds)
+	table := append(variants(), externalVariants(scheds)...)
 	return &solvers.Def[Config, *Config]{
 		Name:        "cyclic",
 		Info:        solvers.Info{Title: "Cyclic scheduling, fair-share, backfilling", Summary: "Batches of parallel jobs onto priced, non-dedicated slots: alternatives, DP choice, shift, backfilling.", Paper: "Toporkov, Bobchenkov, Emelyanov, Tselishchev, scheduling methods and heuristics with non-dedicated resources (2014)", Seed: "003_1e1f6712bcbc01cc.txt"},
-		VariantList: append(variants(), ext...),
+		VariantList: solvers.VariantsOf(table),
 		Config: func() Config {
 			c := DefaultConfig()
-			for _, v := range ext {
-				c.external = append(c.external, v.Name)
+			for _, s := range scheds {
+				c.external = append(c.external, s.Variant())
 			}
 			return c
 		},
 		Run: func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
-			if s, ok := externalOf(scheds, variant); ok {
-				return runExternal(ctx, w, s, c, progress)
-			}
-			return run(ctx, w, variant, c, progress)
+			return solvers.LookupVariant(table, variant).run(ctx, w, variant, c, progress) // the adapter resolved it
 		},
 		Parse: parseWorkload,
 		PresetList: []solvers.PresetDef{solvers.NewPreset(PresetToporkov2014,
@@ -50,10 +47,10 @@ func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList: uploads(),
 		Fits: func(format, variant string) error {
-			if _, ok := externalOf(scheds, variant); ok {
-				return externalFits(format, variant)
+			if v := solvers.LookupVariant(table, variant); v.fits != nil {
+				return v.fits(format, variant)
 			}
-			return variantFits(format, variant)
+			return nil
 		},
 		Prefers: func(format string) string {
 			if format == FormatSWF {
@@ -78,14 +75,41 @@ const (
 // PresetToporkov2014 is the seed's generator (a public contract).
 const PresetToporkov2014 = "toporkov2014"
 
-// variants lists the variants; the first is the default.
-func variants() []solvers.Variant {
-	return []solvers.Variant{
-		{Name: VariantCSS, Doc: "Cyclic scheduling scheme (seed §1.1): round after round each job gets its next first-fit window (earliest start; the first m slots found, or the m cheapest if those exceed the job's max price), its slots taken out, until no job finds one more; then one alternative per job by dynamic programming under the VO strategy and its limit. Jobs with no alternative are carried to the next cycle. shift=true adds the shift heuristic (§1.4)."},
-		{Name: VariantFair, Doc: "Fair-share model (seed §1.2): as css, but each window is AEP's best for the job's own criterion (start, runtime, finish or cost) and the batch is cut into k sub-batches planned one after the other on what is left (k = 1: css with AEP; k = n: each job alone). shift=true adds the shift heuristic."},
-		{Name: VariantBackfill, Doc: "Backfilling on the same slot model (seed §1.1): the batch is a FCFS queue; at each event every job that has a window now starts (cheapest eligible nodes within its budget), the first depth waiting jobs hold reservations that later jobs may not overlap. depth 0: no reservations; 1: EASY (the queue head is protected); inf: conservative (every waiting job is). Jobs that find no window by the end of the interval are carried to the next cycle. The VO strategy, k and limit do not apply."},
-		{Name: VariantCombined, Doc: "Combined method, batch slice filling (seed §3.2): the first css_share × N jobs by priority (queue order, most expensive, or most demanding) are planned by the fair-share model (AEP by each job's criterion, k sub-batches, DP choice under the VO strategy, shift), the rest are backfilled (depth) into what is left."},
-		{Name: VariantBatch, Doc: "Classic batch simulation of an uploaded SWF trace (Parallel Workloads Archive) on a homogeneous machine of P processors, policy fcfs, easy or conservative; standard metrics (wait, bounded slowdown, utilization, makespan), a windowed Gantt on concrete processors, processors in use, and the per-job table in Batsim's columns (download it as CSV). Runs only on an SWF workload."},
+// variant is a row of the family's variant table: the public variant,
+// how it runs and what it is, which says what its metrics and parameters
+// mean.
+type variant struct {
+	solvers.Variant
+	run func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error)
+	// fits says why a workload of format does not suit it (nil: every
+	// workload does; solvers.VariantFilter).
+	fits func(format, variant string) error
+	// plan is a slot variant's planner and where it leaves the windows
+	// before the shift (nil: a trace simulation, batch or external).
+	plan func(cfg SimConfig) (Planner, *[]Window)
+	// wholeBatch: the batch is planned at once (css: k is 1); aep: each
+	// window is AEP's best for the job's own criterion (fair);
+	// alternatives: jobs get alternatives, one chosen by DP (css, fair,
+	// combined); backfills: jobs are backfilled (backfill, combined);
+	// streams: runs straight from an SWF file (solvers.FileRunner).
+	wholeBatch, aep, alternatives, backfills, streams bool
+}
+
+// variantOf is the row of a variant of the package (the zero row else).
+func variantOf(name string) variant { return solvers.LookupVariant(variants(), name) }
+
+// variantNames names the package's variants for which keep holds.
+func variantNames(keep func(variant) bool) []string { return solvers.VariantNames(variants(), keep) }
+
+// variants is the family's variant table; the first is the default. A
+// function, not a variable: its rows' planners look rows up.
+func variants() []variant {
+	return []variant{
+		{Variant: solvers.Variant{Name: VariantCSS, Doc: "Cyclic scheduling scheme (seed §1.1): round after round each job gets its next first-fit window (earliest start; the first m slots found, or the m cheapest if those exceed the job's max price), its slots taken out, until no job finds one more; then one alternative per job by dynamic programming under the VO strategy and its limit. Jobs with no alternative are carried to the next cycle. shift=true adds the shift heuristic (§1.4)."}, run: run, plan: batchPlanner, wholeBatch: true, alternatives: true},
+		{Variant: solvers.Variant{Name: VariantFair, Doc: "Fair-share model (seed §1.2): as css, but each window is AEP's best for the job's own criterion (start, runtime, finish or cost) and the batch is cut into k sub-batches planned one after the other on what is left (k = 1: css with AEP; k = n: each job alone). shift=true adds the shift heuristic."}, run: run, plan: batchPlanner, aep: true, alternatives: true},
+		{Variant: solvers.Variant{Name: VariantBackfill, Doc: "Backfilling on the same slot model (seed §1.1): the batch is a FCFS queue; at each event every job that has a window now starts (cheapest eligible nodes within its budget), the first depth waiting jobs hold reservations that later jobs may not overlap. depth 0: no reservations; 1: EASY (the queue head is protected); inf: conservative (every waiting job is). Jobs that find no window by the end of the interval are carried to the next cycle. The VO strategy, k and limit do not apply."}, run: run, plan: backfillPlanner, backfills: true},
+		{Variant: solvers.Variant{Name: VariantCombined, Doc: "Combined method, batch slice filling (seed §3.2): the first css_share × N jobs by priority (queue order, most expensive, or most demanding) are planned by the fair-share model (AEP by each job's criterion, k sub-batches, DP choice under the VO strategy, shift), the rest are backfilled (depth) into what is left."}, run: run, plan: combinedPlanner, alternatives: true, backfills: true},
+		{Variant: solvers.Variant{Name: VariantBatch, Doc: "Classic batch simulation of an uploaded SWF trace (Parallel Workloads Archive) on a homogeneous machine of P processors, policy fcfs, easy or conservative; standard metrics (wait, bounded slowdown, utilization, makespan), a windowed Gantt on concrete processors, processors in use, and the per-job table in Batsim's columns (download it as CSV). Runs only on an SWF workload."}, run: runBatch, fits: batchFits, streams: true},
 	}
 }
 
@@ -176,15 +200,9 @@ func configOf(variant string, c Config) (SimConfig, error) {
 	return cfg, nil
 }
 
-// run runs a variant with c: batch on a trace, a slot variant on a slot
-// domain or on a trace cut into cycles.
+// run runs a slot variant with c on a slot domain or on a trace cut into
+// cycles.
 func run(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
-	if variant == VariantBatch {
-		return runBatch(ctx, w, c, progress)
-	}
-	if err := variantFits(w.Format, variant); err != nil {
-		return nil, err
-	}
 	cfg, err := configOf(variant, c)
 	if err != nil && !(w.Format == FormatSWF && errs.FieldOf(err) == "gantt_cycle") {
 		return nil, err
@@ -296,18 +314,32 @@ func RunConfig(ctx context.Context, in *Instance, cfg SimConfig, progress func(d
 // plannerOf is cfg's planner and, for css and fair, where it leaves the
 // windows before the shift (Simulate's before).
 func plannerOf(cfg SimConfig) (Planner, *[]Window) {
-	if cfg.Variant == VariantBackfill || cfg.Variant == VariantCombined {
-		bp := &BackfillPlanner{Depth: cfg.Depth}
-		if cfg.EarlyMin > 0 {
-			bp.Early = cfg.earlyLaw()
-		}
-		if cfg.Variant == VariantBackfill {
-			return bp, nil
-		}
-		fair := cfg
-		fair.Variant = VariantFair
-		return &CombinedPlanner{Fair: NewBatchPlanner(fair, nil), Backfill: bp, Share: cfg.Share, Priority: cfg.Priority}, nil
+	if plan := variantOf(cfg.Variant).plan; plan != nil {
+		return plan(cfg)
 	}
+	return batchPlanner(cfg)
+}
+
+// batchPlanner is css's and fair's planner.
+func batchPlanner(cfg SimConfig) (Planner, *[]Window) {
 	var before []Window
 	return NewBatchPlanner(cfg, &before), &before
+}
+
+// backfillPlanner is backfill's planner.
+func backfillPlanner(cfg SimConfig) (Planner, *[]Window) { return newBackfill(cfg), nil }
+
+func newBackfill(cfg SimConfig) *BackfillPlanner {
+	bp := &BackfillPlanner{Depth: cfg.Depth}
+	if cfg.EarlyMin > 0 {
+		bp.Early = cfg.earlyLaw()
+	}
+	return bp
+}
+
+// combinedPlanner is combined's: fair plans a slice, backfill the rest.
+func combinedPlanner(cfg SimConfig) (Planner, *[]Window) {
+	fair := cfg
+	fair.Variant = VariantFair
+	return &CombinedPlanner{Fair: NewBatchPlanner(fair, nil), Backfill: newBackfill(cfg), Share: cfg.Share, Priority: cfg.Priority}, nil
 }

@@ -327,19 +327,18 @@ func jsonKind(c byte) string {
 	return "value"
 }
 
-// variantFits is solvers.VariantFilter's VariantFits: batch runs only on an
+// batchFits is batch's fit (solvers.VariantFilter): batch runs only on an
 // SWF trace; the slot variants run on both (a trace cut into cycles, Cycles).
-func variantFits(format, variant string) error {
-	switch {
-	case variant == VariantBatch && format != FormatSWF:
+func batchFits(format, _ string) error {
+	if format != FormatSWF {
 		return errs.Invalidf("variant", "batch simulates an SWF trace on P processors; this workload is a slot domain (%s): upload a trace (.swf or .swf.gz) or choose css or fair", format)
 	}
 	return nil
 }
 
 // runBatch simulates a stored trace with package batch.
-func runBatch(ctx context.Context, w *solvers.Workload, c Config, progress solvers.Progress) (*solvers.Report, error) {
-	t, err := loadTraceRecords(ctx, w, variantFits(w.Format, VariantBatch))
+func runBatch(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+	t, err := loadTraceRecords(ctx, w, batchFits(w.Format, VariantBatch))
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +365,7 @@ func loadTraceRecords(ctx context.Context, w *solvers.Workload, fits error) (*Tr
 // runsFile is solvers.FileRunner's RunsFile: batch runs straight from an
 // SWF file.
 func runsFile(name, variant string) bool {
-	return variant == VariantBatch && isSWFFile(solvers.File{Name: name})
+	return variantOf(variant).streams && isSWFFile(solvers.File{Name: name})
 }
 
 // runFile is solvers.FileRunner's RunFile: the batch simulation of an SWF

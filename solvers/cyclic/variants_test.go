@@ -2,6 +2,8 @@ package cyclic
 
 import (
 	"context"
+	"reflect"
+	"strings"
 	"testing"
 
 	"schedlab/solvers"
@@ -42,5 +44,33 @@ func TestAlternativesAreTheCyclicSchemes(t *testing.T) {
 				t.Errorf("%s of %s is not meaningful for its own variant", m.Name, v.Name)
 			}
 		}
+	}
+}
+
+// TestCSSPlansTheWholeBatchWhateverK: css plans the batch at once (its
+// table row), so k changes nothing and the report says it is ignored;
+// fair cuts the batch into k sub-batches, which changes its plans.
+func TestCSSPlansTheWholeBatchWhateverK(t *testing.T) {
+	in, err := Generate(smallGen(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(variant string, k int) *Result {
+		res, err := RunConfig(t.Context(), in, SimConfig{Variant: variant, Strategy: StratRuntime, K: k, Cycles: 20, GanttCycle: 1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Gantt = nil
+		return res
+	}
+	if a, b := run(VariantCSS, 1), run(VariantCSS, 5); !reflect.DeepEqual(a.Cycles, b.Cycles) {
+		t.Error("css with k = 5 differs from k = 1")
+	}
+	if a, b := run(VariantFair, 1), run(VariantFair, 5); reflect.DeepEqual(a.Cycles, b.Cycles) {
+		t.Error("fair with k = 5 plans as k = 1: the sub-batches are not cut")
+	}
+	notes := strings.Join(runNotes(in, SimConfig{Variant: VariantCSS, Strategy: StratRuntime, K: 5, Cycles: 1}, &Result{}), "\n")
+	if !strings.Contains(notes, "k = 1,") || !strings.Contains(notes, "k is ignored") {
+		t.Errorf("css notes with k = 5 do not say k is 1 and ignored:\n%s", notes)
 	}
 }

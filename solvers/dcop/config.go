@@ -42,10 +42,10 @@ func DefaultConfig() Config {
 func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.WidthLimit, "width_limit", "variables", 1, 30,
 		"Largest separator (pseudo-tree width) dpop-wd reduces to. A UTIL message over w variables of domain d has d^w entries. Default 5: the seed's limit (20^5 × 4 B ≈ 12.8 MB, its 1.2e1 MB).").
-		For(VariantWD, VariantSplitWD)
+		For(withWD...)
 	ps.Choice(&c.WDRule, "wd_rule", WDRules,
 		"How dpop-wd restricts the two jobs of a deleted back edge so that they can never overlap. The seed (§3.1) gives the ancestor {1..L} and its descendants {L+1..T}. seed: the reading kept as the seed's (earliest). literal: start sets as written (unsound for L ≥ 2: a collision of a deleted pair fails the run). earliest: the ancestor keeps the window of its earliest start and the descendant starts after it. fixed: the ancestor ends by L_i, the descendant starts after L_i. half: the ancestor ends by horizon/2, the descendant starts after. set-wide: earliest, kept apart from every descendant the ancestor shares a constraint with. balanced (ours): the split slot that leaves the larger smaller domain, either job first. greedy-guided (ours): balanced keeping the greedy list schedule feasible, so WD can only equal or beat it. Default seed: the paper's method; on namekata2008 it often cannot reach width 5 (the run then fails on width_limit), see the reproduce.").
-		For(VariantWD, VariantSplitWD)
+		For(withWD...)
 	ps.Choice(&c.Heuristic, "heuristic", []string{HeuristicMaxDegree, HeuristicMinFill, HeuristicMinFillDFS, HeuristicMinDegree, HeuristicMCS, HeuristicDFS},
 		"Pseudo-tree heuristic for every DPOP run (the full problem's tree, the tree dpop-wd reduces and both split halves). max-degree: DFS from the node of highest degree, most-connected child first. min-fill: the elimination tree of the greedy min-fill order (a tree edge may join jobs that only share a constraint through the child's subtree). min-fill-dfs: a DFS guided by that order. min-degree: the elimination tree of the greedy min-degree order. mcs: the elimination tree of maximum cardinality search. dfs: a DFS from the first job visiting neighbours in job order (the seed cites Collin and Dechter's DFS). The seed does not say how it builds its pseudo-tree (its §2.4 pseudo-tree is a DFS tree: every constraint edge a tree edge or a back edge). Default max-degree, the spec's and the reproduce's: a DFS tree in the seed's sense (min-fill's elimination tree is not one); min-fill gives the smallest widths on namekata2008 (means 15.2 against 21.7 at 40 jobs, 21.3 against 32.7 at 50; split halves 6.0 against 7.2 at 40, 8.3 against 11.1 at 50, the reproduce's heuristic table).")
 	ps.Choice(&c.Objective, "objective", []string{ObjectiveMakespan, ObjectiveValue},
@@ -54,7 +54,7 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 		"The domain of every job's start. starts: {1..horizon} for every job, the seed's setting (§4.1: the variable domain of every node is τ = {1..20}; its size tables count d = 20 for every node), so a job starting late ends after slot horizon (the makespan then exceeds it). fit: starts 1..horizon−L+1, every job ends inside the grid (§2.2 asks for jobs scheduled inside τ). Default starts, the seed's.")
 	ps.Int(&c.MemoryMB, "memory_mb", "MB", 1, 1<<20,
 		"Budget for all UTIL hypercubes of a run (MiB, 2^20 B). The sizes are predicted from the pseudo-tree before anything is allocated; over the budget the run fails with the node, its separator and the size. Default 1024 (1 GiB): fits width 5 at d = 20 many times over and keeps a server responsive. At most the server's own --memory-mb, which also caps the default.").
-		WithLimit(solvers.LimitMemoryMiB).For(VariantDPOP, VariantWD, VariantSplit, VariantSplitWD)
+		WithLimit(solvers.LimitMemoryMiB).For(distributed...)
 	ps.Float(&c.TimeLimitS, "time_limit_s", "s", 0.001, 3600,
 		"Time limit of the exact branch and bound, used by the exact variant and by every variant for optimal_makespan and accuracy. When it runs out the best schedule found is reported with optimal_proven = 0 (and the result may then depend on machine speed). Default 5 s: the seed-setting instances up to 50 jobs are almost always proven within it (most meet the lower bound at once). At most the server's --timeout.").
 		WithLimit(solvers.LimitTimeSeconds)

@@ -170,7 +170,7 @@ func rangeFrom(lo, n int) []int {
 // optimum from above: a method that beats the exact solver's best found
 // (time limit) is the better bound, and full DPOP is optimal by
 // construction.
-func optimum(in *Instance, variant string, cfg runConfig, o *outcome, ms int) (opt, proven float64) {
+func optimum(in *Instance, v variant, cfg runConfig, o *outcome, ms int) (opt, proven float64) {
 	if o.exactRan && o.exact.Schedule != nil {
 		opt = float64(o.exact.Makespan)
 		if o.exact.Proven {
@@ -181,7 +181,7 @@ func optimum(in *Instance, variant string, cfg runConfig, o *outcome, ms int) (o
 		if opt == 0 || float64(ms) < opt {
 			opt = float64(ms)
 		}
-		if variant == VariantDPOP || ms <= LowerBound(in) {
+		if v.optimal || ms <= LowerBound(in) {
 			proven = 1
 		}
 	}
@@ -220,16 +220,16 @@ func treeViews(in *Instance, o *outcome) (solvers.Graph, solvers.Table) {
 // "before" sizes, widths and message_cycles_full describe the full
 // problem's pseudo-tree, an input of every variant.
 var (
-	distributed = []string{VariantDPOP, VariantWD, VariantSplit, VariantSplitWD}
-	withWD      = []string{VariantWD, VariantSplitWD}
-	withSplit   = []string{VariantSplit, VariantSplitWD}
+	distributed = solvers.VariantNames(variants, func(v variant) bool { return v.distributed })
+	withWD      = solvers.VariantNames(variants, func(v variant) bool { return v.wd })
+	withSplit   = solvers.VariantNames(variants, func(v variant) bool { return v.split })
 )
 
 // runReport builds the Report of one run.
-func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers.Report {
+func runReport(in *Instance, v variant, cfg runConfig, o *outcome) *solvers.Report {
 	r := &solvers.Report{}
 	ms := Makespan(in, o.sched)
-	opt, proven := optimum(in, variant, cfg, o, ms)
+	opt, proven := optimum(in, v, cfg, o, ms)
 	acc := 0.0
 	if cfg.Objective == ObjectiveMakespan && ms > 0 && opt > 0 {
 		acc = opt / float64(ms)
@@ -269,9 +269,9 @@ func runReport(in *Instance, variant string, cfg runConfig, o *outcome) *solvers
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32). max_util_* use the actual domains (domain %s); paper_mb_* are the seed's accounting, horizon^width × 4 B in MiB (20^5 × 4 B = 12.2 MiB, its 1.2e1). \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.Domain, cfg.Heuristic))
 	switch {
-	case variant == VariantWD:
+	case v.wd && !v.split:
 		r.Notes = append(r.Notes, fmt.Sprintf("Back-edge deletion with rule %s to width ≤ %d: %d back edges deleted.", cfg.WDRule, cfg.WidthLimit, len(o.deleted)))
-	case variant == VariantExact:
+	case !v.distributed:
 		r.Notes = append(r.Notes, "The exact variant does not run DPOP: widths and UTIL sizes are those of the full problem's pseudo-tree, message counts are 0.")
 	}
 	if o.exactRan && proven == 0 {

@@ -20,7 +20,7 @@ func family() *solvers.Def[Config, *Config] {
 	return &solvers.Def[Config, *Config]{
 		Name:        "dcop",
 		Info:        solvers.Info{Title: "DCOP co-allocation", Summary: "Jobs that need several clusters at once on a time grid: DPOP on a pseudo-tree with back-edge deletion and problem splitting.", Paper: "Namekata, Matsui et al., co-allocation scheduling using distributed constraint optimization (2008)", Seed: "000_bc3ba4e6fc26b50c.txt"},
-		VariantList: variants(),
+		VariantList: solvers.VariantsOf(variants),
 		Config:      DefaultConfig,
 		Run:         run,
 		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
@@ -48,15 +48,25 @@ const (
 // PresetNamekata2008 is the seed's generator (a public contract).
 const PresetNamekata2008 = "namekata2008"
 
-// variants lists the variants; the first is the default.
-func variants() []solvers.Variant {
-	return []solvers.Variant{
-		{Name: VariantDPOP, Doc: "Full DPOP (Petcu & Faltings 2005) on the pseudo-tree of the heuristic parameter (default the max-degree DFS tree): UTIL hypercubes over each node's separator from the leaves up, then the VALUE phase down. Optimal, but a UTIL message has Π|D| entries over the separator: on the seed's setting (max-degree widths 4–8 at 20 jobs, 11–18 at 30) it soon exceeds the memory budget and the run fails fast with the node, its separator and the size."},
-		{Name: VariantWD, Doc: "The seed's Algorithm 1: delete back edges between the node with the largest separator and an ancestor other than its parent, restricting both jobs' domains (wd_rule) so the deleted pair can never overlap, until the width is ≤ width_limit; then DPOP on the reduced tree. Not optimal: the restriction can cut off the optimum."},
-		{Name: VariantSplit, Doc: "The seed's problem split (Section 3.2): DPOP on the first ⌈k/2⌉ jobs, then each later job loses the starts that would overlap an earlier job it shares a resource with, and DPOP runs on the rest. Cycles, messages and bytes are summed over both halves."},
-		{Name: VariantSplitWD, Doc: "Ours, not the seed's: the problem split with back-edge deletion (wd_rule, width_limit) inside each half whose pseudo-tree is wider than width_limit, so halves too wide for plain DPOP are solved. back_edges_deleted counts the deletions in both halves."},
-		{Name: VariantExact, Reference: true, Doc: "Centralized depth-first branch and bound on the makespan (greedy list schedule as first incumbent), stopped at time_limit_s; proven optimal when it meets the lower bound (the busiest resource's total work or the longest job) or exhausts the search. Makespan objective only."},
-	}
+// variant is a row of the family's variant table: the public variant,
+// how it solves, and what it is, which says what its metrics mean.
+type variant struct {
+	solvers.Variant
+	solve func(o *outcome, ctx context.Context, in *Instance, v variant, cfg runConfig, opt Options) error
+	// wd: back edges are deleted (wd_rule, width_limit); split: the
+	// problem is cut in two halves; distributed: DPOP runs, sending
+	// messages (exact is a centralized search); optimal: the schedule is
+	// optimal by construction (full DPOP).
+	wd, split, distributed, optimal bool
+}
+
+// variants is the family's variant table; the first is the default.
+var variants = []variant{
+	{Variant: solvers.Variant{Name: VariantDPOP, Doc: "Full DPOP (Petcu & Faltings 2005) on the pseudo-tree of the heuristic parameter (default the max-degree DFS tree): UTIL hypercubes over each node's separator from the leaves up, then the VALUE phase down. Optimal, but a UTIL message has Π|D| entries over the separator: on the seed's setting (max-degree widths 4–8 at 20 jobs, 11–18 at 30) it soon exceeds the memory budget and the run fails fast with the node, its separator and the size."}, solve: (*outcome).solveDPOP, distributed: true, optimal: true},
+	{Variant: solvers.Variant{Name: VariantWD, Doc: "The seed's Algorithm 1: delete back edges between the node with the largest separator and an ancestor other than its parent, restricting both jobs' domains (wd_rule) so the deleted pair can never overlap, until the width is ≤ width_limit; then DPOP on the reduced tree. Not optimal: the restriction can cut off the optimum."}, solve: (*outcome).solveDPOP, wd: true, distributed: true},
+	{Variant: solvers.Variant{Name: VariantSplit, Doc: "The seed's problem split (Section 3.2): DPOP on the first ⌈k/2⌉ jobs, then each later job loses the starts that would overlap an earlier job it shares a resource with, and DPOP runs on the rest. Cycles, messages and bytes are summed over both halves."}, solve: (*outcome).solveSplit, split: true, distributed: true},
+	{Variant: solvers.Variant{Name: VariantSplitWD, Doc: "Ours, not the seed's: the problem split with back-edge deletion (wd_rule, width_limit) inside each half whose pseudo-tree is wider than width_limit, so halves too wide for plain DPOP are solved. back_edges_deleted counts the deletions in both halves."}, solve: (*outcome).solveSplit, wd: true, split: true, distributed: true},
+	{Variant: solvers.Variant{Name: VariantExact, Reference: true, Doc: "Centralized depth-first branch and bound on the makespan (greedy list schedule as first incumbent), stopped at time_limit_s; proven optimal when it meets the lower bound (the busiest resource's total work or the longest job) or exhausts the search. Makespan objective only."}, solve: (*outcome).solveExact},
 }
 
 // generate draws a namekata2008 instance.
@@ -114,21 +124,22 @@ type runConfig struct {
 	timeLimit time.Duration // time_limit_s
 }
 
-func run(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func run(ctx context.Context, w *solvers.Workload, name string, c Config, progress solvers.Progress) (*solvers.Report, error) {
 	cfg := runConfig{Config: c, timeLimit: c.timeLimit()}
 	cfg.memory = solvers.MemoryBudget(ctx, c.memoryBytes()) // memory_mb lowers the server's budget, never raises it
-	if variant == VariantExact && cfg.Objective != ObjectiveMakespan {
+	v := solvers.LookupVariant(variants, name)
+	if !v.distributed && cfg.Objective != ObjectiveMakespan {
 		return nil, errs.Invalidf("objective", "the exact variant minimizes the makespan only, got %q", cfg.Objective)
 	}
 	in, err := loadWorkload(w)
 	if err != nil {
 		return nil, err
 	}
-	out, err := solveVariant(ctx, in, variant, cfg, progress)
+	out, err := solveVariant(ctx, in, v, cfg, progress)
 	if err != nil {
 		return nil, err
 	}
-	return runReport(in, variant, cfg, out), nil
+	return runReport(in, v, cfg, out), nil
 }
 
 // outcome is what one variant produced, with the full problem's tree for
@@ -152,7 +163,7 @@ type outcome struct {
 	deletedInHalves int
 }
 
-func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConfig, progress solvers.Progress) (*outcome, error) {
+func solveVariant(ctx context.Context, in *Instance, v variant, cfg runConfig, progress solvers.Progress) (*outcome, error) {
 	const steps = 3
 	progress(0, steps, "pseudo-tree")
 	o := &outcome{fullDom: Domains(in, cfg.Objective, cfg.Domain)}
@@ -164,21 +175,13 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 	o.tree, o.dom = full, o.fullDom
 	start := time.Now()
 	opt := Options{Objective: cfg.Objective, Domain: cfg.Domain, MemoryBytes: cfg.memory, Heuristic: cfg.Heuristic}
-	progress(1, steps, variant)
-	switch variant {
-	case VariantDPOP, VariantWD:
-		err = o.solveDPOP(ctx, in, variant, cfg, opt)
-	case VariantSplit, VariantSplitWD:
-		err = o.solveSplit(ctx, in, variant, cfg, opt)
-	case VariantExact:
-		err = o.solveExact(ctx, in, cfg)
-	}
-	if err != nil {
+	progress(1, steps, v.Name)
+	if err := v.solve(o, ctx, in, v, cfg, opt); err != nil {
 		return nil, err
 	}
 	o.wallMS = float64(time.Since(start).Microseconds()) / 1000
 	if err := Feasible(in, o.sched, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil {
-		return nil, errs.Wrap("dcop."+variant, errs.Internal, err)
+		return nil, errs.Wrap("dcop."+v.Name, errs.Internal, err)
 	}
 	if !o.exactRan && cfg.Objective == ObjectiveMakespan {
 		progress(2, steps, "exact optimum")
@@ -193,8 +196,8 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 
 // solveDPOP runs DPOP on the full tree (dpop) or on the tree back-edge
 // deletion reduces (dpop-wd).
-func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, cfg runConfig, opt Options) error {
-	if variant == VariantWD {
+func (o *outcome) solveDPOP(ctx context.Context, in *Instance, v variant, cfg runConfig, opt Options) error {
+	if v.wd {
 		wd, err := WidthDelete(in, o.full, o.fullDom, cfg.WidthLimit, cfg.WDRule, greedyRef(in, cfg.Domain))
 		if err != nil {
 			return err
@@ -207,9 +210,9 @@ func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, c
 		return err
 	}
 	if !r.Feasible {
-		return infeasible(variant, cfg)
+		return infeasible(v, cfg)
 	}
-	if err := Feasible(in, r.Schedule, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil && variant == VariantWD {
+	if err := Feasible(in, r.Schedule, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil && v.wd {
 		return errs.Invalidf("wd_rule", "rule %s deleted back edges whose jobs can still overlap (start sets {1..L_i} and {L_i+1..T} do not keep a job of L_i ≥ 2 slots apart): %v", cfg.WDRule, err)
 	}
 	o.sched, o.stats = r.Schedule, r.Stats
@@ -221,9 +224,9 @@ func (o *outcome) solveDPOP(ctx context.Context, in *Instance, variant string, c
 }
 
 // solveSplit runs DPOP on the two halves (dpop-split).
-func (o *outcome) solveSplit(ctx context.Context, in *Instance, variant string, cfg runConfig, opt Options) error {
+func (o *outcome) solveSplit(ctx context.Context, in *Instance, v variant, cfg runConfig, opt Options) error {
 	var hw *HalfWD
-	if variant == VariantSplitWD {
+	if v.wd {
 		hw = &HalfWD{Limit: cfg.WidthLimit, Rule: cfg.WDRule}
 	}
 	sr, err := SplitWD(ctx, in, opt, hw)
@@ -231,7 +234,7 @@ func (o *outcome) solveSplit(ctx context.Context, in *Instance, variant string, 
 		return err
 	}
 	if !sr.Feasible {
-		return infeasible(variant, cfg)
+		return infeasible(v, cfg)
 	}
 	o.deletedInHalves = sr.Deleted
 	o.split, o.sched, o.stats, o.tree = sr, sr.Schedule, sr.Stats, nil
@@ -248,7 +251,7 @@ func (o *outcome) solveSplit(ctx context.Context, in *Instance, variant string, 
 }
 
 // solveExact runs the branch and bound (exact); sizes are the full tree's.
-func (o *outcome) solveExact(ctx context.Context, in *Instance, cfg runConfig) error {
+func (o *outcome) solveExact(ctx context.Context, in *Instance, _ variant, cfg runConfig, _ Options) error {
 	o.exact, o.exactRan = Exact(ctx, in, cfg.Domain, cfg.timeLimit), true
 	if err := ctx.Err(); err != nil {
 		return err
@@ -268,11 +271,11 @@ func greedyRef(in *Instance, domain string) Schedule {
 	return GreedyIn(in, Domains(in, ObjectiveMakespan, domain))
 }
 
-func infeasible(variant string, cfg runConfig) error {
-	if variant == VariantWD || variant == VariantSplitWD {
+func infeasible(v variant, cfg runConfig) error {
+	if v.wd {
 		return errs.Invalidf("wd_rule", "the domains left by back-edge deletion with rule %s admit no schedule of every job; try wd_rule %s or a larger width_limit", cfg.WDRule, RuleGreedyGuided)
 	}
-	return errs.Invalidf("horizon", "%s found no schedule of every job inside the horizon", variant)
+	return errs.Invalidf("horizon", "%s found no schedule of every job inside the horizon", v.Name)
 }
 
 func sizes(dom [][]int) []int {

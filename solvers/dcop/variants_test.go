@@ -2,6 +2,7 @@ package dcop
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,5 +70,27 @@ func TestCheckMetricVariantsRefusesAVariantOfNoFamily(t *testing.T) {
 	rep.Metrics[0].Variants = []string{VariantDPOP, VariantExact}
 	if err := solverstest.CheckMetricVariants(New(), rep); err != nil {
 		t.Errorf("DCOP's own variants: %v", err)
+	}
+}
+
+// TestOnlyFullDPOPIsOptimalByConstruction: without the exact search's
+// proof, a makespan above the lower bound is proven optimal for full DPOP
+// alone (its table row says so); the reductions may cut the optimum off.
+// The instance is a 5-cycle of jobs (job i on resources i and i+1 mod 5):
+// no three share a resource, so the bound is 2, while any schedule needs 3.
+func TestOnlyFullDPOPIsOptimalByConstruction(t *testing.T) {
+	in := &Instance{Horizon: 5, Resources: []string{"r0", "r1", "r2", "r3", "r4"}}
+	for i := range 5 {
+		in.Jobs = append(in.Jobs, Job{ID: fmt.Sprint("j", i), Resources: []int{min(i, (i+1)%5), max(i, (i+1)%5)}, Duration: 1})
+	}
+	if lb := LowerBound(in); lb != 2 {
+		t.Fatalf("lower bound %d, want 2", lb)
+	}
+	cfg := runConfig{Config: DefaultConfig()}
+	for _, v := range variants {
+		opt, proven := optimum(in, v, cfg, &outcome{}, 3)
+		if want := v.Name == VariantDPOP; opt != 3 || (proven == 1) != want {
+			t.Errorf("%s: optimum %v, proven %v; want 3, proven %v", v.Name, opt, proven, want)
+		}
 	}
 }

@@ -27,17 +27,12 @@ const (
 
 var methodCols = [nMethods]string{"online", "greedy_min_energy", "greedy_max_objective", "average"}
 
+// methods are the variants of the columns methodCols.
+var methods = [nMethods]string{VariantOnline, VariantGreedyMinEnergy, VariantGreedyMaxObjective, VariantAverage}
+
 func (md *model) method(ctx context.Context, k int) (*Schedule, error) {
-	switch k {
-	case mOnline:
-		return md.online(ctx)
-	case mGreedyMin:
-		return md.greedyMinEnergy(ctx)
-	case mGreedyMax:
-		return md.greedyMaxObjective(ctx)
-	default:
-		return md.average(ctx)
-	}
+	s, _, err := solvers.LookupVariant(variants, methods[k]).solve(md, ctx)
+	return s, err
 }
 
 // timingRepeats is how often Reproduce times every method on every

@@ -23,7 +23,7 @@ func family() *solvers.Def[Config, *Config] {
 	return &solvers.Def[Config, *Config]{
 		Name:        "eapm",
 		Info:        solvers.Info{Title: "EAPM: energy-aware profit maximization", Summary: "Bags of tasks onto heterogeneous machine types, online, for profit per unit time.", Paper: "Zhang, Li, Zhang, online EAPM for bags of tasks (2022); Tarplee et al. (CCGrid 2014)", Seed: "004_55fd890ca32d5ad5.txt"},
-		VariantList: variants(),
+		VariantList: solvers.VariantsOf(variants),
 		Config:      DefaultConfig,
 		Run:         runVariant,
 		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },
@@ -44,15 +44,29 @@ const (
 	VariantOfflineLP          = "offline-lp"
 )
 
-// variants lists the algorithms; the first is the default.
-func variants() []solvers.Variant {
-	return []solvers.Variant{
-		{Name: VariantOnline, Doc: "The seed's online algorithm (Lemma 1): for each arriving user, try every τ — the m−τ+1 cheapest machine types raised to one common level — with suffix sums in O(m), drop a τ that needs a negative share (the authors' rule), keep the best objective, round up from the cheapest machine. O(n·m) after an O(T·m log m) sort."},
-		{Name: VariantOnlineWaterfill, Doc: "Online, but a τ whose level lies below some machine's load is water-filled (that machine left out, the level recomputed) instead of dropped: every τ is feasible. O(n·m²)."},
-		{Name: VariantGreedyMinEnergy, Doc: "The paper's Greedy: each user's whole bag on the machine type with the least energy per task. Its numbers are the authors' raw and printed Greedy column."},
-		{Name: VariantGreedyMaxObjective, Doc: "Each user's whole bag on the machine type that maximizes the objective right after placing it (the Greedy_based_method of the authors' final code, not what their results used)."},
-		{Name: VariantAverage, Doc: "The paper's Average: ⌈a_i/m⌉ tasks to each machine type in index order, the last ones get the remainder."},
-		{Name: VariantOfflineLP, Reference: true, Doc: "Offline reference: the Charnes–Cooper LP bound over the whole stream (a revised simplex, simplex.go), rounded per task type by largest remainder to a feasible schedule."},
+// variant is a row of the family's variant table: the public variant and
+// its algorithm, which returns the LP bound when it computes it (nil: the
+// run computes it for the report).
+type variant struct {
+	solvers.Variant
+	solve func(*model, context.Context) (*Schedule, *Bound, error)
+}
+
+// variants is the family's variant table; the first is the default.
+var variants = []variant{
+	{solvers.Variant{Name: VariantOnline, Doc: "The seed's online algorithm (Lemma 1): for each arriving user, try every τ — the m−τ+1 cheapest machine types raised to one common level — with suffix sums in O(m), drop a τ that needs a negative share (the authors' rule), keep the best objective, round up from the cheapest machine. O(n·m) after an O(T·m log m) sort."}, heuristic((*model).online)},
+	{solvers.Variant{Name: VariantOnlineWaterfill, Doc: "Online, but a τ whose level lies below some machine's load is water-filled (that machine left out, the level recomputed) instead of dropped: every τ is feasible. O(n·m²)."}, heuristic((*model).onlineWaterfill)},
+	{solvers.Variant{Name: VariantGreedyMinEnergy, Doc: "The paper's Greedy: each user's whole bag on the machine type with the least energy per task. Its numbers are the authors' raw and printed Greedy column."}, heuristic((*model).greedyMinEnergy)},
+	{solvers.Variant{Name: VariantGreedyMaxObjective, Doc: "Each user's whole bag on the machine type that maximizes the objective right after placing it (the Greedy_based_method of the authors' final code, not what their results used)."}, heuristic((*model).greedyMaxObjective)},
+	{solvers.Variant{Name: VariantAverage, Doc: "The paper's Average: ⌈a_i/m⌉ tasks to each machine type in index order, the last ones get the remainder."}, heuristic((*model).average)},
+	{solvers.Variant{Name: VariantOfflineLP, Reference: true, Doc: "Offline reference: the Charnes–Cooper LP bound over the whole stream (a revised simplex, simplex.go), rounded per task type by largest remainder to a feasible schedule."}, (*model).offlineLP},
+}
+
+// heuristic is an algorithm that computes no bound, as a table row's solve.
+func heuristic(f func(*model, context.Context) (*Schedule, error)) func(*model, context.Context) (*Schedule, *Bound, error) {
+	return func(md *model, ctx context.Context) (*Schedule, *Bound, error) {
+		s, err := f(md, ctx)
+		return s, nil, err
 	}
 }
 
@@ -88,22 +102,8 @@ func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Co
 	md.progress = func(done, total int) { progress(done, total+1, fmt.Sprintf("user %d of %d", done, total)) }
 	progress(0, n+1, "start")
 	start := time.Now()
-	var sched *Schedule
-	var bound *Bound
-	switch variant {
-	case VariantOnline:
-		sched, err = md.online(ctx)
-	case VariantOnlineWaterfill:
-		sched, err = md.onlineWaterfill(ctx)
-	case VariantGreedyMinEnergy:
-		sched, err = md.greedyMinEnergy(ctx)
-	case VariantGreedyMaxObjective:
-		sched, err = md.greedyMaxObjective(ctx)
-	case VariantAverage:
-		sched, err = md.average(ctx)
-	case VariantOfflineLP:
-		sched, bound, err = md.offlineLP(ctx)
-	}
+	v := solvers.LookupVariant(variants, variant) // the adapter resolved it
+	sched, bound, err := v.solve(md, ctx)
 	if err != nil {
 		return nil, err
 	}

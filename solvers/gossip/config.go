@@ -80,7 +80,7 @@ func DefaultConfig() Config {
 // units, limits and docs (a public contract).
 func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.RescaleNodes, "rescale_nodes", "nodes", 0, MaxNodes, "Run on this many nodes instead of the workload's: the grid is rebuilt with this count and the submit times are multiplied by workload nodes / nodes, so the offered load stays the same (this is how an SWF trace is replayed on a chosen size). 0 = the workload's.")
-	ps.Float(&c.PeriodS, "period_s", "s", 0.1, 86400, "Gossip period (each node refreshes its record and opens fanout exchanges) and the period of central_collect=serial and snapshot. Default 60 s, the seed's (\"once a minute\", §5.2).").For(VariantGossip, VariantCentral)
+	ps.Float(&c.PeriodS, "period_s", "s", 0.1, 86400, "Gossip period (each node refreshes its record and opens fanout exchanges) and the period of central_collect=serial and snapshot. Default 60 s, the seed's (\"once a minute\", §5.2).").For(simulated...)
 	ps.Int(&c.Fanout, "fanout", "nodes", 1, 64, "Nodes contacted per period (gossip) or per round (rumor). Default 1, the seed's.").For(VariantGossip, VariantRumor)
 	ps.Int(&c.K, "k", "answers", 1, 2000000000, "rumor: \"already known\" answers after which a sender stops. Default 1, the seed's Fig. 6. Give a huge k (e.g. 1000000000) for the infinite-k epidemic.").For(VariantRumor)
 	ps.Float(&c.TTLS, "ttl_s", "s", 1, 1e9, "Record time-to-live: a record older than this is dropped and never matched. Default 1800 s (30 periods): about twice the push-pull spreading time at 10,000 nodes, so live records arrive before they expire.").For(VariantGossip)
@@ -88,7 +88,7 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 	ps.Choice(&c.Mode, "mode", []string{ModePush, ModePushPull}, "rumor: push (the seed's: informed nodes send) or push-pull (every node opens exchanges; the rumor crosses either way).").For(VariantRumor)
 	ps.Int(&c.MaxRounds, "max_rounds", "rounds", 1, 1000000, "rumor: stop after this many rounds even if senders are left.").For(VariantRumor)
 	ps.Float(&c.RecordCostMS, "record_cost_ms", "ms", 0, 10000, "central: processing of one collected record (a collection costs n × this). Default 5 ms: about 200 ads/s for a collector, an assumption — the seed measured its own Java costs and does not print them.").For(VariantCentral)
-	ps.Float(&c.MatchCostUS, "match_cost_us", "µs", 0, 1e6, "gossip and central: cost per record scanned by one match; a match scans the whole table, so it costs n × this (linear in nodes, the seed's §6.1). Default 50 µs (a ClassAd evaluation), an assumption.").For(VariantGossip, VariantCentral)
+	ps.Float(&c.MatchCostUS, "match_cost_us", "µs", 0, 1e6, "gossip and central: cost per record scanned by one match; a match scans the whole table, so it costs n × this (linear in nodes, the seed's §6.1). Default 50 µs (a ClassAd evaluation), an assumption.").For(simulated...)
 	ps.Choice(&c.CentralInfo, "central_info", []string{CentralPeriodic, CentralExact}, "central: periodic (the collector's ads, as central_collect gathers them) or exact (an oracle that sees every change at once; with zero costs it reaches the ideal utilization).").For(VariantCentral)
 	ps.Choice(&c.Collect, "central_collect", []string{CollectPush, CollectSerial, CollectSnapshot}, "central: how the collector gets the nodes' records. push (default, HTCondor's: each node sends its ad, see central_ads and update_interval_s; the one collector processes ads one at a time, record_cost_ms each); serial (the manager fetches every node's record in turn every period_s, one round trip + record_cost_ms each: one-hop collection serialized at one host); snapshot (every record taken at once at each period_s, processed in n × record_cost_ms: the earlier model).").For(VariantCentral)
 	// §2.1.1: «定期的に送信» (sent periodically). Help texts quote the seed in
@@ -100,15 +100,15 @@ func (c *Config) Declare(ps *solvers.ParamSet) {
 	// Table 1: «マッチングの負荷が分散された» (the matching load is distributed).
 	ps.Choice(&c.SchedSplit, "sched_split", []string{SplitShared, SplitPartition}, "gossip: shared (default: every scheduling node matches over the whole grid, as the seed's §4.3 describes; jobs are dealt round-robin) or partition (scheduling node k matches only nodes i with i mod schedulers = k, and a match scans only that share: a reading of Table 1's \"the matching load is distributed\", §6).").For(VariantGossip)
 	ps.Int(&c.GossipK, "gossip_k", "notices", 0, GossipKMax, "gossip: the feedback counter of the table exchange (the seed's §4.5 step 3 with §2.3.1's counter): the receiver tells the sender which entries it already knew, and a node stops sending an entry after gossip_k such notices, until a newer version of it arrives. 0 (default) = never stops: full anti-entropy, every entry in every exchange. The seed gives k only for its rumor (1, Fig. 6).").For(VariantGossip)
-	ps.Float(&c.ChurnPerH, "churn_per_h", "1/h", 0, 100, "Leaves per node per hour (Poisson); a leaving node gossips a leave record and rejoins after downtime_s. Default 0 (the seed's runs have no churn).").For(VariantGossip, VariantCentral)
-	ps.Float(&c.DowntimeS, "downtime_s", "s", 0, 1e9, "How long a leaving node stays away before it joins again.").For(VariantGossip, VariantCentral)
-	ps.Float(&c.WarmupH, "warmup_h", "h", 0, 1e6, "Utilization is averaged after this (capped at half the duration). Default 2 h: the grid fills in about one job length (≤ 1 h).").For(VariantGossip, VariantCentral)
+	ps.Float(&c.ChurnPerH, "churn_per_h", "1/h", 0, 100, "Leaves per node per hour (Poisson); a leaving node gossips a leave record and rejoins after downtime_s. Default 0 (the seed's runs have no churn).").For(simulated...)
+	ps.Float(&c.DowntimeS, "downtime_s", "s", 0, 1e9, "How long a leaving node stays away before it joins again.").For(simulated...)
+	ps.Float(&c.WarmupH, "warmup_h", "h", 0, 1e6, "Utilization is averaged after this (capped at half the duration). Default 2 h: the grid fills in about one job length (≤ 1 h).").For(simulated...)
 	ps.Int(&c.RecordBytes, "record_bytes", "B", 1, 1<<20, "Size of one resource record in a message (a small ClassAd).")
-	ps.Int(&c.GanttNodes, "gantt_nodes", "lanes", 0, 1000, "Lanes of the Gantt: nodes 0..gantt_nodes-1 (node ids are in random sites, so this is already a uniform sample of the grid), or the size of the gantt_lanes=random sample. Default 50.").For(VariantGossip, VariantCentral)
+	ps.Int(&c.GanttNodes, "gantt_nodes", "lanes", 0, 1000, "Lanes of the Gantt: nodes 0..gantt_nodes-1 (node ids are in random sites, so this is already a uniform sample of the grid), or the size of the gantt_lanes=random sample. Default 50.").For(simulated...)
 	ps.String(&c.GanttLanes, "gantt_lanes", "nodes", "The Gantt's lanes for a large grid: a comma list of node ids and ranges (\"0-19,500,9990-9999\"), at most 1000 lanes, shown in that order; \"random\" draws gantt_nodes nodes uniformly (seeded by sim_seed); empty = nodes 0..gantt_nodes-1.").
-		WithCheck(checkGanttLanes).For(VariantGossip, VariantCentral)
+		WithCheck(checkGanttLanes).For(simulated...)
 	ps.Int(&c.MemoryMB, "memory_mb", "MiB", 1, 1<<20, "Budget for the tables (4·n² bytes for gossip) and records; over it the run fails before allocating. At most the server's own --memory-mb, which also caps the default.").
-		WithLimit(solvers.LimitMemoryMiB).For(VariantGossip, VariantCentral)
+		WithLimit(solvers.LimitMemoryMiB).For(simulated...)
 	ps.Int(&c.SimSeed, "sim_seed", "", 0, 1<<31-1, "Seed of the simulator's own random choices (partners, phases, scan offsets), combined with the grid's seed.")
 }
 

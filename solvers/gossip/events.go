@@ -140,7 +140,7 @@ func (s *sim) tryMatch(k int) {
 // scanned is the records one match scans: the n records, or a
 // scheduler's share of them with sched_split=partition.
 func (s *sim) scanned() int {
-	if s.cfg.Variant == VariantGossip && s.cfg.SchedSplit == SplitPartition {
+	if _, gossip := s.info.(*gossipInfo); gossip && s.cfg.SchedSplit == SplitPartition {
 		return (s.n + s.S - 1) / s.S
 	}
 	return s.n

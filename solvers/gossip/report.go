@@ -96,9 +96,9 @@ func inSeconds(hours [][2]float64) [][2]float64 {
 // hop), so they are gossip's alone; its messages, bytes and staleness are
 // its collections' and are compared with gossip's.
 var (
-	rumorOnly  = []string{VariantRumor}
-	gossipOnly = []string{VariantGossip}
-	simulated  = []string{VariantGossip, VariantCentral}
+	rumorOnly  = solvers.VariantNames(variants, func(v variant) bool { return !v.simulates })
+	gossipOnly = solvers.VariantNames(variants, func(v variant) bool { return v.gossips })
+	simulated  = solvers.VariantNames(variants, func(v variant) bool { return v.simulates })
 )
 
 func rumorReport(in *Instance, rc RumorConfig, res *RumorResult, wall time.Duration) *solvers.Report {
@@ -174,7 +174,7 @@ func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *so
 		solvers.Plot{Title: "Bytes per node per period", XLabel: tx, XTime: true, YLabel: "bytes", Lines: []solvers.Line{{Name: cfg.Variant, Points: inSeconds(res.ByteSeries)}}},
 		solvers.Plot{Title: "Staleness of records", XLabel: tx, XTime: true, YLabel: "mean record age (s)", Lines: []solvers.Line{{Name: staleName(cfg), Points: inSeconds(res.StaleSeries)}}},
 	)
-	if cfg.Variant == VariantGossip {
+	if cfg.gossips() {
 		r.Series = append(r.Series, solvers.Plot{Title: "Table coverage", XLabel: tx, XTime: true, YLabel: "mean fraction of records held", Lines: []solvers.Line{{Name: "gossip", Points: inSeconds(res.CoverageSeries)}}})
 	}
 	r.Gantts = append(r.Gantts, solvers.Gantt{Title: "Jobs on nodes", TimeUnit: "s", Lanes: res.Lanes, Bars: res.Bars})
@@ -186,7 +186,7 @@ func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *so
 		fmt.Sprintf("Messages count every exchange, request, answer and poll (%d-byte header, record_bytes %d per record carried); per node per period = total / (n × duration / period_s).", headerBytes, cfg.RecordBytes),
 		"staleness_mean_s is the mean age of the records used for matching at the moment of the match.",
 		ganttNote(cfg, len(res.Lanes)))
-	if cfg.Variant == VariantCentral {
+	if !cfg.gossips() {
 		r.Notes = append(r.Notes, fmt.Sprintf("central: collection %s; cost %.3g ms per record, %.3g µs per record scanned per match (× n = %.3g s per match); rounds_to_converge = 1 and final_informed = 1 by construction (one hop).",
 			map[bool]string{true: "exact (oracle)", false: "every period_s"}[cfg.Exact], cfg.RecordCostS*1000, cfg.MatchCostS*1e6, cfg.MatchCostS*float64(res.Nodes)))
 	} else {
@@ -196,7 +196,7 @@ func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *so
 }
 
 func staleName(cfg SimConfig) string {
-	if cfg.Variant == VariantCentral {
+	if !cfg.gossips() {
 		return "central: age of the snapshot"
 	}
 	return "gossip: scheduler's table"

@@ -177,9 +177,13 @@ func estimateBytes(n, sched int, durS, periodS float64, jobs int, gossip, counte
 	return b
 }
 
+// gossips says whether c's variant spreads the records by gossip (its
+// table row), else a central manager collects them.
+func (c SimConfig) gossips() bool { return solvers.LookupVariant(variants, c.Variant).gossips }
+
 // schedulers is the number of schedulers of cfg's variant.
 func schedulers(cfg SimConfig) int {
-	if cfg.Variant == VariantGossip {
+	if cfg.gossips() {
 		return cfg.Schedulers
 	}
 	return 1
@@ -197,7 +201,7 @@ func Simulate(ctx context.Context, in *Instance, cfg SimConfig, progress solvers
 	}
 	// The budget is the lower of memory_mb and the server's: a user can
 	// lower it, never raise it.
-	est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), cfg.Variant == VariantGossip, cfg.GossipK > 0)
+	est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), cfg.gossips(), cfg.GossipK > 0)
 	field := cfg.sizeField
 	if field == "" {
 		field = "nodes"
@@ -220,7 +224,7 @@ func newSim(in *Instance, cfg SimConfig) *sim { return build(in, in.Grid.Build()
 func build(in *Instance, nt *net, cfg SimConfig) *sim {
 	s := &sim{cfg: cfg, in: in, nt: nt, n: in.Grid.Nodes, rng: rand.New(rand.NewSource(cfg.Seed)), dur: in.DurationS, S: schedulers(cfg)}
 	s.k = des.New(s.handle)
-	if cfg.Variant == VariantGossip {
+	if cfg.gossips() {
 		g := &gossipInfo{s: s}
 		s.info, s.view = g, g
 	} else {

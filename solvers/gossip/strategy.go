@@ -32,7 +32,7 @@ func family() *solvers.Def[Config, *Config] {
 	return &solvers.Def[Config, *Config]{
 		Name:        "gossip",
 		Info:        solvers.Info{Title: "Gossip scheduling vs central matchmaker", Summary: "A stream of jobs onto thousands of nodes: gossip-spread resource tables against a Condor-like manager.", Paper: "Umeda, Nakada, Matsuoka, distributed job scheduling with large-scale information sharing (2006)", Seed: "001_a47f93fcc10dd41f.txt"},
-		VariantList: variants(),
+		VariantList: solvers.VariantsOf(variants),
 		Config:      DefaultConfig,
 		Run:         run,
 		Parse:       parseWorkload,
@@ -46,13 +46,21 @@ func family() *solvers.Def[Config, *Config] {
 	}
 }
 
-// variants are the family's variants; the first is the default.
-func variants() []solvers.Variant {
-	return []solvers.Variant{
-		{Name: VariantGossip, Doc: "The seed's system: nodes exchange resource tables push-pull every period_s with fanout random reachable nodes (per-node version vectors, newer wins, TTL expiry, leave/join records); schedulers match jobs against the records they hold, nodes accept or reject, rejected jobs are re-matched."},
-		{Name: VariantCentral, Doc: "Condor-like central manager: collects every node's record directly each period (record_cost_ms per record), matches from that snapshot (match_cost_us per record scanned, a match scans all n). central_info=exact gives it the true state at every instant."},
-		{Name: VariantRumor, Doc: "The seed's §2.3.1 / Fig. 6: one message spread in synchronous rounds, mode push (the seed's) or push-pull; a sender stops after k \"already known\" answers. Plots the informed fraction per round beside the epidemic-theory curve."},
-	}
+// variant is a row of the family's variant table: the public variant and
+// what it runs, which says what its metrics mean. simulates: the job
+// stream is simulated (else the rumor spreads one message in rounds);
+// gossips: the nodes spread their records by gossip, with several
+// scheduling nodes (else a central manager collects them).
+type variant struct {
+	solvers.Variant
+	simulates, gossips bool
+}
+
+// variants is the family's variant table; the first is the default.
+var variants = []variant{
+	{Variant: solvers.Variant{Name: VariantGossip, Doc: "The seed's system: nodes exchange resource tables push-pull every period_s with fanout random reachable nodes (per-node version vectors, newer wins, TTL expiry, leave/join records); schedulers match jobs against the records they hold, nodes accept or reject, rejected jobs are re-matched."}, simulates: true, gossips: true},
+	{Variant: solvers.Variant{Name: VariantCentral, Doc: "Condor-like central manager: collects every node's record directly each period (record_cost_ms per record), matches from that snapshot (match_cost_us per record scanned, a match scans all n). central_info=exact gives it the true state at every instant."}, simulates: true},
+	{Variant: solvers.Variant{Name: VariantRumor, Doc: "The seed's §2.3.1 / Fig. 6: one message spread in synchronous rounds, mode push (the seed's) or push-pull; a sender stops after k \"already known\" answers. Plots the informed fraction per round beside the epidemic-theory curve."}},
 }
 
 // generate is the umeda2006 generator.
@@ -147,7 +155,7 @@ func run(ctx context.Context, w *solvers.Workload, variant string, c Config, pro
 		}
 	}
 	start := time.Now()
-	if variant == VariantRumor {
+	if !solvers.LookupVariant(variants, variant).simulates {
 		rc := c.rumorConfig(in.Grid.Seed)
 		res, err := Rumor(ctx, in.Grid.Build(), rc, progress)
 		if err != nil {
