@@ -3,43 +3,23 @@ package solverstest
 import (
 	"testing"
 
-	"schedlab/experiments"
 	"schedlab/solvers"
+	"schedlab/solvers/sweep"
 )
 
-// SeedExperiments checks a family's seed experiments (solvers.SeedExperimenter):
-// their names are exactly those of want, each definition parses and
-// validates against st, and each expands to want[name] runs. It returns
-// the parsed definitions by name, for the family's own checks of its
-// references (the paper's printed numbers).
-func SeedExperiments(t *testing.T, st solvers.Strategy, want map[string]int64) map[string]*experiments.Definition {
+// SeedDefinitions are a family's seed experiments (solvers.SeedExperimenter)
+// by name, for its checks of their references (the paper's printed
+// numbers). That every family's parse, validate and expand to the runs
+// they should is experiments' TestSeedExperimentsAreTheSweepsTheyWere.
+func SeedDefinitions(t *testing.T, st solvers.Strategy) map[string]sweep.Definition {
 	t.Helper()
 	se, ok := st.(solvers.SeedExperimenter)
 	if !ok {
 		t.Fatalf("%s has no seed experiments", st.Info().Name)
 	}
-	seeds := se.SeedExperiments()
-	if len(seeds) != len(want) {
-		t.Fatalf("%d seed experiments, want %d", len(seeds), len(want))
-	}
-	defs := map[string]*experiments.Definition{}
-	for _, s := range seeds {
-		n, ok := want[s.Name]
-		if !ok {
-			t.Errorf("unexpected seed experiment %q", s.Name)
-			continue
-		}
-		def, err := experiments.ParseJSON(s.Definition)
-		if err != nil {
-			t.Fatalf("%s: %v", s.Name, err)
-		}
-		if err := experiments.Validate(def, st); err != nil {
-			t.Errorf("%s: %v", s.Name, err)
-		}
-		if got := experiments.Count(def, st); got != n {
-			t.Errorf("%s: %d runs, want %d", s.Name, got, n)
-		}
-		defs[s.Name] = def
+	defs := map[string]sweep.Definition{}
+	for _, s := range se.SeedExperiments() {
+		defs[s.Name] = s.Definition
 	}
 	return defs
 }
