@@ -3,13 +3,16 @@ package cyclic
 import (
 	"testing"
 
-	"schedlab/solvers/solverstest"
+	"schedlab/solvers/sweep"
 )
 
 // TestSeedExperimentsCarryThePapersNumbers: every seed experiment runs
 // independent cycles, and the printed tables carry the paper's numbers.
 func TestSeedExperimentsCarryThePapersNumbers(t *testing.T) {
-	defs := solverstest.SeedDefinitions(t, New())
+	defs := map[string]sweep.Definition{}
+	for _, s := range seedExperiments() {
+		defs[s.Name] = s.Definition
+	}
 	for name, def := range defs {
 		if def.Grid["carry"][0] != "false" {
 			t.Errorf("%s: cycles carry jobs; the seed's are independent", name)

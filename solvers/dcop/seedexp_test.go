@@ -3,11 +3,14 @@ package dcop
 import (
 	"testing"
 
-	"schedlab/solvers/solverstest"
+	"schedlab/solvers/sweep"
 )
 
 func TestSeedExperimentsCarryThePapersNumbers(t *testing.T) {
-	defs := solverstest.SeedDefinitions(t, New())
+	defs := map[string]sweep.Definition{}
+	for _, s := range seedExperiments() {
+		defs[s.Name] = s.Definition
+	}
 	for name, def := range defs {
 		if len(def.References) == 0 && name != "fig6" {
 			t.Errorf("%s carries no reference values", name)
