@@ -9,14 +9,15 @@
 // A Definition names a strategy, a workload axis (a preset with a Grid
 // over its parameters, or stored workloads by id), the variants (empty:
 // all of the strategy's), a Grid over run parameters, the number of
-// replicates and a base seed. Replicate r generates its preset workload
-// with seed+r and runs with seed+r, so replicate 0 of seed 1 is the run a
-// user gets by hand with seed 1. Parse, ParseJSON and ParseYAML read the
-// same keys strictly (an unknown key, or a JSON key given twice, is an
-// error naming it); a list of
-// values may also be written as an inclusive integer range {"from": a,
-// "to": b}; numbers become text as solvers.Params holds them (integers
-// exact: 1e9 is "1000000000"; 1.10 is "1.1"; a string is kept as written).
+// replicates and a base seed (its types are package sweep's, a leaf the
+// families write their seed experiments in). Replicate r generates its
+// preset workload with seed+r and runs with seed+r, so replicate 0 of
+// seed 1 is the run a user gets by hand with seed 1. Parse, ParseJSON
+// and ParseYAML read the same keys strictly (an unknown key, or a JSON
+// key given twice, is an error naming it); a list of values may also be
+// written as an inclusive integer range {"from": a, "to": b}; numbers
+// become text as solvers.Params holds them (integers exact: 1e9 is
+// "1000000000"; 1.10 is "1.1"; a string is kept as written).
 // Absent replicates mean 1, an absent seed DefaultSeed (1); an empty list
 // is as if absent. A Reference is a published value (name, metric,
 // optional variant, the cell's params, value) that Validate checks

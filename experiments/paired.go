@@ -212,7 +212,7 @@ func pairPlot(metric, a, b string, va, vb []float64, p Paired) solvers.Plot {
 	if f := p.AFailed + p.BFailed + p.BothFailed; f > 0 {
 		title += fmt.Sprintf("; %d with a failed side, not drawn", f)
 	}
-	plot := solvers.Plot{Title: title + ")", Kind: "scatter", XLabel: a, YLabel: b, Lines: []solvers.Line{{Name: "pairs"}}}
+	plot := solvers.Plot{Title: title + ")", Kind: solvers.PlotScatter, XLabel: a, YLabel: b, Lines: []solvers.Line{{Name: "pairs"}}}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range va {
 		plot.Lines[0].Points = append(plot.Lines[0].Points, [2]float64{va[i], vb[i]})
@@ -326,7 +326,7 @@ func Profile(runs []RunResult, metric string, variants []string, info MetricInfo
 		taus[len(taus)-1] = worst
 	}
 	pr := stats.PerformanceProfile(values, info.Better == solvers.Higher, taus)
-	plot = solvers.Plot{Title: metric + ": performance profile", Kind: "step", XLabel: "τ (ratio to the best on the instance)",
+	plot = solvers.Plot{Title: metric + ": performance profile", Kind: solvers.PlotStep, XLabel: "τ (ratio to the best on the instance)",
 		YLabel: "share of instances within τ", XLog: worst > 100}
 	for s, v := range variants {
 		l := solvers.Line{Name: v}

@@ -327,7 +327,7 @@ func sortByX(l *solvers.Line) {
 // ("online (2 of 40 runs failed)") and Failed lists the points. g.X must
 // be numeric.
 func BoxPlot(runs []RunResult, g Grouping, metric string) Chart {
-	c := Chart{Plot: solvers.Plot{Title: metric + " by " + g.X + " (box plot)", Kind: "box", XLabel: g.X, YLabel: metric}}
+	c := Chart{Plot: solvers.Plot{Title: metric + " by " + g.X + " (box plot)", Kind: solvers.PlotBox, XLabel: g.X, YLabel: metric}}
 	type acc struct {
 		line          solvers.Line
 		total, failed int

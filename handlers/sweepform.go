@@ -339,11 +339,11 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 		if x, ok := st.(solvers.SeedExperimenter); ok {
 			for _, sw := range x.SeedExperiments() {
 				if sw.Name == name {
-					d, err := experiments.ParseJSON(sw.Definition)
+					d, err := experiments.ParseJSON(sw.JSON())
 					if err != nil {
 						return nil, "", errs.Wrap("seed experiment", errs.Internal, err)
 					}
-					return d, indentJSON(sw.Definition), nil
+					return d, indentJSON(sw.JSON()), nil
 				}
 			}
 		}

@@ -137,18 +137,15 @@ const (
 	TablePageRows = 1000
 )
 
-// Plot is a titled chart of named lines. Kind is "line" (default), "bar",
-// "scatter", "area" (filled line), "step" (filled step function: each
-// value holds until the next point) or "box" (each line's points are
-// samples (x, y): one box of the y values per distinct x, the x values as
-// categories); a log axis is asked for with XLog/YLog.
+// Plot is a titled chart of named lines, drawn as its Kind says; a log
+// axis is asked for with XLog/YLog.
 type Plot struct {
-	Title  string `json:"title"`
-	XLabel string `json:"x_label"`
-	YLabel string `json:"y_label"`
-	Kind   string `json:"kind,omitempty"`
-	XLog   bool   `json:"x_log,omitempty"`
-	YLog   bool   `json:"y_log,omitempty"`
+	Title  string   `json:"title"`
+	XLabel string   `json:"x_label"`
+	YLabel string   `json:"y_label"`
+	Kind   PlotKind `json:"kind,omitempty"`
+	XLog   bool     `json:"x_log,omitempty"`
+	YLog   bool     `json:"y_log,omitempty"`
 	// XTime says the x values are times of the report's TimeFrame (its
 	// Unit, on its clock): the page shows them in the frame and names the
 	// axis after it. A plot whose x is not time leaves it false.
@@ -162,6 +159,21 @@ type Plot struct {
 	// labelled by name, not by index.
 	XNames []string `json:"x_names,omitempty"`
 }
+
+// PlotKind is how a Plot is drawn; "" is PlotLine.
+type PlotKind string
+
+// The plot kinds.
+const (
+	PlotLine    PlotKind = "line"
+	PlotBar     PlotKind = "bar"
+	PlotScatter PlotKind = "scatter"
+	PlotArea    PlotKind = "area" // a line filled down to the axis
+	PlotStep    PlotKind = "step" // a filled step function: each value holds until the next point
+	// PlotBox takes each line's points as samples (x, y): one box of the
+	// y values per distinct x, the x values as categories.
+	PlotBox PlotKind = "box"
+)
 
 // Region is the labelled rectangle [X0, X1] × [Y0, Y1] of a plot.
 type Region struct {
@@ -207,20 +219,30 @@ type Gantt struct {
 
 // Bar is one occupied interval [Start, End) on lane Lanes[Lane]. Group
 // colours bars that belong together (a job, a user); Kind distinguishes
-// what the bar is: "" or "job" (scheduled work), "local" (owner load, drawn
-// grey), "alt" (a considered but unchosen window, drawn outlined), "reserved",
-// "moved" (a job's window a shift moved, drawn with a thick dark border),
-// "collision" (a planned bar that overlaps another on its lane, drawn
-// translucent with a red border so that both show). The page draws a key
-// of the kinds a Gantt has.
+// what the bar is. The page draws a key of the kinds a Gantt has.
 type Bar struct {
 	Lane  int     `json:"lane"`
 	Start float64 `json:"start"`
 	End   float64 `json:"end"`
 	Label string  `json:"label,omitempty"`
 	Group string  `json:"group,omitempty"`
-	Kind  string  `json:"kind,omitempty"`
+	Kind  BarKind `json:"kind,omitempty"`
 }
+
+// BarKind is what a Gantt bar is; "" is BarJob.
+type BarKind string
+
+// The bar kinds.
+const (
+	BarJob      BarKind = "job"      // scheduled work
+	BarLocal    BarKind = "local"    // owner load, drawn grey
+	BarAlt      BarKind = "alt"      // a considered but unchosen window, drawn outlined
+	BarReserved BarKind = "reserved" // drawn translucent
+	BarMoved    BarKind = "moved"    // a job's window a shift moved, drawn with a thick dark border
+	// BarCollision is a planned bar that overlaps another on its lane,
+	// drawn translucent with a red border so that both show.
+	BarCollision BarKind = "collision"
+)
 
 // Graph is nodes and edges: a pseudo-tree, a critical-path tree, a topology.
 // Layout is "tree", "dag" or "force" (default).
@@ -239,13 +261,36 @@ type GraphNode struct {
 	Level int    `json:"level,omitempty"`
 }
 
-// GraphEdge joins two node IDs; Kind is "" (plain), "tree", "back",
-// "deleted" (drawn dashed) or "critical" (on a critical path, highlighted).
+// GraphEdge joins two node IDs; Kind is "" for a plain edge.
 type GraphEdge struct {
-	Source string `json:"source"`
-	Target string `json:"target"`
-	Label  string `json:"label,omitempty"`
-	Kind   string `json:"kind,omitempty"`
+	Source string   `json:"source"`
+	Target string   `json:"target"`
+	Label  string   `json:"label,omitempty"`
+	Kind   EdgeKind `json:"kind,omitempty"`
+}
+
+// EdgeKind is what a graph edge is.
+type EdgeKind string
+
+// The edge kinds.
+const (
+	EdgeTree     EdgeKind = "tree"
+	EdgeBack     EdgeKind = "back"
+	EdgeDeleted  EdgeKind = "deleted"  // drawn dashed
+	EdgeCritical EdgeKind = "critical" // on a critical path, highlighted
+)
+
+// The kinds Validate knows ("" is always known).
+var (
+	plotKinds = []PlotKind{PlotLine, PlotBar, PlotScatter, PlotArea, PlotStep, PlotBox}
+	barKinds  = []BarKind{BarJob, BarLocal, BarAlt, BarReserved, BarMoved, BarCollision}
+	edgeKinds = []EdgeKind{EdgeTree, EdgeBack, EdgeDeleted, EdgeCritical}
+)
+
+// unknownKind is the error of kind k, not among kinds, of the chart
+// element where names.
+func unknownKind[K ~string](where string, k K, kinds []K) error {
+	return fmt.Errorf("%s: kind %q is unknown (want one of %q or empty)", where, k, kinds)
 }
 
 // Heatmap is a matrix of values with labelled rows (Y) and columns (X):
@@ -428,6 +473,9 @@ func validRows(title string, columns []string, rows [][]any) error {
 
 func (r *Report) validSeries() error {
 	for _, p := range r.Series {
+		if p.Kind != "" && !slices.Contains(plotKinds, p.Kind) {
+			return unknownKind(fmt.Sprintf("plot %q", p.Title), p.Kind, plotKinds)
+		}
 		for i, b := range p.Regions {
 			if !isFinite(b.X0 + b.X1 + b.Y0 + b.Y1) {
 				return notFinite(fmt.Sprintf("plot %q band %d", p.Title, i), b.X0+b.X1+b.Y0+b.Y1)
@@ -479,6 +527,9 @@ func (r *Report) validGantts() error {
 			if b.End < b.Start {
 				return fmt.Errorf("gantt %q bar %d ends (%v) before it starts (%v)", g.Title, i, b.End, b.Start)
 			}
+			if b.Kind != "" && !slices.Contains(barKinds, b.Kind) {
+				return unknownKind(fmt.Sprintf("gantt %q bar %d", g.Title, i), b.Kind, barKinds)
+			}
 		}
 	}
 	return nil
@@ -512,6 +563,9 @@ func (r *Report) validGraphs() error {
 		for _, e := range g.Edges {
 			if !ids[e.Source] || !ids[e.Target] {
 				return fmt.Errorf("graph %q edge %s→%s names a missing node", g.Title, e.Source, e.Target)
+			}
+			if e.Kind != "" && !slices.Contains(edgeKinds, e.Kind) {
+				return unknownKind(fmt.Sprintf("graph %q edge %s→%s", g.Title, e.Source, e.Target), e.Kind, edgeKinds)
 			}
 		}
 	}

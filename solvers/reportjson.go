@@ -199,7 +199,7 @@ func (e *reportEncoder) plot(p *Plot) {
 	e.buf = appendJSONString(e.buf, p.Title)
 	e.str("x_label", p.XLabel)
 	e.str("y_label", p.YLabel)
-	e.strOmit("kind", p.Kind)
+	e.strOmit("kind", string(p.Kind))
 	e.trueOmit("x_log", p.XLog)
 	e.trueOmit("y_log", p.YLog)
 	e.trueOmit("x_time", p.XTime)
@@ -284,7 +284,7 @@ func (e *reportEncoder) bar(b *Bar) {
 	e.float(b.End)
 	e.strOmit("label", b.Label)
 	e.strOmit("group", b.Group)
-	e.strOmit("kind", b.Kind)
+	e.strOmit("kind", string(b.Kind))
 	e.buf = append(e.buf, '}')
 }
 

@@ -177,8 +177,8 @@ func FuzzWriteJSONPlotsAndGantts(f *testing.F) {
 	f.Add(1e-7, -123456789.125, "\"\\", "x", 1<<40)
 	f.Fuzz(func(t *testing.T, x, y float64, s, u string, n int) {
 		r := &Report{
-			Series: []Plot{{Title: s, XLabel: u, Kind: u, XTime: n%2 == 0, Lines: []Line{{Name: u, Points: [][2]float64{{x, y}, {y, x}}, Dashed: n%3 == 0, Band: [][2]float64{{x, x}}}}}},
-			Gantts: []Gantt{{Title: u, TimeUnit: s, Lanes: []string{s, u}, Bars: []Bar{{Lane: n, Start: x, End: y, Label: s, Group: u, Kind: s}}}},
+			Series: []Plot{{Title: s, XLabel: u, Kind: PlotKind(u), XTime: n%2 == 0, Lines: []Line{{Name: u, Points: [][2]float64{{x, y}, {y, x}}, Dashed: n%3 == 0, Band: [][2]float64{{x, x}}}}}},
+			Gantts: []Gantt{{Title: u, TimeUnit: s, Lanes: []string{s, u}, Bars: []Bar{{Lane: n, Start: x, End: y, Label: s, Group: u, Kind: BarKind(s)}}}},
 		}
 		want, err := json.Marshal(r)
 		var got bytes.Buffer

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"schedlab/errs"
+	"schedlab/solvers/sweep"
 )
 
 // Strategy is one family of scheduling algorithms from a seed paper.
@@ -290,13 +291,23 @@ func ExportWorkload(st Strategy, w *Workload, format string) ([]byte, ExportForm
 }
 
 // SeedExperiment is a figure or table of a family's seed paper that is a
-// sweep, as an experiment definition (the JSON of an experiments
-// Definition) with the paper's numbers attached as references, so a user
-// can open it, change a setting and run it again.
+// sweep, as an experiment definition with the paper's numbers attached as
+// references, so a user can open it, change a setting and run it again.
 type SeedExperiment struct {
-	Name       string          `json:"name"`  // "table1": the URL name
-	Title      string          `json:"title"` // "Table 1: objective against γ"
-	Definition json.RawMessage `json:"definition"`
+	Name       string           `json:"name"`  // "table1": the URL name
+	Title      string           `json:"title"` // "Table 1: objective against γ"
+	Definition sweep.Definition `json:"definition"`
+}
+
+// JSON is the definition as a user uploads it (experiments.ParseJSON
+// reads it back). It panics on a reference that is not a finite number:
+// the definition is the family's own literal.
+func (s SeedExperiment) JSON() json.RawMessage {
+	b, err := json.Marshal(s.Definition)
+	if err != nil {
+		panic("seed experiment " + s.Name + ": " + err.Error())
+	}
+	return b
 }
 
 // SeedExperimenter is implemented by families whose seed figures are

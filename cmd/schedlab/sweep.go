@@ -34,7 +34,7 @@ func definitionBytes(file string) ([]byte, error) {
 	if x != nil {
 		for _, sw := range x.SeedExperiments() {
 			if sw.Name == name {
-				return sw.Definition, nil
+				return sw.JSON(), nil
 			}
 			names = append(names, sw.Name)
 		}

@@ -180,7 +180,7 @@ func TestSweepTakesASeedExperimentByName(t *testing.T) {
 			continue
 		}
 		for _, e := range x.SeedExperiments() {
-			if e.Name == "sens-table1" && !bytes.Equal(e.Definition, b) {
+			if e.Name == "sens-table1" && !bytes.Equal(e.JSON(), b) {
 				t.Error("seed:gossip/sens-table1 is not gossip's definition")
 			}
 		}

@@ -142,7 +142,7 @@ func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solver
 // averaged (time-weighted) and maxed over usageBuckets equal buckets; x is
 // trace seconds (the start of each bucket), drawn in the frame f.
 func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
-	p := solvers.Plot{Title: "Processors in use", XLabel: f.AxisName(), XTime: true, YLabel: "processors", Kind: "step"}
+	p := solvers.Plot{Title: "Processors in use", XLabel: f.AxisName(), XTime: true, YLabel: "processors", Kind: solvers.PlotStep}
 	first, last := math.Inf(1), math.Inf(-1)
 	n := 0 // events: a start and an end for each job that holds processors
 	for i, j := range jobs {
@@ -198,7 +198,7 @@ func bucketLines(evs []usageEvent, first, width float64) (mean, peak solvers.Lin
 // to its start (a start at the instant of a submission is taken first,
 // so a job that never waited is never counted).
 func queue(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
-	p := solvers.Plot{Title: "Jobs waiting", XLabel: f.AxisName(), XTime: true, YLabel: "jobs in the queue", Kind: "step"}
+	p := solvers.Plot{Title: "Jobs waiting", XLabel: f.AxisName(), XTime: true, YLabel: "jobs in the queue", Kind: solvers.PlotStep}
 	if len(jobs) == 0 {
 		return p
 	}

@@ -17,7 +17,7 @@ func TestMarkCollisionsMarksOverlappingBarsOnALane(t *testing.T) {
 		{Lane: 0, Start: 20, End: 30, Label: "x"},
 		{Lane: 0, Start: 25, End: 26, Label: "inside x"},
 	}})
-	want := map[string]string{"a": "collision", "touching": "", "inside a": "collision", "other processor": "", "x": "collision", "inside x": "collision"}
+	want := map[string]solvers.BarKind{"a": "collision", "touching": "", "inside a": "collision", "other processor": "", "x": "collision", "inside x": "collision"}
 	for _, b := range g.Bars {
 		if b.Kind != want[b.Label] {
 			t.Errorf("%s: kind %q, want %q", b.Label, b.Kind, want[b.Label])

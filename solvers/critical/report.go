@@ -93,7 +93,7 @@ func dagGraph(d *DAG, crit Path, group []string, notes *[]string) solvers.Graph 
 	for k, e := range d.G.Edges {
 		ge := solvers.GraphEdge{Source: d.G.Tasks[e.From].ID, Target: d.G.Tasks[e.To].ID, Label: fmt.Sprintf("%.3g", d.Comm(k))}
 		if onPath[k] {
-			ge.Kind = "critical"
+			ge.Kind = solvers.EdgeCritical
 		}
 		g.Edges = append(g.Edges, ge)
 	}
@@ -309,8 +309,8 @@ func markCollisions(gt solvers.Gantt) solvers.Gantt {
 		for _, i := range idx {
 			b := &gt.Bars[i]
 			if b.Start < end {
-				b.Kind = "collision"
-				gt.Bars[last].Kind = "collision"
+				b.Kind = solvers.BarCollision
+				gt.Bars[last].Kind = solvers.BarCollision
 			}
 			if b.End > end {
 				end, last = b.End, i
@@ -448,7 +448,7 @@ func treeGraph(d *DAG, t *Tree, notes *[]string) solvers.Graph {
 		g.Nodes = append(g.Nodes, gn)
 		if nd.Parent >= 0 {
 			e := d.G.Edges[nd.Removed]
-			ge := solvers.GraphEdge{Source: fmt.Sprintf("D%d", nd.Parent), Target: gn.ID, Kind: "tree"}
+			ge := solvers.GraphEdge{Source: fmt.Sprintf("D%d", nd.Parent), Target: gn.ID, Kind: solvers.EdgeTree}
 			if n <= maxTreeEdgeLabels {
 				ge.Label = fmt.Sprintf("−%s→%s", d.G.Tasks[e.From].ID, d.G.Tasks[e.To].ID)
 			}

@@ -1,11 +1,10 @@
 package critical
 
 import (
-	"encoding/json"
-	"fmt"
 	"strconv"
 
 	"schedlab/solvers"
+	"schedlab/solvers/sweep"
 )
 
 // seedExperiments are the reproduce's sweeps as experiment definitions
@@ -23,31 +22,19 @@ func seedExperiments() []solvers.SeedExperiment {
 	for _, s := range reproSizes {
 		sizes = append(sizes, strconv.Itoa(s))
 	}
-	defs := []struct {
-		name, title string
-		def         map[string]any
-	}{
-		{"deadline", "Deadline comparison: critical works vs HEFT and list at deadline = HEFT makespan × factor", map[string]any{
-			"name": "Critical works: deadline comparison", "strategy": "critical",
-			"workload":   map[string]any{"preset": PresetRandom, "grid": map[string]any{"tasks": sizes[:reproCompareSizes]}},
-			"variants":   []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList},
-			"grid":       map[string]any{"deadline_factor": factors},
-			"replicates": 10,
-			"notes":      "The deadline is deadline_factor × HEFT's makespan (deadline_over_heft) and, in every run's report, deadline_over_critical_work: × the critical-work length, the paper's a-priori estimate (every transfer counted); below 1 no plan fits by that estimate, so a stop there measures the deadline, not the method. Compare meets_deadline, stopped, variants_kept, cost and processor_load_deadline (the method's terms); makespan is not the method's objective. Every variant runs on the platform's processors (collision_processors idle, the default): processors_used = processors."}},
-		{"enumeration", "Path enumerations: tree of critical paths vs depth-first search of all paths", map[string]any{
-			"name": "Critical works: path enumerations", "strategy": "critical",
-			"workload":   map[string]any{"preset": PresetRandom, "grid": map[string]any{"tasks": sizes}},
-			"variants":   []string{VariantHEFT},
-			"replicates": 10,
-			"notes":      "Compare tree_nodes (paths the tree of critical paths enumerates) with dfs_paths (paths a depth-first enumeration visits); tree_cut says when tree_max_nodes cut the tree."}},
+	return []solvers.SeedExperiment{
+		{Name: "deadline", Title: "Deadline comparison: critical works vs HEFT and list at deadline = HEFT makespan × factor", Definition: sweep.Definition{
+			Name: "Critical works: deadline comparison", Strategy: "critical",
+			Workload:   sweep.Workload{Preset: PresetRandom, Grid: sweep.Grid{"tasks": sizes[:reproCompareSizes]}},
+			Variants:   []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList},
+			Grid:       sweep.Grid{"deadline_factor": factors},
+			Replicates: 10, Seed: 1,
+			Notes: "The deadline is deadline_factor × HEFT's makespan (deadline_over_heft) and, in every run's report, deadline_over_critical_work: × the critical-work length, the paper's a-priori estimate (every transfer counted); below 1 no plan fits by that estimate, so a stop there measures the deadline, not the method. Compare meets_deadline, stopped, variants_kept, cost and processor_load_deadline (the method's terms); makespan is not the method's objective. Every variant runs on the platform's processors (collision_processors idle, the default): processors_used = processors."}},
+		{Name: "enumeration", Title: "Path enumerations: tree of critical paths vs depth-first search of all paths", Definition: sweep.Definition{
+			Name: "Critical works: path enumerations", Strategy: "critical",
+			Workload:   sweep.Workload{Preset: PresetRandom, Grid: sweep.Grid{"tasks": sizes}},
+			Variants:   []string{VariantHEFT},
+			Replicates: 10, Seed: 1,
+			Notes: "Compare tree_nodes (paths the tree of critical paths enumerates) with dfs_paths (paths a depth-first enumeration visits); tree_cut says when tree_max_nodes cut the tree."}},
 	}
-	out := make([]solvers.SeedExperiment, len(defs))
-	for i, d := range defs {
-		b, err := json.Marshal(d.def)
-		if err != nil {
-			panic(fmt.Sprintf("critical: seed experiment %s: %v", d.name, err)) // our own literals
-		}
-		out[i] = solvers.SeedExperiment{Name: d.name, Title: d.title, Definition: b}
-	}
-	return out
 }

@@ -21,7 +21,7 @@ func TestAfterShiftGanttMarksTheJobsThatMoved(t *testing.T) {
 	markMoved(&gt, g)
 	kinds := map[string][]string{}
 	for _, b := range gt.Bars {
-		kinds[b.Group] = append(kinds[b.Group], b.Kind)
+		kinds[b.Group] = append(kinds[b.Group], string(b.Kind))
 	}
 	if k := kinds["j1"]; len(k) != 1 || k[0] != "" {
 		t.Errorf("j1 did not move: kinds %q", k)

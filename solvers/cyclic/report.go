@@ -25,13 +25,13 @@ func localBars(local [][]Interval) []solvers.Bar {
 	var bars []solvers.Bar
 	for n, bs := range local {
 		for _, b := range bs {
-			bars = append(bars, solvers.Bar{Lane: n, Start: float64(b.Start), End: float64(b.End), Label: "local", Kind: "local"})
+			bars = append(bars, solvers.Bar{Lane: n, Start: float64(b.Start), End: float64(b.End), Label: "local", Kind: solvers.BarLocal})
 		}
 	}
 	return bars
 }
 
-func windowBars(w Window, job, kind string) []solvers.Bar {
+func windowBars(w Window, job string, kind solvers.BarKind) []solvers.Bar {
 	bars := make([]solvers.Bar, len(w.Nodes))
 	for i, n := range w.Nodes {
 		bars[i] = solvers.Bar{Lane: n, Start: float64(w.Start), End: float64(w.Start + w.Times[i]), Label: job, Group: job, Kind: kind}
@@ -211,7 +211,7 @@ func cycleGantt(title string, lanes []string, g *GanttCycle, windows []Window) s
 	for i, jp := range g.Plan.Jobs {
 		for k, w := range jp.Alts {
 			if k != jp.Chosen {
-				gt.Bars = append(gt.Bars, windowBars(w, jp.Job.ID, "alt")...)
+				gt.Bars = append(gt.Bars, windowBars(w, jp.Job.ID, solvers.BarAlt)...)
 			}
 		}
 		if jp.Chosen < 0 {
@@ -242,7 +242,7 @@ func markMoved(gt *solvers.Gantt, g *GanttCycle) {
 	}
 	for k := range gt.Bars {
 		if bar := &gt.Bars[k]; bar.Kind == "" && moved[bar.Group] {
-			bar.Kind = "moved"
+			bar.Kind = solvers.BarMoved
 		}
 	}
 }

@@ -55,7 +55,7 @@ func TestRunEveryVariant(t *testing.T) {
 				if len(r.Gantts) != wantG {
 					t.Errorf("%s shift=%s: %d gantts", v.Name, shift, len(r.Gantts))
 				}
-				kinds := map[string]bool{}
+				kinds := map[solvers.BarKind]bool{}
 				for _, b := range r.Gantts[0].Bars {
 					kinds[b.Kind] = true
 				}

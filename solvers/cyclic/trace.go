@@ -145,7 +145,7 @@ func tracePreview(t *Trace) *solvers.Report {
 	}
 	pts = append(pts, [2]float64{sub[len(sub)-1], float64(len(sub))})
 	r.Time = solvers.NewTimeFrame("s", sub[0], "the first submission", sub[len(sub)-1]-sub[0])
-	r.Series = []solvers.Plot{{Title: "Jobs submitted", XLabel: r.Time.AxisName(), XTime: true, YLabel: "jobs submitted so far", Kind: "step",
+	r.Series = []solvers.Plot{{Title: "Jobs submitted", XLabel: r.Time.AxisName(), XTime: true, YLabel: "jobs submitted so far", Kind: solvers.PlotStep,
 		Lines: []solvers.Line{{Name: "submitted", Points: pts}}}}
 	if noReq > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("Warning: %d records have no requested time (-1); batch uses their runtime as the estimate (with estimates=user they are scheduled with perfect information).", noReq))

@@ -104,7 +104,7 @@ func scheduleGantt(in *Instance, sched Schedule) solvers.Gantt {
 		j := in.Jobs[k]
 		for _, r := range j.Resources {
 			g.Bars = append(g.Bars, solvers.Bar{Lane: r, Start: float64(s - 1), End: float64(s - 1 + j.Duration),
-				Label: j.ID, Group: j.ID, Kind: "job"})
+				Label: j.ID, Group: j.ID, Kind: solvers.BarJob})
 		}
 	}
 	return g
@@ -120,14 +120,14 @@ func treeGraph(title string, in *Instance, jobs []int, t *PseudoTree, deleted []
 	}
 	for _, x := range t.Order {
 		for _, c := range t.Children[x] {
-			g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(x), Target: id(c), Kind: "tree"})
+			g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(x), Target: id(c), Kind: solvers.EdgeTree})
 		}
 	}
 	for _, e := range t.BackEdges() {
-		g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: "back"})
+		g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: solvers.EdgeBack})
 	}
 	for _, e := range deleted {
-		g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: "deleted"})
+		g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: solvers.EdgeDeleted})
 	}
 }
 

@@ -144,7 +144,7 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 		"width_reached_median", "equals_greedy", "beats_greedy", "paper_accuracy"}}
 	accPlot := solvers.Plot{Title: "Accuracy vs jobs", XLabel: "jobs", YLabel: "accuracy (optimal / method makespan), mean over successes"}
 	sizePlot := solvers.Plot{Title: "UTIL size vs jobs", XLabel: "jobs", YLabel: "max UTIL message (MiB, seed's accounting d = 20)", YLog: true}
-	delPlot := solvers.Plot{Title: "Accuracy vs deleted edges", XLabel: "back edges deleted (WD) / constraint edges cut (split)", YLabel: "accuracy", Kind: "scatter"}
+	delPlot := solvers.Plot{Title: "Accuracy vs deleted edges", XLabel: "back edges deleted (WD) / constraint edges cut (split)", YLabel: "accuracy", Kind: solvers.PlotScatter}
 	cycPlot := solvers.Plot{Title: "Message cycles with and without split", XLabel: "jobs", YLabel: "message cycles (mean)"}
 
 	methods := append(slices2(reproRules), "split", "split-wd")

@@ -92,7 +92,7 @@ func totalMachines(in *Instance) int {
 // maxPlotPoints users it shows the mean bag of consecutive blocks.
 func userStream(in *Instance) (solvers.Plot, string) {
 	n := len(in.Users)
-	p := solvers.Plot{Title: "User stream", XLabel: "user (arrival order)", YLabel: "tasks", Kind: "bar"}
+	p := solvers.Plot{Title: "User stream", XLabel: "user (arrival order)", YLabel: "tasks", Kind: solvers.PlotBar}
 	block := (n + maxPlotPoints - 1) / maxPlotPoints
 	line := solvers.Line{Name: "tasks"}
 	for s := 0; s < n; s += block {
@@ -173,7 +173,7 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 	if n > maxPlotPoints {
 		r.Notes = append(r.Notes, fmt.Sprintf("The objective trace is sampled: %d of %d users shown.", len(obj.Lines[0].Points), n))
 	}
-	load := solvers.Plot{Title: "Per-machine load", Kind: "bar", XLabel: "machine type", YLabel: "load per machine (s)"}
+	load := solvers.Plot{Title: "Per-machine load", Kind: solvers.PlotBar, XLabel: "machine type", YLabel: "load per machine (s)"}
 	for j := range m {
 		load.XNames = append(load.XNames, in.MachineName(j))
 	}

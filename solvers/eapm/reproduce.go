@@ -385,7 +385,7 @@ func pooledMs(c2 [][][]evalResult, a, k int) []float64 {
 
 func case3Report(rep *solvers.Report, c3 [][][]evalResult, fig3Gamma float64, res *seedResults, bounds bool) {
 	t := solvers.Table{Title: "Case 3", Columns: []string{"gamma", "order", "online", "greedy_min_energy", "greedy_max_objective", "average", "upper_bound", "raw_online", "raw_greedy", "raw_average"}}
-	fig3 := solvers.Plot{Title: "Fig 3", Kind: "bar", XLabel: "arrival order (0 = BaS, 1 = SaB, 2 = Rand, 3 = Equal)",
+	fig3 := solvers.Plot{Title: "Fig 3", Kind: solvers.PlotBar, XLabel: "arrival order (0 = BaS, 1 = SaB, 2 = Rand, 3 = Equal)",
 		YLabel: fmt.Sprintf("objective at γ = %g, mean over instances ($/s)", fig3Gamma)}
 	lines := make([]solvers.Line, 0, nMethods+4)
 	for k := range nMethods {

@@ -1,11 +1,10 @@
 package eapm
 
 import (
-	"encoding/json"
-	"fmt"
 	"strconv"
 
 	"schedlab/solvers"
+	"schedlab/solvers/sweep"
 )
 
 // seedExperiments are the seed's sweeps as experiment definitions, over
@@ -16,45 +15,45 @@ import (
 // means, since the figures print no numbers.
 func seedExperiments() []solvers.SeedExperiment {
 	res := resultsOnce()
-	type ref struct {
-		Name    string            `json:"name"`
-		Metric  string            `json:"metric"`
-		Variant string            `json:"variant"`
-		Params  map[string]string `json:"params"`
-		Value   float64           `json:"value"`
+	// ref is a reference of the paper (printed) or the authors' raw means
+	ref := func(name, variant string, p map[string]string, v float64) sweep.Reference {
+		return sweep.Reference{Name: name, Metric: "objective", Variant: variant, Params: p, Value: v}
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	methods := []string{VariantOnline, VariantGreedyMinEnergy, VariantGreedyMaxObjective, VariantAverage}
-	all := map[string]any{"from": 0, "to": 99}
-	var t1 []ref
+	all := make([]string, 100) // the 100 stored instances
+	for i := range all {
+		all[i] = strconv.Itoa(i)
+	}
+	var t1 []sweep.Reference
 	var gammas []string
 	for _, gamma := range table1Gammas {
 		gammas = append(gammas, g(gamma))
 		for _, p := range res.published {
 			if almostEqual(p.Gamma, gamma) {
-				t1 = append(t1, ref{"paper (printed)", "objective", VariantOnline, map[string]string{"gamma": g(gamma)}, p.Online},
-					ref{"paper (printed)", "objective", VariantGreedyMinEnergy, map[string]string{"gamma": g(gamma)}, p.Greedy})
+				t1 = append(t1, ref("paper (printed)", VariantOnline, map[string]string{"gamma": g(gamma)}, p.Online),
+					ref("paper (printed)", VariantGreedyMinEnergy, map[string]string{"gamma": g(gamma)}, p.Greedy))
 			}
 		}
 	}
-	var f1, f3 []ref
+	var f1, f3 []sweep.Reference
 	var fig []string
 	for _, gamma := range figGammas {
 		fig = append(fig, g(gamma))
 		for _, n := range case2N {
 			if raw, ok := res.rawFor("case2", gamma, settingN(n)); ok {
 				p := map[string]string{"gamma": g(gamma), "workload.n": strconv.Itoa(n)}
-				f1 = append(f1, ref{"authors (raw)", "objective", VariantOnline, p, raw.Online},
-					ref{"authors (raw)", "objective", VariantGreedyMinEnergy, p, raw.Greedy},
-					ref{"authors (raw)", "objective", VariantAverage, p, raw.Average})
+				f1 = append(f1, ref("authors (raw)", VariantOnline, p, raw.Online),
+					ref("authors (raw)", VariantGreedyMinEnergy, p, raw.Greedy),
+					ref("authors (raw)", VariantAverage, p, raw.Average))
 			}
 		}
 		for _, order := range case3Orders {
 			if raw, ok := res.rawFor("case3", gamma, order); ok {
 				p := map[string]string{"gamma": g(gamma), "workload.order": order}
-				f3 = append(f3, ref{"authors (raw)", "objective", VariantOnline, p, raw.Online},
-					ref{"authors (raw)", "objective", VariantGreedyMinEnergy, p, raw.Greedy},
-					ref{"authors (raw)", "objective", VariantAverage, p, raw.Average})
+				f3 = append(f3, ref("authors (raw)", VariantOnline, p, raw.Online),
+					ref("authors (raw)", VariantGreedyMinEnergy, p, raw.Greedy),
+					ref("authors (raw)", VariantAverage, p, raw.Average))
 			}
 		}
 	}
@@ -62,27 +61,13 @@ func seedExperiments() []solvers.SeedExperiment {
 	for _, n := range case2N {
 		ns = append(ns, strconv.Itoa(n))
 	}
-	defs := []struct {
-		name, title string
-		def         map[string]any
-	}{
-		{"table1", "Table 1: objective against γ (case 1)", map[string]any{"name": "EAPM Table 1", "strategy": "eapm",
-			"workload": map[string]any{"preset": PresetCase1, "grid": map[string]any{"instance": all}},
-			"variants": methods, "grid": map[string]any{"gamma": gammas}, "references": t1}},
-		{"fig1", "Fig. 1: objective against n users (case 2)", map[string]any{"name": "EAPM Fig. 1", "strategy": "eapm",
-			"workload": map[string]any{"preset": PresetCase2, "grid": map[string]any{"instance": all, "n": ns}},
-			"variants": methods, "grid": map[string]any{"gamma": fig}, "references": f1}},
-		{"fig3", "Fig. 3: arrival orders of big and small bags (case 3)", map[string]any{"name": "EAPM Fig. 3", "strategy": "eapm",
-			"workload": map[string]any{"preset": PresetCase3, "grid": map[string]any{"instance": all, "order": case3Orders}},
-			"variants": methods, "grid": map[string]any{"gamma": fig}, "references": f3}},
+	def := func(name, preset string, wg sweep.Grid, gammas []string, refs []sweep.Reference) sweep.Definition {
+		return sweep.Definition{Name: name, Strategy: "eapm", Workload: sweep.Workload{Preset: preset, Grid: wg},
+			Variants: methods, Grid: sweep.Grid{"gamma": gammas}, Replicates: 1, Seed: 1, References: refs}
 	}
-	out := make([]solvers.SeedExperiment, len(defs))
-	for i, d := range defs {
-		b, err := json.Marshal(d.def)
-		if err != nil {
-			panic(fmt.Sprintf("eapm: seed experiment %s: %v", d.name, err)) // our own literals
-		}
-		out[i] = solvers.SeedExperiment{Name: d.name, Title: d.title, Definition: b}
+	return []solvers.SeedExperiment{
+		{Name: "table1", Title: "Table 1: objective against γ (case 1)", Definition: def("EAPM Table 1", PresetCase1, sweep.Grid{"instance": all}, gammas, t1)},
+		{Name: "fig1", Title: "Fig. 1: objective against n users (case 2)", Definition: def("EAPM Fig. 1", PresetCase2, sweep.Grid{"instance": all, "n": ns}, fig, f1)},
+		{Name: "fig3", Title: "Fig. 3: arrival orders of big and small bags (case 3)", Definition: def("EAPM Fig. 3", PresetCase3, sweep.Grid{"instance": all, "order": case3Orders}, fig, f3)},
 	}
-	return out
 }

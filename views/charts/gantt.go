@@ -105,17 +105,17 @@ func LaneLabelWidth(lanes []string) int {
 }
 
 // kindCode maps Bar.Kind to its code.
-func kindCode(kind string) int {
+func kindCode(kind solvers.BarKind) int {
 	switch kind {
-	case "local":
+	case solvers.BarLocal:
 		return KindCodeLocal
-	case "alt":
+	case solvers.BarAlt:
 		return KindCodeAlt
-	case "reserved":
+	case solvers.BarReserved:
 		return KindCodeReserved
-	case "moved":
+	case solvers.BarMoved:
 		return KindCodeMoved
-	case "collision":
+	case solvers.BarCollision:
 		return KindCodeClash
 	}
 	return KindCodeJob

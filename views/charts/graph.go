@@ -55,8 +55,8 @@ type graphNode struct {
 // edge label formatter (a user string is never used as a format template).
 type graphLink struct {
 	opts.GraphLink
-	Text string `json:"text,omitempty"`
-	Kind string `json:"kind,omitempty"`
+	Text string           `json:"text,omitempty"`
+	Kind solvers.EdgeKind `json:"kind,omitempty"`
 }
 
 // edgeLabelFormatter shows a link's own text.
@@ -203,7 +203,7 @@ const graphCriticalSymbol = 20
 func emphasiseCritical(g solvers.Graph, nodes []graphNode) {
 	crit := map[string]bool{}
 	for _, e := range g.Edges {
-		if e.Kind == "critical" {
+		if e.Kind == solvers.EdgeCritical {
 			crit[e.Source], crit[e.Target] = true, true
 		}
 	}
@@ -266,13 +266,13 @@ func graphLinks(g solvers.Graph, ids map[string]bool) (links []graphLink, labels
 		}
 		style := &opts.LineStyle{Color: EdgeColour, Width: 1.2}
 		switch e.Kind {
-		case "deleted":
+		case solvers.EdgeDeleted:
 			style = &opts.LineStyle{Color: EdgeDeletedColour, Width: 1.2, Type: "dashed"}
-		case "back":
+		case solvers.EdgeBack:
 			style = &opts.LineStyle{Color: EdgeBackColour, Width: 1.2, Curveness: 0.3}
-		case "tree":
+		case solvers.EdgeTree:
 			style = &opts.LineStyle{Color: EdgeTreeColour, Width: 2}
-		case "critical":
+		case solvers.EdgeCritical:
 			style = &opts.LineStyle{Color: EdgeCriticalColour, Width: 3.5}
 		}
 		links = append(links, graphLink{
@@ -379,7 +379,7 @@ func levelRows(g solvers.Graph) rows {
 	for _, e := range g.Edges {
 		ls, oks := level[e.Source]
 		lt, okt := level[e.Target]
-		if !oks || !okt || e.Kind == "back" {
+		if !oks || !okt || e.Kind == solvers.EdgeBack {
 			continue
 		}
 		switch {
@@ -415,7 +415,7 @@ func nodeLevels(g solvers.Graph) map[string]int {
 	for _, e := range g.Edges {
 		_, oks := lv[e.Source]
 		_, okt := lv[e.Target]
-		if !oks || !okt || e.Kind == "back" || e.Source == e.Target {
+		if !oks || !okt || e.Kind == solvers.EdgeBack || e.Source == e.Target {
 			continue
 		}
 		succ[e.Source] = append(succ[e.Source], e.Target)

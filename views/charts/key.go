@@ -20,21 +20,21 @@ type keyEntry struct {
 // ganttKinds are what each Bar.Kind means, with its swatch as drawn by
 // ganttRenderItem (a grey stand-in for the group colour).
 var ganttKinds = []keyEntry{
-	{kind: "job", swatch: `<rect x="1" y="2" width="26" height="10" fill="#4e79a7"/>`, text: "scheduled work (colour: its job or group)"},
-	{kind: "moved", swatch: `<rect x="2" y="2" width="24" height="10" fill="#4e79a7" stroke="#111" stroke-width="2.5"/>`, text: "moved by the shift (thick border)"},
-	{kind: "alt", swatch: `<rect x="2" y="2" width="24" height="10" fill="none" stroke="#4e79a7" stroke-width="1.5"/>`, text: "alternative window considered, not chosen (outline)"},
-	{kind: "reserved", swatch: `<rect x="2" y="2" width="24" height="10" fill="#4e79a7" fill-opacity="0.45" stroke="#4e79a7"/>`, text: "reserved (translucent)"},
-	{kind: "local", swatch: `<rect x="1" y="2" width="26" height="10" fill="` + LocalGrey + `"/>`, text: "owner's local job, not the VO's (grey)"},
-	{kind: "collision", swatch: `<rect x="2" y="2" width="16" height="10" fill="#4e79a7" fill-opacity="0.5" stroke="#c0392b" stroke-width="2"/><rect x="10" y="2" width="16" height="10" fill="#f28e2b" fill-opacity="0.5" stroke="#c0392b" stroke-width="2"/>`, text: "collides with another bar on its processor (translucent, red border: overlaps show darker)"},
+	{kind: string(solvers.BarJob), swatch: `<rect x="1" y="2" width="26" height="10" fill="#4e79a7"/>`, text: "scheduled work (colour: its job or group)"},
+	{kind: string(solvers.BarMoved), swatch: `<rect x="2" y="2" width="24" height="10" fill="#4e79a7" stroke="#111" stroke-width="2.5"/>`, text: "moved by the shift (thick border)"},
+	{kind: string(solvers.BarAlt), swatch: `<rect x="2" y="2" width="24" height="10" fill="none" stroke="#4e79a7" stroke-width="1.5"/>`, text: "alternative window considered, not chosen (outline)"},
+	{kind: string(solvers.BarReserved), swatch: `<rect x="2" y="2" width="24" height="10" fill="#4e79a7" fill-opacity="0.45" stroke="#4e79a7"/>`, text: "reserved (translucent)"},
+	{kind: string(solvers.BarLocal), swatch: `<rect x="1" y="2" width="26" height="10" fill="` + LocalGrey + `"/>`, text: "owner's local job, not the VO's (grey)"},
+	{kind: string(solvers.BarCollision), swatch: `<rect x="2" y="2" width="16" height="10" fill="#4e79a7" fill-opacity="0.5" stroke="#c0392b" stroke-width="2"/><rect x="10" y="2" width="16" height="10" fill="#f28e2b" fill-opacity="0.5" stroke="#c0392b" stroke-width="2"/>`, text: "collides with another bar on its processor (translucent, red border: overlaps show darker)"},
 }
 
 // graphEdgeKinds are what each GraphEdge.Kind means, drawn as graphLinks
 // styles them.
 var graphEdgeKinds = []keyEntry{
-	{kind: "tree", swatch: `<line x1="1" y1="7" x2="27" y2="7" stroke="` + EdgeTreeColour + `" stroke-width="2"/>`, text: "tree edge (parent to child)"},
-	{kind: "back", swatch: `<path d="M1 10 Q14 0 27 10" fill="none" stroke="` + EdgeBackColour + `" stroke-width="1.2"/>`, text: "back edge (a constraint with an ancestor, outside the tree)"},
-	{kind: "deleted", swatch: `<line x1="1" y1="7" x2="27" y2="7" stroke="` + EdgeDeletedColour + `" stroke-width="1.2" stroke-dasharray="4 3"/>`, text: "deleted back edge (removed by width reduction)"},
-	{kind: "critical", swatch: `<line x1="1" y1="7" x2="27" y2="7" stroke="` + EdgeCriticalColour + `" stroke-width="3.5"/>`, text: "critical path"},
+	{kind: string(solvers.EdgeTree), swatch: `<line x1="1" y1="7" x2="27" y2="7" stroke="` + EdgeTreeColour + `" stroke-width="2"/>`, text: "tree edge (parent to child)"},
+	{kind: string(solvers.EdgeBack), swatch: `<path d="M1 10 Q14 0 27 10" fill="none" stroke="` + EdgeBackColour + `" stroke-width="1.2"/>`, text: "back edge (a constraint with an ancestor, outside the tree)"},
+	{kind: string(solvers.EdgeDeleted), swatch: `<line x1="1" y1="7" x2="27" y2="7" stroke="` + EdgeDeletedColour + `" stroke-width="1.2" stroke-dasharray="4 3"/>`, text: "deleted back edge (removed by width reduction)"},
+	{kind: string(solvers.EdgeCritical), swatch: `<line x1="1" y1="7" x2="27" y2="7" stroke="` + EdgeCriticalColour + `" stroke-width="3.5"/>`, text: "critical path"},
 	{kind: "", swatch: `<line x1="1" y1="7" x2="27" y2="7" stroke="` + EdgeColour + `" stroke-width="1.2"/>`, text: "edge"},
 }
 
@@ -45,11 +45,10 @@ func GanttKey(g solvers.Gantt) templ.Component {
 	count := map[string]int{}
 	for _, b := range g.Bars {
 		k := b.Kind
-		switch kindCode(k) {
-		case KindCodeJob:
-			k = "job"
+		if kindCode(k) == KindCodeJob {
+			k = solvers.BarJob
 		}
-		count[k]++
+		count[string(k)]++
 	}
 	return key("gantt-key", ganttKinds, count)
 }
@@ -58,18 +57,19 @@ func GanttKey(g solvers.Gantt) templ.Component {
 func EdgeKey(g solvers.Graph) templ.Component {
 	count := map[string]int{}
 	for _, e := range g.Edges {
-		k := e.Kind
-		if k != "tree" && k != "back" && k != "deleted" && k != "critical" {
-			k = ""
+		switch k := e.Kind; k {
+		case solvers.EdgeTree, solvers.EdgeBack, solvers.EdgeDeleted, solvers.EdgeCritical:
+			count[string(k)]++
+		default:
+			count[""]++
 		}
-		count[k]++
 	}
 	return key("edge-key", graphEdgeKinds, count)
 }
 
 func key(testid string, entries []keyEntry, count map[string]int) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		_, plain := count["job"]
+		_, plain := count[string(solvers.BarJob)]
 		if len(count) == 0 || (len(count) == 1 && (plain || count[""] > 0)) {
 			return nil // one plain kind: nothing to tell apart
 		}

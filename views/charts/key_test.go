@@ -81,7 +81,7 @@ func TestManyBarsWriteTheirValuesUpTheBars(t *testing.T) {
 // TestBarPlotNamesItsIndices: a bar plot with XNames labels its bars by
 // name (EAPM's per-machine load by machine type), not by index.
 func TestBarPlotNamesItsIndices(t *testing.T) {
-	p := solvers.Plot{Title: "load", Kind: KindBar, XNames: []string{"Intel Core i7 3960X", "AMD A8-3870K"},
+	p := solvers.Plot{Title: "load", Kind: solvers.PlotBar, XNames: []string{"Intel Core i7 3960X", "AMD A8-3870K"},
 		Lines: []solvers.Line{{Name: "online", Points: [][2]float64{{0, 5}, {1, 7}}}}}
 	b, err := PlotOption(p)
 	if err != nil {

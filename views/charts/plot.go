@@ -16,16 +16,6 @@ import (
 // PlotHeight is the height of every plot, in CSS pixels.
 const PlotHeight = 360
 
-// Plot kinds, as in solvers.Plot.Kind ("" means line).
-const (
-	KindLine    = "line"
-	KindBar     = "bar"
-	KindScatter = "scatter"
-	KindArea    = "area" // a line filled down to the axis
-	KindStep    = "step" // a filled step function (value holds until the next point)
-	KindBox     = "box"  // one box per distinct x of each line's samples
-)
-
 // samplingFrom is the point count from which a line is down-sampled by
 // ECharts (LTTB) and a scatter series drawn in large mode.
 const samplingFrom = 2000
@@ -45,14 +35,14 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 	global := append(plotGlobals(p), gecharts.WithXAxisOpts(ax.x), gecharts.WithYAxisOpts(ax.y))
 	var c chart
 	switch ax.kind {
-	case KindBar:
+	case solvers.PlotBar:
 		c = barChart(p.Lines, p.XNames, ax, global)
-	case KindScatter:
+	case solvers.PlotScatter:
 		c = scatterChart(p.Lines, ax, global, ext)
-	case KindBox:
+	case solvers.PlotBox:
 		c = boxChart(p.Lines, ax, global)
 	default:
-		c = lineChart(p.Lines, ax, global, ext, p.Kind == KindArea || p.Kind == KindStep, p.Kind == KindStep)
+		c = lineChart(p.Lines, ax, global, ext, p.Kind == solvers.PlotArea || p.Kind == solvers.PlotStep, p.Kind == solvers.PlotStep)
 	}
 	// go-echarts' YAxis has no nameTextStyle: centred on the axis, a long
 	// y label is cut off at the left edge, so start it at the axis instead.
@@ -65,7 +55,7 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 		return nil, err
 	}
 	ym["nameTextStyle"] = map[string]any{"align": "left"}
-	if len(p.Regions) > 0 && len(ext.series) > 0 && ax.kind != KindBar {
+	if len(p.Regions) > 0 && len(ext.series) > 0 && ax.kind != solvers.PlotBar {
 		if ext.series[0] == nil {
 			ext.series[0] = map[string]any{}
 		}
@@ -107,15 +97,15 @@ func plotGlobals(p solvers.Plot) []gecharts.GlobalOpts {
 // plotAxes are a plot's chart kind and axes. For bars the x axis becomes
 // categories (barChart fills them) and y starts at zero.
 type plotAxes struct {
-	kind string
+	kind solvers.PlotKind
 	x    opts.XAxis
 	y    opts.YAxis
 }
 
 func plotAxesOf(p solvers.Plot) plotAxes {
 	ax := plotAxes{kind: p.Kind}
-	if ax.kind != KindBar && ax.kind != KindScatter && ax.kind != KindBox {
-		ax.kind = KindLine
+	if ax.kind != solvers.PlotBar && ax.kind != solvers.PlotScatter && ax.kind != solvers.PlotBox {
+		ax.kind = solvers.PlotLine
 	}
 	// Axis lines at the plot's edge, never through a zero in the middle
 	// (ECharts' default onZero draws the y axis at x = 0 when x spans it).
@@ -125,13 +115,13 @@ func plotAxesOf(p solvers.Plot) plotAxes {
 		ax.y.Type = "log"
 	}
 	ax.x = opts.XAxis{Type: "value", Name: p.XLabel, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true), AxisLine: edge}
-	if p.XLog && ax.kind != KindBar && ax.kind != KindBox {
+	if p.XLog && ax.kind != solvers.PlotBar && ax.kind != solvers.PlotBox {
 		ax.x.Type = "log"
 	}
-	if ax.kind == KindBar || ax.kind == KindBox {
+	if ax.kind == solvers.PlotBar || ax.kind == solvers.PlotBox {
 		ax.x.Type, ax.x.Scale = "category", nil
 	}
-	if ax.kind == KindBar {
+	if ax.kind == solvers.PlotBar {
 		ax.y.Scale = nil // bars start at zero
 	}
 	return ax

@@ -179,7 +179,7 @@ func TestPlotOptionSamplesLongLines(t *testing.T) {
 }
 
 func TestPlotYLabelStartsAtTheAxis(t *testing.T) {
-	for _, kind := range []string{"line", "bar", "scatter"} {
+	for _, kind := range []solvers.PlotKind{solvers.PlotLine, solvers.PlotBar, solvers.PlotScatter} {
 		b, err := PlotOption(solvers.Plot{Title: "t", YLabel: "a long y label ($/s)", Kind: kind,
 			Lines: []solvers.Line{{Name: "l", Points: [][2]float64{{1, 2}}}}})
 		opt := parseOption(t, b, err)
@@ -193,7 +193,7 @@ func TestPlotYLabelStartsAtTheAxis(t *testing.T) {
 }
 
 func TestPlotOptionStepIsFilledAndNeverSampled(t *testing.T) {
-	p := solvers.Plot{Title: "in use", Kind: KindStep, Lines: []solvers.Line{{Name: "processors"}}}
+	p := solvers.Plot{Title: "in use", Kind: solvers.PlotStep, Lines: []solvers.Line{{Name: "processors"}}}
 	for i := 0; i < samplingFrom; i++ {
 		p.Lines[0].Points = append(p.Lines[0].Points, [2]float64{float64(i), float64(i % 7)})
 	}
@@ -207,7 +207,7 @@ func TestPlotOptionStepIsFilledAndNeverSampled(t *testing.T) {
 	if get(t, o, "series", 0, "areaStyle") == nil {
 		t.Error("step plot not filled")
 	}
-	area := option(t)(PlotOption(solvers.Plot{Title: "a", Kind: KindArea, Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 1}, {1, 2}}}}}))
+	area := option(t)(PlotOption(solvers.Plot{Title: "a", Kind: solvers.PlotArea, Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 1}, {1, 2}}}}}))
 	if get(t, area, "series", 0, "areaStyle") == nil || get(t, area, "series", 0, "step") != nil {
 		t.Error("area plot: want filled, not stepped")
 	}
