@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"schedlab/errs"
+	"schedlab/execute"
 	"schedlab/runner"
 	"schedlab/store"
 )
@@ -24,7 +25,7 @@ import (
 // Config configures a Dispatcher. Zero fields take the defaults.
 type Config struct {
 	// Budget is the per-run budget sent with every run.
-	Budget runner.Budget
+	Budget execute.Budget
 	// AckWait is how long a worker may go without a sign of life for a run
 	// (it sends one every AckWait/3) before JetStream gives the run to
 	// another worker (DefaultAckWait).
@@ -39,7 +40,7 @@ type Config struct {
 	// heard from for three intervals is lost (DefaultHeartbeatInterval).
 	HeartbeatInterval time.Duration
 	// ProgressInterval is the least time between two progress writes of a
-	// run to SQLite (runner.DefaultProgressInterval).
+	// run to SQLite (execute.DefaultProgressInterval).
 	ProgressInterval time.Duration
 	// PollInterval is how often the dispatcher looks for queued runs it
 	// was not told about (runner.DefaultPollInterval).
@@ -70,7 +71,7 @@ func (c Config) withDefaults() Config {
 		c.HeartbeatInterval = DefaultHeartbeatInterval
 	}
 	if c.ProgressInterval <= 0 {
-		c.ProgressInterval = runner.DefaultProgressInterval
+		c.ProgressInterval = execute.DefaultProgressInterval
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = runner.DefaultPollInterval
@@ -399,7 +400,7 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 				return
 			}
 			// The run itself cannot be sent (its workload is gone): end it.
-			status, msg, field := runner.Outcome(err)
+			status, msg, field := execute.Outcome(err)
 			d.finish(ctx, run.ID, "", status, nil, msg, field)
 		}
 	}

@@ -1,6 +1,6 @@
 // Package queue runs schedlab's runs in worker processes, on this machine
 // or on a cluster, over NATS JetStream (issue 21). The server stays the
-// only writer of SQLite; workers execute runs with runner.Execute and send
+// only writer of SQLite; workers execute runs with execute.Run and send
 // back what happened.
 //
 // # Pieces
@@ -8,7 +8,7 @@
 //	server process                                    worker processes (schedlab worker)
 //	┌──────────────────────────────┐                  ┌─────────────────────────────────┐
 //	│ runner.Runner (Submit, ...)  │                  │ RunWorker: Concurrency slots    │
-//	│ Dispatcher (runner.Backend)  │  SCHEDLAB_RUNS   │  Next ─▶ runner.Execute ─▶      │
+//	│ Dispatcher (runner.Backend)  │  SCHEDLAB_RUNS   │  Next ─▶ execute.Run ─▶      │
 //	│  ClaimNext ─▶ publish ───────┼─ work queue ────▶│  publish result, then ack       │
 //	│  store results (store.End) ◀─┼─ SCHEDLAB_RESULTS┤  InProgress every AckWait/3     │
 //	│  progress, heartbeats ◀──────┼─ core subjects ──┤  progress, heartbeats           │
@@ -101,7 +101,7 @@
 //     executing and retries sending its result until it reconnects.
 //   - Cancel: the run's message is deleted from the stream if still there,
 //     and a message on schedlab.cancel reaches every worker; the one
-//     running the run cancels its context (cause runner.ErrUserCanceled)
+//     running the run cancels its context (cause execute.ErrUserCanceled)
 //     and stores the run canceled. If no worker is known to run it (no
 //     progress or heartbeat named it) the server stores it canceled at
 //     once, so canceling an experiment ends its runs waiting in the stream

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"schedlab/buildinfo"
+	"schedlab/execute"
 	"schedlab/runner"
 )
 
@@ -59,7 +60,7 @@ type Job struct {
 	Params   map[string]string `json:"params"`
 	Seed     int64             `json:"seed"`
 	Workload *WorkloadRef      `json:"workload,omitempty"` // nil for reproduce runs
-	// The server's budget of one run (runner.Budget).
+	// The server's budget of one run (execute.Budget).
 	Timeout time.Duration `json:"timeout_ns"`
 	Memory  uint64        `json:"memory_bytes"`
 	// Dispatch names this publication of the run (its message ID) and
@@ -69,7 +70,7 @@ type Job struct {
 	Claim    string `json:"claim"`
 }
 
-func (j *Job) budget() runner.Budget { return runner.Budget{Timeout: j.Timeout, Memory: j.Memory} }
+func (j *Job) budget() execute.Budget { return execute.Budget{Timeout: j.Timeout, Memory: j.Memory} }
 
 // WorkloadRef names a workload in WorkloadsBucket by its SHA-256, or, for
 // an experiment's workload not generated yet, how to generate it.

@@ -21,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"schedlab/execute"
 	"schedlab/queue"
 	"schedlab/queue/queuetest"
 	"schedlab/runner"
@@ -107,7 +108,7 @@ func startServerWith(t testing.TB, dir, addr string, memory uint64, opt queue.Em
 	}
 	logs := &lockedBuilder{&sync.Mutex{}, &strings.Builder{}}
 	d := queue.NewDispatcher(st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
-		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: memory},
+		PollInterval: 200 * time.Millisecond, Budget: execute.Budget{Timeout: time.Minute, Memory: memory},
 		Logger: slog.New(slog.NewTextHandler(io.MultiWriter(logs, os.Stderr), nil))})
 	rn := runner.New(st, queuetest.Lookup, runner.Options{Backend: d, Timeout: time.Minute, MemoryBudget: memory})
 	if err := rn.Start(context.Background()); err != nil {
@@ -510,7 +511,7 @@ func (s *server) upAgain(t testing.TB) {
 	}
 	s.nc = nc
 	s.d = queue.NewDispatcher(s.st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
-		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: 1 << 30}})
+		PollInterval: 200 * time.Millisecond, Budget: execute.Budget{Timeout: time.Minute, Memory: 1 << 30}})
 	s.rn = runner.New(s.st, queuetest.Lookup, runner.Options{Backend: s.d, Timeout: time.Minute, MemoryBudget: 1 << 30})
 	if err := s.rn.Start(context.Background()); err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/execute"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -45,7 +46,7 @@ type WorkerConfig struct {
 	// deployment without per-worker keys (schedlab.result.<run>).
 	Key string
 	// HeartbeatInterval (DefaultHeartbeatInterval) and ProgressInterval
-	// (runner.DefaultProgressInterval).
+	// (execute.DefaultProgressInterval).
 	HeartbeatInterval, ProgressInterval time.Duration
 	// CacheBytes bounds the workloads kept in memory (256 MiB).
 	CacheBytes int
@@ -75,7 +76,7 @@ type worker struct {
 	// generated are the workloads this worker generated, by workload ID
 	// (forgotten past maxGenerated); gens generates each once at a time.
 	generated map[string]*Generated
-	gens      runner.Generations
+	gens      execute.Generations
 	cached    []string // cache keys, oldest first
 	cacheLen  int
 	memLimit  int64
@@ -103,7 +104,7 @@ func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
 		cfg.HeartbeatInterval = DefaultHeartbeatInterval
 	}
 	if cfg.ProgressInterval <= 0 {
-		cfg.ProgressInterval = runner.DefaultProgressInterval
+		cfg.ProgressInterval = execute.DefaultProgressInterval
 	}
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = 256 << 20
@@ -228,7 +229,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		w.mu.Unlock()
 	}()
 	if wasCanceled {
-		cancel(runner.ErrUserCanceled)
+		cancel(execute.ErrUserCanceled)
 	}
 
 	// Keep the message ours while the run executes.
@@ -255,7 +256,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	rep, gen, err := w.execute(rctx, &job, pub.progress)
 	pub.stop()
 
-	if err != nil && errs.KindOf(err) == errs.Canceled && !errors.Is(err, runner.ErrUserCanceled) {
+	if err != nil && errs.KindOf(err) == errs.Canceled && !errors.Is(err, execute.ErrUserCanceled) {
 		// Cut off by this worker stopping: give it back at once.
 		msg.Nak()
 		return
@@ -270,8 +271,8 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	}
 	if err != nil {
 		res.Report = nil
-		res.Status, res.Error, res.Field = runner.Outcome(err)
-		var pe *runner.PanicError
+		res.Status, res.Error, res.Field = execute.Outcome(err)
+		var pe *execute.PanicError
 		if errors.As(err, &pe) {
 			w.log.Error("queue: strategy panicked", "run", job.ID, "strategy", job.Strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
 		}
@@ -299,7 +300,7 @@ func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progres
 	}
 	w.raiseMemoryLimit(job.Memory)
 	if job.Kind == store.KindReproduce {
-		rep, err := runner.ExecuteReproduce(ctx, s, job.Params, progress, job.budget())
+		rep, err := execute.Reproduce(ctx, s, job.Params, progress, job.budget())
 		return rep, nil, err
 	}
 	if job.Workload == nil {
@@ -325,13 +326,13 @@ func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progres
 		return nil, gen, errs.Wrap("queue: fetching the workload", errs.Internal, err)
 	}
 	sw := &solvers.Workload{Name: ref.Name, Format: ref.Format, Summary: ref.Summary, Data: data, Decoded: memo}
-	rep, err = runner.Execute(ctx, s, sw, job.Variant, job.Params, progress, job.budget())
+	rep, err = execute.Run(ctx, s, sw, job.Variant, job.Params, progress, job.budget())
 	return rep, gen, err
 }
 
 // generate generates the workload of job's recipe with s under the job's
 // budget, once per workload however many of its runs this worker holds
-// (runner.Generations), and puts its data (generatedData of its SHA-256)
+// (execute.Generations), and puts its data (generatedData of its SHA-256)
 // and description in ReportsBucket for the server to store.
 func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*Generated, []byte, error) {
 	g := job.Workload.Generate
@@ -350,7 +351,7 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*G
 		return done, data, nil
 	}
 	sw, err := w.gens.Do(ctx, g.WorkloadID, func(ctx context.Context) (*store.Workload, error) {
-		sw, err := runner.GenerateRecipe(ctx, s, &store.Recipe{WorkloadID: g.WorkloadID, Strategy: job.Strategy,
+		sw, err := execute.GenerateRecipe(ctx, s, &store.Recipe{WorkloadID: g.WorkloadID, Strategy: job.Strategy,
 			Preset: g.Preset, Params: g.Params, Seed: g.Seed}, job.budget())
 		if err != nil {
 			return nil, err
@@ -500,7 +501,7 @@ func (w *worker) onCancel(m *nats.Msg) {
 	}
 	w.mu.Unlock()
 	if cancel != nil {
-		cancel(runner.ErrUserCanceled)
+		cancel(execute.ErrUserCanceled)
 	}
 }
 

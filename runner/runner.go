@@ -14,6 +14,7 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/execute"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -23,14 +24,14 @@ type Options struct {
 	// Workers is how many runs execute at once (DefaultWorkers); each
 	// worker executes one run at a time.
 	Workers int
-	// Timeout is the wall-clock limit of one run (DefaultTimeout); a run
+	// Timeout is the wall-clock limit of one run (execute.DefaultTimeout); a run
 	// past it fails with "run stopped: exceeded its time limit of ...".
 	Timeout time.Duration
 	// MemoryBudget is the largest Go heap, in bytes, allowed while runs
-	// execute (DefaultMemoryBudget, 4 GiB); see Budget.Memory.
+	// execute (execute.DefaultMemoryBudget, 4 GiB); see execute.Budget.Memory.
 	MemoryBudget uint64
 	// ProgressInterval is the least time between two progress writes of a
-	// run to SQLite (DefaultProgressInterval). Progress in memory (Progress)
+	// run to SQLite (execute.DefaultProgressInterval). Progress in memory (Progress)
 	// is always current.
 	ProgressInterval time.Duration
 	// PollInterval is how often an idle worker looks for queued runs it was
@@ -80,21 +81,27 @@ type WorkerStatus struct {
 	Lost bool `json:"lost"`
 }
 
-// DefaultPollInterval is the default Options.PollInterval.
-const DefaultPollInterval = 2 * time.Second
+// Defaults of Options.
+const (
+	// DefaultWorkers runs two strategies at once: the solvers are CPU-bound
+	// and single-threaded, and a small server should stay responsive.
+	DefaultWorkers = 2
+	// DefaultPollInterval is the default Options.PollInterval.
+	DefaultPollInterval = 2 * time.Second
+)
 
 func (o Options) withDefaults() Options {
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
+		o.Timeout = execute.DefaultTimeout
 	}
 	if o.MemoryBudget == 0 {
-		o.MemoryBudget = DefaultMemoryBudget
+		o.MemoryBudget = execute.DefaultMemoryBudget
 	}
 	if o.ProgressInterval <= 0 {
-		o.ProgressInterval = DefaultProgressInterval
+		o.ProgressInterval = execute.DefaultProgressInterval
 	}
 	if o.PollInterval <= 0 {
 		o.PollInterval = DefaultPollInterval
@@ -127,7 +134,7 @@ type Runner struct {
 	ends      chan ending             // the workers' ended runs, to the recorder
 	recorded  chan struct{}           // closed when the recorder has stored the last
 	workloads *workloadCache
-	gens      Generations // experiments' workloads being generated here
+	gens      execute.Generations // experiments' workloads being generated here
 }
 
 // ending is a run a worker ended, on its way to the store.
@@ -166,14 +173,6 @@ func (j *job) snapshot() (done, total int, note string, version int) {
 	return j.done, j.total, j.note, j.version
 }
 
-// Causes of a run's cancellation, telling the worker which status to store
-// (see Outcome): a run's context canceled with ErrUserCanceled ends
-// canceled, with ErrShutdown interrupted.
-var (
-	ErrUserCanceled = errors.New(store.MsgCanceled)
-	ErrShutdown     = errors.New("schedlab is shutting down")
-)
-
 // New returns a Runner over st that finds strategies with lookup.
 func New(st *store.Store, lookup func(name string) (solvers.Strategy, bool), opt Options) *Runner {
 	opt = opt.withDefaults()
@@ -182,7 +181,9 @@ func New(st *store.Store, lookup func(name string) (solvers.Strategy, bool), opt
 }
 
 // Budget is the per-run budget the Runner applies.
-func (r *Runner) Budget() Budget { return Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget} }
+func (r *Runner) Budget() execute.Budget {
+	return execute.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
+}
 
 // Start marks the runs left running by a previous process interrupted, then
 // starts the workers. They stop when ctx is done or at Shutdown; runs cut
@@ -317,7 +318,7 @@ func (r *Runner) release() {
 	r.mu.Unlock()
 	var back []string
 	for _, c := range pending {
-		if errors.Is(context.Cause(c.j.ctx), ErrUserCanceled) {
+		if errors.Is(context.Cause(c.j.ctx), execute.ErrUserCanceled) {
 			r.ends <- ending{Ending: store.Ending{ID: c.run.ID, Status: store.StatusCanceled, Error: store.MsgCanceled}, j: c.j}
 			continue
 		}
@@ -328,7 +329,7 @@ func (r *Runner) release() {
 	}
 	r.mu.Lock()
 	for _, c := range pending {
-		if r.inflight[c.run.ID] == c.j && !errors.Is(context.Cause(c.j.ctx), ErrUserCanceled) {
+		if r.inflight[c.run.ID] == c.j && !errors.Is(context.Cause(c.j.ctx), execute.ErrUserCanceled) {
 			delete(r.inflight, c.run.ID)
 		}
 	}
@@ -445,7 +446,7 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 	if stop == nil {
 		return nil
 	}
-	stop(ErrShutdown)
+	stop(execute.ErrShutdown)
 	select {
 	case <-r.recorded: // the workers have stopped and their runs are stored
 		return nil
@@ -559,7 +560,7 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			return nil, errs.Wrap(op, errs.Invalid, err)
 		}
 	} else {
-		if run.Variant, err = Variant(s, run.Variant); err != nil {
+		if run.Variant, err = solvers.ResolveVariant(s, run.Variant); err != nil {
 			return nil, errs.Wrap(op, errs.Invalid, err)
 		}
 		if run.Params, err = solvers.Resolve(s.Params(), run.Params); err != nil {
@@ -585,7 +586,7 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			}
 		}
 	}
-	if err := checkLimits(s, run.Kind == store.KindReproduce, run.Params, r.Budget()); err != nil {
+	if err := execute.CheckLimits(s, run.Kind == store.KindReproduce, run.Params, r.Budget()); err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
 	return &run, nil
@@ -634,7 +635,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 			j := r.inflight[id]
 			r.mu.Unlock()
 			if j != nil {
-				j.cancel(ErrUserCanceled)
+				j.cancel(execute.ErrUserCanceled)
 				return nil
 			}
 			if time.Now().Before(deadline) {
@@ -753,8 +754,8 @@ func (r *Runner) execute(wctx context.Context, run *store.Run, j *job) {
 	}
 	if err != nil {
 		e.Report = nil
-		e.Status, e.Error, e.ErrorField = Outcome(err)
-		var pe *PanicError
+		e.Status, e.Error, e.ErrorField = execute.Outcome(err)
+		var pe *execute.PanicError
 		if errors.As(err, &pe) {
 			r.log.Error("runner: strategy panicked", "run", run.ID, "strategy", run.Strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
 		}
@@ -773,16 +774,16 @@ func (r *Runner) run(ctx context.Context, run *store.Run, j *job) (*solvers.Repo
 			Err: fmt.Errorf("strategy %q is not in this build of schedlab", run.Strategy)}
 	}
 	if run.Kind == store.KindReproduce {
-		return ExecuteReproduce(ctx, s, run.Params, j.progress, r.Budget())
+		return execute.Reproduce(ctx, s, run.Params, j.progress, r.Budget())
 	}
 	w, err := r.workloads.get(ctx, run.WorkloadID, r.readWorkload)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, canceled("runner", ctx)
+			return nil, &errs.Error{Op: "runner", Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", context.Cause(ctx))}
 		}
 		return nil, err
 	}
-	return Execute(ctx, s, w, run.Variant, run.Params, j.progress, r.Budget())
+	return execute.Run(ctx, s, w, run.Variant, run.Params, j.progress, r.Budget())
 }
 
 // hasLargeTable says whether a table of rep has more rows than the store
@@ -795,23 +796,6 @@ func hasLargeTable(rep *solvers.Report) bool {
 		}
 	}
 	return false
-}
-
-// Outcome maps an execution error to the run's final status, message and
-// field: canceled by the user, interrupted by a shutdown, or failed.
-func Outcome(err error) (status, msg, field string) {
-	if errs.KindOf(err) == errs.Canceled {
-		if errors.Is(err, ErrUserCanceled) {
-			return store.StatusCanceled, store.MsgCanceled, ""
-		}
-		// Cut off by a shutdown (or the server's context): not the run's fault.
-		return store.StatusInterrupted, store.MsgInterrupted, ""
-	}
-	msg, field = err.Error(), errs.FieldOf(err)
-	if field != "" {
-		msg = strings.TrimPrefix(msg, field+": ")
-	}
-	return store.StatusFailed, msg, field
 }
 
 // flushProgress writes a job's progress to the store at most once per

@@ -35,6 +35,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
+	"schedlab/execute"
 	"schedlab/experiments"
 	"schedlab/handlers"
 	"schedlab/notify"
@@ -130,12 +131,12 @@ type budgetFlags struct {
 }
 
 func (b *budgetFlags) register(fs *flag.FlagSet) {
-	fs.DurationVar(&b.timeout, "timeout", runner.DefaultTimeout, "time limit of one run")
-	fs.Uint64Var(&b.memoryMB, "memory-mb", runner.DefaultMemoryBudget>>20, "Go heap budget of a run, MiB")
+	fs.DurationVar(&b.timeout, "timeout", execute.DefaultTimeout, "time limit of one run")
+	fs.Uint64Var(&b.memoryMB, "memory-mb", execute.DefaultMemoryBudget>>20, "Go heap budget of a run, MiB")
 }
 
-func (b *budgetFlags) budget() runner.Budget {
-	return runner.Budget{Timeout: b.timeout, Memory: b.memoryMB << 20}
+func (b *budgetFlags) budget() execute.Budget {
+	return execute.Budget{Timeout: b.timeout, Memory: b.memoryMB << 20}
 }
 
 // Timeouts of the HTTP server. A slow client is cut off instead of holding
@@ -495,7 +496,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if (len(workloads) == 0) == (*preset == "") {
 		return errors.New("give either --workload FILE or --preset NAME")
 	}
-	defer runner.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
+	defer execute.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
 	if len(workloads) == 1 && runsFile(st, workloads[0], *variant) {
 		// Straight from the file, read as it streams: no stored workload.
 		rep, err := runFromFile(ctx, st, workloads[0], *variant, solvers.Params(params), cliProgress(stderr), b.budget())
@@ -508,7 +509,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	rep, err := runner.Execute(ctx, st, w, *variant, runParams, cliProgress(stderr), b.budget())
+	rep, err := execute.Run(ctx, st, w, *variant, runParams, cliProgress(stderr), b.budget())
 	if err != nil {
 		return describe(err)
 	}
@@ -522,24 +523,24 @@ func runsFile(st solvers.Strategy, path, variant string) bool {
 	if !ok {
 		return false
 	}
-	v, err := runner.Variant(st, variant)
+	v, err := solvers.ResolveVariant(st, variant)
 	return err == nil && fr.RunsFile(filepath.Base(path), v)
 }
 
 // runFromFile runs st straight from the file at path, read as it streams.
-func runFromFile(ctx context.Context, st solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget runner.Budget) (*solvers.Report, error) {
+func runFromFile(ctx context.Context, st solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget execute.Budget) (*solvers.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	rep, err := runner.ExecuteFile(ctx, st, filepath.Base(path), f, variant, params, progress, budget)
+	rep, err := execute.File(ctx, st, filepath.Base(path), f, variant, params, progress, budget)
 	return rep, describe(err)
 }
 
 // loadWorkload parses workload files or generates a preset. Parameters named
 // by the preset go to the generator; the rest are run parameters.
-func loadWorkload(ctx context.Context, st solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget runner.Budget) (*solvers.Workload, solvers.Params, error) {
+func loadWorkload(ctx context.Context, st solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget execute.Budget) (*solvers.Workload, solvers.Params, error) {
 	runParams := solvers.Params{}
 	if preset == "" {
 		var fs []solvers.File
@@ -550,7 +551,7 @@ func loadWorkload(ctx context.Context, st solvers.Strategy, files []string, pres
 			}
 			fs = append(fs, solvers.File{Name: filepath.Base(f), Data: data})
 		}
-		w, err := runner.ExecuteParse(ctx, st, fs, budget)
+		w, err := execute.Parse(ctx, st, fs, budget)
 		for k, v := range params {
 			runParams[k] = v
 		}
@@ -572,7 +573,7 @@ func loadWorkload(ctx context.Context, st solvers.Strategy, files []string, pres
 		if err != nil {
 			return nil, nil, describe(err)
 		}
-		w, err := runner.ExecuteGenerate(ctx, st, preset, resolved, seed, budget)
+		w, err := execute.Generate(ctx, st, preset, resolved, seed, budget)
 		return w, runParams, describe(err)
 	}
 	var names []string
@@ -612,8 +613,8 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if !ok {
 		return fmt.Errorf("unknown or not yet built strategy %q (see `schedlab strategies`)", name)
 	}
-	defer runner.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
-	rep, err := runner.ExecuteReproduce(ctx, st, solvers.Params(params), cliProgress(stderr), b.budget())
+	defer execute.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
+	rep, err := execute.Reproduce(ctx, st, solvers.Params(params), cliProgress(stderr), b.budget())
 	if err != nil {
 		return describe(err)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"schedlab/execute"
 	"schedlab/queue"
-	"schedlab/runner"
 	"schedlab/store"
 )
 
@@ -30,7 +30,7 @@ type queueSide struct {
 // startQueue connects to natsURL with creds, or starts the embedded NATS
 // server in DB.nats/ beside the database (on listen, or a free loopback
 // port), and builds the dispatcher.
-func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget runner.Budget) (*queueSide, error) {
+func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget execute.Budget) (*queueSide, error) {
 	q := &queueSide{url: natsURL, creds: creds}
 	var err error
 	if natsURL == "" {

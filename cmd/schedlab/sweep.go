@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"schedlab/execute"
 	"schedlab/experiments"
-	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 )
@@ -44,7 +44,7 @@ func definitionBytes(file string) ([]byte, error) {
 
 // sweepCmd runs an experiment definition in this process, with the code
 // the server uses (experiments.Plan, AggregateWith; every run
-// through runner.Execute under the budget), and writes {"rows": [...]}: one
+// through execute.Run under the budget), and writes {"rows": [...]}: one
 // row per cell, variant and metric, as GET /api/experiments/:id/results.
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const use = "usage: schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--keep a,b] [--workers N]"
@@ -107,7 +107,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepRuns generates each distinct workload once and executes the runs on
 // a pool of workers; a run that fails is a failed result, not an error of
 // the sweep (it is counted, never dropped).
-func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run, workers int, budget runner.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
+func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run, workers int, budget execute.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
 	workloads := map[string]*solvers.Workload{}
 	for _, r := range runs {
 		key := r.WorkloadKey()
@@ -119,7 +119,7 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 		if err != nil {
 			return nil, nil, describe(err)
 		}
-		w, err := runner.ExecuteGenerate(ctx, st, r.Workload.Preset, params, r.WorkloadSeed, budget)
+		w, err := execute.Generate(ctx, st, r.Workload.Preset, params, r.WorkloadSeed, budget)
 		if err != nil {
 			return nil, nil, fmt.Errorf("workload %s: %w", key, describe(err))
 		}
@@ -139,7 +139,7 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 				r := runs[i]
 				res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: experiments.StatusDone, Metrics: map[string]float64{},
 					Replicate: r.Replicate}
-				rep, err := runner.Execute(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
+				rep, err := execute.Run(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
 				if err != nil {
 					res.Status = experiments.StatusFailed
 					fmt.Fprintf(stderr, "run %d (%s %v): %v\n", i, r.Variant, r.Cell, err)

@@ -40,6 +40,7 @@ var only = map[string][]string{
 	"solvers/gossip/des": nil,
 	"runtypes":           nil,
 	"solvers":            {"errs"},
+	"execute":            {"errs", "runtypes", "solvers"},
 	"store":              {"errs", "runtypes", "modernc.org/sqlite", "golang.org/x/crypto/bcrypt"},
 	// pure: no store, no runs, nothing of the web
 	"compare":     {"errs", "buildinfo", "stats", "solvers"},

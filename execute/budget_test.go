@@ -1,0 +1,58 @@
+package execute
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"schedlab/errs"
+	"schedlab/runner/runnertest"
+	"schedlab/solvers"
+)
+
+func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
+	s := runnertest.Budgeted{Strategy: runnertest.New("b")}
+	ctx := context.Background()
+	budget := Budget{Memory: 64 << 20, Timeout: time.Minute}
+	w, err := Parse(ctx, s, []solvers.File{{Name: "ok"}}, budget)
+	if err != nil || w.Summary != fmt.Sprint(64<<20, " true") {
+		t.Errorf("Parse: %v, %v: want the strategy to see a 64 MiB budget and a deadline", w, err)
+	}
+	w, err = Generate(ctx, s, "ok", nil, 1, budget)
+	if err != nil || w.Summary != fmt.Sprint(64<<20, " true") {
+		t.Errorf("Generate: %v, %v", w, err)
+	}
+	if _, err := Parse(ctx, s, []solvers.File{{Name: "panic"}}, budget); errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "parse panic") {
+		t.Errorf("a panicking parser: %v, want Internal", err)
+	}
+	if _, err := Generate(ctx, s, "wait", nil, 1, Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
+		t.Errorf("a generator past the time limit: %v, want TooLarge", err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	if _, err := Parse(cctx, s, []solvers.File{{Name: "wait"}}, budget); errs.KindOf(err) != errs.Canceled {
+		t.Errorf("a parse whose client left: %v, want Canceled", err)
+	}
+	if _, err := Parse(ctx, s, []solvers.File{{Name: "ok", Data: nil}}, budget); err != nil {
+		t.Errorf("a workload: %v", err)
+	}
+}
+
+func TestExecuteRefusesABudgetKnobOverTheBudget(t *testing.T) {
+	s := runnertest.Budgeted{Strategy: runnertest.New("b")}
+	ctx := context.Background()
+	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
+	_, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1048576"}, nil, Budget{Memory: 1 << 30})
+	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" || !strings.Contains(err.Error(), "at most 1024 (the server's --memory-mb limit)") {
+		t.Errorf("memory_mb 1 TiB under a 1 GiB budget: %v", err)
+	}
+	if _, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1000"}, nil, Budget{Memory: 1 << 30}); err != nil {
+		t.Errorf("memory_mb under the budget: %v", err)
+	}
+	_, err = Reproduce(ctx, s, solvers.Params{"time_limit_s": "120"}, nil, Budget{Timeout: time.Minute})
+	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "time_limit_s" {
+		t.Errorf("time_limit_s over --timeout: %v", err)
+	}
+}
