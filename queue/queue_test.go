@@ -24,6 +24,8 @@ import (
 	"schedlab/execute"
 	"schedlab/queue"
 	"schedlab/queue/queuetest"
+	"schedlab/queue/wire"
+	qworker "schedlab/queue/worker"
 	"schedlab/runner"
 	"schedlab/store"
 )
@@ -479,7 +481,7 @@ func waitPublished(t testing.TB, s *server, id string) *jetstream.RawStreamMsg {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	stream, err := js.Stream(ctx, queue.RunsStream)
+	stream, err := js.Stream(ctx, wire.RunsStream)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -681,7 +683,7 @@ func TestWorkerFlags(t *testing.T) {
 		{[]string{"--nats", "nats://127.0.0.1:1", "--exit-when-idle", "-1s"}, "--exit-when-idle: must not be negative"},
 		{[]string{"--nats", "nats://127.0.0.1:1", "--creds", "/nonexistent/worker.nk"}, "--creds"},
 	} {
-		err := queue.WorkerMain(context.Background(), c.args, queuetest.Lookup, io.Discard)
+		err := qworker.Main(context.Background(), c.args, queuetest.Lookup, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("worker %v: %v, want an error with %q", c.args, err, c.want)
 		}

@@ -151,3 +151,17 @@ type Recipe struct {
 	EstimatedBytes int64
 	Owner          string // a user ID; empty without accounts
 }
+
+// WorkerStatus is one worker as the server last heard of it.
+type WorkerStatus struct {
+	Name        string    `json:"name"` // host:pid
+	Host        string    `json:"host"`
+	PID         int       `json:"pid"`
+	Concurrency int       `json:"concurrency"` // runs it executes at once
+	Running     []string  `json:"running"`     // IDs of the runs it executes now
+	Done        int       `json:"done"`        // runs it ended since it started
+	Started     time.Time `json:"started"`
+	LastSeen    time.Time `json:"last_seen"` // its last heartbeat
+	// Lost is true when its heartbeats stopped (past three intervals).
+	Lost bool `json:"lost"`
+}

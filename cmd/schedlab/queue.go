@@ -12,6 +12,7 @@ import (
 
 	"schedlab/execute"
 	"schedlab/queue"
+	"schedlab/queue/wire"
 	"schedlab/store"
 )
 
@@ -41,7 +42,7 @@ func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, li
 		q.url, q.creds = q.emb.URL, q.emb.SeedFile
 		q.nc, err = q.emb.Connect("schedlab server")
 	} else {
-		q.nc, err = queue.Connect(natsURL, creds, "schedlab server")
+		q.nc, err = wire.Connect(natsURL, creds, "schedlab server")
 	}
 	if err != nil {
 		q.close()

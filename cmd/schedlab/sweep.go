@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"schedlab/cmd/internal/runcmd"
 	"schedlab/execute"
 	"schedlab/experiments"
 	"schedlab/solvers"
@@ -57,8 +58,8 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "write the results JSON here (default stdout)")
 	workers := fs.Int("workers", 2, "runs executed at once")
 	keep := fs.String("keep", "", "pool every swept value but these (comma list, e.g. gamma): the rows' samples span the rest")
-	var b budgetFlags
-	b.register(fs)
+	var b runcmd.BudgetFlags
+	b.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	def, err := experiments.Parse(data)
 	if err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
 	st, ok := registry.Lookup(def.Strategy)
 	if !ok {
@@ -79,9 +80,9 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	runs, err := experiments.Plan(def, st)
 	if err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
-	results, decls, err := sweepRuns(ctx, st, runs, *workers, b.budget(), stderr)
+	results, decls, err := sweepRuns(ctx, st, runs, *workers, b.Budget(), stderr)
 	if err != nil {
 		return err
 	}
@@ -117,11 +118,11 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 		specs := presetSpecs(st, r.Workload.Preset)
 		params, err := solvers.Resolve(specs, r.Workload.Params)
 		if err != nil {
-			return nil, nil, describe(err)
+			return nil, nil, runcmd.Describe(err)
 		}
 		w, err := execute.Generate(ctx, st, r.Workload.Preset, params, r.WorkloadSeed, budget)
 		if err != nil {
-			return nil, nil, fmt.Errorf("workload %s: %w", key, describe(err))
+			return nil, nil, fmt.Errorf("workload %s: %w", key, runcmd.Describe(err))
 		}
 		workloads[key] = w
 	}
