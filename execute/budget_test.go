@@ -12,8 +12,56 @@ import (
 	"schedlab/solvers"
 )
 
+// budgeted is the test strategy with budget knobs, and a ParseWorkload and
+// Generate whose behaviour the file name or preset picks: "panic", "wait"
+// (until ctx is done), anything else a workload whose Summary is the memory
+// budget it saw in its context.
+type budgeted struct{ *runnertest.Strategy }
+
+func (b budgeted) Params() []solvers.ParamSpec {
+	return append(b.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.KindInt, Default: "2048",
+		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
+}
+
+// Run resolves its memory_mb knob and runs the test strategy without it.
+func (b budgeted) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	rest := solvers.Params{}
+	for k, v := range p {
+		if k != "memory_mb" {
+			rest[k] = v
+		}
+	}
+	return b.Strategy.Run(ctx, w, variant, rest, progress)
+}
+
+func (b budgeted) ReproduceParams() []solvers.ParamSpec {
+	return append(b.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.KindFloat, Default: "1",
+		Limit: solvers.LimitTimeSeconds})
+}
+
+func (b budgeted) behave(ctx context.Context, what string) (*solvers.Workload, error) {
+	switch what {
+	case "panic":
+		panic("parse panic")
+	case "wait":
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	l := solvers.LimitsFrom(ctx)
+	return &solvers.Workload{Name: what, Data: []byte(`{"n":1}`),
+		Summary: fmt.Sprintf("%d %v", l.MemoryBytes, !l.Deadline.IsZero())}, nil
+}
+
+func (b budgeted) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+	return b.behave(ctx, files[0].Name)
+}
+
+func (b budgeted) Generate(ctx context.Context, preset string, _ solvers.Params, _ int64) (*solvers.Workload, error) {
+	return b.behave(ctx, preset)
+}
+
 func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
-	s := runnertest.Budgeted{Strategy: runnertest.New("b")}
+	s := budgeted{runnertest.New("b")}
 	ctx := context.Background()
 	budget := Budget{Memory: 64 << 20, Timeout: time.Minute}
 	w, err := Parse(ctx, s, []solvers.File{{Name: "ok"}}, budget)
@@ -41,7 +89,7 @@ func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
 }
 
 func TestExecuteRefusesABudgetKnobOverTheBudget(t *testing.T) {
-	s := runnertest.Budgeted{Strategy: runnertest.New("b")}
+	s := budgeted{runnertest.New("b")}
 	ctx := context.Background()
 	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
 	_, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1048576"}, nil, Budget{Memory: 1 << 30})

@@ -2,9 +2,11 @@ package execute
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
@@ -83,6 +85,26 @@ var (
 	ErrUserCanceled = errors.New(runtypes.MsgCanceled)
 	ErrShutdown     = errors.New("schedlab is shutting down")
 )
+
+// Ended is how a run ended, as the side that executed it stores or sends
+// it: a done run's report (solvers.EncodeReport; a failure to encode is
+// the run's internal error), or the final status, message and field of
+// err (Outcome). A strategy's panic is logged to log with its stack, as
+// "OP: strategy panicked".
+func Ended(log *slog.Logger, op, id, strategy string, rep *solvers.Report, err error) (status string, report json.RawMessage, msg, field string) {
+	if err == nil {
+		if report, err = solvers.EncodeReport(rep); err == nil {
+			return runtypes.StatusDone, report, "", ""
+		}
+		err = &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", strategy, err)}
+	}
+	var pe *PanicError
+	if errors.As(err, &pe) {
+		log.Error(op+": strategy panicked", "run", id, "strategy", strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
+	}
+	status, msg, field = Outcome(err)
+	return status, nil, msg, field
+}
 
 // Outcome maps an execution error to the run's final status, message and
 // field: canceled by the user, interrupted by a shutdown, or failed.

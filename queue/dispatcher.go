@@ -137,7 +137,7 @@ func NewDispatcher(st *store.Store, nc *nats.Conn, cfg Config) *Dispatcher {
 	cfg = cfg.withDefaults()
 	return &Dispatcher{st: st, nc: nc, cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1),
 		outstanding: map[string]bool{}, progress: map[string]*liveRun{}, workers: map[string]*workerAt{},
-		refs: map[string]*wire.WorkloadRef{}, inBucket: map[string]bool{}, results: make(chan result, maxGroup)}
+		refs: map[string]*wire.WorkloadRef{}, inBucket: map[string]bool{}, results: make(chan result, runner.MaxGroup)}
 }
 
 // result is a run's end read from the results stream, to store and then
@@ -147,9 +147,6 @@ type result struct {
 	end    store.Ending
 	object string // the report's object in wire.ReportsBucket, deleted once stored
 }
-
-// maxGroup bounds how many results one transaction stores (see record).
-const maxGroup = 64
 
 // advisoriesMaxAge is how long an advisory waits for the server: a server
 // down longer leaves that run running (its message stays in wire.RunsStream,
@@ -570,9 +567,8 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error
 	return err
 }
 
-// record stores the results onResult reads, in groups: every result read
-// while the last group was written goes into the next transaction
-// (store.End), one commit for many runs. Each result is acknowledged once
+// record stores the results onResult reads, in groups (runner.GroupCommit:
+// one commit for many runs). Each result is acknowledged once
 // stored; a result for a run that is not running (stored already: a
 // repeated result, or a run canceled meanwhile) is acknowledged and
 // dropped; one the store failed to write is delivered again a second
@@ -581,30 +577,9 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error
 // doubles up to fullBackoffMax, until it is stored: held, never dropped,
 // and logged when the holding begins and ends, not at every attempt.
 func (d *Dispatcher) record(ctx context.Context) {
-	group := make([]result, 0, maxGroup)
-	ends := make([]store.Ending, 0, maxGroup)
-	for {
-		select {
-		case r := <-d.results:
-			group = append(group[:0], r)
-		case <-ctx.Done():
-			return
-		}
-	gather:
-		for len(group) < maxGroup {
-			select {
-			case r := <-d.results:
-				group = append(group, r)
-			default:
-				break gather
-			}
-		}
-		ends = ends[:0]
-		for _, r := range group {
-			ends = append(ends, r.end)
-		}
+	runner.GroupCommit(ctx, d.results, func(r result) store.Ending { return r.end }, d.st.End, func(group []result, outcomes []error) {
 		held := 0
-		for i, err := range d.st.End(ctx, ends) {
+		for i, err := range outcomes {
 			r := group[i]
 			if d.st.Disk().Full(err) {
 				held++
@@ -622,7 +597,7 @@ func (d *Dispatcher) record(ctx context.Context) {
 		}
 		d.holding(held, len(group))
 		d.Wake()
-	}
+	})
 }
 
 // Back-off of a result the disk had no room for: fullBackoffMin on its

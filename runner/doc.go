@@ -21,16 +21,18 @@
 //
 // # Where runs execute
 //
-// By default in this process: Options.Workers goroutines claim and execute
-// runs (the pool, used by the tests and by schedlab serve --in-process).
-// With Options.Backend set (package queue: worker processes fed over NATS
-// JetStream, what schedlab serve does by default) the Runner starts no
-// workers: it keeps checking and storing runs (Submit, Prepare, Rerun) and
-// canceling queued ones, and hands claiming, executing, canceling running
-// runs, live progress and the list of workers (Workers, the /workers page)
-// to the Backend. Start then does not mark the runs left running
-// interrupted: they may still execute on a worker, and the Backend takes
-// them over. Workers call package execute either way.
+// One path, two backends behind one interface (Backend). The Runner
+// checks and stores runs (Submit, Prepare, Rerun) and cancels queued
+// ones; claiming, executing, canceling running runs, live progress and
+// the list of workers (Workers, the /workers page) are its Backend's. By
+// default that is the in-process pool: Options.Workers goroutines claim
+// and execute runs (the tests, schedlab serve --in-process). With
+// Options.Backend set it is package queue's Dispatcher (worker processes
+// fed over NATS JetStream, what schedlab serve does by default); Start
+// then does not mark the runs left running interrupted: they may still
+// execute on a worker, and the Dispatcher takes them over. Both store the
+// ends of runs through one group commit (GroupCommit), and every worker
+// executes through package execute.
 //
 // # Guarantees
 //
@@ -64,9 +66,9 @@
 //   - Progress is kept in memory on every call (Runner.Progress, for
 //     polling) and written to SQLite at most once per
 //     Options.ProgressInterval; the last progress is stored with the end.
-//   - The ends of runs are stored by one recorder goroutine, in groups:
-//     every run that ended while the last group was written goes into the
-//     next transaction (store.End). A commit is most of what storing a
+//   - The ends of runs are stored by one recorder goroutine, in groups
+//     (GroupCommit): every run that ended while the last group was written
+//     goes into the next transaction (store.End). A commit is most of what storing a
 //     run costs, so a sweep of short runs pays one for many. A worker
 //     hands its run's end over and claims the next run without waiting
 //     for the write (at most 64 ends wait; then workers do). The database

@@ -434,7 +434,7 @@ func TestPoolNeverRunsMoreThanWorkers(t *testing.T) {
 		}
 	}
 	// The database may show a run running a little longer, until the
-	// recorder has stored its end (see Runner.record).
+	// recorder has stored its end (see pool.record).
 	if m := e.fake.MaxRunning(); m != 2 {
 		t.Errorf("at most %d runs executed at once, want exactly 2 (the pool size)", m)
 	}
@@ -476,7 +476,7 @@ func TestShutdownStoresEveryRunThatEnded(t *testing.T) {
 }
 
 // TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown
-// claims a group while runs are fast (Runner.fast): the first executes,
+// claims a group while runs are fast (pool.fast): the first executes,
 // the others wait claimed. One of them is canceled while it waits and
 // ends canceled, never executed, though the worker takes it next; at
 // shutdown the runs still waiting go back to the queue as if never
@@ -496,7 +496,7 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 		}
 		ids = append(ids, c.ID)
 	}
-	e.rn.fast.Store(true)
+	e.rn.b.(*pool).fast.Store(true)
 	e.start(t)
 	e.waitRunning(t, ids[0])
 	for _, id := range ids[1:] {
@@ -570,6 +570,20 @@ func TestGroupClaimedRunsStartWhenExecuted(t *testing.T) {
 	}
 }
 
+// limited is the test strategy with a budget knob among its run and its
+// reproduce parameters each.
+type limited struct{ *runnertest.Strategy }
+
+func (l limited) Params() []solvers.ParamSpec {
+	return append(l.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.KindInt, Default: "2048",
+		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
+}
+
+func (l limited) ReproduceParams() []solvers.ParamSpec {
+	return append(l.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.KindFloat, Default: "1",
+		Limit: solvers.LimitTimeSeconds})
+}
+
 func TestSubmitRefusesABudgetKnobOverTheRunnersBudget(t *testing.T) {
 	st, err := store.Open(filepath.Join(t.TempDir(), "runner.db"))
 	if err != nil {
@@ -581,7 +595,7 @@ func TestSubmitRefusesABudgetKnobOverTheRunnersBudget(t *testing.T) {
 	if err := st.CreateWorkload(ctx, wl); err != nil {
 		t.Fatal(err)
 	}
-	rn := New(st, runnertest.Lookup(runnertest.Budgeted{Strategy: runnertest.New("b")}), Options{MemoryBudget: 4 << 30, Timeout: time.Minute})
+	rn := New(st, runnertest.Lookup(limited{runnertest.New("b")}), Options{MemoryBudget: 4 << 30, Timeout: time.Minute})
 	_, err = rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "1048576"}})
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" || !strings.Contains(err.Error(), "must be at most 4096 (the server's --memory-mb limit), got 1048576") {
 		t.Errorf("run with memory_mb 1 TiB: %v", err)

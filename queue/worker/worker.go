@@ -261,22 +261,9 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Nak()
 		return
 	}
-	res := wire.Result{ID: job.ID, Worker: w.cfg.Name, Status: runtypes.StatusDone, StartedAt: pub.cur.Started, Generated: gen, Build: buildinfo.Current(),
+	res := wire.Result{ID: job.ID, Worker: w.cfg.Name, StartedAt: pub.cur.Started, Generated: gen, Build: buildinfo.Current(),
 		Dispatch: job.Dispatch, Claim: job.Claim}
-	if err == nil {
-		res.Report, err = solvers.EncodeReport(rep)
-		if err != nil {
-			err = &errs.Error{Op: "queue", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", job.Strategy, err)}
-		}
-	}
-	if err != nil {
-		res.Report = nil
-		res.Status, res.Error, res.Field = execute.Outcome(err)
-		var pe *execute.PanicError
-		if errors.As(err, &pe) {
-			w.log.Error("queue: strategy panicked", "run", job.ID, "strategy", job.Strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
-		}
-	}
+	res.Status, res.Report, res.Error, res.Field = execute.Ended(w.log, "queue", job.ID, job.Strategy, rep, err)
 	if err := w.sendResult(ctx, &res); err != nil {
 		w.log.Error("queue: sending a result, the run goes back to the queue", "run", job.ID, "err", err)
 		msg.Nak()
