@@ -13,6 +13,12 @@
 // with Validate, a workload for data) before anyone stores it. Outcome
 // maps the error to the run's final status.
 //
+// Parse and Generate also run in the server's process, in the request
+// that uploads or asks for a workload; what bounds them there (the upload
+// cap, parameter limits, a 20 s limit for a generation, the heap
+// watchdog) and what does not is in package queue's doc, "What runs in
+// the server".
+//
 // # Decisions
 //
 //   - The time limit and the memory budget are budgets, so exceeding either

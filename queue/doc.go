@@ -137,6 +137,12 @@
 //   - memory: execute's heap watchdog stops the call once the Go heap
 //     passes --memory-mb (4 GiB), sampled every 50 ms.
 //
+// Exporting a stored workload to another tool's format (GET
+// /api/workloads/:id/export/:format, solvers.ExportWorkload) also runs a
+// family's code in the request, without execute's budget: its input is a
+// workload already stored, so made within the bounds above, and a panic
+// is caught by echo's Recover middleware.
+//
 // Not bounded: a single allocation larger than the memory left between
 // two samples, and a parser that ignores its context after it was
 // stopped. A Go out-of-memory is fatal to the process, so such a request
