@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -609,5 +610,48 @@ func TestSubmitRefusesABudgetKnobOverTheRunnersBudget(t *testing.T) {
 	}
 	if _, err := rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "4096"}}); err != nil {
 		t.Errorf("memory_mb at the budget: %v", err)
+	}
+}
+
+// TestGroupCommitStoresWhatArrivedTogetherInOneCall: ends waiting when
+// the recorder comes go into one call of end, at most MaxGroup of them,
+// each with its own outcome; GroupCommit returns once in is closed and
+// everything is stored.
+func TestGroupCommitStoresWhatArrivedTogetherInOneCall(t *testing.T) {
+	in := make(chan int, 2*MaxGroup)
+	for i := range MaxGroup + 6 {
+		in <- i
+	}
+	close(in)
+	var sizes []int
+	var ids []string
+	end := func(_ context.Context, es []store.Ending) []error {
+		sizes = append(sizes, len(es))
+		out := make([]error, len(es))
+		for i, e := range es {
+			ids = append(ids, e.ID)
+			if e.ID == "3" {
+				out[i] = errs.New(errs.Conflict, "", "ended already")
+			}
+		}
+		return out
+	}
+	var failed []int
+	GroupCommit(context.Background(), in, func(i int) store.Ending { return store.Ending{ID: fmt.Sprint(i)} }, end,
+		func(group []int, outcomes []error) {
+			for i, err := range outcomes {
+				if err != nil {
+					failed = append(failed, group[i])
+				}
+			}
+		})
+	if !reflect.DeepEqual(sizes, []int{MaxGroup, 6}) {
+		t.Errorf("groups of %v, want [%d 6]", sizes, MaxGroup)
+	}
+	if len(ids) != MaxGroup+6 || ids[0] != "0" || ids[len(ids)-1] != fmt.Sprint(MaxGroup+5) {
+		t.Errorf("stored %d ends (%v … ), want all %d in order", len(ids), ids[:min(3, len(ids))], MaxGroup+6)
+	}
+	if !reflect.DeepEqual(failed, []int{3}) {
+		t.Errorf("outcomes handed back for %v, want the one that failed, 3", failed)
 	}
 }
