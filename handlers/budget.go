@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/execute"
 	"schedlab/experiments"
-	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -171,7 +171,7 @@ func (s *Server) generateInRequest(ctx context.Context, st solvers.Strategy, pre
 		budget.Timeout = limit
 	}
 	start := time.Now()
-	w, err := runner.ExecuteGenerate(ctx, st, preset, params, seed, budget)
+	w, err := execute.Generate(ctx, st, preset, params, seed, budget)
 	if err != nil && errs.KindOf(err) == errs.TooLarge && errs.FieldOf(err) == "" && time.Since(start) >= budget.Timeout {
 		field := "preset"
 		if est, ok := st.(solvers.GenerateEstimator); ok {

@@ -17,7 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
-	"schedlab/runner"
+	"schedlab/execute"
 	"schedlab/solvers"
 	"schedlab/store"
 	"schedlab/views"
@@ -71,7 +71,7 @@ func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err e
 	if len(files) == 0 {
 		return nil, false, errs.Invalidf("file", "no file uploaded: choose the workload file(s)")
 	}
-	parsed, err := runner.ExecuteParse(req.Context(), st, files, s.runner.Budget())
+	parsed, err := execute.Parse(req.Context(), st, files, s.runner.Budget())
 	if err != nil {
 		return nil, false, err
 	}
@@ -416,7 +416,7 @@ func (s *Server) apiExampleWorkload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := runner.ExecuteGenerate(c.Request().Context(), st, presets[0].Name, params, 1, s.runner.Budget())
+	w, err := execute.Generate(c.Request().Context(), st, presets[0].Name, params, 1, s.runner.Budget())
 	if err != nil {
 		return err
 	}

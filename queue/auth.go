@@ -4,11 +4,11 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"strings"
-	"sync"
 
 	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
+
+	"schedlab/queue/wire"
 )
 
 // Who may do what on the embedded NATS server.
@@ -26,14 +26,6 @@ import (
 // (_I.<key>.>) and nowhere else but the cancel notices. Another client
 // with the worker credential cannot read its deliveries, nor publish
 // results under its name (schedlab.result.<key>.<run>).
-
-// workerInboxPrefix starts the reply inbox of a worker connected with its
-// own key: _I.<key>.
-const workerInboxPrefix = "_I."
-
-// workerTokenPrefix starts the token field of a worker's CONNECT: then the
-// worker credential's signature of nonce+key, base64 (raw URL).
-const workerTokenPrefix = "schedlab-worker-v1:"
 
 // WorkerPermissions are the subjects a worker connected with key may use,
 // publish and subscribe; everything else is refused. They are what
@@ -62,22 +54,22 @@ func WorkerPermissions(key string) *server.Permissions {
 	api := "$JS.API."
 	var pub []string
 	pub = append(pub,
-		api+"CONSUMER.INFO."+RunsStream+"."+RunsConsumer,
-		api+"CONSUMER.MSG.NEXT."+RunsStream+"."+RunsConsumer,
-		"$JS.ACK."+RunsStream+"."+RunsConsumer+".>",
+		api+"CONSUMER.INFO."+wire.RunsStream+"."+wire.RunsConsumer,
+		api+"CONSUMER.MSG.NEXT."+wire.RunsStream+"."+wire.RunsConsumer,
+		"$JS.ACK."+wire.RunsStream+"."+wire.RunsConsumer+".>",
 		// The same in JetStream's second acknowledgement format (a
 		// feature flag today): $JS.ACK.<domain>.<account hash>.<stream>.<consumer>.…
-		"$JS.ACK.*.*."+RunsStream+"."+RunsConsumer+".>",
+		"$JS.ACK.*.*."+wire.RunsStream+"."+wire.RunsConsumer+".>",
 	)
-	for _, b := range []string{WorkloadsBucket, ReportsBucket} {
+	for _, b := range []string{wire.WorkloadsBucket, wire.ReportsBucket} {
 		s := "OBJ_" + b
 		pub = append(pub, api+"STREAM.INFO."+s, api+"STREAM.MSG.GET."+s, api+"DIRECT.GET."+s, api+"DIRECT.GET."+s+".>")
 	}
-	pub = append(pub, "$O."+ReportsBucket+".C.>", "$O."+ReportsBucket+".M.>",
-		resultSubjectPrefix+key+".*", progressSubjects, heartbeatSubject)
+	pub = append(pub, "$O."+wire.ReportsBucket+".C.>", "$O."+wire.ReportsBucket+".M.>",
+		wire.ResultSubjectPrefix+key+".*", wire.ProgressSubjects, wire.HeartbeatSubject)
 	return &server.Permissions{
 		Publish:   &server.SubjectPermission{Allow: pub},
-		Subscribe: &server.SubjectPermission{Allow: []string{cancelSubject, workerInboxPrefix + key + ".>"}},
+		Subscribe: &server.SubjectPermission{Allow: []string{wire.CancelSubject, wire.WorkerInboxPrefix + key + ".>"}},
 	}
 }
 
@@ -105,7 +97,7 @@ func (a *embeddedAuth) Check(c server.ClientAuthentication) bool {
 		c.RegisterUser(&server.User{Username: "schedlab-server"})
 		return true
 	}
-	proof, ok := strings.CutPrefix(o.Token, workerTokenPrefix)
+	proof, ok := strings.CutPrefix(o.Token, wire.WorkerTokenPrefix)
 	if !ok || !nkeys.IsValidPublicUserKey(o.Nkey) || !verify(a.workerKey, append(append([]byte{}, nonce...), o.Nkey...), proof) {
 		return false // refused: the client sees an authorization violation
 	}
@@ -129,48 +121,11 @@ func verify(pub string, data []byte, sig string) bool {
 	return kp.Verify(data, raw) == nil
 }
 
-// workerOptions are the connect options of a worker holding the NKey
-// seed seed: a key of its own, its signature and the worker credential's
-// of the server's nonce, and its own inbox. It returns the key.
-func workerOptions(seed []byte) ([]nats.Option, string, error) {
-	cred, err := nkeys.ParseDecoratedNKey(seed)
-	if err != nil {
-		return nil, "", err
-	}
-	own, err := nkeys.CreateUser()
-	if err != nil {
-		return nil, "", err
-	}
-	pub, err := own.PublicKey()
-	if err != nil {
-		return nil, "", err
-	}
-	var mu sync.Mutex
-	var proof string
-	sign := func(nonce []byte) ([]byte, error) {
-		p, err := cred.Sign(append(append([]byte{}, nonce...), pub...))
-		if err != nil {
-			return nil, err
-		}
-		mu.Lock()
-		proof = workerTokenPrefix + base64.RawURLEncoding.EncodeToString(p)
-		mu.Unlock()
-		return own.Sign(nonce)
-	}
-	// nats.go signs the nonce, then asks for the token, for each CONNECT.
-	token := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return proof
-	}
-	return []nats.Option{nats.Nkey(pub, sign), nats.TokenHandler(token), nats.CustomInboxPrefix(workerInboxPrefix + pub)}, pub, nil
-}
-
 // senderOf is the key a worker published a result under (its subject
 // schedlab.result.<key>.<run>), or "" for a result on
 // schedlab.result.<run> (a deployment without per-worker keys).
 func senderOf(subject string) string {
-	rest := strings.TrimPrefix(subject, resultSubjectPrefix)
+	rest := strings.TrimPrefix(subject, wire.ResultSubjectPrefix)
 	if key, _, ok := strings.Cut(rest, "."); ok {
 		return key
 	}

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -54,17 +53,6 @@ func (c claims) claim(id, dispatch string) string {
 // holds reports whether claim is that of dispatch of run id.
 func (c claims) holds(id, dispatch, claim string) bool {
 	return claim != "" && dispatch != "" && equalStrings(c.claim(id, dispatch), claim)
-}
-
-// resultMsgID is the message ID of a result carrying claim: a worker
-// without the claim cannot make a message that JetStream would take for
-// it (Nats-Msg-Id de-duplication).
-func resultMsgID(id, claim string) string {
-	if claim == "" {
-		return id
-	}
-	sum := sha256.Sum256([]byte(claim))
-	return id + "." + hex.EncodeToString(sum[:12])
 }
 
 // loadClaims reads the server's claim key from ClaimBucket, making both

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nats-io/nats.go"
+	"schedlab/queue/wire"
 )
 
 // Progress names a run's worker only with the claim of a dispatch of that
@@ -15,8 +16,8 @@ func TestProgressWithoutTheClaimIgnored(t *testing.T) {
 	other := claims{key: []byte("fedcba9876543210fedcba9876543210")}
 	d.outstanding["run1"], d.outstanding["run2"] = true, true
 	send := func(id, worker, dispatch, claim string) {
-		b, _ := json.Marshal(progress{Worker: worker, Done: 1, Total: 2, Dispatch: dispatch, Claim: claim})
-		d.onProgress(&nats.Msg{Subject: progressPrefix + id, Data: b})
+		b, _ := json.Marshal(wire.Progress{Worker: worker, Done: 1, Total: 2, Dispatch: dispatch, Claim: claim})
+		d.onProgress(&nats.Msg{Subject: wire.ProgressPrefix + id, Data: b})
 	}
 	send("run1", "forger", "run1", "")
 	send("run1", "forger", "run1", "not-a-claim")
@@ -42,7 +43,7 @@ func TestClaimBoundToRunAndDispatch(t *testing.T) {
 	if c.claim("ab", "c") == c.claim("a", "bc") {
 		t.Fatal("run ID and dispatch run together")
 	}
-	if id := resultMsgID("a", k); id == "a" || id == resultMsgID("a", c.claim("a", "a.1")) {
+	if id := wire.ResultMsgID("a", k); id == "a" || id == wire.ResultMsgID("a", c.claim("a", "a.1")) {
 		t.Fatalf("result message ID %q does not depend on the claim", id)
 	}
 }

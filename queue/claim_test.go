@@ -17,6 +17,7 @@ import (
 
 	"schedlab/queue"
 	"schedlab/queue/queuetest"
+	"schedlab/queue/wire"
 	"schedlab/store"
 )
 
@@ -84,7 +85,7 @@ func TestForgedResultRefusedAndTheRealOneStored(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 
-	nc, key, err := queue.ConnectWorker("nats://"+s.addr, s.emb.SeedFile, "forger")
+	nc, key, err := wire.ConnectWorker("nats://"+s.addr, s.emb.SeedFile, "forger")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestForgedResultRefusedAndTheRealOneStored(t *testing.T) {
 	if err := nc.Publish("schedlab.progress."+id, progress); err != nil {
 		t.Fatal(err)
 	}
-	forged := queue.Result{ID: id, Worker: "forger", Status: store.StatusDone, Dispatch: id, Claim: "forged-claim",
+	forged := wire.Result{ID: id, Worker: "forger", Status: store.StatusDone, Dispatch: id, Claim: "forged-claim",
 		Report: json.RawMessage(`{"metrics":[{"name":"objective","value":999,"better":"higher"}]}`)}
 	b, _ := json.Marshal(forged)
 	if _, err := js.Publish(ctx, "schedlab.result."+key+"."+id, b, jetstream.WithMsgID(id)); err != nil {
@@ -144,30 +145,30 @@ func TestForgedResultRefusedAndTheRealOneStored(t *testing.T) {
 func TestWorkerCredentialCannotLeaveItsGrant(t *testing.T) {
 	s := startServer(t, t.TempDir(), "")
 	url := "nats://" + s.addr
-	if _, err := queue.Connect(url, s.emb.SeedFile, "plain"); !errors.Is(err, nats.ErrAuthorization) {
+	if _, err := wire.Connect(url, s.emb.SeedFile, "plain"); !errors.Is(err, nats.ErrAuthorization) {
 		t.Fatalf("the credential alone: %v, want an authorization error", err)
 	}
 	aerr := newAsyncErrors()
-	nc, key, err := queue.ConnectWorker(url, s.emb.SeedFile, "intruder", nats.ErrorHandler(aerr.handler))
+	nc, key, err := wire.ConnectWorker(url, s.emb.SeedFile, "intruder", nats.ErrorHandler(aerr.handler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	other, otherKey, err := queue.ConnectWorker(url, s.emb.SeedFile, "other")
+	other, otherKey, err := wire.ConnectWorker(url, s.emb.SeedFile, "other")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
 
 	for _, subj := range []string{
-		"$JS.API.STREAM.DELETE." + queue.RunsStream,
-		"$JS.API.STREAM.PURGE." + queue.ResultsStream,
-		"$JS.API.CONSUMER.DELETE." + queue.RunsStream + "." + queue.RunsConsumer,
-		"$JS.API.CONSUMER.CREATE." + queue.RunsStream,
-		"$JS.API.STREAM.MSG.GET." + queue.RunsStream,
+		"$JS.API.STREAM.DELETE." + wire.RunsStream,
+		"$JS.API.STREAM.PURGE." + wire.ResultsStream,
+		"$JS.API.CONSUMER.DELETE." + wire.RunsStream + "." + wire.RunsConsumer,
+		"$JS.API.CONSUMER.CREATE." + wire.RunsStream,
+		"$JS.API.STREAM.MSG.GET." + wire.RunsStream,
 		"$JS.API.DIRECT.GET.KV_" + queue.ClaimBucket + ".$KV." + queue.ClaimBucket + ".claim-key",
-		"$JS.API.STREAM.DELETE.OBJ_" + queue.WorkloadsBucket,
-		"$O." + queue.WorkloadsBucket + ".M.x",
+		"$JS.API.STREAM.DELETE.OBJ_" + wire.WorkloadsBucket,
+		"$O." + wire.WorkloadsBucket + ".M.x",
 		"$SYS.REQ.SERVER.PING",
 		"schedlab.run.x",
 		"schedlab.cancel",
@@ -194,18 +195,18 @@ func TestWorkerCredentialCannotLeaveItsGrant(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	js, _ := jetstream.New(nc)
-	if err := js.DeleteStream(ctx, queue.RunsStream); err == nil {
+	if err := js.DeleteStream(ctx, wire.RunsStream); err == nil {
 		t.Fatal("the worker credential deleted the runs stream")
 	}
 	sjs, _ := jetstream.New(s.nc)
-	for _, name := range []string{queue.RunsStream, queue.ResultsStream, queue.AdvisoriesStream, "KV_" + queue.ClaimBucket} {
+	for _, name := range []string{wire.RunsStream, wire.ResultsStream, wire.AdvisoriesStream, "KV_" + queue.ClaimBucket} {
 		if _, err := sjs.Stream(context.Background(), name); err != nil {
 			t.Errorf("stream %s: %v", name, err)
 		}
 	}
 
 	// What a worker needs still works with the same credential.
-	if _, err := js.Consumer(context.Background(), queue.RunsStream, queue.RunsConsumer); err != nil {
+	if _, err := js.Consumer(context.Background(), wire.RunsStream, wire.RunsConsumer); err != nil {
 		t.Fatalf("the runs consumer's info: %v", err)
 	}
 	if err := nc.Publish("schedlab.heartbeat", []byte("{}")); err != nil {
@@ -254,14 +255,14 @@ func TestReplacedReportObjectNotStored(t *testing.T) {
 	id := sweep(t, s, 1, queuetest.VariantOK, nil)[0]
 
 	// Act as the worker holding the run, by hand.
-	nc, key, err := queue.ConnectWorker("nats://"+s.addr, s.emb.SeedFile, "by hand")
+	nc, key, err := wire.ConnectWorker("nats://"+s.addr, s.emb.SeedFile, "by hand")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
 	ctx := context.Background()
 	js, _ := jetstream.New(nc)
-	cons, err := js.Consumer(ctx, queue.RunsStream, queue.RunsConsumer)
+	cons, err := js.Consumer(ctx, wire.RunsStream, wire.RunsConsumer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,11 +270,11 @@ func TestReplacedReportObjectNotStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var job queue.Job
+	var job wire.Job
 	if err := json.Unmarshal(msg.Data(), &job); err != nil || job.ID != id || job.Claim == "" {
 		t.Fatalf("job %+v (%v), want run %s with a claim", job, err, id)
 	}
-	reports, err := js.ObjectStore(ctx, queue.ReportsBucket)
+	reports, err := js.ObjectStore(ctx, wire.ReportsBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestReplacedReportObjectNotStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(real)
-	res, _ := json.Marshal(queue.Result{ID: id, Worker: "by hand", Status: store.StatusDone, ReportObject: name,
+	res, _ := json.Marshal(wire.Result{ID: id, Worker: "by hand", Status: store.StatusDone, ReportObject: name,
 		ReportSHA256: hex.EncodeToString(sum[:]), Dispatch: job.Dispatch, Claim: job.Claim})
 	if _, err := js.Publish(ctx, "schedlab.result."+key+"."+id, res, jetstream.WithMsgID(id+".by-hand")); err != nil {
 		t.Fatal(err)

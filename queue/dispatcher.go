@@ -17,17 +17,20 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"schedlab/errs"
+	"schedlab/execute"
 	"schedlab/runner"
 	"schedlab/store"
+
+	"schedlab/queue/wire"
 )
 
 // Config configures a Dispatcher. Zero fields take the defaults.
 type Config struct {
 	// Budget is the per-run budget sent with every run.
-	Budget runner.Budget
+	Budget execute.Budget
 	// AckWait is how long a worker may go without a sign of life for a run
 	// (it sends one every AckWait/3) before JetStream gives the run to
-	// another worker (DefaultAckWait).
+	// another worker (wire.DefaultAckWait).
 	AckWait time.Duration
 	// MaxDeliver caps the deliveries of one run (DefaultMaxDeliver); a run
 	// whose workers all died ends failed with "worker died: ...".
@@ -36,10 +39,10 @@ type Config struct {
 	// (DefaultWindow); it grows to twice the workers' concurrency.
 	Window int
 	// HeartbeatInterval is the workers' heartbeat interval: a worker not
-	// heard from for three intervals is lost (DefaultHeartbeatInterval).
+	// heard from for three intervals is lost (wire.DefaultHeartbeatInterval).
 	HeartbeatInterval time.Duration
 	// ProgressInterval is the least time between two progress writes of a
-	// run to SQLite (runner.DefaultProgressInterval).
+	// run to SQLite (execute.DefaultProgressInterval).
 	ProgressInterval time.Duration
 	// PollInterval is how often the dispatcher looks for queued runs it
 	// was not told about (runner.DefaultPollInterval).
@@ -48,17 +51,15 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Defaults of Config.
+// Defaults of Config (and wire.DefaultAckWait, wire.DefaultHeartbeatInterval).
 const (
-	DefaultAckWait           = 30 * time.Second
-	DefaultMaxDeliver        = 3
-	DefaultWindow            = 16
-	DefaultHeartbeatInterval = 2 * time.Second
+	DefaultMaxDeliver = 3
+	DefaultWindow     = 16
 )
 
 func (c Config) withDefaults() Config {
 	if c.AckWait <= 0 {
-		c.AckWait = DefaultAckWait
+		c.AckWait = wire.DefaultAckWait
 	}
 	if c.MaxDeliver <= 0 {
 		c.MaxDeliver = DefaultMaxDeliver
@@ -67,10 +68,10 @@ func (c Config) withDefaults() Config {
 		c.Window = DefaultWindow
 	}
 	if c.HeartbeatInterval <= 0 {
-		c.HeartbeatInterval = DefaultHeartbeatInterval
+		c.HeartbeatInterval = wire.DefaultHeartbeatInterval
 	}
 	if c.ProgressInterval <= 0 {
-		c.ProgressInterval = runner.DefaultProgressInterval
+		c.ProgressInterval = execute.DefaultProgressInterval
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = runner.DefaultPollInterval
@@ -82,7 +83,7 @@ func (c Config) withDefaults() Config {
 }
 
 // Dispatcher is the server's side of the queue, a runner.Backend: it
-// claims queued runs from the store and publishes them to RunsStream, and
+// claims queued runs from the store and publishes them to wire.RunsStream, and
 // stores what the workers send back. It is the only writer of the store
 // for the runs it dispatches.
 type Dispatcher struct {
@@ -106,26 +107,26 @@ type Dispatcher struct {
 	unpublished []*store.Run         // claimed, publishing failed: tried again first
 	progress    map[string]*liveRun  // by run ID
 	workers     map[string]*workerAt // by name
-	refs        map[string]*WorkloadRef
-	inBucket    map[string]bool // SHA-256s known to be in WorkloadsBucket
+	refs        map[string]*wire.WorkloadRef
+	inBucket    map[string]bool // SHA-256s known to be in wire.WorkloadsBucket
 	heldSince   time.Time       // results held for a full disk since (zero: none)
 
 	stop   context.CancelFunc
 	subs   []*nats.Subscription
 	cc     jetstream.ConsumeContext
-	advCC  jetstream.ConsumeContext // AdvisoriesStream's
+	advCC  jetstream.ConsumeContext // wire.AdvisoriesStream's
 	wg     sync.WaitGroup
 	closed bool
 }
 
 // liveRun is the latest progress of a running run.
 type liveRun struct {
-	progress
+	wire.Progress
 	version, written int
 }
 
 type workerAt struct {
-	hb   heartbeat
+	hb   wire.Heartbeat
 	seen time.Time
 }
 
@@ -136,7 +137,7 @@ func NewDispatcher(st *store.Store, nc *nats.Conn, cfg Config) *Dispatcher {
 	cfg = cfg.withDefaults()
 	return &Dispatcher{st: st, nc: nc, cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1),
 		outstanding: map[string]bool{}, progress: map[string]*liveRun{}, workers: map[string]*workerAt{},
-		refs: map[string]*WorkloadRef{}, inBucket: map[string]bool{}, results: make(chan result, maxGroup)}
+		refs: map[string]*wire.WorkloadRef{}, inBucket: map[string]bool{}, results: make(chan result, runner.MaxGroup)}
 }
 
 // result is a run's end read from the results stream, to store and then
@@ -144,14 +145,11 @@ func NewDispatcher(st *store.Store, nc *nats.Conn, cfg Config) *Dispatcher {
 type result struct {
 	m      jetstream.Msg
 	end    store.Ending
-	object string // the report's object in ReportsBucket, deleted once stored
+	object string // the report's object in wire.ReportsBucket, deleted once stored
 }
 
-// maxGroup bounds how many results one transaction stores (see record).
-const maxGroup = 64
-
 // advisoriesMaxAge is how long an advisory waits for the server: a server
-// down longer leaves that run running (its message stays in RunsStream,
+// down longer leaves that run running (its message stays in wire.RunsStream,
 // so Cancel or a new advisory ends it).
 const advisoriesMaxAge = 30 * 24 * time.Hour
 
@@ -164,45 +162,45 @@ const maxWaiting = 8192
 func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	cfg = cfg.withDefaults()
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: RunsStream, Subjects: []string{runSubjectPrefix + "*"}, Retention: jetstream.WorkQueuePolicy,
+		Name: wire.RunsStream, Subjects: []string{wire.RunSubjectPrefix + "*"}, Retention: jetstream.WorkQueuePolicy,
 		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
 		Description: "schedlab: runs waiting for a worker",
 	}); err != nil {
-		return fmt.Errorf("stream %s: %w", RunsStream, err)
+		return fmt.Errorf("stream %s: %w", wire.RunsStream, err)
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, RunsStream, jetstream.ConsumerConfig{
-		Durable: RunsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
+	if _, err := js.CreateOrUpdateConsumer(ctx, wire.RunsStream, jetstream.ConsumerConfig{
+		Durable: wire.RunsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
 		MaxDeliver: cfg.MaxDeliver, MaxAckPending: -1, MaxWaiting: maxWaiting, Description: "schedlab workers",
 	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", RunsConsumer, err)
+		return fmt.Errorf("consumer %s: %w", wire.RunsConsumer, err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: ResultsStream, Subjects: []string{resultSubjectPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
+		Name: wire.ResultsStream, Subjects: []string{wire.ResultSubjectPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
 		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
 		Description: "schedlab: ends of runs waiting to be stored",
 	}); err != nil {
-		return fmt.Errorf("stream %s: %w", ResultsStream, err)
+		return fmt.Errorf("stream %s: %w", wire.ResultsStream, err)
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, ResultsStream, jetstream.ConsumerConfig{
-		Durable: ResultsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+	if _, err := js.CreateOrUpdateConsumer(ctx, wire.ResultsStream, jetstream.ConsumerConfig{
+		Durable: wire.ResultsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
 		MaxDeliver: -1, Description: "the schedlab server",
 	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", ResultsConsumer, err)
+		return fmt.Errorf("consumer %s: %w", wire.ResultsConsumer, err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: AdvisoriesStream, Subjects: []string{maxDeliveriesAdvisory}, Retention: jetstream.WorkQueuePolicy,
+		Name: wire.AdvisoriesStream, Subjects: []string{wire.MaxDeliveriesAdvisory}, Retention: jetstream.WorkQueuePolicy,
 		Storage: jetstream.FileStorage, MaxAge: advisoriesMaxAge,
 		Description: "schedlab: runs whose every delivery died, until the server has ended them",
 	}); err != nil {
-		return fmt.Errorf("stream %s: %w", AdvisoriesStream, err)
+		return fmt.Errorf("stream %s: %w", wire.AdvisoriesStream, err)
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, AdvisoriesStream, jetstream.ConsumerConfig{
-		Durable: AdvisoriesConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+	if _, err := js.CreateOrUpdateConsumer(ctx, wire.AdvisoriesStream, jetstream.ConsumerConfig{
+		Durable: wire.AdvisoriesConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
 		MaxDeliver: -1, Description: "the schedlab server",
 	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", AdvisoriesConsumer, err)
+		return fmt.Errorf("consumer %s: %w", wire.AdvisoriesConsumer, err)
 	}
-	for _, b := range []string{WorkloadsBucket, ReportsBucket} {
+	for _, b := range []string{wire.WorkloadsBucket, wire.ReportsBucket} {
 		if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: b, Storage: jetstream.FileStorage}); err != nil {
 			return fmt.Errorf("object store %s: %w", b, err)
 		}
@@ -227,13 +225,13 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	if d.claims, err = loadClaims(sctx, js); err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
-	if d.runs, err = js.Stream(sctx, RunsStream); err != nil {
+	if d.runs, err = js.Stream(sctx, wire.RunsStream); err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
-	if d.workloads, err = js.ObjectStore(sctx, WorkloadsBucket); err != nil {
+	if d.workloads, err = js.ObjectStore(sctx, wire.WorkloadsBucket); err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
-	if d.reports, err = js.ObjectStore(sctx, ReportsBucket); err != nil {
+	if d.reports, err = js.ObjectStore(sctx, wire.ReportsBucket); err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
 	running, err := d.st.ListRuns(ctx, store.RunFilter{Status: store.StatusRunning})
@@ -244,7 +242,7 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 		d.outstanding[r.ID] = true
 	}
 	for subj, h := range map[string]nats.MsgHandler{
-		progressSubjects: d.onProgress, heartbeatSubject: d.onHeartbeat,
+		wire.ProgressSubjects: d.onProgress, wire.HeartbeatSubject: d.onHeartbeat,
 	} {
 		sub, err := d.nc.Subscribe(subj, h)
 		if err != nil {
@@ -252,12 +250,12 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 		}
 		d.subs = append(d.subs, sub)
 	}
-	cons, err := js.Consumer(sctx, ResultsStream, ResultsConsumer)
+	cons, err := js.Consumer(sctx, wire.ResultsStream, wire.ResultsConsumer)
 	if err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
 	d.resultsCons = cons
-	adv, err := js.Consumer(sctx, AdvisoriesStream, AdvisoriesConsumer)
+	adv, err := js.Consumer(sctx, wire.AdvisoriesStream, wire.AdvisoriesConsumer)
 	if err != nil {
 		return errs.Wrap(op, errs.Internal, err)
 	}
@@ -399,7 +397,7 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 				return
 			}
 			// The run itself cannot be sent (its workload is gone): end it.
-			status, msg, field := runner.Outcome(err)
+			status, msg, field := execute.Outcome(err)
 			d.finish(ctx, run.ID, "", status, nil, msg, field)
 		}
 	}
@@ -408,7 +406,7 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 // publish sends run to the workers with message ID msgID (the run ID, so
 // that publishing it again is one run) and the claim of that dispatch.
 func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) error {
-	job := Job{ID: run.ID, Kind: run.Kind, Strategy: run.Strategy, Variant: run.Variant, Params: run.Params,
+	job := wire.Job{ID: run.ID, Kind: run.Kind, Strategy: run.Strategy, Variant: run.Variant, Params: run.Params,
 		Seed: run.Seed, Timeout: d.cfg.Budget.Timeout, Memory: d.cfg.Budget.Memory,
 		Dispatch: msgID, Claim: d.claims.claim(run.ID, msgID)}
 	if run.Kind == store.KindRun {
@@ -424,15 +422,15 @@ func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) 
 	}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := d.js.Publish(pctx, runSubjectPrefix+run.ID, b, jetstream.WithMsgID(msgID)); err != nil {
+	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+run.ID, b, jetstream.WithMsgID(msgID)); err != nil {
 		return errs.Wrap("queue.publish", errs.Internal, err)
 	}
 	return nil
 }
 
 // workloadRef returns the reference of workload id, putting its data in
-// WorkloadsBucket the first time.
-func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, error) {
+// wire.WorkloadsBucket the first time.
+func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.WorkloadRef, error) {
 	d.mu.Lock()
 	ref := d.refs[id]
 	d.mu.Unlock()
@@ -456,8 +454,8 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, 
 		if rec == nil { // generated and stored since it was read
 			return d.workloadRef(ctx, id)
 		}
-		return &WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
-			Generate: &Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}, nil
+		return &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
+			Generate: &wire.Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}, nil
 	}
 	if _, err := d.workloads.GetInfo(ctx, w.SHA256); errors.Is(err, jetstream.ErrObjectNotFound) {
 		if _, err := d.workloads.PutBytes(ctx, w.SHA256, w.Data); err != nil {
@@ -466,7 +464,7 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, 
 	} else if err != nil {
 		return nil, errs.Wrap("queue: looking up a workload", errs.Internal, err)
 	}
-	ref = &WorkloadRef{SHA256: w.SHA256, Name: w.Name, Format: w.Format, Summary: w.Summary}
+	ref = &wire.WorkloadRef{SHA256: w.SHA256, Name: w.Name, Format: w.Format, Summary: w.Summary}
 	d.mu.Lock()
 	d.refs[id] = ref
 	d.mu.Unlock()
@@ -477,7 +475,7 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*WorkloadRef, 
 // acknowledges it. A result without the claim of its run (claim.go) is
 // refused: logged and terminated, the run left to its holder.
 func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
-	var res Result
+	var res wire.Result
 	if err := json.Unmarshal(m.Data(), &res); err != nil || res.ID == "" || !store.Final(res.Status) {
 		d.log.Error("queue: dropping a malformed result", "subject", m.Subject(), "err", err)
 		m.Term()
@@ -528,11 +526,11 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 
 // fillGenerated stores the workload a worker generated for a run in the
 // workload's row (the first one stored stays: generating is
-// deterministic), reading its data and description from ReportsBucket
+// deterministic), reading its data and description from wire.ReportsBucket
 // (the bucket a worker may write) and checking the data's SHA-256, then
 // deletes them there. A workload stored already, or deleted since, needs
 // nothing; data replaced by another client is not stored.
-func (d *Dispatcher) fillGenerated(ctx context.Context, g *Generated) error {
+func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error {
 	rec, err := d.st.WorkloadRecipe(ctx, g.WorkloadID)
 	if errs.Is(errs.NotFound, err) || (err == nil && rec == nil) {
 		return nil
@@ -540,7 +538,7 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *Generated) error {
 	if err != nil {
 		return err
 	}
-	data, err := d.reports.GetBytes(ctx, generatedData(g.SHA256))
+	data, err := d.reports.GetBytes(ctx, wire.GeneratedData(g.SHA256))
 	if err != nil {
 		return err
 	}
@@ -552,7 +550,7 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *Generated) error {
 	if err != nil {
 		return err
 	}
-	var meta generatedMeta
+	var meta wire.GeneratedMeta
 	if err := json.Unmarshal(metaJSON, &meta); err != nil {
 		return err
 	}
@@ -564,46 +562,24 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *Generated) error {
 	}
 	if err == nil {
 		d.reports.Delete(ctx, g.Meta)
-		d.reports.Delete(ctx, generatedData(g.SHA256))
+		d.reports.Delete(ctx, wire.GeneratedData(g.SHA256))
 	}
 	return err
 }
 
-// record stores the results onResult reads, in groups: every result read
-// while the last group was written goes into the next transaction
-// (store.End), one commit for many runs. Each result is acknowledged once
+// record stores the results onResult reads, in groups (runner.GroupCommit:
+// one commit for many runs). Each result is acknowledged once
 // stored; a result for a run that is not running (stored already: a
 // repeated result, or a run canceled meanwhile) is acknowledged and
 // dropped; one the store failed to write is delivered again a second
 // later, and one the disk had no room for (SQLITE_FULL) stays in
-// ResultsStream, unacknowledged, delivered again with a back-off that
+// wire.ResultsStream, unacknowledged, delivered again with a back-off that
 // doubles up to fullBackoffMax, until it is stored: held, never dropped,
 // and logged when the holding begins and ends, not at every attempt.
 func (d *Dispatcher) record(ctx context.Context) {
-	group := make([]result, 0, maxGroup)
-	ends := make([]store.Ending, 0, maxGroup)
-	for {
-		select {
-		case r := <-d.results:
-			group = append(group[:0], r)
-		case <-ctx.Done():
-			return
-		}
-	gather:
-		for len(group) < maxGroup {
-			select {
-			case r := <-d.results:
-				group = append(group, r)
-			default:
-				break gather
-			}
-		}
-		ends = ends[:0]
-		for _, r := range group {
-			ends = append(ends, r.end)
-		}
+	runner.GroupCommit(ctx, d.results, func(r result) store.Ending { return r.end }, d.st.End, func(group []result, outcomes []error) {
 		held := 0
-		for i, err := range d.st.End(ctx, ends) {
+		for i, err := range outcomes {
 			r := group[i]
 			if d.st.Disk().Full(err) {
 				held++
@@ -621,7 +597,7 @@ func (d *Dispatcher) record(ctx context.Context) {
 		}
 		d.holding(held, len(group))
 		d.Wake()
-	}
+	})
 }
 
 // Back-off of a result the disk had no room for: fullBackoffMin on its
@@ -689,8 +665,8 @@ func (d *Dispatcher) stored(end store.Ending, err error) error {
 }
 
 func (d *Dispatcher) onProgress(m *nats.Msg) {
-	id := strings.TrimPrefix(m.Subject, progressPrefix)
-	var p progress
+	id := strings.TrimPrefix(m.Subject, wire.ProgressPrefix)
+	var p wire.Progress
 	if json.Unmarshal(m.Data, &p) != nil || !d.claims.holds(id, p.Dispatch, p.Claim) {
 		return
 	}
@@ -704,7 +680,7 @@ func (d *Dispatcher) onProgress(m *nats.Msg) {
 		lr = &liveRun{}
 		d.progress[id] = lr
 	}
-	lr.progress = p
+	lr.Progress = p
 	lr.version++
 }
 
@@ -737,14 +713,14 @@ func (d *Dispatcher) flushLoop(ctx context.Context) {
 func (d *Dispatcher) flush(ctx context.Context) {
 	type write struct {
 		id string
-		p  progress
+		p  wire.Progress
 		v  int
 	}
 	var ws []write
 	d.mu.Lock()
 	for id, lr := range d.progress {
 		if lr.version != lr.written {
-			ws = append(ws, write{id: id, p: lr.progress, v: lr.version})
+			ws = append(ws, write{id: id, p: lr.Progress, v: lr.version})
 		}
 	}
 	d.mu.Unlock()
@@ -762,7 +738,7 @@ func (d *Dispatcher) flush(ctx context.Context) {
 }
 
 func (d *Dispatcher) onHeartbeat(m *nats.Msg) {
-	var hb heartbeat
+	var hb wire.Heartbeat
 	if json.Unmarshal(m.Data, &hb) != nil || hb.Name == "" {
 		return
 	}
@@ -822,7 +798,7 @@ func (d *Dispatcher) workerOf(id string) string {
 
 // onMaxDeliveries ends a run every delivery of which died with its
 // worker: JetStream gave it MaxDeliver times and no worker acknowledged it
-// (m is its MAX_DELIVERIES advisory, kept in AdvisoriesStream). The
+// (m is its MAX_DELIVERIES advisory, kept in wire.AdvisoriesStream). The
 // advisory is acknowledged once the run is ended (or was already, or its
 // message is gone); a store error leaves it to be taken again.
 func (d *Dispatcher) onMaxDeliveries(ctx context.Context, m jetstream.Msg) {
@@ -842,7 +818,7 @@ func (d *Dispatcher) onMaxDeliveries(ctx context.Context, m jetstream.Msg) {
 		m.Ack()
 		return
 	}
-	id := strings.TrimPrefix(raw.Subject, runSubjectPrefix)
+	id := strings.TrimPrefix(raw.Subject, wire.RunSubjectPrefix)
 	msg := fmt.Sprintf("worker died: the run was given to a worker %d times and each stopped before finishing it (a fatal error such as running out of memory, or a killed process)", adv.Deliveries)
 	if w := d.workerOf(id); w != "" {
 		msg += "; last on " + w
@@ -867,10 +843,10 @@ const cancelGrace = 10 * time.Second
 // the server does after cancelGrace. An experiment's cancel thus ends the
 // runs waiting in the stream at once, without a round trip each.
 func (d *Dispatcher) Cancel(ctx context.Context, id string) error {
-	if raw, err := d.runs.GetLastMsgForSubject(ctx, runSubjectPrefix+id); err == nil {
+	if raw, err := d.runs.GetLastMsgForSubject(ctx, wire.RunSubjectPrefix+id); err == nil {
 		d.runs.DeleteMsg(ctx, raw.Sequence)
 	}
-	if err := d.nc.Publish(cancelSubject, []byte(id)); err != nil {
+	if err := d.nc.Publish(wire.CancelSubject, []byte(id)); err != nil {
 		d.log.Warn("queue: telling the workers of a cancel", "run", id, "err", err)
 	}
 	d.mu.Lock()
@@ -901,14 +877,14 @@ func (d *Dispatcher) Cancel(ctx context.Context, id string) error {
 func (d *Dispatcher) recoveryGrace() time.Duration { return 2*d.cfg.HeartbeatInterval + time.Second }
 
 // recover takes over the runs a previous server left running. A run whose
-// message is still in RunsStream waits for its worker; one a worker says
+// message is still in wire.RunsStream waits for its worker; one a worker says
 // it runs (heartbeats) will come back as a result; the rest, claimed but
 // never published or lost, are published again (a fresh message ID, since
 // the old one may still be in the stream's duplicate window).
 func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
 	var suspects []store.Run
 	for _, r := range running {
-		if _, err := d.runs.GetLastMsgForSubject(ctx, runSubjectPrefix+r.ID); err == nil {
+		if _, err := d.runs.GetLastMsgForSubject(ctx, wire.RunSubjectPrefix+r.ID); err == nil {
 			continue
 		}
 		suspects = append(suspects, r)
@@ -921,8 +897,8 @@ func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
 		return
 	case <-time.After(d.recoveryGrace()):
 	}
-	// Results waiting in ResultsStream end their runs: store them first.
-	waitFor(ctx, 100*time.Millisecond, func() error {
+	// Results waiting in wire.ResultsStream end their runs: store them first.
+	wire.WaitFor(ctx, 100*time.Millisecond, func() error {
 		info, err := d.resultsCons.Info(ctx)
 		if err != nil {
 			return err
@@ -946,7 +922,7 @@ func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
 		if err != nil || cur.Status != store.StatusRunning {
 			continue
 		}
-		if _, err := d.runs.GetLastMsgForSubject(ctx, runSubjectPrefix+r.ID); err == nil {
+		if _, err := d.runs.GetLastMsgForSubject(ctx, wire.RunSubjectPrefix+r.ID); err == nil {
 			continue
 		}
 		d.log.Info("queue: publishing again a run no worker has", "run", r.ID)

@@ -1,14 +1,17 @@
 // Package queue runs schedlab's runs in worker processes, on this machine
 // or on a cluster, over NATS JetStream (issue 21). The server stays the
-// only writer of SQLite; workers execute runs with runner.Execute and send
-// back what happened.
+// only writer of SQLite; workers execute runs with execute.Run and send
+// back what happened. This package is the server's side (the Dispatcher,
+// the embedded NATS server, its permissions, the Supervisor); the worker's
+// side is package queue/worker, which imports no store and no runner, and
+// both speak package queue/wire (names, messages, connecting).
 //
 // # Pieces
 //
 //	server process                                    worker processes (schedlab worker)
 //	┌──────────────────────────────┐                  ┌─────────────────────────────────┐
-//	│ runner.Runner (Submit, ...)  │                  │ RunWorker: Concurrency slots    │
-//	│ Dispatcher (runner.Backend)  │  SCHEDLAB_RUNS   │  Next ─▶ runner.Execute ─▶      │
+//	│ runner.Runner (Submit, ...)  │                  │ worker.Run: Concurrency slots   │
+//	│ Dispatcher (runner.Backend)  │  SCHEDLAB_RUNS   │  Next ─▶ execute.Run ─▶      │
 //	│  ClaimNext ─▶ publish ───────┼─ work queue ────▶│  publish result, then ack       │
 //	│  store results (store.End) ◀─┼─ SCHEDLAB_RESULTS┤  InProgress every AckWait/3     │
 //	│  progress, heartbeats ◀──────┼─ core subjects ──┤  progress, heartbeats           │
@@ -72,15 +75,16 @@
 //     ($JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.SCHEDLAB_RUNS.workers), and
 //     the server ends the run failed with "worker died: the run was given to
 //     a worker 3 times and each stopped before finishing it (...); last on
-//     host:pid", then deletes its message. The server itself never executes
-//     strategies, so it keeps serving. An advisory is a core message, sent
+//     host:pid", then deletes its message. The server never executes a
+//     run, so it keeps serving (what of a strategy's code it does run is
+//     below, "What runs in the server"). An advisory is a core message, sent
 //     once: AdvisoriesStream captures its subject, so one sent while the
 //     server is down (NATS up: an external deployment, or the moments of a
 //     restart) waits there, up to 30 days, and the server's durable
 //     consumer of it ends the run when it is back. The advisory is
 //     acknowledged once the run is stored failed (or was ended already).
 //   - Memory: each worker process enforces the run's budget for itself: the
-//     runner's heap watchdog stops a run over budget ("run stopped: Go heap
+//     execute's heap watchdog stops a run over budget ("run stopped: Go heap
 //     exceeded the memory budget of ..."), and the Go soft memory limit
 //     (debug.SetMemoryLimit) is set to budget × concurrency + 256 MiB so the
 //     GC works harder before that. With --concurrency 1 (what serve starts)
@@ -101,7 +105,7 @@
 //     executing and retries sending its result until it reconnects.
 //   - Cancel: the run's message is deleted from the stream if still there,
 //     and a message on schedlab.cancel reaches every worker; the one
-//     running the run cancels its context (cause runner.ErrUserCanceled)
+//     running the run cancels its context (cause execute.ErrUserCanceled)
 //     and stores the run canceled. If no worker is known to run it (no
 //     progress or heartbeat named it) the server stores it canceled at
 //     once, so canceling an experiment ends its runs waiting in the stream
@@ -109,6 +113,44 @@
 //     10 s is overruled the same way. A worker remembers cancels of runs it
 //     does not have for a minute, in case their message is on its way to
 //     it; a result arriving after the server stored the cancel is dropped.
+//
+// # What runs in the server
+//
+// Runs, reproduce runs and an experiment's workloads execute on the
+// workers. Two things of a strategy's code run in the server's request
+// goroutine, through package execute: reading an upload
+// (execute.Parse: POST /api/workloads, the upload form) and generating a
+// workload a user asks for (execute.Generate: POST /api/workloads/generate
+// and its form, the example workload of a strategy's page). They are
+// there because their result is stored at once and shown in the response.
+// What bounds them:
+//
+//   - the upload body: at most --max-upload-mb (64 MiB), refused with 413
+//     before a strategy's parser sees it; every other body at most 1 MiB;
+//   - a preset's parameters are resolved against their ParamSpecs (each
+//     number within its Min and Max) before generating;
+//   - time: a parse has the run's --timeout (10 min), a generation in a
+//     request 20 s (handlers.DefaultGenerateTimeout), the example the
+//     run's --timeout; past it the request fails with 413 and the call is
+//     abandoned (its goroutine runs on until the strategy honours its
+//     context);
+//   - memory: execute's heap watchdog stops the call once the Go heap
+//     passes --memory-mb (4 GiB), sampled every 50 ms.
+//
+// Exporting a stored workload to another tool's format (GET
+// /api/workloads/:id/export/:format, solvers.ExportWorkload) also runs a
+// family's code in the request, without execute's budget: its input is a
+// workload already stored, so made within the bounds above, and a panic
+// is caught by echo's Recover middleware.
+//
+// Not bounded: a single allocation larger than the memory left between
+// two samples, and a parser that ignores its context after it was
+// stopped. A Go out-of-memory is fatal to the process, so such a request
+// takes the server down with it; an upload cap and parameter limits that
+// keep a parse or a generation within --memory-mb are what prevents it
+// (cmd/schedlab's hostile-request test sends every preset at every
+// limit, decompression bombs and deep nesting, and checks the server
+// stays up).
 //
 // # Deployment
 //

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -15,6 +14,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
+
+	"schedlab/queue/wire"
 )
 
 // EmbeddedOptions configure the NATS server schedlab starts in its own
@@ -30,7 +31,7 @@ type EmbeddedOptions struct {
 	// (mode 0600) when missing. Empty: Dir/worker.nk.
 	SeedFile string
 	// MaxPayload is the largest message, in bytes (8 MiB); a report
-	// larger than it less 64 KiB goes through ReportsBucket.
+	// larger than it less 64 KiB goes through wire.ReportsBucket.
 	MaxPayload int32
 }
 
@@ -47,7 +48,7 @@ type Embedded struct {
 }
 
 // maxPayload is the largest message of the embedded server: 8 MiB, the
-// most NATS advises; a larger report goes through ReportsBucket.
+// most NATS advises; a larger report goes through wire.ReportsBucket.
 const maxPayload = 8 << 20
 
 // StartEmbedded starts a NATS server with JetStream stored in opt.Dir and
@@ -55,7 +56,7 @@ const maxPayload = 8 << 20
 // (auth.go): the schedlab server, with a key made now that never leaves
 // this process (Connect), and workers holding the NKey seed of
 // opt.SeedFile, each limited to WorkerPermissions of a key of its own
-// (ConnectWorker).
+// (wire.ConnectWorker).
 func StartEmbedded(opt EmbeddedOptions) (*Embedded, error) {
 	if opt.Dir == "" {
 		return nil, errors.New("queue: no directory for the embedded NATS server")
@@ -133,7 +134,7 @@ func (e *Embedded) Connect(name string) (*nats.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return connect(e.URL, name, nats.InProcessServer(e.Server), nats.Nkey(pub, e.serverKey.Sign))
+	return wire.Connect(e.URL, "", name, nats.InProcessServer(e.Server), nats.Nkey(pub, e.serverKey.Sign))
 }
 
 // Shutdown stops the server and waits until it has.
@@ -186,92 +187,4 @@ func ensureSeed(file string) (string, error) {
 		return "", fmt.Errorf("credential %s: not an NKey user seed", file)
 	}
 	return pub, nil
-}
-
-// Connect connects to the NATS server at url as name, reconnecting for
-// ever when the connection drops. creds is an NKey user seed file or a
-// NATS .creds file (a user JWT and its seed, as an operator-managed
-// deployment issues); empty for none. Workers use ConnectWorker.
-func Connect(url, creds, name string, extra ...nats.Option) (*nats.Conn, error) {
-	opts, err := credsOptions(creds)
-	if err != nil {
-		return nil, err
-	}
-	return connect(url, name, append(opts, extra...)...)
-}
-
-// ConnectWorker connects a worker as Connect does. With an NKey seed (as
-// StartEmbedded writes) it first connects with a key of its own besides
-// (auth.go), which it returns: the embedded server then grants it
-// WorkerPermissions of that key. A server that refuses that (a NATS
-// deployment of your own, whose permissions are yours to set, see
-// docs/scale-out.md) is connected to with the seed alone, and the key is "".
-func ConnectWorker(url, creds, name string, extra ...nats.Option) (*nats.Conn, string, error) {
-	if creds != "" {
-		b, err := os.ReadFile(creds)
-		if err != nil {
-			return nil, "", fmt.Errorf("--creds: %w", err)
-		}
-		if !strings.Contains(string(b), "BEGIN NATS USER JWT") {
-			opts, key, err := workerOptions(b)
-			if err != nil {
-				return nil, "", fmt.Errorf("--creds %s: %w", creds, err)
-			}
-			nc, err := connect(url, name, append(opts, extra...)...)
-			if err == nil {
-				return nc, key, nil
-			}
-			if !errors.Is(err, nats.ErrAuthorization) {
-				return nil, "", err
-			}
-		}
-	}
-	nc, err := Connect(url, creds, name, extra...)
-	return nc, "", err
-}
-
-func connect(url, name string, extra ...nats.Option) (*nats.Conn, error) {
-	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
-		nats.ReconnectBufSize(64 << 20)}
-	nc, err := nats.Connect(url, append(opts, extra...)...)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to NATS at %s: %w", url, err)
-	}
-	return nc, nil
-}
-
-// credsOptions are the options of the credential file creds.
-func credsOptions(creds string) ([]nats.Option, error) {
-	var opts []nats.Option
-	if creds != "" {
-		b, err := os.ReadFile(creds)
-		if err != nil {
-			return nil, fmt.Errorf("--creds: %w", err)
-		}
-		if strings.Contains(string(b), "BEGIN NATS USER JWT") {
-			opts = append(opts, nats.UserCredentials(creds))
-		} else {
-			o, err := nats.NkeyOptionFromSeed(creds)
-			if err != nil {
-				return nil, fmt.Errorf("--creds %s: %w", creds, err)
-			}
-			opts = append(opts, o)
-		}
-	}
-	return opts, nil
-}
-
-// waitFor retries f every interval until it succeeds or ctx is done.
-func waitFor(ctx context.Context, interval time.Duration, f func() error) error {
-	for {
-		err := f()
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w (last error: %v)", ctx.Err(), err)
-		case <-time.After(interval):
-		}
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"schedlab/queue/wire"
 )
 
 // smallFS mounts a 16 MiB tmpfs for the test; it needs root (Linux).
@@ -51,7 +52,7 @@ func TestHealRestoresJetStreamAfterTheDiskWasFull(t *testing.T) {
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
 		n++
-		_, err := js.Publish(pctx, resultSubjectPrefix+"r"+string(rune('a'+n)), make([]byte, 4096))
+		_, err := js.Publish(pctx, wire.ResultSubjectPrefix+"r"+string(rune('a'+n)), make([]byte, 4096))
 		return err
 	}
 	if err := publish(); err != nil {
@@ -99,7 +100,7 @@ func TestHealRestoresJetStreamAfterTheDiskWasFull(t *testing.T) {
 	if w := emb.WriteErrors(); len(w) != 0 {
 		t.Errorf("write errors after Heal: %q", w)
 	}
-	s, err := js.Stream(ctx, ResultsStream)
+	s, err := js.Stream(ctx, wire.ResultsStream)
 	if err != nil {
 		t.Fatal(err)
 	}

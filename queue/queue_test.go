@@ -21,8 +21,11 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"schedlab/execute"
 	"schedlab/queue"
 	"schedlab/queue/queuetest"
+	"schedlab/queue/wire"
+	qworker "schedlab/queue/worker"
 	"schedlab/runner"
 	"schedlab/store"
 )
@@ -107,7 +110,7 @@ func startServerWith(t testing.TB, dir, addr string, memory uint64, opt queue.Em
 	}
 	logs := &lockedBuilder{&sync.Mutex{}, &strings.Builder{}}
 	d := queue.NewDispatcher(st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
-		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: memory},
+		PollInterval: 200 * time.Millisecond, Budget: execute.Budget{Timeout: time.Minute, Memory: memory},
 		Logger: slog.New(slog.NewTextHandler(io.MultiWriter(logs, os.Stderr), nil))})
 	rn := runner.New(st, queuetest.Lookup, runner.Options{Backend: d, Timeout: time.Minute, MemoryBudget: memory})
 	if err := rn.Start(context.Background()); err != nil {
@@ -478,7 +481,7 @@ func waitPublished(t testing.TB, s *server, id string) *jetstream.RawStreamMsg {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	stream, err := js.Stream(ctx, queue.RunsStream)
+	stream, err := js.Stream(ctx, wire.RunsStream)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -510,7 +513,7 @@ func (s *server) upAgain(t testing.TB) {
 	}
 	s.nc = nc
 	s.d = queue.NewDispatcher(s.st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
-		PollInterval: 200 * time.Millisecond, Budget: runner.Budget{Timeout: time.Minute, Memory: 1 << 30}})
+		PollInterval: 200 * time.Millisecond, Budget: execute.Budget{Timeout: time.Minute, Memory: 1 << 30}})
 	s.rn = runner.New(s.st, queuetest.Lookup, runner.Options{Backend: s.d, Timeout: time.Minute, MemoryBudget: 1 << 30})
 	if err := s.rn.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -680,7 +683,7 @@ func TestWorkerFlags(t *testing.T) {
 		{[]string{"--nats", "nats://127.0.0.1:1", "--exit-when-idle", "-1s"}, "--exit-when-idle: must not be negative"},
 		{[]string{"--nats", "nats://127.0.0.1:1", "--creds", "/nonexistent/worker.nk"}, "--creds"},
 	} {
-		err := queue.WorkerMain(context.Background(), c.args, queuetest.Lookup, io.Discard)
+		err := qworker.Main(context.Background(), c.args, queuetest.Lookup, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("worker %v: %v, want an error with %q", c.args, err, c.want)
 		}

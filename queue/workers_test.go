@@ -4,7 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"schedlab/runner"
+	"schedlab/queue/wire"
+	"schedlab/runtypes"
 )
 
 // TestWorkersDropsALostWorkerAfterItsGrace: a worker whose heartbeats
@@ -13,7 +14,7 @@ func TestWorkersDropsALostWorkerAfterItsGrace(t *testing.T) {
 	const interval = time.Second
 	d := &Dispatcher{cfg: Config{HeartbeatInterval: interval}, workers: map[string]*workerAt{}}
 	at := func(name string, ago time.Duration) {
-		d.workers[name] = &workerAt{hb: heartbeat{WorkerStatus: runner.WorkerStatus{Name: name, Running: []string{"run-of-" + name}}, Interval: interval},
+		d.workers[name] = &workerAt{hb: wire.Heartbeat{WorkerStatus: runtypes.WorkerStatus{Name: name, Running: []string{"run-of-" + name}}, Interval: interval},
 			seen: time.Now().Add(-ago)}
 	}
 	at("live:1", 0)

@@ -40,7 +40,7 @@ func TestWorkersClaimNothingWhileTheDiskIsFullAndResumeAfter(t *testing.T) {
 	if !disk.Full(fillDisk(t, e.st)) {
 		t.Fatal("the disk did not take SQLITE_FULL")
 	}
-	run, _, err := e.rn.next(ctx)
+	run, _, err := e.rn.b.(*pool).next(ctx)
 	if run != nil || err != nil {
 		t.Fatalf("a worker claimed %v (%v) while the disk is full", run, err)
 	}
@@ -53,7 +53,7 @@ func TestWorkersClaimNothingWhileTheDiskIsFullAndResumeAfter(t *testing.T) {
 	if st := disk.Check(ctx); st.State != store.DiskOK {
 		t.Fatalf("after space returned: %+v", st)
 	}
-	run, _, err = e.rn.next(ctx)
+	run, _, err = e.rn.b.(*pool).next(ctx)
 	if err != nil || run == nil || run.ID != queued.ID {
 		t.Fatalf("after space returned the worker claimed %v (%v), want %s", run, err, queued.ID)
 	}

@@ -1,7 +1,8 @@
 // Package runner executes runs: a bounded pool of workers claims queued
 // runs from the store, calls the strategy, reports progress and stores the
-// result. Execute and ExecuteReproduce are the one execution path, shared
-// by the workers and the command line.
+// result. Each run is executed by package execute (Run, Reproduce: the
+// one execution path, under a budget), which the worker processes and the
+// command line call too; runner keeps the queue-and-store side.
 //
 // # Lifecycle
 //
@@ -20,16 +21,18 @@
 //
 // # Where runs execute
 //
-// By default in this process: Options.Workers goroutines claim and execute
-// runs (the pool, used by the tests and by schedlab serve --in-process).
-// With Options.Backend set (package queue: worker processes fed over NATS
-// JetStream, what schedlab serve does by default) the Runner starts no
-// workers: it keeps checking and storing runs (Submit, Prepare, Rerun) and
-// canceling queued ones, and hands claiming, executing, canceling running
-// runs, live progress and the list of workers (Workers, the /workers page)
-// to the Backend. Start then does not mark the runs left running
-// interrupted: they may still execute on a worker, and the Backend takes
-// them over. Execute and ExecuteReproduce are what workers call either way.
+// One path, two backends behind one interface (Backend). The Runner
+// checks and stores runs (Submit, Prepare, Rerun) and cancels queued
+// ones; claiming, executing, canceling running runs, live progress and
+// the list of workers (Workers, the /workers page) are its Backend's. By
+// default that is the in-process pool: Options.Workers goroutines claim
+// and execute runs (the tests, schedlab serve --in-process). With
+// Options.Backend set it is package queue's Dispatcher (worker processes
+// fed over NATS JetStream, what schedlab serve does by default); Start
+// then does not mark the runs left running interrupted: they may still
+// execute on a worker, and the Dispatcher takes them over. Both store the
+// ends of runs through one group commit (GroupCommit), and every worker
+// executes through package execute.
 //
 // # Guarantees
 //
@@ -48,8 +51,8 @@
 //     Workers, and go back to the queue, as if never claimed, at
 //     Shutdown. After a slower run, claims are single again.
 //   - A run whose workload is an experiment's recipe not generated yet
-//     (store.Recipe) generates it first (GenerateRecipe: ExecuteGenerate
-//     under the run's budget) and stores it (store.FillWorkload); the runs
+//     (store.Recipe) generates it first (execute.GenerateRecipe, under
+//     the run's budget) and stores it (store.FillWorkload); the runs
 //     of one workload that start together wait for one generation
 //     (Generations, a singleflight by workload ID), so a workload shared
 //     by a cell's variants is generated once per process. A failed
@@ -57,17 +60,15 @@
 //   - A workload read for a run is kept (64 MiB of the most recently used)
 //     with a memo of its decoded forms (solvers.Workload.Decoded), so the
 //     runs of a sweep read and decode each of its workloads once.
-//   - A panic in a strategy fails that run with errs.Internal ("internal
-//     error in strategy NAME: ...", the stack goes to the log) and the
-//     worker goes on to the next run: one bad run never takes the server down.
-//     (Go lets only the panicking goroutine recover: a strategy that starts
-//     goroutines of its own must recover their panics itself.)
+//   - A panic in a strategy fails that run with errs.Internal (see
+//     execute; the stack goes to the log) and the worker goes on to the
+//     next run: one bad run never takes the server down.
 //   - Progress is kept in memory on every call (Runner.Progress, for
 //     polling) and written to SQLite at most once per
 //     Options.ProgressInterval; the last progress is stored with the end.
-//   - The ends of runs are stored by one recorder goroutine, in groups:
-//     every run that ended while the last group was written goes into the
-//     next transaction (store.End). A commit is most of what storing a
+//   - The ends of runs are stored by one recorder goroutine, in groups
+//     (GroupCommit): every run that ended while the last group was written
+//     goes into the next transaction (store.End). A commit is most of what storing a
 //     run costs, so a sweep of short runs pays one for many. A worker
 //     hands its run's end over and claims the next run without waiting
 //     for the write (at most 64 ends wait; then workers do). The database
@@ -81,27 +82,6 @@
 //     the report is encoded (a failure is the run's internal error), so a
 //     run whose report is not stored (a sweep's, the command line's paged
 //     output) never builds them.
-//   - The command line's run and reproduce execute one run and exit:
-//     OneShot sets the collector for that (OneShotGCPercent).
-//
-// # Decisions
-//
-//   - The time limit and the memory budget are budgets, so exceeding either
-//     is errs.TooLarge ("run stopped: exceeded its time limit of 10m0s",
-//     "run stopped: Go heap exceeded the memory budget of 4 GiB") and the
-//     run is failed. errs.Canceled is kept for runs stopped from outside:
-//     by the user (status canceled) or by a shutdown (status interrupted).
-//   - Memory is the Go heap (runtime/metrics /memory/classes/heap/objects:bytes,
-//     sampled every 50 ms by a watchdog goroutine per run). Go cannot
-//     attribute heap to a goroutine, so the budget is of the process while
-//     runs execute; with several runs at once, each watchdog that sees the
-//     heap over budget stops its run.
-//   - Strategies must honour their context. One that has not returned
-//     5 s after its run was stopped is abandoned: Execute returns the stop
-//     reason and the worker moves on, while the strategy's goroutine runs
-//     on until it returns, its result dropped.
-//   - If a strategy returns a valid report just as a limit or a cancel
-//     strikes, the report is kept: the work was done.
 //   - Cancel of a running run cancels its context; the worker stores it
 //     canceled when the strategy returns. Cancel of a finished run is
 //     errs.Conflict.

@@ -3,17 +3,18 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"schedlab/errs"
+	"schedlab/execute"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -181,8 +182,8 @@ func TestTimeLimitStopsTheRunWithAClearMessage(t *testing.T) {
 	if d := time.Since(begin); d > 5*time.Second {
 		t.Errorf("the run took %v to stop after a 100ms limit", d)
 	}
-	_, err := Execute(context.Background(), e.fake, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantWait, nil, nil,
-		Budget{Timeout: 30 * time.Millisecond})
+	_, err := execute.Run(context.Background(), e.fake, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantWait, nil, nil,
+		execute.Budget{Timeout: 30 * time.Millisecond})
 	if errs.KindOf(err) != errs.TooLarge || err.Error() != "run stopped: exceeded its time limit of 30ms" {
 		t.Errorf("Execute past its time limit: %v (%v), want TooLarge with the limit", err, errs.KindOf(err))
 	}
@@ -201,16 +202,16 @@ func TestPanicFailsTheRunAndTheWorkerServesTheNext(t *testing.T) {
 	if r := e.waitFinal(t, good.ID); r.Status != store.StatusDone {
 		t.Errorf("the run after a panic ended %s: %s", r.Status, r.Error)
 	}
-	_, err := ExecuteReproduce(context.Background(), e.fake, solvers.Params{"mode": runnertest.VariantPanic}, nil, Budget{})
-	var pe *PanicError
+	_, err := execute.Reproduce(context.Background(), e.fake, solvers.Params{"mode": runnertest.VariantPanic}, nil, execute.Budget{})
+	var pe *execute.PanicError
 	if errs.KindOf(err) != errs.Internal || !asPanic(err, &pe) || len(pe.Stack) == 0 {
 		t.Errorf("ExecuteReproduce of a panic: %v, want Internal with a PanicError and its stack", err)
 	}
 }
 
-func asPanic(err error, pe **PanicError) bool {
+func asPanic(err error, pe **execute.PanicError) bool {
 	for e := err; e != nil; {
-		if p, ok := e.(*PanicError); ok {
+		if p, ok := e.(*execute.PanicError); ok {
 			*pe = p
 			return true
 		}
@@ -224,7 +225,7 @@ func asPanic(err error, pe **PanicError) bool {
 }
 
 func heapNow() uint64 {
-	s := []metrics.Sample{{Name: heapMetric}}
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
@@ -236,25 +237,15 @@ func TestMemoryBudgetStopsAnAllocatingRun(t *testing.T) {
 	e := newEnv(t, Options{MemoryBudget: budget})
 	e.start(t)
 	r := e.waitFinal(t, e.submit(t, runnertest.VariantAlloc, nil).ID)
-	want := "run stopped: Go heap exceeded the memory budget of " + FormatBytes(budget)
+	want := "run stopped: Go heap exceeded the memory budget of " + solvers.FormatBytes(int64(budget))
 	if r.Status != store.StatusFailed || r.Error != want {
 		t.Errorf("allocating run: status %s, error %q; want failed, %q", r.Status, r.Error, want)
 	}
 	runtime.GC()
-	_, err := Execute(context.Background(), e.fake, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantAlloc, nil, nil,
-		Budget{Memory: heapNow() + 32<<20})
+	_, err := execute.Run(context.Background(), e.fake, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantAlloc, nil, nil,
+		execute.Budget{Memory: heapNow() + 32<<20})
 	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "memory budget") {
 		t.Errorf("Execute over its memory budget: %v (%v), want TooLarge", err, errs.KindOf(err))
-	}
-}
-
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[uint64]string{
-		4 << 30: "4 GiB", 1536 << 20: "1.5 GiB", 64 << 20: "64 MiB", 512: "512 B", 0: "0 B", 1 << 40: "1 TiB",
-	} {
-		if got := FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
 
@@ -444,7 +435,7 @@ func TestPoolNeverRunsMoreThanWorkers(t *testing.T) {
 		}
 	}
 	// The database may show a run running a little longer, until the
-	// recorder has stored its end (see Runner.record).
+	// recorder has stored its end (see pool.record).
 	if m := e.fake.MaxRunning(); m != 2 {
 		t.Errorf("at most %d runs executed at once, want exactly 2 (the pool size)", m)
 	}
@@ -485,56 +476,8 @@ func TestShutdownStoresEveryRunThatEnded(t *testing.T) {
 	}
 }
 
-// stubborn ignores its context: Run sleeps a fixed time.
-type stubborn struct{ *runnertest.Strategy }
-
-func (stubborn) Run(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*solvers.Report, error) {
-	time.Sleep(10 * time.Second)
-	return nil, nil
-}
-
-func TestExecuteAbandonsAStrategyThatIgnoresItsContext(t *testing.T) {
-	defer func(g time.Duration) { abandonGrace = g }(abandonGrace)
-	abandonGrace = 50 * time.Millisecond
-	begin := time.Now()
-	_, err := Execute(context.Background(), stubborn{runnertest.New("stubborn")}, &solvers.Workload{}, "", nil, nil,
-		Budget{Timeout: 50 * time.Millisecond})
-	if d := time.Since(begin); d > 5*time.Second {
-		t.Errorf("Execute returned after %v: it waited for a strategy that ignores its context", d)
-	}
-	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit of 50ms") {
-		t.Errorf("abandoned run: %v", err)
-	}
-}
-
-func TestExecuteChecksTheReportAndItsInputs(t *testing.T) {
-	fake := runnertest.New(fakeName)
-	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
-	ctx := context.Background()
-	_, err := Execute(ctx, fake, w, runnertest.VariantInvalid, nil, nil, Budget{})
-	if errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "invalid report") {
-		t.Errorf("NaN in a report: %v, want Internal invalid report", err)
-	}
-	if _, err := Execute(ctx, fake, w, "magic", nil, nil, Budget{}); errs.FieldOf(err) != "variant" {
-		t.Errorf("bad variant: %v", err)
-	}
-	if _, err := Execute(ctx, fake, w, "", solvers.Params{"steps": "-1"}, nil, Budget{}); errs.FieldOf(err) != "steps" {
-		t.Errorf("bad param: %v", err)
-	}
-	var calls atomic.Int64
-	rep, err := Execute(ctx, fake, w, "", solvers.Params{"steps": "2"}, func(int, int, string) { calls.Add(1) }, Budget{})
-	if err != nil || rep == nil || calls.Load() != 2 {
-		t.Errorf("Execute with the default variant: %v, %v, %d progress calls", rep, err, calls.Load())
-	}
-	cctx, cancel := context.WithCancelCause(ctx)
-	cancel(ErrUserCanceled)
-	if _, err := Execute(cctx, fake, w, runnertest.VariantWait, nil, nil, Budget{}); errs.KindOf(err) != errs.Canceled {
-		t.Errorf("Execute on a canceled context: %v, want Canceled", err)
-	}
-}
-
 // TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown
-// claims a group while runs are fast (Runner.fast): the first executes,
+// claims a group while runs are fast (pool.fast): the first executes,
 // the others wait claimed. One of them is canceled while it waits and
 // ends canceled, never executed, though the worker takes it next; at
 // shutdown the runs still waiting go back to the queue as if never
@@ -554,7 +497,7 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 		}
 		ids = append(ids, c.ID)
 	}
-	e.rn.fast.Store(true)
+	e.rn.b.(*pool).fast.Store(true)
 	e.start(t)
 	e.waitRunning(t, ids[0])
 	for _, id := range ids[1:] {
@@ -625,5 +568,90 @@ func TestGroupClaimedRunsStartWhenExecuted(t *testing.T) {
 		if d := b.FinishedAt.Sub(*b.StartedAt); d > 2*time.Second {
 			t.Errorf("run %d lasted %v from its start", i, d)
 		}
+	}
+}
+
+// limited is the test strategy with a budget knob among its run and its
+// reproduce parameters each.
+type limited struct{ *runnertest.Strategy }
+
+func (l limited) Params() []solvers.ParamSpec {
+	return append(l.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.KindInt, Default: "2048",
+		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
+}
+
+func (l limited) ReproduceParams() []solvers.ParamSpec {
+	return append(l.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.KindFloat, Default: "1",
+		Limit: solvers.LimitTimeSeconds})
+}
+
+func TestSubmitRefusesABudgetKnobOverTheRunnersBudget(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "runner.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	wl := &store.Workload{Strategy: "b", Name: "w", Format: "json", Data: []byte(`{"n":5}`)}
+	if err := st.CreateWorkload(ctx, wl); err != nil {
+		t.Fatal(err)
+	}
+	rn := New(st, runnertest.Lookup(limited{runnertest.New("b")}), Options{MemoryBudget: 4 << 30, Timeout: time.Minute})
+	_, err = rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "1048576"}})
+	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" || !strings.Contains(err.Error(), "must be at most 4096 (the server's --memory-mb limit), got 1048576") {
+		t.Errorf("run with memory_mb 1 TiB: %v", err)
+	}
+	_, err = rn.Submit(ctx, &store.Run{Kind: store.KindReproduce, Strategy: "b", Params: solvers.Params{"time_limit_s": "61"}})
+	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "time_limit_s" {
+		t.Errorf("reproduce with time_limit_s 61 under a 1 min timeout: %v", err)
+	}
+	if rs, _ := st.ListRuns(ctx, store.RunFilter{}); len(rs) != 0 {
+		t.Errorf("%d runs stored after refused submits", len(rs))
+	}
+	if _, err := rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "4096"}}); err != nil {
+		t.Errorf("memory_mb at the budget: %v", err)
+	}
+}
+
+// TestGroupCommitStoresWhatArrivedTogetherInOneCall: ends waiting when
+// the recorder comes go into one call of end, at most MaxGroup of them,
+// each with its own outcome; GroupCommit returns once in is closed and
+// everything is stored.
+func TestGroupCommitStoresWhatArrivedTogetherInOneCall(t *testing.T) {
+	in := make(chan int, 2*MaxGroup)
+	for i := range MaxGroup + 6 {
+		in <- i
+	}
+	close(in)
+	var sizes []int
+	var ids []string
+	end := func(_ context.Context, es []store.Ending) []error {
+		sizes = append(sizes, len(es))
+		out := make([]error, len(es))
+		for i, e := range es {
+			ids = append(ids, e.ID)
+			if e.ID == "3" {
+				out[i] = errs.New(errs.Conflict, "", "ended already")
+			}
+		}
+		return out
+	}
+	var failed []int
+	GroupCommit(context.Background(), in, func(i int) store.Ending { return store.Ending{ID: fmt.Sprint(i)} }, end,
+		func(group []int, outcomes []error) {
+			for i, err := range outcomes {
+				if err != nil {
+					failed = append(failed, group[i])
+				}
+			}
+		})
+	if !reflect.DeepEqual(sizes, []int{MaxGroup, 6}) {
+		t.Errorf("groups of %v, want [%d 6]", sizes, MaxGroup)
+	}
+	if len(ids) != MaxGroup+6 || ids[0] != "0" || ids[len(ids)-1] != fmt.Sprint(MaxGroup+5) {
+		t.Errorf("stored %d ends (%v … ), want all %d in order", len(ids), ids[:min(3, len(ids))], MaxGroup+6)
+	}
+	if !reflect.DeepEqual(failed, []int{3}) {
+		t.Errorf("outcomes handed back for %v, want the one that failed, 3", failed)
 	}
 }

@@ -15,103 +15,31 @@ import (
 	"unicode"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
-// Kinds of run.
+// The run vocabulary is package runtypes'; the store keeps its values.
+type (
+	Run   = runtypes.Run
+	Build = runtypes.Build
+)
+
+// Kinds, statuses and messages of runs (runtypes).
 const (
-	KindRun       = "run"       // a strategy variant on a stored workload
-	KindReproduce = "reproduce" // a strategy's seed experiment (no workload)
+	KindRun           = runtypes.KindRun
+	KindReproduce     = runtypes.KindReproduce
+	StatusQueued      = runtypes.StatusQueued
+	StatusRunning     = runtypes.StatusRunning
+	StatusDone        = runtypes.StatusDone
+	StatusFailed      = runtypes.StatusFailed
+	StatusCanceled    = runtypes.StatusCanceled
+	StatusInterrupted = runtypes.StatusInterrupted
+	MsgCanceled       = runtypes.MsgCanceled
+	MsgInterrupted    = runtypes.MsgInterrupted
 )
 
-// Run statuses. A run is created queued, claimed running, and ends in one of
-// the final statuses; interrupted is a run that was running when its process
-// stopped (see MarkInterrupted).
-const (
-	StatusQueued      = "queued"
-	StatusRunning     = "running"
-	StatusDone        = "done"
-	StatusFailed      = "failed"
-	StatusCanceled    = "canceled"
-	StatusInterrupted = "interrupted"
-)
-
-// Final reports whether status is one a run never leaves.
-func Final(status string) bool {
-	switch status {
-	case StatusDone, StatusFailed, StatusCanceled, StatusInterrupted:
-		return true
-	}
-	return false
-}
-
-// Messages stored with runs the store itself ends.
-const (
-	MsgCanceled    = "canceled by the user"
-	MsgInterrupted = "interrupted: schedlab stopped while this run was running; re-run it"
-)
-
-// Run is one execution of a strategy: its inputs, state and result.
-type Run struct {
-	ID         string
-	Kind       string // KindRun or KindReproduce
-	WorkloadID string // empty for KindReproduce
-	Strategy   string
-	Variant    string
-	Params     map[string]string // resolved: every parameter with its value (a solvers.Params)
-	Seed       int64
-	Status     string
-
-	ProgressDone, ProgressTotal int
-	ProgressNote                string
-
-	Error      string // why a run failed, was canceled or interrupted
-	ErrorField string // the input the error is about, if any
-	// Report is the JSON of a solvers.Report (stored apart, in run_reports);
-	// empty until done, and in
-	// ListRuns results.
-	Report  json.RawMessage
-	RerunOf string // the run this one repeats
-	// Worker names the worker process that ran it (host:pid); empty for a
-	// run executed inside the server or not started yet.
-	Worker string
-	// Build is the schedlab build of the process that executed the run,
-	// stored with its end (Ending.Build); zero for a run not ended yet or
-	// ended before builds were recorded.
-	Build Build
-	// Owner is the ID of the user who made the run; empty on a server
-	// without accounts.
-	Owner string
-
-	// Labels (SetRunLabels): a name, tags (sorted, each once) and
-	// markdown notes. Lists leave Notes empty (see RunFilter).
-	Name  string
-	Tags  []string
-	Notes string
-
-	CreatedAt  time.Time
-	StartedAt  *time.Time
-	FinishedAt *time.Time
-}
-
-// Build identifies a schedlab binary (package buildinfo's Build, which
-// converts to and from it): its version, vcs.revision and vcs.modified.
-type Build struct {
-	Version, Commit, Modified string
-}
-
-// Waiting says a run was claimed for a worker that has not started it
-// yet (running, no started_at): it is still queued for everyone who
-// looks at it.
-func (r *Run) Waiting() bool { return r.Status == StatusRunning && r.StartedAt == nil }
-
-// Shown is the status to show: queued while the run waits for a worker
-// (Waiting), else its status.
-func (r *Run) Shown() string {
-	if r.Waiting() {
-		return StatusQueued
-	}
-	return r.Status
-}
+// Final reports whether status is one a run never leaves (runtypes.Final).
+func Final(status string) bool { return runtypes.Final(status) }
 
 // RunFilter selects runs for ListRuns; empty fields match everything.
 type RunFilter struct {

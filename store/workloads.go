@@ -9,37 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
-// Workload is a stored workload: a strategy's canonical JSON instance.
-type Workload struct {
-	ID       string // assigned by CreateWorkload
-	Strategy string // the strategy family that parsed or generated it
-	Name     string
-	Format   string // what it was read from: "json", "csv", "preset"
-	SHA256   string // hex SHA-256 of Data, set by CreateWorkload
-	Bytes    int    // len(Data), set by CreateWorkload
-	// UploadSHA256 and UploadBytes describe the file(s) as the user
-	// uploaded them, before any conversion (a .swf.gz as gzip): the hex
-	// SHA-256 of a single file (what sha256sum prints), or for several
-	// files one line per file, "HEX  NAME" in sha256sum's format; and their
-	// total size. Empty and 0 for a generated workload.
-	UploadSHA256 string
-	UploadBytes  int
-	Summary      string // one line for lists
-	// Data is the canonical native JSON; empty in ListWorkloads results.
-	Data []byte
-	// Preview is the JSON of a solvers.Report drawn before any run; may be
-	// empty, and is empty in ListWorkloads results.
-	Preview json.RawMessage
-	// Owner is the ID of the user who stored it; empty on a server
-	// without accounts.
-	Owner     string
-	CreatedAt time.Time // set by CreateWorkload
-}
+// Workload is a stored workload (runtypes.Workload).
+type Workload = runtypes.Workload
 
 // CreateWorkload stores w in one statement (all or nothing) and fills in its
 // ID, SHA256, Bytes and CreatedAt.

@@ -15,7 +15,7 @@
 // paged out, never built). It then times batch.Simulate alone on the same
 // jobs in this process, n times, by this process's CPU time around the
 // call (the collector included, with the CLI's one-shot settings,
-// runner.OneShot, so the simulation costs here what it costs there): the
+// execute.OneShot, so the simulation costs here what it costs there): the
 // simulation warm, its memory already the process's. It also times it
 // cold, as the CLI process pays it: this command started again as a
 // fresh process (-cold-once) that reads the trace, sets the CLI's
@@ -39,7 +39,7 @@ import (
 	"syscall"
 	"time"
 
-	"schedlab/runner"
+	"schedlab/execute"
 	"schedlab/solvers/batch"
 	"schedlab/solvers/formats"
 )
@@ -152,7 +152,7 @@ func simulateAlone(policy, trace string, n int) ([]sample, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	defer runner.OneShot(runner.Budget{})() // the collector as the CLI sets it
+	defer execute.OneShot(execute.Budget{})() // the collector as the CLI sets it
 	out := make([]sample, 0, n)
 	for range n {
 		c0, t0 := cpuNow(), time.Now()
@@ -195,7 +195,7 @@ func simulateCold(policy, trace string) error {
 		return err
 	}
 	defer f.Close()
-	defer runner.OneShot(runner.Budget{})()
+	defer execute.OneShot(execute.Budget{})()
 	// The trace read as the CLI reads it: records straight into the jobs.
 	ctx, name := context.Background(), filepath.Base(trace)
 	b := batch.NewSWFBuilder(ctx, name, batch.SWFOptions{})

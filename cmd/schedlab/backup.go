@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"schedlab/cmd/internal/runcmd"
 	"schedlab/store"
 )
 
@@ -38,7 +39,7 @@ func backupCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer st.Close()
 	if err := st.Backup(ctx, *out); err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
 	fi, err := os.Stat(*out)
 	if err != nil {

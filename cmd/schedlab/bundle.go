@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"schedlab/bundle"
+	"schedlab/cmd/internal/runcmd"
 	"schedlab/errs"
 	"schedlab/solvers/registry"
 	"schedlab/store"
@@ -46,7 +47,7 @@ func exportBundle(ctx context.Context, dbPath, id, out string, stdout, stderr io
 	}
 	defer st.Close()
 	if out == "-" {
-		return describe(bundle.Export(ctx, st, id, stdout))
+		return runcmd.Describe(bundle.Export(ctx, st, id, stdout))
 	}
 	if out == "" {
 		out = id + bundle.FileSuffix
@@ -58,7 +59,7 @@ func exportBundle(ctx context.Context, dbPath, id, out string, stdout, stderr io
 	defer os.Remove(f.Name()) // after the rename, nothing is there
 	if err := bundle.Export(ctx, st, id, f); err != nil {
 		f.Close()
-		return describe(err)
+		return runcmd.Describe(err)
 	}
 	if err := f.Close(); err != nil {
 		return err
@@ -100,14 +101,14 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if errs.Is(errs.TooLarge, err) {
 			err = fmt.Errorf("%w (--max-mb raises the limit)", err)
 		}
-		return describe(fmt.Errorf("%s: %w", pos[0], err))
+		return runcmd.Describe(fmt.Errorf("%s: %w", pos[0], err))
 	}
 	r, err := bundle.NewReader(f, *maxMB<<20)
 	if err != nil {
 		return fail(err)
 	}
 	if err := knownStrategy(r.Experiment().Strategy); err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
 	st, err := store.Open(*dbPath)
 	if err != nil {

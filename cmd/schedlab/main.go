@@ -27,21 +27,19 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"schedlab/errs"
+	"schedlab/cmd/internal/runcmd"
+	"schedlab/execute"
 	"schedlab/experiments"
 	"schedlab/handlers"
 	"schedlab/notify"
-	"schedlab/queue"
 	"schedlab/runner"
 	"schedlab/solvers"
-	"schedlab/solvers/batsim"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -72,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "serve":
 		return serve(ctx, args, stderr)
 	case "run":
-		return runCmd(ctx, args, stdout, stderr)
+		return runcmd.Run(ctx, args, stdout, stderr)
 	case "reproduce":
 		return reproduceCmd(ctx, args, stdout, stderr)
 	case "export":
@@ -84,15 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "import":
 		return importCmd(ctx, args, stdout, stderr)
 	case "worker":
-		rest, scheds, err := takeSchedulers(args)
-		if err != nil {
-			return err
-		}
-		set, err := registry.WithSchedulers(scheds)
-		if err != nil {
-			return err
-		}
-		return queue.WorkerMain(ctx, rest, set.Lookup, stderr)
+		return runcmd.Worker(ctx, args, stderr)
 	case "user":
 		return userCmd(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
@@ -109,12 +99,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 const usage = `usage:
   schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--timeout 10m] [--memory-mb 4096] [--max-upload-mb 64] [--min-free-mb 32] [--experiment-budget-mb 2048] [--user-budget-mb 20480] [--auth | --insecure-no-auth]
                    [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process] [--scheduler NAME=COMMAND|NAME=tcp://host:port]...
-  schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D] [--scheduler NAME=COMMAND]...   (joins a server's queue and executes runs)
+` + runcmd.WorkerUsage + `
   schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
-  schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
-               [--scheduler NAME=COMMAND]... [--scheduler-endpoint tcp://host:port]   (a decision process speaking Batsim's protocol schedules an SWF trace)
+` + runcmd.RunUsage + `
   schedlab reproduce S [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
       (a table of more than 1000 rows is written paged, as the API gives it: --tables DIR writes it as DIR/NN-title.csv, --full keeps it in the report)
   schedlab export --strategy S --format F (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE]
@@ -122,21 +111,6 @@ const usage = `usage:
   schedlab import --db ./schedlab.db [--max-mb 1024] BUNDLE   (an exported experiment, with its IDs)
   schedlab strategies [--json]
   schedlab backup --db ./schedlab.db --out FILE   (a consistent copy while the server runs; never overwrites FILE)`
-
-// budgetFlags are the run limits shared by serve, run and reproduce.
-type budgetFlags struct {
-	timeout  time.Duration
-	memoryMB uint64
-}
-
-func (b *budgetFlags) register(fs *flag.FlagSet) {
-	fs.DurationVar(&b.timeout, "timeout", runner.DefaultTimeout, "time limit of one run")
-	fs.Uint64Var(&b.memoryMB, "memory-mb", runner.DefaultMemoryBudget>>20, "Go heap budget of a run, MiB")
-}
-
-func (b *budgetFlags) budget() runner.Budget {
-	return runner.Budget{Timeout: b.timeout, Memory: b.memoryMB << 20}
-}
 
 // Timeouts of the HTTP server. A slow client is cut off instead of holding
 // a connection: headers must arrive within readHeaderTimeout, a whole
@@ -172,9 +146,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
 	notifyURL := fs.String("notify-url", "", "POST a JSON note here when an experiment ends or fails (one whose definition names no notify_url); http or https")
 	publicURL := fs.String("public-url", "", "the server's address as readers reach it, for links in notifications (default: http://ADDR)")
-	var b budgetFlags
-	b.register(fs)
-	var sf schedulerFlags
+	var b runcmd.BudgetFlags
+	b.Register(fs)
+	var sf runcmd.Schedulers
 	fs.Var(&sf, "scheduler", "register a decision process (Batsim protocol) as variant external:NAME of the batch simulation: NAME=COMMAND (started per run, {endpoint} in its arguments) or NAME=tcp://host:port; repeatable")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -219,7 +193,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 			log.Printf("schedlab: --auth is on and there are no accounts yet: make one with `schedlab user add --db %s NAME`", *dbPath)
 		}
 	}
-	budget := b.budget()
+	budget := b.Budget()
 	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory}
 	var q *queueSide
 	if !*inProcess {
@@ -236,7 +210,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	if q != nil {
-		q.startWorkers(ctx, *workers, sf.args())
+		q.startWorkers(ctx, *workers, sf.Args())
 	}
 
 	e := echo.New()
@@ -342,7 +316,7 @@ func userCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer st.Close()
 	u, err := st.CreateUser(ctx, fs.Arg(0), password, *admin)
 	if err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
 	role := "user"
 	if u.Admin {
@@ -376,219 +350,10 @@ func tokenCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer st.Close()
 	tok, err := st.CreateToken(ctx, fs.Arg(0), *label)
 	if err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
 	fmt.Fprintln(stdout, tok)
 	return nil
-}
-
-// paramFlags collects repeated --param k=v.
-type paramFlags solvers.Params
-
-func (p paramFlags) String() string { return "" }
-func (p paramFlags) Set(v string) error {
-	k, val, ok := strings.Cut(v, "=")
-	if !ok || k == "" {
-		return fmt.Errorf("--param wants name=value, got %q", v)
-	}
-	p[k] = val
-	return nil
-}
-
-// schedulerFlags collects repeated --scheduler NAME=COMMAND|NAME=tcp://…
-// (the operator's registrations of decision processes).
-type schedulerFlags []batsim.Scheduler
-
-func (f *schedulerFlags) String() string { return "" }
-func (f *schedulerFlags) Set(v string) error {
-	s, err := batsim.ParseScheduler(v)
-	if err != nil {
-		return err
-	}
-	*f = append(*f, s)
-	return nil
-}
-
-// args are the flags again, for the worker processes serve starts.
-func (f schedulerFlags) args() []string {
-	var out []string
-	for _, s := range f {
-		out = append(out, "--scheduler", s.String())
-	}
-	return out
-}
-
-// takeSchedulers removes --scheduler NAME=… (or --scheduler=NAME=…) from
-// a worker's arguments and reads them.
-func takeSchedulers(args []string) ([]string, schedulerFlags, error) {
-	var rest []string
-	var sf schedulerFlags
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		v, ok := strings.CutPrefix(strings.TrimPrefix(a, "-"), "-scheduler=")
-		if !ok && (a == "--scheduler" || a == "-scheduler") {
-			if i+1 == len(args) {
-				return nil, nil, errors.New("--scheduler: missing NAME=COMMAND or NAME=tcp://host:port")
-			}
-			v, ok = args[i+1], true
-			i++
-		}
-		if !ok {
-			rest = append(rest, a)
-			continue
-		}
-		if err := sf.Set(v); err != nil {
-			return nil, nil, err
-		}
-	}
-	return rest, sf, nil
-}
-
-// listFlags collects a repeated string flag.
-type listFlags []string
-
-func (l *listFlags) String() string     { return strings.Join(*l, ",") }
-func (l *listFlags) Set(v string) error { *l = append(*l, v); return nil }
-
-func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	strategy := fs.String("strategy", "", "strategy family (see `schedlab strategies`)")
-	variant := fs.String("variant", "", "variant (default: the strategy's first)")
-	preset := fs.String("preset", "", "generate the workload from this preset")
-	seed := fs.Int64("seed", 1, "seed of the preset generator")
-	var o outputFlags
-	o.register(fs)
-	var workloads listFlags
-	fs.Var(&workloads, "workload", "workload file; repeat for file sets (e.g. etc.csv, apc.csv, users.csv)")
-	params := paramFlags{}
-	fs.Var(params, "param", "parameter name=value (preset and run parameters), repeatable")
-	var b budgetFlags
-	b.register(fs)
-	var sf schedulerFlags
-	fs.Var(&sf, "scheduler", "register a decision process as variant external:NAME: NAME=COMMAND ({endpoint} in it) or NAME=tcp://host:port; repeatable")
-	endpoint := fs.String("scheduler-endpoint", "", "a decision process already listening (tcp://host:port): runs the trace as variant external:cli of cyclic (the default then)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *endpoint != "" {
-		s, err := batsim.EndpointScheduler(*endpoint)
-		if err != nil {
-			return err
-		}
-		sf = append(sf, s)
-		if *strategy == "" {
-			*strategy = "cyclic"
-		}
-		if *variant == "" {
-			*variant = s.Variant()
-		}
-	}
-	set, err := registry.WithSchedulers(sf)
-	if err != nil {
-		return err
-	}
-	st, ok := set.Lookup(*strategy)
-	if !ok {
-		return fmt.Errorf("--strategy: unknown strategy %q (see `schedlab strategies`)", *strategy)
-	}
-	if (len(workloads) == 0) == (*preset == "") {
-		return errors.New("give either --workload FILE or --preset NAME")
-	}
-	defer runner.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
-	if len(workloads) == 1 && runsFile(st, workloads[0], *variant) {
-		// Straight from the file, read as it streams: no stored workload.
-		rep, err := runFromFile(ctx, st, workloads[0], *variant, solvers.Params(params), cliProgress(stderr), b.budget())
-		if err != nil {
-			return err
-		}
-		return o.write(rep, stdout)
-	}
-	w, runParams, err := loadWorkload(ctx, st, workloads, *preset, *seed, solvers.Params(params), b.budget())
-	if err != nil {
-		return err
-	}
-	rep, err := runner.Execute(ctx, st, w, *variant, runParams, cliProgress(stderr), b.budget())
-	if err != nil {
-		return describe(err)
-	}
-	return o.write(rep, stdout)
-}
-
-// runsFile says whether st runs variant straight from the file path
-// (solvers.FileRunner: cyclic's batch on an SWF trace).
-func runsFile(st solvers.Strategy, path, variant string) bool {
-	fr, ok := st.(solvers.FileRunner)
-	if !ok {
-		return false
-	}
-	v, err := runner.Variant(st, variant)
-	return err == nil && fr.RunsFile(filepath.Base(path), v)
-}
-
-// runFromFile runs st straight from the file at path, read as it streams.
-func runFromFile(ctx context.Context, st solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget runner.Budget) (*solvers.Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rep, err := runner.ExecuteFile(ctx, st, filepath.Base(path), f, variant, params, progress, budget)
-	return rep, describe(err)
-}
-
-// loadWorkload parses workload files or generates a preset. Parameters named
-// by the preset go to the generator; the rest are run parameters.
-func loadWorkload(ctx context.Context, st solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget runner.Budget) (*solvers.Workload, solvers.Params, error) {
-	runParams := solvers.Params{}
-	if preset == "" {
-		var fs []solvers.File
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return nil, nil, err
-			}
-			fs = append(fs, solvers.File{Name: filepath.Base(f), Data: data})
-		}
-		w, err := runner.ExecuteParse(ctx, st, fs, budget)
-		for k, v := range params {
-			runParams[k] = v
-		}
-		return w, runParams, describe(err)
-	}
-	for _, p := range st.Presets() {
-		if p.Name != preset {
-			continue
-		}
-		gen := solvers.Params{}
-		for k, v := range params {
-			if hasSpec(p.Params, k) {
-				gen[k] = v
-			} else {
-				runParams[k] = v
-			}
-		}
-		resolved, err := solvers.Resolve(p.Params, gen)
-		if err != nil {
-			return nil, nil, describe(err)
-		}
-		w, err := runner.ExecuteGenerate(ctx, st, preset, resolved, seed, budget)
-		return w, runParams, describe(err)
-	}
-	var names []string
-	for _, p := range st.Presets() {
-		names = append(names, p.Name)
-	}
-	return nil, nil, fmt.Errorf("--preset: unknown preset %q (known: %s)", preset, strings.Join(names, ", "))
-}
-
-func hasSpec(specs []solvers.ParamSpec, name string) bool {
-	for _, s := range specs {
-		if s.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -598,13 +363,13 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	name, args := args[0], args[1:]
 	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var o outputFlags
-	o.register(fs)
-	params := paramFlags{}
+	var o runcmd.OutputFlags
+	o.Register(fs)
+	params := runcmd.Params{}
 	fs.Var(params, "param", "experiment parameter name=value, repeatable")
-	var b budgetFlags
-	b.register(fs)
-	b.timeout = time.Hour
+	var b runcmd.BudgetFlags
+	b.Register(fs)
+	b.Timeout = time.Hour
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -612,12 +377,12 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if !ok {
 		return fmt.Errorf("unknown or not yet built strategy %q (see `schedlab strategies`)", name)
 	}
-	defer runner.OneShot(b.budget())() // one run, then exit: collect less (see OneShotGCPercent)
-	rep, err := runner.ExecuteReproduce(ctx, st, solvers.Params(params), cliProgress(stderr), b.budget())
+	defer execute.OneShot(b.Budget())() // one run, then exit: collect less (see OneShotGCPercent)
+	rep, err := execute.Reproduce(ctx, st, solvers.Params(params), runcmd.Progress(stderr), b.Budget())
 	if err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
-	return o.write(rep, stdout)
+	return o.Write(rep, stdout)
 }
 
 // exportCmd writes an experiment as a bundle (export --db FILE
@@ -632,12 +397,12 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	preset := fs.String("preset", "", "generate the workload from this preset")
 	seed := fs.Int64("seed", 1, "seed of the preset generator")
 	out := fs.String("out", "", "write here (default stdout; an experiment bundle: EXPERIMENT_ID.schedlab-experiment.json.gz)")
-	var workloads listFlags
+	var workloads runcmd.List
 	fs.Var(&workloads, "workload", "workload file; repeat for file sets")
-	params := paramFlags{}
+	params := runcmd.Params{}
 	fs.Var(params, "param", "preset parameter name=value, repeatable")
-	var bf budgetFlags
-	bf.register(fs)
+	var bf runcmd.BudgetFlags
+	bf.Register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -661,13 +426,13 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if (len(workloads) == 0) == (*preset == "") {
 		return errors.New("give either --workload FILE or --preset NAME")
 	}
-	w, _, err := loadWorkload(ctx, st, workloads, *preset, *seed, solvers.Params(params), bf.budget())
+	w, _, err := runcmd.LoadWorkload(ctx, st, workloads, *preset, *seed, solvers.Params(params), bf.Budget())
 	if err != nil {
 		return err
 	}
 	b, _, err := solvers.ExportWorkload(st, w, *format)
 	if err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
 	if *out == "" {
 		_, err = stdout.Write(b)
@@ -701,26 +466,4 @@ func strategiesCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-9s %s (%s)\n", s.Name, s.Title, state)
 	}
 	return nil
-}
-
-// describe prefixes an error with the field it names.
-func describe(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("%s: %w", errs.KindOf(err), err)
-}
-
-// cliProgress prints progress to stderr at most a few times a second.
-func cliProgress(w io.Writer) solvers.Progress {
-	var last time.Time
-	return func(done, total int, note string) {
-		if now := time.Now(); now.Sub(last) > 500*time.Millisecond || done == total {
-			last = now
-			fmt.Fprintf(w, "\r%d/%d %s\033[K", done, total, note)
-			if done == total {
-				fmt.Fprintln(w)
-			}
-		}
-	}
 }

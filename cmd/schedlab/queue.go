@@ -10,8 +10,9 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"schedlab/execute"
 	"schedlab/queue"
-	"schedlab/runner"
+	"schedlab/queue/wire"
 	"schedlab/store"
 )
 
@@ -30,7 +31,7 @@ type queueSide struct {
 // startQueue connects to natsURL with creds, or starts the embedded NATS
 // server in DB.nats/ beside the database (on listen, or a free loopback
 // port), and builds the dispatcher.
-func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget runner.Budget) (*queueSide, error) {
+func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget execute.Budget) (*queueSide, error) {
 	q := &queueSide{url: natsURL, creds: creds}
 	var err error
 	if natsURL == "" {
@@ -41,7 +42,7 @@ func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, li
 		q.url, q.creds = q.emb.URL, q.emb.SeedFile
 		q.nc, err = q.emb.Connect("schedlab server")
 	} else {
-		q.nc, err = queue.Connect(natsURL, creds, "schedlab server")
+		q.nc, err = wire.Connect(natsURL, creds, "schedlab server")
 	}
 	if err != nil {
 		q.close()

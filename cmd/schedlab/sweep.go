@@ -11,8 +11,9 @@ import (
 	"strings"
 	"sync"
 
+	"schedlab/cmd/internal/runcmd"
+	"schedlab/execute"
 	"schedlab/experiments"
-	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 )
@@ -44,7 +45,7 @@ func definitionBytes(file string) ([]byte, error) {
 
 // sweepCmd runs an experiment definition in this process, with the code
 // the server uses (experiments.Plan, AggregateWith; every run
-// through runner.Execute under the budget), and writes {"rows": [...]}: one
+// through execute.Run under the budget), and writes {"rows": [...]}: one
 // row per cell, variant and metric, as GET /api/experiments/:id/results.
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const use = "usage: schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--keep a,b] [--workers N]"
@@ -57,8 +58,8 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "write the results JSON here (default stdout)")
 	workers := fs.Int("workers", 2, "runs executed at once")
 	keep := fs.String("keep", "", "pool every swept value but these (comma list, e.g. gamma): the rows' samples span the rest")
-	var b budgetFlags
-	b.register(fs)
+	var b runcmd.BudgetFlags
+	b.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	def, err := experiments.Parse(data)
 	if err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
 	st, ok := registry.Lookup(def.Strategy)
 	if !ok {
@@ -79,9 +80,9 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	runs, err := experiments.Plan(def, st)
 	if err != nil {
-		return describe(err)
+		return runcmd.Describe(err)
 	}
-	results, decls, err := sweepRuns(ctx, st, runs, *workers, b.budget(), stderr)
+	results, decls, err := sweepRuns(ctx, st, runs, *workers, b.Budget(), stderr)
 	if err != nil {
 		return err
 	}
@@ -107,7 +108,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepRuns generates each distinct workload once and executes the runs on
 // a pool of workers; a run that fails is a failed result, not an error of
 // the sweep (it is counted, never dropped).
-func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run, workers int, budget runner.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
+func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run, workers int, budget execute.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
 	workloads := map[string]*solvers.Workload{}
 	for _, r := range runs {
 		key := r.WorkloadKey()
@@ -117,11 +118,11 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 		specs := presetSpecs(st, r.Workload.Preset)
 		params, err := solvers.Resolve(specs, r.Workload.Params)
 		if err != nil {
-			return nil, nil, describe(err)
+			return nil, nil, runcmd.Describe(err)
 		}
-		w, err := runner.ExecuteGenerate(ctx, st, r.Workload.Preset, params, r.WorkloadSeed, budget)
+		w, err := execute.Generate(ctx, st, r.Workload.Preset, params, r.WorkloadSeed, budget)
 		if err != nil {
-			return nil, nil, fmt.Errorf("workload %s: %w", key, describe(err))
+			return nil, nil, fmt.Errorf("workload %s: %w", key, runcmd.Describe(err))
 		}
 		workloads[key] = w
 	}
@@ -132,7 +133,7 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 		r := runs[i]
 		res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: experiments.StatusDone, Metrics: map[string]float64{},
 			Replicate: r.Replicate}
-		rep, err := runner.Execute(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
+		rep, err := execute.Run(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
 		if err != nil {
 			res.Status = experiments.StatusFailed
 			fmt.Fprintf(stderr, "run %d (%s %v): %v\n", i, r.Variant, r.Cell, err)

@@ -9,14 +9,14 @@ import (
 	"os/signal"
 	"syscall"
 
-	"schedlab/queue"
 	"schedlab/queue/queuetest"
+	"schedlab/queue/worker"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := queue.WorkerMain(ctx, os.Args[1:], queuetest.Lookup, os.Stderr); err != nil {
+	if err := worker.Main(ctx, os.Args[1:], queuetest.Lookup, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "testworker:", err)
 		os.Exit(1)
 	}

@@ -1,4 +1,4 @@
-package main
+package runcmd
 
 import (
 	"bufio"
@@ -13,20 +13,20 @@ import (
 	"schedlab/solvers"
 )
 
-// outputFlags say how run and reproduce write the report: to --out or
+// OutputFlags say how run and reproduce write the report: to --out or
 // stdout, compact unless --indent; a table of more than
 // solvers.PageOutRows rows in the paged form the server's API gives
 // (its title, columns and row count, no rows: a per-job table of a trace
 // is most of the report and of the work of writing it) unless --full;
 // such tables' rows as CSV files in --tables DIR.
-type outputFlags struct {
+type OutputFlags struct {
 	out    string
 	indent bool
 	full   bool
 	tables string
 }
 
-func (o *outputFlags) register(fs *flag.FlagSet) {
+func (o *OutputFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.out, "out", "", "write the Report JSON here (default stdout)")
 	fs.BoolVar(&o.indent, "indent", false, "indent the Report JSON (default: compact)")
 	fs.BoolVar(&o.full, "full", false, fmt.Sprintf("keep every table's rows in the report (default: a table of more than %d rows is written paged, without its rows, as the server's API gives it)", solvers.PageOutRows))
@@ -35,7 +35,7 @@ func (o *outputFlags) register(fs *flag.FlagSet) {
 
 // write writes rep as the flags say. A lazy table (solvers.LazyTable)
 // that is paged and not asked for as CSV is never built.
-func (o *outputFlags) write(rep *solvers.Report, stdout io.Writer) error {
+func (o *OutputFlags) Write(rep *solvers.Report, stdout io.Writer) error {
 	files := map[int]string{}
 	if o.tables != "" {
 		for i := range rep.Tables {

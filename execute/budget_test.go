@@ -1,9 +1,8 @@
-package runner
+package execute
 
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"schedlab/errs"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
-	"schedlab/store"
 )
 
 // budgeted is the test strategy with budget knobs, and a ParseWorkload and
@@ -66,26 +64,26 @@ func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
 	s := budgeted{runnertest.New("b")}
 	ctx := context.Background()
 	budget := Budget{Memory: 64 << 20, Timeout: time.Minute}
-	w, err := ExecuteParse(ctx, s, []solvers.File{{Name: "ok"}}, budget)
+	w, err := Parse(ctx, s, []solvers.File{{Name: "ok"}}, budget)
 	if err != nil || w.Summary != fmt.Sprint(64<<20, " true") {
-		t.Errorf("ExecuteParse: %v, %v: want the strategy to see a 64 MiB budget and a deadline", w, err)
+		t.Errorf("Parse: %v, %v: want the strategy to see a 64 MiB budget and a deadline", w, err)
 	}
-	w, err = ExecuteGenerate(ctx, s, "ok", nil, 1, budget)
+	w, err = Generate(ctx, s, "ok", nil, 1, budget)
 	if err != nil || w.Summary != fmt.Sprint(64<<20, " true") {
-		t.Errorf("ExecuteGenerate: %v, %v", w, err)
+		t.Errorf("Generate: %v, %v", w, err)
 	}
-	if _, err := ExecuteParse(ctx, s, []solvers.File{{Name: "panic"}}, budget); errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "parse panic") {
+	if _, err := Parse(ctx, s, []solvers.File{{Name: "panic"}}, budget); errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "parse panic") {
 		t.Errorf("a panicking parser: %v, want Internal", err)
 	}
-	if _, err := ExecuteGenerate(ctx, s, "wait", nil, 1, Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
+	if _, err := Generate(ctx, s, "wait", nil, 1, Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
 		t.Errorf("a generator past the time limit: %v, want TooLarge", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
-	if _, err := ExecuteParse(cctx, s, []solvers.File{{Name: "wait"}}, budget); errs.KindOf(err) != errs.Canceled {
+	if _, err := Parse(cctx, s, []solvers.File{{Name: "wait"}}, budget); errs.KindOf(err) != errs.Canceled {
 		t.Errorf("a parse whose client left: %v, want Canceled", err)
 	}
-	if _, err := ExecuteParse(ctx, s, []solvers.File{{Name: "ok", Data: nil}}, budget); err != nil {
+	if _, err := Parse(ctx, s, []solvers.File{{Name: "ok", Data: nil}}, budget); err != nil {
 		t.Errorf("a workload: %v", err)
 	}
 }
@@ -94,43 +92,15 @@ func TestExecuteRefusesABudgetKnobOverTheBudget(t *testing.T) {
 	s := budgeted{runnertest.New("b")}
 	ctx := context.Background()
 	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
-	_, err := Execute(ctx, s, w, "", solvers.Params{"memory_mb": "1048576"}, nil, Budget{Memory: 1 << 30})
+	_, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1048576"}, nil, Budget{Memory: 1 << 30})
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" || !strings.Contains(err.Error(), "at most 1024 (the server's --memory-mb limit)") {
 		t.Errorf("memory_mb 1 TiB under a 1 GiB budget: %v", err)
 	}
-	if _, err := Execute(ctx, s, w, "", solvers.Params{"memory_mb": "1000"}, nil, Budget{Memory: 1 << 30}); err != nil {
+	if _, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1000"}, nil, Budget{Memory: 1 << 30}); err != nil {
 		t.Errorf("memory_mb under the budget: %v", err)
 	}
-	_, err = ExecuteReproduce(ctx, s, solvers.Params{"time_limit_s": "120"}, nil, Budget{Timeout: time.Minute})
+	_, err = Reproduce(ctx, s, solvers.Params{"time_limit_s": "120"}, nil, Budget{Timeout: time.Minute})
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "time_limit_s" {
 		t.Errorf("time_limit_s over --timeout: %v", err)
-	}
-}
-
-func TestSubmitRefusesABudgetKnobOverTheRunnersBudget(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "runner.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx := context.Background()
-	wl := &store.Workload{Strategy: "b", Name: "w", Format: "json", Data: []byte(`{"n":5}`)}
-	if err := st.CreateWorkload(ctx, wl); err != nil {
-		t.Fatal(err)
-	}
-	rn := New(st, runnertest.Lookup(budgeted{runnertest.New("b")}), Options{MemoryBudget: 4 << 30, Timeout: time.Minute})
-	_, err = rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "1048576"}})
-	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" || !strings.Contains(err.Error(), "must be at most 4096 (the server's --memory-mb limit), got 1048576") {
-		t.Errorf("run with memory_mb 1 TiB: %v", err)
-	}
-	_, err = rn.Submit(ctx, &store.Run{Kind: store.KindReproduce, Strategy: "b", Params: solvers.Params{"time_limit_s": "61"}})
-	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "time_limit_s" {
-		t.Errorf("reproduce with time_limit_s 61 under a 1 min timeout: %v", err)
-	}
-	if rs, _ := st.ListRuns(ctx, store.RunFilter{}); len(rs) != 0 {
-		t.Errorf("%d runs stored after refused submits", len(rs))
-	}
-	if _, err := rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "4096"}}); err != nil {
-		t.Errorf("memory_mb at the budget: %v", err)
 	}
 }

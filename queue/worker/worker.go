@@ -1,4 +1,4 @@
-package queue
+package worker
 
 import (
 	"context"
@@ -22,13 +22,14 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
-	"schedlab/runner"
+	"schedlab/execute"
+	"schedlab/queue/wire"
+	"schedlab/runtypes"
 	"schedlab/solvers"
-	"schedlab/store"
 )
 
-// WorkerConfig configures a worker. Zero fields take the defaults.
-type WorkerConfig struct {
+// Config configures a worker. Zero fields take the defaults.
+type Config struct {
 	// Lookup finds the strategies this worker can execute.
 	Lookup func(name string) (solvers.Strategy, bool)
 	// Concurrency is how many runs it executes at once (1: each run has
@@ -39,13 +40,13 @@ type WorkerConfig struct {
 	ExitWhenIdle time.Duration
 	// Name identifies it on the /workers page and on its runs (host:pid).
 	Name string
-	// Key is the worker's own key, as ConnectWorker returns it: its
+	// Key is the worker's own key, as wire.ConnectWorker returns it: its
 	// results go out under it (schedlab.result.<key>.<run>), the only
 	// result subject the embedded server lets it publish to. Empty: a
 	// deployment without per-worker keys (schedlab.result.<run>).
 	Key string
-	// HeartbeatInterval (DefaultHeartbeatInterval) and ProgressInterval
-	// (runner.DefaultProgressInterval).
+	// HeartbeatInterval (wire.DefaultHeartbeatInterval) and ProgressInterval
+	// (execute.DefaultProgressInterval).
 	HeartbeatInterval, ProgressInterval time.Duration
 	// CacheBytes bounds the workloads kept in memory (256 MiB).
 	CacheBytes int
@@ -58,12 +59,12 @@ const fetchWait = 2 * time.Second
 
 // worker is one worker process's state.
 type worker struct {
-	cfg     WorkerConfig
+	cfg     Config
 	nc      *nats.Conn
 	js      jetstream.JetStream
 	cons    jetstream.Consumer
 	reports jetstream.ObjectStore
-	objs    jetstream.Stream // WorkloadsBucket's stream, read message by message
+	objs    jetstream.Stream // wire.WorkloadsBucket's stream, read message by message
 	log     *slog.Logger
 	ackWait time.Duration
 	started time.Time
@@ -74,8 +75,8 @@ type worker struct {
 	cache    map[string]cachedWorkload // workloads by SHA-256
 	// generated are the workloads this worker generated, by workload ID
 	// (forgotten past maxGenerated); gens generates each once at a time.
-	generated map[string]*Generated
-	gens      runner.Generations
+	generated map[string]*wire.Generated
+	gens      execute.Generations
 	cached    []string // cache keys, oldest first
 	cacheLen  int
 	memLimit  int64
@@ -84,11 +85,11 @@ type worker struct {
 	idleExit  atomic.Bool // stopped by ExitWhenIdle
 }
 
-// RunWorker connects a worker to the queue over nc and executes runs until
+// Run connects a worker to the queue over nc and executes runs until
 // ctx is done (or it has been idle for cfg.ExitWhenIdle). It waits for the
 // server to have created the queue. Runs cut off by ctx go back to the
 // queue for another worker.
-func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
+func Run(ctx context.Context, nc *nats.Conn, cfg Config) error {
 	if cfg.Lookup == nil {
 		return errors.New("queue: a worker needs strategies")
 	}
@@ -100,10 +101,10 @@ func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
 		cfg.Name = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
 	if cfg.HeartbeatInterval <= 0 {
-		cfg.HeartbeatInterval = DefaultHeartbeatInterval
+		cfg.HeartbeatInterval = wire.DefaultHeartbeatInterval
 	}
 	if cfg.ProgressInterval <= 0 {
-		cfg.ProgressInterval = runner.DefaultProgressInterval
+		cfg.ProgressInterval = execute.DefaultProgressInterval
 	}
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = 256 << 20
@@ -119,17 +120,17 @@ func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
 		return err
 	}
 	// The server creates the queue; a worker started first waits for it.
-	err = waitFor(ctx, time.Second, func() error {
-		if w.cons, err = w.js.Consumer(ctx, RunsStream, RunsConsumer); err != nil {
+	err = wire.WaitFor(ctx, time.Second, func() error {
+		if w.cons, err = w.js.Consumer(ctx, wire.RunsStream, wire.RunsConsumer); err != nil {
 			return err
 		}
-		if _, err = w.js.ObjectStore(ctx, WorkloadsBucket); err != nil {
+		if _, err = w.js.ObjectStore(ctx, wire.WorkloadsBucket); err != nil {
 			return err
 		}
-		if w.objs, err = w.js.Stream(ctx, "OBJ_"+WorkloadsBucket); err != nil {
+		if w.objs, err = w.js.Stream(ctx, "OBJ_"+wire.WorkloadsBucket); err != nil {
 			return err
 		}
-		w.reports, err = w.js.ObjectStore(ctx, ReportsBucket)
+		w.reports, err = w.js.ObjectStore(ctx, wire.ReportsBucket)
 		return err
 	})
 	if err != nil {
@@ -137,9 +138,9 @@ func RunWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) error {
 	}
 	w.ackWait = w.cons.CachedInfo().Config.AckWait
 	if w.ackWait <= 0 {
-		w.ackWait = DefaultAckWait
+		w.ackWait = wire.DefaultAckWait
 	}
-	sub, err := nc.Subscribe(cancelSubject, w.onCancel)
+	sub, err := nc.Subscribe(wire.CancelSubject, w.onCancel)
 	if err != nil {
 		return err
 	}
@@ -209,7 +210,7 @@ func (w *worker) idle() bool {
 // is in ResultsStream. A run cut off because the worker is stopping is
 // handed back (Nak) for another worker.
 func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
-	var job Job
+	var job wire.Job
 	if err := json.Unmarshal(msg.Data(), &job); err != nil || job.ID == "" {
 		w.log.Error("queue: dropping a malformed run message", "subject", msg.Subject(), "err", err)
 		msg.Term()
@@ -228,7 +229,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		w.mu.Unlock()
 	}()
 	if wasCanceled {
-		cancel(runner.ErrUserCanceled)
+		cancel(execute.ErrUserCanceled)
 	}
 
 	// Keep the message ours while the run executes.
@@ -255,27 +256,14 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	rep, gen, err := w.execute(rctx, &job, pub.progress)
 	pub.stop()
 
-	if err != nil && errs.KindOf(err) == errs.Canceled && !errors.Is(err, runner.ErrUserCanceled) {
+	if err != nil && errs.KindOf(err) == errs.Canceled && !errors.Is(err, execute.ErrUserCanceled) {
 		// Cut off by this worker stopping: give it back at once.
 		msg.Nak()
 		return
 	}
-	res := Result{ID: job.ID, Worker: w.cfg.Name, Status: store.StatusDone, StartedAt: pub.cur.Started, Generated: gen, Build: buildinfo.Current(),
+	res := wire.Result{ID: job.ID, Worker: w.cfg.Name, StartedAt: pub.cur.Started, Generated: gen, Build: buildinfo.Current(),
 		Dispatch: job.Dispatch, Claim: job.Claim}
-	if err == nil {
-		res.Report, err = solvers.EncodeReport(rep)
-		if err != nil {
-			err = &errs.Error{Op: "queue", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", job.Strategy, err)}
-		}
-	}
-	if err != nil {
-		res.Report = nil
-		res.Status, res.Error, res.Field = runner.Outcome(err)
-		var pe *runner.PanicError
-		if errors.As(err, &pe) {
-			w.log.Error("queue: strategy panicked", "run", job.ID, "strategy", job.Strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
-		}
-	}
+	res.Status, res.Report, res.Error, res.Field = execute.Ended(w.log, "queue", job.ID, job.Strategy, rep, err)
 	if err := w.sendResult(ctx, &res); err != nil {
 		w.log.Error("queue: sending a result, the run goes back to the queue", "run", job.ID, "err", err)
 		msg.Nak()
@@ -291,15 +279,15 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 // when the job carries its recipe) and runs it with the server's budget;
 // the process's soft memory limit covers its runs. gen names the workload
 // generated for the run, if any.
-func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progress) (rep *solvers.Report, gen *Generated, err error) {
+func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Progress) (rep *solvers.Report, gen *wire.Generated, err error) {
 	s, ok := w.cfg.Lookup(job.Strategy)
 	if !ok {
 		return nil, nil, &errs.Error{Op: "queue", Kind: errs.NotFound, Field: "strategy",
 			Err: fmt.Errorf("strategy %q is not in the build of worker %s", job.Strategy, w.cfg.Name)}
 	}
 	w.raiseMemoryLimit(job.Memory)
-	if job.Kind == store.KindReproduce {
-		rep, err := runner.ExecuteReproduce(ctx, s, job.Params, progress, job.budget())
+	if job.Kind == runtypes.KindReproduce {
+		rep, err := execute.Reproduce(ctx, s, job.Params, progress, budgetOf(job))
 		return rep, nil, err
 	}
 	if job.Workload == nil {
@@ -325,15 +313,15 @@ func (w *worker) execute(ctx context.Context, job *Job, progress solvers.Progres
 		return nil, gen, errs.Wrap("queue: fetching the workload", errs.Internal, err)
 	}
 	sw := &solvers.Workload{Name: ref.Name, Format: ref.Format, Summary: ref.Summary, Data: data, Decoded: memo}
-	rep, err = runner.Execute(ctx, s, sw, job.Variant, job.Params, progress, job.budget())
+	rep, err = execute.Run(ctx, s, sw, job.Variant, job.Params, progress, budgetOf(job))
 	return rep, gen, err
 }
 
 // generate generates the workload of job's recipe with s under the job's
 // budget, once per workload however many of its runs this worker holds
-// (runner.Generations), and puts its data (generatedData of its SHA-256)
-// and description in ReportsBucket for the server to store.
-func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*Generated, []byte, error) {
+// (execute.Generations), and puts its data (wire.GeneratedData of its SHA-256)
+// and description in wire.ReportsBucket for the server to runtypes.
+func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job) (*wire.Generated, []byte, error) {
 	g := job.Workload.Generate
 	w.mu.Lock()
 	done := w.generated[g.WorkloadID]
@@ -349,21 +337,21 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*G
 	if done != nil {
 		return done, data, nil
 	}
-	sw, err := w.gens.Do(ctx, g.WorkloadID, func(ctx context.Context) (*store.Workload, error) {
-		sw, err := runner.GenerateRecipe(ctx, s, &store.Recipe{WorkloadID: g.WorkloadID, Strategy: job.Strategy,
-			Preset: g.Preset, Params: g.Params, Seed: g.Seed}, job.budget())
+	sw, err := w.gens.Do(ctx, g.WorkloadID, func(ctx context.Context) (*runtypes.Workload, error) {
+		sw, err := execute.GenerateRecipe(ctx, s, &runtypes.Recipe{WorkloadID: g.WorkloadID, Strategy: job.Strategy,
+			Preset: g.Preset, Params: g.Params, Seed: g.Seed}, budgetOf(job))
 		if err != nil {
 			return nil, err
 		}
 		sum := sha256.Sum256(sw.Data)
 		sw.SHA256 = hex.EncodeToString(sum[:])
-		meta, err := json.Marshal(generatedMeta{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Preview: sw.Preview})
+		meta, err := json.Marshal(wire.GeneratedMeta{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Preview: sw.Preview})
 		if err != nil {
 			return nil, errs.Wrap("queue: encoding a generated workload", errs.Internal, err)
 		}
-		// Into ReportsBucket, the one bucket a worker may write: the
+		// Into wire.ReportsBucket, the one bucket a worker may write: the
 		// server checks the data's SHA-256, stores it and deletes both.
-		if _, err := w.reports.PutBytes(ctx, generatedData(sw.SHA256), sw.Data); err != nil {
+		if _, err := w.reports.PutBytes(ctx, wire.GeneratedData(sw.SHA256), sw.Data); err != nil {
 			return nil, errs.Wrap("queue: storing a generated workload", errs.Internal, err)
 		}
 		if _, err := w.reports.PutBytes(ctx, "generated-"+g.WorkloadID, meta); err != nil {
@@ -374,10 +362,10 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *Job) (*G
 	if err != nil {
 		return nil, nil, err
 	}
-	done = &Generated{WorkloadID: g.WorkloadID, SHA256: sw.SHA256, Meta: "generated-" + g.WorkloadID}
+	done = &wire.Generated{WorkloadID: g.WorkloadID, SHA256: sw.SHA256, Meta: "generated-" + g.WorkloadID}
 	w.mu.Lock()
 	if w.generated == nil || len(w.generated) >= maxGenerated {
-		w.generated = map[string]*Generated{}
+		w.generated = map[string]*wire.Generated{}
 	}
 	w.generated[g.WorkloadID] = done
 	w.mu.Unlock()
@@ -418,7 +406,7 @@ func (w *worker) workload(ctx context.Context, sha string) ([]byte, *solvers.Mem
 	if ok {
 		return c.data, c.memo, nil
 	}
-	b, err := readObject(ctx, w.objs, WorkloadsBucket, sha)
+	b, err := readObject(ctx, w.objs, wire.WorkloadsBucket, sha)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -450,11 +438,11 @@ func (w *worker) remember(sha string, b []byte) ([]byte, *solvers.Memo) {
 }
 
 // sendResult publishes res on ResultsStream (a report too large for a
-// message through ReportsBucket), retrying while the connection is down
+// message through wire.ReportsBucket), retrying while the connection is down
 // (a server restarting) until the worker stops, then for AckWait more.
 // Meanwhile InProgress keeps the run this worker's once reconnected; if
 // it went to another worker all the same, the result is stored once.
-func (w *worker) sendResult(wctx context.Context, res *Result) error {
+func (w *worker) sendResult(wctx context.Context, res *wire.Result) error {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(wctx))
 	defer cancel()
 	stop := context.AfterFunc(wctx, func() { time.AfterFunc(w.ackWait, cancel) })
@@ -473,12 +461,12 @@ func (w *worker) sendResult(wctx context.Context, res *Result) error {
 	if err != nil {
 		return err
 	}
-	subject := resultSubjectPrefix + res.ID
+	subject := wire.ResultSubjectPrefix + res.ID
 	if w.cfg.Key != "" {
-		subject = resultSubjectPrefix + w.cfg.Key + "." + res.ID
+		subject = wire.ResultSubjectPrefix + w.cfg.Key + "." + res.ID
 	}
-	return waitFor(ctx, 250*time.Millisecond, func() error {
-		_, err := w.js.Publish(ctx, subject, b, jetstream.WithMsgID(resultMsgID(res.ID, res.Claim)))
+	return wire.WaitFor(ctx, 250*time.Millisecond, func() error {
+		_, err := w.js.Publish(ctx, subject, b, jetstream.WithMsgID(wire.ResultMsgID(res.ID, res.Claim)))
 		return err
 	})
 }
@@ -500,7 +488,7 @@ func (w *worker) onCancel(m *nats.Msg) {
 	}
 	w.mu.Unlock()
 	if cancel != nil {
-		cancel(runner.ErrUserCanceled)
+		cancel(execute.ErrUserCanceled)
 	}
 }
 
@@ -511,7 +499,7 @@ type progressPublisher struct {
 	w      *worker
 	subj   string
 	mu     sync.Mutex
-	cur    progress
+	cur    wire.Progress
 	sent   bool
 	dirty  bool
 	last   time.Time
@@ -519,8 +507,8 @@ type progressPublisher struct {
 	done   chan struct{}
 }
 
-func (w *worker) progressPublisher(job *Job, note string) *progressPublisher {
-	p := &progressPublisher{w: w, subj: progressPrefix + job.ID, cur: progress{Worker: w.cfg.Name, Note: note, Started: time.Now(),
+func (w *worker) progressPublisher(job *wire.Job, note string) *progressPublisher {
+	p := &progressPublisher{w: w, subj: wire.ProgressPrefix + job.ID, cur: wire.Progress{Worker: w.cfg.Name, Note: note, Started: time.Now(),
 		Dispatch: job.Dispatch, Claim: job.Claim},
 		stopCh: make(chan struct{}), done: make(chan struct{})}
 	p.send()
@@ -587,11 +575,11 @@ func (w *worker) beat(leaving bool) {
 	}
 	w.mu.Unlock()
 	sort.Strings(running)
-	hb := heartbeat{WorkerStatus: runner.WorkerStatus{Name: w.cfg.Name, Host: host, PID: os.Getpid(),
+	hb := wire.Heartbeat{WorkerStatus: runtypes.WorkerStatus{Name: w.cfg.Name, Host: host, PID: os.Getpid(),
 		Concurrency: w.cfg.Concurrency, Running: running, Done: int(w.done.Load()), Started: w.started},
 		Interval: w.cfg.HeartbeatInterval, Leaving: leaving}
 	b, _ := json.Marshal(hb)
-	w.nc.Publish(heartbeatSubject, b)
+	w.nc.Publish(wire.HeartbeatSubject, b)
 }
 
 // readObject reads object name of bucket through its stream s, a message
@@ -632,4 +620,9 @@ func readObject(ctx context.Context, s jetstream.Stream, bucket, name string) ([
 		return nil, fmt.Errorf("object %s of %s: its chunks do not match its size and digest", name, bucket)
 	}
 	return data, nil
+}
+
+// budgetOf is the server's budget of one run, as job carries it.
+func budgetOf(job *wire.Job) execute.Budget {
+	return execute.Budget{Timeout: job.Timeout, Memory: job.Memory}
 }

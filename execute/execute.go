@@ -1,31 +1,33 @@
-package runner
+package execute
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 )
 
-// Defaults of Options and Budget.
+// Defaults of Budget, and of how often a run's progress is reported.
 const (
-	// DefaultWorkers runs two strategies at once: the solvers are CPU-bound
-	// and single-threaded, and a small server should stay responsive.
-	DefaultWorkers = 2
 	// DefaultTimeout is the time limit of one run: the seed experiments at
 	// full size finish in minutes, a run past this is almost surely too big.
 	DefaultTimeout = 10 * time.Minute
 	// DefaultMemoryBudget is the Go heap a run may grow to: 4 GiB.
 	DefaultMemoryBudget uint64 = 4 << 30
-	// DefaultProgressInterval is the least time between two progress writes
-	// of one run to SQLite: polling pages refresh about twice a second.
+	// DefaultProgressInterval is the least time between two reports of one
+	// run's progress (to SQLite, or from a worker to the server): polling
+	// pages refresh about twice a second.
 	DefaultProgressInterval = 250 * time.Millisecond
 )
 
@@ -36,7 +38,7 @@ const memorySampleInterval = 50 * time.Millisecond
 // memory the process actually holds for the heap.
 const heapMetric = "/memory/classes/heap/objects:bytes"
 
-// abandonGrace is how long Execute waits, after stopping a run, for the
+// abandonGrace is how long Run waits, after stopping a run, for the
 // strategy to return. A strategy that ignores its context past this is left
 // behind (its goroutine runs on until it returns; its result is dropped) so
 // the caller is not held forever. A variable for tests.
@@ -76,10 +78,52 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("internal error in strategy %s: %v", e.Strategy, e.Value)
 }
 
-// Variant returns the variant name a run uses (see solvers.ResolveVariant).
-func Variant(s solvers.Strategy, name string) (string, error) { return solvers.ResolveVariant(s, name) }
+// Causes of a run's cancellation, telling which status to store (see
+// Outcome): a run's context canceled with ErrUserCanceled ends canceled,
+// with ErrShutdown interrupted.
+var (
+	ErrUserCanceled = errors.New(runtypes.MsgCanceled)
+	ErrShutdown     = errors.New("schedlab is shutting down")
+)
 
-// Execute runs variant of s on w with params, within budget: the path every
+// Ended is how a run ended, as the side that executed it stores or sends
+// it: a done run's report (solvers.EncodeReport; a failure to encode is
+// the run's internal error), or the final status, message and field of
+// err (Outcome). A strategy's panic is logged to log with its stack, as
+// "OP: strategy panicked".
+func Ended(log *slog.Logger, op, id, strategy string, rep *solvers.Report, err error) (status string, report json.RawMessage, msg, field string) {
+	if err == nil {
+		if report, err = solvers.EncodeReport(rep); err == nil {
+			return runtypes.StatusDone, report, "", ""
+		}
+		err = &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", strategy, err)}
+	}
+	var pe *PanicError
+	if errors.As(err, &pe) {
+		log.Error(op+": strategy panicked", "run", id, "strategy", strategy, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
+	}
+	status, msg, field = Outcome(err)
+	return status, nil, msg, field
+}
+
+// Outcome maps an execution error to the run's final status, message and
+// field: canceled by the user, interrupted by a shutdown, or failed.
+func Outcome(err error) (status, msg, field string) {
+	if errs.KindOf(err) == errs.Canceled {
+		if errors.Is(err, ErrUserCanceled) {
+			return runtypes.StatusCanceled, runtypes.MsgCanceled, ""
+		}
+		// Cut off by a shutdown (or the server's context): not the run's fault.
+		return runtypes.StatusInterrupted, runtypes.MsgInterrupted, ""
+	}
+	msg, field = err.Error(), errs.FieldOf(err)
+	if field != "" {
+		msg = strings.TrimPrefix(msg, field+": ")
+	}
+	return runtypes.StatusFailed, msg, field
+}
+
+// Run runs variant of s on w with params, within budget: the path every
 // run takes, from the worker pool and from the command line.
 //
 // It resolves variant (empty: the first) and params against s.Params(),
@@ -89,23 +133,23 @@ func Variant(s solvers.Strategy, name string) (string, error) { return solvers.R
 // with a *PanicError in the chain), and checks the Report with Validate
 // (errs.Internal when invalid). When ctx is canceled the error is
 // errs.Canceled and wraps context.Cause(ctx). progress may be nil.
-func Execute(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
+func Run(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
 	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
-	const op = "runner.Execute"
+	const op = "execute.Run"
 	if s == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	if w == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload", Err: errors.New("no workload")}
 	}
-	v, err := Variant(s, variant)
+	v, err := solvers.ResolveVariant(s, variant)
 	if err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
 	// Params are resolved once: by Submit for a stored run, by the
 	// family's adapter (which decodes them into its typed config) for the
 	// CLI. Here only the server's own limits are checked.
-	if err := checkLimits(s, false, params, budget); err != nil {
+	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
@@ -113,17 +157,17 @@ func Execute(ctx context.Context, s solvers.Strategy, w *solvers.Workload, varia
 	})
 }
 
-// ExecuteFile runs variant of s straight from one workload file read from
+// File runs variant of s straight from one workload file read from
 // r (solvers.FileRunner: the command line's path, where nothing is
-// stored), with the guarantees of Execute. A strategy that does not run
+// stored), with the guarantees of Run. A strategy that does not run
 // this variant from a file named name is errs.Invalid: ask RunsFile first.
-func ExecuteFile(ctx context.Context, s solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
+func File(ctx context.Context, s solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
 	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
-	const op = "runner.ExecuteFile"
+	const op = "execute.File"
 	if s == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	v, err := Variant(s, variant)
+	v, err := solvers.ResolveVariant(s, variant)
 	if err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
@@ -131,7 +175,7 @@ func ExecuteFile(ctx context.Context, s solvers.Strategy, name string, r io.Read
 	if !ok || !fr.RunsFile(name, v) {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info().Name, v, name)}
 	}
-	if err := checkLimits(s, false, params, budget); err != nil {
+	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
@@ -139,16 +183,16 @@ func ExecuteFile(ctx context.Context, s solvers.Strategy, name string, r io.Read
 	})
 }
 
-// ExecuteReproduce runs the seed experiment of s with params (which the
+// Reproduce runs the seed experiment of s with params (which the
 // family resolves against its ReproduceParams), with the guarantees of
-// Execute.
-func ExecuteReproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, progress solvers.Progress,
+// Run.
+func Reproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, progress solvers.Progress,
 	budget Budget) (*solvers.Report, error) {
-	const op = "runner.ExecuteReproduce"
+	const op = "execute.Reproduce"
 	if s == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	if err := checkLimits(s, true, params, budget); err != nil {
+	if err := CheckLimits(s, true, params, budget); err != nil {
 		return nil, errs.Wrap(op, errs.Invalid, err)
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
@@ -156,13 +200,13 @@ func ExecuteReproduce(ctx context.Context, s solvers.Strategy, params solvers.Pa
 	})
 }
 
-// ExecuteParse reads an uploaded workload with s.ParseWorkload under
-// budget, with the guarantees of Execute: the time limit, the heap
+// Parse reads an uploaded workload with s.ParseWorkload under
+// budget, with the guarantees of Run: the time limit, the heap
 // watchdog, a panic turned into errs.Internal, errs.Canceled when ctx (the
 // request's context: the client went away) is canceled. The strategy sees
 // the budget as solvers.LimitsFrom(ctx).
-func ExecuteParse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
-	const op = "runner.ExecuteParse"
+func Parse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
+	const op = "execute.Parse"
 	if s == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -171,12 +215,12 @@ func ExecuteParse(ctx context.Context, s solvers.Strategy, files []solvers.File,
 	})
 }
 
-// ExecuteGenerate builds a workload with s.Generate(preset, params, seed)
-// under budget, with the guarantees of ExecuteParse. params should be
+// Generate builds a workload with s.Generate(preset, params, seed)
+// under budget, with the guarantees of RunParse. params should be
 // resolved against the preset's ParamSpecs already (see solvers.PresetParams).
-func ExecuteGenerate(ctx context.Context, s solvers.Strategy, preset string, params solvers.Params, seed int64,
+func Generate(ctx context.Context, s solvers.Strategy, preset string, params solvers.Params, seed int64,
 	budget Budget) (*solvers.Workload, error) {
-	const op = "runner.ExecuteGenerate"
+	const op = "execute.Generate"
 	if s == nil {
 		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -185,9 +229,9 @@ func ExecuteGenerate(ctx context.Context, s solvers.Strategy, preset string, par
 	})
 }
 
-// checkLimits refuses a budget knob of s (its Params, or its
+// CheckLimits refuses a budget knob of s (its Params, or its
 // ReproduceParams when reproduce) over budget: see solvers.CheckLimits.
-func checkLimits(s solvers.Strategy, reproduce bool, p solvers.Params, budget Budget) error {
+func CheckLimits(s solvers.Strategy, reproduce bool, p solvers.Params, budget Budget) error {
 	specs := s.Params()
 	if reproduce {
 		specs = s.ReproduceParams()
@@ -238,7 +282,7 @@ type result[T any] struct {
 	ok  bool // call returned
 }
 
-// execute calls call under budget (see Execute) and checks what it
+// execute calls call under budget (see Run) and checks what it
 // returns with valid; T is what the strategy makes (a report, a workload).
 func execute[T any](parent context.Context, op, name string, budget Budget, progress solvers.Progress,
 	valid func(string, T) error, call func(context.Context, solvers.Progress) (T, error)) (T, error) {
@@ -253,7 +297,7 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 	timeLimit := &errs.Error{Op: op, Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
 	overMemory := &errs.Error{Op: op, Kind: errs.TooLarge,
-		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", FormatBytes(budget.Memory))}
+		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", formatBytes(budget.Memory))}
 
 	mctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
@@ -349,9 +393,9 @@ func watchMemory(done <-chan struct{}, stopped <-chan struct{}, limit uint64, ov
 	}
 }
 
-// FormatBytes writes a byte count in binary units: "4 GiB", "1.5 GiB",
+// formatBytes writes a byte count in binary units: "4 GiB", "1.5 GiB",
 // "64 MiB", "512 B" (see solvers.FormatBytes).
-func FormatBytes(n uint64) string {
+func formatBytes(n uint64) string {
 	if n > math.MaxInt64 {
 		n = math.MaxInt64
 	}

@@ -1,0 +1,71 @@
+package execute
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"schedlab/errs"
+	"schedlab/runner/runnertest"
+	"schedlab/solvers"
+)
+
+// stubborn ignores its context: Run sleeps a fixed time.
+type stubborn struct{ *runnertest.Strategy }
+
+func (stubborn) Run(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*solvers.Report, error) {
+	time.Sleep(10 * time.Second)
+	return nil, nil
+}
+
+func TestExecuteAbandonsAStrategyThatIgnoresItsContext(t *testing.T) {
+	defer func(g time.Duration) { abandonGrace = g }(abandonGrace)
+	abandonGrace = 50 * time.Millisecond
+	begin := time.Now()
+	_, err := Run(context.Background(), stubborn{runnertest.New("stubborn")}, &solvers.Workload{}, "", nil, nil,
+		Budget{Timeout: 50 * time.Millisecond})
+	if d := time.Since(begin); d > 5*time.Second {
+		t.Errorf("Run returned after %v: it waited for a strategy that ignores its context", d)
+	}
+	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit of 50ms") {
+		t.Errorf("abandoned run: %v", err)
+	}
+}
+
+func TestExecuteChecksTheReportAndItsInputs(t *testing.T) {
+	fake := runnertest.New("fake")
+	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
+	ctx := context.Background()
+	_, err := Run(ctx, fake, w, runnertest.VariantInvalid, nil, nil, Budget{})
+	if errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "invalid report") {
+		t.Errorf("NaN in a report: %v, want Internal invalid report", err)
+	}
+	if _, err := Run(ctx, fake, w, "magic", nil, nil, Budget{}); errs.FieldOf(err) != "variant" {
+		t.Errorf("bad variant: %v", err)
+	}
+	if _, err := Run(ctx, fake, w, "", solvers.Params{"steps": "-1"}, nil, Budget{}); errs.FieldOf(err) != "steps" {
+		t.Errorf("bad param: %v", err)
+	}
+	var calls atomic.Int64
+	rep, err := Run(ctx, fake, w, "", solvers.Params{"steps": "2"}, func(int, int, string) { calls.Add(1) }, Budget{})
+	if err != nil || rep == nil || calls.Load() != 2 {
+		t.Errorf("Run with the default variant: %v, %v, %d progress calls", rep, err, calls.Load())
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	cancel(ErrUserCanceled)
+	if _, err := Run(cctx, fake, w, runnertest.VariantWait, nil, nil, Budget{}); errs.KindOf(err) != errs.Canceled {
+		t.Errorf("Run on a canceled context: %v, want Canceled", err)
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[uint64]string{
+		4 << 30: "4 GiB", 1536 << 20: "1.5 GiB", 64 << 20: "64 MiB", 512: "512 B", 0: "0 B", 1 << 40: "1 TiB",
+	} {
+		if got := formatBytes(n); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
