@@ -9,17 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"schedlab/runtypes"
 	"schedlab/stats"
-)
-
-// Statuses of a run, as the store records them.
-const (
-	StatusQueued      = "queued"
-	StatusRunning     = "running"
-	StatusDone        = "done"
-	StatusFailed      = "failed"
-	StatusCanceled    = "canceled"
-	StatusInterrupted = "interrupted"
 )
 
 // RunResult is what aggregation needs of one run: its cell, variant,
@@ -138,7 +129,7 @@ func aggregate(runs []RunResult, o Options) []Row {
 	var names []string
 	for i := range runs {
 		run := &runs[i]
-		if run.Status == StatusQueued || run.Status == StatusRunning {
+		if run.Status == runtypes.StatusQueued || run.Status == runtypes.StatusRunning {
 			continue
 		}
 		g := byCell[cellVariant{run.CellKey, run.Variant}]
@@ -159,7 +150,7 @@ func aggregate(runs []RunResult, o Options) []Row {
 			}
 		}
 		g.runs++
-		if run.Status != StatusDone {
+		if run.Status != runtypes.StatusDone {
 			g.failed++
 			continue
 		}

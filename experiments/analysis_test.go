@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/runtypes"
 	"schedlab/stats"
 )
 
@@ -12,7 +13,7 @@ func TestDefaultXIsTheParameterWithTheMostValues(t *testing.T) {
 	var runs []RunResult
 	for _, shift := range []string{"on", "off"} {
 		for _, n := range []string{"10", "20", "40"} {
-			runs = append(runs, RunResult{Params: map[string]string{"shift": shift, "nodes": n, "policy": "easy"}, Variant: "v", Status: StatusDone})
+			runs = append(runs, RunResult{Params: map[string]string{"shift": shift, "nodes": n, "policy": "easy"}, Variant: "v", Status: runtypes.StatusDone})
 		}
 	}
 	dims := Dims(runs)
@@ -31,7 +32,7 @@ func TestMetricPlotSplitsUnlessPooledAndSaysWhatItPools(t *testing.T) {
 	for _, shift := range []string{"on", "off"} {
 		for _, n := range []string{"10", "20"} {
 			for rep := range 4 {
-				runs = append(runs, RunResult{Params: map[string]string{"shift": shift, "nodes": n}, Variant: "css", Status: StatusDone,
+				runs = append(runs, RunResult{Params: map[string]string{"shift": shift, "nodes": n}, Variant: "css", Status: runtypes.StatusDone,
 					Metrics: map[string]float64{"m": float64(rep)}, Replicate: rep})
 			}
 		}
@@ -57,7 +58,7 @@ func TestBoundedMetricIntervalsStayWithinTheBounds(t *testing.T) {
 	acc := []float64{1, 1, 1, 1, 0.7, 1, 1, 0.9}
 	var runs []RunResult
 	for i, a := range acc {
-		runs = append(runs, RunResult{Params: map[string]string{"x": "1"}, Variant: "dpop", Status: StatusDone,
+		runs = append(runs, RunResult{Params: map[string]string{"x": "1"}, Variant: "dpop", Status: runtypes.StatusDone,
 			Metrics: map[string]float64{"accuracy": a}, Replicate: i})
 	}
 	tRow := Aggregate(runs)[0]
@@ -88,12 +89,12 @@ func TestPairCountsEveryInstanceWithAFailedSide(t *testing.T) {
 		return RunResult{Params: map[string]string{"g": "1"}, Variant: v, Status: status, Replicate: rep, Metrics: map[string]float64{"m": x}}
 	}
 	runs := []RunResult{
-		run("a", 0, StatusDone, 1), run("b", 0, StatusDone, 2),
-		run("a", 1, StatusDone, 5), run("b", 1, StatusDone, 3),
-		run("a", 2, StatusFailed, 0), run("b", 2, StatusDone, 3),
-		run("a", 3, StatusDone, 4), run("b", 3, StatusCanceled, 0),
-		run("a", 4, StatusFailed, 0), run("b", 4, StatusFailed, 0),
-		run("a", 5, StatusQueued, 0), run("b", 5, StatusDone, 1), // not ended: a's side ran only on b
+		run("a", 0, runtypes.StatusDone, 1), run("b", 0, runtypes.StatusDone, 2),
+		run("a", 1, runtypes.StatusDone, 5), run("b", 1, runtypes.StatusDone, 3),
+		run("a", 2, runtypes.StatusFailed, 0), run("b", 2, runtypes.StatusDone, 3),
+		run("a", 3, runtypes.StatusDone, 4), run("b", 3, runtypes.StatusCanceled, 0),
+		run("a", 4, runtypes.StatusFailed, 0), run("b", 4, runtypes.StatusFailed, 0),
+		run("a", 5, runtypes.StatusQueued, 0), run("b", 5, runtypes.StatusDone, 1), // not ended: a's side ran only on b
 	}
 	p := Pair(runs, "m", "a", "b", MetricInfo{Better: "lower"})
 	if p.Instances != 6 || p.BothDone != 2 || p.AFailed != 1 || p.BFailed != 1 || p.BothFailed != 1 || p.OneSidedOnly != 1 {
@@ -111,9 +112,9 @@ func TestProfileOfAnExperiment(t *testing.T) {
 	var runs []RunResult
 	for v, xs := range table {
 		for i, x := range xs {
-			st := StatusDone
+			st := runtypes.StatusDone
 			if math.IsNaN(x) {
-				st = StatusFailed
+				st = runtypes.StatusFailed
 			}
 			runs = append(runs, RunResult{Params: map[string]string{"i": string(rune('0' + i))}, Variant: v, Status: st, Metrics: map[string]float64{"m": x}})
 		}

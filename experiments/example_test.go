@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"schedlab/experiments"
+	"schedlab/runtypes"
 )
 
 func ExampleAggregate() {
@@ -14,10 +15,10 @@ func ExampleAggregate() {
 	for _, x := range []float64{1, 2, 3, 4} {
 		runs = append(runs, experiments.RunResult{
 			Params: map[string]string{"gamma": "1.1"}, Variant: "online",
-			Status: experiments.StatusDone, Metrics: map[string]float64{"objective": x},
+			Status: runtypes.StatusDone, Metrics: map[string]float64{"objective": x},
 		})
 	}
-	runs = append(runs, experiments.RunResult{Params: map[string]string{"gamma": "1.1"}, Variant: "online", Status: experiments.StatusFailed})
+	runs = append(runs, experiments.RunResult{Params: map[string]string{"gamma": "1.1"}, Variant: "online", Status: runtypes.StatusFailed})
 	r := experiments.Aggregate(runs)[0]
 	fmt.Printf("%s %s n=%d failed=%d mean=%.4g std=%.4g ci=[%.4g, %.4g] median=%.4g\n",
 		r.Variant, r.Metric, r.N, r.Failed, *r.Mean, *r.Std, *r.CI95Low, *r.CI95High, *r.Median)

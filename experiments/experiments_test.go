@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 	"schedlab/solvers/eapm"
 )
 
@@ -284,7 +285,7 @@ func near(t *testing.T, what string, got *float64, want float64) {
 func TestAggregateEqualsHandComputation(t *testing.T) {
 	var runs []RunResult
 	for _, v := range []float64{3, 1, 4, 2} {
-		runs = append(runs, RunResult{Params: map[string]string{"gamma": "1.1"}, Variant: "online", Status: StatusDone,
+		runs = append(runs, RunResult{Params: map[string]string{"gamma": "1.1"}, Variant: "online", Status: runtypes.StatusDone,
 			Metrics: map[string]float64{"objective": v}})
 	}
 	rows := Aggregate(runs)
@@ -315,22 +316,22 @@ func TestAggregateEqualsHandComputation(t *testing.T) {
 func TestAggregateCountsFailures(t *testing.T) {
 	run := func(g, v, status string, x float64) RunResult {
 		m := map[string]float64{"objective": x}
-		if status != StatusDone {
+		if status != runtypes.StatusDone {
 			m = nil
 		}
 		return RunResult{Params: map[string]string{"gamma": g}, Variant: v, Status: status, Metrics: m}
 	}
 	runs := []RunResult{
-		run("1.3", "online", StatusFailed, 0),
-		run("1.1", "online", StatusDone, 10),
-		run("1.1", "online", StatusFailed, 0),
-		run("1.1", "online", StatusDone, 14),
-		run("1.1", "online", StatusCanceled, 0),
-		run("1.1", "online", StatusInterrupted, 0),
-		run("1.1", "online", StatusQueued, 0),
-		run("1.1", "average", StatusDone, 7),
-		run("1.3", "online", StatusInterrupted, 0),
-		run("1.1", "online", StatusDone, 12),
+		run("1.3", "online", runtypes.StatusFailed, 0),
+		run("1.1", "online", runtypes.StatusDone, 10),
+		run("1.1", "online", runtypes.StatusFailed, 0),
+		run("1.1", "online", runtypes.StatusDone, 14),
+		run("1.1", "online", runtypes.StatusCanceled, 0),
+		run("1.1", "online", runtypes.StatusInterrupted, 0),
+		run("1.1", "online", runtypes.StatusQueued, 0),
+		run("1.1", "average", runtypes.StatusDone, 7),
+		run("1.3", "online", runtypes.StatusInterrupted, 0),
+		run("1.1", "online", runtypes.StatusDone, 12),
 	}
 	runs[7].Metrics["energy"] = 5
 	rows := Aggregate(runs)
@@ -369,10 +370,10 @@ func TestAggregateByPoolsInstances(t *testing.T) {
 	var runs []RunResult
 	for i, v := range []float64{1, 2, 6} {
 		runs = append(runs, RunResult{Params: map[string]string{"gamma": "1.1", "workload.instance": fmt.Sprint(i)},
-			Variant: "online", Status: StatusDone, Metrics: map[string]float64{"objective": v}})
+			Variant: "online", Status: runtypes.StatusDone, Metrics: map[string]float64{"objective": v}})
 	}
 	runs = append(runs, RunResult{Params: map[string]string{"gamma": "1.3", "workload.instance": "0"},
-		Variant: "online", Status: StatusDone, Metrics: map[string]float64{"objective": 5}})
+		Variant: "online", Status: runtypes.StatusDone, Metrics: map[string]float64{"objective": 5}})
 	rows := AggregateBy(runs, []string{"gamma"})
 	if len(rows) != 2 || rows[0].N != 3 || !reflect.DeepEqual(rows[0].Params, map[string]string{"gamma": "1.1"}) {
 		t.Fatalf("rows %+v", rows)
@@ -386,7 +387,7 @@ func TestAggregateByPoolsInstances(t *testing.T) {
 func TestRowsOrderNumerically(t *testing.T) {
 	var runs []RunResult
 	for _, g := range []string{"10", "9", "abc", "1.5"} {
-		runs = append(runs, RunResult{Params: map[string]string{"n": g}, Variant: "v", Status: StatusDone, Metrics: map[string]float64{"m": 1}})
+		runs = append(runs, RunResult{Params: map[string]string{"n": g}, Variant: "v", Status: runtypes.StatusDone, Metrics: map[string]float64{"m": 1}})
 	}
 	var got []string
 	for _, r := range Aggregate(runs) {
@@ -405,12 +406,12 @@ func pivotRows() []Row {
 				if g == "1.3" {
 					x *= 10
 				}
-				runs = append(runs, RunResult{Params: map[string]string{"gamma": g}, Variant: v, Status: StatusDone,
+				runs = append(runs, RunResult{Params: map[string]string{"gamma": g}, Variant: v, Status: runtypes.StatusDone,
 					Metrics: map[string]float64{"obj_%": x}})
 			}
 		}
 	}
-	runs = append(runs, RunResult{Params: map[string]string{"gamma": "1.1"}, Variant: "online", Status: StatusFailed})
+	runs = append(runs, RunResult{Params: map[string]string{"gamma": "1.1"}, Variant: "online", Status: runtypes.StatusFailed})
 	return Aggregate(runs)
 }
 
@@ -480,9 +481,9 @@ func BenchmarkAggregate100kRuns(b *testing.B) {
 			for g := range 5 {
 				for _, v := range []string{"online", "average"} {
 					x := float64(r*7+i*3+g) + 0.5
-					st := StatusDone
+					st := runtypes.StatusDone
 					if (r+i+g)%50 == 0 {
-						st = StatusFailed
+						st = runtypes.StatusFailed
 					}
 					runs = append(runs, RunResult{
 						Params:  map[string]string{"gamma": fmt.Sprint(1.1 + 0.1*float64(g)), "workload.instance": fmt.Sprint(i)},

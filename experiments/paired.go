@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/stats"
 )
@@ -87,7 +88,7 @@ func instances(runs []RunResult, metric string, variants []string) ([]instance, 
 	for i := range runs {
 		r := &runs[i]
 		s, ok := at[r.Variant]
-		if !ok || r.Status == StatusQueued || r.Status == StatusRunning {
+		if !ok || r.Status == runtypes.StatusQueued || r.Status == runtypes.StatusRunning {
 			continue
 		}
 		k := instance{cellKey(r), r.Replicate}
@@ -98,7 +99,7 @@ func instances(runs []RunResult, metric string, variants []string) ([]instance, 
 			order = append(order, k)
 		}
 		o := outcome{ran: true, params: r.Params}
-		if v, ok := r.value(metric); ok && r.Status == StatusDone {
+		if v, ok := r.value(metric); ok && r.Status == runtypes.StatusDone {
 			o.value = v
 		} else {
 			o.failed = true

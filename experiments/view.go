@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/stats"
 )
@@ -340,7 +341,7 @@ func BoxPlot(runs []RunResult, g Grouping, metric string) Chart {
 	numeric := true
 	for i := range runs {
 		r := &runs[i]
-		if r.Status == StatusQueued || r.Status == StatusRunning {
+		if r.Status == runtypes.StatusQueued || r.Status == runtypes.StatusRunning {
 			continue
 		}
 		name := seriesName(r.Variant, r.Params, g.Split)
@@ -354,7 +355,7 @@ func BoxPlot(runs []RunResult, g Grouping, metric string) Chart {
 		pt := point{name, r.Params[g.X]}
 		ft := failedAt[pt]
 		ft[1]++
-		if r.Status != StatusDone {
+		if r.Status != runtypes.StatusDone {
 			a.failed++
 			ft[0]++
 			failedAt[pt] = ft

@@ -14,6 +14,7 @@ import (
 	"schedlab/cmd/internal/runcmd"
 	"schedlab/execute"
 	"schedlab/experiments"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 )
@@ -131,11 +132,11 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 	var first sync.Once
 	err := solvers.ForEachLimit(ctx, len(runs), workers, func(i int) error {
 		r := runs[i]
-		res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: experiments.StatusDone, Metrics: map[string]float64{},
+		res := experiments.RunResult{Params: r.Cell, Variant: r.Variant, Status: runtypes.StatusDone, Metrics: map[string]float64{},
 			Replicate: r.Replicate}
 		rep, err := execute.Run(ctx, st, workloads[r.WorkloadKey()], r.Variant, r.Params, nil, budget)
 		if err != nil {
-			res.Status = experiments.StatusFailed
+			res.Status = runtypes.StatusFailed
 			fmt.Fprintf(stderr, "run %d (%s %v): %v\n", i, r.Variant, r.Cell, err)
 		} else {
 			for _, m := range rep.Metrics {
