@@ -297,7 +297,7 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 	timeLimit := &errs.Error{Op: op, Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
 	overMemory := &errs.Error{Op: op, Kind: errs.TooLarge,
-		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", formatBytes(budget.Memory))}
+		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", errs.FormatBytes(int64(budget.Memory)))}
 
 	mctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
@@ -391,13 +391,4 @@ func watchMemory(done <-chan struct{}, stopped <-chan struct{}, limit uint64, ov
 		case <-t.C:
 		}
 	}
-}
-
-// formatBytes writes a byte count in binary units: "4 GiB", "1.5 GiB",
-// "64 MiB", "512 B" (see solvers.FormatBytes).
-func formatBytes(n uint64) string {
-	if n > math.MaxInt64 {
-		n = math.MaxInt64
-	}
-	return solvers.FormatBytes(int64(n))
 }

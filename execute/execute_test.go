@@ -59,13 +59,3 @@ func TestExecuteChecksTheReportAndItsInputs(t *testing.T) {
 		t.Errorf("Run on a canceled context: %v, want Canceled", err)
 	}
 }
-
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[uint64]string{
-		4 << 30: "4 GiB", 1536 << 20: "1.5 GiB", 64 << 20: "64 MiB", 512: "512 B", 0: "0 B", 1 << 40: "1 TiB",
-	} {
-		if got := formatBytes(n); got != want {
-			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

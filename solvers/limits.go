@@ -93,7 +93,7 @@ func ReserveWithin(ctx context.Context, field string, bytes int64, what string, 
 	}
 	budget := MemoryBudget(ctx, knob)
 	if bytes < 0 || bytes > budget {
-		return errs.New(errs.TooLarge, field, "%s needs about %s, over the memory budget of %s", what, FormatBytes(bytes), FormatBytes(budget))
+		return errs.New(errs.TooLarge, field, "%s needs about %s, over the memory budget of %s", what, errs.FormatBytes(bytes), errs.FormatBytes(budget))
 	}
 	return nil
 }
@@ -128,22 +128,6 @@ func SatAdd(ts ...int64) int64 {
 		s += t
 	}
 	return s
-}
-
-// FormatBytes writes a byte count in binary units: "4 GiB", "1.5 GiB",
-// "64 MiB", "512 B"; math.MaxInt64 (a saturated estimate) is "more than
-// 8 EiB".
-func FormatBytes(n int64) string {
-	if n == math.MaxInt64 || n < 0 {
-		return "more than 8 EiB"
-	}
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	v, u := float64(n), 0
-	for v >= 1024 && u < len(units)-1 {
-		v /= 1024
-		u++
-	}
-	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) + " " + units[u]
 }
 
 // CheckLimits refuses a budget knob (a ParamSpec with a Limit) whose value

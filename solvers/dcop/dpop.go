@@ -186,11 +186,11 @@ func guard(in *Instance, t *PseudoTree, size []int, budget int64, pred []float64
 	}
 	return errs.New(errs.TooLarge, "memory_mb",
 		"node %s: UTIL hypercube over separator {%s} (%d variables) has %.3g entries = %s; all hypercubes together need %s, over the memory budget of %s",
-		in.Jobs[x].ID, strings.Join(names, ", "), len(names), e, FormatBytes(e*EntryBytes), FormatBytes(total), FormatBytes(float64(budget)))
+		in.Jobs[x].ID, strings.Join(names, ", "), len(names), e, FormatMB(e*EntryBytes), FormatMB(total), FormatMB(float64(budget)))
 }
 
-// FormatBytes writes a byte count in MB (10^6 B, as the seed) with 3 digits.
-func FormatBytes(b float64) string {
+// FormatMB writes a byte count in MB (10^6 B, as the seed) with 3 digits.
+func FormatMB(b float64) string {
 	return fmt.Sprintf("%.3g MB", b/1e6)
 }
 
