@@ -110,10 +110,11 @@ func (r *Reader) decodeErr(err error) error {
 	at := fmt.Sprintf("bundle record %d", r.check.n)
 	var typ *json.UnmarshalTypeError
 	var syn *json.SyntaxError
-	switch {
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
+	if name, ok := errs.UnknownJSONField(err); ok {
 		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at,
-			Err: fmt.Errorf("unknown field %s (a bundle from a newer schedlab? this one reads format version %d)", strings.TrimPrefix(err.Error(), "json: unknown field "), Version)}
+			Err: fmt.Errorf("unknown field %s (a bundle from a newer schedlab? this one reads format version %d)", name, Version)}
+	}
+	switch {
 	case errors.As(err, &typ):
 		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at + " " + typ.Field, Err: fmt.Errorf("must be %s, got JSON %s", errs.JSONType(typ.Type), typ.Value)}
 	case errors.As(err, &syn):

@@ -2,7 +2,7 @@
 // every error that reaches a user carries a Kind (what went wrong, which the
 // HTTP layer maps to a status code), the operation that failed and, where
 // there is one, the input field the user can fix. Nothing matches on message
-// text.
+// text but UnknownJSONField, for an error encoding/json gives no type.
 package errs
 
 import (

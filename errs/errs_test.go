@@ -2,8 +2,10 @@ package errs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +47,18 @@ func TestInFileNamesTheFile(t *testing.T) {
 	plain := errors.New("boom")
 	if InFile(plain, "w.json") != plain || InFile(inner, "") != inner {
 		t.Error("a plain error or a blank name must pass through unchanged")
+	}
+}
+
+func TestUnknownJSONFieldReadsOnlyThatError(t *testing.T) {
+	dec := json.NewDecoder(strings.NewReader(`{"colour":"red"}`))
+	dec.DisallowUnknownFields()
+	var v struct{ Seed int }
+	name, ok := UnknownJSONField(dec.Decode(&v))
+	if !ok || name != `"colour"` {
+		t.Errorf("got %q, %v; want \"colour\", true", name, ok)
+	}
+	if _, ok := UnknownJSONField(json.Unmarshal([]byte(`{"Seed":"x"}`), &v)); ok {
+		t.Error("a type error was read as an unknown field")
 	}
 }
