@@ -121,7 +121,7 @@ func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solve
 	if w.Preview != nil {
 		b, err := json.Marshal(w.Preview)
 		if err != nil {
-			return nil, errs.Wrap("encode preview", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 		preview = b
 	}

@@ -93,20 +93,20 @@ func Execute(ctx context.Context, s solvers.Strategy, w *solvers.Workload, varia
 	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
 	const op = "runner.Execute"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	if w == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload", Err: errors.New("no workload")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: errors.New("no workload")}
 	}
 	v, err := Variant(s, variant)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	// Params are resolved once: by Submit for a stored run, by the
 	// family's adapter (which decodes them into its typed config) for the
 	// CLI. Here only the server's own limits are checked.
 	if err := checkLimits(s, false, params, budget); err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Run(ctx, w, v, params, progress)
@@ -121,18 +121,18 @@ func ExecuteFile(ctx context.Context, s solvers.Strategy, name string, r io.Read
 	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
 	const op = "runner.ExecuteFile"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	v, err := Variant(s, variant)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	fr, ok := s.(solvers.FileRunner)
 	if !ok || !fr.RunsFile(name, v) {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info().Name, v, name)}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info().Name, v, name)}
 	}
 	if err := checkLimits(s, false, params, budget); err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return fr.RunFile(ctx, name, r, v, params, progress)
@@ -146,10 +146,10 @@ func ExecuteReproduce(ctx context.Context, s solvers.Strategy, params solvers.Pa
 	budget Budget) (*solvers.Report, error) {
 	const op = "runner.ExecuteReproduce"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	if err := checkLimits(s, true, params, budget); err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Reproduce(ctx, params, progress)
@@ -164,7 +164,7 @@ func ExecuteReproduce(ctx context.Context, s solvers.Strategy, params solvers.Pa
 func ExecuteParse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
 	const op = "runner.ExecuteParse"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	return execute(ctx, op, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
 		return s.ParseWorkload(ctx, files)
@@ -178,7 +178,7 @@ func ExecuteGenerate(ctx context.Context, s solvers.Strategy, preset string, par
 	budget Budget) (*solvers.Workload, error) {
 	const op = "runner.ExecuteGenerate"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	return execute(ctx, op, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
 		return s.Generate(ctx, preset, params, seed)
@@ -250,9 +250,9 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 	if err := parent.Err(); err != nil {
 		return zero, canceled(op, parent)
 	}
-	timeLimit := &errs.Error{Op: op, Kind: errs.TooLarge,
+	timeLimit := &errs.Error{Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
-	overMemory := &errs.Error{Op: op, Kind: errs.TooLarge,
+	overMemory := &errs.Error{Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", FormatBytes(budget.Memory))}
 
 	mctx, stop := context.WithCancelCause(parent)
@@ -270,7 +270,7 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 		defer func() {
 			if v := recover(); v != nil {
 				pe := &PanicError{Strategy: name, Value: v, Stack: debug.Stack()}
-				ch <- result[T]{err: &errs.Error{Op: op, Kind: errs.Internal, Err: pe}}
+				ch <- result[T]{err: &errs.Error{Kind: errs.Internal, Err: pe}}
 			}
 		}()
 		v, err := call(ctx, progress)
@@ -297,7 +297,7 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 	case res.ok && res.err == nil && (ctx.Err() == nil || valid(name, res.v) == nil):
 		// Finished, even if a limit struck as it did: keep the result.
 		if err := valid(name, res.v); err != nil {
-			return zero, &errs.Error{Op: op, Kind: errs.Internal, Err: err}
+			return zero, &errs.Error{Kind: errs.Internal, Err: err}
 		}
 		return res.v, nil
 	case ctx.Err() != nil:
@@ -312,9 +312,9 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 		if errors.As(res.err, &e) {
 			return zero, res.err // kept as is: it may be a strategy's shared value
 		}
-		return zero, &errs.Error{Op: op, Err: res.err}
+		return zero, &errs.Error{Err: res.err}
 	}
-	return zero, &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned neither a result nor an error", name)}
+	return zero, &errs.Error{Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned neither a result nor an error", name)}
 }
 
 // canceled is the error of a run stopped through its parent context; it
@@ -324,7 +324,7 @@ func canceled(op string, ctx context.Context) error {
 	if cause == nil {
 		cause = context.Canceled
 	}
-	return &errs.Error{Op: op, Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", cause)}
+	return &errs.Error{Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", cause)}
 }
 
 // watchMemory samples the Go heap every memorySampleInterval until done or

@@ -21,7 +21,7 @@ import (
 func GenerateRecipe(ctx context.Context, s solvers.Strategy, rec *store.Recipe, budget Budget) (*store.Workload, error) {
 	w, err := ExecuteGenerate(ctx, s, rec.Preset, rec.Params, rec.Seed, budget)
 	if err != nil {
-		return nil, &errs.Error{Op: "runner.GenerateRecipe", Kind: errs.KindOf(err), Field: errs.FieldOf(err),
+		return nil, &errs.Error{Kind: errs.KindOf(err), Field: errs.FieldOf(err),
 			Err: fmt.Errorf("generating workload %s (preset %s, seed %d): %w", rec.WorkloadID, rec.Preset, rec.Seed, err)}
 	}
 	out := &store.Workload{ID: rec.WorkloadID, Strategy: rec.Strategy, Name: strings.TrimSpace(w.Name), Format: w.Format,
@@ -31,7 +31,7 @@ func GenerateRecipe(ctx context.Context, s solvers.Strategy, rec *store.Recipe, 
 	}
 	if w.Preview != nil {
 		if out.Preview, err = json.Marshal(w.Preview); err != nil {
-			return nil, errs.Wrap("runner.GenerateRecipe: encoding the preview", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 	}
 	return out, nil
@@ -103,7 +103,7 @@ func (r *Runner) readWorkload(ctx context.Context, id string) (*store.Workload, 
 		}
 		s, ok := r.lookup(rec.Strategy)
 		if !ok {
-			return nil, &errs.Error{Op: "runner", Kind: errs.NotFound, Field: "strategy",
+			return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
 				Err: fmt.Errorf("strategy %q is not in this build of schedlab", rec.Strategy)}
 		}
 		gw, err := GenerateRecipe(ctx, s, rec, r.Budget())

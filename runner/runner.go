@@ -188,16 +188,15 @@ func (r *Runner) Budget() Budget { return Budget{Timeout: r.opt.Timeout, Memory:
 // starts the workers. They stop when ctx is done or at Shutdown; runs cut
 // off either way are stored interrupted. Start may be called once.
 func (r *Runner) Start(ctx context.Context) error {
-	const op = "runner.Start"
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.started || r.stopped {
-		return &errs.Error{Op: op, Kind: errs.Conflict, Err: errors.New("the runner was already started")}
+		return &errs.Error{Kind: errs.Conflict, Err: errors.New("the runner was already started")}
 	}
 	if r.opt.Backend == nil {
 		n, err := r.st.MarkInterrupted(ctx)
 		if err != nil {
-			return errs.Wrap(op, errs.Internal, err)
+			return errs.Wrap(errs.Internal, err)
 		}
 		if n > 0 {
 			r.log.Info("runs interrupted by the last stop", "count", n)
@@ -205,7 +204,7 @@ func (r *Runner) Start(ctx context.Context) error {
 	}
 	n, err := r.st.RequeueExperimentRuns(ctx)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if n > 0 {
 		r.log.Info("interrupted runs of experiments queued again", "count", n)
@@ -450,7 +449,7 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 	case <-r.recorded: // the workers have stopped and their runs are stored
 		return nil
 	case <-ctx.Done():
-		return errs.Wrap("runner.Shutdown", errs.Canceled, fmt.Errorf("runs still stopping: %w", ctx.Err()))
+		return errs.Wrap(errs.Canceled, fmt.Errorf("runs still stopping: %w", ctx.Err()))
 	}
 }
 
@@ -529,9 +528,8 @@ func (r *Runner) PrepareAll(ctx context.Context, in []*store.Run, known ...*stor
 }
 
 func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(context.Context, string) (*store.Workload, error)) (*store.Run, error) {
-	const op = "runner.Submit"
 	if in == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Err: errors.New("no run to submit")}
+		return nil, &errs.Error{Kind: errs.Invalid, Err: errors.New("no run to submit")}
 	}
 	run := store.Run{Kind: in.Kind, WorkloadID: in.WorkloadID, Strategy: in.Strategy, Variant: in.Variant,
 		Params: in.Params, Seed: in.Seed, RerunOf: in.RerunOf, Owner: in.Owner}
@@ -539,54 +537,54 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 		run.Kind = store.KindRun
 	}
 	if run.Kind != store.KindRun && run.Kind != store.KindReproduce {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "kind",
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "kind",
 			Err: fmt.Errorf("must be %q or %q, got %q", store.KindRun, store.KindReproduce, run.Kind)}
 	}
 	if strings.TrimSpace(run.Strategy) == "" {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("missing: choose a strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("missing: choose a strategy")}
 	}
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
-		return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("unknown strategy %q", run.Strategy)}
+		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("unknown strategy %q", run.Strategy)}
 	}
 	var err error
 	if run.Kind == store.KindReproduce {
 		if run.WorkloadID != "" {
-			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id", Err: errors.New("a reproduce run takes no workload")}
+			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("a reproduce run takes no workload")}
 		}
 		run.Variant = ""
 		if run.Params, err = solvers.Resolve(s.ReproduceParams(), run.Params); err != nil {
-			return nil, errs.Wrap(op, errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 	} else {
 		if run.Variant, err = Variant(s, run.Variant); err != nil {
-			return nil, errs.Wrap(op, errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if run.Params, err = solvers.Resolve(s.Params(), run.Params); err != nil {
-			return nil, errs.Wrap(op, errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if run.WorkloadID == "" {
-			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id", Err: errors.New("missing: choose a workload")}
+			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("missing: choose a workload")}
 		}
 		w, err := workloadInfo(ctx, run.WorkloadID)
 		if errs.Is(errs.NotFound, err) {
-			return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
+			return nil, &errs.Error{Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
 		}
 		if err != nil {
 			return nil, err
 		}
 		if w.Strategy != run.Strategy {
-			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id",
+			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id",
 				Err: fmt.Errorf("workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)}
 		}
 		if f, ok := s.(solvers.VariantFilter); ok {
 			if err := f.VariantFits(w.Format, run.Variant); err != nil {
-				return nil, errs.Wrap(op, errs.Invalid, err)
+				return nil, errs.Wrap(errs.Invalid, err)
 			}
 		}
 	}
 	if err := checkLimits(s, run.Kind == store.KindReproduce, run.Params, r.Budget()); err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	return &run, nil
 }
@@ -612,7 +610,6 @@ const claimWait = time.Second
 // its context canceled and its worker stores it canceled shortly after; a
 // finished run is errs.Conflict, an unknown one errs.NotFound.
 func (r *Runner) Cancel(ctx context.Context, id string) error {
-	const op = "runner.Cancel"
 	deadline := time.Now().Add(claimWait)
 	for {
 		run, err := r.st.GetRun(ctx, id)
@@ -649,7 +646,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 			}
 			return err
 		default:
-			return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("run %s is already %s", id, run.Status)}
+			return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("run %s is already %s", id, run.Status)}
 		}
 	}
 }
@@ -748,7 +745,7 @@ func (r *Runner) execute(wctx context.Context, run *store.Run, j *job) {
 		e.Encoded = err == nil
 		e.NoLargeTables = !hasLargeTable(rep)
 		if err != nil {
-			err = &errs.Error{Op: "runner", Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", run.Strategy, err)}
+			err = &errs.Error{Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", run.Strategy, err)}
 		}
 	}
 	if err != nil {
@@ -769,7 +766,7 @@ func (r *Runner) execute(wctx context.Context, run *store.Run, j *job) {
 func (r *Runner) run(ctx context.Context, run *store.Run, j *job) (*solvers.Report, error) {
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
-		return nil, &errs.Error{Op: "runner", Kind: errs.NotFound, Field: "strategy",
+		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
 			Err: fmt.Errorf("strategy %q is not in this build of schedlab", run.Strategy)}
 	}
 	if run.Kind == store.KindReproduce {

@@ -215,7 +215,7 @@ func (s ParamSpec) check(v string) error {
 			if errs.FieldOf(err) == "" {
 				return errs.Invalidf(s.Name, "%v", err)
 			}
-			return errs.Wrap("", errs.Invalid, err)
+			return errs.Wrap(errs.Invalid, err)
 		}
 	}
 	return nil

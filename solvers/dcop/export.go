@@ -43,7 +43,7 @@ func exports() []solvers.ExportFormat {
 // exactly, with an auxiliary makespan variable (doc.go, "Export").
 func exportData(w *solvers.Workload, format string) ([]byte, error) {
 	b, err := export(w, format)
-	return b, errs.Wrap("dcop.Export", errs.Internal, err)
+	return b, errs.Wrap(errs.Internal, err)
 }
 
 func export(w *solvers.Workload, format string) ([]byte, error) {

@@ -132,7 +132,7 @@ func SplitWD(ctx context.Context, in *Instance, opt Options, hw *HalfWD) (*Split
 		}
 		t, err := BuildPseudoTree(half.ConstraintGraph(), o.Heuristic, o.Rand)
 		if err != nil {
-			return nil, errs.Wrap("dcop.Split", errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if t.Width() > hw.Limit {
 			wd, err := WidthDelete(half, t, dom, hw.Limit, hw.Rule, GreedyIn(half, dom))

@@ -178,7 +178,7 @@ func solveVariant(ctx context.Context, in *Instance, variant string, cfg runConf
 	}
 	o.wallMS = float64(time.Since(start).Microseconds()) / 1000
 	if err := Feasible(in, o.sched, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil {
-		return nil, errs.Wrap("dcop."+variant, errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	if !o.exactRan && cfg.Objective == ObjectiveMakespan {
 		progress(2, steps, "exact optimum")

@@ -93,7 +93,7 @@ func (md *model) upperBound() (*Bound, error) {
 	lp, basis, k0, t0 := md.boundLP(types, b.Demand, b.Revenue)
 	opt, x, _, err := solveSimplex(lp, basis)
 	if err != nil {
-		return nil, errs.Wrap("eapm.UpperBound", errs.Internal, fmt.Errorf("the bound's LP failed: %w", err))
+		return nil, errs.Wrap(errs.Internal, fmt.Errorf("the bound's LP failed: %w", err))
 	}
 	rIdx := K * m
 	rho := x[rIdx]
