@@ -261,17 +261,3 @@ func IntSpec(name, def, unit, doc string, min, max int) ParamSpec {
 func ChoiceSpec(name, def, doc string, choices ...string) ParamSpec {
 	return ParamSpec{Name: name, Kind: KindChoice, Default: def, Doc: doc, Choices: choices}
 }
-
-// PresetParams resolves params against the parameters of the preset
-// called name; an unknown preset is errs.Invalid on field "preset",
-// listing the known ones.
-func PresetParams(presets []Preset, name string, params Params) (Params, error) {
-	known := make([]string, 0, len(presets))
-	for _, pr := range presets {
-		if pr.Name == name {
-			return Resolve(pr.Params, params)
-		}
-		known = append(known, pr.Name)
-	}
-	return nil, errs.Invalidf("preset", "unknown preset %q (known: %s)", name, strings.Join(known, ", "))
-}

@@ -103,21 +103,6 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 	}
 }
 
-func TestPresetParamsFindsThePresetOrNamesTheKnownOnes(t *testing.T) {
-	presets := []Preset{{Name: "a", Params: []ParamSpec{IntSpec("n", "3", "", "", 1, 9)}}, {Name: "b"}}
-	p, err := PresetParams(presets, "a", Params{})
-	if err != nil || p.Int("n") != 3 {
-		t.Errorf("preset a: %v %v", p, err)
-	}
-	if _, err := PresetParams(presets, "a", Params{"n": "99"}); errs.FieldOf(err) != "n" {
-		t.Errorf("out of range: %v", err)
-	}
-	_, err = PresetParams(presets, "c", nil)
-	if errs.FieldOf(err) != "preset" || !strings.Contains(err.Error(), "a, b") {
-		t.Errorf("unknown preset: %v", err)
-	}
-}
-
 func TestParamsJSONKeepsIntegersExact(t *testing.T) {
 	cases := map[string]string{
 		`1000000000`:          "1000000000",

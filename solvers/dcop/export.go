@@ -153,8 +153,6 @@ func newExportModel(in *Instance) *exportModel {
 	return m
 }
 
-func (m *exportModel) last(k int) int { return m.in.Horizon - m.in.Jobs[k].Duration + 1 }
-
 // pyDCOP writes the pyDCOP YAML DCOP file.
 func (m *exportModel) pyDCOP(name string) []byte {
 	in := m.in

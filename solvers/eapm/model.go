@@ -327,34 +327,3 @@ func run(ctx context.Context, md *model, decide func(st *state, i int, a *alloc)
 	}
 	return st.finish(), nil
 }
-
-// Evaluate computes loads, energy, revenue, makespan, objective and trace of
-// an allocation X (n×m, row-major) of in's users. It checks that every user's
-// row is non-negative and sums to its bag.
-func Evaluate(in *Instance, X []int32) (*Schedule, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, err
-	}
-	if len(X) != md.n*md.m {
-		return nil, errs.Invalidf("x", "%d cells for %d users × %d machine types", len(X), md.n, md.m)
-	}
-	st := newState(md)
-	a := &alloc{x: make([]int, md.m)}
-	for i, u := range in.Users {
-		sum := 0
-		for j := range md.m {
-			v := int(X[i*md.m+j])
-			if v < 0 {
-				return nil, errs.Invalidf(fmt.Sprintf("x[%d][%d]", i, j), "negative allocation %d", v)
-			}
-			a.add(j, v)
-			sum += v
-		}
-		if sum != u.Tasks {
-			return nil, errs.Invalidf(fmt.Sprintf("x[%d]", i), "places %d tasks, user has %d", sum, u.Tasks)
-		}
-		st.place(i, a)
-	}
-	return st.finish(), nil
-}
