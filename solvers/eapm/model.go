@@ -76,8 +76,8 @@ func (in *Instance) TaskName(t int) string {
 	return fmt.Sprintf("T%d", t)
 }
 
-// Count returns M_j.
-func (in *Instance) Count(j int) int {
+// MachineCount is M_j, the machines of type j (1 when Machines is nil).
+func (in *Instance) MachineCount(j int) int {
 	if in.Machines == nil {
 		return 1
 	}
@@ -203,7 +203,7 @@ func newModel(in *Instance) (*model, error) {
 		flat = flat[m:]
 		emin := math.Inf(1)
 		for j := 0; j < m; j++ {
-			md.tt[t][j] = in.ETC[t][j] / float64(in.Count(j))
+			md.tt[t][j] = in.ETC[t][j] / float64(in.MachineCount(j))
 			md.e[t][j] = in.ETC[t][j] * in.APC[t][j]
 			emin = math.Min(emin, md.e[t][j])
 		}
