@@ -31,31 +31,22 @@
 // enumeration and a plain scan, and pin_test.go pins 40 plans and the
 // reduced reproduce against any speed change.
 //
-// Settings the seed states are on Toporkov2014's fields (§§2.1–3.2, with
-// the Russian quoted there). Open points decided: the seed's experiments
-// are independent cycles («5000 отдельных циклов»), so the reproduce
-// never carries (SimConfig.Independent; runs carry by default, §1.1);
-// price c = p(1 + ε), ε ~ N(0, 0.15) clipped ±0.5 (the seed: "by
-// performance" with a discount/markup; price_law sqrt and square are the
-// sensitivity's); job_law kth draws (processors, time) from the KTH SP2
-// log (data/kth_jobs.csv, data/SOURCES.md), wider than nodes_max = 24
-// left out, the time unit (1080 s) the least fitting the longest request
-// on the slowest node — the reading under which the seed's low load is
-// reachable; job_law uniform U{1..nodes_max} × U[100, 400] and
-// volume_scale are the alternatives; minimum performance U[2, 6]; budget
-// f·m·V·unit price, f ~ U[0.9, 1.6] (the seed's market + 60 %; 0.9 ours),
-// raised so every job fits an empty domain; criterion uniform over four;
-// local load an alternating renewal process (jobs U{20..100}, Exp gaps)
-// with local_load set to meet the seed's failure rates (0.15 high, 0.06
-// medium default, 0 low; Fig. 3's 0.43/0.25/0.05 by a scan); every cycle
-// draws from its own stream (cycleRNG); the carried queue is capped at
-// max(100, 5 × jobs per cycle), oldest dropped (counted); failure_rate (U)
-// is the share of cycles with a job left without alternative; at most
-// 30 000 alternatives per job. Tables 1–2's strategy is unnamed: runtime
-// (said in the report). Table 1's N_A ≈ 12 is not reachable with disjoint
-// alternatives of our sizes; costs depend on the unpriced unit, so
-// compare ratios. Table 2 prices the domain's median node at 0.25 … 2 ×
-// its market price, so the measured peak is not built in.
+// The seed's stated settings, and the generator's choices where it says
+// nothing (price law c = p(1 + ε), job law kth from the KTH SP2 log with a
+// 1080 s unit, budgets, minimum performance, local load set to meet the
+// seed's failure rates), each with its quote or "ours", are the literals
+// of Toporkov2014 (generate.go); every cycle draws from its own stream
+// (cycleRNG). Other open points decided: the seed's experiments are
+// independent cycles («5000 отдельных циклов»), so the reproduce never
+// carries (runs carry by default, §1.1); the carried queue is capped at
+// max(100, 5 × jobs per cycle), oldest dropped (counted); failure_rate
+// (U) is the share of cycles with a job left without alternative; at most
+// 30 000 alternatives per job; Tables 1–2's unnamed strategy is runtime
+// (said in the report); Fig. 3's loads are found by a scan (0.43, 0.25,
+// 0.05); Table 1's N_A ≈ 12 is unreachable with disjoint alternatives of
+// our sizes; costs depend on the unpriced unit, so compare ratios; Table
+// 2 prices the median node at 0.25 … 2 × its market price, so the measured
+// peak is not built in.
 //
 // backfill (§1.1): a FCFS queue over the same slots, one pass per event;
 // the first depth waiting jobs hold reservations (0 none, 1 EASY, inf
@@ -79,16 +70,13 @@
 // unique ids, an optional generator.
 //
 // SWF traces (format "swf", plain or gzip): variant batch simulates them
-// with package batch on P processors (procs; 0 = MaxProcs, else MaxNodes),
-// fcfs, easy or conservative; size = requested processors or allocated
-// (each falling back to the other); estimates = requested time or the
-// runtime, a record without one uses its runtime (warned), a job past its
-// request is cut; runtime ≤ 0, size ≤ 0 or > P skipped (counted);
-// completions, then arrivals, then one pass. The slot variants cut a trace
-// into cycles (Trace.Cycles: nodes of performance 1 and price 1, unit_s
-// fitting the longest estimate into T, jobs longer than T skipped;
-// early=true runs a job's recorded runtime out of its request). The
-// CLI runs batch straight from the file (solvers.FileRunner), with the
-// same report as the stored trace. Memory: Generate, slot runs, uploads
-// and stored traces (decodeTrace) reserve their estimates first.
+// with package batch (fcfs, easy, conservative); the slot variants cut
+// them into cycles (Trace.Cycles: nodes of performance 1 and price 1).
+// How procs, size, estimates and unit_s read a trace — fallbacks, jobs cut
+// at their request, records skipped and counted — is in their docs
+// (config.go), each also a Note of the report; with early=true a trace's
+// job runs its recorded runtime out of its request. The CLI runs batch straight
+// from the file (solvers.FileRunner), with the stored trace's report.
+// Memory: Generate, slot runs, uploads and stored traces (decodeTrace)
+// reserve their estimates first.
 package cyclic
