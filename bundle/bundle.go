@@ -2,7 +2,6 @@ package bundle
 
 import (
 	"encoding/json"
-	"runtime/debug"
 	"time"
 
 	"schedlab/buildinfo"
@@ -48,9 +47,6 @@ type Build = buildinfo.Build
 
 // CurrentBuild is this binary's Build, from runtime/debug.ReadBuildInfo.
 func CurrentBuild() Build { return buildinfo.Current() }
-
-// buildOf reads a Build from build information.
-func buildOf(info *debug.BuildInfo) Build { return buildinfo.Of(info) }
 
 // NewHeader is the header of a bundle written now by this binary.
 func NewHeader() Header {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"schedlab/buildinfo"
 	"schedlab/errs"
 )
 
@@ -303,12 +304,12 @@ func TestBuildFields(t *testing.T) {
 	if b.Version == "" || b.Commit == "" || (b.Modified != "true" && b.Modified != "false" && b.Modified != Unknown) {
 		t.Errorf("CurrentBuild %+v: every field must be set (%q when not known)", b, Unknown)
 	}
-	got := buildOf(&debug.BuildInfo{Main: debug.Module{Path: "schedlab", Version: "v1.0.0"},
+	got := buildinfo.Of(&debug.BuildInfo{Main: debug.Module{Path: "schedlab", Version: "v1.0.0"},
 		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "89dc2e5"}, {Key: "vcs.modified", Value: "true"}}})
 	if want := (Build{Version: "v1.0.0", Commit: "89dc2e5", Modified: "true"}); got != want {
 		t.Errorf("buildOf: %+v, want %+v", got, want)
 	}
-	if got := buildOf(&debug.BuildInfo{}); got != (Build{Version: Unknown, Commit: Unknown, Modified: Unknown}) {
+	if got := buildinfo.Of(&debug.BuildInfo{}); got != (Build{Version: Unknown, Commit: Unknown, Modified: Unknown}) {
 		t.Errorf("buildOf without VCS: %+v, want every field %q", got, Unknown)
 	}
 	h := NewHeader()

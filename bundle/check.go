@@ -75,7 +75,7 @@ func newChecker() *checker {
 }
 
 func (c *checker) invalid(field, format string, args ...any) error {
-	return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: strings.TrimSpace(fmt.Sprintf("bundle record %d %s", c.n, field)),
+	return &errs.Error{Kind: errs.Invalid, Field: strings.TrimSpace(fmt.Sprintf("bundle record %d %s", c.n, field)),
 		Err: fmt.Errorf(format, args...)}
 }
 

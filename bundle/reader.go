@@ -33,7 +33,7 @@ func NewReader(r io.Reader, limit int64) (*Reader, error) {
 	}
 	zr, err := gzip.NewReader(bufio.NewReader(r))
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrHeader) {
-		return nil, &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("not a gzip file: a bundle is a " + FileSuffix + " file")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "bundle", Err: errors.New("not a gzip file: a bundle is a " + FileSuffix + " file")}
 	}
 	if err != nil {
 		return nil, streamErr(err, limit)
@@ -110,16 +110,17 @@ func (r *Reader) decodeErr(err error) error {
 	at := fmt.Sprintf("bundle record %d", r.check.n)
 	var typ *json.UnmarshalTypeError
 	var syn *json.SyntaxError
-	switch {
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at,
-			Err: fmt.Errorf("unknown field %s (a bundle from a newer schedlab? this one reads format version %d)", strings.TrimPrefix(err.Error(), "json: unknown field "), Version)}
-	case errors.As(err, &typ):
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at + " " + typ.Field, Err: fmt.Errorf("must be %s, got JSON %s", errs.JSONType(typ.Type), typ.Value)}
-	case errors.As(err, &syn):
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at, Err: fmt.Errorf("malformed JSON: %s", strings.TrimPrefix(syn.Error(), "json: "))}
+	if name, ok := errs.UnknownJSONField(err); ok {
+		return &errs.Error{Kind: errs.Invalid, Field: at,
+			Err: fmt.Errorf("unknown field %s (a bundle from a newer schedlab? this one reads format version %d)", name, Version)}
 	}
-	return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: at, Err: fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "json: "))}
+	switch {
+	case errors.As(err, &typ):
+		return &errs.Error{Kind: errs.Invalid, Field: at + " " + typ.Field, Err: fmt.Errorf("must be %s, got JSON %s", errs.JSONType(typ.Type), typ.Value)}
+	case errors.As(err, &syn):
+		return &errs.Error{Kind: errs.Invalid, Field: at, Err: fmt.Errorf("malformed JSON: %s", strings.TrimPrefix(syn.Error(), "json: "))}
+	}
+	return &errs.Error{Kind: errs.Invalid, Field: at, Err: fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "json: "))}
 }
 
 // streamErr classifies an error of the compressed stream: over the limit,
@@ -127,20 +128,20 @@ func (r *Reader) decodeErr(err error) error {
 func streamErr(err error, limit int64) error {
 	switch {
 	case errors.Is(err, errTooLarge):
-		return &errs.Error{Op: "bundle", Kind: errs.TooLarge, Field: "bundle",
+		return &errs.Error{Kind: errs.TooLarge, Field: "bundle",
 			Err: fmt.Errorf("the bundle is larger than the limit of %s decompressed", size(limit))}
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is truncated: it ends in the middle of a record or of its gzip stream")}
+		return &errs.Error{Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is truncated: it ends in the middle of a record or of its gzip stream")}
 	case errors.Is(err, gzip.ErrHeader):
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is damaged (a gzip member with a bad header)")}
+		return &errs.Error{Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is damaged (a gzip member with a bad header)")}
 	case errors.Is(err, gzip.ErrChecksum):
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is damaged (its gzip checksum does not match)")}
+		return &errs.Error{Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is damaged (its gzip checksum does not match)")}
 	}
 	var ce flate.CorruptInputError
 	if errors.As(err, &ce) {
-		return &errs.Error{Op: "bundle", Kind: errs.Invalid, Field: "bundle", Err: fmt.Errorf("the bundle is damaged: %v", err)}
+		return &errs.Error{Kind: errs.Invalid, Field: "bundle", Err: fmt.Errorf("the bundle is damaged: %v", err)}
 	}
-	return &errs.Error{Op: "bundle", Kind: errs.Other, Err: err}
+	return &errs.Error{Kind: errs.Other, Err: err}
 }
 
 // size names a byte count in MiB or KiB, as the server's limits are named.

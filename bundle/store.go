@@ -22,7 +22,7 @@ func Export(ctx context.Context, st *store.Store, id string, w io.Writer) error 
 	if err := st.ExportExperiment(ctx, id, x); err != nil {
 		return err
 	}
-	return errs.Wrap("bundle.Export", errs.Internal, x.bw.Close())
+	return errs.Wrap(errs.Internal, x.bw.Close())
 }
 
 // Import stores the experiment r holds in st, owned by owner, in one

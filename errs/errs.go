@@ -1,8 +1,9 @@
 // Package errs is schedlab's one error type, after upspin's errors package:
 // every error that reaches a user carries a Kind (what went wrong, which the
-// HTTP layer maps to a status code), the operation that failed and, where
-// there is one, the input field the user can fix. Nothing matches on message
-// text.
+// HTTP layer maps to a status code) and, where there is one, the input
+// field the user can fix. Nothing matches on message text but
+// UnknownJSONField, for an error encoding/json gives no type. An Error
+// names no operation (upspin's Op): none was ever read or shown.
 package errs
 
 import (
@@ -52,9 +53,10 @@ func (k Kind) String() string {
 	return "error"
 }
 
-// Error is an error with a Kind, the operation and the input field it concerns.
+// Error is an error with a Kind and the input field it concerns. It names
+// no operation: nothing read one, and a user reads only the field and
+// message.
 type Error struct {
-	Op    string // what was being done: "eapm.ParseWorkload", "store.GetRun"
 	Kind  Kind
 	Field string // the input the user can fix: "etc.csv line 3 column 2", "gamma"
 	Err   error  // the underlying error; its text is the message a user reads
@@ -89,20 +91,14 @@ func Invalidf(field, format string, args ...any) error {
 	return New(Invalid, field, format, args...)
 }
 
-// Wrap gives err a kind and an operation, keeping any kind or field it already has.
-// A nil err stays nil.
-func Wrap(op string, k Kind, err error) error {
-	if err == nil {
-		return nil
-	}
+// Wrap gives err the kind k unless an *Error in its chain has one already;
+// it never changes err. A nil err stays nil.
+func Wrap(k Kind, err error) error {
 	var e *Error
-	if errors.As(err, &e) {
-		if e.Op == "" {
-			e.Op = op
-		}
+	if err == nil || errors.As(err, &e) {
 		return err
 	}
-	return &Error{Op: op, Kind: k, Err: err}
+	return &Error{Kind: k, Err: err}
 }
 
 // List is several errors of one request, each about its own field, so that

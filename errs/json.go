@@ -1,6 +1,9 @@
 package errs
 
-import "reflect"
+import (
+	"reflect"
+	"strings"
+)
 
 // JSONType says in words what JSON a Go type takes ("a whole number", "a
 // list"), for messages a user reads: Go's own names ("[]solvers.Metric",
@@ -27,4 +30,12 @@ func JSONType(t reflect.Type) string {
 		return JSONType(t.Elem())
 	}
 	return "a value"
+}
+
+// UnknownJSONField reports the quoted name in encoding/json's error for an
+// unknown field (Decoder.DisallowUnknownFields), as json printed it:
+// `"foo"`. That error has no type (golang/go#40982, declined), so this is
+// the one place in schedlab that reads an error's text.
+func UnknownJSONField(err error) (quoted string, ok bool) {
+	return strings.CutPrefix(err.Error(), "json: unknown field ")
 }

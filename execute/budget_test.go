@@ -19,7 +19,7 @@ import (
 type budgeted struct{ *runnertest.Strategy }
 
 func (b budgeted) Params() []solvers.ParamSpec {
-	return append(b.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.KindInt, Default: "2048",
+	return append(b.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.ParamInt, Default: "2048",
 		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
 }
 
@@ -35,7 +35,7 @@ func (b budgeted) Run(ctx context.Context, w *solvers.Workload, variant string, 
 }
 
 func (b budgeted) ReproduceParams() []solvers.ParamSpec {
-	return append(b.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.KindFloat, Default: "1",
+	return append(b.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.ParamFloat, Default: "1",
 		Limit: solvers.LimitTimeSeconds})
 }
 

@@ -96,7 +96,7 @@ func Ended(log *slog.Logger, op, id, strategy string, rep *solvers.Report, err e
 		if report, err = solvers.EncodeReport(rep); err == nil {
 			return runtypes.StatusDone, report, "", ""
 		}
-		err = &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", strategy, err)}
+		err = &errs.Error{Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", strategy, err)}
 	}
 	var pe *PanicError
 	if errors.As(err, &pe) {
@@ -135,24 +135,23 @@ func Outcome(err error) (status, msg, field string) {
 // errs.Canceled and wraps context.Cause(ctx). progress may be nil.
 func Run(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
 	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
-	const op = "execute.Run"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	if w == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload", Err: errors.New("no workload")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: errors.New("no workload")}
 	}
 	v, err := solvers.ResolveVariant(s, variant)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	// Params are resolved once: by Submit for a stored run, by the
 	// family's adapter (which decodes them into its typed config) for the
 	// CLI. Here only the server's own limits are checked.
 	if err := CheckLimits(s, false, params, budget); err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Run(ctx, w, v, params, progress)
 	})
 }
@@ -163,22 +162,21 @@ func Run(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant s
 // this variant from a file named name is errs.Invalid: ask RunsFile first.
 func File(ctx context.Context, s solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
 	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
-	const op = "execute.File"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	v, err := solvers.ResolveVariant(s, variant)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	fr, ok := s.(solvers.FileRunner)
 	if !ok || !fr.RunsFile(name, v) {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info().Name, v, name)}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info().Name, v, name)}
 	}
 	if err := CheckLimits(s, false, params, budget); err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return fr.RunFile(ctx, name, r, v, params, progress)
 	})
 }
@@ -188,14 +186,13 @@ func File(ctx context.Context, s solvers.Strategy, name string, r io.Reader, var
 // Run.
 func Reproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, progress solvers.Progress,
 	budget Budget) (*solvers.Report, error) {
-	const op = "execute.Reproduce"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	if err := CheckLimits(s, true, params, budget); err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, op, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Reproduce(ctx, params, progress)
 	})
 }
@@ -206,11 +203,10 @@ func Reproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, p
 // request's context: the client went away) is canceled. The strategy sees
 // the budget as solvers.LimitsFrom(ctx).
 func Parse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
-	const op = "execute.Parse"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	return execute(ctx, op, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
+	return execute(ctx, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
 		return s.ParseWorkload(ctx, files)
 	})
 }
@@ -220,11 +216,10 @@ func Parse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget
 // resolved against the preset's ParamSpecs already (see solvers.PresetParams).
 func Generate(ctx context.Context, s solvers.Strategy, preset string, params solvers.Params, seed int64,
 	budget Budget) (*solvers.Workload, error) {
-	const op = "execute.Generate"
 	if s == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	return execute(ctx, op, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
+	return execute(ctx, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
 		return s.Generate(ctx, preset, params, seed)
 	})
 }
@@ -284,7 +279,7 @@ type result[T any] struct {
 
 // execute calls call under budget (see Run) and checks what it
 // returns with valid; T is what the strategy makes (a report, a workload).
-func execute[T any](parent context.Context, op, name string, budget Budget, progress solvers.Progress,
+func execute[T any](parent context.Context, name string, budget Budget, progress solvers.Progress,
 	valid func(string, T) error, call func(context.Context, solvers.Progress) (T, error)) (T, error) {
 	var zero T
 	budget = budget.withDefaults()
@@ -292,11 +287,11 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 		progress = solvers.NoProgress
 	}
 	if err := parent.Err(); err != nil {
-		return zero, canceled(op, parent)
+		return zero, canceled(parent)
 	}
-	timeLimit := &errs.Error{Op: op, Kind: errs.TooLarge,
+	timeLimit := &errs.Error{Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
-	overMemory := &errs.Error{Op: op, Kind: errs.TooLarge,
+	overMemory := &errs.Error{Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", errs.FormatBytes(int64(budget.Memory)))}
 
 	mctx, stop := context.WithCancelCause(parent)
@@ -314,7 +309,7 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 		defer func() {
 			if v := recover(); v != nil {
 				pe := &PanicError{Strategy: name, Value: v, Stack: debug.Stack()}
-				ch <- result[T]{err: &errs.Error{Op: op, Kind: errs.Internal, Err: pe}}
+				ch <- result[T]{err: &errs.Error{Kind: errs.Internal, Err: pe}}
 			}
 		}()
 		v, err := call(ctx, progress)
@@ -341,7 +336,7 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 	case res.ok && res.err == nil && (ctx.Err() == nil || valid(name, res.v) == nil):
 		// Finished, even if a limit struck as it did: keep the result.
 		if err := valid(name, res.v); err != nil {
-			return zero, &errs.Error{Op: op, Kind: errs.Internal, Err: err}
+			return zero, &errs.Error{Kind: errs.Internal, Err: err}
 		}
 		return res.v, nil
 	case ctx.Err() != nil:
@@ -350,25 +345,25 @@ func execute[T any](parent context.Context, op, name string, budget Budget, prog
 		if cause == timeLimit || cause == overMemory {
 			return zero, cause
 		}
-		return zero, canceled(op, parent)
+		return zero, canceled(parent)
 	case res.err != nil:
 		var e *errs.Error
 		if errors.As(res.err, &e) {
 			return zero, res.err // kept as is: it may be a strategy's shared value
 		}
-		return zero, &errs.Error{Op: op, Err: res.err}
+		return zero, &errs.Error{Err: res.err}
 	}
-	return zero, &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned neither a result nor an error", name)}
+	return zero, &errs.Error{Kind: errs.Internal, Err: fmt.Errorf("strategy %s returned neither a result nor an error", name)}
 }
 
 // canceled is the error of a run stopped through its parent context; it
 // wraps the context's cause.
-func canceled(op string, ctx context.Context) error {
+func canceled(ctx context.Context) error {
 	cause := context.Cause(ctx)
 	if cause == nil {
 		cause = context.Canceled
 	}
-	return &errs.Error{Op: op, Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", cause)}
+	return &errs.Error{Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", cause)}
 }
 
 // watchMemory samples the Go heap every memorySampleInterval until done or

@@ -21,7 +21,7 @@ import (
 func GenerateRecipe(ctx context.Context, s solvers.Strategy, rec *runtypes.Recipe, budget Budget) (*runtypes.Workload, error) {
 	w, err := Generate(ctx, s, rec.Preset, rec.Params, rec.Seed, budget)
 	if err != nil {
-		return nil, &errs.Error{Op: "execute.GenerateRecipe", Kind: errs.KindOf(err), Field: errs.FieldOf(err),
+		return nil, &errs.Error{Kind: errs.KindOf(err), Field: errs.FieldOf(err),
 			Err: fmt.Errorf("generating workload %s (preset %s, seed %d): %w", rec.WorkloadID, rec.Preset, rec.Seed, err)}
 	}
 	out := &runtypes.Workload{ID: rec.WorkloadID, Strategy: rec.Strategy, Name: strings.TrimSpace(w.Name), Format: w.Format,
@@ -31,7 +31,7 @@ func GenerateRecipe(ctx context.Context, s solvers.Strategy, rec *runtypes.Recip
 	}
 	if w.Preview != nil {
 		if out.Preview, err = json.Marshal(w.Preview); err != nil {
-			return nil, errs.Wrap("execute.GenerateRecipe: encoding the preview", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 	}
 	return out, nil
@@ -76,7 +76,7 @@ func (g *Generations) Do(ctx context.Context, id string, gen func(context.Contex
 		}
 		select {
 		case <-ctx.Done():
-			return nil, canceled("execute.Generations", ctx)
+			return nil, canceled(ctx)
 		case <-c.done:
 		}
 		if c.err != nil && errs.KindOf(c.err) == errs.Canceled && ctx.Err() == nil {

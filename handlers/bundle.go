@@ -85,7 +85,7 @@ func (s *Server) apiImportExperiment(c echo.Context) error {
 	}
 	f, err := os.CreateTemp("", "schedlab-bundle-*.json.gz")
 	if err != nil {
-		return errs.Wrap("import", errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
@@ -97,7 +97,7 @@ func (s *Server) apiImportExperiment(c echo.Context) error {
 		return errs.Invalidf("file", "cannot read the bundle: %v", err)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return errs.Wrap("import", errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	got, err := s.importBundle(c, f)
 	if err != nil {

@@ -131,7 +131,7 @@ func decodeWithoutTables(raw []byte, r *solvers.Report) error {
 		Tables skipJSON `json:"tables"` // shadows Report.Tables
 	}{Report: r}
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return errs.Wrap("decode report", errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ func (s *Server) createExperiment(ctx context.Context, c echo.Context, def *expe
 			Variant: r.Variant, Params: r.Params, Seed: r.Seed, Owner: ownerID(c)}
 		cell, err := json.Marshal(r.Cell)
 		if err != nil {
-			return nil, errs.Wrap("experiment", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 		cells[i] = store.ExperimentCell{Cell: cell, Replicate: r.Replicate}
 	}
@@ -102,7 +102,7 @@ func (s *Server) createExperiment(ctx context.Context, c echo.Context, def *expe
 	}
 	raw, err := json.Marshal(def)
 	if err != nil {
-		return nil, errs.Wrap("experiment", errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	e := &store.Experiment{Name: def.Name, Strategy: def.Strategy, Definition: raw, Tags: def.Tags, Notes: def.Notes, Owner: ownerID(c)}
 	if err := s.store.CreateExperiment(ctx, e, storeRuns, cells, planned.recipes...); err != nil {
@@ -198,7 +198,7 @@ func runResults(runs []store.ExperimentResult) ([]experiments.RunResult, error) 
 		cell, ok := cells[r.Cell]
 		if !ok {
 			if err := json.Unmarshal([]byte(r.Cell), &cell); err != nil {
-				return nil, errs.Wrap("experiment results", errs.Internal, err)
+				return nil, errs.Wrap(errs.Internal, err)
 			}
 			cells[r.Cell] = cell
 		}
@@ -321,7 +321,7 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	}
 	def, err := experiments.ParseJSON(e.Definition)
 	if err != nil {
-		return p, errs.Wrap("experiment page", errs.Internal, err)
+		return p, errs.Wrap(errs.Internal, err)
 	}
 	var variants []string
 	if st, err := s.lookup(e.Strategy); err == nil {
@@ -370,7 +370,7 @@ func (s *Server) metricInfos(ctx context.Context, id string) (map[string]experim
 	}
 	var ms []solvers.Metric
 	if err := json.Unmarshal(raw, &ms); err != nil {
-		return nil, errs.Wrap("experiment metrics", errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	return experiments.Infos(ms), nil
 }
@@ -399,7 +399,7 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string)
 	for _, it := range items {
 		var cell map[string]string
 		if err := json.Unmarshal(it.Cell, &cell); err != nil {
-			return l, errs.Wrap("experiment runs", errs.Internal, err)
+			return l, errs.Wrap(errs.Internal, err)
 		}
 		l.Items = append(l.Items, views.ExperimentRunItem{ID: it.RunID, Status: it.Status, Error: it.Error,
 			Variant: it.Variant, Cell: experiments.CellText(cell), Replicate: it.Replicate})

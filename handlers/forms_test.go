@@ -27,20 +27,20 @@ import (
 // would store something else.
 func otherValue(sp solvers.ParamSpec) string {
 	switch sp.Kind {
-	case solvers.KindChoice, solvers.KindBool:
+	case solvers.ParamChoice, solvers.ParamBool:
 		for _, c := range sp.Choices {
 			if c != sp.Default {
 				return c
 			}
 		}
-	case solvers.KindInt:
+	case solvers.ParamInt:
 		d, _ := strconv.ParseFloat(sp.Default, 64)
 		for _, v := range []float64{d + 1, d - 1, sp.Min, sp.Max} {
 			if v != d && (!sp.HasMin || v >= sp.Min) && (!sp.HasMax || v <= sp.Max) {
 				return strconv.FormatInt(int64(v), 10)
 			}
 		}
-	case solvers.KindFloat:
+	case solvers.ParamFloat:
 		d, _ := strconv.ParseFloat(sp.Default, 64)
 		for _, v := range []float64{d * 1.5, d + 1, d - 0.5, sp.Min, sp.Max} {
 			if v != d && (!sp.HasMin || v >= sp.Min) && (!sp.HasMax || v <= sp.Max) {

@@ -141,7 +141,7 @@ func (s *Server) views() []views.StrategyView {
 func render(c echo.Context, status int, comp templ.Component) error {
 	var buf pageBuf
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
-		return errs.Wrap("render", errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	return writePieces(c, status, echo.MIMETextHTMLCharsetUTF8, buf.pieces())
 }

@@ -199,7 +199,7 @@ func sweepDefinition(v views.SweepValues, st solvers.Strategy) ([]byte, []error)
 	}
 	b, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
-		problems = append(problems, errs.Wrap("definition", errs.Internal, err))
+		problems = append(problems, errs.Wrap(errs.Internal, err))
 	}
 	return b, problems
 }
@@ -341,7 +341,7 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 				if sw.Name == name {
 					d, err := experiments.ParseJSON(sw.JSON())
 					if err != nil {
-						return nil, "", errs.Wrap("seed experiment", errs.Internal, err)
+						return nil, "", errs.Wrap(errs.Internal, err)
 					}
 					return d, indentJSON(sw.JSON()), nil
 				}

@@ -100,7 +100,7 @@ func (s *Server) tableRows(ctx context.Context, run *store.Run, t *solvers.Table
 	for i := offset; i < len(t.Rows) && i < offset+limit; i++ {
 		b, err := json.Marshal(t.Rows[i])
 		if err != nil {
-			return nil, 0, errs.Wrap("handlers.tableRows", errs.Internal, err)
+			return nil, 0, errs.Wrap(errs.Internal, err)
 		}
 		out = append(out, b)
 	}
@@ -112,7 +112,7 @@ func decodeRows(raw []json.RawMessage, columns int) ([][]any, error) {
 	out := make([][]any, len(raw))
 	for i, r := range raw {
 		if err := json.Unmarshal(r, &out[i]); err != nil || len(out[i]) != columns {
-			return nil, errs.Wrap("handlers.decodeRows", errs.Internal, fmt.Errorf("a stored row is not %d cells: %.80s", columns, r))
+			return nil, errs.Wrap(errs.Internal, fmt.Errorf("a stored row is not %d cells: %.80s", columns, r))
 		}
 	}
 	return out, nil

@@ -43,7 +43,7 @@ func TestInternalJSONErrorsSayTheFieldInWords(t *testing.T) {
 		Metrics []struct{ Value float64 } `json:"metrics"`
 	}
 	err := json.Unmarshal([]byte(`{"metrics":"x"}`), &r)
-	got := messageOf(errs.Wrap("decode report", errs.Internal, err))
+	got := messageOf(errs.Wrap(errs.Internal, err))
 	if got != "stored data does not read: metrics must be a list, got JSON string" {
 		t.Errorf("message %q", got)
 	}

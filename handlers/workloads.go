@@ -121,7 +121,7 @@ func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solve
 	if w.Preview != nil {
 		b, err := json.Marshal(w.Preview)
 		if err != nil {
-			return nil, errs.Wrap("encode preview", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 		preview = b
 	}
@@ -474,8 +474,8 @@ func decodeJSON(c echo.Context, limit int64, v any) error {
 		if errs.KindOf(err) == errs.Invalid {
 			return err
 		}
-		if strings.HasPrefix(err.Error(), "json: unknown field ") {
-			return errs.Invalidf(strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
+		if name, ok := errs.UnknownJSONField(err); ok {
+			return errs.Invalidf(strings.Trim(name, `"`), "unknown field")
 		}
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) {

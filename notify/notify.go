@@ -203,9 +203,6 @@ func (w *Watcher) Check(ctx context.Context) error {
 	return nil
 }
 
-// Wait waits for the notifications Check started.
-func (w *Watcher) Wait() { w.posts.Wait() }
-
 // body is the notification of ended experiment id, and where it goes.
 func (w *Watcher) body(ctx context.Context, id string) (Body, string, error) {
 	e, err := w.Store.GetExperiment(ctx, id)

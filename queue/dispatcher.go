@@ -211,28 +211,27 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 // Start sets the queue up, takes over the runs left running (see
 // recover), and starts dispatching and storing results.
 func (d *Dispatcher) Start(ctx context.Context) error {
-	const op = "queue.Start"
 	js, err := jetstream.New(d.nc)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	d.js = js
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := Setup(sctx, js, d.cfg); err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if d.claims, err = loadClaims(sctx, js); err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if d.runs, err = js.Stream(sctx, wire.RunsStream); err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if d.workloads, err = js.ObjectStore(sctx, wire.WorkloadsBucket); err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if d.reports, err = js.ObjectStore(sctx, wire.ReportsBucket); err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	running, err := d.st.ListRuns(ctx, store.RunFilter{Status: store.StatusRunning})
 	if err != nil {
@@ -246,29 +245,29 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	} {
 		sub, err := d.nc.Subscribe(subj, h)
 		if err != nil {
-			return errs.Wrap(op, errs.Internal, err)
+			return errs.Wrap(errs.Internal, err)
 		}
 		d.subs = append(d.subs, sub)
 	}
 	cons, err := js.Consumer(sctx, wire.ResultsStream, wire.ResultsConsumer)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	d.resultsCons = cons
 	adv, err := js.Consumer(sctx, wire.AdvisoriesStream, wire.AdvisoriesConsumer)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	dctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	d.stop = stop
 	if d.cc, err = cons.Consume(func(m jetstream.Msg) { d.onResult(dctx, m) }, jetstream.PullMaxMessages(256)); err != nil {
 		stop()
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if d.advCC, err = adv.Consume(func(m jetstream.Msg) { d.onMaxDeliveries(dctx, m) }); err != nil {
 		d.cc.Stop()
 		stop()
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	d.wg.Add(4)
 	go func() { defer d.wg.Done(); d.record(dctx) }()
@@ -301,7 +300,7 @@ func (d *Dispatcher) Shutdown(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		return errs.Wrap("queue.Shutdown", errs.Canceled, ctx.Err())
+		return errs.Wrap(errs.Canceled, ctx.Err())
 	}
 	d.flush(context.Background())
 	return nil
@@ -418,12 +417,12 @@ func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) 
 	}
 	b, err := json.Marshal(job)
 	if err != nil {
-		return errs.Wrap("queue.publish", errs.Invalid, err)
+		return errs.Wrap(errs.Invalid, err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+run.ID, b, jetstream.WithMsgID(msgID)); err != nil {
-		return errs.Wrap("queue.publish", errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	return nil
 }
@@ -440,9 +439,9 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 	w, err := d.st.GetWorkload(ctx, id)
 	if err != nil {
 		if errs.Is(errs.NotFound, err) {
-			return nil, &errs.Error{Op: "queue", Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("workload %s was deleted", id)}
+			return nil, &errs.Error{Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("workload %s was deleted", id)}
 		}
-		return nil, errs.Wrap("queue", errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	if w.SHA256 == "" {
 		// An experiment's workload not generated yet: the worker generates
@@ -459,10 +458,10 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 	}
 	if _, err := d.workloads.GetInfo(ctx, w.SHA256); errors.Is(err, jetstream.ErrObjectNotFound) {
 		if _, err := d.workloads.PutBytes(ctx, w.SHA256, w.Data); err != nil {
-			return nil, errs.Wrap("queue: storing a workload", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 	} else if err != nil {
-		return nil, errs.Wrap("queue: looking up a workload", errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	ref = &wire.WorkloadRef{SHA256: w.SHA256, Name: w.Name, Format: w.Format, Summary: w.Summary}
 	d.mu.Lock()

@@ -92,7 +92,7 @@ func (r *pool) Shutdown(ctx context.Context) error {
 	case <-r.recorded: // the workers have stopped and their runs are stored
 		return nil
 	case <-ctx.Done():
-		return errs.Wrap("runner.Shutdown", errs.Canceled, fmt.Errorf("runs still stopping: %w", ctx.Err()))
+		return errs.Wrap(errs.Canceled, fmt.Errorf("runs still stopping: %w", ctx.Err()))
 	}
 }
 
@@ -417,7 +417,7 @@ func (r *pool) execute(wctx context.Context, run *store.Run, j *job) {
 func (r *pool) run(ctx context.Context, run *store.Run, j *job) (*solvers.Report, error) {
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
-		return nil, &errs.Error{Op: "runner", Kind: errs.NotFound, Field: "strategy",
+		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
 			Err: fmt.Errorf("strategy %q is not in this build of schedlab", run.Strategy)}
 	}
 	if run.Kind == store.KindReproduce {
@@ -426,7 +426,7 @@ func (r *pool) run(ctx context.Context, run *store.Run, j *job) (*solvers.Report
 	w, err := r.workloads.get(ctx, run.WorkloadID, r.readWorkload)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &errs.Error{Op: "runner", Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", context.Cause(ctx))}
+			return nil, &errs.Error{Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", context.Cause(ctx))}
 		}
 		return nil, err
 	}
@@ -501,7 +501,7 @@ func (r *pool) readWorkload(ctx context.Context, id string) (*store.Workload, er
 		}
 		s, ok := r.lookup(rec.Strategy)
 		if !ok {
-			return nil, &errs.Error{Op: "runner", Kind: errs.NotFound, Field: "strategy",
+			return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
 				Err: fmt.Errorf("strategy %q is not in this build of schedlab", rec.Strategy)}
 		}
 		gw, err := execute.GenerateRecipe(ctx, s, rec, r.Budget())

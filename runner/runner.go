@@ -135,16 +135,15 @@ func (r *Runner) Budget() execute.Budget {
 // them can still execute). Runs of experiments left interrupted are
 // queued again. Start may be called once.
 func (r *Runner) Start(ctx context.Context) error {
-	const op = "runner.Start"
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.started || r.stopped {
-		return &errs.Error{Op: op, Kind: errs.Conflict, Err: errors.New("the runner was already started")}
+		return &errs.Error{Kind: errs.Conflict, Err: errors.New("the runner was already started")}
 	}
 	if _, local := r.b.(*pool); local {
 		n, err := r.st.MarkInterrupted(ctx)
 		if err != nil {
-			return errs.Wrap(op, errs.Internal, err)
+			return errs.Wrap(errs.Internal, err)
 		}
 		if n > 0 {
 			r.log.Info("runs interrupted by the last stop", "count", n)
@@ -152,7 +151,7 @@ func (r *Runner) Start(ctx context.Context) error {
 	}
 	n, err := r.st.RequeueExperimentRuns(ctx)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if n > 0 {
 		r.log.Info("interrupted runs of experiments queued again", "count", n)
@@ -241,9 +240,8 @@ func (r *Runner) PrepareAll(ctx context.Context, in []*store.Run, known ...*stor
 }
 
 func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(context.Context, string) (*store.Workload, error)) (*store.Run, error) {
-	const op = "runner.Submit"
 	if in == nil {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Err: errors.New("no run to submit")}
+		return nil, &errs.Error{Kind: errs.Invalid, Err: errors.New("no run to submit")}
 	}
 	run := store.Run{Kind: in.Kind, WorkloadID: in.WorkloadID, Strategy: in.Strategy, Variant: in.Variant,
 		Params: in.Params, Seed: in.Seed, RerunOf: in.RerunOf, Owner: in.Owner}
@@ -251,54 +249,54 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 		run.Kind = store.KindRun
 	}
 	if run.Kind != store.KindRun && run.Kind != store.KindReproduce {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "kind",
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "kind",
 			Err: fmt.Errorf("must be %q or %q, got %q", store.KindRun, store.KindReproduce, run.Kind)}
 	}
 	if strings.TrimSpace(run.Strategy) == "" {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "strategy", Err: errors.New("missing: choose a strategy")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("missing: choose a strategy")}
 	}
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
-		return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("unknown strategy %q", run.Strategy)}
+		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("unknown strategy %q", run.Strategy)}
 	}
 	var err error
 	if run.Kind == store.KindReproduce {
 		if run.WorkloadID != "" {
-			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id", Err: errors.New("a reproduce run takes no workload")}
+			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("a reproduce run takes no workload")}
 		}
 		run.Variant = ""
 		if run.Params, err = solvers.Resolve(s.ReproduceParams(), run.Params); err != nil {
-			return nil, errs.Wrap(op, errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 	} else {
 		if run.Variant, err = solvers.ResolveVariant(s, run.Variant); err != nil {
-			return nil, errs.Wrap(op, errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if run.Params, err = solvers.Resolve(s.Params(), run.Params); err != nil {
-			return nil, errs.Wrap(op, errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if run.WorkloadID == "" {
-			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id", Err: errors.New("missing: choose a workload")}
+			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("missing: choose a workload")}
 		}
 		w, err := workloadInfo(ctx, run.WorkloadID)
 		if errs.Is(errs.NotFound, err) {
-			return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
+			return nil, &errs.Error{Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
 		}
 		if err != nil {
 			return nil, err
 		}
 		if w.Strategy != run.Strategy {
-			return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "workload_id",
+			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id",
 				Err: fmt.Errorf("workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)}
 		}
 		if f, ok := s.(solvers.VariantFilter); ok {
 			if err := f.VariantFits(w.Format, run.Variant); err != nil {
-				return nil, errs.Wrap(op, errs.Invalid, err)
+				return nil, errs.Wrap(errs.Invalid, err)
 			}
 		}
 	}
 	if err := execute.CheckLimits(s, run.Kind == store.KindReproduce, run.Params, r.Budget()); err != nil {
-		return nil, errs.Wrap(op, errs.Invalid, err)
+		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	return &run, nil
 }
@@ -324,7 +322,6 @@ const claimWait = time.Second
 // its context canceled and its worker stores it canceled shortly after; a
 // finished run is errs.Conflict, an unknown one errs.NotFound.
 func (r *Runner) Cancel(ctx context.Context, id string) error {
-	const op = "runner.Cancel"
 	deadline := time.Now().Add(claimWait)
 	for {
 		run, err := r.st.GetRun(ctx, id)
@@ -354,7 +351,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 			}
 			return err
 		default:
-			return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("run %s is already %s", id, run.Status)}
+			return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("run %s is already %s", id, run.Status)}
 		}
 	}
 }

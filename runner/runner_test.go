@@ -576,12 +576,12 @@ func TestGroupClaimedRunsStartWhenExecuted(t *testing.T) {
 type limited struct{ *runnertest.Strategy }
 
 func (l limited) Params() []solvers.ParamSpec {
-	return append(l.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.KindInt, Default: "2048",
+	return append(l.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.ParamInt, Default: "2048",
 		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
 }
 
 func (l limited) ReproduceParams() []solvers.ParamSpec {
-	return append(l.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.KindFloat, Default: "1",
+	return append(l.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.ParamFloat, Default: "1",
 		Limit: solvers.LimitTimeSeconds})
 }
 

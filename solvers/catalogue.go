@@ -1,16 +1,15 @@
 package solvers
 
-// Family describes one of the five strategy families, built or not, so the
-// home page can list all five without broken links.
+// Family describes one of the five strategy families of the seed papers.
 type Family struct {
 	Info
 	Spec string `json:"spec"` // the specification file in the design documents
 }
 
-// Families returns the catalogue: the five families the design expects
-// from the seed papers, in its order, by name and specification (a fresh
-// slice each call). A built family describes itself (its package's
-// Def.Info); CatalogueWith fills that in.
+// Families returns the catalogue: the five families of the seed papers, in
+// the design's order, by name and specification (a fresh slice each call).
+// Each family describes itself (its package's Def.Info); CatalogueWith
+// fills that in.
 func Families() []Family { return append([]Family(nil), families...) }
 
 var families = []Family{
@@ -22,8 +21,9 @@ var families = []Family{
 }
 
 // Description is one family as /api/strategies and `schedlab strategies
-// --json` show it: the catalogue's entry, and for a built family what a
-// run, a preset and the seed experiment take.
+// --json` show it: the catalogue's entry and what a run, a preset and the
+// seed experiment take. Built is false only for a catalogue entry no
+// strategy in the registry implements (none today).
 type Description struct {
 	Info
 	Built           bool           `json:"built"`
@@ -35,8 +35,8 @@ type Description struct {
 	Exports         []ExportFormat `json:"exports,omitempty"`
 }
 
-// CatalogueWith is the catalogue, each family described by its built
-// strategy when there is one, followed by the families of strategies it
+// CatalogueWith is the catalogue, each family described by its strategy
+// when there is one, followed by the families of strategies it
 // does not list (a family added since): a new family needs no line here.
 func CatalogueWith(strategies []Strategy) []Family {
 	out := Families()
@@ -58,8 +58,8 @@ func CatalogueWith(strategies []Strategy) []Family {
 	return out
 }
 
-// Describe describes every family of the catalogue, built (in strategies)
-// or not, and any built family the catalogue does not list.
+// Describe describes every family of the catalogue and any strategy's
+// family the catalogue does not list.
 func Describe(strategies []Strategy) []Description {
 	var out []Description
 	for _, f := range CatalogueWith(strategies) {

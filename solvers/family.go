@@ -195,7 +195,6 @@ func (a *adapter[C, P]) ReproduceParams() []ParamSpec {
 // then runs it. A stop through ctx returns ctx's own error; any other
 // error without a kind is Internal.
 func (a *adapter[C, P]) Run(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*Report, error) {
-	op := a.f.Name + ".Run"
 	v, err := ResolveVariant(a, variant)
 	if err != nil {
 		return nil, err
@@ -208,7 +207,7 @@ func (a *adapter[C, P]) Run(ctx context.Context, w *Workload, variant string, pa
 		return nil, err
 	}
 	rep, err := a.f.Run(ctx, w, v, cfg, progress)
-	return rep, wrap(ctx, op, errs.Internal, err)
+	return rep, wrap(ctx, errs.Internal, err)
 }
 
 // RunsFile says whether the family runs variant straight from a file
@@ -220,7 +219,6 @@ func (a *adapter[C, P]) RunsFile(name, variant string) bool {
 // RunFile is Run straight from a streamed file (FileRunner), with the
 // variant and params resolved as Run resolves them.
 func (a *adapter[C, P]) RunFile(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*Report, error) {
-	op := a.f.Name + ".RunFile"
 	v, err := ResolveVariant(a, variant)
 	if err != nil {
 		return nil, err
@@ -236,7 +234,7 @@ func (a *adapter[C, P]) RunFile(ctx context.Context, name string, r io.Reader, v
 		return nil, err
 	}
 	rep, err := a.f.FileRun(ctx, name, r, v, cfg, progress)
-	return rep, wrap(ctx, op, errs.Invalid, err)
+	return rep, wrap(ctx, errs.Invalid, err)
 }
 
 func (a *adapter[C, P]) ParseWorkload(ctx context.Context, files []File) (*Workload, error) {
@@ -244,7 +242,7 @@ func (a *adapter[C, P]) ParseWorkload(ctx context.Context, files []File) (*Workl
 		return nil, errs.Invalidf("file", "%s workloads cannot be uploaded", a.f.Name)
 	}
 	w, err := a.f.Parse(ctx, files)
-	return w, wrap(ctx, a.f.Name+".ParseWorkload", errs.Invalid, err)
+	return w, wrap(ctx, errs.Invalid, err)
 }
 
 func (a *adapter[C, P]) Generate(ctx context.Context, preset string, params Params, seed int64) (*Workload, error) {
@@ -253,7 +251,7 @@ func (a *adapter[C, P]) Generate(ctx context.Context, preset string, params Para
 		return nil, err
 	}
 	w, err := p.generate(ctx, params, seed)
-	return w, wrap(ctx, a.f.Name+".Generate", errs.Internal, err)
+	return w, wrap(ctx, errs.Internal, err)
 }
 
 // EstimateGenerate tells what Generate(preset, params, any seed) would
@@ -286,20 +284,20 @@ func (a *adapter[C, P]) Reproduce(ctx context.Context, params Params, progress P
 		progress = NoProgress
 	}
 	rep, err := a.f.Repro.run(ctx, params, progress)
-	return rep, wrap(ctx, a.f.Name+".Reproduce", errs.Internal, err)
+	return rep, wrap(ctx, errs.Internal, err)
 }
 
 // wrap keeps the context's own error when ctx stopped the call, and gives
 // any other error without a kind the kind k (Invalid for a reader: the
 // file is at fault; Internal otherwise).
-func wrap(ctx context.Context, op string, k errs.Kind, err error) error {
+func wrap(ctx context.Context, k errs.Kind, err error) error {
 	if err == nil {
 		return nil
 	}
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return err
 	}
-	return errs.Wrap(op, k, err)
+	return errs.Wrap(k, err)
 }
 
 func (a *adapter[C, P]) Uploads() []Upload { return append([]Upload(nil), a.f.UploadList...) }

@@ -11,8 +11,8 @@ import (
 )
 
 var budgetSpecs = []ParamSpec{
-	{Name: "memory_mb", Kind: KindInt, Default: "2048", Limit: LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20},
-	{Name: "time_limit_s", Kind: KindFloat, Default: "5", Limit: LimitTimeSeconds},
+	{Name: "memory_mb", Kind: ParamInt, Default: "2048", Limit: LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20},
+	{Name: "time_limit_s", Kind: ParamFloat, Default: "5", Limit: LimitTimeSeconds},
 	IntSpec("nodes", "10", "", "", 1, 1<<20),
 }
 

@@ -76,18 +76,18 @@ func numberText(n json.Number) string {
 
 // Kinds of parameter.
 const (
-	KindFloat  = "float"
-	KindInt    = "int"
-	KindChoice = "choice"
-	KindString = "string"
-	KindBool   = "bool" // spelled "true" or "false" (ParseBool reads older spellings)
+	ParamFloat  = "float"
+	ParamInt    = "int"
+	ParamChoice = "choice"
+	ParamString = "string"
+	ParamBool   = "bool" // spelled "true" or "false" (ParseBool reads older spellings)
 )
 
 // ParamSpec documents one parameter: its name (a public contract), meaning,
 // unit, default and limits.
 type ParamSpec struct {
 	Name    string   `json:"name"`
-	Kind    string   `json:"kind"` // KindFloat, KindInt, KindChoice, KindString, KindBool
+	Kind    string   `json:"kind"` // ParamFloat, ParamInt, ParamChoice, ParamString, ParamBool
 	Default string   `json:"default"`
 	Unit    string   `json:"unit,omitempty"`
 	Doc     string   `json:"doc"`
@@ -102,7 +102,7 @@ type ParamSpec struct {
 	// limit of that kind.
 	Limit string `json:"limit,omitempty"`
 	// Check, when set, validates a value after the kind's own checks (a
-	// KindString list's syntax): Resolve returns its error, as errs.Invalid
+	// ParamString list's syntax): Resolve returns its error, as errs.Invalid
 	// on the parameter when it has no field of its own.
 	Check func(string) error `json:"-"`
 	// Variants lists the variants the parameter applies to; empty: all.
@@ -158,7 +158,7 @@ func Resolve(specs []ParamSpec, p Params) (Params, error) {
 			problems = append(problems, err)
 			continue
 		}
-		if s.Kind == KindBool {
+		if s.Kind == ParamBool {
 			b, _ := ParseBool(v)
 			v = strconv.FormatBool(b)
 		}
@@ -176,9 +176,9 @@ func plainNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) 
 
 func (s ParamSpec) check(v string) error {
 	switch s.Kind {
-	case KindFloat, KindInt:
+	case ParamFloat, ParamInt:
 		var f float64
-		if s.Kind == KindInt {
+		if s.Kind == ParamInt {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
 				return errs.Invalidf(s.Name, "must be a whole number, got %q", v)
@@ -198,15 +198,15 @@ func (s ParamSpec) check(v string) error {
 		if s.HasMax && f > s.Max {
 			return errs.Invalidf(s.Name, "must be at most %s, got %s", plainNumber(s.Max), strings.TrimSpace(v))
 		}
-	case KindChoice:
+	case ParamChoice:
 		if !slices.Contains(s.Choices, v) {
 			return errs.Invalidf(s.Name, "must be one of %s, got %q", strings.Join(s.Choices, ", "), v)
 		}
-	case KindBool:
+	case ParamBool:
 		if _, err := ParseBool(v); err != nil {
 			return errs.Invalidf(s.Name, "%v", err)
 		}
-	case KindString:
+	case ParamString:
 	default:
 		return fmt.Errorf("parameter %s has unknown kind %q", s.Name, s.Kind)
 	}
@@ -215,7 +215,7 @@ func (s ParamSpec) check(v string) error {
 			if errs.FieldOf(err) == "" {
 				return errs.Invalidf(s.Name, "%v", err)
 			}
-			return errs.Wrap("", errs.Invalid, err)
+			return errs.Wrap(errs.Invalid, err)
 		}
 	}
 	return nil
@@ -249,29 +249,15 @@ func (p Params) String(name string) string {
 
 // FloatSpec, IntSpec and ChoiceSpec build ParamSpecs tersely.
 func FloatSpec(name, def, unit, doc string, min, max float64) ParamSpec {
-	return ParamSpec{Name: name, Kind: KindFloat, Default: def, Unit: unit, Doc: doc,
+	return ParamSpec{Name: name, Kind: ParamFloat, Default: def, Unit: unit, Doc: doc,
 		Min: min, Max: max, HasMin: !math.IsInf(min, -1), HasMax: !math.IsInf(max, 1)}
 }
 
 func IntSpec(name, def, unit, doc string, min, max int) ParamSpec {
-	return ParamSpec{Name: name, Kind: KindInt, Default: def, Unit: unit, Doc: doc,
+	return ParamSpec{Name: name, Kind: ParamInt, Default: def, Unit: unit, Doc: doc,
 		Min: float64(min), Max: float64(max), HasMin: true, HasMax: true}
 }
 
 func ChoiceSpec(name, def, doc string, choices ...string) ParamSpec {
-	return ParamSpec{Name: name, Kind: KindChoice, Default: def, Doc: doc, Choices: choices}
-}
-
-// PresetParams resolves params against the parameters of the preset
-// called name; an unknown preset is errs.Invalid on field "preset",
-// listing the known ones.
-func PresetParams(presets []Preset, name string, params Params) (Params, error) {
-	known := make([]string, 0, len(presets))
-	for _, pr := range presets {
-		if pr.Name == name {
-			return Resolve(pr.Params, params)
-		}
-		known = append(known, pr.Name)
-	}
-	return nil, errs.Invalidf("preset", "unknown preset %q (known: %s)", name, strings.Join(known, ", "))
+	return ParamSpec{Name: name, Kind: ParamChoice, Default: def, Doc: doc, Choices: choices}
 }

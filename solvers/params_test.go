@@ -103,21 +103,6 @@ func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
 	}
 }
 
-func TestPresetParamsFindsThePresetOrNamesTheKnownOnes(t *testing.T) {
-	presets := []Preset{{Name: "a", Params: []ParamSpec{IntSpec("n", "3", "", "", 1, 9)}}, {Name: "b"}}
-	p, err := PresetParams(presets, "a", Params{})
-	if err != nil || p.Int("n") != 3 {
-		t.Errorf("preset a: %v %v", p, err)
-	}
-	if _, err := PresetParams(presets, "a", Params{"n": "99"}); errs.FieldOf(err) != "n" {
-		t.Errorf("out of range: %v", err)
-	}
-	_, err = PresetParams(presets, "c", nil)
-	if errs.FieldOf(err) != "preset" || !strings.Contains(err.Error(), "a, b") {
-		t.Errorf("unknown preset: %v", err)
-	}
-}
-
 func TestParamsJSONKeepsIntegersExact(t *testing.T) {
 	cases := map[string]string{
 		`1000000000`:          "1000000000",
@@ -161,13 +146,13 @@ func TestParamsJSONRefusesNestedValuesNamingTheKey(t *testing.T) {
 }
 
 func TestResolveRunsTheCheckOfAStringParameter(t *testing.T) {
-	lanes := ParamSpec{Name: "lanes", Kind: KindString, Check: func(v string) error {
+	lanes := ParamSpec{Name: "lanes", Kind: ParamString, Check: func(v string) error {
 		if strings.Contains(v, "x") {
 			return errors.New("no x allowed")
 		}
 		return nil
 	}}
-	named := ParamSpec{Name: "list", Kind: KindString, Default: "ok", Check: func(v string) error {
+	named := ParamSpec{Name: "list", Kind: ParamString, Default: "ok", Check: func(v string) error {
 		if v != "ok" {
 			return errs.Invalidf("list", "want ok, got %q", v)
 		}
@@ -194,7 +179,7 @@ func FuzzParamsResolve(f *testing.F) {
 		`{"gamma": null}`, `{"x": {}}`, `{"instance": "99"}`, `{"gamma": -1e308}`, `[]`, `{"instance": 1.0}`, `{"lanes": "1-3,x"}`} {
 		f.Add([]byte(s))
 	}
-	fs := append(slices.Clone(specs), ParamSpec{Name: "lanes", Kind: KindString, Check: func(v string) error {
+	fs := append(slices.Clone(specs), ParamSpec{Name: "lanes", Kind: ParamString, Check: func(v string) error {
 		if strings.ContainsAny(v, "x") {
 			return errors.New("bad")
 		}

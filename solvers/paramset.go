@@ -121,7 +121,7 @@ func (ps *ParamSet) Int(p *int, name, unit string, min, max int, doc string) *Pa
 
 // Int64 binds a whole number in [min, max] to p.
 func (ps *ParamSet) Int64(p *int64, name, unit string, min, max int64, doc string) *ParamSpec {
-	s := ParamSpec{Name: name, Kind: KindInt, Default: strconv.FormatInt(*p, 10), Unit: unit, Doc: doc,
+	s := ParamSpec{Name: name, Kind: ParamInt, Default: strconv.FormatInt(*p, 10), Unit: unit, Doc: doc,
 		Min: float64(min), Max: float64(max), HasMin: true, HasMax: true}
 	return ps.add(s, func(v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -134,7 +134,7 @@ func (ps *ParamSet) Int64(p *int64, name, unit string, min, max int64, doc strin
 // "false" everywhere (ParseBool also reads on/off and yes/no from older
 // links and scripts).
 func (ps *ParamSet) Bool(p *bool, name, doc string) *ParamSpec {
-	return ps.add(ParamSpec{Name: name, Kind: KindBool, Default: strconv.FormatBool(*p), Doc: doc,
+	return ps.add(ParamSpec{Name: name, Kind: ParamBool, Default: strconv.FormatBool(*p), Doc: doc,
 		Choices: []string{"false", "true"}}, func(v string) error {
 		b, err := ParseBool(v)
 		*p = b
@@ -152,7 +152,7 @@ func (ps *ParamSet) Choice(p *string, name string, choices []string, doc string)
 
 // String binds free text to p; give it a Check for its syntax.
 func (ps *ParamSet) String(p *string, name, unit, doc string) *ParamSpec {
-	return ps.add(ParamSpec{Name: name, Kind: KindString, Default: *p, Unit: unit, Doc: doc}, func(v string) error {
+	return ps.add(ParamSpec{Name: name, Kind: ParamString, Default: *p, Unit: unit, Doc: doc}, func(v string) error {
 		*p = v
 		return nil
 	})

@@ -46,7 +46,7 @@ func TestSpecsOfReadsTheDefaultsFromTheConfig(t *testing.T) {
 			t.Errorf("%s default %q, want %q", s.Name, s.Default, want[s.Name])
 		}
 	}
-	if specs[3].Kind != KindBool || !specs[3].AppliesTo("css") || specs[3].AppliesTo("rumor") || !specs[0].AppliesTo("anything") {
+	if specs[3].Kind != ParamBool || !specs[3].AppliesTo("css") || specs[3].AppliesTo("rumor") || !specs[0].AppliesTo("anything") {
 		t.Errorf("shift: kind %s variants %v", specs[3].Kind, specs[3].Variants)
 	}
 }

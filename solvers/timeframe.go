@@ -138,7 +138,7 @@ func (f *TimeFrame) At(t float64) string {
 	if _, ok := secondsPer[f.Shown()]; ok {
 		return FormatNumber(f.Show(t)) + " " + f.Shown()
 	}
-	return Count(f.Show(t), f.Shown())
+	return FormatCount(f.Show(t), f.Shown())
 }
 
 // Duration writes a length d of data time for people: "11 h 47 min",
@@ -147,7 +147,7 @@ func (f *TimeFrame) Duration(d float64) string {
 	if per, ok := secondsPer[f.Unit]; ok {
 		return HumanDuration(d * per)
 	}
-	return Count(d, f.Unit)
+	return FormatCount(d, f.Unit)
 }
 
 // FormatNumber writes v with at most 2 decimals and no trailing zeros
@@ -160,9 +160,9 @@ func FormatNumber(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// Count writes n of a unit that does not convert to seconds, singular for
+// FormatCount writes n of a unit that does not convert to seconds, singular for
 // exactly one: "1 slot", "3 slots", "2.5 time units".
-func Count(n float64, unit string) string {
+func FormatCount(n float64, unit string) string {
 	num := FormatNumber(n)
 	if unit == "" {
 		return num

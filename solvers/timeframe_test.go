@@ -49,8 +49,8 @@ func TestCountSaysOneUnitInTheSingular(t *testing.T) {
 		{0.999, "slot", "1 slot"},
 		{4, "", "4"},
 	} {
-		if got := Count(c.n, c.unit); got != c.want {
-			t.Errorf("Count(%v, %q) = %q, want %q", c.n, c.unit, got, c.want)
+		if got := FormatCount(c.n, c.unit); got != c.want {
+			t.Errorf("FormatCount(%v, %q) = %q, want %q", c.n, c.unit, got, c.want)
 		}
 	}
 }

@@ -14,8 +14,7 @@
 //   - Performance profiles (Dolan and Moré 2002): for each method, the
 //     share of instances on which it is within a factor τ of the best
 //     method on that instance; a failed instance never counts as within.
-//   - Intervals of a mean: Student's t; for a proportion, Wilson's score
-//     interval (stays in [0, 1]); for a mean of a metric bounded by its
+//   - Intervals of a mean: Student's t; for a mean of a metric bounded by its
 //     definition, the bootstrap percentile interval (Efron and Tibshirani
 //     1993, §13.3), which lies within the data's range and so within the
 //     metric's bounds; it is reproducible (a fixed seed).

@@ -19,7 +19,6 @@ type Interval struct {
 // Methods of an interval.
 const (
 	MethodT         = "Student t"
-	MethodWilson    = "Wilson score"
 	MethodBootstrap = "bootstrap percentile (2000 resamples)"
 )
 
@@ -37,22 +36,6 @@ func MeanT(xs []float64) Interval {
 		h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(s) - 1)}.Quantile(0.975) * math.Sqrt(v/float64(len(s)))
 		iv.Lo, iv.Hi = m-h, m+h
 	}
-	return iv
-}
-
-// Wilson is the proportion k/n with Wilson's 95 % score interval, which
-// stays within [0, 1].
-func Wilson(k, n int) Interval {
-	iv := Interval{N: n, Method: MethodWilson, Est: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
-	if n <= 0 {
-		return iv
-	}
-	z := distuv.UnitNormal.Quantile(0.975)
-	p, nn := float64(k)/float64(n), float64(n)
-	den := 1 + z*z/nn
-	c := (p + z*z/(2*nn)) / den
-	h := z / den * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn))
-	iv.Est, iv.Lo, iv.Hi = p, math.Max(0, c-h), math.Min(1, c+h)
 	return iv
 }
 

@@ -94,20 +94,6 @@ func TestPerformanceProfileByHand(t *testing.T) {
 	}
 }
 
-func TestWilsonByHand(t *testing.T) {
-	// 5 of 10: centre 0.5, half width 1.96/1.38415·√(0.025 + 0.009604) = 0.26340.
-	if iv := Wilson(5, 10); !near(iv.Lo, 0.23659, 1e-4) || !near(iv.Hi, 0.76341, 1e-4) {
-		t.Fatalf("5/10: %+v", iv)
-	}
-	// 0 of 10 stays within [0, 1]: [0, 0.27753].
-	if iv := Wilson(0, 10); iv.Lo < 0 || !near(iv.Lo, 0, 1e-12) || !near(iv.Hi, 0.27753, 1e-4) {
-		t.Fatalf("0/10: %+v", iv)
-	}
-	if iv := Wilson(10, 10); iv.Hi > 1 || !near(iv.Lo, 0.72247, 1e-4) {
-		t.Fatalf("10/10: %+v", iv)
-	}
-}
-
 // A mean of a metric bounded by 1 (an accuracy): Student's t reaches
 // above 1, the bootstrap percentile interval does not.
 func TestBootstrapStaysWithinTheBounds(t *testing.T) {

@@ -50,11 +50,11 @@ const (
 // ValidUserName checks a user name: 1–64 letters, digits, '.', '_' or '-'.
 func ValidUserName(name string) error {
 	if name == "" || len(name) > MaxUserName {
-		return invalid("store.User", "name", "must be 1 to %d characters, got %d", MaxUserName, len(name))
+		return invalid("name", "must be 1 to %d characters, got %d", MaxUserName, len(name))
 	}
 	for _, r := range name {
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-') {
-			return invalid("store.User", "name", "may hold letters, digits, '.', '_' and '-' only, got %q", name)
+			return invalid("name", "may hold letters, digits, '.', '_' and '-' only, got %q", name)
 		}
 	}
 	return nil
@@ -63,25 +63,24 @@ func ValidUserName(name string) error {
 // CreateUser stores a new account with a bcrypt hash of password. A taken
 // name is errs.Conflict; a bad name or password errs.Invalid.
 func (s *Store) CreateUser(ctx context.Context, name, password string, admin bool) (*User, error) {
-	const op = "store.CreateUser"
 	if err := ValidUserName(name); err != nil {
 		return nil, err
 	}
 	if len(password) < MinPassword || len(password) > MaxPassword {
-		return nil, invalid(op, "password", "must be %d to %d bytes long, got %d", MinPassword, MaxPassword, len(password))
+		return nil, invalid("password", "must be %d to %d bytes long, got %d", MinPassword, MaxPassword, len(password))
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcryptCost)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	u := &User{ID: NewID(), Name: name, Admin: admin, CreatedAt: now()}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO users (id, name, password_hash, admin, created_at) VALUES (?, ?, ?, ?, ?)`,
 		u.ID, u.Name, string(hash), boolInt(admin), fmtTime(u.CreatedAt))
 	if isUnique(err) {
-		return nil, &errs.Error{Op: op, Kind: errs.Conflict, Field: "name", Err: fmt.Errorf("user %q exists already", name)}
+		return nil, &errs.Error{Kind: errs.Conflict, Field: "name", Err: fmt.Errorf("user %q exists already", name)}
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return u, nil
 }
@@ -90,7 +89,7 @@ func (s *Store) CreateUser(ctx context.Context, name, password string, admin boo
 func (s *Store) HasUsers(ctx context.Context) (bool, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM users)").Scan(&n)
-	return n == 1, dbErr("store.HasUsers", err)
+	return n == 1, dbErr(err)
 }
 
 // dummyHash is compared against when a login names no account or its
@@ -110,14 +109,13 @@ var errBadLogin = errors.New("wrong user name or password")
 // Authenticate checks a name and password; a wrong pair is errs.Invalid
 // with the same message whichever of the two was wrong.
 func (s *Store) Authenticate(ctx context.Context, name, password string) (*User, error) {
-	const op = "store.Authenticate"
 	var u User
 	var hash, created string
 	var admin int
 	err := s.db.QueryRowContext(ctx, "SELECT id, name, password_hash, admin, created_at FROM users WHERE name = ?", name).
 		Scan(&u.ID, &u.Name, &hash, &admin, &created)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	// Exactly one bcrypt comparison of cost bcryptCost on every path, so
 	// that the answer's time says nothing of whether the name exists: an
@@ -129,34 +127,34 @@ func (s *Store) Authenticate(ctx context.Context, name, password string) (*User,
 		against = dummyHash()
 	}
 	if bcrypt.CompareHashAndPassword(against, []byte(password)) != nil || !known || len(password) > MaxPassword {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "password", Err: errBadLogin}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "password", Err: errBadLogin}
 	}
 	u.Admin = admin == 1
 	if u.CreatedAt, err = parseTime(created); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return &u, nil
 }
 
 // GetUserByName returns an account, or errs.NotFound.
 func (s *Store) GetUserByName(ctx context.Context, name string) (*User, error) {
-	return s.user(ctx, "store.GetUserByName", "SELECT id, name, admin, created_at FROM users WHERE name = ?", name)
+	return s.user(ctx, "SELECT id, name, admin, created_at FROM users WHERE name = ?", name)
 }
 
-func (s *Store) user(ctx context.Context, op, q string, args ...any) (*User, error) {
+func (s *Store) user(ctx context.Context, q string, args ...any) (*User, error) {
 	var u User
 	var admin int
 	var created string
 	err := s.db.QueryRowContext(ctx, q, args...).Scan(&u.ID, &u.Name, &admin, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "user", Err: errors.New("no such user")}
+		return nil, &errs.Error{Kind: errs.NotFound, Field: "user", Err: errors.New("no such user")}
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	u.Admin = admin == 1
 	if u.CreatedAt, err = parseTime(created); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return &u, nil
 }
@@ -181,23 +179,22 @@ const TokenPrefix = "schedlab_"
 // CreateSession starts a login of user and returns the cookie value; only
 // its SHA-256 is stored. Expired sessions of everybody are removed.
 func (s *Store) CreateSession(ctx context.Context, userID string) (string, error) {
-	const op = "store.CreateSession"
 	value := secret("")
 	t := now()
 	if _, err := s.db.ExecContext(ctx, "DELETE FROM sessions WHERE expires_at < ?", fmtTime(t)); err != nil {
-		return "", dbErr(op, err)
+		return "", dbErr(err)
 	}
 	_, err := s.db.ExecContext(ctx, "INSERT INTO sessions (token_sha256, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
 		digest(value), userID, fmtTime(t), fmtTime(t.Add(SessionTTL)))
 	if err != nil {
-		return "", dbErr(op, err)
+		return "", dbErr(err)
 	}
 	return value, nil
 }
 
 // SessionUser returns the user of a live session, or errs.NotFound.
 func (s *Store) SessionUser(ctx context.Context, value string) (*User, error) {
-	return s.user(ctx, "store.SessionUser", `SELECT u.id, u.name, u.admin, u.created_at
+	return s.user(ctx, `SELECT u.id, u.name, u.admin, u.created_at
 		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_sha256 = ? AND s.expires_at > ?`,
 		digest(value), fmtTime(now()))
 }
@@ -205,22 +202,21 @@ func (s *Store) SessionUser(ctx context.Context, value string) (*User, error) {
 // DeleteSession ends a login.
 func (s *Store) DeleteSession(ctx context.Context, value string) error {
 	_, err := s.db.ExecContext(ctx, "DELETE FROM sessions WHERE token_sha256 = ?", digest(value))
-	return dbErr("store.DeleteSession", err)
+	return dbErr(err)
 }
 
 // CreateToken makes an API token for user name and returns it; it is shown
 // once, only its SHA-256 is stored.
 func (s *Store) CreateToken(ctx context.Context, userName, label string) (string, error) {
-	const op = "store.CreateToken"
 	u, err := s.GetUserByName(ctx, userName)
 	if err != nil {
-		return "", &errs.Error{Op: op, Kind: errs.NotFound, Field: "user", Err: fmt.Errorf("no user %q: create it with `schedlab user add`", userName)}
+		return "", &errs.Error{Kind: errs.NotFound, Field: "user", Err: fmt.Errorf("no user %q: create it with `schedlab user add`", userName)}
 	}
 	tok := secret(TokenPrefix)
 	_, err = s.db.ExecContext(ctx, "INSERT INTO api_tokens (token_sha256, user_id, label, created_at) VALUES (?, ?, ?, ?)",
 		digest(tok), u.ID, label, fmtTime(now()))
 	if err != nil {
-		return "", dbErr(op, err)
+		return "", dbErr(err)
 	}
 	return tok, nil
 }
@@ -228,9 +224,9 @@ func (s *Store) CreateToken(ctx context.Context, userName, label string) (string
 // TokenUser returns the user of an API token, or errs.NotFound.
 func (s *Store) TokenUser(ctx context.Context, token string) (*User, error) {
 	if !strings.HasPrefix(token, TokenPrefix) {
-		return nil, &errs.Error{Op: "store.TokenUser", Kind: errs.NotFound, Field: "token", Err: errors.New("not a schedlab API token")}
+		return nil, &errs.Error{Kind: errs.NotFound, Field: "token", Err: errors.New("not a schedlab API token")}
 	}
-	return s.user(ctx, "store.TokenUser", `SELECT u.id, u.name, u.admin, u.created_at
+	return s.user(ctx, `SELECT u.id, u.name, u.admin, u.created_at
 		FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_sha256 = ?`, digest(token))
 }
 

@@ -15,20 +15,19 @@ import (
 // has no write-ahead log of its own. Backup refuses (errs.Conflict) a
 // path that exists: a backup never overwrites a file.
 func (s *Store) Backup(ctx context.Context, out string) error {
-	const op = "store.Backup"
 	if out == "" {
-		return invalid(op, "out", "no backup file given")
+		return invalid("out", "no backup file given")
 	}
 	if _, err := os.Lstat(out); err == nil {
-		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "out",
+		return &errs.Error{Kind: errs.Conflict, Field: "out",
 			Err: fmt.Errorf("%s already exists: a backup never overwrites a file; give a new name or remove it first", out)}
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return &errs.Error{Op: op, Kind: errs.Invalid, Field: "out", Err: err}
+		return &errs.Error{Kind: errs.Invalid, Field: "out", Err: err}
 	}
 	// VACUUM INTO itself refuses an existing file that is not empty, so a
 	// file made meanwhile is not overwritten either.
 	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", out); err != nil {
-		return dbErr(op, fmt.Errorf("writing the backup %s: %w", out, err))
+		return dbErr(fmt.Errorf("writing the backup %s: %w", out, err))
 	}
 	return nil
 }

@@ -88,35 +88,34 @@ type ImportSource interface {
 // found before anything is written. A "running" experiment whose runs are
 // all final is given as "done".
 func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink) error {
-	const op = "store.ExportExperiment"
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer tx.Rollback()
 	e, err := scanExperiment(tx.QueryRowContext(ctx, "SELECT "+experimentColumns+" FROM experiments WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return notFound(op, "experiment", id)
+		return notFound("experiment", id)
 	}
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	var active int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM experiment_runs JOIN runs ON runs.id = run_id
 		WHERE experiment_id = ? AND status IN (?, ?)`, id, StatusQueued, StatusRunning).Scan(&active); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if active > 0 {
-		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+		return &errs.Error{Kind: errs.Conflict, Field: "id",
 			Err: fmt.Errorf("experiment %s has %d queued or running runs: export it when it has finished, or cancel it first", id, active)}
 	}
 	var pending int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workloads WHERE sha256 = '' AND id IN (SELECT r.workload_id
 		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id WHERE er.experiment_id = ?)`, id).Scan(&pending); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if pending > 0 {
-		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+		return &errs.Error{Kind: errs.Conflict, Field: "id",
 			Err: fmt.Errorf("experiment %s has %d workloads not generated yet (their runs were canceled first): resume it and let it finish to export it", id, pending)}
 	}
 	if e.Status == ExperimentRunning {
@@ -124,12 +123,12 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 	}
 	if err := sink.Begin(&SnapshotExperiment{ID: e.ID, Name: e.Name, Strategy: e.Strategy,
 		Definition: e.Definition, Tags: e.Tags, Notes: e.Notes, Status: e.Status, RunsTotal: e.RunsTotal, CreatedAt: e.CreatedAt}); err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if err := exportWorkloads(ctx, tx, id, sink); err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
-	return errs.Wrap(op, errs.Internal, exportRuns(ctx, tx, id, sink))
+	return errs.Wrap(errs.Internal, exportRuns(ctx, tx, id, sink))
 }
 
 // exportWorkloads writes the workloads the experiment's runs use, by id.
@@ -247,35 +246,34 @@ type Imported struct {
 // Finish gives them. What is stored is owned by owner (a user ID; empty
 // without accounts).
 func (s *Store) ImportExperiment(ctx context.Context, r ImportSource, owner string) (*Imported, error) {
-	const op = "store.ImportExperiment"
 	e := r.Experiment()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer tx.Rollback()
 	conflict := func(format string, args ...any) error {
-		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "bundle", Err: fmt.Errorf(format, args...)}
+		return &errs.Error{Kind: errs.Conflict, Field: "bundle", Err: fmt.Errorf(format, args...)}
 	}
 	if err := exists(ctx, tx, "SELECT 1 FROM experiments WHERE id = ?", e.ID); err == nil {
 		return nil, conflict("experiment %s is already in this database", e.ID)
 	} else if !errors.Is(err, sql.ErrNoRows) {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	tags, err := json.Marshal(e.Tags)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO experiments
 		(id, name, strategy, definition, tags, notes, owner, status, runs_total, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.ID, e.Name, e.Strategy, string(e.Definition), string(tags), e.Notes, nullString(owner), e.Status, e.RunsTotal,
 		fmtTime(e.CreatedAt)); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	ins, err := newImporter(ctx, tx)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer ins.close()
 	out := &Imported{ExperimentID: e.ID, Schedlab: r.Build()}
@@ -296,10 +294,10 @@ func (s *Store) ImportExperiment(ctx context.Context, r ImportSource, owner stri
 			case err == nil:
 				return nil, conflict("workload %s is already in this database with other data (sha256 %s, the bundle's %s)", w.ID, have, w.SHA256)
 			case !errors.Is(err, sql.ErrNoRows):
-				return nil, dbErr(op, err)
+				return nil, dbErr(err)
 			default:
 				if err := ins.workload(ctx, w, owner); err != nil {
-					return nil, dbErr(op, err)
+					return nil, dbErr(err)
 				}
 			}
 			out.Workloads++
@@ -310,15 +308,15 @@ func (s *Store) ImportExperiment(ctx context.Context, r ImportSource, owner stri
 			return nil, conflict("run %s is already in this database", run.ID)
 		}
 		if err != nil {
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		out.Runs++
 	}
 	if err := recountExperiment(ctx, tx, e.ID); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return out, nil
 }
@@ -388,7 +386,7 @@ func (ins *importer) run(ctx context.Context, experiment string, r *SnapshotRun,
 		}
 		return sql.NullString{String: fmtTime(*t), Valid: true}
 	}
-	tags, err := CheckLabels("store.ImportExperiment", r.Name, r.Tags, r.Notes)
+	tags, err := CheckLabels(r.Name, r.Tags, r.Notes)
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.ID, err)
 	}

@@ -235,7 +235,7 @@ func (s *Store) CheckIntegrity(ctx context.Context) (string, error) {
 		s.opened.mu.Lock()
 		s.opened.r.Integrity = ""
 		s.opened.mu.Unlock()
-		return "", dbErr("store.CheckIntegrity", ctx.Err())
+		return "", dbErr(ctx.Err())
 	}
 	if err != nil {
 		res = "the check could not run: " + err.Error()
@@ -247,5 +247,5 @@ func (s *Store) CheckIntegrity(ctx context.Context) (string, error) {
 		slog.Error("store: the database fails its integrity check (PRAGMA quick_check)", "problems", res,
 			"advice", "restore from a backup (schedlab backup), or copy what reads with the sqlite3 shell's .recover")
 	}
-	return res, dbErr("store.CheckIntegrity", err)
+	return res, dbErr(err)
 }

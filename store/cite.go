@@ -13,35 +13,34 @@ type BuildCount struct {
 // run; and the IDs of the workloads its runs use, at most maxWorkloads of
 // them in the order of the runs' positions, with the number of the others.
 func (s *Store) ExperimentCitation(ctx context.Context, id string, maxWorkloads int) (builds []BuildCount, workloads []string, more int, err error) {
-	const op = "store.ExperimentCitation"
 	rows, err := s.db.QueryContext(ctx, `SELECT r.build_version, r.build_commit, r.build_modified, COUNT(*)
 		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 		WHERE er.experiment_id = ? AND r.status = ?
 		GROUP BY r.build_version, r.build_commit, r.build_modified ORDER BY MIN(er.position)`, id, StatusDone)
 	if err != nil {
-		return nil, nil, 0, dbErr(op, err)
+		return nil, nil, 0, dbErr(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var b BuildCount
 		if err := rows.Scan(&b.Build.Version, &b.Build.Commit, &b.Build.Modified, &b.Runs); err != nil {
-			return nil, nil, 0, dbErr(op, err)
+			return nil, nil, 0, dbErr(err)
 		}
 		builds = append(builds, b)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, 0, dbErr(op, err)
+		return nil, nil, 0, dbErr(err)
 	}
 	wrows, err := s.db.QueryContext(ctx, `SELECT r.workload_id FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 		WHERE er.experiment_id = ? AND r.workload_id IS NOT NULL GROUP BY r.workload_id ORDER BY MIN(er.position)`, id)
 	if err != nil {
-		return nil, nil, 0, dbErr(op, err)
+		return nil, nil, 0, dbErr(err)
 	}
 	defer wrows.Close()
 	for wrows.Next() {
 		var w string
 		if err := wrows.Scan(&w); err != nil {
-			return nil, nil, 0, dbErr(op, err)
+			return nil, nil, 0, dbErr(err)
 		}
 		if len(workloads) < maxWorkloads {
 			workloads = append(workloads, w)
@@ -49,5 +48,5 @@ func (s *Store) ExperimentCitation(ctx context.Context, id string, maxWorkloads 
 			more++
 		}
 	}
-	return builds, workloads, more, dbErr(op, wrows.Err())
+	return builds, workloads, more, dbErr(wrows.Err())
 }

@@ -117,7 +117,7 @@ func (d *Disk) Refuse() error {
 	if st.State == DiskOK {
 		return nil
 	}
-	return &errs.Error{Op: "store.Disk", Kind: errs.NoSpace,
+	return &errs.Error{Kind: errs.NoSpace,
 		Err: fmt.Errorf("%s; nothing new is accepted until space is freed, and schedlab resumes by itself", st.Reason)}
 }
 
@@ -264,11 +264,11 @@ func (s *Store) SetMaxPages(ctx context.Context, n int64) error {
 	for range s.conns {
 		c, err := s.db.Conn(ctx)
 		if err != nil {
-			return dbErr("store.SetMaxPages", err)
+			return dbErr(err)
 		}
 		conns = append(conns, c)
 		if _, err := c.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", n)); err != nil {
-			return dbErr("store.SetMaxPages", err)
+			return dbErr(err)
 		}
 	}
 	return nil

@@ -15,7 +15,6 @@ const activeOrResumable = `r.status IN ('` + StatusQueued + `', '` + StatusRunni
 // claimed in position order), so an experiment still under way costs a
 // few index steps (BenchmarkEndedExperimentsPoll).
 func (s *Store) EndedExperiments(ctx context.Context) ([]string, error) {
-	const op = "store.EndedExperiments"
 	// A scalar subquery, not NOT EXISTS: SQLite drops the ORDER BY of an
 	// EXISTS subquery and would walk the runs from the first position.
 	rows, err := s.db.QueryContext(ctx, `SELECT e.id FROM experiments AS e WHERE e.status = ? AND (
@@ -23,18 +22,18 @@ func (s *Store) EndedExperiments(ctx context.Context) ([]string, error) {
 			WHERE er.experiment_id = e.id AND `+activeOrResumable+` ORDER BY er.position DESC LIMIT 1) IS NULL
 		ORDER BY e.created_at, e.id`, ExperimentRunning)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer rows.Close()
 	var ids []string
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		ids = append(ids, id)
 	}
-	return ids, dbErr(op, rows.Err())
+	return ids, dbErr(rows.Err())
 }
 
 // MarkExperimentEnded marks experiment id done if it is running and its
@@ -42,13 +41,12 @@ func (s *Store) EndedExperiments(ctx context.Context) ([]string, error) {
 // of several callers (processes) that see it end, exactly one gets true,
 // the one that announces it.
 func (s *Store) MarkExperimentEnded(ctx context.Context, id string) (bool, error) {
-	const op = "store.MarkExperimentEnded"
 	res, err := s.db.ExecContext(ctx, `UPDATE experiments SET status = ?1 WHERE id = ?2 AND status = ?3 AND NOT EXISTS (
 			SELECT 1 FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 			WHERE er.experiment_id = ?2 AND `+activeOrResumable+`)`, ExperimentDone, id, ExperimentRunning)
 	if err != nil {
-		return false, dbErr(op, err)
+		return false, dbErr(err)
 	}
 	n, err := res.RowsAffected()
-	return n == 1, dbErr(op, err)
+	return n == 1, dbErr(err)
 }

@@ -95,16 +95,15 @@ type ExperimentFilter struct {
 // stored first in the same transaction (runs name them by their drawn
 // WorkloadID).
 func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run, cells []ExperimentCell, recipes ...Recipe) error {
-	const op = "store.CreateExperiment"
 	switch {
 	case strings.TrimSpace(e.Strategy) == "":
-		return invalid(op, "strategy", "missing: choose a strategy")
+		return invalid("strategy", "missing: choose a strategy")
 	case !isJSONObject(e.Definition):
-		return invalid(op, "definition", "must be a JSON object")
+		return invalid("definition", "must be a JSON object")
 	case len(runs) == 0:
-		return invalid(op, "runs", "an experiment needs at least one run")
+		return invalid("runs", "an experiment needs at least one run")
 	case len(cells) != len(runs):
-		return invalid(op, "cells", "%d cells for %d runs: give one cell per run", len(cells), len(runs))
+		return invalid("cells", "%d cells for %d runs: give one cell per run", len(cells), len(runs))
 	}
 	tags := e.Tags
 	if tags == nil {
@@ -112,7 +111,7 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 	}
 	tagsJSON, err := json.Marshal(tags)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	cellJSON := make([]string, len(cells))
 	for i, c := range cells {
@@ -122,19 +121,19 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 		case isJSONObject(c.Cell):
 			cellJSON[i] = string(c.Cell)
 		default:
-			return invalid(op, "cells", "run %d: the cell must be a JSON object", i)
+			return invalid("cells", "run %d: the cell must be a JSON object", i)
 		}
 		if c.Replicate < 0 {
-			return invalid(op, "cells", "run %d: replicate %d is negative", i, c.Replicate)
+			return invalid("cells", "run %d: replicate %d is negative", i, c.Replicate)
 		}
 		if runs[i] == nil || runs[i].Strategy != e.Strategy {
-			return invalid(op, "runs", "run %d: not a run of strategy %s", i, e.Strategy)
+			return invalid("runs", "run %d: not a run of strategy %s", i, e.Strategy)
 		}
 	}
 
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer tx.Rollback()
 	created := now()
@@ -151,27 +150,27 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 			continue
 		}
 		if err != nil {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 		break
 	}
-	if err := insertRecipes(ctx, tx, op, exp.ID, recipes, fmtTime(created)); err != nil {
+	if err := insertRecipes(ctx, tx, exp.ID, recipes, fmtTime(created)); err != nil {
 		return err
 	}
 	ins, err := newRunInserter(ctx, tx)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer ins.close()
 	link, err := tx.PrepareContext(ctx, `INSERT INTO experiment_runs (experiment_id, position, run_id, cell, replicate)
 		VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer link.Close()
 	stored := make([]*Run, len(runs))
 	for i, r := range runs {
-		run, err := ins.insert(ctx, op, r, created)
+		run, err := ins.insert(ctx, r, created)
 		if err != nil {
 			var ee *errs.Error
 			if errors.As(err, &ee) {
@@ -180,15 +179,15 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 			return err
 		}
 		if _, err := link.ExecContext(ctx, exp.ID, i, run.ID, cellJSON[i], cells[i].Replicate); err != nil {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 		stored[i] = run
 	}
 	if err := recountExperiment(ctx, tx, exp.ID); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	exp.Tags = tags
 	*e = exp
@@ -225,13 +224,12 @@ func scanExperiment(sc scanner) (*Experiment, error) {
 
 // GetExperiment returns the experiment, or errs.NotFound.
 func (s *Store) GetExperiment(ctx context.Context, id string) (*Experiment, error) {
-	const op = "store.GetExperiment"
 	e, err := scanExperiment(s.db.QueryRowContext(ctx, "SELECT "+experimentColumns+" FROM experiments WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(op, "experiment", id)
+		return nil, notFound("experiment", id)
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return e, nil
 }
@@ -241,48 +239,46 @@ func (s *Store) GetExperiment(ctx context.Context, id string) (*Experiment, erro
 // empty when this page is the last. An f.Cursor that this list did not give
 // is errs.Invalid on field "cursor".
 func (s *Store) ListExperimentsPage(ctx context.Context, f ExperimentFilter) ([]Experiment, Cursor, error) {
-	const op = "store.ListExperiments"
-	q, args, err := experimentsQuery(op, f)
+	q, args, err := experimentsQuery(f)
 	if err != nil {
 		return nil, "", err
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, "", dbErr(op, err)
+		return nil, "", dbErr(err)
 	}
-	return scanPage(op, rows, f.Limit, scanExperiment)
+	return scanPage(rows, f.Limit, scanExperiment)
 }
 
 // experimentsQuery is the SELECT of a page of experiments, served by the
 // indexes experiments_created and experiments_owner_created without sorting.
-func experimentsQuery(op string, f ExperimentFilter) (string, []any, error) {
+func experimentsQuery(f ExperimentFilter) (string, []any, error) {
 	var where []string
 	var args []any
 	if f.Owner != "" {
 		where = append(where, "owner = ?")
 		args = append(args, f.Owner)
 	}
-	return pageQuery(op, "experiments", experimentColumns, where, args, f.Cursor, f.Limit)
+	return pageQuery("experiments", experimentColumns, where, args, f.Cursor, f.Limit)
 }
 
 // SetExperimentStatus sets the status of an experiment: done when its runs
 // are all final, running again when it is resumed. An unknown status is
 // errs.Invalid, an unknown experiment errs.NotFound.
 func (s *Store) SetExperimentStatus(ctx context.Context, id, status string) error {
-	const op = "store.SetExperimentStatus"
 	switch status {
 	case ExperimentRunning, ExperimentCanceled, ExperimentDone:
 	default:
-		return invalid(op, "status", "must be %q, %q or %q, got %q", ExperimentRunning, ExperimentCanceled, ExperimentDone, status)
+		return invalid("status", "must be %q, %q or %q, got %q", ExperimentRunning, ExperimentCanceled, ExperimentDone, status)
 	}
 	res, err := s.db.ExecContext(ctx, "UPDATE experiments SET status = ? WHERE id = ?", status, id)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	} else if n == 0 {
-		return notFound(op, "experiment", id)
+		return notFound("experiment", id)
 	}
 	return nil
 }
@@ -291,10 +287,9 @@ func (s *Store) SetExperimentStatus(ctx context.Context, id, status string) erro
 // and metrics), in one transaction. An experiment with a queued or running
 // run is errs.Conflict: cancel it first; an unknown one errs.NotFound.
 func (s *Store) DeleteExperiment(ctx context.Context, id string) error {
-	const op = "store.DeleteExperiment"
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer tx.Rollback()
 	var active int
@@ -302,35 +297,35 @@ func (s *Store) DeleteExperiment(ctx context.Context, id string) error {
 		WHERE experiment_id = e.id AND status IN (?, ?)) FROM experiments AS e WHERE e.id = ?`,
 		StatusQueued, StatusRunning, id).Scan(&active)
 	if errors.Is(err, sql.ErrNoRows) {
-		return notFound(op, "experiment", id)
+		return notFound("experiment", id)
 	}
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if active > 0 {
-		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+		return &errs.Error{Kind: errs.Conflict, Field: "id",
 			Err: fmt.Errorf("experiment %s has %d queued or running runs: cancel it first", id, active)}
 	}
 	// The links go first: their foreign key restricts deleting the runs.
 	ids, err := queryStrings(ctx, tx, "SELECT run_id FROM experiment_runs WHERE experiment_id = ?", id)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	idsJSON, err := json.Marshal(ids)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM experiments WHERE id = ?", id); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))", string(idsJSON)); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if err := deleteRecipesOf(ctx, tx, id); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	_, err = s.ReclaimSpace(ctx)
 	return err
@@ -357,11 +352,10 @@ func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([
 // ExperimentWorkers counts the runs of experiment id by the worker that
 // ran them (Run.Worker), by worker name; runs without one are left out.
 func (s *Store) ExperimentWorkers(ctx context.Context, id string) (map[string]int, error) {
-	const op = "store.ExperimentWorkers"
 	rows, err := s.db.QueryContext(ctx, `SELECT r.worker, COUNT(*) FROM experiment_runs er JOIN runs r ON r.id = er.run_id
 		WHERE er.experiment_id = ? AND r.worker != '' GROUP BY r.worker`, id)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer rows.Close()
 	out := map[string]int{}
@@ -369,37 +363,36 @@ func (s *Store) ExperimentWorkers(ctx context.Context, id string) (map[string]in
 		var name string
 		var n int
 		if err := rows.Scan(&name, &n); err != nil {
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		out[name] = n
 	}
-	return out, dbErr(op, rows.Err())
+	return out, dbErr(rows.Err())
 }
 
 // ExperimentRuns returns the runs of an experiment in position order, each
 // with its metrics (from run_metrics: no report is read). An unknown
 // experiment is errs.NotFound.
 func (s *Store) ExperimentRuns(ctx context.Context, id string) ([]ExperimentRun, error) {
-	const op = "store.ExperimentRuns"
 	// A read-only transaction is a deferred one: one snapshot for the two
 	// queries below without taking the write lock.
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer tx.Rollback()
 	var total int
 	if err := tx.QueryRowContext(ctx, "SELECT runs_total FROM experiments WHERE id = ?", id).Scan(&total); errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(op, "experiment", id)
+		return nil, notFound("experiment", id)
 	} else if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	out, err := experimentRuns(ctx, tx, id, total)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	if err := experimentMetrics(ctx, tx, id, out); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return out, nil
 }
@@ -546,25 +539,23 @@ const countsColumns = "queued, running, done, failed, canceled, interrupted"
 // ExperimentCounts returns the kept counts of experiment id, errs.NotFound
 // for an unknown one.
 func (s *Store) ExperimentCounts(ctx context.Context, id string) (Counts, error) {
-	const op = "store.ExperimentCounts"
 	var c Counts
 	err := s.db.QueryRowContext(ctx, "SELECT "+countsColumns+" FROM experiment_counts WHERE experiment_id = ?", id).
 		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted)
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, notFound(op, "experiment", id)
+		return c, notFound("experiment", id)
 	}
-	return c, dbErr(op, err)
+	return c, dbErr(err)
 }
 
 // CountExperimentRuns counts the runs of experiment id by status from the
 // runs themselves (a scan of its runs): what ExperimentCounts keeps, for
 // checking it.
 func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, error) {
-	const op = "store.CountExperimentRuns"
 	rows, err := s.db.QueryContext(ctx, `SELECT r.status, count(*) FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 		WHERE er.experiment_id = ? GROUP BY r.status`, id)
 	if err != nil {
-		return Counts{}, dbErr(op, err)
+		return Counts{}, dbErr(err)
 	}
 	defer rows.Close()
 	var c Counts
@@ -572,7 +563,7 @@ func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, err
 		var status string
 		var n int
 		if err := rows.Scan(&status, &n); err != nil {
-			return Counts{}, dbErr(op, err)
+			return Counts{}, dbErr(err)
 		}
 		switch status {
 		case StatusQueued:
@@ -589,7 +580,7 @@ func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, err
 			c.Interrupted = n
 		}
 	}
-	return c, dbErr(op, rows.Err())
+	return c, dbErr(rows.Err())
 }
 
 // CancelExperiment marks an experiment canceled and cancels its queued runs,
@@ -599,10 +590,9 @@ func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, err
 // experiment again cancels what is queued and returns the running runs
 // again.
 func (s *Store) CancelExperiment(ctx context.Context, id string) (running []string, err error) {
-	const op = "store.CancelExperiment"
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer tx.Rollback()
 	var status string
@@ -613,22 +603,22 @@ func (s *Store) CancelExperiment(ctx context.Context, id string) (running []stri
 		if _, err := s.GetExperiment(ctx, id); err != nil {
 			return nil, err
 		}
-		return nil, &errs.Error{Op: op, Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot cancel experiment %s: it is done", id)}
+		return nil, &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot cancel experiment %s: it is done", id)}
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = '', finished_at = ?
 		WHERE status = ? AND id IN (SELECT run_id FROM experiment_runs WHERE experiment_id = ?)`,
 		StatusCanceled, MsgCanceled, fmtTime(now()), StatusQueued, id); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	running, err = queryStrings(ctx, tx, `SELECT r.id FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 		WHERE er.experiment_id = ? AND r.status = ? ORDER BY er.position`, id, StatusRunning)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
-	return running, dbErr(op, tx.Commit())
+	return running, dbErr(tx.Commit())
 }
 
 // ResumeExperiment starts a canceled experiment again: it marks it running
@@ -639,10 +629,9 @@ func (s *Store) CancelExperiment(ctx context.Context, id string) (running []stri
 // canceled, or that still has a running run (a cancel not yet taken by
 // the runner), is errs.Conflict; an unknown one errs.NotFound.
 func (s *Store) ResumeExperiment(ctx context.Context, id string) (int, error) {
-	const op = "store.ResumeExperiment"
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, dbErr(err)
 	}
 	defer tx.Rollback()
 	var status string
@@ -651,33 +640,33 @@ func (s *Store) ResumeExperiment(ctx context.Context, id string) (int, error) {
 			WHERE er.experiment_id = e.id AND r.status = ?2) FROM experiments AS e WHERE e.id = ?1`,
 		id, StatusRunning).Scan(&status, &running)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, notFound(op, "experiment", id)
+		return 0, notFound("experiment", id)
 	}
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, dbErr(err)
 	}
 	if status != ExperimentCanceled {
-		return 0, &errs.Error{Op: op, Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot resume experiment %s: it is %s, not canceled", id, status)}
+		return 0, &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot resume experiment %s: it is %s, not canceled", id, status)}
 	}
 	if running > 0 {
-		return 0, &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+		return 0, &errs.Error{Kind: errs.Conflict, Field: "id",
 			Err: fmt.Errorf("cannot resume experiment %s yet: %d of its runs are still stopping; try again in a moment", id, running)}
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE experiments SET status = ? WHERE id = ?", ExperimentRunning, id); err != nil {
-		return 0, dbErr(op, err)
+		return 0, dbErr(err)
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = '', error_field = '', started_at = NULL,
 		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = ''
 		WHERE status IN (?, ?) AND id IN (SELECT run_id FROM experiment_runs WHERE experiment_id = ?)`,
 		StatusQueued, StatusCanceled, StatusInterrupted, id)
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, dbErr(err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, dbErr(err)
 	}
-	return int(n), dbErr(op, tx.Commit())
+	return int(n), dbErr(tx.Commit())
 }
 
 // ExperimentResult is one run of an experiment as aggregation needs it:
@@ -701,21 +690,20 @@ type ExperimentResult struct {
 // workloads, params or seeds, read in one query. An unknown experiment is
 // errs.NotFound.
 func (s *Store) ExperimentResults(ctx context.Context, id string) ([]ExperimentResult, error) {
-	const op = "store.ExperimentResults"
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer tx.Rollback()
 	var total int
 	if err := tx.QueryRowContext(ctx, "SELECT runs_total FROM experiments WHERE id = ?", id).Scan(&total); errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(op, "experiment", id)
+		return nil, notFound("experiment", id)
 	} else if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	out, err := experimentResults(ctx, tx, id, total)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return out, nil
 }

@@ -479,7 +479,7 @@ func TestExperimentPagesWalkEveryExperimentOnceNewestFirst(t *testing.T) {
 	// Each list is an index range scan in order.
 	_, cur, _ := s.ListExperimentsPage(ctx, ExperimentFilter{Limit: 2})
 	for _, f := range []ExperimentFilter{{Limit: 2}, {Limit: 2, Owner: ann.ID}, {Limit: 2, Cursor: cur}, {Limit: 2, Owner: ann.ID, Cursor: cur}} {
-		q, args, err := experimentsQuery("test", f)
+		q, args, err := experimentsQuery(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,6 @@ import (
 // Params, Report and the rest are copied as given, without the checks
 // CreateRun makes.
 func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) error {
-	const op = "store.FillRuns"
 	params, err := json.Marshal(r.Params)
 	if err != nil || r.Params == nil {
 		params = []byte("{}")
@@ -31,19 +30,19 @@ func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) erro
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer tx.Rollback()
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO runs
 		(id, kind, workload_id, strategy, variant, params, seed, status, created_at, finished_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer stmt.Close()
 	rep, err := tx.PrepareContext(ctx, "INSERT INTO run_reports (run_id, report) VALUES (?, ?)")
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer rep.Close()
 	for i := 0; i < n; i++ {
@@ -55,15 +54,15 @@ func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) erro
 		id := NewID()
 		if _, err := stmt.ExecContext(ctx, id, r.Kind, nullString(r.WorkloadID), r.Strategy, r.Variant,
 			string(params), r.Seed, r.Status, created, finished); err != nil {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 		if report != nil {
 			if _, err := rep.ExecContext(ctx, id, report); err != nil {
-				return dbErr(op, err)
+				return dbErr(err)
 			}
 		}
 	}
-	return dbErr(op, tx.Commit())
+	return dbErr(tx.Commit())
 }
 
 // FillExperiment stores e with n copies of r as its runs, in one
@@ -75,7 +74,6 @@ func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) erro
 // empty), RunsTotal and CreatedAt.
 func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
 	cell func(i int) ExperimentCell, metrics func(i int) []Metric) error {
-	const op = "store.FillExperiment"
 	params, err := json.Marshal(r.Params)
 	if err != nil || r.Params == nil {
 		params = []byte("{}")
@@ -105,14 +103,14 @@ func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO experiments
 		(id, name, strategy, definition, tags, notes, owner, status, runs_total, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.ID, e.Name, e.Strategy, def, string(tags), e.Notes,
 		nullString(e.Owner), e.Status, n, created); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	var stmts [3]*sql.Stmt
 	for i, q := range []string{
@@ -122,7 +120,7 @@ func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
 		`INSERT INTO run_metrics (run_id, name, value) VALUES (?, ?, ?)`,
 	} {
 		if stmts[i], err = tx.PrepareContext(ctx, q); err != nil {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 		defer stmts[i].Close()
 	}
@@ -130,7 +128,7 @@ func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
 		id := NewID()
 		if _, err := stmts[0].ExecContext(ctx, id, r.Kind, nullString(r.WorkloadID), r.Strategy, r.Variant,
 			string(params), r.Seed, r.Status, created, finished); err != nil {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 		c := cell(i)
 		cj := string(c.Cell)
@@ -138,16 +136,16 @@ func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
 			cj = "{}"
 		}
 		if _, err := stmts[1].ExecContext(ctx, e.ID, i, id, cj, c.Replicate); err != nil {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 		for _, m := range metrics(i) {
 			if _, err := stmts[2].ExecContext(ctx, id, m.Name, m.Value); err != nil {
-				return dbErr(op, err)
+				return dbErr(err)
 			}
 		}
 	}
 	if err := recountExperiment(ctx, tx, e.ID); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
-	return dbErr(op, tx.Commit())
+	return dbErr(tx.Commit())
 }

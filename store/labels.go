@@ -24,16 +24,16 @@ const (
 // once, sorted. A tag is letters, digits and - _ . : / (so that it reads
 // the same in a URL and a shell). A violation is errs.Invalid naming the
 // field (name, tags or notes).
-func CheckLabels(op, name string, tags []string, notes string) ([]string, error) {
+func CheckLabels(name string, tags []string, notes string) ([]string, error) {
 	switch {
 	case utf8.RuneCountInString(name) > MaxNameLen:
-		return nil, invalid(op, "name", "at most %d characters, got %d", MaxNameLen, utf8.RuneCountInString(name))
+		return nil, invalid("name", "at most %d characters, got %d", MaxNameLen, utf8.RuneCountInString(name))
 	case !utf8.ValidString(name) || strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return nil, invalid(op, "name", "must be one line of text, without control characters")
+		return nil, invalid("name", "must be one line of text, without control characters")
 	case len(notes) > MaxNotesLen:
-		return nil, invalid(op, "notes", "at most %d KiB, got %d bytes", MaxNotesLen>>10, len(notes))
+		return nil, invalid("notes", "at most %d KiB, got %d bytes", MaxNotesLen>>10, len(notes))
 	case !utf8.ValidString(notes):
-		return nil, invalid(op, "notes", "must be UTF-8 text")
+		return nil, invalid("notes", "must be UTF-8 text")
 	}
 	out := []string{}
 	for _, t := range tags {
@@ -42,18 +42,18 @@ func CheckLabels(op, name string, tags []string, notes string) ([]string, error)
 			continue
 		}
 		if n := utf8.RuneCountInString(t); n > MaxTagLen {
-			return nil, invalid(op, "tags", "tag %.20q…: at most %d characters, got %d", t, MaxTagLen, n)
+			return nil, invalid("tags", "tag %.20q…: at most %d characters, got %d", t, MaxTagLen, n)
 		}
 		if i := strings.IndexFunc(t, func(r rune) bool { return !tagRune(r) }); i >= 0 {
 			r, _ := utf8.DecodeRuneInString(t[i:])
-			return nil, invalid(op, "tags", "tag %q: %q is not allowed (use letters, digits and - _ . : /)", t, r)
+			return nil, invalid("tags", "tag %q: %q is not allowed (use letters, digits and - _ . : /)", t, r)
 		}
 		out = append(out, t)
 	}
 	slices.Sort(out)
 	out = slices.Compact(out)
 	if len(out) > MaxTags {
-		return nil, invalid(op, "tags", "at most %d tags, got %d", MaxTags, len(out))
+		return nil, invalid("tags", "at most %d tags, got %d", MaxTags, len(out))
 	}
 	return out, nil
 }
@@ -68,60 +68,58 @@ func tagRune(r rune) bool {
 // CheckLabels'; an unknown run is errs.NotFound. Any run may be labelled,
 // whatever its status.
 func (s *Store) SetRunLabels(ctx context.Context, id, name string, tags []string, notes string) error {
-	const op = "store.SetRunLabels"
-	tags, err := CheckLabels(op, name, tags, notes)
+	tags, err := CheckLabels(name, tags, notes)
 	if err != nil {
 		return err
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, "UPDATE runs SET name = ?, notes = ? WHERE id = ?", name, notes, id)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	} else if n == 0 {
-		return notFound(op, "run", id)
+		return notFound("run", id)
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM run_tags WHERE run_id = ?", id); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	tagsJSON, err := json.Marshal(tags)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO run_tags (run_id, tag) SELECT ?, value FROM json_each(?)", id, string(tagsJSON)); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
-	return dbErr(op, tx.Commit())
+	return dbErr(tx.Commit())
 }
 
 // SetExperimentLabels replaces the name, tags and notes of an experiment,
 // in one statement (one transaction), with SetRunLabels' checks; an unknown experiment is
 // errs.NotFound. The tags stay the JSON array of 0005_experiments.sql.
 func (s *Store) SetExperimentLabels(ctx context.Context, id, name string, tags []string, notes string) error {
-	const op = "store.SetExperimentLabels"
-	tags, err := CheckLabels(op, name, tags, notes)
+	tags, err := CheckLabels(name, tags, notes)
 	if err != nil {
 		return err
 	}
 	tagsJSON, err := json.Marshal(tags)
 	if err != nil {
-		return errs.Wrap(op, errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	res, err := s.db.ExecContext(ctx, "UPDATE experiments SET name = ?, tags = ?, notes = ? WHERE id = ?",
 		name, string(tagsJSON), notes, id)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	} else if n == 0 { // SQLite counts a matched row even if unchanged
-		return notFound(op, "experiment", id)
+		return notFound("experiment", id)
 	}
 	return nil
 }
@@ -135,14 +133,13 @@ const metricValuesQuery = `SELECT m.run_id, m.value FROM json_each(?) AS j
 // run_metrics' primary key: CROSS JOIN keeps the ids the outer loop (else
 // SQLite may walk the metric's whole range in run_metrics_name_value).
 func (s *Store) MetricValues(ctx context.Context, name string, ids []string) (map[string]float64, error) {
-	const op = "store.MetricValues"
 	idsJSON, err := json.Marshal(ids)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	rows, err := s.db.QueryContext(ctx, metricValuesQuery, string(idsJSON), name)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer rows.Close()
 	out := make(map[string]float64, len(ids))
@@ -150,9 +147,9 @@ func (s *Store) MetricValues(ctx context.Context, name string, ids []string) (ma
 		var id string
 		var v float64
 		if err := rows.Scan(&id, &v); err != nil {
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		out[id] = v
 	}
-	return out, dbErr(op, rows.Err())
+	return out, dbErr(rows.Err())
 }

@@ -78,11 +78,11 @@ func (sh shape) cursor(p position) Cursor {
 
 // decode reads a cursor of shape sh into the values bound against its key
 // and tie; the empty cursor is (nil, false).
-func (c Cursor) decode(op string, sh shape) ([]any, bool, error) {
+func (c Cursor) decode(sh shape) ([]any, bool, error) {
 	if c == "" {
 		return nil, false, nil
 	}
-	bad := invalid(op, "cursor", "not a cursor of this list: start again from the first page")
+	bad := invalid("cursor", "not a cursor of this list: start again from the first page")
 	b, err := base64.RawURLEncoding.DecodeString(string(c))
 	if err != nil {
 		return nil, false, bad
@@ -138,8 +138,8 @@ func (k withKey) Scan(dest ...any) error {
 }
 
 // scanPage reads a page of a newest-first list (pageQuery).
-func scanPage[T any](op string, rows *sql.Rows, limit int, scan func(scanner) (*T, error)) ([]T, Cursor, error) {
-	return scanPageBy(op, newest, rows, limit, scan)
+func scanPage[T any](rows *sql.Rows, limit int, scan func(scanner) (*T, error)) ([]T, Cursor, error) {
+	return scanPageBy(newest, rows, limit, scan)
 }
 
 // scanPageBy reads a page of rows of shape sh, selected with the keyset
@@ -148,7 +148,7 @@ func scanPage[T any](op string, rows *sql.Rows, limit int, scan func(scanner) (*
 // another page follows, whose cursor is returned. The key is scanned as
 // text: database/sql writes a REAL in the shortest decimal that reads back
 // as the same float64, so a cursor seeks exactly past its row.
-func scanPageBy[T any](op string, sh shape, rows *sql.Rows, limit int, scan func(scanner) (*T, error)) ([]T, Cursor, error) {
+func scanPageBy[T any](sh shape, rows *sql.Rows, limit int, scan func(scanner) (*T, error)) ([]T, Cursor, error) {
 	defer rows.Close()
 	out := []T{}
 	var last, pos position
@@ -160,13 +160,13 @@ func scanPageBy[T any](op string, sh shape, rows *sql.Rows, limit int, scan func
 		}
 		v, err := scan(withKey{rows, &pos})
 		if err != nil {
-			return nil, "", dbErr(op, err)
+			return nil, "", dbErr(err)
 		}
 		out = append(out, *v)
 		last = pos
 	}
 	if err := rows.Err(); err != nil {
-		return nil, "", dbErr(op, err)
+		return nil, "", dbErr(err)
 	}
 	var next Cursor
 	if more {
@@ -180,14 +180,14 @@ func scanPageBy[T any](op string, sh shape, rows *sql.Rows, limit int, scan func
 // by (created_at, rowid) descending, and one row past limit (≤ 0: all) so
 // that scanPage can tell whether another page follows. The keyset columns
 // come first, then columns.
-func pageQuery(op, table, columns string, where []string, args []any, cursor Cursor, limit int) (string, []any, error) {
-	return pageQueryBy(op, newest, table, columns, where, args, cursor, limit)
+func pageQuery(table, columns string, where []string, args []any, cursor Cursor, limit int) (string, []any, error) {
+	return pageQueryBy(newest, table, columns, where, args, cursor, limit)
 }
 
 // pageQueryBy is pageQuery for a list of shape sh over from (a table or a
 // join, ours).
-func pageQueryBy(op string, sh shape, from, columns string, where []string, args []any, cursor Cursor, limit int) (string, []any, error) {
-	p, ok, err := cursor.decode(op, sh)
+func pageQueryBy(sh shape, from, columns string, where []string, args []any, cursor Cursor, limit int) (string, []any, error) {
+	p, ok, err := cursor.decode(sh)
 	if err != nil {
 		return "", nil, err
 	}

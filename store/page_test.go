@@ -166,7 +166,7 @@ func TestListQueriesUseIndexesWithoutSorting(t *testing.T) {
 		}
 		for _, c := range []Cursor{"", c} {
 			f.Limit, f.Cursor = 10, c
-			q, args, _, err := runsQuery("test", f)
+			q, args, _, err := runsQuery(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func TestListQueriesUseIndexesWithoutSorting(t *testing.T) {
 	// built from run_tags_tag. Either way the tag is found by its index.
 	for _, f := range []RunFilter{{Tag: "paper"}, {Tag: "paper", Cursor: cur}, {Tag: "paper", Variant: "online"}} {
 		f.Limit = 10
-		q, args, _, _ := runsQuery("test", f)
+		q, args, _, _ := runsQuery(f)
 		p := strings.Join(plan(t, s, q, args...), "; ")
 		t.Logf("runs %+v: %s", f, p)
 		if !strings.Contains(p, "SEARCH t USING COVERING INDEX run_tags_tag (tag=?)") || strings.Contains(p, "SCAN r;") {
@@ -196,13 +196,13 @@ func TestListQueriesUseIndexesWithoutSorting(t *testing.T) {
 		{RunFilter{Metric: "energy", Sort: SortMetricDesc, Cursor: mdcur}, "SEARCH m USING COVERING INDEX run_metrics_name_value (name=? AND (value,run_id)<(?,?))"},
 		{RunFilter{Metric: "energy", Sort: SortMetricAsc, MetricMin: &lo, MetricMax: &hi}, "SEARCH m USING COVERING INDEX run_metrics_name_value (name=? AND value>? AND value<?)"},
 	} {
-		q, args, _, _ := runsQuery("test", c.f)
+		q, args, _, _ := runsQuery(c.f)
 		if p := strings.Join(plan(t, s, q, args...), "; "); !strings.Contains(p, c.want) {
 			t.Errorf("%+v: plan %s lacks %s", c.f, p, c.want)
 		}
 	}
 	// The cursor is a seek, not a filter over every newer row.
-	q, args, _, _ := runsQuery("test", RunFilter{Limit: 10, Cursor: cur})
+	q, args, _, _ := runsQuery(RunFilter{Limit: 10, Cursor: cur})
 	if p := strings.Join(plan(t, s, q, args...), "; "); !strings.Contains(p, "SEARCH r USING INDEX runs_created (created_at<?)") &&
 		!strings.Contains(p, "SEARCH runs USING COVERING INDEX") {
 		t.Errorf("a page after a cursor does not seek: %s", p)

@@ -74,23 +74,22 @@ const (
 // KindReproduce, that the workload and RerunOf exist); the runner checks the
 // rest (strategy, variant, params) before calling it.
 func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
-	const op = "store.CreateRun"
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer tx.Rollback()
 	ins, err := newRunInserter(ctx, tx)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer ins.close()
-	run, err := ins.insert(ctx, op, r, now())
+	run, err := ins.insert(ctx, r, now())
 	if err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return run, nil
 }
@@ -117,8 +116,8 @@ func newRunInserter(ctx context.Context, tx *sql.Tx) (*runInserter, error) {
 func (ins *runInserter) close() { ins.stmt.Close() }
 
 // insert validates r and inserts a copy of it as a queued run created at
-// created, returning the copy with its ID; errors are ready to return (op).
-func (ins *runInserter) insert(ctx context.Context, op string, r *Run, created time.Time) (*Run, error) {
+// created, returning the copy with its ID; errors are ready to return.
+func (ins *runInserter) insert(ctx context.Context, r *Run, created time.Time) (*Run, error) {
 	run := Run{Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
 		Params: r.Params, Seed: r.Seed, Status: StatusQueued, RerunOf: r.RerunOf, Owner: r.Owner}
 	if run.Kind == "" {
@@ -126,20 +125,20 @@ func (ins *runInserter) insert(ctx context.Context, op string, r *Run, created t
 	}
 	switch {
 	case run.Kind != KindRun && run.Kind != KindReproduce:
-		return nil, invalid(op, "kind", "must be %q or %q, got %q", KindRun, KindReproduce, run.Kind)
+		return nil, invalid("kind", "must be %q or %q, got %q", KindRun, KindReproduce, run.Kind)
 	case strings.TrimSpace(run.Strategy) == "":
-		return nil, invalid(op, "strategy", "missing: choose a strategy")
+		return nil, invalid("strategy", "missing: choose a strategy")
 	case run.Kind == KindRun && run.WorkloadID == "":
-		return nil, invalid(op, "workload_id", "missing: choose a workload")
+		return nil, invalid("workload_id", "missing: choose a workload")
 	case run.Kind == KindReproduce && run.WorkloadID != "":
-		return nil, invalid(op, "workload_id", "a reproduce run takes no workload")
+		return nil, invalid("workload_id", "a reproduce run takes no workload")
 	}
 	if run.Params == nil {
 		run.Params = map[string]string{}
 	}
 	params, err := json.Marshal(run.Params)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	for _, c := range []struct{ field, what, query, id string }{
 		{"workload_id", "workload", "SELECT 1 FROM workloads WHERE id = ?", run.WorkloadID},
@@ -150,9 +149,9 @@ func (ins *runInserter) insert(ctx context.Context, op string, r *Run, created t
 		}
 		if err := exists(ctx, ins.tx, c.query, c.id); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: c.field, Err: fmt.Errorf("no %s %q", c.what, c.id)}
+				return nil, &errs.Error{Kind: errs.NotFound, Field: c.field, Err: fmt.Errorf("no %s %q", c.what, c.id)}
 			}
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		ins.checked[c.what+" "+c.id] = true
 	}
@@ -166,7 +165,7 @@ func (ins *runInserter) insert(ctx context.Context, op string, r *Run, created t
 			continue
 		}
 		if err != nil {
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		return &run, nil
 	}
@@ -237,13 +236,12 @@ func scanRun(sc interface{ Scan(...any) error }, withNotes, withReport bool) (*R
 
 // GetRun returns the run with its report, or errs.NotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
-	const op = "store.GetRun"
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", notes, report FROM runs LEFT JOIN run_reports ON run_id = id WHERE id = ?", id), true, true)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(op, "run", id)
+		return nil, notFound("run", id)
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return r, nil
 }
@@ -252,13 +250,12 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 // errs.NotFound: for pages whose report part is already rendered, so that
 // a large report is not read for nothing.
 func (s *Store) GetRunInfo(ctx context.Context, id string) (*Run, error) {
-	const op = "store.GetRunInfo"
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", notes FROM runs WHERE id = ?", id), true, false)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(op, "run", id)
+		return nil, notFound("run", id)
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return r, nil
 }
@@ -277,16 +274,15 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 // double quote) is errs.Invalid naming the field; so is an f.Cursor that
 // this list did not give (field "cursor").
 func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, error) {
-	const op = "store.ListRuns"
-	q, args, sh, err := runsQuery(op, f)
+	q, args, sh, err := runsQuery(f)
 	if err != nil {
 		return nil, "", err
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, "", dbErr(op, err)
+		return nil, "", dbErr(err)
 	}
-	return scanPageBy(op, sh, rows, f.Limit, func(sc scanner) (*Run, error) { return scanRun(sc, false, false) })
+	return scanPageBy(sh, rows, f.Limit, func(sc scanner) (*Run, error) { return scanRun(sc, false, false) })
 }
 
 // runsQuery is the SELECT of a page of runs and its keyset shape.
@@ -304,31 +300,31 @@ func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, e
 // Parameters are not indexed (a run's params are one JSON object): each
 // is tested on the rows the order reaches. One row past the page tells
 // whether another follows.
-func runsQuery(op string, f RunFilter) (string, []any, shape, error) {
+func runsQuery(f RunFilter) (string, []any, shape, error) {
 	sh := newest
 	switch f.Sort {
 	case "", SortNewest:
 	case SortMetricAsc, SortMetricDesc:
 		if f.Metric == "" {
-			return "", nil, sh, invalid(op, "metric", "sorting by a metric needs the metric's name")
+			return "", nil, sh, invalid("metric", "sorting by a metric needs the metric's name")
 		}
 		sh = byMetric(f.Sort == SortMetricDesc)
 	default:
-		return "", nil, sh, invalid(op, "sort", "must be %q, %q or %q, got %q", SortNewest, SortMetricAsc, SortMetricDesc, f.Sort)
+		return "", nil, sh, invalid("sort", "must be %q, %q or %q, got %q", SortNewest, SortMetricAsc, SortMetricDesc, f.Sort)
 	}
 	if f.Metric == "" && (f.MetricMin != nil || f.MetricMax != nil) {
-		return "", nil, sh, invalid(op, "metric", "a range of values needs the metric's name")
+		return "", nil, sh, invalid("metric", "a range of values needs the metric's name")
 	}
 	for _, b := range []struct {
 		field string
 		v     *float64
 	}{{"min", f.MetricMin}, {"max", f.MetricMax}} {
 		if b.v != nil && (math.IsNaN(*b.v) || math.IsInf(*b.v, 0)) {
-			return "", nil, sh, invalid(op, b.field, "must be a finite number, got %v", *b.v)
+			return "", nil, sh, invalid(b.field, "must be a finite number, got %v", *b.v)
 		}
 	}
 	if f.MetricMin != nil && f.MetricMax != nil && *f.MetricMin > *f.MetricMax {
-		return "", nil, sh, invalid(op, "min", "min %v is greater than max %v", *f.MetricMin, *f.MetricMax)
+		return "", nil, sh, invalid("min", "min %v is greater than max %v", *f.MetricMin, *f.MetricMax)
 	}
 	var where []string
 	var args []any
@@ -348,7 +344,7 @@ func runsQuery(op string, f RunFilter) (string, []any, shape, error) {
 	names := slices.Sorted(maps.Keys(f.Params))
 	for _, name := range names {
 		if !ParamNameOK(name) {
-			return "", nil, sh, invalid(op, "param", "parameter name %q: must be non-empty, without quotes, backslashes or control characters", name)
+			return "", nil, sh, invalid("param", "parameter name %q: must be non-empty, without quotes, backslashes or control characters", name)
 		}
 		// A params object maps names to value text (CreateRun marshals a
 		// map[string]string); the quoted path reads the name literally.
@@ -374,7 +370,7 @@ func runsQuery(op string, f RunFilter) (string, []any, shape, error) {
 		where = append(where, "EXISTS (SELECT 1 FROM run_metrics AS m WHERE m.run_id = r.id AND m.name = ?"+strings.Join(ranges, "")+")")
 		args = append(append(args, f.Metric), rangeArgs...)
 	}
-	q, args, err := pageQueryBy(op, sh, from, runColumns("r."), where, args, f.Cursor, f.Limit)
+	q, args, err := pageQueryBy(sh, from, runColumns("r."), where, args, f.Cursor, f.Limit)
 	return q, args, sh, err
 }
 
@@ -389,14 +385,13 @@ func ParamNameOK(name string) bool {
 // LatestRun returns the newest run of a strategy and kind, whatever its
 // status, with its report; errs.NotFound when there is none.
 func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, error) {
-	const op = "store.LatestRun"
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, notes, (SELECT report FROM run_reports WHERE run_id = id) FROM runs
 		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true, true)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, &errs.Error{Op: op, Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)}
+		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)}
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return r, nil
 }
@@ -408,7 +403,6 @@ func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, err
 // Ending's StartedAt): until then it is still waiting (Run.Waiting) and
 // is shown as queued.
 func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
-	const op = "store.ClaimNext"
 	var r *Run
 	// One autocommit statement: SQLite takes the write lock before reading,
 	// so the claim never upgrades a stale read snapshot. It can still find
@@ -423,7 +417,7 @@ func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return r, nil
 }
@@ -432,7 +426,6 @@ func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 // one transaction, oldest first: one commit for n claims, the dearest part
 // of a claim. It returns an empty slice when no run is queued.
 func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
-	const op = "store.ClaimUpTo"
 	if n <= 1 {
 		r, err := s.ClaimNext(ctx)
 		if r == nil || err != nil {
@@ -462,7 +455,7 @@ func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
 		return tx.Commit()
 	})
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return runs, nil
 }
@@ -471,22 +464,21 @@ func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
 // were before the claim (status queued, no started_at). A run that is no
 // longer running (canceled meanwhile) is left as it is.
 func (s *Store) Unclaim(ctx context.Context, ids []string) error {
-	const op = "store.Unclaim"
 	if len(ids) == 0 {
 		return nil
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer tx.Rollback()
 	for _, id := range ids {
 		if _, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, started_at = NULL, worker = ''
 			WHERE id = ? AND status = ?`, StatusQueued, id, StatusRunning); err != nil {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 	}
-	return dbErr(op, tx.Commit())
+	return dbErr(tx.Commit())
 }
 
 // SetProgress records how far a running run has come. It does nothing to a
@@ -494,7 +486,7 @@ func (s *Store) Unclaim(ctx context.Context, ids []string) error {
 func (s *Store) SetProgress(ctx context.Context, id string, done, total int, note string) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?
 		WHERE id = ? AND status = ?`, done, total, note, id, StatusRunning)
-	return dbErr("store.SetProgress", err)
+	return dbErr(err)
 }
 
 // MarkStarted records when a worker began executing a claimed run: the
@@ -503,7 +495,7 @@ func (s *Store) SetProgress(ctx context.Context, id string, done, total int, not
 func (s *Store) MarkStarted(ctx context.Context, id string, at time.Time) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET started_at = ? WHERE id = ? AND status = ? AND started_at IS NULL`,
 		fmtTime(at), id, StatusRunning)
-	return dbErr("store.MarkStarted", err)
+	return dbErr(err)
 }
 
 // SetProgressBy is SetProgress of a run that worker (host:pid) executes:
@@ -517,7 +509,7 @@ func (s *Store) SetProgressBy(ctx context.Context, id, worker string, started ti
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?, worker = ?,
 		started_at = COALESCE(started_at, ?)
 		WHERE id = ? AND status = ?`, done, total, note, worker, at, id, StatusRunning)
-	return dbErr("store.SetProgressBy", err)
+	return dbErr(err)
 }
 
 // Finish ends a running run with a final status (done, failed, canceled or
@@ -575,7 +567,6 @@ type Progress struct {
 // not running (canceled meanwhile); errs.NotFound for an unknown one. An
 // error of the database is every ending's, and nothing is stored.
 func (s *Store) End(ctx context.Context, endings []Ending) []error {
-	const op = "store.Finish"
 	out := make([]error, len(endings))
 	all := func(err error) []error {
 		for i := range out {
@@ -592,16 +583,16 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 	for i, e := range endings {
 		switch {
 		case !Final(e.Status):
-			out[i] = invalid(op, "status", "%q is not a final status", e.Status)
+			out[i] = invalid("status", "%q is not a final status", e.Status)
 		case len(e.Report) > 0 && !e.Encoded && !json.Valid(e.Report):
-			out[i] = invalid(op, "report", "the report is not JSON")
+			out[i] = invalid("report", "the report is not JSON")
 		case e.Encoded && e.NoLargeTables:
 			mains[i] = e.Report
 			todo++
 		default:
 			var err error
 			if mains[i], pages[i], err = pageOut(e.Report); err != nil {
-				out[i] = invalid(op, "report", "%v", err)
+				out[i] = invalid("report", "%v", err)
 				continue
 			}
 			todo++
@@ -612,7 +603,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return all(dbErr(op, err))
+		return all(dbErr(err))
 	}
 	defer tx.Rollback()
 	finish, report, metrics := tx.StmtContext(ctx, s.hot.finish), tx.StmtContext(ctx, s.hot.report), tx.StmtContext(ctx, s.hot.metrics)
@@ -636,7 +627,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, started, e.Worker, e.Worker, done, total, note,
 			e.Build.Version, e.Build.Commit, e.Build.Modified, e.ID, StatusRunning)
 		if err != nil {
-			return all(dbErr(op, err))
+			return all(dbErr(err))
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			unchanged = append(unchanged, i)
@@ -646,12 +637,12 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 			continue
 		}
 		if _, err := report.ExecContext(ctx, e.ID, string(mains[i])); err != nil {
-			return all(dbErr(op, err))
+			return all(dbErr(err))
 		}
 		for _, tp := range pages[i] {
 			for p, rows := range tp.Pages {
 				if _, err := page.ExecContext(ctx, e.ID, tp.Index, p, string(rows)); err != nil {
-					return all(dbErr(op, err))
+					return all(dbErr(err))
 				}
 			}
 		}
@@ -660,16 +651,16 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 		}
 		if m := metricsOf(e.Report); m != nil {
 			if _, err := metrics.ExecContext(ctx, e.ID, string(m)); err != nil {
-				return all(dbErr(op, err))
+				return all(dbErr(err))
 			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return all(dbErr(op, err))
+		return all(dbErr(err))
 	}
 	for _, i := range unchanged {
 		// After the commit: changed reads through the pool.
-		out[i] = s.unchanged(ctx, op, endings[i].ID, "finish")
+		out[i] = s.unchanged(ctx, endings[i].ID, "finish")
 	}
 	return out
 }
@@ -731,56 +722,54 @@ const metricsInsert = `INSERT OR IGNORE INTO run_metrics (run_id, name, value)
 	  AND json_type(m.value, '$.value') IN ('integer', 'real')`
 
 // changed turns an UPDATE that touched no row into NotFound or Conflict.
-func (s *Store) changed(ctx context.Context, op string, res sql.Result, id, verb string) error {
+func (s *Store) changed(ctx context.Context, res sql.Result, id, verb string) error {
 	n, err := res.RowsAffected()
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if n > 0 {
 		return nil
 	}
-	return s.unchanged(ctx, op, id, verb)
+	return s.unchanged(ctx, id, verb)
 }
 
 // unchanged is the error of an UPDATE of run id that touched no row:
 // NotFound or Conflict.
-func (s *Store) unchanged(ctx context.Context, op, id, verb string) error {
+func (s *Store) unchanged(ctx context.Context, id, verb string) error {
 	var status string
 	err := s.db.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&status)
 	if errors.Is(err, sql.ErrNoRows) {
-		return notFound(op, "run", id)
+		return notFound("run", id)
 	}
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
-	return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot %s run %s: it is %s", verb, id, status)}
+	return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot %s run %s: it is %s", verb, id, status)}
 }
 
 // CancelQueued moves a queued run to canceled at once. A run that is no
 // longer queued is errs.Conflict (a running run is canceled through the
 // runner, which owns it); an unknown one errs.NotFound.
 func (s *Store) CancelQueued(ctx context.Context, id string) error {
-	const op = "store.CancelQueued"
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = '', finished_at = ?
 		WHERE id = ? AND status = ?`, StatusCanceled, MsgCanceled, fmtTime(now()), id, StatusQueued)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
-	return s.changed(ctx, op, res, id, "cancel")
+	return s.changed(ctx, res, id, "cancel")
 }
 
 // MarkInterrupted turns every running run into interrupted and returns how
 // many there were. Call it at startup, before claiming: a run still running
 // then was cut off by a crash or a stop.
 func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
-	const op = "store.MarkInterrupted"
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = '', finished_at = ?
 		WHERE status = ?`, StatusInterrupted, MsgInterrupted, fmtTime(now()), StatusRunning)
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, dbErr(err)
 	}
 	n, err := res.RowsAffected()
-	return int(n), dbErr(op, err)
+	return int(n), dbErr(err)
 }
 
 // RequeueExperimentRuns puts back in the queue the interrupted runs of
@@ -789,17 +778,16 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 // is the same run started again, not a copy). Call it at startup, after
 // MarkInterrupted.
 func (s *Store) RequeueExperimentRuns(ctx context.Context) (int, error) {
-	const op = "store.RequeueExperimentRuns"
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = '', error_field = '', started_at = NULL,
 		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = '', worker = '', build_version = '', build_commit = '', build_modified = ''
 		WHERE status = ? AND id IN (SELECT er.run_id FROM experiment_runs er
 			JOIN experiments e ON e.id = er.experiment_id WHERE e.status = ?)`,
 		StatusQueued, StatusInterrupted, ExperimentRunning)
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, dbErr(err)
 	}
 	n, err := res.RowsAffected()
-	return int(n), dbErr(op, err)
+	return int(n), dbErr(err)
 }
 
 // DeleteRun deletes a finished run (its re-runs keep existing, with
@@ -807,22 +795,21 @@ func (s *Store) RequeueExperimentRuns(ctx context.Context) (int, error) {
 // first; so is a run of an experiment, which goes with its experiment
 // (DeleteExperiment).
 func (s *Store) DeleteRun(ctx context.Context, id string) error {
-	const op = "store.DeleteRun"
 	res, err := s.db.ExecContext(ctx, `DELETE FROM runs WHERE id = ? AND status NOT IN (?, ?)
 		AND NOT EXISTS (SELECT 1 FROM experiment_runs WHERE run_id = ?)`, id, StatusQueued, StatusRunning, id)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		var exp string
 		err := s.db.QueryRowContext(ctx, "SELECT experiment_id FROM experiment_runs WHERE run_id = ? LIMIT 1", id).Scan(&exp)
 		if err == nil {
-			return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+			return &errs.Error{Kind: errs.Conflict, Field: "id",
 				Err: fmt.Errorf("run %s belongs to experiment %s: delete the experiment instead", id, exp)}
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 	}
-	return s.changed(ctx, op, res, id, "delete")
+	return s.changed(ctx, res, id, "delete")
 }

@@ -71,12 +71,11 @@ const dsnPragmas = "_pragma=auto_vacuum(2)&_pragma=busy_timeout(30000)&_pragma=j
 // Open opens (creating if missing) the database file at path and brings its
 // schema up to date.
 func Open(path string) (*Store, error) {
-	const op = "store.Open"
 	if path == "" {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "db", Err: errors.New("no database file given")}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "db", Err: errors.New("no database file given")}
 	}
 	if strings.Contains(path, "?") {
-		return nil, &errs.Error{Op: op, Kind: errs.Invalid, Field: "db",
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "db",
 			Err: fmt.Errorf("database file name %q contains '?', which SQLite would read as options", path)}
 	}
 	// Read the write-ahead log before SQLite does: its recovery drops a
@@ -91,7 +90,7 @@ func Open(path string) (*Store, error) {
 	}
 	db, err := sql.Open("sqlite", path+"?"+dsnPragmas)
 	if err != nil {
-		return nil, errs.Wrap(op, errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	s := &Store{db: db, conns: MaxOpenConns}
 	s.opened.r = wal
@@ -105,11 +104,11 @@ func Open(path string) (*Store, error) {
 	s.disk = newDisk(s, path)
 	if err := s.migrate(context.Background()); err != nil {
 		db.Close()
-		return nil, errs.Wrap(op, errs.Internal, fmt.Errorf("%s: %w", path, err))
+		return nil, errs.Wrap(errs.Internal, fmt.Errorf("%s: %w", path, err))
 	}
 	if err := s.prepare(context.Background()); err != nil {
 		db.Close()
-		return nil, errs.Wrap(op, errs.Internal, fmt.Errorf("%s: %w", path, err))
+		return nil, errs.Wrap(errs.Internal, fmt.Errorf("%s: %w", path, err))
 	}
 	return s, nil
 }
@@ -154,7 +153,7 @@ func (s *Store) Close() error {
 func (s *Store) Ping(ctx context.Context) error {
 	var n int
 	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&n); err != nil {
-		return dbErr("store.Ping", err)
+		return dbErr(err)
 	}
 	return nil
 }
@@ -320,24 +319,24 @@ func retryBusy(ctx context.Context, f func() error) error {
 
 // dbErr classifies a database error: a done context is Canceled, a full
 // database or disk (SQLITE_FULL) NoSpace, anything else Internal.
-func dbErr(op string, err error) error {
+func dbErr(err error) error {
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return errs.Wrap(op, errs.Canceled, err)
+		return errs.Wrap(errs.Canceled, err)
 	}
 	if IsFull(err) {
-		return &errs.Error{Op: op, Kind: errs.NoSpace,
+		return &errs.Error{Kind: errs.NoSpace,
 			Err: fmt.Errorf("the disk holding the database is full (%w): nothing can be stored until space is freed", err)}
 	}
-	return errs.Wrap(op, errs.Internal, err)
+	return errs.Wrap(errs.Internal, err)
 }
 
-func notFound(op, what, id string) error {
-	return &errs.Error{Op: op, Kind: errs.NotFound, Field: "id", Err: fmt.Errorf("no %s %q", what, id)}
+func notFound(what, id string) error {
+	return &errs.Error{Kind: errs.NotFound, Field: "id", Err: fmt.Errorf("no %s %q", what, id)}
 }
 
-func invalid(op, field, format string, args ...any) error {
-	return &errs.Error{Op: op, Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, args...)}
+func invalid(field, format string, args ...any) error {
+	return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, args...)}
 }

@@ -161,7 +161,7 @@ const insertTablePage = "INSERT INTO run_table_pages (run_id, tbl, page, rows) V
 func storeReport(ctx context.Context, stmt, pages *sql.Stmt, id string, report []byte) error {
 	main, tps, err := pageOut(report)
 	if err != nil {
-		return invalid("store.report", "report", "%v", err)
+		return invalid("report", "%v", err)
 	}
 	if _, err := stmt.ExecContext(ctx, id, string(main)); err != nil {
 		return err
@@ -180,16 +180,15 @@ func storeReport(ctx context.Context, stmt, pages *sql.Stmt, id string, report [
 // run id's report, each row's JSON as stored (fewer at the end of the
 // table, none past it); errs.NotFound when the run has no such paged table.
 func (s *Store) TableRows(ctx context.Context, id string, index, offset, limit int) ([]json.RawMessage, error) {
-	const op = "store.TableRows"
 	if offset < 0 || limit < 0 {
-		return nil, invalid(op, "offset", "offset and limit must not be negative, got %d and %d", offset, limit)
+		return nil, invalid("offset", "offset and limit must not be negative, got %d and %d", offset, limit)
 	}
 	var out []json.RawMessage
 	first, last := offset/TablePageRows, (offset+limit-1)/TablePageRows
 	if limit == 0 {
 		last = first
 	}
-	n, err := s.eachPage(ctx, op, id, index, first, last, func(p int, rows []json.RawMessage) error {
+	n, err := s.eachPage(ctx, id, index, first, last, func(p int, rows []json.RawMessage) error {
 		for i, r := range rows {
 			if at := p*TablePageRows + i; at >= offset && at < offset+limit {
 				out = append(out, r)
@@ -201,7 +200,7 @@ func (s *Store) TableRows(ctx context.Context, id string, index, offset, limit i
 		return nil, err
 	}
 	if n == 0 && offset == 0 {
-		return nil, s.noPagedTable(ctx, op, id, index)
+		return nil, s.noPagedTable(ctx, id, index)
 	}
 	return out, nil
 }
@@ -210,8 +209,7 @@ func (s *Store) TableRows(ctx context.Context, id string, index, offset, limit i
 // report in order, reading a page at a time; errs.NotFound when the run
 // has no such paged table.
 func (s *Store) EachTableRow(ctx context.Context, id string, index int, fn func(row json.RawMessage) error) error {
-	const op = "store.EachTableRow"
-	n, err := s.eachPage(ctx, op, id, index, 0, -1, func(_ int, rows []json.RawMessage) error {
+	n, err := s.eachPage(ctx, id, index, 0, -1, func(_ int, rows []json.RawMessage) error {
 		for _, r := range rows {
 			if err := fn(r); err != nil {
 				return err
@@ -223,7 +221,7 @@ func (s *Store) EachTableRow(ctx context.Context, id string, index int, fn func(
 		return err
 	}
 	if n == 0 {
-		return s.noPagedTable(ctx, op, id, index)
+		return s.noPagedTable(ctx, id, index)
 	}
 	return nil
 }
@@ -231,7 +229,7 @@ func (s *Store) EachTableRow(ctx context.Context, id string, index int, fn func(
 // allTableRows reads every row of a paged table through q (pageIn's rows).
 func allTableRows(ctx context.Context, q querier, id string, index int) ([]json.RawMessage, error) {
 	var out []json.RawMessage
-	_, err := eachPage(ctx, q, "store.allTableRows", id, index, 0, -1, func(_ int, rows []json.RawMessage) error {
+	_, err := eachPage(ctx, q, id, index, 0, -1, func(_ int, rows []json.RawMessage) error {
 		out = append(out, rows...)
 		return nil
 	})
@@ -246,17 +244,17 @@ type querier interface {
 // eachPage calls fn with pages first..last (last < 0: to the end) of a
 // paged table, decoded into rows, one page in memory at a time, and
 // returns how many there were.
-func (s *Store) eachPage(ctx context.Context, op, id string, index, first, last int, fn func(p int, rows []json.RawMessage) error) (int, error) {
-	return eachPage(ctx, s.db, op, id, index, first, last, fn)
+func (s *Store) eachPage(ctx context.Context, id string, index, first, last int, fn func(p int, rows []json.RawMessage) error) (int, error) {
+	return eachPage(ctx, s.db, id, index, first, last, fn)
 }
 
-func eachPage(ctx context.Context, db querier, op, id string, index, first, last int, fn func(p int, rows []json.RawMessage) error) (int, error) {
+func eachPage(ctx context.Context, db querier, id string, index, first, last int, fn func(p int, rows []json.RawMessage) error) (int, error) {
 	if last < 0 {
 		last = int(^uint32(0) >> 1)
 	}
 	q, err := db.QueryContext(ctx, "SELECT page, rows FROM run_table_pages WHERE run_id = ? AND tbl = ? AND page BETWEEN ? AND ? ORDER BY page", id, index, first, last)
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, dbErr(err)
 	}
 	defer q.Close()
 	n := 0
@@ -264,24 +262,24 @@ func eachPage(ctx context.Context, db querier, op, id string, index, first, last
 		var p int
 		var text sql.RawBytes
 		if err := q.Scan(&p, &text); err != nil {
-			return n, dbErr(op, err)
+			return n, dbErr(err)
 		}
 		var rows []json.RawMessage
 		if err := json.Unmarshal(text, &rows); err != nil {
-			return n, &errs.Error{Op: op, Kind: errs.Internal, Err: fmt.Errorf("run %s table %d page %d: %w", id, index, p, err)}
+			return n, &errs.Error{Kind: errs.Internal, Err: fmt.Errorf("run %s table %d page %d: %w", id, index, p, err)}
 		}
 		n++
 		if err := fn(p, rows); err != nil {
 			return n, err
 		}
 	}
-	return n, dbErr(op, q.Err())
+	return n, dbErr(q.Err())
 }
 
 // noPagedTable is the error of a run without paged table index.
-func (s *Store) noPagedTable(ctx context.Context, op, id string, index int) error {
+func (s *Store) noPagedTable(ctx context.Context, id string, index int) error {
 	if _, err := s.GetRunInfo(ctx, id); err != nil {
 		return err
 	}
-	return &errs.Error{Op: op, Kind: errs.NotFound, Field: "table", Err: fmt.Errorf("run %s has no paged table %d", id, index)}
+	return &errs.Error{Kind: errs.NotFound, Field: "table", Err: fmt.Errorf("run %s has no paged table %d", id, index)}
 }

@@ -21,19 +21,18 @@ type WallTime struct {
 // runs of the strategy): what the sweep form's estimate multiplies.
 // A variant with no done run is absent.
 func (s *Store) WallTimes(ctx context.Context, strategy string) (map[string]WallTime, error) {
-	const op = "store.WallTimes"
 	rows, err := s.db.QueryContext(ctx, `SELECT variant, started_at, finished_at FROM runs
 		WHERE strategy = ? AND status = ? AND started_at IS NOT NULL AND finished_at IS NOT NULL
 		ORDER BY created_at DESC LIMIT ?`, strategy, StatusDone, 10*wallSample)
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	defer rows.Close()
 	samples := map[string][]time.Duration{}
 	for rows.Next() {
 		var variant, started, finished string
 		if err := rows.Scan(&variant, &started, &finished); err != nil {
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		a, err1 := parseTime(started)
 		b, err2 := parseTime(finished)
@@ -43,7 +42,7 @@ func (s *Store) WallTimes(ctx context.Context, strategy string) (map[string]Wall
 		samples[variant] = append(samples[variant], b.Sub(a))
 	}
 	if err := rows.Err(); err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	out := make(map[string]WallTime, len(samples))
 	for v, ds := range samples {

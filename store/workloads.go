@@ -20,20 +20,19 @@ type Workload = runtypes.Workload
 // CreateWorkload stores w in one statement (all or nothing) and fills in its
 // ID, SHA256, Bytes and CreatedAt.
 func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
-	const op = "store.CreateWorkload"
 	switch {
 	case strings.TrimSpace(w.Strategy) == "":
-		return invalid(op, "strategy", "missing: a workload belongs to a strategy")
+		return invalid("strategy", "missing: a workload belongs to a strategy")
 	case strings.TrimSpace(w.Name) == "":
-		return invalid(op, "name", "missing: a workload needs a name")
+		return invalid("name", "missing: a workload needs a name")
 	case len(w.Data) == 0:
-		return invalid(op, "data", "the workload is empty")
+		return invalid("data", "the workload is empty")
 	case !json.Valid(w.Data):
-		return invalid(op, "data", "the workload data is not JSON")
+		return invalid("data", "the workload data is not JSON")
 	case len(w.Preview) > 0 && !json.Valid(w.Preview):
-		return invalid(op, "preview", "the preview is not JSON")
+		return invalid("preview", "the preview is not JSON")
 	case w.UploadBytes < 0 || (w.UploadSHA256 == "") != (w.UploadBytes == 0):
-		return invalid(op, "upload_sha256", "an uploaded file's checksum and size go together")
+		return invalid("upload_sha256", "an uploaded file's checksum and size go together")
 	}
 	sum := sha256.Sum256(w.Data)
 	created := now()
@@ -52,7 +51,7 @@ func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
 			continue
 		}
 		if err != nil {
-			return dbErr(op, err)
+			return dbErr(err)
 		}
 		w.ID, w.SHA256, w.Bytes, w.CreatedAt = id, hex.EncodeToString(sum[:]), len(w.Data), created
 		return nil
@@ -86,24 +85,24 @@ func scanWorkload(sc interface{ Scan(...any) error }, full bool) (*Workload, err
 // GetWorkload returns the workload with its data and preview, or
 // errs.NotFound.
 func (s *Store) GetWorkload(ctx context.Context, id string) (*Workload, error) {
-	return s.getWorkload(ctx, "store.GetWorkload", "data, preview", id)
+	return s.getWorkload(ctx, "data, preview", id)
 }
 
 // GetWorkloadData returns the workload with its data but not its preview
 // (a report, which may be larger than the data), or errs.NotFound: what a
 // run needs.
 func (s *Store) GetWorkloadData(ctx context.Context, id string) (*Workload, error) {
-	return s.getWorkload(ctx, "store.GetWorkloadData", "data, NULL", id)
+	return s.getWorkload(ctx, "data, NULL", id)
 }
 
-func (s *Store) getWorkload(ctx context.Context, op, columns, id string) (*Workload, error) {
+func (s *Store) getWorkload(ctx context.Context, columns, id string) (*Workload, error) {
 	row := s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+", "+columns+" FROM workloads WHERE id = ?", id)
 	w, err := scanWorkload(row, true)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(op, "workload", id)
+		return nil, notFound("workload", id)
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return w, nil
 }
@@ -111,13 +110,12 @@ func (s *Store) getWorkload(ctx context.Context, op, columns, id string) (*Workl
 // GetWorkloadInfo returns the workload without its Data and Preview (which
 // may be megabytes), or errs.NotFound: what a page about its runs shows.
 func (s *Store) GetWorkloadInfo(ctx context.Context, id string) (*Workload, error) {
-	const op = "store.GetWorkloadInfo"
 	w, err := scanWorkload(s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+" FROM workloads WHERE id = ?", id), false)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(op, "workload", id)
+		return nil, notFound("workload", id)
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return w, nil
 }
@@ -127,17 +125,16 @@ func (s *Store) GetWorkloadInfo(ctx context.Context, id string) (*Workload, erro
 // workloads of owner (a user ID; empty: any); errs.NotFound when there is
 // none.
 func (s *Store) FindWorkloadByContent(ctx context.Context, strategy string, data []byte, owner string) (*Workload, error) {
-	const op = "store.FindWorkloadByContent"
 	sum := sha256.Sum256(data)
 	sha := hex.EncodeToString(sum[:])
 	w, err := scanWorkload(s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+` FROM workloads
 		WHERE strategy = ? AND sha256 = ? AND (? = '' OR owner = ?) ORDER BY created_at, rowid LIMIT 1`,
 		strategy, sha, owner, owner), false)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(op, "workload with sha256", sha)
+		return nil, notFound("workload with sha256", sha)
 	}
 	if err != nil {
-		return nil, dbErr(op, err)
+		return nil, dbErr(err)
 	}
 	return w, nil
 }
@@ -154,7 +151,6 @@ func (s *Store) ListWorkloads(ctx context.Context, strategy string, limit int) (
 // next page, empty when this page is the last. An empty strategy means
 // all; a non-empty owner (a user ID) only that user's.
 func (s *Store) ListWorkloadsPage(ctx context.Context, strategy, owner string, limit int, cursor Cursor) ([]Workload, Cursor, error) {
-	const op = "store.ListWorkloads"
 	var where []string
 	var args []any
 	if strategy != "" {
@@ -165,21 +161,20 @@ func (s *Store) ListWorkloadsPage(ctx context.Context, strategy, owner string, l
 		where = append(where, "owner = ?")
 		args = append(args, owner)
 	}
-	q, args, err := pageQuery(op, "workloads", workloadListColumns, where, args, cursor, limit)
+	q, args, err := pageQuery("workloads", workloadListColumns, where, args, cursor, limit)
 	if err != nil {
 		return nil, "", err
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, "", dbErr(op, err)
+		return nil, "", dbErr(err)
 	}
-	return scanPage(op, rows, limit, func(sc scanner) (*Workload, error) { return scanWorkload(sc, false) })
+	return scanPage(rows, limit, func(sc scanner) (*Workload, error) { return scanWorkload(sc, false) })
 }
 
 // WorkloadNames maps the given workload ids to their names, for lists of
 // runs; unknown ids are left out. It reads only those rows.
 func (s *Store) WorkloadNames(ctx context.Context, ids []string) (map[string]string, error) {
-	const op = "store.WorkloadNames"
 	m := make(map[string]string, len(ids))
 	seen := map[string]bool{}
 	var args []any
@@ -196,20 +191,20 @@ func (s *Store) WorkloadNames(ctx context.Context, ids []string) (map[string]str
 		q := "SELECT id, name FROM workloads WHERE id IN (?" + strings.Repeat(", ?", n-1) + ")"
 		rows, err := s.db.QueryContext(ctx, q, args[:n]...)
 		if err != nil {
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		for rows.Next() {
 			var id, name string
 			if err := rows.Scan(&id, &name); err != nil {
 				rows.Close()
-				return nil, dbErr(op, err)
+				return nil, dbErr(err)
 			}
 			m[id] = name
 		}
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return nil, dbErr(op, err)
+			return nil, dbErr(err)
 		}
 		args = args[n:]
 	}
@@ -219,30 +214,29 @@ func (s *Store) WorkloadNames(ctx context.Context, ids []string) (map[string]str
 // DeleteWorkload deletes a workload no run uses. A workload that runs use is
 // errs.Conflict (a stored run must stay re-runnable): delete the runs first.
 func (s *Store) DeleteWorkload(ctx context.Context, id string) error {
-	const op = "store.DeleteWorkload"
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	defer tx.Rollback()
 	var exists, used int
 	err = tx.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM workloads WHERE id = ?),
 		(SELECT COUNT(*) FROM runs WHERE workload_id = ?)`, id, id).Scan(&exists, &used)
 	if err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if exists == 0 {
-		return notFound(op, "workload", id)
+		return notFound("workload", id)
 	}
 	if used > 0 {
-		return &errs.Error{Op: op, Kind: errs.Conflict, Field: "id",
+		return &errs.Error{Kind: errs.Conflict, Field: "id",
 			Err: fmt.Errorf("workload %s is used by %d run(s): delete them first", id, used)}
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM workloads WHERE id = ?", id); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return dbErr(op, err)
+		return dbErr(err)
 	}
 	_, err = s.ReclaimSpace(ctx)
 	return err

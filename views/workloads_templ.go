@@ -802,7 +802,7 @@ func paramField(prefix string, ps solvers.ParamSpec, values map[string]string, v
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ps.Kind == solvers.KindChoice || ps.Kind == solvers.KindBool {
+		if ps.Kind == solvers.ParamChoice || ps.Kind == solvers.ParamBool {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "<select id=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

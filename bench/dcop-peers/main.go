@@ -148,7 +148,7 @@ func instance(jobs int, seed int64, path string) (*dcop.Instance, *solvers.Workl
 		}
 		data, name = b, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	} else {
-		in, err := dcop.Generate(dcop.Namekata2008(jobs), rand.New(rand.NewSource(seed)))
+		in, err := dcop.GenerateContext(context.Background(), dcop.Namekata2008(jobs), rand.New(rand.NewSource(seed)))
 		if err != nil {
 			return nil, nil, err
 		}

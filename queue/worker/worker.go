@@ -282,7 +282,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Progress) (rep *solvers.Report, gen *wire.Generated, err error) {
 	s, ok := w.cfg.Lookup(job.Strategy)
 	if !ok {
-		return nil, nil, &errs.Error{Op: "queue", Kind: errs.NotFound, Field: "strategy",
+		return nil, nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
 			Err: fmt.Errorf("strategy %q is not in the build of worker %s", job.Strategy, w.cfg.Name)}
 	}
 	w.raiseMemoryLimit(job.Memory)
@@ -291,7 +291,7 @@ func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Pr
 		return rep, nil, err
 	}
 	if job.Workload == nil {
-		return nil, nil, &errs.Error{Op: "queue", Kind: errs.Invalid, Field: "workload_id", Err: errors.New("the run names no workload")}
+		return nil, nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("the run names no workload")}
 	}
 	ref := *job.Workload
 	var data []byte
@@ -308,9 +308,9 @@ func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Pr
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, gen, &errs.Error{Op: "queue", Kind: errs.Canceled, Err: context.Cause(ctx)}
+			return nil, gen, &errs.Error{Kind: errs.Canceled, Err: context.Cause(ctx)}
 		}
-		return nil, gen, errs.Wrap("queue: fetching the workload", errs.Internal, err)
+		return nil, gen, errs.Wrap(errs.Internal, err)
 	}
 	sw := &solvers.Workload{Name: ref.Name, Format: ref.Format, Summary: ref.Summary, Data: data, Decoded: memo}
 	rep, err = execute.Run(ctx, s, sw, job.Variant, job.Params, progress, budgetOf(job))
@@ -347,15 +347,15 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job
 		sw.SHA256 = hex.EncodeToString(sum[:])
 		meta, err := json.Marshal(wire.GeneratedMeta{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Preview: sw.Preview})
 		if err != nil {
-			return nil, errs.Wrap("queue: encoding a generated workload", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 		// Into wire.ReportsBucket, the one bucket a worker may write: the
 		// server checks the data's SHA-256, stores it and deletes both.
 		if _, err := w.reports.PutBytes(ctx, wire.GeneratedData(sw.SHA256), sw.Data); err != nil {
-			return nil, errs.Wrap("queue: storing a generated workload", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 		if _, err := w.reports.PutBytes(ctx, "generated-"+g.WorkloadID, meta); err != nil {
-			return nil, errs.Wrap("queue: storing a generated workload", errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 		return sw, nil
 	})

@@ -22,9 +22,6 @@ const (
 	Conservative Policy = "conservative"
 )
 
-// Policies lists the policies in the order a user chooses among them.
-func Policies() []Policy { return []Policy{FCFS, EASY, Conservative} }
-
 // Job is one rigid parallel job. Times are seconds.
 type Job struct {
 	ID       int     // the trace's job number, for output

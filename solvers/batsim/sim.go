@@ -124,7 +124,7 @@ func Simulate(ctx context.Context, jobs []batch.Job, p int, c Conn, o Options) (
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &errs.Error{Op: "batsim.Simulate", Kind: errs.Invalid, Field: "external scheduler " + o.Name, Err: err}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "external scheduler " + o.Name, Err: err}
 	}
 	if o.Progress != nil {
 		o.Progress(n, n)

@@ -497,9 +497,6 @@ func (t *Table) Add(claim, paper string, r Result, evidence string) {
 	t.rows = append(t.rows, []any{claim, paper, r.Ours, r.Verdict, ev})
 }
 
-// Len is the number of rows.
-func (t *Table) Len() int { return len(t.rows) }
-
 // Table is the solvers.Table titled Claims.
 func (t *Table) Table() solvers.Table {
 	return solvers.Table{Title: Title, Columns: append([]string(nil), Columns...), Rows: t.rows}

@@ -306,7 +306,7 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 	o.WallMS = float64(time.Since(start).Microseconds()) / 1000
 	if o.Complete {
 		if err := o.Sched.Check(o.D); err != nil {
-			return nil, errs.Wrap("critical."+variant, errs.Internal, err)
+			return nil, errs.Wrap(errs.Internal, err)
 		}
 	}
 	progress(3, 3, "done")

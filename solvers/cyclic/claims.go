@@ -48,9 +48,6 @@ func (c *Claims) add(key, claim, paper string, r claims.Result, evidence string)
 	c.t.Add(claim, paper, r, evidence)
 }
 
-// judged is the verdict of the row key ("" if there is none).
-func (c *Claims) judged(key string) string { return c.by[key].Verdict }
-
 // Table is the Claims table.
 func (c *Claims) Table() solvers.Table { return c.t.Table() }
 

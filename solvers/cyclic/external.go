@@ -57,7 +57,7 @@ func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c
 	}
 	conn, err := s.Open(ctx)
 	if err != nil {
-		return nil, &errs.Error{Op: "batsim.Open", Kind: errs.Invalid, Field: "external scheduler " + s.Name, Err: err}
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "external scheduler " + s.Name, Err: err}
 	}
 	defer conn.Close()
 	out, err := batsim.Simulate(ctx, sj.Jobs, sj.Procs, conn, batsim.Options{Name: s.Name, Workload: t.Name, Timeout: s.Timeout,

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 
 	"schedlab/errs"
 	"schedlab/solvers/formats"
@@ -20,9 +19,6 @@ const (
 
 // criteria are the user criteria in the seed's Table 1 order.
 var criteria = [...]string{CritStart, CritRuntime, CritFinish, CritCost}
-
-// Criteria lists the user criteria in the seed's Table 1 order.
-func Criteria() []string { return slices.Clone(criteria[:]) }
 
 // Limits on a native instance, checked before anything of that size exists.
 const (

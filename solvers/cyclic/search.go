@@ -17,21 +17,6 @@ const modeCheapest = "cheapest"
 // costEps absorbs float rounding when a sum of costs is compared with a budget.
 const costEps = 1e-9
 
-// FindWindow returns the best window of request r on d's free slots for a
-// mode: ModeFirstFit (CSS: the earliest start; the first m candidates in
-// scan order, or the m cheapest if those exceed the budget) or a user
-// criterion (AEP): CritStart (earliest start), CritRuntime (shortest
-// runtime), CritFinish (earliest finish) or CritCost (lowest cost), always
-// within the job's budget; among windows equal on the criterion, the
-// earliest start, and at one start the pick rule (cost: the m cheapest;
-// the others: least longest time, then cheapest). Only starts of slots
-// need be tried: moving a window earlier to the latest start among its
-// slots keeps it feasible and no worse on any criterion, so AEP is exact.
-func FindWindow(d *Domain, r *Request, mode string) (Window, bool) {
-	var s searcher
-	return s.find(d, r, mode, nil)
-}
-
 // searcher holds the scratch space of window searches, reused across calls.
 //
 // Every eligible node's slots long enough for the job give it a range of
@@ -600,9 +585,19 @@ func (sr *searcher) first(q *query, lo, hi int) bool {
 	return false
 }
 
-// find searches r's best window on d for mode. h, when not nil, holds the
-// earlier searches of r on the same domain, which has only shrunk since:
-// no window can now beat their last, so the starts before it need no try
+// find returns the best window of request r on d's free slots for a
+// mode: ModeFirstFit (CSS: the earliest start; the first m candidates in
+// scan order, or the m cheapest if those exceed the budget) or a user
+// criterion (AEP): CritStart (earliest start), CritRuntime (shortest
+// runtime), CritFinish (earliest finish) or CritCost (lowest cost), always
+// within the job's budget; among windows equal on the criterion, the
+// earliest start, and at one start the pick rule (cost: the m cheapest;
+// the others: least longest time, then cheapest). Only starts of slots
+// need be tried: moving a window earlier to the latest start among its
+// slots keeps it feasible and no worse on any criterion, so AEP is exact.
+//
+// h, when not nil, holds the earlier searches of r on the same domain,
+// which has only shrunk since: no window can now beat their last, so the starts before it need no try
 // for first fit and start, and for the other criteria the sweep stops at
 // a window as good as it, trying first the starts from its start on.
 func (sr *searcher) find(d *Domain, r *Request, mode string, h *history) (Window, bool) {
@@ -756,17 +751,11 @@ func (sr *searcher) cheapestAt(d *Domain, r *Request, s int) (Window, bool) {
 	return makeWindow(r, r.Eligible, s, pick), true
 }
 
-// FindAlternatives is the seed's alternatives search: round after round,
+// alternatives is the seed's alternatives search: round after round,
 // each job still searching (in batch order) gets one more window by its
 // mode, whose slots are then taken out of d, until no job finds one. The
 // alternatives are therefore disjoint. On return d holds all of them busy;
 // the caller releases them (ReleaseWindow) before committing the choice.
-func FindAlternatives(ctx context.Context, d *Domain, reqs []*Request, modes []string) ([][]Window, error) {
-	var sr searcher
-	return sr.alternatives(ctx, d, reqs, modes)
-}
-
-// alternatives is FindAlternatives on sr's scratch space.
 func (sr *searcher) alternatives(ctx context.Context, d *Domain, reqs []*Request, modes []string) ([][]Window, error) {
 	count := make([]int, len(reqs))
 	active := make([]bool, len(reqs))

@@ -398,13 +398,6 @@ type Request struct {
 	keys  []orderKey
 }
 
-// NewRequest builds a job's request on d.
-func NewRequest(d *Domain, j *Job) *Request {
-	r := &Request{}
-	r.fill(d, j)
-	return r
-}
-
 // fill makes r job j's request on d, reusing r's arrays: nothing of a
 // request r was before (cached ranges, orders) survives.
 func (r *Request) fill(d *Domain, j *Job) {

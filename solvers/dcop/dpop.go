@@ -96,7 +96,7 @@ func Solve(ctx context.Context, in *Instance, opt Options) (*Result, error) {
 	if t == nil {
 		var err error
 		if t, err = BuildPseudoTree(in.ConstraintGraph(), opt.Heuristic, opt.Rand); err != nil {
-			return nil, errs.Wrap("dcop.Solve", errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 	}
 	n := len(in.Jobs)

@@ -43,7 +43,7 @@ func exports() []solvers.ExportFormat {
 // exactly, with an auxiliary makespan variable (doc.go, "Export").
 func exportData(w *solvers.Workload, format string) ([]byte, error) {
 	b, err := export(w, format)
-	return b, errs.Wrap("dcop.Export", errs.Internal, err)
+	return b, errs.Wrap(errs.Internal, err)
 }
 
 func export(w *solvers.Workload, format string) ([]byte, error) {
@@ -152,8 +152,6 @@ func newExportModel(in *Instance) *exportModel {
 	m.lo = min(LowerBound(in), in.Horizon)
 	return m
 }
-
-func (m *exportModel) last(k int) int { return m.in.Horizon - m.in.Jobs[k].Duration + 1 }
 
 // pyDCOP writes the pyDCOP YAML DCOP file.
 func (m *exportModel) pyDCOP(name string) []byte {

@@ -64,7 +64,7 @@ func Namekata2008(jobs int) GenConfig {
 // genAttempts bounds the rejection sampling in Generate.
 const genAttempts = 1000
 
-// Generate draws an instance from cfg with src. Each job draws PerJob
+// GenerateContext draws an instance from cfg with src. Each job draws PerJob
 // distinct resources uniformly and a duration uniformly in DurMin..DurMax;
 // value 1. The seed generates instances "so that the constraint graph is a
 // single connected component" (§4.1 "単一の連結成分からなる制約網が作成
@@ -74,14 +74,10 @@ const genAttempts = 1000
 // qualifies, a last draw anchors job k>0 on a resource of an earlier job
 // (connected by construction), returned if it passes the filter;
 // otherwise errs.Invalid names "jobs". Deterministic for a given src state.
-func Generate(cfg GenConfig, src *rand.Rand) (*Instance, error) {
-	return GenerateContext(context.Background(), cfg, src)
-}
-
-// GenerateContext is Generate stopping with ctx's error when ctx is done
-// (checked before every draw). The greedy-fit test of a draw is
-// fitsHorizon, which never looks past the horizon, so a draw whose greedy
-// schedule is far too long costs no more memory than one that fits.
+// It stops with ctx's error when ctx is done (checked before every draw).
+// The greedy-fit test of a draw is fitsHorizon, which never looks past the
+// horizon, so a draw whose greedy schedule is far too long costs no more
+// memory than one that fits.
 func GenerateContext(ctx context.Context, cfg GenConfig, src *rand.Rand) (*Instance, error) {
 	in, _, err := generateCounted(ctx, cfg, src)
 	return in, err

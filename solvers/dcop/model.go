@@ -160,24 +160,6 @@ func (in *Instance) MarshalJSON() ([]byte, error) {
 	return json.Marshal(raw)
 }
 
-// Shares reports whether jobs a and b need a common resource (both
-// Resources lists ascending).
-func (in *Instance) Shares(a, b int) bool {
-	ra, rb := in.Jobs[a].Resources, in.Jobs[b].Resources
-	i, j := 0, 0
-	for i < len(ra) && j < len(rb) {
-		switch {
-		case ra[i] == rb[j]:
-			return true
-		case ra[i] < rb[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return false
-}
-
 // Graph is the constraint graph: Adj[k] lists, ascending, the jobs that
 // share a resource with job k.
 type Graph struct {

@@ -367,16 +367,6 @@ func (t *PseudoTree) sortedSeparator(x int) []int {
 	return slices.Compact(s)
 }
 
-// IsAncestor reports whether a is a proper ancestor of x.
-func (t *PseudoTree) IsAncestor(a, x int) bool {
-	for p := t.Parent[x]; p != -1; p = t.Parent[p] {
-		if p == a {
-			return true
-		}
-	}
-	return false
-}
-
 // Width is max |Sep(x)|.
 func (t *PseudoTree) Width() int {
 	w := 0

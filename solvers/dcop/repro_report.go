@@ -371,6 +371,3 @@ func fmtWidths(xs []float64) string {
 	lo, med, hi := spread(xs)
 	return fmt.Sprintf("width %.0f/%.1f/%.0f (min/median/max)", lo, med, hi)
 }
-
-// log20 is the base-20 logarithm.
-func log20(x float64) float64 { return math.Log(x) / math.Log(20) }

@@ -81,20 +81,15 @@ type HalfWD struct {
 	Rule  string
 }
 
-// Split solves the first ⌈k/2⌉ jobs with DPOP, then removes from the domain
+// SplitWD solves the first ⌈k/2⌉ jobs with DPOP, then removes from the domain
 // of every later job j each start that would overlap an earlier job i
 // sharing a resource with it (i at t holds t..t+L_i−1, so j keeps starts s
 // with s+L_j−1 < t or s > t+L_i−1; the seed's {1..t−1, t+L_i+1, ..}
 // adjusted so that j also fits), and solves the rest with DPOP. Resources
 // and the time grid are unchanged. opt applies to both halves (its Domains
 // and Tree are ignored). An E2 job left without a start makes the result
-// infeasible.
-func Split(ctx context.Context, in *Instance, opt Options) (*SplitResult, error) {
-	return SplitWD(ctx, in, opt, nil)
-}
-
-// SplitWD is Split with each half reduced by WD first when hw is not nil
-// and the half's pseudo-tree is wider than hw.Limit. A WD failure is
+// infeasible. With hw not nil, each half is reduced by WD first when
+// the half's pseudo-tree is wider than hw.Limit. A WD failure is
 // returned as its error (errs.Invalid on width_limit).
 func SplitWD(ctx context.Context, in *Instance, opt Options, hw *HalfWD) (*SplitResult, error) {
 	k := len(in.Jobs)
@@ -132,7 +127,7 @@ func SplitWD(ctx context.Context, in *Instance, opt Options, hw *HalfWD) (*Split
 		}
 		t, err := BuildPseudoTree(half.ConstraintGraph(), o.Heuristic, o.Rand)
 		if err != nil {
-			return nil, errs.Wrap("dcop.Split", errs.Invalid, err)
+			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if t.Width() > hw.Limit {
 			wd, err := WidthDelete(half, t, dom, hw.Limit, hw.Rule, GreedyIn(half, dom))

@@ -181,7 +181,7 @@ func solveVariant(ctx context.Context, in *Instance, v variant, cfg runConfig, p
 	}
 	o.wallMS = float64(time.Since(start).Microseconds()) / 1000
 	if err := Feasible(in, o.sched, cfg.Objective == ObjectiveValue, cfg.Domain); err != nil {
-		return nil, errs.Wrap("dcop."+v.Name, errs.Internal, err)
+		return nil, errs.Wrap(errs.Internal, err)
 	}
 	if !o.exactRan && cfg.Objective == ObjectiveMakespan {
 		progress(2, steps, "exact optimum")

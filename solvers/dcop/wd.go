@@ -1,7 +1,6 @@
 package dcop
 
 import (
-	"fmt"
 	"slices"
 
 	"schedlab/errs"
@@ -61,10 +60,6 @@ var WDRules = []string{RuleSeed, RuleLiteral, RuleEarliest, RuleFixed, RuleHalf,
 
 // seedReading is the reading RuleSeed stands for.
 const seedReading = RuleSetWide
-
-// soundRule reports whether a rule's restrictions make every deleted pair
-// unable to overlap (all but RuleLiteral).
-func soundRule(rule string) bool { return rule != RuleLiteral }
 
 // WDResult is a pseudo-tree after back-edge deletion.
 type WDResult struct {
@@ -366,10 +361,6 @@ func hasStart(d []int) bool {
 		}
 	}
 	return false
-}
-
-func (r *WDResult) String() string {
-	return fmt.Sprintf("WD: width %d → %d, %d back edges deleted", r.WidthBefore, r.WidthAfter, len(r.Deleted))
 }
 
 // bestDeletion picks the ancestor x_i ∈ Sep(xn) \ {P(xn)} whose back edges

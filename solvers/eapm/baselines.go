@@ -5,18 +5,10 @@ import (
 	"math"
 )
 
-// GreedyMinEnergy places each user's whole bag on the machine type with the
+// greedyMinEnergy places each user's whole bag on the machine type with the
 // least energy per task, argmin_j ETC_ij·APC_ij (ties: the lowest index) —
 // the paper's "Greedy" and the one that produced the authors' published
 // Greedy numbers. With one machine per type its schedule does not depend on γ.
-func GreedyMinEnergy(ctx context.Context, in *Instance) (*Schedule, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, err
-	}
-	return md.greedyMinEnergy(ctx)
-}
-
 func (md *model) greedyMinEnergy(ctx context.Context) (*Schedule, error) {
 	in := md.in
 	return run(ctx, md, func(st *state, i int, x *alloc) {
@@ -25,18 +17,10 @@ func (md *model) greedyMinEnergy(ctx context.Context) (*Schedule, error) {
 	})
 }
 
-// GreedyMaxObjective places each user's whole bag on the machine type that
+// greedyMaxObjective places each user's whole bag on the machine type that
 // maximizes the objective right after the placement, (R − c·(E + a·e_j)) /
 // max(MS, L_j + a·t_j); ties go to the lower energy, then the lower index.
 // It is the Greedy_based_method of the authors' final code.
-func GreedyMaxObjective(ctx context.Context, in *Instance) (*Schedule, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, err
-	}
-	return md.greedyMaxObjective(ctx)
-}
-
 func (md *model) greedyMaxObjective(ctx context.Context) (*Schedule, error) {
 	in := md.in
 	return run(ctx, md, func(st *state, i int, x *alloc) {
@@ -55,17 +39,9 @@ func (md *model) greedyMaxObjective(ctx context.Context) (*Schedule, error) {
 	})
 }
 
-// Average splits each bag evenly: ⌈a_i/m⌉ tasks to machine types in index
+// average splits each bag evenly: ⌈a_i/m⌉ tasks to machine types in index
 // order until the bag is placed, so the last ones get the remainder (or
 // nothing), as in the authors' code.
-func Average(ctx context.Context, in *Instance) (*Schedule, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, err
-	}
-	return md.average(ctx)
-}
-
 func (md *model) average(ctx context.Context) (*Schedule, error) {
 	in := md.in
 	return run(ctx, md, func(st *state, i int, x *alloc) {

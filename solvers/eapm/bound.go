@@ -37,21 +37,7 @@ type Bound struct {
 	Rows, Cols int
 }
 
-// lpSize returns the LP's standard-form size for an instance.
-func lpSize(in *Instance) (rows, cols int) {
-	used := make([]bool, in.T())
-	k := 0
-	for _, u := range in.Users {
-		if u.Type >= 0 && u.Type < len(used) && !used[u.Type] {
-			used[u.Type] = true
-			k++
-		}
-	}
-	m := in.M()
-	return k + m, k*m + m + 1
-}
-
-// UpperBound solves the Charnes–Cooper transform of the relaxation
+// upperBound solves the Charnes–Cooper transform of the relaxation
 //
 //	max (R − c·Σ e_tj x_tj) / MS  s.t. Σ_j x_tj = d_t, Σ_t (ETC_tj/M_j)·x_tj ≤ MS, x ≥ 0
 //
@@ -63,14 +49,6 @@ func lpSize(in *Instance) (rows, cols int) {
 // the objective by c·Σ d_t min_j e_tj so every coefficient is O(1). Types with
 // no demand are dropped. The start basis (w on each type's cheapest machine,
 // every slack) is feasible, so no phase-1 is needed.
-func UpperBound(in *Instance) (*Bound, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, err
-	}
-	return md.upperBound()
-}
-
 func (md *model) upperBound() (*Bound, error) {
 	in, m := md.in, md.m
 	b := &Bound{Demand: make([]int, in.T())}
@@ -93,7 +71,7 @@ func (md *model) upperBound() (*Bound, error) {
 	lp, basis, k0, t0 := md.boundLP(types, b.Demand, b.Revenue)
 	opt, x, _, err := solveSimplex(lp, basis)
 	if err != nil {
-		return nil, errs.Wrap("eapm.UpperBound", errs.Internal, fmt.Errorf("the bound's LP failed: %w", err))
+		return nil, errs.Wrap(errs.Internal, fmt.Errorf("the bound's LP failed: %w", err))
 	}
 	rIdx := K * m
 	rho := x[rIdx]
@@ -116,21 +94,13 @@ func (md *model) upperBound() (*Bound, error) {
 	return b, nil
 }
 
-// OfflineLP rounds the bound's fractional optimum to a feasible schedule:
+// offlineLP rounds the bound's fractional optimum to a feasible schedule:
 // per task type, each machine type gets ⌊x_tj⌋ and the remaining tasks go one
 // each to the largest fractional parts (ties: the cheaper machine); users of
 // that type then take their bags from these counts in arrival order,
 // cheapest machine first. It knows the whole stream, so it is an offline
 // reference, not an online algorithm. When the bound is 0 (no schedule can
 // profit) every bag goes to its cheapest machine.
-func OfflineLP(ctx context.Context, in *Instance) (*Schedule, *Bound, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	return md.offlineLP(ctx)
-}
-
 func (md *model) offlineLP(ctx context.Context) (*Schedule, *Bound, error) {
 	in := md.in
 	b, err := md.upperBound()

@@ -76,8 +76,8 @@ func (in *Instance) TaskName(t int) string {
 	return fmt.Sprintf("T%d", t)
 }
 
-// Count returns M_j.
-func (in *Instance) Count(j int) int {
+// MachineCount is M_j, the machines of type j (1 when Machines is nil).
+func (in *Instance) MachineCount(j int) int {
 	if in.Machines == nil {
 		return 1
 	}
@@ -203,7 +203,7 @@ func newModel(in *Instance) (*model, error) {
 		flat = flat[m:]
 		emin := math.Inf(1)
 		for j := 0; j < m; j++ {
-			md.tt[t][j] = in.ETC[t][j] / float64(in.Count(j))
+			md.tt[t][j] = in.ETC[t][j] / float64(in.MachineCount(j))
 			md.e[t][j] = in.ETC[t][j] * in.APC[t][j]
 			emin = math.Min(emin, md.e[t][j])
 		}
@@ -323,37 +323,6 @@ func run(ctx context.Context, md *model, decide func(st *state, i int, a *alloc)
 			}
 		}
 		decide(st, i, a)
-		st.place(i, a)
-	}
-	return st.finish(), nil
-}
-
-// Evaluate computes loads, energy, revenue, makespan, objective and trace of
-// an allocation X (n×m, row-major) of in's users. It checks that every user's
-// row is non-negative and sums to its bag.
-func Evaluate(in *Instance, X []int32) (*Schedule, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, err
-	}
-	if len(X) != md.n*md.m {
-		return nil, errs.Invalidf("x", "%d cells for %d users × %d machine types", len(X), md.n, md.m)
-	}
-	st := newState(md)
-	a := &alloc{x: make([]int, md.m)}
-	for i, u := range in.Users {
-		sum := 0
-		for j := range md.m {
-			v := int(X[i*md.m+j])
-			if v < 0 {
-				return nil, errs.Invalidf(fmt.Sprintf("x[%d][%d]", i, j), "negative allocation %d", v)
-			}
-			a.add(j, v)
-			sum += v
-		}
-		if sum != u.Tasks {
-			return nil, errs.Invalidf(fmt.Sprintf("x[%d]", i), "places %d tasks, user has %d", sum, u.Tasks)
-		}
 		st.place(i, a)
 	}
 	return st.finish(), nil

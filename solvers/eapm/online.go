@@ -39,20 +39,12 @@ func profitRate(rev, c, energy, msPrev, ms float64) float64 {
 	return (rev - c*energy) / math.Max(msPrev, ms)
 }
 
-// Online is the seed's Algorithm 1 with suffix sums: for each arriving user
+// online is the seed's Algorithm 1 with suffix sums: for each arriving user
 // it evaluates every τ (the m−τ+1 cheapest machines by energy per task, all
 // raised to a common level), drops a τ that would need a negative share (a
 // machine already above the level: the authors' rule), keeps the τ with the
 // best objective and rounds shares up from the cheapest machine until the
 // bag is placed. O(m) per user after an O(T·m log m) sort per task type.
-func Online(ctx context.Context, in *Instance) (*Schedule, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, err
-	}
-	return md.online(ctx)
-}
-
 func (md *model) online(ctx context.Context) (*Schedule, error) {
 	in := md.in
 	return run(ctx, md, func(st *state, i int, x *alloc) {
@@ -132,18 +124,10 @@ func roundUp(x *alloc, share []float64, set []int, a int) {
 	x.add(set[len(set)-1], left)
 }
 
-// OnlineWaterfill is Online with water-filling: for each τ, machines of S_τ
+// onlineWaterfill is Online with water-filling: for each τ, machines of S_τ
 // already above the level are left out and the level recomputed over the
 // rest, so every τ yields a feasible allocation (x ≥ 0, Σ_j x_ij = a_i)
 // instead of being dropped. O(m²) per user.
-func OnlineWaterfill(ctx context.Context, in *Instance) (*Schedule, error) {
-	md, err := newModel(in)
-	if err != nil {
-		return nil, err
-	}
-	return md.onlineWaterfill(ctx)
-}
-
 func (md *model) onlineWaterfill(ctx context.Context) (*Schedule, error) {
 	in := md.in
 	pos := make([][]int, in.T()) // pos[t][j]: the position of j in order[t]

@@ -37,7 +37,7 @@ func preview(in *Instance) *solvers.Report {
 	}
 	mt := solvers.Table{Title: "Machine types", Columns: []string{"index", "machine type", "machines"}}
 	for j := range m {
-		mt.Rows = append(mt.Rows, []any{j, in.MachineName(j), in.Count(j)})
+		mt.Rows = append(mt.Rows, []any{j, in.MachineName(j), in.MachineCount(j)})
 	}
 	demand, users := make([]int, T), make([]int, T)
 	for _, u := range in.Users {
@@ -83,7 +83,7 @@ func preview(in *Instance) *solvers.Report {
 func totalMachines(in *Instance) int {
 	s := 0
 	for j := range in.M() {
-		s += in.Count(j)
+		s += in.MachineCount(j)
 	}
 	return s
 }
@@ -188,7 +188,7 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 			v := 0.0
 			for t := range b.X {
 				if b.X[t] != nil {
-					v += b.X[t][j] * in.ETC[t][j] / float64(in.Count(j))
+					v += b.X[t][j] * in.ETC[t][j] / float64(in.MachineCount(j))
 				}
 			}
 			bl.Points = append(bl.Points, [2]float64{float64(j), v})
@@ -208,7 +208,7 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 		}
 	}
 	for j := range m {
-		mt.Rows = append(mt.Rows, []any{j, in.MachineName(j), in.Count(j), tasks[j], s.Load[j], energy[j], s.Load[j] / s.Makespan})
+		mt.Rows = append(mt.Rows, []any{j, in.MachineName(j), in.MachineCount(j), tasks[j], s.Load[j], energy[j], s.Load[j] / s.Makespan})
 	}
 	r.Tables = append(r.Tables, allocationTable(in, s, r), mt)
 	r.Gantts = []solvers.Gantt{gantt(in, s, r)}
@@ -263,7 +263,7 @@ func gantt(in *Instance, s *Schedule, r *solvers.Report) solvers.Gantt {
 	m, n := in.M(), len(in.Users)
 	g := solvers.Gantt{Title: "Machine types", TimeUnit: "s"}
 	for j := range m {
-		g.Lanes = append(g.Lanes, fmt.Sprintf("%s ×%d", in.MachineName(j), in.Count(j)))
+		g.Lanes = append(g.Lanes, fmt.Sprintf("%s ×%d", in.MachineName(j), in.MachineCount(j)))
 	}
 	block := (n + maxGanttBlocks - 1) / maxGanttBlocks
 	at := make([]float64, m)
@@ -274,7 +274,7 @@ func gantt(in *Instance, s *Schedule, r *solvers.Report) solvers.Gantt {
 			for i := lo; i < hi; i++ {
 				x := s.Tasks(i, j)
 				tasks += x
-				at[j] += float64(x) * in.ETC[in.Users[i].Type][j] / float64(in.Count(j))
+				at[j] += float64(x) * in.ETC[in.Users[i].Type][j] / float64(in.MachineCount(j))
 			}
 			if tasks == 0 {
 				continue

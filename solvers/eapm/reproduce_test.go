@@ -289,7 +289,7 @@ func TestReproduceBoundsIsABooleanThatStillReadsYesAndNo(t *testing.T) {
 			bounds = &specs[i]
 		}
 	}
-	if bounds == nil || bounds.Kind != solvers.KindBool || bounds.Default != "true" {
+	if bounds == nil || bounds.Kind != solvers.ParamBool || bounds.Default != "true" {
 		t.Fatalf("bounds: %+v, want a boolean defaulting to true", bounds)
 	}
 	for in, want := range map[string]string{"yes": "true", "no": "false", "true": "true", "false": "false", "": "true"} {

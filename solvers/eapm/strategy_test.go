@@ -298,7 +298,7 @@ func TestGeneratePresets(t *testing.T) {
 		t.Errorf("tarplee: %q", w.Summary)
 	}
 	in, _ := loadWorkload(w)
-	if in.Count(0) != 40 || in.Users[0] != (User{0, 440}) || in.Users[29] != (User{29, 610}) {
+	if in.MachineCount(0) != 40 || in.Users[0] != (User{0, 440}) || in.Users[29] != (User{29, 610}) {
 		t.Errorf("tarplee users %v machines %v", in.Users[:2], in.Machines)
 	}
 	sh := generate(t, PresetTarplee, solvers.Params{"order": "shuffled"}, 3)
@@ -308,7 +308,7 @@ func TestGeneratePresets(t *testing.T) {
 	}
 	c1 := generate(t, PresetCase1, solvers.Params{"instance": "0"}, 0)
 	in, _ = loadWorkload(c1)
-	if in.Users[0] != (User{19, 357}) || len(in.Users) != 30 || in.Count(3) != 1 {
+	if in.Users[0] != (User{19, 357}) || len(in.Users) != 30 || in.MachineCount(3) != 1 {
 		t.Errorf("case 1 instance 0 starts %v", in.Users[:2])
 	}
 	for _, c := range []struct {

@@ -346,7 +346,7 @@ func canonical(in *Instance, name, source string) []byte {
 		MachineTypes: make([]string, in.M()), TaskTypes: make([]string, in.T()), MachinesPerType: make([]int, in.M())}
 	for j := range wj.MachineTypes {
 		wj.MachineTypes[j] = in.MachineName(j)
-		wj.MachinesPerType[j] = in.Count(j)
+		wj.MachinesPerType[j] = in.MachineCount(j)
 	}
 	for t := range wj.TaskTypes {
 		wj.TaskTypes[t] = in.TaskName(t)

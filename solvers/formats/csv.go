@@ -132,12 +132,6 @@ func ParseNumber(s string) (float64, error) {
 	return f, nil
 }
 
-// IsNumber reports whether s parses as a finite number.
-func IsNumber(s string) bool {
-	_, err := ParseNumber(s)
-	return err == nil
-}
-
 // numeric reports whether s has number syntax, NaN and Inf included: such a
 // cell is data (possibly bad data), never a header or a label.
 func numeric(s string) bool {

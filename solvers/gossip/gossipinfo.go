@@ -279,14 +279,6 @@ func (g *gossipInfo) exchangeCounted(i, j int) {
 	g.held[i], g.held[j] = int32(heldA), int32(heldB)
 }
 
-// b2u is 1 for true, 0 for false (compiled to a flag set, no branch).
-func b2u(c bool) uint8 {
-	if c {
-		return 1
-	}
-	return 0
-}
-
 // logLeavesKnown logs the leave records tables i and j hold (tests).
 func (g *gossipInfo) logLeavesKnown(i, j int) {
 	n := g.s.n

@@ -12,13 +12,13 @@ import (
 // otherValue is a valid value of sp other than its default.
 func otherValue(sp solvers.ParamSpec) string {
 	switch sp.Kind {
-	case solvers.KindChoice:
+	case solvers.ParamChoice:
 		for _, c := range sp.Choices {
 			if c != sp.Default {
 				return c
 			}
 		}
-	case solvers.KindString:
+	case solvers.ParamString:
 		return "random"
 	}
 	v := sp.Min

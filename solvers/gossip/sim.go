@@ -216,9 +216,6 @@ func Simulate(ctx context.Context, in *Instance, cfg SimConfig, progress solvers
 	return s.result(), nil
 }
 
-// newSim builds a simulator without running it (tests inspect its tables).
-func newSim(in *Instance, cfg SimConfig) *sim { return build(in, in.Grid.Build(), cfg) }
-
 // build makes the simulator of cfg's variant on the built grid nt and
 // schedules its first events.
 func build(in *Instance, nt *net, cfg SimConfig) *sim {

@@ -1,6 +1,5 @@
-// Package registry lists the strategies schedlab has built, in the order of
-// the family catalogue (solvers.Families). Families not listed here are shown
-// as "not yet built".
+// Package registry lists schedlab's strategies, in the order of the family
+// catalogue (solvers.Families): all five families of the catalogue.
 package registry
 
 import (

@@ -274,7 +274,7 @@ func checkMalformed(t *testing.T, s solvers.Strategy, opt Options) {
 	_, err = s.Run(ctx, w, "", solvers.Params{"no_such_param": "1"}, nil)
 	invalid("an unknown parameter", err, "no_such_param")
 	for _, sp := range s.Params() {
-		if sp.Kind == solvers.KindInt || sp.Kind == solvers.KindFloat || sp.Kind == solvers.KindBool || sp.Kind == solvers.KindChoice {
+		if sp.Kind == solvers.ParamInt || sp.Kind == solvers.ParamFloat || sp.Kind == solvers.ParamBool || sp.Kind == solvers.ParamChoice {
 			_, err = s.Run(ctx, w, "", solvers.Params{sp.Name: "not-a-value"}, nil)
 			invalid("parameter "+sp.Name+" = not-a-value", err, sp.Name)
 		}

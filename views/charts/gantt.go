@@ -179,7 +179,7 @@ var ganttTimeLabel = jsFunc(`function (v) { return echarts.format.addCommas(Math
 // ganttTooltip shows label, lane, start, end (in the Gantt's unit),
 // duration (for people: solvers.HumanDuration's text when the unit
 // converts to seconds, M.sec seconds a unit; else a count of the unit,
-// solvers.Count's text), and group and kind when set; every user string
+// solvers.FormatCount's text), and group and kind when set; every user string
 // goes through echarts.format.encodeHTML.
 var ganttTooltip = jsFunc(`function (p) {
   var v = p.value;

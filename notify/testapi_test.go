@@ -1,0 +1,4 @@
+package notify
+
+// Wait waits for the notifications Check started.
+func (w *Watcher) Wait() { w.posts.Wait() }
