@@ -47,7 +47,7 @@ var only = map[string][]string{
 	"store":        {"errs", "runtypes", "modernc.org/sqlite", "golang.org/x/crypto/bcrypt"},
 	// pure: no store, no runs, nothing of the web
 	"compare":     {"errs", "buildinfo", "stats", "solvers"},
-	"experiments": {"errs", "buildinfo", "stats", "solvers"},
+	"experiments": {"errs", "buildinfo", "stats", "runtypes", "solvers"},
 	"solvers/des": nil,
 }
 
