@@ -213,7 +213,7 @@ func Parse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget
 
 // Generate builds a workload with s.Generate(preset, params, seed)
 // under budget, with the guarantees of RunParse. params should be
-// resolved against the preset's ParamSpecs already (see solvers.PresetParams).
+// resolved against the preset's ParamSpecs already (solvers.Resolve).
 func Generate(ctx context.Context, s solvers.Strategy, preset string, params solvers.Params, seed int64,
 	budget Budget) (*solvers.Workload, error) {
 	if s == nil {

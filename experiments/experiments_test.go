@@ -547,3 +547,21 @@ func TestNotifyURLMustBeHTTP(t *testing.T) {
 		}
 	}
 }
+
+// PivotCSV is NewPivot then CSV (the tests' shorthand).
+func PivotCSV(rows []Row, metric string, rowBy, colBy []string) ([]byte, error) {
+	p, err := NewPivot(rows, metric, rowBy, colBy)
+	if err != nil {
+		return nil, err
+	}
+	return p.CSV(), nil
+}
+
+// PivotLaTeX is NewPivot then LaTeX (the tests' shorthand).
+func PivotLaTeX(rows []Row, metric string, rowBy, colBy []string) ([]byte, error) {
+	p, err := NewPivot(rows, metric, rowBy, colBy)
+	if err != nil {
+		return nil, err
+	}
+	return p.LaTeX(), nil
+}

@@ -359,24 +359,6 @@ func latexCell(r *Row) string {
 	return s
 }
 
-// PivotCSV is NewPivot then CSV.
-func PivotCSV(rows []Row, metric string, rowBy, colBy []string) ([]byte, error) {
-	p, err := NewPivot(rows, metric, rowBy, colBy)
-	if err != nil {
-		return nil, err
-	}
-	return p.CSV(), nil
-}
-
-// PivotLaTeX is NewPivot then LaTeX.
-func PivotLaTeX(rows []Row, metric string, rowBy, colBy []string) ([]byte, error) {
-	p, err := NewPivot(rows, metric, rowBy, colBy)
-	if err != nil {
-		return nil, err
-	}
-	return p.LaTeX(), nil
-}
-
 var latexEscapes = strings.NewReplacer(
 	`\`, `\textbackslash{}`,
 	`&`, `\&`, `%`, `\%`, `$`, `\$`, `#`, `\#`, `_`, `\_`, `{`, `\{`, `}`, `\}`,

@@ -50,17 +50,6 @@ func (s *Supervisor) Run(ctx context.Context) {
 	wg.Wait()
 }
 
-// Pids lists the worker processes running now.
-func (s *Supervisor) Pids() []int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []int
-	for pid := range s.procs {
-		out = append(out, pid)
-	}
-	return out
-}
-
 // keep runs worker i again and again until ctx is done.
 func (s *Supervisor) keep(ctx context.Context, i int) {
 	pause := time.Second

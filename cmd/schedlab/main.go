@@ -375,7 +375,7 @@ func reproduceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	st, ok := registry.Lookup(name)
 	if !ok {
-		return fmt.Errorf("unknown or not yet built strategy %q (see `schedlab strategies`)", name)
+		return fmt.Errorf("unknown strategy %q (see `schedlab strategies`)", name)
 	}
 	defer execute.OneShot(b.Budget())() // one run, then exit: collect less (see OneShotGCPercent)
 	rep, err := execute.Reproduce(ctx, st, solvers.Params(params), runcmd.Progress(stderr), b.Budget())

@@ -73,7 +73,7 @@ func TestRunRejectsBadArguments(t *testing.T) {
 		{[]string{"run", "--strategy", "eapm", "--preset", "zhang2022-case1", "--param", "gamma=abc"}, "gamma"},
 		{[]string{"run", "--strategy", "eapm", "--preset", "zhang2022-case1", "--param", "instance=500"}, "instance"},
 		{[]string{"run", "--strategy", "eapm", "--preset", "zhang2022-case1", "--variant", "magic"}, "variant"},
-		{[]string{"reproduce", "nosuch"}, "not yet built"},
+		{[]string{"reproduce", "nosuch"}, `unknown strategy "nosuch"`},
 		{[]string{"frobnicate"}, "unknown command"},
 	}
 	for _, tc := range cases {
