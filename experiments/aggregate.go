@@ -54,7 +54,7 @@ type Row struct {
 	Std      *float64          `json:"std"`       // sample standard deviation (n − 1)
 	CI95Low  *float64          `json:"ci95_low"`  // mean − t(0.975, n−1)·std/√n
 	CI95High *float64          `json:"ci95_high"` // mean + t(0.975, n−1)·std/√n
-	Median   *float64          `json:"median"`
+	Median   *float64          `json:"median"`    // of an even count, the mean of the two middle values
 	Min      *float64          `json:"min"`
 	Max      *float64          `json:"max"`
 	// Failed counts the runs of the cell and variant that ended other
@@ -220,7 +220,8 @@ func findGroup(groups map[string]*group, run *RunResult, keep []string, b *strin
 	return g
 }
 
-// tQuantiles caches t(0.975, df) by degrees of freedom.
+// tQuantiles caches t(0.975, df) by degrees of freedom (t(0.975, 3) =
+// 3.182446).
 type tQuantiles map[int]float64
 
 func (t tQuantiles) at(df int) float64 {

@@ -40,8 +40,13 @@ const (
 	maxValues     = 2 * MaxRuns // values in all lists and ranges of one definition: more cannot expand to ≤ MaxRuns runs unless most lists are fixed values
 )
 
-// ParseJSON reads a definition from JSON, strictly: an unknown key is
-// errs.Invalid naming it; numbers may be JSON numbers or strings.
+// ParseJSON reads a definition from JSON, strictly: an unknown key, or a
+// key given twice, is errs.Invalid naming it. A list of values may also
+// be an inclusive integer range {"from": a, "to": b}. Numbers may be JSON
+// numbers or strings and become text as solvers.Params holds them
+// (integers exact: 1e9 is "1000000000"; 1.10 is "1.1"; a string is kept
+// as written, blanks trimmed). Absent replicates mean 1, an absent seed
+// DefaultSeed; an empty list is as if absent.
 func ParseJSON(data []byte) (*Definition, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -55,7 +60,8 @@ func ParseJSON(data []byte) (*Definition, error) {
 	return (&parser{left: maxValues}).definition(v)
 }
 
-// ParseYAML reads a definition from YAML with the same keys as JSON.
+// ParseYAML reads a definition from YAML with the keys and rules of
+// ParseJSON.
 func ParseYAML(data []byte) (*Definition, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {

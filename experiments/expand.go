@@ -34,8 +34,9 @@ type Run struct {
 	Params       solvers.Params // the run grid's values for this run (defaults are the runner's)
 	Seed         int64          // seed + r
 	// Cell is every swept value of this run: the run grid's names bare,
-	// the workload axis under WorkloadKey / WorkloadPrefix+NAME. Runs of
-	// one cell differ only in variant and replicate.
+	// the workload axis under WorkloadKey / WorkloadPrefix+NAME. Every
+	// grid name is part of it, one-element lists included. Runs of one
+	// cell differ only in variant and replicate.
 	Cell solvers.Params
 }
 

@@ -36,7 +36,10 @@ type Config struct {
 	// whose workers all died ends failed with "worker died: ...".
 	MaxDeliver int
 	// Window is the least number of runs published ahead of the workers
-	// (DefaultWindow); it grows to twice the workers' concurrency.
+	// (DefaultWindow); it grows to twice the workers' concurrency. Runs
+	// are claimed (status running) only as they are published, so a
+	// 10,000-run experiment shows a few dozen running, not all of them,
+	// and a restarted server has few to take over.
 	Window int
 	// HeartbeatInterval is the workers' heartbeat interval: a worker not
 	// heard from for three intervals is lost (wire.DefaultHeartbeatInterval).
@@ -403,7 +406,8 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 }
 
 // publish sends run to the workers with message ID msgID (the run ID, so
-// that publishing it again is one run) and the claim of that dispatch.
+// that publishing it again within the stream's duplicate window, 10 min,
+// is one run) and the claim of that dispatch.
 func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) error {
 	job := wire.Job{ID: run.ID, Kind: run.Kind, Strategy: run.Strategy, Variant: run.Variant, Params: run.Params,
 		Seed: run.Seed, Timeout: d.cfg.Budget.Timeout, Memory: d.cfg.Budget.Memory,
@@ -797,7 +801,8 @@ func (d *Dispatcher) workerOf(id string) string {
 
 // onMaxDeliveries ends a run every delivery of which died with its
 // worker: JetStream gave it MaxDeliver times and no worker acknowledged it
-// (m is its MAX_DELIVERIES advisory, kept in wire.AdvisoriesStream). The
+// (m is its MAX_DELIVERIES advisory, kept in wire.AdvisoriesStream): it
+// is stored failed ("worker died: ...") and its message deleted. The
 // advisory is acknowledged once the run is ended (or was already, or its
 // message is gone); a store error leaves it to be taken again.
 func (d *Dispatcher) onMaxDeliveries(ctx context.Context, m jetstream.Msg) {

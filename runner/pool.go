@@ -166,7 +166,8 @@ type claimed struct {
 // in the database and in flight here (Cancel finds them) from the claim
 // on; no worker holds them back, since any idle worker takes the next. A
 // slow run makes the next claim a single one, so long runs are never
-// claimed ahead of a free worker.
+// claimed ahead of a free worker. Workers lists only the runs started;
+// those never started go back to the queue at Shutdown (release).
 const (
 	fastRun    = 10 * time.Millisecond
 	claimGroup = 8
@@ -485,7 +486,9 @@ func (r *pool) flushProgress(ctx context.Context, id string, began time.Time, j 
 }
 
 // readWorkload reads workload id for a run: its data, generated first
-// (and stored) when it is an experiment's recipe not generated yet.
+// under the run's budget (and stored) when it is an experiment's recipe
+// not generated yet. The runs of one workload that start together wait
+// for one generation (r.gens); a failed generation fails the run.
 func (r *pool) readWorkload(ctx context.Context, id string) (*store.Workload, error) {
 	w, err := r.st.GetWorkloadData(ctx, id)
 	if err != nil || w.SHA256 != "" {

@@ -118,9 +118,10 @@ type Recipe struct {
 }
 
 // Generated names a workload a worker generated for its run: its data is
-// object SHA256 of WorkloadsBucket, its name, format, summary and preview
-// (the JSON of a GeneratedMeta) object Meta. The server stores it in the
-// workload's row before the run's end.
+// object GeneratedData(SHA256) of ReportsBucket (the one bucket a worker
+// may write), its name, format, summary and preview (the JSON of a
+// GeneratedMeta) object Meta. The server stores it in the workload's row
+// before the run's end; later runs of it get it as data.
 type Generated struct {
 	WorkloadID string `json:"workload_id"`
 	SHA256     string `json:"sha256"`

@@ -208,7 +208,9 @@ func (w *worker) idle() bool {
 
 // handle executes one run's message and acknowledges it once its result
 // is in ResultsStream. A run cut off because the worker is stopping is
-// handed back (Nak) for another worker.
+// handed back (Nak) for another worker; JetStream counts that as a
+// delivery. A run delivered again says which attempt it is in its
+// progress note.
 func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	var job wire.Job
 	if err := json.Unmarshal(msg.Data(), &job); err != nil || job.ID == "" {
@@ -320,7 +322,7 @@ func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Pr
 // generate generates the workload of job's recipe with s under the job's
 // budget, once per workload however many of its runs this worker holds
 // (execute.Generations), and puts its data (wire.GeneratedData of its SHA-256)
-// and description in wire.ReportsBucket for the server to runtypes.
+// and description in wire.ReportsBucket for the server to store.
 func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job) (*wire.Generated, []byte, error) {
 	g := job.Workload.Generate
 	w.mu.Lock()
@@ -378,8 +380,9 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job
 const maxGenerated = 10_000
 
 // raiseMemoryLimit sets the Go soft memory limit to the budget of the runs
-// this process may hold at once, plus room for the runtime: the GC works
-// harder near a run's budget, and the watchdog stops the run past it.
+// this process may hold at once, plus room for the runtime (budget ×
+// Concurrency + 256 MiB): the GC works harder near a run's budget, and
+// the watchdog stops the run past it.
 func (w *worker) raiseMemoryLimit(budget uint64) {
 	want := int64(min(budget, 1<<50))*int64(w.cfg.Concurrency) + 256<<20
 	w.mu.Lock()
