@@ -18,7 +18,7 @@ var layers = []struct {
 	name string
 	pkgs []string
 }{
-	{"leaves", []string{"errs", "buildinfo", "stats", "static", "solvers/gossip/des"}},
+	{"leaves", []string{"errs", "buildinfo", "stats", "static", "cache", "solvers/gossip/des"}},
 	{"contract", []string{"solvers"}},
 	{"families", []string{"solvers/..."}},
 	{"execute", []string{"execute/..."}},
@@ -37,6 +37,7 @@ var only = map[string][]string{
 	"buildinfo":          nil,
 	"stats":              nil,
 	"static":             nil,
+	"cache":              nil,
 	"solvers/gossip/des": nil,
 	"solvers":            {"errs"},
 	"store":              {"errs", "modernc.org/sqlite", "golang.org/x/crypto/bcrypt"},
