@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -16,7 +17,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	// them), then the body cap before anything reads a body, then the
 	// origin check, who is asking, what a change needs, and whether the
 	// disk has room for it.
-	e.Use(middleware.Recover(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard, s.refuseWhenDiskFull)
+	e.Use(middleware.Recover(), gzipPages(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard, s.refuseWhenDiskFull)
 
 	e.GET("/static/*", echo.WrapHandler(static.Handler()))
 	// Browsers ask for /favicon.ico whatever a page links: send them to the icon.
@@ -25,6 +26,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	})
 	e.HEAD("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/healthz", s.healthz)
+	e.GET("/charts.js", chartsScript)
 
 	// Pages.
 	e.GET("/", s.home)
@@ -75,6 +77,9 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/api/runs", s.apiStartRun)
 	e.GET("/api/runs/:id", s.apiGetRun)
 	e.GET("/api/runs/:id/report", s.apiReport)
+	e.GET("/api/runs/:id/charts", s.apiRunCharts)
+	e.GET("/api/compare/charts", s.apiCompareCharts)
+	e.GET("/api/charts/:key", s.apiCharts)
 	e.GET("/api/runs/:id/tables/:index", s.apiTable)
 	e.POST("/api/runs/:id/cancel", s.apiCancel)
 	e.DELETE("/api/runs/:id", s.apiDelete)
@@ -85,8 +90,20 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/api/experiments/:id", s.apiGetExperiment)
 	e.PATCH("/api/experiments/:id", s.apiPatchExperiment)
 	e.GET("/api/experiments/:id/results", s.apiExperimentResults)
+	e.GET("/api/experiments/:id/charts", s.apiExperimentCharts)
 	e.GET("/api/experiments/:id/bundle", s.experimentBundle)
 	e.GET("/api/experiments/:id/:format", s.apiExperimentPivot)
 	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)
 	e.POST("/api/experiments/:id/resume", s.apiResumeExperiment)
+}
+
+// gzipPages compresses pages (echo's gzip, from 1 KiB): every answer but
+// the API's (its large ones, chart data and reports, are compressed once,
+// in the pages cache), static files (compressed at build) and bundles
+// (gzip already).
+func gzipPages() echo.MiddlewareFunc {
+	return middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1 << 10, Skipper: func(c echo.Context) bool {
+		p := c.Request().URL.Path
+		return strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/static/") || strings.HasSuffix(c.Path(), "/bundle")
+	}})
 }
