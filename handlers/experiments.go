@@ -426,7 +426,7 @@ func (s *Server) experimentPage(c echo.Context) error {
 		return s.render(c, http.StatusOK, views.ExperimentPage(p))
 	}
 	url := experimentChartsURL(c)
-	return s.renderCharts(c, http.StatusOK, views.ExperimentPage(p), url, "experiment:"+url)
+	return s.renderCharts(c, http.StatusOK, views.ExperimentPage(p), url, "experiment:"+url, s.pages)
 }
 
 // experimentChartsURL is where the charts of the experiment page asked

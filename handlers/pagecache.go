@@ -48,6 +48,11 @@ func (p *piece) size() int { return len(p.html) + len(p.data) }
 // a quarter of it is served but not kept.
 const defaultPageCacheBytes = 64 << 20
 
+// oneOffBytes bounds the chart data of pages kept under one-off keys
+// (fetched right after their page), apart from the pieces of finished
+// results, which they must not push out.
+const oneOffBytes = 16 << 20
+
 // gzipped is a piece of data compressed once, with its ETag.
 func gzipped(ids []string, data []byte) *piece {
 	var z bytes.Buffer
@@ -130,7 +135,7 @@ func writeGzipped(c echo.Context, ctype string, gz []byte) error {
 // apiCharts: GET /api/charts/:key, the chart data of a page that is not a
 // finished result's, kept under a one-off key when the page was rendered.
 func (s *Server) apiCharts(c echo.Context) error {
-	p, ok := s.pages.Get("charts:" + c.Param("key"))
+	p, ok := s.oneOff.Get(c.Param("key"))
 	if !ok {
 		return errs.New(errs.NotFound, "key", "these charts are no longer kept: reload the page")
 	}

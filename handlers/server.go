@@ -38,6 +38,7 @@ type Server struct {
 	auth       bool
 	reports    *cache.LRU[string, *solvers.Report] // decoded reports of done runs (report)
 	pages      *cache.LRU[string, *piece]          // what finished results show (pagecache.go)
+	oneOff     *cache.LRU[string, *piece]          // the chart data of other pages, by one-off key
 	logins     *loginLimiter
 	budget     Budget     // of experiments' generated workloads
 	creating   sync.Mutex // one experiment created at a time (createExperiment)
@@ -72,7 +73,8 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 		opt.MaxUpload = DefaultMaxUpload
 	}
 	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
-		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *solvers.Report](reportCacheBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
+		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *solvers.Report](reportCacheBytes),
+		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
 		generateTimeout: opt.GenerateTimeout}
 }
 
@@ -141,19 +143,20 @@ func (s *Server) views() []views.StrategyView {
 // page's script to fetch (/api/charts/:key).
 func (s *Server) render(c echo.Context, status int, comp templ.Component) error {
 	key := randomToken(12)
-	return s.renderCharts(c, status, comp, "/api/charts/"+key, "charts:"+key)
+	return s.renderCharts(c, status, comp, "/api/charts/"+key, key, s.oneOff)
 }
 
-// renderCharts is render with the charts served at url from the pages
-// cache's key (kept there unless it holds them already).
-func (s *Server) renderCharts(c echo.Context, status int, comp templ.Component, url, key string) error {
+// renderCharts is render with the charts served at url from key of to
+// (kept there unless it holds them already).
+func (s *Server) renderCharts(c echo.Context, status int, comp templ.Component, url, key string, to *cache.LRU[string, *piece]) error {
 	ctx, sink := charts.WithSink(c.Request().Context(), url)
 	var buf bytes.Buffer
 	if err := comp.Render(ctx, &buf); err != nil {
 		return errs.Wrap("render", errs.Internal, err)
 	}
-	if sink.Len() > 0 {
-		s.piece(key, func() (*piece, error) { return gzipped(nil, sink.JSON()), nil })
+	if _, ok := to.Get(key); sink.Len() > 0 && !ok {
+		p := gzipped(nil, sink.JSON())
+		to.Put(key, p, p.size())
 	}
 	return c.HTMLBlob(status, buf.Bytes())
 }
