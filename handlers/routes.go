@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -17,7 +16,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	// them), then the body cap before anything reads a body, then the
 	// origin check, who is asking, what a change needs, and whether the
 	// disk has room for it.
-	e.Use(middleware.Recover(), gzipPages(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard, s.refuseWhenDiskFull)
+	e.Use(middleware.Recover(), secureHeaders, s.limitBody, crossOrigin(), s.identify, s.guard, s.refuseWhenDiskFull)
 
 	e.GET("/static/*", echo.WrapHandler(static.Handler()))
 	// Browsers ask for /favicon.ico whatever a page links: send them to the icon.
@@ -95,16 +94,4 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/api/experiments/:id/:format", s.apiExperimentPivot)
 	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)
 	e.POST("/api/experiments/:id/resume", s.apiResumeExperiment)
-}
-
-// gzipPages compresses pages (echo's gzip, from 1 KiB; its writer, some
-// 800 KiB, is held for the whole request: 100 clients at once hold about
-// 80 MiB; the fastest level holds more): every answer but the API's (its large ones, chart data and reports, are compressed once,
-// in the pages cache), static files (compressed at build) and bundles
-// (gzip already).
-func gzipPages() echo.MiddlewareFunc {
-	return middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1 << 10, Skipper: func(c echo.Context) bool {
-		p := c.Request().URL.Path
-		return strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/static/") || strings.HasSuffix(c.Path(), "/bundle")
-	}})
 }

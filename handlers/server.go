@@ -14,6 +14,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"schedlab/cache"
 	"schedlab/errs"
@@ -158,8 +159,14 @@ func (s *Server) renderCharts(c echo.Context, status int, comp templ.Component, 
 		p := gzipped(nil, sink.JSON())
 		to.Put(key, p, p.size())
 	}
-	return c.HTMLBlob(status, buf.Bytes())
+	return gzipPage(func(c echo.Context) error { return c.HTMLBlob(status, buf.Bytes()) })(c)
 }
+
+// gzipPage is echo's gzip middleware (from 1 KiB, the fastest level: a
+// page is a few KiB) around the writing of a rendered page alone: its
+// writer (about 1 MiB) is held while the page is written, not while it is
+// rendered (100 clients at once would hold 100 MiB).
+var gzipPage = middleware.GzipWithConfig(middleware.GzipConfig{Level: 1, MinLength: 1 << 10})
 
 // statusOf maps an error kind to an HTTP status.
 func statusOf(err error) int {
