@@ -155,9 +155,11 @@ func (s *Server) renderCharts(c echo.Context, status int, comp templ.Component, 
 	if err := comp.Render(ctx, &buf); err != nil {
 		return errs.Wrap("render", errs.Internal, err)
 	}
-	if _, ok := to.Get(key); sink.Len() > 0 && !ok {
-		p := gzipped(nil, sink.JSON())
-		to.Put(key, p, p.size())
+	if sink.Len() > 0 {
+		if _, ok := to.Get(key); !ok {
+			p := gzipped(nil, sink.JSON())
+			to.Put(key, p, p.size())
+		}
 	}
 	return gzipPage(func(c echo.Context) error { return c.HTMLBlob(status, buf.Bytes()) })(c)
 }
