@@ -457,6 +457,26 @@ func waitPainted(t *testing.T, ctx context.Context, sel, what string) {
 	t.Fatalf("%s did not render: %d painted pixels in %s", what, n, sel)
 }
 
+// waitAllDrawn waits until every chart of the page has an ECharts
+// instance with a canvas: each fetched its data and was drawn.
+func waitAllDrawn(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	const js = `(() => { const all = Array.from(document.querySelectorAll('[data-testid=chart]'));
+	  return JSON.stringify([all.length, all.filter(el => window.echarts && echarts.getInstanceByDom(el) && el.querySelector('canvas')).length]); })()`
+	var got string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		var err error
+		if got, err = chromedp.Run(ctx, chromedp.Evaluate[string](js)); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		var n [2]int
+		if json.Unmarshal([]byte(got), &n) == nil && n[0] > 0 && n[0] == n[1] {
+			return
+		}
+	}
+	t.Fatalf("%s: [charts, drawn] = %s, want every chart drawn", what, got)
+}
+
 func shot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

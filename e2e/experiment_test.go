@@ -64,6 +64,7 @@ func TestBrowserExperiment(t *testing.T) {
 	waitPainted(t, ctx, `[data-kind=plot] canvas`, "the metric against a swept parameter")
 	waitPainted(t, ctx, `[data-kind=plot][data-title$="(box plot)"] canvas`, "the box plot per cell")
 	waitPainted(t, ctx, `[data-kind=parallel] canvas`, "the parallel coordinates of γ and the instance")
+	waitAllDrawn(t, ctx, "the experiment's page, swapped in as its runs ended")
 	shot(t, ctx, dir, "experiment.png")
 
 	// Switch the plotted metric: the page reloads with it.
@@ -85,6 +86,10 @@ func TestBrowserExperiment(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("switching the metric to %s: %v", other, err)
 		}
+	}
+	waitAllDrawn(t, ctx, "the done experiment's page, its charts from /api/experiments/:id/charts")
+	if src, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-chart-src]').dataset.chartSrc`)); err != nil || !strings.HasPrefix(src, "/api/experiments/") {
+		t.Errorf("a done experiment's charts come from %q (%v), want its own endpoint", src, err)
 	}
 	titles, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-kind=plot]')).map(e => e.dataset.title)`))
 	if err != nil {

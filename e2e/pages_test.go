@@ -61,6 +61,7 @@ func TestBrowserChartsExportAndPagesGrow(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 		waitPainted(t, ctx, `[data-testid=chart] canvas`, p+" first chart")
+		waitAllDrawn(t, ctx, p)
 		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](exportsJS))
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -57,18 +59,11 @@ func (s *Server) comparePage(c echo.Context) error {
 		runs[i] = *r
 		allDone = allDone && r.Status == store.StatusDone
 	}
-	body := templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		p, err := s.joinRuns(ctx, runs)
-		if err != nil {
-			return err
-		}
-		return views.CompareBody(p).Render(ctx, w)
-	})
 	if !allDone {
 		// Still filling in: render it afresh each time.
-		return render(c, http.StatusOK, views.ComparePage(body))
+		return s.render(c, http.StatusOK, views.ComparePage(s.compareBody(runs)))
 	}
-	part, err := s.pages.get(ctx, "compare:"+strings.Join(ids, ","), ids, body)
+	part, err := s.comparePart(ctx, runs)
 	if err != nil {
 		return err
 	}
@@ -77,7 +72,74 @@ func (s *Server) comparePage(c echo.Context) error {
 		cited[i] = &runs[i]
 	}
 	cite := s.citeOf(ctx, c, "comparison", "/compare?runs="+strings.Join(ids, ","), cited)
-	return render(c, http.StatusOK, views.ComparePage(templ.Join(part, views.CiteBlock(cite))))
+	return s.render(c, http.StatusOK, views.ComparePage(templ.Join(templ.Raw(string(part.html)), views.CiteBlock(cite))))
+}
+
+// compareBody is the body of the compare page of runs.
+func (s *Server) compareBody(runs []store.Run) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		p, err := s.joinRuns(ctx, runs)
+		if err != nil {
+			return err
+		}
+		return views.CompareBody(p).Render(ctx, w)
+	})
+}
+
+// comparePart is the rendered body of the compare page of done runs and
+// its charts' data, from the pages cache. The charts are served at
+// /api/compare/charts?runs=…&v=…, v naming the runs' labels, which the
+// charts show: a run renamed is new data at a new address.
+func (s *Server) comparePart(ctx context.Context, runs []store.Run) (*piece, error) {
+	ids := make([]string, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	url := compareChartsURL(runs)
+	return s.piece("compare:"+url, func() (*piece, error) {
+		return renderPiece(ids, url, s.compareBody(runs))
+	})
+}
+
+// compareChartsURL is where the charts of the compare page of runs are.
+func compareChartsURL(runs []store.Run) string {
+	ids := make([]string, len(runs))
+	sum := sha256.New()
+	for i, r := range runs {
+		ids[i] = r.ID
+		fmt.Fprintf(sum, "%q %q\n", r.ID, r.Name)
+	}
+	return "/api/compare/charts?runs=" + strings.Join(ids, ",") + "&v=" + hex.EncodeToString(sum.Sum(nil)[:6])
+}
+
+// apiCompareCharts: GET /api/compare/charts?runs=…&v=…, the data of the
+// charts of the compare page of done runs (immutable). An old v (a run
+// was renamed since) is sent to the current one.
+func (s *Server) apiCompareCharts(c echo.Context) error {
+	ids := compareIDs(c)
+	if len(ids) == 0 || len(ids) > maxCompare {
+		return errs.Invalidf("runs", "name from 1 to %d runs: ?runs=ID,ID", maxCompare)
+	}
+	ctx := c.Request().Context()
+	runs := make([]store.Run, len(ids))
+	for i, id := range ids {
+		r, err := s.store.GetRunInfo(ctx, id)
+		if err != nil {
+			return err
+		}
+		if r.Status != store.StatusDone {
+			return errs.New(errs.Conflict, "runs", "run %s is %s: its compare page's charts are not kept", r.ID, r.Status)
+		}
+		runs[i] = *r
+	}
+	if url := compareChartsURL(runs); c.Request().URL.RequestURI() != url {
+		return c.Redirect(http.StatusFound, url)
+	}
+	part, err := s.comparePart(ctx, runs)
+	if err != nil {
+		return err
+	}
+	return writeCharts(c, part, true)
 }
 
 // joinRuns reads the reports of runs one at a time and joins them. A

@@ -9,13 +9,14 @@
 // that fail are shown again with the message above them.
 //
 // Pages are rendered into a buffer first, so a template error never sends
-// half a page.
+// half a page, and compressed by echo's gzip middleware; chart data and
+// reports are compressed once, in the pages cache (pagecache.go).
 //
 // # What every request passes (security.go, in this order)
 //
-//   - secureHeaders: CSP with a fresh nonce per response (templ and the
-//     chart scripts write it into every inline <script>), frame-ancestors
-//     'none', nosniff, Referrer-Policy same-origin.
+//   - secureHeaders: CSP with scripts from this server's files only (pages
+//     hold no inline script: charts fetch their data, pagecache.go),
+//     frame-ancestors 'none', nosniff, Referrer-Policy same-origin.
 //   - limitBody: uploads (workloads, experiment bundles) are capped at
 //     --max-upload-mb, every other body at
 //     1 MiB, before anything reads them; a declared length over the cap is

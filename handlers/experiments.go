@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
@@ -412,24 +411,38 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string)
 	return l, nil
 }
 
+// experimentPage: GET /experiments/:id. The charts of a done experiment
+// are served at /api/experiments/:id/charts with the page's query
+// (immutable); a running one's under a one-off key, as its live parts'.
 func (s *Server) experimentPage(c echo.Context) error {
-	return s.renderExperiment(c, views.ExperimentPage)
-}
-
-// renderExperiment renders experiment :id's view with page.
-func (s *Server) renderExperiment(c echo.Context, page func(views.ExperimentProps) templ.Component) error {
-	e, err := s.store.GetExperiment(c.Request().Context(), c.Param("id"))
-	if err != nil {
-		return err
-	}
-	p, err := s.experimentView(c, e)
+	e, p, err := s.experimentProps(c)
 	if err != nil {
 		return err
 	}
 	if p.Cite, err = s.experimentCite(c.Request().Context(), c, e.ID); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, page(p))
+	if p.Status != store.ExperimentDone {
+		return s.render(c, http.StatusOK, views.ExperimentPage(p))
+	}
+	url := experimentChartsURL(c)
+	return s.renderCharts(c, http.StatusOK, views.ExperimentPage(p), url, "experiment:"+url, s.pages)
+}
+
+// experimentChartsURL is where the charts of the experiment page asked
+// for are.
+func experimentChartsURL(c echo.Context) string {
+	return "/api/experiments/" + c.Param("id") + "/charts?" + c.QueryString()
+}
+
+// experimentProps reads experiment :id and its view.
+func (s *Server) experimentProps(c echo.Context) (*store.Experiment, views.ExperimentProps, error) {
+	e, err := s.store.GetExperiment(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return nil, views.ExperimentProps{}, err
+	}
+	p, err := s.experimentView(c, e)
+	return e, p, err
 }
 
 // experimentLive: GET /experiments/:id/live, with the page's own query:
@@ -438,7 +451,35 @@ func (s *Server) renderExperiment(c echo.Context, page func(views.ExperimentProp
 // page of a running experiment swaps in as runs end (static/app.js).
 func (s *Server) experimentLive(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return s.renderExperiment(c, views.ExperimentLive)
+	_, p, err := s.experimentProps(c)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, views.ExperimentLive(p))
+}
+
+// apiExperimentCharts: GET /api/experiments/:id/charts with the query of
+// its page: the data of the charts of a done experiment's page (immutable).
+func (s *Server) apiExperimentCharts(c echo.Context) error {
+	url := experimentChartsURL(c)
+	p, err := s.piece("experiment:"+url, func() (*piece, error) {
+		_, p, err := s.experimentProps(c)
+		if err != nil {
+			return nil, err
+		}
+		if p.Status != store.ExperimentDone {
+			return nil, errs.New(errs.Conflict, "id", "experiment %s is %s: its charts are not kept", p.ID, p.Status)
+		}
+		pc, err := renderPiece(nil, url, views.ExperimentPage(p))
+		if pc != nil {
+			pc.html = nil // the page is rendered per request
+		}
+		return pc, err
+	})
+	if err != nil {
+		return err
+	}
+	return writeCharts(c, p, true)
 }
 
 // apiExperimentPivot: GET /api/experiments/:id/pivot.csv or pivot.tex with
@@ -506,5 +547,5 @@ func (s *Server) experimentsPage(c echo.Context) error {
 		}
 		p.Next = nextURL(c, next)
 	}
-	return render(c, http.StatusOK, views.Experiments(p))
+	return s.render(c, http.StatusOK, views.Experiments(p))
 }

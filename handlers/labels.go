@@ -68,7 +68,7 @@ func (s *Server) setRunLabels(c echo.Context, req labelsRequest) (*store.Run, er
 	if err := s.store.SetRunLabels(ctx, run.ID, name, tags, notes); err != nil {
 		return nil, err
 	}
-	s.pages.forget(run.ID)
+	s.forgetRun(run.ID)
 	return s.store.GetRunInfo(ctx, run.ID)
 }
 

@@ -1,145 +1,100 @@
 package handlers
 
 import (
-	"context"
-	"fmt"
+	"encoding/json"
 	"io"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-
-	"github.com/a-h/templ"
-
-	"schedlab/views"
 )
 
-// scripted renders a fragment with two scripts carrying the nonce, as the
-// chart components do.
-func scripted(text string, renders *atomic.Int32) templ.Component {
-	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		renders.Add(1)
-		n := templ.GetNonce(ctx)
-		_, err := fmt.Fprintf(w, `<p>%s</p><script nonce="%s">a()</script><script nonce="%s">b()</script>`, text, n, n)
-		return err
-	})
-}
+// chartRefs are the (data-chart-src, data-chart-index) of a page's charts.
+var chartRefs = regexp.MustCompile(`data-chart-src="([^"]*)" data-chart-index="([0-9]+)"`)
 
-func renderString(t *testing.T, ctx context.Context, c templ.Component) string {
+// getFull is a GET that returns the response (body read), the client
+// sending extra headers (name, value pairs).
+func (a *app) getFull(t *testing.T, path string, headers ...string) (*http.Response, []byte) {
 	t.Helper()
-	var b strings.Builder
-	if err := c.Render(ctx, &b); err != nil {
+	req, err := http.NewRequest(http.MethodGet, a.URL+path, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
 }
 
-func TestPageCacheSubstitutesEachRequestsNonce(t *testing.T) {
-	pc := newPageCache(1 << 20)
-	var renders atomic.Int32
-	ctx := context.Background()
-	for _, nonce := range []string{"n0nce-A", `q"<x`, ""} {
-		part, err := pc.get(ctx, "run:a", []string{"a"}, scripted("report", &renders))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := renderString(t, templ.WithNonce(ctx, nonce), part)
-		want := `<p>report</p><script>a()</script><script>b()</script>`
-		if nonce != "" {
-			esc := strings.ReplaceAll(strings.ReplaceAll(nonce, `"`, "&#34;"), "<", "&lt;")
-			want = `<p>report</p><script nonce="` + esc + `">a()</script><script nonce="` + esc + `">b()</script>`
-		}
-		if got != want {
-			t.Errorf("nonce %q:\n got %s\nwant %s", nonce, got, want)
-		}
-		if strings.Contains(got, placeholder) {
-			t.Errorf("the placeholder leaked: %s", got)
+// pageCharts checks that a page holds no inline script and that its charts
+// all name one endpoint, which answers a JSON array with an option for each;
+// it returns the endpoint and its response.
+func pageCharts(t *testing.T, a *app, page string) (string, *http.Response) {
+	t.Helper()
+	_, body := a.do(t, http.MethodGet, page, "", nil)
+	if n, m := strings.Count(string(body), "<script"), strings.Count(string(body), "<script src="); n != m {
+		t.Errorf("%s: %d scripts, %d of them files: no inline script may remain", page, n, m)
+	}
+	refs := chartRefs.FindAllStringSubmatch(string(body), -1)
+	if len(refs) == 0 {
+		t.Fatalf("%s draws no chart", page)
+	}
+	src := strings.ReplaceAll(refs[0][1], "&amp;", "&")
+	for i, r := range refs {
+		if strings.ReplaceAll(r[1], "&amp;", "&") != src || r[2] != strconv.Itoa(i) {
+			t.Errorf("chart %d names %s #%s, want %s #%d", i, r[1], r[2], src, i)
 		}
 	}
-	if renders.Load() != 1 {
-		t.Errorf("rendered %d times, want once", renders.Load())
+	resp, data := a.getFull(t, src)
+	var options []map[string]any
+	if err := json.Unmarshal(data, &options); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %d, %v: %.200s", src, resp.StatusCode, err, data)
 	}
+	if len(options) != len(refs) {
+		t.Errorf("%s has %d options for %d charts", src, len(options), len(refs))
+	}
+	for i, o := range options {
+		if o["series"] == nil {
+			t.Errorf("option %d has no series: %.200v", i, o)
+		}
+	}
+	return src, resp
 }
 
-func TestPageCacheRendersConcurrentMissesOnce(t *testing.T) {
-	pc := newPageCache(1 << 20)
-	var renders atomic.Int32
-	var wg sync.WaitGroup
-	for i := 0; i < 50; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			part, err := pc.get(context.Background(), "compare:a,b", []string{"a", "b"}, scripted("x", &renders))
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if got := renderString(t, context.Background(), part); !strings.HasPrefix(got, "<p>x</p>") {
-				t.Errorf("got %s", got)
-			}
-		}()
+// chartsOf is the chart data of a page: each distinct data-chart-src's
+// answer, joined.
+func (a *app) chartsOf(t *testing.T, page []byte) string {
+	t.Helper()
+	var out strings.Builder
+	seen := map[string]bool{}
+	for _, r := range chartRefs.FindAllStringSubmatch(string(page), -1) {
+		src := strings.ReplaceAll(r[1], "&amp;", "&")
+		if !seen[src] {
+			seen[src] = true
+			_, b := a.getFull(t, src)
+			out.Write(b)
+		}
 	}
-	wg.Wait()
-	if renders.Load() != 1 {
-		t.Errorf("50 concurrent misses rendered %d times, want once", renders.Load())
-	}
+	return out.String()
 }
 
-func TestPageCacheStaysUnderItsBytesAndForgetsDeletedRuns(t *testing.T) {
-	const max = 4000
-	pc := newPageCache(max)
-	var renders atomic.Int32
-	ctx := context.Background()
-	big := strings.Repeat("x", 700) // under 1000 bytes a fragment, placeholders included
-	for i := 0; i < 20; i++ {
-		id := fmt.Sprint("r", i)
-		if _, err := pc.get(ctx, "run:"+id, []string{id}, scripted(big, &renders)); err != nil {
-			t.Fatal(err)
-		}
-		if pc.bytes > max {
-			t.Fatalf("after %d fragments the cache holds %d bytes, more than %d", i+1, pc.bytes, max)
-		}
-	}
-	if _, ok := pc.byKey["run:r19"]; !ok {
-		t.Error("the newest fragment was not kept")
-	}
-	if _, ok := pc.byKey["run:r0"]; ok {
-		t.Error("the oldest fragment was kept past the bound")
-	}
-	// Too large for a quarter of the cache: served, not kept.
-	part, err := pc.get(ctx, "run:huge", []string{"huge"}, scripted(strings.Repeat("y", max), &renders))
-	if err != nil || !strings.Contains(renderString(t, ctx, part), "yyyy") {
-		t.Fatalf("huge fragment: %v", err)
-	}
-	if _, ok := pc.byKey["run:huge"]; ok {
-		t.Error("a fragment over a quarter of the cache was kept")
-	}
-	pc.get(ctx, "compare:r18,r19", []string{"r18", "r19"}, scripted("c", &renders))
-	pc.forget("r19")
-	for _, k := range []string{"run:r19", "compare:r18,r19"} {
-		if _, ok := pc.byKey[k]; ok {
-			t.Errorf("%s kept after forgetting r19", k)
-		}
-	}
-	if _, ok := pc.byKey["run:r18"]; !ok {
-		t.Error("forgetting r19 dropped r18")
-	}
-	n := 0
-	for e := pc.lru.Front(); e != nil; e = e.Next() {
-		n += e.Value.(*fragment).size
-	}
-	if n != pc.bytes {
-		t.Errorf("bytes %d, fragments add up to %d", pc.bytes, n)
-	}
+func between(s, from, to string) string {
+	_, rest, _ := strings.Cut(s, from)
+	v, _, _ := strings.Cut(rest, to)
+	return v
 }
 
-// TestDoneRunPageIsCachedAndDeletingEvictsIt opens a finished run's page
-// twice (the second from the cache, the same page), compares it with the
-// other variants' runs, then deletes it: its page and every compare page
-// showing it leave the cache.
-func TestDoneRunPageIsCachedAndDeletingEvictsIt(t *testing.T) {
+// A done run's page is cached with its charts' data; the data comes from
+// the run's own endpoint, immutable, with an ETag a revalidation matches
+// (304); deleting the run evicts its page and every compare page showing it.
+func TestDoneRunChartsAreImmutableAndDeletingEvictsThem(t *testing.T) {
 	a := newApp(t, "", 0)
 	status, body := a.postJSON(t, "/api/workloads/generate", `{"strategy":"eapm","preset":"zhang2022-case1","params":{"instance":0}}`)
 	if status != http.StatusCreated {
@@ -151,78 +106,101 @@ func TestDoneRunPageIsCachedAndDeletingEvictsIt(t *testing.T) {
 	if r1.Status != "done" || r2.Status != "done" {
 		t.Fatalf("runs %s %s", r1.Status, r2.Status)
 	}
-	// Each response has its own CSP nonce; the rest must be the same.
-	nonces := regexp.MustCompile(`nonce="[^"]*"`)
-	get := func(path string) []byte {
-		_, b := a.do(t, http.MethodGet, path, "", nil)
-		return nonces.ReplaceAll(b, []byte(`nonce="N"`))
-	}
-	first, second := get("/runs/"+r1.ID), get("/runs/"+r1.ID)
+	_, first := a.do(t, http.MethodGet, "/runs/"+r1.ID, "", nil)
+	_, second := a.do(t, http.MethodGet, "/runs/"+r1.ID, "", nil)
 	if string(first) != string(second) || !strings.Contains(string(first), `data-testid="report"`) {
 		t.Errorf("the cached run page differs from the first or lacks the report")
 	}
-	if strings.Contains(string(first), placeholder) {
-		t.Error("the nonce placeholder reached a page")
+	src, resp := pageCharts(t, a, "/runs/"+r1.ID)
+	if src != "/api/runs/"+r1.ID+"/charts" {
+		t.Errorf("charts at %s", src)
 	}
-	cmp1, cmp2 := get("/compare?runs="+r1.ID+","+r2.ID), get("/compare?runs="+r1.ID+","+r2.ID)
-	if string(cmp1) != string(cmp2) || !strings.Contains(string(cmp1), `data-testid="compare-metrics"`) {
-		t.Errorf("the cached compare page differs from the first or lacks the metrics")
+	etag := resp.Header.Get("ETag")
+	if cc := resp.Header.Get("Cache-Control"); !strings.Contains(cc, "immutable") || etag == "" {
+		t.Errorf("Cache-Control %q, ETag %q: a done run's charts are immutable, with an ETag", cc, etag)
 	}
-	pc := a.server.pages
-	for _, k := range []string{"run:" + r1.ID, "compare:" + r1.ID + "," + r2.ID} {
-		if _, ok := pc.byKey[k]; !ok {
+	again, b := a.getFull(t, src, "If-None-Match", etag)
+	if again.StatusCode != http.StatusNotModified || len(b) != 0 {
+		t.Errorf("If-None-Match %s: %d with %d bytes, want 304 and none", etag, again.StatusCode, len(b))
+	}
+	if other, _ := a.getFull(t, src, "If-None-Match", `W/"other"`); other.StatusCode != http.StatusOK {
+		t.Errorf("another ETag: %d, want 200", other.StatusCode)
+	}
+	// Compressed once: gzip as stored for clients that take it.
+	if z, _ := a.getFull(t, src, "Accept-Encoding", "gzip"); z.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("chart data not sent compressed to a gzip client")
+	}
+
+	cmp := "/compare?runs=" + r1.ID + "," + r2.ID
+	csrc, cresp := pageCharts(t, a, cmp)
+	if !strings.HasPrefix(csrc, "/api/compare/charts?runs="+r1.ID+","+r2.ID+"&v=") || !strings.Contains(cresp.Header.Get("Cache-Control"), "immutable") {
+		t.Errorf("compare charts at %s, Cache-Control %q", csrc, cresp.Header.Get("Cache-Control"))
+	}
+	keys := func() map[string]bool {
+		out := map[string]bool{}
+		a.server.pages.RemoveIf(func(k string, _ *piece) bool { out[k] = true; return false })
+		return out
+	}
+	for _, k := range []string{"run:" + r1.ID, "compare:" + csrc} {
+		if !keys()[k] {
 			t.Errorf("%s not cached", k)
 		}
 	}
 	if status, body := a.do(t, http.MethodDelete, "/api/runs/"+r1.ID, "", nil); status != http.StatusNoContent {
 		t.Fatalf("delete: %d %s", status, body)
 	}
-	for _, k := range []string{"run:" + r1.ID, "compare:" + r1.ID + "," + r2.ID} {
-		if _, ok := pc.byKey[k]; ok {
+	for _, k := range []string{"run:" + r1.ID, "compare:" + csrc} {
+		if keys()[k] {
 			t.Errorf("%s still cached after the run was deleted", k)
 		}
 	}
 	if status, _ := a.do(t, http.MethodGet, "/runs/"+r1.ID, "", nil); status != http.StatusNotFound {
 		t.Errorf("deleted run page: %d", status)
 	}
+	if status, _ := a.do(t, http.MethodGet, src, "", nil); status != http.StatusNotFound {
+		t.Errorf("deleted run's charts: %d", status)
+	}
 }
 
-func between(s, from, to string) string {
-	_, rest, _ := strings.Cut(s, from)
-	v, _, _ := strings.Cut(rest, to)
-	return v
+// Renaming a run changes its compare page's chart address (the charts
+// name the runs); the old address is sent to the new one.
+func TestCompareChartsMoveWhenARunIsRenamed(t *testing.T) {
+	a := newApp(t, "", 0)
+	_, body := a.postJSON(t, "/api/workloads/generate", `{"strategy":"eapm","preset":"zhang2022-case1","params":{"instance":0}}`)
+	wid := between(string(body), `"id":"`, `"`)
+	r1 := a.startRun(t, `{"workload_id":"`+wid+`","variant":"online"}`)
+	r2 := a.startRun(t, `{"workload_id":"`+wid+`","variant":"online"}`) // nothing differs: the charts name the runs
+	cmp := "/compare?runs=" + r1.ID + "," + r2.ID
+	before, _ := pageCharts(t, a, cmp)
+	if status, b := a.do(t, http.MethodPatch, "/api/runs/"+r1.ID, "application/json", strings.NewReader(`{"name":"renamed"}`)); status != http.StatusOK {
+		t.Fatalf("rename: %d %s", status, b)
+	}
+	after, _ := pageCharts(t, a, cmp)
+	if after == before {
+		t.Fatalf("charts still at %s after the rename", before)
+	}
+	old := noRedirect(t, http.MethodGet, a.URL+before, "", nil)
+	old.Body.Close()
+	if old.StatusCode != http.StatusFound || old.Header.Get("Location") != after {
+		t.Errorf("old address: %d to %q, want 302 to %s", old.StatusCode, old.Header.Get("Location"), after)
+	}
+	resp, data := a.getFull(t, after)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(data), "renamed") {
+		t.Errorf("the new charts (%d) do not name the renamed run", resp.StatusCode)
+	}
 }
 
-// TestPageBufHoldsFragmentsByReferenceInOrder renders a page with a cached
-// fragment inside templ's own buffering: the page is the same as rendered
-// plainly, and the fragment's text is shared, not copied.
-func TestPageBufHoldsFragmentsByReferenceInOrder(t *testing.T) {
-	pc := newPageCache(1 << 20)
-	var renders atomic.Int32
-	ctx := templ.WithNonce(context.Background(), "N")
-	part, err := pc.get(ctx, "run:a", []string{"a"}, scripted(strings.Repeat("r", 100), &renders))
-	if err != nil {
-		t.Fatal(err)
+// A page that is not a finished result's keeps its charts under a one-off
+// key, not cached by browsers; a key no longer kept is 404.
+func TestOtherPagesChartsAreKeptUnderAOneOffKey(t *testing.T) {
+	a := newApp(t, "", 0)
+	_, body := a.postJSON(t, "/api/workloads/generate", `{"strategy":"eapm","preset":"zhang2022-case1","params":{"instance":0}}`)
+	wid := between(string(body), `"id":"`, `"`)
+	src, resp := pageCharts(t, a, "/workloads/"+wid)
+	if !strings.HasPrefix(src, "/api/charts/") || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("charts at %s, Cache-Control %q", src, resp.Header.Get("Cache-Control"))
 	}
-	page := views.ComparePage(part) // the layout around a fragment
-	want := renderString(t, ctx, page)
-	var pb pageBuf
-	if err := page.Render(ctx, &pb); err != nil {
-		t.Fatal(err)
-	}
-	var got strings.Builder
-	pb.WriteTo(&got)
-	if got.String() != want || pb.Len() != len(want) {
-		t.Fatalf("pageBuf page differs (len %d, want %d)", pb.Len(), len(want))
-	}
-	frag := part.(*fragment)
-	shared := false
-	for _, s := range pb.segs {
-		if s.sh == frag.parts[0] {
-			shared = true
-		}
-	}
-	if !shared {
-		t.Error("the fragment was copied into the page buffer, not shared")
+	if status, _ := a.do(t, http.MethodGet, "/api/charts/unknown", "", nil); status != http.StatusNotFound {
+		t.Errorf("an unknown key: %d, want 404", status)
 	}
 }

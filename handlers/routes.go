@@ -25,6 +25,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	})
 	e.HEAD("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/healthz", s.healthz)
+	e.GET("/charts.js", chartsScript)
 
 	// Pages.
 	e.GET("/", s.home)
@@ -75,6 +76,9 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/api/runs", s.apiStartRun)
 	e.GET("/api/runs/:id", s.apiGetRun)
 	e.GET("/api/runs/:id/report", s.apiReport)
+	e.GET("/api/runs/:id/charts", s.apiRunCharts)
+	e.GET("/api/compare/charts", s.apiCompareCharts)
+	e.GET("/api/charts/:key", s.apiCharts)
 	e.GET("/api/runs/:id/tables/:index", s.apiTable)
 	e.POST("/api/runs/:id/cancel", s.apiCancel)
 	e.DELETE("/api/runs/:id", s.apiDelete)
@@ -85,6 +89,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/api/experiments/:id", s.apiGetExperiment)
 	e.PATCH("/api/experiments/:id", s.apiPatchExperiment)
 	e.GET("/api/experiments/:id/results", s.apiExperimentResults)
+	e.GET("/api/experiments/:id/charts", s.apiExperimentCharts)
 	e.GET("/api/experiments/:id/bundle", s.experimentBundle)
 	e.GET("/api/experiments/:id/:format", s.apiExperimentPivot)
 	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)

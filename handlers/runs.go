@@ -3,7 +3,6 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -109,7 +108,7 @@ func (s *Server) home(c echo.Context) error {
 		_, err := s.lookup(f.Name)
 		p.Families = append(p.Families, views.FamilyCard{Family: f, Built: err == nil})
 	}
-	return render(c, http.StatusOK, views.Home(p))
+	return s.render(c, http.StatusOK, views.Home(p))
 }
 
 func (s *Server) runsPage(c echo.Context) error {
@@ -132,7 +131,7 @@ func (s *Server) runsPage(c echo.Context) error {
 	if err != nil {
 		// The form again, filled in as asked, with every problem above it.
 		p.Errs = formErrors(err)
-		return render(c, statusOf(err), views.Runs(p))
+		return s.render(c, statusOf(err), views.Runs(p))
 	}
 	var runs []store.Run
 	var next store.Cursor
@@ -155,7 +154,7 @@ func (s *Server) runsPage(c echo.Context) error {
 		return err
 	}
 	p.Runs, p.Names, p.Next = s.listRuns(runs), s.workloadNames(ctx, runs), nextURL(c, next)
-	return render(c, http.StatusOK, views.Runs(p))
+	return s.render(c, http.StatusOK, views.Runs(p))
 }
 
 func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string, values map[string]string) (views.NewRunProps, error) {
@@ -196,7 +195,7 @@ func (s *Server) newRunPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.NewRun(p))
+	return s.render(c, http.StatusOK, views.NewRun(p))
 }
 
 func (s *Server) startRunPage(c echo.Context) error {
@@ -220,7 +219,7 @@ func (s *Server) startRunPage(c echo.Context) error {
 			return err
 		}
 		p.Errs = formErrors(err)
-		return render(c, statusOf(err), views.NewRun(p))
+		return s.render(c, statusOf(err), views.NewRun(p))
 	}
 	return c.Redirect(http.StatusSeeOther, "/runs/"+run.ID)
 }
@@ -251,12 +250,14 @@ func (s *Server) runPage(c echo.Context) error {
 	}
 	p.Progress = views.Pct(p.Run.ProgressDone, p.Run.ProgressTotal)
 	if run.Status == store.StatusDone {
-		if p.ReportPart, err = s.reportPart(c, run.ID); err != nil {
+		part, err := s.reportPart(ctx, run.ID)
+		if err != nil {
 			return err
 		}
+		p.ReportPart = templ.Raw(string(part.html))
 		p.Cite = s.citeOf(ctx, c, "run", "/runs/"+run.ID, []*store.Run{run})
 	}
-	return render(c, http.StatusOK, views.RunPage(p))
+	return s.render(c, http.StatusOK, views.RunPage(p))
 }
 
 // ownRun returns run :id if the request's user may change it.
@@ -280,23 +281,42 @@ func (s *Server) cancel(c echo.Context) error {
 	return s.runner.Cancel(c.Request().Context(), run.ID)
 }
 
-// reportPart is the rendered report of done run id, from the page cache;
-// a miss reads and decodes the report once, however many ask at once.
-func (s *Server) reportPart(c echo.Context, id string) (templ.Component, error) {
-	return s.pages.get(c.Request().Context(), "run:"+id, []string{id}, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+// reportPart is the rendered report of done run id and its charts' data
+// (served at /api/runs/:id/charts), from the pages cache; a miss reads and
+// decodes the report once, however many ask at once.
+func (s *Server) reportPart(ctx context.Context, id string) (*piece, error) {
+	ctx = context.WithoutCancel(ctx)
+	return s.piece("run:"+id, func() (*piece, error) {
 		run, err := s.store.GetRun(ctx, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rep, err := decodeReport(run.Report)
 		if err != nil || rep == nil {
-			return err
+			return &piece{ids: []string{id}}, err
 		}
 		if err := s.fillPagedTables(ctx, id, rep); err != nil {
-			return err
+			return nil, err
 		}
-		return views.RunReportView(rep, id, run.Variant).Render(ctx, w)
-	}))
+		return renderPiece([]string{id}, "/api/runs/"+id+"/charts", views.RunReportView(rep, id, run.Variant))
+	})
+}
+
+// apiRunCharts: GET /api/runs/:id/charts, the data of a done run's charts
+// (immutable).
+func (s *Server) apiRunCharts(c echo.Context) error {
+	run, err := s.store.GetRunInfo(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if run.Status != store.StatusDone {
+		return errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
+	}
+	p, err := s.reportPart(c.Request().Context(), run.ID)
+	if err != nil {
+		return err
+	}
+	return writeCharts(c, p, true)
 }
 
 func (s *Server) cancelPage(c echo.Context) error {
@@ -330,8 +350,8 @@ func (s *Server) deleteRun(c echo.Context) error {
 	if err := s.store.DeleteRun(ctx, run.ID); err != nil {
 		return err
 	}
-	s.reports.forget(run.ID)
-	s.pages.forget(run.ID)
+	s.reports.RemoveIf(func(id string, _ *solvers.Report) bool { return id == run.ID })
+	s.forgetRun(run.ID)
 	return nil
 }
 
@@ -376,7 +396,7 @@ func (s *Server) reproducePage(c echo.Context) error {
 				}
 				if shown != nil {
 					card.Shown = viewRunPtr(shown)
-					if card.Report, err = s.reports.report(shown); err != nil {
+					if card.Report, err = s.report(shown); err != nil {
 						return err
 					}
 				}
@@ -384,7 +404,7 @@ func (s *Server) reproducePage(c echo.Context) error {
 		}
 		p.Cards = append(p.Cards, card)
 	}
-	return render(c, http.StatusOK, views.Reproduce(p))
+	return s.render(c, http.StatusOK, views.Reproduce(p))
 }
 
 func (s *Server) startReproducePage(c echo.Context) error {
@@ -536,8 +556,9 @@ func (s *Server) apiReport(c echo.Context) error {
 	if run.Status != store.StatusDone {
 		return errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 	}
-	// A done run's report never changes: kept in the page cache.
-	report, err := s.pages.raw(ctx, "report:"+run.ID, []string{run.ID}, func(ctx context.Context) ([]byte, error) {
+	// A done run's report never changes: kept in the pages cache, compressed.
+	ctx = context.WithoutCancel(ctx)
+	report, err := s.piece("report:"+run.ID, func() (*piece, error) {
 		full, err := s.store.GetRun(ctx, run.ID)
 		if err != nil {
 			return nil, err
@@ -545,7 +566,7 @@ func (s *Server) apiReport(c echo.Context) error {
 		if len(full.Report) == 0 {
 			return nil, errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 		}
-		return citedReport(runBuild(full), full.Report), nil
+		return gzipped([]string{run.ID}, citedReport(runBuild(full), full.Report)), nil
 	})
 	if err != nil {
 		return err
@@ -555,7 +576,7 @@ func (s *Server) apiReport(c echo.Context) error {
 	h.Set("X-Schedlab-Version", b.Version)
 	h.Set("X-Schedlab-Commit", b.Commit)
 	h.Set("Link", "</runs/"+run.ID+`>; rel="canonical"`)
-	return writePieces(c, http.StatusOK, echo.MIMEApplicationJSON, []seg{{sh: report}})
+	return writeGzipped(c, echo.MIMEApplicationJSON, report.data)
 }
 
 func (s *Server) apiCancel(c echo.Context) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"schedlab/static"
+	"schedlab/views/charts"
 )
 
 // TestPagesLinkVersionedAssetsServedImmutable follows the asset links of a
@@ -29,7 +30,7 @@ func TestPagesLinkVersionedAssetsServedImmutable(t *testing.T) {
 	doc.Find(`head script[src], head link[rel="stylesheet"]`).Each(func(_ int, s *goquery.Selection) {
 		links = append(links, s.AttrOr("src", s.AttrOr("href", "")))
 	})
-	want := []string{static.URL("app.css"), static.URL("echarts.min.js"), static.URL("app.js")}
+	want := []string{static.URL("app.css"), static.URL("echarts.min.js"), charts.ScriptURL(), static.URL("app.js")}
 	if strings.Join(links, " ") != strings.Join(want, " ") {
 		t.Errorf("page assets %v, want %v", links, want)
 	}

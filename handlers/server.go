@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,12 +14,15 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
+	"schedlab/cache"
 	"schedlab/errs"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/store"
 	"schedlab/views"
+	"schedlab/views/charts"
 )
 
 // DefaultMaxUpload is the largest accepted upload body: large enough for the
@@ -35,8 +37,9 @@ type Server struct {
 	strategies []solvers.Strategy
 	maxUpload  int64
 	auth       bool
-	reports    reportCache
-	pages      *pageCache // rendered report parts and compare bodies of done runs
+	reports    *cache.LRU[string, *solvers.Report] // decoded reports of done runs (report)
+	pages      *cache.LRU[string, *piece]          // what finished results show (pagecache.go)
+	oneOff     *cache.LRU[string, *piece]          // the chart data of other pages, by one-off key
 	logins     *loginLimiter
 	budget     Budget     // of experiments' generated workloads
 	creating   sync.Mutex // one experiment created at a time (createExperiment)
@@ -71,7 +74,8 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 		opt.MaxUpload = DefaultMaxUpload
 	}
 	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
-		pages: newPageCache(defaultPageCacheBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
+		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *solvers.Report](reportCacheBytes),
+		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
 		generateTimeout: opt.GenerateTimeout}
 }
 
@@ -135,111 +139,36 @@ func (s *Server) views() []views.StrategyView {
 	return out
 }
 
-// render writes a page through a buffer: a template error sends no half page.
-// Cached fragments go into the buffer by reference (pageBuf), so a page
-// holding a 6 MB report costs a request the page around it, not a copy.
-func render(c echo.Context, status int, comp templ.Component) error {
-	var buf pageBuf
-	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+// render writes a page through a buffer: a template error sends no half
+// page. The data of the charts it draws is kept under a one-off key for the
+// page's script to fetch (/api/charts/:key).
+func (s *Server) render(c echo.Context, status int, comp templ.Component) error {
+	key := randomToken(12)
+	return s.renderCharts(c, status, comp, "/api/charts/"+key, key, s.oneOff)
+}
+
+// renderCharts is render with the charts served at url from key of to
+// (kept there unless it holds them already).
+func (s *Server) renderCharts(c echo.Context, status int, comp templ.Component, url, key string, to *cache.LRU[string, *piece]) error {
+	ctx, sink := charts.WithSink(c.Request().Context(), url)
+	var buf bytes.Buffer
+	if err := comp.Render(ctx, &buf); err != nil {
 		return errs.Wrap(errs.Internal, err)
 	}
-	return writePieces(c, status, echo.MIMETextHTMLCharsetUTF8, buf.pieces())
-}
-
-// writePieces sends a body made of pieces, gzip-compressed (see gzip.go)
-// when the client takes it and the body is worth it.
-func writePieces(c echo.Context, status int, ctype string, pieces []seg) error {
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, ctype)
-	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
-	size := 0
-	for _, p := range pieces {
-		size += p.len()
-	}
-	parts := make([][]byte, len(pieces))
-	for i, p := range pieces {
-		parts[i] = p.bytes()
-	}
-	if size >= gzipMin && wantsGzip(c) {
-		parts, size = gzipParts(pieces)
-		h.Set(echo.HeaderContentEncoding, "gzip")
-	}
-	h.Set(echo.HeaderContentLength, strconv.Itoa(size))
-	c.Response().WriteHeader(status)
-	for _, p := range parts {
-		if _, err := c.Response().Write(p); err != nil {
-			return err
+	if sink.Len() > 0 {
+		if _, ok := to.Get(key); !ok {
+			p := gzipped(nil, sink.JSON())
+			to.Put(key, p, p.size())
 		}
 	}
-	return nil
+	return gzipPage(func(c echo.Context) error { return c.HTMLBlob(status, buf.Bytes()) })(c)
 }
 
-// seg is a piece of a response: bytes of this request, or shared bytes.
-type seg struct {
-	b  []byte
-	sh *shared
-}
-
-func (s seg) bytes() []byte {
-	if s.sh != nil {
-		return s.sh.b
-	}
-	return s.b
-}
-
-func (s seg) len() int { return len(s.bytes()) }
-
-// pageBuf is a rendered page: bytes written, and shared pieces (cached
-// fragments, never modified) held by reference.
-type pageBuf struct {
-	segs []seg
-	cur  bytes.Buffer
-	n    int
-}
-
-func (b *pageBuf) Write(p []byte) (int, error) {
-	b.n += len(p)
-	return b.cur.Write(p)
-}
-
-func (b *pageBuf) WriteString(s string) (int, error) {
-	b.n += len(s)
-	return b.cur.WriteString(s)
-}
-
-// writeShared appends s without copying it.
-func (b *pageBuf) writeShared(s *shared) {
-	if b.cur.Len() > 0 {
-		b.segs = append(b.segs, seg{b: bytes.Clone(b.cur.Bytes())})
-		b.cur.Reset()
-	}
-	b.segs = append(b.segs, seg{sh: s})
-	b.n += len(s.b)
-}
-
-// Len is the page's length in bytes.
-func (b *pageBuf) Len() int { return b.n }
-
-// pieces is the page in order.
-func (b *pageBuf) pieces() []seg {
-	if b.cur.Len() == 0 {
-		return b.segs
-	}
-	return append(b.segs, seg{b: b.cur.Bytes()})
-}
-
-// WriteTo writes the page.
-func (b *pageBuf) WriteTo(w io.Writer) (int64, error) {
-	var n int64
-	for _, s := range b.pieces() {
-		k, err := w.Write(s.bytes())
-		n += int64(k)
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
+// gzipPage is echo's gzip middleware (from 1 KiB, the fastest level: a
+// page is a few KiB) around the writing of a rendered page alone: its
+// writer (about 1 MiB) is held while the page is written, not while it is
+// rendered (100 clients at once would hold 100 MiB).
+var gzipPage = middleware.GzipWithConfig(middleware.GzipConfig{Level: 1, MinLength: 1 << 10})
 
 // statusOf maps an error kind to an HTTP status.
 func statusOf(err error) int {
@@ -332,85 +261,27 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		_ = c.JSON(status, body)
 		return
 	}
-	_ = render(c, status, views.ErrorPage(status, body.Error, body.Field))
+	_ = s.render(c, status, views.ErrorPage(status, body.Error, body.Field))
 }
 
-// reportCache keeps the decoded reports of finished runs, which never
-// change, for the uses that need the report itself (a table's CSV, the
-// reproduce page); pages draw from the pageCache instead. A decoded report
-// takes about ten times its JSON (a KTH batch report: 2.5 MB of JSON, 26 MB
-// decoded, its tables' cells boxed one by one), so the cache is bounded by
-// the JSON bytes of what it holds, reportCacheBytes, and forgets the oldest
-// first; a report larger than that is decoded but not kept.
-type reportCache struct {
-	mu    sync.Mutex
-	byID  map[string]*solvers.Report
-	size  map[string]int
-	order []string
-	bytes int
-}
-
-// reportCacheBytes bounds the JSON size of the cached reports: 8 MiB of
-// JSON is some 80 MiB decoded.
+// The reports cache keeps the decoded reports of finished runs, which
+// never change, for the uses that need the report itself (a table's CSV,
+// the reproduce page); pages draw from the pages cache instead. A decoded
+// report takes about ten times its JSON (a KTH batch report: 2.5 MB of
+// JSON, 26 MB decoded, its tables' cells boxed one by one), so the cache
+// counts the JSON bytes of what it holds, at most reportCacheBytes.
 const reportCacheBytes = 8 << 20
 
 // report returns run's decoded report, from the cache when it is there.
 // Callers must not modify it.
-func (c *reportCache) report(run *store.Run) (*solvers.Report, error) {
+func (s *Server) report(run *store.Run) (*solvers.Report, error) {
 	if run.Status != store.StatusDone {
 		return decodeReport(run.Report)
 	}
-	c.mu.Lock()
-	r, ok := c.byID[run.ID]
-	c.mu.Unlock()
-	if ok {
-		return r, nil
-	}
-	r, err := decodeReport(run.Report)
-	if err != nil || r == nil {
-		return r, err
-	}
-	n := len(run.Report)
-	if n > reportCacheBytes {
-		return r, nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.byID == nil {
-		c.byID, c.size = make(map[string]*solvers.Report), make(map[string]int)
-	}
-	if _, ok := c.byID[run.ID]; !ok {
-		for c.bytes+n > reportCacheBytes && len(c.order) > 0 {
-			c.drop(c.order[0])
-		}
-		c.order = append(c.order, run.ID)
-		c.byID[run.ID], c.size[run.ID] = r, n
-		c.bytes += n
-	}
-	return r, nil
-}
-
-// drop forgets one report; c.mu held.
-func (c *reportCache) drop(id string) {
-	if _, ok := c.byID[id]; !ok {
-		return
-	}
-	c.bytes -= c.size[id]
-	delete(c.byID, id)
-	delete(c.size, id)
-	for i, x := range c.order {
-		if x == id {
-			c.order = append(c.order[:i:i], c.order[i+1:]...)
-			break
-		}
-	}
-}
-
-// forget drops a deleted run's report.
-func (c *reportCache) forget(id string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.drop(id)
+	return s.reports.Load(run.ID, func() (*solvers.Report, int, error) {
+		r, err := decodeReport(run.Report)
+		return r, len(run.Report), err
+	}, func(int) bool { return true })
 }
 
 // decodeReport decodes a stored report; nil when there is none. A part

@@ -455,7 +455,7 @@ func (s *Server) newExperimentPage(c echo.Context) error {
 	if paste == "" {
 		p.Paste = p.Definition
 	}
-	return render(c, http.StatusOK, views.NewExperiment(p))
+	return s.render(c, http.StatusOK, views.NewExperiment(p))
 }
 
 // startExperimentPage is the form's POST, from the fields or from the
@@ -544,7 +544,7 @@ func (s *Server) startExperimentPage(c echo.Context) error {
 		status = statusOf(joined)
 		p.Counted = false
 	}
-	return render(c, status, views.NewExperiment(p))
+	return s.render(c, status, views.NewExperiment(p))
 }
 
 // fileSlug makes a file name of a title: letters, digits, '-', '_' and

@@ -189,8 +189,11 @@ func TestExperimentLiveFragmentAndTheEstimateFromPastRuns(t *testing.T) {
 		t.Errorf("head: %q", doc.Find(`[data-live-part=head]`).Text())
 	}
 	body := doc.Find(`[data-live-part=body]`)
-	if body.Find(`#ex-metric option`).Length() < 2 || body.Find(`[data-kind=plot]`).Length() == 0 || body.Find("script").Length() == 0 {
-		t.Errorf("body: %d metrics, %d plots, %d scripts", body.Find(`#ex-metric option`).Length(), body.Find(`[data-kind=plot]`).Length(), body.Find("script").Length())
+	if body.Find(`#ex-metric option`).Length() < 2 || body.Find(`[data-kind=plot]`).Length() == 0 || body.Find("script").Length() != 0 {
+		t.Errorf("body: %d metrics, %d plots, %d scripts (want none: charts fetch their data)", body.Find(`#ex-metric option`).Length(), body.Find(`[data-kind=plot]`).Length(), body.Find("script").Length())
+	}
+	if data := a.chartsOf(t, frag); !strings.HasPrefix(data, "[{") {
+		t.Errorf("the fragment's charts have no data: %.100s", data)
 	}
 	_, page := a.do(t, http.MethodGet, loc, "", nil)
 	if parseHTML(t, page).Find(`[data-live-part]`).Length() != 2 {

@@ -50,7 +50,7 @@ func (s *Server) runTable(ctx context.Context, id, param string) (*store.Run, *s
 	if run.Status != store.StatusDone {
 		return nil, nil, 0, errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 	}
-	rep, err := s.reports.report(run)
+	rep, err := s.report(run)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -164,7 +164,7 @@ func (s *Server) runTableFile(c echo.Context) error {
 	if t.Rows, err = decodeRows(raw, len(t.Columns)); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.TablePage(views.TablePageProps{RunID: run.ID, Index: index, Table: t, Offset: offset, Total: total, Frame: rep.Time}))
+	return s.render(c, http.StatusOK, views.TablePage(views.TablePageProps{RunID: run.ID, Index: index, Table: t, Offset: offset, Total: total, Frame: rep.Time}))
 }
 
 // tableCSV serves table n of a run's report as CSV, every row: a paged

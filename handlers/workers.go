@@ -25,7 +25,7 @@ func (s *Server) workersPage(c echo.Context) error {
 		p.Workers = append(p.Workers, views.Worker{Name: w.Name, Host: w.Host, PID: w.PID, Concurrency: w.Concurrency,
 			Running: w.Running, OthersRunning: w.OthersRunning, Moved: w.Moved, Done: w.Done, Started: w.Started, LastSeen: w.LastSeen, Lost: w.Lost})
 	}
-	return render(c, http.StatusOK, views.Workers(p))
+	return s.render(c, http.StatusOK, views.Workers(p))
 }
 
 // apiWorkers: GET /api/workers, the same as JSON: {"workers": [...]}.

@@ -238,7 +238,7 @@ func (s *Server) workloadsPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Workloads(p))
+	return s.render(c, http.StatusOK, views.Workloads(p))
 }
 
 // formFailed shows the workloads page again with the error above the forms.
@@ -248,7 +248,7 @@ func (s *Server) formFailed(c echo.Context, strategy string, ferr error) error {
 		return err
 	}
 	p.Err = &views.FormError{Message: messageOf(ferr), Field: errs.FieldOf(ferr)}
-	return render(c, statusOf(ferr), views.Workloads(p))
+	return s.render(c, statusOf(ferr), views.Workloads(p))
 }
 
 func (s *Server) uploadPage(c echo.Context) error {
@@ -282,7 +282,7 @@ func (s *Server) generatePage(c echo.Context) error {
 	form, _ := c.FormParams()
 	p.Gen = &views.GenForm{Preset: g.Preset, Values: map[string]string(g.Params), Seed: form.Get("seed"), Name: g.Name,
 		Errs: formErrors(err)}
-	return render(c, statusOf(err), views.Workloads(p))
+	return s.render(c, statusOf(err), views.Workloads(p))
 }
 
 func (s *Server) workloadPage(c echo.Context) error {
@@ -305,7 +305,7 @@ func (s *Server) workloadPage(c echo.Context) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: viewWorkload(*w), Preview: preview, Strategy: viewOf(st), Runs: s.listRuns(runs),
+	return s.render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: viewWorkload(*w), Preview: preview, Strategy: viewOf(st), Runs: s.listRuns(runs),
 		Existing: c.QueryParam("existing") == "1"}))
 }
 

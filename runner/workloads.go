@@ -1,10 +1,9 @@
 package runner
 
 import (
-	"container/list"
 	"context"
-	"sync"
 
+	"schedlab/cache"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -16,59 +15,33 @@ import (
 // instance (bounded with the workload: the memo goes when it does).
 // Workloads are never changed once stored (a new upload is a new
 // workload), so a cached one is never stale; a deleted one takes its runs
-// with it. It holds at most maxBytes of data; a workload larger than a
-// quarter of that is not kept.
+// with it. It holds at most maxBytes of data, least recently used out
+// first; a workload larger than a quarter of that is not kept.
 type workloadCache struct {
 	maxBytes int
-
-	mu    sync.Mutex
-	bytes int
-	order *list.List               // most recently used first; values are *cached
-	byID  map[string]*list.Element // into order
-}
-
-type cached struct {
-	id string
-	w  *solvers.Workload
+	lru      *cache.LRU[string, *solvers.Workload]
 }
 
 // workloadCacheBytes bounds the data the Runner keeps (see workloadCache).
 const workloadCacheBytes = 64 << 20
 
 func newWorkloadCache(maxBytes int) *workloadCache {
-	return &workloadCache{maxBytes: maxBytes, order: list.New(), byID: map[string]*list.Element{}}
+	return &workloadCache{maxBytes: maxBytes, lru: cache.New[string, *solvers.Workload](maxBytes)}
 }
 
-// get returns workload id from the cache, or reads it with read and keeps it.
+// get returns workload id from the cache, or reads it with read and keeps
+// it; concurrent misses of one workload read it once (without the first
+// one's cancellation, which must not fail the others).
 func (c *workloadCache) get(ctx context.Context, id string, read func(context.Context, string) (*store.Workload, error)) (*solvers.Workload, error) {
-	c.mu.Lock()
-	if e := c.byID[id]; e != nil {
-		c.order.MoveToFront(e)
-		c.mu.Unlock()
-		return e.Value.(*cached).w, nil
-	}
-	c.mu.Unlock()
-	sw, err := read(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	w := &solvers.Workload{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Data: sw.Data}
-	if len(w.Data) > c.maxBytes/4 {
-		return w, nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e := c.byID[id]; e != nil { // read by another worker meanwhile
-		return e.Value.(*cached).w, nil
-	}
-	w.Decoded = solvers.NewMemo()
-	c.byID[id] = c.order.PushFront(&cached{id: id, w: w})
-	c.bytes += len(w.Data)
-	for c.bytes > c.maxBytes {
-		last := c.order.Back()
-		old := c.order.Remove(last).(*cached)
-		delete(c.byID, old.id)
-		c.bytes -= len(old.w.Data)
-	}
-	return w, nil
+	return c.lru.Load(id, func() (*solvers.Workload, int, error) {
+		sw, err := read(context.WithoutCancel(ctx), id)
+		if err != nil {
+			return nil, 0, err
+		}
+		w := &solvers.Workload{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Data: sw.Data}
+		if len(w.Data) <= c.maxBytes/4 {
+			w.Decoded = solvers.NewMemo()
+		}
+		return w, len(w.Data), nil
+	}, func(size int) bool { return size <= c.maxBytes/4 })
 }

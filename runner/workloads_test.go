@@ -36,13 +36,13 @@ func TestWorkloadCacheReadsEachOnceAndEvictsTheLeastRecentlyUsed(t *testing.T) {
 	for _, id := range []string{"a", "b", "a", "c", "d", "a", "b", "c", "d"} {
 		get(id)
 	}
-	if reads["a"] != 1 || reads["b"] != 1 || reads["c"] != 1 || reads["d"] != 1 || c.bytes != 100 {
-		t.Fatalf("reads %v, %d bytes kept; want each read once and 100 bytes", reads, c.bytes)
+	if reads["a"] != 1 || reads["b"] != 1 || reads["c"] != 1 || reads["d"] != 1 || c.lru.Bytes() != 100 {
+		t.Fatalf("reads %v, %d bytes kept; want each read once and 100 bytes", reads, c.lru.Bytes())
 	}
 	get("big") // 26 bytes > 100/4: read, not kept
 	get("big")
-	if reads["big"] != 2 || c.bytes != 100 {
-		t.Errorf("a workload over a quarter of the cache: read %d times, %d bytes kept; want 2 and 100", reads["big"], c.bytes)
+	if reads["big"] != 2 || c.lru.Bytes() != 100 {
+		t.Errorf("a workload over a quarter of the cache: read %d times, %d bytes kept; want 2 and 100", reads["big"], c.lru.Bytes())
 	}
 	get("gone")
 	get("gone")
@@ -62,8 +62,8 @@ func TestWorkloadCacheReadsEachOnceAndEvictsTheLeastRecentlyUsed(t *testing.T) {
 	if reads["a"] != 2 {
 		t.Errorf("a, the least recently used, was kept: reads %v", reads)
 	}
-	if c.bytes > c.maxBytes {
-		t.Errorf("%d bytes kept, over the bound %d", c.bytes, c.maxBytes)
+	if c.lru.Bytes() > c.maxBytes {
+		t.Errorf("%d bytes kept, over the bound %d", c.lru.Bytes(), c.maxBytes)
 	}
 	// The runs of a cached workload share one Workload and its memo.
 	w1, _ := c.get(context.Background(), "a", read)

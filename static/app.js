@@ -29,14 +29,54 @@
     tick();
   }
 
-  // The nonce this page's CSP allows inline scripts with (app.js carries
-  // it), so that chart scripts swapped in can run.
-  var pageNonce = (document.currentScript && document.currentScript.nonce) || "";
+  // Charts: each chart element names the JSON array of its page's chart
+  // options (data-chart-src, fetched once per page part) and its place in
+  // it (data-chart-index). The functions of an option come as go-echarts
+  // FuncOpts strings; /charts.js (window.schedlabChartFuncs) has each as
+  // code, closed over the option's lookup tables (its "schedlab" key, M)
+  // and the element: only those exact strings become functions.
+  var chartData = {};
+  function hydrate(v, fns) {
+    if (typeof v === "string") { return Object.prototype.hasOwnProperty.call(fns, v) ? fns[v] : v; }
+    if (v && typeof v === "object") {
+      var ks = Object.keys(v);
+      for (var i = 0; i < ks.length; i++) { v[ks[i]] = hydrate(v[ks[i]], fns); }
+    }
+    return v;
+  }
+  function drawChart(el, option) {
+    if (!option || !window.echarts || !window.schedlabChartFuncs) { return; }
+    var M = option.schedlab || {};
+    hydrate(option, window.schedlabChartFuncs(M, el));
+    delete option.schedlab;
+    var c = echarts.getInstanceByDom(el) || echarts.init(el);
+    c.setOption(option);
+    if (typeof M.init === "function") { M.init(c); }
+  }
+  function drawCharts(root) {
+    root.querySelectorAll("[data-chart-src]").forEach(function (el) {
+      var src = el.getAttribute("data-chart-src");
+      if (!chartData[src]) {
+        chartData[src] = fetch(src, { headers: { Accept: "application/json" } })
+          .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); });
+      }
+      // Each chart parses its own copy: drawing changes the option.
+      chartData[src].then(function (text) { drawChart(el, JSON.parse(text)[+el.getAttribute("data-chart-index")]); },
+        function () { el.textContent = "This chart could not be loaded: reload the page."; });
+    });
+  }
+  window.addEventListener("resize", function () {
+    if (!window.echarts) { return; }
+    document.querySelectorAll("[data-chart-src]").forEach(function (el) {
+      var c = echarts.getInstanceByDom(el);
+      if (c) { c.resize(); }
+    });
+  });
 
   // swapLive puts the parts of a fetched fragment in place of the page's
   // parts with the same data-live-part: the ECharts instances of the old
-  // part are disposed, the new part's chart scripts run (with the page's
-  // nonce), its selects submit on change again.
+  // part are disposed, the new part's charts drawn, its selects submit on
+  // change again.
   function swapLive(html) {
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
@@ -49,19 +89,8 @@
           if (c) { c.dispose(); }
         });
       }
-      var scripts = [];
-      part.querySelectorAll("script").forEach(function (s) {
-        scripts.push(s.textContent);
-        s.parentNode.removeChild(s);
-      });
       old.replaceWith(part);
-      scripts.forEach(function (code) {
-        var s = document.createElement("script");
-        if (pageNonce) { s.nonce = pageNonce; }
-        s.textContent = code;
-        document.body.appendChild(s);
-        s.parentNode.removeChild(s);
-      });
+      drawCharts(part);
       part.querySelectorAll("select[data-autosubmit]").forEach(autoSubmit);
       part.querySelectorAll("form[data-confirm]").forEach(confirmFirst);
     });
@@ -417,7 +446,7 @@
       if (csv) { download(name + ".csv", new Blob([csv], {type: "text/csv"})); }
     });
   }
-  window.schedlabChart = {svg: chartSVG, csv: chartCSV};
+  window.schedlabChart = {svg: chartSVG, csv: chartCSV, draw: drawChart};
   function watchChartExports() {
     document.querySelectorAll("[data-testid=chart]").forEach(addChartExports);
     new MutationObserver(function () {
@@ -426,6 +455,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    drawCharts(document);
     watchChartExports();
     document.querySelectorAll("[data-testid=highlight-moved]").forEach(highlightMoved);
     document.querySelectorAll("form[data-confirm]").forEach(confirmFirst);

@@ -1,10 +1,15 @@
 package views
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"schedlab/solvers"
+	"schedlab/views/charts"
 )
 
 // The run page states a report's time frame once and draws its Gantt and
@@ -17,12 +22,17 @@ func TestReportViewStatesTheTimeFrameOnceAndDrawsInIt(t *testing.T) {
 			Bars: []solvers.Bar{{Lane: 0, Start: 600000, End: 772650}}}},
 		Series: []solvers.Plot{{Title: "Processors in use", XTime: true, Lines: []solvers.Line{{Points: [][2]float64{{600000, 1}, {772650, 2}}}}}},
 	}
-	doc := renderDoc(t, ReportView(r, "abc"))
+	var buf bytes.Buffer
+	ctx, sink := charts.WithSink(context.Background(), "/charts")
+	if err := ReportView(r, "abc").Render(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := goquery.NewDocumentFromReader(&buf)
 	stated := doc.Find(`[data-testid=time-frame]`)
 	if stated.Length() != 1 || strings.TrimSpace(stated.Text()) != "Times: hours since the first submission." || stated.AttrOr("data-unit", "") != "h" {
 		t.Fatalf("frame stated %d times: %q (unit %q)", stated.Length(), stated.Text(), stated.AttrOr("data-unit", ""))
 	}
-	js := doc.Find("script").Text()
+	js := string(sink.JSON())
 	if n := strings.Count(js, `"name":"time since the first submission (h)"`); n != 2 {
 		t.Errorf("%d axes named after the frame, want 2 (the Gantt's and the plot's)", n)
 	}

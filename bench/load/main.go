@@ -11,7 +11,11 @@
 // The load mode hits four targets in turn, each for -d with -c clients
 // looping request after request: "/", the page of the run with the largest
 // report, /compare of the three largest runs sharing a workload, and that
-// largest run's /api/runs/:id/report. Flags -run and -compare pick other
+// largest run's /api/runs/:id/report. A page's charts fetch their data
+// (data-chart-src): each client then fetches those addresses too, one
+// after the other as a browser opening the page for the first time (no
+// cache), and the page's latency is the page and its chart data together;
+// the "charts" column is how many chart requests a page made. Flags -run and -compare pick other
 // runs. It prints per target the requests per second, the 50th and 99th
 // percentile and the slowest latency, the errors (transport errors, time-outs
 // and statuses other than 200; -encoding says whether the clients take
@@ -22,17 +26,21 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"mime/multipart"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,7 +100,7 @@ func run(args []string) error {
 		{"report", "/api/runs/" + *runID + "/report"},
 	}
 	fmt.Printf("%d clients, %s per target, %s\n", *clients, *dur, base)
-	fmt.Printf("%-8s %-44s %8s %9s %9s %9s %7s %10s %10s\n", "target", "path", "req/s", "p50", "p99", "max", "errors", "RSS max", "VmHWM")
+	fmt.Printf("%-8s %-44s %8s %9s %9s %9s %7s %6s %10s %10s\n", "target", "path", "req/s", "p50", "p99", "max", "errors", "charts", "RSS max", "VmHWM")
 	for _, t := range targets {
 		if *only != "" && !contains(strings.Split(*only, ","), t.name) {
 			continue
@@ -102,8 +110,8 @@ func run(args []string) error {
 		if len(path) > 44 {
 			path = path[:41] + "..."
 		}
-		fmt.Printf("%-8s %-44s %8.1f %9s %9s %9s %7d %10s %10s\n", t.name, path, res.rate, ms(res.p50), ms(res.p99), ms(res.max),
-			res.errors, mib(res.rssMax), mib(hwm(*pid)))
+		fmt.Printf("%-8s %-44s %8.1f %9s %9s %9s %7d %6d %10s %10s\n", t.name, path, res.rate, ms(res.p50), ms(res.p99), ms(res.max),
+			res.errors, res.charts, mib(res.rssMax), mib(hwm(*pid)))
 		if res.firstErr != "" {
 			fmt.Printf("         first error: %s\n", res.firstErr)
 		}
@@ -138,6 +146,7 @@ type result struct {
 	p50, p99, max time.Duration
 	errors        int
 	firstErr      string
+	charts        int   // chart requests a page made
 	rssMax        int64 // KiB
 }
 
@@ -174,9 +183,10 @@ func hammer(client *http.Client, url string, c int, d time.Duration, pid int) re
 			defer wg.Done()
 			for ctx.Err() == nil {
 				t0 := time.Now()
-				err := fetch(client, url)
+				charts, err := fetchPage(client, url)
 				el := time.Since(t0)
 				mu.Lock()
+				res.charts = max(res.charts, charts)
 				if err != nil {
 					res.errors++
 					if res.firstErr == "" {
@@ -210,10 +220,51 @@ func hammer(client *http.Client, url string, c int, d time.Duration, pid int) re
 // no compression.
 var acceptEncoding = "gzip"
 
-func fetch(client *http.Client, url string) error {
+// chartSrc finds the chart data addresses of a page.
+var chartSrc = regexp.MustCompile(`data-chart-src="([^"]+)"`)
+
+// fetchPage fetches url and, when it is a page, the data of its charts,
+// each address once; it returns how many chart requests it made.
+func fetchPage(client *http.Client, u string) (int, error) {
+	body, hdr, err := fetch(client, u)
+	if err != nil || !strings.HasPrefix(hdr.Get("Content-Type"), "text/html") {
+		return 0, err
+	}
+	if hdr.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return 0, err
+		}
+		if body, err = io.ReadAll(zr); err != nil {
+			return 0, err
+		}
+	}
+	base, err := url.Parse(u)
+	if err != nil {
+		return 0, err
+	}
+	seen := map[string]bool{}
+	for _, m := range chartSrc.FindAllSubmatch(body, -1) {
+		src := html.UnescapeString(string(m[1]))
+		if seen[src] {
+			continue
+		}
+		seen[src] = true
+		ref, err := base.Parse(src)
+		if err != nil {
+			return len(seen), err
+		}
+		if _, _, err := fetch(client, ref.String()); err != nil {
+			return len(seen), err
+		}
+	}
+	return len(seen), nil
+}
+
+func fetch(client *http.Client, url string) ([]byte, http.Header, error) {
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	switch acceptEncoding {
 	case "gzip", "identity":
@@ -221,16 +272,22 @@ func fetch(client *http.Client, url string) error {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-		return err
+	var body []byte
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		body, err = io.ReadAll(resp.Body) // a page: its chart addresses are read
+	} else {
+		_, err = io.Copy(io.Discard, resp.Body)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: status %d", url, resp.StatusCode)
+		return nil, nil, fmt.Errorf("%s: status %d", url, resp.StatusCode)
 	}
-	return nil
+	return body, resp.Header, nil
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/1e6) }

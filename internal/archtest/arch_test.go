@@ -18,7 +18,7 @@ var layers = []struct {
 	name string
 	pkgs []string
 }{
-	{"leaves", []string{"errs", "buildinfo", "stats", "static", "solvers/des", "solvers/sweep", "runtypes"}},
+	{"leaves", []string{"errs", "buildinfo", "stats", "static", "cache", "solvers/des", "solvers/sweep", "runtypes"}},
 	{"contract", []string{"solvers"}},
 	{"families", []string{"solvers/..."}},
 	{"execute", []string{"execute/..."}},
@@ -37,6 +37,7 @@ var only = map[string][]string{
 	"buildinfo":     nil,
 	"stats":         nil,
 	"static":        nil,
+	"cache":         nil,
 	"solvers/sweep": nil,
 	"runtypes":      nil,
 	"solvers":       {"errs", "solvers/sweep", "golang.org/x/sync"},

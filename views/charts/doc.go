@@ -72,18 +72,20 @@
 //
 // # Rendering
 //
-// Each component writes
+// Each component writes an element and no script:
 //
 //	<div class="chart" data-testid="chart" data-kind="plot|gantt|graph|heatmap"
-//	     data-title="…" id="chart-<16 random hex>" style="height:…px"></div>
-//	<script>(function(){ … echarts.init(el).setOption(option) … })();</script>
+//	     data-title="…" data-chart-src="URL" data-chart-index="N" style="height:…px"></div>
 //
-// The page layout loads /static/echarts.min.js (ECharts 5.6.0) once, before
-// any chart; a chart whose script finds no global echarts stays empty. The
-// script resizes the chart with the window and disposes it once its element
-// has left the document (after an htmx swap). The random id keeps charts
-// of later swaps apart. A CSP nonce from templ's context, if any, is put on
-// the script.
+// and puts its option in the context's Sink (WithSink), whose JSON array
+// the server serves at URL (the handlers choose it: an immutable endpoint
+// of a finished run, compare or experiment, else a one-off key).
+// static/app.js fetches each URL once, turns the option's function strings
+// into the functions of Script (served at ScriptURL, loaded by the page
+// layout after /static/echarts.min.js, ECharts 5.6.0), takes the lookup
+// tables out as M, draws, resizes with the window; a part swapped in (a
+// running experiment's) is drawn once in place. So the CSP allows no
+// inline script at all.
 //
 // # go-echarts, and what is built beside it
 //
@@ -112,15 +114,13 @@
 //     the init script takes them out as M before setOption.
 //
 // go-echarts' own RenderSnippet/Render are not used: they print the option
-// with HTML escaping off into the script, so a label such as
-// "</script><script>alert(1)</script>" would end the script. Here the JSON
-// keeps encoding/json's escaping of <, > and & (\u003c …), attributes are
-// HTML-escaped, tooltips escape user strings with echarts.format.encodeHTML,
-// and the only JavaScript in the output is this package's constant
-// functions: the FuncOpts markers are turned back into code only for those
-// exact strings, never for a user string that happens to contain "__f__".
-// The functions contain no "//" comments (FuncOpts strips newlines) and no
-// "</".
+// into a script with HTML escaping off. Here the option is data (JSON, with
+// encoding/json's escaping of <, > and &), attributes are HTML-escaped,
+// tooltips escape user strings with echarts.format.encodeHTML, and the
+// only JavaScript is this package's constant functions (jsFunc, made with
+// opts.FuncOpts): app.js turns exactly those strings into code, never a
+// user string that happens to contain "__f__". The functions contain no
+// "//" comments (FuncOpts strips newlines).
 //
 // *Option functions (PlotOption, GanttOption, GraphOption, HeatmapOption)
 // return the option JSON with the functions still as FuncOpts strings, for
@@ -149,8 +149,8 @@
 //
 // # Limits
 //
-// A Gantt sends every bar to the browser: about 40–60 bytes of HTML per bar
-// (30,000 bars ≈ 1.8 MB); ECharts draws them 4,000 per frame and dataZoom
+// A Gantt sends every bar to the browser: about 40–60 bytes of JSON per bar
+// (30,000 bars ≈ 1.8 MB, compressed once by the server); ECharts draws them 4,000 per frame and dataZoom
 // filters to the visible window. Bars with invalid lanes or times, heat map
 // cells outside X×Y and non-finite numbers are skipped, not drawn.
 package charts

@@ -3,7 +3,7 @@ package charts
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
@@ -20,29 +21,21 @@ import (
 
 // metaKey is the top-level option key holding the lookup tables (lane names,
 // bar labels, colours, ...) that the chart's JavaScript functions read as M.
-// The init script takes it out of the option before setOption.
+// The page's script takes it out of the option before setOption.
 const metaKey = "schedlab"
 
-// jsFuncs are all the JavaScript functions this package puts into options.
-// They are constants: user data never becomes code. toScript turns exactly
-// these (JSON-encoded, FuncOpts-marked) strings back into raw JavaScript.
+// jsFuncs are all the JavaScript functions this package puts into options
+// (as opts.FuncOpts strings). They are constants: user data never becomes
+// code. Script makes them the functions a page draws with.
 var jsFuncs []types.FuncStr
 
 // jsFunc registers a constant JavaScript function for options. The source
-// must not contain "//" comments (newlines are stripped), "</" or "<!--".
-// It is opts.FuncOpts(src), made without its regular expression (this
-// package's functions are made at every start of the program, the command
-// line's included, where FuncOpts's regular expression took 0.3 ms):
-// newlines and tabs removed, the text between go-echarts's markers.
+// must not contain "//" comments (newlines are stripped) or "</".
 func jsFunc(src string) types.FuncStr {
-	f := types.FuncStr(jsFuncMarker + strings.NewReplacer("\n", "", "\t", "").Replace(src) + jsFuncMarker)
+	f := opts.FuncOpts(src)
 	jsFuncs = append(jsFuncs, f)
 	return f
 }
-
-// jsFuncMarker is go-echarts's mark around a JavaScript function in a
-// JSON option (opts.FuncOpts).
-const jsFuncMarker = "__f__"
 
 // chart is what every go-echarts chart type offers and the builders use.
 type chart interface {
@@ -127,81 +120,89 @@ func optionJSON(c chart, ext *extender) ([]byte, error) {
 	return json.Marshal(obj)
 }
 
-// toScript turns an option JSON into a JavaScript expression: every
-// FuncOpts-marked string of jsFuncs becomes the function it holds. Only
-// these exact constant strings are replaced; a user string that contains
-// the marker stays a string.
-func toScript(option []byte) []byte {
-	for _, f := range jsFuncs {
-		enc, _ := json.Marshal(string(f))
-		if !bytes.Contains(option, enc) {
-			continue
-		}
-		body := strings.TrimSuffix(strings.TrimPrefix(string(f), jsFuncMarker), jsFuncMarker)
-		option = bytes.ReplaceAll(option, enc, []byte(body))
-	}
-	return option
+// A Sink collects the options of the charts a page draws, to be served as
+// one JSON array at URL: each chart element names URL and its index there,
+// and static/app.js fetches the array and draws.
+type Sink struct {
+	URL     string
+	options [][]byte
 }
 
-// newID returns a random element id, so that charts inserted by later
-// swaps never collide with ones already on the page.
-func newID() string {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err) // crypto/rand does not fail on supported platforms
-	}
-	return "chart-" + hex.EncodeToString(b[:])
+type sinkKey struct{}
+
+// WithSink returns ctx with a new Sink for charts served at url.
+func WithSink(ctx context.Context, url string) (context.Context, *Sink) {
+	s := &Sink{URL: url}
+	return context.WithValue(ctx, sinkKey{}, s), s
 }
 
-// component renders the chart element and its init script. The option is
-// built before anything is written, so an error writes nothing.
+// Len is the number of charts collected.
+func (s *Sink) Len() int { return len(s.options) }
+
+// JSON is the options collected, as a JSON array in page order.
+func (s *Sink) JSON() []byte {
+	return append(append([]byte("["), bytes.Join(s.options, []byte(","))...), ']')
+}
+
+// component renders the chart element; its option goes to the context's
+// Sink (none: an element with nothing to draw). The option is built
+// before anything is written, so an error writes nothing.
 func component(kind, title string, heightPx int, build func() ([]byte, error)) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		option, err := build()
 		if err != nil {
 			return fmt.Errorf("chart %q: %w", title, err)
 		}
-		id := newID()
 		var b bytes.Buffer
 		b.WriteString(`<div class="chart" data-testid="chart" data-kind="`)
 		b.WriteString(html.EscapeString(kind))
 		b.WriteString(`" data-title="`)
 		b.WriteString(html.EscapeString(title))
-		b.WriteString(`" id="`)
-		b.WriteString(id)
+		if s, ok := ctx.Value(sinkKey{}).(*Sink); ok {
+			b.WriteString(`" data-chart-src="`)
+			b.WriteString(html.EscapeString(s.URL))
+			b.WriteString(`" data-chart-index="`)
+			b.WriteString(strconv.Itoa(len(s.options)))
+			s.options = append(s.options, option)
+		}
 		b.WriteString(`" style="height:`)
 		b.WriteString(strconv.Itoa(heightPx))
 		b.WriteString(`px"></div>`)
-		b.WriteString("\n<script")
-		if nonce := templ.GetNonce(ctx); nonce != "" {
-			b.WriteString(` nonce="`)
-			b.WriteString(html.EscapeString(nonce))
-			b.WriteString(`"`)
-		}
-		b.WriteString(">")
-		writeInit(&b, id, toScript(option))
-		b.WriteString("</script>\n")
+		b.WriteString("\n")
 		_, err = w.Write(b.Bytes())
 		return err
 	})
 }
 
-// writeInit writes the init script: take the lookup tables out of the
-// option (as M, which the option's functions close over), init ECharts on
-// the element, call M.init(chart) if the chart has one (a constant
-// function of this package, e.g. the graph's label threshold), resize with
-// the window, dispose once the element is gone.
-func writeInit(b *bytes.Buffer, id string, option []byte) {
-	idJSON, _ := json.Marshal(id)
-	b.WriteString(`(function(){"use strict";var el=document.getElementById(`)
-	b.Write(idJSON)
-	b.WriteString(`);if(!el||typeof echarts==="undefined"){return;}var option=`)
-	b.Write(option)
-	b.WriteString(`;var M=option.` + metaKey + `||{};delete option.` + metaKey + `;`)
-	b.WriteString(`var c=echarts.getInstanceByDom(el)||echarts.init(el);c.setOption(option);if(typeof M.init==="function"){M.init(c);}`)
-	b.WriteString(`var onResize=function(){if(!document.body.contains(el)){window.removeEventListener("resize",onResize);c.dispose();return;}c.resize();};`)
-	b.WriteString(`window.addEventListener("resize",onResize);})();`)
-}
+// Script is the JavaScript that turns the functions of an option back
+// into code: window.schedlabChartFuncs(M, el) returns every function of
+// jsFuncs, closed over the option's lookup tables M and its element el,
+// keyed by its FuncOpts string. Only these constant strings become code.
+var Script = sync.OnceValue(func() []byte {
+	var b bytes.Buffer
+	b.WriteString("\"use strict\";window.schedlabChartFuncs=function(M,el){return{")
+	for i, f := range jsFuncs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		key, _ := json.Marshal(string(f))
+		b.Write(key)
+		b.WriteByte(':')
+		b.WriteString(strings.TrimSuffix(strings.TrimPrefix(string(f), funcMarker), funcMarker))
+	}
+	b.WriteString("};};\n")
+	return b.Bytes()
+})
+
+// funcMarker is go-echarts's mark around a function in an option (opts.FuncOpts).
+const funcMarker = "__f__"
+
+// ScriptURL is where pages load Script from: versioned by its content,
+// so browsers keep it for good.
+var ScriptURL = sync.OnceValue(func() string {
+	sum := sha256.Sum256(Script())
+	return "/charts.js?v=" + hex.EncodeToString(sum[:6])
+})
 
 // clampInt bounds v to [lo, hi].
 func clampInt(v, lo, hi int) int {

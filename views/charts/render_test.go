@@ -12,9 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
-	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/go-echarts/go-echarts/v2/types"
 
 	"schedlab/solvers"
 	"schedlab/static"
@@ -42,63 +41,57 @@ func hostileComponents() map[string]templ.Component {
 	}
 }
 
-func TestHostileLabelsCannotEscapeTheScriptOrAttributes(t *testing.T) {
+// Hostile labels stay text: the element's attributes are escaped, no
+// script is written, and in the option JSON they are strings (with <, >
+// and & escaped) that never become code: Script holds only this package's
+// functions.
+func TestHostileLabelsStayTextInTheElementAndTheOption(t *testing.T) {
 	for kind, c := range hostileComponents() {
 		t.Run(kind, func(t *testing.T) {
-			doc, raw := render(t, c)
+			doc, raw, sink := renderSink(t, c)
 			assertChart(t, doc, kind, hostile)
-			if n := strings.Count(raw, "<script"); n != 1 {
-				t.Errorf("%d <script openings, want 1", n)
+			if strings.Contains(raw, "<script") || strings.Contains(raw, "alert(1)</") {
+				t.Errorf("the element lets the label out: %s", raw)
 			}
-			if n := strings.Count(raw, "</script>"); n != 1 {
-				t.Errorf("%d </script> closings, want 1", n)
+			js := string(sink.JSON())
+			if strings.Contains(js, "</") || strings.Contains(js, "<!--") || !strings.Contains(js, `\u003cscript\u003ealert(1)`) {
+				t.Errorf("the option does not escape the label: %.300s", js)
 			}
-			js := doc.Find("script").Text()
-			if strings.Contains(js, "</") || strings.Contains(js, "<!--") {
-				t.Errorf("script contains </ or <!--")
-			}
-			if strings.Contains(js, "alert(1)") && !strings.Contains(js, `"__f__alert(1)__f__"`) &&
-				!strings.Contains(js, `\u003cscript\u003ealert(1)`) {
-				t.Errorf("alert(1) appears outside a JSON string")
-			}
-			if regexp.MustCompile(`[^"_]alert\(1\)__f__`).MatchString(js) || strings.Contains(js, `:alert(1)`) {
-				t.Errorf("a user marker became code")
+			var v []any
+			if err := json.Unmarshal(sink.JSON(), &v); err != nil || len(v) != 1 {
+				t.Errorf("the sink's JSON: %v, %d options", err, len(v))
 			}
 		})
 	}
-}
-
-func TestChartIDsAreRandomPerRender(t *testing.T) {
-	idPat := regexp.MustCompile(`^chart-[0-9a-f]{16}$`)
-	seen := map[string]bool{}
-	for i := 0; i < 20; i++ {
-		doc, _ := render(t, Plot(twoLines()))
-		id := chartDiv(t, doc).AttrOr("id", "")
-		if !idPat.MatchString(id) {
-			t.Fatalf("id %q", id)
-		}
-		if seen[id] {
-			t.Fatalf("id %q repeated", id)
-		}
-		seen[id] = true
+	if strings.Contains(string(Script()), "alert(1)") {
+		t.Error("Script holds a user string")
 	}
 }
 
-func TestScriptCarriesTheCSPNonce(t *testing.T) {
+// Charts of one page go to one Sink, each element naming its place.
+func TestChartsIndexTheirSinkInPageOrder(t *testing.T) {
+	doc, _, sink := renderSink(t, templ.Join(Plot(twoLines()), Heatmap(heat())))
+	var idx []string
+	doc.Find(`[data-testid=chart]`).Each(func(_ int, s *goquery.Selection) { idx = append(idx, s.AttrOr("data-chart-index", "")) })
+	if strings.Join(idx, ",") != "0,1" || sink.Len() != 2 {
+		t.Fatalf("indices %v, %d options", idx, sink.Len())
+	}
+	var opts []map[string]any
+	if err := json.Unmarshal(sink.JSON(), &opts); err != nil || opts[1]["visualMap"] == nil {
+		t.Errorf("the second option is not the heat map's: %v", err)
+	}
+	// Without a Sink, an element with nothing to draw.
 	var b bytes.Buffer
-	ctx := templ.WithNonce(context.Background(), `n"1`)
-	if err := Plot(twoLines()).Render(ctx, &b); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), `<script nonce="n&#34;1">`) {
-		t.Errorf("no escaped nonce on the script: %.300s", b.String())
+	if err := Plot(twoLines()).Render(context.Background(), &b); err != nil || strings.Contains(b.String(), "data-chart-src") {
+		t.Errorf("no sink: %v, %s", err, b.String())
 	}
 }
 
-func TestJSFunctionsAreSafeToInline(t *testing.T) {
+func TestJSFunctionsAreFuncOptsAndInTheScript(t *testing.T) {
 	if len(jsFuncs) < 5 {
 		t.Fatalf("only %d registered functions", len(jsFuncs))
 	}
+	script := string(Script())
 	for _, f := range jsFuncs {
 		s := string(f)
 		if !strings.HasPrefix(s, "__f__function") || !strings.HasSuffix(s, "__f__") {
@@ -109,31 +102,28 @@ func TestJSFunctionsAreSafeToInline(t *testing.T) {
 				t.Errorf("function contains %q: %.60s", bad, s)
 			}
 		}
+		key, _ := json.Marshal(s)
+		if !strings.Contains(script, string(key)+":"+strings.TrimSuffix(strings.TrimPrefix(s, funcMarker), funcMarker)) {
+			t.Errorf("Script lacks %.60s as a key and its code", s)
+		}
+	}
+	if !strings.HasPrefix(ScriptURL(), "/charts.js?v=") {
+		t.Errorf("ScriptURL %s", ScriptURL())
 	}
 }
 
-func TestToScriptTurnsOnlyOwnFunctionsIntoCode(t *testing.T) {
-	in, _ := json.Marshal(map[string]any{"a": ganttRenderItem, "b": "__f__alert(1)__f__"})
-	out := string(toScript(in))
-	if !strings.Contains(out, `"a":function (params, api)`) {
-		t.Errorf("own function not inlined: %.80s", out)
-	}
-	if !strings.Contains(out, `"b":"__f__alert(1)__f__"`) {
-		t.Errorf("user marker changed: %s", out[strings.Index(out, `"b"`):])
-	}
-}
-
-// harness runs each chart script of a page with the vendored ECharts in
-// node (server-side SVG rendering, a fake document) and reports what it
-// drew and what the tooltips say.
+// harness draws each option of a page's Sink as static/app.js does
+// (window.schedlabChart.draw, with Script's functions), with the vendored
+// ECharts in node (server-side SVG rendering, a fake document), and
+// reports what it drew, what the tooltips say and which top-level keys
+// became functions.
 const harness = `
 const fs = require("fs");
 const real = require(process.argv[2]);
-const html = fs.readFileSync(process.argv[3], "utf8");
-const re = /<script[^>]*>([\s\S]*?)<\/script>/g;
+const code = fs.readFileSync(process.argv[3], "utf8") + "\n" + fs.readFileSync(process.argv[4], "utf8");
+const options = JSON.parse(fs.readFileSync(process.argv[5], "utf8"));
 const out = [];
-let m;
-while ((m = re.exec(html))) {
+options.forEach(function (option) {
   const r = {};
   try {
     let inst = null;
@@ -141,15 +131,17 @@ while ((m = re.exec(html))) {
       init: function () { inst = real.init(null, null, {renderer: "svg", ssr: true, width: 900, height: 600}); return inst; },
       getInstanceByDom: function () { return null; }
     });
-    const doc = {getElementById: function () { return {}; }, body: {contains: function () { return true; }}};
-    new Function("document", "window", "echarts", m[1])(doc, {addEventListener: function () {}}, fake);
-    if (process.argv[4]) {
-      const z = process.argv[4].split(",").map(Number);
+    const win = {addEventListener: function () {}, echarts: fake};
+    const doc = {addEventListener: function () {}, querySelectorAll: function () { return []; }, body: {contains: function () { return true; }}};
+    new Function("document", "window", "echarts", code)(doc, win, fake);
+    win.schedlabChart.draw({getAttribute: function () { return null; }, setAttribute: function () {}}, option);
+    r.funcs = Object.keys(option).filter(function (k) { return typeof option[k] === "function"; });
+    if (process.argv[6]) {
+      const z = process.argv[6].split(",").map(Number);
       inst.dispatchAction({type: "dataZoom", dataZoomIndex: 0, start: z[0], end: z[1]});
     }
     const svg = inst.renderToSVGString();
     r.items = (svg.match(/ecmeta_series_index="0" ecmeta_data_index=/g) || []).length;
-    r.texts = (svg.match(/<text/g) || []).map(function () { return 1; }).length;
     r.svg = svg;
     const opt = inst.getOption();
     const s0 = opt.series[0];
@@ -166,11 +158,12 @@ while ((m = re.exec(html))) {
     r.error = String(e && e.stack || e);
   }
   out.push(r);
-}
+});
 console.log(JSON.stringify(out));
 `
 
 type drawn struct {
+	Funcs    []string `json:"funcs"`
 	Items    int      `json:"items"`
 	SVG      string   `json:"svg"`
 	Tooltips []string `json:"tooltips"`
@@ -182,6 +175,13 @@ type drawn struct {
 // SCHEDLAB_REQUIRE_NODE=1, which .ci/run sets after installing node.
 func runInECharts(t *testing.T, c templ.Component, zoom ...string) drawn {
 	t.Helper()
+	_, _, sink := renderSink(t, c)
+	return drawInECharts(t, sink.JSON(), zoom...)
+}
+
+// drawInECharts draws the one option of a Sink's JSON as a page does.
+func drawInECharts(t *testing.T, options []byte, zoom ...string) drawn {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		if os.Getenv("SCHEDLAB_REQUIRE_NODE") != "" {
@@ -190,22 +190,20 @@ func runInECharts(t *testing.T, c templ.Component, zoom ...string) drawn {
 		t.Skip("node not installed (apt-get install nodejs; .ci/run does): the chart scripts are not executed")
 	}
 	dir := t.TempDir()
-	lib, err := static.FS.ReadFile("echarts.min.js")
-	if err != nil {
-		t.Fatal(err)
+	files := map[string][]byte{"charts.js": Script(), "options.json": options, "harness.js": []byte(harness)}
+	for _, name := range []string{"echarts.min.js", "app.js"} {
+		if files[name], err = static.FS.ReadFile(name); err != nil {
+			t.Fatal(err)
+		}
 	}
-	var page bytes.Buffer
-	if err := c.Render(context.Background(), &page); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{"echarts.min.js": lib, "page.html": page.Bytes(), "harness.js": []byte(harness)}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	args := append([]string{filepath.Join(dir, "harness.js"), filepath.Join(dir, "echarts.min.js"), filepath.Join(dir, "page.html")}, zoom...)
-	out, err := exec.Command(node, args...).CombinedOutput()
+	args := []string{filepath.Join(dir, "harness.js"), filepath.Join(dir, "echarts.min.js"), filepath.Join(dir, "charts.js"),
+		filepath.Join(dir, "app.js"), filepath.Join(dir, "options.json")}
+	out, err := exec.Command(node, append(args, zoom...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("node: %v\n%s", err, out)
 	}
@@ -217,6 +215,23 @@ func runInECharts(t *testing.T, c templ.Component, zoom ...string) drawn {
 		t.Fatalf("chart script failed in ECharts: %s", res[0].Error)
 	}
 	return res[0]
+}
+
+// The page's script makes code of this package's functions only: an
+// option key holding one becomes it; one holding a user string in the
+// FuncOpts form stays a string.
+func TestPageScriptTurnsOnlyOwnFunctionsIntoCode(t *testing.T) {
+	opt, err := PlotOption(twoLines())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o map[string]any
+	json.Unmarshal(opt, &o)
+	o["own"], o["user"] = ganttTimeLabel, "__f__alert(1)__f__"
+	b, _ := json.Marshal([]any{o})
+	if d := drawInECharts(t, b); strings.Join(d.Funcs, ",") != "own" {
+		t.Errorf("functions after drawing: %v, want own alone", d.Funcs)
+	}
 }
 
 func TestGanttScriptDrawsOneRectPerBarInECharts(t *testing.T) {
@@ -300,24 +315,5 @@ func TestGanttLabelsOnlyInBarsWiderThanTheirText(t *testing.T) {
 	}
 	if len(d.Tooltips) != 2 || !strings.Contains(d.Tooltips[1], "a label much longer than forty pixels") {
 		t.Errorf("tooltips %q: the narrow bar's must name it", d.Tooltips)
-	}
-}
-
-// TestJSFuncIsFuncOpts: jsFunc makes the string go-echarts's FuncOpts
-// makes, for every function this package registers (their sources have
-// newlines and tabs) and for text with both at either end.
-func TestJSFuncIsFuncOpts(t *testing.T) {
-	n := len(jsFuncs)
-	srcs := []string{"\tfunction (p) {\n\treturn p;\n}\n", "a\t\tb\n\nc", "", "no breaks"}
-	for _, src := range srcs {
-		if got, want := jsFunc(src), opts.FuncOpts(src); got != want {
-			t.Errorf("jsFunc(%q) = %q, FuncOpts %q", src, got, want)
-		}
-	}
-	jsFuncs = jsFuncs[:n]
-	for _, f := range []types.FuncStr{ganttRenderItem, ganttTooltip, barLabel, barTooltip} {
-		if !strings.HasPrefix(string(f), "__f__function") || strings.ContainsAny(string(f), "\n\t") {
-			t.Errorf("registered function %.40q… is not in FuncOpts form", f)
-		}
 	}
 }
