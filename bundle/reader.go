@@ -104,7 +104,7 @@ func (r *Reader) next() (*record, error) {
 
 // decodeErr turns an error of json.Decoder into the user's error.
 func (r *Reader) decodeErr(err error) error {
-	if e := streamErr(err, r.cr.limit); e != nil && !errs.Is(errs.Other, e) {
+	if e := streamErr(err, r.cr.limit); e != nil && !errs.Is(e, errs.Other) {
 		return e
 	}
 	at := fmt.Sprintf("bundle record %d", r.check.n)

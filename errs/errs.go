@@ -173,8 +173,8 @@ func FieldOf(err error) string {
 	return ""
 }
 
-// Is reports whether err is of kind k.
-func Is(k Kind, err error) bool { return KindOf(err) == k }
+// Is reports whether err is of kind k, in errors.Is's order (the error first).
+func Is(err error, k Kind) bool { return KindOf(err) == k }
 
 // InFile names the uploaded file in an error's field, so the user sees
 // which file of an upload is at fault: a field "jobs[2].duration" read from

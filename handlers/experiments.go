@@ -249,7 +249,7 @@ func (s *Server) cancelExperiment(c echo.Context) error {
 		return err
 	}
 	for _, id := range running {
-		if err := s.runner.Cancel(ctx, id); err != nil && !errs.Is(errs.Conflict, err) {
+		if err := s.runner.Cancel(ctx, id); err != nil && !errs.Is(err, errs.Conflict) {
 			return err
 		}
 	}

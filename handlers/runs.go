@@ -36,7 +36,7 @@ func (s *Server) start(c echo.Context, r runRequest) (*store.Run, error) {
 	}
 	if r.Strategy == "" {
 		w, err := s.store.GetWorkloadInfo(ctx, r.WorkloadID)
-		if errs.Is(errs.NotFound, err) {
+		if errs.Is(err, errs.NotFound) {
 			return nil, errs.New(errs.NotFound, "workload_id", "no workload %q", r.WorkloadID)
 		}
 		if err != nil {
@@ -374,7 +374,7 @@ func (s *Server) reproducePage(c echo.Context) error {
 				card.Sweeps = x.SeedExperiments()
 			}
 			latest, err := s.store.LatestRun(ctx, f.Name, store.KindReproduce)
-			if err != nil && !errs.Is(errs.NotFound, err) {
+			if err != nil && !errs.Is(err, errs.NotFound) {
 				return err
 			}
 			if latest != nil {

@@ -170,7 +170,7 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 					return errs.New(errs.Unauthenticated, "authorization", "expected \"Authorization: Bearer TOKEN\" (make one with `schedlab token add NAME`)")
 				}
 				u, err := s.store.TokenUser(ctx, strings.TrimSpace(tok))
-				if errs.Is(errs.NotFound, err) {
+				if errs.Is(err, errs.NotFound) {
 					return errs.New(errs.Unauthenticated, "authorization", "unknown API token")
 				}
 				if err != nil {
@@ -182,7 +182,7 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 				switch {
 				case err == nil:
 					user = u
-				case errs.Is(errs.NotFound, err):
+				case errs.Is(err, errs.NotFound):
 					s.setCookie(c, sessionCookie, "", -1)
 				default:
 					return err

@@ -98,7 +98,7 @@ func (s *Server) whereRunsWent(ctx context.Context, ws []apiWorker) error {
 			}
 			run, err := s.store.GetRunInfo(ctx, id)
 			switch {
-			case errs.Is(errs.NotFound, err):
+			case errs.Is(err, errs.NotFound):
 				ws[i].Moved[id] = "deleted"
 			case err != nil:
 				return err

@@ -80,7 +80,7 @@ func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err e
 		if err == nil {
 			return stored, true, nil
 		}
-		if !errs.Is(errs.NotFound, err) {
+		if !errs.Is(err, errs.NotFound) {
 			return nil, false, err
 		}
 	}

@@ -442,7 +442,7 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 	}
 	w, err := d.st.GetWorkload(ctx, id)
 	if err != nil {
-		if errs.Is(errs.NotFound, err) {
+		if errs.Is(err, errs.NotFound) {
 			return nil, &errs.Error{Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("workload %s was deleted", id)}
 		}
 		return nil, errs.Wrap(errs.Internal, err)
@@ -535,7 +535,7 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 // nothing; data replaced by another client is not stored.
 func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error {
 	rec, err := d.st.WorkloadRecipe(ctx, g.WorkloadID)
-	if errs.Is(errs.NotFound, err) || (err == nil && rec == nil) {
+	if errs.Is(err, errs.NotFound) || (err == nil && rec == nil) {
 		return nil
 	}
 	if err != nil {
@@ -559,7 +559,7 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error
 	}
 	_, err = d.st.FillWorkload(ctx, g.WorkloadID, &store.Workload{Name: meta.Name, Format: meta.Format, Summary: meta.Summary,
 		Data: data, Preview: meta.Preview})
-	if errs.Is(errs.Invalid, err) {
+	if errs.Is(err, errs.Invalid) {
 		d.log.Error("queue: a worker's generated workload is not storable", "workload", g.WorkloadID, "err", err)
 		return nil // the run's end is stored; the next run generates it again
 	}
@@ -656,7 +656,7 @@ func (d *Dispatcher) finish(ctx context.Context, id, worker, status string, repo
 // err is an error of the store (returned, to try again); Conflict (it
 // ended already) and NotFound (deleted) are fine.
 func (d *Dispatcher) stored(end store.Ending, err error) error {
-	if err != nil && !errs.Is(errs.Conflict, err) && !errs.Is(errs.NotFound, err) {
+	if err != nil && !errs.Is(err, errs.Conflict) && !errs.Is(err, errs.NotFound) {
 		d.log.Error("queue: storing the end of a run", "run", end.ID, "status", end.Status, "err", err)
 		return err
 	}

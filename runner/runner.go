@@ -279,7 +279,7 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("missing: choose a workload")}
 		}
 		w, err := workloadInfo(ctx, run.WorkloadID)
-		if errs.Is(errs.NotFound, err) {
+		if errs.Is(err, errs.NotFound) {
 			return nil, &errs.Error{Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
 		}
 		if err != nil {
@@ -331,7 +331,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 		switch run.Status {
 		case store.StatusQueued:
 			err := r.st.CancelQueued(ctx, id)
-			if errs.Is(errs.Conflict, err) {
+			if errs.Is(err, errs.Conflict) {
 				continue // claimed meanwhile: cancel it running
 			}
 			return err
@@ -346,7 +346,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 			}
 			// No worker of this process runs it: a leftover. End it.
 			err := r.st.Finish(ctx, id, store.StatusCanceled, nil, store.MsgCanceled, "")
-			if errs.Is(errs.Conflict, err) {
+			if errs.Is(err, errs.Conflict) {
 				continue
 			}
 			return err

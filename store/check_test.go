@@ -258,13 +258,13 @@ func TestBackupHoldsTheSameRowsAndNeverOverwrites(t *testing.T) {
 
 	before, _ := os.ReadFile(out)
 	err = s.Backup(ctx, out)
-	if !errs.Is(errs.Conflict, err) || !strings.Contains(err.Error(), "never overwrites") {
+	if !errs.Is(err, errs.Conflict) || !strings.Contains(err.Error(), "never overwrites") {
 		t.Fatalf("a backup onto an existing file: %v", err)
 	}
 	if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
 		t.Error("the refused backup changed the existing file")
 	}
-	if err := s.Backup(ctx, path); !errs.Is(errs.Conflict, err) {
+	if err := s.Backup(ctx, path); !errs.Is(err, errs.Conflict) {
 		t.Errorf("a backup onto the database itself: %v", err)
 	}
 	if err := s.Backup(ctx, filepath.Join(t.TempDir(), "no", "such", "dir.db")); err == nil {

@@ -64,7 +64,7 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 	}
 	checkCounts(t, s, e.ID, "one done, one failed", Counts{Queued: 7, Running: 1, Done: 1, Failed: 1})
 	outs := s.End(ctx, []Ending{{ID: got[1].ID, Status: StatusDone, Report: []byte(`{}`)}, {ID: runs[0].ID, Status: StatusFailed}})
-	if outs[0] != nil || !errs.Is(errs.Conflict, outs[1]) {
+	if outs[0] != nil || !errs.Is(outs[1], errs.Conflict) {
 		t.Fatalf("End = %v", outs)
 	}
 	checkCounts(t, s, e.ID, "group end", Counts{Queued: 7, Done: 2, Failed: 1})
@@ -142,7 +142,7 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 	if err := s.DeleteExperiment(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ExperimentCounts(ctx, e.ID); !errs.Is(errs.NotFound, err) {
+	if _, err := s.ExperimentCounts(ctx, e.ID); !errs.Is(err, errs.NotFound) {
 		t.Fatalf("counts of a deleted experiment: %v", err)
 	}
 	if n := count(t, s, "experiment_counts"); n != 1 {

@@ -60,7 +60,7 @@ func TestAFullDatabaseIsNoSpaceAndClearsByItselfWhenSpaceReturns(t *testing.T) {
 	if err == nil {
 		t.Fatal("200 workloads of 64 KiB fit in a database capped at its size")
 	}
-	if !IsFull(err) || !errs.Is(errs.NoSpace, err) {
+	if !IsFull(err) || !errs.Is(err, errs.NoSpace) {
 		t.Fatalf("a write past the cap: kind %v, IsFull %v: %v", errs.KindOf(err), IsFull(err), err)
 	}
 	if !strings.Contains(err.Error(), "disk holding the database is full") {
@@ -75,7 +75,7 @@ func TestAFullDatabaseIsNoSpaceAndClearsByItselfWhenSpaceReturns(t *testing.T) {
 	if st := d.Status(); st.State != DiskFull || !d.Paused() {
 		t.Fatalf("after SQLITE_FULL: %+v", st)
 	}
-	if r := d.Refuse(); !errs.Is(errs.NoSpace, r) || !strings.Contains(r.Error(), "resumes by itself") {
+	if r := d.Refuse(); !errs.Is(r, errs.NoSpace) || !strings.Contains(r.Error(), "resumes by itself") {
 		t.Fatalf("Refuse while full: %v", r)
 	}
 	// Free space on the file system is not enough: the write probe still fails.
@@ -119,7 +119,7 @@ func TestFreeSpaceUnderTheThresholdIsLowUntilItReturns(t *testing.T) {
 		t.Fatalf("10 MiB free under 32: %+v", st)
 	}
 	r := d.Refuse()
-	if !errs.Is(errs.NoSpace, r) || !strings.Contains(r.Error(), "10.0 MiB free, under the 32.0 MiB") {
+	if !errs.Is(r, errs.NoSpace) || !strings.Contains(r.Error(), "10.0 MiB free, under the 32.0 MiB") {
 		t.Fatalf("Refuse while low: %v", r)
 	}
 	if n := strings.Count(logs.String(), "level=WARN"); n != 1 {

@@ -186,7 +186,7 @@ func TestRunFiltersRefuseWhatTheyCannotApply(t *testing.T) {
 		{RunFilter{Cursor: ascCur}, "cursor"},
 	} {
 		_, _, err := s.ListRunsPage(ctx, c.f)
-		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.field {
+		if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != c.field {
 			t.Errorf("%+v: %v, want Invalid on %s", c.f, err, c.field)
 		}
 	}
@@ -240,7 +240,7 @@ func TestRunLabelsAreStoredCheckedAndListedWithoutNotes(t *testing.T) {
 		{"", nil, "\xff", "notes"},
 	} {
 		err := s.SetRunLabels(ctx, r.ID, c.name, c.tags, c.notes)
-		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.field {
+		if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != c.field {
 			t.Errorf("labels %.30q %.30q: %v, want Invalid on %s", c.name, c.tags, err, c.field)
 		}
 	}
@@ -253,7 +253,7 @@ func TestRunLabelsAreStoredCheckedAndListedWithoutNotes(t *testing.T) {
 	if len(got.Tags) != MaxTags || len(got.Notes) != MaxNotesLen {
 		t.Errorf("at the limits: %d tags, %d bytes of notes", len(got.Tags), len(got.Notes))
 	}
-	if err := s.SetRunLabels(ctx, "nosuchrun0", "x", nil, ""); !errs.Is(errs.NotFound, err) {
+	if err := s.SetRunLabels(ctx, "nosuchrun0", "x", nil, ""); !errs.Is(err, errs.NotFound) {
 		t.Errorf("unknown run: %v", err)
 	}
 	// Tags go with their run.
@@ -297,13 +297,13 @@ func TestExperimentLabelsAreReplacedAndChecked(t *testing.T) {
 	if got.Name != "γ sweep" || strings.Join(got.Tags, ",") != "fig:1,zhang2022" || got.Notes != "See *Table 1*." {
 		t.Errorf("experiment labels: %q %q %q", got.Name, got.Tags, got.Notes)
 	}
-	if err := s.SetExperimentLabels(ctx, e.ID, "", []string{"a b"}, ""); !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "tags" {
+	if err := s.SetExperimentLabels(ctx, e.ID, "", []string{"a b"}, ""); !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "tags" {
 		t.Errorf("bad tag: %v", err)
 	}
 	if got, _ := s.GetExperiment(ctx, e.ID); got.Name != "γ sweep" {
 		t.Errorf("a refused change changed the name to %q", got.Name)
 	}
-	if err := s.SetExperimentLabels(ctx, "nosuchexp0", "", nil, ""); !errs.Is(errs.NotFound, err) {
+	if err := s.SetExperimentLabels(ctx, "nosuchexp0", "", nil, ""); !errs.Is(err, errs.NotFound) {
 		t.Errorf("unknown experiment: %v", err)
 	}
 }

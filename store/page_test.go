@@ -61,7 +61,7 @@ func TestPagesWalkEveryRunOnceNewestFirst(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := s.ListRunsPage(ctx, RunFilter{Limit: 5, Cursor: "garbage!"}); errs.FieldOf(err) != "cursor" || !errs.Is(errs.Invalid, err) {
+	if _, _, err := s.ListRunsPage(ctx, RunFilter{Limit: 5, Cursor: "garbage!"}); errs.FieldOf(err) != "cursor" || !errs.Is(err, errs.Invalid) {
 		t.Errorf("a bad cursor: %v, want Invalid on cursor", err)
 	}
 	// Workloads page the same way.

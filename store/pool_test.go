@@ -95,7 +95,7 @@ func TestConcurrentWritersAndReadersNeverFailOrDeadlock(t *testing.T) {
 					return
 				}
 				for _, r := range runs[:min(3, len(runs))] {
-					if _, err := s.GetRun(ctx, r.ID); err != nil && !errs.Is(errs.NotFound, err) {
+					if _, err := s.GetRun(ctx, r.ID); err != nil && !errs.Is(err, errs.NotFound) {
 						errc <- err
 						return
 					}

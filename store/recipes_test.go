@@ -66,10 +66,10 @@ func TestRecipesAreFilledOnceAndCountedInTheUsage(t *testing.T) {
 	if u, _ := s.WorkloadUsage(ctx, ""); u.Bytes != 2*1000+int64(len(first.Data)+len(first.Preview))+uploaded {
 		t.Errorf("usage after a fill: %+v", u)
 	}
-	if _, err := s.FillWorkload(ctx, recipes[0].WorkloadID, &Workload{Data: []byte("not json")}); !errs.Is(errs.Invalid, err) {
+	if _, err := s.FillWorkload(ctx, recipes[0].WorkloadID, &Workload{Data: []byte("not json")}); !errs.Is(err, errs.Invalid) {
 		t.Errorf("filling with garbage: %v", err)
 	}
-	if _, err := s.WorkloadRecipe(ctx, "zzzzzzzzzz"); !errs.Is(errs.NotFound, err) {
+	if _, err := s.WorkloadRecipe(ctx, "zzzzzzzzzz"); !errs.Is(err, errs.NotFound) {
 		t.Errorf("recipe of an unknown workload: %v", err)
 	}
 }

@@ -98,7 +98,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer f.Close()
 	fail := func(err error) error {
-		if errs.Is(errs.TooLarge, err) {
+		if errs.Is(err, errs.TooLarge) {
 			err = fmt.Errorf("%w (--max-mb raises the limit)", err)
 		}
 		return runcmd.Describe(fmt.Errorf("%s: %w", pos[0], err))

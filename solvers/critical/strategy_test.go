@@ -318,7 +318,7 @@ func TestBadInputs(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.field {
+			if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != c.field {
 				t.Errorf("kind %v field %q, want Invalid %q: %v", errs.KindOf(err), errs.FieldOf(err), c.field, err)
 			}
 		})
@@ -328,23 +328,23 @@ func TestBadInputs(t *testing.T) {
 	}
 	// WfFormat of an unsupported version through the strategy.
 	_, err := New().ParseWorkload(context.Background(), []solvers.File{{Field: "wfformat", Name: "w.json", Data: []byte(`{"schemaVersion":"1.3","workflow":{}}`)}})
-	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "w.json schemaVersion" {
+	if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "w.json schemaVersion" {
 		t.Errorf("old WfFormat: %v (field %q)", err, errs.FieldOf(err))
 	}
 	// Parameters.
 	w := genWorkload(t, nil, 1)
 	for _, p := range []solvers.Params{{"criterion": "speed"}, {"bandwidth": "0"}, {"tree_max_nodes": "0"}, {"nope": "1"}} {
-		if _, err := New().Run(context.Background(), w, "", p, nil); !errs.Is(errs.Invalid, err) {
+		if _, err := New().Run(context.Background(), w, "", p, nil); !errs.Is(err, errs.Invalid) {
 			t.Errorf("params %v: %v", p, err)
 		}
 	}
-	if _, err := New().Run(context.Background(), w, "dfs", nil, nil); !errs.Is(errs.Invalid, err) {
+	if _, err := New().Run(context.Background(), w, "dfs", nil, nil); !errs.Is(err, errs.Invalid) {
 		t.Errorf("unknown variant: %v", err)
 	}
-	if _, err := New().Generate(context.Background(), PresetRandom, solvers.Params{"tasks": "20000", "layers": "2", "density": "1"}, 1); !errs.Is(errs.TooLarge, err) || errs.FieldOf(err) != "density" {
+	if _, err := New().Generate(context.Background(), PresetRandom, solvers.Params{"tasks": "20000", "layers": "2", "density": "1"}, 1); !errs.Is(err, errs.TooLarge) || errs.FieldOf(err) != "density" {
 		t.Errorf("huge generation: %v", err)
 	}
-	if _, err := New().Generate(context.Background(), PresetRandom, solvers.Params{"vol_min": "5", "vol_max": "1"}, 1); !errs.Is(errs.Invalid, err) {
+	if _, err := New().Generate(context.Background(), PresetRandom, solvers.Params{"vol_min": "5", "vol_max": "1"}, 1); !errs.Is(err, errs.Invalid) {
 		t.Errorf("vol_min > vol_max: %v", err)
 	}
 }
@@ -411,7 +411,7 @@ func TestTreeMemoryGuard(t *testing.T) {
 	cfg := DefaultRunConfig()
 	cfg.TreeMaxNodes = 1_000_000
 	_, err = Solve(context.Background(), g, VariantCritical, cfg, nil)
-	if !errs.Is(errs.TooLarge, err) || errs.FieldOf(err) != "tree_max_nodes" {
+	if !errs.Is(err, errs.TooLarge) || errs.FieldOf(err) != "tree_max_nodes" {
 		t.Errorf("got %v, want TooLarge on tree_max_nodes", err)
 	}
 }

@@ -223,7 +223,7 @@ func TestMemoryGuardFailsBeforeAllocating(t *testing.T) {
 		t.Fatal("50-job seed instance not generated:", err)
 	}
 	_, err = Solve(context.Background(), in, Options{})
-	if !errs.Is(errs.TooLarge, err) {
+	if !errs.Is(err, errs.TooLarge) {
 		t.Fatalf("want errs.TooLarge, got %v", err)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "separator") || !strings.Contains(msg, "node E") {
@@ -256,7 +256,7 @@ func TestSolveStopsOnCanceledContext(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Solve(ctx, in, Options{}); !errs.Is(errs.Canceled, err) {
+	if _, err := Solve(ctx, in, Options{}); !errs.Is(err, errs.Canceled) {
 		t.Fatalf("want a canceled error, got %v", err)
 	}
 }

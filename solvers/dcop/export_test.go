@@ -311,15 +311,15 @@ func TestExportErrors(t *testing.T) {
 	}
 	w := exportWorkload(t, seedExample(1, 1, 1, 1, 1), "x")
 	_, err := s.Export(w, "minizinc")
-	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "format" {
+	if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "format" {
 		t.Errorf("unknown format: %v (kind %v, field %q)", err, errs.KindOf(err), errs.FieldOf(err))
 	}
-	if _, err := s.Export(nil, ExportPyDCOP); !errs.Is(errs.Invalid, err) {
+	if _, err := s.Export(nil, ExportPyDCOP); !errs.Is(err, errs.Invalid) {
 		t.Errorf("nil workload: %v", err)
 	}
 	big := seedExample(1, 1, 1, 1, 1)
 	big.Horizon = 5000
-	if _, err := s.Export(exportWorkload(t, big, "big"), ExportFRODO); !errs.Is(errs.TooLarge, err) {
+	if _, err := s.Export(exportWorkload(t, big, "big"), ExportFRODO); !errs.Is(err, errs.TooLarge) {
 		t.Errorf("huge FRODO export: %v", err)
 	}
 }

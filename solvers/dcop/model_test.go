@@ -49,7 +49,7 @@ func TestParseJSONNamesTheBadField(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseJSON([]byte(tc.data))
-			if !errs.Is(errs.Invalid, err) {
+			if !errs.Is(err, errs.Invalid) {
 				t.Fatalf("want errs.Invalid, got %v", err)
 			}
 			if f := errs.FieldOf(err); f != tc.field {

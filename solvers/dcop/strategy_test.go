@@ -175,13 +175,13 @@ func TestStrategyBadParams(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := s.Run(context.Background(), w, c.variant, c.p, nil)
-		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.field {
+		if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != c.field {
 			t.Errorf("%s %v: err %v (field %q), want invalid %s", c.variant, c.p, err, errs.FieldOf(err), c.field)
 		}
 	}
 	for name, v := range map[string]string{"jobs": "0", "dur_max": "x", "horizon": "-3"} {
 		_, err := s.Generate(context.Background(), PresetNamekata2008, solvers.Params{name: v}, 1)
-		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != name {
+		if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != name {
 			t.Errorf("generate %s=%s: %v", name, v, err)
 		}
 	}
@@ -189,7 +189,7 @@ func TestStrategyBadParams(t *testing.T) {
 		t.Errorf("unknown preset: %v", err)
 	}
 	_, err := s.ParseWorkload(context.Background(), []solvers.File{{Name: "w.json", Data: []byte(`{"horizon":5,"resources":["A"],"jobs":[{"id":"J","resources":["B"],"duration":1}]}`)}})
-	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "w.json jobs[0].resources" {
+	if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "w.json jobs[0].resources" {
 		t.Errorf("unknown resource: %v", err)
 	}
 }
@@ -197,7 +197,7 @@ func TestStrategyBadParams(t *testing.T) {
 func TestStrategyMemoryGuardAndCancel(t *testing.T) {
 	w := genWorkload(t, 30, 2)
 	_, err := New().Run(context.Background(), w, VariantDPOP, solvers.Params{"memory_mb": "1"}, nil)
-	if !errs.Is(errs.TooLarge, err) {
+	if !errs.Is(err, errs.TooLarge) {
 		t.Errorf("full DPOP on 30 jobs with 1 MB: %v, want too large", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -37,7 +37,7 @@ func TestEveryWDRuleReachesTheLimitOrReportsFailure(t *testing.T) {
 				if err != nil {
 					switch {
 					case rule == RuleGreedyGuided && greedyRef(in, DomainStarts) == nil && errs.FieldOf(err) == "wd_rule":
-					case !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "width_limit":
+					case !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "width_limit":
 						t.Fatalf("%d jobs %s %s: %v", jobs, h, rule, err)
 					case wd == nil || wd.WidthAfter <= 5:
 						t.Fatalf("%d jobs %s %s: failed at a reached width %v ≤ 5", jobs, h, rule, wd)

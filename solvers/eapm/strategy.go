@@ -116,7 +116,7 @@ func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Co
 		}
 		b, err := sharedBound(w, md)
 		switch {
-		case errs.Is(errs.TooLarge, err):
+		case errs.Is(err, errs.TooLarge):
 			boundNote = "The LP upper bound was skipped: " + err.Error() + "; upper_bound and bound_ratio are not reported."
 		case err != nil:
 			return nil, err

@@ -138,7 +138,7 @@ func TestRunRejectsUnknownVariantsAndImpossibleParams(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := New().Run(context.Background(), w, c.variant, c.params, nil)
-		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.field {
+		if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != c.field {
 			t.Errorf("%s %v: got %v (field %q), want Invalid on %q", c.variant, c.params, err, errs.FieldOf(err), c.field)
 		}
 	}
@@ -235,7 +235,7 @@ func bigWorkload(n, m int) *solvers.Workload {
 
 func TestRunRefusesInstancesOverTheMemoryBudget(t *testing.T) {
 	_, err := New().Run(context.Background(), bigWorkload(MaxCells/1000+1, 1000), "online", nil, nil)
-	if !errs.Is(errs.TooLarge, err) {
+	if !errs.Is(err, errs.TooLarge) {
 		t.Fatalf("got %v, want TooLarge", err)
 	}
 }
@@ -255,7 +255,7 @@ func TestBoundOverItsBudgetIsSkippedWithANote(t *testing.T) {
 	if !strings.Contains(strings.Join(r.Notes, " "), "LP upper bound was skipped") {
 		t.Fatalf("notes %q", r.Notes)
 	}
-	if _, err := New().Run(context.Background(), w, "offline-lp", nil, nil); !errs.Is(errs.TooLarge, err) {
+	if _, err := New().Run(context.Background(), w, "offline-lp", nil, nil); !errs.Is(err, errs.TooLarge) {
 		t.Fatalf("offline-lp: %v, want TooLarge", err)
 	}
 }
@@ -353,7 +353,7 @@ func TestGeneratePresets(t *testing.T) {
 		{PresetCase3, solvers.Params{"order": "Big"}, "order"},
 	} {
 		_, err := New().Generate(context.Background(), bad.preset, bad.params, 0)
-		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != bad.field {
+		if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != bad.field {
 			t.Errorf("%s %v: %v", bad.preset, bad.params, err)
 		}
 	}
@@ -362,11 +362,11 @@ func TestGeneratePresets(t *testing.T) {
 func TestValidateGuardsSizesBeforeAllocating(t *testing.T) {
 	in := &Instance{ETC: [][]float64{make([]float64, 11)}, APC: [][]float64{make([]float64, 11)}, Gamma: 1.2, C: 1}
 	in.Users = make([]User, MaxCells/11+1)
-	if err := in.Validate(); !errs.Is(errs.TooLarge, err) {
+	if err := in.Validate(); !errs.Is(err, errs.TooLarge) {
 		t.Fatalf("got %v", err)
 	}
 	in.Users = make([]User, MaxUsers+1)
-	if err := in.Validate(); !errs.Is(errs.TooLarge, err) {
+	if err := in.Validate(); !errs.Is(err, errs.TooLarge) {
 		t.Fatalf("got %v", err)
 	}
 }

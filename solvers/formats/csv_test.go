@@ -87,7 +87,7 @@ func TestReadMatrixAllowsHeaderBeyondRowLimit(t *testing.T) {
 	if err != nil || m.Rows() != 2 || m.Cols() != 2 {
 		t.Fatalf("got %v, %v", m, err)
 	}
-	if _, err := ReadMatrix("x.csv", []byte("1,2\n3,4\n5,6\n"), Limits{MaxRows: 2}); !errs.Is(errs.TooLarge, err) {
+	if _, err := ReadMatrix("x.csv", []byte("1,2\n3,4\n5,6\n"), Limits{MaxRows: 2}); !errs.Is(err, errs.TooLarge) {
 		t.Fatalf("3 data rows under a limit of 2: %v", err)
 	}
 }

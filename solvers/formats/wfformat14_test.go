@@ -188,7 +188,7 @@ func TestReadWfFormat14Rejects(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			if !errs.Is(errs.Invalid, err) {
+			if !errs.Is(err, errs.Invalid) {
 				t.Errorf("kind %v: %v", errs.KindOf(err), err)
 			}
 			if f := errs.FieldOf(err); f != "toy14.json "+c.field && !(strings.HasSuffix(c.field, "[") && strings.HasPrefix(f, "toy14.json "+c.field)) {

@@ -119,7 +119,7 @@ func TestReadWfFormatRejects(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			if !errs.Is(errs.Invalid, err) {
+			if !errs.Is(err, errs.Invalid) {
 				t.Errorf("kind %v: %v", errs.KindOf(err), err)
 			}
 			if c.field != "" && errs.FieldOf(err) != c.field {

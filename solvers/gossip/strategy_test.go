@@ -130,7 +130,7 @@ func TestParseWorkloadRoundTripAndErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "bad.json", Data: []byte(c.data)}})
-		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.field {
+		if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != c.field {
 			t.Errorf("%s: got %v (field %q), want Invalid on %q", c.name, err, errs.FieldOf(err), c.field)
 		}
 		if (c.name == "syntax" || c.name == "type" || c.name == "trailing") && !strings.Contains(err.Error(), "line 1") {
@@ -140,10 +140,10 @@ func TestParseWorkloadRoundTripAndErrors(t *testing.T) {
 			t.Errorf("unknown field: %v does not name it", err)
 		}
 	}
-	if _, err := s.ParseWorkload(context.Background(), nil); !errs.Is(errs.Invalid, err) {
+	if _, err := s.ParseWorkload(context.Background(), nil); !errs.Is(err, errs.Invalid) {
 		t.Errorf("no files: %v", err)
 	}
-	if _, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "etc", Name: "x.csv", Data: []byte("1")}}); !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "etc" {
+	if _, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "etc", Name: "x.csv", Data: []byte("1")}}); !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "etc" {
 		t.Errorf("unknown field: %v", err)
 	}
 }
@@ -153,11 +153,11 @@ func TestParamsValidated(t *testing.T) {
 	w := genWorkload(t, solvers.Params{"nodes": "20", "duration_h": "1"}, 2)
 	for _, c := range []struct{ k, v string }{{"fanout", "0"}, {"mode", "pull"}, {"period_s", "x"}, {"bogus", "1"}, {"rescale_nodes", "-3"}} {
 		_, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{c.k: c.v}, nil)
-		if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != c.k {
+		if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != c.k {
 			t.Errorf("%s=%s: %v", c.k, c.v, err)
 		}
 	}
-	if _, err := s.Run(context.Background(), w, "nope", nil, nil); !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "variant" {
+	if _, err := s.Run(context.Background(), w, "nope", nil, nil); !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "variant" {
 		t.Errorf("variant: %v", err)
 	}
 	// more sites than nodes: the grid has min(sites, nodes) sites (so an
@@ -174,7 +174,7 @@ func TestParamsValidated(t *testing.T) {
 		t.Errorf("preset: %v", err)
 	}
 	big := genWorkload(t, solvers.Params{"nodes": "30000", "duration_h": "0.01", "load": "0.01"}, 1)
-	if _, err := s.Run(context.Background(), big, VariantGossip, solvers.Params{"memory_mb": "1024"}, nil); !errs.Is(errs.TooLarge, err) || errs.FieldOf(err) != "nodes" {
+	if _, err := s.Run(context.Background(), big, VariantGossip, solvers.Params{"memory_mb": "1024"}, nil); !errs.Is(err, errs.TooLarge) || errs.FieldOf(err) != "nodes" {
 		t.Errorf("memory guard: %v", err)
 	}
 	if _, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{"schedulers": "21"}, nil); errs.FieldOf(err) != "schedulers" {
@@ -252,11 +252,11 @@ func TestSWFUpload(t *testing.T) {
 		}
 	}
 	_, err = s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "bad.swf", Data: []byte("; Version: 2\n1 0 0 10 1\n")}})
-	if !errs.Is(errs.Invalid, err) || !strings.Contains(errs.FieldOf(err)+err.Error(), "bad.swf") {
+	if !errs.Is(err, errs.Invalid) || !strings.Contains(errs.FieldOf(err)+err.Error(), "bad.swf") {
 		t.Errorf("bad swf: %v", err)
 	}
 	_, err = s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "empty.swf", Data: []byte("; Version: 2\n1 0 0 -1 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n")}})
-	if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "empty.swf" {
+	if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "empty.swf" {
 		t.Errorf("no usable job: %v", err)
 	}
 }
@@ -390,7 +390,7 @@ func TestGanttLanesChosenByTheUser(t *testing.T) {
 		t.Errorf("random sample: %d lanes", n)
 	}
 	for _, bad := range []string{"300", "a-b", "9-3", "-1", "0-1000", ","} {
-		if _, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{"gantt_lanes": bad}, nil); !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "gantt_lanes" {
+		if _, err := s.Run(context.Background(), w, VariantGossip, solvers.Params{"gantt_lanes": bad}, nil); !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "gantt_lanes" {
 			t.Errorf("gantt_lanes=%q: %v", bad, err)
 		}
 	}
@@ -406,7 +406,7 @@ func FuzzGanttLanes(f *testing.F) {
 		}
 		lanes, err := ganttLanes(v, n, size, 1)
 		if err != nil {
-			if !errs.Is(errs.Invalid, err) || errs.FieldOf(err) != "gantt_lanes" {
+			if !errs.Is(err, errs.Invalid) || errs.FieldOf(err) != "gantt_lanes" {
 				t.Fatalf("%q: %v", v, err)
 			}
 			return
