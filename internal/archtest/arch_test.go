@@ -44,7 +44,7 @@ var only = map[string][]string{
 	"execute":       {"errs", "runtypes", "solvers"},
 	// the worker side of the queue: no store, no runner
 	"queue/wire":   {"buildinfo", "runtypes"},
-	"queue/worker": {"errs", "buildinfo", "runtypes", "solvers", "execute", "queue/wire"},
+	"queue/worker": {"errs", "buildinfo", "cache", "runtypes", "solvers", "execute", "queue/wire"},
 	"store":        {"errs", "runtypes", "modernc.org/sqlite", "golang.org/x/crypto/bcrypt"},
 	// pure: no store, no runs, nothing of the web
 	"compare":     {"errs", "buildinfo", "stats", "solvers"},

@@ -21,6 +21,7 @@ import (
 	"github.com/nats-io/nuid"
 
 	"schedlab/buildinfo"
+	"schedlab/cache"
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/queue/wire"
@@ -71,14 +72,12 @@ type worker struct {
 
 	mu       sync.Mutex
 	running  map[string]context.CancelCauseFunc
-	canceled map[string]time.Time      // cancels of runs not (yet) here
-	cache    map[string]cachedWorkload // workloads by SHA-256
+	canceled map[string]time.Time               // cancels of runs not (yet) here
+	cache    *cache.LRU[string, cachedWorkload] // workloads by SHA-256, within CacheBytes
 	// generated are the workloads this worker generated, by workload ID
 	// (forgotten past maxGenerated); gens generates each once at a time.
 	generated map[string]*wire.Generated
 	gens      execute.Generations
-	cached    []string // cache keys, oldest first
-	cacheLen  int
 	memLimit  int64
 	lastBusy  time.Time
 	done      atomic.Int64
@@ -113,7 +112,7 @@ func Run(ctx context.Context, nc *nats.Conn, cfg Config) error {
 		cfg.Logger = slog.Default()
 	}
 	w := &worker{cfg: cfg, nc: nc, log: cfg.Logger, started: time.Now(), lastBusy: time.Now(),
-		running: map[string]context.CancelCauseFunc{}, canceled: map[string]time.Time{}, cache: map[string]cachedWorkload{},
+		running: map[string]context.CancelCauseFunc{}, canceled: map[string]time.Time{}, cache: cache.New[string, cachedWorkload](cfg.CacheBytes),
 		memLimit: debug.SetMemoryLimit(-1)}
 	var err error
 	if w.js, err = jetstream.New(nc); err != nil {
@@ -329,7 +328,7 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job
 	done := w.generated[g.WorkloadID]
 	var data []byte
 	if done != nil {
-		c, ok := w.cache[done.SHA256]
+		c, ok := w.cache.Get(done.SHA256)
 		if !ok {
 			done = nil // its data left the cache: generate it again (the same bytes)
 		}
@@ -403,10 +402,7 @@ type cachedWorkload struct {
 // workload returns the data of a workload, from the cache or the bucket,
 // with the memo its runs share (nil for a workload not kept).
 func (w *worker) workload(ctx context.Context, sha string) ([]byte, *solvers.Memo, error) {
-	w.mu.Lock()
-	c, ok := w.cache[sha]
-	w.mu.Unlock()
-	if ok {
+	if c, ok := w.cache.Get(sha); ok {
 		return c.data, c.memo, nil
 	}
 	b, err := readObject(ctx, w.objs, wire.WorkloadsBucket, sha)
@@ -418,25 +414,19 @@ func (w *worker) workload(ctx context.Context, sha string) ([]byte, *solvers.Mem
 }
 
 // remember keeps workload data b (of SHA-256 sha) in the cache, within
-// CacheBytes, and returns what the cache holds for it (b without a memo
-// when b alone is larger than the cache).
+// CacheBytes (least recently used out first), and returns what the cache
+// holds for it (b without a memo when b alone is larger than the cache).
 func (w *worker) remember(sha string, b []byte) ([]byte, *solvers.Memo) {
-	w.mu.Lock()
+	w.mu.Lock() // one memo per workload: no two callers put the same sha
 	defer w.mu.Unlock()
-	if c, ok := w.cache[sha]; ok {
+	if c, ok := w.cache.Get(sha); ok {
 		return c.data, c.memo
 	}
 	if len(b) > w.cfg.CacheBytes {
 		return b, nil
 	}
-	for w.cacheLen+len(b) > w.cfg.CacheBytes && len(w.cached) > 0 {
-		old := w.cached[0]
-		w.cached = w.cached[1:]
-		w.cacheLen -= len(w.cache[old].data)
-		delete(w.cache, old)
-	}
 	c := cachedWorkload{data: b, memo: solvers.NewMemo()}
-	w.cache[sha], w.cached, w.cacheLen = c, append(w.cached, sha), w.cacheLen+len(b)
+	w.cache.Put(sha, c, len(b))
 	return c.data, c.memo
 }
 
