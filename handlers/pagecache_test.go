@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -110,6 +112,14 @@ func TestDoneRunChartsAreImmutableAndDeletingEvictsThem(t *testing.T) {
 	_, second := a.do(t, http.MethodGet, "/runs/"+r1.ID, "", nil)
 	if string(first) != string(second) || !strings.Contains(string(first), `data-testid="report"`) {
 		t.Errorf("the cached run page differs from the first or lacks the report")
+	}
+	// A page is compressed for a client that takes gzip, the same HTML.
+	if zr, zb := a.getFull(t, "/runs/"+r1.ID, "Accept-Encoding", "gzip"); zr.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("run page not compressed for a gzip client")
+	} else if r, err := gzip.NewReader(bytes.NewReader(zb)); err != nil {
+		t.Errorf("run page: %v", err)
+	} else if html, _ := io.ReadAll(r); !strings.Contains(string(html), `data-testid="report"`) {
+		t.Errorf("the gzip run page decodes to %d bytes without the report", len(html))
 	}
 	src, resp := pageCharts(t, a, "/runs/"+r1.ID)
 	if src != "/api/runs/"+r1.ID+"/charts" {

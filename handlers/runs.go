@@ -305,6 +305,9 @@ func (s *Server) reportPart(ctx context.Context, id string) (*piece, error) {
 // apiRunCharts: GET /api/runs/:id/charts, the data of a done run's charts
 // (immutable).
 func (s *Server) apiRunCharts(c echo.Context) error {
+	if p, ok := s.pages.Get("run:" + c.Param("id")); ok { // kept for a done run only, dropped with it
+		return writeCharts(c, p, true)
+	}
 	run, err := s.store.GetRunInfo(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err

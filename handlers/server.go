@@ -14,12 +14,12 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"schedlab/cache"
 	"schedlab/errs"
 	"schedlab/runner"
 	"schedlab/solvers"
+	"schedlab/static"
 	"schedlab/store"
 	"schedlab/views"
 	"schedlab/views/charts"
@@ -161,14 +161,14 @@ func (s *Server) renderCharts(c echo.Context, status int, comp templ.Component, 
 			to.Put(key, p, p.size())
 		}
 	}
-	return gzipPage(func(c echo.Context) error { return c.HTMLBlob(status, buf.Bytes()) })(c)
+	page := buf.Bytes()
+	c.Response().Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	if len(page) < 1<<10 || !static.AcceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
+		return c.HTMLBlob(status, page)
+	}
+	c.Response().Header().Set(echo.HeaderContentEncoding, "gzip")
+	return c.Blob(status, echo.MIMETextHTMLCharsetUTF8, compress(page))
 }
-
-// gzipPage is echo's gzip middleware (from 1 KiB, the fastest level: a
-// page is a few KiB) around the writing of a rendered page alone: its
-// writer (about 1 MiB) is held while the page is written, not while it is
-// rendered (100 clients at once would hold 100 MiB).
-var gzipPage = middleware.GzipWithConfig(middleware.GzipConfig{Level: 1, MinLength: 1 << 10})
 
 // statusOf maps an error kind to an HTTP status.
 func statusOf(err error) int {
