@@ -88,6 +88,41 @@ func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
 	}
 }
 
+func (b budgeted) Exports() []solvers.ExportFormat { return []solvers.ExportFormat{{Name: "x"}} }
+
+// Export panics for a workload named "panic", waits on release for one
+// named "wait", and writes the workload's name otherwise.
+func (b budgeted) Export(w *solvers.Workload, _ string) ([]byte, error) {
+	switch w.Name {
+	case "panic":
+		panic("export panic")
+	case "wait":
+		<-release
+	}
+	return []byte(w.Name), nil
+}
+
+var release = make(chan struct{})
+
+func TestExportRunsUnderTheBudget(t *testing.T) {
+	s := budgeted{runnertest.New("b")}
+	ctx := context.Background()
+	budget := Budget{Memory: 64 << 20, Timeout: time.Minute}
+	if b, f, err := Export(ctx, s, &solvers.Workload{Name: "ok"}, "x", budget); err != nil || string(b) != "ok" || f.Name != "x" {
+		t.Errorf("Export: %q, %v, %v", b, f, err)
+	}
+	if _, _, err := Export(ctx, s, &solvers.Workload{Name: "ok"}, "nope", budget); errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "format" {
+		t.Errorf("an unknown format: %v, want Invalid on field format", err)
+	}
+	if _, _, err := Export(ctx, s, &solvers.Workload{Name: "panic"}, "x", budget); errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "export panic") {
+		t.Errorf("a panicking exporter: %v, want Internal", err)
+	}
+	defer close(release)
+	if _, _, err := Export(ctx, s, &solvers.Workload{Name: "wait"}, "x", Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
+		t.Errorf("an exporter past the time limit: %v, want TooLarge", err)
+	}
+}
+
 func TestExecuteRefusesABudgetKnobOverTheBudget(t *testing.T) {
 	s := budgeted{runnertest.New("b")}
 	ctx := context.Background()

@@ -224,6 +224,25 @@ func Generate(ctx context.Context, s solvers.Strategy, preset string, params sol
 	})
 }
 
+// Export writes workload w of s in another tool's format
+// (solvers.ExportWorkload) under budget, with the guarantees of Parse; an
+// exporter sees no context, so past the time limit it is abandoned.
+func Export(ctx context.Context, s solvers.Strategy, w *solvers.Workload, format string, budget Budget) ([]byte, solvers.ExportFormat, error) {
+	type exported struct {
+		data []byte
+		f    solvers.ExportFormat
+	}
+	x, err := execute(ctx, s.Info().Name, budget, nil, func(string, *exported) error { return nil },
+		func(context.Context, solvers.Progress) (*exported, error) {
+			b, f, err := solvers.ExportWorkload(s, w, format)
+			return &exported{b, f}, err
+		})
+	if err != nil {
+		return nil, solvers.ExportFormat{}, err
+	}
+	return x.data, x.f, nil
+}
+
 // CheckLimits refuses a budget knob of s (its Params, or its
 // ReproduceParams when reproduce) over budget: see solvers.CheckLimits.
 func CheckLimits(s solvers.Strategy, reproduce bool, p solvers.Params, budget Budget) error {

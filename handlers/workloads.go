@@ -453,7 +453,7 @@ func (s *Server) apiExport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, f, err := solvers.ExportWorkload(st, &solvers.Workload{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Data: sw.Data}, c.Param("format"))
+	b, f, err := execute.Export(c.Request().Context(), st, &solvers.Workload{Name: sw.Name, Format: sw.Format, Summary: sw.Summary, Data: sw.Data}, c.Param("format"), s.runner.Budget())
 	if err != nil {
 		return err
 	}

@@ -41,17 +41,17 @@
 // family's code runs in a server request only to read an upload
 // (execute.Parse: POST /api/workloads), generate a workload
 // (execute.Generate: POST /api/workloads/generate, a strategy's example)
-// or export a stored one (solvers.ExportWorkload: GET
+// or export a stored one (execute.Export: GET
 // /api/workloads/:id/export/:format), whose result is stored or shown at
-// once. Parse and generate are bounded by the body (--max-upload-mb,
+// once. All three run under execute's budget. Parse and generate are
+// bounded by the body (--max-upload-mb,
 // 64 MiB, for an upload, 1 MiB otherwise: 413 before a parser reads it),
 // a generation's parameters (within their ParamSpec's Min and Max), time
 // (--timeout, 10 min, for a parse and the example; for other generations
 // handlers.DefaultGenerateTimeout, 20 s; then 413, the call abandoned) and
 // the Go heap (execute's watchdog at --memory-mb, 4 GiB, every 50 ms).
-// Export has no budget: its input was stored within those bounds, and
-// echo's Recover middleware catches its panics. Not
-// bounded: one allocation larger than the memory left between two samples,
+// An export's input was stored within those bounds; it has the time limit
+// and the watchdog too, and a panic in it is an error. Not bounded: one allocation larger than the memory left between two samples,
 // and code that ignores its stopped context. A Go out-of-memory kills the
 // server, so the caps must keep a parse or a generation within
 // --memory-mb: cmd/schedlab's TestHostileRequestsNeverTakeTheServerDown
