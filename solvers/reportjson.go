@@ -37,9 +37,9 @@ func (r *Report) WriteJSON(w io.Writer, indent bool) error {
 	e.raw(`,"tables":`)
 	e.tables(r.Tables)
 	e.raw(`,"series":`)
-	e.plots(r.Series)
+	each(e, r.Series)
 	e.raw(`,"gantts":`)
-	e.gantts(r.Gantts)
+	each(e, r.Gantts)
 	e.raw(`,"graphs":`)
 	e.value(r.Graphs)
 	if len(r.Heatmaps) > 0 {
@@ -140,19 +140,6 @@ func (e *reportEncoder) key(name string, first bool) {
 	e.buf = append(e.buf, '"', ':')
 }
 
-// str appends the member name: s (never the first member).
-func (e *reportEncoder) str(name, s string) {
-	e.key(name, false)
-	e.buf = appendJSONString(e.buf, s)
-}
-
-// strOmit is str for a member tagged omitempty: nothing when s is "".
-func (e *reportEncoder) strOmit(name, s string) {
-	if s != "" {
-		e.str(name, s)
-	}
-}
-
 // trueOmit appends name: true for a bool member tagged omitempty that is set.
 func (e *reportEncoder) trueOmit(name string, b bool) {
 	if b {
@@ -187,106 +174,10 @@ func (e *reportEncoder) table(t *Table) {
 	e.buf = append(e.buf, '}')
 }
 
-// plots appends ps with the fields of Plot and Line in order, as
-// encoding/json does: their points are most of a long run's report.
-// Regions, rare and small, go through encoding/json.
-func (e *reportEncoder) plots(ps []Plot) { list(e, ps, e.plot) }
-
-// plot appends one Plot.
-func (e *reportEncoder) plot(p *Plot) {
-	e.buf = append(e.buf, '{')
-	e.key("title", true)
-	e.buf = appendJSONString(e.buf, p.Title)
-	e.str("x_label", p.XLabel)
-	e.str("y_label", p.YLabel)
-	e.strOmit("kind", string(p.Kind))
-	e.trueOmit("x_log", p.XLog)
-	e.trueOmit("y_log", p.YLog)
-	e.trueOmit("x_time", p.XTime)
-	e.key("lines", false)
-	list(e, p.Lines, e.line)
-	if len(p.Regions) > 0 {
-		e.key("regions", false)
-		e.value(p.Regions)
-	}
-	if len(p.XNames) > 0 {
-		e.key("x_names", false)
-		e.value(p.XNames)
-	}
-	e.buf = append(e.buf, '}')
-}
-
-// line appends one Line.
-func (e *reportEncoder) line(l *Line) {
-	e.buf = append(e.buf, '{')
-	e.key("name", true)
-	e.buf = appendJSONString(e.buf, l.Name)
-	e.key("points", false)
-	list(e, l.Points, e.pair)
-	e.trueOmit("dashed", l.Dashed)
-	if len(l.Band) > 0 {
-		e.key("band", false)
-		list(e, l.Band, e.pair)
-	}
-	if len(l.Marks) > 0 {
-		e.key("marks", false)
-		e.value(l.Marks)
-	}
-	e.strOmit("colour", l.Colour)
-	e.buf = append(e.buf, '}')
-}
-
-// pair appends one (x, y) point; a value JSON cannot hold (NaN, ±Inf) is
-// encoding/json's error.
-func (e *reportEncoder) pair(p *[2]float64) {
-	e.buf = append(e.buf, '[')
-	e.float(p[0])
-	e.buf = append(e.buf, ',')
-	e.float(p[1])
-	e.buf = append(e.buf, ']')
-}
-
-// float appends x as encoding/json does, or records its error for a
-// value JSON cannot hold.
-func (e *reportEncoder) float(x float64) {
-	var ok bool
-	if e.buf, ok = appendJSONFloat(e.buf, x); !ok {
-		e.value(x) // encoding/json's UnsupportedValueError
-	}
-}
-
-// gantts appends gs with the fields of Gantt and Bar in order, as
-// encoding/json does.
-func (e *reportEncoder) gantts(gs []Gantt) { list(e, gs, e.gantt) }
-
-// gantt appends one Gantt.
-func (e *reportEncoder) gantt(g *Gantt) {
-	e.buf = append(e.buf, '{')
-	e.key("title", true)
-	e.buf = appendJSONString(e.buf, g.Title)
-	e.strOmit("time_unit", g.TimeUnit)
-	e.strOmit("time_label", g.TimeLabel)
-	e.key("lanes", false)
-	list(e, g.Lanes, func(s *string) { e.buf = appendJSONString(e.buf, *s) })
-	e.key("bars", false)
-	list(e, g.Bars, e.bar)
-	e.buf = append(e.buf, '}')
-}
-
-// bar appends one Bar.
-func (e *reportEncoder) bar(b *Bar) {
-	e.buf = append(e.buf, '{')
-	e.key("lane", true)
-	e.buf = strconv.AppendInt(e.buf, int64(b.Lane), 10)
-	e.key("start", false)
-	e.float(b.Start)
-	e.key("end", false)
-	e.float(b.End)
-	e.strOmit("label", b.Label)
-	e.strOmit("group", b.Group)
-	e.strOmit("kind", string(b.Kind))
-	e.buf = append(e.buf, '}')
-}
+// each appends xs as a JSON array, one element at a time through
+// encoding/json, writing out full blocks between elements: a long run's
+// plots and Gantts are written without holding them whole.
+func each[T any](e *reportEncoder, xs []T) { list(e, xs, func(x *T) { e.value(x) }) }
 
 // row appends one table row.
 func (e *reportEncoder) row(row []any) {
