@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// WriteJSON writes r's JSON to w as it encodes it, in blocks, never
-// holding the whole: the bytes of json.Marshal(r) followed by a newline,
+// WriteJSON writes r's JSON to w as it encodes it, in blocks, holding at
+// most one plot's or Gantt's JSON at a time, never the whole: the bytes of json.Marshal(r) followed by a newline,
 // or, with indent, those of json.MarshalIndent(r, "", "  ") (which is
 // built whole first: indentation is on request only). Table cells are
 // encoded without reflection (numbers, strings and booleans, the cells
