@@ -269,6 +269,27 @@ func GanttSpan(g solvers.Gantt, from, to float64) templ.Component {
 // and the tooltip formatter are go-echarts FuncOpts strings. Bars on a lane
 // that does not exist, with non-finite times or ending before they start,
 // are skipped (Report.Validate rejects them anyway).
+//
+// Lanes on a category y axis (first lane on top), time on a value x axis
+// named "time (TimeUnit)", or TimeLabel when set. One ECharts custom
+// series; its renderItem draws one rect per bar, 70% of the lane high (at
+// most 20 px), clipped to the grid with echarts.graphic.clipRectByRect.
+// Colour by Group: palette[fnv32a(group) % 20] (GroupColour: stable across
+// pages and runs; two groups may share a colour). Kind "local" is grey
+// (LocalGrey), "alt" outlined in the group colour with a transparent
+// fill, drawn above the others, "reserved" translucent with a border,
+// anything else filled. A bar's label is drawn inside it only when the
+// bar is wider than the text (measured with echarts.format.getTextRect);
+// the tooltip names every bar: label, lane, start, end (in the unit),
+// duration written for people ("11 h 47 min", solvers.HumanDuration's
+// text, when the unit converts to seconds; else a count, "3 slots"), and
+// group and kind when set. Compare panels (GanttPanel) can outline the
+// bars that moved against the first panel and fade the others. dataZoom
+// on x: inside (drag pans, ctrl+wheel zooms, so the page still scrolls)
+// and a slider; a y slider when there are more than 20 lanes, initially
+// showing the lanes that fit. Height: GanttHeight, 120 px + 24 px per
+// lane, between 200 and 900 px. Every bar goes to the browser; ECharts
+// draws them 4,000 per frame and dataZoom filters to the visible window.
 func GanttOption(g solvers.Gantt) ([]byte, error) { return ganttOption(g, nil, nil) }
 
 // ganttOption is GanttOption, on the time span span when it is set, with

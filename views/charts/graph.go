@@ -94,14 +94,26 @@ func Graph(g solvers.Graph) templ.Component {
 	return component("graph", g.Title, GraphHeight(g), func() ([]byte, error) { return GraphOption(g) })
 }
 
-// GraphOption returns the ECharts option of Graph as JSON. Tree and DAG
-// layouts get x/y computed here (layout "none"): y by Level, x by order in
-// the level, each level ordered by the mean x of its parents (one
-// barycentre sweep) and centred. Edges: "deleted" dashed grey, "back" red
-// and curved, "tree" dark and thicker, "critical" (a critical path) orange
-// and thickest. Nodes are coloured by Group
-// (categories, with a legend when there are several). Edges naming a
-// missing node are skipped.
+// GraphOption returns the ECharts option of Graph as JSON, an ECharts
+// graph series. Layout "tree" and "dag": x/y computed here (layout
+// "none", layered.go), one row per Level (or, for a DAG given without
+// levels, per longest path from a source), 90 px apart (more for wide
+// shallow graphs so they fill the height), 70 px between nodes, each row
+// ordered to reduce edge crossings by the layered method of Sugiyama,
+// Tagawa and Toda (1981; see layered), rows centred. Layout "force"
+// otherwise. Edges: "deleted" dashed grey, "back" red and curved
+// (curveness 0.3), "tree" dark and thicker, "critical" (a critical path)
+// orange and thickest; the nodes a critical edge joins are larger, ringed
+// orange, and always labelled. Arrows at the target. Nodes are coloured by
+// Group (categories, with a legend when there are several). Labels (on a
+// translucent white box) of tree and DAG layouts show only while
+// neighbours in a row are at least as far apart on screen as most labels
+// are wide: a large graph opens without labels and shows them once zoomed
+// in (roam) past that point; hover shows any node's label; overlapping
+// labels are hidden (labelLayout hideOverlap). Force layouts label every
+// node up to 150 nodes, on hover beyond. Edge labels when any edge has one
+// (in tree and DAG layouts with the node labels, up to 80 edges; the
+// tooltip names any edge). Edges naming a missing node are skipped.
 func GraphOption(g solvers.Graph) ([]byte, error) {
 	fixed := g.Layout == "tree" || g.Layout == "dag"
 	var pos map[string][2]float32

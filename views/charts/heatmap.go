@@ -84,7 +84,9 @@ func Heatmap(h solvers.Heatmap) templ.Component {
 // HeatmapOption returns the ECharts option of Heatmap as JSON. Cells are
 // [x, y, value] with x and y category indices; cells outside X×Y or not
 // finite are skipped. The visual map spans the finite min..max (min..min+1
-// when all values are equal).
+// when all values are equal). X is the bottom axis, Y the left (first
+// row on top); values are written in the cells up to 400 cells; the
+// tooltip is "row · column: value".
 func HeatmapOption(h solvers.Heatmap) ([]byte, error) {
 	meta := HeatmapMeta{X: h.X, Y: h.Y}
 	if meta.X == nil {

@@ -46,7 +46,22 @@ type chart interface {
 
 // extender is a go-echarts ConfigurationVisitor (the library's extension
 // point for options it has no field for): it adds series-level keys and
-// top-level keys after go-echarts has built the option map.
+// top-level keys after go-echarts has built the option map. With
+// WithSeriesOpts it builds, as plain JSON, what v2.6.7 has no field for:
+//
+//   - series keys progressive, progressiveThreshold and dimensions (the
+//     chart-level WithProgressive of v2.6.7 writes the animation flag
+//     instead, and progressive belongs to the series anyway), and LTTB
+//     sampling and large mode for long plot series;
+//   - the dataZoom list of the Gantt (go-echarts' DataZoom has no
+//     zoomOnMouseWheel, moveOnMouseWheel, width, height, right, bottom or
+//     showDetail) and the heat map's visualMap (go-echarts' min/max are
+//     float32 with omitempty, which drops a max of 0);
+//   - compact data: Gantt rows are plain arrays [lane, start, end, colour,
+//     kind, label, group] instead of {value: …} objects; graph nodes carry
+//     an id and links a text (edge label) and kind;
+//   - the lookup tables the JavaScript functions read (GanttMeta,
+//     HeatmapMeta) under the top-level key metaKey ("schedlab").
 type extender struct {
 	gecharts.BaseConfigurationVisitor
 	series []map[string]any // extra keys per series, by index
