@@ -244,7 +244,7 @@ type Imported struct {
 // a workload ID already in it is reused when its data is the same (equal
 // sha256) and errs.Conflict otherwise. Done runs get their run_metrics as
 // Finish gives them. What is stored is owned by owner (a user ID; empty
-// without accounts).
+// without accounts). It returns what it stored (Imported) to the importer.
 func (s *Store) ImportExperiment(ctx context.Context, r ImportSource, owner string) (*Imported, error) {
 	e := r.Experiment()
 	tx, err := s.db.BeginTx(ctx, nil)

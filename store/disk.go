@@ -59,8 +59,9 @@ const probeBytes = 1 << 20
 
 // Disk watches the space of the database's file system. Writers report a
 // failed write (Full); Check, which Watch calls periodically, measures the
-// free space and, while the disk is full, tries a write that it rolls
-// back, so the state clears by itself once space returns. It is safe for
+// free space (statfs) and, while the disk is full, tries a write of
+// probeBytes that it rolls back, so the state clears by itself once space
+// returns. It is safe for
 // concurrent use.
 type Disk struct {
 	st  *Store

@@ -372,7 +372,9 @@ func (s *Store) ExperimentWorkers(ctx context.Context, id string) (map[string]in
 
 // ExperimentRuns returns the runs of an experiment in position order, each
 // with its metrics (from run_metrics: no report is read). An unknown
-// experiment is errs.NotFound.
+// experiment is errs.NotFound. Runs and metrics are two queries of one
+// deferred snapshot, metrics selected by run_id IN (…) (key order, faster
+// than a join from experiment_runs), sharing repeated strings and params.
 func (s *Store) ExperimentRuns(ctx context.Context, id string) ([]ExperimentRun, error) {
 	// A read-only transaction is a deferred one: one snapshot for the two
 	// queries below without taking the write lock.
@@ -513,7 +515,9 @@ func (s *Store) ExperimentProgress(ctx context.Context, id string) (total, done,
 
 // recountExperiment sets the counts of experiment id from its runs, in tx:
 // the transactions that link its runs call it once they are linked (a
-// trigger keeps the counts from then on, as statuses change).
+// trigger keeps the counts from then on, as statuses change). One
+// recount per transaction, not a trigger per link: that was too slow
+// (bench/README.md, "store").
 func recountExperiment(ctx context.Context, tx *sql.Tx, id string) error {
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO experiment_counts
 			(experiment_id, queued, running, done, failed, canceled, interrupted)

@@ -42,6 +42,8 @@ const (
 func Final(status string) bool { return runtypes.Final(status) }
 
 // RunFilter selects runs for ListRuns; empty fields match everything.
+// The filters are indexed equalities, a tag or a metric range; parameters
+// are tested on the rows reached.
 type RunFilter struct {
 	Strategy   string
 	Kind       string
@@ -515,7 +517,9 @@ func (s *Store) SetProgressBy(ctx context.Context, id, worker string, started ti
 // Finish ends a running run with a final status (done, failed, canceled or
 // interrupted), its report (done runs) or error message and field, and sets
 // finished_at. A run that is not running is errs.Conflict; an unknown one
-// errs.NotFound.
+// errs.NotFound. A done run's numeric "metrics" entries (the first of a
+// repeated name) go to run_metrics with json_each in the same
+// transaction, so lists sort and filter by metric without reading reports.
 func (s *Store) Finish(ctx context.Context, id, status string, report json.RawMessage, errMsg, errField string) error {
 	return s.FinishBy(ctx, id, "", status, report, errMsg, errField)
 }
