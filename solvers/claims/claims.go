@@ -240,9 +240,15 @@ const (
 	FallsLittle // no point more than tol below the first
 )
 
-// TrendOf judges a trend over the points in order (see the package doc).
-// Steps between points use Welch's interval, or the paired one when
-// paired is true (the same instances at every point).
+// TrendOf judges a trend over the points in order. Steps between points
+// use Welch's interval, or the paired one when paired is true (the same
+// instances at every point). Rises (Falls): every step to the next point
+// rises (falls) with the step's interval excluding zero; it holds only
+// when every step does, is partly when some step does and none goes the
+// other way significantly, and does not hold otherwise. Flat: every
+// point's difference from the first lies within ±tol, interval included.
+// FallsLittle: no point's interval of its difference from the first
+// reaches below −tol. (Over unbinned pairs (x, y): Correlated.)
 func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 	diff := func(a, b Point) Interval {
 		if paired {
@@ -358,7 +364,11 @@ func Correlated(kind Trend, xs, ys []float64) Result {
 }
 
 // Crossing judges "A ahead at the low points, B ahead at the high ones"
-// over every point in order (see the package doc).
+// over every point in order: every point is significant one way or the
+// other, except at most one point at the crossing, and the signs change
+// once, from A to B: holds; some significant point each way, every A
+// point before every B point: partly; otherwise does not hold. Never
+// judged on the two end points alone.
 func Crossing(b Better, pts ...Pair) Result {
 	signs := make([]int, 0, len(pts)) // +1 A ahead, −1 B ahead, 0 neither shown
 	var parts []string
@@ -446,8 +456,10 @@ func Missing(why string) Result {
 	return Result{Verdict: NotMeasured, Ours: "—", Rule: "not measured: " + why}
 }
 
-// Combine joins the verdicts of a conclusion made of several claims (see
-// the package doc); ours lists the parts.
+// Combine joins the verdicts of a conclusion made of several claims:
+// holds only if all hold, does not hold if all do not, not measured if
+// none was measured, partly otherwise; unverifiable parts are left out of
+// the join. Ours lists the parts.
 func Combine(names []string, rs ...Result) Result {
 	counts := map[string]int{}
 	var parts []string

@@ -7,9 +7,6 @@ import "fmt"
 // runs it occurred in k. It holds when k ≥ 1, does not hold when it never
 // occurred in n > 0 runs, and is not measured without runs. Ours is "k of
 // n runs"; the rule judges existence only, never a rate.
-//
-// (Added beside the rules of claims.go; the package doc's list of rules
-// covers it: a point holds when the situation occurred at least once.)
 func Occurs(k, n int, what string) Result {
 	r := Result{Ours: fmt.Sprintf("%s in %d of %d runs", what, k, n),
 		Rule: "occurs: holds when it occurred in at least one run; it judges existence, not a rate"}

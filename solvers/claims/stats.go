@@ -25,7 +25,8 @@ func solved(xs []float64) []float64 { return stats.Numbers(xs) }
 func meanVar(xs []float64) (m, v float64) { return stats.MeanVar(xs) }
 
 // MeanCI is the mean of xs (NaN values left out) with its Student-t 95 %
-// interval; one value is its own interval; none gives N = 0 and NaNs.
+// interval, mean ± t(0.975, n−1)·s/√n with s the sample standard
+// deviation; one value is its own interval; none gives N = 0 and NaNs.
 func MeanCI(xs []float64) Interval {
 	s := solved(xs)
 	if len(s) == 0 {
