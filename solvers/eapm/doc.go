@@ -15,7 +15,7 @@
 // m−τ+1 types of least energy per task are raised to one level; the seed's
 // matrix inversion per τ (O(n·m⁴)) becomes five suffix sums (O(m) per
 // user); a τ needing a negative share is dropped (the authors' code);
-// shares are rounded up from the cheapest type, ⌈x − 1e−9⌉; the scan stops
+// shares are rounded up from the cheapest type (roundUp); the scan stops
 // at the first τ that cannot be beaten (exact: tested against the full
 // scan and the seed's systems solved with gonum). online-waterfill:
 // infeasible τ are water-filled instead (O(n·m²)). greedy-min-energy (the
@@ -24,20 +24,10 @@
 // type by largest remainder, bags taken in arrival order; an offline
 // reference).
 //
-// The bound: the fractional relaxation per task type is linear-fractional;
-// Charnes–Cooper (r = 1/MS, w = r·x/d) makes it an LP, scaled so every
-// coefficient is O(1). It matches Tarplee's "profit (upper)" within 3e−13
-// relative. simplex.go solves it (Bertsimas & Tsitsiklis 1997 §3.3–3.4;
-// Chvátal 1983 ch. 3, 7): dense B⁻¹ with row updates, sparse pricing, the
-// known feasible start basis (no phase 1), Dantzig's rule, ratio ties to
-// the largest pivot, Bland's rule after 10 degenerate steps (no cycling),
-// tolerances 1e−12 / 1e−9, B⁻¹ recomputed every 100 pivots and at the
-// optimum. It replaced gonum's lp.Simplex for speed; gonum stays the
-// test oracle (600 random LPs and the case-1 instances agree to 1e−9).
-// The bound is the workload's, shared by every variant (sharedBound); a
-// bound over its size budget, and bound_ratio when the bound is 0, are
-// not reported (a note says so): a 0 would be ranked and averaged as if
-// measured.
+// The bound (Bound, an LP) is solved by simplex.go's revised simplex
+// (gonum's lp.Simplex, too slow, is its test oracle); it is the workload's,
+// shared by every variant (sharedBound); a bound over its size budget, and
+// bound_ratio when the bound is 0, are not reported (a note says so).
 //
 // Decisions: equal energy per task orders by index; equal objectives pick
 // the larger τ set (the authors' loop); greedy-max-objective ties by
@@ -47,11 +37,7 @@
 // the last user's fractional value, as the authors' code). Tarplee's bag
 // becomes one user per task type in type order (or shuffled by seed).
 // Default γ = 1.2, the only value in every experiment of the paper.
-// authors.go re-enacts zqh-ynu/EAPMAX, reproducing all 30 raw case-1
-// means: the Greedy column is Greedy_based_method2 (min energy); our
-// online differs from theirs by ≤ 0.3 % through their index bug,
-// fractional reporting and int-truncated energies; the printed Table 1
-// swaps Online and Greedy at γ = 1.1.
+// authorsCode re-enacts zqh-ynu/EAPMAX, quirks and raw means included.
 //
 // Claims (reproclaims.go, solvers/claims only): Table 1 by Level at its
 // printed precision; comparisons by Direction paired per instance against
@@ -65,11 +51,10 @@
 // names, machines_per_type default 1; users in arrival order, type
 // 0-based; unknown fields are errors) or CSV files told apart by field or
 // name (etc, apc or epc, users, optional mpt), headers optional, a type by
-// index or name. Limits (errs.TooLarge, checked before allocating): 10⁶
-// users, 1,000 task and machine types, n·m ≤ 10⁷ cells, ETC and APC in
-// [1e−6, 1e9]; the LP bound up to 250 rows × 6,000 columns; reports sample
-// plots to 2,000 points, 2,000 table rows and 500 Gantt blocks, each with
-// a Note. Algorithms check their context every 256 users. Run reserves
-// its tables first; the seed's instances are read once per case,
-// streaming.
+// index or name. Limits (errs.TooLarge, checked before allocating): the
+// size guards of model.go (MaxUsers …, MinValue, MaxValue) and
+// MaxLPRows/MaxLPCols; reports sample (maxPlotPoints, maxTableRows,
+// maxGanttBlocks), each with a Note. Algorithms check their context every
+// 256 users. Run reserves its tables first; the seed's instances are read
+// once per case, streaming.
 package eapm

@@ -10,8 +10,8 @@ import (
 	"schedlab/errs"
 )
 
-// Size guards (see doc.go). Instances beyond them are errs.TooLarge before
-// anything of their size is allocated.
+// Size guards. Instances beyond them are errs.TooLarge before anything of
+// their size is allocated.
 const (
 	MaxUsers        = 1_000_000
 	MaxTaskTypes    = 1_000

@@ -132,7 +132,9 @@ func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Co
 // setting (γ, c, machine counts) when w keeps its decoded forms
 // (solvers.Workload.Decoded): the bound is the same for every variant,
 // and a sweep runs several variants on each workload and γ. The bound is
-// read-only to its users (runReport reads it).
+// read-only to its users (runReport reads it). A bound over its size
+// budget, and bound_ratio when the bound is 0, are not reported (a note
+// says so): a 0 would be ranked and averaged as if measured.
 func sharedBound(w *solvers.Workload, md *model) (*Bound, error) {
 	in := md.in
 	key := fmt.Sprintf("eapm bound γ=%v c=%v machines=%v", in.Gamma, in.C, in.Machines)
