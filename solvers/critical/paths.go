@@ -121,11 +121,14 @@ type TreeBounds struct {
 	MaxTime  time.Duration // 0: no time bound
 }
 
-// BuildTree builds the tree of critical paths level by level (see doc.go):
+// BuildTree builds the tree of critical paths level by level:
 // the root is the longest path of the graph; a node's children are the
 // longest paths of its graph minus one edge of its path each; a node whose
 // path has at most one edge or repeats a path already in the tree is a
-// leaf. A bound marks the nodes left unexpanded "cut by bound".
+// leaf. A bound marks the nodes left unexpanded "cut by bound"
+// (tree_max_nodes, tree_max_depth, tree_max_ms; tree_cut counts them).
+// This is the paper's hybrid of Ford's longest path and Yen's k paths;
+// the longest path's ties go to the earlier task and arc.
 func BuildTree(ctx context.Context, d *DAG, b TreeBounds) (*Tree, error) {
 	start := time.Now()
 	t := &Tree{}
@@ -220,8 +223,9 @@ type Work struct {
 }
 
 // RankWorks is the seed's step 2: take the heaviest path of the tree not
-// yet taken while some edge is uncovered; then (our completion, see
-// doc.go) the longest path through each edge still uncovered; then every
+// yet taken while some edge is uncovered; then (our completion: the
+// paper's loop would not end) the longest path through each edge still
+// uncovered; then every
 // isolated task as a work of its own. Paths that would add no new edge are
 // skipped. Works are ranked by length, longest first (stable).
 func RankWorks(d *DAG, t *Tree) ([]Work, error) {

@@ -147,7 +147,7 @@ type dpState struct {
 func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string) {
 	if relaxed && pl.crit != CriterionMakespan {
 		// Without its windows the load trade-off is gone: place the work as
-		// early as possible instead (see doc.go).
+		// early as possible instead (see PlanCriticalWorks).
 		mk := *pl
 		mk.crit = CriterionMakespan
 		return mk.planWork(vr, w, true)
@@ -400,12 +400,36 @@ type WorkStep struct {
 }
 
 // PlanCriticalWorks runs the seed's planning loop and collision resolution
-// on the ranked works (see doc.go): work by work for every variant, the
+// on the ranked works (below): work by work for every variant, the
 // failing variants struck out, the run ended when no variant is left;
 // then collision resolution on every variant left. Without Fallback a
 // variant whose collisions stay unresolved is struck out too, and the
 // result is the best feasible a-priori plan; with Fallback (ours) every
 // work gets planned and every variant is realized.
+//
+// Per work, over [0, D]: a backward pass of latest finishes and a forward
+// DP of earliest starts by criterion — load (the seed's: maximize busy
+// time inside [0, D], the slowest processor that fits), makespan or cost
+// (ours); ties to the earlier finish, then the lower processor; at most
+// MaxAnswers answers and max_variants variants (ours; the paper keeps
+// all; the rest "pruned"). Occupancy is left to collision resolution and
+// every transfer counts. Failure case 1 (planned neighbours break
+// precedence) or 2 (no placement) strikes a variant; none left is the
+// paper's stop: stopped = 1, no schedule, the partial plan shown. The
+// search-tree DP of [2] is not in the seed; ours is this pass.
+//
+// Collision resolution: X later-planned, Y earlier; Representatives pairs
+// them (the seed's heuristic); the heavier task keeps the processor; the others go, fewest
+// options first, to the processor fitting their frame with least time
+// (× price under cost). collision_processors=idle (default: the paper's
+// «незадействованных процессоров», given processors only) or new
+// (scale-out, ours: a copy of the fastest processor joins); at most 10
+// rounds; a collision left strikes the variant (the paper's "exceptional
+// situation"). The result is the best variant's a-priori plan, inside
+// [0, D] by construction. Fallback (critical-works-fallback, ours): a
+// failing work is planned as early as possible (works_fallback) and
+// variants are realized in start order; valid by construction, checked
+// every run.
 func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOptions, progress func(done, total int, note string)) (*PlanResult, error) {
 	if opt.MaxVariants <= 0 {
 		opt.MaxVariants = DefaultMaxVariants
@@ -663,7 +687,7 @@ type resolution struct {
 	Types      []int       // per processor instance, the platform processor it copies (len > d.M: scale-out added some)
 }
 
-// resolveCollisions is the seed's step 4 on one variant (see doc.go), in
+// resolveCollisions is the seed's step 4 on one variant (see PlanCriticalWorks), in
 // phases: find the pairs planned on one processor at overlapping times;
 // choose representatives on the bipartite graph of the pairs; in each pair
 // the heavier task keeps the processor (the losers); move the losers onto
