@@ -68,9 +68,22 @@ type Planner interface {
 	Plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error)
 }
 
-// BatchPlanner is the CSS / fair-share planner: alternatives search (first
-// fit or AEP by each job's criterion), DP choice per sub-batch, optional
-// shift.
+// BatchPlanner is the CSS / fair-share planner of one cycle. The batch
+// (Simulate: carried jobs, longest-waiting first, then the new ones) is
+// cut into K contiguous sub-batches, larger first (SubBatches; css: K = 1).
+// Per sub-batch, alternatives are searched round after round, one more
+// disjoint window per job each round: css by first fit (the earliest
+// start, slots in scan order — slot start, then node index — the m
+// cheapest if those exceed the budget), fair by AEP on the job's own
+// criterion (exact: see searcher.find; tests compare it with enumeration
+// and a plain scan). The choice is Choose's exact DP under the VO
+// strategy (income eq. 10, runtime eq. 11, proctime = eq. 11 on processor
+// time as in Fig. 3, cost eq. 12, idle eq. 13) with g* from eqs. (2), (4)
+// per sub-batch (DefaultLimit); a fixed Limit is split by the sub-batch's
+// share of the jobs; if nothing fits g* it is raised to Σ each job's least
+// g (counted in CyclePlan.Raised); DP ties go to the earlier alternative.
+// Shift (§1.4, Domain.Shift) then moves the chosen windows earlier in
+// start order; jobs without a window are postponed (carried).
 type BatchPlanner struct {
 	AEP      bool // fair: AEP by the job's criterion; else first fit
 	Strategy string

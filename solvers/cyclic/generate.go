@@ -56,8 +56,10 @@ type GenConfig struct {
 
 // Toporkov2014 is the seed's setting with our choices for what it leaves
 // open. Each field's comment quotes the seed (§ and the Russian original,
-// then our translation) or names the source of our choice; doc.go lists
-// the readings and their measurements.
+// then our translation) or names the source of our choice: the price law
+// c = p(1 + ε), the kth job law from the KTH SP2 log with a 1080 s unit,
+// budgets, minimum performance, and the local load set to meet the seed's
+// failure rates. Every cycle draws from its own stream (cycleRNG).
 func Toporkov2014() GenConfig {
 	return GenConfig{
 		Seed: 1,
