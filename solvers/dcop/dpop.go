@@ -51,7 +51,10 @@ type Options struct {
 	Tree        *PseudoTree // a prebuilt (e.g. WD-reduced) pseudo-tree; nil = build one
 }
 
-// Stats counts a run's messages in synchronous cycles (see doc.go).
+// Stats counts a run's messages in synchronous cycles (the seed's
+// footnote 2): height cycles for UTIL and again for VALUE, one UTIL and one
+// VALUE message per tree edge. JoinOps counts separator assignments ×
+// |D_x|, forbidden values included.
 type Stats struct {
 	MessageCycles   int
 	Messages        int
@@ -72,7 +75,13 @@ type Result struct {
 	Stats     Stats
 }
 
-// Solve runs DPOP (UTIL then VALUE phase) on in.
+// Solve runs DPOP (UTIL then VALUE phase) on in. A UTIL message over
+// Sep(x) is the only allocation (the join is never built), its size
+// predicted in log space before anything is allocated; over the memory
+// budget the run is errs.TooLarge naming the node. Ties go to the lowest
+// domain value (the earliest start, the seed's "packed as early as
+// possible"; a job worth 0 stays unscheduled). Results are deterministic:
+// a fixed post-order, no goroutines or maps on the result path.
 func Solve(ctx context.Context, in *Instance, opt Options) (*Result, error) {
 	obj := opt.Objective
 	if obj == "" {
@@ -203,8 +212,10 @@ type solver struct {
 	msg   [][]float32
 }
 
-// plan is what node x's join needs, computed once per node (see doc.go,
-// "The kernel"): x's unary costs per own value, for each constrained
+// plan is what node x's join needs, computed once per node. The kernel
+// (deepest separator variable last, per-node masks of forbidden starts,
+// fused loops) keeps the order of additions of the first kernel, so
+// pin_test.go's recorded optima, schedules and sizes hold. x's unary costs per own value, for each constrained
 // ancestor (parent and pseudo-parents) the forbidden range of x's own
 // value indices per ancestor value, and for each child the strides of
 // Sep(x)'s variables in the child's message and whether the child's

@@ -24,7 +24,7 @@ const (
 const BigM = 1_000_000_000
 
 // MakespanVar is the auxiliary variable of both exports: its value is the
-// makespan (see doc.go, "Export").
+// makespan (see exportData).
 const MakespanVar = "makespan"
 
 // maxExportTuples bounds the tuples of the FRODO relations, which are
@@ -40,7 +40,9 @@ func exports() []solvers.ExportFormat {
 }
 
 // exportData is solvers.Exporter's Export: the makespan objective of w,
-// exactly, with an auxiliary makespan variable (doc.go, "Export").
+// exactly, with an auxiliary makespan variable (MakespanVar), on the fit
+// domain: pyDCOP YAML (hard constraints cost BigM) or FRODO XCSP 2.1 (its
+// "infinity"); FRODO relations over maxExportTuples are errs.TooLarge.
 func exportData(w *solvers.Workload, format string) ([]byte, error) {
 	b, err := export(w, format)
 	return b, errs.Wrap(errs.Internal, err)

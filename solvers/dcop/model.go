@@ -11,7 +11,11 @@ import (
 )
 
 // EntryBytes is the size of one UTIL hypercube entry (float32): the seed's
-// MB figures fit 4-byte entries (20^5 × 4 B = 12.8 MB ≈ its 1.2e1 MB).
+// MB figures fit 4-byte entries (20^5 × 4 B = 12.8 MB ≈ its 1.2e1 MB). Its
+// "MB" is MiB (PaperMB; its "1.2MB" is a typo) and its tables count d = 20
+// for every node, which the reproduce shows beside our actual-domain sizes
+// (*_actual); published sizes become widths (ImpliedWidth), compared as
+// geometric means.
 const EntryBytes = 4
 
 // Limits on a native instance, checked before anything of that size exists.
@@ -52,8 +56,10 @@ type instanceJSON struct {
 	Jobs      []jobJSON `json:"jobs"`
 }
 
-// ParseJSON reads the native JSON (see doc.go). Unknown fields and trailing
-// data are errors; every error is errs.Invalid naming the field.
+// ParseJSON reads the native JSON: {"horizon", "resources", "jobs":
+// [{"id", "resources", "duration", "value" (default 1)}]}. Unknown fields
+// and trailing data are errors; every error is errs.Invalid naming the
+// field.
 func ParseJSON(data []byte) (*Instance, error) {
 	var raw instanceJSON
 	if err := formats.DecodeStrict(data, &raw, "a co-allocation workload JSON"); err != nil {

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// Pseudo-tree heuristics (see doc.go).
+// Pseudo-tree heuristics (see BuildPseudoTree).
 const (
 	HeuristicMaxDegree = "max-degree" // root of highest degree, most-connected child first
 	HeuristicRandom    = "random"     // root and child order from the run's *rand.Rand
@@ -59,7 +59,10 @@ type PseudoTree struct {
 }
 
 // BuildPseudoTree builds a DFS pseudo-tree of g with a heuristic;
-// src is used by HeuristicRandom only and may be nil otherwise.
+// src is used by HeuristicRandom only and may be nil otherwise. The seed
+// names no construction (it cites Collin and Dechter's DFS); the default
+// is max-degree, and ties go to the lower job index. HeuristicDFS is not
+// FRODO's DPOPagent tree: the closest to that is max-degree.
 func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, error) {
 	n := len(g.Adj)
 	t := &PseudoTree{

@@ -75,7 +75,8 @@ type SplitResult struct {
 
 // HalfWD asks Split to reduce each half whose pseudo-tree is wider than
 // Limit with WidthDelete and Rule before its DPOP run (variant
-// dpop-split-wd, ours: the seed solves each half with plain DPOP).
+// dpop-split-wd, ours: the seed solves each half with plain DPOP). The
+// reproduce uses RuleGreedyGuided with GreedyIn as its reference.
 type HalfWD struct {
 	Limit int
 	Rule  string
@@ -85,7 +86,7 @@ type HalfWD struct {
 // of every later job j each start that would overlap an earlier job i
 // sharing a resource with it (i at t holds t..t+L_i−1, so j keeps starts s
 // with s+L_j−1 < t or s > t+L_i−1; the seed's {1..t−1, t+L_i+1, ..}
-// adjusted so that j also fits), and solves the rest with DPOP. Resources
+// fixed: it lets j run into t and drops t+L_i), and solves the rest with DPOP. Resources
 // and the time grid are unchanged. opt applies to both halves (its Domains
 // and Tree are ignored). An E2 job left without a start makes the result
 // infeasible. With hw not nil, each half is reduced by WD first when
