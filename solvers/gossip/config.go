@@ -64,7 +64,7 @@ func DefaultConfig() Config {
 		NegotiatorS:  60,              // HTCondor's NEGOTIATOR_INTERVAL default
 		Refresh:      RefreshPeriodic, // the seed's §4.5: nodes refresh their records periodically
 		SchedSplit:   SplitShared,     // the seed's §4.3: a scheduler matches against the whole table it fetched
-		GossipK:      0,               // full anti-entropy: the counter (§4.5 step 3) moves utilization by ≤ 0.006 and costs 7× per exchange (doc.go)
+		GossipK:      0,               // full anti-entropy: the counter (§4.5 step 3) moves utilization by ≤ 0.006 and costs 7× per exchange, 4× the CPU (bench/README.md); the seed gives k only for its rumor
 		ChurnPerH:    0,               // the seed's runs have no churn
 		DowntimeS:    1800,            // half an hour away
 		WarmupH:      2,               // the grid fills in about one job length (≤ 1 h)

@@ -17,45 +17,16 @@
 // times 30–60 min (seed); the protocol knobs are run parameters because
 // the seed varies them on one grid. rescale_nodes replays a workload on
 // another node count (a run parameter may not share the preset's "nodes").
-// Config and its defaults' reasons, and the variants each knob applies to,
-// are in config.go.
+// config.go holds Config, its defaults' reasons and each knob's variants.
 //
-// rumor (§2.3.1, Figs. 6–7): synchronous rounds; a sender draws among all
-// nodes and does not know who is behind NAT (§5.1.2: refused, counted).
-// push: informed nodes make fanout attempts, stopping after k "known"
-// answers; push-pull: the exchange carries the target's table (§4.5 step
-// 1), so k stops pushing, not answering. Theory curve: mean-field with
-// k = ∞ (Pittel; Karp et al.).
-// gossip: each node ticks at a random phase, refreshes its record (the
-// seed's §4.5 step 0, §6.2; gossip_refresh=on-change is the older model)
-// and exchanges push-pull with reachable nodes, newer version winning
-// (Fig. 5 steps 1–3); tables are version vectors (4n² bytes); a record
-// older than ttl_s is never used; leave writes a tombstone, join copies a
-// site neighbour's table; churn is Poisson. gossip_k (§4.5 step 3 with
-// §2.3.1's counter): entries noticed k times stop being sent; a newer
-// version counts as known (ours); default 0 = full anti-entropy, since the
-// seed gives k only for its rumor and the counter costs 4× the CPU.
-// Scheduling (§4.3): job i to scheduler i mod schedulers, FIFO; a match
-// takes a free, unexpired record newer than any used, from a random
-// offset; the node accepts if idle, else the job is re-matched; it starts
-// one round trip after the accept; NAT nodes poll their scheduler. A
-// negotiation cycle scans the n ads per queued job and ends when the
-// queue is empty or a scan finds no fresh free ad.
-// sched_split=shared (default: §4.3) or partition (the other reading of
-// §6's «マッチングの負荷が分散された», a sensitivity setting).
-// central (issue 18; seed §5.2 "Condor をモデルとした"; Raman, Livny,
-// Solomon, HPDC 1998): central_collect=push (default; ads on change and
-// every UPDATE_INTERVAL = 300 s, HTCondor wiki; central_ads=periodic for
-// §2.1.1's «定期的に送信» alone) into one FIFO collector at record_cost_ms
-// each (§5.2.1); serial (one-hop fetches in turn); snapshot (the model
-// before issue 18). Negotiation cycles every negotiator_interval_s (60 s,
-// HTCondor's NEGOTIATOR_INTERVAL; 0 = on change); match_cost_us per ad
-// scanned on both systems ("両システムで共通"). central_info=exact is an
-// oracle. With these HTCondor and seed defaults Fig. 8 comes out inverted
-// and Table 1's level low; we keep them rather than tune (serial with a
-// large record cost is the reading that gives the crossover; the seed's
-// 60 s period, «1 分に 1 回», is kept although only the period moves
-// Table 1's level).
+// The variants, each decision with its source in the doc named: rumor
+// (§2.3.1, Figs. 6–7; RumorConfig: push and push-pull, NAT, the
+// mean-field theory); gossip (§4.5, Fig. 5; gossipInfo: refresh, exchange,
+// ttl, churn; gossip_k, the counter, default 0 = full anti-entropy:
+// Config's default); scheduling (§4.3; tryMatch, sched_split); central
+// (§5.2, Condor; centralInfo and negotiate: collection, negotiation
+// cycles, costs, and why its HTCondor and seed defaults are kept though
+// Fig. 8 comes out inverted).
 //
 // Simulator: package des is the kernel (clock, one queue by (time,
 // sequence)); typed events (events.go); what differs between gossip and
@@ -64,25 +35,26 @@
 // rounds_to_converge is the first period at which tables hold 99 % of the
 // live records on average; wait over jobs started; messages and bytes
 // count every message (64-byte header + record_bytes per record);
-// staleness is the age of the records matched; the rumor and the simulation share four metric names, so each
-// declares its variants (solvers.Metric.Variants) and compare never ranks
-// one against the other. SWF uploads (formats.ReadSWF): run ≤ 0 or no
-// submit time skipped (noted); each job single-node; submit times scaled
-// so the offered load equals the trace's on n nodes (default min(MaxProcs,
-// 10,000)).
+// staleness is the age of the records matched; the rumor and the
+// simulation share four metric names, so each declares its variants
+// (solvers.Metric.Variants) and compare never ranks one against the
+// other. SWF uploads (formats.ReadSWF): run ≤ 0 or no submit time skipped
+// (noted); each job single-node; submit times scaled so the offered load
+// equals the trace's on n nodes (default min(MaxProcs, 10,000)).
+//
 // Reproduce: §5 on umeda2006 grids; Claims by solvers/claims rules on
 // per-seed values: directions paired by seed, "far inferior" with a margin
 // of 0.03 (ours), parity at ≥ 1000 nodes as the ratio band 0.99 (ours) –
 // 1.10 (seed), Table 1 at 3 decimals, Fig. 6 unverifiable beside Demers et
 // al.'s k = 1 residue (RumorResidue). Runs go through solvers.ForEach
 // (deterministic at any parallelism); seedexp.go holds the figures and the
-// sensitivity sweeps as seed experiments.
-// Open points decided: Poisson arrivals (arrivals=regular also fits
-// «投入間隔に従うジョブ列»); an exchange applied after one one-way latency;
-// sites clamped to nodes; costs are parameters (the seed prints none);
-// jobs running at the end are cut; the Gantt shows gantt_nodes nodes or
-// the lanes of gantt_lanes (≤ 1000). Memory: estimateBytes (tables,
-// history, jobs) is reserved against memory_mb and the server's budget
-// before the simulation starts; Generate, rescales and Reproduce reserve
-// theirs; SWF is read streaming with at most MaxJobs records.
+// sensitivity sweeps as seed experiments. Open points decided: Poisson
+// arrivals (arrivals=regular also fits «投入間隔に従うジョブ列»); an
+// exchange applied after one one-way latency; sites clamped to nodes;
+// costs are parameters (the seed prints none); jobs running at the end
+// are cut; the Gantt shows gantt_nodes nodes or the lanes of gantt_lanes
+// (≤ 1000). Memory: estimateBytes (tables, history, jobs) is reserved
+// against memory_mb and the server's budget before the simulation starts;
+// Generate, rescales and Reproduce reserve theirs; SWF is read streaming
+// with at most MaxJobs records.
 package gossip

@@ -119,6 +119,12 @@ func (s *sim) poll(i, k int) {
 
 // tryMatch matches scheduler k's queue head to a node it believes free,
 // until the queue is empty, no node is left or the scheduler is busy.
+// The seed's §4.3: job i goes to scheduler i mod schedulers, FIFO; a match
+// takes a free, unexpired record newer than any used, from a random
+// offset; the node accepts if idle, else the job is re-matched; it starts
+// one round trip after the accept; NAT nodes poll their scheduler.
+// sched_split=shared (default: §4.3) or partition (the other reading of
+// §6's «マッチングの負荷が分散された», a sensitivity setting).
 func (s *sim) tryMatch(k int) {
 	for len(s.queue[k]) > s.qh[k] {
 		now := s.now()

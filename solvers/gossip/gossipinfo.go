@@ -6,8 +6,14 @@ import (
 )
 
 // gossipInfo is the seed's system: every node keeps a version vector of
-// every origin's record and exchanges it push-pull with fanout reachable
-// nodes each period; schedulers are nodes and match from their own table.
+// every origin's record (4n² bytes) and exchanges it push-pull with fanout
+// reachable nodes each period; schedulers are nodes and match from their
+// own table. Each node ticks at a random phase, refreshes its record (the
+// seed's §4.5 step 0, §6.2; gossip_refresh=on-change is the older model)
+// and exchanges, the newer version winning (Fig. 5 steps 1–3); a record
+// older than ttl_s is never used; leave writes a tombstone, join copies a
+// site neighbour's table; churn is Poisson. With gossip_k
+// (exchangeCounted) a newer version counts as known (ours).
 type gossipInfo struct {
 	s        *sim
 	cur      []uint32    // per origin: its own current version

@@ -15,7 +15,13 @@ const (
 	ModePushPull = "push-pull"
 )
 
-// RumorConfig is the seed's §2.3.1 protocol.
+// RumorConfig is the seed's §2.3.1 protocol (Figs. 6–7), in synchronous
+// rounds; a sender draws among all nodes and does not know who is behind
+// NAT (§5.1.2: refused, counted). push: informed nodes make Fanout
+// attempts, stopping after K "known" answers; push-pull: the exchange
+// carries the target's table (§4.5 step 1), so K stops pushing, not
+// answering. Theory is the mean-field curve with k = ∞ (Pittel; Karp et
+// al.).
 type RumorConfig struct {
 	Mode        string
 	Fanout      int // contacts per node per round
