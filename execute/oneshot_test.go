@@ -7,19 +7,22 @@ import (
 )
 
 // TestOneShotSetsAndRestoresTheCollector: GOGC and the memory limit are
-// the one-shot settings (the budget as the limit, the default budget when
-// none is given) until restored.
+// the one-shot (or the serving) settings (the budget as the limit, the
+// default budget when none is given) until restored.
 func TestOneShotSetsAndRestoresTheCollector(t *testing.T) {
 	gc0, lim0 := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
 	debug.SetGCPercent(gc0)
 	for _, c := range []struct {
-		b    Budget
-		want int64
-	}{{Budget{Memory: 64 << 20}, 64 << 20}, {Budget{}, int64(DefaultMemoryBudget)}, {Budget{Memory: math.MaxUint64}, math.MaxInt64}} {
-		restore := OneShot(c.b)
-		gc := debug.SetGCPercent(OneShotGCPercent)
-		if lim := debug.SetMemoryLimit(-1); gc != OneShotGCPercent || lim != c.want {
-			t.Errorf("%+v: GOGC %d, limit %d; want %d, %d", c.b, gc, lim, OneShotGCPercent, c.want)
+		b       Budget
+		want    int64
+		set     func(Budget) func()
+		percent int
+	}{{Budget{Memory: 64 << 20}, 64 << 20, OneShot, OneShotGCPercent}, {Budget{}, int64(DefaultMemoryBudget), OneShot, OneShotGCPercent},
+		{Budget{Memory: math.MaxUint64}, math.MaxInt64, OneShot, OneShotGCPercent}, {Budget{Memory: 64 << 20}, 64 << 20, Serving, ServerGCPercent}} {
+		restore := c.set(c.b)
+		gc := debug.SetGCPercent(c.percent)
+		if lim := debug.SetMemoryLimit(-1); gc != c.percent || lim != c.want {
+			t.Errorf("%+v: GOGC %d, limit %d; want %d, %d", c.b, gc, lim, c.percent, c.want)
 		}
 		restore()
 		if gc, lim := debug.SetGCPercent(gc0), debug.SetMemoryLimit(-1); gc != gc0 || lim != lim0 {

@@ -116,6 +116,9 @@ func compareChartsURL(runs []store.Run) string {
 // charts of the compare page of done runs (immutable). An old v (a run
 // was renamed since) is sent to the current one.
 func (s *Server) apiCompareCharts(c echo.Context) error {
+	if p, ok := s.pages.Get("compare:" + c.Request().URL.RequestURI()); ok { // kept while its runs are done and unrenamed
+		return writeCharts(c, p, true)
+	}
 	ids := compareIDs(c)
 	if len(ids) == 0 || len(ids) > maxCompare {
 		return errs.Invalidf("runs", "name from 1 to %d runs: ?runs=ID,ID", maxCompare)

@@ -202,6 +202,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		defer q.close()
 		opt.Backend = q.dispatcher
+		defer execute.Serving(budget)() // runs on workers: collect less (see ServerGCPercent)
 	} else if *workers == 0 {
 		return errors.New("--workers 0 with --in-process would never execute a run")
 	}
