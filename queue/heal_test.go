@@ -14,14 +14,20 @@ import (
 )
 
 // smallFS mounts a 16 MiB tmpfs for the test; it needs root (Linux).
+// Where it cannot mount one the test is skipped, and fails instead under
+// SCHEDLAB_REQUIRE_TMPFS=1, which .ci/run (run as root) sets.
 func smallFS(t *testing.T) string {
 	t.Helper()
+	cannot := t.Skipf
+	if os.Getenv("SCHEDLAB_REQUIRE_TMPFS") != "" {
+		cannot = t.Fatalf
+	}
 	if os.Geteuid() != 0 {
-		t.Skip("a real full disk needs a small file system, which needs root to mount: not root here")
+		cannot("a real full disk needs a small file system, which needs root to mount: not root here")
 	}
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a small tmpfs (%v: %s)", err, out)
+		cannot("cannot mount a small tmpfs (%v: %s)", err, out)
 	}
 	t.Cleanup(func() { syscall.Unmount(dir, 0) })
 	return dir

@@ -17,9 +17,6 @@ import (
 // bcrypt answered ~40× faster. There is no test cost knob: the test uses
 // the store's own cost, 3 × 9 logins, about 2.5 s on a quiet machine.
 func TestAuthenticateTakesAsLongWhateverWasWrong(t *testing.T) {
-	if testing.Short() {
-		t.Skip("times bcrypt")
-	}
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	if _, err := s.CreateUser(ctx, "alice", "correct horse battery", false); err != nil {
