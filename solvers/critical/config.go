@@ -58,7 +58,7 @@ func DefaultRunConfig() RunConfig {
 		// процессоров», a set of the given processors not engaged in the
 		// computation: within the platform. Copies of a processor beyond
 		// the platform (new) are ours, a separate setting.
-		CollisionProcessors: CollisionIdle,
+		CollisionProcessors: CollisionReserve,
 		WfProcessors:        "1,1,2,4", // performances: a small heterogeneous platform (the traces record none; see doc.go)
 	}
 }
@@ -76,7 +76,7 @@ func (c *RunConfig) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.MaxVariants, "max_variants", "variants", 1, 1000,
 		"Cap on the variants carried from one work to the next, the best by the partial criterion (ours: the paper keeps all m × n, which grows exponentially with the works; the pruned ones are counted apart from the dropped ones). Default 8.").
 		For(planners...)
-	ps.Choice(&c.CollisionProcessors, "collision_processors", []string{CollisionIdle, CollisionNew},
+	ps.Choice(&c.CollisionProcessors, "collision_processors", CollisionReadings,
 		"Collision resolution step 3 gives the tasks not chosen at step 2 «processors not used in the computation», the set Y of the given processors not engaged. idle (default, the paper's method): a platform processor free over the task's time frame, so a collision may stay unresolved and strike the variant out; every variant then runs on the platform's processors, as HEFT and list do. new (scale-out, ours, not the paper's): else a new copy of the fastest platform processor that fits the task joins the configuration, so the run uses more processors than the platform has (processors_used says how many; load, cost and lower_bound are over them) and is not comparable with HEFT and list on the platform.").
 		For(planners...)
 	ps.String(&c.WfProcessors, "wf_processors", "performances",
@@ -92,11 +92,20 @@ func (c *RunConfig) Declare(ps *solvers.ParamSet) {
 		"Time bound on building the tree (wall clock, so a cut by it may depend on machine speed; the report says which bound cut). Default 1000 ms.")
 }
 
-// Readings of collision step 3 (run parameter collision_processors).
+// Readings of the collision steps (run parameter collision_processors;
+// doc.go quotes the sentence each rests on).
 const (
-	CollisionIdle = "idle" // the platform's processors free over the task's frame (the paper's; default)
-	CollisionNew  = "new"  // scale out (ours): a new processor joins the configuration
+	CollisionIdle    = "idle"     // literal: another platform processor free at the task's planned times
+	CollisionShift   = "shift"    // the processor and earliest time inside the task's time frame (reserve)
+	CollisionDelay   = "delay"    // processors not engaged at the planned time, the task delayed inside its frame
+	CollisionPerWork = "per-work" // resolved as each work is assigned, with shift's moves
+	CollisionReplan  = "replan"   // per-work, and a work left in collision re-planned on the processors' free times before the variant is struck out
+	CollisionReserve = "reserve"  // shift's moves, then what stays in collision placed where it finishes first, the tasks after it shifted inside the works' reserve (the variant stands if all ends by the deadline)
+	CollisionNew     = "new"      // scale out (ours): a new processor joins the configuration
 )
+
+// CollisionReadings is the values of collision_processors.
+var CollisionReadings = []string{CollisionIdle, CollisionShift, CollisionDelay, CollisionPerWork, CollisionReplan, CollisionReserve, CollisionNew}
 
 // Tree is the bounds of the tree of critical paths.
 func (c RunConfig) Tree() TreeBounds {
