@@ -496,14 +496,19 @@ type WorkStep struct {
 // search-tree DP of [2] is not in the seed; ours is this pass.
 //
 // Collision resolution: X later-planned, Y earlier; Representatives pairs
-// them (the seed's heuristic); the heavier task keeps the processor; the others go, fewest
-// options first, to the processor fitting their frame with least time
-// (× price under cost). collision_processors=idle (default: the paper's
-// «незадействованных процессоров», given processors only) or new
-// (scale-out, ours: a copy of the fastest processor joins); at most 10
-// rounds; a collision left strikes the variant (the paper's "exceptional
-// situation"). The result is the best variant's a-priori plan, inside
-// [0, D] by construction. Fallback (critical-works-fallback, ours): a
+// them (the seed's heuristic); the heavier task keeps the processor
+// unless the other has nowhere to go; the others go, fewest options
+// first, where the reading (opt.Collision, doc.go) lets them: idle (the
+// literal reading) another processor free at the planned time, with
+// least time (× price under cost); the time readings (shift, delay,
+// per-work, replan, reserve) the processor and earliest time inside the
+// task's frame; new (scale-out, ours) a copy of the fastest processor
+// when none is free. Rounds repeat while a task moves (at most 10 under
+// idle and new; a moved task never collides again). A collision left
+// strikes the variant (the paper's "exceptional situation"), except
+// under reserve, where what stays goes where it finishes first, the rest
+// shifting later (realize), and the variant stands if all ends by D. The
+// result is the best variant's plan, inside [0, D] by construction. Fallback (critical-works-fallback, ours): a
 // failing work is planned as early as possible (works_fallback) and
 // variants are realized in start order; valid by construction, checked
 // every run.
