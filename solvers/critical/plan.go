@@ -761,6 +761,11 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 			s = realize(d, rs.Proc, rs.Start, rs.Flex)
 			if s.Makespan() <= pl.horizon+tol(pl.horizon) {
 				unresolved, shifted = false, true
+				for i := range rs.Collisions {
+					if rs.Collisions[i].Outcome == OutcomeReplaced {
+						rs.Collisions[i].Outcome = OutcomeShifted
+					}
+				}
 			}
 		}
 		switch {
@@ -1274,6 +1279,11 @@ func markOutcomes(d *DAG, res *resolution, planned []float64) {
 // variant places the later-planned task at realization on the processor
 // where it finishes first.
 const OutcomeReplaced = "unresolved: no move the reading allows resolved it"
+
+// OutcomeShifted is the outcome, under reading reserve, of a collision
+// the moves left: the later-planned task went where it finishes first
+// and the tasks after it shifted later, all ending by the deadline.
+const OutcomeShifted = "placed where it finishes first, the tasks after it shifted inside the reserve (reading reserve)"
 
 // instanceID names processor instance q: a platform processor's id, or
 // for a copy scale-out added, "<id>+k" (the k-th copy).
