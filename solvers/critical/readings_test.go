@@ -238,3 +238,41 @@ func TestDefaultReadingSchedulesTheWorkflows(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureReadings: the measurement behind bench/README.md counts
+// every instance once, scheduled ones only when checked, and its ratios
+// are over the scheduled ones (makespan ≥ the lower bound).
+func TestMeasureReadings(t *testing.T) {
+	gs, err := RandomGraphs(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := MeasureReadings(context.Background(), gs, []string{CollisionIdle, CollisionReserve}, []float64{1.5, 3}, DefaultRunConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 4 {
+		t.Fatalf("%d cells", len(cells))
+	}
+	scheduled := 0
+	for _, c := range cells {
+		if c.Instances != 4 || c.Scheduled+c.StopsPlanning+c.StopsCollision != 4 {
+			t.Errorf("%+v: instances and outcomes do not add up", c)
+		}
+		if c.Scheduled > 0 && (c.OverLB < 1 || c.OverHEFT <= 0) {
+			t.Errorf("%+v: ratios", c)
+		}
+		if c.StopRate != 1-float64(c.Scheduled)/4 {
+			t.Errorf("%+v: stop rate", c)
+		}
+		if c.Reading == CollisionReserve {
+			scheduled += c.Scheduled
+		}
+	}
+	if scheduled == 0 {
+		t.Error("the default reading scheduled none of 4 random DAGs at ×1.5 and ×3")
+	}
+	if out := FormatReadings("t", cells); !strings.Contains(out, "reserve") || strings.Count(out, "\n") != 6 {
+		t.Errorf("table:\n%s", out)
+	}
+}
