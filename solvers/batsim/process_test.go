@@ -56,7 +56,7 @@ func TestBadDecisionProcessesFailTheirRun(t *testing.T) {
 		{batsimtest.Early, 3, []string{"reply to message 3", "EXECUTE_JOB w0!99", "not submitted yet"}},
 		{batsimtest.Twice, 3, []string{"reply to message 3", "decision 2", "EXECUTE_JOB w0!2", "already running"}},
 		{batsimtest.Backwards, 3, []string{"reply to message 3", "time cannot go backwards"}},
-		{batsimtest.Unknown, 3, []string{"reply to message 3", "SET_RESOURCE_STATE", "does not support"}},
+		{batsimtest.Unknown, 3, []string{"reply to message 3", "MIGRATE_JOB is not a decision of Batsim's protocol"}},
 		{batsimtest.Malformed, 3, []string{"reply to message 3 (t=10: JOB_COMPLETED w0!1)", "not JSON"}},
 		{batsimtest.Silent, 1, []string{"no reply to message 1 (t=0: SIMULATION_BEGINS) within 300ms"}},
 		{batsimtest.Huge, 3, []string{"reply to message 3", "schedlab accepts at most 1048576 bytes"}},

@@ -32,7 +32,7 @@ const (
 	Silent    = "silent"    // stops answering
 	Crash     = "crash"     // exits with status 3
 	Backwards = "backwards" // answers with a time before the message's
-	Unknown   = "unknown"   // sends a decision type schedlab does not support
+	Unknown   = "unknown"   // sends a decision type Batsim does not have
 	Huge      = "huge"      // answers with a reply of HugeBytes bytes
 	Spawn     = "spawn"     // starts a child that never ends (its pid in PIDFile), then crashes
 	sleeper   = "sleeper"   // the child: blocks until killed
@@ -206,7 +206,7 @@ func (f *fake) answer(b []byte) ([]byte, bool) {
 		case WrongJob:
 			exec("w0!999999", []int{0})
 		case Unknown:
-			evs = append(evs, out{m.Now, "SET_RESOURCE_STATE", map[string]string{"resources": "0", "state": "1"}})
+			evs = append(evs, out{m.Now, "MIGRATE_JOB", map[string]string{"job_id": "w0!1"}})
 		}
 	}
 	if f.mode != Echo && !end {
