@@ -173,7 +173,6 @@ type sim struct {
 
 	host     []uint8
 	hostFrom []float64 // when the host's current power state began
-	busyFrom []float64 // when the host's job started (energy)
 	switches []switchReq
 	energy   float64
 
@@ -208,7 +207,7 @@ func Simulate(ctx context.Context, jobs []batch.Job, p int, c Conn, o Options) (
 	s := &sim{jobs: append([]batch.Job(nil), jobs...), n: n, p: p, c: c, o: o, index: make(map[string]int, n),
 		state: make([]uint8, n), place: make([]batch.Placement, n), final: make([]string, n), meta: make([]string, n),
 		owner: make([]int32, p), run: des.NewHeap(endsFirst), workloads: map[string]map[string]profile{"w0": {}},
-		host: make([]uint8, p), hostFrom: make([]float64, p), busyFrom: make([]float64, p),
+		host: make([]uint8, p), hostFrom: make([]float64, p),
 		out: &Outcome{Result: &batch.Result{P: p, Policy: batch.Policy(VariantPrefix + o.Name)}}}
 	s.ids = jobIDs(jobs)
 	s.profiles = make([]string, n)
@@ -636,9 +635,8 @@ func (s *sim) execute(data map[string]json.RawMessage) (string, error) {
 	}
 	now := s.clock
 	for _, c := range procs {
+		s.hostEnergy(c, now) // the time before, at its power
 		s.owner[c] = int32(j + 1)
-		s.hostEnergy(c, now)
-		s.busyFrom[c] = now
 	}
 	if j < s.n && job.Run > job.Estimate {
 		s.out.Result.Capped++
