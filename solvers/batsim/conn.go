@@ -22,6 +22,10 @@ type Conn interface {
 	Close() error
 }
 
+// goneWait bounds the wait for a started process to end after it closed
+// its connection, to quote how it ended.
+const goneWait = 5 * time.Second
+
 // ErrTimeout is the error of an exchange whose reply did not come in time.
 var ErrTimeout = errors.New("no reply within the timeout")
 
@@ -112,13 +116,16 @@ func (c *zmqConn) Exchange(ctx context.Context, msg []byte, timeout time.Duratio
 			default:
 			}
 			if c.gone != nil {
+				// The connection closed: a process that is exiting does
+				// so soon; its status and last output say why (a loaded
+				// machine may take a while to reap it).
 				select {
 				case <-c.gone:
 					return nil, c.why()
-				case <-time.After(100 * time.Millisecond):
+				case <-time.After(goneWait):
 				}
 			}
-			return nil, fmt.Errorf("receiving: %w", r.err)
+			return nil, fmt.Errorf("receiving: %w (the decision process closed the connection)", r.err)
 		}
 		if len(r.m.Frames) != 1 {
 			return nil, fmt.Errorf("the reply has %d frames, want 1 (one JSON message)", len(r.m.Frames))

@@ -168,7 +168,7 @@ func TestPowerStateRefusals(t *testing.T) {
 	}{
 		{"sleeping host", []string{`{"timestamp":NOW,"type":"SET_RESOURCE_STATE","data":{"resources":"0-1","state":"1"}}`, execJob("w0!1", "0-1")}, "resource 0 cannot compute now: it is switching off"},
 		{"busy host", []string{"", execJob("w0!1", "0-1") + `,{"timestamp":NOW,"type":"SET_RESOURCE_STATE","data":{"resources":"1","state":"1"}}`}, "resource 1 is computing job w0!1 and cannot sleep"},
-		{"no such pstate", []string{`{"timestamp":NOW,"type":"SET_RESOURCE_STATE","data":{"resources":"0","state":"7"}}`}, `state "7" does not exist`},
+		{"no such pstate", []string{`{"timestamp":NOW,"type":"SET_RESOURCE_STATE","data":{"resources":"0","state":"7"}}`}, `state "7" does not exist: the power model has pstates 0 to 0 computing and 1 sleeping`},
 	} {
 		_, err := Simulate(context.Background(), small, 4, script(tc.replies...), Options{Name: "pw", Power: pm})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -48,14 +48,21 @@ type Options struct {
 }
 
 // Power is a host's power model (every host the same), the part of a
-// SimGrid platform's pstates Batsim reads: pstate 0 computes (IdleW when
-// idle, ComputeW when running a job), pstate 1 sleeps (SleepW). Switching
-// to sleep takes SwitchOffS seconds, waking SwitchOnS; a switching host
-// draws IdleW.
+// SimGrid platform's pstates Batsim reads: pstates 0 to SleepPState-1
+// compute (IdleW when idle, ComputeW when running a job; a delay job's
+// duration does not depend on the pstate, in Batsim as here), pstate
+// SleepPState sleeps (SleepW). Switching to sleep takes SwitchOffS
+// seconds, waking SwitchOnS; a switching host draws IdleW. Batsim's
+// energy_platform_homogeneous.xml, which pybatsim's fcfsSchedSleep
+// assumes, has SleepPState 3 (three compute pstates).
 type Power struct {
 	IdleW, ComputeW, SleepW float64 // W per host, ≥ 0
 	SwitchOffS, SwitchOnS   float64 // s, ≥ 0
+	SleepPState             int     // the sleeping pstate; ≥ 1 (0 means 1)
 }
+
+// sleep is the sleeping pstate.
+func (p *Power) sleep() int { return max(p.SleepPState, 1) }
 
 // Check refuses a power model with a negative value.
 func (p *Power) Check() error {
@@ -66,6 +73,9 @@ func (p *Power) Check() error {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("power model: %s must be a finite number ≥ 0, got %v", f.name, f.v)
 		}
+	}
+	if p.SleepPState < 0 || p.SleepPState > 1000 {
+		return fmt.Errorf("power model: the sleeping pstate must be 1 to 1000, got %d", p.SleepPState)
 	}
 	return nil
 }
@@ -142,7 +152,7 @@ type profile struct {
 type switchReq struct {
 	at    float64
 	hosts []int
-	state string
+	state int
 }
 
 // sim is one simulation's state. Jobs are indexed trace first (0..n-1),
@@ -172,6 +182,7 @@ type sim struct {
 	regDone   bool                          // NOTIFY registration_finished received
 
 	host     []uint8
+	pstate   []int     // each host's pstate (with a power model)
 	hostFrom []float64 // when the host's current power state began
 	switches []switchReq
 	energy   float64
@@ -207,7 +218,7 @@ func Simulate(ctx context.Context, jobs []batch.Job, p int, c Conn, o Options) (
 	s := &sim{jobs: append([]batch.Job(nil), jobs...), n: n, p: p, c: c, o: o, index: make(map[string]int, n),
 		state: make([]uint8, n), place: make([]batch.Placement, n), final: make([]string, n), meta: make([]string, n),
 		owner: make([]int32, p), run: des.NewHeap(endsFirst), workloads: map[string]map[string]profile{"w0": {}},
-		host: make([]uint8, p), hostFrom: make([]float64, p),
+		host: make([]uint8, p), hostFrom: make([]float64, p), pstate: make([]int, p),
 		out: &Outcome{Result: &batch.Result{P: p, Policy: batch.Policy(VariantPrefix + o.Name)}}}
 	s.ids = jobIDs(jobs)
 	s.profiles = make([]string, n)
@@ -627,7 +638,7 @@ func (s *sim) execute(data map[string]json.RawMessage) (string, error) {
 			return id, fmt.Errorf("resource %d is busy with job %s: compute sharing is off (allow_compute_sharing is false), so a host runs one job at a time, as Batsim refuses it", c, s.ids[o-1])
 		}
 		if s.host[c] != hostOn {
-			return id, fmt.Errorf("resource %d cannot compute now: it is %s (SET_RESOURCE_STATE it to 0 first)", c, hostStateName(s.host[c]))
+			return id, fmt.Errorf("resource %d cannot compute now: it is %s (SET_RESOURCE_STATE it to a computing pstate first)", c, hostStateName(s.host[c]))
 		}
 	}
 	if len(procs) != job.Size {
@@ -1087,13 +1098,13 @@ func (s *sim) answer(data map[string]json.RawMessage) (string, error) {
 func hostStateName(st uint8) string {
 	switch st {
 	case hostSleeping:
-		return "sleeping (state 1)"
+		return "sleeping"
 	case hostSwitchingOff:
 		return "switching off"
 	case hostSwitchingOn:
 		return "switching on"
 	}
-	return "on (state 0)"
+	return "on"
 }
 
 // watts is host c's power now.
@@ -1141,10 +1152,13 @@ func (s *sim) setResourceState(data map[string]json.RawMessage) (string, error) 
 	if err != nil {
 		return res, fmt.Errorf("resources %q: %v", res, err)
 	}
-	if st != "0" && st != "1" {
-		return res, fmt.Errorf("state %q does not exist: the power model has pstate 0 (computing) and 1 (sleeping)", st)
+	sleep := s.o.Power.sleep()
+	ps, err := strconv.Atoi(st)
+	if err != nil || ps < 0 || ps > sleep {
+		return res, fmt.Errorf("state %q does not exist: the power model has pstates 0 to %d computing and %d sleeping", st, sleep-1, sleep)
 	}
 	now := s.clock
+	toSleep := ps == sleep
 	for _, c := range hosts {
 		if c >= s.p {
 			return res, fmt.Errorf("resource %d does not exist (the machine has %d: 0-%d)", c, s.p, s.p-1)
@@ -1152,34 +1166,28 @@ func (s *sim) setResourceState(data map[string]json.RawMessage) (string, error) 
 		switch {
 		case s.host[c] == hostSwitchingOff || s.host[c] == hostSwitchingOn:
 			return res, fmt.Errorf("resource %d is %s", c, hostStateName(s.host[c]))
-		case st == "1" && s.owner[c] != 0:
+		case toSleep && s.owner[c] != 0:
 			return res, fmt.Errorf("resource %d is computing job %s and cannot sleep", c, s.ids[s.owner[c]-1])
 		}
 	}
-	sw := switchReq{hosts: hosts, state: st}
-	delay := s.o.Power.SwitchOnS
-	if st == "1" {
-		delay = s.o.Power.SwitchOffS
+	sw := switchReq{hosts: hosts, state: ps}
+	delay := 0.0
+	for _, c := range hosts {
+		switch {
+		case toSleep && s.host[c] == hostOn:
+			s.hostEnergy(c, now)
+			s.host[c] = hostSwitchingOff
+			delay = max(delay, s.o.Power.SwitchOffS)
+		case !toSleep && s.host[c] == hostSleeping:
+			s.hostEnergy(c, now)
+			s.host[c] = hostSwitchingOn
+			delay = max(delay, s.o.Power.SwitchOnS)
+		default:
+			s.pstate[c] = ps // compute to compute, or already asleep: at once
+		}
 	}
 	sw.at = now + delay
-	changed := false
-	for _, c := range hosts {
-		want := hostOn
-		if st == "1" {
-			want = hostSleeping
-		}
-		if s.host[c] == want {
-			continue // already there: Batsim's pstate set is a no-op
-		}
-		changed = true
-		s.hostEnergy(c, now)
-		if st == "1" {
-			s.host[c] = hostSwitchingOff
-		} else {
-			s.host[c] = hostSwitchingOn
-		}
-	}
-	if !changed || delay == 0 {
+	if delay == 0 {
 		s.switched(sw)
 		return res, nil
 	}
@@ -1193,7 +1201,8 @@ func (s *sim) switched(sw switchReq) {
 	at := max(sw.at, s.clock)
 	for _, c := range sw.hosts {
 		s.hostEnergy(c, at)
-		if sw.state == "1" {
+		s.pstate[c] = sw.state
+		if sw.state == s.o.Power.sleep() {
 			s.host[c] = hostSleeping
 		} else {
 			s.host[c] = hostOn
@@ -1203,7 +1212,7 @@ func (s *sim) switched(sw switchReq) {
 	b := append(s.ev, `{"resources":"`...)
 	b = append(b, batch.Intervals(sw.hosts)...)
 	b = append(b, `","state":"`...)
-	b = append(b, sw.state...)
+	b = strconv.AppendInt(b, int64(sw.state), 10)
 	s.ev = append(b, `"}}`...)
 	s.summary = append(s.summary, "RESOURCE_STATE_CHANGED")
 }
