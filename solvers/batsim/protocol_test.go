@@ -189,6 +189,7 @@ func TestDynamicRegistrationRefusals(t *testing.T) {
 		{"unknown profile", reg(`{"job_id":"w0!n","job":{"id":"w0!n","res":1,"profile":"nope"}}`), `has no profile "nope"`},
 		{"job exists", reg(`{"job_id":"w0!1","job":{"id":"w0!1","res":1,"profile":"p1"}}`), `job "w0!1" already exists`},
 		{"too wide", reg(`{"job_id":"w0!n","job":{"id":"w0!n","res":9,"profile":"p1"}}`), "more than the machine's 4"},
+		{"redis form", reg(`{"job_id":"w0!n"}`), "schedlab has no Redis"},
 		{"no bang", reg(`{"job_id":"n","job":{"id":"n","res":1,"profile":"p1"}}`), "WORKLOAD!NAME"},
 		{"profile twice", prof(`{"workload_name":"w0","profile_name":"p1","profile":{"type":"delay","delay":3}}`), `profile "p1" already exists`},
 		{"profile type", prof(`{"workload_name":"w0","profile_name":"x","profile":{"type":"parallel","cpu":[1],"com":[0]}}`), `profile type "parallel" is not supported`},
