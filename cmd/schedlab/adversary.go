@@ -22,7 +22,7 @@ import (
 
 const adversaryUse = `usage: schedlab adversary --strategy S --a VARIANT --b VARIANT --metric M --preset P
            [--a-param k=v]... [--b-param k=v]... [--preset-param k=v]... [--method anneal|cmaes] [--score ratio|difference]
-           [--budget N] [--seed N] [--restarts N] [--vary name=lo..hi]... [--workers N] [--out best.json] [--log evaluations.jsonl]`
+           [--budget N] [--seed N] [--stop-at SCORE] [--restarts N] [--vary name=lo..hi]... [--workers N] [--out best.json] [--report search.json] [--log evaluations.jsonl]`
 
 // adversaryCmd searches for the instance where A does worst against B
 // (solvers/adversary), every candidate run through execute.Run under the
@@ -44,12 +44,14 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.StringVar(&cfg.Preset, "preset", "", "the preset the instances come from")
 	fs.IntVar(&cfg.Budget, "budget", 1000, "candidate instances at most (each runs A and B)")
 	fs.Int64Var(&cfg.Seed, "seed", 1, "the search's seed")
+	fs.Float64Var(&cfg.Target, "stop-at", 0, "end the search once the score reaches this (0: use the whole budget)")
 	fs.IntVar(&cfg.Restarts, "restarts", adversary.DefaultRestarts, "anneal: independent restarts")
 	var vary runcmd.List
 	fs.Var(&vary, "vary", "cmaes: a preset parameter and its range, name=lo..hi (repeatable; default: every numeric one within [default/4, 4·default])")
 	workers := fs.Int("workers", 2, "runs executed at once")
 	out := fs.String("out", "", "write the best instance here (the family's workload JSON)")
 	logFile := fs.String("log", "", "write every evaluation here, one JSON line each")
+	reportFile := fs.String("report", "", "write the search's report here (the Report JSON: the best score against candidates, the path to the best, both schedules)")
 	var b runcmd.BudgetFlags
 	b.Register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -134,6 +136,11 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fmt.Fprintf(stdout, "best %s score %s at candidate %d of %d (%d run): %s %s %s, %s %s %s\n", cfg.Score, formatScore(best.Score),
 		best.Index+1, len(res.Evaluations), res.Ran, cfg.A.Variant, cfg.Metric, sideText(best.Outcome.A),
 		cfg.B.Variant, cfg.Metric, sideText(best.Outcome.B))
+	if *reportFile != "" {
+		if err := writeReport(*reportFile, adversary.Report(cfg, res)); err != nil {
+			return err
+		}
+	}
 	if *out != "" {
 		if err := os.WriteFile(*out, res.BestWorkload.Data, 0o644); err != nil {
 			return err
@@ -245,4 +252,19 @@ func jsonSafe(e adversary.Evaluation) any {
 		out.Best = formatScore(e.Best)
 	}
 	return out
+}
+
+func writeReport(path string, r *solvers.Report) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := r.WriteJSON(f, true); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -49,6 +49,9 @@ type Config struct {
 	Method string // Anneal (default) or CMAES
 	Budget int    // candidates at most (evaluations of A and B on one instance)
 	Seed   int64
+	// Target, when not 0, ends the search once a score reaches it ("an
+	// instance where A is 4× worse than B").
+	Target float64
 
 	// The preset the initial instances (Anneal) or every instance (CMAES)
 	// come from, with its parameters.
@@ -293,6 +296,7 @@ type candidate struct {
 	step    int
 	change  string
 	params  []Range
+	refused error // the preset refused these parameters: no instance
 }
 
 // left is how many candidates the budget still allows.
@@ -306,6 +310,9 @@ func (s *searcher) evaluate(ctx context.Context, batch []candidate) ([]float64, 
 	keys := make([]string, len(batch))
 	pending := map[string]bool{}
 	for i, c := range batch {
+		if c.refused != nil {
+			continue
+		}
 		keys[i] = Key(c.w)
 		if _, ok := s.known[keys[i]]; ok || pending[keys[i]] {
 			continue
@@ -330,6 +337,14 @@ func (s *searcher) evaluate(ctx context.Context, batch []candidate) ([]float64, 
 	}
 	scores := make([]float64, len(batch))
 	for i, c := range batch {
+		if c.refused != nil {
+			// Not an instance: scored NaN, which never wins.
+			scores[i] = math.NaN()
+			s.res.Evaluations = append(s.res.Evaluations, Evaluation{Index: len(s.res.Evaluations), Score: math.NaN(),
+				Note: "the preset refused these parameters: " + c.refused.Error(), Params: c.params,
+				Best: s.bestScore()})
+			continue
+		}
 		o, replay := s.known[keys[i]]
 		if !replay {
 			o = fresh[keys[i]]
@@ -352,6 +367,14 @@ func (s *searcher) evaluate(ctx context.Context, batch []candidate) ([]float64, 
 	return scores, nil
 }
 
+// bestScore is the best score so far (NaN before any).
+func (s *searcher) bestScore() float64 {
+	if s.res.Best < 0 {
+		return math.NaN()
+	}
+	return s.res.Evaluations[s.res.Best].Score
+}
+
 // emit tells the observer the evaluations from index from on.
 func (s *searcher) emit(from int) {
 	if s.observe == nil {
@@ -362,10 +385,14 @@ func (s *searcher) emit(from int) {
 	}
 }
 
-// found reports whether the best score can no longer be beaten (A
-// failed where B did not).
+// found reports whether the search is over: the best score can no
+// longer be beaten (A failed where B did not) or reached the target.
 func (s *searcher) found() bool {
-	return s.res.Best >= 0 && math.IsInf(s.res.Evaluations[s.res.Best].Score, 1)
+	if s.res.Best < 0 {
+		return false
+	}
+	b := s.res.Evaluations[s.res.Best].Score
+	return math.IsInf(b, 1) || (s.cfg.Target != 0 && b >= s.cfg.Target)
 }
 
 // better orders scores: a larger one separates more; NaN never wins.

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"schedlab/errs"
 	"schedlab/solvers"
 )
 
@@ -354,5 +355,100 @@ func TestConfigRefusesWhatCannotBeSearched(t *testing.T) {
 	fam.Mutate = nil
 	if _, err := Search(context.Background(), toyConfig(), fam, (&toyEval{}).eval, nil, nil); err == nil {
 		t.Error("annealing without mutations accepted")
+	}
+}
+
+func TestATargetEndsTheSearchOnceReached(t *testing.T) {
+	cfg := toyConfig()
+	cfg.Budget, cfg.Target = 5000, 1.5
+	res, err := Search(context.Background(), cfg, toyFamily(), (&toyEval{}).eval, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := res.Evaluations[res.Best]
+	if best.Score < 1.5 {
+		t.Fatalf("best %g under the target", best.Score)
+	}
+	first := slices.IndexFunc(res.Evaluations, func(e Evaluation) bool { return e.Score >= 1.5 })
+	for _, e := range res.Evaluations[first:] {
+		if e.Step != res.Evaluations[first].Step {
+			t.Fatalf("candidate %d (step %d) evaluated after the target was reached at step %d", e.Index, e.Step, res.Evaluations[first].Step)
+		}
+	}
+}
+
+func TestReportShowsTheSearchAndBothSchedulesOfTheBest(t *testing.T) {
+	cfg := toyConfig()
+	cfg.Budget = 200
+	gantt := func(v float64) *solvers.Report {
+		return &solvers.Report{Gantts: []solvers.Gantt{{Title: "Schedule", Lanes: []string{"p0"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: v}}}}}
+	}
+	eval := func(ctx context.Context, batch []*solvers.Workload) ([]Outcome, error) {
+		outs, err := (&toyEval{}).eval(ctx, batch)
+		for i := range outs {
+			outs[i].A.Report, outs[i].B.Report = gantt(outs[i].A.Value), gantt(outs[i].B.Value)
+		}
+		return outs, err
+	}
+	res, err := Search(context.Background(), cfg, toyFamily(), eval, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Report(cfg, res)
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Gantts) != 2 || r.Gantts[0].Title != "A (a): Schedule" || r.Gantts[1].Bars[0].End != res.BestOutcome.B.Value {
+		t.Fatalf("gantts %+v", r.Gantts)
+	}
+	if m, _ := r.Metric("best_ratio"); m.Value != res.Evaluations[res.Best].Score {
+		t.Errorf("best_ratio %g, want %g", m.Value, res.Evaluations[res.Best].Score)
+	}
+	if pts := r.Series[0].Lines[0].Points; len(pts) != 200 || pts[199][1] != res.Evaluations[res.Best].Score {
+		t.Errorf("best-so-far line has %d points ending at %v", len(pts), pts[len(pts)-1])
+	}
+	path := r.Tables[0]
+	if last := path.Rows[len(path.Rows)-1]; last[0] != res.Best+1 {
+		t.Errorf("the path ends at candidate %v, the best is %d", last[0], res.Best+1)
+	}
+	if path.Rows[0][2] != "initial instance" {
+		t.Errorf("the path starts at %v", path.Rows[0])
+	}
+}
+
+func TestCMAESScoresAPointThePresetRefusesAsTheWorstAndGoesOn(t *testing.T) {
+	cfg := toyConfig()
+	cfg.Method, cfg.PresetParams = CMAES, nil
+	cfg.Vary = []Range{{Name: "x", Lo: 0.1, Hi: 1}, {Name: "y", Lo: 0.1, Hi: 1}}
+	fam := toyFamily()
+	gen := fam.Generate
+	fam.Generate = func(ctx context.Context, p solvers.Params, seed int64) (*solvers.Workload, error) {
+		if x, _ := strconv.ParseFloat(p["x"], 64); x > 0.8 {
+			return nil, errs.Invalidf("x", "over 0.8")
+		}
+		return gen(ctx, p, seed)
+	}
+	res, err := Search(context.Background(), cfg, fam, (&toyEval{}).eval, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	for _, e := range res.Evaluations {
+		if !math.IsNaN(e.Score) {
+			continue
+		}
+		refused++
+		if e.Note == "" || e.Params[0].Lo <= 0.8 {
+			t.Fatalf("refused candidate %+v", e)
+		}
+	}
+	if refused == 0 || len(res.Evaluations) != cfg.Budget {
+		t.Fatalf("%d refused of %d candidates (budget %d)", refused, len(res.Evaluations), cfg.Budget)
+	}
+	if x := toyOf(res.BestWorkload).X; x > 0.8 {
+		t.Errorf("the best instance has x = %g, which the preset refuses", x)
+	}
+	if err := Report(cfg, res).Validate(); err != nil {
+		t.Error(err)
 	}
 }

@@ -201,6 +201,12 @@ func (s *searcher) cmaes(ctx context.Context) error {
 		for i := range batch {
 			p, vals := b.params(s.cfg.PresetParams, gen[i].X)
 			w, err := s.fam.Generate(ctx, p, s.cfg.Seed)
+			if errs.Is(err, errs.Invalid) {
+				// A point the preset refuses (job_min_s over job_max_s):
+				// no instance, the worst score.
+				batch[i] = candidate{params: vals, refused: err}
+				continue
+			}
 			if err != nil {
 				stop()
 				return err
