@@ -100,6 +100,9 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return m.Mutate(ctx, w, cfg.Preset, cfg.PresetParams, rng)
 		}
 	}
+	if cfg.Method == adversary.Anneal && fam.Mutate == nil {
+		return fmt.Errorf("method: %s workloads have no instance mutations: use --method cmaes", *strategy)
+	}
 	eval := inProcessEvaluator(st, cfg, *workers, budget)
 	// The metric's direction, as the family declares it in a report.
 	first, err := fam.Generate(ctx, cfg.PresetParams, cfg.Seed)
