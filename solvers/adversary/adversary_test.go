@@ -451,4 +451,13 @@ func TestCMAESScoresAPointThePresetRefusesAsTheWorstAndGoesOn(t *testing.T) {
 	if err := Report(cfg, res).Validate(); err != nil {
 		t.Error(err)
 	}
+	// A short search: refused candidates among the ten best listed.
+	cfg.Budget = 12
+	res, err = Search(context.Background(), cfg, fam, (&toyEval{}).eval, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Report(cfg, res).Validate(); err != nil {
+		t.Error(err)
+	}
 }

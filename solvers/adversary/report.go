@@ -121,7 +121,14 @@ func topTable(cfg Config, res *Result) solvers.Table {
 	}
 	for _, i := range idx {
 		e := res.Evaluations[i]
-		t.Rows = append(t.Rows, []any{e.Index + 1, e.Restart, scoreText(e.Score), sideCell(e.Outcome.A), sideCell(e.Outcome.B), e.Key[:12]})
+		key := e.Key
+		if len(key) > 12 {
+			key = key[:12]
+		}
+		if e.Key == "" {
+			key = "none: " + e.Note
+		}
+		t.Rows = append(t.Rows, []any{e.Index + 1, e.Restart, scoreText(e.Score), sideCell(e.Outcome.A), sideCell(e.Outcome.B), key})
 	}
 	return t
 }
