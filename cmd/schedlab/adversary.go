@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ import (
 	"schedlab/solvers/registry"
 )
 
-const adversaryUse = `usage: schedlab adversary --strategy S --a VARIANT --b VARIANT --metric M --preset P
+const adversaryUse = `usage: schedlab adversary --strategy S --a VARIANT --b VARIANT --metric M (--preset P | --workload FILE)
            [--a-param k=v]... [--b-param k=v]... [--preset-param k=v]... [--method anneal|cmaes] [--score ratio|difference]
            [--budget N] [--seed N] [--stop-at SCORE] [--restarts N] [--vary name=lo..hi]... [--workers N] [--out best.json] [--report search.json] [--log evaluations.jsonl]`
 
@@ -42,6 +43,7 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.StringVar(&cfg.Score, "score", adversary.Ratio, "ratio or difference")
 	fs.StringVar(&cfg.Method, "method", adversary.Anneal, "anneal (mutations of the instance) or cmaes (the preset's parameters)")
 	fs.StringVar(&cfg.Preset, "preset", "", "the preset the instances come from")
+	startFile := fs.String("workload", "", "anneal: start every restart from this workload file (an SWF trace, a graph) instead of a preset's instance")
 	fs.IntVar(&cfg.Budget, "budget", 1000, "candidate instances at most (each runs A and B)")
 	fs.Int64Var(&cfg.Seed, "seed", 1, "the search's seed")
 	fs.Float64Var(&cfg.Target, "stop-at", 0, "end the search once the score reaches this (0: use the whole budget)")
@@ -57,8 +59,8 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *strategy == "" || cfg.A.Variant == "" || cfg.B.Variant == "" || cfg.Metric == "" || cfg.Preset == "" {
-		return errors.New(adversaryUse)
+	if *strategy == "" || cfg.A.Variant == "" || cfg.B.Variant == "" || cfg.Metric == "" || (cfg.Preset == "") == (*startFile == "") {
+		return errors.New(adversaryUse + "\n(name one of --preset and --workload)")
 	}
 	st, ok := registry.Lookup(*strategy)
 	if !ok {
@@ -79,22 +81,39 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if cfg.B.Params, err = solvers.Resolve(st.Params(), solvers.Params(bParams)); err != nil {
 		return fmt.Errorf("--b-param: %w", runcmd.Describe(err))
 	}
-	specs := presetSpecs(st, cfg.Preset)
-	if specs == nil {
-		return fmt.Errorf("preset: %s has no preset %q", *strategy, cfg.Preset)
+	var fam adversary.Family
+	if cfg.Preset != "" {
+		specs := presetSpecs(st, cfg.Preset)
+		if specs == nil {
+			return fmt.Errorf("preset: %s has no preset %q", *strategy, cfg.Preset)
+		}
+		if _, err := solvers.Resolve(specs, solvers.Params(presetParams)); err != nil {
+			return fmt.Errorf("--preset-param: %w", runcmd.Describe(err))
+		}
+		cfg.PresetParams = solvers.Params(presetParams)
+		fam = adversary.Family{Specs: specs,
+			Generate: func(ctx context.Context, params solvers.Params, seed int64) (*solvers.Workload, error) {
+				full, err := solvers.Resolve(specs, params)
+				if err != nil {
+					return nil, err
+				}
+				return execute.Generate(ctx, st, cfg.Preset, full, seed, budget)
+			}}
+	} else {
+		data, err := os.ReadFile(*startFile)
+		if err != nil {
+			return err
+		}
+		field := "file"
+		if strings.HasSuffix(*startFile, ".swf") || strings.HasSuffix(*startFile, ".swf.gz") {
+			field = "swf"
+		}
+		w, err := execute.Parse(ctx, st, []solvers.File{{Field: field, Name: filepath.Base(*startFile), Data: data}}, budget)
+		if err != nil {
+			return runcmd.Describe(err)
+		}
+		cfg.Start = w
 	}
-	if _, err := solvers.Resolve(specs, solvers.Params(presetParams)); err != nil {
-		return fmt.Errorf("--preset-param: %w", runcmd.Describe(err))
-	}
-	cfg.PresetParams = solvers.Params(presetParams)
-	fam := adversary.Family{Specs: specs,
-		Generate: func(ctx context.Context, params solvers.Params, seed int64) (*solvers.Workload, error) {
-			full, err := solvers.Resolve(specs, params)
-			if err != nil {
-				return nil, err
-			}
-			return execute.Generate(ctx, st, cfg.Preset, full, seed, budget)
-		}}
 	if m, ok := st.(solvers.Mutator); ok && m.Mutates() {
 		fam.Mutate = func(ctx context.Context, w *solvers.Workload, rng *rand.Rand) (*solvers.Workload, string, error) {
 			return m.Mutate(ctx, w, cfg.Preset, cfg.PresetParams, rng)
@@ -105,9 +124,18 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	eval := inProcessEvaluator(st, cfg, *workers, budget)
 	// The metric's direction, as the family declares it in a report.
-	first, err := fam.Generate(ctx, cfg.PresetParams, cfg.Seed)
-	if err != nil {
-		return runcmd.Describe(err)
+	first := cfg.Start
+	if first == nil {
+		if first, err = fam.Generate(ctx, cfg.PresetParams, cfg.Seed); err != nil {
+			return runcmd.Describe(err)
+		}
+	}
+	if cfg.Method == adversary.Anneal {
+		// A family may mutate some of its instances only (cyclic: traces):
+		// say so before any run.
+		if _, _, err := fam.Mutate(ctx, first, rand.New(rand.NewPCG(0, 0))); err != nil {
+			return runcmd.Describe(err)
+		}
 	}
 	if cfg.Better, err = declaredDirection(ctx, st, first, cfg, budget); err != nil {
 		return err

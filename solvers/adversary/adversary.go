@@ -57,6 +57,9 @@ type Config struct {
 	// come from, with its parameters.
 	Preset       string
 	PresetParams solvers.Params
+	// Start, when set, is the instance every restart of Anneal starts
+	// from (an uploaded trace or graph) instead of the preset's.
+	Start *solvers.Workload
 
 	// Anneal's schedule (PISA's names; zero: PISA's experiment values).
 	Restarts int
@@ -252,8 +255,8 @@ func Search(ctx context.Context, cfg Config, fam Family, eval Evaluator, known m
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	if fam.Generate == nil {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "preset", Err: errors.New("the family has no generator for a search to start from")}
+	if fam.Generate == nil && (cfg.Method == CMAES || cfg.Start == nil) {
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "preset", Err: errors.New("name a preset (or, to anneal, a workload to start from)")}
 	}
 	s := &searcher{cfg: cfg, fam: fam, eval: eval, known: map[string]Outcome{}, observe: observe,
 		res: &Result{Best: -1}}

@@ -25,9 +25,12 @@ func (s *searcher) anneal(ctx context.Context) error {
 	chains := make([]*chain, 0, cfg.Restarts)
 	var batch []candidate
 	for r := 0; r < cfg.Restarts && r < cfg.Budget; r++ {
-		w, err := s.fam.Generate(ctx, cfg.PresetParams, cfg.Seed+int64(r))
-		if err != nil {
-			return err
+		w := cfg.Start
+		if w == nil {
+			var err error
+			if w, err = s.fam.Generate(ctx, cfg.PresetParams, cfg.Seed+int64(r)); err != nil {
+				return err
+			}
 		}
 		chains = append(chains, &chain{rng: rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(r))), temp: cfg.MaxTemp, step: 1})
 		batch = append(batch, candidate{w: w, restart: r})
