@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 
 	"schedlab/errs"
@@ -59,6 +60,9 @@ type Def[C any, P interface {
 	FileRun  func(ctx context.Context, name string, r io.Reader, variant string, cfg C, progress Progress) (*Report, error)
 	// Seeds lists the seed paper's sweeps as experiment definitions.
 	Seeds func() []SeedExperiment
+	// Mutate is optional: one random change of an instance that came
+	// from preset with params (an adversarial search's move, Mutator).
+	Mutate func(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
 }
 
 // Strategy returns the family as a Strategy.
@@ -311,6 +315,25 @@ func (a *adapter[C, P]) Export(w *Workload, format string) ([]byte, error) {
 		return nil, errs.Invalidf("format", "%s workloads have no export formats", a.f.Name)
 	}
 	return a.f.Export(w, format)
+}
+
+// Mutator is implemented by every family built on Def; Mutates says
+// whether it has instance mutations (an adversarial search anneals only
+// over those).
+type Mutator interface {
+	Mutates() bool
+	// Mutate returns a neighbour of w (from preset with params) and names
+	// the change; w itself, with a note, when no change applies.
+	Mutate(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
+}
+
+func (a *adapter[C, P]) Mutates() bool { return a.f.Mutate != nil }
+
+func (a *adapter[C, P]) Mutate(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error) {
+	if a.f.Mutate == nil {
+		return nil, "", errs.Invalidf("method", "%s workloads have no mutations: search its generator's parameters (method cmaes)", a.f.Name)
+	}
+	return a.f.Mutate(ctx, w, preset, params, rng)
 }
 
 func (a *adapter[C, P]) SeedExperiments() []SeedExperiment {

@@ -79,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return strategiesCmd(args, stdout, stderr)
 	case "sweep":
 		return sweepCmd(ctx, args, stdout, stderr)
+	case "adversary":
+		return adversaryCmd(ctx, args, stdout, stderr)
 	case "import":
 		return importCmd(ctx, args, stdout, stderr)
 	case "worker":
@@ -101,6 +103,7 @@ const usage = `usage:
                    [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process] [--scheduler NAME=COMMAND|NAME=tcp://host:port]...
 ` + runcmd.WorkerUsage + `
   schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
+  schedlab adversary --strategy S --a VARIANT --b VARIANT --metric M --preset P [--method anneal|cmaes] [--budget N] [--seed N] [--out best.json]   (search for the instance where A loses most to B)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
 ` + runcmd.RunUsage + `

@@ -33,6 +33,7 @@ func family() *solvers.Def[RunConfig, *RunConfig] {
 			DefaultGenConfig, generateRandom, generateSize)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		Seeds:      seedExperiments,
+		Mutate:     Mutate,
 		UploadList: uploads(),
 	}
 }
