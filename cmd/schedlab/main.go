@@ -206,7 +206,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	} else if *workers == 0 {
 		return errors.New("--workers 0 with --in-process would never execute a run")
 	}
-	rn := runner.New(st, set.Lookup, opt)
+	rn := runner.New(st, runcmd.Lookup(set), opt)
 	if err := rn.Start(ctx); err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(st, rn, set.All(), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth,
+	handlers.New(st, rn, runcmd.All(set), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth,
 		Budget: handlers.Budget{ExperimentBytes: *expBudgetMB << 20, UserBytes: *userBudgetMB << 20}}).Routes(e)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
