@@ -114,6 +114,7 @@ type Dispatcher struct {
 	refs        map[string]*wire.WorkloadRef
 	perRun      float64         // mean time a run executed, in ns (learn); 0: none yet
 	split       map[string]bool // runs of a batch given again, published alone since (onPending)
+	filled      map[string]bool // generated workloads stored (forgetRecipe)
 	inBucket    map[string]bool // SHA-256s known to be in wire.WorkloadsBucket
 	heldSince   time.Time       // results held for a full disk since (zero: none)
 
@@ -143,7 +144,7 @@ func NewDispatcher(st *store.Store, nc *nats.Conn, cfg Config) *Dispatcher {
 	cfg = cfg.withDefaults()
 	return &Dispatcher{st: st, nc: nc, cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1),
 		outstanding: map[string]bool{}, progress: map[string]*liveRun{}, workers: map[string]*workerAt{},
-		refs: map[string]*wire.WorkloadRef{}, split: map[string]bool{}, inBucket: map[string]bool{}, results: make(chan result, runner.MaxGroup)}
+		refs: map[string]*wire.WorkloadRef{}, split: map[string]bool{}, filled: map[string]bool{}, inBucket: map[string]bool{}, results: make(chan result, runner.MaxGroup)}
 }
 
 // result is a run's end read from the results stream, to store and then
@@ -544,7 +545,9 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 	}
 	if w.SHA256 == "" {
 		// An experiment's workload not generated yet: the worker generates
-		// it (never cached here: once stored it is sent as data).
+		// it. Kept until fillGenerated stores it (then it is sent as
+		// data): a sweep's runs share it, and two queries per run were
+		// the largest cost of dispatching them (issue 43).
 		rec, err := d.st.WorkloadRecipe(ctx, id)
 		if err != nil {
 			return nil, err
@@ -552,8 +555,12 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 		if rec == nil { // generated and stored since it was read
 			return d.workloadRef(ctx, id)
 		}
-		return &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
-			Generate: &wire.Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}, nil
+		ref := &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
+			Generate: &wire.Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}
+		d.mu.Lock()
+		d.refs[id] = ref
+		d.mu.Unlock()
+		return ref, nil
 	}
 	if _, err := d.workloads.GetInfo(ctx, w.SHA256); errors.Is(err, jetstream.ErrObjectNotFound) {
 		if _, err := d.workloads.PutBytes(ctx, w.SHA256, w.Data); err != nil {
@@ -568,6 +575,25 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 	d.mu.Unlock()
 	return ref, nil
 }
+
+// forgetRecipe drops the reference of workload id if it is a recipe:
+// the workload is stored now, and its next runs get it as data.
+// It remembers the workload stored (filled), so that the next results
+// naming it, every run of it a worker executed, cost no query.
+func (d *Dispatcher) forgetRecipe(id string) {
+	d.mu.Lock()
+	if ref := d.refs[id]; ref != nil && ref.Generate != nil {
+		delete(d.refs, id)
+	}
+	if len(d.filled) >= maxFilled {
+		clear(d.filled)
+	}
+	d.filled[id] = true
+	d.mu.Unlock()
+}
+
+// maxFilled bounds the workloads Dispatcher.filled remembers.
+const maxFilled = 10_000
 
 // onResult reads a result, or the Results of several runs of a batch,
 // and hands them to record, which stores them and then acknowledges the
@@ -688,8 +714,15 @@ func (a *msgAck) done(delay time.Duration) {
 // deletes them there. A workload stored already, or deleted since, needs
 // nothing; data replaced by another client is not stored.
 func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error {
+	d.mu.Lock()
+	filled := d.filled[g.WorkloadID]
+	d.mu.Unlock()
+	if filled {
+		return nil
+	}
 	rec, err := d.st.WorkloadRecipe(ctx, g.WorkloadID)
 	if errs.Is(err, errs.NotFound) || (err == nil && rec == nil) {
+		d.forgetRecipe(g.WorkloadID)
 		return nil
 	}
 	if err != nil {
@@ -713,6 +746,9 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error
 	}
 	_, err = d.st.FillWorkload(ctx, g.WorkloadID, &store.Workload{Name: meta.Name, Format: meta.Format, Summary: meta.Summary,
 		Data: data, Preview: meta.Preview})
+	if err == nil {
+		d.forgetRecipe(g.WorkloadID)
+	}
 	if errs.Is(err, errs.Invalid) {
 		d.log.Error("queue: a worker's generated workload is not storable", "workload", g.WorkloadID, "err", err)
 		return nil // the run's end is stored; the next run generates it again

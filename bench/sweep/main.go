@@ -139,15 +139,19 @@ func bench(bin, def string, workers, fake int) error {
 	}
 	server0, workers0 := cpu(cmd.Process.Pid), cpuOf(pids)
 	start := time.Now()
-	n, err := sweep(base, def)
+	var accepted time.Time
+	var serverAccepted time.Duration
+	n, err := sweep(base, def, func() { accepted, serverAccepted = time.Now(), cpu(cmd.Process.Pid) })
 	if err != nil {
 		return err
 	}
 	wall := time.Since(start)
 	server, work := cpu(cmd.Process.Pid)-server0, cpuOf(pids)-workers0
+	create := serverAccepted - server0
 	out, _ := exec.Command("uptime").Output()
-	fmt.Printf("runs %d  workers %d  fake %d  wall %.2f s  runs/s %.0f  server CPU %.3f ms/run (%.2f s)",
-		n, workers, fake, wall.Seconds(), float64(n)/wall.Seconds(), server.Seconds()*1000/float64(n), server.Seconds())
+	fmt.Printf("runs %d  workers %d  fake %d  wall %.2f s  runs/s %.0f  server CPU %.3f ms/run (%.2f s; storing the experiment %.2f s in %.2f s wall, then %.3f ms/run)",
+		n, workers, fake, wall.Seconds(), float64(n)/wall.Seconds(), server.Seconds()*1000/float64(n), server.Seconds(),
+		create.Seconds(), accepted.Sub(start).Seconds(), (server-create).Seconds()*1000/float64(n))
 	if fake == 0 {
 		fmt.Printf("  worker CPU %.3f ms/run (%.2f s)", work.Seconds()*1000/float64(n), work.Seconds())
 	}
@@ -204,8 +208,9 @@ func waitWorkers(base string, n int) ([]int, error) {
 }
 
 // sweep posts def and waits until its experiment's runs have ended; it
-// returns how many there were.
-func sweep(base, def string) (int, error) {
+// returns how many there were. stored is called once the POST returned
+// (the experiment and its runs are stored).
+func sweep(base, def string, stored func()) (int, error) {
 	resp, err := http.Post(base+"/api/experiments", "application/json", strings.NewReader(def))
 	if err != nil {
 		return 0, err
@@ -218,6 +223,7 @@ func sweep(base, def string) (int, error) {
 	if err := json.Unmarshal(b, &e); err != nil || e.ID == "" {
 		return 0, fmt.Errorf("POST /api/experiments: %d %s", resp.StatusCode, b)
 	}
+	stored()
 	for deadline := time.Now().Add(30 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		resp, err := http.Get(base + "/api/experiments/" + e.ID)
 		if err != nil {

@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -47,6 +48,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer profile()()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "schedlab:", err)
 		if errors.Is(err, flag.ErrHelp) {
@@ -54,6 +56,23 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// profile writes a CPU profile of the whole process to the file
+// $SCHEDLAB_CPUPROFILE names, if any (bench/README.md, "queue": where a
+// server's time goes); the returned function ends it.
+func profile() func() {
+	name := os.Getenv("SCHEDLAB_CPUPROFILE")
+	if name == "" {
+		return func() {}
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "schedlab: SCHEDLAB_CPUPROFILE:", err)
+		return func() {}
+	}
+	pprof.StartCPUProfile(f)
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
