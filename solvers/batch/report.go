@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -209,7 +210,12 @@ func queue(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 		last = max(last, pl.End)
 		evs = append(evs, usageEvent{t: j.Submit, d: 1}, usageEvent{t: pl.Start, d: -1})
 	}
-	evs = sortByBuckets(evs, first, last)
+	slices.SortFunc(evs, func(a, b usageEvent) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.d, b.d)
+	})
 	width := (last - first) / usageBuckets
 	if width <= 0 {
 		width = 1
@@ -265,41 +271,6 @@ func usageEvents(jobs []Job, r *Result, first, last float64, n int) []usageEvent
 			out[start[k]] = usageEvent{pl.End, -j.Size}
 			start[k]++
 		}
-	}
-	lo := int32(0)
-	for b := range n {
-		if hi := start[b]; hi-lo > 1 {
-			sortUsageEvents(out[lo:hi])
-		}
-		lo = start[b]
-	}
-	return out
-}
-
-// sortByBuckets returns evs, all within [first, last], in usageBefore
-// order (a submission's +1 after a start's -1 at the same instant), by
-// the buckets of usageEvents: the queue plot's comparison sort of its
-// 56,000 events was a third of the KTH report's time (issue 43: the batch
-// command line's CPU regression against 585a92b).
-func sortByBuckets(evs []usageEvent, first, last float64) []usageEvent {
-	n := len(evs)
-	scale := 0.0
-	if last > first {
-		scale = float64(n) / (last - first)
-	}
-	key := func(t float64) int32 { return int32(min(max(int((t-first)*scale), 0), n-1)) }
-	start := make([]int32, n+1)
-	for _, e := range evs {
-		start[key(e.t)+1]++
-	}
-	for b := 1; b <= n; b++ {
-		start[b] += start[b-1]
-	}
-	out := make([]usageEvent, n)
-	for _, e := range evs {
-		k := key(e.t)
-		out[start[k]] = e
-		start[k]++
 	}
 	lo := int32(0)
 	for b := range n {

@@ -225,32 +225,6 @@ func TestUsageEventsAreSorted(t *testing.T) {
 	}
 }
 
-// TestSortByBucketsIsTheSortedOrder: the queue plot's events come out of
-// sortByBuckets in the order a comparison sort by time, then d, gives,
-// with many ties (issue 43).
-func TestSortByBucketsIsTheSortedOrder(t *testing.T) {
-	rng := rand.New(rand.NewPCG(43, 1))
-	for trial := range 200 {
-		n := 1 + rng.IntN(300)
-		evs := make([]usageEvent, n)
-		first, last := math.Inf(1), math.Inf(-1)
-		for i := range evs {
-			evs[i] = usageEvent{t: float64(rng.IntN(50)) * 0.5, d: 1 - 2*rng.IntN(2)}
-			first, last = min(first, evs[i].t), max(last, evs[i].t)
-		}
-		want := slices.Clone(evs)
-		slices.SortFunc(want, func(a, b usageEvent) int {
-			if c := cmp.Compare(a.t, b.t); c != 0 {
-				return c
-			}
-			return a.d - b.d
-		})
-		if got := sortByBuckets(evs, first, last); !slices.Equal(got, want) {
-			t.Fatalf("trial %d: %v, want %v", trial, got, want)
-		}
-	}
-}
-
 // BenchmarkEncodeReportFullKTH encodes the report of EASY over the whole
 // KTH trace as the command line writes it (the per-job table paged out):
 // the Gantt window's bars and the usage plot's points.
