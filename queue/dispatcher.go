@@ -53,6 +53,9 @@ type Config struct {
 	PollInterval time.Duration
 	// Logger (slog.Default()).
 	Logger *slog.Logger
+	// Ended, when set, is called after each group of ends is stored (the
+	// server kicks its notify.Watcher with it).
+	Ended func()
 }
 
 // Defaults of Config (and wire.DefaultAckWait, wire.DefaultHeartbeatInterval).
@@ -790,6 +793,9 @@ func (d *Dispatcher) record(ctx context.Context) {
 		}
 		d.holding(held, len(group))
 		d.Wake()
+		if d.cfg.Ended != nil {
+			d.cfg.Ended()
+		}
 	})
 }
 

@@ -213,10 +213,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 	}
 	budget := b.Budget()
-	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory}
+	// The watcher marks ended experiments done and announces them; the
+	// runs' ends kick it (issue 43), so a sweep is done at once, not at
+	// its next look.
+	watcher := &notify.Watcher{Store: st, Default: *notifyURL}
+	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory, Ended: watcher.Kick}
 	var q *queueSide
 	if !*inProcess {
-		if q, err = startQueue(ctx, st, *dbPath, *natsURL, *creds, *natsListen, budget); err != nil {
+		if q, err = startQueue(ctx, st, *dbPath, *natsURL, *creds, *natsListen, budget, watcher.Kick); err != nil {
 			return err
 		}
 		defer q.close()
@@ -249,7 +253,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if *publicURL == "" {
 		*publicURL = "http://" + ln.Addr().String()
 	}
-	watcher := &notify.Watcher{Store: st, Default: *notifyURL, Base: *publicURL}
+	watcher.Base = *publicURL
 	go watcher.Run(ctx) // marks ended experiments done and announces them; stops with ctx, before the runner drains
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
