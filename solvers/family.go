@@ -98,7 +98,7 @@ func NewPreset[G any, P interface {
 	g := defaults()
 	decode := func(params Params) (G, error) {
 		cfg := defaults()
-		_, err := ResolveConfig(P(&cfg), params)
+		_, err := ResolveChecked(P(&cfg), params) // every problem at once, the preset's rules too
 		return cfg, err
 	}
 	return PresetDef{
