@@ -153,14 +153,23 @@ func BatsimRunOf(rep *Report) BatsimRun {
 //     (COMPLETED_WALLTIME_REACHED, success 0; a job whose runtime equals
 //     its request counts, as in Batsim, while the report's "capped" count
 //     is of runtimes strictly longer); otherwise COMPLETED_SUCCESSFULLY
-//     (success 1); a requested_time < 0 is no walltime;
+//     (success 1); a requested_time < 0 is no walltime. A job that had no
+//     requested time in its input (SWF -1, a Batsim job without walltime)
+//     was planned by batch with its runtime as the estimate, which the
+//     table keeps as requested_time: it is written COMPLETED_WALLTIME_REACHED
+//     where Batsim would write requested_time -1 and success (the table
+//     does not say which estimates were substituted; the trace's preview
+//     counts them);
 //   - workload_name is Run.Workload, profile "delay" (a job of a trace is
 //     simulated as a delay of its duration), consumed_energy -1 (Batsim's
 //     value without energy), metadata "" — unless the table has the
 //     column.
 //
 // Numbers are written as Batsim's std::to_string writes a double: six
-// decimals ("3600.000000"); counts as integers. Rejected jobs (a
+// decimals ("3600.000000"); counts as integers. Fields are bare, as
+// Batsim writes them, but quoted when CSV needs it (a comma or quote in
+// an id or a profile name); metadata is always quoted, and a quote in it
+// doubled (Batsim writes it unescaped). Rejected jobs (a
 // final_state column saying REJECTED) have empty times, as in Batsim.
 type BatsimJobs struct {
 	w   *bufio.Writer

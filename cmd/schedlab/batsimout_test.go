@@ -19,7 +19,7 @@ import (
 // Batsim files.
 func TestRunBatsimOut(t *testing.T) {
 	dir := t.TempDir()
-	prefix := filepath.Join(dir, "kth")
+	prefix := filepath.Join(dir, "out", "kth") // out/ made by the command
 	var out bytes.Buffer
 	args := []string{"run", "--strategy", "cyclic", "--variant", "batch", "--workload",
 		"../../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf", "--param", "policy=conservative", "--full", "--batsim-out", prefix}

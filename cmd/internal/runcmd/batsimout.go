@@ -4,15 +4,20 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"schedlab/solvers"
 )
 
 // writeBatsimOut writes a batch run's Batsim files, prefix_jobs.csv and
-// prefix_schedule.csv (Batsim's --export prefix convention), from rep
+// prefix_schedule.csv (Batsim's --export prefix convention; prefix's
+// directory made if missing), from rep
 // (solvers.WriteBatsimFiles): the server's /api/runs/:id/batsim/ files.
 func writeBatsimOut(rep *solvers.Report, prefix string) error {
 	if _, err := solvers.BatsimTable(rep); err != nil {
+		return fmt.Errorf("--batsim-out: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
 		return fmt.Errorf("--batsim-out: %w", err)
 	}
 	jobs, err := os.Create(prefix + "_jobs.csv")
