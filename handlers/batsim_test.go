@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"net/http"
 	"os"
 	"strconv"
@@ -69,5 +70,47 @@ func TestBatsimFilesOfABatchRun(t *testing.T) {
 	other := a.startRun(t, `{"workload_id":"`+w.ID+`","strategy":"cyclic","variant":"css"}`)
 	if status, body := a.do(t, http.MethodGet, "/api/runs/"+other.ID+"/batsim/jobs.csv", "", nil); status != http.StatusNotFound || !strings.Contains(string(body), "not a batch simulation") {
 		t.Errorf("a css run's Batsim file: %d %s", status, body)
+	}
+}
+
+// TestUploadBatsimWorkloadWithPlatform: a Batsim workload and its
+// SimGrid platform upload together (fields batsim and platform), run as
+// a batch trace, and give Batsim's files; without the platform, the
+// upload is refused naming the job and profile that need it, and nothing
+// is stored.
+func TestUploadBatsimWorkloadWithPlatform(t *testing.T) {
+	a := newApp(t, "", 0)
+	read := func(name string) string {
+		b, err := os.ReadFile("../solvers/formats/testdata/batsim/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	work, plat := read("four_jobs.json"), read("platform_4x1Gf.xml")
+	body, ctype := multipartBody(t, map[string]string{"strategy": "cyclic"}, map[string]string{"batsim": work})
+	status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
+	if status != http.StatusBadRequest || !strings.Contains(string(b), "homogeneous20s") || !strings.Contains(string(b), "platform") {
+		t.Errorf("without the platform: %d %s", status, b)
+	}
+	_, list := a.do(t, http.MethodGet, "/api/workloads", "", nil)
+	if strings.Contains(string(list), "four_jobs") {
+		t.Errorf("a refused upload was stored: %s", list)
+	}
+	body, ctype = multipartBody(t, map[string]string{"strategy": "cyclic"}, map[string]string{"batsim": work, "platform": plat})
+	status, b = a.do(t, http.MethodPost, "/api/workloads", ctype, body)
+	if status != http.StatusCreated {
+		t.Fatalf("upload: %d %s", status, b)
+	}
+	var w apiWorkload
+	if err := json.Unmarshal(b, &w); err != nil {
+		t.Fatal(err)
+	}
+	run := a.startRun(t, `{"workload_id":"`+w.ID+`","strategy":"cyclic","variant":"batch","params":{"policy":"easy"}}`)
+	status, jobs := a.do(t, http.MethodGet, "/api/runs/"+run.ID+"/batsim/jobs.csv", "", nil)
+	lines := strings.Split(strings.TrimSpace(string(jobs)), "\n")
+	// The schedule of solvers/cyclic's TestBatsimWorkloadRunsAsATrace.
+	if status != http.StatusOK || len(lines) != 5 || !strings.HasPrefix(lines[2], "2,w0,delay,1.000000,4,50.000000,1,COMPLETED_SUCCESSFULLY,17.000000,20.000000,37.000000,") {
+		t.Errorf("jobs.csv: %d %s", status, jobs)
 	}
 }
