@@ -127,3 +127,35 @@ func TestBatsimJobsCSVOfKTHEasy(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBatsimFilesKTH: writing both Batsim files of an EASY run on
+// the whole KTH trace (28,000 jobs) from its stored report, as the
+// server does.
+func BenchmarkBatsimFilesKTH(b *testing.B) {
+	sj, err := FromSWF(readTrace(b, "KTH-SP2-1996-2.1-cln.swf.gz"), SWFOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := Simulate(b.Context(), sj.Jobs, sj.Procs, EASY, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var stored bytes.Buffer
+	if err := BuildReport(sj.Jobs, res, ReportOptions{}, sj.Skipped).WriteJSON(&stored, false); err != nil {
+		b.Fatal(err)
+	}
+	rep, err := solvers.DecodeReport(stored.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var jobs, sched bytes.Buffer
+	b.ResetTimer()
+	for b.Loop() {
+		jobs.Reset()
+		sched.Reset()
+		if err := solvers.WriteBatsimFiles(rep, solvers.BatsimRunOf(rep), &jobs, &sched); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(jobs.Len()), "jobs.csv-bytes")
+}
