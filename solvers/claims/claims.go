@@ -471,6 +471,9 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 		with, against := 0, 0
 		for i := 1; i < len(pts); i++ {
 			d := diff(pts[i-1], pts[i])
+			if d.N == 0 {
+				continue // a failed point: the failures rule decides
+			}
 			if d.N < MinValues {
 				t.one++
 				continue
@@ -505,6 +508,10 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 	case Flat, FallsLittle:
 		for i := 1; i < len(pts); i++ {
 			d := diff(pts[0], pts[i])
+			if d.N == 0 {
+				t.add(excluded) // a failed point
+				continue
+			}
 			if d.N < MinValues {
 				t.one++
 				t.add(undecided)

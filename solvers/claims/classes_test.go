@@ -166,3 +166,12 @@ func TestSampleSD(t *testing.T) {
 		t.Fatalf("one value has no sd: %v", sd)
 	}
 }
+
+// A point that failed everywhere is not "one value": the failures rule
+// decides it, and the note does not call it undecided.
+func TestFailedPointIsNotUndecided(t *testing.T) {
+	r := TrendOf(FallsLittle, Paper(0.05, ""), false, Point{"20", []float64{1, 1}}, Point{"30", []float64{nan, nan}})
+	if r.Verdict != DoesNotHold || strings.Contains(r.Rule, "undecided") {
+		t.Fatalf("failed point: %+v", r)
+	}
+}
