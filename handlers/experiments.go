@@ -70,6 +70,9 @@ func (s *Server) createExperiment(ctx context.Context, c echo.Context, def *expe
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkNotifyHost(def.NotifyURL); err != nil {
+		return nil, err
+	}
 	runs, err := experiments.Plan(def, st)
 	if err != nil {
 		return nil, err

@@ -418,7 +418,8 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 // times for the estimate.
 func (s *Server) sweepProps(c echo.Context, st solvers.Strategy, v views.SweepValues) (views.NewExperimentProps, []error, error) {
 	ctx := c.Request().Context()
-	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, Wall: map[string]views.WallTime{}}
+	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, Wall: map[string]views.WallTime{},
+		NotifyAllowed: s.notifyAllowedText()}
 	if owner, ok := s.listOwner(c); ok {
 		ws, _, err := s.store.ListWorkloadsPage(ctx, st.Info().Name, owner, 200, "")
 		if err != nil {

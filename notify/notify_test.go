@@ -124,7 +124,7 @@ func TestWebhookIsCalledOnceWhenAnExperimentEndsAndOnceWhenItFails(t *testing.T)
 	end(t, s, openRuns[0], store.StatusDone) // openRuns[1] still running
 	end(t, s, cutRuns[0], store.StatusInterrupted)
 
-	w := &Watcher{Store: s, Default: srv.URL + "/default", Base: "http://lab:8080/", Poster: Poster{Backoff: time.Millisecond}}
+	w := &Watcher{Store: s, Default: srv.URL + "/default", Base: "http://lab:8080/", Poster: Poster{Backoff: time.Millisecond, Guard: loopbackAllowed}}
 	for range 3 {
 		if err := w.Check(ctx); err != nil {
 			t.Fatal(err)
@@ -182,7 +182,7 @@ func TestPostGivesUpAfterBoundedAttempts(t *testing.T) {
 		w.WriteHeader(code)
 	}))
 	t.Cleanup(func() { close(release); srv.Close() })
-	p := Poster{Timeout: 50 * time.Millisecond, Attempts: 3, Backoff: time.Millisecond}
+	p := Poster{Timeout: 50 * time.Millisecond, Attempts: 3, Backoff: time.Millisecond, Guard: loopbackAllowed}
 	ctx := context.Background()
 	b := Body{ID: "e1", Status: "done"}
 	cases := []struct {
