@@ -482,7 +482,7 @@ func (s *Server) apiExperimentCharts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeCharts(c, p, true)
+	return s.writeCharts(c, p, true)
 }
 
 // apiExperimentPivot: GET /api/experiments/:id/pivot.csv or pivot.tex with
