@@ -20,6 +20,7 @@ import (
 // any) in a run's Cite block and in its report, as the README's quick
 // start must (issue 41 item 6).
 func TestARunOfAGoRunBinaryNamesItsCommit(t *testing.T) {
+	slowTier(t)
 	head, err := exec.Command("git", "rev-parse", "--verify", "HEAD").Output()
 	if err != nil {
 		t.Fatalf("this test runs in the git checkout it tests: git rev-parse HEAD: %v", err)
