@@ -58,7 +58,9 @@ type Guard struct {
 // Check returns nil when a may be connected to, else an error (wrapping
 // ErrInternal) that names the address and what kind it is.
 func (g Guard) Check(a netip.Addr) error {
-	a = a.Unmap() // ::ffff:127.0.0.1 is 127.0.0.1
+	// ::ffff:127.0.0.1 is 127.0.0.1; a zone (fe80::1%eth0) would make
+	// every prefix miss (netip.Prefix.Contains), so it is dropped here.
+	a = a.Unmap().WithZone("")
 	if !a.IsValid() {
 		return fmt.Errorf("%w: no address", ErrInternal)
 	}

@@ -97,6 +97,11 @@ func TestGuardNamesInternalAddresses(t *testing.T) {
 			t.Errorf("Check(%s) = %v, want refused as %s, naming --notify-allow", s, err, kind)
 		}
 	}
+	for _, s := range []string{"fe80::1%eth0", "ff02::1%lo"} {
+		if err := g.Check(netip.MustParseAddr(s)); !errors.Is(err, ErrInternal) {
+			t.Errorf("Check(%s) = %v, want a zoned internal address refused", s, err)
+		}
+	}
 	for _, s := range []string{"8.8.8.8", "1.1.1.1", "2001:4860:4860::8888", "172.32.0.1", "192.169.0.1", "::ffff:8.8.8.8"} {
 		if err := g.Check(netip.MustParseAddr(s)); err != nil {
 			t.Errorf("Check(%s) = %v, want a public address allowed", s, err)

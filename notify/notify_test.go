@@ -182,7 +182,10 @@ func TestPostGivesUpAfterBoundedAttempts(t *testing.T) {
 		w.WriteHeader(code)
 	}))
 	t.Cleanup(func() { close(release); srv.Close() })
-	p := Poster{Timeout: 50 * time.Millisecond, Attempts: 3, Backoff: time.Millisecond, Guard: loopbackAllowed}
+	// The timeout must be long enough for every answer the server does
+	// give on a loaded machine (50 ms was not, issue 41): a hanging
+	// attempt costs it, so the cases below take some 10 s.
+	p := Poster{Timeout: 2 * time.Second, Attempts: 3, Backoff: time.Millisecond, Guard: loopbackAllowed}
 	ctx := context.Background()
 	b := Body{ID: "e1", Status: "done"}
 	cases := []struct {
