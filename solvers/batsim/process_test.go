@@ -10,13 +10,10 @@ import (
 )
 
 // fakeRun simulates small with the fake decision process in mode (a real
-// process over ZeroMQ), misbehaving at message at; timeout is the wait
-// for one reply. Starting the process may take much longer on a loaded
-// machine (issue 41: 300 ms raced the fake's start, "connection
-// refused"), so the connection gets startWait.
+// process over ZeroMQ), misbehaving at message 3.
 func fakeRun(t *testing.T, mode string, at int, timeout time.Duration) (*Outcome, error) {
 	t.Helper()
-	s := Scheduler{Name: mode, Command: batsimtest.Command(mode, at), Timeout: startWait}
+	s := Scheduler{Name: mode, Command: batsimtest.Command(mode, at), Timeout: timeout}
 	c, err := s.Open(context.Background())
 	if err != nil {
 		t.Fatalf("starting the fake: %v", err)
@@ -37,39 +34,27 @@ func TestFakeProcessSchedulesFCFS(t *testing.T) {
 	}
 }
 
-// startWait is the wait for a fake to start and for a reply the test does
-// not mean to time out: long, since only a fault of the fake ends it.
-const startWait = 2 * time.Minute
-
 // TestBadDecisionProcessesFailTheirRun: a decision process that decides
 // wrong, answers garbage, falls silent or crashes mid-run fails the run
 // with an error naming the message (and the decision).
 func TestBadDecisionProcessesFailTheirRun(t *testing.T) {
 	for _, tc := range []struct {
-		mode    string
-		at      int
-		want    []string
-		timeout time.Duration // of one reply: startWait unless the case is about the timeout
+		mode string
+		at   int
+		want []string
 	}{
-		{batsimtest.WrongJob, 3, []string{"decision 1 of the reply to message 3", "EXECUTE_JOB w0!999999", "no job"}, 0},
-		{batsimtest.Busy, 2, []string{"decision 2 of the reply to message 2", "EXECUTE_JOB w0!2", "resource 0 is busy with job w0!1"}, 0},
-		{batsimtest.Early, 3, []string{"reply to message 3", "EXECUTE_JOB w0!99", "not submitted yet"}, 0},
-		{batsimtest.Twice, 3, []string{"reply to message 3", "decision 2", "EXECUTE_JOB w0!2", "already running"}, 0},
-		{batsimtest.Backwards, 3, []string{"reply to message 3", "time cannot go backwards"}, 0},
-		{batsimtest.Unknown, 3, []string{"reply to message 3", "SET_RESOURCE_STATE", "does not support"}, 0},
-		{batsimtest.Malformed, 3, []string{"reply to message 3 (t=10: JOB_COMPLETED w0!1)", "not JSON"}, 0},
-		// The silent fake must answer messages 1 and 2 within the timeout
-		// it then exceeds: 5 s is far above what a reply takes even at
-		// load 38, and the case costs those 5 s.
-		{batsimtest.Silent, 3, []string{"no reply to message 3 (t=10: JOB_COMPLETED w0!1) within 5s"}, 5 * time.Second},
-		{batsimtest.Crash, 3, []string{"no reply to message 3", "exit status 3", "crashing on purpose"}, 0},
+		{batsimtest.WrongJob, 3, []string{"decision 1 of the reply to message 3", "EXECUTE_JOB w0!999999", "no job"}},
+		{batsimtest.Busy, 2, []string{"decision 2 of the reply to message 2", "EXECUTE_JOB w0!2", "resource 0 is busy with job w0!1"}},
+		{batsimtest.Early, 3, []string{"reply to message 3", "EXECUTE_JOB w0!99", "not submitted yet"}},
+		{batsimtest.Twice, 3, []string{"reply to message 3", "decision 2", "EXECUTE_JOB w0!2", "already running"}},
+		{batsimtest.Backwards, 3, []string{"reply to message 3", "time cannot go backwards"}},
+		{batsimtest.Unknown, 3, []string{"reply to message 3", "SET_RESOURCE_STATE", "does not support"}},
+		{batsimtest.Malformed, 3, []string{"reply to message 3 (t=10: JOB_COMPLETED w0!1)", "not JSON"}},
+		{batsimtest.Silent, 3, []string{"no reply to message 3 (t=10: JOB_COMPLETED w0!1) within 300ms"}},
+		{batsimtest.Crash, 3, []string{"no reply to message 3", "exit status 3", "crashing on purpose"}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			timeout := tc.timeout
-			if timeout == 0 {
-				timeout = startWait
-			}
-			_, err := fakeRun(t, tc.mode, tc.at, timeout)
+			_, err := fakeRun(t, tc.mode, tc.at, 300*time.Millisecond)
 			if err == nil {
 				t.Fatal("no error")
 			}
