@@ -3,9 +3,22 @@
 // information Go records in the binary (runtime/debug.ReadBuildInfo: the
 // main module's version, the vcs.revision and vcs.modified settings).
 //
-// A binary built without VCS information (go test, go run, a build
-// outside a git checkout or with -buildvcs=false) records no commit: its
-// fields are then Unknown, and Describe says so in words. A run stores
+// A binary built without VCS information (go run, go test, a build with
+// -buildvcs=false or GOFLAGS=-buildvcs=false) records no commit. Then,
+// when the source it was built from is a git checkout, the commit is
+// asked of git at start (issue 41: results of the README's quick start,
+// `go run ./cmd/schedlab`, must be citable): `git rev-parse HEAD` and
+// `git status --porcelain` (any line: Modified "true", as go build's
+// vcs.modified) in the module's directory, found as the directory of
+// this source file recorded at compile time (the checkout go run
+// compiled, wherever the process was started) or, in a -trimpath build,
+// by walking up from the working directory; either must hold a go.mod of
+// the main module. A binary built outside a checkout, or where git
+// answers nothing, has Unknown fields, and Describe says so in words.
+// Stamping at build time stays first: a packaged binary gets its commit
+// from `go build` in the checkout (VCS stamping, Go's default) or from
+// -ldflags "-X schedlab/buildinfo.commit=… -X schedlab/buildinfo.modified=false"
+// when built from an export without .git. A run stores
 // the Build of the process that executed it (store.Run.Build), so that a
 // later upgrade of the server never relabels an old result; bundles carry
 // the Build that wrote them.
@@ -13,9 +26,16 @@ package buildinfo
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
+	"time"
 )
 
 // Unknown is the value of a build field the binary does not record.
@@ -28,13 +48,114 @@ type Build struct {
 	Modified string `json:"modified"` // vcs.modified: "true", "false", or Unknown
 }
 
+// commit and modified may be set at link time (-ldflags "-X
+// schedlab/buildinfo.commit=REV -X schedlab/buildinfo.modified=false")
+// by a packager that builds without a git checkout.
+var commit, modified string
+
 var current = sync.OnceValue(func() Build {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return Of(&debug.BuildInfo{})
+		info = &debug.BuildInfo{}
 	}
-	return Of(info)
+	b := Of(info)
+	if b.Known() {
+		return b
+	}
+	if commit != "" {
+		b.Commit, b.Modified = commit, or(modified, Unknown)
+		return b
+	}
+	path := info.Main.Path
+	if path == "" {
+		path = "schedlab"
+	}
+	_, file, _, _ := runtime.Caller(0)
+	wd, _ := os.Getwd()
+	for _, start := range []string{filepath.Dir(file), wd} {
+		if !filepath.IsAbs(start) {
+			continue // -trimpath: the file's path is not where it was
+		}
+		if root := moduleRoot(start, path); root != "" {
+			if g, ok := FromGit(root); ok {
+				b.Commit, b.Modified = g.Commit, g.Modified
+				return b
+			}
+		}
+	}
+	return b
 })
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// moduleRoot is the nearest directory at or above dir whose go.mod
+// declares module path, or "".
+func moduleRoot(dir, path string) string {
+	for {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			if modulePath(data) == path {
+				return dir
+			}
+			return "" // another module's directory: not ours, and no parent is
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
+
+// modulePath is the path of a go.mod's module directive.
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
+}
+
+// gitTimeout bounds each git command FromGit runs.
+const gitTimeout = 10 * time.Second
+
+// FromGit asks git for the commit checked out in dir and whether the tree
+// has uncommitted changes (any line of `git status --porcelain`, tracked
+// or not, as go build's vcs.modified); ok is false when dir is not in a
+// git checkout or git cannot answer (not installed, a repository owned by
+// another user).
+func FromGit(dir string) (b Build, ok bool) {
+	run := func(args ...string) (string, bool) {
+		ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+		// No index refresh written by status: a git of the user's own
+		// running at the same time is not disturbed.
+		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+		out, err := cmd.Output()
+		return string(out), err == nil
+	}
+	head, ok := run("rev-parse", "--verify", "HEAD")
+	head = strings.TrimSpace(head)
+	if !ok || head == "" {
+		return Build{}, false
+	}
+	status, ok := run("status", "--porcelain")
+	if !ok {
+		return Build{}, false
+	}
+	b = Build{Version: Unknown, Commit: head, Modified: "false"}
+	if strings.TrimSpace(status) != "" {
+		b.Modified = "true"
+	}
+	return b, true
+}
 
 // Current is this binary's Build.
 func Current() Build { return current() }
@@ -69,7 +190,7 @@ func (b Build) Zero() bool { return b == Build{} }
 // "unknown (built without VCS information)".
 func (b Build) CommitText() string {
 	if !b.Known() {
-		return "unknown (built without VCS information)"
+		return "unknown (built without VCS information, outside a git checkout)"
 	}
 	if b.Modified == "true" {
 		return b.Commit + " (with uncommitted changes)"

@@ -11,13 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/labstack/echo/v4"
 
@@ -39,6 +40,10 @@ func findChromium() string {
 	return ""
 }
 
+// e2eParallel is how many browser tests run at once at least (each a tab
+// of the shared browser and a server of its own: some 150 MB).
+const e2eParallel = 6
+
 // shared is the one headless Chromium every test of the package uses, in a
 // browser context of its own (a tab with its own cookies), so the tests
 // start no browser each and can run in parallel. TestMain starts it.
@@ -53,6 +58,24 @@ var shared struct {
 // sets.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The browser tests mostly wait (for a page, a run, a chart), so more
+	// of them at once than go test's default of GOMAXPROCS finish the
+	// package sooner, on a quiet machine and more so on a loaded one
+	// (issue 41: at GOMAXPROCS 2 and load 38 the package took 12 min 47 s,
+	// past go test's 10 min). An explicit -parallel is kept.
+	parallelSet := false
+	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
+	if !parallelSet && runtime.GOMAXPROCS(0) < e2eParallel {
+		flag.Set("test.parallel", strconv.Itoa(e2eParallel))
+	}
+	if testing.Short() {
+		// The browser tests are the slow tier (minutes): go test -short
+		// (the quick tier, .ci/run's first step) leaves them out, and
+		// says so; go test ./... runs them.
+		fmt.Fprintln(os.Stderr, "e2e: the browser tests are the slow tier, not run under -short")
+		flag.Set("test.run", "^$")
+		os.Exit(m.Run())
+	}
 	shared.exe = findChromium()
 	if shared.exe == "" {
 		if os.Getenv("SCHEDLAB_REQUIRE_BROWSER") != "" {
@@ -296,22 +319,20 @@ func TestBrowserUploadRunReportCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	moved := false
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	waitUntil(t, ctx, "the seed experiment's report appears", func() (bool, string) {
 		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
 			if (document.querySelector('[data-testid=report]')) { return 'report'; }
 			const bar = document.querySelector('.progress > div');
 			return bar ? bar.style.width : 'none';
 		})()`))
 		if err != nil {
-			continue // the page is reloading
+			return false, err.Error() // the page is reloading
 		}
-		if state == "report" {
-			break
-		}
-		if state != "" && state != "0%" && state != "none" {
+		if state != "" && state != "0%" && state != "none" && state != "report" {
 			moved = true
 		}
-	}
+		return state == "report", state
+	})
 	if !moved {
 		t.Error("the progress bar never moved while the experiment ran")
 	}
@@ -334,7 +355,7 @@ func browser(t *testing.T, _, _ string) (ctx context.Context, consoleErrors func
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("open a tab: %v", err)
 	}
-	ctx, cancelT := context.WithTimeout(ctx, 150*time.Second)
+	ctx, cancelT := testContext(t, ctx)
 	t.Cleanup(cancelT)
 
 	var mu sync.Mutex
@@ -343,15 +364,15 @@ func browser(t *testing.T, _, _ string) (ctx context.Context, consoleErrors func
 		mu.Lock()
 		defer mu.Unlock()
 		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
+		case *cdpruntime.EventExceptionThrown:
 			d := ev.ExceptionDetails
 			msg := d.Text
 			if d.Exception != nil {
 				msg += " " + d.Exception.Description
 			}
 			seen = append(seen, msg)
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
+		case *cdpruntime.EventConsoleAPICalled:
+			if ev.Type == cdpruntime.ConsoleAPICalledTypeError {
 				var parts []string
 				for _, a := range ev.Args {
 					parts = append(parts, string(a.Value)+a.Description)
@@ -370,25 +391,63 @@ func browser(t *testing.T, _, _ string) (ctx context.Context, consoleErrors func
 	}
 }
 
+// reportMargin is what a test keeps of go test's -timeout to fail with its
+// own message (what it waited for) instead of go test's panic.
+const reportMargin = 20 * time.Second
+
+// testContext bounds a browser test by go test's own deadline (-timeout,
+// 10 min by default, less reportMargin), not by a duration of its own: on
+// a loaded machine every step takes longer, and a fixed budget per tab or
+// per wait failed tests that were only slow (issue 41). With -timeout 0
+// nothing bounds it but the test's end.
+func testContext(t *testing.T, parent context.Context) (context.Context, context.CancelFunc) {
+	if d, ok := t.Deadline(); ok {
+		return context.WithDeadline(parent, d.Add(-reportMargin))
+	}
+	return context.WithCancel(parent)
+}
+
+// pollEvery is how often waitUntil looks again: not a deadline, the
+// interval of a readiness check.
+const pollEvery = 100 * time.Millisecond
+
+// waitUntil looks at ready until it says so, however long that takes on
+// this machine, bounded only by ctx (testContext): what it waits for
+// decides how long. On the deadline it fails the test with what, and the
+// last state ready reported.
+func waitUntil(t *testing.T, ctx context.Context, what string, ready func() (bool, string)) {
+	t.Helper()
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	for {
+		ok, state := ready()
+		if ok {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s: still not ready when the test's time ran out (%v); last state: %s", what, ctx.Err(), state)
+		case <-tick.C:
+		}
+	}
+}
+
 // waitCompared waits until the compare page has every run finished and
 // checks that its metrics table has want header cells (metric + runs).
 func waitCompared(t *testing.T, ctx context.Context, want int) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+	var state string
+	waitUntil(t, ctx, "the compare page waits for its runs", func() (bool, string) {
+		var err error
+		state, err = chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
 			if (document.readyState !== 'complete' || !document.querySelector('[data-testid=compare-metrics]')) { return 'loading'; }
 			if (document.querySelector('[data-testid=compare-status]')) { return 'waiting'; }
 			return String(document.querySelectorAll('[data-testid=compare-metrics] thead th').length);
 		})()`))
-		if err == nil && state != "waiting" && state != "loading" {
-			if state != strconv.Itoa(want) {
-				t.Errorf("compare page has %s header cells, want %d", state, want)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the compare page still waits: %s %v", state, err)
-		}
+		return err == nil && state != "waiting" && state != "loading", fmt.Sprint(state, " ", err)
+	})
+	if state != strconv.Itoa(want) {
+		t.Errorf("compare page has %s header cells, want %d", state, want)
 	}
 }
 
@@ -413,17 +472,16 @@ func startRun(t *testing.T, base, of, variant string) string {
 	if err := json.NewDecoder(resp.Body).Decode(&run); err != nil || resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST /api/runs: %d %v", resp.StatusCode, err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	ctx, cancel := testContext(t, context.Background())
+	defer cancel()
+	waitUntil(t, ctx, "run "+run.ID+" finishes", func() (bool, string) {
 		getJSON(t, base+"/api/runs/"+run.ID, &run)
-		if run.Status == "done" {
-			return run.ID
-		}
-		if run.Status != "queued" && run.Status != "running" {
+		if run.Status != "done" && run.Status != "queued" && run.Status != "running" {
 			t.Fatalf("run %s ended %s", run.ID, run.Status)
 		}
-	}
-	t.Fatalf("run %s did not finish", run.ID)
-	return ""
+		return run.Status == "done", run.Status
+	})
+	return run.ID
 }
 
 func post(t *testing.T, url, body string) (int, []byte) {
@@ -453,17 +511,13 @@ func getJSON(t *testing.T, url string, v any) {
 // (ECharts animates, so the first frames may be empty).
 func waitPainted(t *testing.T, ctx context.Context, sel, what string) {
 	t.Helper()
-	var n int
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		var err error
-		if n, err = chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(pixelsJS, sel))); err != nil {
+	waitUntil(t, ctx, what+" renders", func() (bool, string) {
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(pixelsJS, sel)))
+		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		if n > 500 {
-			return
-		}
-	}
-	t.Fatalf("%s did not render: %d painted pixels in %s", what, n, sel)
+		return n > 500, fmt.Sprintf("%d painted pixels in %s", n, sel)
+	})
 }
 
 // waitAllDrawn waits until every chart of the page has an ECharts
@@ -472,18 +526,14 @@ func waitAllDrawn(t *testing.T, ctx context.Context, what string) {
 	t.Helper()
 	const js = `(() => { const all = Array.from(document.querySelectorAll('[data-testid=chart]'));
 	  return JSON.stringify([all.length, all.filter(el => window.echarts && echarts.getInstanceByDom(el) && el.querySelector('canvas')).length]); })()`
-	var got string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		var err error
-		if got, err = chromedp.Run(ctx, chromedp.Evaluate[string](js)); err != nil {
+	waitUntil(t, ctx, what+": every chart drawn", func() (bool, string) {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		var n [2]int
-		if json.Unmarshal([]byte(got), &n) == nil && n[0] > 0 && n[0] == n[1] {
-			return
-		}
-	}
-	t.Fatalf("%s: [charts, drawn] = %s, want every chart drawn", what, got)
+		return json.Unmarshal([]byte(got), &n) == nil && n[0] > 0 && n[0] == n[1], "[charts, drawn] = " + got
+	})
 }
 
 func shot(t *testing.T, ctx context.Context, dir, name string) {

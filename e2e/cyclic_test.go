@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,9 +100,14 @@ func TestBrowserCyclic(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bad trace: %v", err)
 	}
-	msg, err = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=form-error]`)))
-	if err != nil || !strings.Contains(msg, "line 3") {
-		t.Errorf("bad trace: error %q (%v), want one naming line 3", msg, err)
+	// The answer page replaces the form's: wait for its error (a query
+	// during the navigation finds no node, as it did at load 38).
+	waitUntil(t, ctx, "the bad trace's error", func() (bool, string) {
+		msg, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === 'complete' ? ((document.querySelector('[data-testid=form-error]') || {}).textContent || '') : ''`))
+		return err == nil && msg != "", fmt.Sprint(msg, err)
+	})
+	if !strings.Contains(msg, "line 3") {
+		t.Errorf("bad trace: error %q, want one naming line 3", msg)
 	}
 	kth, err := filepath.Abs("../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf")
 	if err != nil {

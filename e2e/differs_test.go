@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -55,16 +54,7 @@ func TestBrowserCompareNamesWhatDiffers(t *testing.T) {
 		ids = append(ids, run.ID)
 	}
 	for _, id := range ids {
-		for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-			var r struct{ Status, Error string }
-			getJSON(t, base+"/api/runs/"+id, &r)
-			if r.Status == "done" {
-				break
-			}
-			if r.Status == "failed" || time.Now().After(deadline) {
-				t.Fatalf("run %s is %s %s", id, r.Status, r.Error)
-			}
-		}
+		waitDone(t, base, id)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/compare?runs="+strings.Join(ids, ","))); err != nil {
 		t.Fatal(err)

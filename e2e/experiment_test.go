@@ -1,9 +1,9 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -31,15 +31,10 @@ func TestBrowserExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatalf("count: %v", err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	waitUntil(t, ctx, "the count did not come back", func() (bool, string) {
 		counted, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.pathname === '/experiments' && document.readyState === 'complete'`))
-		if err == nil && counted {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the count did not come back: %v", err)
-		}
-	}
+		return err == nil && counted, fmt.Sprint(err)
+	})
 	count, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=experiment-count] strong').textContent`))
 	if err != nil || count != "12" {
 		t.Fatalf("the form counts %q runs (%v), want 3 instances × 2 γ × 2 variants = 12", count, err)
@@ -52,15 +47,10 @@ func TestBrowserExperiment(t *testing.T) {
 		t.Fatalf("start: %v", err)
 	}
 	// The page follows the runs and fills in as they end.
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+	waitUntil(t, ctx, "the experiment page did not reach done", func() (bool, string) {
 		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid=experiment-info] .badge.done') && document.readyState === 'complete'`))
-		if err == nil && done {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the experiment page did not reach done: %v", err)
-		}
-	}
+		return err == nil && done, fmt.Sprint(err)
+	})
 	waitPainted(t, ctx, `[data-kind=plot] canvas`, "the metric against a swept parameter")
 	waitPainted(t, ctx, `[data-kind=plot][data-title$="(box plot)"] canvas`, "the box plot per cell")
 	waitPainted(t, ctx, `[data-kind=parallel] canvas`, "the parallel coordinates of γ and the instance")
@@ -78,15 +68,10 @@ func TestBrowserExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	waitUntil(t, ctx, fmt.Sprintf("switching the metric to %s", other), func() (bool, string) {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.search.includes('metric=`+other+`') && document.readyState === 'complete' && !!document.querySelector('[data-kind=plot]')`))
-		if err == nil && ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("switching the metric to %s: %v", other, err)
-		}
-	}
+		return err == nil && ok, fmt.Sprint(err)
+	})
 	waitAllDrawn(t, ctx, "the done experiment's page, its charts from /api/experiments/:id/charts")
 	if src, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-chart-src]').dataset.chartSrc`)); err != nil || !strings.HasPrefix(src, "/api/experiments/") {
 		t.Errorf("a done experiment's charts come from %q (%v), want its own endpoint", src, err)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -37,16 +36,7 @@ func TestBrowserLabelsAndRunFilters(t *testing.T) {
 		ids = append(ids, id)
 	}
 	for _, id := range ids {
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-			var r struct{ Status string }
-			getJSON(t, base+"/api/runs/"+id, &r)
-			if r.Status == "done" {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("run %s is %s", id, r.Status)
-			}
-		}
+		waitDone(t, base, id)
 	}
 
 	err := chromedp.Do(ctx,
@@ -96,15 +86,10 @@ func TestBrowserLabelsAndRunFilters(t *testing.T) {
 	}
 	// The list before the click had a table too: wait for the sorted page
 	// (an evaluation during the navigation fails; try again).
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	waitUntil(t, ctx, "the sorted list loads", func() (bool, string) {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.search.includes('sort=metric-desc') && document.readyState === 'complete' && !!document.querySelector('[data-testid=runs-table]')`))
-		if err == nil && ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the sorted list never loaded: %v", err)
-		}
-	}
+		return err == nil && ok, fmt.Sprint(err)
+	})
 	var objective []float64
 	for _, id := range ids {
 		var rep struct {
@@ -123,12 +108,10 @@ func TestBrowserLabelsAndRunFilters(t *testing.T) {
 	// The click submits the filter form: WaitVisible may have seen the
 	// table of the page before, so wait for the sorted page's rows.
 	var order []string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	waitUntil(t, ctx, "the sorted list's 3 rows", func() (bool, string) {
 		order, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`document.readyState === 'complete' && location.search.includes('sort=metric-desc') ? Array.from(document.querySelectorAll('[data-testid=runs-table] tbody tr')).map(r => r.textContent) : []`))
-		if err == nil && len(order) == 3 {
-			break
-		}
-	}
+		return err == nil && len(order) == 3, fmt.Sprint(order, err)
+	})
 	if err != nil || len(order) != 3 {
 		t.Fatalf("sorted list %q (%v)", order, err)
 	}

@@ -1,10 +1,10 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -131,15 +131,17 @@ func waitDone(t *testing.T, base, id string) {
 	var run struct {
 		Status string `json:"status"`
 	}
-	for deadline := time.Now().Add(100 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	ctx, cancel := testContext(t, context.Background())
+	defer cancel()
+	waitUntil(t, ctx, "run "+id+" finishes", func() (bool, string) {
 		getJSON(t, base+"/api/runs/"+id, &run)
 		switch run.Status {
 		case "done":
-			return
+			return true, ""
 		case "queued", "running":
 		default:
 			t.Fatalf("run %s ended %s", id, run.Status)
 		}
-	}
-	t.Fatalf("run %s did not finish", id)
+		return false, run.Status
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -179,11 +178,10 @@ func TestBrowserComparesAndGraphsReadably(t *testing.T) {
 	}
 	toggle()
 	var after [][2]int
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if after = styled(); len(after) == pc.Panels && after[1][1] == moved[0] {
-			break
-		}
-	}
+	waitUntil(t, ctx, "the toggle styles the panels", func() (bool, string) {
+		after = styled()
+		return len(after) == pc.Panels && after[1][1] == moved[0], fmt.Sprint(after)
+	})
 	if len(after) != pc.Panels || after[0] != [2]int{0, 0} {
 		t.Fatalf("after the toggle: %v, want the first panel (the reference) unchanged", after)
 	}
@@ -198,10 +196,10 @@ func TestBrowserComparesAndGraphsReadably(t *testing.T) {
 	}
 	shot(t, ctx, dir, "after-critical-compare-moved.png")
 	toggle()
-	time.Sleep(300 * time.Millisecond)
-	if again := styled(); fmt.Sprint(again) != none {
-		t.Errorf("after turning the toggle off: %v, want no bar faded or outlined", again)
-	}
+	waitUntil(t, ctx, "turning the toggle off clears every fade and outline", func() (bool, string) {
+		again := fmt.Sprint(styled())
+		return again == none, again
+	})
 
 	// 4. The critical-works run: notes collapsed, graph labels apart.
 	err = chromedp.Do(ctx, chromedp.Navigate(base+"/runs/"+runs["critical-works"]),
@@ -334,6 +332,7 @@ func zoomGraph(t *testing.T, ctx context.Context, sel, at string, done func() bo
 	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(sel))); err != nil {
 		t.Fatal(err)
 	}
+	zoom := zoomOf(t, ctx, sel)
 	for i := 0; i < 30 && !done(); i++ {
 		// At the node named at, else at the centre.
 		xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => {
@@ -355,9 +354,27 @@ func zoomGraph(t *testing.T, ctx context.Context, sel, at string, done func() bo
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(150 * time.Millisecond)
+		// The notch has taken effect when the series' zoom moved (or the
+		// caller is satisfied): wait for that, not for a duration.
+		waitUntil(t, ctx, "a wheel notch zooms the graph", func() (bool, string) {
+			z := zoomOf(t, ctx, sel)
+			return z != zoom || done(), fmt.Sprint("zoom ", z)
+		})
+		zoom = zoomOf(t, ctx, sel)
 	}
 	if !done() {
 		t.Fatalf("30 wheel notches did not zoom the graph far enough")
 	}
+}
+
+// zoomOf is the zoom of the graph series of the chart matching sel.
+func zoomOf(t *testing.T, ctx context.Context, sel string) float64 {
+	t.Helper()
+	z, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
+	  const s = echarts.getInstanceByDom(document.querySelector(%q)).getOption().series[0];
+	  return s.zoom || 1; })()`, sel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return z
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -33,17 +33,12 @@ func TestBrowserSweepFormDefinesAndWatchesAnExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatalf("choose the family: %v", err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	waitUntil(t, ctx, "the form did not switch to eapm", func() (bool, string) {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.search.includes('strategy=eapm') && document.readyState === 'complete' && !!document.querySelector('[data-testid=sweep-form] input[name="strategy"][value=eapm]')`))
-		if err == nil && ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the form did not switch to eapm: %v", err)
-		}
-	}
+		return err == nil && ok, fmt.Sprint(err)
+	})
 	instance := `input[name="wgrid.zhang2022-case1.instance"]`
-	fill, cancel := context.WithTimeout(ctx, 30*time.Second)
+	fill, cancel := context.WithCancel(ctx) // bounded by the test's own deadline (testContext)
 	defer cancel()
 	err = chromedp.Do(fill,
 		chromedp.Clear(chromedp.CSS(`#sw-name`)),
@@ -119,15 +114,10 @@ func TestBrowserSweepFormDefinesAndWatchesAnExperiment(t *testing.T) {
 		t.Fatalf("%d plots (%v) before any run ended", plots, err)
 	}
 	start()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	waitUntil(t, ctx, "the page did not fill in", func() (bool, string) {
 		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid=experiment-info] .badge.done') && !!document.querySelector('[data-kind=plot] canvas')`))
-		if err == nil && done {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the page did not fill in: %v", err)
-		}
-	}
+		return err == nil && done, fmt.Sprint(err)
+	})
 	waitPainted(t, ctx, `[data-kind=plot] canvas`, "the metric against a swept parameter, swapped in")
 	mark, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.sweepPageMark || 0`))
 	if err != nil || mark != 42 {
@@ -156,7 +146,8 @@ func TestBrowserSweepFormDefinesAndWatchesAnExperiment(t *testing.T) {
 	      name: (document.querySelector('a[download$=".svg"]') || {}).download || ''})), 0));
 	    return create(blob);
 	  };
-	  setTimeout(() => resolve(JSON.stringify({error: 'the SVG button downloaded nothing within 5 s'})), 5000);
+	  // No timer of its own: the promise waits for the download, bounded
+	  // by the test's deadline (a 5 s timer failed at load 38).
 	  button.click();
 	})`
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](svgJS, chromedp.EvalAwaitPromise))

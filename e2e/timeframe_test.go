@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -94,11 +93,12 @@ func oneTimeFrame(t *testing.T, ctx context.Context, statement, axis string, tim
 		}
 	}
 	var tip string
-	for deadline := time.Now().Add(5 * time.Second); tip == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	waitUntil(t, ctx, "the first Gantt bar's tooltip", func() (bool, string) {
 		if tip, err = chromedp.Run(ctx, chromedp.Evaluate[string](ganttTipJS)); err != nil {
 			t.Fatal(err)
 		}
-	}
+		return tip != "", "no tooltip"
+	})
 	human := regexp.MustCompile(`duration: \d+(\.\d)? (d|h|min|s|ms)( \d+ (h|min|s))?(\n|$)`)
 	if !human.MatchString(tip) {
 		t.Errorf("the first bar's tooltip %q gives no duration for people", tip)

@@ -133,6 +133,12 @@ func Validate(def *Definition, strategy solvers.Strategy) error {
 // checkGrid checks every name of g against specs and resolves every value
 // alone; a parameter that applies to none of variants (when given) is an
 // error too, since sweeping it would change nothing.
+// maxListProblems is how many bad values of one list are reported: a
+// list of 100,000 bad values took 18.9 s and 25 MB of page to refuse
+// value by value (issue 41); the first ones say what is wrong, and the
+// check stops there.
+const maxListProblems = 10
+
 func checkGrid(path string, g Grid, specs []solvers.ParamSpec, variants []string) []error {
 	var ps []error
 	names := make([]string, len(specs))
@@ -155,16 +161,24 @@ func checkGrid(path string, g Grid, specs []solvers.ParamSpec, variants []string
 			ps = append(ps, errs.Invalidf(f, "needs at least one value"))
 		}
 		at := map[string]int{}
+		bad := 0
 		for j, v := range g[name] {
+			if bad >= maxListProblems {
+				ps = append(ps, errs.Invalidf(f, "%d problems in its first %d values; the other %d values are not checked until these are fixed",
+					bad, j, len(g[name])-j))
+				break
+			}
 			vf := fmt.Sprintf("%s[%d]", f, j)
 			if k, ok := at[v]; ok {
 				ps = append(ps, errs.Invalidf(vf, "duplicate of %s[%d]", f, k))
+				bad++
 			}
 			at[v] = j
 			if _, err := solvers.Resolve([]solvers.ParamSpec{spec}, solvers.Params{name: v}); err != nil {
 				for _, e := range errs.All(err) {
 					ps = append(ps, errs.Invalidf(vf, "%s", message(e)))
 				}
+				bad++
 			}
 		}
 	}

@@ -117,7 +117,7 @@ func compareChartsURL(runs []store.Run) string {
 // was renamed since) is sent to the current one.
 func (s *Server) apiCompareCharts(c echo.Context) error {
 	if p, ok := s.pages.Get("compare:" + c.Request().URL.RequestURI()); ok { // kept while its runs are done and unrenamed
-		return writeCharts(c, p, true)
+		return s.writeCharts(c, p, true)
 	}
 	ids := compareIDs(c)
 	if len(ids) == 0 || len(ids) > maxCompare {
@@ -142,7 +142,7 @@ func (s *Server) apiCompareCharts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeCharts(c, part, true)
+	return s.writeCharts(c, part, true)
 }
 
 // joinRuns reads the reports of runs one at a time and joins them. A

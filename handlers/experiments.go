@@ -70,6 +70,9 @@ func (s *Server) createExperiment(ctx context.Context, c echo.Context, def *expe
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkNotifyHost(def.NotifyURL); err != nil {
+		return nil, err
+	}
 	runs, err := experiments.Plan(def, st)
 	if err != nil {
 		return nil, err
@@ -479,7 +482,7 @@ func (s *Server) apiExperimentCharts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeCharts(c, p, true)
+	return s.writeCharts(c, p, true)
 }
 
 // apiExperimentPivot: GET /api/experiments/:id/pivot.csv or pivot.tex with

@@ -36,6 +36,24 @@ var (
 	// shares it), 20 before a wait, then the same back-off: spraying one
 	// password over many accounts from one address is slowed as much.
 	addressLimits = loginLimits{Free: 20, Base: time.Second, Max: 15 * time.Minute, Forget: time.Hour, Entries: 10_000}
+	// pairLimits: the failures of an account from an address it logged
+	// in from before (a known pair, which the account's own back-off
+	// does not stop): the account's rules, counted for the pair alone.
+	pairLimits = accountLimits
+)
+
+// Known pairs: an account and the address it logged in from are
+// remembered for knownFor after the login (at most knownEntries pairs,
+// the oldest dropped first), so that a flood of wrong passwords for the
+// account from elsewhere, which locks the account for up to
+// accountLimits.Max (15 min), does not lock its owner out (issue 41):
+// from a known address the owner is held only to the pair's own and the
+// address's back-off. OWASP's authentication cheat sheet and NIST SP
+// 800-63B §5.2.2 both warn that account lockout is itself a denial of
+// service and name "trusted devices or addresses" as the remedy.
+const (
+	knownFor     = 30 * 24 * time.Hour
+	knownEntries = 10_000
 )
 
 // Concurrent bcrypt work of logins: at most loginSlots comparisons at once
@@ -160,6 +178,9 @@ func (k *keyLimiter) size() int {
 // forgets it, which costs an attacker a restart per 20 guesses.
 type loginLimiter struct {
 	accounts, addresses *keyLimiter
+	pairs               *keyLimiter // failures of known pairs
+	knownMu             sync.Mutex
+	known               map[string]time.Time // pairKey → the last login from it
 	slots               chan struct{}
 	slotWait            time.Duration
 	now                 func() time.Time
@@ -167,7 +188,7 @@ type loginLimiter struct {
 
 func newLoginLimiter() *loginLimiter {
 	return &loginLimiter{accounts: newKeyLimiter(accountLimits), addresses: newKeyLimiter(addressLimits),
-		slots: make(chan struct{}, loginSlots), slotWait: loginSlotWait, now: time.Now}
+		pairs: newKeyLimiter(pairLimits), known: make(map[string]time.Time), slots: make(chan struct{}, loginSlots), slotWait: loginSlotWait, now: time.Now}
 }
 
 // tooMany is a refused login attempt: 429 with Retry-After.
@@ -183,18 +204,58 @@ func (e *tooMany) retryAfter() string {
 	return fmt.Sprint(int64(math.Ceil(max(e.retry, time.Second).Seconds())))
 }
 
+// pairKey is the key of an account and an address.
+func pairKey(name, addr string) string { return addr + " " + name }
+
+// isKnown says the account logged in from addr within knownFor.
+func (l *loginLimiter) isKnown(pair string, now time.Time) bool {
+	l.knownMu.Lock()
+	defer l.knownMu.Unlock()
+	t, ok := l.known[pair]
+	if ok && now.Sub(t) >= knownFor {
+		delete(l.known, pair)
+		return false
+	}
+	return ok
+}
+
+// remember makes pair known at now, dropping the oldest pair when full.
+func (l *loginLimiter) remember(pair string, now time.Time) {
+	l.knownMu.Lock()
+	defer l.knownMu.Unlock()
+	if _, ok := l.known[pair]; !ok && len(l.known) >= knownEntries {
+		var oldest string
+		var at time.Time
+		for k, t := range l.known {
+			if oldest == "" || t.Before(at) {
+				oldest, at = k, t
+			}
+		}
+		delete(l.known, oldest)
+	}
+	l.known[pair] = now
+}
+
 // admit says whether a login of name from addr may be tried now; when it
 // may, release must be called with its outcome (the error of
-// store.Authenticate: nil resets the account's failures, errs.Invalid, a
-// wrong name or password, counts against both the account and the
-// address, anything else against neither). It holds one of the bcrypt
-// slots until then.
+// store.Authenticate: nil resets the account's failures and makes the
+// pair known, errs.Invalid, a wrong name or password, counts against the
+// address and the account, or, for a known pair, against the pair
+// instead of the account; anything else against none). A known pair is
+// not held to the account's back-off, only to its own and the address's.
+// It holds one of the bcrypt slots until then.
 func (l *loginLimiter) admit(ctx context.Context, name, addr string) (release func(error), err error) {
 	now := l.now()
+	pair := pairKey(name, addr)
+	known := l.isKnown(pair, now)
 	if d := l.addresses.wait(addr, now); d > 0 {
 		return nil, &tooMany{d, fmt.Sprintf("too many failed logins from your address: try again in %s", roundWait(d))}
 	}
-	if d := l.accounts.wait(name, now); d > 0 {
+	accounts, key := l.accounts, name
+	if known {
+		accounts, key = l.pairs, pair
+	}
+	if d := accounts.wait(key, now); d > 0 {
 		return nil, &tooMany{d, fmt.Sprintf("too many failed logins for this account: try again in %s", roundWait(d))}
 	}
 	t := time.NewTimer(l.slotWait)
@@ -211,9 +272,13 @@ func (l *loginLimiter) admit(ctx context.Context, name, addr string) (release fu
 		now := l.now()
 		switch {
 		case err == nil:
-			l.accounts.reset(name)
+			if !known { // a known pair's login does not lift a flood's lock for others
+				l.accounts.reset(name)
+			}
+			l.pairs.reset(pair)
+			l.remember(pair, now)
 		case errs.KindOf(err) == errs.Invalid:
-			l.accounts.fail(name, now)
+			accounts.fail(key, now)
 			l.addresses.fail(addr, now)
 		}
 	}, nil

@@ -191,3 +191,62 @@ func TestLoginAnswers429WithRetryAfter(t *testing.T) {
 		t.Errorf("the 429 page does not say why: %s", body)
 	}
 }
+
+// TestLoginFloodDoesNotLockTheOwnerOut: the owner logged in from one
+// address; a flood of wrong passwords for the account from another
+// address locks the account there and for any new address, but the
+// owner from the known address still gets in at once, and the owner's
+// login does not lift the flood's lock. The owner's own typos from the
+// known address are held to the pair's back-off; a wrong name from the
+// same address gains nothing from the pass.
+func TestLoginFloodDoesNotLockTheOwnerOut(t *testing.T) {
+	c := &clock{t: time.Unix(1e9, 0)}
+	l := testLimiter(c)
+	const owner, flood, fresh = "198.51.100.10", "203.0.113.66", "192.0.2.44"
+	if d := try(t, l, "alice", owner, nil); d != 0 {
+		t.Fatalf("the first login refused: %v", d)
+	}
+	var locked time.Duration
+	for range 60 {
+		c.t = c.t.Add(time.Second)
+		if d := try(t, l, "alice", flood, errWrong); d > locked {
+			locked = d
+		}
+	}
+	if locked == 0 {
+		t.Fatal("the flood was never refused")
+	}
+	if d := try(t, l, "alice", fresh, errWrong); d == 0 {
+		t.Error("a new address is not held to the flooded account's back-off")
+	}
+	if d := try(t, l, "alice", owner, nil); d != 0 {
+		t.Fatalf("the owner from a known address is locked out for %v by the flood", d)
+	}
+	if d := try(t, l, "alice", flood, errWrong); d == 0 {
+		t.Error("the owner's login lifted the flood's lock")
+	}
+	// The owner's typos from the known address: the pair's own back-off.
+	for i := range pairLimits.Free {
+		if d := try(t, l, "alice", owner, errWrong); d != 0 {
+			t.Fatalf("the owner's typo %d refused: %v", i+1, d)
+		}
+	}
+	if d := try(t, l, "alice", owner, errWrong); d == 0 {
+		t.Error("failures from a known pair are not limited")
+	}
+	// Another account from the owner's address has no pass.
+	for range accountLimits.Free {
+		try(t, l, "bob", flood, errWrong)
+	}
+	if d := try(t, l, "bob", owner, errWrong); d == 0 {
+		t.Error("bob's lock is lifted by alice's known address")
+	}
+	// A known pair is forgotten after knownFor.
+	c.t = c.t.Add(knownFor)
+	for range accountLimits.Free + 1 {
+		try(t, l, "alice", flood, errWrong)
+	}
+	if d := try(t, l, "alice", owner, nil); d == 0 {
+		t.Errorf("a pair known %v ago still passes the account's lock", knownFor)
+	}
+}

@@ -127,14 +127,21 @@ func (s *Server) forgetRun(id string) {
 
 // writeCharts answers a request for p's chart data: 304 when the client
 // has it (If-None-Match), immutable when the thing it draws is finished.
-func writeCharts(c echo.Context, p *piece, immutable bool) error {
+// An --auth server's chart data is "private": the browser keeps it, a
+// shared cache (a proxy between the lab and its users) must not, as it
+// must not keep the page that names it (issue 41).
+func (s *Server) writeCharts(c echo.Context, p *piece, immutable bool) error {
 	if p.data == nil {
 		p = gzipped(nil, []byte("[]"))
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "no-store")
 	if immutable {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		scope := "public"
+		if s.auth {
+			scope = "private"
+		}
+		h.Set("Cache-Control", scope+", max-age=31536000, immutable")
 	}
 	h.Set("ETag", p.etag)
 	for _, tag := range strings.Split(c.Request().Header.Get("If-None-Match"), ",") {
@@ -167,7 +174,7 @@ func (s *Server) apiCharts(c echo.Context) error {
 	if !ok {
 		return errs.New(errs.NotFound, "key", "these charts are no longer kept: reload the page")
 	}
-	return writeCharts(c, p, false)
+	return s.writeCharts(c, p, false)
 }
 
 // chartsScript: GET /charts.js, the functions of the charts' options

@@ -126,8 +126,8 @@ func TestDoneRunChartsAreImmutableAndDeletingEvictsThem(t *testing.T) {
 		t.Errorf("charts at %s", src)
 	}
 	etag := resp.Header.Get("ETag")
-	if cc := resp.Header.Get("Cache-Control"); !strings.Contains(cc, "immutable") || etag == "" {
-		t.Errorf("Cache-Control %q, ETag %q: a done run's charts are immutable, with an ETag", cc, etag)
+	if cc := resp.Header.Get("Cache-Control"); cc != "public, max-age=31536000, immutable" || etag == "" {
+		t.Errorf("Cache-Control %q, ETag %q: a done run's charts are immutable, public without --auth, with an ETag", cc, etag)
 	}
 	again, b := a.getFull(t, src, "If-None-Match", etag)
 	if again.StatusCode != http.StatusNotModified || len(b) != 0 {
@@ -212,5 +212,33 @@ func TestOtherPagesChartsAreKeptUnderAOneOffKey(t *testing.T) {
 	}
 	if status, _ := a.do(t, http.MethodGet, "/api/charts/unknown", "", nil); status != http.StatusNotFound {
 		t.Errorf("an unknown key: %d, want 404", status)
+	}
+}
+
+// TestAuthServersChartDataIsPrivate: an --auth server's chart data of a
+// done run and of a compare page is cached by the browser only
+// ("private"), never by a shared cache ("public").
+func TestAuthServersChartDataIsPrivate(t *testing.T) {
+	aa := newAuthApp(t)
+	st, b := aa.as(t, "alice", http.MethodPost, "/api/workloads/generate", `{"strategy":"eapm","preset":"zhang2022-case1","params":{"instance":0}}`)
+	if st != http.StatusCreated {
+		t.Fatalf("generate: %d %s", st, b)
+	}
+	wid := between(string(b), `"id":"`, `"`)
+	var ids []string
+	for seed := range 2 {
+		st, b = aa.as(t, "alice", http.MethodPost, "/api/runs", `{"workload_id":"`+wid+`","variant":"online","seed":`+strconv.Itoa(seed+1)+`}`)
+		if st != http.StatusCreated {
+			t.Fatalf("run: %d %s", st, b)
+		}
+		id := between(string(b), `"id":"`, `"`)
+		aa.waitRun(t, id)
+		ids = append(ids, id)
+	}
+	for _, page := range []string{"/runs/" + ids[0], "/compare?runs=" + ids[0] + "," + ids[1]} {
+		_, resp := pageCharts(t, aa.app, page)
+		if cc := resp.Header.Get("Cache-Control"); cc != "private, max-age=31536000, immutable" {
+			t.Errorf("%s: chart data sent with Cache-Control %q, want private, max-age=31536000, immutable", page, cc)
+		}
 	}
 }

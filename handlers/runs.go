@@ -306,7 +306,7 @@ func (s *Server) reportPart(ctx context.Context, id string) (*piece, error) {
 // (immutable).
 func (s *Server) apiRunCharts(c echo.Context) error {
 	if p, ok := s.pages.Get("run:" + c.Param("id")); ok { // kept for a done run only, dropped with it
-		return writeCharts(c, p, true)
+		return s.writeCharts(c, p, true)
 	}
 	run, err := s.store.GetRunInfo(c.Request().Context(), c.Param("id"))
 	if err != nil {
@@ -319,7 +319,7 @@ func (s *Server) apiRunCharts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeCharts(c, p, true)
+	return s.writeCharts(c, p, true)
 }
 
 func (s *Server) cancelPage(c echo.Context) error {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"schedlab/cache"
 	"schedlab/errs"
+	"schedlab/notify"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/static"
@@ -46,6 +48,7 @@ type Server struct {
 	// generateTimeout bounds a workload generated in a request
 	// (DefaultGenerateTimeout when zero).
 	generateTimeout time.Duration
+	notifyGuard     notify.Guard // where notify_url may point (--notify-allow)
 }
 
 // Options configure a Server. Zero fields take the defaults.
@@ -66,6 +69,10 @@ type Options struct {
 	// GenerateTimeout bounds the time one workload may take to generate
 	// inside a request (DefaultGenerateTimeout when zero).
 	GenerateTimeout time.Duration
+	// NotifyAllow are the internal networks a notify_url may reach
+	// (schedlab serve --notify-allow; notify.Guard): the form says so, and
+	// a URL naming another internal address literally is refused at once.
+	NotifyAllow []netip.Prefix
 }
 
 // New returns a Server over a store and a runner for the given strategies.
@@ -76,7 +83,7 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
 		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *solvers.Report](reportCacheBytes),
 		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
-		generateTimeout: opt.GenerateTimeout}
+		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}}
 }
 
 func (s *Server) lookup(name string) (solvers.Strategy, error) {

@@ -152,6 +152,7 @@ func sweepDefinition(v views.SweepValues, st solvers.Strategy) ([]byte, []error)
 	var problems []error
 	d := formDef{Name: strings.TrimSpace(v.Name), Strategy: st.Info().Name, Replicates: json.Number("1"), Seed: json.Number("1"), NotifyURL: v.NotifyURL}
 	d.Variants = solvers.VariantNames(st.Variants(), func(variant solvers.Variant) bool { return slices.Contains(v.Variants, variant.Name) })
+	problems = append(problems, unknownFields(v, st)...)
 	whole := func(field, text string, into *any) {
 		text = strings.TrimSpace(text)
 		if text == "" {
@@ -202,6 +203,65 @@ func sweepDefinition(v views.SweepValues, st solvers.Strategy) ([]byte, []error)
 		problems = append(problems, errs.Wrap(errs.Internal, err))
 	}
 	return b, problems
+}
+
+// unknownFields refuses what the family does not have: a ticked variant,
+// a run parameter field (grid.NAME), a preset parameter field
+// (wgrid.PRESET.NAME) of a preset the family has not or a parameter its
+// preset has not. Dropping them, as the form did, ran every variant when
+// only unknown ones were ticked, and swept nothing where the user asked
+// for a sweep (issue 41). Fields of the family's other presets are the
+// form's own (one set per preset, the chosen one used) and are left.
+func unknownFields(v views.SweepValues, st solvers.Strategy) []error {
+	var problems []error
+	variants := make([]string, 0, len(st.Variants()))
+	for _, x := range st.Variants() {
+		variants = append(variants, x.Name)
+	}
+	for _, x := range v.Variants {
+		if !slices.Contains(variants, x) {
+			problems = append(problems, errs.Invalidf("variants", "unknown variant %q of %s (known: %s)", x, st.Info().Name, strings.Join(variants, ", ")))
+		}
+	}
+	paramNames := func(specs []solvers.ParamSpec) []string {
+		out := make([]string, len(specs))
+		for i, ps := range specs {
+			out[i] = ps.Name
+		}
+		return out
+	}
+	params := paramNames(st.Params())
+	for _, k := range sortedKeys(v.Grid) {
+		if !slices.Contains(params, k) {
+			problems = append(problems, errs.Invalidf("grid."+k, "unknown run parameter %q of %s (known: %s)", k, st.Info().Name, strings.Join(params, ", ")))
+		}
+	}
+	presets := st.Presets()
+	for _, k := range sortedKeys(v.WGrid) {
+		i := slices.IndexFunc(presets, func(p solvers.Preset) bool { return strings.HasPrefix(k, p.Name+".") })
+		if i < 0 {
+			names := make([]string, len(presets))
+			for j, p := range presets {
+				names[j] = p.Name
+			}
+			problems = append(problems, errs.Invalidf("wgrid."+k, "names no preset of %s (known: %s)", st.Info().Name, strings.Join(names, ", ")))
+			continue
+		}
+		pn := paramNames(presets[i].Params)
+		if name := strings.TrimPrefix(k, presets[i].Name+"."); !slices.Contains(pn, name) {
+			problems = append(problems, errs.Invalidf("wgrid."+k, "unknown parameter %q of preset %s (known: %s)", name, presets[i].Name, strings.Join(pn, ", ")))
+		}
+	}
+	return problems
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // sweepValuesFor fills the form's fields from a definition (a starter,
@@ -418,7 +478,8 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 // times for the estimate.
 func (s *Server) sweepProps(c echo.Context, st solvers.Strategy, v views.SweepValues) (views.NewExperimentProps, []error, error) {
 	ctx := c.Request().Context()
-	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, Wall: map[string]views.WallTime{}}
+	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, Wall: map[string]views.WallTime{},
+		NotifyAllowed: s.notifyAllowedText()}
 	if owner, ok := s.listOwner(c); ok {
 		ws, _, err := s.store.ListWorkloadsPage(ctx, st.Info().Name, owner, 200, "")
 		if err != nil {

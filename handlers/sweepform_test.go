@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,66 @@ func TestExperimentLiveFragmentAndTheEstimateFromPastRuns(t *testing.T) {
 		if !strings.Contains(est, want) {
 			t.Errorf("estimate %q does not say %q", est, want)
 		}
+	}
+}
+
+// TestSweepFormRefusesUnknownVariantsAndFields: a ticked variant the
+// family has not, a run parameter field it has not, and a preset field
+// of no preset or of a parameter the preset has not are each refused on
+// their field, nothing stored (the form used to drop them, and with only
+// unknown variants ticked ran every variant).
+func TestSweepFormRefusesUnknownVariantsAndFields(t *testing.T) {
+	a := newApp(t, "", 0)
+	before := a.countRuns(t)
+	cases := []struct {
+		name, key, value, field, says string
+	}{
+		{"only an unknown variant", "variants", "onlin", "variants", `unknown variant "onlin"`},
+		{"an unknown run parameter", "grid.gama", "1.2", "grid.gama", `unknown run parameter "gama"`},
+		{"an unknown preset", "wgrid.zhang2099.instance", "0", "wgrid.zhang2099.instance", "names no preset"},
+		{"an unknown preset parameter", "wgrid.zhang2022-case1.instanse", "0", "wgrid.zhang2022-case1.instanse", `unknown parameter "instanse"`},
+	}
+	for _, c := range cases {
+		for _, action := range []string{"count", "start"} {
+			form := sweepFields()
+			if c.key == "variants" {
+				form["variants"] = []string{c.value}
+			} else {
+				form.Set(c.key, c.value)
+			}
+			form.Set("action", action)
+			status, body, _ := postSweep(t, a, form)
+			doc := parseHTML(t, body)
+			shown := doc.Find("[data-testid=form-error]").Text()
+			if status != http.StatusBadRequest || !strings.Contains(shown, c.field) || !strings.Contains(shown, c.says) {
+				t.Errorf("%s (%s): %d, problems %q; want 400 naming %s: %s", c.name, action, status, shown, c.field, c.says)
+			}
+		}
+	}
+	if a.countRuns(t) != before {
+		t.Error("a refused sweep stored runs")
+	}
+}
+
+// TestSweepFormStopsAtTheFirstBadValuesOfALongList: a list of 100,000
+// bad values is refused with its first few problems and a note that the
+// rest was not checked, not one problem per value.
+func TestSweepFormStopsAtTheFirstBadValuesOfALongList(t *testing.T) {
+	a := newApp(t, "", 0)
+	vals := make([]string, 100_000)
+	for i := range vals {
+		vals[i] = "x" + strconv.Itoa(i)
+	}
+	form := sweepFields()
+	form.Set("grid.gamma", strings.Join(vals, ","))
+	form.Set("action", "count")
+	status, body, _ := postSweep(t, a, form)
+	doc := parseHTML(t, body)
+	n := doc.Find(`[data-testid="error-grid.gamma"]`).Length()
+	if status != http.StatusBadRequest || n == 0 || n > 11 {
+		t.Errorf("%d with %d problems beside γ, want 400 with at most 11", status, n)
+	}
+	if !strings.Contains(doc.Find(`[data-testid="error-grid.gamma"]`).Text(), "other 99990 values are not checked") {
+		t.Errorf("no note that the rest of the list was not checked: %.300s", doc.Find(`[data-testid="error-grid.gamma"]`).Text())
 	}
 }

@@ -28,4 +28,21 @@
 // the experiment stays done. Only http and https URLs are accepted
 // (experiments.CheckNotifyURL), checked when the definition is; the
 // redirects a client follows must stay http or https too.
+//
+// Notifications stay outside (issue 41): any account may set notify_url,
+// so without a guard the server would POST to itself (its API, its
+// embedded NATS port), to other services on its host and to the private
+// network it sits in (server-side request forgery). The Poster's dialer
+// refuses loopback, private, link-local, unspecified, multicast and other
+// special-purpose addresses (Guard, guard.go; RFC 6890's registries) at
+// connection time: after name resolution, on the address actually
+// connected to, for the first request and for every redirect, so a DNS
+// name that answers 127.0.0.1, a rebinding name and a 302 to an internal
+// address are refused like the literal URL. The operator allows named
+// internal networks with schedlab serve --notify-allow CIDR (repeatable,
+// or comma-separated), e.g. a lab's chat server at 10.1.2.3/32. The
+// transport uses no proxy from the environment (a proxy would connect on
+// the server's behalf, past the check). The OWASP SSRF prevention cheat
+// sheet recommends this shape: validate the resolved address, at the
+// socket, not the URL's text.
 package notify

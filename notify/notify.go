@@ -42,17 +42,27 @@ type Poster struct {
 	Timeout  time.Duration // of one attempt
 	Attempts int           // in all, the first included
 	Backoff  time.Duration // before the second attempt, doubled before each next
-	// Client, when set, is used as it is (its own Timeout too); tests
-	// give one. By default a client with Timeout and redirects kept to
-	// http and https.
-	Client *http.Client
+	// Guard decides which addresses a notification may reach: public
+	// ones, and internal ones only inside Guard.Allow (guard.go). It is
+	// applied when a connection is made, to the literal URL, to the
+	// address a name resolves to and to every redirect.
+	Guard Guard
+	// Resolver and Dial replace the system's name lookup and connection
+	// (tests: a resolver that answers an internal address, a dial that
+	// takes a "public" address to a local test server). Whatever they
+	// answer passes Guard first.
+	Resolver Resolver
+	Dial     DialFunc
 }
 
 func (p Poster) client() *http.Client {
-	if p.Client != nil {
-		return p.Client
+	tr := &http.Transport{
+		Proxy:               nil, // a proxy would connect on our behalf, past the guard
+		DialContext:         p.Guard.dialContext(p.Resolver, p.Dial),
+		TLSHandshakeTimeout: or(p.Timeout, DefaultTimeout),
+		DisableKeepAlives:   true, // one POST per experiment: nothing to reuse
 	}
-	return &http.Client{Timeout: or(p.Timeout, DefaultTimeout), CheckRedirect: func(r *http.Request, via []*http.Request) error {
+	return &http.Client{Transport: tr, Timeout: or(p.Timeout, DefaultTimeout), CheckRedirect: func(r *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
 			return errors.New("more than 5 redirects")
 		}
@@ -112,6 +122,9 @@ func (p Poster) attempt(ctx context.Context, c *http.Client, url string, payload
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "schedlab-notify")
 	res, err := c.Do(req)
+	if errors.Is(err, ErrInternal) {
+		return fmt.Errorf("%w: %w", errPermanent, err) // the address will not change
+	}
 	if err != nil {
 		return err
 	}

@@ -124,7 +124,7 @@ func TestWebhookIsCalledOnceWhenAnExperimentEndsAndOnceWhenItFails(t *testing.T)
 	end(t, s, openRuns[0], store.StatusDone) // openRuns[1] still running
 	end(t, s, cutRuns[0], store.StatusInterrupted)
 
-	w := &Watcher{Store: s, Default: srv.URL + "/default", Base: "http://lab:8080/", Poster: Poster{Backoff: time.Millisecond}}
+	w := &Watcher{Store: s, Default: srv.URL + "/default", Base: "http://lab:8080/", Poster: Poster{Backoff: time.Millisecond, Guard: loopbackAllowed}}
 	for range 3 {
 		if err := w.Check(ctx); err != nil {
 			t.Fatal(err)
@@ -188,7 +188,7 @@ func TestKickLooksAtOnce(t *testing.T) {
 	e, runs := experiment(t, s, "kicked", `{"name":"kicked"}`, 1)
 	claimAll(t, s)
 	looked := make(chan struct{}, 100)
-	w := &Watcher{Store: lookCounter{s, looked}, Default: srv.URL + "/default", Interval: time.Hour, Poster: Poster{Backoff: time.Millisecond}}
+	w := &Watcher{Store: lookCounter{s, looked}, Default: srv.URL + "/default", Interval: time.Hour, Poster: Poster{Backoff: time.Millisecond, Guard: loopbackAllowed}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { w.Run(ctx); close(done) }()
@@ -225,7 +225,10 @@ func TestPostGivesUpAfterBoundedAttempts(t *testing.T) {
 		w.WriteHeader(code)
 	}))
 	t.Cleanup(func() { close(release); srv.Close() })
-	p := Poster{Timeout: 50 * time.Millisecond, Attempts: 3, Backoff: time.Millisecond}
+	// The timeout must be long enough for every answer the server does
+	// give on a loaded machine (50 ms was not, issue 41): a hanging
+	// attempt costs it, so the cases below take some 10 s.
+	p := Poster{Timeout: 2 * time.Second, Attempts: 3, Backoff: time.Millisecond, Guard: loopbackAllowed}
 	ctx := context.Background()
 	b := Body{ID: "e1", Status: "done"}
 	cases := []struct {

@@ -190,7 +190,8 @@ func inspectWAL(path string) (OpenReport, error) {
 }
 
 // logOpenReport says what the WAL check found: an error when committed
-// transactions were lost, a line when some were recovered.
+// transactions were lost, a warning when an unfinished one was dropped, a
+// line when some were recovered.
 func logOpenReport(path string, r OpenReport) {
 	switch {
 	case r.LostTransactions != 0:
@@ -202,9 +203,15 @@ func logOpenReport(path string, r OpenReport) {
 			"db", path, "damage", r.Damage, "lost_transactions", lost, "recovered_transactions", r.Recovered,
 			"wal_frames", r.WALFrames, "lost_frames", r.LostFrames,
 			"advice", "stop schedlab and keep a copy of "+path+"-wal before anything else writes; restore from a backup (schedlab backup) if the loss matters")
+	case r.LostFrames > 0:
+		// A transaction under way at the stop was dropped: never
+		// committed, so never acknowledged, but work was lost (issue 41:
+		// a WAL that lost anything is logged at warning level at least).
+		slog.Warn("store: dropped an unfinished transaction from the write-ahead log (the last stop was not clean); every committed one was recovered",
+			"db", path, "recovered_transactions", r.Recovered, "unfinished_frames_dropped", r.LostFrames)
 	case r.Recovered > 0:
 		slog.Info("store: recovered transactions from the write-ahead log (the last stop was not clean)",
-			"db", path, "recovered_transactions", r.Recovered, "unfinished_frames_dropped", r.LostFrames)
+			"db", path, "recovered_transactions", r.Recovered)
 	}
 }
 

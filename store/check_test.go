@@ -271,3 +271,68 @@ func TestBackupHoldsTheSameRowsAndNeverOverwrites(t *testing.T) {
 		t.Error("a backup into a missing directory succeeded")
 	}
 }
+
+// TestOpenLogsAWALItCannotReadAsAnError: a write-ahead log that cannot be
+// read (here a directory where the file should be) may hold committed
+// transactions: Open says so at error level, not as a warning.
+func TestOpenLogsAWALItCannotReadAsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "unreadable.db")
+	if err := os.Mkdir(path+"-wal", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	logs := withDefaultLog(t)
+	if s, err := Open(path); err == nil {
+		s.Close()
+	}
+	if out := logs.String(); !strings.Contains(out, "level=ERROR") || !strings.Contains(out, "could not read the write-ahead log") {
+		t.Errorf("an unreadable WAL was not logged at error level:\n%s", out)
+	}
+}
+
+// TestOpenWarnsOfADroppedUnfinishedTransaction: a WAL whose last frames
+// belong to a transaction that never committed (cut after its last
+// commit frame's successor) recovers every commit and says at warning
+// level that the unfinished one was dropped.
+func TestOpenWarnsOfADroppedUnfinishedTransaction(t *testing.T) {
+	s, path := openTemp(t)
+	w := addWorkload(t, s, "eapm")
+	for range 3 {
+		addRun(t, s, w)
+	}
+	commits, pageSize := commitFrames(t, path)
+	cp := copyDB(t, path)
+	b, err := os.ReadFile(cp + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Append a copy of the first frame with its commit mark cleared: a
+	// valid frame of a transaction that never finished (its checksum is
+	// continued from the last frame's, as SQLite writes it).
+	size := walFrameHeaderSize + pageSize
+	last := commits[len(commits)-1]
+	b = b[:walHeaderSize+last*size]
+	frame := append([]byte(nil), b[walHeaderSize:walHeaderSize+size]...)
+	binary.BigEndian.PutUint32(frame[4:], 0)
+	lastHdr := b[walHeaderSize+(last-1)*size:]
+	bigEndian := binary.BigEndian.Uint32(b[0:]) == walMagicBE
+	c0, c1 := walChecksum(bigEndian, binary.BigEndian.Uint32(lastHdr[16:]), binary.BigEndian.Uint32(lastHdr[20:]), frame[:8])
+	c0, c1 = walChecksum(bigEndian, c0, c1, frame[walFrameHeaderSize:])
+	binary.BigEndian.PutUint32(frame[16:], c0)
+	binary.BigEndian.PutUint32(frame[20:], c1)
+	if err := os.WriteFile(cp+"-wal", append(b, frame...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logs := withDefaultLog(t)
+	ds, err := Open(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	rep := ds.Opened()
+	if rep.LostTransactions != 0 || rep.LostFrames != 1 || rep.Recovered != len(commits) {
+		t.Errorf("report %+v, want %d recovered, 1 unfinished frame, nothing lost", rep, len(commits))
+	}
+	if out := logs.String(); !strings.Contains(out, "level=WARN") || !strings.Contains(out, "unfinished_frames_dropped=1") {
+		t.Errorf("the dropped unfinished transaction was not logged at warning level:\n%s", out)
+	}
+}

@@ -90,7 +90,10 @@ func Open(path string) (*Store, error) {
 	if path != ":memory:" {
 		var err error
 		if wal, err = inspectWAL(path); err != nil {
-			slog.Warn("store: could not read the write-ahead log before opening", "db", path, "err", err)
+			// Unchecked, the log may hold committed transactions SQLite
+			// cannot use either: said at error level, as a loss is.
+			slog.Error("store: could not read the write-ahead log before opening: committed transactions in it may be LOST",
+				"db", path, "err", err, "advice", "stop schedlab and keep a copy of "+path+"-wal before anything else writes")
 		}
 		logOpenReport(path, wal)
 	}

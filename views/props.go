@@ -315,6 +315,9 @@ type NewExperimentProps struct {
 	Counted    bool
 	Estimate   string // the time the counted runs may take, in words
 	Errs       []FormError
+	// NotifyAllowed says where a notify_url may point (public addresses,
+	// and the networks schedlab serve --notify-allow names).
+	NotifyAllowed string
 }
 
 // SweepValues are the sweep form's fields as typed. A parameter field

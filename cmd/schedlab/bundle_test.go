@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/buildinfo"
 	"schedlab/errs"
 	"schedlab/store"
 )
@@ -86,7 +87,7 @@ func TestExportAndImportAnExperimentBundle(t *testing.T) {
 	if err := run(ctx, []string{"import", "--db", dst, file}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"imported experiment " + id, "3 runs, 1 workloads (0 already there)", "/experiments/" + id + "\n", "exported by schedlab (devel), commit unknown"} {
+	for _, want := range []string{"imported experiment " + id, "3 runs, 1 workloads (0 already there)", "/experiments/" + id + "\n", "exported by schedlab (devel), commit " + buildinfo.Current().Commit + " (modified: " + buildinfo.Current().Modified + ")"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("import printed %q, want it to say %q", out.String(), want)
 		}

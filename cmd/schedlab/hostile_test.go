@@ -55,9 +55,20 @@ var built struct {
 	out      []byte
 }
 
+// slowTier skips t under go test -short: the quick tier leaves out the
+// tests that build and serve the real binary or run a full experiment
+// (minutes on a loaded machine); go test ./... and .ci/run run them.
+func slowTier(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("slow tier (builds the binary or runs a full experiment): not under -short; go test ./... runs it")
+	}
+}
+
 // buildBinary builds cmd/schedlab once for the package's tests.
 func buildBinary(t testing.TB) string {
 	t.Helper()
+	slowTier(t)
 	built.once.Do(func() {
 		if built.dir, built.err = os.MkdirTemp("", "schedlab-bin"); built.err != nil {
 			return

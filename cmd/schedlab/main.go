@@ -1,7 +1,7 @@
 // Command schedlab serves the schedlab dashboard and runs strategies from the
 // command line through the same code paths.
 //
-//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--nats-listen ADDR | --nats URL --creds FILE | --in-process] [--auth | --insecure-no-auth] [--notify-url URL] [--public-url URL]
+//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--nats-listen ADDR | --nats URL --creds FILE | --in-process] [--auth | --insecure-no-auth] [--notify-url URL] [--notify-allow CIDR] [--public-url URL]
 //	schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D]
 //	schedlab sweep FILE|seed:FAMILY/NAME [--out FILE] [--workers N]   (an experiment definition)
 //	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
@@ -167,6 +167,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	auth := fs.Bool("auth", false, "require a login (or an API token) for every change; accounts come from `schedlab user add`")
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
 	notifyURL := fs.String("notify-url", "", "POST a JSON note here when an experiment ends or fails (one whose definition names no notify_url); http or https")
+	var notifyAllow multiFlag
+	fs.Var(&notifyAllow, "notify-allow", "let notifications reach this internal network (CIDR, e.g. 10.1.0.0/16); repeatable or comma-separated. Without it loopback, private, link-local, unspecified and multicast addresses are refused")
 	publicURL := fs.String("public-url", "", "the server's address as readers reach it, for links in notifications (default: http://ADDR)")
 	var b runcmd.BudgetFlags
 	b.Register(fs)
@@ -181,6 +183,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	if err := checkExposure(*addr, *auth, *insecure); err != nil {
 		return err
+	}
+	allow, err := notify.ParseAllow(notifyAllow)
+	if err != nil {
+		return fmt.Errorf("--notify-allow: %w", err)
 	}
 	if *notifyURL != "" {
 		if err := experiments.CheckNotifyURL(*notifyURL); err != nil {
@@ -219,7 +225,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	// The watcher marks ended experiments done and announces them; the
 	// runs' ends kick it (issue 43), so a sweep is done at once, not at
 	// its next look.
-	watcher := &notify.Watcher{Store: st, Default: *notifyURL}
+	watcher := &notify.Watcher{Store: st, Default: *notifyURL, Poster: notify.Poster{Guard: notify.Guard{Allow: allow}}}
 	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory, Ended: watcher.Kick}
 	var q *queueSide
 	if !*inProcess {
@@ -243,7 +249,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	handlers.New(st, rn, runcmd.All(set), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth,
-		Budget: handlers.Budget{ExperimentBytes: *expBudgetMB << 20, UserBytes: *userBudgetMB << 20}}).Routes(e)
+		Budget:      handlers.Budget{ExperimentBytes: *expBudgetMB << 20, UserBytes: *userBudgetMB << 20},
+		NotifyAllow: allow}).Routes(e)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -494,3 +501,9 @@ func strategiesCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// multiFlag is a flag that may be given several times; each value is kept.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

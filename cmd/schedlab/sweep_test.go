@@ -98,6 +98,7 @@ seed: 1
 // experiment and checks its means equal the reproduce's Table 1 at the
 // same instances.
 func TestEAPMTable1AsAnExperimentMatchesTheReproduce(t *testing.T) {
+	slowTier(t)
 	dir := t.TempDir()
 	def := filepath.Join(dir, "table1.json")
 	os.WriteFile(def, []byte(`{"name": "EAPM Table 1", "strategy": "eapm",

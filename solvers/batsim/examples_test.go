@@ -58,6 +58,9 @@ func examplePolicy(py, pol string) Scheduler {
 // start every job at the time and on the processors the built-in fcfs and
 // easy give it.
 func TestPythonExamplesGiveTheBuiltInSchedulesOnKTH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow tier (the Python examples over the whole KTH trace (5 min at load 35)): not under -short; go test ./... runs it")
+	}
 	py := pythonWithZMQ(t)
 	sj := kth(t)
 	for _, pol := range []batch.Policy{batch.FCFS, batch.EASY} {

@@ -339,6 +339,9 @@ func TestPinnedResults(t *testing.T) {
 // TestPinnedReproduce compares the reduced reproduce (one instance per
 // size) with its pin: tables, series and notes.
 func TestPinnedReproduce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow tier (a full reproduction (29 s at load 35)): not under -short; go test ./... runs it")
+	}
 	r, err := New().Reproduce(context.Background(), solvers.Params{"instances": "1"}, nil)
 	if err != nil {
 		t.Fatal(err)
