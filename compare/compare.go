@@ -245,7 +245,7 @@ func Unequal(runs []Run, fields []Field, has func(int) bool) []string {
 // others are marked Apart. It returns the size of the ranked group,
 // reference runs not counted.
 func markApart(m *Row, runs []Run, declared [][]string) int {
-	holds := func(vs []string, v string) bool { return len(vs) == 0 || slices.Contains(vs, v) }
+	holds := solvers.Covers
 	var groups [][]int
 	for i, v := range m.Values {
 		if v == nil || m.NA[i] {
