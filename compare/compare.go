@@ -60,6 +60,11 @@ type Row struct {
 	// Unranked, for a result with a direction that is not ranked, says
 	// why ("processors differ (4, 40)").
 	Unranked string
+	// NoResult, where run i has a report but no value of a result the
+	// metric's declaration asks of its variant (solvers.NoResult: a
+	// critical-works run that stopped has no makespan), says so with the
+	// reason its report gives: a failure for this metric, not a blank.
+	NoResult []string
 }
 
 // Bars is one metric as a bar chart: a bar per run not omitted.
@@ -136,6 +141,27 @@ func Join(runs []Run, reports []*solvers.Report) Result {
 			res.Metrics[k].Values[i] = &v
 			res.Metrics[k].NA[i] = !m.MeaningfulFor(runs[i].Variant)
 			declared[k][i] = m.Variants
+		}
+	}
+	for k := range res.Metrics {
+		m := &res.Metrics[k]
+		decl := solvers.Metric{Name: m.Name, Kind: m.Kind, Better: m.Better}
+		for i := range runs {
+			if m.Values[i] != nil {
+				decl.Variants = declared[k][i]
+				break
+			}
+		}
+		for i := range runs {
+			rep := reportAt(reports, i)
+			if m.Values[i] != nil || rep == nil || len(rep.Metrics) == 0 || runs[i].Reproduce || m.Bound ||
+				!solvers.NoResult(decl, runs[i].Variant, 0, false) {
+				continue
+			}
+			if m.NoResult == nil {
+				m.NoResult = make([]string, n)
+			}
+			m.NoResult[i] = solvers.NoResultReason([]string{m.Name}, rep.StopReason())
 		}
 	}
 	oneFamily := true

@@ -51,7 +51,10 @@ func storeExperiment100k(b *testing.B, a *app) *store.Experiment {
 		b.Fatal(err)
 	}
 	const n = 100_000
-	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(`{}`), Status: store.ExperimentDone}
+	// The definition the runs would come from (1,000 cells of γ and
+	// instance, 100 replicates), as the experiment's page reads it.
+	def := `{"name":"big","strategy":"eapm","workload":{"ids":["` + w.ID + `"]},"variants":["online"],"grid":{"gamma":["1.0","1.1","1.2","1.3","1.4","1.5","1.6","1.7","1.8","1.9"],"instance":{"from":0,"to":99}},"replicates":100}`
+	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(def), Status: store.ExperimentDone}
 	start := time.Now()
 	err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,

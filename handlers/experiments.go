@@ -163,23 +163,21 @@ func (s *Server) apiGetExperiment(c echo.Context) error {
 
 // experimentResults aggregates an experiment's stored runs: one row per
 // cell, variant and metric (or pooled over every parameter not in keep).
+// A run that ended done without the result a metric needs counts in that
+// row's failed and no_result (experiments.Outcome).
 func (s *Server) experimentResults(ctx context.Context, id string, keep []string) ([]experiments.Row, error) {
-	runs, err := s.store.ExperimentResults(ctx, id)
+	e, err := s.store.GetExperiment(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	results, err := runResults(runs)
+	sn, err := s.snapshot(ctx, e)
 	if err != nil {
 		return nil, err
 	}
-	return aggregate(results, keep), nil
-}
-
-func aggregate(results []experiments.RunResult, keep []string) []experiments.Row {
-	if keep != nil {
-		return experiments.AggregateBy(results, keep)
+	if keep != nil && len(keep) == 0 {
+		keep = []string{}
 	}
-	return experiments.Aggregate(results)
+	return experiments.AggregateWith(sn.results, experiments.Options{Keep: keep, Infos: sn.infos}), nil
 }
 
 // runResults are stored runs as aggregation takes them. Runs with equal
@@ -315,9 +313,6 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	}
 	p := views.ExperimentProps{ID: e.ID, Name: e.Name, Strategy: e.Strategy, Status: a.Status, Total: a.RunsTotal,
 		Done: a.RunsDone, Failed: a.RunsFailed, Notes: e.Notes, Tags: e.Tags, Labels: experimentLabels(e)}
-	if p.Workers, err = s.experimentWorkers(ctx, e.ID); err != nil {
-		return p, err
-	}
 	def, err := experiments.ParseJSON(e.Definition)
 	if err != nil {
 		return p, errs.Wrap(errs.Internal, err)
@@ -329,49 +324,30 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		}
 	}
 	p.Fields = def.Fields(variants)
-	runs, err := s.store.ExperimentResults(ctx, e.ID)
+	sn, err := s.snapshot(ctx, e)
 	if err != nil {
 		return p, err
 	}
-	results, err := runResults(runs)
-	if err != nil {
-		return p, err
-	}
-	infos, err := s.metricInfos(ctx, e.ID)
-	if err != nil {
-		return p, err
-	}
+	p.Workers = sn.workers
 	q := experiments.Query{X: c.QueryParam("x"), Metric: c.QueryParam("metric"), A: c.QueryParam("a"), B: c.QueryParam("b"),
 		Variants: def.Variants}
 	if v := c.QueryParam("pool"); v != "" {
 		q.Pool = strings.Split(v, ",")
 	}
 	if len(q.Variants) == 0 {
-		if st, err := s.lookup(def.Strategy); err == nil {
-			for _, v := range st.Variants() {
-				q.Variants = append(q.Variants, v.Name)
-			}
-		}
+		q.Variants = variants
 	}
-	p.Analysis = experiments.Analyze(results, infos, def.References, q)
-	if p.RunList, err = s.experimentRunList(c, e.ID, q.Variants); err != nil {
+	q.Primary = solvers.Primary(sn.family)
+	p.Analysis, err = memo(sn, "analysis\x00"+fmt.Sprint(q), func() (experiments.Analysis, error) {
+		return experiments.Analyze(sn.results, sn.infos, def.References, q), nil
+	})
+	if err != nil {
+		return p, err
+	}
+	if p.RunList, err = s.experimentRunList(c, e.ID, q.Variants, sn, p.Analysis); err != nil {
 		return p, err
 	}
 	return p, nil
-}
-
-// metricInfos are the declarations of an experiment's metrics (which
-// direction is better, bounds), from its first done run's report.
-func (s *Server) metricInfos(ctx context.Context, id string) (map[string]experiments.MetricInfo, error) {
-	raw, err := s.store.ExperimentMetricDecls(ctx, id)
-	if err != nil || raw == nil {
-		return map[string]experiments.MetricInfo{}, err
-	}
-	var ms []solvers.Metric
-	if err := json.Unmarshal(raw, &ms); err != nil {
-		return nil, errs.Wrap(errs.Internal, err)
-	}
-	return experiments.Infos(ms), nil
 }
 
 // runListSize is how many runs the experiment page lists at a time.
@@ -380,8 +356,9 @@ const runListSize = 50
 // experimentRunList is the page of the experiment's runs its page lists:
 // filtered by ?status= and ?variant=, from ?runs_from= (an offset),
 // failed first.
-func (s *Server) experimentRunList(c echo.Context, id string, variants []string) (views.ExperimentRunList, error) {
-	l := views.ExperimentRunList{Status: c.QueryParam("status"), Variant: c.QueryParam("variant"), Variants: variants}
+func (s *Server) experimentRunList(c echo.Context, id string, variants []string, sn *expSnap, an experiments.Analysis) (views.ExperimentRunList, error) {
+	l := views.ExperimentRunList{Status: c.QueryParam("status"), Variant: c.QueryParam("variant"), Variants: variants,
+		Metric: an.Query.Metric, NoResultCount: an.NoResult}
 	if v := c.QueryParam("runs_from"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -389,21 +366,35 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string)
 		}
 		l.From = n
 	}
-	items, total, err := s.store.ExperimentRunList(c.Request().Context(), id, store.ExperimentRunFilter{
-		Status: l.Status, Variant: l.Variant, Limit: runListSize, Offset: l.From})
+	ctx := c.Request().Context()
+	type page struct {
+		items    []views.ExperimentRunItem
+		total    int
+		noResult []views.ExperimentRunItem
+	}
+	pg, err := memo(sn, fmt.Sprintf("runs\x00%s\x00%s\x00%d\x00%s", l.Status, l.Variant, l.From, l.Metric), func() (page, error) {
+		items, total, err := s.store.ExperimentRunList(ctx, id, store.ExperimentRunFilter{
+			Status: l.Status, Variant: l.Variant, Limit: runListSize, Offset: l.From})
+		if err != nil {
+			return page{}, err
+		}
+		out, err := s.runItems(ctx, items, sn, l.Metric)
+		if err != nil {
+			return page{}, err
+		}
+		var nr []views.ExperimentRunItem
+		if an.NoResult > 0 {
+			if nr, err = s.noResultReasons(ctx, id, sn, l.Metric); err != nil {
+				return page{}, err
+			}
+		}
+		return page{out, total, nr}, nil
+	})
 	if err != nil {
 		return l, err
 	}
-	l.Total = total
-	for _, it := range items {
-		var cell map[string]string
-		if err := json.Unmarshal(it.Cell, &cell); err != nil {
-			return l, errs.Wrap(errs.Internal, err)
-		}
-		l.Items = append(l.Items, views.ExperimentRunItem{ID: it.RunID, Status: it.Status, Error: it.Error,
-			Variant: it.Variant, Cell: experiments.CellText(cell), Replicate: it.Replicate})
-	}
-	if next := l.From + len(items); next < total {
+	l.Items, l.Total, l.NoResult = pg.items, pg.total, pg.noResult
+	if next := l.From + len(l.Items); next < l.Total {
 		q := c.QueryParams()
 		q.Set("runs_from", strconv.Itoa(next))
 		l.Next = c.Request().URL.Path + "?" + q.Encode() + "#runs"
@@ -419,9 +410,11 @@ func (s *Server) experimentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.Cite, err = s.experimentCite(c.Request().Context(), c, e.ID); err != nil {
+	sn, err := s.snapshot(c.Request().Context(), e)
+	if err != nil {
 		return err
 	}
+	p.Cite = s.citeFrom(c.Request().Context(), c, "experiment", "/experiments/"+e.ID, sn.builds, sn.workloads, sn.more)
 	if p.Status != store.ExperimentDone {
 		return s.render(c, http.StatusOK, views.ExperimentPage(p))
 	}
@@ -462,6 +455,20 @@ func (s *Server) experimentLive(c echo.Context) error {
 // its page: the data of the charts of a done experiment's page (immutable).
 func (s *Server) apiExperimentCharts(c echo.Context) error {
 	url := experimentChartsURL(c)
+	if _, ok := s.pages.Get("experiment:" + url); !ok {
+		// Refused before any work: an experiment not done keeps no charts.
+		e, err := s.store.GetExperiment(c.Request().Context(), c.Param("id"))
+		if err != nil {
+			return err
+		}
+		a, err := s.toAPIExperiment(c.Request().Context(), e)
+		if err != nil {
+			return err
+		}
+		if a.Status != store.ExperimentDone {
+			return errs.New(errs.Conflict, "id", "experiment %s is %s: its charts are not kept", e.ID, a.Status)
+		}
+	}
 	p, err := s.piece("experiment:"+url, func() (*piece, error) {
 		_, p, err := s.experimentProps(c)
 		if err != nil {
@@ -499,18 +506,15 @@ func (s *Server) apiExperimentPivot(c echo.Context) error {
 		return strings.Split(v, ",")
 	}
 	ctx := c.Request().Context()
-	runs, err := s.store.ExperimentResults(ctx, c.Param("id"))
+	e, err := s.store.GetExperiment(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	results, err := runResults(runs)
+	sn, err := s.snapshot(ctx, e)
 	if err != nil {
 		return err
 	}
-	infos, err := s.metricInfos(ctx, c.Param("id"))
-	if err != nil {
-		return err
-	}
+	results, infos := sn.results, sn.infos
 	p, err := experiments.PivotOf(results, infos, c.QueryParam("metric"), split(c.QueryParam("rows")), split(c.QueryParam("cols")))
 	if err != nil {
 		return err

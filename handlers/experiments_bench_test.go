@@ -87,3 +87,39 @@ func processCPU(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkExperimentPage100k serves the page of an experiment of 100,000
+// stored done runs (the aggregation benchmark's) and its charts, and
+// reports the server's CPU time per view (cpu-ms: user + system of the
+// process over the view, getrusage): the first view (cold, after the last
+// run ended) and the views after it (warm, as readers come back). Target
+// (issue 41 item 2): a view within 200 ms of server time; it was 6.0 s,
+// and the charts of a canceled one 5.1 s before a 409.
+//
+//	go test ./handlers -run XXX -bench ExperimentPage100k -benchtime 5x
+func BenchmarkExperimentPage100k(b *testing.B) {
+	a := newApp(b, "", 0)
+	e := storeExperiment100k(b, a)
+	page := "/experiments/" + e.ID + "?metric=objective&x=gamma"
+	get := func(path, want string) time.Duration {
+		cpu0 := processCPU(b)
+		status, body := a.do(b, http.MethodGet, path, "", nil)
+		if status != http.StatusOK || !strings.Contains(string(body), want) {
+			b.Fatalf("%s: %d %.300s", path, status, body)
+		}
+		return processCPU(b) - cpu0
+	}
+	cold := get(page, "objective vs gamma")
+	b.ReportMetric(cold.Seconds()*1000, "cold-cpu-ms")
+	var warm, charts, other time.Duration
+	n := 0
+	for b.Loop() {
+		warm += get(page, "objective vs gamma")
+		charts += get("/api/experiments/"+e.ID+"/charts?metric=objective&x=gamma", "objective")
+		other += get("/experiments/"+e.ID+"?metric=energy&x=gamma&pool=instance", "energy vs gamma")
+		n++
+	}
+	b.ReportMetric(warm.Seconds()*1000/float64(n), "page-cpu-ms")
+	b.ReportMetric(charts.Seconds()*1000/float64(n), "charts-cpu-ms")
+	b.ReportMetric(other.Seconds()*1000/float64(n), "other-query-cpu-ms")
+}

@@ -59,6 +59,10 @@ type Def[C any, P interface {
 	FileRun  func(ctx context.Context, name string, r io.Reader, variant string, cfg C, progress Progress) (*Report, error)
 	// Seeds lists the seed paper's sweeps as experiment definitions.
 	Seeds func() []SeedExperiment
+	// Metrics is optional: the metrics the family's reports carry, as
+	// declarations (their values unused), the primary result first
+	// (MetricDeclarer). A family without them is read from its reports.
+	Metrics []Metric
 }
 
 // Strategy returns the family as a Strategy.
@@ -312,6 +316,9 @@ func (a *adapter[C, P]) Export(w *Workload, format string) ([]byte, error) {
 	}
 	return a.f.Export(w, format)
 }
+
+// DeclaredMetrics is MetricDeclarer's: Def.Metrics (a copy).
+func (a *adapter[C, P]) DeclaredMetrics() []Metric { return append([]Metric(nil), a.f.Metrics...) }
 
 func (a *adapter[C, P]) SeedExperiments() []SeedExperiment {
 	if a.f.Seeds == nil {

@@ -259,6 +259,12 @@ type ExperimentRunList struct {
 	From, Total     int // the page's offset; how many runs the filter selects
 	Items           []ExperimentRunItem
 	Next            string // the next page's URL; "" on the last
+	// Metric is the page's metric; NoResult lists the first runs that
+	// ended done without a value of it (experiments.Outcome), each with
+	// the reason, and NoResultCount counts them all.
+	Metric        string
+	NoResult      []ExperimentRunItem
+	NoResultCount int
 }
 
 // ExperimentRunItem is one run in an experiment's run list.
@@ -266,6 +272,9 @@ type ExperimentRunItem struct {
 	ID, Status, Error, Variant string
 	Cell                       string // "gamma=1.3, instance=4"
 	Replicate                  int
+	// NoResult, for a done run that gave no value of the page's metric
+	// needed of it, says so with the reason ("no makespan: STOPPED: …").
+	NoResult string
 }
 
 // WorkerCount is how many runs of an experiment a worker ran.
