@@ -20,6 +20,8 @@ type Query struct {
 	// family's primary result (PrimaryMetric), never the alphabetically
 	// first (issue 42 item 6). Empty: the first ranked result.
 	Primary string
+	// Names are the stored workloads' names by ID (Grouping.Names).
+	Names map[string]string
 }
 
 // Analysis is everything an experiment's page shows of its results for
@@ -76,6 +78,7 @@ func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []Reference, q 
 	}
 	q.Pool = pool
 	an.Grouping = NewGrouping(an.Dims, q.X, q.Pool)
+	an.Grouping.Names = q.Names
 	bounded := BoundedSet(infos)
 	rows := AggregateWith(runs, Options{Keep: an.Grouping.Keep(), Bounded: bounded, Infos: infos})
 	seen := map[string]bool{}

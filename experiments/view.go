@@ -75,6 +75,9 @@ type Grouping struct {
 	X     string
 	Split []string // kept parameters other than X, by name
 	Pool  []Dim    // pooled parameters with their values
+	// Names are the stored workloads' names by ID: a series of a stored
+	// workload reads "workload=NAME", not its ID (issue 42 item 6).
+	Names map[string]string
 }
 
 // NewGrouping groups dims along x (which must be one of them, or "")
@@ -142,10 +145,14 @@ func (g Grouping) Pooled(rows []Row, metric, unit string) string {
 
 // seriesName names a line of variant by its split values: "online ·
 // shift=on".
-func seriesName(variant string, params map[string]string, split []string) string {
+func (g Grouping) seriesName(variant string, params map[string]string) string {
 	s := variant
-	for _, k := range split {
-		s += " · " + k + "=" + params[k]
+	for _, k := range g.Split {
+		v := params[k]
+		if n := g.Names[v]; k == WorkloadKey && n != "" {
+			v = n
+		}
+		s += " · " + k + "=" + v
 	}
 	return s
 }
@@ -177,7 +184,7 @@ func MetricPlot(rows []Row, g Grouping, metric string, refs []Reference) Chart {
 		if r.Metric != metric {
 			continue
 		}
-		name := seriesName(r.Variant, r.Params, g.Split)
+		name := g.seriesName(r.Variant, r.Params)
 		if r.Failed > 0 {
 			c.Failed = append(c.Failed, fmt.Sprintf("%s at %s=%s: %d of %d done", name, g.X, r.Params[g.X], r.Runs-r.Failed, r.Runs))
 		}
@@ -344,7 +351,7 @@ func BoxPlot(runs []RunResult, g Grouping, metric string, info MetricInfo) Chart
 		if what == Pending || what == NotNeeded {
 			continue
 		}
-		name := seriesName(r.Variant, r.Params, g.Split)
+		name := g.seriesName(r.Variant, r.Params)
 		a := lines[name]
 		if a == nil {
 			a = &acc{line: solvers.Line{Name: name}}

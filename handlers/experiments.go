@@ -338,6 +338,10 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		q.Variants = variants
 	}
 	q.Primary = solvers.Primary(sn.family)
+	if q.Names, err = memo(sn, "names", func() (map[string]string, error) { return s.experimentWorkloadNames(ctx, def.Workload.IDs) }); err != nil {
+		return p, err
+	}
+	p.WorkloadNames = q.Names
 	p.Analysis, err = memo(sn, "analysis\x00"+fmt.Sprint(q), func() (experiments.Analysis, error) {
 		return experiments.Analyze(sn.results, sn.infos, def.References, q), nil
 	})
@@ -348,6 +352,32 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		return p, err
 	}
 	return p, nil
+}
+
+// maxNamedWorkloads bounds the stored workloads whose names an
+// experiment's page looks up; past it the others read as their IDs.
+const maxNamedWorkloads = 200
+
+// experimentWorkloadNames are the names of the stored workloads ids by ID,
+// for the page to name them (issue 42 item 6): a name two of them share
+// gets the ID after it, "KTH (w3)", so that no two series read alike.
+func (s *Server) experimentWorkloadNames(ctx context.Context, ids []string) (map[string]string, error) {
+	names, err := s.store.WorkloadNames(ctx, ids[:min(len(ids), maxNamedWorkloads)])
+	if err != nil {
+		return nil, err
+	}
+	count := map[string]int{}
+	for _, n := range names {
+		count[n]++
+	}
+	for id, n := range names {
+		if n == "" {
+			delete(names, id)
+		} else if count[n] > 1 {
+			names[id] = n + " (" + id + ")"
+		}
+	}
+	return names, nil
 }
 
 // runListSize is how many runs the experiment page lists at a time.

@@ -249,6 +249,9 @@ type ExperimentProps struct {
 	Fields  []experiments.Field
 	Labels  LabelsProps   // name, tags and notes, and their edit form
 	Workers []WorkerCount // which workers ran its runs
+	// WorkloadNames are its stored workloads' names by ID: "What
+	// differs" shows a workload by its name, its ID on hover.
+	WorkloadNames map[string]string
 }
 
 // ExperimentRunList is one page of an experiment's runs, failed first,
