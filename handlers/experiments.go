@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -398,32 +399,49 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string,
 	}
 	ctx := c.Request().Context()
 	type page struct {
-		items    []views.ExperimentRunItem
-		total    int
-		noResult []views.ExperimentRunItem
+		items []store.ExperimentRunItem
+		total int
 	}
-	pg, err := memo(sn, fmt.Sprintf("runs\x00%s\x00%s\x00%d\x00%s", l.Status, l.Variant, l.From, l.Metric), func() (page, error) {
-		items, total, err := s.store.ExperimentRunList(ctx, id, store.ExperimentRunFilter{
-			Status: l.Status, Variant: l.Variant, Limit: runListSize, Offset: l.From})
+	// The page's runs are chosen from the snapshot (status, variant,
+	// position: the order the store's list has, not done first), then
+	// read by position: no pass over the experiment's runs in the store.
+	pg, err := memo(sn, fmt.Sprintf("runs\x00%s\x00%s\x00%d", l.Status, l.Variant, l.From), func() (page, error) {
+		positions, total := sn.runPage(l.Status, l.Variant, l.From, runListSize)
+		if len(positions) == 0 {
+			return page{total: total}, nil
+		}
+		items, _, err := s.store.ExperimentRunList(ctx, id, store.ExperimentRunFilter{Positions: positions, Limit: len(positions)})
 		if err != nil {
 			return page{}, err
 		}
-		out, err := s.runItems(ctx, items, sn, l.Metric)
-		if err != nil {
-			return page{}, err
+		order := make(map[int]int, len(positions))
+		for i, p := range positions {
+			order[p] = i
 		}
-		var nr []views.ExperimentRunItem
-		if an.NoResult > 0 {
-			if nr, err = s.noResultReasons(ctx, id, sn, l.Metric); err != nil {
-				return page{}, err
-			}
-		}
-		return page{out, total, nr}, nil
+		slices.SortFunc(items, func(a, b store.ExperimentRunItem) int { return order[a.Position] - order[b.Position] })
+		return page{items, total}, nil
 	})
 	if err != nil {
 		return l, err
 	}
-	l.Items, l.Total, l.NoResult = pg.items, pg.total, pg.noResult
+	type shown struct{ items, noResult []views.ExperimentRunItem }
+	sh, err := memo(sn, fmt.Sprintf("shown\x00%s\x00%s\x00%d\x00%s", l.Status, l.Variant, l.From, l.Metric), func() (shown, error) {
+		out, err := s.runItems(ctx, pg.items, sn, l.Metric)
+		if err != nil {
+			return shown{}, err
+		}
+		var nr []views.ExperimentRunItem
+		if an.NoResult > 0 {
+			if nr, err = s.noResultReasons(ctx, id, sn, l.Metric); err != nil {
+				return shown{}, err
+			}
+		}
+		return shown{out, nr}, nil
+	})
+	if err != nil {
+		return l, err
+	}
+	l.Items, l.Total, l.NoResult = sh.items, pg.total, sh.noResult
 	if next := l.From + len(l.Items); next < l.Total {
 		q := c.QueryParams()
 		q.Set("runs_from", strconv.Itoa(next))

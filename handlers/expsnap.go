@@ -156,6 +156,32 @@ func (s *Server) loadSnapshot(ctx context.Context, e *store.Experiment, sn *expS
 	return err
 }
 
+// runPage is a page of the experiment's run list: the positions of the
+// runs status and variant select ("" any), those that did not end done
+// first (failed, canceled, interrupted), then the others, each in
+// position order, from the offset from, at most limit; and how many the
+// filter selects. The store's ExperimentRunList orders so.
+func (sn *expSnap) runPage(status, variant string, from, limit int) ([]int, int) {
+	var first, rest []int
+	for i := range sn.results {
+		r := &sn.results[i]
+		if status != "" && r.Status != status || variant != "" && r.Variant != variant {
+			continue
+		}
+		switch r.Status {
+		case store.StatusDone, store.StatusQueued, store.StatusRunning:
+			rest = append(rest, sn.positions[i])
+		default:
+			first = append(first, sn.positions[i])
+		}
+	}
+	all := append(first, rest...)
+	if from >= len(all) {
+		return nil, len(all)
+	}
+	return all[from:min(from+limit, len(all))], len(all)
+}
+
 // metricInfos are the declarations of an experiment's metrics (which
 // direction is better, bounds, the variants they are asked of): the
 // family's own (family, when it declares them), then those of the first
