@@ -16,8 +16,8 @@ import (
 // schedule (heft, list), and finds the stopped runs counted failed for
 // makespan in every view: the results API, the header, the pivot, the
 // paired view, the pairwise table, the performance profile (drawn, with
-// critical-works never within τ), the run list with the reason and the
-// compare page (issue 38 items 3 and 4). The page opens on makespan, the
+// critical-works never within τ), the experiment's run list and /runs
+// with the reason, and the compare page (issue 38 items 3 and 4). The page opens on makespan, the
 // family's primary result (issue 42 item 6).
 func TestBrowserNoResultIsAFailure(t *testing.T) {
 	exe := chromium(t)
@@ -152,6 +152,18 @@ func TestBrowserNoResultIsAFailure(t *testing.T) {
 	}
 	if title := text(`document.querySelector('[data-testid=no-result]').title`); !strings.HasPrefix(title, "no makespan: STOPPED") {
 		t.Errorf("compare: the stopped run's makespan says %q", title)
+	}
+	// The run list (/runs) marks the four stopped runs, with the reason.
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(base+"/runs"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=run-no-result]`)),
+	)
+	if err != nil {
+		t.Fatalf("/runs: %v", err)
+	}
+	marks := text(`Array.from(document.querySelectorAll('[data-testid=run-no-result]')).map(e => e.textContent).join('\n')`)
+	if strings.Count(marks, "no result: no makespan") != 4 || strings.Count(marks, "STOPPED") != 4 {
+		t.Errorf("/runs marks:\n%s\nwant the 4 stopped runs, with the reason", marks)
 	}
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("JavaScript errors in the console: %q", errs)

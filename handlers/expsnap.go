@@ -274,3 +274,49 @@ func (s *Server) runItems(ctx context.Context, items []store.ExperimentRunItem, 
 	}
 	return out, nil
 }
+
+// runsNoResult says which done runs of a run list gave no result their
+// family declares for their variant (solvers.Report.Missing: a
+// critical-works run that stopped has no makespan), each with the reason
+// its report gives; it reads those runs' metrics and notes only.
+func (s *Server) runsNoResult(ctx context.Context, runs []store.Run) (map[string]string, error) {
+	decls := map[string][]solvers.Metric{}
+	var ids []string
+	for _, r := range runs {
+		if r.Status != store.StatusDone || r.Kind != store.KindRun {
+			continue
+		}
+		d, ok := decls[r.Strategy]
+		if !ok {
+			if st, err := s.lookup(r.Strategy); err == nil {
+				d = solvers.Declared(st)
+			}
+			decls[r.Strategy] = d
+		}
+		if len(d) > 0 {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	outcomes, err := s.store.RunOutcomes(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, r := range runs {
+		o, ok := outcomes[r.ID]
+		if !ok {
+			continue
+		}
+		rep := &solvers.Report{}
+		if len(o.Metrics) > 0 && json.Unmarshal(o.Metrics, &rep.Metrics) != nil || len(o.Notes) > 0 && json.Unmarshal(o.Notes, &rep.Notes) != nil {
+			continue // an unreadable report: its page says so
+		}
+		if missing := rep.Missing(decls[r.Strategy], r.Variant); len(missing) > 0 {
+			out[r.ID] = solvers.NoResultReason(missing, rep.StopReason())
+		}
+	}
+	return out, nil
+}

@@ -122,6 +122,10 @@ type RunsProps struct {
 	// Cols are the parameter and metric columns chosen by ?cols=
 	// (param:policy,metric:makespan), shown after the run's own.
 	Cols []RunColumn
+	// NoResult are the done runs that gave no result their family
+	// declares for their variant (solvers.Report.Missing), run id → the
+	// reason: shown "no result" beside their status.
+	NoResult map[string]string
 }
 
 // RunsFilter is the filter of /runs as its query parameters spell it.
