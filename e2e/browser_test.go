@@ -23,6 +23,8 @@ import (
 
 	"schedlab/handlers"
 	"schedlab/runner"
+	"schedlab/runner/runnertest"
+	"schedlab/solvers"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -133,12 +135,19 @@ func serve(t *testing.T) string {
 // executed until start is called (once; the cleanup calls it otherwise).
 func serveHeld(t *testing.T) (base string, start func()) {
 	t.Helper()
+	return serveHeldWith(t, registry.All())
+}
+
+// serveHeldWith is serveHeld with the strategies given built (a test
+// double beside the families, say).
+func serveHeldWith(t *testing.T, strategies []solvers.Strategy) (base string, start func()) {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "e2e.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	rn := runner.New(st, registry.Lookup, runner.Options{Workers: 2})
+	rn := runner.New(st, runnertest.Lookup(strategies...), runner.Options{Workers: 2})
 	var once sync.Once
 	start = func() {
 		once.Do(func() {
@@ -149,7 +158,7 @@ func serveHeld(t *testing.T) (base string, start func()) {
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(st, rn, registry.All(), handlers.Options{}).Routes(e)
+	handlers.New(st, rn, strategies, handlers.Options{}).Routes(e)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

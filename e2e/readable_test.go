@@ -42,7 +42,7 @@ func TestBrowserComparesAndGraphsReadably(t *testing.T) {
 	if err != nil {
 		t.Fatalf("upload Montage and compare its variants: %v", err)
 	}
-	waitCompared(t, ctx, 5)
+	waitCompared(t, ctx, 6) // the metric column and the five variants (fastest-node, issue 45)
 	runs := map[string]string{}
 	links, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]string](`Array.from(document.querySelectorAll('[data-testid=compare-metrics] thead [data-testid=run-head]')).map(th => [th.dataset.variant, th.dataset.run])`))
 	if err != nil {

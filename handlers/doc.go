@@ -47,6 +47,19 @@
 // refused when this build lacks the experiment's strategy; the importing
 // user owns what it stores.
 //
+// Forms sent back (issue 42): a refused upload shows its form again with
+// the Name as typed (a browser keeps no file input's choice); a file of a
+// known binary format (PNG, JPEG, GIF, PDF, ZIP, gzip, ..., told by its
+// published leading bytes, binaryFormats) whose upload failed to parse is
+// named for what it is ("etc.csv: this is a PDF document, not text"),
+// except gzip where the field takes .gz (an SWF trace, Upload.Accept),
+// whose content the parser judged; the generate form reports every
+// problem at once, the preset's rules across parameters (solvers.Checker,
+// through GenerateEstimator) beside the parameters' own limits. Run lists
+// show, per strategy, kind and variant of the listed runs, the parameters
+// whose values differ between them at their value, default or not
+// (views.VaryingParams), beside those changed from the defaults.
+//
 // Ownership (--auth): workloads and runs record their owner; only the
 // owner or an admin may cancel, re-run or delete a run (403); lists show the
 // user's own items; a run's page and report are readable by anyone with

@@ -496,7 +496,9 @@ func TestIdenticalUploadOffersTheStoredWorkload(t *testing.T) {
 }
 
 // TestRunListsShowChangedParameters: two runs of one variant and workload
-// differ in the list by the parameters they changed from the defaults.
+// differ in the list by the parameters they changed from the defaults,
+// shown for both, at the default too (issue 42: the default run read
+// plain "online" beside "online gamma=1.4").
 func TestRunListsShowChangedParameters(t *testing.T) {
 	a := newApp(t, "", 0)
 	w := a.upload(t)
@@ -511,8 +513,8 @@ func TestRunListsShowChangedParameters(t *testing.T) {
 		if got := row(r1.ID); got != "gamma=1.4" {
 			t.Errorf("%s: run with γ 1.4 shows %q", path, got)
 		}
-		if got := row(r2.ID); got != "" {
-			t.Errorf("%s: run with the defaults shows %q", path, got)
+		if got := row(r2.ID); got != "gamma=1.2" {
+			t.Errorf("%s: run with the defaults shows %q, want its gamma, 1.2", path, got)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"schedlab/solvers"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -32,16 +33,29 @@ func viewRuns(rs []store.Run) []views.Run {
 }
 
 // listRuns are runs as lists show them: with the parameters each changed
-// from its strategy's defaults, so runs of one variant tell apart.
+// from its strategy's defaults, and those whose values differ between
+// the listed runs of its strategy, kind and variant at their value,
+// default or not, so runs of one variant tell apart.
 func (s *Server) listRuns(rs []store.Run) []views.Run {
 	out := viewRuns(rs)
+	type group struct{ strategy, kind, variant string }
+	params := map[group][]solvers.Params{}
+	for _, r := range rs {
+		g := group{r.Strategy, r.Kind, r.Variant}
+		params[g] = append(params[g], r.Params)
+	}
+	vary := map[group]map[string]bool{}
 	for i, r := range rs {
 		if st, err := s.lookup(r.Strategy); err == nil {
 			specs := st.Params()
 			if r.Kind == store.KindReproduce {
 				specs = st.ReproduceParams()
 			}
-			out[i].Changed = views.ChangedParams(specs, r.Params, r.Variant)
+			g := group{r.Strategy, r.Kind, r.Variant}
+			if _, ok := vary[g]; !ok {
+				vary[g] = views.VaryingParams(specs, params[g], r.Variant)
+			}
+			out[i].Changed = views.ChangedParams(specs, r.Params, r.Variant, vary[g])
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -73,7 +74,7 @@ func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err e
 	}
 	parsed, err := execute.Parse(req.Context(), st, files, s.runner.Budget())
 	if err != nil {
-		return nil, false, err
+		return nil, false, binaryUploads(st, files, err)
 	}
 	if req.FormValue("copy") != "1" {
 		stored, err := s.store.FindWorkloadByContent(req.Context(), st.Info().Name, parsed.Data, ownerID(c))
@@ -94,6 +95,92 @@ func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err e
 	sum, size := uploadChecksum(files)
 	w, err = s.save(c, st, name, parsed, sum, size)
 	return w, false, err
+}
+
+// binaryFormats are the file types a user may pick by mistake for a
+// workload's text, told by their first bytes (their published
+// signatures): a refusal names the type ("this is a PNG image") rather
+// than a parser's complaint about its first byte.
+var binaryFormats = []struct {
+	magic, what string
+}{
+	{"\x89PNG\r\n\x1a\n", "a PNG image"},
+	{"\xff\xd8\xff", "a JPEG image"},
+	{"GIF87a", "a GIF image"},
+	{"GIF89a", "a GIF image"},
+	{"%PDF-", "a PDF document"},
+	{"PK\x03\x04", "a ZIP archive (or a file made of one: .xlsx, .docx, .ods, .jar)"},
+	{"PK\x05\x06", "an empty ZIP archive"},
+	{"\x1f\x8b", "a gzip-compressed file"},
+	{"BZh", "a bzip2-compressed file"},
+	{"\xfd7zXZ\x00", "an xz-compressed file"},
+	{"(\xb5/\xfd", "a Zstandard-compressed file"},
+	{"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"},
+	{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "a legacy Microsoft Office document (.xls, .doc)"},
+	{"SQLite format 3\x00", "an SQLite database"},
+	{"\x7fELF", "an ELF executable"},
+	{"II*\x00", "a TIFF image"},
+	{"MM\x00*", "a TIFF image"},
+}
+
+// binaryKind names the known binary format data starts with, or "".
+func binaryKind(data []byte) string {
+	for _, f := range binaryFormats {
+		if bytes.HasPrefix(data, []byte(f.magic)) {
+			return f.what
+		}
+	}
+	if len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP" {
+		return "a WebP image"
+	}
+	return ""
+}
+
+// binaryUploads is err, the parse error of files, or, when some of them
+// are of a known binary format that their field does not read, a problem
+// for each of those naming its format (and err besides when it is about
+// another field). gzip is read where the field accepts .gz (an SWF
+// trace, solvers.Upload.Accept): a gzip file there failed for its
+// content, which err says.
+func binaryUploads(st solvers.Strategy, files []solvers.File, err error) error {
+	gz := map[string]bool{}
+	if u, ok := st.(solvers.Uploader); ok {
+		for _, up := range u.Uploads() {
+			gz[up.Field] = strings.Contains(up.Accept, ".gz")
+		}
+	}
+	var problems []error
+	fields := map[string]bool{}
+	for _, f := range files {
+		what := binaryKind(f.Data)
+		if what == "" || (gz[f.Field] && bytes.HasPrefix(f.Data, []byte("\x1f\x8b"))) {
+			continue
+		}
+		field := cmp.Or(f.Field, f.Name)
+		fields[field], fields[f.Name] = true, true
+		problems = append(problems, errs.Invalidf(field, "%s: this is %s, not text: this field reads %s", f.Name, what, textOf(st, f.Field)))
+	}
+	if len(problems) == 0 {
+		return err
+	}
+	for _, e := range errs.All(err) {
+		if !fields[errs.FieldOf(e)] && errs.KindOf(e) == errs.Invalid {
+			problems = append(problems, e)
+		}
+	}
+	return errs.Join(problems)
+}
+
+// textOf says what a family's upload field reads, for a refusal.
+func textOf(st solvers.Strategy, field string) string {
+	if u, ok := st.(solvers.Uploader); ok {
+		for _, up := range u.Uploads() {
+			if up.Field == field {
+				return up.Label
+			}
+		}
+	}
+	return "the workload's native JSON (a stored workload's data download)"
 }
 
 // uploadChecksum is the checksum and total size of the files as uploaded
@@ -165,10 +252,18 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 		}
 		return nil, errs.Invalidf("preset", "unknown preset %q for %s (known: %s)", g.Preset, g.Strategy, strings.Join(known, ", "))
 	}
-	// Every problem of the request at once: the parameters' and the
-	// seed's (generateForm's).
+	// Every problem of the request at once: the parameters', those of the
+	// preset's rules across them (its GenerateEstimator decodes the
+	// typed config and checks it, solvers.ResolveChecked) and the seed's
+	// (generateForm's).
 	params, err := solvers.Resolve(preset.Params, g.Params)
-	if err := errs.Join(append(errs.All(err), g.seedErr...)); err != nil {
+	problems := errs.All(err)
+	if est, ok := st.(solvers.GenerateEstimator); ok {
+		if _, eerr := est.EstimateGenerate(preset.Name, g.Params); errs.KindOf(eerr) == errs.Invalid {
+			problems = addProblems(problems, errs.All(eerr))
+		}
+	}
+	if err := errs.Join(append(problems, g.seedErr...)); err != nil {
 		return nil, err
 	}
 	seed := int64(1)
@@ -187,6 +282,22 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 		name = fmt.Sprintf("%s seed %d", preset.Name, seed)
 	}
 	return s.save(c, st, name, w, "", 0)
+}
+
+// addProblems is problems with those of more on fields problems does
+// not name yet.
+func addProblems(problems, more []error) []error {
+	named := map[string]bool{}
+	for _, e := range problems {
+		named[errs.FieldOf(e)] = true
+	}
+	for _, e := range more {
+		if f := errs.FieldOf(e); !named[f] {
+			named[f] = true
+			problems = append(problems, e)
+		}
+	}
+	return problems
 }
 
 // generateForm reads the generate form: fixed fields plus parameters.
@@ -243,18 +354,33 @@ func (s *Server) workloadsPage(c echo.Context) error {
 
 // formFailed shows the workloads page again with the error above the forms.
 func (s *Server) formFailed(c echo.Context, strategy string, ferr error) error {
+	return s.formFailedWith(c, strategy, ferr, nil)
+}
+
+// formFailedWith is formFailed with the page's props amended by fill
+// (nil: none), such as the upload form's Name as typed.
+func (s *Server) formFailedWith(c echo.Context, strategy string, ferr error, fill func(*views.WorkloadsProps)) error {
 	p, err := s.workloadsProps(c, strategy)
 	if err != nil {
 		return err
 	}
 	p.Err = &views.FormError{Message: messageOf(ferr), Field: errs.FieldOf(ferr)}
+	if fill != nil {
+		fill(&p)
+	}
 	return s.render(c, statusOf(ferr), views.Workloads(p))
 }
 
 func (s *Server) uploadPage(c echo.Context) error {
 	w, existing, err := s.upload(c)
 	if err != nil {
-		return s.formFailed(c, c.FormValue("strategy"), err)
+		// The form again with the Name as typed (the multipart form was
+		// parsed, unless the body was refused before it could be).
+		var name string
+		if f := c.Request().MultipartForm; f != nil && len(f.Value["name"]) > 0 {
+			name = f.Value["name"][0]
+		}
+		return s.formFailedWith(c, c.FormValue("strategy"), err, func(p *views.WorkloadsProps) { p.UploadName = name })
 	}
 	if existing {
 		return c.Redirect(http.StatusSeeOther, "/workloads/"+w.ID+"?existing=1")

@@ -4,7 +4,9 @@
 // An experiment ends when none of its runs is queued, running or
 // interrupted (an interrupted run is queued again at the next start, so a
 // shutdown never ends an experiment). Watcher looks for such experiments
-// every Interval (2 s), marks each done in the store
+// every Interval (2 s) and within 50 ms of a Kick (the server kicks it
+// each time it has stored a group of runs' ends, so a sweep is marked
+// done at once), marks each done in the store
 // (store.MarkExperimentEnded: one statement, so of several servers over
 // one database exactly one announces it) and POSTs to its URL, the
 // definition's notify_url or else the server's default (schedlab serve

@@ -161,6 +161,49 @@ func TestWebhookIsCalledOnceWhenAnExperimentEndsAndOnceWhenItFails(t *testing.T)
 	}
 }
 
+// lookCounter is a store that says each time the watcher looks.
+type lookCounter struct {
+	*store.Store
+	looked chan struct{}
+}
+
+func (l lookCounter) EndedExperiments(ctx context.Context) ([]string, error) {
+	ids, err := l.Store.EndedExperiments(ctx)
+	select {
+	case l.looked <- struct{}{}:
+	default:
+	}
+	return ids, err
+}
+
+// TestKickLooksAtOnce: with an Interval of an hour, Run announces an
+// experiment whose last run ended as soon as it is kicked.
+func TestKickLooksAtOnce(t *testing.T) {
+	rc, srv := newReceiver(t)
+	s, err := store.Open(filepath.Join(t.TempDir(), "n.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	e, runs := experiment(t, s, "kicked", `{"name":"kicked"}`, 1)
+	claimAll(t, s)
+	looked := make(chan struct{}, 100)
+	w := &Watcher{Store: lookCounter{s, looked}, Default: srv.URL + "/default", Interval: time.Hour, Poster: Poster{Backoff: time.Millisecond}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { w.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	<-looked // Run's first look, before the run ended: the next is the kick's
+	end(t, s, runs[0], store.StatusDone)
+	for len(rc.got("/default")) == 0 {
+		w.Kick()
+		time.Sleep(10 * time.Millisecond) // polls the receiver; the test's own deadline bounds it
+	}
+	if got := rc.got("/default"); got[0].ID != e.ID || got[0].Status != "done" {
+		t.Errorf("received %+v, want experiment %s done", got, e.ID)
+	}
+}
+
 // TestPostGivesUpAfterBoundedAttempts: an attempt that gets no answer
 // within the timeout, or a 5xx, is tried again, up to Attempts in all; a
 // 4xx is not retried; a URL that is not http or https is never fetched.

@@ -42,7 +42,9 @@ import (
 //     ($O.schedlab-reports.C.> and .M.>); never writing workloads,
 //     purging or deleting;
 //   - publish results under its key (schedlab.result.<key>.*), progress
-//     (schedlab.progress.*) and heartbeats (schedlab.heartbeat);
+//     (schedlab.progress.*), heartbeats (schedlab.heartbeat) and ask
+//     which runs of a batch given again are left (schedlab.pending, a
+//     request answered on its inbox);
 //   - subscribe to the cancel notices (schedlab.cancel) and its own inbox
 //     (_I.<key>.>), where replies and its runs arrive.
 //
@@ -66,7 +68,7 @@ func WorkerPermissions(key string) *server.Permissions {
 		pub = append(pub, api+"STREAM.INFO."+s, api+"STREAM.MSG.GET."+s, api+"DIRECT.GET."+s, api+"DIRECT.GET."+s+".>")
 	}
 	pub = append(pub, "$O."+wire.ReportsBucket+".C.>", "$O."+wire.ReportsBucket+".M.>",
-		wire.ResultSubjectPrefix+key+".*", wire.ProgressSubjects, wire.HeartbeatSubject)
+		wire.ResultSubjectPrefix+key+".*", wire.ProgressSubjects, wire.HeartbeatSubject, wire.PendingSubject)
 	return &server.Permissions{
 		Publish:   &server.SubjectPermission{Allow: pub},
 		Subscribe: &server.SubjectPermission{Allow: []string{wire.CancelSubject, wire.WorkerInboxPrefix + key + ".>"}},

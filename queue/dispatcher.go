@@ -15,6 +15,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 
 	"schedlab/errs"
 	"schedlab/execute"
@@ -52,6 +53,9 @@ type Config struct {
 	PollInterval time.Duration
 	// Logger (slog.Default()).
 	Logger *slog.Logger
+	// Ended, when set, is called after each group of ends is stored (the
+	// server kicks its notify.Watcher with it).
+	Ended func()
 }
 
 // Defaults of Config (and wire.DefaultAckWait, wire.DefaultHeartbeatInterval).
@@ -111,6 +115,9 @@ type Dispatcher struct {
 	progress    map[string]*liveRun  // by run ID
 	workers     map[string]*workerAt // by name
 	refs        map[string]*wire.WorkloadRef
+	perRun      float64         // mean time a run executed, in ns (learn); 0: none yet
+	split       map[string]bool // runs of a batch given again, published alone since (onPending)
+	filled      map[string]bool // generated workloads stored (forgetRecipe)
 	inBucket    map[string]bool // SHA-256s known to be in wire.WorkloadsBucket
 	heldSince   time.Time       // results held for a full disk since (zero: none)
 
@@ -140,13 +147,13 @@ func NewDispatcher(st *store.Store, nc *nats.Conn, cfg Config) *Dispatcher {
 	cfg = cfg.withDefaults()
 	return &Dispatcher{st: st, nc: nc, cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1),
 		outstanding: map[string]bool{}, progress: map[string]*liveRun{}, workers: map[string]*workerAt{},
-		refs: map[string]*wire.WorkloadRef{}, inBucket: map[string]bool{}, results: make(chan result, runner.MaxGroup)}
+		refs: map[string]*wire.WorkloadRef{}, split: map[string]bool{}, filled: map[string]bool{}, inBucket: map[string]bool{}, results: make(chan result, runner.MaxGroup)}
 }
 
 // result is a run's end read from the results stream, to store and then
 // acknowledge.
 type result struct {
-	m      jetstream.Msg
+	ack    *msgAck // of the message it came in
 	end    store.Ending
 	object string // the report's object in wire.ReportsBucket, deleted once stored
 }
@@ -244,7 +251,7 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 		d.outstanding[r.ID] = true
 	}
 	for subj, h := range map[string]nats.MsgHandler{
-		wire.ProgressSubjects: d.onProgress, wire.HeartbeatSubject: d.onHeartbeat,
+		wire.ProgressSubjects: d.onProgress, wire.HeartbeatSubject: d.onHeartbeat, wire.PendingSubject: d.onPending,
 	} {
 		sub, err := d.nc.Subscribe(subj, h)
 		if err != nil {
@@ -317,7 +324,8 @@ func (d *Dispatcher) Wake() {
 	}
 }
 
-// window is how many runs may be published and not ended.
+// window is how many runs may be published and not ended: at least
+// Config.Window, and two batches for each slot of the live workers.
 func (d *Dispatcher) window() int {
 	capacity := 0
 	for _, w := range d.workers {
@@ -325,7 +333,7 @@ func (d *Dispatcher) window() int {
 			capacity += w.hb.Concurrency
 		}
 	}
-	return max(d.cfg.Window, 2*capacity)
+	return max(d.cfg.Window, 2*capacity*d.batchSize())
 }
 
 func (d *Dispatcher) lost(w *workerAt) bool {
@@ -333,7 +341,44 @@ func (d *Dispatcher) lost(w *workerAt) bool {
 }
 
 // claimGroup bounds the runs the dispatcher claims in one transaction.
-const claimGroup = 16
+const claimGroup = 256
+
+// Batches: runs shorter than batchWork travel to a worker several in one
+// message, and their ends come back together (worker.handleBatch).
+const (
+	// batchWork is about how long a batch's runs take together, as the
+	// runs' mean time (perRun) predicts it: long enough that a message,
+	// a claim check and an acknowledgement per batch, not per run, is
+	// what the server pays; short enough that a slot's batch does not hold
+	// runs back from idle workers.
+	batchWork = 50 * time.Millisecond
+	// maxBatch bounds the runs of one batch.
+	maxBatch = 64
+)
+
+// batchSize is how many runs go in one message: batchWork over the mean
+// time of recent runs, 1 until a run has ended.
+func (d *Dispatcher) batchSize() int {
+	if d.perRun <= 0 {
+		return 1
+	}
+	return int(min(max(float64(batchWork)/d.perRun, 1), maxBatch))
+}
+
+// learn takes the time a run executed into perRun (an exponentially
+// weighted mean over about the last 64 runs).
+func (d *Dispatcher) learn(elapsed time.Duration) {
+	if elapsed <= 0 {
+		return
+	}
+	d.mu.Lock()
+	if d.perRun <= 0 {
+		d.perRun = float64(elapsed)
+	} else {
+		d.perRun += (float64(elapsed) - d.perRun) / 64
+	}
+	d.mu.Unlock()
+}
 
 // dispatchLoop claims queued runs and publishes them while fewer than the
 // window are out.
@@ -353,21 +398,17 @@ func (d *Dispatcher) dispatchLoop(ctx context.Context) {
 func (d *Dispatcher) dispatch(ctx context.Context) {
 	for ctx.Err() == nil {
 		d.mu.Lock()
-		var run *store.Run
-		room := 0
-		if len(d.unpublished) > 0 {
-			run, d.unpublished = d.unpublished[0], d.unpublished[1:]
-		} else if room = d.window() - len(d.outstanding); room <= 0 {
+		size := d.batchSize()
+		if len(d.unpublished) == 0 {
+			room := d.window() - len(d.outstanding)
+			if room <= 0 || d.st.Disk().Paused() {
+				// No room in the window; or the disk is low or full:
+				// claim nothing new until it has room (the store's Disk
+				// checks clear it; the poll comes back).
+				d.mu.Unlock()
+				return
+			}
 			d.mu.Unlock()
-			return
-		} else if d.st.Disk().Paused() {
-			// The disk is low or full: claim nothing new until it has
-			// room (the store's Disk checks clear it; the poll comes back).
-			d.mu.Unlock()
-			return
-		}
-		d.mu.Unlock()
-		if run == nil {
 			// Claim up to the room left in the window, at most
 			// claimGroup in one transaction (one commit for them all);
 			// the ones not published now are next in the loop.
@@ -382,42 +423,100 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 			if len(runs) == 0 {
 				return
 			}
-			run = runs[0]
 			d.mu.Lock()
 			for _, r := range runs {
 				d.outstanding[r.ID] = true
 			}
-			d.unpublished = append(runs[1:len(runs):len(runs)], d.unpublished...)
-			d.mu.Unlock()
+			d.unpublished = append(d.unpublished, runs...)
 		}
-		if err := d.publish(ctx, run, run.ID); err != nil {
-			if errs.KindOf(err) == errs.Internal || ctx.Err() != nil {
-				d.log.Warn("queue: publishing a run, will try again", "run", run.ID, "err", err)
-				d.mu.Lock()
-				d.unpublished = append([]*store.Run{run}, d.unpublished...)
-				d.mu.Unlock()
-				return
-			}
-			// The run itself cannot be sent (its workload is gone): end it.
-			status, msg, field := execute.Outcome(err)
-			d.finish(ctx, run.ID, "", status, nil, msg, field)
+		n := min(size, len(d.unpublished))
+		batch := d.unpublished[:n:n]
+		d.unpublished = d.unpublished[n:]
+		d.mu.Unlock()
+		failed, err := d.publishRuns(ctx, batch)
+		if err != nil {
+			d.log.Warn("queue: publishing runs, will try again", "runs", len(failed), "first", failed[0].ID, "err", err)
+			d.mu.Lock()
+			d.unpublished = append(failed[:len(failed):len(failed)], d.unpublished...)
+			d.mu.Unlock()
+			return
 		}
 	}
 }
 
-// publish sends run to the workers with message ID msgID (the run ID, so
-// that publishing it again within the stream's duplicate window, 10 min,
-// is one run) and the claim of that dispatch.
-func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) error {
+// publishRuns publishes runs: one alone as its own message (publish), more
+// as one batch. A run that cannot be sent (its workload is gone) is ended
+// failed; on an error of the queue it returns the runs to publish again.
+func (d *Dispatcher) publishRuns(ctx context.Context, runs []*store.Run) ([]*store.Run, error) {
+	if len(runs) == 1 {
+		err := d.publish(ctx, runs[0], runs[0].ID)
+		if err != nil && errs.KindOf(err) != errs.Internal && ctx.Err() == nil {
+			d.endUnsendable(ctx, runs[0], err)
+			return nil, nil
+		}
+		if err != nil {
+			return runs, err
+		}
+		return nil, nil
+	}
+	id := wire.BatchPrefix + nuid.Next()
+	batch := wire.Job{ID: id, Kind: wire.KindBatch, Dispatch: id}
+	var sent []*store.Run
+	for _, run := range runs {
+		job, err := d.job(ctx, run, id)
+		if err != nil {
+			if errs.KindOf(err) == errs.Internal || ctx.Err() != nil {
+				return runs, err
+			}
+			d.endUnsendable(ctx, run, err)
+			continue
+		}
+		batch.Runs = append(batch.Runs, job)
+		sent = append(sent, run)
+	}
+	if len(sent) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(batch)
+	if err != nil {
+		return sent, errs.Wrap(errs.Internal, err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+id, b, jetstream.WithMsgID(id)); err != nil {
+		return sent, errs.Wrap(errs.Internal, err)
+	}
+	return nil, nil
+}
+
+// endUnsendable ends run failed: err says why it cannot be sent.
+func (d *Dispatcher) endUnsendable(ctx context.Context, run *store.Run, err error) {
+	status, msg, field := execute.Outcome(err)
+	d.finish(ctx, run.ID, "", status, nil, msg, field)
+}
+
+// job is run as a worker receives it, published as dispatch msgID.
+func (d *Dispatcher) job(ctx context.Context, run *store.Run, msgID string) (wire.Job, error) {
 	job := wire.Job{ID: run.ID, Kind: run.Kind, Strategy: run.Strategy, Variant: run.Variant, Params: run.Params,
 		Seed: run.Seed, Timeout: d.cfg.Budget.Timeout, Memory: d.cfg.Budget.Memory,
 		Dispatch: msgID, Claim: d.claims.claim(run.ID, msgID)}
 	if run.Kind == store.KindRun {
 		ref, err := d.workloadRef(ctx, run.WorkloadID)
 		if err != nil {
-			return err
+			return job, err
 		}
 		job.Workload = ref
+	}
+	return job, nil
+}
+
+// publish sends run to the workers with message ID msgID (the run ID, so
+// that publishing it again within the stream's duplicate window, 10 min,
+// is one run) and the claim of that dispatch.
+func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) error {
+	job, err := d.job(ctx, run, msgID)
+	if err != nil {
+		return err
 	}
 	b, err := json.Marshal(job)
 	if err != nil {
@@ -449,7 +548,9 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 	}
 	if w.SHA256 == "" {
 		// An experiment's workload not generated yet: the worker generates
-		// it (never cached here: once stored it is sent as data).
+		// it. Kept until fillGenerated stores it (then it is sent as
+		// data): a sweep's runs share it, and two queries per run were
+		// the largest cost of dispatching them (issue 43).
 		rec, err := d.st.WorkloadRecipe(ctx, id)
 		if err != nil {
 			return nil, err
@@ -457,8 +558,12 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 		if rec == nil { // generated and stored since it was read
 			return d.workloadRef(ctx, id)
 		}
-		return &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
-			Generate: &wire.Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}, nil
+		ref := &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
+			Generate: &wire.Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}
+		d.mu.Lock()
+		d.refs[id] = ref
+		d.mu.Unlock()
+		return ref, nil
 	}
 	if _, err := d.workloads.GetInfo(ctx, w.SHA256); errors.Is(err, jetstream.ErrObjectNotFound) {
 		if _, err := d.workloads.PutBytes(ctx, w.SHA256, w.Data); err != nil {
@@ -474,56 +579,134 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 	return ref, nil
 }
 
-// onResult reads a result and hands it to record, which stores and then
-// acknowledges it. A result without the claim of its run (claim.go) is
-// refused: logged and terminated, the run left to its holder.
+// forgetRecipe drops the reference of workload id if it is a recipe:
+// the workload is stored now, and its next runs get it as data.
+// It remembers the workload stored (filled), so that the next results
+// naming it, every run of it a worker executed, cost no query.
+func (d *Dispatcher) forgetRecipe(id string) {
+	d.mu.Lock()
+	if ref := d.refs[id]; ref != nil && ref.Generate != nil {
+		delete(d.refs, id)
+	}
+	if len(d.filled) >= maxFilled {
+		clear(d.filled)
+	}
+	d.filled[id] = true
+	d.mu.Unlock()
+}
+
+// maxFilled bounds the workloads Dispatcher.filled remembers.
+const maxFilled = 10_000
+
+// onResult reads a result, or the Results of several runs of a batch,
+// and hands them to record, which stores them and then acknowledges the
+// message (once every end in it is stored). An end without the claim of
+// its run (claim.go) is refused: logged, the run left to its holder; a
+// message with no acceptable end is terminated.
 func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
-	var res wire.Result
-	if err := json.Unmarshal(m.Data(), &res); err != nil || res.ID == "" || !store.Final(res.Status) {
+	var msg struct {
+		wire.Result
+		Ends []wire.Result `json:"ends"`
+	}
+	if err := json.Unmarshal(m.Data(), &msg); err != nil {
 		d.log.Error("queue: dropping a malformed result", "subject", m.Subject(), "err", err)
 		m.Term()
 		return
 	}
-	if !d.claims.holds(res.ID, res.Dispatch, res.Claim) {
-		d.log.Warn("queue: refused a result that does not carry its run's claim: the sender does not hold the run",
-			"run", res.ID, "claimed_worker", res.Worker, "sender", senderOf(m.Subject()), "status", res.Status)
-		m.Term()
-		return
+	ends := msg.Ends
+	if len(ends) == 0 {
+		ends = []wire.Result{msg.Result}
 	}
-	report := res.Report
-	if res.ReportObject != "" {
-		b, err := d.reports.GetBytes(ctx, res.ReportObject)
-		if err != nil {
-			if errors.Is(err, jetstream.ErrObjectNotFound) {
-				// Stored and deleted already: this is a repeat.
-				m.Ack()
+	var rs []result
+	refused, repeats := 0, 0
+	for i := range ends {
+		res := &ends[i]
+		if res.ID == "" || !store.Final(res.Status) {
+			d.log.Error("queue: dropping a malformed result", "subject", m.Subject(), "run", res.ID, "status", res.Status)
+			refused++
+			continue
+		}
+		if !d.claims.holds(res.ID, res.Dispatch, res.Claim) {
+			d.log.Warn("queue: refused a result that does not carry its run's claim: the sender does not hold the run",
+				"run", res.ID, "claimed_worker", res.Worker, "sender", senderOf(m.Subject()), "status", res.Status)
+			refused++
+			continue
+		}
+		d.learn(res.Elapsed)
+		report := res.Report
+		if res.ReportObject != "" {
+			b, err := d.reports.GetBytes(ctx, res.ReportObject)
+			if err != nil {
+				if errors.Is(err, jetstream.ErrObjectNotFound) {
+					// Stored and deleted already: this is a repeat.
+					repeats++
+					continue
+				}
+				d.log.Warn("queue: reading a report", "run", res.ID, "err", err)
+				m.NakWithDelay(time.Second)
 				return
 			}
-			d.log.Warn("queue: reading a report", "run", res.ID, "err", err)
-			m.NakWithDelay(time.Second)
+			if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != res.ReportSHA256 {
+				// Its holder's result, but another client replaced the report.
+				d.log.Error("queue: the report of a run was replaced in the object store after its worker wrote it",
+					"run", res.ID, "worker", res.Worker, "object", res.ReportObject)
+				res.Status, res.Field, b = store.StatusFailed, "", nil
+				res.Error = "the report of this run was replaced in the queue by another client before the server read it; run it again"
+			}
+			report = b
+		}
+		if res.Generated != nil {
+			if err := d.fillGenerated(ctx, res.Generated); err != nil {
+				d.log.Warn("queue: storing a generated workload", "run", res.ID, "workload", res.Generated.WorkloadID, "err", err)
+				m.NakWithDelay(time.Second)
+				return
+			}
+		}
+		rs = append(rs, result{object: res.ReportObject, end: store.Ending{ID: res.ID, Worker: res.Worker, Status: res.Status,
+			Report: report, Error: res.Error, ErrorField: res.Field, StartedAt: res.StartedAt, Build: store.Build(res.Build)}})
+	}
+	if len(rs) == 0 {
+		if refused > 0 && repeats == 0 {
+			m.Term()
+		} else {
+			m.Ack()
+		}
+		return
+	}
+	ack := &msgAck{m: m, left: len(rs)}
+	for _, r := range rs {
+		r.ack = ack
+		select {
+		case d.results <- r:
+		case <-ctx.Done(): // not acknowledged: delivered again after the next Start
 			return
 		}
-		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != res.ReportSHA256 {
-			// Its holder's result, but another client replaced the report.
-			d.log.Error("queue: the report of a run was replaced in the object store after its worker wrote it",
-				"run", res.ID, "worker", res.Worker, "object", res.ReportObject)
-			res.Status, res.Field, b = store.StatusFailed, "", nil
-			res.Error = "the report of this run was replaced in the queue by another client before the server read it; run it again"
-		}
-		report = b
 	}
-	if res.Generated != nil {
-		if err := d.fillGenerated(ctx, res.Generated); err != nil {
-			d.log.Warn("queue: storing a generated workload", "run", res.ID, "workload", res.Generated.WorkloadID, "err", err)
-			m.NakWithDelay(time.Second)
-			return
-		}
-	}
-	r := result{m: m, object: res.ReportObject, end: store.Ending{ID: res.ID, Worker: res.Worker, Status: res.Status,
-		Report: report, Error: res.Error, ErrorField: res.Field, StartedAt: res.StartedAt, Build: store.Build(res.Build)}}
-	select {
-	case d.results <- r:
-	case <-ctx.Done(): // not acknowledged: delivered again after the next Start
+}
+
+// msgAck acknowledges a results message once each of its ends is
+// stored, or hands it back (NakWithDelay, the longest delay asked) if one
+// was not: its stored ends are then repeats, acknowledged and dropped.
+type msgAck struct {
+	m     jetstream.Msg
+	mu    sync.Mutex
+	left  int
+	delay time.Duration // > 0: one end was not stored
+}
+
+// done says one end was stored (delay 0) or not (delay > 0).
+func (a *msgAck) done(delay time.Duration) {
+	a.mu.Lock()
+	a.left--
+	a.delay = max(a.delay, delay)
+	last, delay := a.left == 0, a.delay
+	a.mu.Unlock()
+	switch {
+	case !last:
+	case delay > 0:
+		a.m.NakWithDelay(delay)
+	default:
+		a.m.Ack()
 	}
 }
 
@@ -534,8 +717,15 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 // deletes them there. A workload stored already, or deleted since, needs
 // nothing; data replaced by another client is not stored.
 func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error {
+	d.mu.Lock()
+	filled := d.filled[g.WorkloadID]
+	d.mu.Unlock()
+	if filled {
+		return nil
+	}
 	rec, err := d.st.WorkloadRecipe(ctx, g.WorkloadID)
 	if errs.Is(err, errs.NotFound) || (err == nil && rec == nil) {
+		d.forgetRecipe(g.WorkloadID)
 		return nil
 	}
 	if err != nil {
@@ -559,6 +749,9 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error
 	}
 	_, err = d.st.FillWorkload(ctx, g.WorkloadID, &store.Workload{Name: meta.Name, Format: meta.Format, Summary: meta.Summary,
 		Data: data, Preview: meta.Preview})
+	if err == nil {
+		d.forgetRecipe(g.WorkloadID)
+	}
 	if errs.Is(err, errs.Invalid) {
 		d.log.Error("queue: a worker's generated workload is not storable", "workload", g.WorkloadID, "err", err)
 		return nil // the run's end is stored; the next run generates it again
@@ -586,20 +779,23 @@ func (d *Dispatcher) record(ctx context.Context) {
 			r := group[i]
 			if d.st.Disk().Full(err) {
 				held++
-				r.m.NakWithDelay(fullBackoff(r.m))
+				r.ack.done(fullBackoff(r.ack.m))
 				continue
 			}
 			if d.stored(r.end, err) != nil {
-				r.m.NakWithDelay(time.Second)
+				r.ack.done(time.Second)
 				continue
 			}
-			r.m.Ack()
+			r.ack.done(0)
 			if r.object != "" {
 				d.reports.Delete(ctx, r.object)
 			}
 		}
 		d.holding(held, len(group))
 		d.Wake()
+		if d.cfg.Ended != nil {
+			d.cfg.Ended()
+		}
 	})
 }
 
@@ -663,6 +859,7 @@ func (d *Dispatcher) stored(end store.Ending, err error) error {
 	d.mu.Lock()
 	delete(d.outstanding, end.ID)
 	delete(d.progress, end.ID)
+	delete(d.split, end.ID)
 	d.mu.Unlock()
 	return nil
 }
@@ -823,16 +1020,128 @@ func (d *Dispatcher) onMaxDeliveries(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	id := strings.TrimPrefix(raw.Subject, wire.RunSubjectPrefix)
+	ids := []string{id}
+	if strings.HasPrefix(id, wire.BatchPrefix) {
+		ids = d.diedInBatch(ctx, raw.Data)
+	}
+	for _, id := range ids {
+		if err := d.died(ctx, id, adv.Deliveries); err != nil {
+			m.NakWithDelay(time.Second)
+			return
+		}
+	}
+	d.runs.DeleteMsg(ctx, adv.StreamSeq)
+	m.Ack()
+}
+
+// pendingWait bounds how long a batch given again waits for the results
+// sent before it to be stored.
+const pendingWait = 5 * time.Second
+
+// diedInBatch lists the runs of a batch whose every delivery died that
+// are still to end: not ended (their ends come back one by one once a
+// batch is given again) nor published alone since (onPending).
+func (d *Dispatcher) diedInBatch(ctx context.Context, data []byte) []string {
+	var batch wire.Job
+	if json.Unmarshal(data, &batch) != nil {
+		return nil
+	}
+	var ids []string
+	for _, r := range batch.Runs {
+		d.mu.Lock()
+		left := d.outstanding[r.ID] && !d.split[r.ID]
+		d.mu.Unlock()
+		if !left {
+			continue
+		}
+		if _, err := d.runs.GetLastMsgForSubject(ctx, wire.RunSubjectPrefix+r.ID); err == nil {
+			continue // published alone since (a restarted server does not remember split)
+		}
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// died ends run id failed: its worker died deliveries times.
+func (d *Dispatcher) died(ctx context.Context, id string, deliveries uint64) error {
+	adv := struct{ Deliveries uint64 }{deliveries}
 	msg := fmt.Sprintf("worker died: the run was given to a worker %d times and each stopped before finishing it (a fatal error such as running out of memory, or a killed process)", adv.Deliveries)
 	if w := d.workerOf(id); w != "" {
 		msg += "; last on " + w
 	}
-	if err := d.finish(ctx, id, d.workerOf(id), store.StatusFailed, nil, msg, ""); err != nil {
-		m.NakWithDelay(time.Second)
+	return d.finish(ctx, id, d.workerOf(id), store.StatusFailed, nil, msg, "")
+}
+
+// onPending answers a worker given a batch again (wire.PendingSubject):
+// of the runs it names with their claims, those not ended yet. A batch
+// given again had a worker that stopped or died in it; so that a run that
+// kills its worker does not take the rest of its batch with it, the worker
+// is given the first run left and the others are published alone (a new
+// dispatch each, as recover does).
+func (d *Dispatcher) onPending(m *nats.Msg) {
+	var batch wire.Job
+	if json.Unmarshal(m.Data, &batch) != nil {
 		return
 	}
-	d.runs.DeleteMsg(ctx, adv.StreamSeq)
-	m.Ack()
+	go d.answerPending(m, batch)
+}
+
+// answerPending answers onPending's request once the results published
+// before it are stored (the last worker may have sent ends just before
+// it died), or after pendingWait.
+func (d *Dispatcher) answerPending(m *nats.Msg, batch wire.Job) {
+	ctx, cancel := context.WithTimeout(context.Background(), pendingWait)
+	defer cancel()
+	if s, err := d.js.Stream(ctx, wire.ResultsStream); err == nil {
+		last := s.CachedInfo().State.LastSeq
+		wire.WaitFor(ctx, 20*time.Millisecond, func() error {
+			info, err := d.resultsCons.Info(ctx)
+			if err != nil {
+				return err
+			}
+			if info.AckFloor.Stream < last {
+				return errors.New("results before the request not stored yet")
+			}
+			return nil
+		})
+	}
+	var left []string
+	d.mu.Lock()
+	for _, r := range batch.Runs {
+		if d.claims.holds(r.ID, r.Dispatch, r.Claim) && d.outstanding[r.ID] && !d.split[r.ID] {
+			left = append(left, r.ID)
+		}
+	}
+	rest := []string{}
+	if len(left) > 1 {
+		rest = left[1:]
+		left = left[:1]
+		for _, id := range rest {
+			d.split[id] = true
+		}
+	}
+	d.mu.Unlock()
+	b, _ := json.Marshal(wire.Pending{Runs: left})
+	m.Respond(b)
+	if len(rest) == 0 {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		for _, id := range rest {
+			run, err := d.st.GetRunInfo(ctx, id)
+			if err != nil || run.Status != store.StatusRunning {
+				continue
+			}
+			if err := d.publish(ctx, run, fmt.Sprintf("%s.%d", id, time.Now().UnixNano())); err != nil {
+				d.log.Warn("queue: publishing alone a run of a batch given again", "run", id, "err", err)
+				d.mu.Lock()
+				delete(d.split, id) // the batch's advisory ends it
+				d.mu.Unlock()
+			}
+		}
+	}()
 }
 
 // cancelGrace is how long the worker running a canceled run has to store
@@ -876,6 +1185,36 @@ func (d *Dispatcher) Cancel(ctx context.Context, id string) error {
 	return d.finish(ctx, id, "", store.StatusCanceled, nil, store.MsgCanceled, "")
 }
 
+// notInBatches returns the runs of runs that no batch waiting in
+// wire.RunsStream holds: it reads the stream's messages (a few windows at
+// most: a message leaves it once its runs have ended).
+func (d *Dispatcher) notInBatches(ctx context.Context, runs []store.Run) []store.Run {
+	held := map[string]bool{}
+	for seq := uint64(1); ctx.Err() == nil; {
+		raw, err := d.runs.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(wire.RunSubjectPrefix+"*"))
+		if err != nil {
+			break
+		}
+		seq = raw.Sequence + 1
+		if !strings.HasPrefix(raw.Subject, wire.RunSubjectPrefix+wire.BatchPrefix) {
+			continue
+		}
+		var batch wire.Job
+		if json.Unmarshal(raw.Data, &batch) == nil {
+			for _, r := range batch.Runs {
+				held[r.ID] = true
+			}
+		}
+	}
+	var out []store.Run
+	for _, r := range runs {
+		if !held[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // recoveryGrace is how long Start waits for heartbeats before it decides
 // which runs left running no worker has.
 func (d *Dispatcher) recoveryGrace() time.Duration { return 2*d.cfg.HeartbeatInterval + time.Second }
@@ -892,6 +1231,9 @@ func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
 			continue
 		}
 		suspects = append(suspects, r)
+	}
+	if len(suspects) > 0 {
+		suspects = d.notInBatches(ctx, suspects)
 	}
 	if len(suspects) == 0 {
 		return
@@ -927,6 +1269,9 @@ func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
 			continue
 		}
 		if _, err := d.runs.GetLastMsgForSubject(ctx, wire.RunSubjectPrefix+r.ID); err == nil {
+			continue
+		}
+		if len(d.notInBatches(ctx, []store.Run{*cur})) == 0 {
 			continue
 		}
 		d.log.Info("queue: publishing again a run no worker has", "run", r.ID)

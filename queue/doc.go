@@ -17,6 +17,30 @@
 //     stores results, then acknowledges them: in groups
 //     (runner.GroupCommit), idempotently by run ID, only with their run's
 //     claim (claim.go).
+//   - Batches (issue 43). A sweep's runs are short, and per message the
+//     server pays a publish, a claim check, a JetStream acknowledgement
+//     (a file-store removal) and a channel hop; the profile of 3,000
+//     no-op runs before batches (bench/README.md, "queue") had the store's
+//     ends and claims, JetStream's acknowledgements and the per-run
+//     messages on top. So runs travel several in one message (a batch,
+//     wire.Job.Runs: as many as take about batchWork, 50 ms, by the mean
+//     time of recent runs, at most maxBatch, 64; one alone until a run
+//     has ended), the window holds two batches per worker slot, the
+//     dispatcher claims up to claimGroup (256) runs per transaction, and
+//     the worker returns the ends of a batch's runs together (one
+//     wire.Results message for those that ended within 50 ms of each
+//     other), which the server stores in one group commit and
+//     acknowledges once all are stored. A batch's short runs send no
+//     progress messages (the heartbeat names the run under way); a run
+//     longer than the progress interval does.
+//   - A batch given again (its worker died or stopped) asks the server
+//     which of its runs have not ended (wire.PendingSubject; answered
+//     once the results sent before the question are stored): a run
+//     whose end was stored is not executed again. The worker is given
+//     the first run left; the others are published alone, so a run that
+//     kills every worker ends failed by itself, not with its batch (the
+//     batch's MAX_DELIVERIES advisory ends only the runs it still holds).
+//     A single run given again asks too.
 //   - Progress and heartbeats are core NATS messages, kept in the server's
 //     memory: a lost one is repeated by the next.
 //   - Workloads travel once, by SHA-256 (wire.WorkloadsBucket); one not

@@ -715,3 +715,72 @@ func TestExitWhenIdle(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestKilledWorkerHoldingABatch: a worker killed with SIGKILL in the
+// middle of a batch of short runs loses nothing: its batch goes to
+// another worker, every run ends done, and no run whose end was stored
+// before the kill is executed again (the second worker asks which runs of
+// the batch are left, wire.PendingSubject).
+func TestKilledWorkerHoldingABatch(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	log := filepath.Join(dir, "exec.log")
+	a := startWorker(t, s, log)
+	const n = 400
+	ids := sweep(t, s, n, queuetest.VariantOK, map[string]string{"ms": "5"})
+	// Batches form once runs have ended (their time sizes them): kill
+	// the worker once a good part of the sweep is done.
+	ctx := context.Background()
+	for {
+		_, done, _, _, err := s.st.ExperimentProgress(ctx, s.exp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done >= n/4 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-a.exited
+	atKill, _ := executions(t, log)
+	before := map[int]bool{} // runs whose end was stored before the kill
+	for i, id := range ids {
+		r, err := s.st.GetRunInfo(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status == store.StatusDone {
+			before[i] = true
+		}
+	}
+	startWorker(t, s, log)
+	runs := waitFinal(t, s.st, ids, time.Minute)
+	for _, r := range runs {
+		if r.Status != store.StatusDone {
+			t.Fatalf("run %s: %s %s", r.ID, r.Status, r.Error)
+		}
+	}
+	count, _ := executions(t, log)
+	twice := 0
+	for i := range n {
+		switch c := count[i]; {
+		case c == 0:
+			t.Errorf("run i=%d never executed", i)
+		case c > 2:
+			t.Errorf("run i=%d executed %d times", i, c)
+		case c == 2 && before[i]:
+			t.Errorf("run i=%d was stored done before the kill and executed again", i)
+		case c == 2:
+			twice++
+		}
+	}
+	// Only the killed batch's runs not stored yet execute again.
+	if twice > 64 {
+		t.Errorf("%d runs executed twice: more than one batch", twice)
+	}
+	t.Logf("%d runs executed and %d done before the kill, %d executed again", len(atKill), len(before), twice)
+}

@@ -31,7 +31,9 @@
 //     so a run records every value it used.
 //   - A sweep is many short runs, so per-run overhead is cut where it is a
 //     commit or a read: the ends of runs are stored in groups, one commit
-//     for many (GroupCommit, shared with the Dispatcher); while runs end
+//     for many (GroupCommit, shared with the Dispatcher, which also
+//     sends short runs to workers in batches and gets their ends back
+//     together: package queue's "Batches"); while runs end
 //     within 10 ms an idle worker claims up to 8 in one transaction
 //     (pool.go); a workload and its decoded forms are kept for the runs
 //     that share it (64 MiB, most recently used: workloads.go); an

@@ -273,6 +273,9 @@ func (r *pool) record(ctx context.Context) {
 		}
 		r.mu.Unlock()
 		r.finished.Add(int64(len(group)))
+		if r.opt.Ended != nil {
+			r.opt.Ended()
+		}
 	})
 }
 

@@ -41,6 +41,9 @@ type Options struct {
 	// (package queue: worker processes fed over NATS JetStream). Workers
 	// and PollInterval are then unused.
 	Backend Backend
+	// Ended, when set, is called after each group of ends of the pool's
+	// runs is stored (the server kicks its notify.Watcher with it).
+	Ended func()
 }
 
 // Backend executes queued runs: the in-process pool (this package) or

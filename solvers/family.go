@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 
 	"schedlab/errs"
@@ -63,6 +64,9 @@ type Def[C any, P interface {
 	// declarations (their values unused), the primary result first
 	// (MetricDeclarer). A family without them is read from its reports.
 	Metrics []Metric
+	// Mutate is optional: one random change of an instance that came
+	// from preset with params (an adversarial search's move, Mutator).
+	Mutate func(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
 }
 
 // Strategy returns the family as a Strategy.
@@ -98,7 +102,7 @@ func NewPreset[G any, P interface {
 	g := defaults()
 	decode := func(params Params) (G, error) {
 		cfg := defaults()
-		_, err := ResolveConfig(P(&cfg), params)
+		_, err := ResolveChecked(P(&cfg), params) // every problem at once, the preset's rules too
 		return cfg, err
 	}
 	return PresetDef{
@@ -319,6 +323,24 @@ func (a *adapter[C, P]) Export(w *Workload, format string) ([]byte, error) {
 
 // DeclaredMetrics is MetricDeclarer's: Def.Metrics (a copy).
 func (a *adapter[C, P]) DeclaredMetrics() []Metric { return append([]Metric(nil), a.f.Metrics...) }
+// Mutator is implemented by every family built on Def; Mutates says
+// whether it has instance mutations (an adversarial search anneals only
+// over those).
+type Mutator interface {
+	Mutates() bool
+	// Mutate returns a neighbour of w (from preset with params) and names
+	// the change; w itself, with a note, when no change applies.
+	Mutate(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
+}
+
+func (a *adapter[C, P]) Mutates() bool { return a.f.Mutate != nil }
+
+func (a *adapter[C, P]) Mutate(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error) {
+	if a.f.Mutate == nil {
+		return nil, "", errs.Invalidf("method", "%s workloads have no mutations: search its generator's parameters (method cmaes)", a.f.Name)
+	}
+	return a.f.Mutate(ctx, w, preset, params, rng)
+}
 
 func (a *adapter[C, P]) SeedExperiments() []SeedExperiment {
 	if a.f.Seeds == nil {

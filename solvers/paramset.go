@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"schedlab/errs"
 )
 
 // A family declares its parameters once, as a typed config struct, the way
@@ -92,6 +94,50 @@ func ResolveConfig(cfg Declarer, p Params) (Params, error) {
 		return nil, err
 	}
 	return r, Decode(cfg, r)
+}
+
+// Checker is a typed config with rules across its parameters (dcop's
+// per_job ≤ resources), which no one parameter's limits can say: Check
+// returns every broken rule at once (errs.Join), each naming a parameter.
+type Checker interface {
+	Check() error
+}
+
+// ResolveChecked is ResolveConfig followed by cfg's Check (Checker), with
+// every problem at once, as a form shows them: when some values are bad,
+// the others are decoded anyway (the bad ones keep cfg's values) so that
+// Check judges them, and its problems on parameters not already named
+// are added. A generate form with jobs=-5 and per_job=20 (of 15
+// resources) is told both, not jobs alone (issue 42).
+func ResolveChecked(cfg Declarer, p Params) (Params, error) {
+	r, err := ResolveConfig(cfg, p)
+	problems := errs.All(err)
+	named := map[string]bool{}
+	for _, e := range problems {
+		named[errs.FieldOf(e)] = true
+	}
+	if err != nil {
+		good := make(Params, len(p))
+		for k, v := range p {
+			if !named[k] {
+				good[k] = v
+			}
+		}
+		if _, gerr := ResolveConfig(cfg, good); gerr != nil {
+			return nil, err
+		}
+	}
+	if c, ok := cfg.(Checker); ok {
+		for _, e := range errs.All(c.Check()) {
+			if !named[errs.FieldOf(e)] {
+				problems = append(problems, e)
+			}
+		}
+	}
+	if err := errs.Join(problems); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func (ps *ParamSet) add(s ParamSpec, set func(string) error) *ParamSpec {

@@ -5,15 +5,26 @@
 
   // A running run's progress bar polls the JSON API and reloads the page
   // once the run reaches a final state, so the report appears by itself.
+  // A run's own page reloads too when a queued run starts, so that it
+  // says when it started (and on which worker) as the server writes it,
+  // in the server's time zone as "created" is: a page that only moved its
+  // badge to "running" kept "started —" (issue 42).
   function watchProgress(el) {
     var id = el.getAttribute("data-run");
     var bar = el.querySelector(".progress > div");
     var note = el.querySelector("[data-testid=progress-note]");
     var status = el.querySelector("[data-testid=run-status]") || document.querySelector("[data-testid=run-status]");
+    // The run page reloads on any change of status (data-reload-on-change);
+    // a compare page's row only moves its badge until the run ends.
+    var shown = status && el.hasAttribute("data-reload-on-change") ? status.textContent : null;
     function tick() {
       fetch("/api/runs/" + encodeURIComponent(id), { headers: { Accept: "application/json" } })
         .then(function (r) { return r.json(); })
         .then(function (run) {
+          if (shown !== null && run.status !== shown) {
+            window.location.reload();
+            return;
+          }
           var pct = run.progress_total > 0 ? Math.round(100 * run.progress_done / run.progress_total) : 0;
           if (bar) { bar.style.width = pct + "%"; }
           if (note) { note.textContent = (run.progress_note || "") + (run.progress_total > 0 ? " (" + pct + "%)" : ""); }
@@ -36,6 +47,7 @@
   // code, closed over the option's lookup tables (its "schedlab" key, M)
   // and the element: only those exact strings become functions.
   var chartData = {};
+  var metas = new WeakMap(); // chart element -> its option's lookup tables (M)
   function hydrate(v, fns) {
     if (typeof v === "string") { return Object.prototype.hasOwnProperty.call(fns, v) ? fns[v] : v; }
     if (v && typeof v === "object") {
@@ -49,6 +61,7 @@
     var M = option.schedlab || {};
     hydrate(option, window.schedlabChartFuncs(M, el));
     delete option.schedlab;
+    metas.set(el, M); // the CSV names a Gantt's lanes, jobs and kinds from it
     var c = echarts.getInstanceByDom(el) || echarts.init(el);
     c.setOption(option);
     if (typeof M.init === "function") { M.init(c); }
@@ -397,10 +410,37 @@
     v = String(v);
     return /[",\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
   }
+  // ganttCSV is a Gantt's bars as a table: a data row is [lane, start,
+  // end, colour, kind, label, group] of indexes into M (views/charts
+  // GanttMeta), so the CSV writes the names they index, the times in the
+  // chart's unit, one row per bar, as the table CSVs do; "moved" only on
+  // a compare panel, which has it.
+  function ganttCSV(o, M) {
+    var se = (o.series || [])[0] || {};
+    // "time since the first submission (h)" names the times "(h since the
+    // first submission)": a CSV read alone keeps their origin.
+    var axis = String((((o.xAxis || [])[0] || {}).name) || "");
+    var since = /^time since (.+) \((.+)\)$/.exec(axis);
+    var unit = since ? " (" + since[2] + " since " + since[1] + ")" : (M.unit ? " (" + M.unit + ")" : "");
+    var head = ["lane", "job", "start" + unit, "end" + unit, "length" + (M.unit ? " (" + M.unit + ")" : ""), "kind", "group"];
+    if (M.moved) { head.push("moved"); }
+    var at = function (list, i) { return list && list[i] !== undefined ? list[i] : ""; };
+    var rows = (se.data || []).map(function (d, i) {
+      var v = d && !Array.isArray(d) && d.value ? d.value : d;
+      var row = [at(M.lanes, v[0]), at(M.labels, v[5]), v[1], v[2], +(v[2] - v[1]).toPrecision(12), at(M.kinds, v[4]), at(M.groups, v[6])];
+      if (M.moved) { row.push(M.moved[i] ? "yes" : "no"); }
+      return row;
+    });
+    return [head].concat(rows);
+  }
   function chartCSV(el) {
     var c = echarts.getInstanceByDom(el);
     if (!c) { return null; }
     var o = c.getOption();
+    var M = metas.get(el) || {};
+    if (el.getAttribute("data-kind") === "gantt" && M.lanes) {
+      return "# " + (el.getAttribute("data-title") || "").replace(/\n/g, " ") + "\n" + ganttCSV(o, M).map(function (r) { return r.map(csvCell).join(","); }).join("\n") + "\n";
+    }
     var x = (o.xAxis || [])[0] || {}, y = (o.yAxis || [])[0] || {};
     var cats = x.type === "category" ? (x.data || []).map(function (d) { return d && d.value !== undefined ? d.value : d; }) : null;
     var rows = [], width = 0;

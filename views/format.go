@@ -1,6 +1,7 @@
 package views
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net/url"
@@ -126,15 +127,46 @@ func ParamsLine(specs []solvers.ParamSpec, p solvers.Params, variant, format str
 // ChangedParams is the parameters of p that differ from their defaults,
 // "name=value, ..." in the order of specs (what tells two runs of one
 // variant and workload apart in a list); parameters without a spec are
-// left out.
-func ChangedParams(specs []solvers.ParamSpec, p solvers.Params, variant string) string {
+// left out. The parameters named in vary are listed too, at their
+// resolved value (a parameter p lacks at its default), default or not:
+// those that differ between the listed runs of this variant (VaryingParams),
+// so that the default EASY run reads "batch policy=easy" beside "batch
+// policy=fcfs", not plain "batch" (issue 42).
+func ChangedParams(specs []solvers.ParamSpec, p solvers.Params, variant string, vary map[string]bool) string {
 	var parts []string
 	for _, s := range specs {
-		if v, ok := p[s.Name]; ok && v != s.Default && s.AppliesTo(variant) {
+		if !s.AppliesTo(variant) {
+			continue
+		}
+		v, ok := p[s.Name]
+		switch {
+		case ok && v != s.Default:
 			parts = append(parts, s.Name+"="+v)
+		case vary[s.Name]:
+			parts = append(parts, s.Name+"="+cmp.Or(v, s.Default))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// VaryingParams is, of runs that share specs and variant (given by their
+// params), the parameters whose resolved value (a run's own, else the
+// default) is not the same in all of them.
+func VaryingParams(specs []solvers.ParamSpec, runs []solvers.Params, variant string) map[string]bool {
+	vary := map[string]bool{}
+	for _, s := range specs {
+		if !s.AppliesTo(variant) || len(runs) < 2 {
+			continue
+		}
+		first := cmp.Or(runs[0][s.Name], s.Default)
+		for _, p := range runs[1:] {
+			if cmp.Or(p[s.Name], s.Default) != first {
+				vary[s.Name] = true
+				break
+			}
+		}
+	}
+	return vary
 }
 
 // Pct is the progress of a run in percent.

@@ -45,6 +45,9 @@ type WorkloadsProps struct {
 	// chosen one, ?strategy=); empty: every family.
 	Listed string
 	Err    *FormError
+	// UploadName is the Name typed in an upload form sent back with its
+	// problem, shown in it again (a browser keeps no file input's choice).
+	UploadName string
 	// Gen is a generate form sent back with its problems: its preset's
 	// form shows the values as typed and each problem beside its field.
 	Gen *GenForm

@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -47,6 +48,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer profile()()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "schedlab:", err)
 		if errors.Is(err, flag.ErrHelp) {
@@ -54,6 +56,23 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// profile writes a CPU profile of the whole process to the file
+// $SCHEDLAB_CPUPROFILE names, if any (bench/README.md, "queue": where a
+// server's time goes); the returned function ends it.
+func profile() func() {
+	name := os.Getenv("SCHEDLAB_CPUPROFILE")
+	if name == "" {
+		return func() {}
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "schedlab: SCHEDLAB_CPUPROFILE:", err)
+		return func() {}
+	}
+	pprof.StartCPUProfile(f)
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -79,6 +98,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return strategiesCmd(args, stdout, stderr)
 	case "sweep":
 		return sweepCmd(ctx, args, stdout, stderr)
+	case "adversary":
+		return adversaryCmd(ctx, args, stdout, stderr)
 	case "import":
 		return importCmd(ctx, args, stdout, stderr)
 	case "worker":
@@ -101,6 +122,7 @@ const usage = `usage:
                    [--nats-listen ADDR | --nats URL [--creds FILE] | --in-process] [--scheduler NAME=COMMAND|NAME=tcp://host:port]...
 ` + runcmd.WorkerUsage + `
   schedlab sweep FILE|seed:FAMILY/NAME [--out results.json] [--workers 2]   (an experiment definition, JSON or YAML, or a seed paper's by name)
+  schedlab adversary --strategy S --a VARIANT --b VARIANT --metric M --preset P [--method anneal|cmaes] [--budget N] [--seed N] [--out best.json]   (search for the instance where A loses most to B)
   schedlab user add [--db ./schedlab.db] [--admin] NAME     (reads the password from stdin)
   schedlab token add [--db ./schedlab.db] [--label L] NAME  (prints an API token for Authorization: Bearer)
 ` + runcmd.RunUsage + `
@@ -194,10 +216,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 	}
 	budget := b.Budget()
-	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory}
+	// The watcher marks ended experiments done and announces them; the
+	// runs' ends kick it (issue 43), so a sweep is done at once, not at
+	// its next look.
+	watcher := &notify.Watcher{Store: st, Default: *notifyURL}
+	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory, Ended: watcher.Kick}
 	var q *queueSide
 	if !*inProcess {
-		if q, err = startQueue(ctx, st, *dbPath, *natsURL, *creds, *natsListen, budget); err != nil {
+		if q, err = startQueue(ctx, st, *dbPath, *natsURL, *creds, *natsListen, budget, watcher.Kick); err != nil {
 			return err
 		}
 		defer q.close()
@@ -206,7 +232,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	} else if *workers == 0 {
 		return errors.New("--workers 0 with --in-process would never execute a run")
 	}
-	rn := runner.New(st, set.Lookup, opt)
+	rn := runner.New(st, runcmd.Lookup(set), opt)
 	if err := rn.Start(ctx); err != nil {
 		return err
 	}
@@ -216,7 +242,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(st, rn, set.All(), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth,
+	handlers.New(st, rn, runcmd.All(set), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth,
 		Budget: handlers.Budget{ExperimentBytes: *expBudgetMB << 20, UserBytes: *userBudgetMB << 20}}).Routes(e)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -230,7 +256,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if *publicURL == "" {
 		*publicURL = "http://" + ln.Addr().String()
 	}
-	watcher := &notify.Watcher{Store: st, Default: *notifyURL, Base: *publicURL}
+	watcher.Base = *publicURL
 	go watcher.Run(ctx) // marks ended experiments done and announces them; stops with ctx, before the runner drains
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}

@@ -31,7 +31,7 @@ type queueSide struct {
 // startQueue connects to natsURL with creds, or starts the embedded NATS
 // server in DB.nats/ beside the database (on listen, or a free loopback
 // port), and builds the dispatcher.
-func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget execute.Budget) (*queueSide, error) {
+func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget execute.Budget, ended func()) (*queueSide, error) {
 	q := &queueSide{url: natsURL, creds: creds}
 	var err error
 	if natsURL == "" {
@@ -52,7 +52,7 @@ func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, li
 		go healQueue(ctx, q.emb, st)
 	}
 	log.Printf("schedlab: NATS at %s; more workers join with: schedlab worker --nats %s --creds %s", q.url, q.url, q.creds)
-	q.dispatcher = queue.NewDispatcher(st, q.nc, queue.Config{Budget: budget})
+	q.dispatcher = queue.NewDispatcher(st, q.nc, queue.Config{Budget: budget, Ended: ended})
 	return q, nil
 }
 

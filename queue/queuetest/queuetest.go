@@ -74,6 +74,15 @@ func (s Strategy) Generate(ctx context.Context, preset string, p solvers.Params,
 	return &solvers.Workload{Name: "tiny", Format: "preset", Summary: "tiny", Data: data}, nil
 }
 
+// EstimateGenerate: a tiny workload is a few bytes (an experiment may
+// generate it: bench/sweep's no-op sweep).
+func (Strategy) EstimateGenerate(preset string, p solvers.Params) (solvers.Estimate, error) {
+	if preset != "tiny" {
+		return solvers.Estimate{}, errs.Invalidf("preset", "no preset %q", preset)
+	}
+	return solvers.Estimate{Bytes: 64, Field: "n"}, nil
+}
+
 func (Strategy) ReproduceParams() []solvers.ParamSpec { return nil }
 
 func (Strategy) Reproduce(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {

@@ -94,6 +94,38 @@ type Job struct {
 	// and result carry both back.
 	Dispatch string `json:"dispatch"`
 	Claim    string `json:"claim"`
+	// Runs, when set, makes this message a batch of short runs (Kind
+	// KindBatch): each is a run as above, with its own claim, and ID and
+	// Dispatch name the batch's message. A worker executes them one after
+	// the other and returns their ends together (Results); see package
+	// queue's doc, "Batches".
+	Runs []Job `json:"runs,omitempty"`
+}
+
+// KindBatch is the Kind of a Job that carries Runs.
+const KindBatch = "batch"
+
+// BatchPrefix starts the ID of a batch's message (its subject is
+// RunSubjectPrefix+ID): a single run's message has the run's ID.
+const BatchPrefix = "batch-"
+
+// PendingSubject is where a worker given a batch again (its last worker
+// stopped or died) asks which of its runs have not ended yet: the request
+// is a Job naming the batch (ID, Dispatch) and, in Runs, each run's ID and
+// claim; the reply is a Pending.
+const PendingSubject = "schedlab.pending"
+
+// Pending answers a PendingSubject request: the IDs of the runs of the
+// batch the worker is to execute; the others ended already (or were
+// given to other workers).
+type Pending struct {
+	Runs []string `json:"runs"`
+}
+
+// Results carries the ends of several runs of one batch in one message
+// on ResultsStream.
+type Results struct {
+	Ends []Result `json:"ends"`
 }
 
 // WorkloadRef names a workload in WorkloadsBucket by its SHA-256, or, for
@@ -166,6 +198,9 @@ type Result struct {
 	// Build is the worker binary's build (a worker of an older build
 	// sends none: the run then records none).
 	Build buildinfo.Build `json:"build,omitzero"`
+	// Elapsed is how long the worker executed the run (the dispatcher
+	// sizes batches from it).
+	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
 }
 
 // Progress is a running run's progress, published on ProgressPrefix+ID.

@@ -195,6 +195,26 @@ func (w *worker) slot(ctx context.Context, stop context.CancelFunc) {
 	}
 }
 
+// track makes run id's context, which a cancel of it (onCancel, or one
+// received before it came) stops; done forgets it.
+func (w *worker) track(ctx context.Context, id string) (rctx context.Context, done func()) {
+	rctx, cancel := context.WithCancelCause(ctx)
+	w.mu.Lock()
+	w.running[id] = cancel
+	_, wasCanceled := w.canceled[id]
+	w.mu.Unlock()
+	if wasCanceled {
+		cancel(execute.ErrUserCanceled)
+	}
+	return rctx, func() {
+		cancel(nil)
+		w.mu.Lock()
+		delete(w.running, id)
+		w.lastBusy = time.Now()
+		w.mu.Unlock()
+	}
+}
+
 // idle reports whether the worker has had no run for ExitWhenIdle.
 func (w *worker) idle() bool {
 	if w.cfg.ExitWhenIdle <= 0 {
@@ -217,21 +237,12 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Term()
 		return
 	}
-	rctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	w.mu.Lock()
-	w.running[job.ID] = cancel
-	_, wasCanceled := w.canceled[job.ID]
-	w.mu.Unlock()
-	defer func() {
-		w.mu.Lock()
-		delete(w.running, job.ID)
-		w.lastBusy = time.Now()
-		w.mu.Unlock()
-	}()
-	if wasCanceled {
-		cancel(execute.ErrUserCanceled)
+	if job.Kind == wire.KindBatch {
+		w.handleBatch(ctx, msg, &job)
+		return
 	}
+	rctx, done := w.track(ctx, job.ID)
+	defer done()
 
 	// Keep the message ours while the run executes.
 	alive := make(chan struct{})
@@ -252,8 +263,17 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	note := ""
 	if md, err := msg.Metadata(); err == nil && md.NumDelivered > 1 {
 		note = fmt.Sprintf("attempt %d: the worker of the last one stopped before finishing it", md.NumDelivered)
+		// Its last worker may have sent its end and died before
+		// acknowledging it: then it is not executed again.
+		if left := w.pending(ctx, &wire.Job{ID: job.ID, Kind: wire.KindBatch, Dispatch: job.Dispatch, Runs: []wire.Job{job}}); len(left) == 0 {
+			actx, acancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer acancel()
+			msg.DoubleAck(actx)
+			return
+		}
 	}
-	pub := w.progressPublisher(&job, note)
+	start := time.Now()
+	pub := w.progressPublisher(&job, note, false)
 	rep, gen, err := w.execute(rctx, &job, pub.progress)
 	pub.stop()
 
@@ -263,7 +283,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		return
 	}
 	res := wire.Result{ID: job.ID, Worker: w.cfg.Name, StartedAt: pub.cur.Started, Generated: gen, Build: buildinfo.Current(),
-		Dispatch: job.Dispatch, Claim: job.Claim}
+		Dispatch: job.Dispatch, Claim: job.Claim, Elapsed: time.Since(start)}
 	res.Status, res.Report, res.Error, res.Field = execute.Ended(w.log, "queue", job.ID, job.Strategy, rep, err)
 	if err := w.sendResult(ctx, &res); err != nil {
 		w.log.Error("queue: sending a result, the run goes back to the queue", "run", job.ID, "err", err)
@@ -440,15 +460,8 @@ func (w *worker) sendResult(wctx context.Context, res *wire.Result) error {
 	defer cancel()
 	stop := context.AfterFunc(wctx, func() { time.AfterFunc(w.ackWait, cancel) })
 	defer stop()
-	if len(res.Report) > int(w.nc.MaxPayload())-64<<10 {
-		// A name no other client can guess, and the report's digest in
-		// the result, which only this worker can publish (claim.go).
-		name := res.ID + "." + nuid.Next()
-		if _, err := w.reports.PutBytes(ctx, name, res.Report); err != nil {
-			return err
-		}
-		sum := sha256.Sum256(res.Report)
-		res.Report, res.ReportObject, res.ReportSHA256 = nil, name, hex.EncodeToString(sum[:])
+	if err := w.bigReport(ctx, res); err != nil {
+		return err
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
@@ -463,6 +476,29 @@ func (w *worker) sendResult(wctx context.Context, res *wire.Result) error {
 		return err
 	})
 }
+
+// bigReport moves a report too large for a message (one of a batch's
+// Results holds up to maxEnds reports) to wire.ReportsBucket: a name no
+// other client can guess, and the report's digest in the result, which
+// only this worker can publish (claim.go).
+func (w *worker) bigReport(ctx context.Context, res *wire.Result) error {
+	if len(res.Report) <= bigReportBytes {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.ackWait)
+	defer cancel()
+	name := res.ID + "." + nuid.Next()
+	if _, err := w.reports.PutBytes(ctx, name, res.Report); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(res.Report)
+	res.Report, res.ReportObject, res.ReportSHA256 = nil, name, hex.EncodeToString(sum[:])
+	return nil
+}
+
+// bigReportBytes is the largest report sent inside a result: maxEnds of
+// them stay within NATS's default 1 MiB message.
+const bigReportBytes = 16 << 10
 
 // onCancel stops a run if it executes here; a cancel of a run
 // not here is remembered a while, in case its message is on its way.
@@ -500,11 +536,16 @@ type progressPublisher struct {
 	done   chan struct{}
 }
 
-func (w *worker) progressPublisher(job *wire.Job, note string) *progressPublisher {
+// late, for a run of a batch, sends the first progress only once the run
+// has taken ProgressInterval, so a batch's short runs send none (the
+// worker's heartbeat names the run it executes).
+func (w *worker) progressPublisher(job *wire.Job, note string, late bool) *progressPublisher {
 	p := &progressPublisher{w: w, subj: wire.ProgressPrefix + job.ID, cur: wire.Progress{Worker: w.cfg.Name, Note: note, Started: time.Now(),
 		Dispatch: job.Dispatch, Claim: job.Claim},
 		stopCh: make(chan struct{}), done: make(chan struct{})}
-	p.send()
+	if !late {
+		p.send()
+	}
 	go func() {
 		defer close(p.done)
 		t := time.NewTicker(w.cfg.ProgressInterval)
@@ -512,7 +553,12 @@ func (w *worker) progressPublisher(job *wire.Job, note string) *progressPublishe
 		for {
 			select {
 			case <-p.stopCh:
-				p.send()
+				p.mu.Lock()
+				sent := p.sent
+				p.mu.Unlock()
+				if sent {
+					p.send()
+				}
 				return
 			case <-t.C:
 				p.send()

@@ -157,6 +157,42 @@ func (b *SWFBuilder) grow(h *formats.SWFHeader) error {
 	return nil
 }
 
+// machineSource says where the machine size came from: the Procs option,
+// or the header's MaxProcs, or its MaxNodes (SWFHeader.Procs).
+func machineSource(procs int, h *formats.SWFHeader) string {
+	switch {
+	case procs != 0:
+		return "the procs parameter"
+	case h.MaxProcs > 0:
+		return "the header's MaxProcs"
+	}
+	return "the header's MaxNodes, as it gives no MaxProcs"
+}
+
+// swfField is the SWF field number of a size option's field.
+var swfField = map[string]int{"requested": 8, "allocated": 5}
+
+// sizeNote says which field the jobs' sizes were read from, of records
+// records: the chosen one, the other where it is -1, or the other in
+// every record (a Lublin model trace has -1 requested processors
+// throughout, so its sizes are the allocated ones).
+func (b *SWFBuilder) sizeNote(records int) string {
+	other := "allocated"
+	if b.size == "allocated" {
+		other = "requested"
+	}
+	fb := b.out.SizeFallbacks
+	switch {
+	case fb == 0:
+		return fmt.Sprintf("Job size from the %s processors field (SWF field %d).", b.size, swfField[b.size])
+	case fb == records:
+		return fmt.Sprintf("Job size from the %s processors field (SWF field %d): the %s processors field (%d) is -1 in every record.",
+			other, swfField[other], b.size, swfField[b.size])
+	}
+	return fmt.Sprintf("Job size from the %s processors field (SWF field %d), and from the %s processors field (%d) in the %d of %d records where it is -1.",
+		b.size, swfField[b.size], other, swfField[other], fb, records)
+}
+
 // Finish judges the kept records against the machine (the Procs option,
 // else the whole header h) and returns the jobs, or FromSWF's error.
 func (b *SWFBuilder) Finish(h *formats.SWFHeader) (*SWFJobs, error) {
@@ -207,8 +243,7 @@ func (b *SWFBuilder) Finish(h *formats.SWFHeader) (*SWFJobs, error) {
 		return nil, errs.Invalidf("file", "none of the trace's %d records can run (%d with runtime ≤ 0, %d with size ≤ 0, %d larger than %d processors)",
 			records, out.SkippedRuntime, out.SkippedSize, out.SkippedTooBig, p)
 	}
-	size := b.size
-	out.Notes = append(out.Notes, fmt.Sprintf("Machine: %d processors; job size from the %s processors field (%d records fell back to the other field).", p, size, out.SizeFallbacks))
+	out.Notes = append(out.Notes, fmt.Sprintf("Machine: %d processors (%s). %s", p, machineSource(b.o.Procs, h), b.sizeNote(records)))
 	if out.Skipped > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("Skipped %d of %d records: %d with runtime ≤ 0 or unknown, %d with size ≤ 0 or unknown, %d larger than the machine. Metrics are over the %d simulated jobs.",
 			out.Skipped, records, out.SkippedRuntime, out.SkippedSize, out.SkippedTooBig, len(out.Jobs)))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -20,6 +22,10 @@ type Conn interface {
 	Close() error
 }
 
+// goneWait bounds the wait for a started process to end after it closed
+// its connection, to quote how it ended.
+const goneWait = 5 * time.Second
+
 // ErrTimeout is the error of an exchange whose reply did not come in time.
 var ErrTimeout = errors.New("no reply within the timeout")
 
@@ -32,18 +38,36 @@ type zmqConn struct {
 	// why then says how.
 	gone <-chan struct{}
 	why  func() error
+	// over is closed when the decision process announced a frame over
+	// the bound; overErr then says its size.
+	over    chan struct{}
+	overErr error
 }
 
 // dialZMQ connects a REQ socket to endpoint (tcp://host:port), retrying
 // for up to wait while the decision process starts; gone (may be nil)
-// stops the wait when the process exits first.
-func dialZMQ(ctx context.Context, endpoint string, wait time.Duration, gone <-chan struct{}, why func() error) (*zmqConn, error) {
+// stops the wait when the process exits first. A frame the decision
+// process announces over maxReply bytes (MaxReplyBytes when 0) fails the
+// exchange at once.
+func dialZMQ(ctx context.Context, endpoint string, wait time.Duration, maxReply int64, gone <-chan struct{}, why func() error) (*zmqConn, error) {
 	const retry = 20 * time.Millisecond
-	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	registerLimited()
+	zc := &zmqConn{gone: gone, why: why, over: make(chan struct{})}
+	var overOnce sync.Once
+	lim := limitOf{max: maxReply, over: func(size uint64) {
+		overOnce.Do(func() {
+			if maxReply <= 0 {
+				maxReply = MaxReplyBytes
+			}
+			zc.overErr = fmt.Errorf("the reply is %d bytes long; schedlab accepts at most %d bytes in one message (MaxReplyBytes)", size, maxReply)
+			close(zc.over)
+		})
+	}}
+	sctx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), limitKey{}, lim))
 	sock := zmq4.NewReq(sctx, zmq4.WithDialerRetry(retry), zmq4.WithDialerMaxRetries(int(wait/retry)+1),
 		zmq4.WithDialerTimeout(wait), zmq4.WithTimeout(wait))
 	done := make(chan error, 1)
-	go func() { done <- sock.Dial(endpoint) }()
+	go func() { done <- sock.Dial(limitedScheme + strings.TrimPrefix(endpoint, "tcp")) }()
 	var err error
 	select {
 	case err = <-done:
@@ -57,7 +81,8 @@ func dialZMQ(ctx context.Context, endpoint string, wait time.Duration, gone <-ch
 		sock.Close()
 		return nil, fmt.Errorf("cannot connect to %s: %w", endpoint, err)
 	}
-	return &zmqConn{sock: sock, cancel: cancel, gone: gone, why: why}, nil
+	zc.sock, zc.cancel = sock, cancel
+	return zc, nil
 }
 
 func (c *zmqConn) Exchange(ctx context.Context, msg []byte, timeout time.Duration) ([]byte, error) {
@@ -85,14 +110,22 @@ func (c *zmqConn) Exchange(ctx context.Context, msg []byte, timeout time.Duratio
 	select {
 	case r := <-got:
 		if r.err != nil {
+			select {
+			case <-c.over:
+				return nil, c.overErr
+			default:
+			}
 			if c.gone != nil {
+				// The connection closed: a process that is exiting does
+				// so soon; its status and last output say why (a loaded
+				// machine may take a while to reap it).
 				select {
 				case <-c.gone:
 					return nil, c.why()
-				case <-time.After(100 * time.Millisecond):
+				case <-time.After(goneWait):
 				}
 			}
-			return nil, fmt.Errorf("receiving: %w", r.err)
+			return nil, fmt.Errorf("receiving: %w (the decision process closed the connection)", r.err)
 		}
 		if len(r.m.Frames) != 1 {
 			return nil, fmt.Errorf("the reply has %d frames, want 1 (one JSON message)", len(r.m.Frames))
@@ -100,6 +133,9 @@ func (c *zmqConn) Exchange(ctx context.Context, msg []byte, timeout time.Duratio
 		return r.m.Frames[0], nil
 	case <-c.gone:
 		return nil, c.why()
+	case <-c.over:
+		c.Close()
+		return nil, c.overErr
 	case <-timer.C:
 		c.Close() // unblocks Recv; the run is over
 		return nil, ErrTimeout

@@ -7,24 +7,27 @@ import (
 	"strings"
 )
 
-// ParseIntervals reads Batsim's interval set ("0-3 7 9-10": ids and
-// inclusive ranges, separated by spaces) into ascending ids. An id twice,
-// a range backwards, a negative id or anything else is an error in words.
+// ParseIntervals reads Batsim's interval set into ascending distinct ids,
+// with the grammar of Batsim's IntervalSet::from_string_hyphen (separator
+// " ", joiner "-"): parts separated by spaces, each an id "5" or a closed
+// range "1-3"; parts may overlap or repeat, the set is their union ("1-2
+// 1-3 5 7" is 1 2 3 5 7). A range backwards, a negative id, anything but
+// digits or an empty set is an error in words.
 func ParseIntervals(s string) ([]int, error) {
 	parts := strings.Fields(s)
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("no resources")
+		return nil, fmt.Errorf("no resources (the set is empty)")
 	}
 	var ids []int
 	for _, p := range parts {
 		lo, hi, isRange := strings.Cut(p, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
+		a, err := id(lo)
+		if err != nil {
 			return nil, fmt.Errorf("%q is not a resource id or a range a-b of them", p)
 		}
 		b := a
 		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
+			if b, err = id(hi); err != nil || b < a {
 				return nil, fmt.Errorf("%q is not a range a-b with a ≤ b", p)
 			}
 		}
@@ -36,12 +39,22 @@ func ParseIntervals(s string) ([]int, error) {
 		}
 	}
 	sort.Ints(ids)
-	for i := 1; i < len(ids); i++ {
-		if ids[i] == ids[i-1] {
-			return nil, fmt.Errorf("resource %d appears twice", ids[i])
+	k := 0
+	for i, c := range ids {
+		if i == 0 || c != ids[k-1] {
+			ids[k] = c
+			k++
 		}
 	}
-	return ids, nil
+	return ids[:k], nil
+}
+
+// id reads a resource id: digits only.
+func id(s string) (int, error) {
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, fmt.Errorf("not an id")
+	}
+	return strconv.Atoi(s)
 }
 
 // maxIDs bounds an interval set's size (far above any machine a trace

@@ -30,8 +30,12 @@ type Scheduler struct {
 	Command []string
 	// Endpoint is tcp://host:port of a decision process already running.
 	Endpoint string
-	// Timeout is the wait for one reply (DefaultTimeout when 0).
+	// Timeout is the wait for one reply (DefaultTimeout when 0). A
+	// started process is waited for until it listens (DefaultTimeout or
+	// Timeout, whichever is longer) or exits.
 	Timeout time.Duration
+	// MaxReply bounds one reply in bytes (MaxReplyBytes when 0).
+	MaxReply int64
 }
 
 // Variant is the scheduler's variant name in the batch family.
@@ -120,9 +124,12 @@ func CheckUnique(scheds []Scheduler) error {
 func (s Scheduler) Open(ctx context.Context) (Conn, error) {
 	wait := s.timeout()
 	if s.Endpoint != "" {
-		return dialZMQ(ctx, s.Endpoint, wait, nil, nil)
+		return dialZMQ(ctx, s.Endpoint, wait, s.MaxReply, nil, nil)
 	}
-	return s.start(ctx, wait)
+	// A process this run starts is ready when it listens: its start-up
+	// (an interpreter loading its modules on a loaded machine) is not
+	// bounded by the reply timeout, only by its exiting or DefaultTimeout.
+	return s.start(ctx, max(wait, DefaultTimeout))
 }
 
 func (s Scheduler) timeout() time.Duration {
@@ -186,6 +193,7 @@ func (s Scheduler) start(ctx context.Context, wait time.Duration) (Conn, error) 
 		argv[i] = strings.ReplaceAll(a, "{endpoint}", endpoint)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	ownGroup(cmd)
 	out := &tail{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -207,9 +215,9 @@ func (s Scheduler) start(ctx context.Context, wait time.Duration) (Conn, error) 
 		}
 		return errors.New(msg)
 	}
-	zc, err := dialZMQ(ctx, endpoint, wait, gone, why)
+	zc, err := dialZMQ(ctx, endpoint, wait, s.MaxReply, gone, why)
 	if err != nil {
-		cmd.Process.Kill()
+		killGroup(cmd)
 		<-gone
 		return nil, err
 	}
@@ -217,25 +225,27 @@ func (s Scheduler) start(ctx context.Context, wait time.Duration) (Conn, error) 
 }
 
 // Close closes the socket, gives the process a moment to end by itself
-// (it should, after SIMULATION_ENDS), then kills it.
+// (it should, after SIMULATION_ENDS), then kills it. Whatever it started
+// (its process group) ends with it.
 func (p *procConn) Close() error {
 	p.once.Do(func() {
 		p.zmqConn.Close()
 		select {
 		case <-p.gone:
 		case <-time.After(2 * time.Second):
-			p.cmd.Process.Kill()
-			<-p.gone
 		}
+		killGroup(p.cmd)
+		<-p.gone
 	})
 	return nil
 }
 
-// Kill stops the process at once (a failed run does not wait for it).
+// Kill stops the process and its group at once (a failed run does not
+// wait for it).
 func (p *procConn) Kill() {
 	p.once.Do(func() {
 		p.zmqConn.Close()
-		p.cmd.Process.Kill()
+		killGroup(p.cmd)
 		<-p.gone
 	})
 }

@@ -26,22 +26,98 @@ type Options struct {
 	Timeout time.Duration
 	// Progress (may be nil) hears how many jobs have started.
 	Progress func(done, total int)
+
+	// DynamicJobs is Batsim's --enable-dynamic-jobs: REGISTER_JOB and
+	// REGISTER_PROFILE are accepted, and the simulation ends only after
+	// the decision process sent NOTIFY registration_finished.
+	DynamicJobs bool
+	// AckDynamicJobs is Batsim's --acknowledge-dynamic-jobs: a registered
+	// job is acknowledged by a JOB_SUBMITTED at its registration.
+	AckDynamicJobs bool
+	// ForwardRuntime gives every trace job a delay profile of its runtime
+	// (as Batsim's SWF converter writes them). Off (the default) a job's
+	// profile has no type: a real scheduler does not know the runtime.
+	ForwardRuntime bool
+	// HostSpeed (flop/s, 0: none) lets a parallel_homogeneous profile
+	// run: cpu / HostSpeed seconds. Without it such a profile is refused.
+	HostSpeed float64
+	// Power, when not nil, is the hosts' power model: SET_RESOURCE_STATE,
+	// QUERY consumed_energy and Outcome.Energy. Nil: both are refused, as
+	// Batsim refuses them without --energy.
+	Power *Power
+}
+
+// Power is a host's power model (every host the same), the part of a
+// SimGrid platform's pstates Batsim reads: pstates 0 to SleepPState-1
+// compute (IdleW when idle, ComputeW when running a job; a delay job's
+// duration does not depend on the pstate, in Batsim as here), pstate
+// SleepPState sleeps (SleepW). Switching to sleep takes SwitchOffS
+// seconds, waking SwitchOnS; a switching host draws IdleW. Batsim's
+// energy_platform_homogeneous.xml, which pybatsim's fcfsSchedSleep
+// assumes, has SleepPState 3 (three compute pstates).
+type Power struct {
+	IdleW, ComputeW, SleepW float64 // W per host, ≥ 0
+	SwitchOffS, SwitchOnS   float64 // s, ≥ 0
+	SleepPState             int     // the sleeping pstate; ≥ 1 (0 means 1)
+}
+
+// sleep is the sleeping pstate.
+func (p *Power) sleep() int { return max(p.SleepPState, 1) }
+
+// Check refuses a power model with a negative value.
+func (p *Power) Check() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"idle watts", p.IdleW}, {"computing watts", p.ComputeW}, {"sleeping watts", p.SleepW}, {"switch-off seconds", p.SwitchOffS}, {"switch-on seconds", p.SwitchOnS}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("power model: %s must be a finite number ≥ 0, got %v", f.name, f.v)
+		}
+	}
+	if p.SleepPState < 0 || p.SleepPState > 1000 {
+		return fmt.Errorf("power model: the sleeping pstate must be 1 to 1000, got %d", p.SleepPState)
+	}
+	return nil
 }
 
 // Outcome is a schedule made by a decision process.
 type Outcome struct {
-	// Result is the schedule as package batch keeps it; the placement of
-	// a rejected job is zero.
+	// Result is the schedule of the trace's jobs as package batch keeps
+	// it; the placement of a rejected job is zero, a killed job ends at
+	// its kill.
 	Result *batch.Result
 	// Rejected[i] says the decision process rejected jobs[i].
 	Rejected []bool
-	// NRejected and Killed count rejected and killed jobs.
+	// States[i] is jobs[i]'s final state as Batsim names it
+	// (COMPLETED_SUCCESSFULLY, COMPLETED_WALLTIME_REACHED,
+	// COMPLETED_KILLED, REJECTED).
+	States []string
+	// Metadata[i] is what SET_JOB_METADATA last set for jobs[i].
+	Metadata []string
+	// NRejected and Killed count rejected and killed jobs (trace and
+	// registered).
 	NRejected, Killed int
 	// Rounds counts request-reply exchanges, SIMULATION_BEGINS and
 	// SIMULATION_ENDS included.
 	Rounds int
 	// IDs are the job ids as the decision process saw them.
 	IDs []string
+	// Dynamic are the jobs the decision process registered, in order.
+	Dynamic []DynamicJob
+	// Energy is the hosts' consumed energy in J (0 without a power model).
+	Energy float64
+}
+
+// DynamicJob is a job the decision process registered (REGISTER_JOB).
+type DynamicJob struct {
+	ID       string
+	Profile  string
+	Submit   float64 // its registration
+	Size     int
+	Walltime float64 // -1: none
+	batch.Placement
+	State    string
+	Metadata string
 }
 
 // job states.
@@ -50,7 +126,14 @@ const (
 	waiting
 	running
 	finished
-	rejected
+)
+
+// host states (with a power model).
+const (
+	hostOn uint8 = iota
+	hostSleeping
+	hostSwitchingOff
+	hostSwitchingOn
 )
 
 // run is a started job on the completion heap.
@@ -59,35 +142,59 @@ type run struct {
 	end float64
 }
 
-// kill is a job a KILL_JOB named: ran says it was running (progress is
-// the share of its duration done), not already finished.
-type kill struct {
-	id       string
-	ran      bool
-	progress float64
+// profile is what schedlab knows of a profile: how long a job of it runs.
+type profile struct {
+	runtime float64
+	json    string // as sent (forwarded profiles)
 }
 
-// sim is one simulation's state.
+// switchReq is a SET_RESOURCE_STATE in progress.
+type switchReq struct {
+	at    float64
+	hosts []int
+	state int
+}
+
+// sim is one simulation's state. Jobs are indexed trace first (0..n-1),
+// then registered ones in registration order.
 type sim struct {
 	jobs  []batch.Job
+	n     int // trace jobs
 	order []int
 	p     int
 	c     Conn
 	o     Options
 
-	ids   []string
-	index map[string]int
-	state []uint8
-	owner []int32       // processor → job index + 1; 0: free
-	run   des.Heap[run] // by endsFirst
-	calls []float64
-	kills []kill // jobs killed by the last reply, for JOB_KILLED
+	ids      []string
+	profiles []string // each job's profile name
+	index    map[string]int
+	state    []uint8
+	place    []batch.Placement
+	final    []string
+	meta     []string
+	owner    []int32       // processor → job index + 1; 0: free
+	run      des.Heap[run] // by endsFirst
+	calls    []float64
+	next     int // next trace submission in order
+	noMore   bool
 
+	workloads map[string]map[string]profile // workload → profile name → profile
+	regDone   bool                          // NOTIFY registration_finished received
+
+	host     []uint8
+	pstate   []int     // each host's pstate (with a power model)
+	hostFrom []float64 // when the host's current power state began
+	switches []switchReq
+	energy   float64
+
+	clock   float64
 	out     *Outcome
-	buf     []byte
-	summary []string // the events of the message being built, for errors
+	ev      []byte   // the events of the next message
+	buf     []byte   // the message
+	summary []string // the next message's events in short, for errors
+	sent    []string // the summary of the message last sent
 	started int
-	done    int // finished or rejected
+	done    int // jobs in a final state
 }
 
 // Simulate runs jobs on p processors with the decision process at the
@@ -99,19 +206,31 @@ func Simulate(ctx context.Context, jobs []batch.Job, p int, c Conn, o Options) (
 	if err := batch.Validate(jobs, p); err != nil {
 		return nil, err
 	}
+	if o.Power != nil {
+		if err := o.Power.Check(); err != nil {
+			return nil, &errs.Error{Kind: errs.Invalid, Field: "power", Err: err}
+		}
+	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
 	n := len(jobs)
-	s := &sim{jobs: jobs, p: p, c: c, o: o, index: make(map[string]int, n), state: make([]uint8, n),
-		owner: make([]int32, p), run: des.NewHeap(endsFirst),
-		out: &Outcome{Result: &batch.Result{P: p, Policy: batch.Policy(VariantPrefix + o.Name), Placements: make([]batch.Placement, n)},
-			Rejected: make([]bool, n)}}
+	s := &sim{jobs: append([]batch.Job(nil), jobs...), n: n, p: p, c: c, o: o, index: make(map[string]int, n),
+		state: make([]uint8, n), place: make([]batch.Placement, n), final: make([]string, n), meta: make([]string, n),
+		owner: make([]int32, p), run: des.NewHeap(endsFirst), workloads: map[string]map[string]profile{"w0": {}},
+		host: make([]uint8, p), hostFrom: make([]float64, p), pstate: make([]int, p),
+		out: &Outcome{Result: &batch.Result{P: p, Policy: batch.Policy(VariantPrefix + o.Name)}}}
 	s.ids = jobIDs(jobs)
+	s.profiles = make([]string, n)
 	for i, id := range s.ids {
 		s.index[id] = i
+		s.profiles[i] = "p" + strings.TrimPrefix(id, "w0!")
+		pr := profile{runtime: jobs[i].Run, json: "{}"}
+		if o.ForwardRuntime {
+			pr.json = `{"type":"delay","delay":` + string(appendFloat(nil, jobs[i].Run)) + `}`
+		}
+		s.workloads["w0"][s.profiles[i]] = pr
 	}
-	s.out.IDs = s.ids
 	s.order = make([]int, n)
 	for i := range s.order {
 		s.order[i] = i
@@ -129,7 +248,35 @@ func Simulate(ctx context.Context, jobs []batch.Job, p int, c Conn, o Options) (
 	if o.Progress != nil {
 		o.Progress(n, n)
 	}
+	s.finish()
 	return s.out, nil
+}
+
+// finish fills the Outcome from the state.
+func (s *sim) finish() {
+	n := s.n
+	s.out.Result.Placements = s.place[:n]
+	s.out.Rejected = make([]bool, n)
+	for i := range n {
+		s.out.Rejected[i] = s.final[i] == "REJECTED"
+	}
+	s.out.States = s.final[:n]
+	s.out.Metadata = s.meta[:n]
+	s.out.IDs = s.ids[:n]
+	for j := n; j < len(s.jobs); j++ {
+		wall := s.jobs[j].Estimate
+		if math.IsInf(wall, 1) {
+			wall = -1
+		}
+		s.out.Dynamic = append(s.out.Dynamic, DynamicJob{ID: s.ids[j], Profile: s.profiles[j], Submit: s.jobs[j].Submit,
+			Size: s.jobs[j].Size, Walltime: wall, Placement: s.place[j], State: s.final[j], Metadata: s.meta[j]})
+	}
+	if s.o.Power != nil {
+		for c := range s.p {
+			s.hostEnergy(c, s.clock)
+		}
+		s.out.Energy = s.energy
+	}
 }
 
 // jobIDs are the ids the decision process sees: "w0!" and the trace's job
@@ -150,83 +297,59 @@ func jobIDs(jobs []batch.Job) []string {
 	return ids
 }
 
-// loop is the simulation: SIMULATION_BEGINS, one message per event time
-// until every job has finished or been rejected, SIMULATION_ENDS.
+// loop is the simulation: SIMULATION_BEGINS; then, while anything is to
+// come, one message with the events gathered since the last one (those
+// that happened while the decision process thought, or the next event
+// time's); SIMULATION_ENDS.
 func (s *sim) loop(ctx context.Context) error {
-	n := len(s.jobs)
-	first := s.jobs[s.order[0]].Submit
-	now := min(0, first)
-	s.begin(now)
-	if err := s.round(ctx, now); err != nil {
+	if s.n > 0 {
+		s.clock = min(0, s.jobs[s.order[0]].Submit)
+	}
+	s.begin(s.clock)
+	if err := s.round(ctx); err != nil {
 		return err
 	}
-	next := 0 // next submission in order
-	sameTime, last := 0, now
-	for rounds := 0; s.done < n; rounds++ {
+	sameTime, last := 0, s.clock
+	for rounds := 0; ; rounds++ {
 		if rounds%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			if s.o.Progress != nil {
-				s.o.Progress(s.started, n)
+				s.o.Progress(s.started, s.n)
 			}
 		}
-		if len(s.kills) > 0 {
-			// A kill is acknowledged at once, at the same time.
-			s.msg(now)
-			s.killed(now)
-		} else {
-			now = math.Inf(1)
-			if next < n {
-				now = s.jobs[s.order[next]].Submit
+		if len(s.summary) == 0 {
+			if s.over() {
+				break
 			}
-			if s.run.Len() > 0 {
-				now = min(now, s.run.Min().end)
-			}
-			if len(s.calls) > 0 {
-				now = min(now, s.calls[0])
-			}
-			if math.IsInf(now, 1) {
+			t := s.nextTime()
+			if math.IsInf(t, 1) {
 				return s.stuck()
 			}
-			s.msg(now)
-			for s.run.Len() > 0 && s.run.Min().end <= now {
-				s.complete(s.run.Pop().job)
-			}
-			for next < n && s.jobs[s.order[next]].Submit <= now {
-				s.submit(now, s.order[next])
-				next++
-				if next == n {
-					s.notify(now, "no_more_static_job_to_submit")
-				}
-			}
-			for len(s.calls) > 0 && s.calls[0] <= now {
-				s.calls = s.calls[1:]
-				s.event(now, "REQUESTED_CALL", "{}")
-				s.summary = append(s.summary, "REQUESTED_CALL")
-			}
+			s.advance(t)
 		}
-		if now == last {
+		if s.clock == last {
 			if sameTime++; sameTime > maxSameTime {
-				return fmt.Errorf("at t=%s: more than %d messages at the same time (the decision process keeps asking to be called now)", fmtTime(now), maxSameTime)
+				return fmt.Errorf("at t=%s: more than %d messages at the same time (the decision process keeps answering with decisions that call for another message now)", fmtTime(s.clock), maxSameTime)
 			}
 		} else {
-			sameTime, last = 0, now
+			sameTime, last = 0, s.clock
 		}
-		if err := s.round(ctx, now); err != nil {
+		if err := s.round(ctx); err != nil {
 			return err
 		}
 	}
-	s.msg(now)
-	s.event(now, "SIMULATION_ENDS", "{}")
+	at := s.clock
+	s.event(at, "SIMULATION_ENDS", "{}")
 	s.summary = append(s.summary, "SIMULATION_ENDS")
-	s.end()
-	replyNow, evs, err := s.exchange(ctx, now)
+	s.compose()
+	replyNow, evs, err := s.exchange(ctx)
 	if err != nil {
 		return err
 	}
-	if replyNow < now {
-		return fmt.Errorf("the reply to SIMULATION_ENDS (message %d) has now=%s, before the message's %s: time cannot go backwards", s.out.Rounds, fmtTime(replyNow), fmtTime(now))
+	if replyNow < at {
+		return fmt.Errorf("the reply to SIMULATION_ENDS (message %d) has now=%s, before the message's %s: time cannot go backwards", s.out.Rounds, fmtTime(replyNow), fmtTime(at))
 	}
 	if len(evs) > 0 {
 		return fmt.Errorf("the reply to SIMULATION_ENDS (message %d) has %d events (the first: %s); the simulation is over and cannot apply them", s.out.Rounds, len(evs), evs[0].Type)
@@ -234,11 +357,73 @@ func (s *sim) loop(ctx context.Context) error {
 	return nil
 }
 
-// maxSameTime bounds the messages at one time (CALL_ME_LATER at now, over
-// and over, would never end).
+// maxSameTime bounds the messages at one time.
 const maxSameTime = 10000
 
-// stuck is the error of a simulation with jobs left and nothing to come.
+// over says the simulation is finished as Batsim says it: every trace job
+// submitted, every submitted job finished, no call pending, no host
+// switching, and dynamic registration off or finished.
+func (s *sim) over() bool {
+	return s.next == s.n && s.done == len(s.jobs) && len(s.calls) == 0 && len(s.switches) == 0 &&
+		(!s.o.DynamicJobs || s.regDone)
+}
+
+// nextTime is the time of the next thing to happen on its own.
+func (s *sim) nextTime() float64 {
+	t := math.Inf(1)
+	if s.next < s.n {
+		t = s.jobs[s.order[s.next]].Submit
+	}
+	if s.run.Len() > 0 {
+		t = min(t, s.run.Min().end)
+	}
+	if len(s.calls) > 0 {
+		t = min(t, s.calls[0])
+	}
+	for _, sw := range s.switches {
+		t = min(t, sw.at)
+	}
+	return t
+}
+
+// advance runs the simulation's own events up to t, in time order, each
+// recorded for the next message at its time (at one time: completions,
+// submissions, finished switches, requested calls), and sets the clock to t.
+func (s *sim) advance(t float64) {
+	for {
+		e := s.nextTime()
+		if e > t {
+			break
+		}
+		s.clock = max(s.clock, e)
+		for s.run.Len() > 0 && s.run.Min().end <= e {
+			s.complete(s.run.Pop().job, e)
+		}
+		for s.next < s.n && s.jobs[s.order[s.next]].Submit <= e {
+			s.submit(e, s.order[s.next])
+			s.next++
+			if s.next == s.n {
+				s.notify(e, "no_more_static_job_to_submit")
+			}
+		}
+		for k := 0; k < len(s.switches); {
+			if sw := s.switches[k]; sw.at <= e {
+				s.switched(sw)
+				s.switches = append(s.switches[:k], s.switches[k+1:]...)
+				continue
+			}
+			k++
+		}
+		for len(s.calls) > 0 && s.calls[0] <= e {
+			s.calls = s.calls[1:]
+			s.event(e, "REQUESTED_CALL", "{}")
+			s.summary = append(s.summary, "REQUESTED_CALL")
+		}
+	}
+	s.clock = max(s.clock, t)
+}
+
+// stuck is the error of a simulation with something left and nothing to come.
 func (s *sim) stuck() error {
 	var wait []string
 	count := 0
@@ -250,25 +435,43 @@ func (s *sim) stuck() error {
 			}
 		}
 	}
+	if count == 0 && s.o.DynamicJobs && !s.regDone {
+		return fmt.Errorf("after message %d: every job has finished, dynamic jobs are enabled and the decision process has not sent NOTIFY registration_finished: nothing else can happen (Batsim would wait for ever)", s.out.Rounds)
+	}
 	return fmt.Errorf("after message %d: %d jobs are waiting (%s) with no job running and no call requested; the decision process must start or reject them, or ask to be called (CALL_ME_LATER)",
 		s.out.Rounds, count, strings.Join(wait, ", "))
 }
 
-// round sends the message built at now, reads the reply and applies it.
-func (s *sim) round(ctx context.Context, now float64) error {
-	s.end()
-	replyNow, evs, err := s.exchange(ctx, now)
+// round sends the events gathered at the clock, reads the reply and
+// applies it.
+func (s *sim) round(ctx context.Context) error {
+	msgNow := s.clock
+	s.compose()
+	replyNow, evs, err := s.exchange(ctx)
 	if err != nil {
 		return err
 	}
-	return s.apply(now, replyNow, evs)
+	return s.apply(msgNow, replyNow, evs)
+}
+
+// compose writes the message at the clock with the events gathered, and
+// starts gathering the next one's.
+func (s *sim) compose() {
+	b := append(s.buf[:0], `{"now":`...)
+	b = appendFloat(b, s.clock)
+	b = append(b, `,"events":[`...)
+	b = append(b, s.ev...)
+	s.buf = append(b, "]}"...)
+	s.ev = s.ev[:0]
+	s.sent = append(s.sent[:0], s.summary...)
+	s.summary = s.summary[:0]
 }
 
 // exchange sends s.buf and decodes the reply.
-func (s *sim) exchange(ctx context.Context, now float64) (float64, []event, error) {
+func (s *sim) exchange(ctx context.Context) (float64, []event, error) {
 	s.out.Rounds++
 	b, err := s.c.Exchange(ctx, s.buf, s.o.Timeout)
-	what := fmt.Sprintf("message %d (t=%s: %s)", s.out.Rounds, fmtTime(now), s.describe())
+	what := fmt.Sprintf("message %d (t=%s: %s)", s.out.Rounds, fmtTime(s.clock), s.describe())
 	if err != nil {
 		if errors.Is(err, ErrTimeout) {
 			return 0, nil, fmt.Errorf("no reply to %s within %v", what, s.o.Timeout)
@@ -282,54 +485,72 @@ func (s *sim) exchange(ctx context.Context, now float64) (float64, []event, erro
 	return replyNow, evs, nil
 }
 
-// describe is the message's events in short.
+// describe is the last message's events in short.
 func (s *sim) describe() string {
-	if len(s.summary) <= 4 {
-		return strings.Join(s.summary, ", ")
+	if len(s.sent) <= 4 {
+		return strings.Join(s.sent, ", ")
 	}
-	return strings.Join(s.summary[:4], ", ") + fmt.Sprintf(" and %d more events", len(s.summary)-4)
+	return strings.Join(s.sent[:4], ", ") + fmt.Sprintf(" and %d more events", len(s.sent)-4)
 }
 
-// apply checks and carries out a reply's decisions, in order, at now.
-func (s *sim) apply(now, replyNow float64, evs []event) error {
-	where := func(k int, ev event, subject string) string {
-		w := fmt.Sprintf("at t=%s, decision %d of the reply to message %d, %s", fmtTime(now), k+1, s.out.Rounds, ev.Type)
-		if subject != "" {
-			w += " " + subject
-		}
-		return w
-	}
-	if replyNow < now {
-		return fmt.Errorf("the reply to message %d (t=%s) has now=%s: time cannot go backwards", s.out.Rounds, fmtTime(now), fmtTime(replyNow))
+// apply checks and carries out a reply's decisions in order, each at its
+// timestamp (Batsim's reader waits until it; one in the past is applied at
+// the current time), the simulation's own events running in between; then
+// the clock moves to the reply's now.
+func (s *sim) apply(msgNow, replyNow float64, evs []event) error {
+	if replyNow < msgNow {
+		return fmt.Errorf("the reply to message %d (t=%s) has now=%s: time cannot go backwards", s.out.Rounds, fmtTime(msgNow), fmtTime(replyNow))
 	}
 	for k, ev := range evs {
-		if ev.Timestamp < now {
-			return fmt.Errorf("%s: timestamp %s is before the message's time %s: time cannot go backwards", where(k, ev, ""), fmtTime(ev.Timestamp), fmtTime(now))
+		if ev.Timestamp > replyNow {
+			return fmt.Errorf("at t=%s, decision %d of the reply to message %d, %s: its timestamp %s is after the reply's now (%s); Batsim requires timestamp ≤ now",
+				fmtTime(s.clock), k+1, s.out.Rounds, ev.Type, fmtTime(ev.Timestamp), fmtTime(replyNow))
 		}
-		if ev.Timestamp > now {
-			return fmt.Errorf("%s: timestamp %s is after the message's time %s; schedlab applies decisions at the time of the events they answer (a decision process that takes simulated time is not supported)", where(k, ev, ""), fmtTime(ev.Timestamp), fmtTime(now))
-		}
-		var err error
-		subject := ""
-		switch ev.Type {
-		case "EXECUTE_JOB":
-			subject, err = s.execute(now, ev.Data)
-		case "REJECT_JOB":
-			subject, err = s.reject(ev.Data)
-		case "CALL_ME_LATER":
-			err = s.callMeLater(now, ev.Data)
-		case "KILL_JOB":
-			subject, err = s.kill(now, ev.Data)
-		case "NOTIFY":
-			subject, err = s.notified(ev.Data)
-		default:
-			err = fmt.Errorf("schedlab's batch simulator does not support %s (it supports EXECUTE_JOB, REJECT_JOB, CALL_ME_LATER, KILL_JOB and NOTIFY registration_finished; see the package doc)", ev.Type)
-		}
+		s.advance(max(s.clock, ev.Timestamp))
+		subject, err := s.decide(ev)
 		if err != nil {
-			return fmt.Errorf("%s: %w", where(k, ev, subject), err)
+			w := fmt.Sprintf("at t=%s, decision %d of the reply to message %d, %s", fmtTime(s.clock), k+1, s.out.Rounds, ev.Type)
+			if subject != "" {
+				w += " " + subject
+			}
+			return fmt.Errorf("%s: %w", w, err)
 		}
 	}
+	s.advance(replyNow)
 	return nil
+}
+
+// decide applies one decision at the clock.
+func (s *sim) decide(ev event) (string, error) {
+	switch ev.Type {
+	case "EXECUTE_JOB":
+		return s.execute(ev.Data)
+	case "REJECT_JOB":
+		return s.reject(ev.Data)
+	case "CALL_ME_LATER":
+		return "", s.callMeLater(ev.Data)
+	case "KILL_JOB":
+		return s.kill(ev.Data)
+	case "NOTIFY":
+		return s.notified(ev.Data)
+	case "REGISTER_JOB":
+		return s.registerJob(ev.Data)
+	case "REGISTER_PROFILE":
+		return s.registerProfile(ev.Data)
+	case "SET_JOB_METADATA":
+		return s.setMetadata(ev.Data)
+	case "CHANGE_JOB_STATE":
+		return s.changeState(ev.Data)
+	case "QUERY":
+		return s.query(ev.Data)
+	case "ANSWER":
+		return s.answer(ev.Data)
+	case "SET_RESOURCE_STATE":
+		return s.setResourceState(ev.Data)
+	case "TO_JOB_MSG":
+		return "", fmt.Errorf("TO_JOB_MSG is not supported: it talks to a job of a message-passing profile (send/recv), which schedlab's jobs are not")
+	}
+	return "", fmt.Errorf("%s is not a decision of Batsim's protocol (EXECUTE_JOB, REJECT_JOB, CALL_ME_LATER, KILL_JOB, NOTIFY, REGISTER_JOB, REGISTER_PROFILE, SET_JOB_METADATA, CHANGE_JOB_STATE, QUERY, ANSWER, SET_RESOURCE_STATE; see the package doc)", ev.Type)
 }
 
 // fields checks that data holds only the known keys.
@@ -358,7 +579,11 @@ func (s *sim) jobOf(data map[string]json.RawMessage) (string, int, error) {
 	}
 	j, ok := s.index[id]
 	if !ok {
-		return id, -1, fmt.Errorf("there is no job %q in this simulation (ids are like %s)", id, s.ids[0])
+		like := "w0!1"
+		if len(s.ids) > 0 {
+			like = s.ids[0]
+		}
+		return id, -1, fmt.Errorf("there is no job %q in this simulation (ids are like %s)", id, like)
 	}
 	return id, j, nil
 }
@@ -369,21 +594,26 @@ func (s *sim) notStartable(j int) error {
 	case notSubmitted:
 		return fmt.Errorf("the job is not submitted yet (its submission time is %s)", fmtTime(s.jobs[j].Submit))
 	case running:
-		return fmt.Errorf("the job is already running (started at %s)", fmtTime(s.out.Result.Placements[j].Start))
+		return fmt.Errorf("the job is already running (started at %s)", fmtTime(s.place[j].Start))
 	case finished:
-		if s.out.Rejected[j] {
+		if s.final[j] == "REJECTED" {
 			return fmt.Errorf("the job was rejected")
 		}
-		return fmt.Errorf("the job already ran (from %s to %s)", fmtTime(s.out.Result.Placements[j].Start), fmtTime(s.out.Result.Placements[j].End))
+		return fmt.Errorf("the job already ran (from %s to %s)", fmtTime(s.place[j].Start), fmtTime(s.place[j].End))
 	}
 	return nil
 }
 
 // execute starts a job on its allocation.
-func (s *sim) execute(now float64, data map[string]json.RawMessage) (string, error) {
+func (s *sim) execute(data map[string]json.RawMessage) (string, error) {
 	id, j, err := s.jobOf(data)
 	if err != nil {
 		return id, err
+	}
+	for _, f := range []string{"mapping", "storage_mapping", "additional_io_job"} {
+		if _, ok := data[f]; ok {
+			return id, fmt.Errorf("field %q is not supported: it maps executors or storage onto hosts, and schedlab's jobs are rigid delay jobs with no storage (the allocation is the job's hosts, one executor each)", f)
+		}
 	}
 	if err := fields(data, "job_id", "alloc"); err != nil {
 		return id, err
@@ -405,23 +635,30 @@ func (s *sim) execute(now float64, data map[string]json.RawMessage) (string, err
 			return id, fmt.Errorf("resource %d does not exist (the machine has %d: 0-%d)", c, s.p, s.p-1)
 		}
 		if o := s.owner[c]; o != 0 {
-			return id, fmt.Errorf("resource %d is busy with job %s", c, s.ids[o-1])
+			return id, fmt.Errorf("resource %d is busy with job %s: compute sharing is off (allow_compute_sharing is false), so a host runs one job at a time, as Batsim refuses it", c, s.ids[o-1])
+		}
+		if s.host[c] != hostOn {
+			return id, fmt.Errorf("resource %d cannot compute now: it is %s (SET_RESOURCE_STATE it to a computing pstate first)", c, hostStateName(s.host[c]))
 		}
 	}
 	if len(procs) != job.Size {
 		return id, fmt.Errorf("alloc %q has %d resources; the job requests %d", alloc, len(procs), job.Size)
 	}
+	now := s.clock
 	for _, c := range procs {
+		s.hostEnergy(c, now) // the time before, at its power
 		s.owner[c] = int32(j + 1)
 	}
-	if job.Run > job.Estimate {
+	if j < s.n && job.Run > job.Estimate {
 		s.out.Result.Capped++
 	}
 	end := now + job.Duration()
-	s.out.Result.Placements[j] = batch.Placement{Start: now, End: end, Procs: procs}
+	s.place[j] = batch.Placement{Start: now, End: end, Procs: procs}
 	s.state[j] = running
 	s.run.Push(run{job: j, end: end})
-	s.started++
+	if j < s.n {
+		s.started++
+	}
 	return id, nil
 }
 
@@ -434,20 +671,26 @@ func (s *sim) reject(data map[string]json.RawMessage) (string, error) {
 	if err := fields(data, "job_id"); err != nil {
 		return id, err
 	}
-	if err := s.notStartable(j); err != nil {
-		return id, err
+	if s.state[j] != waiting {
+		return id, fmt.Errorf("to be rejected a job must be submitted and not started: %v", s.notStartable(j))
 	}
-	s.state[j] = finished
-	s.out.Rejected[j] = true
-	s.out.NRejected++
-	s.done++
+	s.rejectJob(j)
 	return id, nil
 }
 
-// callMeLater books a REQUESTED_CALL.
-func (s *sim) callMeLater(now float64, data map[string]json.RawMessage) error {
-	if err := fields(data, "timestamp"); err != nil {
-		return err
+func (s *sim) rejectJob(j int) {
+	s.state[j] = finished
+	s.final[j] = "REJECTED"
+	s.out.NRejected++
+	s.done++
+}
+
+// callMeLater books a REQUESTED_CALL strictly after now: Batsim refuses a
+// call at the current time or before ("You asked to be awaken in the
+// past").
+func (s *sim) callMeLater(data map[string]json.RawMessage) error {
+	if len(data) != 1 {
+		return fmt.Errorf("data must hold exactly one field, timestamp (got %d)", len(data))
 	}
 	raw, ok := data["timestamp"]
 	if !ok {
@@ -457,8 +700,8 @@ func (s *sim) callMeLater(now float64, data map[string]json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("timestamp %v", err)
 	}
-	if t < now {
-		return fmt.Errorf("asks to be called at %s, before now (%s): time cannot go backwards", fmtTime(t), fmtTime(now))
+	if t <= s.clock {
+		return fmt.Errorf("asks to be called at %s, which is not after the current time %s; Batsim refuses a call at the current time or before (\"You asked to be awaken in the past\")", fmtTime(t), fmtTime(s.clock))
 	}
 	i := sort.SearchFloat64s(s.calls, t)
 	for i < len(s.calls) && s.calls[i] == t {
@@ -470,8 +713,10 @@ func (s *sim) callMeLater(now float64, data map[string]json.RawMessage) error {
 	return nil
 }
 
-// kill ends running jobs now; JOB_KILLED follows at once.
-func (s *sim) kill(now float64, data map[string]json.RawMessage) (string, error) {
+// kill ends running jobs now: a JOB_COMPLETED (COMPLETED_KILLED) for each
+// job really killed, then one JOB_KILLED for them all, as Batsim's
+// killer does.
+func (s *sim) kill(data map[string]json.RawMessage) (string, error) {
 	if err := fields(data, "job_ids"); err != nil {
 		return "", err
 	}
@@ -479,6 +724,17 @@ func (s *sim) kill(now float64, data map[string]json.RawMessage) (string, error)
 	if raw, ok := data["job_ids"]; !ok || json.Unmarshal(raw, &ids) != nil || raw[0] != '[' {
 		return "", fmt.Errorf("job_ids must be a list of job ids")
 	}
+	if len(ids) == 0 {
+		return "", fmt.Errorf("job_ids must not be empty")
+	}
+	type killed struct {
+		id       string
+		ran      bool
+		progress float64
+		profile  string
+	}
+	var ks []killed
+	now := s.clock
 	for _, raw := range ids {
 		id, j, err := s.jobOf(map[string]json.RawMessage{"job_id": raw})
 		if err != nil {
@@ -486,38 +742,487 @@ func (s *sim) kill(now float64, data map[string]json.RawMessage) (string, error)
 		}
 		switch {
 		case s.state[j] == running:
-			pl := &s.out.Result.Placements[j]
+			pl := &s.place[j]
 			progress := (now - pl.Start) / (pl.End - pl.Start)
 			pl.End = now
-			for _, c := range pl.Procs {
-				s.owner[c] = 0
-			}
-			s.state[j] = finished
 			s.remove(j)
+			s.free(j, now)
+			s.state[j] = finished
+			s.final[j] = "COMPLETED_KILLED"
 			s.done++
 			s.out.Killed++
-			s.kills = append(s.kills, kill{id: id, ran: true, progress: progress})
-		case s.state[j] == finished && !s.out.Rejected[j]:
-			s.kills = append(s.kills, kill{id: id}) // ended before the kill: acknowledged without progress
+			s.completedEvent(j, now)
+			ks = append(ks, killed{id, true, progress, s.profiles[j]})
+		case s.state[j] == finished && s.final[j] != "REJECTED":
+			ks = append(ks, killed{id: id}) // ended before the kill: acknowledged without progress
 		default:
-			return id, fmt.Errorf("the job is not running, so it cannot be killed")
+			return id, fmt.Errorf("the job is neither running nor completed, so it cannot be killed (Batsim: \"refers to a job not being executed nor completed\")")
 		}
 	}
+	s.openEvent(now, "JOB_KILLED")
+	b := append(s.ev, `{"job_ids":[`...)
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, k.id)
+	}
+	b = append(b, `],"job_progress":{`...)
+	first := true
+	for _, k := range ks {
+		if !k.ran {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = strconv.AppendQuote(b, k.id)
+		b = append(b, `:{"profile":`...)
+		b = strconv.AppendQuote(b, k.profile)
+		b = append(b, `,"progress":`...)
+		b = appendFloat(b, k.progress)
+		b = append(b, '}')
+	}
+	s.ev = append(b, `}}}`...)
+	s.summary = append(s.summary, "JOB_KILLED")
 	return "", nil
 }
 
-// notified accepts the NOTIFY types that need nothing of a simulation
-// without dynamic jobs.
+// notified applies the NOTIFY types Batsim reads from a decision process.
 func (s *sim) notified(data map[string]json.RawMessage) (string, error) {
 	var typ string
 	if err := str(data["type"], &typ); err != nil {
 		return "", fmt.Errorf("type %v", err)
 	}
 	switch typ {
-	case "registration_finished", "continue_registration":
-		return typ, nil // dynamic registration is off: nothing to finish
+	case "registration_finished":
+		s.regDone = true
+		return typ, nil
+	case "continue_registration":
+		s.regDone = false
+		return typ, nil
 	}
-	return typ, fmt.Errorf("NOTIFY %q is not supported (only registration_finished and continue_registration, which change nothing here)", typ)
+	return typ, fmt.Errorf("NOTIFY %q is not one Batsim reads from a decision process (registration_finished, continue_registration)", typ)
+}
+
+// dynamicAllowed says why REGISTER_* cannot be applied, or nil.
+func (s *sim) dynamicAllowed() error {
+	if !s.o.DynamicJobs {
+		return fmt.Errorf("dynamic job registration is off in this run (SIMULATION_BEGINS said dynamic-jobs-enabled: false; turn the run's dynamic_jobs parameter on)")
+	}
+	if s.regDone {
+		return fmt.Errorf("dynamic registration was finished by NOTIFY registration_finished (send continue_registration first)")
+	}
+	return nil
+}
+
+// registerProfile adds a profile to a workload (created if new).
+func (s *sim) registerProfile(data map[string]json.RawMessage) (string, error) {
+	if err := s.dynamicAllowed(); err != nil {
+		return "", err
+	}
+	if err := fields(data, "workload_name", "profile_name", "profile"); err != nil {
+		return "", err
+	}
+	var wl, name string
+	if err := str(data["workload_name"], &wl); err != nil {
+		return "", fmt.Errorf("workload_name %v", err)
+	}
+	if err := str(data["profile_name"], &name); err != nil {
+		return "", fmt.Errorf("profile_name %v", err)
+	}
+	subject := wl + "!" + name
+	if strings.Contains(wl, "!") || wl == "" || name == "" {
+		return subject, fmt.Errorf("workload_name and profile_name must be non-empty, without '!'")
+	}
+	raw := data["profile"]
+	if len(raw) == 0 || raw[0] != '{' {
+		return subject, fmt.Errorf("profile must be an object, got %s", kindOf(raw))
+	}
+	if _, ok := s.workloads[wl][name]; ok {
+		return subject, fmt.Errorf("profile %q already exists in workload %q (Batsim: \"Invalid new profile registration\")", name, wl)
+	}
+	pr, err := s.readProfile(raw)
+	if err != nil {
+		return subject, err
+	}
+	if s.workloads[wl] == nil {
+		s.workloads[wl] = map[string]profile{}
+	}
+	s.workloads[wl][name] = pr
+	return subject, nil
+}
+
+// readProfile reads a registered profile: the types whose duration
+// schedlab can work out.
+func (s *sim) readProfile(raw json.RawMessage) (profile, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return profile{}, fmt.Errorf("profile: %v", err)
+	}
+	var typ string
+	if err := str(m["type"], &typ); err != nil {
+		return profile{}, fmt.Errorf("profile type %v", err)
+	}
+	num := func(k string) (float64, error) {
+		v, ok := m[k]
+		if !ok {
+			return 0, fmt.Errorf("a %s profile needs %q", typ, k)
+		}
+		f, err := number(v)
+		if err != nil || f < 0 {
+			return 0, fmt.Errorf("profile %s: must be a number ≥ 0", k)
+		}
+		return f, nil
+	}
+	switch typ {
+	case "delay":
+		d, err := num("delay")
+		if err != nil {
+			return profile{}, err
+		}
+		return profile{runtime: d, json: string(raw)}, nil
+	case "parallel_homogeneous":
+		if s.o.HostSpeed <= 0 {
+			return profile{}, fmt.Errorf("a parallel_homogeneous profile needs the hosts' speed, which this run does not give (only delay profiles run without a platform)")
+		}
+		cpu, err := num("cpu")
+		if err != nil {
+			return profile{}, err
+		}
+		if com, err := num("com"); err != nil || com != 0 {
+			return profile{}, fmt.Errorf("a parallel_homogeneous profile with com ≠ 0 needs a network model, which schedlab does not have (com must be 0)")
+		}
+		return profile{runtime: cpu / s.o.HostSpeed, json: string(raw)}, nil
+	}
+	return profile{}, fmt.Errorf("profile type %q is not supported (delay, and parallel_homogeneous with com 0 when the run gives a host speed)", typ)
+}
+
+// registerJob submits a job of a registered or existing profile now.
+func (s *sim) registerJob(data map[string]json.RawMessage) (string, error) {
+	if err := s.dynamicAllowed(); err != nil {
+		return "", err
+	}
+	var id string
+	if err := str(data["job_id"], &id); err != nil {
+		return "", fmt.Errorf("job_id %v", err)
+	}
+	if err := fields(data, "job_id", "job"); err != nil {
+		return id, err
+	}
+	wl, name, ok := strings.Cut(id, "!")
+	if !ok || wl == "" || name == "" {
+		return id, fmt.Errorf("job_id must be WORKLOAD!NAME")
+	}
+	if _, ok := s.workloads[wl]; !ok {
+		return id, fmt.Errorf("workload %q does not exist (register one of its profiles first)", wl)
+	}
+	if _, ok := s.index[id]; ok {
+		return id, fmt.Errorf("job %q already exists (Batsim: \"Cannot register new job\")", id)
+	}
+	raw, ok := data["job"]
+	if !ok {
+		return id, fmt.Errorf("no job (the job's description; schedlab has no Redis)")
+	}
+	var jd map[string]json.RawMessage
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &jd) != nil {
+		return id, fmt.Errorf("job must be an object, got %s", kindOf(raw))
+	}
+	var jid, prof string
+	if err := str(jd["id"], &jid); err != nil {
+		return id, fmt.Errorf("job.id %v", err)
+	}
+	if jid != id && jid != name {
+		return id, fmt.Errorf("job.id %q is neither the job_id nor its name %q", jid, name)
+	}
+	if err := str(jd["profile"], &prof); err != nil {
+		return id, fmt.Errorf("job.profile %v", err)
+	}
+	pr, ok := s.workloads[wl][prof]
+	if !ok {
+		return id, fmt.Errorf("workload %q has no profile %q (register it with REGISTER_PROFILE before the job)", wl, prof)
+	}
+	resF, err := number(jd["res"])
+	if err != nil || resF != math.Trunc(resF) || resF < 1 {
+		return id, fmt.Errorf("job.res must be a whole number ≥ 1")
+	}
+	res := int(resF)
+	if res > s.p {
+		return id, fmt.Errorf("job.res %d is more than the machine's %d resources", res, s.p)
+	}
+	wall := math.Inf(1)
+	if w, ok := jd["walltime"]; ok {
+		f, err := number(w)
+		if err != nil {
+			return id, fmt.Errorf("job.walltime %v", err)
+		}
+		if f > 0 {
+			wall = f
+		} else if f != -1 {
+			return id, fmt.Errorf("job.walltime must be > 0, or -1 for none; got %s", fmtTime(f))
+		}
+	}
+	j := len(s.jobs)
+	now := s.clock
+	s.jobs = append(s.jobs, batch.Job{ID: -1, Submit: now, Size: res, Estimate: wall, Run: pr.runtime})
+	s.ids = append(s.ids, id)
+	s.profiles = append(s.profiles, prof)
+	s.index[id] = j
+	s.state = append(s.state, waiting)
+	s.place = append(s.place, batch.Placement{})
+	s.final = append(s.final, "")
+	s.meta = append(s.meta, "")
+	if s.o.AckDynamicJobs {
+		s.openEvent(now, "JOB_SUBMITTED")
+		b := append(s.ev, `{"job_id":`...)
+		b = strconv.AppendQuote(b, id)
+		b = append(b, `,"job":`...)
+		b = append(b, raw...)
+		s.ev = append(b, `}}`...)
+		s.summary = append(s.summary, "JOB_SUBMITTED "+id)
+	}
+	return id, nil
+}
+
+// setMetadata records a job's metadata (a string without double quotes,
+// as Batsim's CSV output needs).
+func (s *sim) setMetadata(data map[string]json.RawMessage) (string, error) {
+	if len(data) != 2 {
+		return "", fmt.Errorf("data must hold exactly job_id and metadata")
+	}
+	id, j, err := s.jobOf(data)
+	if err != nil {
+		return id, err
+	}
+	var m string
+	if err := str(data["metadata"], &m); err != nil {
+		return id, fmt.Errorf("metadata %v", err)
+	}
+	if strings.Contains(m, `"`) {
+		return id, fmt.Errorf("metadata must not contain double quotes (Batsim writes it in a CSV field)")
+	}
+	s.meta[j] = m
+	return id, nil
+}
+
+// changeState applies the CHANGE_JOB_STATE schedlab can carry out: a
+// submitted job to REJECTED (as REJECT_JOB). Batsim also lets a submitted
+// job be marked RUNNING with no hosts and a running job be marked
+// completed while its execution goes on; schedlab refuses those (its
+// schedule could not say where or until when the job ran): use
+// EXECUTE_JOB and KILL_JOB.
+func (s *sim) changeState(data map[string]json.RawMessage) (string, error) {
+	id, j, err := s.jobOf(data)
+	if err != nil {
+		return id, err
+	}
+	if err := fields(data, "job_id", "job_state"); err != nil {
+		return id, err
+	}
+	var st string
+	if err := str(data["job_state"], &st); err != nil {
+		return id, fmt.Errorf("job_state %v", err)
+	}
+	switch st {
+	case "NOT_SUBMITTED", "RUNNING", "COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED", "COMPLETED_KILLED", "REJECTED":
+	default:
+		return id, fmt.Errorf("job_state must be one of NOT_SUBMITTED, RUNNING, COMPLETED_SUCCESSFULLY, COMPLETED_WALLTIME_REACHED, COMPLETED_KILLED, REJECTED; got %q", st)
+	}
+	if st == "REJECTED" && s.state[j] == waiting {
+		s.rejectJob(j)
+		return id, nil
+	}
+	return id, fmt.Errorf("changing a job to %s is not supported: schedlab carries out only a submitted job to REJECTED (a job runs through EXECUTE_JOB and ends early through KILL_JOB, so that its schedule says where and until when it ran)", st)
+}
+
+// query answers the QUERY Batsim answers: consumed_energy.
+func (s *sim) query(data map[string]json.RawMessage) (string, error) {
+	if err := fields(data, "requests"); err != nil {
+		return "", err
+	}
+	var reqs map[string]json.RawMessage
+	raw := data["requests"]
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &reqs) != nil || len(reqs) == 0 {
+		return "", fmt.Errorf("requests must be a non-empty object")
+	}
+	for k, v := range reqs {
+		if k != "consumed_energy" {
+			return k, fmt.Errorf("Batsim answers only the request consumed_energy, not %q", k)
+		}
+		if string(v) != "{}" && strings.ReplaceAll(string(v), " ", "") != "{}" {
+			return k, fmt.Errorf("the consumed_energy request must be {}")
+		}
+		if s.o.Power == nil {
+			return k, fmt.Errorf("this run has no power model (energy is off, as Batsim without --energy), so there is no consumed energy to answer")
+		}
+		for c := range s.p {
+			s.hostEnergy(c, s.clock)
+		}
+		s.openEvent(s.clock, "ANSWER")
+		b := append(s.ev, `{"consumed_energy":`...)
+		b = appendFloat(b, s.energy)
+		s.ev = append(b, `}}`...)
+		s.summary = append(s.summary, "ANSWER consumed_energy")
+	}
+	return "consumed_energy", nil
+}
+
+// answer accepts the ANSWER Batsim reads (estimate_waiting_time, which it
+// only logs).
+func (s *sim) answer(data map[string]json.RawMessage) (string, error) {
+	if len(data) == 0 {
+		return "", fmt.Errorf("data must not be empty")
+	}
+	for k, v := range data {
+		if k != "estimate_waiting_time" {
+			return k, fmt.Errorf("Batsim reads only the ANSWER estimate_waiting_time, not %q", k)
+		}
+		var m map[string]json.RawMessage
+		if len(v) == 0 || v[0] != '{' || json.Unmarshal(v, &m) != nil {
+			return k, fmt.Errorf("estimate_waiting_time must be an object")
+		}
+		var id string
+		if err := str(m["job_id"], &id); err != nil {
+			return k, fmt.Errorf("job_id %v", err)
+		}
+		if _, err := number(m["estimated_waiting_time"]); err != nil {
+			return k, fmt.Errorf("estimated_waiting_time %v", err)
+		}
+	}
+	return "estimate_waiting_time", nil
+}
+
+// --- hosts, power and energy -------------------------------------------------
+
+func hostStateName(st uint8) string {
+	switch st {
+	case hostSleeping:
+		return "sleeping"
+	case hostSwitchingOff:
+		return "switching off"
+	case hostSwitchingOn:
+		return "switching on"
+	}
+	return "on"
+}
+
+// watts is host c's power now.
+func (s *sim) watts(c int) float64 {
+	pm := s.o.Power
+	switch s.host[c] {
+	case hostSleeping:
+		return pm.SleepW
+	case hostSwitchingOff, hostSwitchingOn:
+		return pm.IdleW
+	}
+	if s.owner[c] != 0 {
+		return pm.ComputeW
+	}
+	return pm.IdleW
+}
+
+// hostEnergy adds host c's energy since its last change up to t.
+func (s *sim) hostEnergy(c int, t float64) {
+	if s.o.Power == nil {
+		return
+	}
+	if t > s.hostFrom[c] {
+		s.energy += s.watts(c) * (t - s.hostFrom[c])
+	}
+	s.hostFrom[c] = t
+}
+
+// setResourceState switches hosts between state 0 (on) and 1 (asleep).
+func (s *sim) setResourceState(data map[string]json.RawMessage) (string, error) {
+	if s.o.Power == nil {
+		return "", fmt.Errorf("this run has no power model (energy is off, as Batsim without --energy refuses a pstate change): give the run its host power model")
+	}
+	if len(data) != 2 {
+		return "", fmt.Errorf("data must hold exactly resources and state")
+	}
+	var res, st string
+	if err := str(data["resources"], &res); err != nil {
+		return "", fmt.Errorf("resources %v", err)
+	}
+	if err := str(data["state"], &st); err != nil {
+		return res, fmt.Errorf("state %v", err)
+	}
+	hosts, err := ParseIntervals(res)
+	if err != nil {
+		return res, fmt.Errorf("resources %q: %v", res, err)
+	}
+	sleep := s.o.Power.sleep()
+	ps, err := strconv.Atoi(st)
+	if err != nil || ps < 0 || ps > sleep {
+		return res, fmt.Errorf("state %q does not exist: the power model has pstates 0 to %d computing and %d sleeping", st, sleep-1, sleep)
+	}
+	now := s.clock
+	toSleep := ps == sleep
+	for _, c := range hosts {
+		if c >= s.p {
+			return res, fmt.Errorf("resource %d does not exist (the machine has %d: 0-%d)", c, s.p, s.p-1)
+		}
+		switch {
+		case s.host[c] == hostSwitchingOff || s.host[c] == hostSwitchingOn:
+			return res, fmt.Errorf("resource %d is %s", c, hostStateName(s.host[c]))
+		case toSleep && s.owner[c] != 0:
+			return res, fmt.Errorf("resource %d is computing job %s and cannot sleep", c, s.ids[s.owner[c]-1])
+		}
+	}
+	sw := switchReq{hosts: hosts, state: ps}
+	delay := 0.0
+	for _, c := range hosts {
+		switch {
+		case toSleep && s.host[c] == hostOn:
+			s.hostEnergy(c, now)
+			s.host[c] = hostSwitchingOff
+			delay = max(delay, s.o.Power.SwitchOffS)
+		case !toSleep && s.host[c] == hostSleeping:
+			s.hostEnergy(c, now)
+			s.host[c] = hostSwitchingOn
+			delay = max(delay, s.o.Power.SwitchOnS)
+		default:
+			s.pstate[c] = ps // compute to compute, or already asleep: at once
+		}
+	}
+	sw.at = now + delay
+	if delay == 0 {
+		s.switched(sw)
+		return res, nil
+	}
+	s.switches = append(s.switches, sw)
+	return res, nil
+}
+
+// switched ends a switch: the hosts are in their new state, told by
+// RESOURCE_STATE_CHANGED.
+func (s *sim) switched(sw switchReq) {
+	at := max(sw.at, s.clock)
+	for _, c := range sw.hosts {
+		s.hostEnergy(c, at)
+		s.pstate[c] = sw.state
+		if sw.state == s.o.Power.sleep() {
+			s.host[c] = hostSleeping
+		} else {
+			s.host[c] = hostOn
+		}
+	}
+	s.openEvent(at, "RESOURCE_STATE_CHANGED")
+	b := append(s.ev, `{"resources":"`...)
+	b = append(b, batch.Intervals(sw.hosts)...)
+	b = append(b, `","state":"`...)
+	b = strconv.AppendInt(b, int64(sw.state), 10)
+	s.ev = append(b, `"}}`...)
+	s.summary = append(s.summary, "RESOURCE_STATE_CHANGED")
+}
+
+// free releases job j's hosts at t.
+func (s *sim) free(j int, t float64) {
+	for _, c := range s.place[j].Procs {
+		s.hostEnergy(c, t)
+		s.owner[c] = 0
+	}
 }
 
 // --- the completion heap -------------------------------------------------

@@ -88,12 +88,12 @@ func TestScriptedScheduleIsApplied(t *testing.T) {
 	if out.Rounds != 7 {
 		t.Errorf("%d round trips, want 7 (begin, 0, 10, 15, 100, 101, end)", out.Rounds)
 	}
-	for _, sub := range []string{`"type":"SIMULATION_BEGINS"`, `"nb_compute_resources":4`, `"profiles-forwarded-on-submission":false`, `"profiles":{"w0":{"swf":{}}}`} {
+	for _, sub := range []string{`"type":"SIMULATION_BEGINS"`, `"nb_compute_resources":4`, `"profiles-forwarded-on-submission":false`, `"profiles":{"w0":{"p1":{},"p2":{},"p99":{}}}`, `"zone_properties":{}`} {
 		if !strings.Contains(c.sent[0], sub) {
 			t.Errorf("SIMULATION_BEGINS lacks %s: %s", sub, c.sent[0])
 		}
 	}
-	if !strings.Contains(c.sent[1], `"job":{"id":"w0!1","subtime":0,"walltime":10,"res":2,"profile":"swf"}`) {
+	if !strings.Contains(c.sent[1], `"job":{"id":"w0!1","subtime":0,"walltime":10,"res":2,"profile":"p1"}`) {
 		t.Errorf("JOB_SUBMITTED as pybatsim reads it missing: %s", c.sent[1])
 	}
 	if !strings.Contains(c.sent[4], `"type":"NOTIFY","data":{"type":"no_more_static_job_to_submit"}`) {
@@ -133,13 +133,26 @@ func TestBadDecisionsFailTheRunNamingTheDecision(t *testing.T) {
 		{"wrong size", []string{"", execJob("w0!1", "0")}, []string{"EXECUTE_JOB w0!1", "has 1 resources; the job requests 2"}},
 		{"before submission", []string{"", execJob("w0!99", "0")}, []string{"EXECUTE_JOB w0!99", "not submitted yet", "100"}},
 		{"started twice", []string{"", execJob("w0!1", "0-1") + "," + execJob("w0!1", "2-3")}, []string{"decision 2", "EXECUTE_JOB w0!1", "already running"}},
-		{"time backwards", []string{"", `{"timestamp":-1,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"0-1"}}`}, []string{"decision 1", "time cannot go backwards"}},
-		{"call in the past", []string{"", `{"timestamp":NOW,"type":"CALL_ME_LATER","data":{"timestamp":-5}}`}, []string{"CALL_ME_LATER", "time cannot go backwards"}},
+		{"timestamp after the reply's now", []string{"", `{"timestamp":5,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"0-1"}}`}, []string{"decision 1", "EXECUTE_JOB", "timestamp 5 is after the reply's now (0)", "timestamp ≤ now"}},
+		{"call in the past", []string{"", `{"timestamp":NOW,"type":"CALL_ME_LATER","data":{"timestamp":-5}}`}, []string{"CALL_ME_LATER", "not after the current time 0", "awaken in the past"}},
+		{"call at exactly now", []string{"", `{"timestamp":NOW,"type":"CALL_ME_LATER","data":{"timestamp":0}}`}, []string{"CALL_ME_LATER", "called at 0, which is not after the current time 0"}},
+		{"call with another field", []string{"", `{"timestamp":NOW,"type":"CALL_ME_LATER","data":{"timestamp":9,"x":1}}`}, []string{"CALL_ME_LATER", "exactly one field"}},
 		{"bad interval set", []string{"", execJob("w0!1", "1-0")}, []string{"alloc \"1-0\"", "not a range"}},
-		{"unsupported decision", []string{"", `{"timestamp":NOW,"type":"REGISTER_JOB","data":{}}`}, []string{"REGISTER_JOB", "does not support"}},
-		{"unsupported field", []string{"", `{"timestamp":NOW,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"0-1","mapping":{}}}`}, []string{"field \"mapping\" is not supported"}},
+		{"registration off", []string{"", `{"timestamp":NOW,"type":"REGISTER_JOB","data":{}}`}, []string{"REGISTER_JOB", "dynamic job registration is off"}},
+		{"not a decision", []string{"", `{"timestamp":NOW,"type":"MIGRATE_JOB","data":{}}`}, []string{"MIGRATE_JOB is not a decision of Batsim's protocol"}},
+		{"message to a job", []string{"", `{"timestamp":NOW,"type":"TO_JOB_MSG","data":{"job_id":"w0!1","msg":"x"}}`}, []string{"TO_JOB_MSG is not supported"}},
+		{"pstate without power", []string{"", `{"timestamp":NOW,"type":"SET_RESOURCE_STATE","data":{"resources":"0","state":"1"}}`}, []string{"SET_RESOURCE_STATE", "no power model"}},
+		{"energy without power", []string{"", `{"timestamp":NOW,"type":"QUERY","data":{"requests":{"consumed_energy":{}}}}`}, []string{"QUERY consumed_energy", "no power model"}},
+		{"unknown query", []string{"", `{"timestamp":NOW,"type":"QUERY","data":{"requests":{"air_temperature":{}}}}`}, []string{"QUERY air_temperature", "only the request consumed_energy"}},
+		{"unknown answer", []string{"", `{"timestamp":NOW,"type":"ANSWER","data":{"guess":{}}}`}, []string{"ANSWER guess", "only the ANSWER estimate_waiting_time"}},
+		{"job state running", []string{"", `{"timestamp":NOW,"type":"CHANGE_JOB_STATE","data":{"job_id":"w0!1","job_state":"RUNNING"}}`}, []string{"CHANGE_JOB_STATE w0!1", "to RUNNING is not supported"}},
+		{"job state unknown", []string{"", `{"timestamp":NOW,"type":"CHANGE_JOB_STATE","data":{"job_id":"w0!1","job_state":"DONE"}}`}, []string{"CHANGE_JOB_STATE w0!1", "must be one of"}},
+		{"metadata with quotes", []string{"", `{"timestamp":NOW,"type":"SET_JOB_METADATA","data":{"job_id":"w0!1","metadata":"a\"b"}}`}, []string{"SET_JOB_METADATA w0!1", "double quotes"}},
+		{"storage mapping", []string{"", `{"timestamp":NOW,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"0-1","storage_mapping":{"pfs":2}}}`}, []string{"EXECUTE_JOB w0!1", "storage_mapping", "no storage"}},
+		{"notify unknown", []string{"", `{"timestamp":NOW,"type":"NOTIFY","data":{"type":"hello"}}`}, []string{"NOTIFY hello", "registration_finished, continue_registration"}},
+		{"unsupported field", []string{"", `{"timestamp":NOW,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"0-1","mapping":{}}}`}, []string{"field \"mapping\" is not supported", "one executor each"}},
 		{"nothing ever starts", []string{""}, []string{"after message 3: 3 jobs are waiting", "w0!1"}},
-		{"kill a waiting job", []string{"", `{"timestamp":NOW,"type":"KILL_JOB","data":{"job_ids":["w0!1"]}}`}, []string{"KILL_JOB w0!1", "not running"}},
+		{"kill a waiting job", []string{"", `{"timestamp":NOW,"type":"KILL_JOB","data":{"job_ids":["w0!1"]}}`}, []string{"KILL_JOB w0!1", "neither running nor completed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Simulate(context.Background(), small, 4, script(tc.replies...), Options{Name: "bad"})
@@ -166,7 +179,7 @@ func TestRejectKillAndCallMeLater(t *testing.T) {
 		"",
 		`{"timestamp":NOW,"type":"REJECT_JOB","data":{"job_id":"w0!2"}},`+execJob("w0!1", "0-1")+`,{"timestamp":NOW,"type":"CALL_ME_LATER","data":{"timestamp":4}}`,
 		`{"timestamp":NOW,"type":"KILL_JOB","data":{"job_ids":["w0!1"]}}`, // t=4: the call
-		"", // JOB_KILLED
+		"", // JOB_COMPLETED (killed) and JOB_KILLED
 		execJob("w0!99", "0"),
 	)
 	out, err := Simulate(context.Background(), small, 4, c, Options{Name: "test"})
@@ -182,8 +195,14 @@ func TestRejectKillAndCallMeLater(t *testing.T) {
 	if !strings.Contains(c.sent[2], `"now":4`) || !strings.Contains(c.sent[2], "REQUESTED_CALL") {
 		t.Errorf("message 3 should be the requested call at 4: %s", c.sent[2])
 	}
-	if !strings.Contains(c.sent[3], `"job_progress":{"w0!1":{"profile":"swf","progress":0.4}}`) {
+	if !strings.Contains(c.sent[3], `"job_progress":{"w0!1":{"profile":"p1","progress":0.4}}`) {
 		t.Errorf("message 4 should acknowledge the kill with progress 0.4: %s", c.sent[3])
+	}
+	if k, d := strings.Index(c.sent[3], "JOB_KILLED"), strings.Index(c.sent[3], `"job_state":"COMPLETED_KILLED"`); d < 0 || d > k {
+		t.Errorf("message 4 should hold the killed job's JOB_COMPLETED (COMPLETED_KILLED) before JOB_KILLED, as Batsim's killer sends them: %s", c.sent[3])
+	}
+	if out.States[0] != "COMPLETED_KILLED" || out.States[1] != "REJECTED" || out.States[2] != "COMPLETED_SUCCESSFULLY" {
+		t.Errorf("final states %v", out.States)
 	}
 }
 
@@ -223,7 +242,12 @@ func TestParseIntervals(t *testing.T) {
 		{"1-0", "", "not a range"},
 		{"a", "", "not a resource id"},
 		{"-1", "", "not a resource id"},
-		{"0-2 2", "", "resource 2 appears twice"},
+		{"0-2 2", "0-2", ""},
+		{"1-2 1-3 5 7", "1-3 5 7", ""},
+		{"3-3", "3", ""},
+		{"1--2", "", "not a range"},
+		{"+1", "", "not a resource id"},
+		{"1-2-3", "", "not a range"},
 		{"0-9999999999", "", "more than"},
 	} {
 		ids, err := ParseIntervals(tc.in)

@@ -30,7 +30,7 @@ func BenchmarkWorkflows(b *testing.B) {
 			b.Fatal(err)
 		}
 		name := strings.SplitN(filepath.Base(f), "-", 2)[0]
-		for _, v := range []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList} {
+		for _, v := range []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList, VariantFastestNode} {
 			b.Run(name+"/"+v, func(b *testing.B) {
 				for b.Loop() {
 					if _, err := Solve(context.Background(), g, v, DefaultRunConfig(), nil); err != nil {
@@ -52,7 +52,7 @@ func BenchmarkRandom1000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, v := range []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList} {
+	for _, v := range []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList, VariantFastestNode} {
 		b.Run(v, func(b *testing.B) {
 			for b.Loop() {
 				o, err := Solve(context.Background(), g, v, DefaultRunConfig(), nil)

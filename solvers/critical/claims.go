@@ -269,16 +269,16 @@ func ClaimsTable(in ClaimInputs) solvers.Table {
 		fmt.Sprintf("A = heuristic, B = lightest neighbour in order: X vertices left without one per graph (%d X vertices: %d vs %d; heuristic worse on %d graphs); table Representatives", in.Reps.XVertices, in.Reps.Heuristic, in.Reps.Naive, in.Reps.HeuristicWorse))
 	t.Add("Exceptional situation 1: works planned independently break precedence on a connecting arc",
 		"reported from testing, no count", occursRow(in.Runs, "a variant dropped by case 1", func(c reproCell) bool { return c.case1 > 0 }),
-		"runs of critical-works on the platform, both criteria; reproduce metric failure_case_1; test TestFailureCase1DropsTheVariant")
+		"runs of critical-works on the platform, both criteria under the default reading (reserve) and load under the literal one (idle); reproduce metric failure_case_1; test TestFailureCase1DropsTheVariant")
 	t.Add("Exceptional situation 2: too little slack between planned tasks for the tasks of a work",
 		"reported from testing, no count", occursRow(in.Runs, "a variant dropped by case 2", func(c reproCell) bool { return c.case2 > 0 }),
-		"runs of critical-works on the platform, both criteria; reproduce metric failure_case_2; test TestFailureCase2DropsTheVariant")
+		"runs of critical-works on the platform, both criteria under the default reading (reserve) and load under the literal one (idle); reproduce metric failure_case_2; test TestFailureCase2DropsTheVariant")
 	t.Add("The algorithm ends when no variant is left",
 		"«либо не осталось вариантов распределения… алгоритм завершает свою работу»", occursRow(in.Runs, "stopped", func(c reproCell) bool { return c.stopped }),
-		"runs of critical-works on the platform, both criteria; table Deadline comparison (stopped, below_critical_work); test TestPaperStopEndsTheRun")
+		"runs of critical-works on the platform, both criteria under the default reading (reserve) and load under the literal one (idle); table Deadline comparison (stopped, below_critical_work); test TestPaperStopEndsTheRun")
 	t.Add("Criterion: the planner optimizes the mean load of the base processors within the job's time frame",
 		"the implementation's criterion, no number", loadRow(in.Load),
-		"A = critical-works (load), B = HEFT, on the platform's processors: load in the deadline per graph, NaN where the run has no schedule meeting it; table Deadline comparison")
+		"A = critical-works (load, default reading reserve), B = HEFT, on the platform's processors: load in the deadline per graph, NaN where the run has no schedule meeting it; table Deadline comparison")
 	t.Add("Criterion with scale-out (ours, collision_processors new): more load in the time frame than HEFT on the same processors",
 		"not the paper's setting (the paper creates no processors)", loadRow(in.LoadS),
 		"A = critical-works (load), scale-out, B = HEFT on the processors that run used: load in the deadline per graph; table Deadline comparison")

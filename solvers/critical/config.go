@@ -30,9 +30,11 @@ type RunConfig struct {
 	Deadline float64
 	// MaxVariants caps the variants carried from one work to the next.
 	MaxVariants int
-	// CollisionProcessors is the reading of collision step 3:
-	// CollisionIdle (the platform only: the paper's) or CollisionNew
-	// (scale out: ours, a separate setting).
+	// CollisionProcessors is the reading of the collision steps
+	// (CollisionReadings; doc.go): CollisionReserve (default), the
+	// literal CollisionIdle, CollisionShift, CollisionDelay,
+	// CollisionPerWork, CollisionReplan, or CollisionNew (scale out:
+	// ours, a separate setting).
 	CollisionProcessors string
 	// WfProcessors is the performances of the processors a WfFormat
 	// workflow is scheduled on, comma-separated (performance 1 = one core
@@ -54,11 +56,11 @@ func DefaultRunConfig() RunConfig {
 		DeadlineFactor: 1.5,
 		Deadline:       0,                  // time units: 0 = DeadlineFactor × HEFT makespan
 		MaxVariants:    DefaultMaxVariants, // variants: ours, the paper keeps all m × n, which grows exponentially
-		// The paper's step 3 takes Y = «множество незадействованных
-		// процессоров», a set of the given processors not engaged in the
-		// computation: within the platform. Copies of a processor beyond
+		// The reading closest to the text that produces schedules (doc.go,
+		// bench/README.md): the paper's steps, with a task's «запас
+		// времени» used to move it in time. Copies of a processor beyond
 		// the platform (new) are ours, a separate setting.
-		CollisionProcessors: CollisionIdle,
+		CollisionProcessors: CollisionReserve,
 		WfProcessors:        "1,1,2,4", // performances: a small heterogeneous platform (the traces record none; see doc.go)
 	}
 }
@@ -76,8 +78,8 @@ func (c *RunConfig) Declare(ps *solvers.ParamSet) {
 	ps.Int(&c.MaxVariants, "max_variants", "variants", 1, 1000,
 		"Cap on the variants carried from one work to the next, the best by the partial criterion (ours: the paper keeps all m × n, which grows exponentially with the works; the pruned ones are counted apart from the dropped ones). Default 8.").
 		For(planners...)
-	ps.Choice(&c.CollisionProcessors, "collision_processors", []string{CollisionIdle, CollisionNew},
-		"Collision resolution step 3 gives the tasks not chosen at step 2 «processors not used in the computation», the set Y of the given processors not engaged. idle (default, the paper's method): a platform processor free over the task's time frame, so a collision may stay unresolved and strike the variant out; every variant then runs on the platform's processors, as HEFT and list do. new (scale-out, ours, not the paper's): else a new copy of the fastest platform processor that fits the task joins the configuration, so the run uses more processors than the platform has (processors_used says how many; load, cost and lower_bound are over them) and is not comparable with HEFT and list on the platform.").
+	ps.Choice(&c.CollisionProcessors, "collision_processors", CollisionReadings,
+		"The reading of the collision steps (the seed's steps 1–3: representatives, the heavier task keeps the processor, the others to «процессоров, не задействованных в вычислениях»). reserve (default): a task in collision moves to the processor and earliest time inside its time frame (after its planned predecessors' data, before its planned successors less the transfer), what stays in collision goes where it finishes first and the tasks after it shift later inside the works' reserve («запас времени»), the variant struck out if the job then ends after the deadline; the only reading that schedules the repository's workflows (bench/README.md). idle (the literal reading): another platform processor free at the task's planned times, nothing moves in time; it stops on nearly every instance. shift: reserve's moves without the shift of later tasks. delay: the same from the planned start on (processors not engaged at the planned time, the task delayed). per-work: shift's moves as each work is assigned («коллизий, возникающих при последовательном назначении … для задач каждой критической работы»). replan: per-work, and a work left in collision planned again on the processors' free times before its variant is struck out. The time readings bound a task's frame by every planned successor, as planning bounds it by every planned predecessor. new (scale-out, ours, not the paper's): a new copy of the fastest platform processor that fits the task joins the configuration, so the run uses more processors than the platform has (processors_used says how many; load, cost and lower_bound are over them) and is not comparable with HEFT and list on the platform.").
 		For(planners...)
 	ps.String(&c.WfProcessors, "wf_processors", "performances",
 		"The processors a WfFormat (WfCommons) workflow is scheduled on, as comma-separated performances relative to one core of the machine that recorded the runtimes (a task's time on p = runtime / performance). Default 1,1,2,4. Native JSON and preset graphs keep their own processors.").
@@ -92,11 +94,20 @@ func (c *RunConfig) Declare(ps *solvers.ParamSet) {
 		"Time bound on building the tree (wall clock, so a cut by it may depend on machine speed; the report says which bound cut). Default 1000 ms.")
 }
 
-// Readings of collision step 3 (run parameter collision_processors).
+// Readings of the collision steps (run parameter collision_processors;
+// doc.go quotes the sentence each rests on).
 const (
-	CollisionIdle = "idle" // the platform's processors free over the task's frame (the paper's; default)
-	CollisionNew  = "new"  // scale out (ours): a new processor joins the configuration
+	CollisionIdle    = "idle"     // literal: another platform processor free at the task's planned times
+	CollisionShift   = "shift"    // the processor and earliest time inside the task's time frame (reserve)
+	CollisionDelay   = "delay"    // processors not engaged at the planned time, the task delayed inside its frame
+	CollisionPerWork = "per-work" // resolved as each work is assigned, with shift's moves
+	CollisionReplan  = "replan"   // per-work, and a work left in collision re-planned on the processors' free times before the variant is struck out
+	CollisionReserve = "reserve"  // shift's moves, then what stays in collision placed where it finishes first, the tasks after it shifted inside the works' reserve (the variant stands if all ends by the deadline)
+	CollisionNew     = "new"      // scale out (ours): a new processor joins the configuration
 )
+
+// CollisionReadings is the values of collision_processors.
+var CollisionReadings = []string{CollisionIdle, CollisionShift, CollisionDelay, CollisionPerWork, CollisionReplan, CollisionReserve, CollisionNew}
 
 // Tree is the bounds of the tree of critical paths.
 func (c RunConfig) Tree() TreeBounds {

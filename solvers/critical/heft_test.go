@@ -43,7 +43,7 @@ func TestHEFTTopcuoglu2002Makespan80(t *testing.T) {
 		}
 	}
 	s := HEFT(d)
-	if err := s.Check(d); err != nil {
+	if err := CheckSchedule(d, s); err != nil {
 		t.Fatal(err)
 	}
 	if ms := s.Makespan(); math.Abs(ms-80) > 1e-9 {
@@ -65,7 +65,7 @@ func TestHEFTTopcuoglu2002Makespan80(t *testing.T) {
 func TestListIsValidOnTopcuoglu(t *testing.T) {
 	d := Prepare(topcuoglu2002(), 10)
 	s := List(d)
-	if err := s.Check(d); err != nil {
+	if err := CheckSchedule(d, s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Makespan() < d.ComputeBounds().Lower {

@@ -132,7 +132,7 @@ func TestFailureCase1DropsTheVariant(t *testing.T) {
 	if !fb.Complete || fb.Stopped || fb.Relaxations != 1 || fb.Steps[2].PlannedBy != PlannedByFallback {
 		t.Fatalf("fallback: complete %v stopped %v relaxations %d", fb.Complete, fb.Stopped, fb.Relaxations)
 	}
-	if err := fb.Schedule.Check(d); err != nil {
+	if err := CheckSchedule(d, fb.Schedule); err != nil {
 		t.Error(err)
 	}
 }
@@ -207,7 +207,7 @@ func TestScaleOutResolvesWhatIdleCannot(t *testing.T) {
 			t.Fatalf("scale-out %v: complete %v stopped %v", so, res.Complete, res.Stopped)
 		}
 		if so {
-			if res.D.M != 2 || res.Schedule.Check(res.D) != nil || res.Schedule.Makespan() != 8 {
+			if res.D.M != 2 || CheckSchedule(res.D, res.Schedule) != nil || res.Schedule.Makespan() != 8 {
 				t.Errorf("scale-out: %d processors, makespan %v", res.D.M, res.Schedule.Makespan())
 			}
 		} else if res.CollisionDropped != 1 || res.StopWork != 0 {

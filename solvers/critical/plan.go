@@ -86,6 +86,7 @@ type PlanResult struct {
 	Dropped          int // struck out: failure cases 1 and 2, unresolved collisions
 	CollisionDropped int // of Dropped, at collision resolution
 	Pruned           int // over the cap (ours)
+	Replanned        int // works planned again on the processors' free times (reading replan)
 	Relaxations      int // works planned by our fallback
 	Steps            []WorkStep
 	Events           []VariantEvent
@@ -104,6 +105,8 @@ type planner struct {
 	horizon     float64 // the time frame's end, the deadline (+Inf: none)
 	maxVariants int
 	scaleOut    bool
+	reading     string // the collision reading (collision_processors)
+	boundAll    bool   // a task's latest finish bounded by every planned successor (the time readings)
 }
 
 func (pl *planner) objDelta(v, p int) float64 {
@@ -169,6 +172,18 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 	return wp.answers(wp.forward(wp.latestFinish(relaxed)))
 }
 
+// replanWork plans work w's unplanned tasks on vr again, each at the
+// first time its processor is free (reading replan: the struck-out
+// work re-planned on the processors of its variant), or gives the
+// failure case that strikes the variant out.
+func (pl *planner) replanWork(vr *variant, w Work) ([]answer, string) {
+	wp := &workPass{pl: pl, vr: vr, w: w, path: w.Path.Tasks, busy: engagedIntervals(pl.d, vr)}
+	if wp.breaksPrecedence() {
+		return nil, FailPrecedence
+	}
+	return wp.answers(wp.forward(wp.latestFinish(false)))
+}
+
 // workPass is the planning of one work on one variant: path positions
 // i = 0..k−1, some already planned (fixed) by earlier works.
 type workPass struct {
@@ -176,6 +191,51 @@ type workPass struct {
 	vr   *variant
 	w    Work
 	path []int
+	// busy is, when the work is re-planned (reading replan), per
+	// processor the intervals of the variant's planned tasks by start: a
+	// task then starts at the first free time on its processor.
+	busy [][][2]float64
+}
+
+// engagedIntervals is, per processor, the intervals of vr's planned
+// tasks, by start.
+func engagedIntervals(d *DAG, vr *variant) [][][2]float64 {
+	busy := make([][][2]float64, d.M)
+	for v := range d.N {
+		if p := vr.proc[v]; p >= 0 {
+			busy[p] = append(busy[p], [2]float64{vr.start[v], vr.finish[v]})
+		}
+	}
+	for p := range busy {
+		slices.SortFunc(busy[p], func(a, b [2]float64) int {
+			switch {
+			case a[0] < b[0]:
+				return -1
+			case a[0] > b[0]:
+				return 1
+			}
+			return 0
+		})
+	}
+	return busy
+}
+
+// freeAt is the earliest start ≥ t at which processor p is free for dur
+// (t itself without busy intervals).
+func (wp *workPass) freeAt(p int, t, dur float64) float64 {
+	if wp.busy == nil {
+		return t
+	}
+	for _, iv := range wp.busy[p] {
+		if iv[1] <= t+tol(t) {
+			continue
+		}
+		if iv[0] >= t+dur-tol(t+dur) {
+			break
+		}
+		t = max(t, iv[1])
+	}
+	return t
 }
 
 func (wp *workPass) fixed(i int) bool { return wp.vr.proc[wp.path[i]] >= 0 }
@@ -217,6 +277,17 @@ func (wp *workPass) latestFinish(relaxed bool) [][]float64 {
 		lf[i] = make([]float64, m)
 		for p := range m {
 			l := wp.pl.horizon
+			if wp.pl.boundAll {
+				// Bounds from every planned successor, on the path or not
+				// («временные границы, заданные уже распределенными
+				// задачами»), as the forward pass takes every planned
+				// predecessor's data.
+				for _, a := range d.Succ[path[i]] {
+					if vr.proc[a.To] >= 0 {
+						l = min(l, vr.start[a.To]-a.Comm)
+					}
+				}
+			}
 			if i+1 < k {
 				nx := path[i+1]
 				c := wp.comm(i)
@@ -270,6 +341,7 @@ func (wp *workPass) forward(lf [][]float64) [][]dpState {
 		for p := range m {
 			best := dpState{}
 			try := func(ready, obj float64, from int) {
+				ready = wp.freeAt(p, ready, d.T[v][p])
 				f := ready + d.T[v][p]
 				if f > lf[i][p]+tol(f) {
 					return
@@ -377,6 +449,11 @@ type PlanOptions struct {
 	// processor), so the configuration grows; false: only processors of
 	// the platform free over the task's time frame.
 	ScaleOut bool
+	// Collision is the reading of the collision steps (run parameter
+	// collision_processors): CollisionIdle (literal), CollisionShift,
+	// CollisionDelay, CollisionPerWork or CollisionNew (scale-out, the
+	// same as ScaleOut). "": CollisionIdle, or CollisionNew when ScaleOut.
+	Collision string
 }
 
 // DefaultMaxVariants is the default cap on the variants carried from one
@@ -419,14 +496,19 @@ type WorkStep struct {
 // search-tree DP of [2] is not in the seed; ours is this pass.
 //
 // Collision resolution: X later-planned, Y earlier; Representatives pairs
-// them (the seed's heuristic); the heavier task keeps the processor; the others go, fewest
-// options first, to the processor fitting their frame with least time
-// (× price under cost). collision_processors=idle (default: the paper's
-// «незадействованных процессоров», given processors only) or new
-// (scale-out, ours: a copy of the fastest processor joins); at most 10
-// rounds; a collision left strikes the variant (the paper's "exceptional
-// situation"). The result is the best variant's a-priori plan, inside
-// [0, D] by construction. Fallback (critical-works-fallback, ours): a
+// them (the seed's heuristic); the heavier task keeps the processor
+// unless the other has nowhere to go; the others go, fewest options
+// first, where the reading (opt.Collision, doc.go) lets them: idle (the
+// literal reading) another processor free at the planned time, with
+// least time (× price under cost); the time readings (shift, delay,
+// per-work, replan, reserve) the processor and earliest time inside the
+// task's frame; new (scale-out, ours) a copy of the fastest processor
+// when none is free. Rounds repeat while a task moves (at most 10 under
+// idle and new; a moved task never collides again). A collision left
+// strikes the variant (the paper's "exceptional situation"), except
+// under reserve, where what stays goes where it finishes first, the rest
+// shifting later (realize), and the variant stands if all ends by D. The
+// result is the best variant's plan, inside [0, D] by construction. Fallback (critical-works-fallback, ours): a
 // failing work is planned as early as possible (works_fallback) and
 // variants are realized in start order; valid by construction, checked
 // every run.
@@ -434,7 +516,15 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOption
 	if opt.MaxVariants <= 0 {
 		opt.MaxVariants = DefaultMaxVariants
 	}
-	pl := &planner{d: d, crit: opt.Criterion, horizon: math.Inf(1), maxVariants: opt.MaxVariants, scaleOut: opt.ScaleOut}
+	reading := opt.Collision
+	switch {
+	case opt.ScaleOut:
+		reading = CollisionNew
+	case reading == "":
+		reading = CollisionIdle
+	}
+	pl := &planner{d: d, crit: opt.Criterion, horizon: math.Inf(1), maxVariants: opt.MaxVariants, scaleOut: reading == CollisionNew, reading: reading,
+		boundAll: reading != CollisionIdle && reading != CollisionNew}
 	if opt.Deadline > 0 {
 		pl.horizon = opt.Deadline
 	}
@@ -445,6 +535,19 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOption
 	}
 	vars := []*variant{root}
 	nextID := 2
+	// stopAt ends the run at works[wi] (the paper's stop), partial the
+	// plan shown.
+	stopAt := func(wi int, step WorkStep, partial *variant) *PlanResult {
+		res.Stopped, res.StopWork = true, works[wi].Rank
+		res.Partial = partialSchedule(partial)
+		res.Steps = append(res.Steps, step)
+		for _, rest := range works[wi+1:] {
+			res.Steps = append(res.Steps, WorkStep{Rank: rest.Rank, PlannedBy: PlannedByNone})
+		}
+		res.Generated = nextID - 1
+		progress(len(works), len(works), "stopped: no variant left")
+		return res
+	}
 	for wi, w := range works {
 		if wi%16 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -457,17 +560,41 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOption
 		if stop {
 			// The paper's stop: no variant left. The partial plan is the
 			// best variant as it stood before this work.
-			res.Stopped, res.StopWork = true, w.Rank
-			res.Partial = partialSchedule(vars[0])
-			res.Steps = append(res.Steps, step)
-			for _, rest := range works[wi+1:] {
-				res.Steps = append(res.Steps, WorkStep{Rank: rest.Rank, PlannedBy: PlannedByNone})
-			}
-			res.Generated = nextID - 1
-			progress(len(works), len(works), "stopped: no variant left")
-			return res, nil
+			return stopAt(wi, step, vars[0]), nil
 		}
-		vars = pl.prune(pl.combine(cands, &nextID), w, res)
+		var pre map[*variant]*variant
+		if pl.reading == CollisionReplan {
+			// The variants as they were before this work, to re-plan it.
+			pre = map[*variant]*variant{}
+			for _, c := range cands {
+				if pre[c.from] == nil {
+					pre[c.from] = c.from.clone(c.from.id)
+				}
+			}
+		}
+		next := pl.combine(cands, &nextID)
+		if pre != nil {
+			parent := map[*variant]*variant{}
+			for i, c := range cands {
+				parent[next[i]] = pre[c.from]
+			}
+			pre = parent
+		}
+		vars = pl.prune(next, w, res)
+		if pl.reading == CollisionPerWork || pl.reading == CollisionReplan {
+			// Collisions resolved as each work's tasks are assigned
+			// («коллизий, возникающих при последовательном назначении …
+			// для задач каждой критической работы»).
+			kept, err := pl.resolveWork(ctx, vars, w, res, &step, pre)
+			if err != nil {
+				return nil, err
+			}
+			if len(kept) == 0 {
+				// No variant left: the best as planned, its collisions left.
+				return stopAt(wi, step, vars[0]), nil
+			}
+			vars = kept
+		}
 		step.After = len(vars)
 		res.Steps = append(res.Steps, step)
 	}
@@ -587,7 +714,10 @@ func (pl *planner) prune(next []*variant, w Work, res *PlanResult) []*variant {
 }
 
 // Reasons a variant is struck out at collision resolution.
-const FailCollision = "collision left unresolved: no representative or no processor free over the task's time frame (the paper's exceptional situation)"
+const FailCollision = "collision left unresolved: no representative, or no processor (and, under the time readings, no time inside the task's frame) where the task fits (the paper's exceptional situation)"
+
+// FailReserve strikes a variant out under reading reserve.
+const FailReserve = "collision left unresolved, and shifting the tasks after it inside the works' reserve ends after the deadline (the paper's exceptional situation)"
 
 // chooseVariant resolves the collisions of every variant left. Without
 // fallback a variant with a collision left is struck out and the rest keep
@@ -611,7 +741,7 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 			return err
 		}
 		plan := partialSchedule(vr)
-		rs, err := resolveCollisions(ctx, pl.d, vr, crit, pl.horizon, pl.scaleOut)
+		rs, err := resolveCollisions(ctx, pl.d, vr, crit, pl.horizon, pl.reading)
 		if err != nil {
 			return err
 		}
@@ -623,9 +753,26 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 			}
 		}
 		var s Schedule
-		if res.Fallback {
+		shifted := false
+		if unresolved && !res.Fallback && pl.reading == CollisionReserve && !rs.Capped {
+			// Reading reserve: the tasks left in collision go where they
+			// finish first, the tasks after them shift later, inside the
+			// works' reserve: the variant stands if all ends by D.
 			s = realize(d, rs.Proc, rs.Start, rs.Flex)
-		} else {
+			if s.Makespan() <= pl.horizon+tol(pl.horizon) {
+				unresolved, shifted = false, true
+				for i := range rs.Collisions {
+					if rs.Collisions[i].Outcome == OutcomeReplaced {
+						rs.Collisions[i].Outcome = OutcomeShifted
+					}
+				}
+			}
+		}
+		switch {
+		case shifted:
+		case res.Fallback:
+			s = realize(d, rs.Proc, rs.Start, rs.Flex)
+		default:
 			s = Schedule{Proc: rs.Proc, Start: rs.Start, Finish: make([]float64, d.N)}
 			for v := range d.N {
 				s.Finish[v] = s.Start[v] + d.T[v][s.Proc[v]]
@@ -646,7 +793,11 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 		if unresolved && !res.Fallback {
 			res.Dropped++
 			res.CollisionDropped++
-			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "dropped", Reason: FailCollision})
+			reason := FailCollision
+			if pl.reading == CollisionReserve {
+				reason = FailReserve
+			}
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "dropped", Reason: reason})
 			if better(bestFailed) {
 				bestFailed = dn
 			}
@@ -677,6 +828,80 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 	return nil
 }
 
+// resolveWork is collision resolution under the per-work reading, after
+// work w was planned on every variant: each variant's collisions are
+// resolved now (tasks move inside their time frames); a variant with a
+// collision left is struck out here. It returns the variants kept.
+func (pl *planner) resolveWork(ctx context.Context, vars []*variant, w Work, res *PlanResult, step *WorkStep, pre map[*variant]*variant) ([]*variant, error) {
+	kept := vars[:0:0]
+	for _, vr := range vars {
+		rs, err := resolveCollisions(ctx, pl.d, vr, pl.crit, pl.horizon, pl.reading)
+		if err != nil {
+			return nil, err
+		}
+		unresolved := rs.Capped
+		for _, c := range rs.Collisions {
+			if c.Outcome == OutcomeReplaced {
+				unresolved = true
+			}
+		}
+		if unresolved && res.Fallback {
+			// Our fallback keeps every variant: what stays in collision
+			// is placed at realization.
+			kept = append(kept, vr)
+			continue
+		}
+		if unresolved && pre[vr] != nil {
+			// Reading replan: before the variant is struck out, the work
+			// is planned again on its processors' free times.
+			nv := pre[vr].clone(vr.id)
+			as, why := pl.replanWork(nv, w)
+			if why == "" {
+				pl.apply(nv, as[0])
+				res.Replanned++
+				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "replanned",
+					Reason: "a collision left unresolved; the work was planned again on the processors' free times (reading replan)"})
+				kept = append(kept, nv)
+				continue
+			}
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped",
+				Reason: fmt.Sprintf("a collision left unresolved, and re-planning the work on the processors' free times failed (%s)", why)})
+			res.Dropped++
+			res.CollisionDropped++
+			step.Dropped++
+			continue
+		}
+		if unresolved {
+			res.Dropped++
+			res.CollisionDropped++
+			step.Dropped++
+			reason := FailCollision
+			if len(kept) == 0 && vr == vars[len(vars)-1] {
+				reason += "; no variant left: the algorithm ends (the paper's stop)"
+			}
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reason})
+			continue
+		}
+		vr.obj = 0
+		for v := range pl.d.N {
+			if vr.proc[v] < 0 {
+				continue
+			}
+			vr.proc[v], vr.start[v], vr.finish[v] = rs.Proc[v], rs.Start[v], rs.Start[v]+pl.d.T[v][rs.Proc[v]]
+			if pl.crit == CriterionMakespan {
+				vr.obj = max(vr.obj, vr.finish[v])
+			} else {
+				vr.obj += pl.objDelta(v, vr.proc[v])
+			}
+		}
+		kept = append(kept, vr)
+	}
+	if len(kept) == 0 {
+		step.PlannedBy = PlannedByNone
+	}
+	return kept, nil
+}
+
 // resolution is what collision resolution made of one variant.
 type resolution struct {
 	Proc       []int       // the processor of every task
@@ -690,10 +915,11 @@ type resolution struct {
 // resolveCollisions is the seed's step 4 on one variant (see PlanCriticalWorks), in
 // phases: find the pairs planned on one processor at overlapping times;
 // choose representatives on the bipartite graph of the pairs; in each pair
-// the heavier task keeps the processor (the losers); move the losers onto
-// processors idle over their interval; record each pair's outcome.
-func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string, horizon float64, scaleOut bool) (*resolution, error) {
-	occ := newOccupancy(d, vr, horizon, scaleOut)
+// the heavier task keeps the processor (the losers); move the losers where
+// the reading lets them go; record each pair's outcome. Tasks not yet
+// planned (processor −1, under per-work) are ignored.
+func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string, horizon float64, reading string) (*resolution, error) {
+	occ := newOccupancy(d, vr, horizon, reading)
 	res := &resolution{Proc: occ.proc, Start: occ.start, Flex: make([]bool, d.N)}
 	res.Collisions, res.Capped = findCollisions(d, vr, occ)
 	res.Types = occ.typ
@@ -705,7 +931,13 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string, ho
 	// leaves are resolved again while some task still moves (a move only
 	// goes where the task fits, so it creates no new pair).
 	cols := res.Collisions
-	for round := 0; round < maxCollisionRounds && len(cols) > 0; round++ {
+	rounds := maxCollisionRounds
+	if reading != CollisionIdle && reading != CollisionNew {
+		// A moved task never collides again, so every round with a move
+		// takes one task out of collision: d.N rounds are enough.
+		rounds = max(rounds, d.N)
+	}
+	for round := 0; round < rounds && len(cols) > 0; round++ {
 		// Bipartite graph X (caused) – Y (placed).
 		xAdj := map[int][]int{}
 		var xs []int
@@ -726,32 +958,20 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string, ho
 		cols, _ = findCollisions(d, vr, occ)
 	}
 	res.Types = occ.typ
-	markOutcomes(d, res)
+	markOutcomes(d, res, vr.start)
 	return res, nil
 }
 
-// maxCollisionRounds bounds the rounds of collision resolution.
+// maxCollisionRounds bounds the rounds of collision resolution under the
+// literal reading and scale-out.
 const maxCollisionRounds = 10
 
 // findCollisions lists, on each processor, every later-planned task that
 // overlaps an earlier one (X the later in planning order, Y the earlier),
 // at most maxPairs of them (capped: more were left out).
 func findCollisions(d *DAG, vr *variant, occ *occupancy) (cols []Collision, capped bool) {
-	proc, start, fin := occ.proc, occ.start, occ.fin
-	byProc := make([][]int, len(occ.occ))
-	for v := range d.N {
-		byProc[proc[v]] = append(byProc[proc[v]], v)
-	}
-	for p, ts := range byProc {
-		slices.SortFunc(ts, func(a, b int) int {
-			if start[a] != start[b] {
-				if start[a] < start[b] {
-					return -1
-				}
-				return 1
-			}
-			return a - b
-		})
+	start, fin := occ.start, occ.fin
+	for p, ts := range occ.occ {
 		for i := 0; i < len(ts) && !capped; i++ {
 			a := ts[i]
 			for j := i + 1; j < len(ts); j++ {
@@ -781,46 +1001,67 @@ func findCollisions(d *DAG, vr *variant, occ *occupancy) (cols []Collision, capp
 }
 
 // occupancy is a variant's processors during collision resolution: the
-// processor and planned times of every task, and per processor the tasks
-// by planned start with the longest task there, so "can v run on q during
-// [s, s+T) without overlap?" scans only the tasks starting in
-// (s − longest, s + T).
+// processor and times of every planned task, and per processor its tasks
+// by start with the longest task there, so "is q free during [s, s+T)?"
+// scans only the tasks starting in (s − longest, s + T).
 type occupancy struct {
 	d          *DAG
 	proc       []int
 	start, fin []float64
-	occ        [][]int   // per processor, its tasks by planned start
+	occ        [][]int   // per processor, its tasks by start
 	longest    []float64 // per processor, its longest task
-	latest     []float64 // per task, the latest finish its time frame allows
+	horizon    float64
 	// typ is the platform processor each processor instance is a copy of;
 	// instances past d.M are new ones scale-out added.
 	typ      []int
+	reading  string
 	scaleOut bool
 }
 
-func newOccupancy(d *DAG, vr *variant, horizon float64, scaleOut bool) *occupancy {
+func newOccupancy(d *DAG, vr *variant, horizon float64, reading string) *occupancy {
 	o := &occupancy{d: d, proc: slices.Clone(vr.proc), start: slices.Clone(vr.start), fin: slices.Clone(vr.finish),
-		occ: make([][]int, d.M), longest: make([]float64, d.M), latest: make([]float64, d.N), typ: make([]int, d.M), scaleOut: scaleOut}
+		occ: make([][]int, d.M), longest: make([]float64, d.M), horizon: horizon, typ: make([]int, d.M),
+		reading: reading, scaleOut: reading == CollisionNew}
 	for q := range d.M {
 		o.typ[q] = q
 	}
 	for v := range d.N {
-		// The task's time frame: it must end before each successor's
-		// planned start less the transfer (transfers always count, as
-		// in planning) and by the deadline.
-		o.latest[v] = horizon
-		for _, a := range d.Succ[v] {
-			o.latest[v] = min(o.latest[v], vr.start[a.To]-a.Comm)
+		if p := o.proc[v]; p >= 0 {
+			o.occ[p] = append(o.occ[p], v)
+			o.longest[p] = max(o.longest[p], o.fin[v]-o.start[v])
 		}
-	}
-	for v := range d.N {
-		o.occ[o.proc[v]] = append(o.occ[o.proc[v]], v)
-		o.longest[o.proc[v]] = max(o.longest[o.proc[v]], o.fin[v]-o.start[v])
 	}
 	for q := range o.occ {
 		slices.SortFunc(o.occ[q], o.byStart)
 	}
 	return o
+}
+
+// latest is the end of v's time frame: each planned successor's start
+// less the transfer (transfers always count, as in planning) and the
+// deadline. Successors keep their times or move later, never earlier
+// than their own frame allows, so a task ending by latest keeps every
+// precedence.
+func (o *occupancy) latest(v int) float64 {
+	l := o.horizon
+	for _, a := range o.d.Succ[v] {
+		if o.proc[a.To] >= 0 {
+			l = min(l, o.start[a.To]-a.Comm)
+		}
+	}
+	return l
+}
+
+// earliest is the start of v's time frame: each planned predecessor's
+// finish plus the transfer.
+func (o *occupancy) earliest(v int) float64 {
+	e := 0.0
+	for _, a := range o.d.Pred[v] {
+		if o.proc[a.To] >= 0 {
+			e = max(e, o.fin[a.To]+a.Comm)
+		}
+	}
+	return e
 }
 
 // weight is a task's planned time on its current processor.
@@ -836,47 +1077,73 @@ func (o *occupancy) byStart(a, b int) int {
 	return a - b
 }
 
-// fits reports whether v can run on q at its planned start without
-// overlapping a task there and end inside its time frame.
-func (o *occupancy) fits(v, q int) bool {
-	s, f := o.start[v], o.start[v]+o.d.T[v][o.typ[q]]
-	if f > o.latest[v]+tol(f) {
-		return false
+// slot is where v can run on q under the reading, the earliest start
+// (ok false: nowhere). idle and new: only at its planned start (the
+// literal reading); shift: the earliest start in its time frame
+// [earliest, latest − T]; delay: the same from its planned start on.
+func (o *occupancy) slot(v, q int) (float64, bool) {
+	dur := o.d.T[v][o.typ[q]]
+	lo := o.start[v]
+	if o.reading == CollisionShift || o.reading == CollisionPerWork || o.reading == CollisionReplan || o.reading == CollisionReserve {
+		lo = o.earliest(v)
 	}
-	lo, _ := slices.BinarySearchFunc(o.occ[q], s-o.longest[q]-eps*max(1, s), func(u int, t float64) int {
-		if o.start[u] < t {
+	hi := o.latest(v) - dur
+	if lo > hi+tol(hi) {
+		return 0, false
+	}
+	t := lo
+	i, _ := slices.BinarySearchFunc(o.occ[q], lo-o.longest[q]-eps*max(1, lo), func(u int, x float64) int {
+		if o.start[u] < x {
 			return -1
 		}
 		return 1
 	})
-	for _, u := range o.occ[q][lo:] {
-		if o.start[u] >= f-eps*max(1, f) {
+	for _, u := range o.occ[q][i:] {
+		if u == v || o.fin[u] <= t+tol(t) {
+			continue
+		}
+		if o.start[u] >= t+dur-tol(t+dur) {
 			break
 		}
-		if u != v && s < o.fin[u]-eps*max(1, s) {
-			return false
+		// u overlaps [t, t+dur): the earliest start is after it.
+		if o.reading == CollisionIdle || o.reading == CollisionNew {
+			return 0, false
+		}
+		t = max(t, o.fin[u])
+		if t > hi+tol(hi) {
+			return 0, false
 		}
 	}
-	return true
+	return t, true
 }
 
-// move puts v on q at its planned start.
-func (o *occupancy) move(v, q int) {
+// fits reports whether v can run on q (see slot).
+func (o *occupancy) fits(v, q int) bool {
+	_, ok := o.slot(v, q)
+	return ok
+}
+
+// move puts v on q from start t.
+func (o *occupancy) move(v, q int, t float64) {
 	from := o.proc[v]
 	i, _ := slices.BinarySearchFunc(o.occ[from], v, o.byStart)
 	o.occ[from] = slices.Delete(o.occ[from], i, i+1)
 	o.proc[v] = q
-	o.fin[v] = o.start[v] + o.d.T[v][o.typ[q]]
+	o.start[v] = t
+	o.fin[v] = t + o.d.T[v][o.typ[q]]
 	j, _ := slices.BinarySearchFunc(o.occ[q], v, o.byStart)
 	o.occ[q] = slices.Insert(o.occ[q], j, v)
 	o.longest[q] = max(o.longest[q], o.fin[v]-o.start[v])
 }
 
-// options lists the other processors v fits on.
+// options lists the processors v can go to: under the literal reading
+// and scale-out the other processors free at its planned time; under the
+// time readings also its own, later or earlier inside its frame.
 func (o *occupancy) options(v int) []int {
 	var opts []int
+	own := o.reading != CollisionIdle && o.reading != CollisionNew
 	for q := range o.occ {
-		if q != o.proc[v] && o.fits(v, q) {
+		if (q != o.proc[v] || own) && o.fits(v, q) {
 			opts = append(opts, q)
 		}
 	}
@@ -915,42 +1182,49 @@ func (o *occupancy) losers(xs []int, rep map[int]int) []int {
 	return uniq
 }
 
-// moveLosers is step 3: losers onto processors idle over their interval,
-// the task with fewest options first, each to its lightest (time, or cost
-// under the cost criterion) option.
+// moveLosers is step 3: losers onto the processors the reading allows,
+// the task with fewest options first. Literal and scale-out: each to its
+// lightest option (time, or cost under the cost criterion) at its
+// planned start; time readings: each to the earliest start its options
+// give, ties to the lightest.
 func (o *occupancy) moveLosers(ctx context.Context, losers []int, crit string) (int, error) {
 	nopt := map[int]int{}
 	for _, v := range losers {
 		nopt[v] = len(o.options(v))
 	}
 	slices.SortStableFunc(losers, func(a, b int) int { return nopt[a] - nopt[b] })
+	timed := o.reading != CollisionIdle && o.reading != CollisionNew
 	moved := 0
 	for k, v := range losers {
 		if k%256 == 0 && ctx.Err() != nil {
 			return moved, ctx.Err()
 		}
-		bestQ, bestW := -1, math.Inf(1)
+		bestQ, bestT, bestW := -1, math.Inf(1), math.Inf(1)
 		for _, q := range o.options(v) {
+			t, _ := o.slot(v, q)
 			w := o.d.T[v][o.typ[q]]
 			if crit == CriterionCost {
 				w *= o.d.Price[o.typ[q]]
 			}
-			if w < bestW {
-				bestQ, bestW = q, w
+			if !timed {
+				t = 0
 			}
-		}
-		if bestQ < 0 {
-			// No processor of the configuration is free: with scale-out,
-			// a processor not used in the computation joins it (step 3).
-			if t := o.newType(v); t >= 0 {
-				bestQ = len(o.occ)
-				o.typ = append(o.typ, t)
-				o.occ = append(o.occ, nil)
-				o.longest = append(o.longest, 0)
+			if t < bestT-tol(t) || (t <= bestT+tol(t) && w < bestW) {
+				bestQ, bestT, bestW = q, t, w
 			}
 		}
 		if bestQ >= 0 {
-			o.move(v, bestQ)
+			bestT, _ = o.slot(v, bestQ)
+		} else if t := o.newType(v); t >= 0 {
+			// No processor of the configuration is free: with scale-out,
+			// a processor not used in the computation joins it (step 3).
+			bestQ, bestT = len(o.occ), o.start[v]
+			o.typ = append(o.typ, t)
+			o.occ = append(o.occ, nil)
+			o.longest = append(o.longest, 0)
+		}
+		if bestQ >= 0 {
+			o.move(v, bestQ, bestT)
 			moved++
 		}
 	}
@@ -966,7 +1240,7 @@ func (o *occupancy) newType(v int) int {
 	}
 	best := -1
 	for t := range o.d.M {
-		if f := o.start[v] + o.d.T[v][t]; f <= o.latest[v]+tol(f) && (best < 0 || o.d.T[v][t] < o.d.T[v][best]) {
+		if f := o.start[v] + o.d.T[v][t]; f <= o.latest(v)+tol(f) && (best < 0 || o.d.T[v][t] < o.d.T[v][best]) {
 			best = t
 		}
 	}
@@ -975,14 +1249,24 @@ func (o *occupancy) newType(v int) int {
 
 // markOutcomes records which task of each pair moved, or that neither
 // did: then X stays in collision (Flex) and is re-placed at realization.
-func markOutcomes(d *DAG, res *resolution) {
+func markOutcomes(d *DAG, res *resolution, planned []float64) {
+	where := func(v int) string {
+		at := instanceID(d, res.Types, res.Proc[v])
+		if math.Abs(res.Start[v]-planned[v]) > tol(planned[v]) {
+			at += fmt.Sprintf(" at %.4g", res.Start[v])
+		}
+		return fmt.Sprintf("%s moved to %s", d.G.Tasks[v].ID, at)
+	}
+	moved := func(v, p int) bool {
+		return res.Proc[v] != p || math.Abs(res.Start[v]-planned[v]) > tol(planned[v])
+	}
 	for i := range res.Collisions {
 		c := &res.Collisions[i]
 		switch {
-		case res.Proc[c.X] != c.Proc:
-			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.X].ID, instanceID(d, res.Types, res.Proc[c.X]))
-		case res.Proc[c.Y] != c.Proc:
-			c.Outcome = fmt.Sprintf("%s moved to %s", d.G.Tasks[c.Y].ID, instanceID(d, res.Types, res.Proc[c.Y]))
+		case moved(c.X, c.Proc):
+			c.Outcome = where(c.X)
+		case moved(c.Y, c.Proc):
+			c.Outcome = where(c.Y)
 		default:
 			c.Outcome = OutcomeReplaced
 			res.Flex[c.X] = true
@@ -994,7 +1278,12 @@ func markOutcomes(d *DAG, res *resolution) {
 // resolved: the paper's variant strikes the variant out; the fallback
 // variant places the later-planned task at realization on the processor
 // where it finishes first.
-const OutcomeReplaced = "unresolved: no processor move resolved it"
+const OutcomeReplaced = "unresolved: no move the reading allows resolved it"
+
+// OutcomeShifted is the outcome, under reading reserve, of a collision
+// the moves left: the later-planned task went where it finishes first
+// and the tasks after it shifted later, all ending by the deadline.
+const OutcomeShifted = "placed where it finishes first, the tasks after it shifted inside the reserve (reading reserve)"
 
 // instanceID names processor instance q: a platform processor's id, or
 // for a copy scale-out added, "<id>+k" (the k-th copy).

@@ -184,7 +184,7 @@ func TestCollisionStepsHeavierKeepsLighterMoves(t *testing.T) {
 		t.Errorf("procs %v flex %v outcome %q", proc, flex, cols[0].Outcome)
 	}
 	s := realize(d1, proc, start, flex)
-	if err := s.Check(d1); err != nil || s.Makespan() != 12 {
+	if err := CheckSchedule(d1, s); err != nil || s.Makespan() != 12 {
 		t.Errorf("realized %v makespan %v", err, s.Makespan())
 	}
 	// The lighter x loses: it moves to the idle processor.
@@ -199,7 +199,7 @@ func TestCollisionStepsHeavierKeepsLighterMoves(t *testing.T) {
 
 func mustResolve(t *testing.T, d *DAG, vr *variant) *resolution {
 	t.Helper()
-	rs, err := resolveCollisions(context.Background(), d, vr, CriterionMakespan, math.Inf(1), false)
+	rs, err := resolveCollisions(context.Background(), d, vr, CriterionMakespan, math.Inf(1), CollisionIdle)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -374,16 +374,19 @@ func planTables(o *Outcome) ([]solvers.Table, []string) {
 		{"kept to the end", pl.Kept},
 		{"dropped: " + FailPrecedence, countStatus(pl.Events, "dropped", "case 1")},
 		{"dropped: " + FailSlack, countStatus(pl.Events, "dropped", "case 2")},
-		{"dropped: " + FailCollision, pl.CollisionDropped},
+		{"dropped: " + collisionFail(o.Config.CollisionProcessors), pl.CollisionDropped},
 		{fmt.Sprintf("pruned over the cap of %d (ours)", o.Config.MaxVariants), pl.Pruned},
 		{"works planned by our fallback (every variant failed)", pl.Relaxations},
 	}}
 	ct := solvers.Table{Title: "Collisions", Columns: []string{"task_x", "task_y", "processor", "overlap", "outcome"}}
-	moved, serial := 0, 0
+	moved, serial, shifted := 0, 0, 0
 	for _, c := range pl.Collisions {
-		if c.Outcome == OutcomeReplaced {
+		switch c.Outcome {
+		case OutcomeReplaced:
 			serial++
-		} else {
+		case OutcomeShifted:
+			shifted++
+		default:
 			moved++
 		}
 		if len(ct.Rows) < maxTableRows {
@@ -393,16 +396,16 @@ func planTables(o *Outcome) ([]solvers.Table, []string) {
 	var notes []string
 	switch {
 	case pl.Stopped && pl.StopWork > 0:
-		notes = append(notes, fmt.Sprintf("STOPPED: at work %d of %d every variant hit a failure case, so no variant was left and the algorithm ended, as the paper says («либо не осталось вариантов распределения … алгоритм завершает свою работу»). No schedule results; the partial plan (works 1–%d of the best variant) is shown as such. The variant critical-works-fallback (ours) continues instead.", pl.StopWork, len(o.Works), pl.StopWork-1))
+		notes = append(notes, fmt.Sprintf("STOPPED: at work %d of %d every variant hit a failure case (or, under collision_processors per-work and replan, kept a collision), so no variant was left and the algorithm ended, as the paper says («либо не осталось вариантов распределения … алгоритм завершает свою работу»). No schedule results; the partial plan (works 1–%d of the best variant) is shown as such. The variant critical-works-fallback (ours) continues instead.", pl.StopWork, len(o.Works), pl.StopWork-1))
 	case pl.Stopped:
-		notes = append(notes, fmt.Sprintf("STOPPED: every one of the %d variants that survived planning kept a collision that collision resolution could not resolve (no representative, or no processor free over the task's time frame), so no feasible variant was left. No schedule results; the best variant's plan after collision resolution is shown as partial.", pl.CollisionDropped))
+		notes = append(notes, fmt.Sprintf("STOPPED: every one of the %d variants that survived planning was struck out at collision resolution (%s; collision_processors %s), so no feasible variant was left. No schedule results; the best variant's plan after collision resolution is shown as partial.", pl.CollisionDropped, collisionFail(o.Config.CollisionProcessors), o.Config.CollisionProcessors))
 	}
 	unresolvedNote := "left in collision: the variant was struck out"
 	if pl.Fallback {
 		unresolvedNote = "left unresolved: the later-planned task is re-placed at realization on the processor where it finishes first (ours)"
 	}
 	notes = append(notes,
-		fmt.Sprintf("Collisions (chosen or shown variant): %d pairs of tasks planned on one processor at overlapping times; %d resolved by moving a task to a processor free over its time frame, %d %s.", len(pl.Collisions), moved, serial, unresolvedNote))
+		fmt.Sprintf("Collisions (chosen or shown variant): %d pairs of tasks planned on one processor at overlapping times; %d resolved by moving a task (to another processor, or under the time readings to a time inside its frame), %d by placing the later-planned task where it finishes first and shifting the tasks after it inside the reserve (reading reserve), %d %s.", len(pl.Collisions), moved, shifted, serial, unresolvedNote))
 	if pl.Complete {
 		notes = append(notes, fmt.Sprintf("Chosen variant V%d of %d kept; criterion %s; time frame [0, %.4g].", pl.Chosen, pl.Kept, o.Config.Criterion, o.Deadline))
 	}
@@ -456,4 +459,13 @@ func treeGraph(d *DAG, t *Tree, notes *[]string) solvers.Graph {
 		}
 	}
 	return g
+}
+
+// collisionFail is the reason a variant is struck out at collision
+// resolution under reading r.
+func collisionFail(r string) string {
+	if r == CollisionReserve {
+		return FailReserve
+	}
+	return FailCollision
 }

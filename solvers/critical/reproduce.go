@@ -55,26 +55,30 @@ func Workflows() ([]string, []*Graph, error) {
 // list; then the paper's method with scale-out (collision_processors new,
 // ours) and HEFT and list on the processors that run used (scaleOut's
 // configuration: the platform plus its copies), so that every comparison
-// is on equal resources. heft is the index of the HEFT on the same
-// processors; on ≥ 0 runs on the configuration of algorithm on.
+// is on equal resources; last the paper's method under the literal
+// reading of the collision steps (collision_processors idle), on the
+// platform. reading "" is the default one. heft is the index of the HEFT
+// on the same processors; on ≥ 0 runs on the configuration of algorithm
+// on.
 var reproAlgos = []struct {
 	name, variant, crit string
-	scaleOut            bool
+	reading             string
 	on, heft            int
 }{
-	{"critical-works (load)", VariantCritical, CriterionLoad, false, -1, 3},
-	{"critical-works (cost)", VariantCritical, CriterionCost, false, -1, 3},
-	{"critical-works-fallback (load)", VariantCriticalFallback, CriterionLoad, false, -1, 3},
-	{"heft", VariantHEFT, CriterionLoad, false, -1, 3},
-	{"list", VariantList, CriterionLoad, false, -1, 3},
-	{"critical-works (load), scale-out (ours)", VariantCritical, CriterionLoad, true, -1, 6},
-	{"heft on scale-out's processors", VariantHEFT, CriterionLoad, false, 5, 6},
-	{"list on scale-out's processors", VariantList, CriterionLoad, false, 5, 6},
+	{"critical-works (load)", VariantCritical, CriterionLoad, "", -1, 3},
+	{"critical-works (cost)", VariantCritical, CriterionCost, "", -1, 3},
+	{"critical-works-fallback (load)", VariantCriticalFallback, CriterionLoad, "", -1, 3},
+	{"heft", VariantHEFT, CriterionLoad, "", -1, 3},
+	{"list", VariantList, CriterionLoad, "", -1, 3},
+	{"critical-works (load), scale-out (ours)", VariantCritical, CriterionLoad, CollisionNew, -1, 6},
+	{"heft on scale-out's processors", VariantHEFT, CriterionLoad, "", 5, 6},
+	{"list on scale-out's processors", VariantList, CriterionLoad, "", 5, 6},
+	{"critical-works (load), literal reading (idle)", VariantCritical, CriterionLoad, CollisionIdle, -1, 3},
 }
 
 // onPlatform reports whether algorithm a runs on the platform's
 // processors (not scale-out, nor on its configuration).
-func onPlatform(a int) bool { return !reproAlgos[a].scaleOut && reproAlgos[a].on < 0 }
+func onPlatform(a int) bool { return reproAlgos[a].reading != CollisionNew && reproAlgos[a].on < 0 }
 
 // ReproDeadlineFactors are the deadlines of the comparison, × HEFT's
 // makespan (the sweep; the paper gives the frame as an input).
@@ -293,9 +297,9 @@ func reproRuns(ctx context.Context, jb reproJob, rc RunConfig, factor float64) (
 	for a, al := range reproAlgos {
 		c := rc
 		c.Criterion, c.DeadlineFactor = al.crit, factor
-		c.CollisionProcessors = CollisionIdle
-		if al.scaleOut {
-			c.CollisionProcessors = CollisionNew
+		c.CollisionProcessors = DefaultRunConfig().CollisionProcessors
+		if al.reading != "" {
+			c.CollisionProcessors = al.reading
 		}
 		g := jb.g
 		if al.on >= 0 {
@@ -580,7 +584,7 @@ func gapTable(set *reproSet, res *reproResults) solvers.Table {
 func reproNotes(set *reproSet) []string {
 	return []string{
 		"The seed (Toporkov et al. 2007) publishes no numbers: it describes the implementation of the critical works method and reports two failure cases found in testing. So the paper column of Claims is qualitative; every number here is ours.",
-		fmt.Sprintf("Deadline comparison: on the %d workflows and %d random DAGs of %d and %d tasks, the job's time frame is [0, factor × HEFT's makespan on the platform] for factor in %v. critical-works is the paper's method as written (it may stop: no variant left), on the platform's processors (collision_processors idle, the default); critical-works-fallback is ours (it always gives a schedule); HEFT and list do not plan for a deadline, they are counted as meeting it when their makespan ends within it. The scale-out rows run the paper's method with collision_processors new (ours: copies of platform processors join the configuration), and HEFT and list on the processors that run used, with the same deadline: every comparison is on the same processors (mean_processors_used). Cost = Σ time × price (price 1: processor time used); load in deadline = Σ busy / (deadline × processors used). The deadline is also stated × the critical-work length (deadline_over_cw, the paper's a-priori estimate, every transfer counted: the planner counts them all, so below 1 no plan fits); below_critical_work counts the graphs where it is under 1, and stopped_below_critical_work the stops there, which measure the deadline, not the method.", set.nwf, reproCompareSizes*set.n, reproSizes[0], reproSizes[1], ReproDeadlineFactors),
+		fmt.Sprintf("Deadline comparison: on the %d workflows and %d random DAGs of %d and %d tasks, the job's time frame is [0, factor × HEFT's makespan on the platform] for factor in %v. critical-works is the paper's method as written (it may stop: no variant left), on the platform's processors (collision_processors reserve, the default: a task in collision moves to the processor and earliest time inside its frame, what stays in collision goes where it finishes first and the tasks after it shift inside the works' reserve, the variant standing if all ends by the deadline); the row \"literal reading (idle)\" runs it with collision_processors idle (another processor free at the planned time, nothing moves in time), for its stop rate; critical-works-fallback is ours (it always gives a schedule); HEFT and list do not plan for a deadline, they are counted as meeting it when their makespan ends within it. The scale-out rows run the paper's method with collision_processors new (ours: copies of platform processors join the configuration), and HEFT and list on the processors that run used, with the same deadline: every comparison is on the same processors (mean_processors_used). Cost = Σ time × price (price 1: processor time used); load in deadline = Σ busy / (deadline × processors used). The deadline is also stated × the critical-work length (deadline_over_cw, the paper's a-priori estimate, every transfer counted: the planner counts them all, so below 1 no plan fits); below_critical_work counts the graphs where it is under 1, and stopped_below_critical_work the stops there, which measure the deadline, not the method.", set.nwf, reproCompareSizes*set.n, reproSizes[0], reproSizes[1], ReproDeadlineFactors),
 		"Path enumerations: tree_paths = the nodes of the tree of critical paths (each one longest-path computation); dfs_paths = the source-to-sink paths a depth-first enumeration of all paths (the search of the seed's reference [2]) visits, counted exactly by dynamic programming. A tree cut by tree_max_nodes enumerated fewer paths than a complete one would.",
 		"Workflows: the five Pegasus runs (testdata/SOURCES.md) with runtime = volume on 4 processors of performance 1, 1, 2, 4; file sizes become transfers at the bandwidth parameter. Random DAGs: the random preset with layers = tasks / 5 and its other defaults.",
 		"Makespan is not the critical works method's objective (it plans each work for its criterion inside the time frame); it is shown because HEFT and list minimize it.",

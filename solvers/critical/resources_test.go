@@ -3,54 +3,18 @@ package critical
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand"
 	"testing"
 )
 
-// boundOverUsed is a lower bound on a schedule's makespan over the
-// processors it occupies (U), computed here apart from ComputeBounds:
-// the longest path of each task's fastest time on U, and the work over
-// U (Σ volume / Σ performance, or with a times matrix Σ_i min_U T / |U|).
+// boundOverUsed is the lower bound on a schedule's makespan over the
+// processors it occupies (LowerBoundOn, which CheckSchedule uses).
 func boundOverUsed(d *DAG, s Schedule) float64 {
-	used := map[int]bool{}
+	used := make([]bool, d.M)
 	for _, p := range s.Proc {
 		used[p] = true
 	}
-	fast := make([]float64, d.N)
-	for v := range d.N {
-		fast[v] = math.Inf(1)
-		for p := range used {
-			fast[v] = min(fast[v], d.T[v][p])
-		}
-	}
-	ef := make([]float64, d.N)
-	path := 0.0
-	for _, v := range d.Order {
-		st := 0.0
-		for _, a := range d.Pred[v] {
-			st = max(st, ef[a.To])
-		}
-		ef[v] = st + fast[v]
-		path = max(path, ef[v])
-	}
-	work := 0.0
-	if d.G.Times == nil {
-		w, sp := 0.0, 0.0
-		for _, t := range d.G.Tasks {
-			w += t.Volume
-		}
-		for p := range used {
-			sp += d.G.Processors[p].Performance
-		}
-		work = w / sp
-	} else {
-		for _, f := range fast {
-			work += f
-		}
-		work /= float64(len(used))
-	}
-	return max(path, work)
+	return LowerBoundOn(d, used)
 }
 
 // checkEqualResources runs every variant under both readings of collision

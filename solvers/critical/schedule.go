@@ -242,6 +242,31 @@ func List(d *DAG) Schedule {
 	return s
 }
 
+// FastestNode is the FastestNode baseline (ours; the baseline of PISA,
+// Coleman and Krishnamachari, IPDPS 2025, and of its SAGA library): every
+// task on the fastest processor (least total time over the tasks, ties to
+// the lower index), in topological order, back to back; no transfer, all
+// being on one processor.
+func FastestNode(d *DAG) Schedule {
+	s := newSchedule(d.N)
+	p, best := 0, math.Inf(1)
+	for q := range d.M {
+		t := 0.0
+		for v := range d.N {
+			t += d.T[v][q]
+		}
+		if t < best {
+			p, best = q, t
+		}
+	}
+	now := 0.0
+	for _, v := range d.Order {
+		s.Proc[v], s.Start[v], s.Finish[v] = p, now, now+d.T[v][p]
+		now = s.Finish[v]
+	}
+	return s
+}
+
 // realize turns a processor assignment and a priority (smaller first)
 // into a valid schedule: repeatedly the ready task (all predecessors
 // placed) of smallest priority starts on its processor when the processor
@@ -284,4 +309,88 @@ func realize(d *DAG, proc []int, prio []float64, flex []bool) Schedule {
 		}
 	}
 	return s
+}
+
+// CheckSchedule is the schedule checker every variant's tests use: s is
+// complete and valid on d (Check: each task on a processor of d for
+// exactly its time there, a task starting no earlier than each
+// predecessor's finish plus the transfer time, 0 on the same processor,
+// no two tasks overlapping on a processor), and its makespan is at least
+// the lower bound over the processors it uses (LowerBoundOn).
+func CheckSchedule(d *DAG, s Schedule) error {
+	if err := s.Check(d); err != nil {
+		return err
+	}
+	if len(s.Finish) != d.N {
+		return fmt.Errorf("schedule has %d finish times, graph %d tasks", len(s.Finish), d.N)
+	}
+	used := make([]bool, d.M)
+	for _, p := range s.Proc {
+		used[p] = true
+	}
+	lb := LowerBoundOn(d, used)
+	if ms := s.Makespan(); ms < lb-eps*max(1, lb) {
+		return fmt.Errorf("makespan %v below the lower bound %v over the %d processors used", ms, lb, countTrue(used))
+	}
+	return nil
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, x := range b {
+		if x {
+			n++
+		}
+	}
+	return n
+}
+
+// LowerBoundOn is the lower bound of a schedule on the processors used
+// (used[p]; none: 0): the longest path of each task's fastest time among
+// them (transfers vanish on one processor), and the total work over their
+// total speed (Σ fastest time among them / their number with a times
+// matrix).
+func LowerBoundOn(d *DAG, used []bool) float64 {
+	n := countTrue(used)
+	if n == 0 {
+		return 0
+	}
+	fast := make([]float64, d.N)
+	for v := range d.N {
+		fast[v] = math.Inf(1)
+		for p := range d.M {
+			if used[p] {
+				fast[v] = min(fast[v], d.T[v][p])
+			}
+		}
+	}
+	ef := make([]float64, d.N)
+	path := 0.0
+	for _, v := range d.Order {
+		s := 0.0
+		for _, a := range d.Pred[v] {
+			s = max(s, ef[a.To])
+		}
+		ef[v] = s + fast[v]
+		path = max(path, ef[v])
+	}
+	work := 0.0
+	if d.G.Times == nil {
+		w, sp := 0.0, 0.0
+		for _, t := range d.G.Tasks {
+			w += t.Volume
+		}
+		for p, pr := range d.G.Processors {
+			if used[p] {
+				sp += pr.Performance
+			}
+		}
+		work = w / sp
+	} else {
+		for _, f := range fast {
+			work += f
+		}
+		work /= float64(n)
+	}
+	return max(path, work)
 }

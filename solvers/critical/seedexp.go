@@ -29,7 +29,7 @@ func seedExperiments() []solvers.SeedExperiment {
 			Variants:   []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList},
 			Grid:       sweep.Grid{"deadline_factor": factors},
 			Replicates: 10, Seed: 1,
-			Notes: "The deadline is deadline_factor × HEFT's makespan (deadline_over_heft) and, in every run's report, deadline_over_critical_work: × the critical-work length, the paper's a-priori estimate (every transfer counted); below 1 no plan fits by that estimate, so a stop there measures the deadline, not the method. Compare meets_deadline, stopped, variants_kept, cost and processor_load_deadline (the method's terms); makespan is not the method's objective. Every variant runs on the platform's processors (collision_processors idle, the default): processors_used = processors."}},
+			Notes: "The deadline is deadline_factor × HEFT's makespan (deadline_over_heft) and, in every run's report, deadline_over_critical_work: × the critical-work length, the paper's a-priori estimate (every transfer counted); below 1 no plan fits by that estimate, so a stop there measures the deadline, not the method. Compare meets_deadline, stopped, variants_kept, cost and processor_load_deadline (the method's terms); makespan is not the method's objective. Every variant runs on the platform's processors (collision_processors reserve, the default): processors_used = processors."}},
 		{Name: "enumeration", Title: "Path enumerations: tree of critical paths vs depth-first search of all paths", Definition: sweep.Definition{
 			Name: "Critical works: path enumerations", Strategy: "critical",
 			Workload:   sweep.Workload{Preset: PresetRandom, Grid: sweep.Grid{"tasks": sizes}},

@@ -34,6 +34,7 @@ func family() *solvers.Def[RunConfig, *RunConfig] {
 			DefaultGenConfig, generateRandom, generateSize)},
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		Seeds:      seedExperiments,
+		Mutate:     Mutate,
 		UploadList: uploads(),
 	}
 }
@@ -44,6 +45,7 @@ const (
 	VariantCriticalFallback = "critical-works-fallback"
 	VariantHEFT             = "heft"
 	VariantList             = "list"
+	VariantFastestNode      = "fastest-node"
 	PresetRandom            = "random"
 )
 
@@ -66,6 +68,7 @@ var variants = []algorithm{
 	{Variant: solvers.Variant{Name: VariantCriticalFallback, Doc: "Ours, not the paper's: critical-works with our fallback and realization. When every variant fails on a work, the work is planned as early as possible without its time windows instead of stopping; after collision resolution each variant is realized (tasks by planned start, each when its processor is free and its data has arrived; tasks left in collision go where they finish first), so a schedule always results."}, plans: true, fallback: true},
 	{Variant: solvers.Variant{Name: VariantHEFT, Doc: "Heterogeneous Earliest Finish Time (Topcuoglu, Hariri, Wu, IEEE TPDS 2002): tasks by decreasing upward rank (mean time over processors + max over successors of transfer + rank), each on the processor giving the earliest finish, with insertion into idle gaps."}, schedule: func(o *Outcome) Schedule { return o.HEFT }},
 	{Variant: solvers.Variant{Name: VariantList, Doc: "Plain list scheduling: tasks by decreasing upward rank, each on the processor that becomes free first (no insertion, no look at speed), started when its data has arrived."}, schedule: func(o *Outcome) Schedule { return List(o.D) }},
+	{Variant: solvers.Variant{Name: VariantFastestNode, Doc: "Ours, a baseline, not the paper's: FastestNode, as in PISA (Coleman and Krishnamachari, IPDPS 2025) and its SAGA library: every task on the fastest processor (least total time over the tasks), in topological order, back to back; no transfers, all being on one processor. The bound a parallel schedule should beat; HEFT can be worse than it when transfers dominate."}, schedule: func(o *Outcome) Schedule { return FastestNode(o.D) }},
 }
 
 // uploads is the solvers.Uploader file set: a WfFormat workflow besides the
@@ -282,7 +285,7 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 	}
 	if v.plans {
 		opt := PlanOptions{Criterion: cfg.Criterion, Deadline: o.Deadline, Fallback: v.fallback,
-			MaxVariants: cfg.MaxVariants, ScaleOut: cfg.CollisionProcessors == CollisionNew}
+			MaxVariants: cfg.MaxVariants, Collision: cfg.CollisionProcessors}
 		pr, err := PlanCriticalWorks(ctx, d, o.Works, opt, func(done, total int, note string) {
 			progress(1, 3, note)
 		})
@@ -306,7 +309,7 @@ func Solve(ctx context.Context, g *Graph, variant string, cfg RunConfig, progres
 	}
 	o.WallMS = float64(time.Since(start).Microseconds()) / 1000
 	if o.Complete {
-		if err := o.Sched.Check(o.D); err != nil {
+		if err := CheckSchedule(o.D, o.Sched); err != nil {
 			return nil, errs.Wrap(errs.Internal, err)
 		}
 	}

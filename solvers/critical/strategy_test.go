@@ -221,7 +221,7 @@ func TestEveryScheduleValid(t *testing.T) {
 				complete++
 				continue
 			}
-			if err := o.Sched.Check(o.D); err != nil {
+			if err := CheckSchedule(o.D, o.Sched); err != nil {
 				t.Fatalf("instance %d %s: %v", i, v, err)
 			}
 			lb := o.Bounds.Lower // over the processors used, scale-out's copies included

@@ -36,6 +36,18 @@ type Config struct {
 	GanttStartH float64 // batch: start of the Gantt window, h after the first submission
 	GanttSpanH  float64 // batch: length of the Gantt window, h
 
+	// An external variant (Batsim's command-line options of a run).
+	DynamicJobs    bool    // --enable-dynamic-jobs
+	AckDynamicJobs bool    // --acknowledge-dynamic-jobs
+	ForwardRuntime bool    // each job's profile a delay profile of its runtime (hidden by default)
+	Energy         bool    // --energy: the host power model below
+	PowerIdleW     float64 // W per idle host (pstate 0)
+	PowerComputeW  float64 // W per computing host (pstate 0)
+	PowerSleepW    float64 // W per sleeping host (pstate 1)
+	SwitchOffS     float64 // s from pstate 0 to 1
+	SwitchOnS      float64 // s from sleep to a computing pstate
+	SleepPState    int     // the sleeping pstate; those below it compute
+
 	// external are the registered decision processes' variants
 	// (external:NAME), which read batch's trace parameters; set by the
 	// family, not a parameter.
@@ -70,13 +82,19 @@ func DefaultConfig() Config {
 		Carry:      true,          // a job waits for a later cycle (§1.1, Fig. 1); the seed's experiments use independent cycles (carry=false)
 		OwnerPrice: 0,             // the drawn prices: no node is Table 2's
 
-		Policy:      string(batch.EASY), // the archive's most common policy
-		Procs:       0,                  // the trace header's MaxProcs (MaxNodes without it)
-		Size:        "requested",        // SWF field 8, what the user asked for
-		Estimates:   "user",             // what the real scheduler knew
-		UnitS:       0,                  // the least whole number that fits the longest estimate
-		GanttStartH: 0,                  // from the first submission
-		GanttSpanH:  48,                 // two days: a light Gantt for a trace of any length
+		Policy:        string(batch.EASY), // the archive's most common policy
+		PowerIdleW:    100,                // energy's defaults: a round host model (no trace gives one), set per run
+		PowerComputeW: 200,
+		PowerSleepW:   10,
+		SwitchOffS:    1,
+		SwitchOnS:     1,
+		SleepPState:   1,           // pstate 0 computes, 1 sleeps
+		Procs:         0,           // the trace header's MaxProcs (MaxNodes without it)
+		Size:          "requested", // SWF field 8, what the user asked for
+		Estimates:     "user",      // what the real scheduler knew
+		UnitS:         0,           // the least whole number that fits the longest estimate
+		GanttStartH:   0,           // from the first submission
+		GanttSpanH:    48,          // two days: a light Gantt for a trace of any length
 	}
 }
 
@@ -150,6 +168,32 @@ func (c *Config) declareTrace(ps *solvers.ParamSet) {
 	ps.Float(&c.GanttSpanH, "gantt_span_h", "h", 0.01, 1e6,
 		"batch: length of the Gantt window in hours (at most 20,000 bars; a longer window is shortened, and the report says so). Default 48.").
 		For(c.batchLike()...)
+	if len(c.external) > 0 {
+		c.declareExternal(ps)
+	}
+}
+
+// declareExternal binds Batsim's run options for the external variants
+// (package batsim's Options; the names are Batsim's options').
+func (c *Config) declareExternal(ps *solvers.ParamSet) {
+	ps.Bool(&c.DynamicJobs, "dynamic_jobs",
+		"External scheduler: Batsim's --enable-dynamic-jobs. The decision process may register jobs and profiles (REGISTER_JOB, REGISTER_PROFILE: a killed job resubmitted), and the simulation ends only after it sends NOTIFY registration_finished. Default false.").
+		For(c.external...)
+	ps.Bool(&c.AckDynamicJobs, "dynamic_jobs_ack",
+		"External scheduler with dynamic_jobs: Batsim's --acknowledge-dynamic-jobs, a registered job is acknowledged by a JOB_SUBMITTED. Default false.").
+		For(c.external...)
+	ps.Bool(&c.ForwardRuntime, "forward_runtime",
+		"External scheduler: give each job Batsim's delay profile of its real runtime, as Batsim's SWF converter does. A real scheduler never knows the runtime, so by default a job's profile has no type and the runtime stays hidden. Default false.").
+		For(c.external...)
+	ps.Bool(&c.Energy, "energy",
+		"External scheduler: Batsim's --energy, with the host power model of power_idle_w, power_compute_w, power_sleep_w, switch_off_s, switch_on_s, sleep_pstate (every host the same): SET_RESOURCE_STATE, QUERY consumed_energy and the consumed_energy metric (J). Default false.").
+		For(c.external...)
+	ps.Float(&c.PowerIdleW, "power_idle_w", "W", 0, 1e6, "energy: watts of an idle host (pstate 0), and of a switching one. Default 100.").For(c.external...)
+	ps.Float(&c.PowerComputeW, "power_compute_w", "W", 0, 1e6, "energy: watts of a host running a job. Default 200.").For(c.external...)
+	ps.Float(&c.PowerSleepW, "power_sleep_w", "W", 0, 1e6, "energy: watts of a sleeping host (pstate 1). Default 10.").For(c.external...)
+	ps.Float(&c.SwitchOffS, "switch_off_s", "s", 0, 1e6, "energy: seconds from pstate 0 to sleep. Default 1.").For(c.external...)
+	ps.Float(&c.SwitchOnS, "switch_on_s", "s", 0, 1e6, "energy: seconds from sleep to a computing pstate. Default 1.").For(c.external...)
+	ps.Int(&c.SleepPState, "sleep_pstate", "", 1, 1000, "energy: the sleeping pstate; pstates 0 to sleep_pstate-1 compute (same watts; a job's duration does not depend on them). Batsim's energy_platform_homogeneous.xml, which pybatsim's fcfsSchedSleep assumes, has 3. Default 1.").For(c.external...)
 }
 
 // Declare binds the toporkov2014 preset's parameters (the defaults are

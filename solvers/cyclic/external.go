@@ -60,8 +60,13 @@ func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "external scheduler " + s.Name, Err: err}
 	}
 	defer conn.Close()
-	out, err := batsim.Simulate(ctx, sj.Jobs, sj.Procs, conn, batsim.Options{Name: s.Name, Workload: t.Name, Timeout: s.Timeout,
-		Progress: func(done, total int) { progress(done, total, fmt.Sprintf("%d of %d jobs started", done, total)) }})
+	o := batsim.Options{Name: s.Name, Workload: t.Name, Timeout: s.Timeout,
+		Progress:    func(done, total int) { progress(done, total, fmt.Sprintf("%d of %d jobs started", done, total)) },
+		DynamicJobs: c.DynamicJobs, AckDynamicJobs: c.AckDynamicJobs, ForwardRuntime: c.ForwardRuntime}
+	if c.Energy {
+		o.Power = &batsim.Power{IdleW: c.PowerIdleW, ComputeW: c.PowerComputeW, SleepW: c.PowerSleepW, SwitchOffS: c.SwitchOffS, SwitchOnS: c.SwitchOnS, SleepPState: c.SleepPState}
+	}
+	out, err := batsim.Simulate(ctx, sj.Jobs, sj.Procs, conn, o)
 	if err != nil {
 		return nil, err
 	}
@@ -76,8 +81,14 @@ func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c
 	rep.Metrics = append(rep.Metrics,
 		solvers.Metric{Name: "jobs_rejected", Value: float64(out.NRejected), Unit: "jobs"},
 		solvers.Metric{Name: "round_trips", Value: float64(out.Rounds), Unit: "messages", Better: solvers.Lower, Kind: solvers.KindCost})
-	rep.Notes = append(rep.Notes, fmt.Sprintf("Scheduled by the decision process %q through Batsim's protocol (%d request-reply round trips): at each event time one message holds the completions, then the submissions in trace order, then the requested calls; its decisions take effect at that time, each checked. %d jobs rejected (left out of the metrics), %d killed.",
-		s.Name, out.Rounds, out.NRejected, out.Killed))
+	if len(out.Dynamic) > 0 {
+		rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "jobs_registered", Value: float64(len(out.Dynamic)), Unit: "jobs"})
+	}
+	if o.Power != nil {
+		rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "consumed_energy", Value: out.Energy, Unit: "J", Better: solvers.Lower})
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("Scheduled by the decision process %q through Batsim's protocol (%d request-reply round trips): at each event time one message holds the completions, then the submissions in trace order, then the requested calls; its decisions take effect at their timestamps (the clock advances while it thinks), each checked. %d jobs rejected (left out of the metrics), %d killed (ending at their kill), %d registered by the decision process (not in the trace's metrics).",
+		s.Name, out.Rounds, out.NRejected, out.Killed, len(out.Dynamic)))
 	return rep, nil
 }
 

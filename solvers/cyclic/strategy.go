@@ -61,6 +61,7 @@ func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
 		FileRuns: runsFile,
 		FileRun:  runFile,
 		Seeds:    seedExperiments,
+		Mutate:   mutate,
 	}
 }
 

@@ -115,7 +115,41 @@ func traceWorkload(ctx context.Context, f solvers.File) (*solvers.Workload, erro
 
 func traceSummary(t *Trace) string {
 	procs := t.procs()
+	if t.Computer == "" {
+		return fmt.Sprintf("SWF trace: %d records, %d processors", len(t.Jobs), procs)
+	}
 	return fmt.Sprintf("SWF trace %s: %d records, %d processors", t.Computer, len(t.Jobs), procs)
+}
+
+// notInHeader is a header field's cell in the Trace table when the header
+// does not give it: said in words, not as an empty cell or a 0 that
+// would read as a value or a failed parse (issue 42).
+const notInHeader = "not in the header"
+
+// headerText and headerInt are a header field's cell in the Trace table.
+func headerText(v string) any {
+	if v == "" {
+		return notInHeader
+	}
+	return v
+}
+
+func headerInt(v int) any {
+	if v <= 0 {
+		return notInHeader
+	}
+	return v
+}
+
+// procsSource names the header field the machine size comes from.
+func (t *Trace) procsSource() string {
+	switch {
+	case t.MaxProcs > 0:
+		return "MaxProcs"
+	case t.MaxNodes > 0:
+		return "MaxNodes (the header gives no MaxProcs)"
+	}
+	return "neither MaxProcs nor MaxNodes: give the parameter procs"
 }
 
 // tracePreview shows the header facts and how jobs arrive.
@@ -127,7 +161,8 @@ func tracePreview(t *Trace) *solvers.Report {
 		{Name: "processors", Value: float64(procs)},
 	}
 	r.Tables = []solvers.Table{{Title: "Trace", Columns: []string{"field", "value"}, Rows: [][]any{
-		{"file", t.Name}, {"computer", t.Computer}, {"MaxProcs", t.MaxProcs}, {"MaxNodes", t.MaxNodes}, {"MaxJobs", t.MaxJobs}, {"records", len(t.Jobs)},
+		{"file", t.Name}, {"Computer", headerText(t.Computer)}, {"MaxProcs", headerInt(t.MaxProcs)}, {"MaxNodes", headerInt(t.MaxNodes)},
+		{"MaxJobs", headerInt(t.MaxJobs)}, {"records", len(t.Jobs)}, {"processors from", t.procsSource()},
 	}}}
 	sub := make([]float64, 0, len(t.Jobs))
 	noReq := 0

@@ -61,6 +61,27 @@ func Namekata2008(jobs int) GenConfig {
 	}
 }
 
+var _ solvers.Checker = GenConfig{}
+
+// Check returns every problem of cfg at once (solvers.Checker: the
+// generate form shows them together), each naming its parameter.
+func (cfg GenConfig) Check() error {
+	var problems []error
+	add := func(bad bool, field, format string, args ...any) {
+		if bad {
+			problems = append(problems, errs.Invalidf(field, format, args...))
+		}
+	}
+	add(cfg.Filter != "" && cfg.Filter != FilterFeasible && cfg.Filter != FilterGreedyFit && cfg.Filter != FilterNone,
+		"filter", "must be %s, %s or %s, got %q", FilterFeasible, FilterGreedyFit, FilterNone, cfg.Filter)
+	add(cfg.Jobs < 1, "jobs", "must be at least 1, got %d", cfg.Jobs)
+	add(cfg.Resources < 1, "resources", "must be at least 1, got %d", cfg.Resources)
+	add(cfg.PerJob < 1 || cfg.PerJob > cfg.Resources, "per_job", "must be 1..resources (%d), got %d", cfg.Resources, cfg.PerJob)
+	add(cfg.DurMin < 1 || cfg.DurMax < cfg.DurMin, "dur_min", "need 1 ≤ dur_min ≤ dur_max, got %d..%d", cfg.DurMin, cfg.DurMax)
+	add(cfg.DurMax > cfg.Horizon, "dur_max", "must be at most horizon (%d), got %d", cfg.Horizon, cfg.DurMax)
+	return errs.Join(problems)
+}
+
 // genAttempts bounds the rejection sampling in Generate.
 const genAttempts = 1000
 
@@ -86,19 +107,8 @@ func GenerateContext(ctx context.Context, cfg GenConfig, src *rand.Rand) (*Insta
 // generateCounted is GenerateContext counting the draws.
 func generateCounted(ctx context.Context, cfg GenConfig, src *rand.Rand) (*Instance, GenStats, error) {
 	var st GenStats
-	switch {
-	case cfg.Filter != "" && cfg.Filter != FilterFeasible && cfg.Filter != FilterGreedyFit && cfg.Filter != FilterNone:
-		return nil, st, errs.Invalidf("filter", "must be %s, %s or %s, got %q", FilterFeasible, FilterGreedyFit, FilterNone, cfg.Filter)
-	case cfg.Jobs < 1:
-		return nil, st, errs.Invalidf("jobs", "must be at least 1, got %d", cfg.Jobs)
-	case cfg.Resources < 1:
-		return nil, st, errs.Invalidf("resources", "must be at least 1, got %d", cfg.Resources)
-	case cfg.PerJob < 1 || cfg.PerJob > cfg.Resources:
-		return nil, st, errs.Invalidf("per_job", "must be 1..resources (%d), got %d", cfg.Resources, cfg.PerJob)
-	case cfg.DurMin < 1 || cfg.DurMax < cfg.DurMin:
-		return nil, st, errs.Invalidf("dur_min", "need 1 ≤ dur_min ≤ dur_max, got %d..%d", cfg.DurMin, cfg.DurMax)
-	case cfg.DurMax > cfg.Horizon:
-		return nil, st, errs.Invalidf("dur_max", "must be at most horizon (%d), got %d", cfg.Horizon, cfg.DurMax)
+	if err := cfg.Check(); err != nil {
+		return nil, st, err
 	}
 	for range genAttempts {
 		if err := ctx.Err(); err != nil {

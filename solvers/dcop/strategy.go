@@ -30,6 +30,7 @@ func family() *solvers.Def[Config, *Config] {
 		Repro:      solvers.NewReproduce(DefaultReproConfig, reproduce),
 		ExportList: exports(),
 		Seeds:      seedExperiments,
+		Mutate:     mutate,
 		Export:     exportData,
 	}
 }

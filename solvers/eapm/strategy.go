@@ -31,6 +31,7 @@ func family() *solvers.Def[Config, *Config] {
 		Repro:       solvers.NewReproduce(DefaultReproConfig, reproduce),
 		UploadList:  uploads(),
 		Seeds:       seedExperiments,
+		Mutate:      mutate,
 	}
 }
 

@@ -43,7 +43,7 @@ func Worker(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return worker.Main(ctx, rest, set.Lookup, stderr)
+	return worker.Main(ctx, rest, Lookup(set), stderr)
 }
 
 // BudgetFlags are the run limits shared by serve, run and reproduce.
@@ -169,7 +169,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	st, ok := set.Lookup(*strategy)
+	st, ok := Lookup(set)(*strategy)
 	if !ok {
 		return fmt.Errorf("--strategy: unknown strategy %q (see `schedlab strategies`)", *strategy)
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,8 +32,18 @@ const (
 	Silent    = "silent"    // stops answering
 	Crash     = "crash"     // exits with status 3
 	Backwards = "backwards" // answers with a time before the message's
-	Unknown   = "unknown"   // sends a decision type schedlab does not support
+	Unknown   = "unknown"   // sends a decision type Batsim does not have
+	Huge      = "huge"      // answers with a reply of HugeBytes bytes
+	Spawn     = "spawn"     // starts a child that never ends (its pid in PIDFile), then crashes
+	sleeper   = "sleeper"   // the child: blocks until killed
 )
+
+// HugeBytes is the size of Huge's reply.
+const HugeBytes = 2 << 20
+
+// PIDFile is the environment variable naming the file Spawn writes its
+// child's pid to.
+const PIDFile = "SCHEDLAB_BATSIMTEST_PIDFILE"
 
 // modeVar and atVar select the mode and the message (1-based; 0: 3) at
 // which a misbehaving mode misbehaves.
@@ -44,8 +55,9 @@ const (
 // Command is the argv that starts the test binary as the fake in mode,
 // misbehaving at message at: give it to batsim.Scheduler (the process
 // reads the endpoint from its last argument).
-func Command(mode string, at int) []string {
-	return []string{"/usr/bin/env", modeVar + "=" + mode, atVar + "=" + strconv.Itoa(at), os.Args[0], "-test.run=^$", "{endpoint}"}
+func Command(mode string, at int, env ...string) []string {
+	argv := append([]string{"/usr/bin/env", modeVar + "=" + mode, atVar + "=" + strconv.Itoa(at)}, env...)
+	return append(argv, os.Args[0], "-test.run=^$", "{endpoint}")
 }
 
 // Main runs the fake and exits when the environment asks for it; else it
@@ -54,6 +66,22 @@ func Main() {
 	mode := os.Getenv(modeVar)
 	if mode == "" {
 		return
+	}
+	if mode == sleeper {
+		select {} // until the group is killed
+	}
+	if mode == Spawn {
+		child := exec.Command(os.Args[0], "-test.run=^$")
+		child.Env = append(os.Environ(), modeVar+"="+sleeper)
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "batsimtest:", err)
+			os.Exit(1)
+		}
+		if err := os.WriteFile(os.Getenv(PIDFile), []byte(strconv.Itoa(child.Process.Pid)), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "batsimtest:", err)
+			os.Exit(1)
+		}
+		mode = Crash
 	}
 	at, _ := strconv.Atoi(os.Getenv(atVar))
 	if at <= 0 {
@@ -166,6 +194,8 @@ func (f *fake) answer(b []byte) ([]byte, bool) {
 		switch f.mode {
 		case Malformed:
 			return []byte(`{"now": 12, "events": [`), false
+		case Huge:
+			return []byte(`{"now": 12, "events": [], "pad": "` + strings.Repeat("x", HugeBytes) + `"}`), false
 		case Silent:
 			return nil, false
 		case Crash:
@@ -176,7 +206,7 @@ func (f *fake) answer(b []byte) ([]byte, bool) {
 		case WrongJob:
 			exec("w0!999999", []int{0})
 		case Unknown:
-			evs = append(evs, out{m.Now, "SET_RESOURCE_STATE", map[string]string{"resources": "0", "state": "1"}})
+			evs = append(evs, out{m.Now, "MIGRATE_JOB", map[string]string{"job_id": "w0!1"}})
 		}
 	}
 	if f.mode != Echo && !end {
