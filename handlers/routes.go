@@ -80,6 +80,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/api/compare/charts", s.apiCompareCharts)
 	e.GET("/api/charts/:key", s.apiCharts)
 	e.GET("/api/runs/:id/tables/:index", s.apiTable)
+	e.GET("/api/runs/:id/batsim/:file", s.apiBatsimFile)
 	e.POST("/api/runs/:id/cancel", s.apiCancel)
 	e.DELETE("/api/runs/:id", s.apiDelete)
 	e.PATCH("/api/runs/:id", s.apiPatchRun)

@@ -34,4 +34,18 @@
 // (LookupVariant) and asks the row, never compares names, and the lists of
 // variants a metric or a parameter is for are drawn from the same rows
 // (VariantNames), so a new variant is one row.
+//
+// Batsim's output files (batsimout.go, issue 39): a batch run's report
+// carries its jobs in the table BatsimJobsTable, and BatsimJobs writes
+// Batsim 4.2.1's _jobs.csv and _schedule.csv from it — the columns,
+// order, number format and aggregates of oar-team/batsim's
+// src/export.cpp (JobsTracer) at v4.2.1, the final state by its
+// do_delay_task walltime rule (src/jobs_execution.cpp), workload_name
+// "w0" (src/batsim.cpp). The server, the command line and a run stored
+// before the files existed all write them from the same table, so the
+// reports themselves did not change. What the table cannot say is
+// written as Batsim writes it without the model (consumed_energy -1,
+// consumed_joules 0, no power-state switches) or refused (an external
+// run that rejected or killed jobs: the table neither lists nor marks
+// them).
 package solvers

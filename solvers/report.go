@@ -51,6 +51,11 @@ const (
 	// Unverifiable: the paper prints no number and its words fix no
 	// threshold; ours is shown and nothing is judged.
 	Unverifiable = "unverifiable"
+	// Inconclusive: neither the claim nor its negation is excluded by
+	// the data at this n (an interval straddles the claim, or one value
+	// gives no interval); distinct from DoesNotHold, where the data
+	// exclude the claim.
+	Inconclusive = "inconclusive"
 )
 
 // Metric kinds: what a number says about a run. Only results are ranked

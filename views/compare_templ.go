@@ -1752,8 +1752,8 @@ type VerdictCount struct {
 
 // claimCounts counts the verdicts of a report's Claims table (fidelity:
 // every reproduce report has one, column "verdict"), in the order holds,
-// partly, does not hold, unverifiable, not measured, then any other; nil
-// without one.
+// partly, inconclusive, does not hold, unverifiable, not measured, then
+// any other; nil without one.
 func claimCounts(r *solvers.Report) []VerdictCount {
 	t := r.Table("Claims")
 	if t == nil {
@@ -1763,7 +1763,7 @@ func claimCounts(r *solvers.Report) []VerdictCount {
 	if col < 0 {
 		return nil
 	}
-	order := []string{solvers.Holds, solvers.Partly, solvers.DoesNotHold, solvers.Unverifiable, solvers.NotMeasured}
+	order := []string{solvers.Holds, solvers.Partly, solvers.Inconclusive, solvers.DoesNotHold, solvers.Unverifiable, solvers.NotMeasured}
 	n := map[string]int{}
 	for _, row := range t.Rows {
 		v, _ := row[col].(string)
@@ -1789,6 +1789,8 @@ func verdictClass(v string) string {
 		return "partly"
 	case solvers.DoesNotHold:
 		return "fails"
+	case solvers.Inconclusive:
+		return "inconclusive"
 	}
 	return "other"
 }

@@ -6,7 +6,7 @@
 //	schedlab sweep FILE|seed:FAMILY/NAME [--out FILE] [--workers N]   (an experiment definition)
 //	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
 //	schedlab token add [--db FILE] [--label L] NAME   (prints an API token)
-//	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
+//	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR] [--batsim-out PREFIX]
 //	schedlab reproduce S [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
 //	schedlab export --strategy S --format F (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
 //	schedlab export --db FILE EXPERIMENT_ID [--out PATH]   (an experiment as a bundle file)

@@ -66,13 +66,16 @@ func reportDigest(t *testing.T, b []byte) string {
 // 25427b07…, checked); then issue 33's job table time_columns, "Jobs
 // waiting" plot and bucket length in the usage lines' names: without
 // those three they give the earlier eec238a9…, 7bf62afd…, 24a7c5c6…
-// (checked); any change to a schedule or to the report's content
-// changes them.
+// (checked); then issue 42's first note naming the header field the
+// machine size came from and the SWF field of the job sizes: without it
+// they give the earlier 46c3f256…, ecd4439d…, 63803c95… (checked: the
+// note and the wall time are all that differ); any change to a schedule
+// or to the report's content changes them.
 func TestRunBatchOnKTHIsPinned(t *testing.T) {
 	want := map[string]string{
-		"fcfs":         "46c3f256ba47e59ef133b9629ce657f91912cdfae0dd301901afcaf1da2fb1e9",
-		"easy":         "ecd4439d541765ee6af87e996489bb2719b1397a12437342ae9e027645fef37f",
-		"conservative": "63803c95721e42fbe4c9fa3cff4cba54032c229be9bd20bb9936339deb7e9b3a",
+		"fcfs":         "d80b0392596a495a5601b05e6fe79a58bc7fb31bf0e7a2a2bba4e53530e30ed8",
+		"easy":         "3fa81f2ef06a1089eca2f3fe60676f2c7e6f62253a559f888f0c90fabe72585c",
+		"conservative": "c7846f96809a0d9fcef8ed61fc18581ddf4ec51aedfb2bdece8d899a1012a5b3",
 	}
 	for _, policy := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(t.TempDir(), policy+".json")

@@ -15,7 +15,17 @@ const (
 	DoesNotHold  = solvers.DoesNotHold
 	NotMeasured  = solvers.NotMeasured
 	Unverifiable = solvers.Unverifiable
+	Inconclusive = solvers.Inconclusive
 )
+
+// MinValues is the fewest values an interval rests on: one value is no
+// interval, and a rule that needs one leaves that point undecided.
+const MinValues = 2
+
+// MinSeeds is the fewest seeds a claim about a random process is judged
+// on by default (fidelity.md); a family's reproduce runs at least this
+// many seeds per point unless its user asks for fewer.
+const MinSeeds = 5
 
 // Point is one place where the paper reports a claim: a method's values
 // there, one per instance or seed, NaN where the method failed.
@@ -71,14 +81,27 @@ type Result struct {
 // defaultFormat writes numbers in rows: four significant digits.
 var defaultFormat = func(x float64) string { return fmt.Sprintf("%.4g", x) }
 
+// fmtIv writes an interval with the number of values it rests on; one
+// value is written as a value, never as an interval.
 func fmtIv(iv Interval, f func(float64) string) string {
-	if iv.N == 0 {
+	switch {
+	case iv.N == 0:
 		return "n/a"
+	case iv.N < MinValues:
+		return f(iv.Mean) + " (1 value: no interval)"
+	case iv.Lo == iv.Hi:
+		return fmt.Sprintf("%s (n = %d, no spread)", f(iv.Mean), iv.N)
 	}
-	if iv.Lo == iv.Hi {
-		return f(iv.Mean)
+	return fmt.Sprintf("%s [%s, %s] (n = %d)", f(iv.Mean), f(iv.Lo), f(iv.Hi), iv.N)
+}
+
+// FormatInterval writes an interval as the rows do: "m [lo, hi] (n = N)",
+// one value as a value.
+func FormatInterval(iv Interval, f func(float64) string) string {
+	if f == nil {
+		f = defaultFormat
 	}
-	return fmt.Sprintf("%s [%s, %s]", f(iv.Mean), f(iv.Lo), f(iv.Hi))
+	return fmtIv(iv, f)
 }
 
 // solvedOf counts the numbers among xs and says "k of n solved" where
@@ -100,22 +123,99 @@ func solvedOf(xs []float64) (k, n int, s string) {
 // the instances at a point does not hold there.
 func tooFew(k, n int) bool { return n > 0 && 2*k <= n }
 
-// across combines point verdicts: holds if all pass, partly if some do,
-// does not hold if none does; not measured without points.
-func across(pass, n int) string {
+// state is one point's judgement: the claim shown there, excluded
+// there, or neither at this n.
+type state int
+
+const (
+	undecided state = iota
+	shown
+	excluded
+)
+
+// tally counts the points' states and the n that would decide the
+// undecided ones, where it can be estimated.
+type tally struct {
+	shown, excluded, undecided int
+	need                       int // most values an undecided point needs (0: not estimated)
+	one                        int // undecided points with one value only
+}
+
+func (t *tally) add(s state) {
+	switch s {
+	case shown:
+		t.shown++
+	case excluded:
+		t.excluded++
+	default:
+		t.undecided++
+	}
+}
+
+// needFor estimates the values an undecided interval of half-width
+// (hi − lo)/2 over n values would need for its mean's distance gap from
+// the boundary to clear it: n·(h/gap)², the interval shrinking as 1/√n
+// at the same spread (the t quantile's fall ignored, so it errs low).
+func (t *tally) needFor(iv Interval, boundary float64) {
+	if iv.N < MinValues {
+		t.one++
+		return
+	}
+	h, gap := (iv.Hi-iv.Lo)/2, math.Abs(iv.Mean-boundary)
+	if h <= 0 || gap <= 0 {
+		return
+	}
+	if n := int(math.Ceil(float64(iv.N) * (h / gap) * (h / gap))); n > t.need {
+		t.need = n
+	}
+}
+
+// verdict combines point states: holds if every point shows the claim;
+// partly if some do; does not hold if none does and some point excludes
+// it; inconclusive if every point is undecided; not measured without
+// points.
+func (t tally) verdict() string {
+	n := t.shown + t.excluded + t.undecided
 	switch {
 	case n == 0:
 		return NotMeasured
-	case pass == n:
+	case t.shown == n:
 		return Holds
-	case pass > 0:
+	case t.shown > 0:
 		return Partly
+	case t.excluded > 0:
+		return DoesNotHold
 	}
-	return DoesNotHold
+	return Inconclusive
 }
 
-// cap applies a tolerance that is ours: holds becomes partly.
-func capOurs(r Result, t Tol) Result {
+// note says why points were undecided, and the n that would decide
+// them where it can be estimated.
+func (t tally) note() string {
+	if t.undecided == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("; %d point(s) undecided (interval straddles the boundary", t.undecided)
+	if t.one > 0 {
+		s += fmt.Sprintf(", or one value: no interval at %d", t.one)
+	}
+	s += ")"
+	if t.need > 0 {
+		s += fmt.Sprintf(", about n = %d values per point would decide them at this spread", t.need)
+	}
+	return s
+}
+
+// capOurs applies a tolerance that is ours, when the rule applied it:
+// holds becomes partly. A rule that does not use a tolerance passes
+// applied = false, and no cap is made by it.
+func capOurs(r Result, t Tol, applied bool) Result {
+	if !applied {
+		if t.Ours || t.Why != "" {
+			r.Rule += " (tolerance " + t.Why + " not used by this rule: no cap)"
+		}
+		return r
+	}
 	if t.Ours {
 		if r.Verdict == Holds {
 			r.Verdict = Partly
@@ -136,53 +236,124 @@ func label(l, s string) string {
 
 func join(parts []string) string { return strings.Join(parts, "; ") }
 
-// eachPoint judges every point that has instances by holds (given its
-// interval) and the failures rule, and returns the combined verdict and
-// our numbers as the row shows them.
-func eachPoint(pts []Point, holds func(Interval) bool) (verdict, ours string) {
-	pass, n := 0, 0
+// eachPoint judges every point that has instances by judge (given its
+// interval, with at least MinValues values, and its values) and the
+// failures rule, and returns the tally and our numbers as the row shows
+// them. judge returns the point's state, the boundary an undecided
+// interval's n is estimated against (NaN: none) and any text to add.
+func eachPoint(pts []Point, judge func(Interval, []float64) (state, float64, string)) (t tally, ours string) {
 	var parts []string
 	for _, p := range pts {
 		k, m, s := solvedOf(p.Values)
 		if m == 0 {
 			continue
 		}
-		n++
 		iv := MeanCI(p.Values)
-		if !tooFew(k, m) && holds(iv) {
-			pass++
+		st, b, extra := undecided, math.NaN(), ""
+		switch {
+		case tooFew(k, m):
+			st = excluded
+		case iv.N < MinValues:
+			t.one++
+		default:
+			st, b, extra = judge(iv, p.Values)
 		}
-		parts = append(parts, label(p.Label, strings.TrimSuffix(fmtIv(iv, defaultFormat)+", "+s, ", ")))
+		t.add(st)
+		if st == undecided && iv.N >= MinValues && !math.IsNaN(b) {
+			t.needFor(iv, b)
+		}
+		parts = append(parts, label(p.Label, strings.TrimSuffix(fmtIv(iv, defaultFormat)+", "+s, ", ")+extra))
 	}
-	return across(pass, n), join(parts)
+	return t, join(parts)
 }
 
 // Level judges ours against a published number at each point: a point
-// holds when paper ± tol meets our 95 % interval.
+// holds when paper ± tol meets our 95 % interval, and is excluded when
+// the interval lies wholly outside paper ± tol.
 func Level(paper float64, tol Tol, pts ...Point) Result {
-	v, ours := eachPoint(pts, func(iv Interval) bool { return iv.Lo-tol.Value <= paper && paper <= iv.Hi+tol.Value })
-	r := Result{Verdict: v, Ours: ours,
-		Rule: fmt.Sprintf("level: %s ± %s within our 95 %% CI at every point", defaultFormat(paper), defaultFormat(tol.Value))}
-	return capOurs(r, tol)
+	return Range(paper, paper, tol, pts...)
+}
+
+// Range judges ours against a range the paper gives ("about 0.93 to 1"):
+// a level against that range, not a bound. A point holds when [lo − tol,
+// hi + tol] meets our 95 % interval and is excluded when the interval
+// lies wholly outside it.
+func Range(lo, hi float64, tol Tol, pts ...Point) Result {
+	t, ours := eachPoint(pts, func(iv Interval, _ []float64) (state, float64, string) {
+		if iv.Lo-tol.Value <= hi && lo <= iv.Hi+tol.Value {
+			return shown, math.NaN(), ""
+		}
+		return excluded, math.NaN(), ""
+	})
+	rule := fmt.Sprintf("level: %s ± %s within our 95 %% CI at every point", defaultFormat(lo), defaultFormat(tol.Value))
+	if lo != hi {
+		rule = fmt.Sprintf("range: the paper's %s–%s (± %s) meets our 95 %% CI at every point, a level against the range, not a bound", defaultFormat(lo), defaultFormat(hi), defaultFormat(tol.Value))
+	}
+	r := Result{Verdict: t.verdict(), Ours: ours, Rule: rule + t.note()}
+	return capOurs(r, tol, true)
+}
+
+// PaperMean is a published number that is a mean over N instances, with
+// its sample standard deviation SD where the paper or the authors' data
+// give it (NaN where not): a sample, not a constant.
+type PaperMean struct {
+	Mean float64
+	N    int
+	SD   float64
+	From string // where the spread comes from, or why it is unknown
+}
+
+// LevelMean judges ours against a published mean as two samples: the
+// Welch 95 % interval of ours − paper at each point, the point holding
+// when that interval meets ±tol and excluded when it lies wholly
+// outside. Where the paper's spread is unknown (SD NaN or N < 2), its
+// mean is taken as exact (Level) and the row says so.
+func LevelMean(p PaperMean, tol Tol, pts ...Point) Result {
+	if p.N < MinValues || math.IsNaN(p.SD) {
+		r := Level(p.Mean, tol, pts...)
+		r.Rule += fmt.Sprintf("; the paper's value is a mean over %d, its spread not given (%s): taken as exact", p.N, p.From)
+		return r
+	}
+	t, ours := eachPoint(pts, func(iv Interval, vals []float64) (state, float64, string) {
+		d := welchStats(p.Mean, p.SD*p.SD, p.N, iv.Mean, sampleVar(vals), iv.N)
+		txt := "; ours − paper " + fmtIv(d, defaultFormat)
+		if d.Lo-tol.Value <= 0 && 0 <= d.Hi+tol.Value {
+			return shown, math.NaN(), txt
+		}
+		return excluded, math.NaN(), txt
+	})
+	r := Result{Verdict: t.verdict(), Ours: ours,
+		Rule: fmt.Sprintf("level, two samples: the paper's mean %s over n = %d (sd %s, %s) against ours, Welch's 95 %% CI of ours − paper meeting ± %s at every point",
+			defaultFormat(p.Mean), p.N, defaultFormat(p.SD), p.From, defaultFormat(tol.Value)) + t.note()}
+	return capOurs(r, tol, true)
 }
 
 // AtLeast judges "ours ≥ x" at each point: the interval's low end is at
-// least x. AtMost judges "ours ≤ x".
+// least x; excluded when its high end is below x. AtMost judges
+// "ours ≤ x".
 func AtLeast(x float64, t Tol, pts ...Point) Result { return bound(x, true, t, pts) }
 
 // AtMost judges "ours ≤ x" at each point: the interval's high end is at
-// most x.
+// most x; excluded when its low end is above x.
 func AtMost(x float64, t Tol, pts ...Point) Result { return bound(x, false, t, pts) }
 
 func bound(x float64, atLeast bool, t Tol, pts []Point) Result {
-	v, ours := eachPoint(pts, func(iv Interval) bool { return (atLeast && iv.Lo >= x) || (!atLeast && iv.Hi <= x) })
+	tl, ours := eachPoint(pts, func(iv Interval, _ []float64) (state, float64, string) {
+		switch {
+		case (atLeast && iv.Lo >= x) || (!atLeast && iv.Hi <= x):
+			return shown, x, ""
+		case (atLeast && iv.Hi < x) || (!atLeast && iv.Lo > x):
+			return excluded, x, ""
+		}
+		return undecided, x, ""
+	})
 	op := "≥"
 	if !atLeast {
 		op = "≤"
 	}
-	r := Result{Verdict: v, Ours: ours,
-		Rule: fmt.Sprintf("bound: our 95 %% CI %s %s at every point, more than half of the instances solved", op, defaultFormat(x))}
-	return capOurs(r, t)
+	r := Result{Verdict: tl.verdict(), Ours: ours,
+		Rule: fmt.Sprintf("bound: our 95 %% CI %s %s at every point, more than half of the instances solved; excluded where the CI lies wholly on the other side", op, defaultFormat(x)) + tl.note()}
+	return capOurs(r, t, true)
 }
 
 // orient turns a paired difference so that positive favours A; applied
@@ -197,9 +368,12 @@ func orient(iv Interval, b Better) Interval {
 // Direction judges "A better than B" (by more than margin, zero unless a
 // rule fixes one) at every point, paired over the instances both solved.
 // A point holds when A solved more than half of its instances and the
-// interval of the oriented difference lies above the margin.
+// interval of the oriented difference lies above the margin; it is
+// excluded when A solved at most half, or the interval lies at or below
+// the margin; otherwise (the interval straddles the margin, or one pair
+// only) it is undecided.
 func Direction(b Better, margin Tol, pts ...Pair) Result {
-	pass, n := 0, 0
+	var t tally
 	var parts []string
 	for _, p := range pts {
 		ka, na, _ := solvedOf(p.A)
@@ -207,12 +381,21 @@ func Direction(b Better, margin Tol, pts ...Pair) Result {
 		if na == 0 {
 			continue
 		}
-		n++
 		iv := orient(PairedCI(p.A, p.B), b)
-		ok := !tooFew(ka, na) && iv.N > 0 && iv.Lo > margin.Value
-		if ok {
-			pass++
+		st := undecided
+		switch {
+		case tooFew(ka, na):
+			st = excluded
+		case iv.N < MinValues:
+			t.one++
+		case iv.Lo > margin.Value:
+			st = shown
+		case iv.Hi <= margin.Value:
+			st = excluded
+		default:
+			t.needFor(iv, margin.Value)
 		}
+		t.add(st)
 		s := "A − B " + fmtIv(orient(iv, b), defaultFormat)
 		if na > 1 || ka < na || kb < na {
 			s += fmt.Sprintf(", A %d of %d solved, B %d of %d", ka, na, kb, na)
@@ -227,7 +410,7 @@ func Direction(b Better, margin Tol, pts ...Pair) Result {
 	if margin.Value != 0 {
 		rule = fmt.Sprintf("direction: A %s than B by more than %s at every point, the 95 %% CI of the paired difference beyond it", dir, defaultFormat(margin.Value))
 	}
-	return capOurs(Result{Verdict: across(pass, n), Ours: join(parts), Rule: rule}, margin)
+	return capOurs(Result{Verdict: t.verdict(), Ours: join(parts), Rule: rule + t.note()}, margin, true)
 }
 
 // Trend kinds.
@@ -242,19 +425,23 @@ const (
 
 // TrendOf judges a trend over the points in order. Steps between points
 // use Welch's interval, or the paired one when paired is true (the same
-// instances at every point). Rises (Falls): every step to the next point
-// rises (falls) with the step's interval excluding zero; it holds only
-// when every step does, is partly when some step does and none goes the
-// other way significantly, and does not hold otherwise. Flat: every
-// point's difference from the first lies within ±tol, interval included.
-// FallsLittle: no point's interval of its difference from the first
-// reaches below −tol. (Over unbinned pairs (x, y): Correlated.)
+// instances at every point); a step whose interval would rest on fewer
+// than MinValues values on a side is undecided. Rises (Falls): it holds
+// when every step rises (falls) with its interval excluding zero; it
+// does not hold when some step goes the other way significantly, or
+// some point failed; partly when some step is shown and none against;
+// inconclusive when no step is significant either way. tol is not used
+// by Rises and Falls and caps nothing there. Flat: every point's
+// difference from the first within ±tol, interval included (excluded:
+// the interval wholly outside ±tol). FallsLittle: no point's interval
+// of its difference from the first reaching below −tol (excluded: the
+// whole interval below −tol). (Over unbinned pairs (x, y): Correlated.)
 func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 	diff := func(a, b Point) Interval {
 		if paired {
 			return PairedCI(b.Values, a.Values)
 		}
-		return WelchCI(a.Values, b.Values)
+		return WelchCI(a.Values, b.Values) // N is the smaller side's count
 	}
 	var parts []string
 	for _, p := range pts {
@@ -272,8 +459,11 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 			failed = true
 		}
 	}
+	applied := true
+	var t tally
 	switch kind {
 	case Rises, Falls:
+		applied = false
 		word := "rises"
 		if kind == Falls {
 			word = "falls"
@@ -281,43 +471,83 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 		with, against := 0, 0
 		for i := 1; i < len(pts); i++ {
 			d := diff(pts[i-1], pts[i])
-			up, down := d.N > 0 && d.Lo > 0, d.N > 0 && d.Hi < 0
+			if d.N == 0 {
+				continue // a failed point: the failures rule decides
+			}
+			if d.N < MinValues {
+				t.one++
+				continue
+			}
+			up, down := d.Lo > 0, d.Hi < 0
 			if kind == Falls {
 				up, down = down, up
 			}
-			if up {
+			switch {
+			case up:
 				with++
-			}
-			if down {
+			case down:
 				against++
+			default:
+				t.undecided++
+				t.needFor(d, 0)
 			}
 		}
+		t.undecided += t.one
 		steps := len(pts) - 1
 		switch {
-		case failed:
+		case failed || against > 0:
 			r.Verdict = DoesNotHold
 		case with == steps:
 			r.Verdict = Holds
-		case with > 0 && against == 0:
+		case with > 0:
 			r.Verdict = Partly
 		default:
-			r.Verdict = DoesNotHold
+			r.Verdict = Inconclusive
 		}
-		r.Rule = fmt.Sprintf("trend: %s at every step, each step's 95 %% CI excluding zero (%d of %d steps; %d significantly the other way)", word, with, steps, against)
+		r.Rule = fmt.Sprintf("trend: %s at every step, each step's 95 %% CI excluding zero (%d of %d steps; %d significantly the other way)", word, with, steps, against) + t.note()
 	case Flat, FallsLittle:
-		pass := 0
 		for i := 1; i < len(pts); i++ {
 			d := diff(pts[0], pts[i])
-			ok := d.N > 0 && d.Lo >= -tol.Value
+			if d.N == 0 {
+				t.add(excluded) // a failed point
+				continue
+			}
+			if d.N < MinValues {
+				t.one++
+				t.add(undecided)
+				continue
+			}
+			var st state
 			if kind == Flat {
-				ok = ok && d.Hi <= tol.Value
+				switch {
+				case d.Lo >= -tol.Value && d.Hi <= tol.Value:
+					st = shown
+				case d.Hi < -tol.Value || d.Lo > tol.Value:
+					st = excluded
+				default:
+					b := tol.Value
+					if d.Mean < 0 {
+						b = -tol.Value
+					}
+					if math.Abs(d.Mean) < tol.Value {
+						t.needFor(d, b)
+					}
+				}
+			} else {
+				switch {
+				case d.Lo >= -tol.Value:
+					st = shown
+				case d.Hi < -tol.Value:
+					st = excluded
+				default:
+					if d.Mean > -tol.Value {
+						t.needFor(d, -tol.Value)
+					}
+				}
 			}
-			if ok {
-				pass++
-			}
+			t.add(st)
 		}
-		steps := len(pts) - 1
-		r.Verdict = across(pass, steps)
+		r.Verdict = t.verdict()
 		if failed {
 			r.Verdict = DoesNotHold
 		}
@@ -326,17 +556,18 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 		} else {
 			r.Rule = fmt.Sprintf("trend: falls little, no point's 95 %% CI of its difference from the first below −%s", defaultFormat(tol.Value))
 		}
+		r.Rule += t.note()
 	}
 	if failed {
 		r.Rule += "; a point where the method solved at most half of its instances fails the trend"
 	}
-	return capOurs(r, tol)
+	return capOurs(r, tol, applied)
 }
 
 // Correlated judges "y rises (Rises) or falls (Falls) with x" over
 // unbinned points: Pearson's r with its 95 % interval (Fisher's z) on the
-// claimed side of zero holds; r on that side with the interval crossing
-// zero is partly; otherwise does not hold. Under four points, or with a
+// claimed side of zero holds; wholly on the other side does not hold;
+// an interval across zero is inconclusive. Under four points, or with a
 // constant coordinate, it is not measured.
 func Correlated(kind Trend, xs, ys []float64) Result {
 	iv, ok := Pearson(xs, ys)
@@ -350,15 +581,15 @@ func Correlated(kind Trend, xs, ys []float64) Result {
 		s, word = -1, "negative"
 	}
 	r := Result{Ours: fmt.Sprintf("Pearson r = %+.2f [%+.2f, %+.2f] over %d points", iv.Mean, iv.Lo, iv.Hi, iv.N),
-		Rule: "correlation: r " + word + " with its 95 % CI (Fisher z) excluding zero"}
+		Rule: "correlation: r " + word + " with its 95 % CI (Fisher z) excluding zero; the CI wholly on the other side does not hold, across zero is inconclusive"}
 	lo, hi := s*iv.Lo, s*iv.Hi
 	switch {
 	case min(lo, hi) > 0:
 		r.Verdict = Holds
-	case s*iv.Mean > 0:
-		r.Verdict = Partly
-	default:
+	case max(lo, hi) < 0:
 		r.Verdict = DoesNotHold
+	default:
+		r.Verdict = Inconclusive
 	}
 	return r
 }
@@ -367,8 +598,10 @@ func Correlated(kind Trend, xs, ys []float64) Result {
 // over every point in order: every point is significant one way or the
 // other, except at most one point at the crossing, and the signs change
 // once, from A to B: holds; some significant point each way, every A
-// point before every B point: partly; otherwise does not hold. Never
-// judged on the two end points alone.
+// point before every B point: partly; no point significant either way:
+// inconclusive; otherwise (a significant point in the wrong order, or
+// one side only) does not hold. A point whose paired interval rests on
+// one value is undecided. Never judged on the two end points alone.
 func Crossing(b Better, pts ...Pair) Result {
 	signs := make([]int, 0, len(pts)) // +1 A ahead, −1 B ahead, 0 neither shown
 	var parts []string
@@ -382,9 +615,9 @@ func Crossing(b Better, pts ...Pair) Result {
 			s = -1
 		case tooFew(kb, nb) && !tooFew(ka, na):
 			s = 1
-		case iv.N > 0 && iv.Lo > 0:
+		case iv.N >= MinValues && iv.Lo > 0:
 			s = 1
-		case iv.N > 0 && iv.Hi < 0:
+		case iv.N >= MinValues && iv.Hi < 0:
 			s = -1
 		}
 		signs = append(signs, s)
@@ -422,6 +655,8 @@ func Crossing(b Better, pts ...Pair) Result {
 		r.Verdict = Holds
 	case anyPlus && anyMinus && lastPlus < firstMinus:
 		r.Verdict = Partly
+	case !anyPlus && !anyMinus:
+		r.Verdict = Inconclusive
 	default:
 		r.Verdict = DoesNotHold
 	}
@@ -457,9 +692,10 @@ func Missing(why string) Result {
 }
 
 // Combine joins the verdicts of a conclusion made of several claims:
-// holds only if all hold, does not hold if all do not, not measured if
-// none was measured, partly otherwise; unverifiable parts are left out of
-// the join. Ours lists the parts.
+// holds only if all hold, does not hold if every part does not hold or is
+// inconclusive with at least one not holding, inconclusive if every part
+// is, not measured if none was measured, partly otherwise; unverifiable
+// parts are left out of the join. Ours lists the parts.
 func Combine(names []string, rs ...Result) Result {
 	counts := map[string]int{}
 	var parts []string
@@ -480,12 +716,25 @@ func Combine(names []string, rs ...Result) Result {
 		out.Verdict = NotMeasured
 	case counts[Holds] == m:
 		out.Verdict = Holds
-	case counts[DoesNotHold] == m:
+	case counts[Inconclusive] == m:
+		out.Verdict = Inconclusive
+	case counts[DoesNotHold] > 0 && counts[DoesNotHold]+counts[Inconclusive] == m:
 		out.Verdict = DoesNotHold
 	default:
 		out.Verdict = Partly
 	}
 	return out
+}
+
+// Check is a deterministic claim checked on one hand-made case (a
+// paper's own example): no interval and no sample, the check holds or
+// it does not.
+func Check(ok bool, ours, what string) Result {
+	r := Result{Ours: ours, Rule: "check: a deterministic case, " + what + "; no sample, no interval", Verdict: DoesNotHold}
+	if ok {
+		r.Verdict = Holds
+	}
+	return r
 }
 
 // Table collects the rows of a Claims table.
@@ -512,4 +761,16 @@ func (t *Table) Add(claim, paper string, r Result, evidence string) {
 // Table is the solvers.Table titled Claims.
 func (t *Table) Table() solvers.Table {
 	return solvers.Table{Title: Title, Columns: append([]string(nil), Columns...), Rows: t.rows}
+}
+
+// InScope judges a claim about a scope (large graphs, many nodes) only at
+// the points inside the scope the sentence names: r is the rule applied
+// to those points, n how many there were. Without any it is not
+// measured: a claim about large graphs is never judged from small ones.
+func InScope(scope string, n int, r Result) Result {
+	if n == 0 {
+		return Missing("no point at the sentence's own scope (" + scope + "); judged there or not at all")
+	}
+	r.Rule = "at the sentence's scope (" + scope + ") only: " + r.Rule
+	return r
 }

@@ -17,8 +17,8 @@ func TestMeanCIByHand(t *testing.T) {
 	if iv.N != 3 || !near(iv.Mean, 2, 1e-12) || !near(iv.Lo, 2-h, 1e-5) || !near(iv.Hi, 2+h, 1e-5) {
 		t.Fatalf("MeanCI = %+v, want 2 ± %.6f over 3", iv, h)
 	}
-	if one := MeanCI([]float64{5}); one.Lo != 5 || one.Hi != 5 {
-		t.Fatalf("one value is its own interval, got %+v", one)
+	if one := MeanCI([]float64{5}); one.N != 1 || fmtIv(one, defaultFormat) != "5 (1 value: no interval)" {
+		t.Fatalf("one value is written as a value, got %+v %q", one, fmtIv(one, defaultFormat))
 	}
 	if none := MeanCI([]float64{nan}); none.N != 0 {
 		t.Fatalf("no value: N = %d", none.N)
@@ -62,7 +62,7 @@ func TestPearsonFisherByHand(t *testing.T) {
 }
 
 func TestLevelFlipsAtTolerance(t *testing.T) {
-	pt := Point{"20 jobs", []float64{1.0}}
+	pt := Point{"20 jobs", []float64{1.0, 1.0}}
 	if r := Level(1.04, Printed(1), pt); r.Verdict != Holds {
 		t.Fatalf("1.0 vs 1.04 at ±0.05: %s", r.Verdict)
 	}
@@ -83,7 +83,7 @@ func TestLevelFlipsAtTolerance(t *testing.T) {
 		t.Fatalf("ours caps: %+v", r)
 	}
 	// Some points: partly; one of two.
-	r = Level(1.0, Printed(2), Point{"a", []float64{1.0}}, Point{"b", []float64{2.0}})
+	r = Level(1.0, Printed(2), Point{"a", []float64{1.0, 1.0}}, Point{"b", []float64{2.0, 2.0}})
 	if r.Verdict != Partly {
 		t.Fatalf("one of two points: %s", r.Verdict)
 	}
@@ -111,9 +111,10 @@ func TestFailuresCount(t *testing.T) {
 }
 
 func TestBoundNeedsTheWholeInterval(t *testing.T) {
-	// Mean 0.96 ≥ 0.95 but the interval reaches below: not shown.
+	// Mean 0.96 ≥ 0.95 but the interval reaches below: not shown, not
+	// excluded either.
 	wobbly := Point{"", []float64{0.93, 0.99}}
-	if r := AtLeast(0.95, Paper(0, ""), wobbly); r.Verdict != DoesNotHold {
+	if r := AtLeast(0.95, Paper(0, ""), wobbly); r.Verdict != Inconclusive {
 		t.Fatalf("interval below the bound: %s (%s)", r.Verdict, r.Ours)
 	}
 	tight := Point{"", []float64{0.96, 0.961, 0.962}}
@@ -152,11 +153,12 @@ func TestDirectionAtEveryPoint(t *testing.T) {
 	if r := Direction(HigherBetter, Paper(2.5, ""), ahead); r.Verdict != DoesNotHold {
 		t.Fatalf("margin 2.5: %s", r.Verdict)
 	}
-	// Deterministic single values: the difference itself.
-	if r := Direction(HigherBetter, Paper(0, ""), Pair{"", []float64{1.01}, []float64{1}}); r.Verdict != Holds {
+	// One pair is no interval: undecided, whichever way it points.
+	if r := Direction(HigherBetter, Paper(0, ""), Pair{"", []float64{1.01}, []float64{1}}); r.Verdict != Inconclusive {
 		t.Fatalf("single value ahead: %s", r.Verdict)
 	}
-	if r := Direction(HigherBetter, Paper(0, ""), Pair{"", []float64{1}, []float64{1}}); r.Verdict != DoesNotHold {
+	// Ties on every instance: the interval is zero, at the margin: excluded.
+	if r := Direction(HigherBetter, Paper(0, ""), Pair{"", []float64{1, 2}, []float64{1, 2}}); r.Verdict != DoesNotHold {
 		t.Fatalf("tie: %s", r.Verdict)
 	}
 }
@@ -197,7 +199,7 @@ func TestTrendNeverOnEndPointsAlone(t *testing.T) {
 
 func TestFlatAndFallsLittle(t *testing.T) {
 	p := func(l string, v ...float64) Point { return Point{l, v} }
-	pts := []Point{p("20", 0.99), p("30", 0.98), p("50", 0.96)}
+	pts := []Point{p("20", 0.99, 0.99), p("30", 0.98, 0.98), p("50", 0.96, 0.96)}
 	if r := TrendOf(FallsLittle, Ours(0.05, "a drop of 0.05"), false, pts...); r.Verdict != Partly {
 		t.Fatalf("drop 0.03 ≤ 0.05, ours caps: %s", r.Verdict)
 	}
@@ -207,7 +209,7 @@ func TestFlatAndFallsLittle(t *testing.T) {
 	if r := TrendOf(FallsLittle, Paper(0.005, ""), false, pts...); r.Verdict != DoesNotHold {
 		t.Fatalf("both drop more than 0.005: %s", r.Verdict)
 	}
-	up := []Point{p("20", 0.9), p("50", 0.99)}
+	up := []Point{p("20", 0.9, 0.9), p("50", 0.99, 0.99)}
 	if r := TrendOf(FallsLittle, Paper(0.01, ""), false, up...); r.Verdict != Holds {
 		t.Fatalf("a rise is no fall: %s", r.Verdict)
 	}
@@ -226,7 +228,7 @@ func TestCorrelated(t *testing.T) {
 		t.Fatalf("fall judged as rise: %+v", r)
 	}
 	weak := []float64{5, 4, 6, 3, 5, 4, 5, 3.5}
-	if r := Correlated(Falls, xs, weak); r.Verdict != Partly {
+	if r := Correlated(Falls, xs, weak); r.Verdict != Inconclusive {
 		t.Fatalf("weak negative r: %+v", r)
 	}
 	if r := Correlated(Falls, xs[:3], down[:3]); r.Verdict != NotMeasured {
@@ -283,7 +285,7 @@ func TestCombine(t *testing.T) {
 
 func TestTableWritesTheRuleIntoEvidence(t *testing.T) {
 	var tb Table
-	tb.Add("Fig. 3: accuracy ≥ 0.95", "≥ 0.95", AtLeast(0.95, Paper(0, ""), Point{"20", []float64{1}}), "Accuracy vs jobs")
+	tb.Add("Fig. 3: accuracy ≥ 0.95", "≥ 0.95", AtLeast(0.95, Paper(0, ""), Point{"20", []float64{1, 1}}), "Accuracy vs jobs")
 	tb.Add("Fig. 6", "no value", Unmeasurable("0.8", "the figure prints no value"), "")
 	got := tb.Table()
 	if got.Title != "Claims" || len(got.Rows) != 2 || len(got.Columns) != 5 {

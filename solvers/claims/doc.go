@@ -1,59 +1,57 @@
 // Package claims is the one rule set that turns our numbers into the
-// verdicts of a reproduce report's Claims table (../shared/fidelity.md).
-// Every family builds its table here; no family keeps a verdict function
-// of its own, so one claim kind is judged the same way everywhere.
+// verdicts of a reproduce report's Claims table (../shared/fidelity.md;
+// issues 29, 40). No family keeps a verdict function of its own.
 //
 // # Verdicts
 //
-//   - holds: the claim holds at every point the paper reports it;
-//   - partly: it holds at some points, not at all; or everywhere but only
-//     by a threshold that is ours, not the paper's (the row names it);
-//   - does not hold: at no point;
-//   - not measured: we have no number for it;
+//   - holds: shown at every point the paper reports the claim;
+//   - partly: shown at some points; or everywhere but by a threshold of
+//     ours (the row names it);
+//   - does not hold: shown at no point and the data exclude it at some
+//     point (an interval wholly on the other side, a significant step the
+//     other way, more than half of the instances failed);
+//   - inconclusive: shown nowhere and excluded nowhere at this n (every
+//     interval straddles the boundary, or one value gives no interval);
+//     the rule text says how many points were undecided and, where the
+//     spread allows, about how many values would decide them (tally.note);
+//   - not measured: no number, or none at the sizes the sentence names;
 //   - unverifiable: the paper prints no number and its words fix no
-//     threshold, so we show ours beside the theory or the text and judge
-//     nothing (Unmeasurable).
+//     threshold, or the sentence only names a method's criterion or
+//     mechanism (Unmeasurable): ours is shown, nothing is judged.
 //
 // # Data and statistics
 //
-// A point is one place where the paper reports the claim (a size, a load,
-// a γ): the values of one method there, one per instance or seed, with NaN
-// for an instance the method failed on (no schedule, width not reached).
-// Every row about a method therefore knows "k of n solved" and says it. A
-// point where the method solved no more than half of its instances does
-// not hold, whatever the others say: a mean over the solved instances
-// alone is never evidence. Paired rules (Pair) take two methods' values on
-// the same instances and seeds, index by index. 95 % intervals of a mean: Student-t, mean ± t(0.975, n−1)·s/√n (MeanCI;
-// PairedCI for the mean paired difference over the instances both solved);
-// a difference of two points with different instances (a trend over
-// sizes) uses Welch's interval (WelchCI). One value is its own interval,
-// so a deterministic number is judged as it is. A correlation's interval
-// is Fisher's z-transform of Pearson's r (Pearson, n ≥ 4).
+// A point is one place where the paper reports a claim: one method's
+// values, one per instance or seed, NaN where it failed; rows say "k of n
+// solved", and a point where at most half were solved is excluded. Pair
+// holds two methods' values on the same instances and seeds. Intervals:
+// Student-t 95 % of a mean (MeanCI), of a paired difference (PairedCI),
+// Welch's for different instances (WelchCI), Fisher's z for Pearson's r.
+// An interval rests on at least MinValues = 2 values and every row says
+// its n ("[lo, hi] (n = 5)"); one value is written as a value and leaves
+// its point undecided. A random claim is judged on at least MinSeeds = 5
+// seeds by default. A published mean over n instances is a sample
+// (PaperMean): LevelMean compares it with ours by Welch's interval where
+// its spread is known and says "taken as exact" where not.
 //
-// # Rules
+// # Rules (each point shown, excluded or undecided; then combined)
 //
-// Each rule judges every point and then combines them: holds if every
-// point holds, partly if some do, does not hold if none does. A point
-// holds when:
+//   - Level / Range: the paper's value (or range, "about 0.93 to 1") ±
+//     tol meets our interval: shown; wholly outside: excluded.
+//   - AtLeast, AtMost: interval on the claimed side: shown; wholly on
+//     the other: excluded.
+//   - Direction: the oriented paired difference above the margin: shown;
+//     at or below it: excluded.
+//   - TrendOf: Rises/Falls by steps (a significant step against excludes;
+//     none significant: inconclusive); Flat, FallsLittle against ±tol.
+//   - Correlated, Crossing: see their docs. Share, Occurs: counts.
+//   - Check: a deterministic hand case (a paper's example): no interval.
 //
-//   - Level: the paper's value ± tol meets our interval (our numbers are
-//     consistent with the published one at its precision); tol is the
-//     paper's printed precision (Printed) or ours, named.
-//   - AtLeast, AtMost: the interval lies on the claimed side of the bound.
-//   - Direction ("A better than B" by a margin, 0 unless the paper fixes
-//     one): the paired difference's interval, oriented so that positive
-//     favours A, lies above the margin.
-//   - TrendOf (Rises, Falls, Flat, FallsLittle), Correlated (Pearson's r
-//     over unbinned pairs), Crossing: whole-sequence rules, each doc says
-//     when it holds and when it is partly.
-//   - Share ("on every instance"): holds at k = n, partly when k > n/2.
-//   - Occurs ("this situation happens", no count printed): holds when it
-//     happened in at least one of n runs; existence, never a rate.
-//
-// A threshold or tolerance that is ours (Tol.Ours) caps the verdict at
-// partly and the row names it. Combine joins the verdicts of a conclusion
-// made of several claims. Each rule returns a Result: the verdict, our
-// numbers as the row shows them (means with their interval and "k of n
-// solved"), and the rule in words, which Table.Add writes into the
-// evidence cell beside the verdict.
+// The rule is chosen from the sentence: a range is a Range, not a bound;
+// a claim about a scope ("large graphs") is judged at the sizes it names
+// or is Missing; a sentence naming a criterion is Unmeasurable, with the
+// method's success rate as its own row. A tolerance of ours (Tol.Ours)
+// caps at partly only in a rule that applies it (Rises and Falls apply
+// none). Combine joins a conclusion's parts. Table.Add writes the rule
+// into the evidence cell.
 package claims

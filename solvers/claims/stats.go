@@ -26,7 +26,9 @@ func meanVar(xs []float64) (m, v float64) { return stats.MeanVar(xs) }
 
 // MeanCI is the mean of xs (NaN values left out) with its Student-t 95 %
 // interval, mean ± t(0.975, n−1)·s/√n with s the sample standard
-// deviation; one value is its own interval; none gives N = 0 and NaNs.
+// deviation; none gives N = 0 and NaNs. One value (N = 1) has Lo = Hi =
+// the value but is no interval: the rules leave such a point undecided
+// and the rows write it as one value (MinValues).
 func MeanCI(xs []float64) Interval {
 	s := solved(xs)
 	if len(s) == 0 {
@@ -84,6 +86,28 @@ func WelchCI(a, b []float64) Interval {
 	return Interval{d, d - h, d + h, n}
 }
 
+// sampleVar is the sample variance of the numbers among xs.
+func sampleVar(xs []float64) float64 {
+	_, v := meanVar(solved(xs))
+	return v
+}
+
+// welchStats is the difference mb − ma of two samples given by their
+// means, sample variances and sizes (each at least 2), with Welch's 95 %
+// interval; N is the smaller size.
+func welchStats(ma, va float64, na int, mb, vb float64, nb int) Interval {
+	d := mb - ma
+	qa, qb := va/float64(na), vb/float64(nb)
+	se2 := qa + qb
+	n := min(na, nb)
+	if se2 == 0 {
+		return Interval{d, d, d, n}
+	}
+	df := se2 * se2 / (qa*qa/float64(na-1) + qb*qb/float64(nb-1))
+	h := tq(df) * math.Sqrt(se2)
+	return Interval{d, d - h, d + h, n}
+}
+
 // Pearson is Pearson's r of the points with its 95 % interval by Fisher's
 // z-transform (tanh(atanh r ± 1.96/√(n−3))). ok is false with fewer than
 // four points or a constant coordinate.
@@ -106,4 +130,16 @@ func Pearson(xs, ys []float64) (r Interval, ok bool) {
 	z := math.Atanh(rho)
 	h := distuv.UnitNormal.Quantile(0.975) / math.Sqrt(float64(n-3))
 	return Interval{rho, math.Tanh(z - h), math.Tanh(z + h), n}, true
+}
+
+// SampleSD is the sample standard deviation of the numbers among xs and
+// how many there are (NaN under MinValues): the spread of a published
+// mean where the authors' per-instance data give it (PaperMean).
+func SampleSD(xs []float64) (sd float64, n int) {
+	v := solved(xs)
+	if len(v) < MinValues {
+		return math.NaN(), len(v)
+	}
+	_, va := meanVar(v)
+	return math.Sqrt(va), len(v)
 }

@@ -1,6 +1,7 @@
 package critical
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -31,9 +32,9 @@ func TestTreeRowJudgesCompleteTreesOnly(t *testing.T) {
 // nodes against DFS paths of the same graphs; a cut tree, however small
 // against DFS, is not compared.
 func TestEnumRowComparesCompleteTreesAndCountsCutApart(t *testing.T) {
-	fewer := enumPoint{label: "a", tree: []float64{3, 4, 5}, dfs: []float64{10, 12, 15}}
-	more := enumPoint{label: "b", tree: []float64{30, 40, 50}, dfs: []float64{10, 12, 15}}
-	cut := enumPoint{label: "c", cut: 30, cutFewer: 30, dfsCutMin: 1e9}
+	fewer := enumPoint{label: "random 100", tree: []float64{3, 4, 5}, dfs: []float64{10, 12, 15}}
+	more := enumPoint{label: "random 300", tree: []float64{30, 40, 50}, dfs: []float64{10, 12, 15}}
+	cut := enumPoint{label: "random 1000", cut: 30, cutFewer: 30, dfsCutMin: 1e9}
 	if v := enumRow([]enumPoint{fewer}).Verdict; v != solvers.Holds {
 		t.Errorf("tree fewer on every complete graph: %s", v)
 	}
@@ -41,13 +42,75 @@ func TestEnumRowComparesCompleteTreesAndCountsCutApart(t *testing.T) {
 		t.Errorf("fewer at one group, more at the other: %s", v)
 	}
 	r := enumRow([]enumPoint{more, cut})
-	if r.Verdict != solvers.DoesNotHold || !strings.Contains(r.Ours, "c: 30 cut") {
+	if r.Verdict != solvers.DoesNotHold || !strings.Contains(r.Ours, "random 1000: 30 cut") {
 		t.Errorf("cut trees must not rescue the claim: %s, %q", r.Verdict, r.Ours)
 	}
 	// Paired per graph: the same sums with the pairs crossed fail.
-	crossed := enumPoint{label: "x", tree: []float64{3, 40, 5}, dfs: []float64{10, 12, 15}}
+	crossed := enumPoint{label: "random 100", tree: []float64{3, 40, 5}, dfs: []float64{10, 12, 15}}
 	if v := enumRow([]enumPoint{crossed}).Verdict; v == solvers.Holds {
 		t.Errorf("tree more on one graph of three, CI crossing zero: %s", v)
+	}
+}
+
+// Issue 40, class 5: "fewer enumerations on graphs of large dimension"
+// is judged at that scope only: small graphs where the tree wins do not
+// make it hold, and without a complete tree at that scope it is not
+// measured; one large group in scope judges it.
+func TestEnumRowJudgesOnlyLargeGraphs(t *testing.T) {
+	small := enumPoint{label: "random 30", tree: []float64{3, 4, 5}, dfs: []float64{10, 12, 15}}
+	wf := enumPoint{label: "workflows", tree: []float64{3, 4, 5}, dfs: []float64{10, 12, 15}}
+	cut := enumPoint{label: "random 100", cut: 30, dfsCutMin: 2400}
+	r := enumRow([]enumPoint{small, wf, cut})
+	if r.Verdict != solvers.NotMeasured || !strings.Contains(r.Ours, "below the scope") {
+		t.Errorf("small graphs only: %s, %q", r.Verdict, r.Ours)
+	}
+	large := enumPoint{label: "random 100", tree: []float64{3, 4, 5}, dfs: []float64{10, 12, 15}}
+	if r := enumRow([]enumPoint{small, large}); r.Verdict != solvers.Holds || !strings.Contains(r.Rule, "large dimension") {
+		t.Errorf("at scope: %s, %q", r.Verdict, r.Rule)
+	}
+}
+
+// Issue 40, class 6: the criterion sentence compares nothing: its row is
+// unverifiable whether critical-works beats HEFT or not, and the success
+// rate is a row of its own; Fig. 2 is a deterministic check.
+func TestCriterionRowIsADescription(t *testing.T) {
+	heft := []float64{0.3, 0.4, 0.5, 0.35}
+	for _, a := range [][]float64{{0.5, 0.6, 0.7, 0.55}, {0.1, 0.1, nan, nan}} {
+		tb := ClaimsTable(ClaimInputs{Load: []claims.Pair{{Label: "×2", A: a, B: heft}}})
+		var crit, rate []any
+		for _, row := range tb.Rows {
+			if strings.HasPrefix(row[0].(string), "Criterion: the planner") {
+				crit = row
+			}
+			if strings.Contains(row[0].(string), "success rate") {
+				rate = row
+			}
+		}
+		if crit == nil || crit[3] != solvers.Unverifiable || !strings.Contains(crit[2].(string), "HEFT") {
+			t.Errorf("criterion row: %v", crit)
+		}
+		k := 4
+		if math.IsNaN(a[2]) {
+			k = 2
+		}
+		if rate == nil || !strings.Contains(rate[2].(string), fmt.Sprintf("×2: %d of 4 solved", k)) {
+			t.Errorf("success rate row: %v", rate)
+		}
+	}
+	fig2 := func(h, n int) any {
+		tb := ClaimsTable(ClaimInputs{Reps: RepsResult{Fig2Heuristic: h, Fig2Naive: n}})
+		for _, row := range tb.Rows {
+			if strings.HasPrefix(row[0].(string), "Fig. 2") {
+				return row[3]
+			}
+		}
+		return nil
+	}
+	if v := fig2(0, 1); v != solvers.Holds {
+		t.Errorf("Fig. 2 heuristic 0, naive 1: %v", v)
+	}
+	if v := fig2(1, 1); v != solvers.DoesNotHold {
+		t.Errorf("Fig. 2 heuristic 1, naive 1: %v", v)
 	}
 }
 

@@ -60,4 +60,9 @@
 // their docs (config.go), each a Note of the report; with early=true a
 // trace's job runs its recorded runtime (SimConfig.Early). Generate, slot
 // runs, uploads and stored traces (decodeTrace) reserve memory first.
+// A Batsim JSON workload (field batsim), with an optional SimGrid
+// platform (field platform), is read by package formats and stored as a
+// trace (batsimworkload.go): each job's runtime from its profile, its
+// walltime as the requested time, the platform's compute hosts (else
+// nb_res) as the machine.
 package cyclic

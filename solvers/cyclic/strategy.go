@@ -134,15 +134,18 @@ func generate(ctx context.Context, g GenConfig, seed int64) (*solvers.Workload, 
 // parseWorkload reads one native JSON file (field "file") or one SWF trace
 // (field "swf", or a .swf/.swf.gz name).
 func parseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+	if w, ok, err := batsimUpload(ctx, files); ok {
+		return w, err
+	}
 	if len(files) != 1 {
-		return nil, errs.Invalidf("file", "want one file (native JSON or an SWF trace), got %d files", len(files))
+		return nil, errs.Invalidf("file", "want one file (native JSON, an SWF trace, or a Batsim workload with its platform), got %d files", len(files))
 	}
 	f := files[0]
 	if isSWFFile(f) {
 		return traceWorkload(ctx, f)
 	}
 	if f.Field != "" && f.Field != "file" {
-		return nil, errs.Invalidf(f.Field, "unknown upload field (known: file, swf)")
+		return nil, errs.Invalidf(f.Field, "unknown upload field (known: file, swf, batsim, platform)")
 	}
 	in, err := ParseJSON(f.Data)
 	if err != nil {

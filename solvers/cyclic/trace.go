@@ -472,7 +472,11 @@ func batchReport(sj *batch.SWFJobs, jobs []batch.Job, res *batch.Result, start t
 // JSON.
 func uploads() []solvers.Upload {
 	return []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz",
-		Doc: "A job trace in the Standard Workload Format of the Parallel Workloads Archive, plain or gzip-compressed as the archive ships it: the variant batch simulates it on its processors; css, fair, backfill and combined plan it cut into cycles."}}
+		Doc: "A job trace in the Standard Workload Format of the Parallel Workloads Archive, plain or gzip-compressed as the archive ships it: the variant batch simulates it on its processors; css, fair, backfill and combined plan it cut into cycles."},
+		{Field: "batsim", Label: "Batsim workload (JSON)", Accept: ".json,application/json",
+			Doc: "A Batsim 4 workload (nb_res, jobs, profiles), run as a trace: delay, parallel, parallel_homogeneous(_total) and composed profiles without communication; profiles in flops need the platform below."},
+		{Field: "platform", Label: "SimGrid platform (XML, with a Batsim workload)", Accept: ".xml",
+			Doc: "Optional, uploaded together with a Batsim workload: its compute hosts are the machine and their speed turns flops into seconds; links, routes and energy are not read."}}
 }
 
 // TraceInterval is the planning interval of a trace cut into cycles (the

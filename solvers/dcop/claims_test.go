@@ -144,7 +144,11 @@ func TestClaimsRows(t *testing.T) {
 				c.sizes[i].wdAcc = spreadAround(10, 0.93)
 			}
 		}},
-		{"split accuracy 0.93 at 30 jobs (CI reaches below 0.925)", "Fig. 4 / §4.2", Partly, func(c *claimData) { c.sizes[1].spAcc = spreadAround(10, 0.93) }},
+		// "0.93–1" is a range: a level against it (issue 40), so a mean of
+		// 0.93 whose CI reaches below 0.925 still meets it; a CI wholly
+		// below it does not.
+		{"split accuracy 0.93 at 30 jobs (CI reaches below 0.925, meets the range)", "Fig. 4 / §4.2", Holds, func(c *claimData) { c.sizes[1].spAcc = spreadAround(10, 0.93) }},
+		{"split accuracy 0.85 at 30 jobs (CI below the range)", "Fig. 4 / §4.2", Partly, func(c *claimData) { c.sizes[1].spAcc = spreadAround(10, 0.85) }},
 		{"split accuracy 0.94 at 30 jobs", "Fig. 4 / §4.2", Holds, func(c *claimData) { c.sizes[1].spAcc = spreadAround(10, 0.94) }},
 		// Drops little: the review's case, 2 solved of 10 at 50 jobs.
 		{"split drops little, 2 of 10 solved at 50 jobs", "Fig. 4: split accuracy drops", DoesNotHold, func(c *claimData) { c.sizes[3].spAcc = failLast(c.sizes[3].spAcc, 8) }},

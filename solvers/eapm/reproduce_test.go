@@ -189,7 +189,7 @@ func TestReproduceSmallReportValidates(t *testing.T) {
 	}
 	for _, row := range cl.Rows {
 		switch row[3] {
-		case claims.Holds, claims.Partly, claims.DoesNotHold, claims.NotMeasured, claims.Unverifiable:
+		case claims.Holds, claims.Partly, claims.DoesNotHold, claims.NotMeasured, claims.Unverifiable, claims.Inconclusive:
 		default:
 			t.Errorf("verdict %q in %q", row[3], row[0])
 		}

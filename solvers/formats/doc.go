@@ -11,6 +11,11 @@
 // translation, wfformat14.go).
 // Which SWF jobs a simulation can use (runtime ≤ 0, size > P, a missing
 // estimate) is the caller's decision, not the reader's.
+// ReadBatsimWorkload reads a Batsim 4 JSON workload into rigid jobs with
+// runtimes from their profiles, and ReadSimGridPlatform the compute hosts
+// and speed of a SimGrid platform; what each reads and refuses, with its
+// source (oar-team/batsim v4.2.1, docs/input-workload.rst and
+// docs/input-platform.rst), is in batsimjson.go and simgrid.go.
 //
 // CSV decisions:
 //

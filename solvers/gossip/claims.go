@@ -97,16 +97,10 @@ func rumorSeeds(rts []*rumorTask, reps int, fig7 bool, mode string, n int, nat f
 func roundsOf(r *RumorResult) float64 { return float64(r.RoundsToConverge) }
 func finalOf(r *RumorResult) float64  { return r.Final }
 
-// ivText writes a mean with its 95 % interval (claims.MeanCI).
+// ivText writes a mean with its 95 % interval and its n
+// (claims.FormatInterval: one value is written as a value).
 func ivText(xs []float64, format string) string {
-	iv := claims.MeanCI(xs)
-	if iv.N == 0 {
-		return "n/a"
-	}
-	if iv.Lo == iv.Hi {
-		return fmt.Sprintf(format, iv.Mean)
-	}
-	return fmt.Sprintf(format+" ["+format+", "+format+"]", iv.Mean, iv.Lo, iv.Hi)
+	return claims.FormatInterval(claims.MeanCI(xs), func(x float64) string { return fmt.Sprintf(format, x) })
 }
 
 // band is "lo ≤ ours ≤ hi at every point", judged as a claims.Level on
@@ -127,8 +121,10 @@ func reproClaims(c ReproConfig, pl *reproTasks) solvers.Table {
 	var t claims.Table
 	reps, rreps := max(1, c.Reps), max(1, c.RumorReps)
 	seeds := fmt.Sprintf("%d seeds per point", reps)
-	if reps == 1 {
-		seeds = "1 seed per point (reps 1): no spread is measured, so each interval is the value itself and the verdict rests on one run (reps 5, the full setting, gives real intervals)"
+	if reps < claims.MinValues {
+		seeds = "1 seed per point (reps 1): no interval rests on one value, so a verdict that needs one is inconclusive (the default reps 5 gives intervals)"
+	} else if reps < claims.MinSeeds {
+		seeds += fmt.Sprintf(" (fewer than the %d a random claim is judged on by default)", claims.MinSeeds)
 	}
 
 	// Fig. 6: no values printed, the words fix no threshold: ours beside the theory.

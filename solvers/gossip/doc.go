@@ -43,7 +43,9 @@
 // equals the trace's on n nodes (default min(MaxProcs, 10,000)).
 //
 // Reproduce: §5 on umeda2006 grids; Claims by solvers/claims rules on
-// per-seed values: directions paired by seed, "far inferior" with a margin
+// per-seed values, 5 seeds per setting by default (claims.MinSeeds; issue
+// 40: one seed per point made each value its own interval, so a one-run
+// rise of 0.0016 refuted Fig. 9): directions paired by seed, "far inferior" with a margin
 // of 0.03 (ours), parity at ≥ 1000 nodes as the ratio band 0.99 (ours) –
 // 1.10 (seed), Table 1 at 3 decimals, Fig. 6 unverifiable beside Demers et
 // al.'s k = 1 residue (RumorResidue). Runs go through solvers.ForEach

@@ -12,6 +12,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/solvers"
+	"schedlab/solvers/claims"
 )
 
 // The seed's experiment settings and its published numbers.
@@ -434,8 +435,8 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func reproNotes(c ReproConfig, t1 table1Result) []string {
 	published := fmt.Sprintf("Published numbers: the seed prints only Table 1 (0.939 / 0.941 / 0.967 / 0.970); Figs. 6–9 are images without values. Claims judges every row by the shared rules of solvers/claims on the per-seed values of the runs; where the seed's words fix no number («大きく», «ほぼ同程度», «比較的小さく») the threshold is ours, named in the row, and caps the verdict at partly; Fig 6, whose words fix none, is unverifiable and shown beside Demers et al.'s (1987) k = 1 residue (%.3f uninformed).", RumorResidue(1))
-	if c.Reps == 1 {
-		published += " With reps 1 (the default) each scheduling setting has one seed: those rows measure no spread, so each interval is the value itself and their verdicts rest on one run; reps 5 (the full setting) gives real intervals."
+	if c.Reps < claims.MinValues {
+		published += " With reps 1 each scheduling setting has one seed: no interval rests on one value, so the rows that need one are inconclusive; the default reps 5 gives real intervals."
 	}
 	notes := []string{
 		published,

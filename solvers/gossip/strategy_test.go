@@ -313,7 +313,7 @@ func FuzzSWF(f *testing.F) {
 
 func TestReproduceSmall(t *testing.T) {
 	s := New()
-	p := solvers.Params{"duration_h": "1", "warmup_h": "0.3", "rumor_reps": "1", "max_nodes": "30", "fig9_nodes": "10"}
+	p := solvers.Params{"duration_h": "1", "warmup_h": "0.3", "reps": "2", "rumor_reps": "2", "max_nodes": "30", "fig9_nodes": "10"}
 	r, err := s.Reproduce(context.Background(), p, nil)
 	if err != nil {
 		t.Fatal(err)

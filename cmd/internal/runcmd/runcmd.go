@@ -27,7 +27,7 @@ import (
 // commands in the usage text.
 const (
 	WorkerUsage = `  schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D] [--scheduler NAME=COMMAND]...   (joins a server's queue and executes runs)`
-	RunUsage    = `  schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
+	RunUsage    = `  schedlab run --strategy S [--variant V] (--workload FILE ... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR] [--batsim-out PREFIX]
                [--scheduler NAME=COMMAND]... [--scheduler-endpoint tcp://host:port]   (a decision process speaking Batsim's protocol schedules an SWF trace)`
 )
 
@@ -149,6 +149,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var sf Schedulers
 	fs.Var(&sf, "scheduler", "register a decision process as variant external:NAME: NAME=COMMAND ({endpoint} in it) or NAME=tcp://host:port; repeatable")
 	endpoint := fs.String("scheduler-endpoint", "", "a decision process already listening (tcp://host:port): runs the trace as variant external:cli of cyclic (the default then)")
+	batsimOut := fs.String("batsim-out", "", "a batch run: also write Batsim's output files PREFIX_jobs.csv and PREFIX_schedule.csv (all of Batsim 4.2.1's columns)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return o.Write(rep, stdout)
+		return writeRun(rep, &o, *batsimOut, stdout)
 	}
 	w, runParams, err := LoadWorkload(ctx, st, workloads, *preset, *seed, solvers.Params(params), b.Budget())
 	if err != nil {
@@ -193,7 +194,19 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return Describe(err)
 	}
-	return o.Write(rep, stdout)
+	return writeRun(rep, &o, *batsimOut, stdout)
+}
+
+// writeRun writes a run's report as o says, then its Batsim files when
+// batsimOut is a prefix (the report is written even when they cannot be).
+func writeRun(rep *solvers.Report, o *OutputFlags, batsimOut string, stdout io.Writer) error {
+	if err := o.Write(rep, stdout); err != nil {
+		return err
+	}
+	if batsimOut != "" {
+		return writeBatsimOut(rep, batsimOut)
+	}
+	return nil
 }
 
 // runsFile says whether st runs variant straight from the file path
