@@ -60,6 +60,11 @@ type Row struct {
 	// Unranked, for a result with a direction that is not ranked, says
 	// why ("processors differ (4, 40)").
 	Unranked string
+	// NoResult, where run i has a report but no value of a result the
+	// metric's declaration asks of its variant (solvers.NoResult: a
+	// critical-works run that stopped has no makespan), says so with the
+	// reason its report gives: a failure for this metric, not a blank.
+	NoResult []string
 }
 
 // Bars is one metric as a bar chart: a bar per run not omitted.
@@ -136,6 +141,27 @@ func Join(runs []Run, reports []*solvers.Report) Result {
 			res.Metrics[k].Values[i] = &v
 			res.Metrics[k].NA[i] = !m.MeaningfulFor(runs[i].Variant)
 			declared[k][i] = m.Variants
+		}
+	}
+	for k := range res.Metrics {
+		m := &res.Metrics[k]
+		decl := solvers.Metric{Name: m.Name, Kind: m.Kind, Better: m.Better}
+		for i := range runs {
+			if m.Values[i] != nil {
+				decl.Variants = declared[k][i]
+				break
+			}
+		}
+		for i := range runs {
+			rep := reportAt(reports, i)
+			if m.Values[i] != nil || rep == nil || len(rep.Metrics) == 0 || runs[i].Reproduce || m.Bound ||
+				!solvers.NoResult(decl, runs[i].Variant, 0, false) {
+				continue
+			}
+			if m.NoResult == nil {
+				m.NoResult = make([]string, n)
+			}
+			m.NoResult[i] = solvers.NoResultReason([]string{m.Name}, rep.StopReason())
 		}
 	}
 	oneFamily := true
@@ -245,7 +271,7 @@ func Unequal(runs []Run, fields []Field, has func(int) bool) []string {
 // others are marked Apart. It returns the size of the ranked group,
 // reference runs not counted.
 func markApart(m *Row, runs []Run, declared [][]string) int {
-	holds := func(vs []string, v string) bool { return len(vs) == 0 || slices.Contains(vs, v) }
+	holds := solvers.Covers
 	var groups [][]int
 	for i, v := range m.Values {
 		if v == nil || m.NA[i] {

@@ -40,6 +40,11 @@
 //     each other (Apart: a metric of one name defined for other variants,
 //     the largest comparable group is ranked). Best is every run with the
 //     best value, unless all ranked values are equal or fewer than two.
+//   - No result is a failure (issue 38 item 3): a run with a report but
+//     no value of a ranked result its variant is asked for (by the
+//     declaration of the runs that report it: solvers.NoResult) is shown
+//     as "no result" with the reason its report gives
+//     (Report.StopReason), never as a blank (Row.NoResult).
 //   - Charts. With runs of one family every result and every cost gets a
 //     bar chart (Bars, Costs) where at least two runs have a value to
 //     draw; costs and unranked results are drawn with no best. NA and Apart runs are left out of a chart; reference runs

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"schedlab/runtypes"
+	"schedlab/solvers"
 	"schedlab/stats"
 )
 
@@ -57,11 +58,18 @@ type Row struct {
 	Median   *float64          `json:"median"`    // of an even count, the mean of the two middle values
 	Min      *float64          `json:"min"`
 	Max      *float64          `json:"max"`
-	// Failed counts the runs of the cell and variant that ended other
-	// than done (failed, canceled, interrupted, or any unknown status).
+	// Failed counts the runs of the cell and variant that failed for the
+	// metric (Outcome): ended other than done (failed, canceled,
+	// interrupted, or any unknown status), or done without the result
+	// the metric needs (NoResult of them).
 	Failed int `json:"failed"`
+	// NoResult counts the runs of Failed that ended done but gave no
+	// finite value of a metric needed of them (solvers.NoResult: a
+	// critical-works run that stopped has no makespan).
+	NoResult int `json:"no_result"`
 	// Runs counts the runs of the cell and variant that ended, done or
-	// not: N of them gave the metric, Failed did not end done.
+	// not, and of which the metric is asked: N of them gave it, Failed
+	// did not.
 	Runs int `json:"runs"`
 	// Method names how the CI was computed: MethodT, or MethodBootstrap
 	// for a metric bounded by its definition (Options.Bounded).
@@ -105,6 +113,14 @@ type Options struct {
 	// which stays within the values' range and so within the bounds,
 	// where Student's t may pass them. Other metrics get Student's t.
 	Bounded map[string]bool
+	// Infos are the metrics' declarations: which runs a metric is needed
+	// of (Outcome). A done run without a metric needed of it counts in
+	// Failed (and NoResult); one without a metric not needed of it (an
+	// info metric, or one declared for other variants) is not counted in
+	// that metric's row. A metric without a declaration is needed of
+	// every run. A declared ranked result that no run reports still gets
+	// its rows (all failed) for the variants it is needed of.
+	Infos map[string]MetricInfo
 }
 
 // AggregateWith is Aggregate (or AggregateBy, with o.Keep) with the
@@ -116,6 +132,7 @@ type group struct {
 	variant string
 	failed  int
 	runs    int
+	done    int
 	values  map[string][]float64
 }
 
@@ -154,6 +171,7 @@ func aggregate(runs []RunResult, o Options) []Row {
 			g.failed++
 			continue
 		}
+		g.done++
 		for m, v := range run.Metrics {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				g.values[m] = append(g.values[m], v)
@@ -170,6 +188,17 @@ func aggregate(runs []RunResult, o Options) []Row {
 		list = append(list, g)
 	}
 	sortGroups(list)
+	for name, in := range o.Infos {
+		if _, ok := metricSet[name]; ok || !in.Declared {
+			continue
+		}
+		for _, g := range list {
+			if solvers.Needed(in.Decl, g.variant) {
+				metricSet[name] = struct{}{}
+				break
+			}
+		}
+	}
 	metrics := sortedKeys(metricSet)
 	tq := tQuantiles{}
 	out := make([]Row, 0, len(list)*len(metrics))
@@ -177,6 +206,17 @@ func aggregate(runs []RunResult, o Options) []Row {
 		for _, m := range metrics {
 			row := summarize(g.values[m], tq, o.Bounded[m])
 			row.Params, row.Variant, row.Metric, row.Failed, row.Runs = g.params, g.variant, m, g.failed, g.runs
+			// The done runs without a finite value: failed for m when m
+			// is needed of the variant (Outcome), else not counted.
+			if without := g.done - len(g.values[m]); without > 0 {
+				in, ok := o.Infos[m]
+				if !ok || !in.Declared || solvers.Needed(in.Decl, g.variant) {
+					row.Failed += without
+					row.NoResult = without
+				} else {
+					row.Runs -= without
+				}
+			}
 			out = append(out, row)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"schedlab/runtypes"
 	"schedlab/solvers"
 )
 
@@ -15,6 +16,12 @@ type Query struct {
 	Pool     []string // swept parameters to pool (never X)
 	A, B     string   // the pair compared instance by instance
 	Variants []string // the experiment's variants, in its order
+	// Primary is the metric shown when Metric is empty or unknown: the
+	// family's primary result (PrimaryMetric), never the alphabetically
+	// first (issue 42 item 6). Empty: the first ranked result.
+	Primary string
+	// Names are the stored workloads' names by ID (Grouping.Names).
+	Names map[string]string
 }
 
 // Analysis is everything an experiment's page shows of its results for
@@ -42,10 +49,15 @@ type Analysis struct {
 	ProfileDrawn    bool
 	Info            MetricInfo
 	BoundedByDesign bool // the metric declares bounds: its intervals are bootstrap
+	// Ended counts the runs that ended (done or not) and NoResult those
+	// of them that ended done without the result the metric needs
+	// (Outcome Failed although done): the page's header counts them
+	// failed for the metric, with Failed (not done).
+	Ended, Failed, NoResult int
 }
 
 // Analyze builds the page of an experiment's runs for q. Defaults: the
-// first metric (by name); X the swept parameter with the most values
+// metric q.Primary, else the first ranked result (PrimaryMetric); X the swept parameter with the most values
 // (DefaultX); nothing pooled; A and B the first two variants. infos are
 // the metrics' declarations (direction, bounds; a metric without one is
 // unranked and unbounded); refs the definition's reference values.
@@ -66,8 +78,9 @@ func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []Reference, q 
 	}
 	q.Pool = pool
 	an.Grouping = NewGrouping(an.Dims, q.X, q.Pool)
+	an.Grouping.Names = q.Names
 	bounded := BoundedSet(infos)
-	rows := AggregateWith(runs, Options{Keep: an.Grouping.Keep(), Bounded: bounded})
+	rows := AggregateWith(runs, Options{Keep: an.Grouping.Keep(), Bounded: bounded, Infos: infos})
 	seen := map[string]bool{}
 	for _, r := range rows {
 		if !seen[r.Metric] {
@@ -78,8 +91,10 @@ func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []Reference, q 
 	slices.Sort(an.Metrics)
 	if !seen[q.Metric] {
 		q.Metric = ""
-		if len(an.Metrics) > 0 {
-			q.Metric = an.Metrics[0]
+		if seen[q.Primary] {
+			q.Metric = q.Primary
+		} else {
+			q.Metric = PrimaryMetric(nil, infos, an.Metrics)
 		}
 	}
 	if q.A == "" && q.B == "" && len(q.Variants) > 1 {
@@ -94,13 +109,25 @@ func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []Reference, q 
 		info = MetricInfo{Name: q.Metric}
 	}
 	an.Info, an.BoundedByDesign = info, info.Bounded
+	for i := range runs {
+		switch _, o := runs[i].Outcome(q.Metric, info); {
+		case o == Failed && runs[i].Status == runtypes.StatusDone:
+			an.Ended++
+			an.NoResult++
+		case o == Failed:
+			an.Ended++
+			an.Failed++
+		case o != Pending:
+			an.Ended++
+		}
+	}
 	if q.X != "" {
 		an.Plot = MetricPlot(rows, an.Grouping, q.Metric, refs)
-		an.Box = BoxPlot(runs, an.Grouping, q.Metric)
+		an.Box = BoxPlot(runs, an.Grouping, q.Metric, info)
 	}
 	cellRows := rows
 	if len(q.Pool) > 0 || q.X == "" {
-		cellRows = AggregateWith(runs, Options{Bounded: bounded})
+		cellRows = AggregateWith(runs, Options{Bounded: bounded, Infos: infos})
 	}
 	if par, ok := Parallel(cellRows, q.Metric, names); ok {
 		an.Parallel = par
@@ -143,7 +170,7 @@ func PivotOf(runs []RunResult, infos map[string]MetricInfo, metric string, rowBy
 			keep = append(keep, k)
 		}
 	}
-	rows := AggregateWith(runs, Options{Keep: append([]string{}, keep...), Bounded: BoundedSet(infos)})
+	rows := AggregateWith(runs, Options{Keep: append([]string{}, keep...), Bounded: BoundedSet(infos), Infos: infos})
 	p, err := NewPivot(rows, metric, rowBy, colBy)
 	if err != nil {
 		return nil, err

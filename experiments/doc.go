@@ -26,7 +26,30 @@
 //     definition without expanding it; MaxRuns (100,000) caps it.
 //   - Nothing is dropped or pooled silently. A run counts in N when done
 //     with a finite value; any other finished status counts in Failed, and
-//     a cell whose runs all failed still has its rows. Pooling is chosen
+//     a cell whose runs all failed still has its rows.
+//   - No result is a failure (issue 38 item 3). One rule, Outcome (on
+//     solvers.NoResult), read by every count: a run that ended done
+//     without a finite value of a metric needed of it (a ranked result
+//     meaningful for its variant; any metric without a declaration) is
+//     Failed for that metric, counted in the row's Failed and NoResult,
+//     marked on the plots and in the pivot, a failed side in the paired
+//     view and the pairwise table, and never within τ in the
+//     performance profile, as Dolan and Moré (2002) count a solver's
+//     failure on a problem (r = ∞). critical-works that stopped (no
+//     makespan) is the case that asked for it; a run that cannot produce
+//     a result at all (DCOP's dpop-wd failing its width limit) ends
+//     failed and was already counted. A metric not needed of a run (an
+//     info metric, or one declared for other variants) is not counted
+//     for it at all. Analysis.NoResult gives the page's header its count.
+//   - A metric's declaration (direction, bounds, variants) comes from
+//     the family when it declares its metrics (solvers.MetricDeclarer,
+//     Def.Metrics), then from the first done report of each variant
+//     (Infos takes the first of each name), never from the first report
+//     alone: a stopped run carries no makespan (issue 38 item 4). The
+//     page opens on the family's primary result (PrimaryMetric: its first
+//     declared ranked result, else the first ranked result), not on the
+//     alphabetically first metric (issue 42 item 6); a stored workload
+//     is named by its name in series (Grouping.Names). Pooling is chosen
 //     (AggregateBy, the page's Query.Pool) and named beside every chart
 //     (Grouping.Pooled); two rows in one pivot cell are an error, not an
 //     average (NewPivot); past MaxLines lines a chart says to pool instead.

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/stats"
 )
@@ -19,13 +18,24 @@ type MetricInfo struct {
 	Name    string
 	Better  string
 	Bounded bool
+	// Decl is the metric's declaration (kind, direction, variants), and
+	// Declared says there is one: it decides which runs the metric is
+	// needed of (Outcome). A metric without one is needed of every run.
+	Decl     solvers.Metric
+	Declared bool
 }
 
-// Infos are the metrics' infos from a report's metric declarations.
-func Infos(ms []solvers.Metric) map[string]MetricInfo {
-	out := make(map[string]MetricInfo, len(ms))
-	for _, m := range ms {
-		out[m.Name] = MetricInfo{Name: m.Name, Better: m.Better, Bounded: m.Bounded()}
+// Infos are the metrics' infos from metric declarations: the first
+// declaration of each name wins, so a family's own declarations
+// (solvers.Declared) given first are never overridden by a report's.
+func Infos(ms ...[]solvers.Metric) map[string]MetricInfo {
+	out := map[string]MetricInfo{}
+	for _, list := range ms {
+		for _, m := range list {
+			if _, ok := out[m.Name]; !ok {
+				out[m.Name] = MetricInfo{Name: m.Name, Better: m.Better, Bounded: m.Bounded(), Decl: m, Declared: true}
+			}
+		}
 	}
 	return out
 }
@@ -66,7 +76,8 @@ func cellKey(r *RunResult) string {
 }
 
 // outcome of a run of an instance for one metric: not run (absent),
-// failed (ended other than done, or done without a finite value), or its
+// failed (Outcome: ended other than done, or done without the result the
+// metric needs), or its
 // value.
 type outcome struct {
 	ran    bool
@@ -78,7 +89,7 @@ type outcome struct {
 // instances collects, per instance, each variant's outcome for metric;
 // queued and running runs are left out (not ended yet). The instances are
 // in the order their first run comes in runs.
-func instances(runs []RunResult, metric string, variants []string) ([]instance, map[instance][]outcome) {
+func instances(runs []RunResult, metric string, info MetricInfo, variants []string) ([]instance, map[instance][]outcome) {
 	at := map[string]int{}
 	for i, v := range variants {
 		at[v] = i
@@ -88,8 +99,12 @@ func instances(runs []RunResult, metric string, variants []string) ([]instance, 
 	for i := range runs {
 		r := &runs[i]
 		s, ok := at[r.Variant]
-		if !ok || r.Status == runtypes.StatusQueued || r.Status == runtypes.StatusRunning {
+		if !ok {
 			continue
+		}
+		v, what := r.Outcome(metric, info)
+		if what == Pending || what == NotNeeded {
+			continue // not ended, or the metric is not asked of it
 		}
 		k := instance{cellKey(r), r.Replicate}
 		os := out[k]
@@ -98,13 +113,7 @@ func instances(runs []RunResult, metric string, variants []string) ([]instance, 
 			out[k] = os
 			order = append(order, k)
 		}
-		o := outcome{ran: true, params: r.Params}
-		if v, ok := r.value(metric); ok && r.Status == runtypes.StatusDone {
-			o.value = v
-		} else {
-			o.failed = true
-		}
-		os[s] = o
+		os[s] = outcome{ran: true, failed: what == Failed, value: v, params: r.Params}
 	}
 	return order, out
 }
@@ -140,7 +149,7 @@ const MaxListed = 20
 // Pair compares a and b on metric over runs (every cell, not pooled).
 func Pair(runs []RunResult, metric, a, b string, info MetricInfo) Paired {
 	p := Paired{A: a, B: b, Metric: metric, Better: info.Better}
-	order, outs := instances(runs, metric, []string{a, b})
+	order, outs := instances(runs, metric, info, []string{a, b})
 	var va, vb []float64
 	for _, k := range order {
 		o := outs[k]
@@ -283,7 +292,7 @@ func Profile(runs []RunResult, metric string, variants []string, info MetricInfo
 	if info.Better == "" {
 		return plot, "No performance profile: " + metric + " is not ranked (neither higher nor lower is better).", false
 	}
-	order, outs := instances(runs, metric, variants)
+	order, outs := instances(runs, metric, info, variants)
 	values := make([][]float64, len(variants))
 	for s := range variants {
 		values[s] = make([]float64, len(order))

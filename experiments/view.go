@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/stats"
 )
@@ -76,6 +75,9 @@ type Grouping struct {
 	X     string
 	Split []string // kept parameters other than X, by name
 	Pool  []Dim    // pooled parameters with their values
+	// Names are the stored workloads' names by ID: a series of a stored
+	// workload reads "workload=NAME", not its ID (issue 42 item 6).
+	Names map[string]string
 }
 
 // NewGrouping groups dims along x (which must be one of them, or "")
@@ -143,10 +145,14 @@ func (g Grouping) Pooled(rows []Row, metric, unit string) string {
 
 // seriesName names a line of variant by its split values: "online ·
 // shift=on".
-func seriesName(variant string, params map[string]string, split []string) string {
+func (g Grouping) seriesName(variant string, params map[string]string) string {
 	s := variant
-	for _, k := range split {
-		s += " · " + k + "=" + params[k]
+	for _, k := range g.Split {
+		v := params[k]
+		if n := g.Names[v]; k == WorkloadKey && n != "" {
+			v = n
+		}
+		s += " · " + k + "=" + v
 	}
 	return s
 }
@@ -178,7 +184,7 @@ func MetricPlot(rows []Row, g Grouping, metric string, refs []Reference) Chart {
 		if r.Metric != metric {
 			continue
 		}
-		name := seriesName(r.Variant, r.Params, g.Split)
+		name := g.seriesName(r.Variant, r.Params)
 		if r.Failed > 0 {
 			c.Failed = append(c.Failed, fmt.Sprintf("%s at %s=%s: %d of %d done", name, g.X, r.Params[g.X], r.Runs-r.Failed, r.Runs))
 		}
@@ -327,7 +333,7 @@ func sortByX(l *solvers.Line) {
 // summarises. Failed runs are not samples: each line's name counts them
 // ("online (2 of 40 runs failed)") and Failed lists the points. g.X must
 // be numeric.
-func BoxPlot(runs []RunResult, g Grouping, metric string) Chart {
+func BoxPlot(runs []RunResult, g Grouping, metric string, info MetricInfo) Chart {
 	c := Chart{Plot: solvers.Plot{Title: metric + " by " + g.X + " (box plot)", Kind: solvers.PlotBox, XLabel: g.X, YLabel: metric}}
 	type acc struct {
 		line          solvers.Line
@@ -341,10 +347,11 @@ func BoxPlot(runs []RunResult, g Grouping, metric string) Chart {
 	numeric := true
 	for i := range runs {
 		r := &runs[i]
-		if r.Status == runtypes.StatusQueued || r.Status == runtypes.StatusRunning {
+		v, what := r.Outcome(metric, info)
+		if what == Pending || what == NotNeeded {
 			continue
 		}
-		name := seriesName(r.Variant, r.Params, g.Split)
+		name := g.seriesName(r.Variant, r.Params)
 		a := lines[name]
 		if a == nil {
 			a = &acc{line: solvers.Line{Name: name}}
@@ -355,7 +362,7 @@ func BoxPlot(runs []RunResult, g Grouping, metric string) Chart {
 		pt := point{name, r.Params[g.X]}
 		ft := failedAt[pt]
 		ft[1]++
-		if r.Status != runtypes.StatusDone {
+		if what == Failed {
 			a.failed++
 			ft[0]++
 			failedAt[pt] = ft
@@ -367,10 +374,8 @@ func BoxPlot(runs []RunResult, g Grouping, metric string) Chart {
 			numeric = false
 			continue
 		}
-		if v, ok := r.value(metric); ok {
-			a.line.Points = append(a.line.Points, [2]float64{xv, v})
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
+		a.line.Points = append(a.line.Points, [2]float64{xv, v})
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	var fails []point
 	for pt, ft := range failedAt {
@@ -423,16 +428,8 @@ func (g Grouping) poolSentence() string {
 
 // value is the run's metric, if it has a finite one.
 func (r *RunResult) value(metric string) (float64, bool) {
-	if r.Metrics != nil {
-		v, ok := r.Metrics[metric]
-		return v, ok && !math.IsNaN(v) && !math.IsInf(v, 0)
-	}
-	for _, m := range r.Values {
-		if m.Name == metric {
-			return m.Value, !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0)
-		}
-	}
-	return 0, false
+	v, ok := r.lookup(metric)
+	return v, ok && !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
 // PagePivot is the pivot the experiment page shows and its downloads

@@ -44,14 +44,14 @@ func TestBoxPlotAndParallelCellsFromRuns(t *testing.T) {
 		run("1.1", "fast", "a", "done", 3), run("1.1", "fast", "a", "done", 5), run("1.1", "slow", "a", "done", 4),
 		run("1.3", "fast", "a", "failed", 99), run("1.3", "slow", "b", "done", 7), run("1.1", "fast", "b", "done", 1),
 	}
-	box := BoxPlot(results, Grouping{X: "gamma"}, "objective").Plot
+	box := BoxPlot(results, Grouping{X: "gamma"}, "objective", MetricInfo{}).Plot
 	if box.Kind != "box" || len(box.Lines) != 2 {
 		t.Fatalf("box plot %+v", box)
 	}
 	if a := box.Lines[0]; a.Name != "a (1 of 4 runs failed)" || len(a.Points) != 3 {
 		t.Errorf("variant a's samples %+v, want its 3 done runs (the failed one is not a sample)", a)
 	}
-	if BoxPlot(results, Grouping{X: "rule"}, "objective").Drawn {
+	if BoxPlot(results, Grouping{X: "rule"}, "objective", MetricInfo{}).Drawn {
 		t.Error("a box plot against a text parameter")
 	}
 	par, ok := Parallel(Aggregate(results), "objective", []string{"gamma", "rule", "seed"})

@@ -45,15 +45,24 @@ func BenchmarkAggregateStored100k(b *testing.B) {
 // metrics each (1,000 cells × 100 replicates) in a's database, fast
 // (store.FillExperiment).
 func storeExperiment100k(b *testing.B, a *app) *store.Experiment {
+	return storeExperiment100kAs(b, a, store.ExperimentDone, store.StatusDone)
+}
+
+// storeExperiment100kAs is storeExperiment100k with the experiment's
+// status and its runs' given.
+func storeExperiment100kAs(b *testing.B, a *app, status, runStatus string) *store.Experiment {
 	ctx := context.Background()
 	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
 	if err := a.store.CreateWorkload(ctx, w); err != nil {
 		b.Fatal(err)
 	}
 	const n = 100_000
-	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(`{}`), Status: store.ExperimentDone}
+	// The definition the runs would come from (1,000 cells of γ and
+	// instance, 100 replicates), as the experiment's page reads it.
+	def := `{"name":"big","strategy":"eapm","workload":{"ids":["` + w.ID + `"]},"variants":["online"],"grid":{"gamma":["1.0","1.1","1.2","1.3","1.4","1.5","1.6","1.7","1.8","1.9"],"instance":{"from":0,"to":99}},"replicates":100}`
+	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(def), Status: status}
 	start := time.Now()
-	err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+	err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Status: runStatus,
 		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
 		func(i int) store.ExperimentCell {
 			return store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.` + strconv.Itoa(i/100%10) +

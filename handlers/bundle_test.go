@@ -26,6 +26,12 @@ func finishedSweep(t *testing.T, a *app) apiExperiment {
 	def := `{"name": "bundle sweep", "strategy": "eapm", "tags": ["shared"], "notes": "to *share*",
 	 "workload": {"preset": "zhang2022-case1", "grid": {"instance": [0, 1]}},
 	 "variants": ["online", "greedy-min-energy"], "grid": {"gamma": [1.3]}}`
+	return finishedExperiment(t, a, def)
+}
+
+// finishedExperiment starts the experiment def and returns it once done.
+func finishedExperiment(t *testing.T, a *app, def string) apiExperiment {
+	t.Helper()
 	status, b := a.postJSON(t, "/api/experiments", def)
 	if status != http.StatusCreated {
 		t.Fatalf("create: %d %s", status, b)

@@ -49,15 +49,6 @@ func (s *Server) citeOf(ctx context.Context, c echo.Context, what, path string, 
 	return s.citeFrom(ctx, c, what, path, builds, workloads, more)
 }
 
-// experimentCite is the Cite block of experiment id's page.
-func (s *Server) experimentCite(ctx context.Context, c echo.Context, id string) (views.Cite, error) {
-	builds, workloads, more, err := s.store.ExperimentCitation(ctx, id, maxCitedWorkloads)
-	if err != nil {
-		return views.Cite{}, err
-	}
-	return s.citeFrom(ctx, c, "experiment", "/experiments/"+id, builds, workloads, more), nil
-}
-
 // citeFrom makes a Cite block of builds and workload IDs (more: workloads
 // not listed). The server's own build is named too when it executed none
 // of the runs.

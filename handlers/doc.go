@@ -12,6 +12,13 @@
 // half a page, and compressed by echo's gzip middleware; chart data and
 // reports are compressed once, in the pages cache (pagecache.go).
 //
+// An experiment's page reads its runs once per set of counts: a snapshot
+// (expsnap.go) keeps its results, declarations, workers, Cite data and
+// each view's analysis and run list until the next of its runs ends, so
+// a page of 100,000 runs costs milliseconds after its first view
+// (bench/README.md, "experiments"); the charts of an experiment that is
+// not done are refused before anything is read.
+//
 // # What every request passes (security.go, in this order)
 //
 //   - secureHeaders: CSP with scripts from this server's files only (pages

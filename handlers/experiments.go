@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -166,23 +167,21 @@ func (s *Server) apiGetExperiment(c echo.Context) error {
 
 // experimentResults aggregates an experiment's stored runs: one row per
 // cell, variant and metric (or pooled over every parameter not in keep).
+// A run that ended done without the result a metric needs counts in that
+// row's failed and no_result (experiments.Outcome).
 func (s *Server) experimentResults(ctx context.Context, id string, keep []string) ([]experiments.Row, error) {
-	runs, err := s.store.ExperimentResults(ctx, id)
+	e, err := s.store.GetExperiment(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	results, err := runResults(runs)
+	sn, err := s.snapshot(ctx, e)
 	if err != nil {
 		return nil, err
 	}
-	return aggregate(results, keep), nil
-}
-
-func aggregate(results []experiments.RunResult, keep []string) []experiments.Row {
-	if keep != nil {
-		return experiments.AggregateBy(results, keep)
+	if keep != nil && len(keep) == 0 {
+		keep = []string{}
 	}
-	return experiments.Aggregate(results)
+	return experiments.AggregateWith(sn.results, experiments.Options{Keep: keep, Infos: sn.infos}), nil
 }
 
 // runResults are stored runs as aggregation takes them. Runs with equal
@@ -318,9 +317,6 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	}
 	p := views.ExperimentProps{ID: e.ID, Name: e.Name, Strategy: e.Strategy, Status: a.Status, Total: a.RunsTotal,
 		Done: a.RunsDone, Failed: a.RunsFailed, Notes: e.Notes, Tags: e.Tags, Labels: experimentLabels(e)}
-	if p.Workers, err = s.experimentWorkers(ctx, e.ID); err != nil {
-		return p, err
-	}
 	def, err := experiments.ParseJSON(e.Definition)
 	if err != nil {
 		return p, errs.Wrap(errs.Internal, err)
@@ -332,49 +328,60 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 		}
 	}
 	p.Fields = def.Fields(variants)
-	runs, err := s.store.ExperimentResults(ctx, e.ID)
+	sn, err := s.snapshot(ctx, e)
 	if err != nil {
 		return p, err
 	}
-	results, err := runResults(runs)
-	if err != nil {
-		return p, err
-	}
-	infos, err := s.metricInfos(ctx, e.ID)
-	if err != nil {
-		return p, err
-	}
+	p.Workers = sn.workers
 	q := experiments.Query{X: c.QueryParam("x"), Metric: c.QueryParam("metric"), A: c.QueryParam("a"), B: c.QueryParam("b"),
 		Variants: def.Variants}
 	if v := c.QueryParam("pool"); v != "" {
 		q.Pool = strings.Split(v, ",")
 	}
 	if len(q.Variants) == 0 {
-		if st, err := s.lookup(def.Strategy); err == nil {
-			for _, v := range st.Variants() {
-				q.Variants = append(q.Variants, v.Name)
-			}
-		}
+		q.Variants = variants
 	}
-	p.Analysis = experiments.Analyze(results, infos, def.References, q)
-	if p.RunList, err = s.experimentRunList(c, e.ID, q.Variants); err != nil {
+	q.Primary = solvers.Primary(sn.family)
+	if q.Names, err = memo(sn, "names", func() (map[string]string, error) { return s.experimentWorkloadNames(ctx, def.Workload.IDs) }); err != nil {
+		return p, err
+	}
+	p.WorkloadNames = q.Names
+	p.Analysis, err = memo(sn, "analysis\x00"+fmt.Sprint(q), func() (experiments.Analysis, error) {
+		return experiments.Analyze(sn.results, sn.infos, def.References, q), nil
+	})
+	if err != nil {
+		return p, err
+	}
+	if p.RunList, err = s.experimentRunList(c, e.ID, q.Variants, sn, p.Analysis); err != nil {
 		return p, err
 	}
 	return p, nil
 }
 
-// metricInfos are the declarations of an experiment's metrics (which
-// direction is better, bounds), from its first done run's report.
-func (s *Server) metricInfos(ctx context.Context, id string) (map[string]experiments.MetricInfo, error) {
-	raw, err := s.store.ExperimentMetricDecls(ctx, id)
-	if err != nil || raw == nil {
-		return map[string]experiments.MetricInfo{}, err
+// maxNamedWorkloads bounds the stored workloads whose names an
+// experiment's page looks up; past it the others read as their IDs.
+const maxNamedWorkloads = 200
+
+// experimentWorkloadNames are the names of the stored workloads ids by ID,
+// for the page to name them (issue 42 item 6): a name two of them share
+// gets the ID after it, "KTH (w3)", so that no two series read alike.
+func (s *Server) experimentWorkloadNames(ctx context.Context, ids []string) (map[string]string, error) {
+	names, err := s.store.WorkloadNames(ctx, ids[:min(len(ids), maxNamedWorkloads)])
+	if err != nil {
+		return nil, err
 	}
-	var ms []solvers.Metric
-	if err := json.Unmarshal(raw, &ms); err != nil {
-		return nil, errs.Wrap(errs.Internal, err)
+	count := map[string]int{}
+	for _, n := range names {
+		count[n]++
 	}
-	return experiments.Infos(ms), nil
+	for id, n := range names {
+		if n == "" {
+			delete(names, id)
+		} else if count[n] > 1 {
+			names[id] = n + " (" + id + ")"
+		}
+	}
+	return names, nil
 }
 
 // runListSize is how many runs the experiment page lists at a time.
@@ -383,8 +390,9 @@ const runListSize = 50
 // experimentRunList is the page of the experiment's runs its page lists:
 // filtered by ?status= and ?variant=, from ?runs_from= (an offset),
 // failed first.
-func (s *Server) experimentRunList(c echo.Context, id string, variants []string) (views.ExperimentRunList, error) {
-	l := views.ExperimentRunList{Status: c.QueryParam("status"), Variant: c.QueryParam("variant"), Variants: variants}
+func (s *Server) experimentRunList(c echo.Context, id string, variants []string, sn *expSnap, an experiments.Analysis) (views.ExperimentRunList, error) {
+	l := views.ExperimentRunList{Status: c.QueryParam("status"), Variant: c.QueryParam("variant"), Variants: variants,
+		Metric: an.Query.Metric, NoResultCount: an.NoResult}
 	if v := c.QueryParam("runs_from"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -392,21 +400,52 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string)
 		}
 		l.From = n
 	}
-	items, total, err := s.store.ExperimentRunList(c.Request().Context(), id, store.ExperimentRunFilter{
-		Status: l.Status, Variant: l.Variant, Limit: runListSize, Offset: l.From})
+	ctx := c.Request().Context()
+	type page struct {
+		items []store.ExperimentRunItem
+		total int
+	}
+	// The page's runs are chosen from the snapshot (status, variant,
+	// position: the order the store's list has, not done first), then
+	// read by position: no pass over the experiment's runs in the store.
+	pg, err := memo(sn, fmt.Sprintf("runs\x00%s\x00%s\x00%d", l.Status, l.Variant, l.From), func() (page, error) {
+		positions, total := sn.runPage(l.Status, l.Variant, l.From, runListSize)
+		if len(positions) == 0 {
+			return page{total: total}, nil
+		}
+		items, _, err := s.store.ExperimentRunList(ctx, id, store.ExperimentRunFilter{Positions: positions, Limit: len(positions)})
+		if err != nil {
+			return page{}, err
+		}
+		order := make(map[int]int, len(positions))
+		for i, p := range positions {
+			order[p] = i
+		}
+		slices.SortFunc(items, func(a, b store.ExperimentRunItem) int { return order[a.Position] - order[b.Position] })
+		return page{items, total}, nil
+	})
 	if err != nil {
 		return l, err
 	}
-	l.Total = total
-	for _, it := range items {
-		var cell map[string]string
-		if err := json.Unmarshal(it.Cell, &cell); err != nil {
-			return l, errs.Wrap(errs.Internal, err)
+	type shown struct{ items, noResult []views.ExperimentRunItem }
+	sh, err := memo(sn, fmt.Sprintf("shown\x00%s\x00%s\x00%d\x00%s", l.Status, l.Variant, l.From, l.Metric), func() (shown, error) {
+		out, err := s.runItems(ctx, pg.items, sn, l.Metric)
+		if err != nil {
+			return shown{}, err
 		}
-		l.Items = append(l.Items, views.ExperimentRunItem{ID: it.RunID, Status: it.Status, Error: it.Error,
-			Variant: it.Variant, Cell: experiments.CellText(cell), Replicate: it.Replicate})
+		var nr []views.ExperimentRunItem
+		if an.NoResult > 0 {
+			if nr, err = s.noResultReasons(ctx, id, sn, l.Metric); err != nil {
+				return shown{}, err
+			}
+		}
+		return shown{out, nr}, nil
+	})
+	if err != nil {
+		return l, err
 	}
-	if next := l.From + len(items); next < total {
+	l.Items, l.Total, l.NoResult = sh.items, pg.total, sh.noResult
+	if next := l.From + len(l.Items); next < l.Total {
 		q := c.QueryParams()
 		q.Set("runs_from", strconv.Itoa(next))
 		l.Next = c.Request().URL.Path + "?" + q.Encode() + "#runs"
@@ -422,9 +461,11 @@ func (s *Server) experimentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.Cite, err = s.experimentCite(c.Request().Context(), c, e.ID); err != nil {
+	sn, err := s.snapshot(c.Request().Context(), e)
+	if err != nil {
 		return err
 	}
+	p.Cite = s.citeFrom(c.Request().Context(), c, "experiment", "/experiments/"+e.ID, sn.builds, sn.workloads, sn.more)
 	if p.Status != store.ExperimentDone {
 		return s.render(c, http.StatusOK, views.ExperimentPage(p))
 	}
@@ -465,6 +506,20 @@ func (s *Server) experimentLive(c echo.Context) error {
 // its page: the data of the charts of a done experiment's page (immutable).
 func (s *Server) apiExperimentCharts(c echo.Context) error {
 	url := experimentChartsURL(c)
+	if _, ok := s.pages.Get("experiment:" + url); !ok {
+		// Refused before any work: an experiment not done keeps no charts.
+		e, err := s.store.GetExperiment(c.Request().Context(), c.Param("id"))
+		if err != nil {
+			return err
+		}
+		a, err := s.toAPIExperiment(c.Request().Context(), e)
+		if err != nil {
+			return err
+		}
+		if a.Status != store.ExperimentDone {
+			return errs.New(errs.Conflict, "id", "experiment %s is %s: its charts are not kept", e.ID, a.Status)
+		}
+	}
 	p, err := s.piece("experiment:"+url, func() (*piece, error) {
 		_, p, err := s.experimentProps(c)
 		if err != nil {
@@ -502,18 +557,15 @@ func (s *Server) apiExperimentPivot(c echo.Context) error {
 		return strings.Split(v, ",")
 	}
 	ctx := c.Request().Context()
-	runs, err := s.store.ExperimentResults(ctx, c.Param("id"))
+	e, err := s.store.GetExperiment(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	results, err := runResults(runs)
+	sn, err := s.snapshot(ctx, e)
 	if err != nil {
 		return err
 	}
-	infos, err := s.metricInfos(ctx, c.Param("id"))
-	if err != nil {
-		return err
-	}
+	results, infos := sn.results, sn.infos
 	p, err := experiments.PivotOf(results, infos, c.QueryParam("metric"), split(c.QueryParam("rows")), split(c.QueryParam("cols")))
 	if err != nil {
 		return err

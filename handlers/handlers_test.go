@@ -255,7 +255,13 @@ func TestUploadPageShowsTheErrorAboveTheForm(t *testing.T) {
 // returns its id.
 func (a *app) upload(t testing.TB) string {
 	t.Helper()
-	body, ctype := multipartBody(t, map[string]string{"strategy": "eapm", "name": "tiny", "copy": "1"},
+	return a.uploadNamed(t, "tiny")
+}
+
+// uploadNamed uploads the tiny EAPM workload under name and returns its ID.
+func (a *app) uploadNamed(t testing.TB, name string) string {
+	t.Helper()
+	body, ctype := multipartBody(t, map[string]string{"strategy": "eapm", "name": name, "copy": "1"},
 		map[string]string{"etc": goodETC, "apc": goodAPC, "users": goodUsers})
 	status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
 	if status != http.StatusCreated {

@@ -154,6 +154,9 @@ func (s *Server) runsPage(c echo.Context) error {
 		return err
 	}
 	p.Runs, p.Names, p.Next = s.listRuns(runs), s.workloadNames(ctx, runs), nextURL(c, next)
+	if p.NoResult, err = s.runsNoResult(ctx, runs); err != nil {
+		return err
+	}
 	return s.render(c, http.StatusOK, views.Runs(p))
 }
 

@@ -42,6 +42,7 @@ type Server struct {
 	reports    *cache.LRU[string, *solvers.Report] // decoded reports of done runs (report)
 	pages      *cache.LRU[string, *piece]          // what finished results show (pagecache.go)
 	oneOff     *cache.LRU[string, *piece]          // the chart data of other pages, by one-off key
+	snaps      expSnaps                            // experiments' runs as their pages read them (expsnap.go)
 	logins     *loginLimiter
 	budget     Budget     // of experiments' generated workloads
 	creating   sync.Mutex // one experiment created at a time (createExperiment)

@@ -60,6 +60,10 @@ type Def[C any, P interface {
 	FileRun  func(ctx context.Context, name string, r io.Reader, variant string, cfg C, progress Progress) (*Report, error)
 	// Seeds lists the seed paper's sweeps as experiment definitions.
 	Seeds func() []SeedExperiment
+	// Metrics is optional: the metrics the family's reports carry, as
+	// declarations (their values unused), the primary result first
+	// (MetricDeclarer). A family without them is read from its reports.
+	Metrics []Metric
 	// Mutate is optional: one random change of an instance that came
 	// from preset with params (an adversarial search's move, Mutator).
 	Mutate func(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
@@ -317,6 +321,8 @@ func (a *adapter[C, P]) Export(w *Workload, format string) ([]byte, error) {
 	return a.f.Export(w, format)
 }
 
+// DeclaredMetrics is MetricDeclarer's: Def.Metrics (a copy).
+func (a *adapter[C, P]) DeclaredMetrics() []Metric { return append([]Metric(nil), a.f.Metrics...) }
 // Mutator is implemented by every family built on Def; Mutates says
 // whether it has instance mutations (an adversarial search anneals only
 // over those).

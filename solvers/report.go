@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Report is what every run returns and every page draws. Its JSON shape is a
@@ -101,9 +102,24 @@ func Bound(v float64) *float64 { return &v }
 func (m Metric) Bounded() bool { return m.Min != nil || m.Max != nil }
 
 // MeaningfulFor reports whether the metric is meaningful for a run of
-// variant: Variants is empty or names it.
-func (m Metric) MeaningfulFor(variant string) bool {
-	return len(m.Variants) == 0 || slices.Contains(m.Variants, variant)
+// variant: Variants is empty or covers it (Covers).
+func (m Metric) MeaningfulFor(variant string) bool { return Covers(m.Variants, variant) }
+
+// Covers reports whether a metric's declared variants vs (empty: all)
+// hold variant: by name, or by a name ending in "*", which covers every
+// variant beginning with what precedes it ("external:*": every
+// registered decision process of the batch simulation, whichever are
+// registered where the run ran; issue 42 item 1).
+func Covers(vs []string, variant string) bool {
+	if len(vs) == 0 || slices.Contains(vs, variant) {
+		return true
+	}
+	for _, v := range vs {
+		if p, ok := strings.CutSuffix(v, "*"); ok && strings.HasPrefix(variant, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Table is a titled grid; each cell is a number (float64/int) or a string.

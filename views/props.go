@@ -125,6 +125,10 @@ type RunsProps struct {
 	// Cols are the parameter and metric columns chosen by ?cols=
 	// (param:policy,metric:makespan), shown after the run's own.
 	Cols []RunColumn
+	// NoResult are the done runs that gave no result their family
+	// declares for their variant (solvers.Report.Missing), run id → the
+	// reason: shown "no result" beside their status.
+	NoResult map[string]string
 }
 
 // RunsFilter is the filter of /runs as its query parameters spell it.
@@ -252,6 +256,9 @@ type ExperimentProps struct {
 	Fields  []experiments.Field
 	Labels  LabelsProps   // name, tags and notes, and their edit form
 	Workers []WorkerCount // which workers ran its runs
+	// WorkloadNames are its stored workloads' names by ID: "What
+	// differs" shows a workload by its name, its ID on hover.
+	WorkloadNames map[string]string
 }
 
 // ExperimentRunList is one page of an experiment's runs, failed first,
@@ -262,6 +269,12 @@ type ExperimentRunList struct {
 	From, Total     int // the page's offset; how many runs the filter selects
 	Items           []ExperimentRunItem
 	Next            string // the next page's URL; "" on the last
+	// Metric is the page's metric; NoResult lists the first runs that
+	// ended done without a value of it (experiments.Outcome), each with
+	// the reason, and NoResultCount counts them all.
+	Metric        string
+	NoResult      []ExperimentRunItem
+	NoResultCount int
 }
 
 // ExperimentRunItem is one run in an experiment's run list.
@@ -269,6 +282,9 @@ type ExperimentRunItem struct {
 	ID, Status, Error, Variant string
 	Cell                       string // "gamma=1.3, instance=4"
 	Replicate                  int
+	// NoResult, for a done run that gave no value of the page's metric
+	// needed of it, says so with the reason ("no makespan: STOPPED: …").
+	NoResult string
 }
 
 // WorkerCount is how many runs of an experiment a worker ran.

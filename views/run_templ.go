@@ -892,7 +892,7 @@ func Runs(p RunsProps) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = RunsTable(RunsTableProps{Runs: p.Runs, Names: p.Names, Selectable: true, Metric: p.Filter.Metric, Values: p.Values, Selected: p.Selected, Cols: p.Cols}).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = RunsTable(RunsTableProps{Runs: p.Runs, Names: p.Names, Selectable: true, Metric: p.Filter.Metric, Values: p.Values, Selected: p.Selected, Cols: p.Cols, NoResult: p.NoResult}).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

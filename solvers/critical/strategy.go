@@ -25,6 +25,7 @@ func family() *solvers.Def[RunConfig, *RunConfig] {
 		Name:        "critical",
 		Info:        solvers.Info{Title: "Critical works method", Summary: "One parallel program (a task graph) onto processors along its critical works, with HEFT as a baseline.", Paper: "Toporkov, Tselishchev, Bobchenkov, Rychkova, metascheduler: a generator of distributed computing strategies (2007)", Seed: "002_33e7efcc416cd938.txt"},
 		VariantList: solvers.VariantsOf(variants),
+		Metrics:     declaredMetrics(),
 		Config:      DefaultRunConfig,
 		Run:         runVariant,
 		Parse:       func(_ context.Context, files []solvers.File) (*solvers.Workload, error) { return parseWorkload(files) },

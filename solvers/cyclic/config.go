@@ -5,6 +5,7 @@ import (
 
 	"schedlab/solvers"
 	"schedlab/solvers/batch"
+	"schedlab/solvers/batsim"
 )
 
 // Config is a run's knobs (the run parameters). DefaultConfig gives the
@@ -55,6 +56,14 @@ type Config struct {
 
 // batchLike is batch and the external variants: the trace simulations.
 func (c *Config) batchLike() []string { return append([]string{VariantBatch}, c.external...) }
+
+// batchMetricVariants are the variants a trace simulation's own metrics
+// (utilization) are declared for: batch and "external:*", every decision
+// process (solvers.Covers), not only those registered where the run ran.
+// A run on a worker without registrations and one on the server measure
+// utilization the same way, through one simulator, and are ranked
+// together (issue 42 item 1).
+func batchMetricVariants() []string { return []string{VariantBatch, batsim.VariantPrefix + "*"} }
 
 // DefaultConfig is the run defaults.
 func DefaultConfig() Config {

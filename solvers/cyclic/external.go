@@ -77,7 +77,7 @@ func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c
 			return nil, errs.Invalidf("external scheduler "+s.Name, "the decision process rejected all %d jobs: there is no schedule to report", len(sj.Jobs))
 		}
 	}
-	rep := batchReport(sj, jobs, res, start, c, c.batchLike())
+	rep := batchReport(sj, jobs, res, start, c, batchMetricVariants())
 	rep.Metrics = append(rep.Metrics,
 		solvers.Metric{Name: "jobs_rejected", Value: float64(out.NRejected), Unit: "jobs"},
 		solvers.Metric{Name: "round_trips", Value: float64(out.Rounds), Unit: "messages", Better: solvers.Lower, Kind: solvers.KindCost})

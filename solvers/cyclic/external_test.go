@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/compare"
 	"schedlab/solvers"
 	"schedlab/solvers/batsim"
 	"schedlab/solvers/batsim/batsimtest"
@@ -93,5 +94,54 @@ func TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun(t *testing.T) {
 	}
 	if _, err := s.Run(context.Background(), dom, "external:fake", solvers.Params{}, nil); err == nil || !strings.Contains(err.Error(), "SWF trace") {
 		t.Fatalf("external variant on a slot domain: %v", err)
+	}
+}
+
+// TestExternalAndBuiltInBatchAreRankedTogether: a built-in batch run made
+// where no decision process is registered (a worker) and an external
+// run of the same policy on the same trace measure utilization through one
+// simulator: a compare ranks it for both, neither is set apart as
+// "measured differently" (issue 42 item 1).
+func TestExternalAndBuiltInBatchAreRankedTogether(t *testing.T) {
+	ext := WithSchedulers([]batsim.Scheduler{{Name: "fake", Command: batsimtest.Command(batsimtest.FCFS, 0)}})
+	plain := New()
+	data, err := os.ReadFile(kth2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := plain.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := plain.Run(context.Background(), w, VariantBatch, solvers.Params{"policy": "fcfs"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byExt, err := ext.Run(context.Background(), w, "external:fake", solvers.Params{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []compare.Run{{ID: "a", Strategy: "cyclic", WorkloadID: "w", Variant: VariantBatch, Params: map[string]string{"policy": "fcfs"}},
+		{ID: "b", Strategy: "cyclic", WorkloadID: "w", Variant: "external:fake", Params: map[string]string{}}}
+	res := compare.Join(runs, []*solvers.Report{built, byExt})
+	found := false
+	for _, m := range res.Metrics {
+		if m.Name != "utilization" {
+			continue
+		}
+		found = true
+		if !m.Ranked || m.Apart[0] || m.Apart[1] || m.NA[0] || m.NA[1] {
+			t.Fatalf("utilization: ranked %v, apart %v, n/a %v: want both runs ranked together", m.Ranked, m.Apart, m.NA)
+		}
+	}
+	if !found {
+		t.Fatal("no utilization in the compare")
+	}
+	drawn := false
+	for _, b := range res.Bars {
+		drawn = drawn || b.Metric == "utilization" && !b.Omit[0] && !b.Omit[1]
+	}
+	if !drawn {
+		t.Fatal("utilization has no bar chart with both runs")
 	}
 }

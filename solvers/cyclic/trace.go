@@ -447,7 +447,7 @@ func simulateJobs(ctx context.Context, sj *batch.SWFJobs, start time.Time, c Con
 	if err != nil {
 		return nil, err
 	}
-	rep := batchReport(sj, sj.Jobs, res, start, c, c.batchLike())
+	rep := batchReport(sj, sj.Jobs, res, start, c, batchMetricVariants())
 	rep.Notes = append(rep.Notes, "Simultaneous events: all completions at a time are processed first, then the arrivals, then one scheduling pass.")
 	return rep, nil
 }

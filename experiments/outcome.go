@@ -1,0 +1,99 @@
+package experiments
+
+import (
+	"math"
+	"slices"
+
+	"schedlab/runtypes"
+	"schedlab/solvers"
+)
+
+// Outcome is what one run gave for one metric, by the one rule of
+// solvers.NoResult (issue 38): every count of an experiment (its header,
+// results API, pivot, plots, paired view, pairwise table, performance
+// profile, run list) reads it here.
+type Outcome uint8
+
+const (
+	// Pending: queued or running, not counted yet.
+	Pending Outcome = iota
+	// Gave: done, with a finite value of the metric.
+	Gave
+	// Failed: ended other than done (failed, canceled, interrupted), or
+	// done without a finite value of a metric needed of it (a ranked
+	// result meaningful for its variant: solvers.NoResult; a metric
+	// without a declaration is needed of every run). Counted failed for
+	// the metric, never dropped.
+	Failed
+	// NotNeeded: done without the metric, which is not asked of its
+	// variant (an info or cost metric, or one declared for other
+	// variants): not counted for it.
+	NotNeeded
+)
+
+// Outcome is what the run gave for metric, whose declaration is info.
+func (r *RunResult) Outcome(metric string, info MetricInfo) (float64, Outcome) {
+	switch r.Status {
+	case runtypes.StatusQueued, runtypes.StatusRunning:
+		return 0, Pending
+	case runtypes.StatusDone:
+	default:
+		return 0, Failed
+	}
+	v, ok := r.lookup(metric)
+	if ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
+		return v, Gave
+	}
+	if !info.Declared || solvers.NoResult(info.Decl, r.Variant, v, ok) {
+		return 0, Failed
+	}
+	return 0, NotNeeded
+}
+
+// lookup is the run's metric as reported, finite or not.
+func (r *RunResult) lookup(metric string) (float64, bool) {
+	if r.Metrics != nil {
+		v, ok := r.Metrics[metric]
+		return v, ok
+	}
+	for _, m := range r.Values {
+		if m.Name == metric {
+			return m.Value, true
+		}
+	}
+	return 0, false
+}
+
+// NoResult counts the runs that ended done without the result metric
+// needs (Outcome Failed although done): the ones a header's "done" would
+// otherwise count as results.
+func NoResult(runs []RunResult, metric string, info MetricInfo) int {
+	n := 0
+	for i := range runs {
+		if runs[i].Status == runtypes.StatusDone {
+			if _, o := runs[i].Outcome(metric, info); o == Failed {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// PrimaryMetric is the metric an experiment's page opens on: the
+// family's primary result (its first declared ranked result,
+// solvers.Primary) when runs report it or it is needed of them, else the
+// first ranked result among metrics (in order), else metrics[0].
+func PrimaryMetric(family []solvers.Metric, infos map[string]MetricInfo, metrics []string) string {
+	if p := solvers.Primary(family); p != "" && slices.Contains(metrics, p) {
+		return p
+	}
+	for _, m := range metrics {
+		if in, ok := infos[m]; ok && in.Declared && in.Decl.Kind == solvers.KindResult && in.Better != "" {
+			return m
+		}
+	}
+	if len(metrics) > 0 {
+		return metrics[0]
+	}
+	return ""
+}
