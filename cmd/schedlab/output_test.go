@@ -69,11 +69,11 @@ func reportDigest(t *testing.T, b []byte) string {
 // (checked); then issue 42's first note naming the header field the
 // machine size came from and the SWF field of the job sizes: without it
 // they give the earlier 46c3f256…, ecd4439d…, 63803c95… (checked: the
-// note and the wall time are all that differ); any change to a schedule
-// or to the report's content changes them. Then issue 42 item 1's
+// note and the wall time are all that differ); then issue 42 item 1's
 // utilization "variants": ["batch", "external:*"] (every decision
 // process, not those registered): with ["batch"] the reports give the
-// earlier d80b0392…, 3fa81f2e…, c7846f96… (checked).
+// earlier d80b0392…, 3fa81f2e…, c7846f96… (checked). Any change to a
+// schedule or to the report's content changes them.
 func TestRunBatchOnKTHIsPinned(t *testing.T) {
 	want := map[string]string{
 		"fcfs":         "069fbe9e7f31c23dc22ac373e6896e6a293b4d8502297c83255e6743e4785f33",
