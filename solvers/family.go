@@ -323,6 +323,7 @@ func (a *adapter[C, P]) Export(w *Workload, format string) ([]byte, error) {
 
 // DeclaredMetrics is MetricDeclarer's: Def.Metrics (a copy).
 func (a *adapter[C, P]) DeclaredMetrics() []Metric { return append([]Metric(nil), a.f.Metrics...) }
+
 // Mutator is implemented by every family built on Def; Mutates says
 // whether it has instance mutations (an adversarial search anneals only
 // over those).
