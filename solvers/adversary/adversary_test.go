@@ -461,3 +461,13 @@ func TestCMAESScoresAPointThePresetRefusesAsTheWorstAndGoesOn(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestReportNamesOnlyTheParametersThatTellAAndBApart(t *testing.T) {
+	a, b := paramDiff(solvers.Params{"policy": "easy", "procs": "100"}, solvers.Params{"policy": "conservative", "procs": "100"})
+	if a != " (policy=easy)" || b != " (policy=conservative)" {
+		t.Errorf("got %q and %q", a, b)
+	}
+	if a, b := paramDiff(solvers.Params{"x": "1"}, solvers.Params{"x": "1"}); a != "" || b != "" {
+		t.Errorf("shared parameters named: %q, %q", a, b)
+	}
+}

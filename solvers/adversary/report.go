@@ -3,6 +3,8 @@ package adversary
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"schedlab/solvers"
 )
@@ -36,8 +38,9 @@ func Report(cfg Config, res *Result) *solvers.Report {
 		{Name: "instances_run", Value: float64(res.Ran), Kind: solvers.KindCost},
 		{Name: "best_at_candidate", Value: float64(best.Index + 1), Kind: solvers.KindInfo},
 	}}
-	r.Notes = append(r.Notes, fmt.Sprintf("A is %s %s, B is %s %s; the search maximised %s of %s (%s is better) by %s, seed %d, budget %d.",
-		cfg.A.Variant, paramText(cfg.A.Params), cfg.B.Variant, paramText(cfg.B.Params), unit, cfg.Metric, cfg.Better, cfg.Method, cfg.Seed, cfg.Budget))
+	aDiff, bDiff := paramDiff(cfg.A.Params, cfg.B.Params)
+	r.Notes = append(r.Notes, fmt.Sprintf("A is %s%s, B is %s%s; the search maximised %s of %s (%s is better) by %s, seed %d, budget %d.",
+		cfg.A.Variant, aDiff, cfg.B.Variant, bDiff, unit, cfg.Metric, cfg.Better, cfg.Method, cfg.Seed, cfg.Budget))
 	if math.IsInf(best.Score, 1) {
 		r.Notes = append(r.Notes, "A gives no "+cfg.Metric+" on the best instance while B does: "+best.Outcome.A.Reason)
 	}
@@ -175,9 +178,32 @@ func orText(s, alt string) string {
 	return s
 }
 
-func paramText(p solvers.Params) string {
-	if len(p) == 0 {
-		return ""
+// paramDiff names the parameters on which A and B differ, as " (k=v, …)"
+// for each side ("" when they share them all).
+func paramDiff(a, b solvers.Params) (string, string) {
+	var keys []string
+	for k, v := range a {
+		if b[k] != v {
+			keys = append(keys, k)
+		}
 	}
-	return fmt.Sprint(map[string]string(p))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return "", ""
+	}
+	slices.Sort(keys)
+	side := func(p solvers.Params) string {
+		parts := make([]string, 0, len(keys))
+		for _, k := range keys {
+			if v, ok := p[k]; ok {
+				parts = append(parts, k+"="+v)
+			}
+		}
+		return " (" + strings.Join(parts, ", ") + ")"
+	}
+	return side(a), side(b)
 }
