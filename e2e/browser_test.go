@@ -432,6 +432,22 @@ func waitUntil(t *testing.T, ctx context.Context, what string, ready func() (boo
 	}
 }
 
+// formError waits for the error of a refused form, on the page that
+// answers its submission, and returns its text. Read at once, the query
+// may run on the form's page while it is replaced and find no node ("No
+// node with given id found", seen in CI), so it polls until the answer
+// page has loaded and shows an error.
+func formError(t *testing.T, ctx context.Context, what string) string {
+	t.Helper()
+	var msg string
+	waitUntil(t, ctx, what, func() (bool, string) {
+		var err error
+		msg, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === 'complete' ? ((document.querySelector('[data-testid=form-error]') || {}).textContent || '') : ''`))
+		return err == nil && msg != "", fmt.Sprint(msg, err)
+	})
+	return msg
+}
+
 // waitCompared waits until the compare page has every run finished and
 // checks that its metrics table has want header cells (metric + runs).
 func waitCompared(t *testing.T, ctx context.Context, want int) {

@@ -30,9 +30,9 @@ func TestBrowserCritical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=form-error]`)))
-	if err != nil || !strings.Contains(strings.ToLower(msg), "cycle") {
-		t.Errorf("cyclic graph: error %q (%v), want one saying cycle", msg, err)
+	msg := formError(t, ctx, "the cyclic graph's error")
+	if !strings.Contains(strings.ToLower(msg), "cycle") {
+		t.Errorf("cyclic graph: error %q, want one saying cycle", msg)
 	}
 	var list []struct{}
 	getJSON(t, base+"/api/workloads", &list)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,9 +34,9 @@ func TestBrowserCyclic(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bad upload: %v", err)
 	}
-	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=form-error]`)))
-	if err != nil || !strings.Contains(msg, "jobs[0]") {
-		t.Errorf("bad job: error %q (%v), want one naming jobs[0]", msg, err)
+	msg := formError(t, ctx, "the bad job's error")
+	if !strings.Contains(msg, "jobs[0]") {
+		t.Errorf("bad job: error %q, want one naming jobs[0]", msg)
 	}
 	var list []struct{}
 	getJSON(t, base+"/api/workloads", &list)
@@ -100,12 +99,7 @@ func TestBrowserCyclic(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bad trace: %v", err)
 	}
-	// The answer page replaces the form's: wait for its error (a query
-	// during the navigation finds no node, as it did at load 38).
-	waitUntil(t, ctx, "the bad trace's error", func() (bool, string) {
-		msg, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === 'complete' ? ((document.querySelector('[data-testid=form-error]') || {}).textContent || '') : ''`))
-		return err == nil && msg != "", fmt.Sprint(msg, err)
-	})
+	msg = formError(t, ctx, "the bad trace's error")
 	if !strings.Contains(msg, "line 3") {
 		t.Errorf("bad trace: error %q, want one naming line 3", msg)
 	}

@@ -35,10 +35,7 @@ func TestBrowserDCOP(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bad upload: %v", err)
 	}
-	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=form-error]`)))
-	if err != nil {
-		t.Fatalf("bad upload: %v", err)
-	}
+	msg := formError(t, ctx, "the bad upload's error")
 	if !strings.Contains(msg, "R9") {
 		t.Errorf("the error %q does not name the unknown resource R9", msg)
 	}

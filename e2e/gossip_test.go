@@ -32,9 +32,9 @@ func TestBrowserGossip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bad upload: %v", err)
 	}
-	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=form-error]`)))
-	if err != nil || !strings.Contains(msg, "nodes") {
-		t.Errorf("bad grid: error %q (%v), want one naming nodes", msg, err)
+	msg := formError(t, ctx, "the bad grid's error")
+	if !strings.Contains(msg, "nodes") {
+		t.Errorf("bad grid: error %q, want one naming nodes", msg)
 	}
 	var list []struct{}
 	getJSON(t, base+"/api/workloads", &list)
