@@ -60,9 +60,10 @@ var killedNote = regexp.MustCompile(`jobs rejected \(left out of the metrics\), 
 // BatsimTable returns the index of rep's BatsimJobsTable, or an error that
 // says why Batsim's files cannot be written from rep: errs.NotFound when
 // it has no such table (not a batch run), errs.Conflict when the table
-// cannot say what Batsim's file would (an external run whose decision
-// process rejected or killed jobs, which the table neither lists nor
-// marks).
+// cannot say what Batsim's file would: an external run stored before its
+// table had a final_state column, whose decision process rejected or
+// killed jobs that the table neither lists nor marks (an external run's
+// table lists every job with its final state since).
 func BatsimTable(rep *Report) (int, error) {
 	if rep == nil {
 		return 0, errs.New(errs.NotFound, "report", "the run has no report")
@@ -120,10 +121,14 @@ type BatsimRun struct {
 	WallSeconds float64
 	// Version is batsim_version: the simulator that wrote the files.
 	Version string
+	// Joules is consumed_joules: the hosts' energy over the run (the
+	// report's metric consumed_energy, an external run with a power
+	// model), 0 without energy, as Batsim writes it.
+	Joules float64
 }
 
-// BatsimRunOf reads a BatsimRun from rep's metrics: processors and
-// wall_ms; Version "schedlab".
+// BatsimRunOf reads a BatsimRun from rep's metrics: processors, wall_ms
+// and consumed_energy; Version "schedlab".
 func BatsimRunOf(rep *Report) BatsimRun {
 	r := BatsimRun{WallSeconds: -1, Version: "schedlab"}
 	for _, m := range rep.Metrics {
@@ -132,6 +137,8 @@ func BatsimRunOf(rep *Report) BatsimRun {
 			r.Machines = int(m.Value)
 		case "wall_ms":
 			r.WallSeconds = m.Value / 1000
+		case "consumed_energy":
+			r.Joules = m.Value
 		}
 	}
 	return r
@@ -456,9 +463,11 @@ func BatsimScheduleColumns() []string {
 // machine leaves it: time_computing = Σ execution × machines, time_idle
 // per machine from 0 to the end of its last job minus its computing time
 // (the idle time after a machine's last job is not counted, as Batsim's
-// tracer never closes it); sleeping, switching and unavailable 0, and so
-// consumed_joules, nb_machine_switches and nb_grouped_switches (no
-// energy, no power states).
+// tracer never closes it); consumed_joules is Run.Joules (the run's
+// energy with a power model, else 0); sleeping, switching and unavailable
+// times and nb_machine_switches and nb_grouped_switches are 0: the
+// report does not keep the hosts' state changes (an external run with a
+// power model counts them in its energy only).
 func (b *BatsimJobs) schedule() map[string]string {
 	n := float64(b.nJobs)
 	idle := 0.0
@@ -472,7 +481,7 @@ func (b *BatsimJobs) schedule() map[string]string {
 	}
 	return map[string]string{
 		"batsim_version":        csvField(b.run.Version),
-		"consumed_joules":       f(0),
+		"consumed_joules":       f(b.run.Joules),
 		"makespan":              f(b.makespan),
 		"max_slowdown":          f(b.maxSlow),
 		"max_turnaround_time":   f(b.maxTurn),

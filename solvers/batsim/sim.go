@@ -102,6 +102,9 @@ type Outcome struct {
 	Rounds int
 	// IDs are the job ids as the decision process saw them.
 	IDs []string
+	// Profiles[i] is the name of jobs[i]'s profile as the decision process
+	// saw it ("p" and the job's number).
+	Profiles []string
 	// Dynamic are the jobs the decision process registered, in order.
 	Dynamic []DynamicJob
 	// Energy is the hosts' consumed energy in J (0 without a power model).
@@ -263,6 +266,7 @@ func (s *sim) finish() {
 	s.out.States = s.final[:n]
 	s.out.Metadata = s.meta[:n]
 	s.out.IDs = s.ids[:n]
+	s.out.Profiles = s.profiles[:n]
 	for j := n; j < len(s.jobs); j++ {
 		wall := s.jobs[j].Estimate
 		if math.IsInf(wall, 1) {

@@ -3,6 +3,7 @@ package cyclic
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,6 +79,11 @@ func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c
 		}
 	}
 	rep := batchReport(sj, jobs, res, start, c, batchMetricVariants())
+	for i := range rep.Tables {
+		if rep.Tables[i].Title == solvers.BatsimJobsTable {
+			rep.Tables[i] = externalBatsimTable(sj.Jobs, out, o.Power)
+		}
+	}
 	rep.Metrics = append(rep.Metrics,
 		solvers.Metric{Name: "jobs_rejected", Value: float64(out.NRejected), Unit: "jobs"},
 		solvers.Metric{Name: "round_trips", Value: float64(out.Rounds), Unit: "messages", Better: solvers.Lower, Kind: solvers.KindCost})
@@ -90,6 +96,78 @@ func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c
 	rep.Notes = append(rep.Notes, fmt.Sprintf("Scheduled by the decision process %q through Batsim's protocol (%d request-reply round trips): at each event time one message holds the completions, then the submissions in trace order, then the requested calls; its decisions take effect at their timestamps (the clock advances while it thinks), each checked. %d jobs rejected (left out of the metrics), %d killed (ending at their kill), %d registered by the decision process (not in the trace's metrics).",
 		s.Name, out.Rounds, out.NRejected, out.Killed, len(out.Dynamic)))
 	return rep, nil
+}
+
+// externalBatsimColumns are the columns of an external run's Batsim jobs
+// table: batch's, then what a decision process can make differ from
+// Batsim's defaults: the final state (rejected, killed), the job's
+// workload and profile as the process saw them, the metadata it set and,
+// with a power model, the job's energy.
+func externalBatsimColumns(power bool) []string {
+	cols := append(batch.BatsimColumns(), "final_state", "workload_name", "profile", "metadata")
+	if power {
+		cols = append(cols, "consumed_energy")
+	}
+	return cols
+}
+
+// externalBatsimTable is every job of an external run as Batsim's
+// _jobs.csv lists it: the trace's jobs in trace order, rejected ones with
+// empty times (Batsim writes REJECTED jobs without times) and killed ones
+// ending at their kill (COMPLETED_KILLED), then the jobs the decision
+// process registered, in registration order, under their own workload
+// (a dynamic job's id "dyn!7" is workload dyn, job 7, as Batsim splits
+// it). A job's consumed_energy, with a power model, is its hosts' compute
+// power over its execution (size × power_compute_w × execution time):
+// the run's host model gives a running host its compute power, and hosts
+// run one job at a time (no sharing).
+func externalBatsimTable(jobs []batch.Job, out *batsim.Outcome, power *batsim.Power) solvers.Table {
+	n := len(jobs) + len(out.Dynamic)
+	t := solvers.LazyTable(solvers.BatsimJobsTable, externalBatsimColumns(power != nil), n, func() [][]any {
+		rows := make([][]any, 0, n)
+		add := func(id any, workload, profile string, submit float64, size int, estimate float64, pl batch.Placement, state, meta string) {
+			row := []any{id, submit, size, estimate, nil, nil, nil, nil, nil, nil, "", state, workload, profile, meta}
+			if state != solvers.BatsimRejected {
+				exec, turn := pl.End-pl.Start, pl.End-submit
+				stretch := 0.0
+				if exec > 0 {
+					stretch = turn / exec
+				}
+				row[4], row[5], row[6], row[7], row[8], row[9], row[10] = pl.Start, exec, pl.End, pl.Start-submit, turn, stretch, batch.Intervals(pl.Procs)
+			}
+			if power != nil {
+				var e any
+				if state != solvers.BatsimRejected {
+					e = float64(size) * power.ComputeW * (pl.End - pl.Start)
+				}
+				row = append(row, e)
+			}
+			rows = append(rows, row)
+		}
+		for i, j := range jobs {
+			wl, id := batsimID(out.IDs[i])
+			var cell any = id
+			if id == strconv.Itoa(j.ID) {
+				cell = j.ID
+			}
+			add(cell, wl, out.Profiles[i], j.Submit, j.Size, j.Estimate, out.Result.Placements[i], out.States[i], out.Metadata[i])
+		}
+		for _, d := range out.Dynamic {
+			wl, id := batsimID(d.ID)
+			add(id, wl, d.Profile, d.Submit, d.Size, d.Walltime, d.Placement, d.State, d.Metadata)
+		}
+		return rows
+	})
+	t.TimeCols = []int{1, 4, 6}
+	return t
+}
+
+// batsimID splits a job id "w0!12" into its workload and its id in it.
+func batsimID(full string) (workload, id string) {
+	if w, i, ok := strings.Cut(full, "!"); ok {
+		return w, i
+	}
+	return solvers.BatsimWorkloadName, full
 }
 
 // withoutRejected is the jobs a decision process did not reject, with

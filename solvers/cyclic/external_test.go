@@ -1,20 +1,40 @@
 package cyclic
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
 	"schedlab/compare"
 	"schedlab/solvers"
+	"schedlab/solvers/batch"
 	"schedlab/solvers/batsim"
 	"schedlab/solvers/batsim/batsimtest"
+	"schedlab/solvers/formats"
 )
 
 func TestMain(m *testing.M) {
 	batsimtest.Main() // the test binary as a fake decision process, when asked
 	os.Exit(m.Run())
+}
+
+// kthWorkload is the first 2,000 jobs of KTH SP2 as s reads them, and the
+// file's bytes.
+func kthWorkload(t *testing.T, s solvers.Strategy) (*solvers.Workload, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(kth2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, data
 }
 
 // TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun: registered
@@ -34,14 +54,7 @@ func TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun(t *testing.T) {
 	if !strings.Contains(strings.Join(names, " "), "batch external:fake external:crashy") {
 		t.Fatalf("variants %v lack the registered schedulers after batch", names)
 	}
-	data, err := os.ReadFile(kth2000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, _ := kthWorkload(t, s)
 	want, err := s.Run(context.Background(), w, VariantBatch, solvers.Params{"policy": "fcfs"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -105,14 +118,7 @@ func TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun(t *testing.T) {
 func TestExternalAndBuiltInBatchAreRankedTogether(t *testing.T) {
 	ext := WithSchedulers([]batsim.Scheduler{{Name: "fake", Command: batsimtest.Command(batsimtest.FCFS, 0)}})
 	plain := New()
-	data, err := os.ReadFile(kth2000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := plain.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, _ := kthWorkload(t, plain)
 	built, err := plain.Run(context.Background(), w, VariantBatch, solvers.Params{"policy": "fcfs"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -143,5 +149,125 @@ func TestExternalAndBuiltInBatchAreRankedTogether(t *testing.T) {
 	}
 	if !drawn {
 		t.Fatal("utilization has no bar chart with both runs")
+	}
+}
+
+// TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles: an external run
+// whose decision process rejects jobs and kills one writes Batsim's
+// _jobs.csv with every trace job: the rejected ones REJECTED with empty
+// times (left out of the report's metrics, counted in jobs_rejected),
+// the killed one COMPLETED_KILLED ending at its kill, before its
+// runtime was over; _schedule.csv counts them as Batsim does.
+func TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles(t *testing.T) {
+	s := WithSchedulers([]batsim.Scheduler{{Name: "rk", Command: batsimtest.Command(batsimtest.Reject, 5)}})
+	w, data := kthWorkload(t, s)
+	rep, err := s.Run(context.Background(), w, "external:rk", solvers.Params{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	metric := map[string]float64{}
+	for _, m := range rep.Metrics {
+		metric[m.Name] = m.Value
+	}
+	var jobsCSV, schedCSV bytes.Buffer
+	if err := solvers.WriteBatsimFiles(rep, solvers.BatsimRunOf(rep), &jobsCSV, &schedCSV); err != nil {
+		t.Fatalf("Batsim files of a run with rejected and killed jobs: %v", err)
+	}
+	rows, err := csv.NewReader(&jobsCSV).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, c := range rows[0] {
+		col[c] = i
+	}
+	rows = rows[1:]
+	if len(rows) != 2000 {
+		t.Fatalf("_jobs.csv has %d jobs, the trace 2,000", len(rows))
+	}
+	rejected, killed, runtimes := 0, 0, map[string]float64{}
+	trace, err := formats.ReadSWF("kth.swf", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range trace.Jobs {
+		runtimes[strconv.Itoa(j.ID)] = j.Run
+	}
+	for _, r := range rows {
+		n, _ := strconv.Atoi(r[col["job_id"]])
+		switch r[col["final_state"]] {
+		case solvers.BatsimRejected:
+			rejected++
+			if n%7 != 0 || r[col["starting_time"]] != "" || r[col["success"]] != "0" {
+				t.Errorf("rejected row %v: the fake rejects multiples of 7, and Batsim writes no times", r)
+			}
+		case solvers.BatsimKilled:
+			killed++
+			exec, _ := strconv.ParseFloat(r[col["execution_time"]], 64)
+			if exec >= runtimes[r[col["job_id"]]] {
+				t.Errorf("killed job %s ran %v s, its whole runtime %v: it should end at its kill", r[0], exec, runtimes[r[0]])
+			}
+		default:
+			if n%7 == 0 {
+				t.Errorf("job %d ran; the fake rejects it", n)
+			}
+		}
+		if r[col["workload_name"]] != "w0" || r[col["profile"]] != "p"+r[col["job_id"]] {
+			t.Errorf("job %s: workload %q profile %q, want w0 and the process's profile p%s", r[0], r[col["workload_name"]], r[col["profile"]], r[0])
+		}
+	}
+	if rejected == 0 || float64(rejected) != metric["jobs_rejected"] || killed != 1 {
+		t.Fatalf("%d rejected (metric %v), %d killed: want the metric's count and one kill", rejected, metric["jobs_rejected"], killed)
+	}
+	if float64(2000-rejected) != metric["jobs"] {
+		t.Errorf("metric jobs %v, want the %d jobs not rejected", metric["jobs"], 2000-rejected)
+	}
+	sched := strings.Split(strings.TrimSpace(schedCSV.String()), "\n")
+	keys, vals := strings.Split(sched[0], ","), strings.Split(sched[1], ",")
+	got := map[string]string{}
+	for i, k := range keys {
+		got[k] = vals[i]
+	}
+	if got["nb_jobs"] != "2000" || got["nb_jobs_rejected"] != strconv.Itoa(rejected) || got["nb_jobs_finished"] != strconv.Itoa(2000-rejected) {
+		t.Errorf("_schedule.csv counts: %v", got)
+	}
+}
+
+// TestExternalBatsimTableOfKillAndRequeue: the kill-and-requeue schedule
+// worked by hand in package batsim (TestKillAndRequeueSchedule), with a
+// power model of 200 W computing, as _jobs.csv lines: w0!1 killed at 3
+// after 3 s on 2 hosts (1,200 J), w0!2 on 0-3 from 3 to 8 (4,000 J), job
+// 99 rejected, then the registered jobs under their own workloads: dyn!x
+// (workload dyn, job x, profile d7) and w0!1#1 (workload w0, job 1#1)
+// with the metadata the process set.
+func TestExternalBatsimTableOfKillAndRequeue(t *testing.T) {
+	jobs := []batch.Job{{ID: 1, Submit: 0, Size: 2, Estimate: 20, Run: 10}, {ID: 2, Submit: 0, Size: 4, Estimate: 5, Run: 5}, {ID: 99, Submit: 100, Size: 1, Estimate: 1, Run: 1}}
+	out := &batsim.Outcome{
+		Result:   &batch.Result{Placements: []batch.Placement{{Start: 0, End: 3, Procs: []int{0, 1}}, {Start: 3, End: 8, Procs: []int{0, 1, 2, 3}}, {}}},
+		States:   []string{solvers.BatsimKilled, solvers.BatsimWalltime, solvers.BatsimRejected},
+		Metadata: []string{"", "", ""},
+		IDs:      []string{"w0!1", "w0!2", "w0!99"},
+		Profiles: []string{"p1", "p2", "p99"},
+		Dynamic: []batsim.DynamicJob{
+			{ID: "dyn!x", Profile: "d7", Submit: 0, Size: 1, Walltime: -1, Placement: batch.Placement{Start: 8, End: 15, Procs: []int{0}}, State: solvers.BatsimSuccess},
+			{ID: "w0!1#1", Profile: "p1", Submit: 3, Size: 2, Walltime: 20, Placement: batch.Placement{Start: 8, End: 18, Procs: []int{1, 2}}, State: solvers.BatsimSuccess, Metadata: "requeued from w0!1"},
+		},
+	}
+	rep := &solvers.Report{Tables: []solvers.Table{externalBatsimTable(jobs, out, &batsim.Power{ComputeW: 200})}}
+	var b bytes.Buffer
+	if err := solvers.WriteBatsimFiles(rep, solvers.BatsimRun{Machines: 4}, &b, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(solvers.BatsimJobColumns(), ",") + "\n" +
+		`1,w0,p1,0.000000,2,20.000000,0,COMPLETED_KILLED,0.000000,3.000000,3.000000,0.000000,3.000000,1.000000,0-1,1200.000000,""` + "\n" +
+		`2,w0,p2,0.000000,4,5.000000,0,COMPLETED_WALLTIME_REACHED,3.000000,5.000000,8.000000,3.000000,8.000000,1.600000,0-3,4000.000000,""` + "\n" +
+		`99,w0,p99,100.000000,1,1.000000,0,REJECTED,,,,,,,,,""` + "\n" +
+		`x,dyn,d7,0.000000,1,-1.000000,1,COMPLETED_SUCCESSFULLY,8.000000,7.000000,15.000000,8.000000,15.000000,2.142857,0,1400.000000,""` + "\n" +
+		`1#1,w0,p1,3.000000,2,20.000000,1,COMPLETED_SUCCESSFULLY,8.000000,10.000000,18.000000,5.000000,15.000000,1.500000,1-2,4000.000000,"requeued from w0!1"` + "\n"
+	if b.String() != want {
+		t.Errorf("_jobs.csv:\n%s\nworked out by hand:\n%s", b.String(), want)
 	}
 }

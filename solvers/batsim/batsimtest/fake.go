@@ -34,6 +34,7 @@ const (
 	Backwards = "backwards" // answers with a time before the message's
 	Unknown   = "unknown"   // sends a decision type Batsim does not have
 	Huge      = "huge"      // answers with a reply of HugeBytes bytes
+	Reject    = "reject"    // FCFS that rejects every job whose number is a multiple of 7 and, from message at, kills the last started job once
 	Spawn     = "spawn"     // starts a child that never ends (its pid in PIDFile), then crashes
 	sleeper   = "sleeper"   // the child: blocks until killed
 )
@@ -135,6 +136,7 @@ type fake struct {
 	queue   []job
 	running map[string][]int
 	last    string // the last job started
+	killed  bool   // Reject killed its job
 }
 
 type msg struct {
@@ -159,6 +161,7 @@ func (f *fake) answer(b []byte) ([]byte, bool) {
 		panic(err)
 	}
 	end := false
+	var rejected []string
 	for _, ev := range m.Events {
 		var d struct {
 			JobID string `json:"job_id"`
@@ -176,6 +179,10 @@ func (f *fake) answer(b []byte) ([]byte, bool) {
 				f.free = append(f.free, c)
 			}
 		case "JOB_SUBMITTED":
+			if n, _ := strconv.Atoi(strings.TrimPrefix(d.JobID, "w0!")); f.mode == Reject && n%7 == 0 {
+				rejected = append(rejected, d.JobID)
+				continue
+			}
 			f.queue = append(f.queue, job{d.JobID, d.Job.Res})
 		case "JOB_COMPLETED":
 			f.free = append(f.free, f.running[d.JobID]...)
@@ -190,6 +197,13 @@ func (f *fake) answer(b []byte) ([]byte, bool) {
 		evs = append(evs, out{m.Now, "EXECUTE_JOB", map[string]string{"job_id": id, "alloc": intervals(procs)}})
 	}
 	now := m.Now
+	for _, id := range rejected {
+		evs = append(evs, out{m.Now, "REJECT_JOB", map[string]string{"job_id": id}})
+	}
+	if f.mode == Reject && f.n >= f.at && !f.killed && !end && f.running[f.last] != nil {
+		evs = append(evs, out{m.Now, "KILL_JOB", map[string][]string{"job_ids": {f.last}}})
+		f.killed = true
+	}
 	if f.n == f.at && !end {
 		switch f.mode {
 		case Malformed:
