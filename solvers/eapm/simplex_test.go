@@ -260,3 +260,72 @@ func TestSimplexReportsBadInput(t *testing.T) {
 		t.Fatal("singular basis: no error")
 	}
 }
+
+// denseLP is min c·x s.t. A·x = b, x ≥ 0 from a dense A.
+func denseLP(A [][]float64, b, c []float64) *sparseLP {
+	l := &sparseLP{rows: len(A), cols: len(c), colStart: []int{0}, b: b, c: c}
+	for j := range c {
+		for i := range A {
+			if A[i][j] != 0 {
+				l.rowIdx = append(l.rowIdx, i)
+				l.val = append(l.val, A[i][j])
+			}
+		}
+		l.colStart = append(l.colStart, len(l.rowIdx))
+	}
+	return l
+}
+
+// TestSimplexSolvesBealesLP: Beale's LP (1955), as Bertsimas &
+// Tsitsiklis give it (Example 3.6): from the slack basis every pivot is
+// degenerate, and Dantzig's rule with ratio ties to the lowest index
+// cycles on it for ever. Ours breaks ratio ties to the largest pivot and
+// leaves that path; it reaches the book's optimum −5/4 at x4 = 1, x6 = 1
+// (x1 = 3/4 basic), as gonum does.
+func TestSimplexSolvesBealesLP(t *testing.T) {
+	// Columns x1, x2, x3 (slacks), x4 … x7.
+	l := denseLP([][]float64{
+		{1, 0, 0, 1.0 / 4, -8, -1, 9},
+		{0, 1, 0, 1.0 / 2, -12, -1.0 / 2, 3},
+		{0, 0, 1, 0, 0, 1, 0},
+	}, []float64{0, 0, 1}, []float64{0, 0, 0, -3.0 / 4, 20, -1.0 / 2, 6})
+	opt, x, _, err := solveSimplex(l, []int{0, 1, 2})
+	if err != nil {
+		t.Fatalf("Beale's LP: %v", err)
+	}
+	if math.Abs(opt+1.25) > 1e-12 {
+		t.Errorf("optimum %v, want −5/4", opt)
+	}
+	for j, want := range []float64{0.75, 0, 0, 1, 0, 1, 0} {
+		if math.Abs(x[j]-want) > 1e-12 {
+			t.Errorf("x%d = %v, want %v", j+1, x[j], want)
+		}
+	}
+	checkAgainstGonum(t, "Beale", l, []int{0, 1, 2}, true)
+}
+
+// TestSimplexLeavesHallMcKinnonsCycle: Hall and McKinnon's cycling LP
+// (Math. Programming 100, 2004, "The simplest examples where the simplex
+// method cycles…": max 2.3x1 + 2.15x2 − 13.55x3 − 0.4x4 under two
+// homogeneous rows), here with the row x1 + x2 + x3 + x4 ≤ 1 added so
+// that it has an optimum. From the slack basis Dantzig's rule pivots
+// around a cycle of degenerate steps in which the leaving row is the only
+// candidate, so no ratio tie rule, ours included, breaks it (with the
+// switch to Bland's rule disabled the method stops at its pivot cap).
+// The switch after simplexDegenerate degenerate steps must end the cycle
+// at the optimum −0.875 (x2 = x4 = 1/2), gonum's.
+func TestSimplexLeavesHallMcKinnonsCycle(t *testing.T) {
+	l := denseLP([][]float64{
+		{0.4, 0.2, -1.4, -0.2, 1, 0, 0},
+		{-7.8, -1.4, 7.8, 0.4, 0, 1, 0},
+		{1, 1, 1, 1, 0, 0, 1},
+	}, []float64{0, 0, 1}, []float64{-2.3, -2.15, 13.55, 0.4, 0, 0, 0})
+	opt, _, _, err := solveSimplex(l, []int{4, 5, 6})
+	if err != nil {
+		t.Fatalf("Hall and McKinnon's LP: %v (Dantzig's rule cycles on it; the switch to Bland's must end the cycle)", err)
+	}
+	if math.Abs(opt+0.875) > 1e-12 {
+		t.Errorf("optimum %v, want −0.875", opt)
+	}
+	checkAgainstGonum(t, "Hall–McKinnon", l, []int{4, 5, 6}, false)
+}
