@@ -4,29 +4,75 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// layers are docs/architecture.md's, bottom to top: a package imports
-// packages of its own layer or lower. A pattern ending in "/..." is the
-// package and everything under it; the first layer a package matches is
-// its own, so specific packages come before a wider pattern above them.
-var layers = []struct {
+// layer is one row of docs/architecture.md's layer table: its name and
+// its package patterns. A pattern ending in "/..." is the package and
+// everything under it; the first layer a package matches is its own, so
+// specific packages come before a wider pattern above them.
+type layer struct {
 	name string
 	pkgs []string
-}{
-	{"leaves", []string{"errs", "buildinfo", "stats", "static", "cache", "solvers/des", "solvers/sweep", "runtypes"}},
-	{"contract", []string{"solvers"}},
-	{"families", []string{"solvers/..."}},
-	{"execute", []string{"execute/..."}},
-	{"store", []string{"store"}},
-	{"runs", []string{"runner/...", "queue/..."}},
-	{"above the runs", []string{"compare", "experiments", "notify", "bundle"}},
-	{"web", []string{"handlers/...", "views/..."}},
-	{"commands", []string{"cmd/...", "bench/...", "e2e/...", "internal/..."}},
+}
+
+// layers are docs/architecture.md's, bottom to top (readLayers): a package
+// imports packages of its own layer or lower.
+var layers = mustReadLayers("../../docs/architecture.md")
+
+// readLayers reads the layer table of the architecture page: the rows
+// "| # | layer | packages | may import |" in order, each layer's packages
+// the backquoted names of its packages cell outside parentheses.
+func readLayers(page []byte) ([]layer, error) {
+	var out []layer
+	for n, line := range strings.Split(string(page), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 6 || strings.TrimSpace(cells[0]) != "" {
+			continue
+		}
+		num := strings.TrimSpace(cells[1])
+		if num == "#" || strings.HasPrefix(num, "-") {
+			continue
+		}
+		if num != strconv.Itoa(len(out)) {
+			return nil, fmt.Errorf("line %d: layer %q out of order (want %d)", n+1, num, len(out))
+		}
+		l := layer{name: strings.TrimSpace(cells[2])}
+		depth := 0
+		for i, part := range strings.Split(cells[3], "`") {
+			if i%2 == 1 && depth == 0 {
+				l.pkgs = append(l.pkgs, part)
+				continue
+			}
+			if i%2 == 0 {
+				depth += strings.Count(part, "(") - strings.Count(part, ")")
+			}
+		}
+		if l.name == "" || len(l.pkgs) == 0 {
+			return nil, fmt.Errorf("line %d: layer %s has no name or no packages", n+1, num)
+		}
+		out = append(out, l)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no layer table")
+	}
+	return out, nil
+}
+
+func mustReadLayers(path string) []layer {
+	page, err := os.ReadFile(path)
+	if err == nil {
+		var ls []layer
+		if ls, err = readLayers(page); err == nil {
+			return ls
+		}
+	}
+	panic(fmt.Sprintf("archtest: %s: %v", path, err))
 }
 
 // only lists, for some packages, every package of ours they may import
@@ -141,7 +187,7 @@ func violations(ps []pkg) []string {
 	for _, p := range ps {
 		lp := layerOf(p.path)
 		if lp < 0 {
-			add(p.path, "", "the package is in no layer: add it to docs/architecture.md and to layers here")
+			add(p.path, "", "the package is in no layer: add it to the layer table of docs/architecture.md")
 			continue
 		}
 		allow, restricted := only[p.path]
@@ -197,6 +243,34 @@ func TestImportsFollowTheLayers(t *testing.T) {
 	for k := range allowed {
 		if !seen[k] {
 			t.Errorf("allow-list entry %q no longer occurs: remove it (the list only shrinks)", k)
+		}
+	}
+}
+
+// TestLayersAreReadFromTheArchitecturePage: the table gives the nine
+// layers in order with the packages the page names, parenthesised asides
+// left out; a table out of order or a layer without packages is refused.
+func TestLayersAreReadFromTheArchitecturePage(t *testing.T) {
+	var names []string
+	for _, l := range layers {
+		names = append(names, l.name)
+	}
+	if want := []string{"leaves", "contract", "families", "execute", "store", "runs", "above the runs", "web", "commands"}; !slices.Equal(names, want) {
+		t.Fatalf("layers %q, want %q", names, want)
+	}
+	if got := layers[0].pkgs; !slices.Equal(got, []string{"errs", "buildinfo", "stats", "static", "cache", "solvers/des", "solvers/sweep", "runtypes"}) {
+		t.Errorf("leaves %q", got)
+	}
+	if got := layers[6].pkgs; !slices.Equal(got, []string{"compare", "experiments", "notify", "bundle"}) {
+		t.Errorf("above the runs %q (the aside in parentheses is not a package)", got)
+	}
+	for _, bad := range []string{
+		"| # | layer | packages | may import |\n|---|---|---|---|\n| 1 | x | `a` | y |\n",
+		"| # | layer | packages | may import |\n|---|---|---|---|\n| 0 | x | (`a`) | y |\n",
+		"no table here\n",
+	} {
+		if _, err := readLayers([]byte(bad)); err == nil {
+			t.Errorf("table %q accepted", bad)
 		}
 	}
 }
