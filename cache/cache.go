@@ -4,45 +4,39 @@
 //
 // Sizes are the caller's count (a value's encoded length, say), not
 // measured. An entry larger than the whole bound is not kept. Load makes
-// concurrent misses of one key compute it once: the others wait for that
-// result (a burst of clients opening one new result costs one render).
+// concurrent misses of one key compute it once (package flight): the
+// others wait for that result (a burst of clients opening one new result
+// costs one render).
 package cache
 
 import (
 	"container/list"
-	"errors"
+	"context"
 	"sync"
+
+	"schedlab/flight"
 )
 
-// errPanicked is what the waiters of a Load get when its load panicked.
-var errPanicked = errors.New("cache: the load of this key panicked")
-
 // LRU is a byte-bounded least-recently-used cache. Make it with New.
-type LRU[K comparable, V any] struct {
-	max int
+type LRU[K ~string, V any] struct {
+	max     int
+	flights flight.Group[V]
 
-	mu       sync.Mutex
-	bytes    int
-	order    *list.List // of *entry[K, V], most recently used first
-	byKey    map[K]*list.Element
-	inflight map[K]*flight[V]
+	mu    sync.Mutex
+	bytes int
+	order *list.List // of *entry[K, V], most recently used first
+	byKey map[K]*list.Element
 }
 
-type entry[K comparable, V any] struct {
+type entry[K ~string, V any] struct {
 	key  K
 	val  V
 	size int
 }
 
-type flight[V any] struct {
-	done chan struct{}
-	val  V
-	err  error
-}
-
 // New returns an empty cache holding values of at most maxBytes in all.
-func New[K comparable, V any](maxBytes int) *LRU[K, V] {
-	return &LRU[K, V]{max: maxBytes, order: list.New(), byKey: map[K]*list.Element{}, inflight: map[K]*flight[V]{}}
+func New[K ~string, V any](maxBytes int) *LRU[K, V] {
+	return &LRU[K, V]{max: maxBytes, order: list.New(), byKey: map[K]*list.Element{}}
 }
 
 // Get returns the value under k and marks it used.
@@ -79,35 +73,22 @@ func (c *LRU[K, V]) Put(k K, v V, size int) {
 // Load returns the value under k, or computes it with load (value and
 // size), keeps it when keep says so, and returns it. Concurrent Loads of
 // one missing key call load once; the others get its result, error
-// included. Errors are not kept.
+// included, and a panic of load as a *flight.PanicError. Errors are not
+// kept.
 func (c *LRU[K, V]) Load(k K, load func() (V, int, error), keep func(size int) bool) (V, error) {
-	c.mu.Lock()
-	if e, ok := c.byKey[k]; ok {
-		c.order.MoveToFront(e)
-		c.mu.Unlock()
-		return e.Value.(*entry[K, V]).val, nil
+	if v, ok := c.Get(k); ok {
+		return v, nil
 	}
-	if f, ok := c.inflight[k]; ok {
-		c.mu.Unlock()
-		<-f.done
-		return f.val, f.err
-	}
-	f := &flight[V]{done: make(chan struct{})}
-	c.inflight[k] = f
-	c.mu.Unlock()
-	var size int
-	defer func() { // also when load panics: the waiters must not hang
-		c.mu.Lock()
-		delete(c.inflight, k)
-		c.mu.Unlock()
-		close(f.done)
-	}()
-	f.err = errPanicked // until load returns
-	f.val, size, f.err = load()
-	if f.err == nil && (keep == nil || keep(size)) {
-		c.Put(k, f.val, size)
-	}
-	return f.val, f.err
+	return c.flights.Do(context.Background(), string(k), func() (V, error) {
+		if v, ok := c.Get(k); ok { // kept by a flight that ended since
+			return v, nil
+		}
+		v, size, err := load()
+		if err == nil && (keep == nil || keep(size)) {
+			c.Put(k, v, size)
+		}
+		return v, err
+	})
 }
 
 // RemoveIf forgets every entry for which drop is true.

@@ -3,9 +3,12 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"schedlab/flight"
 )
 
 func keys(c *LRU[string, int]) map[string]bool {
@@ -113,13 +116,8 @@ func TestLoadComputesOnceForConcurrentMisses(t *testing.T) {
 			results[i] = v
 		}()
 	}
-	for { // wait until one Load is computing and the rest wait on it
-		c.mu.Lock()
-		n := len(c.inflight)
-		c.mu.Unlock()
-		if n == 1 {
-			break
-		}
+	for calls.Load() == 0 { // wait until one Load is computing
+		runtime.Gosched()
 	}
 	close(release)
 	wg.Wait()
@@ -140,6 +138,12 @@ func TestLoadComputesOnceForConcurrentMisses(t *testing.T) {
 	}
 	if _, ok := c.Get("e"); ok {
 		t.Errorf("a failed load was kept")
+	}
+	if _, err := c.Load("p", func() (int, int, error) { panic("boom") }, nil); !errors.Is(err, flight.ErrPanicked) {
+		t.Errorf("a panicking load: %v, want flight.ErrPanicked", err)
+	}
+	if _, ok := c.Get("p"); ok {
+		t.Errorf("a panicked load was kept")
 	}
 	c.Load("small", func() (int, int, error) { return 1, 50, nil }, func(n int) bool { return n < 50 })
 	if _, ok := c.Get("small"); ok {

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"schedlab/errs"
+	"schedlab/flight"
 	"schedlab/runtypes"
 	"schedlab/solvers"
 )
@@ -39,49 +40,26 @@ func GenerateRecipe(ctx context.Context, s solvers.Strategy, rec *runtypes.Recip
 
 // Generations makes sure a workload to be generated is generated once by
 // this process however many of its runs start at once: the first caller
-// generates, the others wait for it (a singleflight by workload ID).
+// generates, the others wait for it (package flight, by workload ID).
 type Generations struct {
-	mu    sync.Mutex
-	calls map[string]*generation
-}
-
-type generation struct {
-	done chan struct{}
-	w    *runtypes.Workload
-	err  error
+	flights flight.Group[*runtypes.Workload]
 }
 
 // Do returns the workload id from gen, run once at a time per id. A
-// waiter whose leader was canceled (its run stopped) while the waiter's
-// own context is alive generates it itself.
+// caller whose context ends returns at once (run stopped); the generation
+// goes on for the others, under its first caller's context. A waiter
+// whose leader was canceled (its run stopped) while the waiter's own
+// context is alive generates it itself.
 func (g *Generations) Do(ctx context.Context, id string, gen func(context.Context) (*runtypes.Workload, error)) (*runtypes.Workload, error) {
 	for {
-		g.mu.Lock()
-		if g.calls == nil {
-			g.calls = map[string]*generation{}
-		}
-		c, waiting := g.calls[id]
-		if !waiting {
-			c = &generation{done: make(chan struct{})}
-			g.calls[id] = c
-		}
-		g.mu.Unlock()
-		if !waiting {
-			c.w, c.err = gen(ctx)
-			g.mu.Lock()
-			delete(g.calls, id)
-			g.mu.Unlock()
-			close(c.done)
-			return c.w, c.err
-		}
-		select {
-		case <-ctx.Done():
+		var led atomic.Bool // this caller's gen ran
+		w, err := g.flights.Do(ctx, id, func() (*runtypes.Workload, error) { led.Store(true); return gen(ctx) })
+		if ctx.Err() != nil {
 			return nil, canceled(ctx)
-		case <-c.done:
 		}
-		if c.err != nil && errs.KindOf(c.err) == errs.Canceled && ctx.Err() == nil {
-			continue
+		if err != nil && !led.Load() && errs.KindOf(err) == errs.Canceled {
+			continue // the leader's run stopped, not this one
 		}
-		return c.w, c.err
+		return w, err
 	}
 }

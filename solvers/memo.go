@@ -1,6 +1,11 @@
 package solvers
 
-import "sync"
+import (
+	"context"
+	"sync"
+
+	"schedlab/flight"
+)
 
 // Memo keeps values computed once per key and shared by every caller
 // afterwards: the decoded form of a Workload's Data (Workload.Decoded).
@@ -9,16 +14,18 @@ import "sync"
 // first. A nil *Memo keeps nothing: Get calls compute every time. A Memo
 // keeps at most MemoEntries keys; past them, a new key is computed and
 // not kept. Memo is safe for concurrent use; callers of one key wait for
-// its one compute.
+// its one compute (package flight), and a compute that panicked is every
+// caller's *flight.PanicError and is not kept.
 type Memo struct {
+	flights flight.Group[any]
+
 	mu sync.Mutex
-	m  map[string]*memoEntry
+	m  map[string]memoResult
 }
 
-type memoEntry struct {
-	once sync.Once
-	v    any
-	err  error
+type memoResult struct {
+	v   any
+	err error
 }
 
 // MemoEntries bounds the keys one Memo keeps: a workload's decoded
@@ -28,7 +35,7 @@ type memoEntry struct {
 const MemoEntries = 1024
 
 // NewMemo returns an empty Memo.
-func NewMemo() *Memo { return &Memo{m: map[string]*memoEntry{}} }
+func NewMemo() *Memo { return &Memo{m: map[string]memoResult{}} }
 
 // Get returns compute's result for key, computing it on the first call
 // only. An error is kept too: the same Data decodes to the same error.
@@ -36,17 +43,27 @@ func (m *Memo) Get(key string, compute func() (any, error)) (any, error) {
 	if m == nil {
 		return compute()
 	}
-	m.mu.Lock()
-	e := m.m[key]
-	if e == nil {
-		if len(m.m) >= MemoEntries {
-			m.mu.Unlock()
-			return compute()
-		}
-		e = &memoEntry{}
-		m.m[key] = e
+	if r, ok := m.kept(key); ok {
+		return r.v, r.err
 	}
-	m.mu.Unlock()
-	e.once.Do(func() { e.v, e.err = compute() })
-	return e.v, e.err
+	return m.flights.Do(context.Background(), key, func() (any, error) {
+		if r, ok := m.kept(key); ok { // kept by a flight that ended since
+			return r.v, r.err
+		}
+		v, err := compute()
+		m.mu.Lock()
+		if len(m.m) < MemoEntries {
+			m.m[key] = memoResult{v, err}
+		}
+		m.mu.Unlock()
+		return v, err
+	})
+}
+
+// kept is what m keeps for key.
+func (m *Memo) kept(key string) (memoResult, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.m[key]
+	return r, ok
 }

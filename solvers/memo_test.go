@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"schedlab/flight"
 )
 
 func TestMemoComputesEachKeyOnceAcrossGoroutines(t *testing.T) {
@@ -71,5 +73,17 @@ func TestMemoKeepsAtMostMemoEntriesKeys(t *testing.T) {
 	}
 	if over != 2 {
 		t.Fatalf("a key past the bound was computed %d times in 2 calls, want 2 (not kept)", over)
+	}
+}
+
+// A compute that panics is the caller's *flight.PanicError, not a value
+// kept as nil: the next Get computes again.
+func TestMemoDoesNotKeepAPanic(t *testing.T) {
+	m := NewMemo()
+	if _, err := m.Get("k", func() (any, error) { panic("decoder bug") }); !errors.Is(err, flight.ErrPanicked) {
+		t.Fatalf("a panicking compute: %v, want flight.ErrPanicked", err)
+	}
+	if v, err := m.Get("k", func() (any, error) { return 7, nil }); err != nil || v != 7 {
+		t.Fatalf("after the panic: %v, %v: the panic was kept", v, err)
 	}
 }
