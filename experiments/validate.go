@@ -56,15 +56,10 @@ func Validate(def *Definition, strategy solvers.Strategy) error {
 	case w.Preset != "" && len(w.IDs) > 0:
 		bad("workload", "give either a preset or ids, not both")
 	case w.Preset != "":
-		i := slices.IndexFunc(strategy.Presets(), func(p solvers.Preset) bool { return p.Name == w.Preset })
-		if i < 0 {
-			names := []string{}
-			for _, p := range strategy.Presets() {
-				names = append(names, p.Name)
-			}
-			bad("workload.preset", "unknown preset %q (known: %s)", w.Preset, strings.Join(names, ", "))
+		if p, err := solvers.FindPreset(strategy, w.Preset, "workload.preset"); err != nil {
+			ps = append(ps, err)
 		} else {
-			ps = append(ps, checkGrid("workload.grid", w.Grid, strategy.Presets()[i].Params, nil)...)
+			ps = append(ps, checkGrid("workload.grid", w.Grid, p.Params, nil)...)
 		}
 	case len(w.IDs) > 0:
 		if len(w.Grid) > 0 {

@@ -3,8 +3,6 @@ package handlers
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 	"time"
 
 	"schedlab/errs"
@@ -140,15 +138,11 @@ func (s *Server) planWorkloads(ctx context.Context, def *experiments.Definition,
 // parameter with its value, as the recipe keeps them; an unknown preset or
 // a bad value is errs.Invalid naming it.
 func presetParams(st solvers.Strategy, preset string, params solvers.Params) (solvers.Params, error) {
-	var known []string
-	for _, p := range st.Presets() {
-		if p.Name == preset {
-			return solvers.Resolve(p.Params, params)
-		}
-		known = append(known, p.Name)
+	p, err := solvers.FindPreset(st, preset, "workload.preset")
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(known)
-	return nil, errs.Invalidf("workload.preset", "unknown preset %q for %s (known: %s)", preset, st.Info().Name, strings.Join(known, ", "))
+	return solvers.Resolve(p.Params, params)
 }
 
 // DefaultGenerateTimeout bounds the work of generating one workload inside

@@ -238,20 +238,11 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 	if err != nil {
 		return nil, err
 	}
-	var preset *solvers.Preset
-	var known []string
-	for _, p := range st.Presets() {
-		known = append(known, p.Name)
-		if p.Name == g.Preset {
-			preset = &p
-		}
+	found, err := solvers.FindPreset(st, g.Preset, "preset")
+	if err != nil {
+		return nil, err
 	}
-	if preset == nil {
-		if g.Preset == "" {
-			return nil, errs.Invalidf("preset", "missing: choose one of %s", strings.Join(known, ", "))
-		}
-		return nil, errs.Invalidf("preset", "unknown preset %q for %s (known: %s)", g.Preset, g.Strategy, strings.Join(known, ", "))
-	}
+	preset := &found
 	// Every problem of the request at once: the parameters', those of the
 	// preset's rules across them (its GenerateEstimator decodes the
 	// typed config and checks it, solvers.ResolveChecked) and the seed's

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strings"
 
 	"schedlab/errs"
 )
@@ -281,7 +280,7 @@ func (a *adapter[C, P]) preset(name string) (*PresetDef, error) {
 		}
 		known = append(known, p.Name)
 	}
-	return nil, errs.Invalidf("preset", "unknown preset %q (known: %s)", name, strings.Join(known, ", "))
+	return nil, presetError("preset", a.f.Name, name, known)
 }
 
 func (a *adapter[C, P]) Reproduce(ctx context.Context, params Params, progress Progress) (*Report, error) {

@@ -125,6 +125,29 @@ type Preset struct {
 	Params []ParamSpec `json:"params"`
 }
 
+// FindPreset is st's preset called name: the one lookup of a preset by
+// name. Not found, it is errs.Invalid on field, naming the family and the
+// known presets (and saying "missing" for an empty name).
+func FindPreset(st Strategy, name, field string) (Preset, error) {
+	ps := st.Presets()
+	known := make([]string, len(ps))
+	for i, p := range ps {
+		if p.Name == name {
+			return p, nil
+		}
+		known[i] = p.Name
+	}
+	return Preset{}, presetError(field, st.Info().Name, name, known)
+}
+
+// presetError says that family has no preset name, among known.
+func presetError(field, family, name string, known []string) error {
+	if name == "" {
+		return errs.Invalidf(field, "missing: choose a preset of %s (%s)", family, strings.Join(known, ", "))
+	}
+	return errs.Invalidf(field, "unknown preset %q for %s (known: %s)", name, family, strings.Join(known, ", "))
+}
+
 // File is one uploaded file. Field is the form field or role it came in
 // as ("etc", "apc", "users", "file"), empty when only the name is known
 // (the CLI); Name is the user's own file name, used in error messages.

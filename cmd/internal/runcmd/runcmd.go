@@ -250,30 +250,24 @@ func LoadWorkload(ctx context.Context, st solvers.Strategy, files []string, pres
 		}
 		return w, runParams, Describe(err)
 	}
-	for _, p := range st.Presets() {
-		if p.Name != preset {
-			continue
-		}
-		gen := solvers.Params{}
-		for k, v := range params {
-			if hasSpec(p.Params, k) {
-				gen[k] = v
-			} else {
-				runParams[k] = v
-			}
-		}
-		resolved, err := solvers.Resolve(p.Params, gen)
-		if err != nil {
-			return nil, nil, Describe(err)
-		}
-		w, err := execute.Generate(ctx, st, preset, resolved, seed, budget)
-		return w, runParams, Describe(err)
+	p, err := solvers.FindPreset(st, preset, "--preset")
+	if err != nil {
+		return nil, nil, Describe(err)
 	}
-	var names []string
-	for _, p := range st.Presets() {
-		names = append(names, p.Name)
+	gen := solvers.Params{}
+	for k, v := range params {
+		if hasSpec(p.Params, k) {
+			gen[k] = v
+		} else {
+			runParams[k] = v
+		}
 	}
-	return nil, nil, fmt.Errorf("--preset: unknown preset %q (known: %s)", preset, strings.Join(names, ", "))
+	resolved, err := solvers.Resolve(p.Params, gen)
+	if err != nil {
+		return nil, nil, Describe(err)
+	}
+	w, err := execute.Generate(ctx, st, preset, resolved, seed, budget)
+	return w, runParams, Describe(err)
 }
 
 func hasSpec(specs []solvers.ParamSpec, name string) bool {
