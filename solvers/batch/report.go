@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -203,18 +202,15 @@ func queue(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 		return p
 	}
 	first, last := math.Inf(1), math.Inf(-1)
-	evs := make([]usageEvent, 0, 2*len(jobs))
 	for i, j := range jobs {
-		pl := &r.Placements[i]
 		first = min(first, j.Submit)
-		last = max(last, pl.End)
-		evs = append(evs, usageEvent{t: j.Submit, d: 1}, usageEvent{t: pl.Start, d: -1})
+		last = max(last, r.Placements[i].End)
 	}
-	slices.SortFunc(evs, func(a, b usageEvent) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
+	evs := bucketSorted(2*len(jobs), first, last, func(emit func(usageEvent)) {
+		for i, j := range jobs {
+			emit(usageEvent{t: j.Submit, d: 1})
+			emit(usageEvent{t: r.Placements[i].Start, d: -1})
 		}
-		return cmp.Compare(a.d, b.d)
 	})
 	width := (last - first) / usageBuckets
 	if width <= 0 {
@@ -234,27 +230,39 @@ type usageEvent struct {
 
 // usageEvents are the n starts and ends of the jobs that hold processors
 // (End > Start), in time order, ends before starts at the same time
-// (usageBefore). Events equal in both fields are interchangeable: any
-// sort gives the same sequence. They are sorted by buckets: the n events
-// are counted into n equal buckets of [first, last] (one event a bucket
-// on average), laid out bucket by bucket, and each bucket is sorted
-// (insertion sort, the buckets being small). That is the order a
-// comparison sort gives, in O(n) for events spread over the trace: the
-// usage plot's 56,000 events of a trace of 28,000 jobs, whose one sort
-// cost as much as the rest of the report.
+// (usageBefore), sorted by bucketSorted.
 func usageEvents(jobs []Job, r *Result, first, last float64, n int) []usageEvent {
+	return bucketSorted(n, first, last, func(emit func(usageEvent)) {
+		for i, j := range jobs {
+			if pl := &r.Placements[i]; pl.End > pl.Start {
+				emit(usageEvent{pl.Start, j.Size})
+				emit(usageEvent{pl.End, -j.Size})
+			}
+		}
+	})
+}
+
+// bucketSorted is the n events each emits (it is called twice and must
+// emit the same n events both times, all within [first, last]) in
+// usageBefore's order. Events equal in both fields are interchangeable:
+// any sort gives the same sequence. They are sorted by buckets: the n
+// events are counted into n equal buckets of [first, last] (one event a
+// bucket on average), laid out bucket by bucket, and each bucket is
+// sorted (insertion sort, the buckets being small). That is the order a
+// comparison sort gives, in O(n) for events spread over the trace: the
+// usage and queue plots' 56,000 events each of a trace of 28,000 jobs,
+// whose comparison sorts cost as much as the rest of the report.
+func bucketSorted(n int, first, last float64, each func(emit func(usageEvent))) []usageEvent {
+	if n == 0 {
+		return nil
+	}
 	scale := 0.0
 	if last > first {
 		scale = float64(n) / (last - first)
 	}
 	key := func(t float64) int32 { return int32(min(max(int((t-first)*scale), 0), n-1)) }
 	start := make([]int32, n+1)
-	for i := range jobs {
-		if pl := &r.Placements[i]; pl.End > pl.Start {
-			start[key(pl.Start)+1]++
-			start[key(pl.End)+1]++
-		}
-	}
+	each(func(e usageEvent) { start[key(e.t)+1]++ })
 	for b := 1; b <= n; b++ {
 		start[b] += start[b-1]
 	}
@@ -262,16 +270,11 @@ func usageEvents(jobs []Job, r *Result, first, last float64, n int) []usageEvent
 	// start[k] is where bucket k ends, and bucket k begins at start[k-1]
 	// (0 for the first).
 	out := make([]usageEvent, n)
-	for i, j := range jobs {
-		if pl := &r.Placements[i]; pl.End > pl.Start {
-			k := key(pl.Start)
-			out[start[k]] = usageEvent{pl.Start, j.Size}
-			start[k]++
-			k = key(pl.End)
-			out[start[k]] = usageEvent{pl.End, -j.Size}
-			start[k]++
-		}
-	}
+	each(func(e usageEvent) {
+		k := key(e.t)
+		out[start[k]] = e
+		start[k]++
+	})
 	lo := int32(0)
 	for b := range n {
 		if hi := start[b]; hi-lo > 1 {

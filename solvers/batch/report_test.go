@@ -187,8 +187,8 @@ func TestReportEncodingIsPinned(t *testing.T) {
 	}
 }
 
-// TestUsageEventsAreSorted checks the bucket sort of the usage plot's
-// events against a comparison sort of the same events, on random
+// TestUsageEventsAreSorted checks the bucket sort of the usage and queue
+// plots' events against a comparison sort of the same events, on random
 // placements with many equal times (ties of ends and starts), jobs that
 // hold no processors, and times at both ends of the trace.
 func TestUsageEventsAreSorted(t *testing.T) {
@@ -221,6 +221,27 @@ func TestUsageEventsAreSorted(t *testing.T) {
 		})
 		if got := usageEvents(jobs, r, first, last, n); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%d jobs): %v, want %v", trial, len(jobs), got, want)
+		}
+		// The queue plot's events: submissions (+1) and starts (−1), a
+		// start before a submission at the same time.
+		var queue []usageEvent
+		for i, j := range jobs {
+			queue = append(queue, usageEvent{j.Submit, 1}, usageEvent{r.Placements[i].Start, -1})
+			last = max(last, r.Placements[i].End)
+		}
+		got := bucketSorted(len(queue), first, last, func(emit func(usageEvent)) {
+			for _, e := range queue {
+				emit(e)
+			}
+		})
+		slices.SortFunc(queue, func(a, b usageEvent) int {
+			if c := cmp.Compare(a.t, b.t); c != 0 {
+				return c
+			}
+			return a.d - b.d
+		})
+		if !slices.Equal(got, queue) {
+			t.Fatalf("trial %d (%d jobs): queue events %v, want %v", trial, len(jobs), got, queue)
 		}
 	}
 }
