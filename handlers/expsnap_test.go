@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,6 +40,9 @@ func newIdleApp(t *testing.T) *app {
 			}
 		}
 		return nil, false
+	}
+	if _, err := st.SetMetricNeeds(context.Background(), runner.MetricNeeds(strategies)); err != nil {
+		t.Fatal(err)
 	}
 	rn := runner.New(st, lookup, runner.Options{Workers: 1})
 	e := echo.New()
@@ -274,4 +278,66 @@ func firstDiff(a, b string) string {
 	}
 	from := max(0, i-200)
 	return fmt.Sprintf("at %d:\nkept: %.400s\nfull: %.400s", i, a[from:], b[from:])
+}
+
+// TestNoResultCountsFailedEverywhere: a done critical-works run that
+// stopped (no makespan, issue 38) is failed in the experiment's API
+// (runs_failed, runs_done), in the /experiments list and on the
+// experiment's page, as its run list marks it "no result": the counts
+// agree with the run pages' reading.
+func TestNoResultCountsFailedEverywhere(t *testing.T) {
+	a := newApp(t, "", 0)
+	ctx := t.Context()
+	a.runner.Shutdown(ctx) // the runs end as written here
+	w := &store.Workload{Strategy: "critical", Name: "w", Data: []byte(`{}`)}
+	if err := a.store.CreateWorkload(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	var runs []*store.Run
+	var cells []store.ExperimentCell
+	for i := range 4 {
+		runs = append(runs, &store.Run{Kind: store.KindRun, WorkloadID: w.ID, Strategy: "critical", Variant: "critical-works"})
+		cells = append(cells, store.ExperimentCell{Cell: json.RawMessage(`{}`), Replicate: i})
+	}
+	e := &store.Experiment{Name: "stops", Strategy: "critical",
+		Definition: json.RawMessage(`{"name":"stops","strategy":"critical","workload":{"ids":["` + w.ID + `"]},"variants":["critical-works"],"replicates":4}`)}
+	if err := a.store.CreateExperiment(ctx, e, runs, cells); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.store.ClaimUpTo(ctx, 4); err != nil {
+		t.Fatal(err)
+	}
+	full := `{"metrics":[{"name":"makespan","value":10},{"name":"makespan_over_bound","value":1.2},{"name":"processor_load_mean","value":0.5},` +
+		`{"name":"processor_load_deadline","value":0.4},{"name":"cost","value":7},{"name":"meets_deadline","value":1}]}`
+	stopped := `{"metrics":[{"name":"critical_path_length","value":4,"kind":"info"}],"notes":["STOPPED: at work 3 of 9 every variant hit a failure case"]}`
+	for i, rep := range []string{full, stopped, full, ""} {
+		status := store.StatusDone
+		if rep == "" {
+			status = store.StatusFailed
+		}
+		if err := a.store.Finish(ctx, runs[i].ID, status, json.RawMessage(rep), "boom", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The run pages' reading: the stopped run is marked no result.
+	_, list := a.do(t, http.MethodGet, "/runs?strategy=critical", "", nil)
+	if n := strings.Count(string(list), `data-testid="run-no-result"`); n != 1 {
+		t.Fatalf("/runs marks %d runs no result, want 1", n)
+	}
+	var api apiExperiment
+	_, body := a.do(t, http.MethodGet, "/api/experiments/"+e.ID, "", nil)
+	if err := json.Unmarshal(body, &api); err != nil {
+		t.Fatal(err)
+	}
+	if api.RunsDone != 2 || api.RunsFailed != 2 || api.RunsTotal != 4 {
+		t.Errorf("API: %d done, %d failed of %d; want 2 done (with a result), 2 failed (one stopped, one failed) of 4", api.RunsDone, api.RunsFailed, api.RunsTotal)
+	}
+	_, page := a.do(t, http.MethodGet, "/experiments", "", nil)
+	if !strings.Contains(string(page), "<td>4</td><td>2</td><td>2</td>") {
+		t.Errorf("/experiments does not count 4 runs, 2 done, 2 failed:\n%s", page)
+	}
+	_, page = a.do(t, http.MethodGet, "/experiments/"+e.ID, "", nil)
+	if !strings.Contains(string(page), "2 done, 2 failed, of 4") {
+		t.Errorf("the experiment's page does not say 2 done, 2 failed, of 4")
+	}
 }

@@ -38,7 +38,7 @@ func (s *Store) ExperimentVersion(ctx context.Context, id string) (Counts, int64
 	var c Counts
 	var v int64
 	err := s.db.QueryRowContext(ctx, "SELECT "+countsColumns+", version FROM experiment_counts WHERE experiment_id = ?", id).
-		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted, &v)
+		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted, &c.NoResult, &v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, 0, notFound("experiment", id)
 	}
@@ -60,7 +60,7 @@ func (s *Store) ExperimentChangesSince(ctx context.Context, id string, since int
 	out := &ExperimentChanges{}
 	c := &out.Counts
 	err = tx.QueryRowContext(ctx, "SELECT "+countsColumns+", version FROM experiment_counts WHERE experiment_id = ?", id).
-		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted, &out.Version)
+		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted, &c.NoResult, &out.Version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("experiment", id)
 	}

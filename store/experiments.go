@@ -499,8 +499,10 @@ func experimentMetrics(ctx context.Context, tx *sql.Tx, id string, runs []Experi
 }
 
 // ExperimentProgress counts the runs of an experiment: all of them, the
-// done ones, the failed ones (failed, canceled or interrupted: counted,
-// never dropped) and the active ones (queued or running). An unknown
+// done ones with a result, the failed ones (failed, canceled or
+// interrupted, and done without the result their family declares, as
+// their run pages say: counted, never dropped) and the active ones
+// (queued or running). An unknown
 // experiment is errs.NotFound. It reads the experiment's row of
 // experiment_counts, which triggers keep exact in every transaction that
 // changes a run's status (migration 0011): one row, whatever the
@@ -510,33 +512,42 @@ func (s *Store) ExperimentProgress(ctx context.Context, id string) (total, done,
 	if err != nil {
 		return 0, 0, 0, 0, err
 	}
-	return c.Total(), c.Done, c.Failed + c.Canceled + c.Interrupted, c.Queued + c.Running, nil
+	return c.Total(), c.Done - c.NoResult, c.Failed + c.Canceled + c.Interrupted + c.NoResult, c.Queued + c.Running, nil
 }
 
-// recountExperiment sets the counts of experiment id from its runs, in tx:
-// the transactions that link its runs call it once they are linked (a
+// recountExperiment judges which done runs of experiment id gave no
+// result (noResultJudge) and sets its counts from its runs, in tx: the
+// transactions that link its runs call it once they are linked (a
 // trigger keeps the counts from then on, as statuses change). One
 // recount per transaction, not a trigger per link: that was too slow
 // (bench/README.md, "store").
 func recountExperiment(ctx context.Context, tx *sql.Tx, id string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET no_result = 1 WHERE status = 'done' AND kind = 'run' AND no_result = 0
+		AND id IN (SELECT run_id FROM experiment_runs WHERE experiment_id = ?) AND `+noResultJudge, id); err != nil {
+		return err
+	}
 	// An upsert, not a replace: the row's version goes on (a replace
 	// would start it again at 0, and a page that read the experiment
 	// before would read no change).
 	_, err := tx.ExecContext(ctx, `INSERT INTO experiment_counts
-			(experiment_id, queued, running, done, failed, canceled, interrupted)
+			(experiment_id, queued, running, done, failed, canceled, interrupted, no_result)
 		SELECT ?1, coalesce(sum(r.status = 'queued'), 0), coalesce(sum(r.status = 'running'), 0),
 			coalesce(sum(r.status = 'done'), 0), coalesce(sum(r.status = 'failed'), 0),
-			coalesce(sum(r.status = 'canceled'), 0), coalesce(sum(r.status = 'interrupted'), 0)
+			coalesce(sum(r.status = 'canceled'), 0), coalesce(sum(r.status = 'interrupted'), 0),
+			coalesce(sum(r.status = 'done' AND r.no_result), 0)
 		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id WHERE er.experiment_id = ?1
 		ON CONFLICT (experiment_id) DO UPDATE SET queued = excluded.queued, running = excluded.running,
 			done = excluded.done, failed = excluded.failed, canceled = excluded.canceled,
-			interrupted = excluded.interrupted, version = version + 1`, id)
+			interrupted = excluded.interrupted, no_result = excluded.no_result, version = version + 1`, id)
 	return err
 }
 
-// Counts are how many runs of an experiment are in each status.
+// Counts are how many runs of an experiment are in each status, and how
+// many of the done ones gave no result (NoResult, runs.no_result: the
+// result their family declares for their variant missing).
 type Counts struct {
 	Queued, Running, Done, Failed, Canceled, Interrupted int
+	NoResult                                             int
 }
 
 // Total is the number of runs counted.
@@ -544,14 +555,14 @@ func (c Counts) Total() int {
 	return c.Queued + c.Running + c.Done + c.Failed + c.Canceled + c.Interrupted
 }
 
-const countsColumns = "queued, running, done, failed, canceled, interrupted"
+const countsColumns = "queued, running, done, failed, canceled, interrupted, no_result"
 
 // ExperimentCounts returns the kept counts of experiment id, errs.NotFound
 // for an unknown one.
 func (s *Store) ExperimentCounts(ctx context.Context, id string) (Counts, error) {
 	var c Counts
 	err := s.db.QueryRowContext(ctx, "SELECT "+countsColumns+" FROM experiment_counts WHERE experiment_id = ?", id).
-		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted)
+		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted, &c.NoResult)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, notFound("experiment", id)
 	}
@@ -562,7 +573,7 @@ func (s *Store) ExperimentCounts(ctx context.Context, id string) (Counts, error)
 // runs themselves (a scan of its runs): what ExperimentCounts keeps, for
 // checking it.
 func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.status, count(*) FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
+	rows, err := s.db.QueryContext(ctx, `SELECT r.status, count(*), sum(r.no_result) FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 		WHERE er.experiment_id = ? GROUP BY r.status`, id)
 	if err != nil {
 		return Counts{}, dbErr(err)
@@ -571,8 +582,8 @@ func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, err
 	var c Counts
 	for rows.Next() {
 		var status string
-		var n int
-		if err := rows.Scan(&status, &n); err != nil {
+		var n, noResult int
+		if err := rows.Scan(&status, &n, &noResult); err != nil {
 			return Counts{}, dbErr(err)
 		}
 		switch status {
@@ -581,7 +592,7 @@ func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, err
 		case StatusRunning:
 			c.Running = n
 		case StatusDone:
-			c.Done = n
+			c.Done, c.NoResult = n, noResult
 		case StatusFailed:
 			c.Failed = n
 		case StatusCanceled:

@@ -16,6 +16,40 @@ ALTER TABLE experiment_counts ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE experiment_runs ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX experiment_runs_changed ON experiment_runs (experiment_id, changed);
 
+-- A worker starting a run names itself (Store.SetProgressBy) without a
+-- change of status.
+CREATE TRIGGER experiment_runs_worker AFTER UPDATE OF worker ON runs
+WHEN OLD.worker != NEW.worker BEGIN
+    UPDATE experiment_counts SET version = version + 1
+    WHERE experiment_id IN (SELECT experiment_id FROM experiment_runs WHERE run_id = NEW.id);
+    UPDATE experiment_runs SET changed = (SELECT c.version FROM experiment_counts AS c
+            WHERE c.experiment_id = experiment_runs.experiment_id)
+    WHERE run_id = NEW.id;
+END;
+
+-- A done run without a result (issue 38: the result its family declares
+-- for its variant missing or not finite, as critical-works that stopped)
+-- is a failure wherever runs are counted: runs.no_result marks it, and
+-- experiment_counts.no_result counts an experiment's done runs so marked,
+-- so its list row and API count it failed, as its run pages do. Which
+-- results a run must give is the families' (solvers.Needed), which the
+-- server writes to metric_needs when it starts (Store.SetMetricNeeds,
+-- which judges again the done runs of a family whose needs changed: the
+-- runs done before this migration at the first start). A run is judged
+-- when its end is stored (End) and when its experiment is linked
+-- (import, fill).
+ALTER TABLE runs ADD COLUMN no_result INTEGER NOT NULL DEFAULT 0 CHECK (no_result IN (0, 1));
+ALTER TABLE experiment_counts ADD COLUMN no_result INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE metric_needs (
+    strategy TEXT NOT NULL,
+    variant  TEXT NOT NULL,
+    name     TEXT NOT NULL,  -- a metric a done run of (strategy, variant) must give, finite
+    PRIMARY KEY (strategy, variant, name)
+) STRICT, WITHOUT ROWID;
+
+-- The status trigger of 0011 again: it also moves the version on, marks
+-- the run changed, and counts no_result with done (a statement that
+-- changes both status and no_result is counted here alone).
 DROP TRIGGER experiment_counts_status;
 CREATE TRIGGER experiment_counts_status AFTER UPDATE OF status ON runs
 WHEN OLD.status != NEW.status BEGIN
@@ -26,6 +60,7 @@ WHEN OLD.status != NEW.status BEGIN
         failed = failed + (NEW.status = 'failed') - (OLD.status = 'failed'),
         canceled = canceled + (NEW.status = 'canceled') - (OLD.status = 'canceled'),
         interrupted = interrupted + (NEW.status = 'interrupted') - (OLD.status = 'interrupted'),
+        no_result = no_result + (NEW.status = 'done' AND NEW.no_result) - (OLD.status = 'done' AND OLD.no_result),
         version = version + 1
     WHERE experiment_id IN (SELECT experiment_id FROM experiment_runs WHERE run_id = NEW.id);
     UPDATE experiment_runs SET changed = (SELECT c.version FROM experiment_counts AS c
@@ -33,13 +68,9 @@ WHEN OLD.status != NEW.status BEGIN
     WHERE run_id = NEW.id;
 END;
 
--- A worker starting a run names itself (Store.SetProgressBy) without a
--- change of status.
-CREATE TRIGGER experiment_runs_worker AFTER UPDATE OF worker ON runs
-WHEN OLD.worker != NEW.worker BEGIN
-    UPDATE experiment_counts SET version = version + 1
+CREATE TRIGGER experiment_counts_no_result AFTER UPDATE OF no_result ON runs
+WHEN OLD.no_result != NEW.no_result AND OLD.status = NEW.status BEGIN
+    UPDATE experiment_counts SET
+        no_result = no_result + (NEW.status = 'done' AND NEW.no_result) - (OLD.status = 'done' AND OLD.no_result)
     WHERE experiment_id IN (SELECT experiment_id FROM experiment_runs WHERE run_id = NEW.id);
-    UPDATE experiment_runs SET changed = (SELECT c.version FROM experiment_counts AS c
-            WHERE c.experiment_id = experiment_runs.experiment_id)
-    WHERE run_id = NEW.id;
 END;
