@@ -34,9 +34,10 @@ import (
 // of each variant's first done run. The workloads the Cite block names
 // are the runs', fixed when the experiment is made, read with the first
 // snapshot. A change of a run that was done (none happens today: done is
-// final, a resume queues only canceled and interrupted runs), or more
-// changes than a full read is worth (fullReadShare), reads everything
-// again. The page built from the updated snapshot is the page built from
+// final, a resume queues only canceled and interrupted runs), more
+// changes than a full read is worth (fullReadShare), or a version of
+// another epoch (the experiment deleted and imported again under its ID,
+// store.Epoch) reads everything again. The page built from the updated snapshot is the page built from
 // a full read (TestExperimentSnapshotFollowsChanges renders both).
 //
 // A few experiments are kept (snapshotsKept), the most recently viewed;
@@ -255,7 +256,7 @@ func (sn *expSnap) doneRun(i int, build store.Build) {
 // and says whether it could: false when a full read is due (see the
 // doc above).
 func (s *Server) applyChanges(ctx context.Context, sn, prev *expSnap, ch *store.ExperimentChanges) (bool, error) {
-	if len(ch.Runs) > max(len(prev.results)/fullReadShare, fullReadMin) {
+	if store.Epoch(ch.Version) != store.Epoch(prev.loaded) || len(ch.Runs) > max(len(prev.results)/fullReadShare, fullReadMin) {
 		return false, nil
 	}
 	index := make([]int, len(ch.Runs))

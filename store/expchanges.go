@@ -19,6 +19,11 @@ type ExperimentState struct {
 	Build      Build
 }
 
+// Epoch is the epoch of version v of an experiment: a version of
+// another epoch is of another experiment stored under the same ID (one
+// deleted and imported again).
+func Epoch(v int64) int64 { return v >> 32 }
+
 // ExperimentChanges are the runs of an experiment read at one version of
 // it (experiment_counts.version: its runs' status changes so far).
 type ExperimentChanges struct {
@@ -33,7 +38,8 @@ type ExperimentChanges struct {
 // version, which moves on with every change of one of its runs' status or
 // worker (and so with every end, which writes its metrics, report and
 // build with its final status); errs.NotFound for an unknown experiment.
-// One row.
+// One row. Its epoch (Epoch) is new each time the experiment is stored:
+// changes are read since a version of the same epoch.
 func (s *Store) ExperimentVersion(ctx context.Context, id string) (Counts, int64, error) {
 	var c Counts
 	var v int64

@@ -526,19 +526,24 @@ func recountExperiment(ctx context.Context, tx *sql.Tx, id string) error {
 		AND id IN (SELECT run_id FROM experiment_runs WHERE experiment_id = ?) AND `+noResultJudge, id); err != nil {
 		return err
 	}
-	// An upsert, not a replace: the row's version goes on (a replace
-	// would start it again at 0, and a page that read the experiment
-	// before would read no change).
+	// The version starts at a new epoch (0013).
+	var epoch int64
+	if err := tx.QueryRowContext(ctx, "INSERT INTO experiment_epochs DEFAULT VALUES RETURNING id").Scan(&epoch); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM experiment_epochs"); err != nil {
+		return err
+	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO experiment_counts
-			(experiment_id, queued, running, done, failed, canceled, interrupted, no_result)
+			(experiment_id, queued, running, done, failed, canceled, interrupted, no_result, version)
 		SELECT ?1, coalesce(sum(r.status = 'queued'), 0), coalesce(sum(r.status = 'running'), 0),
 			coalesce(sum(r.status = 'done'), 0), coalesce(sum(r.status = 'failed'), 0),
 			coalesce(sum(r.status = 'canceled'), 0), coalesce(sum(r.status = 'interrupted'), 0),
-			coalesce(sum(r.status = 'done' AND r.no_result), 0)
+			coalesce(sum(r.status = 'done' AND r.no_result), 0), ?2 << 32
 		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id WHERE er.experiment_id = ?1
 		ON CONFLICT (experiment_id) DO UPDATE SET queued = excluded.queued, running = excluded.running,
 			done = excluded.done, failed = excluded.failed, canceled = excluded.canceled,
-			interrupted = excluded.interrupted, no_result = excluded.no_result, version = version + 1`, id)
+			interrupted = excluded.interrupted, no_result = excluded.no_result, version = excluded.version`, id, epoch)
 	return err
 }
 

@@ -48,6 +48,7 @@ func TestNoResultCounted(t *testing.T) {
 	end(5, StatusDone, `{"metrics":[{"name":"energy","value":1e999}]}`)
 	checkCounts(t, s, e.ID, "an infinite energy", Counts{Done: 5, Failed: 1, NoResult: 3})
 	snap := exportMem(t, s, e.ID)
+	_, before, _ := s.ExperimentVersion(ctx, e.ID)
 	if err := s.DeleteExperiment(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -55,4 +56,9 @@ func TestNoResultCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCounts(t, s, e.ID, "imported", Counts{Done: 5, Failed: 1, NoResult: 3})
+	// Imported under its ID, it is another experiment to a page that
+	// read it before: another epoch.
+	if _, after, _ := s.ExperimentVersion(ctx, e.ID); Epoch(after) <= Epoch(before) {
+		t.Errorf("version %x before the delete, %x after the import: the same epoch", before, after)
+	}
 }

@@ -12,6 +12,12 @@
 -- A run's metrics, report and build are written with its final status,
 -- in the same transaction, so they are among the changes.
 
+-- An experiment stored (made, imported, filled: recountExperiment) starts
+-- its version at a new epoch, epoch << 32, the epoch drawn from
+-- experiment_epochs (AUTOINCREMENT: never drawn twice, though its rows
+-- are deleted at once): an experiment deleted and imported again under
+-- its ID is never taken for the one a page read before.
+CREATE TABLE experiment_epochs (id INTEGER PRIMARY KEY AUTOINCREMENT);
 ALTER TABLE experiment_counts ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE experiment_runs ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX experiment_runs_changed ON experiment_runs (experiment_id, changed);
