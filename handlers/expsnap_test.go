@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -339,5 +340,82 @@ func TestNoResultCountsFailedEverywhere(t *testing.T) {
 	_, page = a.do(t, http.MethodGet, "/experiments/"+e.ID, "", nil)
 	if !strings.Contains(string(page), "2 done, 2 failed, of 4") {
 		t.Errorf("the experiment's page does not say 2 done, 2 failed, of 4")
+	}
+}
+
+// TestExperimentSnapshotUnderConcurrentViews: pages viewed from several
+// goroutines while runs end (each view may bring the snapshot up to date,
+// or wait for another's) all answer 200, and once the runs have ended the
+// kept snapshot gives the page a full read gives (run with -race).
+func TestExperimentSnapshotUnderConcurrentViews(t *testing.T) {
+	a := newIdleApp(t)
+	ctx := context.Background()
+	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	if err := a.store.CreateWorkload(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	e := &store.Experiment{Name: "busy", Strategy: "eapm", Definition: json.RawMessage(`{"name":"busy","strategy":"eapm","workload":{"ids":["` +
+		w.ID + `"]},"variants":["online"],"grid":{"gamma":["1.1","1.2"]},"replicates":30}`)}
+	const n = 60
+	err := a.store.FillExperimentStatus(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online"}, n,
+		func(i int) store.ExperimentCell {
+			return store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.` + fmt.Sprint(1+i%2) + `"}`), Replicate: i / 2}
+		},
+		func(int) []store.Metric { return nil },
+		func(int) string { return store.StatusRunning })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, _, err := a.store.ExperimentRunList(ctx, e.ID, store.ExperimentRunFilter{Limit: n})
+	if err != nil || len(ids) != n {
+		t.Fatalf("%d runs, %v", len(ids), err)
+	}
+	page := "/experiments/" + e.ID + "?metric=objective&x=gamma"
+	stop := make(chan struct{})
+	fails := make(chan string, 8)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				resp, err := http.Get(a.URL + page + "&g=" + fmt.Sprint(g))
+				if err != nil {
+					fails <- err.Error()
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					fails <- fmt.Sprintf("view %d: %d", g, resp.StatusCode)
+					return
+				}
+			}
+		}()
+	}
+	for i, r := range ids {
+		rep := fmt.Sprintf(`{"metrics":[{"name":"objective","value":%d,"better":"lower"}]}`, i)
+		if err := a.store.End(ctx, []store.Ending{{ID: r.RunID, Worker: fmt.Sprint("host:", i%3), Status: store.StatusDone,
+			Report: json.RawMessage(rep)}})[0]; err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	close(fails)
+	for f := range fails {
+		t.Error(f)
+	}
+	_, kept := a.do(t, http.MethodGet, page, "", nil)
+	a.server.snaps.mu.Lock()
+	clear(a.server.snaps.snaps)
+	a.server.snaps.mu.Unlock()
+	_, full := a.do(t, http.MethodGet, page, "", nil)
+	if k, f := withCharts(t, a, kept), withCharts(t, a, full); k != f {
+		t.Errorf("after concurrent views, the kept snapshot's page differs from a full read's:\n%s", firstDiff(k, f))
 	}
 }
