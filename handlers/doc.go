@@ -12,12 +12,14 @@
 // half a page, and compressed by echo's gzip middleware; chart data and
 // reports are compressed once, in the pages cache (pagecache.go).
 //
-// An experiment's page reads its runs once per set of counts: a snapshot
-// (expsnap.go) keeps its results, declarations, workers, Cite data and
-// each view's analysis and run list until the next of its runs ends, so
-// a page of 100,000 runs costs milliseconds after its first view
-// (bench/README.md, "experiments"); the charts of an experiment that is
-// not done are refused before anything is read.
+// An experiment's page reads all its runs once: a snapshot (expsnap.go)
+// keeps its results, declarations, workers, Cite data and each view's
+// analysis and run list until the next of its runs changes, and is then
+// brought up to date with the runs that changed (the store finds them by
+// the experiment's version), so a page of 100,000 runs costs
+// milliseconds when nothing changed and about a tenth of a second after
+// a run ended (bench/README.md, "experiments"); the charts of an
+// experiment that is not done are refused before anything is read.
 //
 // # What every request passes (security.go, in this order)
 //

@@ -185,11 +185,11 @@ func (s *Server) experimentResults(ctx context.Context, id string, keep []string
 }
 
 // runResults are stored runs as aggregation takes them. Runs with equal
-// cells share the cell's string: each distinct cell is decoded once, and
-// its map shared (aggregation only reads it).
-func runResults(runs []store.ExperimentResult) ([]experiments.RunResult, error) {
+// cells share the cell's string: each distinct cell is decoded once (cells
+// keeps them by their JSON), and its map shared (aggregation only reads
+// it).
+func runResults(runs []store.ExperimentState, cells map[string]map[string]string) ([]experiments.RunResult, error) {
 	results := make([]experiments.RunResult, len(runs))
-	cells := map[string]map[string]string{}
 	n := 0
 	for _, r := range runs {
 		n += len(r.Metrics)

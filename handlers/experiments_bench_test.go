@@ -2,9 +2,11 @@ package handlers
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"schedlab/store"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,5 +137,94 @@ func BenchmarkExperimentPage100k(b *testing.B) {
 		unit string
 	}{{cold, "cold-cpu-ms"}, {query, "query-cpu-ms"}, {warm, "page-cpu-ms"}, {charts, "charts-cpu-ms"}, {refused, "refused-cpu-ms"}} {
 		b.ReportMetric(m.d.Seconds()*1000/float64(n), m.unit)
+	}
+}
+
+// BenchmarkExperimentPageAfterEnd100k serves the page of a running
+// experiment of 100,000 runs, 99,000 of them done and 1,000 running, as
+// its runs end: each loop ends one more run (done, with a report, a
+// worker and a build: store.End, as the runner stores it) and reports the
+// server's CPU time (user + system of the process, getrusage) of the
+// first view after that end (end-cpu-ms), of its live fragment, which
+// the page of a running experiment asks for after each end (live-cpu-ms),
+// and of the same page again (again-cpu-ms). The page was viewed once
+// before the loops (the snapshot kept). Target (issue 41 item 2): within
+// 200 ms of server time per view; a full read costs 3–5 s.
+//
+//	go test ./handlers -run XXX -bench ExperimentPageAfterEnd100k -benchtime 20x
+func BenchmarkExperimentPageAfterEnd100k(b *testing.B) {
+	a := newApp(b, "", 0)
+	ctx := b.Context()
+	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	if err := a.store.CreateWorkload(ctx, w); err != nil {
+		b.Fatal(err)
+	}
+	const n, running = 100_000, 1_000
+	def := `{"name":"big","strategy":"eapm","workload":{"ids":["` + w.ID + `"]},"variants":["online"],"grid":{"gamma":["1.0","1.1","1.2","1.3","1.4","1.5","1.6","1.7","1.8","1.9"],"instance":{"from":0,"to":99}},"replicates":100}`
+	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(def)}
+	// Replicate outermost, as experiments.Plan orders runs: the last
+	// 1,000 are the last replicate of every cell.
+	err := a.store.FillExperimentStatus(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
+		func(i int) store.ExperimentCell {
+			c := i % 1000
+			return store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.` + strconv.Itoa(c%10) +
+				`","instance":"` + strconv.Itoa(c) + `"}`), Replicate: i / 1000}
+		},
+		func(i int) []store.Metric {
+			if i >= n-running {
+				return nil
+			}
+			return []store.Metric{{Name: "objective", Value: float64(i)}, {Name: "energy", Value: float64(i) / 3}, {Name: "time", Value: 1}}
+		},
+		func(i int) string {
+			if i >= n-running {
+				return store.StatusRunning
+			}
+			return store.StatusDone
+		})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var runs []store.ExperimentRunItem
+	for len(runs) < running {
+		more, _, err := a.store.ExperimentRunList(ctx, e.ID, store.ExperimentRunFilter{Status: store.StatusRunning, Limit: 500, Offset: len(runs)})
+		if err != nil || len(more) == 0 {
+			b.Fatalf("%d running runs, %v", len(runs), err)
+		}
+		runs = append(runs, more...)
+	}
+	page := "/experiments/" + e.ID + "?metric=objective&x=gamma"
+	get := func(path string, want string) time.Duration {
+		cpu0 := processCPU(b)
+		status, body := a.do(b, http.MethodGet, path, "", nil)
+		if status != http.StatusOK || !strings.Contains(string(body), want) {
+			b.Fatalf("%s: %d %.300s", path, status, body)
+		}
+		return processCPU(b) - cpu0
+	}
+	get(page, "objective vs gamma")
+	var end, live, again time.Duration
+	k := 0
+	for b.Loop() {
+		if k == len(runs) {
+			b.Fatal("no running run left to end")
+		}
+		r := runs[k]
+		report := fmt.Sprintf(`{"metrics":[{"name":"objective","value":%d},{"name":"energy","value":%d},{"name":"time","value":1}]}`, k, k)
+		if err := a.store.End(ctx, []store.Ending{{ID: r.RunID, Worker: "bench:1", Status: store.StatusDone, Report: json.RawMessage(report),
+			Build: store.Build{Version: "bench", Commit: "0123abc"}}})[0]; err != nil {
+			b.Fatal(err)
+		}
+		k++
+		end += get(page, "objective vs gamma")
+		again += get(page, "objective vs gamma")
+		live += get("/experiments/"+e.ID+"/live?metric=objective&x=gamma", "objective vs gamma")
+	}
+	for _, m := range []struct {
+		d    time.Duration
+		unit string
+	}{{end, "end-cpu-ms"}, {again, "again-cpu-ms"}, {live, "live-cpu-ms"}} {
+		b.ReportMetric(m.d.Seconds()*1000/float64(k), m.unit)
 	}
 }

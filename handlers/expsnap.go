@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"schedlab/errs"
@@ -18,12 +20,28 @@ import (
 // reads (the runs and their metrics, the builds and workloads its Cite
 // names, the workers, the run list's order). A snapshot keeps what
 // those reads give, and each view's analysis and run list, until the next
-// of its runs ends: it is keyed by the experiment's counts (kept exact by
-// the store in every transaction that changes a run's status, one row
-// read), so a view after any end reads afresh and a view of an
-// unchanged experiment reads nothing but that row. A few experiments
-// are kept (snapshotsKept), the most recently viewed; concurrent first
-// views of one experiment load it once.
+// of its runs changes. It is keyed by the experiment's version
+// (store.ExperimentVersion: its runs' changes so far, kept by the store
+// in every transaction that changes a run's status or worker, one row),
+// so a view of an unchanged experiment reads nothing but that row.
+//
+// A view after a change reads only the runs that changed since the
+// snapshot it follows (store.ExperimentChangesSince, through an index:
+// a change is of a run's status, or of its worker, which a run gets when
+// it starts), and brings the snapshot's aggregates up to date with them
+// (applyChanges): each run's status and metrics, the workers' counts, the
+// builds of the done runs (the Cite block's) and the metric declarations
+// of each variant's first done run. The workloads the Cite block names
+// are the runs', fixed when the experiment is made, read with the first
+// snapshot. A change of a run that was done (none happens today: done is
+// final, a resume queues only canceled and interrupted runs), more
+// changes than a full read is worth (fullReadShare), or a version of
+// another epoch (the experiment deleted and imported again under its ID,
+// store.Epoch) reads everything again. The page built from the updated snapshot is the page built from
+// a full read (TestExperimentSnapshotFollowsChanges renders both).
+//
+// A few experiments are kept (snapshotsKept), the most recently viewed;
+// concurrent first views of one experiment load it once.
 
 // snapshotsKept is how many experiments' snapshots are kept: one of
 // 100,000 runs holds about 20 MB.
@@ -32,15 +50,26 @@ const snapshotsKept = 3
 // memosKept bounds the views (analyses, run lists) kept per snapshot.
 const memosKept = 64
 
-// expSnap is one experiment's runs as its page reads them, at one set
-// of counts.
+// When more than 1/fullReadShare of an experiment's runs, and more than
+// fullReadMin, changed since its snapshot, it is read again whole.
+const (
+	fullReadShare = 8
+	fullReadMin   = 256
+)
+
+// expSnap is one experiment's runs as its page reads them, at one
+// version.
 type expSnap struct {
-	counts store.Counts
-	ready  chan struct{} // closed when loaded
-	err    error
+	version int64         // the version it was asked at, its key
+	ready   chan struct{} // closed when loaded
+	err     error
+	loaded  int64 // the version it was read at (version or later)
+	delta   bool  // brought up to date from the last (applyChanges), not read whole
 
 	results   []experiments.RunResult
-	positions []int // results[i]'s position in the experiment
+	positions []int    // results[i]'s position in the experiment
+	runIDs    []string // results[i]'s run
+	workerOf  []string // results[i]'s worker ("" none)
 	infos     map[string]experiments.MetricInfo
 	family    []solvers.Metric // the family's own declarations
 	workers   []views.WorkerCount
@@ -48,9 +77,19 @@ type expSnap struct {
 	workloads []string
 	more      int
 
+	// The aggregates a change updates.
+	workerRuns map[string]int          // runs by worker
+	buildRuns  map[store.Build]buildAt // done runs by build
+	firstDone  map[string]int          // each variant's first done run (an index of results)
+	decls      map[string][]solvers.Metric
+	cells      map[string]map[string]string // decoded cells by their JSON
+
 	mu    sync.Mutex
 	memos map[string]any
 }
+
+// buildAt is how many done runs a build executed, and the first of them.
+type buildAt struct{ runs, first int }
 
 // memo returns what make gives for key, made once per snapshot.
 func memo[T any](sn *expSnap, key string, make func() (T, error)) (T, error) {
@@ -80,10 +119,11 @@ type expSnaps struct {
 	snaps map[string]*expSnap
 }
 
-// snapshot returns experiment e's snapshot at its current counts,
-// loading it when its runs changed since the last.
+// snapshot returns experiment e's snapshot at its current version,
+// loading it when its runs changed since the last: from the last
+// snapshot's, with the runs that changed, when there is one.
 func (s *Server) snapshot(ctx context.Context, e *store.Experiment) (*expSnap, error) {
-	counts, err := s.store.ExperimentCounts(ctx, e.ID)
+	_, version, err := s.store.ExperimentVersion(ctx, e.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +132,11 @@ func (s *Server) snapshot(ctx context.Context, e *store.Experiment) (*expSnap, e
 	if sp.snaps == nil {
 		sp.snaps = map[string]*expSnap{}
 	}
-	sn := sp.snaps[e.ID]
-	fresh := sn == nil || sn.counts != counts
+	prev := sp.snaps[e.ID]
+	sn := prev
+	fresh := sn == nil || sn.version != version
 	if fresh {
-		sn = &expSnap{counts: counts, ready: make(chan struct{}), memos: map[string]any{}}
+		sn = &expSnap{version: version, ready: make(chan struct{}), memos: map[string]any{}}
 		sp.snaps[e.ID] = sn
 	}
 	for i, id := range sp.ids {
@@ -113,7 +154,14 @@ func (s *Server) snapshot(ctx context.Context, e *store.Experiment) (*expSnap, e
 	if fresh {
 		// Loaded apart from the request that asked first: a client that
 		// goes away must not leave the others a canceled snapshot.
-		sn.err = s.loadSnapshot(context.WithoutCancel(ctx), e, sn)
+		lctx := context.WithoutCancel(ctx)
+		if prev != nil {
+			<-prev.ready
+			if prev.err != nil {
+				prev = nil
+			}
+		}
+		sn.err = s.loadSnapshot(lctx, e, sn, prev)
 		close(sn.ready)
 		if sn.err != nil {
 			sp.mu.Lock()
@@ -131,29 +179,180 @@ func (s *Server) snapshot(ctx context.Context, e *store.Experiment) (*expSnap, e
 	return sn, sn.err
 }
 
-func (s *Server) loadSnapshot(ctx context.Context, e *store.Experiment, sn *expSnap) error {
-	runs, err := s.store.ExperimentResults(ctx, e.ID)
-	if err != nil {
-		return err
-	}
-	if sn.results, err = runResults(runs); err != nil {
-		return err
-	}
-	sn.positions = make([]int, len(runs))
-	for i, r := range runs {
-		sn.positions[i] = r.Position
-	}
+// loadSnapshot fills sn: from prev and the runs changed since (nil prev:
+// from every run).
+func (s *Server) loadSnapshot(ctx context.Context, e *store.Experiment, sn, prev *expSnap) error {
 	if st, err := s.lookup(e.Strategy); err == nil {
 		sn.family = solvers.Declared(st)
 	}
-	if sn.infos, err = s.metricInfos(ctx, e.ID, sn.family); err != nil {
+	if prev != nil {
+		ch, err := s.store.ExperimentChangesSince(ctx, e.ID, prev.loaded)
+		if err != nil {
+			return err
+		}
+		ok, err := s.applyChanges(ctx, sn, prev, ch)
+		if ok || err != nil {
+			return err
+		}
+	}
+	ch, err := s.store.ExperimentChangesSince(ctx, e.ID, -1)
+	if err != nil {
 		return err
 	}
-	if sn.workers, err = s.experimentWorkers(ctx, e.ID); err != nil {
+	return s.fillSnapshot(ctx, sn, ch.Version, ch.Runs)
+}
+
+// fillSnapshot fills sn from every run of its experiment, read at
+// version.
+func (s *Server) fillSnapshot(ctx context.Context, sn *expSnap, version int64, runs []store.ExperimentState) error {
+	sn.loaded = version
+	sn.cells = map[string]map[string]string{}
+	var err error
+	if sn.results, err = runResults(runs, sn.cells); err != nil {
 		return err
 	}
-	sn.builds, sn.workloads, sn.more, err = s.store.ExperimentCitation(ctx, e.ID, maxCitedWorkloads)
-	return err
+	n := len(runs)
+	sn.positions, sn.runIDs, sn.workerOf = make([]int, n), make([]string, n), make([]string, n)
+	sn.workerRuns, sn.buildRuns, sn.firstDone = map[string]int{}, map[store.Build]buildAt{}, map[string]int{}
+	sn.decls = map[string][]solvers.Metric{}
+	seen := map[string]bool{}
+	for i := range runs {
+		r := &runs[i]
+		sn.positions[i], sn.runIDs[i], sn.workerOf[i] = r.Position, r.RunID, r.Worker
+		if r.Worker != "" {
+			sn.workerRuns[r.Worker]++
+		}
+		if r.Status == store.StatusDone {
+			sn.doneRun(i, r.Build)
+		}
+		switch {
+		case r.WorkloadID == "" || seen[r.WorkloadID]:
+		case len(sn.workloads) < maxCitedWorkloads:
+			sn.workloads = append(sn.workloads, r.WorkloadID)
+		default:
+			sn.more++
+		}
+		seen[r.WorkloadID] = true
+	}
+	return s.finishSnapshot(ctx, sn, slices.Collect(maps.Values(sn.firstDone)))
+}
+
+// doneRun counts results[i], which ended done with build, in the builds
+// and the variants' first done runs.
+func (sn *expSnap) doneRun(i int, build store.Build) {
+	b, ok := sn.buildRuns[build]
+	if !ok || i < b.first {
+		b.first = i
+	}
+	b.runs++
+	sn.buildRuns[build] = b
+	v := sn.results[i].Variant
+	if f, ok := sn.firstDone[v]; !ok || i < f {
+		sn.firstDone[v] = i
+	}
+}
+
+// applyChanges makes sn prev brought up to date with the runs ch read,
+// and says whether it could: false when a full read is due (see the
+// doc above).
+func (s *Server) applyChanges(ctx context.Context, sn, prev *expSnap, ch *store.ExperimentChanges) (bool, error) {
+	if store.Epoch(ch.Version) != store.Epoch(prev.loaded) || len(ch.Runs) > max(len(prev.results)/fullReadShare, fullReadMin) {
+		return false, nil
+	}
+	index := make([]int, len(ch.Runs))
+	for k := range ch.Runs {
+		i, ok := slices.BinarySearch(prev.positions, ch.Runs[k].Position)
+		if !ok || prev.results[i].Status == store.StatusDone {
+			return false, nil
+		}
+		index[k] = i
+	}
+	sn.loaded, sn.delta, sn.cells = ch.Version, true, prev.cells
+	sn.positions, sn.runIDs = prev.positions, prev.runIDs // fixed when the experiment is made
+	sn.workloads, sn.more = prev.workloads, prev.more
+	sn.results, sn.workerOf = slices.Clone(prev.results), slices.Clone(prev.workerOf)
+	sn.workerRuns, sn.buildRuns, sn.firstDone = maps.Clone(prev.workerRuns), maps.Clone(prev.buildRuns), maps.Clone(prev.firstDone)
+	sn.decls = maps.Clone(prev.decls)
+	var firsts []int
+	for k := range ch.Runs {
+		r, i := &ch.Runs[k], index[k]
+		if w := sn.workerOf[i]; w != "" {
+			if sn.workerRuns[w]--; sn.workerRuns[w] == 0 {
+				delete(sn.workerRuns, w)
+			}
+		}
+		if r.Worker != "" {
+			sn.workerRuns[r.Worker]++
+		}
+		sn.workerOf[i] = r.Worker
+		was := sn.results[i].Status
+		res := &sn.results[i]
+		res.Status, res.Values = r.Status, metricValues(r.Metrics)
+		if r.Status == store.StatusDone && was != store.StatusDone {
+			before, had := sn.firstDone[res.Variant]
+			sn.doneRun(i, r.Build)
+			if !had || before != sn.firstDone[res.Variant] {
+				firsts = append(firsts, i)
+			}
+		}
+	}
+	return true, s.finishSnapshot(ctx, sn, firsts)
+}
+
+// finishSnapshot reads the metric declarations of the reports of the
+// runs firsts (indexes of results: variants' first done runs), and makes
+// what the page shows of the aggregates: the metrics' declarations, the
+// workers most runs first, the builds in the order of their first runs.
+func (s *Server) finishSnapshot(ctx context.Context, sn *expSnap, firsts []int) error {
+	if len(firsts) > 0 {
+		ids := make([]string, len(firsts))
+		for k, i := range firsts {
+			ids[k] = sn.runIDs[i]
+		}
+		outcomes, err := s.store.RunOutcomes(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for k, i := range firsts {
+			var ms []solvers.Metric
+			if raw := outcomes[ids[k]].Metrics; raw != nil {
+				if err := json.Unmarshal(raw, &ms); err != nil {
+					return errs.Wrap(errs.Internal, err)
+				}
+			}
+			sn.decls[sn.results[i].Variant] = ms
+		}
+	}
+	// The family's declarations, then those of each variant's first done
+	// report in the order of those runs (issue 38 item 4).
+	variants := slices.Collect(maps.Keys(sn.firstDone))
+	slices.SortFunc(variants, func(a, b string) int { return sn.firstDone[a] - sn.firstDone[b] })
+	lists := [][]solvers.Metric{sn.family}
+	for _, v := range variants {
+		lists = append(lists, sn.decls[v])
+	}
+	sn.infos = experiments.Infos(lists...)
+
+	sn.workers = make([]views.WorkerCount, 0, len(sn.workerRuns))
+	for name, n := range sn.workerRuns {
+		sn.workers = append(sn.workers, views.WorkerCount{Name: name, Runs: n})
+	}
+	sortWorkers(sn.workers)
+	sn.builds = sn.builds[:0]
+	for b, at := range sn.buildRuns {
+		sn.builds = append(sn.builds, store.BuildCount{Build: b, Runs: at.runs})
+	}
+	slices.SortFunc(sn.builds, func(a, b store.BuildCount) int { return sn.buildRuns[a.Build].first - sn.buildRuns[b.Build].first })
+	return nil
+}
+
+// metricValues are a run's stored metrics as aggregation takes them.
+func metricValues(ms []store.Metric) []experiments.Metric {
+	out := make([]experiments.Metric, len(ms))
+	for i, m := range ms {
+		out[i] = experiments.Metric{Name: m.Name, Value: m.Value}
+	}
+	return out
 }
 
 // runPage is a page of the experiment's run list: the positions of the
@@ -180,27 +379,6 @@ func (sn *expSnap) runPage(status, variant string, from, limit int) ([]int, int)
 		return nil, len(all)
 	}
 	return all[from:min(from+limit, len(all))], len(all)
-}
-
-// metricInfos are the declarations of an experiment's metrics (which
-// direction is better, bounds, the variants they are asked of): the
-// family's own (family, when it declares them), then those of the first
-// done run's report of each variant, never of whichever report came
-// first alone (issue 38 item 4).
-func (s *Server) metricInfos(ctx context.Context, id string, family []solvers.Metric) (map[string]experiments.MetricInfo, error) {
-	raws, err := s.store.ExperimentMetricDecls(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	lists := [][]solvers.Metric{family}
-	for _, raw := range raws {
-		var ms []solvers.Metric
-		if err := json.Unmarshal(raw, &ms); err != nil {
-			return nil, errs.Wrap(errs.Internal, err)
-		}
-		lists = append(lists, ms)
-	}
-	return experiments.Infos(lists...), nil
 }
 
 // noResultReasons says why runs of the experiment that ended done gave

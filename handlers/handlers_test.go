@@ -63,6 +63,9 @@ func newAppOpt(t testing.TB, dbPath string, opt Options, strategies []solvers.St
 		}
 		return nil, false
 	}
+	if _, err := st.SetMetricNeeds(ctx, runner.MetricNeeds(strategies)); err != nil {
+		t.Fatal(err)
+	}
 	rn := runner.New(st, lookup, runner.Options{Workers: 2})
 	if err := rn.Start(ctx); err != nil {
 		t.Fatal(err)

@@ -135,21 +135,12 @@ func (s *Server) hideOthersRuns(c echo.Context, out []apiWorker, ids []string, o
 	return nil
 }
 
-// experimentWorkers lists which workers ran an experiment's runs, most runs first.
-func (s *Server) experimentWorkers(ctx context.Context, id string) ([]views.WorkerCount, error) {
-	m, err := s.store.ExperimentWorkers(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]views.WorkerCount, 0, len(m))
-	for name, n := range m {
-		out = append(out, views.WorkerCount{Name: name, Runs: n})
-	}
+// sortWorkers orders workers most runs first, then by name.
+func sortWorkers(out []views.WorkerCount) {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Runs != out[j].Runs {
 			return out[i].Runs > out[j].Runs
 		}
 		return out[i].Name < out[j].Name
 	})
-	return out, nil
 }

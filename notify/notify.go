@@ -32,7 +32,7 @@ type Body struct {
 	Strategy   string `json:"strategy"`
 	Status     string `json:"status"` // "done" or "failed"
 	RunsDone   int    `json:"runs_done"`
-	RunsFailed int    `json:"runs_failed"` // failed, canceled or interrupted
+	RunsFailed int    `json:"runs_failed"` // failed, canceled, interrupted, or done without a result (store.ExperimentProgress)
 	RunsTotal  int    `json:"runs_total"`
 	URL        string `json:"url"` // the experiment's page
 }

@@ -12,6 +12,9 @@ type BuildCount struct {
 // executed its done runs, each with its count, in the order of their first
 // run; and the IDs of the workloads its runs use, at most maxWorkloads of
 // them in the order of the runs' positions, with the number of the others.
+// The experiment's page counts the same from its snapshot, brought up to
+// date as runs end (ExperimentChangesSince); this query of the whole
+// experiment is what checks it.
 func (s *Store) ExperimentCitation(ctx context.Context, id string, maxWorkloads int) (builds []BuildCount, workloads []string, more int, err error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT r.build_version, r.build_commit, r.build_modified, COUNT(*)
 		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id

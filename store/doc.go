@@ -30,7 +30,17 @@
 //     fill are one transaction each; CancelExperiment cancels queued runs
 //     and returns the running ones for the runner. experiment_counts (runs
 //     per status) is kept by triggers on runs.status, recounted once by the
-//     linking paths (recountExperiment), so progress reads one row.
+//     linking paths (recountExperiment), so progress reads one row. Its
+//     version (0013) counts the changes of the experiment's runs (status
+//     or worker) and experiment_runs.changed says when each run last
+//     changed, so ExperimentChangesSince reads only the runs changed
+//     since a page last read them. A version starts at a new epoch each
+//     time an experiment is stored (an import after a delete is another
+//     experiment to a page). A done run without the result its family
+//     declares (issue 38) is marked runs.no_result, judged by the needs
+//     the server writes to metric_needs at start (SetMetricNeeds) when
+//     its end is stored and when its experiment is linked, and counted
+//     in experiment_counts.no_result: ExperimentProgress counts it failed.
 //   - Recipes (0011): preset workloads are rows with no data plus a
 //     workload_recipes row; the first run generates and FillWorkload stores
 //     it; WorkloadUsage counts stored bytes and estimates for the budgets.

@@ -96,6 +96,9 @@ func (s *Store) ExperimentRunList(ctx context.Context, id string, f ExperimentRu
 // the first report of all: a critical-works run that stopped carries no
 // makespan, HEFT's beside it does (issue 38 item 4). Empty when no run
 // is done yet.
+// The experiment's page finds these runs in its snapshot and reads their
+// reports by ID (RunOutcomes); this query of the whole experiment is
+// what checks it.
 func (s *Store) ExperimentMetricDecls(ctx context.Context, id string) ([]json.RawMessage, error) {
 	rows, err := s.db.QueryContext(ctx, `WITH firsts AS (
 			SELECT min(er.position) AS position

@@ -1,13 +1,11 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -351,6 +349,8 @@ func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([
 
 // ExperimentWorkers counts the runs of experiment id by the worker that
 // ran them (Run.Worker), by worker name; runs without one are left out.
+// The experiment's page counts the same from its snapshot; this query
+// of the whole experiment is what checks it.
 func (s *Store) ExperimentWorkers(ctx context.Context, id string) (map[string]int, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT r.worker, COUNT(*) FROM experiment_runs er JOIN runs r ON r.id = er.run_id
 		WHERE er.experiment_id = ? AND r.worker != '' GROUP BY r.worker`, id)
@@ -499,8 +499,10 @@ func experimentMetrics(ctx context.Context, tx *sql.Tx, id string, runs []Experi
 }
 
 // ExperimentProgress counts the runs of an experiment: all of them, the
-// done ones, the failed ones (failed, canceled or interrupted: counted,
-// never dropped) and the active ones (queued or running). An unknown
+// done ones with a result, the failed ones (failed, canceled or
+// interrupted, and done without the result their family declares, as
+// their run pages say: counted, never dropped) and the active ones
+// (queued or running). An unknown
 // experiment is errs.NotFound. It reads the experiment's row of
 // experiment_counts, which triggers keep exact in every transaction that
 // changes a run's status (migration 0011): one row, whatever the
@@ -510,27 +512,47 @@ func (s *Store) ExperimentProgress(ctx context.Context, id string) (total, done,
 	if err != nil {
 		return 0, 0, 0, 0, err
 	}
-	return c.Total(), c.Done, c.Failed + c.Canceled + c.Interrupted, c.Queued + c.Running, nil
+	return c.Total(), c.Done - c.NoResult, c.Failed + c.Canceled + c.Interrupted + c.NoResult, c.Queued + c.Running, nil
 }
 
-// recountExperiment sets the counts of experiment id from its runs, in tx:
-// the transactions that link its runs call it once they are linked (a
+// recountExperiment judges which done runs of experiment id gave no
+// result (noResultJudge) and sets its counts from its runs, in tx: the
+// transactions that link its runs call it once they are linked (a
 // trigger keeps the counts from then on, as statuses change). One
 // recount per transaction, not a trigger per link: that was too slow
 // (bench/README.md, "store").
 func recountExperiment(ctx context.Context, tx *sql.Tx, id string) error {
-	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO experiment_counts
-			(experiment_id, queued, running, done, failed, canceled, interrupted)
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET no_result = 1 WHERE status = 'done' AND kind = 'run' AND no_result = 0
+		AND id IN (SELECT run_id FROM experiment_runs WHERE experiment_id = ?) AND `+noResultJudge, id); err != nil {
+		return err
+	}
+	// The version starts at a new epoch (0013).
+	var epoch int64
+	if err := tx.QueryRowContext(ctx, "INSERT INTO experiment_epochs DEFAULT VALUES RETURNING id").Scan(&epoch); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM experiment_epochs"); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO experiment_counts
+			(experiment_id, queued, running, done, failed, canceled, interrupted, no_result, version)
 		SELECT ?1, coalesce(sum(r.status = 'queued'), 0), coalesce(sum(r.status = 'running'), 0),
 			coalesce(sum(r.status = 'done'), 0), coalesce(sum(r.status = 'failed'), 0),
-			coalesce(sum(r.status = 'canceled'), 0), coalesce(sum(r.status = 'interrupted'), 0)
-		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id WHERE er.experiment_id = ?1`, id)
+			coalesce(sum(r.status = 'canceled'), 0), coalesce(sum(r.status = 'interrupted'), 0),
+			coalesce(sum(r.status = 'done' AND r.no_result), 0), ?2 << 32
+		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id WHERE er.experiment_id = ?1
+		ON CONFLICT (experiment_id) DO UPDATE SET queued = excluded.queued, running = excluded.running,
+			done = excluded.done, failed = excluded.failed, canceled = excluded.canceled,
+			interrupted = excluded.interrupted, no_result = excluded.no_result, version = excluded.version`, id, epoch)
 	return err
 }
 
-// Counts are how many runs of an experiment are in each status.
+// Counts are how many runs of an experiment are in each status, and how
+// many of the done ones gave no result (NoResult, runs.no_result: the
+// result their family declares for their variant missing).
 type Counts struct {
 	Queued, Running, Done, Failed, Canceled, Interrupted int
+	NoResult                                             int
 }
 
 // Total is the number of runs counted.
@@ -538,14 +560,14 @@ func (c Counts) Total() int {
 	return c.Queued + c.Running + c.Done + c.Failed + c.Canceled + c.Interrupted
 }
 
-const countsColumns = "queued, running, done, failed, canceled, interrupted"
+const countsColumns = "queued, running, done, failed, canceled, interrupted, no_result"
 
 // ExperimentCounts returns the kept counts of experiment id, errs.NotFound
 // for an unknown one.
 func (s *Store) ExperimentCounts(ctx context.Context, id string) (Counts, error) {
 	var c Counts
 	err := s.db.QueryRowContext(ctx, "SELECT "+countsColumns+" FROM experiment_counts WHERE experiment_id = ?", id).
-		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted)
+		Scan(&c.Queued, &c.Running, &c.Done, &c.Failed, &c.Canceled, &c.Interrupted, &c.NoResult)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, notFound("experiment", id)
 	}
@@ -556,7 +578,7 @@ func (s *Store) ExperimentCounts(ctx context.Context, id string) (Counts, error)
 // runs themselves (a scan of its runs): what ExperimentCounts keeps, for
 // checking it.
 func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.status, count(*) FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
+	rows, err := s.db.QueryContext(ctx, `SELECT r.status, count(*), sum(r.no_result) FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 		WHERE er.experiment_id = ? GROUP BY r.status`, id)
 	if err != nil {
 		return Counts{}, dbErr(err)
@@ -565,8 +587,8 @@ func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, err
 	var c Counts
 	for rows.Next() {
 		var status string
-		var n int
-		if err := rows.Scan(&status, &n); err != nil {
+		var n, noResult int
+		if err := rows.Scan(&status, &n, &noResult); err != nil {
 			return Counts{}, dbErr(err)
 		}
 		switch status {
@@ -575,7 +597,7 @@ func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, err
 		case StatusRunning:
 			c.Running = n
 		case StatusDone:
-			c.Done = n
+			c.Done, c.NoResult = n, noResult
 		case StatusFailed:
 			c.Failed = n
 		case StatusCanceled:
@@ -691,124 +713,16 @@ type ExperimentResult struct {
 
 // ExperimentResults returns the runs of an experiment in position order as
 // aggregation needs them: ExperimentRuns without run IDs, errors,
-// workloads, params or seeds, read in one query. An unknown experiment is
-// errs.NotFound.
+// workloads, params or seeds (the full read of ExperimentChangesSince).
+// An unknown experiment is errs.NotFound.
 func (s *Store) ExperimentResults(ctx context.Context, id string) ([]ExperimentResult, error) {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	defer tx.Rollback()
-	var total int
-	if err := tx.QueryRowContext(ctx, "SELECT runs_total FROM experiments WHERE id = ?", id).Scan(&total); errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("experiment", id)
-	} else if err != nil {
-		return nil, dbErr(err)
-	}
-	out, err := experimentResults(ctx, tx, id, total)
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return out, nil
-}
-
-// experimentResults reads the runs of an experiment, then their metrics.
-// The runs are read in position order (the links' key order, each run found
-// by its id). The metrics are selected by run_id IN (the experiment's runs),
-// in key order of run_metrics, each placed by the link found in the index
-// experiment_runs_run, also in key order: a join from the links in position
-// order would seek run_metrics at random (slower by half at 100,000 runs).
-// Text is scanned as RawBytes: a string is made once per distinct value.
-func experimentResults(ctx context.Context, tx *sql.Tx, id string, total int) ([]ExperimentResult, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT er.position, er.cell, er.replicate, r.status, r.variant
-		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
-		WHERE er.experiment_id = ?
-		ORDER BY er.position`, id)
+	ch, err := s.ExperimentChangesSince(ctx, id, -1)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := make([]ExperimentResult, 0, total)
-	in := interner{}
-	var (
-		res                   ExperimentResult
-		cell, status, variant sql.RawBytes
-	)
-	for rows.Next() {
-		if err := rows.Scan(&res.Position, &cell, &res.Replicate, &status, &variant); err != nil {
-			return nil, err
-		}
-		res.Cell, res.Status, res.Variant = in.str(cell), in.str(status), in.str(variant)
-		out = append(out, res)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
-	// Where each position is in out: out[i].Position is i unless positions
-	// have gaps.
-	at := func(pos int) int {
-		if pos >= 0 && pos < len(out) && out[pos].Position == pos {
-			return pos
-		}
-		i, ok := slices.BinarySearchFunc(out, pos, func(r ExperimentResult, p int) int { return cmp.Compare(r.Position, p) })
-		if !ok {
-			return -1
-		}
-		return i
-	}
-	rows, err = tx.QueryContext(ctx, `WITH er AS MATERIALIZED (
-			SELECT run_id, position FROM experiment_runs WHERE experiment_id = ? ORDER BY run_id)
-		SELECT er.position, m.name, m.value FROM er CROSS JOIN run_metrics AS m ON m.run_id = er.run_id`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	// The metrics of all runs in one array, each run's contiguous: counted
-	// first, then placed.
-	type posMetric struct {
-		i int
-		m Metric
-	}
-	read := make([]posMetric, 0, 4*len(out))
-	var (
-		pos   int
-		name  sql.RawBytes
-		value float64
-	)
-	for rows.Next() {
-		if err := rows.Scan(&pos, &name, &value); err != nil {
-			return nil, err
-		}
-		i := at(pos)
-		if i < 0 {
-			continue // a run linked since the runs were read: not in this snapshot
-		}
-		read = append(read, posMetric{i, Metric{Name: in.str(name), Value: value}})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	count := make([]int32, len(out)+1)
-	for _, pm := range read {
-		count[pm.i+1]++
-	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
-	metrics := make([]Metric, len(read))
-	next := slices.Clone(count[:len(out)])
-	for _, pm := range read {
-		metrics[next[pm.i]] = pm.m
-		next[pm.i]++
-	}
-	for i := range out {
-		if count[i+1] == count[i] {
-			continue
-		}
-		ms := metrics[count[i]:count[i+1]:count[i+1]]
-		slices.SortFunc(ms, func(a, b Metric) int { return strings.Compare(a.Name, b.Name) })
-		out[i].Metrics = ms
+	out := make([]ExperimentResult, len(ch.Runs))
+	for i := range ch.Runs {
+		out[i] = ch.Runs[i].ExperimentResult
 	}
 	return out, nil
 }

@@ -74,6 +74,13 @@ func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) erro
 // empty), RunsTotal and CreatedAt.
 func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
 	cell func(i int) ExperimentCell, metrics func(i int) []Metric) error {
+	return s.FillExperimentStatus(ctx, e, r, n, cell, metrics, nil)
+}
+
+// FillExperimentStatus is FillExperiment with run i's status status(i)
+// (r.Status for a nil status): an experiment part done, part queued.
+func (s *Store) FillExperimentStatus(ctx context.Context, e *Experiment, r Run, n int,
+	cell func(i int) ExperimentCell, metrics func(i int) []Metric, status func(i int) string) error {
 	params, err := json.Marshal(r.Params)
 	if err != nil || r.Params == nil {
 		params = []byte("{}")
@@ -126,8 +133,16 @@ func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
 	}
 	for i := 0; i < n; i++ {
 		id := NewID()
+		st, fin := r.Status, finished
+		if status != nil {
+			if st = status(i); Final(st) {
+				fin = created
+			} else {
+				fin = nil
+			}
+		}
 		if _, err := stmts[0].ExecContext(ctx, id, r.Kind, nullString(r.WorkloadID), r.Strategy, r.Variant,
-			string(params), r.Seed, r.Status, created, finished); err != nil {
+			string(params), r.Seed, st, created, fin); err != nil {
 			return dbErr(err)
 		}
 		c := cell(i)

@@ -611,7 +611,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 	}
 	defer tx.Rollback()
 	finish, report, metrics := tx.StmtContext(ctx, s.hot.finish), tx.StmtContext(ctx, s.hot.report), tx.StmtContext(ctx, s.hot.metrics)
-	page := tx.StmtContext(ctx, s.hot.page)
+	page, judge := tx.StmtContext(ctx, s.hot.page), tx.StmtContext(ctx, s.hot.judge)
 	var unchanged []int
 	at := fmtTime(now())
 	for i, e := range endings {
@@ -657,6 +657,16 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 			if _, err := metrics.ExecContext(ctx, e.ID, string(m)); err != nil {
 				return all(dbErr(err))
 			}
+		}
+	}
+	// A done run without the result its family declares counts failed
+	// (issue 38): judged once its metrics are stored.
+	for i, e := range endings {
+		if out[i] != nil || e.Status != StatusDone || slices.Contains(unchanged, i) {
+			continue
+		}
+		if _, err := judge.ExecContext(ctx, e.ID); err != nil {
+			return all(dbErr(err))
 		}
 	}
 	if err := tx.Commit(); err != nil {

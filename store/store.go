@@ -38,7 +38,7 @@ type Store struct {
 // finished), prepared once: modernc's driver compiles an unprepared
 // statement on every call, a fifth of a sweep's store time.
 type hotStatements struct {
-	claim, finish, report, metrics, page *sql.Stmt
+	claim, finish, report, metrics, page, judge *sql.Stmt
 }
 
 // prepare compiles the hot statements.
@@ -52,6 +52,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		{&s.hot.report, insertReport},
 		{&s.hot.metrics, metricsInsert},
 		{&s.hot.page, insertTablePage},
+		{&s.hot.judge, judgeEnded},
 	} {
 		st, err := s.db.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -150,7 +151,7 @@ func bound(db *sql.DB) {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	for _, st := range []*sql.Stmt{s.hot.claim, s.hot.finish, s.hot.report, s.hot.metrics, s.hot.page} {
+	for _, st := range []*sql.Stmt{s.hot.claim, s.hot.finish, s.hot.report, s.hot.metrics, s.hot.page, s.hot.judge} {
 		if st != nil {
 			st.Close()
 		}

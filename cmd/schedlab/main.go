@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -237,6 +238,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		defer execute.Serving(budget)() // runs on workers: collect less (see ServerGCPercent)
 	} else if *workers == 0 {
 		return errors.New("--workers 0 with --in-process would never execute a run")
+	}
+	if err := runner.SetMetricNeeds(ctx, st, runcmd.All(set), slog.Default()); err != nil {
+		return err
 	}
 	rn := runner.New(st, runcmd.Lookup(set), opt)
 	if err := rn.Start(ctx); err != nil {
