@@ -123,7 +123,6 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return fmt.Errorf("method: %s workloads have no instance mutations: use --method cmaes", *strategy)
 	}
 	eval := inProcessEvaluator(st, cfg, *workers, budget)
-	// The metric's direction, as the family declares it in a report.
 	first := cfg.Start
 	if first == nil {
 		if first, err = fam.Generate(ctx, cfg.PresetParams, cfg.Seed); err != nil {
@@ -137,8 +136,13 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return runcmd.Describe(err)
 		}
 	}
-	if cfg.Better, err = declaredDirection(ctx, st, first, cfg, budget); err != nil {
-		return err
+	// The metric's direction, from the family's declared metrics (a
+	// report's when it declares none).
+	if cfg.Better, err = adversary.Direction(ctx, st, cfg.Metric, adversary.Probe(cfg, first,
+		func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error) {
+			return execute.Run(ctx, st, w, s.Variant, s.Params, nil, budget)
+		})); err != nil {
+		return runcmd.Describe(err)
 	}
 	var log *json.Encoder
 	if *logFile != "" {
@@ -209,31 +213,6 @@ func sideResult(rep *solvers.Report, err error, metric string) adversary.SideRes
 		return adversary.SideResult{Reason: "no " + metric + " in the report", Report: rep}
 	}
 	return adversary.SideResult{Value: m.Value, OK: true, Report: rep}
-}
-
-// declaredDirection is the direction the family's report declares for
-// cfg.Metric, from a run of A (or B) on w.
-func declaredDirection(ctx context.Context, st solvers.Strategy, w *solvers.Workload, cfg adversary.Config, budget execute.Budget) (string, error) {
-	for _, side := range []adversary.Side{cfg.A, cfg.B} {
-		rep, err := execute.Run(ctx, st, w, side.Variant, side.Params, nil, budget)
-		if err != nil {
-			continue
-		}
-		if m, ok := rep.Metric(cfg.Metric); ok {
-			if m.Better == "" || m.Kind != solvers.KindResult {
-				return "", fmt.Errorf("metric: %s is not a ranked result metric of %s", cfg.Metric, st.Info().Name)
-			}
-			return m.Better, nil
-		}
-		var names []string
-		for _, m := range rep.Metrics {
-			if m.Better != "" && m.Kind == solvers.KindResult {
-				names = append(names, m.Name)
-			}
-		}
-		return "", fmt.Errorf("metric: %s reports no %q (its ranked result metrics: %s)", side.Variant, cfg.Metric, strings.Join(names, ", "))
-	}
-	return "", fmt.Errorf("metric: neither %s nor %s runs on the preset's instance at seed %d, so the direction of %s is unknown", cfg.A.Variant, cfg.B.Variant, cfg.Seed, cfg.Metric)
 }
 
 // parseRange reads name=lo..hi.
