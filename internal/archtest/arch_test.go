@@ -24,7 +24,7 @@ var layers = []struct {
 	{"execute", []string{"execute/..."}},
 	{"store", []string{"store"}},
 	{"runs", []string{"runner/...", "queue/..."}},
-	{"above the runs", []string{"compare", "experiments", "notify", "bundle"}},
+	{"above the runs", []string{"compare", "experiments", "notify", "bundle", "adversaries"}},
 	{"web", []string{"handlers/...", "views/..."}},
 	{"commands", []string{"cmd/...", "bench/...", "e2e/...", "internal/..."}},
 }
@@ -130,7 +130,7 @@ func layerOf(p string) int {
 
 // isFamily: a solvers/* package other than the registry.
 func isFamily(p string) bool {
-	return layerOf(p) == layerOf("solvers/x") && p != "solvers/registry"
+	return layerOf(p) == layerOf("solvers/x") && p != "solvers/registry" && p != "solvers/adversary"
 }
 
 // violations checks the import graph ps against the rules and returns each
