@@ -316,3 +316,17 @@ func readSpec(body io.Reader) (adversaries.Spec, error) {
 	}
 	return sp, errs.Invalidf("body", "not a search's JSON: %v", fmt.Sprint(err))
 }
+
+// foundBy is the search whose best instance workload id is (nil if none).
+func (s *Server) foundBy(ctx context.Context, id string) (*views.FoundBy, error) {
+	a, err := s.store.AdversarySearchOf(ctx, id)
+	if a == nil || err != nil {
+		return nil, err
+	}
+	var sp adversaries.Spec
+	if err := json.Unmarshal(a.Config, &sp); err != nil {
+		return nil, errs.Wrap(errs.Internal, err)
+	}
+	return &views.FoundBy{ID: a.ID, A: sp.A, B: sp.B, Metric: sp.Metric, Method: orDefault(sp.Method, adversary.Anneal),
+		Score: orDefault(sp.Score, adversary.Ratio), Commit: a.Build.Commit, Seed: sp.Seed}, nil
+}

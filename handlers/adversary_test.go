@@ -116,6 +116,21 @@ func TestAdversarySearchThroughTheAPIAndItsPage(t *testing.T) {
 	if err != nil || w.SHA256 != got.Best.Key || !strings.Contains(w.Summary, started.ID) {
 		t.Errorf("the best instance's workload %+v, %v", w, err)
 	}
+	// Its provenance: the search, its seed, its commit.
+	code, body = a.do(t, http.MethodGet, "/api/workloads/"+got.BestWorkloadID, "", nil)
+	var wl struct {
+		FoundBy struct {
+			Search string `json:"search"`
+			Seed   int64  `json:"seed"`
+		} `json:"found_by"`
+	}
+	if json.Unmarshal(body, &wl); code != http.StatusOK || wl.FoundBy.Search != started.ID || wl.FoundBy.Seed != 2 {
+		t.Errorf("the best's API provenance: %d %s", code, body)
+	}
+	if code, wpage := a.do(t, http.MethodGet, "/workloads/"+got.BestWorkloadID, "", nil); code != http.StatusOK ||
+		!strings.Contains(string(wpage), `data-testid="found-by"`) || !strings.Contains(string(wpage), "seed 2") {
+		t.Errorf("the best's page (%d) does not say which search found it", code)
+	}
 	code, page := a.do(t, http.MethodGet, "/adversary/"+started.ID, "", nil)
 	for _, want := range []string{`data-testid="search-best"`, `data-testid="gantt-panels"`, `data-status="done"`, "A: list", "B: heft", "Best score against candidates"} {
 		if code != http.StatusOK || !strings.Contains(string(page), want) {
