@@ -240,3 +240,34 @@ func TestResumeAfterAStop(t *testing.T) {
 		t.Errorf("%d instances run before and after the stop, %d uninterrupted", ran, want.Ran)
 	}
 }
+
+// TestDirectionOfAFamilyWithoutDeclarationsFromAQueuedRun: eapm declares
+// no metrics, so the server reads the metric's direction from a queued
+// run of the first instance (no run in the server), and the search is
+// still the in-process one; a metric its reports lack ends the search
+// failed, naming the metric.
+func TestDirectionOfAFamilyWithoutDeclarationsFromAQueuedRun(t *testing.T) {
+	spec := Spec{Strategy: "eapm", A: "online", B: "greedy-max-objective", Metric: "objective", Preset: "zhang2022-case1",
+		Budget: 6, Restarts: 2, Seed: 3}
+	want := inProcess(t, spec)
+	s := open(t, filepath.Join(t.TempDir(), "db"))
+	defer s.close(t)
+	ctx := context.Background()
+	a, err := s.drv.Create(ctx, spec, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.end(t, a.ID)
+	wb := want.Evaluations[want.Best]
+	if got.Status != store.SearchDone || got.Best == nil || got.Best.Key != wb.Key || got.Best.Score != wb.Score || got.Spec.Better != solvers.Higher {
+		t.Fatalf("%s %s best %+v better %q; in process %s %v", got.Status, got.Error, got.Best, got.Spec.Better, wb.Key, wb.Score)
+	}
+	spec.Metric = "nope"
+	a, err = s.drv.Create(ctx, spec, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.end(t, a.ID); got.Status != store.SearchFailed || !strings.Contains(got.Error, `unknown metric "nope"`) {
+		t.Errorf("an unknown metric: %s %q", got.Status, got.Error)
+	}
+}

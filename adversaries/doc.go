@@ -13,8 +13,12 @@
 //     mutations, one metric direction (the family's declared metric,
 //     adversary.Direction), so a seed proposes the same candidates in
 //     the CLI and in the server. The generator and the mutations run in
-//     the server, under the runner's budget (execute.Generate); the runs
-//     do not.
+//     the server, under the runner's budget (execute.Generate); no run
+//     does. A family that declares no metrics has the metric's direction
+//     read from a report: the search queues A and B on its first instance
+//     (the candidate it would make first) and reads it from their runs,
+//     so an unknown metric of such a family ends the search failed,
+//     naming the metric, instead of refusing the request.
 //   - Every candidate runs A and B as ordinary runs: the instance is
 //     stored as a workload, the two runs queued through the runner
 //     (runner.PrepareAll checks them as any run), executed by whichever

@@ -12,7 +12,6 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
-	"schedlab/execute"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
@@ -175,9 +174,39 @@ func (d *Driver) build(ctx context.Context, spec Spec, owner string) (*Search, e
 		}
 		start = &solvers.Workload{Name: w.Name, Format: w.Format, Summary: w.Summary, Data: w.Data}
 	}
-	budget := d.rn.Budget()
-	return Build(ctx, st, spec, start, budget, func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error) {
-		return execute.Run(ctx, st, w, s.Variant, s.Params, nil, budget)
+	// No run in the server: a family that declares no metrics has its
+	// direction read from a queued run, by the search (direction).
+	return Build(ctx, st, spec, start, d.rn.Budget(), nil)
+}
+
+// direction reads s's metric direction from A's (else B's) run on its
+// first instance, queued as a candidate of search a: the candidate a
+// search on it would be, so its runs are not made twice.
+func (d *Driver) direction(ctx context.Context, a *store.AdversarySearch, s *Search, rec *recorder) (string, error) {
+	return adversary.Direction(ctx, s.Strategy, s.Config.Metric, func(ctx context.Context) (*solvers.Report, error) {
+		key := adversary.Key(s.First)
+		c, ok := rec.cands[key]
+		if !ok {
+			var err error
+			if c, err = d.submit(ctx, a, s.Config, key, s.First); err != nil {
+				return nil, err
+			}
+			rec.cands[key] = c
+			rec.probe = key
+		}
+		d.rn.Wake()
+		ended, err := d.await(ctx, []string{c.RunA, c.RunB})
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range []string{c.RunA, c.RunB} {
+			if r := ended[id]; r.Status == store.StatusDone {
+				if side := d.side(ctx, r, s.Config.Metric); side.Report != nil {
+					return side.Report, nil
+				}
+			}
+		}
+		return nil, fmt.Errorf("neither %s nor %s ran on the first instance (runs %s, %s)", s.Config.A.Variant, s.Config.B.Variant, c.RunA, c.RunB)
 	})
 }
 
@@ -291,8 +320,19 @@ func (d *Driver) search(ctx context.Context, a *store.AdversarySearch) (*adversa
 	if err != nil {
 		return nil, adversary.Config{}, err
 	}
+	cands, err := d.st.AdversaryCandidates(ctx, a.ID)
+	if err != nil {
+		return nil, s.Config, err
+	}
+	rec := &recorder{d: d, search: a.ID, cands: cands}
+	if s.Config.Better == "" {
+		if s.Config.Better, err = d.direction(ctx, a, s, rec); err != nil {
+			return nil, s.Config, err
+		}
+	}
 	cfg := s.Config
 	cfg.Until = Until(spec, a.CreatedAt)
+	rec.better = cfg.Better
 	stored, err := d.st.AdversaryEvaluations(ctx, a.ID)
 	if err != nil {
 		return nil, cfg, err
@@ -308,11 +348,6 @@ func (d *Driver) search(ctx context.Context, a *store.AdversarySearch) (*adversa
 		}
 		known[e.Key] = ev.Outcome
 	}
-	cands, err := d.st.AdversaryCandidates(ctx, a.ID)
-	if err != nil {
-		return nil, cfg, err
-	}
-	rec := &recorder{d: d, search: a.ID, cands: cands}
 	res, err := adversary.Search(ctx, cfg, s.Family, d.evaluator(a, cfg, rec), known, rec.observe)
 	if ferr := rec.flush(context.WithoutCancel(ctx)); ferr != nil && err == nil {
 		err = ferr
@@ -330,6 +365,8 @@ type recorder struct {
 	best    adversary.Evaluation
 	hasBest bool
 	kept    string // the key of the best at the last flush
+	probe   string // the key of the direction's candidate, until dropped
+	better  string // the metric's direction
 }
 
 func (r *recorder) observe(e adversary.Evaluation) {
@@ -348,6 +385,8 @@ type Best struct {
 	Score string `json:"score"` // strconv 'g': "+Inf" when A failed
 	RunA  string `json:"run_a,omitempty"`
 	RunB  string `json:"run_b,omitempty"`
+	// Better is the metric's direction, as the search found it.
+	Better string `json:"better,omitempty"`
 }
 
 // flush stores the pending evaluations and the best, and drops the
@@ -371,10 +410,14 @@ func (r *recorder) flush(ctx context.Context) error {
 	if r.kept != "" && r.kept != r.best.Key {
 		drop = append(drop, r.kept) // the best before, now beaten
 	}
+	if r.probe != "" && r.hasBest && r.probe != r.best.Key {
+		drop = append(drop, r.probe) // the direction's runs, not the best
+		r.probe = ""
+	}
 	best := Best{Index: -1}
 	keep := ""
 	if r.hasBest {
-		best = Best{Index: r.best.Index, Key: r.best.Key, Score: formatFloat(r.best.Score)}
+		best = Best{Index: r.best.Index, Key: r.best.Key, Score: formatFloat(r.best.Score), Better: r.better}
 		if c, ok := r.cands[r.best.Key]; ok {
 			best.RunA, best.RunB, keep = c.RunA, c.RunB, c.WorkloadID
 		}

@@ -49,15 +49,19 @@ const MaxSeconds = 7 * 24 * 3600
 // its family's generator and mutations.
 type Search struct {
 	Strategy solvers.Strategy
-	Config   adversary.Config
+	Config   adversary.Config // Better empty: not known yet (see Build)
 	Family   adversary.Family
+	First    *solvers.Workload // the first instance (the direction's probe runs on it)
 }
 
 // Build checks spec against its strategy and builds the search: st is
 // the strategy, start the stored workload spec.Workload names (nil when
 // none), run one run of a side (for the metric's direction of a family
 // that declares none: see adversary.Direction). An error is errs.Invalid
-// naming the field at fault. The generator and the mutations run here,
+// naming the field at fault. With run nil, a family that declares no
+// metrics gets no direction (Config.Better empty): the caller finds it
+// with adversary.Direction from a run on First. The generator and the
+// mutations run here,
 // under budget: the CLI and the server build a search the same way, so
 // a seed gives the same candidates on both.
 func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.Workload, budget execute.Budget,
@@ -150,6 +154,16 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 			return nil, bad("method", "%v", err)
 		}
 	}
+	if run == nil && solvers.Declared(st) == nil {
+		// The direction is read from a run, which the caller makes later
+		// (the server: through the queue, in the search's goroutine).
+		probe := cfg
+		probe.Better = solvers.Lower
+		if err := adversary.Check(probe); err != nil {
+			return nil, err
+		}
+		return &Search{Strategy: st, Config: cfg, Family: fam, First: first}, nil
+	}
 	var err error
 	if cfg.Better, err = adversary.Direction(ctx, st, cfg.Metric, adversary.Probe(cfg, first, run)); err != nil {
 		return nil, err
@@ -157,7 +171,7 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 	if err := adversary.Check(cfg); err != nil {
 		return nil, err
 	}
-	return &Search{Strategy: st, Config: cfg, Family: fam}, nil
+	return &Search{Strategy: st, Config: cfg, Family: fam, First: first}, nil
 }
 
 // Until is the end of spec's time budget for a search created at created

@@ -47,6 +47,9 @@ func (d *Driver) State(ctx context.Context, id string) (*State, error) {
 		return nil, fmt.Errorf("search %s: its best: %w", id, err)
 	}
 	s.RunA, s.RunB = best.RunA, best.RunB
+	if s.Spec.Better == "" {
+		s.Spec.Better = best.Better // a family that declares no metrics: found by a run
+	}
 	stored, err := d.st.AdversaryEvaluations(ctx, id)
 	if err != nil {
 		return nil, err
