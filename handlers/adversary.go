@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/adversaries"
+	"schedlab/bundle"
 	"schedlab/errs"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
@@ -329,4 +330,17 @@ func (s *Server) foundBy(ctx context.Context, id string) (*views.FoundBy, error)
 	}
 	return &views.FoundBy{ID: a.ID, A: sp.A, B: sp.B, Metric: sp.Metric, Method: orDefault(sp.Method, adversary.Anneal),
 		Score: orDefault(sp.Score, adversary.Ratio), Commit: a.Build.Commit, Seed: sp.Seed}, nil
+}
+
+// searchBundle: GET /api/adversary/:id/bundle (and /adversary/:id/bundle),
+// an ended search as a search bundle file (bundle.ExportSearch);
+// `schedlab import` reads it into another database.
+func (s *Server) searchBundle(c echo.Context) error {
+	id := c.Param("id")
+	err := bundle.ExportSearch(c.Request().Context(), s.store, id, &download{c: c, name: id + bundle.SearchFileSuffix})
+	if err != nil && c.Response().Committed {
+		c.Logger().Errorf("export of search %s stopped: %v", id, err)
+		panic(http.ErrAbortHandler)
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"schedlab/adversaries"
+	"schedlab/bundle"
 	"schedlab/solvers/registry"
 )
 
@@ -136,6 +138,12 @@ func TestAdversarySearchThroughTheAPIAndItsPage(t *testing.T) {
 		if code != http.StatusOK || !strings.Contains(string(page), want) {
 			t.Errorf("the search's page (%d) lacks %s", code, want)
 		}
+	}
+	// The ended search travels as a bundle that reads back.
+	code, bun := a.do(t, http.MethodGet, "/api/adversary/"+started.ID+"/bundle", "", nil)
+	if b, err := bundle.ReadSearch(bytes.NewReader(bun), 0); code != http.StatusOK || err != nil || b.Search.ID != started.ID ||
+		b.Workload == nil || b.Workload.ID != got.BestWorkloadID || len(b.Runs) != 2 || len(b.Evaluations) != got.Count {
+		t.Errorf("the search's bundle: %d, %v", code, err)
 	}
 	if code, _ := a.do(t, http.MethodGet, "/adversary/new", "", nil); code != http.StatusOK {
 		t.Errorf("the form: %d", code)

@@ -67,6 +67,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/adversary/:id", s.adversaryPage)
 	e.GET("/adversary/:id/live", s.adversaryLive)
 	e.POST("/adversary/:id/cancel", s.cancelAdversaryPage)
+	e.GET("/adversary/:id/bundle", s.searchBundle)
 
 	// JSON API.
 	e.GET("/api/strategies", s.apiStrategies)
@@ -103,4 +104,5 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.POST("/api/adversary", s.apiStartAdversary)
 	e.GET("/api/adversary/:id", s.apiGetAdversary)
 	e.POST("/api/adversary/:id/cancel", s.apiCancelAdversary)
+	e.GET("/api/adversary/:id/bundle", s.searchBundle)
 }
