@@ -298,8 +298,42 @@ func (d *Driver) run(ctx context.Context, a *store.AdversarySearch) {
 	// The end is stored even as the process stops.
 	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	if status != store.SearchDone {
+		d.stopRuns(ectx, a.ID)
+	}
 	if err := d.st.EndAdversarySearch(ectx, a.ID, status, msg, name, summary); err != nil {
 		d.opt.Logger.Error("search end not stored", "search", a.ID, "err", err)
+	}
+}
+
+// stopRuns cancels the runs a canceled or failed search left queued or
+// running (its batch in flight), and drops the candidates whose runs
+// have ended, the best's kept.
+func (d *Driver) stopRuns(ctx context.Context, id string) {
+	cands, err := d.st.AdversaryCandidates(ctx, id)
+	if err != nil {
+		return
+	}
+	a, err := d.st.GetAdversarySearch(ctx, id)
+	if err != nil {
+		return
+	}
+	var drop []string
+	for key, c := range cands {
+		if c.WorkloadID == a.BestWorkloadID {
+			continue
+		}
+		for _, run := range []string{c.RunA, c.RunB} {
+			if err := d.rn.Cancel(ctx, run); err != nil && !errs.Is(err, errs.Conflict) && !errs.Is(err, errs.NotFound) {
+				d.opt.Logger.Warn("a stopped search's run not canceled", "search", id, "run", run, "err", err)
+			}
+		}
+		drop = append(drop, key)
+	}
+	if len(drop) > 0 {
+		// Runs still stopping are not deleted (RecordAdversaryEvaluations
+		// keeps queued and running runs): they end canceled in the list.
+		_ = d.st.RecordAdversaryEvaluations(ctx, id, nil, a.Best, "", drop)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"schedlab/adversaries"
 	"schedlab/bundle"
+	"schedlab/solvers"
+	"schedlab/store"
 	"schedlab/solvers/registry"
 )
 
@@ -150,5 +152,53 @@ func TestAdversarySearchThroughTheAPIAndItsPage(t *testing.T) {
 	}
 	if code, _ := a.do(t, http.MethodGet, "/api/adversary/nope", "", nil); code != http.StatusNotFound {
 		t.Errorf("an unknown search: %d", code)
+	}
+}
+
+// TestAdversaryUnderAuthAsExperiments: under --auth a search is started
+// by a logged-in user only and canceled by its owner only; its state
+// stays readable by its link.
+func TestAdversaryUnderAuthAsExperiments(t *testing.T) {
+	aa := newAuthApp(t)
+	aa.server.searches = adversaries.New(aa.store, aa.runner, func(name string) (solvers.Strategy, bool) {
+		st, err := aa.server.lookup(name)
+		return st, err == nil
+	}, adversaries.Options{Poll: 5 * time.Millisecond})
+	t.Cleanup(func() { aa.server.searches.Shutdown(context.Background()) })
+	spec := `{"strategy":"eapm","a":"online","b":"greedy-max-objective","metric":"objective","preset":"zhang2022-case1",
+		"budget":100000,"restarts":2,"seed":1}`
+	if code, body := aa.as(t, "", http.MethodPost, "/api/adversary", spec); code != http.StatusUnauthorized {
+		t.Fatalf("an anonymous search: %d %s", code, body)
+	}
+	if n, _ := aa.store.ListAdversarySearches(context.Background(), ""); len(n) != 0 {
+		t.Fatalf("an anonymous search was stored")
+	}
+	code, body := aa.as(t, "alice", http.MethodPost, "/api/adversary", spec)
+	var started struct{ ID string }
+	if json.Unmarshal(body, &started); code != http.StatusCreated {
+		t.Fatalf("alice's search: %d %s", code, body)
+	}
+	if a, _ := aa.store.GetAdversarySearch(context.Background(), started.ID); a == nil || a.Owner == "" {
+		t.Errorf("the search records no owner")
+	}
+	if code, _ := aa.as(t, "bob", http.MethodPost, "/api/adversary/"+started.ID+"/cancel", ""); code != http.StatusForbidden {
+		t.Errorf("bob cancels alice's search: %d, want 403", code)
+	}
+	if code, body := aa.as(t, "alice", http.MethodPost, "/api/adversary/"+started.ID+"/cancel", ""); code != http.StatusOK ||
+		!strings.Contains(string(body), `"status":"canceled"`) {
+		t.Errorf("alice cancels her search: %d %s", code, body)
+	}
+	// Its batch in flight is canceled, not left to run.
+	runs, err := aa.store.ListRuns(context.Background(), store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Status == store.StatusQueued {
+			t.Errorf("run %s of the canceled search is still queued", r.ID)
+		}
+	}
+	if code, _ := aa.as(t, "", http.MethodGet, "/api/adversary/"+started.ID, ""); code != http.StatusOK {
+		t.Errorf("the search's state by its link: %d", code)
 	}
 }
