@@ -13,8 +13,8 @@ import (
 	"schedlab/adversaries"
 	"schedlab/bundle"
 	"schedlab/solvers"
-	"schedlab/store"
 	"schedlab/solvers/registry"
+	"schedlab/store"
 )
 
 // searchApp is the application with a search driver that looks at the
