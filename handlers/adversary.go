@@ -47,7 +47,7 @@ func (s *Server) startAdversaryPage(c echo.Context) error {
 	spec, err := specFromForm(form)
 	if err == nil {
 		var a *store.AdversarySearch
-		if a, err = s.searches.Create(c.Request().Context(), spec, ownerID(c)); err == nil {
+		if a, err = s.createSearch(c, spec); err == nil {
 			return c.Redirect(http.StatusSeeOther, "/adversary/"+a.ID)
 		}
 	}
@@ -65,7 +65,7 @@ func (s *Server) apiStartAdversary(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.searches.Create(c.Request().Context(), spec, ownerID(c))
+	a, err := s.createSearch(c, spec)
 	if err != nil {
 		return err
 	}
@@ -74,6 +74,24 @@ func (s *Server) apiStartAdversary(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, st)
+}
+
+// createSearch checks and stores a search of the request's user. Its
+// first instance is generated here (and mutated once, to check that the
+// family can), within the time a request may spend generating
+// (generateTimeout); past it, a 413 says what to lower.
+func (s *Server) createSearch(c echo.Context, spec adversaries.Spec) (*store.AdversarySearch, error) {
+	limit := s.generateTimeout
+	if limit <= 0 {
+		limit = DefaultGenerateTimeout
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), limit)
+	defer cancel()
+	a, err := s.searches.Create(ctx, spec, ownerID(c))
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, errs.New(errs.TooLarge, "preset_params", "generating the search's first instance took over the %v a request may spend generating in the server: lower the preset's sizes", limit)
+	}
+	return a, err
 }
 
 // apiGetAdversary: GET /api/adversary/:id, the search's state.
