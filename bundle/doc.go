@@ -42,6 +42,16 @@
 //   - Not exported: owners (the importing user owns what is imported) and
 //     rerun_of (resume re-queues the same run; a link outside the bundle
 //     would dangle).
+//   - Searches (issue 45): an ended adversarial search travels in its own
+//     file, NAME.schedlab-search.json.gz (SearchFormat, search.go): one
+//     gzip'd JSON object (header, the search's row, its evaluations in
+//     order, its best instance's workload and runs), read whole within
+//     the same limit and strictly (ReadSearch: unknown keys, a running
+//     search, evaluations out of order, a workload whose sha256 does not
+//     match, runs of another strategy are refused naming the field); the
+//     workload and run checks are the experiment bundle's. A search is
+//     small (a record an evaluation, one workload, two runs), so it is
+//     not streamed.
 //   - Versions: a reader takes 1 … Version; a field added later (run
 //     names, tags and notes go in Run) raises Version, and older bundles
 //     still read with it empty.

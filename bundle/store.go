@@ -46,6 +46,12 @@ func (x *exporter) Begin(e *store.SnapshotExperiment) (err error) {
 func (x *exporter) Workload(w *store.SnapshotWorkload) error { return x.bw.Workload((*Workload)(w)) }
 
 func (x *exporter) Run(r *store.SnapshotRun) error {
+	rec := x.run(r)
+	return x.bw.Run(&rec)
+}
+
+// run is a store's run as a bundle's record.
+func (x *exporter) run(r *store.SnapshotRun) Run {
 	rec := Run{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
 		Params: r.Params, Seed: r.Seed, Status: r.Status,
 		ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
@@ -55,7 +61,7 @@ func (x *exporter) Run(r *store.SnapshotRun) error {
 	if r.Build != nil {
 		rec.Schedlab = &Build{Version: r.Build.Version, Commit: r.Build.Commit, Modified: r.Build.Modified}
 	}
-	return x.bw.Run(&rec)
+	return rec
 }
 
 // source is the store.ImportSource that reads a bundle.
@@ -72,6 +78,11 @@ func (s source) Next() (*store.SnapshotWorkload, *store.SnapshotRun, error) {
 	if err != nil || w != nil {
 		return (*store.SnapshotWorkload)(w), nil, err
 	}
+	return nil, runRow(r), nil
+}
+
+// runRow is a bundle's run record as the store's row.
+func runRow(r *Run) *store.SnapshotRun {
 	row := &store.SnapshotRun{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
 		Params: r.Params, Seed: r.Seed, Status: r.Status,
 		ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
@@ -81,5 +92,5 @@ func (s source) Next() (*store.SnapshotWorkload, *store.SnapshotRun, error) {
 	if r.Schedlab != nil {
 		row.Build = &store.Build{Version: r.Schedlab.Version, Commit: r.Schedlab.Commit, Modified: r.Schedlab.Modified}
 	}
-	return nil, row, nil
+	return row
 }

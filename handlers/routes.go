@@ -62,6 +62,12 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/workers", s.workersPage)
 	e.GET("/api/workers", s.apiWorkers)
 	e.POST("/reproduce", s.startReproducePage)
+	e.GET("/adversary/new", s.newAdversaryPage)
+	e.POST("/adversary", s.startAdversaryPage)
+	e.GET("/adversary/:id", s.adversaryPage)
+	e.GET("/adversary/:id/live", s.adversaryLive)
+	e.POST("/adversary/:id/cancel", s.cancelAdversaryPage)
+	e.GET("/adversary/:id/bundle", s.searchBundle)
 
 	// JSON API.
 	e.GET("/api/strategies", s.apiStrategies)
@@ -95,4 +101,8 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/api/experiments/:id/:format", s.apiExperimentPivot)
 	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)
 	e.POST("/api/experiments/:id/resume", s.apiResumeExperiment)
+	e.POST("/api/adversary", s.apiStartAdversary)
+	e.GET("/api/adversary/:id", s.apiGetAdversary)
+	e.POST("/api/adversary/:id/cancel", s.apiCancelAdversary)
+	e.GET("/api/adversary/:id/bundle", s.searchBundle)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"schedlab/adversaries"
 	"schedlab/cache"
 	"schedlab/errs"
 	"schedlab/notify"
@@ -50,6 +51,7 @@ type Server struct {
 	// (DefaultGenerateTimeout when zero).
 	generateTimeout time.Duration
 	notifyGuard     notify.Guard // where notify_url may point (--notify-allow)
+	searches        *adversaries.Driver
 }
 
 // Options configure a Server. Zero fields take the defaults.
@@ -74,6 +76,10 @@ type Options struct {
 	// (schedlab serve --notify-allow; notify.Guard): the form says so, and
 	// a URL naming another internal address literally is refused at once.
 	NotifyAllow []netip.Prefix
+	// Searches runs the adversarial searches (issue 45); nil: one over the
+	// store and the runner, not kicked by the runner (it looks every
+	// adversaries.DefaultPoll).
+	Searches *adversaries.Driver
 }
 
 // New returns a Server over a store and a runner for the given strategies.
@@ -81,10 +87,17 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = DefaultMaxUpload
 	}
-	return &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
+	s := &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
 		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *solvers.Report](reportCacheBytes),
 		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
-		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}}
+		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}, searches: opt.Searches}
+	if s.searches == nil {
+		s.searches = adversaries.New(st, rn, func(name string) (solvers.Strategy, bool) {
+			st, err := s.lookup(name)
+			return st, err == nil
+		}, adversaries.Options{})
+	}
+	return s
 }
 
 func (s *Server) lookup(name string) (solvers.Strategy, error) {

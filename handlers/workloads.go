@@ -422,8 +422,12 @@ func (s *Server) workloadPage(c echo.Context) error {
 			return err
 		}
 	}
+	found, err := s.foundBy(ctx, w.ID)
+	if err != nil {
+		return err
+	}
 	return s.render(c, http.StatusOK, views.WorkloadPage(views.WorkloadProps{Workload: viewWorkload(*w), Preview: preview, Strategy: viewOf(st), Runs: s.listRuns(runs),
-		Existing: c.QueryParam("existing") == "1"}))
+		Existing: c.QueryParam("existing") == "1", FoundBy: found}))
 }
 
 // API.
@@ -449,6 +453,16 @@ type apiWorkload struct {
 	// Existing is set when an upload was identical to this stored
 	// workload, so it was not stored again.
 	Existing bool `json:"existing,omitempty"`
+	// FoundBy is the adversarial search whose best instance this is.
+	FoundBy *apiFoundBy `json:"found_by,omitempty"`
+}
+
+// apiFoundBy is a saved best instance's provenance.
+type apiFoundBy struct {
+	Search string `json:"search"`
+	URL    string `json:"url"`
+	Seed   int64  `json:"seed"`
+	Commit string `json:"commit"`
 }
 
 func toAPIWorkload(w *store.Workload, withPreview bool) apiWorkload {
@@ -513,7 +527,15 @@ func (s *Server) apiGetWorkload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toAPIWorkload(w, true))
+	a := toAPIWorkload(w, true)
+	found, err := s.foundBy(c.Request().Context(), w.ID)
+	if err != nil {
+		return err
+	}
+	if found != nil {
+		a.FoundBy = &apiFoundBy{Search: found.ID, URL: "/adversary/" + found.ID, Seed: found.Seed, Commit: found.Commit}
+	}
+	return c.JSON(http.StatusOK, a)
 }
 
 // apiExampleWorkload: GET /api/strategies/:name/example.json, a workload

@@ -74,6 +74,9 @@
 // (--timeout, 10 min, for a parse and the example; for other generations
 // handlers.DefaultGenerateTimeout, 20 s; then 413, the call abandoned) and
 // the Go heap (execute's watchdog at --memory-mb, 4 GiB, every 50 ms).
+// An adversarial search (package adversaries) generates and mutates its
+// candidate instances in the server too, under the same budget; their
+// runs execute on workers like any run.
 // An export's input was stored within those bounds; it has the time limit
 // and the watchdog too, and a panic in it is an error. Not bounded: one allocation larger than the memory left between two samples,
 // and code that ignores its stopped context. A Go out-of-memory kills the

@@ -114,6 +114,25 @@
   // its runs change (/experiments/:id/live, with the page's own choices)
   // and swaps them in; no reload. It stops once the experiment has ended
   // and its last results are in.
+  // A running adversarial search's page fetches its parts
+  // (/adversary/:id/live) every second and swaps them in, until the
+  // search has ended (the part's data-status).
+  function liveSearch(el) {
+    var id = el.getAttribute("data-search");
+    function tick() {
+      fetch("/adversary/" + encodeURIComponent(id) + "/live", { headers: { Accept: "text/html" } })
+        .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); })
+        .then(function (html) {
+          swapLive(html);
+          var part = document.querySelector("[data-live-part=search]");
+          part.querySelectorAll("[data-testid=highlight-moved]").forEach(highlightMoved);
+          if (part.getAttribute("data-status") === "running") { setTimeout(tick, 1000); }
+        })
+        .catch(function () { setTimeout(tick, 2000); });
+    }
+    setTimeout(tick, 1000);
+  }
+
   function liveExperiment(el) {
     var id = el.getAttribute("data-experiment");
     var seen = "";
@@ -502,6 +521,7 @@
     document.querySelectorAll("select[data-variant-select]").forEach(followVariant);
     document.querySelectorAll("[data-watch-run]").forEach(watchProgress);
     document.querySelectorAll("[data-watch-experiment]").forEach(liveExperiment);
+    document.querySelectorAll("[data-watch-search]").forEach(liveSearch);
     document.querySelectorAll("form[data-sweep-form]").forEach(sweepForm);
     document.querySelectorAll("select[data-autosubmit]").forEach(autoSubmit);
     var sel = document.querySelector("[data-testid=compare-selected]");

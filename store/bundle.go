@@ -133,11 +133,16 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 
 // exportWorkloads writes the workloads the experiment's runs use, by id.
 func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, sink ExportSink) error {
+	return snapshotWorkloads(ctx, tx, `id IN (SELECT r.workload_id FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
+			WHERE er.experiment_id = ?)`, []any{id}, sink.Workload)
+}
+
+// snapshotWorkloads gives the workloads where selects to sink, by id.
+func snapshotWorkloads(ctx context.Context, tx *sql.Tx, where string, args []any, sink func(*SnapshotWorkload) error) error {
 	rows, err := tx.QueryContext(ctx, `SELECT id, strategy, name, format, summary, sha256, data, preview, created_at,
 			upload_sha256, upload_bytes
-		FROM workloads WHERE id IN (SELECT r.workload_id FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
-			WHERE er.experiment_id = ?)
-		ORDER BY id`, id)
+		FROM workloads WHERE `+where+`
+		ORDER BY id`, args...)
 	if err != nil {
 		return err
 	}
@@ -154,7 +159,7 @@ func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, sink ExportSink
 			return fmt.Errorf("workload %s: created_at: %w", w.ID, err)
 		}
 		w.Data, w.Preview = string(data), json.RawMessage(preview)
-		if err := sink.Workload(&w); err != nil {
+		if err := sink(&w); err != nil {
 			return err
 		}
 	}
@@ -165,14 +170,24 @@ func exportWorkloads(ctx context.Context, tx *sql.Tx, id string, sink ExportSink
 // reports; each report is scanned as RawBytes and encoded before the next
 // row is read, so it is never copied.
 func exportRuns(ctx context.Context, tx *sql.Tx, id string, sink ExportSink) error {
-	rows, err := tx.QueryContext(ctx, `SELECT er.position, er.cell, er.replicate, r.id, r.kind, r.workload_id, r.strategy,
+	return snapshotRuns(ctx, tx, `SELECT er.position, er.cell, er.replicate, `+snapshotRunColumns+`
+		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id LEFT JOIN run_reports AS rr ON rr.run_id = r.id
+		WHERE er.experiment_id = ?
+		ORDER BY er.position`, []any{id}, sink.Run)
+}
+
+// snapshotRunColumns are the columns of a run snapshotRuns reads after
+// its position, cell and replicate.
+const snapshotRunColumns = `r.id, r.kind, r.workload_id, r.strategy,
 			r.variant, r.params, r.seed, r.status, r.progress_done, r.progress_total, r.progress_note, r.error, r.error_field,
 			r.created_at, r.started_at, r.finished_at, rr.report, r.name, r.notes,
 			r.build_version, r.build_commit, r.build_modified,
-			(SELECT json_group_array(tag) FROM run_tags WHERE run_id = r.id)
-		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id LEFT JOIN run_reports AS rr ON rr.run_id = r.id
-		WHERE er.experiment_id = ?
-		ORDER BY er.position`, id)
+			(SELECT json_group_array(tag) FROM run_tags WHERE run_id = r.id)`
+
+// snapshotRuns gives each run query selects (position, cell, replicate,
+// then snapshotRunColumns) to sink, its report whole.
+func snapshotRuns(ctx context.Context, tx *sql.Tx, query string, args []any, sink func(*SnapshotRun) error) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
@@ -216,7 +231,7 @@ func exportRuns(ctx context.Context, tx *sql.Tx, id string, sink ExportSink) err
 		}); err != nil {
 			return fmt.Errorf("run %s: report: %w", r.ID, err)
 		}
-		if err := sink.Run(&r); err != nil {
+		if err := sink(&r); err != nil {
 			return err
 		}
 	}
@@ -419,6 +434,9 @@ func (ins *importer) run(ctx context.Context, experiment string, r *SnapshotRun,
 				}
 			}
 		}
+	}
+	if experiment == "" {
+		return nil // a search's run: no sweep to link it to
 	}
 	_, err = ins.linkStmt.ExecContext(ctx, experiment, r.Position, r.ID, string(r.Cell), r.Replicate)
 	return err

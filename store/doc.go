@@ -61,6 +61,13 @@
 //     pages (ReclaimSpace); older files reuse freed pages (no VACUUM at
 //     start). A full disk is a state (Disk): SQLITE_FULL is errs.NoSpace,
 //     it clears by itself, Refuse is the 507, Paused stops claims.
+//   - Adversarial searches (0014, adversary.go): the search's config and
+//     best as given (package adversaries reads them), its evaluations by
+//     position (INSERT OR IGNORE: a resumed search's replays count once),
+//     its candidates' workloads and runs linked by the instance's sha256
+//     until recorded, then dropped unless the best (best_workload_id);
+//     RequeueAdversaryRuns queues the interrupted runs of running
+//     searches at start, as RequeueExperimentRuns does for experiments.
 //   - Open reads the WAL first (inspectWAL: checksums chained as SQLite
 //     does) and logs transactions SQLite would silently drop;
 //     CheckIntegrity runs PRAGMA quick_check after serving starts.

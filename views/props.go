@@ -77,6 +77,16 @@ type WorkloadProps struct {
 	// Existing: the user just uploaded a file identical to this stored
 	// workload (?existing=1), which was not stored again.
 	Existing bool
+	// FoundBy is the adversarial search whose best instance this is (nil
+	// for any other workload): its provenance.
+	FoundBy *FoundBy
+}
+
+// FoundBy is the search that found a workload: its id, what it compared,
+// its seed and the commit of the build that ran it.
+type FoundBy struct {
+	ID, A, B, Metric, Method, Score, Commit string
+	Seed                                    int64
 }
 
 // NewRunProps feeds /runs/new.

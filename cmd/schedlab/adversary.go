@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"schedlab/adversaries"
 	"schedlab/cmd/internal/runcmd"
 	"schedlab/execute"
 	"schedlab/solvers"
@@ -74,32 +74,8 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		cfg.Vary = append(cfg.Vary, rg)
 	}
 	budget := b.Budget()
-	var err error
-	if cfg.A.Params, err = solvers.Resolve(st.Params(), solvers.Params(aParams)); err != nil {
-		return fmt.Errorf("--a-param: %w", runcmd.Describe(err))
-	}
-	if cfg.B.Params, err = solvers.Resolve(st.Params(), solvers.Params(bParams)); err != nil {
-		return fmt.Errorf("--b-param: %w", runcmd.Describe(err))
-	}
-	var fam adversary.Family
-	if cfg.Preset != "" {
-		specs := presetSpecs(st, cfg.Preset)
-		if specs == nil {
-			return fmt.Errorf("preset: %s has no preset %q", *strategy, cfg.Preset)
-		}
-		if _, err := solvers.Resolve(specs, solvers.Params(presetParams)); err != nil {
-			return fmt.Errorf("--preset-param: %w", runcmd.Describe(err))
-		}
-		cfg.PresetParams = solvers.Params(presetParams)
-		fam = adversary.Family{Specs: specs,
-			Generate: func(ctx context.Context, params solvers.Params, seed int64) (*solvers.Workload, error) {
-				full, err := solvers.Resolve(specs, params)
-				if err != nil {
-					return nil, err
-				}
-				return execute.Generate(ctx, st, cfg.Preset, full, seed, budget)
-			}}
-	} else {
+	var start *solvers.Workload
+	if *startFile != "" {
 		data, err := os.ReadFile(*startFile)
 		if err != nil {
 			return err
@@ -108,38 +84,24 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if strings.HasSuffix(*startFile, ".swf") || strings.HasSuffix(*startFile, ".swf.gz") {
 			field = "swf"
 		}
-		w, err := execute.Parse(ctx, st, []solvers.File{{Field: field, Name: filepath.Base(*startFile), Data: data}}, budget)
-		if err != nil {
+		if start, err = execute.Parse(ctx, st, []solvers.File{{Field: field, Name: filepath.Base(*startFile), Data: data}}, budget); err != nil {
 			return runcmd.Describe(err)
 		}
-		cfg.Start = w
 	}
-	if m, ok := st.(solvers.Mutator); ok && m.Mutates() {
-		fam.Mutate = func(ctx context.Context, w *solvers.Workload, rng *rand.Rand) (*solvers.Workload, string, error) {
-			return m.Mutate(ctx, w, cfg.Preset, cfg.PresetParams, rng)
-		}
+	// The search as the server builds it (adversaries.Build): the same
+	// candidates for a seed, the metric's direction from the family's
+	// declared metrics.
+	search, err := adversaries.Build(ctx, st, adversaries.Spec{Strategy: *strategy, A: cfg.A.Variant, B: cfg.B.Variant,
+		AParams: aParams, BParams: bParams, Metric: cfg.Metric, Score: cfg.Score, Method: cfg.Method, Preset: cfg.Preset,
+		PresetParams: presetParams, Budget: cfg.Budget, Seed: cfg.Seed, StopAt: cfg.Target, Restarts: cfg.Restarts, Vary: cfg.Vary},
+		start, budget, func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error) {
+			return execute.Run(ctx, st, w, s.Variant, s.Params, nil, budget)
+		})
+	if err != nil {
+		return runcmd.Describe(err)
 	}
-	if cfg.Method == adversary.Anneal && fam.Mutate == nil {
-		return fmt.Errorf("method: %s workloads have no instance mutations: use --method cmaes", *strategy)
-	}
+	cfg, fam := search.Config, search.Family
 	eval := inProcessEvaluator(st, cfg, *workers, budget)
-	// The metric's direction, as the family declares it in a report.
-	first := cfg.Start
-	if first == nil {
-		if first, err = fam.Generate(ctx, cfg.PresetParams, cfg.Seed); err != nil {
-			return runcmd.Describe(err)
-		}
-	}
-	if cfg.Method == adversary.Anneal {
-		// A family may mutate some of its instances only (cyclic: traces):
-		// say so before any run.
-		if _, _, err := fam.Mutate(ctx, first, rand.New(rand.NewPCG(0, 0))); err != nil {
-			return runcmd.Describe(err)
-		}
-	}
-	if cfg.Better, err = declaredDirection(ctx, st, first, cfg, budget); err != nil {
-		return err
-	}
 	var log *json.Encoder
 	if *logFile != "" {
 		f, err := os.Create(*logFile)
@@ -165,8 +127,8 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	best := res.Evaluations[res.Best]
 	fmt.Fprintf(stdout, "best %s score %s at candidate %d of %d (%d run): %s %s %s, %s %s %s\n", cfg.Score, formatScore(best.Score),
-		best.Index+1, len(res.Evaluations), res.Ran, cfg.A.Variant, cfg.Metric, sideText(best.Outcome.A),
-		cfg.B.Variant, cfg.Metric, sideText(best.Outcome.B))
+		best.Index+1, len(res.Evaluations), res.Ran, cfg.A.Variant, cfg.Metric, adversary.SideText(best.Outcome.A),
+		cfg.B.Variant, cfg.Metric, adversary.SideText(best.Outcome.B))
 	if *reportFile != "" {
 		if err := writeReport(*reportFile, adversary.Report(cfg, res)); err != nil {
 			return err
@@ -192,48 +154,11 @@ func inProcessEvaluator(st solvers.Strategy, cfg adversary.Config, workers int, 
 				side, o = cfg.B, &outs[i/2].B
 			}
 			rep, err := execute.Run(ctx, st, batch[i/2], side.Variant, side.Params, nil, budget)
-			*o = sideResult(rep, err, cfg.Metric)
+			*o = adversary.SideOf(rep, err, cfg.Metric)
 			return ctx.Err()
 		}, nil)
 		return outs, err
 	}
-}
-
-// sideResult is one run's value of metric, or why it has none.
-func sideResult(rep *solvers.Report, err error, metric string) adversary.SideResult {
-	if err != nil {
-		return adversary.SideResult{Reason: err.Error()}
-	}
-	m, ok := rep.Metric(metric)
-	if !ok || math.IsNaN(m.Value) {
-		return adversary.SideResult{Reason: "no " + metric + " in the report", Report: rep}
-	}
-	return adversary.SideResult{Value: m.Value, OK: true, Report: rep}
-}
-
-// declaredDirection is the direction the family's report declares for
-// cfg.Metric, from a run of A (or B) on w.
-func declaredDirection(ctx context.Context, st solvers.Strategy, w *solvers.Workload, cfg adversary.Config, budget execute.Budget) (string, error) {
-	for _, side := range []adversary.Side{cfg.A, cfg.B} {
-		rep, err := execute.Run(ctx, st, w, side.Variant, side.Params, nil, budget)
-		if err != nil {
-			continue
-		}
-		if m, ok := rep.Metric(cfg.Metric); ok {
-			if m.Better == "" || m.Kind != solvers.KindResult {
-				return "", fmt.Errorf("metric: %s is not a ranked result metric of %s", cfg.Metric, st.Info().Name)
-			}
-			return m.Better, nil
-		}
-		var names []string
-		for _, m := range rep.Metrics {
-			if m.Better != "" && m.Kind == solvers.KindResult {
-				names = append(names, m.Name)
-			}
-		}
-		return "", fmt.Errorf("metric: %s reports no %q (its ranked result metrics: %s)", side.Variant, cfg.Metric, strings.Join(names, ", "))
-	}
-	return "", fmt.Errorf("metric: neither %s nor %s runs on the preset's instance at seed %d, so the direction of %s is unknown", cfg.A.Variant, cfg.B.Variant, cfg.Seed, cfg.Metric)
 }
 
 // parseRange reads name=lo..hi.
@@ -259,13 +184,6 @@ func formatScore(s float64) string {
 		return "-Inf (B failed, A did not)"
 	}
 	return strconv.FormatFloat(s, 'f', 4, 64)
-}
-
-func sideText(r adversary.SideResult) string {
-	if !r.OK {
-		return "none (" + r.Reason + ")"
-	}
-	return strconv.FormatFloat(r.Value, 'g', 6, 64)
 }
 
 // jsonSafe writes ±Inf scores as strings (JSON has no infinities).

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"schedlab/bundle"
 	"schedlab/cmd/internal/runcmd"
@@ -46,18 +47,23 @@ func exportBundle(ctx context.Context, dbPath, id, out string, stdout, stderr io
 		return err
 	}
 	defer st.Close()
+	// An ID may name an adversarial search: it travels in a search bundle.
+	export, suffix, what := bundle.Export, bundle.FileSuffix, "experiment"
+	if _, err := st.GetAdversarySearch(ctx, id); err == nil {
+		export, suffix, what = bundle.ExportSearch, bundle.SearchFileSuffix, "search"
+	}
 	if out == "-" {
-		return runcmd.Describe(bundle.Export(ctx, st, id, stdout))
+		return runcmd.Describe(export(ctx, st, id, stdout))
 	}
 	if out == "" {
-		out = id + bundle.FileSuffix
+		out = id + suffix
 	}
 	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name()) // after the rename, nothing is there
-	if err := bundle.Export(ctx, st, id, f); err != nil {
+	if err := export(ctx, st, id, f); err != nil {
 		f.Close()
 		return runcmd.Describe(err)
 	}
@@ -70,7 +76,7 @@ func exportBundle(ctx context.Context, dbPath, id, out string, stdout, stderr io
 	if err := os.Rename(f.Name(), out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "wrote experiment %s to %s\n", id, out)
+	fmt.Fprintf(stderr, "wrote %s %s to %s\n", what, id, out)
 	return nil
 }
 
@@ -103,6 +109,9 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return runcmd.Describe(fmt.Errorf("%s: %w", pos[0], err))
 	}
+	if strings.HasSuffix(pos[0], bundle.SearchFileSuffix) {
+		return importSearch(ctx, f, *dbPath, *maxMB<<20, stdout, fail)
+	}
 	r, err := bundle.NewReader(f, *maxMB<<20)
 	if err != nil {
 		return fail(err)
@@ -120,6 +129,28 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fail(err)
 	}
 	printImported(stdout, got, *dbPath)
+	return nil
+}
+
+// importSearch stores the search of a search bundle (NAME.schedlab-search.json.gz).
+func importSearch(ctx context.Context, f io.Reader, dbPath string, limit int64, stdout io.Writer, fail func(error) error) error {
+	b, err := bundle.ReadSearch(f, limit)
+	if err != nil {
+		return fail(err)
+	}
+	if err := knownStrategy(b.Search.Strategy); err != nil {
+		return runcmd.Describe(err)
+	}
+	st, err := store.Open(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := bundle.ImportSearch(ctx, st, b, ""); err != nil {
+		return fail(err)
+	}
+	fmt.Fprintf(stdout, "imported search %s into %s: %d evaluations, best instance %v\n/adversary/%s\n",
+		b.Search.ID, dbPath, len(b.Evaluations), b.Workload != nil, b.Search.ID)
 	return nil
 }
 

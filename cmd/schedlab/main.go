@@ -35,6 +35,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"schedlab/adversaries"
 	"schedlab/cmd/internal/runcmd"
 	"schedlab/execute"
 	"schedlab/experiments"
@@ -227,10 +228,18 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	// runs' ends kick it (issue 43), so a sweep is done at once, not at
 	// its next look.
 	watcher := &notify.Watcher{Store: st, Default: *notifyURL, Poster: notify.Poster{Guard: notify.Guard{Allow: allow}}}
-	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory, Ended: watcher.Kick}
+	// Searches (issue 45) wait for their runs' ends too.
+	var searches *adversaries.Driver
+	ended := func() {
+		watcher.Kick()
+		if searches != nil {
+			searches.Kick()
+		}
+	}
+	opt := runner.Options{Workers: *workers, Timeout: budget.Timeout, MemoryBudget: budget.Memory, Ended: ended}
 	var q *queueSide
 	if !*inProcess {
-		if q, err = startQueue(ctx, st, *dbPath, *natsURL, *creds, *natsListen, budget, watcher.Kick); err != nil {
+		if q, err = startQueue(ctx, st, *dbPath, *natsURL, *creds, *natsListen, budget, ended); err != nil {
 			return err
 		}
 		defer q.close()
@@ -243,7 +252,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	rn := runner.New(st, runcmd.Lookup(set), opt)
+	searches = adversaries.New(st, rn, runcmd.Lookup(set), adversaries.Options{})
 	if err := rn.Start(ctx); err != nil {
+		return err
+	}
+	if err := searches.Start(ctx); err != nil {
 		return err
 	}
 	if q != nil {
@@ -254,7 +267,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	e.HideBanner, e.HidePort = true, true
 	handlers.New(st, rn, runcmd.All(set), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth,
 		Budget:      handlers.Budget{ExperimentBytes: *expBudgetMB << 20, UserBytes: *userBudgetMB << 20},
-		NotifyAllow: allow}).Routes(e)
+		NotifyAllow: allow, Searches: searches}).Routes(e)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -275,6 +288,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
+		_ = searches.Shutdown(context.Background())
 		q.stopWorkers()
 		_ = rn.Shutdown(context.Background())
 		return err
@@ -293,6 +307,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	// The runner gets its own time: runs it cannot store as interrupted in
 	// time stay "running" in the database, and the next start marks them
 	// interrupted, so nothing is lost.
+	// Searches stop first, left running for the next start: their runs
+	// cut off below are queued again then.
+	if err := searches.Shutdown(shut); err != nil {
+		log.Printf("schedlab: searches still stopping: %v", err)
+	}
 	q.stopWorkers() // they hand their runs back to the queue for the next start
 	stopRuns, cancelRuns := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancelRuns()

@@ -177,7 +177,7 @@ func layerOf(p string) int {
 
 // isFamily: a solvers/* package other than the registry.
 func isFamily(p string) bool {
-	return layerOf(p) == layerOf("solvers/x") && p != "solvers/registry"
+	return layerOf(p) == layerOf("solvers/x") && p != "solvers/registry" && p != "solvers/adversary"
 }
 
 // violations checks the import graph ps against the rules and returns each
@@ -262,7 +262,7 @@ func TestLayersAreReadFromTheArchitecturePage(t *testing.T) {
 	if got := layers[0].pkgs; !slices.Equal(got, []string{"errs", "buildinfo", "stats", "static", "flight", "cache", "solvers/des", "solvers/sweep", "runtypes"}) {
 		t.Errorf("leaves %q", got)
 	}
-	if got := layers[6].pkgs; !slices.Equal(got, []string{"compare", "experiments", "notify", "bundle"}) {
+	if got := layers[6].pkgs; !slices.Equal(got, []string{"compare", "experiments", "notify", "bundle", "adversaries"}) {
 		t.Errorf("above the runs %q (the aside in parentheses is not a package)", got)
 	}
 	for _, bad := range []string{

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"schedlab/errs"
 	"schedlab/solvers"
@@ -52,6 +53,10 @@ type Config struct {
 	// Target, when not 0, ends the search once a score reaches it ("an
 	// instance where A is 4× worse than B").
 	Target float64
+	// Until, when not zero, is a budget in time: no batch of candidates
+	// begins after it. A search it ends depends on the machine's speed,
+	// not on its seed alone.
+	Until time.Time
 
 	// The preset the initial instances (Anneal) or every instance (CMAES)
 	// come from, with its parameters.
@@ -389,13 +394,14 @@ func (s *searcher) emit(from int) {
 }
 
 // found reports whether the search is over: the best score can no
-// longer be beaten (A failed where B did not) or reached the target.
+// longer be beaten (A failed where B did not) or reached the target, or
+// the time budget is spent.
 func (s *searcher) found() bool {
 	if s.res.Best < 0 {
 		return false
 	}
 	b := s.res.Evaluations[s.res.Best].Score
-	return math.IsInf(b, 1) || (s.cfg.Target != 0 && b >= s.cfg.Target)
+	return math.IsInf(b, 1) || (s.cfg.Target != 0 && b >= s.cfg.Target) || (!s.cfg.Until.IsZero() && time.Now().After(s.cfg.Until))
 }
 
 // better orders scores: a larger one separates more; NaN never wins.
@@ -404,4 +410,23 @@ func better(a, b float64) bool { return a > b || (math.IsNaN(b) && !math.IsNaN(a
 func stripReports(o Outcome) Outcome {
 	o.A.Report, o.B.Report = nil, nil
 	return o
+}
+
+// Check checks cfg as Search would (its zero fields taking the
+// defaults), before any instance is made: an error names the field.
+func Check(cfg Config) error { return cfg.withDefaults().check() }
+
+// SideOf is one side's result from its run: rep's value of metric, or
+// why there is none (err, the run's failure; a report without the
+// metric, or with a NaN, is no result). The CLI's runs and the server's
+// are read alike.
+func SideOf(rep *solvers.Report, err error, metric string) SideResult {
+	if err != nil {
+		return SideResult{Reason: err.Error()}
+	}
+	m, ok := rep.Metric(metric)
+	if !ok || math.IsNaN(m.Value) {
+		return SideResult{Reason: "no " + metric + " in the report", Report: rep}
+	}
+	return SideResult{Value: m.Value, OK: true, Report: rep}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"schedlab/solvers"
@@ -104,7 +105,7 @@ func pathTable(res *Result) solvers.Table {
 	}
 	path = append(path, best)
 	for _, e := range path {
-		t.Rows = append(t.Rows, []any{e.Index + 1, e.Step, orText(e.Change, "initial instance"), scoreText(e.Score)})
+		t.Rows = append(t.Rows, []any{e.Index + 1, e.Step, orText(e.Change, "initial instance"), ScoreText(e.Score)})
 	}
 	return t
 }
@@ -131,9 +132,17 @@ func topTable(cfg Config, res *Result) solvers.Table {
 		if e.Key == "" {
 			key = "none: " + e.Note
 		}
-		t.Rows = append(t.Rows, []any{e.Index + 1, e.Restart, scoreText(e.Score), sideCell(e.Outcome.A), sideCell(e.Outcome.B), key})
+		t.Rows = append(t.Rows, []any{e.Index + 1, e.Restart, ScoreText(e.Score), sideCell(e.Outcome.A), sideCell(e.Outcome.B), key})
 	}
 	return t
+}
+
+// SideText is one side's value on an instance, or why it has none.
+func SideText(r SideResult) string {
+	if !r.OK {
+		return "none (" + r.Reason + ")"
+	}
+	return strconv.FormatFloat(r.Value, 'g', 6, 64)
 }
 
 func sideCell(s SideResult) any {
@@ -150,7 +159,8 @@ func valueOr(s SideResult) float64 {
 	return s.Value
 }
 
-func scoreText(s float64) string {
+// ScoreText is a score as the report's tables and the pages say it.
+func ScoreText(s float64) string {
 	switch {
 	case math.IsInf(s, 1):
 		return "+Inf (A failed)"
