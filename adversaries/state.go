@@ -140,3 +140,48 @@ func (s *State) MarshalJSON() ([]byte, error) {
 	}{s.ID, s.Strategy, s.Status, s.Error, s.Spec, s.Build.Commit, s.Build.Version, s.CreatedAt, s.EndedAt,
 		len(s.Evaluations), best, s.BestWorkloadID, s.RunA, s.RunB, evs})
 }
+
+// Summary is one search in the list of searches: what it compares, how
+// far it got and its best score.
+type Summary struct {
+	ID          string    `json:"id"`
+	Strategy    string    `json:"strategy"`
+	A           string    `json:"a"`
+	B           string    `json:"b"`
+	Metric      string    `json:"metric"`
+	Method      string    `json:"method"`
+	Status      string    `json:"status"`
+	Evaluations int       `json:"evaluations_count"`
+	Budget      int       `json:"budget"`
+	Best        string    `json:"best_score,omitempty"` // strconv 'g'; "+Inf" when A failed; "" before any
+	Owner       string    `json:"owner,omitempty"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// List is every stored search, newest first, as the list shows it (no
+// evaluation is read).
+func (d *Driver) List(ctx context.Context) ([]Summary, error) {
+	all, err := d.st.ListAdversarySearches(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Summary, 0, len(all))
+	for i := len(all) - 1; i >= 0; i-- {
+		a := all[i]
+		var spec Spec
+		if err := json.Unmarshal(a.Config, &spec); err != nil {
+			return nil, fmt.Errorf("search %s: its configuration: %w", a.ID, err)
+		}
+		var best Best
+		if err := json.Unmarshal(a.Best, &best); err != nil {
+			return nil, fmt.Errorf("search %s: its best: %w", a.ID, err)
+		}
+		method := spec.Method
+		if method == "" {
+			method = "anneal"
+		}
+		out = append(out, Summary{ID: a.ID, Strategy: a.Strategy, A: spec.A, B: spec.B, Metric: spec.Metric, Method: method,
+			Status: a.Status, Evaluations: a.Evaluations, Budget: spec.Budget, Best: best.Score, Owner: a.Owner, CreatedAt: a.CreatedAt})
+	}
+	return out, nil
+}

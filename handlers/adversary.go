@@ -33,6 +33,39 @@ func (s *Server) newAdversaryPage(c echo.Context) error {
 	return s.render(c, http.StatusOK, views.AdversaryNew(views.AdversaryFormProps{Families: s.adversaryFamilies(), Values: v}))
 }
 
+// adversaryList: GET /adversary, every search, newest first.
+func (s *Server) adversaryList(c echo.Context) error {
+	list, err := s.searches.List(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	rows := make([]views.AdversaryRow, len(list))
+	for i, a := range list {
+		rows[i] = views.AdversaryRow{ID: a.ID, Strategy: a.Strategy, A: a.A, B: a.B, Metric: a.Metric, Method: a.Method,
+			Status: a.Status, Evaluations: a.Evaluations, Budget: a.Budget, Best: shortScore(a.Best), Created: a.CreatedAt}
+	}
+	return s.render(c, http.StatusOK, views.AdversaryList(rows))
+}
+
+// shortScore is a stored score to 4 significant digits ("" stays "").
+func shortScore(score string) string {
+	v, err := strconv.ParseFloat(score, 64)
+	if err != nil {
+		return score
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// apiListAdversary: GET /api/adversary, every search, newest first.
+func (s *Server) apiListAdversary(c echo.Context) error {
+	list, err := s.searches.List(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, list)
+}
+
 // startAdversaryPage: POST /adversary, the form's submission; a refused
 // one is the form again with every problem beside its field.
 func (s *Server) startAdversaryPage(c echo.Context) error {

@@ -150,6 +150,23 @@ func TestAdversarySearchThroughTheAPIAndItsPage(t *testing.T) {
 	if code, _ := a.do(t, http.MethodGet, "/adversary/new", "", nil); code != http.StatusOK {
 		t.Errorf("the form: %d", code)
 	}
+	// The list of searches: the page links it with its best score (4
+	// digits), the API gives the same summary.
+	code, body = a.do(t, http.MethodGet, "/api/adversary", "", nil)
+	var list []struct {
+		ID, Status, A, B, Metric string
+		Evaluations              int    `json:"evaluations_count"`
+		Best                     string `json:"best_score"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil || code != http.StatusOK || len(list) != 1 || list[0].ID != started.ID ||
+		list[0].Status != "done" || list[0].A != "list" || list[0].B != "heft" || list[0].Evaluations != got.Count || list[0].Best != got.Best.Score {
+		t.Errorf("the list of searches: %d %s", code, body)
+	}
+	code, listPage := a.do(t, http.MethodGet, "/adversary", "", nil)
+	if code != http.StatusOK || !strings.Contains(string(listPage), `href="/adversary/`+started.ID+`"`) || !strings.Contains(string(listPage), shortScore(got.Best.Score)) ||
+		!strings.Contains(string(listPage), "list vs heft") {
+		t.Errorf("the list page (%d) does not show the search", code)
+	}
 	if code, _ := a.do(t, http.MethodGet, "/api/adversary/nope", "", nil); code != http.StatusNotFound {
 		t.Errorf("an unknown search: %d", code)
 	}
