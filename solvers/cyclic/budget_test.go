@@ -48,8 +48,8 @@ func TestTraceUploadStopsAtItsRecordLimitAndItsByteCap(t *testing.T) {
 	// refused at the reader's byte cap.
 	t.Run("byte cap", func(t *testing.T) {
 		if testing.Short() {
-			// The reader's cap itself, the default 256 MiB included, is
-			// formats' TestReadSWFRefusesAGzipBombAtTheCap, in -short too.
+			// The reader's cap is formats' TestReadSWFRefusesAGzipBombAtTheCap
+			// (at 8 MiB in -short, at the default 256 MiB in the full suite).
 			t.Skip("slow tier (reads 256 MiB of blank lines, some 3 CPU-seconds): go test ./... runs it")
 		}
 		var member bytes.Buffer
