@@ -48,7 +48,7 @@ var workerBin string
 // tests mostly wait, for JetStream's AckWait and for worker processes,
 // rather than compute, so on 2 cores the default of 2 left the CPU idle
 // for most of the package's time.
-const parallelTests = 4
+const parallelTests = 8
 
 func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) != "" {
@@ -633,6 +633,12 @@ func TestCancelReachesWorker(t *testing.T) {
 // and starts again on the same directory; the workers reconnect and the
 // sweep finishes, each run stored once and done.
 func TestServerRestartMidSweep(t *testing.T) {
+	// Parallel with the rest: it mostly waits (up to the results
+	// consumer's 30 s AckWait for a result the stopped server had been
+	// given). Its restart takes its old port again, as startServer takes
+	// a port it found free: another test binding it in between is the
+	// same small risk every startServer runs.
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	log := filepath.Join(dir, "exec.log")
