@@ -118,6 +118,11 @@ func TestExportRunsUnderTheBudget(t *testing.T) {
 		t.Errorf("a panicking exporter: %v, want Internal", err)
 	}
 	defer close(release)
+	// The exporter ignores its context (an Export has none): it is
+	// abandoned after abandonGrace, shortened here as in
+	// TestExecuteAbandonsAStrategyThatIgnoresItsContext (5 s of waiting).
+	defer func(g time.Duration) { abandonGrace = g }(abandonGrace)
+	abandonGrace = 50 * time.Millisecond
 	if _, _, err := Export(ctx, s, &solvers.Workload{Name: "wait"}, "x", Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
 		t.Errorf("an exporter past the time limit: %v, want TooLarge", err)
 	}

@@ -8,8 +8,10 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,11 +46,39 @@ func newAppWith(t testing.TB, dbPath string, maxUpload int64, strategies []solve
 	return newAppOpt(t, dbPath, Options{MaxUpload: maxUpload}, strategies)
 }
 
+// emptyDB is the file of a database store.Open has just created (its
+// migrations are SQL only: no secret, no row), made once for the package:
+// a test's fresh database is a copy of it, which saves running every
+// migration for each of the package's hundred-odd servers.
+var emptyDB = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "handlers-empty-db")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "empty.db")
+	st, err := store.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Close(); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
+})
+
 // newAppOpt serves the application with the given Options.
 func newAppOpt(t testing.TB, dbPath string, opt Options, strategies []solvers.Strategy) *app {
 	t.Helper()
 	if dbPath == "" {
 		dbPath = filepath.Join(t.TempDir(), "test.db")
+		b, err := emptyDB()
+		if err == nil {
+			err = os.WriteFile(dbPath, b, 0o600)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	st, err := store.Open(dbPath)
 	if err != nil {

@@ -208,28 +208,31 @@ func TestKickLooksAtOnce(t *testing.T) {
 // within the timeout, or a 5xx, is tried again, up to Attempts in all; a
 // 4xx is not retried; a URL that is not http or https is never fetched.
 func TestPostGivesUpAfterBoundedAttempts(t *testing.T) {
-	var calls atomic.Int32
-	var answer atomic.Value // func(n int32) int: the status of call n, 0 = hang
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		n := calls.Add(1)
-		code := answer.Load().(func(int32) int)(n)
-		if code == 0 {
-			select { // no answer: the client's timeout ends the attempt
-			case <-r.Context().Done():
-			case <-release:
+	// serve answers call n (from 1) with the status answer(n), 0 = hang
+	// until the client gives up; calls counts them.
+	serve := func(t *testing.T, answer func(n int32) int) (srv *httptest.Server, calls *atomic.Int32) {
+		calls = &atomic.Int32{}
+		release := make(chan struct{})
+		srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			code := answer(calls.Add(1))
+			if code == 0 {
+				select { // no answer: the client's timeout ends the attempt
+				case <-r.Context().Done():
+				case <-release:
+				}
+				return
 			}
-			return
-		}
-		w.WriteHeader(code)
-	}))
-	t.Cleanup(func() { close(release); srv.Close() })
+			w.WriteHeader(code)
+		}))
+		t.Cleanup(func() { close(release); srv.Close() })
+		return srv, calls
+	}
 	// The timeout must be long enough for every answer the server does
 	// give on a loaded machine (50 ms was not, issue 41): a hanging
-	// attempt costs it, so the cases below take some 10 s.
+	// attempt costs it, so the cases, each with its own server, run in
+	// parallel (some 6 s, the 3 hangs of one case, instead of 10 s).
 	p := Poster{Timeout: 2 * time.Second, Attempts: 3, Backoff: time.Millisecond, Guard: loopbackAllowed}
-	ctx := context.Background()
 	b := Body{ID: "e1", Status: "done"}
 	cases := []struct {
 		name      string
@@ -244,26 +247,31 @@ func TestPostGivesUpAfterBoundedAttempts(t *testing.T) {
 		{"429 then 200", func(n int32) int { return []int{0, 429, 200}[n] }, 2, ""},
 	}
 	for _, c := range cases {
-		calls.Store(0)
-		answer.Store(c.answer)
-		err := p.Post(ctx, srv.URL+"/hook", b)
-		if got := calls.Load(); got != c.wantCalls {
-			t.Errorf("%s: %d attempts, want %d", c.name, got, c.wantCalls)
-		}
-		switch {
-		case c.wantErr == "" && err != nil:
-			t.Errorf("%s: %v, want delivered", c.name, err)
-		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
-			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.wantErr)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv, calls := serve(t, c.answer)
+			err := p.Post(context.Background(), srv.URL+"/hook", b)
+			if got := calls.Load(); got != c.wantCalls {
+				t.Errorf("%d attempts, want %d", got, c.wantCalls)
+			}
+			switch {
+			case c.wantErr == "" && err != nil:
+				t.Errorf("%v, want delivered", err)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Errorf("error %v, want one saying %q", err, c.wantErr)
+			}
+		})
 	}
-	calls.Store(0)
-	for _, u := range []string{"ftp://" + strings.TrimPrefix(srv.URL, "http://") + "/hook", "file:///etc/passwd", "/relative"} {
-		if err := p.Post(ctx, u, b); err == nil || !strings.Contains(err.Error(), "http") {
-			t.Errorf("Post(%q) = %v, want refused: only http and https", u, err)
+	t.Run("not http", func(t *testing.T) {
+		t.Parallel()
+		srv, calls := serve(t, func(int32) int { return 204 })
+		for _, u := range []string{"ftp://" + strings.TrimPrefix(srv.URL, "http://") + "/hook", "file:///etc/passwd", "/relative"} {
+			if err := p.Post(context.Background(), u, b); err == nil || !strings.Contains(err.Error(), "http") {
+				t.Errorf("Post(%q) = %v, want refused: only http and https", u, err)
+			}
 		}
-	}
-	if n := calls.Load(); n != 0 {
-		t.Errorf("refused URLs were fetched %d times", n)
-	}
+		if n := calls.Load(); n != 0 {
+			t.Errorf("refused URLs were fetched %d times", n)
+		}
+	})
 }

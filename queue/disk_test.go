@@ -17,6 +17,7 @@ import (
 // results stream (unacknowledged) and claims nothing; once space returns
 // every run is stored done, none lost or failed.
 func TestResultsAreHeldWhileTheDiskIsFullAndStoredWhenSpaceReturns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")

@@ -18,6 +18,7 @@ import (
 // before running its runs, the server stores what they generated in the
 // workloads' rows, and every run ran on its own workload.
 func TestWorkersGenerateExperimentWorkloads(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	log := filepath.Join(dir, "exec.log")

@@ -34,6 +34,7 @@ func smallFS(t *testing.T) string {
 }
 
 func TestHealRestoresJetStreamAfterTheDiskWasFull(t *testing.T) {
+	t.Parallel()
 	dir := smallFS(t)
 	emb, err := StartEmbedded(EmbeddedOptions{Dir: filepath.Join(dir, "nats")})
 	if err != nil {

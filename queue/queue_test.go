@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,22 +33,47 @@ import (
 	"schedlab/store"
 )
 
-// workerBin is the testworker binary, built once.
+// workerEnv, set in a process's environment, makes this test binary a
+// worker process (worker.Main with queuetest.Lookup) instead of running
+// the tests: the tests start it as their real worker processes. One binary
+// already linked, instead of a `go build` of a separate worker command at
+// every run of the package (some 3 s of the -short tier, issue 41).
+const workerEnv = "SCHEDLAB_QUEUE_TEST_WORKER"
+
+// workerBin is this test binary, which startWorker runs as a worker.
 var workerBin string
 
+// parallelTests is how many parallel tests the package runs at once when
+// -test.parallel is not given (go test's default is GOMAXPROCS): its
+// tests mostly wait, for JetStream's AckWait and for worker processes,
+// rather than compute, so on 2 cores the default of 2 left the CPU idle
+// for most of the package's time.
+const parallelTests = 8
+
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "queuetest")
-	if err != nil {
-		panic(err)
+	if os.Getenv(workerEnv) != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := qworker.Main(ctx, os.Args[1:], queuetest.Lookup, os.Stderr)
+		stop()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "test worker:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
-	workerBin = filepath.Join(dir, "testworker")
-	if out, err := exec.Command("go", "build", "-o", workerBin, "./internal/testworker").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build testworker: %v\n%s", err, out)
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the test binary's path:", err)
 		os.Exit(1)
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	workerBin = exe
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(max(parallelTests, runtime.GOMAXPROCS(0))))
+	}
+	os.Exit(m.Run())
 }
 
 // Short intervals so that deaths and restarts show within a test.
@@ -166,7 +194,7 @@ func startWorker(t testing.TB, s *server, logFile string, args ...string) *worke
 	w := &worker{exited: make(chan struct{}), stderr: &strings.Builder{}, mu: &sync.Mutex{}}
 	w.cmd = exec.Command(workerBin, append([]string{"--nats", "nats://" + s.addr, "--creds", s.emb.SeedFile,
 		"--heartbeat", testHeartbeat.String()}, args...)...)
-	w.cmd.Env = append(os.Environ(), queuetest.LogEnv+"="+logFile)
+	w.cmd.Env = append(os.Environ(), queuetest.LogEnv+"="+logFile, workerEnv+"=1")
 	w.cmd.Stderr = lockedBuilder{w.mu, w.stderr}
 	if err := w.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -605,6 +633,12 @@ func TestCancelReachesWorker(t *testing.T) {
 // and starts again on the same directory; the workers reconnect and the
 // sweep finishes, each run stored once and done.
 func TestServerRestartMidSweep(t *testing.T) {
+	// Parallel with the rest: it mostly waits (up to the results
+	// consumer's 30 s AckWait for a result the stopped server had been
+	// given). Its restart takes its old port again, as startServer takes
+	// a port it found free: another test binding it in between is the
+	// same small risk every startServer runs.
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	log := filepath.Join(dir, "exec.log")

@@ -11,7 +11,8 @@ import (
 func TestConformance(t *testing.T) {
 	solverstest.Run(t, New(), solverstest.Options{
 		PresetParams: map[string]solvers.Params{PresetRandom: {"tasks": "20"}},
-		Reproduce:    solvers.Params{"instances": "1"},
+		Reproduce:    reproduceParams,
+		Reproduced:   reproduced,
 		Volatile:     []string{"wall_ms"},
 	})
 }

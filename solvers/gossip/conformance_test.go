@@ -11,7 +11,8 @@ func TestConformance(t *testing.T) {
 	solverstest.Run(t, New(), solverstest.Options{
 		PresetParams: map[string]solvers.Params{PresetUmeda2006: {"nodes": "40", "sites": "4", "nat_fraction": "0.1", "duration_h": "1"}},
 		RunParams:    solvers.Params{"gantt_nodes": "10"},
-		Reproduce:    solvers.Params{"duration_h": "0.5", "warmup_h": "0.1", "reps": "1", "rumor_reps": "1", "max_nodes": "10", "fig9_nodes": "10"},
+		Reproduce:    smallReproduceParams,
+		Reproduced:   smallReproduce,
 		Volatile:     []string{"wall_ms"},
 	})
 }

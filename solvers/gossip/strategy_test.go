@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"schedlab/errs"
@@ -311,10 +312,20 @@ func FuzzSWF(f *testing.F) {
 	})
 }
 
+// smallReproduceParams are those of the reproduce TestReproduceSmall and
+// the conformance suite check; smallReproduce runs it once for both, which
+// neither may change.
+var (
+	smallReproduceParams = solvers.Params{"duration_h": "1", "warmup_h": "0.3", "reps": "2", "rumor_reps": "2", "max_nodes": "30", "fig9_nodes": "10"}
+	smallReproduce       = sync.OnceValues(func() (*solvers.Report, error) {
+		return New().Reproduce(context.Background(), smallReproduceParams, nil)
+	})
+)
+
 func TestReproduceSmall(t *testing.T) {
 	s := New()
-	p := solvers.Params{"duration_h": "1", "warmup_h": "0.3", "reps": "2", "rumor_reps": "2", "max_nodes": "30", "fig9_nodes": "10"}
-	r, err := s.Reproduce(context.Background(), p, nil)
+	p := smallReproduceParams
+	r, err := smallReproduce()
 	if err != nil {
 		t.Fatal(err)
 	}

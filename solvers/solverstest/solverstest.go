@@ -23,7 +23,9 @@
 //   - a canceled context stops a run promptly with the context's error;
 //   - malformed input is errs.Invalid naming a field: an unknown variant,
 //     an unknown parameter, a bad value, a garbage upload;
-//   - the reproduce experiment runs at its smallest size.
+//   - the reproduce experiment runs at its smallest size (or, with
+//     Options.Reproduced, the family's tests ran it) and its report
+//     validates.
 package solverstest
 
 import (
@@ -52,6 +54,11 @@ type Options struct {
 	// Reproduce are the reproduce parameters of the smallest experiment;
 	// nil skips the reproduce check (the family has none).
 	Reproduce solvers.Params
+	// Reproduced, when set, gives the report of the reproduce at
+	// Reproduce that the family's own tests compute anyway (once per test
+	// binary, as in cyclic's smallReproduce): the suite checks that report
+	// instead of running the experiment once more. It must not change it.
+	Reproduced func() (*solvers.Report, error)
 	// Volatile names the metrics that may differ between two runs of one
 	// seed (wall-clock times).
 	Volatile []string
@@ -89,7 +96,11 @@ func Run(t *testing.T, s solvers.Strategy, opt Options) {
 	t.Run("malformed", func(t *testing.T) { checkMalformed(t, s, opt) })
 	if opt.Reproduce != nil {
 		t.Run("reproduce", func(t *testing.T) {
-			rep, err := s.Reproduce(context.Background(), opt.Reproduce, nil)
+			reproduce := opt.Reproduced
+			if reproduce == nil {
+				reproduce = func() (*solvers.Report, error) { return s.Reproduce(context.Background(), opt.Reproduce, nil) }
+			}
+			rep, err := reproduce()
 			if err != nil {
 				t.Fatalf("reproduce at %v: %v", opt.Reproduce, err)
 			}

@@ -182,6 +182,41 @@ func runInECharts(t *testing.T, c templ.Component, zoom ...string) drawn {
 // drawInECharts draws the one option of a Sink's JSON as a page does.
 func drawInECharts(t *testing.T, options []byte, zoom ...string) drawn {
 	t.Helper()
+	res := drawOptionsInECharts(t, options, 1, zoom...)
+	if res[0].Error != "" {
+		t.Fatalf("chart script failed in ECharts: %s", res[0].Error)
+	}
+	return res[0]
+}
+
+// drawAllInECharts renders each of cs and draws their options in one node
+// process (ECharts loads once, not once a chart), each as drawInECharts
+// draws one; a chart whose script failed has its Error set.
+func drawAllInECharts(t *testing.T, cs map[string]templ.Component) map[string]drawn {
+	t.Helper()
+	var names []string
+	var options [][]byte
+	for name, c := range cs {
+		_, _, sink := renderSink(t, c)
+		var one []json.RawMessage
+		if err := json.Unmarshal(sink.JSON(), &one); err != nil || len(one) != 1 {
+			t.Fatalf("%s: %d options (%v), want 1", name, len(one), err)
+		}
+		names = append(names, name)
+		options = append(options, one[0])
+	}
+	res := drawOptionsInECharts(t, append(append([]byte("["), bytes.Join(options, []byte(","))...), ']'), len(options))
+	out := map[string]drawn{}
+	for i, name := range names {
+		out[name] = res[i]
+	}
+	return out
+}
+
+// drawOptionsInECharts draws the n options of a JSON array in one node
+// process, as a page does.
+func drawOptionsInECharts(t *testing.T, options []byte, n int, zoom ...string) []drawn {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		if os.Getenv("SCHEDLAB_REQUIRE_NODE") != "" {
@@ -208,13 +243,10 @@ func drawInECharts(t *testing.T, options []byte, zoom ...string) drawn {
 		t.Fatalf("node: %v\n%s", err, out)
 	}
 	var res []drawn
-	if err := json.Unmarshal(out, &res); err != nil || len(res) != 1 {
-		t.Fatalf("harness output %v: %.500s", err, out)
+	if err := json.Unmarshal(out, &res); err != nil || len(res) != n {
+		t.Fatalf("harness output %v (%d charts drawn, want %d): %.500s", err, len(res), n, out)
 	}
-	if res[0].Error != "" {
-		t.Fatalf("chart script failed in ECharts: %s", res[0].Error)
-	}
-	return res[0]
+	return res
 }
 
 // The page's script makes code of this package's functions only: an
@@ -273,9 +305,18 @@ func TestGanttScriptClipsBarsToTheGrid(t *testing.T) {
 }
 
 func TestChartScriptsRunInEChartsAndEscapeTooltips(t *testing.T) {
-	for kind, c := range hostileComponents() {
+	plain := map[string]templ.Component{"plot": Plot(twoLines()), "graph": Graph(tree()), "heatmap": Heatmap(heat())}
+	all := hostileComponents()
+	for kind, c := range plain {
+		all["plain "+kind] = c
+	}
+	ds := drawAllInECharts(t, all) // one node process for the 7 charts
+	for kind := range hostileComponents() {
 		t.Run(kind, func(t *testing.T) {
-			d := runInECharts(t, c)
+			d := ds[kind]
+			if d.Error != "" {
+				t.Fatalf("chart script failed in ECharts: %s", d.Error)
+			}
 			if d.Items == 0 && kind != "plot" {
 				t.Errorf("nothing drawn")
 			}
@@ -289,9 +330,13 @@ func TestChartScriptsRunInEChartsAndEscapeTooltips(t *testing.T) {
 			}
 		})
 	}
-	for kind, c := range map[string]templ.Component{"plot": Plot(twoLines()), "graph": Graph(tree()), "heatmap": Heatmap(heat())} {
+	for kind := range plain {
 		t.Run("plain "+kind, func(t *testing.T) {
-			if d := runInECharts(t, c); d.Items == 0 {
+			d := ds["plain "+kind]
+			if d.Error != "" {
+				t.Fatalf("chart script failed in ECharts: %s", d.Error)
+			}
+			if d.Items == 0 {
 				t.Errorf("nothing drawn")
 			}
 		})
