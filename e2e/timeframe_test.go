@@ -53,6 +53,7 @@ const humanTipJS = `(() => {
 // people. It returns the tooltip's text.
 func oneTimeFrame(t *testing.T, ctx context.Context, statement, axis string, timePlots []string) string {
 	t.Helper()
+	waitAllDrawn(t, ctx, "the page stating "+statement) // a chart not yet drawn has no axes to read
 	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid=time-frame]')).map(e => e.innerText)`))
 	if err != nil || len(got) != 1 || got[0] != statement+"." {
 		t.Errorf("time frame stated %q (%v), want once %q", got, err, statement+".")
@@ -79,8 +80,8 @@ func oneTimeFrame(t *testing.T, ctx context.Context, statement, axis string, tim
 	for _, c := range charts {
 		if c.Kind == "gantt" {
 			gantts++
-			if c.X[0] != axis {
-				t.Errorf("Gantt %q: axis %q, want %q", c.Title, c.X[0], axis)
+			if len(c.X) == 0 || c.X[0] != axis {
+				t.Errorf("Gantt %q: axes %q, want %q", c.Title, c.X, axis)
 			}
 		}
 	}
