@@ -22,13 +22,23 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// kthWorkload is the first 2,000 jobs of KTH SP2 as s reads them, and the
-// file's bytes.
-func kthWorkload(t *testing.T, s solvers.Strategy) (*solvers.Workload, []byte) {
+// kthWorkload is the first n jobs of KTH SP2 (at most 2,000) as s reads
+// them, and the file's bytes: its header and those jobs' lines.
+func kthWorkload(t *testing.T, s solvers.Strategy, n int) (*solvers.Workload, []byte) {
 	t.Helper()
-	data, err := os.ReadFile(kth2000)
+	all, err := os.ReadFile(kth2000)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var data []byte
+	for _, line := range bytes.SplitAfter(all, []byte("\n")) {
+		if !bytes.HasPrefix(line, []byte(";")) && len(bytes.TrimSpace(line)) > 0 {
+			if n == 0 {
+				break
+			}
+			n--
+		}
+		data = append(data, line...)
 	}
 	w, err := s.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}})
 	if err != nil {
@@ -54,7 +64,7 @@ func TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun(t *testing.T) {
 	if !strings.Contains(strings.Join(names, " "), "batch external:fake external:crashy") {
 		t.Fatalf("variants %v lack the registered schedulers after batch", names)
 	}
-	w, _ := kthWorkload(t, s)
+	w, _ := kthWorkload(t, s, 400)
 	want, err := s.Run(context.Background(), w, VariantBatch, solvers.Params{"policy": "fcfs"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +128,7 @@ func TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun(t *testing.T) {
 func TestExternalAndBuiltInBatchAreRankedTogether(t *testing.T) {
 	ext := WithSchedulers([]batsim.Scheduler{{Name: "fake", Command: batsimtest.Command(batsimtest.FCFS, 0)}})
 	plain := New()
-	w, _ := kthWorkload(t, plain)
+	w, _ := kthWorkload(t, plain, 400)
 	built, err := plain.Run(context.Background(), w, VariantBatch, solvers.Params{"policy": "fcfs"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -154,13 +164,13 @@ func TestExternalAndBuiltInBatchAreRankedTogether(t *testing.T) {
 
 // TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles: an external run
 // whose decision process rejects jobs and kills one writes Batsim's
-// _jobs.csv with every trace job: the rejected ones REJECTED with empty
+// _jobs.csv with every trace job (the first 400 of KTH SP2): the rejected ones REJECTED with empty
 // times (left out of the report's metrics, counted in jobs_rejected),
 // the killed one COMPLETED_KILLED ending at its kill, before its
 // runtime was over; _schedule.csv counts them as Batsim does.
 func TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles(t *testing.T) {
 	s := WithSchedulers([]batsim.Scheduler{{Name: "rk", Command: batsimtest.Command(batsimtest.Reject, 5)}})
-	w, data := kthWorkload(t, s)
+	w, data := kthWorkload(t, s, 400)
 	rep, err := s.Run(context.Background(), w, "external:rk", solvers.Params{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -185,14 +195,14 @@ func TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles(t *testing.T) {
 		col[c] = i
 	}
 	rows = rows[1:]
-	if len(rows) != 2000 {
-		t.Fatalf("_jobs.csv has %d jobs, the trace 2,000", len(rows))
-	}
-	rejected, killed, runtimes := 0, 0, map[string]float64{}
 	trace, err := formats.ReadSWF("kth.swf", data)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(rows) != len(trace.Jobs) || len(rows) != 400 {
+		t.Fatalf("_jobs.csv has %d jobs, the trace %d", len(rows), len(trace.Jobs))
+	}
+	rejected, killed, runtimes := 0, 0, map[string]float64{}
 	for _, j := range trace.Jobs {
 		runtimes[strconv.Itoa(j.ID)] = j.Run
 	}
@@ -222,8 +232,8 @@ func TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles(t *testing.T) {
 	if rejected == 0 || float64(rejected) != metric["jobs_rejected"] || killed != 1 {
 		t.Fatalf("%d rejected (metric %v), %d killed: want the metric's count and one kill", rejected, metric["jobs_rejected"], killed)
 	}
-	if float64(2000-rejected) != metric["jobs"] {
-		t.Errorf("metric jobs %v, want the %d jobs not rejected", metric["jobs"], 2000-rejected)
+	if float64(len(trace.Jobs)-rejected) != metric["jobs"] {
+		t.Errorf("metric jobs %v, want the %d jobs not rejected", metric["jobs"], len(trace.Jobs)-rejected)
 	}
 	sched := strings.Split(strings.TrimSpace(schedCSV.String()), "\n")
 	keys, vals := strings.Split(sched[0], ","), strings.Split(sched[1], ",")
@@ -231,7 +241,7 @@ func TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles(t *testing.T) {
 	for i, k := range keys {
 		got[k] = vals[i]
 	}
-	if got["nb_jobs"] != "2000" || got["nb_jobs_rejected"] != strconv.Itoa(rejected) || got["nb_jobs_finished"] != strconv.Itoa(2000-rejected) {
+	if got["nb_jobs"] != strconv.Itoa(len(trace.Jobs)) || got["nb_jobs_rejected"] != strconv.Itoa(rejected) || got["nb_jobs_finished"] != strconv.Itoa(len(trace.Jobs)-rejected) {
 		t.Errorf("_schedule.csv counts: %v", got)
 	}
 }
