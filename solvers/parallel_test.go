@@ -75,27 +75,34 @@ func TestForEachStopsOnCancel(t *testing.T) {
 
 // TestForEachStopsAtTheFirstError: with one goroutine nothing after the
 // failing index starts; with four, the indices above it that run are
-// those it ran beside (each waits for the failure, so none finishes
-// before it) and the one already handed out, whichever the goroutines'
-// timing.
+// those it ran beside, whichever the goroutines' timing. Each of them
+// waits until the failure is recorded: the report of the failing index's
+// end, the 11th (indices 0 to 10 never wait, the others wait on them),
+// which ForEachLimit makes once it has recorded the error. Released at
+// the failing call's return instead, they could run on while the
+// failing goroutine waited for the lock (989 of them did, on a loaded
+// machine).
 func TestForEachStopsAtTheFirstError(t *testing.T) {
 	for _, limit := range []int{1, 4} {
 		const failing = 10
 		var ran, above atomic.Int32
-		failed := make(chan struct{})
+		recorded := make(chan struct{})
 		reports := 0
 		err := ForEachLimit(context.Background(), 1000, limit, func(i int) error {
 			ran.Add(1)
 			switch {
 			case i == failing:
-				close(failed)
 				return fmt.Errorf("index %d", i)
 			case i > failing:
 				above.Add(1)
-				<-failed
+				<-recorded
 			}
 			return nil
-		}, func(int) { reports++ })
+		}, func(int) {
+			if reports++; reports == failing+1 {
+				close(recorded)
+			}
+		})
 		if err == nil || err.Error() != "index 10" {
 			t.Errorf("limit %d: err %v, want index 10", limit, err)
 		}
