@@ -717,21 +717,29 @@ func (a *msgAck) done(delay time.Duration) {
 // deletes them there. A workload stored already, or deleted since, needs
 // nothing; data replaced by another client is not stored.
 func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error {
+	if !g.Named() {
+		// A result may name only its workload's generated objects: the
+		// server reads and deletes them, which a worker may not.
+		d.log.Error("queue: a result names generated objects not of its workload", "workload", g.WorkloadID, "meta", g.Meta, "data", g.Data)
+		return nil // the run's end is stored; the next run generates it again
+	}
 	d.mu.Lock()
 	filled := d.filled[g.WorkloadID]
 	d.mu.Unlock()
 	if filled {
+		d.dropGenerated(ctx, g)
 		return nil
 	}
 	rec, err := d.st.WorkloadRecipe(ctx, g.WorkloadID)
 	if errs.Is(err, errs.NotFound) || (err == nil && rec == nil) {
 		d.forgetRecipe(g.WorkloadID)
+		d.dropGenerated(ctx, g)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	data, err := d.reports.GetBytes(ctx, wire.GeneratedData(g.SHA256))
+	data, err := d.reports.GetBytes(ctx, g.DataObject())
 	if err != nil {
 		return err
 	}
@@ -758,9 +766,20 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error
 	}
 	if err == nil {
 		d.reports.Delete(ctx, g.Meta)
-		d.reports.Delete(ctx, wire.GeneratedData(g.SHA256))
+		d.reports.Delete(ctx, g.DataObject())
 	}
 	return err
+}
+
+// dropGenerated deletes the objects of a generation the server does not
+// need (its workload stored already, or gone), when they are that
+// generation's own (Generated.Data set): objects of the shared older
+// names may still be another result's to read.
+func (d *Dispatcher) dropGenerated(ctx context.Context, g *wire.Generated) {
+	if g.Data != "" {
+		d.reports.Delete(ctx, g.Meta)
+		d.reports.Delete(ctx, g.Data)
+	}
 }
 
 // record stores the results onResult reads, in groups (runner.GroupCommit:

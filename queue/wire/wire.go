@@ -150,17 +150,45 @@ type Recipe struct {
 }
 
 // Generated names a workload a worker generated for its run: its data is
-// object GeneratedData(SHA256) of ReportsBucket (the one bucket a worker
-// may write), its name, format, summary and preview (the JSON of a
-// GeneratedMeta) object Meta. The server stores it in the workload's row
-// before the run's end; later runs of it get it as data.
+// object Data of ReportsBucket (the one bucket a worker may write), its
+// name, format, summary and preview (the JSON of a GeneratedMeta) object
+// Meta. The server stores it in the workload's row before the run's end;
+// later runs of it get it as data. Each generation writes objects of its
+// own names: two workers that generate one workload at once must not
+// write one object twice, since putting an object over another purges
+// the old one's chunks, which a worker may not (it waited out the
+// request's 5 s timeout on the refusal).
 type Generated struct {
 	WorkloadID string `json:"workload_id"`
 	SHA256     string `json:"sha256"`
 	Meta       string `json:"meta"`
+	// Data is the data's object; empty from a worker before Data
+	// existed: GeneratedData(SHA256).
+	Data string `json:"data,omitempty"`
 }
 
-// GeneratedData names a generated workload's data in ReportsBucket.
+// DataObject is g's data object.
+func (g *Generated) DataObject() string {
+	if g.Data != "" {
+		return g.Data
+	}
+	return GeneratedData(g.SHA256)
+}
+
+// Named says whether g's objects are its workload's generated objects:
+// Meta "generated-ID" or "generated-ID-TAG", Data empty or
+// "generated-data-ID-TAG" (the names workers write), so that a result
+// cannot make the server read or delete another object.
+func (g *Generated) Named() bool {
+	if g.WorkloadID == "" || strings.Contains(g.WorkloadID, "-") {
+		return false
+	}
+	meta := g.Meta == "generated-"+g.WorkloadID || strings.HasPrefix(g.Meta, "generated-"+g.WorkloadID+"-")
+	return meta && (g.Data == "" || strings.HasPrefix(g.Data, "generated-data-"+g.WorkloadID+"-"))
+}
+
+// GeneratedData names a generated workload's data in ReportsBucket, as a
+// worker before Generated.Data named it.
 func GeneratedData(sha string) string { return "generated-data-" + sha }
 
 // GeneratedMeta is a generated workload's description, object

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -78,6 +79,7 @@ type worker struct {
 	// (forgotten past maxGenerated); gens generates each once at a time.
 	generated map[string]*wire.Generated
 	gens      execute.Generations
+	tag       string // random, this process's: its generated objects' names (generatedNames)
 	memLimit  int64
 	lastBusy  time.Time
 	done      atomic.Int64
@@ -113,7 +115,7 @@ func Run(ctx context.Context, nc *nats.Conn, cfg Config) error {
 	}
 	w := &worker{cfg: cfg, nc: nc, log: cfg.Logger, started: time.Now(), lastBusy: time.Now(),
 		running: map[string]context.CancelCauseFunc{}, canceled: map[string]time.Time{}, cache: cache.New[string, cachedWorkload](cfg.CacheBytes),
-		memLimit: debug.SetMemoryLimit(-1)}
+		memLimit: debug.SetMemoryLimit(-1), tag: randomTag()}
 	var err error
 	if w.js, err = jetstream.New(nc); err != nil {
 		return err
@@ -358,6 +360,7 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job
 	if done != nil {
 		return done, data, nil
 	}
+	dataObj, metaObj := w.generatedNames(g.WorkloadID)
 	sw, err := w.gens.Do(ctx, g.WorkloadID, func(ctx context.Context) (*runtypes.Workload, error) {
 		sw, err := execute.GenerateRecipe(ctx, s, &runtypes.Recipe{WorkloadID: g.WorkloadID, Strategy: job.Strategy,
 			Preset: g.Preset, Params: g.Params, Seed: g.Seed}, budgetOf(job))
@@ -370,12 +373,13 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job
 		if err != nil {
 			return nil, errs.Wrap(errs.Internal, err)
 		}
-		// Into wire.ReportsBucket, the one bucket a worker may write: the
-		// server checks the data's SHA-256, stores it and deletes both.
-		if _, err := w.reports.PutBytes(ctx, wire.GeneratedData(sw.SHA256), sw.Data); err != nil {
+		// Into wire.ReportsBucket, the one bucket a worker may write, under
+		// names of this generation's own (wire.Generated): the server
+		// checks the data's SHA-256, stores it and deletes both.
+		if _, err := w.reports.PutBytes(ctx, dataObj, sw.Data); err != nil {
 			return nil, errs.Wrap(errs.Internal, err)
 		}
-		if _, err := w.reports.PutBytes(ctx, "generated-"+g.WorkloadID, meta); err != nil {
+		if _, err := w.reports.PutBytes(ctx, metaObj, meta); err != nil {
 			return nil, errs.Wrap(errs.Internal, err)
 		}
 		return sw, nil
@@ -383,7 +387,7 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job
 	if err != nil {
 		return nil, nil, err
 	}
-	done = &wire.Generated{WorkloadID: g.WorkloadID, SHA256: sw.SHA256, Meta: "generated-" + g.WorkloadID}
+	done = &wire.Generated{WorkloadID: g.WorkloadID, SHA256: sw.SHA256, Meta: metaObj, Data: dataObj}
 	w.mu.Lock()
 	if w.generated == nil || len(w.generated) >= maxGenerated {
 		w.generated = map[string]*wire.Generated{}
@@ -391,6 +395,23 @@ func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job
 	w.generated[g.WorkloadID] = done
 	w.mu.Unlock()
 	return done, sw.Data, nil
+}
+
+// generatedNames are the objects this worker writes for a workload it
+// generates: names of its own (its process's random tag), so that two
+// workers generating one workload at once never write one object
+// (wire.Generated). A worker generates a workload again only once the
+// server has stored and deleted its objects (or its run was lost), so
+// its own names never meet a pending object either.
+func (w *worker) generatedNames(id string) (data, meta string) {
+	return "generated-data-" + id + "-" + w.tag, "generated-" + id + "-" + w.tag
+}
+
+// randomTag is 16 random hex digits.
+func randomTag() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // maxGenerated bounds the generated workloads a worker remembers: past
