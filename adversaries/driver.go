@@ -39,7 +39,7 @@ const DefaultPoll = time.Second
 type Driver struct {
 	st     *store.Store
 	rn     *runner.Runner
-	lookup func(string) (solvers.Strategy, bool)
+	lookup func(string) (*solvers.Strategy, bool)
 	opt    Options
 
 	mu      sync.Mutex
@@ -57,7 +57,7 @@ type active struct {
 var errCanceled = errors.New("canceled")
 
 // New returns a Driver over st and rn, finding strategies with lookup.
-func New(st *store.Store, rn *runner.Runner, lookup func(string) (solvers.Strategy, bool), opt Options) *Driver {
+func New(st *store.Store, rn *runner.Runner, lookup func(string) (*solvers.Strategy, bool), opt Options) *Driver {
 	if opt.Poll <= 0 {
 		opt.Poll = DefaultPoll
 	}

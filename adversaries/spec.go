@@ -48,7 +48,7 @@ const MaxSeconds = 7 * 24 * 3600
 // Search is what Build makes of a Spec: the search's configuration and
 // its family's generator and mutations.
 type Search struct {
-	Strategy solvers.Strategy
+	Strategy *solvers.Strategy
 	Config   adversary.Config // Better empty: not known yet (see Build)
 	Family   adversary.Family
 	First    *solvers.Workload // the first instance (the direction's probe runs on it)
@@ -64,12 +64,12 @@ type Search struct {
 // mutations run here,
 // under budget: the CLI and the server build a search the same way, so
 // a seed gives the same candidates on both.
-func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.Workload, budget execute.Budget,
+func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.Workload, budget execute.Budget,
 	run func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error)) (*Search, error) {
 	bad := func(field, format string, a ...any) error {
 		return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, a...)}
 	}
-	name := st.Info().Name
+	name := st.Info.Name
 	cfg := adversary.Config{Metric: spec.Metric, Score: spec.Score, Method: spec.Method, Budget: spec.Budget,
 		Seed: spec.Seed, Target: spec.StopAt, Preset: spec.Preset, Restarts: spec.Restarts, Vary: spec.Vary}
 	if cfg.Method == "" {
@@ -90,7 +90,7 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 		if err != nil {
 			return nil, bad(side.field, "%v", err)
 		}
-		p, err := solvers.Resolve(st.Params(), solvers.Params(side.params))
+		p, err := solvers.Resolve(st.Params, solvers.Params(side.params))
 		if err != nil {
 			return nil, bad(side.field+"_params", "%v", err)
 		}
@@ -103,7 +103,7 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 	case spec.Preset != "":
 		var specs []solvers.ParamSpec
 		found := false
-		for _, p := range st.Presets() {
+		for _, p := range st.Presets {
 			if p.Name == spec.Preset {
 				specs, found = p.Params, true
 			}
@@ -129,9 +129,9 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 	default:
 		return nil, bad("preset", "name a preset (or, to anneal, a workload to start from)")
 	}
-	if m, ok := st.(solvers.Mutator); ok && m.Mutates() {
+	if st.Mutate != nil {
 		fam.Mutate = func(ctx context.Context, w *solvers.Workload, rng *rand.Rand) (*solvers.Workload, string, error) {
-			return m.Mutate(ctx, w, cfg.Preset, cfg.PresetParams, rng)
+			return st.Mutate(ctx, w, cfg.Preset, cfg.PresetParams, rng)
 		}
 	}
 	if cfg.Method == adversary.Anneal && fam.Mutate == nil {
@@ -154,7 +154,7 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 			return nil, bad("method", "%v", err)
 		}
 	}
-	if run == nil && solvers.Declared(st) == nil {
+	if run == nil && st.Metrics == nil {
 		// The direction is read from a run, which the caller makes later
 		// (the server: through the queue, in the search's goroutine).
 		probe := cfg

@@ -13,33 +13,50 @@ import (
 )
 
 // budgeted is the test strategy with budget knobs, and a ParseWorkload and
-// Generate whose behaviour the file name or preset picks: "panic", "wait"
-// (until ctx is done), anything else a workload whose Summary is the memory
-// budget it saw in its context.
-type budgeted struct{ *runnertest.Strategy }
-
-func (b budgeted) Params() []solvers.ParamSpec {
-	return append(b.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.ParamInt, Default: "2048",
+// Generate whose behaviour the file name or preset picks (behave), and an
+// export format.
+func budgeted() *solvers.Strategy {
+	s := runnertest.New("b").Strategy
+	run := s.Run
+	s.Params = append(s.Params, solvers.ParamSpec{Name: "memory_mb", Kind: solvers.ParamInt, Default: "2048",
 		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
-}
-
-// Run resolves its memory_mb knob and runs the test strategy without it.
-func (b budgeted) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	rest := solvers.Params{}
-	for k, v := range p {
-		if k != "memory_mb" {
-			rest[k] = v
+	// Run resolves its memory_mb knob and runs the test strategy without it.
+	s.Run = func(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+		rest := solvers.Params{}
+		for k, v := range p {
+			if k != "memory_mb" {
+				rest[k] = v
+			}
 		}
+		return run(ctx, w, variant, rest, progress)
 	}
-	return b.Strategy.Run(ctx, w, variant, rest, progress)
-}
-
-func (b budgeted) ReproduceParams() []solvers.ParamSpec {
-	return append(b.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.ParamFloat, Default: "1",
+	s.ReproduceParams = append(s.ReproduceParams, solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.ParamFloat, Default: "1",
 		Limit: solvers.LimitTimeSeconds})
+	s.ParseWorkload = func(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+		return behave(ctx, files[0].Name)
+	}
+	s.Generate = func(ctx context.Context, preset string, _ solvers.Params, _ int64) (*solvers.Workload, error) {
+		return behave(ctx, preset)
+	}
+	s.Exports = []solvers.ExportFormat{{Name: "x"}}
+	// Export panics for a workload named "panic", waits on release for one
+	// named "wait", and writes the workload's name otherwise.
+	s.Export = func(w *solvers.Workload, _ string) ([]byte, error) {
+		switch w.Name {
+		case "panic":
+			panic("export panic")
+		case "wait":
+			<-release
+		}
+		return []byte(w.Name), nil
+	}
+	return s
 }
 
-func (b budgeted) behave(ctx context.Context, what string) (*solvers.Workload, error) {
+// behave is what the file name or preset picks: "panic", "wait" (until
+// ctx is done), anything else a workload whose Summary is the memory
+// budget it saw in its context.
+func behave(ctx context.Context, what string) (*solvers.Workload, error) {
 	switch what {
 	case "panic":
 		panic("parse panic")
@@ -52,16 +69,8 @@ func (b budgeted) behave(ctx context.Context, what string) (*solvers.Workload, e
 		Summary: fmt.Sprintf("%d %v", l.MemoryBytes, !l.Deadline.IsZero())}, nil
 }
 
-func (b budgeted) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
-	return b.behave(ctx, files[0].Name)
-}
-
-func (b budgeted) Generate(ctx context.Context, preset string, _ solvers.Params, _ int64) (*solvers.Workload, error) {
-	return b.behave(ctx, preset)
-}
-
 func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
-	s := budgeted{runnertest.New("b")}
+	s := budgeted()
 	ctx := context.Background()
 	budget := Budget{Memory: 64 << 20, Timeout: time.Minute}
 	w, err := Parse(ctx, s, []solvers.File{{Name: "ok"}}, budget)
@@ -88,24 +97,10 @@ func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
 	}
 }
 
-func (b budgeted) Exports() []solvers.ExportFormat { return []solvers.ExportFormat{{Name: "x"}} }
-
-// Export panics for a workload named "panic", waits on release for one
-// named "wait", and writes the workload's name otherwise.
-func (b budgeted) Export(w *solvers.Workload, _ string) ([]byte, error) {
-	switch w.Name {
-	case "panic":
-		panic("export panic")
-	case "wait":
-		<-release
-	}
-	return []byte(w.Name), nil
-}
-
 var release = make(chan struct{})
 
 func TestExportRunsUnderTheBudget(t *testing.T) {
-	s := budgeted{runnertest.New("b")}
+	s := budgeted()
 	ctx := context.Background()
 	budget := Budget{Memory: 64 << 20, Timeout: time.Minute}
 	if b, f, err := Export(ctx, s, &solvers.Workload{Name: "ok"}, "x", budget); err != nil || string(b) != "ok" || f.Name != "x" {
@@ -129,7 +124,7 @@ func TestExportRunsUnderTheBudget(t *testing.T) {
 }
 
 func TestExecuteRefusesABudgetKnobOverTheBudget(t *testing.T) {
-	s := budgeted{runnertest.New("b")}
+	s := budgeted()
 	ctx := context.Background()
 	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
 	_, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1048576"}, nil, Budget{Memory: 1 << 30})

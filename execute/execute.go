@@ -133,7 +133,7 @@ func Outcome(err error) (status, msg, field string) {
 // with a *PanicError in the chain), and checks the Report with Validate
 // (errs.Internal when invalid). When ctx is canceled the error is
 // errs.Canceled and wraps context.Cause(ctx). progress may be nil.
-func Run(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
+func Run(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
 	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
@@ -151,16 +151,16 @@ func Run(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant s
 	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Run(ctx, w, v, params, progress)
 	})
 }
 
 // File runs variant of s straight from one workload file read from
-// r (solvers.FileRunner: the command line's path, where nothing is
+// r (Strategy.RunFile: the command line's path, where nothing is
 // stored), with the guarantees of Run. A strategy that does not run
 // this variant from a file named name is errs.Invalid: ask RunsFile first.
-func File(ctx context.Context, s solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
+func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
 	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
@@ -169,22 +169,21 @@ func File(ctx context.Context, s solvers.Strategy, name string, r io.Reader, var
 	if err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	fr, ok := s.(solvers.FileRunner)
-	if !ok || !fr.RunsFile(name, v) {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info().Name, v, name)}
+	if !s.RunsFileOf(name, v) {
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info.Name, v, name)}
 	}
 	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
-		return fr.RunFile(ctx, name, r, v, params, progress)
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+		return s.RunFile(ctx, name, r, v, params, progress)
 	})
 }
 
 // Reproduce runs the seed experiment of s with params (which the
 // family resolves against its ReproduceParams), with the guarantees of
 // Run.
-func Reproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, progress solvers.Progress,
+func Reproduce(ctx context.Context, s *solvers.Strategy, params solvers.Params, progress solvers.Progress,
 	budget Budget) (*solvers.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
@@ -192,7 +191,7 @@ func Reproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, p
 	if err := CheckLimits(s, true, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
 		return s.Reproduce(ctx, params, progress)
 	})
 }
@@ -202,11 +201,11 @@ func Reproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, p
 // watchdog, a panic turned into errs.Internal, errs.Canceled when ctx (the
 // request's context: the client went away) is canceled. The strategy sees
 // the budget as solvers.LimitsFrom(ctx).
-func Parse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
+func Parse(ctx context.Context, s *solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	return execute(ctx, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
+	return execute(ctx, s.Info.Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
 		return s.ParseWorkload(ctx, files)
 	})
 }
@@ -214,12 +213,12 @@ func Parse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget
 // Generate builds a workload with s.Generate(preset, params, seed)
 // under budget, with the guarantees of RunParse. params should be
 // resolved against the preset's ParamSpecs already (solvers.Resolve).
-func Generate(ctx context.Context, s solvers.Strategy, preset string, params solvers.Params, seed int64,
+func Generate(ctx context.Context, s *solvers.Strategy, preset string, params solvers.Params, seed int64,
 	budget Budget) (*solvers.Workload, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	return execute(ctx, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
+	return execute(ctx, s.Info.Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
 		return s.Generate(ctx, preset, params, seed)
 	})
 }
@@ -227,12 +226,12 @@ func Generate(ctx context.Context, s solvers.Strategy, preset string, params sol
 // Export writes workload w of s in another tool's format
 // (solvers.ExportWorkload) under budget, with the guarantees of Parse; an
 // exporter sees no context, so past the time limit it is abandoned.
-func Export(ctx context.Context, s solvers.Strategy, w *solvers.Workload, format string, budget Budget) ([]byte, solvers.ExportFormat, error) {
+func Export(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, format string, budget Budget) ([]byte, solvers.ExportFormat, error) {
 	type exported struct {
 		data []byte
 		f    solvers.ExportFormat
 	}
-	x, err := execute(ctx, s.Info().Name, budget, nil, func(string, *exported) error { return nil },
+	x, err := execute(ctx, s.Info.Name, budget, nil, func(string, *exported) error { return nil },
 		func(context.Context, solvers.Progress) (*exported, error) {
 			b, f, err := solvers.ExportWorkload(s, w, format)
 			return &exported{b, f}, err
@@ -245,10 +244,10 @@ func Export(ctx context.Context, s solvers.Strategy, w *solvers.Workload, format
 
 // CheckLimits refuses a budget knob of s (its Params, or its
 // ReproduceParams when reproduce) over budget: see solvers.CheckLimits.
-func CheckLimits(s solvers.Strategy, reproduce bool, p solvers.Params, budget Budget) error {
-	specs := s.Params()
+func CheckLimits(s *solvers.Strategy, reproduce bool, p solvers.Params, budget Budget) error {
+	specs := s.Params
 	if reproduce {
-		specs = s.ReproduceParams()
+		specs = s.ReproduceParams
 	}
 	return solvers.CheckLimits(specs, p, budget.limits(time.Time{}))
 }

@@ -13,18 +13,20 @@ import (
 )
 
 // stubborn ignores its context: Run sleeps a fixed time.
-type stubborn struct{ *runnertest.Strategy }
-
-func (stubborn) Run(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*solvers.Report, error) {
-	time.Sleep(10 * time.Second)
-	return nil, nil
+func stubborn() *solvers.Strategy {
+	s := runnertest.New("stubborn").Strategy
+	s.Run = func(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*solvers.Report, error) {
+		time.Sleep(10 * time.Second)
+		return nil, nil
+	}
+	return s
 }
 
 func TestExecuteAbandonsAStrategyThatIgnoresItsContext(t *testing.T) {
 	defer func(g time.Duration) { abandonGrace = g }(abandonGrace)
 	abandonGrace = 50 * time.Millisecond
 	begin := time.Now()
-	_, err := Run(context.Background(), stubborn{runnertest.New("stubborn")}, &solvers.Workload{}, "", nil, nil,
+	_, err := Run(context.Background(), stubborn(), &solvers.Workload{}, "", nil, nil,
 		Budget{Timeout: 50 * time.Millisecond})
 	if d := time.Since(begin); d > 5*time.Second {
 		t.Errorf("Run returned after %v: it waited for a strategy that ignores its context", d)
@@ -35,7 +37,7 @@ func TestExecuteAbandonsAStrategyThatIgnoresItsContext(t *testing.T) {
 }
 
 func TestExecuteChecksTheReportAndItsInputs(t *testing.T) {
-	fake := runnertest.New("fake")
+	fake := runnertest.New("fake").Strategy
 	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
 	ctx := context.Background()
 	_, err := Run(ctx, fake, w, runnertest.VariantInvalid, nil, nil, Budget{})

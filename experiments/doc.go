@@ -42,7 +42,7 @@
 //     info metric, or one declared for other variants) is not counted
 //     for it at all. Analysis.NoResult gives the page's header its count.
 //   - A metric's declaration (direction, bounds, variants) comes from
-//     the family when it declares its metrics (solvers.MetricDeclarer,
+//     the family when it declares its metrics (Strategy.Metrics,
 //     Def.Metrics), then from the first done report of each variant
 //     (Infos takes the first of each name), never from the first report
 //     alone: a stopped run carries no makespan (issue 38 item 4). The

@@ -239,8 +239,8 @@ func TestExpandMatchesCountAndSeedsAreBasePlusReplicate(t *testing.T) {
 	}
 	// All variants when none are named.
 	d := mustParse(t, `{"name": "a", "strategy": "eapm", "workload": {"ids": ["w"]}}`)
-	if n := len(Expand(d, s)); n != len(s.Variants()) {
-		t.Errorf("no variants named: %d runs, want %d", n, len(s.Variants()))
+	if n := len(Expand(d, s)); n != len(s.Variants) {
+		t.Errorf("no variants named: %d runs, want %d", n, len(s.Variants))
 	}
 }
 

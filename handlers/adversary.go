@@ -258,21 +258,19 @@ func metricDiffs(a, b *solvers.Report) [][3]string {
 func (s *Server) adversaryFamilies() []views.AdversaryFamily {
 	out := make([]views.AdversaryFamily, 0, len(s.strategies))
 	for _, st := range s.strategies {
-		f := views.AdversaryFamily{Name: st.Info().Name}
-		for _, v := range st.Variants() {
+		f := views.AdversaryFamily{Name: st.Info.Name}
+		for _, v := range st.Variants {
 			f.Variants = append(f.Variants, v.Name)
 		}
-		for _, p := range st.Presets() {
+		for _, p := range st.Presets {
 			f.Presets = append(f.Presets, p.Name)
 		}
-		for _, m := range solvers.Declared(st) {
+		for _, m := range st.Metrics {
 			if m.Kind == solvers.KindResult && (m.Better == solvers.Higher || m.Better == solvers.Lower) {
 				f.Metrics = append(f.Metrics, m.Name)
 			}
 		}
-		if m, ok := st.(solvers.Mutator); ok {
-			f.Mutates = m.Mutates()
-		}
+		f.Mutates = st.Mutate != nil
 		out = append(out, f)
 	}
 	return out

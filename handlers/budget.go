@@ -13,7 +13,7 @@ import (
 )
 
 // Budget bounds what experiments' generated workloads may store, checked
-// from the families' estimates (solvers.GenerateEstimator) before anything
+// from the families' estimates (Strategy.EstimateGenerate) before anything
 // is generated or stored: a definition over it is refused with a 400
 // naming the budget. Generation itself happens where runs run (the first
 // run of a workload generates it), never in the request.
@@ -67,10 +67,10 @@ type plannedWorkloads struct {
 // planWorkloads makes the recipes of runs' preset workloads (owned by
 // owner) and checks them against the budget and what owner stores
 // already, before anything is stored or generated.
-func (s *Server) planWorkloads(ctx context.Context, def *experiments.Definition, st solvers.Strategy,
+func (s *Server) planWorkloads(ctx context.Context, def *experiments.Definition, st *solvers.Strategy,
 	runs []experiments.Run, owner string) (*plannedWorkloads, error) {
 	p := &plannedWorkloads{ids: map[string]string{}}
-	est, _ := st.(solvers.GenerateEstimator)
+	est := st.EstimateGenerate
 	for _, r := range runs {
 		if r.Workload.ID != "" {
 			continue
@@ -80,13 +80,13 @@ func (s *Server) planWorkloads(ctx context.Context, def *experiments.Definition,
 			continue
 		}
 		if est == nil {
-			return nil, errs.Invalidf("workload.preset", "%s cannot tell the size of its presets' workloads, so an experiment cannot generate them: generate the workloads first and name them by id", st.Info().Name)
+			return nil, errs.Invalidf("workload.preset", "%s cannot tell the size of its presets' workloads, so an experiment cannot generate them: generate the workloads first and name them by id", st.Info.Name)
 		}
 		params, err := presetParams(st, r.Workload.Preset, r.Workload.Params)
 		if err != nil {
 			return nil, err
 		}
-		e, err := est.EstimateGenerate(r.Workload.Preset, params)
+		e, err := est(r.Workload.Preset, params)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +137,7 @@ func (s *Server) planWorkloads(ctx context.Context, def *experiments.Definition,
 // presetParams resolves params against preset's parameters of st: every
 // parameter with its value, as the recipe keeps them; an unknown preset or
 // a bad value is errs.Invalid naming it.
-func presetParams(st solvers.Strategy, preset string, params solvers.Params) (solvers.Params, error) {
+func presetParams(st *solvers.Strategy, preset string, params solvers.Params) (solvers.Params, error) {
 	p, err := solvers.FindPreset(st, preset, "workload.preset")
 	if err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ const DefaultGenerateTimeout = 20 * time.Second
 // budget with its time limit lowered to the request's (generateTimeout).
 // Past that limit the error is a 413 naming the parameter that sizes the
 // workload (the family's estimate says which) and where else to generate it.
-func (s *Server) generateInRequest(ctx context.Context, st solvers.Strategy, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Server) generateInRequest(ctx context.Context, st *solvers.Strategy, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	budget := s.runner.Budget()
 	limit := s.generateTimeout
 	if limit <= 0 {
@@ -168,8 +168,8 @@ func (s *Server) generateInRequest(ctx context.Context, st solvers.Strategy, pre
 	w, err := execute.Generate(ctx, st, preset, params, seed, budget)
 	if err != nil && errs.KindOf(err) == errs.TooLarge && errs.FieldOf(err) == "" && time.Since(start) >= budget.Timeout {
 		field := "preset"
-		if est, ok := st.(solvers.GenerateEstimator); ok {
-			if e, eerr := est.EstimateGenerate(preset, params); eerr == nil {
+		if st.EstimateGenerate != nil {
+			if e, eerr := st.EstimateGenerate(preset, params); eerr == nil {
 				field = e.Field
 			}
 		}

@@ -112,7 +112,7 @@ func TestBudgetsPerExperimentAndPerUserCountWorkloadsAndBytes(t *testing.T) {
 
 // gatedToy is the toy family whose generator counts its calls and waits
 // for gate, so a test can see where and when workloads are generated.
-func gatedToy(calls *atomic.Int64, gate <-chan struct{}) solvers.Strategy {
+func gatedToy(calls *atomic.Int64, gate <-chan struct{}) *solvers.Strategy {
 	def := &solvers.Def[toyConfig, *toyConfig]{
 		Name:        "toy",
 		Info:        solvers.Info{Title: "Toy family", Summary: "A family added by a test."},
@@ -145,7 +145,7 @@ func gatedToy(calls *atomic.Int64, gate <-chan struct{}) solvers.Strategy {
 func TestExperimentWorkloadsAreGeneratedByTheirRunsOncePerCellAndReplicate(t *testing.T) {
 	var calls atomic.Int64
 	gate := make(chan struct{})
-	a := newAppWith(t, "", 0, []solvers.Strategy{gatedToy(&calls, gate)})
+	a := newAppWith(t, "", 0, []*solvers.Strategy{gatedToy(&calls, gate)})
 	// 2 sizes × 3 replicates: 6 workloads, each shared by its 2 variants.
 	status, body := a.postJSON(t, "/api/experiments", `{"name": "toy sweep", "strategy": "toy",
  "workload": {"preset": "tiny", "grid": {"size": [4, 5]}}, "replicates": 3, "seed": 10}`)
@@ -261,7 +261,7 @@ func TestConcurrentExperimentPostsNeverMeetALockedDatabase(t *testing.T) {
 func TestAGenerateOverTheRequestsTimeIsA413NamingItsParameter(t *testing.T) {
 	var calls atomic.Int64
 	gate := make(chan struct{}) // never opened: the generator works until stopped
-	a := newAppOpt(t, "", Options{GenerateTimeout: 200 * time.Millisecond}, []solvers.Strategy{gatedToy(&calls, gate)})
+	a := newAppOpt(t, "", Options{GenerateTimeout: 200 * time.Millisecond}, []*solvers.Strategy{gatedToy(&calls, gate)})
 	status, body := a.postJSON(t, "/api/workloads/generate", `{"strategy":"toy","preset":"tiny","params":{"size":9}}`)
 	var e apiError
 	json.Unmarshal(body, &e)

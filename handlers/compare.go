@@ -232,7 +232,7 @@ func (s *Server) isReference(strategy, variant string) bool {
 	if err != nil {
 		return false
 	}
-	return solvers.LookupVariant(st.Variants(), variant).Reference
+	return solvers.LookupVariant(st.Variants, variant).Reference
 }
 
 // Join puts reports side by side (package compare: what differs, the

@@ -20,12 +20,18 @@ import (
 // return a report of about 60 KiB: more than any slack left in the
 // database's pages, so that storing it needs new pages.
 type gated struct {
-	*runnertest.Strategy
+	*solvers.Strategy
 	gate    chan struct{}
 	started chan string
 }
 
-func (g *gated) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+func newGated() *gated {
+	g := &gated{Strategy: runnertest.New("gated").Strategy, gate: make(chan struct{}), started: make(chan string, 8)}
+	g.Run = g.run
+	return g
+}
+
+func (g *gated) run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
 	g.started <- w.Name
 	select {
 	case <-g.gate:
@@ -64,8 +70,8 @@ func (a *app) runStatus(t *testing.T, id string) string {
 }
 
 func TestAFullDiskRefusesNewWorkHoldsFinishedRunsAndHealsByItself(t *testing.T) {
-	g := &gated{Strategy: runnertest.New("gated"), gate: make(chan struct{}), started: make(chan string, 8)}
-	a := newAppWith(t, "", 0, []solvers.Strategy{g})
+	g := newGated()
+	a := newAppWith(t, "", 0, []*solvers.Strategy{g.Strategy})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	disk := a.store.Disk()

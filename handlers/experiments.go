@@ -323,7 +323,7 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	}
 	var variants []string
 	if st, err := s.lookup(e.Strategy); err == nil {
-		for _, v := range st.Variants() {
+		for _, v := range st.Variants {
 			variants = append(variants, v.Name)
 		}
 	}

@@ -183,7 +183,7 @@ func (s *Server) snapshot(ctx context.Context, e *store.Experiment) (*expSnap, e
 // from every run).
 func (s *Server) loadSnapshot(ctx context.Context, e *store.Experiment, sn, prev *expSnap) error {
 	if st, err := s.lookup(e.Strategy); err == nil {
-		sn.family = solvers.Declared(st)
+		sn.family = st.Metrics
 	}
 	if prev != nil {
 		ch, err := s.store.ExperimentChangesSince(ctx, e.ID, prev.loaded)
@@ -467,7 +467,7 @@ func (s *Server) runsNoResult(ctx context.Context, runs []store.Run) (map[string
 		d, ok := decls[r.Strategy]
 		if !ok {
 			if st, err := s.lookup(r.Strategy); err == nil {
-				d = solvers.Declared(st)
+				d = st.Metrics
 			}
 			decls[r.Strategy] = d
 		}

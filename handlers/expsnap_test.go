@@ -34,9 +34,9 @@ func newIdleApp(t *testing.T) *app {
 		t.Fatal(err)
 	}
 	strategies := registry.All()
-	lookup := func(name string) (solvers.Strategy, bool) {
+	lookup := func(name string) (*solvers.Strategy, bool) {
 		for _, s := range strategies {
-			if s.Info().Name == name {
+			if s.Info.Name == name {
 				return s, true
 			}
 		}

@@ -25,7 +25,7 @@ func (c *toyPreset) Declare(ps *solvers.ParamSet) {
 }
 
 // toyFamily is a whole new family: one solvers.Def, nothing else.
-func toyFamily() solvers.Strategy {
+func toyFamily() *solvers.Strategy {
 	def := &solvers.Def[toyConfig, *toyConfig]{
 		Name:        "toy",
 		Info:        solvers.Info{Title: "Toy family", Summary: "A family added by a test."},
@@ -54,7 +54,7 @@ func toyFamily() solvers.Strategy {
 // them: it is on the home page and in /api/strategies, its preset
 // generates, and its run decodes the typed config from the API's params.
 func TestANewFamilyNeedsOnlyItsDefAndARegistryLine(t *testing.T) {
-	a := newAppWith(t, "", 0, []solvers.Strategy{eapm.New(), toyFamily()})
+	a := newAppWith(t, "", 0, []*solvers.Strategy{eapm.New(), toyFamily()})
 	if err := solvers.CheckNames(toyFamily()); err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ const DefaultMaxUpload = 64 << 20
 type Server struct {
 	store      *store.Store
 	runner     *runner.Runner
-	strategies []solvers.Strategy
+	strategies []*solvers.Strategy
 	maxUpload  int64
 	auth       bool
 	reports    *cache.LRU[string, *solvers.Report] // decoded reports of done runs (report)
@@ -83,7 +83,7 @@ type Options struct {
 }
 
 // New returns a Server over a store and a runner for the given strategies.
-func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt Options) *Server {
+func New(st *store.Store, rn *runner.Runner, strategies []*solvers.Strategy, opt Options) *Server {
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = DefaultMaxUpload
 	}
@@ -92,7 +92,7 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
 		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}, searches: opt.Searches}
 	if s.searches == nil {
-		s.searches = adversaries.New(st, rn, func(name string) (solvers.Strategy, bool) {
+		s.searches = adversaries.New(st, rn, func(name string) (*solvers.Strategy, bool) {
 			st, err := s.lookup(name)
 			return st, err == nil
 		}, adversaries.Options{})
@@ -100,15 +100,10 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 	return s
 }
 
-func (s *Server) lookup(name string) (solvers.Strategy, error) {
+func (s *Server) lookup(name string) (*solvers.Strategy, error) {
 	for _, st := range s.strategies {
-		if st.Info().Name == name {
+		if st.Info.Name == name {
 			return st, nil
-		}
-	}
-	for _, f := range solvers.Families() {
-		if f.Name == name {
-			return nil, errs.New(errs.NotFound, "strategy", "%s is not built yet", name)
 		}
 	}
 	if name == "" {
@@ -117,39 +112,17 @@ func (s *Server) lookup(name string) (solvers.Strategy, error) {
 	return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q (known: %s)", name, strings.Join(s.names(), ", "))
 }
 
-// families lists the families, built ones first: the catalogue's in its
-// order, then any built family the catalogue does not list, then the
-// catalogue's unbuilt ones.
-func (s *Server) families() []solvers.Family {
-	all := solvers.CatalogueWith(s.strategies)
-	out := make([]solvers.Family, 0, len(all))
-	for _, built := range []bool{true, false} {
-		for _, f := range all {
-			if _, err := s.lookup(f.Name); (err == nil) == built {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
-}
-
 func (s *Server) names() []string {
 	out := make([]string, len(s.strategies))
 	for i, st := range s.strategies {
-		out[i] = st.Info().Name
+		out[i] = st.Info.Name
 	}
 	return out
 }
 
-func viewOf(st solvers.Strategy) views.StrategyView {
-	v := views.StrategyView{Info: st.Info(), Variants: st.Variants(), Params: st.Params(), Presets: st.Presets()}
-	if u, ok := st.(solvers.Uploader); ok {
-		v.Uploads = u.Uploads()
-	}
-	if x, ok := st.(solvers.Exporter); ok {
-		v.Exports = x.Exports()
-	}
-	return v
+func viewOf(st *solvers.Strategy) views.StrategyView {
+	return views.StrategyView{Info: st.Info, Variants: st.Variants, Params: st.Params, Presets: st.Presets,
+		Uploads: st.Uploads, Exports: st.Exports}
 }
 
 func (s *Server) views() []views.StrategyView {

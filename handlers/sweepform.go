@@ -148,10 +148,10 @@ func sweepValuesOf(form url.Values) views.SweepValues {
 // sweepDefinition makes the definition of family st the fields hold, as
 // indented JSON, and the problems of fields it could not read (each on
 // its form field; the rest is left to experiments.Validate).
-func sweepDefinition(v views.SweepValues, st solvers.Strategy) ([]byte, []error) {
+func sweepDefinition(v views.SweepValues, st *solvers.Strategy) ([]byte, []error) {
 	var problems []error
-	d := formDef{Name: strings.TrimSpace(v.Name), Strategy: st.Info().Name, Replicates: json.Number("1"), Seed: json.Number("1"), NotifyURL: v.NotifyURL}
-	d.Variants = solvers.VariantNames(st.Variants(), func(variant solvers.Variant) bool { return slices.Contains(v.Variants, variant.Name) })
+	d := formDef{Name: strings.TrimSpace(v.Name), Strategy: st.Info.Name, Replicates: json.Number("1"), Seed: json.Number("1"), NotifyURL: v.NotifyURL}
+	d.Variants = solvers.VariantNames(st.Variants, func(variant solvers.Variant) bool { return slices.Contains(v.Variants, variant.Name) })
 	problems = append(problems, unknownFields(v, st)...)
 	whole := func(field, text string, into *any) {
 		text = strings.TrimSpace(text)
@@ -178,12 +178,12 @@ func sweepDefinition(v views.SweepValues, st solvers.Strategy) ([]byte, []error)
 		}
 		return g
 	}
-	d.Grid = grid("grid.", st.Params(), v.Grid, func(n string) string { return n })
+	d.Grid = grid("grid.", st.Params, v.Grid, func(n string) string { return n })
 	if v.WorkloadKind == "ids" {
 		d.Workload.IDs = v.IDs
-	} else if i := slices.IndexFunc(st.Presets(), func(p solvers.Preset) bool { return p.Name == v.Preset }); i >= 0 {
+	} else if i := slices.IndexFunc(st.Presets, func(p solvers.Preset) bool { return p.Name == v.Preset }); i >= 0 {
 		d.Workload.Preset = v.Preset
-		d.Workload.Grid = grid("wgrid.", st.Presets()[i].Params, v.WGrid, func(n string) string { return v.Preset + "." + n })
+		d.Workload.Grid = grid("wgrid.", st.Presets[i].Params, v.WGrid, func(n string) string { return v.Preset + "." + n })
 	} else {
 		d.Workload.Preset = v.Preset // unknown: Validate says so
 	}
@@ -212,15 +212,15 @@ func sweepDefinition(v views.SweepValues, st solvers.Strategy) ([]byte, []error)
 // only unknown ones were ticked, and swept nothing where the user asked
 // for a sweep (issue 41). Fields of the family's other presets are the
 // form's own (one set per preset, the chosen one used) and are left.
-func unknownFields(v views.SweepValues, st solvers.Strategy) []error {
+func unknownFields(v views.SweepValues, st *solvers.Strategy) []error {
 	var problems []error
-	variants := make([]string, 0, len(st.Variants()))
-	for _, x := range st.Variants() {
+	variants := make([]string, 0, len(st.Variants))
+	for _, x := range st.Variants {
 		variants = append(variants, x.Name)
 	}
 	for _, x := range v.Variants {
 		if !slices.Contains(variants, x) {
-			problems = append(problems, errs.Invalidf("variants", "unknown variant %q of %s (known: %s)", x, st.Info().Name, strings.Join(variants, ", ")))
+			problems = append(problems, errs.Invalidf("variants", "unknown variant %q of %s (known: %s)", x, st.Info.Name, strings.Join(variants, ", ")))
 		}
 	}
 	paramNames := func(specs []solvers.ParamSpec) []string {
@@ -230,13 +230,13 @@ func unknownFields(v views.SweepValues, st solvers.Strategy) []error {
 		}
 		return out
 	}
-	params := paramNames(st.Params())
+	params := paramNames(st.Params)
 	for _, k := range sortedKeys(v.Grid) {
 		if !slices.Contains(params, k) {
-			problems = append(problems, errs.Invalidf("grid."+k, "unknown run parameter %q of %s (known: %s)", k, st.Info().Name, strings.Join(params, ", ")))
+			problems = append(problems, errs.Invalidf("grid."+k, "unknown run parameter %q of %s (known: %s)", k, st.Info.Name, strings.Join(params, ", ")))
 		}
 	}
-	presets := st.Presets()
+	presets := st.Presets
 	for _, k := range sortedKeys(v.WGrid) {
 		i := slices.IndexFunc(presets, func(p solvers.Preset) bool { return strings.HasPrefix(k, p.Name+".") })
 		if i < 0 {
@@ -244,7 +244,7 @@ func unknownFields(v views.SweepValues, st solvers.Strategy) []error {
 			for j, p := range presets {
 				names[j] = p.Name
 			}
-			problems = append(problems, errs.Invalidf("wgrid."+k, "names no preset of %s (known: %s)", st.Info().Name, strings.Join(names, ", ")))
+			problems = append(problems, errs.Invalidf("wgrid."+k, "names no preset of %s (known: %s)", st.Info.Name, strings.Join(names, ", ")))
 			continue
 		}
 		pn := paramNames(presets[i].Params)
@@ -396,8 +396,8 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 		if err != nil {
 			return nil, "", err
 		}
-		if x, ok := st.(solvers.SeedExperimenter); ok {
-			for _, sw := range x.SeedExperiments() {
+		if st.SeedExperiments != nil {
+			for _, sw := range st.SeedExperiments() {
 				if sw.Name == name {
 					d, err := experiments.ParseJSON(sw.JSON())
 					if err != nil {
@@ -419,7 +419,7 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 		// The runs' own inputs: their workloads and variants, and every
 		// parameter that applies to one of their variants with the values
 		// they gave it (one value: ready to widen); the first run's seed.
-		var st solvers.Strategy
+		var st *solvers.Strategy
 		grid := experiments.Grid{}
 		for i, id := range ids {
 			r, err := s.store.GetRunInfo(ctx, id)
@@ -441,7 +441,7 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 			if !slices.Contains(def.Variants, r.Variant) {
 				def.Variants = append(def.Variants, r.Variant)
 			}
-			for _, ps := range st.Params() {
+			for _, ps := range st.Params {
 				v := strings.TrimSpace(r.Params[ps.Name])
 				if v != "" && ps.AppliesTo(r.Variant) && !slices.Contains(grid[ps.Name], v) {
 					grid[ps.Name] = append(grid[ps.Name], v)
@@ -459,14 +459,14 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 	default:
 		name := c.QueryParam("strategy")
 		if name == "" && len(s.strategies) > 0 {
-			name = s.strategies[0].Info().Name
+			name = s.strategies[0].Info.Name
 		}
 		st, err := s.lookup(name)
 		if err != nil {
 			return nil, "", err
 		}
 		def.Name, def.Strategy = name+" sweep", name
-		if ps := st.Presets(); len(ps) > 0 {
+		if ps := st.Presets; len(ps) > 0 {
 			def.Workload.Preset = ps[0].Name
 		}
 	}
@@ -476,18 +476,18 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 // sweepProps is the sweep form of family st holding v: the definition the
 // fields make, the family's stored workloads and its past runs' wall
 // times for the estimate.
-func (s *Server) sweepProps(c echo.Context, st solvers.Strategy, v views.SweepValues) (views.NewExperimentProps, []error, error) {
+func (s *Server) sweepProps(c echo.Context, st *solvers.Strategy, v views.SweepValues) (views.NewExperimentProps, []error, error) {
 	ctx := c.Request().Context()
 	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, Wall: map[string]views.WallTime{},
 		NotifyAllowed: s.notifyAllowedText()}
 	if owner, ok := s.listOwner(c); ok {
-		ws, _, err := s.store.ListWorkloadsPage(ctx, st.Info().Name, owner, 200, "")
+		ws, _, err := s.store.ListWorkloadsPage(ctx, st.Info.Name, owner, 200, "")
 		if err != nil {
 			return p, nil, err
 		}
 		p.Workloads = viewWorkloads(ws)
 	}
-	wall, err := s.store.WallTimes(ctx, st.Info().Name)
+	wall, err := s.store.WallTimes(ctx, st.Info.Name)
 	if err != nil {
 		return p, nil, err
 	}
@@ -537,7 +537,7 @@ func (s *Server) startExperimentPage(c echo.Context) error {
 	if _, pasted := form["definition"]; pasted {
 		raw = []byte(form.Get("definition"))
 		if def, err = experiments.Parse(raw); err == nil {
-			var st solvers.Strategy
+			var st *solvers.Strategy
 			if st, err = s.lookup(def.Strategy); err == nil {
 				if p, _, err = s.sweepProps(c, st, sweepValuesFor(def)); err != nil {
 					return err
@@ -577,7 +577,7 @@ func (s *Server) startExperimentPage(c echo.Context) error {
 		p.Count, p.Counted = experiments.Count(def, st), true
 		variants := def.Variants
 		if len(variants) == 0 {
-			for _, v := range st.Variants() {
+			for _, v := range st.Variants {
 				variants = append(variants, v.Name)
 			}
 		}

@@ -224,7 +224,7 @@ func sweep(t testing.TB, s *server, n int, variant string, extra map[string]stri
 func sweepOn(t testing.TB, st *store.Store, rn *runner.Runner, stored func(string), n int, variant string, extra map[string]string) []string {
 	t.Helper()
 	ctx := context.Background()
-	w, err := queuetest.Strategy{}.Generate(ctx, "tiny", map[string]string{"n": "4"}, 1)
+	w, err := queuetest.Strategy.Generate(ctx, "tiny", map[string]string{"n": "4"}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

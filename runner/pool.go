@@ -24,7 +24,7 @@ import (
 // schedlab serve --in-process.
 type pool struct {
 	st     *store.Store
-	lookup func(string) (solvers.Strategy, bool)
+	lookup func(string) (*solvers.Strategy, bool)
 	opt    Options
 	log    *slog.Logger
 	wake   chan struct{}

@@ -109,7 +109,7 @@ func (o Options) withDefaults() Options {
 // Build it with New, then Start it; it is safe for concurrent use.
 type Runner struct {
 	st     *store.Store
-	lookup func(string) (solvers.Strategy, bool)
+	lookup func(string) (*solvers.Strategy, bool)
 	opt    Options
 	log    *slog.Logger
 	b      Backend
@@ -119,7 +119,7 @@ type Runner struct {
 }
 
 // New returns a Runner over st that finds strategies with lookup.
-func New(st *store.Store, lookup func(name string) (solvers.Strategy, bool), opt Options) *Runner {
+func New(st *store.Store, lookup func(name string) (*solvers.Strategy, bool), opt Options) *Runner {
 	opt = opt.withDefaults()
 	r := &Runner{st: st, lookup: lookup, opt: opt, log: opt.Logger, b: opt.Backend}
 	if r.b == nil {
@@ -268,14 +268,14 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("a reproduce run takes no workload")}
 		}
 		run.Variant = ""
-		if run.Params, err = solvers.Resolve(s.ReproduceParams(), run.Params); err != nil {
+		if run.Params, err = solvers.Resolve(s.ReproduceParams, run.Params); err != nil {
 			return nil, errs.Wrap(errs.Invalid, err)
 		}
 	} else {
 		if run.Variant, err = solvers.ResolveVariant(s, run.Variant); err != nil {
 			return nil, errs.Wrap(errs.Invalid, err)
 		}
-		if run.Params, err = solvers.Resolve(s.Params(), run.Params); err != nil {
+		if run.Params, err = solvers.Resolve(s.Params, run.Params); err != nil {
 			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if run.WorkloadID == "" {
@@ -292,8 +292,8 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id",
 				Err: fmt.Errorf("workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)}
 		}
-		if f, ok := s.(solvers.VariantFilter); ok {
-			if err := f.VariantFits(w.Format, run.Variant); err != nil {
+		if s.VariantFits != nil {
+			if err := s.VariantFits(w.Format, run.Variant); err != nil {
 				return nil, errs.Wrap(errs.Invalid, err)
 			}
 		}

@@ -146,7 +146,7 @@ type Recipe struct {
 	Params     map[string]string // resolved against the preset
 	Seed       int64
 	// EstimatedBytes is the family's estimate of what the workload will
-	// store (solvers.GenerateEstimator), which the budgets were checked
+	// store (Strategy.EstimateGenerate), which the budgets were checked
 	// against.
 	EstimatedBytes int64
 	Owner          string // a user ID; empty without accounts

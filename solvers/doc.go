@@ -1,7 +1,10 @@
 // Package solvers is the contract between schedlab's algorithms and the rest
-// of the application: the Strategy interface every family implements, the
-// Report every run returns, parameters with their documented specs, and the
-// catalogue of the five strategy families.
+// of the application: the Strategy every family is (one concrete type
+// whose optional capabilities are func fields, nil when absent; issue 44:
+// one implementation and its test doubles needed no interface, and type
+// assertions on optional interfaces hid which capabilities a caller
+// relied on), the Report every run returns, and parameters with their
+// documented specs.
 //
 // Solvers are pure Go: no HTTP, SQL or templ. Everything they need comes in
 // as arguments (workload bytes, parameters, a seed, a context and a progress

@@ -251,15 +251,6 @@ func anyNotDone(runs []Run) bool {
 	return false
 }
 
-// familyTitle is a family's title, or its name when it has none (a family
-// of the catalogue this build lacks).
-func familyTitle(f solvers.Family) string {
-	if f.Title != "" {
-		return f.Title
-	}
-	return f.Name
-}
-
 // workloadFormat is w's format, or "" without a workload.
 func workloadFormat(w *Workload) string {
 	if w == nil {

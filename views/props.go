@@ -23,8 +23,7 @@ type StrategyView struct {
 
 // FamilyCard is one of the five families on the home page.
 type FamilyCard struct {
-	Family solvers.Family
-	Built  bool
+	Family solvers.Info
 	Runs   int
 }
 
@@ -185,8 +184,7 @@ type MetricRow = compare.Row
 
 // ReproCard is one seed experiment on /reproduce.
 type ReproCard struct {
-	Family solvers.Family
-	Built  bool
+	Family solvers.Info
 	Params []solvers.ParamSpec
 	Latest *Run // the newest reproduce run, whatever its status
 	Shown  *Run // the newest finished one, whose Report is shown

@@ -31,10 +31,9 @@ func definitionBytes(file string) ([]byte, error) {
 	if !found {
 		return nil, fmt.Errorf("%s: unknown strategy %q (see `schedlab strategies`)", file, family)
 	}
-	x, _ := st.(solvers.SeedExperimenter)
 	var names []string
-	if x != nil {
-		for _, sw := range x.SeedExperiments() {
+	if st.SeedExperiments != nil {
+		for _, sw := range st.SeedExperiments() {
 			if sw.Name == name {
 				return sw.JSON(), nil
 			}
@@ -109,7 +108,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepRuns generates each distinct workload once and executes the runs on
 // a pool of workers; a run that fails is a failed result, not an error of
 // the sweep (it is counted, never dropped).
-func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run, workers int, budget execute.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
+func sweepRuns(ctx context.Context, st *solvers.Strategy, runs []experiments.Run, workers int, budget execute.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
 	workloads := map[string]*solvers.Workload{}
 	for _, r := range runs {
 		key := r.WorkloadKey()
@@ -154,8 +153,8 @@ func sweepRuns(ctx context.Context, st solvers.Strategy, runs []experiments.Run,
 	return results, decls, nil
 }
 
-func presetSpecs(st solvers.Strategy, preset string) []solvers.ParamSpec {
-	for _, p := range st.Presets() {
+func presetSpecs(st *solvers.Strategy, preset string) []solvers.ParamSpec {
+	for _, p := range st.Presets {
 		if p.Name == preset {
 			return p.Params
 		}

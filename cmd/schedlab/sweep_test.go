@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
 	"schedlab/solvers/registry"
 )
 
@@ -176,8 +175,8 @@ func TestSweepTakesASeedExperimentByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sw := range registry.All() {
-		x, ok := sw.(solvers.SeedExperimenter)
-		if !ok || sw.Info().Name != "gossip" {
+		x, ok := sw, sw.SeedExperiments != nil
+		if !ok || sw.Info.Name != "gossip" {
 			continue
 		}
 		for _, e := range x.SeedExperiments() {

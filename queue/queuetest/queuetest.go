@@ -1,4 +1,4 @@
-// Package queuetest provides Strategy, a solvers.Strategy for tests of the
+// Package queuetest provides Strategy, a *solvers.Strategy for tests of the
 // queue with real worker processes: it records every execution in a file
 // shared by the processes (so a test can count how often each run
 // executed), sleeps, waits to be canceled, or kills its own process.
@@ -32,65 +32,51 @@ const (
 const Name = "qtest"
 
 // Strategy is the test strategy.
-type Strategy struct{}
+var Strategy = &solvers.Strategy{
+	Info: solvers.Info{Name: Name, Title: "Queue test strategy", Summary: "Records, sleeps, waits or dies."},
+	Variants: []solvers.Variant{{Name: VariantOK, Doc: "sleep ms, then a report"},
+		{Name: VariantWait, Doc: "wait until canceled"}, {Name: VariantDie, Doc: "SIGKILL its own process"},
+		{Name: VariantGrow, Doc: "allocate until stopped"}},
+	Params: params,
+	Presets: []solvers.Preset{{Name: "tiny", Doc: "a workload of size n",
+		Params: []solvers.ParamSpec{solvers.IntSpec("n", "4", "", "size", 1, 100)}}},
+	ParseWorkload: func(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+		return nil, errs.Invalidf("file", "no uploads")
+	},
+	Generate: func(ctx context.Context, preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
+		data, _ := json.Marshal(map[string]int{"n": p.Int("n")})
+		return &solvers.Workload{Name: "tiny", Format: "preset", Summary: "tiny", Data: data}, nil
+	},
+	// A tiny workload is a few bytes (an experiment may generate it:
+	// bench/sweep's no-op sweep).
+	EstimateGenerate: func(preset string, p solvers.Params) (solvers.Estimate, error) {
+		if preset != "tiny" {
+			return solvers.Estimate{}, errs.Invalidf("preset", "no preset %q", preset)
+		}
+		return solvers.Estimate{Bytes: 64, Field: "n"}, nil
+	},
+	Reproduce: func(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+		return report(1), nil
+	},
+	Run: run,
+}
+
+var params = []solvers.ParamSpec{
+	solvers.IntSpec("i", "0", "", "a tag recorded with each execution", 0, 1<<30),
+	solvers.IntSpec("ms", "0", "ms", "sleep of the ok variant", 0, 60000),
+	solvers.IntSpec("rows", "0", "", "rows of 1 KiB in a table of the ok variant's report (a large report)", 0, 100000),
+}
 
 // Lookup finds Strategy by Name.
-func Lookup(name string) (solvers.Strategy, bool) {
+func Lookup(name string) (*solvers.Strategy, bool) {
 	if name == Name {
-		return Strategy{}, true
+		return Strategy, true
 	}
 	return nil, false
 }
 
-func (Strategy) Info() solvers.Info {
-	return solvers.Info{Name: Name, Title: "Queue test strategy", Summary: "Records, sleeps, waits or dies."}
-}
-
-func (Strategy) Variants() []solvers.Variant {
-	return []solvers.Variant{{Name: VariantOK, Doc: "sleep ms, then a report"},
-		{Name: VariantWait, Doc: "wait until canceled"}, {Name: VariantDie, Doc: "SIGKILL its own process"},
-		{Name: VariantGrow, Doc: "allocate until stopped"}}
-}
-
-func (Strategy) Params() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.IntSpec("i", "0", "", "a tag recorded with each execution", 0, 1<<30),
-		solvers.IntSpec("ms", "0", "ms", "sleep of the ok variant", 0, 60000),
-		solvers.IntSpec("rows", "0", "", "rows of 1 KiB in a table of the ok variant's report (a large report)", 0, 100000),
-	}
-}
-
-func (Strategy) Presets() []solvers.Preset {
-	return []solvers.Preset{{Name: "tiny", Doc: "a workload of size n",
-		Params: []solvers.ParamSpec{solvers.IntSpec("n", "4", "", "size", 1, 100)}}}
-}
-
-func (s Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
-	return nil, errs.Invalidf("file", "no uploads")
-}
-
-func (s Strategy) Generate(ctx context.Context, preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
-	data, _ := json.Marshal(map[string]int{"n": p.Int("n")})
-	return &solvers.Workload{Name: "tiny", Format: "preset", Summary: "tiny", Data: data}, nil
-}
-
-// EstimateGenerate: a tiny workload is a few bytes (an experiment may
-// generate it: bench/sweep's no-op sweep).
-func (Strategy) EstimateGenerate(preset string, p solvers.Params) (solvers.Estimate, error) {
-	if preset != "tiny" {
-		return solvers.Estimate{}, errs.Invalidf("preset", "no preset %q", preset)
-	}
-	return solvers.Estimate{Bytes: 64, Field: "n"}, nil
-}
-
-func (Strategy) ReproduceParams() []solvers.ParamSpec { return nil }
-
-func (Strategy) Reproduce(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	return report(1), nil
-}
-
-func (s Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	p, err := solvers.Resolve(s.Params(), p)
+func run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	p, err := solvers.Resolve(params, p)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ import (
 // Config configures a worker. Zero fields take the defaults.
 type Config struct {
 	// Lookup finds the strategies this worker can execute.
-	Lookup func(name string) (solvers.Strategy, bool)
+	Lookup func(name string) (*solvers.Strategy, bool)
 	// Concurrency is how many runs it executes at once (1: each run has
 	// the process, and its memory budget, to itself).
 	Concurrency int
@@ -344,7 +344,7 @@ func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Pr
 // budget, once per workload however many of its runs this worker holds
 // (execute.Generations), and puts its data (wire.GeneratedData of its SHA-256)
 // and description in wire.ReportsBucket for the server to store.
-func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job) (*wire.Generated, []byte, error) {
+func (w *worker) generate(ctx context.Context, s *solvers.Strategy, job *wire.Job) (*wire.Generated, []byte, error) {
 	g := job.Workload.Generate
 	w.mu.Lock()
 	done := w.generated[g.WorkloadID]

@@ -10,22 +10,15 @@ import (
 	"schedlab/solvers"
 )
 
-// named is a strategy of which Direction reads only the name and, when
-// decls is set, the declared metrics.
-type named struct{ solvers.Strategy }
-
-func (named) Info() solvers.Info { return solvers.Info{Name: "fam"} }
-
-type declaring struct {
-	named
-	decls []solvers.Metric
+// named is a strategy of which Direction reads only the name and the
+// declared metrics, decls.
+func named(decls ...solvers.Metric) *solvers.Strategy {
+	return &solvers.Strategy{Info: solvers.Info{Name: "fam"}, Metrics: decls}
 }
 
-func (d declaring) DeclaredMetrics() []solvers.Metric { return d.decls }
-
 func TestDirectionFromTheDeclaredMetrics(t *testing.T) {
-	st := declaring{decls: []solvers.Metric{{Name: "makespan", Better: solvers.Lower}, {Name: "profit", Better: solvers.Higher},
-		{Name: "tasks", Kind: solvers.KindInfo}, {Name: "wall_ms", Kind: solvers.KindCost, Better: solvers.Lower}}}
+	st := named(solvers.Metric{Name: "makespan", Better: solvers.Lower}, solvers.Metric{Name: "profit", Better: solvers.Higher},
+		solvers.Metric{Name: "tasks", Kind: solvers.KindInfo}, solvers.Metric{Name: "wall_ms", Kind: solvers.KindCost, Better: solvers.Lower})
 	probed := false
 	probe := func(context.Context) (*solvers.Report, error) {
 		probed = true
@@ -52,15 +45,15 @@ func TestDirectionFromTheDeclaredMetrics(t *testing.T) {
 
 func TestDirectionFromAReportWithoutDeclarations(t *testing.T) {
 	rep := &solvers.Report{Metrics: []solvers.Metric{{Name: "profit", Better: solvers.Higher}}}
-	got, err := Direction(context.Background(), named{}, "profit", func(context.Context) (*solvers.Report, error) { return rep, nil })
+	got, err := Direction(context.Background(), named(), "profit", func(context.Context) (*solvers.Report, error) { return rep, nil })
 	if err != nil || got != solvers.Higher {
 		t.Errorf("%q, %v; want higher from the report", got, err)
 	}
-	if _, err := Direction(context.Background(), named{}, "makespan", func(context.Context) (*solvers.Report, error) { return rep, nil }); err == nil ||
+	if _, err := Direction(context.Background(), named(), "makespan", func(context.Context) (*solvers.Report, error) { return rep, nil }); err == nil ||
 		!strings.Contains(err.Error(), "fam reports profit") {
 		t.Errorf("a metric the report lacks: %v", err)
 	}
-	if _, err := Direction(context.Background(), named{}, "profit", func(context.Context) (*solvers.Report, error) { return nil, errNoRun }); err == nil ||
+	if _, err := Direction(context.Background(), named(), "profit", func(context.Context) (*solvers.Report, error) { return nil, errNoRun }); err == nil ||
 		!strings.Contains(err.Error(), errNoRun.Error()) {
 		t.Errorf("no run: %v", err)
 	}

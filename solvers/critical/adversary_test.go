@@ -23,8 +23,8 @@ import (
 func TestAnnealingFindsWhereHEFTIsFourTimesFastestNode(t *testing.T) {
 	st := New()
 	preset := solvers.Params{"tasks": "5", "layers": "5", "processors": "4", "transfer_max": "250", "transfer_min": "25"}
-	specs := st.Presets()[0].Params
-	params, err := solvers.Resolve(st.Params(), nil)
+	specs := st.Presets[0].Params
+	params, err := solvers.Resolve(st.Params, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

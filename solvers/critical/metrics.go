@@ -3,7 +3,7 @@ package critical
 import "schedlab/solvers"
 
 // declaredMetrics are the metrics a critical run's report carries that
-// pages must know before any run reports them (solvers.MetricDeclarer):
+// pages must know before any run reports them (Strategy.Metrics):
 // the schedule's, which a critical-works run that stopped leaves out
 // (runMetrics), makespan first, the family's primary result. Pages take
 // their direction from here, so an experiment whose first runs stopped

@@ -16,7 +16,7 @@ import (
 // solvers.Missing and StopReason read (issue 38 items 3 and 4).
 func TestDeclaredMetricsAreTheReports(t *testing.T) {
 	s := New()
-	decls := solvers.Declared(s)
+	decls := s.Metrics
 	if solvers.Primary(decls) != "makespan" {
 		t.Fatalf("primary %q, want makespan", solvers.Primary(decls))
 	}

@@ -69,7 +69,7 @@ func TestRunEveryVariantOnRandom(t *testing.T) {
 	if crit == 0 {
 		t.Error("preview highlights no critical edge")
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		for _, c := range []string{CriterionLoad, CriterionMakespan, CriterionCost} {
 			t.Run(v.Name+"/"+c, func(t *testing.T) {
 				r, err := s.Run(context.Background(), w, v.Name, solvers.Params{"criterion": c}, nil)
@@ -154,7 +154,7 @@ func TestSharedWorkflowsEveryVariant(t *testing.T) {
 		if err := w.Preview.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range s.Variants() {
+		for _, v := range s.Variants {
 			r, err := s.Run(context.Background(), w, v.Name, nil, nil)
 			if err != nil {
 				t.Fatalf("%s %s: %v", f, v.Name, err)
@@ -245,7 +245,7 @@ func TestDeterministic(t *testing.T) {
 	if string(w1.Data) != string(w2.Data) {
 		t.Fatal("generation not deterministic")
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		r1, err := s.Run(context.Background(), w1, v.Name, nil, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -54,7 +54,7 @@
 // disjoint [start, end) busy intervals, jobs (criterion default start),
 // unique ids, an optional generator. SWF traces (format "swf", plain or
 // gzip): variant batch simulates them with package batch (fcfs, easy,
-// conservative), the CLI straight from the file (solvers.FileRunner) with
+// conservative), the CLI straight from the file (Strategy.RunFile) with
 // the stored trace's report; the slot variants cut them into cycles
 // (Trace.Cycles). How procs, size, estimates and unit_s read a trace is in
 // their docs (config.go), each a Note of the report; with early=true a

@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 
 // kthWorkload is the first n jobs of KTH SP2 (at most 2,000) as s reads
 // them, and the file's bytes: its header and those jobs' lines.
-func kthWorkload(t *testing.T, s solvers.Strategy, n int) (*solvers.Workload, []byte) {
+func kthWorkload(t *testing.T, s *solvers.Strategy, n int) (*solvers.Workload, []byte) {
 	t.Helper()
 	all, err := os.ReadFile(kth2000)
 	if err != nil {
@@ -58,7 +58,7 @@ func TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun(t *testing.T) {
 		{Name: "crashy", Command: batsimtest.Command(batsimtest.Crash, 40)},
 	})
 	var names []string
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		names = append(names, v.Name)
 	}
 	if !strings.Contains(strings.Join(names, " "), "batch external:fake external:crashy") {

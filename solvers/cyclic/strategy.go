@@ -14,12 +14,12 @@ import (
 
 // New returns the cyclic strategy. It holds no state: all of a run lives in
 // the call, so one value serves concurrent runs.
-func New() solvers.Strategy { return family(nil).Strategy() }
+func New() *solvers.Strategy { return family(nil).Strategy() }
 
 // WithSchedulers is the cyclic family with every registered decision
 // process as a variant "external:NAME" of the batch simulation (package
 // batsim): the operator's registrations, never a request's.
-func WithSchedulers(scheds []batsim.Scheduler) solvers.Strategy { return family(scheds).Strategy() }
+func WithSchedulers(scheds []batsim.Scheduler) *solvers.Strategy { return family(scheds).Strategy() }
 
 // family is the cyclic family's parts (solvers.Def), with the registered
 // decision processes as external variants.
@@ -83,7 +83,7 @@ type variant struct {
 	solvers.Variant
 	run func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error)
 	// fits says why a workload of format does not suit it (nil: every
-	// workload does; solvers.VariantFilter).
+	// workload does; Strategy.VariantFits).
 	fits func(format, variant string) error
 	// plan is a slot variant's planner and where it leaves the windows
 	// before the shift (nil: a trace simulation, batch or external).
@@ -92,7 +92,7 @@ type variant struct {
 	// window is AEP's best for the job's own criterion (fair);
 	// alternatives: jobs get alternatives, one chosen by DP (css, fair,
 	// combined); backfills: jobs are backfilled (backfill, combined);
-	// streams: runs straight from an SWF file (solvers.FileRunner).
+	// streams: runs straight from an SWF file (Strategy.RunFile).
 	wholeBatch, aep, alternatives, backfills, streams bool
 }
 

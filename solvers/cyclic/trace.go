@@ -362,7 +362,7 @@ func jsonKind(c byte) string {
 	return "value"
 }
 
-// batchFits is batch's fit (solvers.VariantFilter): batch runs only on an
+// batchFits is batch's fit (Strategy.VariantFits): batch runs only on an
 // SWF trace; the slot variants run on both (a trace cut into cycles, Cycles).
 func batchFits(format, _ string) error {
 	if format != FormatSWF {
@@ -397,13 +397,13 @@ func loadTraceRecords(ctx context.Context, w *solvers.Workload, fits error) (*Tr
 	return t, nil
 }
 
-// runsFile is solvers.FileRunner's RunsFile: batch runs straight from an
+// runsFile is Strategy.RunsFile: batch runs straight from an
 // SWF file.
 func runsFile(name, variant string) bool {
 	return variantOf(variant).streams && isSWFFile(solvers.File{Name: name})
 }
 
-// runFile is solvers.FileRunner's RunFile: the batch simulation of an SWF
+// runFile is Strategy.RunFile: the batch simulation of an SWF
 // file read as it streams (the command line's path), without the stored
 // trace, its JSON or its preview. It reads what traceFromSWF reads, under
 // the same record limit, and simulates what runBatch would on the stored
@@ -468,7 +468,7 @@ func batchReport(sj *batch.SWFJobs, jobs []batch.Job, res *batch.Result, start t
 	return rep
 }
 
-// uploads is solvers.Uploader's Uploads: an SWF trace besides the native
+// uploads is Strategy.Uploads: an SWF trace besides the native
 // JSON.
 func uploads() []solvers.Upload {
 	return []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz",

@@ -188,9 +188,9 @@ func tablesJSON(t *testing.T, r *solvers.Report) string {
 
 func TestVariantsFitTheirWorkloads(t *testing.T) {
 	s := New()
-	f, ok := s.(solvers.VariantFilter)
+	f, ok := s, s.VariantFits != nil
 	if !ok {
-		t.Fatal("the cyclic strategy is no solvers.VariantFilter")
+		t.Fatal("the cyclic strategy has no VariantFits")
 	}
 	for _, c := range []struct {
 		format, variant string
@@ -305,7 +305,7 @@ func TestBatchFromTheFileEqualsTheStoredTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := New()
-	fr, ok := s.(solvers.FileRunner)
+	fr, ok := s, s.RunFile != nil
 	if !ok || !fr.RunsFile("kth.swf", VariantBatch) || !fr.RunsFile("kth.swf.gz", VariantBatch) {
 		t.Fatal("cyclic does not run batch straight from an SWF file")
 	}

@@ -73,12 +73,12 @@ func TestRunBudgetIsTheLowerOfMemoryMBAndTheServers(t *testing.T) {
 func TestBudgetKnobsAreMarked(t *testing.T) {
 	s := New()
 	want := map[string]string{"memory_mb": solvers.LimitMemoryMiB, "time_limit_s": solvers.LimitTimeSeconds}
-	for _, p := range s.Params() {
+	for _, p := range s.Params {
 		if p.Limit != want[p.Name] {
 			t.Errorf("run parameter %s: Limit %q, want %q", p.Name, p.Limit, want[p.Name])
 		}
 	}
-	err := solvers.CheckLimits(s.ReproduceParams(), solvers.Params{"time_limit_s": "600"}, solvers.Limits{Timeout: time.Minute})
+	err := solvers.CheckLimits(s.ReproduceParams, solvers.Params{"time_limit_s": "600"}, solvers.Limits{Timeout: time.Minute})
 	if errs.FieldOf(err) != "time_limit_s" {
 		t.Errorf("reproduce time_limit_s over a 1 min --timeout: %v", err)
 	}

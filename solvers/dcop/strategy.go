@@ -13,7 +13,7 @@ import (
 
 // New returns the DCOP strategy. It holds no state: all of a run lives in
 // the call, so one value serves concurrent runs.
-func New() solvers.Strategy { return family().Strategy() }
+func New() *solvers.Strategy { return family().Strategy() }
 
 // family is the DCOP family's parts (solvers.Def).
 func family() *solvers.Def[Config, *Config] {

@@ -64,7 +64,7 @@ func TestStrategyRunEveryVariant(t *testing.T) {
 	if len(w.Preview.Graphs) != 1 || w.Preview.Graphs[0].Layout != "force" || w.Preview.Table("Resources × jobs") == nil {
 		t.Errorf("preview lacks the constraint graph or the resources × jobs table")
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		t.Run(v.Name, func(t *testing.T) {
 			r, err := s.Run(context.Background(), w, v.Name, solvers.Params{"width_limit": "2"}, nil)
 			if err != nil {

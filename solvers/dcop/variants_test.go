@@ -25,7 +25,7 @@ func TestMetricsNameTheVariantsTheyAreMeaningfulFor(t *testing.T) {
 	for _, name := range onlyDistributed {
 		only[name] = []string{VariantDPOP, VariantWD, VariantSplit, VariantSplitWD}
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		rep, err := s.Run(ctx, w, v.Name, solvers.Params{"time_limit_s": "1", "width_limit": "2"}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)

@@ -25,12 +25,12 @@ func TestBudgetRefusesARunOverTheBudget(t *testing.T) {
 func TestMachinesPerTypeIsCheckedAtResolve(t *testing.T) {
 	s := New()
 	for _, v := range []string{"", "40", "1,2,3", " 5 , 6 "} {
-		if _, err := solvers.Resolve(s.Params(), solvers.Params{"machines_per_type": v}); err != nil {
+		if _, err := solvers.Resolve(s.Params, solvers.Params{"machines_per_type": v}); err != nil {
 			t.Errorf("machines_per_type %q: %v", v, err)
 		}
 	}
 	for _, v := range []string{"x", "0", "1,,2", "-4", "2000000", "1.5"} {
-		_, err := solvers.Resolve(s.Params(), solvers.Params{"machines_per_type": v})
+		_, err := solvers.Resolve(s.Params, solvers.Params{"machines_per_type": v})
 		if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "machines_per_type" {
 			t.Errorf("machines_per_type %q: %v, want Invalid on machines_per_type", v, err)
 		}

@@ -19,7 +19,7 @@ var simMetrics = []string{"utilization", "wait_mean", "wait_p95", "rejects_per_j
 func genWorkload(t testing.TB, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
 	s := New()
-	p, err := solvers.Resolve(s.Presets()[0].Params, params)
+	p, err := solvers.Resolve(s.Presets[0].Params, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestStrategyRunEveryVariant(t *testing.T) {
 	if !strings.HasPrefix(w.Summary, "120 nodes in 6 sites (12 behind NAT)") {
 		t.Errorf("summary %q", w.Summary)
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		r, err := s.Run(context.Background(), w, v.Name, solvers.Params{"gantt_nodes": "20", "schedulers": "2"}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)

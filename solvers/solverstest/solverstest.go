@@ -67,7 +67,7 @@ type Options struct {
 }
 
 // Run runs the suite on s.
-func Run(t *testing.T, s solvers.Strategy, opt Options) {
+func Run(t *testing.T, s *solvers.Strategy, opt Options) {
 	t.Helper()
 	if opt.CancelWithin <= 0 {
 		opt.CancelWithin = 5 * time.Second
@@ -77,9 +77,9 @@ func Run(t *testing.T, s solvers.Strategy, opt Options) {
 			t.Error(err)
 		}
 	})
-	t.Run("params", func(t *testing.T) { checkSpecs(t, s, s.Params(), true) })
-	t.Run("reproduce params", func(t *testing.T) { checkSpecs(t, s, s.ReproduceParams(), false) })
-	for _, p := range s.Presets() {
+	t.Run("params", func(t *testing.T) { checkSpecs(t, s, s.Params, true) })
+	t.Run("reproduce params", func(t *testing.T) { checkSpecs(t, s, s.ReproduceParams, false) })
+	for _, p := range s.Presets {
 		t.Run("preset "+p.Name, func(t *testing.T) {
 			checkSpecs(t, s, p.Params, false)
 			w := generate(t, s, p.Name, opt.PresetParams[p.Name], 1)
@@ -111,11 +111,11 @@ func Run(t *testing.T, s solvers.Strategy, opt Options) {
 	}
 }
 
-func checkSpecs(t *testing.T, s solvers.Strategy, specs []solvers.ParamSpec, run bool) {
+func checkSpecs(t *testing.T, s *solvers.Strategy, specs []solvers.ParamSpec, run bool) {
 	t.Helper()
 	seen := map[string]bool{}
 	variants := map[string]bool{}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		variants[v.Name] = true
 	}
 	for _, sp := range specs {
@@ -137,10 +137,10 @@ func checkSpecs(t *testing.T, s solvers.Strategy, specs []solvers.ParamSpec, run
 	}
 }
 
-func generate(t *testing.T, s solvers.Strategy, preset string, params solvers.Params, seed int64) *solvers.Workload {
+func generate(t *testing.T, s *solvers.Strategy, preset string, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
 	var specs []solvers.ParamSpec
-	for _, p := range s.Presets() {
+	for _, p := range s.Presets {
 		if p.Name == preset {
 			specs = p.Params
 		}
@@ -182,9 +182,9 @@ func withoutVolatile(t *testing.T, rep *solvers.Report, volatile []string) []byt
 	return b
 }
 
-func checkRun(t *testing.T, s solvers.Strategy, w *solvers.Workload, variant string, opt Options) {
+func checkRun(t *testing.T, s *solvers.Strategy, w *solvers.Workload, variant string, opt Options) {
 	t.Helper()
-	params := onlyKnown(s.Params(), opt.RunParams)
+	params := onlyKnown(s.Params, opt.RunParams)
 	rep, err := s.Run(context.Background(), w, variant, params, nil)
 	if err != nil {
 		t.Fatalf("variant %s: %v", variant, err)
@@ -212,9 +212,9 @@ func checkRun(t *testing.T, s solvers.Strategy, w *solvers.Workload, variant str
 // variants it is meaningful for (Metric.Variants), only variants of s,
 // or a pattern "PREFIX*" (solvers.Covers) with a prefix: variants a
 // family adds where it runs (cyclic's external:NAME).
-func CheckMetricVariants(s solvers.Strategy, rep *solvers.Report) error {
+func CheckMetricVariants(s *solvers.Strategy, rep *solvers.Report) error {
 	known := map[string]bool{}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		known[v.Name] = true
 	}
 	for _, m := range rep.Metrics {
@@ -223,7 +223,7 @@ func CheckMetricVariants(s solvers.Strategy, rep *solvers.Report) error {
 				continue
 			}
 			if !known[v] {
-				return fmt.Errorf("metric %s is meaningful for %q, which is not a variant of %s", m.Name, v, s.Info().Name)
+				return fmt.Errorf("metric %s is meaningful for %q, which is not a variant of %s", m.Name, v, s.Info.Name)
 			}
 		}
 	}
@@ -251,12 +251,12 @@ func onlyKnown(specs []solvers.ParamSpec, p solvers.Params) solvers.Params {
 	return out
 }
 
-func checkCancel(t *testing.T, s solvers.Strategy, w *solvers.Workload, opt Options) {
+func checkCancel(t *testing.T, s *solvers.Strategy, w *solvers.Workload, opt Options) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
-	_, err := s.Run(ctx, w, "", onlyKnown(s.Params(), opt.RunParams), nil)
+	_, err := s.Run(ctx, w, "", onlyKnown(s.Params, opt.RunParams), nil)
 	if took := time.Since(start); took > opt.CancelWithin {
 		t.Errorf("a canceled run took %v to return", took)
 	}
@@ -268,10 +268,10 @@ func checkCancel(t *testing.T, s solvers.Strategy, w *solvers.Workload, opt Opti
 	}
 }
 
-func checkMalformed(t *testing.T, s solvers.Strategy, opt Options) {
+func checkMalformed(t *testing.T, s *solvers.Strategy, opt Options) {
 	t.Helper()
 	ctx := context.Background()
-	presets := s.Presets()
+	presets := s.Presets
 	if len(presets) == 0 {
 		t.Fatal("the family has no preset")
 	}
@@ -290,7 +290,7 @@ func checkMalformed(t *testing.T, s solvers.Strategy, opt Options) {
 	invalid("an unknown variant", err, "variant")
 	_, err = s.Run(ctx, w, "", solvers.Params{"no_such_param": "1"}, nil)
 	invalid("an unknown parameter", err, "no_such_param")
-	for _, sp := range s.Params() {
+	for _, sp := range s.Params {
 		if sp.Kind == solvers.ParamInt || sp.Kind == solvers.ParamFloat || sp.Kind == solvers.ParamBool || sp.Kind == solvers.ParamChoice {
 			_, err = s.Run(ctx, w, "", solvers.Params{sp.Name: "not-a-value"}, nil)
 			invalid("parameter "+sp.Name+" = not-a-value", err, sp.Name)

@@ -210,18 +210,14 @@ func writeRun(rep *solvers.Report, o *OutputFlags, batsimOut string, stdout io.W
 }
 
 // runsFile says whether st runs variant straight from the file path
-// (solvers.FileRunner: cyclic's batch on an SWF trace).
-func runsFile(st solvers.Strategy, path, variant string) bool {
-	fr, ok := st.(solvers.FileRunner)
-	if !ok {
-		return false
-	}
+// (Strategy.RunFile: cyclic's batch on an SWF trace).
+func runsFile(st *solvers.Strategy, path, variant string) bool {
 	v, err := solvers.ResolveVariant(st, variant)
-	return err == nil && fr.RunsFile(filepath.Base(path), v)
+	return err == nil && st.RunsFileOf(filepath.Base(path), v)
 }
 
 // runFromFile runs st straight from the file at path, read as it streams.
-func runFromFile(ctx context.Context, st solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget execute.Budget) (*solvers.Report, error) {
+func runFromFile(ctx context.Context, st *solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget execute.Budget) (*solvers.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -233,7 +229,7 @@ func runFromFile(ctx context.Context, st solvers.Strategy, path, variant string,
 
 // LoadWorkload parses workload files or generates a preset. Parameters named
 // by the preset go to the generator; the rest are run parameters.
-func LoadWorkload(ctx context.Context, st solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget execute.Budget) (*solvers.Workload, solvers.Params, error) {
+func LoadWorkload(ctx context.Context, st *solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget execute.Budget) (*solvers.Workload, solvers.Params, error) {
 	runParams := solvers.Params{}
 	if preset == "" {
 		var fs []solvers.File
