@@ -28,7 +28,7 @@ func inProcess(t *testing.T, spec Spec) *adversary.Result {
 	t.Helper()
 	ctx := context.Background()
 	st, _ := registry.Lookup(spec.Strategy)
-	var budget execute.Budget
+	var budget solvers.Budget
 	run := func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error) {
 		return execute.Run(ctx, st, w, s.Variant, s.Params, nil, budget)
 	}

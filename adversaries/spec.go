@@ -64,7 +64,7 @@ type Search struct {
 // mutations run here,
 // under budget: the CLI and the server build a search the same way, so
 // a seed gives the same candidates on both.
-func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.Workload, budget execute.Budget,
+func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.Workload, budget solvers.Budget,
 	run func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error)) (*Search, error) {
 	bad := func(field, format string, a ...any) error {
 		return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, a...)}

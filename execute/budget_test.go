@@ -64,15 +64,15 @@ func behave(ctx context.Context, what string) (*solvers.Workload, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
-	l := solvers.LimitsFrom(ctx)
+	l := solvers.BudgetFrom(ctx)
 	return &solvers.Workload{Name: what, Data: []byte(`{"n":1}`),
-		Summary: fmt.Sprintf("%d %v", l.MemoryBytes, !l.Deadline.IsZero())}, nil
+		Summary: fmt.Sprintf("%d %v", l.Memory, !l.Deadline.IsZero())}, nil
 }
 
 func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
 	s := budgeted()
 	ctx := context.Background()
-	budget := Budget{Memory: 64 << 20, Timeout: time.Minute}
+	budget := solvers.Budget{Memory: 64 << 20, Timeout: time.Minute}
 	w, err := Parse(ctx, s, []solvers.File{{Name: "ok"}}, budget)
 	if err != nil || w.Summary != fmt.Sprint(64<<20, " true") {
 		t.Errorf("Parse: %v, %v: want the strategy to see a 64 MiB budget and a deadline", w, err)
@@ -84,7 +84,7 @@ func TestExecuteParseAndGenerateRunUnderTheBudget(t *testing.T) {
 	if _, err := Parse(ctx, s, []solvers.File{{Name: "panic"}}, budget); errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "parse panic") {
 		t.Errorf("a panicking parser: %v, want Internal", err)
 	}
-	if _, err := Generate(ctx, s, "wait", nil, 1, Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
+	if _, err := Generate(ctx, s, "wait", nil, 1, solvers.Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
 		t.Errorf("a generator past the time limit: %v, want TooLarge", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
@@ -102,7 +102,7 @@ var release = make(chan struct{})
 func TestExportRunsUnderTheBudget(t *testing.T) {
 	s := budgeted()
 	ctx := context.Background()
-	budget := Budget{Memory: 64 << 20, Timeout: time.Minute}
+	budget := solvers.Budget{Memory: 64 << 20, Timeout: time.Minute}
 	if b, f, err := Export(ctx, s, &solvers.Workload{Name: "ok"}, "x", budget); err != nil || string(b) != "ok" || f.Name != "x" {
 		t.Errorf("Export: %q, %v, %v", b, f, err)
 	}
@@ -118,7 +118,7 @@ func TestExportRunsUnderTheBudget(t *testing.T) {
 	// TestExecuteAbandonsAStrategyThatIgnoresItsContext (5 s of waiting).
 	defer func(g time.Duration) { abandonGrace = g }(abandonGrace)
 	abandonGrace = 50 * time.Millisecond
-	if _, _, err := Export(ctx, s, &solvers.Workload{Name: "wait"}, "x", Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
+	if _, _, err := Export(ctx, s, &solvers.Workload{Name: "wait"}, "x", solvers.Budget{Timeout: 20 * time.Millisecond}); errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "time limit") {
 		t.Errorf("an exporter past the time limit: %v, want TooLarge", err)
 	}
 }
@@ -127,14 +127,14 @@ func TestExecuteRefusesABudgetKnobOverTheBudget(t *testing.T) {
 	s := budgeted()
 	ctx := context.Background()
 	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
-	_, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1048576"}, nil, Budget{Memory: 1 << 30})
+	_, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1048576"}, nil, solvers.Budget{Memory: 1 << 30})
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" || !strings.Contains(err.Error(), "at most 1024 (the server's --memory-mb limit)") {
 		t.Errorf("memory_mb 1 TiB under a 1 GiB budget: %v", err)
 	}
-	if _, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1000"}, nil, Budget{Memory: 1 << 30}); err != nil {
+	if _, err := Run(ctx, s, w, "", solvers.Params{"memory_mb": "1000"}, nil, solvers.Budget{Memory: 1 << 30}); err != nil {
 		t.Errorf("memory_mb under the budget: %v", err)
 	}
-	_, err = Reproduce(ctx, s, solvers.Params{"time_limit_s": "120"}, nil, Budget{Timeout: time.Minute})
+	_, err = Reproduce(ctx, s, solvers.Params{"time_limit_s": "120"}, nil, solvers.Budget{Timeout: time.Minute})
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "time_limit_s" {
 		t.Errorf("time_limit_s over --timeout: %v", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
@@ -18,13 +17,8 @@ import (
 	"schedlab/solvers"
 )
 
-// Defaults of Budget, and of how often a run's progress is reported.
+// How often a run's progress is reported.
 const (
-	// DefaultTimeout is the time limit of one run: the seed experiments at
-	// full size finish in minutes, a run past this is almost surely too big.
-	DefaultTimeout = 10 * time.Minute
-	// DefaultMemoryBudget is the Go heap a run may grow to: 4 GiB.
-	DefaultMemoryBudget uint64 = 4 << 30
 	// DefaultProgressInterval is the least time between two reports of one
 	// run's progress (to SQLite, or from a worker to the server): polling
 	// pages refresh about twice a second.
@@ -43,28 +37,6 @@ const heapMetric = "/memory/classes/heap/objects:bytes"
 // behind (its goroutine runs on until it returns; its result is dropped) so
 // the caller is not held forever. A variable for tests.
 var abandonGrace = 5 * time.Second
-
-// Budget limits one execution. Zero fields take the defaults.
-type Budget struct {
-	// Timeout is the wall-clock limit of the run (DefaultTimeout).
-	Timeout time.Duration
-	// Memory is the largest Go heap, in bytes, allowed while the run
-	// executes (DefaultMemoryBudget). The heap is the process's: Go cannot
-	// tell which goroutine holds what, so when several runs execute at
-	// once the budget is of them all, and each watchdog that sees it
-	// exceeded stops its run.
-	Memory uint64
-}
-
-func (b Budget) withDefaults() Budget {
-	if b.Timeout <= 0 {
-		b.Timeout = DefaultTimeout
-	}
-	if b.Memory == 0 {
-		b.Memory = DefaultMemoryBudget
-	}
-	return b
-}
 
 // PanicError is a panic of a strategy, recovered. Its message is the one a
 // user reads; Stack is for the log.
@@ -134,7 +106,7 @@ func Outcome(err error) (status, msg, field string) {
 // (errs.Internal when invalid). When ctx is canceled the error is
 // errs.Canceled and wraps context.Cause(ctx). progress may be nil.
 func Run(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
-	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
+	progress solvers.Progress, budget solvers.Budget) (*solvers.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -161,7 +133,7 @@ func Run(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, variant 
 // stored), with the guarantees of Run. A strategy that does not run
 // this variant from a file named name is errs.Invalid: ask RunsFile first.
 func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
-	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
+	progress solvers.Progress, budget solvers.Budget) (*solvers.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -184,7 +156,7 @@ func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, va
 // family resolves against its ReproduceParams), with the guarantees of
 // Run.
 func Reproduce(ctx context.Context, s *solvers.Strategy, params solvers.Params, progress solvers.Progress,
-	budget Budget) (*solvers.Report, error) {
+	budget solvers.Budget) (*solvers.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -200,8 +172,8 @@ func Reproduce(ctx context.Context, s *solvers.Strategy, params solvers.Params, 
 // budget, with the guarantees of Run: the time limit, the heap
 // watchdog, a panic turned into errs.Internal, errs.Canceled when ctx (the
 // request's context: the client went away) is canceled. The strategy sees
-// the budget as solvers.LimitsFrom(ctx).
-func Parse(ctx context.Context, s *solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
+// the budget as solvers.BudgetFrom(ctx).
+func Parse(ctx context.Context, s *solvers.Strategy, files []solvers.File, budget solvers.Budget) (*solvers.Workload, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -214,7 +186,7 @@ func Parse(ctx context.Context, s *solvers.Strategy, files []solvers.File, budge
 // under budget, with the guarantees of RunParse. params should be
 // resolved against the preset's ParamSpecs already (solvers.Resolve).
 func Generate(ctx context.Context, s *solvers.Strategy, preset string, params solvers.Params, seed int64,
-	budget Budget) (*solvers.Workload, error) {
+	budget solvers.Budget) (*solvers.Workload, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -226,7 +198,7 @@ func Generate(ctx context.Context, s *solvers.Strategy, preset string, params so
 // Export writes workload w of s in another tool's format
 // (solvers.ExportWorkload) under budget, with the guarantees of Parse; an
 // exporter sees no context, so past the time limit it is abandoned.
-func Export(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, format string, budget Budget) ([]byte, solvers.ExportFormat, error) {
+func Export(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, format string, budget solvers.Budget) ([]byte, solvers.ExportFormat, error) {
 	type exported struct {
 		data []byte
 		f    solvers.ExportFormat
@@ -244,22 +216,12 @@ func Export(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, forma
 
 // CheckLimits refuses a budget knob of s (its Params, or its
 // ReproduceParams when reproduce) over budget: see solvers.CheckLimits.
-func CheckLimits(s *solvers.Strategy, reproduce bool, p solvers.Params, budget Budget) error {
+func CheckLimits(s *solvers.Strategy, reproduce bool, p solvers.Params, budget solvers.Budget) error {
 	specs := s.Params
 	if reproduce {
 		specs = s.ReproduceParams
 	}
-	return solvers.CheckLimits(specs, p, budget.limits(time.Time{}))
-}
-
-// limits is the budget as the strategies see it (solvers.LimitsFrom).
-func (b Budget) limits(deadline time.Time) solvers.Limits {
-	b = b.withDefaults()
-	mem := int64(math.MaxInt64)
-	if b.Memory < math.MaxInt64 {
-		mem = int64(b.Memory)
-	}
-	return solvers.Limits{MemoryBytes: mem, Timeout: b.Timeout, Deadline: deadline}
+	return solvers.CheckLimits(specs, p, budget)
 }
 
 // validReport checks a strategy's report before anyone stores it.
@@ -297,10 +259,10 @@ type result[T any] struct {
 
 // execute calls call under budget (see Run) and checks what it
 // returns with valid; T is what the strategy makes (a report, a workload).
-func execute[T any](parent context.Context, name string, budget Budget, progress solvers.Progress,
+func execute[T any](parent context.Context, name string, budget solvers.Budget, progress solvers.Progress,
 	valid func(string, T) error, call func(context.Context, solvers.Progress) (T, error)) (T, error) {
 	var zero T
-	budget = budget.withDefaults()
+	budget = budget.WithDefaults()
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
@@ -310,17 +272,18 @@ func execute[T any](parent context.Context, name string, budget Budget, progress
 	timeLimit := &errs.Error{Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
 	overMemory := &errs.Error{Kind: errs.TooLarge,
-		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", errs.FormatBytes(int64(budget.Memory)))}
+		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", errs.FormatBytes(budget.Memory))}
 
 	mctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
 	ctx, cancel := context.WithTimeoutCause(mctx, budget.Timeout, timeLimit)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
-	ctx = solvers.WithLimits(ctx, budget.limits(deadline))
+	budget.Deadline = deadline
+	ctx = solvers.WithBudget(ctx, budget)
 	watchDone := make(chan struct{})
 	defer close(watchDone)
-	go watchMemory(watchDone, ctx.Done(), budget.Memory, func() { stop(overMemory) })
+	go watchMemory(watchDone, ctx.Done(), uint64(budget.Memory), func() { stop(overMemory) })
 
 	ch := make(chan result[T], 1) // buffered: an abandoned strategy never blocks on it
 	go func() {

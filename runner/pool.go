@@ -51,8 +51,8 @@ func newPool(r *Runner) *pool {
 }
 
 // Budget is the per-run budget (the Runner's).
-func (r *pool) Budget() execute.Budget {
-	return execute.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
+func (r *pool) Budget() solvers.Budget {
+	return solvers.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
 }
 
 // Start starts the workers and the recorder. They stop when ctx is done

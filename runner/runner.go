@@ -21,12 +21,12 @@ type Options struct {
 	// Workers is how many runs execute at once (DefaultWorkers); each
 	// worker executes one run at a time.
 	Workers int
-	// Timeout is the wall-clock limit of one run (execute.DefaultTimeout); a run
+	// Timeout is the wall-clock limit of one run (solvers.DefaultTimeout); a run
 	// past it fails with "run stopped: exceeded its time limit of ...".
 	Timeout time.Duration
 	// MemoryBudget is the largest Go heap, in bytes, allowed while runs
-	// execute (execute.DefaultMemoryBudget, 4 GiB); see execute.Budget.Memory.
-	MemoryBudget uint64
+	// execute (solvers.DefaultMemory, 4 GiB); see solvers.Budget.Memory.
+	MemoryBudget int64
 	// ProgressInterval is the least time between two progress writes of a
 	// run to SQLite (execute.DefaultProgressInterval). Progress in memory (Progress)
 	// is always current.
@@ -87,10 +87,10 @@ func (o Options) withDefaults() Options {
 		o.Workers = DefaultWorkers
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = execute.DefaultTimeout
+		o.Timeout = solvers.DefaultTimeout
 	}
 	if o.MemoryBudget == 0 {
-		o.MemoryBudget = execute.DefaultMemoryBudget
+		o.MemoryBudget = solvers.DefaultMemory
 	}
 	if o.ProgressInterval <= 0 {
 		o.ProgressInterval = execute.DefaultProgressInterval
@@ -129,8 +129,8 @@ func New(st *store.Store, lookup func(name string) (*solvers.Strategy, bool), op
 }
 
 // Budget is the per-run budget the Runner applies.
-func (r *Runner) Budget() execute.Budget {
-	return execute.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
+func (r *Runner) Budget() solvers.Budget {
+	return solvers.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
 }
 
 // Start starts the Backend: with the in-process pool, the runs left

@@ -183,7 +183,7 @@ func TestTimeLimitStopsTheRunWithAClearMessage(t *testing.T) {
 		t.Errorf("the run took %v to stop after a 100ms limit", d)
 	}
 	_, err := execute.Run(context.Background(), e.fake.Strategy, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantWait, nil, nil,
-		execute.Budget{Timeout: 30 * time.Millisecond})
+		solvers.Budget{Timeout: 30 * time.Millisecond})
 	if errs.KindOf(err) != errs.TooLarge || err.Error() != "run stopped: exceeded its time limit of 30ms" {
 		t.Errorf("Execute past its time limit: %v (%v), want TooLarge with the limit", err, errs.KindOf(err))
 	}
@@ -202,7 +202,7 @@ func TestPanicFailsTheRunAndTheWorkerServesTheNext(t *testing.T) {
 	if r := e.waitFinal(t, good.ID); r.Status != store.StatusDone {
 		t.Errorf("the run after a panic ended %s: %s", r.Status, r.Error)
 	}
-	_, err := execute.Reproduce(context.Background(), e.fake.Strategy, solvers.Params{"mode": runnertest.VariantPanic}, nil, execute.Budget{})
+	_, err := execute.Reproduce(context.Background(), e.fake.Strategy, solvers.Params{"mode": runnertest.VariantPanic}, nil, solvers.Budget{})
 	var pe *execute.PanicError
 	if errs.KindOf(err) != errs.Internal || !asPanic(err, &pe) || len(pe.Stack) == 0 {
 		t.Errorf("ExecuteReproduce of a panic: %v, want Internal with a PanicError and its stack", err)
@@ -233,7 +233,7 @@ func heapNow() uint64 {
 func TestMemoryBudgetStopsAnAllocatingRun(t *testing.T) {
 	defer debug.FreeOSMemory()
 	runtime.GC()
-	budget := heapNow() + 64<<20
+	budget := int64(heapNow()) + 64<<20
 	e := newEnv(t, Options{MemoryBudget: budget})
 	e.start(t)
 	r := e.waitFinal(t, e.submit(t, runnertest.VariantAlloc, nil).ID)
@@ -243,7 +243,7 @@ func TestMemoryBudgetStopsAnAllocatingRun(t *testing.T) {
 	}
 	runtime.GC()
 	_, err := execute.Run(context.Background(), e.fake.Strategy, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantAlloc, nil, nil,
-		execute.Budget{Memory: heapNow() + 32<<20})
+		solvers.Budget{Memory: int64(heapNow()) + 32<<20})
 	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "memory budget") {
 		t.Errorf("Execute over its memory budget: %v (%v), want TooLarge", err, errs.KindOf(err))
 	}

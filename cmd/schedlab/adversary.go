@@ -145,7 +145,7 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // inProcessEvaluator runs A and B on each instance of a batch with
 // execute.Run (the time limit, the heap watchdog), workers at once.
-func inProcessEvaluator(st *solvers.Strategy, cfg adversary.Config, workers int, budget execute.Budget) adversary.Evaluator {
+func inProcessEvaluator(st *solvers.Strategy, cfg adversary.Config, workers int, budget solvers.Budget) adversary.Evaluator {
 	return func(ctx context.Context, batch []*solvers.Workload) ([]adversary.Outcome, error) {
 		outs := make([]adversary.Outcome, len(batch))
 		err := solvers.ForEachLimit(ctx, 2*len(batch), workers, func(i int) error {

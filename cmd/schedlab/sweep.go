@@ -108,7 +108,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepRuns generates each distinct workload once and executes the runs on
 // a pool of workers; a run that fails is a failed result, not an error of
 // the sweep (it is counted, never dropped).
-func sweepRuns(ctx context.Context, st *solvers.Strategy, runs []experiments.Run, workers int, budget execute.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
+func sweepRuns(ctx context.Context, st *solvers.Strategy, runs []experiments.Run, workers int, budget solvers.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
 	workloads := map[string]*solvers.Workload{}
 	for _, r := range runs {
 		key := r.WorkloadKey()

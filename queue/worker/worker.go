@@ -423,7 +423,7 @@ const maxGenerated = 10_000
 // this process may hold at once, plus room for the runtime (budget ×
 // Concurrency + 256 MiB): the GC works harder near a run's budget, and
 // the watchdog stops the run past it.
-func (w *worker) raiseMemoryLimit(budget uint64) {
+func (w *worker) raiseMemoryLimit(budget int64) {
 	want := int64(min(budget, 1<<50))*int64(w.cfg.Concurrency) + 256<<20
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -683,6 +683,6 @@ func readObject(ctx context.Context, s jetstream.Stream, bucket, name string) ([
 }
 
 // budgetOf is the server's budget of one run, as job carries it.
-func budgetOf(job *wire.Job) execute.Budget {
-	return execute.Budget{Timeout: job.Timeout, Memory: job.Memory}
+func budgetOf(job *wire.Job) solvers.Budget {
+	return solvers.Budget{Timeout: job.Timeout, Memory: job.Memory}
 }

@@ -13,7 +13,7 @@ func TestBudgetRefusesARunOverTheBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 1 << 10})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 1 << 10})
 	if _, err := New().Run(ctx, w, VariantOnline, nil, nil); errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "workload" {
 		t.Errorf("Tarplee's instance under 1 KiB: %v, want TooLarge on workload", err)
 	}

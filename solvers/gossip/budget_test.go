@@ -23,7 +23,7 @@ func TestBudgetRefusesTheAuditedRunBeforeAllocating(t *testing.T) {
 	w := genWorkload(t, solvers.Params{"nodes": "10", "sites": "2", "duration_h": "1"}, 1)
 	params := solvers.Params{"rescale_nodes": "100000", "memory_mb": "1048576"}
 	for _, ctx := range []context.Context{
-		solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 4 << 30}),
+		solvers.WithBudget(context.Background(), solvers.Budget{Memory: 4 << 30}),
 		context.Background(), // no limits: the default 4 GiB
 	} {
 		before := allocated()
@@ -44,7 +44,7 @@ func TestBudgetRefusesTheAuditedRunBeforeAllocating(t *testing.T) {
 
 func TestBudgetRefusesAJobStreamOverTheBudget(t *testing.T) {
 	s := New()
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 8 << 20})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 8 << 20})
 	p, err := solvers.Resolve(s.Presets[0].Params, solvers.Params{"nodes": "100000", "duration_h": "7.5"})
 	if err != nil {
 		t.Fatal(err)

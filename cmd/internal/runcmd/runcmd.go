@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,12 +54,18 @@ type BudgetFlags struct {
 }
 
 func (b *BudgetFlags) Register(fs *flag.FlagSet) {
-	fs.DurationVar(&b.Timeout, "timeout", execute.DefaultTimeout, "time limit of one run")
-	fs.Uint64Var(&b.MemoryMB, "memory-mb", execute.DefaultMemoryBudget>>20, "Go heap budget of a run, MiB")
+	fs.DurationVar(&b.Timeout, "timeout", solvers.DefaultTimeout, "time limit of one run")
+	fs.Uint64Var(&b.MemoryMB, "memory-mb", uint64(solvers.DefaultMemory>>20), "Go heap budget of a run, MiB")
 }
 
-func (b *BudgetFlags) Budget() execute.Budget {
-	return execute.Budget{Timeout: b.Timeout, Memory: b.MemoryMB << 20}
+// Budget is the flags' budget; a --memory-mb past what int64 bytes hold
+// is no limit (the most int64 holds).
+func (b *BudgetFlags) Budget() solvers.Budget {
+	mem := int64(math.MaxInt64)
+	if b.MemoryMB <= math.MaxInt64>>20 {
+		mem = int64(b.MemoryMB) << 20
+	}
+	return solvers.Budget{Timeout: b.Timeout, Memory: mem}
 }
 
 // Params collects repeated --param k=v.
@@ -217,7 +224,7 @@ func runsFile(st *solvers.Strategy, path, variant string) bool {
 }
 
 // runFromFile runs st straight from the file at path, read as it streams.
-func runFromFile(ctx context.Context, st *solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget execute.Budget) (*solvers.Report, error) {
+func runFromFile(ctx context.Context, st *solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget solvers.Budget) (*solvers.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -229,7 +236,7 @@ func runFromFile(ctx context.Context, st *solvers.Strategy, path, variant string
 
 // LoadWorkload parses workload files or generates a preset. Parameters named
 // by the preset go to the generator; the rest are run parameters.
-func LoadWorkload(ctx context.Context, st *solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget execute.Budget) (*solvers.Workload, solvers.Params, error) {
+func LoadWorkload(ctx context.Context, st *solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget solvers.Budget) (*solvers.Workload, solvers.Params, error) {
 	runParams := solvers.Params{}
 	if preset == "" {
 		var fs []solvers.File
