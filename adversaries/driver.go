@@ -12,6 +12,7 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
@@ -183,7 +184,7 @@ func (d *Driver) build(ctx context.Context, spec Spec, owner string) (*Search, e
 // first instance, queued as a candidate of search a: the candidate a
 // search on it would be, so its runs are not made twice.
 func (d *Driver) direction(ctx context.Context, a *store.AdversarySearch, s *Search, rec *recorder) (string, error) {
-	return adversary.Direction(ctx, s.Strategy, s.Config.Metric, func(ctx context.Context) (*solvers.Report, error) {
+	return adversary.Direction(ctx, s.Strategy, s.Config.Metric, func(ctx context.Context) (*report.Report, error) {
 		key := adversary.Key(s.First)
 		c, ok := rec.cands[key]
 		if !ok {
@@ -587,7 +588,7 @@ func (d *Driver) side(ctx context.Context, r *store.Run, metric string) adversar
 	if err != nil {
 		return adversary.SideOf(nil, fmt.Errorf("run %s: %w", r.ID, err), metric)
 	}
-	rep, err := solvers.DecodeReport(full.Report)
+	rep, err := report.DecodeReport(full.Report)
 	if err != nil {
 		return adversary.SideOf(nil, fmt.Errorf("run %s: its report: %w", r.ID, err), metric)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/execute"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
 )
@@ -65,7 +66,7 @@ type Search struct {
 // under budget: the CLI and the server build a search the same way, so
 // a seed gives the same candidates on both.
 func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.Workload, budget solvers.Budget,
-	run func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error)) (*Search, error) {
+	run func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*report.Report, error)) (*Search, error) {
 	bad := func(field, format string, a ...any) error {
 		return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, a...)}
 	}
@@ -158,7 +159,7 @@ func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.
 		// The direction is read from a run, which the caller makes later
 		// (the server: through the queue, in the search's goroutine).
 		probe := cfg
-		probe.Better = solvers.Lower
+		probe.Better = report.Lower
 		if err := adversary.Check(probe); err != nil {
 			return nil, err
 		}

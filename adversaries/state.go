@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
 	"schedlab/store"
@@ -87,7 +88,7 @@ func (s *State) Config(st *solvers.Strategy) adversary.Config {
 // the best score against candidates, the path to the best, the best
 // candidates, A's and B's Gantts on the best instance from its kept
 // runs' reports a and b, nil when not read); nil before any evaluation.
-func (s *State) Report(st *solvers.Strategy, a, b *solvers.Report) *solvers.Report {
+func (s *State) Report(st *solvers.Strategy, a, b *report.Report) *report.Report {
 	if s.Best == nil {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
 )
@@ -21,7 +22,7 @@ func budgeted() *solvers.Strategy {
 	s.Params = append(s.Params, solvers.ParamSpec{Name: "memory_mb", Kind: solvers.ParamInt, Default: "2048",
 		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
 	// Run resolves its memory_mb knob and runs the test strategy without it.
-	s.Run = func(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+	s.Run = func(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
 		rest := solvers.Params{}
 		for k, v := range p {
 			if k != "memory_mb" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/runtypes"
 	"schedlab/solvers"
 )
@@ -59,14 +60,14 @@ var (
 )
 
 // Ended is how a run ended, as the side that executed it stores or sends
-// it: a done run's report (solvers.EncodeReport; a failure to encode is
+// it: a done run's report (report.EncodeReport; a failure to encode is
 // the run's internal error), or the final status, message and field of
 // err (Outcome). A strategy's panic is logged to log with its stack, as
 // "OP: strategy panicked".
-func Ended(log *slog.Logger, op, id, strategy string, rep *solvers.Report, err error) (status string, report json.RawMessage, msg, field string) {
+func Ended(log *slog.Logger, op, id, strategy string, rep *report.Report, err error) (status string, encoded json.RawMessage, msg, field string) {
 	if err == nil {
-		if report, err = solvers.EncodeReport(rep); err == nil {
-			return runtypes.StatusDone, report, "", ""
+		if encoded, err = report.EncodeReport(rep); err == nil {
+			return runtypes.StatusDone, encoded, "", ""
 		}
 		err = &errs.Error{Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", strategy, err)}
 	}
@@ -106,7 +107,7 @@ func Outcome(err error) (status, msg, field string) {
 // (errs.Internal when invalid). When ctx is canceled the error is
 // errs.Canceled and wraps context.Cause(ctx). progress may be nil.
 func Run(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
-	progress solvers.Progress, budget solvers.Budget) (*solvers.Report, error) {
+	progress solvers.Progress, budget solvers.Budget) (*report.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -123,7 +124,7 @@ func Run(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, variant 
 	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*report.Report, error) {
 		return s.Run(ctx, w, v, params, progress)
 	})
 }
@@ -133,7 +134,7 @@ func Run(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, variant 
 // stored), with the guarantees of Run. A strategy that does not run
 // this variant from a file named name is errs.Invalid: ask RunsFile first.
 func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
-	progress solvers.Progress, budget solvers.Budget) (*solvers.Report, error) {
+	progress solvers.Progress, budget solvers.Budget) (*report.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -147,7 +148,7 @@ func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, va
 	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*report.Report, error) {
 		return s.RunFile(ctx, name, r, v, params, progress)
 	})
 }
@@ -156,14 +157,14 @@ func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, va
 // family resolves against its ReproduceParams), with the guarantees of
 // Run.
 func Reproduce(ctx context.Context, s *solvers.Strategy, params solvers.Params, progress solvers.Progress,
-	budget solvers.Budget) (*solvers.Report, error) {
+	budget solvers.Budget) (*report.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	if err := CheckLimits(s, true, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*report.Report, error) {
 		return s.Reproduce(ctx, params, progress)
 	})
 }
@@ -225,7 +226,7 @@ func CheckLimits(s *solvers.Strategy, reproduce bool, p solvers.Params, budget s
 }
 
 // validReport checks a strategy's report before anyone stores it.
-func validReport(name string, r *solvers.Report) error {
+func validReport(name string, r *report.Report) error {
 	if r == nil {
 		return fmt.Errorf("strategy %s returned neither a report nor an error", name)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
 )
@@ -15,7 +16,7 @@ import (
 // stubborn ignores its context: Run sleeps a fixed time.
 func stubborn() *solvers.Strategy {
 	s := runnertest.New("stubborn").Strategy
-	s.Run = func(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*solvers.Report, error) {
+	s.Run = func(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*report.Report, error) {
 		time.Sleep(10 * time.Second)
 		return nil, nil
 	}

@@ -17,7 +17,7 @@ import (
 	"schedlab/adversaries"
 	"schedlab/bundle"
 	"schedlab/errs"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/adversary"
 	"schedlab/store"
 	"schedlab/views"
@@ -216,7 +216,7 @@ func (s *Server) adversaryProps(ctx context.Context, id string) (views.Adversary
 		for _, ga := range ja.Gantts {
 			for _, gb := range jb.Gantts {
 				if ga.Title == gb.Title {
-					p.Gantts = append(p.Gantts, charts.AlignGantts([]string{"A: " + sp.A, "B: " + sp.B}, []solvers.Gantt{ga, gb}))
+					p.Gantts = append(p.Gantts, charts.AlignGantts([]string{"A: " + sp.A, "B: " + sp.B}, []report.Gantt{ga, gb}))
 				}
 			}
 		}
@@ -226,7 +226,7 @@ func (s *Server) adversaryProps(ctx context.Context, id string) (views.Adversary
 }
 
 // searchRunReport is run id's report when it is done (nil otherwise).
-func (s *Server) searchRunReport(ctx context.Context, id string) *solvers.Report {
+func (s *Server) searchRunReport(ctx context.Context, id string) *report.Report {
 	if id == "" {
 		return nil
 	}
@@ -242,7 +242,7 @@ func (s *Server) searchRunReport(ctx context.Context, id string) *solvers.Report
 }
 
 // metricDiffs are the metrics whose values differ between a and b.
-func metricDiffs(a, b *solvers.Report) [][3]string {
+func metricDiffs(a, b *report.Report) [][3]string {
 	var out [][3]string
 	for _, m := range a.Metrics {
 		o, ok := b.Metric(m.Name)
@@ -266,7 +266,7 @@ func (s *Server) adversaryFamilies() []views.AdversaryFamily {
 			f.Presets = append(f.Presets, p.Name)
 		}
 		for _, m := range st.Metrics {
-			if m.Kind == solvers.KindResult && (m.Better == solvers.Higher || m.Better == solvers.Lower) {
+			if m.Kind == report.KindResult && (m.Better == report.Higher || m.Better == report.Lower) {
 				f.Metrics = append(f.Metrics, m.Name)
 			}
 		}

@@ -8,13 +8,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 )
 
 // Batsim's output files of a batch run (issue 39): GET
 // /api/runs/:id/batsim/jobs.csv and /api/runs/:id/batsim/schedule.csv,
-// written from the run's stored jobs table by solvers.BatsimJobs (the
+// written from the run's stored jobs table by report.BatsimJobs (the
 // run page links them). A run that is not a batch simulation is 404; one
 // whose table cannot say what Batsim would write is 409 with the reason.
 
@@ -39,7 +39,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	index, err := solvers.BatsimTable(rep)
+	index, err := report.BatsimTable(rep)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 	if suffix == "_schedule.csv" {
 		// The aggregates need every job: read them all before answering,
 		// so an error is still an error page.
-		b := solvers.NewBatsimJobs(io.Discard, t.Columns, solvers.BatsimRunOf(rep))
+		b := report.NewBatsimJobs(io.Discard, t.Columns, report.BatsimRunOf(rep))
 		if err := each(b.Row); err != nil {
 			return err
 		}
@@ -76,7 +76,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 		return b.WriteSchedule(c.Response())
 	}
 	c.Response().WriteHeader(http.StatusOK)
-	b := solvers.NewBatsimJobs(c.Response(), t.Columns, solvers.BatsimRunOf(rep))
+	b := report.NewBatsimJobs(c.Response(), t.Columns, report.BatsimRunOf(rep))
 	err = each(b.Row)
 	if ferr := b.Flush(); err == nil {
 		err = ferr

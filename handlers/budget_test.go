@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 	"schedlab/store"
@@ -118,12 +119,12 @@ func gatedToy(calls *atomic.Int64, gate <-chan struct{}) *solvers.Strategy {
 		Info:        solvers.Info{Title: "Toy family", Summary: "A family added by a test."},
 		VariantList: []solvers.Variant{{Name: "one"}, {Name: "two"}},
 		Config:      func() toyConfig { return toyConfig{Scale: 2} },
-		Run: func(ctx context.Context, w *solvers.Workload, variant string, cfg toyConfig, progress solvers.Progress) (*solvers.Report, error) {
+		Run: func(ctx context.Context, w *solvers.Workload, variant string, cfg toyConfig, progress solvers.Progress) (*report.Report, error) {
 			var in struct{ Size int }
 			if err := json.Unmarshal(w.Data, &in); err != nil {
 				return nil, err
 			}
-			return &solvers.Report{Metrics: []solvers.Metric{{Name: "size", Value: float64(in.Size)}}}, nil
+			return &report.Report{Metrics: []report.Metric{{Name: "size", Value: float64(in.Size)}}}, nil
 		},
 		PresetList: []solvers.PresetDef{solvers.NewPreset("tiny", "A tiny instance.", func() toyPreset { return toyPreset{Size: 3} },
 			func(ctx context.Context, cfg toyPreset, seed int64) (*solvers.Workload, error) {
@@ -135,7 +136,7 @@ func gatedToy(calls *atomic.Int64, gate <-chan struct{}) *solvers.Strategy {
 				}
 				b, _ := json.Marshal(map[string]int{"size": cfg.Size, "seed": int(seed)})
 				return &solvers.Workload{Name: "toy", Format: "preset", Summary: "toy instance", Data: b,
-					Preview: &solvers.Report{Metrics: []solvers.Metric{{Name: "size", Value: float64(cfg.Size)}}}}, nil
+					Preview: &report.Report{Metrics: []report.Metric{{Name: "size", Value: float64(cfg.Size)}}}}, nil
 			},
 			func(cfg toyPreset) solvers.Estimate { return solvers.Estimate{Bytes: 200, Field: "size"} })},
 	}

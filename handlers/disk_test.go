@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"schedlab/report"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -31,15 +32,15 @@ func newGated() *gated {
 	return g
 }
 
-func (g *gated) run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+func (g *gated) run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
 	g.started <- w.Name
 	select {
 	case <-g.gate:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	rep := &solvers.Report{Metrics: []solvers.Metric{{Name: "objective", Value: 1, Better: solvers.Higher}}}
-	t := solvers.Table{Title: "rows", Columns: []string{"i", "text"}}
+	rep := &report.Report{Metrics: []report.Metric{{Name: "objective", Value: 1, Better: report.Higher}}}
+	t := report.Table{Title: "rows", Columns: []string{"i", "text"}}
 	for i := range 600 {
 		t.Rows = append(t.Rows, []any{i, strings.Repeat("x", 100)})
 	}

@@ -15,7 +15,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/experiments"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -341,7 +341,7 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	if len(q.Variants) == 0 {
 		q.Variants = variants
 	}
-	q.Primary = solvers.Primary(sn.family)
+	q.Primary = report.Primary(sn.family)
 	if q.Names, err = memo(sn, "names", func() (map[string]string, error) { return s.experimentWorkloadNames(ctx, def.Workload.IDs) }); err != nil {
 		return p, err
 	}

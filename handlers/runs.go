@@ -13,6 +13,7 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/store"
 	"schedlab/views"
@@ -355,7 +356,7 @@ func (s *Server) deleteRun(c echo.Context) error {
 	if err := s.store.DeleteRun(ctx, run.ID); err != nil {
 		return err
 	}
-	s.reports.RemoveIf(func(id string, _ *solvers.Report) bool { return id == run.ID })
+	s.reports.RemoveIf(func(id string, _ *report.Report) bool { return id == run.ID })
 	s.forgetRun(run.ID)
 	return nil
 }

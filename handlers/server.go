@@ -20,6 +20,7 @@ import (
 	"schedlab/cache"
 	"schedlab/errs"
 	"schedlab/notify"
+	"schedlab/report"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/static"
@@ -40,10 +41,10 @@ type Server struct {
 	strategies []*solvers.Strategy
 	maxUpload  int64
 	auth       bool
-	reports    *cache.LRU[string, *solvers.Report] // decoded reports of done runs (report)
-	pages      *cache.LRU[string, *piece]          // what finished results show (pagecache.go)
-	oneOff     *cache.LRU[string, *piece]          // the chart data of other pages, by one-off key
-	snaps      expSnaps                            // experiments' runs as their pages read them (expsnap.go)
+	reports    *cache.LRU[string, *report.Report] // decoded reports of done runs (report)
+	pages      *cache.LRU[string, *piece]         // what finished results show (pagecache.go)
+	oneOff     *cache.LRU[string, *piece]         // the chart data of other pages, by one-off key
+	snaps      expSnaps                           // experiments' runs as their pages read them (expsnap.go)
 	logins     *loginLimiter
 	budget     Budget     // of experiments' generated workloads
 	creating   sync.Mutex // one experiment created at a time (createExperiment)
@@ -88,7 +89,7 @@ func New(st *store.Store, rn *runner.Runner, strategies []*solvers.Strategy, opt
 		opt.MaxUpload = DefaultMaxUpload
 	}
 	s := &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
-		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *solvers.Report](reportCacheBytes),
+		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *report.Report](reportCacheBytes),
 		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
 		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}, searches: opt.Searches}
 	if s.searches == nil {
@@ -268,11 +269,11 @@ const reportCacheBytes = 8 << 20
 
 // report returns run's decoded report, from the cache when it is there.
 // Callers must not modify it.
-func (s *Server) report(run *store.Run) (*solvers.Report, error) {
+func (s *Server) report(run *store.Run) (*report.Report, error) {
 	if run.Status != store.StatusDone {
 		return decodeReport(run.Report)
 	}
-	return s.reports.Load(run.ID, func() (*solvers.Report, int, error) {
+	return s.reports.Load(run.ID, func() (*report.Report, int, error) {
 		r, err := decodeReport(run.Report)
 		return r, len(run.Report), err
 	}, func(int) bool { return true })
@@ -283,11 +284,11 @@ func (s *Server) report(run *store.Run) (*solvers.Report, error) {
 // left out and named in the report's Unreadable, which pages show in its
 // place: a page never fails whole for one bad part. The error is for
 // callers' convenience and always nil.
-func decodeReport(raw json.RawMessage) (*solvers.Report, error) {
+func decodeReport(raw json.RawMessage) (*report.Report, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	return solvers.DecodeReportParts(raw), nil
+	return report.DecodeReportParts(raw), nil
 }
 
 // workloadNames maps the workload ids of runs to their names, for run

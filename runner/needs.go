@@ -4,12 +4,13 @@ import (
 	"context"
 	"log/slog"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/store"
 )
 
 // MetricNeeds are the results a done run of each variant of strategies
-// must give (solvers.Needed of their declared metrics), as the store
+// must give (report.Needed of their declared metrics), as the store
 // judges runs without a result by them (store.SetMetricNeeds).
 func MetricNeeds(strategies []*solvers.Strategy) []store.MetricNeed {
 	var out []store.MetricNeed
@@ -17,7 +18,7 @@ func MetricNeeds(strategies []*solvers.Strategy) []store.MetricNeed {
 		decls := st.Metrics
 		for _, v := range st.Variants {
 			for _, m := range decls {
-				if solvers.Needed(m, v.Name) {
+				if report.Needed(m, v.Name) {
 					out = append(out, store.MetricNeed{Strategy: st.Info.Name, Variant: v.Name, Name: m.Name})
 				}
 			}

@@ -15,6 +15,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/execute"
+	"schedlab/report"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -143,7 +144,7 @@ func TestRunGoesQueuedRunningDoneWithReportAndProgress(t *testing.T) {
 	if done.Status != store.StatusDone || done.Error != "" {
 		t.Fatalf("run ended %s: %s", done.Status, done.Error)
 	}
-	var rep solvers.Report
+	var rep report.Report
 	if err := json.Unmarshal(done.Report, &rep); err != nil {
 		t.Fatalf("stored report %s: %v", done.Report, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"schedlab/errs"
+	"schedlab/report"
 )
 
 // Def is a strategy family defined by its parts: what only the family knows (its
@@ -35,7 +36,7 @@ type Def[C any, P interface {
 	// Config returns the run config's defaults.
 	Config func() C
 	// Run schedules w with a variant (resolved) and a decoded config.
-	Run func(ctx context.Context, w *Workload, variant string, cfg C, progress Progress) (*Report, error)
+	Run func(ctx context.Context, w *Workload, variant string, cfg C, progress Progress) (*report.Report, error)
 	// Parse reads an upload (see Strategy.ParseWorkload).
 	Parse func(ctx context.Context, files []File) (*Workload, error)
 	// PresetList lists the generators (NewPreset).
@@ -56,13 +57,13 @@ type Def[C any, P interface {
 	// FileRuns and FileRun are optional: a variant that runs straight from
 	// a streamed file (Strategy.RunFile); nil means none does.
 	FileRuns func(name, variant string) bool
-	FileRun  func(ctx context.Context, name string, r io.Reader, variant string, cfg C, progress Progress) (*Report, error)
+	FileRun  func(ctx context.Context, name string, r io.Reader, variant string, cfg C, progress Progress) (*report.Report, error)
 	// Seeds lists the seed paper's sweeps as experiment definitions.
 	Seeds func() []SeedExperiment
 	// Metrics is optional: the metrics the family's reports carry, as
 	// declarations (their values unused), the primary result first
 	// (Strategy.Metrics). A family without them is read from its reports.
-	Metrics []Metric
+	Metrics []report.Metric
 	// Mutate is optional: one random change of an instance that came
 	// from preset with params (an adversarial search's move, Strategy.Mutate).
 	Mutate func(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
@@ -123,7 +124,7 @@ func NewPreset[G any, P interface {
 // ReproDef is a seed experiment with its parameters.
 type ReproDef struct {
 	params func() []ParamSpec
-	run    func(ctx context.Context, params Params, progress Progress) (*Report, error)
+	run    func(ctx context.Context, params Params, progress Progress) (*report.Report, error)
 }
 
 // NewReproduce makes a seed experiment whose parameters are the typed
@@ -131,10 +132,10 @@ type ReproDef struct {
 func NewReproduce[R any, P interface {
 	*R
 	Declarer
-}](defaults func() R, run func(ctx context.Context, cfg R, progress Progress) (*Report, error)) ReproDef {
+}](defaults func() R, run func(ctx context.Context, cfg R, progress Progress) (*report.Report, error)) ReproDef {
 	return ReproDef{
 		params: func() []ParamSpec { r := defaults(); return SpecsOf(P(&r)) },
-		run: func(ctx context.Context, params Params, progress Progress) (*Report, error) {
+		run: func(ctx context.Context, params Params, progress Progress) (*report.Report, error) {
 			cfg := defaults()
 			if _, err := ResolveConfig(P(&cfg), params); err != nil {
 				return nil, err
@@ -184,7 +185,7 @@ func (f *Def[C, P]) Strategy() *Strategy {
 	// Run resolves the variant and decodes params into the family's
 	// config, then runs it. A stop through ctx returns ctx's own error;
 	// any other error without a kind is Internal.
-	s.Run = func(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*Report, error) {
+	s.Run = func(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*report.Report, error) {
 		v, cfg, err := decode(variant, params)
 		if err != nil {
 			return nil, err
@@ -194,7 +195,7 @@ func (f *Def[C, P]) Strategy() *Strategy {
 	}
 	if f.FileRuns != nil && f.FileRun != nil {
 		s.RunsFile = f.FileRuns
-		s.RunFile = func(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*Report, error) {
+		s.RunFile = func(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*report.Report, error) {
 			v, err := ResolveVariant(s, variant)
 			if err != nil {
 				return nil, err
@@ -232,7 +233,7 @@ func (f *Def[C, P]) Strategy() *Strategy {
 		}
 		return p.estimate(params)
 	}
-	s.Reproduce = func(ctx context.Context, params Params, progress Progress) (*Report, error) {
+	s.Reproduce = func(ctx context.Context, params Params, progress Progress) (*report.Report, error) {
 		if f.Repro.run == nil {
 			return nil, errs.New(errs.NotFound, "strategy", "%s has no seed experiment", f.Name)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers/sweep"
 )
 
@@ -47,7 +48,7 @@ type Strategy struct {
 	// from here, never from whichever report arrived first (a
 	// critical-works run that stopped carries no makespan). Nil: read
 	// from the reports.
-	Metrics []Metric
+	Metrics []report.Metric
 
 	// ParseWorkload reads an uploaded workload: one native JSON file or the
 	// family's own file set (e.g. EAPM's etc.csv, apc.csv, users.csv). Errors
@@ -60,10 +61,10 @@ type Strategy struct {
 	// and params, which it checks against Params and decodes (a Def does
 	// this once, into the family's typed config); progress may be nil. It
 	// honours ctx (a cancel or the run's time limit) and reports progress.
-	Run func(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*Report, error)
+	Run func(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*report.Report, error)
 	// Reproduce runs the seed experiment and returns our results beside
 	// the published ones.
-	Reproduce func(ctx context.Context, params Params, progress Progress) (*Report, error)
+	Reproduce func(ctx context.Context, params Params, progress Progress) (*report.Report, error)
 
 	// EstimateGenerate, optional, tells from a preset's parameters alone
 	// and before generating anything what one Generate would store (every
@@ -90,7 +91,7 @@ type Strategy struct {
 	// ParseWorkload's workload of the same file, refusing the file under
 	// the same limits as it reads. Use RunsFileOf to ask.
 	RunsFile func(name, variant string) bool
-	RunFile  func(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*Report, error)
+	RunFile  func(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*report.Report, error)
 	// Export, optional, writes w (its canonical Data) in one of Exports;
 	// an unknown format is errs.Invalid on field "format".
 	Export func(w *Workload, format string) ([]byte, error)
@@ -223,11 +224,11 @@ type File struct {
 // store keeps and what Run reads back, so a run never depends on the
 // uploaded file's format.
 type Workload struct {
-	Name    string  `json:"name"`
-	Format  string  `json:"format"`  // what it was read from: "json", "csv", "preset"
-	Summary string  `json:"summary"` // one line for lists: "30 users, 9 machine types, 17,112 tasks"
-	Data    []byte  `json:"-"`
-	Preview *Report `json:"preview,omitempty"` // heat maps, tables, graphs shown before any run
+	Name    string         `json:"name"`
+	Format  string         `json:"format"`  // what it was read from: "json", "csv", "preset"
+	Summary string         `json:"summary"` // one line for lists: "30 users, 9 machine types, 17,112 tasks"
+	Data    []byte         `json:"-"`
+	Preview *report.Report `json:"preview,omitempty"` // heat maps, tables, graphs shown before any run
 
 	// Decoded, when set, keeps what a family decodes from Data, so that
 	// the runs given this same *Workload (a sweep runs one workload tens

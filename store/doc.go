@@ -20,7 +20,7 @@
 //     experiment's run; DeleteExperiment removes both once none is active);
 //     run_metrics and run_table_pages go with their run (CASCADE).
 //   - Params are stored resolved, as a JSON object of strings; reports as
-//     solvers.Report JSON the store does not interpret; lists leave out
+//     report.Report JSON the store does not interpret; lists leave out
 //     data, previews and reports (megabytes).
 //   - The queue is the runs table: ClaimNext is one UPDATE … RETURNING;
 //     MarkInterrupted (at startup) makes a run left "running" re-runnable.

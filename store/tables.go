@@ -28,7 +28,7 @@ const (
 // pageIn puts them back (a bundle carries whole reports). Both work on the
 // JSON as it is: the rest of the report keeps its bytes.
 
-// rawTable is solvers.Table with its rows as they are in the JSON
+// rawTable is report.Table with its rows as they are in the JSON
 // (TestRawTableIsSolversTable keeps the two in step).
 type rawTable struct {
 	Title    string            `json:"title"`
@@ -36,7 +36,7 @@ type rawTable struct {
 	Rows     []json.RawMessage `json:"rows"`
 	Paged    bool              `json:"paged,omitempty"`
 	RowCount int               `json:"row_count,omitempty"`
-	TimeCols []int             `json:"time_columns,omitempty"` // solvers.Table.TimeCols
+	TimeCols []int             `json:"time_columns,omitempty"` // report.Table.TimeCols
 }
 
 // tablePages are the stored pages of one table: Pages[p] is the JSON array

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"schedlab/compare"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/views/charts"
 )
 
@@ -1591,7 +1591,7 @@ type VerdictCount struct {
 // every reproduce report has one, column "verdict"), in the order holds,
 // partly, inconclusive, does not hold, unverifiable, not measured, then
 // any other; nil without one.
-func claimCounts(r *solvers.Report) []VerdictCount {
+func claimCounts(r *report.Report) []VerdictCount {
 	t := r.Table("Claims")
 	if t == nil {
 		return nil
@@ -1600,7 +1600,7 @@ func claimCounts(r *solvers.Report) []VerdictCount {
 	if col < 0 {
 		return nil
 	}
-	order := []string{solvers.Holds, solvers.Partly, solvers.Inconclusive, solvers.DoesNotHold, solvers.Unverifiable, solvers.NotMeasured}
+	order := []string{report.Holds, report.Partly, report.Inconclusive, report.DoesNotHold, report.Unverifiable, report.NotMeasured}
 	n := map[string]int{}
 	for _, row := range t.Rows {
 		v, _ := row[col].(string)
@@ -1620,13 +1620,13 @@ func claimCounts(r *solvers.Report) []VerdictCount {
 
 func verdictClass(v string) string {
 	switch v {
-	case solvers.Holds:
+	case report.Holds:
 		return "holds"
-	case solvers.Partly:
+	case report.Partly:
 		return "partly"
-	case solvers.DoesNotHold:
+	case report.DoesNotHold:
 		return "fails"
-	case solvers.Inconclusive:
+	case report.Inconclusive:
 		return "inconclusive"
 	}
 	return "other"

@@ -14,6 +14,7 @@ import (
 	"schedlab/cmd/internal/runcmd"
 	"schedlab/execute"
 	"schedlab/experiments"
+	"schedlab/report"
 	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
@@ -108,7 +109,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepRuns generates each distinct workload once and executes the runs on
 // a pool of workers; a run that fails is a failed result, not an error of
 // the sweep (it is counted, never dropped).
-func sweepRuns(ctx context.Context, st *solvers.Strategy, runs []experiments.Run, workers int, budget solvers.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
+func sweepRuns(ctx context.Context, st *solvers.Strategy, runs []experiments.Run, workers int, budget solvers.Budget, stderr io.Writer) ([]experiments.RunResult, []report.Metric, error) {
 	workloads := map[string]*solvers.Workload{}
 	for _, r := range runs {
 		key := r.WorkloadKey()
@@ -127,7 +128,7 @@ func sweepRuns(ctx context.Context, st *solvers.Strategy, runs []experiments.Run
 		workloads[key] = w
 	}
 	results := make([]experiments.RunResult, len(runs))
-	var decls []solvers.Metric // the metrics' declarations, from the first done run's report
+	var decls []report.Metric // the metrics' declarations, from the first done run's report
 	var first sync.Once
 	err := solvers.ForEachLimit(ctx, len(runs), workers, func(i int) error {
 		r := runs[i]

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -55,8 +56,8 @@ var Strategy = &solvers.Strategy{
 		}
 		return solvers.Estimate{Bytes: 64, Field: "n"}, nil
 	},
-	Reproduce: func(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-		return report(1), nil
+	Reproduce: func(ctx context.Context, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
+		return okReport(1), nil
 	},
 	Run: run,
 }
@@ -75,7 +76,7 @@ func Lookup(name string) (*solvers.Strategy, bool) {
 	return nil, false
 }
 
-func run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+func run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
 	p, err := solvers.Resolve(params, p)
 	if err != nil {
 		return nil, err
@@ -127,9 +128,9 @@ func run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Par
 		}
 	}
 	progress(1, 1, "done")
-	r := report(float64(wl.N + p.Int("i")))
+	r := okReport(float64(wl.N + p.Int("i")))
 	if n := p.Int("rows"); n > 0 {
-		t := solvers.Table{Title: "padding", Columns: []string{"row", "text"}}
+		t := report.Table{Title: "padding", Columns: []string{"row", "text"}}
 		for i := range n {
 			t.Rows = append(t.Rows, []any{i, fmt.Sprintf("%01024d", i)})
 		}
@@ -138,6 +139,6 @@ func run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Par
 	return r, nil
 }
 
-func report(v float64) *solvers.Report {
-	return &solvers.Report{Metrics: []solvers.Metric{{Name: "objective", Value: v, Better: solvers.Higher}}}
+func okReport(v float64) *report.Report {
+	return &report.Report{Metrics: []report.Metric{{Name: "objective", Value: v, Better: report.Higher}}}
 }

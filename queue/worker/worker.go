@@ -26,6 +26,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/queue/wire"
+	"schedlab/report"
 	"schedlab/runtypes"
 	"schedlab/solvers"
 )
@@ -302,7 +303,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 // when the job carries its recipe) and runs it with the server's budget;
 // the process's soft memory limit covers its runs. gen names the workload
 // generated for the run, if any.
-func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Progress) (rep *solvers.Report, gen *wire.Generated, err error) {
+func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Progress) (rep *report.Report, gen *wire.Generated, err error) {
 	s, ok := w.cfg.Lookup(job.Strategy)
 	if !ok {
 		return nil, nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",

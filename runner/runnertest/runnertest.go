@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -90,7 +91,7 @@ func New(name string) *Fake {
 			}
 			return newWorkload(fmt.Sprintf("tiny seed %d", seed), "preset", p.Int("n")), nil
 		},
-		Run: func(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+		Run: func(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
 			defer s.enter(w.Name)()
 			var wl workload
 			if err := json.Unmarshal(w.Data, &wl); err != nil {
@@ -109,7 +110,7 @@ func New(name string) *Fake {
 			}
 			return behave(ctx, variant, p, progress, float64(wl.N))
 		},
-		Reproduce: func(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+		Reproduce: func(ctx context.Context, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
 			defer s.enter("reproduce")()
 			p, err := solvers.Resolve(repro, p)
 			if err != nil {
@@ -175,7 +176,7 @@ func (s *Fake) enter(what string) func() {
 	return func() { s.running.Add(-1) }
 }
 
-func behave(ctx context.Context, variant string, p solvers.Params, progress solvers.Progress, n float64) (*solvers.Report, error) {
+func behave(ctx context.Context, variant string, p solvers.Params, progress solvers.Progress, n float64) (*report.Report, error) {
 	switch variant {
 	case VariantOK:
 		steps, stepMS := p.Int("steps"), p.Int("step_ms")
@@ -189,7 +190,7 @@ func behave(ctx context.Context, variant string, p solvers.Params, progress solv
 			}
 			progress(i, steps, fmt.Sprintf("step %d of %d", i, steps))
 		}
-		return report(n), nil
+		return okReport(n), nil
 	case VariantFail:
 		return nil, errs.Invalidf(FailField, "deliberate failure of the test strategy")
 	case VariantPanic:
@@ -200,7 +201,7 @@ func behave(ctx context.Context, variant string, p solvers.Params, progress solv
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(time.Duration(p.Int("wait_ms")) * time.Millisecond):
-			return report(n), nil
+			return okReport(n), nil
 		}
 	case VariantAlloc:
 		var keep [][]byte
@@ -217,16 +218,16 @@ func behave(ctx context.Context, variant string, p solvers.Params, progress solv
 		}
 		return nil, fmt.Errorf("allocated %d MiB and was never stopped", len(keep))
 	case VariantInvalid:
-		r := report(n)
-		r.Metrics = append(r.Metrics, solvers.Metric{Name: "broken", Value: math.NaN()})
+		r := okReport(n)
+		r.Metrics = append(r.Metrics, report.Metric{Name: "broken", Value: math.NaN()})
 		return r, nil
 	}
 	return nil, errs.Invalidf("variant", "unknown variant %q", variant)
 }
 
-func report(n float64) *solvers.Report {
-	return &solvers.Report{
-		Metrics: []solvers.Metric{{Name: "objective", Value: n, Better: solvers.Higher}},
-		Tables:  []solvers.Table{{Title: "t", Columns: []string{"a"}, Rows: [][]any{{n}}}},
+func okReport(n float64) *report.Report {
+	return &report.Report{
+		Metrics: []report.Metric{{Name: "objective", Value: n, Better: report.Higher}},
+		Tables:  []report.Table{{Title: "t", Columns: []string{"a"}, Rows: [][]any{{n}}}},
 	}
 }

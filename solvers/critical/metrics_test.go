@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -17,8 +18,8 @@ import (
 func TestDeclaredMetricsAreTheReports(t *testing.T) {
 	s := New()
 	decls := s.Metrics
-	if solvers.Primary(decls) != "makespan" {
-		t.Fatalf("primary %q, want makespan", solvers.Primary(decls))
+	if report.Primary(decls) != "makespan" {
+		t.Fatalf("primary %q, want makespan", report.Primary(decls))
 	}
 	w := genWorkload(t, nil, 7)
 	full, err := s.Run(context.Background(), w, VariantHEFT, solvers.Params{}, nil)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/formats"
 )
@@ -206,7 +207,7 @@ func longestChain(n int, edges []Edge) int {
 }
 
 // runVariant schedules w with a variant and a run config.
-func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg RunConfig, progress solvers.Progress) (*solvers.Report, error) {
+func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg RunConfig, progress solvers.Progress) (*report.Report, error) {
 	g, err := loadWorkload(w)
 	if err != nil {
 		return nil, err

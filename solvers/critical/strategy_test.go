@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -24,7 +25,7 @@ var (
 )
 
 // hasMetric reports whether r has the metric.
-func hasMetric(r *solvers.Report, name string) bool {
+func hasMetric(r *report.Report, name string) bool {
 	for _, m := range r.Metrics {
 		if m.Name == name {
 			return true
@@ -42,7 +43,7 @@ func genWorkload(t testing.TB, params solvers.Params, seed int64) *solvers.Workl
 	return w
 }
 
-func metric(t testing.TB, r *solvers.Report, name string) float64 {
+func metric(t testing.TB, r *report.Report, name string) float64 {
 	t.Helper()
 	m, ok := r.Metric(name)
 	if !ok {
@@ -259,8 +260,8 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func dropWall(ms []solvers.Metric) []solvers.Metric {
-	var out []solvers.Metric
+func dropWall(ms []report.Metric) []report.Metric {
+	var out []report.Metric
 	for _, m := range ms {
 		if m.Name != "wall_ms" {
 			out = append(out, m)

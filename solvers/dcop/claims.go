@@ -5,16 +5,16 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
 // Verdicts of the Claims table (fidelity.md).
 const (
-	Holds       = solvers.Holds
-	Partly      = solvers.Partly
-	DoesNotHold = solvers.DoesNotHold
-	NotMeasured = solvers.NotMeasured
+	Holds       = report.Holds
+	Partly      = report.Partly
+	DoesNotHold = report.DoesNotHold
+	NotMeasured = report.NotMeasured
 )
 
 // The printed exponents of the seed's sizes (Tables 1 and 2 print every
@@ -141,7 +141,7 @@ func (c *claimData) reduced(wdA, spA string, before, wd, sp func(sizeClaim) []fl
 // seed's accounting), so that the intervals live on the scale the sizes
 // grow on; a size "after" a method counts only where the method gave a
 // schedule.
-func claimsTable(c *claimData) solvers.Table {
+func claimsTable(c *claimData) report.Table {
 	var t claims.Table
 	one := func(v []float64) claims.Point { return claims.Point{Values: v} }
 	for ji, s := range c.sizes {

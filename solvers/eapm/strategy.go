@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -81,7 +82,7 @@ func uploads() []solvers.Upload {
 }
 
 // runVariant schedules w with a variant and a run config.
-func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Config, progress solvers.Progress) (*solvers.Report, error) {
+func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Config, progress solvers.Progress) (*report.Report, error) {
 	in, err := loadWorkload(w)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -420,10 +421,10 @@ func TestSharedDecodedInstanceIsNotChanged(t *testing.T) {
 }
 
 // reportWithoutWall is r's JSON with the wall-clock metric zeroed.
-func reportWithoutWall(t *testing.T, r *solvers.Report) string {
+func reportWithoutWall(t *testing.T, r *report.Report) string {
 	t.Helper()
 	c := *r
-	c.Metrics = append([]solvers.Metric(nil), r.Metrics...)
+	c.Metrics = append([]report.Metric(nil), r.Metrics...)
 	for i := range c.Metrics {
 		if c.Metrics[i].Name == "wall_ms" {
 			c.Metrics[i].Value = 0

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
@@ -117,7 +117,7 @@ func band(lo, hi float64, why string, ours bool, pts ...claims.Point) claims.Res
 // reproClaims is the Claims table of the reproduce: Figs. 6–9, Table 1
 // and the conclusions of §7.1, each row judged by a rule of solvers/claims
 // on the per-seed values of the runs.
-func reproClaims(c ReproConfig, pl *reproTasks) solvers.Table {
+func reproClaims(c ReproConfig, pl *reproTasks) report.Table {
 	var t claims.Table
 	reps, rreps := max(1, c.Reps), max(1, c.RumorReps)
 	seeds := fmt.Sprintf("%d seeds per point", reps)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -92,8 +93,8 @@ func TestStrategyDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		strip := func(r *solvers.Report) []solvers.Metric {
-			var out []solvers.Metric
+		strip := func(r *report.Report) []report.Metric {
+			var out []report.Metric
 			for _, m := range r.Metrics {
 				if m.Name != "wall_ms" {
 					out = append(out, m)
@@ -317,7 +318,7 @@ func FuzzSWF(f *testing.F) {
 // neither may change.
 var (
 	smallReproduceParams = solvers.Params{"duration_h": "1", "warmup_h": "0.3", "reps": "2", "rumor_reps": "2", "max_nodes": "30", "fig9_nodes": "10"}
-	smallReproduce       = sync.OnceValues(func() (*solvers.Report, error) {
+	smallReproduce       = sync.OnceValues(func() (*report.Report, error) {
 		return New().Reproduce(context.Background(), smallReproduceParams, nil)
 	})
 )

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -58,7 +59,7 @@ type Options struct {
 	// Reproduce that the family's own tests compute anyway (once per test
 	// binary, as in cyclic's smallReproduce): the suite checks that report
 	// instead of running the experiment once more. It must not change it.
-	Reproduced func() (*solvers.Report, error)
+	Reproduced func() (*report.Report, error)
 	// Volatile names the metrics that may differ between two runs of one
 	// seed (wall-clock times).
 	Volatile []string
@@ -98,7 +99,7 @@ func Run(t *testing.T, s *solvers.Strategy, opt Options) {
 		t.Run("reproduce", func(t *testing.T) {
 			reproduce := opt.Reproduced
 			if reproduce == nil {
-				reproduce = func() (*solvers.Report, error) { return s.Reproduce(context.Background(), opt.Reproduce, nil) }
+				reproduce = func() (*report.Report, error) { return s.Reproduce(context.Background(), opt.Reproduce, nil) }
 			}
 			rep, err := reproduce()
 			if err != nil {
@@ -166,10 +167,10 @@ func generate(t *testing.T, s *solvers.Strategy, preset string, params solvers.P
 }
 
 // withoutVolatile is a report's JSON with the volatile metrics zeroed.
-func withoutVolatile(t *testing.T, rep *solvers.Report, volatile []string) []byte {
+func withoutVolatile(t *testing.T, rep *report.Report, volatile []string) []byte {
 	t.Helper()
 	r := *rep
-	r.Metrics = append([]solvers.Metric(nil), rep.Metrics...)
+	r.Metrics = append([]report.Metric(nil), rep.Metrics...)
 	for i := range r.Metrics {
 		if slices.Contains(volatile, r.Metrics[i].Name) {
 			r.Metrics[i].Value = 0
@@ -210,9 +211,9 @@ func checkRun(t *testing.T, s *solvers.Strategy, w *solvers.Workload, variant st
 
 // CheckMetricVariants checks that every metric of rep names, as the
 // variants it is meaningful for (Metric.Variants), only variants of s,
-// or a pattern "PREFIX*" (solvers.Covers) with a prefix: variants a
+// or a pattern "PREFIX*" (report.Covers) with a prefix: variants a
 // family adds where it runs (cyclic's external:NAME).
-func CheckMetricVariants(s *solvers.Strategy, rep *solvers.Report) error {
+func CheckMetricVariants(s *solvers.Strategy, rep *report.Report) error {
 	known := map[string]bool{}
 	for _, v := range s.Variants {
 		known[v.Name] = true
@@ -233,7 +234,7 @@ func CheckMetricVariants(s *solvers.Strategy, rep *solvers.Report) error {
 // checkTimeFrame checks that a report that draws times has one time frame
 // for its page: Gantts only with Report.Time (Validate checks the rest:
 // their unit, XTime plots only with a frame).
-func checkTimeFrame(t *testing.T, what string, rep *solvers.Report) {
+func checkTimeFrame(t *testing.T, what string, rep *report.Report) {
 	t.Helper()
 	if len(rep.Gantts) > 0 && rep.Time == nil {
 		t.Errorf("%s: the report draws Gantts but has no time frame (Report.Time)", what)

@@ -35,7 +35,7 @@ const (
 type MetricBars struct {
 	Metric    string
 	Unit      string
-	Better    string // solvers.Higher or solvers.Lower, for the caption
+	Better    string // report.Higher or report.Lower, for the caption
 	Labels    []string
 	Values    []*float64
 	Best      []bool

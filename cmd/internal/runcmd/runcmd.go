@@ -19,6 +19,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/queue/worker"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/batsim"
 	"schedlab/solvers/registry"
@@ -206,7 +207,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // writeRun writes a run's report as o says, then its Batsim files when
 // batsimOut is a prefix (the report is written even when they cannot be).
-func writeRun(rep *solvers.Report, o *OutputFlags, batsimOut string, stdout io.Writer) error {
+func writeRun(rep *report.Report, o *OutputFlags, batsimOut string, stdout io.Writer) error {
 	if err := o.Write(rep, stdout); err != nil {
 		return err
 	}
@@ -224,7 +225,7 @@ func runsFile(st *solvers.Strategy, path, variant string) bool {
 }
 
 // runFromFile runs st straight from the file at path, read as it streams.
-func runFromFile(ctx context.Context, st *solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget solvers.Budget) (*solvers.Report, error) {
+func runFromFile(ctx context.Context, st *solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget solvers.Budget) (*report.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

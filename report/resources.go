@@ -1,4 +1,4 @@
-package solvers
+package report
 
 // ResourceMetrics names the info metrics (Kind KindInfo) by which a Report
 // states what the run had to work with, in the same words in every family:
