@@ -152,7 +152,7 @@ type Table struct {
 // Paging of large tables (see Table).
 const (
 	// PageOutRows is the most rows a table keeps inside a stored report
-	// (store.PageOutRows is the same; store imports no solvers).
+	// (the encoder, the command line and the store page by it).
 	PageOutRows = 1000
 	// TablePageRows is the number of rows of one stored page.
 	TablePageRows = 1000

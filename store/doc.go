@@ -54,7 +54,7 @@
 //     rows (Snapshot*, ExportSink, ImportSource); package bundle writes
 //     the file. Export streams from one read transaction and refuses
 //     active runs; import keeps every ID and refuses a clash.
-//   - Tables over PageOutRows rows are paged into run_table_pages (0010);
+//   - Tables over report.PageOutRows rows are paged into run_table_pages (0010);
 //     the report keeps title, columns, "paged" and "row_count"; export puts
 //     the rows back.
 //   - Space: new files use auto_vacuum = INCREMENTAL and deletes reclaim

@@ -543,7 +543,7 @@ type Ending struct {
 	// checked.
 	Encoded bool
 	// NoLargeTables, with Encoded, says no table of Report has more than
-	// PageOutRows rows (the encoder counted them), so End looks
+	// report.PageOutRows rows (the encoder counted them), so End looks
 	// for none to page out.
 	NoLargeTables bool
 	// Error and ErrorField are a failed run's message and the input field

@@ -13,37 +13,6 @@ import (
 	"schedlab/report"
 )
 
-// TestRawTableIsSolversTable keeps rawTable, which pageOut decodes and
-// encodes, in step with report.Table: the same JSON fields in order
-// (report.Table's unexported fields are not in its JSON).
-func TestRawTableIsSolversTable(t *testing.T) {
-	a, b := reflect.TypeFor[rawTable](), reflect.TypeFor[report.Table]()
-	var exported []reflect.StructField
-	for i := range b.NumField() {
-		if f := b.Field(i); f.IsExported() {
-			exported = append(exported, f)
-		}
-	}
-	if a.NumField() != len(exported) {
-		t.Fatalf("rawTable has %d fields, report.Table %d exported", a.NumField(), len(exported))
-	}
-	for i := range a.NumField() {
-		if fa, fb := a.Field(i), exported[i]; fa.Name != fb.Name || fa.Tag != fb.Tag {
-			t.Errorf("field %d: rawTable %s %q, report.Table %s %q", i, fa.Name, fa.Tag, fb.Name, fb.Tag)
-		}
-	}
-}
-
-// TestPagingIsSolvers keeps the store's paging constants equal to the
-// solvers' ones, which the report encoder and the CLI page by: a table
-// the encoder keeps whole must be one the store keeps whole.
-func TestPagingIsSolvers(t *testing.T) {
-	if PageOutRows != report.PageOutRows || TablePageRows != report.TablePageRows {
-		t.Errorf("store pages at %d rows in pages of %d, solvers at %d in pages of %d",
-			PageOutRows, TablePageRows, report.PageOutRows, report.TablePageRows)
-	}
-}
-
 // bigReport has a small table and a table of n rows.
 func bigReport(t testing.TB, n int) (*report.Report, []byte) {
 	t.Helper()
@@ -251,12 +220,12 @@ func FuzzPageOut(f *testing.F) {
 		if err != nil {
 			t.Fatalf("paging back in: %v", err)
 		}
-		// The tables come back as a report's schema reads them (rawTable,
+		// The tables come back as a report's schema reads them (report.TableJSON,
 		// every field of report.Table, keys matched as encoding/json
 		// does): a key no table has, a repeated key or one in other
 		// letter case is not kept, as it is not when a report is decoded.
 		start, end, _, _ := tablesValue(data)
-		var tables []rawTable
+		var tables []report.TableJSON[json.RawMessage]
 		if err := json.Unmarshal(data[start:end], &tables); err != nil {
 			t.Fatalf("pageOut paged tables that do not decode: %v", err)
 		}
