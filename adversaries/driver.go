@@ -183,7 +183,7 @@ func (d *Driver) build(ctx context.Context, spec Spec, owner string) (*Search, e
 // direction reads s's metric direction from A's (else B's) run on its
 // first instance, queued as a candidate of search a: the candidate a
 // search on it would be, so its runs are not made twice.
-func (d *Driver) direction(ctx context.Context, a *store.AdversarySearch, s *Search, rec *recorder) (string, error) {
+func (d *Driver) direction(ctx context.Context, a *store.AdversarySearch, s *Search, rec *recorder) (report.Direction, error) {
 	return adversary.Direction(ctx, s.Strategy, s.Config.Metric, func(ctx context.Context) (*report.Report, error) {
 		key := adversary.Key(s.First)
 		c, ok := rec.cands[key]
@@ -399,9 +399,9 @@ type recorder struct {
 	pending []adversary.Evaluation
 	best    adversary.Evaluation
 	hasBest bool
-	kept    string // the key of the best at the last flush
-	probe   string // the key of the direction's candidate, until dropped
-	better  string // the metric's direction
+	kept    string           // the key of the best at the last flush
+	probe   string           // the key of the direction's candidate, until dropped
+	better  report.Direction // the metric's direction
 }
 
 func (r *recorder) observe(e adversary.Evaluation) {
@@ -421,7 +421,7 @@ type Best struct {
 	RunA  string `json:"run_a,omitempty"`
 	RunB  string `json:"run_b,omitempty"`
 	// Better is the metric's direction, as the search found it.
-	Better string `json:"better,omitempty"`
+	Better report.Direction `json:"better,omitempty"`
 }
 
 // flush stores the pending evaluations and the best, and drops the

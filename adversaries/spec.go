@@ -40,7 +40,7 @@ type Spec struct {
 	Vary     []adversary.Range `json:"vary,omitempty"`
 	// Better is the metric's direction, set by the server when it stores
 	// the search (from the family's declaration); ignored on input.
-	Better string `json:"better,omitempty"`
+	Better report.Direction `json:"better,omitempty"`
 }
 
 // MaxSeconds bounds a search's time budget: a week.

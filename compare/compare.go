@@ -39,8 +39,8 @@ func (r Run) variant() string {
 type Row struct {
 	Name   string
 	Unit   string
-	Better string // report.Higher, Lower or ""
-	Kind   string // report.KindResult, KindCost or KindInfo
+	Better report.Direction  // report.Higher, Lower or ""
+	Kind   report.MetricKind // report.KindResult, KindCost or KindInfo
 	Values []*float64
 	// Best marks the runs holding the best value, when the row is ranked.
 	Best []bool
@@ -69,13 +69,15 @@ type Row struct {
 
 // Bars is one metric as a bar chart: a bar per run not omitted.
 type Bars struct {
-	Metric, Unit, Better, Kind string
-	Labels                     []string
-	Values                     []*float64
-	Best                       []bool // the ranked best; all false for a cost or an unranked result
-	Omit                       []bool // NA or Apart: not drawn
-	Reference                  []bool // a reference run: drawn marked as such
-	Ranked                     bool
+	Metric, Unit string
+	Better       report.Direction
+	Kind         report.MetricKind
+	Labels       []string
+	Values       []*float64
+	Best         []bool // the ranked best; all false for a cost or an unranked result
+	Omit         []bool // NA or Apart: not drawn
+	Reference    []bool // a reference run: drawn marked as such
+	Ranked       bool
 }
 
 // Result is a compare of runs, in the order of the runs given.

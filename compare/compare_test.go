@@ -11,7 +11,7 @@ import (
 // rep is a report of the metrics given.
 func rep(ms ...report.Metric) *report.Report { return &report.Report{Metrics: ms} }
 
-func result(name string, v float64, better string) report.Metric {
+func result(name string, v float64, better report.Direction) report.Metric {
 	return report.Metric{Name: name, Value: v, Better: better}
 }
 
@@ -163,7 +163,7 @@ func TestMarkBest(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	for _, c := range []struct {
 		name      string
-		better    string
+		better    report.Direction
 		values    []*float64
 		na, apart []bool
 		reference []bool

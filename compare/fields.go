@@ -65,7 +65,7 @@ func Fields(runs []Run, reports []*report.Report) []Field {
 	if seeds.Differs || seeds.Values[0] != "0" {
 		all = append(all, seeds)
 	}
-	for _, name := range report.ResourceMetrics {
+	for _, name := range report.ResourceMetrics() {
 		reported := false
 		f := col(FieldResource, name, func(i int) string {
 			v, ok := infoValue(reportAt(reports, i), name)

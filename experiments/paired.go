@@ -16,7 +16,7 @@ import (
 // intervals then stay within the bounds: stats.BootstrapMean).
 type MetricInfo struct {
 	Name    string
-	Better  string
+	Better  report.Direction
 	Bounded bool
 	// Decl is the metric's declaration (kind, direction, variants), and
 	// Declared says there is one: it decides which runs the metric is
@@ -124,7 +124,7 @@ func instances(runs []RunResult, metric string, info MetricInfo, variants []stri
 // both are done, each named by its method.
 type Paired struct {
 	A, B, Metric string
-	Better       string // report.Higher, report.Lower or "" (not ranked: "higher" and "lower" only)
+	Better       report.Direction // report.Higher, report.Lower or "" (not ranked: "higher" and "lower" only)
 	// Instances where either ran; of them BothDone were compared and
 	// the others failed on one side or both (or ran on one side only).
 	Instances, BothDone                        int
@@ -247,7 +247,7 @@ func (p Paired) Method() string {
 	}
 	dir := "higher"
 	if p.Better != "" {
-		dir = "better (" + p.Better + " is better)"
+		dir = "better (" + string(p.Better) + " is better)"
 	}
 	return fmt.Sprintf("mean of %s − %s with its 95 %% CI (%s); %s, zero differences dropped; win/tie/loss: %s %s, equal, or not, exact equality; over the %d instances (cell and replicate) where both are done",
 		p.A, p.B, p.Diff.Method, test, p.A, dir, p.BothDone)

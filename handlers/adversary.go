@@ -195,7 +195,7 @@ func (s *Server) adversaryProps(ctx context.Context, id string) (views.Adversary
 	strat, _ := s.lookup(st.Strategy)
 	sp := st.Spec
 	p := views.AdversaryProps{ID: st.ID, Strategy: st.Strategy, Status: st.Status, Error: st.Error, A: sp.A, B: sp.B,
-		Metric: sp.Metric, Better: sp.Better, Method: orDefault(sp.Method, adversary.Anneal), Score: orDefault(sp.Score, adversary.Ratio),
+		Metric: sp.Metric, Better: string(sp.Better), Method: orDefault(sp.Method, adversary.Anneal), Score: orDefault(sp.Score, adversary.Ratio),
 		Preset: sp.Preset, Seed: sp.Seed, Budget: sp.Budget, Seconds: sp.Seconds, Evaluations: len(st.Evaluations),
 		BestWorkloadID: st.BestWorkloadID, RunA: st.RunA, RunB: st.RunB, Commit: st.Build.Commit}
 	for _, e := range st.Evaluations {

@@ -137,7 +137,7 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 			}
 		}
 	}
-	rep := func(objective float64, ratioBetter string, stopped bool) json.RawMessage {
+	rep := func(objective float64, ratioBetter report.Direction, stopped bool) json.RawMessage {
 		ms := []report.Metric{{Name: "ratio", Value: objective / 10, Better: ratioBetter}, {Name: "energy", Value: objective * 3, Better: report.Lower}}
 		var notes []string
 		if stopped {
@@ -195,7 +195,7 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 			compare(fmt.Sprintf("ending, %d left", k+1), true)
 		}
 		end(store.Ending{ID: r.ID, Worker: fmt.Sprintf("host:%d", k%3), Build: []store.Build{b1, b2}[k%2], Status: store.StatusDone,
-			Report: rep(float64(k), []string{report.Lower, report.Higher}[k%2], k%5 == 1)})
+			Report: rep(float64(k), []report.Direction{report.Lower, report.Higher}[k%2], k%5 == 1)})
 	}
 	compare("all ended", true)
 	if fullReads != 13 {

@@ -211,7 +211,7 @@ func TestValidateRefusesAnUnknownMetricKind(t *testing.T) {
 	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "kind") {
 		t.Errorf("kind speed: %v", err)
 	}
-	for _, k := range []string{report.KindResult, report.KindCost, report.KindInfo} {
+	for _, k := range []report.MetricKind{report.KindResult, report.KindCost, report.KindInfo} {
 		if err := (&report.Report{Metrics: []report.Metric{{Name: "x", Value: 1, Kind: k}}}).Validate(); err != nil {
 			t.Errorf("kind %q: %v", k, err)
 		}

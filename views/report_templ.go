@@ -1122,7 +1122,7 @@ func humanMetric(m report.Metric) string {
 	return report.HumanDuration(m.Value * per)
 }
 
-func betterArrow(b string) string {
+func betterArrow(b report.Direction) string {
 	if b == report.Higher {
 		return "↑"
 	}

@@ -46,7 +46,7 @@ type Config struct {
 	Metric string // the metric compared (a result metric of the family)
 	// Better is the metric's declared direction (report.Higher or
 	// report.Lower), from the family's metric declaration.
-	Better string
+	Better report.Direction
 	Score  string // Ratio (default) or Difference
 	Method string // Anneal (default) or CMAES
 	Budget int    // candidates at most (evaluations of A and B on one instance)

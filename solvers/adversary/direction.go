@@ -19,7 +19,7 @@ import (
 // metrics it has. A family that declares none is read, as pages read it,
 // from a report: probe runs A (or B) on a first instance and returns its
 // report (nil with an error when neither runs).
-func Direction(ctx context.Context, st *solvers.Strategy, metric string, probe func(context.Context) (*report.Report, error)) (string, error) {
+func Direction(ctx context.Context, st *solvers.Strategy, metric string, probe func(context.Context) (*report.Report, error)) (report.Direction, error) {
 	bad := func(format string, a ...any) error {
 		return &errs.Error{Kind: errs.Invalid, Field: "metric", Err: fmt.Errorf(format, a...)}
 	}

@@ -25,7 +25,7 @@ func TestDirectionFromTheDeclaredMetrics(t *testing.T) {
 		probed = true
 		return &report.Report{Metrics: []report.Metric{{Name: "makespan", Better: report.Higher}}}, nil
 	}
-	for metric, want := range map[string]string{"makespan": report.Lower, "profit": report.Higher} {
+	for metric, want := range map[string]report.Direction{"makespan": report.Lower, "profit": report.Higher} {
 		got, err := Direction(context.Background(), st, metric, probe)
 		if err != nil || got != want {
 			t.Errorf("%s: %q, %v; want %q", metric, got, err, want)
