@@ -273,7 +273,7 @@ func execute[T any](parent context.Context, name string, budget solvers.Budget, 
 	timeLimit := &errs.Error{Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
 	overMemory := &errs.Error{Kind: errs.TooLarge,
-		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", errs.FormatBytes(budget.Memory))}
+		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", report.FormatBytes(budget.Memory))}
 
 	mctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)

@@ -8,6 +8,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/experiments"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -108,10 +109,10 @@ func (s *Server) planWorkloads(ctx context.Context, def *experiments.Definition,
 	n := int64(len(p.recipes))
 	lower := fmt.Sprintf("lower %s, the replicates or the values swept", p.largest.Field)
 	what := fmt.Sprintf("the experiment's %d generated workloads would store about %s (the largest about %s, sized by %s)",
-		n, errs.FormatBytes(p.bytes), errs.FormatBytes(p.largest.Bytes), p.largest.Field)
+		n, report.FormatBytes(p.bytes), report.FormatBytes(p.largest.Bytes), p.largest.Field)
 	switch {
 	case p.bytes > b.ExperimentBytes:
-		return nil, errs.Invalidf("budget", "%s, over the budget of %s of generated workloads per experiment (schedlab serve --experiment-budget-mb): %s", what, errs.FormatBytes(b.ExperimentBytes), lower)
+		return nil, errs.Invalidf("budget", "%s, over the budget of %s of generated workloads per experiment (schedlab serve --experiment-budget-mb): %s", what, report.FormatBytes(b.ExperimentBytes), lower)
 	case n > b.ExperimentWorkloads:
 		return nil, errs.Invalidf("budget", "the experiment would generate %d workloads, over the budget of %d generated workloads per experiment: lower the replicates or the values swept", n, b.ExperimentWorkloads)
 	}
@@ -126,7 +127,7 @@ func (s *Server) planWorkloads(ctx context.Context, def *experiments.Definition,
 	switch {
 	case solvers.SatAdd(u.Bytes, p.bytes) > b.UserBytes:
 		return nil, errs.Invalidf("budget", "%s; with %s %d workloads (about %s) that is over the budget of %s of workloads per user (schedlab serve --user-budget-mb): %s",
-			what, whose, u.Workloads, errs.FormatBytes(u.Bytes), errs.FormatBytes(b.UserBytes), lower)
+			what, whose, u.Workloads, report.FormatBytes(u.Bytes), report.FormatBytes(b.UserBytes), lower)
 	case u.Workloads+n > b.UserWorkloads:
 		return nil, errs.Invalidf("budget", "the experiment would generate %d workloads; with %s %d that is over the budget of %d workloads per user: lower the replicates or the values swept",
 			n, whose, u.Workloads, b.UserWorkloads)

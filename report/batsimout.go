@@ -38,9 +38,6 @@ var batsimJobColumns = []string{"job_id", "workload_name", "profile", "submissio
 	"execution_time", "finish_time", "waiting_time", "turnaround_time", "stretch",
 	"allocated_resources", "consumed_energy", "metadata"}
 
-// BatsimJobColumns are the columns of Batsim's _jobs.csv, in its order.
-func BatsimJobColumns() []string { return append([]string(nil), batsimJobColumns...) }
-
 // Batsim's final states (docs/output-jobs.rst).
 const (
 	BatsimSuccess  = "COMPLETED_SUCCESSFULLY"

@@ -238,7 +238,7 @@ func TestMemoryBudgetStopsAnAllocatingRun(t *testing.T) {
 	e := newEnv(t, Options{MemoryBudget: budget})
 	e.start(t)
 	r := e.waitFinal(t, e.submit(t, runnertest.VariantAlloc, nil).ID)
-	want := "run stopped: Go heap exceeded the memory budget of " + errs.FormatBytes(int64(budget))
+	want := "run stopped: Go heap exceeded the memory budget of " + report.FormatBytes(int64(budget))
 	if r.Status != store.StatusFailed || r.Error != want {
 		t.Errorf("allocating run: status %s, error %q; want failed, %q", r.Status, r.Error, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 )
 
 // Budget limits one execution (a run, an upload's parse, a preset's
@@ -104,7 +105,7 @@ func ReserveWithin(ctx context.Context, field string, bytes int64, what string, 
 	}
 	budget := MemoryBudget(ctx, knob)
 	if bytes < 0 || bytes > budget {
-		return errs.New(errs.TooLarge, field, "%s needs about %s, over the memory budget of %s", what, errs.FormatBytes(bytes), errs.FormatBytes(budget))
+		return errs.New(errs.TooLarge, field, "%s needs about %s, over the memory budget of %s", what, report.FormatBytes(bytes), report.FormatBytes(budget))
 	}
 	return nil
 }

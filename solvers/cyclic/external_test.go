@@ -272,7 +272,8 @@ func TestExternalBatsimTableOfKillAndRequeue(t *testing.T) {
 	if err := report.WriteBatsimFiles(rep, report.BatsimRun{Machines: 4}, &b, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Join(report.BatsimJobColumns(), ",") + "\n" +
+	want := "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time," +
+		"execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata\n" +
 		`1,w0,p1,0.000000,2,20.000000,0,COMPLETED_KILLED,0.000000,3.000000,3.000000,0.000000,3.000000,1.000000,0-1,1200.000000,""` + "\n" +
 		`2,w0,p2,0.000000,4,5.000000,0,COMPLETED_WALLTIME_REACHED,3.000000,5.000000,8.000000,3.000000,8.000000,1.600000,0-3,4000.000000,""` + "\n" +
 		`99,w0,p99,100.000000,1,1.000000,0,REJECTED,,,,,,,,,""` + "\n" +

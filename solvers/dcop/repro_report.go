@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/errs"
 	"schedlab/report"
 )
 
@@ -343,7 +342,7 @@ func reproNotes(n int, cfg ReproConfig, budget int64, all []sizeStats, cl *claim
 		fmt.Sprintf("Sizes: before_mb and after_mb are the seed's accounting, 20^w × %d B in MiB (20^5 × 4 B = 12.2 MiB prints as its 1.2e1); *_actual use the actual domains (after WD the restricted ones). MiB columns are geometric means over instances (sizes span tens of orders of magnitude); widths are means with min/median/max. paper_width_* = log20(MB · 2^20 / 4): Table 1 before 6.20, 7.75, 13.75, 17.75 (with MB = 10^6 B: 6.18, 7.73, 13.74, 17.73).", EntryBytes),
 		"Table 2's before column is the same full-problem size as Table 1's: the seed's two before columns differ on the same setting (×100 at 20 jobs), unexplained.",
 		fmt.Sprintf("WD rules: seed = %s (the text's \"dxi ∩ dPC(xi) = φ\" over the descendant set, the ancestor first); literal, earliest, fixed, half are the other readings of §3.1 (doc.go); balanced and greedy-guided are ours. A failure is: the width limit not reached without emptying a domain, a relaxed problem with no schedule, or (literal) a collision of a deleted pair.", seedReading),
-		fmt.Sprintf("DPOP budget %s per run (the reproduce's memory_mb shared by the parallel runs). A split half over it fails the split; its after size is then its pseudo-tree at full domains. split-wd (ours) runs WD with the greedy-guided rule (ours; the reference is the greedy list schedule inside the half's domains, GreedyIn) inside each half wider than %d: with the seed's rule there it left more halves unsolved (doc.go).", errs.FormatBytes(budget), reproWidth),
+		fmt.Sprintf("DPOP budget %s per run (the reproduce's memory_mb shared by the parallel runs). A split half over it fails the split; its after size is then its pseudo-tree at full domains. split-wd (ours) runs WD with the greedy-guided rule (ours; the reference is the greedy list schedule inside the half's domains, GreedyIn) inside each half wider than %d: with the seed's rule there it left more halves unsolved (doc.go).", report.FormatBytes(budget), reproWidth),
 		"paper_accuracy is the lower end of the ranges the seed states in its text (0.95–1, 0.93–1); Figs. 3–6 print no numbers.",
 	}
 	if len(unproven) == 0 {
