@@ -27,7 +27,7 @@ type MetricInfo struct {
 
 // Infos are the metrics' infos from metric declarations: the first
 // declaration of each name wins, so a family's own declarations
-// (solvers.Declared) given first are never overridden by a report's.
+// (Strategy.Metrics) given first are never overridden by a report's.
 func Infos(ms ...[]report.Metric) map[string]MetricInfo {
 	out := map[string]MetricInfo{}
 	for _, list := range ms {
