@@ -43,7 +43,7 @@ const (
 	BatsimSuccess  = "COMPLETED_SUCCESSFULLY"
 	BatsimWalltime = "COMPLETED_WALLTIME_REACHED"
 	BatsimKilled   = "COMPLETED_KILLED"
-	BatsimFailed   = "COMPLETED_FAILED"
+	batsimFailed   = "COMPLETED_FAILED"
 	BatsimRejected = "REJECTED"
 )
 
@@ -253,7 +253,7 @@ func cellText(c any) string {
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	return CSVCell(c)
+	return csvCell(c)
 }
 
 // csvField quotes a field only when CSV needs it, as Batsim writes its
@@ -442,10 +442,10 @@ func (b *BatsimJobs) Flush() error {
 	return b.w.Flush()
 }
 
-// BatsimScheduleColumns are the columns of Batsim's _schedule.csv:
+// batsimScheduleColumns are the columns of Batsim's _schedule.csv:
 // JobsTracer::finalize's keys, in the lexicographic order its std::map
 // writes them.
-func BatsimScheduleColumns() []string {
+func batsimScheduleColumns() []string {
 	cols := make([]string, 0, 26)
 	for k := range (&BatsimJobs{}).schedule() {
 		cols = append(cols, k)
@@ -510,7 +510,7 @@ func (b *BatsimJobs) schedule() map[string]string {
 // header and one line.
 func (b *BatsimJobs) WriteSchedule(w io.Writer) error {
 	m := b.schedule()
-	cols := BatsimScheduleColumns()
+	cols := batsimScheduleColumns()
 	vals := make([]string, len(cols))
 	for i, c := range cols {
 		vals[i] = m[c]

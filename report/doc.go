@@ -2,7 +2,7 @@
 // the pages, the store and a compare: metrics, tables (and the paging of
 // large ones: PageOutRows, TablePageRows, the one definition the store
 // pages by), plots, Gantts, graphs; its JSON (EncodeReport, DecodeReport)
-// and CSV; the formatting of its numbers and times (FormatNumber,
+// and CSV; the formatting of its numbers and times (FormatCount,
 // HumanDuration, TimeFrame). It is a leaf (it imports only errs), so the
 // store reads the report's own table type and paging instead of mirrors
 // of them (issue 44 item 5).

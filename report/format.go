@@ -10,9 +10,9 @@ import (
 // The formatting of numbers, counts, durations and byte counts for
 // people, in one place: reports' notes and tables, pages, error messages.
 
-// FormatNumber writes v with at most 2 decimals and no trailing zeros
+// formatNumber writes v with at most 2 decimals and no trailing zeros
 // ("12.5", "48", "0.04").
-func FormatNumber(v float64) string {
+func formatNumber(v float64) string {
 	v = math.Round(v*100) / 100
 	if v == 0 {
 		v = 0 // no "-0"
@@ -23,7 +23,7 @@ func FormatNumber(v float64) string {
 // FormatCount writes n of a unit that does not convert to seconds, singular for
 // exactly one: "1 slot", "3 slots", "2.5 time units".
 func FormatCount(n float64, unit string) string {
-	num := FormatNumber(n)
+	num := formatNumber(n)
 	if unit == "" {
 		return num
 	}
@@ -53,7 +53,7 @@ func HumanDuration(sec float64) string {
 		return "−" + HumanDuration(-sec)
 	}
 	if sec >= 1e15 { // beyond int64 seconds' exactness: days
-		return FormatNumber(sec/86400) + " d"
+		return formatNumber(sec/86400) + " d"
 	}
 	two := func(a int64, ua string, b int64, ub string) string {
 		if b == 0 {

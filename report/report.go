@@ -390,7 +390,7 @@ func (r *Report) Plot(title string) *Plot {
 // Validate checks what JSON and the renderer cannot take: non-finite
 // numbers, bars on lanes that do not exist, heat maps that are not
 // rectangular, more metrics or charts than a page draws in bounded time
-// (MaxMetrics, MaxParts). Solvers call it in their tests; the runner calls it on every
+// (MaxMetrics, maxParts). Solvers call it in their tests; the runner calls it on every
 // Report before storing it.
 func (r *Report) Validate() error {
 	for _, check := range []func() error{r.validSize, r.validMetrics, r.validTables, r.validSeries, r.validGantts, r.validHeatmaps, r.validGraphs, r.validParallels, r.validTime} {

@@ -16,18 +16,18 @@ import (
 const (
 	// MaxMetrics is the most metrics of one report.
 	MaxMetrics = 1000
-	// MaxParts is the most tables, plots, Gantts, graphs, heat maps and
+	// maxParts is the most tables, plots, Gantts, graphs, heat maps and
 	// parallel-coordinates charts of one report, together.
-	MaxParts = 1000
+	maxParts = 1000
 )
 
-// validSize checks the counts against MaxMetrics and MaxParts.
+// validSize checks the counts against MaxMetrics and maxParts.
 func (r *Report) validSize() error {
 	if len(r.Metrics) > MaxMetrics {
 		return fmt.Errorf("%d metrics, over the limit of %d", len(r.Metrics), MaxMetrics)
 	}
-	if n := r.parts(); n > MaxParts {
-		return fmt.Errorf("%d tables and charts, over the limit of %d", n, MaxParts)
+	if n := r.parts(); n > maxParts {
+		return fmt.Errorf("%d tables and charts, over the limit of %d", n, maxParts)
 	}
 	return nil
 }
@@ -85,7 +85,7 @@ func reportParts(r *Report) []reportPart {
 // DecodeReportParts decodes a stored report part by part for a page: a
 // part (metrics, tables, …) that does not decode or fails its check of
 // Validate is left out and named in Unreadable with what is wrong; more
-// than MaxMetrics metrics or MaxParts charts are cut to the limits, and
+// than MaxMetrics metrics or maxParts charts are cut to the limits, and
 // said so. The rest is drawn as usual: a report stored before imports were
 // checked (or by an older build) shows its error where it cannot be drawn,
 // and a page never fails whole for it. A report that is not a JSON object
@@ -111,9 +111,9 @@ func DecodeReportParts(raw []byte) *Report {
 		r.Unreadable = append(r.Unreadable, fmt.Sprintf("metrics: %d, over the limit of %d: the first %d are shown", len(r.Metrics), MaxMetrics, MaxMetrics))
 		r.Metrics = r.Metrics[:MaxMetrics:MaxMetrics]
 	}
-	if n := r.parts(); n > MaxParts {
-		r.Unreadable = append(r.Unreadable, fmt.Sprintf("%d tables and charts, over the limit of %d: the first %d of each kind are shown", n, MaxParts, MaxParts/6))
-		k := MaxParts / 6
+	if n := r.parts(); n > maxParts {
+		r.Unreadable = append(r.Unreadable, fmt.Sprintf("%d tables and charts, over the limit of %d: the first %d of each kind are shown", n, maxParts, maxParts/6))
+		k := maxParts / 6
 		r.Tables, r.Series, r.Gantts = r.Tables[:min(k, len(r.Tables))], r.Series[:min(k, len(r.Series))], r.Gantts[:min(k, len(r.Gantts))]
 		r.Graphs, r.Heatmaps, r.Parallels = r.Graphs[:min(k, len(r.Graphs))], r.Heatmaps[:min(k, len(r.Heatmaps))], r.Parallels[:min(k, len(r.Parallels))]
 	}

@@ -191,7 +191,7 @@ func (e *reportEncoder) row(row []any) {
 			e.buf = append(e.buf, ',')
 		}
 		var ok bool
-		e.buf, ok = AppendJSONCell(e.buf, c)
+		e.buf, ok = appendJSONCell(e.buf, c)
 		if !ok {
 			e.value(c)
 		}
@@ -199,11 +199,11 @@ func (e *reportEncoder) row(row []any) {
 	e.buf = append(e.buf, ']')
 }
 
-// AppendJSONCell appends a table cell as encoding/json encodes it, for
+// appendJSONCell appends a table cell as encoding/json encodes it, for
 // the kinds of cell reports hold (float64, the integer types, string,
 // bool, nil); ok is false, with b unchanged, for any other cell and for a
 // float that is not finite (which JSON cannot hold).
-func AppendJSONCell(b []byte, c any) ([]byte, bool) {
+func appendJSONCell(b []byte, c any) ([]byte, bool) {
 	switch v := c.(type) {
 	case float64:
 		return appendJSONFloat(b, v)

@@ -201,7 +201,7 @@ func FuzzAppendJSONCell(f *testing.F) {
 	f.Add(123.456, "\"\\", int64(9007199254740993))
 	f.Fuzz(func(t *testing.T, x float64, s string, n int64) {
 		for _, c := range []any{x, s, n, int(n), float64(n), float64(n) / 3} {
-			got, ok := AppendJSONCell(nil, c)
+			got, ok := appendJSONCell(nil, c)
 			want, err := json.Marshal(c)
 			if (err == nil) != ok {
 				t.Fatalf("%#v: ok %v, Marshal error %v", c, ok, err)

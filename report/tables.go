@@ -124,13 +124,13 @@ func (r *Report) PagedOut() (*Report, []int) {
 	return &out, paged
 }
 
-// CSVCell is a table cell as the CSV of a table writes it: the cell as
+// csvCell is a table cell as the CSV of a table writes it: the cell as
 // the stored report's JSON gives it back (a number as a float64, in Go's
 // shortest 'g' form; a string as it is; null as nothing; anything else as
 // fmt prints its decoded JSON), so that a table written from a solver's
 // report and the download of the same table of a stored run are the same
 // bytes.
-func CSVCell(c any) string {
+func csvCell(c any) string {
 	switch v := c.(type) {
 	case nil:
 		return ""
@@ -193,7 +193,7 @@ func Slug(s string) string {
 }
 
 // TableCSV writes a table as CSV, the columns first, then one record per
-// row (CSVCell of each cell; a short row padded with empty cells): the
+// row (csvCell of each cell; a short row padded with empty cells): the
 // server's CSV download and the command line's --tables files.
 type TableCSV struct {
 	w   *csv.Writer
@@ -213,7 +213,7 @@ func (c *TableCSV) Row(row []any) error {
 	for j := range c.rec {
 		c.rec[j] = ""
 		if j < len(row) {
-			c.rec[j] = CSVCell(row[j])
+			c.rec[j] = csvCell(row[j])
 		}
 	}
 	return c.w.Write(c.rec)

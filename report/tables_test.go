@@ -178,12 +178,12 @@ func TestCSVCellReadsAsStored(t *testing.T) {
 		{[]any{1, "x"}, "[1 x]"},
 		{map[string]int{"a": 1}, "map[a:1]"},
 	} {
-		got := CSVCell(c.cell)
+		got := csvCell(c.cell)
 		if got != c.want {
-			t.Errorf("CSVCell(%#v) = %q, want %q", c.cell, got, c.want)
+			t.Errorf("csvCell(%#v) = %q, want %q", c.cell, got, c.want)
 		}
-		if stored := CSVCell(roundTrip(t, c.cell)); stored != got {
-			t.Errorf("CSVCell(%#v) = %q, but the stored cell writes %q", c.cell, got, stored)
+		if stored := csvCell(roundTrip(t, c.cell)); stored != got {
+			t.Errorf("csvCell(%#v) = %q, but the stored cell writes %q", c.cell, got, stored)
 		}
 	}
 }
@@ -196,8 +196,8 @@ func FuzzCSVCellReadsAsStored(f *testing.F) {
 			return // no report holds them
 		}
 		for _, c := range []any{x, n, int(n), s, []any{x, s}} {
-			if a, b := CSVCell(c), CSVCell(roundTrip(t, c)); a != b {
-				t.Errorf("CSVCell(%#v) = %q, stored %q", c, a, b)
+			if a, b := csvCell(c), csvCell(roundTrip(t, c)); a != b {
+				t.Errorf("csvCell(%#v) = %q, stored %q", c, a, b)
 			}
 		}
 	})

@@ -134,7 +134,7 @@ func (f *TimeFrame) Statement() string {
 // At writes the data time t in the frame, for a note: "12.5 h", "7 slots".
 func (f *TimeFrame) At(t float64) string {
 	if _, ok := secondsPer[f.Shown()]; ok {
-		return FormatNumber(f.Show(t)) + " " + f.Shown()
+		return formatNumber(f.Show(t)) + " " + f.Shown()
 	}
 	return FormatCount(f.Show(t), f.Shown())
 }

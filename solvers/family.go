@@ -103,7 +103,7 @@ func NewPreset[G any, P interface {
 		return cfg, err
 	}
 	return PresetDef{
-		Preset: Preset{Name: name, Doc: doc, Params: SpecsOf(P(&g))},
+		Preset: Preset{Name: name, Doc: doc, Params: specsOf(P(&g))},
 		generate: func(ctx context.Context, params Params, seed int64) (*Workload, error) {
 			cfg, err := decode(params)
 			if err != nil {
@@ -134,7 +134,7 @@ func NewReproduce[R any, P interface {
 	Declarer
 }](defaults func() R, run func(ctx context.Context, cfg R, progress Progress) (*report.Report, error)) ReproDef {
 	return ReproDef{
-		params: func() []ParamSpec { r := defaults(); return SpecsOf(P(&r)) },
+		params: func() []ParamSpec { r := defaults(); return specsOf(P(&r)) },
 		run: func(ctx context.Context, params Params, progress Progress) (*report.Report, error) {
 			cfg := defaults()
 			if _, err := ResolveConfig(P(&cfg), params); err != nil {
@@ -156,7 +156,7 @@ func (f *Def[C, P]) Strategy() *Strategy {
 	s := &Strategy{
 		Info:             info,
 		Variants:         slices.Clip(slices.Clone(f.VariantList)),
-		Params:           slices.Clip(SpecsOf(P(&c))),
+		Params:           slices.Clip(specsOf(P(&c))),
 		Presets:          make([]Preset, len(f.PresetList)),
 		Uploads:          slices.Clip(slices.Clone(f.UploadList)),
 		Exports:          slices.Clip(slices.Clone(f.ExportList)),

@@ -31,7 +31,7 @@ import (
 //		ps.Bool(&c.Shift, "shift", "Shift ...").For(VariantCSS, VariantFair)
 //	}
 //
-// SpecsOf(&cfg) lists the ParamSpecs the forms, the API and the CLI show,
+// specsOf(&cfg) lists the ParamSpecs the forms, the API and the CLI show,
 // with cfg's values as defaults; Decode(&cfg, params) sets the fields from
 // resolved params. A name exists in one place, the Declare call, and the
 // code reads fields, so the compiler checks every use.
@@ -47,10 +47,10 @@ type ParamSet struct {
 	sets  []func(string) error // parse a resolved value into the field
 }
 
-// SpecsOf returns the ParamSpecs cfg declares, in declaration order, with
+// specsOf returns the ParamSpecs cfg declares, in declaration order, with
 // cfg's current field values as defaults. It panics on a name declared
 // twice: a bug of the family.
-func SpecsOf(cfg Declarer) []ParamSpec {
+func specsOf(cfg Declarer) []ParamSpec {
 	var ps ParamSet
 	cfg.Declare(&ps)
 	out := make([]ParamSpec, len(ps.specs))
@@ -66,7 +66,7 @@ func SpecsOf(cfg Declarer) []ParamSpec {
 }
 
 // Decode sets cfg's fields from p, which Resolve has checked against
-// SpecsOf(cfg) (every name present, every value valid). A name missing
+// specsOf(cfg) (every name present, every value valid). A name missing
 // from p keeps the field's value; a value that does not parse is an error
 // naming the parameter.
 func Decode(cfg Declarer, p Params) error {
@@ -89,7 +89,7 @@ func Decode(cfg Declarer, p Params) error {
 // returns the resolved params too, every parameter with its value, which is
 // what a run stores.
 func ResolveConfig(cfg Declarer, p Params) (Params, error) {
-	r, err := Resolve(SpecsOf(cfg), p)
+	r, err := Resolve(specsOf(cfg), p)
 	if err != nil {
 		return nil, err
 	}

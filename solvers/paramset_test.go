@@ -36,7 +36,7 @@ func (c *testConfig) Declare(ps *ParamSet) {
 
 func TestSpecsOfReadsTheDefaultsFromTheConfig(t *testing.T) {
 	cfg := defaultTestConfig()
-	specs := SpecsOf(&cfg)
+	specs := specsOf(&cfg)
 	want := map[string]string{"gamma": "1.2", "jobs": "20", "big": "1099511627776", "shift": "false", "mode": "push", "lanes": ""}
 	if len(specs) != len(want) {
 		t.Fatalf("%d specs, want %d", len(specs), len(want))
@@ -108,5 +108,5 @@ func TestADuplicateParameterNamePanics(t *testing.T) {
 			t.Error("no panic on a name declared twice")
 		}
 	}()
-	SpecsOf(&twiceConfig{})
+	specsOf(&twiceConfig{})
 }
