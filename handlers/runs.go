@@ -106,7 +106,7 @@ func (s *Server) home(c echo.Context) error {
 	}
 	p := views.HomeProps{Recent: s.listRuns(recent), Names: s.workloadNames(ctx, recent)}
 	for _, st := range s.strategies {
-		p.Families = append(p.Families, views.FamilyCard{Family: st.Info})
+		p.Families = append(p.Families, st.Info)
 	}
 	return s.render(c, http.StatusOK, views.Home(p))
 }

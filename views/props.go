@@ -23,15 +23,9 @@ type StrategyView struct {
 	Exports  []solvers.ExportFormat
 }
 
-// FamilyCard is one of the five families on the home page.
-type FamilyCard struct {
-	Family solvers.Info
-	Runs   int
-}
-
 // HomeProps feeds the home page.
 type HomeProps struct {
-	Families []FamilyCard
+	Families []solvers.Info // a card each
 	Recent   []Run
 	Names    map[string]string // workload id → name, for the recent runs
 }

@@ -80,9 +80,9 @@ func TestReportViewWithoutRunHasNoCSVLinks(t *testing.T) {
 }
 
 func TestHomeShowsEveryFamilyWithItsLinks(t *testing.T) {
-	var cards []FamilyCard
+	var cards []solvers.Info
 	for _, name := range []string{"eapm", "gossip"} {
-		cards = append(cards, FamilyCard{Family: solvers.Info{Name: name, Title: "Family " + name}})
+		cards = append(cards, solvers.Info{Name: name, Title: "Family " + name})
 	}
 	doc := renderDoc(t, Home(HomeProps{Families: cards}))
 	if n := doc.Find("[data-testid=families] .card").Length(); n != len(cards) {
