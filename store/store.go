@@ -38,7 +38,7 @@ type Store struct {
 // finished), prepared once: modernc's driver compiles an unprepared
 // statement on every call, a fifth of a sweep's store time.
 type hotStatements struct {
-	claim, finish, report, metrics, page, judge *sql.Stmt
+	claim, claimMany, finish, report, metrics, page, judge *sql.Stmt
 }
 
 // prepare compiles the hot statements.
@@ -48,6 +48,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		sql  string
 	}{
 		{&s.hot.claim, claimNext},
+		{&s.hot.claimMany, claimMany},
 		{&s.hot.finish, finishRun},
 		{&s.hot.report, insertReport},
 		{&s.hot.metrics, metricsInsert},
@@ -151,7 +152,7 @@ func bound(db *sql.DB) {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	for _, st := range []*sql.Stmt{s.hot.claim, s.hot.finish, s.hot.report, s.hot.metrics, s.hot.page, s.hot.judge} {
+	for _, st := range []*sql.Stmt{s.hot.claim, s.hot.claimMany, s.hot.finish, s.hot.report, s.hot.metrics, s.hot.page, s.hot.judge} {
 		if st != nil {
 			st.Close()
 		}
