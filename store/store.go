@@ -70,11 +70,16 @@ func (s *Store) prepare(ctx context.Context) error {
 // half way with SQLITE_BUSY. busy_timeout 30 s covers the longest write
 // (storing MaxRuns runs; 5 s did not, bench/README.md). synchronous
 // NORMAL: a commit survives a process crash at once and a power cut from
-// the next checkpoint on; the file is never corrupted.
+// the next checkpoint on; the file is never corrupted. temp_store(2):
+// temporary files in memory, above all the statement journal SQLite
+// keeps for an UPDATE whose triggers write (a run's claim and end):
+// on disk it was a pwrite per page, 4.6 % of a no-op sweep's server
+// CPU (bench/README.md, "queue"); a sort SQLite cannot take from an index
+// then also sorts in memory, a few MB for 100,000 rows.
 // auto_vacuum(2), incremental, takes effect in a new file (set before its
 // first table): ReclaimSpace then gives freed pages back.
 const dsnPragmas = "_pragma=auto_vacuum(2)&_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	"&_pragma=synchronous(NORMAL)&_pragma=temp_store(2)&_txlock=immediate"
 
 // Open opens (creating if missing) the database file at path and brings its
 // schema up to date.
