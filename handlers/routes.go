@@ -51,6 +51,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/experiments", s.experimentsPage)
 	e.GET("/experiments/new", s.newExperimentPage)
 	e.POST("/experiments", s.startExperimentPage)
+	e.POST("/experiments/preview", s.previewExperiment)
 	e.POST("/experiments/import", s.importExperimentPage)
 	e.GET("/experiments/:id", s.experimentPage)
 	e.GET("/experiments/:id/live", s.experimentLive)
