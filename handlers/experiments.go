@@ -345,29 +345,7 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string,
 		l.From = n
 	}
 	ctx := c.Request().Context()
-	type page struct {
-		items []store.ExperimentRunItem
-		total int
-	}
-	// The page's runs are chosen from the snapshot (status, variant,
-	// position: the order the store's list has, not done first), then
-	// read by position: no pass over the experiment's runs in the store.
-	pg, err := memo(sn, fmt.Sprintf("runs\x00%s\x00%s\x00%d", l.Status, l.Variant, l.From), func() (page, error) {
-		positions, total := sn.runPage(l.Status, l.Variant, l.From, runListSize)
-		if len(positions) == 0 {
-			return page{total: total}, nil
-		}
-		items, _, err := s.store.ExperimentRunList(ctx, id, store.ExperimentRunFilter{Positions: positions, Limit: len(positions)})
-		if err != nil {
-			return page{}, err
-		}
-		order := make(map[int]int, len(positions))
-		for i, p := range positions {
-			order[p] = i
-		}
-		slices.SortFunc(items, func(a, b store.ExperimentRunItem) int { return order[a.Position] - order[b.Position] })
-		return page{items, total}, nil
-	})
+	pg, err := s.experimentRunPage(ctx, id, sn, l)
 	if err != nil {
 		return l, err
 	}
@@ -395,6 +373,34 @@ func (s *Server) experimentRunList(c echo.Context, id string, variants []string,
 		l.Next = c.Request().URL.Path + "?" + q.Encode() + "#runs"
 	}
 	return l, nil
+}
+
+// runPage, experimentRunPage: a page of the experiment's runs (l's status, variant and
+// start), chosen from the snapshot (status, variant, position: the order
+// the store's list has, not done first), then read by position: no pass
+// over the experiment's runs in the store.
+type runPage struct {
+	items []store.ExperimentRunItem
+	total int
+}
+
+func (s *Server) experimentRunPage(ctx context.Context, id string, sn *expSnap, l views.ExperimentRunList) (runPage, error) {
+	return memo(sn, fmt.Sprintf("runs\x00%s\x00%s\x00%d", l.Status, l.Variant, l.From), func() (runPage, error) {
+		positions, total := sn.runPage(l.Status, l.Variant, l.From, runListSize)
+		if len(positions) == 0 {
+			return runPage{total: total}, nil
+		}
+		items, _, err := s.store.ExperimentRunList(ctx, id, store.ExperimentRunFilter{Positions: positions, Limit: len(positions)})
+		if err != nil {
+			return runPage{}, err
+		}
+		order := make(map[int]int, len(positions))
+		for i, p := range positions {
+			order[p] = i
+		}
+		slices.SortFunc(items, func(a, b store.ExperimentRunItem) int { return order[a.Position] - order[b.Position] })
+		return runPage{items, total}, nil
+	})
 }
 
 // experimentPage: GET /experiments/:id. The charts of a done experiment

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -282,21 +281,11 @@ func durationWords(d time.Duration) string {
 	return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// indentJSON indents a definition written by hand for the paste area.
-func indentJSON(raw []byte) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// starter is the definition the sweep form starts from, and the text of
-// its paste area: a seed paper's experiment (?seed=family/name), a run's
+// starter is the definition the sweep form starts from: a seed paper's experiment (?seed=family/name), a run's
 // own values (?run=), the values of compared runs (?runs=a,b,c, from the
 // compare page), a stored workload (?workload=), or a family's first
 // preset (?strategy=, default the first family).
-func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error) {
+func (s *Server) starter(c echo.Context) (*experiments.Definition, error) {
 	def := &experiments.Definition{Replicates: 1, Seed: experiments.DefaultSeed}
 	switch {
 	case c.QueryParam("seed") != "":
@@ -306,11 +295,11 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 		if c.QueryParam("run") != "" {
 			ids = []string{c.QueryParam("run")}
 		}
-		return def, "", s.runsStarter(c.Request().Context(), def, ids)
+		return def, s.runsStarter(c.Request().Context(), def, ids)
 	case c.QueryParam("workload") != "":
 		w, err := s.store.GetWorkloadInfo(c.Request().Context(), c.QueryParam("workload"))
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		def.Name, def.Strategy = "sweep on "+w.Name, w.Strategy
 		def.Workload.IDs = []string{w.ID}
@@ -321,35 +310,32 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 		}
 		st, err := s.lookup(name)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		def.Name, def.Strategy = name+" sweep", name
 		if ps := st.Presets(); len(ps) > 0 {
 			def.Workload.Preset = ps[0].Name
 		}
 	}
-	return def, "", nil
+	return def, nil
 }
 
-// seedStarter is family/name's seed experiment, with its text.
-func (s *Server) seedStarter(ref string) (*experiments.Definition, string, error) {
+// seedStarter is family/name's seed experiment.
+func (s *Server) seedStarter(ref string) (*experiments.Definition, error) {
 	family, name, _ := strings.Cut(ref, "/")
 	st, err := s.lookup(family)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if x, ok := st.(solvers.SeedExperimenter); ok {
 		for _, sw := range x.SeedExperiments() {
 			if sw.Name == name {
 				d, err := experiments.ParseJSON(sw.JSON())
-				if err != nil {
-					return nil, "", errs.Wrap(errs.Internal, err)
-				}
-				return d, indentJSON(sw.JSON()), nil
+				return d, errs.Wrap(errs.Internal, err)
 			}
 		}
 	}
-	return nil, "", errs.New(errs.NotFound, "seed", "%s has no seed experiment %q", family, name)
+	return nil, errs.New(errs.NotFound, "seed", "%s has no seed experiment %q", family, name)
 }
 
 // runsStarter fills def with the runs' own inputs: their workloads and
@@ -426,7 +412,7 @@ func (s *Server) count(ctx context.Context, p *views.NewExperimentProps, def *ex
 }
 
 func (s *Server) newExperimentPage(c echo.Context) error {
-	def, paste, err := s.starter(c)
+	def, err := s.starter(c)
 	if err != nil {
 		return err
 	}
@@ -438,10 +424,7 @@ func (s *Server) newExperimentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p.Paste = paste
-	if paste == "" {
-		p.Paste = p.Definition
-	}
+	p.Paste = p.Definition
 	return s.render(c, http.StatusOK, views.NewExperiment(p))
 }
 

@@ -103,11 +103,15 @@ func planWorkloads(def *experiments.Definition, st solvers.Strategy, runs []expe
 	return p, nil
 }
 
-// check holds p to the budget, with what owner stores already (u).
-func (p *planned) check(b Budget, u store.Usage, owner string) error {
+// check holds p to the budget, with what owner stores already.
+func (p *planned) check(ctx context.Context, st Store, b Budget, owner string) error {
 	n := int64(len(p.recipes))
 	if n == 0 {
 		return nil
+	}
+	u, err := st.WorkloadUsage(ctx, owner)
+	if err != nil {
+		return err
 	}
 	lower := fmt.Sprintf("lower %s, the replicates or the values swept", p.largest.Field)
 	what := fmt.Sprintf("the experiment's %d generated workloads would store about %s (the largest about %s, sized by %s)",
@@ -129,13 +133,4 @@ func (p *planned) check(b Budget, u store.Usage, owner string) error {
 			n, whose, u.Workloads, b.UserWorkloads)
 	}
 	return nil
-}
-
-// usage is what owner stores, read only when the experiment generates
-// workloads.
-func (s *Service) usage(ctx context.Context, p *planned, owner string) (store.Usage, error) {
-	if len(p.recipes) == 0 {
-		return store.Usage{}, nil
-	}
-	return s.st.WorkloadUsage(ctx, owner)
 }

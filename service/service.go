@@ -95,11 +95,7 @@ func (s *Service) Start(ctx context.Context, def *experiments.Definition, owner 
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.usage(ctx, p, owner)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.check(s.opt.Budget, u, owner); err != nil {
+	if err := p.check(ctx, s.st, s.opt.Budget, owner); err != nil {
 		return nil, err
 	}
 	stored, cells, err := s.runs(ctx, def, st, runs, p, owner)
@@ -159,7 +155,7 @@ func (s *Service) runs(ctx context.Context, def *experiments.Definition, st solv
 // checkLimits holds each swept value of a budget knob to the runner's
 // limits (solvers.CheckLimits), once.
 func (s *Service) checkLimits(def *experiments.Definition, st solvers.Strategy, defaults solvers.Params) error {
-	for _, name := range sortedNames(def.Grid) {
+	for _, name := range slices.Sorted(maps.Keys(def.Grid)) {
 		for _, v := range def.Grid[name] {
 			p := maps.Clone(defaults)
 			p[name] = v
@@ -211,13 +207,4 @@ func over(base, p map[string]string) map[string]string {
 	out := maps.Clone(base)
 	maps.Copy(out, p)
 	return out
-}
-
-func sortedNames(g experiments.Grid) []string {
-	names := make([]string, 0, len(g))
-	for k := range g {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }
