@@ -41,22 +41,18 @@ type apiExperiment struct {
 }
 
 // readDefinition reads an experiment definition from a JSON or YAML body.
-func readDefinition(c echo.Context) (*experiments.Definition, []byte, error) {
+func readDefinition(c echo.Context) (*experiments.Definition, error) {
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxDefinition+1))
 	if err != nil {
-		return nil, nil, formErr(err)
+		return nil, formErr(err)
 	}
 	if len(body) > maxDefinition {
-		return nil, nil, tooLarge("body", maxDefinition)
+		return nil, tooLarge("body", maxDefinition)
 	}
-	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
-	var def *experiments.Definition
-	if ct == echo.MIMEApplicationJSON {
-		def, err = experiments.ParseJSON(body)
-	} else {
-		def, err = experiments.ParseYAML(body)
+	if ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); ct == echo.MIMEApplicationJSON {
+		return experiments.ParseJSON(body)
 	}
-	return def, body, err
+	return experiments.ParseYAML(body)
 }
 
 func (s *Server) toAPIExperiment(ctx context.Context, e *store.Experiment) (apiExperiment, error) {
@@ -80,7 +76,7 @@ func (s *Server) toAPIExperiment(ctx context.Context, e *store.Experiment) (apiE
 // apiCreateExperiment: POST /api/experiments with a definition (JSON, or
 // YAML as application/yaml).
 func (s *Server) apiCreateExperiment(c echo.Context) error {
-	def, _, err := readDefinition(c)
+	def, err := readDefinition(c)
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/experiments"
+	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 	"schedlab/store"
@@ -182,5 +184,42 @@ func TestStartReturnsTheStoresRefusal(t *testing.T) {
 	_, err := New(m, lookup, Options{Stored: func() { woken = true }}).Start(context.Background(), parse(t, eapmSweep), "")
 	if err == nil || !strings.Contains(err.Error(), "disk full") || woken {
 		t.Errorf("Start: %v (woken %v), want the store's error", err, woken)
+	}
+}
+
+// Where the service meets the store and the runner: the runs Start
+// stores over SQLite are the runs the runner's own per-run check
+// (runner.Prepare, as a run submitted alone) makes of the same inputs,
+// though Start checked each swept value once rather than each run.
+func TestStartedRunsAreWhatTheRunnerWouldPrepare(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rn := runner.New(db, registry.Lookup, runner.Options{})
+	s := New(db, lookup, Options{Limits: rn.Budget()})
+	for _, text := range []string{eapmSweep,
+		`{"name": "c", "strategy": "cyclic", "workload": {"preset": "toporkov2014", "grid": {"jobs": [5, 6]}},
+		  "variants": ["css", "backfill"], "grid": {"shift": ["yes", "off"], "early": [true]}}`} {
+		e, err := s.Start(ctx, parse(t, text), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := db.ExperimentRuns(ctx, e.ID)
+		if err != nil || len(runs) == 0 {
+			t.Fatalf("%d runs stored (%v)", len(runs), err)
+		}
+		for _, r := range runs {
+			stored, err := db.GetRun(ctx, r.RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := rn.Prepare(ctx, &store.Run{WorkloadID: stored.WorkloadID, Strategy: stored.Strategy, Variant: stored.Variant, Params: stored.Params, Seed: stored.Seed})
+			if err != nil || again.Variant != stored.Variant || !maps.Equal(again.Params, stored.Params) {
+				t.Fatalf("run %s: stored %s %v, the runner prepares %+v (%v)", r.RunID, stored.Variant, stored.Params, again, err)
+			}
+		}
 	}
 }
