@@ -281,21 +281,25 @@ func durationWords(d time.Duration) string {
 	return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// starter is the definition the sweep form starts from: a seed paper's experiment (?seed=family/name), a run's
-// own values (?run=), the values of compared runs (?runs=a,b,c, from the
-// compare page), a stored workload (?workload=), or a family's first
-// preset (?strategy=, default the first family).
+// starter is the definition the sweep form starts from: a seed paper's
+// experiment (?seed=family/name), a run's own values (?run=), the values
+// of compared runs (?runs=a,b,c, from the compare page), a stored
+// workload (?workload=), or a family's first preset (?strategy=, default
+// the first family).
 func (s *Server) starter(c echo.Context) (*experiments.Definition, error) {
 	def := &experiments.Definition{Replicates: 1, Seed: experiments.DefaultSeed}
 	switch {
 	case c.QueryParam("seed") != "":
-		return s.seedStarter(c.QueryParam("seed"))
+		return s.exps.Seed(c.QueryParam("seed"))
 	case c.QueryParam("run") != "" || c.QueryParam("runs") != "":
 		ids := strings.Split(c.QueryParam("runs"), ",")
 		if c.QueryParam("run") != "" {
 			ids = []string{c.QueryParam("run")}
 		}
-		return def, s.runsStarter(c.Request().Context(), def, ids)
+		if len(ids) > maxCompare {
+			return nil, errs.New(errs.Invalid, "runs", "at most %d runs, got %d", maxCompare, len(ids))
+		}
+		return s.exps.FromRuns(c.Request().Context(), ids)
 	case c.QueryParam("workload") != "":
 		w, err := s.store.GetWorkloadInfo(c.Request().Context(), c.QueryParam("workload"))
 		if err != nil {
@@ -318,65 +322,6 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, error) {
 		}
 	}
 	return def, nil
-}
-
-// seedStarter is family/name's seed experiment.
-func (s *Server) seedStarter(ref string) (*experiments.Definition, error) {
-	family, name, _ := strings.Cut(ref, "/")
-	st, err := s.lookup(family)
-	if err != nil {
-		return nil, err
-	}
-	if x, ok := st.(solvers.SeedExperimenter); ok {
-		for _, sw := range x.SeedExperiments() {
-			if sw.Name == name {
-				d, err := experiments.ParseJSON(sw.JSON())
-				return d, errs.Wrap(errs.Internal, err)
-			}
-		}
-	}
-	return nil, errs.New(errs.NotFound, "seed", "%s has no seed experiment %q", family, name)
-}
-
-// runsStarter fills def with the runs' own inputs: their workloads and
-// variants, and every parameter that applies to one of their variants
-// with the values they gave it (one value: ready to widen); the first
-// run's seed.
-func (s *Server) runsStarter(ctx context.Context, def *experiments.Definition, ids []string) error {
-	if len(ids) > maxCompare {
-		return errs.New(errs.Invalid, "runs", "at most %d runs, got %d", maxCompare, len(ids))
-	}
-	var st solvers.Strategy
-	grid := experiments.Grid{}
-	for i, id := range ids {
-		r, err := s.store.GetRunInfo(ctx, id)
-		if err != nil {
-			return err
-		}
-		if i == 0 {
-			if st, err = s.lookup(r.Strategy); err != nil {
-				return err
-			}
-			def.Strategy, def.Seed = r.Strategy, r.Seed
-		}
-		if r.Kind != store.KindRun || r.Strategy != def.Strategy {
-			return errs.New(errs.Invalid, "runs", "run %s is a %s %s run; an experiment sweeps runs of one strategy on stored workloads (%s)", r.ID, r.Strategy, r.Kind, def.Strategy)
-		}
-		if !slices.Contains(def.Workload.IDs, r.WorkloadID) {
-			def.Workload.IDs = append(def.Workload.IDs, r.WorkloadID)
-		}
-		if !slices.Contains(def.Variants, r.Variant) {
-			def.Variants = append(def.Variants, r.Variant)
-		}
-		for _, ps := range st.Params() {
-			v := strings.TrimSpace(r.Params[ps.Name])
-			if v != "" && ps.AppliesTo(r.Variant) && !slices.Contains(grid[ps.Name], v) {
-				grid[ps.Name] = append(grid[ps.Name], v)
-			}
-		}
-	}
-	def.Name, def.Grid = "sweep of run "+strings.Join(ids, ", "), grid
-	return nil
 }
 
 // sweepProps is the sweep form of family st showing def, whose fields

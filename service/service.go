@@ -15,11 +15,12 @@ import (
 )
 
 // Store is what Start needs of where experiments are kept: the stored
-// workloads a definition names, what an owner stores already (for the
+// workloads a definition names (and the runs FromRuns starts from), what an owner stores already (for the
 // budget), and one transaction that stores an experiment with its runs
 // and recipes, or nothing.
 type Store interface {
 	GetWorkloadInfo(ctx context.Context, id string) (*store.Workload, error)
+	GetRunInfo(ctx context.Context, id string) (*store.Run, error)
 	WorkloadUsage(ctx context.Context, owner string) (store.Usage, error)
 	CreateExperiment(ctx context.Context, e *store.Experiment, runs []*store.Run, cells []store.ExperimentCell, recipes ...store.Recipe) error
 }

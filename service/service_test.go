@@ -22,6 +22,7 @@ import (
 // asked to store.
 type memStore struct {
 	workloads map[string]*store.Workload
+	stored    map[string]*store.Run // runs stored before, by ID
 	usage     store.Usage
 	created   int
 	runs      []*store.Run
@@ -35,6 +36,13 @@ func (m *memStore) GetWorkloadInfo(_ context.Context, id string) (*store.Workloa
 		return w, nil
 	}
 	return nil, errs.New(errs.NotFound, "id", "no workload %s", id)
+}
+
+func (m *memStore) GetRunInfo(_ context.Context, id string) (*store.Run, error) {
+	if r, ok := m.stored[id]; ok {
+		return r, nil
+	}
+	return nil, errs.New(errs.NotFound, "id", "no run %s", id)
 }
 
 func (m *memStore) WorkloadUsage(context.Context, string) (store.Usage, error) { return m.usage, nil }
@@ -221,5 +229,37 @@ func TestStartedRunsAreWhatTheRunnerWouldPrepare(t *testing.T) {
 				t.Fatalf("run %s: stored %s %v, the runner prepares %+v (%v)", r.RunID, stored.Variant, stored.Params, again, err)
 			}
 		}
+	}
+}
+
+// A sweep started from stored runs takes their workloads, variants and
+// the values they gave each parameter that applies to them, the first
+// run's seed; runs of two families or a reproduce run are refused on
+// field runs. A seed experiment is found by family/name.
+func TestStartersFromRunsAndSeeds(t *testing.T) {
+	m := &memStore{stored: map[string]*store.Run{
+		"r1": {ID: "r1", Kind: store.KindRun, Strategy: "eapm", WorkloadID: "w1", Variant: "online", Params: map[string]string{"gamma": "1.1", "c": "1"}, Seed: 7},
+		"r2": {ID: "r2", Kind: store.KindRun, Strategy: "eapm", WorkloadID: "w2", Variant: "average", Params: map[string]string{"gamma": "1.3", "c": "1"}, Seed: 9},
+		"r3": {ID: "r3", Kind: store.KindRun, Strategy: "gossip", WorkloadID: "w3", Variant: "gossip"},
+	}}
+	s := New(m, lookup, Options{})
+	d, err := s.FromRuns(context.Background(), []string{"r1", "r2", "r1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Strategy != "eapm" || d.Seed != 7 || strings.Join(d.Workload.IDs, ",") != "w1,w2" || strings.Join(d.Variants, ",") != "online,average" ||
+		strings.Join(d.Grid["gamma"], ",") != "1.1,1.3" || strings.Join(d.Grid["c"], ",") != "1" || d.Replicates != 1 {
+		t.Errorf("from runs: %+v", d)
+	}
+	for _, ids := range [][]string{{"r1", "r3"}, {"r9"}} {
+		if _, err := s.FromRuns(context.Background(), ids); err == nil || (errs.FieldOf(err) != "runs" && !errs.Is(err, errs.NotFound)) {
+			t.Errorf("from runs %v: %v, want a refusal", ids, err)
+		}
+	}
+	if d, err := s.Seed("eapm/table1"); err != nil || d.Strategy != "eapm" || len(d.References) == 0 {
+		t.Errorf("seed eapm/table1: %+v %v", d, err)
+	}
+	if _, err := s.Seed("eapm/nosuch"); !errs.Is(err, errs.NotFound) || errs.FieldOf(err) != "seed" {
+		t.Errorf("an unknown seed experiment: %v", err)
 	}
 }

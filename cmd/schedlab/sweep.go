@@ -126,6 +126,10 @@ func (m *memExperiment) GetWorkloadInfo(_ context.Context, id string) (*store.Wo
 	return nil, errs.New(errs.NotFound, "workload_id", "no workload %q", id) // refused before: only a server stores workloads
 }
 
+func (m *memExperiment) GetRunInfo(_ context.Context, id string) (*store.Run, error) {
+	return nil, errs.New(errs.NotFound, "id", "no run %q", id)
+}
+
 func (m *memExperiment) WorkloadUsage(context.Context, string) (store.Usage, error) {
 	return store.Usage{}, nil
 }
