@@ -19,15 +19,17 @@ func (s *Service) Seed(ref string) (*experiments.Definition, error) {
 	if err != nil {
 		return nil, err
 	}
+	var names []string
 	if x, ok := st.(solvers.SeedExperimenter); ok {
 		for _, sw := range x.SeedExperiments() {
 			if sw.Name == name {
 				d, err := experiments.ParseJSON(sw.JSON())
 				return d, errs.Wrap(errs.Internal, err)
 			}
+			names = append(names, sw.Name)
 		}
 	}
-	return nil, errs.New(errs.NotFound, "seed", "%s has no seed experiment %q", family, name)
+	return nil, errs.New(errs.NotFound, "seed", "%s has no seed experiment %q (it has: %s)", family, name, strings.Join(names, ", "))
 }
 
 // FromRuns is the definition of a sweep around stored runs (the sweep

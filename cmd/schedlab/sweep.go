@@ -23,29 +23,33 @@ import (
 	"schedlab/store"
 )
 
-// definitionBytes reads an experiment definition: a file, or a family's
+// sweepDefinition reads an experiment definition: a file, or a family's
 // seed experiment written seed:FAMILY/NAME (the ones /reproduce lists).
-func definitionBytes(file string) ([]byte, error) {
-	ref, ok := strings.CutPrefix(file, "seed:")
-	if !ok {
-		return os.ReadFile(file)
-	}
-	family, name, _ := strings.Cut(ref, "/")
-	st, found := registry.Lookup(family)
-	if !found {
-		return nil, fmt.Errorf("%s: unknown strategy %q (see `schedlab strategies`)", file, family)
-	}
-	x, _ := st.(solvers.SeedExperimenter)
-	var names []string
-	if x != nil {
-		for _, sw := range x.SeedExperiments() {
-			if sw.Name == name {
-				return sw.JSON(), nil
-			}
-			names = append(names, sw.Name)
+func sweepDefinition(exps *service.Service, file string) (*experiments.Definition, error) {
+	if ref, ok := strings.CutPrefix(file, "seed:"); ok {
+		def, err := exps.Seed(ref)
+		if e := (*errs.Error)(nil); errors.As(err, &e) && e.Err != nil {
+			err = e.Err // the file names the field
 		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		return def, nil
 	}
-	return nil, fmt.Errorf("%s: %s has no seed experiment %q (it has: %s)", file, family, name, strings.Join(names, ", "))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	def, err := experiments.Parse(data)
+	return def, runcmd.Describe(err)
+}
+
+// sweepLookup finds a family for `schedlab sweep`.
+func sweepLookup(name string) (solvers.Strategy, error) {
+	if st, ok := registry.Lookup(name); ok {
+		return st, nil
+	}
+	return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q (see `schedlab strategies`)", name)
 }
 
 // sweepCmd runs an experiment definition in this process, with the code
@@ -69,26 +73,22 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	data, err := definitionBytes(file)
+	// No budget of generated workloads: they are this process's to hold.
+	unbounded := service.Budget{ExperimentBytes: math.MaxInt64, ExperimentWorkloads: math.MaxInt64, UserBytes: math.MaxInt64, UserWorkloads: math.MaxInt64}
+	var exp memExperiment
+	exps := service.New(&exp, sweepLookup, service.Options{Budget: unbounded, Limits: b.Budget()})
+	def, err := sweepDefinition(exps, file)
 	if err != nil {
 		return err
 	}
-	def, err := experiments.Parse(data)
+	st, err := sweepLookup(def.Strategy)
 	if err != nil {
-		return runcmd.Describe(err)
-	}
-	st, ok := registry.Lookup(def.Strategy)
-	if !ok {
-		return fmt.Errorf("strategy: unknown strategy %q (see `schedlab strategies`)", def.Strategy)
+		return err
 	}
 	if len(def.Workload.IDs) > 0 {
 		return errors.New("workload.ids names stored workloads, which only a server has: use a preset with a grid here, or POST the definition to /api/experiments")
 	}
-	// No budget of generated workloads: they are this process's to hold.
-	unbounded := service.Budget{ExperimentBytes: math.MaxInt64, ExperimentWorkloads: math.MaxInt64, UserBytes: math.MaxInt64, UserWorkloads: math.MaxInt64}
-	var exp memExperiment
-	lookup := func(string) (solvers.Strategy, error) { return st, nil }
-	if _, err := service.New(&exp, lookup, service.Options{Budget: unbounded, Limits: b.Budget()}).Start(ctx, def, ""); err != nil {
+	if _, err := exps.Start(ctx, def, ""); err != nil {
 		return runcmd.Describe(err)
 	}
 	results, decls, err := exp.run(ctx, st, *workers, b.Budget(), stderr)
