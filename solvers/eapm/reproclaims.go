@@ -54,14 +54,8 @@ func log10ms(rs []evalResult, k int) []float64 {
 	return col(rs, func(r evalResult) float64 { return math.Log10(r.ms[k]) })
 }
 
-// diffs is A − B instance by instance.
-func diffs(a, b []float64) []float64 {
-	out := make([]float64, len(a))
-	for i := range a {
-		out[i] = a[i] - b[i]
-	}
-	return out
-}
+// onlineGap is online − greedy-min-energy on one instance.
+func onlineGap(r evalResult) float64 { return r.obj[mOnline] - r.obj[mGreedyMin] }
 
 // scaled divides xs by |s|.
 func scaled(xs []float64, s float64) []float64 {
@@ -114,15 +108,15 @@ var noTol = claims.Tol{}
 
 // The judges that conclusions join, by the rows they judge.
 var (
-	dirT1G    = claims.DirectionOf(claims.HigherBetter, noTol, t1Pairs(objOf(mOnline), objOf(mGreedyMin)))
-	dirT1A    = claims.DirectionOf(claims.HigherBetter, noTol, t1Pairs(objOf(mOnline), objOf(mAverage)))
-	dirAuthG  = claims.DirectionOf(claims.HigherBetter, noTol, t1Pairs(authOf(0), authOf(1)))
-	gapTrend  = claims.TrendOver(claims.Rises, noTol, true, t1Gap)
-	smallDir  = claims.DirectionOf(claims.HigherBetter, noTol, smallN)
-	dirF1G    = claims.DirectionOf(claims.HigherBetter, noTol, f1Pairs(mOnline, mGreedyMin))
-	dirF1A    = claims.DirectionOf(claims.HigherBetter, noTol, f1Pairs(mOnline, mAverage))
-	dirF3G    = claims.DirectionOf(claims.HigherBetter, noTol, f3Pairs(mOnline, mGreedyMin))
-	dirF3A    = claims.DirectionOf(claims.HigherBetter, noTol, f3Pairs(mOnline, mAverage))
+	dirT1G    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, objOf(mOnline), objOf(mGreedyMin)))
+	dirT1A    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, objOf(mOnline), objOf(mAverage)))
+	dirAuthG  = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, authOf(0), authOf(1)))
+	gapTrend  = claims.TrendOver(claims.Rises, noTol, true, pointsOf(1, onlineGap))
+	smallDir  = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(4, objOf(mOnline), objOf(mGreedyMin)))
+	dirF1G    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(2, objOf(mOnline), objOf(mGreedyMin)))
+	dirF1A    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(2, objOf(mOnline), objOf(mAverage)))
+	dirF3G    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(3, objOf(mOnline), objOf(mGreedyMin)))
+	dirF3A    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(3, objOf(mOnline), objOf(mAverage)))
 	everyCase = claims.CombineOf([]string{"Table 1 vs Greedy", "Table 1 vs Average", "Figs 1–2 vs Greedy", "Figs 1–2 vs Average", "Fig 3 vs Greedy", "Fig 3 vs Average"},
 		dirT1G, dirT1A, dirF1G, dirF1A, dirF3G, dirF3A)
 )
@@ -131,73 +125,55 @@ var (
 var claimRows = []claims.Row[*claimData]{
 	// Table 1: every published number, ours over the instances; the
 	// printed numbers against the authors' own code.
-	{Expand: t1Levels}, {Expand: t1Printed},
+	{Expand: t1Rows},
 	// "Online better than the other two in all cases" (Table 1).
 	{Claim: "{t1}: Online ahead of Greedy at every γ, A = online, B = greedy-min-energy: " + every, Paper: "Online > Greedy at every γ (printed)", Judge: dirT1G, Evidence: ev1},
 	{Claim: "{t1}: Online ahead of Average at every γ, A = online, B = average: " + every, Paper: "Online > Average at every γ (printed)", Judge: dirT1A, Evidence: ev1},
-	{Claim: "{t1}: Online ahead of greedy-max-objective (ours: our baseline, the authors' final code's Greedy, not the paper's), A = online, B = greedy-max-objective", Paper: "— (not in the paper)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, t1Pairs(objOf(mOnline), objOf(mGreedyMax))), Evidence: ev1 + "; note Greedy naming"},
-	{Claim: "{t1}: by the authors' own code (re-enacted), Online ahead of Greedy at every γ: " + every, Paper: "Online > Greedy at every γ (printed)", Judge: dirAuthG,
-		Evidence: "table Authors' code re-enacted: their own numbers put Greedy ahead where the row says so, against the printed claim"},
-	{Claim: "{t1}: by the authors' own code (re-enacted), Online ahead of Average at every γ: " + every, Paper: "Online > Average at every γ (printed)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, t1Pairs(authOf(0), authOf(2))), Evidence: "table Authors' code re-enacted"},
+	{Claim: "{t1}: Online ahead of greedy-max-objective (ours: our baseline, the authors' final code's Greedy, not the paper's), A = online, B = greedy-max-objective", Paper: "— (not in the paper)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, objOf(mOnline), objOf(mGreedyMax))), Evidence: ev1 + "; note Greedy naming"},
+	{Claim: "{t1}: by the authors' own code (re-enacted), Online ahead of Greedy at every γ: " + every, Paper: "Online > Greedy at every γ (printed)", Judge: dirAuthG, Evidence: "table Authors' code re-enacted: their own numbers put Greedy ahead where the row says so, against the printed claim"},
+	{Claim: "{t1}: by the authors' own code (re-enacted), Online ahead of Average at every γ: " + every, Paper: "Online > Average at every γ (printed)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, authOf(0), authOf(2))), Evidence: "table Authors' code re-enacted"},
 	// "Small gap at small γ, Online's superiority shows as γ grows": the
 	// paired gap online − greedy rises with γ (the same instances at every γ).
-	{Claim: "{t1}: \"when γ is small the gap between Online and Greedy is not large, but as γ grows Online shows its superiority\": the gap online − greedy-min-energy rises with γ", Paper: "rises with γ (Table 1)",
-		Judge: gapTrend, Evidence: ev1 + "; paired over the same 100 instances at every γ"},
+	{Claim: "{t1}: \"when γ is small the gap between Online and Greedy is not large, but as γ grows Online shows its superiority\": the gap online − greedy-min-energy rises with γ", Paper: "rises with γ (Table 1)", Judge: gapTrend, Evidence: ev1 + "; paired over the same 100 instances at every γ"},
 	// "Average is far behind the other two": behind at every γ; "far" fixes no number.
-	{Claim: "{t1}: \"Average's objective is far from the other two methods'\": Greedy ahead of Average at every γ, A = greedy-min-energy, B = average (Online: the row above)", Paper: "behind at every γ (printed)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, t1Pairs(objOf(mGreedyMin), objOf(mAverage))), Evidence: ev1},
+	{Claim: "{t1}: \"Average's objective is far from the other two methods'\": Greedy ahead of Average at every γ, A = greedy-min-energy, B = average (Online: the row above)", Paper: "behind at every γ (printed)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, objOf(mGreedyMin), objOf(mAverage))), Evidence: ev1},
 	{Claim: "{t1}: how far Average lies behind (\"a large gap\")", Paper: "no number", Judge: avgGap, Evidence: ev1},
 	// "Although Average makes the makespan the smallest ...".
-	{Claim: "{t1}: \"although Average makes the system's makespan the smallest\": Average's makespan (s) below Online's at every γ, A = average, B = online", Paper: "smallest makespan (no number)",
-		Judge: claims.DirectionOf(claims.LowerBetter, noTol, t1Pairs(spanOf(mAverage), spanOf(mOnline))), Evidence: "makespans of the Table 1 runs (not tabulated)"},
-	{Claim: "{t1}: \"although Average makes the system's makespan the smallest\": Average's makespan (s) below Greedy's at every γ, A = average, B = greedy-min-energy", Paper: "smallest makespan (no number)",
-		Judge: claims.DirectionOf(claims.LowerBetter, noTol, t1Pairs(spanOf(mAverage), spanOf(mGreedyMin))), Evidence: "makespans of the Table 1 runs (not tabulated)"},
+	{Claim: "{t1}: \"although Average makes the system's makespan the smallest\": Average's makespan (s) below Online's at every γ, A = average, B = online", Paper: "smallest makespan (no number)", Judge: claims.DirectionOf(claims.LowerBetter, noTol, pairsOf(1, spanOf(mAverage), spanOf(mOnline))), Evidence: "makespans of the Table 1 runs (not tabulated)"},
+	{Claim: "{t1}: \"although Average makes the system's makespan the smallest\": Average's makespan (s) below Greedy's at every γ, A = average, B = greedy-min-energy", Paper: "smallest makespan (no number)", Judge: claims.DirectionOf(claims.LowerBetter, noTol, pairsOf(1, spanOf(mAverage), spanOf(mGreedyMin))), Evidence: "makespans of the Table 1 runs (not tabulated)"},
 
 	// Fig 1: objective against n.
 	{Claim: f1 + ": \"when the number of users is small, Online's objective is larger\": Online ahead of Greedy at the smallest n, A = online, B = greedy-min-energy", Paper: "larger (curve only)", Judge: smallDir, Evidence: ev2},
-	{Claim: f1 + ": \"as the number of users grows, the objectives of Online and Greedy become almost equal\": the gap online − greedy-min-energy falls with n", Paper: "falls (curve only)",
-		Judge: f1GapFalls, Evidence: ev2 + "; different instances at every n: Welch intervals"},
-	{Claim: f1 + ": \"... become almost equal\": (online − greedy-min-energy) / |greedy| at the largest n", Paper: "≈ 0 (curve only)", Judge: claims.LevelOf(0, nearlyEqualTol, nearlyEqual), Evidence: ev2},
+	{Claim: f1 + ": \"as the number of users grows, the objectives of Online and Greedy become almost equal\": the gap online − greedy-min-energy falls with n", Paper: "falls (curve only)", Judge: f1GapFalls, Evidence: ev2 + "; different instances at every n: Welch intervals"},
+	{Claim: f1 + ": \"... become almost equal\": (online − greedy-min-energy) / |greedy| at the largest n", Paper: "≈ 0 (curve only)", Judge: claims.LevelOf(0, nearlyEqualTol, pointsOf(5, func(r evalResult) float64 { return (r.obj[mOnline] - r.obj[mGreedyMin]) / math.Abs(r.obj[mGreedyMin]) })), Evidence: ev2},
 	{Claim: "Figs 1–2: \"its (Online's) objective is also the largest\" (Fig 2's text): Online ahead of Greedy at every γ and n, A = online, B = greedy-min-energy", Paper: "largest (curve only)", Judge: dirF1G, Evidence: ev2},
 	{Claim: "Figs 1–2: \"its (Online's) objective is also the largest\" (Fig 2's text): Online ahead of Average at every γ and n, A = online, B = average", Paper: "largest (curve only)", Judge: dirF1A, Evidence: ev2},
-	{Claim: "Figs 1–2: Online ahead of greedy-max-objective (ours: our baseline, not the paper's) at every γ and n, A = online, B = greedy-max-objective", Paper: "— (not in the paper)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, f1Pairs(mOnline, mGreedyMax)), Evidence: ev2},
-	{Claim: "Figs 1–2, by the authors' raw means (one value per point, no spread): Online ahead of Greedy at every γ and n", Paper: "largest (curve only)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("case2", mGreedyMin, nSettings)), Evidence: "table Case 2 raw_online, raw_greedy"},
+	{Claim: "Figs 1–2: Online ahead of greedy-max-objective (ours: our baseline, not the paper's) at every γ and n, A = online, B = greedy-max-objective", Paper: "— (not in the paper)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(2, objOf(mOnline), objOf(mGreedyMax))), Evidence: ev2},
+	{Claim: "Figs 1–2, by the authors' raw means (one value per point, no spread): Online ahead of Greedy at every γ and n", Paper: "largest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("case2", mGreedyMin)), Evidence: "table Case 2 raw_online, raw_greedy"},
 
 	// Fig 2: run times (medians of repeats; orders of magnitude only).
 	{Claim: f2 + ": \"the run time of all three methods rises with the number of users\": Online, log10 ms", Paper: "rises (curve only)", Judge: msRises(mOnline), Evidence: ev3 + "; per instance and γ, the median of the repeats"},
 	{Claim: f2 + ": \"the run time of all three methods rises with the number of users\": Greedy (greedy-min-energy), log10 ms", Paper: "rises (curve only)", Judge: msRises(mGreedyMin), Evidence: ev3 + "; per instance and γ, the median of the repeats"},
 	{Claim: f2 + ": \"the run time of all three methods rises with the number of users\": Average, log10 ms", Paper: "rises (curve only)", Judge: msRises(mAverage), Evidence: ev3 + "; per instance and γ, the median of the repeats"},
-	{Claim: f2 + ": \"although Online's run time is the longest\": slower than Greedy at every n, A = online, B = greedy-min-energy, log10 ms", Paper: "longest (curve only)",
-		Judge: claims.DirectionOf(claims.HigherBetter, timingTol, longest(mGreedyMin)), Evidence: ev3 + suffixSums},
-	{Claim: f2 + ": \"although Online's run time is the longest\": slower than Average at every n, A = online, B = average, log10 ms", Paper: "longest (curve only)",
-		Judge: claims.DirectionOf(claims.HigherBetter, timingTol, longest(mAverage)), Evidence: ev3 + suffixSums},
-	{Claim: f2 + ", by the authors' raw mean times (ms, one value per point): Online slower than Greedy at every γ and n", Paper: "longest (curve only)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawTimes(mGreedyMin)), Evidence: "table Case 2 raw_online_ms, raw_greedy_ms (Windows clock(), i7-10700)"},
-	{Claim: f2 + ", by the authors' raw mean times (ms, one value per point): Online slower than Average at every γ and n", Paper: "longest (curve only)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawTimes(mAverage)), Evidence: "table Case 2 raw_online_ms, raw_average_ms (Windows clock(), i7-10700)"},
-	{Claim: f2 + ": \"even at n = 2000 its (Online's) run time is of the order of milliseconds\" (ms, at the largest n run)", Paper: "ms (curve only)", Judge: msLevel, Evidence: ev3},
+	{Claim: f2 + ": \"although Online's run time is the longest\": slower than Greedy at every n, A = online, B = greedy-min-energy, log10 ms", Paper: "longest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, timingTol, longest(mGreedyMin)), Evidence: ev3 + suffixSums},
+	{Claim: f2 + ": \"although Online's run time is the longest\": slower than Average at every n, A = online, B = average, log10 ms", Paper: "longest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, timingTol, longest(mAverage)), Evidence: ev3 + suffixSums},
+	{Claim: f2 + ", by the authors' raw mean times (ms, one value per point): Online slower than Greedy at every γ and n", Paper: "longest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("times", mGreedyMin)), Evidence: "table Case 2 raw_online_ms, raw_greedy_ms (Windows clock(), i7-10700)"},
+	{Claim: f2 + ", by the authors' raw mean times (ms, one value per point): Online slower than Average at every γ and n", Paper: "longest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("times", mAverage)), Evidence: "table Case 2 raw_online_ms, raw_average_ms (Windows clock(), i7-10700)"},
+	{Claim: f2 + ": \"even at n = 2000 its (Online's) run time is of the order of milliseconds\" (ms, at the largest n run)", Paper: "ms (curve only)", Judge: func(d *claimData) claims.Result {
+		return claims.AtMost(1000, msLevelTol, pointsOf(5, msOf(mOnline))(d)...)
+	}, Evidence: ev3},
 
 	// Fig 3: arrival orders.
 	{Claim: f3 + ": " + best + ": ahead of Greedy at every γ and order, A = online, B = greedy-min-energy", Paper: "best (bars only)", Judge: dirF3G, Evidence: ev4},
 	{Claim: f3 + ": " + best + ": ahead of Average at every γ and order, A = online, B = average", Paper: "best (bars only)", Judge: dirF3A, Evidence: ev4},
-	{Claim: f3 + ": Online ahead of greedy-max-objective (ours: our baseline, not the paper's) at every γ and order, A = online, B = greedy-max-objective", Paper: "— (not in the paper)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, f3Pairs(mOnline, mGreedyMax)), Evidence: ev4},
-	{Claim: f3 + ", by the authors' raw means (one value per point, no spread): Online ahead of Greedy at every γ and order", Paper: "best (bars only)",
-		Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("case3", mGreedyMin, func(*claimData) []string { return case3Orders })), Evidence: "table Case 3 raw_online, raw_greedy"},
+	{Claim: f3 + ": Online ahead of greedy-max-objective (ours: our baseline, not the paper's) at every γ and order, A = online, B = greedy-max-objective", Paper: "— (not in the paper)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(3, objOf(mOnline), objOf(mGreedyMax))), Evidence: ev4},
+	{Claim: f3 + ", by the authors' raw means (one value per point, no spread): Online ahead of Greedy at every γ and order", Paper: "best (bars only)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("case3", mGreedyMin)), Evidence: "table Case 3 raw_online, raw_greedy"},
 	{Expand: orderRows},
 
 	// Conclusions.
-	{Claim: "Conclusion (Table 1, Figs 2–3): Online beats the other two (the paper's Greedy and Average) in every case, at every γ, n and order", Paper: "in every case", Judge: everyCase,
-		Evidence: "the Direction rows above; by the authors' own code: {authG} against Greedy"},
-	{Claim: "Conclusion (timing): \"its run time depends on the number of users and of machine types\"", Paper: "depends on n and m",
-		Judge: claims.CombineOf([]string{"rises with n (Fig 2, Online)", "machine types"}, msRises(mOnline),
-			claims.Fixed[*claimData](claims.Missing("every experiment of the paper has m = 9 machine types; none varies m"))), Evidence: ev3},
-	{Claim: "Conclusion, contribution 3): \"comparative experiments show the superiority of the proposed algorithm\"; \"the method obtains satisfying results\"", Paper: "superior, satisfying",
-		Judge: claims.CombineOf([]string{"in every case", "gap rises with γ", "ahead at small n"}, everyCase, gapTrend, smallDir), Evidence: "the rows above; 'satisfying' fixes no threshold and is not judged"},
+	{Claim: "Conclusion (Table 1, Figs 2–3): Online beats the other two (the paper's Greedy and Average) in every case, at every γ, n and order", Paper: "in every case", Judge: everyCase, Evidence: "the Direction rows above; by the authors' own code: {authG} against Greedy"},
+	{Claim: "Conclusion (timing): \"its run time depends on the number of users and of machine types\"", Paper: "depends on n and m", Judge: claims.CombineOf([]string{"rises with n (Fig 2, Online)", "machine types"}, msRises(mOnline), claims.Fixed[*claimData](claims.Missing("every experiment of the paper has m = 9 machine types; none varies m"))), Evidence: ev3},
+	{Claim: "Conclusion, contribution 3): \"comparative experiments show the superiority of the proposed algorithm\"; \"the method obtains satisfying results\"", Paper: "superior, satisfying", Judge: claims.CombineOf([]string{"in every case", "gap rises with γ", "ahead at small n"}, everyCase, gapTrend, smallDir), Evidence: "the rows above; 'satisfying' fixes no threshold and is not judged"},
 }
 
 // t1Methods are Table 1's printed columns: our method k and the
@@ -206,8 +182,7 @@ var t1Methods = []struct {
 	k, q int
 	name string
 	of   func(publishedRow) float64
-}{{mOnline, 0, "Online", func(p publishedRow) float64 { return p.Online }},
-	{mGreedyMin, 1, "Greedy", func(p publishedRow) float64 { return p.Greedy }},
+}{{mOnline, 0, "Online", func(p publishedRow) float64 { return p.Online }}, {mGreedyMin, 1, "Greedy", func(p publishedRow) float64 { return p.Greedy }},
 	{mAverage, 2, "Average", func(p publishedRow) float64 { return p.Average }}}
 
 func authOf(q int) func(evalResult) float64 {
@@ -215,121 +190,95 @@ func authOf(q int) func(evalResult) float64 {
 }
 func spanOf(k int) func(evalResult) float64 { return func(r evalResult) float64 { return r.span[k] } }
 
-// published is the printed Table 1 by γ.
-func (d *claimData) published() map[float64]publishedRow {
+// t1Rows: each printed number of Table 1 is a mean over the authors'
+// instances: a sample (issue 40) whose spread their own code gives,
+// re-enacted on the same instances (authors.go; its means match their raw
+// means to 7 digits), compared with ours as two samples (LevelMean); then
+// each printed column against the authors' own code, instance by instance.
+func t1Rows(d *claimData) []claims.Line {
 	pub := map[float64]publishedRow{}
 	for _, p := range d.res.published {
 		pub[p.Gamma] = p
 	}
-	return pub
-}
-
-// t1Levels: each printed number is a mean over the authors' instances: a
-// sample (issue 40) whose spread their own code gives, re-enacted on the
-// same instances (authors.go; its means match their raw means to 7
-// digits); compared with ours as two samples (claims.LevelMean).
-func t1Levels(d *claimData) []claims.Line {
-	pub := d.published()
-	var ls []claims.Line
-	for _, m := range t1Methods {
-		for g, gamma := range table1Gammas {
-			sd, n := claims.SampleSD(col(d.c1[g], authOf(m.q)))
-			p := pub[gamma]
-			ev := ev1 + "; ours: " + methodCols[m.k]
-			if m.k != mAverage && p.Online < p.Greedy != (rawOf(d.res, gamma).Online < rawOf(d.res, gamma).Greedy) {
-				ev += fmt.Sprintf("; the printed row swaps Online and Greedy at γ = %g (the authors' raw means: Online %.2f, Greedy %.2f)", gamma, rawOf(d.res, gamma).Online, rawOf(d.res, gamma).Greedy)
-			}
-			ls = append(ls, claims.Line{Claim: fmt.Sprintf("{t1}: %s's objective at γ = %g", m.name, gamma), Paper: fmt.Sprintf("%.2f", m.of(p)),
-				Result: claims.LevelMean(claims.PaperMean{Mean: m.of(p), N: n, SD: sd, From: "sd of the authors' code re-enacted on their instances"}, claims.Printed(2), claims.Point{Values: objs(d.c1[g], m.k)}), Evidence: ev})
-		}
-	}
-	return ls
-}
-
-// t1Printed: the printed numbers against the authors' own code, instance
-// by instance.
-func t1Printed(d *claimData) []claims.Line {
-	pub := d.published()
-	var ls []claims.Line
+	var levels, printed []claims.Line
 	for _, m := range t1Methods {
 		var names []string
 		var rs []claims.Result
 		for g, gamma := range table1Gammas {
-			v := m.of(pub[gamma])
-			names = append(names, fmt.Sprintf("γ %g: printed %.2f,", gamma, v))
-			rs = append(rs, claims.Level(v, claims.Printed(2), claims.Point{Values: col(d.c1[g], authOf(m.q))}))
+			p, raw, auth := pub[gamma], rawOf(d.res, gamma), col(d.c1[g], authOf(m.q))
+			sd, n := claims.SampleSD(auth)
+			ev := ev1 + "; ours: " + methodCols[m.k]
+			if m.k != mAverage && p.Online < p.Greedy != (raw.Online < raw.Greedy) {
+				ev += fmt.Sprintf("; the printed row swaps Online and Greedy at γ = %g (the authors' raw means: Online %.2f, Greedy %.2f)", gamma, raw.Online, raw.Greedy)
+			}
+			levels = append(levels, claims.Line{Claim: fmt.Sprintf("{t1}: %s's objective at γ = %g", m.name, gamma), Paper: fmt.Sprintf("%.2f", m.of(p)), Evidence: ev,
+				Result: claims.LevelMean(claims.PaperMean{Mean: m.of(p), N: n, SD: sd, From: "sd of the authors' code re-enacted on their instances"}, claims.Printed(2), claims.Point{Values: objs(d.c1[g], m.k)})})
+			names = append(names, fmt.Sprintf("γ %g: printed %.2f,", gamma, m.of(p)))
+			rs = append(rs, claims.Level(m.of(p), claims.Printed(2), claims.Point{Values: auth}))
 		}
-		ls = append(ls, claims.Line{Claim: fmt.Sprintf("{t1}: the printed %s column against the authors' own code (re-enacted, instance by instance)", m.name), Paper: "Table 1 as printed",
+		printed = append(printed, claims.Line{Claim: fmt.Sprintf("{t1}: the printed %s column against the authors' own code (re-enacted, instance by instance)", m.name), Paper: "Table 1 as printed",
 			Result: joined(names, rs), Evidence: "table Authors' code re-enacted (it matches the authors' raw means to 7 digits)"})
 	}
-	return ls
+	return append(levels, printed...)
 }
 
-// t1Pairs pairs a's values with b's at every γ of Table 1.
-func t1Pairs(a, b func(evalResult) float64) func(*claimData) []claims.Pair {
-	return func(d *claimData) []claims.Pair {
-		var ps []claims.Pair
-		for g, gamma := range table1Gammas {
-			ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g", gamma), A: col(d.c1[g], a), B: col(d.c1[g], b)})
-		}
-		return ps
-	}
-}
-
-// f1Pairs pairs method a with b at every γ and n of Fig 1.
-func f1Pairs(a, b int) func(*claimData) []claims.Pair {
-	return func(d *claimData) []claims.Pair {
-		var ps []claims.Pair
-		for g, gamma := range figGammas {
-			for i, n := range d.ns {
-				ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g n %d", gamma, n), A: objs(d.c2[g][i], a), B: objs(d.c2[g][i], b)})
-			}
-		}
-		return ps
-	}
-}
-
-// f3Pairs pairs method a with b at every γ and arrival order of Fig 3.
-func f3Pairs(a, b int) func(*claimData) []claims.Pair {
-	return func(d *claimData) []claims.Pair {
-		var ps []claims.Pair
-		for g, gamma := range figGammas {
-			for o, order := range case3Orders {
-				ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g %s", gamma, order), A: objs(d.c3[g][o], a), B: objs(d.c3[g][o], b)})
-			}
-		}
-		return ps
-	}
-}
-
-// t1Gap is the paired gap online − greedy at every γ of Table 1.
-func t1Gap(d *claimData) []claims.Point {
-	var gap []claims.Point
+// cells are case cs's settings in order with their labels: every γ of
+// Table 1 (1), every γ and n of Fig 1 (2), every γ and order of Fig 3
+// (3), every γ at Fig 1's smallest n (4) and at its largest (5).
+func (d *claimData) cells(cs int) (labels []string, rs [][]evalResult) {
+	add := func(l string, r []evalResult) { labels, rs = append(labels, l), append(rs, r) }
 	for g, gamma := range table1Gammas {
-		gap = append(gap, claims.Point{Label: fmt.Sprintf("γ %g", gamma), Values: diffs(objs(d.c1[g], mOnline), objs(d.c1[g], mGreedyMin))})
+		if cs == 1 {
+			add(fmt.Sprintf("γ %g", gamma), d.c1[g])
+		}
 	}
-	return gap
+	for g, gamma := range figGammas {
+		for i, n := range d.ns {
+			if cs == 2 || (cs == 4 && i == 0) || (cs == 5 && i == len(d.ns)-1) {
+				add(fmt.Sprintf("γ %g n %d", gamma, n), d.c2[g][i])
+			}
+		}
+		for o, order := range case3Orders {
+			if cs == 3 {
+				add(fmt.Sprintf("γ %g %s", gamma, order), d.c3[g][o])
+			}
+		}
+	}
+	return labels, rs
+}
+
+// pairsOf pairs a's values with b's at every setting of case cs (cells).
+func pairsOf(cs int, a, b func(evalResult) float64) func(*claimData) []claims.Pair {
+	return func(d *claimData) []claims.Pair {
+		labels, rs := d.cells(cs)
+		ps := make([]claims.Pair, len(rs))
+		for i := range rs {
+			ps[i] = claims.Pair{Label: labels[i], A: col(rs[i], a), B: col(rs[i], b)}
+		}
+		return ps
+	}
+}
+
+// pointsOf is f's values at every setting of case cs (cells).
+func pointsOf(cs int, f func(evalResult) float64) func(*claimData) []claims.Point {
+	return func(d *claimData) []claims.Point {
+		labels, rs := d.cells(cs)
+		ps := make([]claims.Point, len(rs))
+		for i := range rs {
+			ps[i] = claims.Point{Label: labels[i], Values: col(rs[i], f)}
+		}
+		return ps
+	}
 }
 
 // avgGap shows how far Average lies behind Greedy: "far" fixes no number.
 func avgGap(d *claimData) claims.Result {
 	var gapAvg []string
 	for g, gamma := range table1Gammas {
-		iv := claims.MeanCI(diffs(objs(d.c1[g], mGreedyMin), objs(d.c1[g], mAverage)))
+		iv := claims.MeanCI(col(d.c1[g], func(r evalResult) float64 { return r.obj[mGreedyMin] - r.obj[mAverage] }))
 		gapAvg = append(gapAvg, fmt.Sprintf("γ %g: %.4g", gamma, iv.Mean))
 	}
 	return claims.Unmeasurable("greedy-min-energy − average: "+strings.Join(gapAvg, "; "), "the paper's 'large gap' fixes no threshold")
-}
-
-// smallN pairs Online with Greedy at the smallest n of Fig 1.
-func smallN(d *claimData) []claims.Pair {
-	var small []claims.Pair
-	for g, gamma := range figGammas {
-		if len(d.ns) > 0 {
-			small = append(small, claims.Pair{Label: fmt.Sprintf("γ %g n %d", gamma, d.ns[0]), A: objs(d.c2[g][0], mOnline), B: objs(d.c2[g][0], mGreedyMin)})
-		}
-	}
-	return small
 }
 
 // f1GapFalls: the gap online − greedy falls with n, at each γ.
@@ -339,58 +288,12 @@ func f1GapFalls(d *claimData) claims.Result {
 	for g, gamma := range figGammas {
 		var pts []claims.Point
 		for i, n := range d.ns {
-			pts = append(pts, claims.Point{Label: fmt.Sprintf("n %d", n), Values: diffs(objs(d.c2[g][i], mOnline), objs(d.c2[g][i], mGreedyMin))})
+			pts = append(pts, claims.Point{Label: fmt.Sprintf("n %d", n), Values: col(d.c2[g][i], onlineGap)})
 		}
 		gapNames = append(gapNames, fmt.Sprintf("γ %g:", gamma))
 		gapTrends = append(gapTrends, claims.TrendOf(claims.Falls, noTol, false, pts...))
 	}
 	return joined(gapNames, gapTrends)
-}
-
-// nearlyEqual is (online − greedy) / |greedy| at the largest n.
-func nearlyEqual(d *claimData) []claims.Point {
-	var near []claims.Point
-	if len(d.ns) > 0 {
-		last := len(d.ns) - 1
-		for g, gamma := range figGammas {
-			on, gr := objs(d.c2[g][last], mOnline), objs(d.c2[g][last], mGreedyMin)
-			rel := make([]float64, len(on))
-			for i := range on {
-				rel[i] = (on[i] - gr[i]) / math.Abs(gr[i])
-			}
-			near = append(near, claims.Point{Label: fmt.Sprintf("γ %g n %d", gamma, d.ns[last]), Values: rel})
-		}
-	}
-	return near
-}
-
-// nSettings are the raw data's settings of Fig 1's n.
-func nSettings(d *claimData) []string {
-	var s []string
-	for _, n := range d.ns {
-		s = append(s, settingN(n))
-	}
-	return s
-}
-
-// rawPairs pairs the authors' raw Online means with method b's (Greedy
-// or Average) of case cs at every γ and setting: one value per point.
-func rawPairs(cs string, b int, settings func(*claimData) []string) func(*claimData) []claims.Pair {
-	return func(d *claimData) []claims.Pair {
-		var ps []claims.Pair
-		for _, gamma := range figGammas {
-			for _, s := range settings(d) {
-				if raw, ok := d.res.rawFor(cs, gamma, s); ok {
-					bv := raw.Greedy
-					if b == mAverage {
-						bv = raw.Average
-					}
-					ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g %s", gamma, s), A: []float64{raw.Online}, B: []float64{bv}})
-				}
-			}
-		}
-		return ps
-	}
 }
 
 // msRises: method k's run time rises with n.
@@ -404,47 +307,54 @@ func msRises(k int) func(*claimData) claims.Result {
 // pooled over γ.
 func longest(b int) func(*claimData) []claims.Pair {
 	return func(d *claimData) []claims.Pair {
-		var ps []claims.Pair
-		for i, n := range d.ns {
-			var a, bb []float64
-			for g := range figGammas {
-				a = append(a, log10ms(d.c2[g][i], mOnline)...)
-				bb = append(bb, log10ms(d.c2[g][i], b)...)
-			}
-			ps = append(ps, claims.Pair{Label: fmt.Sprintf("n %d", n), A: a, B: bb})
+		a, bb := msPoints(d, mOnline), msPoints(d, b)
+		ps := make([]claims.Pair, len(a))
+		for i := range a {
+			ps[i] = claims.Pair{Label: a[i].Label, A: a[i].Values, B: bb[i].Values}
 		}
 		return ps
 	}
 }
 
-// rawTimes pairs the authors' raw mean run times of Online and method b.
-func rawTimes(b int) func(*claimData) []claims.Pair {
+// rawPairs pairs the authors' raw Online value with method b's (Greedy
+// or Average) at every γ and setting, one value per point: their means of
+// case 2 ("case2", every n) or case 3 ("case3", every order), or their
+// mean run times of case 2 ("times").
+func rawPairs(cs string, b int) func(*claimData) []claims.Pair {
 	return func(d *claimData) []claims.Pair {
 		var ps []claims.Pair
 		for _, gamma := range figGammas {
-			for _, n := range d.ns {
-				rt := d.res.rawTimeFor(gamma, n)
-				bv := rt.Greedy
-				if b == mAverage {
-					bv = rt.Average
+			for i, s := range cells3(cs, d.ns) {
+				raw, ok := d.res.rawFor(cs, gamma, s)
+				label := fmt.Sprintf("γ %g %s", gamma, s)
+				if cs == "times" {
+					rt := d.res.rawTimeFor(gamma, d.ns[i])
+					raw, ok, label = rawResult{Online: rt.Online, Greedy: rt.Greedy, Average: rt.Average}, true, fmt.Sprintf("γ %g n %d", gamma, d.ns[i])
 				}
-				ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g n %d", gamma, n), A: []float64{rt.Online}, B: []float64{bv}})
+				if ok {
+					bv := raw.Greedy
+					if b == mAverage {
+						bv = raw.Average
+					}
+					ps = append(ps, claims.Pair{Label: label, A: []float64{raw.Online}, B: []float64{bv}})
+				}
 			}
 		}
 		return ps
 	}
 }
 
-// msLevel: Online's run time at the largest n is of the order of ms.
-func msLevel(d *claimData) claims.Result {
-	var msPts []claims.Point
-	if len(d.ns) > 0 {
-		last := len(d.ns) - 1
-		for g, gamma := range figGammas {
-			msPts = append(msPts, claims.Point{Label: fmt.Sprintf("γ %g n %d", gamma, d.ns[last]), Values: col(d.c2[g][last], msOf(mOnline))})
-		}
+// cells3 are the raw data's settings: the orders of case 3, else every
+// n of Fig 1 in order.
+func cells3(cs string, ns []int) []string {
+	if cs == "case3" {
+		return case3Orders
 	}
-	return claims.AtMost(1000, msLevelTol, msPts...)
+	var s []string
+	for _, n := range ns {
+		s = append(s, settingN(n))
+	}
+	return s
 }
 
 // orderRows: "The arrival order has no noticeable effect; only SaB is
