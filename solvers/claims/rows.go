@@ -76,11 +76,6 @@ func TrendOver[D any](kind Trend, tol Tol, paired bool, pts func(D) []Point) fun
 	return func(d D) Result { return TrendOf(kind, tol, paired, pts(d)...) }
 }
 
-// CrossingOf is Crossing as a judge: pairs gives the points from D.
-func CrossingOf[D any](b Better, pairs func(D) []Pair) func(D) Result {
-	return func(d D) Result { return Crossing(b, pairs(d)...) }
-}
-
 // Fixed is a judge whose result does not depend on D (Missing, a
 // constant Unmeasurable).
 func Fixed[D any](r Result) func(D) Result { return func(D) Result { return r } }

@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"schedlab/solvers/claims"
@@ -90,7 +91,7 @@ func own(best []int, i int) func(*t1Data) claims.Result {
 		var ps []claims.Pair
 		for _, b := range best {
 			for o := range criteria {
-				if o != i && !contains(best, o) {
+				if o != i && !slices.Contains(best, o) {
 					ps = append(ps, pair(criteria[b]+" vs "+criteria[o]+" group", perJob(d.grp[b], t1Col[i]), perJob(d.grp[o], t1Col[i])))
 				}
 			}
@@ -102,15 +103,6 @@ func own(best []int, i int) func(*t1Data) claims.Result {
 // naOf is the alternatives per job of every cycle.
 func naOf(cs []CritStats) []float64 {
 	return zip(float64s(cs, func(c CritStats) float64 { return float64(c.Alternatives) }), float64s(cs, func(c CritStats) float64 { return float64(c.Jobs) }), nanDiv)
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // float64s is f of every cycle.
@@ -132,26 +124,17 @@ func nanDiv(x, y float64) float64 {
 
 // table2Cycles are Table 2's per-cycle series against the price ratio:
 // the owner's load and profit and the failure indicator, per cycle; T is
-// the interval.
+// the interval, mid the index of the market price (table2Ratios holds 1).
 type table2Cycles struct {
 	ratio              []float64
 	load, profit, fail [][]float64
 	T                  float64
+	mid                int
 }
 
 func (c *Claims) table2(st table2Cycles, T float64) {
-	st.T = T
+	st.T, st.mid = T, slices.Index(st.ratio, 1)
 	addRows(c, &st, table2Rows, "{ev}", evTable2+"; "+cyclesNote(len(st.load[0]))+"; prices paired by cycle")
-}
-
-// mid is the index of the market price (ratio 1), −1 without it.
-func (st *table2Cycles) mid() int {
-	for i, r := range st.ratio {
-		if r == 1 {
-			return i
-		}
-	}
-	return -1
 }
 
 // byRatio is one point per price ratio of the series s.
@@ -165,32 +148,20 @@ func (st *table2Cycles) byRatio(s [][]float64) []claims.Point {
 
 var table2Rows = []claims.Row[*table2Cycles]{
 	{Key: "t2load", Claim: "Table 2: the node's load falls as its price rises (load per cycle, price as a multiple of the market price)", Paper: "256.6 → 71 (c = 2 … 10)", Judge: claims.TrendOver(claims.Falls, none, true, func(st *table2Cycles) []claims.Point { return st.byRatio(st.load) }), Evidence: "{ev}"},
-	{Expand: func(st *table2Cycles) []claims.Line {
-		var ps []claims.Pair
-		for i, r := range st.ratio {
-			if st.mid() >= 0 && (r <= 0.5 || r >= 1.5) {
-				ps = append(ps, pair(fmt.Sprintf("× 1 vs × %g", r), st.profit[st.mid()], st.profit[i]))
+	{Key: "t2peak", Claim: "Table 2: the profit peaks at a price near the market price (profit at the market price above the profit at ≤ 0.5 × and ≥ 1.5 × it)", Paper: "peak at c = 6 of 2 … 10, «близкой к среднерыночной»",
+		Judge: claims.DirectionOf(claims.HigherBetter, claims.Ours(0, "«near» the market price read as: above ≤ 0.5 × and ≥ 1.5 ×"), func(st *table2Cycles) []claims.Pair {
+			var ps []claims.Pair
+			for i, r := range st.ratio {
+				if r <= 0.5 || r >= 1.5 {
+					ps = append(ps, pair(fmt.Sprintf("× 1 vs × %g", r), st.profit[st.mid], st.profit[i]))
+				}
 			}
-		}
-		return ifMid(st, claims.Line{Key: "t2peak", Claim: "Table 2: the profit peaks at a price near the market price (profit at the market price above the profit at ≤ 0.5 × and ≥ 1.5 × it)", Paper: "peak at c = 6 of 2 … 10, «близкой к среднерыночной»",
-			Result: claims.Direction(claims.HigherBetter, claims.Ours(0, "«near» the market price read as: above ≤ 0.5 × and ≥ 1.5 ×"), ps...), Evidence: "{ev}"})
-	}},
+			return ps
+		}), Evidence: "{ev}"},
 	{Key: "t2fail", Claim: "Table 2: failures rise with the price (failure indicator per cycle)", Paper: "0 → 0.025", Judge: claims.TrendOver(claims.Rises, none, true, func(st *table2Cycles) []claims.Point { return st.byRatio(st.fail) }), Evidence: "{ev}"},
-	{Expand: func(st *table2Cycles) []claims.Line {
-		var u []float64
-		for _, x := range st.load[max(st.mid(), 0)] {
-			u = append(u, x/st.T)
-		}
-		return ifMid(st, claims.Line{Key: "t2util", Claim: "Table 2: utilization at the market price", Paper: "0.31 (c = 6)", Result: claims.Level(0.31, claims.Printed(2), pt("", u)), Evidence: "{ev}"})
-	}},
-}
-
-// ifMid is the line where the prices include the market price.
-func ifMid(st *table2Cycles, l claims.Line) []claims.Line {
-	if st.mid() < 0 {
-		return nil
-	}
-	return []claims.Line{l}
+	{Key: "t2util", Claim: "Table 2: utilization at the market price", Paper: "0.31 (c = 6)", Judge: claims.LevelOf(0.31, claims.Printed(2), func(st *table2Cycles) []claims.Point {
+		return []claims.Point{pt("", zip(st.load[st.mid], st.load[st.mid], func(x, _ float64) float64 { return x / st.T }))}
+	}), Evidence: "{ev}"},
 }
 
 // fig3Data are Fig 3's runs: res[level][k], levels in fig3Loads order, k
