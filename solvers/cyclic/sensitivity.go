@@ -198,31 +198,17 @@ var sensMoves = map[string]struct {
 		if len(sv.Table3) != 4 {
 			return claims.Result{}, false
 		}
-		bf, fs := t3Cycles{procPlan: sv.Table3[0], procAct: sv.Table3[1]}, t3Cycles{procPlan: sv.Table3[2], procAct: sv.Table3[3]}
-		lp, la := leads(bf, fs)
-		return parts([]string{"planned lead", "actual lead", "grows"}, claims.Direction(claims.LowerBetter, none, pair("planned", fs.procPlan, bf.procPlan)),
-			claims.Direction(claims.LowerBetter, none, pair("actual", fs.procAct, bf.procAct)), claims.Direction(claims.HigherBetter, none, pair("actual lead vs planned lead, %", la, lp))), true
+		return leadKept(t3Cycles{procPlan: sv.Table3[0], procAct: sv.Table3[1]}, t3Cycles{procPlan: sv.Table3[2], procAct: sv.Table3[3]}, ""), true
 	}},
 	"fig3": {"Fig 3's best k: the fewest sub-batches at high load, the most at low load (the local load re-calibrated to the seed's U at this value)", "few / many", func(_ *SensData, sv SensValue) (claims.Result, bool) {
 		if len(sv.Fig3) != 2 {
 			return claims.Result{}, false
 		}
 		hi, lo := sv.Fig3[0], sv.Fig3[1]
-		r := parts([]string{"high load: k = 1 best", "low load: k = 20 best"}, sensBest(hi, 0), sensBest(lo, len(fig3K)-1))
+		r := parts([]string{"high load: k = 1 best", "low load: k = 20 best"}, bestK(hi.Proc, 0), bestK(lo.Proc, len(fig3K)-1))
 		r.Ours = fmt.Sprintf("high: local load %g (U at k = 1: %.3g; the seed's 0.3), low: local load %g (U %.3g; the seed's < 0.0002) · %s", hi.Load, hi.U, lo.Load, lo.U, r.Ours)
 		return r, true
 	}},
-}
-
-// sensBest: sub-batch count k gives the least T_proc on a stored level.
-func sensBest(lv SensFig3, k int) claims.Result {
-	var ps []claims.Pair
-	for o, ko := range fig3K {
-		if o != k && o < len(lv.Proc) && k < len(lv.Proc) {
-			ps = append(ps, pair(fmt.Sprintf("k = %d vs k = %d", fig3K[k], ko), lv.Proc[k], lv.Proc[o]))
-		}
-	}
-	return claims.Direction(claims.LowerBetter, none, ps...)
 }
 
 // sensSeedLink is the address of the seed experiment that re-runs a
