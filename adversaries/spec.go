@@ -102,16 +102,11 @@ func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.
 	case spec.Preset != "" && start != nil:
 		return nil, bad("workload", "name a preset or a workload to start from, not both")
 	case spec.Preset != "":
-		var specs []solvers.ParamSpec
-		found := false
-		for _, p := range st.Presets {
-			if p.Name == spec.Preset {
-				specs, found = p.Params, true
-			}
+		p, err := solvers.FindPreset(st, spec.Preset, "preset")
+		if err != nil {
+			return nil, err
 		}
-		if !found {
-			return nil, bad("preset", "%s has no preset %q", name, spec.Preset)
-		}
+		specs := p.Params
 		if _, err := solvers.Resolve(specs, solvers.Params(spec.PresetParams)); err != nil {
 			return nil, bad("preset_params", "%v", err)
 		}

@@ -63,10 +63,12 @@ func TestBrowserSweepFormDefinesAndWatchesAnExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatalf("fill in the form: %v", err)
 	}
-	count, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=experiment-count] strong').textContent`))
-	if err != nil || count != "24" {
-		t.Fatalf("the form counts %q runs (%v) before starting, want 3 instances × 2 γ × 2 variants × 2 replicates = 24", count, err)
-	}
+	// The count comes from the server (POST /experiments/preview) as the
+	// user types: wait for the one of the last field's change.
+	waitUntil(t, ctx, "the form did not count 3 instances × 2 γ × 2 variants × 2 replicates = 24 runs before starting", func() (bool, string) {
+		count, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=experiment-count] strong') || {}).textContent || document.querySelector('[data-testid=experiment-count]').textContent`))
+		return err == nil && count == "24", fmt.Sprintf("%q %v", count, err)
+	})
 	shot(t, ctx, dir, "sweep-form.png")
 	// The definition the fields make, downloaded from the JSON view.
 	file, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {

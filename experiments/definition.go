@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,10 +29,10 @@ type (
 
 // Defaults and limits of a definition.
 const (
-	DefaultSeed   = 1       // as in the example; any int64 is allowed
-	MaxReplicates = 1000    // replicates per cell
-	MaxRuns       = 100_000 // expanded runs per experiment: a day of 1 s runs on a few cores
-	maxTextLen    = 200     // name, tag, reference name
+	DefaultSeed   = 1             // as in the example; any int64 is allowed
+	MaxReplicates = 1000          // replicates per cell
+	MaxRuns       = sweep.MaxRuns // expanded runs per experiment
+	maxTextLen    = 200           // name, tag, reference name
 	maxNotesLen   = 64 << 10
 	maxDepth      = 64          // nesting of a JSON definition (its own is 4 deep)
 	maxNodes      = 200_000     // YAML nodes after alias expansion: a definition is small
@@ -219,27 +218,6 @@ func field(path string) string {
 	return path
 }
 
-// numberText writes a number as a parameter value, as solvers.Params does
-// for JSON: an integral value in plain digits when exact in an int64,
-// anything else as the shortest float text.
-func numberText(s string) (string, bool) {
-	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return s, true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return "", false
-	}
-	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-		if r, ok := new(big.Float).SetPrec(0).SetString(s); ok {
-			if i, acc := r.Int64(); acc == big.Exact {
-				return strconv.FormatInt(i, 10), true
-			}
-		}
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64), true
-}
-
 // parser decodes the generic tree strictly; left is how many more
 // values its lists and ranges may hold.
 type parser struct{ left int }
@@ -343,11 +321,11 @@ func scalar(x any, path string) (string, error) {
 	case string:
 		return strings.TrimSpace(x), nil
 	case json.Number:
-		if s, ok := numberText(string(x)); ok {
+		if s, ok := sweep.Number(string(x)); ok {
 			return s, nil
 		}
 	case number:
-		if s, ok := numberText(string(x)); ok {
+		if s, ok := sweep.Number(string(x)); ok {
 			return s, nil
 		}
 	case bool:
@@ -434,18 +412,14 @@ func (ps *parser) values(x any, path string) ([]string, error) {
 		if !hasFrom || !hasTo {
 			return nil, errs.Invalidf(path, "a range needs both from and to")
 		}
-		if from > to {
-			return nil, errs.Invalidf(path, "range from %d to %d is empty (from must be ≤ to)", from, to)
+		if to >= from && to-from < MaxRuns {
+			if ps.left -= int(to - from + 1); ps.left < 0 {
+				return nil, errs.Invalidf(path, "the definition's lists hold more than %d values in all", maxValues)
+			}
 		}
-		if to-from >= MaxRuns || to-from < 0 {
-			return nil, errs.Invalidf(path, "range from %d to %d has more than %d values", from, to, MaxRuns)
-		}
-		if ps.left -= int(to - from + 1); ps.left < 0 {
-			return nil, errs.Invalidf(path, "the definition's lists hold more than %d values in all", maxValues)
-		}
-		out := make([]string, 0, to-from+1)
-		for i := from; i <= to; i++ {
-			out = append(out, strconv.FormatInt(i, 10))
+		out, err := sweep.Range(from, to)
+		if err != nil {
+			return nil, errs.Invalidf(path, "%v", err)
 		}
 		return out, nil
 	}

@@ -213,13 +213,3 @@ func (r Run) WorkloadKey() string {
 	fmt.Fprintf(&b, " seed=%d", r.WorkloadSeed)
 	return b.String()
 }
-
-// Plan checks def against strategy and expands it: the one way the
-// server (POST /api/experiments, the form) and `schedlab sweep` turn a
-// definition into runs.
-func Plan(def *Definition, strategy *solvers.Strategy) ([]Run, error) {
-	if err := Validate(def, strategy); err != nil {
-		return nil, err
-	}
-	return Expand(def, strategy), nil
-}

@@ -64,21 +64,6 @@ func (r *RunResult) lookup(metric string) (float64, bool) {
 	return 0, false
 }
 
-// NoResult counts the runs that ended done without the result metric
-// needs (Outcome Failed although done): the ones a header's "done" would
-// otherwise count as results.
-func NoResult(runs []RunResult, metric string, info MetricInfo) int {
-	n := 0
-	for i := range runs {
-		if runs[i].Status == runtypes.StatusDone {
-			if _, o := runs[i].Outcome(metric, info); o == Failed {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // PrimaryMetric is the metric an experiment's page opens on: the
 // family's primary result (its first declared ranked result,
 // report.Primary) when runs report it or it is needed of them, else the

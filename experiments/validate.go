@@ -15,7 +15,10 @@ import (
 // Validate checks def against strategy (the caller looks it up by
 // def.Strategy; nil means there is none) and returns every problem at
 // once: an errs.List of errs.Invalid, each naming its field
-// ("grid.gamma[2]", "workload.grid.instance", "variants[1]").
+// ("grid.gamma[2]", "workload.grid.instance", "variants[1]"). Each grid
+// value is checked once, against its ParamSpec alone (solvers.Resolve),
+// and written back as the run gets it (a boolean as true or false), so
+// that the runs Expand makes need no second check.
 func Validate(def *Definition, strategy *solvers.Strategy) error {
 	var ps []error
 	bad := func(field, format string, args ...any) {
@@ -164,17 +167,20 @@ func checkGrid(path string, g Grid, specs []solvers.ParamSpec, variants []string
 				break
 			}
 			vf := fmt.Sprintf("%s[%d]", f, j)
+			if r, err := solvers.Resolve([]solvers.ParamSpec{spec}, solvers.Params{name: v}); err != nil {
+				for _, e := range errs.All(err) {
+					ps = append(ps, errs.Invalidf(vf, "%s", message(e)))
+				}
+				bad++
+			} else {
+				v = r[name]
+				g[name][j] = v // as the run gets it: the request's one check of it
+			}
 			if k, ok := at[v]; ok {
 				ps = append(ps, errs.Invalidf(vf, "duplicate of %s[%d]", f, k))
 				bad++
 			}
 			at[v] = j
-			if _, err := solvers.Resolve([]solvers.ParamSpec{spec}, solvers.Params{name: v}); err != nil {
-				for _, e := range errs.All(err) {
-					ps = append(ps, errs.Invalidf(vf, "%s", message(e)))
-				}
-				bad++
-			}
 		}
 	}
 	return ps

@@ -426,12 +426,6 @@ func (g Grouping) poolSentence() string {
 	return "pooled over " + strings.Join(g.PoolNotes(), ", ")
 }
 
-// value is the run's metric, if it has a finite one.
-func (r *RunResult) value(metric string) (float64, bool) {
-	v, ok := r.lookup(metric)
-	return v, ok && !math.IsNaN(v) && !math.IsInf(v, 0)
-}
-
 // PagePivot is the pivot the experiment page shows and its downloads
 // give by default: rows by g.X then the split parameters, a column per
 // variant, the pooled parameters written into its caption. rows are

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -44,24 +45,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 		return err
 	}
 	t := rep.Tables[index]
-	each := func(fn func([]any) error) error {
-		if !t.Paged {
-			for _, row := range t.Rows {
-				if err := fn(row); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		var row []any
-		return s.store.EachTableRow(ctx, run.ID, index, func(r json.RawMessage) error {
-			row = row[:0]
-			if err := json.Unmarshal(r, &row); err != nil {
-				return errs.Wrap(errs.Internal, err)
-			}
-			return fn(row)
-		})
-	}
+	each := func(fn func([]any) error) error { return s.eachRow(ctx, run.ID, index, t, fn) }
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	h.Set("Content-Disposition", `attachment; filename="`+run.ID+suffix+`"`)
@@ -82,4 +66,25 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 		err = ferr
 	}
 	return err
+}
+
+// eachRow calls fn with each row of table t, number index of run id's
+// report: from the report, or from the store for a paged table.
+func (s *Server) eachRow(ctx context.Context, id string, index int, t report.Table, fn func([]any) error) error {
+	if !t.Paged {
+		for _, row := range t.Rows {
+			if err := fn(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var row []any
+	return s.store.EachTableRow(ctx, id, index, func(r json.RawMessage) error {
+		row = row[:0]
+		if err := json.Unmarshal(r, &row); err != nil {
+			return errs.Wrap(errs.Internal, err)
+		}
+		return fn(row)
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"schedlab/report"
+	"schedlab/service"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 	"schedlab/store"
@@ -91,7 +92,7 @@ func TestBudgetsPerExperimentAndPerUserCountWorkloadsAndBytes(t *testing.T) {
 		return `{"name": "case 2", "strategy": "eapm", "variants": ["online", "greedy-min-energy"],
  "workload": {"preset": "zhang2022-case2", "grid": {"n": [2000], "instance": ` + instances + `}}, "replicates": 1}`
 	}
-	a := newAppOpt(t, "", Options{Budget: Budget{ExperimentWorkloads: 3, UserBytes: 500_000}}, registry.All())
+	a := newAppOpt(t, "", Options{Budget: service.Budget{ExperimentWorkloads: 3, UserBytes: 500_000}}, registry.All())
 	status, body := a.postJSON(t, "/api/experiments", def(`[0, 1, 2, 3]`))
 	if status != http.StatusBadRequest || !strings.Contains(string(body), "4 workloads, over the budget of 3 generated workloads per experiment") {
 		t.Fatalf("4 workloads: %d %s", status, body)

@@ -236,19 +236,6 @@ func (s *Server) isReference(strategy, variant string) bool {
 	return solvers.LookupVariant(st.Variants, variant).Reference
 }
 
-// Join puts reports side by side (package compare: what differs, the
-// metrics ranked on equal terms, their bar charts), plots with the same
-// title overlaid one line per run, Gantts with the same title stacked on
-// one time axis. Workloads are known by id, no variant is a reference:
-// the server's joinRuns knows more (compared).
-func Join(runs []store.Run, reports []*report.Report) views.CompareProps {
-	cr := make([]compare.Run, len(runs))
-	for i, r := range runs {
-		cr[i] = compareRun(r, "", false)
-	}
-	return joinCompared(runs, cr, reports)
-}
-
 // joinCompared is Join of runs converted (cr[i] is runs[i]).
 func joinCompared(runs []store.Run, cr []compare.Run, reports []*report.Report) views.CompareProps {
 	res := compare.Join(cr, reports)

@@ -141,3 +141,16 @@ func TestComparePageChartsCostsApart(t *testing.T) {
 		t.Error("the costs are not drawn under Costs (not ranked)")
 	}
 }
+
+// Join puts reports side by side (package compare: what differs, the
+// metrics ranked on equal terms, their bar charts), plots with the same
+// title overlaid one line per run, Gantts with the same title stacked on
+// one time axis. Workloads are known by id, no variant is a reference:
+// the server's joinRuns knows more (compared).
+func Join(runs []store.Run, reports []*report.Report) views.CompareProps {
+	cr := make([]compare.Run, len(runs))
+	for i, r := range runs {
+		cr[i] = compareRun(r, "", false)
+	}
+	return joinCompared(runs, cr, reports)
+}

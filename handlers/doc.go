@@ -1,6 +1,12 @@
 // Package handlers is schedlab's HTTP layer: the HTML pages and the JSON API,
 // all routes in routes.go. Handlers parse the request, call the store, the
-// runner or a strategy, and render; they hold no scheduling logic.
+// runner or a strategy, and render; they hold no scheduling logic. An
+// experiment is made by the experiment service (package service): POST
+// /api/experiments and the sweep form parse a definition (the form fills
+// experiments.Definition from its fields with sweep.ParseValues, no JSON
+// in between) and call service.Start; the form's live count, estimate
+// and JSON come from POST /experiments/preview, which reads the fields
+// the same way. No handler function is over 60 lines.
 //
 // Errors: every error carries an errs.Kind, which errorHandler maps to a
 // status code (Invalid 400, Unauthenticated 401, Forbidden 403, NotFound

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"schedlab/store"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"schedlab/store"
 )
 
 // BenchmarkEAPMSweep1000 runs the issue's 1,000-run sweep (2 variants × 5
@@ -162,7 +163,7 @@ func BenchmarkExperimentPageAfterEnd100k(b *testing.B) {
 	const n, running = 100_000, 1_000
 	def := `{"name":"big","strategy":"eapm","workload":{"ids":["` + w.ID + `"]},"variants":["online"],"grid":{"gamma":["1.0","1.1","1.2","1.3","1.4","1.5","1.6","1.7","1.8","1.9"],"instance":{"from":0,"to":99}},"replicates":100}`
 	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(def)}
-	// Replicate outermost, as experiments.Plan orders runs: the last
+	// Replicate outermost, as experiments.Expand orders runs: the last
 	// 1,000 are the last replicate of every cell.
 	err := a.store.FillExperimentStatus(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,

@@ -166,13 +166,6 @@ func (k *keyLimiter) makeRoom(now time.Time) {
 	}
 }
 
-// size is the number of keys remembered.
-func (k *keyLimiter) size() int {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return len(k.keys)
-}
-
 // loginLimiter guards POST /login: per account and per address back-off,
 // and a bound on concurrent bcrypt work. It lives in memory: a restart
 // forgets it, which costs an attacker a restart per 20 guesses.

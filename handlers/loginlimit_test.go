@@ -250,3 +250,10 @@ func TestLoginFloodDoesNotLockTheOwnerOut(t *testing.T) {
 		t.Errorf("a pair known %v ago still passes the account's lock", knownFor)
 	}
 }
+
+// size is the number of keys remembered.
+func (k *keyLimiter) size() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.keys)
+}

@@ -26,8 +26,12 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.HEAD("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/healthz", s.healthz)
 	e.GET("/charts.js", chartsScript)
+	s.pageRoutes(e)
+	s.apiRoutes(e)
+}
 
-	// Pages.
+// pageRoutes registers the HTML pages and their forms.
+func (s *Server) pageRoutes(e *echo.Echo) {
 	e.GET("/", s.home)
 	e.GET("/login", s.loginPage)
 	e.POST("/login", s.login)
@@ -51,6 +55,7 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/experiments", s.experimentsPage)
 	e.GET("/experiments/new", s.newExperimentPage)
 	e.POST("/experiments", s.startExperimentPage)
+	e.POST("/experiments/preview", s.previewExperiment)
 	e.POST("/experiments/import", s.importExperimentPage)
 	e.GET("/experiments/:id", s.experimentPage)
 	e.GET("/experiments/:id/live", s.experimentLive)
@@ -69,8 +74,10 @@ func (s *Server) Routes(e *echo.Echo) {
 	e.GET("/adversary/:id/live", s.adversaryLive)
 	e.POST("/adversary/:id/cancel", s.cancelAdversaryPage)
 	e.GET("/adversary/:id/bundle", s.searchBundle)
+}
 
-	// JSON API.
+// apiRoutes registers the JSON API.
+func (s *Server) apiRoutes(e *echo.Echo) {
 	e.GET("/api/strategies", s.apiStrategies)
 	e.GET("/api/strategies/:name/example.json", s.apiExampleWorkload)
 	e.GET("/api/workloads", s.apiListWorkloads)

@@ -10,7 +10,6 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -22,6 +21,7 @@ import (
 	"schedlab/notify"
 	"schedlab/report"
 	"schedlab/runner"
+	"schedlab/service"
 	"schedlab/solvers"
 	"schedlab/static"
 	"schedlab/store"
@@ -46,8 +46,7 @@ type Server struct {
 	oneOff     *cache.LRU[string, *piece]         // the chart data of other pages, by one-off key
 	snaps      expSnaps                           // experiments' runs as their pages read them (expsnap.go)
 	logins     *loginLimiter
-	budget     Budget     // of experiments' generated workloads
-	creating   sync.Mutex // one experiment created at a time (createExperiment)
+	exps       *service.Service // definition → stored runs
 	// generateTimeout bounds a workload generated in a request
 	// (DefaultGenerateTimeout when zero).
 	generateTimeout time.Duration
@@ -69,7 +68,7 @@ type Options struct {
 	Auth bool
 	// Budget bounds experiments' generated workloads (DefaultBudget for
 	// zero fields).
-	Budget Budget
+	Budget service.Budget
 	// GenerateTimeout bounds the time one workload may take to generate
 	// inside a request (DefaultGenerateTimeout when zero).
 	GenerateTimeout time.Duration
@@ -90,8 +89,9 @@ func New(st *store.Store, rn *runner.Runner, strategies []*solvers.Strategy, opt
 	}
 	s := &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
 		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *report.Report](reportCacheBytes),
-		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(), budget: opt.Budget.withDefaults(),
+		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(),
 		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}, searches: opt.Searches}
+	s.exps = service.New(st, s.lookup, service.Options{Budget: opt.Budget, Limits: rn.Budget(), CheckNotify: s.checkNotifyHost, Stored: rn.Wake})
 	if s.searches == nil {
 		s.searches = adversaries.New(st, rn, func(name string) (*solvers.Strategy, bool) {
 			st, err := s.lookup(name)

@@ -1,13 +1,13 @@
 package handlers
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +18,7 @@ import (
 	"schedlab/errs"
 	"schedlab/experiments"
 	"schedlab/solvers"
+	"schedlab/solvers/sweep"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -26,183 +27,101 @@ import (
 // the workload axis (a preset with its parameters, or stored workloads),
 // the variants ticked, a field per run parameter, replicates, seed and a
 // notify URL. A parameter field takes one value, a comma list or an
-// integer range "a..b"; numbers and booleans are typed in the definition
-// it makes (the JSON shown beside it, which static/app.js keeps in step
-// as the user types). The server makes the same definition from the
-// posted fields and checks it with experiments.Parse and Validate, so
-// every problem is shown at once beside its field.
+// integer range "a..b" (sweep.ParseValues, the one grammar of swept
+// values). sweepForm fills the typed definition from the fields directly;
+// the experiment service checks it (service.Check, or Start), so every
+// problem is shown at once beside its field. As the user types, the form
+// asks /experiments/preview for the count, the estimate and the
+// definition's JSON (static/app.js).
 
-// formDef is a definition as the form writes it: keys in the order a
-// reader expects, values typed.
-type formDef struct {
-	Name       string          `json:"name"`
-	Strategy   string          `json:"strategy"`
-	Workload   formWorkload    `json:"workload"`
-	Variants   []string        `json:"variants,omitempty"`
-	Grid       map[string]any  `json:"grid,omitempty"`
-	Replicates any             `json:"replicates"`
-	Seed       any             `json:"seed"`
-	NotifyURL  string          `json:"notify_url,omitempty"`
-	Tags       json.RawMessage `json:"tags,omitempty"`
-	Notes      json.RawMessage `json:"notes,omitempty"`
-	References json.RawMessage `json:"references,omitempty"`
-}
-
-type formWorkload struct {
-	Preset string         `json:"preset,omitempty"`
-	Grid   map[string]any `json:"grid,omitempty"`
-	IDs    []string       `json:"ids,omitempty"`
-}
-
-// rangeText is an inclusive integer range as a field takes it: "0..9".
-var rangeText = regexp.MustCompile(`^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$`)
-
-// typedValue is a value as the definition writes it: a JSON number when
-// it reads as a finite number, a boolean for true and false, else text.
-func typedValue(s string) any {
-	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && json.Valid([]byte(s)) {
-		return json.Number(s)
-	}
-	if b, err := strconv.ParseBool(s); err == nil && (s == "true" || s == "false") {
-		return b
-	}
-	return s
-}
-
-// fieldValues reads a parameter field: nil when empty (the parameter
-// keeps its default), an integer range as {"from", "to"}, otherwise the
-// comma-separated values typed.
-func fieldValues(text string) (any, error) {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return nil, nil
-	}
-	if m := rangeText.FindStringSubmatch(text); m != nil {
-		from, err1 := strconv.ParseInt(m[1], 10, 64)
-		to, err2 := strconv.ParseInt(m[2], 10, 64)
-		switch {
-		case err1 != nil || err2 != nil:
-			return nil, fmt.Errorf("range %q: a bound is out of range", text)
-		case from > to:
-			return nil, fmt.Errorf("range %s..%s is empty: the first number must not be above the second", m[1], m[2])
-		case to-from >= experiments.MaxRuns:
-			return nil, fmt.Errorf("range %s..%s has more than %d values", m[1], m[2], experiments.MaxRuns)
-		}
-		return map[string]any{"from": json.Number(m[1]), "to": json.Number(m[2])}, nil
-	}
-	if strings.Contains(text, "..") {
-		return nil, fmt.Errorf("a range is two whole numbers, from..to (say 0..9), got %q", text)
-	}
-	parts := strings.Split(text, ",")
-	out := make([]any, 0, len(parts))
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			return nil, fmt.Errorf("value %d of %q is empty: separate values with one comma", i+1, text)
-		}
-		out = append(out, typedValue(p))
-	}
-	return out, nil
-}
-
-// valuesText writes swept values back into a field: "a..b" for three or
-// more consecutive integers, else a comma list.
-func valuesText(vs []string) string {
-	if len(vs) >= 3 {
-		consecutive := true
-		prev, err := strconv.ParseInt(vs[0], 10, 64)
-		for _, v := range vs[1:] {
-			n, e := strconv.ParseInt(v, 10, 64)
-			if err != nil || e != nil || n != prev+1 {
-				consecutive = false
-				break
-			}
-			prev = n
-		}
-		if consecutive && err == nil {
-			return vs[0] + ".." + vs[len(vs)-1]
-		}
-	}
-	return strings.Join(vs, ", ")
-}
-
-// sweepValuesOf reads the sweep form's posted fields.
-func sweepValuesOf(form url.Values) views.SweepValues {
+// sweepForm reads the sweep form's posted fields of family st into the
+// definition they make, with the problems of fields it could not read
+// (each on its form field; the rest is left to the service's check).
+func sweepForm(form url.Values, st *solvers.Strategy) (*experiments.Definition, views.SweepValues, []error) {
 	v := views.SweepValues{Name: form.Get("name"), WorkloadKind: form.Get("workload_kind"), Preset: form.Get("preset"),
 		IDs: form["ids"], Variants: form["variants"], Replicates: form.Get("replicates"), Seed: form.Get("seed"),
-		NotifyURL: strings.TrimSpace(form.Get("notify_url")), Carry: form.Get("carry"),
-		WGrid: map[string]string{}, Grid: map[string]string{}}
+		NotifyURL: strings.TrimSpace(form.Get("notify_url")), Carry: form.Get("carry"), WGrid: map[string]string{}, Grid: map[string]string{}}
 	for k, vs := range form {
-		if len(vs) == 0 {
-			continue
-		}
-		if name, ok := strings.CutPrefix(k, "grid."); ok {
+		if name, ok := strings.CutPrefix(k, "grid."); ok && len(vs) > 0 {
 			v.Grid[name] = vs[0]
-		} else if name, ok := strings.CutPrefix(k, "wgrid."); ok {
+		} else if name, ok := strings.CutPrefix(k, "wgrid."); ok && len(vs) > 0 {
 			v.WGrid[name] = vs[0]
 		}
 	}
-	return v
-}
-
-// sweepDefinition makes the definition of family st the fields hold, as
-// indented JSON, and the problems of fields it could not read (each on
-// its form field; the rest is left to experiments.Validate).
-func sweepDefinition(v views.SweepValues, st *solvers.Strategy) ([]byte, []error) {
-	var problems []error
-	d := formDef{Name: strings.TrimSpace(v.Name), Strategy: st.Info.Name, Replicates: json.Number("1"), Seed: json.Number("1"), NotifyURL: v.NotifyURL}
-	d.Variants = solvers.VariantNames(st.Variants, func(variant solvers.Variant) bool { return slices.Contains(v.Variants, variant.Name) })
-	problems = append(problems, unknownFields(v, st)...)
-	whole := func(field, text string, into *any) {
-		text = strings.TrimSpace(text)
-		if text == "" {
-			return
+	r := formReader{left: 2 * experiments.MaxRuns}
+	d := &experiments.Definition{Name: strings.TrimSpace(v.Name), Strategy: st.Info.Name, NotifyURL: v.NotifyURL,
+		Replicates: int(r.whole("replicates", v.Replicates, 1)), Seed: r.whole("seed", v.Seed, experiments.DefaultSeed)}
+	for _, x := range variantNames(st) {
+		if slices.Contains(v.Variants, x) {
+			d.Variants = append(d.Variants, x)
 		}
-		if _, err := strconv.ParseInt(text, 10, 64); err != nil {
-			problems = append(problems, errs.Invalidf(field, "must be a whole number, got %q", text))
-			return
-		}
-		*into = json.Number(text)
 	}
-	whole("replicates", v.Replicates, &d.Replicates)
-	whole("seed", v.Seed, &d.Seed)
-	grid := func(field string, specs []solvers.ParamSpec, values map[string]string, key func(string) string) map[string]any {
-		g := map[string]any{}
-		for _, ps := range specs {
-			x, err := fieldValues(values[key(ps.Name)])
-			if err != nil {
-				problems = append(problems, errs.Invalidf(field+key(ps.Name), "%s", err.Error()))
-			} else if x != nil {
-				g[ps.Name] = x
-			}
-		}
-		return g
-	}
-	d.Grid = grid("grid.", st.Params, v.Grid, func(n string) string { return n })
+	r.problems = append(r.problems, unknownFields(v, st)...)
+	d.Grid = r.grid("grid.", st.Params, v.Grid, "")
 	if v.WorkloadKind == "ids" {
-		d.Workload.IDs = v.IDs
-	} else if i := slices.IndexFunc(st.Presets, func(p solvers.Preset) bool { return p.Name == v.Preset }); i >= 0 {
-		d.Workload.Preset = v.Preset
-		d.Workload.Grid = grid("wgrid.", st.Presets[i].Params, v.WGrid, func(n string) string { return v.Preset + "." + n })
+		for _, id := range v.IDs {
+			d.Workload.IDs = append(d.Workload.IDs, strings.TrimSpace(id))
+		}
+	} else if p, err := solvers.FindPreset(st, v.Preset, "preset"); err == nil {
+		d.Workload.Preset, d.Workload.Grid = v.Preset, r.grid("wgrid.", p.Params, v.WGrid, v.Preset+".")
 	} else {
-		d.Workload.Preset = v.Preset // unknown: Validate says so
+		d.Workload.Preset = v.Preset // unknown: the check says so
 	}
 	if strings.TrimSpace(v.Carry) != "" {
 		var carry struct {
-			Tags       json.RawMessage `json:"tags"`
-			Notes      json.RawMessage `json:"notes"`
-			References json.RawMessage `json:"references"`
+			Tags       []string                `json:"tags"`
+			Notes      string                  `json:"notes"`
+			References []experiments.Reference `json:"references"`
 		}
 		if err := json.Unmarshal([]byte(v.Carry), &carry); err != nil {
-			problems = append(problems, errs.Invalidf("carry", "the tags, notes and references kept from the starting definition are not JSON: %v", err))
+			r.problems = append(r.problems, errs.Invalidf("carry", "the tags, notes and references kept from the starting definition are not JSON: %v", err))
 		}
 		d.Tags, d.Notes, d.References = carry.Tags, carry.Notes, carry.References
 	}
-	b, err := json.MarshalIndent(d, "", "  ")
-	if err != nil {
-		problems = append(problems, errs.Wrap(errs.Internal, err))
+	return d, v, r.problems
+}
+
+// formReader reads the sweep form's fields, collecting their problems;
+// left is how many more values its lists and ranges may hold.
+type formReader struct {
+	problems []error
+	left     int
+}
+
+// whole reads a whole number field, dflt when empty.
+func (r *formReader) whole(field, text string, dflt int64) int64 {
+	if text = strings.TrimSpace(text); text == "" {
+		return dflt
 	}
-	return b, problems
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		r.problems = append(r.problems, errs.Invalidf(field, "must be a whole number, got %q", text))
+		return dflt
+	}
+	if field == "replicates" {
+		n = max(min(n, math.MaxInt32), math.MinInt32)
+	}
+	return n
+}
+
+// grid reads the fields prefix+infix+NAME of specs, empty ones left out.
+func (r *formReader) grid(prefix string, specs []solvers.ParamSpec, values map[string]string, infix string) experiments.Grid {
+	var g experiments.Grid
+	for _, ps := range specs {
+		vs, err := sweep.ParseValues(values[infix+ps.Name])
+		if r.left -= len(vs); err == nil && r.left < 0 {
+			err = fmt.Errorf("the fields hold more than %d values in all", 2*experiments.MaxRuns)
+		}
+		if err != nil {
+			r.problems = append(r.problems, errs.Invalidf(prefix+infix+ps.Name, "%s", err.Error()))
+		} else if vs != nil {
+			if g == nil {
+				g = experiments.Grid{}
+			}
+			g[ps.Name] = vs
+		}
+	}
+	return g
 }
 
 // unknownFields refuses what the family does not have: a ticked variant,
@@ -214,30 +133,20 @@ func sweepDefinition(v views.SweepValues, st *solvers.Strategy) ([]byte, []error
 // form's own (one set per preset, the chosen one used) and are left.
 func unknownFields(v views.SweepValues, st *solvers.Strategy) []error {
 	var problems []error
-	variants := make([]string, 0, len(st.Variants))
-	for _, x := range st.Variants {
-		variants = append(variants, x.Name)
-	}
+	variants := variantNames(st)
 	for _, x := range v.Variants {
 		if !slices.Contains(variants, x) {
 			problems = append(problems, errs.Invalidf("variants", "unknown variant %q of %s (known: %s)", x, st.Info.Name, strings.Join(variants, ", ")))
 		}
 	}
-	paramNames := func(specs []solvers.ParamSpec) []string {
-		out := make([]string, len(specs))
-		for i, ps := range specs {
-			out[i] = ps.Name
-		}
-		return out
-	}
 	params := paramNames(st.Params)
-	for _, k := range sortedKeys(v.Grid) {
+	for _, k := range slices.Sorted(maps.Keys(v.Grid)) {
 		if !slices.Contains(params, k) {
 			problems = append(problems, errs.Invalidf("grid."+k, "unknown run parameter %q of %s (known: %s)", k, st.Info.Name, strings.Join(params, ", ")))
 		}
 	}
 	presets := st.Presets
-	for _, k := range sortedKeys(v.WGrid) {
+	for _, k := range slices.Sorted(maps.Keys(v.WGrid)) {
 		i := slices.IndexFunc(presets, func(p solvers.Preset) bool { return strings.HasPrefix(k, p.Name+".") })
 		if i < 0 {
 			names := make([]string, len(presets))
@@ -255,17 +164,24 @@ func unknownFields(v views.SweepValues, st *solvers.Strategy) []error {
 	return problems
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+func variantNames(st *solvers.Strategy) []string {
+	out := make([]string, len(st.Variants))
+	for i, v := range st.Variants {
+		out[i] = v.Name
 	}
-	slices.Sort(out)
+	return out
+}
+
+func paramNames(specs []solvers.ParamSpec) []string {
+	out := make([]string, len(specs))
+	for i, ps := range specs {
+		out[i] = ps.Name
+	}
 	return out
 }
 
 // sweepValuesFor fills the form's fields from a definition (a starter,
-// or a pasted one): the inverse of sweepDefinition.
+// or a pasted one): the inverse of sweepForm.
 func sweepValuesFor(def *experiments.Definition) views.SweepValues {
 	v := views.SweepValues{Name: def.Name, Variants: def.Variants, Replicates: strconv.Itoa(def.Replicates),
 		Seed: strconv.FormatInt(def.Seed, 10), NotifyURL: def.NotifyURL, WGrid: map[string]string{}, Grid: map[string]string{}}
@@ -274,24 +190,18 @@ func sweepValuesFor(def *experiments.Definition) views.SweepValues {
 	} else {
 		v.WorkloadKind, v.Preset = "preset", def.Workload.Preset
 		for k, vs := range def.Workload.Grid {
-			v.WGrid[def.Workload.Preset+"."+k] = valuesText(vs)
+			v.WGrid[def.Workload.Preset+"."+k] = sweep.ValuesText(vs)
 		}
 	}
 	for k, vs := range def.Grid {
-		v.Grid[k] = valuesText(vs)
+		v.Grid[k] = sweep.ValuesText(vs)
 	}
 	if len(def.Tags) > 0 || def.Notes != "" || len(def.References) > 0 {
-		carry := map[string]any{}
-		if len(def.Tags) > 0 {
-			carry["tags"] = def.Tags
-		}
-		if def.Notes != "" {
-			carry["notes"] = def.Notes
-		}
-		if len(def.References) > 0 {
-			carry["references"] = def.References
-		}
-		b, _ := json.Marshal(carry)
+		b, _ := json.Marshal(struct {
+			Tags       []string                `json:"tags,omitempty"`
+			Notes      string                  `json:"notes,omitempty"`
+			References []experiments.Reference `json:"references,omitempty"`
+		}{def.Tags, def.Notes, def.References})
 		v.Carry = string(b)
 	}
 	return v
@@ -331,12 +241,12 @@ func sweepErrors(err error, preset string) []views.FormError {
 // estimateWords is how long n runs of variants may take, from the past
 // runs' median wall time per variant: "about 2 min 30 s of run time
 // (online 1.2 s per run, over its last 40 done runs; …)".
-func estimateWords(n int64, variants []string, wall map[string]views.WallTime) string {
+func estimateWords(n int64, variants []string, wall map[string]store.WallTime) string {
 	if n <= 0 || len(variants) == 0 {
 		return ""
 	}
 	per := float64(n) / float64(len(variants))
-	var total float64
+	var total time.Duration
 	var notes, unknown []string
 	for _, v := range variants {
 		w, ok := wall[v]
@@ -344,8 +254,8 @@ func estimateWords(n int64, variants []string, wall map[string]views.WallTime) s
 			unknown = append(unknown, v)
 			continue
 		}
-		total += per * w.MS
-		notes = append(notes, fmt.Sprintf("%s %s per run over its last %d done runs", v, durationWords(w.MS), w.Runs))
+		total += time.Duration(per * float64(w.Median))
+		notes = append(notes, fmt.Sprintf("%s %s per run over its last %d done runs", v, durationWords(w.Median), w.Runs))
 	}
 	if len(notes) == 0 {
 		return "No past done run of " + strings.Join(variants, ", ") + " to estimate the time from."
@@ -357,10 +267,9 @@ func estimateWords(n int64, variants []string, wall map[string]views.WallTime) s
 	return s + "."
 }
 
-// durationWords writes milliseconds for a reader: "850 ms", "12.5 s",
+// durationWords writes a duration for a reader: "850 ms", "12.5 s",
 // "4 min 10 s", "3 h 20 min".
-func durationWords(ms float64) string {
-	d := time.Duration(ms * float64(time.Millisecond))
+func durationWords(d time.Duration) string {
 	switch {
 	case d < time.Second:
 		return fmt.Sprintf("%d ms", d.Milliseconds())
@@ -372,87 +281,29 @@ func durationWords(ms float64) string {
 	return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// indentJSON indents a definition written by hand for the paste area.
-func indentJSON(raw []byte) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// starter is the definition the sweep form starts from, and the text of
-// its paste area: a seed paper's experiment (?seed=family/name), a run's
-// own values (?run=), the values of compared runs (?runs=a,b,c, from the
-// compare page), a stored workload (?workload=), or a family's first
-// preset (?strategy=, default the first family).
-func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error) {
-	ctx := c.Request().Context()
+// starter is the definition the sweep form starts from: a seed paper's
+// experiment (?seed=family/name), a run's own values (?run=), the values
+// of compared runs (?runs=a,b,c, from the compare page), a stored
+// workload (?workload=), or a family's first preset (?strategy=, default
+// the first family).
+func (s *Server) starter(c echo.Context) (*experiments.Definition, error) {
 	def := &experiments.Definition{Replicates: 1, Seed: experiments.DefaultSeed}
 	switch {
 	case c.QueryParam("seed") != "":
-		family, name, _ := strings.Cut(c.QueryParam("seed"), "/")
-		st, err := s.lookup(family)
-		if err != nil {
-			return nil, "", err
-		}
-		if st.SeedExperiments != nil {
-			for _, sw := range st.SeedExperiments() {
-				if sw.Name == name {
-					d, err := experiments.ParseJSON(sw.JSON())
-					if err != nil {
-						return nil, "", errs.Wrap(errs.Internal, err)
-					}
-					return d, indentJSON(sw.JSON()), nil
-				}
-			}
-		}
-		return nil, "", errs.New(errs.NotFound, "seed", "%s has no seed experiment %q", family, name)
+		return s.exps.Seed(c.QueryParam("seed"))
 	case c.QueryParam("run") != "" || c.QueryParam("runs") != "":
 		ids := strings.Split(c.QueryParam("runs"), ",")
 		if c.QueryParam("run") != "" {
 			ids = []string{c.QueryParam("run")}
 		}
 		if len(ids) > maxCompare {
-			return nil, "", errs.New(errs.Invalid, "runs", "at most %d runs, got %d", maxCompare, len(ids))
+			return nil, errs.New(errs.Invalid, "runs", "at most %d runs, got %d", maxCompare, len(ids))
 		}
-		// The runs' own inputs: their workloads and variants, and every
-		// parameter that applies to one of their variants with the values
-		// they gave it (one value: ready to widen); the first run's seed.
-		var st *solvers.Strategy
-		grid := experiments.Grid{}
-		for i, id := range ids {
-			r, err := s.store.GetRunInfo(ctx, id)
-			if err != nil {
-				return nil, "", err
-			}
-			if i == 0 {
-				if st, err = s.lookup(r.Strategy); err != nil {
-					return nil, "", err
-				}
-				def.Strategy, def.Seed = r.Strategy, r.Seed
-			}
-			if r.Kind != store.KindRun || r.Strategy != def.Strategy {
-				return nil, "", errs.New(errs.Invalid, "runs", "run %s is a %s %s run; an experiment sweeps runs of one strategy on stored workloads (%s)", r.ID, r.Strategy, r.Kind, def.Strategy)
-			}
-			if !slices.Contains(def.Workload.IDs, r.WorkloadID) {
-				def.Workload.IDs = append(def.Workload.IDs, r.WorkloadID)
-			}
-			if !slices.Contains(def.Variants, r.Variant) {
-				def.Variants = append(def.Variants, r.Variant)
-			}
-			for _, ps := range st.Params {
-				v := strings.TrimSpace(r.Params[ps.Name])
-				if v != "" && ps.AppliesTo(r.Variant) && !slices.Contains(grid[ps.Name], v) {
-					grid[ps.Name] = append(grid[ps.Name], v)
-				}
-			}
-		}
-		def.Name, def.Grid = "sweep of run "+strings.Join(ids, ", "), grid
+		return s.exps.FromRuns(c.Request().Context(), ids)
 	case c.QueryParam("workload") != "":
-		w, err := s.store.GetWorkloadInfo(ctx, c.QueryParam("workload"))
+		w, err := s.store.GetWorkloadInfo(c.Request().Context(), c.QueryParam("workload"))
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		def.Name, def.Strategy = "sweep on "+w.Name, w.Strategy
 		def.Workload.IDs = []string{w.ID}
@@ -463,44 +314,50 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, string, error
 		}
 		st, err := s.lookup(name)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		def.Name, def.Strategy = name+" sweep", name
 		if ps := st.Presets; len(ps) > 0 {
 			def.Workload.Preset = ps[0].Name
 		}
 	}
-	return def, "", nil
+	return def, nil
 }
 
-// sweepProps is the sweep form of family st holding v: the definition the
-// fields make, the family's stored workloads and its past runs' wall
-// times for the estimate.
-func (s *Server) sweepProps(c echo.Context, st *solvers.Strategy, v views.SweepValues) (views.NewExperimentProps, []error, error) {
-	ctx := c.Request().Context()
-	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, Wall: map[string]views.WallTime{},
-		NotifyAllowed: s.notifyAllowedText()}
+// sweepProps is the sweep form of family st showing def, whose fields
+// hold v, with the family's stored workloads.
+func (s *Server) sweepProps(c echo.Context, st *solvers.Strategy, def *experiments.Definition, v views.SweepValues) (views.NewExperimentProps, error) {
+	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, NotifyAllowed: s.notifyAllowedText()}
 	if owner, ok := s.listOwner(c); ok {
-		ws, _, err := s.store.ListWorkloadsPage(ctx, st.Info.Name, owner, 200, "")
+		ws, _, err := s.store.ListWorkloadsPage(c.Request().Context(), st.Info.Name, owner, 200, "")
 		if err != nil {
-			return p, nil, err
+			return p, err
 		}
 		p.Workloads = viewWorkloads(ws)
 	}
+	b, err := def.JSON()
+	p.Definition = string(b)
+	return p, err
+}
+
+// count sets p's run count of def and the time its runs may take, from
+// the past runs' wall times.
+func (s *Server) count(ctx context.Context, p *views.NewExperimentProps, def *experiments.Definition, st *solvers.Strategy) error {
 	wall, err := s.store.WallTimes(ctx, st.Info.Name)
 	if err != nil {
-		return p, nil, err
+		return err
 	}
-	for k, w := range wall {
-		p.Wall[k] = views.WallTime{MS: float64(w.Median) / float64(time.Millisecond), Runs: w.Runs}
+	variants := def.Variants
+	if len(variants) == 0 {
+		variants = variantNames(st)
 	}
-	b, problems := sweepDefinition(v, st)
-	p.Definition = string(b)
-	return p, problems, nil
+	p.Count, p.Counted = experiments.Count(def, st), true
+	p.Estimate = estimateWords(p.Count, variants, wall)
+	return nil
 }
 
 func (s *Server) newExperimentPage(c echo.Context) error {
-	def, paste, err := s.starter(c)
+	def, err := s.starter(c)
 	if err != nil {
 		return err
 	}
@@ -508,104 +365,138 @@ func (s *Server) newExperimentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, _, err := s.sweepProps(c, st, sweepValuesFor(def))
+	p, err := s.sweepProps(c, st, def, sweepValuesFor(def))
 	if err != nil {
 		return err
 	}
-	p.Paste = paste
-	if paste == "" {
-		p.Paste = p.Definition
-	}
+	p.Paste = p.Definition
 	return s.render(c, http.StatusOK, views.NewExperiment(p))
 }
 
-// startExperimentPage is the form's POST, from the fields or from the
-// paste area (a "definition"): "count" shows how many runs the definition
-// makes and how long they may take, "download" sends the definition as a
-// file, "start" queues its runs. Every problem is listed, each beside its
-// field, and the input is kept.
+// readSweep reads the form's POST, from the fields or from the paste area
+// (a "definition"): the definition (nil when the paste is not one), the
+// form to show again, the text to download and the problems found
+// reading it.
+func (s *Server) readSweep(c echo.Context, form url.Values) (*experiments.Definition, views.NewExperimentProps, []byte, []error, error) {
+	if _, pasted := form["definition"]; !pasted {
+		st, err := s.lookup(form.Get("strategy"))
+		if err != nil {
+			return nil, views.NewExperimentProps{}, nil, nil, err
+		}
+		def, v, problems := sweepForm(form, st)
+		p, err := s.sweepProps(c, st, def, v)
+		p.Paste = p.Definition
+		return def, p, []byte(p.Definition), problems, err
+	}
+	raw := []byte(form.Get("definition"))
+	def, perr := experiments.Parse(raw)
+	var p views.NewExperimentProps
+	var err error
+	if perr == nil {
+		st, lerr := s.lookup(def.Strategy)
+		if perr = lerr; lerr == nil {
+			p, err = s.sweepProps(c, st, def, sweepValuesFor(def))
+		}
+	}
+	if p.Strategies == nil && len(s.strategies) > 0 && err == nil { // the paste names no family it could be shown as
+		first := &experiments.Definition{Strategy: s.strategies[0].Info.Name, Replicates: 1, Seed: experiments.DefaultSeed}
+		p, err = s.sweepProps(c, s.strategies[0], first, views.SweepValues{WorkloadKind: "preset"})
+	}
+	p.Paste, p.Pasted = form.Get("definition"), true
+	if perr != nil {
+		return nil, p, raw, errs.All(perr), err
+	}
+	return def, p, raw, nil, err
+}
+
+// startExperimentPage is the form's POST: "count" shows how many runs the
+// definition makes and how long they may take, "download" sends the
+// definition as a file, "start" queues its runs (service.Start). Every
+// problem is listed, each beside its field, and the input is kept.
 func (s *Server) startExperimentPage(c echo.Context) error {
 	form, err := c.FormParams()
 	if err != nil {
 		return formErr(err)
 	}
-	action := form.Get("action")
-	var def *experiments.Definition
-	var p views.NewExperimentProps
-	var problems []error
-	var raw []byte
-	if _, pasted := form["definition"]; pasted {
-		raw = []byte(form.Get("definition"))
-		if def, err = experiments.Parse(raw); err == nil {
-			var st *solvers.Strategy
-			if st, err = s.lookup(def.Strategy); err == nil {
-				if p, _, err = s.sweepProps(c, st, sweepValuesFor(def)); err != nil {
-					return err
-				}
-				err = experiments.Validate(def, st)
-			}
-		}
-		if p.Strategies == nil && len(s.strategies) > 0 { // the paste names no family it could be shown as
-			var perr error
-			if p, _, perr = s.sweepProps(c, s.strategies[0], views.SweepValues{WorkloadKind: "preset"}); perr != nil {
-				return perr
-			}
-		}
-		p.Paste, p.Pasted = form.Get("definition"), true
-		if err != nil {
-			problems = errs.All(err)
-		}
-	} else {
-		st, err := s.lookup(form.Get("strategy"))
-		if err != nil {
-			return err
-		}
-		v := sweepValuesOf(form)
-		if p, problems, err = s.sweepProps(c, st, v); err != nil {
-			return err
-		}
-		raw = []byte(p.Definition)
-		p.Paste = p.Definition
-		if def, err = experiments.ParseJSON(raw); err != nil {
-			problems = append(problems, errs.All(err)...)
-		} else if err := experiments.Validate(def, st); err != nil {
-			problems = append(problems, errs.All(err)...)
-		}
+	def, p, raw, problems, err := s.readSweep(c, form)
+	if err != nil {
+		return err
 	}
-	if len(problems) == 0 {
-		st, _ := s.lookup(def.Strategy)
-		p.Count, p.Counted = experiments.Count(def, st), true
-		variants := def.Variants
-		if len(variants) == 0 {
-			for _, v := range st.Variants {
-				variants = append(variants, v.Name)
-			}
+	if def != nil && len(problems) == 0 && form.Get("action") == "start" {
+		e, err := s.exps.Start(c.Request().Context(), def, ownerID(c))
+		if err == nil {
+			return c.Redirect(http.StatusSeeOther, "/experiments/"+e.ID)
 		}
-		p.Estimate = estimateWords(p.Count, variants, p.Wall)
-		switch action {
-		case "start":
-			e, err := s.createExperiment(c.Request().Context(), c, def)
-			if err == nil {
-				return c.Redirect(http.StatusSeeOther, "/experiments/"+e.ID)
+		problems = errs.All(err)
+	} else if def != nil {
+		if st, err := s.exps.Check(def); err != nil {
+			problems = append(problems, errs.All(err)...)
+		} else if len(problems) == 0 {
+			if form.Get("action") == "download" {
+				return downloadDefinition(c, def.Name, raw)
 			}
-			problems = errs.All(err)
-		case "download":
-			name := strings.Trim(fileSlug(def.Name), "-")
-			if name == "" {
-				name = "experiment"
+			if err := s.count(c.Request().Context(), &p, def, st); err != nil {
+				return err
 			}
-			c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name+".json"))
-			return c.Blob(http.StatusOK, "application/json; charset=utf-8", raw)
 		}
 	}
 	status := http.StatusOK
 	if len(problems) > 0 {
 		joined := errs.Join(problems)
-		p.Errs = sweepErrors(joined, p.Form.Preset)
-		status = statusOf(joined)
-		p.Counted = false
+		p.Errs, status = sweepErrors(joined, p.Form.Preset), statusOf(joined)
 	}
 	return s.render(c, status, views.NewExperiment(p))
+}
+
+// downloadDefinition sends a definition's text as a file named after it.
+func downloadDefinition(c echo.Context, title string, raw []byte) error {
+	name := strings.Trim(fileSlug(title), "-")
+	if name == "" {
+		name = "experiment"
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name+".json"))
+	return c.Blob(http.StatusOK, "application/json; charset=utf-8", raw)
+}
+
+// sweepPreview is what the form shows as the user types (static/app.js):
+// the definition the fields make, its run count and estimate, or the
+// problems of fields that could not be read.
+type sweepPreview struct {
+	Definition string            `json:"definition"`
+	Count      int64             `json:"count"`
+	Counted    bool              `json:"counted"`
+	Estimate   string            `json:"estimate"`
+	Problems   []views.FormError `json:"problems"`
+}
+
+// previewExperiment: POST /experiments/preview with the sweep form's
+// fields. Nothing is checked against the family here but the fields'
+// grammar: the form's POST checks the rest.
+func (s *Server) previewExperiment(c echo.Context) error {
+	form, err := c.FormParams()
+	if err != nil {
+		return formErr(err)
+	}
+	st, err := s.lookup(form.Get("strategy"))
+	if err != nil {
+		return err
+	}
+	def, _, problems := sweepForm(form, st)
+	b, err := def.JSON()
+	if err != nil {
+		return errs.Wrap(errs.Internal, err)
+	}
+	out := sweepPreview{Definition: string(b), Problems: []views.FormError{}}
+	if len(problems) > 0 {
+		out.Problems = sweepErrors(errs.Join(problems), def.Workload.Preset)
+		return c.JSON(http.StatusOK, out)
+	}
+	var p views.NewExperimentProps
+	if err := s.count(c.Request().Context(), &p, def, st); err != nil {
+		return err
+	}
+	out.Count, out.Counted, out.Estimate = p.Count, true, p.Estimate
+	return c.JSON(http.StatusOK, out)
 }
 
 // fileSlug makes a file name of a title: letters, digits, '-', '_' and

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -269,5 +270,47 @@ func TestSweepFormStopsAtTheFirstBadValuesOfALongList(t *testing.T) {
 	}
 	if !strings.Contains(doc.Find(`[data-testid="error-grid.gamma"]`).Text(), "other 99990 values are not checked") {
 		t.Errorf("no note that the rest of the list was not checked: %.300s", doc.Find(`[data-testid="error-grid.gamma"]`).Text())
+	}
+}
+
+// TestSweepPreviewIsTheServersReadingOfTheFields: what the form shows as
+// the user types comes from the server (POST /experiments/preview): the
+// definition the fields make, typed, its run count and estimate; a field
+// the grammar cannot read is named instead of a count; nothing is stored.
+func TestSweepPreviewIsTheServersReadingOfTheFields(t *testing.T) {
+	a := newApp(t, "", 0)
+	preview := func(form url.Values) sweepPreview {
+		t.Helper()
+		status, b := a.do(t, http.MethodPost, "/experiments/preview", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+		var p sweepPreview
+		if err := json.Unmarshal(b, &p); status != http.StatusOK || err != nil {
+			t.Fatalf("preview: %d %v %s", status, err, b)
+		}
+		return p
+	}
+	p := preview(sweepFields())
+	if !p.Counted || p.Count != 24 || len(p.Problems) != 0 || !strings.Contains(p.Estimate, "No past done run") {
+		t.Errorf("preview %+v, want 24 runs counted", p)
+	}
+	def, err := experiments.ParseJSON([]byte(p.Definition))
+	if err != nil || strings.Join(def.Workload.Grid["instance"], ",") != "0,1,2" || strings.Join(def.Grid["gamma"], ",") != "1.1,1.3" {
+		t.Errorf("previewed definition %+v (%v):\n%s", def, err, p.Definition)
+	}
+	if !strings.Contains(p.Definition, `"from": 0`) || !strings.Contains(p.Definition, "1.3\n") {
+		t.Errorf("the definition is not typed (a range, numbers):\n%s", p.Definition)
+	}
+	bad := sweepFields()
+	bad.Set("grid.gamma", "1,,2")
+	bad.Set("replicates", "two")
+	p = preview(bad)
+	var named []string
+	for _, e := range p.Problems {
+		named = append(named, e.Field)
+	}
+	if slices.Sort(named); p.Counted || strings.Join(named, " ") != "grid.gamma replicates" {
+		t.Errorf("preview of bad fields %+v, want the two fields named and no count", p)
+	}
+	if a.countRuns(t) != 0 {
+		t.Error("a preview stored runs")
 	}
 }

@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"mime/multipart"
 	"net/http"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,28 +48,9 @@ func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err e
 	if err != nil {
 		return nil, false, err
 	}
-	var files []solvers.File
-	fields := make([]string, 0, len(req.MultipartForm.File))
-	for f := range req.MultipartForm.File {
-		fields = append(fields, f)
-	}
-	sort.Strings(fields)
-	for _, field := range fields {
-		for _, fh := range req.MultipartForm.File[field] {
-			if fh.Filename == "" && fh.Size == 0 {
-				continue // an empty file input
-			}
-			f, err := fh.Open()
-			if err != nil {
-				return nil, false, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
-			}
-			data, err := io.ReadAll(f)
-			f.Close()
-			if err != nil {
-				return nil, false, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
-			}
-			files = append(files, solvers.File{Field: field, Name: fh.Filename, Data: data})
-		}
+	files, err := uploadedFiles(req.MultipartForm)
+	if err != nil {
+		return nil, false, err
 	}
 	if len(files) == 0 {
 		return nil, false, errs.Invalidf("file", "no file uploaded: choose the workload file(s)")
@@ -95,6 +78,30 @@ func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err e
 	sum, size := uploadChecksum(files)
 	w, err = s.save(c, st, name, parsed, sum, size)
 	return w, false, err
+}
+
+// uploadedFiles are the files of a multipart form, by field name then in
+// order, empty file inputs left out.
+func uploadedFiles(form *multipart.Form) ([]solvers.File, error) {
+	var files []solvers.File
+	for _, field := range slices.Sorted(maps.Keys(form.File)) {
+		for _, fh := range form.File[field] {
+			if fh.Filename == "" && fh.Size == 0 {
+				continue // an empty file input
+			}
+			f, err := fh.Open()
+			if err != nil {
+				return nil, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
+			}
+			data, err := io.ReadAll(f)
+			f.Close()
+			if err != nil {
+				return nil, errs.Invalidf(field, "cannot read %s: %v", fh.Filename, err)
+			}
+			files = append(files, solvers.File{Field: field, Name: fh.Filename, Data: data})
+		}
+	}
+	return files, nil
 }
 
 // binaryFormats are the file types a user may pick by mistake for a

@@ -391,6 +391,20 @@ func waitRunning(t testing.TB, s *server, id string) string {
 	return ""
 }
 
+// waitExecuted waits until run i of the sweep has begun executing: its line
+// is in the execution log.
+func waitExecuted(t testing.TB, log string, i int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if count, _ := executions(t, log); count[i] > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("run %d never began executing", i)
+}
+
 // TestKilledWorkerRunRedelivered: a worker killed with SIGKILL mid-run
 // loses its run to another worker, which finishes it.
 func TestKilledWorkerRunRedelivered(t *testing.T) {
@@ -401,6 +415,10 @@ func TestKilledWorkerRunRedelivered(t *testing.T) {
 	a := startWorker(t, s, log)
 	ids := sweep(t, s, 1, queuetest.VariantOK, map[string]string{"ms": "1500"})
 	first := waitRunning(t, s, ids[0])
+	// The worker says it runs the run before the run's code has begun (and
+	// logged its execution): on a busy machine a kill in between was the
+	// run's only execution.
+	waitExecuted(t, log, 0)
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

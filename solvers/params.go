@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"schedlab/errs"
+	"schedlab/solvers/sweep"
 )
 
 // Params are named parameter values as the user typed them (form fields,
@@ -40,7 +40,11 @@ func (p *Params) UnmarshalJSON(b []byte) error {
 		case string:
 			out[k] = v
 		case json.Number:
-			out[k] = numberText(v)
+			n, ok := sweep.Number(string(v))
+			if !ok {
+				n = string(v) // out of float range: Resolve reports it
+			}
+			out[k] = n
 		case bool:
 			out[k] = strconv.FormatBool(v)
 		case nil:
@@ -50,28 +54,6 @@ func (p *Params) UnmarshalJSON(b []byte) error {
 	}
 	*p = out
 	return nil
-}
-
-// numberText writes a JSON number as a parameter value: an integral value
-// (1e9, 1000000000, 2.0) in plain digits when it is exact in an int64,
-// anything else as the shortest float text.
-func numberText(n json.Number) string {
-	s := string(n)
-	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return s
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return s // out of float range: Resolve reports it
-	}
-	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-		if r, ok := new(big.Float).SetPrec(0).SetString(s); ok {
-			if i, acc := r.Int64(); acc == big.Exact {
-				return strconv.FormatInt(i, 10)
-			}
-		}
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // Kinds of parameter.

@@ -169,90 +169,65 @@
 
   // The sweep form (/experiments/new) as the user types: the parameters
   // of the ticked variants and the chosen preset shown (the others hidden
-  // and disabled, so not posted), the run count and the time estimate,
-  // and the definition as JSON beside it, downloadable (a data: link, so
-  // the file is exactly the text shown). The server makes
-  // the same definition from the same fields (handlers/sweepform.go).
+  // and disabled, so not posted); the run count, the time estimate and
+  // the definition as JSON beside it, downloadable (a data: link, so the
+  // file is exactly the text shown), all from the server
+  // (POST /experiments/preview, handlers/sweepform.go), which reads the
+  // fields as the form's POST does. data-previewed counts the previews
+  // shown.
   function sweepForm(form) {
     var pre = document.querySelector("[data-testid=sweep-json]");
     var countEl = form.querySelector("[data-testid=experiment-count]");
-    var wall = JSON.parse(form.getAttribute("data-wall") || "{}");
     var allVariants = (form.getAttribute("data-variant-names") || "").split(" ").filter(Boolean);
     var link = document.createElement("a");
     link.className = "button secondary";
     link.setAttribute("data-testid", "sweep-json-download");
     link.textContent = "Download JSON";
     if (pre) { pre.parentNode.appendChild(link); }
+    var asked = 0, shown = 0;
 
-    function Num(text) { this.text = text; }
-    function typed(v) {
-      if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(v) && isFinite(Number(v))) { return new Num(v); }
-      if (v === "true" || v === "false") { return v === "true"; }
-      return v;
-    }
-    // values reads a field as the server does: null (empty), a range
-    // {from, to}, a list; or an error message.
-    function values(text) {
-      text = text.trim();
-      if (text === "") { return { v: null, n: 1 }; }
-      var m = /^(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)$/.exec(text);
-      if (m) {
-        var a = parseInt(m[1], 10), b = parseInt(m[2], 10);
-        if (a > b) { return { err: "range " + m[1] + ".." + m[2] + " is empty" }; }
-        return { v: { from: new Num(m[1]), to: new Num(m[2]) }, n: b - a + 1 };
-      }
-      if (text.indexOf("..") >= 0) { return { err: "a range is two whole numbers, from..to" }; }
-      var parts = text.split(",").map(function (p) { return p.trim(); });
-      if (parts.some(function (p) { return p === ""; })) { return { err: "an empty value between commas" }; }
-      return { v: parts.map(typed), n: parts.length };
-    }
-    // json writes v as Go's json.MarshalIndent(v, "", "  ") does, numbers
-    // as typed.
-    function json(v, ind) {
-      ind = ind || "";
-      if (v instanceof Num) { return v.text; }
-      if (Array.isArray(v)) {
-        if (v.length === 0) { return "[]"; }
-        return "[\n" + v.map(function (x) { return ind + "  " + json(x, ind + "  "); }).join(",\n") + "\n" + ind + "]";
-      }
-      if (v && typeof v === "object") {
-        var keys = Object.keys(v);
-        if (keys.length === 0) { return "{}"; }
-        return "{\n" + keys.map(function (k) { return ind + "  " + JSON.stringify(k) + ": " + json(v[k], ind + "  "); }).join(",\n") + "\n" + ind + "}";
-      }
-      return JSON.stringify(v);
-    }
-    function field(name) { return form.elements.namedItem(name); }
-    function sorted(obj) {
-      var out = {};
-      Object.keys(obj).sort().forEach(function (k) { out[k] = obj[k]; });
-      return out;
-    }
-    function duration(ms) {
-      if (ms < 1000) { return Math.round(ms) + " ms"; }
-      if (ms < 60000) { return (ms / 1000).toFixed(1) + " s"; }
-      if (ms < 3600000) { return Math.floor(ms / 60000) + " min " + Math.floor(ms / 1000) % 60 + " s"; }
-      return Math.floor(ms / 3600000) + " h " + Math.floor(ms / 60000) % 60 + " min";
-    }
-    function estimate(n, variants) {
-      if (n <= 0 || variants.length === 0) { return ""; }
-      var per = n / variants.length, total = 0, notes = [], unknown = [];
-      variants.forEach(function (v) {
-        var w = wall[v];
-        if (!w || !w.runs) { unknown.push(v); return; }
-        total += per * w.ms;
-        notes.push(v + " " + duration(w.ms) + " per run over its last " + w.runs + " done runs");
-      });
-      if (notes.length === 0) { return "No past done run of " + variants.join(", ") + " to estimate the time from."; }
-      var s = "About " + duration(total) + " of run time in all, shared by the workers (median wall time: " + notes.join("; ") + ")";
-      if (unknown.length) { s += "; not counted: " + unknown.join(", ") + ", which has no past done run"; }
-      return s + ".";
-    }
     function show(el, on) {
       el.hidden = !on;
       el.querySelectorAll("input, select").forEach(function (f) { f.disabled = !on; });
     }
-
+    function render(p) {
+      if (pre) { pre.textContent = p.definition; }
+      var name = (form.elements.namedItem("name").value.replace(/[^A-Za-z0-9_.]+/g, "-").replace(/^-+|-+$/g, "") || "experiment");
+      link.href = "data:application/json;charset=utf-8," + encodeURIComponent(p.definition + "\n");
+      link.download = name + ".json";
+      form.querySelectorAll(".invalid-live").forEach(function (f) { f.classList.remove("invalid-live"); });
+      p.problems.forEach(function (e) {
+        var f = form.elements.namedItem(e.field);
+        if (f && f.classList) { f.classList.add("invalid-live"); }
+      });
+      if (!countEl) { return; }
+      countEl.textContent = "";
+      if (!p.counted) {
+        countEl.textContent = "Not counted: " + p.problems.map(function (e) { return e.field + ": " + e.message; }).join("; ") + ".";
+        return;
+      }
+      var strong = document.createElement("strong");
+      strong.textContent = String(p.count);
+      countEl.appendChild(strong);
+      countEl.appendChild(document.createTextNode(p.count === 1 ? " run. " : " runs. "));
+      var est = document.createElement("span");
+      est.setAttribute("data-testid", "sweep-estimate");
+      est.textContent = p.estimate;
+      countEl.appendChild(est);
+    }
+    function preview() {
+      var n = ++asked;
+      fetch("/experiments/preview", { method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
+        headers: { "Accept": "application/json" } })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (p) {
+          if (p && n === asked) {
+            render(p);
+            form.setAttribute("data-previewed", String(++shown));
+          }
+        })
+        .catch(function () {});
+    }
     function update() {
       var ticked = Array.prototype.filter.call(form.querySelectorAll("input[name=variants]"), function (c) { return c.checked; })
         .map(function (c) { return c.value; });
@@ -260,7 +235,7 @@
       var kindEl = form.querySelector("input[name=workload_kind]:checked");
       var kind = kindEl ? kindEl.value : "ids";
       form.querySelectorAll("[data-workload-kind]").forEach(function (el) { show(el, el.getAttribute("data-workload-kind") === kind); });
-      var presetEl = field("preset");
+      var presetEl = form.elements.namedItem("preset");
       var preset = presetEl ? presetEl.value : "";
       if (kind === "preset") {
         form.querySelectorAll("[data-preset]").forEach(function (el) { show(el, el.getAttribute("data-preset") === preset); });
@@ -269,69 +244,7 @@
         var vs = el.getAttribute("data-variants").split(" ").filter(Boolean);
         show(el, vs.length === 0 || vs.some(function (v) { return variants.indexOf(v) >= 0; }));
       });
-      var problems = [];
-      var count = variants.length;
-      function grid(prefix) {
-        var g = {};
-        form.querySelectorAll("input[name^='" + prefix + "']").forEach(function (f) {
-          if (f.disabled) { return; }
-          var r = values(f.value);
-          f.classList.toggle("invalid-live", !!r.err);
-          if (r.err) { problems.push(f.name + ": " + r.err); return; }
-          count *= r.n;
-          if (r.v !== null) { g[f.name.slice(prefix.length)] = r.v; }
-        });
-        return g;
-      }
-      var def = { name: field("name").value.trim(), strategy: field("strategy").value, workload: {} };
-      if (kind === "ids") {
-        var ids = Array.prototype.filter.call(form.querySelectorAll("input[name=ids]"), function (c) { return c.checked; }).map(function (c) { return c.value; });
-        if (ids.length) { def.workload.ids = ids; }
-        count *= ids.length;
-      } else {
-        def.workload.preset = preset;
-        var wg = grid("wgrid." + preset + ".");
-        if (Object.keys(wg).length) { def.workload.grid = sorted(wg); }
-      }
-      if (ticked.length) { def.variants = ticked; }
-      var g = grid("grid.");
-      if (Object.keys(g).length) { def.grid = sorted(g); }
-      function whole(name, dflt) {
-        var t = field(name).value.trim();
-        if (t === "") { return new Num(dflt); }
-        if (!/^-?[0-9]+$/.test(t)) { problems.push(name + ": must be a whole number"); return new Num(dflt); }
-        return new Num(t);
-      }
-      def.replicates = whole("replicates", "1");
-      def.seed = whole("seed", "1");
-      count *= parseInt(def.replicates.text, 10);
-      var notify = field("notify_url").value.trim();
-      if (notify) { def.notify_url = notify; }
-      var carry = field("carry").value;
-      if (carry) {
-        try {
-          var c = JSON.parse(carry);
-          ["tags", "notes", "references"].forEach(function (k) { if (c[k] !== undefined) { def[k] = c[k]; } });
-        } catch (e) { problems.push("carry: not JSON"); }
-      }
-      var text = json(def);
-      if (pre) { pre.textContent = text; }
-      link.href = "data:application/json;charset=utf-8," + encodeURIComponent(text + "\n");
-      link.download = (def.name.replace(/[^A-Za-z0-9_.]+/g, "-").replace(/^-+|-+$/g, "") || "experiment") + ".json";
-      if (!countEl) { return; }
-      countEl.textContent = "";
-      if (problems.length) {
-        countEl.textContent = "Not counted: " + problems.join("; ") + ".";
-        return;
-      }
-      var strong = document.createElement("strong");
-      strong.textContent = String(count);
-      countEl.appendChild(strong);
-      countEl.appendChild(document.createTextNode(count === 1 ? " run. " : " runs. "));
-      var est = document.createElement("span");
-      est.setAttribute("data-testid", "sweep-estimate");
-      est.textContent = estimate(count, variants);
-      countEl.appendChild(est);
+      preview();
     }
     form.addEventListener("input", update);
     form.addEventListener("change", update);

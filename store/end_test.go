@@ -111,6 +111,37 @@ func TestMetricsOfReadsTheTopLevelMetricsWhereverTheyAre(t *testing.T) {
 	}
 }
 
+// TestClaimUpToKeepsAnExperimentsOrder claims an experiment's runs, which
+// share one creation time, in the order they were stored: the claim's one
+// statement returns them in an order SQLite does not promise (RETURNING),
+// so ClaimUpTo sorts them by creation and rowid; IDs are random, so a sort
+// by anything else fails here.
+func TestClaimUpToKeepsAnExperimentsOrder(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	w := addWorkload(t, s, "eapm")
+	runs, cells := sweep(w, []string{"online"}, []string{"1.1"}, 40)
+	if err := s.CreateExperiment(ctx, &Experiment{Name: "order", Strategy: "eapm", Definition: json.RawMessage(`{}`)}, runs, cells); err != nil {
+		t.Fatal(err)
+	}
+	var want, got []string
+	for _, r := range runs {
+		want = append(want, r.ID)
+	}
+	for _, n := range []int{7, 16, 40} {
+		claimed, err := s.ClaimUpTo(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range claimed {
+			got = append(got, r.ID)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("claimed in the order\n%v\nwant the order stored\n%v", got, want)
+	}
+}
+
 // TestClaimUpToClaimsTheOldestInOrderAndUnclaimRequeues claims runs in
 // groups, oldest first, and puts unstarted ones back as they were.
 func TestClaimUpToClaimsTheOldestInOrderAndUnclaimRequeues(t *testing.T) {

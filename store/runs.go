@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -425,7 +426,7 @@ func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 }
 
 // ClaimUpTo claims, as ClaimNext does, up to n of the oldest queued runs in
-// one transaction, oldest first: one commit for n claims, the dearest part
+// one statement, oldest first: one commit for n claims, the dearest part
 // of a claim. It returns an empty slice when no run is queued.
 func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
 	if n <= 1 {
@@ -436,31 +437,60 @@ func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
 		return []*Run{r}, nil
 	}
 	var runs []*Run
+	// One statement claims them all: the claim's triggers (counts, the
+	// experiment's version) still run per run, but the statement, its
+	// subquery and its commit are paid once (bench/README.md, "queue").
+	// RETURNING gives no order, so rowid comes back to restore the
+	// subquery's.
 	err := retryBusy(ctx, func() error {
 		runs = runs[:0]
-		tx, err := s.db.BeginTx(ctx, nil) // immediate: the write lock first
+		rows, err := s.hot.claimMany.QueryContext(ctx, StatusRunning, StatusQueued, n)
 		if err != nil {
 			return err
 		}
-		defer tx.Rollback()
-		claim := tx.StmtContext(ctx, s.hot.claim)
-		for len(runs) < n {
-			r, err := scanRun(claim.QueryRowContext(ctx, StatusRunning, StatusQueued), false, false)
-			if errors.Is(err, sql.ErrNoRows) {
-				break
-			}
+		defer rows.Close()
+		var order []int64
+		for rows.Next() {
+			var rowid int64
+			r, err := scanRun(withRowid{rows, &rowid}, false, false)
 			if err != nil {
 				return err
 			}
-			runs = append(runs, r)
+			runs, order = append(runs, r), append(order, rowid)
 		}
-		return tx.Commit()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		byAge := make([]int, len(runs))
+		for i := range byAge {
+			byAge[i] = i
+		}
+		slices.SortFunc(byAge, func(a, b int) int {
+			if c := runs[a].CreatedAt.Compare(runs[b].CreatedAt); c != 0 {
+				return c
+			}
+			return cmp.Compare(order[a], order[b])
+		})
+		sorted := make([]*Run, len(runs))
+		for i, k := range byAge {
+			sorted[i] = runs[k]
+		}
+		runs = sorted
+		return nil
 	})
 	if err != nil {
 		return nil, dbErr(err)
 	}
 	return runs, nil
 }
+
+// withRowid scans a row's rowid after the columns its caller asks for.
+type withRowid struct {
+	rows  *sql.Rows
+	rowid *int64
+}
+
+func (w withRowid) Scan(dest ...any) error { return w.rows.Scan(append(dest, w.rowid)...) }
 
 // Unclaim puts runs claimed but never started back in the queue, as they
 // were before the claim (status queued, no started_at). A run that is no
@@ -709,6 +739,12 @@ func metricsOf(report json.RawMessage) json.RawMessage {
 var claimNext = `UPDATE runs SET status = ?, started_at = NULL
 	WHERE id = (SELECT id FROM runs WHERE status = ? ORDER BY created_at, rowid LIMIT 1)
 	RETURNING ` + runListColumns
+
+// claimMany is claimNext of the ?3 oldest queued runs, each returned with
+// its rowid (ClaimUpTo orders them).
+var claimMany = `UPDATE runs SET status = ?1, started_at = NULL
+	WHERE id IN (SELECT id FROM runs WHERE status = ?2 ORDER BY created_at, rowid LIMIT ?3)
+	RETURNING ` + runListColumns + `, rowid`
 
 const (
 	finishRun = `UPDATE runs SET status = ?, error = ?, error_field = ?, finished_at = ?,

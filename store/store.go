@@ -38,7 +38,7 @@ type Store struct {
 // finished), prepared once: modernc's driver compiles an unprepared
 // statement on every call, a fifth of a sweep's store time.
 type hotStatements struct {
-	claim, finish, report, metrics, page, judge *sql.Stmt
+	claim, claimMany, finish, report, metrics, page, judge *sql.Stmt
 }
 
 // prepare compiles the hot statements.
@@ -48,6 +48,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		sql  string
 	}{
 		{&s.hot.claim, claimNext},
+		{&s.hot.claimMany, claimMany},
 		{&s.hot.finish, finishRun},
 		{&s.hot.report, insertReport},
 		{&s.hot.metrics, metricsInsert},
@@ -69,11 +70,16 @@ func (s *Store) prepare(ctx context.Context) error {
 // half way with SQLITE_BUSY. busy_timeout 30 s covers the longest write
 // (storing MaxRuns runs; 5 s did not, bench/README.md). synchronous
 // NORMAL: a commit survives a process crash at once and a power cut from
-// the next checkpoint on; the file is never corrupted.
+// the next checkpoint on; the file is never corrupted. temp_store(2):
+// temporary files in memory, above all the statement journal SQLite
+// keeps for an UPDATE whose triggers write (a run's claim and end):
+// on disk it was a pwrite per page, 4.6 % of a no-op sweep's server
+// CPU (bench/README.md, "queue"); a sort SQLite cannot take from an index
+// then also sorts in memory, a few MB for 100,000 rows.
 // auto_vacuum(2), incremental, takes effect in a new file (set before its
 // first table): ReclaimSpace then gives freed pages back.
 const dsnPragmas = "_pragma=auto_vacuum(2)&_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	"&_pragma=synchronous(NORMAL)&_pragma=temp_store(2)&_txlock=immediate"
 
 // Open opens (creating if missing) the database file at path and brings its
 // schema up to date.
@@ -151,7 +157,7 @@ func bound(db *sql.DB) {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	for _, st := range []*sql.Stmt{s.hot.claim, s.hot.finish, s.hot.report, s.hot.metrics, s.hot.page, s.hot.judge} {
+	for _, st := range []*sql.Stmt{s.hot.claim, s.hot.claimMany, s.hot.finish, s.hot.report, s.hot.metrics, s.hot.page, s.hot.judge} {
 		if st != nil {
 			st.Close()
 		}

@@ -181,11 +181,6 @@ func Pct(done, total int) float64 {
 // Active says whether a run may still change.
 func Active(status string) bool { return status == "queued" || status == "running" }
 
-// CompareURL builds /compare?runs=a,b.
-func CompareURL(ids ...string) string {
-	return "/compare?runs=" + url.QueryEscape(strings.Join(ids, ","))
-}
-
 // NewRunURL builds the link that prefills /runs/new.
 func NewRunURL(strategy, workload string) string {
 	v := url.Values{}

@@ -326,11 +326,10 @@ type NewExperimentProps struct {
 	Strategies []StrategyView
 	Strategy   StrategyView // the chosen family
 	Form       SweepValues
-	Workloads  []Workload          // the family's stored workloads
-	Wall       map[string]WallTime // per variant: past done runs' median wall time
-	Definition string              // the JSON the fields make
-	Paste      string              // the paste area's text (JSON or YAML)
-	Pasted     bool                // the last submission came from the paste area
+	Workloads  []Workload // the family's stored workloads
+	Definition string     // the JSON the fields make
+	Paste      string     // the paste area's text (JSON or YAML)
+	Pasted     bool       // the last submission came from the paste area
 	Count      int64
 	Counted    bool
 	Estimate   string // the time the counted runs may take, in words
@@ -357,12 +356,6 @@ type SweepValues struct {
 	// Carry is what the fields do not show (tags, notes, references) as
 	// JSON, kept from the definition the form started from.
 	Carry string
-}
-
-// WallTime is a variant's median wall time over its past done runs.
-type WallTime struct {
-	MS   float64 `json:"ms"`
-	Runs int     `json:"runs"`
 }
 
 // ExperimentItem is one experiment in the list.

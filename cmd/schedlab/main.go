@@ -42,6 +42,7 @@ import (
 	"schedlab/handlers"
 	"schedlab/notify"
 	"schedlab/runner"
+	"schedlab/service"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 	"schedlab/store"
@@ -164,8 +165,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	inProcess := fs.Bool("in-process", false, "execute runs inside this process, without NATS or worker processes")
 	maxUploadMB := fs.Int64("max-upload-mb", handlers.DefaultMaxUpload>>20, "largest accepted upload, MiB")
 	minFreeMB := fs.Int64("min-free-mb", store.DefaultMinFree>>20, "free space, MiB, under which the database's disk counts as low: new runs, uploads and experiments get 507 and workers claim nothing until there is more (0: off)")
-	expBudgetMB := fs.Int64("experiment-budget-mb", handlers.DefaultBudget().ExperimentBytes>>20, "most an experiment's generated workloads may store, MiB (estimated before generating)")
-	userBudgetMB := fs.Int64("user-budget-mb", handlers.DefaultBudget().UserBytes>>20, "most a user's workloads may store, MiB (all users' without --auth)")
+	expBudgetMB := fs.Int64("experiment-budget-mb", service.DefaultBudget().ExperimentBytes>>20, "most an experiment's generated workloads may store, MiB (estimated before generating)")
+	userBudgetMB := fs.Int64("user-budget-mb", service.DefaultBudget().UserBytes>>20, "most a user's workloads may store, MiB (all users' without --auth)")
 	auth := fs.Bool("auth", false, "require a login (or an API token) for every change; accounts come from `schedlab user add`")
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
 	notifyURL := fs.String("notify-url", "", "POST a JSON note here when an experiment ends or fails (one whose definition names no notify_url); http or https")
@@ -266,7 +267,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	handlers.New(st, rn, runcmd.All(set), handlers.Options{MaxUpload: *maxUploadMB << 20, Auth: *auth,
-		Budget:      handlers.Budget{ExperimentBytes: *expBudgetMB << 20, UserBytes: *userBudgetMB << 20},
+		Budget:      service.Budget{ExperimentBytes: *expBudgetMB << 20, UserBytes: *userBudgetMB << 20},
 		NotifyAllow: allow, Searches: searches}).Routes(e)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

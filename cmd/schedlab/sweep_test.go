@@ -1,17 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"schedlab/experiments"
+	"schedlab/service"
 	"schedlab/solvers/registry"
 )
 
@@ -170,7 +172,8 @@ func TestEAPMTable1AsAnExperimentMatchesTheReproduce(t *testing.T) {
 // runs the definition /reproduce lists, and a wrong name lists the right
 // ones.
 func TestSweepTakesASeedExperimentByName(t *testing.T) {
-	b, err := definitionBytes("seed:gossip/sens-table1")
+	exps := service.New(nil, sweepLookup, service.Options{})
+	def, err := sweepDefinition(exps, "seed:gossip/sens-table1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,16 +183,16 @@ func TestSweepTakesASeedExperimentByName(t *testing.T) {
 			continue
 		}
 		for _, e := range x.SeedExperiments() {
-			if e.Name == "sens-table1" && !bytes.Equal(e.JSON(), b) {
+			if want, _ := experiments.ParseJSON(e.JSON()); e.Name == "sens-table1" && !reflect.DeepEqual(want, def) {
 				t.Error("seed:gossip/sens-table1 is not gossip's definition")
 			}
 		}
 	}
-	_, err = definitionBytes("seed:gossip/nosuch")
+	_, err = sweepDefinition(exps, "seed:gossip/nosuch")
 	if err == nil || !strings.Contains(err.Error(), "sens-table1") {
 		t.Errorf("an unknown seed experiment: %v, want the known names listed", err)
 	}
-	if _, err := definitionBytes("seed:nosuch/x"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+	if _, err := sweepDefinition(exps, "seed:nosuch/x"); err == nil || !strings.Contains(err.Error(), "nosuch") {
 		t.Errorf("an unknown family: %v", err)
 	}
 	err = run(context.Background(), []string{"sweep", "seed:eapm/nosuch"}, io.Discard, io.Discard)

@@ -263,7 +263,7 @@ func TestLayersAreReadFromTheArchitecturePage(t *testing.T) {
 	if got := layers[0].pkgs; !slices.Equal(got, []string{"errs", "buildinfo", "stats", "static", "flight", "cache", "solvers/des", "solvers/sweep", "runtypes", "report"}) {
 		t.Errorf("leaves %q", got)
 	}
-	if got := layers[6].pkgs; !slices.Equal(got, []string{"compare", "experiments", "notify", "bundle", "adversaries"}) {
+	if got := layers[6].pkgs; !slices.Equal(got, []string{"compare", "experiments", "service", "notify", "bundle", "adversaries"}) {
 		t.Errorf("above the runs %q (the aside in parentheses is not a package)", got)
 	}
 	for _, bad := range []string{

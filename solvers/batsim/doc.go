@@ -71,8 +71,8 @@
 // (thinking time, kill and requeue, power states) gives schedules worked
 // out by hand.
 //
-// Conformance to Batsim 4.2.1's protocol, item by item (Conformance; the
-// same table is docs/batsim.md):
+// Conformance to Batsim 4.2.1's protocol, item by item (the table of
+// conformance_test.go, which holds this list and docs/batsim.md to it):
 //   - SIMULATION_BEGINS (config, compute_resources with properties and
 //     zone_properties, workloads, profiles): sent
 //     (TestScriptedScheduleIsApplied)

@@ -460,108 +460,122 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 		}
 	}
 	applied := true
-	var t tally
 	switch kind {
 	case Rises, Falls:
 		applied = false
-		word := "rises"
-		if kind == Falls {
-			word = "falls"
-		}
-		with, against := 0, 0
-		for i := 1; i < len(pts); i++ {
-			d := diff(pts[i-1], pts[i])
-			if d.N == 0 {
-				continue // a failed point: the failures rule decides
-			}
-			if d.N < MinValues {
-				t.one++
-				continue
-			}
-			up, down := d.Lo > 0, d.Hi < 0
-			if kind == Falls {
-				up, down = down, up
-			}
-			switch {
-			case up:
-				with++
-			case down:
-				against++
-			default:
-				t.undecided++
-				t.needFor(d, 0)
-			}
-		}
-		t.undecided += t.one
-		steps := len(pts) - 1
-		switch {
-		case failed || against > 0:
-			r.Verdict = DoesNotHold
-		case with == steps:
-			r.Verdict = Holds
-		case with > 0:
-			r.Verdict = Partly
-		default:
-			r.Verdict = Inconclusive
-		}
-		r.Rule = fmt.Sprintf("trend: %s at every step, each step's 95 %% CI excluding zero (%d of %d steps; %d significantly the other way)", word, with, steps, against) + t.note()
+		r.Verdict, r.Rule = stepTrend(kind, failed, pts, diff)
 	case Flat, FallsLittle:
-		for i := 1; i < len(pts); i++ {
-			d := diff(pts[0], pts[i])
-			if d.N == 0 {
-				t.add(excluded) // a failed point
-				continue
-			}
-			if d.N < MinValues {
-				t.one++
-				t.add(undecided)
-				continue
-			}
-			var st state
-			if kind == Flat {
-				switch {
-				case d.Lo >= -tol.Value && d.Hi <= tol.Value:
-					st = shown
-				case d.Hi < -tol.Value || d.Lo > tol.Value:
-					st = excluded
-				default:
-					b := tol.Value
-					if d.Mean < 0 {
-						b = -tol.Value
-					}
-					if math.Abs(d.Mean) < tol.Value {
-						t.needFor(d, b)
-					}
-				}
-			} else {
-				switch {
-				case d.Lo >= -tol.Value:
-					st = shown
-				case d.Hi < -tol.Value:
-					st = excluded
-				default:
-					if d.Mean > -tol.Value {
-						t.needFor(d, -tol.Value)
-					}
-				}
-			}
-			t.add(st)
-		}
-		r.Verdict = t.verdict()
-		if failed {
-			r.Verdict = DoesNotHold
-		}
-		if kind == Flat {
-			r.Rule = fmt.Sprintf("trend: flat, every point's 95 %% CI of its difference from the first within ±%s", defaultFormat(tol.Value))
-		} else {
-			r.Rule = fmt.Sprintf("trend: falls little, no point's 95 %% CI of its difference from the first below −%s", defaultFormat(tol.Value))
-		}
-		r.Rule += t.note()
+		r.Verdict, r.Rule = firstTrend(kind, tol, failed, pts, diff)
 	}
 	if failed {
 		r.Rule += "; a point where the method solved at most half of its instances fails the trend"
 	}
 	return capOurs(r, tol, applied)
+}
+
+// stepTrend judges Rises and Falls step by step (TrendOf).
+func stepTrend(kind Trend, failed bool, pts []Point, diff func(a, b Point) Interval) (verdict, rule string) {
+	word := "rises"
+	if kind == Falls {
+		word = "falls"
+	}
+	var t tally
+	with, against := 0, 0
+	for i := 1; i < len(pts); i++ {
+		d := diff(pts[i-1], pts[i])
+		if d.N == 0 {
+			continue // a failed point: the failures rule decides
+		}
+		if d.N < MinValues {
+			t.one++
+			continue
+		}
+		up, down := d.Lo > 0, d.Hi < 0
+		if kind == Falls {
+			up, down = down, up
+		}
+		switch {
+		case up:
+			with++
+		case down:
+			against++
+		default:
+			t.undecided++
+			t.needFor(d, 0)
+		}
+	}
+	t.undecided += t.one
+	steps := len(pts) - 1
+	switch {
+	case failed || against > 0:
+		verdict = DoesNotHold
+	case with == steps:
+		verdict = Holds
+	case with > 0:
+		verdict = Partly
+	default:
+		verdict = Inconclusive
+	}
+	return verdict, fmt.Sprintf("trend: %s at every step, each step's 95 %% CI excluding zero (%d of %d steps; %d significantly the other way)", word, with, steps, against) + t.note()
+}
+
+// firstTrend judges Flat and FallsLittle, every point against the first
+// (TrendOf).
+func firstTrend(kind Trend, tol Tol, failed bool, pts []Point, diff func(a, b Point) Interval) (verdict, rule string) {
+	var t tally
+	for i := 1; i < len(pts); i++ {
+		d := diff(pts[0], pts[i])
+		switch {
+		case d.N == 0:
+			t.add(excluded) // a failed point
+		case d.N < MinValues:
+			t.one++
+			t.add(undecided)
+		default:
+			t.add(fromFirst(kind, tol.Value, d, &t))
+		}
+	}
+	verdict = t.verdict()
+	if failed {
+		verdict = DoesNotHold
+	}
+	if kind == Flat {
+		rule = fmt.Sprintf("trend: flat, every point's 95 %% CI of its difference from the first within ±%s", defaultFormat(tol.Value))
+	} else {
+		rule = fmt.Sprintf("trend: falls little, no point's 95 %% CI of its difference from the first below −%s", defaultFormat(tol.Value))
+	}
+	return verdict, rule + t.note()
+}
+
+// fromFirst is one point's state under Flat or FallsLittle from its
+// difference d from the first point; an undecided point's n goes to t.
+func fromFirst(kind Trend, tol float64, d Interval, t *tally) state {
+	if kind == Flat {
+		switch {
+		case d.Lo >= -tol && d.Hi <= tol:
+			return shown
+		case d.Hi < -tol || d.Lo > tol:
+			return excluded
+		}
+		b := tol
+		if d.Mean < 0 {
+			b = -tol
+		}
+		if math.Abs(d.Mean) < tol {
+			t.needFor(d, b)
+		}
+		return undecided
+	}
+	switch {
+	case d.Lo >= -tol:
+		return shown
+	case d.Hi < -tol:
+		return excluded
+	}
+	if d.Mean > -tol {
+		t.needFor(d, -tol)
+	}
+	return undecided
 }
 
 // Correlated judges "y rises (Rises) or falls (Falls) with x" over

@@ -54,4 +54,16 @@
 // caps at partly only in a rule that applies it (Rises and Falls apply
 // none). Combine joins a conclusion's parts. Table.Add writes the rule
 // into the evidence cell.
+//
+// # Rows as data
+//
+// A family writes its Claims table as a table of Rows, as it writes its
+// variants (issue 44): each row the paper's sentence, what the paper
+// printed, a judge (a rule of this package over the data the reproduce
+// computed: DirectionOf, LevelOf, TrendOver, CombineOf, or a small func)
+// and the evidence. One loop (Lines, Build) judges them in order; a row
+// whose text depends on the data (one per size or γ) is an Expand, and
+// "{name}" text is filled from the data by the caller. A conclusion
+// calls the judges of the rows it joins (they are deterministic), or
+// reads their results by Key.
 package claims

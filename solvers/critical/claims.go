@@ -292,42 +292,34 @@ func successRow(pairs []claims.Pair) claims.Result {
 // ClaimsTable is the seed's mechanisms and claims, each row judged by a
 // rule of solvers/claims on our per-instance numbers.
 func ClaimsTable(in ClaimInputs) report.Table {
-	var t claims.Table
-	t.Add("Fig. 1: tree of critical paths (root = longest path; a child per edge of a node's path, in the graph without it; leaves: one edge or a path met before)",
-		"construction described, Fig. 1 (not in the text)", treeRow(in.Tree),
-		"tests TestFig1TreeByHand, TestTreeNodesAreLongestPathsOfTheirGraphs; table Path enumerations (complete, tree_cut)")
-	t.Add("The tree of critical paths needs fewer enumerations than the depth-first search of [2]",
-		"qualitative: DFS «требует большого количества вычислений на графах большой размерности»", enumRow(in.Enum),
-		"A = tree nodes, B = DFS paths, per graph with a complete tree; table Path enumerations: tree of critical paths vs depth-first search of all paths")
-	t.Add("Fig. 2: the heuristic avoids choosing p24 for p4 and isolating p30",
-		"qualitative (Fig. 2 not in the text)",
-		claims.Check(in.Reps.Fig2Heuristic < in.Reps.Fig2Naive, fmt.Sprintf("Fig. 2: %d vs %d X vertices left without a representative", in.Reps.Fig2Heuristic, in.Reps.Fig2Naive), "the heuristic leaves fewer X vertices without a representative than the naive choice on the paper's own case"),
-		"A = heuristic, B = lightest neighbour in order: X vertices left without a representative; test TestRepresentativesFig2; table Representatives")
-	t.Add("The representatives heuristic lowers the chance that an X vertex is left without a representative",
-		"qualitative: «позволяет уменьшить вероятность ситуации…»", repsRow(in.Reps),
-		fmt.Sprintf("A = heuristic, B = lightest neighbour in order: X vertices left without one per graph (%d X vertices: %d vs %d; heuristic worse on %d graphs); table Representatives", in.Reps.XVertices, in.Reps.Heuristic, in.Reps.Naive, in.Reps.HeuristicWorse))
-	t.Add("Exceptional situation 1: works planned independently break precedence on a connecting arc",
-		"reported from testing, no count", occursRow(in.Runs, "a variant dropped by case 1", func(c reproCell) bool { return c.case1 > 0 }),
-		"runs of critical-works on the platform, both criteria under the default reading (reserve) and load under the literal one (idle); reproduce metric failure_case_1; test TestFailureCase1DropsTheVariant")
-	t.Add("Exceptional situation 2: too little slack between planned tasks for the tasks of a work",
-		"reported from testing, no count", occursRow(in.Runs, "a variant dropped by case 2", func(c reproCell) bool { return c.case2 > 0 }),
-		"runs of critical-works on the platform, both criteria under the default reading (reserve) and load under the literal one (idle); reproduce metric failure_case_2; test TestFailureCase2DropsTheVariant")
-	t.Add("The algorithm ends when no variant is left",
-		"«либо не осталось вариантов распределения… алгоритм завершает свою работу»", occursRow(in.Runs, "stopped", func(c reproCell) bool { return c.stopped }),
-		"runs of critical-works on the platform, both criteria under the default reading (reserve) and load under the literal one (idle); table Deadline comparison (stopped, below_critical_work); test TestPaperStopEndsTheRun")
+	r := in.Reps
+	return claims.Build(&in, claimRows, "{reps}", fmt.Sprintf("%d X vertices: %d vs %d; heuristic worse on %d graphs", r.XVertices, r.Heuristic, r.Naive, r.HeuristicWorse))
+}
+
+const runsOnPlatform = "runs of critical-works on the platform, both criteria under the default reading (reserve) and load under the literal one (idle); "
+
+// claimRows are the seed's claims in the table's order.
+var claimRows = []claims.Row[*ClaimInputs]{
+	{Claim: "Fig. 1: tree of critical paths (root = longest path; a child per edge of a node's path, in the graph without it; leaves: one edge or a path met before)", Paper: "construction described, Fig. 1 (not in the text)", Judge: func(in *ClaimInputs) claims.Result { return treeRow(in.Tree) }, Evidence: "tests TestFig1TreeByHand, TestTreeNodesAreLongestPathsOfTheirGraphs; table Path enumerations (complete, tree_cut)"},
+	{Claim: "The tree of critical paths needs fewer enumerations than the depth-first search of [2]", Paper: "qualitative: DFS «требует большого количества вычислений на графах большой размерности»", Judge: func(in *ClaimInputs) claims.Result { return enumRow(in.Enum) }, Evidence: "A = tree nodes, B = DFS paths, per graph with a complete tree; table Path enumerations: tree of critical paths vs depth-first search of all paths"},
+	{Claim: "Fig. 2: the heuristic avoids choosing p24 for p4 and isolating p30", Paper: "qualitative (Fig. 2 not in the text)", Judge: func(in *ClaimInputs) claims.Result {
+		return claims.Check(in.Reps.Fig2Heuristic < in.Reps.Fig2Naive, fmt.Sprintf("Fig. 2: %d vs %d X vertices left without a representative", in.Reps.Fig2Heuristic, in.Reps.Fig2Naive), "the heuristic leaves fewer X vertices without a representative than the naive choice on the paper's own case")
+	}, Evidence: "A = heuristic, B = lightest neighbour in order: X vertices left without a representative; test TestRepresentativesFig2; table Representatives"},
+	{Claim: "The representatives heuristic lowers the chance that an X vertex is left without a representative", Paper: "qualitative: «позволяет уменьшить вероятность ситуации…»", Judge: func(in *ClaimInputs) claims.Result { return repsRow(in.Reps) }, Evidence: "A = heuristic, B = lightest neighbour in order: X vertices left without one per graph ({reps}); table Representatives"},
+	{Claim: "Exceptional situation 1: works planned independently break precedence on a connecting arc", Paper: "reported from testing, no count", Judge: occurs("a variant dropped by case 1", func(c reproCell) bool { return c.case1 > 0 }), Evidence: runsOnPlatform + "reproduce metric failure_case_1; test TestFailureCase1DropsTheVariant"},
+	{Claim: "Exceptional situation 2: too little slack between planned tasks for the tasks of a work", Paper: "reported from testing, no count", Judge: occurs("a variant dropped by case 2", func(c reproCell) bool { return c.case2 > 0 }), Evidence: runsOnPlatform + "reproduce metric failure_case_2; test TestFailureCase2DropsTheVariant"},
+	{Claim: "The algorithm ends when no variant is left", Paper: "«либо не осталось вариантов распределения… алгоритм завершает свою работу»", Judge: occurs("stopped", func(c reproCell) bool { return c.stopped }), Evidence: runsOnPlatform + "table Deadline comparison (stopped, below_critical_work); test TestPaperStopEndsTheRun"},
 	// The sentence names the criterion; it compares nothing with HEFT
 	// (issue 40): unverifiable, the comparison shown beside it, and how
 	// often the method gives a schedule as its own row.
-	vsHEFT := loadRow(in.Load)
-	t.Add("Criterion: the planner optimizes the mean load of the base processors within the job's time frame",
-		"the implementation's criterion, no number",
-		claims.Unmeasurable("against HEFT on the same processors (load in the deadline, A = critical-works (load, default reading reserve), B = HEFT): "+vsHEFT.Ours,
-			"the sentence names the planner's criterion and compares it with no other method; the comparison with HEFT (the baseline) is shown, not judged"),
-		"table Deadline comparison")
-	t.Add("critical-works (load): runs with a schedule meeting the deadline (success rate)", "no number", successRow(in.Load),
-		"table Deadline comparison; a run with no schedule meeting the deadline is a failure")
-	t.Add("Criterion with scale-out (ours, collision_processors new): more load in the time frame than HEFT on the same processors",
-		"not the paper's setting (the paper creates no processors)", loadRow(in.LoadS),
-		"A = critical-works (load), scale-out, B = HEFT on the processors that run used: load in the deadline per graph; table Deadline comparison")
-	return t.Table()
+	{Claim: "Criterion: the planner optimizes the mean load of the base processors within the job's time frame", Paper: "the implementation's criterion, no number", Judge: func(in *ClaimInputs) claims.Result {
+		return claims.Unmeasurable("against HEFT on the same processors (load in the deadline, A = critical-works (load, default reading reserve), B = HEFT): "+loadRow(in.Load).Ours, "the sentence names the planner's criterion and compares it with no other method; the comparison with HEFT (the baseline) is shown, not judged")
+	}, Evidence: "table Deadline comparison"},
+	{Claim: "critical-works (load): runs with a schedule meeting the deadline (success rate)", Paper: "no number", Judge: func(in *ClaimInputs) claims.Result { return successRow(in.Load) }, Evidence: "table Deadline comparison; a run with no schedule meeting the deadline is a failure"},
+	{Claim: "Criterion with scale-out (ours, collision_processors new): more load in the time frame than HEFT on the same processors", Paper: "not the paper's setting (the paper creates no processors)", Judge: func(in *ClaimInputs) claims.Result { return loadRow(in.LoadS) }, Evidence: "A = critical-works (load), scale-out, B = HEFT on the processors that run used: load in the deadline per graph; table Deadline comparison"},
+}
+
+// occurs is occursRow on the runs as a judge.
+func occurs(what string, hit func(reproCell) bool) func(*ClaimInputs) claims.Result {
+	return func(in *ClaimInputs) claims.Result { return occursRow(in.Runs, what, hit) }
 }

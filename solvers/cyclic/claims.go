@@ -48,6 +48,13 @@ func (c *Claims) add(key, claim, paper string, r claims.Result, evidence string)
 	c.t.Add(claim, paper, r, evidence)
 }
 
+// addRows judges rows on d and adds them in order, keyed (claims.Lines).
+func addRows[D any](c *Claims, d D, rows []claims.Row[D], vars ...string) {
+	for _, l := range claims.Lines(d, rows, vars...) {
+		c.add(l.Key, l.Claim, l.Paper, l.Result, l.Evidence)
+	}
+}
+
 // Table is the Claims table.
 func (c *Claims) Table() report.Table { return c.t.Table() }
 

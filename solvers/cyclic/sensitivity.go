@@ -142,10 +142,8 @@ func storedSensitivity() *SensData {
 
 // sensitivity adds the Claims rows of the stored study: for the default
 // setting (toporkov2014) once and for every other value of every unknown,
-// the conclusions it moves judged by the rules of the reproduce's own
-// rows, on the study's blocks of cycles: Fig 7's crossing over every node
-// count, Table 3's lead kept and growing, Fig 3's best k at high and low
-// load with the load re-calibrated to the seed's U at that value.
+// the conclusions it moves (sensMoves) judged by the rules of the
+// reproduce's own rows, on the study's blocks of cycles.
 func (c *Claims) sensitivity(d *SensData) {
 	if c == nil {
 		return
@@ -170,52 +168,47 @@ func (c *Claims) sensitivity(d *SensData) {
 					}
 					defaultDone[m] = true
 				}
-				key := "sens_" + u.Param + "_" + sv.Value + "_" + m
-				ev := base + "; re-run it: " + sensSeedLink(u.Param, m)
-				switch m {
-				case "study":
-					var ps []claims.Pair
-					for i, n := range d.Nodes {
-						if i < len(sv.F["backfill"]) && i < len(sv.F["css+shift"]) {
-							ps = append(ps, pair(fmt.Sprint(n), sv.F["backfill"][i], sv.F["css+shift"][i]))
-						}
+				if mv, ok := sensMoves[m]; ok {
+					if r, ok := mv.judge(d, sv); ok {
+						c.add("sens_"+u.Param+"_"+sv.Value+"_"+m, "Sensitivity, "+name+": "+mv.claim, mv.paper, r, base+"; re-run it: "+sensSeedLink(u.Param, m))
 					}
-					c.add(key, "Sensitivity, "+name+": Fig 7's crossing (backfilling (A) ahead of CSS+shift (B) on F with few nodes, CSS+shift with many; every node count)",
-						"cross", claims.Crossing(claims.LowerBetter, ps...), ev)
-				case "table3":
-					if len(sv.Table3) != 4 {
-						continue
-					}
-					bf := t3Cycles{procPlan: sv.Table3[0], procAct: sv.Table3[1]}
-					fs := t3Cycles{procPlan: sv.Table3[2], procAct: sv.Table3[3]}
-					lp, la := leads(bf, fs)
-					c.add(key, "Sensitivity, "+name+": Table 3's fair-share T_proc lead over backfilling, kept and growing under early completion", "26.2 % → 27.5 %",
-						parts([]string{"planned lead", "actual lead", "grows"},
-							claims.Direction(claims.LowerBetter, none, pair("planned", fs.procPlan, bf.procPlan)),
-							claims.Direction(claims.LowerBetter, none, pair("actual", fs.procAct, bf.procAct)),
-							claims.Direction(claims.HigherBetter, none, pair("actual lead vs planned lead, %", la, lp))), ev)
-				case "fig3":
-					if len(sv.Fig3) != 2 {
-						continue
-					}
-					best := func(lv SensFig3, k int) claims.Result {
-						var ps []claims.Pair
-						for o, ko := range fig3K {
-							if o != k && o < len(lv.Proc) && k < len(lv.Proc) {
-								ps = append(ps, pair(fmt.Sprintf("k = %d vs k = %d", fig3K[k], ko), lv.Proc[k], lv.Proc[o]))
-							}
-						}
-						return claims.Direction(claims.LowerBetter, none, ps...)
-					}
-					hi, lo := sv.Fig3[0], sv.Fig3[1]
-					r := parts([]string{"high load: k = 1 best", "low load: k = 20 best"}, best(hi, 0), best(lo, len(fig3K)-1))
-					r.Ours = fmt.Sprintf("high: local load %g (U at k = 1: %.3g; the seed's 0.3), low: local load %g (U %.3g; the seed's < 0.0002) · %s", hi.Load, hi.U, lo.Load, lo.U, r.Ours)
-					c.add(key, "Sensitivity, "+name+": Fig 3's best k: the fewest sub-batches at high load, the most at low load (the local load re-calibrated to the seed's U at this value)",
-						"few / many", r, ev)
 				}
 			}
 		}
 	}
+}
+
+// sensMoves are the sensitivity rows, one per conclusion an unknown
+// moves: its claim, what the paper printed and its judge on one value's
+// stored blocks (false where the study holds no data for it).
+var sensMoves = map[string]struct {
+	claim, paper string
+	judge        func(*SensData, SensValue) (claims.Result, bool)
+}{
+	"study": {"Fig 7's crossing (backfilling (A) ahead of CSS+shift (B) on F with few nodes, CSS+shift with many; every node count)", "cross", func(d *SensData, sv SensValue) (claims.Result, bool) {
+		var ps []claims.Pair
+		for i, n := range d.Nodes {
+			if i < len(sv.F["backfill"]) && i < len(sv.F["css+shift"]) {
+				ps = append(ps, pair(fmt.Sprint(n), sv.F["backfill"][i], sv.F["css+shift"][i]))
+			}
+		}
+		return claims.Crossing(claims.LowerBetter, ps...), true
+	}},
+	"table3": {"Table 3's fair-share T_proc lead over backfilling, kept and growing under early completion", "26.2 % → 27.5 %", func(_ *SensData, sv SensValue) (claims.Result, bool) {
+		if len(sv.Table3) != 4 {
+			return claims.Result{}, false
+		}
+		return leadKept(t3Cycles{procPlan: sv.Table3[0], procAct: sv.Table3[1]}, t3Cycles{procPlan: sv.Table3[2], procAct: sv.Table3[3]}, ""), true
+	}},
+	"fig3": {"Fig 3's best k: the fewest sub-batches at high load, the most at low load (the local load re-calibrated to the seed's U at this value)", "few / many", func(_ *SensData, sv SensValue) (claims.Result, bool) {
+		if len(sv.Fig3) != 2 {
+			return claims.Result{}, false
+		}
+		hi, lo := sv.Fig3[0], sv.Fig3[1]
+		r := parts([]string{"high load: k = 1 best", "low load: k = 20 best"}, bestK(hi.Proc, 0), bestK(lo.Proc, len(fig3K)-1))
+		r.Ours = fmt.Sprintf("high: local load %g (U at k = 1: %.3g; the seed's 0.3), low: local load %g (U %.3g; the seed's < 0.0002) · %s", hi.Load, hi.U, lo.Load, lo.U, r.Ours)
+		return r, true
+	}},
 }
 
 // sensSeedLink is the address of the seed experiment that re-runs a

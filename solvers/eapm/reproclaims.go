@@ -54,14 +54,8 @@ func log10ms(rs []evalResult, k int) []float64 {
 	return col(rs, func(r evalResult) float64 { return math.Log10(r.ms[k]) })
 }
 
-// diffs is A − B instance by instance.
-func diffs(a, b []float64) []float64 {
-	out := make([]float64, len(a))
-	for i := range a {
-		out[i] = a[i] - b[i]
-	}
-	return out
-}
+// onlineGap is online − greedy-min-energy on one instance.
+func onlineGap(r evalResult) float64 { return r.obj[mOnline] - r.obj[mGreedyMin] }
 
 // scaled divides xs by |s|.
 func scaled(xs []float64, s float64) []float64 {
@@ -88,332 +82,335 @@ func joined(names []string, rs []claims.Result) claims.Result {
 
 var paperNames = [nMethods]string{"Online", "Greedy (greedy-min-energy)", "greedy-max-objective (ours)", "Average"}
 
-// pairsT1 pairs method a with b at every γ of Table 1.
-func (d *claimData) pairsT1(a, b int) []claims.Pair {
-	var ps []claims.Pair
-	for g, gamma := range table1Gammas {
-		ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g", gamma), A: objs(d.c1[g], a), B: objs(d.c1[g], b)})
-	}
-	return ps
-}
-
-// pairsF1 pairs a with b at every γ and n of Fig 1.
-func (d *claimData) pairsF1(a, b int) []claims.Pair {
-	var ps []claims.Pair
-	for g, gamma := range figGammas {
-		for i, n := range d.ns {
-			ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g n %d", gamma, n), A: objs(d.c2[g][i], a), B: objs(d.c2[g][i], b)})
-		}
-	}
-	return ps
-}
-
-// pairsF3 pairs a with b at every γ and arrival order of Fig 3.
-func (d *claimData) pairsF3(a, b int) []claims.Pair {
-	var ps []claims.Pair
-	for g, gamma := range figGammas {
-		for o, order := range case3Orders {
-			ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g %s", gamma, order), A: objs(d.c3[g][o], a), B: objs(d.c3[g][o], b)})
-		}
-	}
-	return ps
-}
+// Headings and evidence shared by the rows; {t1} is Table 1's heading
+// with its count of instances (claimsTable).
+const (
+	ev1        = "tables Table 1, Authors' code re-enacted; plot Objective vs gamma"
+	every      = "\"the Online method is better than the other two methods in all cases\""
+	f1         = "Fig 1 (experiment 2, n; γ 1.2, 1.3, 1.5)"
+	ev2        = "table Case 2; plot Fig 1"
+	f2         = "Fig 2 (run time against n; timing)"
+	ev3        = "table Fig 2 run times; plot Fig 2"
+	f3         = "Fig 3 (experiment 3, arrival order; γ 1.2, 1.3, 1.5)"
+	ev4        = "table Case 3; plot Fig 3"
+	best       = "\"in all cases the Online method obtains the best objective\""
+	suffixSums = "; our online uses suffix sums (O(n·m)), not the paper's matrix inversions (O(n·m⁴))"
+)
 
 // claimsTable builds the reproduce report's Claims table, every verdict
 // by the shared rules of solvers/claims.
 func claimsTable(d *claimData) report.Table {
-	var t claims.Table
-	zero := claims.Tol{}
-	t1 := fmt.Sprintf("Table 1 (experiment 1, γ; 30 users, %d instances per γ)", len(d.c1[0]))
-	const ev1 = "tables Table 1, Authors' code re-enacted; plot Objective vs gamma"
+	return claims.Build(d, claimRows, "{t1}", fmt.Sprintf("Table 1 (experiment 1, γ; 30 users, %d instances per γ)", len(d.c1[0])),
+		"{authG}", dirAuthG(d).Verdict)
+}
 
-	// Table 1: every published number, ours over the instances.
+var noTol = claims.Tol{}
+
+// The judges that conclusions join, by the rows they judge.
+var (
+	dirT1G    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, objOf(mOnline), objOf(mGreedyMin)))
+	dirT1A    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, objOf(mOnline), objOf(mAverage)))
+	dirAuthG  = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, authOf(0), authOf(1)))
+	gapTrend  = claims.TrendOver(claims.Rises, noTol, true, pointsOf(1, onlineGap))
+	smallDir  = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(4, objOf(mOnline), objOf(mGreedyMin)))
+	dirF1G    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(2, objOf(mOnline), objOf(mGreedyMin)))
+	dirF1A    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(2, objOf(mOnline), objOf(mAverage)))
+	dirF3G    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(3, objOf(mOnline), objOf(mGreedyMin)))
+	dirF3A    = claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(3, objOf(mOnline), objOf(mAverage)))
+	everyCase = claims.CombineOf([]string{"Table 1 vs Greedy", "Table 1 vs Average", "Figs 1–2 vs Greedy", "Figs 1–2 vs Average", "Fig 3 vs Greedy", "Fig 3 vs Average"},
+		dirT1G, dirT1A, dirF1G, dirF1A, dirF3G, dirF3A)
+)
+
+// claimRows are the seed's claims in the table's order.
+var claimRows = []claims.Row[*claimData]{
+	// Table 1: every published number, ours over the instances; the
+	// printed numbers against the authors' own code.
+	{Expand: t1Rows},
+	// "Online better than the other two in all cases" (Table 1).
+	{Claim: "{t1}: Online ahead of Greedy at every γ, A = online, B = greedy-min-energy: " + every, Paper: "Online > Greedy at every γ (printed)", Judge: dirT1G, Evidence: ev1},
+	{Claim: "{t1}: Online ahead of Average at every γ, A = online, B = average: " + every, Paper: "Online > Average at every γ (printed)", Judge: dirT1A, Evidence: ev1},
+	{Claim: "{t1}: Online ahead of greedy-max-objective (ours: our baseline, the authors' final code's Greedy, not the paper's), A = online, B = greedy-max-objective", Paper: "— (not in the paper)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, objOf(mOnline), objOf(mGreedyMax))), Evidence: ev1 + "; note Greedy naming"},
+	{Claim: "{t1}: by the authors' own code (re-enacted), Online ahead of Greedy at every γ: " + every, Paper: "Online > Greedy at every γ (printed)", Judge: dirAuthG, Evidence: "table Authors' code re-enacted: their own numbers put Greedy ahead where the row says so, against the printed claim"},
+	{Claim: "{t1}: by the authors' own code (re-enacted), Online ahead of Average at every γ: " + every, Paper: "Online > Average at every γ (printed)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, authOf(0), authOf(2))), Evidence: "table Authors' code re-enacted"},
+	// "Small gap at small γ, Online's superiority shows as γ grows": the
+	// paired gap online − greedy rises with γ (the same instances at every γ).
+	{Claim: "{t1}: \"when γ is small the gap between Online and Greedy is not large, but as γ grows Online shows its superiority\": the gap online − greedy-min-energy rises with γ", Paper: "rises with γ (Table 1)", Judge: gapTrend, Evidence: ev1 + "; paired over the same 100 instances at every γ"},
+	// "Average is far behind the other two": behind at every γ; "far" fixes no number.
+	{Claim: "{t1}: \"Average's objective is far from the other two methods'\": Greedy ahead of Average at every γ, A = greedy-min-energy, B = average (Online: the row above)", Paper: "behind at every γ (printed)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(1, objOf(mGreedyMin), objOf(mAverage))), Evidence: ev1},
+	{Claim: "{t1}: how far Average lies behind (\"a large gap\")", Paper: "no number", Judge: avgGap, Evidence: ev1},
+	// "Although Average makes the makespan the smallest ...".
+	{Claim: "{t1}: \"although Average makes the system's makespan the smallest\": Average's makespan (s) below Online's at every γ, A = average, B = online", Paper: "smallest makespan (no number)", Judge: claims.DirectionOf(claims.LowerBetter, noTol, pairsOf(1, spanOf(mAverage), spanOf(mOnline))), Evidence: "makespans of the Table 1 runs (not tabulated)"},
+	{Claim: "{t1}: \"although Average makes the system's makespan the smallest\": Average's makespan (s) below Greedy's at every γ, A = average, B = greedy-min-energy", Paper: "smallest makespan (no number)", Judge: claims.DirectionOf(claims.LowerBetter, noTol, pairsOf(1, spanOf(mAverage), spanOf(mGreedyMin))), Evidence: "makespans of the Table 1 runs (not tabulated)"},
+
+	// Fig 1: objective against n.
+	{Claim: f1 + ": \"when the number of users is small, Online's objective is larger\": Online ahead of Greedy at the smallest n, A = online, B = greedy-min-energy", Paper: "larger (curve only)", Judge: smallDir, Evidence: ev2},
+	{Claim: f1 + ": \"as the number of users grows, the objectives of Online and Greedy become almost equal\": the gap online − greedy-min-energy falls with n", Paper: "falls (curve only)", Judge: f1GapFalls, Evidence: ev2 + "; different instances at every n: Welch intervals"},
+	{Claim: f1 + ": \"... become almost equal\": (online − greedy-min-energy) / |greedy| at the largest n", Paper: "≈ 0 (curve only)", Judge: claims.LevelOf(0, nearlyEqualTol, pointsOf(5, func(r evalResult) float64 { return (r.obj[mOnline] - r.obj[mGreedyMin]) / math.Abs(r.obj[mGreedyMin]) })), Evidence: ev2},
+	{Claim: "Figs 1–2: \"its (Online's) objective is also the largest\" (Fig 2's text): Online ahead of Greedy at every γ and n, A = online, B = greedy-min-energy", Paper: "largest (curve only)", Judge: dirF1G, Evidence: ev2},
+	{Claim: "Figs 1–2: \"its (Online's) objective is also the largest\" (Fig 2's text): Online ahead of Average at every γ and n, A = online, B = average", Paper: "largest (curve only)", Judge: dirF1A, Evidence: ev2},
+	{Claim: "Figs 1–2: Online ahead of greedy-max-objective (ours: our baseline, not the paper's) at every γ and n, A = online, B = greedy-max-objective", Paper: "— (not in the paper)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(2, objOf(mOnline), objOf(mGreedyMax))), Evidence: ev2},
+	{Claim: "Figs 1–2, by the authors' raw means (one value per point, no spread): Online ahead of Greedy at every γ and n", Paper: "largest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("case2", mGreedyMin)), Evidence: "table Case 2 raw_online, raw_greedy"},
+
+	// Fig 2: run times (medians of repeats; orders of magnitude only).
+	{Claim: f2 + ": \"the run time of all three methods rises with the number of users\": Online, log10 ms", Paper: "rises (curve only)", Judge: msRises(mOnline), Evidence: ev3 + "; per instance and γ, the median of the repeats"},
+	{Claim: f2 + ": \"the run time of all three methods rises with the number of users\": Greedy (greedy-min-energy), log10 ms", Paper: "rises (curve only)", Judge: msRises(mGreedyMin), Evidence: ev3 + "; per instance and γ, the median of the repeats"},
+	{Claim: f2 + ": \"the run time of all three methods rises with the number of users\": Average, log10 ms", Paper: "rises (curve only)", Judge: msRises(mAverage), Evidence: ev3 + "; per instance and γ, the median of the repeats"},
+	{Claim: f2 + ": \"although Online's run time is the longest\": slower than Greedy at every n, A = online, B = greedy-min-energy, log10 ms", Paper: "longest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, timingTol, longest(mGreedyMin)), Evidence: ev3 + suffixSums},
+	{Claim: f2 + ": \"although Online's run time is the longest\": slower than Average at every n, A = online, B = average, log10 ms", Paper: "longest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, timingTol, longest(mAverage)), Evidence: ev3 + suffixSums},
+	{Claim: f2 + ", by the authors' raw mean times (ms, one value per point): Online slower than Greedy at every γ and n", Paper: "longest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("times", mGreedyMin)), Evidence: "table Case 2 raw_online_ms, raw_greedy_ms (Windows clock(), i7-10700)"},
+	{Claim: f2 + ", by the authors' raw mean times (ms, one value per point): Online slower than Average at every γ and n", Paper: "longest (curve only)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("times", mAverage)), Evidence: "table Case 2 raw_online_ms, raw_average_ms (Windows clock(), i7-10700)"},
+	{Claim: f2 + ": \"even at n = 2000 its (Online's) run time is of the order of milliseconds\" (ms, at the largest n run)", Paper: "ms (curve only)", Judge: func(d *claimData) claims.Result {
+		return claims.AtMost(1000, msLevelTol, pointsOf(5, msOf(mOnline))(d)...)
+	}, Evidence: ev3},
+
+	// Fig 3: arrival orders.
+	{Claim: f3 + ": " + best + ": ahead of Greedy at every γ and order, A = online, B = greedy-min-energy", Paper: "best (bars only)", Judge: dirF3G, Evidence: ev4},
+	{Claim: f3 + ": " + best + ": ahead of Average at every γ and order, A = online, B = average", Paper: "best (bars only)", Judge: dirF3A, Evidence: ev4},
+	{Claim: f3 + ": Online ahead of greedy-max-objective (ours: our baseline, not the paper's) at every γ and order, A = online, B = greedy-max-objective", Paper: "— (not in the paper)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, pairsOf(3, objOf(mOnline), objOf(mGreedyMax))), Evidence: ev4},
+	{Claim: f3 + ", by the authors' raw means (one value per point, no spread): Online ahead of Greedy at every γ and order", Paper: "best (bars only)", Judge: claims.DirectionOf(claims.HigherBetter, noTol, rawPairs("case3", mGreedyMin)), Evidence: "table Case 3 raw_online, raw_greedy"},
+	{Expand: orderRows},
+
+	// Conclusions.
+	{Claim: "Conclusion (Table 1, Figs 2–3): Online beats the other two (the paper's Greedy and Average) in every case, at every γ, n and order", Paper: "in every case", Judge: everyCase, Evidence: "the Direction rows above; by the authors' own code: {authG} against Greedy"},
+	{Claim: "Conclusion (timing): \"its run time depends on the number of users and of machine types\"", Paper: "depends on n and m", Judge: claims.CombineOf([]string{"rises with n (Fig 2, Online)", "machine types"}, msRises(mOnline), claims.Fixed[*claimData](claims.Missing("every experiment of the paper has m = 9 machine types; none varies m"))), Evidence: ev3},
+	{Claim: "Conclusion, contribution 3): \"comparative experiments show the superiority of the proposed algorithm\"; \"the method obtains satisfying results\"", Paper: "superior, satisfying", Judge: claims.CombineOf([]string{"in every case", "gap rises with γ", "ahead at small n"}, everyCase, gapTrend, smallDir), Evidence: "the rows above; 'satisfying' fixes no threshold and is not judged"},
+}
+
+// t1Methods are Table 1's printed columns: our method k and the
+// authors' re-enacted column q.
+var t1Methods = []struct {
+	k, q int
+	name string
+	of   func(publishedRow) float64
+}{{mOnline, 0, "Online", func(p publishedRow) float64 { return p.Online }}, {mGreedyMin, 1, "Greedy", func(p publishedRow) float64 { return p.Greedy }},
+	{mAverage, 2, "Average", func(p publishedRow) float64 { return p.Average }}}
+
+func authOf(q int) func(evalResult) float64 {
+	return func(r evalResult) float64 { return r.authors[q] }
+}
+func spanOf(k int) func(evalResult) float64 { return func(r evalResult) float64 { return r.span[k] } }
+
+// t1Rows: each printed number of Table 1 is a mean over the authors'
+// instances: a sample (issue 40) whose spread their own code gives,
+// re-enacted on the same instances (authors.go; its means match their raw
+// means to 7 digits), compared with ours as two samples (LevelMean); then
+// each printed column against the authors' own code, instance by instance.
+func t1Rows(d *claimData) []claims.Line {
 	pub := map[float64]publishedRow{}
 	for _, p := range d.res.published {
 		pub[p.Gamma] = p
 	}
-	// Each printed number is a mean over the authors' instances: a sample
-	// (issue 40) whose spread their own code gives, re-enacted on the
-	// same instances (authors.go; its means match their raw means to 7
-	// digits); compared with ours as two samples (claims.LevelMean).
-	for _, m := range []struct {
-		k, q int // our method, the authors' re-enacted column
-		name string
-		of   func(publishedRow) float64
-	}{{mOnline, 0, "Online", func(p publishedRow) float64 { return p.Online }},
-		{mGreedyMin, 1, "Greedy", func(p publishedRow) float64 { return p.Greedy }},
-		{mAverage, 2, "Average", func(p publishedRow) float64 { return p.Average }}} {
-		for g, gamma := range table1Gammas {
-			sd, n := claims.SampleSD(col(d.c1[g], func(r evalResult) float64 { return r.authors[m.q] }))
-			p := pub[gamma]
-			ev := ev1 + "; ours: " + methodCols[m.k]
-			if m.k != mAverage && p.Online < p.Greedy != (rawOf(d.res, gamma).Online < rawOf(d.res, gamma).Greedy) {
-				ev += fmt.Sprintf("; the printed row swaps Online and Greedy at γ = %g (the authors' raw means: Online %.2f, Greedy %.2f)", gamma, rawOf(d.res, gamma).Online, rawOf(d.res, gamma).Greedy)
-			}
-			t.Add(fmt.Sprintf("%s: %s's objective at γ = %g", t1, m.name, gamma), fmt.Sprintf("%.2f", m.of(p)),
-				claims.LevelMean(claims.PaperMean{Mean: m.of(p), N: n, SD: sd, From: "sd of the authors' code re-enacted on their instances"}, claims.Printed(2), claims.Point{Values: objs(d.c1[g], m.k)}), ev)
-		}
-	}
-	// The printed numbers against the authors' own code, instance by instance.
-	for q, m := range []struct {
-		name string
-		of   func(publishedRow) float64
-	}{{"Online", func(p publishedRow) float64 { return p.Online }}, {"Greedy", func(p publishedRow) float64 { return p.Greedy }}, {"Average", func(p publishedRow) float64 { return p.Average }}} {
+	var levels, printed []claims.Line
+	for _, m := range t1Methods {
 		var names []string
 		var rs []claims.Result
 		for g, gamma := range table1Gammas {
-			v := m.of(pub[gamma])
-			names = append(names, fmt.Sprintf("γ %g: printed %.2f,", gamma, v))
-			rs = append(rs, claims.Level(v, claims.Printed(2), claims.Point{Values: col(d.c1[g], func(r evalResult) float64 { return r.authors[q] })}))
+			p, raw, auth := pub[gamma], rawOf(d.res, gamma), col(d.c1[g], authOf(m.q))
+			sd, n := claims.SampleSD(auth)
+			ev := ev1 + "; ours: " + methodCols[m.k]
+			if m.k != mAverage && p.Online < p.Greedy != (raw.Online < raw.Greedy) {
+				ev += fmt.Sprintf("; the printed row swaps Online and Greedy at γ = %g (the authors' raw means: Online %.2f, Greedy %.2f)", gamma, raw.Online, raw.Greedy)
+			}
+			levels = append(levels, claims.Line{Claim: fmt.Sprintf("{t1}: %s's objective at γ = %g", m.name, gamma), Paper: fmt.Sprintf("%.2f", m.of(p)), Evidence: ev,
+				Result: claims.LevelMean(claims.PaperMean{Mean: m.of(p), N: n, SD: sd, From: "sd of the authors' code re-enacted on their instances"}, claims.Printed(2), claims.Point{Values: objs(d.c1[g], m.k)})})
+			names = append(names, fmt.Sprintf("γ %g: printed %.2f,", gamma, m.of(p)))
+			rs = append(rs, claims.Level(m.of(p), claims.Printed(2), claims.Point{Values: auth}))
 		}
-		t.Add(fmt.Sprintf("%s: the printed %s column against the authors' own code (re-enacted, instance by instance)", t1, m.name), "Table 1 as printed",
-			joined(names, rs), "table Authors' code re-enacted (it matches the authors' raw means to 7 digits)")
+		printed = append(printed, claims.Line{Claim: fmt.Sprintf("{t1}: the printed %s column against the authors' own code (re-enacted, instance by instance)", m.name), Paper: "Table 1 as printed",
+			Result: joined(names, rs), Evidence: "table Authors' code re-enacted (it matches the authors' raw means to 7 digits)"})
 	}
+	return append(levels, printed...)
+}
 
-	// "Online better than the other two in all cases" (Table 1).
-	const every = "\"the Online method is better than the other two methods in all cases\""
-	dirT1G := claims.Direction(claims.HigherBetter, zero, d.pairsT1(mOnline, mGreedyMin)...)
-	dirT1A := claims.Direction(claims.HigherBetter, zero, d.pairsT1(mOnline, mAverage)...)
-	t.Add(t1+": Online ahead of Greedy at every γ, A = online, B = greedy-min-energy: "+every, "Online > Greedy at every γ (printed)", dirT1G, ev1)
-	t.Add(t1+": Online ahead of Average at every γ, A = online, B = average: "+every, "Online > Average at every γ (printed)", dirT1A, ev1)
-	t.Add(t1+": Online ahead of greedy-max-objective (ours: our baseline, the authors' final code's Greedy, not the paper's), A = online, B = greedy-max-objective", "— (not in the paper)",
-		claims.Direction(claims.HigherBetter, zero, d.pairsT1(mOnline, mGreedyMax)...), ev1+"; note Greedy naming")
-	authorsPairs := func(b int) []claims.Pair {
-		var ps []claims.Pair
-		for g, gamma := range table1Gammas {
-			ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g", gamma),
-				A: col(d.c1[g], func(r evalResult) float64 { return r.authors[0] }), B: col(d.c1[g], func(r evalResult) float64 { return r.authors[b] })})
+// cells are case cs's settings in order with their labels: every γ of
+// Table 1 (1), every γ and n of Fig 1 (2), every γ and order of Fig 3
+// (3), every γ at Fig 1's smallest n (4) and at its largest (5).
+func (d *claimData) cells(cs int) (labels []string, rs [][]evalResult) {
+	add := func(l string, r []evalResult) { labels, rs = append(labels, l), append(rs, r) }
+	for g, gamma := range table1Gammas {
+		if cs == 1 {
+			add(fmt.Sprintf("γ %g", gamma), d.c1[g])
+		}
+	}
+	for g, gamma := range figGammas {
+		for i, n := range d.ns {
+			if cs == 2 || (cs == 4 && i == 0) || (cs == 5 && i == len(d.ns)-1) {
+				add(fmt.Sprintf("γ %g n %d", gamma, n), d.c2[g][i])
+			}
+		}
+		for o, order := range case3Orders {
+			if cs == 3 {
+				add(fmt.Sprintf("γ %g %s", gamma, order), d.c3[g][o])
+			}
+		}
+	}
+	return labels, rs
+}
+
+// pairsOf pairs a's values with b's at every setting of case cs (cells).
+func pairsOf(cs int, a, b func(evalResult) float64) func(*claimData) []claims.Pair {
+	return func(d *claimData) []claims.Pair {
+		labels, rs := d.cells(cs)
+		ps := make([]claims.Pair, len(rs))
+		for i := range rs {
+			ps[i] = claims.Pair{Label: labels[i], A: col(rs[i], a), B: col(rs[i], b)}
 		}
 		return ps
 	}
-	dirAuthG := claims.Direction(claims.HigherBetter, zero, authorsPairs(1)...)
-	t.Add(t1+": by the authors' own code (re-enacted), Online ahead of Greedy at every γ: "+every, "Online > Greedy at every γ (printed)", dirAuthG,
-		"table Authors' code re-enacted: their own numbers put Greedy ahead where the row says so, against the printed claim")
-	t.Add(t1+": by the authors' own code (re-enacted), Online ahead of Average at every γ: "+every, "Online > Average at every γ (printed)",
-		claims.Direction(claims.HigherBetter, zero, authorsPairs(2)...), "table Authors' code re-enacted")
+}
 
-	// "Small gap at small γ, Online's superiority shows as γ grows":
-	// the paired gap online − greedy rises with γ (the same instances at every γ).
-	var gap []claims.Point
-	for g, gamma := range table1Gammas {
-		gap = append(gap, claims.Point{Label: fmt.Sprintf("γ %g", gamma), Values: diffs(objs(d.c1[g], mOnline), objs(d.c1[g], mGreedyMin))})
+// pointsOf is f's values at every setting of case cs (cells).
+func pointsOf(cs int, f func(evalResult) float64) func(*claimData) []claims.Point {
+	return func(d *claimData) []claims.Point {
+		labels, rs := d.cells(cs)
+		ps := make([]claims.Point, len(rs))
+		for i := range rs {
+			ps[i] = claims.Point{Label: labels[i], Values: col(rs[i], f)}
+		}
+		return ps
 	}
-	gapTrend := claims.TrendOf(claims.Rises, zero, true, gap...)
-	t.Add(t1+": \"when γ is small the gap between Online and Greedy is not large, but as γ grows Online shows its superiority\": the gap online − greedy-min-energy rises with γ", "rises with γ (Table 1)",
-		gapTrend, ev1+"; paired over the same 100 instances at every γ")
-	// "Average is far behind the other two": behind at every γ; "far" fixes no number.
-	dirT1GA := claims.Direction(claims.HigherBetter, zero, d.pairsT1(mGreedyMin, mAverage)...)
-	t.Add(t1+": \"Average's objective is far from the other two methods'\": Greedy ahead of Average at every γ, A = greedy-min-energy, B = average (Online: the row above)", "behind at every γ (printed)", dirT1GA, ev1)
+}
+
+// avgGap shows how far Average lies behind Greedy: "far" fixes no number.
+func avgGap(d *claimData) claims.Result {
 	var gapAvg []string
 	for g, gamma := range table1Gammas {
-		iv := claims.MeanCI(diffs(objs(d.c1[g], mGreedyMin), objs(d.c1[g], mAverage)))
+		iv := claims.MeanCI(col(d.c1[g], func(r evalResult) float64 { return r.obj[mGreedyMin] - r.obj[mAverage] }))
 		gapAvg = append(gapAvg, fmt.Sprintf("γ %g: %.4g", gamma, iv.Mean))
 	}
-	t.Add(t1+": how far Average lies behind (\"a large gap\")", "no number",
-		claims.Unmeasurable("greedy-min-energy − average: "+strings.Join(gapAvg, "; "), "the paper's 'large gap' fixes no threshold"), ev1)
-	// "Although Average makes the makespan the smallest ...".
-	spans := func(a, b int) []claims.Pair {
-		var ps []claims.Pair
-		for g, gamma := range table1Gammas {
-			ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g", gamma),
-				A: col(d.c1[g], func(r evalResult) float64 { return r.span[a] }), B: col(d.c1[g], func(r evalResult) float64 { return r.span[b] })})
-		}
-		return ps
-	}
-	spanO := claims.Direction(claims.LowerBetter, zero, spans(mAverage, mOnline)...)
-	spanG := claims.Direction(claims.LowerBetter, zero, spans(mAverage, mGreedyMin)...)
-	t.Add(t1+": \"although Average makes the system's makespan the smallest\": Average's makespan (s) below Online's at every γ, A = average, B = online", "smallest makespan (no number)", spanO, "makespans of the Table 1 runs (not tabulated)")
-	t.Add(t1+": \"although Average makes the system's makespan the smallest\": Average's makespan (s) below Greedy's at every γ, A = average, B = greedy-min-energy", "smallest makespan (no number)", spanG, "makespans of the Table 1 runs (not tabulated)")
+	return claims.Unmeasurable("greedy-min-energy − average: "+strings.Join(gapAvg, "; "), "the paper's 'large gap' fixes no threshold")
+}
 
-	// Fig 1: objective against n.
-	const f1 = "Fig 1 (experiment 2, n; γ 1.2, 1.3, 1.5)"
-	const ev2 = "table Case 2; plot Fig 1"
-	var small []claims.Pair
-	for g, gamma := range figGammas {
-		if len(d.ns) > 0 {
-			small = append(small, claims.Pair{Label: fmt.Sprintf("γ %g n %d", gamma, d.ns[0]), A: objs(d.c2[g][0], mOnline), B: objs(d.c2[g][0], mGreedyMin)})
-		}
-	}
-	smallDir := claims.Direction(claims.HigherBetter, zero, small...)
-	t.Add(f1+": \"when the number of users is small, Online's objective is larger\": Online ahead of Greedy at the smallest n, A = online, B = greedy-min-energy", "larger (curve only)", smallDir, ev2)
+// f1GapFalls: the gap online − greedy falls with n, at each γ.
+func f1GapFalls(d *claimData) claims.Result {
 	var gapTrends []claims.Result
 	var gapNames []string
 	for g, gamma := range figGammas {
 		var pts []claims.Point
 		for i, n := range d.ns {
-			pts = append(pts, claims.Point{Label: fmt.Sprintf("n %d", n), Values: diffs(objs(d.c2[g][i], mOnline), objs(d.c2[g][i], mGreedyMin))})
+			pts = append(pts, claims.Point{Label: fmt.Sprintf("n %d", n), Values: col(d.c2[g][i], onlineGap)})
 		}
 		gapNames = append(gapNames, fmt.Sprintf("γ %g:", gamma))
-		gapTrends = append(gapTrends, claims.TrendOf(claims.Falls, zero, false, pts...))
+		gapTrends = append(gapTrends, claims.TrendOf(claims.Falls, noTol, false, pts...))
 	}
-	gapN := joined(gapNames, gapTrends)
-	t.Add(f1+": \"as the number of users grows, the objectives of Online and Greedy become almost equal\": the gap online − greedy-min-energy falls with n", "falls (curve only)", gapN,
-		ev2+"; different instances at every n: Welch intervals")
-	var near []claims.Point
-	if len(d.ns) > 0 {
-		last := len(d.ns) - 1
-		for g, gamma := range figGammas {
-			on, gr := objs(d.c2[g][last], mOnline), objs(d.c2[g][last], mGreedyMin)
-			rel := make([]float64, len(on))
-			for i := range on {
-				rel[i] = (on[i] - gr[i]) / math.Abs(gr[i])
-			}
-			near = append(near, claims.Point{Label: fmt.Sprintf("γ %g n %d", gamma, d.ns[last]), Values: rel})
+	return joined(gapNames, gapTrends)
+}
+
+// msRises: method k's run time rises with n.
+func msRises(k int) func(*claimData) claims.Result {
+	return func(d *claimData) claims.Result {
+		return claims.TrendOf(claims.Rises, timingTol, false, msPoints(d, k)...)
+	}
+}
+
+// longest pairs Online's log10 run times with method b's at every n,
+// pooled over γ.
+func longest(b int) func(*claimData) []claims.Pair {
+	return func(d *claimData) []claims.Pair {
+		a, bb := msPoints(d, mOnline), msPoints(d, b)
+		ps := make([]claims.Pair, len(a))
+		for i := range a {
+			ps[i] = claims.Pair{Label: a[i].Label, A: a[i].Values, B: bb[i].Values}
 		}
+		return ps
 	}
-	nearRes := claims.Level(0, nearlyEqualTol, near...)
-	t.Add(f1+": \"... become almost equal\": (online − greedy-min-energy) / |greedy| at the largest n", "≈ 0 (curve only)", nearRes, ev2)
-	dirF1G := claims.Direction(claims.HigherBetter, zero, d.pairsF1(mOnline, mGreedyMin)...)
-	dirF1A := claims.Direction(claims.HigherBetter, zero, d.pairsF1(mOnline, mAverage)...)
-	t.Add("Figs 1–2: \"its (Online's) objective is also the largest\" (Fig 2's text): Online ahead of Greedy at every γ and n, A = online, B = greedy-min-energy", "largest (curve only)", dirF1G, ev2)
-	t.Add("Figs 1–2: \"its (Online's) objective is also the largest\" (Fig 2's text): Online ahead of Average at every γ and n, A = online, B = average", "largest (curve only)", dirF1A, ev2)
-	t.Add("Figs 1–2: Online ahead of greedy-max-objective (ours: our baseline, not the paper's) at every γ and n, A = online, B = greedy-max-objective", "— (not in the paper)",
-		claims.Direction(claims.HigherBetter, zero, d.pairsF1(mOnline, mGreedyMax)...), ev2)
-	rawPairs := func(cs string, settings []string, label func(g float64, s string) string, b int) []claims.Pair {
+}
+
+// rawPairs pairs the authors' raw Online value with method b's (Greedy
+// or Average) at every γ and setting, one value per point: their means of
+// case 2 ("case2", every n) or case 3 ("case3", every order), or their
+// mean run times of case 2 ("times").
+func rawPairs(cs string, b int) func(*claimData) []claims.Pair {
+	return func(d *claimData) []claims.Pair {
 		var ps []claims.Pair
 		for _, gamma := range figGammas {
-			for _, s := range settings {
-				if raw, ok := d.res.rawFor(cs, gamma, s); ok {
+			for i, s := range cells3(cs, d.ns) {
+				raw, ok := d.res.rawFor(cs, gamma, s)
+				label := fmt.Sprintf("γ %g %s", gamma, s)
+				if cs == "times" {
+					rt := d.res.rawTimeFor(gamma, d.ns[i])
+					raw, ok, label = rawResult{Online: rt.Online, Greedy: rt.Greedy, Average: rt.Average}, true, fmt.Sprintf("γ %g n %d", gamma, d.ns[i])
+				}
+				if ok {
 					bv := raw.Greedy
 					if b == mAverage {
 						bv = raw.Average
 					}
-					ps = append(ps, claims.Pair{Label: label(gamma, s), A: []float64{raw.Online}, B: []float64{bv}})
+					ps = append(ps, claims.Pair{Label: label, A: []float64{raw.Online}, B: []float64{bv}})
 				}
 			}
 		}
 		return ps
 	}
-	var nSettings []string
-	for _, n := range d.ns {
-		nSettings = append(nSettings, settingN(n))
-	}
-	nLabel := func(g float64, s string) string { return fmt.Sprintf("γ %g %s", g, s) }
-	t.Add("Figs 1–2, by the authors' raw means (one value per point, no spread): Online ahead of Greedy at every γ and n", "largest (curve only)",
-		claims.Direction(claims.HigherBetter, zero, rawPairs("case2", nSettings, nLabel, mGreedyMin)...), "table Case 2 raw_online, raw_greedy")
+}
 
-	// Fig 2: run times (medians of repeats; orders of magnitude only).
-	const f2 = "Fig 2 (run time against n; timing)"
-	const ev3 = "table Fig 2 run times; plot Fig 2"
-	for _, k := range []int{mOnline, mGreedyMin, mAverage} {
-		t.Add(fmt.Sprintf("%s: \"the run time of all three methods rises with the number of users\": %s, log10 ms", f2, paperNames[k]), "rises (curve only)",
-			claims.TrendOf(claims.Rises, timingTol, false, msPoints(d, k)...), ev3+"; per instance and γ, the median of the repeats")
+// cells3 are the raw data's settings: the orders of case 3, else every
+// n of Fig 1 in order.
+func cells3(cs string, ns []int) []string {
+	if cs == "case3" {
+		return case3Orders
 	}
-	longest := func(b int) []claims.Pair {
-		var ps []claims.Pair
-		for i, n := range d.ns {
-			var a, bb []float64
-			for g := range figGammas {
-				a = append(a, log10ms(d.c2[g][i], mOnline)...)
-				bb = append(bb, log10ms(d.c2[g][i], b)...)
-			}
-			ps = append(ps, claims.Pair{Label: fmt.Sprintf("n %d", n), A: a, B: bb})
-		}
-		return ps
+	var s []string
+	for _, n := range ns {
+		s = append(s, settingN(n))
 	}
-	t.Add(f2+": \"although Online's run time is the longest\": slower than Greedy at every n, A = online, B = greedy-min-energy, log10 ms", "longest (curve only)",
-		claims.Direction(claims.HigherBetter, timingTol, longest(mGreedyMin)...), ev3+"; our online uses suffix sums (O(n·m)), not the paper's matrix inversions (O(n·m⁴))")
-	t.Add(f2+": \"although Online's run time is the longest\": slower than Average at every n, A = online, B = average, log10 ms", "longest (curve only)",
-		claims.Direction(claims.HigherBetter, timingTol, longest(mAverage)...), ev3+"; our online uses suffix sums (O(n·m)), not the paper's matrix inversions (O(n·m⁴))")
-	rawTimes := func(b int) []claims.Pair {
-		var ps []claims.Pair
-		for _, gamma := range figGammas {
-			for _, n := range d.ns {
-				rt := d.res.rawTimeFor(gamma, n)
-				bv := rt.Greedy
-				if b == mAverage {
-					bv = rt.Average
-				}
-				ps = append(ps, claims.Pair{Label: fmt.Sprintf("γ %g n %d", gamma, n), A: []float64{rt.Online}, B: []float64{bv}})
-			}
-		}
-		return ps
-	}
-	t.Add(f2+", by the authors' raw mean times (ms, one value per point): Online slower than Greedy at every γ and n", "longest (curve only)",
-		claims.Direction(claims.HigherBetter, zero, rawTimes(mGreedyMin)...), "table Case 2 raw_online_ms, raw_greedy_ms (Windows clock(), i7-10700)")
-	t.Add(f2+", by the authors' raw mean times (ms, one value per point): Online slower than Average at every γ and n", "longest (curve only)",
-		claims.Direction(claims.HigherBetter, zero, rawTimes(mAverage)...), "table Case 2 raw_online_ms, raw_average_ms (Windows clock(), i7-10700)")
-	var msPts []claims.Point
-	if len(d.ns) > 0 {
-		last := len(d.ns) - 1
-		for g, gamma := range figGammas {
-			msPts = append(msPts, claims.Point{Label: fmt.Sprintf("γ %g n %d", gamma, d.ns[last]), Values: col(d.c2[g][last], msOf(mOnline))})
-		}
-	}
-	msLevel := claims.AtMost(1000, msLevelTol, msPts...)
-	t.Add(f2+": \"even at n = 2000 its (Online's) run time is of the order of milliseconds\" (ms, at the largest n run)", "ms (curve only)", msLevel, ev3)
+	return s
+}
 
-	// Fig 3: arrival orders.
-	const f3 = "Fig 3 (experiment 3, arrival order; γ 1.2, 1.3, 1.5)"
-	const ev4 = "table Case 3; plot Fig 3"
-	dirF3G := claims.Direction(claims.HigherBetter, zero, d.pairsF3(mOnline, mGreedyMin)...)
-	dirF3A := claims.Direction(claims.HigherBetter, zero, d.pairsF3(mOnline, mAverage)...)
-	const best = "\"in all cases the Online method obtains the best objective\""
-	t.Add(f3+": "+best+": ahead of Greedy at every γ and order, A = online, B = greedy-min-energy", "best (bars only)", dirF3G, ev4)
-	t.Add(f3+": "+best+": ahead of Average at every γ and order, A = online, B = average", "best (bars only)", dirF3A, ev4)
-	t.Add(f3+": Online ahead of greedy-max-objective (ours: our baseline, not the paper's) at every γ and order, A = online, B = greedy-max-objective", "— (not in the paper)",
-		claims.Direction(claims.HigherBetter, zero, d.pairsF3(mOnline, mGreedyMax)...), ev4)
-	oLabel := func(g float64, s string) string { return fmt.Sprintf("γ %g %s", g, s) }
-	t.Add(f3+", by the authors' raw means (one value per point, no spread): Online ahead of Greedy at every γ and order", "best (bars only)",
-		claims.Direction(claims.HigherBetter, zero, rawPairs("case3", case3Orders, oLabel, mGreedyMin)...), "table Case 3 raw_online, raw_greedy")
-	// "The arrival order has no noticeable effect; only SaB is slightly
-	// lower for Online and Greedy." Orders use different instances (Welch);
-	// values are scaled by the method's BaS mean at that γ.
-	sab := 1 // case3Orders[1] == "SaB"
+// orderRows: "The arrival order has no noticeable effect; only SaB is
+// slightly lower for Online and Greedy." Orders use different instances
+// (Welch); values are scaled by the method's BaS mean at that γ.
+func orderRows(d *claimData) []claims.Line {
+	var ls []claims.Line
 	for _, k := range []int{mOnline, mGreedyMin, mAverage} {
-		var flatNames, sabNames []string
-		var flat, sabFalls, sabLittle []claims.Result
-		for g, gamma := range figGammas {
-			base := claims.MeanCI(objs(d.c3[g][0], k)).Mean
-			var pts []claims.Point
-			for o, order := range case3Orders {
-				if o == sab && k != mAverage {
-					continue // the stated exception
-				}
-				pts = append(pts, claims.Point{Label: order, Values: scaled(objs(d.c3[g][o], k), base)})
-			}
-			flatNames = append(flatNames, fmt.Sprintf("γ %g:", gamma))
-			flat = append(flat, claims.TrendOf(claims.Flat, orderTol, false, pts...))
-			if k == mAverage {
-				continue
-			}
-			low := claims.Point{Label: "SaB", Values: scaled(objs(d.c3[g][sab], k), base)}
-			for o, order := range case3Orders {
-				if o == sab {
-					continue
-				}
-				other := claims.Point{Label: order, Values: scaled(objs(d.c3[g][o], k), base)}
-				sabNames = append(sabNames, fmt.Sprintf("γ %g %s→SaB:", gamma, order))
-				sabFalls = append(sabFalls, claims.TrendOf(claims.Falls, zero, false, other, low))
-				sabLittle = append(sabLittle, claims.TrendOf(claims.FallsLittle, orderTol, false, other, low))
-			}
-		}
+		flatNames, flat, sabNames, sabFalls, sabLittle := orderResults(d, k)
 		orders := "BaS, Rand, Equal (SaB is the stated exception)"
 		if k == mAverage {
 			orders = "all four orders"
 		}
-		t.Add(fmt.Sprintf("%s: \"the arrival order has no noticeable effect on the objective\": %s, over %s, objective ÷ |BaS mean|", f3, paperNames[k], orders), "no noticeable effect (bars only)",
-			joined(flatNames, flat), ev4+"; different instances per order: Welch intervals")
+		ls = append(ls, claims.Line{Claim: fmt.Sprintf("%s: \"the arrival order has no noticeable effect on the objective\": %s, over %s, objective ÷ |BaS mean|", f3, paperNames[k], orders), Paper: "no noticeable effect (bars only)",
+			Result: joined(flatNames, flat), Evidence: ev4 + "; different instances per order: Welch intervals"})
 		if k == mAverage {
 			continue
 		}
-		t.Add(fmt.Sprintf("%s: \"only in the SaB case is the objective of Online and Greedy slightly lower\": %s lower at SaB than at each other order", f3, paperNames[k]), "slightly lower (bars only)",
-			joined(sabNames, sabFalls), ev4)
-		t.Add(fmt.Sprintf("%s: \"... slightly lower\": %s at SaB no more than 5 %% below each other order", f3, paperNames[k]), "slightly (bars only)",
-			joined(sabNames, sabLittle), ev4)
+		ls = append(ls, claims.Line{Claim: fmt.Sprintf("%s: \"only in the SaB case is the objective of Online and Greedy slightly lower\": %s lower at SaB than at each other order", f3, paperNames[k]), Paper: "slightly lower (bars only)",
+			Result: joined(sabNames, sabFalls), Evidence: ev4},
+			claims.Line{Claim: fmt.Sprintf("%s: \"... slightly lower\": %s at SaB no more than 5 %% below each other order", f3, paperNames[k]), Paper: "slightly (bars only)",
+				Result: joined(sabNames, sabLittle), Evidence: ev4})
 	}
+	return ls
+}
 
-	// Conclusions.
-	everyCase := claims.Combine([]string{"Table 1 vs Greedy", "Table 1 vs Average", "Figs 1–2 vs Greedy", "Figs 1–2 vs Average", "Fig 3 vs Greedy", "Fig 3 vs Average"},
-		dirT1G, dirT1A, dirF1G, dirF1A, dirF3G, dirF3A)
-	t.Add("Conclusion (Table 1, Figs 2–3): Online beats the other two (the paper's Greedy and Average) in every case, at every γ, n and order", "in every case", everyCase,
-		"the Direction rows above; by the authors' own code: "+dirAuthG.Verdict+" against Greedy")
-	t.Add("Conclusion (timing): \"its run time depends on the number of users and of machine types\"", "depends on n and m", claims.Combine([]string{"rises with n (Fig 2, Online)", "machine types"},
-		claims.TrendOf(claims.Rises, timingTol, false, msPoints(d, mOnline)...), claims.Missing("every experiment of the paper has m = 9 machine types; none varies m")), ev3)
-	t.Add("Conclusion, contribution 3): \"comparative experiments show the superiority of the proposed algorithm\"; \"the method obtains satisfying results\"", "superior, satisfying",
-		claims.Combine([]string{"in every case", "gap rises with γ", "ahead at small n"}, everyCase, gapTrend, smallDir),
-		"the rows above; 'satisfying' fixes no threshold and is not judged")
-	return t.Table()
+// orderResults judges method k's orders at every γ: flat over the orders
+// (SaB left out for Online and Greedy), and SaB against each other order.
+func orderResults(d *claimData, k int) (flatNames []string, flat []claims.Result, sabNames []string, sabFalls, sabLittle []claims.Result) {
+	sab := 1 // case3Orders[1] == "SaB"
+	for g, gamma := range figGammas {
+		base := claims.MeanCI(objs(d.c3[g][0], k)).Mean
+		var pts []claims.Point
+		for o, order := range case3Orders {
+			if o == sab && k != mAverage {
+				continue // the stated exception
+			}
+			pts = append(pts, claims.Point{Label: order, Values: scaled(objs(d.c3[g][o], k), base)})
+		}
+		flatNames = append(flatNames, fmt.Sprintf("γ %g:", gamma))
+		flat = append(flat, claims.TrendOf(claims.Flat, orderTol, false, pts...))
+		if k == mAverage {
+			continue
+		}
+		low := claims.Point{Label: "SaB", Values: scaled(objs(d.c3[g][sab], k), base)}
+		for o, order := range case3Orders {
+			if o == sab {
+				continue
+			}
+			other := claims.Point{Label: order, Values: scaled(objs(d.c3[g][o], k), base)}
+			sabNames = append(sabNames, fmt.Sprintf("γ %g %s→SaB:", gamma, order))
+			sabFalls = append(sabFalls, claims.TrendOf(claims.Falls, noTol, false, other, low))
+			sabLittle = append(sabLittle, claims.TrendOf(claims.FallsLittle, orderTol, false, other, low))
+		}
+	}
+	return flatNames, flat, sabNames, sabFalls, sabLittle
 }
 
 // rawOf is the authors' raw case-1 means at γ.

@@ -236,7 +236,8 @@ func Gantt(g report.Gantt) templ.Component {
 	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return GanttOption(g) })
 }
 
-// GanttPanel is GanttSpan for a compare panel: moved[j] says whether bar
+// GanttPanel is Gantt on the time span [from, to] whatever its bars span
+// (panels of several runs share one time axis), for a compare panel: moved[j] says whether bar
 // j of g moved against the first panel (Aligned.Moved); the chart
 // highlights those when its element's data-highlight is "moved".
 func GanttPanel(g report.Gantt, from, to float64, moved []bool) templ.Component {
@@ -255,12 +256,6 @@ func GanttPanel(g report.Gantt, from, to float64, moved []bool) templ.Component 
 		}
 	}
 	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return ganttOption(g, &[2]float64{from, to}, flags) })
-}
-
-// GanttSpan is Gantt on the time span [from, to] whatever its bars span,
-// so that panels of several runs share one time axis.
-func GanttSpan(g report.Gantt, from, to float64) templ.Component {
-	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return ganttOption(g, &[2]float64{from, to}, nil) })
 }
 
 // GanttOption returns the ECharts option of Gantt as JSON. The series data
@@ -449,7 +444,3 @@ func ganttZooms(lanes, height int, yZoom bool) []dataZoom {
 	}
 	return zooms
 }
-
-// Palette returns the group colours (a fresh slice): a group's colour is
-// Palette()[GroupColour(group)].
-func Palette() []string { return append([]string(nil), palette...) }

@@ -297,20 +297,15 @@ func graphLinks(g report.Graph, ids map[string]bool) (links []graphLink, labels 
 	return links, labels
 }
 
-// levelLayout places nodes in rows by Level (row order: ascending Level;
+// levelLayoutSpacing places nodes in rows by Level (row order: ascending Level;
 // see nodeLevels for a DAG without levels),
 // each row ordered to reduce edge crossings (orderLayers: the layered
 // method of Sugiyama et al. 1981, long edges through dummy nodes, down and
 // up barycentre sweeps, the order with the fewest crossings kept) and
 // centred on the widest row. Rows are GraphLevelPx apart, more when the
-// layout is much wider than high; nodes of a row nodePx apart.
-func levelLayout(g report.Graph) map[string][2]float32 {
-	pos, _ := levelLayoutSpacing(g)
-	return pos
-}
-
-// levelLayoutSpacing is levelLayout and the distance between neighbours
-// in a row (layout units), which the label threshold reads.
+// layout is much wider than high; nodes of a row nodePx apart. It returns
+// the positions and the distance between neighbours in a row (layout
+// units), which the label threshold reads.
 func levelLayoutSpacing(g report.Graph) (map[string][2]float32, float32) {
 	r := levelRows(g)
 	levelPx, nodePx := levelSpacing(g, len(r.levels), r.widest)

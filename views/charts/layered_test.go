@@ -242,3 +242,9 @@ func TestDAGWithoutLevelsIsLayeredByLongestPath(t *testing.T) {
 		t.Errorf("levels %v, want the given ones", lv)
 	}
 }
+
+// levelLayout is levelLayoutSpacing's positions.
+func levelLayout(g report.Graph) map[string][2]float32 {
+	pos, _ := levelLayoutSpacing(g)
+	return pos
+}
