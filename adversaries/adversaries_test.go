@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"schedlab/execute"
+	"schedlab/report"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
@@ -28,8 +29,8 @@ func inProcess(t *testing.T, spec Spec) *adversary.Result {
 	t.Helper()
 	ctx := context.Background()
 	st, _ := registry.Lookup(spec.Strategy)
-	var budget execute.Budget
-	run := func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error) {
+	var budget solvers.Budget
+	run := func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*report.Report, error) {
 		return execute.Run(ctx, st, w, s.Variant, s.Params, nil, budget)
 	}
 	s, err := Build(ctx, st, spec, nil, budget, run)
@@ -259,7 +260,7 @@ func TestDirectionOfAFamilyWithoutDeclarationsFromAQueuedRun(t *testing.T) {
 	}
 	got := s.end(t, a.ID)
 	wb := want.Evaluations[want.Best]
-	if got.Status != store.SearchDone || got.Best == nil || got.Best.Key != wb.Key || got.Best.Score != wb.Score || got.Spec.Better != solvers.Higher {
+	if got.Status != store.SearchDone || got.Best == nil || got.Best.Key != wb.Key || got.Best.Score != wb.Score || got.Spec.Better != report.Higher {
 		t.Fatalf("%s %s best %+v better %q; in process %s %v", got.Status, got.Error, got.Best, got.Spec.Better, wb.Key, wb.Score)
 	}
 	spec.Metric = "nope"

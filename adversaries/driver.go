@@ -12,6 +12,7 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
@@ -39,7 +40,7 @@ const DefaultPoll = time.Second
 type Driver struct {
 	st     *store.Store
 	rn     *runner.Runner
-	lookup func(string) (solvers.Strategy, bool)
+	lookup func(string) (*solvers.Strategy, bool)
 	opt    Options
 
 	mu      sync.Mutex
@@ -57,7 +58,7 @@ type active struct {
 var errCanceled = errors.New("canceled")
 
 // New returns a Driver over st and rn, finding strategies with lookup.
-func New(st *store.Store, rn *runner.Runner, lookup func(string) (solvers.Strategy, bool), opt Options) *Driver {
+func New(st *store.Store, rn *runner.Runner, lookup func(string) (*solvers.Strategy, bool), opt Options) *Driver {
 	if opt.Poll <= 0 {
 		opt.Poll = DefaultPoll
 	}
@@ -182,8 +183,8 @@ func (d *Driver) build(ctx context.Context, spec Spec, owner string) (*Search, e
 // direction reads s's metric direction from A's (else B's) run on its
 // first instance, queued as a candidate of search a: the candidate a
 // search on it would be, so its runs are not made twice.
-func (d *Driver) direction(ctx context.Context, a *store.AdversarySearch, s *Search, rec *recorder) (string, error) {
-	return adversary.Direction(ctx, s.Strategy, s.Config.Metric, func(ctx context.Context) (*solvers.Report, error) {
+func (d *Driver) direction(ctx context.Context, a *store.AdversarySearch, s *Search, rec *recorder) (report.Direction, error) {
+	return adversary.Direction(ctx, s.Strategy, s.Config.Metric, func(ctx context.Context) (*report.Report, error) {
 		key := adversary.Key(s.First)
 		c, ok := rec.cands[key]
 		if !ok {
@@ -398,9 +399,9 @@ type recorder struct {
 	pending []adversary.Evaluation
 	best    adversary.Evaluation
 	hasBest bool
-	kept    string // the key of the best at the last flush
-	probe   string // the key of the direction's candidate, until dropped
-	better  string // the metric's direction
+	kept    string           // the key of the best at the last flush
+	probe   string           // the key of the direction's candidate, until dropped
+	better  report.Direction // the metric's direction
 }
 
 func (r *recorder) observe(e adversary.Evaluation) {
@@ -420,7 +421,7 @@ type Best struct {
 	RunA  string `json:"run_a,omitempty"`
 	RunB  string `json:"run_b,omitempty"`
 	// Better is the metric's direction, as the search found it.
-	Better string `json:"better,omitempty"`
+	Better report.Direction `json:"better,omitempty"`
 }
 
 // flush stores the pending evaluations and the best, and drops the
@@ -587,7 +588,7 @@ func (d *Driver) side(ctx context.Context, r *store.Run, metric string) adversar
 	if err != nil {
 		return adversary.SideOf(nil, fmt.Errorf("run %s: %w", r.ID, err), metric)
 	}
-	rep, err := solvers.DecodeReport(full.Report)
+	rep, err := report.DecodeReport(full.Report)
 	if err != nil {
 		return adversary.SideOf(nil, fmt.Errorf("run %s: its report: %w", r.ID, err), metric)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/execute"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
 )
@@ -39,7 +40,7 @@ type Spec struct {
 	Vary     []adversary.Range `json:"vary,omitempty"`
 	// Better is the metric's direction, set by the server when it stores
 	// the search (from the family's declaration); ignored on input.
-	Better string `json:"better,omitempty"`
+	Better report.Direction `json:"better,omitempty"`
 }
 
 // MaxSeconds bounds a search's time budget: a week.
@@ -48,7 +49,7 @@ const MaxSeconds = 7 * 24 * 3600
 // Search is what Build makes of a Spec: the search's configuration and
 // its family's generator and mutations.
 type Search struct {
-	Strategy solvers.Strategy
+	Strategy *solvers.Strategy
 	Config   adversary.Config // Better empty: not known yet (see Build)
 	Family   adversary.Family
 	First    *solvers.Workload // the first instance (the direction's probe runs on it)
@@ -64,12 +65,12 @@ type Search struct {
 // mutations run here,
 // under budget: the CLI and the server build a search the same way, so
 // a seed gives the same candidates on both.
-func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.Workload, budget execute.Budget,
-	run func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error)) (*Search, error) {
+func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.Workload, budget solvers.Budget,
+	run func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*report.Report, error)) (*Search, error) {
 	bad := func(field, format string, a ...any) error {
 		return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, a...)}
 	}
-	name := st.Info().Name
+	name := st.Info.Name
 	cfg := adversary.Config{Metric: spec.Metric, Score: spec.Score, Method: spec.Method, Budget: spec.Budget,
 		Seed: spec.Seed, Target: spec.StopAt, Preset: spec.Preset, Restarts: spec.Restarts, Vary: spec.Vary}
 	if cfg.Method == "" {
@@ -90,7 +91,7 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 		if err != nil {
 			return nil, bad(side.field, "%v", err)
 		}
-		p, err := solvers.Resolve(st.Params(), solvers.Params(side.params))
+		p, err := solvers.Resolve(st.Params, solvers.Params(side.params))
 		if err != nil {
 			return nil, bad(side.field+"_params", "%v", err)
 		}
@@ -124,9 +125,9 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 	default:
 		return nil, bad("preset", "name a preset (or, to anneal, a workload to start from)")
 	}
-	if m, ok := st.(solvers.Mutator); ok && m.Mutates() {
+	if st.Mutate != nil {
 		fam.Mutate = func(ctx context.Context, w *solvers.Workload, rng *rand.Rand) (*solvers.Workload, string, error) {
-			return m.Mutate(ctx, w, cfg.Preset, cfg.PresetParams, rng)
+			return st.Mutate(ctx, w, cfg.Preset, cfg.PresetParams, rng)
 		}
 	}
 	if cfg.Method == adversary.Anneal && fam.Mutate == nil {
@@ -149,11 +150,11 @@ func Build(ctx context.Context, st solvers.Strategy, spec Spec, start *solvers.W
 			return nil, bad("method", "%v", err)
 		}
 	}
-	if run == nil && solvers.Declared(st) == nil {
+	if run == nil && st.Metrics == nil {
 		// The direction is read from a run, which the caller makes later
 		// (the server: through the queue, in the search's goroutine).
 		probe := cfg
-		probe.Better = solvers.Lower
+		probe.Better = report.Lower
 		if err := adversary.Check(probe); err != nil {
 			return nil, err
 		}

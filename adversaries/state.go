@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
 	"schedlab/store"
@@ -72,13 +73,13 @@ func (d *Driver) State(ctx context.Context, id string) (*State, error) {
 
 // Config is the search's configuration as adversary.Report reads it,
 // its sides' parameters resolved against st.
-func (s *State) Config(st solvers.Strategy) adversary.Config {
+func (s *State) Config(st *solvers.Strategy) adversary.Config {
 	cfg := adversary.Config{Metric: s.Spec.Metric, Better: s.Spec.Better, Score: s.Spec.Score, Method: s.Spec.Method,
 		Budget: s.Spec.Budget, Seed: s.Spec.Seed, Target: s.Spec.StopAt, Preset: s.Spec.Preset, Restarts: s.Spec.Restarts,
 		A: adversary.Side{Variant: s.Spec.A}, B: adversary.Side{Variant: s.Spec.B}}
 	if st != nil {
-		cfg.A.Params, _ = solvers.Resolve(st.Params(), solvers.Params(s.Spec.AParams))
-		cfg.B.Params, _ = solvers.Resolve(st.Params(), solvers.Params(s.Spec.BParams))
+		cfg.A.Params, _ = solvers.Resolve(st.Params, solvers.Params(s.Spec.AParams))
+		cfg.B.Params, _ = solvers.Resolve(st.Params, solvers.Params(s.Spec.BParams))
 	}
 	return cfg
 }
@@ -87,7 +88,7 @@ func (s *State) Config(st solvers.Strategy) adversary.Config {
 // the best score against candidates, the path to the best, the best
 // candidates, A's and B's Gantts on the best instance from its kept
 // runs' reports a and b, nil when not read); nil before any evaluation.
-func (s *State) Report(st solvers.Strategy, a, b *solvers.Report) *solvers.Report {
+func (s *State) Report(st *solvers.Strategy, a, b *report.Report) *report.Report {
 	if s.Best == nil {
 		return nil
 	}

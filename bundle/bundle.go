@@ -79,7 +79,7 @@ type Workload struct {
 	// Data is the canonical native JSON, as a string so that its bytes
 	// (which SHA256 hashes) survive re-encoding.
 	Data string `json:"data"`
-	// Preview is the JSON of a solvers.Report drawn before any run, or
+	// Preview is the JSON of a report.Report drawn before any run, or
 	// empty.
 	Preview json.RawMessage `json:"preview,omitempty"`
 	// UploadSHA256 and UploadBytes (version 3) describe the file(s) as
@@ -123,7 +123,7 @@ type Run struct {
 	// run; absent when it was not recorded.
 	Schedlab *Build `json:"schedlab,omitempty"`
 
-	// Report is the JSON object of a solvers.Report, or empty.
+	// Report is the JSON object of a report.Report, or empty.
 	Report json.RawMessage `json:"report,omitempty"`
 
 	Position  int             `json:"position"`  // 0 … runs_total−1, each once

@@ -11,7 +11,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/experiments"
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // Statuses and kinds a bundle holds: the store's final run statuses, the
@@ -202,7 +202,7 @@ func (c *checker) workload(w *Workload) error {
 		return c.invalid("workload.preview", "must be a JSON object or absent")
 	}
 	if len(w.Preview) > 0 {
-		if _, err := solvers.DecodeReport(w.Preview); err != nil {
+		if _, err := report.DecodeReport(w.Preview); err != nil {
 			return c.invalid("workload.preview", "workload %s: its preview is not a report schedlab can draw: %v", w.ID, err)
 		}
 	}
@@ -254,9 +254,9 @@ func (c *checker) run(r *Run) error {
 		return c.invalid("run.report", "must be a JSON object (a report) or absent")
 	}
 	// A report is checked as the runner checks a run's before storing it
-	// (solvers.Report.Validate, with its limits on metrics and charts).
+	// (report.Report.Validate, with its limits on metrics and charts).
 	if len(r.Report) > 0 {
-		if _, err := solvers.DecodeReport(r.Report); err != nil {
+		if _, err := report.DecodeReport(r.Report); err != nil {
 			return c.invalid("run.report", "run %s: %v", r.ID, err)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // Run is one compared run: what compare needs to know of it besides its
@@ -39,13 +39,13 @@ func (r Run) variant() string {
 type Row struct {
 	Name   string
 	Unit   string
-	Better string // solvers.Higher, Lower or ""
-	Kind   string // solvers.KindResult, KindCost or KindInfo
+	Better report.Direction  // report.Higher, Lower or ""
+	Kind   report.MetricKind // report.KindResult, KindCost or KindInfo
 	Values []*float64
 	// Best marks the runs holding the best value, when the row is ranked.
 	Best []bool
 	// NA marks the runs whose variant the metric is not meaningful for
-	// (solvers.Metric.Variants): shown "n/a", never best, not in the bars.
+	// (report.Metric.Variants): shown "n/a", never best, not in the bars.
 	NA []bool
 	// Apart marks the runs whose metric of this name is defined for other
 	// variants than the ranked runs' (gossip's rumor beside gossip): shown,
@@ -61,7 +61,7 @@ type Row struct {
 	// why ("processors differ (4, 40)").
 	Unranked string
 	// NoResult, where run i has a report but no value of a result the
-	// metric's declaration asks of its variant (solvers.NoResult: a
+	// metric's declaration asks of its variant (report.NoResult: a
 	// critical-works run that stopped has no makespan), says so with the
 	// reason its report gives: a failure for this metric, not a blank.
 	NoResult []string
@@ -69,13 +69,15 @@ type Row struct {
 
 // Bars is one metric as a bar chart: a bar per run not omitted.
 type Bars struct {
-	Metric, Unit, Better, Kind string
-	Labels                     []string
-	Values                     []*float64
-	Best                       []bool // the ranked best; all false for a cost or an unranked result
-	Omit                       []bool // NA or Apart: not drawn
-	Reference                  []bool // a reference run: drawn marked as such
-	Ranked                     bool
+	Metric, Unit string
+	Better       report.Direction
+	Kind         report.MetricKind
+	Labels       []string
+	Values       []*float64
+	Best         []bool // the ranked best; all false for a cost or an unranked result
+	Omit         []bool // NA or Apart: not drawn
+	Reference    []bool // a reference run: drawn marked as such
+	Ranked       bool
 }
 
 // Result is a compare of runs, in the order of the runs given.
@@ -113,7 +115,7 @@ func IsBoundMetric(name string) bool {
 // Join compares runs by their reports (reports[i] is run i's; nil or empty
 // where it has none: a run not finished or failed). See the package doc
 // for what is ranked and how runs are named.
-func Join(runs []Run, reports []*solvers.Report) Result {
+func Join(runs []Run, reports []*report.Report) Result {
 	n := len(runs)
 	res := Result{Fields: Fields(runs, reports), Reference: make([]bool, n)}
 	res.Labels = Labels(runs, res.Fields)
@@ -145,7 +147,7 @@ func Join(runs []Run, reports []*solvers.Report) Result {
 	}
 	for k := range res.Metrics {
 		m := &res.Metrics[k]
-		decl := solvers.Metric{Name: m.Name, Kind: m.Kind, Better: m.Better}
+		decl := report.Metric{Name: m.Name, Kind: m.Kind, Better: m.Better}
 		for i := range runs {
 			if m.Values[i] != nil {
 				decl.Variants = declared[k][i]
@@ -155,13 +157,13 @@ func Join(runs []Run, reports []*solvers.Report) Result {
 		for i := range runs {
 			rep := reportAt(reports, i)
 			if m.Values[i] != nil || rep == nil || len(rep.Metrics) == 0 || runs[i].Reproduce || m.Bound ||
-				!solvers.NoResult(decl, runs[i].Variant, 0, false) {
+				!report.NoResult(decl, runs[i].Variant, 0, false) {
 				continue
 			}
 			if m.NoResult == nil {
 				m.NoResult = make([]string, n)
 			}
-			m.NoResult[i] = solvers.NoResultReason([]string{m.Name}, rep.StopReason())
+			m.NoResult[i] = report.NoResultReason([]string{m.Name}, rep.StopReason())
 		}
 	}
 	oneFamily := true
@@ -183,7 +185,7 @@ func Join(runs []Run, reports []*solvers.Report) Result {
 	}
 	for k := range res.Metrics {
 		m := &res.Metrics[k]
-		if m.Kind != solvers.KindResult || m.Bound || (m.Better != solvers.Higher && m.Better != solvers.Lower) {
+		if m.Kind != report.KindResult || m.Bound || (m.Better != report.Higher && m.Better != report.Lower) {
 			continue
 		}
 		if !oneFamily {
@@ -214,9 +216,9 @@ func Join(runs []Run, reports []*solvers.Report) Result {
 				continue
 			}
 			switch m.Kind {
-			case solvers.KindResult:
+			case report.KindResult:
 				res.Bars = append(res.Bars, b)
-			case solvers.KindCost:
+			case report.KindCost:
 				res.Costs = append(res.Costs, b)
 			}
 		}
@@ -225,7 +227,7 @@ func Join(runs []Run, reports []*solvers.Report) Result {
 }
 
 // reported marks the runs whose report has metrics.
-func reported(reports []*solvers.Report) func(int) bool {
+func reported(reports []*report.Report) func(int) bool {
 	return func(i int) bool {
 		r := reportAt(reports, i)
 		return r != nil && len(r.Metrics) > 0
@@ -271,7 +273,7 @@ func Unequal(runs []Run, fields []Field, has func(int) bool) []string {
 // others are marked Apart. It returns the size of the ranked group,
 // reference runs not counted.
 func markApart(m *Row, runs []Run, declared [][]string) int {
-	holds := solvers.Covers
+	holds := report.Covers
 	var groups [][]int
 	for i, v := range m.Values {
 		if v == nil || m.NA[i] {
@@ -323,7 +325,7 @@ func markApart(m *Row, runs []Run, declared [][]string) int {
 // The runs the metric is not meaningful for (NA), not comparable with the
 // others (Apart) or that are references take no part.
 func markBest(m *Row, reference []bool) {
-	if m.Better != solvers.Higher && m.Better != solvers.Lower {
+	if m.Better != report.Higher && m.Better != report.Lower {
 		return
 	}
 	ranked := func(i int) bool {
@@ -336,7 +338,7 @@ func markBest(m *Row, reference []bool) {
 			continue
 		}
 		n++
-		if best == nil || (m.Better == solvers.Higher && *v > *best) || (m.Better == solvers.Lower && *v < *best) {
+		if best == nil || (m.Better == report.Higher && *v > *best) || (m.Better == report.Lower && *v < *best) {
 			best = v
 		}
 	}

@@ -5,22 +5,22 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // rep is a report of the metrics given.
-func rep(ms ...solvers.Metric) *solvers.Report { return &solvers.Report{Metrics: ms} }
+func rep(ms ...report.Metric) *report.Report { return &report.Report{Metrics: ms} }
 
-func result(name string, v float64, better string) solvers.Metric {
-	return solvers.Metric{Name: name, Value: v, Better: better}
+func result(name string, v float64, better report.Direction) report.Metric {
+	return report.Metric{Name: name, Value: v, Better: better}
 }
 
-func info(name string, v float64) solvers.Metric {
-	return solvers.Metric{Name: name, Value: v, Kind: solvers.KindInfo}
+func info(name string, v float64) report.Metric {
+	return report.Metric{Name: name, Value: v, Kind: report.KindInfo}
 }
 
-func cost(name string, v float64) solvers.Metric {
-	return solvers.Metric{Name: name, Value: v, Better: solvers.Lower, Kind: solvers.KindCost}
+func cost(name string, v float64) report.Metric {
+	return report.Metric{Name: name, Value: v, Better: report.Lower, Kind: report.KindCost}
 }
 
 // row is the result's row of a metric.
@@ -45,7 +45,7 @@ func TestLabelsNameWhatDiffers(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		runs    []Run
-		reports []*solvers.Report
+		reports []*report.Report
 		want    []string
 		differ  []string // the differing fields, in order
 	}{
@@ -65,7 +65,7 @@ func TestLabelsNameWhatDiffers(t *testing.T) {
 				{ID: "a", Strategy: "critical", Variant: "heft", WorkloadID: "w", Params: map[string]string{"criterion": "time"}},
 				{ID: "b", Strategy: "critical", Variant: "critical-works", WorkloadID: "w", Params: map[string]string{"criterion": "cost"}},
 			},
-			reports: []*solvers.Report{rep(info("processors", 4)), rep(info("processors", 40))},
+			reports: []*report.Report{rep(info("processors", 4)), rep(info("processors", 40))},
 			want:    []string{"heft, criterion=time, processors=4", "critical-works, criterion=cost, processors=40"},
 			differ:  []string{"variant", "criterion", "processors"},
 		},
@@ -124,7 +124,7 @@ func TestLabelsNameWhatDiffers(t *testing.T) {
 
 func TestFieldsFoldTheEqualOnesAfter(t *testing.T) {
 	runs := []Run{batchRun("a", "fcfs"), batchRun("b", "easy")}
-	fields := Fields(runs, []*solvers.Report{rep(info("processors", 100)), rep(info("processors", 100))})
+	fields := Fields(runs, []*report.Report{rep(info("processors", 100)), rep(info("processors", 100))})
 	var names []string
 	for _, f := range fields {
 		names = append(names, f.Name+"="+strings.Join(f.Values, "|"))
@@ -137,10 +137,10 @@ func TestFieldsFoldTheEqualOnesAfter(t *testing.T) {
 
 func TestJoinMarksBestByDirectionAndKeepsFirstSeenOrder(t *testing.T) {
 	runs := []Run{{ID: "a", Variant: "online"}, {ID: "b", Variant: "average"}, {ID: "c", Variant: "greedy"}}
-	p := Join(runs, []*solvers.Report{
-		rep(result("objective", 5, solvers.Higher), result("makespan", 10, solvers.Lower), result("revenue", 3, "")),
-		rep(result("objective", 7, solvers.Higher), result("makespan", 8, solvers.Lower), result("revenue", 9, "")),
-		rep(result("makespan", 8, solvers.Lower)),
+	p := Join(runs, []*report.Report{
+		rep(result("objective", 5, report.Higher), result("makespan", 10, report.Lower), result("revenue", 3, "")),
+		rep(result("objective", 7, report.Higher), result("makespan", 8, report.Lower), result("revenue", 9, "")),
+		rep(result("makespan", 8, report.Lower)),
 	})
 	if len(p.Metrics) != 3 || p.Metrics[0].Name != "objective" || p.Metrics[1].Name != "makespan" || p.Metrics[2].Name != "revenue" {
 		t.Fatalf("metric rows %+v, want objective, makespan, revenue in first-seen order", p.Metrics)
@@ -163,22 +163,22 @@ func TestMarkBest(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	for _, c := range []struct {
 		name      string
-		better    string
+		better    report.Direction
 		values    []*float64
 		na, apart []bool
 		reference []bool
 		want      []bool
 	}{
-		{"lower", solvers.Lower, []*float64{f(3), f(2), f(5)}, nil, nil, nil, []bool{false, true, false}},
-		{"higher", solvers.Higher, []*float64{f(3), f(2), f(5)}, nil, nil, nil, []bool{false, false, true}},
-		{"ties all best", solvers.Lower, []*float64{f(2), f(2), f(5)}, nil, nil, nil, []bool{true, true, false}},
-		{"all equal: none", solvers.Lower, []*float64{f(4), f(4)}, nil, nil, nil, []bool{false, false}},
-		{"one value: none", solvers.Lower, []*float64{f(4), nil}, nil, nil, nil, []bool{false, false}},
+		{"lower", report.Lower, []*float64{f(3), f(2), f(5)}, nil, nil, nil, []bool{false, true, false}},
+		{"higher", report.Higher, []*float64{f(3), f(2), f(5)}, nil, nil, nil, []bool{false, false, true}},
+		{"ties all best", report.Lower, []*float64{f(2), f(2), f(5)}, nil, nil, nil, []bool{true, true, false}},
+		{"all equal: none", report.Lower, []*float64{f(4), f(4)}, nil, nil, nil, []bool{false, false}},
+		{"one value: none", report.Lower, []*float64{f(4), nil}, nil, nil, nil, []bool{false, false}},
 		{"no direction: none", "", []*float64{f(1), f(2)}, nil, nil, nil, []bool{false, false}},
-		{"n/a takes no part", solvers.Lower, []*float64{f(0), f(2), f(3)}, []bool{true, false, false}, nil, nil, []bool{false, true, false}},
-		{"apart takes no part", solvers.Lower, []*float64{f(0), f(2), f(3)}, nil, []bool{true, false, false}, nil, []bool{false, true, false}},
-		{"a reference is never best", solvers.Lower, []*float64{f(1), f(2), f(3)}, nil, nil, []bool{true, false, false}, []bool{false, true, false}},
-		{"a reference is no second value", solvers.Lower, []*float64{f(1), f(2)}, nil, nil, []bool{true, false}, []bool{false, false}},
+		{"n/a takes no part", report.Lower, []*float64{f(0), f(2), f(3)}, []bool{true, false, false}, nil, nil, []bool{false, true, false}},
+		{"apart takes no part", report.Lower, []*float64{f(0), f(2), f(3)}, nil, []bool{true, false, false}, nil, []bool{false, true, false}},
+		{"a reference is never best", report.Lower, []*float64{f(1), f(2), f(3)}, nil, nil, []bool{true, false, false}, []bool{false, true, false}},
+		{"a reference is no second value", report.Lower, []*float64{f(1), f(2)}, nil, nil, []bool{true, false}, []bool{false, false}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			n := len(c.values)
@@ -201,17 +201,17 @@ func TestMarkBest(t *testing.T) {
 // input's property are never ranked; runs of two families rank nothing
 // and say why.
 func TestJoinRanksOnlyResultsOfOneFamily(t *testing.T) {
-	metrics := func(makespan, wall float64) *solvers.Report {
-		return rep(result("makespan", makespan, solvers.Lower), cost("wall_ms", wall),
-			solvers.Metric{Name: "tasks", Value: makespan - 1, Better: solvers.Lower, Kind: solvers.KindInfo})
+	metrics := func(makespan, wall float64) *report.Report {
+		return rep(result("makespan", makespan, report.Lower), cost("wall_ms", wall),
+			report.Metric{Name: "tasks", Value: makespan - 1, Better: report.Lower, Kind: report.KindInfo})
 	}
 	same := []Run{{ID: "a", Strategy: "dcop", WorkloadID: "w"}, {ID: "b", Strategy: "dcop", WorkloadID: "w"}}
-	p := Join(same, []*solvers.Report{metrics(10, 5), metrics(12, 1)})
+	p := Join(same, []*report.Report{metrics(10, 5), metrics(12, 1)})
 	if !p.Ranked || !row(t, p, "makespan").Best[0] || row(t, p, "wall_ms").Best[1] || row(t, p, "tasks").Best[0] || len(p.Notes) != 0 {
 		t.Errorf("one family, one workload: ranked %v, notes %q; want only makespan ranked", p.Ranked, p.Notes)
 	}
 	mixed := []Run{{ID: "a", Strategy: "eapm", WorkloadID: "w1"}, {ID: "b", Strategy: "dcop", WorkloadID: "w2"}}
-	p = Join(mixed, []*solvers.Report{metrics(7221, 5), metrics(10, 1)})
+	p = Join(mixed, []*report.Report{metrics(7221, 5), metrics(10, 1)})
 	for _, m := range p.Metrics {
 		if slices.Contains(m.Best, true) {
 			t.Errorf("two families: %s marked best", m.Name)
@@ -232,30 +232,30 @@ func TestJoinRefusesToRankRunsOnUnequalTerms(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		runs    []Run
-		reports []*solvers.Report
+		reports []*report.Report
 		why     string // "" ranked
 	}{
 		{"processors differ", []Run{crit("a", "critical-works", "montage"), crit("b", "heft", "montage")},
-			[]*solvers.Report{rep(result("makespan", 10.4, solvers.Lower), info("processors", 40)), rep(result("makespan", 47.9, solvers.Lower), info("processors", 4))},
+			[]*report.Report{rep(result("makespan", 10.4, report.Lower), info("processors", 40)), rep(result("makespan", 47.9, report.Lower), info("processors", 4))},
 			"processors differ (40, 4)"},
 		{"two resources differ", []Run{crit("a", "heft", "montage"), crit("b", "heft", "montage")},
-			[]*solvers.Report{rep(result("makespan", 10, solvers.Lower), info("processors", 4), info("deadline", 100)),
-				rep(result("makespan", 9, solvers.Lower), info("processors", 8), info("deadline", 50))},
+			[]*report.Report{rep(result("makespan", 10, report.Lower), info("processors", 4), info("deadline", 100)),
+				rep(result("makespan", 9, report.Lower), info("processors", 8), info("deadline", 50))},
 			"processors differ (4, 8); deadline differ (100, 50)"},
 		{"workloads differ", []Run{crit("a", "heft", "montage"), crit("b", "list", "epigenomics")},
-			[]*solvers.Report{rep(result("makespan", 10, solvers.Lower)), rep(result("makespan", 9, solvers.Lower))},
+			[]*report.Report{rep(result("makespan", 10, report.Lower)), rep(result("makespan", 9, report.Lower))},
 			"the workloads differ (montage, epigenomics)"},
 		{"equal resources rank", []Run{crit("a", "heft", "montage"), crit("b", "list", "montage")},
-			[]*solvers.Report{rep(result("makespan", 10, solvers.Lower), info("processors", 4)), rep(result("makespan", 9, solvers.Lower), info("processors", 4))},
+			[]*report.Report{rep(result("makespan", 10, report.Lower), info("processors", 4)), rep(result("makespan", 9, report.Lower), info("processors", 4))},
 			""},
 		{"a result named as a resource is not a resource", []Run{crit("a", "heft", "montage"), crit("b", "list", "montage")},
-			[]*solvers.Report{rep(result("makespan", 10, solvers.Lower), result("processors_used", 4, "")), rep(result("makespan", 9, solvers.Lower), result("processors_used", 1, ""))},
+			[]*report.Report{rep(result("makespan", 10, report.Lower), result("processors_used", 4, "")), rep(result("makespan", 9, report.Lower), result("processors_used", 1, ""))},
 			""},
 		{"a resource one run does not report is no conflict", []Run{crit("a", "heft", "montage"), crit("b", "list", "montage")},
-			[]*solvers.Report{rep(result("makespan", 10, solvers.Lower), info("processors", 4)), rep(result("makespan", 9, solvers.Lower))},
+			[]*report.Report{rep(result("makespan", 10, report.Lower), info("processors", 4)), rep(result("makespan", 9, report.Lower))},
 			""},
 		{"a failed run's workload does not count", []Run{crit("a", "heft", "montage"), crit("b", "list", "montage"), crit("c", "list", "other")},
-			[]*solvers.Report{rep(result("makespan", 10, solvers.Lower)), rep(result("makespan", 9, solvers.Lower)), {}},
+			[]*report.Report{rep(result("makespan", 10, report.Lower)), rep(result("makespan", 9, report.Lower)), {}},
 			""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -290,10 +290,10 @@ func TestJoinNeverMarksAReferenceOrABoundBest(t *testing.T) {
 		return Run{ID: id, Strategy: "eapm", Variant: variant, WorkloadID: "w", Reference: ref}
 	}
 	runs := []Run{eapm("a", "offline-lp", true), eapm("b", "online", false), eapm("c", "average", false)}
-	p := Join(runs, []*solvers.Report{
-		rep(result("objective", 9, solvers.Higher), solvers.Metric{Name: "upper_bound", Value: 9.5, Better: solvers.Higher}),
-		rep(result("objective", 7, solvers.Higher), solvers.Metric{Name: "upper_bound", Value: 9.5, Better: solvers.Higher}),
-		rep(result("objective", 5, solvers.Higher), solvers.Metric{Name: "upper_bound", Value: 9.5, Better: solvers.Higher}),
+	p := Join(runs, []*report.Report{
+		rep(result("objective", 9, report.Higher), report.Metric{Name: "upper_bound", Value: 9.5, Better: report.Higher}),
+		rep(result("objective", 7, report.Higher), report.Metric{Name: "upper_bound", Value: 9.5, Better: report.Higher}),
+		rep(result("objective", 5, report.Higher), report.Metric{Name: "upper_bound", Value: 9.5, Better: report.Higher}),
 	})
 	if got := row(t, p, "objective").Best; !slices.Equal(got, []bool{false, true, false}) {
 		t.Errorf("objective best %v: want online's, never the offline bound's", got)
@@ -312,15 +312,15 @@ func TestJoinNeverMarksAReferenceOrABoundBest(t *testing.T) {
 		t.Errorf("notes %q do not say what a reference is", p.Notes)
 	}
 	// A reference and one method: nothing to rank.
-	p = Join(runs[:2], []*solvers.Report{rep(result("objective", 9, solvers.Higher)), rep(result("objective", 7, solvers.Higher))})
+	p = Join(runs[:2], []*report.Report{rep(result("objective", 9, report.Higher)), rep(result("objective", 7, report.Higher))})
 	if m := row(t, p, "objective"); m.Ranked || slices.Contains(m.Best, true) {
 		t.Errorf("a method beside a reference is ranked: %+v", m)
 	}
 	// A reference on other resources does not stop the methods' ranking.
-	p = Join(runs, []*solvers.Report{
-		rep(result("objective", 9, solvers.Higher), info("machines", 9)),
-		rep(result("objective", 7, solvers.Higher), info("machines", 3)),
-		rep(result("objective", 5, solvers.Higher), info("machines", 3)),
+	p = Join(runs, []*report.Report{
+		rep(result("objective", 9, report.Higher), info("machines", 9)),
+		rep(result("objective", 7, report.Higher), info("machines", 3)),
+		rep(result("objective", 5, report.Higher), info("machines", 3)),
 	})
 	if !p.Ranked || !row(t, p, "objective").Best[1] {
 		t.Errorf("the methods on equal terms are not ranked: %q", p.Notes)
@@ -341,12 +341,12 @@ func TestIsBoundMetric(t *testing.T) {
 // runs are omitted; info metrics are not charted.
 func TestJoinChartsResultsAndCosts(t *testing.T) {
 	dcop := func(id, variant string) Run { return Run{ID: id, Strategy: "dcop", Variant: variant, WorkloadID: "w"} }
-	r := func(makespan, width, msgs float64) *solvers.Report {
-		return rep(result("makespan", makespan, solvers.Lower), info("processors", 3),
-			solvers.Metric{Name: "width", Value: width, Kind: solvers.KindCost},
-			solvers.Metric{Name: "messages", Value: msgs, Better: solvers.Lower, Kind: solvers.KindCost, Variants: []string{"dpop", "dpop-wd"}})
+	r := func(makespan, width, msgs float64) *report.Report {
+		return rep(result("makespan", makespan, report.Lower), info("processors", 3),
+			report.Metric{Name: "width", Value: width, Kind: report.KindCost},
+			report.Metric{Name: "messages", Value: msgs, Better: report.Lower, Kind: report.KindCost, Variants: []string{"dpop", "dpop-wd"}})
 	}
-	p := Join([]Run{dcop("a", "dpop"), dcop("b", "dpop-wd"), dcop("c", "exact")}, []*solvers.Report{r(10, 8, 100), r(12, 4, 60), r(9, 0, 0)})
+	p := Join([]Run{dcop("a", "dpop"), dcop("b", "dpop-wd"), dcop("c", "exact")}, []*report.Report{r(10, 8, 100), r(12, 4, 60), r(9, 0, 0)})
 	var results, costs []string
 	for _, b := range p.Bars {
 		results = append(results, b.Metric)
@@ -374,11 +374,11 @@ func TestMarkApartRanksTheLargestComparableGroup(t *testing.T) {
 	g := func(id, variant string) Run {
 		return Run{ID: id, Strategy: "gossip", Variant: variant, WorkloadID: "w"}
 	}
-	msgs := func(v float64, vs ...string) *solvers.Report {
-		return rep(solvers.Metric{Name: "messages", Value: v, Better: solvers.Lower, Variants: vs})
+	msgs := func(v float64, vs ...string) *report.Report {
+		return rep(report.Metric{Name: "messages", Value: v, Better: report.Lower, Variants: vs})
 	}
 	p := Join([]Run{g("a", "gossip"), g("b", "rumor"), g("c", "gossip")},
-		[]*solvers.Report{msgs(100, "gossip", "central"), msgs(5, "rumor"), msgs(80, "gossip", "central")})
+		[]*report.Report{msgs(100, "gossip", "central"), msgs(5, "rumor"), msgs(80, "gossip", "central")})
 	m := row(t, p, "messages")
 	if !slices.Equal(m.Apart, []bool{false, true, false}) || !slices.Equal(m.Best, []bool{false, false, true}) {
 		t.Errorf("apart %v best %v", m.Apart, m.Best)

@@ -8,7 +8,7 @@
 //
 //   - What differs. The fields of a run are its family, workload, variant,
 //     every parameter (resolved: defaults included), its seed, and its
-//     resources (solvers.ResourceMetrics, read from the report's info
+//     resources (report.ResourceMetrics, read from the report's info
 //     metrics: a result of such a name, as critical's processors_used,
 //     the processors a schedule used, is an outcome, not a resource).
 //     Fields splits them into those whose values differ across the runs
@@ -34,15 +34,15 @@
 //     and never ranked or best. A metric named as a bound or optimum
 //     (IsBoundMetric: lower_bound, upper_bound, optimal_*) is a reference
 //     whatever its Kind: never ranked.
-//   - Which metrics are ranked: results (solvers.KindResult) with a
+//   - Which metrics are ranked: results (report.KindResult) with a
 //     direction, among the runs the metric is meaningful for
-//     (solvers.Metric.Variants; the others are NA) and comparable with
+//     (report.Metric.Variants; the others are NA) and comparable with
 //     each other (Apart: a metric of one name defined for other variants,
 //     the largest comparable group is ranked). Best is every run with the
 //     best value, unless all ranked values are equal or fewer than two.
 //   - No result is a failure (issue 38 item 3): a run with a report but
 //     no value of a ranked result its variant is asked for (by the
-//     declaration of the runs that report it: solvers.NoResult) is shown
+//     declaration of the runs that report it: report.NoResult) is shown
 //     as "no result" with the reason its report gives
 //     (Report.StopReason), never as a blank (Row.NoResult).
 //   - Charts. With runs of one family every result and every cost gets a

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // Kinds of Field.
@@ -30,12 +30,12 @@ type Field struct {
 
 // Fields returns the runs' fields, those that differ first, each part in
 // the order family, workload, variant, parameters (by name), seed,
-// resources (in solvers.ResourceMetrics order). reports[i] is run i's
+// resources (in report.ResourceMetrics order). reports[i] is run i's
 // report (nil or empty where it has none); resources are read from its
 // metrics. A resource no run reports is left out, and so is a seed where
 // every run has 0 (no seed asked). A resource is read from an info metric
-// (solvers.KindInfo) only.
-func Fields(runs []Run, reports []*solvers.Report) []Field {
+// (report.KindInfo) only.
+func Fields(runs []Run, reports []*report.Report) []Field {
 	n := len(runs)
 	col := func(kind, name string, value func(int) string) Field {
 		f := Field{Kind: kind, Name: name, Values: make([]string, n)}
@@ -65,7 +65,7 @@ func Fields(runs []Run, reports []*solvers.Report) []Field {
 	if seeds.Differs || seeds.Values[0] != "0" {
 		all = append(all, seeds)
 	}
-	for _, name := range solvers.ResourceMetrics {
+	for _, name := range report.ResourceMetrics() {
 		reported := false
 		f := col(FieldResource, name, func(i int) string {
 			v, ok := infoValue(reportAt(reports, i), name)
@@ -160,7 +160,7 @@ func Labels(runs []Run, fields []Field) []string {
 // num writes a metric's value as short as it reads back exactly.
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-func reportAt(reports []*solvers.Report, i int) *solvers.Report {
+func reportAt(reports []*report.Report, i int) *report.Report {
 	if i < len(reports) {
 		return reports[i]
 	}
@@ -170,12 +170,12 @@ func reportAt(reports []*solvers.Report, i int) *solvers.Report {
 // infoValue is the value of the report's info metric of that name (a
 // resource is stated as an info metric; a result of the same name, such
 // as the processors a schedule used, is not what the run had).
-func infoValue(r *solvers.Report, name string) (float64, bool) {
+func infoValue(r *report.Report, name string) (float64, bool) {
 	if r == nil {
 		return 0, false
 	}
 	for _, m := range r.Metrics {
-		if m.Name == name && m.Kind == solvers.KindInfo {
+		if m.Name == name && m.Kind == report.KindInfo {
 			return m.Value, true
 		}
 	}

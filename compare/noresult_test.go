@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // A run whose report has no value of a ranked result asked of its variant
@@ -14,11 +14,11 @@ import (
 func TestJoinShowsANoResultRunWithItsReason(t *testing.T) {
 	runs := []Run{{ID: "a", Strategy: "critical", WorkloadID: "w", Variant: "critical-works"},
 		{ID: "b", Strategy: "critical", WorkloadID: "w", Variant: "heft"}}
-	stopped := &solvers.Report{Metrics: []solvers.Metric{{Name: "stopped", Value: 1, Variants: []string{"critical-works"}}},
+	stopped := &report.Report{Metrics: []report.Metric{{Name: "stopped", Value: 1, Variants: []string{"critical-works"}}},
 		Notes: []string{"Collisions: 3 pairs.", "STOPPED: every one of the 4 variants kept a collision."}}
-	heft := &solvers.Report{Metrics: []solvers.Metric{{Name: "makespan", Value: 10, Better: solvers.Lower},
-		{Name: "heft_only", Value: 2, Better: solvers.Lower, Variants: []string{"heft"}}, {Name: "stopped", Value: 0, Variants: []string{"critical-works"}}}}
-	res := Join(runs, []*solvers.Report{stopped, heft})
+	heft := &report.Report{Metrics: []report.Metric{{Name: "makespan", Value: 10, Better: report.Lower},
+		{Name: "heft_only", Value: 2, Better: report.Lower, Variants: []string{"heft"}}, {Name: "stopped", Value: 0, Variants: []string{"critical-works"}}}}
+	res := Join(runs, []*report.Report{stopped, heft})
 	for _, m := range res.Metrics {
 		switch m.Name {
 		case "makespan":

@@ -163,7 +163,7 @@ func serveHeld(t *testing.T) (base string, start func()) {
 
 // serveHeldWith is serveHeld with the strategies given built (a test
 // double beside the families, say).
-func serveHeldWith(t *testing.T, strategies []solvers.Strategy) (base string, start func()) {
+func serveHeldWith(t *testing.T, strategies []*solvers.Strategy) (base string, start func()) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "e2e.db"))
 	if err != nil {

@@ -162,7 +162,7 @@ func TestBrowserLublinTraceReadsPlainly(t *testing.T) {
 func TestBrowserRunPageSaysWhenAQueuedRunStarted(t *testing.T) {
 	exe := chromium(t)
 	test := runnertest.New("test")
-	base, start := serveHeldWith(t, append([]solvers.Strategy{test}, registry.All()...))
+	base, start := serveHeldWith(t, append([]*solvers.Strategy{test.Strategy}, registry.All()...))
 	ctx, consoleErrors := browser(t, exe, t.TempDir())
 
 	code, b := post(t, base+"/api/workloads/generate", `{"strategy":"test","preset":"tiny","seed":1}`)

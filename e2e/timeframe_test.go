@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
+	"schedlab/report"
 
-	"schedlab/solvers"
+	"github.com/chromedp/chromedp"
 )
 
 // chartAxes lists every chart of the page with its kind, title and the
@@ -111,7 +111,7 @@ func oneTimeFrame(t *testing.T, ctx context.Context, statement, axis string, tim
 // gossip run, and checks that each page speaks of time in one frame:
 // stated once, the Gantt's axis and the time plots' axes named after it,
 // the note giving the Gantt window in it, tooltips giving durations as
-// people write them (the same text as solvers.HumanDuration); two batch
+// people write them (the same text as report.HumanDuration); two batch
 // runs compared share the frame.
 func TestBrowserOneTimeFramePerPage(t *testing.T) {
 	exe := chromium(t)
@@ -147,13 +147,13 @@ func TestBrowserOneTimeFramePerPage(t *testing.T) {
 	if err != nil || !strings.Contains(notes, "The Gantt shows the window from 0 h to 48 h after the first submission") {
 		t.Errorf("the notes do not give the Gantt window in hours: %q (%v)", notes, err)
 	}
-	// The page's tooltip writes durations as solvers.HumanDuration does.
+	// The page's tooltip writes durations as report.HumanDuration does.
 	for _, sec := range []float64{0.25, 4.54, 42.4, 59.6, 200, 3599.6, 11*3600 + 47*60 + 10, 2*86400 + 3*3600 + 100} {
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(humanTipJS, sec/3600)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := solvers.HumanDuration(sec); got != want {
+		if want := report.HumanDuration(sec); got != want {
 			t.Errorf("tooltip duration of %v s: %q, Go writes %q", sec, got, want)
 		}
 	}

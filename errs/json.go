@@ -6,7 +6,7 @@ import (
 )
 
 // JSONType says in words what JSON a Go type takes ("a whole number", "a
-// list"), for messages a user reads: Go's own names ("[]solvers.Metric",
+// list"), for messages a user reads: Go's own names ("[]report.Metric",
 // "int64") mean nothing to them.
 func JSONType(t reflect.Type) string {
 	if t == nil {

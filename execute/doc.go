@@ -6,7 +6,7 @@
 // imports solvers, errs and runtypes), so a worker binary links no SQLite.
 //
 // Every call has the same guarantees: the time limit and the heap
-// watchdog of its Budget, a panic of the strategy turned into
+// watchdog of its solvers.Budget, a panic of the strategy turned into
 // errs.Internal ("internal error in strategy NAME: ...", a *PanicError in
 // the chain with the stack for the log), errs.Canceled when the caller's
 // context is canceled, and what the strategy returns checked (a Report

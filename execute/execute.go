@@ -7,24 +7,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/runtypes"
 	"schedlab/solvers"
 )
 
-// Defaults of Budget, and of how often a run's progress is reported.
+// How often a run's progress is reported.
 const (
-	// DefaultTimeout is the time limit of one run: the seed experiments at
-	// full size finish in minutes, a run past this is almost surely too big.
-	DefaultTimeout = 10 * time.Minute
-	// DefaultMemoryBudget is the Go heap a run may grow to: 4 GiB.
-	DefaultMemoryBudget uint64 = 4 << 30
 	// DefaultProgressInterval is the least time between two reports of one
 	// run's progress (to SQLite, or from a worker to the server): polling
 	// pages refresh about twice a second.
@@ -43,28 +38,6 @@ const heapMetric = "/memory/classes/heap/objects:bytes"
 // behind (its goroutine runs on until it returns; its result is dropped) so
 // the caller is not held forever. A variable for tests.
 var abandonGrace = 5 * time.Second
-
-// Budget limits one execution. Zero fields take the defaults.
-type Budget struct {
-	// Timeout is the wall-clock limit of the run (DefaultTimeout).
-	Timeout time.Duration
-	// Memory is the largest Go heap, in bytes, allowed while the run
-	// executes (DefaultMemoryBudget). The heap is the process's: Go cannot
-	// tell which goroutine holds what, so when several runs execute at
-	// once the budget is of them all, and each watchdog that sees it
-	// exceeded stops its run.
-	Memory uint64
-}
-
-func (b Budget) withDefaults() Budget {
-	if b.Timeout <= 0 {
-		b.Timeout = DefaultTimeout
-	}
-	if b.Memory == 0 {
-		b.Memory = DefaultMemoryBudget
-	}
-	return b
-}
 
 // PanicError is a panic of a strategy, recovered. Its message is the one a
 // user reads; Stack is for the log.
@@ -87,14 +60,14 @@ var (
 )
 
 // Ended is how a run ended, as the side that executed it stores or sends
-// it: a done run's report (solvers.EncodeReport; a failure to encode is
+// it: a done run's report (report.EncodeReport; a failure to encode is
 // the run's internal error), or the final status, message and field of
 // err (Outcome). A strategy's panic is logged to log with its stack, as
 // "OP: strategy panicked".
-func Ended(log *slog.Logger, op, id, strategy string, rep *solvers.Report, err error) (status string, report json.RawMessage, msg, field string) {
+func Ended(log *slog.Logger, op, id, strategy string, rep *report.Report, err error) (status string, encoded json.RawMessage, msg, field string) {
 	if err == nil {
-		if report, err = solvers.EncodeReport(rep); err == nil {
-			return runtypes.StatusDone, report, "", ""
+		if encoded, err = report.EncodeReport(rep); err == nil {
+			return runtypes.StatusDone, encoded, "", ""
 		}
 		err = &errs.Error{Kind: errs.Internal, Err: fmt.Errorf("strategy %s: encoding the report: %w", strategy, err)}
 	}
@@ -133,8 +106,8 @@ func Outcome(err error) (status, msg, field string) {
 // with a *PanicError in the chain), and checks the Report with Validate
 // (errs.Internal when invalid). When ctx is canceled the error is
 // errs.Canceled and wraps context.Cause(ctx). progress may be nil.
-func Run(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
-	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
+func Run(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, variant string, params solvers.Params,
+	progress solvers.Progress, budget solvers.Budget) (*report.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -151,17 +124,17 @@ func Run(ctx context.Context, s solvers.Strategy, w *solvers.Workload, variant s
 	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*report.Report, error) {
 		return s.Run(ctx, w, v, params, progress)
 	})
 }
 
 // File runs variant of s straight from one workload file read from
-// r (solvers.FileRunner: the command line's path, where nothing is
+// r (Strategy.RunFile: the command line's path, where nothing is
 // stored), with the guarantees of Run. A strategy that does not run
 // this variant from a file named name is errs.Invalid: ask RunsFile first.
-func File(ctx context.Context, s solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
-	progress solvers.Progress, budget Budget) (*solvers.Report, error) {
+func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, variant string, params solvers.Params,
+	progress solvers.Progress, budget solvers.Budget) (*report.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
@@ -169,30 +142,29 @@ func File(ctx context.Context, s solvers.Strategy, name string, r io.Reader, var
 	if err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	fr, ok := s.(solvers.FileRunner)
-	if !ok || !fr.RunsFile(name, v) {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info().Name, v, name)}
+	if !s.RunsFileOf(name, v) {
+		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info.Name, v, name)}
 	}
 	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
-		return fr.RunFile(ctx, name, r, v, params, progress)
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*report.Report, error) {
+		return s.RunFile(ctx, name, r, v, params, progress)
 	})
 }
 
 // Reproduce runs the seed experiment of s with params (which the
 // family resolves against its ReproduceParams), with the guarantees of
 // Run.
-func Reproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, progress solvers.Progress,
-	budget Budget) (*solvers.Report, error) {
+func Reproduce(ctx context.Context, s *solvers.Strategy, params solvers.Params, progress solvers.Progress,
+	budget solvers.Budget) (*report.Report, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
 	if err := CheckLimits(s, true, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
-	return execute(ctx, s.Info().Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*solvers.Report, error) {
+	return execute(ctx, s.Info.Name, budget, progress, validReport, func(ctx context.Context, progress solvers.Progress) (*report.Report, error) {
 		return s.Reproduce(ctx, params, progress)
 	})
 }
@@ -201,12 +173,12 @@ func Reproduce(ctx context.Context, s solvers.Strategy, params solvers.Params, p
 // budget, with the guarantees of Run: the time limit, the heap
 // watchdog, a panic turned into errs.Internal, errs.Canceled when ctx (the
 // request's context: the client went away) is canceled. The strategy sees
-// the budget as solvers.LimitsFrom(ctx).
-func Parse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget Budget) (*solvers.Workload, error) {
+// the budget as solvers.BudgetFrom(ctx).
+func Parse(ctx context.Context, s *solvers.Strategy, files []solvers.File, budget solvers.Budget) (*solvers.Workload, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	return execute(ctx, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
+	return execute(ctx, s.Info.Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
 		return s.ParseWorkload(ctx, files)
 	})
 }
@@ -214,12 +186,12 @@ func Parse(ctx context.Context, s solvers.Strategy, files []solvers.File, budget
 // Generate builds a workload with s.Generate(preset, params, seed)
 // under budget, with the guarantees of RunParse. params should be
 // resolved against the preset's ParamSpecs already (solvers.Resolve).
-func Generate(ctx context.Context, s solvers.Strategy, preset string, params solvers.Params, seed int64,
-	budget Budget) (*solvers.Workload, error) {
+func Generate(ctx context.Context, s *solvers.Strategy, preset string, params solvers.Params, seed int64,
+	budget solvers.Budget) (*solvers.Workload, error) {
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	return execute(ctx, s.Info().Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
+	return execute(ctx, s.Info.Name, budget, nil, validWorkload, func(ctx context.Context, _ solvers.Progress) (*solvers.Workload, error) {
 		return s.Generate(ctx, preset, params, seed)
 	})
 }
@@ -227,12 +199,12 @@ func Generate(ctx context.Context, s solvers.Strategy, preset string, params sol
 // Export writes workload w of s in another tool's format
 // (solvers.ExportWorkload) under budget, with the guarantees of Parse; an
 // exporter sees no context, so past the time limit it is abandoned.
-func Export(ctx context.Context, s solvers.Strategy, w *solvers.Workload, format string, budget Budget) ([]byte, solvers.ExportFormat, error) {
+func Export(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, format string, budget solvers.Budget) ([]byte, solvers.ExportFormat, error) {
 	type exported struct {
 		data []byte
 		f    solvers.ExportFormat
 	}
-	x, err := execute(ctx, s.Info().Name, budget, nil, func(string, *exported) error { return nil },
+	x, err := execute(ctx, s.Info.Name, budget, nil, func(string, *exported) error { return nil },
 		func(context.Context, solvers.Progress) (*exported, error) {
 			b, f, err := solvers.ExportWorkload(s, w, format)
 			return &exported{b, f}, err
@@ -245,26 +217,16 @@ func Export(ctx context.Context, s solvers.Strategy, w *solvers.Workload, format
 
 // CheckLimits refuses a budget knob of s (its Params, or its
 // ReproduceParams when reproduce) over budget: see solvers.CheckLimits.
-func CheckLimits(s solvers.Strategy, reproduce bool, p solvers.Params, budget Budget) error {
-	specs := s.Params()
+func CheckLimits(s *solvers.Strategy, reproduce bool, p solvers.Params, budget solvers.Budget) error {
+	specs := s.Params
 	if reproduce {
-		specs = s.ReproduceParams()
+		specs = s.ReproduceParams
 	}
-	return solvers.CheckLimits(specs, p, budget.limits(time.Time{}))
-}
-
-// limits is the budget as the strategies see it (solvers.LimitsFrom).
-func (b Budget) limits(deadline time.Time) solvers.Limits {
-	b = b.withDefaults()
-	mem := int64(math.MaxInt64)
-	if b.Memory < math.MaxInt64 {
-		mem = int64(b.Memory)
-	}
-	return solvers.Limits{MemoryBytes: mem, Timeout: b.Timeout, Deadline: deadline}
+	return solvers.CheckLimits(specs, p, budget)
 }
 
 // validReport checks a strategy's report before anyone stores it.
-func validReport(name string, r *solvers.Report) error {
+func validReport(name string, r *report.Report) error {
 	if r == nil {
 		return fmt.Errorf("strategy %s returned neither a report nor an error", name)
 	}
@@ -298,10 +260,10 @@ type result[T any] struct {
 
 // execute calls call under budget (see Run) and checks what it
 // returns with valid; T is what the strategy makes (a report, a workload).
-func execute[T any](parent context.Context, name string, budget Budget, progress solvers.Progress,
+func execute[T any](parent context.Context, name string, budget solvers.Budget, progress solvers.Progress,
 	valid func(string, T) error, call func(context.Context, solvers.Progress) (T, error)) (T, error) {
 	var zero T
-	budget = budget.withDefaults()
+	budget = budget.WithDefaults()
 	if progress == nil {
 		progress = solvers.NoProgress
 	}
@@ -311,17 +273,18 @@ func execute[T any](parent context.Context, name string, budget Budget, progress
 	timeLimit := &errs.Error{Kind: errs.TooLarge,
 		Err: fmt.Errorf("run stopped: exceeded its time limit of %v", budget.Timeout)}
 	overMemory := &errs.Error{Kind: errs.TooLarge,
-		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", errs.FormatBytes(int64(budget.Memory)))}
+		Err: fmt.Errorf("run stopped: Go heap exceeded the memory budget of %s", report.FormatBytes(budget.Memory))}
 
 	mctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
 	ctx, cancel := context.WithTimeoutCause(mctx, budget.Timeout, timeLimit)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
-	ctx = solvers.WithLimits(ctx, budget.limits(deadline))
+	budget.Deadline = deadline
+	ctx = solvers.WithBudget(ctx, budget)
 	watchDone := make(chan struct{})
 	defer close(watchDone)
-	go watchMemory(watchDone, ctx.Done(), budget.Memory, func() { stop(overMemory) })
+	go watchMemory(watchDone, ctx.Done(), uint64(budget.Memory), func() { stop(overMemory) })
 
 	ch := make(chan result[T], 1) // buffered: an abandoned strategy never blocks on it
 	go func() {

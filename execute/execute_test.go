@@ -8,24 +8,27 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
 )
 
 // stubborn ignores its context: Run sleeps a fixed time.
-type stubborn struct{ *runnertest.Strategy }
-
-func (stubborn) Run(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*solvers.Report, error) {
-	time.Sleep(10 * time.Second)
-	return nil, nil
+func stubborn() *solvers.Strategy {
+	s := runnertest.New("stubborn").Strategy
+	s.Run = func(ctx context.Context, w *solvers.Workload, v string, p solvers.Params, pr solvers.Progress) (*report.Report, error) {
+		time.Sleep(10 * time.Second)
+		return nil, nil
+	}
+	return s
 }
 
 func TestExecuteAbandonsAStrategyThatIgnoresItsContext(t *testing.T) {
 	defer func(g time.Duration) { abandonGrace = g }(abandonGrace)
 	abandonGrace = 50 * time.Millisecond
 	begin := time.Now()
-	_, err := Run(context.Background(), stubborn{runnertest.New("stubborn")}, &solvers.Workload{}, "", nil, nil,
-		Budget{Timeout: 50 * time.Millisecond})
+	_, err := Run(context.Background(), stubborn(), &solvers.Workload{}, "", nil, nil,
+		solvers.Budget{Timeout: 50 * time.Millisecond})
 	if d := time.Since(begin); d > 5*time.Second {
 		t.Errorf("Run returned after %v: it waited for a strategy that ignores its context", d)
 	}
@@ -35,27 +38,27 @@ func TestExecuteAbandonsAStrategyThatIgnoresItsContext(t *testing.T) {
 }
 
 func TestExecuteChecksTheReportAndItsInputs(t *testing.T) {
-	fake := runnertest.New("fake")
+	fake := runnertest.New("fake").Strategy
 	w := &solvers.Workload{Data: []byte(`{"n":2}`)}
 	ctx := context.Background()
-	_, err := Run(ctx, fake, w, runnertest.VariantInvalid, nil, nil, Budget{})
+	_, err := Run(ctx, fake, w, runnertest.VariantInvalid, nil, nil, solvers.Budget{})
 	if errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "invalid report") {
 		t.Errorf("NaN in a report: %v, want Internal invalid report", err)
 	}
-	if _, err := Run(ctx, fake, w, "magic", nil, nil, Budget{}); errs.FieldOf(err) != "variant" {
+	if _, err := Run(ctx, fake, w, "magic", nil, nil, solvers.Budget{}); errs.FieldOf(err) != "variant" {
 		t.Errorf("bad variant: %v", err)
 	}
-	if _, err := Run(ctx, fake, w, "", solvers.Params{"steps": "-1"}, nil, Budget{}); errs.FieldOf(err) != "steps" {
+	if _, err := Run(ctx, fake, w, "", solvers.Params{"steps": "-1"}, nil, solvers.Budget{}); errs.FieldOf(err) != "steps" {
 		t.Errorf("bad param: %v", err)
 	}
 	var calls atomic.Int64
-	rep, err := Run(ctx, fake, w, "", solvers.Params{"steps": "2"}, func(int, int, string) { calls.Add(1) }, Budget{})
+	rep, err := Run(ctx, fake, w, "", solvers.Params{"steps": "2"}, func(int, int, string) { calls.Add(1) }, solvers.Budget{})
 	if err != nil || rep == nil || calls.Load() != 2 {
 		t.Errorf("Run with the default variant: %v, %v, %d progress calls", rep, err, calls.Load())
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
 	cancel(ErrUserCanceled)
-	if _, err := Run(cctx, fake, w, runnertest.VariantWait, nil, nil, Budget{}); errs.KindOf(err) != errs.Canceled {
+	if _, err := Run(cctx, fake, w, runnertest.VariantWait, nil, nil, solvers.Budget{}); errs.KindOf(err) != errs.Canceled {
 		t.Errorf("Run on a canceled context: %v, want Canceled", err)
 	}
 }

@@ -19,7 +19,7 @@ import (
 // the executing side of a run does before running it, in the server's
 // process or in a worker process. An error keeps its kind and field and
 // says which workload it was.
-func GenerateRecipe(ctx context.Context, s solvers.Strategy, rec *runtypes.Recipe, budget Budget) (*runtypes.Workload, error) {
+func GenerateRecipe(ctx context.Context, s *solvers.Strategy, rec *runtypes.Recipe, budget solvers.Budget) (*runtypes.Workload, error) {
 	w, err := Generate(ctx, s, rec.Preset, rec.Params, rec.Seed, budget)
 	if err != nil {
 		return nil, &errs.Error{Kind: errs.KindOf(err), Field: errs.FieldOf(err),

@@ -1,8 +1,9 @@
 package execute
 
 import (
-	"math"
 	"runtime/debug"
+
+	"schedlab/solvers"
 )
 
 // OneShotGCPercent is the collector's GOGC in a process that executes one
@@ -36,21 +37,16 @@ const ServerGCPercent = 300
 // OneShot sets the collector of a process that executes one run under b
 // and exits (OneShotGCPercent, b's memory as the memory limit), and
 // returns the function that restores the previous settings.
-func OneShot(b Budget) (restore func()) { return collector(OneShotGCPercent, b) }
+func OneShot(b solvers.Budget) (restore func()) { return collector(OneShotGCPercent, b) }
 
 // Serving sets the collector of a server whose runs execute on workers
 // (ServerGCPercent, b's memory as the memory limit), and returns the
 // function that restores the previous settings.
-func Serving(b Budget) (restore func()) { return collector(ServerGCPercent, b) }
+func Serving(b solvers.Budget) (restore func()) { return collector(ServerGCPercent, b) }
 
-func collector(percent int, b Budget) (restore func()) {
-	mem := b.withDefaults().Memory
-	limit := int64(math.MaxInt64)
-	if mem < math.MaxInt64 {
-		limit = int64(mem)
-	}
+func collector(percent int, b solvers.Budget) (restore func()) {
 	gc := debug.SetGCPercent(percent)
-	was := debug.SetMemoryLimit(limit)
+	was := debug.SetMemoryLimit(b.WithDefaults().Memory)
 	return func() {
 		debug.SetGCPercent(gc)
 		debug.SetMemoryLimit(was)

@@ -3,6 +3,7 @@ package execute
 import (
 	"math"
 	"runtime/debug"
+	"schedlab/solvers"
 	"testing"
 )
 
@@ -13,12 +14,12 @@ func TestOneShotSetsAndRestoresTheCollector(t *testing.T) {
 	gc0, lim0 := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
 	debug.SetGCPercent(gc0)
 	for _, c := range []struct {
-		b       Budget
+		b       solvers.Budget
 		want    int64
-		set     func(Budget) func()
+		set     func(solvers.Budget) func()
 		percent int
-	}{{Budget{Memory: 64 << 20}, 64 << 20, OneShot, OneShotGCPercent}, {Budget{}, int64(DefaultMemoryBudget), OneShot, OneShotGCPercent},
-		{Budget{Memory: math.MaxUint64}, math.MaxInt64, OneShot, OneShotGCPercent}, {Budget{Memory: 64 << 20}, 64 << 20, Serving, ServerGCPercent}} {
+	}{{solvers.Budget{Memory: 64 << 20}, 64 << 20, OneShot, OneShotGCPercent}, {solvers.Budget{}, solvers.DefaultMemory, OneShot, OneShotGCPercent},
+		{solvers.Budget{Memory: math.MaxInt64}, math.MaxInt64, OneShot, OneShotGCPercent}, {solvers.Budget{Memory: 64 << 20}, 64 << 20, Serving, ServerGCPercent}} {
 		restore := c.set(c.b)
 		gc := debug.SetGCPercent(c.percent)
 		if lim := debug.SetMemoryLimit(-1); gc != c.percent || lim != c.want {

@@ -9,8 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"schedlab/report"
 	"schedlab/runtypes"
-	"schedlab/solvers"
 	"schedlab/stats"
 )
 
@@ -64,7 +64,7 @@ type Row struct {
 	// the metric needs (NoResult of them).
 	Failed int `json:"failed"`
 	// NoResult counts the runs of Failed that ended done but gave no
-	// finite value of a metric needed of them (solvers.NoResult: a
+	// finite value of a metric needed of them (report.NoResult: a
 	// critical-works run that stopped has no makespan).
 	NoResult int `json:"no_result"`
 	// Runs counts the runs of the cell and variant that ended, done or
@@ -193,7 +193,7 @@ func aggregate(runs []RunResult, o Options) []Row {
 			continue
 		}
 		for _, g := range list {
-			if solvers.Needed(in.Decl, g.variant) {
+			if report.Needed(in.Decl, g.variant) {
 				metricSet[name] = struct{}{}
 				break
 			}
@@ -210,7 +210,7 @@ func aggregate(runs []RunResult, o Options) []Row {
 			// is needed of the variant (Outcome), else not counted.
 			if without := g.done - len(g.values[m]); without > 0 {
 				in, ok := o.Infos[m]
-				if !ok || !in.Declared || solvers.Needed(in.Decl, g.variant) {
+				if !ok || !in.Declared || report.Needed(in.Decl, g.variant) {
 					row.Failed += without
 					row.NoResult = without
 				} else {

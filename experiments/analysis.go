@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"schedlab/report"
 	"schedlab/runtypes"
-	"schedlab/solvers"
 )
 
 // Query is what a reader chose on an experiment's page; empty fields take
@@ -33,7 +33,7 @@ type Analysis struct {
 	Grouping Grouping
 	Plot     Chart // the metric against X
 	Box      Chart
-	Parallel solvers.Parallel
+	Parallel report.Parallel
 	// ParallelNote says why no parallel coordinates are drawn, when too
 	// many cells are.
 	ParallelNote string
@@ -44,7 +44,7 @@ type Analysis struct {
 	// Pairwise compares every pair with Holm's correction, and Profile
 	// is the performance profile: for more than two variants.
 	Pairwise        []PairwiseRow
-	Profile         solvers.Plot
+	Profile         report.Plot
 	ProfileCaption  string
 	ProfileDrawn    bool
 	Info            MetricInfo

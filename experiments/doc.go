@@ -28,7 +28,7 @@
 //     with a finite value; any other finished status counts in Failed, and
 //     a cell whose runs all failed still has its rows.
 //   - No result is a failure (issue 38 item 3). One rule, Outcome (on
-//     solvers.NoResult), read by every count: a run that ended done
+//     report.NoResult), read by every count: a run that ended done
 //     without a finite value of a metric needed of it (a ranked result
 //     meaningful for its variant; any metric without a declaration) is
 //     Failed for that metric, counted in the row's Failed and NoResult,
@@ -42,7 +42,7 @@
 //     info metric, or one declared for other variants) is not counted
 //     for it at all. Analysis.NoResult gives the page's header its count.
 //   - A metric's declaration (direction, bounds, variants) comes from
-//     the family when it declares its metrics (solvers.MetricDeclarer,
+//     the family when it declares its metrics (Strategy.Metrics,
 //     Def.Metrics), then from the first done report of each variant
 //     (Infos takes the first of each name), never from the first report
 //     alone: a stopped run carries no makespan (issue 38 item 4). The
@@ -56,7 +56,7 @@
 //     A failed run is a result: marked on the plot, counted in the box
 //     plot's legend and in the pivot's cells ("(d of n done)†").
 //   - The 95 % interval is Student's t (gonum's distuv.StudentsT), except
-//     for a metric its declaration bounds (solvers.Metric Min/Max): the
+//     for a metric its declaration bounds (report.Metric Min/Max): the
 //     bootstrap percentile interval (stats.BootstrapMean), which stays
 //     within the bounds. Nothing is clamped; the method is named beside
 //     every chart and in the pivot's caption, CSV and LaTeX. For n = 1 the

@@ -50,7 +50,7 @@ type WorkloadRef struct {
 // Count is the number of runs def expands to, computed without expanding
 // (saturating at math.MaxInt64). With no variants named, strategy's are
 // counted (a nil strategy then counts none).
-func Count(def *Definition, strategy solvers.Strategy) int64 {
+func Count(def *Definition, strategy *solvers.Strategy) int64 {
 	n := satMul(int64(max(def.Replicates, 0)), int64(len(variantsFor(def, strategy))))
 	n = satMul(n, gridCount(def.Grid))
 	if def.Workload.Preset != "" {
@@ -59,11 +59,11 @@ func Count(def *Definition, strategy solvers.Strategy) int64 {
 	return satMul(n, int64(len(def.Workload.IDs)))
 }
 
-func variantsFor(def *Definition, strategy solvers.Strategy) []string {
+func variantsFor(def *Definition, strategy *solvers.Strategy) []string {
 	if len(def.Variants) > 0 || strategy == nil {
 		return def.Variants
 	}
-	return variantNames(strategy.Variants())
+	return variantNames(strategy.Variants)
 }
 
 func gridCount(g Grid) int64 {
@@ -92,7 +92,7 @@ func satMul(a, b int64) int64 {
 // A-vs-B comparison pairs are adjacent). A grid is walked like an
 // odometer over its names in sorted order, the last name fastest, each
 // name's values in the order written.
-func Expand(def *Definition, strategy solvers.Strategy) []Run {
+func Expand(def *Definition, strategy *solvers.Strategy) []Run {
 	variants := variantsFor(def, strategy)
 	n := Count(def, strategy)
 	if n == 0 || n > MaxRuns {

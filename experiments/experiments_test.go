@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/runtypes"
-	"schedlab/solvers"
 	"schedlab/solvers/eapm"
 )
 
@@ -239,8 +239,8 @@ func TestExpandMatchesCountAndSeedsAreBasePlusReplicate(t *testing.T) {
 	}
 	// All variants when none are named.
 	d := mustParse(t, `{"name": "a", "strategy": "eapm", "workload": {"ids": ["w"]}}`)
-	if n := len(Expand(d, s)); n != len(s.Variants()) {
-		t.Errorf("no variants named: %d runs, want %d", n, len(s.Variants()))
+	if n := len(Expand(d, s)); n != len(s.Variants) {
+		t.Errorf("no variants named: %d runs, want %d", n, len(s.Variants))
 	}
 }
 
@@ -337,7 +337,7 @@ func TestAggregateCountsFailures(t *testing.T) {
 		run("1.1", "online", runtypes.StatusDone, 12),
 	}
 	runs[7].Metrics["energy"] = 5
-	rows := AggregateWith(runs, Options{Infos: Infos([]solvers.Metric{{Name: "energy", Better: solvers.Lower, Variants: []string{"average"}}})})
+	rows := AggregateWith(runs, Options{Infos: Infos([]report.Metric{{Name: "energy", Better: report.Lower, Variants: []string{"average"}}})})
 	var got []string
 	for _, r := range rows {
 		got = append(got, fmt.Sprintf("%s %s %s n%d f%d", r.Params["gamma"], r.Variant, r.Metric, r.N, r.Failed))

@@ -4,12 +4,12 @@ import (
 	"math"
 	"slices"
 
+	"schedlab/report"
 	"schedlab/runtypes"
-	"schedlab/solvers"
 )
 
 // Outcome is what one run gave for one metric, by the one rule of
-// solvers.NoResult (issue 38): every count of an experiment (its header,
+// report.NoResult (issue 38): every count of an experiment (its header,
 // results API, pivot, plots, paired view, pairwise table, performance
 // profile, run list) reads it here.
 type Outcome uint8
@@ -21,7 +21,7 @@ const (
 	Gave
 	// Failed: ended other than done (failed, canceled, interrupted), or
 	// done without a finite value of a metric needed of it (a ranked
-	// result meaningful for its variant: solvers.NoResult; a metric
+	// result meaningful for its variant: report.NoResult; a metric
 	// without a declaration is needed of every run). Counted failed for
 	// the metric, never dropped.
 	Failed
@@ -44,7 +44,7 @@ func (r *RunResult) Outcome(metric string, info MetricInfo) (float64, Outcome) {
 	if ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
 		return v, Gave
 	}
-	if !info.Declared || solvers.NoResult(info.Decl, r.Variant, v, ok) {
+	if !info.Declared || report.NoResult(info.Decl, r.Variant, v, ok) {
 		return 0, Failed
 	}
 	return 0, NotNeeded
@@ -66,14 +66,14 @@ func (r *RunResult) lookup(metric string) (float64, bool) {
 
 // PrimaryMetric is the metric an experiment's page opens on: the
 // family's primary result (its first declared ranked result,
-// solvers.Primary) when runs report it or it is needed of them, else the
+// report.Primary) when runs report it or it is needed of them, else the
 // first ranked result among metrics (in order), else metrics[0].
-func PrimaryMetric(family []solvers.Metric, infos map[string]MetricInfo, metrics []string) string {
-	if p := solvers.Primary(family); p != "" && slices.Contains(metrics, p) {
+func PrimaryMetric(family []report.Metric, infos map[string]MetricInfo, metrics []string) string {
+	if p := report.Primary(family); p != "" && slices.Contains(metrics, p) {
 		return p
 	}
 	for _, m := range metrics {
-		if in, ok := infos[m]; ok && in.Declared && in.Decl.Kind == solvers.KindResult && in.Better != "" {
+		if in, ok := infos[m]; ok && in.Declared && in.Decl.Kind == report.KindResult && in.Better != "" {
 			return m
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/runtypes"
-	"schedlab/solvers"
 )
 
 // stoppingRuns: two variants on three instances; "paper" stops on
@@ -30,8 +30,8 @@ func stoppingRuns() []RunResult {
 	return runs
 }
 
-var stoppingDecls = []solvers.Metric{
-	{Name: "makespan", Better: solvers.Lower},
+var stoppingDecls = []report.Metric{
+	{Name: "makespan", Better: report.Lower},
 	{Name: "collisions", Variants: []string{"paper"}},
 	{Name: "stopped", Variants: []string{"paper"}},
 }
@@ -83,12 +83,12 @@ func TestNoResultIsAFailureEverywhere(t *testing.T) {
 	}
 	// Without the family's declarations the page still opens on a ranked
 	// result, never on the alphabetically first metric.
-	if an := Analyze(runs, Infos([]solvers.Metric{{Name: "collisions"}, {Name: "makespan", Better: solvers.Lower}}), nil, Query{}); an.Query.Metric != "makespan" {
+	if an := Analyze(runs, Infos([]report.Metric{{Name: "collisions"}, {Name: "makespan", Better: report.Lower}}), nil, Query{}); an.Query.Metric != "makespan" {
 		t.Errorf("opens on %q", an.Query.Metric)
 	}
 	// A metric not needed of a variant (collisions, declared for paper)
 	// is not counted for the others.
-	for _, r := range AggregateWith(runs, Options{Keep: []string{}, Infos: Infos([]solvers.Metric{{Name: "collisions", Variants: []string{"paper"}}})}) {
+	for _, r := range AggregateWith(runs, Options{Keep: []string{}, Infos: Infos([]report.Metric{{Name: "collisions", Variants: []string{"paper"}}})}) {
 		if r.Metric == "collisions" && r.Failed != 0 {
 			t.Errorf("collisions of %s: failed %d", r.Variant, r.Failed)
 		}

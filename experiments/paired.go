@@ -6,29 +6,29 @@ import (
 	"slices"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/stats"
 )
 
 // MetricInfo is what the statistics need of a metric beyond its values:
-// which direction is better (solvers.Higher, solvers.Lower, or "" when
+// which direction is better (report.Higher, report.Lower, or "" when
 // the metric is not ranked) and whether its definition bounds it (its
 // intervals then stay within the bounds: stats.BootstrapMean).
 type MetricInfo struct {
 	Name    string
-	Better  string
+	Better  report.Direction
 	Bounded bool
 	// Decl is the metric's declaration (kind, direction, variants), and
 	// Declared says there is one: it decides which runs the metric is
 	// needed of (Outcome). A metric without one is needed of every run.
-	Decl     solvers.Metric
+	Decl     report.Metric
 	Declared bool
 }
 
 // Infos are the metrics' infos from metric declarations: the first
 // declaration of each name wins, so a family's own declarations
 // (solvers.Declared) given first are never overridden by a report's.
-func Infos(ms ...[]solvers.Metric) map[string]MetricInfo {
+func Infos(ms ...[]report.Metric) map[string]MetricInfo {
 	out := map[string]MetricInfo{}
 	for _, list := range ms {
 		for _, m := range list {
@@ -124,7 +124,7 @@ func instances(runs []RunResult, metric string, info MetricInfo, variants []stri
 // both are done, each named by its method.
 type Paired struct {
 	A, B, Metric string
-	Better       string // solvers.Higher, solvers.Lower or "" (not ranked: "higher" and "lower" only)
+	Better       report.Direction // report.Higher, report.Lower or "" (not ranked: "higher" and "lower" only)
 	// Instances where either ran; of them BothDone were compared and
 	// the others failed on one side or both (or ran on one side only).
 	Instances, BothDone                        int
@@ -140,7 +140,7 @@ type Paired struct {
 	// Failures lists the instances where one side failed (at most
 	// MaxListed): "gamma=1.3 replicate 0: b failed".
 	Failures []string
-	Plot     solvers.Plot // b against a, a point per BothDone instance, the diagonal dashed
+	Plot     report.Plot // b against a, a point per BothDone instance, the diagonal dashed
 }
 
 // MaxListed is the most failed instances a paired view lists by name.
@@ -184,7 +184,7 @@ func Pair(runs []RunResult, metric, a, b string, info MetricInfo) Paired {
 		p.Diff = stats.MeanT(d)
 	}
 	p.Wilcoxon = stats.WilcoxonSignedRank(va, vb)
-	p.Win, p.Tie, p.Loss = stats.WinTieLoss(va, vb, info.Better != solvers.Lower, 0)
+	p.Win, p.Tie, p.Loss = stats.WinTieLoss(va, vb, info.Better != report.Lower, 0)
 	p.Plot = pairPlot(metric, a, b, va, vb, p)
 	return p
 }
@@ -217,19 +217,19 @@ func cellText0(params map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-func pairPlot(metric, a, b string, va, vb []float64, p Paired) solvers.Plot {
+func pairPlot(metric, a, b string, va, vb []float64, p Paired) report.Plot {
 	title := fmt.Sprintf("%s: %s against %s (%d pairs both done", metric, b, a, p.BothDone)
 	if f := p.AFailed + p.BFailed + p.BothFailed; f > 0 {
 		title += fmt.Sprintf("; %d with a failed side, not drawn", f)
 	}
-	plot := solvers.Plot{Title: title + ")", Kind: solvers.PlotScatter, XLabel: a, YLabel: b, Lines: []solvers.Line{{Name: "pairs"}}}
+	plot := report.Plot{Title: title + ")", Kind: report.PlotScatter, XLabel: a, YLabel: b, Lines: []report.Line{{Name: "pairs"}}}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range va {
 		plot.Lines[0].Points = append(plot.Lines[0].Points, [2]float64{va[i], vb[i]})
 		lo, hi = math.Min(lo, math.Min(va[i], vb[i])), math.Max(hi, math.Max(va[i], vb[i]))
 	}
 	if len(va) > 0 {
-		plot.Lines = append(plot.Lines, solvers.Line{Name: "equal", Dashed: true, Points: [][2]float64{{lo, lo}, {hi, hi}}})
+		plot.Lines = append(plot.Lines, report.Line{Name: "equal", Dashed: true, Points: [][2]float64{{lo, lo}, {hi, hi}}})
 		plot.XLog = SpansDecades(lo, hi)
 		plot.YLog = plot.XLog
 	}
@@ -247,7 +247,7 @@ func (p Paired) Method() string {
 	}
 	dir := "higher"
 	if p.Better != "" {
-		dir = "better (" + p.Better + " is better)"
+		dir = "better (" + string(p.Better) + " is better)"
 	}
 	return fmt.Sprintf("mean of %s − %s with its 95 %% CI (%s); %s, zero differences dropped; win/tie/loss: %s %s, equal, or not, exact equality; over the %d instances (cell and replicate) where both are done",
 		p.A, p.B, p.Diff.Method, test, p.A, dir, p.BothDone)
@@ -268,7 +268,7 @@ func Pairwise(runs []RunResult, metric string, variants []string, info MetricInf
 	for i := range variants {
 		for j := i + 1; j < len(variants); j++ {
 			p := Pair(runs, metric, variants[i], variants[j], info)
-			p.Plot = solvers.Plot{} // the table shows no scatter
+			p.Plot = report.Plot{} // the table shows no scatter
 			out = append(out, PairwiseRow{Paired: p})
 			ps = append(ps, p.Wilcoxon.P)
 		}
@@ -288,7 +288,7 @@ const PairwiseMethod = "each pair on the instances (cell and replicate) where bo
 // best variant there, as a step line over τ from 1. A failed run is never
 // within. ok is false, with the reason, when the metric is not ranked or
 // has values ≤ 0 (ratios then mean nothing).
-func Profile(runs []RunResult, metric string, variants []string, info MetricInfo) (plot solvers.Plot, caption string, ok bool) {
+func Profile(runs []RunResult, metric string, variants []string, info MetricInfo) (plot report.Plot, caption string, ok bool) {
 	if info.Better == "" {
 		return plot, "No performance profile: " + metric + " is not ranked (neither higher nor lower is better).", false
 	}
@@ -307,7 +307,7 @@ func Profile(runs []RunResult, metric string, variants []string, info MetricInfo
 				if v <= 0 {
 					return plot, "No performance profile: " + metric + " takes values ≤ 0, where ratios to the best mean nothing.", false
 				}
-				if math.IsNaN(best) || info.Better == solvers.Higher && v > best || info.Better == solvers.Lower && v < best {
+				if math.IsNaN(best) || info.Better == report.Higher && v > best || info.Better == report.Lower && v < best {
 					best = v
 				}
 			}
@@ -316,7 +316,7 @@ func Profile(runs []RunResult, metric string, variants []string, info MetricInfo
 		for s := range variants {
 			if v := values[s][p]; !math.IsNaN(v) {
 				r := v / best
-				if info.Better == solvers.Higher {
+				if info.Better == report.Higher {
 					r = best / v
 				}
 				worst = math.Max(worst, r)
@@ -335,11 +335,11 @@ func Profile(runs []RunResult, metric string, variants []string, info MetricInfo
 		}
 		taus[len(taus)-1] = worst
 	}
-	pr := stats.PerformanceProfile(values, info.Better == solvers.Higher, taus)
-	plot = solvers.Plot{Title: metric + ": performance profile", Kind: solvers.PlotStep, XLabel: "τ (ratio to the best on the instance)",
+	pr := stats.PerformanceProfile(values, info.Better == report.Higher, taus)
+	plot = report.Plot{Title: metric + ": performance profile", Kind: report.PlotStep, XLabel: "τ (ratio to the best on the instance)",
 		YLabel: "share of instances within τ", XLog: worst > 100}
 	for s, v := range variants {
-		l := solvers.Line{Name: v}
+		l := report.Line{Name: v}
 		for k, tau := range taus {
 			l.Points = append(l.Points, [2]float64{tau, pr.Rho[s][k]})
 		}

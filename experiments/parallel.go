@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // MaxParallelCells is how many cells a parallel-coordinates chart draws;
@@ -19,8 +19,8 @@ const MaxParallelCells = 5000
 // the metric's mean over the cell's replicates; a line per cell, coloured
 // by variant. It is drawn when at least two parameters vary; with too many
 // cells, the returned Parallel's Title says why it is not drawn (ok false).
-func Parallel(rows []Row, metric string, swept []string) (solvers.Parallel, bool) {
-	par := solvers.Parallel{Title: metric + " across the swept parameters (cell means)"}
+func Parallel(rows []Row, metric string, swept []string) (report.Parallel, bool) {
+	par := report.Parallel{Title: metric + " across the swept parameters (cell means)"}
 	var cellRows []Row
 	values := map[string]map[string]bool{}
 	for _, r := range rows {
@@ -42,10 +42,10 @@ func Parallel(rows []Row, metric string, swept []string) (solvers.Parallel, bool
 		}
 	}
 	if len(varying) < 2 {
-		return solvers.Parallel{}, false
+		return report.Parallel{}, false
 	}
 	if len(cellRows) > MaxParallelCells {
-		return solvers.Parallel{Title: fmt.Sprintf("Parallel coordinates are not drawn: %d cells are more than %d; use the pivot table.", len(cellRows), MaxParallelCells)}, false
+		return report.Parallel{Title: fmt.Sprintf("Parallel coordinates are not drawn: %d cells are more than %d; use the pivot table.", len(cellRows), MaxParallelCells)}, false
 	}
 	// Each varying parameter is a numeric axis if every value parses, else
 	// a category axis of its values in order.
@@ -59,7 +59,7 @@ func Parallel(rows []Row, metric string, swept []string) (solvers.Parallel, bool
 				numeric = false
 			}
 		}
-		axis := solvers.ParallelAxis{Name: k}
+		axis := report.ParallelAxis{Name: k}
 		index[j] = map[string]float64{}
 		if numeric {
 			for _, v := range names {
@@ -81,12 +81,12 @@ func Parallel(rows []Row, metric string, swept []string) (solvers.Parallel, bool
 		if _, ok := groups[r.Variant]; !ok {
 			groups[r.Variant] = len(variants)
 			variants = append(variants, r.Variant)
-			par.Groups = append(par.Groups, solvers.ParallelGroup{Name: r.Variant})
+			par.Groups = append(par.Groups, report.ParallelGroup{Name: r.Variant})
 		}
 		lo, hi = math.Min(lo, *r.Mean), math.Max(hi, *r.Mean)
 	}
-	par.Axes = append(par.Axes, solvers.ParallelAxis{Name: "variant", Categories: variants},
-		solvers.ParallelAxis{Name: metric, Log: SpansDecades(lo, hi)})
+	par.Axes = append(par.Axes, report.ParallelAxis{Name: "variant", Categories: variants},
+		report.ParallelAxis{Name: metric, Log: SpansDecades(lo, hi)})
 	for _, r := range cellRows {
 		g := groups[r.Variant]
 		row := make([]float64, 0, len(par.Axes))

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"schedlab/solvers"
 	"schedlab/solvers/dcop"
 	"schedlab/solvers/registry"
 )
@@ -58,8 +57,8 @@ func TestSeedExperimentsAreTheSweepsTheyWere(t *testing.T) {
 	}
 	seen := 0
 	for _, st := range registry.All() {
-		family := st.Info().Name
-		x, ok := st.(solvers.SeedExperimenter)
+		family := st.Info.Name
+		x, ok := st, st.SeedExperiments != nil
 		if !ok {
 			if seedRuns[family] != nil {
 				t.Errorf("%s has no seed experiments", family)

@@ -19,7 +19,7 @@ import (
 // value is checked once, against its ParamSpec alone (solvers.Resolve),
 // and written back as the run gets it (a boolean as true or false), so
 // that the runs Expand makes need no second check.
-func Validate(def *Definition, strategy solvers.Strategy) error {
+func Validate(def *Definition, strategy *solvers.Strategy) error {
 	var ps []error
 	bad := func(field, format string, args ...any) {
 		ps = append(ps, errs.Invalidf(field, format, args...))
@@ -37,11 +37,11 @@ func Validate(def *Definition, strategy solvers.Strategy) error {
 		}
 		return errs.Join(ps)
 	}
-	if def.Strategy != strategy.Info().Name {
-		bad("strategy", "is %q but the definition is checked against %q", def.Strategy, strategy.Info().Name)
+	if def.Strategy != strategy.Info.Name {
+		bad("strategy", "is %q but the definition is checked against %q", def.Strategy, strategy.Info.Name)
 	}
 	variants := variantsOf(def, strategy)
-	known := strategy.Variants()
+	known := strategy.Variants
 	seen := map[string]int{}
 	for i, v := range def.Variants {
 		f := fmt.Sprintf("variants[%d]", i)
@@ -53,7 +53,7 @@ func Validate(def *Definition, strategy solvers.Strategy) error {
 		}
 		seen[v] = i
 	}
-	ps = append(ps, checkGrid("grid", def.Grid, strategy.Params(), variants)...)
+	ps = append(ps, checkGrid("grid", def.Grid, strategy.Params, variants)...)
 	w := def.Workload
 	switch {
 	case w.Preset != "" && len(w.IDs) > 0:
@@ -205,11 +205,11 @@ func variantNames(vs []solvers.Variant) []string {
 
 // variantsOf is the variants an experiment runs: its own, or all of the
 // strategy's when it names none.
-func variantsOf(def *Definition, strategy solvers.Strategy) []string {
+func variantsOf(def *Definition, strategy *solvers.Strategy) []string {
 	if len(def.Variants) > 0 {
 		return def.Variants
 	}
-	return variantNames(strategy.Variants())
+	return variantNames(strategy.Variants)
 }
 
 func countText(n int64) string {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/stats"
 )
 
@@ -163,7 +163,7 @@ const MaxLines = 24
 
 // Chart is a chart of an experiment with the words written beside it.
 type Chart struct {
-	Plot    solvers.Plot
+	Plot    report.Plot
 	Drawn   bool     // false: the reason is in Caption
 	Caption string   // what is pooled, n per point, the interval's method
 	Failed  []string // one line per point where runs failed: "online at gamma=1.3: 6 of 8 done"
@@ -171,11 +171,11 @@ type Chart struct {
 
 // MetricPlot is the metric against g.X: a line per variant and split
 // value, its points the means of the done runs with their 95 % interval
-// as a band; a point where runs failed is marked (solvers.Line.Marks) and
+// as a band; a point where runs failed is marked (report.Line.Marks) and
 // listed in Failed. rows are AggregateWith(runs, Options{Keep: g.Keep()}).
 // The x values must be numbers; references of the metric are dashed lines.
 func MetricPlot(rows []Row, g Grouping, metric string, refs []Reference) Chart {
-	c := Chart{Plot: solvers.Plot{Title: metric + " vs " + g.X, XLabel: g.X, YLabel: metric}}
+	c := Chart{Plot: report.Plot{Title: metric + " vs " + g.X, XLabel: g.X, YLabel: metric}}
 	lines := map[string]int{}
 	methods := map[string]bool{}
 	numeric := true
@@ -200,7 +200,7 @@ func MetricPlot(rows []Row, g Grouping, metric string, refs []Reference) Chart {
 		if !ok {
 			k = len(c.Plot.Lines)
 			lines[name] = k
-			c.Plot.Lines = append(c.Plot.Lines, solvers.Line{Name: name, Band: [][2]float64{}, Marks: []string{}})
+			c.Plot.Lines = append(c.Plot.Lines, report.Line{Name: name, Band: [][2]float64{}, Marks: []string{}})
 		}
 		band := [2]float64{*r.Mean, *r.Mean} // one run: no interval
 		if r.CI95Low != nil && r.CI95High != nil {
@@ -240,7 +240,7 @@ func MetricPlot(rows []Row, g Grouping, metric string, refs []Reference) Chart {
 		if !ok {
 			i = len(c.Plot.Lines)
 			lines[name] = i
-			c.Plot.Lines = append(c.Plot.Lines, solvers.Line{Name: name, Dashed: true})
+			c.Plot.Lines = append(c.Plot.Lines, report.Line{Name: name, Dashed: true})
 		}
 		c.Plot.Lines[i].Points = append(c.Plot.Lines[i].Points, [2]float64{xv, ref.Value})
 	}
@@ -301,7 +301,7 @@ func intervalWords(methods map[string]bool) string {
 func SpansDecades(lo, hi float64) bool { return lo > 0 && hi/lo > 100 }
 
 // sortByX orders a line's points (and its band and marks with them) by x.
-func sortByX(l *solvers.Line) {
+func sortByX(l *report.Line) {
 	idx := make([]int, len(l.Points))
 	for i := range idx {
 		idx[i] = i
@@ -334,9 +334,9 @@ func sortByX(l *solvers.Line) {
 // ("online (2 of 40 runs failed)") and Failed lists the points. g.X must
 // be numeric.
 func BoxPlot(runs []RunResult, g Grouping, metric string, info MetricInfo) Chart {
-	c := Chart{Plot: solvers.Plot{Title: metric + " by " + g.X + " (box plot)", Kind: solvers.PlotBox, XLabel: g.X, YLabel: metric}}
+	c := Chart{Plot: report.Plot{Title: metric + " by " + g.X + " (box plot)", Kind: report.PlotBox, XLabel: g.X, YLabel: metric}}
 	type acc struct {
-		line          solvers.Line
+		line          report.Line
 		total, failed int
 	}
 	lines := map[string]*acc{}
@@ -354,7 +354,7 @@ func BoxPlot(runs []RunResult, g Grouping, metric string, info MetricInfo) Chart
 		name := g.seriesName(r.Variant, r.Params)
 		a := lines[name]
 		if a == nil {
-			a = &acc{line: solvers.Line{Name: name}}
+			a = &acc{line: report.Line{Name: name}}
 			lines[name] = a
 			order = append(order, name)
 		}

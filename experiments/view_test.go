@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // TestResultsReportUsesLogAxesWhenValuesSpanDecades: nodes 10 … 3000 and
@@ -73,7 +73,7 @@ func TestBoxPlotAndParallelCellsFromRuns(t *testing.T) {
 	if par.Groups[0].Name != "a" || len(rowsA) != 2 || rowsA[0][3] != 4 || rowsA[0][1] != 0 {
 		t.Errorf("variant a's lines %v", rowsA)
 	}
-	if err := (&solvers.Report{Parallels: []solvers.Parallel{par}}).Validate(); err != nil {
+	if err := (&report.Report{Parallels: []report.Parallel{par}}).Validate(); err != nil {
 		t.Error(err)
 	}
 	if _, ok := Parallel(Aggregate(results), "objective", []string{"gamma", "seed"}); ok {

@@ -17,7 +17,7 @@ import (
 	"schedlab/adversaries"
 	"schedlab/bundle"
 	"schedlab/errs"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/adversary"
 	"schedlab/store"
 	"schedlab/views"
@@ -195,7 +195,7 @@ func (s *Server) adversaryProps(ctx context.Context, id string) (views.Adversary
 	strat, _ := s.lookup(st.Strategy)
 	sp := st.Spec
 	p := views.AdversaryProps{ID: st.ID, Strategy: st.Strategy, Status: st.Status, Error: st.Error, A: sp.A, B: sp.B,
-		Metric: sp.Metric, Better: sp.Better, Method: orDefault(sp.Method, adversary.Anneal), Score: orDefault(sp.Score, adversary.Ratio),
+		Metric: sp.Metric, Better: string(sp.Better), Method: orDefault(sp.Method, adversary.Anneal), Score: orDefault(sp.Score, adversary.Ratio),
 		Preset: sp.Preset, Seed: sp.Seed, Budget: sp.Budget, Seconds: sp.Seconds, Evaluations: len(st.Evaluations),
 		BestWorkloadID: st.BestWorkloadID, RunA: st.RunA, RunB: st.RunB, Commit: st.Build.Commit}
 	for _, e := range st.Evaluations {
@@ -216,7 +216,7 @@ func (s *Server) adversaryProps(ctx context.Context, id string) (views.Adversary
 		for _, ga := range ja.Gantts {
 			for _, gb := range jb.Gantts {
 				if ga.Title == gb.Title {
-					p.Gantts = append(p.Gantts, charts.AlignGantts([]string{"A: " + sp.A, "B: " + sp.B}, []solvers.Gantt{ga, gb}))
+					p.Gantts = append(p.Gantts, charts.AlignGantts([]string{"A: " + sp.A, "B: " + sp.B}, []report.Gantt{ga, gb}))
 				}
 			}
 		}
@@ -226,7 +226,7 @@ func (s *Server) adversaryProps(ctx context.Context, id string) (views.Adversary
 }
 
 // searchRunReport is run id's report when it is done (nil otherwise).
-func (s *Server) searchRunReport(ctx context.Context, id string) *solvers.Report {
+func (s *Server) searchRunReport(ctx context.Context, id string) *report.Report {
 	if id == "" {
 		return nil
 	}
@@ -242,7 +242,7 @@ func (s *Server) searchRunReport(ctx context.Context, id string) *solvers.Report
 }
 
 // metricDiffs are the metrics whose values differ between a and b.
-func metricDiffs(a, b *solvers.Report) [][3]string {
+func metricDiffs(a, b *report.Report) [][3]string {
 	var out [][3]string
 	for _, m := range a.Metrics {
 		o, ok := b.Metric(m.Name)
@@ -258,21 +258,19 @@ func metricDiffs(a, b *solvers.Report) [][3]string {
 func (s *Server) adversaryFamilies() []views.AdversaryFamily {
 	out := make([]views.AdversaryFamily, 0, len(s.strategies))
 	for _, st := range s.strategies {
-		f := views.AdversaryFamily{Name: st.Info().Name}
-		for _, v := range st.Variants() {
+		f := views.AdversaryFamily{Name: st.Info.Name}
+		for _, v := range st.Variants {
 			f.Variants = append(f.Variants, v.Name)
 		}
-		for _, p := range st.Presets() {
+		for _, p := range st.Presets {
 			f.Presets = append(f.Presets, p.Name)
 		}
-		for _, m := range solvers.Declared(st) {
-			if m.Kind == solvers.KindResult && (m.Better == solvers.Higher || m.Better == solvers.Lower) {
+		for _, m := range st.Metrics {
+			if m.Kind == report.KindResult && (m.Better == report.Higher || m.Better == report.Lower) {
 				f.Metrics = append(f.Metrics, m.Name)
 			}
 		}
-		if m, ok := st.(solvers.Mutator); ok {
-			f.Mutates = m.Mutates()
-		}
+		f.Mutates = st.Mutate != nil
 		out = append(out, f)
 	}
 	return out

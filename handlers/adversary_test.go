@@ -177,7 +177,7 @@ func TestAdversarySearchThroughTheAPIAndItsPage(t *testing.T) {
 // stays readable by its link.
 func TestAdversaryUnderAuthAsExperiments(t *testing.T) {
 	aa := newAuthApp(t)
-	aa.server.searches = adversaries.New(aa.store, aa.runner, func(name string) (solvers.Strategy, bool) {
+	aa.server.searches = adversaries.New(aa.store, aa.runner, func(name string) (*solvers.Strategy, bool) {
 		st, err := aa.server.lookup(name)
 		return st, err == nil
 	}, adversaries.Options{Poll: 5 * time.Millisecond})

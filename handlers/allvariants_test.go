@@ -42,8 +42,8 @@ func TestWorkloadAllVariantsRunsEveryVariantSideBySide(t *testing.T) {
 	}
 	ids := compareRuns(t, loc)
 	st, _ := registry.Lookup("eapm")
-	if len(ids) != len(st.Variants()) {
-		t.Fatalf("%d runs queued, want one per variant (%d)", len(ids), len(st.Variants()))
+	if len(ids) != len(st.Variants) {
+		t.Fatalf("%d runs queued, want one per variant (%d)", len(ids), len(st.Variants))
 	}
 	seen := map[string]bool{}
 	for i, id := range ids {
@@ -51,8 +51,8 @@ func TestWorkloadAllVariantsRunsEveryVariantSideBySide(t *testing.T) {
 		if r.Status != "done" || r.WorkloadID != wid {
 			t.Errorf("run %s: status %s on workload %s", id, r.Status, r.WorkloadID)
 		}
-		if r.Variant != st.Variants()[i].Name {
-			t.Errorf("run %d is variant %s, want %s (variant order)", i, r.Variant, st.Variants()[i].Name)
+		if r.Variant != st.Variants[i].Name {
+			t.Errorf("run %d is variant %s, want %s (variant order)", i, r.Variant, st.Variants[i].Name)
 		}
 		seen[r.Variant] = true
 	}
@@ -85,8 +85,8 @@ func TestRunAllVariantsKeepsTheRunAndItsParameters(t *testing.T) {
 		t.Errorf("the compare page starts with %s, want the original run %s", ids[0], first.ID)
 	}
 	st, _ := registry.Lookup("eapm")
-	if len(ids) != len(st.Variants()) {
-		t.Fatalf("%d runs, want %d", len(ids), len(st.Variants()))
+	if len(ids) != len(st.Variants) {
+		t.Fatalf("%d runs, want %d", len(ids), len(st.Variants))
 	}
 	for _, id := range ids[1:] {
 		r := a.waitRun(t, id)
@@ -109,23 +109,25 @@ func TestAllVariantsOfUnknownRunIs404(t *testing.T) {
 	}
 }
 
-// picky is eapm with one variant that needs another kind of workload, as
-// cyclic's batch needs an SWF trace.
-type picky struct{ solvers.Strategy }
-
-func (p picky) VariantFits(format, variant string) error {
-	if variant == p.Variants()[1].Name {
-		return errs.Invalidf("variant", "%s runs only on a trace, not on a %s workload", variant, format)
+// picky is eapm (a copy) with one variant that needs another kind of
+// workload, as cyclic's batch needs an SWF trace.
+func picky(eapm *solvers.Strategy) *solvers.Strategy {
+	p := *eapm
+	p.VariantFits = func(format, variant string) error {
+		if variant == p.Variants[1].Name {
+			return errs.Invalidf("variant", "%s runs only on a trace, not on a %s workload", variant, format)
+		}
+		return nil
 	}
-	return nil
+	return &p
 }
 
 func TestUnfitVariantIsRefusedAndSkipped(t *testing.T) {
 	eapm, _ := registry.Lookup("eapm")
-	st := picky{eapm}
-	a := newAppWith(t, "", 0, []solvers.Strategy{st})
+	st := picky(eapm)
+	a := newAppWith(t, "", 0, []*solvers.Strategy{st})
 	wid := a.upload(t)
-	unfit := st.Variants()[1].Name
+	unfit := st.Variants[1].Name
 
 	status, b := a.postJSON(t, "/api/runs", fmt.Sprintf(`{"workload_id":%q,"variant":%q}`, wid, unfit))
 	if status != http.StatusBadRequest || !strings.Contains(string(b), `"field":"variant"`) || !strings.Contains(string(b), "only on a trace") {
@@ -140,8 +142,8 @@ func TestUnfitVariantIsRefusedAndSkipped(t *testing.T) {
 		t.Fatalf("all variants: status %d", status)
 	}
 	ids := compareRuns(t, loc)
-	if len(ids) != len(st.Variants())-1 {
-		t.Fatalf("%d runs queued, want %d (every variant but the unfit one)", len(ids), len(st.Variants())-1)
+	if len(ids) != len(st.Variants)-1 {
+		t.Fatalf("%d runs queued, want %d (every variant but the unfit one)", len(ids), len(st.Variants)-1)
 	}
 	for _, id := range ids {
 		if r := a.waitRun(t, id); r.Variant == unfit || r.Status != "done" {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/views"
 )
 
@@ -26,7 +26,7 @@ func TestBatchRunPageHasOneTimeFrameTablesIncluded(t *testing.T) {
 	w := a.uploadFile(t, "cyclic", "swf", "kth.swf", swf)
 	run := a.startRun(t, `{"workload_id":"`+w.ID+`","strategy":"cyclic","variant":"batch"}`)
 	_, b := a.do(t, http.MethodGet, "/api/runs/"+run.ID+"/report", "", nil)
-	var rep solvers.Report
+	var rep report.Report
 	if err := json.Unmarshal(b, &rep); err != nil || rep.Time == nil {
 		t.Fatalf("report: %v, frame %v", err, rep.Time)
 	}

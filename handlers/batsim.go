@@ -9,13 +9,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 )
 
 // Batsim's output files of a batch run (issue 39): GET
 // /api/runs/:id/batsim/jobs.csv and /api/runs/:id/batsim/schedule.csv,
-// written from the run's stored jobs table by solvers.BatsimJobs (the
+// written from the run's stored jobs table by report.BatsimJobs (the
 // run page links them). A run that is not a batch simulation is 404; one
 // whose table cannot say what Batsim would write is 409 with the reason.
 
@@ -40,7 +40,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	index, err := solvers.BatsimTable(rep)
+	index, err := report.BatsimTable(rep)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 	if suffix == "_schedule.csv" {
 		// The aggregates need every job: read them all before answering,
 		// so an error is still an error page.
-		b := solvers.NewBatsimJobs(io.Discard, t.Columns, solvers.BatsimRunOf(rep))
+		b := report.NewBatsimJobs(io.Discard, t.Columns, report.BatsimRunOf(rep))
 		if err := each(b.Row); err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 		return b.WriteSchedule(c.Response())
 	}
 	c.Response().WriteHeader(http.StatusOK)
-	b := solvers.NewBatsimJobs(c.Response(), t.Columns, solvers.BatsimRunOf(rep))
+	b := report.NewBatsimJobs(c.Response(), t.Columns, report.BatsimRunOf(rep))
 	err = each(b.Row)
 	if ferr := b.Flush(); err == nil {
 		err = ferr
@@ -70,7 +70,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 
 // eachRow calls fn with each row of table t, number index of run id's
 // report: from the report, or from the store for a paged table.
-func (s *Server) eachRow(ctx context.Context, id string, index int, t solvers.Table, fn func([]any) error) error {
+func (s *Server) eachRow(ctx context.Context, id string, index int, t report.Table, fn func([]any) error) error {
 	if !t.Paged {
 		for _, row := range t.Rows {
 			if err := fn(row); err != nil {

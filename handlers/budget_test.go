@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"schedlab/report"
 	"schedlab/service"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
@@ -113,18 +114,18 @@ func TestBudgetsPerExperimentAndPerUserCountWorkloadsAndBytes(t *testing.T) {
 
 // gatedToy is the toy family whose generator counts its calls and waits
 // for gate, so a test can see where and when workloads are generated.
-func gatedToy(calls *atomic.Int64, gate <-chan struct{}) solvers.Strategy {
+func gatedToy(calls *atomic.Int64, gate <-chan struct{}) *solvers.Strategy {
 	def := &solvers.Def[toyConfig, *toyConfig]{
 		Name:        "toy",
 		Info:        solvers.Info{Title: "Toy family", Summary: "A family added by a test."},
 		VariantList: []solvers.Variant{{Name: "one"}, {Name: "two"}},
 		Config:      func() toyConfig { return toyConfig{Scale: 2} },
-		Run: func(ctx context.Context, w *solvers.Workload, variant string, cfg toyConfig, progress solvers.Progress) (*solvers.Report, error) {
+		Run: func(ctx context.Context, w *solvers.Workload, variant string, cfg toyConfig, progress solvers.Progress) (*report.Report, error) {
 			var in struct{ Size int }
 			if err := json.Unmarshal(w.Data, &in); err != nil {
 				return nil, err
 			}
-			return &solvers.Report{Metrics: []solvers.Metric{{Name: "size", Value: float64(in.Size)}}}, nil
+			return &report.Report{Metrics: []report.Metric{{Name: "size", Value: float64(in.Size)}}}, nil
 		},
 		PresetList: []solvers.PresetDef{solvers.NewPreset("tiny", "A tiny instance.", func() toyPreset { return toyPreset{Size: 3} },
 			func(ctx context.Context, cfg toyPreset, seed int64) (*solvers.Workload, error) {
@@ -136,7 +137,7 @@ func gatedToy(calls *atomic.Int64, gate <-chan struct{}) solvers.Strategy {
 				}
 				b, _ := json.Marshal(map[string]int{"size": cfg.Size, "seed": int(seed)})
 				return &solvers.Workload{Name: "toy", Format: "preset", Summary: "toy instance", Data: b,
-					Preview: &solvers.Report{Metrics: []solvers.Metric{{Name: "size", Value: float64(cfg.Size)}}}}, nil
+					Preview: &report.Report{Metrics: []report.Metric{{Name: "size", Value: float64(cfg.Size)}}}}, nil
 			},
 			func(cfg toyPreset) solvers.Estimate { return solvers.Estimate{Bytes: 200, Field: "size"} })},
 	}
@@ -146,7 +147,7 @@ func gatedToy(calls *atomic.Int64, gate <-chan struct{}) solvers.Strategy {
 func TestExperimentWorkloadsAreGeneratedByTheirRunsOncePerCellAndReplicate(t *testing.T) {
 	var calls atomic.Int64
 	gate := make(chan struct{})
-	a := newAppWith(t, "", 0, []solvers.Strategy{gatedToy(&calls, gate)})
+	a := newAppWith(t, "", 0, []*solvers.Strategy{gatedToy(&calls, gate)})
 	// 2 sizes × 3 replicates: 6 workloads, each shared by its 2 variants.
 	status, body := a.postJSON(t, "/api/experiments", `{"name": "toy sweep", "strategy": "toy",
  "workload": {"preset": "tiny", "grid": {"size": [4, 5]}}, "replicates": 3, "seed": 10}`)
@@ -262,7 +263,7 @@ func TestConcurrentExperimentPostsNeverMeetALockedDatabase(t *testing.T) {
 func TestAGenerateOverTheRequestsTimeIsA413NamingItsParameter(t *testing.T) {
 	var calls atomic.Int64
 	gate := make(chan struct{}) // never opened: the generator works until stopped
-	a := newAppOpt(t, "", Options{GenerateTimeout: 200 * time.Millisecond}, []solvers.Strategy{gatedToy(&calls, gate)})
+	a := newAppOpt(t, "", Options{GenerateTimeout: 200 * time.Millisecond}, []*solvers.Strategy{gatedToy(&calls, gate)})
 	status, body := a.postJSON(t, "/api/workloads/generate", `{"strategy":"toy","preset":"tiny","params":{"size":9}}`)
 	var e apiError
 	json.Unmarshal(body, &e)

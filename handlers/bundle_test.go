@@ -15,7 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"schedlab/bundle"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 )
 
@@ -371,7 +371,7 @@ func TestDamagedStoredReportShowsItsErrorInPlace(t *testing.T) {
 	// damaged, and a report of many metrics is cut, not drawn whole.
 	var many strings.Builder
 	many.WriteString(`{"metrics":[`)
-	for i := range solvers.MaxMetrics + 500 {
+	for i := range report.MaxMetrics + 500 {
 		if i > 0 {
 			many.WriteByte(',')
 		}
@@ -384,7 +384,7 @@ func TestDamagedStoredReportShowsItsErrorInPlace(t *testing.T) {
 	doc := parseHTML(t, page)
 	notes := doc.Find("body").Text()
 	if status != http.StatusOK || !strings.Contains(notes, "Run "+badMetrics+": part of its stored report cannot be drawn (metrics: must be a list, got JSON string)") ||
-		!strings.Contains(notes, fmt.Sprintf("Run %s: part of its stored report cannot be drawn (metrics: %d, over the limit", tooMany, solvers.MaxMetrics+500)) {
+		!strings.Contains(notes, fmt.Sprintf("Run %s: part of its stored report cannot be drawn (metrics: %d, over the limit", tooMany, report.MaxMetrics+500)) {
 		t.Errorf("compare of damaged reports: %d\n%s", status, notes)
 	}
 	if doc.Find(`[data-metric="m1499"]`).Length() != 0 || !strings.Contains(notes, "makespan") {

@@ -15,6 +15,7 @@ import (
 
 	"schedlab/compare"
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/store"
 	"schedlab/views"
@@ -150,10 +151,10 @@ func (s *Server) apiCompareCharts(c echo.Context) error {
 // without their tables (most of a large report's decoded size), and not
 // through the report cache, which would keep them.
 func (s *Server) joinRuns(ctx context.Context, runs []store.Run) (views.CompareProps, error) {
-	reports := make([]*solvers.Report, len(runs))
+	reports := make([]*report.Report, len(runs))
 	var damaged []string
 	for i, r := range runs {
-		reports[i] = &solvers.Report{}
+		reports[i] = &report.Report{}
 		if r.Status != store.StatusDone {
 			continue
 		}
@@ -176,23 +177,23 @@ func (s *Server) joinRuns(ctx context.Context, runs []store.Run) (views.CompareP
 // report (one stored before imports were checked) is read part by part,
 // the parts that cannot be drawn named in Unreadable, so that the page
 // draws the rest in bounded time instead of failing whole.
-func decodeForCompare(raw []byte) *solvers.Report {
-	r := &solvers.Report{}
-	if err := decodeWithoutTables(raw, r); err == nil && len(r.Metrics) <= solvers.MaxMetrics && r.Validate() == nil {
+func decodeForCompare(raw []byte) *report.Report {
+	r := &report.Report{}
+	if err := decodeWithoutTables(raw, r); err == nil && len(r.Metrics) <= report.MaxMetrics && r.Validate() == nil {
 		return r
 	}
-	r = solvers.DecodeReportParts(raw)
+	r = report.DecodeReportParts(raw)
 	r.Tables = nil
 	return r
 }
 
 // decodeWithoutTables decodes a stored report into r, skipping its tables.
-func decodeWithoutTables(raw []byte, r *solvers.Report) error {
+func decodeWithoutTables(raw []byte, r *report.Report) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	v := struct {
-		*solvers.Report
+		*report.Report
 		Tables skipJSON `json:"tables"` // shadows Report.Tables
 	}{Report: r}
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -232,11 +233,11 @@ func (s *Server) isReference(strategy, variant string) bool {
 	if err != nil {
 		return false
 	}
-	return solvers.LookupVariant(st.Variants(), variant).Reference
+	return solvers.LookupVariant(st.Variants, variant).Reference
 }
 
 // joinCompared is Join of runs converted (cr[i] is runs[i]).
-func joinCompared(runs []store.Run, cr []compare.Run, reports []*solvers.Report) views.CompareProps {
+func joinCompared(runs []store.Run, cr []compare.Run, reports []*report.Report) views.CompareProps {
 	res := compare.Join(cr, reports)
 	p := views.CompareProps{Runs: viewRuns(runs), Labels: res.Labels, Fields: res.Fields, Reference: res.Reference,
 		Metrics: res.Metrics, Ranked: res.Ranked, Notes: res.Notes}
@@ -273,7 +274,7 @@ func joinCompared(runs []store.Run, cr []compare.Run, reports []*solvers.Report)
 	}
 	for _, t := range plotTitles {
 		var labels []string
-		var ps []solvers.Plot
+		var ps []report.Plot
 		for _, i := range plots[t] {
 			labels = append(labels, short[i])
 			ps = append(ps, *reports[i].Plot(t))
@@ -282,7 +283,7 @@ func joinCompared(runs []store.Run, cr []compare.Run, reports []*solvers.Report)
 	}
 	for _, t := range ganttTitles {
 		var labels []string
-		var gs []solvers.Gantt
+		var gs []report.Gantt
 		for _, i := range gantts[t] {
 			labels = append(labels, short[i])
 			for _, g := range reports[i].Gantts {

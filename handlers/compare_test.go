@@ -9,7 +9,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"schedlab/compare"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -19,9 +19,9 @@ import (
 
 func TestJoinOverlaysPlotsByTitleAndLabelsThemByWhatDiffers(t *testing.T) {
 	runs := []store.Run{{ID: "a", Variant: "online"}, {ID: "b", Variant: "average"}}
-	reports := []*solvers.Report{
-		{Series: []solvers.Plot{{Title: "P", Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 1}}}}}}},
-		{Series: []solvers.Plot{{Title: "P", Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 2}}}}}, {Title: "Q"}}},
+	reports := []*report.Report{
+		{Series: []report.Plot{{Title: "P", Lines: []report.Line{{Name: "x", Points: [][2]float64{{0, 1}}}}}}},
+		{Series: []report.Plot{{Title: "P", Lines: []report.Line{{Name: "x", Points: [][2]float64{{0, 2}}}}}, {Title: "Q"}}},
 	}
 	p := Join(runs, reports)
 	if len(p.Plots) != 2 || p.Plots[0].Title != "P" || len(p.Plots[0].Lines) != 2 {
@@ -33,7 +33,7 @@ func TestJoinOverlaysPlotsByTitleAndLabelsThemByWhatDiffers(t *testing.T) {
 }
 
 // renderCompare renders the compare body of runs converted as cr.
-func renderCompare(t *testing.T, runs []store.Run, cr []compare.Run, reports []*solvers.Report) *goquery.Document {
+func renderCompare(t *testing.T, runs []store.Run, cr []compare.Run, reports []*report.Report) *goquery.Document {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := views.CompareBody(joinCompared(runs, cr, reports)).Render(context.Background(), &buf); err != nil {
@@ -54,11 +54,11 @@ func TestComparePageRefusesToRankRunsWithDifferentResources(t *testing.T) {
 	runs := []store.Run{{ID: "r1", Kind: store.KindRun, Strategy: "critical", Variant: "critical-works", WorkloadID: "w", Status: store.StatusDone},
 		{ID: "r2", Kind: store.KindRun, Strategy: "critical", Variant: "heft", WorkloadID: "w", Status: store.StatusDone}}
 	cr := []compare.Run{compareRun(runs[0], "montage", false), compareRun(runs[1], "montage", false)}
-	rep := func(makespan, procs float64) *solvers.Report {
-		return &solvers.Report{Metrics: []solvers.Metric{{Name: "makespan", Value: makespan, Better: solvers.Lower},
-			{Name: "processors", Value: procs, Kind: solvers.KindInfo}}}
+	rep := func(makespan, procs float64) *report.Report {
+		return &report.Report{Metrics: []report.Metric{{Name: "makespan", Value: makespan, Better: report.Lower},
+			{Name: "processors", Value: procs, Kind: report.KindInfo}}}
 	}
-	doc := renderCompare(t, runs, cr, []*solvers.Report{rep(10.4, 40), rep(47.9, 4)})
+	doc := renderCompare(t, runs, cr, []*report.Report{rep(10.4, 40), rep(47.9, 4)})
 	if n := doc.Find("[data-testid=best]").Length(); n != 0 {
 		t.Errorf("%d cells marked best on different resources", n)
 	}
@@ -91,7 +91,7 @@ func TestComparePageRefusesToRankRunsWithDifferentResources(t *testing.T) {
 func TestComparePageNeverMarksAReferenceBest(t *testing.T) {
 	var runs []store.Run
 	var cr []compare.Run
-	var reports []*solvers.Report
+	var reports []*report.Report
 	for i, v := range []struct {
 		variant string
 		obj     float64
@@ -99,7 +99,7 @@ func TestComparePageNeverMarksAReferenceBest(t *testing.T) {
 		r := store.Run{ID: "r" + v.variant, Kind: store.KindRun, Strategy: "eapm", Variant: v.variant, WorkloadID: "w", Status: store.StatusDone}
 		runs = append(runs, r)
 		cr = append(cr, compareRun(r, "zhang", i == 0))
-		reports = append(reports, &solvers.Report{Metrics: []solvers.Metric{{Name: "objective", Value: v.obj, Better: solvers.Higher},
+		reports = append(reports, &report.Report{Metrics: []report.Metric{{Name: "objective", Value: v.obj, Better: report.Higher},
 			{Name: "upper_bound", Value: 9.9, Unit: "$/s"}}})
 	}
 	doc := renderCompare(t, runs, cr, reports)
@@ -147,7 +147,7 @@ func TestComparePageChartsCostsApart(t *testing.T) {
 // title overlaid one line per run, Gantts with the same title stacked on
 // one time axis. Workloads are known by id, no variant is a reference:
 // the server's joinRuns knows more (compared).
-func Join(runs []store.Run, reports []*solvers.Report) views.CompareProps {
+func Join(runs []store.Run, reports []*report.Report) views.CompareProps {
 	cr := make([]compare.Run, len(runs))
 	for i, r := range runs {
 		cr[i] = compareRun(r, "", false)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"schedlab/report"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -20,20 +21,26 @@ import (
 // return a report of about 60 KiB: more than any slack left in the
 // database's pages, so that storing it needs new pages.
 type gated struct {
-	*runnertest.Strategy
+	*solvers.Strategy
 	gate    chan struct{}
 	started chan string
 }
 
-func (g *gated) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
+func newGated() *gated {
+	g := &gated{Strategy: runnertest.New("gated").Strategy, gate: make(chan struct{}), started: make(chan string, 8)}
+	g.Run = g.run
+	return g
+}
+
+func (g *gated) run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
 	g.started <- w.Name
 	select {
 	case <-g.gate:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	rep := &solvers.Report{Metrics: []solvers.Metric{{Name: "objective", Value: 1, Better: solvers.Higher}}}
-	t := solvers.Table{Title: "rows", Columns: []string{"i", "text"}}
+	rep := &report.Report{Metrics: []report.Metric{{Name: "objective", Value: 1, Better: report.Higher}}}
+	t := report.Table{Title: "rows", Columns: []string{"i", "text"}}
 	for i := range 600 {
 		t.Rows = append(t.Rows, []any{i, strings.Repeat("x", 100)})
 	}
@@ -64,8 +71,8 @@ func (a *app) runStatus(t *testing.T, id string) string {
 }
 
 func TestAFullDiskRefusesNewWorkHoldsFinishedRunsAndHealsByItself(t *testing.T) {
-	g := &gated{Strategy: runnertest.New("gated"), gate: make(chan struct{}), started: make(chan string, 8)}
-	a := newAppWith(t, "", 0, []solvers.Strategy{g})
+	g := newGated()
+	a := newAppWith(t, "", 0, []*solvers.Strategy{g.Strategy})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	disk := a.store.Disk()

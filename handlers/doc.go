@@ -63,7 +63,7 @@
 // except gzip where the field takes .gz (an SWF trace, Upload.Accept),
 // whose content the parser judged; the generate form reports every
 // problem at once, the preset's rules across parameters (solvers.Checker,
-// through GenerateEstimator) beside the parameters' own limits. Run lists
+// through Strategy.EstimateGenerate) beside the parameters' own limits. Run lists
 // show, per strategy, kind and variant of the listed runs, the parameters
 // whose values differ between them at their value, default or not
 // (views.VaryingParams), beside those changed from the defaults.

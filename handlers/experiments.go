@@ -15,7 +15,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/experiments"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -263,7 +263,7 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	}
 	var variants []string
 	if st, err := s.lookup(e.Strategy); err == nil {
-		for _, v := range st.Variants() {
+		for _, v := range st.Variants {
 			variants = append(variants, v.Name)
 		}
 	}
@@ -281,7 +281,7 @@ func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.Expe
 	if len(q.Variants) == 0 {
 		q.Variants = variants
 	}
-	q.Primary = solvers.Primary(sn.family)
+	q.Primary = report.Primary(sn.family)
 	if q.Names, err = memo(sn, "names", func() (map[string]string, error) { return s.experimentWorkloadNames(ctx, def.Workload.IDs) }); err != nil {
 		return p, err
 	}

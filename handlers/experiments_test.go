@@ -259,7 +259,7 @@ func TestNewExperimentFormCountsThenStarts(t *testing.T) {
 	}
 	// Only the run's own values: no empty one, none of a parameter that
 	// does not apply to its variant.
-	specs := eapm.New().Params()
+	specs := eapm.New().Params
 	for k, vs := range grid {
 		i := slices.IndexFunc(specs, func(ps solvers.ParamSpec) bool { return ps.Name == k })
 		if i < 0 || !specs[i].AppliesTo("online") {

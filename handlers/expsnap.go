@@ -10,7 +10,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/experiments"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -71,7 +71,7 @@ type expSnap struct {
 	runIDs    []string // results[i]'s run
 	workerOf  []string // results[i]'s worker ("" none)
 	infos     map[string]experiments.MetricInfo
-	family    []solvers.Metric // the family's own declarations
+	family    []report.Metric // the family's own declarations
 	workers   []views.WorkerCount
 	builds    []store.BuildCount
 	workloads []string
@@ -81,7 +81,7 @@ type expSnap struct {
 	workerRuns map[string]int          // runs by worker
 	buildRuns  map[store.Build]buildAt // done runs by build
 	firstDone  map[string]int          // each variant's first done run (an index of results)
-	decls      map[string][]solvers.Metric
+	decls      map[string][]report.Metric
 	cells      map[string]map[string]string // decoded cells by their JSON
 
 	mu    sync.Mutex
@@ -183,7 +183,7 @@ func (s *Server) snapshot(ctx context.Context, e *store.Experiment) (*expSnap, e
 // from every run).
 func (s *Server) loadSnapshot(ctx context.Context, e *store.Experiment, sn, prev *expSnap) error {
 	if st, err := s.lookup(e.Strategy); err == nil {
-		sn.family = solvers.Declared(st)
+		sn.family = st.Metrics
 	}
 	if prev != nil {
 		ch, err := s.store.ExperimentChangesSince(ctx, e.ID, prev.loaded)
@@ -214,7 +214,7 @@ func (s *Server) fillSnapshot(ctx context.Context, sn *expSnap, version int64, r
 	n := len(runs)
 	sn.positions, sn.runIDs, sn.workerOf = make([]int, n), make([]string, n), make([]string, n)
 	sn.workerRuns, sn.buildRuns, sn.firstDone = map[string]int{}, map[store.Build]buildAt{}, map[string]int{}
-	sn.decls = map[string][]solvers.Metric{}
+	sn.decls = map[string][]report.Metric{}
 	seen := map[string]bool{}
 	for i := range runs {
 		r := &runs[i]
@@ -314,7 +314,7 @@ func (s *Server) finishSnapshot(ctx context.Context, sn *expSnap, firsts []int) 
 			return err
 		}
 		for k, i := range firsts {
-			var ms []solvers.Metric
+			var ms []report.Metric
 			if raw := outcomes[ids[k]].Metrics; raw != nil {
 				if err := json.Unmarshal(raw, &ms); err != nil {
 					return errs.Wrap(errs.Internal, err)
@@ -327,7 +327,7 @@ func (s *Server) finishSnapshot(ctx context.Context, sn *expSnap, firsts []int) 
 	// report in the order of those runs (issue 38 item 4).
 	variants := slices.Collect(maps.Keys(sn.firstDone))
 	slices.SortFunc(variants, func(a, b string) int { return sn.firstDone[a] - sn.firstDone[b] })
-	lists := [][]solvers.Metric{sn.family}
+	lists := [][]report.Metric{sn.family}
 	for _, v := range variants {
 		lists = append(lists, sn.decls[v])
 	}
@@ -437,7 +437,7 @@ func (s *Server) runItems(ctx context.Context, items []store.ExperimentRunItem, 
 		if !ok {
 			continue
 		}
-		rep := &solvers.Report{}
+		rep := &report.Report{}
 		if len(o.Metrics) > 0 && json.Unmarshal(o.Metrics, &rep.Metrics) != nil || len(o.Notes) > 0 && json.Unmarshal(o.Notes, &rep.Notes) != nil {
 			return nil, errs.Wrap(errs.Internal, fmt.Errorf("run %s: its stored report's metrics or notes do not decode", out[i].ID))
 		}
@@ -447,18 +447,18 @@ func (s *Server) runItems(ctx context.Context, items []store.ExperimentRunItem, 
 			rr.Values = append(rr.Values, experiments.Metric{Name: m.Name, Value: m.Value})
 		}
 		if _, what := rr.Outcome(metric, info); what == experiments.Failed {
-			out[i].NoResult = solvers.NoResultReason([]string{metric}, rep.StopReason())
+			out[i].NoResult = report.NoResultReason([]string{metric}, rep.StopReason())
 		}
 	}
 	return out, nil
 }
 
 // runsNoResult says which done runs of a run list gave no result their
-// family declares for their variant (solvers.Report.Missing: a
+// family declares for their variant (report.Report.Missing: a
 // critical-works run that stopped has no makespan), each with the reason
 // its report gives; it reads those runs' metrics and notes only.
 func (s *Server) runsNoResult(ctx context.Context, runs []store.Run) (map[string]string, error) {
-	decls := map[string][]solvers.Metric{}
+	decls := map[string][]report.Metric{}
 	var ids []string
 	for _, r := range runs {
 		if r.Status != store.StatusDone || r.Kind != store.KindRun {
@@ -467,7 +467,7 @@ func (s *Server) runsNoResult(ctx context.Context, runs []store.Run) (map[string
 		d, ok := decls[r.Strategy]
 		if !ok {
 			if st, err := s.lookup(r.Strategy); err == nil {
-				d = solvers.Declared(st)
+				d = st.Metrics
 			}
 			decls[r.Strategy] = d
 		}
@@ -488,12 +488,12 @@ func (s *Server) runsNoResult(ctx context.Context, runs []store.Run) (map[string
 		if !ok {
 			continue
 		}
-		rep := &solvers.Report{}
+		rep := &report.Report{}
 		if len(o.Metrics) > 0 && json.Unmarshal(o.Metrics, &rep.Metrics) != nil || len(o.Notes) > 0 && json.Unmarshal(o.Notes, &rep.Notes) != nil {
 			continue // an unreadable report: its page says so
 		}
 		if missing := rep.Missing(decls[r.Strategy], r.Variant); len(missing) > 0 {
-			out[r.ID] = solvers.NoResultReason(missing, rep.StopReason())
+			out[r.ID] = report.NoResultReason(missing, rep.StopReason())
 		}
 	}
 	return out, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/experiments"
+	"schedlab/report"
 	"schedlab/runner"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
@@ -34,9 +35,9 @@ func newIdleApp(t *testing.T) *app {
 		t.Fatal(err)
 	}
 	strategies := registry.All()
-	lookup := func(name string) (solvers.Strategy, bool) {
+	lookup := func(name string) (*solvers.Strategy, bool) {
 		for _, s := range strategies {
-			if s.Info().Name == name {
+			if s.Info.Name == name {
 				return s, true
 			}
 		}
@@ -136,15 +137,15 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 			}
 		}
 	}
-	report := func(objective float64, ratioBetter string, stopped bool) json.RawMessage {
-		ms := []solvers.Metric{{Name: "ratio", Value: objective / 10, Better: ratioBetter}, {Name: "energy", Value: objective * 3, Better: solvers.Lower}}
+	rep := func(objective float64, ratioBetter report.Direction, stopped bool) json.RawMessage {
+		ms := []report.Metric{{Name: "ratio", Value: objective / 10, Better: ratioBetter}, {Name: "energy", Value: objective * 3, Better: report.Lower}}
 		var notes []string
 		if stopped {
-			notes = []string{solvers.StopPrefix + ": no machine left"}
+			notes = []string{report.StopPrefix + ": no machine left"}
 		} else {
-			ms = append(ms, solvers.Metric{Name: "objective", Value: objective, Better: solvers.Lower})
+			ms = append(ms, report.Metric{Name: "objective", Value: objective, Better: report.Lower})
 		}
-		b, err := json.Marshal(solvers.Report{Metrics: ms, Notes: notes})
+		b, err := json.Marshal(report.Report{Metrics: ms, Notes: notes})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,13 +168,13 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 	compare("4 started", true)
 	// Out of position order: the later run of each variant ends first,
 	// declaring ratio higher-is-better; the earlier then says lower.
-	end(store.Ending{ID: claimed[3].ID, Worker: "host:1", Build: b2, Status: store.StatusDone, Report: report(7, solvers.Higher, false)},
-		store.Ending{ID: claimed[2].ID, Worker: "host:0", Build: b1, Status: store.StatusDone, Report: report(5, solvers.Higher, true)})
+	end(store.Ending{ID: claimed[3].ID, Worker: "host:1", Build: b2, Status: store.StatusDone, Report: rep(7, report.Higher, false)},
+		store.Ending{ID: claimed[2].ID, Worker: "host:0", Build: b1, Status: store.StatusDone, Report: rep(5, report.Higher, true)})
 	compare("2 done, one without a result", true)
-	end(store.Ending{ID: claimed[0].ID, Worker: "host:0", Build: b1, Status: store.StatusDone, Report: report(3, solvers.Lower, false)},
+	end(store.Ending{ID: claimed[0].ID, Worker: "host:0", Build: b1, Status: store.StatusDone, Report: rep(3, report.Lower, false)},
 		store.Ending{ID: claimed[1].ID, Worker: "host:2", Build: b1, Status: store.StatusFailed, Error: "no schedule"})
 	compare("earlier done, one failed", true)
-	end(store.Ending{ID: claimed[5].ID, Worker: "host:3", Build: b2, Status: store.StatusDone, Report: report(4, solvers.Lower, false)})
+	end(store.Ending{ID: claimed[5].ID, Worker: "host:3", Build: b2, Status: store.StatusDone, Report: rep(4, report.Lower, false)})
 	compare("one more done", true)
 	if _, err := a.store.CancelExperiment(ctx, e.ID); err != nil {
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 			compare(fmt.Sprintf("ending, %d left", k+1), true)
 		}
 		end(store.Ending{ID: r.ID, Worker: fmt.Sprintf("host:%d", k%3), Build: []store.Build{b1, b2}[k%2], Status: store.StatusDone,
-			Report: report(float64(k), []string{solvers.Lower, solvers.Higher}[k%2], k%5 == 1)})
+			Report: rep(float64(k), []report.Direction{report.Lower, report.Higher}[k%2], k%5 == 1)})
 	}
 	compare("all ended", true)
 	if fullReads != 13 {
@@ -234,9 +235,9 @@ func checkSnapshot(t *testing.T, step string, a *app, id string, sn *expSnap) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lists := [][]solvers.Metric{sn.family}
+	lists := [][]report.Metric{sn.family}
 	for _, raw := range raws {
-		var ms []solvers.Metric
+		var ms []report.Metric
 		if err := json.Unmarshal(raw, &ms); err != nil {
 			t.Fatal(err)
 		}

@@ -79,8 +79,8 @@ func TestFormsPostEveryParameterOfEveryFamily(t *testing.T) {
 		return resp
 	}
 	for _, s := range registry.All() {
-		name := s.Info().Name
-		for _, pr := range s.Presets() {
+		name := s.Info.Name
+		for _, pr := range s.Presets {
 			form := url.Values{"strategy": {name}, "preset": {pr.Name}, "seed": {"3"}}
 			params := solvers.Params{}
 			for _, sp := range pr.Params {
@@ -114,7 +114,7 @@ func TestFormsPostEveryParameterOfEveryFamily(t *testing.T) {
 		for _, v := range solvers.VariantsFor(s, w.Format) {
 			form := url.Values{"strategy": {name}, "workload_id": {w.ID}, "variant": {v.Name}, "seed": {"5"}}
 			want := map[string]string{}
-			for _, sp := range s.Params() {
+			for _, sp := range s.Params {
 				if !sp.AppliesTo(v.Name) {
 					continue // the form does not send it
 				}
@@ -148,7 +148,7 @@ func TestFormsPostEveryParameterOfEveryFamily(t *testing.T) {
 		}
 		form := url.Values{"strategy": {name}}
 		want := map[string]string{}
-		for _, sp := range s.ReproduceParams() {
+		for _, sp := range s.ReproduceParams {
 			val := otherValue(sp)
 			form.Set(views.ParamField(sp.Name), val)
 			want[sp.Name] = val

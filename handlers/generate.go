@@ -20,7 +20,7 @@ const DefaultGenerateTimeout = 20 * time.Second
 // budget with its time limit lowered to the request's (generateTimeout).
 // Past that limit the error is a 413 naming the parameter that sizes the
 // workload (the family's estimate says which) and where else to generate it.
-func (s *Server) generateInRequest(ctx context.Context, st solvers.Strategy, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
+func (s *Server) generateInRequest(ctx context.Context, st *solvers.Strategy, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	budget := s.runner.Budget()
 	limit := s.generateTimeout
 	if limit <= 0 {
@@ -33,8 +33,8 @@ func (s *Server) generateInRequest(ctx context.Context, st solvers.Strategy, pre
 	w, err := execute.Generate(ctx, st, preset, params, seed, budget)
 	if err != nil && errs.KindOf(err) == errs.TooLarge && errs.FieldOf(err) == "" && time.Since(start) >= budget.Timeout {
 		field := "preset"
-		if est, ok := st.(solvers.GenerateEstimator); ok {
-			if e, eerr := est.EstimateGenerate(preset, params); eerr == nil {
+		if st.EstimateGenerate != nil {
+			if e, eerr := st.EstimateGenerate(preset, params); eerr == nil {
 				field = e.Field
 			}
 		}

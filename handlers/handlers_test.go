@@ -41,7 +41,7 @@ func newApp(t testing.TB, dbPath string, maxUpload int64) *app {
 
 // newAppWith serves the application with only the given strategies built,
 // so that tests of unbuilt families do not depend on what is built today.
-func newAppWith(t testing.TB, dbPath string, maxUpload int64, strategies []solvers.Strategy) *app {
+func newAppWith(t testing.TB, dbPath string, maxUpload int64, strategies []*solvers.Strategy) *app {
 	t.Helper()
 	return newAppOpt(t, dbPath, Options{MaxUpload: maxUpload}, strategies)
 }
@@ -68,7 +68,7 @@ var emptyDB = sync.OnceValues(func() ([]byte, error) {
 })
 
 // newAppOpt serves the application with the given Options.
-func newAppOpt(t testing.TB, dbPath string, opt Options, strategies []solvers.Strategy) *app {
+func newAppOpt(t testing.TB, dbPath string, opt Options, strategies []*solvers.Strategy) *app {
 	t.Helper()
 	if dbPath == "" {
 		dbPath = filepath.Join(t.TempDir(), "test.db")
@@ -85,9 +85,9 @@ func newAppOpt(t testing.TB, dbPath string, opt Options, strategies []solvers.St
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	lookup := func(name string) (solvers.Strategy, bool) {
+	lookup := func(name string) (*solvers.Strategy, bool) {
 		for _, s := range strategies {
-			if s.Info().Name == name {
+			if s.Info.Name == name {
 				return s, true
 			}
 		}
@@ -643,29 +643,26 @@ func TestReproduceRunsTheSeedExperimentAndShowsItOnItsCard(t *testing.T) {
 	}
 }
 
-// TestUnbuiltFamilyIsListedButNotOffered serves only EAPM: the other
-// families are shown as not built, refuse uploads with 404 and offer no
+// TestAFamilyTheServerLacksIsUnknown serves only EAPM: another family
+// is unknown to it (404 naming the known ones), with no card and no
 // experiment.
-func TestUnbuiltFamilyIsListedButNotOffered(t *testing.T) {
-	a := newAppWith(t, "", 0, []solvers.Strategy{eapm.New()})
+func TestAFamilyTheServerLacksIsUnknown(t *testing.T) {
+	a := newAppWith(t, "", 0, []*solvers.Strategy{eapm.New()})
 	body, ctype := multipartBody(t, map[string]string{"strategy": "dcop"}, map[string]string{"file": "{}"})
 	status, b := a.do(t, http.MethodPost, "/api/workloads", ctype, body)
-	if status != http.StatusNotFound || !strings.Contains(string(b), "not built") {
-		t.Errorf("upload to an unbuilt family: %d %s, want 404 saying not built", status, b)
+	if status != http.StatusNotFound || !strings.Contains(string(b), `unknown strategy \"dcop\" (known: eapm)`) {
+		t.Errorf("upload to a family the server lacks: %d %s, want 404 naming the known ones", status, b)
 	}
 	if n := a.countWorkloads(t); n != 0 {
 		t.Errorf("%d workloads stored", n)
 	}
 	_, page := a.do(t, http.MethodGet, "/reproduce", "", nil)
 	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
-	if doc.Find("[data-testid=repro-dcop]").Length() != 1 {
-		t.Error("the unbuilt family has no card")
-	}
-	if doc.Find("[data-testid=repro-dcop] [data-testid=reproduce-run]").Length() != 0 {
-		t.Error("an unbuilt family offers to run its experiment")
+	if doc.Find("[data-testid=repro-dcop]").Length() != 0 || doc.Find("[data-testid=repro-eapm]").Length() != 1 {
+		t.Error("/reproduce shows a card for a family the server lacks, or none for EAPM")
 	}
 	if status, _ := a.postJSON(t, "/api/reproduce/dcop", `{}`); status != http.StatusNotFound {
-		t.Errorf("reproduce of an unbuilt family: %d, want 404", status)
+		t.Errorf("reproduce of a family the server lacks: %d, want 404", status)
 	}
 }
 

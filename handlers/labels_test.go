@@ -525,7 +525,7 @@ func TestRunListsShowChangedParameters(t *testing.T) {
 func TestEveryStrategyOffersAnExampleNativeFileThatUploads(t *testing.T) {
 	a := newApp(t, "", 0)
 	for _, st := range registry.All() {
-		name := st.Info().Name
+		name := st.Info.Name
 		_, page := a.do(t, http.MethodGet, "/workloads?strategy="+name, "", nil)
 		href, ok := parseHTML(t, page).Find("[data-testid=example-json]").Attr("href")
 		if !ok {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/eapm"
 )
@@ -25,19 +26,19 @@ func (c *toyPreset) Declare(ps *solvers.ParamSet) {
 }
 
 // toyFamily is a whole new family: one solvers.Def, nothing else.
-func toyFamily() solvers.Strategy {
+func toyFamily() *solvers.Strategy {
 	def := &solvers.Def[toyConfig, *toyConfig]{
 		Name:        "toy",
 		Info:        solvers.Info{Title: "Toy family", Summary: "A family added by a test."},
 		VariantList: []solvers.Variant{{Name: "only", Doc: "The one variant."}},
 		Config:      func() toyConfig { return toyConfig{Scale: 2} },
-		Run: func(ctx context.Context, w *solvers.Workload, variant string, cfg toyConfig, progress solvers.Progress) (*solvers.Report, error) {
+		Run: func(ctx context.Context, w *solvers.Workload, variant string, cfg toyConfig, progress solvers.Progress) (*report.Report, error) {
 			var in struct{ Size int }
 			if err := json.Unmarshal(w.Data, &in); err != nil {
 				return nil, err
 			}
 			progress(1, 1, "done")
-			return &solvers.Report{Metrics: []solvers.Metric{{Name: "scaled", Value: cfg.Scale * float64(in.Size)}}}, nil
+			return &report.Report{Metrics: []report.Metric{{Name: "scaled", Value: cfg.Scale * float64(in.Size)}}}, nil
 		},
 		PresetList: []solvers.PresetDef{solvers.NewPreset("tiny", "A tiny instance.", func() toyPreset { return toyPreset{Size: 3} },
 			func(ctx context.Context, cfg toyPreset, seed int64) (*solvers.Workload, error) {
@@ -54,7 +55,7 @@ func toyFamily() solvers.Strategy {
 // them: it is on the home page and in /api/strategies, its preset
 // generates, and its run decodes the typed config from the API's params.
 func TestANewFamilyNeedsOnlyItsDefAndARegistryLine(t *testing.T) {
-	a := newAppWith(t, "", 0, []solvers.Strategy{eapm.New(), toyFamily()})
+	a := newAppWith(t, "", 0, []*solvers.Strategy{eapm.New(), toyFamily()})
 	if err := solvers.CheckNames(toyFamily()); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestANewFamilyNeedsOnlyItsDefAndARegistryLine(t *testing.T) {
 		t.Fatalf("run: %s %s", run.Status, run.Error)
 	}
 	_, rep := a.do(t, http.MethodGet, "/api/runs/"+run.ID+"/report", "", nil)
-	var r solvers.Report
+	var r report.Report
 	json.Unmarshal(rep, &r)
 	if m, ok := r.Metric("scaled"); !ok || m.Value != 10.5 {
 		t.Errorf("scaled = %v, want 1.5 × 7", m.Value)

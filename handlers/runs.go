@@ -13,6 +13,7 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/store"
 	"schedlab/views"
@@ -104,9 +105,8 @@ func (s *Server) home(c echo.Context) error {
 		}
 	}
 	p := views.HomeProps{Recent: s.listRuns(recent), Names: s.workloadNames(ctx, recent)}
-	for _, f := range s.families() {
-		_, err := s.lookup(f.Name)
-		p.Families = append(p.Families, views.FamilyCard{Family: f, Built: err == nil})
+	for _, st := range s.strategies {
+		p.Families = append(p.Families, views.FamilyCard{Family: st.Info})
 	}
 	return s.render(c, http.StatusOK, views.Home(p))
 }
@@ -115,7 +115,7 @@ func (s *Server) runsPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := views.RunsProps{Selected: c.QueryParam("select")}
 	for _, st := range s.strategies {
-		p.Strategies = append(p.Strategies, st.Info().Name)
+		p.Strategies = append(p.Strategies, st.Info.Name)
 	}
 	limit, cursor, err := page(c)
 	if err != nil {
@@ -168,7 +168,7 @@ func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string,
 		}
 	}
 	if strategy == "" && len(s.strategies) > 0 {
-		strategy = s.strategies[0].Info().Name
+		strategy = s.strategies[0].Info.Name
 	}
 	st, err := s.lookup(strategy)
 	if err != nil {
@@ -238,7 +238,7 @@ func (s *Server) runPage(c echo.Context) error {
 	if st, err := s.lookup(run.Strategy); err == nil {
 		p.Strategy = viewOf(st)
 		if run.Kind == store.KindReproduce {
-			p.Strategy.Params = st.ReproduceParams()
+			p.Strategy.Params = st.ReproduceParams
 		}
 	} else {
 		p.Strategy.Info.Title = run.Strategy
@@ -356,7 +356,7 @@ func (s *Server) deleteRun(c echo.Context) error {
 	if err := s.store.DeleteRun(ctx, run.ID); err != nil {
 		return err
 	}
-	s.reports.RemoveIf(func(id string, _ *solvers.Report) bool { return id == run.ID })
+	s.reports.RemoveIf(func(id string, _ *report.Report) bool { return id == run.ID })
 	s.forgetRun(run.ID)
 	return nil
 }
@@ -371,40 +371,37 @@ func (s *Server) deletePage(c echo.Context) error {
 func (s *Server) reproducePage(c echo.Context) error {
 	ctx := c.Request().Context()
 	var p views.ReproduceProps
-	for _, f := range s.families() {
-		card := views.ReproCard{Family: f}
-		if st, err := s.lookup(f.Name); err == nil {
-			card.Built = true
-			card.Params = st.ReproduceParams()
-			if x, ok := st.(solvers.SeedExperimenter); ok {
-				card.Sweeps = x.SeedExperiments()
-			}
-			latest, err := s.store.LatestRun(ctx, f.Name, store.KindReproduce)
-			if err != nil && !errs.Is(err, errs.NotFound) {
-				return err
-			}
-			if latest != nil {
-				card.Latest = viewRunPtr(latest)
-				shown := latest
-				if latest.Status != store.StatusDone {
-					// Still running or failed: show the last finished results meanwhile.
-					done, err := s.store.ListRuns(ctx, store.RunFilter{Strategy: f.Name, Kind: store.KindReproduce,
-						Status: store.StatusDone, Limit: 1})
-					if err != nil {
+	for _, st := range s.strategies {
+		f := st.Info
+		card := views.ReproCard{Family: f, Params: st.ReproduceParams}
+		if st.SeedExperiments != nil {
+			card.Sweeps = st.SeedExperiments()
+		}
+		latest, err := s.store.LatestRun(ctx, f.Name, store.KindReproduce)
+		if err != nil && !errs.Is(err, errs.NotFound) {
+			return err
+		}
+		if latest != nil {
+			card.Latest = viewRunPtr(latest)
+			shown := latest
+			if latest.Status != store.StatusDone {
+				// Still running or failed: show the last finished results meanwhile.
+				done, err := s.store.ListRuns(ctx, store.RunFilter{Strategy: f.Name, Kind: store.KindReproduce,
+					Status: store.StatusDone, Limit: 1})
+				if err != nil {
+					return err
+				}
+				shown = nil
+				if len(done) > 0 {
+					if shown, err = s.store.GetRun(ctx, done[0].ID); err != nil {
 						return err
-					}
-					shown = nil
-					if len(done) > 0 {
-						if shown, err = s.store.GetRun(ctx, done[0].ID); err != nil {
-							return err
-						}
 					}
 				}
-				if shown != nil {
-					card.Shown = viewRunPtr(shown)
-					if card.Report, err = s.report(shown); err != nil {
-						return err
-					}
+			}
+			if shown != nil {
+				card.Shown = viewRunPtr(shown)
+				if card.Report, err = s.report(shown); err != nil {
+					return err
 				}
 			}
 		}

@@ -197,7 +197,7 @@ type authApp struct {
 }
 
 func newAuthApp(t *testing.T) *authApp {
-	a := newAppOpt(t, "", Options{Auth: true}, []solvers.Strategy{eapm.New()})
+	a := newAppOpt(t, "", Options{Auth: true}, []*solvers.Strategy{eapm.New()})
 	aa := &authApp{app: a, tokens: map[string]string{}}
 	ctx := context.Background()
 	for _, u := range []struct {

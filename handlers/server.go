@@ -19,6 +19,7 @@ import (
 	"schedlab/cache"
 	"schedlab/errs"
 	"schedlab/notify"
+	"schedlab/report"
 	"schedlab/runner"
 	"schedlab/service"
 	"schedlab/solvers"
@@ -37,13 +38,13 @@ const DefaultMaxUpload = 64 << 20
 type Server struct {
 	store      *store.Store
 	runner     *runner.Runner
-	strategies []solvers.Strategy
+	strategies []*solvers.Strategy
 	maxUpload  int64
 	auth       bool
-	reports    *cache.LRU[string, *solvers.Report] // decoded reports of done runs (report)
-	pages      *cache.LRU[string, *piece]          // what finished results show (pagecache.go)
-	oneOff     *cache.LRU[string, *piece]          // the chart data of other pages, by one-off key
-	snaps      expSnaps                            // experiments' runs as their pages read them (expsnap.go)
+	reports    *cache.LRU[string, *report.Report] // decoded reports of done runs (report)
+	pages      *cache.LRU[string, *piece]         // what finished results show (pagecache.go)
+	oneOff     *cache.LRU[string, *piece]         // the chart data of other pages, by one-off key
+	snaps      expSnaps                           // experiments' runs as their pages read them (expsnap.go)
 	logins     *loginLimiter
 	exps       *service.Service // definition → stored runs
 	// generateTimeout bounds a workload generated in a request
@@ -82,17 +83,17 @@ type Options struct {
 }
 
 // New returns a Server over a store and a runner for the given strategies.
-func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt Options) *Server {
+func New(st *store.Store, rn *runner.Runner, strategies []*solvers.Strategy, opt Options) *Server {
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = DefaultMaxUpload
 	}
 	s := &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
-		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *solvers.Report](reportCacheBytes),
+		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *report.Report](reportCacheBytes),
 		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(),
 		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}, searches: opt.Searches}
 	s.exps = service.New(st, s.lookup, service.Options{Budget: opt.Budget, Limits: rn.Budget(), CheckNotify: s.checkNotifyHost, Stored: rn.Wake})
 	if s.searches == nil {
-		s.searches = adversaries.New(st, rn, func(name string) (solvers.Strategy, bool) {
+		s.searches = adversaries.New(st, rn, func(name string) (*solvers.Strategy, bool) {
 			st, err := s.lookup(name)
 			return st, err == nil
 		}, adversaries.Options{})
@@ -100,15 +101,10 @@ func New(st *store.Store, rn *runner.Runner, strategies []solvers.Strategy, opt 
 	return s
 }
 
-func (s *Server) lookup(name string) (solvers.Strategy, error) {
+func (s *Server) lookup(name string) (*solvers.Strategy, error) {
 	for _, st := range s.strategies {
-		if st.Info().Name == name {
+		if st.Info.Name == name {
 			return st, nil
-		}
-	}
-	for _, f := range solvers.Families() {
-		if f.Name == name {
-			return nil, errs.New(errs.NotFound, "strategy", "%s is not built yet", name)
 		}
 	}
 	if name == "" {
@@ -117,39 +113,17 @@ func (s *Server) lookup(name string) (solvers.Strategy, error) {
 	return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q (known: %s)", name, strings.Join(s.names(), ", "))
 }
 
-// families lists the families, built ones first: the catalogue's in its
-// order, then any built family the catalogue does not list, then the
-// catalogue's unbuilt ones.
-func (s *Server) families() []solvers.Family {
-	all := solvers.CatalogueWith(s.strategies)
-	out := make([]solvers.Family, 0, len(all))
-	for _, built := range []bool{true, false} {
-		for _, f := range all {
-			if _, err := s.lookup(f.Name); (err == nil) == built {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
-}
-
 func (s *Server) names() []string {
 	out := make([]string, len(s.strategies))
 	for i, st := range s.strategies {
-		out[i] = st.Info().Name
+		out[i] = st.Info.Name
 	}
 	return out
 }
 
-func viewOf(st solvers.Strategy) views.StrategyView {
-	v := views.StrategyView{Info: st.Info(), Variants: st.Variants(), Params: st.Params(), Presets: st.Presets()}
-	if u, ok := st.(solvers.Uploader); ok {
-		v.Uploads = u.Uploads()
-	}
-	if x, ok := st.(solvers.Exporter); ok {
-		v.Exports = x.Exports()
-	}
-	return v
+func viewOf(st *solvers.Strategy) views.StrategyView {
+	return views.StrategyView{Info: st.Info, Variants: st.Variants, Params: st.Params, Presets: st.Presets,
+		Uploads: st.Uploads, Exports: st.Exports}
 }
 
 func (s *Server) views() []views.StrategyView {
@@ -295,11 +269,11 @@ const reportCacheBytes = 8 << 20
 
 // report returns run's decoded report, from the cache when it is there.
 // Callers must not modify it.
-func (s *Server) report(run *store.Run) (*solvers.Report, error) {
+func (s *Server) report(run *store.Run) (*report.Report, error) {
 	if run.Status != store.StatusDone {
 		return decodeReport(run.Report)
 	}
-	return s.reports.Load(run.ID, func() (*solvers.Report, int, error) {
+	return s.reports.Load(run.ID, func() (*report.Report, int, error) {
 		r, err := decodeReport(run.Report)
 		return r, len(run.Report), err
 	}, func(int) bool { return true })
@@ -310,11 +284,11 @@ func (s *Server) report(run *store.Run) (*solvers.Report, error) {
 // left out and named in the report's Unreadable, which pages show in its
 // place: a page never fails whole for one bad part. The error is for
 // callers' convenience and always nil.
-func decodeReport(raw json.RawMessage) (*solvers.Report, error) {
+func decodeReport(raw json.RawMessage) (*report.Report, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	return solvers.DecodeReportParts(raw), nil
+	return report.DecodeReportParts(raw), nil
 }
 
 // workloadNames maps the workload ids of runs to their names, for run

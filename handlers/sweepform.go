@@ -37,7 +37,7 @@ import (
 // sweepForm reads the sweep form's posted fields of family st into the
 // definition they make, with the problems of fields it could not read
 // (each on its form field; the rest is left to the service's check).
-func sweepForm(form url.Values, st solvers.Strategy) (*experiments.Definition, views.SweepValues, []error) {
+func sweepForm(form url.Values, st *solvers.Strategy) (*experiments.Definition, views.SweepValues, []error) {
 	v := views.SweepValues{Name: form.Get("name"), WorkloadKind: form.Get("workload_kind"), Preset: form.Get("preset"),
 		IDs: form["ids"], Variants: form["variants"], Replicates: form.Get("replicates"), Seed: form.Get("seed"),
 		NotifyURL: strings.TrimSpace(form.Get("notify_url")), Carry: form.Get("carry"), WGrid: map[string]string{}, Grid: map[string]string{}}
@@ -49,7 +49,7 @@ func sweepForm(form url.Values, st solvers.Strategy) (*experiments.Definition, v
 		}
 	}
 	r := formReader{left: 2 * experiments.MaxRuns}
-	d := &experiments.Definition{Name: strings.TrimSpace(v.Name), Strategy: st.Info().Name, NotifyURL: v.NotifyURL,
+	d := &experiments.Definition{Name: strings.TrimSpace(v.Name), Strategy: st.Info.Name, NotifyURL: v.NotifyURL,
 		Replicates: int(r.whole("replicates", v.Replicates, 1)), Seed: r.whole("seed", v.Seed, experiments.DefaultSeed)}
 	for _, x := range variantNames(st) {
 		if slices.Contains(v.Variants, x) {
@@ -57,7 +57,7 @@ func sweepForm(form url.Values, st solvers.Strategy) (*experiments.Definition, v
 		}
 	}
 	r.problems = append(r.problems, unknownFields(v, st)...)
-	d.Grid = r.grid("grid.", st.Params(), v.Grid, "")
+	d.Grid = r.grid("grid.", st.Params, v.Grid, "")
 	if v.WorkloadKind == "ids" {
 		for _, id := range v.IDs {
 			d.Workload.IDs = append(d.Workload.IDs, strings.TrimSpace(id))
@@ -131,21 +131,21 @@ func (r *formReader) grid(prefix string, specs []solvers.ParamSpec, values map[s
 // only unknown ones were ticked, and swept nothing where the user asked
 // for a sweep (issue 41). Fields of the family's other presets are the
 // form's own (one set per preset, the chosen one used) and are left.
-func unknownFields(v views.SweepValues, st solvers.Strategy) []error {
+func unknownFields(v views.SweepValues, st *solvers.Strategy) []error {
 	var problems []error
 	variants := variantNames(st)
 	for _, x := range v.Variants {
 		if !slices.Contains(variants, x) {
-			problems = append(problems, errs.Invalidf("variants", "unknown variant %q of %s (known: %s)", x, st.Info().Name, strings.Join(variants, ", ")))
+			problems = append(problems, errs.Invalidf("variants", "unknown variant %q of %s (known: %s)", x, st.Info.Name, strings.Join(variants, ", ")))
 		}
 	}
-	params := paramNames(st.Params())
+	params := paramNames(st.Params)
 	for _, k := range slices.Sorted(maps.Keys(v.Grid)) {
 		if !slices.Contains(params, k) {
-			problems = append(problems, errs.Invalidf("grid."+k, "unknown run parameter %q of %s (known: %s)", k, st.Info().Name, strings.Join(params, ", ")))
+			problems = append(problems, errs.Invalidf("grid."+k, "unknown run parameter %q of %s (known: %s)", k, st.Info.Name, strings.Join(params, ", ")))
 		}
 	}
-	presets := st.Presets()
+	presets := st.Presets
 	for _, k := range slices.Sorted(maps.Keys(v.WGrid)) {
 		i := slices.IndexFunc(presets, func(p solvers.Preset) bool { return strings.HasPrefix(k, p.Name+".") })
 		if i < 0 {
@@ -153,7 +153,7 @@ func unknownFields(v views.SweepValues, st solvers.Strategy) []error {
 			for j, p := range presets {
 				names[j] = p.Name
 			}
-			problems = append(problems, errs.Invalidf("wgrid."+k, "names no preset of %s (known: %s)", st.Info().Name, strings.Join(names, ", ")))
+			problems = append(problems, errs.Invalidf("wgrid."+k, "names no preset of %s (known: %s)", st.Info.Name, strings.Join(names, ", ")))
 			continue
 		}
 		pn := paramNames(presets[i].Params)
@@ -164,9 +164,9 @@ func unknownFields(v views.SweepValues, st solvers.Strategy) []error {
 	return problems
 }
 
-func variantNames(st solvers.Strategy) []string {
-	out := make([]string, len(st.Variants()))
-	for i, v := range st.Variants() {
+func variantNames(st *solvers.Strategy) []string {
+	out := make([]string, len(st.Variants))
+	for i, v := range st.Variants {
 		out[i] = v.Name
 	}
 	return out
@@ -310,14 +310,14 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, error) {
 	default:
 		name := c.QueryParam("strategy")
 		if name == "" && len(s.strategies) > 0 {
-			name = s.strategies[0].Info().Name
+			name = s.strategies[0].Info.Name
 		}
 		st, err := s.lookup(name)
 		if err != nil {
 			return nil, err
 		}
 		def.Name, def.Strategy = name+" sweep", name
-		if ps := st.Presets(); len(ps) > 0 {
+		if ps := st.Presets; len(ps) > 0 {
 			def.Workload.Preset = ps[0].Name
 		}
 	}
@@ -326,10 +326,10 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, error) {
 
 // sweepProps is the sweep form of family st showing def, whose fields
 // hold v, with the family's stored workloads.
-func (s *Server) sweepProps(c echo.Context, st solvers.Strategy, def *experiments.Definition, v views.SweepValues) (views.NewExperimentProps, error) {
+func (s *Server) sweepProps(c echo.Context, st *solvers.Strategy, def *experiments.Definition, v views.SweepValues) (views.NewExperimentProps, error) {
 	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, NotifyAllowed: s.notifyAllowedText()}
 	if owner, ok := s.listOwner(c); ok {
-		ws, _, err := s.store.ListWorkloadsPage(c.Request().Context(), st.Info().Name, owner, 200, "")
+		ws, _, err := s.store.ListWorkloadsPage(c.Request().Context(), st.Info.Name, owner, 200, "")
 		if err != nil {
 			return p, err
 		}
@@ -342,8 +342,8 @@ func (s *Server) sweepProps(c echo.Context, st solvers.Strategy, def *experiment
 
 // count sets p's run count of def and the time its runs may take, from
 // the past runs' wall times.
-func (s *Server) count(ctx context.Context, p *views.NewExperimentProps, def *experiments.Definition, st solvers.Strategy) error {
-	wall, err := s.store.WallTimes(ctx, st.Info().Name)
+func (s *Server) count(ctx context.Context, p *views.NewExperimentProps, def *experiments.Definition, st *solvers.Strategy) error {
+	wall, err := s.store.WallTimes(ctx, st.Info.Name)
 	if err != nil {
 		return err
 	}
@@ -399,7 +399,7 @@ func (s *Server) readSweep(c echo.Context, form url.Values) (*experiments.Defini
 		}
 	}
 	if p.Strategies == nil && len(s.strategies) > 0 && err == nil { // the paste names no family it could be shown as
-		first := &experiments.Definition{Strategy: s.strategies[0].Info().Name, Replicates: 1, Seed: experiments.DefaultSeed}
+		first := &experiments.Definition{Strategy: s.strategies[0].Info.Name, Replicates: 1, Seed: experiments.DefaultSeed}
 		p, err = s.sweepProps(c, s.strategies[0], first, views.SweepValues{WorkloadKind: "preset"})
 	}
 	p.Paste, p.Pasted = form.Get("definition"), true

@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/errs"
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -20,7 +20,7 @@ import (
 // A report's tables are read by pages: GET /api/runs/:id/tables/:index
 // ?offset=&limit= (JSON), /runs/:id/tables/:index?offset= (HTML), and whole
 // as CSV (/runs/:id/tables/:index.csv). A table paged out of the stored
-// report (solvers.Table.Paged) is read from the store's pages; any other
+// report (report.Table.Paged) is read from the store's pages; any other
 // from the report. One mechanism for every table of every family.
 
 // maxAPITableRows bounds the rows of one API page.
@@ -38,7 +38,7 @@ type apiTablePage struct {
 
 // runTable returns done run id's report and the index of the table the
 // path names, or errs.NotFound.
-func (s *Server) runTable(ctx context.Context, id, param string) (*store.Run, *solvers.Report, int, error) {
+func (s *Server) runTable(ctx context.Context, id, param string) (*store.Run, *report.Report, int, error) {
 	index, err := strconv.Atoi(param)
 	if err != nil || index < 0 {
 		return nil, nil, 0, errs.New(errs.NotFound, "table", "no table %q: tables are numbered from 0", param)
@@ -91,7 +91,7 @@ func pageParams(c echo.Context, def, most int) (offset, limit int, err error) {
 
 // tableRows returns rows [offset, offset+limit) of table index of run's
 // report, as JSON, and the table's number of rows.
-func (s *Server) tableRows(ctx context.Context, run *store.Run, t *solvers.Table, index, offset, limit int) ([]json.RawMessage, int, error) {
+func (s *Server) tableRows(ctx context.Context, run *store.Run, t *report.Table, index, offset, limit int) ([]json.RawMessage, int, error) {
 	if t.Paged {
 		rows, err := s.store.TableRows(ctx, run.ID, index, offset, limit)
 		return rows, t.RowCount, err
@@ -178,10 +178,10 @@ func (s *Server) tableCSV(c echo.Context, n string) error {
 	t := rep.Tables[index]
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+run.ID+"-"+solvers.Slug(t.Title)+`.csv"`)
+	h.Set("Content-Disposition", `attachment; filename="`+run.ID+"-"+report.Slug(t.Title)+`.csv"`)
 	c.Response().WriteHeader(http.StatusOK)
-	// The same CSV as the command line's --tables files (solvers.TableCSV).
-	w := solvers.NewTableCSV(c.Response(), t.Columns)
+	// The same CSV as the command line's --tables files (report.TableCSV).
+	w := report.NewTableCSV(c.Response(), t.Columns)
 	if t.Paged {
 		var row []any
 		err = s.store.EachTableRow(ctx, run.ID, index, func(r json.RawMessage) error {
@@ -207,7 +207,7 @@ func (s *Server) tableCSV(c echo.Context, n string) error {
 // fillPagedTables puts the first page of each paged table of rep (a copy
 // of the stored report, decoded for this page) into its Rows, for the run
 // page.
-func (s *Server) fillPagedTables(ctx context.Context, id string, rep *solvers.Report) error {
+func (s *Server) fillPagedTables(ctx context.Context, id string, rep *report.Report) error {
 	for i := range rep.Tables {
 		t := &rep.Tables[i]
 		if !t.Paged {

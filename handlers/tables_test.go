@@ -12,6 +12,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/cyclic"
 	"schedlab/views"
@@ -20,7 +21,7 @@ import (
 // batchRun uploads the first 2,000 KTH records as a cyclic trace and runs
 // EASY on them; it returns the run's id and the report the strategy
 // itself makes of the same trace (the per-job table whole).
-func batchRun(t *testing.T, a *app) (string, *solvers.Report) {
+func batchRun(t *testing.T, a *app) (string, *report.Report) {
 	t.Helper()
 	data, err := os.ReadFile("../solvers/formats/testdata/swf/KTH-SP2-1996-2.1-cln.first2000.swf")
 	if err != nil {
@@ -54,7 +55,7 @@ func TestLargeTableIsPagedOutAndFetchedByPages(t *testing.T) {
 	id, full := batchRun(t, a)
 	index := -1
 	for i, tb := range full.Tables {
-		if tb.NumRows() > solvers.PageOutRows {
+		if tb.NumRows() > report.PageOutRows {
 			index = i
 		}
 	}
@@ -75,7 +76,7 @@ func TestLargeTableIsPagedOutAndFetchedByPages(t *testing.T) {
 
 	// The stored report: the table without its rows, marked paged.
 	_, b := a.do(t, http.MethodGet, "/api/runs/"+id+"/report", "", nil)
-	var rep solvers.Report
+	var rep report.Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestLargeTableIsPagedOutAndFetchedByPages(t *testing.T) {
 	// A table that is not paged is read from the report the same way.
 	small := a.startRun(t, `{"workload_id":"`+a.upload(t)+`"}`)
 	_, b = a.do(t, http.MethodGet, "/api/runs/"+small.ID+"/report", "", nil)
-	var smallRep solvers.Report
+	var smallRep report.Report
 	json.Unmarshal(b, &smallRep)
 	if len(smallRep.Tables) == 0 || len(smallRep.Tables[0].Rows) < 2 || smallRep.Tables[0].Paged {
 		t.Fatalf("the small run's first table: %+v", smallRep.Tables)

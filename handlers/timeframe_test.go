@@ -3,7 +3,7 @@ package handlers
 import (
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/store"
 )
 
@@ -11,16 +11,16 @@ import (
 // one frame: each from its own first submission, in hours, the Gantt
 // panels and the merged plot on that axis, the frame on the page.
 func TestJoinDrawsRunsThatShareAFrameInIt(t *testing.T) {
-	run := func(first float64) *solvers.Report {
-		return &solvers.Report{
-			Time: solvers.NewTimeFrame("s", first, "the first submission", 48*3600),
-			Gantts: []solvers.Gantt{{Title: "Processors", TimeUnit: "s", Lanes: []string{"P0"},
-				Bars: []solvers.Bar{{Lane: 0, Start: first + 3600, End: first + 7200, Group: "1"}}}},
-			Series: []solvers.Plot{{Title: "Processors in use", XTime: true, Lines: []solvers.Line{{Points: [][2]float64{{first, 1}, {first + 7200, 2}}}}}},
+	run := func(first float64) *report.Report {
+		return &report.Report{
+			Time: report.NewTimeFrame("s", first, "the first submission", 48*3600),
+			Gantts: []report.Gantt{{Title: "Processors", TimeUnit: "s", Lanes: []string{"P0"},
+				Bars: []report.Bar{{Lane: 0, Start: first + 3600, End: first + 7200, Group: "1"}}}},
+			Series: []report.Plot{{Title: "Processors in use", XTime: true, Lines: []report.Line{{Points: [][2]float64{{first, 1}, {first + 7200, 2}}}}}},
 		}
 	}
 	runs := []store.Run{{ID: "a", Variant: "batch", Strategy: "cyclic"}, {ID: "b", Variant: "batch", Strategy: "cyclic"}}
-	p := Join(runs, []*solvers.Report{run(600000), run(0)})
+	p := Join(runs, []*report.Report{run(600000), run(0)})
 	if p.Time == nil || p.Time.Statement() != "Times: hours since the first submission" {
 		t.Fatalf("compare frame %+v", p.Time)
 	}

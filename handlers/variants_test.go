@@ -8,6 +8,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 	"schedlab/store"
@@ -16,7 +17,7 @@ import (
 
 // dcopRuns runs DCOP's dpop, exact and dpop-wd on one small generated
 // instance, as "run every variant" would, and returns the runs and reports.
-func dcopRuns(t *testing.T) ([]store.Run, []*solvers.Report) {
+func dcopRuns(t *testing.T) ([]store.Run, []*report.Report) {
 	t.Helper()
 	st, ok := registry.Lookup("dcop")
 	if !ok {
@@ -28,7 +29,7 @@ func dcopRuns(t *testing.T) ([]store.Run, []*solvers.Report) {
 		t.Fatal(err)
 	}
 	var runs []store.Run
-	var reports []*solvers.Report
+	var reports []*report.Report
 	for _, v := range []string{"dpop", "exact", "dpop-wd"} {
 		rep, err := st.Run(ctx, w, v, solvers.Params{"time_limit_s": "1"}, nil)
 		if err != nil {
@@ -132,13 +133,13 @@ func TestJoinRanksAResultOnlyWhereItIsMeaningful(t *testing.T) {
 	runs := []store.Run{{ID: "a", Strategy: "cyclic", Variant: "css", WorkloadID: "w"},
 		{ID: "b", Strategy: "cyclic", Variant: "backfill", WorkloadID: "w"},
 		{ID: "c", Strategy: "cyclic", Variant: "fair", WorkloadID: "w"}}
-	rep := func(n, cost float64) *solvers.Report {
-		return &solvers.Report{Metrics: []solvers.Metric{
-			{Name: "n_alternatives", Value: n, Better: solvers.Higher, Variants: alts},
-			{Name: "cost", Value: cost, Better: solvers.Lower},
+	rep := func(n, cost float64) *report.Report {
+		return &report.Report{Metrics: []report.Metric{
+			{Name: "n_alternatives", Value: n, Better: report.Higher, Variants: alts},
+			{Name: "cost", Value: cost, Better: report.Lower},
 		}}
 	}
-	p := Join(runs, []*solvers.Report{rep(3, 10), rep(9, 12), rep(5, 11)})
+	p := Join(runs, []*report.Report{rep(3, 10), rep(9, 12), rep(5, 11)})
 	m := rowOf(t, p, "n_alternatives")
 	if !m.NA[1] || m.NA[0] || m.NA[2] {
 		t.Errorf("n/a %v, want backfill's alone", m.NA)
@@ -166,7 +167,7 @@ func TestJoinRanksAResultOnlyWhereItIsMeaningful(t *testing.T) {
 	}
 
 	// Only one run left where it is meaningful: nothing to rank, no chart.
-	p = Join(runs[:2], []*solvers.Report{rep(3, 10), rep(9, 12)})
+	p = Join(runs[:2], []*report.Report{rep(3, 10), rep(9, 12)})
 	if m := rowOf(t, p, "n_alternatives"); m.Ranked || anySet(m.Best) {
 		t.Errorf("one meaningful run: ranked %v best %v, want neither", m.Ranked, m.Best)
 	}
@@ -185,10 +186,10 @@ func TestJoinDoesNotRankOneNameMeasuredDifferently(t *testing.T) {
 	runs := []store.Run{{ID: "a", Strategy: "gossip", Variant: "rumor", WorkloadID: "w"},
 		{ID: "b", Strategy: "gossip", Variant: "gossip", WorkloadID: "w"},
 		{ID: "c", Strategy: "gossip", Variant: "central", WorkloadID: "w"}}
-	msgs := func(v float64, variants ...string) *solvers.Report {
-		return &solvers.Report{Metrics: []solvers.Metric{{Name: "messages_per_node_per_period", Value: v, Better: solvers.Lower, Variants: variants}}}
+	msgs := func(v float64, variants ...string) *report.Report {
+		return &report.Report{Metrics: []report.Metric{{Name: "messages_per_node_per_period", Value: v, Better: report.Lower, Variants: variants}}}
 	}
-	p := Join(runs, []*solvers.Report{msgs(1, "rumor"), msgs(4, "gossip", "central"), msgs(3, "gossip", "central")})
+	p := Join(runs, []*report.Report{msgs(1, "rumor"), msgs(4, "gossip", "central"), msgs(3, "gossip", "central")})
 	m := rowOf(t, p, "messages_per_node_per_period")
 	if anySet(m.NA) {
 		t.Errorf("n/a %v: each run's own metric is meaningful for it", m.NA)
@@ -200,23 +201,23 @@ func TestJoinDoesNotRankOneNameMeasuredDifferently(t *testing.T) {
 		t.Errorf("best %v, want central's 3 (not the rumor's 1)", m.Best)
 	}
 	// Two runs measured differently: nothing is ranked.
-	p = Join(runs[:2], []*solvers.Report{msgs(1, "rumor"), msgs(4, "gossip", "central")})
+	p = Join(runs[:2], []*report.Report{msgs(1, "rumor"), msgs(4, "gossip", "central")})
 	if m := rowOf(t, p, "messages_per_node_per_period"); m.Ranked || anySet(m.Best) || len(p.Bars) != 0 {
 		t.Errorf("rumor beside gossip: ranked %v best %v bars %d, want nothing ranked", m.Ranked, m.Best, len(p.Bars))
 	}
 	// A stored report from before Metric.Variants (none declared) is
 	// comparable with a run that declares its variant.
-	p = Join(runs[1:], []*solvers.Report{msgs(4), msgs(3, "gossip", "central")})
+	p = Join(runs[1:], []*report.Report{msgs(4), msgs(3, "gossip", "central")})
 	if m := rowOf(t, p, "messages_per_node_per_period"); !m.Ranked || anySet(m.Apart) || !m.Best[1] {
 		t.Errorf("an older gossip report beside central: ranked %v apart %v best %v", m.Ranked, m.Apart, m.Best)
 	}
 	// Comparability goes both ways: a gossip run that declares its
 	// rounds_to_converge gossip's alone is not ranked against an older
 	// central report that declares nothing (its 1 is by construction).
-	rounds := func(v float64, variants ...string) *solvers.Report {
-		return &solvers.Report{Metrics: []solvers.Metric{{Name: "rounds_to_converge", Value: v, Better: solvers.Lower, Variants: variants}}}
+	rounds := func(v float64, variants ...string) *report.Report {
+		return &report.Report{Metrics: []report.Metric{{Name: "rounds_to_converge", Value: v, Better: report.Lower, Variants: variants}}}
 	}
-	p = Join(runs[1:], []*solvers.Report{rounds(7, "gossip"), rounds(1)})
+	p = Join(runs[1:], []*report.Report{rounds(7, "gossip"), rounds(1)})
 	if m := rowOf(t, p, "rounds_to_converge"); m.Ranked || anySet(m.Best) || !m.Apart[1] {
 		t.Errorf("gossip's own rounds beside an older central's: ranked %v best %v apart %v, want central apart, nothing ranked", m.Ranked, m.Best, m.Apart)
 	}
@@ -226,9 +227,9 @@ func TestJoinDoesNotRankOneNameMeasuredDifferently(t *testing.T) {
 // but a metric not meaningful for a run's variant is still n/a.
 func TestJoinAcrossFamiliesStillShowsNA(t *testing.T) {
 	runs := []store.Run{{ID: "a", Strategy: "dcop", Variant: "exact", WorkloadID: "w1"}, {ID: "b", Strategy: "gossip", Variant: "gossip", WorkloadID: "w2"}}
-	p := Join(runs, []*solvers.Report{
-		{Metrics: []solvers.Metric{{Name: "messages", Value: 0, Better: solvers.Lower, Variants: []string{"dpop"}}}},
-		{Metrics: []solvers.Metric{{Name: "messages", Value: 5, Better: solvers.Lower}}},
+	p := Join(runs, []*report.Report{
+		{Metrics: []report.Metric{{Name: "messages", Value: 0, Better: report.Lower, Variants: []string{"dpop"}}}},
+		{Metrics: []report.Metric{{Name: "messages", Value: 5, Better: report.Lower}}},
 	})
 	if m := rowOf(t, p, "messages"); !m.NA[0] || m.NA[1] || anySet(m.Best) || anySet(m.Apart) {
 		t.Errorf("across families: n/a %v best %v apart %v", m.NA, m.Best, m.Apart)

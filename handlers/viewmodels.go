@@ -47,9 +47,9 @@ func (s *Server) listRuns(rs []store.Run) []views.Run {
 	vary := map[group]map[string]bool{}
 	for i, r := range rs {
 		if st, err := s.lookup(r.Strategy); err == nil {
-			specs := st.Params()
+			specs := st.Params
 			if r.Kind == store.KindReproduce {
-				specs = st.ReproduceParams()
+				specs = st.ReproduceParams
 			}
 			g := group{r.Strategy, r.Kind, r.Variant}
 			if _, ok := vary[g]; !ok {

@@ -60,7 +60,7 @@ func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err e
 		return nil, false, binaryUploads(st, files, err)
 	}
 	if req.FormValue("copy") != "1" {
-		stored, err := s.store.FindWorkloadByContent(req.Context(), st.Info().Name, parsed.Data, ownerID(c))
+		stored, err := s.store.FindWorkloadByContent(req.Context(), st.Info.Name, parsed.Data, ownerID(c))
 		if err == nil {
 			return stored, true, nil
 		}
@@ -149,12 +149,10 @@ func binaryKind(data []byte) string {
 // another field). gzip is read where the field accepts .gz (an SWF
 // trace, solvers.Upload.Accept): a gzip file there failed for its
 // content, which err says.
-func binaryUploads(st solvers.Strategy, files []solvers.File, err error) error {
+func binaryUploads(st *solvers.Strategy, files []solvers.File, err error) error {
 	gz := map[string]bool{}
-	if u, ok := st.(solvers.Uploader); ok {
-		for _, up := range u.Uploads() {
-			gz[up.Field] = strings.Contains(up.Accept, ".gz")
-		}
+	for _, up := range st.Uploads {
+		gz[up.Field] = strings.Contains(up.Accept, ".gz")
 	}
 	var problems []error
 	fields := map[string]bool{}
@@ -179,12 +177,10 @@ func binaryUploads(st solvers.Strategy, files []solvers.File, err error) error {
 }
 
 // textOf says what a family's upload field reads, for a refusal.
-func textOf(st solvers.Strategy, field string) string {
-	if u, ok := st.(solvers.Uploader); ok {
-		for _, up := range u.Uploads() {
-			if up.Field == field {
-				return up.Label
-			}
+func textOf(st *solvers.Strategy, field string) string {
+	for _, up := range st.Uploads {
+		if up.Field == field {
+			return up.Label
 		}
 	}
 	return "the workload's native JSON (a stored workload's data download)"
@@ -210,7 +206,7 @@ func uploadChecksum(files []solvers.File) (string, int) {
 // save stores a parsed workload in one transaction.
 // uploadSum and uploadBytes describe the uploaded file(s) (uploadChecksum);
 // "" and 0 for a generated workload.
-func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solvers.Workload, uploadSum string, uploadBytes int) (*store.Workload, error) {
+func (s *Server) save(c echo.Context, st *solvers.Strategy, name string, w *solvers.Workload, uploadSum string, uploadBytes int) (*store.Workload, error) {
 	var preview json.RawMessage
 	if w.Preview != nil {
 		b, err := json.Marshal(w.Preview)
@@ -219,7 +215,7 @@ func (s *Server) save(c echo.Context, st solvers.Strategy, name string, w *solve
 		}
 		preview = b
 	}
-	sw := &store.Workload{Strategy: st.Info().Name, Name: name, Format: w.Format, Summary: w.Summary, Data: w.Data,
+	sw := &store.Workload{Strategy: st.Info.Name, Name: name, Format: w.Format, Summary: w.Summary, Data: w.Data,
 		Preview: preview, Owner: ownerID(c), UploadSHA256: uploadSum, UploadBytes: uploadBytes}
 	if err := s.store.CreateWorkload(c.Request().Context(), sw); err != nil {
 		return nil, err
@@ -251,13 +247,13 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 	}
 	preset := &found
 	// Every problem of the request at once: the parameters', those of the
-	// preset's rules across them (its GenerateEstimator decodes the
+	// preset's rules across them (its EstimateGenerate decodes the
 	// typed config and checks it, solvers.ResolveChecked) and the seed's
 	// (generateForm's).
 	params, err := solvers.Resolve(preset.Params, g.Params)
 	problems := errs.All(err)
-	if est, ok := st.(solvers.GenerateEstimator); ok {
-		if _, eerr := est.EstimateGenerate(preset.Name, g.Params); errs.KindOf(eerr) == errs.Invalid {
+	if st.EstimateGenerate != nil {
+		if _, eerr := st.EstimateGenerate(preset.Name, g.Params); errs.KindOf(eerr) == errs.Invalid {
 			problems = addProblems(problems, errs.All(eerr))
 		}
 	}
@@ -326,7 +322,7 @@ func generateForm(c echo.Context) (generateRequest, error) {
 func (s *Server) workloadsProps(c echo.Context, selected string) (views.WorkloadsProps, error) {
 	listed := selected // a chosen family filters the list too
 	if selected == "" && len(s.strategies) > 0 {
-		selected = s.strategies[0].Info().Name
+		selected = s.strategies[0].Info.Name
 	}
 	limit, cursor, err := page(c)
 	if err != nil {
@@ -554,7 +550,7 @@ func (s *Server) apiExampleWorkload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	presets := st.Presets()
+	presets := st.Presets
 	if len(presets) == 0 {
 		return errs.New(errs.NotFound, "strategy", "%s has no preset to make an example from", c.Param("name"))
 	}
@@ -571,7 +567,7 @@ func (s *Server) apiExampleWorkload(c echo.Context) error {
 		pretty.Reset()
 		pretty.Write(w.Data)
 	}
-	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", st.Info().Name+"-example.json"))
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", st.Info.Name+"-example.json"))
 	return c.Blob(http.StatusOK, "application/json", pretty.Bytes())
 }
 

@@ -20,6 +20,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/runner"
+	"schedlab/solvers"
 	"schedlab/store"
 
 	"schedlab/queue/wire"
@@ -28,7 +29,7 @@ import (
 // Config configures a Dispatcher. Zero fields take the defaults.
 type Config struct {
 	// Budget is the per-run budget sent with every run.
-	Budget execute.Budget
+	Budget solvers.Budget
 	// AckWait is how long a worker may go without a sign of life for a run
 	// (it sends one every AckWait/3) before JetStream gives the run to
 	// another worker (wire.DefaultAckWait).

@@ -24,12 +24,12 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"schedlab/execute"
 	"schedlab/queue"
 	"schedlab/queue/queuetest"
 	"schedlab/queue/wire"
 	qworker "schedlab/queue/worker"
 	"schedlab/runner"
+	"schedlab/solvers"
 	"schedlab/store"
 )
 
@@ -106,14 +106,14 @@ func startServer(t testing.TB, dir, addr string) *server {
 }
 
 // startServerBudget is startServer with a memory budget of memory bytes per run.
-func startServerBudget(t testing.TB, dir, addr string, memory uint64) *server {
+func startServerBudget(t testing.TB, dir, addr string, memory int64) *server {
 	t.Helper()
 	return startServerWith(t, dir, addr, memory, queue.EmbeddedOptions{})
 }
 
 // startServerWith is startServerBudget with the embedded server's options
 // opt (its Dir and Listen are set here).
-func startServerWith(t testing.TB, dir, addr string, memory uint64, opt queue.EmbeddedOptions) *server {
+func startServerWith(t testing.TB, dir, addr string, memory int64, opt queue.EmbeddedOptions) *server {
 	t.Helper()
 	if addr == "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -138,7 +138,7 @@ func startServerWith(t testing.TB, dir, addr string, memory uint64, opt queue.Em
 	}
 	logs := &lockedBuilder{&sync.Mutex{}, &strings.Builder{}}
 	d := queue.NewDispatcher(st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
-		PollInterval: 200 * time.Millisecond, Budget: execute.Budget{Timeout: time.Minute, Memory: memory},
+		PollInterval: 200 * time.Millisecond, Budget: solvers.Budget{Timeout: time.Minute, Memory: memory},
 		Logger: slog.New(slog.NewTextHandler(io.MultiWriter(logs, os.Stderr), nil))})
 	rn := runner.New(st, queuetest.Lookup, runner.Options{Backend: d, Timeout: time.Minute, MemoryBudget: memory})
 	if err := rn.Start(context.Background()); err != nil {
@@ -224,7 +224,7 @@ func sweep(t testing.TB, s *server, n int, variant string, extra map[string]stri
 func sweepOn(t testing.TB, st *store.Store, rn *runner.Runner, stored func(string), n int, variant string, extra map[string]string) []string {
 	t.Helper()
 	ctx := context.Background()
-	w, err := queuetest.Strategy{}.Generate(ctx, "tiny", map[string]string{"n": "4"}, 1)
+	w, err := queuetest.Strategy.Generate(ctx, "tiny", map[string]string{"n": "4"}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +559,7 @@ func (s *server) upAgain(t testing.TB) {
 	}
 	s.nc = nc
 	s.d = queue.NewDispatcher(s.st, nc, queue.Config{AckWait: testAckWait, HeartbeatInterval: testHeartbeat,
-		PollInterval: 200 * time.Millisecond, Budget: execute.Budget{Timeout: time.Minute, Memory: 1 << 30}})
+		PollInterval: 200 * time.Millisecond, Budget: solvers.Budget{Timeout: time.Minute, Memory: 1 << 30}})
 	s.rn = runner.New(s.st, queuetest.Lookup, runner.Options{Backend: s.d, Timeout: time.Minute, MemoryBudget: 1 << 30})
 	if err := s.rn.Start(context.Background()); err != nil {
 		t.Fatal(err)

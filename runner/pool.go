@@ -14,6 +14,7 @@ import (
 	"schedlab/buildinfo"
 	"schedlab/errs"
 	"schedlab/execute"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -24,7 +25,7 @@ import (
 // schedlab serve --in-process.
 type pool struct {
 	st     *store.Store
-	lookup func(string) (solvers.Strategy, bool)
+	lookup func(string) (*solvers.Strategy, bool)
 	opt    Options
 	log    *slog.Logger
 	wake   chan struct{}
@@ -51,8 +52,8 @@ func newPool(r *Runner) *pool {
 }
 
 // Budget is the per-run budget (the Runner's).
-func (r *pool) Budget() execute.Budget {
-	return execute.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
+func (r *pool) Budget() solvers.Budget {
+	return solvers.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
 }
 
 // Start starts the workers and the recorder. They stop when ctx is done
@@ -424,7 +425,7 @@ func (r *pool) execute(wctx context.Context, run *store.Run, j *job) {
 }
 
 // run resolves a claimed run's inputs and executes it.
-func (r *pool) run(ctx context.Context, run *store.Run, j *job) (*solvers.Report, error) {
+func (r *pool) run(ctx context.Context, run *store.Run, j *job) (*report.Report, error) {
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
 		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
@@ -444,11 +445,11 @@ func (r *pool) run(ctx context.Context, run *store.Run, j *job) (*solvers.Report
 }
 
 // hasLargeTable says whether a table of rep has more rows than the store
-// keeps in a report (solvers.PageOutRows; the store pages it out),
+// keeps in a report (report.PageOutRows; the store pages it out),
 // without building a lazy table's rows.
-func hasLargeTable(rep *solvers.Report) bool {
+func hasLargeTable(rep *report.Report) bool {
 	for i := range rep.Tables {
-		if rep.Tables[i].NumRows() > solvers.PageOutRows {
+		if rep.Tables[i].NumRows() > report.PageOutRows {
 			return true
 		}
 	}

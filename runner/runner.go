@@ -21,12 +21,12 @@ type Options struct {
 	// Workers is how many runs execute at once (DefaultWorkers); each
 	// worker executes one run at a time.
 	Workers int
-	// Timeout is the wall-clock limit of one run (execute.DefaultTimeout); a run
+	// Timeout is the wall-clock limit of one run (solvers.DefaultTimeout); a run
 	// past it fails with "run stopped: exceeded its time limit of ...".
 	Timeout time.Duration
 	// MemoryBudget is the largest Go heap, in bytes, allowed while runs
-	// execute (execute.DefaultMemoryBudget, 4 GiB); see execute.Budget.Memory.
-	MemoryBudget uint64
+	// execute (solvers.DefaultMemory, 4 GiB); see solvers.Budget.Memory.
+	MemoryBudget int64
 	// ProgressInterval is the least time between two progress writes of a
 	// run to SQLite (execute.DefaultProgressInterval). Progress in memory (Progress)
 	// is always current.
@@ -87,10 +87,10 @@ func (o Options) withDefaults() Options {
 		o.Workers = DefaultWorkers
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = execute.DefaultTimeout
+		o.Timeout = solvers.DefaultTimeout
 	}
 	if o.MemoryBudget == 0 {
-		o.MemoryBudget = execute.DefaultMemoryBudget
+		o.MemoryBudget = solvers.DefaultMemory
 	}
 	if o.ProgressInterval <= 0 {
 		o.ProgressInterval = execute.DefaultProgressInterval
@@ -109,7 +109,7 @@ func (o Options) withDefaults() Options {
 // Build it with New, then Start it; it is safe for concurrent use.
 type Runner struct {
 	st     *store.Store
-	lookup func(string) (solvers.Strategy, bool)
+	lookup func(string) (*solvers.Strategy, bool)
 	opt    Options
 	log    *slog.Logger
 	b      Backend
@@ -119,7 +119,7 @@ type Runner struct {
 }
 
 // New returns a Runner over st that finds strategies with lookup.
-func New(st *store.Store, lookup func(name string) (solvers.Strategy, bool), opt Options) *Runner {
+func New(st *store.Store, lookup func(name string) (*solvers.Strategy, bool), opt Options) *Runner {
 	opt = opt.withDefaults()
 	r := &Runner{st: st, lookup: lookup, opt: opt, log: opt.Logger, b: opt.Backend}
 	if r.b == nil {
@@ -129,8 +129,8 @@ func New(st *store.Store, lookup func(name string) (solvers.Strategy, bool), opt
 }
 
 // Budget is the per-run budget the Runner applies.
-func (r *Runner) Budget() execute.Budget {
-	return execute.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
+func (r *Runner) Budget() solvers.Budget {
+	return solvers.Budget{Timeout: r.opt.Timeout, Memory: r.opt.MemoryBudget}
 }
 
 // Start starts the Backend: with the in-process pool, the runs left
@@ -268,14 +268,14 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("a reproduce run takes no workload")}
 		}
 		run.Variant = ""
-		if run.Params, err = solvers.Resolve(s.ReproduceParams(), run.Params); err != nil {
+		if run.Params, err = solvers.Resolve(s.ReproduceParams, run.Params); err != nil {
 			return nil, errs.Wrap(errs.Invalid, err)
 		}
 	} else {
 		if run.Variant, err = solvers.ResolveVariant(s, run.Variant); err != nil {
 			return nil, errs.Wrap(errs.Invalid, err)
 		}
-		if run.Params, err = solvers.Resolve(s.Params(), run.Params); err != nil {
+		if run.Params, err = solvers.Resolve(s.Params, run.Params); err != nil {
 			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if run.WorkloadID == "" {
@@ -292,8 +292,8 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id",
 				Err: fmt.Errorf("workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)}
 		}
-		if f, ok := s.(solvers.VariantFilter); ok {
-			if err := f.VariantFits(w.Format, run.Variant); err != nil {
+		if s.VariantFits != nil {
+			if err := s.VariantFits(w.Format, run.Variant); err != nil {
 				return nil, errs.Wrap(errs.Invalid, err)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/execute"
+	"schedlab/report"
 	"schedlab/runner/runnertest"
 	"schedlab/solvers"
 	"schedlab/store"
@@ -25,7 +26,7 @@ const fakeName = "fake"
 type env struct {
 	st   *store.Store
 	rn   *Runner
-	fake *runnertest.Strategy
+	fake *runnertest.Fake
 	wl   *store.Workload
 	opt  Options
 }
@@ -50,7 +51,7 @@ func newEnv(t *testing.T, opt Options) *env {
 	if opt.ProgressInterval == 0 {
 		opt.ProgressInterval = 10 * time.Millisecond
 	}
-	rn := New(st, runnertest.Lookup(fake, other), opt)
+	rn := New(st, runnertest.Lookup(fake.Strategy, other.Strategy), opt)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -143,7 +144,7 @@ func TestRunGoesQueuedRunningDoneWithReportAndProgress(t *testing.T) {
 	if done.Status != store.StatusDone || done.Error != "" {
 		t.Fatalf("run ended %s: %s", done.Status, done.Error)
 	}
-	var rep solvers.Report
+	var rep report.Report
 	if err := json.Unmarshal(done.Report, &rep); err != nil {
 		t.Fatalf("stored report %s: %v", done.Report, err)
 	}
@@ -182,8 +183,8 @@ func TestTimeLimitStopsTheRunWithAClearMessage(t *testing.T) {
 	if d := time.Since(begin); d > 5*time.Second {
 		t.Errorf("the run took %v to stop after a 100ms limit", d)
 	}
-	_, err := execute.Run(context.Background(), e.fake, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantWait, nil, nil,
-		execute.Budget{Timeout: 30 * time.Millisecond})
+	_, err := execute.Run(context.Background(), e.fake.Strategy, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantWait, nil, nil,
+		solvers.Budget{Timeout: 30 * time.Millisecond})
 	if errs.KindOf(err) != errs.TooLarge || err.Error() != "run stopped: exceeded its time limit of 30ms" {
 		t.Errorf("Execute past its time limit: %v (%v), want TooLarge with the limit", err, errs.KindOf(err))
 	}
@@ -202,7 +203,7 @@ func TestPanicFailsTheRunAndTheWorkerServesTheNext(t *testing.T) {
 	if r := e.waitFinal(t, good.ID); r.Status != store.StatusDone {
 		t.Errorf("the run after a panic ended %s: %s", r.Status, r.Error)
 	}
-	_, err := execute.Reproduce(context.Background(), e.fake, solvers.Params{"mode": runnertest.VariantPanic}, nil, execute.Budget{})
+	_, err := execute.Reproduce(context.Background(), e.fake.Strategy, solvers.Params{"mode": runnertest.VariantPanic}, nil, solvers.Budget{})
 	var pe *execute.PanicError
 	if errs.KindOf(err) != errs.Internal || !asPanic(err, &pe) || len(pe.Stack) == 0 {
 		t.Errorf("ExecuteReproduce of a panic: %v, want Internal with a PanicError and its stack", err)
@@ -233,17 +234,17 @@ func heapNow() uint64 {
 func TestMemoryBudgetStopsAnAllocatingRun(t *testing.T) {
 	defer debug.FreeOSMemory()
 	runtime.GC()
-	budget := heapNow() + 64<<20
+	budget := int64(heapNow()) + 64<<20
 	e := newEnv(t, Options{MemoryBudget: budget})
 	e.start(t)
 	r := e.waitFinal(t, e.submit(t, runnertest.VariantAlloc, nil).ID)
-	want := "run stopped: Go heap exceeded the memory budget of " + errs.FormatBytes(int64(budget))
+	want := "run stopped: Go heap exceeded the memory budget of " + report.FormatBytes(int64(budget))
 	if r.Status != store.StatusFailed || r.Error != want {
 		t.Errorf("allocating run: status %s, error %q; want failed, %q", r.Status, r.Error, want)
 	}
 	runtime.GC()
-	_, err := execute.Run(context.Background(), e.fake, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantAlloc, nil, nil,
-		execute.Budget{Memory: heapNow() + 32<<20})
+	_, err := execute.Run(context.Background(), e.fake.Strategy, &solvers.Workload{Data: []byte(`{"n":1}`)}, runnertest.VariantAlloc, nil, nil,
+		solvers.Budget{Memory: int64(heapNow()) + 32<<20})
 	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "memory budget") {
 		t.Errorf("Execute over its memory budget: %v (%v), want TooLarge", err, errs.KindOf(err))
 	}
@@ -395,7 +396,7 @@ func TestShutdownMarksInFlightRunsInterruptedAndLeavesQueuedOnes(t *testing.T) {
 		t.Errorf("Start after Shutdown: %v, want Conflict", err)
 	}
 	// The next process picks the queued run up.
-	next := New(e.st, runnertest.Lookup(e.fake), Options{PollInterval: 20 * time.Millisecond})
+	next := New(e.st, runnertest.Lookup(e.fake.Strategy), Options{PollInterval: 20 * time.Millisecond})
 	if err := next.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -573,16 +574,13 @@ func TestGroupClaimedRunsStartWhenExecuted(t *testing.T) {
 
 // limited is the test strategy with a budget knob among its run and its
 // reproduce parameters each.
-type limited struct{ *runnertest.Strategy }
-
-func (l limited) Params() []solvers.ParamSpec {
-	return append(l.Strategy.Params(), solvers.ParamSpec{Name: "memory_mb", Kind: solvers.ParamInt, Default: "2048",
+func limited() *solvers.Strategy {
+	s := runnertest.New("b").Strategy
+	s.Params = append(s.Params, solvers.ParamSpec{Name: "memory_mb", Kind: solvers.ParamInt, Default: "2048",
 		Limit: solvers.LimitMemoryMiB, HasMin: true, Min: 1, HasMax: true, Max: 1 << 20})
-}
-
-func (l limited) ReproduceParams() []solvers.ParamSpec {
-	return append(l.Strategy.ReproduceParams(), solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.ParamFloat, Default: "1",
+	s.ReproduceParams = append(s.ReproduceParams, solvers.ParamSpec{Name: "time_limit_s", Kind: solvers.ParamFloat, Default: "1",
 		Limit: solvers.LimitTimeSeconds})
+	return s
 }
 
 func TestSubmitRefusesABudgetKnobOverTheRunnersBudget(t *testing.T) {
@@ -596,7 +594,7 @@ func TestSubmitRefusesABudgetKnobOverTheRunnersBudget(t *testing.T) {
 	if err := st.CreateWorkload(ctx, wl); err != nil {
 		t.Fatal(err)
 	}
-	rn := New(st, runnertest.Lookup(limited{runnertest.New("b")}), Options{MemoryBudget: 4 << 30, Timeout: time.Minute})
+	rn := New(st, runnertest.Lookup(limited()), Options{MemoryBudget: 4 << 30, Timeout: time.Minute})
 	_, err = rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "1048576"}})
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" || !strings.Contains(err.Error(), "must be at most 4096 (the server's --memory-mb limit), got 1048576") {
 		t.Errorf("run with memory_mb 1 TiB: %v", err)

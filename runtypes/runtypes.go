@@ -60,7 +60,7 @@ type Run struct {
 
 	Error      string // why a run failed, was canceled or interrupted
 	ErrorField string // the input the error is about, if any
-	// Report is the JSON of a solvers.Report (stored apart from the run);
+	// Report is the JSON of a report.Report (stored apart from the run);
 	// empty until done, and in lists of runs.
 	Report  json.RawMessage
 	RerunOf string // the run this one repeats
@@ -124,7 +124,7 @@ type Workload struct {
 	Summary      string // one line for lists
 	// Data is the canonical native JSON; empty in lists of workloads.
 	Data []byte
-	// Preview is the JSON of a solvers.Report drawn before any run; may be
+	// Preview is the JSON of a report.Report drawn before any run; may be
 	// empty, and is empty in lists of workloads.
 	Preview json.RawMessage
 	// Owner is the ID of the user who stored it; empty on a server
@@ -146,7 +146,7 @@ type Recipe struct {
 	Params     map[string]string // resolved against the preset
 	Seed       int64
 	// EstimatedBytes is the family's estimate of what the workload will
-	// store (solvers.GenerateEstimator), which the budgets were checked
+	// store (Strategy.EstimateGenerate), which the budgets were checked
 	// against.
 	EstimatedBytes int64
 	Owner          string // a user ID; empty without accounts

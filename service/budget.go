@@ -6,6 +6,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/experiments"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -63,14 +64,13 @@ type planned struct {
 
 // planWorkloads makes the recipes of runs' preset workloads (owned by
 // owner): the preset's defaults with the run's checked values over them.
-func planWorkloads(def *experiments.Definition, st solvers.Strategy, runs []experiments.Run, owner string) (*planned, error) {
+func planWorkloads(def *experiments.Definition, st *solvers.Strategy, runs []experiments.Run, owner string) (*planned, error) {
 	p := &planned{ids: map[string]string{}}
 	if def.Workload.Preset == "" {
 		return p, nil
 	}
-	est, ok := st.(solvers.GenerateEstimator)
-	if !ok {
-		return nil, errs.Invalidf("workload.preset", "%s cannot tell the size of its presets' workloads, so an experiment cannot generate them: generate the workloads first and name them by id", st.Info().Name)
+	if st.EstimateGenerate == nil {
+		return nil, errs.Invalidf("workload.preset", "%s cannot tell the size of its presets' workloads, so an experiment cannot generate them: generate the workloads first and name them by id", st.Info.Name)
 	}
 	preset, err := solvers.FindPreset(st, def.Workload.Preset, "workload.preset")
 	if err != nil {
@@ -86,7 +86,7 @@ func planWorkloads(def *experiments.Definition, st solvers.Strategy, runs []expe
 			continue
 		}
 		params := over(defaults, r.Workload.Params)
-		e, err := est.EstimateGenerate(def.Workload.Preset, params)
+		e, err := st.EstimateGenerate(def.Workload.Preset, params)
 		if err != nil {
 			return nil, err
 		}
@@ -115,19 +115,19 @@ func (p *planned) check(ctx context.Context, st Store, b Budget, owner string) e
 	}
 	lower := fmt.Sprintf("lower %s, the replicates or the values swept", p.largest.Field)
 	what := fmt.Sprintf("the experiment's %d generated workloads would store about %s (the largest about %s, sized by %s)",
-		n, errs.FormatBytes(p.bytes), errs.FormatBytes(p.largest.Bytes), p.largest.Field)
+		n, report.FormatBytes(p.bytes), report.FormatBytes(p.largest.Bytes), p.largest.Field)
 	whose := "your"
 	if owner == "" {
 		whose = "this server's"
 	}
 	switch {
 	case p.bytes > b.ExperimentBytes:
-		return errs.Invalidf("budget", "%s, over the budget of %s of generated workloads per experiment (schedlab serve --experiment-budget-mb): %s", what, errs.FormatBytes(b.ExperimentBytes), lower)
+		return errs.Invalidf("budget", "%s, over the budget of %s of generated workloads per experiment (schedlab serve --experiment-budget-mb): %s", what, report.FormatBytes(b.ExperimentBytes), lower)
 	case n > b.ExperimentWorkloads:
 		return errs.Invalidf("budget", "the experiment would generate %d workloads, over the budget of %d generated workloads per experiment: lower the replicates or the values swept", n, b.ExperimentWorkloads)
 	case solvers.SatAdd(u.Bytes, p.bytes) > b.UserBytes:
 		return errs.Invalidf("budget", "%s; with %s %d workloads (about %s) that is over the budget of %s of workloads per user (schedlab serve --user-budget-mb): %s",
-			what, whose, u.Workloads, errs.FormatBytes(u.Bytes), errs.FormatBytes(b.UserBytes), lower)
+			what, whose, u.Workloads, report.FormatBytes(u.Bytes), report.FormatBytes(b.UserBytes), lower)
 	case u.Workloads+n > b.UserWorkloads:
 		return errs.Invalidf("budget", "the experiment would generate %d workloads; with %s %d that is over the budget of %d workloads per user: lower the replicates or the values swept",
 			n, whose, u.Workloads, b.UserWorkloads)

@@ -32,7 +32,7 @@ type Options struct {
 	Budget Budget
 	// Limits is the per-run budget whose limits a run's knobs are held to
 	// (solvers.CheckLimits): the runner's.
-	Limits execute.Budget
+	Limits solvers.Budget
 	// CheckNotify refuses a notify_url the server may not reach
 	// (notify.Guard); nil checks nothing beyond experiments.Validate.
 	CheckNotify func(raw string) error
@@ -44,7 +44,7 @@ type Options struct {
 // Service turns experiment definitions into stored runs.
 type Service struct {
 	st     Store
-	lookup func(name string) (solvers.Strategy, error)
+	lookup func(name string) (*solvers.Strategy, error)
 	opt    Options
 	// creating makes experiments one at a time: the budget check and the
 	// store are one step for each, so a concurrent start waits its turn
@@ -54,7 +54,7 @@ type Service struct {
 
 // New returns a Service over st that finds families with lookup (an
 // unknown name is its error, naming field "strategy").
-func New(st Store, lookup func(name string) (solvers.Strategy, error), opt Options) *Service {
+func New(st Store, lookup func(name string) (*solvers.Strategy, error), opt Options) *Service {
 	opt.Budget = opt.Budget.withDefaults()
 	return &Service{st: st, lookup: lookup, opt: opt}
 }
@@ -63,7 +63,7 @@ func New(st Store, lookup func(name string) (solvers.Strategy, error), opt Optio
 // family, every field, the notify address) and returns its family:
 // every problem at once, each naming its field. It writes def's swept
 // values as the runs get them (experiments.Validate).
-func (s *Service) Check(def *experiments.Definition) (solvers.Strategy, error) {
+func (s *Service) Check(def *experiments.Definition) (*solvers.Strategy, error) {
 	st, err := s.lookup(def.Strategy)
 	if err != nil {
 		return nil, err
@@ -119,9 +119,9 @@ func (s *Service) Start(ctx context.Context, def *experiments.Definition, owner 
 
 // runs are the runs to store, each the family's defaults with its cell's
 // values over them (checked by Validate), on a workload checked once.
-func (s *Service) runs(ctx context.Context, def *experiments.Definition, st solvers.Strategy, runs []experiments.Run,
+func (s *Service) runs(ctx context.Context, def *experiments.Definition, st *solvers.Strategy, runs []experiments.Run,
 	p *planned, owner string) ([]*store.Run, []store.ExperimentCell, error) {
-	defaults, err := solvers.Resolve(st.Params(), nil)
+	defaults, err := solvers.Resolve(st.Params, nil)
 	if err != nil {
 		return nil, nil, errs.Wrap(errs.Internal, err)
 	}
@@ -155,7 +155,7 @@ func (s *Service) runs(ctx context.Context, def *experiments.Definition, st solv
 
 // checkLimits holds each swept value of a budget knob to the runner's
 // limits (solvers.CheckLimits), once.
-func (s *Service) checkLimits(def *experiments.Definition, st solvers.Strategy, defaults solvers.Params) error {
+func (s *Service) checkLimits(def *experiments.Definition, st *solvers.Strategy, defaults solvers.Params) error {
 	for _, name := range slices.Sorted(maps.Keys(def.Grid)) {
 		for _, v := range def.Grid[name] {
 			p := maps.Clone(defaults)
@@ -173,7 +173,7 @@ func (s *Service) checkLimits(def *experiments.Definition, st solvers.Strategy, 
 // workload's format (solvers.VariantFilter): the problem of a stored
 // workload's ID and variant, keyed ID+"\x00"+variant ("" for the preset's
 // workloads), nil when it fits.
-func (s *Service) workloads(ctx context.Context, def *experiments.Definition, st solvers.Strategy, runs []experiments.Run) (map[string]error, error) {
+func (s *Service) workloads(ctx context.Context, def *experiments.Definition, st *solvers.Strategy, runs []experiments.Run) (map[string]error, error) {
 	formats := map[string]string{"": store.FormatPreset}
 	for _, id := range def.Workload.IDs {
 		w, err := s.st.GetWorkloadInfo(ctx, id)
@@ -189,14 +189,13 @@ func (s *Service) workloads(ctx context.Context, def *experiments.Definition, st
 		formats[id] = w.Format
 	}
 	fits := map[string]error{}
-	f, ok := st.(solvers.VariantFilter)
 	for _, r := range runs {
 		key := r.Workload.ID + "\x00" + r.Variant
-		if _, seen := fits[key]; seen || !ok {
+		if _, seen := fits[key]; seen || st.VariantFits == nil {
 			continue
 		}
 		fits[key] = nil
-		if err := f.VariantFits(formats[r.Workload.ID], r.Variant); err != nil {
+		if err := st.VariantFits(formats[r.Workload.ID], r.Variant); err != nil {
 			fits[key] = errs.Wrap(errs.Invalid, err)
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"schedlab/errs"
-	"schedlab/execute"
 	"schedlab/experiments"
 	"schedlab/runner"
 	"schedlab/solvers"
@@ -57,7 +56,7 @@ func (m *memStore) CreateExperiment(_ context.Context, e *store.Experiment, runs
 	return nil
 }
 
-func lookup(name string) (solvers.Strategy, error) {
+func lookup(name string) (*solvers.Strategy, error) {
 	if st, ok := registry.Lookup(name); ok {
 		return st, nil
 	}
@@ -96,7 +95,7 @@ func TestStartStoresTheRunsOfADefinition(t *testing.T) {
 	recipes := map[string]store.Recipe{}
 	for _, rc := range m.recipes {
 		recipes[rc.WorkloadID] = rc
-		want, err := solvers.Resolve(st.Presets()[1].Params, solvers.Params{"instance": rc.Params["instance"]})
+		want, err := solvers.Resolve(st.Presets[1].Params, solvers.Params{"instance": rc.Params["instance"]})
 		if err != nil || !maps.Equal(rc.Params, want) || rc.Owner != "u1" || rc.EstimatedBytes <= 0 {
 			t.Errorf("recipe %+v, want params %v (%v)", rc, want, err)
 		}
@@ -107,7 +106,7 @@ func TestStartStoresTheRunsOfADefinition(t *testing.T) {
 		if err := json.Unmarshal(m.cells[i].Cell, &cell); err != nil {
 			t.Fatal(err)
 		}
-		want, err := solvers.Resolve(st.Params(), solvers.Params{"gamma": cell["gamma"]})
+		want, err := solvers.Resolve(st.Params, solvers.Params{"gamma": cell["gamma"]})
 		if err != nil || !maps.Equal(r.Params, want) {
 			t.Errorf("run %d params %v, want %v (%v)", i, r.Params, want, err)
 		}
@@ -162,7 +161,7 @@ func TestStartRefusesBadDefinitionsStoringNothing(t *testing.T) {
 		{"a notify URL the server may not reach", `{"name": "x", "strategy": "eapm", "workload": {"preset": "zhang2022-case1"}, "notify_url": "http://127.0.0.1/hook"}`,
 			[]string{"notify_url"}, Options{CheckNotify: func(string) error { return errs.Invalidf("notify_url", "loopback") }}, store.Usage{}},
 		{"a knob over the runner's limit", `{"name": "x", "strategy": "gossip", "workload": {"preset": "umeda2006"}, "variants": ["gossip"], "grid": {"memory_mb": [64, 4096]}}`,
-			[]string{"memory_mb"}, Options{Limits: execute.Budget{Memory: 1 << 30}}, store.Usage{}},
+			[]string{"memory_mb"}, Options{Limits: solvers.Budget{Memory: 1 << 30}}, store.Usage{}},
 	}
 	for _, c := range cases {
 		m := &memStore{usage: c.usage, workloads: map[string]*store.Workload{"w1": {ID: "w1", Strategy: "gossip"}}}

@@ -20,8 +20,8 @@ func (s *Service) Seed(ref string) (*experiments.Definition, error) {
 		return nil, err
 	}
 	var names []string
-	if x, ok := st.(solvers.SeedExperimenter); ok {
-		for _, sw := range x.SeedExperiments() {
+	if st.SeedExperiments != nil {
+		for _, sw := range st.SeedExperiments() {
 			if sw.Name == name {
 				d, err := experiments.ParseJSON(sw.JSON())
 				return d, errs.Wrap(errs.Internal, err)
@@ -38,7 +38,7 @@ func (s *Service) Seed(ref string) (*experiments.Definition, error) {
 // gave it (one value: ready to widen); the first run's seed.
 func (s *Service) FromRuns(ctx context.Context, ids []string) (*experiments.Definition, error) {
 	def := &experiments.Definition{Replicates: 1}
-	var st solvers.Strategy
+	var st *solvers.Strategy
 	grid := experiments.Grid{}
 	for i, id := range ids {
 		r, err := s.st.GetRunInfo(ctx, id)
@@ -60,7 +60,7 @@ func (s *Service) FromRuns(ctx context.Context, ids []string) (*experiments.Defi
 		if !slices.Contains(def.Variants, r.Variant) {
 			def.Variants = append(def.Variants, r.Variant)
 		}
-		for _, ps := range st.Params() {
+		for _, ps := range st.Params {
 			v := strings.TrimSpace(r.Params[ps.Name])
 			if v != "" && ps.AppliesTo(r.Variant) && !slices.Contains(grid[ps.Name], v) {
 				grid[ps.Name] = append(grid[ps.Name], v)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 )
 
 var specs = []ParamSpec{
@@ -71,33 +72,33 @@ func TestParamsJSONAcceptsNumbersAndStrings(t *testing.T) {
 }
 
 func TestValidateRejectsWhatJSONAndChartsCannotShow(t *testing.T) {
-	bad := []Report{
-		{Metrics: []Metric{{Name: "x", Value: math.NaN()}}},
-		{Metrics: []Metric{{Name: "x", Value: 1, Better: "up"}}},
-		{Tables: []Table{{Title: "t", Columns: []string{"a", "b"}, Rows: [][]any{{1.0}}}}},
-		{Series: []Plot{{Title: "p", Lines: []Line{{Name: "l", Points: [][2]float64{{0, math.Inf(1)}}}}}}},
-		{Series: []Plot{{Title: "p", Lines: []Line{{Name: "l", Points: [][2]float64{{0, 1}}, Band: [][2]float64{{2, 0}}}}}}},
-		{Series: []Plot{{Title: "p", Lines: []Line{{Name: "l", Points: [][2]float64{{0, 1}, {1, 1}}, Band: [][2]float64{{0, 2}}}}}}},
-		{Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 1, Start: 0, End: 1}}}}},
-		{Gantts: []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 2, End: 1}}}}},
-		{Heatmaps: []Heatmap{{Title: "h", X: []string{"a"}, Y: []string{"r"}, Values: [][]float64{{1, 2}}}}},
-		{Graphs: []Graph{{Title: "g", Nodes: []GraphNode{{ID: "a"}}, Edges: []GraphEdge{{Source: "a", Target: "b"}}}}},
-		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "a"}, {Name: "b"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{1}}}}}}},
-		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "a"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{math.NaN()}}}}}}},
-		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{2}}}}}}},
-		{Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{0.5}}}}}}},
-		{Series: []Plot{{Title: "p", Regions: []Region{{Name: "b", X0: 0, X1: 1, Y0: math.NaN(), Y1: 1}}}}},
-		{Series: []Plot{{Title: "p", Regions: []Region{{Name: "b", X0: 2, X1: 1, Y0: 0, Y1: 1}}}}},
+	bad := []report.Report{
+		{Metrics: []report.Metric{{Name: "x", Value: math.NaN()}}},
+		{Metrics: []report.Metric{{Name: "x", Value: 1, Better: "up"}}},
+		{Tables: []report.Table{{Title: "t", Columns: []string{"a", "b"}, Rows: [][]any{{1.0}}}}},
+		{Series: []report.Plot{{Title: "p", Lines: []report.Line{{Name: "l", Points: [][2]float64{{0, math.Inf(1)}}}}}}},
+		{Series: []report.Plot{{Title: "p", Lines: []report.Line{{Name: "l", Points: [][2]float64{{0, 1}}, Band: [][2]float64{{2, 0}}}}}}},
+		{Series: []report.Plot{{Title: "p", Lines: []report.Line{{Name: "l", Points: [][2]float64{{0, 1}, {1, 1}}, Band: [][2]float64{{0, 2}}}}}}},
+		{Gantts: []report.Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []report.Bar{{Lane: 1, Start: 0, End: 1}}}}},
+		{Gantts: []report.Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []report.Bar{{Lane: 0, Start: 2, End: 1}}}}},
+		{Heatmaps: []report.Heatmap{{Title: "h", X: []string{"a"}, Y: []string{"r"}, Values: [][]float64{{1, 2}}}}},
+		{Graphs: []report.Graph{{Title: "g", Nodes: []report.GraphNode{{ID: "a"}}, Edges: []report.GraphEdge{{Source: "a", Target: "b"}}}}},
+		{Parallels: []report.Parallel{{Title: "p", Axes: []report.ParallelAxis{{Name: "a"}, {Name: "b"}}, Groups: []report.ParallelGroup{{Name: "g", Rows: [][]float64{{1}}}}}}},
+		{Parallels: []report.Parallel{{Title: "p", Axes: []report.ParallelAxis{{Name: "a"}}, Groups: []report.ParallelGroup{{Name: "g", Rows: [][]float64{{math.NaN()}}}}}}},
+		{Parallels: []report.Parallel{{Title: "p", Axes: []report.ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}}, Groups: []report.ParallelGroup{{Name: "g", Rows: [][]float64{{2}}}}}}},
+		{Parallels: []report.Parallel{{Title: "p", Axes: []report.ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}}, Groups: []report.ParallelGroup{{Name: "g", Rows: [][]float64{{0.5}}}}}}},
+		{Series: []report.Plot{{Title: "p", Regions: []report.Region{{Name: "b", X0: 0, X1: 1, Y0: math.NaN(), Y1: 1}}}}},
+		{Series: []report.Plot{{Title: "p", Regions: []report.Region{{Name: "b", X0: 2, X1: 1, Y0: 0, Y1: 1}}}}},
 	}
 	for i, r := range bad {
 		if err := r.Validate(); err == nil {
 			t.Errorf("case %d: Validate accepted %+v", i, r)
 		}
 	}
-	good := Report{Metrics: []Metric{{Name: "x", Value: 1, Better: Higher}},
-		Gantts:    []Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []Bar{{Lane: 0, Start: 0, End: 1}}}},
-		Parallels: []Parallel{{Title: "p", Axes: []ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}, {Name: "m"}}, Groups: []ParallelGroup{{Name: "g", Rows: [][]float64{{1, -3.5}}}}}},
-		Series:    []Plot{{Title: "p", Regions: []Region{{Name: "b", X0: 1000, X1: 3000, Y0: 1, Y1: 1.1}}}}}
+	good := report.Report{Metrics: []report.Metric{{Name: "x", Value: 1, Better: report.Higher}},
+		Gantts:    []report.Gantt{{Title: "g", Lanes: []string{"a"}, Bars: []report.Bar{{Lane: 0, Start: 0, End: 1}}}},
+		Parallels: []report.Parallel{{Title: "p", Axes: []report.ParallelAxis{{Name: "v", Categories: []string{"x", "y"}}, {Name: "m"}}, Groups: []report.ParallelGroup{{Name: "g", Rows: [][]float64{{1, -3.5}}}}}},
+		Series:    []report.Plot{{Title: "p", Regions: []report.Region{{Name: "b", X0: 1000, X1: 3000, Y0: 1, Y1: 1.1}}}}}
 	if err := good.Validate(); err != nil {
 		t.Errorf("Validate rejected a good report: %v", err)
 	}
@@ -206,12 +207,12 @@ func FuzzParamsResolve(f *testing.F) {
 }
 
 func TestValidateRefusesAnUnknownMetricKind(t *testing.T) {
-	r := Report{Metrics: []Metric{{Name: "x", Value: 1, Kind: "speed"}}}
+	r := report.Report{Metrics: []report.Metric{{Name: "x", Value: 1, Kind: "speed"}}}
 	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "kind") {
 		t.Errorf("kind speed: %v", err)
 	}
-	for _, k := range []string{KindResult, KindCost, KindInfo} {
-		if err := (&Report{Metrics: []Metric{{Name: "x", Value: 1, Kind: k}}}).Validate(); err != nil {
+	for _, k := range []report.MetricKind{report.KindResult, report.KindCost, report.KindInfo} {
+		if err := (&report.Report{Metrics: []report.Metric{{Name: "x", Value: 1, Kind: k}}}).Validate(); err != nil {
 			t.Errorf("kind %q: %v", k, err)
 		}
 	}
@@ -228,7 +229,7 @@ func TestValidateRefusesEmptyOrRepeatedMetricVariants(t *testing.T) {
 		{[]string{"dpop", ""}, "variant 2"},
 		{[]string{"dpop", "dpop-wd", "dpop"}, `"dpop" is named twice`},
 	} {
-		err := (&Report{Metrics: []Metric{{Name: "messages", Value: 1, Variants: c.variants}}}).Validate()
+		err := (&report.Report{Metrics: []report.Metric{{Name: "messages", Value: 1, Variants: c.variants}}}).Validate()
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("variants %q: %v", c.variants, err)
@@ -239,10 +240,10 @@ func TestValidateRefusesEmptyOrRepeatedMetricVariants(t *testing.T) {
 }
 
 func TestMetricMeaningfulForItsVariantsOrEveryVariant(t *testing.T) {
-	all := Metric{Name: "makespan"}
-	some := Metric{Name: "messages", Variants: []string{"dpop", "dpop-wd"}}
+	all := report.Metric{Name: "makespan"}
+	some := report.Metric{Name: "messages", Variants: []string{"dpop", "dpop-wd"}}
 	for _, c := range []struct {
-		m       Metric
+		m       report.Metric
 		variant string
 		want    bool
 	}{

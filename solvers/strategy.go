@@ -5,46 +5,109 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers/sweep"
 )
 
-// Strategy is one family of scheduling algorithms from a seed paper.
-// Implementations are safe for concurrent use: all state of a run lives in
-// the call.
-type Strategy interface {
+// Strategy is one family of scheduling algorithms from a seed paper: the
+// contract between the families and the rest of schedlab, one concrete
+// type. What every family has is a field that is always set; an optional
+// capability is a func field, nil when the family lacks it. A family
+// builds its Strategy with Def (Def.Strategy), which does the wrapping
+// every family needs; a test double is a value of this type. The slices
+// are the family's own: read them, never write them. A Strategy is safe for
+// concurrent use: all state of a run lives in the call.
+type Strategy struct {
 	// Info names the family and says where it comes from.
-	Info() Info
+	Info Info
 	// Variants lists the algorithms a run can choose; the first is the default.
-	Variants() []Variant
+	Variants []Variant
 	// Params lists the run parameters with their defaults and limits.
-	Params() []ParamSpec
+	Params []ParamSpec
 	// Presets lists the workload generators.
-	Presets() []Preset
+	Presets []Preset
+	// ReproduceParams lists the parameters of the seed experiment (e.g.
+	// how many instances).
+	ReproduceParams []ParamSpec
+	// Uploads lists the named files a workload can come as (EAPM: etc,
+	// apc, users); the upload form shows one input per Upload besides the
+	// native JSON file input ("file"). Nil: the native file only.
+	Uploads []Upload
+	// Exports lists the other tools' formats Export writes (DCOP: pyDCOP
+	// YAML, FRODO XCSP), so the same problem can be solved there.
+	Exports []ExportFormat
+	// Metrics declares the metrics the family's reports carry (their
+	// values unused): each metric's unit, direction, kind, bounds and
+	// variants, the primary result first. Pages take a metric's direction
+	// from here, never from whichever report arrived first (a
+	// critical-works run that stopped carries no makespan). Nil: read
+	// from the reports.
+	Metrics []report.Metric
 
 	// ParseWorkload reads an uploaded workload: one native JSON file or the
 	// family's own file set (e.g. EAPM's etc.csv, apc.csv, users.csv). Errors
 	// are errs.Invalid naming file, line and field; nothing is half-read.
-	ParseWorkload(ctx context.Context, files []File) (*Workload, error)
+	ParseWorkload func(ctx context.Context, files []File) (*Workload, error)
 	// Generate builds a workload from a preset with params (checked against
 	// the preset's ParamSpecs: a Def decodes them into its typed config).
-	Generate(ctx context.Context, preset string, params Params, seed int64) (*Workload, error)
+	Generate func(ctx context.Context, preset string, params Params, seed int64) (*Workload, error)
 	// Run schedules w (its canonical Data) with a variant ("": the first)
-	// and params, which it checks against Params() and decodes (a Def does
+	// and params, which it checks against Params and decodes (a Def does
 	// this once, into the family's typed config); progress may be nil. It
 	// honours ctx (a cancel or the run's time limit) and reports progress.
-	// Families implement Strategy through Def, which does all of this.
-	Run(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*Report, error)
+	Run func(ctx context.Context, w *Workload, variant string, params Params, progress Progress) (*report.Report, error)
+	// Reproduce runs the seed experiment and returns our results beside
+	// the published ones.
+	Reproduce func(ctx context.Context, params Params, progress Progress) (*report.Report, error)
 
-	// ReproduceParams lists the parameters of the seed experiment (e.g. how
-	// many instances); Reproduce runs it and returns our results beside the
-	// published ones.
-	ReproduceParams() []ParamSpec
-	Reproduce(ctx context.Context, params Params, progress Progress) (*Report, error)
+	// EstimateGenerate, optional, tells from a preset's parameters alone
+	// and before generating anything what one Generate would store (every
+	// family built on Def has it: NewPreset takes the size). An experiment
+	// checks its budget of stored bytes with it before a workload is
+	// generated. An unknown preset or a bad parameter is errs.Invalid, as
+	// Generate says.
+	EstimateGenerate func(preset string, params Params) (Estimate, error)
+	// VariantFits, optional, reports from the workload's Format alone
+	// whether variant can run on it: nil, or an error naming "variant"
+	// that says why not (cyclic's batch needs an SWF trace). A run of an
+	// unfit variant is refused before it is queued, and "run every
+	// variant" runs only the ones that fit. Nil: every variant fits.
+	VariantFits func(format, variant string) error
+	// PreferredVariant, optional, is the variant a run form starts from
+	// on a workload of format (see DefaultVariant).
+	PreferredVariant func(format string) string
+	// RunsFile and RunFile, optional, run a variant straight from one
+	// workload file read as a stream, without building the stored
+	// workload (its canonical JSON and its preview): the command line's
+	// path (schedlab run --workload FILE), where nothing is stored.
+	// RunsFile says, from the file's name and the variant alone, whether
+	// RunFile takes them; RunFile returns the report Run would return on
+	// ParseWorkload's workload of the same file, refusing the file under
+	// the same limits as it reads. Use RunsFileOf to ask.
+	RunsFile func(name, variant string) bool
+	RunFile  func(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*report.Report, error)
+	// Export, optional, writes w (its canonical Data) in one of Exports;
+	// an unknown format is errs.Invalid on field "format".
+	Export func(w *Workload, format string) ([]byte, error)
+	// SeedExperiments, optional, lists the seed paper's figures that are
+	// sweeps.
+	SeedExperiments func() []SeedExperiment
+	// Mutate, optional, returns a neighbour of w (from preset with
+	// params) and names the change; w itself, with a note, when no change
+	// applies (an adversarial search anneals only over families that
+	// have it).
+	Mutate func(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
+}
+
+// RunsFileOf says whether s runs variant straight from a file named name.
+func (s *Strategy) RunsFileOf(name, variant string) bool {
+	return s.RunsFile != nil && s.RunFile != nil && s.RunsFile(name, variant)
 }
 
 // Progress is told how far a run has come: done of total units, and a short
@@ -128,8 +191,8 @@ type Preset struct {
 // FindPreset is st's preset called name: the one lookup of a preset by
 // name. Not found, it is errs.Invalid on field, naming the family and the
 // known presets (and saying "missing" for an empty name).
-func FindPreset(st Strategy, name, field string) (Preset, error) {
-	ps := st.Presets()
+func FindPreset(st *Strategy, name, field string) (Preset, error) {
+	ps := st.Presets
 	known := make([]string, len(ps))
 	for i, p := range ps {
 		if p.Name == name {
@@ -137,7 +200,7 @@ func FindPreset(st Strategy, name, field string) (Preset, error) {
 		}
 		known[i] = p.Name
 	}
-	return Preset{}, presetError(field, st.Info().Name, name, known)
+	return Preset{}, presetError(field, st.Info.Name, name, known)
 }
 
 // presetError says that family has no preset name, among known.
@@ -161,11 +224,11 @@ type File struct {
 // store keeps and what Run reads back, so a run never depends on the
 // uploaded file's format.
 type Workload struct {
-	Name    string  `json:"name"`
-	Format  string  `json:"format"`  // what it was read from: "json", "csv", "preset"
-	Summary string  `json:"summary"` // one line for lists: "30 users, 9 machine types, 17,112 tasks"
-	Data    []byte  `json:"-"`
-	Preview *Report `json:"preview,omitempty"` // heat maps, tables, graphs shown before any run
+	Name    string         `json:"name"`
+	Format  string         `json:"format"`  // what it was read from: "json", "csv", "preset"
+	Summary string         `json:"summary"` // one line for lists: "30 users, 9 machine types, 17,112 tasks"
+	Data    []byte         `json:"-"`
+	Preview *report.Report `json:"preview,omitempty"` // heat maps, tables, graphs shown before any run
 
 	// Decoded, when set, keeps what a family decodes from Data, so that
 	// the runs given this same *Workload (a sweep runs one workload tens
@@ -175,47 +238,13 @@ type Workload struct {
 	Decoded *Memo `json:"-"`
 }
 
-// GenerateEstimator is implemented by strategies that can tell, from a
-// preset's parameters alone and before generating anything, what one
-// Generate would store (every family built on Def does: NewPreset takes
-// the size). An experiment checks its budget of stored bytes with it
-// before a workload is generated. An unknown preset or a bad parameter is
-// errs.Invalid, as Generate says.
-type GenerateEstimator interface {
-	EstimateGenerate(preset string, params Params) (Estimate, error)
-}
-
-// Uploader is implemented by strategies whose workloads can come as a set of
-// named files (EAPM: etc, apc, users). The upload form shows one input per
-// Upload besides the native JSON file input ("file").
-type Uploader interface {
-	Uploads() []Upload
-}
-
-// VariantFilter is implemented by strategies some of whose variants run
-// only on some kinds of workload (cyclic's batch needs an SWF trace).
-// VariantFits reports, from the workload's Format alone, whether variant
-// can run on it: nil, or an error naming "variant" that says why not. A run
-// of an unfit variant is refused before it is queued, and "run every
-// variant" runs only the ones that fit.
-type VariantFilter interface {
-	VariantFits(format, variant string) error
-}
-
-// VariantPreferrer is implemented by strategies that start a run form
-// on a workload of some format from a variant of their choosing (see
-// DefaultVariant).
-type VariantPreferrer interface {
-	PreferredVariant(format string) string
-}
-
 // DefaultVariant is the variant a run form starts from on a workload of
-// the given format: the strategy's preference (VariantPreferrer) if it
+// the given format: the strategy's preference (PreferredVariant) if it
 // fits, else the first variant that fits, else "".
-func DefaultVariant(s Strategy, format string) string {
+func DefaultVariant(s *Strategy, format string) string {
 	fits := VariantsFor(s, format)
-	if p, ok := s.(VariantPreferrer); ok {
-		if want := p.PreferredVariant(format); want != "" && LookupVariant(fits, want).Name != "" {
+	if s.PreferredVariant != nil {
+		if want := s.PreferredVariant(format); want != "" && LookupVariant(fits, want).Name != "" {
 			return want
 		}
 	}
@@ -227,30 +256,17 @@ func DefaultVariant(s Strategy, format string) string {
 
 // VariantsFor lists the variants of s that can run on a workload of the
 // given format, in s's order.
-func VariantsFor(s Strategy, format string) []Variant {
-	f, ok := s.(VariantFilter)
-	if !ok {
-		return s.Variants()
+func VariantsFor(s *Strategy, format string) []Variant {
+	if s.VariantFits == nil {
+		return s.Variants
 	}
 	var out []Variant
-	for _, v := range s.Variants() {
-		if f.VariantFits(format, v.Name) == nil {
+	for _, v := range s.Variants {
+		if s.VariantFits(format, v.Name) == nil {
 			out = append(out, v)
 		}
 	}
 	return out
-}
-
-// FileRunner is implemented by strategies that can run a variant straight
-// from one workload file read as a stream, without building the stored
-// workload (its canonical JSON and its preview): the command line's path
-// (schedlab run --workload FILE), where nothing is stored. RunsFile says,
-// from the file's name and the variant alone, whether RunFile takes them;
-// RunFile returns the report Run would return on ParseWorkload's workload
-// of the same file, refusing the file under the same limits as it reads.
-type FileRunner interface {
-	RunsFile(name, variant string) bool
-	RunFile(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*Report, error)
 }
 
 // Upload is one named file input of an upload form.
@@ -261,17 +277,7 @@ type Upload struct {
 	Doc    string `json:"doc"`
 }
 
-// Exporter is implemented by strategies whose workloads can be written in
-// other tools' formats (DCOP: pyDCOP YAML, FRODO XCSP), so the same problem
-// can be solved there.
-type Exporter interface {
-	Exports() []ExportFormat
-	// Export writes w (its canonical Data) in the named format; an unknown
-	// format is errs.Invalid on field "format".
-	Export(w *Workload, format string) ([]byte, error)
-}
-
-// ExportFormat is one format an Exporter writes.
+// ExportFormat is one format Strategy.Export writes.
 type ExportFormat struct {
 	Name  string `json:"name"`  // "pydcop": the URL and CLI name
 	Label string `json:"label"` // "pyDCOP YAML"
@@ -282,8 +288,8 @@ type ExportFormat struct {
 // ResolveVariant returns the variant a run uses: name itself if s has it,
 // the first variant when name is empty, errs.Invalid on field "variant"
 // otherwise.
-func ResolveVariant(s Strategy, name string) (string, error) {
-	vs := s.Variants()
+func ResolveVariant(s *Strategy, name string) (string, error) {
+	vs := s.Variants
 	if name == "" {
 		if len(vs) == 0 {
 			return "", nil
@@ -294,21 +300,20 @@ func ResolveVariant(s Strategy, name string) (string, error) {
 		return name, nil
 	}
 	known := VariantNames(vs, func(Variant) bool { return true })
-	return "", errs.Invalidf("variant", "unknown variant %q of %s (known: %s)", name, s.Info().Name, strings.Join(known, ", "))
+	return "", errs.Invalidf("variant", "unknown variant %q of %s (known: %s)", name, s.Info.Name, strings.Join(known, ", "))
 }
 
 // ExportWorkload writes workload w of st in another tool's format (the
 // download button and `schedlab export` alike): errs.NotFound when st has
 // no export formats, errs.Invalid on field "format" for an unknown one.
-func ExportWorkload(st Strategy, w *Workload, format string) ([]byte, ExportFormat, error) {
-	x, ok := st.(Exporter)
-	if !ok || len(x.Exports()) == 0 {
-		return nil, ExportFormat{}, errs.New(errs.NotFound, "format", "%s workloads have no export formats", st.Info().Name)
+func ExportWorkload(st *Strategy, w *Workload, format string) ([]byte, ExportFormat, error) {
+	if st.Export == nil || len(st.Exports) == 0 {
+		return nil, ExportFormat{}, errs.New(errs.NotFound, "format", "%s workloads have no export formats", st.Info.Name)
 	}
 	var names []string
-	for _, f := range x.Exports() {
+	for _, f := range st.Exports {
 		if f.Name == format {
-			b, err := x.Export(w, format)
+			b, err := st.Export(w, format)
 			return b, f, err
 		}
 		names = append(names, f.Name)
@@ -360,10 +365,4 @@ func asRange(list []byte) []byte {
 		}
 	}
 	return fmt.Appendf(nil, `{"from":%d,"to":%d}`, first, first+len(vs)-1)
-}
-
-// SeedExperimenter is implemented by families whose seed figures are
-// sweeps.
-type SeedExperimenter interface {
-	SeedExperiments() []SeedExperiment
 }

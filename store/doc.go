@@ -20,7 +20,7 @@
 //     experiment's run; DeleteExperiment removes both once none is active);
 //     run_metrics and run_table_pages go with their run (CASCADE).
 //   - Params are stored resolved, as a JSON object of strings; reports as
-//     solvers.Report JSON the store does not interpret; lists leave out
+//     report.Report JSON the store does not interpret; lists leave out
 //     data, previews and reports (megabytes).
 //   - The queue is the runs table: ClaimNext is one UPDATE … RETURNING;
 //     MarkInterrupted (at startup) makes a run left "running" re-runnable.
@@ -54,7 +54,7 @@
 //     rows (Snapshot*, ExportSink, ImportSource); package bundle writes
 //     the file. Export streams from one read transaction and refuses
 //     active runs; import keeps every ID and refuses a clash.
-//   - Tables over PageOutRows rows are paged into run_table_pages (0010);
+//   - Tables over report.PageOutRows rows are paged into run_table_pages (0010);
 //     the report keeps title, columns, "paged" and "row_count"; export puts
 //     the rows back.
 //   - Space: new files use auto_vacuum = INCREMENTAL and deletes reclaim

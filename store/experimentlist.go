@@ -90,7 +90,7 @@ func (s *Store) ExperimentRunList(ctx context.Context, id string, f ExperimentRu
 
 // ExperimentMetricDecls returns, for each variant of experiment id with a
 // done run, the metrics array of the report of its first done run (JSON,
-// a []solvers.Metric), in the order of those runs' positions: the
+// a []report.Metric), in the order of those runs' positions: the
 // declarations (unit, better, kind, bounds, variants) of its metrics,
 // which the stored run_metrics do not keep. One report per variant, not
 // the first report of all: a critical-works run that stopped carries no

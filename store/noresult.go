@@ -6,7 +6,7 @@ import (
 )
 
 // A MetricNeed says that a done run of Strategy's Variant must give a
-// finite value of metric Name, or it gave no result (solvers.Needed: a
+// finite value of metric Name, or it gave no result (report.Needed: a
 // ranked result meaningful for the variant).
 type MetricNeed struct {
 	Strategy, Variant, Name string

@@ -566,14 +566,14 @@ type Ending struct {
 	Worker string          // host:pid of the worker that executed it; empty keeps the stored one
 	Build  Build           // the build of the process that executed it; zero keeps the stored one
 	Status string          // a final status
-	Report json.RawMessage // a done run's report (a solvers.Report), or nil
+	Report json.RawMessage // a done run's report (a report.Report), or nil
 	// Encoded says Report was just encoded by this process (json.Marshal
-	// of a solvers.Report), so End does not check it is JSON again. A
+	// of a report.Report), so End does not check it is JSON again. A
 	// report that came from elsewhere (a worker process, a bundle) is
 	// checked.
 	Encoded bool
 	// NoLargeTables, with Encoded, says no table of Report has more than
-	// PageOutRows rows (the encoder counted them), so End looks
+	// report.PageOutRows rows (the encoder counted them), so End looks
 	// for none to page out.
 	NoLargeTables bool
 	// Error and ErrorField are a failed run's message and the input field
@@ -711,7 +711,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 
 // metricsOf returns the value of a report's top-level "metrics" key (nil
 // without one), reading no further than it: a report written by
-// encoding/json from a solvers.Report has it first, so the rest of a report
+// encoding/json from a report.Report has it first, so the rest of a report
 // of megabytes is not read again. report is valid JSON.
 func metricsOf(report json.RawMessage) json.RawMessage {
 	dec := json.NewDecoder(bytes.NewReader(report))

@@ -8,52 +8,31 @@ import (
 	"fmt"
 
 	"schedlab/errs"
-)
-
-// Paging of a stored report's large tables, decided here: the same values
-// as PageOutRows and TablePageRows, which the encoder and
-// the CLI use (TestPagingIsSolvers keeps them equal; store imports no
-// solvers, docs/architecture.md).
-const (
-	// PageOutRows is the most rows a table keeps inside a stored report.
-	PageOutRows = 1000
-	// TablePageRows is the number of rows of one stored page.
-	TablePageRows = 1000
+	"schedlab/report"
 )
 
 // A report's large tables are stored apart (migration 0010): pageOut takes
-// the rows of every table of more than PageOutRows rows out of a
+// the rows of every table of more than report.PageOutRows rows out of a
 // report's JSON, leaving the table's title and columns marked "paged" with
-// its "row_count", and cuts the rows into pages of TablePageRows;
+// its "row_count", and cuts the rows into pages of report.TablePageRows;
 // pageIn puts them back (a bundle carries whole reports). Both work on the
 // JSON as it is: the rest of the report keeps its bytes.
 
-// rawTable is solvers.Table with its rows as they are in the JSON
-// (TestRawTableIsSolversTable keeps the two in step).
-type rawTable struct {
-	Title    string            `json:"title"`
-	Columns  []string          `json:"columns"`
-	Rows     []json.RawMessage `json:"rows"`
-	Paged    bool              `json:"paged,omitempty"`
-	RowCount int               `json:"row_count,omitempty"`
-	TimeCols []int             `json:"time_columns,omitempty"` // solvers.Table.TimeCols
-}
-
 // tablePages are the stored pages of one table: Pages[p] is the JSON array
-// of rows [p·TablePageRows, (p+1)·TablePageRows).
+// of rows [p·report.TablePageRows, (p+1)·report.TablePageRows).
 type tablePages struct {
 	Index int
 	Pages [][]byte
 }
 
 // minPagedReport is the shortest report that can hold a table to page
-// out: each of its more than PageOutRows rows takes at least "[0]," .
-const minPagedReport = 4 * PageOutRows
+// out: each of its more than report.PageOutRows rows takes at least "[0]," .
+const minPagedReport = 4 * report.PageOutRows
 
 // tablesValue finds the value of the report's top-level "tables": its
 // bytes' start and end; found is false when there is none.
-func tablesValue(report []byte) (start, end int, found bool, err error) {
-	dec := json.NewDecoder(bytes.NewReader(report))
+func tablesValue(rep []byte) (start, end int, found bool, err error) {
+	dec := json.NewDecoder(bytes.NewReader(rep))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return 0, 0, false, fmt.Errorf("a report is a JSON object")
 	}
@@ -76,27 +55,27 @@ func tablesValue(report []byte) (start, end int, found bool, err error) {
 
 // pageOut returns report with its large tables paged out, and their pages;
 // a report without one is returned as it is, with no pages.
-func pageOut(report []byte) ([]byte, []tablePages, error) {
-	if len(report) < minPagedReport {
-		return report, nil, nil
+func pageOut(rep []byte) ([]byte, []tablePages, error) {
+	if len(rep) < minPagedReport {
+		return rep, nil, nil
 	}
-	start, end, found, err := tablesValue(report)
+	start, end, found, err := tablesValue(rep)
 	if err != nil || !found {
-		return report, nil, err
+		return rep, nil, err
 	}
-	var tables []rawTable
-	if err := json.Unmarshal(report[start:end], &tables); err != nil {
+	var tables []report.TableJSON[json.RawMessage]
+	if err := json.Unmarshal(rep[start:end], &tables); err != nil {
 		return nil, nil, fmt.Errorf("the report's tables: %w", err)
 	}
 	var out []tablePages
 	for i := range tables {
 		t := &tables[i]
-		if t.Paged || len(t.Rows) <= PageOutRows {
+		if t.Paged || len(t.Rows) <= report.PageOutRows {
 			continue
 		}
 		tp := tablePages{Index: i}
-		for p := 0; p < len(t.Rows); p += TablePageRows {
-			page, err := json.Marshal(t.Rows[p:min(p+TablePageRows, len(t.Rows))])
+		for p := 0; p < len(t.Rows); p += report.TablePageRows {
+			page, err := json.Marshal(t.Rows[p:min(p+report.TablePageRows, len(t.Rows))])
 			if err != nil {
 				return nil, nil, err
 			}
@@ -106,34 +85,34 @@ func pageOut(report []byte) ([]byte, []tablePages, error) {
 		t.Paged, t.RowCount, t.Rows = true, len(t.Rows), []json.RawMessage{}
 	}
 	if len(out) == 0 {
-		return report, nil, nil
+		return rep, nil, nil
 	}
-	main, err := splice(report, start, end, tables)
+	main, err := splice(rep, start, end, tables)
 	return main, out, err
 }
 
 // splice returns report with the bytes [start, end) replaced by tables.
-func splice(report []byte, start, end int, tables []rawTable) ([]byte, error) {
+func splice(rep []byte, start, end int, tables []report.TableJSON[json.RawMessage]) ([]byte, error) {
 	b, err := json.Marshal(tables)
 	if err != nil {
 		return nil, err
 	}
-	main := make([]byte, 0, start+len(b)+len(report)-end)
-	return append(append(append(main, report[:start]...), b...), report[end:]...), nil
+	main := make([]byte, 0, start+len(b)+len(rep)-end)
+	return append(append(append(main, rep[:start]...), b...), rep[end:]...), nil
 }
 
 // pageIn returns report with the rows of its paged tables read back by
 // rows(index), whole: the report as it was before pageOut.
-func pageIn(report []byte, rows func(index int) ([]json.RawMessage, error)) ([]byte, error) {
-	if !bytes.Contains(report, []byte(`"paged":true`)) {
-		return report, nil
+func pageIn(rep []byte, rows func(index int) ([]json.RawMessage, error)) ([]byte, error) {
+	if !bytes.Contains(rep, []byte(`"paged":true`)) {
+		return rep, nil
 	}
-	start, end, found, err := tablesValue(report)
+	start, end, found, err := tablesValue(rep)
 	if err != nil || !found {
-		return report, err
+		return rep, err
 	}
-	var tables []rawTable
-	if err := json.Unmarshal(report[start:end], &tables); err != nil {
+	var tables []report.TableJSON[json.RawMessage]
+	if err := json.Unmarshal(rep[start:end], &tables); err != nil {
 		return nil, fmt.Errorf("the report's tables: %w", err)
 	}
 	for i := range tables {
@@ -150,7 +129,7 @@ func pageIn(report []byte, rows func(index int) ([]json.RawMessage, error)) ([]b
 		}
 		t.Rows, t.Paged, t.RowCount = r, false, 0
 	}
-	return splice(report, start, end, tables)
+	return splice(rep, start, end, tables)
 }
 
 // insertTablePage stores one page of a paged table.
@@ -158,8 +137,8 @@ const insertTablePage = "INSERT INTO run_table_pages (run_id, tbl, page, rows) V
 
 // storeReport inserts a run's report through stmt (INSERT INTO run_reports)
 // with its large tables paged out through pages (insertTablePage).
-func storeReport(ctx context.Context, stmt, pages *sql.Stmt, id string, report []byte) error {
-	main, tps, err := pageOut(report)
+func storeReport(ctx context.Context, stmt, pages *sql.Stmt, id string, rep []byte) error {
+	main, tps, err := pageOut(rep)
 	if err != nil {
 		return invalid("report", "%v", err)
 	}
@@ -184,13 +163,13 @@ func (s *Store) TableRows(ctx context.Context, id string, index, offset, limit i
 		return nil, invalid("offset", "offset and limit must not be negative, got %d and %d", offset, limit)
 	}
 	var out []json.RawMessage
-	first, last := offset/TablePageRows, (offset+limit-1)/TablePageRows
+	first, last := offset/report.TablePageRows, (offset+limit-1)/report.TablePageRows
 	if limit == 0 {
 		last = first
 	}
 	n, err := s.eachPage(ctx, id, index, first, last, func(p int, rows []json.RawMessage) error {
 		for i, r := range rows {
-			if at := p*TablePageRows + i; at >= offset && at < offset+limit {
+			if at := p*report.TablePageRows + i; at >= offset && at < offset+limit {
 				out = append(out, r)
 			}
 		}

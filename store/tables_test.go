@@ -10,52 +10,21 @@ import (
 	"testing"
 
 	"schedlab/errs"
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
-// TestRawTableIsSolversTable keeps rawTable, which pageOut decodes and
-// encodes, in step with solvers.Table: the same JSON fields in order
-// (solvers.Table's unexported fields are not in its JSON).
-func TestRawTableIsSolversTable(t *testing.T) {
-	a, b := reflect.TypeFor[rawTable](), reflect.TypeFor[solvers.Table]()
-	var exported []reflect.StructField
-	for i := range b.NumField() {
-		if f := b.Field(i); f.IsExported() {
-			exported = append(exported, f)
-		}
-	}
-	if a.NumField() != len(exported) {
-		t.Fatalf("rawTable has %d fields, solvers.Table %d exported", a.NumField(), len(exported))
-	}
-	for i := range a.NumField() {
-		if fa, fb := a.Field(i), exported[i]; fa.Name != fb.Name || fa.Tag != fb.Tag {
-			t.Errorf("field %d: rawTable %s %q, solvers.Table %s %q", i, fa.Name, fa.Tag, fb.Name, fb.Tag)
-		}
-	}
-}
-
-// TestPagingIsSolvers keeps the store's paging constants equal to the
-// solvers' ones, which the report encoder and the CLI page by: a table
-// the encoder keeps whole must be one the store keeps whole.
-func TestPagingIsSolvers(t *testing.T) {
-	if PageOutRows != solvers.PageOutRows || TablePageRows != solvers.TablePageRows {
-		t.Errorf("store pages at %d rows in pages of %d, solvers at %d in pages of %d",
-			PageOutRows, TablePageRows, solvers.PageOutRows, solvers.TablePageRows)
-	}
-}
-
 // bigReport has a small table and a table of n rows.
-func bigReport(t testing.TB, n int) (*solvers.Report, []byte) {
+func bigReport(t testing.TB, n int) (*report.Report, []byte) {
 	t.Helper()
-	r := &solvers.Report{
-		Metrics: []solvers.Metric{{Name: "objective", Value: 2.5}},
-		Tables:  []solvers.Table{{Title: "small", Columns: []string{"k", "v"}, Rows: [][]any{{"a", 1.0}, {"b <2>", 2.5}}}, {Title: "Jobs", Columns: []string{"id", "start", "procs"}}},
+	r := &report.Report{
+		Metrics: []report.Metric{{Name: "objective", Value: 2.5}},
+		Tables:  []report.Table{{Title: "small", Columns: []string{"k", "v"}, Rows: [][]any{{"a", 1.0}, {"b <2>", 2.5}}}, {Title: "Jobs", Columns: []string{"id", "start", "procs"}}},
 		Notes:   []string{"a note"},
 	}
 	for i := range n {
 		r.Tables[1].Rows = append(r.Tables[1].Rows, []any{float64(i), float64(i) * 1.5, fmt.Sprintf("%d-%d", i, i+3)})
 	}
-	b, err := solvers.EncodeReport(r)
+	b, err := report.EncodeReport(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,15 +45,15 @@ func TestLargeTableIsPagedOutAndReadByPages(t *testing.T) {
 	r := addRun(t, s, addWorkload(t, s, "cyclic"))
 	claim(t, s, r.ID)
 	const n = 2500
-	full, report := bigReport(t, n)
-	if errs := s.End(ctx, []Ending{{ID: r.ID, Status: StatusDone, Report: report}}); errs[0] != nil {
+	full, raw := bigReport(t, n)
+	if errs := s.End(ctx, []Ending{{ID: r.ID, Status: StatusDone, Report: raw}}); errs[0] != nil {
 		t.Fatal(errs[0])
 	}
 	got, err := s.GetRun(ctx, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep solvers.Report
+	var rep report.Report
 	if err := json.Unmarshal(got.Report, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +63,8 @@ func TestLargeTableIsPagedOutAndReadByPages(t *testing.T) {
 	if tb := rep.Tables[0]; tb.Paged || len(tb.Rows) != 2 {
 		t.Errorf("the small table was paged out: %+v", tb)
 	}
-	if len(got.Report) > len(report)/10 {
-		t.Errorf("the stored report is %d bytes of %d", len(got.Report), len(report))
+	if len(got.Report) > len(raw)/10 {
+		t.Errorf("the stored report is %d bytes of %d", len(got.Report), len(raw))
 	}
 	if count(t, s, "run_table_pages") != 3 {
 		t.Errorf("%d pages stored, want 3", count(t, s, "run_table_pages"))
@@ -136,7 +105,7 @@ func TestLargeTableIsPagedOutAndReadByPages(t *testing.T) {
 	}
 	// pageIn gives the report back byte for byte.
 	back, err := pageIn(got.Report, func(index int) ([]json.RawMessage, error) { return allTableRows(ctx, s.db, r.ID, index) })
-	if err != nil || !bytes.Equal(back, report) {
+	if err != nil || !bytes.Equal(back, raw) {
 		t.Errorf("the report paged back in differs (%v)", err)
 	}
 	// Deleting the run deletes its pages.
@@ -160,13 +129,13 @@ func TestBundleCarriesPagedTablesWhole(t *testing.T) {
 	if err := src.CreateExperiment(ctx, e, runs, cells); err != nil {
 		t.Fatal(err)
 	}
-	_, report := bigReport(t, 1234)
+	_, raw := bigReport(t, 1234)
 	claim(t, src, runs[0].ID)
-	if err := src.Finish(ctx, runs[0].ID, StatusDone, report, "", ""); err != nil {
+	if err := src.Finish(ctx, runs[0].ID, StatusDone, raw, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	snap := exportMem(t, src, e.ID)
-	if len(snap.runs) != 1 || snap.runs[0].ID != runs[0].ID || !bytes.Equal(snap.runs[0].Report, report) {
+	if len(snap.runs) != 1 || snap.runs[0].ID != runs[0].ID || !bytes.Equal(snap.runs[0].Report, raw) {
 		t.Error("the snapshot does not carry the run's whole report")
 	}
 	dst, _ := openTemp(t)
@@ -251,12 +220,12 @@ func FuzzPageOut(f *testing.F) {
 		if err != nil {
 			t.Fatalf("paging back in: %v", err)
 		}
-		// The tables come back as a report's schema reads them (rawTable,
-		// every field of solvers.Table, keys matched as encoding/json
+		// The tables come back as a report's schema reads them (report.TableJSON,
+		// every field of report.Table, keys matched as encoding/json
 		// does): a key no table has, a repeated key or one in other
 		// letter case is not kept, as it is not when a report is decoded.
 		start, end, _, _ := tablesValue(data)
-		var tables []rawTable
+		var tables []report.TableJSON[json.RawMessage]
 		if err := json.Unmarshal(data[start:end], &tables); err != nil {
 			t.Fatalf("pageOut paged tables that do not decode: %v", err)
 		}
@@ -275,18 +244,18 @@ func FuzzPageOut(f *testing.F) {
 // line writes by default) encodes to the bytes the store keeps of the
 // report, its large table built lazily or in hand, and builds no rows.
 func TestPagedOutIsTheStoredForm(t *testing.T) {
-	full, report := bigReport(t, 2500)
-	stored, pages, err := pageOut(report)
+	full, raw := bigReport(t, 2500)
+	stored, pages, err := pageOut(raw)
 	if err != nil || len(pages) != 1 {
 		t.Fatalf("pageOut: %d tables paged, %v", len(pages), err)
 	}
 	built := false
 	jobs := full.Tables[1]
 	lazy := *full
-	lazy.Tables = []solvers.Table{full.Tables[0], solvers.LazyTable(jobs.Title, jobs.Columns, len(jobs.Rows), func() [][]any { built = true; return jobs.Rows })}
-	for name, r := range map[string]*solvers.Report{"rows in hand": full, "lazy": &lazy} {
+	lazy.Tables = []report.Table{full.Tables[0], report.LazyTable(jobs.Title, jobs.Columns, len(jobs.Rows), func() [][]any { built = true; return jobs.Rows })}
+	for name, r := range map[string]*report.Report{"rows in hand": full, "lazy": &lazy} {
 		paged, idx := r.PagedOut()
-		got, err := solvers.EncodeReport(paged)
+		got, err := report.EncodeReport(paged)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +267,7 @@ func TestPagedOutIsTheStoredForm(t *testing.T) {
 		t.Error("PagedOut built the lazy table's rows")
 	}
 	// The original keeps its rows.
-	if b, err := solvers.EncodeReport(&lazy); err != nil || !bytes.Equal(b, report) || !built {
+	if b, err := report.EncodeReport(&lazy); err != nil || !bytes.Equal(b, raw) || !built {
 		t.Errorf("the lazy report after PagedOut encodes other bytes (%v)", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/views/charts"
 )
 
@@ -56,7 +56,7 @@ type AdversaryProps struct {
 	// Report is the search so far (adversary.Report) without its Gantts,
 	// which Gantts draws aligned; Differs lists the metrics on which A's
 	// and B's runs of the best instance differ.
-	Report  *solvers.Report
+	Report  *report.Report
 	Gantts  []charts.Aligned
 	Differs [][3]string // name, A's value, B's value
 }

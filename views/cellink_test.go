@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // A Claims row's evidence links the seed experiment that re-runs it and
@@ -24,7 +24,7 @@ func TestLinkPartsLinksSeedExperimentsOnly(t *testing.T) {
 }
 
 func TestTableCellsLinkSeedExperiments(t *testing.T) {
-	tb := solvers.Table{Title: "Claims", Columns: []string{"claim", "evidence"},
+	tb := report.Table{Title: "Claims", Columns: []string{"claim", "evidence"},
 		Rows: [][]any{{"Fig 3", "re-run it: /experiments/new?seed=cyclic/sensitivity-fig3"}}}
 	var b strings.Builder
 	if err := tableView(tb, "", 0, nil).Render(context.Background(), &b); err != nil {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // The reproduce card counts every verdict of the shared rule set, in the
@@ -12,16 +12,16 @@ import (
 // nothing), unverifiable before not measured.
 func TestClaimCountsOrderEveryVerdict(t *testing.T) {
 	rows := [][]any{}
-	for _, v := range []string{solvers.NotMeasured, solvers.Unverifiable, solvers.Holds, solvers.DoesNotHold, solvers.Partly, solvers.Holds, solvers.Inconclusive, "odd"} {
+	for _, v := range []string{report.NotMeasured, report.Unverifiable, report.Holds, report.DoesNotHold, report.Partly, report.Holds, report.Inconclusive, "odd"} {
 		rows = append(rows, []any{"c", "p", "o", v, "e"})
 	}
-	r := &solvers.Report{Tables: []solvers.Table{{Title: "Claims", Columns: []string{"claim", "paper", "ours", "verdict", "evidence"}, Rows: rows}}}
+	r := &report.Report{Tables: []report.Table{{Title: "Claims", Columns: []string{"claim", "paper", "ours", "verdict", "evidence"}, Rows: rows}}}
 	got := claimCounts(r)
-	want := []VerdictCount{{solvers.Holds, 2}, {solvers.Partly, 1}, {solvers.Inconclusive, 1}, {solvers.DoesNotHold, 1}, {solvers.Unverifiable, 1}, {solvers.NotMeasured, 1}, {"odd", 1}}
+	want := []VerdictCount{{report.Holds, 2}, {report.Partly, 1}, {report.Inconclusive, 1}, {report.DoesNotHold, 1}, {report.Unverifiable, 1}, {report.NotMeasured, 1}, {"odd", 1}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("claimCounts = %v, want %v", got, want)
 	}
-	if verdictClass(solvers.Unverifiable) != "other" || verdictClass(solvers.DoesNotHold) != "fails" || verdictClass(solvers.Inconclusive) != "inconclusive" {
+	if verdictClass(report.Unverifiable) != "other" || verdictClass(report.DoesNotHold) != "fails" || verdictClass(report.Inconclusive) != "inconclusive" {
 		t.Fatal("verdict classes")
 	}
 }

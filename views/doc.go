@@ -1,10 +1,10 @@
 // Package views holds schedlab's pages as templ components. Views only
 // render what handlers hand them (props structs); they never query the store
 // or call a solver. One generic renderer, ReportView, draws every strategy's
-// solvers.Report: metric cards, tables with CSV downloads, plots, Gantt
+// report.Report: metric cards, tables with CSV downloads, plots, Gantt
 // charts, graphs and heat maps (the charts come from views/charts).
 //
-// One time frame per page: a report with a solvers.TimeFrame (Report.Time)
+// One time frame per page: a report with a report.TimeFrame (Report.Time)
 // has it stated once above its charts ("Times: hours since the first
 // submission", data-testid="time-frame") and its Gantts and time plots
 // drawn in it (charts.InFrame); metric cards in a time unit add the value

@@ -11,6 +11,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -246,15 +247,6 @@ func anyNotDone(runs []Run) bool {
 	return false
 }
 
-// familyTitle is a family's title, or its name when it has none (a family
-// of the catalogue this build lacks).
-func familyTitle(f solvers.Family) string {
-	if f.Title != "" {
-		return f.Title
-	}
-	return f.Name
-}
-
 // workloadFormat is w's format, or "" without a workload.
 func workloadFormat(w *Workload) string {
 	if w == nil {
@@ -304,7 +296,7 @@ func genSeed(g *GenForm) string {
 }
 
 // isTimeCol says column j of t is an instant on the report's time axis.
-func isTimeCol(t solvers.Table, j int) bool {
+func isTimeCol(t report.Table, j int) bool {
 	for _, c := range t.TimeCols {
 		if c == j {
 			return true
@@ -315,7 +307,7 @@ func isTimeCol(t solvers.Table, j int) bool {
 
 // FramedColumn is column j's header: a time column in frame f says so
 // ("starting_time (h since the first submission)").
-func FramedColumn(t solvers.Table, j int, f *solvers.TimeFrame) string {
+func FramedColumn(t report.Table, j int, f *report.TimeFrame) string {
 	if f == nil || !isTimeCol(t, j) {
 		return t.Columns[j]
 	}
@@ -325,7 +317,7 @@ func FramedColumn(t solvers.Table, j int, f *solvers.TimeFrame) string {
 }
 
 // FramedCell is cell c of column j: a time column's number in frame f.
-func FramedCell(t solvers.Table, j int, f *solvers.TimeFrame, c any) string {
+func FramedCell(t report.Table, j int, f *report.TimeFrame, c any) string {
 	if f != nil && isTimeCol(t, j) {
 		if v, ok := c.(float64); ok {
 			return Num(f.Show(v))
@@ -336,7 +328,7 @@ func FramedCell(t solvers.Table, j int, f *solvers.TimeFrame, c any) string {
 
 // timeColNames lists t's time columns' names ("submission_time,
 // starting_time and finish_time").
-func timeColNames(t solvers.Table) string {
+func timeColNames(t report.Table) string {
 	var names []string
 	for _, c := range t.TimeCols {
 		if c >= 0 && c < len(t.Columns) {

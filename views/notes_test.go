@@ -3,7 +3,7 @@ package views
 import (
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // TestNotesAreHeadedByWhatTheReportIsOf: a run's notes say "How to read
@@ -12,7 +12,7 @@ import (
 // apart (.first-note), for the stylesheet to hide once the panel is open
 // and the note is read in full below it.
 func TestNotesAreHeadedByWhatTheReportIsOf(t *testing.T) {
-	r := &solvers.Report{Notes: []string{"Machine: 256 processors (the header's MaxNodes). Job size from field 5.", "Another."}}
+	r := &report.Report{Notes: []string{"Machine: 256 processors (the header's MaxNodes). Job size from field 5.", "Another."}}
 	for _, tc := range []struct {
 		name string
 		doc  func() string

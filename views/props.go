@@ -1,8 +1,10 @@
 package views
 
 import (
-	"schedlab/experiments"
 	"time"
+
+	"schedlab/experiments"
+	"schedlab/report"
 
 	"github.com/a-h/templ"
 
@@ -23,8 +25,7 @@ type StrategyView struct {
 
 // FamilyCard is one of the five families on the home page.
 type FamilyCard struct {
-	Family solvers.Family
-	Built  bool
+	Family solvers.Info
 	Runs   int
 }
 
@@ -71,7 +72,7 @@ type FormError struct {
 // WorkloadProps feeds /workloads/:id.
 type WorkloadProps struct {
 	Workload Workload
-	Preview  *solvers.Report
+	Preview  *report.Report
 	Strategy StrategyView
 	Runs     []Run
 	// Existing: the user just uploaded a file identical to this stored
@@ -108,7 +109,7 @@ type RunProps struct {
 	Run      Run
 	Workload *Workload
 	Strategy StrategyView
-	Report   *solvers.Report
+	Report   *report.Report
 	// ReportPart, when set, is the report already rendered (ReportView
 	// from a cache); it is drawn instead of Report.
 	ReportPart templ.Component
@@ -136,7 +137,7 @@ type RunsProps struct {
 	// (param:policy,metric:makespan), shown after the run's own.
 	Cols []RunColumn
 	// NoResult are the done runs that gave no result their family
-	// declares for their variant (solvers.Report.Missing), run id → the
+	// declares for their variant (report.Report.Missing), run id → the
 	// reason: shown "no result" beside their status.
 	NoResult map[string]string
 }
@@ -170,14 +171,14 @@ type CompareProps struct {
 	// Bars is one bar chart per result metric, Costs one per cost metric
 	// (not ranked), drawn beside the table (runs of one family).
 	Bars, Costs []charts.MetricBars
-	Plots       []solvers.Plot
+	Plots       []report.Plot
 	// Time is the one time frame the plots and Gantts are drawn in, when
 	// the runs share one (charts.JoinFrames); the page states it.
-	Time *solvers.TimeFrame
+	Time *report.TimeFrame
 	// Gantts are each Gantt title's panels, one per run, on the same lanes
 	// and time span.
 	Gantts []charts.Aligned
-	Tables []solvers.Table
+	Tables []report.Table
 }
 
 // MetricRow is one metric across the compared runs (compare.Row).
@@ -185,12 +186,11 @@ type MetricRow = compare.Row
 
 // ReproCard is one seed experiment on /reproduce.
 type ReproCard struct {
-	Family solvers.Family
-	Built  bool
+	Family solvers.Info
 	Params []solvers.ParamSpec
 	Latest *Run // the newest reproduce run, whatever its status
 	Shown  *Run // the newest finished one, whose Report is shown
-	Report *solvers.Report
+	Report *report.Report
 	// Sweeps are the seed's figures that are sweeps, each opened as an
 	// experiment definition with the paper's numbers as references.
 	Sweeps []solvers.SeedExperiment

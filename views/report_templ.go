@@ -11,14 +11,14 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"math"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/views/charts"
 )
 
 // ReportView draws any strategy's Report. runID, when set, links the
 // tables' CSV downloads. A report with a time frame has it stated once,
 // and its charts drawn in it (charts.InFrame).
-func ReportView(r *solvers.Report, runID string) templ.Component {
+func ReportView(r *report.Report, runID string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -49,7 +49,7 @@ func ReportView(r *solvers.Report, runID string) templ.Component {
 
 // PreviewView is ReportView of a workload's preview (no run: its notes
 // are how to read the workload).
-func PreviewView(r *solvers.Report) templ.Component {
+func PreviewView(r *report.Report) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -79,9 +79,9 @@ func PreviewView(r *solvers.Report) templ.Component {
 }
 
 // RunReportView is ReportView of a run of variant: the metric cards of
-// the metrics not meaningful for it (solvers.Metric.Variants) are dimmed
+// the metrics not meaningful for it (report.Metric.Variants) are dimmed
 // and say so.
-func RunReportView(r *solvers.Report, runID, variant string) templ.Component {
+func RunReportView(r *report.Report, runID, variant string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -111,7 +111,7 @@ func RunReportView(r *solvers.Report, runID, variant string) templ.Component {
 }
 
 // timeFrame states a report's time frame once, above its charts.
-func timeFrame(f *solvers.TimeFrame) templ.Component {
+func timeFrame(f *report.TimeFrame) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -171,7 +171,7 @@ func timeFrame(f *solvers.TimeFrame) templ.Component {
 // reportBody is ReportView of a report already in its frame (frame, when
 // set, is the one applied); subject is what the report is of ("run",
 // "workload"), for its notes' heading.
-func reportBody(r *solvers.Report, frame *solvers.TimeFrame, runID, variant, subject string) templ.Component {
+func reportBody(r *report.Report, frame *report.TimeFrame, runID, variant, subject string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -709,7 +709,7 @@ func readingNotes(notes []string, subject string) templ.Component {
 
 // tableView draws a table; its time columns (TimeCols) in the report's
 // frame f, as the charts, their headers saying so.
-func tableView(t solvers.Table, runID string, i int, f *solvers.TimeFrame) templ.Component {
+func tableView(t report.Table, runID string, i int, f *report.TimeFrame) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1045,7 +1045,7 @@ func tableView(t solvers.Table, runID string, i int, f *solvers.TimeFrame) templ
 					return templ_7745c5c3_Err
 				}
 			}
-			if t.Title == solvers.BatsimJobsTable {
+			if t.Title == report.BatsimJobsTable {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "· Batsim's output files (all of Batsim's columns, as evalys reads them): <a href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1095,7 +1095,7 @@ const MaxTableRows = 100
 
 // claimsIndex is the index of the report's "Claims" table (a seed
 // paper's claims with their verdicts), or -1.
-func claimsIndex(r *solvers.Report) int {
+func claimsIndex(r *report.Report) int {
 	for i, t := range r.Tables {
 		if t.Title == "Claims" {
 			return i
@@ -1114,16 +1114,16 @@ func shownRows(rows [][]any) [][]any {
 // humanMetric is a metric in a time unit written for people ("1 h 35 min"
 // under "5,676 s"), when it is long enough (2 min) for the number alone
 // to be hard to read; "" otherwise.
-func humanMetric(m solvers.Metric) string {
-	per, ok := solvers.SecondsPer(m.Unit)
+func humanMetric(m report.Metric) string {
+	per, ok := report.SecondsPer(m.Unit)
 	if !ok || math.Abs(m.Value*per) < 120 {
 		return ""
 	}
-	return solvers.HumanDuration(m.Value * per)
+	return report.HumanDuration(m.Value * per)
 }
 
-func betterArrow(b string) string {
-	if b == solvers.Higher {
+func betterArrow(b report.Direction) string {
+	if b == report.Higher {
 		return "↑"
 	}
 	return "↓"

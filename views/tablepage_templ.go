@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // TablePageProps is one page of rows of a run's table: Table holds the
@@ -20,12 +20,12 @@ import (
 type TablePageProps struct {
 	RunID  string
 	Index  int
-	Table  solvers.Table
+	Table  report.Table
 	Offset int
 	Total  int
 	// Frame is the report's time frame: the table's time columns are shown
 	// in it, as on the run's page.
-	Frame *solvers.TimeFrame
+	Frame *report.TimeFrame
 }
 
 // TablePageURL is the page of table index of run id whose first row is

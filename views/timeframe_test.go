@@ -8,7 +8,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/views/charts"
 )
 
@@ -16,11 +16,11 @@ import (
 // its time plots in it (hours since the first submission), not in the
 // trace's absolute seconds; a report without a frame states none.
 func TestReportViewStatesTheTimeFrameOnceAndDrawsInIt(t *testing.T) {
-	r := &solvers.Report{
-		Time: solvers.NewTimeFrame("s", 600000, "the first submission", 172800),
-		Gantts: []solvers.Gantt{{Title: "Processors", TimeUnit: "s", Lanes: []string{"P0"},
-			Bars: []solvers.Bar{{Lane: 0, Start: 600000, End: 772650}}}},
-		Series: []solvers.Plot{{Title: "Processors in use", XTime: true, Lines: []solvers.Line{{Points: [][2]float64{{600000, 1}, {772650, 2}}}}}},
+	r := &report.Report{
+		Time: report.NewTimeFrame("s", 600000, "the first submission", 172800),
+		Gantts: []report.Gantt{{Title: "Processors", TimeUnit: "s", Lanes: []string{"P0"},
+			Bars: []report.Bar{{Lane: 0, Start: 600000, End: 772650}}}},
+		Series: []report.Plot{{Title: "Processors in use", XTime: true, Lines: []report.Line{{Points: [][2]float64{{600000, 1}, {772650, 2}}}}}},
 	}
 	var buf bytes.Buffer
 	ctx, sink := charts.WithSink(context.Background(), "/charts")
@@ -57,7 +57,7 @@ func TestReportViewStatesTheTimeFrameOnceAndDrawsInIt(t *testing.T) {
 // A metric in a time unit gets its value for people under the number when
 // the number alone is hard to read (from 2 min); others get none.
 func TestMetricCardsWriteLongDurationsForPeople(t *testing.T) {
-	r := &solvers.Report{Metrics: []solvers.Metric{
+	r := &report.Report{Metrics: []report.Metric{
 		{Name: "makespan", Value: 2069601, Unit: "s"},
 		{Name: "wait_mean", Value: 5676, Unit: "s"},
 		{Name: "short", Value: 119, Unit: "s"},

@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // TestRunReportDimsTheMetricsNotMeaningfulForItsVariant: on an exact DCOP
 // run's page, messages (the DPOP variants') is dimmed and says why; a
 // dpop run's page and a report without a variant (a preview) dim nothing.
 func TestRunReportDimsTheMetricsNotMeaningfulForItsVariant(t *testing.T) {
-	r := &solvers.Report{Metrics: []solvers.Metric{
-		{Name: "makespan", Value: 10, Unit: "slots", Better: solvers.Lower},
-		{Name: "messages", Value: 0, Better: solvers.Lower, Kind: solvers.KindCost, Variants: []string{"dpop", "dpop-wd"}},
+	r := &report.Report{Metrics: []report.Metric{
+		{Name: "makespan", Value: 10, Unit: "slots", Better: report.Lower},
+		{Name: "messages", Value: 0, Better: report.Lower, Kind: report.KindCost, Variants: []string{"dpop", "dpop-wd"}},
 	}}
 	doc := renderDoc(t, RunReportView(r, "abc", "exact"))
 	card := doc.Find(`[data-testid=metric][data-name=messages]`)

@@ -9,6 +9,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -25,14 +26,14 @@ func renderDoc(t *testing.T, c templ.Component) *goquery.Document {
 	return doc
 }
 
-func sampleReport() *solvers.Report {
-	return &solvers.Report{
+func sampleReport() *report.Report {
+	return &report.Report{
 		Notes:   []string{"γ ≤ 1: no schedule can make a profit"},
-		Metrics: []solvers.Metric{{Name: "objective", Value: 12.5, Better: solvers.Higher}, {Name: "makespan", Value: 300, Unit: "s", Better: solvers.Lower}},
-		Tables: []solvers.Table{{Title: "Allocation", Columns: []string{"user", "tasks"},
+		Metrics: []report.Metric{{Name: "objective", Value: 12.5, Better: report.Higher}, {Name: "makespan", Value: 300, Unit: "s", Better: report.Lower}},
+		Tables: []report.Table{{Title: "Allocation", Columns: []string{"user", "tasks"},
 			Rows: [][]any{{"<script>alert(1)</script>", 3.0}, {"b", 1234567.0}}}},
-		Series: []solvers.Plot{{Title: "Objective after each arrival", Lines: []solvers.Line{{Name: "online", Points: [][2]float64{{1, 2}}}}}},
-		Gantts: []solvers.Gantt{{Title: "Machine types", Lanes: []string{"m0"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: 5}}}},
+		Series: []report.Plot{{Title: "Objective after each arrival", Lines: []report.Line{{Name: "online", Points: [][2]float64{{1, 2}}}}}},
+		Gantts: []report.Gantt{{Title: "Machine types", Lanes: []string{"m0"}, Bars: []report.Bar{{Lane: 0, Start: 0, End: 5}}}},
 	}
 }
 
@@ -78,20 +79,20 @@ func TestReportViewWithoutRunHasNoCSVLinks(t *testing.T) {
 	}
 }
 
-func TestHomeShowsAllFamiliesAndMarksUnbuilt(t *testing.T) {
+func TestHomeShowsEveryFamilyWithItsLinks(t *testing.T) {
 	var cards []FamilyCard
-	for _, f := range solvers.Families() {
-		cards = append(cards, FamilyCard{Family: f, Built: f.Name == "eapm"})
+	for _, name := range []string{"eapm", "gossip"} {
+		cards = append(cards, FamilyCard{Family: solvers.Info{Name: name, Title: "Family " + name}})
 	}
 	doc := renderDoc(t, Home(HomeProps{Families: cards}))
 	if n := doc.Find("[data-testid=families] .card").Length(); n != len(cards) {
-		t.Fatalf("%d family cards, want one per family of the catalogue (%d)", n, len(cards))
+		t.Fatalf("%d family cards, want one per family (%d)", n, len(cards))
 	}
-	if n := doc.Find("[data-testid=not-built]").Length(); n != len(cards)-1 {
-		t.Errorf("%d cards marked not built, want %d", n, len(cards)-1)
+	if got := doc.Find("[data-testid=family-gossip] h3").Text(); got != "Family gossip" {
+		t.Errorf("gossip's card is titled %q", got)
 	}
-	if doc.Find("[data-testid=family-gossip] a").Length() != 0 {
-		t.Error("an unbuilt family links somewhere")
+	if doc.Find(`[data-testid=family-gossip] a[href="/workloads?strategy=gossip"]`).Length() != 1 {
+		t.Error("gossip's card does not link its workloads")
 	}
 	if doc.Find(`a[href="/reproduce"]`).Length() == 0 {
 		t.Error("no link to /reproduce")
@@ -129,7 +130,7 @@ func TestLargeTablesAreCutOnThePage(t *testing.T) {
 	for i := range rows {
 		rows[i] = []any{float64(i)}
 	}
-	doc := renderDoc(t, ReportView(&solvers.Report{Tables: []solvers.Table{{Title: "big", Columns: []string{"i"}, Rows: rows}}}, "r"))
+	doc := renderDoc(t, ReportView(&report.Report{Tables: []report.Table{{Title: "big", Columns: []string{"i"}, Rows: rows}}}, "r"))
 	if n := doc.Find("[data-testid=report-table] tbody tr").Length(); n != MaxTableRows {
 		t.Errorf("%d rows on the page, want %d", n, MaxTableRows)
 	}
@@ -155,13 +156,13 @@ func TestFirstSentenceSummarisesANote(t *testing.T) {
 // "Claims" table) are drawn right after the metric cards, before every
 // chart and the other tables, and once.
 func TestClaimsTableComesBeforeTheCharts(t *testing.T) {
-	rep := &solvers.Report{
-		Metrics: []solvers.Metric{{Name: "holds", Value: 3}},
-		Tables: []solvers.Table{
+	rep := &report.Report{
+		Metrics: []report.Metric{{Name: "holds", Value: 3}},
+		Tables: []report.Table{
 			{Title: "Fig 5", Columns: []string{"x"}, Rows: [][]any{{1.0}}},
 			{Title: "Claims", Columns: []string{"claim", "verdict"}, Rows: [][]any{{"a", "holds"}}},
 		},
-		Series: []solvers.Plot{{Title: "objective", XLabel: "x", YLabel: "y", Lines: []solvers.Line{{Name: "a", Points: [][2]float64{{0, 1}, {1, 2}}}}}},
+		Series: []report.Plot{{Title: "objective", XLabel: "x", YLabel: "y", Lines: []report.Line{{Name: "a", Points: [][2]float64{{0, 1}, {1, 2}}}}}},
 	}
 	var buf bytes.Buffer
 	if err := ReportView(rep, "").Render(context.Background(), &buf); err != nil {

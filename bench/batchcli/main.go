@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"schedlab/execute"
+	"schedlab/solvers"
 	"schedlab/solvers/batch"
 	"schedlab/solvers/formats"
 )
@@ -152,7 +153,7 @@ func simulateAlone(policy, trace string, n int) ([]sample, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	defer execute.OneShot(execute.Budget{})() // the collector as the CLI sets it
+	defer execute.OneShot(solvers.Budget{})() // the collector as the CLI sets it
 	out := make([]sample, 0, n)
 	for range n {
 		c0, t0 := cpuNow(), time.Now()
@@ -195,7 +196,7 @@ func simulateCold(policy, trace string) error {
 		return err
 	}
 	defer f.Close()
-	defer execute.OneShot(execute.Budget{})()
+	defer execute.OneShot(solvers.Budget{})()
 	// The trace read as the CLI reads it: records straight into the jobs.
 	ctx, name := context.Background(), filepath.Base(trace)
 	b := batch.NewSWFBuilder(ctx, name, batch.SWFOptions{})

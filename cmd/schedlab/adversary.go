@@ -16,6 +16,7 @@ import (
 	"schedlab/adversaries"
 	"schedlab/cmd/internal/runcmd"
 	"schedlab/execute"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
 	"schedlab/solvers/registry"
@@ -94,7 +95,7 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	search, err := adversaries.Build(ctx, st, adversaries.Spec{Strategy: *strategy, A: cfg.A.Variant, B: cfg.B.Variant,
 		AParams: aParams, BParams: bParams, Metric: cfg.Metric, Score: cfg.Score, Method: cfg.Method, Preset: cfg.Preset,
 		PresetParams: presetParams, Budget: cfg.Budget, Seed: cfg.Seed, StopAt: cfg.Target, Restarts: cfg.Restarts, Vary: cfg.Vary},
-		start, budget, func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*solvers.Report, error) {
+		start, budget, func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*report.Report, error) {
 			return execute.Run(ctx, st, w, s.Variant, s.Params, nil, budget)
 		})
 	if err != nil {
@@ -145,7 +146,7 @@ func adversaryCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // inProcessEvaluator runs A and B on each instance of a batch with
 // execute.Run (the time limit, the heap watchdog), workers at once.
-func inProcessEvaluator(st solvers.Strategy, cfg adversary.Config, workers int, budget execute.Budget) adversary.Evaluator {
+func inProcessEvaluator(st *solvers.Strategy, cfg adversary.Config, workers int, budget solvers.Budget) adversary.Evaluator {
 	return func(ctx context.Context, batch []*solvers.Workload) ([]adversary.Outcome, error) {
 		outs := make([]adversary.Outcome, len(batch))
 		err := solvers.ForEachLimit(ctx, 2*len(batch), workers, func(i int) error {
@@ -203,7 +204,7 @@ func jsonSafe(e adversary.Evaluation) any {
 	return out
 }
 
-func writeReport(path string, r *solvers.Report) error {
+func writeReport(path string, r *report.Report) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}

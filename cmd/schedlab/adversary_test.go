@@ -44,7 +44,7 @@ func TestAdversaryFindsAndWritesTheSeparatingInstance(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the best instance does not read back: %v", err)
 	}
-	params, _ := solvers.Resolve(st.Params(), nil)
+	params, _ := solvers.Resolve(st.Params, nil)
 	var vals []string
 	for _, v := range []string{"list", "heft"} {
 		rep, err := st.Run(context.Background(), w, v, params, nil)

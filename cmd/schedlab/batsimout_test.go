@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // TestRunBatsimOut: `schedlab run --batsim-out PREFIX` writes
@@ -26,12 +26,12 @@ func TestRunBatsimOut(t *testing.T) {
 	if err := run(context.Background(), args, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := solvers.DecodeReport(out.Bytes())
+	rep, err := report.DecodeReport(out.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var jobs, sched bytes.Buffer
-	if err := solvers.WriteBatsimFiles(rep, solvers.BatsimRunOf(rep), &jobs, &sched); err != nil {
+	if err := report.WriteBatsimFiles(rep, report.BatsimRunOf(rep), &jobs, &sched); err != nil {
 		t.Fatal(err)
 	}
 	gotJobs, err := os.ReadFile(prefix + "_jobs.csv")

@@ -513,15 +513,11 @@ func strategiesCmd(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(list)
 	}
 	for _, s := range list {
-		state := "not yet built"
-		if s.Built {
-			var vs []string
-			for _, v := range s.Variants {
-				vs = append(vs, v.Name)
-			}
-			state = "variants: " + strings.Join(vs, ", ")
+		var vs []string
+		for _, v := range s.Variants {
+			vs = append(vs, v.Name)
 		}
-		fmt.Fprintf(stdout, "%-9s %s (%s)\n", s.Name, s.Title, state)
+		fmt.Fprintf(stdout, "%-9s %s (variants: %s)\n", s.Name, s.Title, strings.Join(vs, ", "))
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"schedlab/buildinfo"
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // kthTrace is the full KTH SP2 trace (28,490 records) the batch pins run on.
@@ -131,7 +131,7 @@ func compactAndIndented(t *testing.T, args []string) {
 }
 
 // TestRunPagesLargeTablesUnlessFull: by default the per-job table (more
-// than solvers.PageOutRows rows) is written in the server's paged form
+// than report.PageOutRows rows) is written in the server's paged form
 // with a note saying how to get it, and the rest of the report is that of
 // --full; --tables DIR writes its rows as the CSV the server's download
 // gives of the stored run (cells as the stored JSON reads back).
@@ -151,10 +151,10 @@ func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
 	csvDir := filepath.Join(dir, "tables")
 	withCSV := get("--tables", csvDir)
 
-	var full, paged, csvRep solvers.Report
+	var full, paged, csvRep report.Report
 	for _, c := range []struct {
 		b   []byte
-		rep *solvers.Report
+		rep *report.Report
 	}{{fullJSON, &full}, {pagedJSON, &paged}, {withCSV, &csvRep}} {
 		if err := json.Unmarshal(c.b, c.rep); err != nil {
 			t.Fatal(err)
@@ -162,7 +162,7 @@ func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
 	}
 	const title = "Jobs (Batsim columns)"
 	ft := full.Table(title)
-	if ft == nil || ft.Paged || len(ft.Rows) <= solvers.PageOutRows {
+	if ft == nil || ft.Paged || len(ft.Rows) <= report.PageOutRows {
 		t.Fatalf("--full: the table %q is not embedded whole", title)
 	}
 	n := len(ft.Rows)
@@ -172,7 +172,7 @@ func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
 	}
 	csvNote := csvRep.Notes[len(csvRep.Notes)-1]
 	// The rest is the --full report, plus one note.
-	for name, r := range map[string]*solvers.Report{"default": &paged, "--tables": &csvRep} {
+	for name, r := range map[string]*report.Report{"default": &paged, "--tables": &csvRep} {
 		last := r.Notes[len(r.Notes)-1]
 		if !strings.Contains(last, title) || !strings.Contains(last, strconv.Itoa(n)+" rows") || !strings.Contains(last, "--full") {
 			t.Errorf("%s: the last note %q does not say how to get the table", name, last)
@@ -193,7 +193,7 @@ func TestRunPagesLargeTablesUnlessFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wantCSV bytes.Buffer
-	w := solvers.NewTableCSV(&wantCSV, ft.Columns)
+	w := report.NewTableCSV(&wantCSV, ft.Columns)
 	for _, row := range ft.Rows { // the cells as the stored report reads back
 		if err := w.Row(row); err != nil {
 			t.Fatal(err)
@@ -235,8 +235,8 @@ func TestRunReportNamesTheBuild(t *testing.T) {
 			t.Fatalf("indent %v: the first member is %v (%v), want %q", indent, key, err, buildinfo.ReportKey)
 		}
 		var got struct {
-			Schedlab buildinfo.Build  `json:"schedlab"`
-			Metrics  []solvers.Metric `json:"metrics"`
+			Schedlab buildinfo.Build `json:"schedlab"`
+			Metrics  []report.Metric `json:"metrics"`
 		}
 		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 			t.Fatalf("indent %v: %v\n%.300s", indent, err, out.String())

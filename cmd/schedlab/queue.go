@@ -10,9 +10,9 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"schedlab/execute"
 	"schedlab/queue"
 	"schedlab/queue/wire"
+	"schedlab/solvers"
 	"schedlab/store"
 )
 
@@ -31,7 +31,7 @@ type queueSide struct {
 // startQueue connects to natsURL with creds, or starts the embedded NATS
 // server in DB.nats/ beside the database (on listen, or a free loopback
 // port), and builds the dispatcher.
-func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget execute.Budget, ended func()) (*queueSide, error) {
+func startQueue(ctx context.Context, st *store.Store, dbPath, natsURL, creds, listen string, budget solvers.Budget, ended func()) (*queueSide, error) {
 	q := &queueSide{url: natsURL, creds: creds}
 	var err error
 	if natsURL == "" {

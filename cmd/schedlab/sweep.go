@@ -16,6 +16,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/experiments"
+	"schedlab/report"
 	"schedlab/runtypes"
 	"schedlab/service"
 	"schedlab/solvers"
@@ -45,7 +46,7 @@ func sweepDefinition(exps *service.Service, file string) (*experiments.Definitio
 }
 
 // sweepLookup finds a family for `schedlab sweep`.
-func sweepLookup(name string) (solvers.Strategy, error) {
+func sweepLookup(name string) (*solvers.Strategy, error) {
 	if st, ok := registry.Lookup(name); ok {
 		return st, nil
 	}
@@ -142,7 +143,7 @@ func (m *memExperiment) CreateExperiment(_ context.Context, _ *store.Experiment,
 // run generates each recipe's workload once and executes the runs on a
 // pool of workers; a run that fails is a failed result, not an error of
 // the sweep (it is counted, never dropped).
-func (m *memExperiment) run(ctx context.Context, st solvers.Strategy, workers int, budget execute.Budget, stderr io.Writer) ([]experiments.RunResult, []solvers.Metric, error) {
+func (m *memExperiment) run(ctx context.Context, st *solvers.Strategy, workers int, budget solvers.Budget, stderr io.Writer) ([]experiments.RunResult, []report.Metric, error) {
 	workloads := map[string]*solvers.Workload{}
 	for _, rc := range m.recipes {
 		w, err := execute.Generate(ctx, st, rc.Preset, rc.Params, rc.Seed, budget)
@@ -152,7 +153,7 @@ func (m *memExperiment) run(ctx context.Context, st solvers.Strategy, workers in
 		workloads[rc.WorkloadID] = w
 	}
 	results := make([]experiments.RunResult, len(m.runs))
-	var decls []solvers.Metric // the metrics' declarations, from the first done run's report
+	var decls []report.Metric // the metrics' declarations, from the first done run's report
 	var first sync.Once
 	err := solvers.ForEachLimit(ctx, len(m.runs), workers, func(i int) error {
 		r := m.runs[i]

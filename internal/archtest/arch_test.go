@@ -87,15 +87,16 @@ var only = map[string][]string{
 	"flight":        nil,
 	"solvers/sweep": nil,
 	"runtypes":      nil,
-	"solvers":       {"errs", "flight", "solvers/sweep", "golang.org/x/sync"},
-	"execute":       {"errs", "flight", "runtypes", "solvers"},
+	"report":        {"errs"},
+	"solvers":       {"errs", "flight", "report", "solvers/sweep", "golang.org/x/sync"},
+	"execute":       {"errs", "flight", "report", "runtypes", "solvers"},
 	// the worker side of the queue: no store, no runner
 	"queue/wire":   {"buildinfo", "runtypes"},
-	"queue/worker": {"errs", "buildinfo", "cache", "runtypes", "solvers", "execute", "queue/wire"},
-	"store":        {"errs", "runtypes", "modernc.org/sqlite", "golang.org/x/crypto/bcrypt"},
+	"queue/worker": {"errs", "buildinfo", "cache", "report", "runtypes", "solvers", "execute", "queue/wire"},
+	"store":        {"errs", "report", "runtypes", "modernc.org/sqlite", "golang.org/x/crypto/bcrypt"},
 	// pure: no store, no runs, nothing of the web
-	"compare":     {"errs", "buildinfo", "stats", "solvers"},
-	"experiments": {"errs", "buildinfo", "stats", "runtypes", "solvers"},
+	"compare":     {"errs", "buildinfo", "report", "stats", "solvers"},
+	"experiments": {"errs", "buildinfo", "report", "stats", "runtypes", "solvers"},
 	"solvers/des": nil,
 }
 
@@ -259,7 +260,7 @@ func TestLayersAreReadFromTheArchitecturePage(t *testing.T) {
 	if want := []string{"leaves", "contract", "families", "execute", "store", "runs", "above the runs", "web", "commands"}; !slices.Equal(names, want) {
 		t.Fatalf("layers %q, want %q", names, want)
 	}
-	if got := layers[0].pkgs; !slices.Equal(got, []string{"errs", "buildinfo", "stats", "static", "flight", "cache", "solvers/des", "solvers/sweep", "runtypes"}) {
+	if got := layers[0].pkgs; !slices.Equal(got, []string{"errs", "buildinfo", "stats", "static", "flight", "cache", "solvers/des", "solvers/sweep", "runtypes", "report"}) {
 		t.Errorf("leaves %q", got)
 	}
 	if got := layers[6].pkgs; !slices.Equal(got, []string{"compare", "experiments", "service", "notify", "bundle", "adversaries"}) {

@@ -1,4 +1,4 @@
-// Package queuetest provides Strategy, a solvers.Strategy for tests of the
+// Package queuetest provides Strategy, a *solvers.Strategy for tests of the
 // queue with real worker processes: it records every execution in a file
 // shared by the processes (so a test can count how often each run
 // executed), sleeps, waits to be canceled, or kills its own process.
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -32,65 +33,51 @@ const (
 const Name = "qtest"
 
 // Strategy is the test strategy.
-type Strategy struct{}
+var Strategy = &solvers.Strategy{
+	Info: solvers.Info{Name: Name, Title: "Queue test strategy", Summary: "Records, sleeps, waits or dies."},
+	Variants: []solvers.Variant{{Name: VariantOK, Doc: "sleep ms, then a report"},
+		{Name: VariantWait, Doc: "wait until canceled"}, {Name: VariantDie, Doc: "SIGKILL its own process"},
+		{Name: VariantGrow, Doc: "allocate until stopped"}},
+	Params: params,
+	Presets: []solvers.Preset{{Name: "tiny", Doc: "a workload of size n",
+		Params: []solvers.ParamSpec{solvers.IntSpec("n", "4", "", "size", 1, 100)}}},
+	ParseWorkload: func(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+		return nil, errs.Invalidf("file", "no uploads")
+	},
+	Generate: func(ctx context.Context, preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
+		data, _ := json.Marshal(map[string]int{"n": p.Int("n")})
+		return &solvers.Workload{Name: "tiny", Format: "preset", Summary: "tiny", Data: data}, nil
+	},
+	// A tiny workload is a few bytes (an experiment may generate it:
+	// bench/sweep's no-op sweep).
+	EstimateGenerate: func(preset string, p solvers.Params) (solvers.Estimate, error) {
+		if preset != "tiny" {
+			return solvers.Estimate{}, errs.Invalidf("preset", "no preset %q", preset)
+		}
+		return solvers.Estimate{Bytes: 64, Field: "n"}, nil
+	},
+	Reproduce: func(ctx context.Context, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
+		return okReport(1), nil
+	},
+	Run: run,
+}
+
+var params = []solvers.ParamSpec{
+	solvers.IntSpec("i", "0", "", "a tag recorded with each execution", 0, 1<<30),
+	solvers.IntSpec("ms", "0", "ms", "sleep of the ok variant", 0, 60000),
+	solvers.IntSpec("rows", "0", "", "rows of 1 KiB in a table of the ok variant's report (a large report)", 0, 100000),
+}
 
 // Lookup finds Strategy by Name.
-func Lookup(name string) (solvers.Strategy, bool) {
+func Lookup(name string) (*solvers.Strategy, bool) {
 	if name == Name {
-		return Strategy{}, true
+		return Strategy, true
 	}
 	return nil, false
 }
 
-func (Strategy) Info() solvers.Info {
-	return solvers.Info{Name: Name, Title: "Queue test strategy", Summary: "Records, sleeps, waits or dies."}
-}
-
-func (Strategy) Variants() []solvers.Variant {
-	return []solvers.Variant{{Name: VariantOK, Doc: "sleep ms, then a report"},
-		{Name: VariantWait, Doc: "wait until canceled"}, {Name: VariantDie, Doc: "SIGKILL its own process"},
-		{Name: VariantGrow, Doc: "allocate until stopped"}}
-}
-
-func (Strategy) Params() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.IntSpec("i", "0", "", "a tag recorded with each execution", 0, 1<<30),
-		solvers.IntSpec("ms", "0", "ms", "sleep of the ok variant", 0, 60000),
-		solvers.IntSpec("rows", "0", "", "rows of 1 KiB in a table of the ok variant's report (a large report)", 0, 100000),
-	}
-}
-
-func (Strategy) Presets() []solvers.Preset {
-	return []solvers.Preset{{Name: "tiny", Doc: "a workload of size n",
-		Params: []solvers.ParamSpec{solvers.IntSpec("n", "4", "", "size", 1, 100)}}}
-}
-
-func (s Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
-	return nil, errs.Invalidf("file", "no uploads")
-}
-
-func (s Strategy) Generate(ctx context.Context, preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
-	data, _ := json.Marshal(map[string]int{"n": p.Int("n")})
-	return &solvers.Workload{Name: "tiny", Format: "preset", Summary: "tiny", Data: data}, nil
-}
-
-// EstimateGenerate: a tiny workload is a few bytes (an experiment may
-// generate it: bench/sweep's no-op sweep).
-func (Strategy) EstimateGenerate(preset string, p solvers.Params) (solvers.Estimate, error) {
-	if preset != "tiny" {
-		return solvers.Estimate{}, errs.Invalidf("preset", "no preset %q", preset)
-	}
-	return solvers.Estimate{Bytes: 64, Field: "n"}, nil
-}
-
-func (Strategy) ReproduceParams() []solvers.ParamSpec { return nil }
-
-func (Strategy) Reproduce(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	return report(1), nil
-}
-
-func (s Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	p, err := solvers.Resolve(s.Params(), p)
+func run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
+	p, err := solvers.Resolve(params, p)
 	if err != nil {
 		return nil, err
 	}
@@ -141,9 +128,9 @@ func (s Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, 
 		}
 	}
 	progress(1, 1, "done")
-	r := report(float64(wl.N + p.Int("i")))
+	r := okReport(float64(wl.N + p.Int("i")))
 	if n := p.Int("rows"); n > 0 {
-		t := solvers.Table{Title: "padding", Columns: []string{"row", "text"}}
+		t := report.Table{Title: "padding", Columns: []string{"row", "text"}}
 		for i := range n {
 			t.Rows = append(t.Rows, []any{i, fmt.Sprintf("%01024d", i)})
 		}
@@ -152,6 +139,6 @@ func (s Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, 
 	return r, nil
 }
 
-func report(v float64) *solvers.Report {
-	return &solvers.Report{Metrics: []solvers.Metric{{Name: "objective", Value: v, Better: solvers.Higher}}}
+func okReport(v float64) *report.Report {
+	return &report.Report{Metrics: []report.Metric{{Name: "objective", Value: v, Better: report.Higher}}}
 }

@@ -86,9 +86,9 @@ type Job struct {
 	Params   map[string]string `json:"params"`
 	Seed     int64             `json:"seed"`
 	Workload *WorkloadRef      `json:"workload,omitempty"` // nil for reproduce runs
-	// The server's budget of one run (execute.Budget).
+	// The server's budget of one run (solvers.Budget).
 	Timeout time.Duration `json:"timeout_ns"`
-	Memory  uint64        `json:"memory_bytes"`
+	Memory  int64         `json:"memory_bytes"`
 	// Dispatch names this publication of the run (its message ID) and
 	// Claim is the server's claim of it (claim.go): the worker's progress
 	// and result carry both back.

@@ -19,7 +19,7 @@ const Usage = "schedlab worker --nats URL --creds FILE [--concurrency N] [--exit
 // Main is the worker command: it parses args (--nats URL --creds
 // FILE [--concurrency N] [--exit-when-idle D] [--heartbeat D]), connects
 // and executes runs of the strategies lookup finds until ctx is done.
-func Main(ctx context.Context, args []string, lookup func(string) (solvers.Strategy, bool), stderr io.Writer) error {
+func Main(ctx context.Context, args []string, lookup func(string) (*solvers.Strategy, bool), stderr io.Writer) error {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	url := fs.String("nats", "", "NATS server URL, as `schedlab serve` prints it (nats://host:port)")

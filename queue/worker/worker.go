@@ -26,6 +26,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/queue/wire"
+	"schedlab/report"
 	"schedlab/runtypes"
 	"schedlab/solvers"
 )
@@ -33,7 +34,7 @@ import (
 // Config configures a worker. Zero fields take the defaults.
 type Config struct {
 	// Lookup finds the strategies this worker can execute.
-	Lookup func(name string) (solvers.Strategy, bool)
+	Lookup func(name string) (*solvers.Strategy, bool)
 	// Concurrency is how many runs it executes at once (1: each run has
 	// the process, and its memory budget, to itself).
 	Concurrency int
@@ -302,7 +303,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 // when the job carries its recipe) and runs it with the server's budget;
 // the process's soft memory limit covers its runs. gen names the workload
 // generated for the run, if any.
-func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Progress) (rep *solvers.Report, gen *wire.Generated, err error) {
+func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Progress) (rep *report.Report, gen *wire.Generated, err error) {
 	s, ok := w.cfg.Lookup(job.Strategy)
 	if !ok {
 		return nil, nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
@@ -344,7 +345,7 @@ func (w *worker) execute(ctx context.Context, job *wire.Job, progress solvers.Pr
 // budget, once per workload however many of its runs this worker holds
 // (execute.Generations), and puts its data (wire.GeneratedData of its SHA-256)
 // and description in wire.ReportsBucket for the server to store.
-func (w *worker) generate(ctx context.Context, s solvers.Strategy, job *wire.Job) (*wire.Generated, []byte, error) {
+func (w *worker) generate(ctx context.Context, s *solvers.Strategy, job *wire.Job) (*wire.Generated, []byte, error) {
 	g := job.Workload.Generate
 	w.mu.Lock()
 	done := w.generated[g.WorkloadID]
@@ -423,7 +424,7 @@ const maxGenerated = 10_000
 // this process may hold at once, plus room for the runtime (budget ×
 // Concurrency + 256 MiB): the GC works harder near a run's budget, and
 // the watchdog stops the run past it.
-func (w *worker) raiseMemoryLimit(budget uint64) {
+func (w *worker) raiseMemoryLimit(budget int64) {
 	want := int64(min(budget, 1<<50))*int64(w.cfg.Concurrency) + 256<<20
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -683,6 +684,6 @@ func readObject(ctx context.Context, s jetstream.Stream, bucket, name string) ([
 }
 
 // budgetOf is the server's budget of one run, as job carries it.
-func budgetOf(job *wire.Job) execute.Budget {
-	return execute.Budget{Timeout: job.Timeout, Memory: job.Memory}
+func budgetOf(job *wire.Job) solvers.Budget {
+	return solvers.Budget{Timeout: job.Timeout, Memory: job.Memory}
 }

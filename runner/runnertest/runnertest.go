@@ -1,4 +1,4 @@
-// Package runnertest provides Strategy, a solvers.Strategy test double for
+// Package runnertest provides Fake, a *solvers.Strategy test double for
 // the runner and for anything built on it (handlers, the CLI). Its
 // behaviour is chosen by the variant, so one registered strategy covers
 // success, failure, panic, time-outs, cancellation and memory blow-ups.
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -36,29 +37,99 @@ const (
 	PanicValue = "runnertest: deliberate panic"
 )
 
-// Strategy is the test double. The zero value is not usable: call New.
-// It counts the runs executing at once (Running, MaxRunning) so tests can
-// check a worker pool's bound.
-type Strategy struct {
-	name       string
+// Fake is the test double: Strategy is the strategy a runner or a server
+// is given. The zero value is not usable: call New. It counts the runs
+// executing at once (Running, MaxRunning) so tests can check a worker
+// pool's bound. A test may change Strategy's fields (a Run of its own)
+// before it hands it out.
+type Fake struct {
+	*solvers.Strategy
 	running    atomic.Int64
 	maxRunning atomic.Int64
 	started    atomic.Int64
 	startedCh  chan string
 }
 
-var _ solvers.Strategy = (*Strategy)(nil)
-
 // New returns a test strategy called name.
-func New(name string) *Strategy {
-	return &Strategy{name: name, startedCh: make(chan string, 1024)}
+func New(name string) *Fake {
+	s := &Fake{startedCh: make(chan string, 1024)}
+	params := []solvers.ParamSpec{
+		solvers.IntSpec("steps", "3", "", "progress steps of the ok variant", 0, 1000),
+		solvers.IntSpec("step_ms", "0", "ms", "sleep per step of the ok variant", 0, 10000),
+		solvers.IntSpec("wait_ms", "10000", "ms", "longest wait of the wait variant", 0, 60000),
+		solvers.IntSpec("alloc_mb", "2048", "MiB", "most memory the alloc variant takes", 1, 1<<16),
+	}
+	repro := append([]solvers.ParamSpec{solvers.ChoiceSpec("mode", VariantOK, "behaviour, as the run variants",
+		VariantOK, VariantFail, VariantPanic, VariantWait, VariantAlloc, VariantInvalid)}, params...)
+	s.Strategy = &solvers.Strategy{
+		Info: solvers.Info{Name: name, Title: "Test strategy " + name, Summary: "A test double whose variant picks its behaviour."},
+		Variants: []solvers.Variant{
+			{Name: VariantOK, Doc: "report progress, then a valid report"},
+			{Name: VariantFail, Doc: "fail with an invalid-input error on field " + FailField},
+			{Name: VariantPanic, Doc: "panic"},
+			{Name: VariantWait, Doc: "wait for cancellation (at most wait_ms)"},
+			{Name: VariantAlloc, Doc: "allocate 1 MiB blocks until canceled (at most alloc_mb)"},
+			{Name: VariantInvalid, Doc: "return a report with a NaN metric"},
+		},
+		Params: params,
+		Presets: []solvers.Preset{{Name: "tiny", Doc: "a workload of size n",
+			Params: []solvers.ParamSpec{solvers.IntSpec("n", "4", "", "size", 1, 100)}}},
+		ReproduceParams: repro,
+		ParseWorkload: func(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
+			if len(files) != 1 {
+				return nil, errs.Invalidf("file", "want one JSON file, got %d", len(files))
+			}
+			var w workload
+			if err := json.Unmarshal(files[0].Data, &w); err != nil || w.N <= 0 {
+				return nil, errs.Invalidf(files[0].Name, `want {"n": positive integer}`)
+			}
+			return newWorkload(files[0].Name, "json", w.N), nil
+		},
+		Generate: func(ctx context.Context, preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
+			if preset != "tiny" {
+				return nil, errs.Invalidf("preset", "unknown preset %q", preset)
+			}
+			return newWorkload(fmt.Sprintf("tiny seed %d", seed), "preset", p.Int("n")), nil
+		},
+		Run: func(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
+			defer s.enter(w.Name)()
+			var wl workload
+			if err := json.Unmarshal(w.Data, &wl); err != nil {
+				return nil, errs.Invalidf("workload", "not a test workload: %v", err)
+			}
+			// A family resolves its own params (solvers.Def does), as here.
+			p, err := solvers.Resolve(params, p)
+			if err != nil {
+				return nil, err
+			}
+			if variant == "" {
+				variant = VariantOK
+			}
+			if progress == nil {
+				progress = solvers.NoProgress
+			}
+			return behave(ctx, variant, p, progress, float64(wl.N))
+		},
+		Reproduce: func(ctx context.Context, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
+			defer s.enter("reproduce")()
+			p, err := solvers.Resolve(repro, p)
+			if err != nil {
+				return nil, err
+			}
+			if progress == nil {
+				progress = solvers.NoProgress
+			}
+			return behave(ctx, p.String("mode"), p, progress, 1)
+		},
+	}
+	return s
 }
 
 // Lookup returns a lookup function over the given strategies, as the runner takes.
-func Lookup(ss ...solvers.Strategy) func(string) (solvers.Strategy, bool) {
-	return func(name string) (solvers.Strategy, bool) {
+func Lookup(ss ...*solvers.Strategy) func(string) (*solvers.Strategy, bool) {
+	return func(name string) (*solvers.Strategy, bool) {
 		for _, s := range ss {
-			if s.Info().Name == name {
+			if s.Info.Name == name {
 				return s, true
 			}
 		}
@@ -67,76 +138,29 @@ func Lookup(ss ...solvers.Strategy) func(string) (solvers.Strategy, bool) {
 }
 
 // Running is the number of Run and Reproduce calls executing now.
-func (s *Strategy) Running() int { return int(s.running.Load()) }
+func (s *Fake) Running() int { return int(s.running.Load()) }
 
 // MaxRunning is the most Run and Reproduce calls ever executing at once.
-func (s *Strategy) MaxRunning() int { return int(s.maxRunning.Load()) }
+func (s *Fake) MaxRunning() int { return int(s.maxRunning.Load()) }
 
 // Started is the number of Run and Reproduce calls begun so far.
-func (s *Strategy) Started() int { return int(s.started.Load()) }
+func (s *Fake) Started() int { return int(s.started.Load()) }
 
 // StartedCh receives the workload name (or "reproduce") of each call as it
 // begins; it is buffered (1024) and never blocks the strategy.
-func (s *Strategy) StartedCh() <-chan string { return s.startedCh }
-
-func (s *Strategy) Info() solvers.Info {
-	return solvers.Info{Name: s.name, Title: "Test strategy " + s.name, Summary: "A test double whose variant picks its behaviour."}
-}
-
-func (s *Strategy) Variants() []solvers.Variant {
-	return []solvers.Variant{
-		{Name: VariantOK, Doc: "report progress, then a valid report"},
-		{Name: VariantFail, Doc: "fail with an invalid-input error on field " + FailField},
-		{Name: VariantPanic, Doc: "panic"},
-		{Name: VariantWait, Doc: "wait for cancellation (at most wait_ms)"},
-		{Name: VariantAlloc, Doc: "allocate 1 MiB blocks until canceled (at most alloc_mb)"},
-		{Name: VariantInvalid, Doc: "return a report with a NaN metric"},
-	}
-}
-
-func (s *Strategy) Params() []solvers.ParamSpec {
-	return []solvers.ParamSpec{
-		solvers.IntSpec("steps", "3", "", "progress steps of the ok variant", 0, 1000),
-		solvers.IntSpec("step_ms", "0", "ms", "sleep per step of the ok variant", 0, 10000),
-		solvers.IntSpec("wait_ms", "10000", "ms", "longest wait of the wait variant", 0, 60000),
-		solvers.IntSpec("alloc_mb", "2048", "MiB", "most memory the alloc variant takes", 1, 1<<16),
-	}
-}
-
-func (s *Strategy) Presets() []solvers.Preset {
-	return []solvers.Preset{{Name: "tiny", Doc: "a workload of size n",
-		Params: []solvers.ParamSpec{solvers.IntSpec("n", "4", "", "size", 1, 100)}}}
-}
+func (s *Fake) StartedCh() <-chan string { return s.startedCh }
 
 // workload is the canonical JSON of a test workload.
 type workload struct {
 	N int `json:"n"`
 }
 
-func (s *Strategy) ParseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload, error) {
-	if len(files) != 1 {
-		return nil, errs.Invalidf("file", "want one JSON file, got %d", len(files))
-	}
-	var w workload
-	if err := json.Unmarshal(files[0].Data, &w); err != nil || w.N <= 0 {
-		return nil, errs.Invalidf(files[0].Name, `want {"n": positive integer}`)
-	}
-	return s.workload(files[0].Name, "json", w.N), nil
-}
-
-func (s *Strategy) Generate(ctx context.Context, preset string, p solvers.Params, seed int64) (*solvers.Workload, error) {
-	if preset != "tiny" {
-		return nil, errs.Invalidf("preset", "unknown preset %q", preset)
-	}
-	return s.workload(fmt.Sprintf("tiny seed %d", seed), "preset", p.Int("n")), nil
-}
-
-func (s *Strategy) workload(name, format string, n int) *solvers.Workload {
+func newWorkload(name, format string, n int) *solvers.Workload {
 	data, _ := json.Marshal(workload{N: n})
 	return &solvers.Workload{Name: name, Format: format, Summary: fmt.Sprintf("n = %d", n), Data: data}
 }
 
-func (s *Strategy) enter(what string) func() {
+func (s *Fake) enter(what string) func() {
 	s.started.Add(1)
 	n := s.running.Add(1)
 	for {
@@ -152,44 +176,7 @@ func (s *Strategy) enter(what string) func() {
 	return func() { s.running.Add(-1) }
 }
 
-func (s *Strategy) Run(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	defer s.enter(w.Name)()
-	var wl workload
-	if err := json.Unmarshal(w.Data, &wl); err != nil {
-		return nil, errs.Invalidf("workload", "not a test workload: %v", err)
-	}
-	// A family resolves its own params (solvers.Def does), as here.
-	p, err := solvers.Resolve(s.Params(), p)
-	if err != nil {
-		return nil, err
-	}
-	if variant == "" {
-		variant = s.Variants()[0].Name
-	}
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	return s.behave(ctx, variant, p, progress, float64(wl.N))
-}
-
-func (s *Strategy) ReproduceParams() []solvers.ParamSpec {
-	return append([]solvers.ParamSpec{solvers.ChoiceSpec("mode", VariantOK, "behaviour, as the run variants",
-		VariantOK, VariantFail, VariantPanic, VariantWait, VariantAlloc, VariantInvalid)}, s.Params()...)
-}
-
-func (s *Strategy) Reproduce(ctx context.Context, p solvers.Params, progress solvers.Progress) (*solvers.Report, error) {
-	defer s.enter("reproduce")()
-	p, err := solvers.Resolve(s.ReproduceParams(), p)
-	if err != nil {
-		return nil, err
-	}
-	if progress == nil {
-		progress = solvers.NoProgress
-	}
-	return s.behave(ctx, p.String("mode"), p, progress, 1)
-}
-
-func (s *Strategy) behave(ctx context.Context, variant string, p solvers.Params, progress solvers.Progress, n float64) (*solvers.Report, error) {
+func behave(ctx context.Context, variant string, p solvers.Params, progress solvers.Progress, n float64) (*report.Report, error) {
 	switch variant {
 	case VariantOK:
 		steps, stepMS := p.Int("steps"), p.Int("step_ms")
@@ -203,7 +190,7 @@ func (s *Strategy) behave(ctx context.Context, variant string, p solvers.Params,
 			}
 			progress(i, steps, fmt.Sprintf("step %d of %d", i, steps))
 		}
-		return report(n), nil
+		return okReport(n), nil
 	case VariantFail:
 		return nil, errs.Invalidf(FailField, "deliberate failure of the test strategy")
 	case VariantPanic:
@@ -214,7 +201,7 @@ func (s *Strategy) behave(ctx context.Context, variant string, p solvers.Params,
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(time.Duration(p.Int("wait_ms")) * time.Millisecond):
-			return report(n), nil
+			return okReport(n), nil
 		}
 	case VariantAlloc:
 		var keep [][]byte
@@ -231,16 +218,16 @@ func (s *Strategy) behave(ctx context.Context, variant string, p solvers.Params,
 		}
 		return nil, fmt.Errorf("allocated %d MiB and was never stopped", len(keep))
 	case VariantInvalid:
-		r := report(n)
-		r.Metrics = append(r.Metrics, solvers.Metric{Name: "broken", Value: math.NaN()})
+		r := okReport(n)
+		r.Metrics = append(r.Metrics, report.Metric{Name: "broken", Value: math.NaN()})
 		return r, nil
 	}
 	return nil, errs.Invalidf("variant", "unknown variant %q", variant)
 }
 
-func report(n float64) *solvers.Report {
-	return &solvers.Report{
-		Metrics: []solvers.Metric{{Name: "objective", Value: n, Better: solvers.Higher}},
-		Tables:  []solvers.Table{{Title: "t", Columns: []string{"a"}, Rows: [][]any{{n}}}},
+func okReport(n float64) *report.Report {
+	return &report.Report{
+		Metrics: []report.Metric{{Name: "objective", Value: n, Better: report.Higher}},
+		Tables:  []report.Table{{Title: "t", Columns: []string{"a"}, Rows: [][]any{{n}}}},
 	}
 }

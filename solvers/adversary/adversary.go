@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -43,9 +44,9 @@ type Range struct {
 type Config struct {
 	A, B   Side
 	Metric string // the metric compared (a result metric of the family)
-	// Better is the metric's declared direction (solvers.Higher or
-	// solvers.Lower), from the family's metric declaration.
-	Better string
+	// Better is the metric's declared direction (report.Higher or
+	// report.Lower), from the family's metric declaration.
+	Better report.Direction
 	Score  string // Ratio (default) or Difference
 	Method string // Anneal (default) or CMAES
 	Budget int    // candidates at most (evaluations of A and B on one instance)
@@ -123,7 +124,7 @@ func (c Config) check() error {
 	switch {
 	case c.Metric == "":
 		return bad("metric", "name the metric to compare")
-	case c.Better != solvers.Higher && c.Better != solvers.Lower:
+	case c.Better != report.Higher && c.Better != report.Lower:
 		return bad("metric", "metric %s is not ranked (no better direction): a search needs one", c.Metric)
 	case c.Score != Ratio && c.Score != Difference:
 		return bad("score", "score must be %s or %s, got %q", Ratio, Difference, c.Score)
@@ -153,7 +154,7 @@ type SideResult struct {
 	// lacks).
 	Reason string `json:"reason,omitempty"`
 	// Report is the run's report; the search keeps only the best's.
-	Report *solvers.Report `json:"-"`
+	Report *report.Report `json:"-"`
 }
 
 // Outcome is A and B on one instance.
@@ -233,7 +234,7 @@ func Score(cfg Config, o Outcome) (float64, string) {
 		return math.Inf(-1), "B failed: " + o.B.Reason
 	}
 	worse, better := o.A.Value, o.B.Value // lower is better: A/B
-	if cfg.Better == solvers.Higher {
+	if cfg.Better == report.Higher {
 		worse, better = o.B.Value, o.A.Value
 	}
 	if !ratio {
@@ -420,7 +421,7 @@ func Check(cfg Config) error { return cfg.withDefaults().check() }
 // why there is none (err, the run's failure; a report without the
 // metric, or with a NaN, is no result). The CLI's runs and the server's
 // are read alike.
-func SideOf(rep *solvers.Report, err error, metric string) SideResult {
+func SideOf(rep *report.Report, err error, metric string) SideResult {
 	if err != nil {
 		return SideResult{Reason: err.Error()}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -90,16 +91,16 @@ func (e *toyEval) eval(_ context.Context, batch []*solvers.Workload) ([]Outcome,
 }
 
 func toyConfig() Config {
-	return Config{A: Side{Variant: "a"}, B: Side{Variant: "b"}, Metric: "makespan", Better: solvers.Lower,
+	return Config{A: Side{Variant: "a"}, B: Side{Variant: "b"}, Metric: "makespan", Better: report.Lower,
 		Budget: 300, Seed: 7, Restarts: 3, PresetParams: solvers.Params{"y": "0.5"}}
 }
 
 func TestScoreFollowsTheMetricsDirectionAndCountsFailures(t *testing.T) {
 	ok := func(v float64) SideResult { return SideResult{Value: v, OK: true} }
 	fail := SideResult{Reason: "no schedule"}
-	lower := Config{Better: solvers.Lower}
-	higher := Config{Better: solvers.Higher}
-	diff := Config{Better: solvers.Lower, Score: Difference}
+	lower := Config{Better: report.Lower}
+	higher := Config{Better: report.Higher}
+	diff := Config{Better: report.Lower, Score: Difference}
 	for _, c := range []struct {
 		name string
 		cfg  Config
@@ -380,8 +381,8 @@ func TestATargetEndsTheSearchOnceReached(t *testing.T) {
 func TestReportShowsTheSearchAndBothSchedulesOfTheBest(t *testing.T) {
 	cfg := toyConfig()
 	cfg.Budget = 200
-	gantt := func(v float64) *solvers.Report {
-		return &solvers.Report{Gantts: []solvers.Gantt{{Title: "Schedule", Lanes: []string{"p0"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: v}}}}}
+	gantt := func(v float64) *report.Report {
+		return &report.Report{Gantts: []report.Gantt{{Title: "Schedule", Lanes: []string{"p0"}, Bars: []report.Bar{{Lane: 0, Start: 0, End: v}}}}}
 	}
 	eval := func(ctx context.Context, batch []*solvers.Workload) ([]Outcome, error) {
 		outs, err := (&toyEval{}).eval(ctx, batch)

@@ -7,31 +7,25 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
-// named is a strategy of which Direction reads only the name and, when
-// decls is set, the declared metrics.
-type named struct{ solvers.Strategy }
-
-func (named) Info() solvers.Info { return solvers.Info{Name: "fam"} }
-
-type declaring struct {
-	named
-	decls []solvers.Metric
+// named is a strategy of which Direction reads only the name and the
+// declared metrics, decls.
+func named(decls ...report.Metric) *solvers.Strategy {
+	return &solvers.Strategy{Info: solvers.Info{Name: "fam"}, Metrics: decls}
 }
 
-func (d declaring) DeclaredMetrics() []solvers.Metric { return d.decls }
-
 func TestDirectionFromTheDeclaredMetrics(t *testing.T) {
-	st := declaring{decls: []solvers.Metric{{Name: "makespan", Better: solvers.Lower}, {Name: "profit", Better: solvers.Higher},
-		{Name: "tasks", Kind: solvers.KindInfo}, {Name: "wall_ms", Kind: solvers.KindCost, Better: solvers.Lower}}}
+	st := named(report.Metric{Name: "makespan", Better: report.Lower}, report.Metric{Name: "profit", Better: report.Higher},
+		report.Metric{Name: "tasks", Kind: report.KindInfo}, report.Metric{Name: "wall_ms", Kind: report.KindCost, Better: report.Lower})
 	probed := false
-	probe := func(context.Context) (*solvers.Report, error) {
+	probe := func(context.Context) (*report.Report, error) {
 		probed = true
-		return &solvers.Report{Metrics: []solvers.Metric{{Name: "makespan", Better: solvers.Higher}}}, nil
+		return &report.Report{Metrics: []report.Metric{{Name: "makespan", Better: report.Higher}}}, nil
 	}
-	for metric, want := range map[string]string{"makespan": solvers.Lower, "profit": solvers.Higher} {
+	for metric, want := range map[string]report.Direction{"makespan": report.Lower, "profit": report.Higher} {
 		got, err := Direction(context.Background(), st, metric, probe)
 		if err != nil || got != want {
 			t.Errorf("%s: %q, %v; want %q", metric, got, err, want)
@@ -51,16 +45,16 @@ func TestDirectionFromTheDeclaredMetrics(t *testing.T) {
 }
 
 func TestDirectionFromAReportWithoutDeclarations(t *testing.T) {
-	rep := &solvers.Report{Metrics: []solvers.Metric{{Name: "profit", Better: solvers.Higher}}}
-	got, err := Direction(context.Background(), named{}, "profit", func(context.Context) (*solvers.Report, error) { return rep, nil })
-	if err != nil || got != solvers.Higher {
+	rep := &report.Report{Metrics: []report.Metric{{Name: "profit", Better: report.Higher}}}
+	got, err := Direction(context.Background(), named(), "profit", func(context.Context) (*report.Report, error) { return rep, nil })
+	if err != nil || got != report.Higher {
 		t.Errorf("%q, %v; want higher from the report", got, err)
 	}
-	if _, err := Direction(context.Background(), named{}, "makespan", func(context.Context) (*solvers.Report, error) { return rep, nil }); err == nil ||
+	if _, err := Direction(context.Background(), named(), "makespan", func(context.Context) (*report.Report, error) { return rep, nil }); err == nil ||
 		!strings.Contains(err.Error(), "fam reports profit") {
 		t.Errorf("a metric the report lacks: %v", err)
 	}
-	if _, err := Direction(context.Background(), named{}, "profit", func(context.Context) (*solvers.Report, error) { return nil, errNoRun }); err == nil ||
+	if _, err := Direction(context.Background(), named(), "profit", func(context.Context) (*report.Report, error) { return nil, errNoRun }); err == nil ||
 		!strings.Contains(err.Error(), errNoRun.Error()) {
 		t.Errorf("no run: %v", err)
 	}

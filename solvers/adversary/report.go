@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -17,27 +18,27 @@ import (
 // and A's and B's Gantts on the best instance (from its runs' reports,
 // when they were run in this search; a resumed search's replayed best
 // has none and says so).
-func Report(cfg Config, res *Result) *solvers.Report {
+func Report(cfg Config, res *Result) *report.Report {
 	cfg = cfg.withDefaults()
 	best := res.Evaluations[res.Best]
 	name := "best_" + cfg.Score
 	unit := "× (A/B)"
-	if cfg.Better == solvers.Higher {
+	if cfg.Better == report.Higher {
 		unit = "× (B/A)"
 	}
 	if cfg.Score == Difference {
 		unit = "A − B"
-		if cfg.Better == solvers.Higher {
+		if cfg.Better == report.Higher {
 			unit = "B − A"
 		}
 	}
-	r := &solvers.Report{Metrics: []solvers.Metric{
-		{Name: name, Value: finiteForJSON(best.Score), Unit: unit, Kind: solvers.KindInfo},
-		{Name: "a_" + cfg.Metric, Value: valueOr(best.Outcome.A), Kind: solvers.KindInfo},
-		{Name: "b_" + cfg.Metric, Value: valueOr(best.Outcome.B), Kind: solvers.KindInfo},
-		{Name: "candidates", Value: float64(len(res.Evaluations)), Kind: solvers.KindCost},
-		{Name: "instances_run", Value: float64(res.Ran), Kind: solvers.KindCost},
-		{Name: "best_at_candidate", Value: float64(best.Index + 1), Kind: solvers.KindInfo},
+	r := &report.Report{Metrics: []report.Metric{
+		{Name: name, Value: finiteForJSON(best.Score), Unit: unit, Kind: report.KindInfo},
+		{Name: "a_" + cfg.Metric, Value: valueOr(best.Outcome.A), Kind: report.KindInfo},
+		{Name: "b_" + cfg.Metric, Value: valueOr(best.Outcome.B), Kind: report.KindInfo},
+		{Name: "candidates", Value: float64(len(res.Evaluations)), Kind: report.KindCost},
+		{Name: "instances_run", Value: float64(res.Ran), Kind: report.KindCost},
+		{Name: "best_at_candidate", Value: float64(best.Index + 1), Kind: report.KindInfo},
 	}}
 	aDiff, bDiff := paramDiff(cfg.A.Params, cfg.B.Params)
 	r.Notes = append(r.Notes, fmt.Sprintf("A is %s%s, B is %s%s; the search maximised %s of %s (%s is better) by %s, seed %d, budget %d.",
@@ -48,8 +49,8 @@ func Report(cfg Config, res *Result) *solvers.Report {
 	if best.Note != "" {
 		r.Notes = append(r.Notes, "The best candidate: "+best.Note)
 	}
-	bestLine := solvers.Line{Name: "best so far"}
-	each := solvers.Line{Name: "candidate"}
+	bestLine := report.Line{Name: "best so far"}
+	each := report.Line{Name: "candidate"}
 	for _, e := range res.Evaluations {
 		if !math.IsNaN(e.Best) {
 			bestLine.Points = append(bestLine.Points, [2]float64{float64(e.Index + 1), finiteForJSON(e.Best)})
@@ -58,9 +59,9 @@ func Report(cfg Config, res *Result) *solvers.Report {
 			each.Points = append(each.Points, [2]float64{float64(e.Index + 1), e.Score})
 		}
 	}
-	r.Series = append(r.Series, solvers.Plot{Title: "Best score against candidates", XLabel: "candidate", YLabel: unit,
-		Lines: []solvers.Line{bestLine}},
-		solvers.Plot{Title: "Score of each candidate", XLabel: "candidate", YLabel: unit, Kind: solvers.PlotScatter, Lines: []solvers.Line{each}})
+	r.Series = append(r.Series, report.Plot{Title: "Best score against candidates", XLabel: "candidate", YLabel: unit,
+		Lines: []report.Line{bestLine}},
+		report.Plot{Title: "Score of each candidate", XLabel: "candidate", YLabel: unit, Kind: report.PlotScatter, Lines: []report.Line{each}})
 	r.Tables = append(r.Tables, pathTable(res), topTable(cfg, res))
 	for _, side := range []struct {
 		tag string
@@ -87,9 +88,9 @@ func Report(cfg Config, res *Result) *solvers.Report {
 // pathTable is the chain of accepted changes from the restart's initial
 // instance to the best candidate (annealing), or the best's parameters
 // (CMA-ES).
-func pathTable(res *Result) solvers.Table {
+func pathTable(res *Result) report.Table {
 	best := res.Evaluations[res.Best]
-	t := solvers.Table{Title: "How the best instance was reached", Columns: []string{"candidate", "step", "change", "score"}}
+	t := report.Table{Title: "How the best instance was reached", Columns: []string{"candidate", "step", "change", "score"}}
 	if len(best.Params) > 0 {
 		t.Columns = []string{"parameter", "value"}
 		for _, p := range best.Params {
@@ -111,8 +112,8 @@ func pathTable(res *Result) solvers.Table {
 }
 
 // topTable is the ten best candidates.
-func topTable(cfg Config, res *Result) solvers.Table {
-	t := solvers.Table{Title: "Best candidates", Columns: []string{"candidate", "restart", "score", "A " + cfg.Metric, "B " + cfg.Metric, "instance sha256"}}
+func topTable(cfg Config, res *Result) report.Table {
+	t := report.Table{Title: "Best candidates", Columns: []string{"candidate", "restart", "score", "A " + cfg.Metric, "B " + cfg.Metric, "instance sha256"}}
 	idx := make([]int, 0, 10)
 	for i := range res.Evaluations {
 		idx = append(idx, i)

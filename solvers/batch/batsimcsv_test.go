@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // batsimJobsHeader is Batsim 4.2.1's _jobs.csv header (src/export.cpp,
@@ -36,13 +36,13 @@ func TestBatsimJobsCSVOfKTHEasy(t *testing.T) {
 	if err := rep.WriteJSON(&stored, false); err != nil {
 		t.Fatal(err)
 	}
-	back, err := solvers.DecodeReport(stored.Bytes())
+	back, err := report.DecodeReport(stored.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, r := range map[string]*solvers.Report{"in memory": rep, "stored": back} {
+	for name, r := range map[string]*report.Report{"in memory": rep, "stored": back} {
 		var jobs, sched bytes.Buffer
-		if err := solvers.WriteBatsimFiles(r, solvers.BatsimRunOf(r), &jobs, &sched); err != nil {
+		if err := report.WriteBatsimFiles(r, report.BatsimRunOf(r), &jobs, &sched); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		recs, err := csv.NewReader(&jobs).ReadAll()
@@ -60,7 +60,7 @@ func TestBatsimJobsCSVOfKTHEasy(t *testing.T) {
 			col[c] = i
 		}
 		table := r.Tables[0]
-		if table.Title != solvers.BatsimJobsTable {
+		if table.Title != report.BatsimJobsTable {
 			t.Fatalf("first table %q", table.Title)
 		}
 		rows, err := table.AllRows()
@@ -144,7 +144,7 @@ func BenchmarkBatsimFilesKTH(b *testing.B) {
 	if err := BuildReport(sj.Jobs, res, ReportOptions{}, sj.Skipped).WriteJSON(&stored, false); err != nil {
 		b.Fatal(err)
 	}
-	rep, err := solvers.DecodeReport(stored.Bytes())
+	rep, err := report.DecodeReport(stored.Bytes())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func BenchmarkBatsimFilesKTH(b *testing.B) {
 	for b.Loop() {
 		jobs.Reset()
 		sched.Reset()
-		if err := solvers.WriteBatsimFiles(rep, solvers.BatsimRunOf(rep), &jobs, &sched); err != nil {
+		if err := report.WriteBatsimFiles(rep, report.BatsimRunOf(rep), &jobs, &sched); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // ReportOptions shape the report of a simulation.
@@ -35,24 +35,24 @@ const (
 // metrics, a Gantt of one window on concrete processors, processors in use
 // over the whole trace (mean and peak per bucket), and the per-job table in
 // Batsim's columns (its CSV download is the Batsim-style export).
-func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *solvers.Report {
+func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *report.Report {
 	s := Summarize(jobs, r)
-	rep := &solvers.Report{}
-	rep.Metrics = []solvers.Metric{
-		{Name: "wait_mean", Value: s.WaitMean, Unit: "s", Better: solvers.Lower},
-		{Name: "wait_p95", Value: s.WaitP95, Unit: "s", Better: solvers.Lower},
-		{Name: "bsld_mean", Value: s.BSLDMean, Better: solvers.Lower},
-		{Name: "utilization", Value: s.Utilization, Better: solvers.Higher, Min: solvers.Bound(0), Max: solvers.Bound(1)},
-		{Name: "makespan", Value: s.Makespan, Unit: "s", Better: solvers.Lower},
+	rep := &report.Report{}
+	rep.Metrics = []report.Metric{
+		{Name: "wait_mean", Value: s.WaitMean, Unit: "s", Better: report.Lower},
+		{Name: "wait_p95", Value: s.WaitP95, Unit: "s", Better: report.Lower},
+		{Name: "bsld_mean", Value: s.BSLDMean, Better: report.Lower},
+		{Name: "utilization", Value: s.Utilization, Better: report.Higher, Min: report.Bound(0), Max: report.Bound(1)},
+		{Name: "makespan", Value: s.Makespan, Unit: "s", Better: report.Lower},
 		{Name: "jobs", Value: float64(s.Jobs), Unit: "jobs"},
 		{Name: "jobs_skipped", Value: float64(skipped), Unit: "jobs"},
-		{Name: "processors", Value: float64(r.P), Kind: solvers.KindInfo},
+		{Name: "processors", Value: float64(r.P), Kind: report.KindInfo},
 	}
 	rep.Time = timeFrame(jobs, r)
 	g, note := gantt(jobs, r, o, rep.Time)
-	rep.Gantts = []solvers.Gantt{g}
-	rep.Series = []solvers.Plot{usage(jobs, r, rep.Time), queue(jobs, r, rep.Time)}
-	rep.Tables = []solvers.Table{batsimTable(jobs, r)}
+	rep.Gantts = []report.Gantt{g}
+	rep.Series = []report.Plot{usage(jobs, r, rep.Time), queue(jobs, r, rep.Time)}
+	rep.Tables = []report.Table{batsimTable(jobs, r)}
 	rep.Notes = append(rep.Notes,
 		fmt.Sprintf("Policy %s on %d processors. Metrics over all %d simulated jobs: wait = start − submit; bsld = max(1, (wait + run) / max(run, %g s)); utilization = Σ run × size / (P × makespan); makespan = last end − first submit.", r.Policy, r.P, s.Jobs, Tau),
 		note)
@@ -64,7 +64,7 @@ func BuildReport(jobs []Job, r *Result, o ReportOptions, skipped int) *solvers.R
 
 // timeFrame is the report's one time frame: trace seconds, shown from the
 // first submission, in the unit that suits the whole trace's length.
-func timeFrame(jobs []Job, r *Result) *solvers.TimeFrame {
+func timeFrame(jobs []Job, r *Result) *report.TimeFrame {
 	first, last := math.Inf(1), math.Inf(-1)
 	for i, j := range jobs {
 		first = min(first, j.Submit)
@@ -73,12 +73,12 @@ func timeFrame(jobs []Job, r *Result) *solvers.TimeFrame {
 	if len(jobs) == 0 {
 		first, last = 0, 0
 	}
-	return solvers.NewTimeFrame("s", first, "the first submission", last-first)
+	return report.NewTimeFrame("s", first, "the first submission", last-first)
 }
 
 // gantt draws the jobs overlapping the window, one bar per processor, in
 // trace seconds; the note says the window in the frame f.
-func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solvers.Gantt, string) {
+func gantt(jobs []Job, r *Result, o ReportOptions, f *report.TimeFrame) (report.Gantt, string) {
 	span := o.GanttSpan
 	if span <= 0 {
 		span = DefaultGanttSpan
@@ -114,9 +114,9 @@ func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solver
 		bars += jobs[i].Size
 	}
 	idx = idx[:cut]
-	g := solvers.Gantt{Title: "Processors", TimeUnit: "s", Lanes: make([]string, r.P)}
+	g := report.Gantt{Title: "Processors", TimeUnit: "s", Lanes: make([]string, r.P)}
 	if bars > 0 {
-		g.Bars = make([]solvers.Bar, 0, bars) // an empty window keeps nil bars
+		g.Bars = make([]report.Bar, 0, bars) // an empty window keeps nil bars
 	}
 	for c := range g.Lanes {
 		g.Lanes[c] = "P" + strconv.Itoa(c)
@@ -125,7 +125,7 @@ func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solver
 		pl := r.Placements[i]
 		label := strconv.Itoa(jobs[i].ID)
 		for _, c := range pl.Procs {
-			g.Bars = append(g.Bars, solvers.Bar{Lane: c, Start: max(pl.Start, from), End: min(pl.End, to),
+			g.Bars = append(g.Bars, report.Bar{Lane: c, Start: max(pl.Start, from), End: min(pl.End, to),
 				Label: label, Group: label})
 		}
 	}
@@ -140,8 +140,8 @@ func gantt(jobs []Job, r *Result, o ReportOptions, f *solvers.TimeFrame) (solver
 // usage is processors in use over the whole trace: the exact step function
 // averaged (time-weighted) and maxed over usageBuckets equal buckets; x is
 // trace seconds (the start of each bucket), drawn in the frame f.
-func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
-	p := solvers.Plot{Title: "Processors in use", XLabel: f.AxisName(), XTime: true, YLabel: "processors", Kind: solvers.PlotStep}
+func usage(jobs []Job, r *Result, f *report.TimeFrame) report.Plot {
+	p := report.Plot{Title: "Processors in use", XLabel: f.AxisName(), XTime: true, YLabel: "processors", Kind: report.PlotStep}
 	first, last := math.Inf(1), math.Inf(-1)
 	n := 0 // events: a start and an end for each job that holds processors
 	for i, j := range jobs {
@@ -160,9 +160,9 @@ func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 		width = 1
 	}
 	mean, peak := bucketLines(evs, first, width)
-	machine := solvers.Line{Name: fmt.Sprintf("machine (%d)", r.P), Dashed: true}
+	machine := report.Line{Name: fmt.Sprintf("machine (%d)", r.P), Dashed: true}
 	machine.Points = [][2]float64{{first, float64(r.P)}, {last, float64(r.P)}}
-	p.Lines = []solvers.Line{peak, mean, machine}
+	p.Lines = []report.Line{peak, mean, machine}
 	return p
 }
 
@@ -170,10 +170,10 @@ func usage(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 // buckets of width seconds from first, of the step function that starts
 // at 0 and changes by evs (sorted by time); their names say how long a
 // bucket is.
-func bucketLines(evs []usageEvent, first, width float64) (mean, peak solvers.Line) {
-	each := solvers.HumanDuration(width)
-	mean = solvers.Line{Name: "mean per bucket of " + each, Points: make([][2]float64, 0, usageBuckets)}
-	peak = solvers.Line{Name: "peak per bucket of " + each, Points: make([][2]float64, 0, usageBuckets)}
+func bucketLines(evs []usageEvent, first, width float64) (mean, peak report.Line) {
+	each := report.HumanDuration(width)
+	mean = report.Line{Name: "mean per bucket of " + each, Points: make([][2]float64, 0, usageBuckets)}
+	peak = report.Line{Name: "peak per bucket of " + each, Points: make([][2]float64, 0, usageBuckets)}
 	used, k := 0, 0
 	for b := 0; b < usageBuckets; b++ {
 		lo, hi := first+float64(b)*width, first+float64(b+1)*width
@@ -196,8 +196,8 @@ func bucketLines(evs []usageEvent, first, width float64) (mean, peak solvers.Lin
 // whole trace, in the buckets of usage: a job waits from its submission
 // to its start (a start at the instant of a submission is taken first,
 // so a job that never waited is never counted).
-func queue(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
-	p := solvers.Plot{Title: "Jobs waiting", XLabel: f.AxisName(), XTime: true, YLabel: "jobs in the queue", Kind: solvers.PlotStep}
+func queue(jobs []Job, r *Result, f *report.TimeFrame) report.Plot {
+	p := report.Plot{Title: "Jobs waiting", XLabel: f.AxisName(), XTime: true, YLabel: "jobs in the queue", Kind: report.PlotStep}
 	if len(jobs) == 0 {
 		return p
 	}
@@ -217,7 +217,7 @@ func queue(jobs []Job, r *Result, f *solvers.TimeFrame) solvers.Plot {
 		width = 1
 	}
 	mean, peak := bucketLines(evs, first, width)
-	p.Lines = []solvers.Line{peak, mean}
+	p.Lines = []report.Line{peak, mean}
 	return p
 }
 
@@ -318,8 +318,8 @@ func sortUsageEvents(s []usageEvent) {
 // unless asked for it).
 // Its instants (submission, start, finish: columns 1, 4 and 6) are trace
 // seconds, which pages show in the report's frame (TimeCols).
-func batsimTable(jobs []Job, r *Result) solvers.Table {
-	t := solvers.LazyTable("Jobs (Batsim columns)", BatsimColumns(), len(jobs), func() [][]any { return batsimRows(jobs, r) })
+func batsimTable(jobs []Job, r *Result) report.Table {
+	t := report.LazyTable("Jobs (Batsim columns)", BatsimColumns(), len(jobs), func() [][]any { return batsimRows(jobs, r) })
 	t.TimeCols = []int{1, 4, 6}
 	return t
 }

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 func TestReportMetricsGanttWindowAndUsage(t *testing.T) {
@@ -144,7 +144,7 @@ func BenchmarkBuildReportFullKTH(b *testing.B) {
 }
 
 // TestReportEncodingIsPinned pins the stored form of a batch report: the
-// bytes solvers.EncodeReport gives for EASY over the whole KTH trace
+// bytes report.EncodeReport gives for EASY over the whole KTH trace
 // (what the runner and the workers store, and page out). The digest is
 // that of the report built with its per-job table filled whole, before
 // the table was made lazy; the encoding of the lazy table must give the
@@ -158,7 +158,7 @@ func BenchmarkBuildReportFullKTH(b *testing.B) {
 func TestReportEncodingIsPinned(t *testing.T) {
 	j, r := easyKTH(t)
 	rep := BuildReport(j.Jobs, r, ReportOptions{}, j.Skipped)
-	got, err := solvers.EncodeReport(rep)
+	got, err := report.EncodeReport(rep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,8 +174,8 @@ func TestReportEncodingIsPinned(t *testing.T) {
 		t.Fatalf("the lazy table: %d rows of %d (%v)", len(rows), len(j.Jobs), err)
 	}
 	eager := *rep
-	eager.Tables = []solvers.Table{{Title: lazy.Title, Columns: lazy.Columns, Rows: rows, TimeCols: lazy.TimeCols}}
-	want, err := solvers.EncodeReport(&eager)
+	eager.Tables = []report.Table{{Title: lazy.Title, Columns: lazy.Columns, Rows: rows, TimeCols: lazy.TimeCols}}
+	want, err := report.EncodeReport(&eager)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,7 +145,7 @@ func TestSWFBuilderReservesWhatItKeeps(t *testing.T) {
 		}
 		return []byte(b.String())
 	}
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 256 << 10})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 256 << 10})
 	if _, err := viaBuilder(ctx, lines(20000), formats.SWFLimits{}, SWFOptions{}); errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "t.swf" {
 		t.Errorf("20,000 jobs under 256 KiB: %v, want TooLarge on the file", err)
 	}

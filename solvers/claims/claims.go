@@ -5,17 +5,17 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // Verdicts (../shared/fidelity.md).
 const (
-	Holds        = solvers.Holds
-	Partly       = solvers.Partly
-	DoesNotHold  = solvers.DoesNotHold
-	NotMeasured  = solvers.NotMeasured
-	Unverifiable = solvers.Unverifiable
-	Inconclusive = solvers.Inconclusive
+	Holds        = report.Holds
+	Partly       = report.Partly
+	DoesNotHold  = report.DoesNotHold
+	NotMeasured  = report.NotMeasured
+	Unverifiable = report.Unverifiable
+	Inconclusive = report.Inconclusive
 )
 
 // MinValues is the fewest values an interval rests on: one value is no
@@ -772,9 +772,9 @@ func (t *Table) Add(claim, paper string, r Result, evidence string) {
 	t.rows = append(t.rows, []any{claim, paper, r.Ours, r.Verdict, ev})
 }
 
-// Table is the solvers.Table titled Claims.
-func (t *Table) Table() solvers.Table {
-	return solvers.Table{Title: Title, Columns: append([]string(nil), Columns...), Rows: t.rows}
+// Table is the report.Table titled Claims.
+func (t *Table) Table() report.Table {
+	return report.Table{Title: Title, Columns: append([]string(nil), Columns...), Rows: t.rows}
 }
 
 // InScope judges a claim about a scope (large graphs, many nodes) only at

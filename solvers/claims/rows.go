@@ -1,9 +1,8 @@
 package claims
 
 import (
+	"schedlab/report"
 	"strings"
-
-	"schedlab/solvers"
 )
 
 // Row is one row of a family's Claims table, written as data like the
@@ -48,7 +47,7 @@ func Lines[D any](d D, rows []Row[D], vars ...string) []Line {
 }
 
 // Build is the Claims table of the rows judged on d (Lines).
-func Build[D any](d D, rows []Row[D], vars ...string) solvers.Table {
+func Build[D any](d D, rows []Row[D], vars ...string) report.Table {
 	var t Table
 	t.AddLines(Lines(d, rows, vars...))
 	return t.Table()

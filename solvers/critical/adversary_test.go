@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
 )
@@ -23,13 +24,13 @@ import (
 func TestAnnealingFindsWhereHEFTIsFourTimesFastestNode(t *testing.T) {
 	st := New()
 	preset := solvers.Params{"tasks": "5", "layers": "5", "processors": "4", "transfer_max": "250", "transfer_min": "25"}
-	specs := st.Presets()[0].Params
-	params, err := solvers.Resolve(st.Params(), nil)
+	specs := st.Presets[0].Params
+	params, err := solvers.Resolve(st.Params, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := adversary.Config{A: adversary.Side{Variant: "heft", Params: params}, B: adversary.Side{Variant: "fastest-node", Params: params},
-		Metric: "makespan", Better: solvers.Lower, Budget: 5000, Seed: 1, Target: 4, Preset: PresetRandom, PresetParams: preset}
+		Metric: "makespan", Better: report.Lower, Budget: 5000, Seed: 1, Target: 4, Preset: PresetRandom, PresetParams: preset}
 	fam := adversary.Family{Specs: specs,
 		Generate: func(ctx context.Context, p solvers.Params, seed int64) (*solvers.Workload, error) {
 			full, err := solvers.Resolve(specs, p)

@@ -17,7 +17,7 @@ func TestBudgetRefusesATreeOfPathsOverTheBudget(t *testing.T) {
 		t.Errorf("a million paths of 20000 tasks: %v, want TooLarge on tree_max_nodes", err)
 	}
 	// The generator is checked too: the largest graph under 1 MiB.
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 1 << 20})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 1 << 20})
 	_, err = New().Generate(ctx, PresetRandom, solvers.Params{"tasks": "20000", "processors": "256"}, 1)
 	if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "tasks" {
 		t.Errorf("20000 tasks on 256 processors under 1 MiB: %v, want TooLarge on tasks", err)

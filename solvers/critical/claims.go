@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
@@ -133,8 +133,8 @@ func RepresentativesExperiment(n int, seed int64) RepsResult {
 	return r
 }
 
-func representativesTable(r RepsResult) solvers.Table {
-	return solvers.Table{Title: "Representatives: X vertices left without one (seed's heuristic vs lightest neighbour in order)",
+func representativesTable(r RepsResult) report.Table {
+	return report.Table{Title: "Representatives: X vertices left without one (seed's heuristic vs lightest neighbour in order)",
 		Columns: []string{"case", "graphs", "x_vertices", "heuristic_missing", "naive_missing", "graphs_heuristic_worse"},
 		Rows: [][]any{
 			{"Fig. 2 (p4, p5, p30)", 1, 3, r.Fig2Heuristic, r.Fig2Naive, btoi(r.Fig2Heuristic > r.Fig2Naive)},
@@ -291,7 +291,7 @@ func successRow(pairs []claims.Pair) claims.Result {
 
 // ClaimsTable is the seed's mechanisms and claims, each row judged by a
 // rule of solvers/claims on our per-instance numbers.
-func ClaimsTable(in ClaimInputs) solvers.Table {
+func ClaimsTable(in ClaimInputs) report.Table {
 	r := in.Reps
 	return claims.Build(&in, claimRows, "{reps}", fmt.Sprintf("%d X vertices: %d vs %d; heuristic worse on %d graphs", r.XVertices, r.Heuristic, r.Naive, r.HeuristicWorse))
 }

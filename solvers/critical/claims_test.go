@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
@@ -16,14 +16,14 @@ var nan = math.NaN()
 // broken one; one broken complete tree makes the row partly.
 func TestTreeRowJudgesCompleteTreesOnly(t *testing.T) {
 	ok := treeCount{structure: true}
-	if v := treeRow([]treeCount{ok, ok, {cut: true}}).Verdict; v != solvers.Holds {
+	if v := treeRow([]treeCount{ok, ok, {cut: true}}).Verdict; v != report.Holds {
 		t.Errorf("complete trees all as described: %s", v)
 	}
-	if v := treeRow([]treeCount{ok, ok, {}}).Verdict; v != solvers.Partly {
+	if v := treeRow([]treeCount{ok, ok, {}}).Verdict; v != report.Partly {
 		t.Errorf("one complete tree broken: %s", v)
 	}
 	r := treeRow([]treeCount{{cut: true, structure: true}})
-	if r.Verdict != solvers.NotMeasured || !strings.Contains(r.Ours, "1 trees cut") {
+	if r.Verdict != report.NotMeasured || !strings.Contains(r.Ours, "1 trees cut") {
 		t.Errorf("cut trees only: %s, %q", r.Verdict, r.Ours)
 	}
 }
@@ -35,19 +35,19 @@ func TestEnumRowComparesCompleteTreesAndCountsCutApart(t *testing.T) {
 	fewer := enumPoint{label: "random 100", tree: []float64{3, 4, 5}, dfs: []float64{10, 12, 15}}
 	more := enumPoint{label: "random 300", tree: []float64{30, 40, 50}, dfs: []float64{10, 12, 15}}
 	cut := enumPoint{label: "random 1000", cut: 30, cutFewer: 30, dfsCutMin: 1e9}
-	if v := enumRow([]enumPoint{fewer}).Verdict; v != solvers.Holds {
+	if v := enumRow([]enumPoint{fewer}).Verdict; v != report.Holds {
 		t.Errorf("tree fewer on every complete graph: %s", v)
 	}
-	if v := enumRow([]enumPoint{fewer, more}).Verdict; v != solvers.Partly {
+	if v := enumRow([]enumPoint{fewer, more}).Verdict; v != report.Partly {
 		t.Errorf("fewer at one group, more at the other: %s", v)
 	}
 	r := enumRow([]enumPoint{more, cut})
-	if r.Verdict != solvers.DoesNotHold || !strings.Contains(r.Ours, "random 1000: 30 cut") {
+	if r.Verdict != report.DoesNotHold || !strings.Contains(r.Ours, "random 1000: 30 cut") {
 		t.Errorf("cut trees must not rescue the claim: %s, %q", r.Verdict, r.Ours)
 	}
 	// Paired per graph: the same sums with the pairs crossed fail.
 	crossed := enumPoint{label: "random 100", tree: []float64{3, 40, 5}, dfs: []float64{10, 12, 15}}
-	if v := enumRow([]enumPoint{crossed}).Verdict; v == solvers.Holds {
+	if v := enumRow([]enumPoint{crossed}).Verdict; v == report.Holds {
 		t.Errorf("tree more on one graph of three, CI crossing zero: %s", v)
 	}
 }
@@ -61,11 +61,11 @@ func TestEnumRowJudgesOnlyLargeGraphs(t *testing.T) {
 	wf := enumPoint{label: "workflows", tree: []float64{3, 4, 5}, dfs: []float64{10, 12, 15}}
 	cut := enumPoint{label: "random 100", cut: 30, dfsCutMin: 2400}
 	r := enumRow([]enumPoint{small, wf, cut})
-	if r.Verdict != solvers.NotMeasured || !strings.Contains(r.Ours, "below the scope") {
+	if r.Verdict != report.NotMeasured || !strings.Contains(r.Ours, "below the scope") {
 		t.Errorf("small graphs only: %s, %q", r.Verdict, r.Ours)
 	}
 	large := enumPoint{label: "random 100", tree: []float64{3, 4, 5}, dfs: []float64{10, 12, 15}}
-	if r := enumRow([]enumPoint{small, large}); r.Verdict != solvers.Holds || !strings.Contains(r.Rule, "large dimension") {
+	if r := enumRow([]enumPoint{small, large}); r.Verdict != report.Holds || !strings.Contains(r.Rule, "large dimension") {
 		t.Errorf("at scope: %s, %q", r.Verdict, r.Rule)
 	}
 }
@@ -86,7 +86,7 @@ func TestCriterionRowIsADescription(t *testing.T) {
 				rate = row
 			}
 		}
-		if crit == nil || crit[3] != solvers.Unverifiable || !strings.Contains(crit[2].(string), "HEFT") {
+		if crit == nil || crit[3] != report.Unverifiable || !strings.Contains(crit[2].(string), "HEFT") {
 			t.Errorf("criterion row: %v", crit)
 		}
 		k := 4
@@ -106,10 +106,10 @@ func TestCriterionRowIsADescription(t *testing.T) {
 		}
 		return nil
 	}
-	if v := fig2(0, 1); v != solvers.Holds {
+	if v := fig2(0, 1); v != report.Holds {
 		t.Errorf("Fig. 2 heuristic 0, naive 1: %v", v)
 	}
-	if v := fig2(1, 1); v != solvers.DoesNotHold {
+	if v := fig2(1, 1); v != report.DoesNotHold {
 		t.Errorf("Fig. 2 heuristic 1, naive 1: %v", v)
 	}
 }
@@ -120,10 +120,10 @@ func TestOccursRowSplitsAtTheCriticalWorkLength(t *testing.T) {
 	stop := func(c reproCell) bool { return c.stopped }
 	below := []reproCell{{stopped: true, belowCW: true}, {stopped: true, belowCW: true}, {}}
 	r := occursRow(below, "stopped", stop)
-	if r.Verdict != solvers.DoesNotHold || !strings.Contains(r.Ours, "2 of 2") || !strings.Contains(r.Ours, "0 of 1") {
+	if r.Verdict != report.DoesNotHold || !strings.Contains(r.Ours, "2 of 2") || !strings.Contains(r.Ours, "0 of 1") {
 		t.Errorf("stops only below the critical-work length: %s, %q", r.Verdict, r.Ours)
 	}
-	if v := occursRow(append(below, reproCell{stopped: true}), "stopped", stop).Verdict; v != solvers.Holds {
+	if v := occursRow(append(below, reproCell{stopped: true}), "stopped", stop).Verdict; v != report.Holds {
 		t.Errorf("one stop at a feasible deadline: %s", v)
 	}
 }
@@ -134,11 +134,11 @@ func TestLoadRowCountsFailures(t *testing.T) {
 	heft := []float64{0.3, 0.4, 0.5, 0.35}
 	solved := claims.Pair{Label: "×2", A: []float64{0.5, 0.6, 0.7, 0.55}, B: heft}
 	half := claims.Pair{Label: "×1", A: []float64{0.5, 0.6, nan, nan}, B: heft}
-	if v := loadRow([]claims.Pair{solved}).Verdict; v != solvers.Holds {
+	if v := loadRow([]claims.Pair{solved}).Verdict; v != report.Holds {
 		t.Errorf("higher on every graph: %s", v)
 	}
 	r := loadRow([]claims.Pair{half, solved})
-	if r.Verdict != solvers.Partly || !strings.Contains(r.Ours, "A 2 of 4 solved") {
+	if r.Verdict != report.Partly || !strings.Contains(r.Ours, "A 2 of 4 solved") {
 		t.Errorf("2 of 4 solved at ×1: %s, %q", r.Verdict, r.Ours)
 	}
 }
@@ -151,11 +151,11 @@ func TestRepsRowPairsPerGraph(t *testing.T) {
 		t.Fatalf("per-graph counts: %d, %d", len(r.HeuristicPer), len(r.NaivePer))
 	}
 	worse := RepsResult{Graphs: 3, HeuristicPer: []float64{2, 2, 2}, NaivePer: []float64{1, 1, 1}}
-	if v := repsRow(worse).Verdict; v != solvers.DoesNotHold {
+	if v := repsRow(worse).Verdict; v != report.DoesNotHold {
 		t.Errorf("heuristic worse on every graph: %s", v)
 	}
 	better := RepsResult{Graphs: 3, HeuristicPer: []float64{0, 0, 1}, NaivePer: []float64{1, 1, 2}}
-	if v := repsRow(better).Verdict; v != solvers.Holds {
+	if v := repsRow(better).Verdict; v != report.Holds {
 		t.Errorf("heuristic better on every graph: %s", v)
 	}
 }

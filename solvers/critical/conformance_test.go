@@ -18,7 +18,7 @@ func TestConformance(t *testing.T) {
 }
 
 func TestCriterionAppliesOnlyToCriticalWorks(t *testing.T) {
-	for _, sp := range New().Params() {
+	for _, sp := range New().Params {
 		critOnly := sp.Name == "criterion" || sp.Name == "max_variants" || sp.Name == "collision_processors"
 		for _, v := range []string{VariantCritical, VariantCriticalFallback, VariantHEFT, VariantList} {
 			if got := sp.AppliesTo(v); got != (!critOnly || v == VariantCritical || v == VariantCriticalFallback) {

@@ -95,7 +95,7 @@
 // copies), so makespan_over_bound ≥ 1 (tested); processor_load_deadline is
 // the paper's load over [0, D]; the planner's counts are the
 // critical-works variants' and stopped critical-works' alone
-// (solvers.Metric.Variants).
+// (report.Metric.Variants).
 //
 // Reproduce: the seed publishes no numbers, so Claims judge its mechanisms
 // with solvers/claims rules on per-instance numbers (claims.go): Fig. 1 on

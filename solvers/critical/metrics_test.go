@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -16,9 +17,9 @@ import (
 // solvers.Missing and StopReason read (issue 38 items 3 and 4).
 func TestDeclaredMetricsAreTheReports(t *testing.T) {
 	s := New()
-	decls := solvers.Declared(s)
-	if solvers.Primary(decls) != "makespan" {
-		t.Fatalf("primary %q, want makespan", solvers.Primary(decls))
+	decls := s.Metrics
+	if report.Primary(decls) != "makespan" {
+		t.Fatalf("primary %q, want makespan", report.Primary(decls))
 	}
 	w := genWorkload(t, nil, 7)
 	full, err := s.Run(context.Background(), w, VariantHEFT, solvers.Params{}, nil)

@@ -15,7 +15,7 @@ import (
 func TestMutationsKeepAValidGraphWithinPISAsBounds(t *testing.T) {
 	st := New()
 	params := solvers.Params{"tasks": "12", "layers": "4"}
-	full, err := solvers.Resolve(st.Presets()[0].Params, params)
+	full, err := solvers.Resolve(st.Presets[0].Params, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,8 +23,8 @@ func TestMutationsKeepAValidGraphWithinPISAsBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := st.(solvers.Mutator)
-	if !m.Mutates() {
+	m := st
+	if !(m.Mutate != nil) {
 		t.Fatal("critical has no mutations")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

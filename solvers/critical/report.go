@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -22,21 +23,21 @@ const (
 // the run parameter's default.
 const previewBandwidth = 10
 
-func preview(g *Graph) *solvers.Report {
+func preview(g *Graph) *report.Report {
 	d := Prepare(g, previewBandwidth)
 	b := d.ComputeBounds()
-	r := &solvers.Report{}
-	r.Metrics = []solvers.Metric{
-		{Name: "tasks", Value: float64(d.N), Kind: solvers.KindInfo},
-		{Name: "edges", Value: float64(len(g.Edges)), Kind: solvers.KindInfo},
-		{Name: "processors", Value: float64(d.M), Kind: solvers.KindInfo},
-		{Name: "critical_path_length", Value: b.CriticalPath, Unit: "time units", Kind: solvers.KindInfo},
-		{Name: "lower_bound", Value: b.Lower, Unit: "time units", Kind: solvers.KindInfo},
+	r := &report.Report{}
+	r.Metrics = []report.Metric{
+		{Name: "tasks", Value: float64(d.N), Kind: report.KindInfo},
+		{Name: "edges", Value: float64(len(g.Edges)), Kind: report.KindInfo},
+		{Name: "processors", Value: float64(d.M), Kind: report.KindInfo},
+		{Name: "critical_path_length", Value: b.CriticalPath, Unit: "time units", Kind: report.KindInfo},
+		{Name: "lower_bound", Value: b.Lower, Unit: "time units", Kind: report.KindInfo},
 	}
 	root := LongestPath(d, nil)
 	r.Graphs = append(r.Graphs, dagGraph(d, root, nil, &r.Notes))
 	r.Tables = append(r.Tables, tasksTable(d))
-	pt := solvers.Table{Title: "Processors", Columns: []string{"processor", "performance", "price"}}
+	pt := report.Table{Title: "Processors", Columns: []string{"processor", "performance", "price"}}
 	for _, p := range g.Processors {
 		pt.Rows = append(pt.Rows, []any{p.ID, p.Performance, p.Price})
 	}
@@ -53,8 +54,8 @@ func preview(g *Graph) *solvers.Report {
 	return r
 }
 
-func tasksTable(d *DAG) solvers.Table {
-	t := solvers.Table{Title: "Tasks", Columns: []string{"task", "volume", "fastest_time", "mean_time", "level", "parents", "children"}}
+func tasksTable(d *DAG) report.Table {
+	t := report.Table{Title: "Tasks", Columns: []string{"task", "volume", "fastest_time", "mean_time", "level", "parents", "children"}}
 	for v := range d.N {
 		if v == maxTableRows {
 			break
@@ -73,8 +74,8 @@ func tasksTable(d *DAG) solvers.Table {
 
 // dagGraph draws the DAG (Level = topological level) with the path's
 // edges as "critical"; group gives each task's node group (nil: none).
-func dagGraph(d *DAG, crit Path, group []string, notes *[]string) solvers.Graph {
-	g := solvers.Graph{Title: "Task graph", Layout: "dag"}
+func dagGraph(d *DAG, crit Path, group []string, notes *[]string) report.Graph {
+	g := report.Graph{Title: "Task graph", Layout: "dag"}
 	if d.N > maxDrawNodes || len(d.G.Edges) > maxDrawEdges {
 		*notes = append(*notes, fmt.Sprintf("The task graph is not drawn: %d tasks and %d edges are over the display budget (%d tasks, %d edges).", d.N, len(d.G.Edges), maxDrawNodes, maxDrawEdges))
 		return g
@@ -84,16 +85,16 @@ func dagGraph(d *DAG, crit Path, group []string, notes *[]string) solvers.Graph 
 		onPath[e] = true
 	}
 	for v := range d.N {
-		n := solvers.GraphNode{ID: d.G.Tasks[v].ID, Label: fmt.Sprintf("%s (%.3g)", d.G.Tasks[v].ID, d.Fast[v]), Level: d.Level[v]}
+		n := report.GraphNode{ID: d.G.Tasks[v].ID, Label: fmt.Sprintf("%s (%.3g)", d.G.Tasks[v].ID, d.Fast[v]), Level: d.Level[v]}
 		if group != nil {
 			n.Group = group[v]
 		}
 		g.Nodes = append(g.Nodes, n)
 	}
 	for k, e := range d.G.Edges {
-		ge := solvers.GraphEdge{Source: d.G.Tasks[e.From].ID, Target: d.G.Tasks[e.To].ID, Label: fmt.Sprintf("%.3g", d.Comm(k))}
+		ge := report.GraphEdge{Source: d.G.Tasks[e.From].ID, Target: d.G.Tasks[e.To].ID, Label: fmt.Sprintf("%.3g", d.Comm(k))}
 		if onPath[k] {
-			ge.Kind = solvers.EdgeCritical
+			ge.Kind = report.EdgeCritical
 		}
 		g.Edges = append(g.Edges, ge)
 	}
@@ -106,16 +107,16 @@ const TimeUnit = "time units"
 
 func workGroup(rank int) string { return fmt.Sprintf("work %d", rank) }
 
-func runReport(o *Outcome) *solvers.Report {
+func runReport(o *Outcome) *report.Report {
 	d := o.D
-	r := &solvers.Report{Metrics: runMetrics(o)}
+	r := &report.Report{Metrics: runMetrics(o)}
 	workOf := WorkOf(d.N, o.Works)
 	group := make([]string, d.N)
 	for v := range d.N {
 		group[v] = workGroup(workOf[v])
 	}
 	r.Gantts = runGantts(o, group)
-	r.Time = &solvers.TimeFrame{Unit: TimeUnit, OriginName: "the start of the schedule"}
+	r.Time = &report.TimeFrame{Unit: TimeUnit, OriginName: "the start of the schedule"}
 	root := o.Tree.Nodes[0].Path
 	r.Graphs = append(r.Graphs, dagGraph(d, root, group, &r.Notes))
 	r.Graphs = append(r.Graphs, treeGraph(d, o.Tree, &r.Notes))
@@ -154,7 +155,7 @@ func deadlineSource(c RunConfig) string {
 	return fmt.Sprintf("deadline_factor %.4g × HEFT's makespan", c.DeadlineFactor)
 }
 
-// The variants a run metric is meaningful for (solvers.Metric.Variants).
+// The variants a run metric is meaningful for (report.Metric.Variants).
 // The planner's counts (variants, works planned, collisions) exist only
 // in the critical works method: heft and list report 0. They build the
 // tree of critical paths and its works too, but only to colour their
@@ -170,7 +171,7 @@ var (
 // runMetrics are a run's metrics: the schedule's (left out when the run
 // stopped without a complete plan), the deadline's, the planner's counts
 // (0 but for the critical-works variants) and the tree's size.
-func runMetrics(o *Outcome) []solvers.Metric {
+func runMetrics(o *Outcome) []report.Metric {
 	d, s := o.D, o.Sched
 	b2f := func(b bool) float64 {
 		if b {
@@ -178,7 +179,7 @@ func runMetrics(o *Outcome) []solvers.Metric {
 		}
 		return 0
 	}
-	var ms []solvers.Metric
+	var ms []report.Metric
 	meets := false
 	if o.Complete {
 		mk := s.Makespan()
@@ -194,11 +195,11 @@ func runMetrics(o *Outcome) []solvers.Metric {
 			loadD = busyTime(d, s) / (o.Deadline * float64(d.M))
 		}
 		ms = append(ms,
-			solvers.Metric{Name: "makespan", Value: mk, Unit: "time units", Better: solvers.Lower},
-			solvers.Metric{Name: "makespan_over_bound", Value: ratio, Better: solvers.Lower},
-			solvers.Metric{Name: "processor_load_mean", Value: s.LoadMean(d), Better: solvers.Higher},
-			solvers.Metric{Name: "processor_load_deadline", Value: loadD, Better: solvers.Higher},
-			solvers.Metric{Name: "cost", Value: s.Cost(d), Unit: "price × time", Better: solvers.Lower})
+			report.Metric{Name: "makespan", Value: mk, Unit: "time units", Better: report.Lower},
+			report.Metric{Name: "makespan_over_bound", Value: ratio, Better: report.Lower},
+			report.Metric{Name: "processor_load_mean", Value: s.LoadMean(d), Better: report.Higher},
+			report.Metric{Name: "processor_load_deadline", Value: loadD, Better: report.Higher},
+			report.Metric{Name: "cost", Value: s.Cost(d), Unit: "price × time", Better: report.Lower})
 	}
 	var gen, kept, dropped, pruned, cols, unres, relax int
 	stopped := false
@@ -215,28 +216,28 @@ func runMetrics(o *Outcome) []solvers.Metric {
 		}
 	}
 	ms = append(ms,
-		solvers.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units", Kind: solvers.KindInfo},
-		solvers.Metric{Name: "deadline_over_heft", Value: ratioOr0(o.Deadline, o.HEFT.Makespan()), Unit: "× HEFT makespan", Kind: solvers.KindInfo},
-		solvers.Metric{Name: "deadline_over_critical_work", Value: ratioOr0(o.Deadline, o.Bounds.CriticalPath), Unit: "× critical-work length", Kind: solvers.KindInfo},
-		solvers.Metric{Name: "meets_deadline", Value: b2f(meets), Better: solvers.Higher},
-		solvers.Metric{Name: "processors", Value: float64(o.Platform), Kind: solvers.KindInfo},
-		solvers.Metric{Name: "processors_used", Value: float64(d.M), Kind: solvers.KindInfo},
-		solvers.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units", Kind: solvers.KindInfo},
-		solvers.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units", Kind: solvers.KindInfo},
-		solvers.Metric{Name: "stopped", Value: b2f(stopped), Variants: paperPlanner},
-		solvers.Metric{Name: "variants_generated", Value: float64(gen), Variants: planners},
-		solvers.Metric{Name: "variants_dropped", Value: float64(dropped), Variants: planners},
-		solvers.Metric{Name: "variants_kept", Value: float64(kept), Variants: planners},
-		solvers.Metric{Name: "variants_pruned", Value: float64(pruned), Variants: planners},
-		solvers.Metric{Name: "works", Value: float64(len(o.Works)), Variants: planners},
-		solvers.Metric{Name: "works_planned", Value: float64(worksPlanned), Variants: planners},
-		solvers.Metric{Name: "works_fallback", Value: float64(relax), Variants: fallbackPlanner},
-		solvers.Metric{Name: "collisions", Value: float64(cols), Variants: planners},
-		solvers.Metric{Name: "collisions_unresolved", Value: float64(unres), Variants: planners},
-		solvers.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes)), Kind: solvers.KindInfo, Variants: planners},
-		solvers.Metric{Name: "tree_cut", Value: b2f(o.Tree.Cut), Variants: planners},
-		solvers.Metric{Name: "dfs_paths", Value: CountPaths(d), Kind: solvers.KindInfo},
-		solvers.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
+		report.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units", Kind: report.KindInfo},
+		report.Metric{Name: "deadline_over_heft", Value: ratioOr0(o.Deadline, o.HEFT.Makespan()), Unit: "× HEFT makespan", Kind: report.KindInfo},
+		report.Metric{Name: "deadline_over_critical_work", Value: ratioOr0(o.Deadline, o.Bounds.CriticalPath), Unit: "× critical-work length", Kind: report.KindInfo},
+		report.Metric{Name: "meets_deadline", Value: b2f(meets), Better: report.Higher},
+		report.Metric{Name: "processors", Value: float64(o.Platform), Kind: report.KindInfo},
+		report.Metric{Name: "processors_used", Value: float64(d.M), Kind: report.KindInfo},
+		report.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units", Kind: report.KindInfo},
+		report.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units", Kind: report.KindInfo},
+		report.Metric{Name: "stopped", Value: b2f(stopped), Variants: paperPlanner},
+		report.Metric{Name: "variants_generated", Value: float64(gen), Variants: planners},
+		report.Metric{Name: "variants_dropped", Value: float64(dropped), Variants: planners},
+		report.Metric{Name: "variants_kept", Value: float64(kept), Variants: planners},
+		report.Metric{Name: "variants_pruned", Value: float64(pruned), Variants: planners},
+		report.Metric{Name: "works", Value: float64(len(o.Works)), Variants: planners},
+		report.Metric{Name: "works_planned", Value: float64(worksPlanned), Variants: planners},
+		report.Metric{Name: "works_fallback", Value: float64(relax), Variants: fallbackPlanner},
+		report.Metric{Name: "collisions", Value: float64(cols), Variants: planners},
+		report.Metric{Name: "collisions_unresolved", Value: float64(unres), Variants: planners},
+		report.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes)), Kind: report.KindInfo, Variants: planners},
+		report.Metric{Name: "tree_cut", Value: b2f(o.Tree.Cut), Variants: planners},
+		report.Metric{Name: "dfs_paths", Value: CountPaths(d), Kind: report.KindInfo},
+		report.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: report.Lower, Kind: report.KindCost})
 	return ms
 }
 
@@ -261,7 +262,7 @@ func busyTime(d *DAG, s Schedule) float64 {
 // for critical-works, the plan before collision resolution; bars are
 // grouped by the work a task belongs to. In a plan, bars that overlap
 // another on their processor are marked (markCollisions).
-func runGantts(o *Outcome, group []string) []solvers.Gantt {
+func runGantts(o *Outcome, group []string) []report.Gantt {
 	d := o.D
 	lanes := make([]string, d.M)
 	for p, pr := range d.G.Processors {
@@ -271,13 +272,13 @@ func runGantts(o *Outcome, group []string) []solvers.Gantt {
 			lanes[p] = fmt.Sprintf("%s (perf %.3g)", pr.ID, pr.Performance)
 		}
 	}
-	gantt := func(title string, sc Schedule) solvers.Gantt {
-		gt := solvers.Gantt{Title: title, TimeUnit: TimeUnit, Lanes: lanes}
+	gantt := func(title string, sc Schedule) report.Gantt {
+		gt := report.Gantt{Title: title, TimeUnit: TimeUnit, Lanes: lanes}
 		for v := range d.N {
 			if sc.Proc[v] < 0 {
 				continue
 			}
-			gt.Bars = append(gt.Bars, solvers.Bar{Lane: sc.Proc[v], Start: sc.Start[v], End: sc.Finish[v], Label: d.G.Tasks[v].ID, Group: group[v]})
+			gt.Bars = append(gt.Bars, report.Bar{Lane: sc.Proc[v], Start: sc.Start[v], End: sc.Finish[v], Label: d.G.Tasks[v].ID, Group: group[v]})
 		}
 		return gt
 	}
@@ -286,9 +287,9 @@ func runGantts(o *Outcome, group []string) []solvers.Gantt {
 		if o.Plan.StopWork == 0 {
 			title = "Partial plan: every variant struck out at collision resolution (collisions left)"
 		}
-		return []solvers.Gantt{markCollisions(gantt(title, o.Sched))} // collisions left show as such
+		return []report.Gantt{markCollisions(gantt(title, o.Sched))} // collisions left show as such
 	}
-	out := []solvers.Gantt{gantt("Schedule", o.Sched)}
+	out := []report.Gantt{gantt("Schedule", o.Sched)}
 	if o.Plan != nil {
 		out = append(out, markCollisions(gantt("Plan before collision resolution", o.Plan.Planned)))
 	}
@@ -298,7 +299,7 @@ func runGantts(o *Outcome, group []string) []solvers.Gantt {
 // markCollisions marks the bars of a plan that overlap another bar on
 // their processor (Kind "collision": drawn translucent with a red border,
 // so that bars planned on top of each other all show).
-func markCollisions(gt solvers.Gantt) solvers.Gantt {
+func markCollisions(gt report.Gantt) report.Gantt {
 	byLane := map[int][]int{}
 	for i, b := range gt.Bars {
 		byLane[b.Lane] = append(byLane[b.Lane], i)
@@ -309,8 +310,8 @@ func markCollisions(gt solvers.Gantt) solvers.Gantt {
 		for _, i := range idx {
 			b := &gt.Bars[i]
 			if b.Start < end {
-				b.Kind = solvers.BarCollision
-				gt.Bars[last].Kind = solvers.BarCollision
+				b.Kind = report.BarCollision
+				gt.Bars[last].Kind = report.BarCollision
 			}
 			if b.End > end {
 				end, last = b.End, i
@@ -322,8 +323,8 @@ func markCollisions(gt solvers.Gantt) solvers.Gantt {
 
 // worksTable lists the ranked critical works, the first maxTableRows of
 // them (then a note says so), with how each was planned.
-func worksTable(d *DAG, works []Work, steps []WorkStep) (solvers.Table, string) {
-	wt := solvers.Table{Title: "Critical works", Columns: []string{"rank", "tasks", "length", "source", "planned_by", "variants_before", "variants_dropped", "variants_after"}}
+func worksTable(d *DAG, works []Work, steps []WorkStep) (report.Table, string) {
+	wt := report.Table{Title: "Critical works", Columns: []string{"rank", "tasks", "length", "source", "planned_by", "variants_before", "variants_dropped", "variants_after"}}
 	for i, w := range works {
 		if len(wt.Rows) == maxTableRows {
 			return wt, fmt.Sprintf("The critical works table shows the first %d of %d works.", maxTableRows, len(works))
@@ -339,8 +340,8 @@ func worksTable(d *DAG, works []Work, steps []WorkStep) (solvers.Table, string) 
 }
 
 // scheduleTable lists the first maxTableRows tasks' placements.
-func scheduleTable(d *DAG, s Schedule, workOf []int) solvers.Table {
-	st := solvers.Table{Title: "Schedule", Columns: []string{"task", "processor", "start", "finish", "work"}}
+func scheduleTable(d *DAG, s Schedule, workOf []int) report.Table {
+	st := report.Table{Title: "Schedule", Columns: []string{"task", "processor", "start", "finish", "work"}}
 	for v := range d.N {
 		if v == maxTableRows {
 			break
@@ -356,9 +357,9 @@ func scheduleTable(d *DAG, s Schedule, workOf []int) solvers.Table {
 
 // planTables are critical-works' own tables (variants, their fates,
 // collisions) and notes.
-func planTables(o *Outcome) ([]solvers.Table, []string) {
+func planTables(o *Outcome) ([]report.Table, []string) {
 	d, pl := o.D, o.Plan
-	vt := solvers.Table{Title: "Variants", Columns: []string{"variant", "status", "work", "reason"}}
+	vt := report.Table{Title: "Variants", Columns: []string{"variant", "status", "work", "reason"}}
 	for _, e := range pl.Events {
 		if len(vt.Rows) == maxTableRows {
 			break
@@ -369,7 +370,7 @@ func planTables(o *Outcome) ([]solvers.Table, []string) {
 		}
 		vt.Rows = append(vt.Rows, []any{fmt.Sprintf("V%d", e.Variant), e.Status, work, e.Reason})
 	}
-	sum := solvers.Table{Title: "Variants generated, kept and dropped", Columns: []string{"outcome", "count"}, Rows: [][]any{
+	sum := report.Table{Title: "Variants generated, kept and dropped", Columns: []string{"outcome", "count"}, Rows: [][]any{
 		{"generated (the first and every branch)", pl.Generated},
 		{"kept to the end", pl.Kept},
 		{"dropped: " + FailPrecedence, countStatus(pl.Events, "dropped", "case 1")},
@@ -378,7 +379,7 @@ func planTables(o *Outcome) ([]solvers.Table, []string) {
 		{fmt.Sprintf("pruned over the cap of %d (ours)", o.Config.MaxVariants), pl.Pruned},
 		{"works planned by our fallback (every variant failed)", pl.Relaxations},
 	}}
-	ct := solvers.Table{Title: "Collisions", Columns: []string{"task_x", "task_y", "processor", "overlap", "outcome"}}
+	ct := report.Table{Title: "Collisions", Columns: []string{"task_x", "task_y", "processor", "overlap", "outcome"}}
 	moved, serial, shifted := 0, 0, 0
 	for _, c := range pl.Collisions {
 		switch c.Outcome {
@@ -415,7 +416,7 @@ func planTables(o *Outcome) ([]solvers.Table, []string) {
 	if pl.Relaxations > 0 {
 		notes = append(notes, fmt.Sprintf("%d works could not be planned by any variant inside their windows (the paper's failure cases, where its algorithm stops); our fallback planned them as early as possible without windows, and the realization keeps precedence.", pl.Relaxations))
 	}
-	return []solvers.Table{vt, sum, ct}, notes
+	return []report.Table{vt, sum, ct}, notes
 }
 
 func countStatus(ev []VariantEvent, status, prefix string) int {
@@ -428,8 +429,8 @@ func countStatus(ev []VariantEvent, status, prefix string) int {
 	return n
 }
 
-func treeGraph(d *DAG, t *Tree, notes *[]string) solvers.Graph {
-	g := solvers.Graph{Title: "Tree of critical paths", Layout: "tree"}
+func treeGraph(d *DAG, t *Tree, notes *[]string) report.Graph {
+	g := report.Graph{Title: "Tree of critical paths", Layout: "tree"}
 	n := len(t.Nodes)
 	if n > maxTreeDraw {
 		n = maxTreeDraw
@@ -437,7 +438,7 @@ func treeGraph(d *DAG, t *Tree, notes *[]string) solvers.Graph {
 	}
 	for i := range n {
 		nd := t.Nodes[i]
-		gn := solvers.GraphNode{ID: fmt.Sprintf("D%d", i), Label: fmt.Sprintf("D%d %s (%.4g)", i, nd.Path.label(d, 6), nd.Path.Length), Level: nd.Depth}
+		gn := report.GraphNode{ID: fmt.Sprintf("D%d", i), Label: fmt.Sprintf("D%d %s (%.4g)", i, nd.Path.label(d, 6), nd.Path.Length), Level: nd.Depth}
 		switch nd.Leaf {
 		case LeafCut:
 			gn.Group = "cut by bound"
@@ -451,7 +452,7 @@ func treeGraph(d *DAG, t *Tree, notes *[]string) solvers.Graph {
 		g.Nodes = append(g.Nodes, gn)
 		if nd.Parent >= 0 {
 			e := d.G.Edges[nd.Removed]
-			ge := solvers.GraphEdge{Source: fmt.Sprintf("D%d", nd.Parent), Target: gn.ID, Kind: solvers.EdgeTree}
+			ge := report.GraphEdge{Source: fmt.Sprintf("D%d", nd.Parent), Target: gn.ID, Kind: report.EdgeTree}
 			if n <= maxTreeEdgeLabels {
 				ge.Label = fmt.Sprintf("−%s→%s", d.G.Tasks[e.From].ID, d.G.Tasks[e.To].ID)
 			}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/claims"
 	"schedlab/solvers/formats"
@@ -109,7 +110,7 @@ type reproCell struct {
 // deadline comparison with HEFT and list, the path enumerations, the
 // representatives heuristic, the failure cases and the stop, with the
 // Claims table first.
-func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*report.Report, error) {
 	set, err := reproGraphs(cfg)
 	if err != nil {
 		return nil, err
@@ -118,7 +119,7 @@ func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) 
 	if err != nil {
 		return nil, err
 	}
-	rep := &solvers.Report{}
+	rep := &report.Report{}
 	dl, _ := deadlineTable(set, res)
 	enum, en := enumerationTable(set, res)
 	mk := makespanTable(set, res)
@@ -126,8 +127,8 @@ func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) 
 	rp := RepresentativesExperiment(cfg.Instances*10, 1)
 	rt := representativesTable(rp)
 	ct := ClaimsTable(claimInputs(set, res, en, rp))
-	rep.Tables = []solvers.Table{ct, dl, enum, mk, gap, rt}
-	rep.Metrics = []solvers.Metric{
+	rep.Tables = []report.Table{ct, dl, enum, mk, gap, rt}
+	rep.Metrics = []report.Metric{
 		{Name: "graphs", Value: float64(len(set.graphs))},
 		{Name: "runs", Value: float64(res.runs)},
 		{Name: "stopped", Value: float64(res.fails.stops)},
@@ -345,8 +346,8 @@ type cmpRow struct {
 }
 
 // deadlineTable is the comparison on the method's own terms.
-func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow) {
-	t := solvers.Table{Title: "Deadline comparison: critical works vs HEFT and list at deadline = HEFT makespan × factor",
+func deadlineTable(set *reproSet, res *reproResults) (report.Table, [][]cmpRow) {
+	t := report.Table{Title: "Deadline comparison: critical works vs HEFT and list at deadline = HEFT makespan × factor",
 		Columns: []string{"deadline_factor", "algorithm", "graphs", "meets_deadline", "stopped", "mean_variants_kept", "mean_cost_meeting", "mean_load_in_deadline_meeting", "mean_processors_used_meeting", "load_vs_heft_both_meeting", "deadline_over_cw_min", "deadline_over_cw_mean", "deadline_over_cw_max", "below_critical_work", "stopped_below_critical_work"}}
 	rows := make([][]cmpRow, len(ReproDeadlineFactors))
 	for f, fac := range ReproDeadlineFactors {
@@ -409,8 +410,8 @@ func deadlineTable(set *reproSet, res *reproResults) (solvers.Table, [][]cmpRow)
 // enumerates (one longest-path computation per node) with the paths a
 // depth-first enumeration of all paths visits, per workflow and per
 // random size: complete trees compared, cut trees counted apart.
-func enumerationTable(set *reproSet, res *reproResults) (solvers.Table, []enumPoint) {
-	t := solvers.Table{Title: "Path enumerations: tree of critical paths vs depth-first search of all paths",
+func enumerationTable(set *reproSet, res *reproResults) (report.Table, []enumPoint) {
+	t := report.Table{Title: "Path enumerations: tree of critical paths vs depth-first search of all paths",
 		Columns: []string{"graphs", "tasks", "instances", "tree_paths_mean", "dfs_paths_mean", "dfs_paths_max", "complete", "tree_fewer_complete", "tree_cut", "tree_fewer_cut"}}
 	var pts []enumPoint
 	wf := enumPoint{label: "workflows", dfsCutMin: math.Inf(1)}
@@ -506,9 +507,9 @@ func loadIfMeets(c reproCell) float64 {
 
 // makespanTable is makespan over the lower bound at the default deadline
 // factor, among the complete runs: not the method's objective.
-func makespanTable(set *reproSet, res *reproResults) solvers.Table {
+func makespanTable(set *reproSet, res *reproResults) report.Table {
 	f := slices.Index(ReproDeadlineFactors, DefaultRunConfig().DeadlineFactor)
-	t := solvers.Table{Title: fmt.Sprintf("Makespan over lower bound at deadline factor %g (not the method's objective)", ReproDeadlineFactors[f]),
+	t := report.Table{Title: fmt.Sprintf("Makespan over lower bound at deadline factor %g (not the method's objective)", ReproDeadlineFactors[f]),
 		Columns: []string{"graphs", "algorithm", "complete_runs", "mean_makespan_over_bound", "shortest_makespan_wins"}}
 	groups := []struct {
 		name string
@@ -552,8 +553,8 @@ func makespanTable(set *reproSet, res *reproResults) solvers.Table {
 
 // gapTable is each algorithm's gap to the exact optimum on the small DAGs
 // (deadline factor 2), over the runs that produced a schedule.
-func gapTable(set *reproSet, res *reproResults) solvers.Table {
-	gapt := solvers.Table{Title: "Small DAGs: makespan gap to the exact optimum (deadline factor 2)", Columns: []string{"algorithm", "instances", "complete", "mean_gap_pct", "max_gap_pct", "optimal"}}
+func gapTable(set *reproSet, res *reproResults) report.Table {
+	gapt := report.Table{Title: "Small DAGs: makespan gap to the exact optimum (deadline factor 2)", Columns: []string{"algorithm", "instances", "complete", "mean_gap_pct", "max_gap_pct", "optimal"}}
 	for a, al := range reproAlgos {
 		if !onPlatform(a) {
 			continue // the optimum is the platform's

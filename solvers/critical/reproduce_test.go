@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -16,7 +17,7 @@ import (
 // may change.
 var (
 	reproduceParams = solvers.Params{"instances": "2"}
-	reproduced      = sync.OnceValues(func() (*solvers.Report, error) {
+	reproduced      = sync.OnceValues(func() (*report.Report, error) {
 		return New().Reproduce(context.Background(), reproduceParams, nil)
 	})
 )
@@ -41,7 +42,7 @@ func TestReproduce(t *testing.T) {
 	}
 	for _, row := range r.Table("Claims").Rows {
 		switch row[3] {
-		case solvers.Holds, solvers.Partly, solvers.DoesNotHold, solvers.NotMeasured, solvers.Unverifiable, solvers.Inconclusive:
+		case report.Holds, report.Partly, report.DoesNotHold, report.NotMeasured, report.Unverifiable, report.Inconclusive:
 		default:
 			t.Errorf("claim %v: verdict %v", row[0], row[3])
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/formats"
 )
@@ -17,7 +18,7 @@ import (
 // New returns the critical-works strategy (solvers.Def does the wrapping:
 // variant resolution, the typed configs, progress, errors, the WfFormat
 // upload). It holds no state: all of a run lives in the call.
-func New() solvers.Strategy { return family().Strategy() }
+func New() *solvers.Strategy { return family().Strategy() }
 
 // family is the critical-works family's parts.
 func family() *solvers.Def[RunConfig, *RunConfig] {
@@ -71,7 +72,7 @@ var variants = []algorithm{
 	{Variant: solvers.Variant{Name: VariantFastestNode, Doc: "Ours, a baseline, not the paper's: FastestNode, as in PISA (Coleman and Krishnamachari, IPDPS 2025) and its SAGA library: every task on the fastest processor (least total time over the tasks), in topological order, back to back; no transfers, all being on one processor. The bound a parallel schedule should beat; HEFT can be worse than it when transfers dominate."}, schedule: func(o *Outcome) Schedule { return FastestNode(o.D) }},
 }
 
-// uploads is the solvers.Uploader file set: a WfFormat workflow besides the
+// uploads is the Strategy.Uploads file set: a WfFormat workflow besides the
 // native JSON ("file", which also accepts WfFormat, recognized by its
 // schemaVersion).
 func uploads() []solvers.Upload {
@@ -206,7 +207,7 @@ func longestChain(n int, edges []Edge) int {
 }
 
 // runVariant schedules w with a variant and a run config.
-func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg RunConfig, progress solvers.Progress) (*solvers.Report, error) {
+func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg RunConfig, progress solvers.Progress) (*report.Report, error) {
 	g, err := loadWorkload(w)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -24,7 +25,7 @@ var (
 )
 
 // hasMetric reports whether r has the metric.
-func hasMetric(r *solvers.Report, name string) bool {
+func hasMetric(r *report.Report, name string) bool {
 	for _, m := range r.Metrics {
 		if m.Name == name {
 			return true
@@ -42,7 +43,7 @@ func genWorkload(t testing.TB, params solvers.Params, seed int64) *solvers.Workl
 	return w
 }
 
-func metric(t testing.TB, r *solvers.Report, name string) float64 {
+func metric(t testing.TB, r *report.Report, name string) float64 {
 	t.Helper()
 	m, ok := r.Metric(name)
 	if !ok {
@@ -69,7 +70,7 @@ func TestRunEveryVariantOnRandom(t *testing.T) {
 	if crit == 0 {
 		t.Error("preview highlights no critical edge")
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		for _, c := range []string{CriterionLoad, CriterionMakespan, CriterionCost} {
 			t.Run(v.Name+"/"+c, func(t *testing.T) {
 				r, err := s.Run(context.Background(), w, v.Name, solvers.Params{"criterion": c}, nil)
@@ -154,7 +155,7 @@ func TestSharedWorkflowsEveryVariant(t *testing.T) {
 		if err := w.Preview.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range s.Variants() {
+		for _, v := range s.Variants {
 			r, err := s.Run(context.Background(), w, v.Name, nil, nil)
 			if err != nil {
 				t.Fatalf("%s %s: %v", f, v.Name, err)
@@ -245,7 +246,7 @@ func TestDeterministic(t *testing.T) {
 	if string(w1.Data) != string(w2.Data) {
 		t.Fatal("generation not deterministic")
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		r1, err := s.Run(context.Background(), w1, v.Name, nil, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -259,8 +260,8 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func dropWall(ms []solvers.Metric) []solvers.Metric {
-	var out []solvers.Metric
+func dropWall(ms []report.Metric) []report.Metric {
+	var out []report.Metric
 	for _, m := range ms {
 		if m.Name != "wall_ms" {
 			out = append(out, m)

@@ -22,7 +22,7 @@ func TestPlannerMetricsAreTheCriticalWorksVariants(t *testing.T) {
 	for _, n := range []string{"variants_generated", "variants_dropped", "variants_kept", "variants_pruned", "works", "works_planned", "collisions", "collisions_unresolved", "tree_nodes", "tree_cut"} {
 		only[n] = planners
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		rep, err := s.Run(context.Background(), w, v.Name, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -51,7 +52,7 @@ func TestBatsimWorkloadRunsAsATrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := solvers.WriteBatsimFiles(rep, solvers.BatsimRunOf(rep), &out, nil); err != nil {
+	if err := report.WriteBatsimFiles(rep, report.BatsimRunOf(rep), &out, nil); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&out).ReadAll()

@@ -15,7 +15,7 @@ import (
 func TestBudgetRefusesAGeneratorOverTheBudget(t *testing.T) {
 	// Inside the declared limits: 1000 nodes, 1000 jobs, T = 100000, load 0.95.
 	p := solvers.Params{"nodes": "1000", "jobs": "1000", "interval": "100000", "local_load": "0.95"}
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 16 << 20})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 16 << 20})
 	_, err := New().Generate(ctx, PresetToporkov2014, p, 1)
 	if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "nodes" {
 		t.Errorf("the largest domain under 16 MiB: %v, want TooLarge on nodes", err)
@@ -24,7 +24,7 @@ func TestBudgetRefusesAGeneratorOverTheBudget(t *testing.T) {
 
 func TestBudgetRefusesARunOverTheBudget(t *testing.T) {
 	w := genWorkload(t, solvers.Params{"nodes": "200", "jobs": "200"})
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 1 << 20})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 1 << 20})
 	_, err := New().Run(ctx, w, VariantFair, solvers.Params{"cycles": "100000"}, nil)
 	if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "cycles" {
 		t.Errorf("100000 cycles of 200 jobs under 1 MiB: %v, want TooLarge on cycles", err)
@@ -39,7 +39,7 @@ func TestTraceUploadStopsAtItsRecordLimitAndItsByteCap(t *testing.T) {
 	for i := 1; i <= 20000; i++ {
 		fmt.Fprintf(&b, "%d %d 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n", i, i)
 	}
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 1 << 20})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 1 << 20})
 	_, err := New().ParseWorkload(ctx, []solvers.File{{Field: "swf", Name: "big.swf", Data: []byte(b.String())}})
 	if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "big.swf" {
 		t.Errorf("20000 records under 1 MiB: %v, want TooLarge on the file", err)
@@ -70,7 +70,7 @@ func TestBatchOnATraceRefusesProcessorsOverTheBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 64 << 20})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 64 << 20})
 	if _, err := New().Run(ctx, w, VariantBatch, nil, nil); errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "procs" {
 		t.Errorf("batch on 10 million processors under 64 MiB: %v, want TooLarge on procs", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
@@ -17,10 +17,10 @@ import (
 
 // Verdicts.
 const (
-	Holds        = solvers.Holds
-	Partly       = solvers.Partly
-	DoesNotHold  = solvers.DoesNotHold
-	NotMeasured  = solvers.NotMeasured
+	Holds        = report.Holds
+	Partly       = report.Partly
+	DoesNotHold  = report.DoesNotHold
+	NotMeasured  = report.NotMeasured
 	evTable1     = "Table 1"
 	evTable2     = "Table 2, Table 2 (paper)"
 	evFig3       = "Fig 3, Fig 3 load levels"
@@ -56,7 +56,7 @@ func addRows[D any](c *Claims, d D, rows []claims.Row[D], vars ...string) {
 }
 
 // Table is the Claims table.
-func (c *Claims) Table() solvers.Table { return c.t.Table() }
+func (c *Claims) Table() report.Table { return c.t.Table() }
 
 // parts joins the results of a claim made of several checks with
 // claims.Combine, listing each part's numbers and verdict in ours and each

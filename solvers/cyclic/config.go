@@ -59,7 +59,7 @@ func (c *Config) batchLike() []string { return append([]string{VariantBatch}, c.
 
 // batchMetricVariants are the variants a trace simulation's own metrics
 // (utilization) are declared for: batch and "external:*", every decision
-// process (solvers.Covers), not only those registered where the run ran.
+// process (report.Covers), not only those registered where the run ran.
 // A run on a worker without registrations and one on the server measure
 // utilization the same way, through one simulator, and are ranked
 // together (issue 42 item 1).

@@ -39,8 +39,8 @@
 // early completion. early=true runs U[early_min, 1] of the reserved time
 // (seed), drawn per job id; planned_* and actual_* are reported.
 // n_alternatives is the cyclic scheme's and the two utilizations share a
-// name only (solvers.Metric.Variants). A trace simulation's utilization is
-// declared for batch and "external:*" (solvers.Covers): a decision
+// name only (report.Metric.Variants). A trace simulation's utilization is
+// declared for batch and "external:*" (report.Covers): a decision
 // process reports it through the same simulator, so built-in and external
 // runs are ranked together wherever they ran (issue 42 item 1).
 //
@@ -54,7 +54,7 @@
 // disjoint [start, end) busy intervals, jobs (criterion default start),
 // unique ids, an optional generator. SWF traces (format "swf", plain or
 // gzip): variant batch simulates them with package batch (fcfs, easy,
-// conservative), the CLI straight from the file (solvers.FileRunner) with
+// conservative), the CLI straight from the file (Strategy.RunFile) with
 // the stored trace's report; the slot variants cut them into cycles
 // (Trace.Cycles). How procs, size, estimates and unit_s read a trace is in
 // their docs (config.go), each a Note of the report; with early=true a

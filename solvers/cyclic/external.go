@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/batch"
 	"schedlab/solvers/batsim"
@@ -23,7 +24,7 @@ func externalVariants(scheds []batsim.Scheduler) []variant {
 		}
 		out[i] = variant{Variant: solvers.Variant{Name: s.Variant(), Doc: fmt.Sprintf(
 			"Batch simulation of an SWF trace scheduled by the decision process %q the operator registered (%s), through Batsim's protocol: schedlab sends the events (submissions, completions) and checks and applies its decisions; the same report as batch (wait, bounded slowdown, utilization, Gantt, Batsim columns). Runs only on an SWF workload.", s.Name, how)},
-			run: func(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+			run: func(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*report.Report, error) {
 				return runExternal(ctx, w, s, c, progress)
 			},
 			fits: externalFits}
@@ -43,7 +44,7 @@ func externalFits(format, variant string) error {
 // making the decisions (package batsim) and reports it as batch does. The
 // jobs it rejects are left out of the metrics, as Batsim leaves them out
 // of its jobs output, and counted.
-func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c Config, progress solvers.Progress) (*report.Report, error) {
 	t, err := loadTraceRecords(ctx, w, externalFits(w.Format, s.Variant()))
 	if err != nil {
 		return nil, err
@@ -80,18 +81,18 @@ func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c
 	}
 	rep := batchReport(sj, jobs, res, start, c, batchMetricVariants())
 	for i := range rep.Tables {
-		if rep.Tables[i].Title == solvers.BatsimJobsTable {
+		if rep.Tables[i].Title == report.BatsimJobsTable {
 			rep.Tables[i] = externalBatsimTable(sj.Jobs, out, o.Power)
 		}
 	}
 	rep.Metrics = append(rep.Metrics,
-		solvers.Metric{Name: "jobs_rejected", Value: float64(out.NRejected), Unit: "jobs"},
-		solvers.Metric{Name: "round_trips", Value: float64(out.Rounds), Unit: "messages", Better: solvers.Lower, Kind: solvers.KindCost})
+		report.Metric{Name: "jobs_rejected", Value: float64(out.NRejected), Unit: "jobs"},
+		report.Metric{Name: "round_trips", Value: float64(out.Rounds), Unit: "messages", Better: report.Lower, Kind: report.KindCost})
 	if len(out.Dynamic) > 0 {
-		rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "jobs_registered", Value: float64(len(out.Dynamic)), Unit: "jobs"})
+		rep.Metrics = append(rep.Metrics, report.Metric{Name: "jobs_registered", Value: float64(len(out.Dynamic)), Unit: "jobs"})
 	}
 	if o.Power != nil {
-		rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "consumed_energy", Value: out.Energy, Unit: "J", Better: solvers.Lower})
+		rep.Metrics = append(rep.Metrics, report.Metric{Name: "consumed_energy", Value: out.Energy, Unit: "J", Better: report.Lower})
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("Scheduled by the decision process %q through Batsim's protocol (%d request-reply round trips): at each event time one message holds the completions, then the submissions in trace order, then the requested calls; its decisions take effect at their timestamps (the clock advances while it thinks), each checked. %d jobs rejected (left out of the metrics), %d killed (ending at their kill), %d registered by the decision process (not in the trace's metrics).",
 		s.Name, out.Rounds, out.NRejected, out.Killed, len(out.Dynamic)))
@@ -121,13 +122,13 @@ func externalBatsimColumns(power bool) []string {
 // power over its execution (size × power_compute_w × execution time):
 // the run's host model gives a running host its compute power, and hosts
 // run one job at a time (no sharing).
-func externalBatsimTable(jobs []batch.Job, out *batsim.Outcome, power *batsim.Power) solvers.Table {
+func externalBatsimTable(jobs []batch.Job, out *batsim.Outcome, power *batsim.Power) report.Table {
 	n := len(jobs) + len(out.Dynamic)
-	t := solvers.LazyTable(solvers.BatsimJobsTable, externalBatsimColumns(power != nil), n, func() [][]any {
+	t := report.LazyTable(report.BatsimJobsTable, externalBatsimColumns(power != nil), n, func() [][]any {
 		rows := make([][]any, 0, n)
 		add := func(id any, workload, profile string, submit float64, size int, estimate float64, pl batch.Placement, state, meta string) {
 			row := []any{id, submit, size, estimate, nil, nil, nil, nil, nil, nil, "", state, workload, profile, meta}
-			if state != solvers.BatsimRejected {
+			if state != report.BatsimRejected {
 				exec, turn := pl.End-pl.Start, pl.End-submit
 				stretch := 0.0
 				if exec > 0 {
@@ -137,7 +138,7 @@ func externalBatsimTable(jobs []batch.Job, out *batsim.Outcome, power *batsim.Po
 			}
 			if power != nil {
 				var e any
-				if state != solvers.BatsimRejected {
+				if state != report.BatsimRejected {
 					e = float64(size) * power.ComputeW * (pl.End - pl.Start)
 				}
 				row = append(row, e)
@@ -167,7 +168,7 @@ func batsimID(full string) (workload, id string) {
 	if w, i, ok := strings.Cut(full, "!"); ok {
 		return w, i
 	}
-	return solvers.BatsimWorkloadName, full
+	return report.BatsimWorkloadName, full
 }
 
 // withoutRejected is the jobs a decision process did not reject, with

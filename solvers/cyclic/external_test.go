@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"schedlab/compare"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/batch"
 	"schedlab/solvers/batsim"
@@ -24,7 +25,7 @@ func TestMain(m *testing.M) {
 
 // kthWorkload is the first n jobs of KTH SP2 (at most 2,000) as s reads
 // them, and the file's bytes: its header and those jobs' lines.
-func kthWorkload(t *testing.T, s solvers.Strategy, n int) (*solvers.Workload, []byte) {
+func kthWorkload(t *testing.T, s *solvers.Strategy, n int) (*solvers.Workload, []byte) {
 	t.Helper()
 	all, err := os.ReadFile(kth2000)
 	if err != nil {
@@ -58,7 +59,7 @@ func TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun(t *testing.T) {
 		{Name: "crashy", Command: batsimtest.Command(batsimtest.Crash, 40)},
 	})
 	var names []string
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		names = append(names, v.Name)
 	}
 	if !strings.Contains(strings.Join(names, " "), "batch external:fake external:crashy") {
@@ -81,7 +82,7 @@ func TestExternalVariantRunsLikeBatchAndABadOneFailsOnlyItsRun(t *testing.T) {
 	if err := got.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	metric := func(r *solvers.Report, name string) float64 {
+	metric := func(r *report.Report, name string) float64 {
 		for _, m := range r.Metrics {
 			if m.Name == name {
 				return m.Value
@@ -139,7 +140,7 @@ func TestExternalAndBuiltInBatchAreRankedTogether(t *testing.T) {
 	}
 	runs := []compare.Run{{ID: "a", Strategy: "cyclic", WorkloadID: "w", Variant: VariantBatch, Params: map[string]string{"policy": "fcfs"}},
 		{ID: "b", Strategy: "cyclic", WorkloadID: "w", Variant: "external:fake", Params: map[string]string{}}}
-	res := compare.Join(runs, []*solvers.Report{built, byExt})
+	res := compare.Join(runs, []*report.Report{built, byExt})
 	found := false
 	for _, m := range res.Metrics {
 		if m.Name != "utilization" {
@@ -183,7 +184,7 @@ func TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles(t *testing.T) {
 		metric[m.Name] = m.Value
 	}
 	var jobsCSV, schedCSV bytes.Buffer
-	if err := solvers.WriteBatsimFiles(rep, solvers.BatsimRunOf(rep), &jobsCSV, &schedCSV); err != nil {
+	if err := report.WriteBatsimFiles(rep, report.BatsimRunOf(rep), &jobsCSV, &schedCSV); err != nil {
 		t.Fatalf("Batsim files of a run with rejected and killed jobs: %v", err)
 	}
 	rows, err := csv.NewReader(&jobsCSV).ReadAll()
@@ -209,12 +210,12 @@ func TestExternalRunWithRejectedAndKilledJobsHasBatsimFiles(t *testing.T) {
 	for _, r := range rows {
 		n, _ := strconv.Atoi(r[col["job_id"]])
 		switch r[col["final_state"]] {
-		case solvers.BatsimRejected:
+		case report.BatsimRejected:
 			rejected++
 			if n%7 != 0 || r[col["starting_time"]] != "" || r[col["success"]] != "0" {
 				t.Errorf("rejected row %v: the fake rejects multiples of 7, and Batsim writes no times", r)
 			}
-		case solvers.BatsimKilled:
+		case report.BatsimKilled:
 			killed++
 			exec, _ := strconv.ParseFloat(r[col["execution_time"]], 64)
 			if exec >= runtimes[r[col["job_id"]]] {
@@ -257,21 +258,22 @@ func TestExternalBatsimTableOfKillAndRequeue(t *testing.T) {
 	jobs := []batch.Job{{ID: 1, Submit: 0, Size: 2, Estimate: 20, Run: 10}, {ID: 2, Submit: 0, Size: 4, Estimate: 5, Run: 5}, {ID: 99, Submit: 100, Size: 1, Estimate: 1, Run: 1}}
 	out := &batsim.Outcome{
 		Result:   &batch.Result{Placements: []batch.Placement{{Start: 0, End: 3, Procs: []int{0, 1}}, {Start: 3, End: 8, Procs: []int{0, 1, 2, 3}}, {}}},
-		States:   []string{solvers.BatsimKilled, solvers.BatsimWalltime, solvers.BatsimRejected},
+		States:   []string{report.BatsimKilled, report.BatsimWalltime, report.BatsimRejected},
 		Metadata: []string{"", "", ""},
 		IDs:      []string{"w0!1", "w0!2", "w0!99"},
 		Profiles: []string{"p1", "p2", "p99"},
 		Dynamic: []batsim.DynamicJob{
-			{ID: "dyn!x", Profile: "d7", Submit: 0, Size: 1, Walltime: -1, Placement: batch.Placement{Start: 8, End: 15, Procs: []int{0}}, State: solvers.BatsimSuccess},
-			{ID: "w0!1#1", Profile: "p1", Submit: 3, Size: 2, Walltime: 20, Placement: batch.Placement{Start: 8, End: 18, Procs: []int{1, 2}}, State: solvers.BatsimSuccess, Metadata: "requeued from w0!1"},
+			{ID: "dyn!x", Profile: "d7", Submit: 0, Size: 1, Walltime: -1, Placement: batch.Placement{Start: 8, End: 15, Procs: []int{0}}, State: report.BatsimSuccess},
+			{ID: "w0!1#1", Profile: "p1", Submit: 3, Size: 2, Walltime: 20, Placement: batch.Placement{Start: 8, End: 18, Procs: []int{1, 2}}, State: report.BatsimSuccess, Metadata: "requeued from w0!1"},
 		},
 	}
-	rep := &solvers.Report{Tables: []solvers.Table{externalBatsimTable(jobs, out, &batsim.Power{ComputeW: 200})}}
+	rep := &report.Report{Tables: []report.Table{externalBatsimTable(jobs, out, &batsim.Power{ComputeW: 200})}}
 	var b bytes.Buffer
-	if err := solvers.WriteBatsimFiles(rep, solvers.BatsimRun{Machines: 4}, &b, nil); err != nil {
+	if err := report.WriteBatsimFiles(rep, report.BatsimRun{Machines: 4}, &b, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Join(solvers.BatsimJobColumns(), ",") + "\n" +
+	want := "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time," +
+		"execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata\n" +
 		`1,w0,p1,0.000000,2,20.000000,0,COMPLETED_KILLED,0.000000,3.000000,3.000000,0.000000,3.000000,1.000000,0-1,1200.000000,""` + "\n" +
 		`2,w0,p2,0.000000,4,5.000000,0,COMPLETED_WALLTIME_REACHED,3.000000,5.000000,8.000000,3.000000,8.000000,1.600000,0-3,4000.000000,""` + "\n" +
 		`99,w0,p99,100.000000,1,1.000000,0,REJECTED,,,,,,,,,""` + "\n" +

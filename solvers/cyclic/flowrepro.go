@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
@@ -43,8 +43,8 @@ func table3(set ReproSetting) (*ReproExperiment, error) {
 		cfg.EarlyMin = 0.2
 		runs = append(runs, &ReproRun{Name: "Table 3 " + v, In: set.In, Cfg: cfg})
 	}
-	return &ReproExperiment{Runs: runs, Build: func(r *solvers.Report) {
-		t := solvers.Table{Title: "Table 3", Columns: []string{"method", "planned_runtime", "actual_runtime", "planned_start", "actual_start",
+	return &ReproExperiment{Runs: runs, Build: func(r *report.Report) {
+		t := report.Table{Title: "Table 3", Columns: []string{"method", "planned_runtime", "actual_runtime", "planned_start", "actual_start",
 			"planned_proc_time", "actual_proc_time", "paper_planned_proc_time", "paper_actual_proc_time", "paper_planned_start", "paper_actual_start"}}
 		for i, run := range runs {
 			a, n := run.Res.All, run.Res.All.Planned
@@ -76,14 +76,14 @@ func fig4(set ReproSetting) (*ReproExperiment, error) {
 		cfg.Share = sh
 		runs = append(runs, &ReproRun{Name: fmt.Sprintf("Fig 4 css_share %g", sh), In: in, Cfg: cfg})
 	}
-	return &ReproExperiment{Runs: runs, Build: func(r *solvers.Report) {
-		proc, start := solvers.Line{Name: "T_proc (processor time)"}, solvers.Line{Name: "T_start (start)"}
+	return &ReproExperiment{Runs: runs, Build: func(r *report.Report) {
+		proc, start := report.Line{Name: "T_proc (processor time)"}, report.Line{Name: "T_start (start)"}
 		for i, run := range runs {
 			a := run.Res.All
 			proc.Points = append(proc.Points, [2]float64{fig4Shares[i], mean(a.ProcTm, a.Planned)})
 			start.Points = append(start.Points, [2]float64{fig4Shares[i], mean(a.Start, a.Planned)})
 		}
-		r.Series = append(r.Series, solvers.Plot{Title: "Fig 4", XLabel: "N_css / N", YLabel: "time units", Lines: []solvers.Line{proc, start}})
+		r.Series = append(r.Series, report.Plot{Title: "Fig 4", XLabel: "N_css / N", YLabel: "time units", Lines: []report.Line{proc, start}})
 		var rs []*Result
 		for _, run := range runs {
 			rs = append(rs, run.Res)
@@ -135,7 +135,7 @@ func nodeStudy(set ReproSetting) (*ReproExperiment, error) {
 		res := run[[2]int{ni, mi}].Res
 		return res.All, res
 	}
-	return &ReproExperiment{Runs: runs, Build: func(r *solvers.Report) {
+	return &ReproExperiment{Runs: runs, Build: func(r *report.Report) {
 		figs := []struct {
 			title, y string
 			val      func(a CritStats) float64
@@ -146,9 +146,9 @@ func nodeStudy(set ReproSetting) (*ReproExperiment, error) {
 			{"Fig 8", "mean finish", func(a CritStats) float64 { return mean(a.Finish, a.Planned) }},
 		}
 		for _, f := range figs {
-			p := solvers.Plot{Title: f.title, XLabel: "nodes", YLabel: f.y}
+			p := report.Plot{Title: f.title, XLabel: "nodes", YLabel: f.y}
 			for mi, m := range studyMethods {
-				l := solvers.Line{Name: m.name}
+				l := report.Line{Name: m.name}
 				for ni, n := range studyNodes {
 					a, _ := stats(ni, mi)
 					l.Points = append(l.Points, [2]float64{float64(n), f.val(a)})
@@ -157,7 +157,7 @@ func nodeStudy(set ReproSetting) (*ReproExperiment, error) {
 			}
 			r.Series = append(r.Series, p)
 		}
-		t := solvers.Table{Title: "Figs 5-8", Columns: []string{"nodes", "method", "start", "processor_time", "f", "finish", "failure_rate"}}
+		t := report.Table{Title: "Figs 5-8", Columns: []string{"nodes", "method", "start", "processor_time", "f", "finish", "failure_rate"}}
 		for ni, n := range studyNodes {
 			for mi, m := range studyMethods {
 				a, res := stats(ni, mi)
@@ -186,8 +186,8 @@ func nodeStudy(set ReproSetting) (*ReproExperiment, error) {
 // table3CI is Table 3 with the 95 % intervals of its means over the
 // cycles (per cycle: the mean per planned job; the mean of these is near,
 // not equal to, Table 3's mean over all planned jobs).
-func table3CI(rows [3]t3Cycles) solvers.Table {
-	t := solvers.Table{Title: "Table 3 (95 % CI)", Columns: []string{"method", "cycles", "planned_proc_time", "planned_proc_time_lo", "planned_proc_time_hi",
+func table3CI(rows [3]t3Cycles) report.Table {
+	t := report.Table{Title: "Table 3 (95 % CI)", Columns: []string{"method", "cycles", "planned_proc_time", "planned_proc_time_lo", "planned_proc_time_hi",
 		"actual_proc_time", "actual_proc_time_lo", "actual_proc_time_hi", "planned_start", "planned_start_lo", "planned_start_hi", "actual_start", "actual_start_lo", "actual_start_hi"}}
 	for i, r := range rows {
 		row := []any{paperT3[i].name, len(r.procPlan)}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -232,7 +233,7 @@ func TestPinnedReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want.Bytes()) {
-		var a, b solvers.Report
+		var a, b report.Report
 		_ = json.Unmarshal(got, &a)
 		_ = json.Unmarshal(want.Bytes(), &b)
 		for i := range min(len(a.Tables), len(b.Tables)) {

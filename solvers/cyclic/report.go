@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // maxCycleRows bounds the per-cycle table; longer runs are aggregated into
@@ -21,50 +21,50 @@ func laneNames(in *Instance) []string {
 	return lanes
 }
 
-func localBars(local [][]Interval) []solvers.Bar {
-	var bars []solvers.Bar
+func localBars(local [][]Interval) []report.Bar {
+	var bars []report.Bar
 	for n, bs := range local {
 		for _, b := range bs {
-			bars = append(bars, solvers.Bar{Lane: n, Start: float64(b.Start), End: float64(b.End), Label: "local", Kind: solvers.BarLocal})
+			bars = append(bars, report.Bar{Lane: n, Start: float64(b.Start), End: float64(b.End), Label: "local", Kind: report.BarLocal})
 		}
 	}
 	return bars
 }
 
-func windowBars(w Window, job string, kind solvers.BarKind) []solvers.Bar {
-	bars := make([]solvers.Bar, len(w.Nodes))
+func windowBars(w Window, job string, kind report.BarKind) []report.Bar {
+	bars := make([]report.Bar, len(w.Nodes))
 	for i, n := range w.Nodes {
-		bars[i] = solvers.Bar{Lane: n, Start: float64(w.Start), End: float64(w.Start + w.Times[i]), Label: job, Group: job, Kind: kind}
+		bars[i] = report.Bar{Lane: n, Start: float64(w.Start), End: float64(w.Start + w.Times[i]), Label: job, Group: job, Kind: kind}
 	}
 	return bars
 }
 
 // preview is a workload's report before any run: the node timeline of
 // cycle 1 with the owners' local jobs, the nodes and the jobs.
-func preview(in *Instance) *solvers.Report {
-	r := &solvers.Report{}
+func preview(in *Instance) *report.Report {
+	r := &report.Report{}
 	d := in.Domain()
 	busy := 0
 	for n := range in.Nodes {
 		busy += d.BusyTime(n)
 	}
-	r.Metrics = []solvers.Metric{
+	r.Metrics = []report.Metric{
 		{Name: "nodes", Value: float64(len(in.Nodes))},
 		{Name: "jobs", Value: float64(len(in.Jobs))},
 		{Name: "interval", Value: float64(in.Interval), Unit: "time units"},
 		{Name: "local_load", Value: float64(busy) / float64(len(in.Nodes)*in.Interval), Unit: "share"},
 	}
-	r.Gantts = []solvers.Gantt{{Title: "Nodes and local jobs (cycle 1)", TimeUnit: TimeUnit, Lanes: laneNames(in), Bars: localBars(d.busy)}}
+	r.Gantts = []report.Gantt{{Title: "Nodes and local jobs (cycle 1)", TimeUnit: TimeUnit, Lanes: laneNames(in), Bars: localBars(d.busy)}}
 	r.Time = cycleFrame()
-	nt := solvers.Table{Title: "Nodes", Columns: []string{"node", "performance", "price", "local_jobs", "local_time"}}
+	nt := report.Table{Title: "Nodes", Columns: []string{"node", "performance", "price", "local_jobs", "local_time"}}
 	for i, n := range in.Nodes {
 		nt.Rows = append(nt.Rows, []any{n.ID, n.Perf, n.Price, len(n.Busy), d.BusyTime(i)})
 	}
-	jt := solvers.Table{Title: "Jobs", Columns: []string{"job", "nodes", "volume", "min_performance", "max_price", "criterion"}}
+	jt := report.Table{Title: "Jobs", Columns: []string{"job", "nodes", "volume", "min_performance", "max_price", "criterion"}}
 	for _, j := range in.Jobs {
 		jt.Rows = append(jt.Rows, []any{j.ID, j.Nodes, j.Volume, j.MinPerf, j.MaxPrice, j.Criterion})
 	}
-	r.Tables = []solvers.Table{jt, nt}
+	r.Tables = []report.Table{jt, nt}
 	if in.Generator == nil {
 		r.Notes = append(r.Notes, "No generator in the workload: every cycle repeats cycle 1's local load and job batch (jobs renamed c<cycle>-<id>), plus the jobs carried over.")
 	} else {
@@ -80,7 +80,7 @@ func div(a, b float64) float64 {
 	return a / b
 }
 
-// The variants a run metric is meaningful for (solvers.Metric.Variants).
+// The variants a run metric is meaningful for (report.Metric.Variants).
 // Alternatives are searched by the cyclic scheme (css, fair, and combined
 // for its fair slice; its backfilled jobs count their one window); backfill
 // starts each job in the one window it finds, so its n_alternatives is 1
@@ -96,34 +96,34 @@ func withAlternatives() []string { return variantNames(func(v variant) bool { re
 func slotModel() []string { return variantNames(func(v variant) bool { return v.plan != nil }) }
 
 // runReport builds the report of a CSS/fair run.
-func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solvers.Report {
-	r := &solvers.Report{}
+func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *report.Report {
+	r := &report.Report{}
 	a := res.All
 	nc := float64(len(res.Cycles))
 	capacity := float64(len(in.Nodes) * in.Interval)
-	r.Metrics = []solvers.Metric{
-		{Name: "n_alternatives", Value: div(float64(a.Alternatives), float64(a.Jobs)), Unit: "per job", Better: solvers.Higher, Variants: withAlternatives()},
-		{Name: "start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "runtime", Value: div(a.Runtime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "finish", Value: div(a.Finish, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "cost", Value: div(a.Cost, float64(a.Planned)), Unit: "cost units", Better: solvers.Lower},
-		{Name: "processor_time", Value: div(a.ProcTm, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "failure_rate", Value: div(float64(res.Failures), nc), Unit: "share of cycles", Better: solvers.Lower, Min: solvers.Bound(0), Max: solvers.Bound(1)},
-		{Name: "owners_income", Value: div(res.Income, nc), Unit: "cost units per cycle", Better: solvers.Higher},
-		{Name: "utilization", Value: div(a.ProcTm, nc*capacity), Unit: "share", Better: solvers.Higher, Variants: slotModel()},
-		{Name: "jobs_planned", Value: float64(a.Planned), Unit: "jobs", Better: solvers.Higher},
-		{Name: "jobs_postponed", Value: float64(a.Jobs - a.Planned), Unit: "postponements", Better: solvers.Lower},
-		{Name: "planned_start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "actual_start", Value: div(res.Actual.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "planned_runtime", Value: div(a.Runtime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "actual_runtime", Value: div(res.Actual.Runtime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "actual_processor_time", Value: div(res.Actual.ProcTime, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "start_plus_processor_time", Value: div(a.Start+a.ProcTm, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-		{Name: "nodes", Value: float64(len(in.Nodes)), Kind: solvers.KindInfo},
-		{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
+	r.Metrics = []report.Metric{
+		{Name: "n_alternatives", Value: div(float64(a.Alternatives), float64(a.Jobs)), Unit: "per job", Better: report.Higher, Variants: withAlternatives()},
+		{Name: "start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "runtime", Value: div(a.Runtime, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "finish", Value: div(a.Finish, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "cost", Value: div(a.Cost, float64(a.Planned)), Unit: "cost units", Better: report.Lower},
+		{Name: "processor_time", Value: div(a.ProcTm, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "failure_rate", Value: div(float64(res.Failures), nc), Unit: "share of cycles", Better: report.Lower, Min: report.Bound(0), Max: report.Bound(1)},
+		{Name: "owners_income", Value: div(res.Income, nc), Unit: "cost units per cycle", Better: report.Higher},
+		{Name: "utilization", Value: div(a.ProcTm, nc*capacity), Unit: "share", Better: report.Higher, Variants: slotModel()},
+		{Name: "jobs_planned", Value: float64(a.Planned), Unit: "jobs", Better: report.Higher},
+		{Name: "jobs_postponed", Value: float64(a.Jobs - a.Planned), Unit: "postponements", Better: report.Lower},
+		{Name: "planned_start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "actual_start", Value: div(res.Actual.Start, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "planned_runtime", Value: div(a.Runtime, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "actual_runtime", Value: div(res.Actual.Runtime, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "actual_processor_time", Value: div(res.Actual.ProcTime, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "start_plus_processor_time", Value: div(a.Start+a.ProcTm, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+		{Name: "nodes", Value: float64(len(in.Nodes)), Kind: report.KindInfo},
+		{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: report.Lower, Kind: report.KindCost},
 	}
 	// Aggregate by criterion (the seed's Table 1 shape).
-	agg := solvers.Table{Title: "Aggregate", Columns: []string{"criterion", "jobs", "planned", "n_alternatives", "start", "runtime", "finish", "cost", "processor_time"}}
+	agg := report.Table{Title: "Aggregate", Columns: []string{"criterion", "jobs", "planned", "n_alternatives", "start", "runtime", "finish", "cost", "processor_time"}}
 	row := func(name string, c *CritStats) []any {
 		p := float64(c.Planned)
 		return []any{name, c.Jobs, c.Planned, div(float64(c.Alternatives), float64(c.Jobs)), div(c.Start, p), div(c.Runtime, p), div(c.Finish, p), div(c.Cost, p), div(c.ProcTm, p)}
@@ -146,7 +146,7 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 			r.Gantts = append(r.Gantts, cycleGantt(title, lanes, g, nil))
 		}
 		r.Time = cycleFrame()
-		jt := solvers.Table{Title: fmt.Sprintf("Jobs of cycle %d", g.Cycle), Columns: []string{"job", "criterion", "nodes", "alternatives", "chosen", "start", "runtime", "finish", "cost", "processor_time", "on_nodes"}}
+		jt := report.Table{Title: fmt.Sprintf("Jobs of cycle %d", g.Cycle), Columns: []string{"job", "criterion", "nodes", "alternatives", "chosen", "start", "runtime", "finish", "cost", "processor_time", "on_nodes"}}
 		for _, jp := range g.Plan.Jobs {
 			if jp.Chosen < 0 {
 				jt.Rows = append(jt.Rows, []any{jp.Job.ID, jp.Job.Criterion, jp.Job.Nodes, len(jp.Alts), "postponed", "", "", "", "", "", ""})
@@ -165,8 +165,8 @@ func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *solver
 	return r
 }
 
-func cycleTable(res *Result) solvers.Table {
-	t := solvers.Table{Title: "Cycles", Columns: []string{"cycles", "batch", "carried", "planned", "postponed", "n_alternatives", "start", "runtime", "finish", "cost", "processor_time", "income", "limit"}}
+func cycleTable(res *Result) report.Table {
+	t := report.Table{Title: "Cycles", Columns: []string{"cycles", "batch", "carried", "planned", "postponed", "n_alternatives", "start", "runtime", "finish", "cost", "processor_time", "income", "limit"}}
 	n := len(res.Cycles)
 	size := max(1, int(math.Ceil(float64(n)/maxCycleRows)))
 	for lo := 0; lo < n; lo += size {
@@ -202,16 +202,16 @@ const TimeUnit = "time units"
 
 // cycleFrame is the time frame of a report that draws one cycle: time
 // units from the start of that cycle.
-func cycleFrame() *solvers.TimeFrame {
-	return &solvers.TimeFrame{Unit: TimeUnit, OriginName: "the start of the cycle"}
+func cycleFrame() *report.TimeFrame {
+	return &report.TimeFrame{Unit: TimeUnit, OriginName: "the start of the cycle"}
 }
 
-func cycleGantt(title string, lanes []string, g *GanttCycle, windows []Window) solvers.Gantt {
-	gt := solvers.Gantt{Title: title, TimeUnit: TimeUnit, Lanes: lanes, Bars: localBars(g.Local)}
+func cycleGantt(title string, lanes []string, g *GanttCycle, windows []Window) report.Gantt {
+	gt := report.Gantt{Title: title, TimeUnit: TimeUnit, Lanes: lanes, Bars: localBars(g.Local)}
 	for i, jp := range g.Plan.Jobs {
 		for k, w := range jp.Alts {
 			if k != jp.Chosen {
-				gt.Bars = append(gt.Bars, windowBars(w, jp.Job.ID, solvers.BarAlt)...)
+				gt.Bars = append(gt.Bars, windowBars(w, jp.Job.ID, report.BarAlt)...)
 			}
 		}
 		if jp.Chosen < 0 {
@@ -229,7 +229,7 @@ func cycleGantt(title string, lanes []string, g *GanttCycle, windows []Window) s
 // markMoved marks, in the after-shift Gantt of cycle g, the bars of the
 // jobs whose window the shift changed (Kind "moved": the page draws them
 // with a thick border and its key says so).
-func markMoved(gt *solvers.Gantt, g *GanttCycle) {
+func markMoved(gt *report.Gantt, g *GanttCycle) {
 	moved := map[string]bool{}
 	for i, jp := range g.Plan.Jobs {
 		if jp.Chosen < 0 || i >= len(g.Before) {
@@ -242,7 +242,7 @@ func markMoved(gt *solvers.Gantt, g *GanttCycle) {
 	}
 	for k := range gt.Bars {
 		if bar := &gt.Bars[k]; bar.Kind == "" && moved[bar.Group] {
-			bar.Kind = solvers.BarMoved
+			bar.Kind = report.BarMoved
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -76,7 +77,7 @@ type ReproSetting struct {
 // tables, plots, metrics and notes to the report once every run is done.
 type ReproExperiment struct {
 	Runs  []*ReproRun
-	Build func(r *solvers.Report)
+	Build func(r *report.Report)
 }
 
 // ReproExperiments returns the builders of the reproduce's parts in report
@@ -97,7 +98,7 @@ func NewReproSetting(cfg ReproConfig) (ReproSetting, error) {
 }
 
 // reproduce runs the seed's experiments (ReproExperiments) with cfg.
-func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*report.Report, error) {
 	set, err := NewReproSetting(cfg)
 	if err != nil {
 		return nil, err
@@ -156,9 +157,9 @@ func RunRepro(ctx context.Context, parts []*ReproExperiment, progress solvers.Pr
 
 // BuildReproReport assembles the report from the experiments, in order,
 // after the common metrics and notes.
-func BuildReproReport(set ReproSetting, parts []*ReproExperiment) *solvers.Report {
-	r := &solvers.Report{}
-	r.Metrics = []solvers.Metric{{Name: "cycles", Value: float64(set.Cycles)}}
+func BuildReproReport(set ReproSetting, parts []*ReproExperiment) *report.Report {
+	r := &report.Report{}
+	r.Metrics = []report.Metric{{Name: "cycles", Value: float64(set.Cycles)}}
 	b := set.Base
 	r.Notes = []string{
 		fmt.Sprintf("Setting: toporkov2014 (24 nodes, p ~ U[2,10], T = 600, 20 new jobs per cycle: the seed's, §2.1; owners' local load %g, the seed's medium load U ≈ 0.03; seed %d), %d independent cycles per run (the seed: 5000 independent cycles; parameter cycles). Table 1 and Table 2 use the VO strategy %s with the limit of eqs. (2), (4) (the seed names neither); Fig 3 and §3 minimize processor time (proctime) as the seed says.", b.LocalLoad, set.Seed, set.Cycles, set.Strategy),
@@ -170,7 +171,7 @@ func BuildReproReport(set ReproSetting, parts []*ReproExperiment) *solvers.Repor
 	if set.Claims != nil {
 		set.Claims.sensitivity(storedSensitivity())
 		set.Claims.conclusions()
-		r.Tables = append([]solvers.Table{set.Claims.Table()}, r.Tables...)
+		r.Tables = append([]report.Table{set.Claims.Table()}, r.Tables...)
 	}
 	return r
 }
@@ -182,8 +183,8 @@ func runCfg(set ReproSetting, v, st string, k int) SimConfig {
 func table1(set ReproSetting) (*ReproExperiment, error) {
 	fair := &ReproRun{Name: "Table 1 fair", In: set.In, Cfg: runCfg(set, VariantFair, set.Strategy, 1)}
 	css := &ReproRun{Name: "Table 1 css", In: set.In, Cfg: runCfg(set, VariantCSS, set.Strategy, 1)}
-	return &ReproExperiment{Runs: []*ReproRun{fair, css}, Build: func(r *solvers.Report) {
-		t1 := solvers.Table{Title: "Table 1", Columns: []string{"criterion", "n_alternatives", "paper_n_alternatives", "start", "paper_start", "runtime", "paper_runtime", "finish", "paper_finish", "cost", "paper_cost"}}
+	return &ReproExperiment{Runs: []*ReproRun{fair, css}, Build: func(r *report.Report) {
+		t1 := report.Table{Title: "Table 1", Columns: []string{"criterion", "n_alternatives", "paper_n_alternatives", "start", "paper_start", "runtime", "paper_runtime", "finish", "paper_finish", "cost", "paper_cost"}}
 		row := func(name string, c *CritStats, pp [5]float64) []any {
 			n := float64(c.Planned)
 			return []any{name, div(float64(c.Alternatives), float64(c.Jobs)), pp[0], div(c.Start, n), pp[1], div(c.Runtime, n), pp[2], div(c.Finish, n), pp[3], div(c.Cost, n), pp[4]}
@@ -205,10 +206,10 @@ func table1(set ReproSetting) (*ReproExperiment, error) {
 		set.Claims.table1(fair.Res, css.Res)
 		a, b := fair.Res.All, css.Res.All
 		r.Metrics = append(r.Metrics,
-			solvers.Metric{Name: "fair_start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: solvers.Lower},
-			solvers.Metric{Name: "css_start", Value: div(b.Start, float64(b.Planned)), Unit: "time units", Better: solvers.Lower},
-			solvers.Metric{Name: "fair_cost", Value: div(a.Cost, float64(a.Planned)), Unit: "cost units", Better: solvers.Lower},
-			solvers.Metric{Name: "css_cost", Value: div(b.Cost, float64(b.Planned)), Unit: "cost units", Better: solvers.Lower})
+			report.Metric{Name: "fair_start", Value: div(a.Start, float64(a.Planned)), Unit: "time units", Better: report.Lower},
+			report.Metric{Name: "css_start", Value: div(b.Start, float64(b.Planned)), Unit: "time units", Better: report.Lower},
+			report.Metric{Name: "fair_cost", Value: div(a.Cost, float64(a.Planned)), Unit: "cost units", Better: report.Lower},
+			report.Metric{Name: "css_cost", Value: div(b.Cost, float64(b.Planned)), Unit: "cost units", Better: report.Lower})
 		r.Notes = append(r.Notes,
 			"Published numbers: Table 1 and Table 2 as printed in §2.2 and §2.4 (Table 1's cost-criterion finish 318.1 is 262.6 + 55.5; Table 2's profit at c = 2, 527.1, is not 2 × 256.6 = 513.2 as the other rows' P = c × L are: we show it as printed). Fig. 3 prints no numbers: only its shape is comparable.",
 			"Table 1: fair-share rows group the jobs of one fair (k = 1) run by their own criterion (uniform over the four, as in the seed); the css row is a css run on the same workload and cycles. Costs are in our relative units (1 per unit of work); the seed does not give its price unit, so compare the ratios (each criterion's row vs css), not the cost levels.",
@@ -257,9 +258,9 @@ func table2(set ReproSetting) (*ReproExperiment, error) {
 		cfg.TrackNode = owner + 1
 		runs = append(runs, &ReproRun{Name: fmt.Sprintf("Table 2 price %g × market", r), In: cp, Cfg: cfg})
 	}
-	return &ReproExperiment{Runs: runs, Build: func(r *solvers.Report) {
+	return &ReproExperiment{Runs: runs, Build: func(r *report.Report) {
 		T := float64(in.Interval)
-		t2 := solvers.Table{Title: "Table 2", Columns: []string{"price_ratio", "price", "load_time", "utilization", "profit", "failures"}}
+		t2 := report.Table{Title: "Table 2", Columns: []string{"price_ratio", "price", "load_time", "utilization", "profit", "failures"}}
 		var st table2Cycles
 		for i, ratio := range table2Ratios {
 			res := runs[i].Res
@@ -276,7 +277,7 @@ func table2(set ReproSetting) (*ReproExperiment, error) {
 			st.profit = append(st.profit, profit)
 			st.fail = append(st.fail, failed(res))
 		}
-		pub := solvers.Table{Title: "Table 2 (paper)", Columns: []string{"price", "load_time", "utilization", "profit", "failures"}}
+		pub := report.Table{Title: "Table 2 (paper)", Columns: []string{"price", "load_time", "utilization", "profit", "failures"}}
 		for i, c := range paperT2Prices {
 			pub.Rows = append(pub.Rows, []any{c, paperT2[i][0], paperT2[i][1], paperT2[i][2], paperT2[i][3]})
 		}
@@ -300,12 +301,12 @@ func fig3(set ReproSetting) (*ReproExperiment, error) {
 			runs = append(runs, &ReproRun{Name: fmt.Sprintf("Fig 3 %s k=%d", l.name, k), In: li, Cfg: runCfg(set, VariantFair, StratProcTime, k)})
 		}
 	}
-	return &ReproExperiment{Runs: runs, Build: func(r *solvers.Report) {
-		fig := solvers.Plot{Title: "Fig 3", XLabel: "sub-batches k", YLabel: "processor time per job (time units)"}
-		loads := solvers.Table{Title: "Fig 3 load levels", Columns: []string{"level", "local_load", "k", "failure_rate", "paper_failure_rate", "processor_time", "n_alternatives", "cost"}}
+	return &ReproExperiment{Runs: runs, Build: func(r *report.Report) {
+		fig := report.Plot{Title: "Fig 3", XLabel: "sub-batches k", YLabel: "processor time per job (time units)"}
+		loads := report.Table{Title: "Fig 3 load levels", Columns: []string{"level", "local_load", "k", "failure_rate", "paper_failure_rate", "processor_time", "n_alternatives", "cost"}}
 		i := 0
 		for _, l := range fig3Loads {
-			line := solvers.Line{Name: fmt.Sprintf("%s (local load %.2f)", l.name, l.load)}
+			line := report.Line{Name: fmt.Sprintf("%s (local load %.2f)", l.name, l.load)}
 			for _, k := range fig3K {
 				res := runs[i].Res
 				i++

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"schedlab/errs"
-	"schedlab/solvers"
 )
 
 // endlessSWF is an SWF trace of as many records as it is asked for, made as
@@ -36,7 +35,7 @@ func (e *endlessSWF) Read(p []byte) (int, error) {
 // MaxTraceJobs records at the first record past the limit, having read
 // only up to it (and the block that holds it), not after reading it all.
 func TestRunFileRefusesTheRecordLimitWhileStreaming(t *testing.T) {
-	fr := New().(solvers.FileRunner)
+	fr := New()
 	src := &endlessSWF{}
 	_, err := fr.RunFile(context.Background(), "endless.swf", src, VariantBatch, nil, nil)
 	want := fmt.Sprintf("more than %d job records (line %d)", MaxTraceJobs, MaxTraceJobs+2)

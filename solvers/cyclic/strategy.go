@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/batsim"
 )
 
 // New returns the cyclic strategy. It holds no state: all of a run lives in
 // the call, so one value serves concurrent runs.
-func New() solvers.Strategy { return family(nil).Strategy() }
+func New() *solvers.Strategy { return family(nil).Strategy() }
 
 // WithSchedulers is the cyclic family with every registered decision
 // process as a variant "external:NAME" of the batch simulation (package
 // batsim): the operator's registrations, never a request's.
-func WithSchedulers(scheds []batsim.Scheduler) solvers.Strategy { return family(scheds).Strategy() }
+func WithSchedulers(scheds []batsim.Scheduler) *solvers.Strategy { return family(scheds).Strategy() }
 
 // family is the cyclic family's parts (solvers.Def), with the registered
 // decision processes as external variants.
@@ -36,7 +37,7 @@ func family(scheds []batsim.Scheduler) *solvers.Def[Config, *Config] {
 			}
 			return c
 		},
-		Run: func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+		Run: func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*report.Report, error) {
 			return solvers.LookupVariant(table, variant).run(ctx, w, variant, c, progress) // the adapter resolved it
 		},
 		Parse: parseWorkload,
@@ -81,9 +82,9 @@ const PresetToporkov2014 = "toporkov2014"
 // mean.
 type variant struct {
 	solvers.Variant
-	run func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error)
+	run func(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*report.Report, error)
 	// fits says why a workload of format does not suit it (nil: every
-	// workload does; solvers.VariantFilter).
+	// workload does; Strategy.VariantFits).
 	fits func(format, variant string) error
 	// plan is a slot variant's planner and where it leaves the windows
 	// before the shift (nil: a trace simulation, batch or external).
@@ -92,7 +93,7 @@ type variant struct {
 	// window is AEP's best for the job's own criterion (fair);
 	// alternatives: jobs get alternatives, one chosen by DP (css, fair,
 	// combined); backfills: jobs are backfilled (backfill, combined);
-	// streams: runs straight from an SWF file (solvers.FileRunner).
+	// streams: runs straight from an SWF file (Strategy.RunFile).
 	wholeBatch, aep, alternatives, backfills, streams bool
 }
 
@@ -206,7 +207,7 @@ func configOf(variant string, c Config) (SimConfig, error) {
 
 // run runs a slot variant with c on a slot domain or on a trace cut into
 // cycles.
-func run(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func run(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*report.Report, error) {
 	cfg, err := configOf(variant, c)
 	if err != nil && !(w.Format == FormatSWF && errs.FieldOf(err) == "gantt_cycle") {
 		return nil, err
@@ -242,12 +243,12 @@ func run(ctx context.Context, w *solvers.Workload, variant string, c Config, pro
 	if owner >= 0 {
 		o := ownerOf(in, res, owner)
 		rep.Metrics = append(rep.Metrics,
-			solvers.Metric{Name: "owner_price", Value: in.Nodes[owner].Price, Unit: "cost units"},
-			solvers.Metric{Name: "owner_load_time", Value: o.load, Unit: "time units per cycle", Better: solvers.Higher},
-			solvers.Metric{Name: "owner_utilization", Value: o.load / float64(in.Interval), Unit: "share", Better: solvers.Higher},
-			solvers.Metric{Name: "owner_profit", Value: o.profit, Unit: "cost units per cycle", Better: solvers.Higher})
+			report.Metric{Name: "owner_price", Value: in.Nodes[owner].Price, Unit: "cost units"},
+			report.Metric{Name: "owner_load_time", Value: o.load, Unit: "time units per cycle", Better: report.Higher},
+			report.Metric{Name: "owner_utilization", Value: o.load / float64(in.Interval), Unit: "share", Better: report.Higher},
+			report.Metric{Name: "owner_profit", Value: o.profit, Unit: "cost units per cycle", Better: report.Higher})
 		if in.Generator != nil {
-			rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "owner_market_price", Value: in.Generator.basePrice(in.Nodes[owner].Perf), Unit: "cost units"})
+			rep.Metrics = append(rep.Metrics, report.Metric{Name: "owner_market_price", Value: in.Generator.basePrice(in.Nodes[owner].Perf), Unit: "cost units"})
 		}
 		rep.Notes = append(rep.Notes, fmt.Sprintf("Table 2 (owner_price): the owner's node is %s, the node of median performance (%.2f), priced %g per time unit in every cycle; owner_load_time is the VO's processor time on it per cycle, owner_profit its price × that time.", in.Nodes[owner].ID, in.Nodes[owner].Perf, in.Nodes[owner].Price))
 	}

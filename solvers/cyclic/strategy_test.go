@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/claims"
 )
@@ -56,7 +57,7 @@ func TestRunEveryVariant(t *testing.T) {
 				if len(r.Gantts) != wantG {
 					t.Errorf("%s shift=%s: %d gantts", v.Name, shift, len(r.Gantts))
 				}
-				kinds := map[solvers.BarKind]bool{}
+				kinds := map[report.BarKind]bool{}
 				for _, b := range r.Gantts[0].Bars {
 					kinds[b.Kind] = true
 				}
@@ -139,7 +140,7 @@ func TestGenerateDeterministic(t *testing.T) {
 // report is pinned), which none of them may change.
 var (
 	smallReproduceParams = solvers.Params{"cycles": "10", "flow_cycles": "10"}
-	smallReproduce       = sync.OnceValues(func() (*solvers.Report, error) {
+	smallReproduce       = sync.OnceValues(func() (*report.Report, error) {
 		return New().Reproduce(context.Background(), smallReproduceParams, nil)
 	})
 )
@@ -170,7 +171,7 @@ func TestReproduceSmall(t *testing.T) {
 	covered := map[string]bool{}
 	for _, row := range r.Tables[0].Rows {
 		switch row[3] {
-		case Holds, Partly, DoesNotHold, NotMeasured, solvers.Unverifiable, solvers.Inconclusive:
+		case Holds, Partly, DoesNotHold, NotMeasured, report.Unverifiable, report.Inconclusive:
 		default:
 			t.Errorf("claim %q: verdict %q", row[0], row[3])
 		}

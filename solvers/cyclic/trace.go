@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/batch"
 	"schedlab/solvers/formats"
@@ -153,14 +154,14 @@ func (t *Trace) procsSource() string {
 }
 
 // tracePreview shows the header facts and how jobs arrive.
-func tracePreview(t *Trace) *solvers.Report {
+func tracePreview(t *Trace) *report.Report {
 	procs := t.procs()
-	r := &solvers.Report{}
-	r.Metrics = []solvers.Metric{
+	r := &report.Report{}
+	r.Metrics = []report.Metric{
 		{Name: "records", Value: float64(len(t.Jobs)), Unit: "jobs"},
 		{Name: "processors", Value: float64(procs)},
 	}
-	r.Tables = []solvers.Table{{Title: "Trace", Columns: []string{"field", "value"}, Rows: [][]any{
+	r.Tables = []report.Table{{Title: "Trace", Columns: []string{"field", "value"}, Rows: [][]any{
 		{"file", t.Name}, {"Computer", headerText(t.Computer)}, {"MaxProcs", headerInt(t.MaxProcs)}, {"MaxNodes", headerInt(t.MaxNodes)},
 		{"MaxJobs", headerInt(t.MaxJobs)}, {"records", len(t.Jobs)}, {"processors from", t.procsSource()},
 	}}}
@@ -179,9 +180,9 @@ func tracePreview(t *Trace) *solvers.Report {
 		pts = append(pts, [2]float64{sub[i], float64(i + 1)})
 	}
 	pts = append(pts, [2]float64{sub[len(sub)-1], float64(len(sub))})
-	r.Time = solvers.NewTimeFrame("s", sub[0], "the first submission", sub[len(sub)-1]-sub[0])
-	r.Series = []solvers.Plot{{Title: "Jobs submitted", XLabel: r.Time.AxisName(), XTime: true, YLabel: "jobs submitted so far", Kind: solvers.PlotStep,
-		Lines: []solvers.Line{{Name: "submitted", Points: pts}}}}
+	r.Time = report.NewTimeFrame("s", sub[0], "the first submission", sub[len(sub)-1]-sub[0])
+	r.Series = []report.Plot{{Title: "Jobs submitted", XLabel: r.Time.AxisName(), XTime: true, YLabel: "jobs submitted so far", Kind: report.PlotStep,
+		Lines: []report.Line{{Name: "submitted", Points: pts}}}}
 	if noReq > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("Warning: %d records have no requested time (-1); batch uses their runtime as the estimate (with estimates=user they are scheduled with perfect information).", noReq))
 	}
@@ -362,7 +363,7 @@ func jsonKind(c byte) string {
 	return "value"
 }
 
-// batchFits is batch's fit (solvers.VariantFilter): batch runs only on an
+// batchFits is batch's fit (Strategy.VariantFits): batch runs only on an
 // SWF trace; the slot variants run on both (a trace cut into cycles, Cycles).
 func batchFits(format, _ string) error {
 	if format != FormatSWF {
@@ -372,7 +373,7 @@ func batchFits(format, _ string) error {
 }
 
 // runBatch simulates a stored trace with package batch.
-func runBatch(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func runBatch(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*report.Report, error) {
 	t, err := loadTraceRecords(ctx, w, batchFits(w.Format, VariantBatch))
 	if err != nil {
 		return nil, err
@@ -397,18 +398,18 @@ func loadTraceRecords(ctx context.Context, w *solvers.Workload, fits error) (*Tr
 	return t, nil
 }
 
-// runsFile is solvers.FileRunner's RunsFile: batch runs straight from an
+// runsFile is Strategy.RunsFile: batch runs straight from an
 // SWF file.
 func runsFile(name, variant string) bool {
 	return variantOf(variant).streams && isSWFFile(solvers.File{Name: name})
 }
 
-// runFile is solvers.FileRunner's RunFile: the batch simulation of an SWF
+// runFile is Strategy.RunFile: the batch simulation of an SWF
 // file read as it streams (the command line's path), without the stored
 // trace, its JSON or its preview. It reads what traceFromSWF reads, under
 // the same record limit, and simulates what runBatch would on the stored
 // trace: the same report.
-func runFile(ctx context.Context, name string, r io.Reader, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func runFile(ctx context.Context, name string, r io.Reader, variant string, c Config, progress solvers.Progress) (*report.Report, error) {
 	if !runsFile(name, variant) {
 		return nil, errs.Invalidf("variant", "%s runs on a workload, not straight from the file %s", variant, name)
 	}
@@ -429,7 +430,7 @@ func runFile(ctx context.Context, name string, r io.Reader, variant string, c Co
 }
 
 // simulateTrace runs batch on a trace's records and reports it.
-func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solvers.Progress) (*report.Report, error) {
 	start := time.Now()
 	sj, err := batch.FromSWF(s, batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
 	if err != nil {
@@ -440,7 +441,7 @@ func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solve
 
 // simulateJobs runs batch on a trace's jobs and reports it; start is when
 // the work began, for the wall time.
-func simulateJobs(ctx context.Context, sj *batch.SWFJobs, start time.Time, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func simulateJobs(ctx context.Context, sj *batch.SWFJobs, start time.Time, c Config, progress solvers.Progress) (*report.Report, error) {
 	res, err := batch.Simulate(ctx, sj.Jobs, sj.Procs, batch.Policy(c.Policy), func(done, total int) {
 		progress(done, total, fmt.Sprintf("%d of %d jobs started", done, total))
 	})
@@ -456,9 +457,9 @@ func simulateJobs(ctx context.Context, sj *batch.SWFJobs, start time.Time, c Con
 // of them a decision process did not reject): batch.BuildReport, the wall
 // time since start, sj's notes; utilization is marked for the variants
 // given.
-func batchReport(sj *batch.SWFJobs, jobs []batch.Job, res *batch.Result, start time.Time, c Config, variants []string) *solvers.Report {
+func batchReport(sj *batch.SWFJobs, jobs []batch.Job, res *batch.Result, start time.Time, c Config, variants []string) *report.Report {
 	rep := batch.BuildReport(jobs, res, batch.ReportOptions{GanttStart: c.GanttStartH * 3600, GanttSpan: c.GanttSpanH * 3600}, sj.Skipped)
-	rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "wall_ms", Value: float64(time.Since(start).Microseconds()) / 1000, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
+	rep.Metrics = append(rep.Metrics, report.Metric{Name: "wall_ms", Value: float64(time.Since(start).Microseconds()) / 1000, Unit: "ms", Better: report.Lower, Kind: report.KindCost})
 	for i := range rep.Metrics {
 		if rep.Metrics[i].Name == "utilization" {
 			rep.Metrics[i].Variants = variants // not the slot variants' utilization
@@ -468,7 +469,7 @@ func batchReport(sj *batch.SWFJobs, jobs []batch.Job, res *batch.Result, start t
 	return rep
 }
 
-// uploads is solvers.Uploader's Uploads: an SWF trace besides the native
+// uploads is Strategy.Uploads: an SWF trace besides the native
 // JSON.
 func uploads() []solvers.Upload {
 	return []solvers.Upload{{Field: "swf", Label: "SWF trace (.swf, .swf.gz)", Accept: ".swf,.gz",
@@ -541,7 +542,7 @@ func (t *Trace) Cycles(procs int, size, estimates string, unit int) (*Instance, 
 }
 
 // runTraceCycles runs a slot variant on a trace cut into cycles.
-func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg SimConfig, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg SimConfig, c Config, progress solvers.Progress) (*report.Report, error) {
 	t, err := loadTrace(w)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/formats"
 	"schedlab/solvers/solverstest"
@@ -30,7 +31,7 @@ func readKTH(t *testing.T) []byte {
 	return data
 }
 
-func metricOf(t *testing.T, r *solvers.Report, name string) float64 {
+func metricOf(t *testing.T, r *report.Report, name string) float64 {
 	t.Helper()
 	for _, m := range r.Metrics {
 		if m.Name == name {
@@ -97,7 +98,7 @@ func TestBatchRunsATrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(params solvers.Params) *solvers.Report {
+	run := func(params solvers.Params) *report.Report {
 		t.Helper()
 		r, err := s.Run(context.Background(), w, VariantBatch, params, nil)
 		if err != nil {
@@ -113,7 +114,7 @@ func TestBatchRunsATrace(t *testing.T) {
 	if int(jobs+skipped) != 2000 || jobs < 1900 {
 		t.Errorf("jobs %v + skipped %v, want the 2000 records with few skipped", jobs, skipped)
 	}
-	var table *solvers.Table
+	var table *report.Table
 	for i := range easy.Tables {
 		if easy.Tables[i].Title == "Jobs (Batsim columns)" {
 			table = &easy.Tables[i]
@@ -165,19 +166,19 @@ func TestBatchRunsATrace(t *testing.T) {
 
 // eagerTables replaces r's tables by the same tables with their rows in
 // hand (a lazy table's built), so that reports compare by their cells.
-func eagerTables(t *testing.T, r *solvers.Report) {
+func eagerTables(t *testing.T, r *report.Report) {
 	t.Helper()
 	for i, tb := range r.Tables {
 		rows, err := tb.AllRows()
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Tables[i] = solvers.Table{Title: tb.Title, Columns: tb.Columns, Rows: rows, Paged: tb.Paged, RowCount: tb.RowCount}
+		r.Tables[i] = report.Table{Title: tb.Title, Columns: tb.Columns, Rows: rows, Paged: tb.Paged, RowCount: tb.RowCount}
 	}
 }
 
 // tablesJSON is the JSON of r's tables, every row built.
-func tablesJSON(t *testing.T, r *solvers.Report) string {
+func tablesJSON(t *testing.T, r *report.Report) string {
 	t.Helper()
 	b, err := json.Marshal(r.Tables)
 	if err != nil {
@@ -188,9 +189,9 @@ func tablesJSON(t *testing.T, r *solvers.Report) string {
 
 func TestVariantsFitTheirWorkloads(t *testing.T) {
 	s := New()
-	f, ok := s.(solvers.VariantFilter)
+	f, ok := s, s.VariantFits != nil
 	if !ok {
-		t.Fatal("the cyclic strategy is no solvers.VariantFilter")
+		t.Fatal("the cyclic strategy has no VariantFits")
 	}
 	for _, c := range []struct {
 		format, variant string
@@ -305,7 +306,7 @@ func TestBatchFromTheFileEqualsTheStoredTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := New()
-	fr, ok := s.(solvers.FileRunner)
+	fr, ok := s, s.RunFile != nil
 	if !ok || !fr.RunsFile("kth.swf", VariantBatch) || !fr.RunsFile("kth.swf.gz", VariantBatch) {
 		t.Fatal("cyclic does not run batch straight from an SWF file")
 	}
@@ -316,8 +317,8 @@ func TestBatchFromTheFileEqualsTheStoredTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dropWall := func(r *solvers.Report) {
-		r.Metrics = slices.DeleteFunc(r.Metrics, func(m solvers.Metric) bool { return m.Name == "wall_ms" })
+	dropWall := func(r *report.Report) {
+		r.Metrics = slices.DeleteFunc(r.Metrics, func(m report.Metric) bool { return m.Name == "wall_ms" })
 	}
 	for _, params := range []solvers.Params{{"policy": "fcfs"}, {"policy": "easy"}, {"policy": "conservative", "estimates": "exact"}, {"policy": "easy", "procs": "64", "size": "allocated"}} {
 		want, err := s.Run(context.Background(), w, VariantBatch, params, nil)

@@ -49,7 +49,7 @@ func TestGenerateOfTheAuditedSizeIsBoundedAndStopsWithItsContext(t *testing.T) {
 		t.Errorf("the audited generate allocated %d MiB before stopping", d>>20)
 	}
 	// Under a small budget it is refused before any draw.
-	small := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 32 << 20})
+	small := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 32 << 20})
 	_, err = New().Generate(small, PresetNamekata2008, p, 1)
 	if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "jobs" {
 		t.Errorf("the audited generate under 32 MiB: %v, want TooLarge on jobs", err)
@@ -60,7 +60,7 @@ func TestRunBudgetIsTheLowerOfMemoryMBAndTheServers(t *testing.T) {
 	w := genWorkload(t, 30, 3)
 	s := New()
 	// memory_mb at its maximum (1 TiB) cannot lift a 1 MiB server budget.
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 1 << 20})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 1 << 20})
 	_, err := s.Run(ctx, w, VariantDPOP, solvers.Params{"memory_mb": "1048576"}, nil)
 	if errs.KindOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "memory") {
 		t.Errorf("DPOP on 30 jobs under a 1 MiB server budget, memory_mb 1 TiB: %v, want TooLarge", err)
@@ -73,12 +73,12 @@ func TestRunBudgetIsTheLowerOfMemoryMBAndTheServers(t *testing.T) {
 func TestBudgetKnobsAreMarked(t *testing.T) {
 	s := New()
 	want := map[string]string{"memory_mb": solvers.LimitMemoryMiB, "time_limit_s": solvers.LimitTimeSeconds}
-	for _, p := range s.Params() {
+	for _, p := range s.Params {
 		if p.Limit != want[p.Name] {
 			t.Errorf("run parameter %s: Limit %q, want %q", p.Name, p.Limit, want[p.Name])
 		}
 	}
-	err := solvers.CheckLimits(s.ReproduceParams(), solvers.Params{"time_limit_s": "600"}, solvers.Limits{Timeout: time.Minute})
+	err := solvers.CheckLimits(s.ReproduceParams, solvers.Params{"time_limit_s": "600"}, solvers.Budget{Timeout: time.Minute})
 	if errs.FieldOf(err) != "time_limit_s" {
 		t.Errorf("reproduce time_limit_s over a 1 min --timeout: %v", err)
 	}

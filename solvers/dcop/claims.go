@@ -5,16 +5,16 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
 // Verdicts of the Claims table (fidelity.md).
 const (
-	Holds       = solvers.Holds
-	Partly      = solvers.Partly
-	DoesNotHold = solvers.DoesNotHold
-	NotMeasured = solvers.NotMeasured
+	Holds       = report.Holds
+	Partly      = report.Partly
+	DoesNotHold = report.DoesNotHold
+	NotMeasured = report.NotMeasured
 )
 
 // The printed exponents of the seed's sizes (Tables 1 and 2 print every
@@ -143,7 +143,7 @@ func reduced(wdA, spA string, before, wd, sp func(sizeClaim) []float64) func(*cl
 // seed's accounting), so that the intervals live on the scale the sizes
 // grow on; a size "after" a method counts only where the method gave a
 // schedule.
-func claimsTable(c *claimData) solvers.Table { return claims.Build(c, claimRows) }
+func claimsTable(c *claimData) report.Table { return claims.Build(c, claimRows) }
 
 // sizeKinds are the four rows of Tables 1 and 2 at each job count: the
 // printed size and its exponent, our widths and the lead of our cell.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -117,7 +118,7 @@ func TestClaimsRows(t *testing.T) {
 		want := Holds
 		switch claim := r[0].(string); {
 		case strings.HasPrefix(claim, "Fig. 6"):
-			want = solvers.Unverifiable
+			want = report.Unverifiable
 		case strings.HasPrefix(claim, "Table 2: max UTIL before"):
 			want = DoesNotHold
 		}
@@ -232,8 +233,8 @@ func TestReproduceTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byTitle := func(r *solvers.Report) map[string]solvers.Table {
-		m := map[string]solvers.Table{}
+	byTitle := func(r *report.Report) map[string]report.Table {
+		m := map[string]report.Table{}
 		for _, tb := range r.Tables {
 			m[tb.Title] = tb
 		}

@@ -34,7 +34,7 @@
 // decided by backtracking with forward checking, ended by the greedy
 // schedule; a time limit returns the best found, unproven.
 //
-// Metrics by variant (solvers.Metric.Variants): exact sends no message;
+// Metrics by variant (report.Metric.Variants): exact sends no message;
 // messages, bytes, cycles and *_after sizes are the DPOP variants',
 // back_edges_deleted the WD ones', edges_cut the split ones'.
 // Generator namekata2008 (Namekata2008, §4.1): 2 of 15 resources,

@@ -31,7 +31,7 @@ const MakespanVar = "makespan"
 // extensional: O(T²) for the makespan relations.
 const maxExportTuples = 5_000_000
 
-// exports lists the export formats (solvers.Exporter).
+// exports lists the export formats (Strategy.Exports).
 func exports() []solvers.ExportFormat {
 	return []solvers.ExportFormat{
 		{Name: ExportPyDCOP, Label: "pyDCOP YAML", Ext: ".yaml", MIME: "application/yaml"},
@@ -39,7 +39,7 @@ func exports() []solvers.ExportFormat {
 	}
 }
 
-// exportData is solvers.Exporter's Export: the makespan objective of w,
+// exportData is Strategy.Export: the makespan objective of w,
 // exactly, with an auxiliary makespan variable (MakespanVar), on the fit
 // domain: pyDCOP YAML (hard constraints cost BigM) or FRODO XCSP 2.1 (its
 // "infinity"); FRODO relations over maxExportTuples are errs.TooLarge.

@@ -306,8 +306,8 @@ func TestExportNamesAreIdentifiers(t *testing.T) {
 
 func TestExportErrors(t *testing.T) {
 	s := exporter()
-	if len(s.Exports()) != 2 || s.Exports()[0].Name != ExportPyDCOP || s.Exports()[1].Name != ExportFRODO {
-		t.Errorf("Exports %+v", s.Exports())
+	if len(s.Exports) != 2 || s.Exports[0].Name != ExportPyDCOP || s.Exports[1].Name != ExportFRODO {
+		t.Errorf("Exports %+v", s.Exports)
 	}
 	w := exportWorkload(t, seedExample(1, 1, 1, 1, 1), "x")
 	_, err := s.Export(w, "minizinc")
@@ -324,5 +324,5 @@ func TestExportErrors(t *testing.T) {
 	}
 }
 
-// exporter is the family as a solvers.Exporter.
-func exporter() solvers.Exporter { return New().(solvers.Exporter) }
+// exporter is the family, whose Export the tests call.
+func exporter() *solvers.Strategy { return New() }

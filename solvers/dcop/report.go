@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -15,19 +16,19 @@ const (
 
 // preview is a workload's report before any run: the resources × jobs
 // table and the constraint graph.
-func preview(in *Instance) *solvers.Report {
-	r := &solvers.Report{}
+func preview(in *Instance) *report.Report {
+	r := &report.Report{}
 	g := in.ConstraintGraph()
-	r.Metrics = []solvers.Metric{
+	r.Metrics = []report.Metric{
 		{Name: "jobs", Value: float64(len(in.Jobs))},
 		{Name: "resources", Value: float64(len(in.Resources))},
 		{Name: "horizon", Value: float64(in.Horizon), Unit: "slots"},
 		{Name: "constraints", Value: float64(g.Edges())},
 		{Name: "components", Value: float64(g.Components())},
-		{Name: "lower_bound", Value: float64(LowerBound(in)), Unit: "slots", Kind: solvers.KindInfo},
+		{Name: "lower_bound", Value: float64(LowerBound(in)), Unit: "slots", Kind: report.KindInfo},
 	}
 	if (len(in.Jobs)+1)*len(in.Resources) <= maxPreviewCells {
-		t := solvers.Table{Title: "Resources × jobs", Columns: []string{"resource"}}
+		t := report.Table{Title: "Resources × jobs", Columns: []string{"resource"}}
 		for _, j := range in.Jobs {
 			t.Columns = append(t.Columns, fmt.Sprintf("%s (L=%d)", j.ID, j.Duration))
 		}
@@ -48,20 +49,20 @@ func preview(in *Instance) *solvers.Report {
 	} else {
 		r.Notes = append(r.Notes, fmt.Sprintf("The resources × jobs table is not drawn: %d × %d cells is over the display budget of %d.", len(in.Resources), len(in.Jobs), maxPreviewCells))
 	}
-	jt := solvers.Table{Title: "Jobs", Columns: []string{"job", "resources", "duration", "value"}}
+	jt := report.Table{Title: "Jobs", Columns: []string{"job", "resources", "duration", "value"}}
 	for _, j := range in.Jobs {
 		jt.Rows = append(jt.Rows, []any{j.ID, resourceNames(in, j), j.Duration, j.Value})
 	}
 	r.Tables = append(r.Tables, jt)
 	if g.Edges() <= maxGraphEdges {
-		cg := solvers.Graph{Title: "Constraint graph", Layout: "force"}
+		cg := report.Graph{Title: "Constraint graph", Layout: "force"}
 		for _, j := range in.Jobs {
-			cg.Nodes = append(cg.Nodes, solvers.GraphNode{ID: j.ID, Label: fmt.Sprintf("%s %s", j.ID, resourceNames(in, j))})
+			cg.Nodes = append(cg.Nodes, report.GraphNode{ID: j.ID, Label: fmt.Sprintf("%s %s", j.ID, resourceNames(in, j))})
 		}
 		for a, adj := range g.Adj {
 			for _, b := range adj {
 				if b > a {
-					cg.Edges = append(cg.Edges, solvers.GraphEdge{Source: in.Jobs[a].ID, Target: in.Jobs[b].ID, Label: sharedNames(in, a, b)})
+					cg.Edges = append(cg.Edges, report.GraphEdge{Source: in.Jobs[a].ID, Target: in.Jobs[b].ID, Label: sharedNames(in, a, b)})
 				}
 			}
 		}
@@ -95,16 +96,16 @@ func sharedNames(in *Instance, a, b int) string {
 // scheduleGantt draws resources as lanes and one bar per job on each
 // resource it holds: start slot s occupies [s−1, s−1+L) in slot units, so
 // a lone job of duration L spans [0, L).
-func scheduleGantt(in *Instance, sched Schedule) solvers.Gantt {
-	g := solvers.Gantt{Title: "Schedule", TimeUnit: "slot", Lanes: append([]string(nil), in.Resources...)}
+func scheduleGantt(in *Instance, sched Schedule) report.Gantt {
+	g := report.Gantt{Title: "Schedule", TimeUnit: "slot", Lanes: append([]string(nil), in.Resources...)}
 	for k, s := range sched {
 		if s == 0 {
 			continue
 		}
 		j := in.Jobs[k]
 		for _, r := range j.Resources {
-			g.Bars = append(g.Bars, solvers.Bar{Lane: r, Start: float64(s - 1), End: float64(s - 1 + j.Duration),
-				Label: j.ID, Group: j.ID, Kind: solvers.BarJob})
+			g.Bars = append(g.Bars, report.Bar{Lane: r, Start: float64(s - 1), End: float64(s - 1 + j.Duration),
+				Label: j.ID, Group: j.ID, Kind: report.BarJob})
 		}
 	}
 	return g
@@ -112,28 +113,28 @@ func scheduleGantt(in *Instance, sched Schedule) solvers.Gantt {
 
 // treeGraph draws a pseudo-tree of the jobs jobs[i] (tree indices i):
 // tree edges, back edges still in force and deleted back edges.
-func treeGraph(title string, in *Instance, jobs []int, t *PseudoTree, deleted [][2]int, g *solvers.Graph) {
+func treeGraph(title string, in *Instance, jobs []int, t *PseudoTree, deleted [][2]int, g *report.Graph) {
 	id := func(i int) string { return in.Jobs[jobs[i]].ID }
 	for _, x := range t.Order {
-		g.Nodes = append(g.Nodes, solvers.GraphNode{ID: id(x), Label: fmt.Sprintf("%s |Sep|=%d", id(x), len(t.Sep[x])),
+		g.Nodes = append(g.Nodes, report.GraphNode{ID: id(x), Label: fmt.Sprintf("%s |Sep|=%d", id(x), len(t.Sep[x])),
 			Level: t.Depth[x], Group: title})
 	}
 	for _, x := range t.Order {
 		for _, c := range t.Children[x] {
-			g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(x), Target: id(c), Kind: solvers.EdgeTree})
+			g.Edges = append(g.Edges, report.GraphEdge{Source: id(x), Target: id(c), Kind: report.EdgeTree})
 		}
 	}
 	for _, e := range t.BackEdges() {
-		g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: solvers.EdgeBack})
+		g.Edges = append(g.Edges, report.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: report.EdgeBack})
 	}
 	for _, e := range deleted {
-		g.Edges = append(g.Edges, solvers.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: solvers.EdgeDeleted})
+		g.Edges = append(g.Edges, report.GraphEdge{Source: id(e[0]), Target: id(e[1]), Kind: report.EdgeDeleted})
 	}
 }
 
 // nodeRows appends one row per node of t: node, parent, separator,
 // sep_size, util_entries, util_bytes.
-func nodeRows(in *Instance, jobs []int, t *PseudoTree, dom [][]int, tb *solvers.Table) {
+func nodeRows(in *Instance, jobs []int, t *PseudoTree, dom [][]int, tb *report.Table) {
 	sz := sizes(dom)
 	for _, x := range t.Order {
 		parent := ""
@@ -191,11 +192,11 @@ func optimum(in *Instance, v variant, cfg runConfig, o *outcome, ms int) (opt, p
 // treeViews draws the pseudo-tree a run used (the two halves' for
 // dpop-split, with the deleted back edges for dpop-wd) and tabulates its
 // nodes.
-func treeViews(in *Instance, o *outcome) (solvers.Graph, solvers.Table) {
+func treeViews(in *Instance, o *outcome) (report.Graph, report.Table) {
 	n := len(in.Jobs)
 	cols := []string{"node", "parent", "separator", "sep_size", "util_entries", "util_bytes"}
-	tg := solvers.Graph{Title: "Pseudo-tree", Layout: "tree"}
-	nodes := solvers.Table{Title: "Pseudo-tree nodes", Columns: cols}
+	tg := report.Graph{Title: "Pseudo-tree", Layout: "tree"}
+	nodes := report.Table{Title: "Pseudo-tree nodes", Columns: cols}
 	if o.split != nil {
 		h := (n + 1) / 2
 		tg.Title = "Pseudo-trees of the two halves"
@@ -212,7 +213,7 @@ func treeViews(in *Instance, o *outcome) (solvers.Graph, solvers.Table) {
 	return tg, nodes
 }
 
-// The variants a run metric is meaningful for (solvers.Metric.Variants).
+// The variants a run metric is meaningful for (report.Metric.Variants).
 // exact is a centralized search: it sends no message, runs no UTIL phase
 // and reduces no width, so its messages, bytes, cycles and "after" sizes
 // are 0 or the full problem's by construction. Back edges are deleted
@@ -226,8 +227,8 @@ var (
 )
 
 // runReport builds the Report of one run.
-func runReport(in *Instance, v variant, cfg runConfig, o *outcome) *solvers.Report {
-	r := &solvers.Report{}
+func runReport(in *Instance, v variant, cfg runConfig, o *outcome) *report.Report {
+	r := &report.Report{}
 	ms := Makespan(in, o.sched)
 	opt, proven := optimum(in, v, cfg, o, ms)
 	acc := 0.0
@@ -241,30 +242,30 @@ func runReport(in *Instance, v variant, cfg runConfig, o *outcome) *solvers.Repo
 	if o.split != nil {
 		edgesCut = o.split.EdgesCut
 	}
-	r.Metrics = []solvers.Metric{
-		{Name: "makespan", Value: float64(ms), Unit: "slots", Better: solvers.Lower},
-		{Name: "optimal_makespan", Value: opt, Unit: "slots", Kind: solvers.KindInfo},
-		{Name: "optimal_proven", Value: proven, Kind: solvers.KindInfo},
-		{Name: "accuracy", Value: acc, Better: solvers.Higher, Min: solvers.Bound(0), Max: solvers.Bound(1)},
-		{Name: "width_before", Value: float64(o.full.Width()), Unit: "variables", Kind: solvers.KindInfo},
-		{Name: "width_after", Value: float64(o.widthAfter), Unit: "variables", Better: solvers.Lower, Kind: solvers.KindCost, Variants: distributed},
-		{Name: "max_util_entries_before", Value: before, Unit: "entries", Kind: solvers.KindInfo},
-		{Name: "max_util_entries_after", Value: o.maxAfter, Unit: "entries", Better: solvers.Lower, Kind: solvers.KindCost, Variants: distributed},
-		{Name: "max_util_bytes_before", Value: fin(before * EntryBytes), Unit: "B", Kind: solvers.KindInfo},
-		{Name: "max_util_bytes_after", Value: o.maxAfter * EntryBytes, Unit: "B", Better: solvers.Lower, Kind: solvers.KindCost, Variants: distributed},
-		{Name: "paper_mb_before", Value: fin(PaperMB(o.full.Width(), in.Horizon)), Unit: "MiB", Kind: solvers.KindInfo},
-		{Name: "paper_mb_after", Value: fin(PaperMB(o.widthAfter, in.Horizon)), Unit: "MiB", Better: solvers.Lower, Kind: solvers.KindCost, Variants: distributed},
-		{Name: "entry_bytes", Value: EntryBytes, Unit: "B", Kind: solvers.KindInfo},
-		{Name: "back_edges_deleted", Value: float64(len(o.deleted) + o.deletedInHalves), Unit: "edges", Kind: solvers.KindInfo, Variants: withWD},
-		{Name: "edges_cut", Value: float64(edgesCut), Unit: "edges", Kind: solvers.KindInfo, Variants: withSplit},
-		{Name: "message_cycles", Value: float64(o.stats.MessageCycles), Unit: "cycles", Better: solvers.Lower, Kind: solvers.KindCost, Variants: distributed},
-		{Name: "message_cycles_full", Value: float64(2 * o.full.Height()), Unit: "cycles", Kind: solvers.KindInfo},
-		{Name: "messages", Value: float64(o.stats.Messages), Unit: "messages", Better: solvers.Lower, Kind: solvers.KindCost, Variants: distributed},
-		{Name: "total_bytes", Value: o.stats.TotalBytes, Unit: "B", Better: solvers.Lower, Kind: solvers.KindCost, Variants: distributed},
-		{Name: "wall_ms", Value: o.wallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
+	r.Metrics = []report.Metric{
+		{Name: "makespan", Value: float64(ms), Unit: "slots", Better: report.Lower},
+		{Name: "optimal_makespan", Value: opt, Unit: "slots", Kind: report.KindInfo},
+		{Name: "optimal_proven", Value: proven, Kind: report.KindInfo},
+		{Name: "accuracy", Value: acc, Better: report.Higher, Min: report.Bound(0), Max: report.Bound(1)},
+		{Name: "width_before", Value: float64(o.full.Width()), Unit: "variables", Kind: report.KindInfo},
+		{Name: "width_after", Value: float64(o.widthAfter), Unit: "variables", Better: report.Lower, Kind: report.KindCost, Variants: distributed},
+		{Name: "max_util_entries_before", Value: before, Unit: "entries", Kind: report.KindInfo},
+		{Name: "max_util_entries_after", Value: o.maxAfter, Unit: "entries", Better: report.Lower, Kind: report.KindCost, Variants: distributed},
+		{Name: "max_util_bytes_before", Value: fin(before * EntryBytes), Unit: "B", Kind: report.KindInfo},
+		{Name: "max_util_bytes_after", Value: o.maxAfter * EntryBytes, Unit: "B", Better: report.Lower, Kind: report.KindCost, Variants: distributed},
+		{Name: "paper_mb_before", Value: fin(PaperMB(o.full.Width(), in.Horizon)), Unit: "MiB", Kind: report.KindInfo},
+		{Name: "paper_mb_after", Value: fin(PaperMB(o.widthAfter, in.Horizon)), Unit: "MiB", Better: report.Lower, Kind: report.KindCost, Variants: distributed},
+		{Name: "entry_bytes", Value: EntryBytes, Unit: "B", Kind: report.KindInfo},
+		{Name: "back_edges_deleted", Value: float64(len(o.deleted) + o.deletedInHalves), Unit: "edges", Kind: report.KindInfo, Variants: withWD},
+		{Name: "edges_cut", Value: float64(edgesCut), Unit: "edges", Kind: report.KindInfo, Variants: withSplit},
+		{Name: "message_cycles", Value: float64(o.stats.MessageCycles), Unit: "cycles", Better: report.Lower, Kind: report.KindCost, Variants: distributed},
+		{Name: "message_cycles_full", Value: float64(2 * o.full.Height()), Unit: "cycles", Kind: report.KindInfo},
+		{Name: "messages", Value: float64(o.stats.Messages), Unit: "messages", Better: report.Lower, Kind: report.KindCost, Variants: distributed},
+		{Name: "total_bytes", Value: o.stats.TotalBytes, Unit: "B", Better: report.Lower, Kind: report.KindCost, Variants: distributed},
+		{Name: "wall_ms", Value: o.wallMS, Unit: "ms", Better: report.Lower, Kind: report.KindCost},
 	}
 	if cfg.Objective == ObjectiveValue {
-		r.Metrics = append(r.Metrics, solvers.Metric{Name: "value", Value: TotalValue(in, o.sched), Better: solvers.Higher})
+		r.Metrics = append(r.Metrics, report.Metric{Name: "value", Value: TotalValue(in, o.sched), Better: report.Higher})
 		r.Notes = append(r.Notes, "Objective value: jobs may be left unscheduled; accuracy (optimal makespan / makespan) is defined for the makespan objective only and is 0, and optimal_makespan is not computed.")
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("UTIL sizes are entries × %d B (float32). max_util_* use the actual domains (domain %s); paper_mb_* are the seed's accounting, horizon^width × 4 B in MiB (20^5 × 4 B = 12.2 MiB, its 1.2e1). \"before\" is the full problem's %s pseudo-tree, computed without allocating.", EntryBytes, cfg.Domain, cfg.Heuristic))
@@ -277,18 +278,18 @@ func runReport(in *Instance, v variant, cfg runConfig, o *outcome) *solvers.Repo
 	if o.exactRan && proven == 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("The exact branch and bound hit its time limit (%v) without proving optimality: optimal_makespan is the best found (lower bound %d), so accuracy may be overstated.", cfg.timeLimit, LowerBound(in)))
 	}
-	r.Gantts = []solvers.Gantt{scheduleGantt(in, o.sched)}
-	r.Time = &solvers.TimeFrame{Unit: "slot", OriginName: "the start of the schedule"}
+	r.Gantts = []report.Gantt{scheduleGantt(in, o.sched)}
+	r.Time = &report.TimeFrame{Unit: "slot", OriginName: "the start of the schedule"}
 
 	tg, nodes := treeViews(in, o)
-	r.Graphs = []solvers.Graph{tg}
-	ba := solvers.Table{Title: "Before and after", Columns: []string{"quantity", "before", "after"}}
+	r.Graphs = []report.Graph{tg}
+	ba := report.Table{Title: "Before and after", Columns: []string{"quantity", "before", "after"}}
 	ba.Rows = [][]any{
 		{"width", o.full.Width(), o.widthAfter},
 		{"max UTIL entries", before, o.maxAfter},
 		{"max UTIL bytes", fin(before * EntryBytes), o.maxAfter * EntryBytes},
 		{"max UTIL MB", before * EntryBytes / 1e6, o.maxAfter * EntryBytes / 1e6},
 	}
-	r.Tables = []solvers.Table{nodes, ba}
+	r.Tables = []report.Table{nodes, ba}
 	return r
 }

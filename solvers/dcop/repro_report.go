@@ -5,8 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/errs"
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // sizeStats is what the instances of one job count give the report.
@@ -120,9 +119,9 @@ func ruleLabel(rule string) string {
 // treeOut is what the runs on one pseudo-tree heuristic give the report.
 type treeOut struct {
 	all                                 []sizeStats
-	t1, t2, acc                         solvers.Table
-	accPlot, sizePlot, delPlot, cycPlot solvers.Plot
-	dG, dSW                             solvers.Line
+	t1, t2, acc                         report.Table
+	accPlot, sizePlot, delPlot, cycPlot report.Plot
+	dG, dSW                             report.Line
 	cl                                  claimData
 }
 
@@ -136,31 +135,31 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 	wcols := func(prefix string) []string {
 		return []string{prefix, prefix + "_min", prefix + "_median", prefix + "_max"}
 	}
-	t1 := solvers.Table{Title: "Table 1", Columns: append(append(append([]string{"jobs", "before_mb", "after_mb", "before_mb_actual", "after_mb_actual",
+	t1 := report.Table{Title: "Table 1", Columns: append(append(append([]string{"jobs", "before_mb", "after_mb", "before_mb_actual", "after_mb_actual",
 		"paper_before_mb", "paper_after_mb", "paper_width_before"}, wcols("width_before")...), wcols("width_after")...), "wd_failures")}
-	t2 := solvers.Table{Title: "Table 2", Columns: append(append(append([]string{"jobs", "before_mb", "after_mb", "before_mb_actual", "after_mb_actual",
+	t2 := report.Table{Title: "Table 2", Columns: append(append(append([]string{"jobs", "before_mb", "after_mb", "before_mb_actual", "after_mb_actual",
 		"paper_before_mb", "paper_after_mb", "paper_width_before", "paper_width_after"}, wcols("width_before")...), wcols("width_after")...),
 		"split_failures", "after_mb_split_wd", "width_after_split_wd")}
-	acc := solvers.Table{Title: "Accuracy", Columns: []string{"jobs", "method", "source", "accuracy", "accuracy_min", "failures", "reached_limit",
+	acc := report.Table{Title: "Accuracy", Columns: []string{"jobs", "method", "source", "accuracy", "accuracy_min", "failures", "reached_limit",
 		"width_reached_median", "equals_greedy", "beats_greedy", "paper_accuracy"}}
-	accPlot := solvers.Plot{Title: "Accuracy vs jobs", XLabel: "jobs", YLabel: "accuracy (optimal / method makespan), mean over successes"}
-	sizePlot := solvers.Plot{Title: "UTIL size vs jobs", XLabel: "jobs", YLabel: "max UTIL message (MiB, seed's accounting d = 20)", YLog: true}
-	delPlot := solvers.Plot{Title: "Accuracy vs deleted edges", XLabel: "back edges deleted (WD) / constraint edges cut (split)", YLabel: "accuracy", Kind: solvers.PlotScatter}
-	cycPlot := solvers.Plot{Title: "Message cycles with and without split", XLabel: "jobs", YLabel: "message cycles (mean)"}
+	accPlot := report.Plot{Title: "Accuracy vs jobs", XLabel: "jobs", YLabel: "accuracy (optimal / method makespan), mean over successes"}
+	sizePlot := report.Plot{Title: "UTIL size vs jobs", XLabel: "jobs", YLabel: "max UTIL message (MiB, seed's accounting d = 20)", YLog: true}
+	delPlot := report.Plot{Title: "Accuracy vs deleted edges", XLabel: "back edges deleted (WD) / constraint edges cut (split)", YLabel: "accuracy", Kind: report.PlotScatter}
+	cycPlot := report.Plot{Title: "Message cycles with and without split", XLabel: "jobs", YLabel: "message cycles (mean)"}
 
 	methods := append(slices2(reproRules), "split", "split-wd")
-	accLines := make([]solvers.Line, len(methods)+1)
+	accLines := make([]report.Line, len(methods)+1)
 	for i, m := range methods {
 		accLines[i].Name = methodLabel(m)
 	}
 	accLines[len(methods)].Name = "greedy list schedule (baseline)"
-	pWD := solvers.Line{Name: "paper WD (lower end of 0.95–1)", Dashed: true}
-	pSp := solvers.Line{Name: "paper split (lower end of 0.93–1)", Dashed: true}
-	sl := []solvers.Line{{Name: "before"}, {Name: "after WD seed"}, {Name: "after split"}, {Name: "after split-wd (ours)"},
+	pWD := report.Line{Name: "paper WD (lower end of 0.95–1)", Dashed: true}
+	pSp := report.Line{Name: "paper split (lower end of 0.93–1)", Dashed: true}
+	sl := []report.Line{{Name: "before"}, {Name: "after WD seed"}, {Name: "after split"}, {Name: "after split-wd (ours)"},
 		{Name: "paper before (Table 1)", Dashed: true}, {Name: "paper after WD", Dashed: true}, {Name: "paper after split", Dashed: true}}
-	dWD, dSp := solvers.Line{Name: "WD seed"}, solvers.Line{Name: "split"}
-	dG, dSW := solvers.Line{Name: "WD greedy-guided (ours)"}, solvers.Line{Name: "split-wd (ours)"}
-	cFull, cSplit, cWD := solvers.Line{Name: "full DPOP (no split)"}, solvers.Line{Name: "split (sum of halves)"}, solvers.Line{Name: "WD seed"}
+	dWD, dSp := report.Line{Name: "WD seed"}, report.Line{Name: "split"}
+	dG, dSW := report.Line{Name: "WD greedy-guided (ours)"}, report.Line{Name: "split-wd (ours)"}
+	cFull, cSplit, cWD := report.Line{Name: "full DPOP (no split)"}, report.Line{Name: "split (sum of halves)"}, report.Line{Name: "WD seed"}
 	for ji, st := range o.all {
 		x := float64(st.jobs)
 		ms := make([]methodStats, len(methods))
@@ -221,8 +220,8 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 	}
 	accPlot.Lines = append(accLines, pWD, pSp)
 	sizePlot.Lines = sl
-	delPlot.Lines = []solvers.Line{dWD, dSp, dG, dSW}
-	cycPlot.Lines = []solvers.Line{cFull, cSplit, cWD}
+	delPlot.Lines = []report.Line{dWD, dSp, dG, dSW}
+	cycPlot.Lines = []report.Line{cFull, cSplit, cWD}
 	o.t1, o.t2, o.acc = t1, t2, acc
 	o.accPlot, o.sizePlot, o.delPlot, o.cycPlot = accPlot, sizePlot, delPlot, cycPlot
 	o.dG, o.dSW = dG, dSW
@@ -232,8 +231,8 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 // oursTitle labels a table of the min-fill runs (ours).
 func oursTitle(title string) string { return title + " (" + oursHeuristic + " tree, ours)" }
 
-func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *solvers.Report {
-	rep := &solvers.Report{}
+func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *report.Report {
+	rep := &report.Report{}
 	trees := reproTrees(cfg)
 	outs := make([]treeOut, len(trees))
 	for k := range trees {
@@ -241,7 +240,7 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 	}
 	main := &outs[0]
 	cl := &main.cl
-	heur := solvers.Table{Title: "Pseudo-tree heuristics", Columns: []string{"jobs", "heuristic", "width_mean", "width_min", "width_max",
+	heur := report.Table{Title: "Pseudo-tree heuristics", Columns: []string{"jobs", "heuristic", "width_mean", "width_min", "width_max",
 		"half_width_mean", "half_width_max", "halves_fit_budget", "paper_width_before", "paper_half_width"}}
 	for ji, jobs := range reproJobs {
 		best, bestName := math.Inf(1), ""
@@ -265,24 +264,24 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *so
 		}
 		cl.bestHalf, cl.bestHalfName = append(cl.bestHalf, bestW), append(cl.bestHalfName, bestName)
 	}
-	rep.Tables = []solvers.Table{claimsTable(cl), main.t1, main.t2, main.acc, heur}
+	rep.Tables = []report.Table{claimsTable(cl), main.t1, main.t2, main.acc, heur}
 	if len(outs) > 1 {
-		for _, t := range []solvers.Table{outs[1].t1, outs[1].t2, outs[1].acc} {
+		for _, t := range []report.Table{outs[1].t1, outs[1].t2, outs[1].acc} {
 			t.Title = oursTitle(t.Title)
 			rep.Tables = append(rep.Tables, t)
 		}
 	}
-	rep.Series = []solvers.Plot{main.accPlot, main.sizePlot, main.delPlot, main.cycPlot}
-	rep.Metrics = []solvers.Metric{
+	rep.Series = []report.Plot{main.accPlot, main.sizePlot, main.delPlot, main.cycPlot}
+	rep.Metrics = []report.Metric{
 		{Name: "instances", Value: float64(n)},
 		{Name: "entry_bytes", Value: EntryBytes, Unit: "B"},
-		{Name: "wd_failures", Value: float64(cl.totalFail(0)), Better: solvers.Lower},
-		{Name: "split_failures", Value: float64(cl.totalFail(1)), Better: solvers.Lower},
-		{Name: "exact_unproven", Value: float64(cl.unproven), Better: solvers.Lower},
+		{Name: "wd_failures", Value: float64(cl.totalFail(0)), Better: report.Lower},
+		{Name: "split_failures", Value: float64(cl.totalFail(1)), Better: report.Lower},
+		{Name: "exact_unproven", Value: float64(cl.unproven), Better: report.Lower},
 	}
 	rep.Notes = reproNotes(n, cfg, budget, main.all, cl)
 	var ours []string
-	for _, l := range []solvers.Line{main.dG, main.dSW} {
+	for _, l := range []report.Line{main.dG, main.dSW} {
 		if r, ok := pearson(l.Points); ok {
 			ours = append(ours, fmt.Sprintf("%s r = %+.2f over %d instances", l.Name, r, len(l.Points)))
 		} else {
@@ -343,7 +342,7 @@ func reproNotes(n int, cfg ReproConfig, budget int64, all []sizeStats, cl *claim
 		fmt.Sprintf("Sizes: before_mb and after_mb are the seed's accounting, 20^w × %d B in MiB (20^5 × 4 B = 12.2 MiB prints as its 1.2e1); *_actual use the actual domains (after WD the restricted ones). MiB columns are geometric means over instances (sizes span tens of orders of magnitude); widths are means with min/median/max. paper_width_* = log20(MB · 2^20 / 4): Table 1 before 6.20, 7.75, 13.75, 17.75 (with MB = 10^6 B: 6.18, 7.73, 13.74, 17.73).", EntryBytes),
 		"Table 2's before column is the same full-problem size as Table 1's: the seed's two before columns differ on the same setting (×100 at 20 jobs), unexplained.",
 		fmt.Sprintf("WD rules: seed = %s (the text's \"dxi ∩ dPC(xi) = φ\" over the descendant set, the ancestor first); literal, earliest, fixed, half are the other readings of §3.1 (doc.go); balanced and greedy-guided are ours. A failure is: the width limit not reached without emptying a domain, a relaxed problem with no schedule, or (literal) a collision of a deleted pair.", seedReading),
-		fmt.Sprintf("DPOP budget %s per run (the reproduce's memory_mb shared by the parallel runs). A split half over it fails the split; its after size is then its pseudo-tree at full domains. split-wd (ours) runs WD with the greedy-guided rule (ours; the reference is the greedy list schedule inside the half's domains, GreedyIn) inside each half wider than %d: with the seed's rule there it left more halves unsolved (doc.go).", errs.FormatBytes(budget), reproWidth),
+		fmt.Sprintf("DPOP budget %s per run (the reproduce's memory_mb shared by the parallel runs). A split half over it fails the split; its after size is then its pseudo-tree at full domains. split-wd (ours) runs WD with the greedy-guided rule (ours; the reference is the greedy list schedule inside the half's domains, GreedyIn) inside each half wider than %d: with the seed's rule there it left more halves unsolved (doc.go).", report.FormatBytes(budget), reproWidth),
 		"paper_accuracy is the lower end of the ranges the seed states in its text (0.95–1, 0.93–1); Figs. 3–6 print no numbers.",
 	}
 	if len(unproven) == 0 {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -89,7 +90,7 @@ type instanceResult struct {
 // reproduce runs the seed's experiment on cfg.Instances instances of every
 // job count: every WD rule, the split, the split with WD in the halves
 // (ours), the greedy list schedule and the exact optimum.
-func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*report.Report, error) {
 	n := cfg.Instances
 	total := n * len(reproJobs)
 	workers := max(1, min(runtime.GOMAXPROCS(0), total))

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
 // New returns the DCOP strategy. It holds no state: all of a run lives in
 // the call, so one value serves concurrent runs.
-func New() solvers.Strategy { return family().Strategy() }
+func New() *solvers.Strategy { return family().Strategy() }
 
 // family is the DCOP family's parts (solvers.Def).
 func family() *solvers.Def[Config, *Config] {
@@ -125,7 +126,7 @@ type runConfig struct {
 	timeLimit time.Duration // time_limit_s
 }
 
-func run(ctx context.Context, w *solvers.Workload, name string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func run(ctx context.Context, w *solvers.Workload, name string, c Config, progress solvers.Progress) (*report.Report, error) {
 	cfg := runConfig{Config: c, timeLimit: c.timeLimit()}
 	cfg.memory = solvers.MemoryBudget(ctx, c.memoryBytes()) // memory_mb lowers the server's budget, never raises it
 	v := solvers.LookupVariant(variants, name)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -32,7 +33,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // checkGantt fails unless every bar is inside [0, horizon) and no two bars
 // of different jobs overlap on one lane.
-func checkGantt(t *testing.T, g solvers.Gantt, horizon int, wantJobs int) {
+func checkGantt(t *testing.T, g report.Gantt, horizon int, wantJobs int) {
 	t.Helper()
 	jobs := map[string]bool{}
 	for i, a := range g.Bars {
@@ -64,7 +65,7 @@ func TestStrategyRunEveryVariant(t *testing.T) {
 	if len(w.Preview.Graphs) != 1 || w.Preview.Graphs[0].Layout != "force" || w.Preview.Table("Resources × jobs") == nil {
 		t.Errorf("preview lacks the constraint graph or the resources × jobs table")
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		t.Run(v.Name, func(t *testing.T) {
 			r, err := s.Run(context.Background(), w, v.Name, solvers.Params{"width_limit": "2"}, nil)
 			if err != nil {
@@ -134,7 +135,7 @@ func TestStrategyLoneJobGantt(t *testing.T) {
 	if ms, _ := r.Metric("makespan"); ms.Value != 3 {
 		t.Errorf("makespan %v, want 3", ms.Value)
 	}
-	want := []solvers.Bar{{Lane: 0, Start: 0, End: 3, Label: "J", Group: "J", Kind: "job"}, {Lane: 1, Start: 0, End: 3, Label: "J", Group: "J", Kind: "job"}}
+	want := []report.Bar{{Lane: 0, Start: 0, End: 3, Label: "J", Group: "J", Kind: "job"}, {Lane: 1, Start: 0, End: 3, Label: "J", Group: "J", Kind: "job"}}
 	if !reflect.DeepEqual(r.Gantts[0].Bars, want) {
 		t.Errorf("bars %+v", r.Gantts[0].Bars)
 	}
@@ -236,7 +237,7 @@ func TestReproduceOneInstance(t *testing.T) {
 	}
 	t1 := r.Table("Table 1")
 	t2 := r.Table("Table 2")
-	for _, tb := range []*solvers.Table{t1, t2} {
+	for _, tb := range []*report.Table{t1, t2} {
 		if tb == nil || len(tb.Rows) != 4 {
 			t.Fatalf("table %+v", tb)
 		}
@@ -247,7 +248,7 @@ func TestReproduceOneInstance(t *testing.T) {
 		}
 	}
 	// The seed's accounting: width w at d = 20 is 20^w × 4 B in MiB.
-	col := func(tb *solvers.Table, c string) int { return slices.Index(tb.Columns, c) }
+	col := func(tb *report.Table, c string) int { return slices.Index(tb.Columns, c) }
 	for _, row := range t1.Rows {
 		w := row[col(t1, "width_before_min")].(float64)
 		if row[col(t1, "width_before_max")].(float64) == w && math.Abs(row[col(t1, "before_mb")].(float64)-PaperMB(int(w), 20)) > 1e-9*PaperMB(int(w), 20) {
@@ -266,7 +267,7 @@ func TestReproduceOneInstance(t *testing.T) {
 		t.Fatalf("Claims: %+v", claims)
 	}
 	for _, row := range claims.Rows {
-		if v := row[3].(string); v != Holds && v != Partly && v != DoesNotHold && v != NotMeasured && v != solvers.Unverifiable && v != solvers.Inconclusive {
+		if v := row[3].(string); v != Holds && v != Partly && v != DoesNotHold && v != NotMeasured && v != report.Unverifiable && v != report.Inconclusive {
 			t.Errorf("claim %v: verdict %q", row[0], v)
 		}
 	}

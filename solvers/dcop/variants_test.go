@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/solverstest"
 )
@@ -25,7 +26,7 @@ func TestMetricsNameTheVariantsTheyAreMeaningfulFor(t *testing.T) {
 	for _, name := range onlyDistributed {
 		only[name] = []string{VariantDPOP, VariantWD, VariantSplit, VariantSplitWD}
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		rep, err := s.Run(ctx, w, v.Name, solvers.Params{"time_limit_s": "1", "width_limit": "2"}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
@@ -62,7 +63,7 @@ func TestMetricsNameTheVariantsTheyAreMeaningfulFor(t *testing.T) {
 }
 
 func TestCheckMetricVariantsRefusesAVariantOfNoFamily(t *testing.T) {
-	rep := &solvers.Report{Metrics: []solvers.Metric{{Name: "messages", Variants: []string{VariantDPOP, "rumor"}}}}
+	rep := &report.Report{Metrics: []report.Metric{{Name: "messages", Variants: []string{VariantDPOP, "rumor"}}}}
 	err := solverstest.CheckMetricVariants(New(), rep)
 	if err == nil || !strings.Contains(err.Error(), `"rumor"`) || !strings.Contains(err.Error(), "messages") {
 		t.Errorf("a DCOP metric meaningful for gossip's rumor: %v, want an error naming both", err)

@@ -13,7 +13,7 @@ func TestBudgetRefusesARunOverTheBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 1 << 10})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 1 << 10})
 	if _, err := New().Run(ctx, w, VariantOnline, nil, nil); errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "workload" {
 		t.Errorf("Tarplee's instance under 1 KiB: %v, want TooLarge on workload", err)
 	}
@@ -25,12 +25,12 @@ func TestBudgetRefusesARunOverTheBudget(t *testing.T) {
 func TestMachinesPerTypeIsCheckedAtResolve(t *testing.T) {
 	s := New()
 	for _, v := range []string{"", "40", "1,2,3", " 5 , 6 "} {
-		if _, err := solvers.Resolve(s.Params(), solvers.Params{"machines_per_type": v}); err != nil {
+		if _, err := solvers.Resolve(s.Params, solvers.Params{"machines_per_type": v}); err != nil {
 			t.Errorf("machines_per_type %q: %v", v, err)
 		}
 	}
 	for _, v := range []string{"x", "0", "1,,2", "-4", "2000000", "1.5"} {
-		_, err := solvers.Resolve(s.Params(), solvers.Params{"machines_per_type": v})
+		_, err := solvers.Resolve(s.Params, solvers.Params{"machines_per_type": v})
 		if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "machines_per_type" {
 			t.Errorf("machines_per_type %q: %v, want Invalid on machines_per_type", v, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -23,7 +24,7 @@ const reproPin = "testdata/pinned_reproduce.json"
 
 var undecidedNote = regexp.MustCompile(`; \d+ point\(s\) undecided[^;]*`)
 
-func blankTimings(r *solvers.Report) {
+func blankTimings(r *report.Report) {
 	for ti := range r.Tables {
 		tab := &r.Tables[ti]
 		for ci, c := range tab.Columns {

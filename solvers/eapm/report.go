@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // Display budgets: past these a report aggregates or samples and says so.
@@ -18,8 +18,8 @@ const (
 
 // preview is a workload's report before any run: its matrices, machine
 // pools, demand per task type and the user stream.
-func preview(in *Instance) *solvers.Report {
-	r := &solvers.Report{}
+func preview(in *Instance) *report.Report {
+	r := &report.Report{}
 	T, m := in.T(), in.M()
 	xs, ys := make([]string, m), make([]string, T)
 	for j := range xs {
@@ -30,12 +30,12 @@ func preview(in *Instance) *solvers.Report {
 	}
 	if T*m <= maxHeatmapCells {
 		r.Heatmaps = append(r.Heatmaps,
-			solvers.Heatmap{Title: "ETC (s)", XLabel: "machine type", YLabel: "task type", Unit: "s", X: xs, Y: ys, Values: in.ETC},
-			solvers.Heatmap{Title: "APC (W)", XLabel: "machine type", YLabel: "task type", Unit: "W", X: xs, Y: ys, Values: in.APC})
+			report.Heatmap{Title: "ETC (s)", XLabel: "machine type", YLabel: "task type", Unit: "s", X: xs, Y: ys, Values: in.ETC},
+			report.Heatmap{Title: "APC (W)", XLabel: "machine type", YLabel: "task type", Unit: "W", X: xs, Y: ys, Values: in.APC})
 	} else {
 		r.Notes = append(r.Notes, fmt.Sprintf("The ETC and APC heat maps are not drawn: %d×%d cells is over the display budget of %d.", T, m, maxHeatmapCells))
 	}
-	mt := solvers.Table{Title: "Machine types", Columns: []string{"index", "machine type", "machines"}}
+	mt := report.Table{Title: "Machine types", Columns: []string{"index", "machine type", "machines"}}
 	for j := range m {
 		mt.Rows = append(mt.Rows, []any{j, in.MachineName(j), in.MachineCount(j)})
 	}
@@ -44,7 +44,7 @@ func preview(in *Instance) *solvers.Report {
 		demand[u.Type] += u.Tasks
 		users[u.Type]++
 	}
-	tt := solvers.Table{Title: "Task types", Columns: []string{"index", "task type", "users", "tasks", "min energy per task (J)", "cheapest machine type"}}
+	tt := report.Table{Title: "Task types", Columns: []string{"index", "task type", "users", "tasks", "min energy per task (J)", "cheapest machine type"}}
 	for t := range T {
 		if users[t] == 0 {
 			continue
@@ -64,13 +64,13 @@ func preview(in *Instance) *solvers.Report {
 		r.Notes = append(r.Notes, note)
 	}
 	if len(in.Users) <= maxUsersTable {
-		ut := solvers.Table{Title: "Users", Columns: []string{"user", "type", "task type", "tasks"}}
+		ut := report.Table{Title: "Users", Columns: []string{"user", "type", "task type", "tasks"}}
 		for i, u := range in.Users {
 			ut.Rows = append(ut.Rows, []any{i + 1, u.Type, in.TaskName(u.Type), u.Tasks})
 		}
 		r.Tables = append(r.Tables, ut)
 	}
-	r.Metrics = []solvers.Metric{
+	r.Metrics = []report.Metric{
 		{Name: "users", Value: float64(len(in.Users))},
 		{Name: "tasks", Value: float64(in.TotalTasks())},
 		{Name: "machine_types", Value: float64(m)},
@@ -90,11 +90,11 @@ func totalMachines(in *Instance) int {
 
 // userStream is the bar plot of tasks per user in arrival order; beyond
 // maxPlotPoints users it shows the mean bag of consecutive blocks.
-func userStream(in *Instance) (solvers.Plot, string) {
+func userStream(in *Instance) (report.Plot, string) {
 	n := len(in.Users)
-	p := solvers.Plot{Title: "User stream", XLabel: "user (arrival order)", YLabel: "tasks", Kind: solvers.PlotBar}
+	p := report.Plot{Title: "User stream", XLabel: "user (arrival order)", YLabel: "tasks", Kind: report.PlotBar}
 	block := (n + maxPlotPoints - 1) / maxPlotPoints
-	line := solvers.Line{Name: "tasks"}
+	line := report.Line{Name: "tasks"}
 	for s := 0; s < n; s += block {
 		e := min(s+block, n)
 		sum := 0
@@ -103,7 +103,7 @@ func userStream(in *Instance) (solvers.Plot, string) {
 		}
 		line.Points = append(line.Points, [2]float64{float64(s + 1), float64(sum) / float64(e-s)})
 	}
-	p.Lines = []solvers.Line{line}
+	p.Lines = []report.Line{line}
 	if block > 1 {
 		p.YLabel = fmt.Sprintf("tasks per user (mean of blocks of %d users)", block)
 		return p, fmt.Sprintf("The user stream plot shows the mean bag of blocks of %d consecutive users (%d users in all).", block, n)
@@ -113,10 +113,10 @@ func userStream(in *Instance) (solvers.Plot, string) {
 
 // tracePlotLine samples an objective trace to at most maxPlotPoints points
 // (always keeping the last), x = users arrived.
-func traceLine(name string, trace []float64) solvers.Line {
+func traceLine(name string, trace []float64) report.Line {
 	n := len(trace)
 	step := (n + maxPlotPoints - 1) / maxPlotPoints
-	l := solvers.Line{Name: name}
+	l := report.Line{Name: name}
 	for i := 0; i < n; i += step {
 		l.Points = append(l.Points, [2]float64{float64(i + 1), finite(trace[i])})
 	}
@@ -135,25 +135,25 @@ func finite(v float64) float64 {
 }
 
 // runReport builds the Report of one run.
-func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote string, wallMS float64) *solvers.Report {
-	r := &solvers.Report{}
+func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote string, wallMS float64) *report.Report {
+	r := &report.Report{}
 	m, n := in.M(), len(in.Users)
-	r.Metrics = []solvers.Metric{
-		{Name: "objective", Value: finite(s.Objective), Unit: "$/s", Better: solvers.Higher},
-		{Name: "makespan", Value: s.Makespan, Unit: "s", Better: solvers.Lower},
-		{Name: "energy", Value: s.Energy, Unit: "J", Better: solvers.Lower},
+	r.Metrics = []report.Metric{
+		{Name: "objective", Value: finite(s.Objective), Unit: "$/s", Better: report.Higher},
+		{Name: "makespan", Value: s.Makespan, Unit: "s", Better: report.Lower},
+		{Name: "energy", Value: s.Energy, Unit: "J", Better: report.Lower},
 		{Name: "revenue", Value: s.Revenue, Unit: "$"},
-		{Name: "machines", Value: float64(totalMachines(in)), Kind: solvers.KindInfo},
+		{Name: "machines", Value: float64(totalMachines(in)), Kind: report.KindInfo},
 	}
 	// A bound not computed is not reported, nor a ratio to a bound of 0:
 	// a 0 in their place would be ranked, averaged and plotted as a value.
 	if b != nil {
-		r.Metrics = append(r.Metrics, solvers.Metric{Name: "upper_bound", Value: b.Value, Unit: "$/s", Kind: solvers.KindInfo})
+		r.Metrics = append(r.Metrics, report.Metric{Name: "upper_bound", Value: b.Value, Unit: "$/s", Kind: report.KindInfo})
 		if b.Value > 0 {
-			r.Metrics = append(r.Metrics, solvers.Metric{Name: "bound_ratio", Value: finite(s.Objective / b.Value), Better: solvers.Higher})
+			r.Metrics = append(r.Metrics, report.Metric{Name: "bound_ratio", Value: finite(s.Objective / b.Value), Better: report.Higher})
 		}
 	}
-	r.Metrics = append(r.Metrics, solvers.Metric{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
+	r.Metrics = append(r.Metrics, report.Metric{Name: "wall_ms", Value: wallMS, Unit: "ms", Better: report.Lower, Kind: report.KindCost})
 	if in.Gamma <= 1 {
 		r.Notes = append(r.Notes, fmt.Sprintf("γ = %g ≤ 1: every task is sold for at most its least possible energy cost, so no schedule can make a profit; the best objective is at most 0 and the bound is 0: bound_ratio (objective ÷ bound) is undefined and not reported.", in.Gamma))
 	}
@@ -164,26 +164,26 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 		r.Notes = append(r.Notes, "The LP bound is 0: bound_ratio (objective ÷ bound) is undefined and not reported.")
 	}
 
-	obj := solvers.Plot{Title: "Objective after each arrival", XLabel: "users arrived", YLabel: "objective (R − c·E)/MS ($/s)",
-		Lines: []solvers.Line{traceLine(variant, s.Trace)}}
+	obj := report.Plot{Title: "Objective after each arrival", XLabel: "users arrived", YLabel: "objective (R − c·E)/MS ($/s)",
+		Lines: []report.Line{traceLine(variant, s.Trace)}}
 	if b != nil {
-		obj.Lines = append(obj.Lines, solvers.Line{Name: "LP upper bound (whole stream)", Dashed: true,
+		obj.Lines = append(obj.Lines, report.Line{Name: "LP upper bound (whole stream)", Dashed: true,
 			Points: [][2]float64{{1, b.Value}, {float64(n), b.Value}}})
 	}
 	if n > maxPlotPoints {
 		r.Notes = append(r.Notes, fmt.Sprintf("The objective trace is sampled: %d of %d users shown.", len(obj.Lines[0].Points), n))
 	}
-	load := solvers.Plot{Title: "Per-machine load", Kind: solvers.PlotBar, XLabel: "machine type", YLabel: "load per machine (s)"}
+	load := report.Plot{Title: "Per-machine load", Kind: report.PlotBar, XLabel: "machine type", YLabel: "load per machine (s)"}
 	for j := range m {
 		load.XNames = append(load.XNames, in.MachineName(j))
 	}
-	ll := solvers.Line{Name: variant}
+	ll := report.Line{Name: variant}
 	for j := range m {
 		ll.Points = append(ll.Points, [2]float64{float64(j), s.Load[j]})
 	}
-	load.Lines = []solvers.Line{ll}
+	load.Lines = []report.Line{ll}
 	if b != nil && b.X != nil {
-		bl := solvers.Line{Name: "LP optimum", Dashed: true}
+		bl := report.Line{Name: "LP optimum", Dashed: true}
 		for j := range m {
 			v := 0.0
 			for t := range b.X {
@@ -195,10 +195,10 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 		}
 		load.Lines = append(load.Lines, bl)
 	}
-	r.Series = []solvers.Plot{obj, load}
+	r.Series = []report.Plot{obj, load}
 
 	// Machine types: tasks, load, energy.
-	mt := solvers.Table{Title: "Machine types", Columns: []string{"index", "machine type", "machines", "tasks", "load per machine (s)", "energy (J)", "load / makespan"}}
+	mt := report.Table{Title: "Machine types", Columns: []string{"index", "machine type", "machines", "tasks", "load per machine (s)", "energy (J)", "load / makespan"}}
 	tasks, energy := make([]int, m), make([]float64, m)
 	for i, u := range in.Users {
 		for j := range m {
@@ -211,16 +211,16 @@ func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote st
 		mt.Rows = append(mt.Rows, []any{j, in.MachineName(j), in.MachineCount(j), tasks[j], s.Load[j], energy[j], s.Load[j] / s.Makespan})
 	}
 	r.Tables = append(r.Tables, allocationTable(in, s, r), mt)
-	r.Gantts = []solvers.Gantt{gantt(in, s, r)}
-	r.Time = solvers.NewTimeFrame("s", 0, "the start of the schedule", s.Makespan)
+	r.Gantts = []report.Gantt{gantt(in, s, r)}
+	r.Time = report.NewTimeFrame("s", 0, "the start of the schedule", s.Makespan)
 	return r
 }
 
 // allocationTable lists x_ij per user; beyond maxTableRows users the first
 // maxTableRows−1 are listed and the rest summed in one row.
-func allocationTable(in *Instance, s *Schedule, r *solvers.Report) solvers.Table {
+func allocationTable(in *Instance, s *Schedule, r *report.Report) report.Table {
 	m, n := in.M(), len(in.Users)
-	t := solvers.Table{Title: "Allocation", Columns: []string{"user", "type", "tasks"}}
+	t := report.Table{Title: "Allocation", Columns: []string{"user", "type", "tasks"}}
 	for j := range m {
 		t.Columns = append(t.Columns, in.MachineName(j))
 	}
@@ -259,9 +259,9 @@ func allocationTable(in *Instance, s *Schedule, r *solvers.Report) solvers.Table
 // bar along the type's load (start = load before, end = load after, in
 // seconds of ETC/M_j). Beyond maxGanttBlocks users, consecutive users are
 // merged into blocks.
-func gantt(in *Instance, s *Schedule, r *solvers.Report) solvers.Gantt {
+func gantt(in *Instance, s *Schedule, r *report.Report) report.Gantt {
 	m, n := in.M(), len(in.Users)
-	g := solvers.Gantt{Title: "Machine types", TimeUnit: "s"}
+	g := report.Gantt{Title: "Machine types", TimeUnit: "s"}
 	for j := range m {
 		g.Lanes = append(g.Lanes, fmt.Sprintf("%s ×%d", in.MachineName(j), in.MachineCount(j)))
 	}
@@ -279,7 +279,7 @@ func gantt(in *Instance, s *Schedule, r *solvers.Report) solvers.Gantt {
 			if tasks == 0 {
 				continue
 			}
-			bar := solvers.Bar{Lane: j, Start: start, End: at[j]}
+			bar := report.Bar{Lane: j, Start: start, End: at[j]}
 			if block == 1 {
 				u := in.Users[lo]
 				bar.Group = fmt.Sprintf("user %d", lo+1)

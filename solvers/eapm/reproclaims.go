@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
@@ -99,7 +99,7 @@ const (
 
 // claimsTable builds the reproduce report's Claims table, every verdict
 // by the shared rules of solvers/claims.
-func claimsTable(d *claimData) solvers.Table {
+func claimsTable(d *claimData) report.Table {
 	return claims.Build(d, claimRows, "{t1}", fmt.Sprintf("Table 1 (experiment 1, γ; 30 users, %d instances per γ)", len(d.c1[0])),
 		"{authG}", dirAuthG(d).Verdict)
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
@@ -51,7 +51,7 @@ func clearWin(cs, g, s, i int) evalResult {
 }
 
 // tweaked is the Claims table of clearWin changed by f, 10 instances.
-func tweaked(f func(cs, g, s, i int, r *evalResult)) solvers.Table {
+func tweaked(f func(cs, g, s, i int, r *evalResult)) report.Table {
 	return claimsTable(synthClaims(10, func(cs, g, s, i int) evalResult {
 		r := clearWin(cs, g, s, i)
 		f(cs, g, s, i, &r)
@@ -60,7 +60,7 @@ func tweaked(f func(cs, g, s, i int, r *evalResult)) solvers.Table {
 }
 
 // row finds the one Claims row whose claim holds every part.
-func row(t *testing.T, tab solvers.Table, parts ...string) []any {
+func row(t *testing.T, tab report.Table, parts ...string) []any {
 	t.Helper()
 	var found []any
 	for _, r := range tab.Rows {
@@ -82,7 +82,7 @@ func row(t *testing.T, tab solvers.Table, parts ...string) []any {
 	return found
 }
 
-func rowVerdict(t *testing.T, tab solvers.Table, parts ...string) string {
+func rowVerdict(t *testing.T, tab report.Table, parts ...string) string {
 	t.Helper()
 	return row(t, tab, parts...)[3].(string)
 }

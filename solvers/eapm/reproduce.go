@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -117,7 +118,7 @@ type job struct {
 // reproduce is the seed experiment (solvers.Strategy.Reproduce): the
 // seed's three experiments on its own instances, beside the authors' raw
 // means and printed Table 1.
-func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*report.Report, error) {
 	K, maxN, fig3Gamma, bounds := cfg.Instances, cfg.MaxUsers(), cfg.Fig3(), cfg.Bounds
 	start := time.Now()
 	seeds, res := seedOnce(), resultsOnce()
@@ -171,14 +172,14 @@ func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) 
 		return nil, err
 	}
 
-	rep := &solvers.Report{Tables: []solvers.Table{claimsTable(&claimData{c1: c1, c2: c2, c3: c3, ns: ns, res: res})}}
+	rep := &report.Report{Tables: []report.Table{claimsTable(&claimData{c1: c1, c2: c2, c3: c3, ns: ns, res: res})}}
 	table1(rep, c1, res)
 	case2Report(rep, c2, ns, res, bounds)
 	case3Report(rep, c3, fig3Gamma, res, bounds)
 	if K < 100 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("Our values are means over the first %d instances of each setting; the authors' raw and printed values are means over all 100, so they compare only approximately.", K))
 	}
-	rep.Metrics = append(rep.Metrics, solvers.Metric{Name: "wall_ms", Value: float64(time.Since(start).Milliseconds()), Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost})
+	rep.Metrics = append(rep.Metrics, report.Metric{Name: "wall_ms", Value: float64(time.Since(start).Milliseconds()), Unit: "ms", Better: report.Lower, Kind: report.KindCost})
 	return rep, nil
 }
 
@@ -212,14 +213,14 @@ func objOf(k int) func(evalResult) float64 { return func(r evalResult) float64 {
 func msOf(k int) func(evalResult) float64  { return func(r evalResult) float64 { return r.ms[k] } }
 func boundOf(r evalResult) float64         { return r.bound }
 
-func table1(rep *solvers.Report, c1 [][]evalResult, res *seedResults) {
-	t := solvers.Table{Title: "Table 1", Columns: []string{"gamma", "online", "greedy_min_energy", "greedy_max_objective", "average", "upper_bound", "raw_online", "raw_greedy", "paper_online", "paper_greedy"}}
-	re := solvers.Table{Title: "Authors' code re-enacted", Columns: []string{"gamma", "online", "greedy", "average", "raw_online", "raw_greedy", "raw_average", "max_rel_err"}}
-	plot := solvers.Plot{Title: "Objective vs gamma", XLabel: "price markup γ", YLabel: "objective, mean over instances ($/s)"}
-	lines := map[string]*solvers.Line{}
+func table1(rep *report.Report, c1 [][]evalResult, res *seedResults) {
+	t := report.Table{Title: "Table 1", Columns: []string{"gamma", "online", "greedy_min_energy", "greedy_max_objective", "average", "upper_bound", "raw_online", "raw_greedy", "paper_online", "paper_greedy"}}
+	re := report.Table{Title: "Authors' code re-enacted", Columns: []string{"gamma", "online", "greedy", "average", "raw_online", "raw_greedy", "raw_average", "max_rel_err"}}
+	plot := report.Plot{Title: "Objective vs gamma", XLabel: "price markup γ", YLabel: "objective, mean over instances ($/s)"}
+	lines := map[string]*report.Line{}
 	order := []string{"online", "greedy_min_energy", "greedy_max_objective", "average", "upper bound (LP)", "raw online (authors)", "raw greedy (authors)", "raw average (authors)", "paper online (printed)", "paper greedy (printed)"}
 	for _, name := range order {
-		lines[name] = &solvers.Line{Name: name, Dashed: name != "online" && name != "greedy_min_energy" && name != "greedy_max_objective" && name != "average"}
+		lines[name] = &report.Line{Name: name, Dashed: name != "online" && name != "greedy_min_energy" && name != "greedy_max_objective" && name != "average"}
 	}
 	var errOnline, errGreedy, errAverage, errRe float64
 	var quirk [3]float64
@@ -266,10 +267,10 @@ func table1(rep *solvers.Report, c1 [][]evalResult, res *seedResults) {
 	rep.Tables = append(rep.Tables, t, re)
 	rep.Series = append(rep.Series, plot)
 	rep.Metrics = append(rep.Metrics,
-		solvers.Metric{Name: "online_vs_raw_max_rel_err", Value: errOnline, Better: solvers.Lower},
-		solvers.Metric{Name: "greedy_min_energy_vs_raw_max_rel_err", Value: errGreedy, Better: solvers.Lower},
-		solvers.Metric{Name: "average_vs_raw_max_rel_err", Value: errAverage, Better: solvers.Lower},
-		solvers.Metric{Name: "reenacted_vs_raw_max_rel_err", Value: errRe, Better: solvers.Lower},
+		report.Metric{Name: "online_vs_raw_max_rel_err", Value: errOnline, Better: report.Lower},
+		report.Metric{Name: "greedy_min_energy_vs_raw_max_rel_err", Value: errGreedy, Better: report.Lower},
+		report.Metric{Name: "average_vs_raw_max_rel_err", Value: errAverage, Better: report.Lower},
+		report.Metric{Name: "reenacted_vs_raw_max_rel_err", Value: errRe, Better: report.Lower},
 	)
 	pct := func(v float64) string { return fmt.Sprintf("%.3g %%", 100*v) }
 	rep.Notes = append(rep.Notes,
@@ -280,19 +281,19 @@ func table1(rep *solvers.Report, c1 [][]evalResult, res *seedResults) {
 	)
 }
 
-func case2Report(rep *solvers.Report, c2 [][][]evalResult, ns []int, res *seedResults, bounds bool) {
-	t := solvers.Table{Title: "Case 2", Columns: []string{"gamma", "n", "online", "greedy_min_energy", "greedy_max_objective", "average", "upper_bound", "raw_online", "raw_greedy", "raw_average",
+func case2Report(rep *report.Report, c2 [][][]evalResult, ns []int, res *seedResults, bounds bool) {
+	t := report.Table{Title: "Case 2", Columns: []string{"gamma", "n", "online", "greedy_min_energy", "greedy_max_objective", "average", "upper_bound", "raw_online", "raw_greedy", "raw_average",
 		"online_ms", "greedy_min_energy_ms", "greedy_max_objective_ms", "average_ms", "raw_online_ms", "raw_greedy_ms", "raw_average_ms"}}
-	tt := solvers.Table{Title: "Fig 2 run times", Columns: []string{"gamma", "n", "method", "median_ms", "q1_ms", "q3_ms", "repeat_min_ms", "repeat_max_ms", "repeats", "instances", "raw_ms"}}
-	fig1 := solvers.Plot{Title: "Fig 1", XLabel: "users n", YLabel: "objective, mean over instances ($/s)", XLog: true}
-	fig2 := solvers.Plot{Title: "Fig 2", XLabel: "users n", YLabel: fmt.Sprintf("run time per instance (ms; ours: median over instances and γ 1.2/1.3/1.5 of each instance's median of %d timings, band the interquartile range; authors: their means; log axis, zeros omitted)", timingRepeats), XLog: true, YLog: true}
+	tt := report.Table{Title: "Fig 2 run times", Columns: []string{"gamma", "n", "method", "median_ms", "q1_ms", "q3_ms", "repeat_min_ms", "repeat_max_ms", "repeats", "instances", "raw_ms"}}
+	fig1 := report.Plot{Title: "Fig 1", XLabel: "users n", YLabel: "objective, mean over instances ($/s)", XLog: true}
+	fig2 := report.Plot{Title: "Fig 2", XLabel: "users n", YLabel: fmt.Sprintf("run time per instance (ms; ours: median over instances and γ 1.2/1.3/1.5 of each instance's median of %d timings, band the interquartile range; authors: their means; log axis, zeros omitted)", timingRepeats), XLog: true, YLog: true}
 	msRaw := make([][3]float64, len(ns))
 	for g, gamma := range figGammas {
-		ours := make([]solvers.Line, nMethods)
+		ours := make([]report.Line, nMethods)
 		for k := range nMethods {
-			ours[k] = solvers.Line{Name: fmt.Sprintf("%s γ=%g", methodCols[k], gamma)}
+			ours[k] = report.Line{Name: fmt.Sprintf("%s γ=%g", methodCols[k], gamma)}
 		}
-		raws := []solvers.Line{{Name: fmt.Sprintf("raw online γ=%g (authors)", gamma), Dashed: true}, {Name: fmt.Sprintf("raw greedy γ=%g (authors)", gamma), Dashed: true}, {Name: fmt.Sprintf("raw average γ=%g (authors)", gamma), Dashed: true}}
+		raws := []report.Line{{Name: fmt.Sprintf("raw online γ=%g (authors)", gamma), Dashed: true}, {Name: fmt.Sprintf("raw greedy γ=%g (authors)", gamma), Dashed: true}, {Name: fmt.Sprintf("raw average γ=%g (authors)", gamma), Dashed: true}}
 		for a, n := range ns {
 			rs := c2[g][a]
 			row := []any{gamma, n}
@@ -330,7 +331,7 @@ func case2Report(rep *solvers.Report, c2 [][][]evalResult, ns []int, res *seedRe
 	}
 	var onlineLast float64
 	for k := range nMethods {
-		l := solvers.Line{Name: methodCols[k] + " (ours)"}
+		l := report.Line{Name: methodCols[k] + " (ours)"}
 		for a, n := range ns {
 			q1, q2, q3 := quartiles(pooledMs(c2, a, k))
 			if q2 > 0 {
@@ -344,7 +345,7 @@ func case2Report(rep *solvers.Report, c2 [][][]evalResult, ns []int, res *seedRe
 		fig2.Lines = append(fig2.Lines, l)
 	}
 	for q, name := range []string{"online", "greedy", "average"} {
-		l := solvers.Line{Name: name + " (authors, i7-10700)", Dashed: true}
+		l := report.Line{Name: name + " (authors, i7-10700)", Dashed: true}
 		for a, n := range ns {
 			if msRaw[a][q] > 0 {
 				l.Points = append(l.Points, [2]float64{float64(n), msRaw[a][q]})
@@ -356,7 +357,7 @@ func case2Report(rep *solvers.Report, c2 [][][]evalResult, ns []int, res *seedRe
 	rep.Series = append(rep.Series, fig1, fig2)
 	if len(ns) > 0 {
 		last := len(ns) - 1
-		rep.Metrics = append(rep.Metrics, solvers.Metric{Name: fmt.Sprintf("online_ms_n%d", ns[last]), Value: onlineLast, Unit: "ms", Better: solvers.Lower})
+		rep.Metrics = append(rep.Metrics, report.Metric{Name: fmt.Sprintf("online_ms_n%d", ns[last]), Value: onlineLast, Unit: "ms", Better: report.Lower})
 		rep.Notes = append(rep.Notes, fmt.Sprintf("Fig 2: our times are measured here (Go, suffix sums, one core per instance) and include nothing but the algorithm; every method is timed %d times on every instance, in rounds over the methods, and an instance's time is the median of its %d (table 'Fig 2 run times': the median and quartiles over the instances, and the median fastest and slowest repeat). Timings on a shared machine are not deterministic: they are left out of every pin, and the Claims rows on them compare orders of magnitude on log10 ms with a tolerance of ours. The authors' are Windows clock() means of their C++ (matrix inversion per τ, O(n·m⁴)) on an i7-10700, whose zeros are below the clock's resolution and are left off the log axis. At n = %d online takes %.3g ms here (median) against %.3g ms there (mean).", timingRepeats, timingRepeats, ns[last], onlineLast, msRaw[last][0]))
 	}
 	if !bounds {
@@ -383,16 +384,16 @@ func pooledMs(c2 [][][]evalResult, a, k int) []float64 {
 	return out
 }
 
-func case3Report(rep *solvers.Report, c3 [][][]evalResult, fig3Gamma float64, res *seedResults, bounds bool) {
-	t := solvers.Table{Title: "Case 3", Columns: []string{"gamma", "order", "online", "greedy_min_energy", "greedy_max_objective", "average", "upper_bound", "raw_online", "raw_greedy", "raw_average"}}
-	fig3 := solvers.Plot{Title: "Fig 3", Kind: solvers.PlotBar, XLabel: "arrival order (0 = BaS, 1 = SaB, 2 = Rand, 3 = Equal)",
+func case3Report(rep *report.Report, c3 [][][]evalResult, fig3Gamma float64, res *seedResults, bounds bool) {
+	t := report.Table{Title: "Case 3", Columns: []string{"gamma", "order", "online", "greedy_min_energy", "greedy_max_objective", "average", "upper_bound", "raw_online", "raw_greedy", "raw_average"}}
+	fig3 := report.Plot{Title: "Fig 3", Kind: report.PlotBar, XLabel: "arrival order (0 = BaS, 1 = SaB, 2 = Rand, 3 = Equal)",
 		YLabel: fmt.Sprintf("objective at γ = %g, mean over instances ($/s)", fig3Gamma)}
-	lines := make([]solvers.Line, 0, nMethods+4)
+	lines := make([]report.Line, 0, nMethods+4)
 	for k := range nMethods {
-		lines = append(lines, solvers.Line{Name: methodCols[k]})
+		lines = append(lines, report.Line{Name: methodCols[k]})
 	}
-	lines = append(lines, solvers.Line{Name: "upper bound (LP)", Dashed: true}, solvers.Line{Name: "raw online (authors)", Dashed: true},
-		solvers.Line{Name: "raw greedy (authors)", Dashed: true}, solvers.Line{Name: "raw average (authors)", Dashed: true})
+	lines = append(lines, report.Line{Name: "upper bound (LP)", Dashed: true}, report.Line{Name: "raw online (authors)", Dashed: true},
+		report.Line{Name: "raw greedy (authors)", Dashed: true}, report.Line{Name: "raw average (authors)", Dashed: true})
 	for g, gamma := range figGammas {
 		for o, order := range case3Orders {
 			rs := c3[g][o]

@@ -283,7 +283,7 @@ func TestReproduceHonoursCancellation(t *testing.T) {
 
 func TestReproduceBoundsIsABooleanThatStillReadsYesAndNo(t *testing.T) {
 	var bounds *solvers.ParamSpec
-	specs := New().ReproduceParams()
+	specs := New().ReproduceParams
 	for i := range specs {
 		if specs[i].Name == "bounds" {
 			bounds = &specs[i]

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -16,7 +17,7 @@ import (
 // resolution, the typed configs, progress, errors, the CSV uploads). It
 // holds no state: all of a run lives in the call, so one value serves
 // concurrent runs.
-func New() solvers.Strategy { return family().Strategy() }
+func New() *solvers.Strategy { return family().Strategy() }
 
 // family is EAPM's parts.
 func family() *solvers.Def[Config, *Config] {
@@ -71,7 +72,7 @@ func heuristic(f func(*model, context.Context) (*Schedule, error)) func(*model, 
 	}
 }
 
-// uploads is the CSV file set besides the JSON (solvers.Uploader).
+// uploads is the CSV file set besides the JSON (Strategy.Uploads).
 func uploads() []solvers.Upload {
 	return []solvers.Upload{
 		{Field: "etc", Label: "ETC matrix (CSV, s)", Accept: ".csv,text/csv", Doc: "Task types (rows) × machine types (columns): seconds one task takes on one machine. Header and a label column of task type names are optional; CRLF is fine."},
@@ -81,7 +82,7 @@ func uploads() []solvers.Upload {
 }
 
 // runVariant schedules w with a variant and a run config.
-func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Config, progress solvers.Progress) (*solvers.Report, error) {
+func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Config, progress solvers.Progress) (*report.Report, error) {
 	in, err := loadWorkload(w)
 	if err != nil {
 		return nil, err

@@ -9,23 +9,24 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
 func TestInfoComesFromTheCatalogue(t *testing.T) {
-	info := New().Info()
+	info := New().Info
 	if info.Name != "eapm" || info.Title != "EAPM: energy-aware profit maximization" || info.Seed != "004_55fd890ca32d5ad5.txt" || info.Paper == "" {
 		t.Fatalf("info %+v", info)
 	}
 	var names []string
-	for _, v := range New().Variants() {
+	for _, v := range New().Variants {
 		names = append(names, v.Name)
 	}
 	want := []string{"online", "online-waterfill", "greedy-min-energy", "greedy-max-objective", "average", "offline-lp"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("variants %v", names)
 	}
-	for _, p := range New().Params() {
+	for _, p := range New().Params {
 		if p.Doc == "" || p.Default == "" && p.Name != "machines_per_type" {
 			t.Errorf("param %s lacks a doc or default", p.Name)
 		}
@@ -44,13 +45,13 @@ func generate(t *testing.T, preset string, params solvers.Params, seed int64) *s
 func TestRunEveryVariantOnEveryPreset(t *testing.T) {
 	s := New()
 	metrics := []string{"objective", "makespan", "energy", "revenue", "upper_bound", "bound_ratio", "wall_ms"}
-	for _, p := range s.Presets() {
+	for _, p := range s.Presets {
 		w := generate(t, p.Name, nil, 1)
 		if err := w.Preview.Validate(); err != nil {
 			t.Fatalf("%s preview: %v", p.Name, err)
 		}
 		in, _ := loadWorkload(w)
-		for _, v := range s.Variants() {
+		for _, v := range s.Variants {
 			r, err := s.Run(context.Background(), w, v.Name, solvers.Params{"gamma": "1.3"}, nil)
 			if err != nil {
 				t.Fatalf("%s/%s: %v", p.Name, v.Name, err)
@@ -378,7 +379,7 @@ func TestValidateGuardsSizesBeforeAllocating(t *testing.T) {
 // report of a run that decoded its own (wall_ms aside).
 func TestSharedDecodedInstanceIsNotChanged(t *testing.T) {
 	s := New()
-	for _, p := range s.Presets() {
+	for _, p := range s.Presets {
 		w := generate(t, p.Name, nil, 3)
 		shared := *w
 		shared.Decoded = solvers.NewMemo()
@@ -391,7 +392,7 @@ func TestSharedDecodedInstanceIsNotChanged(t *testing.T) {
 		for j := range counts {
 			counts[j] = fmt.Sprint(2 + j%3)
 		}
-		for _, v := range s.Variants() {
+		for _, v := range s.Variants {
 			for _, params := range []solvers.Params{
 				{"gamma": "1.7", "c": "2"},
 				{"gamma": "1.2", "machines_per_type": strings.Join(counts, ",")},
@@ -420,10 +421,10 @@ func TestSharedDecodedInstanceIsNotChanged(t *testing.T) {
 }
 
 // reportWithoutWall is r's JSON with the wall-clock metric zeroed.
-func reportWithoutWall(t *testing.T, r *solvers.Report) string {
+func reportWithoutWall(t *testing.T, r *report.Report) string {
 	t.Helper()
 	c := *r
-	c.Metrics = append([]solvers.Metric(nil), r.Metrics...)
+	c.Metrics = append([]report.Metric(nil), r.Metrics...)
 	for i := range c.Metrics {
 		if c.Metrics[i].Name == "wall_ms" {
 			c.Metrics[i].Value = 0

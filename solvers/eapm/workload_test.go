@@ -206,7 +206,7 @@ func FuzzParseWorkloadCSV(f *testing.F) {
 
 // checkParsed: an error is Invalid or TooLarge and names a field; a
 // workload validates, round-trips, previews and runs.
-func checkParsed(t *testing.T, s solvers.Strategy, w *solvers.Workload, err error) {
+func checkParsed(t *testing.T, s *solvers.Strategy, w *solvers.Workload, err error) {
 	t.Helper()
 	if err != nil {
 		if k := errs.KindOf(err); k != errs.Invalid && k != errs.TooLarge {

@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -324,9 +325,9 @@ func scanError(name string, line int, gz bool, err error) error {
 
 func tooBig(name string, gz bool, max int64) error {
 	if gz {
-		return errs.New(errs.TooLarge, name, "the uncompressed trace is larger than %s", errs.FormatBytes(max))
+		return errs.New(errs.TooLarge, name, "the uncompressed trace is larger than %s", report.FormatBytes(max))
 	}
-	return errs.New(errs.TooLarge, name, "the trace is larger than %s", errs.FormatBytes(max))
+	return errs.New(errs.TooLarge, name, "the trace is larger than %s", report.FormatBytes(max))
 }
 
 // cappedReader reads at most left bytes of r, then reports io.EOF and

@@ -103,7 +103,7 @@ func TestReadSWFStopsAtTheRecordLimitWhileReading(t *testing.T) {
 
 func TestReadSWFChecksTheRecordsAgainstTheMemoryBudget(t *testing.T) {
 	data := []byte(swfLines(5000))
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 256 << 10})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 256 << 10})
 	_, err := ReadSWFLimited(ctx, "m.swf", data, SWFLimits{})
 	if errs.KindOf(err) != errs.TooLarge || errs.FieldOf(err) != "m.swf" || !strings.Contains(err.Error(), "SWF records") {
 		t.Errorf("5000 records under a 256 KiB budget: %v, want TooLarge", err)

@@ -23,7 +23,7 @@ func TestBudgetRefusesTheAuditedRunBeforeAllocating(t *testing.T) {
 	w := genWorkload(t, solvers.Params{"nodes": "10", "sites": "2", "duration_h": "1"}, 1)
 	params := solvers.Params{"rescale_nodes": "100000", "memory_mb": "1048576"}
 	for _, ctx := range []context.Context{
-		solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 4 << 30}),
+		solvers.WithBudget(context.Background(), solvers.Budget{Memory: 4 << 30}),
 		context.Background(), // no limits: the default 4 GiB
 	} {
 		before := allocated()
@@ -44,8 +44,8 @@ func TestBudgetRefusesTheAuditedRunBeforeAllocating(t *testing.T) {
 
 func TestBudgetRefusesAJobStreamOverTheBudget(t *testing.T) {
 	s := New()
-	ctx := solvers.WithLimits(context.Background(), solvers.Limits{MemoryBytes: 8 << 20})
-	p, err := solvers.Resolve(s.Presets()[0].Params, solvers.Params{"nodes": "100000", "duration_h": "7.5"})
+	ctx := solvers.WithBudget(context.Background(), solvers.Budget{Memory: 8 << 20})
+	p, err := solvers.Resolve(s.Presets[0].Params, solvers.Params{"nodes": "100000", "duration_h": "7.5"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,23 +69,23 @@ func TestBudgetRefusesAReproduceOverTheBudget(t *testing.T) {
 func TestStringParametersAreCheckedAtResolve(t *testing.T) {
 	s := New()
 	for _, v := range []string{"", "random", "0-19,500", " 3 "} {
-		if _, err := solvers.Resolve(s.Params(), solvers.Params{"gantt_lanes": v}); err != nil {
+		if _, err := solvers.Resolve(s.Params, solvers.Params{"gantt_lanes": v}); err != nil {
 			t.Errorf("gantt_lanes %q: %v", v, err)
 		}
 	}
 	for _, v := range []string{"x", "5-1", "0-5000", "-3", "200000"} {
-		_, err := solvers.Resolve(s.Params(), solvers.Params{"gantt_lanes": v})
+		_, err := solvers.Resolve(s.Params, solvers.Params{"gantt_lanes": v})
 		if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "gantt_lanes" {
 			t.Errorf("gantt_lanes %q: %v, want Invalid on gantt_lanes", v, err)
 		}
 	}
 	for _, v := range []string{"10,x", "1", ",", "100001"} {
-		_, err := solvers.Resolve(s.ReproduceParams(), solvers.Params{"fig9_nodes": v})
+		_, err := solvers.Resolve(s.ReproduceParams, solvers.Params{"fig9_nodes": v})
 		if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "fig9_nodes" {
 			t.Errorf("fig9_nodes %q: %v, want Invalid on fig9_nodes", v, err)
 		}
 	}
-	if _, err := solvers.Resolve(s.ReproduceParams(), solvers.Params{"fig9_nodes": "10, 20"}); err != nil {
+	if _, err := solvers.Resolve(s.ReproduceParams, solvers.Params{"fig9_nodes": "10, 20"}); err != nil {
 		t.Errorf("fig9_nodes 10, 20: %v", err)
 	}
 }

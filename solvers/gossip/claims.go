@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/solvers/claims"
 )
 
@@ -113,7 +113,7 @@ type claimData struct {
 // reproClaims is the Claims table of the reproduce: Figs. 6–9, Table 1
 // and the conclusions of §7.1, each row judged by a rule of solvers/claims
 // on the per-seed values of the runs.
-func reproClaims(c ReproConfig, pl *reproTasks) solvers.Table {
+func reproClaims(c ReproConfig, pl *reproTasks) report.Table {
 	d := &claimData{reps: max(1, c.Reps), rreps: max(1, c.RumorReps), pl: pl}
 	seeds := fmt.Sprintf("%d seeds per point", d.reps)
 	if d.reps < claims.MinValues {

@@ -37,7 +37,7 @@
 // count every message (64-byte header + record_bytes per record);
 // staleness is the age of the records matched; the rumor and the
 // simulation share four metric names, so each declares its variants
-// (solvers.Metric.Variants) and compare never ranks one against the
+// (report.Metric.Variants) and compare never ranks one against the
 // other. SWF uploads (formats.ReadSWF): run ≤ 0 or no submit time skipped
 // (noted); each job single-node; submit times scaled so the offered load
 // equals the trace's on n nodes (default min(MaxProcs, 10,000)).

@@ -60,9 +60,9 @@ func TestParametersForOtherVariantsAreIgnored(t *testing.T) {
 		return string(b)
 	}
 	ignored := 0
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		base := report(v.Name, nil)
-		for _, sp := range s.Params() {
+		for _, sp := range s.Params {
 			if sp.AppliesTo(v.Name) {
 				continue
 			}

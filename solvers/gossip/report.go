@@ -5,15 +5,16 @@ import (
 	"math"
 	"time"
 
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
 func wallMS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // preview shows the grid and the job stream before any run.
-func preview(in *Instance) *solvers.Report {
+func preview(in *Instance) *report.Report {
 	nt := in.Grid.Build()
-	r := &solvers.Report{}
+	r := &report.Report{}
 	sites := make([]int, in.Grid.Sites)
 	nat := make([]int, in.Grid.Sites)
 	for i := 0; i < nt.n; i++ {
@@ -22,7 +23,7 @@ func preview(in *Instance) *solvers.Report {
 			nat[nt.site[i]]++
 		}
 	}
-	t := solvers.Table{Title: "Sites", Columns: []string{"site", "nodes", "nat_nodes", "x", "y"}}
+	t := report.Table{Title: "Sites", Columns: []string{"site", "nodes", "nat_nodes", "x", "y"}}
 	for k := range sites {
 		if k >= 200 {
 			break
@@ -40,7 +41,7 @@ func preview(in *Instance) *solvers.Report {
 		}
 	}
 	load := work / (float64(in.Grid.Nodes) * in.DurationS)
-	r.Metrics = []solvers.Metric{
+	r.Metrics = []report.Metric{
 		{Name: "nodes", Value: float64(in.Grid.Nodes)},
 		{Name: "jobs", Value: float64(len(in.Jobs))},
 		{Name: "offered_load", Value: load},
@@ -55,11 +56,11 @@ func preview(in *Instance) *solvers.Report {
 		cnt[b] += j.Run
 	}
 	r.Time = simFrame(in.DurationS)
-	l := solvers.Line{Name: "offered load"}
+	l := report.Line{Name: "offered load"}
 	for b, c := range cnt {
 		l.Points = append(l.Points, [2]float64{(float64(b) + 0.5) * w, c / (float64(in.Grid.Nodes) * w)})
 	}
-	r.Series = append(r.Series, solvers.Plot{Title: "Offered load over time", XLabel: r.Time.AxisName(), XTime: true, YLabel: "submitted work / capacity", Lines: []solvers.Line{l}})
+	r.Series = append(r.Series, report.Plot{Title: "Offered load over time", XLabel: r.Time.AxisName(), XTime: true, YLabel: "submitted work / capacity", Lines: []report.Line{l}})
 	r.Notes = append(r.Notes, "The offered load is the submitted run time per bin over n × bin length; max_latency_ms_sampled is over the first 300 nodes.")
 	if in.Trace != nil {
 		tr := in.Trace
@@ -71,8 +72,8 @@ func preview(in *Instance) *solvers.Report {
 
 // simFrame is the time frame of a simulation of durationS seconds: its
 // seconds, from its start, in the unit that suits its length.
-func simFrame(durationS float64) *solvers.TimeFrame {
-	return solvers.NewTimeFrame("s", 0, "the start of the simulation", durationS)
+func simFrame(durationS float64) *report.TimeFrame {
+	return report.NewTimeFrame("s", 0, "the start of the simulation", durationS)
 }
 
 // inSeconds is a series whose x is in hours (the simulator's series) with
@@ -85,7 +86,7 @@ func inSeconds(hours [][2]float64) [][2]float64 {
 	return out
 }
 
-// The variants a run metric is meaningful for (solvers.Metric.Variants).
+// The variants a run metric is meaningful for (report.Metric.Variants).
 // The rumor and the scheduling simulation share four metric names for
 // different things: the rumor's rounds, informed fraction, messages and
 // bytes are of one message spread in synchronous rounds, the
@@ -101,32 +102,32 @@ var (
 	simulated  = solvers.VariantNames(variants, func(v variant) bool { return v.simulates })
 )
 
-func rumorReport(in *Instance, rc RumorConfig, res *RumorResult, wall time.Duration) *solvers.Report {
+func rumorReport(in *Instance, rc RumorConfig, res *RumorResult, wall time.Duration) *report.Report {
 	n := in.Grid.Nodes
-	r := &solvers.Report{}
+	r := &report.Report{}
 	rounds := max(res.Rounds, 1)
-	r.Metrics = []solvers.Metric{
-		{Name: "rounds_to_converge", Value: float64(res.RoundsToConverge), Unit: "rounds", Better: solvers.Lower, Variants: rumorOnly},
-		{Name: "final_informed", Value: res.Final, Better: solvers.Higher, Variants: rumorOnly, Min: solvers.Bound(0), Max: solvers.Bound(1)},
-		{Name: "nodes", Value: float64(n), Kind: solvers.KindInfo},
-		{Name: "messages_per_node_per_period", Value: res.Messages / float64(n) / float64(rounds), Unit: "msgs", Better: solvers.Lower, Variants: rumorOnly},
-		{Name: "bytes_per_node_per_period", Value: res.Bytes / float64(n) / float64(rounds), Unit: "B", Better: solvers.Lower, Variants: rumorOnly},
-		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
+	r.Metrics = []report.Metric{
+		{Name: "rounds_to_converge", Value: float64(res.RoundsToConverge), Unit: "rounds", Better: report.Lower, Variants: rumorOnly},
+		{Name: "final_informed", Value: res.Final, Better: report.Higher, Variants: rumorOnly, Min: report.Bound(0), Max: report.Bound(1)},
+		{Name: "nodes", Value: float64(n), Kind: report.KindInfo},
+		{Name: "messages_per_node_per_period", Value: res.Messages / float64(n) / float64(rounds), Unit: "msgs", Better: report.Lower, Variants: rumorOnly},
+		{Name: "bytes_per_node_per_period", Value: res.Bytes / float64(n) / float64(rounds), Unit: "B", Better: report.Lower, Variants: rumorOnly},
+		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: report.Lower, Kind: report.KindCost},
 	}
-	ours := solvers.Line{Name: fmt.Sprintf("%s n=%d, fanout %d, k %d", rc.Mode, n, rc.Fanout, rc.K)}
+	ours := report.Line{Name: fmt.Sprintf("%s n=%d, fanout %d, k %d", rc.Mode, n, rc.Fanout, rc.K)}
 	for i, x := range res.Informed {
 		ours.Points = append(ours.Points, [2]float64{float64(i), x})
 	}
-	th := solvers.Line{Name: fmt.Sprintf("epidemic theory (%s, k=∞)", rc.Mode), Dashed: true}
+	th := report.Line{Name: fmt.Sprintf("epidemic theory (%s, k=∞)", rc.Mode), Dashed: true}
 	for i, x := range Theory(rc.Mode, n, rc.Fanout, max(res.Rounds, 60)) {
 		th.Points = append(th.Points, [2]float64{float64(i), x})
 	}
-	r.Series = append(r.Series, solvers.Plot{Title: "Fraction informed vs round", XLabel: "round", YLabel: "fraction informed", Lines: []solvers.Line{ours, th}})
+	r.Series = append(r.Series, report.Plot{Title: "Fraction informed vs round", XLabel: "round", YLabel: "fraction informed", Lines: []report.Line{ours, th}})
 	ref := PushRounds(n)
 	if rc.Mode == ModePushPull {
 		ref = PushPullRounds(n)
 	}
-	r.Tables = append(r.Tables, solvers.Table{Title: "Rumor", Columns: []string{"nodes", "nat_nodes", "mode", "fanout", "k", "rounds_run", "rounds_to_converge", "final_informed", "theory_rounds", "refused_attempts"},
+	r.Tables = append(r.Tables, report.Table{Title: "Rumor", Columns: []string{"nodes", "nat_nodes", "mode", "fanout", "k", "rounds_run", "rounds_to_converge", "final_informed", "theory_rounds", "refused_attempts"},
 		Rows: [][]any{{n, n - len(in.Grid.Build().reach), rc.Mode, rc.Fanout, rc.K, res.Rounds, res.RoundsToConverge, res.Final, math.Round(ref*100) / 100, res.Failed}}})
 	r.Notes = append(r.Notes,
 		"Rounds are synchronous; the origin is a random node. rounds_to_converge is the round in which the last node ever informed got the rumor; final_informed the fraction at the end (all informed, no sender left, or max_rounds).",
@@ -135,21 +136,21 @@ func rumorReport(in *Instance, rc RumorConfig, res *RumorResult, wall time.Durat
 	return r
 }
 
-func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *solvers.Report {
-	r := &solvers.Report{}
-	r.Metrics = []solvers.Metric{
-		{Name: "utilization", Value: res.Utilization, Better: solvers.Higher},
-		{Name: "throughput_per_h", Value: res.ThroughputPerH, Unit: "jobs/h", Better: solvers.Higher},
-		{Name: "wait_mean", Value: res.WaitMean, Unit: "s", Better: solvers.Lower},
-		{Name: "wait_p95", Value: res.WaitP95, Unit: "s", Better: solvers.Lower},
-		{Name: "rejects_per_job", Value: res.RejectsPerJob, Better: solvers.Lower},
-		{Name: "messages_per_node_per_period", Value: res.MsgsPerNode, Unit: "msgs", Better: solvers.Lower, Variants: simulated},
-		{Name: "bytes_per_node_per_period", Value: res.BytesPerNode, Unit: "B", Better: solvers.Lower, Variants: simulated},
-		{Name: "rounds_to_converge", Value: res.Rounds, Unit: "periods", Better: solvers.Lower, Variants: gossipOnly},
-		{Name: "final_informed", Value: res.FinalInformed, Better: solvers.Higher, Variants: gossipOnly, Min: solvers.Bound(0), Max: solvers.Bound(1)},
-		{Name: "staleness_mean_s", Value: res.StalenessMean, Unit: "s", Better: solvers.Lower},
-		{Name: "nodes", Value: float64(in.Grid.Nodes), Kind: solvers.KindInfo},
-		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: solvers.Lower, Kind: solvers.KindCost},
+func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *report.Report {
+	r := &report.Report{}
+	r.Metrics = []report.Metric{
+		{Name: "utilization", Value: res.Utilization, Better: report.Higher},
+		{Name: "throughput_per_h", Value: res.ThroughputPerH, Unit: "jobs/h", Better: report.Higher},
+		{Name: "wait_mean", Value: res.WaitMean, Unit: "s", Better: report.Lower},
+		{Name: "wait_p95", Value: res.WaitP95, Unit: "s", Better: report.Lower},
+		{Name: "rejects_per_job", Value: res.RejectsPerJob, Better: report.Lower},
+		{Name: "messages_per_node_per_period", Value: res.MsgsPerNode, Unit: "msgs", Better: report.Lower, Variants: simulated},
+		{Name: "bytes_per_node_per_period", Value: res.BytesPerNode, Unit: "B", Better: report.Lower, Variants: simulated},
+		{Name: "rounds_to_converge", Value: res.Rounds, Unit: "periods", Better: report.Lower, Variants: gossipOnly},
+		{Name: "final_informed", Value: res.FinalInformed, Better: report.Higher, Variants: gossipOnly, Min: report.Bound(0), Max: report.Bound(1)},
+		{Name: "staleness_mean_s", Value: res.StalenessMean, Unit: "s", Better: report.Lower},
+		{Name: "nodes", Value: float64(in.Grid.Nodes), Kind: report.KindInfo},
+		{Name: "wall_ms", Value: wallMS(wall), Unit: "ms", Better: report.Lower, Kind: report.KindCost},
 	}
 	ideal := in.Load
 	if in.Load == 0 {
@@ -165,20 +166,20 @@ func simReport(in *Instance, cfg SimConfig, res *Result, wall time.Duration) *so
 	r.Time = simFrame(res.DurationS)
 	tx := r.Time.AxisName()
 	r.Series = append(r.Series,
-		solvers.Plot{Title: "Utilization over time", XLabel: tx, XTime: true, YLabel: "utilization m/n", Lines: []solvers.Line{
+		report.Plot{Title: "Utilization over time", XLabel: tx, XTime: true, YLabel: "utilization m/n", Lines: []report.Line{
 			{Name: cfg.Variant, Points: inSeconds(res.UtilSeries)},
 			{Name: "ideal min(load, 1)", Points: [][2]float64{{0, ideal}, {res.DurationS, ideal}}, Dashed: true},
 			{Name: "warm-up end", Points: [][2]float64{{res.WarmupS, 0}, {res.WarmupS, 1}}, Dashed: true},
 		}},
-		solvers.Plot{Title: "Messages per node per period", XLabel: tx, XTime: true, YLabel: "messages", Lines: []solvers.Line{{Name: cfg.Variant, Points: inSeconds(res.MsgSeries)}}},
-		solvers.Plot{Title: "Bytes per node per period", XLabel: tx, XTime: true, YLabel: "bytes", Lines: []solvers.Line{{Name: cfg.Variant, Points: inSeconds(res.ByteSeries)}}},
-		solvers.Plot{Title: "Staleness of records", XLabel: tx, XTime: true, YLabel: "mean record age (s)", Lines: []solvers.Line{{Name: staleName(cfg), Points: inSeconds(res.StaleSeries)}}},
+		report.Plot{Title: "Messages per node per period", XLabel: tx, XTime: true, YLabel: "messages", Lines: []report.Line{{Name: cfg.Variant, Points: inSeconds(res.MsgSeries)}}},
+		report.Plot{Title: "Bytes per node per period", XLabel: tx, XTime: true, YLabel: "bytes", Lines: []report.Line{{Name: cfg.Variant, Points: inSeconds(res.ByteSeries)}}},
+		report.Plot{Title: "Staleness of records", XLabel: tx, XTime: true, YLabel: "mean record age (s)", Lines: []report.Line{{Name: staleName(cfg), Points: inSeconds(res.StaleSeries)}}},
 	)
 	if cfg.gossips() {
-		r.Series = append(r.Series, solvers.Plot{Title: "Table coverage", XLabel: tx, XTime: true, YLabel: "mean fraction of records held", Lines: []solvers.Line{{Name: "gossip", Points: inSeconds(res.CoverageSeries)}}})
+		r.Series = append(r.Series, report.Plot{Title: "Table coverage", XLabel: tx, XTime: true, YLabel: "mean fraction of records held", Lines: []report.Line{{Name: "gossip", Points: inSeconds(res.CoverageSeries)}}})
 	}
-	r.Gantts = append(r.Gantts, solvers.Gantt{Title: "Jobs on nodes", TimeUnit: "s", Lanes: res.Lanes, Bars: res.Bars})
-	r.Tables = append(r.Tables, solvers.Table{Title: "Run", Columns: []string{"variant", "nodes", "schedulers", "jobs", "started", "matches", "rejects", "period_s", "ttl_s", "warmup_h"},
+	r.Gantts = append(r.Gantts, report.Gantt{Title: "Jobs on nodes", TimeUnit: "s", Lanes: res.Lanes, Bars: res.Bars})
+	r.Tables = append(r.Tables, report.Table{Title: "Run", Columns: []string{"variant", "nodes", "schedulers", "jobs", "started", "matches", "rejects", "period_s", "ttl_s", "warmup_h"},
 		Rows: [][]any{{cfg.Variant, res.Nodes, len(res.Schedulers), res.Jobs, res.Started, res.Matches, res.Rejects, cfg.PeriodS, cfg.TTLS, res.WarmupS / 3600}}})
 	r.Notes = append(r.Notes,
 		fmt.Sprintf("utilization is the time-weighted mean of m/n after %s (warm-up); the ideal is min(offered load, 1) = %.3f.", r.Time.Duration(res.WarmupS), ideal),

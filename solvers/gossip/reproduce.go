@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/claims"
 )
@@ -118,7 +119,7 @@ func planRepro(c ReproConfig) (*reproTasks, error) {
 }
 
 // reproduce runs the seed experiment (see the package doc).
-func reproduce(ctx context.Context, c ReproConfig, progress solvers.Progress) (*solvers.Report, error) {
+func reproduce(ctx context.Context, c ReproConfig, progress solvers.Progress) (*report.Report, error) {
 	pl, err := planRepro(c)
 	if err != nil {
 		return nil, err
@@ -233,8 +234,8 @@ func r3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // figure is one figure or table of the seed: its table and its plots.
 type figure struct {
-	table solvers.Table
-	plots []solvers.Plot
+	table report.Table
+	plots []report.Plot
 }
 
 // table1Result is Table 1 with how ours compares with the seed's.
@@ -245,13 +246,13 @@ type table1Result struct {
 	gap    float64   // mean of the seed's utilization − ours
 }
 
-func reproReport(c ReproConfig, pl *reproTasks) *solvers.Report {
+func reproReport(c ReproConfig, pl *reproTasks) *report.Report {
 	f6, f7 := fig6(pl.rumor), fig7(pl.rumor)
 	f8 := fig8(pl.sim, pl.f8)
 	f9 := fig9(pl.sim, pl.f9)
 	t1 := table1(pl.sim)
-	r := &solvers.Report{}
-	r.Tables = []solvers.Table{reproClaims(c, pl), f6.table, f7.table, f8.table, f9.table, t1.table, seedSetting(c, pl.f8)}
+	r := &report.Report{}
+	r.Tables = []report.Table{reproClaims(c, pl), f6.table, f7.table, f8.table, f9.table, t1.table, seedSetting(c, pl.f8)}
 	for _, f := range []figure{f6, f7, f8, f9, t1.figure} {
 		r.Series = append(r.Series, f.plots...)
 	}
@@ -266,8 +267,8 @@ const table1Causes = "Causes measured (seed experiments /experiments/new?seed=go
 
 // fig6 is the push rumor at n = 100, 1000, 10000 beside the k = ∞ theory.
 func fig6(rts []*rumorTask) figure {
-	t6 := solvers.Table{Title: "Fig 6", Columns: []string{"nodes", "rounds_to_converge", "final_informed", "theory_rounds_k_inf"}}
-	p6 := solvers.Plot{Title: "Fig 6", XLabel: "round", YLabel: "fraction informed"}
+	t6 := report.Table{Title: "Fig 6", Columns: []string{"nodes", "rounds_to_converge", "final_informed", "theory_rounds_k_inf"}}
+	p6 := report.Plot{Title: "Fig 6", XLabel: "round", YLabel: "fraction informed"}
 	for _, n := range fig6Nodes {
 		var sel []*RumorResult
 		for _, t := range rts {
@@ -277,26 +278,26 @@ func fig6(rts []*rumorTask) figure {
 		}
 		avg := avgRumor(sel)
 		t6.Rows = append(t6.Rows, []any{n, r3(avg.rounds), r3(avg.final), r3(PushRounds(n))})
-		l := solvers.Line{Name: fmt.Sprintf("n=%d (push, fanout 1, k 1)", n)}
+		l := report.Line{Name: fmt.Sprintf("n=%d (push, fanout 1, k 1)", n)}
 		for i, x := range avg.curve {
 			l.Points = append(l.Points, [2]float64{float64(i), x})
 		}
-		th := solvers.Line{Name: fmt.Sprintf("theory n=%d (push, k=∞)", n), Dashed: true}
+		th := report.Line{Name: fmt.Sprintf("theory n=%d (push, k=∞)", n), Dashed: true}
 		for i, x := range Theory(ModePush, n, 1, 60) {
 			th.Points = append(th.Points, [2]float64{float64(i), x})
 		}
 		p6.Lines = append(p6.Lines, l, th)
 	}
-	return figure{t6, []solvers.Plot{p6}}
+	return figure{t6, []report.Plot{p6}}
 }
 
 // fig7 is the push-pull exchange and pure push at 1000 nodes, NAT 0–90 %.
 func fig7(rts []*rumorTask) figure {
-	t7 := solvers.Table{Title: "Fig 7", Columns: []string{"nat_fraction", "rounds_to_converge", "final_informed", "push_rounds_to_converge", "push_final_informed", "paper_claim"}}
-	p7 := solvers.Plot{Title: "Fig 7", XLabel: "fraction of nodes behind NAT", YLabel: "final fraction informed"}
-	p7r := solvers.Plot{Title: "Fig 7 rounds", XLabel: "fraction of nodes behind NAT", YLabel: "rounds to converge"}
-	lppr, lpr := solvers.Line{Name: "push-pull exchange (k 1)"}, solvers.Line{Name: "push (k 1)"}
-	lpp, lp := solvers.Line{Name: "push-pull exchange (k 1)"}, solvers.Line{Name: "push (k 1)"}
+	t7 := report.Table{Title: "Fig 7", Columns: []string{"nat_fraction", "rounds_to_converge", "final_informed", "push_rounds_to_converge", "push_final_informed", "paper_claim"}}
+	p7 := report.Plot{Title: "Fig 7", XLabel: "fraction of nodes behind NAT", YLabel: "final fraction informed"}
+	p7r := report.Plot{Title: "Fig 7 rounds", XLabel: "fraction of nodes behind NAT", YLabel: "rounds to converge"}
+	lppr, lpr := report.Line{Name: "push-pull exchange (k 1)"}, report.Line{Name: "push (k 1)"}
+	lpp, lp := report.Line{Name: "push-pull exchange (k 1)"}, report.Line{Name: "push (k 1)"}
 	for _, f := range fig7NAT {
 		var a, b []*RumorResult
 		for _, t := range rts {
@@ -315,19 +316,19 @@ func fig7(rts []*rumorTask) figure {
 		lppr.Points = append(lppr.Points, [2]float64{f, pp.rounds})
 		lpr.Points = append(lpr.Points, [2]float64{f, push.rounds})
 	}
-	p7.Lines = []solvers.Line{lpp, lp}
-	p7r.Lines = []solvers.Line{lppr, lpr}
-	return figure{t7, []solvers.Plot{p7, p7r}}
+	p7.Lines = []report.Line{lpp, lp}
+	p7r.Lines = []report.Line{lppr, lpr}
+	return figure{t7, []report.Plot{p7, p7r}}
 }
 
 // fig8 is gossip and central utilization by node count at 100 % load:
 // utilization and the gossip/central ratio on separate plots, the seed's
 // claims as shaded regions of the ratio plot.
 func fig8(sts []*simTask, f8 []int) figure {
-	t8 := solvers.Table{Title: "Fig 8", Columns: []string{"nodes", "gossip_utilization", "central_utilization", "ratio", "gossip_throughput_per_h", "central_throughput_per_h", "throughput_ratio", "paper_claim"}}
-	p8 := solvers.Plot{Title: "Fig 8", XLabel: "nodes", YLabel: "utilization m/n after warm-up", XLog: true}
-	pr := solvers.Plot{Title: "Fig 8 ratio", XLabel: "nodes", YLabel: "utilization gossip / central", XLog: true}
-	lg, lc, lr := solvers.Line{Name: "gossip"}, solvers.Line{Name: "central"}, solvers.Line{Name: "gossip / central"}
+	t8 := report.Table{Title: "Fig 8", Columns: []string{"nodes", "gossip_utilization", "central_utilization", "ratio", "gossip_throughput_per_h", "central_throughput_per_h", "throughput_ratio", "paper_claim"}}
+	p8 := report.Plot{Title: "Fig 8", XLabel: "nodes", YLabel: "utilization m/n after warm-up", XLog: true}
+	pr := report.Plot{Title: "Fig 8 ratio", XLabel: "nodes", YLabel: "utilization gossip / central", XLog: true}
+	lg, lc, lr := report.Line{Name: "gossip"}, report.Line{Name: "central"}, report.Line{Name: "gossip / central"}
 	lo := 1 - aheadMargin
 	for _, n := range f8 {
 		g, c := meanSim(sts, VariantGossip, n, 1, 1), meanSim(sts, VariantCentral, n, 1, 1)
@@ -344,27 +345,27 @@ func fig8(sts []*simTask, f8 []int) figure {
 		lr.Points = append(lr.Points, [2]float64{float64(n), ratio})
 		lo = min(lo, ratio)
 	}
-	p8.Lines = []solvers.Line{lg, lc}
-	pr.Lines = []solvers.Line{lr, {Name: "parity", Points: [][2]float64{{float64(f8[0]), 1}, {float64(f8[len(f8)-1]), 1}}, Dashed: true}}
+	p8.Lines = []report.Line{lg, lc}
+	pr.Lines = []report.Line{lr, {Name: "parity", Points: [][2]float64{{float64(f8[0]), 1}, {float64(f8[len(f8)-1]), 1}}, Dashed: true}}
 	if f8[0] <= 100 {
-		pr.Regions = append(pr.Regions, solvers.Region{Name: "paper: central far ahead (shaded below 0.97; Claims: central − gossip > 0.03 of utilization, ours)", X0: float64(f8[0]), X1: min(100, float64(f8[len(f8)-1])), Y0: math.Floor((lo-0.01)*100) / 100, Y1: 1 - aheadMargin})
+		pr.Regions = append(pr.Regions, report.Region{Name: "paper: central far ahead (shaded below 0.97; Claims: central − gossip > 0.03 of utilization, ours)", X0: float64(f8[0]), X1: min(100, float64(f8[len(f8)-1])), Y0: math.Floor((lo-0.01)*100) / 100, Y1: 1 - aheadMargin})
 	}
 	if last := f8[len(f8)-1]; last >= 1000 {
-		pr.Regions = append(pr.Regions, solvers.Region{Name: "paper: gossip ≈ central … +10 % (≥ 1000 nodes)", X0: 1000, X1: float64(last), Y0: parityLo, Y1: parityHi})
+		pr.Regions = append(pr.Regions, report.Region{Name: "paper: gossip ≈ central … +10 % (≥ 1000 nodes)", X0: 1000, X1: float64(last), Y0: parityLo, Y1: parityHi})
 	}
-	return figure{t8, []solvers.Plot{p8, pr}}
+	return figure{t8, []report.Plot{p8, pr}}
 }
 
 // fig9 is the gossip / central utilization ratio by node count, one line
 // per offered load (the seed's «計算ノード数の変化による性能比»), and the
 // utilizations on a separate plot.
 func fig9(sts []*simTask, f9 []int) figure {
-	t9 := solvers.Table{Title: "Fig 9", Columns: []string{"nodes", "load", "gossip_utilization", "central_utilization", "ratio", "paper_claim"}}
-	p9 := solvers.Plot{Title: "Fig 9", XLabel: "nodes", YLabel: "utilization gossip / central", XLog: true}
-	pu := solvers.Plot{Title: "Fig 9 utilization", XLabel: "nodes", YLabel: "utilization m/n after warm-up", XLog: true}
+	t9 := report.Table{Title: "Fig 9", Columns: []string{"nodes", "load", "gossip_utilization", "central_utilization", "ratio", "paper_claim"}}
+	p9 := report.Plot{Title: "Fig 9", XLabel: "nodes", YLabel: "utilization gossip / central", XLog: true}
+	pu := report.Plot{Title: "Fig 9 utilization", XLabel: "nodes", YLabel: "utilization m/n after warm-up", XLog: true}
 	for _, ld := range fig9Loads {
-		lr := solvers.Line{Name: fmt.Sprintf("load %g %%", ld*100)}
-		lg, lc := solvers.Line{Name: fmt.Sprintf("gossip, load %g %%", ld*100)}, solvers.Line{Name: fmt.Sprintf("central, load %g %%", ld*100)}
+		lr := report.Line{Name: fmt.Sprintf("load %g %%", ld*100)}
+		lg, lc := report.Line{Name: fmt.Sprintf("gossip, load %g %%", ld*100)}, report.Line{Name: fmt.Sprintf("central, load %g %%", ld*100)}
 		for _, n := range f9 {
 			g := meanSim(sts, VariantGossip, n, ld, 1).util
 			c := meanSim(sts, VariantCentral, n, ld, 1).util
@@ -380,18 +381,18 @@ func fig9(sts []*simTask, f9 []int) figure {
 		p9.Lines = append(p9.Lines, lr)
 		pu.Lines = append(pu.Lines, lg, lc)
 	}
-	p9.Lines = append(p9.Lines, solvers.Line{Name: "parity", Points: [][2]float64{{float64(f9[0]), 1}, {float64(f9[len(f9)-1]), 1}}, Dashed: true})
+	p9.Lines = append(p9.Lines, report.Line{Name: "parity", Points: [][2]float64{{float64(f9[0]), 1}, {float64(f9[len(f9)-1]), 1}}, Dashed: true})
 	if last := f9[len(f9)-1]; last >= 1000 {
-		p9.Regions = []solvers.Region{{Name: "paper: gossip ahead (many nodes)", X0: float64(max(1000, f9[0])), X1: float64(last), Y0: 1, Y1: parityHi}}
+		p9.Regions = []report.Region{{Name: "paper: gossip ahead (many nodes)", X0: float64(max(1000, f9[0])), X1: float64(last), Y0: 1, Y1: parityHi}}
 	}
-	return figure{t9, []solvers.Plot{p9, pu}}
+	return figure{t9, []report.Plot{p9, pu}}
 }
 
 // table1 is utilization with 1, 2, 4, 8 schedulers beside the seed's.
 func table1(sts []*simTask) table1Result {
-	t1 := solvers.Table{Title: "Table 1", Columns: []string{"schedulers", "utilization", "paper_utilization", "difference", "rejects_per_job", "messages_per_node_per_period"}}
-	pt := solvers.Plot{Title: "Table 1", XLabel: "scheduling nodes", YLabel: "utilization"}
-	lo, lpub := solvers.Line{Name: "ours"}, solvers.Line{Name: "paper", Dashed: true}
+	t1 := report.Table{Title: "Table 1", Columns: []string{"schedulers", "utilization", "paper_utilization", "difference", "rejects_per_job", "messages_per_node_per_period"}}
+	pt := report.Plot{Title: "Table 1", XLabel: "scheduling nodes", YLabel: "utilization"}
+	lo, lpub := report.Line{Name: "ours"}, report.Line{Name: "paper", Dashed: true}
 	var util []float64
 	for i, k := range table1Sched {
 		m := meanSim(sts, VariantGossip, 1000, 1, k)
@@ -400,9 +401,9 @@ func table1(sts []*simTask) table1Result {
 		util = append(util, m.util)
 		lpub.Points = append(lpub.Points, [2]float64{float64(k), paperTable1[i]})
 	}
-	pt.Lines = []solvers.Line{lo, lpub}
+	pt.Lines = []report.Line{lo, lpub}
 	// does ours rise with the schedulers as the seed's does?
-	res := table1Result{figure: figure{t1, []solvers.Plot{pt}}, util: util, rising: true}
+	res := table1Result{figure: figure{t1, []report.Plot{pt}}, util: util, rising: true}
 	for i := 1; i < len(lo.Points); i++ {
 		res.rising = res.rising && lo.Points[i][1] >= lo.Points[i-1][1]
 	}
@@ -414,8 +415,8 @@ func table1(sts []*simTask) table1Result {
 }
 
 // seedSetting lists the seed's other numbers of §5 beside ours.
-func seedSetting(c ReproConfig, f8 []int) solvers.Table {
-	return solvers.Table{Title: "Seed setting", Columns: []string{"quantity", "ours", "paper_value"}, Rows: [][]any{
+func seedSetting(c ReproConfig, f8 []int) report.Table {
+	return report.Table{Title: "Seed setting", Columns: []string{"quantity", "ours", "paper_value"}, Rows: [][]any{
 		{"gossip period (s)", 60, "60 (\"once a minute\", \"1 分に 1 回\", §5.2)"},
 		{"max inter-node latency (ms)", 200, "≈ 200, GridG topology (§5.2)"},
 		{"job run time (min)", "30–60 uniform", "30–60 on the reference machine (§5.2.1)"},

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // result is what the run measured.
@@ -125,10 +125,10 @@ func (s *sim) gantt(r *Result) {
 			end = s.dur
 		}
 		if jb.start[j] > jb.res[j] {
-			r.Bars = append(r.Bars, solvers.Bar{Lane: lane, Start: jb.res[j], End: jb.start[j], Label: fmt.Sprintf("job %d (reserved)", j), Group: fmt.Sprintf("job %d", j), Kind: solvers.BarReserved})
+			r.Bars = append(r.Bars, report.Bar{Lane: lane, Start: jb.res[j], End: jb.start[j], Label: fmt.Sprintf("job %d (reserved)", j), Group: fmt.Sprintf("job %d", j), Kind: report.BarReserved})
 		}
 		if jb.start[j] >= 0 {
-			r.Bars = append(r.Bars, solvers.Bar{Lane: lane, Start: jb.start[j], End: end, Label: fmt.Sprintf("job %d", j), Group: fmt.Sprintf("job %d", j)})
+			r.Bars = append(r.Bars, report.Bar{Lane: lane, Start: jb.start[j], End: end, Label: fmt.Sprintf("job %d", j), Group: fmt.Sprintf("job %d", j)})
 		}
 	}
 }

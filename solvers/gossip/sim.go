@@ -7,6 +7,7 @@ import (
 	"math/rand"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/des"
 )
@@ -84,7 +85,7 @@ type Result struct {
 	ByteSeries     [][2]float64
 	StaleSeries    [][2]float64 // (h, mean age of scheduler 0's records, s)
 	CoverageSeries [][2]float64
-	Bars           []solvers.Bar
+	Bars           []report.Bar
 	Lanes          []string
 	Log            []LogEntry
 	Nodes          int

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -23,8 +24,8 @@ const (
 // PresetUmeda2006 is the seed's generator (a public contract).
 const PresetUmeda2006 = "umeda2006"
 
-// New returns the gossip family as a solvers.Strategy.
-func New() solvers.Strategy { return family().Strategy() }
+// New returns the gossip family as a *solvers.Strategy.
+func New() *solvers.Strategy { return family().Strategy() }
 
 // family is the gossip family's parts; the shared adapter (solvers.Def)
 // does the rest.
@@ -139,7 +140,7 @@ func loadWorkload(w *solvers.Workload) (*Instance, error) {
 
 // run schedules w with one variant: the rumor, or a simulation of the
 // gossip or central system.
-func run(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*solvers.Report, error) {
+func run(ctx context.Context, w *solvers.Workload, variant string, c Config, progress solvers.Progress) (*report.Report, error) {
 	in, err := loadWorkload(w)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -19,7 +20,7 @@ var simMetrics = []string{"utilization", "wait_mean", "wait_p95", "rejects_per_j
 func genWorkload(t testing.TB, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
 	s := New()
-	p, err := solvers.Resolve(s.Presets()[0].Params, params)
+	p, err := solvers.Resolve(s.Presets[0].Params, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestStrategyRunEveryVariant(t *testing.T) {
 	if !strings.HasPrefix(w.Summary, "120 nodes in 6 sites (12 behind NAT)") {
 		t.Errorf("summary %q", w.Summary)
 	}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		r, err := s.Run(context.Background(), w, v.Name, solvers.Params{"gantt_nodes": "20", "schedulers": "2"}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
@@ -92,8 +93,8 @@ func TestStrategyDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		strip := func(r *solvers.Report) []solvers.Metric {
-			var out []solvers.Metric
+		strip := func(r *report.Report) []report.Metric {
+			var out []report.Metric
 			for _, m := range r.Metrics {
 				if m.Name != "wall_ms" {
 					out = append(out, m)
@@ -317,7 +318,7 @@ func FuzzSWF(f *testing.F) {
 // neither may change.
 var (
 	smallReproduceParams = solvers.Params{"duration_h": "1", "warmup_h": "0.3", "reps": "2", "rumor_reps": "2", "max_nodes": "30", "fig9_nodes": "10"}
-	smallReproduce       = sync.OnceValues(func() (*solvers.Report, error) {
+	smallReproduce       = sync.OnceValues(func() (*report.Report, error) {
 		return New().Reproduce(context.Background(), smallReproduceParams, nil)
 	})
 )

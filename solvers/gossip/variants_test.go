@@ -18,7 +18,7 @@ func TestMetricsOfOneNameDeclareWhatTheyMeasure(t *testing.T) {
 	s := New()
 	w := genWorkload(t, solvers.Params{"nodes": "40", "sites": "4", "duration_h": "1"}, 3)
 	declared := map[string]map[string][]string{} // metric → variant → its Variants
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		rep, err := s.Run(context.Background(), w, v.Name, solvers.Params{"gantt_nodes": "10"}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)

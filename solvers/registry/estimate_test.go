@@ -28,13 +28,13 @@ func TestEveryPresetEstimatesWhatItStores(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, st := range All() {
-		est, ok := st.(solvers.GenerateEstimator)
+		est, ok := st, st.EstimateGenerate != nil
 		if !ok {
-			t.Errorf("%s does not estimate its presets", st.Info().Name)
+			t.Errorf("%s does not estimate its presets", st.Info.Name)
 			continue
 		}
-		for _, p := range st.Presets() {
-			key := st.Info().Name + "/" + p.Name
+		for _, p := range st.Presets {
+			key := st.Info.Name + "/" + p.Name
 			seen[key] = true
 			fields := map[string]bool{}
 			for _, spec := range p.Params {
@@ -71,7 +71,7 @@ func TestEveryPresetEstimatesWhatItStores(t *testing.T) {
 			t.Errorf("no preset %s", key)
 		}
 	}
-	if _, err := All()[0].(solvers.GenerateEstimator).EstimateGenerate("no-such-preset", nil); err == nil {
+	if _, err := All()[0].EstimateGenerate("no-such-preset", nil); err == nil {
 		t.Error("an unknown preset was estimated")
 	}
 }

@@ -17,19 +17,19 @@ import (
 func TestMutationsKeepEveryFamilysInstancesReadable(t *testing.T) {
 	n := 0
 	for _, st := range All() {
-		m, ok := st.(solvers.Mutator)
-		if !ok || !m.Mutates() {
+		m, ok := st, st.Mutate != nil
+		if !ok || !(m.Mutate != nil) {
 			continue
 		}
 		n++
-		p := st.Presets()[0]
+		p := st.Presets[0]
 		params, err := solvers.Resolve(p.Params, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w, err := st.Generate(context.Background(), p.Name, params, 1)
 		if err != nil {
-			t.Fatalf("%s: %v", st.Info().Name, err)
+			t.Fatalf("%s: %v", st.Info.Name, err)
 		}
 		rng := rand.New(rand.NewPCG(5, 6))
 		if _, _, err := m.Mutate(context.Background(), w, p.Name, params, rng); errs.Is(err, errs.Invalid) {
@@ -39,7 +39,7 @@ func TestMutationsKeepEveryFamilysInstancesReadable(t *testing.T) {
 				t.Fatal(rerr)
 			}
 			if w, err = st.ParseWorkload(context.Background(), []solvers.File{{Field: "swf", Name: "kth.swf", Data: data}}); err != nil {
-				t.Fatalf("%s: %v", st.Info().Name, err)
+				t.Fatalf("%s: %v", st.Info.Name, err)
 			}
 			p.Name, params = "", nil
 		}
@@ -47,7 +47,7 @@ func TestMutationsKeepEveryFamilysInstancesReadable(t *testing.T) {
 		for i := 0; i < 150; i++ {
 			next, change, err := m.Mutate(context.Background(), w, p.Name, params, rng)
 			if err != nil {
-				t.Fatalf("%s step %d: %v", st.Info().Name, i, err)
+				t.Fatalf("%s step %d: %v", st.Info.Name, i, err)
 			}
 			back, err := st.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "mutated.json", Data: next.Data}})
 			if next.Format == "swf" {
@@ -58,21 +58,21 @@ func TestMutationsKeepEveryFamilysInstancesReadable(t *testing.T) {
 					continue
 				}
 				if _, rerr := st.Run(context.Background(), next, "batch", nil, nil); rerr != nil {
-					t.Fatalf("%s step %d (%s): the mutated trace does not run: %v", st.Info().Name, i, change, rerr)
+					t.Fatalf("%s step %d (%s): the mutated trace does not run: %v", st.Info.Name, i, change, rerr)
 				}
 				w = next
 				continue
 			}
 			if err != nil {
-				t.Fatalf("%s step %d (%s): the mutated instance does not read back: %v", st.Info().Name, i, change, err)
+				t.Fatalf("%s step %d (%s): the mutated instance does not read back: %v", st.Info.Name, i, change, err)
 			}
 			if w2, err := st.ParseWorkload(context.Background(), []solvers.File{{Field: "file", Name: "mutated.json", Data: back.Data}}); err != nil || string(w2.Data) != string(back.Data) {
-				t.Fatalf("%s step %d: the read-back instance is not canonical", st.Info().Name, i)
+				t.Fatalf("%s step %d: the read-back instance is not canonical", st.Info.Name, i)
 			}
 			w = next
 		}
 		if string(w.Data) == first {
-			t.Errorf("%s: 150 mutations changed nothing", st.Info().Name)
+			t.Errorf("%s: 150 mutations changed nothing", st.Info.Name)
 		}
 	}
 	if n < 4 {

@@ -15,9 +15,9 @@ import (
 // the same.
 func TestFindPresetIsTheOneLookup(t *testing.T) {
 	for _, st := range All() {
-		name := st.Info().Name
+		name := st.Info.Name
 		var known []string
-		for _, p := range st.Presets() {
+		for _, p := range st.Presets {
 			known = append(known, p.Name)
 			got, err := solvers.FindPreset(st, p.Name, "preset")
 			if err != nil || got.Name != p.Name || len(got.Params) != len(p.Params) {

@@ -1,5 +1,5 @@
-// Package registry lists schedlab's strategies, in the order of the family
-// catalogue (solvers.Families): all five families of the catalogue.
+// Package registry lists schedlab's strategies in the design's order: the
+// five families of the seed papers.
 package registry
 
 import (
@@ -13,7 +13,7 @@ import (
 	"schedlab/solvers/gossip"
 )
 
-var all = []solvers.Strategy{
+var all = []*solvers.Strategy{
 	dcop.New(),
 	gossip.New(),
 	critical.New(),
@@ -34,12 +34,12 @@ func Check() error {
 }
 
 // All returns the built strategies.
-func All() []solvers.Strategy { return all }
+func All() []*solvers.Strategy { return all }
 
 // Lookup finds a built strategy by name.
-func Lookup(name string) (solvers.Strategy, bool) {
+func Lookup(name string) (*solvers.Strategy, bool) {
 	for _, s := range all {
-		if s.Info().Name == name {
+		if s.Info.Name == name {
 			return s, true
 		}
 	}

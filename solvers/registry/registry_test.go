@@ -35,15 +35,15 @@ func TestHelpTextsNeedNoCJKFont(t *testing.T) {
 		}
 	}
 	for _, s := range All() {
-		info := s.Info()
+		info := s.Info
 		check(info.Name+" title", info.Title)
 		check(info.Name+" summary", info.Summary)
-		for _, v := range s.Variants() {
+		for _, v := range s.Variants {
 			check(info.Name+" variant "+v.Name, v.Doc)
 		}
-		params(info.Name, s.Params())
-		params(info.Name+" reproduce", s.ReproduceParams())
-		for _, p := range s.Presets() {
+		params(info.Name, s.Params)
+		params(info.Name+" reproduce", s.ReproduceParams)
+		for _, p := range s.Presets {
 			check(info.Name+" preset "+p.Name, p.Doc)
 			params(info.Name+" preset "+p.Name, p.Params)
 		}
@@ -56,9 +56,9 @@ func TestHelpTextsNeedNoCJKFont(t *testing.T) {
 func TestReferenceVariantsAreTheBoundsAndOptima(t *testing.T) {
 	var got []string
 	for _, s := range All() {
-		for _, v := range s.Variants() {
+		for _, v := range s.Variants {
 			if v.Reference {
-				got = append(got, s.Info().Name+"/"+v.Name)
+				got = append(got, s.Info.Name+"/"+v.Name)
 			}
 		}
 	}

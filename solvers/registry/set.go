@@ -12,7 +12,7 @@ import (
 // registered (--scheduler): the cyclic family then has a variant
 // external:NAME for each. Its Lookup and All stand in for the package's.
 type Set struct {
-	all []solvers.Strategy
+	all []*solvers.Strategy
 }
 
 // WithSchedulers is the built strategies with scheds registered (none:
@@ -21,13 +21,13 @@ func WithSchedulers(scheds []batsim.Scheduler) (*Set, error) {
 	if err := batsim.CheckUnique(scheds); err != nil {
 		return nil, err
 	}
-	s := &Set{all: make([]solvers.Strategy, len(all))}
+	s := &Set{all: make([]*solvers.Strategy, len(all))}
 	copy(s.all, all)
 	if len(scheds) == 0 {
 		return s, nil
 	}
 	for i, st := range s.all {
-		if st.Info().Name == "cyclic" {
+		if st.Info.Name == "cyclic" {
 			s.all[i] = cyclic.WithSchedulers(scheds)
 			return s, solvers.CheckNames(s.all[i])
 		}
@@ -36,12 +36,12 @@ func WithSchedulers(scheds []batsim.Scheduler) (*Set, error) {
 }
 
 // All returns the set's strategies.
-func (s *Set) All() []solvers.Strategy { return s.all }
+func (s *Set) All() []*solvers.Strategy { return s.all }
 
 // Lookup finds one by name.
-func (s *Set) Lookup(name string) (solvers.Strategy, bool) {
+func (s *Set) Lookup(name string) (*solvers.Strategy, bool) {
 	for _, st := range s.all {
-		if st.Info().Name == name {
+		if st.Info.Name == name {
 			return st, true
 		}
 	}

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 	"schedlab/solvers"
 )
 
@@ -58,7 +59,7 @@ type Options struct {
 	// Reproduce that the family's own tests compute anyway (once per test
 	// binary, as in cyclic's smallReproduce): the suite checks that report
 	// instead of running the experiment once more. It must not change it.
-	Reproduced func() (*solvers.Report, error)
+	Reproduced func() (*report.Report, error)
 	// Volatile names the metrics that may differ between two runs of one
 	// seed (wall-clock times).
 	Volatile []string
@@ -67,7 +68,7 @@ type Options struct {
 }
 
 // Run runs the suite on s.
-func Run(t *testing.T, s solvers.Strategy, opt Options) {
+func Run(t *testing.T, s *solvers.Strategy, opt Options) {
 	t.Helper()
 	if opt.CancelWithin <= 0 {
 		opt.CancelWithin = 5 * time.Second
@@ -77,9 +78,9 @@ func Run(t *testing.T, s solvers.Strategy, opt Options) {
 			t.Error(err)
 		}
 	})
-	t.Run("params", func(t *testing.T) { checkSpecs(t, s, s.Params(), true) })
-	t.Run("reproduce params", func(t *testing.T) { checkSpecs(t, s, s.ReproduceParams(), false) })
-	for _, p := range s.Presets() {
+	t.Run("params", func(t *testing.T) { checkSpecs(t, s, s.Params, true) })
+	t.Run("reproduce params", func(t *testing.T) { checkSpecs(t, s, s.ReproduceParams, false) })
+	for _, p := range s.Presets {
 		t.Run("preset "+p.Name, func(t *testing.T) {
 			checkSpecs(t, s, p.Params, false)
 			w := generate(t, s, p.Name, opt.PresetParams[p.Name], 1)
@@ -98,7 +99,7 @@ func Run(t *testing.T, s solvers.Strategy, opt Options) {
 		t.Run("reproduce", func(t *testing.T) {
 			reproduce := opt.Reproduced
 			if reproduce == nil {
-				reproduce = func() (*solvers.Report, error) { return s.Reproduce(context.Background(), opt.Reproduce, nil) }
+				reproduce = func() (*report.Report, error) { return s.Reproduce(context.Background(), opt.Reproduce, nil) }
 			}
 			rep, err := reproduce()
 			if err != nil {
@@ -111,11 +112,11 @@ func Run(t *testing.T, s solvers.Strategy, opt Options) {
 	}
 }
 
-func checkSpecs(t *testing.T, s solvers.Strategy, specs []solvers.ParamSpec, run bool) {
+func checkSpecs(t *testing.T, s *solvers.Strategy, specs []solvers.ParamSpec, run bool) {
 	t.Helper()
 	seen := map[string]bool{}
 	variants := map[string]bool{}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		variants[v.Name] = true
 	}
 	for _, sp := range specs {
@@ -137,10 +138,10 @@ func checkSpecs(t *testing.T, s solvers.Strategy, specs []solvers.ParamSpec, run
 	}
 }
 
-func generate(t *testing.T, s solvers.Strategy, preset string, params solvers.Params, seed int64) *solvers.Workload {
+func generate(t *testing.T, s *solvers.Strategy, preset string, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
 	var specs []solvers.ParamSpec
-	for _, p := range s.Presets() {
+	for _, p := range s.Presets {
 		if p.Name == preset {
 			specs = p.Params
 		}
@@ -166,10 +167,10 @@ func generate(t *testing.T, s solvers.Strategy, preset string, params solvers.Pa
 }
 
 // withoutVolatile is a report's JSON with the volatile metrics zeroed.
-func withoutVolatile(t *testing.T, rep *solvers.Report, volatile []string) []byte {
+func withoutVolatile(t *testing.T, rep *report.Report, volatile []string) []byte {
 	t.Helper()
 	r := *rep
-	r.Metrics = append([]solvers.Metric(nil), rep.Metrics...)
+	r.Metrics = append([]report.Metric(nil), rep.Metrics...)
 	for i := range r.Metrics {
 		if slices.Contains(volatile, r.Metrics[i].Name) {
 			r.Metrics[i].Value = 0
@@ -182,9 +183,9 @@ func withoutVolatile(t *testing.T, rep *solvers.Report, volatile []string) []byt
 	return b
 }
 
-func checkRun(t *testing.T, s solvers.Strategy, w *solvers.Workload, variant string, opt Options) {
+func checkRun(t *testing.T, s *solvers.Strategy, w *solvers.Workload, variant string, opt Options) {
 	t.Helper()
-	params := onlyKnown(s.Params(), opt.RunParams)
+	params := onlyKnown(s.Params, opt.RunParams)
 	rep, err := s.Run(context.Background(), w, variant, params, nil)
 	if err != nil {
 		t.Fatalf("variant %s: %v", variant, err)
@@ -210,11 +211,11 @@ func checkRun(t *testing.T, s solvers.Strategy, w *solvers.Workload, variant str
 
 // CheckMetricVariants checks that every metric of rep names, as the
 // variants it is meaningful for (Metric.Variants), only variants of s,
-// or a pattern "PREFIX*" (solvers.Covers) with a prefix: variants a
+// or a pattern "PREFIX*" (report.Covers) with a prefix: variants a
 // family adds where it runs (cyclic's external:NAME).
-func CheckMetricVariants(s solvers.Strategy, rep *solvers.Report) error {
+func CheckMetricVariants(s *solvers.Strategy, rep *report.Report) error {
 	known := map[string]bool{}
-	for _, v := range s.Variants() {
+	for _, v := range s.Variants {
 		known[v.Name] = true
 	}
 	for _, m := range rep.Metrics {
@@ -223,7 +224,7 @@ func CheckMetricVariants(s solvers.Strategy, rep *solvers.Report) error {
 				continue
 			}
 			if !known[v] {
-				return fmt.Errorf("metric %s is meaningful for %q, which is not a variant of %s", m.Name, v, s.Info().Name)
+				return fmt.Errorf("metric %s is meaningful for %q, which is not a variant of %s", m.Name, v, s.Info.Name)
 			}
 		}
 	}
@@ -233,7 +234,7 @@ func CheckMetricVariants(s solvers.Strategy, rep *solvers.Report) error {
 // checkTimeFrame checks that a report that draws times has one time frame
 // for its page: Gantts only with Report.Time (Validate checks the rest:
 // their unit, XTime plots only with a frame).
-func checkTimeFrame(t *testing.T, what string, rep *solvers.Report) {
+func checkTimeFrame(t *testing.T, what string, rep *report.Report) {
 	t.Helper()
 	if len(rep.Gantts) > 0 && rep.Time == nil {
 		t.Errorf("%s: the report draws Gantts but has no time frame (Report.Time)", what)
@@ -251,12 +252,12 @@ func onlyKnown(specs []solvers.ParamSpec, p solvers.Params) solvers.Params {
 	return out
 }
 
-func checkCancel(t *testing.T, s solvers.Strategy, w *solvers.Workload, opt Options) {
+func checkCancel(t *testing.T, s *solvers.Strategy, w *solvers.Workload, opt Options) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
-	_, err := s.Run(ctx, w, "", onlyKnown(s.Params(), opt.RunParams), nil)
+	_, err := s.Run(ctx, w, "", onlyKnown(s.Params, opt.RunParams), nil)
 	if took := time.Since(start); took > opt.CancelWithin {
 		t.Errorf("a canceled run took %v to return", took)
 	}
@@ -268,10 +269,10 @@ func checkCancel(t *testing.T, s solvers.Strategy, w *solvers.Workload, opt Opti
 	}
 }
 
-func checkMalformed(t *testing.T, s solvers.Strategy, opt Options) {
+func checkMalformed(t *testing.T, s *solvers.Strategy, opt Options) {
 	t.Helper()
 	ctx := context.Background()
-	presets := s.Presets()
+	presets := s.Presets
 	if len(presets) == 0 {
 		t.Fatal("the family has no preset")
 	}
@@ -290,7 +291,7 @@ func checkMalformed(t *testing.T, s solvers.Strategy, opt Options) {
 	invalid("an unknown variant", err, "variant")
 	_, err = s.Run(ctx, w, "", solvers.Params{"no_such_param": "1"}, nil)
 	invalid("an unknown parameter", err, "no_such_param")
-	for _, sp := range s.Params() {
+	for _, sp := range s.Params {
 		if sp.Kind == solvers.ParamInt || sp.Kind == solvers.ParamFloat || sp.Kind == solvers.ParamBool || sp.Kind == solvers.ParamChoice {
 			_, err = s.Run(ctx, w, "", solvers.Params{sp.Name: "not-a-value"}, nil)
 			invalid("parameter "+sp.Name+" = not-a-value", err, sp.Name)

@@ -3,6 +3,8 @@ package charts
 import (
 	"math"
 
+	"schedlab/report"
+
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -35,7 +37,7 @@ const (
 type MetricBars struct {
 	Metric    string
 	Unit      string
-	Better    string // solvers.Higher or solvers.Lower, for the caption
+	Better    report.Direction // report.Higher or report.Lower, for the caption
 	Labels    []string
 	Values    []*float64
 	Best      []bool

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // TestBoxQuartilesInterpolateLinearly checks Box against quartiles worked
@@ -28,8 +28,8 @@ func TestBoxQuartilesInterpolateLinearly(t *testing.T) {
 }
 
 func TestBoxPlotHasOneBoxPerCategoryAndLine(t *testing.T) {
-	p := solvers.Plot{Title: "objective by gamma", Kind: "box", XLabel: "gamma", YLabel: "objective",
-		Lines: []solvers.Line{
+	p := report.Plot{Title: "objective by gamma", Kind: "box", XLabel: "gamma", YLabel: "objective",
+		Lines: []report.Line{
 			{Name: "online", Points: [][2]float64{{1.1, 3}, {1.1, 1}, {1.1, 2}, {1.3, 5}}},
 			{Name: "average", Points: [][2]float64{{1.3, 4}, {1.3, 6}}},
 		}}
@@ -53,9 +53,9 @@ func TestBoxPlotHasOneBoxPerCategoryAndLine(t *testing.T) {
 }
 
 func TestParallelOptionNamesCategoriesAndSkipsBadRows(t *testing.T) {
-	p := solvers.Parallel{Title: "cells",
-		Axes: []solvers.ParallelAxis{{Name: "gamma"}, {Name: "variant", Categories: []string{"online", "average"}}, {Name: "objective", Log: true}},
-		Groups: []solvers.ParallelGroup{
+	p := report.Parallel{Title: "cells",
+		Axes: []report.ParallelAxis{{Name: "gamma"}, {Name: "variant", Categories: []string{"online", "average"}}, {Name: "objective", Log: true}},
+		Groups: []report.ParallelGroup{
 			{Name: "online", Rows: [][]float64{{1.1, 0, 10}, {1.3, 0, 100}}},
 			{Name: "average", Rows: [][]float64{{1.1, 1, 5}, {1.3, 2, 5}, {1.3, 1, 0}}}, // index 2 and 0 on a log axis: skipped
 		}}

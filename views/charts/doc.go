@@ -1,5 +1,5 @@
 // Package charts turns the plots, Gantts, graphs and heat maps of a
-// solvers.Report into ECharts charts, as templ components.
+// report.Report into ECharts charts, as templ components.
 //
 // # What each chart shows
 //
@@ -48,7 +48,7 @@
 //
 // # Time frame and compare page
 //
-// A report's TimeFrame (solvers.Report.Time) is applied here, as data,
+// A report's TimeFrame (report.Report.Time) is applied here, as data,
 // before drawing (InFrame: Gantt bars and XTime plots in (t − Origin) of
 // the display unit, time axes named after the frame); JoinFrames does it
 // for a compare page's runs when they share a frame, so their panels and

@@ -1,6 +1,6 @@
 package charts
 
-import "schedlab/solvers"
+import "schedlab/report"
 
 // InFrame returns r with its times drawn in its time frame (r.Time): each
 // Gantt's bars and each XTime plot's x values (and regions) mapped to
@@ -9,17 +9,17 @@ import "schedlab/solvers"
 // ("time since the first submission (h)"). The copy has no Time (it is
 // applied) and shares everything it does not change with r. Without a
 // frame, r itself is returned.
-func InFrame(r *solvers.Report) *solvers.Report {
+func InFrame(r *report.Report) *report.Report {
 	if r == nil || r.Time == nil {
 		return r
 	}
 	out := *r
 	out.Time = nil
-	out.Gantts = make([]solvers.Gantt, len(r.Gantts))
+	out.Gantts = make([]report.Gantt, len(r.Gantts))
 	for i, g := range r.Gantts {
 		out.Gantts[i] = FrameGantt(r.Time, g)
 	}
-	out.Series = make([]solvers.Plot, len(r.Series))
+	out.Series = make([]report.Plot, len(r.Series))
 	for i, p := range r.Series {
 		out.Series[i] = FramePlot(r.Time, p)
 	}
@@ -27,14 +27,14 @@ func InFrame(r *solvers.Report) *solvers.Report {
 }
 
 // FrameGantt is g in the frame f (see InFrame); g itself when f is nil.
-func FrameGantt(f *solvers.TimeFrame, g solvers.Gantt) solvers.Gantt {
+func FrameGantt(f *report.TimeFrame, g report.Gantt) report.Gantt {
 	if f == nil {
 		return g
 	}
 	out := g
 	out.TimeUnit, out.TimeLabel = f.Shown(), f.AxisName()
 	show := shower(f)
-	out.Bars = append([]solvers.Bar(nil), g.Bars...)
+	out.Bars = append([]report.Bar(nil), g.Bars...)
 	for i := range out.Bars {
 		b := &out.Bars[i]
 		b.Start, b.End = show(b.Start), show(b.End)
@@ -46,14 +46,14 @@ func FrameGantt(f *solvers.TimeFrame, g solvers.Gantt) solvers.Gantt {
 // regions mapped, the x axis named after the frame, XTime cleared (it is
 // applied). Other plots, and any plot when f is nil, are returned as
 // they are.
-func FramePlot(f *solvers.TimeFrame, p solvers.Plot) solvers.Plot {
+func FramePlot(f *report.TimeFrame, p report.Plot) report.Plot {
 	if f == nil || !p.XTime {
 		return p
 	}
 	out := p
 	out.XTime, out.XLabel = false, f.AxisName()
 	show := shower(f)
-	out.Lines = make([]solvers.Line, len(p.Lines))
+	out.Lines = make([]report.Line, len(p.Lines))
 	for i, l := range p.Lines {
 		pts := make([][2]float64, len(l.Points))
 		for k, pt := range l.Points {
@@ -63,7 +63,7 @@ func FramePlot(f *solvers.TimeFrame, p solvers.Plot) solvers.Plot {
 		out.Lines[i] = l
 	}
 	if p.Regions != nil {
-		out.Regions = make([]solvers.Region, len(p.Regions))
+		out.Regions = make([]report.Region, len(p.Regions))
 		for i, g := range p.Regions {
 			g.X0, g.X1 = show(g.X0), show(g.X1)
 			out.Regions[i] = g
@@ -80,8 +80,8 @@ func FramePlot(f *solvers.TimeFrame, p solvers.Plot) solvers.Plot {
 // returned as they are, with differ set when some had a frame (the page
 // then draws raw numbers and should say why). Reports without times to
 // draw are returned as they are.
-func JoinFrames(reports []*solvers.Report) (out []*solvers.Report, shared *solvers.TimeFrame, differ bool) {
-	var frames []*solvers.TimeFrame
+func JoinFrames(reports []*report.Report) (out []*report.Report, shared *report.TimeFrame, differ bool) {
+	var frames []*report.TimeFrame
 	for _, r := range reports {
 		if timed(r) {
 			frames = append(frames, r.Time)
@@ -92,7 +92,7 @@ func JoinFrames(reports []*solvers.Report) (out []*solvers.Report, shared *solve
 	if shared == nil {
 		return reports, nil, differ
 	}
-	out = make([]*solvers.Report, len(reports))
+	out = make([]*report.Report, len(reports))
 	for i, r := range reports {
 		if r == nil || r.Time == nil {
 			out[i] = r
@@ -108,7 +108,7 @@ func JoinFrames(reports []*solvers.Report) (out []*solvers.Report, shared *solve
 }
 
 // timed says whether r has times to draw: a Gantt or an XTime plot.
-func timed(r *solvers.Report) bool {
+func timed(r *report.Report) bool {
 	if r == nil {
 		return false
 	}
@@ -124,7 +124,7 @@ func timed(r *solvers.Report) bool {
 }
 
 // shower is f.Show with the frame's origin and scale looked up once.
-func shower(f *solvers.TimeFrame) func(float64) float64 {
+func shower(f *report.TimeFrame) func(float64) float64 {
 	o, k := f.Origin, f.Scale()
 	return func(t float64) float64 { return (t - o) / k }
 }
@@ -135,7 +135,7 @@ func shower(f *solvers.TimeFrame) func(float64) float64 {
 // their first submissions), it is the first of them shown in the largest
 // display unit among them (a 2 h run beside a 24 h one: both in hours);
 // else nil, and the runs are drawn in their raw numbers.
-func SharedFrame(frames []*solvers.TimeFrame) *solvers.TimeFrame {
+func SharedFrame(frames []*report.TimeFrame) *report.TimeFrame {
 	if len(frames) == 0 || frames[0] == nil {
 		return nil
 	}
@@ -148,8 +148,8 @@ func SharedFrame(frames []*solvers.TimeFrame) *solvers.TimeFrame {
 		if f.Shown() == shared.Display {
 			continue
 		}
-		a, ok1 := solvers.SecondsPer(shared.Display)
-		b, ok2 := solvers.SecondsPer(f.Shown())
+		a, ok1 := report.SecondsPer(shared.Display)
+		b, ok2 := report.SecondsPer(f.Shown())
 		if !ok1 || !ok2 {
 			return nil
 		}

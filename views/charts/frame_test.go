@@ -5,20 +5,20 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // framedReport is a batch-like report: trace seconds from 600,000, a
 // Gantt, a time plot with a region and a plot whose x is not time.
-func framedReport() *solvers.Report {
-	return &solvers.Report{
-		Time: &solvers.TimeFrame{Unit: "s", Origin: 600000, OriginName: "the first submission", Display: "h"},
-		Gantts: []solvers.Gantt{{Title: "Processors", TimeUnit: "s", Lanes: []string{"P0"},
-			Bars: []solvers.Bar{{Lane: 0, Start: 600000 + 3600, End: 600000 + 9000, Label: "7"}}}},
-		Series: []solvers.Plot{
-			{Title: "Processors in use", XLabel: "old", XTime: true, Lines: []solvers.Line{{Name: "peak", Points: [][2]float64{{600000, 3}, {600000 + 7200, 5}}}},
-				Regions: []solvers.Region{{Name: "claim", X0: 600000, X1: 600000 + 1800, Y0: 0, Y1: 1}}},
-			{Title: "Fig", XLabel: "nodes", Lines: []solvers.Line{{Points: [][2]float64{{600000, 1}}}}},
+func framedReport() *report.Report {
+	return &report.Report{
+		Time: &report.TimeFrame{Unit: "s", Origin: 600000, OriginName: "the first submission", Display: "h"},
+		Gantts: []report.Gantt{{Title: "Processors", TimeUnit: "s", Lanes: []string{"P0"},
+			Bars: []report.Bar{{Lane: 0, Start: 600000 + 3600, End: 600000 + 9000, Label: "7"}}}},
+		Series: []report.Plot{
+			{Title: "Processors in use", XLabel: "old", XTime: true, Lines: []report.Line{{Name: "peak", Points: [][2]float64{{600000, 3}, {600000 + 7200, 5}}}},
+				Regions: []report.Region{{Name: "claim", X0: 600000, X1: 600000 + 1800, Y0: 0, Y1: 1}}},
+			{Title: "Fig", XLabel: "nodes", Lines: []report.Line{{Points: [][2]float64{{600000, 1}}}}},
 		},
 	}
 }
@@ -53,7 +53,7 @@ func TestInFrameDrawsGanttsAndTimePlotsInTheFrameOnly(t *testing.T) {
 	if !reflect.DeepEqual(r, keep) {
 		t.Error("InFrame changed the report it was given")
 	}
-	if plain := (&solvers.Report{}); InFrame(plain) != plain {
+	if plain := (&report.Report{}); InFrame(plain) != plain {
 		t.Error("a report without a frame is not drawn as it is")
 	}
 }
@@ -71,7 +71,7 @@ func TestFramedGanttOptionNamesTheAxisAndTellsTheTooltipSecondsPerUnit(t *testin
 	if meta["unit"] != "h" || meta["sec"] != 3600.0 {
 		t.Errorf("meta unit %v, sec %v; want h, 3600", meta["unit"], meta["sec"])
 	}
-	slots := solvers.Gantt{Title: "Schedule", TimeUnit: "slot", Lanes: []string{"r"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: 3}}}
+	slots := report.Gantt{Title: "Schedule", TimeUnit: "slot", Lanes: []string{"r"}, Bars: []report.Bar{{Lane: 0, Start: 0, End: 3}}}
 	so := option(t)(GanttOption(slots))
 	if m := ganttMeta(t, so); m["sec"] != 0.0 {
 		t.Errorf("slots: sec %v, want 0 (a count of slots, not a duration in seconds)", m["sec"])
@@ -88,14 +88,14 @@ func TestFramedGanttOptionNamesTheAxisAndTellsTheTooltipSecondsPerUnit(t *testin
 }
 
 func TestJoinFramesSharesAFrameOnlyWhenEveryTimedRunHasTheSame(t *testing.T) {
-	batch := func(origin float64) *solvers.Report {
+	batch := func(origin float64) *report.Report {
 		r := framedReport()
 		r.Time.Origin = origin
 		r.Gantts[0].Bars[0].Start, r.Gantts[0].Bars[0].End = origin+3600, origin+7200
 		return r
 	}
-	untimed := &solvers.Report{Metrics: []solvers.Metric{{Name: "m", Value: 1}}}
-	out, f, differ := JoinFrames([]*solvers.Report{batch(600000), untimed, batch(0)})
+	untimed := &report.Report{Metrics: []report.Metric{{Name: "m", Value: 1}}}
+	out, f, differ := JoinFrames([]*report.Report{batch(600000), untimed, batch(0)})
 	if f == nil || differ || f.Statement() != "Times: hours since the first submission" {
 		t.Fatalf("shared frame %+v, differ %v", f, differ)
 	}
@@ -110,7 +110,7 @@ func TestJoinFramesSharesAFrameOnlyWhenEveryTimedRunHasTheSame(t *testing.T) {
 
 	minutes := batch(0)
 	minutes.Time.Display = "min"
-	out, f, differ = JoinFrames([]*solvers.Report{minutes, batch(0)})
+	out, f, differ = JoinFrames([]*report.Report{minutes, batch(0)})
 	if f == nil || differ || f.Shown() != "h" {
 		t.Fatalf("a run shown in min beside one in h: shared %+v, differ %v; want both in h", f, differ)
 	}
@@ -121,23 +121,23 @@ func TestJoinFramesSharesAFrameOnlyWhenEveryTimedRunHasTheSame(t *testing.T) {
 		t.Error("JoinFrames changed a run's own frame")
 	}
 	slots := batch(0)
-	slots.Time = &solvers.TimeFrame{Unit: "slot", OriginName: "the first submission"}
-	raw := []*solvers.Report{batch(0), slots}
+	slots.Time = &report.TimeFrame{Unit: "slot", OriginName: "the first submission"}
+	raw := []*report.Report{batch(0), slots}
 	out, f, differ = JoinFrames(raw)
 	if f != nil || !differ || out[0] != raw[0] || out[1] != raw[1] {
 		t.Errorf("frames in s and in slots: shared %+v, differ %v; want none, raw reports", f, differ)
 	}
 	old := batch(0)
 	old.Time = nil
-	if _, f, differ = JoinFrames([]*solvers.Report{batch(0), old}); f != nil || !differ {
+	if _, f, differ = JoinFrames([]*report.Report{batch(0), old}); f != nil || !differ {
 		t.Errorf("a run without a frame beside one with: shared %+v, differ %v", f, differ)
 	}
-	if _, f, differ = JoinFrames([]*solvers.Report{old, old}); f != nil || differ {
+	if _, f, differ = JoinFrames([]*report.Report{old, old}); f != nil || differ {
 		t.Errorf("no frames at all: shared %+v, differ %v", f, differ)
 	}
 	other := batch(0)
 	other.Time.OriginName = "the start of the simulation"
-	if _, f, _ = JoinFrames([]*solvers.Report{batch(0), other}); f != nil {
+	if _, f, _ = JoinFrames([]*report.Report{batch(0), other}); f != nil {
 		t.Errorf("origins of different names shared a frame: %+v", f)
 	}
 }
@@ -147,9 +147,9 @@ func TestJoinFramesSharesAFrameOnlyWhenEveryTimedRunHasTheSame(t *testing.T) {
 // 2,000-point time plot.
 func BenchmarkInFrame30000Bars(b *testing.B) {
 	r := framedReport()
-	bars := make([]solvers.Bar, 30000)
+	bars := make([]report.Bar, 30000)
 	for i := range bars {
-		bars[i] = solvers.Bar{Lane: 0, Start: 600000 + float64(i), End: 600000 + float64(i) + 30}
+		bars[i] = report.Bar{Lane: 0, Start: 600000 + float64(i), End: 600000 + float64(i) + 30}
 	}
 	r.Gantts[0].Bars = bars
 	pts := make([][2]float64, 2000)

@@ -3,13 +3,12 @@ package charts
 import (
 	"hash/fnv"
 	"math"
+	"schedlab/report"
 	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-
-	"schedlab/solvers"
 )
 
 // Gantt sizes, in CSS pixels, and limits.
@@ -105,17 +104,17 @@ func LaneLabelWidth(lanes []string) int {
 }
 
 // kindCode maps Bar.Kind to its code.
-func kindCode(kind solvers.BarKind) int {
+func kindCode(kind report.BarKind) int {
 	switch kind {
-	case solvers.BarLocal:
+	case report.BarLocal:
 		return KindCodeLocal
-	case solvers.BarAlt:
+	case report.BarAlt:
 		return KindCodeAlt
-	case solvers.BarReserved:
+	case report.BarReserved:
 		return KindCodeReserved
-	case solvers.BarMoved:
+	case report.BarMoved:
 		return KindCodeMoved
-	case solvers.BarCollision:
+	case report.BarCollision:
 		return KindCodeClash
 	}
 	return KindCodeJob
@@ -177,9 +176,9 @@ var ganttRenderItem = jsFunc(`function (params, api) {
 var ganttTimeLabel = jsFunc(`function (v) { return echarts.format.addCommas(Math.round(v * 100) / 100); }`)
 
 // ganttTooltip shows label, lane, start, end (in the Gantt's unit),
-// duration (for people: solvers.HumanDuration's text when the unit
+// duration (for people: report.HumanDuration's text when the unit
 // converts to seconds, M.sec seconds a unit; else a count of the unit,
-// solvers.FormatCount's text), and group and kind when set; every user string
+// report.FormatCount's text), and group and kind when set; every user string
 // goes through echarts.format.encodeHTML.
 var ganttTooltip = jsFunc(`function (p) {
   var v = p.value;
@@ -232,7 +231,7 @@ type dataZoom struct {
 
 // Gantt draws lanes (y, first lane on top) by time (x) with an ECharts
 // custom series; see GanttOption.
-func Gantt(g solvers.Gantt) templ.Component {
+func Gantt(g report.Gantt) templ.Component {
 	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return GanttOption(g) })
 }
 
@@ -240,7 +239,7 @@ func Gantt(g solvers.Gantt) templ.Component {
 // (panels of several runs share one time axis), for a compare panel: moved[j] says whether bar
 // j of g moved against the first panel (Aligned.Moved); the chart
 // highlights those when its element's data-highlight is "moved".
-func GanttPanel(g solvers.Gantt, from, to float64, moved []bool) templ.Component {
+func GanttPanel(g report.Gantt, from, to float64, moved []bool) templ.Component {
 	var flags []int8
 	if moved != nil {
 		flags = make([]int8, 0, len(g.Bars))
@@ -276,7 +275,7 @@ func GanttPanel(g solvers.Gantt, from, to float64, moved []bool) templ.Component
 // anything else filled. A bar's label is drawn inside it only when the
 // bar is wider than the text (measured with echarts.format.getTextRect);
 // the tooltip names every bar: label, lane, start, end (in the unit),
-// duration written for people ("11 h 47 min", solvers.HumanDuration's
+// duration written for people ("11 h 47 min", report.HumanDuration's
 // text, when the unit converts to seconds; else a count, "3 slots"), and
 // group and kind when set. Compare panels (GanttPanel) can outline the
 // bars that moved against the first panel and fade the others. dataZoom
@@ -285,11 +284,11 @@ func GanttPanel(g solvers.Gantt, from, to float64, moved []bool) templ.Component
 // showing the lanes that fit. Height: GanttHeight, 120 px + 24 px per
 // lane, between 200 and 900 px. Every bar goes to the browser; ECharts
 // draws them 4,000 per frame and dataZoom filters to the visible window.
-func GanttOption(g solvers.Gantt) ([]byte, error) { return ganttOption(g, nil, nil) }
+func GanttOption(g report.Gantt) ([]byte, error) { return ganttOption(g, nil, nil) }
 
 // ganttOption is GanttOption, on the time span span when it is set, with
 // moved (one flag per drawable bar, see GanttMeta.Moved) when it is set.
-func ganttOption(g solvers.Gantt, span *[2]float64, moved []int8) ([]byte, error) {
+func ganttOption(g report.Gantt, span *[2]float64, moved []int8) ([]byte, error) {
 	d := ganttRows(g)
 	d.meta.Moved = moved
 	if span != nil && span[0] < span[1] {
@@ -345,7 +344,7 @@ type ganttData struct {
 
 // ganttRows turns the bars into rows, interning labels and groups; bars on
 // no lane, with non-finite times or ending before they start are skipped.
-func ganttRows(g solvers.Gantt) ganttData {
+func ganttRows(g report.Gantt) ganttData {
 	d := ganttData{
 		meta: GanttMeta{
 			Lanes:  g.Lanes,
@@ -361,7 +360,7 @@ func ganttRows(g solvers.Gantt) ganttData {
 	if d.meta.Lanes == nil {
 		d.meta.Lanes = []string{}
 	}
-	d.meta.Sec, _ = solvers.SecondsPer(g.TimeUnit)
+	d.meta.Sec, _ = report.SecondsPer(g.TimeUnit)
 	greyIdx := len(palette)
 	labelIdx := map[string]int{"": 0}
 	groupIdx := map[string]int{"": 0}
@@ -399,14 +398,14 @@ func ganttRows(g solvers.Gantt) ganttData {
 
 // drawable says whether a bar can be drawn on a Gantt of lanes lanes: on
 // a lane, with finite times, not ending before it starts.
-func drawable(b solvers.Bar, lanes int) bool {
+func drawable(b report.Bar, lanes int) bool {
 	return b.Lane >= 0 && b.Lane < lanes && !math.IsNaN(b.Start) && !math.IsInf(b.Start, 0) &&
 		!math.IsNaN(b.End) && !math.IsInf(b.End, 0) && b.End >= b.Start
 }
 
 // ganttTimeAxis is the time axis in the Gantt's unit, spanning its bars,
 // named TimeLabel or "time (TimeUnit)".
-func ganttTimeAxis(g solvers.Gantt, d ganttData) opts.XAxis {
+func ganttTimeAxis(g report.Gantt, d ganttData) opts.XAxis {
 	timeName := g.TimeLabel
 	if timeName == "" {
 		timeName = "time"

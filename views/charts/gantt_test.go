@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
-func smallGantt() solvers.Gantt {
-	return solvers.Gantt{
+func smallGantt() report.Gantt {
+	return report.Gantt{
 		Title: "Schedule", TimeUnit: "s",
 		Lanes: []string{"cpu0", "cpu1", "cpu2"},
-		Bars: []solvers.Bar{
+		Bars: []report.Bar{
 			{Lane: 0, Start: 0, End: 4, Label: "j1", Group: "alice"},
 			{Lane: 1, Start: 1, End: 3, Label: "owner", Kind: "local", Group: "alice"},
 			{Lane: 2, Start: 2, End: 6, Label: "j2", Group: "bob", Kind: "alt"},
@@ -138,7 +138,7 @@ func TestGanttOptionColoursLocalGreyAndGroupsStably(t *testing.T) {
 		}
 	}
 	// The same group gets the same colour in another Gantt.
-	other := option(t)(GanttOption(solvers.Gantt{Lanes: []string{"x"}, Bars: []solvers.Bar{{Lane: 0, End: 1, Group: "alice"}}}))
+	other := option(t)(GanttOption(report.Gantt{Lanes: []string{"x"}, Bars: []report.Bar{{Lane: 0, End: 1, Group: "alice"}}}))
 	oc := strs(t, ganttMeta(t, other), "colors")[int(arr(t, other, "series", 0, "data")[0].([]any)[ColourCol].(float64))]
 	if oc != colour(0) {
 		t.Errorf("alice is %s in one Gantt and %s in another", colour(0), oc)
@@ -159,7 +159,7 @@ func TestGanttGroupColourSpreadsGroups(t *testing.T) {
 }
 
 func TestGanttOptionZoomsYOnlyAbove20Lanes(t *testing.T) {
-	count := func(g solvers.Gantt) (x, y int, yEnd any) {
+	count := func(g report.Gantt) (x, y int, yEnd any) {
 		o := option(t)(GanttOption(g))
 		for _, z := range arr(t, o, "dataZoom") {
 			if get(t, z, "xAxisIndex") != nil {
@@ -172,7 +172,7 @@ func TestGanttOptionZoomsYOnlyAbove20Lanes(t *testing.T) {
 		}
 		return
 	}
-	g := solvers.Gantt{}
+	g := report.Gantt{}
 	for i := 0; i < 20; i++ {
 		g.Lanes = append(g.Lanes, fmt.Sprint("n", i))
 	}
@@ -205,10 +205,10 @@ func TestGanttHeightGrowsPerLaneAndIsCapped(t *testing.T) {
 func TestGanttOptionSkipsInvalidBars(t *testing.T) {
 	g := smallGantt()
 	g.Bars = append(g.Bars,
-		solvers.Bar{Lane: 3, Start: 0, End: 1},
-		solvers.Bar{Lane: -1, Start: 0, End: 1},
-		solvers.Bar{Lane: 0, Start: 5, End: 4},
-		solvers.Bar{Lane: 0, Start: math.NaN(), End: 4},
+		report.Bar{Lane: 3, Start: 0, End: 1},
+		report.Bar{Lane: -1, Start: 0, End: 1},
+		report.Bar{Lane: 0, Start: 5, End: 4},
+		report.Bar{Lane: 0, Start: math.NaN(), End: 4},
 	)
 	o := option(t)(GanttOption(g))
 	if got := len(arr(t, o, "series", 0, "data")); got != 4 {
@@ -231,14 +231,14 @@ func TestGanttOptionStaysCompactFor30000Bars(t *testing.T) {
 	}
 }
 
-func bigGantt(bars, lanes int) solvers.Gantt {
-	g := solvers.Gantt{Title: "big", TimeUnit: "s"}
+func bigGantt(bars, lanes int) report.Gantt {
+	g := report.Gantt{Title: "big", TimeUnit: "s"}
 	for i := 0; i < lanes; i++ {
 		g.Lanes = append(g.Lanes, fmt.Sprintf("node-%d", i))
 	}
 	for i := 0; i < bars; i++ {
 		s := float64((i * 7919) % 100000)
-		g.Bars = append(g.Bars, solvers.Bar{
+		g.Bars = append(g.Bars, report.Bar{
 			Lane: i % lanes, Start: s, End: s + float64(1+i%50),
 			Label: fmt.Sprintf("job %d", i/3), Group: fmt.Sprintf("user%d", i%37),
 		})

@@ -1,13 +1,12 @@
 package charts
 
 import (
+	"schedlab/report"
 	"sort"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-
-	"schedlab/solvers"
 )
 
 // Graph sizes and layout constants, in CSS pixels (tree and DAG layouts
@@ -55,8 +54,8 @@ type graphNode struct {
 // edge label formatter (a user string is never used as a format template).
 type graphLink struct {
 	opts.GraphLink
-	Text string           `json:"text,omitempty"`
-	Kind solvers.EdgeKind `json:"kind,omitempty"`
+	Text string          `json:"text,omitempty"`
+	Kind report.EdgeKind `json:"kind,omitempty"`
 }
 
 // edgeLabelFormatter shows a link's own text.
@@ -77,7 +76,7 @@ var graphTooltip = jsFunc(`function (p) {
 }`)
 
 // GraphHeight is the element height for g.
-func GraphHeight(g solvers.Graph) int {
+func GraphHeight(g report.Graph) int {
 	if g.Layout != "tree" && g.Layout != "dag" {
 		return clampInt(240+4*len(g.Nodes), GraphMinHeight, 600)
 	}
@@ -90,7 +89,7 @@ func GraphHeight(g solvers.Graph) int {
 
 // Graph draws nodes and edges: fixed positions by Level for Layout "tree"
 // and "dag", a force layout otherwise; see GraphOption.
-func Graph(g solvers.Graph) templ.Component {
+func Graph(g report.Graph) templ.Component {
 	return component("graph", g.Title, GraphHeight(g), func() ([]byte, error) { return GraphOption(g) })
 }
 
@@ -114,7 +113,7 @@ func Graph(g solvers.Graph) templ.Component {
 // node up to 150 nodes, on hover beyond. Edge labels when any edge has one
 // (in tree and DAG layouts with the node labels, up to 80 edges; the
 // tooltip names any edge). Edges naming a missing node are skipped.
-func GraphOption(g solvers.Graph) ([]byte, error) {
+func GraphOption(g report.Graph) ([]byte, error) {
 	fixed := g.Layout == "tree" || g.Layout == "dag"
 	var pos map[string][2]float32
 	var nodePx float32
@@ -212,10 +211,10 @@ var graphInit = jsFunc(`function (c) {
 const graphCriticalSymbol = 20
 
 // emphasiseCritical styles the nodes that end a "critical" edge.
-func emphasiseCritical(g solvers.Graph, nodes []graphNode) {
+func emphasiseCritical(g report.Graph, nodes []graphNode) {
 	crit := map[string]bool{}
 	for _, e := range g.Edges {
-		if e.Kind == solvers.EdgeCritical {
+		if e.Kind == report.EdgeCritical {
 			crit[e.Source], crit[e.Target] = true, true
 		}
 	}
@@ -234,7 +233,7 @@ func emphasiseCritical(g solvers.Graph, nodes []graphNode) {
 // graphNodes are the node categories (one per Group) and the nodes (the
 // first of duplicate ids), fixed at pos when a layout placed them; ids
 // is the set of node ids.
-func graphNodes(g solvers.Graph, pos map[string][2]float32) ([]*opts.GraphCategory, []graphNode, map[string]bool) {
+func graphNodes(g report.Graph, pos map[string][2]float32) ([]*opts.GraphCategory, []graphNode, map[string]bool) {
 	groupIdx := map[string]int{}
 	var cats []*opts.GraphCategory
 	for _, n := range g.Nodes {
@@ -270,7 +269,7 @@ func graphNodes(g solvers.Graph, pos map[string][2]float32) ([]*opts.GraphCatego
 
 // graphLinks are the edges between known nodes, styled by kind; labels
 // says whether any edge has a label.
-func graphLinks(g solvers.Graph, ids map[string]bool) (links []graphLink, labels bool) {
+func graphLinks(g report.Graph, ids map[string]bool) (links []graphLink, labels bool) {
 	links = make([]graphLink, 0, len(g.Edges))
 	for _, e := range g.Edges {
 		if !ids[e.Source] || !ids[e.Target] {
@@ -278,13 +277,13 @@ func graphLinks(g solvers.Graph, ids map[string]bool) (links []graphLink, labels
 		}
 		style := &opts.LineStyle{Color: EdgeColour, Width: 1.2}
 		switch e.Kind {
-		case solvers.EdgeDeleted:
+		case report.EdgeDeleted:
 			style = &opts.LineStyle{Color: EdgeDeletedColour, Width: 1.2, Type: "dashed"}
-		case solvers.EdgeBack:
+		case report.EdgeBack:
 			style = &opts.LineStyle{Color: EdgeBackColour, Width: 1.2, Curveness: 0.3}
-		case solvers.EdgeTree:
+		case report.EdgeTree:
 			style = &opts.LineStyle{Color: EdgeTreeColour, Width: 2}
-		case solvers.EdgeCritical:
+		case report.EdgeCritical:
 			style = &opts.LineStyle{Color: EdgeCriticalColour, Width: 3.5}
 		}
 		links = append(links, graphLink{
@@ -306,7 +305,7 @@ func graphLinks(g solvers.Graph, ids map[string]bool) (links []graphLink, labels
 // layout is much wider than high; nodes of a row nodePx apart. It returns
 // the positions and the distance between neighbours in a row (layout
 // units), which the label threshold reads.
-func levelLayoutSpacing(g solvers.Graph) (map[string][2]float32, float32) {
+func levelLayoutSpacing(g report.Graph) (map[string][2]float32, float32) {
 	r := levelRows(g)
 	levelPx, nodePx := levelSpacing(g, len(r.levels), r.widest)
 	rowOf := make(map[int]int, len(r.levels))
@@ -364,7 +363,7 @@ type rows struct {
 	parents map[string][]string
 }
 
-func levelRows(g solvers.Graph) rows {
+func levelRows(g report.Graph) rows {
 	lv := nodeLevels(g)
 	r := rows{byLevel: map[int][]string{}, order: map[string]int{}, parents: map[string][]string{}}
 	for i, n := range g.Nodes {
@@ -386,7 +385,7 @@ func levelRows(g solvers.Graph) rows {
 	for _, e := range g.Edges {
 		ls, oks := level[e.Source]
 		lt, okt := level[e.Target]
-		if !oks || !okt || e.Kind == solvers.EdgeBack {
+		if !oks || !okt || e.Kind == report.EdgeBack {
 			continue
 		}
 		switch {
@@ -404,7 +403,7 @@ func levelRows(g solvers.Graph) rows {
 // of the longest path from a source to it over the edges other than back
 // edges (Kahn's topological order; nodes on a cycle stay at the level of
 // the predecessors placed before it).
-func nodeLevels(g solvers.Graph) map[string]int {
+func nodeLevels(g report.Graph) map[string]int {
 	lv := make(map[string]int, len(g.Nodes))
 	same := true
 	for _, n := range g.Nodes {
@@ -422,7 +421,7 @@ func nodeLevels(g solvers.Graph) map[string]int {
 	for _, e := range g.Edges {
 		_, oks := lv[e.Source]
 		_, okt := lv[e.Target]
-		if !oks || !okt || e.Kind == solvers.EdgeBack || e.Source == e.Target {
+		if !oks || !okt || e.Kind == report.EdgeBack || e.Source == e.Target {
 			continue
 		}
 		succ[e.Source] = append(succ[e.Source], e.Target)
@@ -456,7 +455,7 @@ func nodeLevels(g solvers.Graph) map[string]int {
 // layout is much wider than high) and between siblings (GraphNodePx, more
 // when a deep, narrow layout would be scaled down so far that labels
 // overlap).
-func levelSpacing(g solvers.Graph, levels, widest int) (levelPx, nodePx float32) {
+func levelSpacing(g report.Graph, levels, widest int) (levelPx, nodePx float32) {
 	levelPx = float32(GraphLevelPx)
 	if rows := levels - 1; rows > 0 {
 		aspect := float32(graphAssumedWidthPx) / float32(GraphHeight(g)-80)

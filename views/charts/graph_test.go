@@ -4,19 +4,19 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
-func tree() solvers.Graph {
-	return solvers.Graph{
+func tree() report.Graph {
+	return report.Graph{
 		Title: "Pseudo-tree", Layout: "tree",
-		Nodes: []solvers.GraphNode{
+		Nodes: []report.GraphNode{
 			{ID: "r", Label: "root", Level: 0},
 			{ID: "a", Level: 1, Group: "g1"},
 			{ID: "b", Level: 1, Group: "g1"},
 			{ID: "c", Level: 2, Label: "leaf"},
 		},
-		Edges: []solvers.GraphEdge{
+		Edges: []report.GraphEdge{
 			{Source: "r", Target: "a", Kind: "tree"},
 			{Source: "r", Target: "b", Kind: "tree"},
 			{Source: "b", Target: "c", Kind: "tree", Label: "sep 2"},
@@ -123,9 +123,9 @@ func TestGraphOptionUsesForceLayoutByDefault(t *testing.T) {
 }
 
 func TestGraphOptionHighlightsCriticalEdges(t *testing.T) {
-	g := solvers.Graph{Title: "DAG", Layout: "dag",
-		Nodes: []solvers.GraphNode{{ID: "a"}, {ID: "b", Level: 1}, {ID: "c", Level: 1}},
-		Edges: []solvers.GraphEdge{{Source: "a", Target: "b", Kind: "critical"}, {Source: "a", Target: "c"}},
+	g := report.Graph{Title: "DAG", Layout: "dag",
+		Nodes: []report.GraphNode{{ID: "a"}, {ID: "b", Level: 1}, {ID: "c", Level: 1}},
+		Edges: []report.GraphEdge{{Source: "a", Target: "b", Kind: "critical"}, {Source: "a", Target: "c"}},
 	}
 	o := option(t)(GraphOption(g))
 	links := arr(t, o, "series", 0, "links")
@@ -143,12 +143,12 @@ func TestGraphOptionHighlightsCriticalEdges(t *testing.T) {
 // TestGraphAndGanttHideOverlappingLabels: large graphs and overlapping
 // bars show the labels that fit, not a smear (ECharts' hideOverlap).
 func TestGraphAndGanttHideOverlappingLabels(t *testing.T) {
-	g := solvers.Graph{Title: "DAG", Layout: "dag", Nodes: []solvers.GraphNode{{ID: "a", Label: "a"}, {ID: "b", Label: "b", Level: 1}},
-		Edges: []solvers.GraphEdge{{Source: "a", Target: "b"}}}
+	g := report.Graph{Title: "DAG", Layout: "dag", Nodes: []report.GraphNode{{ID: "a", Label: "a"}, {ID: "b", Label: "b", Level: 1}},
+		Edges: []report.GraphEdge{{Source: "a", Target: "b"}}}
 	if got := get(t, option(t)(GraphOption(g)), "series", 0, "labelLayout", "hideOverlap"); got != true {
 		t.Errorf("graph labelLayout.hideOverlap = %v", got)
 	}
-	gt := solvers.Gantt{Title: "Plan", Lanes: []string{"p"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: 5, Label: "t1"}, {Lane: 0, Start: 1, End: 6, Label: "t2"}}}
+	gt := report.Gantt{Title: "Plan", Lanes: []string{"p"}, Bars: []report.Bar{{Lane: 0, Start: 0, End: 5, Label: "t1"}, {Lane: 0, Start: 1, End: 6, Label: "t2"}}}
 	if got := get(t, option(t)(GanttOption(gt)), "series", 0, "labelLayout", "hideOverlap"); got != true {
 		t.Errorf("gantt labelLayout.hideOverlap = %v", got)
 	}

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"math"
 
+	"schedlab/report"
+
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-
-	"schedlab/solvers"
 )
 
 // Heatmap sizes, in CSS pixels, and limits.
@@ -73,7 +73,7 @@ func HeatmapHeight(rows int) int {
 // Heatmap draws Values[y][x] as coloured cells, columns X on the x axis,
 // rows Y on the y axis (first row on top), with a continuous visual map;
 // see HeatmapOption.
-func Heatmap(h solvers.Heatmap) templ.Component {
+func Heatmap(h report.Heatmap) templ.Component {
 	height := HeatmapHeight(len(h.Y))
 	if heatmapLabelRotate(h.X) > 0 {
 		height += 60 // the turned column labels
@@ -87,7 +87,7 @@ func Heatmap(h solvers.Heatmap) templ.Component {
 // when all values are equal). X is the bottom axis, Y the left (first
 // row on top); values are written in the cells up to 400 cells; the
 // tooltip is "row · column: value".
-func HeatmapOption(h solvers.Heatmap) ([]byte, error) {
+func HeatmapOption(h report.Heatmap) ([]byte, error) {
 	meta := HeatmapMeta{X: h.X, Y: h.Y}
 	if meta.X == nil {
 		meta.X = []string{}

@@ -4,11 +4,11 @@ import (
 	"reflect"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
-func heat() solvers.Heatmap {
-	return solvers.Heatmap{
+func heat() report.Heatmap {
+	return report.Heatmap{
 		Title: "Utilisation", XLabel: "slot", YLabel: "cluster",
 		X: []string{"t0", "t1", "t2"}, Y: []string{"c0", "c1"},
 		Values: [][]float64{{0, 0.5, 1}, {0.25, -2, 0}},
@@ -65,7 +65,7 @@ func TestHeatmapHeightGrowsPerRow(t *testing.T) {
 // all labelled (interval 0), turned, and the colour scale carries the
 // unit, standing apart from the x axis's name.
 func TestHeatmapNamesEveryColumnAndShowsItsUnit(t *testing.T) {
-	h := solvers.Heatmap{Title: "APC (W)", XLabel: "machine type", YLabel: "task type", Unit: "W",
+	h := report.Heatmap{Title: "APC (W)", XLabel: "machine type", YLabel: "task type", Unit: "W",
 		X: []string{"AMD A8-3870K", "AMD FX-8150", "Intel Core i3 2120", "Intel Core i5 2400S", "Intel Core i5 2500K",
 			"Intel Core i7 3960X", "Intel Core i7 3960X @ 4.20GHz", "Intel Core i7 3770K", "Intel Core i7 3770K @ 4.30GHz"},
 		Y: []string{"a", "b"}, Values: [][]float64{{1, 2, 3, 4, 5, 6, 7, 8, 9}, {9, 8, 7, 6, 5, 4, 3, 2, 1}}}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // TestKeysNameTheKindsAChartHas: a Gantt's key lists each bar kind it has
@@ -14,7 +14,7 @@ import (
 // no key.
 func TestKeysNameTheKindsAChartHas(t *testing.T) {
 	var b bytes.Buffer
-	g := solvers.Gantt{Bars: []solvers.Bar{{Kind: ""}, {Kind: "moved"}, {Kind: "moved"}, {Kind: "alt"}, {Kind: "local"}}}
+	g := report.Gantt{Bars: []report.Bar{{Kind: ""}, {Kind: "moved"}, {Kind: "moved"}, {Kind: "alt"}, {Kind: "local"}}}
 	if err := GanttKey(g).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
@@ -28,12 +28,12 @@ func TestKeysNameTheKindsAChartHas(t *testing.T) {
 		t.Error("Gantt key names a kind the chart does not have")
 	}
 	b.Reset()
-	GanttKey(solvers.Gantt{Bars: []solvers.Bar{{}, {}}}).Render(context.Background(), &b)
+	GanttKey(report.Gantt{Bars: []report.Bar{{}, {}}}).Render(context.Background(), &b)
 	if b.Len() != 0 {
 		t.Errorf("plain bars got a key: %s", b.String())
 	}
 	b.Reset()
-	EdgeKey(solvers.Graph{Edges: []solvers.GraphEdge{{Kind: "tree"}, {Kind: "tree"}, {Kind: "back"}, {Kind: "deleted"}}}).Render(context.Background(), &b)
+	EdgeKey(report.Graph{Edges: []report.GraphEdge{{Kind: "tree"}, {Kind: "tree"}, {Kind: "back"}, {Kind: "deleted"}}}).Render(context.Background(), &b)
 	out = b.String()
 	for _, want := range []string{`data-kind="tree"`, `tree edge`, `data-kind="back"`, `back edge`, `data-kind="deleted"`, `stroke-dasharray`} {
 		if !strings.Contains(out, want) {
@@ -81,8 +81,8 @@ func TestManyBarsWriteTheirValuesUpTheBars(t *testing.T) {
 // TestBarPlotNamesItsIndices: a bar plot with XNames labels its bars by
 // name (EAPM's per-machine load by machine type), not by index.
 func TestBarPlotNamesItsIndices(t *testing.T) {
-	p := solvers.Plot{Title: "load", Kind: solvers.PlotBar, XNames: []string{"Intel Core i7 3960X", "AMD A8-3870K"},
-		Lines: []solvers.Line{{Name: "online", Points: [][2]float64{{0, 5}, {1, 7}}}}}
+	p := report.Plot{Title: "load", Kind: report.PlotBar, XNames: []string{"Intel Core i7 3960X", "AMD A8-3870K"},
+		Lines: []report.Line{{Name: "online", Points: [][2]float64{{0, 5}, {1, 7}}}}}
 	b, err := PlotOption(p)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 func TestCrossingsCountLikeBruteForce(t *testing.T) {
@@ -133,9 +133,9 @@ func straightCrossings(row, pos map[string]int, edges [][2]string) int {
 }
 
 func TestGraphOptionEmphasisesTheCriticalPath(t *testing.T) {
-	g := solvers.Graph{Title: "DAG", Layout: "dag",
-		Nodes: []solvers.GraphNode{{ID: "a"}, {ID: "b", Level: 1}, {ID: "c", Level: 1}, {ID: "d", Level: 2}},
-		Edges: []solvers.GraphEdge{{Source: "a", Target: "b", Kind: "critical"}, {Source: "b", Target: "d", Kind: "critical"}, {Source: "a", Target: "c"}},
+	g := report.Graph{Title: "DAG", Layout: "dag",
+		Nodes: []report.GraphNode{{ID: "a"}, {ID: "b", Level: 1}, {ID: "c", Level: 1}, {ID: "d", Level: 2}},
+		Edges: []report.GraphEdge{{Source: "a", Target: "b", Kind: "critical"}, {Source: "b", Target: "d", Kind: "critical"}, {Source: "a", Target: "c"}},
 	}
 	o := option(t)(GraphOption(g))
 	for _, n := range arr(t, o, "series", 0, "data") {
@@ -194,14 +194,14 @@ func TestOrderLayersWithoutDummiesStillPlacesEveryNode(t *testing.T) {
 // two levels), laid out and turned into an option.
 func BenchmarkGraphOptionAtDisplayBudget(b *testing.B) {
 	rng := rand.New(rand.NewSource(1))
-	g := solvers.Graph{Title: "budget", Layout: "dag"}
+	g := report.Graph{Title: "budget", Layout: "dag"}
 	for i := 0; i < 2000; i++ {
-		g.Nodes = append(g.Nodes, solvers.GraphNode{ID: fmt.Sprint(i), Level: i / 50})
+		g.Nodes = append(g.Nodes, report.GraphNode{ID: fmt.Sprint(i), Level: i / 50})
 	}
 	for k := 0; k < 20000; k++ {
 		c := 50 + rng.Intn(1950)
 		lo := max(0, (c/50-2)*50)
-		g.Edges = append(g.Edges, solvers.GraphEdge{Source: fmt.Sprint(lo + rng.Intn(c/50*50-lo)), Target: fmt.Sprint(c)})
+		g.Edges = append(g.Edges, report.GraphEdge{Source: fmt.Sprint(lo + rng.Intn(c/50*50-lo)), Target: fmt.Sprint(c)})
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -212,9 +212,9 @@ func BenchmarkGraphOptionAtDisplayBudget(b *testing.B) {
 }
 
 func TestDAGWithoutLevelsIsLayeredByLongestPath(t *testing.T) {
-	g := solvers.Graph{Title: "no levels", Layout: "dag",
-		Nodes: []solvers.GraphNode{{ID: "c"}, {ID: "b"}, {ID: "a"}, {ID: "d"}, {ID: "x"}, {ID: "y"}},
-		Edges: []solvers.GraphEdge{{Source: "a", Target: "b"}, {Source: "b", Target: "c"}, {Source: "a", Target: "c"},
+	g := report.Graph{Title: "no levels", Layout: "dag",
+		Nodes: []report.GraphNode{{ID: "c"}, {ID: "b"}, {ID: "a"}, {ID: "d"}, {ID: "x"}, {ID: "y"}},
+		Edges: []report.GraphEdge{{Source: "a", Target: "b"}, {Source: "b", Target: "c"}, {Source: "a", Target: "c"},
 			{Source: "c", Target: "a", Kind: "back"},                // ignored
 			{Source: "x", Target: "y"}, {Source: "y", Target: "x"}}, // a cycle: no order, no hang
 	}
@@ -226,11 +226,11 @@ func TestDAGWithoutLevelsIsLayeredByLongestPath(t *testing.T) {
 	if !(pos["a"][1] < pos["b"][1] && pos["b"][1] < pos["c"][1]) {
 		t.Errorf("rows not by longest path: %v", pos)
 	}
-	chain := solvers.Graph{Layout: "dag"}
+	chain := report.Graph{Layout: "dag"}
 	for i := 0; i < 6; i++ {
-		chain.Nodes = append(chain.Nodes, solvers.GraphNode{ID: fmt.Sprint(i)})
+		chain.Nodes = append(chain.Nodes, report.GraphNode{ID: fmt.Sprint(i)})
 		if i > 0 {
-			chain.Edges = append(chain.Edges, solvers.GraphEdge{Source: fmt.Sprint(i - 1), Target: fmt.Sprint(i)})
+			chain.Edges = append(chain.Edges, report.GraphEdge{Source: fmt.Sprint(i - 1), Target: fmt.Sprint(i)})
 		}
 	}
 	if h := GraphHeight(chain); h != 80+6*GraphLevelPx {
@@ -244,7 +244,7 @@ func TestDAGWithoutLevelsIsLayeredByLongestPath(t *testing.T) {
 }
 
 // levelLayout is levelLayoutSpacing's positions.
-func levelLayout(g solvers.Graph) map[string][2]float32 {
+func levelLayout(g report.Graph) map[string][2]float32 {
 	pos, _ := levelLayoutSpacing(g)
 	return pos
 }

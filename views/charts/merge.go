@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // Sep joins a run label to a line, lane or group name.
@@ -30,12 +30,12 @@ func runLabel(runLabels []string, i int) string {
 // its own name. Title, axis labels, kind and log flags come from the
 // first plot (the compare page merges plots with equal titles, which come
 // from the same strategy). Points are shared, not copied.
-func MergePlots(runLabels []string, plots []solvers.Plot) solvers.Plot {
+func MergePlots(runLabels []string, plots []report.Plot) report.Plot {
 	if len(plots) == 0 {
-		return solvers.Plot{}
+		return report.Plot{}
 	}
 	first := plots[0]
-	out := solvers.Plot{
+	out := report.Plot{
 		Title: first.Title, XLabel: first.XLabel, YLabel: first.YLabel,
 		Kind: first.Kind, XLog: first.XLog, YLog: first.YLog,
 	}
@@ -48,7 +48,7 @@ func MergePlots(runLabels []string, plots []solvers.Plot) solvers.Plot {
 			if key := referenceKey(l); key != "" && shared[key] {
 				if !drawn[key] {
 					drawn[key] = true
-					out.Lines = append(out.Lines, solvers.Line{Name: l.Name, Points: l.Points, Dashed: true, Colour: referenceGrey})
+					out.Lines = append(out.Lines, report.Line{Name: l.Name, Points: l.Points, Dashed: true, Colour: referenceGrey})
 				}
 				continue
 			}
@@ -60,7 +60,7 @@ func MergePlots(runLabels []string, plots []solvers.Plot) solvers.Plot {
 				}
 				name = label + Sep + ln
 			}
-			out.Lines = append(out.Lines, solvers.Line{Name: name, Points: l.Points, Dashed: l.Dashed,
+			out.Lines = append(out.Lines, report.Line{Name: name, Points: l.Points, Dashed: l.Dashed,
 				Colour: lighter(RunColour(i), shade)})
 			shade++
 		}
@@ -76,7 +76,7 @@ func RunColour(i int) string { return palette[i%len(palette)] }
 
 // referenceKey identifies a reference line (a dashed one) by its name and
 // points; "" for a line that is not one.
-func referenceKey(l solvers.Line) string {
+func referenceKey(l report.Line) string {
 	if !l.Dashed {
 		return ""
 	}
@@ -93,7 +93,7 @@ func referenceKey(l solvers.Line) string {
 
 // sharedReferences are the reference lines that more than one run draws
 // identically.
-func sharedReferences(plots []solvers.Plot) map[string]bool {
+func sharedReferences(plots []report.Plot) map[string]bool {
 	count := map[string]int{}
 	for _, p := range plots {
 		seen := map[string]bool{}
@@ -136,8 +136,8 @@ func lighter(hex string, steps int) string {
 // panel (GroupColour hashes the group).
 type Aligned struct {
 	Title    string
-	Labels   []string        // Labels[i] names Panels[i]'s run
-	Panels   []solvers.Gantt // one per run, lanes and bars remapped
+	Labels   []string       // Labels[i] names Panels[i]'s run
+	Panels   []report.Gantt // one per run, lanes and bars remapped
 	From, To float64
 	// Moved[i][j] says that bar j of panel i differs from the first
 	// panel: no bar of the same job there (same Label, or same Group when
@@ -149,7 +149,7 @@ type Aligned struct {
 
 // AlignGantts lines up gs (gs[i] belongs to run runLabels[i]) as Aligned.
 // Bars on a lane their Gantt does not have are dropped.
-func AlignGantts(runLabels []string, gs []solvers.Gantt) Aligned {
+func AlignGantts(runLabels []string, gs []report.Gantt) Aligned {
 	out := Aligned{From: math.Inf(1), To: math.Inf(-1)}
 	lane := map[string]int{}
 	var lanes []string
@@ -165,7 +165,7 @@ func AlignGantts(runLabels []string, gs []solvers.Gantt) Aligned {
 		}
 	}
 	for i, g := range gs {
-		p := solvers.Gantt{Title: g.Title, TimeUnit: g.TimeUnit, TimeLabel: g.TimeLabel, Lanes: lanes}
+		p := report.Gantt{Title: g.Title, TimeUnit: g.TimeUnit, TimeLabel: g.TimeLabel, Lanes: lanes}
 		for _, b := range g.Bars {
 			if b.Lane < 0 || b.Lane >= len(g.Lanes) {
 				continue
@@ -192,7 +192,7 @@ type barPlace struct {
 
 // barJob is the job a bar belongs to, for matching bars across runs: its
 // label, or its group when it has no label.
-func barJob(b solvers.Bar) string {
+func barJob(b report.Bar) string {
 	if b.Label != "" {
 		return "l:" + b.Label
 	}
@@ -203,7 +203,7 @@ func barJob(b solvers.Bar) string {
 // moved when the first panel has no unmatched bar of the same job at the
 // same lane, start and end (a job with several bars, such as a
 // co-allocated one, is matched bar for bar, each reference bar once).
-func movedBars(panels []solvers.Gantt) ([][]bool, []int) {
+func movedBars(panels []report.Gantt) ([][]bool, []int) {
 	moved := make([][]bool, len(panels))
 	count := make([]int, len(panels))
 	if len(panels) < 2 {

@@ -4,17 +4,17 @@ import (
 	"reflect"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 func TestMergePlotsNamesLinesByRun(t *testing.T) {
-	a := solvers.Plot{Title: "cost", XLabel: "w", YLabel: "c", YLog: true, Lines: []solvers.Line{
+	a := report.Plot{Title: "cost", XLabel: "w", YLabel: "c", YLog: true, Lines: []report.Line{
 		{Name: "dpop", Points: [][2]float64{{1, 2}}},
 		{Name: "bound", Points: [][2]float64{{1, 1}}, Dashed: true},
 	}}
-	b := solvers.Plot{Title: "cost", Lines: []solvers.Line{{Name: "dpop", Points: [][2]float64{{1, 3}, {2, 4}}}}}
-	got := MergePlots([]string{"A", "B"}, []solvers.Plot{a, b})
-	want := solvers.Plot{Title: "cost", XLabel: "w", YLabel: "c", YLog: true, Lines: []solvers.Line{
+	b := report.Plot{Title: "cost", Lines: []report.Line{{Name: "dpop", Points: [][2]float64{{1, 3}, {2, 4}}}}}
+	got := MergePlots([]string{"A", "B"}, []report.Plot{a, b})
+	want := report.Plot{Title: "cost", XLabel: "w", YLabel: "c", YLog: true, Lines: []report.Line{
 		{Name: "A · dpop", Points: [][2]float64{{1, 2}}, Colour: RunColour(0)},
 		{Name: "A · bound", Points: [][2]float64{{1, 1}}, Dashed: true, Colour: lighter(RunColour(0), 1)}, // only A draws it
 		{Name: "B", Points: [][2]float64{{1, 3}, {2, 4}}, Colour: RunColour(1)},
@@ -25,8 +25,8 @@ func TestMergePlotsNamesLinesByRun(t *testing.T) {
 }
 
 func TestMergePlotsFillsMissingLabels(t *testing.T) {
-	p := solvers.Plot{Title: "x", Lines: []solvers.Line{{Name: "l"}}}
-	got := MergePlots([]string{"A"}, []solvers.Plot{p, p})
+	p := report.Plot{Title: "x", Lines: []report.Line{{Name: "l"}}}
+	got := MergePlots([]string{"A"}, []report.Plot{p, p})
 	if len(got.Lines) != 2 || got.Lines[0].Name != "A" || got.Lines[1].Name != "run 2" {
 		t.Errorf("lines %+v", got.Lines)
 	}
@@ -36,24 +36,24 @@ func TestMergePlotsFillsMissingLabels(t *testing.T) {
 }
 
 func TestAlignGanttsSharesLanesSpanAndColours(t *testing.T) {
-	a := solvers.Gantt{Title: "Schedule", TimeUnit: "s", Lanes: []string{"p0", "p1"}, Bars: []solvers.Bar{
+	a := report.Gantt{Title: "Schedule", TimeUnit: "s", Lanes: []string{"p0", "p1"}, Bars: []report.Bar{
 		{Lane: 1, Start: 0, End: 2, Label: "t1", Group: "job1"},
 		{Lane: 0, Start: 1, End: 2, Kind: "local"},
 		{Lane: 5, Start: 0, End: 9, Label: "on no lane"},
 	}}
-	b := solvers.Gantt{Title: "Schedule", TimeUnit: "s", Lanes: []string{"p2", "p1"}, Bars: []solvers.Bar{
+	b := report.Gantt{Title: "Schedule", TimeUnit: "s", Lanes: []string{"p2", "p1"}, Bars: []report.Bar{
 		{Lane: 1, Start: 3, End: 4, Label: "t1", Group: "job1", Kind: "alt"},
 		{Lane: 0, Start: 2, End: 7, Label: "t2", Group: "job2"},
 	}}
-	got := AlignGantts([]string{"A", ""}, []solvers.Gantt{a, b})
+	got := AlignGantts([]string{"A", ""}, []report.Gantt{a, b})
 	lanes := []string{"p0", "p1", "p2"}
 	want := Aligned{Title: "Schedule", Labels: []string{"A", "run 2"}, From: 0, To: 7,
-		Panels: []solvers.Gantt{
-			{Title: "Schedule", TimeUnit: "s", Lanes: lanes, Bars: []solvers.Bar{
+		Panels: []report.Gantt{
+			{Title: "Schedule", TimeUnit: "s", Lanes: lanes, Bars: []report.Bar{
 				{Lane: 1, Start: 0, End: 2, Label: "t1", Group: "job1"},
 				{Lane: 0, Start: 1, End: 2, Kind: "local"},
 			}},
-			{Title: "Schedule", TimeUnit: "s", Lanes: lanes, Bars: []solvers.Bar{
+			{Title: "Schedule", TimeUnit: "s", Lanes: lanes, Bars: []report.Bar{
 				{Lane: 1, Start: 3, End: 4, Label: "t1", Group: "job1", Kind: "alt"},
 				{Lane: 2, Start: 2, End: 7, Label: "t2", Group: "job2"},
 			}},
@@ -67,7 +67,7 @@ func TestAlignGanttsSharesLanesSpanAndColours(t *testing.T) {
 		t.Error("job1 is coloured differently in the two panels")
 	}
 	for _, p := range got.Panels {
-		if err := (&solvers.Report{Gantts: []solvers.Gantt{p}}).Validate(); err != nil {
+		if err := (&report.Report{Gantts: []report.Gantt{p}}).Validate(); err != nil {
 			t.Errorf("aligned panel is invalid: %v", err)
 		}
 	}
@@ -79,28 +79,28 @@ func TestAlignGanttsSharesLanesSpanAndColours(t *testing.T) {
 }
 
 func TestMovedBarsAreThoseNotAtTheFirstPanelsPlace(t *testing.T) {
-	ref := solvers.Gantt{Lanes: []string{"p0", "p1"}, Bars: []solvers.Bar{
+	ref := report.Gantt{Lanes: []string{"p0", "p1"}, Bars: []report.Bar{
 		{Lane: 0, Start: 0, End: 2, Label: "t1", Group: "w1"},
 		{Lane: 1, Start: 0, End: 2, Label: "J", Group: "J"}, // a co-allocated job:
 		{Lane: 0, Start: 2, End: 4, Label: "J", Group: "J"}, // two bars
 		{Lane: 1, Start: 2, End: 3, Group: "g"},
 	}}
-	other := solvers.Gantt{Lanes: []string{"p0", "p1"}, Bars: []solvers.Bar{
+	other := report.Gantt{Lanes: []string{"p0", "p1"}, Bars: []report.Bar{
 		{Lane: 0, Start: 0, End: 2, Label: "t1", Group: "w9"}, // same place, other group: the label decides
 		{Lane: 1, Start: 0, End: 2, Label: "J", Group: "J"},   // unchanged
 		{Lane: 1, Start: 0, End: 2, Label: "J", Group: "J"},   // a second bar there: matched once only
 		{Lane: 1, Start: 2, End: 3.5, Group: "g"},             // longer
 		{Lane: 0, Start: 0, End: 2, Label: "t2", Group: "w1"}, // another job at t1's place
 	}}
-	same := solvers.Gantt{Lanes: ref.Lanes, Bars: ref.Bars}
-	got := AlignGantts([]string{"a", "b", "c"}, []solvers.Gantt{ref, other, same})
+	same := report.Gantt{Lanes: ref.Lanes, Bars: ref.Bars}
+	got := AlignGantts([]string{"a", "b", "c"}, []report.Gantt{ref, other, same})
 	want := [][]bool{nil, {false, false, true, true, true}, {false, false, false, false}}
 	if !reflect.DeepEqual(got.Moved, want) || !reflect.DeepEqual(got.MovedCount, []int{0, 3, 0}) {
 		t.Errorf("moved = %v (counts %v), want %v (counts [0 3 0])", got.Moved, got.MovedCount, want)
 	}
 	// A lane of another name is another place, even at the same index.
-	renamed := solvers.Gantt{Lanes: []string{"q0", "p1"}, Bars: []solvers.Bar{{Lane: 0, Start: 0, End: 2, Label: "t1"}}}
-	if got := AlignGantts(nil, []solvers.Gantt{ref, renamed}); !got.Moved[1][0] {
+	renamed := report.Gantt{Lanes: []string{"q0", "p1"}, Bars: []report.Bar{{Lane: 0, Start: 0, End: 2, Label: "t1"}}}
+	if got := AlignGantts(nil, []report.Gantt{ref, renamed}); !got.Moved[1][0] {
 		t.Errorf("t1 on lane q0 instead of p0 not marked moved")
 	}
 }

@@ -3,23 +3,23 @@ package charts
 import (
 	"math"
 
+	"schedlab/report"
+
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-
-	"schedlab/solvers"
 )
 
 // ParallelHeight is the height of a parallel-coordinates chart, in CSS
 // pixels.
 const ParallelHeight = 400
 
-// Parallel draws a solvers.Parallel: one vertical axis per Axes entry
+// Parallel draws a report.Parallel: one vertical axis per Axes entry
 // (names on category axes, numbers otherwise), one series per group, its
 // rows as polylines; dragging along an axis selects an interval there
 // (ECharts' axis brushing), so a reader keeps the lines that pass through
 // it.
-func Parallel(p solvers.Parallel) templ.Component {
+func Parallel(p report.Parallel) templ.Component {
 	return component("parallel", p.Title, ParallelHeight, func() ([]byte, error) { return ParallelOption(p) })
 }
 
@@ -27,7 +27,7 @@ func Parallel(p solvers.Parallel) templ.Component {
 // on a category axis is written as its category's name; rows with a value
 // that is not finite, not a category index, or not positive on a log
 // axis are skipped.
-func ParallelOption(p solvers.Parallel) ([]byte, error) {
+func ParallelOption(p report.Parallel) ([]byte, error) {
 	// The axes as maps: go-echarts' ParallelAxis has no "scale", and a
 	// value axis forced to start at zero squeezes γ = 1.1 … 1.3 into a
 	// sliver of its height.

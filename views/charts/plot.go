@@ -6,11 +6,11 @@ import (
 	"sort"
 	"strconv"
 
+	"schedlab/report"
+
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-
-	"schedlab/solvers"
 )
 
 // PlotHeight is the height of every plot, in CSS pixels.
@@ -20,10 +20,10 @@ const PlotHeight = 360
 // ECharts (LTTB) and a scatter series drawn in large mode.
 const samplingFrom = 2000
 
-// Plot draws a solvers.Plot: one series per line, legend, axis names, log
+// Plot draws a report.Plot: one series per line, legend, axis names, log
 // axes when asked, dashed reference lines, axis tooltip, and a toolbox
 // with save-as-PNG and box zoom.
-func Plot(p solvers.Plot) templ.Component {
+func Plot(p report.Plot) templ.Component {
 	return component("plot", p.Title, PlotHeight, func() ([]byte, error) { return PlotOption(p) })
 }
 
@@ -46,20 +46,20 @@ func Plot(p solvers.Plot) templ.Component {
 // on the first series, each rectangle labelled inside at its top; they
 // are not series (no legend entry, no tooltip) and are not drawn on bar
 // plots.
-func PlotOption(p solvers.Plot) ([]byte, error) {
+func PlotOption(p report.Plot) ([]byte, error) {
 	ax := plotAxesOf(p)
 	ext := &extender{series: make([]map[string]any, len(p.Lines))}
 	global := append(plotGlobals(p), gecharts.WithXAxisOpts(ax.x), gecharts.WithYAxisOpts(ax.y))
 	var c chart
 	switch ax.kind {
-	case solvers.PlotBar:
+	case report.PlotBar:
 		c = barChart(p.Lines, p.XNames, ax, global)
-	case solvers.PlotScatter:
+	case report.PlotScatter:
 		c = scatterChart(p.Lines, ax, global, ext)
-	case solvers.PlotBox:
+	case report.PlotBox:
 		c = boxChart(p.Lines, ax, global)
 	default:
-		c = lineChart(p.Lines, ax, global, ext, p.Kind == solvers.PlotArea || p.Kind == solvers.PlotStep, p.Kind == solvers.PlotStep)
+		c = lineChart(p.Lines, ax, global, ext, p.Kind == report.PlotArea || p.Kind == report.PlotStep, p.Kind == report.PlotStep)
 	}
 	// go-echarts' YAxis has no nameTextStyle: centred on the axis, a long
 	// y label is cut off at the left edge, so start it at the axis instead.
@@ -72,7 +72,7 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 		return nil, err
 	}
 	ym["nameTextStyle"] = map[string]any{"align": "left"}
-	if len(p.Regions) > 0 && len(ext.series) > 0 && ax.kind != solvers.PlotBar {
+	if len(p.Regions) > 0 && len(ext.series) > 0 && ax.kind != report.PlotBar {
 		if ext.series[0] == nil {
 			ext.series[0] = map[string]any{}
 		}
@@ -85,7 +85,7 @@ func PlotOption(p solvers.Plot) ([]byte, error) {
 // regionsArea is the ECharts markArea of a plot's regions: translucent
 // rectangles behind the series, labelled inside at the top, silent (no
 // tooltip: they are annotations, not data). It rides on the first series.
-func regionsArea(regions []solvers.Region) map[string]any {
+func regionsArea(regions []report.Region) map[string]any {
 	data := make([]any, 0, len(regions))
 	for _, b := range regions {
 		data = append(data, []any{
@@ -100,7 +100,7 @@ func regionsArea(regions []solvers.Region) map[string]any {
 
 // plotGlobals are the options every plot has: title (hidden: the page
 // shows it), legend, axis tooltip, toolbox, grid, no animation.
-func plotGlobals(p solvers.Plot) []gecharts.GlobalOpts {
+func plotGlobals(p report.Plot) []gecharts.GlobalOpts {
 	return []gecharts.GlobalOpts{
 		gecharts.WithTitleOpts(opts.Title{Title: p.Title, Show: opts.Bool(false)}),
 		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(p.Lines) > 0), Type: "scroll", Top: "0", Left: "center", Width: "70%"}),
@@ -114,15 +114,15 @@ func plotGlobals(p solvers.Plot) []gecharts.GlobalOpts {
 // plotAxes are a plot's chart kind and axes. For bars the x axis becomes
 // categories (barChart fills them) and y starts at zero.
 type plotAxes struct {
-	kind solvers.PlotKind
+	kind report.PlotKind
 	x    opts.XAxis
 	y    opts.YAxis
 }
 
-func plotAxesOf(p solvers.Plot) plotAxes {
+func plotAxesOf(p report.Plot) plotAxes {
 	ax := plotAxes{kind: p.Kind}
-	if ax.kind != solvers.PlotBar && ax.kind != solvers.PlotScatter && ax.kind != solvers.PlotBox {
-		ax.kind = solvers.PlotLine
+	if ax.kind != report.PlotBar && ax.kind != report.PlotScatter && ax.kind != report.PlotBox {
+		ax.kind = report.PlotLine
 	}
 	// Axis lines at the plot's edge, never through a zero in the middle
 	// (ECharts' default onZero draws the y axis at x = 0 when x spans it).
@@ -132,13 +132,13 @@ func plotAxesOf(p solvers.Plot) plotAxes {
 		ax.y.Type = "log"
 	}
 	ax.x = opts.XAxis{Type: "value", Name: p.XLabel, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true), AxisLine: edge}
-	if p.XLog && ax.kind != solvers.PlotBar && ax.kind != solvers.PlotBox {
+	if p.XLog && ax.kind != report.PlotBar && ax.kind != report.PlotBox {
 		ax.x.Type = "log"
 	}
-	if ax.kind == solvers.PlotBar || ax.kind == solvers.PlotBox {
+	if ax.kind == report.PlotBar || ax.kind == report.PlotBox {
 		ax.x.Type, ax.x.Scale = "category", nil
 	}
-	if ax.kind == solvers.PlotBar {
+	if ax.kind == report.PlotBar {
 		ax.y.Scale = nil // bars start at zero
 	}
 	return ax
@@ -158,7 +158,7 @@ func (ax plotAxes) keep(pt [2]float64) bool {
 
 // barChart draws one bar series per line over the lines' distinct x
 // values as categories; a line without a value at a category leaves a gap.
-func barChart(lines []solvers.Line, names []string, ax plotAxes, global []gecharts.GlobalOpts) chart {
+func barChart(lines []report.Line, names []string, ax plotAxes, global []gecharts.GlobalOpts) chart {
 	cats, index := barCategories(lines, ax.keep)
 	for x, i := range index { // an index with a name is shown by it (Plot.XNames)
 		if k := int(x); float64(k) == x && k >= 0 && k < len(names) {
@@ -192,10 +192,10 @@ func barChart(lines []solvers.Line, names []string, ax plotAxes, global []gechar
 // scatterChart draws one point series per line, a large one in ECharts'
 // large mode; a dashed line is a reference (the diagonal of an A-against-B
 // plot, a bound) and is drawn as a dashed line over the points.
-func scatterChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, ext *extender) chart {
+func scatterChart(lines []report.Line, ax plotAxes, global []gecharts.GlobalOpts, ext *extender) chart {
 	sc := gecharts.NewScatter()
 	sc.SetGlobalOptions(global...)
-	var refs []solvers.Line
+	var refs []report.Line
 	for _, l := range lines {
 		if l.Dashed {
 			refs = append(refs, l)
@@ -221,7 +221,7 @@ func scatterChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpt
 // lineChart draws one line per line: filled for area and step plots, a
 // step function for step plots (never LTTB-sampled: sampling would cut its
 // corners), LTTB-sampled when long otherwise.
-func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, ext *extender, filled, stepped bool) chart {
+func lineChart(lines []report.Line, ax plotAxes, global []gecharts.GlobalOpts, ext *extender, filled, stepped bool) chart {
 	line := gecharts.NewLine()
 	banded := false
 	for _, l := range lines {
@@ -291,7 +291,7 @@ func lineChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts, 
 // next item (bandRenderItem) in the line's colour. It carries the line's
 // name, so the line's legend entry hides its band too, and an id the
 // tooltip (bandTooltip) reads to give each value its interval.
-func addBands(line *gecharts.Line, lines []solvers.Line, ax plotAxes) {
+func addBands(line *gecharts.Line, lines []report.Line, ax plotAxes) {
 	band := gecharts.NewCustom()
 	for i, l := range lines {
 		if len(l.Band) != len(l.Points) {
@@ -356,7 +356,7 @@ var bandTooltip = jsFunc(`function (ps) {
 // values (categories), the box of that line's y samples there (see Box);
 // the tooltip gives the five numbers. A line without samples at a category
 // leaves a gap.
-func boxChart(lines []solvers.Line, ax plotAxes, global []gecharts.GlobalOpts) chart {
+func boxChart(lines []report.Line, ax plotAxes, global []gecharts.GlobalOpts) chart {
 	cats, index := barCategories(lines, ax.keep)
 	ax.x.Data = cats
 	global[len(global)-2] = gecharts.WithXAxisOpts(ax.x)
@@ -410,7 +410,7 @@ func Box(samples []float64) [5]float64 {
 
 // barCategories returns the sorted distinct x values of the kept points as
 // category labels, and the category index of each x value.
-func barCategories(lines []solvers.Line, keep func([2]float64) bool) ([]string, map[float64]int) {
+func barCategories(lines []report.Line, keep func([2]float64) bool) ([]string, map[float64]int) {
 	var xs []float64
 	seen := map[float64]bool{}
 	for _, l := range lines {

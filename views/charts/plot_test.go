@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
-func twoLines() solvers.Plot {
-	return solvers.Plot{
+func twoLines() report.Plot {
+	return report.Plot{
 		Title: "Objective vs width", XLabel: "width", YLabel: "cost",
-		Lines: []solvers.Line{
+		Lines: []report.Line{
 			{Name: "dpop", Points: [][2]float64{{1, 10}, {2, 8}, {3, 7}}},
 			{Name: "bound", Points: [][2]float64{{1, 9}, {3, 6}}, Dashed: true},
 		},
@@ -104,7 +104,7 @@ func TestPlotOptionUsesLogAxesAndDropsNonPositivePoints(t *testing.T) {
 }
 
 func TestPlotOptionBarsUseSortedCategoriesWithGaps(t *testing.T) {
-	p := solvers.Plot{Title: "t", Kind: "bar", Lines: []solvers.Line{
+	p := report.Plot{Title: "t", Kind: "bar", Lines: []report.Line{
 		{Name: "a", Points: [][2]float64{{20, 1}, {10, 2}}},
 		{Name: "b", Points: [][2]float64{{30, 3}}, Dashed: true},
 	}}
@@ -165,7 +165,7 @@ func TestPlotOptionSkipsNonFinitePoints(t *testing.T) {
 }
 
 func TestPlotOptionSamplesLongLines(t *testing.T) {
-	p := solvers.Plot{Title: "long", Lines: []solvers.Line{{Name: "a"}, {Name: "b", Points: [][2]float64{{1, 1}}}}}
+	p := report.Plot{Title: "long", Lines: []report.Line{{Name: "a"}, {Name: "b", Points: [][2]float64{{1, 1}}}}}
 	for i := 0; i < samplingFrom; i++ {
 		p.Lines[0].Points = append(p.Lines[0].Points, [2]float64{float64(i), float64(i % 7)})
 	}
@@ -179,9 +179,9 @@ func TestPlotOptionSamplesLongLines(t *testing.T) {
 }
 
 func TestPlotYLabelStartsAtTheAxis(t *testing.T) {
-	for _, kind := range []solvers.PlotKind{solvers.PlotLine, solvers.PlotBar, solvers.PlotScatter} {
-		b, err := PlotOption(solvers.Plot{Title: "t", YLabel: "a long y label ($/s)", Kind: kind,
-			Lines: []solvers.Line{{Name: "l", Points: [][2]float64{{1, 2}}}}})
+	for _, kind := range []report.PlotKind{report.PlotLine, report.PlotBar, report.PlotScatter} {
+		b, err := PlotOption(report.Plot{Title: "t", YLabel: "a long y label ($/s)", Kind: kind,
+			Lines: []report.Line{{Name: "l", Points: [][2]float64{{1, 2}}}}})
 		opt := parseOption(t, b, err)
 		if got := str(t, opt, "yAxis", 0, "nameTextStyle", "align"); got != "left" {
 			t.Errorf("%s: y label align %q, want left", kind, got)
@@ -193,7 +193,7 @@ func TestPlotYLabelStartsAtTheAxis(t *testing.T) {
 }
 
 func TestPlotOptionStepIsFilledAndNeverSampled(t *testing.T) {
-	p := solvers.Plot{Title: "in use", Kind: solvers.PlotStep, Lines: []solvers.Line{{Name: "processors"}}}
+	p := report.Plot{Title: "in use", Kind: report.PlotStep, Lines: []report.Line{{Name: "processors"}}}
 	for i := 0; i < samplingFrom; i++ {
 		p.Lines[0].Points = append(p.Lines[0].Points, [2]float64{float64(i), float64(i % 7)})
 	}
@@ -207,7 +207,7 @@ func TestPlotOptionStepIsFilledAndNeverSampled(t *testing.T) {
 	if get(t, o, "series", 0, "areaStyle") == nil {
 		t.Error("step plot not filled")
 	}
-	area := option(t)(PlotOption(solvers.Plot{Title: "a", Kind: solvers.PlotArea, Lines: []solvers.Line{{Name: "x", Points: [][2]float64{{0, 1}, {1, 2}}}}}))
+	area := option(t)(PlotOption(report.Plot{Title: "a", Kind: report.PlotArea, Lines: []report.Line{{Name: "x", Points: [][2]float64{{0, 1}, {1, 2}}}}}))
 	if get(t, area, "series", 0, "areaStyle") == nil || get(t, area, "series", 0, "step") != nil {
 		t.Error("area plot: want filled, not stepped")
 	}
@@ -216,7 +216,7 @@ func TestPlotOptionStepIsFilledAndNeverSampled(t *testing.T) {
 // TestScatterDrawsDashedLinesAsReferenceLines: the diagonal of an A
 // against B plot is a dashed line over the points, not two more points.
 func TestScatterDrawsDashedLinesAsReferenceLines(t *testing.T) {
-	p := solvers.Plot{Title: "b against a", Kind: "scatter", Lines: []solvers.Line{
+	p := report.Plot{Title: "b against a", Kind: "scatter", Lines: []report.Line{
 		{Name: "pairs", Points: [][2]float64{{1, 2}, {3, 1}, {2, 2}}},
 		{Name: "equal", Dashed: true, Points: [][2]float64{{1, 1}, {3, 3}}},
 	}}
@@ -233,7 +233,7 @@ func TestScatterDrawsDashedLinesAsReferenceLines(t *testing.T) {
 // custom series after the lines, [x, low, high] per point, in the line's
 // colour and under its name, and the tooltip that reads it.
 func TestLineBandIsACustomSeriesInTheLinesColour(t *testing.T) {
-	p := solvers.Plot{Title: "objective vs gamma", Lines: []solvers.Line{
+	p := report.Plot{Title: "objective vs gamma", Lines: []report.Line{
 		{Name: "online", Points: [][2]float64{{1.1, 5}, {1.3, 6}}, Band: [][2]float64{{4, 6.5}, {5, 7}}},
 		{Name: "paper", Dashed: true, Points: [][2]float64{{1.1, 5.5}}},
 	}}
@@ -262,7 +262,7 @@ func TestLineBandIsACustomSeriesInTheLinesColour(t *testing.T) {
 
 func TestPlotOptionDrawsRegionsAsASilentMarkAreaOnTheFirstSeries(t *testing.T) {
 	p := twoLines()
-	p.Regions = []solvers.Region{{Name: "paper: 1.0–1.1", X0: 1, X1: 3, Y0: 1, Y1: 1.1}, {Name: "other", X0: 2, X1: 2.5, Y0: 0, Y1: 5}}
+	p.Regions = []report.Region{{Name: "paper: 1.0–1.1", X0: 1, X1: 3, Y0: 1, Y1: 1.1}, {Name: "other", X0: 2, X1: 2.5, Y0: 0, Y1: 5}}
 	o := option(t)(PlotOption(p))
 	series := arr(t, o, "series")
 	if len(series) != 2 {

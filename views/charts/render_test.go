@@ -15,7 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
-	"schedlab/solvers"
+	"schedlab/report"
 	"schedlab/static"
 )
 
@@ -26,17 +26,17 @@ const hostile = `</script><script>alert(1)</script><!--"'&`
 func hostileComponents() map[string]templ.Component {
 	marker := "__f__alert(1)__f__"
 	return map[string]templ.Component{
-		"plot": Plot(solvers.Plot{Title: hostile, XLabel: hostile, YLabel: marker, Lines: []solvers.Line{
+		"plot": Plot(report.Plot{Title: hostile, XLabel: hostile, YLabel: marker, Lines: []report.Line{
 			{Name: hostile, Points: [][2]float64{{1, 2}}}, {Name: marker, Points: [][2]float64{{1, 3}}},
 		}}),
-		"gantt": Gantt(solvers.Gantt{Title: hostile, TimeUnit: hostile, Lanes: []string{hostile, marker}, Bars: []solvers.Bar{
+		"gantt": Gantt(report.Gantt{Title: hostile, TimeUnit: hostile, Lanes: []string{hostile, marker}, Bars: []report.Bar{
 			{Lane: 0, Start: 0, End: 1, Label: hostile, Group: hostile, Kind: hostile},
 			{Lane: 1, Start: 0, End: 1, Label: marker, Group: marker},
 		}}),
-		"graph": Graph(solvers.Graph{Title: hostile, Layout: "dag", Nodes: []solvers.GraphNode{
+		"graph": Graph(report.Graph{Title: hostile, Layout: "dag", Nodes: []report.GraphNode{
 			{ID: hostile, Label: hostile, Group: hostile}, {ID: marker, Level: 1},
-		}, Edges: []solvers.GraphEdge{{Source: hostile, Target: marker, Label: hostile, Kind: hostile}}}),
-		"heatmap": Heatmap(solvers.Heatmap{Title: hostile, XLabel: hostile, YLabel: hostile,
+		}, Edges: []report.GraphEdge{{Source: hostile, Target: marker, Label: hostile, Kind: hostile}}}),
+		"heatmap": Heatmap(report.Heatmap{Title: hostile, XLabel: hostile, YLabel: hostile,
 			X: []string{hostile}, Y: []string{marker}, Values: [][]float64{{1}}}),
 	}
 }
@@ -344,7 +344,7 @@ func TestChartScriptsRunInEChartsAndEscapeTooltips(t *testing.T) {
 }
 
 func TestGanttLabelsOnlyInBarsWiderThanTheirText(t *testing.T) {
-	g := solvers.Gantt{Title: "labels", TimeUnit: "s", Lanes: []string{"p0"}, Bars: []solvers.Bar{
+	g := report.Gantt{Title: "labels", TimeUnit: "s", Lanes: []string{"p0"}, Bars: []report.Bar{
 		{Lane: 0, Start: 0, End: 100, Label: "fits"},
 		// About 40 px wide on a 900 px chart: wider than the old 28 px
 		// cut-off, narrower than its text.

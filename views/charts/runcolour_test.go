@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // TestMergedPlotsKeepARunsColourAndDrawReferencesOnce: a run has one
@@ -14,16 +14,16 @@ import (
 // per run.
 func TestMergedPlotsKeepARunsColourAndDrawReferencesOnce(t *testing.T) {
 	pts := [][2]float64{{0, 1}, {1, 2}}
-	machine := solvers.Line{Name: "machine (100)", Points: [][2]float64{{0, 100}, {5, 100}}, Dashed: true}
-	a := MergePlots([]string{"easy", "fcfs"}, []solvers.Plot{
-		{Lines: []solvers.Line{{Name: "peak", Points: pts}, {Name: "mean", Points: pts}, machine}},
-		{Lines: []solvers.Line{{Name: "peak", Points: pts}, {Name: "mean", Points: pts}, machine}},
+	machine := report.Line{Name: "machine (100)", Points: [][2]float64{{0, 100}, {5, 100}}, Dashed: true}
+	a := MergePlots([]string{"easy", "fcfs"}, []report.Plot{
+		{Lines: []report.Line{{Name: "peak", Points: pts}, {Name: "mean", Points: pts}, machine}},
+		{Lines: []report.Line{{Name: "peak", Points: pts}, {Name: "mean", Points: pts}, machine}},
 	})
-	b := MergePlots([]string{"easy", "fcfs"}, []solvers.Plot{
-		{Lines: []solvers.Line{{Name: "wait", Points: pts}}},
-		{Lines: []solvers.Line{{Name: "wait", Points: pts}}},
+	b := MergePlots([]string{"easy", "fcfs"}, []report.Plot{
+		{Lines: []report.Line{{Name: "wait", Points: pts}}},
+		{Lines: []report.Line{{Name: "wait", Points: pts}}},
 	})
-	colour := func(p solvers.Plot, name string) string {
+	colour := func(p report.Plot, name string) string {
 		for _, l := range p.Lines {
 			if l.Name == name {
 				return l.Colour
@@ -52,7 +52,7 @@ func TestMergedPlotsKeepARunsColourAndDrawReferencesOnce(t *testing.T) {
 	}
 	other := machine
 	other.Points = [][2]float64{{0, 50}, {5, 50}}
-	c := MergePlots([]string{"x", "y"}, []solvers.Plot{{Lines: []solvers.Line{machine}}, {Lines: []solvers.Line{other}}})
+	c := MergePlots([]string{"x", "y"}, []report.Plot{{Lines: []report.Line{machine}}, {Lines: []report.Line{other}}})
 	if len(c.Lines) != 2 {
 		t.Errorf("references that differ: %d lines, want one per run", len(c.Lines))
 	}

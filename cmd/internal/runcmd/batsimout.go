@@ -6,15 +6,15 @@ import (
 	"os"
 	"path/filepath"
 
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // writeBatsimOut writes a batch run's Batsim files, prefix_jobs.csv and
 // prefix_schedule.csv (Batsim's --export prefix convention; prefix's
 // directory made if missing), from rep
-// (solvers.WriteBatsimFiles): the server's /api/runs/:id/batsim/ files.
-func writeBatsimOut(rep *solvers.Report, prefix string) error {
-	if _, err := solvers.BatsimTable(rep); err != nil {
+// (report.WriteBatsimFiles): the server's /api/runs/:id/batsim/ files.
+func writeBatsimOut(rep *report.Report, prefix string) error {
+	if _, err := report.BatsimTable(rep); err != nil {
 		return fmt.Errorf("--batsim-out: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
@@ -30,7 +30,7 @@ func writeBatsimOut(rep *solvers.Report, prefix string) error {
 		return fmt.Errorf("--batsim-out: %w", err)
 	}
 	jw, sw := bufio.NewWriterSize(jobs, 256<<10), bufio.NewWriter(sched)
-	err = solvers.WriteBatsimFiles(rep, solvers.BatsimRunOf(rep), jw, sw)
+	err = report.WriteBatsimFiles(rep, report.BatsimRunOf(rep), jw, sw)
 	for _, e := range []error{jw.Flush(), sw.Flush(), jobs.Close(), sched.Close()} {
 		if err == nil {
 			err = e

@@ -6,4 +6,4 @@ import "schedlab/queue/queuetest"
 
 // Built with -tags schedlab_bench: the queue's test strategy qtest joins
 // the strategies (bench/sweep sweeps its no-op runs through the server).
-func init() { benchStrategies = append(benchStrategies, queuetest.Strategy{}) }
+func init() { benchStrategies = append(benchStrategies, queuetest.Strategy) }

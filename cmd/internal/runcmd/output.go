@@ -10,12 +10,12 @@ import (
 	"slices"
 
 	"schedlab/buildinfo"
-	"schedlab/solvers"
+	"schedlab/report"
 )
 
 // OutputFlags say how run and reproduce write the report: to --out or
 // stdout, compact unless --indent; a table of more than
-// solvers.PageOutRows rows in the paged form the server's API gives
+// report.PageOutRows rows in the paged form the server's API gives
 // (its title, columns and row count, no rows: a per-job table of a trace
 // is most of the report and of the work of writing it) unless --full;
 // such tables' rows as CSV files in --tables DIR.
@@ -29,17 +29,17 @@ type OutputFlags struct {
 func (o *OutputFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.out, "out", "", "write the Report JSON here (default stdout)")
 	fs.BoolVar(&o.indent, "indent", false, "indent the Report JSON (default: compact)")
-	fs.BoolVar(&o.full, "full", false, fmt.Sprintf("keep every table's rows in the report (default: a table of more than %d rows is written paged, without its rows, as the server's API gives it)", solvers.PageOutRows))
-	fs.StringVar(&o.tables, "tables", "", fmt.Sprintf("write the rows of each table of more than %d rows as CSV in this directory, as NN-title.csv (NN: the table's index in the report), the server's CSV download", solvers.PageOutRows))
+	fs.BoolVar(&o.full, "full", false, fmt.Sprintf("keep every table's rows in the report (default: a table of more than %d rows is written paged, without its rows, as the server's API gives it)", report.PageOutRows))
+	fs.StringVar(&o.tables, "tables", "", fmt.Sprintf("write the rows of each table of more than %d rows as CSV in this directory, as NN-title.csv (NN: the table's index in the report), the server's CSV download", report.PageOutRows))
 }
 
-// write writes rep as the flags say. A lazy table (solvers.LazyTable)
+// write writes rep as the flags say. A lazy table (report.LazyTable)
 // that is paged and not asked for as CSV is never built.
-func (o *OutputFlags) Write(rep *solvers.Report, stdout io.Writer) error {
+func (o *OutputFlags) Write(rep *report.Report, stdout io.Writer) error {
 	files := map[int]string{}
 	if o.tables != "" {
 		for i := range rep.Tables {
-			if rep.Tables[i].NumRows() <= solvers.PageOutRows {
+			if rep.Tables[i].NumRows() <= report.PageOutRows {
 				continue
 			}
 			path, err := writeTableCSV(o.tables, i, &rep.Tables[i])
@@ -69,11 +69,11 @@ func (o *OutputFlags) Write(rep *solvers.Report, stdout io.Writer) error {
 
 // writeTableCSV writes table i of a report as CSV in dir (made if
 // missing), named NN-slug-of-title.csv, and returns the file's path.
-func writeTableCSV(dir string, i int, t *solvers.Table) (path string, err error) {
+func writeTableCSV(dir string, i int, t *report.Table) (path string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("--tables: %w", err)
 	}
-	slug := solvers.Slug(t.Title)
+	slug := report.Slug(t.Title)
 	if slug == "" {
 		slug = "table"
 	}
@@ -99,7 +99,7 @@ func writeTableCSV(dir string, i int, t *solvers.Table) (path string, err error)
 
 // writeJSON writes rep to path (stdout when empty) as it encodes it,
 // compact unless indent: a report of megabytes is never held whole.
-func writeJSON(rep *solvers.Report, path string, stdout io.Writer, indent bool) (err error) {
+func writeJSON(rep *report.Report, path string, stdout io.Writer, indent bool) (err error) {
 	w := stdout
 	if path != "" {
 		f, err := os.Create(path)

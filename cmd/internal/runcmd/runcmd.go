@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/queue/worker"
+	"schedlab/report"
 	"schedlab/solvers"
 	"schedlab/solvers/batsim"
 	"schedlab/solvers/registry"
@@ -53,12 +55,18 @@ type BudgetFlags struct {
 }
 
 func (b *BudgetFlags) Register(fs *flag.FlagSet) {
-	fs.DurationVar(&b.Timeout, "timeout", execute.DefaultTimeout, "time limit of one run")
-	fs.Uint64Var(&b.MemoryMB, "memory-mb", execute.DefaultMemoryBudget>>20, "Go heap budget of a run, MiB")
+	fs.DurationVar(&b.Timeout, "timeout", solvers.DefaultTimeout, "time limit of one run")
+	fs.Uint64Var(&b.MemoryMB, "memory-mb", uint64(solvers.DefaultMemory>>20), "Go heap budget of a run, MiB")
 }
 
-func (b *BudgetFlags) Budget() execute.Budget {
-	return execute.Budget{Timeout: b.Timeout, Memory: b.MemoryMB << 20}
+// Budget is the flags' budget; a --memory-mb past what int64 bytes hold
+// is no limit (the most int64 holds).
+func (b *BudgetFlags) Budget() solvers.Budget {
+	mem := int64(math.MaxInt64)
+	if b.MemoryMB <= math.MaxInt64>>20 {
+		mem = int64(b.MemoryMB) << 20
+	}
+	return solvers.Budget{Timeout: b.Timeout, Memory: mem}
 }
 
 // Params collects repeated --param k=v.
@@ -199,7 +207,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // writeRun writes a run's report as o says, then its Batsim files when
 // batsimOut is a prefix (the report is written even when they cannot be).
-func writeRun(rep *solvers.Report, o *OutputFlags, batsimOut string, stdout io.Writer) error {
+func writeRun(rep *report.Report, o *OutputFlags, batsimOut string, stdout io.Writer) error {
 	if err := o.Write(rep, stdout); err != nil {
 		return err
 	}
@@ -210,18 +218,14 @@ func writeRun(rep *solvers.Report, o *OutputFlags, batsimOut string, stdout io.W
 }
 
 // runsFile says whether st runs variant straight from the file path
-// (solvers.FileRunner: cyclic's batch on an SWF trace).
-func runsFile(st solvers.Strategy, path, variant string) bool {
-	fr, ok := st.(solvers.FileRunner)
-	if !ok {
-		return false
-	}
+// (Strategy.RunFile: cyclic's batch on an SWF trace).
+func runsFile(st *solvers.Strategy, path, variant string) bool {
 	v, err := solvers.ResolveVariant(st, variant)
-	return err == nil && fr.RunsFile(filepath.Base(path), v)
+	return err == nil && st.RunsFileOf(filepath.Base(path), v)
 }
 
 // runFromFile runs st straight from the file at path, read as it streams.
-func runFromFile(ctx context.Context, st solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget execute.Budget) (*solvers.Report, error) {
+func runFromFile(ctx context.Context, st *solvers.Strategy, path, variant string, params solvers.Params, progress solvers.Progress, budget solvers.Budget) (*report.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -233,7 +237,7 @@ func runFromFile(ctx context.Context, st solvers.Strategy, path, variant string,
 
 // LoadWorkload parses workload files or generates a preset. Parameters named
 // by the preset go to the generator; the rest are run parameters.
-func LoadWorkload(ctx context.Context, st solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget execute.Budget) (*solvers.Workload, solvers.Params, error) {
+func LoadWorkload(ctx context.Context, st *solvers.Strategy, files []string, preset string, seed int64, params solvers.Params, budget solvers.Budget) (*solvers.Workload, solvers.Params, error) {
 	runParams := solvers.Params{}
 	if preset == "" {
 		var fs []solvers.File

@@ -1,4 +1,4 @@
-package solvers
+package report
 
 import (
 	"encoding/json"
@@ -146,7 +146,7 @@ func prefixField(err error, part string) error {
 
 // jsonWords turns an error of encoding/json into words: the field and
 // what it must be ("metrics: must be a list, got JSON string"), without
-// Go's names of types ("[]solvers.Metric").
+// Go's names of types ("[]report.Metric").
 func jsonWords(err error) error {
 	var typ *json.UnmarshalTypeError
 	var syn *json.SyntaxError

@@ -17,7 +17,7 @@ var budgetSpecs = []ParamSpec{
 }
 
 func TestCheckLimitsRefusesAKnobOverTheServersLimit(t *testing.T) {
-	l := Limits{MemoryBytes: 4 << 30, Timeout: time.Minute}
+	l := Budget{Memory: 4 << 30, Timeout: time.Minute}
 	err := CheckLimits(budgetSpecs, Params{"memory_mb": "1048576"}, l)
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" ||
 		!strings.Contains(err.Error(), "must be at most 4096 (the server's --memory-mb limit), got 1048576") {
@@ -33,21 +33,21 @@ func TestCheckLimitsRefusesAKnobOverTheServersLimit(t *testing.T) {
 		}
 	}
 	// A default is not the user's choice: the family lowers it itself.
-	if err := CheckLimits(budgetSpecs, Params{"memory_mb": "2048"}, Limits{MemoryBytes: 1 << 30}); err != nil {
+	if err := CheckLimits(budgetSpecs, Params{"memory_mb": "2048"}, Budget{Memory: 1 << 30}); err != nil {
 		t.Errorf("the default refused: %v", err)
 	}
 	// No limits: the defaults (4 GiB, 10 min).
-	if err := CheckLimits(budgetSpecs, Params{"memory_mb": "4097"}, Limits{}); errs.FieldOf(err) != "memory_mb" {
+	if err := CheckLimits(budgetSpecs, Params{"memory_mb": "4097"}, Budget{}); errs.FieldOf(err) != "memory_mb" {
 		t.Errorf("4097 MiB under the default budget: %v", err)
 	}
 }
 
 func TestLimitsTravelInTheContextWithDefaults(t *testing.T) {
-	if l := LimitsFrom(context.Background()); l.MemoryBytes != DefaultMemoryBytes || l.Timeout != DefaultTimeout {
+	if l := BudgetFrom(context.Background()); l.Memory != DefaultMemory || l.Timeout != DefaultTimeout {
 		t.Errorf("no limits in ctx: %+v", l)
 	}
-	ctx := WithLimits(context.Background(), Limits{MemoryBytes: 1 << 20})
-	if l := LimitsFrom(ctx); l.MemoryBytes != 1<<20 || l.Timeout != DefaultTimeout {
+	ctx := WithBudget(context.Background(), Budget{Memory: 1 << 20})
+	if l := BudgetFrom(ctx); l.Memory != 1<<20 || l.Timeout != DefaultTimeout {
 		t.Errorf("limits in ctx: %+v", l)
 	}
 	if b := MemoryBudget(ctx, 1<<10); b != 1<<10 {
@@ -59,7 +59,7 @@ func TestLimitsTravelInTheContextWithDefaults(t *testing.T) {
 }
 
 func TestReserveRefusesAnEstimateOverTheBudget(t *testing.T) {
-	ctx := WithLimits(context.Background(), Limits{MemoryBytes: 4 << 30})
+	ctx := WithBudget(context.Background(), Budget{Memory: 4 << 30})
 	if err := Reserve(ctx, "nodes", 4<<30, "tables"); err != nil {
 		t.Errorf("exactly the budget: %v", err)
 	}

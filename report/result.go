@@ -1,4 +1,4 @@
-package solvers
+package report
 
 import (
 	"math"
@@ -87,24 +87,6 @@ func NoResultReason(missing []string, stop string) string {
 		return what + ": " + stop
 	}
 	return what + " reported"
-}
-
-// MetricDeclarer is implemented by families that declare the metrics
-// their reports carry (Def.Metrics): each metric's unit, direction, kind,
-// bounds and variants, the primary result first. Pages take a metric's
-// direction from here, never from whichever report arrived first (a
-// critical-works run that stopped carries no makespan).
-type MetricDeclarer interface {
-	DeclaredMetrics() []Metric
-}
-
-// Declared is the family's metric declarations when it makes them (nil
-// otherwise).
-func Declared(s Strategy) []Metric {
-	if d, ok := s.(MetricDeclarer); ok {
-		return d.DeclaredMetrics()
-	}
-	return nil
 }
 
 // Primary is the primary result of decls: the first ranked result

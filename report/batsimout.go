@@ -1,4 +1,4 @@
-package solvers
+package report
 
 import (
 	"bufio"
@@ -37,9 +37,6 @@ var batsimJobColumns = []string{"job_id", "workload_name", "profile", "submissio
 	"requested_number_of_resources", "requested_time", "success", "final_state", "starting_time",
 	"execution_time", "finish_time", "waiting_time", "turnaround_time", "stretch",
 	"allocated_resources", "consumed_energy", "metadata"}
-
-// BatsimJobColumns are the columns of Batsim's _jobs.csv, in its order.
-func BatsimJobColumns() []string { return append([]string(nil), batsimJobColumns...) }
 
 // Batsim's final states (docs/output-jobs.rst).
 const (

@@ -7,69 +7,81 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/report"
 )
 
-// Limits are the server's own budget of one execution (a run, an upload's
-// parse, a preset's generation): the runner's --memory-mb and --timeout.
-// A user's parameters may lower them, never raise them. They reach a
-// strategy through its context (WithLimits, LimitsFrom).
-type Limits struct {
-	// MemoryBytes is the largest Go heap, in bytes, the execution may need.
-	MemoryBytes int64
-	// Timeout is the wall-clock limit of the execution.
+// Budget limits one execution (a run, an upload's parse, a preset's
+// generation): the server's --memory-mb and --timeout. execute runs every
+// execution under one, and it reaches the strategy through its context
+// (WithBudget, BudgetFrom). A user's parameters may lower it, never raise
+// it. Zero fields take the defaults.
+type Budget struct {
+	// Memory is the largest Go heap, in bytes, allowed while the execution
+	// runs (DefaultMemory). The heap is the process's: Go cannot tell
+	// which goroutine holds what, so when several executions run at once
+	// the budget is of them all, and each watchdog that sees it exceeded
+	// stops its own.
+	Memory int64
+	// Timeout is the wall-clock limit of the execution (DefaultTimeout).
 	Timeout time.Duration
-	// Deadline is when the execution is stopped; zero when unknown.
+	// Deadline is when the execution is stopped; zero when unknown (set
+	// by execute in the budget a strategy reads from its context).
 	Deadline time.Time
 }
 
-// Defaults of Limits: the runner's defaults, so that a strategy called
-// without limits in its context (tests, a library user) stays as safe as a
+// Defaults of Budget: the server's, so that a strategy called without a
+// budget in its context (tests, a library user) stays as safe as a
 // server run.
 const (
-	DefaultMemoryBytes int64 = 4 << 30
-	DefaultTimeout           = 10 * time.Minute
+	// DefaultMemory is the Go heap an execution may grow to: 4 GiB.
+	DefaultMemory int64 = 4 << 30
+	// DefaultTimeout is the time limit of one execution: the seed
+	// experiments at full size finish in minutes, a run past this is
+	// almost surely too big.
+	DefaultTimeout = 10 * time.Minute
 )
 
 // Values of ParamSpec.Limit: which server limit a knob is itself a budget
 // of, in the knob's unit.
 const (
-	LimitMemoryMiB   = "memory MiB"   // compared with Limits.MemoryBytes >> 20 (--memory-mb)
-	LimitTimeSeconds = "time seconds" // compared with Limits.Timeout in s (--timeout)
+	LimitMemoryMiB   = "memory MiB"   // compared with Budget.Memory >> 20 (--memory-mb)
+	LimitTimeSeconds = "time seconds" // compared with Budget.Timeout in s (--timeout)
 )
 
-func (l Limits) withDefaults() Limits {
-	if l.MemoryBytes <= 0 {
-		l.MemoryBytes = DefaultMemoryBytes
+// WithDefaults is b with its zero fields set to the defaults.
+func (b Budget) WithDefaults() Budget {
+	if b.Memory <= 0 {
+		b.Memory = DefaultMemory
 	}
-	if l.Timeout <= 0 {
-		l.Timeout = DefaultTimeout
+	if b.Timeout <= 0 {
+		b.Timeout = DefaultTimeout
 	}
-	return l
+	return b
 }
 
-type limitsKey struct{}
+type budgetKey struct{}
 
-// WithLimits returns ctx carrying l (zero fields: the defaults).
-func WithLimits(ctx context.Context, l Limits) context.Context {
-	return context.WithValue(ctx, limitsKey{}, l.withDefaults())
+// WithBudget returns ctx carrying b (zero fields: the defaults).
+func WithBudget(ctx context.Context, b Budget) context.Context {
+	return context.WithValue(ctx, budgetKey{}, b.WithDefaults())
 }
 
-// LimitsFrom returns the limits ctx carries, or the defaults
-// (DefaultMemoryBytes, DefaultTimeout) when it carries none.
-func LimitsFrom(ctx context.Context) Limits {
+// BudgetFrom returns the budget ctx carries, or the defaults
+// (DefaultMemory, DefaultTimeout) when it carries none.
+func BudgetFrom(ctx context.Context) Budget {
 	if ctx != nil {
-		if l, ok := ctx.Value(limitsKey{}).(Limits); ok {
-			return l
+		if b, ok := ctx.Value(budgetKey{}).(Budget); ok {
+			return b
 		}
 	}
-	return Limits{}.withDefaults()
+	return Budget{}.WithDefaults()
 }
 
 // MemoryBudget is the memory an execution may use: the server's budget in
 // ctx, or knob (a family's own memory_mb, in bytes) when that is lower and
 // positive.
 func MemoryBudget(ctx context.Context, knob int64) int64 {
-	b := LimitsFrom(ctx).MemoryBytes
+	b := BudgetFrom(ctx).Memory
 	if knob > 0 && knob < b {
 		return knob
 	}
@@ -93,7 +105,7 @@ func ReserveWithin(ctx context.Context, field string, bytes int64, what string, 
 	}
 	budget := MemoryBudget(ctx, knob)
 	if bytes < 0 || bytes > budget {
-		return errs.New(errs.TooLarge, field, "%s needs about %s, over the memory budget of %s", what, errs.FormatBytes(bytes), errs.FormatBytes(budget))
+		return errs.New(errs.TooLarge, field, "%s needs about %s, over the memory budget of %s", what, report.FormatBytes(bytes), report.FormatBytes(budget))
 	}
 	return nil
 }
@@ -131,13 +143,13 @@ func SatAdd(ts ...int64) int64 {
 }
 
 // CheckLimits refuses a budget knob (a ParamSpec with a Limit) whose value
-// in p exceeds the server's limit in l: errs.Invalid naming the knob and
+// in p exceeds the server's limit in b: errs.Invalid naming the knob and
 // the limit ("must be at most 4096 (the server's --memory-mb limit), got
 // 1048576"). A value equal to the spec's Default is not refused: it was
 // not the user's choice, and the family lowers it to the server's budget
 // (MemoryBudget). Values that do not parse are left to Resolve.
-func CheckLimits(specs []ParamSpec, p Params, l Limits) error {
-	l = l.withDefaults()
+func CheckLimits(specs []ParamSpec, p Params, b Budget) error {
+	b = b.WithDefaults()
 	for _, s := range specs {
 		if s.Limit == "" {
 			continue
@@ -157,9 +169,9 @@ func CheckLimits(specs []ParamSpec, p Params, l Limits) error {
 		var flag string
 		switch s.Limit {
 		case LimitMemoryMiB:
-			most, flag = float64(l.MemoryBytes>>20), "--memory-mb"
+			most, flag = float64(b.Memory>>20), "--memory-mb"
 		case LimitTimeSeconds:
-			most, flag = l.Timeout.Seconds(), "--timeout"
+			most, flag = b.Timeout.Seconds(), "--timeout"
 		default:
 			continue
 		}

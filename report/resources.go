@@ -1,4 +1,4 @@
-package solvers
+package report
 
 // ResourceMetrics names the info metrics (Kind KindInfo) by which a Report
 // states what the run had to work with, in the same words in every family:
@@ -21,5 +21,7 @@ package solvers
 // run that ends. They are part of the
 // result: package compare ranks a result only among runs that report equal
 // values of them (and ran on the same workload), and names the resource
-// that differs otherwise.
-var ResourceMetrics = []string{"processors", "processors_used", "nodes", "machines", "deadline", "memory_budget_mb"}
+// that differs otherwise. The list is a fresh copy each call.
+func ResourceMetrics() []string {
+	return []string{"processors", "processors_used", "nodes", "machines", "deadline", "memory_budget_mb"}
+}

@@ -1,4 +1,4 @@
-package solvers
+package report
 
 import (
 	"encoding/csv"
@@ -76,11 +76,13 @@ func (t *Table) NumRows() int {
 	return len(t.Rows)
 }
 
-// tableJSON is Table's JSON fields (MarshalJSON).
-type tableJSON struct {
+// TableJSON is a Table's JSON, its rows of type R: []any for MarshalJSON,
+// json.RawMessage for the store, which pages a stored report's tables
+// on its JSON as it is (one definition, so the two cannot drift).
+type TableJSON[R any] struct {
 	Title    string   `json:"title"`
 	Columns  []string `json:"columns"`
-	Rows     [][]any  `json:"rows"`
+	Rows     []R      `json:"rows"`
 	Paged    bool     `json:"paged,omitempty"`
 	RowCount int      `json:"row_count,omitempty"`
 	TimeCols []int    `json:"time_columns,omitempty"`
@@ -93,7 +95,7 @@ func (t Table) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(tableJSON{Title: t.Title, Columns: t.Columns, Rows: rows, Paged: t.Paged, RowCount: t.RowCount, TimeCols: t.TimeCols})
+	return json.Marshal(TableJSON[[]any]{Title: t.Title, Columns: t.Columns, Rows: rows, Paged: t.Paged, RowCount: t.RowCount, TimeCols: t.TimeCols})
 }
 
 // PagedOut returns a copy of r in which every table of more than

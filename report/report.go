@@ -1,4 +1,4 @@
-package solvers
+package report
 
 import (
 	"fmt"
@@ -34,10 +34,14 @@ type Report struct {
 	Unreadable []string `json:"-"`
 }
 
-// Better says which direction of a metric is an improvement.
+// Direction says which direction of a metric is an improvement
+// (Metric.Better): Higher, Lower, or "" (not ranked).
+type Direction string
+
+// Directions of a metric.
 const (
-	Higher = "higher"
-	Lower  = "lower"
+	Higher Direction = "higher"
+	Lower  Direction = "lower"
 )
 
 // Verdicts of a reproduce report's Claims table (one row per published
@@ -58,12 +62,15 @@ const (
 	Inconclusive = "inconclusive"
 )
 
-// Metric kinds: what a number says about a run. Only results are ranked
-// when runs are compared.
+// MetricKind is what a number says about a run (Metric.Kind). Only
+// results are ranked when runs are compared.
+type MetricKind string
+
+// Metric kinds.
 const (
-	KindResult = ""     // a result of the schedule: makespan, objective, utilization
-	KindCost   = "cost" // what the method spent: wall time, messages, memory
-	KindInfo   = "info" // a property of the input or setting: a deadline, a bound, a count of processors
+	KindResult MetricKind = ""     // a result of the schedule: makespan, objective, utilization
+	KindCost   MetricKind = "cost" // what the method spent: wall time, messages, memory
+	KindInfo   MetricKind = "info" // a property of the input or setting: a deadline, a bound, a count of processors
 )
 
 // Metric is one named number of a run, compared across runs by Better
@@ -80,12 +87,12 @@ const (
 // (gossip's rumor counts the messages of one rumor, gossip those of its
 // table exchanges) and are not ranked against each other either.
 type Metric struct {
-	Name     string   `json:"name"`
-	Value    float64  `json:"value"`
-	Unit     string   `json:"unit,omitempty"`
-	Better   string   `json:"better,omitempty"`   // Higher, Lower or "" (not ranked)
-	Kind     string   `json:"kind,omitempty"`     // KindResult (""), KindCost or KindInfo
-	Variants []string `json:"variants,omitempty"` // the variants it is meaningful for; empty: all
+	Name     string     `json:"name"`
+	Value    float64    `json:"value"`
+	Unit     string     `json:"unit,omitempty"`
+	Better   Direction  `json:"better,omitempty"`   // Higher, Lower or "" (not ranked)
+	Kind     MetricKind `json:"kind,omitempty"`     // KindResult (""), KindCost or KindInfo
+	Variants []string   `json:"variants,omitempty"` // the variants it is meaningful for; empty: all
 	// Min and Max, when set, are the bounds of the metric by its
 	// definition (an accuracy or a utilization in [0, 1], a share in
 	// [0, 100] %), not of this run's value: intervals of its mean stay
@@ -152,7 +159,7 @@ type Table struct {
 // Paging of large tables (see Table).
 const (
 	// PageOutRows is the most rows a table keeps inside a stored report
-	// (store.PageOutRows is the same; store imports no solvers).
+	// (the encoder, the command line and the store page by it).
 	PageOutRows = 1000
 	// TablePageRows is the number of rows of one stored page.
 	TablePageRows = 1000

@@ -1,4 +1,4 @@
-package solvers
+package report
 
 import (
 	"bytes"
@@ -93,10 +93,10 @@ func TestLazyTableRowsAreCheckedWhenBuilt(t *testing.T) {
 	}
 }
 
-// TestTableJSONIsTable keeps tableJSON, which MarshalJSON encodes, in
+// TestTableJSONIsTable keeps TableJSON, which MarshalJSON encodes and the store pages by, in
 // step with Table's JSON fields.
 func TestTableJSONIsTable(t *testing.T) {
-	a, b := reflect.TypeFor[tableJSON](), reflect.TypeFor[Table]()
+	a, b := reflect.TypeFor[TableJSON[[]any]](), reflect.TypeFor[Table]()
 	var exported []reflect.StructField
 	for i := range b.NumField() {
 		if f := b.Field(i); f.IsExported() {
@@ -104,7 +104,7 @@ func TestTableJSONIsTable(t *testing.T) {
 		}
 	}
 	if a.NumField() != len(exported) {
-		t.Fatalf("tableJSON has %d fields, Table %d exported", a.NumField(), len(exported))
+		t.Fatalf("TableJSON has %d fields, Table %d exported", a.NumField(), len(exported))
 	}
 	for i, fb := range exported {
 		if fa := a.Field(i); fa.Name != fb.Name || fa.Tag != fb.Tag || fa.Type != fb.Type {
