@@ -515,9 +515,11 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 	if err := e.rn.Cancel(ctx, ids[0]); err != nil {
 		t.Fatal(err)
 	}
+	// The worker lists a run as running before its code begins: wait for
+	// both (on a busy machine the shutdown came in between).
 	e.wait(t, ids[2], "executing", func(*store.Run) bool {
 		ws := e.rn.Workers()
-		return len(ws) == 1 && reflect.DeepEqual(ws[0].Running, []string{ids[2]})
+		return len(ws) == 1 && reflect.DeepEqual(ws[0].Running, []string{ids[2]}) && e.fake.Started() == 2
 	})
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -170,7 +170,7 @@ func (s *Service) checkLimits(def *experiments.Definition, st *solvers.Strategy,
 
 // workloads checks the stored workloads def names (each read once: it
 // exists and is of def's family) and whether each variant fits each
-// workload's format (Strategy.VariantFits): the problem of a stored
+// workload's format (solvers.VariantFilter): the problem of a stored
 // workload's ID and variant, keyed ID+"\x00"+variant ("" for the preset's
 // workloads), nil when it fits.
 func (s *Service) workloads(ctx context.Context, def *experiments.Definition, st *solvers.Strategy, runs []experiments.Run) (map[string]error, error) {
@@ -189,10 +189,9 @@ func (s *Service) workloads(ctx context.Context, def *experiments.Definition, st
 		formats[id] = w.Format
 	}
 	fits := map[string]error{}
-	ok := st.VariantFits != nil
 	for _, r := range runs {
 		key := r.Workload.ID + "\x00" + r.Variant
-		if _, seen := fits[key]; seen || !ok {
+		if _, seen := fits[key]; seen || st.VariantFits == nil {
 			continue
 		}
 		fits[key] = nil

@@ -178,11 +178,10 @@ func TestSweepTakesASeedExperimentByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sw := range registry.All() {
-		x, ok := sw, sw.SeedExperiments != nil
-		if !ok || sw.Info.Name != "gossip" {
+		if sw.SeedExperiments == nil || sw.Info.Name != "gossip" {
 			continue
 		}
-		for _, e := range x.SeedExperiments() {
+		for _, e := range sw.SeedExperiments() {
 			if want, _ := experiments.ParseJSON(e.JSON()); e.Name == "sens-table1" && !reflect.DeepEqual(want, def) {
 				t.Error("seed:gossip/sens-table1 is not gossip's definition")
 			}

@@ -24,7 +24,7 @@ const (
 // PresetUmeda2006 is the seed's generator (a public contract).
 const PresetUmeda2006 = "umeda2006"
 
-// New returns the gossip family as a solvers.Strategy.
+// New returns the gossip family as a *solvers.Strategy.
 func New() *solvers.Strategy { return family().Strategy() }
 
 // family is the gossip family's parts; the shared adapter (solvers.Def)

@@ -3,9 +3,8 @@ package charts
 import (
 	"hash/fnv"
 	"math"
-	"unicode/utf8"
-
 	"schedlab/report"
+	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"

@@ -1,9 +1,8 @@
 package charts
 
 import (
-	"sort"
-
 	"schedlab/report"
+	"sort"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
