@@ -87,7 +87,7 @@ func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.
 		if side.variant == "" {
 			return nil, bad(side.field, "missing: choose a variant of %s", name)
 		}
-		v, err := solvers.ResolveVariant(st, side.variant)
+		v, err := st.ResolveVariant(side.variant)
 		if err != nil {
 			return nil, bad(side.field, "%v", err)
 		}
@@ -102,7 +102,7 @@ func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.
 	case spec.Preset != "" && start != nil:
 		return nil, bad("workload", "name a preset or a workload to start from, not both")
 	case spec.Preset != "":
-		p, err := solvers.FindPreset(st, spec.Preset, "preset")
+		p, err := st.FindPreset(spec.Preset, "preset")
 		if err != nil {
 			return nil, err
 		}

@@ -114,7 +114,7 @@ func Run(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, variant 
 	if w == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: errors.New("no workload")}
 	}
-	v, err := solvers.ResolveVariant(s, variant)
+	v, err := s.ResolveVariant(variant)
 	if err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
@@ -138,7 +138,7 @@ func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, va
 	if s == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("no strategy")}
 	}
-	v, err := solvers.ResolveVariant(s, variant)
+	v, err := s.ResolveVariant(variant)
 	if err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
@@ -197,7 +197,7 @@ func Generate(ctx context.Context, s *solvers.Strategy, preset string, params so
 }
 
 // Export writes workload w of s in another tool's format
-// (solvers.ExportWorkload) under budget, with the guarantees of Parse; an
+// (Strategy.ExportWorkload) under budget, with the guarantees of Parse; an
 // exporter sees no context, so past the time limit it is abandoned.
 func Export(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, format string, budget solvers.Budget) ([]byte, solvers.ExportFormat, error) {
 	type exported struct {
@@ -206,7 +206,7 @@ func Export(ctx context.Context, s *solvers.Strategy, w *solvers.Workload, forma
 	}
 	x, err := execute(ctx, s.Info.Name, budget, nil, func(string, *exported) error { return nil },
 		func(context.Context, solvers.Progress) (*exported, error) {
-			b, f, err := solvers.ExportWorkload(s, w, format)
+			b, f, err := s.ExportWorkload(w, format)
 			return &exported{b, f}, err
 		})
 	if err != nil {

@@ -59,7 +59,7 @@ func Validate(def *Definition, strategy *solvers.Strategy) error {
 	case w.Preset != "" && len(w.IDs) > 0:
 		bad("workload", "give either a preset or ids, not both")
 	case w.Preset != "":
-		if p, err := solvers.FindPreset(strategy, w.Preset, "workload.preset"); err != nil {
+		if p, err := strategy.FindPreset(w.Preset, "workload.preset"); err != nil {
 			ps = append(ps, err)
 		} else {
 			ps = append(ps, checkGrid("workload.grid", w.Grid, p.Params, nil)...)

@@ -305,7 +305,7 @@ func metricBars(b compare.Bars) charts.MetricBars {
 }
 
 // allVariants queues one run per variant of the strategy that fits the
-// workload (solvers.VariantsFor), with the same parameters and seed, and
+// workload (Strategy.VariantsFor), with the same parameters and seed, and
 // returns the ids in variant order with keep (a run that already exists,
 // or "") first. Parameters are one
 // set per strategy, so a set the first queued run accepts suits them all:
@@ -319,7 +319,7 @@ func (s *Server) allVariants(c echo.Context, strategy, workloadID, keep, keepVar
 	if err != nil {
 		return nil, err
 	}
-	variants := solvers.VariantsFor(st, w.Format)
+	variants := st.VariantsFor(w.Format)
 	if len(variants) > maxCompare {
 		return nil, errs.Invalidf("variant", "%s has %d variants, more than the %d a compare page shows", strategy, len(variants), maxCompare)
 	}

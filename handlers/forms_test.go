@@ -111,7 +111,7 @@ func TestFormsPostEveryParameterOfEveryFamily(t *testing.T) {
 			t.Fatalf("%s: no workload to run on", name)
 		}
 		w := ws[0]
-		for _, v := range solvers.VariantsFor(s, w.Format) {
+		for _, v := range s.VariantsFor(w.Format) {
 			form := url.Values{"strategy": {name}, "workload_id": {w.ID}, "variant": {v.Name}, "seed": {"5"}}
 			want := map[string]string{}
 			for _, sp := range s.Params {

@@ -56,7 +56,7 @@ func toyFamily() *solvers.Strategy {
 // generates, and its run decodes the typed config from the API's params.
 func TestANewFamilyNeedsOnlyItsDefAndARegistryLine(t *testing.T) {
 	a := newAppWith(t, "", 0, []*solvers.Strategy{eapm.New(), toyFamily()})
-	if err := solvers.CheckNames(toyFamily()); err != nil {
+	if err := toyFamily().CheckNames(); err != nil {
 		t.Fatal(err)
 	}
 	_, home := a.do(t, http.MethodGet, "/", "", nil)

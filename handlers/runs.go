@@ -187,7 +187,7 @@ func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string,
 		}
 	}
 	if variant == "" {
-		variant = solvers.DefaultVariant(st, format)
+		variant = st.DefaultVariant(format)
 	}
 	return views.NewRunProps{Strategies: s.views(), Strategy: viewOf(st), Workloads: viewWorkloads(ws), WorkloadID: workload,
 		Format: format, Variant: variant, Values: values}, nil

@@ -62,7 +62,7 @@ func sweepForm(form url.Values, st *solvers.Strategy) (*experiments.Definition, 
 		for _, id := range v.IDs {
 			d.Workload.IDs = append(d.Workload.IDs, strings.TrimSpace(id))
 		}
-	} else if p, err := solvers.FindPreset(st, v.Preset, "preset"); err == nil {
+	} else if p, err := st.FindPreset(v.Preset, "preset"); err == nil {
 		d.Workload.Preset, d.Workload.Grid = v.Preset, r.grid("wgrid.", p.Params, v.WGrid, v.Preset+".")
 	} else {
 		d.Workload.Preset = v.Preset // unknown: the check says so

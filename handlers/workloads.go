@@ -241,7 +241,7 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, e
 	if err != nil {
 		return nil, err
 	}
-	found, err := solvers.FindPreset(st, g.Preset, "preset")
+	found, err := st.FindPreset(g.Preset, "preset")
 	if err != nil {
 		return nil, err
 	}

@@ -272,7 +272,7 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			return nil, errs.Wrap(errs.Invalid, err)
 		}
 	} else {
-		if run.Variant, err = solvers.ResolveVariant(s, run.Variant); err != nil {
+		if run.Variant, err = s.ResolveVariant(run.Variant); err != nil {
 			return nil, errs.Wrap(errs.Invalid, err)
 		}
 		if run.Params, err = solvers.Resolve(s.Params, run.Params); err != nil {

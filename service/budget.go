@@ -72,7 +72,7 @@ func planWorkloads(def *experiments.Definition, st *solvers.Strategy, runs []exp
 	if st.EstimateGenerate == nil {
 		return nil, errs.Invalidf("workload.preset", "%s cannot tell the size of its presets' workloads, so an experiment cannot generate them: generate the workloads first and name them by id", st.Info.Name)
 	}
-	preset, err := solvers.FindPreset(st, def.Workload.Preset, "workload.preset")
+	preset, err := st.FindPreset(def.Workload.Preset, "workload.preset")
 	if err != nil {
 		return nil, err
 	}

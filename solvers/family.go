@@ -175,7 +175,7 @@ func (f *Def[C, P]) Strategy() *Strategy {
 	}
 	decode := func(variant string, params Params) (string, C, error) {
 		cfg := f.Config()
-		v, err := ResolveVariant(s, variant)
+		v, err := s.ResolveVariant(variant)
 		if err != nil {
 			return "", cfg, err
 		}
@@ -196,7 +196,7 @@ func (f *Def[C, P]) Strategy() *Strategy {
 	if f.FileRuns != nil && f.FileRun != nil {
 		s.RunsFile = f.FileRuns
 		s.RunFile = func(ctx context.Context, name string, r io.Reader, variant string, params Params, progress Progress) (*report.Report, error) {
-			v, err := ResolveVariant(s, variant)
+			v, err := s.ResolveVariant(variant)
 			if err != nil {
 				return nil, err
 			}
@@ -282,7 +282,7 @@ func wrap(ctx context.Context, k errs.Kind, err error) error {
 // parameter of a preset, since the CLI's --param name=value goes to the
 // preset when it has that name and would never reach the run. The
 // registry calls it for every family at start-up.
-func CheckNames(s *Strategy) error {
+func (s *Strategy) CheckNames() error {
 	name := s.Info.Name
 	run := map[string]bool{}
 	var problems []error

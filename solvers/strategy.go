@@ -191,7 +191,7 @@ type Preset struct {
 // FindPreset is st's preset called name: the one lookup of a preset by
 // name. Not found, it is errs.Invalid on field, naming the family and the
 // known presets (and saying "missing" for an empty name).
-func FindPreset(st *Strategy, name, field string) (Preset, error) {
+func (st *Strategy) FindPreset(name, field string) (Preset, error) {
 	ps := st.Presets
 	known := make([]string, len(ps))
 	for i, p := range ps {
@@ -241,8 +241,8 @@ type Workload struct {
 // DefaultVariant is the variant a run form starts from on a workload of
 // the given format: the strategy's preference (PreferredVariant) if it
 // fits, else the first variant that fits, else "".
-func DefaultVariant(s *Strategy, format string) string {
-	fits := VariantsFor(s, format)
+func (s *Strategy) DefaultVariant(format string) string {
+	fits := s.VariantsFor(format)
 	if s.PreferredVariant != nil {
 		if want := s.PreferredVariant(format); want != "" && LookupVariant(fits, want).Name != "" {
 			return want
@@ -256,7 +256,7 @@ func DefaultVariant(s *Strategy, format string) string {
 
 // VariantsFor lists the variants of s that can run on a workload of the
 // given format, in s's order.
-func VariantsFor(s *Strategy, format string) []Variant {
+func (s *Strategy) VariantsFor(format string) []Variant {
 	if s.VariantFits == nil {
 		return s.Variants
 	}
@@ -288,7 +288,7 @@ type ExportFormat struct {
 // ResolveVariant returns the variant a run uses: name itself if s has it,
 // the first variant when name is empty, errs.Invalid on field "variant"
 // otherwise.
-func ResolveVariant(s *Strategy, name string) (string, error) {
+func (s *Strategy) ResolveVariant(name string) (string, error) {
 	vs := s.Variants
 	if name == "" {
 		if len(vs) == 0 {
@@ -306,7 +306,7 @@ func ResolveVariant(s *Strategy, name string) (string, error) {
 // ExportWorkload writes workload w of st in another tool's format (the
 // download button and `schedlab export` alike): errs.NotFound when st has
 // no export formats, errs.Invalid on field "format" for an unknown one.
-func ExportWorkload(st *Strategy, w *Workload, format string) ([]byte, ExportFormat, error) {
+func (st *Strategy) ExportWorkload(w *Workload, format string) ([]byte, ExportFormat, error) {
 	if st.Export == nil || len(st.Exports) == 0 {
 		return nil, ExportFormat{}, errs.New(errs.NotFound, "format", "%s workloads have no export formats", st.Info.Name)
 	}

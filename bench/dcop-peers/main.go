@@ -100,7 +100,7 @@ func run(jobs int, seed int64, workload, heuristic string, timeout time.Duration
 	st := dcop.New()
 	files := map[string]string{}
 	for format, ext := range map[string]string{dcop.ExportFRODO: ".xml", dcop.ExportPyDCOP: ".yaml"} {
-		b, _, err := solvers.ExportWorkload(st, w, format)
+		b, _, err := st.ExportWorkload(w, format)
 		if err != nil {
 			return fmt.Errorf("export %s: %w", format, err)
 		}

@@ -488,7 +488,7 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	b, _, err := solvers.ExportWorkload(st, w, *format)
+	b, _, err := st.ExportWorkload(w, *format)
 	if err != nil {
 		return runcmd.Describe(err)
 	}

@@ -32,7 +32,7 @@ func TestRunEveryVariant(t *testing.T) {
 	s := New()
 	w := genWorkload(t, solvers.Params{"nodes": "12", "jobs": "8"})
 	sawAlt := false
-	for _, v := range solvers.VariantsFor(s, w.Format) {
+	for _, v := range s.VariantsFor(w.Format) {
 		for _, shift := range []string{"false", "true"} {
 			for _, strat := range Strategies() {
 				p := solvers.Params{"cycles": "15", "shift": shift, "strategy": strat, "k": "3", "gantt_cycle": "2"}

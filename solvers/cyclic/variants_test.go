@@ -17,7 +17,7 @@ import (
 func TestAlternativesAreTheCyclicSchemes(t *testing.T) {
 	s := New()
 	w := genWorkload(t, solvers.Params{"nodes": "12", "jobs": "8"})
-	for _, v := range solvers.VariantsFor(s, w.Format) {
+	for _, v := range s.VariantsFor(w.Format) {
 		r, err := s.Run(context.Background(), w, v.Name, solvers.Params{"cycles": "4"}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)

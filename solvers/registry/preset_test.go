@@ -9,7 +9,7 @@ import (
 )
 
 // TestFindPresetIsTheOneLookup: every family's presets are found by name
-// through solvers.FindPreset; an unknown name is errs.Invalid on the
+// through Strategy.FindPreset; an unknown name is errs.Invalid on the
 // caller's field naming the family and every known preset, an empty one
 // says it is missing; the Def adapter's own lookup (Generate) words it
 // the same.
@@ -19,17 +19,17 @@ func TestFindPresetIsTheOneLookup(t *testing.T) {
 		var known []string
 		for _, p := range st.Presets {
 			known = append(known, p.Name)
-			got, err := solvers.FindPreset(st, p.Name, "preset")
+			got, err := st.FindPreset(p.Name, "preset")
 			if err != nil || got.Name != p.Name || len(got.Params) != len(p.Params) {
 				t.Errorf("%s: preset %s: %v, %v", name, p.Name, got.Name, err)
 			}
 		}
-		_, err := solvers.FindPreset(st, "nosuch", "workload.preset")
+		_, err := st.FindPreset("nosuch", "workload.preset")
 		want := `workload.preset: unknown preset "nosuch" for ` + name + " (known: " + strings.Join(known, ", ") + ")"
 		if errs.KindOf(err) != errs.Invalid || err == nil || err.Error() != want {
 			t.Errorf("%s: unknown preset: %v, want %q", name, err, want)
 		}
-		if _, err := solvers.FindPreset(st, "", "preset"); err == nil || !strings.Contains(err.Error(), "preset: missing: choose a preset of "+name) {
+		if _, err := st.FindPreset("", "preset"); err == nil || !strings.Contains(err.Error(), "preset: missing: choose a preset of "+name) {
 			t.Errorf("%s: no preset: %v", name, err)
 		}
 		if len(known) == 0 {

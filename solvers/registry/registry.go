@@ -21,12 +21,12 @@ var all = []*solvers.Strategy{
 	eapm.New(),
 }
 
-// Check checks every family's parameter names (solvers.CheckNames); the
+// Check checks every family's parameter names (Strategy.CheckNames); the
 // server and the CLI refuse to start when it fails.
 func Check() error {
 	var problems []error
 	for _, s := range all {
-		if err := solvers.CheckNames(s); err != nil {
+		if err := s.CheckNames(); err != nil {
 			problems = append(problems, err)
 		}
 	}

@@ -29,7 +29,7 @@ func WithSchedulers(scheds []batsim.Scheduler) (*Set, error) {
 	for i, st := range s.all {
 		if st.Info.Name == "cyclic" {
 			s.all[i] = cyclic.WithSchedulers(scheds)
-			return s, solvers.CheckNames(s.all[i])
+			return s, s.all[i].CheckNames()
 		}
 	}
 	return nil, errors.New("registry: no cyclic family to add the schedulers to")

@@ -10,7 +10,7 @@
 //	}
 //
 // It checks that:
-//   - the parameters are well formed: unique names that solvers.CheckNames
+//   - the parameters are well formed: unique names that Strategy.CheckNames
 //     accepts, docs, defaults that Resolve accepts, variants that exist;
 //   - every preset generates (at the options' small size) a workload that
 //     names itself, with a valid preview;
@@ -74,7 +74,7 @@ func Run(t *testing.T, s *solvers.Strategy, opt Options) {
 		opt.CancelWithin = 5 * time.Second
 	}
 	t.Run("names", func(t *testing.T) {
-		if err := solvers.CheckNames(s); err != nil {
+		if err := s.CheckNames(); err != nil {
 			t.Error(err)
 		}
 	})
@@ -88,7 +88,7 @@ func Run(t *testing.T, s *solvers.Strategy, opt Options) {
 			if !bytes.Equal(w.Data, w2.Data) {
 				t.Errorf("preset %s: two workloads of one seed differ", p.Name)
 			}
-			for _, v := range solvers.VariantsFor(s, w.Format) {
+			for _, v := range s.VariantsFor(w.Format) {
 				t.Run(v.Name, func(t *testing.T) { checkRun(t, s, w, v.Name, opt) })
 			}
 			checkCancel(t, s, w, opt)

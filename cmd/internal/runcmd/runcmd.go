@@ -220,7 +220,7 @@ func writeRun(rep *report.Report, o *OutputFlags, batsimOut string, stdout io.Wr
 // runsFile says whether st runs variant straight from the file path
 // (Strategy.RunFile: cyclic's batch on an SWF trace).
 func runsFile(st *solvers.Strategy, path, variant string) bool {
-	v, err := solvers.ResolveVariant(st, variant)
+	v, err := st.ResolveVariant(variant)
 	return err == nil && st.RunsFileOf(filepath.Base(path), v)
 }
 
@@ -254,7 +254,7 @@ func LoadWorkload(ctx context.Context, st *solvers.Strategy, files []string, pre
 		}
 		return w, runParams, Describe(err)
 	}
-	p, err := solvers.FindPreset(st, preset, "--preset")
+	p, err := st.FindPreset(preset, "--preset")
 	if err != nil {
 		return nil, nil, Describe(err)
 	}
