@@ -14,6 +14,7 @@ import (
 	"schedlab/errs"
 	"schedlab/report"
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
 	"schedlab/store"
@@ -140,7 +141,7 @@ func (d *Driver) Create(ctx context.Context, spec Spec, owner string) (*store.Ad
 	}
 	b := buildinfo.Current()
 	a := &store.AdversarySearch{Strategy: spec.Strategy, Config: cfg, Owner: owner,
-		Build: store.Build{Version: b.Version, Commit: b.Commit, Modified: b.Modified}}
+		Build: runtypes.Build{Version: b.Version, Commit: b.Commit, Modified: b.Modified}}
 	if err := d.st.CreateAdversarySearch(ctx, a); err != nil {
 		return nil, err
 	}
@@ -201,7 +202,7 @@ func (d *Driver) direction(ctx context.Context, a *store.AdversarySearch, s *Sea
 			return nil, err
 		}
 		for _, id := range []string{c.RunA, c.RunB} {
-			if r := ended[id]; r.Status == store.StatusDone {
+			if r := ended[id]; r.Status == runtypes.StatusDone {
 				if side := d.side(ctx, r, s.Config.Metric); side.Report != nil {
 					return side.Report, nil
 				}
@@ -520,9 +521,9 @@ func (d *Driver) evaluator(a *store.AdversarySearch, cfg adversary.Config, rec *
 
 // submit stores instance w as a workload and queues A's and B's runs of it.
 func (d *Driver) submit(ctx context.Context, a *store.AdversarySearch, cfg adversary.Config, key string, w *solvers.Workload) (store.AdversaryCandidate, error) {
-	sw := &store.Workload{ID: store.NewID(), Strategy: a.Strategy, Name: fmt.Sprintf("search %s candidate %.12s", a.ID, key),
+	sw := &runtypes.Workload{ID: store.NewID(), Strategy: a.Strategy, Name: fmt.Sprintf("search %s candidate %.12s", a.ID, key),
 		Format: w.Format, Summary: w.Summary, Data: w.Data, Owner: a.Owner}
-	runs, err := d.rn.PrepareAll(ctx, []*store.Run{
+	runs, err := d.rn.PrepareAll(ctx, []*runtypes.Run{
 		{WorkloadID: sw.ID, Strategy: a.Strategy, Variant: cfg.A.Variant, Params: cfg.A.Params, Seed: cfg.Seed, Owner: a.Owner},
 		{WorkloadID: sw.ID, Strategy: a.Strategy, Variant: cfg.B.Variant, Params: cfg.B.Params, Seed: cfg.Seed, Owner: a.Owner},
 	}, sw)
@@ -539,8 +540,8 @@ func (d *Driver) submit(ctx context.Context, a *store.AdversarySearch, cfg adver
 // await waits until every run of ids has ended and returns them. An
 // interrupted run is not an end: it is queued again (a worker lost, a
 // stop), so a search never counts a stop as a failure.
-func (d *Driver) await(ctx context.Context, ids []string) (map[string]*store.Run, error) {
-	ended := map[string]*store.Run{}
+func (d *Driver) await(ctx context.Context, ids []string) (map[string]*runtypes.Run, error) {
+	ended := map[string]*runtypes.Run{}
 	for {
 		kick := d.kicked()
 		requeue := false
@@ -551,12 +552,12 @@ func (d *Driver) await(ctx context.Context, ids []string) (map[string]*store.Run
 			r, err := d.st.GetRunInfo(ctx, id)
 			switch {
 			case errs.Is(err, errs.NotFound):
-				ended[id] = &store.Run{ID: id, Status: store.StatusCanceled, Error: "the run was deleted"}
+				ended[id] = &runtypes.Run{ID: id, Status: runtypes.StatusCanceled, Error: "the run was deleted"}
 			case err != nil:
 				return nil, err
-			case r.Status == store.StatusInterrupted:
+			case r.Status == runtypes.StatusInterrupted:
 				requeue = true
-			case store.Final(r.Status):
+			case runtypes.Final(r.Status):
 				ended[id] = r
 			}
 		}
@@ -580,8 +581,8 @@ func (d *Driver) await(ctx context.Context, ids []string) (map[string]*store.Run
 
 // side is a run's result: a failed or canceled run is a result, with its
 // message as the reason.
-func (d *Driver) side(ctx context.Context, r *store.Run, metric string) adversary.SideResult {
-	if r.Status != store.StatusDone {
+func (d *Driver) side(ctx context.Context, r *runtypes.Run, metric string) adversary.SideResult {
+	if r.Status != runtypes.StatusDone {
 		return adversary.SideOf(nil, fmt.Errorf("run %s %s: %s", r.ID, r.Status, r.Error), metric)
 	}
 	full, err := d.st.GetRun(ctx, r.ID)

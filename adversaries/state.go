@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/adversary"
-	"schedlab/store"
 )
 
 // State is a stored search as the page and the API show it.
@@ -20,7 +20,7 @@ type State struct {
 	Status    string // store.SearchRunning, SearchDone, SearchFailed, SearchCanceled
 	Error     string
 	Spec      Spec
-	Build     store.Build
+	Build     runtypes.Build
 	CreatedAt time.Time
 	EndedAt   *time.Time
 	// Evaluations are the candidates so far, in order; Best the best of

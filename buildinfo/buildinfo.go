@@ -19,7 +19,7 @@
 // from `go build` in the checkout (VCS stamping, Go's default) or from
 // -ldflags "-X schedlab/buildinfo.commit=… -X schedlab/buildinfo.modified=false"
 // when built from an export without .git. A run stores
-// the Build of the process that executed it (store.Run.Build), so that a
+// the Build of the process that executed it (runtypes.Run.Build), so that a
 // later upgrade of the server never relabels an old result; bundles carry
 // the Build that wrote them.
 package buildinfo

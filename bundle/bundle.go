@@ -36,17 +36,14 @@ const Unknown = buildinfo.Unknown
 
 // Header is the first record: what the file is, and what wrote it.
 type Header struct {
-	Format     string    `json:"format"`  // Format
-	Version    int       `json:"version"` // 1 … Version
-	Schedlab   Build     `json:"schedlab"`
-	ExportedAt time.Time `json:"exported_at"`
+	Format     string          `json:"format"`  // Format
+	Version    int             `json:"version"` // 1 … Version
+	Schedlab   buildinfo.Build `json:"schedlab"`
+	ExportedAt time.Time       `json:"exported_at"`
 }
 
-// Build identifies the schedlab binary that wrote a bundle.
-type Build = buildinfo.Build
-
 // CurrentBuild is this binary's Build, from runtime/debug.ReadBuildInfo.
-func CurrentBuild() Build { return buildinfo.Current() }
+func CurrentBuild() buildinfo.Build { return buildinfo.Current() }
 
 // NewHeader is the header of a bundle written now by this binary.
 func NewHeader() Header {
@@ -121,7 +118,7 @@ type Run struct {
 
 	// Schedlab (version 3) is the build of the process that executed the
 	// run; absent when it was not recorded.
-	Schedlab *Build `json:"schedlab,omitempty"`
+	Schedlab *buildinfo.Build `json:"schedlab,omitempty"`
 
 	// Report is the JSON object of a report.Report, or empty.
 	Report json.RawMessage `json:"report,omitempty"`

@@ -25,7 +25,7 @@ func at(d time.Duration) *time.Time { t := t0.Add(d); return &t }
 // sample is a small valid bundle: two workloads, three runs (written out
 // of position order), one failed without a report.
 func sample() (Header, Experiment, []Workload, []Run) {
-	h := Header{Format: Format, Version: Version, Schedlab: Build{Version: "v1.2.3", Commit: "abc123", Modified: "false"}, ExportedAt: t0}
+	h := Header{Format: Format, Version: Version, Schedlab: buildinfo.Build{Version: "v1.2.3", Commit: "abc123", Modified: "false"}, ExportedAt: t0}
 	e := Experiment{ID: "aaaaaaaaaa", Name: "γ sweep", Strategy: "eapm",
 		Definition: json.RawMessage(`{"name":"γ sweep","strategy":"eapm","grid":{"gamma":["1.1","1.3"]}}`),
 		Tags:       []string{"paper"}, Notes: "*notes* <b>", Status: "done", RunsTotal: 3, CreatedAt: t0}
@@ -306,10 +306,10 @@ func TestBuildFields(t *testing.T) {
 	}
 	got := buildinfo.Of(&debug.BuildInfo{Main: debug.Module{Path: "schedlab", Version: "v1.0.0"},
 		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "89dc2e5"}, {Key: "vcs.modified", Value: "true"}}})
-	if want := (Build{Version: "v1.0.0", Commit: "89dc2e5", Modified: "true"}); got != want {
+	if want := (buildinfo.Build{Version: "v1.0.0", Commit: "89dc2e5", Modified: "true"}); got != want {
 		t.Errorf("buildOf: %+v, want %+v", got, want)
 	}
-	if got := buildinfo.Of(&debug.BuildInfo{}); got != (Build{Version: Unknown, Commit: Unknown, Modified: Unknown}) {
+	if got := buildinfo.Of(&debug.BuildInfo{}); got != (buildinfo.Build{Version: Unknown, Commit: Unknown, Modified: Unknown}) {
 		t.Errorf("buildOf without VCS: %+v, want every field %q", got, Unknown)
 	}
 	h := NewHeader()

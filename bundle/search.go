@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"time"
 
+	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -48,7 +50,7 @@ type Search struct {
 	Status   string          `json:"status"` // done, failed or canceled
 	Error    string          `json:"error"`
 	Best     json.RawMessage `json:"best"`
-	Schedlab Build           `json:"schedlab"` // the build that ran it
+	Schedlab buildinfo.Build `json:"schedlab"` // the build that ran it
 	Created  time.Time       `json:"created_at"`
 	Ended    *time.Time      `json:"ended_at,omitempty"`
 }
@@ -74,7 +76,7 @@ func ExportSearch(ctx context.Context, st *store.Store, id string, w io.Writer) 
 	}
 	a := snap.Search
 	b := SearchBundle{Header: NewHeader(), Search: Search{ID: a.ID, Strategy: a.Strategy, Config: a.Config, Status: a.Status,
-		Error: a.Error, Best: a.Best, Schedlab: Build{Version: orUnknown(a.Build.Version), Commit: orUnknown(a.Build.Commit),
+		Error: a.Error, Best: a.Best, Schedlab: buildinfo.Build{Version: orUnknown(a.Build.Version), Commit: orUnknown(a.Build.Commit),
 			Modified: orUnknown(a.Build.Modified)}, Created: a.CreatedAt, Ended: a.EndedAt},
 		Evaluations: []SearchEvaluation{}, Runs: []Run{}}
 	b.Header.Format, b.Header.Version = SearchFormat, SearchVersion
@@ -194,7 +196,7 @@ func (b *SearchBundle) check() error {
 func ImportSearch(ctx context.Context, st *store.Store, b *SearchBundle, owner string) error {
 	s := b.Search
 	snap := &store.SearchSnapshot{Search: store.AdversarySearch{ID: s.ID, Strategy: s.Strategy, Config: s.Config, Status: s.Status,
-		Error: s.Error, Best: s.Best, Build: store.Build(s.Schedlab), CreatedAt: s.Created, EndedAt: s.Ended}}
+		Error: s.Error, Best: s.Best, Build: runtypes.Build(s.Schedlab), CreatedAt: s.Created, EndedAt: s.Ended}}
 	for _, e := range b.Evaluations {
 		snap.Evaluations = append(snap.Evaluations, store.AdversaryEvaluation(e))
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -24,21 +25,21 @@ func searchStore(t *testing.T) (*store.Store, *store.AdversarySearch) {
 	}
 	t.Cleanup(func() { st.Close() })
 	a := &store.AdversarySearch{Strategy: "critical", Config: json.RawMessage(`{"strategy":"critical","a":"heft","b":"list","seed":4}`),
-		Build: store.Build{Version: "v1", Commit: "abc", Modified: "false"}}
+		Build: runtypes.Build{Version: "v1", Commit: "abc", Modified: "false"}}
 	if err := st.CreateAdversarySearch(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	data := `{"tasks":[1,2]}`
 	key := sha256Hex([]byte(data))
-	c, err := st.AddAdversaryCandidate(ctx, a.ID, key, &store.Workload{Strategy: "critical", Name: "cand", Format: "json", Data: []byte(data)},
-		&store.Run{Strategy: "critical", Variant: "heft"}, &store.Run{Strategy: "critical", Variant: "list"})
+	c, err := st.AddAdversaryCandidate(ctx, a.ID, key, &runtypes.Workload{Strategy: "critical", Name: "cand", Format: "json", Data: []byte(data)},
+		&runtypes.Run{Strategy: "critical", Variant: "heft"}, &runtypes.Run{Strategy: "critical", Variant: "list"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, end := range []struct {
 		status, msg string
 		report      json.RawMessage
-	}{{store.StatusDone, "", json.RawMessage(`{"metrics":[{"name":"makespan","value":3,"better":"lower"}]}`)}, {store.StatusFailed, "boom", nil}} {
+	}{{runtypes.StatusDone, "", json.RawMessage(`{"metrics":[{"name":"makespan","value":3,"better":"lower"}]}`)}, {runtypes.StatusFailed, "boom", nil}} {
 		r, err := st.ClaimNext(ctx)
 		if err != nil || r == nil {
 			t.Fatal(r, err)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 
+	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -59,7 +61,7 @@ func (x *exporter) run(r *store.SnapshotRun) Run {
 		CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
 		Report: r.Report, Position: r.Position, Cell: r.Cell, Replicate: r.Replicate}
 	if r.Build != nil {
-		rec.Schedlab = &Build{Version: r.Build.Version, Commit: r.Build.Commit, Modified: r.Build.Modified}
+		rec.Schedlab = &buildinfo.Build{Version: r.Build.Version, Commit: r.Build.Commit, Modified: r.Build.Modified}
 	}
 	return rec
 }
@@ -71,7 +73,7 @@ func (s source) Experiment() store.SnapshotExperiment {
 	return store.SnapshotExperiment(s.r.Experiment())
 }
 
-func (s source) Build() store.Build { return store.Build(s.r.Header().Schedlab) }
+func (s source) Build() runtypes.Build { return runtypes.Build(s.r.Header().Schedlab) }
 
 func (s source) Next() (*store.SnapshotWorkload, *store.SnapshotRun, error) {
 	w, r, err := s.r.Next()
@@ -90,7 +92,7 @@ func runRow(r *Run) *store.SnapshotRun {
 		CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
 		Report: r.Report, Position: r.Position, Cell: r.Cell, Replicate: r.Replicate}
 	if r.Schedlab != nil {
-		row.Build = &store.Build{Version: r.Schedlab.Version, Commit: r.Schedlab.Commit, Modified: r.Schedlab.Modified}
+		row.Build = &runtypes.Build{Version: r.Schedlab.Version, Commit: r.Schedlab.Commit, Modified: r.Schedlab.Modified}
 	}
 	return row
 }

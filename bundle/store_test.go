@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -34,7 +35,7 @@ func TestStoreRowsTravelWhole(t *testing.T) {
 	r := store.SnapshotRun{ID: "rrrrrrrrr2", Kind: "run", WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.1"}, Seed: 1, Status: "done", ProgressDone: 3, ProgressTotal: 3, ProgressNote: "3 of 3",
 		Error: "none", ErrorField: "gamma", Name: "the one", Tags: []string{"t"}, Notes: "n",
-		CreatedAt: t0, StartedAt: at(1), FinishedAt: at(2), Build: &store.Build{Version: "v1", Commit: "abc", Modified: "true"},
+		CreatedAt: t0, StartedAt: at(1), FinishedAt: at(2), Build: &runtypes.Build{Version: "v1", Commit: "abc", Modified: "true"},
 		Report: rs[0].Report, Position: 1, Cell: json.RawMessage(`{"gamma":"1.1"}`), Replicate: 2}
 	exp.RunsTotal = 2
 	for _, v := range []any{exp, w, r} {
@@ -67,7 +68,7 @@ func TestStoreRowsTravelWhole(t *testing.T) {
 	if got := src.Experiment(); !reflect.DeepEqual(got, exp) {
 		t.Errorf("experiment\n%+v, want\n%+v", got, exp)
 	}
-	if got := src.Build(); got != store.Build(CurrentBuild()) {
+	if got := src.Build(); got != runtypes.Build(CurrentBuild()) {
 		t.Errorf("build %+v, want this binary's", got)
 	}
 	var gotW []store.SnapshotWorkload

@@ -6,6 +6,7 @@ import (
 
 	"schedlab/report"
 	"schedlab/runtypes"
+	"schedlab/solvers/sweep"
 )
 
 // Query is what a reader chose on an experiment's page; empty fields take
@@ -61,7 +62,7 @@ type Analysis struct {
 // (DefaultX); nothing pooled; A and B the first two variants. infos are
 // the metrics' declarations (direction, bounds; a metric without one is
 // unranked and unbounded); refs the definition's reference values.
-func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []Reference, q Query) Analysis {
+func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []sweep.Reference, q Query) Analysis {
 	an := Analysis{Dims: Dims(runs)}
 	names := make([]string, len(an.Dims))
 	for i, d := range an.Dims {

@@ -16,17 +16,6 @@ import (
 	"schedlab/solvers/sweep"
 )
 
-// Definition is an experiment as the user writes it (JSON, YAML with the
-// same keys, or the form); its parts are package sweep's, where the
-// families write their seed experiments.
-type (
-	Definition = sweep.Definition
-	Workload   = sweep.Workload
-	Grid       = sweep.Grid
-	Reference  = sweep.Reference
-	Field      = sweep.Field
-)
-
 // Defaults and limits of a definition.
 const (
 	DefaultSeed   = 1             // as in the issue's example; any int64 is allowed
@@ -46,7 +35,7 @@ const (
 // (integers exact: 1e9 is "1000000000"; 1.10 is "1.1"; a string is kept
 // as written, blanks trimmed). Absent replicates mean 1, an absent seed
 // DefaultSeed; an empty list is as if absent.
-func ParseJSON(data []byte) (*Definition, error) {
+func ParseJSON(data []byte) (*sweep.Definition, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := jsonTree(dec, "", 0)
@@ -61,7 +50,7 @@ func ParseJSON(data []byte) (*Definition, error) {
 
 // ParseYAML reads a definition from YAML with the keys and rules of
 // ParseJSON.
-func ParseYAML(data []byte) (*Definition, error) {
+func ParseYAML(data []byte) (*sweep.Definition, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {
 		return nil, errs.Invalidf("definition", "not valid YAML: %v", err)
@@ -78,7 +67,7 @@ func ParseYAML(data []byte) (*Definition, error) {
 }
 
 // Parse reads JSON when data starts with '{' (after blanks), YAML otherwise.
-func Parse(data []byte) (*Definition, error) {
+func Parse(data []byte) (*sweep.Definition, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
 		return ParseJSON(data)
 	}
@@ -223,12 +212,12 @@ func field(path string) string {
 type parser struct{ left int }
 
 // definition decodes the generic tree strictly into a Definition.
-func (ps *parser) definition(v any) (*Definition, error) {
+func (ps *parser) definition(v any) (*sweep.Definition, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, errs.Invalidf("definition", "must be an object")
 	}
-	d := &Definition{Replicates: 1, Seed: DefaultSeed}
+	d := &sweep.Definition{Replicates: 1, Seed: DefaultSeed}
 	var problems []error
 	add := func(err error) {
 		if err != nil {
@@ -426,12 +415,12 @@ func (ps *parser) values(x any, path string) ([]string, error) {
 	return nil, errs.Invalidf(path, `must be a list of values or an integer range {"from": a, "to": b}`)
 }
 
-func (ps *parser) grid(x any, path string) (Grid, error) {
+func (ps *parser) grid(x any, path string) (sweep.Grid, error) {
 	m, ok := x.(map[string]any)
 	if !ok {
 		return nil, errs.Invalidf(path, "must be an object of parameter names to lists of values")
 	}
-	g := make(Grid, len(m))
+	g := make(sweep.Grid, len(m))
 	var problems []error
 	for _, k := range sortedKeys(m) {
 		vs, err := ps.values(m[k], join(path, k))
@@ -444,8 +433,8 @@ func (ps *parser) grid(x any, path string) (Grid, error) {
 	return g, errs.Join(problems)
 }
 
-func (ps *parser) workload(x any, path string) (Workload, error) {
-	var w Workload
+func (ps *parser) workload(x any, path string) (sweep.Workload, error) {
+	var w sweep.Workload
 	m, ok := x.(map[string]any)
 	if !ok {
 		return w, errs.Invalidf(path, `must be {"preset": …, "grid": {…}} or {"ids": […]}`)
@@ -470,12 +459,12 @@ func (ps *parser) workload(x any, path string) (Workload, error) {
 	return w, errs.Join(problems)
 }
 
-func referencesOf(x any, path string) ([]Reference, error) {
+func referencesOf(x any, path string) ([]sweep.Reference, error) {
 	l, ok := x.([]any)
 	if !ok {
 		return nil, errs.Invalidf(path, "must be a list of references")
 	}
-	out := make([]Reference, len(l))
+	out := make([]sweep.Reference, len(l))
 	var problems []error
 	for i, e := range l {
 		p := fmt.Sprintf("%s[%d]", path, i)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"schedlab/solvers"
+	"schedlab/solvers/sweep"
 )
 
 // Keys of the cell (Run.Cell, Row.Params) for the workload axis: a preset's
@@ -50,7 +51,7 @@ type WorkloadRef struct {
 // Count is the number of runs def expands to, computed without expanding
 // (saturating at math.MaxInt64). With no variants named, strategy's are
 // counted (a nil strategy then counts none).
-func Count(def *Definition, strategy *solvers.Strategy) int64 {
+func Count(def *sweep.Definition, strategy *solvers.Strategy) int64 {
 	n := satMul(int64(max(def.Replicates, 0)), int64(len(variantsFor(def, strategy))))
 	n = satMul(n, gridCount(def.Grid))
 	if def.Workload.Preset != "" {
@@ -59,14 +60,14 @@ func Count(def *Definition, strategy *solvers.Strategy) int64 {
 	return satMul(n, int64(len(def.Workload.IDs)))
 }
 
-func variantsFor(def *Definition, strategy *solvers.Strategy) []string {
+func variantsFor(def *sweep.Definition, strategy *solvers.Strategy) []string {
 	if len(def.Variants) > 0 || strategy == nil {
 		return def.Variants
 	}
 	return variantNames(strategy.Variants)
 }
 
-func gridCount(g Grid) int64 {
+func gridCount(g sweep.Grid) int64 {
 	n := int64(1)
 	for _, vs := range g {
 		n = satMul(n, int64(len(vs)))
@@ -92,7 +93,7 @@ func satMul(a, b int64) int64 {
 // A-vs-B comparison pairs are adjacent). A grid is walked like an
 // odometer over its names in sorted order, the last name fastest, each
 // name's values in the order written.
-func Expand(def *Definition, strategy *solvers.Strategy) []Run {
+func Expand(def *sweep.Definition, strategy *solvers.Strategy) []Run {
 	variants := variantsFor(def, strategy)
 	n := Count(def, strategy)
 	if n == 0 || n > MaxRuns {
@@ -143,7 +144,7 @@ func Expand(def *Definition, strategy *solvers.Strategy) []Run {
 
 // product is the cartesian product of g, in odometer order over sorted
 // names (last fastest). An empty grid has one empty combination.
-func product(g Grid) []solvers.Params {
+func product(g sweep.Grid) []solvers.Params {
 	names := sortedKeys(g)
 	out := []solvers.Params{{}}
 	for _, name := range names {
@@ -161,7 +162,7 @@ func product(g Grid) []solvers.Params {
 }
 
 // cellKeys lists the keys of def's cells (Run.Cell, Row.Params), sorted.
-func cellKeys(def *Definition) []string {
+func cellKeys(def *sweep.Definition) []string {
 	var keys []string
 	for k := range def.Grid {
 		keys = append(keys, k)
@@ -178,7 +179,7 @@ func cellKeys(def *Definition) []string {
 }
 
 // cellValues maps each cell key to the values swept under it.
-func cellValues(def *Definition) map[string][]string {
+func cellValues(def *sweep.Definition) map[string][]string {
 	out := map[string][]string{}
 	for k, vs := range def.Grid {
 		out[k] = vs

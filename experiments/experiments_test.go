@@ -14,6 +14,7 @@ import (
 	"schedlab/report"
 	"schedlab/runtypes"
 	"schedlab/solvers/eapm"
+	"schedlab/solvers/sweep"
 )
 
 const exampleJSON = `{"name": "eapm gamma sweep", "strategy": "eapm",
@@ -36,7 +37,7 @@ replicates: 1
 seed: 1
 `
 
-func mustParse(t *testing.T, src string) *Definition {
+func mustParse(t *testing.T, src string) *sweep.Definition {
 	t.Helper()
 	d, err := Parse([]byte(src))
 	if err != nil {
@@ -47,11 +48,11 @@ func mustParse(t *testing.T, src string) *Definition {
 
 func TestJSONAndYAMLParseToTheSameDefinition(t *testing.T) {
 	j, y := mustParse(t, exampleJSON), mustParse(t, exampleYAML)
-	want := &Definition{
+	want := &sweep.Definition{
 		Name: "eapm gamma sweep", Strategy: "eapm",
-		Workload:   Workload{Preset: "zhang2022-case1", Grid: Grid{"instance": {"0", "1", "2", "3", "4"}}},
+		Workload:   sweep.Workload{Preset: "zhang2022-case1", Grid: sweep.Grid{"instance": {"0", "1", "2", "3", "4"}}},
 		Variants:   []string{"online", "greedy-min-energy"},
-		Grid:       Grid{"gamma": {"1.1", "1.3"}},
+		Grid:       sweep.Grid{"gamma": {"1.1", "1.3"}},
 		Replicates: 1, Seed: 1,
 	}
 	if !reflect.DeepEqual(j, want) {
@@ -145,7 +146,7 @@ func TestUnknownKeysAreErrorsNamingThem(t *testing.T) {
 
 func TestReferencesParse(t *testing.T) {
 	d := mustParse(t, `{"references": [{"name": "paper", "metric": "objective", "variant": "online", "params": {"gamma": 1.1}, "value": "123.4"}]}`)
-	want := []Reference{{Name: "paper", Metric: "objective", Variant: "online", Params: map[string]string{"gamma": "1.1"}, Value: 123.4}}
+	want := []sweep.Reference{{Name: "paper", Metric: "objective", Variant: "online", Params: map[string]string{"gamma": "1.1"}, Value: 123.4}}
 	if !reflect.DeepEqual(d.References, want) {
 		t.Errorf("got %+v", d.References)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"schedlab/solvers/dcop"
 	"schedlab/solvers/registry"
+	"schedlab/solvers/sweep"
 )
 
 // seedRuns are the runs each family's seed experiments expand to, by
@@ -46,7 +47,7 @@ func TestSeedExperimentsAreTheSweepsTheyWere(t *testing.T) {
 	if err := json.Unmarshal(b, &before); err != nil {
 		t.Fatal(err)
 	}
-	old := map[string]*Definition{}
+	old := map[string]*sweep.Definition{}
 	titles := map[string]string{}
 	for _, s := range before {
 		def, err := ParseJSON(s.Definition)

@@ -10,6 +10,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/solvers"
+	"schedlab/solvers/sweep"
 )
 
 // Validate checks def against strategy (the caller looks it up by
@@ -19,7 +20,7 @@ import (
 // value is checked once, against its ParamSpec alone (solvers.Resolve),
 // and written back as the run gets it (a boolean as true or false), so
 // that the runs Expand makes need no second check.
-func Validate(def *Definition, strategy *solvers.Strategy) error {
+func Validate(def *sweep.Definition, strategy *solvers.Strategy) error {
 	var ps []error
 	bad := func(field, format string, args ...any) {
 		ps = append(ps, errs.Invalidf(field, format, args...))
@@ -137,7 +138,7 @@ func Validate(def *Definition, strategy *solvers.Strategy) error {
 // check stops there.
 const maxListProblems = 10
 
-func checkGrid(path string, g Grid, specs []solvers.ParamSpec, variants []string) []error {
+func checkGrid(path string, g sweep.Grid, specs []solvers.ParamSpec, variants []string) []error {
 	var ps []error
 	names := make([]string, len(specs))
 	for i, s := range specs {
@@ -205,7 +206,7 @@ func variantNames(vs []solvers.Variant) []string {
 
 // variantsOf is the variants an experiment runs: its own, or all of the
 // strategy's when it names none.
-func variantsOf(def *Definition, strategy *solvers.Strategy) []string {
+func variantsOf(def *sweep.Definition, strategy *solvers.Strategy) []string {
 	if len(def.Variants) > 0 {
 		return def.Variants
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"schedlab/report"
+	"schedlab/solvers/sweep"
 	"schedlab/stats"
 )
 
@@ -174,7 +175,7 @@ type Chart struct {
 // as a band; a point where runs failed is marked (report.Line.Marks) and
 // listed in Failed. rows are AggregateWith(runs, Options{Keep: g.Keep()}).
 // The x values must be numbers; references of the metric are dashed lines.
-func MetricPlot(rows []Row, g Grouping, metric string, refs []Reference) Chart {
+func MetricPlot(rows []Row, g Grouping, metric string, refs []sweep.Reference) Chart {
 	c := Chart{Plot: report.Plot{Title: metric + " vs " + g.X, XLabel: g.X, YLabel: metric}}
 	lines := map[string]int{}
 	methods := map[string]bool{}

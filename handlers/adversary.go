@@ -18,6 +18,7 @@ import (
 	"schedlab/bundle"
 	"schedlab/errs"
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/solvers/adversary"
 	"schedlab/store"
 	"schedlab/views"
@@ -231,7 +232,7 @@ func (s *Server) searchRunReport(ctx context.Context, id string) *report.Report 
 		return nil
 	}
 	run, err := s.store.GetRun(ctx, id)
-	if err != nil || run.Status != store.StatusDone {
+	if err != nil || run.Status != runtypes.StatusDone {
 		return nil
 	}
 	rep, err := s.report(run)

@@ -12,6 +12,7 @@ import (
 
 	"schedlab/adversaries"
 	"schedlab/bundle"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 	"schedlab/store"
@@ -211,7 +212,7 @@ func TestAdversaryUnderAuthAsExperiments(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range runs {
-		if r.Status == store.StatusQueued {
+		if r.Status == runtypes.StatusQueued {
 			t.Errorf("run %s of the canceled search is still queued", r.ID)
 		}
 	}

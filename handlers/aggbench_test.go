@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/experiments"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -45,14 +46,14 @@ func BenchmarkAggregateStored100k(b *testing.B) {
 // metrics each (1,000 cells × 100 replicates) in a's database, fast
 // (store.FillExperiment).
 func storeExperiment100k(b *testing.B, a *app) *store.Experiment {
-	return storeExperiment100kAs(b, a, store.ExperimentDone, store.StatusDone)
+	return storeExperiment100kAs(b, a, store.ExperimentDone, runtypes.StatusDone)
 }
 
 // storeExperiment100kAs is storeExperiment100k with the experiment's
 // status and its runs' given.
 func storeExperiment100kAs(b *testing.B, a *app, status, runStatus string) *store.Experiment {
 	ctx := context.Background()
-	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
 	if err := a.store.CreateWorkload(ctx, w); err != nil {
 		b.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func storeExperiment100kAs(b *testing.B, a *app, status, runStatus string) *stor
 	def := `{"name":"big","strategy":"eapm","workload":{"ids":["` + w.ID + `"]},"variants":["online"],"grid":{"gamma":["1.0","1.1","1.2","1.3","1.4","1.5","1.6","1.7","1.8","1.9"],"instance":{"from":0,"to":99}},"replicates":100}`
 	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(def), Status: status}
 	start := time.Now()
-	err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Status: runStatus,
+	err := a.store.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Status: runStatus,
 		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
 		func(i int) store.ExperimentCell {
 			return store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.` + strconv.Itoa(i/100%10) +
@@ -110,20 +111,20 @@ func oldExperimentResults(s *Server, ctx context.Context, id string, keep []stri
 func TestLeanResultsEqualOld(t *testing.T) {
 	a := newApp(t, "", 0)
 	ctx := context.Background()
-	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
 	if err := a.store.CreateWorkload(ctx, w); err != nil {
 		t.Fatal(err)
 	}
-	for _, status := range []string{store.StatusDone, store.StatusFailed} {
+	for _, status := range []string{runtypes.StatusDone, runtypes.StatusFailed} {
 		e := &store.Experiment{Strategy: "eapm", Definition: json.RawMessage(`{}`)}
-		err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Status: status}, 60,
+		err := a.store.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Status: status}, 60,
 			func(i int) store.ExperimentCell {
 				return store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.` + strconv.Itoa(i%3) +
 					`","instance":"` + strconv.Itoa(i/3%4) + `"}`), Replicate: i / 12}
 			},
 			func(i int) []store.Metric {
 				switch {
-				case status == store.StatusFailed && i%2 == 0:
+				case status == runtypes.StatusFailed && i%2 == 0:
 					return nil
 				case i%7 == 0:
 					return []store.Metric{{Name: "objective", Value: math.Inf(1)}}

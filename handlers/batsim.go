@@ -10,7 +10,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/report"
-	"schedlab/store"
+	"schedlab/runtypes"
 )
 
 // Batsim's output files of a batch run (issue 39): GET
@@ -33,7 +33,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if run.Status != store.StatusDone {
+	if run.Status != runtypes.StatusDone {
 		return errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 	}
 	rep, err := s.report(run)

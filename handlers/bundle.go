@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"schedlab/buildinfo"
 	"schedlab/bundle"
 	"schedlab/errs"
 	"schedlab/store"
@@ -20,10 +21,10 @@ import (
 type apiImported struct {
 	apiExperiment
 	Imported struct {
-		Runs            int          `json:"runs"`
-		Workloads       int          `json:"workloads"`
-		WorkloadsReused int          `json:"workloads_reused"`
-		Schedlab        bundle.Build `json:"schedlab"` // the build that exported it
+		Runs            int             `json:"runs"`
+		Workloads       int             `json:"workloads"`
+		WorkloadsReused int             `json:"workloads_reused"`
+		Schedlab        buildinfo.Build `json:"schedlab"` // the build that exported it
 	} `json:"imported"`
 }
 
@@ -117,7 +118,7 @@ func (s *Server) imported(c echo.Context, got *store.Imported) error {
 		return err
 	}
 	a.Imported.Runs, a.Imported.Workloads, a.Imported.WorkloadsReused = got.Runs, got.Workloads, got.Reused
-	a.Imported.Schedlab = bundle.Build(got.Schedlab)
+	a.Imported.Schedlab = buildinfo.Build(got.Schedlab)
 	return c.JSON(http.StatusCreated, a)
 }
 

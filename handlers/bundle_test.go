@@ -16,6 +16,7 @@ import (
 
 	"schedlab/bundle"
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -330,14 +331,14 @@ func TestDamagedStoredReportShowsItsErrorInPlace(t *testing.T) {
 	a.runner.Shutdown(ctx) // nothing claims the runs but this test
 	stored := func(report string) string {
 		t.Helper()
-		run, err := a.store.CreateRun(ctx, &store.Run{Kind: store.KindReproduce, Strategy: "eapm"})
+		run, err := a.store.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindReproduce, Strategy: "eapm"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, err := a.store.ClaimNext(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := a.store.Finish(ctx, run.ID, store.StatusDone, json.RawMessage(report), "", ""); err != nil {
+		if err := a.store.Finish(ctx, run.ID, runtypes.StatusDone, json.RawMessage(report), "", ""); err != nil {
 			t.Fatal(err)
 		}
 		return run.ID

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/buildinfo"
+	"schedlab/runtypes"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -23,9 +24,9 @@ func absURL(c echo.Context, path string) string {
 // citeOf is the Cite block of the runs behind a page at path: each
 // distinct build that executed them (in the runs' order, with its count)
 // and each workload they ran on.
-func (s *Server) citeOf(ctx context.Context, c echo.Context, what, path string, runs []*store.Run) views.Cite {
+func (s *Server) citeOf(ctx context.Context, c echo.Context, what, path string, runs []*runtypes.Run) views.Cite {
 	var builds []store.BuildCount
-	at := map[store.Build]int{}
+	at := map[runtypes.Build]int{}
 	var workloads []string
 	seen := map[string]bool{}
 	more := 0

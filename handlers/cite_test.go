@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"schedlab/buildinfo"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -48,7 +49,7 @@ func TestRunReportAndPageNameTheBuildThatExecutedIt(t *testing.T) {
 	var w apiWorkload
 	json.Unmarshal(b, &w)
 	done := a.startRun(t, `{"workload_id":"`+w.ID+`","strategy":"eapm","variant":"online"}`)
-	if done.Status != store.StatusDone {
+	if done.Status != runtypes.StatusDone {
 		t.Fatalf("run ended %s: %s", done.Status, done.Error)
 	}
 	cur := buildinfo.Current()
@@ -67,8 +68,8 @@ func TestRunReportAndPageNameTheBuildThatExecutedIt(t *testing.T) {
 	// everything names that build.
 	old := buildinfo.Build{Version: "v0.9.1", Commit: "0123456789abcdef0123456789abcdef01234567", Modified: "false"}
 	run := a.claimedRun(t)
-	if err := a.store.End(context.Background(), []store.Ending{{ID: run.ID, Worker: "node3:77", Status: store.StatusDone,
-		Report: stored.Report, Build: store.Build(old)}})[0]; err != nil {
+	if err := a.store.End(context.Background(), []store.Ending{{ID: run.ID, Worker: "node3:77", Status: runtypes.StatusDone,
+		Report: stored.Report, Build: runtypes.Build(old)}})[0]; err != nil {
 		t.Fatal(err)
 	}
 	req, _ := http.NewRequest(http.MethodGet, a.URL+"/api/runs/"+run.ID+"/report", nil)

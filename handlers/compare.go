@@ -16,8 +16,8 @@ import (
 	"schedlab/compare"
 	"schedlab/errs"
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/solvers"
-	"schedlab/store"
 	"schedlab/views"
 	"schedlab/views/charts"
 )
@@ -50,7 +50,7 @@ func (s *Server) comparePage(c echo.Context) error {
 		return errs.Invalidf("runs", "at most %d runs can be compared at once, got %d", maxCompare, len(ids))
 	}
 	ctx := c.Request().Context()
-	runs := make([]store.Run, len(ids))
+	runs := make([]runtypes.Run, len(ids))
 	allDone := true
 	for i, id := range ids {
 		r, err := s.store.GetRunInfo(ctx, id)
@@ -58,7 +58,7 @@ func (s *Server) comparePage(c echo.Context) error {
 			return err
 		}
 		runs[i] = *r
-		allDone = allDone && r.Status == store.StatusDone
+		allDone = allDone && r.Status == runtypes.StatusDone
 	}
 	if !allDone {
 		// Still filling in: render it afresh each time.
@@ -68,7 +68,7 @@ func (s *Server) comparePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cited := make([]*store.Run, len(runs))
+	cited := make([]*runtypes.Run, len(runs))
 	for i := range runs {
 		cited[i] = &runs[i]
 	}
@@ -77,7 +77,7 @@ func (s *Server) comparePage(c echo.Context) error {
 }
 
 // compareBody is the body of the compare page of runs.
-func (s *Server) compareBody(runs []store.Run) templ.Component {
+func (s *Server) compareBody(runs []runtypes.Run) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		p, err := s.joinRuns(ctx, runs)
 		if err != nil {
@@ -91,7 +91,7 @@ func (s *Server) compareBody(runs []store.Run) templ.Component {
 // its charts' data, from the pages cache. The charts are served at
 // /api/compare/charts?runs=…&v=…, v naming the runs' labels, which the
 // charts show: a run renamed is new data at a new address.
-func (s *Server) comparePart(ctx context.Context, runs []store.Run) (*piece, error) {
+func (s *Server) comparePart(ctx context.Context, runs []runtypes.Run) (*piece, error) {
 	ids := make([]string, len(runs))
 	for i, r := range runs {
 		ids[i] = r.ID
@@ -103,7 +103,7 @@ func (s *Server) comparePart(ctx context.Context, runs []store.Run) (*piece, err
 }
 
 // compareChartsURL is where the charts of the compare page of runs are.
-func compareChartsURL(runs []store.Run) string {
+func compareChartsURL(runs []runtypes.Run) string {
 	ids := make([]string, len(runs))
 	sum := sha256.New()
 	for i, r := range runs {
@@ -125,13 +125,13 @@ func (s *Server) apiCompareCharts(c echo.Context) error {
 		return errs.Invalidf("runs", "name from 1 to %d runs: ?runs=ID,ID", maxCompare)
 	}
 	ctx := c.Request().Context()
-	runs := make([]store.Run, len(ids))
+	runs := make([]runtypes.Run, len(ids))
 	for i, id := range ids {
 		r, err := s.store.GetRunInfo(ctx, id)
 		if err != nil {
 			return err
 		}
-		if r.Status != store.StatusDone {
+		if r.Status != runtypes.StatusDone {
 			return errs.New(errs.Conflict, "runs", "run %s is %s: its compare page's charts are not kept", r.ID, r.Status)
 		}
 		runs[i] = *r
@@ -150,12 +150,12 @@ func (s *Server) apiCompareCharts(c echo.Context) error {
 // compare page draws metrics, plots and Gantts, so the reports are decoded
 // without their tables (most of a large report's decoded size), and not
 // through the report cache, which would keep them.
-func (s *Server) joinRuns(ctx context.Context, runs []store.Run) (views.CompareProps, error) {
+func (s *Server) joinRuns(ctx context.Context, runs []runtypes.Run) (views.CompareProps, error) {
 	reports := make([]*report.Report, len(runs))
 	var damaged []string
 	for i, r := range runs {
 		reports[i] = &report.Report{}
-		if r.Status != store.StatusDone {
+		if r.Status != runtypes.StatusDone {
 			continue
 		}
 		full, err := s.store.GetRun(ctx, r.ID)
@@ -210,14 +210,14 @@ func (skipJSON) UnmarshalJSON([]byte) error { return nil }
 // compareRun is a stored run as package compare sees it; workload names
 // the workload (its name; "" unknown) and reference says whether its
 // variant is a reference (solvers.Variant.Reference).
-func compareRun(r store.Run, workload string, reference bool) compare.Run {
-	return compare.Run{ID: r.ID, Name: r.Name, Reproduce: r.Kind == store.KindReproduce, Strategy: r.Strategy,
+func compareRun(r runtypes.Run, workload string, reference bool) compare.Run {
+	return compare.Run{ID: r.ID, Name: r.Name, Reproduce: r.Kind == runtypes.KindReproduce, Strategy: r.Strategy,
 		WorkloadID: r.WorkloadID, WorkloadName: workload, Variant: r.Variant, Reference: reference, Params: r.Params, Seed: r.Seed}
 }
 
 // compared converts runs for package compare, with their workloads' names
 // and whether their variants are references.
-func (s *Server) compared(ctx context.Context, runs []store.Run) []compare.Run {
+func (s *Server) compared(ctx context.Context, runs []runtypes.Run) []compare.Run {
 	names := s.workloadNames(ctx, runs)
 	out := make([]compare.Run, len(runs))
 	for i, r := range runs {
@@ -237,7 +237,7 @@ func (s *Server) isReference(strategy, variant string) bool {
 }
 
 // joinCompared is Join of runs converted (cr[i] is runs[i]).
-func joinCompared(runs []store.Run, cr []compare.Run, reports []*report.Report) views.CompareProps {
+func joinCompared(runs []runtypes.Run, cr []compare.Run, reports []*report.Report) views.CompareProps {
 	res := compare.Join(cr, reports)
 	p := views.CompareProps{Runs: viewRuns(runs), Labels: res.Labels, Fields: res.Fields, Reference: res.Reference,
 		Metrics: res.Metrics, Ranked: res.Ranked, Notes: res.Notes}
@@ -347,7 +347,7 @@ func (s *Server) compareRunVariants(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if run.Kind != store.KindRun {
+	if run.Kind != runtypes.KindRun {
 		return errs.Invalidf("id", "run %s is a reproduction: it has no workload to run the other variants on", run.ID)
 	}
 	ids, err := s.allVariants(c, run.Strategy, run.WorkloadID, run.ID, run.Variant, run.Params, run.Seed)

@@ -10,7 +10,7 @@ import (
 
 	"schedlab/compare"
 	"schedlab/report"
-	"schedlab/store"
+	"schedlab/runtypes"
 	"schedlab/views"
 )
 
@@ -18,7 +18,7 @@ import (
 // what the handler adds (plots overlaid, Gantts stacked) and the page.
 
 func TestJoinOverlaysPlotsByTitleAndLabelsThemByWhatDiffers(t *testing.T) {
-	runs := []store.Run{{ID: "a", Variant: "online"}, {ID: "b", Variant: "average"}}
+	runs := []runtypes.Run{{ID: "a", Variant: "online"}, {ID: "b", Variant: "average"}}
 	reports := []*report.Report{
 		{Series: []report.Plot{{Title: "P", Lines: []report.Line{{Name: "x", Points: [][2]float64{{0, 1}}}}}}},
 		{Series: []report.Plot{{Title: "P", Lines: []report.Line{{Name: "x", Points: [][2]float64{{0, 2}}}}}, {Title: "Q"}}},
@@ -33,7 +33,7 @@ func TestJoinOverlaysPlotsByTitleAndLabelsThemByWhatDiffers(t *testing.T) {
 }
 
 // renderCompare renders the compare body of runs converted as cr.
-func renderCompare(t *testing.T, runs []store.Run, cr []compare.Run, reports []*report.Report) *goquery.Document {
+func renderCompare(t *testing.T, runs []runtypes.Run, cr []compare.Run, reports []*report.Report) *goquery.Document {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := views.CompareBody(joinCompared(runs, cr, reports)).Render(context.Background(), &buf); err != nil {
@@ -51,8 +51,8 @@ func renderCompare(t *testing.T, runs []store.Run, cr []compare.Run, reports []*
 // best, a note saying processors differ with both values, the makespan
 // row marked not ranked, the differing resource first in "What differs".
 func TestComparePageRefusesToRankRunsWithDifferentResources(t *testing.T) {
-	runs := []store.Run{{ID: "r1", Kind: store.KindRun, Strategy: "critical", Variant: "critical-works", WorkloadID: "w", Status: store.StatusDone},
-		{ID: "r2", Kind: store.KindRun, Strategy: "critical", Variant: "heft", WorkloadID: "w", Status: store.StatusDone}}
+	runs := []runtypes.Run{{ID: "r1", Kind: runtypes.KindRun, Strategy: "critical", Variant: "critical-works", WorkloadID: "w", Status: runtypes.StatusDone},
+		{ID: "r2", Kind: runtypes.KindRun, Strategy: "critical", Variant: "heft", WorkloadID: "w", Status: runtypes.StatusDone}}
 	cr := []compare.Run{compareRun(runs[0], "montage", false), compareRun(runs[1], "montage", false)}
 	rep := func(makespan, procs float64) *report.Report {
 		return &report.Report{Metrics: []report.Metric{{Name: "makespan", Value: makespan, Better: report.Lower},
@@ -89,14 +89,14 @@ func TestComparePageRefusesToRankRunsWithDifferentResources(t *testing.T) {
 // highest objective; it is a reference column, never best; the best
 // online method is.
 func TestComparePageNeverMarksAReferenceBest(t *testing.T) {
-	var runs []store.Run
+	var runs []runtypes.Run
 	var cr []compare.Run
 	var reports []*report.Report
 	for i, v := range []struct {
 		variant string
 		obj     float64
 	}{{"offline-lp", 9.5}, {"online", 7}, {"average", 5}} {
-		r := store.Run{ID: "r" + v.variant, Kind: store.KindRun, Strategy: "eapm", Variant: v.variant, WorkloadID: "w", Status: store.StatusDone}
+		r := runtypes.Run{ID: "r" + v.variant, Kind: runtypes.KindRun, Strategy: "eapm", Variant: v.variant, WorkloadID: "w", Status: runtypes.StatusDone}
 		runs = append(runs, r)
 		cr = append(cr, compareRun(r, "zhang", i == 0))
 		reports = append(reports, &report.Report{Metrics: []report.Metric{{Name: "objective", Value: v.obj, Better: report.Higher},
@@ -147,7 +147,7 @@ func TestComparePageChartsCostsApart(t *testing.T) {
 // title overlaid one line per run, Gantts with the same title stacked on
 // one time axis. Workloads are known by id, no variant is a reference:
 // the server's joinRuns knows more (compared).
-func Join(runs []store.Run, reports []*report.Report) views.CompareProps {
+func Join(runs []runtypes.Run, reports []*report.Report) views.CompareProps {
 	cr := make([]compare.Run, len(runs))
 	for i, r := range runs {
 		cr[i] = compareRun(r, "", false)

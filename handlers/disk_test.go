@@ -13,6 +13,7 @@ import (
 
 	"schedlab/report"
 	"schedlab/runner/runnertest"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -124,9 +125,9 @@ func TestAFullDiskRefusesNewWorkHoldsFinishedRunsAndHealsByItself(t *testing.T) 
 	running := 0
 	for _, id := range ids {
 		switch st := a.runStatus(t, id); st {
-		case store.StatusRunning:
+		case runtypes.StatusRunning:
 			running++
-		case store.StatusQueued:
+		case runtypes.StatusQueued:
 		default:
 			t.Errorf("run %s is %s while its end cannot be stored: held runs stay running, the queue waits", id, st)
 		}
@@ -154,7 +155,7 @@ func TestAFullDiskRefusesNewWorkHoldsFinishedRunsAndHealsByItself(t *testing.T) 
 	}
 	for _, id := range ids {
 		r := a.waitRun(t, id)
-		if r.Status != store.StatusDone {
+		if r.Status != runtypes.StatusDone {
 			t.Errorf("run %s after space returned: %s %s", id, r.Status, r.Error)
 		}
 		status, b := a.do(t, http.MethodGet, "/api/runs/"+id+"/tables/0?limit=5000", "", nil)

@@ -3,7 +3,7 @@
 // runner or a strategy, and render; they hold no scheduling logic. An
 // experiment is made by the experiment service (package service): POST
 // /api/experiments and the sweep form parse a definition (the form fills
-// experiments.Definition from its fields with sweep.ParseValues, no JSON
+// sweep.Definition from its fields with sweep.ParseValues, no JSON
 // in between) and call service.Start; the form's live count, estimate
 // and JSON come from POST /experiments/preview, which reads the fields
 // the same way. No handler function is over 60 lines.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -30,13 +31,13 @@ func handExperiment(t *testing.T, a *app) string {
 		"B": {11, 14, 17, 20, 25, 28, 31, 30},
 		"C": {30, 31, 32, 33, 34, 35, 36, 38},
 	}
-	var runs []*store.Run
+	var runs []*runtypes.Run
 	var cells []store.ExperimentCell
 	var value []float64
 	for _, v := range []string{"A", "B", "C"} {
 		for i, x := range vals[v] {
 			gamma := fmt.Sprint(1 + i/4)
-			runs = append(runs, &store.Run{Kind: store.KindRun, WorkloadID: wid, Strategy: "eapm", Variant: v,
+			runs = append(runs, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: wid, Strategy: "eapm", Variant: v,
 				Params: map[string]string{"gamma": gamma}, Seed: int64(1 + i%4)})
 			cells = append(cells, store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"` + gamma + `"}`), Replicate: i % 4})
 			value = append(value, x)
@@ -54,13 +55,13 @@ func handExperiment(t *testing.T, a *app) string {
 	}
 	for i, r := range runs {
 		if math.IsNaN(value[i]) {
-			if err := a.store.Finish(ctx, r.ID, store.StatusFailed, nil, "out of memory at job 17", ""); err != nil {
+			if err := a.store.Finish(ctx, r.ID, runtypes.StatusFailed, nil, "out of memory at job 17", ""); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		}
 		rep := fmt.Sprintf(`{"metrics":[{"name":"makespan","value":%g,"better":"lower"}],"tables":[],"series":[],"gantts":[],"graphs":[]}`, value[i])
-		if err := a.store.Finish(ctx, r.ID, store.StatusDone, json.RawMessage(rep), "", ""); err != nil {
+		if err := a.store.Finish(ctx, r.ID, runtypes.StatusDone, json.RawMessage(rep), "", ""); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"schedlab/errs"
 	"schedlab/experiments"
 	"schedlab/report"
+	"schedlab/solvers/sweep"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -41,7 +42,7 @@ type apiExperiment struct {
 }
 
 // readDefinition reads an experiment definition from a JSON or YAML body.
-func readDefinition(c echo.Context) (*experiments.Definition, error) {
+func readDefinition(c echo.Context) (*sweep.Definition, error) {
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxDefinition+1))
 	if err != nil {
 		return nil, formErr(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -116,7 +117,7 @@ func BenchmarkExperimentPage100k(b *testing.B) {
 		}
 		return processCPU(b) - cpu0
 	}
-	canceled := storeExperiment100kAs(b, a, store.ExperimentRunning, store.StatusQueued)
+	canceled := storeExperiment100kAs(b, a, store.ExperimentRunning, runtypes.StatusQueued)
 	if _, err := a.store.CancelExperiment(b.Context(), canceled.ID); err != nil {
 		b.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func BenchmarkExperimentPage100k(b *testing.B) {
 func BenchmarkExperimentPageAfterEnd100k(b *testing.B) {
 	a := newApp(b, "", 0)
 	ctx := b.Context()
-	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
 	if err := a.store.CreateWorkload(ctx, w); err != nil {
 		b.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func BenchmarkExperimentPageAfterEnd100k(b *testing.B) {
 	e := &store.Experiment{Name: "big", Strategy: "eapm", Definition: json.RawMessage(def)}
 	// Replicate outermost, as experiments.Expand orders runs: the last
 	// 1,000 are the last replicate of every cell.
-	err := a.store.FillExperimentStatus(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+	err := a.store.FillExperimentStatus(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
 		func(i int) store.ExperimentCell {
 			c := i % 1000
@@ -180,16 +181,16 @@ func BenchmarkExperimentPageAfterEnd100k(b *testing.B) {
 		},
 		func(i int) string {
 			if i >= n-running {
-				return store.StatusRunning
+				return runtypes.StatusRunning
 			}
-			return store.StatusDone
+			return runtypes.StatusDone
 		})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var runs []store.ExperimentRunItem
 	for len(runs) < running {
-		more, _, err := a.store.ExperimentRunList(ctx, e.ID, store.ExperimentRunFilter{Status: store.StatusRunning, Limit: 500, Offset: len(runs)})
+		more, _, err := a.store.ExperimentRunList(ctx, e.ID, store.ExperimentRunFilter{Status: runtypes.StatusRunning, Limit: 500, Offset: len(runs)})
 		if err != nil || len(more) == 0 {
 			b.Fatalf("%d running runs, %v", len(runs), err)
 		}
@@ -213,8 +214,8 @@ func BenchmarkExperimentPageAfterEnd100k(b *testing.B) {
 		}
 		r := runs[k]
 		report := fmt.Sprintf(`{"metrics":[{"name":"objective","value":%d},{"name":"energy","value":%d},{"name":"time","value":1}]}`, k, k)
-		if err := a.store.End(ctx, []store.Ending{{ID: r.RunID, Worker: "bench:1", Status: store.StatusDone, Report: json.RawMessage(report),
-			Build: store.Build{Version: "bench", Commit: "0123abc"}}})[0]; err != nil {
+		if err := a.store.End(ctx, []store.Ending{{ID: r.RunID, Worker: "bench:1", Status: runtypes.StatusDone, Report: json.RawMessage(report),
+			Build: runtypes.Build{Version: "bench", Commit: "0123abc"}}})[0]; err != nil {
 			b.Fatal(err)
 		}
 		k++

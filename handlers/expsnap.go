@@ -11,6 +11,7 @@ import (
 	"schedlab/errs"
 	"schedlab/experiments"
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -78,9 +79,9 @@ type expSnap struct {
 	more      int
 
 	// The aggregates a change updates.
-	workerRuns map[string]int          // runs by worker
-	buildRuns  map[store.Build]buildAt // done runs by build
-	firstDone  map[string]int          // each variant's first done run (an index of results)
+	workerRuns map[string]int             // runs by worker
+	buildRuns  map[runtypes.Build]buildAt // done runs by build
+	firstDone  map[string]int             // each variant's first done run (an index of results)
 	decls      map[string][]report.Metric
 	cells      map[string]map[string]string // decoded cells by their JSON
 
@@ -213,7 +214,7 @@ func (s *Server) fillSnapshot(ctx context.Context, sn *expSnap, version int64, r
 	}
 	n := len(runs)
 	sn.positions, sn.runIDs, sn.workerOf = make([]int, n), make([]string, n), make([]string, n)
-	sn.workerRuns, sn.buildRuns, sn.firstDone = map[string]int{}, map[store.Build]buildAt{}, map[string]int{}
+	sn.workerRuns, sn.buildRuns, sn.firstDone = map[string]int{}, map[runtypes.Build]buildAt{}, map[string]int{}
 	sn.decls = map[string][]report.Metric{}
 	seen := map[string]bool{}
 	for i := range runs {
@@ -222,7 +223,7 @@ func (s *Server) fillSnapshot(ctx context.Context, sn *expSnap, version int64, r
 		if r.Worker != "" {
 			sn.workerRuns[r.Worker]++
 		}
-		if r.Status == store.StatusDone {
+		if r.Status == runtypes.StatusDone {
 			sn.doneRun(i, r.Build)
 		}
 		switch {
@@ -239,7 +240,7 @@ func (s *Server) fillSnapshot(ctx context.Context, sn *expSnap, version int64, r
 
 // doneRun counts results[i], which ended done with build, in the builds
 // and the variants' first done runs.
-func (sn *expSnap) doneRun(i int, build store.Build) {
+func (sn *expSnap) doneRun(i int, build runtypes.Build) {
 	b, ok := sn.buildRuns[build]
 	if !ok || i < b.first {
 		b.first = i
@@ -262,7 +263,7 @@ func (s *Server) applyChanges(ctx context.Context, sn, prev *expSnap, ch *store.
 	index := make([]int, len(ch.Runs))
 	for k := range ch.Runs {
 		i, ok := slices.BinarySearch(prev.positions, ch.Runs[k].Position)
-		if !ok || prev.results[i].Status == store.StatusDone {
+		if !ok || prev.results[i].Status == runtypes.StatusDone {
 			return false, nil
 		}
 		index[k] = i
@@ -288,7 +289,7 @@ func (s *Server) applyChanges(ctx context.Context, sn, prev *expSnap, ch *store.
 		was := sn.results[i].Status
 		res := &sn.results[i]
 		res.Status, res.Values = r.Status, metricValues(r.Metrics)
-		if r.Status == store.StatusDone && was != store.StatusDone {
+		if r.Status == runtypes.StatusDone && was != runtypes.StatusDone {
 			before, had := sn.firstDone[res.Variant]
 			sn.doneRun(i, r.Build)
 			if !had || before != sn.firstDone[res.Variant] {
@@ -368,7 +369,7 @@ func (sn *expSnap) runPage(status, variant string, from, limit int) ([]int, int)
 			continue
 		}
 		switch r.Status {
-		case store.StatusDone, store.StatusQueued, store.StatusRunning:
+		case runtypes.StatusDone, runtypes.StatusQueued, runtypes.StatusRunning:
 			rest = append(rest, sn.positions[i])
 		default:
 			first = append(first, sn.positions[i])
@@ -390,7 +391,7 @@ func (s *Server) noResultReasons(ctx context.Context, id string, sn *expSnap, me
 	var positions []int
 	for i := range sn.results {
 		r := &sn.results[i]
-		if _, o := r.Outcome(metric, info); o == experiments.Failed && r.Status == store.StatusDone {
+		if _, o := r.Outcome(metric, info); o == experiments.Failed && r.Status == runtypes.StatusDone {
 			positions = append(positions, sn.positions[i])
 			if len(positions) == experiments.MaxListed {
 				break
@@ -420,7 +421,7 @@ func (s *Server) runItems(ctx context.Context, items []store.ExperimentRunItem, 
 		}
 		out[i] = views.ExperimentRunItem{ID: it.RunID, Status: it.Status, Error: it.Error,
 			Variant: it.Variant, Cell: experiments.CellText(cell), Replicate: it.Replicate}
-		if it.Status == store.StatusDone {
+		if it.Status == runtypes.StatusDone {
 			done = append(done, it.RunID)
 		}
 	}
@@ -442,7 +443,7 @@ func (s *Server) runItems(ctx context.Context, items []store.ExperimentRunItem, 
 			return nil, errs.Wrap(errs.Internal, fmt.Errorf("run %s: its stored report's metrics or notes do not decode", out[i].ID))
 		}
 		// The one rule (experiments.Outcome), on the run's own report.
-		rr := experiments.RunResult{Status: store.StatusDone, Variant: out[i].Variant}
+		rr := experiments.RunResult{Status: runtypes.StatusDone, Variant: out[i].Variant}
 		for _, m := range rep.Metrics {
 			rr.Values = append(rr.Values, experiments.Metric{Name: m.Name, Value: m.Value})
 		}
@@ -457,11 +458,11 @@ func (s *Server) runItems(ctx context.Context, items []store.ExperimentRunItem, 
 // family declares for their variant (report.Report.Missing: a
 // critical-works run that stopped has no makespan), each with the reason
 // its report gives; it reads those runs' metrics and notes only.
-func (s *Server) runsNoResult(ctx context.Context, runs []store.Run) (map[string]string, error) {
+func (s *Server) runsNoResult(ctx context.Context, runs []runtypes.Run) (map[string]string, error) {
 	decls := map[string][]report.Metric{}
 	var ids []string
 	for _, r := range runs {
-		if r.Status != store.StatusDone || r.Kind != store.KindRun {
+		if r.Status != runtypes.StatusDone || r.Kind != runtypes.KindRun {
 			continue
 		}
 		d, ok := decls[r.Strategy]

@@ -19,6 +19,7 @@ import (
 	"schedlab/experiments"
 	"schedlab/report"
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
 	"schedlab/store"
@@ -68,7 +69,7 @@ func newIdleApp(t *testing.T) *app {
 func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 	a := newIdleApp(t)
 	ctx := context.Background()
-	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
 	if err := a.store.CreateWorkload(ctx, w); err != nil {
 		t.Fatal(err)
 	}
@@ -76,12 +77,12 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 	gammas := []string{"1.1", "1.2", "1.3"}
 	def := `{"name":"follow","strategy":"eapm","workload":{"ids":["` + w.ID + `"]},"variants":["online","greedy-min-energy"],` +
 		`"grid":{"gamma":["1.1","1.2","1.3"]},"replicates":3}`
-	var runs []*store.Run
+	var runs []*runtypes.Run
 	var cells []store.ExperimentCell
 	for rep := range 3 {
 		for _, g := range gammas {
 			for _, v := range variants {
-				runs = append(runs, &store.Run{Kind: store.KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: v,
+				runs = append(runs, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: v,
 					Params: map[string]string{"gamma": g}})
 				cells = append(cells, store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"` + g + `"}`), Replicate: rep})
 			}
@@ -151,8 +152,8 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 		}
 		return b
 	}
-	b1 := store.Build{Version: "v1", Commit: "aaaaaaa"}
-	b2 := store.Build{Version: "v2", Commit: "bbbbbbb", Modified: "true"}
+	b1 := runtypes.Build{Version: "v1", Commit: "aaaaaaa"}
+	b2 := runtypes.Build{Version: "v2", Commit: "bbbbbbb", Modified: "true"}
 
 	compare("created", false)
 	claimed, err := a.store.ClaimUpTo(ctx, 6)
@@ -168,18 +169,18 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 	compare("4 started", true)
 	// Out of position order: the later run of each variant ends first,
 	// declaring ratio higher-is-better; the earlier then says lower.
-	end(store.Ending{ID: claimed[3].ID, Worker: "host:1", Build: b2, Status: store.StatusDone, Report: rep(7, report.Higher, false)},
-		store.Ending{ID: claimed[2].ID, Worker: "host:0", Build: b1, Status: store.StatusDone, Report: rep(5, report.Higher, true)})
+	end(store.Ending{ID: claimed[3].ID, Worker: "host:1", Build: b2, Status: runtypes.StatusDone, Report: rep(7, report.Higher, false)},
+		store.Ending{ID: claimed[2].ID, Worker: "host:0", Build: b1, Status: runtypes.StatusDone, Report: rep(5, report.Higher, true)})
 	compare("2 done, one without a result", true)
-	end(store.Ending{ID: claimed[0].ID, Worker: "host:0", Build: b1, Status: store.StatusDone, Report: rep(3, report.Lower, false)},
-		store.Ending{ID: claimed[1].ID, Worker: "host:2", Build: b1, Status: store.StatusFailed, Error: "no schedule"})
+	end(store.Ending{ID: claimed[0].ID, Worker: "host:0", Build: b1, Status: runtypes.StatusDone, Report: rep(3, report.Lower, false)},
+		store.Ending{ID: claimed[1].ID, Worker: "host:2", Build: b1, Status: runtypes.StatusFailed, Error: "no schedule"})
 	compare("earlier done, one failed", true)
-	end(store.Ending{ID: claimed[5].ID, Worker: "host:3", Build: b2, Status: store.StatusDone, Report: rep(4, report.Lower, false)})
+	end(store.Ending{ID: claimed[5].ID, Worker: "host:3", Build: b2, Status: runtypes.StatusDone, Report: rep(4, report.Lower, false)})
 	compare("one more done", true)
 	if _, err := a.store.CancelExperiment(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
-	end(store.Ending{ID: claimed[4].ID, Status: store.StatusCanceled, Error: store.MsgCanceled})
+	end(store.Ending{ID: claimed[4].ID, Status: runtypes.StatusCanceled, Error: runtypes.MsgCanceled})
 	compare("canceled", true)
 	if _, err := a.store.ResumeExperiment(ctx, e.ID); err != nil {
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func TestExperimentSnapshotFollowsChanges(t *testing.T) {
 		if k%4 == 0 {
 			compare(fmt.Sprintf("ending, %d left", k+1), true)
 		}
-		end(store.Ending{ID: r.ID, Worker: fmt.Sprintf("host:%d", k%3), Build: []store.Build{b1, b2}[k%2], Status: store.StatusDone,
+		end(store.Ending{ID: r.ID, Worker: fmt.Sprintf("host:%d", k%3), Build: []runtypes.Build{b1, b2}[k%2], Status: runtypes.StatusDone,
 			Report: rep(float64(k), []report.Direction{report.Lower, report.Higher}[k%2], k%5 == 1)})
 	}
 	compare("all ended", true)
@@ -291,14 +292,14 @@ func TestNoResultCountsFailedEverywhere(t *testing.T) {
 	a := newApp(t, "", 0)
 	ctx := t.Context()
 	a.runner.Shutdown(ctx) // the runs end as written here
-	w := &store.Workload{Strategy: "critical", Name: "w", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "critical", Name: "w", Data: []byte(`{}`)}
 	if err := a.store.CreateWorkload(ctx, w); err != nil {
 		t.Fatal(err)
 	}
-	var runs []*store.Run
+	var runs []*runtypes.Run
 	var cells []store.ExperimentCell
 	for i := range 4 {
-		runs = append(runs, &store.Run{Kind: store.KindRun, WorkloadID: w.ID, Strategy: "critical", Variant: "critical-works"})
+		runs = append(runs, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: "critical", Variant: "critical-works"})
 		cells = append(cells, store.ExperimentCell{Cell: json.RawMessage(`{}`), Replicate: i})
 	}
 	e := &store.Experiment{Name: "stops", Strategy: "critical",
@@ -313,9 +314,9 @@ func TestNoResultCountsFailedEverywhere(t *testing.T) {
 		`{"name":"processor_load_deadline","value":0.4},{"name":"cost","value":7},{"name":"meets_deadline","value":1}]}`
 	stopped := `{"metrics":[{"name":"critical_path_length","value":4,"kind":"info"}],"notes":["STOPPED: at work 3 of 9 every variant hit a failure case"]}`
 	for i, rep := range []string{full, stopped, full, ""} {
-		status := store.StatusDone
+		status := runtypes.StatusDone
 		if rep == "" {
-			status = store.StatusFailed
+			status = runtypes.StatusFailed
 		}
 		if err := a.store.Finish(ctx, runs[i].ID, status, json.RawMessage(rep), "boom", ""); err != nil {
 			t.Fatal(err)
@@ -351,19 +352,19 @@ func TestNoResultCountsFailedEverywhere(t *testing.T) {
 func TestExperimentSnapshotUnderConcurrentViews(t *testing.T) {
 	a := newIdleApp(t)
 	ctx := context.Background()
-	w := &store.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
 	if err := a.store.CreateWorkload(ctx, w); err != nil {
 		t.Fatal(err)
 	}
 	e := &store.Experiment{Name: "busy", Strategy: "eapm", Definition: json.RawMessage(`{"name":"busy","strategy":"eapm","workload":{"ids":["` +
 		w.ID + `"]},"variants":["online"],"grid":{"gamma":["1.1","1.2"]},"replicates":30}`)}
 	const n = 60
-	err := a.store.FillExperimentStatus(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online"}, n,
+	err := a.store.FillExperimentStatus(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online"}, n,
 		func(i int) store.ExperimentCell {
 			return store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.` + fmt.Sprint(1+i%2) + `"}`), Replicate: i / 2}
 		},
 		func(int) []store.Metric { return nil },
-		func(int) string { return store.StatusRunning })
+		func(int) string { return runtypes.StatusRunning })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +401,7 @@ func TestExperimentSnapshotUnderConcurrentViews(t *testing.T) {
 	}
 	for i, r := range ids {
 		rep := fmt.Sprintf(`{"metrics":[{"name":"objective","value":%d,"better":"lower"}]}`, i)
-		if err := a.store.End(ctx, []store.Ending{{ID: r.RunID, Worker: fmt.Sprint("host:", i%3), Status: store.StatusDone,
+		if err := a.store.End(ctx, []store.Ending{{ID: r.RunID, Worker: fmt.Sprint("host:", i%3), Status: runtypes.StatusDone,
 			Report: json.RawMessage(rep)}})[0]; err != nil {
 			t.Fatal(err)
 		}

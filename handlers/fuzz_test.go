@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -84,7 +85,7 @@ func FuzzUploadDispatch(f *testing.F) {
 			if err := json.Unmarshal(rec.Body.Bytes(), &w); err != nil || !w.Existing {
 				t.Fatalf("200 that is not an existing workload: %s", rec.Body)
 			}
-			if len(after) != len(before) || !slices.ContainsFunc(before, func(b store.Workload) bool { return b.ID == w.ID }) {
+			if len(after) != len(before) || !slices.ContainsFunc(before, func(b runtypes.Workload) bool { return b.ID == w.ID }) {
 				t.Fatalf("200 with existing workload %s, but %d → %d workloads, or it was not stored before", w.ID, len(before), len(after))
 			}
 		case rec.Code >= 400 && rec.Code < 500:

@@ -6,8 +6,8 @@ import (
 
 	"schedlab/errs"
 	"schedlab/execute"
+	"schedlab/runtypes"
 	"schedlab/solvers"
-	"schedlab/store"
 )
 
 // DefaultGenerateTimeout bounds the work of generating one workload inside
@@ -45,7 +45,7 @@ func (s *Server) generateInRequest(ctx context.Context, st *solvers.Strategy, pr
 
 // generated is nil for a workload with its data, and errs.Conflict for an
 // experiment's workload not generated yet (it has none to give).
-func generated(w *store.Workload) error {
+func generated(w *runtypes.Workload) error {
 	if w.SHA256 == "" && len(w.Data) == 0 {
 		return errs.New(errs.Conflict, "id", "workload %s is not generated yet: the first run of its experiment that uses it generates it", w.ID)
 	}

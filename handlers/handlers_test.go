@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/eapm"
 	"schedlab/solvers/registry"
@@ -314,7 +315,7 @@ func (a *app) waitRun(t testing.TB, id string) apiRun {
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("GET /api/runs/%s: %s", id, b)
 		}
-		if r.Status != store.StatusQueued && r.Status != store.StatusRunning {
+		if r.Status != runtypes.StatusQueued && r.Status != runtypes.StatusRunning {
 			return r
 		}
 	}
@@ -343,7 +344,7 @@ func TestGenerateRunAndFetchReport(t *testing.T) {
 	var w apiWorkload
 	json.Unmarshal(b, &w)
 	run := a.startRun(t, `{"workload_id":"`+w.ID+`","strategy":"eapm","variant":"online","params":{"gamma":1.2}}`)
-	if run.Status != store.StatusDone {
+	if run.Status != runtypes.StatusDone {
 		t.Fatalf("run ended %s: %s", run.Status, run.Error)
 	}
 	if run.Params["gamma"] != "1.2" || run.Params["c"] == "" {
@@ -480,7 +481,7 @@ func TestRunSurvivesRestartAndInterruptedRunCanBeRerun(t *testing.T) {
 	ctx := context.Background()
 	a.runner.Shutdown(ctx)
 	a.Close()
-	if _, err := a.store.CreateRun(ctx, &store.Run{Kind: store.KindRun, WorkloadID: id, Strategy: "eapm", Variant: "online",
+	if _, err := a.store.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: id, Strategy: "eapm", Variant: "online",
 		Params: done.Params}); err != nil {
 		t.Fatal(err)
 	}
@@ -501,7 +502,7 @@ func TestRunSurvivesRestartAndInterruptedRunCanBeRerun(t *testing.T) {
 	st.Close()
 
 	b := newApp(t, db, 0)
-	if r := b.waitRun(t, done.ID); r.Status != store.StatusDone {
+	if r := b.waitRun(t, done.ID); r.Status != runtypes.StatusDone {
 		t.Errorf("finished run is %s after a restart", r.Status)
 	}
 	_, rep := b.do(t, http.MethodGet, "/api/runs/"+done.ID+"/report", "", nil)
@@ -509,7 +510,7 @@ func TestRunSurvivesRestartAndInterruptedRunCanBeRerun(t *testing.T) {
 		t.Error("report lost across the restart")
 	}
 	r := b.waitRun(t, claimed.ID)
-	if r.Status != store.StatusInterrupted {
+	if r.Status != runtypes.StatusInterrupted {
 		t.Fatalf("run cut off by the crash is %s, want interrupted", r.Status)
 	}
 	_, page := b.do(t, http.MethodGet, "/runs/"+claimed.ID, "", nil)
@@ -531,7 +532,7 @@ func TestRunSurvivesRestartAndInterruptedRunCanBeRerun(t *testing.T) {
 		t.Fatalf("re-run: %d to %q", resp.StatusCode, loc)
 	}
 	again := b.waitRun(t, strings.TrimPrefix(loc, "/runs/"))
-	if again.Status != store.StatusDone || again.RerunOf != claimed.ID {
+	if again.Status != runtypes.StatusDone || again.RerunOf != claimed.ID {
 		t.Errorf("re-run ended %s, rerun_of %q", again.Status, again.RerunOf)
 	}
 }
@@ -607,7 +608,7 @@ func TestReproduceRunsTheSeedExperimentAndShowsItOnItsCard(t *testing.T) {
 	}
 	var r apiRun
 	json.Unmarshal(b, &r)
-	if r = a.waitRun(t, r.ID); r.Status != store.StatusDone {
+	if r = a.waitRun(t, r.ID); r.Status != runtypes.StatusDone {
 		t.Fatalf("reproduce ended %s: %s", r.Status, r.Error)
 	}
 	_, rep := a.do(t, http.MethodGet, "/api/runs/"+r.ID+"/report", "", nil)
@@ -674,7 +675,7 @@ func TestCancelStopsARunningExperiment(t *testing.T) {
 	}
 	var r apiRun
 	json.Unmarshal(b, &r)
-	for deadline := time.Now().Add(10 * time.Second); r.Status != store.StatusRunning && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); r.Status != runtypes.StatusRunning && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		_, b = a.do(t, http.MethodGet, "/api/runs/"+r.ID, "", nil)
 		json.Unmarshal(b, &r)
 	}
@@ -682,7 +683,7 @@ func TestCancelStopsARunningExperiment(t *testing.T) {
 	if status != http.StatusOK {
 		t.Fatalf("cancel: %d %s", status, b)
 	}
-	if r = a.waitRun(t, r.ID); r.Status != store.StatusCanceled {
+	if r = a.waitRun(t, r.ID); r.Status != runtypes.StatusCanceled {
 		t.Fatalf("canceled run ended %s", r.Status)
 	}
 	status, _ = a.postJSON(t, "/api/runs/"+r.ID+"/cancel", "")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"schedlab/runtypes"
 	"schedlab/store"
 	"schedlab/views"
 )
@@ -58,7 +59,7 @@ func labelsForm(c echo.Context) (labelsRequest, error) {
 // setRunLabels changes the labels of run :id if the request's user may,
 // and forgets the cached fragments that show the run (a compare page
 // names its runs).
-func (s *Server) setRunLabels(c echo.Context, req labelsRequest) (*store.Run, error) {
+func (s *Server) setRunLabels(c echo.Context, req labelsRequest) (*runtypes.Run, error) {
 	ctx := c.Request().Context()
 	run, err := s.ownRun(c)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"schedlab/runtypes"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -190,7 +191,7 @@ func TestExperimentLabelsShowOnItsPageAndPatch(t *testing.T) {
 	w := fillRuns(t, a, 1)
 	e := &store.Experiment{Name: "sweep", Strategy: "eapm", Notes: "plain",
 		Definition: json.RawMessage(`{"name":"sweep","strategy":"eapm","workload":{"ids":["` + w.ID + `"]},"variants":["online"]}`)}
-	if err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online"}, 2,
+	if err := a.store.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online"}, 2,
 		func(int) store.ExperimentCell { return store.ExperimentCell{} }, func(int) []store.Metric { return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +233,7 @@ func TestRunsPageSortsByAMetricAcrossPagesKeepingTheFilter(t *testing.T) {
 	ctx := context.Background()
 	w := fillRuns(t, a, 5) // no metrics: filtered out
 	e := &store.Experiment{Name: "fx", Strategy: "eapm", Definition: json.RawMessage(`{}`)}
-	if err := a.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+	if err := a.store.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.3"}}, 30,
 		func(int) store.ExperimentCell { return store.ExperimentCell{} },
 		func(i int) []store.Metric { return []store.Metric{{Name: "energy", Value: float64(i % 4)}} }); err != nil {
@@ -328,16 +329,16 @@ func TestOwnersAloneChangeLabels(t *testing.T) {
 	aa := newAuthApp(t)
 	ctx := context.Background()
 	alice, _ := aa.store.GetUserByName(ctx, "alice")
-	w := &store.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`), Owner: alice.ID}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`), Owner: alice.ID}
 	if err := aa.store.CreateWorkload(ctx, w); err != nil {
 		t.Fatal(err)
 	}
-	run, err := aa.store.CreateRun(ctx, &store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Owner: alice.ID})
+	run, err := aa.store.CreateRun(ctx, &runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Owner: alice.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := &store.Experiment{Name: "x", Strategy: "eapm", Definition: json.RawMessage(`{}`), Owner: alice.ID}
-	if err := aa.store.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Status: store.StatusDone}, 1,
+	if err := aa.store.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Status: runtypes.StatusDone}, 1,
 		func(int) store.ExperimentCell { return store.ExperimentCell{} }, func(int) []store.Metric { return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +373,7 @@ func BenchmarkRunsPageByMetricWith10kRuns(b *testing.B) {
 	a := newApp(b, "", 0)
 	w := fillRuns(b, a, 1)
 	e := &store.Experiment{Name: "fx", Strategy: "eapm", Definition: json.RawMessage(`{}`)}
-	if err := a.store.FillExperiment(context.Background(), e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online"}, 10000,
+	if err := a.store.FillExperiment(context.Background(), e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online"}, 10000,
 		func(int) store.ExperimentCell { return store.ExperimentCell{} },
 		func(i int) []store.Metric { return []store.Metric{{Name: "energy", Value: float64(i % 97)}} }); err != nil {
 		b.Fatal(err)

@@ -5,26 +5,25 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"schedlab/runtypes"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-
-	"schedlab/store"
 )
 
 // fillRuns stores n finished runs of one workload, 1 ms apart, and returns
 // the workload.
-func fillRuns(t testing.TB, a *app, n int) *store.Workload {
+func fillRuns(t testing.TB, a *app, n int) *runtypes.Workload {
 	t.Helper()
 	ctx := context.Background()
-	w := &store.Workload{Strategy: "eapm", Name: "paging fixture", Format: "json", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "paging fixture", Format: "json", Data: []byte(`{}`)}
 	if err := a.store.CreateWorkload(ctx, w); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.store.FillRuns(ctx, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
-		Status: store.StatusFailed}, n, time.Now().Add(-time.Hour)); err != nil {
+	if err := a.store.FillRuns(ctx, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+		Status: runtypes.StatusFailed}, n, time.Now().Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	return w

@@ -12,6 +12,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -84,12 +85,12 @@ func newFuzzApp(f *testing.F) *echo.Echo {
 	}
 	f.Cleanup(func() { st.Close() })
 	ctx := context.Background()
-	w := &store.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`)}
 	if err := st.CreateWorkload(ctx, w); err != nil {
 		f.Fatal(err)
 	}
 	e := &store.Experiment{Name: "x", Strategy: "eapm", Definition: json.RawMessage(`{}`)}
-	if err := st.FillExperiment(ctx, e, store.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+	if err := st.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.3", "a.b": "1"}}, 6,
 		func(int) store.ExperimentCell { return store.ExperimentCell{} },
 		func(i int) []store.Metric { return []store.Metric{{Name: "energy", Value: float64(i % 3)}} }); err != nil {

@@ -14,6 +14,7 @@ import (
 	"schedlab/buildinfo"
 	"schedlab/errs"
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/store"
 	"schedlab/views"
@@ -30,7 +31,7 @@ type runRequest struct {
 }
 
 // start validates and queues a run. The strategy defaults to the workload's.
-func (s *Server) start(c echo.Context, r runRequest) (*store.Run, error) {
+func (s *Server) start(c echo.Context, r runRequest) (*runtypes.Run, error) {
 	ctx := c.Request().Context()
 	if r.WorkloadID == "" {
 		return nil, errs.Invalidf("workload_id", "missing: choose a workload")
@@ -48,15 +49,15 @@ func (s *Server) start(c echo.Context, r runRequest) (*store.Run, error) {
 	if _, err := s.lookup(r.Strategy); err != nil {
 		return nil, err
 	}
-	return s.runner.Submit(ctx, &store.Run{Kind: store.KindRun, WorkloadID: r.WorkloadID, Strategy: r.Strategy,
+	return s.runner.Submit(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: r.WorkloadID, Strategy: r.Strategy,
 		Variant: r.Variant, Params: r.Params, Seed: r.Seed, Owner: ownerID(c)})
 }
 
-func (s *Server) reproduce(c echo.Context, strategy string, params solvers.Params) (*store.Run, error) {
+func (s *Server) reproduce(c echo.Context, strategy string, params solvers.Params) (*runtypes.Run, error) {
 	if _, err := s.lookup(strategy); err != nil {
 		return nil, err
 	}
-	return s.runner.Submit(c.Request().Context(), &store.Run{Kind: store.KindReproduce, Strategy: strategy, Params: params,
+	return s.runner.Submit(c.Request().Context(), &runtypes.Run{Kind: runtypes.KindReproduce, Strategy: strategy, Params: params,
 		Owner: ownerID(c)})
 }
 
@@ -97,7 +98,7 @@ func formErrors(err error) []views.FormError {
 
 func (s *Server) home(c echo.Context) error {
 	ctx := c.Request().Context()
-	var recent []store.Run
+	var recent []runtypes.Run
 	if owner, ok := s.listOwner(c); ok {
 		var err error
 		if recent, err = s.store.ListRuns(ctx, store.RunFilter{Owner: owner, Limit: 10}); err != nil {
@@ -133,7 +134,7 @@ func (s *Server) runsPage(c echo.Context) error {
 		p.Errs = formErrors(err)
 		return s.render(c, statusOf(err), views.Runs(p))
 	}
-	var runs []store.Run
+	var runs []runtypes.Run
 	var next store.Cursor
 	if owner, ok := s.listOwner(c); ok {
 		f.Owner, f.Limit, f.Cursor = owner, limit, cursor
@@ -174,7 +175,7 @@ func (s *Server) newRunProps(c echo.Context, strategy, workload, variant string,
 	if err != nil {
 		return views.NewRunProps{}, err
 	}
-	var ws []store.Workload
+	var ws []runtypes.Workload
 	if owner, ok := s.listOwner(c); ok {
 		if ws, _, err = s.store.ListWorkloadsPage(ctx, strategy, owner, 200, ""); err != nil {
 			return views.NewRunProps{}, err
@@ -212,7 +213,7 @@ func (s *Server) startRunPage(c echo.Context) error {
 			err = errs.Invalidf("seed", "must be a whole number, got %q", v)
 		}
 	}
-	var run *store.Run
+	var run *runtypes.Run
 	if err == nil {
 		run, err = s.start(c, req)
 	}
@@ -237,7 +238,7 @@ func (s *Server) runPage(c echo.Context) error {
 	p := views.RunProps{Run: viewRun(*run)}
 	if st, err := s.lookup(run.Strategy); err == nil {
 		p.Strategy = viewOf(st)
-		if run.Kind == store.KindReproduce {
+		if run.Kind == runtypes.KindReproduce {
 			p.Strategy.Params = st.ReproduceParams
 		}
 	} else {
@@ -252,19 +253,19 @@ func (s *Server) runPage(c echo.Context) error {
 		p.Run.ProgressDone, p.Run.ProgressTotal, p.Run.ProgressNote = done, total, note
 	}
 	p.Progress = views.Pct(p.Run.ProgressDone, p.Run.ProgressTotal)
-	if run.Status == store.StatusDone {
+	if run.Status == runtypes.StatusDone {
 		part, err := s.reportPart(ctx, run.ID)
 		if err != nil {
 			return err
 		}
 		p.ReportPart = templ.Raw(string(part.html))
-		p.Cite = s.citeOf(ctx, c, "run", "/runs/"+run.ID, []*store.Run{run})
+		p.Cite = s.citeOf(ctx, c, "run", "/runs/"+run.ID, []*runtypes.Run{run})
 	}
 	return s.render(c, http.StatusOK, views.RunPage(p))
 }
 
 // ownRun returns run :id if the request's user may change it.
-func (s *Server) ownRun(c echo.Context) (*store.Run, error) {
+func (s *Server) ownRun(c echo.Context) (*runtypes.Run, error) {
 	run, err := s.store.GetRunInfo(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return nil, err
@@ -315,7 +316,7 @@ func (s *Server) apiRunCharts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if run.Status != store.StatusDone {
+	if run.Status != runtypes.StatusDone {
 		return errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 	}
 	p, err := s.reportPart(c.Request().Context(), run.ID)
@@ -377,17 +378,17 @@ func (s *Server) reproducePage(c echo.Context) error {
 		if st.SeedExperiments != nil {
 			card.Sweeps = st.SeedExperiments()
 		}
-		latest, err := s.store.LatestRun(ctx, f.Name, store.KindReproduce)
+		latest, err := s.store.LatestRun(ctx, f.Name, runtypes.KindReproduce)
 		if err != nil && !errs.Is(err, errs.NotFound) {
 			return err
 		}
 		if latest != nil {
 			card.Latest = viewRunPtr(latest)
 			shown := latest
-			if latest.Status != store.StatusDone {
+			if latest.Status != runtypes.StatusDone {
 				// Still running or failed: show the last finished results meanwhile.
-				done, err := s.store.ListRuns(ctx, store.RunFilter{Strategy: f.Name, Kind: store.KindReproduce,
-					Status: store.StatusDone, Limit: 1})
+				done, err := s.store.ListRuns(ctx, store.RunFilter{Strategy: f.Name, Kind: runtypes.KindReproduce,
+					Status: runtypes.StatusDone, Limit: 1})
 				if err != nil {
 					return err
 				}
@@ -424,9 +425,9 @@ func (s *Server) startReproducePage(c echo.Context) error {
 
 // API.
 
-// runBuild is the build that executed run (store.Run.Build); a run that
+// runBuild is the build that executed run (runtypes.Run.Build); a run that
 // ended before builds were recorded (or not yet) is Unknown throughout.
-func runBuild(r *store.Run) buildinfo.Build {
+func runBuild(r *runtypes.Run) buildinfo.Build {
 	if b := buildinfo.Build(r.Build); !b.Zero() {
 		return b
 	}
@@ -481,7 +482,7 @@ type apiRun struct {
 	ReportURL  string          `json:"report_url,omitempty"`
 }
 
-func (s *Server) toAPIRun(r *store.Run) apiRun {
+func (s *Server) toAPIRun(r *runtypes.Run) apiRun {
 	a := apiRun{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant, Params: r.Params,
 		Seed: r.Seed, Status: r.Shown(), Worker: r.Worker, ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal, ProgressNote: r.ProgressNote,
 		Error: r.Error, Field: r.ErrorField, RerunOf: r.RerunOf, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
@@ -489,13 +490,13 @@ func (s *Server) toAPIRun(r *store.Run) apiRun {
 	if a.Tags == nil {
 		a.Tags = []string{}
 	}
-	if done, total, note, ok := s.runner.Progress(r.ID); ok && r.Status == store.StatusRunning {
+	if done, total, note, ok := s.runner.Progress(r.ID); ok && r.Status == runtypes.StatusRunning {
 		a.ProgressDone, a.ProgressTotal, a.ProgressNote = done, total, note
 	}
 	if a.ProgressTotal > 0 {
 		a.Progress = float64(a.ProgressDone) / float64(a.ProgressTotal)
 	}
-	if r.Status == store.StatusDone {
+	if r.Status == runtypes.StatusDone {
 		a.Progress = 1
 		a.ReportURL = "/api/runs/" + r.ID + "/report"
 	}
@@ -556,7 +557,7 @@ func (s *Server) apiReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if run.Status != store.StatusDone {
+	if run.Status != runtypes.StatusDone {
 		return errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 	}
 	// A done run's report never changes: kept in the pages cache, compressed.

@@ -21,6 +21,7 @@ import (
 	"schedlab/notify"
 	"schedlab/report"
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/service"
 	"schedlab/solvers"
 	"schedlab/static"
@@ -269,8 +270,8 @@ const reportCacheBytes = 8 << 20
 
 // report returns run's decoded report, from the cache when it is there.
 // Callers must not modify it.
-func (s *Server) report(run *store.Run) (*report.Report, error) {
-	if run.Status != store.StatusDone {
+func (s *Server) report(run *runtypes.Run) (*report.Report, error) {
+	if run.Status != runtypes.StatusDone {
 		return decodeReport(run.Report)
 	}
 	return s.reports.Load(run.ID, func() (*report.Report, int, error) {
@@ -293,7 +294,7 @@ func decodeReport(raw json.RawMessage) (*report.Report, error) {
 
 // workloadNames maps the workload ids of runs to their names, for run
 // lists; it reads those workloads only. A failure shows ids instead.
-func (s *Server) workloadNames(ctx context.Context, runs []store.Run) map[string]string {
+func (s *Server) workloadNames(ctx context.Context, runs []runtypes.Run) map[string]string {
 	ids := make([]string, len(runs))
 	for i, r := range runs {
 		ids[i] = r.WorkloadID

@@ -37,7 +37,7 @@ import (
 // sweepForm reads the sweep form's posted fields of family st into the
 // definition they make, with the problems of fields it could not read
 // (each on its form field; the rest is left to the service's check).
-func sweepForm(form url.Values, st *solvers.Strategy) (*experiments.Definition, views.SweepValues, []error) {
+func sweepForm(form url.Values, st *solvers.Strategy) (*sweep.Definition, views.SweepValues, []error) {
 	v := views.SweepValues{Name: form.Get("name"), WorkloadKind: form.Get("workload_kind"), Preset: form.Get("preset"),
 		IDs: form["ids"], Variants: form["variants"], Replicates: form.Get("replicates"), Seed: form.Get("seed"),
 		NotifyURL: strings.TrimSpace(form.Get("notify_url")), Carry: form.Get("carry"), WGrid: map[string]string{}, Grid: map[string]string{}}
@@ -49,7 +49,7 @@ func sweepForm(form url.Values, st *solvers.Strategy) (*experiments.Definition, 
 		}
 	}
 	r := formReader{left: 2 * experiments.MaxRuns}
-	d := &experiments.Definition{Name: strings.TrimSpace(v.Name), Strategy: st.Info.Name, NotifyURL: v.NotifyURL,
+	d := &sweep.Definition{Name: strings.TrimSpace(v.Name), Strategy: st.Info.Name, NotifyURL: v.NotifyURL,
 		Replicates: int(r.whole("replicates", v.Replicates, 1)), Seed: r.whole("seed", v.Seed, experiments.DefaultSeed)}
 	for _, x := range variantNames(st) {
 		if slices.Contains(v.Variants, x) {
@@ -69,9 +69,9 @@ func sweepForm(form url.Values, st *solvers.Strategy) (*experiments.Definition, 
 	}
 	if strings.TrimSpace(v.Carry) != "" {
 		var carry struct {
-			Tags       []string                `json:"tags"`
-			Notes      string                  `json:"notes"`
-			References []experiments.Reference `json:"references"`
+			Tags       []string          `json:"tags"`
+			Notes      string            `json:"notes"`
+			References []sweep.Reference `json:"references"`
 		}
 		if err := json.Unmarshal([]byte(v.Carry), &carry); err != nil {
 			r.problems = append(r.problems, errs.Invalidf("carry", "the tags, notes and references kept from the starting definition are not JSON: %v", err))
@@ -105,8 +105,8 @@ func (r *formReader) whole(field, text string, dflt int64) int64 {
 }
 
 // grid reads the fields prefix+infix+NAME of specs, empty ones left out.
-func (r *formReader) grid(prefix string, specs []solvers.ParamSpec, values map[string]string, infix string) experiments.Grid {
-	var g experiments.Grid
+func (r *formReader) grid(prefix string, specs []solvers.ParamSpec, values map[string]string, infix string) sweep.Grid {
+	var g sweep.Grid
 	for _, ps := range specs {
 		vs, err := sweep.ParseValues(values[infix+ps.Name])
 		if r.left -= len(vs); err == nil && r.left < 0 {
@@ -116,7 +116,7 @@ func (r *formReader) grid(prefix string, specs []solvers.ParamSpec, values map[s
 			r.problems = append(r.problems, errs.Invalidf(prefix+infix+ps.Name, "%s", err.Error()))
 		} else if vs != nil {
 			if g == nil {
-				g = experiments.Grid{}
+				g = sweep.Grid{}
 			}
 			g[ps.Name] = vs
 		}
@@ -182,7 +182,7 @@ func paramNames(specs []solvers.ParamSpec) []string {
 
 // sweepValuesFor fills the form's fields from a definition (a starter,
 // or a pasted one): the inverse of sweepForm.
-func sweepValuesFor(def *experiments.Definition) views.SweepValues {
+func sweepValuesFor(def *sweep.Definition) views.SweepValues {
 	v := views.SweepValues{Name: def.Name, Variants: def.Variants, Replicates: strconv.Itoa(def.Replicates),
 		Seed: strconv.FormatInt(def.Seed, 10), NotifyURL: def.NotifyURL, WGrid: map[string]string{}, Grid: map[string]string{}}
 	if len(def.Workload.IDs) > 0 {
@@ -198,9 +198,9 @@ func sweepValuesFor(def *experiments.Definition) views.SweepValues {
 	}
 	if len(def.Tags) > 0 || def.Notes != "" || len(def.References) > 0 {
 		b, _ := json.Marshal(struct {
-			Tags       []string                `json:"tags,omitempty"`
-			Notes      string                  `json:"notes,omitempty"`
-			References []experiments.Reference `json:"references,omitempty"`
+			Tags       []string          `json:"tags,omitempty"`
+			Notes      string            `json:"notes,omitempty"`
+			References []sweep.Reference `json:"references,omitempty"`
 		}{def.Tags, def.Notes, def.References})
 		v.Carry = string(b)
 	}
@@ -286,8 +286,8 @@ func durationWords(d time.Duration) string {
 // of compared runs (?runs=a,b,c, from the compare page), a stored
 // workload (?workload=), or a family's first preset (?strategy=, default
 // the first family).
-func (s *Server) starter(c echo.Context) (*experiments.Definition, error) {
-	def := &experiments.Definition{Replicates: 1, Seed: experiments.DefaultSeed}
+func (s *Server) starter(c echo.Context) (*sweep.Definition, error) {
+	def := &sweep.Definition{Replicates: 1, Seed: experiments.DefaultSeed}
 	switch {
 	case c.QueryParam("seed") != "":
 		return s.exps.Seed(c.QueryParam("seed"))
@@ -326,7 +326,7 @@ func (s *Server) starter(c echo.Context) (*experiments.Definition, error) {
 
 // sweepProps is the sweep form of family st showing def, whose fields
 // hold v, with the family's stored workloads.
-func (s *Server) sweepProps(c echo.Context, st *solvers.Strategy, def *experiments.Definition, v views.SweepValues) (views.NewExperimentProps, error) {
+func (s *Server) sweepProps(c echo.Context, st *solvers.Strategy, def *sweep.Definition, v views.SweepValues) (views.NewExperimentProps, error) {
 	p := views.NewExperimentProps{Strategies: s.views(), Strategy: viewOf(st), Form: v, NotifyAllowed: s.notifyAllowedText()}
 	if owner, ok := s.listOwner(c); ok {
 		ws, _, err := s.store.ListWorkloadsPage(c.Request().Context(), st.Info.Name, owner, 200, "")
@@ -342,7 +342,7 @@ func (s *Server) sweepProps(c echo.Context, st *solvers.Strategy, def *experimen
 
 // count sets p's run count of def and the time its runs may take, from
 // the past runs' wall times.
-func (s *Server) count(ctx context.Context, p *views.NewExperimentProps, def *experiments.Definition, st *solvers.Strategy) error {
+func (s *Server) count(ctx context.Context, p *views.NewExperimentProps, def *sweep.Definition, st *solvers.Strategy) error {
 	wall, err := s.store.WallTimes(ctx, st.Info.Name)
 	if err != nil {
 		return err
@@ -377,7 +377,7 @@ func (s *Server) newExperimentPage(c echo.Context) error {
 // (a "definition"): the definition (nil when the paste is not one), the
 // form to show again, the text to download and the problems found
 // reading it.
-func (s *Server) readSweep(c echo.Context, form url.Values) (*experiments.Definition, views.NewExperimentProps, []byte, []error, error) {
+func (s *Server) readSweep(c echo.Context, form url.Values) (*sweep.Definition, views.NewExperimentProps, []byte, []error, error) {
 	if _, pasted := form["definition"]; !pasted {
 		st, err := s.lookup(form.Get("strategy"))
 		if err != nil {
@@ -399,7 +399,7 @@ func (s *Server) readSweep(c echo.Context, form url.Values) (*experiments.Defini
 		}
 	}
 	if p.Strategies == nil && len(s.strategies) > 0 && err == nil { // the paste names no family it could be shown as
-		first := &experiments.Definition{Strategy: s.strategies[0].Info.Name, Replicates: 1, Seed: experiments.DefaultSeed}
+		first := &sweep.Definition{Strategy: s.strategies[0].Info.Name, Replicates: 1, Seed: experiments.DefaultSeed}
 		p, err = s.sweepProps(c, s.strategies[0], first, views.SweepValues{WorkloadKind: "preset"})
 	}
 	p.Paste, p.Pasted = form.Get("definition"), true

@@ -13,7 +13,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/report"
-	"schedlab/store"
+	"schedlab/runtypes"
 	"schedlab/views"
 )
 
@@ -38,7 +38,7 @@ type apiTablePage struct {
 
 // runTable returns done run id's report and the index of the table the
 // path names, or errs.NotFound.
-func (s *Server) runTable(ctx context.Context, id, param string) (*store.Run, *report.Report, int, error) {
+func (s *Server) runTable(ctx context.Context, id, param string) (*runtypes.Run, *report.Report, int, error) {
 	index, err := strconv.Atoi(param)
 	if err != nil || index < 0 {
 		return nil, nil, 0, errs.New(errs.NotFound, "table", "no table %q: tables are numbered from 0", param)
@@ -47,7 +47,7 @@ func (s *Server) runTable(ctx context.Context, id, param string) (*store.Run, *r
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if run.Status != store.StatusDone {
+	if run.Status != runtypes.StatusDone {
 		return nil, nil, 0, errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
 	}
 	rep, err := s.report(run)
@@ -91,7 +91,7 @@ func pageParams(c echo.Context, def, most int) (offset, limit int, err error) {
 
 // tableRows returns rows [offset, offset+limit) of table index of run's
 // report, as JSON, and the table's number of rows.
-func (s *Server) tableRows(ctx context.Context, run *store.Run, t *report.Table, index, offset, limit int) ([]json.RawMessage, int, error) {
+func (s *Server) tableRows(ctx context.Context, run *runtypes.Run, t *report.Table, index, offset, limit int) ([]json.RawMessage, int, error) {
 	if t.Paged {
 		rows, err := s.store.TableRows(ctx, run.ID, index, offset, limit)
 		return rows, t.RowCount, err

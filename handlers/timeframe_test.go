@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"schedlab/report"
-	"schedlab/store"
+	"schedlab/runtypes"
 )
 
 // Two batch runs of traces that start at different trace times compare in
@@ -19,7 +19,7 @@ func TestJoinDrawsRunsThatShareAFrameInIt(t *testing.T) {
 			Series: []report.Plot{{Title: "Processors in use", XTime: true, Lines: []report.Line{{Points: [][2]float64{{first, 1}, {first + 7200, 2}}}}}},
 		}
 	}
-	runs := []store.Run{{ID: "a", Variant: "batch", Strategy: "cyclic"}, {ID: "b", Variant: "batch", Strategy: "cyclic"}}
+	runs := []runtypes.Run{{ID: "a", Variant: "batch", Strategy: "cyclic"}, {ID: "b", Variant: "batch", Strategy: "cyclic"}}
 	p := Join(runs, []*report.Report{run(600000), run(0)})
 	if p.Time == nil || p.Time.Statement() != "Times: hours since the first submission" {
 		t.Fatalf("compare frame %+v", p.Time)

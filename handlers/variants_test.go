@@ -8,16 +8,17 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"schedlab/compare"
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
-	"schedlab/store"
 	"schedlab/views"
 )
 
 // dcopRuns runs DCOP's dpop, exact and dpop-wd on one small generated
 // instance, as "run every variant" would, and returns the runs and reports.
-func dcopRuns(t *testing.T) ([]store.Run, []*report.Report) {
+func dcopRuns(t *testing.T) ([]runtypes.Run, []*report.Report) {
 	t.Helper()
 	st, ok := registry.Lookup("dcop")
 	if !ok {
@@ -28,20 +29,20 @@ func dcopRuns(t *testing.T) ([]store.Run, []*report.Report) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var runs []store.Run
+	var runs []runtypes.Run
 	var reports []*report.Report
 	for _, v := range []string{"dpop", "exact", "dpop-wd"} {
 		rep, err := st.Run(ctx, w, v, solvers.Params{"time_limit_s": "1"}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v, err)
 		}
-		runs = append(runs, store.Run{ID: "r-" + v, Kind: store.KindRun, Strategy: "dcop", Variant: v, WorkloadID: "w", Status: store.StatusDone})
+		runs = append(runs, runtypes.Run{ID: "r-" + v, Kind: runtypes.KindRun, Strategy: "dcop", Variant: v, WorkloadID: "w", Status: runtypes.StatusDone})
 		reports = append(reports, rep)
 	}
 	return runs, reports
 }
 
-func rowOf(t *testing.T, p views.CompareProps, name string) views.MetricRow {
+func rowOf(t *testing.T, p views.CompareProps, name string) compare.Row {
 	t.Helper()
 	for _, m := range p.Metrics {
 		if m.Name == name {
@@ -49,7 +50,7 @@ func rowOf(t *testing.T, p views.CompareProps, name string) views.MetricRow {
 		}
 	}
 	t.Fatalf("no row %s", name)
-	return views.MetricRow{}
+	return compare.Row{}
 }
 
 // TestJoinShowsDCOPExactMessagesAsNotMeaningful: in DCOP's all-variants
@@ -130,7 +131,7 @@ func anySet(flags []bool) bool {
 // variant, even with the best number, is n/a and left out of the bars.
 func TestJoinRanksAResultOnlyWhereItIsMeaningful(t *testing.T) {
 	alts := []string{"css", "fair"}
-	runs := []store.Run{{ID: "a", Strategy: "cyclic", Variant: "css", WorkloadID: "w"},
+	runs := []runtypes.Run{{ID: "a", Strategy: "cyclic", Variant: "css", WorkloadID: "w"},
 		{ID: "b", Strategy: "cyclic", Variant: "backfill", WorkloadID: "w"},
 		{ID: "c", Strategy: "cyclic", Variant: "fair", WorkloadID: "w"}}
 	rep := func(n, cost float64) *report.Report {
@@ -183,7 +184,7 @@ func TestJoinRanksAResultOnlyWhereItIsMeaningful(t *testing.T) {
 // declares its own variants, so the rumor run is set apart and only the
 // comparable runs (gossip, central) are ranked.
 func TestJoinDoesNotRankOneNameMeasuredDifferently(t *testing.T) {
-	runs := []store.Run{{ID: "a", Strategy: "gossip", Variant: "rumor", WorkloadID: "w"},
+	runs := []runtypes.Run{{ID: "a", Strategy: "gossip", Variant: "rumor", WorkloadID: "w"},
 		{ID: "b", Strategy: "gossip", Variant: "gossip", WorkloadID: "w"},
 		{ID: "c", Strategy: "gossip", Variant: "central", WorkloadID: "w"}}
 	msgs := func(v float64, variants ...string) *report.Report {
@@ -226,7 +227,7 @@ func TestJoinDoesNotRankOneNameMeasuredDifferently(t *testing.T) {
 // TestJoinAcrossFamiliesStillShowsNA: runs of two families rank nothing,
 // but a metric not meaningful for a run's variant is still n/a.
 func TestJoinAcrossFamiliesStillShowsNA(t *testing.T) {
-	runs := []store.Run{{ID: "a", Strategy: "dcop", Variant: "exact", WorkloadID: "w1"}, {ID: "b", Strategy: "gossip", Variant: "gossip", WorkloadID: "w2"}}
+	runs := []runtypes.Run{{ID: "a", Strategy: "dcop", Variant: "exact", WorkloadID: "w1"}, {ID: "b", Strategy: "gossip", Variant: "gossip", WorkloadID: "w2"}}
 	p := Join(runs, []*report.Report{
 		{Metrics: []report.Metric{{Name: "messages", Value: 0, Better: report.Lower, Variants: []string{"dpop"}}}},
 		{Metrics: []report.Metric{{Name: "messages", Value: 5, Better: report.Lower}}},

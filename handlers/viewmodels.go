@@ -1,22 +1,22 @@
 package handlers
 
 import (
+	"schedlab/runtypes"
 	"schedlab/solvers"
-	"schedlab/store"
 	"schedlab/views"
 )
 
 // The pages render view models (views.Run, views.Workload), never the
 // store's rows: views knows nothing of storage.
 
-func viewRun(r store.Run) views.Run {
+func viewRun(r runtypes.Run) views.Run {
 	return views.Run{ID: r.ID, Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
 		Params: r.Params, Seed: r.Seed, Status: r.Shown(), ProgressDone: r.ProgressDone, ProgressTotal: r.ProgressTotal,
 		ProgressNote: r.ProgressNote, Error: r.Error, ErrorField: r.ErrorField, RerunOf: r.RerunOf, Owner: r.Owner, Worker: r.Worker,
 		Name: r.Name, Tags: r.Tags, Notes: r.Notes, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 }
 
-func viewRunPtr(r *store.Run) *views.Run {
+func viewRunPtr(r *runtypes.Run) *views.Run {
 	if r == nil {
 		return nil
 	}
@@ -24,7 +24,7 @@ func viewRunPtr(r *store.Run) *views.Run {
 	return &v
 }
 
-func viewRuns(rs []store.Run) []views.Run {
+func viewRuns(rs []runtypes.Run) []views.Run {
 	out := make([]views.Run, len(rs))
 	for i, r := range rs {
 		out[i] = viewRun(r)
@@ -36,7 +36,7 @@ func viewRuns(rs []store.Run) []views.Run {
 // from its strategy's defaults, and those whose values differ between
 // the listed runs of its strategy, kind and variant at their value,
 // default or not, so runs of one variant tell apart.
-func (s *Server) listRuns(rs []store.Run) []views.Run {
+func (s *Server) listRuns(rs []runtypes.Run) []views.Run {
 	out := viewRuns(rs)
 	type group struct{ strategy, kind, variant string }
 	params := map[group][]solvers.Params{}
@@ -48,7 +48,7 @@ func (s *Server) listRuns(rs []store.Run) []views.Run {
 	for i, r := range rs {
 		if st, err := s.lookup(r.Strategy); err == nil {
 			specs := st.Params
-			if r.Kind == store.KindReproduce {
+			if r.Kind == runtypes.KindReproduce {
 				specs = st.ReproduceParams
 			}
 			g := group{r.Strategy, r.Kind, r.Variant}
@@ -61,12 +61,12 @@ func (s *Server) listRuns(rs []store.Run) []views.Run {
 	return out
 }
 
-func viewWorkload(w store.Workload) views.Workload {
+func viewWorkload(w runtypes.Workload) views.Workload {
 	return views.Workload{ID: w.ID, Strategy: w.Strategy, Name: w.Name, Format: w.Format, SHA256: w.SHA256,
 		Bytes: w.Bytes, UploadSHA256: w.UploadSHA256, UploadBytes: w.UploadBytes, Summary: w.Summary, Owner: w.Owner, CreatedAt: w.CreatedAt}
 }
 
-func viewWorkloads(ws []store.Workload) []views.Workload {
+func viewWorkloads(ws []runtypes.Workload) []views.Workload {
 	out := make([]views.Workload, len(ws))
 	for i, w := range ws {
 		out[i] = viewWorkload(w)
@@ -74,7 +74,7 @@ func viewWorkloads(ws []store.Workload) []views.Workload {
 	return out
 }
 
-func viewRunWorkload(w *store.Workload) *views.Workload {
+func viewRunWorkload(w *runtypes.Workload) *views.Workload {
 	if w == nil {
 		return nil
 	}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"schedlab/runtypes"
 	"strings"
 	"testing"
 	"time"
-
-	"schedlab/store"
 )
 
 // A run claimed for a worker that has not started it is queued to anyone
@@ -23,7 +22,7 @@ func TestAClaimedRunIsQueuedUntilAWorkerStartsIt(t *testing.T) {
 		StartedAt *time.Time `json:"started_at"`
 	}
 	_, body := a.do(t, http.MethodGet, "/api/runs/"+run.ID, "", nil)
-	if err := json.Unmarshal(body, &got); err != nil || got.Status != store.StatusQueued || got.StartedAt != nil {
+	if err := json.Unmarshal(body, &got); err != nil || got.Status != runtypes.StatusQueued || got.StartedAt != nil {
 		t.Fatalf("waiting run in the API: %s", body)
 	}
 	_, page := a.do(t, http.MethodGet, "/runs/"+run.ID, "", nil)
@@ -35,19 +34,19 @@ func TestAClaimedRunIsQueuedUntilAWorkerStartsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, body = a.do(t, http.MethodGet, "/api/runs/"+run.ID, "", nil)
-	if err := json.Unmarshal(body, &got); err != nil || got.Status != store.StatusRunning || got.StartedAt == nil || got.StartedAt.Sub(at).Abs() > time.Millisecond {
+	if err := json.Unmarshal(body, &got); err != nil || got.Status != runtypes.StatusRunning || got.StartedAt == nil || got.StartedAt.Sub(at).Abs() > time.Millisecond {
 		t.Fatalf("started run in the API: %s", body)
 	}
 }
 
 // claimedRun stops the app's runner and makes one EAPM run claimed as a
 // worker would claim it, for tests that play the worker.
-func (a *app) claimedRun(t *testing.T) *store.Run {
+func (a *app) claimedRun(t *testing.T) *runtypes.Run {
 	t.Helper()
 	wid := a.upload(t)
 	ctx := context.Background()
 	a.runner.Shutdown(ctx) // nothing claims the run but this test
-	run, err := a.store.CreateRun(ctx, &store.Run{WorkloadID: wid, Strategy: "eapm", Variant: "online"})
+	run, err := a.store.CreateRun(ctx, &runtypes.Run{WorkloadID: wid, Strategy: "eapm", Variant: "online"})
 	if err != nil {
 		t.Fatal(err)
 	}

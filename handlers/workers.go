@@ -9,7 +9,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/runner"
-	"schedlab/store"
+	"schedlab/runtypes"
 	"schedlab/views"
 )
 
@@ -40,7 +40,7 @@ func (s *Server) apiWorkers(c echo.Context) error {
 // apiWorker is a worker as a user may see it: the run IDs of others
 // hidden behind their count.
 type apiWorker struct {
-	runner.WorkerStatus
+	runtypes.WorkerStatus
 	// OthersRunning counts the runs of other users it executes, whose IDs
 	// Running leaves out (a server with accounts, a user not an admin).
 	OthersRunning int `json:"others_running,omitempty"`
@@ -102,9 +102,9 @@ func (s *Server) whereRunsWent(ctx context.Context, ws []apiWorker) error {
 				ws[i].Moved[id] = "deleted"
 			case err != nil:
 				return err
-			case run.Status == store.StatusQueued:
+			case run.Status == runtypes.StatusQueued:
 				ws[i].Moved[id] = "queued again"
-			case run.Status == store.StatusRunning:
+			case run.Status == runtypes.StatusRunning:
 				ws[i].Moved[id] = "waiting to be delivered to another worker"
 			default:
 				ws[i].Moved[id] = run.Status

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers/registry"
 	"schedlab/store"
 )
@@ -43,7 +44,7 @@ func TestWorkersPage(t *testing.T) {
 	// A run ended by a worker process names it on its page and in the API.
 	ctx := context.Background()
 	run := a.claimedRun(t)
-	if err := a.store.FinishBy(ctx, run.ID, "node7:4242", store.StatusFailed, nil, "worker died: test", ""); err != nil {
+	if err := a.store.FinishBy(ctx, run.ID, "node7:4242", runtypes.StatusFailed, nil, "worker died: test", ""); err != nil {
 		t.Fatal(err)
 	}
 	_, body = a.do(t, http.MethodGet, "/runs/"+run.ID, "", nil)
@@ -60,7 +61,7 @@ func TestWorkersPage(t *testing.T) {
 // it is given.
 type fakeBackend struct {
 	running []string
-	list    []runner.WorkerStatus // when set, the workers it lists
+	list    []runtypes.WorkerStatus // when set, the workers it lists
 }
 
 func (f *fakeBackend) Start(context.Context) error          { return nil }
@@ -70,11 +71,11 @@ func (f *fakeBackend) Progress(string) (done, total int, note string, ok bool) {
 	return 0, 0, "", false
 }
 func (f *fakeBackend) Shutdown(context.Context) error { return nil }
-func (f *fakeBackend) Workers() []runner.WorkerStatus {
+func (f *fakeBackend) Workers() []runtypes.WorkerStatus {
 	if f.list != nil {
 		return f.list
 	}
-	return []runner.WorkerStatus{{Name: "node7:4242", Host: "node7", PID: 4242, Concurrency: 4, Running: f.running,
+	return []runtypes.WorkerStatus{{Name: "node7:4242", Host: "node7", PID: 4242, Concurrency: 4, Running: f.running,
 		Started: time.Now(), LastSeen: time.Now()}}
 }
 
@@ -101,7 +102,7 @@ func TestWorkersNeedALoginAndShowOthersRunsOnlyToAdmins(t *testing.T) {
 		if tokens[u.name], err = st.CreateToken(ctx, u.name, "test"); err != nil {
 			t.Fatal(err)
 		}
-		run, err := st.CreateRun(ctx, &store.Run{Kind: store.KindReproduce, Strategy: "eapm", Owner: user.ID})
+		run, err := st.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindReproduce, Strategy: "eapm", Owner: user.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +169,7 @@ func TestLostWorkerShowsWhereItsRunsWent(t *testing.T) {
 	ctx := context.Background()
 	var ids []string
 	for range 3 {
-		run, err := st.CreateRun(ctx, &store.Run{Kind: store.KindReproduce, Strategy: "eapm"})
+		run, err := st.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindReproduce, Strategy: "eapm"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,11 +182,11 @@ func TestLostWorkerShowsWhereItsRunsWent(t *testing.T) {
 	if err := st.Unclaim(ctx, []string{requeued}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Finish(ctx, ended, store.StatusDone, json.RawMessage(`{"metrics":[]}`), "", ""); err != nil {
+	if err := st.Finish(ctx, ended, runtypes.StatusDone, json.RawMessage(`{"metrics":[]}`), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	fb := &fakeBackend{list: []runner.WorkerStatus{
+	fb := &fakeBackend{list: []runtypes.WorkerStatus{
 		{Name: "node8:1", Concurrency: 2, Running: []string{moved}, LastSeen: now},
 		{Name: "node7:4242", Concurrency: 4, Running: ids, LastSeen: now.Add(-time.Minute), Lost: true},
 	}}

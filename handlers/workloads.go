@@ -21,6 +21,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/execute"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/store"
 	"schedlab/views"
@@ -33,7 +34,7 @@ import (
 // identical to a workload of the user's already stored (same strategy and
 // canonical data) returns that one with existing true, stored once, unless
 // the form asks for a copy (copy=1).
-func (s *Server) upload(c echo.Context) (w *store.Workload, existing bool, err error) {
+func (s *Server) upload(c echo.Context) (w *runtypes.Workload, existing bool, err error) {
 	req := c.Request()
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, s.maxUpload)
 	if err := req.ParseMultipartForm(8 << 20); err != nil {
@@ -187,7 +188,7 @@ func textOf(st *solvers.Strategy, field string) string {
 }
 
 // uploadChecksum is the checksum and total size of the files as uploaded
-// (store.Workload.UploadSHA256): the hex SHA-256 of one file, as sha256sum
+// (runtypes.Workload.UploadSHA256): the hex SHA-256 of one file, as sha256sum
 // prints it; of several, a line "HEX  NAME" per file in upload order.
 func uploadChecksum(files []solvers.File) (string, int) {
 	lines := make([]string, 0, len(files))
@@ -206,7 +207,7 @@ func uploadChecksum(files []solvers.File) (string, int) {
 // save stores a parsed workload in one transaction.
 // uploadSum and uploadBytes describe the uploaded file(s) (uploadChecksum);
 // "" and 0 for a generated workload.
-func (s *Server) save(c echo.Context, st *solvers.Strategy, name string, w *solvers.Workload, uploadSum string, uploadBytes int) (*store.Workload, error) {
+func (s *Server) save(c echo.Context, st *solvers.Strategy, name string, w *solvers.Workload, uploadSum string, uploadBytes int) (*runtypes.Workload, error) {
 	var preview json.RawMessage
 	if w.Preview != nil {
 		b, err := json.Marshal(w.Preview)
@@ -215,7 +216,7 @@ func (s *Server) save(c echo.Context, st *solvers.Strategy, name string, w *solv
 		}
 		preview = b
 	}
-	sw := &store.Workload{Strategy: st.Info.Name, Name: name, Format: w.Format, Summary: w.Summary, Data: w.Data,
+	sw := &runtypes.Workload{Strategy: st.Info.Name, Name: name, Format: w.Format, Summary: w.Summary, Data: w.Data,
 		Preview: preview, Owner: ownerID(c), UploadSHA256: uploadSum, UploadBytes: uploadBytes}
 	if err := s.store.CreateWorkload(c.Request().Context(), sw); err != nil {
 		return nil, err
@@ -236,7 +237,7 @@ type generateRequest struct {
 	seedErr []error
 }
 
-func (s *Server) generate(c echo.Context, g generateRequest) (*store.Workload, error) {
+func (s *Server) generate(c echo.Context, g generateRequest) (*runtypes.Workload, error) {
 	st, err := s.lookup(g.Strategy)
 	if err != nil {
 		return nil, err
@@ -328,7 +329,7 @@ func (s *Server) workloadsProps(c echo.Context, selected string) (views.Workload
 	if err != nil {
 		return views.WorkloadsProps{}, err
 	}
-	var ws []store.Workload
+	var ws []runtypes.Workload
 	var next store.Cursor
 	if owner, ok := s.listOwner(c); ok {
 		if ws, next, err = s.store.ListWorkloadsPage(c.Request().Context(), listed, owner, limit, cursor); err != nil {
@@ -419,7 +420,7 @@ func (s *Server) workloadPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var runs []store.Run
+	var runs []runtypes.Run
 	if owner, ok := s.listOwner(c); ok {
 		if runs, err = s.store.ListRuns(ctx, store.RunFilter{WorkloadID: w.ID, Owner: owner, Limit: 100}); err != nil {
 			return err
@@ -445,7 +446,7 @@ type apiWorkload struct {
 	SHA256   string `json:"sha256"`
 	Bytes    int64  `json:"bytes"`
 	// UploadSHA256 and UploadBytes describe the file(s) as uploaded
-	// (store.Workload.UploadSHA256); sha256 and bytes describe the
+	// (runtypes.Workload.UploadSHA256); sha256 and bytes describe the
 	// canonical JSON schedlab converted them to. Absent for a generated
 	// workload.
 	UploadSHA256 string          `json:"upload_sha256,omitempty"`
@@ -468,7 +469,7 @@ type apiFoundBy struct {
 	Commit string `json:"commit"`
 }
 
-func toAPIWorkload(w *store.Workload, withPreview bool) apiWorkload {
+func toAPIWorkload(w *runtypes.Workload, withPreview bool) apiWorkload {
 	a := apiWorkload{ID: w.ID, Strategy: w.Strategy, Name: w.Name, Format: w.Format, Summary: w.Summary,
 		SHA256: w.SHA256, Bytes: int64(w.Bytes), UploadSHA256: w.UploadSHA256, UploadBytes: int64(w.UploadBytes), CreatedAt: w.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), URL: "/workloads/" + w.ID}
 	if withPreview && len(w.Preview) > 0 {

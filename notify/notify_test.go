@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -52,14 +53,14 @@ func (rc *receiver) got(path string) []Body {
 func experiment(t *testing.T, s *store.Store, name, def string, n int) (*store.Experiment, []string) {
 	t.Helper()
 	ctx := context.Background()
-	w := &store.Workload{Strategy: "eapm", Name: "tiny", Format: "json", Summary: "1 user", Data: []byte(`{"etc":[[1,2]]}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "tiny", Format: "json", Summary: "1 user", Data: []byte(`{"etc":[[1,2]]}`)}
 	if err := s.CreateWorkload(ctx, w); err != nil {
 		t.Fatal(err)
 	}
-	runs := make([]*store.Run, n)
+	runs := make([]*runtypes.Run, n)
 	cells := make([]store.ExperimentCell, n)
 	for i := range runs {
-		runs[i] = &store.Run{Kind: store.KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Params: map[string]string{"gamma": "1.2"}, Seed: int64(i)}
+		runs[i] = &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Params: map[string]string{"gamma": "1.2"}, Seed: int64(i)}
 		cells[i] = store.ExperimentCell{Cell: json.RawMessage(`{}`), Replicate: i}
 	}
 	e := &store.Experiment{Name: name, Strategy: "eapm", Definition: json.RawMessage(def)}
@@ -90,7 +91,7 @@ func end(t *testing.T, s *store.Store, id, status string) {
 	t.Helper()
 	var rep json.RawMessage
 	msg := "γ must be ≥ 1"
-	if status == store.StatusDone {
+	if status == runtypes.StatusDone {
 		rep, msg = json.RawMessage(`{"metrics":[]}`), ""
 	}
 	if err := s.Finish(context.Background(), id, status, rep, msg, ""); err != nil {
@@ -117,12 +118,12 @@ func TestWebhookIsCalledOnceWhenAnExperimentEndsAndOnceWhenItFails(t *testing.T)
 	open, openRuns := experiment(t, s, "still going", `{"name":"still going"}`, 2)
 	cut, cutRuns := experiment(t, s, "cut off", `{"name":"cut off"}`, 1)
 	claimAll(t, s)
-	end(t, s, okRuns[0], store.StatusDone)
-	end(t, s, okRuns[1], store.StatusDone)
-	end(t, s, badRuns[0], store.StatusDone)
-	end(t, s, badRuns[1], store.StatusFailed)
-	end(t, s, openRuns[0], store.StatusDone) // openRuns[1] still running
-	end(t, s, cutRuns[0], store.StatusInterrupted)
+	end(t, s, okRuns[0], runtypes.StatusDone)
+	end(t, s, okRuns[1], runtypes.StatusDone)
+	end(t, s, badRuns[0], runtypes.StatusDone)
+	end(t, s, badRuns[1], runtypes.StatusFailed)
+	end(t, s, openRuns[0], runtypes.StatusDone) // openRuns[1] still running
+	end(t, s, cutRuns[0], runtypes.StatusInterrupted)
 
 	w := &Watcher{Store: s, Default: srv.URL + "/default", Base: "http://lab:8080/", Poster: Poster{Backoff: time.Millisecond, Guard: loopbackAllowed}}
 	for range 3 {
@@ -151,7 +152,7 @@ func TestWebhookIsCalledOnceWhenAnExperimentEndsAndOnceWhenItFails(t *testing.T)
 		}
 	}
 	// The last run of the open experiment ends: it is announced then.
-	end(t, s, openRuns[1], store.StatusDone)
+	end(t, s, openRuns[1], runtypes.StatusDone)
 	if err := w.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestKickLooksAtOnce(t *testing.T) {
 	go func() { w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	<-looked // Run's first look, before the run ended: the next is the kick's
-	end(t, s, runs[0], store.StatusDone)
+	end(t, s, runs[0], runtypes.StatusDone)
 	for len(rc.got("/default")) == 0 {
 		w.Kick()
 		time.Sleep(10 * time.Millisecond) // polls the receiver; the test's own deadline bounds it

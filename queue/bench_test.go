@@ -11,6 +11,7 @@ import (
 
 	"schedlab/queue/queuetest"
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -110,7 +111,7 @@ func BenchmarkSingleWriter(b *testing.B) {
 				if err != nil || r == nil {
 					b.Fatal(r, err)
 				}
-				if err := st.FinishBy(ctx, r.ID, "host:1", store.StatusDone, report, "", ""); err != nil {
+				if err := st.FinishBy(ctx, r.ID, "host:1", runtypes.StatusDone, report, "", ""); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -18,7 +18,7 @@ import (
 	"schedlab/queue"
 	"schedlab/queue/queuetest"
 	"schedlab/queue/wire"
-	"schedlab/store"
+	"schedlab/runtypes"
 )
 
 // asyncErrors collects the errors the NATS server sends a connection
@@ -103,7 +103,7 @@ func TestForgedResultRefusedAndTheRealOneStored(t *testing.T) {
 	if err := nc.Publish("schedlab.progress."+id, progress); err != nil {
 		t.Fatal(err)
 	}
-	forged := wire.Result{ID: id, Worker: "forger", Status: store.StatusDone, Dispatch: id, Claim: "forged-claim",
+	forged := wire.Result{ID: id, Worker: "forger", Status: runtypes.StatusDone, Dispatch: id, Claim: "forged-claim",
 		Report: json.RawMessage(`{"metrics":[{"name":"objective","value":999,"better":"higher"}]}`)}
 	b, _ := json.Marshal(forged)
 	if _, err := js.Publish(ctx, "schedlab.result."+key+"."+id, b, jetstream.WithMsgID(id)); err != nil {
@@ -111,7 +111,7 @@ func TestForgedResultRefusedAndTheRealOneStored(t *testing.T) {
 	}
 
 	r := waitFinal(t, s.st, []string{id}, time.Minute)[id]
-	if r.Status != store.StatusDone || r.Worker == "forger" || r.Worker == "" {
+	if r.Status != runtypes.StatusDone || r.Worker == "forger" || r.Worker == "" {
 		t.Fatalf("run %s: status %s by worker %q, want done by the worker that held it", id, r.Status, r.Worker)
 	}
 	full, err := s.st.GetRun(ctx, id)
@@ -237,7 +237,7 @@ func TestLargeReportThroughTheObjectStore(t *testing.T) {
 	startWorker(t, s, filepath.Join(s.dir, "exec.log"))
 	id := sweep(t, s, 1, queuetest.VariantOK, map[string]string{"rows": "400"})[0]
 	r := waitFinal(t, s.st, []string{id}, time.Minute)[id]
-	if r.Status != store.StatusDone {
+	if r.Status != runtypes.StatusDone {
 		t.Fatalf("run %s: %s (%s)", id, r.Status, r.Error)
 	}
 	full, err := s.st.GetRun(context.Background(), id)
@@ -303,14 +303,14 @@ func TestReplacedReportObjectNotStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(real)
-	res, _ := json.Marshal(wire.Result{ID: id, Worker: "by hand", Status: store.StatusDone, ReportObject: name,
+	res, _ := json.Marshal(wire.Result{ID: id, Worker: "by hand", Status: runtypes.StatusDone, ReportObject: name,
 		ReportSHA256: hex.EncodeToString(sum[:]), Dispatch: job.Dispatch, Claim: job.Claim})
 	if _, err := js.Publish(ctx, "schedlab.result."+key+"."+id, res, jetstream.WithMsgID(id+".by-hand")); err != nil {
 		t.Fatal(err)
 	}
 	msg.Ack()
 	r := waitFinal(t, s.st, []string{id}, time.Minute)[id]
-	if r.Status != store.StatusFailed || !strings.Contains(r.Error, "replaced") {
+	if r.Status != runtypes.StatusFailed || !strings.Contains(r.Error, "replaced") {
 		t.Fatalf("run %s: %s (%q), want failed: its report was replaced", id, r.Status, r.Error)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"schedlab/queue/queuetest"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -31,7 +32,7 @@ func TestResultsAreHeldWhileTheDiskIsFullAndStoredWhenSpaceReturns(t *testing.T)
 	}
 	pad := strings.Repeat("x", 64<<10)
 	for i := 0; ; i++ {
-		w := &store.Workload{Strategy: queuetest.Name, Name: "pad", Format: "json", Data: []byte(fmt.Sprintf(`{"n":%d,"p":%q}`, i+1, pad))}
+		w := &runtypes.Workload{Strategy: queuetest.Name, Name: "pad", Format: "json", Data: []byte(fmt.Sprintf(`{"n":%d,"p":%q}`, i+1, pad))}
 		if err := s.st.CreateWorkload(ctx, w); err != nil {
 			if !store.IsFull(err) {
 				t.Fatal(err)
@@ -65,9 +66,9 @@ func TestResultsAreHeldWhileTheDiskIsFullAndStoredWhenSpaceReturns(t *testing.T)
 			t.Fatal(err)
 		}
 		switch r.Status {
-		case store.StatusQueued, store.StatusRunning:
+		case runtypes.StatusQueued, runtypes.StatusRunning:
 			held++
-		case store.StatusDone:
+		case runtypes.StatusDone:
 		default:
 			t.Errorf("run %s is %s %q while the disk is full: a result must wait, not fail", r.ID, r.Status, r.Error)
 		}
@@ -84,7 +85,7 @@ func TestResultsAreHeldWhileTheDiskIsFullAndStoredWhenSpaceReturns(t *testing.T)
 		t.Fatalf("after space returned: %+v", st)
 	}
 	for id, r := range waitFinal(t, s.st, ids, time.Minute) {
-		if r.Status != store.StatusDone {
+		if r.Status != runtypes.StatusDone {
 			t.Errorf("run %s after space returned: %s %q", id, r.Status, r.Error)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/store"
 
@@ -112,7 +113,7 @@ type Dispatcher struct {
 
 	mu          sync.Mutex
 	outstanding map[string]bool      // published runs not ended yet, by ID
-	unpublished []*store.Run         // claimed, publishing failed: tried again first
+	unpublished []*runtypes.Run      // claimed, publishing failed: tried again first
 	progress    map[string]*liveRun  // by run ID
 	workers     map[string]*workerAt // by name
 	refs        map[string]*wire.WorkloadRef
@@ -244,7 +245,7 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	if d.reports, err = js.ObjectStore(sctx, wire.ReportsBucket); err != nil {
 		return errs.Wrap(errs.Internal, err)
 	}
-	running, err := d.st.ListRuns(ctx, store.RunFilter{Status: store.StatusRunning})
+	running, err := d.st.ListRuns(ctx, store.RunFilter{Status: runtypes.StatusRunning})
 	if err != nil {
 		return err
 	}
@@ -448,7 +449,7 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 // publishRuns publishes runs: one alone as its own message (publish), more
 // as one batch. A run that cannot be sent (its workload is gone) is ended
 // failed; on an error of the queue it returns the runs to publish again.
-func (d *Dispatcher) publishRuns(ctx context.Context, runs []*store.Run) ([]*store.Run, error) {
+func (d *Dispatcher) publishRuns(ctx context.Context, runs []*runtypes.Run) ([]*runtypes.Run, error) {
 	if len(runs) == 1 {
 		err := d.publish(ctx, runs[0], runs[0].ID)
 		if err != nil && errs.KindOf(err) != errs.Internal && ctx.Err() == nil {
@@ -462,7 +463,7 @@ func (d *Dispatcher) publishRuns(ctx context.Context, runs []*store.Run) ([]*sto
 	}
 	id := wire.BatchPrefix + nuid.Next()
 	batch := wire.Job{ID: id, Kind: wire.KindBatch, Dispatch: id}
-	var sent []*store.Run
+	var sent []*runtypes.Run
 	for _, run := range runs {
 		job, err := d.job(ctx, run, id)
 		if err != nil {
@@ -491,17 +492,17 @@ func (d *Dispatcher) publishRuns(ctx context.Context, runs []*store.Run) ([]*sto
 }
 
 // endUnsendable ends run failed: err says why it cannot be sent.
-func (d *Dispatcher) endUnsendable(ctx context.Context, run *store.Run, err error) {
+func (d *Dispatcher) endUnsendable(ctx context.Context, run *runtypes.Run, err error) {
 	status, msg, field := execute.Outcome(err)
 	d.finish(ctx, run.ID, "", status, nil, msg, field)
 }
 
 // job is run as a worker receives it, published as dispatch msgID.
-func (d *Dispatcher) job(ctx context.Context, run *store.Run, msgID string) (wire.Job, error) {
+func (d *Dispatcher) job(ctx context.Context, run *runtypes.Run, msgID string) (wire.Job, error) {
 	job := wire.Job{ID: run.ID, Kind: run.Kind, Strategy: run.Strategy, Variant: run.Variant, Params: run.Params,
 		Seed: run.Seed, Timeout: d.cfg.Budget.Timeout, Memory: d.cfg.Budget.Memory,
 		Dispatch: msgID, Claim: d.claims.claim(run.ID, msgID)}
-	if run.Kind == store.KindRun {
+	if run.Kind == runtypes.KindRun {
 		ref, err := d.workloadRef(ctx, run.WorkloadID)
 		if err != nil {
 			return job, err
@@ -514,7 +515,7 @@ func (d *Dispatcher) job(ctx context.Context, run *store.Run, msgID string) (wir
 // publish sends run to the workers with message ID msgID (the run ID, so
 // that publishing it again within the stream's duplicate window, 10 min,
 // is one run) and the claim of that dispatch.
-func (d *Dispatcher) publish(ctx context.Context, run *store.Run, msgID string) error {
+func (d *Dispatcher) publish(ctx context.Context, run *runtypes.Run, msgID string) error {
 	job, err := d.job(ctx, run, msgID)
 	if err != nil {
 		return err
@@ -622,7 +623,7 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 	refused, repeats := 0, 0
 	for i := range ends {
 		res := &ends[i]
-		if res.ID == "" || !store.Final(res.Status) {
+		if res.ID == "" || !runtypes.Final(res.Status) {
 			d.log.Error("queue: dropping a malformed result", "subject", m.Subject(), "run", res.ID, "status", res.Status)
 			refused++
 			continue
@@ -651,7 +652,7 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 				// Its holder's result, but another client replaced the report.
 				d.log.Error("queue: the report of a run was replaced in the object store after its worker wrote it",
 					"run", res.ID, "worker", res.Worker, "object", res.ReportObject)
-				res.Status, res.Field, b = store.StatusFailed, "", nil
+				res.Status, res.Field, b = runtypes.StatusFailed, "", nil
 				res.Error = "the report of this run was replaced in the queue by another client before the server read it; run it again"
 			}
 			report = b
@@ -664,7 +665,7 @@ func (d *Dispatcher) onResult(ctx context.Context, m jetstream.Msg) {
 			}
 		}
 		rs = append(rs, result{object: res.ReportObject, end: store.Ending{ID: res.ID, Worker: res.Worker, Status: res.Status,
-			Report: report, Error: res.Error, ErrorField: res.Field, StartedAt: res.StartedAt, Build: store.Build(res.Build)}})
+			Report: report, Error: res.Error, ErrorField: res.Field, StartedAt: res.StartedAt, Build: runtypes.Build(res.Build)}})
 	}
 	if len(rs) == 0 {
 		if refused > 0 && repeats == 0 {
@@ -756,7 +757,7 @@ func (d *Dispatcher) fillGenerated(ctx context.Context, g *wire.Generated) error
 	if err := json.Unmarshal(metaJSON, &meta); err != nil {
 		return err
 	}
-	_, err = d.st.FillWorkload(ctx, g.WorkloadID, &store.Workload{Name: meta.Name, Format: meta.Format, Summary: meta.Summary,
+	_, err = d.st.FillWorkload(ctx, g.WorkloadID, &runtypes.Workload{Name: meta.Name, Format: meta.Format, Summary: meta.Summary,
 		Data: data, Preview: meta.Preview})
 	if err == nil {
 		d.forgetRecipe(g.WorkloadID)
@@ -984,10 +985,10 @@ const workerGrace = 2 * time.Minute
 
 // Workers lists the workers heard from, by name; lost ones last, and
 // dropped workerGrace after they were lost.
-func (d *Dispatcher) Workers() []runner.WorkerStatus {
+func (d *Dispatcher) Workers() []runtypes.WorkerStatus {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var out []runner.WorkerStatus
+	var out []runtypes.WorkerStatus
 	for name, w := range d.workers {
 		if time.Since(w.seen) > 3*max(w.hb.Interval, d.cfg.HeartbeatInterval)+workerGrace {
 			delete(d.workers, name)
@@ -1089,7 +1090,7 @@ func (d *Dispatcher) died(ctx context.Context, id string, deliveries uint64) err
 	if w := d.workerOf(id); w != "" {
 		msg += "; last on " + w
 	}
-	return d.finish(ctx, id, d.workerOf(id), store.StatusFailed, nil, msg, "")
+	return d.finish(ctx, id, d.workerOf(id), runtypes.StatusFailed, nil, msg, "")
 }
 
 // onPending answers a worker given a batch again (wire.PendingSubject):
@@ -1151,7 +1152,7 @@ func (d *Dispatcher) answerPending(m *nats.Msg, batch wire.Job) {
 		defer cancel()
 		for _, id := range rest {
 			run, err := d.st.GetRunInfo(ctx, id)
-			if err != nil || run.Status != store.StatusRunning {
+			if err != nil || run.Status != runtypes.StatusRunning {
 				continue
 			}
 			if err := d.publish(ctx, run, fmt.Sprintf("%s.%d", id, time.Now().UnixNano())); err != nil {
@@ -1198,17 +1199,17 @@ func (d *Dispatcher) Cancel(ctx context.Context, id string) error {
 	d.mu.Unlock()
 	if onWorker {
 		time.AfterFunc(cancelGrace, func() {
-			d.finish(context.Background(), id, "", store.StatusCanceled, nil, store.MsgCanceled, "")
+			d.finish(context.Background(), id, "", runtypes.StatusCanceled, nil, runtypes.MsgCanceled, "")
 		})
 		return nil
 	}
-	return d.finish(ctx, id, "", store.StatusCanceled, nil, store.MsgCanceled, "")
+	return d.finish(ctx, id, "", runtypes.StatusCanceled, nil, runtypes.MsgCanceled, "")
 }
 
 // notInBatches returns the runs of runs that no batch waiting in
 // wire.RunsStream holds: it reads the stream's messages (a few windows at
 // most: a message leaves it once its runs have ended).
-func (d *Dispatcher) notInBatches(ctx context.Context, runs []store.Run) []store.Run {
+func (d *Dispatcher) notInBatches(ctx context.Context, runs []runtypes.Run) []runtypes.Run {
 	held := map[string]bool{}
 	for seq := uint64(1); ctx.Err() == nil; {
 		raw, err := d.runs.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(wire.RunSubjectPrefix+"*"))
@@ -1226,7 +1227,7 @@ func (d *Dispatcher) notInBatches(ctx context.Context, runs []store.Run) []store
 			}
 		}
 	}
-	var out []store.Run
+	var out []runtypes.Run
 	for _, r := range runs {
 		if !held[r.ID] {
 			out = append(out, r)
@@ -1244,8 +1245,8 @@ func (d *Dispatcher) recoveryGrace() time.Duration { return 2*d.cfg.HeartbeatInt
 // it runs (heartbeats) will come back as a result; the rest, claimed but
 // never published or lost, are published again (a fresh message ID, since
 // the old one may still be in the stream's duplicate window).
-func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
-	var suspects []store.Run
+func (d *Dispatcher) recover(ctx context.Context, running []runtypes.Run) {
+	var suspects []runtypes.Run
 	for _, r := range running {
 		if _, err := d.runs.GetLastMsgForSubject(ctx, wire.RunSubjectPrefix+r.ID); err == nil {
 			continue
@@ -1285,13 +1286,13 @@ func (d *Dispatcher) recover(ctx context.Context, running []store.Run) {
 			continue
 		}
 		cur, err := d.st.GetRunInfo(ctx, r.ID)
-		if err != nil || cur.Status != store.StatusRunning {
+		if err != nil || cur.Status != runtypes.StatusRunning {
 			continue
 		}
 		if _, err := d.runs.GetLastMsgForSubject(ctx, wire.RunSubjectPrefix+r.ID); err == nil {
 			continue
 		}
-		if len(d.notInBatches(ctx, []store.Run{*cur})) == 0 {
+		if len(d.notInBatches(ctx, []runtypes.Run{*cur})) == 0 {
 			continue
 		}
 		d.log.Info("queue: publishing again a run no worker has", "run", r.ID)

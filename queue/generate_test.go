@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/queue/queuetest"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -27,20 +28,20 @@ func TestWorkersGenerateExperimentWorkloads(t *testing.T) {
 	}
 	ctx := context.Background()
 	sizes := []int{5, 7}
-	var recipes []store.Recipe
-	var known []*store.Workload
+	var recipes []runtypes.Recipe
+	var known []*runtypes.Workload
 	for i, n := range sizes {
 		id := store.NewID()
-		recipes = append(recipes, store.Recipe{WorkloadID: id, Strategy: queuetest.Name, Name: fmt.Sprintf("tiny seed %d", i),
+		recipes = append(recipes, runtypes.Recipe{WorkloadID: id, Strategy: queuetest.Name, Name: fmt.Sprintf("tiny seed %d", i),
 			Preset: "tiny", Params: map[string]string{"n": strconv.Itoa(n)}, Seed: int64(i), EstimatedBytes: 64})
-		known = append(known, &store.Workload{ID: id, Strategy: queuetest.Name, Format: store.FormatPreset})
+		known = append(known, &runtypes.Workload{ID: id, Strategy: queuetest.Name, Format: store.FormatPreset})
 	}
 	const perWorkload = 6
-	var runs []*store.Run
+	var runs []*runtypes.Run
 	var cells []store.ExperimentCell
 	for w := range sizes {
 		for i := range perWorkload {
-			runs = append(runs, &store.Run{WorkloadID: recipes[w].WorkloadID, Strategy: queuetest.Name, Variant: queuetest.VariantOK,
+			runs = append(runs, &runtypes.Run{WorkloadID: recipes[w].WorkloadID, Strategy: queuetest.Name, Variant: queuetest.VariantOK,
 				Params: map[string]string{"i": strconv.Itoa(100*w + i)}})
 			cells = append(cells, store.ExperimentCell{Cell: json.RawMessage(fmt.Sprintf(`{"w":%d}`, w)), Replicate: i})
 		}
@@ -65,7 +66,7 @@ func TestWorkersGenerateExperimentWorkloads(t *testing.T) {
 			t.Fatal(id, err)
 		}
 		var rep struct{ Metrics []struct{ Value float64 } }
-		if r.Status != store.StatusDone || json.Unmarshal(r.Report, &rep) != nil || len(rep.Metrics) != 1 {
+		if r.Status != runtypes.StatusDone || json.Unmarshal(r.Report, &rep) != nil || len(rep.Metrics) != 1 {
 			t.Fatalf("run %d: %s %s %s", i, r.Status, r.Error, r.Report)
 		}
 		w, k := i/perWorkload, i%perWorkload

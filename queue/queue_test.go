@@ -29,6 +29,7 @@ import (
 	"schedlab/queue/wire"
 	qworker "schedlab/queue/worker"
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -228,18 +229,18 @@ func sweepOn(t testing.TB, st *store.Store, rn *runner.Runner, stored func(strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw := &store.Workload{Strategy: queuetest.Name, Name: w.Name, Format: w.Format, Summary: w.Summary, Data: w.Data}
+	sw := &runtypes.Workload{Strategy: queuetest.Name, Name: w.Name, Format: w.Format, Summary: w.Summary, Data: w.Data}
 	if err := st.CreateWorkload(ctx, sw); err != nil {
 		t.Fatal(err)
 	}
-	runs := make([]*store.Run, n)
+	runs := make([]*runtypes.Run, n)
 	cells := make([]store.ExperimentCell, n)
 	for i := range runs {
 		p := map[string]string{"i": strconv.Itoa(i)}
 		for k, v := range extra {
 			p[k] = v
 		}
-		r, err := rn.Prepare(ctx, &store.Run{WorkloadID: sw.ID, Strategy: queuetest.Name, Variant: variant, Params: p})
+		r, err := rn.Prepare(ctx, &runtypes.Run{WorkloadID: sw.ID, Strategy: queuetest.Name, Variant: variant, Params: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,11 +261,11 @@ func sweepOn(t testing.TB, st *store.Store, rn *runner.Runner, stored func(strin
 }
 
 // waitFinal waits until every run of ids is final and returns them.
-func waitFinal(t testing.TB, st *store.Store, ids []string, within time.Duration) map[string]*store.Run {
+func waitFinal(t testing.TB, st *store.Store, ids []string, within time.Duration) map[string]*runtypes.Run {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		out := map[string]*store.Run{}
+		out := map[string]*runtypes.Run{}
 		pending := 0
 		for _, id := range ids {
 			r, err := st.GetRunInfo(context.Background(), id)
@@ -272,7 +273,7 @@ func waitFinal(t testing.TB, st *store.Store, ids []string, within time.Duration
 				t.Fatal(err)
 			}
 			out[id] = r
-			if !store.Final(r.Status) {
+			if !runtypes.Final(r.Status) {
 				pending++
 			}
 		}
@@ -324,7 +325,7 @@ func TestWorkersDrainSweep(t *testing.T) {
 	runs := waitFinal(t, s.st, ids, time.Minute)
 	names := map[string]bool{}
 	for _, r := range runs {
-		if r.Status != store.StatusDone {
+		if r.Status != runtypes.StatusDone {
 			t.Fatalf("run %s: %s %s", r.ID, r.Status, r.Error)
 		}
 		if r.Worker == "" {
@@ -425,7 +426,7 @@ func TestKilledWorkerRunRedelivered(t *testing.T) {
 	<-a.exited
 	b := startWorker(t, s, log)
 	r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]
-	if r.Status != store.StatusDone {
+	if r.Status != runtypes.StatusDone {
 		t.Fatalf("run ended %s (%s), want done", r.Status, r.Error)
 	}
 	second := fmt.Sprintf("%s:%d", mustHost(t), b.cmd.Process.Pid)
@@ -458,7 +459,7 @@ func TestDyingRunFailsAfterMaxDeliver(t *testing.T) {
 	}
 	ids := sweep(t, s, 1, queuetest.VariantDie, nil)
 	r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]
-	if r.Status != store.StatusFailed || !strings.HasPrefix(r.Error, "worker died: ") {
+	if r.Status != runtypes.StatusFailed || !strings.HasPrefix(r.Error, "worker died: ") {
 		t.Fatalf("run ended %s (%q), want failed with worker died: ...", r.Status, r.Error)
 	}
 	if !strings.Contains(r.Error, fmt.Sprintf("%d times", queue.DefaultMaxDeliver)) || r.Worker == "" {
@@ -470,7 +471,7 @@ func TestDyingRunFailsAfterMaxDeliver(t *testing.T) {
 	}
 	// The server serves on: the next run is done by the surviving worker.
 	ids = sweep(t, s, 1, queuetest.VariantOK, nil)
-	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != store.StatusDone {
+	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != runtypes.StatusDone {
 		t.Fatalf("next run ended %s (%s), want done", r.Status, r.Error)
 	}
 }
@@ -505,12 +506,12 @@ func TestMaxDeliveriesWhileTheServerIsDown(t *testing.T) {
 	// JetStream sends the advisory when the last delivery's AckWait runs
 	// out: by now it has, to nobody.
 	time.Sleep(testAckWait + 2*time.Second)
-	if r, err := s.st.GetRun(context.Background(), ids[0]); err != nil || r.Status != store.StatusRunning {
+	if r, err := s.st.GetRun(context.Background(), ids[0]); err != nil || r.Status != runtypes.StatusRunning {
 		t.Fatalf("before the server is back the run is %v (%v), want running", r, err)
 	}
 	s.upAgain(t)
 	r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]
-	if r.Status != store.StatusFailed || !strings.HasPrefix(r.Error, "worker died: ") {
+	if r.Status != runtypes.StatusFailed || !strings.HasPrefix(r.Error, "worker died: ") {
 		t.Fatalf("run ended %s (%q), want failed with worker died: ...", r.Status, r.Error)
 	}
 	if count, _ := executions(t, log); count[0] != queue.DefaultMaxDeliver {
@@ -587,7 +588,7 @@ func TestRepeatedPublishOneRun(t *testing.T) {
 		t.Errorf("the repeated publish was not seen as a duplicate: %+v", ack)
 	}
 	startWorker(t, s, log)
-	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != store.StatusDone {
+	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != runtypes.StatusDone {
 		t.Fatalf("run ended %s (%s)", r.Status, r.Error)
 	}
 	time.Sleep(500 * time.Millisecond)
@@ -612,7 +613,7 @@ func TestCancelReachesWorker(t *testing.T) {
 	if err := s.rn.Cancel(context.Background(), waiting[0]); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := s.st.GetRunInfo(context.Background(), waiting[0]); err != nil || r.Status != store.StatusCanceled || r.Worker != "" {
+	if r, err := s.st.GetRunInfo(context.Background(), waiting[0]); err != nil || r.Status != runtypes.StatusCanceled || r.Worker != "" {
 		t.Fatalf("waiting run after cancel: %+v %v, want canceled by no worker", r, err)
 	}
 	start := time.Now()
@@ -620,7 +621,7 @@ func TestCancelReachesWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := waitFinal(t, s.st, ids, 20*time.Second)[ids[0]]
-	if r.Status != store.StatusCanceled || r.Error != store.MsgCanceled {
+	if r.Status != runtypes.StatusCanceled || r.Error != runtypes.MsgCanceled {
 		t.Fatalf("run ended %s (%s), want canceled", r.Status, r.Error)
 	}
 	// The worker stored it (the server's own fallback waits 10 s and names none).
@@ -685,7 +686,7 @@ func TestServerRestartMidSweep(t *testing.T) {
 	s = startServer(t, dir, s.addr)
 	runs := waitFinal(t, s.st, ids, time.Minute)
 	for _, r := range runs {
-		if r.Status != store.StatusDone {
+		if r.Status != runtypes.StatusDone {
 			t.Fatalf("run %s: %s %s", r.ID, r.Status, r.Error)
 		}
 	}
@@ -714,11 +715,11 @@ func TestMemoryBudgetInWorker(t *testing.T) {
 	w := startWorker(t, s, filepath.Join(dir, "exec.log"))
 	ids := sweep(t, s, 1, queuetest.VariantGrow, nil)
 	r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]
-	if r.Status != store.StatusFailed || r.Error != "run stopped: Go heap exceeded the memory budget of 64 MiB" {
+	if r.Status != runtypes.StatusFailed || r.Error != "run stopped: Go heap exceeded the memory budget of 64 MiB" {
 		t.Fatalf("run ended %s (%q), want failed over the budget", r.Status, r.Error)
 	}
 	ids = sweep(t, s, 1, queuetest.VariantOK, nil)
-	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != store.StatusDone || r.Worker != fmt.Sprintf("%s:%d", mustHost(t), w.cmd.Process.Pid) {
+	if r := waitFinal(t, s.st, ids, 30*time.Second)[ids[0]]; r.Status != runtypes.StatusDone || r.Worker != fmt.Sprintf("%s:%d", mustHost(t), w.cmd.Process.Pid) {
 		t.Fatalf("next run: %s by %q (%s), want done by the same worker", r.Status, r.Worker, r.Error)
 	}
 }
@@ -805,14 +806,14 @@ func TestKilledWorkerHoldingABatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status == store.StatusDone {
+		if r.Status == runtypes.StatusDone {
 			before[i] = true
 		}
 	}
 	startWorker(t, s, log)
 	runs := waitFinal(t, s.st, ids, time.Minute)
 	for _, r := range runs {
-		if r.Status != store.StatusDone {
+		if r.Status != runtypes.StatusDone {
 			t.Fatalf("run %s: %s %s", r.ID, r.Status, r.Error)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -19,7 +20,7 @@ func fillDisk(t *testing.T, st *store.Store) error {
 	}
 	pad := strings.Repeat("x", 64<<10)
 	for i := range 100 {
-		w := &store.Workload{Strategy: fakeName, Name: "pad", Format: "json", Data: []byte(fmt.Sprintf(`{"n":%d,"pad":%q}`, i+1, pad))}
+		w := &runtypes.Workload{Strategy: fakeName, Name: "pad", Format: "json", Data: []byte(fmt.Sprintf(`{"n":%d,"pad":%q}`, i+1, pad))}
 		if err := st.CreateWorkload(ctx, w); err != nil {
 			if !store.IsFull(err) {
 				t.Fatalf("filling the disk: %v", err)
@@ -44,7 +45,7 @@ func TestWorkersClaimNothingWhileTheDiskIsFullAndResumeAfter(t *testing.T) {
 	if run != nil || err != nil {
 		t.Fatalf("a worker claimed %v (%v) while the disk is full", run, err)
 	}
-	if r, _ := e.st.GetRunInfo(ctx, queued.ID); r.Status != store.StatusQueued {
+	if r, _ := e.st.GetRunInfo(ctx, queued.ID); r.Status != runtypes.StatusQueued {
 		t.Fatalf("the queued run is %s", r.Status)
 	}
 	if err := e.st.SetMaxPages(ctx, 0); err != nil {

@@ -15,6 +15,7 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -155,7 +156,7 @@ func (j *job) snapshot() (done, total int, note string, version int) {
 
 // claimed is a run claimed for this process's workers, with its job.
 type claimed struct {
-	run *store.Run
+	run *runtypes.Run
 	j   *job
 }
 
@@ -176,7 +177,7 @@ const (
 
 // next returns the next run for a worker: the oldest claimed but not yet
 // started, or a newly claimed one (nil when none is queued).
-func (r *pool) next(ctx context.Context) (*store.Run, *job, error) {
+func (r *pool) next(ctx context.Context) (*runtypes.Run, *job, error) {
 	r.mu.Lock()
 	if len(r.pending) > 0 {
 		c := r.pending[0]
@@ -245,7 +246,7 @@ func (r *pool) release() {
 	var back []string
 	for _, c := range pending {
 		if errors.Is(context.Cause(c.j.ctx), execute.ErrUserCanceled) {
-			r.ends <- ending{Ending: store.Ending{ID: c.run.ID, Status: store.StatusCanceled, Error: store.MsgCanceled}, j: c.j}
+			r.ends <- ending{Ending: store.Ending{ID: c.run.ID, Status: runtypes.StatusCanceled, Error: runtypes.MsgCanceled}, j: c.j}
 			continue
 		}
 		back = append(back, c.run.ID)
@@ -350,7 +351,7 @@ func (r *pool) Progress(id string) (done, total int, note string, ok bool) {
 const InProcessWorker = "in-process"
 
 // Workers lists this process's pool as one worker named InProcessWorker.
-func (r *pool) Workers() []WorkerStatus {
+func (r *pool) Workers() []runtypes.WorkerStatus {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stop == nil {
@@ -364,7 +365,7 @@ func (r *pool) Workers() []WorkerStatus {
 	}
 	sort.Strings(running)
 	host, _ := os.Hostname()
-	return []WorkerStatus{{Name: InProcessWorker, Host: host, PID: os.Getpid(), Concurrency: r.opt.Workers,
+	return []runtypes.WorkerStatus{{Name: InProcessWorker, Host: host, PID: os.Getpid(), Concurrency: r.opt.Workers,
 		Running: running, Done: int(r.finished.Load()), Started: r.startedAt, LastSeen: time.Now()}}
 }
 
@@ -394,7 +395,7 @@ func (r *pool) worker(ctx context.Context) {
 
 // execute runs a claimed run (in flight as j) and hands its end, with its
 // last progress, to the recorder.
-func (r *pool) execute(wctx context.Context, run *store.Run, j *job) {
+func (r *pool) execute(wctx context.Context, run *runtypes.Run, j *job) {
 	// Store writes outlive the workers' context: a run cut off by a
 	// shutdown is still recorded as interrupted.
 	dbctx := context.WithoutCancel(wctx)
@@ -414,9 +415,9 @@ func (r *pool) execute(wctx context.Context, run *store.Run, j *job) {
 	<-flushed
 	r.fast.Store(time.Since(began) < fastRun)
 
-	e := ending{Ending: store.Ending{ID: run.ID, StartedAt: began, Build: store.Build(buildinfo.Current())}, j: j}
+	e := ending{Ending: store.Ending{ID: run.ID, StartedAt: began, Build: runtypes.Build(buildinfo.Current())}, j: j}
 	e.Status, e.Report, e.Error, e.ErrorField = execute.Ended(r.log, "runner", run.ID, run.Strategy, rep, err)
-	e.Encoded = e.Status == store.StatusDone
+	e.Encoded = e.Status == runtypes.StatusDone
 	e.NoLargeTables = e.Encoded && !hasLargeTable(rep)
 	if done, total, note, v := j.snapshot(); v > 0 {
 		e.Progress = &store.Progress{Done: done, Total: total, Note: note}
@@ -425,13 +426,13 @@ func (r *pool) execute(wctx context.Context, run *store.Run, j *job) {
 }
 
 // run resolves a claimed run's inputs and executes it.
-func (r *pool) run(ctx context.Context, run *store.Run, j *job) (*report.Report, error) {
+func (r *pool) run(ctx context.Context, run *runtypes.Run, j *job) (*report.Report, error) {
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
 		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
 			Err: fmt.Errorf("strategy %q is not in this build of schedlab", run.Strategy)}
 	}
-	if run.Kind == store.KindReproduce {
+	if run.Kind == runtypes.KindReproduce {
 		return execute.Reproduce(ctx, s, run.Params, j.progress, r.Budget())
 	}
 	w, err := r.workloads.get(ctx, run.WorkloadID, r.readWorkload)
@@ -499,12 +500,12 @@ func (r *pool) flushProgress(ctx context.Context, id string, began time.Time, j 
 // under the run's budget (and stored) when it is an experiment's recipe
 // not generated yet. The runs of one workload that start together wait
 // for one generation (r.gens); a failed generation fails the run.
-func (r *pool) readWorkload(ctx context.Context, id string) (*store.Workload, error) {
+func (r *pool) readWorkload(ctx context.Context, id string) (*runtypes.Workload, error) {
 	w, err := r.st.GetWorkloadData(ctx, id)
 	if err != nil || w.SHA256 != "" {
 		return w, err
 	}
-	return r.gens.Do(ctx, id, func(ctx context.Context) (*store.Workload, error) {
+	return r.gens.Do(ctx, id, func(ctx context.Context) (*runtypes.Workload, error) {
 		rec, err := r.st.WorkloadRecipe(ctx, id)
 		if err != nil {
 			return nil, err

@@ -65,13 +65,10 @@ type Backend interface {
 	// Progress is the live progress of a running run, if known.
 	Progress(id string) (done, total int, note string, ok bool)
 	// Workers lists the workers executing runs, as the /workers page shows them.
-	Workers() []WorkerStatus
+	Workers() []runtypes.WorkerStatus
 	// Shutdown stops claiming and dispatching, within ctx.
 	Shutdown(ctx context.Context) error
 }
-
-// WorkerStatus is one worker as the server last heard of it (runtypes).
-type WorkerStatus = runtypes.WorkerStatus
 
 // Defaults of Options.
 const (
@@ -181,16 +178,16 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 }
 
 // Submit checks in and stores it as a new queued run, then wakes a worker.
-// It checks, before storing anything: the kind (empty: store.KindRun), that
+// It checks, before storing anything: the kind (empty: runtypes.KindRun), that
 // the strategy exists (errs.NotFound, field "strategy"), the variant (empty:
 // the first; unknown: errs.Invalid, field "variant"; reproduce runs have
 // none), the params against the strategy's Params or, for reproduce runs,
 // ReproduceParams (errs.Invalid naming the parameter; a budget knob over
-// the runner's own Budget is one, see solvers.CheckLimits), and for store.KindRun
+// the runner's own Budget is one, see solvers.CheckLimits), and for runtypes.KindRun
 // that the workload exists (errs.NotFound, field "workload_id") and belongs
 // to the strategy (errs.Invalid). The stored params are the resolved ones:
 // every parameter with its value. in itself is not modified.
-func (r *Runner) Submit(ctx context.Context, in *store.Run) (*store.Run, error) {
+func (r *Runner) Submit(ctx context.Context, in *runtypes.Run) (*runtypes.Run, error) {
 	run, err := r.Prepare(ctx, in)
 	if err != nil {
 		return nil, err
@@ -210,19 +207,19 @@ func (r *Runner) Wake() { r.b.Wake() }
 // Prepare checks in as Submit does and returns the run to store (the
 // variant and params resolved), without storing it: an experiment checks
 // all its runs this way, then stores them in one transaction.
-func (r *Runner) Prepare(ctx context.Context, in *store.Run) (*store.Run, error) {
+func (r *Runner) Prepare(ctx context.Context, in *runtypes.Run) (*runtypes.Run, error) {
 	return r.prepare(ctx, in, r.st.GetWorkloadInfo)
 }
 
 // PrepareAll is Prepare of many runs, which read each workload they share
 // once: an experiment's thousand runs share a hundred workloads. known are
 // workloads not stored yet (an experiment's recipes, stored with its runs).
-func (r *Runner) PrepareAll(ctx context.Context, in []*store.Run, known ...*store.Workload) ([]*store.Run, error) {
-	seen := map[string]*store.Workload{}
+func (r *Runner) PrepareAll(ctx context.Context, in []*runtypes.Run, known ...*runtypes.Workload) ([]*runtypes.Run, error) {
+	seen := map[string]*runtypes.Workload{}
 	for _, w := range known {
 		seen[w.ID] = w
 	}
-	info := func(ctx context.Context, id string) (*store.Workload, error) {
+	info := func(ctx context.Context, id string) (*runtypes.Workload, error) {
 		if w := seen[id]; w != nil {
 			return w, nil
 		}
@@ -232,7 +229,7 @@ func (r *Runner) PrepareAll(ctx context.Context, in []*store.Run, known ...*stor
 		}
 		return w, err
 	}
-	out := make([]*store.Run, len(in))
+	out := make([]*runtypes.Run, len(in))
 	for i, run := range in {
 		var err error
 		if out[i], err = r.prepare(ctx, run, info); err != nil {
@@ -242,18 +239,18 @@ func (r *Runner) PrepareAll(ctx context.Context, in []*store.Run, known ...*stor
 	return out, nil
 }
 
-func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(context.Context, string) (*store.Workload, error)) (*store.Run, error) {
+func (r *Runner) prepare(ctx context.Context, in *runtypes.Run, workloadInfo func(context.Context, string) (*runtypes.Workload, error)) (*runtypes.Run, error) {
 	if in == nil {
 		return nil, &errs.Error{Kind: errs.Invalid, Err: errors.New("no run to submit")}
 	}
-	run := store.Run{Kind: in.Kind, WorkloadID: in.WorkloadID, Strategy: in.Strategy, Variant: in.Variant,
+	run := runtypes.Run{Kind: in.Kind, WorkloadID: in.WorkloadID, Strategy: in.Strategy, Variant: in.Variant,
 		Params: in.Params, Seed: in.Seed, RerunOf: in.RerunOf, Owner: in.Owner}
 	if run.Kind == "" {
-		run.Kind = store.KindRun
+		run.Kind = runtypes.KindRun
 	}
-	if run.Kind != store.KindRun && run.Kind != store.KindReproduce {
+	if run.Kind != runtypes.KindRun && run.Kind != runtypes.KindReproduce {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "kind",
-			Err: fmt.Errorf("must be %q or %q, got %q", store.KindRun, store.KindReproduce, run.Kind)}
+			Err: fmt.Errorf("must be %q or %q, got %q", runtypes.KindRun, runtypes.KindReproduce, run.Kind)}
 	}
 	if strings.TrimSpace(run.Strategy) == "" {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("missing: choose a strategy")}
@@ -263,7 +260,7 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("unknown strategy %q", run.Strategy)}
 	}
 	var err error
-	if run.Kind == store.KindReproduce {
+	if run.Kind == runtypes.KindReproduce {
 		if run.WorkloadID != "" {
 			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id", Err: errors.New("a reproduce run takes no workload")}
 		}
@@ -298,7 +295,7 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 			}
 		}
 	}
-	if err := execute.CheckLimits(s, run.Kind == store.KindReproduce, run.Params, r.Budget()); err != nil {
+	if err := execute.CheckLimits(s, run.Kind == runtypes.KindReproduce, run.Params, r.Budget()); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	return &run, nil
@@ -308,12 +305,12 @@ func (r *Runner) prepare(ctx context.Context, in *store.Run, workloadInfo func(c
 // strategy, variant, params, seed), RerunOf set to id and the given owner
 // (a user ID, empty without accounts). The inputs are checked again, as by
 // Submit: a strategy may have changed since.
-func (r *Runner) Rerun(ctx context.Context, id, owner string) (*store.Run, error) {
+func (r *Runner) Rerun(ctx context.Context, id, owner string) (*runtypes.Run, error) {
 	old, err := r.st.GetRun(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return r.Submit(ctx, &store.Run{Kind: old.Kind, WorkloadID: old.WorkloadID, Strategy: old.Strategy,
+	return r.Submit(ctx, &runtypes.Run{Kind: old.Kind, WorkloadID: old.WorkloadID, Strategy: old.Strategy,
 		Variant: old.Variant, Params: old.Params, Seed: old.Seed, RerunOf: old.ID, Owner: owner})
 }
 
@@ -332,13 +329,13 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 			return err
 		}
 		switch run.Status {
-		case store.StatusQueued:
+		case runtypes.StatusQueued:
 			err := r.st.CancelQueued(ctx, id)
 			if errs.Is(err, errs.Conflict) {
 				continue // claimed meanwhile: cancel it running
 			}
 			return err
-		case store.StatusRunning:
+		case runtypes.StatusRunning:
 			if err := r.b.Cancel(ctx, id); !errors.Is(err, errNotHere) {
 				return err
 			}
@@ -348,7 +345,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 				continue
 			}
 			// No worker of this process runs it: a leftover. End it.
-			err := r.st.Finish(ctx, id, store.StatusCanceled, nil, store.MsgCanceled, "")
+			err := r.st.Finish(ctx, id, runtypes.StatusCanceled, nil, runtypes.MsgCanceled, "")
 			if errs.Is(err, errs.Conflict) {
 				continue
 			}
@@ -370,7 +367,7 @@ func (r *Runner) Progress(id string) (done, total int, note string, ok bool) {
 }
 
 // Workers lists the workers executing runs, as the Backend knows them.
-func (r *Runner) Workers() []WorkerStatus { return r.b.Workers() }
+func (r *Runner) Workers() []runtypes.WorkerStatus { return r.b.Workers() }
 
 // MaxGroup bounds how many ends of runs GroupCommit stores in one
 // transaction, and how many wait for it.

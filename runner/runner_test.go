@@ -17,6 +17,7 @@ import (
 	"schedlab/execute"
 	"schedlab/report"
 	"schedlab/runner/runnertest"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/store"
 )
@@ -27,7 +28,7 @@ type env struct {
 	st   *store.Store
 	rn   *Runner
 	fake *runnertest.Fake
-	wl   *store.Workload
+	wl   *runtypes.Workload
 	opt  Options
 }
 
@@ -41,7 +42,7 @@ func newEnv(t *testing.T, opt Options) *env {
 	}
 	fake := runnertest.New(fakeName)
 	other := runnertest.New("other")
-	wl := &store.Workload{Strategy: fakeName, Name: "w", Format: "json", Data: []byte(`{"n":5}`)}
+	wl := &runtypes.Workload{Strategy: fakeName, Name: "w", Format: "json", Data: []byte(`{"n":5}`)}
 	if err := st.CreateWorkload(context.Background(), wl); err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +71,9 @@ func (e *env) start(t *testing.T) {
 	}
 }
 
-func (e *env) submit(t *testing.T, variant string, params solvers.Params) *store.Run {
+func (e *env) submit(t *testing.T, variant string, params solvers.Params) *runtypes.Run {
 	t.Helper()
-	r, err := e.rn.Submit(context.Background(), &store.Run{Kind: store.KindRun, WorkloadID: e.wl.ID,
+	r, err := e.rn.Submit(context.Background(), &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: e.wl.ID,
 		Strategy: fakeName, Variant: variant, Params: params, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -81,9 +82,9 @@ func (e *env) submit(t *testing.T, variant string, params solvers.Params) *store
 }
 
 // wait polls the store until the run satisfies ok, or fails the test.
-func (e *env) wait(t *testing.T, id string, what string, ok func(*store.Run) bool) *store.Run {
+func (e *env) wait(t *testing.T, id string, what string, ok func(*runtypes.Run) bool) *runtypes.Run {
 	t.Helper()
-	var r *store.Run
+	var r *runtypes.Run
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		var err error
 		if r, err = e.st.GetRun(context.Background(), id); err != nil {
@@ -97,14 +98,14 @@ func (e *env) wait(t *testing.T, id string, what string, ok func(*store.Run) boo
 	return nil
 }
 
-func (e *env) waitFinal(t *testing.T, id string) *store.Run {
+func (e *env) waitFinal(t *testing.T, id string) *runtypes.Run {
 	t.Helper()
-	return e.wait(t, id, "finished", func(r *store.Run) bool { return store.Final(r.Status) })
+	return e.wait(t, id, "finished", func(r *runtypes.Run) bool { return runtypes.Final(r.Status) })
 }
 
-func (e *env) waitRunning(t *testing.T, id string) *store.Run {
+func (e *env) waitRunning(t *testing.T, id string) *runtypes.Run {
 	t.Helper()
-	return e.wait(t, id, "running", func(r *store.Run) bool { return r.Status == store.StatusRunning })
+	return e.wait(t, id, "running", func(r *runtypes.Run) bool { return r.Status == runtypes.StatusRunning })
 }
 
 func (e *env) count(t *testing.T) int {
@@ -119,19 +120,19 @@ func (e *env) count(t *testing.T) int {
 func TestRunGoesQueuedRunningDoneWithReportAndProgress(t *testing.T) {
 	e := newEnv(t, Options{})
 	r := e.submit(t, "", solvers.Params{"steps": "4", "step_ms": "60"})
-	if r.Status != store.StatusQueued || r.Variant != runnertest.VariantOK {
+	if r.Status != runtypes.StatusQueued || r.Variant != runnertest.VariantOK {
 		t.Fatalf("submitted run is %s with variant %q, want queued with the first variant", r.Status, r.Variant)
 	}
 	if r.Params["steps"] != "4" || r.Params["wait_ms"] != "10000" || r.Params["alloc_mb"] != "2048" {
 		t.Errorf("stored params %v: want the given ones and every default filled", r.Params)
 	}
-	if got, _ := e.st.GetRun(context.Background(), r.ID); got.Status != store.StatusQueued {
+	if got, _ := e.st.GetRun(context.Background(), r.ID); got.Status != runtypes.StatusQueued {
 		t.Fatalf("before Start the run is %s", got.Status)
 	}
 	e.start(t)
 
-	mid := e.wait(t, r.ID, "running with progress stored", func(r *store.Run) bool {
-		return r.Status == store.StatusRunning && r.ProgressDone >= 1
+	mid := e.wait(t, r.ID, "running with progress stored", func(r *runtypes.Run) bool {
+		return r.Status == runtypes.StatusRunning && r.ProgressDone >= 1
 	})
 	if mid.StartedAt == nil || mid.ProgressTotal != 4 {
 		t.Errorf("running run: started %v, progress %d/%d", mid.StartedAt, mid.ProgressDone, mid.ProgressTotal)
@@ -141,7 +142,7 @@ func TestRunGoesQueuedRunningDoneWithReportAndProgress(t *testing.T) {
 	}
 
 	done := e.waitFinal(t, r.ID)
-	if done.Status != store.StatusDone || done.Error != "" {
+	if done.Status != runtypes.StatusDone || done.Error != "" {
 		t.Fatalf("run ended %s: %s", done.Status, done.Error)
 	}
 	var rep report.Report
@@ -166,7 +167,7 @@ func TestFailingStrategyFailsTheRunKeepingErrorAndField(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.start(t)
 	r := e.waitFinal(t, e.submit(t, runnertest.VariantFail, nil).ID)
-	if r.Status != store.StatusFailed || r.ErrorField != runnertest.FailField ||
+	if r.Status != runtypes.StatusFailed || r.ErrorField != runnertest.FailField ||
 		r.Error != "deliberate failure of the test strategy" || r.Report != nil {
 		t.Errorf("failed run: status %s, field %q, error %q, report %s", r.Status, r.ErrorField, r.Error, r.Report)
 	}
@@ -177,7 +178,7 @@ func TestTimeLimitStopsTheRunWithAClearMessage(t *testing.T) {
 	e.start(t)
 	begin := time.Now()
 	r := e.waitFinal(t, e.submit(t, runnertest.VariantWait, nil).ID)
-	if r.Status != store.StatusFailed || r.Error != "run stopped: exceeded its time limit of 100ms" {
+	if r.Status != runtypes.StatusFailed || r.Error != "run stopped: exceeded its time limit of 100ms" {
 		t.Errorf("timed-out run: status %s, error %q", r.Status, r.Error)
 	}
 	if d := time.Since(begin); d > 5*time.Second {
@@ -197,10 +198,10 @@ func TestPanicFailsTheRunAndTheWorkerServesTheNext(t *testing.T) {
 	good := e.submit(t, runnertest.VariantOK, nil)
 	r := e.waitFinal(t, bad.ID)
 	want := "internal error in strategy fake: " + runnertest.PanicValue
-	if r.Status != store.StatusFailed || r.Error != want {
+	if r.Status != runtypes.StatusFailed || r.Error != want {
 		t.Errorf("panicking run: status %s, error %q; want failed, %q", r.Status, r.Error, want)
 	}
-	if r := e.waitFinal(t, good.ID); r.Status != store.StatusDone {
+	if r := e.waitFinal(t, good.ID); r.Status != runtypes.StatusDone {
 		t.Errorf("the run after a panic ended %s: %s", r.Status, r.Error)
 	}
 	_, err := execute.Reproduce(context.Background(), e.fake.Strategy, solvers.Params{"mode": runnertest.VariantPanic}, nil, solvers.Budget{})
@@ -239,7 +240,7 @@ func TestMemoryBudgetStopsAnAllocatingRun(t *testing.T) {
 	e.start(t)
 	r := e.waitFinal(t, e.submit(t, runnertest.VariantAlloc, nil).ID)
 	want := "run stopped: Go heap exceeded the memory budget of " + report.FormatBytes(int64(budget))
-	if r.Status != store.StatusFailed || r.Error != want {
+	if r.Status != runtypes.StatusFailed || r.Error != want {
 		t.Errorf("allocating run: status %s, error %q; want failed, %q", r.Status, r.Error, want)
 	}
 	runtime.GC()
@@ -260,7 +261,7 @@ func TestCancelOfARunningRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := e.waitFinal(t, r.ID)
-	if got.Status != store.StatusCanceled || got.Error != store.MsgCanceled {
+	if got.Status != runtypes.StatusCanceled || got.Error != runtypes.MsgCanceled {
 		t.Errorf("canceled running run: %s %q", got.Status, got.Error)
 	}
 	if d := time.Since(begin); d > 5*time.Second {
@@ -279,7 +280,7 @@ func TestCancelOfAQueuedRunIsImmediate(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := e.st.GetRun(context.Background(), r.ID)
-	if got.Status != store.StatusCanceled || got.FinishedAt == nil {
+	if got.Status != runtypes.StatusCanceled || got.FinishedAt == nil {
 		t.Fatalf("canceled queued run is %s", got.Status)
 	}
 	e.start(t)
@@ -299,28 +300,28 @@ func TestCancelOfAQueuedRunIsImmediate(t *testing.T) {
 func TestSubmitRejectsBadInputAndStoresNothing(t *testing.T) {
 	e := newEnv(t, Options{})
 	ctx := context.Background()
-	otherW := &store.Workload{Strategy: "other", Name: "o", Data: []byte(`{"n":1}`)}
+	otherW := &runtypes.Workload{Strategy: "other", Name: "o", Data: []byte(`{"n":1}`)}
 	if err := e.st.CreateWorkload(ctx, otherW); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
 		name  string
-		run   store.Run
+		run   runtypes.Run
 		kind  errs.Kind
 		field string
 	}{
-		{"unknown strategy", store.Run{WorkloadID: e.wl.ID, Strategy: "nosuch"}, errs.NotFound, "strategy"},
-		{"no strategy", store.Run{WorkloadID: e.wl.ID}, errs.Invalid, "strategy"},
-		{"bad kind", store.Run{Kind: "sweep", WorkloadID: e.wl.ID, Strategy: fakeName}, errs.Invalid, "kind"},
-		{"bad variant", store.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Variant: "magic"}, errs.Invalid, "variant"},
-		{"unparsable param", store.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"steps": "abc"}}, errs.Invalid, "steps"},
-		{"param out of range", store.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"steps": "5000"}}, errs.Invalid, "steps"},
-		{"unknown param", store.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"stepz": "1"}}, errs.Invalid, "stepz"},
-		{"no workload", store.Run{Strategy: fakeName}, errs.Invalid, "workload_id"},
-		{"missing workload", store.Run{WorkloadID: "zzzzzzzzzz", Strategy: fakeName}, errs.NotFound, "workload_id"},
-		{"workload of another strategy", store.Run{WorkloadID: otherW.ID, Strategy: fakeName}, errs.Invalid, "workload_id"},
-		{"reproduce with a workload", store.Run{Kind: store.KindReproduce, WorkloadID: e.wl.ID, Strategy: fakeName}, errs.Invalid, "workload_id"},
-		{"reproduce with a bad param", store.Run{Kind: store.KindReproduce, Strategy: fakeName, Params: solvers.Params{"mode": "x"}}, errs.Invalid, "mode"},
+		{"unknown strategy", runtypes.Run{WorkloadID: e.wl.ID, Strategy: "nosuch"}, errs.NotFound, "strategy"},
+		{"no strategy", runtypes.Run{WorkloadID: e.wl.ID}, errs.Invalid, "strategy"},
+		{"bad kind", runtypes.Run{Kind: "sweep", WorkloadID: e.wl.ID, Strategy: fakeName}, errs.Invalid, "kind"},
+		{"bad variant", runtypes.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Variant: "magic"}, errs.Invalid, "variant"},
+		{"unparsable param", runtypes.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"steps": "abc"}}, errs.Invalid, "steps"},
+		{"param out of range", runtypes.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"steps": "5000"}}, errs.Invalid, "steps"},
+		{"unknown param", runtypes.Run{WorkloadID: e.wl.ID, Strategy: fakeName, Params: solvers.Params{"stepz": "1"}}, errs.Invalid, "stepz"},
+		{"no workload", runtypes.Run{Strategy: fakeName}, errs.Invalid, "workload_id"},
+		{"missing workload", runtypes.Run{WorkloadID: "zzzzzzzzzz", Strategy: fakeName}, errs.NotFound, "workload_id"},
+		{"workload of another strategy", runtypes.Run{WorkloadID: otherW.ID, Strategy: fakeName}, errs.Invalid, "workload_id"},
+		{"reproduce with a workload", runtypes.Run{Kind: runtypes.KindReproduce, WorkloadID: e.wl.ID, Strategy: fakeName}, errs.Invalid, "workload_id"},
+		{"reproduce with a bad param", runtypes.Run{Kind: runtypes.KindReproduce, Strategy: fakeName, Params: solvers.Params{"mode": "x"}}, errs.Invalid, "mode"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -338,17 +339,17 @@ func TestSubmitRejectsBadInputAndStoresNothing(t *testing.T) {
 func TestReproduceRunIsExecutedWithItsOwnParams(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.start(t)
-	r, err := e.rn.Submit(context.Background(), &store.Run{Kind: store.KindReproduce, Strategy: fakeName, Variant: "ignored"})
+	r, err := e.rn.Submit(context.Background(), &runtypes.Run{Kind: runtypes.KindReproduce, Strategy: fakeName, Variant: "ignored"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Variant != "" || r.Params["mode"] != runnertest.VariantOK {
 		t.Errorf("reproduce run: variant %q, params %v", r.Variant, r.Params)
 	}
-	if got := e.waitFinal(t, r.ID); got.Status != store.StatusDone || len(got.Report) == 0 {
+	if got := e.waitFinal(t, r.ID); got.Status != runtypes.StatusDone || len(got.Report) == 0 {
 		t.Errorf("reproduce run ended %s: %s", got.Status, got.Error)
 	}
-	latest, err := e.st.LatestRun(context.Background(), fakeName, store.KindReproduce)
+	latest, err := e.st.LatestRun(context.Background(), fakeName, runtypes.KindReproduce)
 	if err != nil || latest.ID != r.ID {
 		t.Errorf("LatestRun = %v, %v", latest, err)
 	}
@@ -363,10 +364,10 @@ func TestRerunQueuesTheSameInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if again.ID == first.ID || again.RerunOf != first.ID || again.Variant != first.Variant || again.Seed != first.Seed ||
-		again.WorkloadID != first.WorkloadID || again.Params["steps"] != "7" || again.Kind != store.KindRun {
+		again.WorkloadID != first.WorkloadID || again.Params["steps"] != "7" || again.Kind != runtypes.KindRun {
 		t.Errorf("re-run %+v of %+v", again, first)
 	}
-	if r := e.waitFinal(t, again.ID); r.Status != store.StatusFailed || r.RerunOf != first.ID {
+	if r := e.waitFinal(t, again.ID); r.Status != runtypes.StatusFailed || r.RerunOf != first.ID {
 		t.Errorf("re-run ended %s, rerun_of %q", r.Status, r.RerunOf)
 	}
 	if _, err := e.rn.Rerun(context.Background(), "nosuchrunx", ""); errs.KindOf(err) != errs.NotFound {
@@ -386,10 +387,10 @@ func TestShutdownMarksInFlightRunsInterruptedAndLeavesQueuedOnes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := e.st.GetRun(context.Background(), inflight.ID)
-	if r.Status != store.StatusInterrupted || r.Error != store.MsgInterrupted || r.FinishedAt == nil {
+	if r.Status != runtypes.StatusInterrupted || r.Error != runtypes.MsgInterrupted || r.FinishedAt == nil {
 		t.Errorf("run in flight at shutdown: %s %q", r.Status, r.Error)
 	}
-	if q, _ := e.st.GetRun(context.Background(), queued.ID); q.Status != store.StatusQueued {
+	if q, _ := e.st.GetRun(context.Background(), queued.ID); q.Status != runtypes.StatusQueued {
 		t.Errorf("queued run at shutdown became %s", q.Status)
 	}
 	if err := e.rn.Start(context.Background()); errs.KindOf(err) != errs.Conflict {
@@ -415,7 +416,7 @@ func TestStartMarksRunsLeftRunningInterrupted(t *testing.T) {
 		t.Fatalf("claim: %v %v", c, err)
 	} // a previous process claimed it and died
 	e.start(t)
-	if got, _ := e.st.GetRun(context.Background(), r.ID); got.Status != store.StatusInterrupted {
+	if got, _ := e.st.GetRun(context.Background(), r.ID); got.Status != runtypes.StatusInterrupted {
 		t.Errorf("run left running is %s after Start, want interrupted", got.Status)
 	}
 	if e.fake.Started() != 0 {
@@ -431,7 +432,7 @@ func TestPoolNeverRunsMoreThanWorkers(t *testing.T) {
 	}
 	e.start(t)
 	for _, id := range ids {
-		if r := e.waitFinal(t, id); r.Status != store.StatusDone {
+		if r := e.waitFinal(t, id); r.Status != runtypes.StatusDone {
 			t.Errorf("run %s ended %s", id, r.Status)
 		}
 	}
@@ -469,8 +470,8 @@ func TestShutdownStoresEveryRunThatEnded(t *testing.T) {
 		// A run claimed just before the shutdown may be interrupted before
 		// the strategy starts it.
 		started := e.fake.Started()
-		if n[store.StatusRunning] != 0 || n[store.StatusDone] > started || started > n[store.StatusDone]+n[store.StatusInterrupted] ||
-			n[store.StatusDone]+n[store.StatusInterrupted]+n[store.StatusQueued] != 40 {
+		if n[runtypes.StatusRunning] != 0 || n[runtypes.StatusDone] > started || started > n[runtypes.StatusDone]+n[runtypes.StatusInterrupted] ||
+			n[runtypes.StatusDone]+n[runtypes.StatusInterrupted]+n[runtypes.StatusQueued] != 40 {
 			t.Errorf("shut down after %d started: runs by status %v, %d executed; want none running and every executed one done or interrupted",
 				after, n, started)
 		}
@@ -488,7 +489,7 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 	ctx := context.Background()
 	var ids []string
 	for i := range 4 {
-		run, err := e.rn.Prepare(ctx, &store.Run{Kind: store.KindRun, WorkloadID: e.wl.ID, Strategy: fakeName, Variant: runnertest.VariantWait, Seed: int64(i)})
+		run, err := e.rn.Prepare(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: e.wl.ID, Strategy: fakeName, Variant: runnertest.VariantWait, Seed: int64(i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -517,7 +518,7 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 	}
 	// The worker lists a run as running before its code begins: wait for
 	// both (on a busy machine the shutdown came in between).
-	e.wait(t, ids[2], "executing", func(*store.Run) bool {
+	e.wait(t, ids[2], "executing", func(*runtypes.Run) bool {
 		ws := e.rn.Workers()
 		return len(ws) == 1 && reflect.DeepEqual(ws[0].Running, []string{ids[2]}) && e.fake.Started() == 2
 	})
@@ -526,7 +527,7 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 	if err := e.rn.Shutdown(sctx); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{store.StatusCanceled, store.StatusCanceled, store.StatusInterrupted, store.StatusQueued}
+	want := []string{runtypes.StatusCanceled, runtypes.StatusCanceled, runtypes.StatusInterrupted, runtypes.StatusQueued}
 	for i, id := range ids {
 		r, err := e.st.GetRun(ctx, id)
 		if err != nil {
@@ -550,13 +551,13 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 func TestGroupClaimedRunsStartWhenExecuted(t *testing.T) {
 	e := newEnv(t, Options{Workers: 1})
 	fast := e.submit(t, "", solvers.Params{"steps": "0"})
-	var slow []*store.Run
+	var slow []*runtypes.Run
 	for range 3 {
 		slow = append(slow, e.submit(t, "", solvers.Params{"steps": "2", "step_ms": "40"}))
 	}
 	e.start(t) // claims the fast run alone, then the three slow ones as one group
 	e.waitFinal(t, fast.ID)
-	var got []*store.Run
+	var got []*runtypes.Run
 	for _, r := range slow {
 		got = append(got, e.waitFinal(t, r.ID))
 	}
@@ -592,23 +593,23 @@ func TestSubmitRefusesABudgetKnobOverTheRunnersBudget(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	wl := &store.Workload{Strategy: "b", Name: "w", Format: "json", Data: []byte(`{"n":5}`)}
+	wl := &runtypes.Workload{Strategy: "b", Name: "w", Format: "json", Data: []byte(`{"n":5}`)}
 	if err := st.CreateWorkload(ctx, wl); err != nil {
 		t.Fatal(err)
 	}
 	rn := New(st, runnertest.Lookup(limited()), Options{MemoryBudget: 4 << 30, Timeout: time.Minute})
-	_, err = rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "1048576"}})
+	_, err = rn.Submit(ctx, &runtypes.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "1048576"}})
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "memory_mb" || !strings.Contains(err.Error(), "must be at most 4096 (the server's --memory-mb limit), got 1048576") {
 		t.Errorf("run with memory_mb 1 TiB: %v", err)
 	}
-	_, err = rn.Submit(ctx, &store.Run{Kind: store.KindReproduce, Strategy: "b", Params: solvers.Params{"time_limit_s": "61"}})
+	_, err = rn.Submit(ctx, &runtypes.Run{Kind: runtypes.KindReproduce, Strategy: "b", Params: solvers.Params{"time_limit_s": "61"}})
 	if errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) != "time_limit_s" {
 		t.Errorf("reproduce with time_limit_s 61 under a 1 min timeout: %v", err)
 	}
 	if rs, _ := st.ListRuns(ctx, store.RunFilter{}); len(rs) != 0 {
 		t.Errorf("%d runs stored after refused submits", len(rs))
 	}
-	if _, err := rn.Submit(ctx, &store.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "4096"}}); err != nil {
+	if _, err := rn.Submit(ctx, &runtypes.Run{WorkloadID: wl.ID, Strategy: "b", Params: solvers.Params{"memory_mb": "4096"}}); err != nil {
 		t.Errorf("memory_mb at the budget: %v", err)
 	}
 }

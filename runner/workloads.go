@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"schedlab/cache"
+	"schedlab/runtypes"
 	"schedlab/solvers"
-	"schedlab/store"
 )
 
 // workloadCache keeps the workloads runs used last, so that the runs of a
@@ -32,7 +32,7 @@ func newWorkloadCache(maxBytes int) *workloadCache {
 // get returns workload id from the cache, or reads it with read and keeps
 // it; concurrent misses of one workload read it once (without the first
 // one's cancellation, which must not fail the others).
-func (c *workloadCache) get(ctx context.Context, id string, read func(context.Context, string) (*store.Workload, error)) (*solvers.Workload, error) {
+func (c *workloadCache) get(ctx context.Context, id string, read func(context.Context, string) (*runtypes.Workload, error)) (*solvers.Workload, error) {
 	return c.lru.Load(id, func() (*solvers.Workload, int, error) {
 		sw, err := read(context.WithoutCancel(ctx), id)
 		if err != nil {

@@ -3,21 +3,20 @@ package runner
 import (
 	"context"
 	"errors"
+	"schedlab/runtypes"
 	"strings"
 	"testing"
-
-	"schedlab/store"
 )
 
 func TestWorkloadCacheReadsEachOnceAndEvictsTheLeastRecentlyUsed(t *testing.T) {
 	reads := map[string]int{}
 	size := map[string]int{"a": 25, "b": 25, "c": 25, "d": 25, "e": 25, "big": 26, "gone": 1}
-	read := func(_ context.Context, id string) (*store.Workload, error) {
+	read := func(_ context.Context, id string) (*runtypes.Workload, error) {
 		reads[id]++
 		if id == "gone" {
 			return nil, errors.New("no such workload")
 		}
-		return &store.Workload{ID: id, Name: id, Data: []byte(strings.Repeat("x", size[id]))}, nil
+		return &runtypes.Workload{ID: id, Name: id, Data: []byte(strings.Repeat("x", size[id]))}, nil
 	}
 	c := newWorkloadCache(100)
 	get := func(id string) {

@@ -2,8 +2,8 @@
 // queue and handlers share: a run's kinds and statuses, and the plain
 // values of a run, a workload and an experiment's workload recipe. It
 // imports nothing of schedlab, so a worker that executes runs names them
-// without linking the store (package store keeps them in SQLite under
-// the same names: store.Run is a Run).
+// without linking the store (package store keeps them in SQLite; every
+// package names them here, one name per type).
 package runtypes
 
 import (

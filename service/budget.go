@@ -7,7 +7,9 @@ import (
 	"schedlab/errs"
 	"schedlab/experiments"
 	"schedlab/report"
+	"schedlab/runtypes"
 	"schedlab/solvers"
+	"schedlab/solvers/sweep"
 	"schedlab/store"
 )
 
@@ -56,7 +58,7 @@ func (b Budget) withDefaults() Budget {
 // distinct preset, parameters and seed (a cell's variants of one
 // replicate share it), with the IDs its runs name.
 type planned struct {
-	recipes []store.Recipe
+	recipes []runtypes.Recipe
 	ids     map[string]string // experiments.Run.WorkloadKey → workload ID
 	bytes   int64             // estimated, in all
 	largest solvers.Estimate
@@ -64,7 +66,7 @@ type planned struct {
 
 // planWorkloads makes the recipes of runs' preset workloads (owned by
 // owner): the preset's defaults with the run's checked values over them.
-func planWorkloads(def *experiments.Definition, st *solvers.Strategy, runs []experiments.Run, owner string) (*planned, error) {
+func planWorkloads(def *sweep.Definition, st *solvers.Strategy, runs []experiments.Run, owner string) (*planned, error) {
 	p := &planned{ids: map[string]string{}}
 	if def.Workload.Preset == "" {
 		return p, nil
@@ -92,7 +94,7 @@ func planWorkloads(def *experiments.Definition, st *solvers.Strategy, runs []exp
 		}
 		id := store.NewID()
 		p.ids[key] = id
-		p.recipes = append(p.recipes, store.Recipe{WorkloadID: id, Strategy: def.Strategy, Preset: def.Workload.Preset,
+		p.recipes = append(p.recipes, runtypes.Recipe{WorkloadID: id, Strategy: def.Strategy, Preset: def.Workload.Preset,
 			Name: fmt.Sprintf("%s seed %d", def.Workload.Preset, r.WorkloadSeed), Params: params, Seed: r.WorkloadSeed,
 			EstimatedBytes: e.Bytes, Owner: owner})
 		p.bytes = solvers.SatAdd(p.bytes, e.Bytes)

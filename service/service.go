@@ -10,7 +10,9 @@ import (
 	"schedlab/errs"
 	"schedlab/execute"
 	"schedlab/experiments"
+	"schedlab/runtypes"
 	"schedlab/solvers"
+	"schedlab/solvers/sweep"
 	"schedlab/store"
 )
 
@@ -19,10 +21,10 @@ import (
 // budget), and one transaction that stores an experiment with its runs
 // and recipes, or nothing.
 type Store interface {
-	GetWorkloadInfo(ctx context.Context, id string) (*store.Workload, error)
-	GetRunInfo(ctx context.Context, id string) (*store.Run, error)
+	GetWorkloadInfo(ctx context.Context, id string) (*runtypes.Workload, error)
+	GetRunInfo(ctx context.Context, id string) (*runtypes.Run, error)
 	WorkloadUsage(ctx context.Context, owner string) (store.Usage, error)
-	CreateExperiment(ctx context.Context, e *store.Experiment, runs []*store.Run, cells []store.ExperimentCell, recipes ...store.Recipe) error
+	CreateExperiment(ctx context.Context, e *store.Experiment, runs []*runtypes.Run, cells []store.ExperimentCell, recipes ...runtypes.Recipe) error
 }
 
 // Options configure a Service. Zero fields take the defaults.
@@ -63,7 +65,7 @@ func New(st Store, lookup func(name string) (*solvers.Strategy, error), opt Opti
 // family, every field, the notify address) and returns its family:
 // every problem at once, each naming its field. It writes def's swept
 // values as the runs get them (experiments.Validate).
-func (s *Service) Check(def *experiments.Definition) (*solvers.Strategy, error) {
+func (s *Service) Check(def *sweep.Definition) (*solvers.Strategy, error) {
 	st, err := s.lookup(def.Strategy)
 	if err != nil {
 		return nil, err
@@ -84,7 +86,7 @@ func (s *Service) Check(def *experiments.Definition) (*solvers.Strategy, error) 
 // the budget and stores the experiment, owned by owner (a user ID; empty
 // without accounts), with its recipes and runs in one transaction: a
 // refused definition stores nothing.
-func (s *Service) Start(ctx context.Context, def *experiments.Definition, owner string) (*store.Experiment, error) {
+func (s *Service) Start(ctx context.Context, def *sweep.Definition, owner string) (*store.Experiment, error) {
 	st, err := s.Check(def)
 	if err != nil {
 		return nil, err
@@ -119,8 +121,8 @@ func (s *Service) Start(ctx context.Context, def *experiments.Definition, owner 
 
 // runs are the runs to store, each the family's defaults with its cell's
 // values over them (checked by Validate), on a workload checked once.
-func (s *Service) runs(ctx context.Context, def *experiments.Definition, st *solvers.Strategy, runs []experiments.Run,
-	p *planned, owner string) ([]*store.Run, []store.ExperimentCell, error) {
+func (s *Service) runs(ctx context.Context, def *sweep.Definition, st *solvers.Strategy, runs []experiments.Run,
+	p *planned, owner string) ([]*runtypes.Run, []store.ExperimentCell, error) {
 	defaults, err := solvers.Resolve(st.Params, nil)
 	if err != nil {
 		return nil, nil, errs.Wrap(errs.Internal, err)
@@ -132,7 +134,7 @@ func (s *Service) runs(ctx context.Context, def *experiments.Definition, st *sol
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]*store.Run, len(runs))
+	out := make([]*runtypes.Run, len(runs))
 	cells := make([]store.ExperimentCell, len(runs))
 	for i, r := range runs {
 		wid := r.Workload.ID
@@ -142,7 +144,7 @@ func (s *Service) runs(ctx context.Context, def *experiments.Definition, st *sol
 		if err := fits[r.Workload.ID+"\x00"+r.Variant]; err != nil {
 			return nil, nil, err
 		}
-		out[i] = &store.Run{Kind: store.KindRun, WorkloadID: wid, Strategy: def.Strategy, Variant: r.Variant,
+		out[i] = &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: wid, Strategy: def.Strategy, Variant: r.Variant,
 			Params: over(defaults, r.Params), Seed: r.Seed, Owner: owner}
 		cell, err := json.Marshal(r.Cell)
 		if err != nil {
@@ -155,7 +157,7 @@ func (s *Service) runs(ctx context.Context, def *experiments.Definition, st *sol
 
 // checkLimits holds each swept value of a budget knob to the runner's
 // limits (solvers.CheckLimits), once.
-func (s *Service) checkLimits(def *experiments.Definition, st *solvers.Strategy, defaults solvers.Params) error {
+func (s *Service) checkLimits(def *sweep.Definition, st *solvers.Strategy, defaults solvers.Params) error {
 	for _, name := range slices.Sorted(maps.Keys(def.Grid)) {
 		for _, v := range def.Grid[name] {
 			p := maps.Clone(defaults)
@@ -173,7 +175,7 @@ func (s *Service) checkLimits(def *experiments.Definition, st *solvers.Strategy,
 // workload's format (solvers.VariantFilter): the problem of a stored
 // workload's ID and variant, keyed ID+"\x00"+variant ("" for the preset's
 // workloads), nil when it fits.
-func (s *Service) workloads(ctx context.Context, def *experiments.Definition, st *solvers.Strategy, runs []experiments.Run) (map[string]error, error) {
+func (s *Service) workloads(ctx context.Context, def *sweep.Definition, st *solvers.Strategy, runs []experiments.Run) (map[string]error, error) {
 	formats := map[string]string{"": store.FormatPreset}
 	for _, id := range def.Workload.IDs {
 		w, err := s.st.GetWorkloadInfo(ctx, id)

@@ -12,32 +12,34 @@ import (
 	"schedlab/errs"
 	"schedlab/experiments"
 	"schedlab/runner"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
+	"schedlab/solvers/sweep"
 	"schedlab/store"
 )
 
 // memStore is a Store in memory: the workloads it holds, what it was
 // asked to store.
 type memStore struct {
-	workloads map[string]*store.Workload
-	stored    map[string]*store.Run // runs stored before, by ID
+	workloads map[string]*runtypes.Workload
+	stored    map[string]*runtypes.Run // runs stored before, by ID
 	usage     store.Usage
 	created   int
-	runs      []*store.Run
+	runs      []*runtypes.Run
 	cells     []store.ExperimentCell
-	recipes   []store.Recipe
+	recipes   []runtypes.Recipe
 	fail      error // CreateExperiment's error
 }
 
-func (m *memStore) GetWorkloadInfo(_ context.Context, id string) (*store.Workload, error) {
+func (m *memStore) GetWorkloadInfo(_ context.Context, id string) (*runtypes.Workload, error) {
 	if w, ok := m.workloads[id]; ok {
 		return w, nil
 	}
 	return nil, errs.New(errs.NotFound, "id", "no workload %s", id)
 }
 
-func (m *memStore) GetRunInfo(_ context.Context, id string) (*store.Run, error) {
+func (m *memStore) GetRunInfo(_ context.Context, id string) (*runtypes.Run, error) {
 	if r, ok := m.stored[id]; ok {
 		return r, nil
 	}
@@ -46,7 +48,7 @@ func (m *memStore) GetRunInfo(_ context.Context, id string) (*store.Run, error) 
 
 func (m *memStore) WorkloadUsage(context.Context, string) (store.Usage, error) { return m.usage, nil }
 
-func (m *memStore) CreateExperiment(_ context.Context, e *store.Experiment, runs []*store.Run, cells []store.ExperimentCell, recipes ...store.Recipe) error {
+func (m *memStore) CreateExperiment(_ context.Context, e *store.Experiment, runs []*runtypes.Run, cells []store.ExperimentCell, recipes ...runtypes.Recipe) error {
 	if m.fail != nil {
 		return m.fail
 	}
@@ -63,7 +65,7 @@ func lookup(name string) (*solvers.Strategy, error) {
 	return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q", name)
 }
 
-func parse(t *testing.T, text string) *experiments.Definition {
+func parse(t *testing.T, text string) *sweep.Definition {
 	t.Helper()
 	d, err := experiments.ParseJSON([]byte(text))
 	if err != nil {
@@ -92,7 +94,7 @@ func TestStartStoresTheRunsOfADefinition(t *testing.T) {
 		t.Fatalf("stored %d times (woken %d): %d runs, %d cells, %d recipes", m.created, woken, len(m.runs), len(m.cells), len(m.recipes))
 	}
 	st, _ := registry.Lookup("eapm")
-	recipes := map[string]store.Recipe{}
+	recipes := map[string]runtypes.Recipe{}
 	for _, rc := range m.recipes {
 		recipes[rc.WorkloadID] = rc
 		want, err := solvers.Resolve(st.Presets[1].Params, solvers.Params{"instance": rc.Params["instance"]})
@@ -114,7 +116,7 @@ func TestStartStoresTheRunsOfADefinition(t *testing.T) {
 		if !ok || rc.Params["instance"] != cell["workload.instance"] || rc.Seed != r.Seed || r.Seed != 5+int64(m.cells[i].Replicate) {
 			t.Errorf("run %d on %s (recipe %+v), cell %v, seed %d", i, r.WorkloadID, rc, cell, r.Seed)
 		}
-		if r.Kind != store.KindRun || r.Owner != "u1" || r.Strategy != "eapm" {
+		if r.Kind != runtypes.KindRun || r.Owner != "u1" || r.Strategy != "eapm" {
 			t.Errorf("run %d: %+v", i, r)
 		}
 		gammas[r.Params["gamma"]]++
@@ -127,7 +129,7 @@ func TestStartStoresTheRunsOfADefinition(t *testing.T) {
 // A swept boolean reaches the run as true or false, however it was
 // written: Validate writes the checked value back.
 func TestStartWritesCheckedValuesAsTheRunGetsThem(t *testing.T) {
-	m := &memStore{workloads: map[string]*store.Workload{"w1": {ID: "w1", Strategy: "cyclic", Format: "preset"}}}
+	m := &memStore{workloads: map[string]*runtypes.Workload{"w1": {ID: "w1", Strategy: "cyclic", Format: "preset"}}}
 	def := parse(t, `{"name": "b", "strategy": "cyclic", "variants": ["css"], "workload": {"ids": ["w1"]}, "grid": {"shift": ["yes", "0"]}}`)
 	if _, err := New(m, lookup, Options{}).Start(context.Background(), def, ""); err != nil {
 		t.Fatal(err)
@@ -164,7 +166,7 @@ func TestStartRefusesBadDefinitionsStoringNothing(t *testing.T) {
 			[]string{"memory_mb"}, Options{Limits: solvers.Budget{Memory: 1 << 30}}, store.Usage{}},
 	}
 	for _, c := range cases {
-		m := &memStore{usage: c.usage, workloads: map[string]*store.Workload{"w1": {ID: "w1", Strategy: "gossip"}}}
+		m := &memStore{usage: c.usage, workloads: map[string]*runtypes.Workload{"w1": {ID: "w1", Strategy: "gossip"}}}
 		woken := false
 		c.opt.Stored = func() { woken = true }
 		_, err := New(m, lookup, c.opt).Start(context.Background(), parse(t, c.def), "")
@@ -223,7 +225,7 @@ func TestStartedRunsAreWhatTheRunnerWouldPrepare(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := rn.Prepare(ctx, &store.Run{WorkloadID: stored.WorkloadID, Strategy: stored.Strategy, Variant: stored.Variant, Params: stored.Params, Seed: stored.Seed})
+			again, err := rn.Prepare(ctx, &runtypes.Run{WorkloadID: stored.WorkloadID, Strategy: stored.Strategy, Variant: stored.Variant, Params: stored.Params, Seed: stored.Seed})
 			if err != nil || again.Variant != stored.Variant || !maps.Equal(again.Params, stored.Params) {
 				t.Fatalf("run %s: stored %s %v, the runner prepares %+v (%v)", r.RunID, stored.Variant, stored.Params, again, err)
 			}
@@ -236,10 +238,10 @@ func TestStartedRunsAreWhatTheRunnerWouldPrepare(t *testing.T) {
 // run's seed; runs of two families or a reproduce run are refused on
 // field runs. A seed experiment is found by family/name.
 func TestStartersFromRunsAndSeeds(t *testing.T) {
-	m := &memStore{stored: map[string]*store.Run{
-		"r1": {ID: "r1", Kind: store.KindRun, Strategy: "eapm", WorkloadID: "w1", Variant: "online", Params: map[string]string{"gamma": "1.1", "c": "1"}, Seed: 7},
-		"r2": {ID: "r2", Kind: store.KindRun, Strategy: "eapm", WorkloadID: "w2", Variant: "average", Params: map[string]string{"gamma": "1.3", "c": "1"}, Seed: 9},
-		"r3": {ID: "r3", Kind: store.KindRun, Strategy: "gossip", WorkloadID: "w3", Variant: "gossip"},
+	m := &memStore{stored: map[string]*runtypes.Run{
+		"r1": {ID: "r1", Kind: runtypes.KindRun, Strategy: "eapm", WorkloadID: "w1", Variant: "online", Params: map[string]string{"gamma": "1.1", "c": "1"}, Seed: 7},
+		"r2": {ID: "r2", Kind: runtypes.KindRun, Strategy: "eapm", WorkloadID: "w2", Variant: "average", Params: map[string]string{"gamma": "1.3", "c": "1"}, Seed: 9},
+		"r3": {ID: "r3", Kind: runtypes.KindRun, Strategy: "gossip", WorkloadID: "w3", Variant: "gossip"},
 	}}
 	s := New(m, lookup, Options{})
 	d, err := s.FromRuns(context.Background(), []string{"r1", "r2", "r1"})

@@ -7,13 +7,14 @@ import (
 
 	"schedlab/errs"
 	"schedlab/experiments"
+	"schedlab/runtypes"
 	"schedlab/solvers"
-	"schedlab/store"
+	"schedlab/solvers/sweep"
 )
 
 // Seed is a family's seed experiment, ref "family/name" (the sweep form's
 // ?seed=).
-func (s *Service) Seed(ref string) (*experiments.Definition, error) {
+func (s *Service) Seed(ref string) (*sweep.Definition, error) {
 	family, name, _ := strings.Cut(ref, "/")
 	st, err := s.lookup(family)
 	if err != nil {
@@ -36,10 +37,10 @@ func (s *Service) Seed(ref string) (*experiments.Definition, error) {
 // form's ?run= and ?runs=): their workloads and variants, and every
 // parameter that applies to one of their variants with the values they
 // gave it (one value: ready to widen); the first run's seed.
-func (s *Service) FromRuns(ctx context.Context, ids []string) (*experiments.Definition, error) {
-	def := &experiments.Definition{Replicates: 1}
+func (s *Service) FromRuns(ctx context.Context, ids []string) (*sweep.Definition, error) {
+	def := &sweep.Definition{Replicates: 1}
 	var st *solvers.Strategy
-	grid := experiments.Grid{}
+	grid := sweep.Grid{}
 	for i, id := range ids {
 		r, err := s.st.GetRunInfo(ctx, id)
 		if err != nil {
@@ -51,7 +52,7 @@ func (s *Service) FromRuns(ctx context.Context, ids []string) (*experiments.Defi
 			}
 			def.Strategy, def.Seed = r.Strategy, r.Seed
 		}
-		if r.Kind != store.KindRun || r.Strategy != def.Strategy {
+		if r.Kind != runtypes.KindRun || r.Strategy != def.Strategy {
 			return nil, errs.New(errs.Invalid, "runs", "run %s is a %s %s run; an experiment sweeps runs of one strategy on stored workloads (%s)", r.ID, r.Strategy, r.Kind, def.Strategy)
 		}
 		if !slices.Contains(def.Workload.IDs, r.WorkloadID) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // Adversarial search statuses (issue 45). A search is created running
@@ -35,8 +36,8 @@ type AdversarySearch struct {
 	// BestWorkloadID is its instance, kept as an ordinary workload.
 	Best           json.RawMessage
 	BestWorkloadID string
-	Build          Build // the schedlab build that started the search
-	Evaluations    int   // evaluations stored (read, not written)
+	Build          runtypes.Build // the schedlab build that started the search
+	Evaluations    int            // evaluations stored (read, not written)
 	CreatedAt      time.Time
 	EndedAt        *time.Time
 }
@@ -150,7 +151,7 @@ func (s *Store) AdversarySearchOf(ctx context.Context, workloadID string) (*Adve
 // one) and runs (A's and B's, checked by the
 // runner) as candidate key of search, in one transaction, and returns the
 // link. A key already linked is errs.Conflict.
-func (s *Store) AddAdversaryCandidate(ctx context.Context, search, key string, w *Workload, runA, runB *Run) (*AdversaryCandidate, error) {
+func (s *Store) AddAdversaryCandidate(ctx context.Context, search, key string, w *runtypes.Workload, runA, runB *runtypes.Run) (*AdversaryCandidate, error) {
 	if len(w.Data) == 0 || !json.Valid(w.Data) || strings.TrimSpace(w.Name) == "" {
 		return nil, invalid("data", "a candidate instance needs a name and JSON data")
 	}
@@ -177,7 +178,7 @@ func (s *Store) AddAdversaryCandidate(ctx context.Context, search, key string, w
 	defer ins.close()
 	c := &AdversaryCandidate{Key: key, WorkloadID: wid}
 	for _, r := range []struct {
-		run *Run
+		run *runtypes.Run
 		id  *string
 	}{{runA, &c.RunA}, {runB, &c.RunB}} {
 		in := *r.run
@@ -228,7 +229,7 @@ func (s *Store) RequeueAdversaryRuns(ctx context.Context) (int, error) {
 		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = '', worker = '', build_version = '', build_commit = '', build_modified = ''
 		WHERE status = ?2 AND id IN (SELECT c.run_a FROM adversary_candidates c JOIN adversary_searches a ON a.id = c.search_id WHERE a.status = ?3
 			UNION SELECT c.run_b FROM adversary_candidates c JOIN adversary_searches a ON a.id = c.search_id WHERE a.status = ?3)`,
-		StatusQueued, StatusInterrupted, SearchRunning)
+		runtypes.StatusQueued, runtypes.StatusInterrupted, SearchRunning)
 	if err != nil {
 		return 0, dbErr(err)
 	}
@@ -281,7 +282,7 @@ func (s *Store) RecordAdversaryEvaluations(ctx context.Context, search string, e
 		// The runs (and with them the link), then the workload unless
 		// something else uses it.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE id IN (?, ?) AND status NOT IN (?, ?)`,
-			c.RunA, c.RunB, StatusQueued, StatusRunning); err != nil {
+			c.RunA, c.RunB, runtypes.StatusQueued, runtypes.StatusRunning); err != nil {
 			return dbErr(err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM workloads WHERE id = ? AND NOT EXISTS (SELECT 1 FROM runs WHERE workload_id = ?)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // TestAdversaryCandidatesLifecycle: a candidate's workload and runs are
@@ -22,16 +23,16 @@ func TestAdversaryCandidatesLifecycle(t *testing.T) {
 	}
 	add := func(key, data string) *AdversaryCandidate {
 		t.Helper()
-		run := &Run{Strategy: "critical", Variant: "heft"}
-		c, err := s.AddAdversaryCandidate(ctx, a.ID, key, &Workload{Strategy: "critical", Name: key, Format: "json", Data: []byte(data)}, run, run)
+		run := &runtypes.Run{Strategy: "critical", Variant: "heft"}
+		c, err := s.AddAdversaryCandidate(ctx, a.ID, key, &runtypes.Workload{Strategy: "critical", Name: key, Format: "json", Data: []byte(data)}, run, run)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}
 	one, two := add("k1", `{"n":1}`), add("k2", `{"n":2}`)
-	if _, err := s.AddAdversaryCandidate(ctx, a.ID, "k1", &Workload{Strategy: "critical", Name: "x", Format: "json", Data: []byte(`{}`)},
-		&Run{Strategy: "critical"}, &Run{Strategy: "critical"}); !errs.Is(err, errs.Conflict) {
+	if _, err := s.AddAdversaryCandidate(ctx, a.ID, "k1", &runtypes.Workload{Strategy: "critical", Name: "x", Format: "json", Data: []byte(`{}`)},
+		&runtypes.Run{Strategy: "critical"}, &runtypes.Run{Strategy: "critical"}); !errs.Is(err, errs.Conflict) {
 		t.Errorf("a key twice: %v", err)
 	}
 	if n, err := s.WorkloadNames(ctx, []string{"x"}); err == nil && len(n) != 0 {
@@ -48,13 +49,13 @@ func TestAdversaryCandidatesLifecycle(t *testing.T) {
 		t.Fatalf("queued again %d, %v; want 2", n, err)
 	}
 	for _, id := range []string{one.RunA, one.RunB, two.RunA, two.RunB} {
-		if err := s.Finish(ctx, id, StatusDone, json.RawMessage(`{"metrics":[]}`), "", ""); err != nil {
+		if err := s.Finish(ctx, id, runtypes.StatusDone, json.RawMessage(`{"metrics":[]}`), "", ""); err != nil {
 			// a queued run is finished through a claim
 			r, _ := s.ClaimNext(ctx)
 			if r == nil {
 				t.Fatal(err)
 			}
-			if err := s.Finish(ctx, r.ID, StatusDone, json.RawMessage(`{"metrics":[]}`), "", ""); err != nil {
+			if err := s.Finish(ctx, r.ID, runtypes.StatusDone, json.RawMessage(`{"metrics":[]}`), "", ""); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // Experiment snapshots: ExportExperiment reads a finished experiment with
@@ -54,7 +55,7 @@ type SnapshotRun struct {
 	Notes                                   string
 	CreatedAt                               time.Time
 	StartedAt, FinishedAt                   *time.Time
-	Build                                   *Build // nil when not recorded
+	Build                                   *runtypes.Build // nil when not recorded
 	Report                                  json.RawMessage
 	Position                                int
 	Cell                                    json.RawMessage
@@ -74,7 +75,7 @@ type ExportSink interface {
 // run, and io.EOF after the last; Build is the build that wrote it.
 type ImportSource interface {
 	Experiment() SnapshotExperiment
-	Build() Build
+	Build() runtypes.Build
 	Next() (*SnapshotWorkload, *SnapshotRun, error)
 }
 
@@ -102,7 +103,7 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 	}
 	var active int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM experiment_runs JOIN runs ON runs.id = run_id
-		WHERE experiment_id = ? AND status IN (?, ?)`, id, StatusQueued, StatusRunning).Scan(&active); err != nil {
+		WHERE experiment_id = ? AND status IN (?, ?)`, id, runtypes.StatusQueued, runtypes.StatusRunning).Scan(&active); err != nil {
 		return dbErr(err)
 	}
 	if active > 0 {
@@ -197,13 +198,13 @@ func snapshotRuns(ctx context.Context, tx *sql.Tx, query string, args []any, sin
 		var cell, params, report, tags sql.RawBytes
 		var workload, started, finished sql.NullString
 		var created string
-		var b Build
+		var b runtypes.Build
 		if err := rows.Scan(&r.Position, &cell, &r.Replicate, &r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params,
 			&r.Seed, &r.Status, &r.ProgressDone, &r.ProgressTotal, &r.ProgressNote, &r.Error, &r.ErrorField,
 			&created, &started, &finished, &report, &r.Name, &r.Notes, &b.Version, &b.Commit, &b.Modified, &tags); err != nil {
 			return err
 		}
-		if b != (Build{}) {
+		if b != (runtypes.Build{}) {
 			r.Build = &b
 		}
 		if err := json.Unmarshal(tags, &r.Tags); err != nil {
@@ -246,7 +247,7 @@ type Imported struct {
 	// them this database had already (same id and data), stored once.
 	Workloads, Reused int
 	// Schedlab is the build that wrote the snapshot.
-	Schedlab Build
+	Schedlab runtypes.Build
 }
 
 // ImportExperiment stores the experiment a snapshot (a bundle, read by
@@ -405,7 +406,7 @@ func (ins *importer) run(ctx context.Context, experiment string, r *SnapshotRun,
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.ID, err)
 	}
-	var b Build
+	var b runtypes.Build
 	if r.Build != nil {
 		b = *r.Build
 	}
@@ -427,7 +428,7 @@ func (ins *importer) run(ctx context.Context, experiment string, r *SnapshotRun,
 		if err := storeReport(ctx, ins.reportStmt, ins.pageStmt, r.ID, r.Report); err != nil {
 			return err
 		}
-		if r.Status == StatusDone {
+		if r.Status == runtypes.StatusDone {
 			if m := metricsOf(r.Report); m != nil {
 				if _, err := ins.metricsStmt.ExecContext(ctx, r.ID, string(m)); err != nil {
 					return err

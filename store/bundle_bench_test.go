@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"schedlab/bundle"
+	"schedlab/runtypes"
 	. "schedlab/store"
 )
 
@@ -22,12 +23,12 @@ func largeExperiment(b *testing.B, n int) (*Store, string) {
 	}
 	b.Cleanup(func() { s.Close() })
 	ctx := context.Background()
-	w := &Workload{Strategy: "eapm", Name: "w", Data: []byte(`{"tasks":[1,2,3]}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{"tasks":[1,2,3]}`)}
 	if err := s.CreateWorkload(ctx, w); err != nil {
 		b.Fatal(err)
 	}
 	e := &Experiment{Strategy: "eapm", Status: ExperimentDone, Definition: json.RawMessage(`{"name":"large"}`)}
-	err = s.FillExperiment(ctx, e, Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+	err = s.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
 		func(i int) ExperimentCell {
 			return ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.3","instance":` + strconv.Itoa(i/100) + `}`), Replicate: i % 100}

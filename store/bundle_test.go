@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/buildinfo"
 	"schedlab/bundle"
 	"schedlab/errs"
+	"schedlab/runtypes"
 	. "schedlab/store"
 )
 
@@ -39,10 +41,10 @@ func finishedExperiment(t *testing.T, s *Store) *Experiment {
 		var err error
 		switch i {
 		case 2:
-			err = s.Finish(ctx, r.ID, StatusFailed, nil, "gamma: too small", "gamma")
+			err = s.Finish(ctx, r.ID, runtypes.StatusFailed, nil, "gamma: too small", "gamma")
 		default:
 			rep := fmt.Sprintf(`{"metrics":[{"name":"objective","value":%d.5,"unit":"$"},{"name":"energy","value":%d},{"name":"objective","value":0}],"tables":[{"title":"t <%d>"}]}`, i+1, 10*i, i)
-			err = s.Finish(ctx, r.ID, StatusDone, json.RawMessage(rep), "", "")
+			err = s.Finish(ctx, r.ID, runtypes.StatusDone, json.RawMessage(rep), "", "")
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +99,7 @@ func TestExportedExperimentImportsTheSameIntoAnotherDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ExperimentID != e.ID || got.Runs != 4 || got.Workloads != 2 || got.Reused != 0 || bundle.Build(got.Schedlab) != bundle.CurrentBuild() {
+	if got.ExperimentID != e.ID || got.Runs != 4 || got.Workloads != 2 || got.Reused != 0 || buildinfo.Build(got.Schedlab) != bundle.CurrentBuild() {
 		t.Errorf("imported %+v", got)
 	}
 	want, _ := src.GetExperiment(ctx, e.ID)
@@ -254,7 +256,7 @@ func flip(b []byte, i int) []byte {
 }
 
 func sha(s string) string {
-	var w Workload
+	var w runtypes.Workload
 	w.Data = []byte(s)
 	return fmt.Sprintf("%x", sha256Sum(w.Data))
 }
@@ -314,11 +316,11 @@ func TestExportRefusesAnUnfinishedExperimentBeforeWriting(t *testing.T) {
 	checkKind(t, "export of an unknown experiment", err, errs.NotFound, "nosuchid22")
 	// Finished, but still marked running (the runner sets done later):
 	// exported as done.
-	if err := s.Finish(context.Background(), runs[0].ID, StatusDone, json.RawMessage(`{}`), "", ""); err != nil {
+	if err := s.Finish(context.Background(), runs[0].ID, runtypes.StatusDone, json.RawMessage(`{}`), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	claim(t, s, runs[1].ID)
-	if err := s.Finish(context.Background(), runs[1].ID, StatusInterrupted, nil, MsgInterrupted, ""); err != nil {
+	if err := s.Finish(context.Background(), runs[1].ID, runtypes.StatusInterrupted, nil, runtypes.MsgInterrupted, ""); err != nil {
 		t.Fatal(err)
 	}
 	_, exp, _, _ := decodeAll(t, export(t, s, e.ID))
@@ -336,8 +338,8 @@ func TestBundleSharesTheStoreForms(t *testing.T) {
 		}
 	}
 	var final []string
-	for _, st := range []string{StatusQueued, StatusRunning, StatusDone, StatusFailed, StatusCanceled, StatusInterrupted} {
-		if Final(st) {
+	for _, st := range []string{runtypes.StatusQueued, runtypes.StatusRunning, runtypes.StatusDone, runtypes.StatusFailed, runtypes.StatusCanceled, runtypes.StatusInterrupted} {
+		if runtypes.Final(st) {
 			final = append(final, st)
 		}
 	}
@@ -347,7 +349,7 @@ func TestBundleSharesTheStoreForms(t *testing.T) {
 	if want := []string{ExperimentDone, ExperimentCanceled}; !reflect.DeepEqual(want, bundle.ExperimentStatuses) {
 		t.Errorf("bundle.ExperimentStatuses %v, want %v", bundle.ExperimentStatuses, want)
 	}
-	if want := []string{KindRun, KindReproduce}; !reflect.DeepEqual(want, bundle.RunKinds) {
+	if want := []string{runtypes.KindRun, runtypes.KindReproduce}; !reflect.DeepEqual(want, bundle.RunKinds) {
 		t.Errorf("bundle.RunKinds %v, want %v", bundle.RunKinds, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // copyDB copies the database file at path and its write-ahead log (not
@@ -221,7 +222,7 @@ func TestBackupHoldsTheSameRowsAndNeverOverwrites(t *testing.T) {
 	if r, err := s.ClaimNext(ctx); err != nil || r.ID != ids[0] {
 		t.Fatalf("claim: %v, %v", r, err)
 	}
-	if err := s.Finish(ctx, ids[0], StatusDone, []byte(`{"metrics":[{"name":"profit","value":3.5}]}`), "", ""); err != nil {
+	if err := s.Finish(ctx, ids[0], runtypes.StatusDone, []byte(`{"metrics":[{"name":"profit","value":3.5}]}`), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "backup.db")

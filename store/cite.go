@@ -1,10 +1,13 @@
 package store
 
-import "context"
+import (
+	"context"
+	"schedlab/runtypes"
+)
 
 // BuildCount is a build and how many runs it executed.
 type BuildCount struct {
-	Build Build
+	Build runtypes.Build
 	Runs  int
 }
 
@@ -19,7 +22,7 @@ func (s *Store) ExperimentCitation(ctx context.Context, id string, maxWorkloads 
 	rows, err := s.db.QueryContext(ctx, `SELECT r.build_version, r.build_commit, r.build_modified, COUNT(*)
 		FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 		WHERE er.experiment_id = ? AND r.status = ?
-		GROUP BY r.build_version, r.build_commit, r.build_modified ORDER BY MIN(er.position)`, id, StatusDone)
+		GROUP BY r.build_version, r.build_commit, r.build_modified ORDER BY MIN(er.position)`, id, runtypes.StatusDone)
 	if err != nil {
 		return nil, nil, 0, dbErr(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"schedlab/runtypes"
 	"testing"
 	"time"
 )
@@ -24,7 +25,7 @@ func BenchmarkCreateAndClaim10000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		w := &Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`)}
+		w := &runtypes.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`)}
 		if err := s.CreateWorkload(ctx, w); err != nil {
 			b.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // checkCounts compares the kept counts of experiment id with a count of
@@ -56,14 +57,14 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 
 	// Ends: done and failed one at a time, then a group with a run that
 	// is not running (a conflict, which changes nothing).
-	if err := s.Finish(ctx, runs[0].ID, StatusDone, []byte(`{"metrics":[{"name":"m","value":1}]}`), "", ""); err != nil {
+	if err := s.Finish(ctx, runs[0].ID, runtypes.StatusDone, []byte(`{"metrics":[{"name":"m","value":1}]}`), "", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Finish(ctx, got[0].ID, StatusFailed, nil, "boom", "gamma"); err != nil {
+	if err := s.Finish(ctx, got[0].ID, runtypes.StatusFailed, nil, "boom", "gamma"); err != nil {
 		t.Fatal(err)
 	}
 	checkCounts(t, s, e.ID, "one done, one failed", Counts{Queued: 7, Running: 1, Done: 1, Failed: 1})
-	outs := s.End(ctx, []Ending{{ID: got[1].ID, Status: StatusDone, Report: []byte(`{}`)}, {ID: runs[0].ID, Status: StatusFailed}})
+	outs := s.End(ctx, []Ending{{ID: got[1].ID, Status: runtypes.StatusDone, Report: []byte(`{}`)}, {ID: runs[0].ID, Status: runtypes.StatusFailed}})
 	if outs[0] != nil || !errs.Is(outs[1], errs.Conflict) {
 		t.Fatalf("End = %v", outs)
 	}
@@ -72,7 +73,7 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 	// A queued run canceled alone; a finished one cannot be.
 	var queued []string
 	for _, r := range runs {
-		if rr, _ := s.GetRunInfo(ctx, r.ID); rr.Status == StatusQueued {
+		if rr, _ := s.GetRunInfo(ctx, r.ID); rr.Status == runtypes.StatusQueued {
 			queued = append(queued, r.ID)
 		}
 	}
@@ -92,7 +93,7 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 		t.Fatalf("CancelExperiment = %v, %v", running, err)
 	}
 	checkCounts(t, s, e.ID, "experiment canceled", Counts{Running: 1, Done: 2, Failed: 1, Canceled: 6})
-	if err := s.Finish(ctx, queued[1], StatusCanceled, nil, MsgCanceled, ""); err != nil {
+	if err := s.Finish(ctx, queued[1], runtypes.StatusCanceled, nil, runtypes.MsgCanceled, ""); err != nil {
 		t.Fatal(err)
 	}
 	checkCounts(t, s, e.ID, "running run canceled", Counts{Done: 2, Failed: 1, Canceled: 7})
@@ -118,7 +119,7 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 
 	// A re-run of an experiment's run is a new run outside the experiment:
 	// the experiment's counts do not change as it runs.
-	re, err := s.CreateRun(ctx, &Run{Kind: KindRun, WorkloadID: w.ID, Strategy: w.Strategy, Variant: "online", RerunOf: got[0].ID})
+	re, err := s.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: w.Strategy, Variant: "online", RerunOf: got[0].ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestExperimentCountsFollowEveryStatusChange(t *testing.T) {
 		if err != nil || r == nil {
 			t.Fatalf("claiming up to the re-run: %v, %v", r, err)
 		}
-		if err := s.Finish(ctx, r.ID, StatusDone, []byte(`{}`), "", ""); err != nil {
+		if err := s.Finish(ctx, r.ID, runtypes.StatusDone, []byte(`{}`), "", ""); err != nil {
 			t.Fatal(err)
 		}
 		if r.ID == re.ID {

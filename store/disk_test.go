@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // fixedFree makes d see free bytes on its file system, whatever the
@@ -34,7 +35,7 @@ func fill(t *testing.T, s *Store) error {
 		d := append([]byte(nil), data...)
 		d[2] = 'a' + byte(i%26) // a new sha256 each time
 		d[3] = 'a' + byte(i/26)
-		w := &Workload{Strategy: "eapm", Name: "big", Format: "json", Summary: "s", Data: d}
+		w := &runtypes.Workload{Strategy: "eapm", Name: "big", Format: "json", Summary: "s", Data: d}
 		if err := s.CreateWorkload(context.Background(), w); err != nil {
 			return err
 		}

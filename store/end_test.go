@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // TestEndStoresEachEndingOfAGroupOnItsOwn stores a group of endings in one
@@ -17,7 +18,7 @@ func TestEndStoresEachEndingOfAGroupOnItsOwn(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	w := addWorkload(t, s, "eapm")
-	var running []*Run
+	var running []*runtypes.Run
 	for range 4 {
 		r := addRun(t, s, w)
 		claim(t, s, r.ID)
@@ -25,17 +26,17 @@ func TestEndStoresEachEndingOfAGroupOnItsOwn(t *testing.T) {
 	}
 	queued := addRun(t, s, w)
 	canceled := running[3]
-	if err := s.Finish(ctx, canceled.ID, StatusCanceled, nil, MsgCanceled, ""); err != nil {
+	if err := s.Finish(ctx, canceled.ID, runtypes.StatusCanceled, nil, runtypes.MsgCanceled, ""); err != nil {
 		t.Fatal(err)
 	}
 	got := s.End(ctx, []Ending{
-		{ID: running[0].ID, Status: StatusDone, Report: json.RawMessage(reportWithMetrics), Progress: &Progress{Done: 9, Total: 10, Note: "last user"}},
-		{ID: running[1].ID, Status: StatusFailed, Error: "gamma must be ≥ 1", ErrorField: "gamma", Worker: "host:7"},
+		{ID: running[0].ID, Status: runtypes.StatusDone, Report: json.RawMessage(reportWithMetrics), Progress: &Progress{Done: 9, Total: 10, Note: "last user"}},
+		{ID: running[1].ID, Status: runtypes.StatusFailed, Error: "gamma must be ≥ 1", ErrorField: "gamma", Worker: "host:7"},
 		{ID: running[2].ID, Status: "running"},
-		{ID: canceled.ID, Status: StatusDone, Report: json.RawMessage(`{}`)},
-		{ID: queued.ID, Status: StatusDone},
-		{ID: "nope", Status: StatusDone},
-		{ID: running[2].ID, Status: StatusDone, Report: json.RawMessage(`{"metrics": [`)},
+		{ID: canceled.ID, Status: runtypes.StatusDone, Report: json.RawMessage(`{}`)},
+		{ID: queued.ID, Status: runtypes.StatusDone},
+		{ID: "nope", Status: runtypes.StatusDone},
+		{ID: running[2].ID, Status: runtypes.StatusDone, Report: json.RawMessage(`{"metrics": [`)},
 	})
 	const ok = errs.Kind(-1)
 	want := []errs.Kind{ok, ok, errs.Invalid, errs.Conflict, errs.Conflict, errs.NotFound, errs.Invalid}
@@ -48,7 +49,7 @@ func TestEndStoresEachEndingOfAGroupOnItsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done.Status != StatusDone || done.ProgressDone != 9 || done.ProgressTotal != 10 || done.ProgressNote != "last user" || done.FinishedAt == nil {
+	if done.Status != runtypes.StatusDone || done.ProgressDone != 9 || done.ProgressTotal != 10 || done.ProgressNote != "last user" || done.FinishedAt == nil {
 		t.Errorf("done run = %+v, want done with progress 9/10 \"last user\" and a finish time", done)
 	}
 	if !json.Valid(done.Report) || len(done.Report) == 0 {
@@ -61,7 +62,7 @@ func TestEndStoresEachEndingOfAGroupOnItsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if failed.Status != StatusFailed || failed.Error != "gamma must be ≥ 1" || failed.ErrorField != "gamma" || failed.Worker != "host:7" {
+	if failed.Status != runtypes.StatusFailed || failed.Error != "gamma must be ≥ 1" || failed.ErrorField != "gamma" || failed.Worker != "host:7" {
 		t.Errorf("failed run = %+v", failed)
 	}
 	for _, id := range []string{running[2].ID, queued.ID, canceled.ID} {
@@ -69,7 +70,7 @@ func TestEndStoresEachEndingOfAGroupOnItsOwn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := map[string]string{running[2].ID: StatusRunning, queued.ID: StatusQueued, canceled.ID: StatusCanceled}[id]; r.Status != want || len(r.Report) != 0 {
+		if want := map[string]string{running[2].ID: runtypes.StatusRunning, queued.ID: runtypes.StatusQueued, canceled.ID: runtypes.StatusCanceled}[id]; r.Status != want || len(r.Report) != 0 {
 			t.Errorf("run %s is %s with report %q, want %s and none", id, r.Status, r.Report, want)
 		}
 	}
@@ -85,14 +86,14 @@ func TestEndKeepsTheStoredProgressWithoutANewOne(t *testing.T) {
 	if err := s.SetProgress(ctx, r.ID, 3, 8, "halfway"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.End(ctx, []Ending{{ID: r.ID, Status: StatusInterrupted, Error: MsgInterrupted}})[0]; err != nil {
+	if err := s.End(ctx, []Ending{{ID: r.ID, Status: runtypes.StatusInterrupted, Error: runtypes.MsgInterrupted}})[0]; err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.GetRun(ctx, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != StatusInterrupted || got.ProgressDone != 3 || got.ProgressTotal != 8 || got.ProgressNote != "halfway" {
+	if got.Status != runtypes.StatusInterrupted || got.ProgressDone != 3 || got.ProgressTotal != 8 || got.ProgressNote != "halfway" {
 		t.Errorf("run = %+v, want interrupted at 3/8 \"halfway\"", got)
 	}
 }
@@ -152,10 +153,10 @@ func TestClaimUpToClaimsTheOldestInOrderAndUnclaimRequeues(t *testing.T) {
 	for range 5 {
 		ids = append(ids, addRun(t, s, w).ID)
 	}
-	idsOf := func(runs []*Run) []string {
+	idsOf := func(runs []*runtypes.Run) []string {
 		var out []string
 		for _, r := range runs {
-			if r.Status != StatusRunning || r.StartedAt != nil || !r.Waiting() {
+			if r.Status != runtypes.StatusRunning || r.StartedAt != nil || !r.Waiting() {
 				t.Fatalf("claimed run %s is %s, started %v; want running and waiting", r.ID, r.Status, r.StartedAt)
 			}
 			out = append(out, r.ID)
@@ -173,17 +174,17 @@ func TestClaimUpToClaimsTheOldestInOrderAndUnclaimRequeues(t *testing.T) {
 	if none, err := s.ClaimUpTo(ctx, 4); err != nil || len(none) != 0 {
 		t.Fatalf("ClaimUpTo on an empty queue = %v, %v", none, err)
 	}
-	if err := s.Finish(ctx, ids[4], StatusCanceled, nil, MsgCanceled, ""); err != nil {
+	if err := s.Finish(ctx, ids[4], runtypes.StatusCanceled, nil, runtypes.MsgCanceled, ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Unclaim(ctx, []string{ids[1], ids[4]}); err != nil {
 		t.Fatal(err)
 	}
 	back, _ := s.GetRun(ctx, ids[1])
-	if back.Status != StatusQueued || back.StartedAt != nil {
+	if back.Status != runtypes.StatusQueued || back.StartedAt != nil {
 		t.Fatalf("unclaimed run is %s, started %v; want queued, never started", back.Status, back.StartedAt)
 	}
-	if c, _ := s.GetRun(ctx, ids[4]); c.Status != StatusCanceled {
+	if c, _ := s.GetRun(ctx, ids[4]); c.Status != runtypes.StatusCanceled {
 		t.Fatalf("Unclaim changed a canceled run to %s", c.Status)
 	}
 	claim(t, s, ids[1])
@@ -200,7 +201,7 @@ func TestARunStartsWhenAWorkerStartsItNotWhenClaimed(t *testing.T) {
 	if _, err := s.ClaimUpTo(ctx, 3); err != nil {
 		t.Fatal(err)
 	}
-	get := func(id string) *Run {
+	get := func(id string) *runtypes.Run {
 		t.Helper()
 		r, err := s.GetRunInfo(ctx, id)
 		if err != nil {
@@ -208,7 +209,7 @@ func TestARunStartsWhenAWorkerStartsItNotWhenClaimed(t *testing.T) {
 		}
 		return r
 	}
-	if r := get(a.ID); r.StartedAt != nil || r.Shown() != StatusQueued {
+	if r := get(a.ID); r.StartedAt != nil || r.Shown() != runtypes.StatusQueued {
 		t.Fatalf("claimed: started %v, shown %s", r.StartedAt, r.Shown())
 	}
 	t1 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -216,13 +217,13 @@ func TestARunStartsWhenAWorkerStartsItNotWhenClaimed(t *testing.T) {
 	if err := s.MarkStarted(ctx, a.ID, t1); err != nil {
 		t.Fatal(err)
 	}
-	if r := get(a.ID); r.StartedAt == nil || !r.StartedAt.Equal(t1) || r.Shown() != StatusRunning {
+	if r := get(a.ID); r.StartedAt == nil || !r.StartedAt.Equal(t1) || r.Shown() != runtypes.StatusRunning {
 		t.Fatalf("marked: started %v, shown %s", r.StartedAt, r.Shown())
 	}
 	errs := s.End(ctx, []Ending{
-		{ID: a.ID, Status: StatusDone, StartedAt: t2},          // keeps t1
-		{ID: b.ID, Status: StatusDone, StartedAt: t2},          // gets t2
-		{ID: c.ID, Status: StatusCanceled, Error: MsgCanceled}, // never started
+		{ID: a.ID, Status: runtypes.StatusDone, StartedAt: t2},                   // keeps t1
+		{ID: b.ID, Status: runtypes.StatusDone, StartedAt: t2},                   // gets t2
+		{ID: c.ID, Status: runtypes.StatusCanceled, Error: runtypes.MsgCanceled}, // never started
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -235,7 +236,7 @@ func TestARunStartsWhenAWorkerStartsItNotWhenClaimed(t *testing.T) {
 	if r := get(b.ID); r.StartedAt == nil || !r.StartedAt.Equal(t2) {
 		t.Errorf("b: started %v, want %v", r.StartedAt, t2)
 	}
-	if r := get(c.ID); r.StartedAt != nil || r.Shown() != StatusCanceled {
+	if r := get(c.ID); r.StartedAt != nil || r.Shown() != runtypes.StatusCanceled {
 		t.Errorf("c: started %v, shown %s", r.StartedAt, r.Shown())
 	}
 }

@@ -1,12 +1,15 @@
 package store
 
-import "context"
+import (
+	"context"
+	"schedlab/runtypes"
+)
 
 // activeOrResumable are the run statuses that keep an experiment going: a
 // queued or running run, and an interrupted one, which the next start
 // queues again (RequeueExperimentRuns), so a shutdown never ends an
 // experiment.
-const activeOrResumable = `r.status IN ('` + StatusQueued + `', '` + StatusRunning + `', '` + StatusInterrupted + `')`
+const activeOrResumable = `r.status IN ('` + runtypes.StatusQueued + `', '` + runtypes.StatusRunning + `', '` + runtypes.StatusInterrupted + `')`
 
 // EndedExperiments lists the running experiments whose runs have all
 // ended (none queued, running or interrupted), oldest first: the ones

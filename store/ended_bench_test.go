@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"schedlab/runtypes"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkEndedExperimentsPoll(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	w := &Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`)}
 	if err := s.CreateWorkload(ctx, w); err != nil {
 		b.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func BenchmarkEndedExperimentsPoll(b *testing.B) {
 		}
 		ends := make([]Ending, n)
 		for i := range ends {
-			ends[i] = Ending{ID: claimed[i].ID, Status: StatusDone}
+			ends[i] = Ending{ID: claimed[i].ID, Status: runtypes.StatusDone}
 		}
 		s.End(ctx, ends)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"schedlab/runtypes"
 	"slices"
 	"strings"
 )
@@ -16,7 +17,7 @@ type ExperimentState struct {
 	RunID      string
 	Worker     string
 	WorkloadID string
-	Build      Build
+	Build      runtypes.Build
 }
 
 // Epoch is the epoch of version v of an experiment: a version of
@@ -119,7 +120,7 @@ func scanStates(ctx context.Context, tx *sql.Tx, in interner, n int, query strin
 		}
 		st.Cell, st.Status, st.Variant = in.str(cell), in.str(status), in.str(variant)
 		st.RunID, st.Worker, st.WorkloadID = string(runID), in.str(worker), in.str(workload)
-		st.Build = Build{Version: in.str(bVersion), Commit: in.str(bCommit), Modified: in.str(bModifed)}
+		st.Build = runtypes.Build{Version: in.str(bVersion), Commit: in.str(bCommit), Modified: in.str(bModifed)}
 		out = append(out, st)
 	}
 	return out, rows.Err()
@@ -200,7 +201,7 @@ func someMetrics(ctx context.Context, tx *sql.Tx, in interner, runs []Experiment
 	index := map[string]int{}
 	var ids []any
 	for i := range runs {
-		if runs[i].Status == StatusDone {
+		if runs[i].Status == runtypes.StatusDone {
 			index[runs[i].RunID] = i
 			ids = append(ids, runs[i].RunID)
 		}

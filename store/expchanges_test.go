@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"schedlab/runtypes"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestExperimentChangesSince(t *testing.T) {
 	claim(t, s, runs[0].ID)
 	claim(t, s, runs[1].ID)
 	pos, v1, ch := changedSince(t, s, e.ID, v0)
-	if !slices.Equal(pos, []int{0, 1}) || v1 != v0+2 || ch.Runs[1].Status != StatusRunning || ch.Counts.Running != 2 {
+	if !slices.Equal(pos, []int{0, 1}) || v1 != v0+2 || ch.Runs[1].Status != runtypes.StatusRunning || ch.Counts.Running != 2 {
 		t.Fatalf("after 2 claims: %v at %d (from %d), %+v", pos, v1, v0, ch)
 	}
 	// A worker starting a run changes it; the same worker again does not.
@@ -61,10 +62,10 @@ func TestExperimentChangesSince(t *testing.T) {
 	if pos, v, _ := changedSince(t, s, e.ID, v2); len(pos) != 0 || v != v2 {
 		t.Fatalf("progress alone changed %v (version %d, was %d)", pos, v, v2)
 	}
-	b := Build{Version: "v9", Commit: "abc", Modified: "true"}
-	outs := s.End(ctx, []Ending{{ID: runs[1].ID, Worker: "host:1", Build: b, Status: StatusDone,
+	b := runtypes.Build{Version: "v9", Commit: "abc", Modified: "true"}
+	outs := s.End(ctx, []Ending{{ID: runs[1].ID, Worker: "host:1", Build: b, Status: runtypes.StatusDone,
 		Report: []byte(`{"metrics":[{"name":"z","value":2},{"name":"a","value":1}]}`)},
-		{ID: runs[0].ID, Status: StatusFailed, Error: "boom"}})
+		{ID: runs[0].ID, Status: runtypes.StatusFailed, Error: "boom"}})
 	if outs[0] != nil || outs[1] != nil {
 		t.Fatal(outs)
 	}
@@ -73,11 +74,11 @@ func TestExperimentChangesSince(t *testing.T) {
 		t.Fatalf("after 2 ends: %v", pos)
 	}
 	done := ch.Runs[1]
-	if done.Status != StatusDone || done.Build != b || done.RunID != runs[1].ID || done.WorkloadID != w.ID ||
+	if done.Status != runtypes.StatusDone || done.Build != b || done.RunID != runs[1].ID || done.WorkloadID != w.ID ||
 		len(done.Metrics) != 2 || done.Metrics[0] != (Metric{"a", 1}) || done.Metrics[1] != (Metric{"z", 2}) {
 		t.Fatalf("the done run read: %+v", done)
 	}
-	if ch.Runs[0].Status != StatusFailed || ch.Runs[0].Metrics != nil {
+	if ch.Runs[0].Status != runtypes.StatusFailed || ch.Runs[0].Metrics != nil {
 		t.Fatalf("the failed run read: %+v", ch.Runs[0])
 	}
 	// Another experiment's changes are its own.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // Experiment statuses. An experiment is created running; the caller marks
@@ -92,7 +93,7 @@ type ExperimentFilter struct {
 // recipes are the workloads the experiment generates where its runs run,
 // stored first in the same transaction (runs name them by their drawn
 // WorkloadID).
-func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run, cells []ExperimentCell, recipes ...Recipe) error {
+func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*runtypes.Run, cells []ExperimentCell, recipes ...runtypes.Recipe) error {
 	switch {
 	case strings.TrimSpace(e.Strategy) == "":
 		return invalid("strategy", "missing: choose a strategy")
@@ -166,7 +167,7 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*Run
 		return dbErr(err)
 	}
 	defer link.Close()
-	stored := make([]*Run, len(runs))
+	stored := make([]*runtypes.Run, len(runs))
 	for i, r := range runs {
 		run, err := ins.insert(ctx, r, created)
 		if err != nil {
@@ -293,7 +294,7 @@ func (s *Store) DeleteExperiment(ctx context.Context, id string) error {
 	var active int
 	err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM experiment_runs JOIN runs ON runs.id = run_id
 		WHERE experiment_id = e.id AND status IN (?, ?)) FROM experiments AS e WHERE e.id = ?`,
-		StatusQueued, StatusRunning, id).Scan(&active)
+		runtypes.StatusQueued, runtypes.StatusRunning, id).Scan(&active)
 	if errors.Is(err, sql.ErrNoRows) {
 		return notFound("experiment", id)
 	}
@@ -592,17 +593,17 @@ func (s *Store) CountExperimentRuns(ctx context.Context, id string) (Counts, err
 			return Counts{}, dbErr(err)
 		}
 		switch status {
-		case StatusQueued:
+		case runtypes.StatusQueued:
 			c.Queued = n
-		case StatusRunning:
+		case runtypes.StatusRunning:
 			c.Running = n
-		case StatusDone:
+		case runtypes.StatusDone:
 			c.Done, c.NoResult = n, noResult
-		case StatusFailed:
+		case runtypes.StatusFailed:
 			c.Failed = n
-		case StatusCanceled:
+		case runtypes.StatusCanceled:
 			c.Canceled = n
-		case StatusInterrupted:
+		case runtypes.StatusInterrupted:
 			c.Interrupted = n
 		}
 	}
@@ -636,11 +637,11 @@ func (s *Store) CancelExperiment(ctx context.Context, id string) (running []stri
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = '', finished_at = ?
 		WHERE status = ? AND id IN (SELECT run_id FROM experiment_runs WHERE experiment_id = ?)`,
-		StatusCanceled, MsgCanceled, fmtTime(now()), StatusQueued, id); err != nil {
+		runtypes.StatusCanceled, runtypes.MsgCanceled, fmtTime(now()), runtypes.StatusQueued, id); err != nil {
 		return nil, dbErr(err)
 	}
 	running, err = queryStrings(ctx, tx, `SELECT r.id FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
-		WHERE er.experiment_id = ? AND r.status = ? ORDER BY er.position`, id, StatusRunning)
+		WHERE er.experiment_id = ? AND r.status = ? ORDER BY er.position`, id, runtypes.StatusRunning)
 	if err != nil {
 		return nil, dbErr(err)
 	}
@@ -664,7 +665,7 @@ func (s *Store) ResumeExperiment(ctx context.Context, id string) (int, error) {
 	var running int
 	err = tx.QueryRowContext(ctx, `SELECT e.status, (SELECT count(*) FROM experiment_runs AS er JOIN runs AS r ON r.id = er.run_id
 			WHERE er.experiment_id = e.id AND r.status = ?2) FROM experiments AS e WHERE e.id = ?1`,
-		id, StatusRunning).Scan(&status, &running)
+		id, runtypes.StatusRunning).Scan(&status, &running)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, notFound("experiment", id)
 	}
@@ -684,7 +685,7 @@ func (s *Store) ResumeExperiment(ctx context.Context, id string) (int, error) {
 	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = '', error_field = '', started_at = NULL,
 		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = ''
 		WHERE status IN (?, ?) AND id IN (SELECT run_id FROM experiment_runs WHERE experiment_id = ?)`,
-		StatusQueued, StatusCanceled, StatusInterrupted, id)
+		runtypes.StatusQueued, runtypes.StatusCanceled, runtypes.StatusInterrupted, id)
 	if err != nil {
 		return 0, dbErr(err)
 	}

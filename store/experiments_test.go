@@ -13,17 +13,18 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // sweep builds the runs and cells of a sweep over w: variants × gammas ×
 // instances, in that order.
-func sweep(w *Workload, variants []string, gammas []string, instances int) ([]*Run, []ExperimentCell) {
-	var runs []*Run
+func sweep(w *runtypes.Workload, variants []string, gammas []string, instances int) ([]*runtypes.Run, []ExperimentCell) {
+	var runs []*runtypes.Run
 	var cells []ExperimentCell
 	for _, v := range variants {
 		for _, g := range gammas {
 			for i := 0; i < instances; i++ {
-				runs = append(runs, &Run{WorkloadID: w.ID, Strategy: w.Strategy, Variant: v,
+				runs = append(runs, &runtypes.Run{WorkloadID: w.ID, Strategy: w.Strategy, Variant: v,
 					Params: map[string]string{"gamma": g}, Seed: int64(i)})
 				cells = append(cells, ExperimentCell{Cell: json.RawMessage(`{"gamma":"` + g + `","instance":` + strconv.Itoa(i) + `}`)})
 			}
@@ -32,7 +33,7 @@ func sweep(w *Workload, variants []string, gammas []string, instances int) ([]*R
 	return runs, cells
 }
 
-func addExperiment(t *testing.T, s *Store, w *Workload, n int) (*Experiment, []*Run) {
+func addExperiment(t *testing.T, s *Store, w *runtypes.Workload, n int) (*Experiment, []*runtypes.Run) {
 	t.Helper()
 	runs, cells := sweep(w, []string{"online"}, []string{"1.1"}, n)
 	for i := range cells {
@@ -94,10 +95,10 @@ func TestCreateExperimentStoresAThousandRunsAndReadsThemBack(t *testing.T) {
 	}
 	for i, er := range ers {
 		r := runs[i]
-		if r.ID == "" || r.Status != StatusQueued || !r.CreatedAt.Equal(e.CreatedAt) {
+		if r.ID == "" || r.Status != runtypes.StatusQueued || !r.CreatedAt.Equal(e.CreatedAt) {
 			t.Fatalf("run %d after create: %+v", i, r)
 		}
-		if er.Position != i || er.RunID != r.ID || er.Status != StatusQueued || er.Variant != r.Variant ||
+		if er.Position != i || er.RunID != r.ID || er.Status != runtypes.StatusQueued || er.Variant != r.Variant ||
 			er.Seed != r.Seed || er.WorkloadID != w.ID || !reflect.DeepEqual(er.Params, r.Params) ||
 			string(er.Cell) != string(cells[i].Cell) || er.Replicate != 0 || len(er.Metrics) != 0 {
 			t.Fatalf("experiment run %d = %+v, want run %+v in cell %s", i, er, r, cells[i].Cell)
@@ -197,7 +198,7 @@ func TestFinishFillsRunMetricsFromTheReport(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	w := addWorkload(t, s, "eapm")
-	finish := func(status, report string) *Run {
+	finish := func(status, report string) *runtypes.Run {
 		t.Helper()
 		r := addRun(t, s, w)
 		claim(t, s, r.ID)
@@ -206,17 +207,17 @@ func TestFinishFillsRunMetricsFromTheReport(t *testing.T) {
 		}
 		return r
 	}
-	done := finish(StatusDone, reportWithMetrics)
+	done := finish(runtypes.StatusDone, reportWithMetrics)
 	if got := storedMetrics(t, s, done.ID); !reflect.DeepEqual(got, wantMetrics) {
 		t.Errorf("run_metrics = %v, want %v", got, wantMetrics)
 	}
 	for name, report := range map[string]string{"no metrics": `{"title":"x"}`, "metrics not a list": `{"metrics":{"a":{"name":"a","value":1}}}`,
 		"a list": `[{"name":"a","value":1}]`, "empty": ``} {
-		if got := storedMetrics(t, s, finish(StatusDone, report).ID); len(got) != 0 {
+		if got := storedMetrics(t, s, finish(runtypes.StatusDone, report).ID); len(got) != 0 {
 			t.Errorf("%s: run_metrics = %v, want none", name, got)
 		}
 	}
-	if got := storedMetrics(t, s, finish(StatusFailed, reportWithMetrics).ID); len(got) != 0 {
+	if got := storedMetrics(t, s, finish(runtypes.StatusFailed, reportWithMetrics).ID); len(got) != 0 {
 		t.Errorf("a failed run has metrics %v", got)
 	}
 	if err := s.DeleteRun(ctx, done.ID); err != nil {
@@ -233,11 +234,11 @@ func TestExperimentRunsCarryTheirMetrics(t *testing.T) {
 	w := addWorkload(t, s, "eapm")
 	e, runs := addExperiment(t, s, w, 3)
 	claim(t, s, runs[0].ID)
-	if err := s.Finish(ctx, runs[0].ID, StatusDone, json.RawMessage(reportWithMetrics), "", ""); err != nil {
+	if err := s.Finish(ctx, runs[0].ID, runtypes.StatusDone, json.RawMessage(reportWithMetrics), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	claim(t, s, runs[1].ID)
-	if err := s.Finish(ctx, runs[1].ID, StatusFailed, nil, "too slow", ""); err != nil {
+	if err := s.Finish(ctx, runs[1].ID, runtypes.StatusFailed, nil, "too slow", ""); err != nil {
 		t.Fatal(err)
 	}
 	ers, err := s.ExperimentRuns(ctx, e.ID)
@@ -245,13 +246,13 @@ func TestExperimentRunsCarryTheirMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Metric{{"jobs", 40}, {"objective", 12.5}, {"tiny", 1e-300}} // by name
-	if len(ers) != 3 || !reflect.DeepEqual(ers[0].Metrics, want) || ers[0].Status != StatusDone || ers[0].Replicate != 0 {
+	if len(ers) != 3 || !reflect.DeepEqual(ers[0].Metrics, want) || ers[0].Status != runtypes.StatusDone || ers[0].Replicate != 0 {
 		t.Errorf("run 0 = %+v, want metrics %v", ers[0], want)
 	}
-	if ers[1].Status != StatusFailed || ers[1].Error != "too slow" || len(ers[1].Metrics) != 0 || ers[1].Replicate != 1 {
+	if ers[1].Status != runtypes.StatusFailed || ers[1].Error != "too slow" || len(ers[1].Metrics) != 0 || ers[1].Replicate != 1 {
 		t.Errorf("run 1 = %+v", ers[1])
 	}
-	if ers[2].Status != StatusQueued || ers[2].RunID != runs[2].ID {
+	if ers[2].Status != runtypes.StatusQueued || ers[2].RunID != runs[2].ID {
 		t.Errorf("run 2 = %+v", ers[2])
 	}
 	_, err = s.ExperimentRuns(ctx, "nosuchexpt")
@@ -263,7 +264,7 @@ func TestExperimentProgressCountsEveryRun(t *testing.T) {
 	ctx := context.Background()
 	w := addWorkload(t, s, "eapm")
 	e, runs := addExperiment(t, s, w, 7)
-	for i, status := range []string{StatusDone, StatusDone, StatusFailed, StatusInterrupted} {
+	for i, status := range []string{runtypes.StatusDone, runtypes.StatusDone, runtypes.StatusFailed, runtypes.StatusInterrupted} {
 		claim(t, s, runs[i].ID)
 		if err := s.Finish(ctx, runs[i].ID, status, nil, "", ""); err != nil {
 			t.Fatal(err)
@@ -292,7 +293,7 @@ func TestCancelExperimentCancelsQueuedRunsAndReturnsRunningOnes(t *testing.T) {
 	e, runs := addExperiment(t, s, w, 5)
 	other, otherRuns := addExperiment(t, s, w, 1)
 	claim(t, s, runs[0].ID)
-	if err := s.Finish(ctx, runs[0].ID, StatusDone, nil, "", ""); err != nil {
+	if err := s.Finish(ctx, runs[0].ID, runtypes.StatusDone, nil, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	claim(t, s, runs[1].ID)
@@ -304,12 +305,12 @@ func TestCancelExperimentCancelsQueuedRunsAndReturnsRunningOnes(t *testing.T) {
 	if !reflect.DeepEqual(running, []string{runs[1].ID, runs[2].ID}) {
 		t.Errorf("running = %v, want %v", running, []string{runs[1].ID, runs[2].ID})
 	}
-	for i, want := range []string{StatusDone, StatusRunning, StatusRunning, StatusCanceled, StatusCanceled} {
+	for i, want := range []string{runtypes.StatusDone, runtypes.StatusRunning, runtypes.StatusRunning, runtypes.StatusCanceled, runtypes.StatusCanceled} {
 		r, err := s.GetRunInfo(ctx, runs[i].ID)
 		if err != nil || r.Status != want {
 			t.Errorf("run %d is %s (%v), want %s", i, r.Status, err, want)
 		}
-		if want == StatusCanceled && (r.Error != MsgCanceled || r.FinishedAt == nil) {
+		if want == runtypes.StatusCanceled && (r.Error != runtypes.MsgCanceled || r.FinishedAt == nil) {
 			t.Errorf("canceled run %d: error %q, finished %v", i, r.Error, r.FinishedAt)
 		}
 	}
@@ -340,11 +341,11 @@ func TestResumeExperimentRequeuesItsCanceledAndInterruptedRunsOnly(t *testing.T)
 	_, err := s.ResumeExperiment(ctx, e.ID)
 	checkKind(t, "ResumeExperiment of a running experiment", err, errs.Conflict, "not canceled")
 	claim(t, s, runs[0].ID)
-	if err := s.Finish(ctx, runs[0].ID, StatusDone, json.RawMessage(reportWithMetrics), "", ""); err != nil {
+	if err := s.Finish(ctx, runs[0].ID, runtypes.StatusDone, json.RawMessage(reportWithMetrics), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	claim(t, s, runs[1].ID)
-	if err := s.Finish(ctx, runs[1].ID, StatusFailed, nil, "boom", ""); err != nil {
+	if err := s.Finish(ctx, runs[1].ID, runtypes.StatusFailed, nil, "boom", ""); err != nil {
 		t.Fatal(err)
 	}
 	claim(t, s, runs[2].ID)
@@ -354,19 +355,19 @@ func TestResumeExperimentRequeuesItsCanceledAndInterruptedRunsOnly(t *testing.T)
 	// Run 2 is still running: its cancel has not reached the runner yet.
 	_, err = s.ResumeExperiment(ctx, e.ID)
 	checkKind(t, "ResumeExperiment while a run stops", err, errs.Conflict, "still stopping")
-	if err := s.Finish(ctx, runs[2].ID, StatusInterrupted, nil, MsgInterrupted, ""); err != nil {
+	if err := s.Finish(ctx, runs[2].ID, runtypes.StatusInterrupted, nil, runtypes.MsgInterrupted, ""); err != nil {
 		t.Fatal(err)
 	}
 	n, err := s.ResumeExperiment(ctx, e.ID)
 	if err != nil || n != 3 {
 		t.Fatalf("ResumeExperiment = %d, %v; want 3 runs queued again (the interrupted and the two canceled)", n, err)
 	}
-	for i, want := range []string{StatusDone, StatusFailed, StatusQueued, StatusQueued, StatusQueued} {
+	for i, want := range []string{runtypes.StatusDone, runtypes.StatusFailed, runtypes.StatusQueued, runtypes.StatusQueued, runtypes.StatusQueued} {
 		r, err := s.GetRunInfo(ctx, runs[i].ID)
 		if err != nil || r.Status != want {
 			t.Errorf("run %d is %s (%v), want %s", i, r.Status, err, want)
 		}
-		if want == StatusQueued && (r.Error != "" || r.FinishedAt != nil || r.StartedAt != nil) {
+		if want == runtypes.StatusQueued && (r.Error != "" || r.FinishedAt != nil || r.StartedAt != nil) {
 			t.Errorf("requeued run %d keeps error %q, started %v, finished %v", i, r.Error, r.StartedAt, r.FinishedAt)
 		}
 	}
@@ -392,7 +393,7 @@ func TestDeleteExperimentDeletesItsRunsAndOnlyThem(t *testing.T) {
 	e, runs := addExperiment(t, s, w, 3)
 	other, _ := addExperiment(t, s, w, 2)
 	claim(t, s, runs[0].ID)
-	if err := s.Finish(ctx, runs[0].ID, StatusDone, json.RawMessage(reportWithMetrics), "", ""); err != nil {
+	if err := s.Finish(ctx, runs[0].ID, runtypes.StatusDone, json.RawMessage(reportWithMetrics), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	checkKind(t, "DeleteRun of an experiment's run", s.DeleteRun(ctx, runs[0].ID), errs.Conflict, e.ID)
@@ -566,14 +567,14 @@ func BenchmarkExperimentRuns100k(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	w := &Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
 	if err := s.CreateWorkload(ctx, w); err != nil {
 		b.Fatal(err)
 	}
 	const n = 100_000
 	e := &Experiment{Strategy: "eapm", Definition: json.RawMessage(`{}`)}
 	start := time.Now()
-	err = s.FillExperiment(ctx, e, Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+	err = s.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
 		func(i int) ExperimentCell {
 			return ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.3","instance":` + strconv.Itoa(i/100) + `}`), Replicate: i % 100}
@@ -607,14 +608,14 @@ func BenchmarkExperimentResults100k(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	w := &Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Data: []byte(`{}`)}
 	if err := s.CreateWorkload(ctx, w); err != nil {
 		b.Fatal(err)
 	}
 	const n = 100_000
 	e := &Experiment{Strategy: "eapm", Definition: json.RawMessage(`{}`)}
 	start := time.Now()
-	err = s.FillExperiment(ctx, e, Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
+	err = s.FillExperiment(ctx, e, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online",
 		Params: map[string]string{"gamma": "1.3", "order": "fifo"}}, n,
 		func(i int) ExperimentCell {
 			return ExperimentCell{Cell: json.RawMessage(`{"gamma":"1.3","instance":` + strconv.Itoa(i/100) + `}`), Replicate: i % 100}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"schedlab/runtypes"
 	"time"
 )
 
@@ -13,16 +14,16 @@ import (
 // created_at one millisecond after the previous, starting at from; Status,
 // Params, Report and the rest are copied as given, without the checks
 // CreateRun makes.
-func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) error {
+func (s *Store) FillRuns(ctx context.Context, r runtypes.Run, n int, from time.Time) error {
 	params, err := json.Marshal(r.Params)
 	if err != nil || r.Params == nil {
 		params = []byte("{}")
 	}
 	if r.Kind == "" {
-		r.Kind = KindRun
+		r.Kind = runtypes.KindRun
 	}
 	if r.Status == "" {
-		r.Status = StatusQueued
+		r.Status = runtypes.StatusQueued
 	}
 	var report any
 	if len(r.Report) > 0 {
@@ -48,7 +49,7 @@ func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) erro
 	for i := 0; i < n; i++ {
 		created := fmtTime(from.Add(time.Duration(i) * time.Millisecond))
 		var finished any
-		if Final(r.Status) {
+		if runtypes.Final(r.Status) {
 			finished = created
 		}
 		id := NewID()
@@ -72,24 +73,24 @@ func (s *Store) FillRuns(ctx context.Context, r Run, n int, from time.Time) erro
 // (done if empty), Params and the rest are copied as given, without the
 // checks CreateExperiment makes. It sets e's ID, Status (running if
 // empty), RunsTotal and CreatedAt.
-func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r Run, n int,
+func (s *Store) FillExperiment(ctx context.Context, e *Experiment, r runtypes.Run, n int,
 	cell func(i int) ExperimentCell, metrics func(i int) []Metric) error {
 	return s.FillExperimentStatus(ctx, e, r, n, cell, metrics, nil)
 }
 
 // FillExperimentStatus is FillExperiment with run i's status status(i)
 // (r.Status for a nil status): an experiment part done, part queued.
-func (s *Store) FillExperimentStatus(ctx context.Context, e *Experiment, r Run, n int,
+func (s *Store) FillExperimentStatus(ctx context.Context, e *Experiment, r runtypes.Run, n int,
 	cell func(i int) ExperimentCell, metrics func(i int) []Metric, status func(i int) string) error {
 	params, err := json.Marshal(r.Params)
 	if err != nil || r.Params == nil {
 		params = []byte("{}")
 	}
 	if r.Kind == "" {
-		r.Kind = KindRun
+		r.Kind = runtypes.KindRun
 	}
 	if r.Status == "" {
-		r.Status = StatusDone
+		r.Status = runtypes.StatusDone
 	}
 	if e.Status == "" {
 		e.Status = ExperimentRunning
@@ -97,7 +98,7 @@ func (s *Store) FillExperimentStatus(ctx context.Context, e *Experiment, r Run, 
 	e.ID, e.RunsTotal, e.CreatedAt = NewID(), n, now()
 	created := fmtTime(e.CreatedAt)
 	var finished any
-	if Final(r.Status) {
+	if runtypes.Final(r.Status) {
 		finished = created
 	}
 	tags, _ := json.Marshal(e.Tags)
@@ -135,7 +136,7 @@ func (s *Store) FillExperimentStatus(ctx context.Context, e *Experiment, r Run, 
 		id := NewID()
 		st, fin := r.Status, finished
 		if status != nil {
-			if st = status(i); Final(st) {
+			if st = status(i); runtypes.Final(st) {
 				fin = created
 			} else {
 				fin = nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"schedlab/runtypes"
 	"syscall"
 	"testing"
 	"time"
@@ -36,7 +37,7 @@ func BenchmarkClaimAndFinish1000(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				w := &Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`)}
+				w := &runtypes.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{}`)}
 				if err := s.CreateWorkload(ctx, w); err != nil {
 					b.Fatal(err)
 				}
@@ -57,7 +58,7 @@ func BenchmarkClaimAndFinish1000(b *testing.B) {
 							more = false
 							break
 						}
-						ends = append(ends, Ending{ID: r.ID, Status: StatusDone, Report: report, Progress: &Progress{Done: 1, Total: 1}})
+						ends = append(ends, Ending{ID: r.ID, Status: runtypes.StatusDone, Report: report, Progress: &Progress{Done: 1, Total: 1}})
 					}
 					for _, err := range s.End(ctx, ends) {
 						if err != nil {

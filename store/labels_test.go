@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // labelled is a run of the filter fixture with what the filters read.
 type labelled struct {
-	run     Run
+	run     runtypes.Run
 	tags    []string
 	metrics map[string]float64
 }
@@ -25,13 +26,13 @@ type labelled struct {
 func filterFixture(t *testing.T, s *Store) []labelled {
 	t.Helper()
 	ctx := context.Background()
-	ws := []*Workload{addWorkload(t, s, "eapm"), addWorkload(t, s, "eapm"), addWorkload(t, s, "dcop"), addWorkload(t, s, "dcop")}
+	ws := []*runtypes.Workload{addWorkload(t, s, "eapm"), addWorkload(t, s, "eapm"), addWorkload(t, s, "dcop"), addWorkload(t, s, "dcop")}
 	values := []float64{-1, 0, 0.1 + 0.2, 2, 2, 7.5}
 	var out []labelled
 	for i := range 48 {
 		w := ws[i%4]
 		variant := []string{"online", "greedy", "dpop"}[i%3]
-		r, err := s.CreateRun(ctx, &Run{Kind: KindRun, WorkloadID: w.ID, Strategy: w.Strategy, Variant: variant,
+		r, err := s.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: w.Strategy, Variant: variant,
 			Params: map[string]string{"gamma": []string{"1.1", "1.3"}[i%2], "n": []string{"10", "20", "30"}[i/16]}})
 		if err != nil {
 			t.Fatal(err)
@@ -67,8 +68,8 @@ func filterFixture(t *testing.T, s *Store) []labelled {
 
 // want is the brute-force answer to f over the fixture: every run that
 // matches, in f's order (newest first from the unfiltered list).
-func want(all []Run, fx map[string]labelled, f RunFilter) []Run {
-	var out []Run
+func want(all []runtypes.Run, fx map[string]labelled, f RunFilter) []runtypes.Run {
+	var out []runtypes.Run
 	for _, r := range all {
 		l := fx[r.ID]
 		v, has := l.metrics[f.Metric]
@@ -83,7 +84,7 @@ func want(all []Run, fx map[string]labelled, f RunFilter) []Run {
 		}
 	}
 	if f.Sort == SortMetricAsc || f.Sort == SortMetricDesc {
-		slices.SortFunc(out, func(a, b Run) int {
+		slices.SortFunc(out, func(a, b runtypes.Run) int {
 			c := cmp.Or(cmp.Compare(fx[a.ID].metrics[f.Metric], fx[b.ID].metrics[f.Metric]), strings.Compare(a.ID, b.ID))
 			if f.Sort == SortMetricDesc {
 				return -c
@@ -136,7 +137,7 @@ func TestRunFiltersAndMetricSortsPageLikeBruteForce(t *testing.T) {
 		for _, size := range []int{1, 3, 7, 100} {
 			pf := f
 			pf.Limit = size
-			var walked []Run
+			var walked []runtypes.Run
 			for pages := 0; ; pages++ {
 				if pages > len(all)+1 {
 					t.Fatalf("%+v: more pages than runs", pf)
@@ -257,7 +258,7 @@ func TestRunLabelsAreStoredCheckedAndListedWithoutNotes(t *testing.T) {
 		t.Errorf("unknown run: %v", err)
 	}
 	// Tags go with their run.
-	if err := s.Finish(ctx, mustClaim(t, s).ID, StatusDone, nil, "", ""); err != nil {
+	if err := s.Finish(ctx, mustClaim(t, s).ID, runtypes.StatusDone, nil, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.DeleteRun(ctx, r.ID); err != nil {
@@ -270,7 +271,7 @@ func TestRunLabelsAreStoredCheckedAndListedWithoutNotes(t *testing.T) {
 	}
 }
 
-func mustClaim(t *testing.T, s *Store) *Run {
+func mustClaim(t *testing.T, s *Store) *runtypes.Run {
 	t.Helper()
 	r, err := s.ClaimNext(context.Background())
 	if err != nil || r == nil {
@@ -284,7 +285,7 @@ func TestExperimentLabelsAreReplacedAndChecked(t *testing.T) {
 	ctx := context.Background()
 	w := addWorkload(t, s, "eapm")
 	e := &Experiment{Name: "sweep", Strategy: "eapm", Definition: json.RawMessage(`{}`), Tags: []string{"old"}}
-	if err := s.CreateExperiment(ctx, e, []*Run{{WorkloadID: w.ID, Strategy: "eapm"}}, []ExperimentCell{{}}); err != nil {
+	if err := s.CreateExperiment(ctx, e, []*runtypes.Run{{WorkloadID: w.ID, Strategy: "eapm"}}, []ExperimentCell{{}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SetExperimentLabels(ctx, e.ID, "γ sweep", []string{"zhang2022", "fig:1"}, "See *Table 1*."); err != nil {

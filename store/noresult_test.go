@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"schedlab/runtypes"
 	"testing"
 )
 
@@ -24,17 +25,17 @@ func TestNoResultCounted(t *testing.T) {
 		}
 	}
 	// Before any needs: nothing is without a result.
-	end(0, StatusDone, `{"metrics":[{"name":"energy","value":3}]}`)
+	end(0, runtypes.StatusDone, `{"metrics":[{"name":"energy","value":3}]}`)
 	checkCounts(t, s, e.ID, "no needs", Counts{Queued: 5, Done: 1})
 	judged, err := s.SetMetricNeeds(ctx, []MetricNeed{{"eapm", "online", "objective"}, {"eapm", "other", "energy"}})
 	if err != nil || len(judged) != 1 || judged[0] != "eapm" {
 		t.Fatalf("SetMetricNeeds = %v, %v", judged, err)
 	}
 	checkCounts(t, s, e.ID, "needs set: run 0 has no objective", Counts{Queued: 5, Done: 1, NoResult: 1})
-	end(1, StatusDone, `{"metrics":[{"name":"objective","value":1},{"name":"energy","value":3}]}`)
-	end(2, StatusDone, `{"metrics":[{"name":"objective","value":"many"}]}`)
-	end(3, StatusDone, ``)
-	end(4, StatusFailed, ``)
+	end(1, runtypes.StatusDone, `{"metrics":[{"name":"objective","value":1},{"name":"energy","value":3}]}`)
+	end(2, runtypes.StatusDone, `{"metrics":[{"name":"objective","value":"many"}]}`)
+	end(3, runtypes.StatusDone, ``)
+	end(4, runtypes.StatusFailed, ``)
 	checkCounts(t, s, e.ID, "ended", Counts{Queued: 1, Done: 4, Failed: 1, NoResult: 3})
 	if judged, err := s.SetMetricNeeds(ctx, []MetricNeed{{"eapm", "other", "energy"}, {"eapm", "online", "objective"}}); err != nil || judged != nil {
 		t.Fatalf("the same needs again: %v, %v", judged, err)
@@ -45,7 +46,7 @@ func TestNoResultCounted(t *testing.T) {
 	}
 	checkCounts(t, s, e.ID, "energy needed", Counts{Queued: 1, Done: 4, Failed: 1, NoResult: 2})
 	// Exported, deleted and imported: judged with its experiment.
-	end(5, StatusDone, `{"metrics":[{"name":"energy","value":1e999}]}`)
+	end(5, runtypes.StatusDone, `{"metrics":[{"name":"energy","value":1e999}]}`)
 	checkCounts(t, s, e.ID, "an infinite energy", Counts{Done: 5, Failed: 1, NoResult: 3})
 	snap := exportMem(t, s, e.ID)
 	_, before, _ := s.ExperimentVersion(ctx, e.ID)

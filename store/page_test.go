@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // TestPagesWalkEveryRunOnceNewestFirst walks /runs by cursor, filtered and
@@ -21,19 +22,19 @@ func TestPagesWalkEveryRunOnceNewestFirst(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	// 23 runs of eapm, 7 of dcop; FillRuns spaces them 1 ms apart, and a
 	// second fill at the same start time makes equal created_at values.
-	if err := s.FillRuns(ctx, Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Status: StatusDone}, 23, t0); err != nil {
+	if err := s.FillRuns(ctx, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Status: runtypes.StatusDone}, 23, t0); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FillRuns(ctx, Run{WorkloadID: w2.ID, Strategy: "dcop", Variant: "dpop", Status: StatusFailed}, 7, t0); err != nil {
+	if err := s.FillRuns(ctx, runtypes.Run{WorkloadID: w2.ID, Strategy: "dcop", Variant: "dpop", Status: runtypes.StatusFailed}, 7, t0); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []RunFilter{{}, {Strategy: "eapm"}, {Status: StatusFailed}, {WorkloadID: w2.ID}, {Strategy: "nope"}} {
+	for _, f := range []RunFilter{{}, {Strategy: "eapm"}, {Status: runtypes.StatusFailed}, {WorkloadID: w2.ID}, {Strategy: "nope"}} {
 		all, err := s.ListRuns(ctx, f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, size := range []int{1, 4, 7, 100} {
-			var walked []Run
+			var walked []runtypes.Run
 			pf := f
 			pf.Limit = size
 			for pages := 0; ; pages++ {
@@ -116,7 +117,7 @@ func TestListQueriesUseIndexesWithoutSorting(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	w := addWorkload(t, s, "eapm")
-	if err := s.FillRuns(ctx, Run{WorkloadID: w.ID, Strategy: "eapm", Status: StatusDone}, 50, time.Now()); err != nil {
+	if err := s.FillRuns(ctx, runtypes.Run{WorkloadID: w.ID, Strategy: "eapm", Status: runtypes.StatusDone}, 50, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	// No ANALYZE, as in a served database: the planner assumes large tables.
@@ -150,8 +151,8 @@ func TestListQueriesUseIndexesWithoutSorting(t *testing.T) {
 	}
 	lo, hi := 1.0, 5.0
 	gamma := map[string]string{"gamma": "1.3"}
-	for _, f := range []RunFilter{{}, {Strategy: "eapm"}, {Status: StatusDone}, {WorkloadID: w.ID},
-		{Kind: KindReproduce, Strategy: "eapm"}, {Strategy: "eapm", Status: StatusDone},
+	for _, f := range []RunFilter{{}, {Strategy: "eapm"}, {Status: runtypes.StatusDone}, {WorkloadID: w.ID},
+		{Kind: runtypes.KindReproduce, Strategy: "eapm"}, {Strategy: "eapm", Status: runtypes.StatusDone},
 		{Variant: "online"}, {Strategy: "eapm", Variant: "online"}, {Strategy: "eapm", Tag: "paper"},
 		{Params: gamma}, {Metric: "energy"}, {Metric: "energy", MetricMin: &lo, MetricMax: &hi},
 		{Metric: "energy", Sort: SortMetricAsc}, {Metric: "energy", Sort: SortMetricDesc, MetricMin: &lo},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 func TestOpenBoundsThePoolOfAFileDatabase(t *testing.T) {
@@ -46,7 +47,7 @@ func TestConcurrentWritersAndReadersNeverFailOrDeadlock(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < perWriter; j++ {
-				r, err := s.CreateRun(ctx, &Run{Kind: KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: "online"})
+				r, err := s.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: "online"})
 				if err != nil {
 					errc <- err
 					return
@@ -63,7 +64,7 @@ func TestConcurrentWritersAndReadersNeverFailOrDeadlock(t *testing.T) {
 					errc <- err
 					return
 				}
-				if err := s.Finish(ctx, c.ID, StatusDone, report, "", ""); err != nil {
+				if err := s.Finish(ctx, c.ID, runtypes.StatusDone, report, "", ""); err != nil {
 					errc <- err
 					return
 				}

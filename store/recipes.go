@@ -15,10 +15,6 @@ import (
 	"schedlab/runtypes"
 )
 
-// Recipe is a workload an experiment generates where its runs run, stored
-// with no data until FillWorkload (runtypes.Recipe).
-type Recipe = runtypes.Recipe
-
 // FormatPreset is the Format of a workload generated from a preset, and of
 // a recipe until it is generated.
 const FormatPreset = "preset"
@@ -26,7 +22,7 @@ const FormatPreset = "preset"
 // insertRecipes stores recipes, made by experiment, in tx: each a
 // workload row with no data (sha256 ” marks it to be generated) and its
 // row of workload_recipes.
-func insertRecipes(ctx context.Context, tx *sql.Tx, experiment string, recipes []Recipe, created string) error {
+func insertRecipes(ctx context.Context, tx *sql.Tx, experiment string, recipes []runtypes.Recipe, created string) error {
 	if len(recipes) == 0 {
 		return nil
 	}
@@ -70,8 +66,8 @@ func insertRecipes(ctx context.Context, tx *sql.Tx, experiment string, recipes [
 // WorkloadRecipe returns the recipe of workload id if it is still to be
 // generated, nil if it has its data (generated, uploaded or imported), or
 // errs.NotFound.
-func (s *Store) WorkloadRecipe(ctx context.Context, id string) (*Recipe, error) {
-	var r Recipe
+func (s *Store) WorkloadRecipe(ctx context.Context, id string) (*runtypes.Recipe, error) {
+	var r runtypes.Recipe
 	var sha, params string
 	var preset, owner sql.NullString
 	var seed, est sql.NullInt64
@@ -99,7 +95,7 @@ func (s *Store) WorkloadRecipe(ctx context.Context, id string) (*Recipe, error) 
 // the workload as stored. A workload that has its data already (another
 // run generated it first: generating is deterministic) is kept as it is
 // and returned; an unknown one is errs.NotFound.
-func (s *Store) FillWorkload(ctx context.Context, id string, w *Workload) (*Workload, error) {
+func (s *Store) FillWorkload(ctx context.Context, id string, w *runtypes.Workload) (*runtypes.Workload, error) {
 	switch {
 	case len(w.Data) == 0:
 		return nil, invalid("data", "the generated workload is empty")

@@ -8,21 +8,22 @@ import (
 	"testing"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 )
 
 // recipeExperiment stores an experiment of n recipes, each used by two
 // runs (two variants).
-func recipeExperiment(t *testing.T, s *Store, n int, estimate int64) (*Experiment, []Recipe) {
+func recipeExperiment(t *testing.T, s *Store, n int, estimate int64) (*Experiment, []runtypes.Recipe) {
 	t.Helper()
-	var recipes []Recipe
-	var runs []*Run
+	var recipes []runtypes.Recipe
+	var runs []*runtypes.Run
 	var cells []ExperimentCell
 	for i := range n {
-		r := Recipe{WorkloadID: NewID(), Strategy: "eapm", Name: fmt.Sprintf("case seed %d", i), Preset: "zhang2022-case1",
+		r := runtypes.Recipe{WorkloadID: NewID(), Strategy: "eapm", Name: fmt.Sprintf("case seed %d", i), Preset: "zhang2022-case1",
 			Params: map[string]string{"instance": "-1"}, Seed: int64(i), EstimatedBytes: estimate, Owner: ""}
 		recipes = append(recipes, r)
 		for _, v := range []string{"online", "greedy-min-energy"} {
-			runs = append(runs, &Run{WorkloadID: r.WorkloadID, Strategy: "eapm", Variant: v, Seed: int64(i)})
+			runs = append(runs, &runtypes.Run{WorkloadID: r.WorkloadID, Strategy: "eapm", Variant: v, Seed: int64(i)})
 			cells = append(cells, ExperimentCell{Cell: json.RawMessage(`{}`), Replicate: i})
 		}
 	}
@@ -50,13 +51,13 @@ func TestRecipesAreFilledOnceAndCountedInTheUsage(t *testing.T) {
 	if err != nil || rec == nil || rec.Preset != "zhang2022-case1" || rec.Seed != 1 || rec.Params["instance"] != "-1" || rec.EstimatedBytes != 1000 {
 		t.Fatalf("recipe %+v, %v", rec, err)
 	}
-	first := &Workload{Name: "case 1 fresh", Format: "preset", Summary: "30 users", Data: []byte(`{"users":[1]}`), Preview: json.RawMessage(`{"metrics":[]}`)}
+	first := &runtypes.Workload{Name: "case 1 fresh", Format: "preset", Summary: "30 users", Data: []byte(`{"users":[1]}`), Preview: json.RawMessage(`{"metrics":[]}`)}
 	w, err := s.FillWorkload(ctx, recipes[1].WorkloadID, first)
 	if err != nil || w.SHA256 == "" || w.Bytes != len(first.Data) || w.Name != "case 1 fresh" || string(w.Data) != string(first.Data) {
 		t.Fatalf("filled: %+v, %v", w, err)
 	}
 	// A second fill (another worker generated it too) keeps the first.
-	w, err = s.FillWorkload(ctx, recipes[1].WorkloadID, &Workload{Name: "other", Data: []byte(`{"users":[2]}`)})
+	w, err = s.FillWorkload(ctx, recipes[1].WorkloadID, &runtypes.Workload{Name: "other", Data: []byte(`{"users":[2]}`)})
 	if err != nil || string(w.Data) != `{"users":[1]}` || w.Name != "case 1 fresh" {
 		t.Fatalf("second fill: %+v, %v", w, err)
 	}
@@ -66,7 +67,7 @@ func TestRecipesAreFilledOnceAndCountedInTheUsage(t *testing.T) {
 	if u, _ := s.WorkloadUsage(ctx, ""); u.Bytes != 2*1000+int64(len(first.Data)+len(first.Preview))+uploaded {
 		t.Errorf("usage after a fill: %+v", u)
 	}
-	if _, err := s.FillWorkload(ctx, recipes[0].WorkloadID, &Workload{Data: []byte("not json")}); !errs.Is(err, errs.Invalid) {
+	if _, err := s.FillWorkload(ctx, recipes[0].WorkloadID, &runtypes.Workload{Data: []byte("not json")}); !errs.Is(err, errs.Invalid) {
 		t.Errorf("filling with garbage: %v", err)
 	}
 	if _, err := s.WorkloadRecipe(ctx, "zzzzzzzzzz"); !errs.Is(err, errs.NotFound) {
@@ -89,7 +90,7 @@ func TestDeletingAnExperimentDeletesItsWorkloadsAndGivesTheSpaceBack(t *testing.
 	e, recipes := recipeExperiment(t, s, 8, 1<<20)
 	data := []byte(`{"pad":"` + strings.Repeat("x", 1<<20) + `"}`)
 	for _, r := range recipes {
-		if _, err := s.FillWorkload(ctx, r.WorkloadID, &Workload{Data: data}); err != nil {
+		if _, err := s.FillWorkload(ctx, r.WorkloadID, &runtypes.Workload{Data: data}); err != nil {
 			t.Fatal(err)
 		}
 	}

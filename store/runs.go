@@ -19,29 +19,6 @@ import (
 	"schedlab/runtypes"
 )
 
-// The run vocabulary is package runtypes'; the store keeps its values.
-type (
-	Run   = runtypes.Run
-	Build = runtypes.Build
-)
-
-// Kinds, statuses and messages of runs (runtypes).
-const (
-	KindRun           = runtypes.KindRun
-	KindReproduce     = runtypes.KindReproduce
-	StatusQueued      = runtypes.StatusQueued
-	StatusRunning     = runtypes.StatusRunning
-	StatusDone        = runtypes.StatusDone
-	StatusFailed      = runtypes.StatusFailed
-	StatusCanceled    = runtypes.StatusCanceled
-	StatusInterrupted = runtypes.StatusInterrupted
-	MsgCanceled       = runtypes.MsgCanceled
-	MsgInterrupted    = runtypes.MsgInterrupted
-)
-
-// Final reports whether status is one a run never leaves (runtypes.Final).
-func Final(status string) bool { return runtypes.Final(status) }
-
 // RunFilter selects runs for ListRuns; empty fields match everything.
 // The filters are indexed equalities, a tag or a metric range; parameters
 // are tested on the rows reached.
@@ -76,7 +53,7 @@ const (
 // store checks what it can (kind, a workload for KindRun and none for
 // KindReproduce, that the workload and RerunOf exist); the runner checks the
 // rest (strategy, variant, params) before calling it.
-func (s *Store) CreateRun(ctx context.Context, r *Run) (*Run, error) {
+func (s *Store) CreateRun(ctx context.Context, r *runtypes.Run) (*runtypes.Run, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, dbErr(err)
@@ -120,20 +97,20 @@ func (ins *runInserter) close() { ins.stmt.Close() }
 
 // insert validates r and inserts a copy of it as a queued run created at
 // created, returning the copy with its ID; errors are ready to return.
-func (ins *runInserter) insert(ctx context.Context, r *Run, created time.Time) (*Run, error) {
-	run := Run{Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
-		Params: r.Params, Seed: r.Seed, Status: StatusQueued, RerunOf: r.RerunOf, Owner: r.Owner}
+func (ins *runInserter) insert(ctx context.Context, r *runtypes.Run, created time.Time) (*runtypes.Run, error) {
+	run := runtypes.Run{Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
+		Params: r.Params, Seed: r.Seed, Status: runtypes.StatusQueued, RerunOf: r.RerunOf, Owner: r.Owner}
 	if run.Kind == "" {
-		run.Kind = KindRun
+		run.Kind = runtypes.KindRun
 	}
 	switch {
-	case run.Kind != KindRun && run.Kind != KindReproduce:
-		return nil, invalid("kind", "must be %q or %q, got %q", KindRun, KindReproduce, run.Kind)
+	case run.Kind != runtypes.KindRun && run.Kind != runtypes.KindReproduce:
+		return nil, invalid("kind", "must be %q or %q, got %q", runtypes.KindRun, runtypes.KindReproduce, run.Kind)
 	case strings.TrimSpace(run.Strategy) == "":
 		return nil, invalid("strategy", "missing: choose a strategy")
-	case run.Kind == KindRun && run.WorkloadID == "":
+	case run.Kind == runtypes.KindRun && run.WorkloadID == "":
 		return nil, invalid("workload_id", "missing: choose a workload")
-	case run.Kind == KindReproduce && run.WorkloadID != "":
+	case run.Kind == runtypes.KindReproduce && run.WorkloadID != "":
 		return nil, invalid("workload_id", "a reproduce run takes no workload")
 	}
 	if run.Params == nil {
@@ -197,8 +174,8 @@ var runListColumns = runColumns("")
 
 // scanRun reads the runColumns of a row, then notes if withNotes, then the
 // report if withReport.
-func scanRun(sc interface{ Scan(...any) error }, withNotes, withReport bool) (*Run, error) {
-	var r Run
+func scanRun(sc interface{ Scan(...any) error }, withNotes, withReport bool) (*runtypes.Run, error) {
+	var r runtypes.Run
 	var workload, rerunOf, owner, started, finished, report sql.NullString
 	var params, created, tags string
 	dest := []any{&r.ID, &r.Kind, &workload, &r.Strategy, &r.Variant, &params, &r.Seed, &r.Status,
@@ -238,7 +215,7 @@ func scanRun(sc interface{ Scan(...any) error }, withNotes, withReport bool) (*R
 }
 
 // GetRun returns the run with its report, or errs.NotFound.
-func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
+func (s *Store) GetRun(ctx context.Context, id string) (*runtypes.Run, error) {
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", notes, report FROM runs LEFT JOIN run_reports ON run_id = id WHERE id = ?", id), true, true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("run", id)
@@ -252,7 +229,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 // GetRunInfo returns the run without its report (Report is empty), or
 // errs.NotFound: for pages whose report part is already rendered, so that
 // a large report is not read for nothing.
-func (s *Store) GetRunInfo(ctx context.Context, id string) (*Run, error) {
+func (s *Store) GetRunInfo(ctx context.Context, id string) (*runtypes.Run, error) {
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", notes FROM runs WHERE id = ?", id), true, false)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("run", id)
@@ -264,7 +241,7 @@ func (s *Store) GetRunInfo(ctx context.Context, id string) (*Run, error) {
 }
 
 // ListRuns returns the runs f selects, newest first, without reports.
-func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
+func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]runtypes.Run, error) {
 	runs, _, err := s.ListRunsPage(ctx, f)
 	return runs, err
 }
@@ -276,7 +253,7 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 // sort or range without a metric, min > max, a parameter name with a
 // double quote) is errs.Invalid naming the field; so is an f.Cursor that
 // this list did not give (field "cursor").
-func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, error) {
+func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]runtypes.Run, Cursor, error) {
 	q, args, sh, err := runsQuery(f)
 	if err != nil {
 		return nil, "", err
@@ -285,7 +262,7 @@ func (s *Store) ListRunsPage(ctx context.Context, f RunFilter) ([]Run, Cursor, e
 	if err != nil {
 		return nil, "", dbErr(err)
 	}
-	return scanPageBy(sh, rows, f.Limit, func(sc scanner) (*Run, error) { return scanRun(sc, false, false) })
+	return scanPageBy(sh, rows, f.Limit, func(sc scanner) (*runtypes.Run, error) { return scanRun(sc, false, false) })
 }
 
 // runsQuery is the SELECT of a page of runs and its keyset shape.
@@ -387,7 +364,7 @@ func ParamNameOK(name string) bool {
 
 // LatestRun returns the newest run of a strategy and kind, whatever its
 // status, with its report; errs.NotFound when there is none.
-func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, error) {
+func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*runtypes.Run, error) {
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, notes, (SELECT report FROM run_reports WHERE run_id = id) FROM runs
 		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true, true)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -405,15 +382,15 @@ func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*Run, err
 // started_at until a worker starts executing it (MarkStarted, or its
 // Ending's StartedAt): until then it is still waiting (Run.Waiting) and
 // is shown as queued.
-func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
-	var r *Run
+func (s *Store) ClaimNext(ctx context.Context) (*runtypes.Run, error) {
+	var r *runtypes.Run
 	// One autocommit statement: SQLite takes the write lock before reading,
 	// so the claim never upgrades a stale read snapshot. It can still find
 	// the lock held past busy_timeout by a writer starved of CPU; a busy
 	// claim changed nothing and is tried again.
 	err := retryBusy(ctx, func() error {
 		var err error
-		r, err = scanRun(s.hot.claim.QueryRowContext(ctx, StatusRunning, StatusQueued), false, false)
+		r, err = scanRun(s.hot.claim.QueryRowContext(ctx, runtypes.StatusRunning, runtypes.StatusQueued), false, false)
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -428,15 +405,15 @@ func (s *Store) ClaimNext(ctx context.Context) (*Run, error) {
 // ClaimUpTo claims, as ClaimNext does, up to n of the oldest queued runs in
 // one statement, oldest first: one commit for n claims, the dearest part
 // of a claim. It returns an empty slice when no run is queued.
-func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
+func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*runtypes.Run, error) {
 	if n <= 1 {
 		r, err := s.ClaimNext(ctx)
 		if r == nil || err != nil {
 			return nil, err
 		}
-		return []*Run{r}, nil
+		return []*runtypes.Run{r}, nil
 	}
-	var runs []*Run
+	var runs []*runtypes.Run
 	// One statement claims them all: the claim's triggers (counts, the
 	// experiment's version) still run per run, but the statement, its
 	// subquery and its commit are paid once (bench/README.md, "queue").
@@ -444,7 +421,7 @@ func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
 	// subquery's.
 	err := retryBusy(ctx, func() error {
 		runs = runs[:0]
-		rows, err := s.hot.claimMany.QueryContext(ctx, StatusRunning, StatusQueued, n)
+		rows, err := s.hot.claimMany.QueryContext(ctx, runtypes.StatusRunning, runtypes.StatusQueued, n)
 		if err != nil {
 			return err
 		}
@@ -471,7 +448,7 @@ func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*Run, error) {
 			}
 			return cmp.Compare(order[a], order[b])
 		})
-		sorted := make([]*Run, len(runs))
+		sorted := make([]*runtypes.Run, len(runs))
 		for i, k := range byAge {
 			sorted[i] = runs[k]
 		}
@@ -506,7 +483,7 @@ func (s *Store) Unclaim(ctx context.Context, ids []string) error {
 	defer tx.Rollback()
 	for _, id := range ids {
 		if _, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, started_at = NULL, worker = ''
-			WHERE id = ? AND status = ?`, StatusQueued, id, StatusRunning); err != nil {
+			WHERE id = ? AND status = ?`, runtypes.StatusQueued, id, runtypes.StatusRunning); err != nil {
 			return dbErr(err)
 		}
 	}
@@ -517,7 +494,7 @@ func (s *Store) Unclaim(ctx context.Context, ids []string) error {
 // run that is not running (it may have just been canceled).
 func (s *Store) SetProgress(ctx context.Context, id string, done, total int, note string) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?
-		WHERE id = ? AND status = ?`, done, total, note, id, StatusRunning)
+		WHERE id = ? AND status = ?`, done, total, note, id, runtypes.StatusRunning)
 	return dbErr(err)
 }
 
@@ -526,7 +503,7 @@ func (s *Store) SetProgress(ctx context.Context, id string, done, total int, not
 // run that is not running, or has a start already, is left as it is.
 func (s *Store) MarkStarted(ctx context.Context, id string, at time.Time) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET started_at = ? WHERE id = ? AND status = ? AND started_at IS NULL`,
-		fmtTime(at), id, StatusRunning)
+		fmtTime(at), id, runtypes.StatusRunning)
 	return dbErr(err)
 }
 
@@ -540,7 +517,7 @@ func (s *Store) SetProgressBy(ctx context.Context, id, worker string, started ti
 	}
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?, worker = ?,
 		started_at = COALESCE(started_at, ?)
-		WHERE id = ? AND status = ?`, done, total, note, worker, at, id, StatusRunning)
+		WHERE id = ? AND status = ?`, done, total, note, worker, at, id, runtypes.StatusRunning)
 	return dbErr(err)
 }
 
@@ -564,7 +541,7 @@ func (s *Store) FinishBy(ctx context.Context, id, worker, status string, report 
 type Ending struct {
 	ID     string
 	Worker string          // host:pid of the worker that executed it; empty keeps the stored one
-	Build  Build           // the build of the process that executed it; zero keeps the stored one
+	Build  runtypes.Build  // the build of the process that executed it; zero keeps the stored one
 	Status string          // a final status
 	Report json.RawMessage // a done run's report (a report.Report), or nil
 	// Encoded says Report was just encoded by this process (json.Marshal
@@ -616,7 +593,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 	pages := make([][]tablePages, len(endings))
 	for i, e := range endings {
 		switch {
-		case !Final(e.Status):
+		case !runtypes.Final(e.Status):
 			out[i] = invalid("status", "%q is not a final status", e.Status)
 		case len(e.Report) > 0 && !e.Encoded && !json.Valid(e.Report):
 			out[i] = invalid("report", "the report is not JSON")
@@ -659,7 +636,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 			started = sql.NullString{String: fmtTime(e.StartedAt), Valid: true}
 		}
 		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, started, e.Worker, e.Worker, done, total, note,
-			e.Build.Version, e.Build.Commit, e.Build.Modified, e.ID, StatusRunning)
+			e.Build.Version, e.Build.Commit, e.Build.Modified, e.ID, runtypes.StatusRunning)
 		if err != nil {
 			return all(dbErr(err))
 		}
@@ -680,7 +657,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 				}
 			}
 		}
-		if e.Status != StatusDone {
+		if e.Status != runtypes.StatusDone {
 			continue
 		}
 		if m := metricsOf(e.Report); m != nil {
@@ -692,7 +669,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 	// A done run without the result its family declares counts failed
 	// (issue 38): judged once its metrics are stored.
 	for i, e := range endings {
-		if out[i] != nil || e.Status != StatusDone || slices.Contains(unchanged, i) {
+		if out[i] != nil || e.Status != runtypes.StatusDone || slices.Contains(unchanged, i) {
 			continue
 		}
 		if _, err := judge.ExecContext(ctx, e.ID); err != nil {
@@ -802,7 +779,7 @@ func (s *Store) unchanged(ctx context.Context, id, verb string) error {
 // runner, which owns it); an unknown one errs.NotFound.
 func (s *Store) CancelQueued(ctx context.Context, id string) error {
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = '', finished_at = ?
-		WHERE id = ? AND status = ?`, StatusCanceled, MsgCanceled, fmtTime(now()), id, StatusQueued)
+		WHERE id = ? AND status = ?`, runtypes.StatusCanceled, runtypes.MsgCanceled, fmtTime(now()), id, runtypes.StatusQueued)
 	if err != nil {
 		return dbErr(err)
 	}
@@ -814,7 +791,7 @@ func (s *Store) CancelQueued(ctx context.Context, id string) error {
 // then was cut off by a crash or a stop.
 func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, error_field = '', finished_at = ?
-		WHERE status = ?`, StatusInterrupted, MsgInterrupted, fmtTime(now()), StatusRunning)
+		WHERE status = ?`, runtypes.StatusInterrupted, runtypes.MsgInterrupted, fmtTime(now()), runtypes.StatusRunning)
 	if err != nil {
 		return 0, dbErr(err)
 	}
@@ -832,7 +809,7 @@ func (s *Store) RequeueExperimentRuns(ctx context.Context) (int, error) {
 		finished_at = NULL, progress_done = 0, progress_total = 0, progress_note = '', worker = '', build_version = '', build_commit = '', build_modified = ''
 		WHERE status = ? AND id IN (SELECT er.run_id FROM experiment_runs er
 			JOIN experiments e ON e.id = er.experiment_id WHERE e.status = ?)`,
-		StatusQueued, StatusInterrupted, ExperimentRunning)
+		runtypes.StatusQueued, runtypes.StatusInterrupted, ExperimentRunning)
 	if err != nil {
 		return 0, dbErr(err)
 	}
@@ -846,7 +823,7 @@ func (s *Store) RequeueExperimentRuns(ctx context.Context) (int, error) {
 // (DeleteExperiment).
 func (s *Store) DeleteRun(ctx context.Context, id string) error {
 	res, err := s.db.ExecContext(ctx, `DELETE FROM runs WHERE id = ? AND status NOT IN (?, ?)
-		AND NOT EXISTS (SELECT 1 FROM experiment_runs WHERE run_id = ?)`, id, StatusQueued, StatusRunning, id)
+		AND NOT EXISTS (SELECT 1 FROM experiment_runs WHERE run_id = ?)`, id, runtypes.StatusQueued, runtypes.StatusRunning, id)
 	if err != nil {
 		return dbErr(err)
 	}

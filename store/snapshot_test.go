@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"schedlab/runtypes"
 	"testing"
 )
 
@@ -34,7 +35,9 @@ func (m *memSnapshot) Run(r *SnapshotRun) error {
 	return nil
 }
 
-func (m *memSnapshot) Build() Build { return Build{Version: "v0", Commit: "c", Modified: "false"} }
+func (m *memSnapshot) Build() runtypes.Build {
+	return runtypes.Build{Version: "v0", Commit: "c", Modified: "false"}
+}
 
 func (m *memSnapshot) Next() (*SnapshotWorkload, *SnapshotRun, error) {
 	defer func() { m.next++ }()

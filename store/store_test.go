@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"schedlab/errs"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 )
 
@@ -34,9 +35,9 @@ func userVersion(t *testing.T, s *Store) int {
 	return v
 }
 
-func addWorkload(t *testing.T, s *Store, strategy string) *Workload {
+func addWorkload(t *testing.T, s *Store, strategy string) *runtypes.Workload {
 	t.Helper()
-	w := &Workload{Strategy: strategy, Name: "tiny", Format: "json", Summary: "2 users",
+	w := &runtypes.Workload{Strategy: strategy, Name: "tiny", Format: "json", Summary: "2 users",
 		Data: []byte(`{"etc":[[1,2]]}`), Preview: json.RawMessage(`{"metrics":[]}`)}
 	if err := s.CreateWorkload(context.Background(), w); err != nil {
 		t.Fatal(err)
@@ -44,9 +45,9 @@ func addWorkload(t *testing.T, s *Store, strategy string) *Workload {
 	return w
 }
 
-func addRun(t *testing.T, s *Store, w *Workload) *Run {
+func addRun(t *testing.T, s *Store, w *runtypes.Workload) *runtypes.Run {
 	t.Helper()
-	r, err := s.CreateRun(context.Background(), &Run{Kind: KindRun, WorkloadID: w.ID, Strategy: w.Strategy,
+	r, err := s.CreateRun(context.Background(), &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: w.Strategy,
 		Variant: "online", Params: solvers.Params{"gamma": "1.2"}, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +145,7 @@ func TestWorkloadAndFinishedRunSurviveReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := json.RawMessage(`{"metrics":[{"name":"objective","value":42}]}`)
-	if err := s.Finish(ctx, r.ID, StatusDone, report, "", ""); err != nil {
+	if err := s.Finish(ctx, r.ID, runtypes.StatusDone, report, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -166,7 +167,7 @@ func TestWorkloadAndFinishedRunSurviveReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gr.Status != StatusDone || string(gr.Report) != string(report) || gr.Params["gamma"] != "1.2" ||
+	if gr.Status != runtypes.StatusDone || string(gr.Report) != string(report) || gr.Params["gamma"] != "1.2" ||
 		gr.Seed != 7 || gr.Variant != "online" || gr.WorkloadID != w.ID || gr.ProgressDone != 3 ||
 		gr.ProgressTotal != 4 || gr.ProgressNote != "user 3 of 4" || gr.StartedAt == nil || gr.FinishedAt == nil ||
 		!gr.CreatedAt.Equal(r.CreatedAt) {
@@ -203,10 +204,10 @@ func TestMarkInterruptedAfterACrash(t *testing.T) {
 		t.Fatalf("MarkInterrupted = %d, %v; want 1", n, err)
 	}
 	r, _ := s2.GetRun(ctx, running.ID)
-	if r.Status != StatusInterrupted || r.Error == "" || r.FinishedAt == nil {
+	if r.Status != runtypes.StatusInterrupted || r.Error == "" || r.FinishedAt == nil {
 		t.Errorf("crashed run is %s (error %q, finished %v), want interrupted with a message", r.Status, r.Error, r.FinishedAt)
 	}
-	if q, _ := s2.GetRun(ctx, queued.ID); q.Status != StatusQueued {
+	if q, _ := s2.GetRun(ctx, queued.ID); q.Status != runtypes.StatusQueued {
 		t.Errorf("queued run became %s", q.Status)
 	}
 	if n, _ := s2.MarkInterrupted(ctx); n != 0 {
@@ -239,7 +240,7 @@ func TestClaimNextUnderConcurrencyClaimsEachRunOnce(t *testing.T) {
 				if r == nil {
 					return
 				}
-				if r.Status != StatusRunning || r.StartedAt != nil || r.Shown() != StatusQueued {
+				if r.Status != runtypes.StatusRunning || r.StartedAt != nil || r.Shown() != runtypes.StatusQueued {
 					t.Errorf("claimed run %s is %s (shown %s), started %v; want running, shown queued, not started", r.ID, r.Status, r.Shown(), r.StartedAt)
 				}
 				mu.Lock()
@@ -292,10 +293,10 @@ func TestUnknownIDsAreNotFound(t *testing.T) {
 	checkKind(t, "DeleteRun", s.DeleteRun(ctx, "nosuchrunx"), errs.NotFound, "nosuchrunx")
 	checkKind(t, "DeleteWorkload", s.DeleteWorkload(ctx, "nosuchwork"), errs.NotFound, "nosuchwork")
 	checkKind(t, "CancelQueued", s.CancelQueued(ctx, "nosuchrunx"), errs.NotFound, "nosuchrunx")
-	checkKind(t, "Finish", s.Finish(ctx, "nosuchrunx", StatusDone, nil, "", ""), errs.NotFound, "nosuchrunx")
-	_, err = s.LatestRun(ctx, "eapm", KindReproduce)
+	checkKind(t, "Finish", s.Finish(ctx, "nosuchrunx", runtypes.StatusDone, nil, "", ""), errs.NotFound, "nosuchrunx")
+	_, err = s.LatestRun(ctx, "eapm", runtypes.KindReproduce)
 	checkKind(t, "LatestRun", err, errs.NotFound, "eapm")
-	_, err = s.CreateRun(ctx, &Run{Kind: KindRun, WorkloadID: "nosuchwork", Strategy: "eapm"})
+	_, err = s.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: "nosuchwork", Strategy: "eapm"})
 	checkKind(t, "CreateRun", err, errs.NotFound, "nosuchwork")
 	if errs.FieldOf(err) != "workload_id" {
 		t.Errorf("CreateRun with a missing workload names field %q, want workload_id", errs.FieldOf(err))
@@ -318,14 +319,14 @@ func TestStateChangesOutOfTurnAreConflicts(t *testing.T) {
 	ctx := context.Background()
 	w := addWorkload(t, s, "eapm")
 	r := addRun(t, s, w)
-	checkKind(t, "Finish a queued run", s.Finish(ctx, r.ID, StatusDone, nil, "", ""), errs.Conflict, "queued")
+	checkKind(t, "Finish a queued run", s.Finish(ctx, r.ID, runtypes.StatusDone, nil, "", ""), errs.Conflict, "queued")
 	checkKind(t, "DeleteRun a queued run", s.DeleteRun(ctx, r.ID), errs.Conflict, "queued")
 	checkKind(t, "DeleteWorkload in use", s.DeleteWorkload(ctx, w.ID), errs.Conflict, "1 run")
 	if err := s.CancelQueued(ctx, r.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := s.GetRun(ctx, r.ID)
-	if got.Status != StatusCanceled || got.FinishedAt == nil {
+	if got.Status != runtypes.StatusCanceled || got.FinishedAt == nil {
 		t.Errorf("canceled queued run is %s", got.Status)
 	}
 	checkKind(t, "CancelQueued twice", s.CancelQueued(ctx, r.ID), errs.Conflict, "canceled")
@@ -349,18 +350,18 @@ func TestDeletingTheOriginalKeepsItsRerun(t *testing.T) {
 	w := addWorkload(t, s, "eapm")
 	orig := addRun(t, s, w)
 	s.ClaimNext(ctx)
-	if err := s.Finish(ctx, orig.ID, StatusFailed, nil, "boom", "gamma"); err != nil {
+	if err := s.Finish(ctx, orig.ID, runtypes.StatusFailed, nil, "boom", "gamma"); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := s.GetRun(ctx, orig.ID)
-	if got.Error != "boom" || got.ErrorField != "gamma" || got.Status != StatusFailed {
+	if got.Error != "boom" || got.ErrorField != "gamma" || got.Status != runtypes.StatusFailed {
 		t.Errorf("failed run keeps %q/%q/%s", got.Error, got.ErrorField, got.Status)
 	}
-	again, err := s.CreateRun(ctx, &Run{Kind: KindRun, WorkloadID: w.ID, Strategy: "eapm", RerunOf: orig.ID})
+	again, err := s.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: "eapm", RerunOf: orig.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.RerunOf != orig.ID || again.Status != StatusQueued {
+	if again.RerunOf != orig.ID || again.Status != runtypes.StatusQueued {
 		t.Fatalf("re-run %+v", again)
 	}
 	if err := s.DeleteRun(ctx, orig.ID); err != nil {
@@ -378,14 +379,14 @@ func TestCreateRunRejectsWhatTheSchemaCannotHold(t *testing.T) {
 	w := addWorkload(t, s, "eapm")
 	cases := []struct {
 		name  string
-		run   Run
+		run   runtypes.Run
 		field string
 	}{
-		{"bad kind", Run{Kind: "sweep", WorkloadID: w.ID, Strategy: "eapm"}, "kind"},
-		{"no strategy", Run{Kind: KindRun, WorkloadID: w.ID}, "strategy"},
-		{"run without workload", Run{Kind: KindRun, Strategy: "eapm"}, "workload_id"},
-		{"reproduce with workload", Run{Kind: KindReproduce, WorkloadID: w.ID, Strategy: "eapm"}, "workload_id"},
-		{"unknown original", Run{Kind: KindRun, WorkloadID: w.ID, Strategy: "eapm", RerunOf: "nosuchrunx"}, "rerun_of"},
+		{"bad kind", runtypes.Run{Kind: "sweep", WorkloadID: w.ID, Strategy: "eapm"}, "kind"},
+		{"no strategy", runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID}, "strategy"},
+		{"run without workload", runtypes.Run{Kind: runtypes.KindRun, Strategy: "eapm"}, "workload_id"},
+		{"reproduce with workload", runtypes.Run{Kind: runtypes.KindReproduce, WorkloadID: w.ID, Strategy: "eapm"}, "workload_id"},
+		{"unknown original", runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: "eapm", RerunOf: "nosuchrunx"}, "rerun_of"},
 	}
 	for _, tc := range cases {
 		if _, err := s.CreateRun(ctx, &tc.run); err == nil || errs.FieldOf(err) != tc.field {
@@ -395,7 +396,7 @@ func TestCreateRunRejectsWhatTheSchemaCannotHold(t *testing.T) {
 	if rs, _ := s.ListRuns(ctx, RunFilter{}); len(rs) != 0 {
 		t.Errorf("%d runs stored after rejected creates", len(rs))
 	}
-	if err := s.CreateWorkload(ctx, &Workload{Strategy: "eapm", Name: "x", Data: []byte("not json")}); errs.FieldOf(err) != "data" {
+	if err := s.CreateWorkload(ctx, &runtypes.Workload{Strategy: "eapm", Name: "x", Data: []byte("not json")}); errs.FieldOf(err) != "data" {
 		t.Errorf("non-JSON workload data: %v", err)
 	}
 	if ws, _ := s.ListWorkloads(ctx, "", 0); len(ws) != 1 {
@@ -410,11 +411,11 @@ func TestListRunsFiltersAndLatestRun(t *testing.T) {
 	w2 := addWorkload(t, s, "dcop")
 	a := addRun(t, s, w)
 	b := addRun(t, s, w2)
-	rep1, err := s.CreateRun(ctx, &Run{Kind: KindReproduce, Strategy: "eapm"})
+	rep1, err := s.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindReproduce, Strategy: "eapm"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep2, _ := s.CreateRun(ctx, &Run{Kind: KindReproduce, Strategy: "eapm"})
+	rep2, _ := s.CreateRun(ctx, &runtypes.Run{Kind: runtypes.KindReproduce, Strategy: "eapm"})
 	all, _ := s.ListRuns(ctx, RunFilter{})
 	if ids(all) != strings.Join([]string{rep2.ID, rep1.ID, b.ID, a.ID}, ",") {
 		t.Errorf("ListRuns order %s, want newest first", ids(all))
@@ -424,17 +425,17 @@ func TestListRunsFiltersAndLatestRun(t *testing.T) {
 		want []string
 	}{
 		{RunFilter{Strategy: "dcop"}, []string{b.ID}},
-		{RunFilter{Kind: KindReproduce}, []string{rep2.ID, rep1.ID}},
+		{RunFilter{Kind: runtypes.KindReproduce}, []string{rep2.ID, rep1.ID}},
 		{RunFilter{WorkloadID: w.ID}, []string{a.ID}},
 		{RunFilter{Strategy: "eapm", Limit: 2}, []string{rep2.ID, rep1.ID}},
-		{RunFilter{Status: StatusDone}, nil},
+		{RunFilter{Status: runtypes.StatusDone}, nil},
 	} {
 		got, err := s.ListRuns(ctx, tc.f)
 		if err != nil || ids(got) != strings.Join(tc.want, ",") {
 			t.Errorf("ListRuns(%+v) = %s, %v; want %v", tc.f, ids(got), err, tc.want)
 		}
 	}
-	latest, err := s.LatestRun(ctx, "eapm", KindReproduce)
+	latest, err := s.LatestRun(ctx, "eapm", runtypes.KindReproduce)
 	if err != nil || latest.ID != rep2.ID {
 		t.Errorf("LatestRun = %v, %v; want %s", latest, err, rep2.ID)
 	}
@@ -444,7 +445,7 @@ func TestListRunsFiltersAndLatestRun(t *testing.T) {
 	}
 }
 
-func ids(rs []Run) string {
+func ids(rs []runtypes.Run) string {
 	var out []string
 	for _, r := range rs {
 		out = append(out, r.ID)

@@ -11,6 +11,7 @@ import (
 
 	"schedlab/errs"
 	"schedlab/report"
+	"schedlab/runtypes"
 )
 
 // bigReport has a small table and a table of n rows.
@@ -46,7 +47,7 @@ func TestLargeTableIsPagedOutAndReadByPages(t *testing.T) {
 	claim(t, s, r.ID)
 	const n = 2500
 	full, raw := bigReport(t, n)
-	if errs := s.End(ctx, []Ending{{ID: r.ID, Status: StatusDone, Report: raw}}); errs[0] != nil {
+	if errs := s.End(ctx, []Ending{{ID: r.ID, Status: runtypes.StatusDone, Report: raw}}); errs[0] != nil {
 		t.Fatal(errs[0])
 	}
 	got, err := s.GetRun(ctx, r.ID)
@@ -131,7 +132,7 @@ func TestBundleCarriesPagedTablesWhole(t *testing.T) {
 	}
 	_, raw := bigReport(t, 1234)
 	claim(t, src, runs[0].ID)
-	if err := src.Finish(ctx, runs[0].ID, StatusDone, raw, "", ""); err != nil {
+	if err := src.Finish(ctx, runs[0].ID, runtypes.StatusDone, raw, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	snap := exportMem(t, src, e.ID)

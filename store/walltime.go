@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"schedlab/runtypes"
 	"slices"
 	"time"
 )
@@ -23,7 +24,7 @@ type WallTime struct {
 func (s *Store) WallTimes(ctx context.Context, strategy string) (map[string]WallTime, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT variant, started_at, finished_at FROM runs
 		WHERE strategy = ? AND status = ? AND started_at IS NOT NULL AND finished_at IS NOT NULL
-		ORDER BY created_at DESC LIMIT ?`, strategy, StatusDone, 10*wallSample)
+		ORDER BY created_at DESC LIMIT ?`, strategy, runtypes.StatusDone, 10*wallSample)
 	if err != nil {
 		return nil, dbErr(err)
 	}

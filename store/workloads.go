@@ -14,12 +14,9 @@ import (
 	"schedlab/runtypes"
 )
 
-// Workload is a stored workload (runtypes.Workload).
-type Workload = runtypes.Workload
-
 // CreateWorkload stores w in one statement (all or nothing) and fills in its
 // ID, SHA256, Bytes and CreatedAt.
-func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
+func (s *Store) CreateWorkload(ctx context.Context, w *runtypes.Workload) error {
 	switch {
 	case strings.TrimSpace(w.Strategy) == "":
 		return invalid("strategy", "missing: a workload belongs to a strategy")
@@ -60,8 +57,8 @@ func (s *Store) CreateWorkload(ctx context.Context, w *Workload) error {
 
 const workloadListColumns = "id, strategy, name, format, sha256, bytes, summary, owner, created_at, upload_sha256, upload_bytes"
 
-func scanWorkload(sc interface{ Scan(...any) error }, full bool) (*Workload, error) {
-	var w Workload
+func scanWorkload(sc interface{ Scan(...any) error }, full bool) (*runtypes.Workload, error) {
+	var w runtypes.Workload
 	var created string
 	var preview, owner sql.NullString
 	dest := []any{&w.ID, &w.Strategy, &w.Name, &w.Format, &w.SHA256, &w.Bytes, &w.Summary, &owner, &created, &w.UploadSHA256, &w.UploadBytes}
@@ -84,18 +81,18 @@ func scanWorkload(sc interface{ Scan(...any) error }, full bool) (*Workload, err
 
 // GetWorkload returns the workload with its data and preview, or
 // errs.NotFound.
-func (s *Store) GetWorkload(ctx context.Context, id string) (*Workload, error) {
+func (s *Store) GetWorkload(ctx context.Context, id string) (*runtypes.Workload, error) {
 	return s.getWorkload(ctx, "data, preview", id)
 }
 
 // GetWorkloadData returns the workload with its data but not its preview
 // (a report, which may be larger than the data), or errs.NotFound: what a
 // run needs.
-func (s *Store) GetWorkloadData(ctx context.Context, id string) (*Workload, error) {
+func (s *Store) GetWorkloadData(ctx context.Context, id string) (*runtypes.Workload, error) {
 	return s.getWorkload(ctx, "data, NULL", id)
 }
 
-func (s *Store) getWorkload(ctx context.Context, columns, id string) (*Workload, error) {
+func (s *Store) getWorkload(ctx context.Context, columns, id string) (*runtypes.Workload, error) {
 	row := s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+", "+columns+" FROM workloads WHERE id = ?", id)
 	w, err := scanWorkload(row, true)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -109,7 +106,7 @@ func (s *Store) getWorkload(ctx context.Context, columns, id string) (*Workload,
 
 // GetWorkloadInfo returns the workload without its Data and Preview (which
 // may be megabytes), or errs.NotFound: what a page about its runs shows.
-func (s *Store) GetWorkloadInfo(ctx context.Context, id string) (*Workload, error) {
+func (s *Store) GetWorkloadInfo(ctx context.Context, id string) (*runtypes.Workload, error) {
 	w, err := scanWorkload(s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+" FROM workloads WHERE id = ?", id), false)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("workload", id)
@@ -124,7 +121,7 @@ func (s *Store) GetWorkloadInfo(ctx context.Context, id string) (*Workload, erro
 // whose data is data (equal sha256), without Data and Preview, among the
 // workloads of owner (a user ID; empty: any); errs.NotFound when there is
 // none.
-func (s *Store) FindWorkloadByContent(ctx context.Context, strategy string, data []byte, owner string) (*Workload, error) {
+func (s *Store) FindWorkloadByContent(ctx context.Context, strategy string, data []byte, owner string) (*runtypes.Workload, error) {
 	sum := sha256.Sum256(data)
 	sha := hex.EncodeToString(sum[:])
 	w, err := scanWorkload(s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+` FROM workloads
@@ -141,7 +138,7 @@ func (s *Store) FindWorkloadByContent(ctx context.Context, strategy string, data
 
 // ListWorkloads returns workloads newest first, without Data and Preview.
 // An empty strategy means all; limit ≤ 0 means no limit.
-func (s *Store) ListWorkloads(ctx context.Context, strategy string, limit int) ([]Workload, error) {
+func (s *Store) ListWorkloads(ctx context.Context, strategy string, limit int) ([]runtypes.Workload, error) {
 	ws, _, err := s.ListWorkloadsPage(ctx, strategy, "", limit, "")
 	return ws, err
 }
@@ -150,7 +147,7 @@ func (s *Store) ListWorkloads(ctx context.Context, strategy string, limit int) (
 // and Preview: at most limit (≤ 0: all) from cursor on, and the cursor of the
 // next page, empty when this page is the last. An empty strategy means
 // all; a non-empty owner (a user ID) only that user's.
-func (s *Store) ListWorkloadsPage(ctx context.Context, strategy, owner string, limit int, cursor Cursor) ([]Workload, Cursor, error) {
+func (s *Store) ListWorkloadsPage(ctx context.Context, strategy, owner string, limit int, cursor Cursor) ([]runtypes.Workload, Cursor, error) {
 	var where []string
 	var args []any
 	if strategy != "" {
@@ -169,7 +166,7 @@ func (s *Store) ListWorkloadsPage(ctx context.Context, strategy, owner string, l
 	if err != nil {
 		return nil, "", dbErr(err)
 	}
-	return scanPage(rows, limit, func(sc scanner) (*Workload, error) { return scanWorkload(sc, false) })
+	return scanPage(rows, limit, func(sc scanner) (*runtypes.Workload, error) { return scanWorkload(sc, false) })
 }
 
 // WorkloadNames maps the given workload ids to their names, for lists of

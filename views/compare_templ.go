@@ -1551,7 +1551,7 @@ func at(xs []bool, i int) bool { return i < len(xs) && xs[i] }
 
 // anyNA says whether some compared run has a metric that is not
 // meaningful for its variant.
-func anyNA(rows []MetricRow) bool {
+func anyNA(rows []compare.Row) bool {
 	for _, m := range rows {
 		if slices.Contains(m.NA, true) {
 			return true

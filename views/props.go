@@ -5,6 +5,7 @@ import (
 
 	"schedlab/experiments"
 	"schedlab/report"
+	"schedlab/solvers/sweep"
 
 	"github.com/a-h/templ"
 
@@ -156,7 +157,7 @@ type CompareProps struct {
 	// Reference marks the runs whose variant is a bound or an optimum:
 	// a column marked reference, never best.
 	Reference []bool
-	Metrics   []MetricRow
+	Metrics   []compare.Row
 	// Ranked: the best value of each result metric is marked (runs of one
 	// family on equal terms); Notes say why not, or what else to keep in
 	// mind.
@@ -174,9 +175,6 @@ type CompareProps struct {
 	Gantts []charts.Aligned
 	Tables []report.Table
 }
-
-// MetricRow is one metric across the compared runs (compare.Row).
-type MetricRow = compare.Row
 
 // ReproCard is one seed experiment on /reproduce.
 type ReproCard struct {
@@ -236,7 +234,7 @@ type Workload struct {
 	SHA256   string // of the canonical JSON schedlab converted the upload to
 	Bytes    int
 	// UploadSHA256 and UploadBytes describe the file(s) as uploaded
-	// (store.Workload.UploadSHA256); empty for a generated workload.
+	// (runtypes.Workload.UploadSHA256); empty for a generated workload.
 	UploadSHA256 string
 	UploadBytes  int
 	Summary      string
@@ -257,7 +255,7 @@ type ExperimentProps struct {
 	RunList  ExperimentRunList
 	// Fields is what the runs are made of, swept (what differs between
 	// them) first, then what every run shares.
-	Fields  []experiments.Field
+	Fields  []sweep.Field
 	Labels  LabelsProps   // name, tags and notes, and their edit form
 	Workers []WorkerCount // which workers ran its runs
 	// WorkloadNames are its stored workloads' names by ID: "What

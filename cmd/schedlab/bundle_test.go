@@ -14,6 +14,7 @@ import (
 
 	"schedlab/buildinfo"
 	"schedlab/errs"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -27,14 +28,14 @@ func finishedExperiment(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	w := &store.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{"x":1}`)}
+	w := &runtypes.Workload{Strategy: "eapm", Name: "w", Format: "json", Data: []byte(`{"x":1}`)}
 	if err := st.CreateWorkload(ctx, w); err != nil {
 		t.Fatal(err)
 	}
-	var runs []*store.Run
+	var runs []*runtypes.Run
 	var cells []store.ExperimentCell
 	for _, g := range []string{"1.1", "1.3", "1.5"} {
-		runs = append(runs, &store.Run{Kind: store.KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Params: map[string]string{"gamma": g}})
+		runs = append(runs, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: w.ID, Strategy: "eapm", Variant: "online", Params: map[string]string{"gamma": g}})
 		cells = append(cells, store.ExperimentCell{Cell: json.RawMessage(`{"gamma":"` + g + `"}`)})
 	}
 	e := &store.Experiment{Name: "cli", Strategy: "eapm", Definition: json.RawMessage(`{"name":"cli","strategy":"eapm","grid":{"gamma":["1.1","1.3","1.5"]}}`)}
@@ -47,9 +48,9 @@ func finishedExperiment(t *testing.T, path string) string {
 			t.Fatal(r, err)
 		}
 		if i == 2 {
-			err = st.Finish(ctx, r.ID, store.StatusFailed, nil, "boom", "")
+			err = st.Finish(ctx, r.ID, runtypes.StatusFailed, nil, "boom", "")
 		} else {
-			err = st.Finish(ctx, r.ID, store.StatusDone, json.RawMessage(`{"metrics":[{"name":"objective","value":`+r.Params["gamma"]+`}]}`), "", "")
+			err = st.Finish(ctx, r.ID, runtypes.StatusDone, json.RawMessage(`{"metrics":[{"name":"objective","value":`+r.Params["gamma"]+`}]}`), "", "")
 		}
 		if err != nil {
 			t.Fatal(err)

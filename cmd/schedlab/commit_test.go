@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -60,7 +61,7 @@ func TestARunOfAGoRunBinaryNamesItsCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if run := waitFinal(t, s, st, r.ID); run.Status != store.StatusDone {
+	if run := waitFinal(t, s, st, r.ID); run.Status != runtypes.StatusDone {
 		t.Fatalf("run %s: %s %s", r.ID, run.Status, run.Error)
 	}
 

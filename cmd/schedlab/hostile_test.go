@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"schedlab/bundle"
+	"schedlab/runtypes"
 	"schedlab/store"
 )
 
@@ -515,8 +516,8 @@ func TestHostileRequestsNeverTakeTheServerDown(t *testing.T) {
 	for _, id := range started {
 		r := waitFinal(t, s, st, id)
 		switch r.Status {
-		case store.StatusDone:
-		case store.StatusFailed:
+		case runtypes.StatusDone:
+		case runtypes.StatusFailed:
 			if r.Error == "" {
 				t.Errorf("run %s failed without saying why", id)
 			}
@@ -584,14 +585,14 @@ func count(t *testing.T, st *store.Store, ctx context.Context) (runs, workloads 
 	return len(rs), len(ws)
 }
 
-func waitFinal(t *testing.T, s *server, st *store.Store, id string) *store.Run {
+func waitFinal(t *testing.T, s *server, st *store.Store, id string) *runtypes.Run {
 	t.Helper()
 	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		r, err := st.GetRun(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if store.Final(r.Status) {
+		if runtypes.Final(r.Status) {
 			return r
 		}
 		if time.Now().After(deadline) {

@@ -21,12 +21,13 @@ import (
 	"schedlab/service"
 	"schedlab/solvers"
 	"schedlab/solvers/registry"
+	"schedlab/solvers/sweep"
 	"schedlab/store"
 )
 
 // sweepDefinition reads an experiment definition: a file, or a family's
 // seed experiment written seed:FAMILY/NAME (the ones /reproduce lists).
-func sweepDefinition(exps *service.Service, file string) (*experiments.Definition, error) {
+func sweepDefinition(exps *service.Service, file string) (*sweep.Definition, error) {
 	if ref, ok := strings.CutPrefix(file, "seed:"); ok {
 		def, err := exps.Seed(ref)
 		if e := (*errs.Error)(nil); errors.As(err, &e) && e.Err != nil {
@@ -118,16 +119,16 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // memExperiment is the store of `schedlab sweep`: it keeps the one
 // experiment service.Start makes, for this process to run.
 type memExperiment struct {
-	runs    []*store.Run
+	runs    []*runtypes.Run
 	cells   []store.ExperimentCell
-	recipes []store.Recipe
+	recipes []runtypes.Recipe
 }
 
-func (m *memExperiment) GetWorkloadInfo(_ context.Context, id string) (*store.Workload, error) {
+func (m *memExperiment) GetWorkloadInfo(_ context.Context, id string) (*runtypes.Workload, error) {
 	return nil, errs.New(errs.NotFound, "workload_id", "no workload %q", id) // refused before: only a server stores workloads
 }
 
-func (m *memExperiment) GetRunInfo(_ context.Context, id string) (*store.Run, error) {
+func (m *memExperiment) GetRunInfo(_ context.Context, id string) (*runtypes.Run, error) {
 	return nil, errs.New(errs.NotFound, "id", "no run %q", id)
 }
 
@@ -135,7 +136,7 @@ func (m *memExperiment) WorkloadUsage(context.Context, string) (store.Usage, err
 	return store.Usage{}, nil
 }
 
-func (m *memExperiment) CreateExperiment(_ context.Context, _ *store.Experiment, runs []*store.Run, cells []store.ExperimentCell, recipes ...store.Recipe) error {
+func (m *memExperiment) CreateExperiment(_ context.Context, _ *store.Experiment, runs []*runtypes.Run, cells []store.ExperimentCell, recipes ...runtypes.Recipe) error {
 	m.runs, m.cells, m.recipes = runs, cells, recipes
 	return nil
 }

@@ -141,7 +141,7 @@ type WorkloadRef struct {
 	Generate *Recipe `json:"generate,omitempty"`
 }
 
-// Recipe is an experiment's preset workload to be generated (store.Recipe).
+// Recipe is an experiment's preset workload to be generated (runtypes.Recipe).
 type Recipe struct {
 	WorkloadID string            `json:"workload_id"`
 	Preset     string            `json:"preset"`
