@@ -17,7 +17,6 @@ import (
 	"syscall"
 
 	"schedlab/cmd/internal/runcmd"
-	"schedlab/solvers/registry"
 )
 
 const usage = "usage:\n" + runcmd.WorkerUsage + "\n" + runcmd.RunUsage
@@ -25,24 +24,20 @@ const usage = "usage:\n" + runcmd.WorkerUsage + "\n" + runcmd.RunUsage
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := registry.Check()
-	if err == nil {
-		cmd, args := "", os.Args[1:]
-		if len(args) > 0 {
-			cmd, args = args[0], args[1:]
-		}
-		switch cmd {
-		case "worker":
-			err = runcmd.Worker(ctx, args, os.Stderr)
-		case "run":
-			err = runcmd.Run(ctx, args, os.Stdout, os.Stderr)
-		case "help", "-h", "--help":
-			fmt.Println(usage)
-		default:
-			err = fmt.Errorf("unknown command %q\n%s", cmd, usage)
-		}
-	} else {
-		err = fmt.Errorf("this build's strategies are inconsistent: %w", err)
+	var err error
+	cmd, args := "", os.Args[1:]
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "worker":
+		err = runcmd.Worker(ctx, args, os.Stderr)
+	case "run":
+		err = runcmd.Run(ctx, args, os.Stdout, os.Stderr)
+	case "help", "-h", "--help":
+		fmt.Println(usage)
+	default:
+		err = fmt.Errorf("unknown command %q\n%s", cmd, usage)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "schedlab-worker:", err)

@@ -14,6 +14,24 @@ func TestEveryFamilyHasWellFormedParameterNames(t *testing.T) {
 	}
 }
 
+// TestFamiliesAreNamed: each family is found under its own Info.Name,
+// built once (Lookup and All give the same value), in the design's order.
+func TestFamiliesAreNamed(t *testing.T) {
+	var names []string
+	for i, st := range All() {
+		names = append(names, st.Info.Name)
+		if got, ok := Lookup(families[i].name); !ok || got != st || st.Info.Name != families[i].name {
+			t.Errorf("family %d: Lookup(%q) = %v, %v; All has %q", i, families[i].name, got, ok, st.Info.Name)
+		}
+	}
+	if want := []string{"dcop", "gossip", "critical", "cyclic", "eapm"}; !slices.Equal(names, want) {
+		t.Errorf("families %v, want %v", names, want)
+	}
+	if _, ok := Lookup("nope"); ok {
+		t.Error("Lookup found a family that is not built")
+	}
+}
+
 // TestHelpTextsNeedNoCJKFont: the forms' help texts (families, variants,
 // parameters, presets) are in scripts every default font set covers. A
 // Japanese quote of a seed paper drew missing-glyph boxes on a machine

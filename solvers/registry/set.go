@@ -1,7 +1,7 @@
 package registry
 
 import (
-	"errors"
+	"sync"
 
 	"schedlab/solvers"
 	"schedlab/solvers/batsim"
@@ -10,9 +10,10 @@ import (
 
 // Set is the built strategies with the decision processes the operator
 // registered (--scheduler): the cyclic family then has a variant
-// external:NAME for each. Its Lookup and All stand in for the package's.
+// external:NAME for each. Its Lookup and All stand in for the package's,
+// and build what they are asked for, as those do.
 type Set struct {
-	all []*solvers.Strategy
+	cyclic func() (*solvers.Strategy, error) // nil: the package's
 }
 
 // WithSchedulers is the built strategies with scheds registered (none:
@@ -21,29 +22,35 @@ func WithSchedulers(scheds []batsim.Scheduler) (*Set, error) {
 	if err := batsim.CheckUnique(scheds); err != nil {
 		return nil, err
 	}
-	s := &Set{all: make([]*solvers.Strategy, len(all))}
-	copy(s.all, all)
-	if len(scheds) == 0 {
-		return s, nil
-	}
-	for i, st := range s.all {
-		if st.Info.Name == "cyclic" {
-			s.all[i] = cyclic.WithSchedulers(scheds)
-			return s, s.all[i].CheckNames()
+	s := &Set{}
+	if len(scheds) > 0 {
+		s.cyclic = sync.OnceValues(func() (*solvers.Strategy, error) {
+			st := cyclic.WithSchedulers(scheds)
+			return st, st.CheckNames()
+		})
+		if _, err := s.cyclic(); err != nil {
+			return nil, err
 		}
 	}
-	return nil, errors.New("registry: no cyclic family to add the schedulers to")
+	return s, nil
 }
 
-// All returns the set's strategies.
-func (s *Set) All() []*solvers.Strategy { return s.all }
+// All returns the set's strategies, a fresh slice.
+func (s *Set) All() []*solvers.Strategy {
+	all := All()
+	for i, st := range all {
+		if st.Info.Name == "cyclic" && s.cyclic != nil {
+			all[i], _ = s.cyclic()
+		}
+	}
+	return all
+}
 
 // Lookup finds one by name.
 func (s *Set) Lookup(name string) (*solvers.Strategy, bool) {
-	for _, st := range s.all {
-		if st.Info.Name == name {
-			return st, true
-		}
+	if name == "cyclic" && s.cyclic != nil {
+		st, _ := s.cyclic()
+		return st, true
 	}
-	return nil, false
+	return Lookup(name)
 }

@@ -37,6 +37,9 @@ const (
 // worker.Main's flags; it executes runs of this build's strategies until
 // ctx is done.
 func Worker(ctx context.Context, args []string, stderr io.Writer) error {
+	if err := registry.Check(); err != nil {
+		return fmt.Errorf("this build's strategies are inconsistent: %w", err)
+	}
 	rest, scheds, err := TakeSchedulers(args)
 	if err != nil {
 		return err
