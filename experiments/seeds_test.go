@@ -78,7 +78,11 @@ func TestSeedExperimentsAreTheSweepsTheyWere(t *testing.T) {
 				t.Errorf("unexpected seed experiment %s", key)
 				continue
 			}
-			def, err := ParseJSON(s.JSON())
+			b, err := s.Definition.JSON()
+			if err != nil {
+				t.Fatalf("%s: %v", key, err)
+			}
+			def, err := ParseJSON(b)
 			if err != nil {
 				t.Fatalf("%s: %v", key, err)
 			}

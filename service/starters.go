@@ -24,7 +24,11 @@ func (s *Service) Seed(ref string) (*sweep.Definition, error) {
 	if st.SeedExperiments != nil {
 		for _, sw := range st.SeedExperiments() {
 			if sw.Name == name {
-				d, err := experiments.ParseJSON(sw.JSON())
+				b, err := sw.Definition.JSON() // the one writer of a definition
+				if err != nil {
+					return nil, errs.Wrap(errs.Internal, err)
+				}
+				d, err := experiments.ParseJSON(b)
 				return d, errs.Wrap(errs.Internal, err)
 			}
 			names = append(names, sw.Name)

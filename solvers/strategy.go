@@ -2,12 +2,8 @@ package solvers
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"math/rand/v2"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"schedlab/errs"
@@ -328,41 +324,4 @@ type SeedExperiment struct {
 	Name       string           `json:"name"`  // "table1": the URL name
 	Title      string           `json:"title"` // "Table 1: objective against γ"
 	Definition sweep.Definition `json:"definition"`
-}
-
-// JSON is the definition as a user uploads it (experiments.ParseJSON
-// reads it back), a grid's run of ten or more consecutive integers written
-// as the range {"from": a, "to": b} it reads back as (asRange). It panics
-// on a reference that is not a finite number: the definition is the
-// family's own literal.
-func (s SeedExperiment) JSON() json.RawMessage {
-	b, err := json.Marshal(s.Definition)
-	if err != nil {
-		panic("seed experiment " + s.Name + ": " + err.Error())
-	}
-	return intList.ReplaceAllFunc(b, asRange)
-}
-
-// intList matches a JSON list of integers written as strings, as a grid
-// holds them (a quote inside a JSON string is escaped, so none matches
-// there).
-var intList = regexp.MustCompile(`\["-?\d+"(?:,"-?\d+")*\]`)
-
-// asRange writes a list of ten or more consecutive integers, ["0", …,
-// "99"], as {"from":0,"to":99}; a shorter or other list stays as it is.
-func asRange(list []byte) []byte {
-	var vs []string
-	if json.Unmarshal(list, &vs) != nil || len(vs) < 10 {
-		return list
-	}
-	first, err := strconv.Atoi(vs[0])
-	if err != nil {
-		return list
-	}
-	for i, v := range vs {
-		if v != strconv.Itoa(first+i) {
-			return list
-		}
-	}
-	return fmt.Appendf(nil, `{"from":%d,"to":%d}`, first, first+len(vs)-1)
 }

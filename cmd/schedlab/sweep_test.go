@@ -182,7 +182,8 @@ func TestSweepTakesASeedExperimentByName(t *testing.T) {
 			continue
 		}
 		for _, e := range sw.SeedExperiments() {
-			if want, _ := experiments.ParseJSON(e.JSON()); e.Name == "sens-table1" && !reflect.DeepEqual(want, def) {
+			b, _ := e.Definition.JSON()
+			if want, _ := experiments.ParseJSON(b); e.Name == "sens-table1" && !reflect.DeepEqual(want, def) {
 				t.Error("seed:gossip/sens-table1 is not gossip's definition")
 			}
 		}
