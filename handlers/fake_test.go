@@ -196,6 +196,32 @@ func (f *fakeStore) ListRuns(ctx context.Context, q store.RunFilter) ([]runtypes
 	return rs, err
 }
 
+// LatestRun is the newest run of strategy and kind, or the store's
+// errs.NotFound.
+func (f *fakeStore) LatestRun(_ context.Context, strategy, kind string) (*runtypes.Run, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range slices.Backward(f.runs) {
+		if r.Strategy == strategy && r.Kind == kind {
+			return &r, nil
+		}
+	}
+	return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)}
+}
+
+// WallTimes is empty, as the store's is with no done run of strategy;
+// the medians of done runs are the SQLite suite's.
+func (f *fakeStore) WallTimes(_ context.Context, strategy string) (map[string]store.WallTime, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.runs {
+		if r.Strategy == strategy && r.Status == runtypes.StatusDone {
+			return nil, fmt.Errorf("fakeStore: the wall times of done runs need the SQLite store")
+		}
+	}
+	return map[string]store.WallTime{}, nil
+}
+
 // AdversarySearchOf is nil: the fake holds no adversarial searches.
 func (f *fakeStore) AdversarySearchOf(context.Context, string) (*store.AdversarySearch, error) {
 	return nil, nil
@@ -276,6 +302,11 @@ func TestFakeStoreAnswersAsTheStore(t *testing.T) {
 		say(err)
 		_, err = st.FindWorkloadByContent(ctx, "eapm", []byte(`{"n":2}`), "")
 		say(err)
+		_, err = st.LatestRun(ctx, "eapm", runtypes.KindReproduce)
+		say(err)
+		if wt, err := st.WallTimes(ctx, "eapm"); len(wt) != 0 || err != nil {
+			t.Errorf("WallTimes with no run: %v, %v", wt, err)
+		}
 		_, err = st.FindWorkloadByContent(ctx, "dcop", []byte(`{"n":1}`), "")
 		say(err)
 		all, next, err := st.ListWorkloadsPage(ctx, "", "", 2, "")

@@ -711,7 +711,7 @@ func TestCancelStopsARunningExperiment(t *testing.T) {
 }
 
 func TestDownloadedWorkloadUploadsBackUnchanged(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	id := a.upload(t)
 	status, data := a.do(t, http.MethodGet, "/api/workloads/"+id+"/data", "", nil)
 	if status != http.StatusOK {
