@@ -69,7 +69,7 @@ var hexKey = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // ExportSearch writes search id of st as a search bundle to w; a running
 // search is refused (errs.Conflict) before anything is written.
-func ExportSearch(ctx context.Context, st *store.Store, id string, w io.Writer) error {
+func ExportSearch(ctx context.Context, st Store, id string, w io.Writer) error {
 	snap, err := st.ExportAdversarySearch(ctx, id)
 	if err != nil {
 		return err

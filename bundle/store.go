@@ -14,12 +14,20 @@ import (
 // this file turns them into records and back. Experiment and Workload are
 // the store's rows with JSON tags (a conversion); Run differs in its build.
 
+// Store is what Export, Import and ExportSearch need of the store
+// (*store.Store).
+type Store interface {
+	ExportExperiment(ctx context.Context, id string, sink store.ExportSink) error
+	ImportExperiment(ctx context.Context, r store.ImportSource, owner string) (*store.Imported, error)
+	ExportAdversarySearch(ctx context.Context, id string) (*store.SearchSnapshot, error)
+}
+
 // Export writes experiment id of st as a bundle to w, streaming: one run
 // is in memory at a time. What store.ExportExperiment refuses (an unknown
 // experiment, one still running) is refused before anything is written.
 // An error after writing began leaves w without the gzip trailer, which
 // the Reader refuses as truncated.
-func Export(ctx context.Context, st *store.Store, id string, w io.Writer) error {
+func Export(ctx context.Context, st Store, id string, w io.Writer) error {
 	x := &exporter{w: w}
 	if err := st.ExportExperiment(ctx, id, x); err != nil {
 		return err
@@ -30,7 +38,7 @@ func Export(ctx context.Context, st *store.Store, id string, w io.Writer) error 
 // Import stores the experiment r holds in st, owned by owner, in one
 // transaction (store.ImportExperiment): on any error, a bundle found
 // truncated or inconsistent at its end included, nothing is stored.
-func Import(ctx context.Context, st *store.Store, r *Reader, owner string) (*store.Imported, error) {
+func Import(ctx context.Context, st Store, r *Reader, owner string) (*store.Imported, error) {
 	return st.ImportExperiment(ctx, source{r}, owner)
 }
 

@@ -25,6 +25,14 @@ import (
 	"schedlab/views/charts"
 )
 
+// adversaryStore is what the adversarial search pages read (*store.Store).
+type adversaryStore interface {
+	ExportAdversarySearch(ctx context.Context, id string) (*store.SearchSnapshot, error)
+	AdversarySearchOf(ctx context.Context, workloadID string) (*store.AdversarySearch, error)
+	GetAdversarySearch(ctx context.Context, id string) (*store.AdversarySearch, error)
+	GetRun(ctx context.Context, id string) (*runtypes.Run, error)
+}
+
 // maxSearchBody bounds a search's JSON body.
 const maxSearchBody = 64 << 10
 

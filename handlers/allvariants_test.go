@@ -100,7 +100,7 @@ func TestRunAllVariantsKeepsTheRunAndItsParameters(t *testing.T) {
 }
 
 func TestAllVariantsOfUnknownRunIs404(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	if status, _ := a.postNoRedirect(t, "/runs/nosuchrun0/all-variants"); status != http.StatusNotFound {
 		t.Errorf("status %d, want 404", status)
 	}

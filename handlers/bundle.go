@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,13 @@ import (
 	"schedlab/errs"
 	"schedlab/store"
 )
+
+// bundleStore is what the experiment bundles read and store (*store.Store).
+type bundleStore interface {
+	ExportExperiment(ctx context.Context, id string, sink store.ExportSink) error
+	ImportExperiment(ctx context.Context, r store.ImportSource, owner string) (*store.Imported, error)
+	GetExperiment(ctx context.Context, id string) (*store.Experiment, error)
+}
 
 // apiImported is the answer to an import: the experiment as the API shows
 // it, and what the import stored.

@@ -22,6 +22,13 @@ import (
 	"schedlab/views/charts"
 )
 
+// compareStore is what the compare page reads (*store.Store).
+type compareStore interface {
+	GetRun(ctx context.Context, id string) (*runtypes.Run, error)
+	GetRunInfo(ctx context.Context, id string) (*runtypes.Run, error)
+	GetWorkloadInfo(ctx context.Context, id string) (*runtypes.Workload, error)
+}
+
 // maxCompare bounds how many runs one compare page joins.
 const maxCompare = 12
 

@@ -1,12 +1,19 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"schedlab/store"
 )
+
+// healthStore is what /healthz asks of the database (*store.Store).
+type healthStore interface {
+	Opened() store.OpenReport
+	Ping(ctx context.Context) error
+}
 
 // newWork are the routes that store something new (method and route
 // path): while the disk is low or full they answer 507 Insufficient
@@ -39,12 +46,12 @@ var newWork = map[string]bool{
 func (s *Server) refuseWhenDiskFull(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if newWork[c.Request().Method+" "+c.Path()] {
-			if err := s.store.Disk().Refuse(); err != nil {
+			if err := s.disk.Refuse(); err != nil {
 				return err
 			}
 		}
 		err := next(c)
-		s.store.Disk().Full(err)
+		s.disk.Full(err)
 		return err
 	}
 }
@@ -64,7 +71,7 @@ type health struct {
 }
 
 func (s *Server) healthz(c echo.Context) error {
-	h := health{Status: "ok", Disk: s.store.Disk().Status(), Database: s.store.Opened()}
+	h := health{Status: "ok", Disk: s.disk.Status(), Database: s.store.Opened()}
 	if err := s.store.Ping(c.Request().Context()); err != nil {
 		h.Status, h.Error = "unavailable", err.Error()
 		return c.JSON(http.StatusServiceUnavailable, h)

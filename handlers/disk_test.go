@@ -176,7 +176,7 @@ func TestAFullDiskRefusesNewWorkHoldsFinishedRunsAndHealsByItself(t *testing.T) 
 }
 
 func TestEveryRouteRefusedOnAFullDiskExists(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	e := echo.New()
 	a.server.Routes(e)
 	have := map[string]bool{}

@@ -8,6 +8,13 @@
 // and JSON come from POST /experiments/preview, which reads the fields
 // the same way. No handler function is over 60 lines.
 //
+// Handlers reach the store and the runner through interfaces (Store,
+// Runner): each page file declares the methods it calls (issue 44 item
+// 3, after Nomad's narrow State interfaces), so the tests of pages that
+// need no SQL run over an in-memory fake (fake_test.go), held to the
+// store by TestFakeStoreAnswersAsTheStore; the tests over SQLite are the
+// integration suite.
+//
 // Errors: every error carries an errs.Kind, which errorHandler maps to a
 // status code (Invalid 400, Unauthenticated 401, Forbidden 403, NotFound
 // 404, Conflict 409, TooLarge 413, Canceled 409, anything else 500) and renders as JSON {error, field} for

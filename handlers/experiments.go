@@ -21,6 +21,20 @@ import (
 	"schedlab/views"
 )
 
+// experimentsStore is what the experiments pages (experiments.go, expsnap.go) read and change (*store.Store).
+type experimentsStore interface {
+	GetExperiment(ctx context.Context, id string) (*store.Experiment, error)
+	ListExperimentsPage(ctx context.Context, f store.ExperimentFilter) ([]store.Experiment, store.Cursor, error)
+	ExperimentProgress(ctx context.Context, id string) (total, done, failed, active int, err error)
+	ExperimentRunList(ctx context.Context, id string, f store.ExperimentRunFilter) ([]store.ExperimentRunItem, int, error)
+	ExperimentVersion(ctx context.Context, id string) (store.Counts, int64, error)
+	ExperimentChangesSince(ctx context.Context, id string, since int64) (*store.ExperimentChanges, error)
+	RunOutcomes(ctx context.Context, ids []string) (map[string]store.RunOutcome, error)
+	WorkloadNames(ctx context.Context, ids []string) (map[string]string, error)
+	CancelExperiment(ctx context.Context, id string) (running []string, err error)
+	ResumeExperiment(ctx context.Context, id string) (int, error)
+}
+
 // maxDefinition caps an experiment definition's body: a definition is a
 // few KiB; reference values for a paper's figures stay well under this.
 const maxDefinition = 1 << 20

@@ -315,7 +315,7 @@ func TestNewExperimentFormCountsThenStarts(t *testing.T) {
 // to EAPM's Table 1 as an experiment: the form holds its definition with
 // the printed numbers as references, and counts its 4,000 runs.
 func TestReproduceOffersTheSeedSweepsAsExperiments(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	_, page := a.do(t, http.MethodGet, "/reproduce", "", nil)
 	link, ok := parseHTML(t, page).Find(`[data-testid=repro-sweeps-eapm] a`).First().Attr("href")
 	if !ok || !strings.Contains(link, "seed=eapm/table1") {

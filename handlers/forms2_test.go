@@ -12,7 +12,7 @@ import (
 // back at once, each beside its field and marked invalid, the values as
 // typed, numbers echoed as typed (no 1e+08), and nothing stored.
 func TestGenerateFormShowsEveryProblemBesideItsFieldAndKeepsTheInput(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	form := url.Values{"strategy": {"dcop"}, "preset": {"namekata2008"}, "seed": {"x1"},
 		"p.jobs": {"many"}, "p.resources": {"100000000000"}}
 	status, page := a.do(t, http.MethodPost, "/workloads/generate", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))

@@ -31,6 +31,7 @@ type app struct {
 	store  *store.Store
 	runner *runner.Runner
 	server *Server
+	fake   *fakeStore // the store of newFakeApp (store and runner nil)
 }
 
 // newApp serves the whole application over a fresh database; dbPath may be
@@ -193,6 +194,11 @@ func (a *app) postJSON(t testing.TB, path, body string) (int, []byte) {
 }
 
 func (a *app) countWorkloads(t testing.TB) int {
+	if a.fake != nil {
+		a.fake.mu.Lock()
+		defer a.fake.mu.Unlock()
+		return len(a.fake.workloads)
+	}
 	ws, err := a.store.ListWorkloads(context.Background(), "", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -201,6 +207,11 @@ func (a *app) countWorkloads(t testing.TB) int {
 }
 
 func (a *app) countRuns(t testing.TB) int {
+	if a.fake != nil {
+		a.fake.mu.Lock()
+		defer a.fake.mu.Unlock()
+		return len(a.fake.runs)
+	}
 	rs, err := a.store.ListRuns(context.Background(), store.RunFilter{})
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +226,7 @@ const (
 )
 
 func TestUploadRejectsBadInputAndStoresNothing(t *testing.T) {
-	a := newApp(t, "", 4<<10)
+	a := newFakeApp(t, 4<<10)
 	big := strings.Repeat("10,20\n", 2000)
 	cases := []struct {
 		name       string
@@ -264,7 +275,7 @@ func TestUploadRejectsBadInputAndStoresNothing(t *testing.T) {
 }
 
 func TestUploadPageShowsTheErrorAboveTheForm(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	body, ctype := multipartBody(t, map[string]string{"strategy": "eapm"},
 		map[string]string{"etc": goodETC, "apc": goodAPC, "users": "type,tasks\n0,-3\n"})
 	status, b := a.do(t, http.MethodPost, "/workloads", ctype, body)
@@ -423,7 +434,7 @@ func TestStartRunRejectsBadInputAndStoresNothing(t *testing.T) {
 }
 
 func TestUnknownRunIs404JSON(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	status, b := a.do(t, http.MethodGet, "/api/runs/nosuchrun", "", nil)
 	var e apiError
 	if status != http.StatusNotFound || json.Unmarshal(b, &e) != nil || e.Error == "" {
@@ -538,7 +549,7 @@ func TestRunSurvivesRestartAndInterruptedRunCanBeRerun(t *testing.T) {
 }
 
 func TestCompareRejectsUnknownRuns(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	status, _ := a.do(t, http.MethodGet, "/compare?runs=nope1,nope2", "", nil)
 	if status != http.StatusNotFound {
 		t.Errorf("compare of unknown runs: %d, want 404", status)
@@ -700,7 +711,7 @@ func TestCancelStopsARunningExperiment(t *testing.T) {
 }
 
 func TestDownloadedWorkloadUploadsBackUnchanged(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	id := a.upload(t)
 	status, data := a.do(t, http.MethodGet, "/api/workloads/"+id+"/data", "", nil)
 	if status != http.StatusOK {
@@ -723,7 +734,7 @@ func TestDownloadedWorkloadUploadsBackUnchanged(t *testing.T) {
 }
 
 func TestDCOPUploadRejectsBadInputAndStoresNothing(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	cases := []struct {
 		name, body, field string
 	}{
@@ -750,7 +761,7 @@ func TestDCOPUploadRejectsBadInputAndStoresNothing(t *testing.T) {
 }
 
 func TestDCOPWorkloadExportsForOtherTools(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	status, b := a.postJSON(t, "/api/workloads/generate", `{"strategy":"dcop","preset":"namekata2008","params":{"jobs":8},"seed":2}`)
 	if status != http.StatusCreated {
 		t.Fatalf("generate: %d %s", status, b)

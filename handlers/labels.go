@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"unicode"
@@ -11,6 +12,14 @@ import (
 	"schedlab/store"
 	"schedlab/views"
 )
+
+// labelsStore is what the labels forms read and change (*store.Store).
+type labelsStore interface {
+	GetRunInfo(ctx context.Context, id string) (*runtypes.Run, error)
+	GetExperiment(ctx context.Context, id string) (*store.Experiment, error)
+	SetRunLabels(ctx context.Context, id, name string, tags []string, notes string) error
+	SetExperimentLabels(ctx context.Context, id, name string, tags []string, notes string) error
+}
 
 // Labels: a name, tags and markdown notes on runs and experiments, edited
 // from their pages (a plain POST form) and through the API (PATCH with the

@@ -434,7 +434,7 @@ func TestCompareWithTicksTheRunAndOffersItsWorkloadsRuns(t *testing.T) {
 // TestStoredWorkloadsFollowTheChosenFamily: /workloads?strategy=eapm
 // lists EAPM's workloads only, /workloads every family's.
 func TestStoredWorkloadsFollowTheChosenFamily(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	a.upload(t) // an EAPM workload
 	if status, b := a.postJSON(t, "/api/workloads/generate", `{"strategy":"dcop","preset":"namekata2008","params":{"jobs":5},"seed":1}`); status != http.StatusCreated {
 		t.Fatalf("generate dcop: %d %s", status, b)
@@ -460,7 +460,7 @@ func TestStoredWorkloadsFollowTheChosenFamily(t *testing.T) {
 // are not stored twice; the API answers 200 with the stored workload and
 // "existing", the page leads to it with a note; copy=1 stores a copy.
 func TestIdenticalUploadOffersTheStoredWorkload(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	up := func(extra map[string]string) (int, apiWorkload) {
 		fields := map[string]string{"strategy": "eapm", "name": "again"}
 		for k, v := range extra {
@@ -524,7 +524,7 @@ func TestRunListsShowChangedParameters(t *testing.T) {
 // links an example of each family's native JSON, and that example uploads
 // back as a workload of the family (it is the format, not a description).
 func TestEveryStrategyOffersAnExampleNativeFileThatUploads(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	for _, st := range registry.All() {
 		name := st.Info.Name
 		_, page := a.do(t, http.MethodGet, "/workloads?strategy="+name, "", nil)

@@ -203,7 +203,7 @@ func TestCompareChartsMoveWhenARunIsRenamed(t *testing.T) {
 // A page that is not a finished result's keeps its charts under a one-off
 // key, not cached by browsers; a key no longer kept is 404.
 func TestOtherPagesChartsAreKeptUnderAOneOffKey(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	_, body := a.postJSON(t, "/api/workloads/generate", `{"strategy":"eapm","preset":"zhang2022-case1","params":{"instance":0}}`)
 	wid := between(string(body), `"id":"`, `"`)
 	src, resp := pageCharts(t, a, "/workloads/"+wid)

@@ -53,7 +53,7 @@ func lublinLike(records int) string {
 // is ("this is a PNG image"), on the page and in the API; gzip is read
 // where the field takes it (an SWF trace) and named where it does not.
 func TestUploadRefusalKeepsTheNameAndNamesTheBinaryFormat(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 	body, ctype := uploadFile(t, map[string]string{"strategy": "eapm", "name": "my first workload"}, "file", "workload.json", png)
 	status, b := a.do(t, http.MethodPost, "/workloads", ctype, body)
@@ -111,7 +111,7 @@ func TestUploadRefusalKeepsTheNameAndNamesTheBinaryFormat(t *testing.T) {
 // parameters) are both reported, on the form beside each field and in
 // the API's problems (issue 42: only jobs was).
 func TestGenerateReportsEveryProblemAtOnce(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	form := url.Values{"strategy": {"dcop"}, "preset": {"namekata2008"}, "seed": {"1"},
 		views.ParamField("jobs"): {"-5"}, views.ParamField("per_job"): {"20"}}
 	form.Set(views.CSRFField, testCSRF)

@@ -20,6 +20,20 @@ import (
 	"schedlab/views"
 )
 
+// runsStore is what the runs pages (runs.go, runcols.go, the run lists' workload names) read and change (*store.Store).
+type runsStore interface {
+	GetRun(ctx context.Context, id string) (*runtypes.Run, error)
+	GetRunInfo(ctx context.Context, id string) (*runtypes.Run, error)
+	GetWorkloadInfo(ctx context.Context, id string) (*runtypes.Workload, error)
+	LatestRun(ctx context.Context, strategy, kind string) (*runtypes.Run, error)
+	ListRuns(ctx context.Context, f store.RunFilter) ([]runtypes.Run, error)
+	ListRunsPage(ctx context.Context, f store.RunFilter) ([]runtypes.Run, store.Cursor, error)
+	ListWorkloadsPage(ctx context.Context, strategy, owner string, limit int, cursor store.Cursor) ([]runtypes.Workload, store.Cursor, error)
+	DeleteRun(ctx context.Context, id string) error
+	MetricValues(ctx context.Context, name string, ids []string) (map[string]float64, error)
+	WorkloadNames(ctx context.Context, ids []string) (map[string]string, error)
+}
+
 // runRequest is the body of POST /api/runs; the page form sends the same as
 // fields (params as the remaining fields).
 type runRequest struct {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -18,6 +19,15 @@ import (
 	"schedlab/store"
 	"schedlab/views"
 )
+
+// accountsStore is what logins, sessions and API tokens need (*store.Store).
+type accountsStore interface {
+	Authenticate(ctx context.Context, name, password string) (*store.User, error)
+	CreateSession(ctx context.Context, userID string) (string, error)
+	DeleteSession(ctx context.Context, value string) error
+	SessionUser(ctx context.Context, value string) (*store.User, error)
+	TokenUser(ctx context.Context, token string) (*store.User, error)
+}
 
 // Cookie names.
 const (

@@ -17,7 +17,7 @@ import (
 // page: each is versioned, answers with the immutable Cache-Control, and
 // the static directory itself lists nothing.
 func TestPagesLinkVersionedAssetsServedImmutable(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	status, body := a.do(t, http.MethodGet, "/", "", nil)
 	if status != http.StatusOK {
 		t.Fatalf("GET /: %d", status)
@@ -57,7 +57,7 @@ func TestPagesLinkVersionedAssetsServedImmutable(t *testing.T) {
 // TestFaviconIsServed: pages link the icon, and /favicon.ico, which
 // browsers ask for anyway, leads to it instead of a 404.
 func TestFaviconIsServed(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	_, page := a.do(t, http.MethodGet, "/", "", nil)
 	href, ok := parseHTML(t, page).Find(`link[rel=icon]`).Attr("href")
 	if !ok || !strings.HasPrefix(href, "/static/favicon.svg?v=") {

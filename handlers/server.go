@@ -35,10 +35,48 @@ import (
 // fill the server's memory.
 const DefaultMaxUpload = 64 << 20
 
+// Store is what the handlers need of the store (*store.Store): each page
+// declares the methods it calls, beside its handlers, and the experiment
+// service its own (service.Store). Tests serve pages over an in-memory fake.
+type Store interface {
+	runsStore
+	runFilesStore
+	workloadsStore
+	compareStore
+	experimentsStore
+	bundleStore
+	sweepFormStore
+	labelsStore
+	accountsStore
+	adversaryStore
+	workersStore
+	healthStore
+	service.Store
+}
+
+// Runner is what the handlers need of the runner (*runner.Runner).
+type Runner interface {
+	Submit(ctx context.Context, in *runtypes.Run) (*runtypes.Run, error)
+	Rerun(ctx context.Context, id, owner string) (*runtypes.Run, error)
+	Cancel(ctx context.Context, id string) error
+	Progress(id string) (done, total int, note string, ok bool)
+	Budget() solvers.Budget
+	Wake()
+	Workers() []runtypes.WorkerStatus
+}
+
+// diskWatch is what the handlers ask of the database's disk (*store.Disk).
+type diskWatch interface {
+	Status() store.DiskStatus
+	Refuse() error
+	Full(err error) bool
+}
+
 // Server holds what the handlers need. Build it with New.
 type Server struct {
-	store      *store.Store
-	runner     *runner.Runner
+	store      Store
+	runner     Runner
+	disk       diskWatch
 	strategies []*solvers.Strategy
 	maxUpload  int64
 	auth       bool
@@ -85,20 +123,27 @@ type Options struct {
 
 // New returns a Server over a store and a runner for the given strategies.
 func New(st *store.Store, rn *runner.Runner, strategies []*solvers.Strategy, opt Options) *Server {
-	if opt.MaxUpload <= 0 {
-		opt.MaxUpload = DefaultMaxUpload
-	}
-	s := &Server{store: st, runner: rn, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
-		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *report.Report](reportCacheBytes),
-		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(),
-		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}, searches: opt.Searches}
-	s.exps = service.New(st, s.lookup, service.Options{Budget: opt.Budget, Limits: rn.Budget(), CheckNotify: s.checkNotifyHost, Stored: rn.Wake})
+	s := newServer(st, st.Disk(), rn, strategies, opt)
 	if s.searches == nil {
 		s.searches = adversaries.New(st, rn, func(name string) (*solvers.Strategy, bool) {
 			st, err := s.lookup(name)
 			return st, err == nil
 		}, adversaries.Options{})
 	}
+	return s
+}
+
+// newServer is New over any Store, disk and Runner (tests give fakes);
+// opt.Searches nil leaves the server without adversarial searches.
+func newServer(st Store, disk diskWatch, rn Runner, strategies []*solvers.Strategy, opt Options) *Server {
+	if opt.MaxUpload <= 0 {
+		opt.MaxUpload = DefaultMaxUpload
+	}
+	s := &Server{store: st, runner: rn, disk: disk, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
+		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *report.Report](reportCacheBytes),
+		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(),
+		generateTimeout: opt.GenerateTimeout, notifyGuard: notify.Guard{Allow: opt.NotifyAllow}, searches: opt.Searches}
+	s.exps = service.New(st, s.lookup, service.Options{Budget: opt.Budget, Limits: rn.Budget(), CheckNotify: s.checkNotifyHost, Stored: rn.Wake})
 	return s
 }
 

@@ -17,11 +17,19 @@ import (
 
 	"schedlab/errs"
 	"schedlab/experiments"
+	"schedlab/runtypes"
 	"schedlab/solvers"
 	"schedlab/solvers/sweep"
 	"schedlab/store"
 	"schedlab/views"
 )
+
+// sweepFormStore is what the sweep form reads (*store.Store).
+type sweepFormStore interface {
+	GetWorkloadInfo(ctx context.Context, id string) (*runtypes.Workload, error)
+	ListWorkloadsPage(ctx context.Context, strategy, owner string, limit int, cursor store.Cursor) ([]runtypes.Workload, store.Cursor, error)
+	WallTimes(ctx context.Context, strategy string) (map[string]store.WallTime, error)
+}
 
 // The sweep form (/experiments/new) is a definition in fields: the family,
 // the workload axis (a preset with its parameters, or stored workloads),

@@ -83,7 +83,7 @@ func TestSweepFormCountsDownloadsAndStartsFromFields(t *testing.T) {
 // fields are all reported at once, each beside its own field and marked
 // invalid, the input kept, nothing stored.
 func TestSweepFormShowsEveryProblemBesideItsField(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	before := a.countRuns(t)
 	form := sweepFields()
 	form.Set("grid.gamma", "1.1, -3, x")
@@ -121,7 +121,7 @@ func TestSweepFormShowsEveryProblemBesideItsField(t *testing.T) {
 // experiment fills the fields with its values (references kept aside), a
 // stored workload ticks it.
 func TestSweepFormStartsFromASeedFigureAndAWorkload(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	id := a.upload(t)
 	_, page := a.do(t, http.MethodGet, "/experiments/new?workload="+id, "", nil)
 	doc := parseHTML(t, page)
@@ -218,7 +218,7 @@ func TestExperimentLiveFragmentAndTheEstimateFromPastRuns(t *testing.T) {
 // their field, nothing stored (the form used to drop them, and with only
 // unknown variants ticked ran every variant).
 func TestSweepFormRefusesUnknownVariantsAndFields(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	before := a.countRuns(t)
 	cases := []struct {
 		name, key, value, field, says string
@@ -254,7 +254,7 @@ func TestSweepFormRefusesUnknownVariantsAndFields(t *testing.T) {
 // bad values is refused with its first few problems and a note that the
 // rest was not checked, not one problem per value.
 func TestSweepFormStopsAtTheFirstBadValuesOfALongList(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	vals := make([]string, 100_000)
 	for i := range vals {
 		vals[i] = "x" + strconv.Itoa(i)
@@ -278,7 +278,7 @@ func TestSweepFormStopsAtTheFirstBadValuesOfALongList(t *testing.T) {
 // definition the fields make, typed, its run count and estimate; a field
 // the grammar cannot read is named instead of a count; nothing is stored.
 func TestSweepPreviewIsTheServersReadingOfTheFields(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	preview := func(form url.Values) sweepPreview {
 		t.Helper()
 		status, b := a.do(t, http.MethodPost, "/experiments/preview", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))

@@ -17,6 +17,13 @@ import (
 	"schedlab/views"
 )
 
+// runFilesStore is what a run's table and Batsim files (tables.go, batsim.go) read (*store.Store).
+type runFilesStore interface {
+	GetRun(ctx context.Context, id string) (*runtypes.Run, error)
+	TableRows(ctx context.Context, id string, index, offset, limit int) ([]json.RawMessage, error)
+	EachTableRow(ctx context.Context, id string, index int, fn func(row json.RawMessage) error) error
+}
+
 // A report's tables are read by pages: GET /api/runs/:id/tables/:index
 // ?offset=&limit= (JSON), /runs/:id/tables/:index?offset= (HTML), and whole
 // as CSV (/runs/:id/tables/:index.csv). A table paged out of the stored

@@ -13,7 +13,7 @@ import (
 // names of types ("json: cannot unmarshal array into Go value of type
 // handlers.apiStartRun").
 func TestJSONErrorsSayTheFieldAndTypeInWords(t *testing.T) {
-	a := newApp(t, "", 0)
+	a := newFakeApp(t, 0)
 	for _, c := range []struct{ path, body, field, says string }{
 		{"/api/runs", `{"workload_id":"zzzzzzzzzz","seed":"abc"}`, "seed", "must be a whole number, got JSON string"},
 		{"/api/runs", `{"workload_id":7}`, "workload_id", "must be a string, got JSON number"},

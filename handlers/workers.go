@@ -13,6 +13,12 @@ import (
 	"schedlab/views"
 )
 
+// workersStore is what the workers page reads (*store.Store).
+type workersStore interface {
+	GetRunInfo(ctx context.Context, id string) (*runtypes.Run, error)
+	RunOwners(ctx context.Context, ids []string) (map[string]string, error)
+}
+
 // workersPage: GET /workers, the workers executing runs (package queue's
 // heartbeats, or the in-process pool), their load and last heartbeat.
 func (s *Server) workersPage(c echo.Context) error {

@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -26,6 +27,16 @@ import (
 	"schedlab/store"
 	"schedlab/views"
 )
+
+// workloadsStore is what the workloads pages (workloads.go, cite.go) read and store (*store.Store).
+type workloadsStore interface {
+	GetWorkload(ctx context.Context, id string) (*runtypes.Workload, error)
+	GetWorkloadInfo(ctx context.Context, id string) (*runtypes.Workload, error)
+	CreateWorkload(ctx context.Context, w *runtypes.Workload) error
+	FindWorkloadByContent(ctx context.Context, strategy string, data []byte, owner string) (*runtypes.Workload, error)
+	ListWorkloadsPage(ctx context.Context, strategy, owner string, limit int, cursor store.Cursor) ([]runtypes.Workload, store.Cursor, error)
+	ListRuns(ctx context.Context, f store.RunFilter) ([]runtypes.Run, error)
+}
 
 // upload reads a multipart workload upload: field "strategy", optional
 // "name", and one or more files in any file fields ("file" for native JSON,
