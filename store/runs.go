@@ -426,33 +426,30 @@ func (s *Store) ClaimUpTo(ctx context.Context, n int) ([]*runtypes.Run, error) {
 			return err
 		}
 		defer rows.Close()
-		var order []int64
+		type claimed struct {
+			run   *runtypes.Run
+			rowid int64
+		}
+		var got []claimed
 		for rows.Next() {
-			var rowid int64
-			r, err := scanRun(withRowid{rows, &rowid}, false, false)
-			if err != nil {
+			var c claimed
+			if c.run, err = scanRun(withRowid{rows, &c.rowid}, false, false); err != nil {
 				return err
 			}
-			runs, order = append(runs, r), append(order, rowid)
+			got = append(got, c)
 		}
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		byAge := make([]int, len(runs))
-		for i := range byAge {
-			byAge[i] = i
-		}
-		slices.SortFunc(byAge, func(a, b int) int {
-			if c := runs[a].CreatedAt.Compare(runs[b].CreatedAt); c != 0 {
+		slices.SortFunc(got, func(a, b claimed) int {
+			if c := a.run.CreatedAt.Compare(b.run.CreatedAt); c != 0 {
 				return c
 			}
-			return cmp.Compare(order[a], order[b])
+			return cmp.Compare(a.rowid, b.rowid)
 		})
-		sorted := make([]*runtypes.Run, len(runs))
-		for i, k := range byAge {
-			sorted[i] = runs[k]
+		for _, c := range got {
+			runs = append(runs, c.run)
 		}
-		runs = sorted
 		return nil
 	})
 	if err != nil {
