@@ -489,7 +489,10 @@ func TestRunsClaimedInAGroupWaitCancelableAndGoBackToTheQueueAtShutdown(t *testi
 	ctx := context.Background()
 	var ids []string
 	for i := range 4 {
-		run, err := e.rn.Prepare(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: e.wl.ID, Strategy: fakeName, Variant: runnertest.VariantWait, Seed: int64(i)})
+		run, err := e.rn.Prepare(ctx, &runtypes.Run{Kind: runtypes.KindRun, WorkloadID: e.wl.ID, Strategy: fakeName, Variant: runnertest.VariantWait, Seed: int64(i),
+			// The longest wait: on a busy machine the default 10 s ran out
+			// before the test saw the third run executing (it ended done).
+			Params: solvers.Params{"wait_ms": "60000"}})
 		if err != nil {
 			t.Fatal(err)
 		}
