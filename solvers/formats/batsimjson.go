@@ -5,8 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -312,11 +313,7 @@ func (p *profileReader) compute(name string, pr *batsimProfile, res int) (float6
 		if err := noCom(pr.Com, res); err != nil {
 			return 0, err
 		}
-		most := 0.0
-		for _, c := range cpu {
-			most = max(most, c)
-		}
-		return p.seconds(most)
+		return p.seconds(max(0, slices.Max(cpu)))
 	case "parallel_homogeneous", "parallel_homogeneous_total":
 		cpu, err := numbers(pr.CPU, "cpu", 0, res)
 		if err != nil {
@@ -428,14 +425,9 @@ func noCom(raw json.RawMessage, hosts int) error {
 // ProfileTypes lists a workload's profile types with their job counts, for
 // a note: "delay 10, parallel_homogeneous 2".
 func (w *BatsimWorkload) ProfileTypes() string {
-	keys := make([]string, 0, len(w.Types))
-	for k := range w.Types {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, w.Types[k])
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(w.Types)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, w.Types[k]))
 	}
 	return strings.Join(parts, ", ")
 }
