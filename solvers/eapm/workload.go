@@ -2,6 +2,7 @@ package eapm
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,11 +63,7 @@ func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		name := wj.Name
-		if name == "" {
-			name = strings.TrimSuffix(path.Base(displayName(f)), path.Ext(displayName(f)))
-		}
-		return newWorkload(in, name, "json", wj.Source)
+		return newWorkload(in, cmp.Or(wj.Name, strings.TrimSuffix(path.Base(displayName(f)), path.Ext(displayName(f)))), "json", wj.Source)
 	}
 	for _, r := range []string{"etc", "apc", "users"} {
 		if _, ok := roles[r]; !ok {

@@ -1,6 +1,7 @@
 package gossip
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -120,10 +121,7 @@ func (s *sim) gantt(r *Result) {
 		if !ok || len(r.Bars) >= maxBars {
 			continue
 		}
-		end := jb.end[j]
-		if end == 0 {
-			end = s.dur
-		}
+		end := cmp.Or(jb.end[j], s.dur)
 		if jb.start[j] > jb.res[j] {
 			r.Bars = append(r.Bars, report.Bar{Lane: lane, Start: jb.res[j], End: jb.start[j], Label: fmt.Sprintf("job %d (reserved)", j), Group: fmt.Sprintf("job %d", j), Kind: report.BarReserved})
 		}

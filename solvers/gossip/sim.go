@@ -1,6 +1,7 @@
 package gossip
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -203,10 +204,7 @@ func Simulate(ctx context.Context, in *Instance, cfg SimConfig, progress solvers
 	// The budget is the lower of memory_mb and the server's: a user can
 	// lower it, never raise it.
 	est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), cfg.gossips(), cfg.GossipK > 0)
-	field := cfg.sizeField
-	if field == "" {
-		field = "nodes"
-	}
+	field := cmp.Or(cfg.sizeField, "nodes")
 	if err := solvers.ReserveWithin(ctx, field, est, fmt.Sprintf("%d nodes over %.0f s (tables and records)", n, in.DurationS), cfg.MemoryBytes); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package gossip
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand"
@@ -111,11 +112,7 @@ func parseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload
 	if err != nil {
 		return nil, errs.InFile(err, f.Name)
 	}
-	name = strings.TrimSuffix(name, ".json")
-	if name == "" {
-		name = "upload"
-	}
-	return newWorkload(in, name, "json")
+	return newWorkload(in, cmp.Or(strings.TrimSuffix(name, ".json"), "upload"), "json")
 }
 
 func newWorkload(in *Instance, name, format string) (*solvers.Workload, error) {
