@@ -243,7 +243,6 @@ func (f *Def[C, P]) Strategy() *Strategy {
 	return s
 }
 
-// orNone is progress, or NoProgress when it is nil.
 func orNone(progress Progress) Progress {
 	if progress == nil {
 		return NoProgress

@@ -90,7 +90,6 @@ const (
 	DefaultMaxSteps = 1000
 )
 
-// withDefaults fills the zero fields.
 func (c Config) withDefaults() Config {
 	c.Score = cmp.Or(c.Score, Ratio)
 	c.Method = cmp.Or(c.Method, Anneal)
@@ -294,7 +293,6 @@ type candidate struct {
 	refused error // the preset refused these parameters: no instance
 }
 
-// left is how many candidates the budget still allows.
 func (s *searcher) left() int { return s.cfg.Budget - len(s.res.Evaluations) }
 
 // evaluate scores a batch (at most left() candidates), running only the
@@ -370,7 +368,6 @@ func (s *searcher) bestScore() float64 {
 	return s.res.Evaluations[s.res.Best].Score
 }
 
-// emit tells the observer the evaluations from index from on.
 func (s *searcher) emit(from int) {
 	if s.observe == nil {
 		return

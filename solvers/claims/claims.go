@@ -466,7 +466,6 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 	return capOurs(r, tol, applied)
 }
 
-// stepTrend judges Rises and Falls step by step (TrendOf).
 func stepTrend(kind Trend, failed bool, pts []Point, diff func(a, b Point) Interval) (verdict, rule string) {
 	word := "rises"
 	if kind == Falls {

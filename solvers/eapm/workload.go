@@ -155,7 +155,6 @@ func decodeJSON(name string, data []byte) (*Instance, *workloadJSON, error) {
 	return in, &wj, nil
 }
 
-// prefixField puts the file name in front of an error's field.
 func prefixField(name string, err error) error {
 	var e *errs.Error
 	if errors.As(err, &e) && e.Field != "" {
@@ -355,7 +354,6 @@ func canonical(in *Instance, name, source string) []byte {
 	return b
 }
 
-// newWorkload wraps a validated instance as a solvers.Workload.
 func newWorkload(in *Instance, name, format, source string) (*solvers.Workload, error) {
 	return &solvers.Workload{Name: name, Format: format, Summary: summary(in),
 		Data: canonical(in, name, source), Preview: preview(in)}, nil

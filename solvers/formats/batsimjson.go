@@ -209,7 +209,6 @@ func ReadBatsimWorkload(ctx context.Context, name string, data []byte, speed flo
 	return w, nil
 }
 
-// wholeNumber is x as an int when it is a whole number in int range.
 func wholeNumber(x float64) (int, bool) {
 	if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
 		return 0, false
@@ -259,7 +258,6 @@ type profileReader struct {
 	busy    map[string]bool // profiles being worked out: a composed cycle
 }
 
-// runtimeOf is the runtime of profile name on res hosts.
 func (p *profileReader) runtimeOf(name string, res int) (float64, error) {
 	key := name + "\x00" + strconv.Itoa(res)
 	if r, ok := p.runtime[key]; ok {
@@ -350,7 +348,6 @@ func (p *profileReader) compute(name string, pr *batsimProfile, res int) (float6
 	return 0, fmt.Errorf("profile type %q is not supported: schedlab runs delay, parallel, parallel_homogeneous, parallel_homogeneous_total and composed profiles; the others need SimGrid's application, network or storage models", pr.Type)
 }
 
-// seconds is flops computed at the platform's speed.
 func (p *profileReader) seconds(flops float64) (float64, error) {
 	if flops == 0 {
 		return 0, nil

@@ -208,7 +208,6 @@ func ReadMatrix(name string, data []byte, lim Limits) (*Matrix, error) {
 	return m, nil
 }
 
-// clip shortens a cell for an error message.
 func clip(s string) string {
 	const max = 40
 	n := 0

@@ -267,7 +267,6 @@ func (rd wfReader) decode(data []byte) (*wfRaw, error) {
 	return &raw, nil
 }
 
-// files reads the file sizes by id.
 func (rd wfReader) files(spec *wfSpec) (map[string]int64, error) {
 	files := make(map[string]int64, len(spec.Files))
 	for i, f := range spec.Files {

@@ -9,7 +9,6 @@ import (
 	"schedlab/report"
 )
 
-// result is what the run measured.
 func (s *sim) result() *Result {
 	a := &s.acct
 	r := &Result{Nodes: s.n, DurationS: s.dur, BinW: a.binW, Rejects: a.rejects, Matches: a.matches, Jobs: len(s.in.Jobs)}
@@ -70,7 +69,6 @@ func (s *sim) throughput(r *Result) {
 	}
 }
 
-// waits fills the started count and the wait statistics.
 func (s *sim) waits(r *Result) {
 	var waits []float64
 	for j, st := range s.jobs.start {

@@ -151,7 +151,6 @@ type accounting struct {
 	leaves   int
 }
 
-// now is the simulated time.
 func (s *sim) now() float64 { return s.k.Now() }
 
 func (s *sim) at(t float64, e event) { s.k.At(t, e) }
@@ -183,7 +182,6 @@ func estimateBytes(n, sched int, durS, periodS float64, jobs int, gossip, counte
 // table row), else a central manager collects them.
 func (c SimConfig) gossips() bool { return solvers.LookupVariant(variants, c.Variant).gossips }
 
-// schedulers is the number of schedulers of cfg's variant.
 func schedulers(cfg SimConfig) int {
 	if cfg.gossips() {
 		return cfg.Schedulers

@@ -65,7 +65,6 @@ var variants = []variant{
 	{Variant: solvers.Variant{Name: VariantRumor, Doc: "The seed's §2.3.1 / Fig. 6: one message spread in synchronous rounds, mode push (the seed's) or push-pull; a sender stops after k \"already known\" answers. Plots the informed fraction per round beside the epidemic-theory curve."}},
 }
 
-// generate is the umeda2006 generator.
 func generate(ctx context.Context, p Umeda2006Config, seed int64) (*solvers.Workload, error) {
 	// More sites than nodes would leave sites empty: the grid has
 	// min(sites, nodes) sites, as the reproduce's (so an experiment can

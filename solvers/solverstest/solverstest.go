@@ -228,7 +228,6 @@ func checkTimeFrame(t *testing.T, what string, rep *report.Report) {
 	}
 }
 
-// onlyKnown keeps the params the specs know.
 func onlyKnown(specs []solvers.ParamSpec, p solvers.Params) solvers.Params {
 	out := solvers.Params{}
 	for _, sp := range specs {
