@@ -3,6 +3,7 @@ package claims
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"schedlab/report"
@@ -647,21 +648,18 @@ func Crossing(b Better, pts ...Pair) Result {
 	for k < len(signs) && signs[k] == -1 {
 		k++
 	}
-	lastPlus, firstMinus, anyPlus, anyMinus := -1, len(signs), false, false
+	lastPlus, firstMinus := -1, slices.Index(signs, -1) // -1: none
 	for x, s := range signs {
 		if s == 1 {
-			lastPlus, anyPlus = x, true
-		}
-		if s == -1 && !anyMinus {
-			firstMinus, anyMinus = x, true
+			lastPlus = x
 		}
 	}
 	switch {
 	case i > 0 && k > j && k == len(signs):
 		r.Verdict = Holds
-	case anyPlus && anyMinus && lastPlus < firstMinus:
+	case lastPlus >= 0 && firstMinus >= 0 && lastPlus < firstMinus:
 		r.Verdict = Partly
-	case !anyPlus && !anyMinus:
+	case lastPlus < 0 && firstMinus < 0:
 		r.Verdict = Inconclusive
 	default:
 		r.Verdict = DoesNotHold
