@@ -44,29 +44,20 @@ type Def[C any, P interface {
 	// Repro is the seed experiment (NewReproduce).
 	Repro ReproDef
 
-	// UploadList, ExportList with Export, and Fits are optional: nil means
-	// no file set, no export formats, every variant fits every workload.
+	// The rest are optional (nil: none), each the Strategy field it fills:
+	// Uploads, Exports and Export, VariantFits, PreferredVariant, RunsFile
+	// and RunFile (run with the decoded config), SeedExperiments, Metrics
+	// and Mutate.
 	UploadList []Upload
 	ExportList []ExportFormat
 	Export     func(w *Workload, format string) ([]byte, error)
 	Fits       func(format, variant string) error
-	// Prefers is optional: the variant a run form starts from on a
-	// workload of format ("" or nil: the first that fits). cyclic starts
-	// an SWF trace on batch, the simulation a trace is uploaded for.
-	Prefers func(format string) string
-	// FileRuns and FileRun are optional: a variant that runs straight from
-	// a streamed file (Strategy.RunFile); nil means none does.
-	FileRuns func(name, variant string) bool
-	FileRun  func(ctx context.Context, name string, r io.Reader, variant string, cfg C, progress Progress) (*report.Report, error)
-	// Seeds lists the seed paper's sweeps as experiment definitions.
-	Seeds func() []SeedExperiment
-	// Metrics is optional: the metrics the family's reports carry, as
-	// declarations (their values unused), the primary result first
-	// (Strategy.Metrics). A family without them is read from its reports.
-	Metrics []report.Metric
-	// Mutate is optional: one random change of an instance that came
-	// from preset with params (an adversarial search's move, Strategy.Mutate).
-	Mutate func(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
+	Prefers    func(format string) string
+	FileRuns   func(name, variant string) bool
+	FileRun    func(ctx context.Context, name string, r io.Reader, variant string, cfg C, progress Progress) (*report.Report, error)
+	Seeds      func() []SeedExperiment
+	Metrics    []report.Metric
+	Mutate     func(ctx context.Context, w *Workload, preset string, params Params, rng *rand.Rand) (*Workload, string, error)
 }
 
 // PresetDef is a preset with its generator.
@@ -243,7 +234,6 @@ func (f *Def[C, P]) Strategy() *Strategy {
 	return s
 }
 
-// orNone is progress, or NoProgress when it is nil.
 func orNone(progress Progress) Progress {
 	if progress == nil {
 		return NoProgress

@@ -60,7 +60,6 @@ func (m *Memo) Get(key string, compute func() (any, error)) (any, error) {
 	})
 }
 
-// kept is what m keeps for key.
 func (m *Memo) kept(key string) (memoResult, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -108,26 +108,20 @@ func Resolve(specs []ParamSpec, p Params) (Params, error) {
 	for _, s := range specs {
 		known[s.Name] = s
 	}
-	var unknown []string
-	for k := range p {
-		if _, ok := known[k]; !ok {
-			unknown = append(unknown, k)
-		}
-	}
 	var problems []error
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		names := make([]string, 0, len(specs))
-		for _, s := range specs {
-			names = append(names, s.Name)
+	for _, u := range slices.Sorted(maps.Keys(p)) {
+		if _, ok := known[u]; ok {
+			continue
 		}
-		for _, u := range unknown {
-			if u == "" {
-				problems = append(problems, errs.Invalidf("params", "a parameter has an empty name"))
-				continue
-			}
-			problems = append(problems, errs.Invalidf(u, "unknown parameter (known: %s)", strings.Join(names, ", ")))
+		if u == "" {
+			problems = append(problems, errs.Invalidf("params", "a parameter has an empty name"))
+			continue
 		}
+		names := make([]string, len(specs))
+		for i, s := range specs {
+			names[i] = s.Name
+		}
+		problems = append(problems, errs.Invalidf(u, "unknown parameter (known: %s)", strings.Join(names, ", ")))
 	}
 	out := make(Params, len(specs))
 	for _, s := range specs {

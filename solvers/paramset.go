@@ -244,15 +244,7 @@ func (s ParamSpec) Applies(variant, format string) bool {
 
 // AppliesTo reports whether the parameter matters to variant.
 func (s ParamSpec) AppliesTo(variant string) bool {
-	if len(s.Variants) == 0 {
-		return true
-	}
-	for _, v := range s.Variants {
-		if v == variant {
-			return true
-		}
-	}
-	return false
+	return len(s.Variants) == 0 || slices.Contains(s.Variants, variant)
 }
 
 // ParseBool reads a boolean parameter: "true" or "false", and from older

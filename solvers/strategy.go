@@ -199,7 +199,6 @@ func (st *Strategy) FindPreset(name, field string) (Preset, error) {
 	return Preset{}, presetError(field, st.Info.Name, name, known)
 }
 
-// presetError says that family has no preset name, among known.
 func presetError(field, family, name string, known []string) error {
 	if name == "" {
 		return errs.Invalidf(field, "missing: choose a preset of %s (%s)", family, strings.Join(known, ", "))

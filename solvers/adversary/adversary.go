@@ -1,11 +1,13 @@
 package adversary
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -88,29 +90,14 @@ const (
 	DefaultMaxSteps = 1000
 )
 
-// withDefaults fills the zero fields.
 func (c Config) withDefaults() Config {
-	if c.Score == "" {
-		c.Score = Ratio
-	}
-	if c.Method == "" {
-		c.Method = Anneal
-	}
-	if c.Restarts == 0 {
-		c.Restarts = DefaultRestarts
-	}
-	if c.MaxTemp == 0 {
-		c.MaxTemp = DefaultMaxTemp
-	}
-	if c.MinTemp == 0 {
-		c.MinTemp = DefaultMinTemp
-	}
-	if c.Cooling == 0 {
-		c.Cooling = DefaultCooling
-	}
-	if c.MaxSteps == 0 {
-		c.MaxSteps = DefaultMaxSteps
-	}
+	c.Score = cmp.Or(c.Score, Ratio)
+	c.Method = cmp.Or(c.Method, Anneal)
+	c.Restarts = cmp.Or(c.Restarts, DefaultRestarts)
+	c.MaxTemp = cmp.Or(c.MaxTemp, DefaultMaxTemp)
+	c.MinTemp = cmp.Or(c.MinTemp, DefaultMinTemp)
+	c.Cooling = cmp.Or(c.Cooling, DefaultCooling)
+	c.MaxSteps = cmp.Or(c.MaxSteps, DefaultMaxSteps)
 	return c
 }
 
@@ -266,9 +253,7 @@ func Search(ctx context.Context, cfg Config, fam Family, eval Evaluator, known m
 	}
 	s := &searcher{cfg: cfg, fam: fam, eval: eval, known: map[string]Outcome{}, observe: observe,
 		res: &Result{Best: -1}}
-	for k, o := range known {
-		s.known[k] = o
-	}
+	maps.Copy(s.known, known)
 	var err error
 	switch cfg.Method {
 	case Anneal:
@@ -308,7 +293,6 @@ type candidate struct {
 	refused error // the preset refused these parameters: no instance
 }
 
-// left is how many candidates the budget still allows.
 func (s *searcher) left() int { return s.cfg.Budget - len(s.res.Evaluations) }
 
 // evaluate scores a batch (at most left() candidates), running only the
@@ -384,7 +368,6 @@ func (s *searcher) bestScore() float64 {
 	return s.res.Evaluations[s.res.Best].Score
 }
 
-// emit tells the observer the evaluations from index from on.
 func (s *searcher) emit(from int) {
 	if s.observe == nil {
 		return

@@ -112,7 +112,6 @@ func (b box) value(i int, u float64) float64 {
 	return min(r.Hi, max(r.Lo, v))
 }
 
-// coord is the coordinate of value v of parameter i.
 func (b box) coord(i int, v float64) float64 {
 	r := b.ranges[i]
 	if b.logs[i] {

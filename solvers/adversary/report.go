@@ -1,6 +1,7 @@
 package adversary
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -106,7 +107,7 @@ func pathTable(res *Result) report.Table {
 	}
 	path = append(path, best)
 	for _, e := range path {
-		t.Rows = append(t.Rows, []any{e.Index + 1, e.Step, orText(e.Change, "initial instance"), ScoreText(e.Score)})
+		t.Rows = append(t.Rows, []any{e.Index + 1, e.Step, cmp.Or(e.Change, "initial instance"), ScoreText(e.Score)})
 	}
 	return t
 }
@@ -180,13 +181,6 @@ func finiteForJSON(v float64) float64 {
 		return -math.MaxFloat64
 	}
 	return v
-}
-
-func orText(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }
 
 // paramDiff names the parameters on which A and B differ, as " (k=v, …)"

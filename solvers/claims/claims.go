@@ -3,6 +3,7 @@ package claims
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"schedlab/report"
@@ -81,9 +82,13 @@ type Result struct {
 // defaultFormat writes numbers in rows: four significant digits.
 var defaultFormat = func(x float64) string { return fmt.Sprintf("%.4g", x) }
 
-// fmtIv writes an interval with the number of values it rests on; one
-// value is written as a value, never as an interval.
-func fmtIv(iv Interval, f func(float64) string) string {
+// FormatInterval writes an interval as the rows do: "m [lo, hi] (n = N)",
+// one value as a value, never as an interval (f nil: four significant
+// digits).
+func FormatInterval(iv Interval, f func(float64) string) string {
+	if f == nil {
+		f = defaultFormat
+	}
 	switch {
 	case iv.N == 0:
 		return "n/a"
@@ -93,15 +98,6 @@ func fmtIv(iv Interval, f func(float64) string) string {
 		return fmt.Sprintf("%s (n = %d, no spread)", f(iv.Mean), iv.N)
 	}
 	return fmt.Sprintf("%s [%s, %s] (n = %d)", f(iv.Mean), f(iv.Lo), f(iv.Hi), iv.N)
-}
-
-// FormatInterval writes an interval as the rows do: "m [lo, hi] (n = N)",
-// one value as a value.
-func FormatInterval(iv Interval, f func(float64) string) string {
-	if f == nil {
-		f = defaultFormat
-	}
-	return fmtIv(iv, f)
 }
 
 // solvedOf counts the numbers among xs and says "k of n solved" where
@@ -262,7 +258,7 @@ func eachPoint(pts []Point, judge func(Interval, []float64) (state, float64, str
 		if st == undecided && iv.N >= MinValues && !math.IsNaN(b) {
 			t.needFor(iv, b)
 		}
-		parts = append(parts, label(p.Label, strings.TrimSuffix(fmtIv(iv, defaultFormat)+", "+s, ", ")+extra))
+		parts = append(parts, label(p.Label, strings.TrimSuffix(FormatInterval(iv, defaultFormat)+", "+s, ", ")+extra))
 	}
 	return t, join(parts)
 }
@@ -316,7 +312,7 @@ func LevelMean(p PaperMean, tol Tol, pts ...Point) Result {
 	}
 	t, ours := eachPoint(pts, func(iv Interval, vals []float64) (state, float64, string) {
 		d := welchStats(p.Mean, p.SD*p.SD, p.N, iv.Mean, sampleVar(vals), iv.N)
-		txt := "; ours − paper " + fmtIv(d, defaultFormat)
+		txt := "; ours − paper " + FormatInterval(d, defaultFormat)
 		if d.Lo-tol.Value <= 0 && 0 <= d.Hi+tol.Value {
 			return shown, math.NaN(), txt
 		}
@@ -329,12 +325,10 @@ func LevelMean(p PaperMean, tol Tol, pts ...Point) Result {
 }
 
 // AtLeast judges "ours ≥ x" at each point: the interval's low end is at
-// least x; excluded when its high end is below x. AtMost judges
-// "ours ≤ x".
+// least x; excluded when its high end is below x.
 func AtLeast(x float64, t Tol, pts ...Point) Result { return bound(x, true, t, pts) }
 
-// AtMost judges "ours ≤ x" at each point: the interval's high end is at
-// most x; excluded when its low end is above x.
+// AtMost judges "ours ≤ x", as AtLeast the other way.
 func AtMost(x float64, t Tol, pts ...Point) Result { return bound(x, false, t, pts) }
 
 func bound(x float64, atLeast bool, t Tol, pts []Point) Result {
@@ -396,7 +390,7 @@ func Direction(b Better, margin Tol, pts ...Pair) Result {
 			t.needFor(iv, margin.Value)
 		}
 		t.add(st)
-		s := "A − B " + fmtIv(orient(iv, b), defaultFormat)
+		s := "A − B " + FormatInterval(orient(iv, b), defaultFormat)
 		if na > 1 || ka < na || kb < na {
 			s += fmt.Sprintf(", A %d of %d solved, B %d of %d", ka, na, kb, na)
 		}
@@ -446,7 +440,7 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 	var parts []string
 	for _, p := range pts {
 		_, _, s := solvedOf(p.Values)
-		parts = append(parts, label(p.Label, strings.TrimSuffix(fmtIv(MeanCI(p.Values), defaultFormat)+", "+s, ", ")))
+		parts = append(parts, label(p.Label, strings.TrimSuffix(FormatInterval(MeanCI(p.Values), defaultFormat)+", "+s, ", ")))
 	}
 	r := Result{Ours: join(parts)}
 	if len(pts) < 2 {
@@ -473,7 +467,6 @@ func TrendOf(kind Trend, tol Tol, paired bool, pts ...Point) Result {
 	return capOurs(r, tol, applied)
 }
 
-// stepTrend judges Rises and Falls step by step (TrendOf).
 func stepTrend(kind Trend, failed bool, pts []Point, diff func(a, b Point) Interval) (verdict, rule string) {
 	word := "rises"
 	if kind == Falls {
@@ -635,7 +628,7 @@ func Crossing(b Better, pts ...Pair) Result {
 			s = -1
 		}
 		signs = append(signs, s)
-		parts = append(parts, label(p.Label, "A − B "+fmtIv(orient(iv, b), defaultFormat)))
+		parts = append(parts, label(p.Label, "A − B "+FormatInterval(orient(iv, b), defaultFormat)))
 	}
 	r := Result{Ours: join(parts), Rule: "crossing: A ahead (95 % CI of the paired difference excluding zero) at every point before the crossing, B at every point after, at most one undecided point between"}
 	if len(signs) < 2 {
@@ -655,21 +648,18 @@ func Crossing(b Better, pts ...Pair) Result {
 	for k < len(signs) && signs[k] == -1 {
 		k++
 	}
-	lastPlus, firstMinus, anyPlus, anyMinus := -1, len(signs), false, false
+	lastPlus, firstMinus := -1, slices.Index(signs, -1) // -1: none
 	for x, s := range signs {
 		if s == 1 {
-			lastPlus, anyPlus = x, true
-		}
-		if s == -1 && !anyMinus {
-			firstMinus, anyMinus = x, true
+			lastPlus = x
 		}
 	}
 	switch {
 	case i > 0 && k > j && k == len(signs):
 		r.Verdict = Holds
-	case anyPlus && anyMinus && lastPlus < firstMinus:
+	case lastPlus >= 0 && firstMinus >= 0 && lastPlus < firstMinus:
 		r.Verdict = Partly
-	case !anyPlus && !anyMinus:
+	case lastPlus < 0 && firstMinus < 0:
 		r.Verdict = Inconclusive
 	default:
 		r.Verdict = DoesNotHold

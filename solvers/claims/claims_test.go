@@ -17,8 +17,8 @@ func TestMeanCIByHand(t *testing.T) {
 	if iv.N != 3 || !near(iv.Mean, 2, 1e-12) || !near(iv.Lo, 2-h, 1e-5) || !near(iv.Hi, 2+h, 1e-5) {
 		t.Fatalf("MeanCI = %+v, want 2 ± %.6f over 3", iv, h)
 	}
-	if one := MeanCI([]float64{5}); one.N != 1 || fmtIv(one, defaultFormat) != "5 (1 value: no interval)" {
-		t.Fatalf("one value is written as a value, got %+v %q", one, fmtIv(one, defaultFormat))
+	if one := MeanCI([]float64{5}); one.N != 1 || FormatInterval(one, defaultFormat) != "5 (1 value: no interval)" {
+		t.Fatalf("one value is written as a value, got %+v %q", one, FormatInterval(one, defaultFormat))
 	}
 	if none := MeanCI([]float64{nan}); none.N != 0 {
 		t.Fatalf("no value: N = %d", none.N)

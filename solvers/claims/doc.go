@@ -34,26 +34,18 @@
 // (PaperMean): LevelMean compares it with ours by Welch's interval where
 // its spread is known and says "taken as exact" where not.
 //
-// # Rules (each point shown, excluded or undecided; then combined)
+// # Rules
 //
-//   - Level / Range: the paper's value (or range, "about 0.93 to 1") ±
-//     tol meets our interval: shown; wholly outside: excluded.
-//   - AtLeast, AtMost: interval on the claimed side: shown; wholly on
-//     the other: excluded.
-//   - Direction: the oriented paired difference above the margin: shown;
-//     at or below it: excluded.
-//   - TrendOf: Rises/Falls by steps (a significant step against excludes;
-//     none significant: inconclusive); Flat, FallsLittle against ±tol.
-//   - Correlated, Crossing: see their docs. Share, Occurs: counts.
-//   - Check: a deterministic hand case (a paper's example): no interval.
-//
-// The rule is chosen from the sentence: a range is a Range, not a bound;
-// a claim about a scope ("large graphs") is judged at the sizes it names
-// or is Missing; a sentence naming a criterion is Unmeasurable, with the
-// method's success rate as its own row. A tolerance of ours (Tol.Ours)
-// caps at partly only in a rule that applies it (Rises and Falls apply
-// none). Combine joins a conclusion's parts. Table.Add writes the rule
-// into the evidence cell.
+// Each point is shown, excluded or undecided by a rule (Level, Range,
+// LevelMean, AtLeast, AtMost, Direction, TrendOf, Correlated, Crossing,
+// Share, Occurs, Check: each function says its test), then the points are
+// combined. The rule is chosen from the sentence: a range is a Range, not a
+// bound; a claim about a scope ("large graphs") is judged at the sizes it
+// names or is Missing (InScope); a sentence naming a criterion is
+// Unmeasurable, with the method's success rate as its own row. A tolerance
+// of ours (Tol.Ours) caps at partly only in a rule that applies it (Rises
+// and Falls apply none). Combine joins a conclusion's parts. Table.Add
+// writes the rule into the evidence cell.
 //
 // # Rows as data
 //

@@ -19,22 +19,17 @@ func tq(df float64) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975)
 }
 
-// solved returns the values that are not NaN (a failed instance).
-func solved(xs []float64) []float64 { return stats.Numbers(xs) }
-
-func meanVar(xs []float64) (m, v float64) { return stats.MeanVar(xs) }
-
 // MeanCI is the mean of xs (NaN values left out) with its Student-t 95 %
 // interval, mean ± t(0.975, n−1)·s/√n with s the sample standard
 // deviation; none gives N = 0 and NaNs. One value (N = 1) has Lo = Hi =
 // the value but is no interval: the rules leave such a point undecided
 // and the rows write it as one value (MinValues).
 func MeanCI(xs []float64) Interval {
-	s := solved(xs)
+	s := stats.Numbers(xs)
 	if len(s) == 0 {
 		return Interval{math.NaN(), math.NaN(), math.NaN(), 0}
 	}
-	m, v := meanVar(s)
+	m, v := stats.MeanVar(s)
 	if len(s) < 2 || v == 0 {
 		return Interval{m, m, m, len(s)}
 	}
@@ -59,42 +54,25 @@ func PairedCI(a, b []float64) Interval {
 // side has no spread; with one value on both, the interval is the
 // difference itself.
 func WelchCI(a, b []float64) Interval {
-	sa, sb := solved(a), solved(b)
+	sa, sb := stats.Numbers(a), stats.Numbers(b)
 	if len(sa) == 0 || len(sb) == 0 {
 		return Interval{math.NaN(), math.NaN(), math.NaN(), 0}
 	}
-	ma, va := meanVar(sa)
-	mb, vb := meanVar(sb)
-	d := mb - ma
-	qa, qb := va/float64(len(sa)), vb/float64(len(sb))
-	se2 := qa + qb
-	n := min(len(sa), len(sb))
-	if se2 == 0 {
-		return Interval{d, d, d, n}
-	}
-	// Welch–Satterthwaite; a side of one value contributes no variance
-	// and no degrees of freedom term.
-	den := 0.0
-	if len(sa) > 1 {
-		den += qa * qa / float64(len(sa)-1)
-	}
-	if len(sb) > 1 {
-		den += qb * qb / float64(len(sb)-1)
-	}
-	df := se2 * se2 / den
-	h := tq(df) * math.Sqrt(se2)
-	return Interval{d, d - h, d + h, n}
+	ma, va := stats.MeanVar(sa)
+	mb, vb := stats.MeanVar(sb)
+	return welchStats(ma, va, len(sa), mb, vb, len(sb))
 }
 
 // sampleVar is the sample variance of the numbers among xs.
 func sampleVar(xs []float64) float64 {
-	_, v := meanVar(solved(xs))
+	_, v := stats.MeanVar(stats.Numbers(xs))
 	return v
 }
 
 // welchStats is the difference mb − ma of two samples given by their
-// means, sample variances and sizes (each at least 2), with Welch's 95 %
-// interval; N is the smaller size.
+// means, sample variances and sizes, with Welch's 95 % interval; N is the
+// smaller size. Welch–Satterthwaite; a side of one value contributes no
+// variance and no degrees of freedom term.
 func welchStats(ma, va float64, na int, mb, vb float64, nb int) Interval {
 	d := mb - ma
 	qa, qb := va/float64(na), vb/float64(nb)
@@ -103,8 +81,14 @@ func welchStats(ma, va float64, na int, mb, vb float64, nb int) Interval {
 	if se2 == 0 {
 		return Interval{d, d, d, n}
 	}
-	df := se2 * se2 / (qa*qa/float64(na-1) + qb*qb/float64(nb-1))
-	h := tq(df) * math.Sqrt(se2)
+	den := 0.0
+	if na > 1 {
+		den += qa * qa / float64(na-1)
+	}
+	if nb > 1 {
+		den += qb * qb / float64(nb-1)
+	}
+	h := tq(se2*se2/den) * math.Sqrt(se2)
 	return Interval{d, d - h, d + h, n}
 }
 
@@ -116,8 +100,8 @@ func Pearson(xs, ys []float64) (r Interval, ok bool) {
 	if n < 4 || len(ys) != n {
 		return Interval{}, false
 	}
-	mx, vx := meanVar(xs)
-	my, vy := meanVar(ys)
+	mx, vx := stats.MeanVar(xs)
+	my, vy := stats.MeanVar(ys)
 	if vx == 0 || vy == 0 {
 		return Interval{}, false
 	}
@@ -136,10 +120,10 @@ func Pearson(xs, ys []float64) (r Interval, ok bool) {
 // how many there are (NaN under MinValues): the spread of a published
 // mean where the authors' per-instance data give it (PaperMean).
 func SampleSD(xs []float64) (sd float64, n int) {
-	v := solved(xs)
+	v := stats.Numbers(xs)
 	if len(v) < MinValues {
 		return math.NaN(), len(v)
 	}
-	_, va := meanVar(v)
+	_, va := stats.MeanVar(v)
 	return math.Sqrt(va), len(v)
 }

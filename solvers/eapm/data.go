@@ -21,19 +21,26 @@ import (
 //go:embed data
 var dataFS embed.FS
 
-func readData(name string) []byte {
+// openData opens an embedded file, gunzipping a .gz as it is read.
+func openData(name string) io.Reader {
 	b, err := dataFS.ReadFile("data/" + name)
 	if err != nil {
 		panic("eapm: embedded file missing: " + name) // a build error, not input
 	}
-	if len(name) > 3 && name[len(name)-3:] == ".gz" {
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			panic("eapm: embedded file " + name + ": " + err.Error())
-		}
-		if b, err = io.ReadAll(zr); err != nil {
-			panic("eapm: embedded file " + name + ": " + err.Error())
-		}
+	if !strings.HasSuffix(name, ".gz") {
+		return bytes.NewReader(b)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		panic("eapm: embedded file " + name + ": " + err.Error())
+	}
+	return zr
+}
+
+func readData(name string) []byte {
+	b, err := io.ReadAll(openData(name))
+	if err != nil {
+		panic("eapm: embedded file " + name + ": " + err.Error())
 	}
 	return b
 }
@@ -192,19 +199,7 @@ func seedOnce() *seedInstances {
 // by line: the header must be exactly cols, and row gets each record's
 // fields, valid until the next call. No record is kept, no map built.
 func readSeedCSV(name string, cols []string, row func(f [][]byte)) {
-	b, err := dataFS.ReadFile("data/" + name)
-	if err != nil {
-		panic("eapm: embedded file missing: " + name) // a build error, not input
-	}
-	var r io.Reader = bytes.NewReader(b)
-	if strings.HasSuffix(name, ".gz") {
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			panic("eapm: embedded file " + name + ": " + err.Error())
-		}
-		r = zr
-	}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(openData(name))
 	f := make([][]byte, len(cols))
 	for line := 1; sc.Scan(); line++ {
 		l := bytes.TrimSuffix(sc.Bytes(), []byte("\r"))

@@ -266,7 +266,6 @@ type alloc struct {
 	nz []int
 }
 
-// add gives v more tasks to machine type j.
 func (a *alloc) add(j, v int) {
 	if v <= 0 {
 		return

@@ -30,7 +30,6 @@ func presets() []solvers.PresetDef {
 	}
 }
 
-// presetRand is a preset's random source for a run's seed.
 func presetRand(seed int64) *rand.Rand { return rand.New(rand.NewPCG(uint64(seed), 0xea9a2022)) }
 
 func genTarplee(_ context.Context, c TarpleeConfig, seed int64) (*solvers.Workload, error) {

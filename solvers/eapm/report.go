@@ -134,7 +134,6 @@ func finite(v float64) float64 {
 	return v
 }
 
-// runReport builds the Report of one run.
 func runReport(in *Instance, variant string, s *Schedule, b *Bound, boundNote string, wallMS float64) *report.Report {
 	r := &report.Report{}
 	m, n := in.M(), len(in.Users)

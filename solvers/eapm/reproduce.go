@@ -365,7 +365,6 @@ func case2Report(rep *report.Report, c2 [][][]evalResult, ns []int, res *seedRes
 	}
 }
 
-// col is one number of every instance's result.
 func col(rs []evalResult, f func(evalResult) float64) []float64 {
 	out := make([]float64, len(rs))
 	for i, r := range rs {

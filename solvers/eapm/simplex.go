@@ -65,7 +65,6 @@ type sparseLP struct {
 	b, c       []float64
 }
 
-// col returns column j's rows and values.
 func (lp *sparseLP) col(j int) ([]int, []float64) {
 	s, e := lp.colStart[j], lp.colStart[j+1]
 	return lp.rowIdx[s:e], lp.val[s:e]

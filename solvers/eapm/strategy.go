@@ -19,7 +19,6 @@ import (
 // concurrent runs.
 func New() *solvers.Strategy { return family().Strategy() }
 
-// family is EAPM's parts.
 func family() *solvers.Def[Config, *Config] {
 	return &solvers.Def[Config, *Config]{
 		Name:        "eapm",
@@ -81,7 +80,6 @@ func uploads() []solvers.Upload {
 	}
 }
 
-// runVariant schedules w with a variant and a run config.
 func runVariant(ctx context.Context, w *solvers.Workload, variant string, cfg Config, progress solvers.Progress) (*report.Report, error) {
 	in, err := loadWorkload(w)
 	if err != nil {

@@ -2,6 +2,7 @@ package eapm
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,11 +63,7 @@ func parseWorkload(files []solvers.File) (*solvers.Workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		name := wj.Name
-		if name == "" {
-			name = strings.TrimSuffix(path.Base(displayName(f)), path.Ext(displayName(f)))
-		}
-		return newWorkload(in, name, "json", wj.Source)
+		return newWorkload(in, cmp.Or(wj.Name, strings.TrimSuffix(path.Base(displayName(f)), path.Ext(displayName(f)))), "json", wj.Source)
 	}
 	for _, r := range []string{"etc", "apc", "users"} {
 		if _, ok := roles[r]; !ok {
@@ -158,7 +155,6 @@ func decodeJSON(name string, data []byte) (*Instance, *workloadJSON, error) {
 	return in, &wj, nil
 }
 
-// prefixField puts the file name in front of an error's field.
 func prefixField(name string, err error) error {
 	var e *errs.Error
 	if errors.As(err, &e) && e.Field != "" {
@@ -358,7 +354,6 @@ func canonical(in *Instance, name, source string) []byte {
 	return b
 }
 
-// newWorkload wraps a validated instance as a solvers.Workload.
 func newWorkload(in *Instance, name, format, source string) (*solvers.Workload, error) {
 	return &solvers.Workload{Name: name, Format: format, Summary: summary(in),
 		Data: canonical(in, name, source), Preview: preview(in)}, nil

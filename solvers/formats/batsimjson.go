@@ -5,8 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -208,7 +209,6 @@ func ReadBatsimWorkload(ctx context.Context, name string, data []byte, speed flo
 	return w, nil
 }
 
-// wholeNumber is x as an int when it is a whole number in int range.
 func wholeNumber(x float64) (int, bool) {
 	if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
 		return 0, false
@@ -258,7 +258,6 @@ type profileReader struct {
 	busy    map[string]bool // profiles being worked out: a composed cycle
 }
 
-// runtimeOf is the runtime of profile name on res hosts.
 func (p *profileReader) runtimeOf(name string, res int) (float64, error) {
 	key := name + "\x00" + strconv.Itoa(res)
 	if r, ok := p.runtime[key]; ok {
@@ -312,11 +311,7 @@ func (p *profileReader) compute(name string, pr *batsimProfile, res int) (float6
 		if err := noCom(pr.Com, res); err != nil {
 			return 0, err
 		}
-		most := 0.0
-		for _, c := range cpu {
-			most = max(most, c)
-		}
-		return p.seconds(most)
+		return p.seconds(max(0, slices.Max(cpu)))
 	case "parallel_homogeneous", "parallel_homogeneous_total":
 		cpu, err := numbers(pr.CPU, "cpu", 0, res)
 		if err != nil {
@@ -353,7 +348,6 @@ func (p *profileReader) compute(name string, pr *batsimProfile, res int) (float6
 	return 0, fmt.Errorf("profile type %q is not supported: schedlab runs delay, parallel, parallel_homogeneous, parallel_homogeneous_total and composed profiles; the others need SimGrid's application, network or storage models", pr.Type)
 }
 
-// seconds is flops computed at the platform's speed.
 func (p *profileReader) seconds(flops float64) (float64, error) {
 	if flops == 0 {
 		return 0, nil
@@ -428,14 +422,9 @@ func noCom(raw json.RawMessage, hosts int) error {
 // ProfileTypes lists a workload's profile types with their job counts, for
 // a note: "delay 10, parallel_homogeneous 2".
 func (w *BatsimWorkload) ProfileTypes() string {
-	keys := make([]string, 0, len(w.Types))
-	for k := range w.Types {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, w.Types[k])
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(w.Types)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, w.Types[k]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -146,12 +147,7 @@ func LooksLikeHeader(fields []string) bool {
 	if len(fields) == 1 {
 		return !numeric(fields[0])
 	}
-	for _, f := range fields[1:] {
-		if !numeric(f) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(fields[1:], func(f string) bool { return !numeric(f) })
 }
 
 // ReadMatrix reads a numeric matrix from CSV data: header optional, row
@@ -174,13 +170,7 @@ func ReadMatrix(name string, data []byte, lim Limits) (*Matrix, error) {
 		return nil, errs.New(errs.TooLarge, Line(name, recs[lim.MaxRows].Line), "more than %d rows", lim.MaxRows)
 	}
 	width := len(recs[0].Fields)
-	labelled := width > 1
-	for _, r := range recs {
-		if numeric(r.Fields[0]) {
-			labelled = false
-			break
-		}
-	}
+	labelled := width > 1 && !slices.ContainsFunc(recs, func(r Record) bool { return numeric(r.Fields[0]) })
 	if labelled {
 		m.LabelColumn = 1
 		m.RowNames = make([]string, len(recs))
@@ -208,7 +198,6 @@ func ReadMatrix(name string, data []byte, lim Limits) (*Matrix, error) {
 	return m, nil
 }
 
-// clip shortens a cell for an error message.
 func clip(s string) string {
 	const max = 40
 	n := 0

@@ -1,21 +1,11 @@
 // Package formats holds the file readers that several strategy families
-// share: a tolerant, strict-where-it-matters CSV reader for numeric
-// matrices (ETC and APC tables) and for plain records (a user stream), and
-// ReadSWF for Standard Workload Format traces of the Parallel Workloads
-// Archive (plain or gzip, the 18 fields kept as they are, -1 for unknown;
-// header keys MaxProcs, MaxNodes, MaxJobs, MaxRecords, Version, Computer,
-// UnixStartTime read, the other header lines kept as notes; a job line
-// with other than 18 numbers is an error naming the line and the field).
-// ReadWfFormat reads WfCommons workflow instances (WfFormat 1.4, 1.5 and
-// 1.6; the decisions and their sources are in wfformat.go and, for 1.4's
-// translation, wfformat14.go).
-// Which SWF jobs a simulation can use (runtime ≤ 0, size > P, a missing
-// estimate) is the caller's decision, not the reader's.
-// ReadBatsimWorkload reads a Batsim 4 JSON workload into rigid jobs with
-// runtimes from their profiles, and ReadSimGridPlatform the compute hosts
-// and speed of a SimGrid platform; what each reads and refuses, with its
-// source (oar-team/batsim v4.2.1, docs/input-workload.rst and
-// docs/input-platform.rst), is in batsimjson.go and simgrid.go.
+// share: CSV for numeric matrices (ETC and APC tables) and plain records
+// (a user stream); SWF traces of the Parallel Workloads Archive (swf.go);
+// WfCommons workflow instances, WfFormat 1.4 to 1.6 (wfformat.go,
+// wfformat14.go); Batsim 4 JSON workloads and SimGrid platforms
+// (batsimjson.go, simgrid.go). Each file states what it reads and refuses,
+// with its source. Which SWF jobs a simulation can use (runtime ≤ 0, size
+// > P, a missing estimate) is the caller's decision, not the reader's.
 //
 // CSV decisions:
 //
@@ -37,27 +27,18 @@
 //     "etc.csv line 3 column 2", so the message tells the user what to fix.
 //     Lines and columns are 1-based as in any editor.
 //
-// # Memory budget
+// # SWF and the memory budget
 //
-// ReadSWFLimited reads an SWF trace streaming: gzip is inflated as the
-// scanner reads, the uncompressed text is capped (SWFLimits.MaxBytes, 256
-// MiB by default: a gzip bomb stops at the cap), the job records are counted
-// as they arrive (SWFLimits.MaxRecords) and each growth of the record slice
-// is reserved against the memory budget in the context (solvers.Reserve)
-// before it is made. ReadSWFFrom does the same from an io.Reader (a file
-// the command line opened), so a trace over the record limit is refused at
-// the first record past it, having read only up to it. ScanSWF is the same
-// read handing each record to a callback instead of keeping it (the command
-// line's trace goes straight into the simulator's jobs, batch.SWFBuilder);
-// ReadSWFFrom is ScanSWF keeping every record. A job line of 18 plain
-// integers is split and converted in one pass (scanSWFFast); any other
-// line goes through the reference parser (parseSWFJob), so values and
-// errors are those of the reader before it (readSWFReference in the tests,
-// TestReadSWFAgreesWithTheReference, FuzzReadSWF, FuzzScanSWFJob). The line
-// scanner reads the capped text directly (no second buffer between the
-// inflater and it). Gzip is inflated by
-// github.com/klauspost/compress/gzip (already in the build through NATS):
-// the same stream as compress/gzip, faster (the full KTH trace read in
-// 14.2 ms against 16.1 ms: go test ./solvers/formats -run XXX -bench
-// ReadSWF -cpu 1 -count 3).
+// The SWF reader streams (ScanSWF; ReadSWFFrom keeps every record): gzip is
+// inflated as the scanner reads, the uncompressed text is capped (a gzip
+// bomb stops at the cap), records are counted as they arrive and each
+// growth of the record slice is reserved against the context's budget
+// (solvers.Reserve) before it is made. The fused one-pass line scanner
+// (scanSWFFast) gives the values and errors of the reference parser
+// (parseSWFJob, readSWFReference in the tests:
+// TestReadSWFAgreesWithTheReference, FuzzReadSWF, FuzzScanSWFJob). Gzip is
+// inflated by github.com/klauspost/compress/gzip (already in the build
+// through NATS): the same stream as compress/gzip, faster (the full KTH
+// trace read in 14.2 ms against 16.1 ms: go test ./solvers/formats -run
+// XXX -bench ReadSWF -cpu 1 -count 3).
 package formats

@@ -153,8 +153,7 @@ type SWFSummary struct {
 //
 // A job line of 18 plain decimal integers (almost every line of the
 // archive's logs) is split and converted in one pass (scanSWFFast); any
-// other line goes through the reference parser (parseSWFJob), so the
-// values and the errors are those of ReadSWF.
+// other line goes through the reference parser (parseSWFJob).
 func ScanSWF(ctx context.Context, name string, r io.Reader, lim SWFLimits, fn func(h *SWFHeader, j *SWFJob) error) (*SWFSummary, error) {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = SWFMaxBytes
@@ -172,6 +171,9 @@ func ScanSWF(ctx context.Context, name string, r io.Reader, lim SWFLimits, fn fu
 	line := 0
 	var v [swfFields]float64
 	var j SWFJob
+	tooMany := func() error {
+		return errs.New(errs.TooLarge, name, "more than %d job records (line %d): over the limit of a workload", lim.MaxRecords, line)
+	}
 	for sc.Scan() {
 		line++
 		if line%4096 == 0 {
@@ -183,7 +185,7 @@ func ScanSWF(ctx context.Context, name string, r io.Reader, lim SWFLimits, fn fu
 		switch k := scanSWFFast(text, &v); {
 		case k == swfLineJob:
 			if sum.Records >= lim.MaxRecords {
-				return nil, errs.New(errs.TooLarge, name, "more than %d job records (line %d): over the limit of a workload", lim.MaxRecords, line)
+				return nil, tooMany()
 			}
 			j = swfJobOf(line, &v)
 		case k == swfLineBlank:
@@ -205,9 +207,9 @@ func ScanSWF(ctx context.Context, name string, r io.Reader, lim SWFLimits, fn fu
 				continue
 			}
 			if sum.Records >= lim.MaxRecords {
-				return nil, errs.New(errs.TooLarge, name, "more than %d job records (line %d): over the limit of a workload", lim.MaxRecords, line)
+				return nil, tooMany()
 			}
-			if j, err = scanSWFJob(name, line, t); err != nil {
+			if j, err = parseSWFJob(name, line, string(t)); err != nil {
 				return nil, err
 			}
 		}
@@ -370,42 +372,6 @@ var swfFieldNames = [swfFields]string{
 	"queue number", "partition number", "preceding job", "think time",
 }
 
-// scanSWFJob is parseSWFJob on the line's bytes, without allocating: a
-// field that is a plain decimal integer of at most 15 digits (almost every
-// SWF field) is converted exactly in place; any other field, and any line
-// parseSWFJob would refuse, goes through parseSWFJob, so the values and the
-// errors are the same.
-func scanSWFJob(name string, line int, t []byte) (SWFJob, error) {
-	var v [swfFields]float64
-	n := 0
-	for i := 0; i < len(t); {
-		for i < len(t) && isSpace(t[i]) {
-			i++
-		}
-		if i == len(t) {
-			break
-		}
-		j := i
-		for j < len(t) && !isSpace(t[j]) {
-			j++
-		}
-		if n == swfFields {
-			return parseSWFJob(name, line, string(t))
-		}
-		x, ok := plainInt(t[i:j])
-		if !ok || x < -1 {
-			return parseSWFJob(name, line, string(t))
-		}
-		v[n] = x
-		n++
-		i = j
-	}
-	if n != swfFields {
-		return parseSWFJob(name, line, string(t))
-	}
-	return swfJobOf(line, &v), nil
-}
-
 // What scanSWFFast made of a line.
 const (
 	swfLineOther = iota // anything else: the reference path decides
@@ -447,7 +413,11 @@ func scanSWFFast(t []byte, v *[swfFields]float64) int {
 	var x int64  // the field's digits so far
 	digits := 0  // how many
 	neg := false // the field began with '-'
-	for _, c := range t {
+	for i := 0; i <= len(t); i++ {
+		c := byte(' ') // the line's end ends its last field
+		if i < len(t) {
+			c = t[i]
+		}
 		if d := c - '0'; d <= 9 {
 			x = x*10 + int64(d)
 			digits++
@@ -470,30 +440,15 @@ func scanSWFFast(t []byte, v *[swfFields]float64) int {
 		default:
 			return swfLineOther
 		}
-		// A space after a field's digits: the field ends.
 		if n == swfFields || digits > 15 || neg && x > 1 {
 			return swfLineOther // a 19th field, too long, below -1
 		}
-		f := float64(x)
+		v[n] = float64(x)
 		if neg {
-			f = -f
+			v[n] = -v[n]
 		}
-		v[n] = f
 		n++
 		x, digits, neg = 0, 0, false
-	}
-	if digits > 0 { // the last field ends the line
-		if n == swfFields || digits > 15 || neg && x > 1 {
-			return swfLineOther
-		}
-		f := float64(x)
-		if neg {
-			f = -f
-		}
-		v[n] = f
-		n++
-	} else if neg {
-		return swfLineOther
 	}
 	switch n {
 	case 0:
@@ -502,38 +457,6 @@ func scanSWFFast(t []byte, v *[swfFields]float64) int {
 		return swfLineJob
 	}
 	return swfLineOther
-}
-
-// isSpace is an ASCII space as strings.Fields sees one; a line with any
-// other byte ≥ 0x80 between fields falls back to parseSWFJob.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
-
-// plainInt converts an optional '-' and 1 to 15 decimal digits (below
-// 2^53, so exact) to the float64 strconv.ParseFloat gives; ok is false
-// for anything else, and for a byte ≥ 0x80 (a Unicode space strings.Fields
-// would split on).
-func plainInt(b []byte) (float64, bool) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 15 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	x := float64(n)
-	if neg {
-		x = -x
-	}
-	return x, true
 }
 
 func parseSWFJob(name string, line int, t string) (SWFJob, error) {

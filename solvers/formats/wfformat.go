@@ -58,7 +58,6 @@ const (
 // against; WfSchemaVersions lists every version it reads.
 const WfSchemaVersion = "1.5"
 
-// WfSchemaVersions are the versions ReadWfFormat reads.
 var WfSchemaVersions = []string{"1.4", "1.5", "1.6"}
 
 // Workflow is a WfFormat workflow instance reduced to what a scheduler
@@ -268,7 +267,6 @@ func (rd wfReader) decode(data []byte) (*wfRaw, error) {
 	return &raw, nil
 }
 
-// files reads the file sizes by id.
 func (rd wfReader) files(spec *wfSpec) (map[string]int64, error) {
 	files := make(map[string]int64, len(spec.Files))
 	for i, f := range spec.Files {
@@ -306,22 +304,19 @@ func (rd wfReader) tasks(spec *wfSpec, w *Workflow) (map[string]int, error) {
 		}
 		index[t.ID] = i
 		w.Tasks[i] = WfTask{ID: t.ID, Name: t.Name, Runtime: -1}
-		for k, f := range t.InputFiles {
-			if _, ok := w.Files[f]; !ok {
-				return nil, errs.Invalidf(rd.field(fmt.Sprintf("%s.inputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
+		for _, l := range []struct {
+			key   string
+			files []string
+			dst   *[]string
+		}{{"inputFiles", t.InputFiles, &w.Tasks[i].Inputs}, {"outputFiles", t.OutputFiles, &w.Tasks[i].Outputs}} {
+			for k, f := range l.files {
+				if _, ok := w.Files[f]; !ok {
+					return nil, errs.Invalidf(rd.field(fmt.Sprintf("%s.%s[%d]", tp, l.key, k)), "unknown file %q (not in workflow.specification.files)", f)
+				}
 			}
-		}
-		for k, f := range t.OutputFiles {
-			if _, ok := w.Files[f]; !ok {
-				return nil, errs.Invalidf(rd.field(fmt.Sprintf("%s.outputFiles[%d]", tp, k)), "unknown file %q (not in workflow.specification.files)", f)
+			if len(l.files) > 0 { // nil when empty, whether the list was [] or absent (and for 1.4)
+				*l.dst = l.files
 			}
-		}
-		// nil when empty, whether the list was [] or absent (and for 1.4).
-		if len(t.InputFiles) > 0 {
-			w.Tasks[i].Inputs = t.InputFiles
-		}
-		if len(t.OutputFiles) > 0 {
-			w.Tasks[i].Outputs = t.OutputFiles
 		}
 	}
 	return index, nil
@@ -336,25 +331,25 @@ func (rd wfReader) edges(spec *wfSpec, index map[string]int, w *Workflow) error 
 	}
 	for i, t := range spec.Tasks {
 		tp := fmt.Sprintf("%s[%d]", rd.specTasks, i)
-		for k, p := range t.Parents {
-			j, ok := index[p]
-			if !ok {
-				return errs.Invalidf(rd.field(fmt.Sprintf("%s.parents[%d]", tp, k)), "unknown task id %q", p)
+		for _, l := range []struct {
+			key, role string
+			ids       []string
+		}{{"parents", "parent", t.Parents}, {"children", "child", t.Children}} {
+			for k, id := range l.ids {
+				j, ok := index[id]
+				f := rd.field(fmt.Sprintf("%s.%s[%d]", tp, l.key, k))
+				if !ok {
+					return errs.Invalidf(f, "unknown task id %q", id)
+				}
+				if j == i {
+					return errs.Invalidf(f, "task %q is its own %s (a cycle)", id, l.role)
+				}
+				if l.role == "parent" {
+					par[i][j] = true
+				} else {
+					par[j][i] = true
+				}
 			}
-			if j == i {
-				return errs.Invalidf(rd.field(fmt.Sprintf("%s.parents[%d]", tp, k)), "task %q is its own parent (a cycle)", p)
-			}
-			par[i][j] = true
-		}
-		for k, c := range t.Children {
-			j, ok := index[c]
-			if !ok {
-				return errs.Invalidf(rd.field(fmt.Sprintf("%s.children[%d]", tp, k)), "unknown task id %q", c)
-			}
-			if j == i {
-				return errs.Invalidf(rd.field(fmt.Sprintf("%s.children[%d]", tp, k)), "task %q is its own child (a cycle)", c)
-			}
-			par[j][i] = true
 		}
 	}
 	for i := range w.Tasks {
@@ -453,13 +448,7 @@ func findCycle(ts []WfTask) int {
 		return -1
 	}
 	// Walk parents inside the unfreed set until a task repeats.
-	v := -1
-	for i, d := range indeg {
-		if d > 0 {
-			v = i
-			break
-		}
-	}
+	v := slices.IndexFunc(indeg, func(d int) bool { return d > 0 })
 	visited := map[int]bool{}
 	for !visited[v] {
 		visited[v] = true

@@ -188,7 +188,6 @@ func (c *centralInfo) left(i int) { c.changed(i, stLeft) }
 
 func (c *centralInfo) joined(i int) { c.changed(i, stFree) }
 
-// sendAd sends node i's ad with state st to the collector.
 func (c *centralInfo) sendAd(i int, st uint8) {
 	s := c.s
 	s.count(1, float64(headerBytes+s.cfg.RecordBytes))
@@ -342,7 +341,6 @@ func (c *centralInfo) cycle() {
 	s.at(ready, event{kind: evReady})
 }
 
-// ready puts the processed snapshot in use.
 func (c *centralInfo) ready() {
 	c.collecting = false
 	for j := range c.ad {

@@ -35,10 +35,9 @@
 // rounds_to_converge is the first period at which tables hold 99 % of the
 // live records on average; wait over jobs started; messages and bytes
 // count every message (64-byte header + record_bytes per record);
-// staleness is the age of the records matched; the rumor and the
-// simulation share four metric names, so each declares its variants
-// (report.Metric.Variants) and compare never ranks one against the
-// other. SWF uploads (formats.ReadSWF): run ≤ 0 or no submit time skipped
+// staleness is the age of the records matched; metrics shared by the
+// rumor and the simulation declare their variants (report.go). SWF
+// uploads (formats.ReadSWF): run ≤ 0 or no submit time skipped
 // (noted); each job single-node; submit times scaled so the offered load
 // equals the trace's on n nodes (default min(MaxProcs, 10,000)).
 //

@@ -38,7 +38,6 @@ type event struct {
 	state uint8 // evAdArrive: the node's state the ad carries
 }
 
-// handle is the kernel's handler: one event at s.now().
 func (s *sim) handle(e event) {
 	switch e.kind {
 	case evArrive:
@@ -263,7 +262,6 @@ func (s *sim) abortJobsOn(i int) {
 	}
 }
 
-// join brings node i back.
 func (s *sim) join(i int) {
 	s.up[i] = true
 	s.logf(LogEntry{Kind: "join", From: i, To: i, Job: -1})

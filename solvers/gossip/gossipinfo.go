@@ -73,7 +73,6 @@ func (g *gossipInfo) start(perm []int) {
 
 func (g *gossipInfo) ticksAll() bool { return true }
 
-// newVersion writes origin o's record anew with state st.
 func (g *gossipInfo) newVersion(o int, st uint8) {
 	g.vt[o] = append(g.vt[o], g.s.now())
 	g.vs[o] = append(g.vs[o], st)

@@ -75,7 +75,6 @@ type reproTasks struct {
 	f9    []int // node counts of Fig. 9
 }
 
-// planRepro lists the runs of every figure and table.
 func planRepro(c ReproConfig) (*reproTasks, error) {
 	f9, err := parseNodeList(c.Fig9Nodes)
 	if err != nil {

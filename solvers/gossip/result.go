@@ -1,6 +1,7 @@
 package gossip
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -8,7 +9,6 @@ import (
 	"schedlab/report"
 )
 
-// result is what the run measured.
 func (s *sim) result() *Result {
 	a := &s.acct
 	r := &Result{Nodes: s.n, DurationS: s.dur, BinW: a.binW, Rejects: a.rejects, Matches: a.matches, Jobs: len(s.in.Jobs)}
@@ -69,7 +69,6 @@ func (s *sim) throughput(r *Result) {
 	}
 }
 
-// waits fills the started count and the wait statistics.
 func (s *sim) waits(r *Result) {
 	var waits []float64
 	for j, st := range s.jobs.start {
@@ -120,10 +119,7 @@ func (s *sim) gantt(r *Result) {
 		if !ok || len(r.Bars) >= maxBars {
 			continue
 		}
-		end := jb.end[j]
-		if end == 0 {
-			end = s.dur
-		}
+		end := cmp.Or(jb.end[j], s.dur)
 		if jb.start[j] > jb.res[j] {
 			r.Bars = append(r.Bars, report.Bar{Lane: lane, Start: jb.res[j], End: jb.start[j], Label: fmt.Sprintf("job %d (reserved)", j), Group: fmt.Sprintf("job %d", j), Kind: report.BarReserved})
 		}

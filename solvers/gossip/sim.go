@@ -1,6 +1,7 @@
 package gossip
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -150,7 +151,6 @@ type accounting struct {
 	leaves   int
 }
 
-// now is the simulated time.
 func (s *sim) now() float64 { return s.k.Now() }
 
 func (s *sim) at(t float64, e event) { s.k.At(t, e) }
@@ -182,7 +182,6 @@ func estimateBytes(n, sched int, durS, periodS float64, jobs int, gossip, counte
 // table row), else a central manager collects them.
 func (c SimConfig) gossips() bool { return solvers.LookupVariant(variants, c.Variant).gossips }
 
-// schedulers is the number of schedulers of cfg's variant.
 func schedulers(cfg SimConfig) int {
 	if cfg.gossips() {
 		return cfg.Schedulers
@@ -203,10 +202,7 @@ func Simulate(ctx context.Context, in *Instance, cfg SimConfig, progress solvers
 	// The budget is the lower of memory_mb and the server's: a user can
 	// lower it, never raise it.
 	est := estimateBytes(n, S, in.DurationS, cfg.PeriodS, len(in.Jobs), cfg.gossips(), cfg.GossipK > 0)
-	field := cfg.sizeField
-	if field == "" {
-		field = "nodes"
-	}
+	field := cmp.Or(cfg.sizeField, "nodes")
 	if err := solvers.ReserveWithin(ctx, field, est, fmt.Sprintf("%d nodes over %.0f s (tables and records)", n, in.DurationS), cfg.MemoryBytes); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package gossip
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand"
@@ -64,7 +65,6 @@ var variants = []variant{
 	{Variant: solvers.Variant{Name: VariantRumor, Doc: "The seed's §2.3.1 / Fig. 6: one message spread in synchronous rounds, mode push (the seed's) or push-pull; a sender stops after k \"already known\" answers. Plots the informed fraction per round beside the epidemic-theory curve."}},
 }
 
-// generate is the umeda2006 generator.
 func generate(ctx context.Context, p Umeda2006Config, seed int64) (*solvers.Workload, error) {
 	// More sites than nodes would leave sites empty: the grid has
 	// min(sites, nodes) sites, as the reproduce's (so an experiment can
@@ -111,11 +111,7 @@ func parseWorkload(ctx context.Context, files []solvers.File) (*solvers.Workload
 	if err != nil {
 		return nil, errs.InFile(err, f.Name)
 	}
-	name = strings.TrimSuffix(name, ".json")
-	if name == "" {
-		name = "upload"
-	}
-	return newWorkload(in, name, "json")
+	return newWorkload(in, cmp.Or(strings.TrimSuffix(name, ".json"), "upload"), "json")
 }
 
 func newWorkload(in *Instance, name, format string) (*solvers.Workload, error) {

@@ -115,10 +115,6 @@ func Run(t *testing.T, s *solvers.Strategy, opt Options) {
 func checkSpecs(t *testing.T, s *solvers.Strategy, specs []solvers.ParamSpec, run bool) {
 	t.Helper()
 	seen := map[string]bool{}
-	variants := map[string]bool{}
-	for _, v := range s.Variants {
-		variants[v.Name] = true
-	}
 	for _, sp := range specs {
 		if sp.Name == "" || seen[sp.Name] {
 			t.Errorf("parameter %q is empty or declared twice", sp.Name)
@@ -128,7 +124,7 @@ func checkSpecs(t *testing.T, s *solvers.Strategy, specs []solvers.ParamSpec, ru
 			t.Errorf("parameter %s has no doc", sp.Name)
 		}
 		for _, v := range sp.Variants {
-			if !run || !variants[v] {
+			if !run || solvers.LookupVariant(s.Variants, v).Name == "" {
 				t.Errorf("parameter %s applies to %q, which is not a variant", sp.Name, v)
 			}
 		}
@@ -140,13 +136,8 @@ func checkSpecs(t *testing.T, s *solvers.Strategy, specs []solvers.ParamSpec, ru
 
 func generate(t *testing.T, s *solvers.Strategy, preset string, params solvers.Params, seed int64) *solvers.Workload {
 	t.Helper()
-	var specs []solvers.ParamSpec
-	for _, p := range s.Presets {
-		if p.Name == preset {
-			specs = p.Params
-		}
-	}
-	resolved, err := solvers.Resolve(specs, params)
+	p, _ := s.FindPreset(preset, "preset")
+	resolved, err := solvers.Resolve(p.Params, params)
 	if err != nil {
 		t.Fatalf("preset %s params %v: %v", preset, params, err)
 	}
@@ -214,16 +205,12 @@ func checkRun(t *testing.T, s *solvers.Strategy, w *solvers.Workload, variant st
 // or a pattern "PREFIX*" (report.Covers) with a prefix: variants a
 // family adds where it runs (cyclic's external:NAME).
 func CheckMetricVariants(s *solvers.Strategy, rep *report.Report) error {
-	known := map[string]bool{}
-	for _, v := range s.Variants {
-		known[v.Name] = true
-	}
 	for _, m := range rep.Metrics {
 		for _, v := range m.Variants {
 			if p, ok := strings.CutSuffix(v, "*"); ok && p != "" {
 				continue
 			}
-			if !known[v] {
+			if solvers.LookupVariant(s.Variants, v).Name == "" {
 				return fmt.Errorf("metric %s is meaningful for %q, which is not a variant of %s", m.Name, v, s.Info.Name)
 			}
 		}
@@ -241,7 +228,6 @@ func checkTimeFrame(t *testing.T, what string, rep *report.Report) {
 	}
 }
 
-// onlyKnown keeps the params the specs know.
 func onlyKnown(specs []solvers.ParamSpec, p solvers.Params) solvers.Params {
 	out := solvers.Params{}
 	for _, sp := range specs {
@@ -292,7 +278,7 @@ func checkMalformed(t *testing.T, s *solvers.Strategy, opt Options) {
 	_, err = s.Run(ctx, w, "", solvers.Params{"no_such_param": "1"}, nil)
 	invalid("an unknown parameter", err, "no_such_param")
 	for _, sp := range s.Params {
-		if sp.Kind == solvers.ParamInt || sp.Kind == solvers.ParamFloat || sp.Kind == solvers.ParamBool || sp.Kind == solvers.ParamChoice {
+		if slices.Contains([]string{solvers.ParamInt, solvers.ParamFloat, solvers.ParamBool, solvers.ParamChoice}, sp.Kind) {
 			_, err = s.Run(ctx, w, "", solvers.Params{sp.Name: "not-a-value"}, nil)
 			invalid("parameter "+sp.Name+" = not-a-value", err, sp.Name)
 		}

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -23,20 +24,19 @@ func (f Field) Differs() bool { return len(f.Values) > 1 }
 // (the definition's, or every variant of the strategy when it names none).
 func (d *Definition) Fields(variants []string) []Field {
 	var fs []Field
-	switch {
-	case d.Workload.Preset != "":
+	if d.Workload.Preset != "" {
 		fs = append(fs, Field{"workload", []string{"preset " + d.Workload.Preset}})
-	default:
+	} else {
 		fs = append(fs, Field{"workload", slices.Clone(d.Workload.IDs)})
 	}
 	if len(d.Variants) > 0 {
 		variants = d.Variants
 	}
 	fs = append(fs, Field{"variant", slices.Clone(variants)})
-	for _, k := range sortedGridNames(d.Workload.Grid) {
+	for _, k := range slices.Sorted(maps.Keys(d.Workload.Grid)) {
 		fs = append(fs, Field{"workload." + k, slices.Clone(d.Workload.Grid[k])})
 	}
-	for _, k := range sortedGridNames(d.Grid) {
+	for _, k := range slices.Sorted(maps.Keys(d.Grid)) {
 		fs = append(fs, Field{k, slices.Clone(d.Grid[k])})
 	}
 	reps := max(d.Replicates, 1)
@@ -58,13 +58,4 @@ func (d *Definition) Fields(variants []string) []Field {
 		return 0
 	})
 	return fs
-}
-
-func sortedGridNames(g Grid) []string {
-	names := make([]string, 0, len(g))
-	for k := range g {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }
