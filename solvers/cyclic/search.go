@@ -117,18 +117,11 @@ func value(mode string, start, runtime int, cost float64) float64 {
 
 // better reports whether criterion value a beats b (costs compare with a
 // relative tolerance, integers exactly).
-func better(a, b float64) bool { return a < b-costEps*max(1, abs(a), abs(b)) }
+func better(a, b float64) bool { return a < b-costEps*max(1, math.Abs(a), math.Abs(b)) }
 
 // beyond reports whether every window worth at least bound is worse than
 // a window of value v (bound +Inf: there is no such window).
 func beyond(v, bound float64) bool { return math.IsInf(bound, 1) || better(v, bound) }
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
 
 func (sr *searcher) reset(d *Domain, r *Request) {
 	n := len(r.Eligible)
@@ -381,7 +374,7 @@ func (q *query) cut(t int) cutoff {
 	}
 	if t < q.best.start {
 		// as good as best within the tolerance of better, with room
-		return cutoff{incl: true, thr: q.best.value + 2*costEps*max(1, abs(q.best.value))}
+		return cutoff{incl: true, thr: q.best.value + 2*costEps*max(1, math.Abs(q.best.value))}
 	}
 	return cutoff{thr: q.best.value} // better passes v < best − tolerance
 }

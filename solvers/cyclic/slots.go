@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -52,11 +53,8 @@ func (w Window) Span(i int) Interval { return Interval{w.Start, w.Start + w.Time
 
 // At returns a copy of w moved to start s (nodes, times and cost kept).
 func (w Window) At(s int) Window {
-	c := w
-	c.Start = s
-	c.Nodes = slices.Clone(w.Nodes)
-	c.Times = slices.Clone(w.Times)
-	return c
+	w.Start, w.Nodes, w.Times = s, slices.Clone(w.Nodes), slices.Clone(w.Times)
+	return w
 }
 
 // Scaled is w with each slot cut to ⌈f × its time⌉ (at least 1): the
@@ -443,9 +441,7 @@ type requestPool struct {
 // reset starts a Plan: the last Plan's requests can be had again by their
 // jobs (get), the others of the one before are free.
 func (p *requestPool) reset() {
-	for _, r := range p.last {
-		p.free = append(p.free, r)
-	}
+	p.free = slices.AppendSeq(p.free, maps.Values(p.last))
 	if p.last == nil {
 		p.last = map[Job]*Request{}
 	}
@@ -461,9 +457,7 @@ func (p *requestPool) reset() {
 // same nodes, else a recycled one refilled.
 func (p *requestPool) get(d *Domain, j *Job) *Request {
 	if !p.checked && (d.T != p.T || !slices.Equal(d.Perf, p.perf) || !slices.Equal(d.Price, p.price)) {
-		for _, r := range p.last {
-			p.free = append(p.free, r)
-		}
+		p.free = slices.AppendSeq(p.free, maps.Values(p.last))
 		clear(p.last)
 		p.T, p.perf, p.price = d.T, slices.Clone(d.Perf), slices.Clone(d.Price)
 	}
