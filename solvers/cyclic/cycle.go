@@ -572,13 +572,11 @@ func clonePlan(cp *CyclePlan) *CyclePlan {
 	return &c
 }
 
-// cloneWindow copies w, its nodes and times too.
 func cloneWindow(w Window) Window {
 	w.Nodes, w.Times = slices.Clone(w.Nodes), slices.Clone(w.Times)
 	return w
 }
 
-// cloneWindows copies ws, every window's nodes and times too.
 func cloneWindows(ws []Window) []Window {
 	out := slices.Clone(ws)
 	for i := range out {

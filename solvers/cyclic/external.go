@@ -14,7 +14,6 @@ import (
 	"schedlab/solvers/batsim"
 )
 
-// externalVariants are the variants of the registered decision processes.
 func externalVariants(scheds []batsim.Scheduler) []variant {
 	out := make([]variant, len(scheds))
 	for i, s := range scheds {

@@ -50,7 +50,6 @@ type orderKey struct {
 	k    int32
 }
 
-// add makes eligible node k a candidate (it is not one).
 func (sr *searcher) add(r *Request, k int) {
 	sr.in[k] = true
 	sr.count++
@@ -59,7 +58,6 @@ func (sr *searcher) add(r *Request, k int) {
 	sr.byTime[t>>6] |= 1 << (t & 63)
 }
 
-// remove makes candidate k no candidate.
 func (sr *searcher) remove(r *Request, k int) {
 	sr.in[k] = false
 	sr.count--
@@ -68,7 +66,6 @@ func (sr *searcher) remove(r *Request, k int) {
 	sr.byTime[t>>6] &^= 1 << (t & 63)
 }
 
-// clearIn makes no node a candidate.
 func (sr *searcher) clearIn() {
 	clear(sr.in)
 	clear(sr.byCost)

@@ -98,7 +98,6 @@ func NewReproSetting(cfg ReproConfig) (ReproSetting, error) {
 	return set, err
 }
 
-// reproduce runs the seed's experiments (ReproExperiments) with cfg.
 func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*report.Report, error) {
 	set, err := NewReproSetting(cfg)
 	if err != nil {

@@ -291,7 +291,6 @@ func (sr *searcher) nextLoaded(q *query, t int) int {
 // its bit.
 func (sr *searcher) next(t int) int { return sr.nextLoaded(nil, t) }
 
-// drain clears the event lists of a sweep stopped early.
 func (sr *searcher) drain(t int) {
 	for ; t >= 0; t = sr.next(t) {
 		sr.head[t], sr.shut[t] = -1, -1

@@ -109,7 +109,6 @@ func (d *Domain) newVersion() uint64 {
 	return d.vnext
 }
 
-// setBusy replaces node n's busy intervals.
 func (d *Domain) setBusy(n int, b []Interval) {
 	d.busy[n] = b
 	d.ver[n] = d.newVersion()

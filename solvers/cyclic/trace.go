@@ -88,7 +88,6 @@ func (t *Trace) procs() int {
 	return h.Procs()
 }
 
-// swf rebuilds the records package batch reads.
 func (t *Trace) swf() *formats.SWF {
 	s := &formats.SWF{Header: formats.SWFHeader{Computer: t.Computer, MaxProcs: t.MaxProcs, MaxNodes: t.MaxNodes, MaxJobs: t.MaxJobs},
 		Jobs: make([]formats.SWFJob, len(t.Jobs))}
@@ -372,7 +371,6 @@ func batchFits(format, _ string) error {
 	return nil
 }
 
-// runBatch simulates a stored trace with package batch.
 func runBatch(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*report.Report, error) {
 	t, err := loadTraceRecords(ctx, w, batchFits(w.Format, VariantBatch))
 	if err != nil {
@@ -429,7 +427,6 @@ func runFile(ctx context.Context, name string, r io.Reader, variant string, c Co
 	return simulateJobs(ctx, sj, start, c, progress)
 }
 
-// simulateTrace runs batch on a trace's records and reports it.
 func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solvers.Progress) (*report.Report, error) {
 	start := time.Now()
 	sj, err := batch.FromSWF(s, batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
@@ -541,7 +538,6 @@ func (t *Trace) Cycles(procs int, size, estimates string, unit int) (*Instance, 
 	return in, len(cycles), unit, notes, nil
 }
 
-// runTraceCycles runs a slot variant on a trace cut into cycles.
 func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg SimConfig, c Config, progress solvers.Progress) (*report.Report, error) {
 	t, err := loadTrace(w)
 	if err != nil {
