@@ -300,28 +300,25 @@ func sortUsageEvents(s []usageEvent) {
 // Its instants (submission, start, finish: columns 1, 4 and 6) are trace
 // seconds, which pages show in the report's frame (TimeCols).
 func batsimTable(jobs []Job, r *Result) report.Table {
-	t := report.LazyTable("Jobs (Batsim columns)", BatsimColumns(), len(jobs), func() [][]any { return batsimRows(jobs, r) })
+	t := report.LazyTable("Jobs (Batsim columns)", BatsimColumns(), len(jobs), func() [][]any {
+		rows := make([][]any, len(jobs))
+		const cols = 11
+		cells := make([]any, cols*len(jobs)) // one block for every row's cells
+		for i, j := range jobs {
+			pl := r.Placements[i]
+			exec := pl.End - pl.Start
+			turn := pl.End - j.Submit
+			stretch := 0.0
+			if exec > 0 {
+				stretch = turn / exec
+			}
+			row := cells[i*cols : (i+1)*cols : (i+1)*cols]
+			row[0], row[1], row[2], row[3], row[4], row[5] = j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec
+			row[6], row[7], row[8], row[9], row[10] = pl.End, pl.Start-j.Submit, turn, stretch, Intervals(pl.Procs)
+			rows[i] = row
+		}
+		return rows
+	})
 	t.TimeCols = []int{1, 4, 6}
 	return t
-}
-
-// batsimRows are the rows of batsimTable.
-func batsimRows(jobs []Job, r *Result) [][]any {
-	rows := make([][]any, len(jobs))
-	const cols = 11
-	cells := make([]any, cols*len(jobs)) // one block for every row's cells
-	for i, j := range jobs {
-		pl := r.Placements[i]
-		exec := pl.End - pl.Start
-		turn := pl.End - j.Submit
-		stretch := 0.0
-		if exec > 0 {
-			stretch = turn / exec
-		}
-		row := cells[i*cols : (i+1)*cols : (i+1)*cols]
-		row[0], row[1], row[2], row[3], row[4], row[5] = j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec
-		row[6], row[7], row[8], row[9], row[10] = pl.End, pl.Start-j.Submit, turn, stretch, Intervals(pl.Procs)
-		rows[i] = row
-	}
-	return rows
 }

@@ -261,10 +261,7 @@ func (s *sim) finish() {
 	for i := range n {
 		s.out.Rejected[i] = s.final[i] == "REJECTED"
 	}
-	s.out.States = s.final[:n]
-	s.out.Metadata = s.meta[:n]
-	s.out.IDs = s.ids[:n]
-	s.out.Profiles = s.profiles[:n]
+	s.out.States, s.out.Metadata, s.out.IDs, s.out.Profiles = s.final[:n], s.meta[:n], s.ids[:n], s.profiles[:n]
 	for j := n; j < len(s.jobs); j++ {
 		wall := s.jobs[j].Estimate
 		if math.IsInf(wall, 1) {
@@ -739,15 +736,14 @@ func (s *sim) kill(data map[string]json.RawMessage) (string, error) {
 		b = strconv.AppendQuote(b, k.id)
 	}
 	b = append(b, `],"job_progress":{`...)
-	first := true
+	open := len(b)
 	for _, k := range ks {
 		if !k.ran {
 			continue
 		}
-		if !first {
+		if len(b) > open {
 			b = append(b, ',')
 		}
-		first = false
 		b = strconv.AppendQuote(b, k.id)
 		b = append(b, `:{"profile":`...)
 		b = strconv.AppendQuote(b, k.profile)

@@ -266,8 +266,8 @@ func (sr *searcher) loadWord(q *query, w int) {
 	}
 }
 
-// nextLoaded is next for the sweep: the words it reaches are loaded
-// first (q nil: none, as for next).
+// nextLoaded returns the next event time at or after t (−1 if none),
+// clearing its bit; the words it reaches are loaded first (q nil: none).
 func (sr *searcher) nextLoaded(q *query, t int) int {
 	for w := t >> 6; w < sr.words; w++ {
 		if q != nil && w > sr.loaded {
@@ -287,12 +287,8 @@ func (sr *searcher) nextLoaded(q *query, t int) int {
 	return -1
 }
 
-// next returns the next event time at or after t (−1 if none), clearing
-// its bit.
-func (sr *searcher) next(t int) int { return sr.nextLoaded(nil, t) }
-
 func (sr *searcher) drain(t int) {
-	for ; t >= 0; t = sr.next(t) {
+	for ; t >= 0; t = sr.nextLoaded(nil, t) {
 		sr.head[t], sr.shut[t] = -1, -1
 	}
 }
