@@ -81,11 +81,7 @@ func timeFrame(jobs []Job, r *Result) *report.TimeFrame {
 // trace seconds; the note says the window in the frame f.
 func gantt(jobs []Job, r *Result, o ReportOptions, f *report.TimeFrame) (report.Gantt, string) {
 	span, maxBars := cmp.Or(max(o.GanttSpan, 0), DefaultGanttSpan), cmp.Or(max(o.MaxBars, 0), DefaultMaxBars)
-	first := math.Inf(1)
-	for _, j := range jobs {
-		first = min(first, j.Submit)
-	}
-	from := first + max(o.GanttStart, 0)
+	from := f.Origin + max(o.GanttStart, 0) // the first submission
 	to := from + span
 	// Jobs by start; shorten the window if it would hold too many bars.
 	var idx []int

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"schedlab/errs"
 	"schedlab/report"
@@ -44,12 +43,7 @@ func externalFits(format, variant string) error {
 // jobs it rejects are left out of the metrics, as Batsim leaves them out
 // of its jobs output, and counted.
 func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c Config, progress solvers.Progress) (*report.Report, error) {
-	t, err := loadTraceRecords(ctx, w, externalFits(w.Format, s.Variant()))
-	if err != nil {
-		return nil, err
-	}
-	start := time.Now()
-	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
+	t, sj, start, err := traceJobs(ctx, w, externalFits(w.Format, s.Variant()), c)
 	if err != nil {
 		return nil, err
 	}

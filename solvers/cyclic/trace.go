@@ -372,28 +372,31 @@ func batchFits(format, _ string) error {
 }
 
 func runBatch(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*report.Report, error) {
-	t, err := loadTraceRecords(ctx, w, batchFits(w.Format, VariantBatch))
+	_, sj, start, err := traceJobs(ctx, w, batchFits(w.Format, VariantBatch), c)
 	if err != nil {
 		return nil, err
 	}
-	return simulateTrace(ctx, t.swf(), c, progress)
+	return simulateJobs(ctx, sj, start, c, progress)
 }
 
-// loadTraceRecords is the stored trace of a batch-like run, its records
-// reserved against the budget; fits is the variant's fit to the workload
-// (an error stops here).
-func loadTraceRecords(ctx context.Context, w *solvers.Workload, fits error) (*Trace, error) {
+// traceJobs is the stored trace of a batch-like run, its records reserved
+// against the budget, and its jobs under c, with when their making began
+// (the wall time's start); fits is the variant's fit to the workload (an
+// error stops here).
+func traceJobs(ctx context.Context, w *solvers.Workload, fits error, c Config) (*Trace, *batch.SWFJobs, time.Time, error) {
 	if fits != nil {
-		return nil, fits
+		return nil, nil, time.Time{}, fits
 	}
 	t, err := loadTrace(w)
 	if err != nil {
-		return nil, err
+		return nil, nil, time.Time{}, err
 	}
 	if err := solvers.Reserve(ctx, "workload", solvers.SatMul(int64(len(t.Jobs)), 2*int64(unsafe.Sizeof(formats.SWFJob{}))), "the trace's records"); err != nil {
-		return nil, err
+		return nil, nil, time.Time{}, err
 	}
-	return t, nil
+	start := time.Now()
+	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
+	return t, sj, start, err
 }
 
 // runsFile is Strategy.RunsFile: batch runs straight from an
@@ -421,15 +424,6 @@ func runFile(ctx context.Context, name string, r io.Reader, variant string, c Co
 	}
 	start := time.Now()
 	sj, err := b.Finish(&sum.Header)
-	if err != nil {
-		return nil, err
-	}
-	return simulateJobs(ctx, sj, start, c, progress)
-}
-
-func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solvers.Progress) (*report.Report, error) {
-	start := time.Now()
-	sj, err := batch.FromSWF(s, batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
 	if err != nil {
 		return nil, err
 	}
