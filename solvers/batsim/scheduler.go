@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -95,17 +96,9 @@ func EndpointScheduler(endpoint string) (Scheduler, error) {
 	return Scheduler{Name: "cli", Endpoint: endpoint}, nil
 }
 
-func validName(n string) bool {
-	if n == "" || n[0] < 'a' || n[0] > 'z' || len(n) > 40 {
-		return false
-	}
-	for _, r := range n {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
+// validName is a scheduler's name: lower-case letters, digits, '-' and
+// '_', starting with a letter, at most 40 bytes.
+var validName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`).MatchString
 
 // CheckUnique refuses two registrations of one name.
 func CheckUnique(scheds []Scheduler) error {

@@ -1,6 +1,7 @@
 package cyclic
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand"
@@ -250,10 +251,7 @@ func (g *GenConfig) appendLocalJobs(out []Interval, rng *rand.Rand) []Interval {
 func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
 	out := make([]Job, 0, g.Jobs)
 	var costs []float64 // cheapestM's scratch
-	scale := g.VolumeScale
-	if scale == 0 {
-		scale = 1
-	}
+	scale := cmp.Or(g.VolumeScale, 1)
 	for i := range g.Jobs {
 		var m int
 		var v float64

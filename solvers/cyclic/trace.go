@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -126,16 +127,10 @@ func traceSummary(t *Trace) string {
 // would read as a value or a failed parse (issue 42).
 const notInHeader = "not in the header"
 
-// headerText and headerInt are a header field's cell in the Trace table.
-func headerText(v string) any {
-	if v == "" {
-		return notInHeader
-	}
-	return v
-}
-
-func headerInt(v int) any {
-	if v <= 0 {
+// headerCell is a header field's cell in the Trace table: v when the
+// header gives it (given).
+func headerCell[T any](v T, given bool) any {
+	if !given {
 		return notInHeader
 	}
 	return v
@@ -161,8 +156,8 @@ func tracePreview(t *Trace) *report.Report {
 		{Name: "processors", Value: float64(procs)},
 	}
 	r.Tables = []report.Table{{Title: "Trace", Columns: []string{"field", "value"}, Rows: [][]any{
-		{"file", t.Name}, {"Computer", headerText(t.Computer)}, {"MaxProcs", headerInt(t.MaxProcs)}, {"MaxNodes", headerInt(t.MaxNodes)},
-		{"MaxJobs", headerInt(t.MaxJobs)}, {"records", len(t.Jobs)}, {"processors from", t.procsSource()},
+		{"file", t.Name}, {"Computer", headerCell(t.Computer, t.Computer != "")}, {"MaxProcs", headerCell(t.MaxProcs, t.MaxProcs > 0)},
+		{"MaxNodes", headerCell(t.MaxNodes, t.MaxNodes > 0)}, {"MaxJobs", headerCell(t.MaxJobs, t.MaxJobs > 0)}, {"records", len(t.Jobs)}, {"processors from", t.procsSource()},
 	}}}
 	sub := make([]float64, 0, len(t.Jobs))
 	noReq := 0
@@ -537,10 +532,7 @@ func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg SimConfig, c C
 	if err != nil {
 		return nil, err
 	}
-	procs := c.Procs
-	if procs <= 0 {
-		procs = t.procs()
-	}
+	procs := cmp.Or(max(c.Procs, 0), t.procs())
 	// The slot model holds a node per processor and, per cycle, its slots.
 	est := solvers.SatAdd(solvers.SatMul(int64(procs), 256), solvers.SatMul(int64(len(t.Jobs)), 512))
 	if err := solvers.Reserve(ctx, "procs", est, fmt.Sprintf("%d processors as nodes for %d jobs", procs, len(t.Jobs))); err != nil {
