@@ -113,11 +113,7 @@ func SubBatches(n, k int) []int {
 	k = max(1, min(k, n))
 	cuts := []int{0}
 	for i := range k {
-		size := n / k
-		if i < n%k {
-			size++
-		}
-		cuts = append(cuts, cuts[len(cuts)-1]+size)
+		cuts = append(cuts, cuts[i]+n/k+btoi(i < n%k)) // the larger first
 	}
 	return cuts
 }

@@ -222,9 +222,12 @@ func (d *Domain) BusyTime(n int) int {
 }
 
 // WindowFits reports whether every slot of w is free.
-func (d *Domain) WindowFits(w Window) bool {
+func (d *Domain) WindowFits(w Window) bool { return d.fitsAt(w, w.Start) }
+
+// fitsAt reports whether every slot of w moved to start s is free.
+func (d *Domain) fitsAt(w Window, s int) bool {
 	for i, n := range w.Nodes {
-		if !d.IsFree(n, w.Span(i)) {
+		if !d.IsFree(n, Interval{s, s + w.Times[i]}) {
 			return false
 		}
 	}
@@ -322,18 +325,11 @@ func (d *Domain) EarliestStart(w Window, limit int) int {
 		if s > limit {
 			break
 		}
-		ok := true
-		for i, n := range w.Nodes {
-			if !d.IsFree(n, Interval{s, s + w.Times[i]}) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if d.fitsAt(w, s) {
 			return s
 		}
 	}
-	if limit >= 0 && d.WindowFits(w.At(limit)) {
+	if limit >= 0 && d.fitsAt(w, limit) {
 		return limit
 	}
 	return -1
