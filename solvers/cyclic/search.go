@@ -746,10 +746,7 @@ func (sr *searcher) cheapestAt(d *Domain, r *Request, s int) (Window, bool) {
 // the caller releases them (ReleaseWindow) before committing the choice.
 func (sr *searcher) alternatives(ctx context.Context, d *Domain, reqs []*Request, modes []string) ([][]Window, error) {
 	count := make([]int, len(reqs))
-	active := make([]bool, len(reqs))
-	for i := range active {
-		active[i] = true
-	}
+	done := make([]bool, len(reqs))
 	hist := make([]history, len(reqs))
 	found, owner := sr.found[:0], sr.owner[:0] // the windows in the order found
 	for more := true; more; {
@@ -758,12 +755,12 @@ func (sr *searcher) alternatives(ctx context.Context, d *Domain, reqs []*Request
 		}
 		more = false
 		for i, r := range reqs {
-			if !active[i] {
+			if done[i] {
 				continue
 			}
 			w, ok := sr.find(d, r, modes[i], &hist[i])
 			if !ok || count[i] >= maxAlternatives {
-				active[i] = false
+				done[i] = true
 				continue
 			}
 			if err := d.OccupyWindow(w); err != nil {
