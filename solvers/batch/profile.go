@@ -62,12 +62,6 @@ func (pr *profile) split(from int, t float64) int {
 	return i
 }
 
-// drop deletes breakpoint i (> head), merging its segment into the one
-// before.
-func (pr *profile) drop(i int) {
-	pr.seg = slices.Delete(pr.seg, i, i+1)
-}
-
 // add books size processors on [start, end); a negative size releases them.
 func (pr *profile) add(start, end float64, size int) {
 	if end <= start {
@@ -83,12 +77,12 @@ func (pr *profile) add(start, end float64, size int) {
 		pr.seg[i].free -= size
 	}
 	// Only the two ends can now repeat the count before them: inside
-	// [start, end) every count moved by the same amount.
+	// [start, end) every count moved by the same amount. Merge them.
 	if pr.seg[b].free == pr.seg[b-1].free {
-		pr.drop(b)
+		pr.seg = slices.Delete(pr.seg, b, b+1)
 	}
 	if a > pr.head && pr.seg[a].free == pr.seg[a-1].free {
-		pr.drop(a)
+		pr.seg = slices.Delete(pr.seg, a, a+1)
 	}
 }
 
@@ -138,7 +132,7 @@ func (pr *profile) earliest(size int, dur float64) float64 {
 //
 // A start is a breakpoint where a run of segments with size free begins;
 // it is accepted as soon as a breakpoint in its run lies at or past
-// start+dur (the floating-point sum, as before the rewrite) or at or past
+// start+dur (the floating-point sum) or at or past
 // limit (the two tests are one against their minimum), or the run reaches
 // the last segment.
 func (pr *profile) earliestBefore(size int, dur, limit float64) float64 {

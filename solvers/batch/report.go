@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -79,19 +80,8 @@ func timeFrame(jobs []Job, r *Result) *report.TimeFrame {
 // gantt draws the jobs overlapping the window, one bar per processor, in
 // trace seconds; the note says the window in the frame f.
 func gantt(jobs []Job, r *Result, o ReportOptions, f *report.TimeFrame) (report.Gantt, string) {
-	span := o.GanttSpan
-	if span <= 0 {
-		span = DefaultGanttSpan
-	}
-	maxBars := o.MaxBars
-	if maxBars <= 0 {
-		maxBars = DefaultMaxBars
-	}
-	first := math.Inf(1)
-	for _, j := range jobs {
-		first = min(first, j.Submit)
-	}
-	from := first + max(o.GanttStart, 0)
+	span, maxBars := cmp.Or(max(o.GanttSpan, 0), DefaultGanttSpan), cmp.Or(max(o.MaxBars, 0), DefaultMaxBars)
+	from := f.Origin + max(o.GanttStart, 0) // the first submission
 	to := from + span
 	// Jobs by start; shorten the window if it would hold too many bars.
 	var idx []int
@@ -154,12 +144,7 @@ func usage(jobs []Job, r *Result, f *report.TimeFrame) report.Plot {
 	if n == 0 {
 		return p
 	}
-	evs := usageEvents(jobs, r, first, last, n)
-	width := (last - first) / usageBuckets
-	if width <= 0 {
-		width = 1
-	}
-	mean, peak := bucketLines(evs, first, width)
+	mean, peak := bucketLines(usageEvents(jobs, r, first, last, n), first, last)
 	machine := report.Line{Name: fmt.Sprintf("machine (%d)", r.P), Dashed: true}
 	machine.Points = [][2]float64{{first, float64(r.P)}, {last, float64(r.P)}}
 	p.Lines = []report.Line{peak, mean, machine}
@@ -167,10 +152,14 @@ func usage(jobs []Job, r *Result, f *report.TimeFrame) report.Plot {
 }
 
 // bucketLines are the peak and the time-weighted mean, over usageBuckets
-// buckets of width seconds from first, of the step function that starts
-// at 0 and changes by evs (sorted by time); their names say how long a
-// bucket is.
-func bucketLines(evs []usageEvent, first, width float64) (mean, peak report.Line) {
+// equal buckets of [first, last] (1 s when that is empty), of the step
+// function that starts at 0 and changes by evs (sorted by time); their
+// names say how long a bucket is.
+func bucketLines(evs []usageEvent, first, last float64) (mean, peak report.Line) {
+	width := (last - first) / usageBuckets
+	if width <= 0 {
+		width = 1
+	}
 	each := report.HumanDuration(width)
 	mean = report.Line{Name: "mean per bucket of " + each, Points: make([][2]float64, 0, usageBuckets)}
 	peak = report.Line{Name: "peak per bucket of " + each, Points: make([][2]float64, 0, usageBuckets)}
@@ -212,11 +201,7 @@ func queue(jobs []Job, r *Result, f *report.TimeFrame) report.Plot {
 			emit(usageEvent{t: r.Placements[i].Start, d: -1})
 		}
 	})
-	width := (last - first) / usageBuckets
-	if width <= 0 {
-		width = 1
-	}
-	mean, peak := bucketLines(evs, first, width)
+	mean, peak := bucketLines(evs, first, last)
 	p.Lines = []report.Line{peak, mean}
 	return p
 }
@@ -294,15 +279,7 @@ func usageBefore(a, b usageEvent) bool {
 // as a bucket of usageEvents is, else by slices.SortFunc.
 func sortUsageEvents(s []usageEvent) {
 	if len(s) > 24 {
-		slices.SortFunc(s, func(a, b usageEvent) int {
-			switch {
-			case usageBefore(a, b):
-				return -1
-			case usageBefore(b, a):
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(s, func(a, b usageEvent) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.d, b.d)) })
 		return
 	}
 	for i := 1; i < len(s); i++ {
@@ -319,28 +296,25 @@ func sortUsageEvents(s []usageEvent) {
 // Its instants (submission, start, finish: columns 1, 4 and 6) are trace
 // seconds, which pages show in the report's frame (TimeCols).
 func batsimTable(jobs []Job, r *Result) report.Table {
-	t := report.LazyTable("Jobs (Batsim columns)", BatsimColumns(), len(jobs), func() [][]any { return batsimRows(jobs, r) })
+	t := report.LazyTable("Jobs (Batsim columns)", BatsimColumns(), len(jobs), func() [][]any {
+		rows := make([][]any, len(jobs))
+		const cols = 11
+		cells := make([]any, cols*len(jobs)) // one block for every row's cells
+		for i, j := range jobs {
+			pl := r.Placements[i]
+			exec := pl.End - pl.Start
+			turn := pl.End - j.Submit
+			stretch := 0.0
+			if exec > 0 {
+				stretch = turn / exec
+			}
+			row := cells[i*cols : (i+1)*cols : (i+1)*cols]
+			row[0], row[1], row[2], row[3], row[4], row[5] = j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec
+			row[6], row[7], row[8], row[9], row[10] = pl.End, pl.Start-j.Submit, turn, stretch, Intervals(pl.Procs)
+			rows[i] = row
+		}
+		return rows
+	})
 	t.TimeCols = []int{1, 4, 6}
 	return t
-}
-
-// batsimRows are the rows of batsimTable.
-func batsimRows(jobs []Job, r *Result) [][]any {
-	rows := make([][]any, len(jobs))
-	const cols = 11
-	cells := make([]any, cols*len(jobs)) // one block for every row's cells
-	for i, j := range jobs {
-		pl := r.Placements[i]
-		exec := pl.End - pl.Start
-		turn := pl.End - j.Submit
-		stretch := 0.0
-		if exec > 0 {
-			stretch = turn / exec
-		}
-		row := cells[i*cols : (i+1)*cols : (i+1)*cols]
-		row[0], row[1], row[2], row[3], row[4], row[5] = j.ID, j.Submit, j.Size, j.Estimate, pl.Start, exec
-		row[6], row[7], row[8], row[9], row[10] = pl.End, pl.Start-j.Submit, turn, stretch, Intervals(pl.Procs)
-		rows[i] = row
-	}
-	return rows
 }

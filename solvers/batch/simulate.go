@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"schedlab/errs"
@@ -115,9 +116,7 @@ func Simulate(ctx context.Context, jobs []Job, p int, pol Policy, progress func(
 	if err := Validate(jobs, p); err != nil {
 		return nil, err
 	}
-	switch pol {
-	case FCFS, EASY, Conservative:
-	default:
+	if !slices.Contains([]Policy{FCFS, EASY, Conservative}, pol) {
 		return nil, errs.Invalidf("policy", "unknown policy %q (known: fcfs, easy, conservative)", pol)
 	}
 	n := len(jobs)

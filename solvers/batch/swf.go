@@ -196,10 +196,7 @@ func (b *SWFBuilder) sizeNote(records int) string {
 // Finish judges the kept records against the machine (the Procs option,
 // else the whole header h) and returns the jobs, or FromSWF's error.
 func (b *SWFBuilder) Finish(h *formats.SWFHeader) (*SWFJobs, error) {
-	p := b.o.Procs
-	if p == 0 {
-		p = h.Procs()
-	}
+	p := cmp.Or(b.o.Procs, h.Procs())
 	if p <= 0 {
 		return nil, errs.Invalidf("processors", "the trace's header has no MaxProcs or MaxNodes: give the machine size")
 	}

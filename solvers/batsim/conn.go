@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-zeromq/zmq4"
+	"github.com/go-zeromq/zmq4/transport"
 )
 
 // Conn is the simulator's side of the request-reply exchange with a
@@ -51,7 +52,11 @@ type zmqConn struct {
 // exchange at once.
 func dialZMQ(ctx context.Context, endpoint string, wait time.Duration, maxReply int64, gone <-chan struct{}, why func() error) (*zmqConn, error) {
 	const retry = 20 * time.Millisecond
-	registerLimited()
+	registerOnce.Do(func() {
+		if err := zmq4.RegisterTransport(limitedScheme, limitedTransport{transport.New("tcp")}); err != nil {
+			panic(err)
+		}
+	})
 	zc := &zmqConn{gone: gone, why: why, over: make(chan struct{})}
 	var overOnce sync.Once
 	lim := limitOf{max: maxReply, over: func(size uint64) {

@@ -2,7 +2,7 @@ package batsim
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -38,15 +38,8 @@ func ParseIntervals(s string) ([]int, error) {
 			ids = append(ids, c)
 		}
 	}
-	sort.Ints(ids)
-	k := 0
-	for i, c := range ids {
-		if i == 0 || c != ids[k-1] {
-			ids[k] = c
-			k++
-		}
-	}
-	return ids[:k], nil
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
 }
 
 // id reads a resource id: digits only.

@@ -8,7 +8,6 @@ import (
 	"strings"
 )
 
-// event is one event of a decision process's reply.
 type event struct {
 	Timestamp float64
 	Type      string
@@ -77,7 +76,6 @@ func decodeReply(b []byte) (float64, []event, error) {
 	return now, evs, nil
 }
 
-// number reads a finite JSON number.
 func number(raw json.RawMessage) (float64, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -90,7 +88,6 @@ func number(raw json.RawMessage) (float64, error) {
 	return f, nil
 }
 
-// str reads a JSON string.
 func str(raw json.RawMessage, out *string) error {
 	if len(raw) == 0 || raw[0] != '"' {
 		return fmt.Errorf("must be a string, got %s", kindOf(raw))

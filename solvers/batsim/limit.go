@@ -6,7 +6,6 @@ import (
 	"net"
 	"sync"
 
-	"github.com/go-zeromq/zmq4"
 	"github.com/go-zeromq/zmq4/transport"
 )
 
@@ -49,14 +48,6 @@ func (t limitedTransport) Dial(ctx context.Context, d transport.Dialer, addr str
 		l.max = MaxReplyBytes
 	}
 	return &frameLimit{Conn: c, limit: l}, nil
-}
-
-func registerLimited() {
-	registerOnce.Do(func() {
-		if err := zmq4.RegisterTransport(limitedScheme, limitedTransport{transport.New("tcp")}); err != nil {
-			panic(err)
-		}
-	})
 }
 
 // frameLimit follows the ZMTP 3 byte stream a peer sends (a 64-byte

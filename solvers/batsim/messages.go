@@ -9,15 +9,16 @@ import (
 // The simulator's events are written straight into one buffer (s.ev), in
 // the order of the package doc; compose wraps them into a message.
 
-// event appends one event with its data (JSON).
-func (s *sim) event(t float64, typ, data string) {
-	s.openEvent(t, typ)
+func (s *sim) event(t float64, typ, data, sum string) {
+	s.openEvent(t, typ, sum)
 	s.ev = append(s.ev, data...)
 	s.ev = append(s.ev, '}')
 }
 
-// openEvent appends an event up to its data's value.
-func (s *sim) openEvent(t float64, typ string) {
+// openEvent appends an event up to its data's value, and sum to the
+// next message's summary.
+func (s *sim) openEvent(t float64, typ, sum string) {
+	s.summary = append(s.summary, sum)
 	if len(s.ev) > 0 {
 		s.ev = append(s.ev, ',')
 	}
@@ -33,7 +34,7 @@ func (s *sim) openEvent(t float64, typ string) {
 // their acknowledgement as the run says; profiles never forwarded on
 // submission: every profile is in this message).
 func (s *sim) begin(now float64) {
-	s.openEvent(now, "SIMULATION_BEGINS")
+	s.openEvent(now, "SIMULATION_BEGINS", "SIMULATION_BEGINS")
 	b := s.ev
 	b = append(b, `{"nb_resources":`...)
 	b = strconv.AppendInt(b, int64(s.p), 10)
@@ -70,7 +71,6 @@ func (s *sim) begin(now float64) {
 	}
 	b = append(b, `}}}}`...)
 	s.ev = b
-	s.summary = append(s.summary, "SIMULATION_BEGINS")
 }
 
 // submit appends JOB_SUBMITTED of trace job j: the fields Batsim's SWF
@@ -79,7 +79,7 @@ func (s *sim) submit(now float64, j int) {
 	s.state[j] = waiting
 	job := s.jobs[j]
 	id := s.ids[j]
-	s.openEvent(now, "JOB_SUBMITTED")
+	s.openEvent(now, "JOB_SUBMITTED", "JOB_SUBMITTED "+id)
 	b := append(s.ev, `{"job_id":"`...)
 	b = append(b, id...)
 	b = append(b, `","job":{"id":"`...)
@@ -94,7 +94,6 @@ func (s *sim) submit(now float64, j int) {
 	b = strconv.AppendQuote(b, s.profiles[j])
 	b = append(b, `}}}`...)
 	s.ev = b
-	s.summary = append(s.summary, "JOB_SUBMITTED "+id)
 }
 
 // complete ends job j at t (its end): frees its hosts, appends JOB_COMPLETED.
@@ -109,10 +108,9 @@ func (s *sim) complete(j int, t float64) {
 	s.completedEvent(j, t)
 }
 
-// completedEvent appends job j's JOB_COMPLETED with its final state.
 func (s *sim) completedEvent(j int, t float64) {
 	id := s.ids[j]
-	s.openEvent(t, "JOB_COMPLETED")
+	s.openEvent(t, "JOB_COMPLETED", "JOB_COMPLETED "+id)
 	b := append(s.ev, `{"job_id":`...)
 	b = strconv.AppendQuote(b, id)
 	b = append(b, `,"job_state":"`...)
@@ -121,11 +119,4 @@ func (s *sim) completedEvent(j int, t float64) {
 	b = append(b, batch.Intervals(s.place[j].Procs)...)
 	b = append(b, `"}}`...)
 	s.ev = b
-	s.summary = append(s.summary, "JOB_COMPLETED "+id)
-}
-
-// notify appends a NOTIFY of typ.
-func (s *sim) notify(now float64, typ string) {
-	s.event(now, "NOTIFY", `{"type":"`+typ+`"}`)
-	s.summary = append(s.summary, "NOTIFY "+typ)
 }

@@ -1,11 +1,13 @@
 package batsim
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -94,17 +96,9 @@ func EndpointScheduler(endpoint string) (Scheduler, error) {
 	return Scheduler{Name: "cli", Endpoint: endpoint}, nil
 }
 
-func validName(n string) bool {
-	if n == "" || n[0] < 'a' || n[0] > 'z' || len(n) > 40 {
-		return false
-	}
-	for _, r := range n {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
+// validName is a scheduler's name: lower-case letters, digits, '-' and
+// '_', starting with a letter, at most 40 bytes.
+var validName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`).MatchString
 
 // CheckUnique refuses two registrations of one name.
 func CheckUnique(scheds []Scheduler) error {
@@ -122,7 +116,7 @@ func CheckUnique(scheds []Scheduler) error {
 // loopback port, or dials the endpoint. Close the Conn when done; it stops
 // a started process.
 func (s Scheduler) Open(ctx context.Context) (Conn, error) {
-	wait := s.timeout()
+	wait := cmp.Or(max(s.Timeout, 0), DefaultTimeout)
 	if s.Endpoint != "" {
 		return dialZMQ(ctx, s.Endpoint, wait, s.MaxReply, nil, nil)
 	}
@@ -130,23 +124,6 @@ func (s Scheduler) Open(ctx context.Context) (Conn, error) {
 	// (an interpreter loading its modules on a loaded machine) is not
 	// bounded by the reply timeout, only by its exiting or DefaultTimeout.
 	return s.start(ctx, max(wait, DefaultTimeout))
-}
-
-func (s Scheduler) timeout() time.Duration {
-	if s.Timeout > 0 {
-		return s.Timeout
-	}
-	return DefaultTimeout
-}
-
-// freePort is a loopback port nobody listens on now.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // tail keeps the last bytes a process writes, for error messages.
@@ -183,11 +160,12 @@ type procConn struct {
 
 // start runs the command with {endpoint} replaced and connects to it.
 func (s Scheduler) start(ctx context.Context, wait time.Duration) (Conn, error) {
-	port, err := freePort()
+	l, err := net.Listen("tcp", "127.0.0.1:0") // a loopback port nobody listens on now
 	if err != nil {
 		return nil, fmt.Errorf("no free port for the decision process: %w", err)
 	}
-	endpoint := fmt.Sprintf("tcp://127.0.0.1:%d", port)
+	endpoint := fmt.Sprintf("tcp://127.0.0.1:%d", l.Addr().(*net.TCPAddr).Port)
+	l.Close()
 	argv := make([]string, len(s.Command))
 	for i, a := range s.Command {
 		argv[i] = strings.ReplaceAll(a, "{endpoint}", endpoint)

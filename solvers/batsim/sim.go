@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -139,7 +140,6 @@ const (
 	hostSwitchingOn
 )
 
-// run is a started job on the completion heap.
 type run struct {
 	job int
 	end float64
@@ -151,7 +151,6 @@ type profile struct {
 	json    string // as sent (forwarded profiles)
 }
 
-// switchReq is a SET_RESOURCE_STATE in progress.
 type switchReq struct {
 	at    float64
 	hosts []int
@@ -255,7 +254,6 @@ func Simulate(ctx context.Context, jobs []batch.Job, p int, c Conn, o Options) (
 	return s.out, nil
 }
 
-// finish fills the Outcome from the state.
 func (s *sim) finish() {
 	n := s.n
 	s.out.Result.Placements = s.place[:n]
@@ -263,10 +261,7 @@ func (s *sim) finish() {
 	for i := range n {
 		s.out.Rejected[i] = s.final[i] == "REJECTED"
 	}
-	s.out.States = s.final[:n]
-	s.out.Metadata = s.meta[:n]
-	s.out.IDs = s.ids[:n]
-	s.out.Profiles = s.profiles[:n]
+	s.out.States, s.out.Metadata, s.out.IDs, s.out.Profiles = s.final[:n], s.meta[:n], s.ids[:n], s.profiles[:n]
 	for j := n; j < len(s.jobs); j++ {
 		wall := s.jobs[j].Estimate
 		if math.IsInf(wall, 1) {
@@ -345,8 +340,7 @@ func (s *sim) loop(ctx context.Context) error {
 		}
 	}
 	at := s.clock
-	s.event(at, "SIMULATION_ENDS", "{}")
-	s.summary = append(s.summary, "SIMULATION_ENDS")
+	s.event(at, "SIMULATION_ENDS", "{}", "SIMULATION_ENDS")
 	s.compose()
 	replyNow, evs, err := s.exchange(ctx)
 	if err != nil {
@@ -372,7 +366,6 @@ func (s *sim) over() bool {
 		(!s.o.DynamicJobs || s.regDone)
 }
 
-// nextTime is the time of the next thing to happen on its own.
 func (s *sim) nextTime() float64 {
 	t := math.Inf(1)
 	if s.next < s.n {
@@ -407,21 +400,18 @@ func (s *sim) advance(t float64) {
 			s.submit(e, s.order[s.next])
 			s.next++
 			if s.next == s.n {
-				s.notify(e, "no_more_static_job_to_submit")
+				s.event(e, "NOTIFY", `{"type":"no_more_static_job_to_submit"}`, "NOTIFY no_more_static_job_to_submit")
 			}
 		}
-		for k := 0; k < len(s.switches); {
-			if sw := s.switches[k]; sw.at <= e {
+		s.switches = slices.DeleteFunc(s.switches, func(sw switchReq) bool {
+			if sw.at <= e {
 				s.switched(sw)
-				s.switches = append(s.switches[:k], s.switches[k+1:]...)
-				continue
 			}
-			k++
-		}
+			return sw.at <= e
+		})
 		for len(s.calls) > 0 && s.calls[0] <= e {
 			s.calls = s.calls[1:]
-			s.event(e, "REQUESTED_CALL", "{}")
-			s.summary = append(s.summary, "REQUESTED_CALL")
+			s.event(e, "REQUESTED_CALL", "{}", "REQUESTED_CALL")
 		}
 	}
 	s.clock = max(s.clock, t)
@@ -471,7 +461,6 @@ func (s *sim) compose() {
 	s.summary = s.summary[:0]
 }
 
-// exchange sends s.buf and decodes the reply.
 func (s *sim) exchange(ctx context.Context) (float64, []event, error) {
 	s.out.Rounds++
 	b, err := s.c.Exchange(ctx, s.buf, s.o.Timeout)
@@ -489,7 +478,6 @@ func (s *sim) exchange(ctx context.Context) (float64, []event, error) {
 	return replyNow, evs, nil
 }
 
-// describe is the last message's events in short.
 func (s *sim) describe() string {
 	if len(s.sent) <= 4 {
 		return strings.Join(s.sent, ", ")
@@ -524,34 +512,20 @@ func (s *sim) apply(msgNow, replyNow float64, evs []event) error {
 	return nil
 }
 
-// decide applies one decision at the clock.
+// decisions are the decisions Batsim's protocol has, by type.
+var decisions = map[string]func(*sim, map[string]json.RawMessage) (string, error){
+	"EXECUTE_JOB": (*sim).execute, "REJECT_JOB": (*sim).reject, "KILL_JOB": (*sim).kill,
+	"CALL_ME_LATER": func(s *sim, d map[string]json.RawMessage) (string, error) { return "", s.callMeLater(d) },
+	"NOTIFY":        (*sim).notified, "REGISTER_JOB": (*sim).registerJob, "REGISTER_PROFILE": (*sim).registerProfile,
+	"SET_JOB_METADATA": (*sim).setMetadata, "CHANGE_JOB_STATE": (*sim).changeState, "QUERY": (*sim).query,
+	"ANSWER": (*sim).answer, "SET_RESOURCE_STATE": (*sim).setResourceState,
+}
+
 func (s *sim) decide(ev event) (string, error) {
-	switch ev.Type {
-	case "EXECUTE_JOB":
-		return s.execute(ev.Data)
-	case "REJECT_JOB":
-		return s.reject(ev.Data)
-	case "CALL_ME_LATER":
-		return "", s.callMeLater(ev.Data)
-	case "KILL_JOB":
-		return s.kill(ev.Data)
-	case "NOTIFY":
-		return s.notified(ev.Data)
-	case "REGISTER_JOB":
-		return s.registerJob(ev.Data)
-	case "REGISTER_PROFILE":
-		return s.registerProfile(ev.Data)
-	case "SET_JOB_METADATA":
-		return s.setMetadata(ev.Data)
-	case "CHANGE_JOB_STATE":
-		return s.changeState(ev.Data)
-	case "QUERY":
-		return s.query(ev.Data)
-	case "ANSWER":
-		return s.answer(ev.Data)
-	case "SET_RESOURCE_STATE":
-		return s.setResourceState(ev.Data)
-	case "TO_JOB_MSG":
+	if f, ok := decisions[ev.Type]; ok {
+		return f(s, ev.Data)
+	}
+	if ev.Type == "TO_JOB_MSG" {
 		return "", fmt.Errorf("TO_JOB_MSG is not supported: it talks to a job of a message-passing profile (send/recv), which schedlab's jobs are not")
 	}
 	return "", fmt.Errorf("%s is not a decision of Batsim's protocol (EXECUTE_JOB, REJECT_JOB, CALL_ME_LATER, KILL_JOB, NOTIFY, REGISTER_JOB, REGISTER_PROFILE, SET_JOB_METADATA, CHANGE_JOB_STATE, QUERY, ANSWER, SET_RESOURCE_STATE; see the package doc)", ev.Type)
@@ -560,11 +534,7 @@ func (s *sim) decide(ev event) (string, error) {
 // fields checks that data holds only the known keys.
 func fields(data map[string]json.RawMessage, known ...string) error {
 	for k := range data {
-		found := false
-		for _, kn := range known {
-			found = found || k == kn
-		}
-		if !found {
+		if !slices.Contains(known, k) {
 			return fmt.Errorf("field %q is not supported (only %s)", k, strings.Join(known, ", "))
 		}
 	}
@@ -608,7 +578,6 @@ func (s *sim) notStartable(j int) error {
 	return nil
 }
 
-// execute starts a job on its allocation.
 func (s *sim) execute(data map[string]json.RawMessage) (string, error) {
 	id, j, err := s.jobOf(data)
 	if err != nil {
@@ -642,7 +611,7 @@ func (s *sim) execute(data map[string]json.RawMessage) (string, error) {
 			return id, fmt.Errorf("resource %d is busy with job %s: compute sharing is off (allow_compute_sharing is false), so a host runs one job at a time, as Batsim refuses it", c, s.ids[o-1])
 		}
 		if s.host[c] != hostOn {
-			return id, fmt.Errorf("resource %d cannot compute now: it is %s (SET_RESOURCE_STATE it to a computing pstate first)", c, hostStateName(s.host[c]))
+			return id, fmt.Errorf("resource %d cannot compute now: it is %s (SET_RESOURCE_STATE it to a computing pstate first)", c, hostStateName[s.host[c]])
 		}
 	}
 	if len(procs) != job.Size {
@@ -707,13 +676,8 @@ func (s *sim) callMeLater(data map[string]json.RawMessage) error {
 	if t <= s.clock {
 		return fmt.Errorf("asks to be called at %s, which is not after the current time %s; Batsim refuses a call at the current time or before (\"You asked to be awaken in the past\")", fmtTime(t), fmtTime(s.clock))
 	}
-	i := sort.SearchFloat64s(s.calls, t)
-	for i < len(s.calls) && s.calls[i] == t {
-		i++ // after the calls at the same time: one REQUESTED_CALL each
-	}
-	s.calls = append(s.calls, 0)
-	copy(s.calls[i+1:], s.calls[i:])
-	s.calls[i] = t
+	i, _ := slices.BinarySearch(s.calls, t) // one REQUESTED_CALL each, even at one time
+	s.calls = slices.Insert(s.calls, i, t)
 	return nil
 }
 
@@ -749,7 +713,7 @@ func (s *sim) kill(data map[string]json.RawMessage) (string, error) {
 			pl := &s.place[j]
 			progress := (now - pl.Start) / (pl.End - pl.Start)
 			pl.End = now
-			s.remove(j)
+			s.run.Remove(slices.IndexFunc(s.run.Items(), func(r run) bool { return r.job == j }))
 			s.free(j, now)
 			s.state[j] = finished
 			s.final[j] = "COMPLETED_KILLED"
@@ -763,7 +727,7 @@ func (s *sim) kill(data map[string]json.RawMessage) (string, error) {
 			return id, fmt.Errorf("the job is neither running nor completed, so it cannot be killed (Batsim: \"refers to a job not being executed nor completed\")")
 		}
 	}
-	s.openEvent(now, "JOB_KILLED")
+	s.openEvent(now, "JOB_KILLED", "JOB_KILLED")
 	b := append(s.ev, `{"job_ids":[`...)
 	for i, k := range ks {
 		if i > 0 {
@@ -772,15 +736,14 @@ func (s *sim) kill(data map[string]json.RawMessage) (string, error) {
 		b = strconv.AppendQuote(b, k.id)
 	}
 	b = append(b, `],"job_progress":{`...)
-	first := true
+	open := len(b)
 	for _, k := range ks {
 		if !k.ran {
 			continue
 		}
-		if !first {
+		if len(b) > open {
 			b = append(b, ',')
 		}
-		first = false
 		b = strconv.AppendQuote(b, k.id)
 		b = append(b, `:{"profile":`...)
 		b = strconv.AppendQuote(b, k.profile)
@@ -789,7 +752,6 @@ func (s *sim) kill(data map[string]json.RawMessage) (string, error) {
 		b = append(b, '}')
 	}
 	s.ev = append(b, `}}}`...)
-	s.summary = append(s.summary, "JOB_KILLED")
 	return "", nil
 }
 
@@ -978,13 +940,12 @@ func (s *sim) registerJob(data map[string]json.RawMessage) (string, error) {
 	s.final = append(s.final, "")
 	s.meta = append(s.meta, "")
 	if s.o.AckDynamicJobs {
-		s.openEvent(now, "JOB_SUBMITTED")
+		s.openEvent(now, "JOB_SUBMITTED", "JOB_SUBMITTED "+id)
 		b := append(s.ev, `{"job_id":`...)
 		b = strconv.AppendQuote(b, id)
 		b = append(b, `,"job":`...)
 		b = append(b, raw...)
 		s.ev = append(b, `}}`...)
-		s.summary = append(s.summary, "JOB_SUBMITTED "+id)
 	}
 	return id, nil
 }
@@ -1063,11 +1024,10 @@ func (s *sim) query(data map[string]json.RawMessage) (string, error) {
 		for c := range s.p {
 			s.hostEnergy(c, s.clock)
 		}
-		s.openEvent(s.clock, "ANSWER")
+		s.openEvent(s.clock, "ANSWER", "ANSWER consumed_energy")
 		b := append(s.ev, `{"consumed_energy":`...)
 		b = appendFloat(b, s.energy)
 		s.ev = append(b, `}}`...)
-		s.summary = append(s.summary, "ANSWER consumed_energy")
 	}
 	return "consumed_energy", nil
 }
@@ -1099,19 +1059,8 @@ func (s *sim) answer(data map[string]json.RawMessage) (string, error) {
 
 // --- hosts, power and energy -------------------------------------------------
 
-func hostStateName(st uint8) string {
-	switch st {
-	case hostSleeping:
-		return "sleeping"
-	case hostSwitchingOff:
-		return "switching off"
-	case hostSwitchingOn:
-		return "switching on"
-	}
-	return "on"
-}
+var hostStateName = [...]string{hostOn: "on", hostSleeping: "sleeping", hostSwitchingOff: "switching off", hostSwitchingOn: "switching on"}
 
-// watts is host c's power now.
 func (s *sim) watts(c int) float64 {
 	pm := s.o.Power
 	switch s.host[c] {
@@ -1169,13 +1118,12 @@ func (s *sim) setResourceState(data map[string]json.RawMessage) (string, error) 
 		}
 		switch {
 		case s.host[c] == hostSwitchingOff || s.host[c] == hostSwitchingOn:
-			return res, fmt.Errorf("resource %d is %s", c, hostStateName(s.host[c]))
+			return res, fmt.Errorf("resource %d is %s", c, hostStateName[s.host[c]])
 		case toSleep && s.owner[c] != 0:
 			return res, fmt.Errorf("resource %d is computing job %s and cannot sleep", c, s.ids[s.owner[c]-1])
 		}
 	}
-	sw := switchReq{hosts: hosts, state: ps}
-	delay := 0.0
+	sw, delay := switchReq{hosts: hosts, state: ps}, 0.0
 	for _, c := range hosts {
 		switch {
 		case toSleep && s.host[c] == hostOn:
@@ -1190,12 +1138,11 @@ func (s *sim) setResourceState(data map[string]json.RawMessage) (string, error) 
 			s.pstate[c] = ps // compute to compute, or already asleep: at once
 		}
 	}
-	sw.at = now + delay
-	if delay == 0 {
+	if sw.at = now + delay; delay == 0 {
 		s.switched(sw)
-		return res, nil
+	} else {
+		s.switches = append(s.switches, sw)
 	}
-	s.switches = append(s.switches, sw)
 	return res, nil
 }
 
@@ -1212,16 +1159,14 @@ func (s *sim) switched(sw switchReq) {
 			s.host[c] = hostOn
 		}
 	}
-	s.openEvent(at, "RESOURCE_STATE_CHANGED")
+	s.openEvent(at, "RESOURCE_STATE_CHANGED", "RESOURCE_STATE_CHANGED")
 	b := append(s.ev, `{"resources":"`...)
 	b = append(b, batch.Intervals(sw.hosts)...)
 	b = append(b, `","state":"`...)
 	b = strconv.AppendInt(b, int64(sw.state), 10)
 	s.ev = append(b, `"}}`...)
-	s.summary = append(s.summary, "RESOURCE_STATE_CHANGED")
 }
 
-// free releases job j's hosts at t.
 func (s *sim) free(j int, t float64) {
 	for _, c := range s.place[j].Procs {
 		s.hostEnergy(c, t)
@@ -1232,13 +1177,3 @@ func (s *sim) free(j int, t float64) {
 // --- the completion heap -------------------------------------------------
 
 func endsFirst(a, b run) bool { return a.end < b.end || a.end == b.end && a.job < b.job }
-
-// remove takes job j off the heap (a kill).
-func (s *sim) remove(j int) {
-	for i, r := range s.run.Items() {
-		if r.job == j {
-			s.run.Remove(i)
-			return
-		}
-	}
-}

@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"hash/fnv"
 	"math"
@@ -121,10 +122,7 @@ type heldWindow struct {
 
 func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, waited []int) (*CyclePlan, error) {
 	p.jobs = grow(p.jobs, len(batch))
-	if p.pool == nil {
-		p.pool = &requestPool{}
-	}
-	p.pool.reset()
+	p.pool.reset() // Plan made it
 	bp := &backfillPass{p: p, d: d, batch: batch, cp: &CyclePlan{Jobs: p.jobs}, reqs: make([]*Request, len(batch)), resv: map[int]heldWindow{}}
 	queue := make([]int, len(batch))
 	for i := range batch {
@@ -156,7 +154,6 @@ func (p *BackfillPlanner) plan(ctx context.Context, d *Domain, batch []Job, wait
 	return bp.cp, nil
 }
 
-// releaseDue gives back the tails of early completions due by t.
 func (bp *backfillPass) releaseDue(t int) error {
 	keep := bp.pending[:0]
 	for _, r := range bp.pending {
@@ -200,19 +197,14 @@ func (bp *backfillPass) pass(t int, queue []int) ([]int, error) {
 			free += covering(h.w, t)
 			delete(bp.resv, i)
 		}
-		started := false
 		if free >= bp.reqs[i].M {
-			w, ok := bp.p.sr.cheapest(d, bp.reqs[i], t, t+1)
-			if ok {
+			if w, ok := bp.p.sr.cheapest(d, bp.reqs[i], t, t+1); ok {
 				if err := bp.start(i, t, w, h, had); err != nil {
 					return nil, err
 				}
 				free -= len(w.Nodes)
-				started = true
+				continue
 			}
-		}
-		if started {
-			continue
 		}
 		next = append(next, i)
 		if had || bp.p.Depth == DepthInf || len(bp.resv) < bp.p.Depth {
@@ -318,11 +310,7 @@ func (bp *backfillPass) releaseAll() error {
 func EarlyFraction(seed int64, lo float64) func(j *Job) float64 {
 	return func(j *Job) float64 {
 		h := fnv.New64a()
-		var b [8]byte
-		for i := range b {
-			b[i] = byte(seed >> (8 * i))
-		}
-		h.Write(b[:])
+		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(seed)))
 		h.Write([]byte(j.ID))
 		x := h.Sum64() // FNV mixes short ids poorly: finish with splitmix64
 		x ^= x >> 30

@@ -25,7 +25,6 @@ import (
 // hosts must then all have the same speed (the batch model's processors
 // are identical).
 
-// isBatsimFile tells a Batsim workload upload.
 func isBatsimFile(f solvers.File) bool {
 	if f.Field == "batsim" {
 		return true
@@ -33,7 +32,6 @@ func isBatsimFile(f solvers.File) bool {
 	return (f.Field == "" || f.Field == "file") && strings.HasSuffix(strings.ToLower(f.Name), ".json") && formats.LooksLikeBatsimWorkload(f.Data)
 }
 
-// isPlatformFile tells a SimGrid platform upload.
 func isPlatformFile(f solvers.File) bool {
 	return f.Field == "platform" || (f.Field == "" || f.Field == "file") && strings.HasSuffix(strings.ToLower(f.Name), ".xml")
 }

@@ -73,16 +73,11 @@ func parts(names []string, rs ...claims.Result) claims.Result {
 	return out
 }
 
-// cycCrit is one cycle's statistics as a CritStats.
-func cycCrit(c CycleStats) CritStats {
-	return CritStats{Jobs: c.Batch, Planned: c.Planned, Alternatives: c.Alternatives, Start: c.Start, Runtime: c.Runtime, Finish: c.Finish, Cost: c.Cost, ProcTm: c.ProcTime}
-}
-
 // cycles are a run's per-cycle statistics as CritStats.
 func cycles(res *Result) []CritStats {
 	out := make([]CritStats, len(res.Cycles))
 	for i, c := range res.Cycles {
-		out[i] = cycCrit(c)
+		out[i] = CritStats{Jobs: c.Batch, Planned: c.Planned, Alternatives: c.Alternatives, Start: c.Start, Runtime: c.Runtime, Finish: c.Finish, Cost: c.Cost, ProcTm: c.ProcTime}
 	}
 	return out
 }
@@ -126,7 +121,6 @@ func scaled(a, b []float64, ref float64) []float64 {
 	return zip(a, b, func(x, y float64) float64 { return 100 * (x - y) / ref })
 }
 
-// meanOf is the mean of the numbers among xs.
 func meanOf(xs []float64) float64 { return claims.MeanCI(xs).Mean }
 
 var (

@@ -102,14 +102,9 @@ func own(best []int, i int) func(*t1Data) claims.Result {
 
 // naOf is the alternatives per job of every cycle.
 func naOf(cs []CritStats) []float64 {
-	return zip(float64s(cs, func(c CritStats) float64 { return float64(c.Alternatives) }), float64s(cs, func(c CritStats) float64 { return float64(c.Jobs) }), nanDiv)
-}
-
-// float64s is f of every cycle.
-func float64s(cs []CritStats, f func(CritStats) float64) []float64 {
 	out := make([]float64, len(cs))
 	for i, c := range cs {
-		out[i] = f(c)
+		out[i] = nanDiv(float64(c.Alternatives), float64(c.Jobs))
 	}
 	return out
 }

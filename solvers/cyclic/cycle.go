@@ -113,11 +113,7 @@ func SubBatches(n, k int) []int {
 	k = max(1, min(k, n))
 	cuts := []int{0}
 	for i := range k {
-		size := n / k
-		if i < n%k {
-			size++
-		}
-		cuts = append(cuts, cuts[len(cuts)-1]+size)
+		cuts = append(cuts, cuts[i]+n/k+btoi(i < n%k)) // the larger first
 	}
 	return cuts
 }
@@ -340,10 +336,8 @@ func (x *CritStats) add(w Window) {
 // critIndex is c's index in criteria (the last for an unknown one, as
 // Result.ByCrit has no other entry either).
 func critIndex(c string) int {
-	for i, x := range criteria {
-		if x == c {
-			return i
-		}
+	if i := slices.Index(criteria[:], c); i >= 0 {
+		return i
 	}
 	return len(criteria) - 1
 }
@@ -485,14 +479,11 @@ func (sim *simulation) tally(cp *CyclePlan, d *Domain, st *CycleStats) {
 	sim.queue = sim.queue[:0]
 	for i := range cp.Jobs {
 		jp := &cp.Jobs[i] // not a copy per job: &jp.Job below would move each to the heap
-		cs := res.ByCrit[jp.Job.Criterion]
-		cc := &st.ByCrit[critIndex(jp.Job.Criterion)]
-		cc.Jobs++
-		cc.Alternatives += len(jp.Alts)
-		cs.Jobs++
-		res.All.Jobs++
-		cs.Alternatives += len(jp.Alts)
-		res.All.Alternatives += len(jp.Alts)
+		acc := [...]*CritStats{res.ByCrit[jp.Job.Criterion], &st.ByCrit[critIndex(jp.Job.Criterion)], &res.All}
+		for _, x := range acc {
+			x.Jobs++
+			x.Alternatives += len(jp.Alts)
+		}
 		st.Alternatives += len(jp.Alts)
 		if jp.Chosen < 0 {
 			st.Postponed++
@@ -514,15 +505,15 @@ func (sim *simulation) tally(cp *CyclePlan, d *Domain, st *CycleStats) {
 		res.Actual.ProcTime += float64(act.ProcTime())
 		st.ActStart += float64(act.Start)
 		st.ActProcTime += float64(act.ProcTime())
-		cc.add(w)
 		st.Planned++
 		st.Start += float64(w.Start)
 		st.Runtime += float64(w.Runtime())
 		st.Finish += float64(w.Finish())
 		st.Cost += w.Cost
 		st.ProcTime += float64(w.ProcTime())
-		cs.add(w)
-		res.All.add(w)
+		for _, x := range acc {
+			x.add(w)
+		}
 		for i, n := range w.Nodes {
 			if n == sim.cfg.TrackNode-1 {
 				st.Tracked += float64(w.Times[i])
@@ -577,13 +568,11 @@ func clonePlan(cp *CyclePlan) *CyclePlan {
 	return &c
 }
 
-// cloneWindow copies w, its nodes and times too.
 func cloneWindow(w Window) Window {
 	w.Nodes, w.Times = slices.Clone(w.Nodes), slices.Clone(w.Times)
 	return w
 }
 
-// cloneWindows copies ws, every window's nodes and times too.
 func cloneWindows(ws []Window) []Window {
 	out := slices.Clone(ws)
 	for i := range out {

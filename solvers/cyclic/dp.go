@@ -168,15 +168,7 @@ func frontier(g, f []float64, maximize bool, idx []int) []int {
 	for j := range idx {
 		idx[j] = j
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(g[a], g[b]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(obj(a), obj(b)); c != 0 {
-			return c
-		}
-		return a - b
-	})
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Or(cmp.Compare(g[a], g[b]), cmp.Compare(obj(a), obj(b)), a-b) })
 	out := idx[:0]
 	best := math.Inf(1)
 	for _, j := range idx {
@@ -195,11 +187,7 @@ func chooseByG(g, f [][]float64, G int, maximize bool, pick []int) error {
 	n := len(g)
 	sumMax := 0
 	for i := range g {
-		m := 0.0
-		for _, v := range g[i] {
-			m = max(m, v)
-		}
-		sumMax += int(m)
+		sumMax += int(max(0, slices.Max(g[i])))
 	}
 	G = min(G, sumMax)
 	if int64(n)*int64(G+1) > maxDPEntries {
@@ -255,8 +243,6 @@ func chooseByG(g, f [][]float64, G int, maximize bool, pick []int) error {
 	return nil
 }
 
-// chooseByF: real g (cost), integer f minimized; table over exact totals
-// F of the least cost.
 // chooseScratch is Choose's tables, kept for the next call.
 type chooseScratch struct {
 	vals []float64   // g, f and their frontier copies, job after job
@@ -277,18 +263,16 @@ type dpScratch struct {
 
 var dpScratches = sync.Pool{New: func() any { return new(dpScratch) }}
 
+// chooseByF: real g (cost), integer f minimized; table over exact totals
+// F of the least cost.
 func chooseByF(g, f [][]float64, limit float64, pick []int) error {
 	n := len(g)
-	base, span := 0, 0
+	span := 0
 	lo := make([]int, n)
 	for i := range f {
-		mn, mx := math.Inf(1), math.Inf(-1)
-		for _, v := range f[i] {
-			mn, mx = min(mn, v), max(mx, v)
-		}
+		mn := slices.Min(f[i])
 		lo[i] = int(mn)
-		base += int(mn)
-		span += int(mx - mn)
+		span += int(slices.Max(f[i]) - mn)
 	}
 	if int64(n)*int64(span+1) > maxDPEntries {
 		return errs.New(errs.TooLarge, "limit", "the DP table would hold %d × %d entries, over the budget of %d", n, span+1, maxDPEntries)
@@ -351,6 +335,5 @@ func chooseByF(g, f [][]float64, limit float64, pick []int) error {
 		pick[i] = j
 		best -= int(f[i][j]) - lo[i]
 	}
-	_ = base
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"schedlab/errs"
 	"schedlab/report"
@@ -14,7 +13,6 @@ import (
 	"schedlab/solvers/batsim"
 )
 
-// externalVariants are the variants of the registered decision processes.
 func externalVariants(scheds []batsim.Scheduler) []variant {
 	out := make([]variant, len(scheds))
 	for i, s := range scheds {
@@ -45,12 +43,7 @@ func externalFits(format, variant string) error {
 // jobs it rejects are left out of the metrics, as Batsim leaves them out
 // of its jobs output, and counted.
 func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c Config, progress solvers.Progress) (*report.Report, error) {
-	t, err := loadTraceRecords(ctx, w, externalFits(w.Format, s.Variant()))
-	if err != nil {
-		return nil, err
-	}
-	start := time.Now()
-	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
+	t, sj, start, err := traceJobs(ctx, w, externalFits(w.Format, s.Variant()), c)
 	if err != nil {
 		return nil, err
 	}
@@ -99,21 +92,11 @@ func runExternal(ctx context.Context, w *solvers.Workload, s batsim.Scheduler, c
 	return rep, nil
 }
 
-// externalBatsimColumns are the columns of an external run's Batsim jobs
-// table: batch's, then what a decision process can make differ from
-// Batsim's defaults: the final state (rejected, killed), the job's
-// workload and profile as the process saw them, the metadata it set and,
-// with a power model, the job's energy.
-func externalBatsimColumns(power bool) []string {
-	cols := append(batch.BatsimColumns(), "final_state", "workload_name", "profile", "metadata")
-	if power {
-		cols = append(cols, "consumed_energy")
-	}
-	return cols
-}
-
 // externalBatsimTable is every job of an external run as Batsim's
-// _jobs.csv lists it: the trace's jobs in trace order, rejected ones with
+// _jobs.csv lists it, in batch's columns and then those a decision process
+// can make differ from Batsim's defaults (the final state, the job's
+// workload and profile as the process saw them, the metadata it set and,
+// with a power model, the job's energy): the trace's jobs in trace order, rejected ones with
 // empty times (Batsim writes REJECTED jobs without times) and killed ones
 // ending at their kill (COMPLETED_KILLED), then the jobs the decision
 // process registered, in registration order, under their own workload
@@ -124,7 +107,11 @@ func externalBatsimColumns(power bool) []string {
 // run one job at a time (no sharing).
 func externalBatsimTable(jobs []batch.Job, out *batsim.Outcome, power *batsim.Power) report.Table {
 	n := len(jobs) + len(out.Dynamic)
-	t := report.LazyTable(report.BatsimJobsTable, externalBatsimColumns(power != nil), n, func() [][]any {
+	cols := append(batch.BatsimColumns(), "final_state", "workload_name", "profile", "metadata")
+	if power != nil {
+		cols = append(cols, "consumed_energy")
+	}
+	t := report.LazyTable(report.BatsimJobsTable, cols, n, func() [][]any {
 		rows := make([][]any, 0, n)
 		add := func(id any, workload, profile string, submit float64, size int, estimate float64, pl batch.Placement, state, meta string) {
 			row := []any{id, submit, size, estimate, nil, nil, nil, nil, nil, nil, "", state, workload, profile, meta}

@@ -1,6 +1,7 @@
 package cyclic
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand"
@@ -179,7 +180,6 @@ func cycleRNG(seed int64, c int) *rand.Rand {
 	return rand.New(rand.NewSource(cycleSeed(seed, c)))
 }
 
-// cycleSeed is the seed of cycleRNG(seed, c).
 func cycleSeed(seed int64, c int) int64 { return seed*1_000_003 + int64(c)*7_919 + 17 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
@@ -223,7 +223,6 @@ func Generate(g GenConfig) (*Instance, error) {
 // at T).
 func (g *GenConfig) LocalJobs(rng *rand.Rand) []Interval { return g.appendLocalJobs(nil, rng) }
 
-// appendLocalJobs appends LocalJobs(rng) to out.
 func (g *GenConfig) appendLocalJobs(out []Interval, rng *rand.Rand) []Interval {
 	if g.LocalLoad <= 0 {
 		return out
@@ -252,10 +251,7 @@ func (g *GenConfig) appendLocalJobs(out []Interval, rng *rand.Rand) []Interval {
 func (g *GenConfig) NewJobs(rng *rand.Rand, c int, nodes []Node) []Job {
 	out := make([]Job, 0, g.Jobs)
 	var costs []float64 // cheapestM's scratch
-	scale := g.VolumeScale
-	if scale == 0 {
-		scale = 1
-	}
+	scale := cmp.Or(g.VolumeScale, 1)
 	for i := range g.Jobs {
 		var m int
 		var v float64

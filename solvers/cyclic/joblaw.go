@@ -76,7 +76,6 @@ var (
 	kthCum     = map[int][]int{} // widest procs → cumulative job counts over kthRecords (0 past the cap)
 )
 
-// kthTable parses the embedded histogram (once).
 func kthTable() []kthRecord {
 	kthOnce.Do(func() {
 		lines := strings.Split(strings.TrimSpace(kthJobsCSV), "\n")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"schedlab/errs"
 	"schedlab/solvers/formats"
@@ -199,7 +200,7 @@ func (in *Instance) Validate() error {
 		if !finite(j.MaxPrice) || j.MaxPrice < 0 || j.MaxPrice > 1e15 {
 			return errs.Invalidf(f+".max_price", "must be a number ≥ 0, got %v", j.MaxPrice)
 		}
-		if !validCriterion(j.Criterion) {
+		if !slices.Contains(criteria[:], j.Criterion) {
 			return errs.Invalidf(f+".criterion", "must be one of start, runtime, finish, cost, got %q", j.Criterion)
 		}
 	}
@@ -209,15 +210,6 @@ func (in *Instance) Validate() error {
 		}
 	}
 	return nil
-}
-
-func validCriterion(c string) bool {
-	for _, k := range criteria {
-		if c == k {
-			return true
-		}
-	}
-	return false
 }
 
 // MarshalJSON writes the canonical native JSON.

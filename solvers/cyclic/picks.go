@@ -1,6 +1,7 @@
 package cyclic
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -24,15 +25,7 @@ func (r *Request) order() {
 		keys[k] = orderKey{r.Cost[nd], int32(r.Time[nd]), int32(k)}
 	}
 	slices.SortFunc(keys, func(a, b orderKey) int {
-		switch {
-		case a.cost < b.cost:
-			return -1
-		case a.cost > b.cost:
-			return 1
-		case a.tm != b.tm:
-			return int(a.tm - b.tm)
-		}
-		return int(a.k - b.k)
+		return cmp.Or(cmp.Compare(a.cost, b.cost), cmp.Compare(a.tm, b.tm), cmp.Compare(a.k, b.k))
 	})
 	r.ord, r.ranks = grow(r.ord, 2*n), grow(r.ranks, 2*n)
 	r.byCost, r.byTime = r.ord[:n:n], r.ord[n:]
@@ -42,15 +35,7 @@ func (r *Request) order() {
 		r.costRank[kk.k] = int32(p)
 	}
 	slices.SortFunc(keys, func(a, b orderKey) int {
-		switch {
-		case a.tm != b.tm:
-			return int(a.tm - b.tm)
-		case a.cost < b.cost:
-			return -1
-		case a.cost > b.cost:
-			return 1
-		}
-		return int(a.k - b.k)
+		return cmp.Or(cmp.Compare(a.tm, b.tm), cmp.Compare(a.cost, b.cost), cmp.Compare(a.k, b.k))
 	})
 	for p, kk := range keys {
 		r.byTime[p] = int(kk.k)
@@ -65,7 +50,6 @@ type orderKey struct {
 	k    int32
 }
 
-// add makes eligible node k a candidate (it is not one).
 func (sr *searcher) add(r *Request, k int) {
 	sr.in[k] = true
 	sr.count++
@@ -74,7 +58,6 @@ func (sr *searcher) add(r *Request, k int) {
 	sr.byTime[t>>6] |= 1 << (t & 63)
 }
 
-// remove makes candidate k no candidate.
 func (sr *searcher) remove(r *Request, k int) {
 	sr.in[k] = false
 	sr.count--
@@ -83,7 +66,6 @@ func (sr *searcher) remove(r *Request, k int) {
 	sr.byTime[t>>6] &^= 1 << (t & 63)
 }
 
-// clearIn makes no node a candidate.
 func (sr *searcher) clearIn() {
 	clear(sr.in)
 	clear(sr.byCost)

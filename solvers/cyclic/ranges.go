@@ -105,7 +105,6 @@ func (nr *nodeRanges) update(d *Domain, r *Request, n, floor int) {
 	nr.setLast()
 }
 
-// setLast sets last from the spans.
 func (nr *nodeRanges) setLast() {
 	nr.last = -1
 	if sp := nr.spans; len(sp) > 0 {

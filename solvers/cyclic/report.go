@@ -3,7 +3,6 @@ package cyclic
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"schedlab/report"
@@ -95,7 +94,6 @@ func withAlternatives() []string { return variantNames(func(v variant) bool { re
 // simulations.
 func slotModel() []string { return variantNames(func(v variant) bool { return v.plan != nil }) }
 
-// runReport builds the report of a CSS/fair run.
 func runReport(in *Instance, cfg SimConfig, res *Result, wallMS float64) *report.Report {
 	r := &report.Report{}
 	a := res.All
@@ -235,8 +233,7 @@ func markMoved(gt *report.Gantt, g *GanttCycle) {
 		if jp.Chosen < 0 || i >= len(g.Before) {
 			continue
 		}
-		b, a := g.Before[i], jp.Planned
-		if b.Start != a.Start || !slices.Equal(b.Nodes, a.Nodes) || !slices.Equal(b.Times, a.Times) {
+		if !sameWindow(g.Before[i], jp.Planned) {
 			moved[jp.Job.ID] = true
 		}
 	}

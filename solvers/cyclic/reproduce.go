@@ -1,6 +1,7 @@
 package cyclic
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -97,7 +98,6 @@ func NewReproSetting(cfg ReproConfig) (ReproSetting, error) {
 	return set, err
 }
 
-// reproduce runs the seed's experiments (ReproExperiments) with cfg.
 func reproduce(ctx context.Context, cfg ReproConfig, progress solvers.Progress) (*report.Report, error) {
 	set, err := NewReproSetting(cfg)
 	if err != nil {
@@ -231,20 +231,8 @@ func table2Node(in *Instance) int {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmpFloat(in.Nodes[a].Perf, in.Nodes[b].Perf)
-	})
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(in.Nodes[a].Perf, in.Nodes[b].Perf) })
 	return idx[(len(idx)-1)/2]
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func table2(set ReproSetting) (*ReproExperiment, error) {

@@ -117,18 +117,11 @@ func value(mode string, start, runtime int, cost float64) float64 {
 
 // better reports whether criterion value a beats b (costs compare with a
 // relative tolerance, integers exactly).
-func better(a, b float64) bool { return a < b-costEps*max(1, abs(a), abs(b)) }
+func better(a, b float64) bool { return a < b-costEps*max(1, math.Abs(a), math.Abs(b)) }
 
 // beyond reports whether every window worth at least bound is worse than
 // a window of value v (bound +Inf: there is no such window).
 func beyond(v, bound float64) bool { return math.IsInf(bound, 1) || better(v, bound) }
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
 
 func (sr *searcher) reset(d *Domain, r *Request) {
 	n := len(r.Eligible)
@@ -273,8 +266,8 @@ func (sr *searcher) loadWord(q *query, w int) {
 	}
 }
 
-// nextLoaded is next for the sweep: the words it reaches are loaded
-// first (q nil: none, as for next).
+// nextLoaded returns the next event time at or after t (−1 if none),
+// clearing its bit; the words it reaches are loaded first (q nil: none).
 func (sr *searcher) nextLoaded(q *query, t int) int {
 	for w := t >> 6; w < sr.words; w++ {
 		if q != nil && w > sr.loaded {
@@ -294,13 +287,8 @@ func (sr *searcher) nextLoaded(q *query, t int) int {
 	return -1
 }
 
-// next returns the next event time at or after t (−1 if none), clearing
-// its bit.
-func (sr *searcher) next(t int) int { return sr.nextLoaded(nil, t) }
-
-// drain clears the event lists of a sweep stopped early.
 func (sr *searcher) drain(t int) {
-	for ; t >= 0; t = sr.next(t) {
+	for ; t >= 0; t = sr.nextLoaded(nil, t) {
 		sr.head[t], sr.shut[t] = -1, -1
 	}
 }
@@ -381,7 +369,7 @@ func (q *query) cut(t int) cutoff {
 	}
 	if t < q.best.start {
 		// as good as best within the tolerance of better, with room
-		return cutoff{incl: true, thr: q.best.value + 2*costEps*max(1, abs(q.best.value))}
+		return cutoff{incl: true, thr: q.best.value + 2*costEps*max(1, math.Abs(q.best.value))}
 	}
 	return cutoff{thr: q.best.value} // better passes v < best − tolerance
 }
@@ -758,10 +746,7 @@ func (sr *searcher) cheapestAt(d *Domain, r *Request, s int) (Window, bool) {
 // the caller releases them (ReleaseWindow) before committing the choice.
 func (sr *searcher) alternatives(ctx context.Context, d *Domain, reqs []*Request, modes []string) ([][]Window, error) {
 	count := make([]int, len(reqs))
-	active := make([]bool, len(reqs))
-	for i := range active {
-		active[i] = true
-	}
+	done := make([]bool, len(reqs))
 	hist := make([]history, len(reqs))
 	found, owner := sr.found[:0], sr.owner[:0] // the windows in the order found
 	for more := true; more; {
@@ -770,12 +755,12 @@ func (sr *searcher) alternatives(ctx context.Context, d *Domain, reqs []*Request
 		}
 		more = false
 		for i, r := range reqs {
-			if !active[i] {
+			if done[i] {
 				continue
 			}
 			w, ok := sr.find(d, r, modes[i], &hist[i])
 			if !ok || count[i] >= maxAlternatives {
-				active[i] = false
+				done[i] = true
 				continue
 			}
 			if err := d.OccupyWindow(w); err != nil {

@@ -1,6 +1,7 @@
 package cyclic
 
 import (
+	"maps"
 	"strconv"
 
 	"schedlab/solvers"
@@ -34,9 +35,7 @@ func seedExperiments() []solvers.SeedExperiment {
 	const src = "Toporkov et al. 2014"
 	flow := func(extra sweep.Grid) sweep.Grid {
 		m := sweep.Grid{"strategy": {StratProcTime}, "carry": {"false"}, "depth": {"1"}, "cycles": {"1000"}}
-		for k, v := range extra {
-			m[k] = v
-		}
+		maps.Copy(m, extra)
 		return m
 	}
 	var t1 []sweep.Reference

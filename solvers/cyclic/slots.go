@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -52,11 +53,8 @@ func (w Window) Span(i int) Interval { return Interval{w.Start, w.Start + w.Time
 
 // At returns a copy of w moved to start s (nodes, times and cost kept).
 func (w Window) At(s int) Window {
-	c := w
-	c.Start = s
-	c.Nodes = slices.Clone(w.Nodes)
-	c.Times = slices.Clone(w.Times)
-	return c
+	w.Start, w.Nodes, w.Times = s, slices.Clone(w.Nodes), slices.Clone(w.Times)
+	return w
 }
 
 // Scaled is w with each slot cut to ⌈f × its time⌉ (at least 1): the
@@ -111,7 +109,6 @@ func (d *Domain) newVersion() uint64 {
 	return d.vnext
 }
 
-// setBusy replaces node n's busy intervals.
 func (d *Domain) setBusy(n int, b []Interval) {
 	d.busy[n] = b
 	d.ver[n] = d.newVersion()
@@ -225,9 +222,12 @@ func (d *Domain) BusyTime(n int) int {
 }
 
 // WindowFits reports whether every slot of w is free.
-func (d *Domain) WindowFits(w Window) bool {
+func (d *Domain) WindowFits(w Window) bool { return d.fitsAt(w, w.Start) }
+
+// fitsAt reports whether every slot of w moved to start s is free.
+func (d *Domain) fitsAt(w Window, s int) bool {
 	for i, n := range w.Nodes {
-		if !d.IsFree(n, w.Span(i)) {
+		if !d.IsFree(n, Interval{s, s + w.Times[i]}) {
 			return false
 		}
 	}
@@ -325,18 +325,11 @@ func (d *Domain) EarliestStart(w Window, limit int) int {
 		if s > limit {
 			break
 		}
-		ok := true
-		for i, n := range w.Nodes {
-			if !d.IsFree(n, Interval{s, s + w.Times[i]}) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if d.fitsAt(w, s) {
 			return s
 		}
 	}
-	if limit >= 0 && d.WindowFits(w.At(limit)) {
+	if limit >= 0 && d.fitsAt(w, limit) {
 		return limit
 	}
 	return -1
@@ -443,9 +436,7 @@ type requestPool struct {
 // reset starts a Plan: the last Plan's requests can be had again by their
 // jobs (get), the others of the one before are free.
 func (p *requestPool) reset() {
-	for _, r := range p.last {
-		p.free = append(p.free, r)
-	}
+	p.free = slices.AppendSeq(p.free, maps.Values(p.last))
 	if p.last == nil {
 		p.last = map[Job]*Request{}
 	}
@@ -461,9 +452,7 @@ func (p *requestPool) reset() {
 // same nodes, else a recycled one refilled.
 func (p *requestPool) get(d *Domain, j *Job) *Request {
 	if !p.checked && (d.T != p.T || !slices.Equal(d.Perf, p.perf) || !slices.Equal(d.Price, p.price)) {
-		for _, r := range p.last {
-			p.free = append(p.free, r)
-		}
+		p.free = slices.AppendSeq(p.free, maps.Values(p.last))
 		clear(p.last)
 		p.T, p.perf, p.price = d.T, slices.Clone(d.Perf), slices.Clone(d.Price)
 	}

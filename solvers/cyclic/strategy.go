@@ -182,7 +182,6 @@ func loadWorkload(w *solvers.Workload) (*Instance, error) {
 	return ParseJSON(w.Data)
 }
 
-// configOf is the SimConfig of a slot variant run with c.
 func configOf(variant string, c Config) (SimConfig, error) {
 	cfg := SimConfig{Variant: variant, Strategy: c.Strategy, K: c.K, Shift: c.Shift,
 		Limit: c.Limit, Cycles: c.Cycles, GanttCycle: c.GanttCycle}
@@ -325,13 +324,11 @@ func plannerOf(cfg SimConfig) (Planner, *[]Window) {
 	return batchPlanner(cfg)
 }
 
-// batchPlanner is css's and fair's planner.
 func batchPlanner(cfg SimConfig) (Planner, *[]Window) {
 	var before []Window
 	return NewBatchPlanner(cfg, &before), &before
 }
 
-// backfillPlanner is backfill's planner.
 func backfillPlanner(cfg SimConfig) (Planner, *[]Window) { return newBackfill(cfg), nil }
 
 func newBackfill(cfg SimConfig) *BackfillPlanner {

@@ -2,6 +2,7 @@ package cyclic
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -88,7 +89,6 @@ func (t *Trace) procs() int {
 	return h.Procs()
 }
 
-// swf rebuilds the records package batch reads.
 func (t *Trace) swf() *formats.SWF {
 	s := &formats.SWF{Header: formats.SWFHeader{Computer: t.Computer, MaxProcs: t.MaxProcs, MaxNodes: t.MaxNodes, MaxJobs: t.MaxJobs},
 		Jobs: make([]formats.SWFJob, len(t.Jobs))}
@@ -127,16 +127,10 @@ func traceSummary(t *Trace) string {
 // would read as a value or a failed parse (issue 42).
 const notInHeader = "not in the header"
 
-// headerText and headerInt are a header field's cell in the Trace table.
-func headerText(v string) any {
-	if v == "" {
-		return notInHeader
-	}
-	return v
-}
-
-func headerInt(v int) any {
-	if v <= 0 {
+// headerCell is a header field's cell in the Trace table: v when the
+// header gives it (given).
+func headerCell[T any](v T, given bool) any {
+	if !given {
 		return notInHeader
 	}
 	return v
@@ -162,8 +156,8 @@ func tracePreview(t *Trace) *report.Report {
 		{Name: "processors", Value: float64(procs)},
 	}
 	r.Tables = []report.Table{{Title: "Trace", Columns: []string{"field", "value"}, Rows: [][]any{
-		{"file", t.Name}, {"Computer", headerText(t.Computer)}, {"MaxProcs", headerInt(t.MaxProcs)}, {"MaxNodes", headerInt(t.MaxNodes)},
-		{"MaxJobs", headerInt(t.MaxJobs)}, {"records", len(t.Jobs)}, {"processors from", t.procsSource()},
+		{"file", t.Name}, {"Computer", headerCell(t.Computer, t.Computer != "")}, {"MaxProcs", headerCell(t.MaxProcs, t.MaxProcs > 0)},
+		{"MaxNodes", headerCell(t.MaxNodes, t.MaxNodes > 0)}, {"MaxJobs", headerCell(t.MaxJobs, t.MaxJobs > 0)}, {"records", len(t.Jobs)}, {"processors from", t.procsSource()},
 	}}}
 	sub := make([]float64, 0, len(t.Jobs))
 	noReq := 0
@@ -372,30 +366,32 @@ func batchFits(format, _ string) error {
 	return nil
 }
 
-// runBatch simulates a stored trace with package batch.
 func runBatch(ctx context.Context, w *solvers.Workload, _ string, c Config, progress solvers.Progress) (*report.Report, error) {
-	t, err := loadTraceRecords(ctx, w, batchFits(w.Format, VariantBatch))
+	_, sj, start, err := traceJobs(ctx, w, batchFits(w.Format, VariantBatch), c)
 	if err != nil {
 		return nil, err
 	}
-	return simulateTrace(ctx, t.swf(), c, progress)
+	return simulateJobs(ctx, sj, start, c, progress)
 }
 
-// loadTraceRecords is the stored trace of a batch-like run, its records
-// reserved against the budget; fits is the variant's fit to the workload
-// (an error stops here).
-func loadTraceRecords(ctx context.Context, w *solvers.Workload, fits error) (*Trace, error) {
+// traceJobs is the stored trace of a batch-like run, its records reserved
+// against the budget, and its jobs under c, with when their making began
+// (the wall time's start); fits is the variant's fit to the workload (an
+// error stops here).
+func traceJobs(ctx context.Context, w *solvers.Workload, fits error, c Config) (*Trace, *batch.SWFJobs, time.Time, error) {
 	if fits != nil {
-		return nil, fits
+		return nil, nil, time.Time{}, fits
 	}
 	t, err := loadTrace(w)
 	if err != nil {
-		return nil, err
+		return nil, nil, time.Time{}, err
 	}
 	if err := solvers.Reserve(ctx, "workload", solvers.SatMul(int64(len(t.Jobs)), 2*int64(unsafe.Sizeof(formats.SWFJob{}))), "the trace's records"); err != nil {
-		return nil, err
+		return nil, nil, time.Time{}, err
 	}
-	return t, nil
+	start := time.Now()
+	sj, err := batch.FromSWF(t.swf(), batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
+	return t, sj, start, err
 }
 
 // runsFile is Strategy.RunsFile: batch runs straight from an
@@ -423,16 +419,6 @@ func runFile(ctx context.Context, name string, r io.Reader, variant string, c Co
 	}
 	start := time.Now()
 	sj, err := b.Finish(&sum.Header)
-	if err != nil {
-		return nil, err
-	}
-	return simulateJobs(ctx, sj, start, c, progress)
-}
-
-// simulateTrace runs batch on a trace's records and reports it.
-func simulateTrace(ctx context.Context, s *formats.SWF, c Config, progress solvers.Progress) (*report.Report, error) {
-	start := time.Now()
-	sj, err := batch.FromSWF(s, batch.SWFOptions{Procs: c.Procs, Size: c.Size, Estimates: c.Estimates})
 	if err != nil {
 		return nil, err
 	}
@@ -541,16 +527,12 @@ func (t *Trace) Cycles(procs int, size, estimates string, unit int) (*Instance, 
 	return in, len(cycles), unit, notes, nil
 }
 
-// runTraceCycles runs a slot variant on a trace cut into cycles.
 func runTraceCycles(ctx context.Context, w *solvers.Workload, cfg SimConfig, c Config, progress solvers.Progress) (*report.Report, error) {
 	t, err := loadTrace(w)
 	if err != nil {
 		return nil, err
 	}
-	procs := c.Procs
-	if procs <= 0 {
-		procs = t.procs()
-	}
+	procs := cmp.Or(max(c.Procs, 0), t.procs())
 	// The slot model holds a node per processor and, per cycle, its slots.
 	est := solvers.SatAdd(solvers.SatMul(int64(procs), 256), solvers.SatMul(int64(len(t.Jobs)), 512))
 	if err := solvers.Reserve(ctx, "procs", est, fmt.Sprintf("%d processors as nodes for %d jobs", procs, len(t.Jobs))); err != nil {

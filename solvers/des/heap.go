@@ -30,13 +30,7 @@ func (h *Heap[T]) Push(x T) {
 }
 
 // Pop removes and returns the least item; the heap must not be empty.
-func (h *Heap[T]) Pop() T {
-	x, n := h.s[0], len(h.s)-1
-	h.s[0] = h.s[n]
-	h.s = h.s[:n]
-	h.down(0)
-	return x
-}
+func (h *Heap[T]) Pop() T { return h.Remove(0) }
 
 // Remove removes and returns the item at index i of Items.
 func (h *Heap[T]) Remove(i int) T {

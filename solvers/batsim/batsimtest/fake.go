@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/go-zeromq/zmq4"
+
+	"schedlab/solvers/batch"
 )
 
 // Modes of the fake.
@@ -194,7 +196,7 @@ func (f *fake) answer(b []byte) ([]byte, bool) {
 	}
 	var evs []out
 	exec := func(id string, procs []int) {
-		evs = append(evs, out{m.Now, "EXECUTE_JOB", map[string]string{"job_id": id, "alloc": intervals(procs)}})
+		evs = append(evs, out{m.Now, "EXECUTE_JOB", map[string]string{"job_id": id, "alloc": batch.Intervals(procs)}})
 	}
 	now := m.Now
 	for _, id := range rejected {
@@ -250,12 +252,4 @@ func (f *fake) answer(b []byte) ([]byte, bool) {
 	}
 	r, _ := json.Marshal(map[string]any{"now": now, "events": append([]out{}, evs...)})
 	return r, end
-}
-
-func intervals(ids []int) string {
-	var parts []string
-	for _, c := range ids {
-		parts = append(parts, strconv.Itoa(c))
-	}
-	return strings.Join(parts, " ")
 }
