@@ -48,11 +48,10 @@ func (s *Server) adversaryList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows := make([]views.AdversaryRow, len(list))
-	for i, a := range list {
-		rows[i] = views.AdversaryRow{ID: a.ID, Strategy: a.Strategy, A: a.A, B: a.B, Metric: a.Metric, Method: a.Method,
+	rows := mapped(list, func(a adversaries.Summary) views.AdversaryRow {
+		return views.AdversaryRow{ID: a.ID, Strategy: a.Strategy, A: a.A, B: a.B, Metric: a.Metric, Method: a.Method,
 			Status: a.Status, Evaluations: a.Evaluations, Budget: a.Budget, Best: shortScore(a.Best), Created: a.CreatedAt}
-	}
+	})
 	return s.render(c, http.StatusOK, views.AdversaryList(rows))
 }
 
@@ -157,21 +156,6 @@ func (s *Server) cancelAdversary(c echo.Context) error {
 		return err
 	}
 	return s.searches.Cancel(ctx, a.ID)
-}
-
-// apiCancelAdversary: POST /api/adversary/:id/cancel.
-func (s *Server) apiCancelAdversary(c echo.Context) error {
-	if err := s.cancelAdversary(c); err != nil {
-		return err
-	}
-	return s.apiGetAdversary(c)
-}
-
-func (s *Server) cancelAdversaryPage(c echo.Context) error {
-	if err := s.cancelAdversary(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/adversary/"+c.Param("id"))
 }
 
 // adversaryPage: GET /adversary/:id.

@@ -227,36 +227,6 @@ func (s *Server) resumeExperiment(c echo.Context) error {
 	return nil
 }
 
-// apiCancelExperiment: POST /api/experiments/:id/cancel.
-func (s *Server) apiCancelExperiment(c echo.Context) error {
-	if err := s.cancelExperiment(c); err != nil {
-		return err
-	}
-	return s.apiGetExperiment(c)
-}
-
-// apiResumeExperiment: POST /api/experiments/:id/resume.
-func (s *Server) apiResumeExperiment(c echo.Context) error {
-	if err := s.resumeExperiment(c); err != nil {
-		return err
-	}
-	return s.apiGetExperiment(c)
-}
-
-func (s *Server) cancelExperimentPage(c echo.Context) error {
-	if err := s.cancelExperiment(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
-}
-
-func (s *Server) resumeExperimentPage(c echo.Context) error {
-	if err := s.resumeExperiment(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
-}
-
 // experimentView parses what /experiments/:id asks (metric, x, the
 // parameters to pool, the pair A and B, the run list's filter and page),
 // reads the experiment's runs and has package experiments build what the

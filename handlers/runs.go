@@ -157,11 +157,7 @@ func (s *Server) runsPage(c echo.Context) error {
 		}
 	}
 	if f.Metric != "" && len(runs) > 0 {
-		ids := make([]string, len(runs))
-		for i, r := range runs {
-			ids[i] = r.ID
-		}
-		if p.Values, err = s.store.MetricValues(ctx, f.Metric, ids); err != nil {
+		if p.Values, err = s.store.MetricValues(ctx, f.Metric, runIDs(runs)); err != nil {
 			return err
 		}
 	}
@@ -340,13 +336,6 @@ func (s *Server) apiRunCharts(c echo.Context) error {
 	return s.writeCharts(c, p, true)
 }
 
-func (s *Server) cancelPage(c echo.Context) error {
-	if err := s.cancel(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/runs/"+c.Param("id"))
-}
-
 func (s *Server) rerunPage(c echo.Context) error {
 	old, err := s.ownRun(c)
 	if err != nil {
@@ -374,13 +363,6 @@ func (s *Server) deleteRun(c echo.Context) error {
 	s.reports.RemoveIf(func(id string, _ *report.Report) bool { return id == run.ID })
 	s.forgetRun(run.ID)
 	return nil
-}
-
-func (s *Server) deletePage(c echo.Context) error {
-	if err := s.deleteRun(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/runs")
 }
 
 func (s *Server) reproducePage(c echo.Context) error {
@@ -595,20 +577,6 @@ func (s *Server) apiReport(c echo.Context) error {
 	h.Set("X-Schedlab-Commit", b.Commit)
 	h.Set("Link", "</runs/"+run.ID+`>; rel="canonical"`)
 	return writeGzipped(c, echo.MIMEApplicationJSON, report.data)
-}
-
-func (s *Server) apiCancel(c echo.Context) error {
-	if err := s.cancel(c); err != nil {
-		return err
-	}
-	return s.apiGetRun(c)
-}
-
-func (s *Server) apiDelete(c echo.Context) error {
-	if err := s.deleteRun(c); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
 }
 
 func (s *Server) apiReproduce(c echo.Context) error {

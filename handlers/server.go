@@ -160,11 +160,7 @@ func (s *Server) lookup(name string) (*solvers.Strategy, error) {
 }
 
 func (s *Server) names() []string {
-	out := make([]string, len(s.strategies))
-	for i, st := range s.strategies {
-		out[i] = st.Info.Name
-	}
-	return out
+	return mapped(s.strategies, func(st *solvers.Strategy) string { return st.Info.Name })
 }
 
 func viewOf(st *solvers.Strategy) views.StrategyView {
@@ -172,13 +168,7 @@ func viewOf(st *solvers.Strategy) views.StrategyView {
 		Uploads: st.Uploads, Exports: st.Exports}
 }
 
-func (s *Server) views() []views.StrategyView {
-	out := make([]views.StrategyView, len(s.strategies))
-	for i, st := range s.strategies {
-		out[i] = viewOf(st)
-	}
-	return out
-}
+func (s *Server) views() []views.StrategyView { return mapped(s.strategies, viewOf) }
 
 // render writes a page through a buffer: a template error sends no half
 // page. The data of the charts it draws is kept under a one-off key for the
@@ -340,11 +330,7 @@ func decodeReport(raw json.RawMessage) (*report.Report, error) {
 // workloadNames maps the workload ids of runs to their names, for run
 // lists; it reads those workloads only. A failure shows ids instead.
 func (s *Server) workloadNames(ctx context.Context, runs []runtypes.Run) map[string]string {
-	ids := make([]string, len(runs))
-	for i, r := range runs {
-		ids[i] = r.WorkloadID
-	}
-	m, err := s.store.WorkloadNames(ctx, ids)
+	m, err := s.store.WorkloadNames(ctx, mapped(runs, func(r runtypes.Run) string { return r.WorkloadID }))
 	if err != nil {
 		return nil
 	}

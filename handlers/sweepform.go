@@ -157,10 +157,7 @@ func unknownFields(v views.SweepValues, st *solvers.Strategy) []error {
 	for _, k := range slices.Sorted(maps.Keys(v.WGrid)) {
 		i := slices.IndexFunc(presets, func(p solvers.Preset) bool { return strings.HasPrefix(k, p.Name+".") })
 		if i < 0 {
-			names := make([]string, len(presets))
-			for j, p := range presets {
-				names[j] = p.Name
-			}
+			names := mapped(presets, func(p solvers.Preset) string { return p.Name })
 			problems = append(problems, errs.Invalidf("wgrid."+k, "names no preset of %s (known: %s)", st.Info.Name, strings.Join(names, ", ")))
 			continue
 		}
@@ -173,19 +170,11 @@ func unknownFields(v views.SweepValues, st *solvers.Strategy) []error {
 }
 
 func variantNames(st *solvers.Strategy) []string {
-	out := make([]string, len(st.Variants))
-	for i, v := range st.Variants {
-		out[i] = v.Name
-	}
-	return out
+	return mapped(st.Variants, func(v solvers.Variant) string { return v.Name })
 }
 
 func paramNames(specs []solvers.ParamSpec) []string {
-	out := make([]string, len(specs))
-	for i, ps := range specs {
-		out[i] = ps.Name
-	}
-	return out
+	return mapped(specs, func(ps solvers.ParamSpec) string { return ps.Name })
 }
 
 // sweepValuesFor fills the form's fields from a definition (a starter,
