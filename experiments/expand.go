@@ -145,7 +145,7 @@ func Expand(def *sweep.Definition, strategy *solvers.Strategy) []Run {
 // product is the cartesian product of g, in odometer order over sorted
 // names (last fastest). An empty grid has one empty combination.
 func product(g sweep.Grid) []solvers.Params {
-	names := sortedKeys(g)
+	names := slices.Sorted(maps.Keys(g))
 	out := []solvers.Params{{}}
 	for _, name := range names {
 		next := make([]solvers.Params, 0, len(out)*len(g[name]))

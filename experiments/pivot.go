@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"slices"
@@ -276,7 +277,7 @@ func (p *Pivot) CSV() []byte {
 	w := csv.NewWriter(&buf)
 	head := slices.Clone(p.RowBy)
 	for _, h := range p.ColHeads {
-		head = append(head, cmp(headText(p.ColBy, h), p.Metric))
+		head = append(head, cmp.Or(headText(p.ColBy, h), p.Metric))
 	}
 	_ = w.Write(head)
 	for i, rh := range p.RowHeads {
@@ -291,13 +292,6 @@ func (p *Pivot) CSV() []byte {
 	_ = w.Write(caption)
 	w.Flush()
 	return buf.Bytes()
-}
-
-func cmp(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }
 
 // LaTeX writes the pivot as a booktabs tabular (\toprule, \midrule,
@@ -317,7 +311,7 @@ func (p *Pivot) LaTeX() []byte {
 		head = append(head, "")
 	}
 	for _, h := range p.ColHeads {
-		head = append(head, EscapeLaTeX(cmp(headText(p.ColBy, h), p.Metric)))
+		head = append(head, EscapeLaTeX(cmp.Or(headText(p.ColBy, h), p.Metric)))
 	}
 	b.WriteString(strings.Join(head, " & ") + " \\\\\n\\midrule\n")
 	for i, rh := range p.RowHeads {

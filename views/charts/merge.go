@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -218,10 +219,7 @@ func movedBars(panels []report.Gantt) ([][]bool, []int) {
 		ref[key{barJob(b), barPlace{b.Lane, b.Start, b.End}}]++
 	}
 	for i := 1; i < len(panels); i++ {
-		left := make(map[key]int, len(ref))
-		for k, n := range ref {
-			left[k] = n
-		}
+		left := maps.Clone(ref)
 		moved[i] = make([]bool, len(panels[i].Bars))
 		for j, b := range panels[i].Bars {
 			k := key{barJob(b), barPlace{b.Lane, b.Start, b.End}}
