@@ -500,11 +500,7 @@ func (s *Server) toAPIRun(r *runtypes.Run) apiRun {
 }
 
 func (s *Server) apiListRuns(c echo.Context) error {
-	owner, ok := s.listOwner(c)
-	if !ok {
-		return errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your runs")
-	}
-	limit, cursor, err := page(c)
+	owner, limit, cursor, err := s.apiPage(c, "runs")
 	if err != nil {
 		return err
 	}
@@ -518,11 +514,7 @@ func (s *Server) apiListRuns(c echo.Context) error {
 		return err
 	}
 	setNext(c, next)
-	out := make([]apiRun, len(runs))
-	for i := range runs {
-		out[i] = s.toAPIRun(&runs[i])
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, mapped(runs, func(r runtypes.Run) apiRun { return s.toAPIRun(&r) }))
 }
 
 func (s *Server) apiStartRun(c echo.Context) error {

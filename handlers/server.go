@@ -74,22 +74,20 @@ type diskWatch interface {
 
 // Server holds what the handlers need. Build it with New.
 type Server struct {
-	store      Store
-	runner     Runner
-	disk       diskWatch
-	strategies []*solvers.Strategy
-	maxUpload  int64
-	auth       bool
-	reports    *cache.LRU[string, *report.Report] // decoded reports of done runs (report)
-	pages      *cache.LRU[string, *piece]         // what finished results show (pagecache.go)
-	oneOff     *cache.LRU[string, *piece]         // the chart data of other pages, by one-off key
-	snaps      expSnaps                           // experiments' runs as their pages read them (expsnap.go)
-	logins     *loginLimiter
-	exps       *service.Service // definition → stored runs
-	// generateTimeout bounds a workload generated in a request
-	// (DefaultGenerateTimeout when zero).
-	generateTimeout time.Duration
-	notifyGuard     notify.Guard // where notify_url may point (--notify-allow)
+	store           Store
+	runner          Runner
+	disk            diskWatch
+	strategies      []*solvers.Strategy
+	maxUpload       int64
+	auth            bool
+	reports         *cache.LRU[string, *report.Report] // decoded reports of done runs (report)
+	pages           *cache.LRU[string, *piece]         // what finished results show (pagecache.go)
+	oneOff          *cache.LRU[string, *piece]         // the chart data of other pages, by one-off key
+	snaps           expSnaps                           // experiments' runs as their pages read them (expsnap.go)
+	logins          *loginLimiter
+	exps            *service.Service // definition → stored runs
+	generateTimeout time.Duration    // bounds a workload generated in a request
+	notifyGuard     notify.Guard     // where notify_url may point (--notify-allow)
 	searches        *adversaries.Driver
 }
 
@@ -138,6 +136,9 @@ func New(st *store.Store, rn *runner.Runner, strategies []*solvers.Strategy, opt
 func newServer(st Store, disk diskWatch, rn Runner, strategies []*solvers.Strategy, opt Options) *Server {
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = DefaultMaxUpload
+	}
+	if opt.GenerateTimeout <= 0 {
+		opt.GenerateTimeout = DefaultGenerateTimeout
 	}
 	s := &Server{store: st, runner: rn, disk: disk, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
 		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *report.Report](reportCacheBytes),
@@ -359,6 +360,16 @@ func page(c echo.Context) (int, store.Cursor, error) {
 		limit = min(n, maxPageSize)
 	}
 	return limit, store.Cursor(c.QueryParam("cursor")), nil
+}
+
+// apiPage reads an API list's page (page) of the user's own items (listOwner).
+func (s *Server) apiPage(c echo.Context, what string) (string, int, store.Cursor, error) {
+	owner, ok := s.listOwner(c)
+	if !ok {
+		return "", 0, "", errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your %s", what)
+	}
+	limit, cursor, err := page(c)
+	return owner, limit, cursor, err
 }
 
 // nextURL is the request's URL with cursor set to next (limit and filters

@@ -490,11 +490,7 @@ func toAPIWorkload(w *runtypes.Workload, withPreview bool) apiWorkload {
 }
 
 func (s *Server) apiListWorkloads(c echo.Context) error {
-	owner, ok := s.listOwner(c)
-	if !ok {
-		return errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your workloads")
-	}
-	limit, cursor, err := page(c)
+	owner, limit, cursor, err := s.apiPage(c, "workloads")
 	if err != nil {
 		return err
 	}
@@ -503,11 +499,7 @@ func (s *Server) apiListWorkloads(c echo.Context) error {
 		return err
 	}
 	setNext(c, next)
-	out := make([]apiWorkload, len(ws))
-	for i := range ws {
-		out[i] = toAPIWorkload(&ws[i], false)
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, mapped(ws, func(w runtypes.Workload) apiWorkload { return toAPIWorkload(&w, false) }))
 }
 
 // apiUpload: POST /api/workloads. 201 with the new workload, or 200 with

@@ -29,23 +29,13 @@ func Plot(p report.Plot) templ.Component {
 
 // PlotOption returns the ECharts option of Plot as JSON; JavaScript
 // functions, if any, are go-echarts FuncOpts strings ("__f__...__f__").
-//
-// One series per Line. Kind "line" (default) and "scatter" use a numeric
-// x axis (type value), "bar" a category x axis made of the sorted
-// distinct x values (a line without a point at some x leaves a gap).
-// XLog/YLog make log axes (points ≤ 0 on a log axis are dropped: a log
-// axis cannot show them; XLog is ignored for bars). Dashed lines are
-// reference curves: dashed for lines, translucent for bars and scatter.
-// Legend, axis names, axis tooltip (cross pointer), toolbox with
-// save-as-PNG, box zoom and reset. Lines from samplingFrom (2000) points
-// are down-sampled by ECharts (LTTB), scatter series drawn in large mode.
-// A line point with a Mark is drawn as a 12 px triangle whose data name
-// is the mark (an experiment's failed runs at that point); a line with
-// marks shows its symbols however long it is. Regions (reference regions,
-// e.g. a paper's claimed range) are one silent, translucent grey markArea
-// on the first series, each rectangle labelled inside at its top; they
-// are not series (no legend entry, no tooltip) and are not drawn on bar
-// plots.
+// One series per Line: Kind "line" (default), "area" and "step"
+// (lineChart), "scatter" (scatterChart) on a value x axis, "bar" and
+// "box" (barChart, boxChart) on a category x axis of the sorted distinct
+// x values. XLog/YLog make log axes; points a log axis cannot show are
+// dropped (plotAxes.keep). Dashed lines are references. Regions (e.g. a
+// paper's claimed range) are one silent, translucent markArea on the
+// first series (regionsArea), not series, and not drawn on bar plots.
 func PlotOption(p report.Plot) ([]byte, error) {
 	ax := plotAxesOf(p)
 	ext := &extender{series: make([]map[string]any, len(p.Lines))}
