@@ -106,8 +106,8 @@ func Validate(def *sweep.Definition, strategy *solvers.Strategy) error {
 	if len(def.Notes) > maxNotesLen {
 		bad("notes", "longer than %d bytes", maxNotesLen)
 	}
-	keys := cellKeys(def)
 	swept := cellValues(def)
+	keys := slices.Sorted(maps.Keys(swept))
 	for i, r := range def.References {
 		f := fmt.Sprintf("references[%d]", i)
 		if strings.TrimSpace(r.Name) == "" {

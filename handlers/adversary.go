@@ -222,11 +222,7 @@ func (s *Server) searchRunReport(ctx context.Context, id string) *report.Report 
 	if id == "" {
 		return nil
 	}
-	run, err := s.store.GetRun(ctx, id)
-	if err != nil || run.Status != runtypes.StatusDone {
-		return nil
-	}
-	if rep, err := s.report(run); err == nil {
+	if _, rep, err := s.doneReport(ctx, id); err == nil {
 		return rep
 	}
 	return nil

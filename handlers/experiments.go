@@ -133,9 +133,6 @@ func (s *Server) experimentResults(ctx context.Context, id string, keep []string
 	if err != nil {
 		return nil, err
 	}
-	if keep != nil && len(keep) == 0 {
-		keep = []string{}
-	}
 	return experiments.AggregateWith(sn.results, experiments.Options{Keep: keep, Infos: sn.infos}), nil
 }
 
