@@ -91,10 +91,8 @@ func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []sweep.Referen
 	}
 	slices.Sort(an.Metrics)
 	if !seen[q.Metric] {
-		q.Metric = ""
-		if seen[q.Primary] {
-			q.Metric = q.Primary
-		} else {
+		q.Metric = q.Primary
+		if !seen[q.Primary] {
 			q.Metric = PrimaryMetric(nil, infos, an.Metrics)
 		}
 	}

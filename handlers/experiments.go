@@ -224,13 +224,9 @@ func (s *Server) resumeExperiment(c echo.Context) error {
 	return nil
 }
 
-// experimentView parses what /experiments/:id asks (metric, x, the
-// parameters to pool, the pair A and B, the run list's filter and page),
-// reads the experiment's runs and has package experiments build what the
-// page shows: the metric against x (a line per variant and unpooled
-// value, failures marked), the box plot, the parallel coordinates, the
-// pivot, A against B, the pairwise tests and the performance profile; and
-// a page of its runs, failed first.
+// experimentView parses what /experiments/:id asks (experiments.Query and
+// the run list's filter and page) and has experiments.Analyze build the
+// page from the experiment's snapshot.
 func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.ExperimentProps, error) {
 	ctx := c.Request().Context()
 	a, err := s.toAPIExperiment(ctx, e)

@@ -3,10 +3,12 @@ package charts
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
 	"schedlab/report"
+	"schedlab/stats"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
@@ -385,16 +387,8 @@ func boxChart(lines []report.Line, ax plotAxes, global []gecharts.GlobalOpts) ch
 // and the maximum, so every sample is inside the drawing (no outlier rule
 // hides a replicate). samples is sorted in place; it must not be empty.
 func Box(samples []float64) [5]float64 {
-	sort.Float64s(samples)
-	q := func(p float64) float64 {
-		h := p * float64(len(samples)-1)
-		lo := math.Floor(h)
-		i := int(lo)
-		if i+1 >= len(samples) {
-			return samples[len(samples)-1]
-		}
-		return samples[i] + (h-lo)*(samples[i+1]-samples[i])
-	}
+	slices.Sort(samples)
+	q := func(p float64) float64 { return stats.QuantileSorted(samples, p) }
 	return [5]float64{samples[0], q(0.25), q(0.5), q(0.75), samples[len(samples)-1]}
 }
 
