@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -253,11 +254,7 @@ func messageOf(err error) string {
 	// input say so in their own words already.
 	var typ *json.UnmarshalTypeError
 	if statusOf(err) == http.StatusInternalServerError && errors.As(err, &typ) {
-		field := typ.Field
-		if field == "" {
-			field = "the value"
-		}
-		return fmt.Sprintf("stored data does not read: %s must be %s, got JSON %s", field, errs.JSONType(typ.Type), typ.Value)
+		return fmt.Sprintf("stored data does not read: %s must be %s, got JSON %s", cmp.Or(typ.Field, "the value"), errs.JSONType(typ.Type), typ.Value)
 	}
 	if statusOf(err) == http.StatusInternalServerError && errs.KindOf(err) == errs.Other {
 		return "internal error: " + err.Error()
@@ -308,24 +305,22 @@ const reportCacheBytes = 8 << 20
 // Callers must not modify it.
 func (s *Server) report(run *runtypes.Run) (*report.Report, error) {
 	if run.Status != runtypes.StatusDone {
-		return decodeReport(run.Report)
+		return decodeReport(run.Report), nil
 	}
 	return s.reports.Load(run.ID, func() (*report.Report, int, error) {
-		r, err := decodeReport(run.Report)
-		return r, len(run.Report), err
+		return decodeReport(run.Report), len(run.Report), nil
 	}, func(int) bool { return true })
 }
 
 // decodeReport decodes a stored report; nil when there is none. A part
 // that cannot be read (a report stored before imports were checked) is
 // left out and named in the report's Unreadable, which pages show in its
-// place: a page never fails whole for one bad part. The error is for
-// callers' convenience and always nil.
-func decodeReport(raw json.RawMessage) (*report.Report, error) {
+// place: a page never fails whole for one bad part.
+func decodeReport(raw json.RawMessage) *report.Report {
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+		return nil
 	}
-	return report.DecodeReportParts(raw), nil
+	return report.DecodeReportParts(raw)
 }
 
 // workloadNames maps the workload ids of runs to their names, for run

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -447,10 +448,7 @@ func (s *Server) startExperimentPage(c echo.Context) error {
 
 // downloadDefinition sends a definition's text as a file named after it.
 func downloadDefinition(c echo.Context, title string, raw []byte) error {
-	name := strings.Trim(fileSlug(title), "-")
-	if name == "" {
-		name = "experiment"
-	}
+	name := cmp.Or(strings.Trim(fileSlug(title), "-"), "experiment")
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name+".json"))
 	return c.Blob(http.StatusOK, "application/json; charset=utf-8", raw)
 }
