@@ -129,13 +129,7 @@ func (s *Server) snapshot(ctx context.Context, e *store.Experiment) (*expSnap, e
 		sn = &expSnap{version: version, ready: make(chan struct{}), memos: map[string]any{}}
 		sp.snaps[e.ID] = sn
 	}
-	for i, id := range sp.ids {
-		if id == e.ID {
-			sp.ids = append(sp.ids[:i], sp.ids[i+1:]...)
-			break
-		}
-	}
-	sp.ids = append(sp.ids, e.ID)
+	sp.ids = append(slices.DeleteFunc(sp.ids, func(id string) bool { return id == e.ID }), e.ID)
 	for len(sp.ids) > snapshotsKept {
 		delete(sp.snaps, sp.ids[0])
 		sp.ids = sp.ids[1:]
