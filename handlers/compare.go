@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -248,8 +249,6 @@ func joinCompared(runs []runtypes.Run, cr []compare.Run, reports []*report.Repor
 	for _, b := range res.Costs {
 		p.Costs = append(p.Costs, metricBars(b))
 	}
-	short := res.Labels
-
 	// One time frame for every chart when the runs share one.
 	var differ bool
 	reports, p.Time, differ = charts.JoinFrames(reports)
@@ -277,7 +276,7 @@ func joinCompared(runs []runtypes.Run, cr []compare.Run, reports []*report.Repor
 		var labels []string
 		var ps []report.Plot
 		for _, i := range plots[t] {
-			labels = append(labels, short[i])
+			labels = append(labels, res.Labels[i])
 			ps = append(ps, *reports[i].Plot(t))
 		}
 		p.Plots = append(p.Plots, charts.MergePlots(labels, ps))
@@ -286,13 +285,9 @@ func joinCompared(runs []runtypes.Run, cr []compare.Run, reports []*report.Repor
 		var labels []string
 		var gs []report.Gantt
 		for _, i := range gantts[t] {
-			labels = append(labels, short[i])
-			for _, g := range reports[i].Gantts {
-				if g.Title == t {
-					gs = append(gs, g)
-					break
-				}
-			}
+			labels = append(labels, res.Labels[i])
+			k := slices.IndexFunc(reports[i].Gantts, func(g report.Gantt) bool { return g.Title == t })
+			gs = append(gs, reports[i].Gantts[k]) // k ≥ 0: gantts[t] lists the reports with one
 		}
 		p.Gantts = append(p.Gantts, charts.AlignGantts(labels, gs))
 	}
