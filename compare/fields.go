@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
@@ -126,10 +127,7 @@ func Labels(runs []Run, fields []Field) []string {
 			if !f.Differs {
 				continue
 			}
-			v := f.Values[i]
-			if v == "" {
-				v = "—"
-			}
+			v := cmp.Or(f.Values[i], "—")
 			if f.Kind == FieldVariant {
 				parts = append(parts, v)
 			} else {

@@ -1,9 +1,10 @@
 package experiments
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -157,14 +158,10 @@ func aggregate(runs []RunResult, o Options) []Row {
 			}
 		}
 		for m := range run.Metrics {
-			if _, ok := metricSet[m]; !ok {
-				metricSet[m] = struct{}{}
-			}
+			metricSet[m] = struct{}{}
 		}
 		for _, m := range run.Values {
-			if _, ok := metricSet[m.Name]; !ok {
-				metricSet[m.Name] = struct{}{}
-			}
+			metricSet[m.Name] = struct{}{}
 		}
 		g.runs++
 		if run.Status != runtypes.StatusDone {
@@ -183,11 +180,9 @@ func aggregate(runs []RunResult, o Options) []Row {
 			}
 		}
 	}
-	list := make([]*group, 0, len(groups))
-	for _, g := range groups {
-		list = append(list, g)
-	}
-	sortGroups(list)
+	list := slices.SortedFunc(maps.Values(groups), func(a, b *group) int {
+		return cmp.Or(compareParams(a.params, b.params), strings.Compare(a.variant, b.variant))
+	})
 	for name, in := range o.Infos {
 		if _, ok := metricSet[name]; ok || !in.Declared {
 			continue
@@ -199,7 +194,7 @@ func aggregate(runs []RunResult, o Options) []Row {
 			}
 		}
 	}
-	metrics := sortedKeys(metricSet)
+	metrics := slices.Sorted(maps.Keys(metricSet))
 	tq := tQuantiles{}
 	out := make([]Row, 0, len(list)*len(metrics))
 	for _, g := range list {
@@ -284,7 +279,7 @@ func summarize(xs []float64, tq tQuantiles, bounded bool) Row {
 	if n == 0 {
 		return r
 	}
-	sort.Float64s(xs)
+	slices.Sort(xs)
 	sum := 0.0
 	for _, x := range xs {
 		sum += x
@@ -315,15 +310,6 @@ func summarize(xs []float64, tq tQuantiles, bounded bool) Row {
 }
 
 func ptr(x float64) *float64 { return &x }
-
-func sortGroups(gs []*group) {
-	sort.Slice(gs, func(i, j int) bool {
-		if c := compareParams(gs[i].params, gs[j].params); c != 0 {
-			return c < 0
-		}
-		return gs[i].variant < gs[j].variant
-	})
-}
 
 // compareParams orders cells by their values, name by name in sorted
 // order; a cell without a name sorts first.

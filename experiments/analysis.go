@@ -91,10 +91,8 @@ func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []sweep.Referen
 	}
 	slices.Sort(an.Metrics)
 	if !seen[q.Metric] {
-		q.Metric = ""
-		if seen[q.Primary] {
-			q.Metric = q.Primary
-		} else {
+		q.Metric = q.Primary
+		if !seen[q.Primary] {
 			q.Metric = PrimaryMetric(nil, infos, an.Metrics)
 		}
 	}
@@ -150,10 +148,6 @@ func Analyze(runs []RunResult, infos map[string]MetricInfo, refs []sweep.Referen
 	}
 	return an
 }
-
-// CellText writes a cell's swept values, names sorted: "gamma=1.3,
-// instance=4".
-func CellText(params map[string]string) string { return cellText0(params) }
 
 // PivotQuery is the pivot download's grouping as the page's links give
 // it: rows X then the split parameters, the pooled ones named.

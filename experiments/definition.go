@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -224,7 +225,7 @@ func (ps *parser) definition(v any) (*sweep.Definition, error) {
 			problems = append(problems, err)
 		}
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		x := m[k]
 		var err error
 		switch k {
@@ -285,15 +286,6 @@ func (ps *parser) definition(v any) (*sweep.Definition, error) {
 
 func unknownKey(k, path, known string) error {
 	return errs.Invalidf(join(path, k), "unknown key (known: %s)", known)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func str(x any, path string) (string, error) {
@@ -382,7 +374,7 @@ func (ps *parser) values(x any, path string) ([]string, error) {
 	case map[string]any:
 		var from, to int64
 		var hasFrom, hasTo bool
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			var err error
 			switch k {
 			case "from":
@@ -422,7 +414,7 @@ func (ps *parser) grid(x any, path string) (sweep.Grid, error) {
 	}
 	g := make(sweep.Grid, len(m))
 	var problems []error
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		vs, err := ps.values(m[k], join(path, k))
 		if err != nil {
 			problems = append(problems, err)
@@ -440,7 +432,7 @@ func (ps *parser) workload(x any, path string) (sweep.Workload, error) {
 		return w, errs.Invalidf(path, `must be {"preset": …, "grid": {…}} or {"ids": […]}`)
 	}
 	var problems []error
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		var err error
 		switch k {
 		case "preset":
@@ -477,7 +469,7 @@ func referencesOf(x any, path string) ([]sweep.Reference, error) {
 		if _, ok := m["value"]; !ok {
 			problems = append(problems, errs.Invalidf(p+".value", "required: the published number"))
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			var err error
 			switch k {
 			case "name":
@@ -495,7 +487,7 @@ func referencesOf(x any, path string) ([]sweep.Reference, error) {
 					break
 				}
 				r.Params = make(map[string]string, len(pm))
-				for _, pk := range sortedKeys(pm) {
+				for _, pk := range slices.Sorted(maps.Keys(pm)) {
 					s, perr := scalar(pm[pk], join(join(p, k), pk))
 					if perr != nil {
 						problems = append(problems, perr)

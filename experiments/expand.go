@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"schedlab/solvers"
@@ -145,7 +144,7 @@ func Expand(def *sweep.Definition, strategy *solvers.Strategy) []Run {
 // product is the cartesian product of g, in odometer order over sorted
 // names (last fastest). An empty grid has one empty combination.
 func product(g sweep.Grid) []solvers.Params {
-	names := sortedKeys(g)
+	names := slices.Sorted(maps.Keys(g))
 	out := []solvers.Params{{}}
 	for _, name := range names {
 		next := make([]solvers.Params, 0, len(out)*len(g[name]))
@@ -159,23 +158,6 @@ func product(g sweep.Grid) []solvers.Params {
 		out = next
 	}
 	return out
-}
-
-// cellKeys lists the keys of def's cells (Run.Cell, Row.Params), sorted.
-func cellKeys(def *sweep.Definition) []string {
-	var keys []string
-	for k := range def.Grid {
-		keys = append(keys, k)
-	}
-	if def.Workload.Preset != "" {
-		for k := range def.Workload.Grid {
-			keys = append(keys, WorkloadPrefix+k)
-		}
-	} else if len(def.Workload.IDs) > 0 {
-		keys = append(keys, WorkloadKey)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // cellValues maps each cell key to the values swept under it.
@@ -201,14 +183,9 @@ func (r Run) WorkloadKey() string {
 	if r.Workload.ID != "" {
 		return "id=" + r.Workload.ID
 	}
-	names := make([]string, 0, len(r.Workload.Params))
-	for k := range r.Workload.Params {
-		names = append(names, k)
-	}
-	sort.Strings(names)
 	var b strings.Builder
 	b.WriteString(r.Workload.Preset)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(r.Workload.Params)) {
 		fmt.Fprintf(&b, " %s=%s", k, r.Workload.Params[k])
 	}
 	fmt.Fprintf(&b, " seed=%d", r.WorkloadSeed)

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -63,13 +64,8 @@ func cellKey(r *RunResult) string {
 	if r.CellKey != "" {
 		return r.CellKey
 	}
-	keys := make([]string, 0, len(r.Params))
-	for k := range r.Params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r.Params)) {
 		b.WriteString(k + "\x01" + r.Params[k] + "\x00")
 	}
 	return b.String()
@@ -197,22 +193,17 @@ func (p *Paired) listFailure(o []outcome, what string) {
 	if params == nil {
 		params = o[1].params
 	}
-	p.Failures = append(p.Failures, cellText0(params)+": "+what)
+	p.Failures = append(p.Failures, CellText(params)+": "+what)
 }
 
-// cellText0 writes a cell's values "gamma=1.3, instance=4", names sorted.
-func cellText0(params map[string]string) string {
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + params[k]
-	}
-	if len(parts) == 0 {
+// CellText writes a cell's values "gamma=1.3, instance=4", names sorted.
+func CellText(params map[string]string) string {
+	if len(params) == 0 {
 		return "the one cell"
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		parts = append(parts, k+"="+params[k])
 	}
 	return strings.Join(parts, ", ")
 }

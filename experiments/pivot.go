@@ -2,8 +2,10 @@ package experiments
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,10 +55,9 @@ func NewPivot(rows []Row, metric string, rowBy, colBy []string) (*Pivot, error) 
 	if len(sel) == 0 {
 		return nil, errs.Invalidf("metric", "no results for metric %q", metric)
 	}
-	rowIdx, colIdx := map[string]int{}, map[string]int{}
-	type placed struct{ r, c int }
-	var places []placed
-	for _, r := range sel {
+	rowAt, colAt := heads{}, heads{}
+	places := make([][2]string, len(sel))
+	for i, r := range sel {
 		rh, err := dims(r, rowBy)
 		if err != nil {
 			return nil, err
@@ -65,17 +66,15 @@ func NewPivot(rows []Row, metric string, rowBy, colBy []string) (*Pivot, error) 
 		if err != nil {
 			return nil, err
 		}
-		places = append(places, placed{index(rowIdx, &p.RowHeads, rh), index(colIdx, &p.ColHeads, ch)})
+		places[i] = [2]string{rowAt.add(rh), colAt.add(ch)}
 	}
-	rowOrder, colOrder := order(p.RowHeads), order(p.ColHeads)
-	p.RowHeads, p.ColHeads = permute(p.RowHeads, rowOrder), permute(p.ColHeads, colOrder)
-	rowAt, colAt := inverse(rowOrder), inverse(colOrder)
+	p.RowHeads, p.ColHeads = rowAt.sorted(), colAt.sorted()
 	p.Cells = make([][]*Row, len(p.RowHeads))
 	for i := range p.Cells {
 		p.Cells[i] = make([]*Row, len(p.ColHeads))
 	}
 	for i, r := range sel {
-		ri, ci := rowAt[places[i].r], colAt[places[i].c]
+		ri, ci := rowAt[places[i][0]].at, colAt[places[i][1]].at
 		if prev := p.Cells[ri][ci]; prev != nil {
 			return nil, errs.Invalidf("pivot", "several results fall in one cell: %s varies; put it in the rows or the columns, or aggregate over it", varying(prev, r))
 		}
@@ -100,47 +99,39 @@ func dims(r *Row, by []string) ([]string, error) {
 	return out, nil
 }
 
-func index(idx map[string]int, heads *[][]string, h []string) int {
-	k := strings.Join(h, "\x00")
-	i, ok := idx[k]
-	if !ok {
-		i = len(*heads)
-		idx[k] = i
-		*heads = append(*heads, h)
-	}
-	return i
+// heads are a pivot's distinct row (or column) heads by their key.
+type heads map[string]*head
+
+// head is one, with the order it came in and its place once sorted.
+type head struct {
+	h         []string
+	first, at int
 }
 
-func order(heads [][]string) []int {
-	o := make([]int, len(heads))
-	for i := range o {
-		o[i] = i
+func (hs heads) add(h []string) string {
+	k := strings.Join(h, "\x00")
+	if hs[k] == nil {
+		hs[k] = &head{h: h, first: len(hs)}
 	}
-	slices.SortStableFunc(o, func(a, b int) int {
-		for k := range heads[a] {
-			if c := compareValues(heads[a][k], heads[b][k]); c != 0 {
+	return k
+}
+
+// sorted orders the heads as Aggregate orders values, value by value, ties
+// in the order they came, and notes each one's place.
+func (hs heads) sorted() [][]string {
+	all := slices.SortedFunc(maps.Values(hs), func(a, b *head) int {
+		for k := range a.h {
+			if c := compareValues(a.h[k], b.h[k]); c != 0 {
 				return c
 			}
 		}
-		return 0
+		return a.first - b.first
 	})
-	return o
-}
-
-func permute(heads [][]string, o []int) [][]string {
-	out := make([][]string, len(o))
-	for i, j := range o {
-		out[i] = heads[j]
+	out := make([][]string, len(all))
+	for i, e := range all {
+		e.at, out[i] = i, e.h
 	}
 	return out
-}
-
-func inverse(o []int) []int {
-	inv := make([]int, len(o))
-	for i, j := range o {
-		inv[j] = i
-	}
-	return inv
 }
 
 func varying(a, b *Row) string {
@@ -276,7 +267,7 @@ func (p *Pivot) CSV() []byte {
 	w := csv.NewWriter(&buf)
 	head := slices.Clone(p.RowBy)
 	for _, h := range p.ColHeads {
-		head = append(head, cmp(headText(p.ColBy, h), p.Metric))
+		head = append(head, cmp.Or(headText(p.ColBy, h), p.Metric))
 	}
 	_ = w.Write(head)
 	for i, rh := range p.RowHeads {
@@ -291,13 +282,6 @@ func (p *Pivot) CSV() []byte {
 	_ = w.Write(caption)
 	w.Flush()
 	return buf.Bytes()
-}
-
-func cmp(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }
 
 // LaTeX writes the pivot as a booktabs tabular (\toprule, \midrule,
@@ -317,7 +301,7 @@ func (p *Pivot) LaTeX() []byte {
 		head = append(head, "")
 	}
 	for _, h := range p.ColHeads {
-		head = append(head, EscapeLaTeX(cmp(headText(p.ColBy, h), p.Metric)))
+		head = append(head, EscapeLaTeX(cmp.Or(headText(p.ColBy, h), p.Metric)))
 	}
 	b.WriteString(strings.Join(head, " & ") + " \\\\\n\\midrule\n")
 	for i, rh := range p.RowHeads {

@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -105,8 +106,8 @@ func Validate(def *sweep.Definition, strategy *solvers.Strategy) error {
 	if len(def.Notes) > maxNotesLen {
 		bad("notes", "longer than %d bytes", maxNotesLen)
 	}
-	keys := cellKeys(def)
 	swept := cellValues(def)
+	keys := slices.Sorted(maps.Keys(swept))
 	for i, r := range def.References {
 		f := fmt.Sprintf("references[%d]", i)
 		if strings.TrimSpace(r.Name) == "" {
@@ -118,7 +119,7 @@ func Validate(def *sweep.Definition, strategy *solvers.Strategy) error {
 		if r.Variant != "" && !slices.Contains(variants, r.Variant) {
 			bad(f+".variant", "%q is not a variant of this experiment (%s)", r.Variant, strings.Join(variants, ", "))
 		}
-		for _, k := range sortedKeys(r.Params) {
+		for _, k := range slices.Sorted(maps.Keys(r.Params)) {
 			if !slices.Contains(keys, k) {
 				bad(f+".params."+k, "not a swept parameter (swept: %s)", strings.Join(keys, ", "))
 			} else if !slices.Contains(swept[k], r.Params[k]) {
@@ -144,7 +145,7 @@ func checkGrid(path string, g sweep.Grid, specs []solvers.ParamSpec, variants []
 	for i, s := range specs {
 		names[i] = s.Name
 	}
-	for _, name := range sortedKeys(g) {
+	for _, name := range slices.Sorted(maps.Keys(g)) {
 		f := path + "." + name
 		i := slices.IndexFunc(specs, func(s solvers.ParamSpec) bool { return s.Name == name })
 		if i < 0 {

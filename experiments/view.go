@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -445,4 +446,4 @@ func PagePivot(rows []Row, g Grouping, metric string) (*Pivot, error) {
 func (p *Pivot) CellText(i, j int) string { return cellText(p.Cells[i][j], " ± ") }
 
 // HeadText is column j's head ("online", or "variant, name=value").
-func (p *Pivot) HeadText(j int) string { return cmp(headText(p.ColBy, p.ColHeads[j]), p.Metric) }
+func (p *Pivot) HeadText(j int) string { return cmp.Or(headText(p.ColBy, p.ColHeads[j]), p.Metric) }

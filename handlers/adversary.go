@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"schedlab/errs"
 	"schedlab/report"
 	"schedlab/runtypes"
+	"schedlab/solvers"
 	"schedlab/solvers/adversary"
 	"schedlab/store"
 	"schedlab/views"
@@ -48,11 +50,10 @@ func (s *Server) adversaryList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows := make([]views.AdversaryRow, len(list))
-	for i, a := range list {
-		rows[i] = views.AdversaryRow{ID: a.ID, Strategy: a.Strategy, A: a.A, B: a.B, Metric: a.Metric, Method: a.Method,
+	rows := mapped(list, func(a adversaries.Summary) views.AdversaryRow {
+		return views.AdversaryRow{ID: a.ID, Strategy: a.Strategy, A: a.A, B: a.B, Metric: a.Metric, Method: a.Method,
 			Status: a.Status, Evaluations: a.Evaluations, Budget: a.Budget, Best: shortScore(a.Best), Created: a.CreatedAt}
-	}
+	})
 	return s.render(c, http.StatusOK, views.AdversaryList(rows))
 }
 
@@ -124,9 +125,6 @@ func (s *Server) apiStartAdversary(c echo.Context) error {
 // (generateTimeout); past it, a 413 says what to lower.
 func (s *Server) createSearch(c echo.Context, spec adversaries.Spec) (*store.AdversarySearch, error) {
 	limit := s.generateTimeout
-	if limit <= 0 {
-		limit = DefaultGenerateTimeout
-	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), limit)
 	defer cancel()
 	a, err := s.searches.Create(ctx, spec, ownerID(c))
@@ -159,21 +157,6 @@ func (s *Server) cancelAdversary(c echo.Context) error {
 	return s.searches.Cancel(ctx, a.ID)
 }
 
-// apiCancelAdversary: POST /api/adversary/:id/cancel.
-func (s *Server) apiCancelAdversary(c echo.Context) error {
-	if err := s.cancelAdversary(c); err != nil {
-		return err
-	}
-	return s.apiGetAdversary(c)
-}
-
-func (s *Server) cancelAdversaryPage(c echo.Context) error {
-	if err := s.cancelAdversary(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/adversary/"+c.Param("id"))
-}
-
 // adversaryPage: GET /adversary/:id.
 func (s *Server) adversaryPage(c echo.Context) error {
 	p, err := s.adversaryProps(c.Request().Context(), c.Param("id"))
@@ -204,7 +187,7 @@ func (s *Server) adversaryProps(ctx context.Context, id string) (views.Adversary
 	strat, _ := s.lookup(st.Strategy)
 	sp := st.Spec
 	p := views.AdversaryProps{ID: st.ID, Strategy: st.Strategy, Status: st.Status, Error: st.Error, A: sp.A, B: sp.B,
-		Metric: sp.Metric, Better: string(sp.Better), Method: orDefault(sp.Method, adversary.Anneal), Score: orDefault(sp.Score, adversary.Ratio),
+		Metric: sp.Metric, Better: string(sp.Better), Method: cmp.Or(sp.Method, adversary.Anneal), Score: cmp.Or(sp.Score, adversary.Ratio),
 		Preset: sp.Preset, Seed: sp.Seed, Budget: sp.Budget, Seconds: sp.Seconds, Evaluations: len(st.Evaluations),
 		BestWorkloadID: st.BestWorkloadID, RunA: st.RunA, RunB: st.RunB, Commit: st.Build.Commit}
 	for _, e := range st.Evaluations {
@@ -239,15 +222,10 @@ func (s *Server) searchRunReport(ctx context.Context, id string) *report.Report 
 	if id == "" {
 		return nil
 	}
-	run, err := s.store.GetRun(ctx, id)
-	if err != nil || run.Status != runtypes.StatusDone {
-		return nil
+	if _, rep, err := s.doneReport(ctx, id); err == nil {
+		return rep
 	}
-	rep, err := s.report(run)
-	if err != nil {
-		return nil
-	}
-	return rep
+	return nil
 }
 
 // metricDiffs are the metrics whose values differ between a and b.
@@ -267,13 +245,8 @@ func metricDiffs(a, b *report.Report) [][3]string {
 func (s *Server) adversaryFamilies() []views.AdversaryFamily {
 	out := make([]views.AdversaryFamily, 0, len(s.strategies))
 	for _, st := range s.strategies {
-		f := views.AdversaryFamily{Name: st.Info.Name}
-		for _, v := range st.Variants {
-			f.Variants = append(f.Variants, v.Name)
-		}
-		for _, p := range st.Presets {
-			f.Presets = append(f.Presets, p.Name)
-		}
+		f := views.AdversaryFamily{Name: st.Info.Name, Variants: variantNames(st),
+			Presets: mapped(st.Presets, func(p solvers.Preset) string { return p.Name })}
 		for _, m := range st.Metrics {
 			if m.Kind == report.KindResult && (m.Better == report.Higher || m.Better == report.Lower) {
 				f.Metrics = append(f.Metrics, m.Name)
@@ -283,13 +256,6 @@ func (s *Server) adversaryFamilies() []views.AdversaryFamily {
 		out = append(out, f)
 	}
 	return out
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // specFromForm reads a search from the form's fields; a number that does
@@ -386,8 +352,8 @@ func (s *Server) foundBy(ctx context.Context, id string) (*views.FoundBy, error)
 	if err := json.Unmarshal(a.Config, &sp); err != nil {
 		return nil, errs.Wrap(errs.Internal, err)
 	}
-	return &views.FoundBy{ID: a.ID, A: sp.A, B: sp.B, Metric: sp.Metric, Method: orDefault(sp.Method, adversary.Anneal),
-		Score: orDefault(sp.Score, adversary.Ratio), Commit: a.Build.Commit, Seed: sp.Seed}, nil
+	return &views.FoundBy{ID: a.ID, A: sp.A, B: sp.B, Metric: sp.Metric, Method: cmp.Or(sp.Method, adversary.Anneal),
+		Score: cmp.Or(sp.Score, adversary.Ratio), Commit: a.Build.Commit, Seed: sp.Seed}, nil
 }
 
 // searchBundle: GET /api/adversary/:id/bundle (and /adversary/:id/bundle),

@@ -10,7 +10,6 @@ import (
 
 	"schedlab/errs"
 	"schedlab/report"
-	"schedlab/runtypes"
 )
 
 // Batsim's output files of a batch run (issue 39): GET
@@ -29,14 +28,7 @@ func (s *Server) apiBatsimFile(c echo.Context) error {
 		return errs.New(errs.NotFound, "file", "no Batsim file %q (known: jobs.csv, schedule.csv)", c.Param("file"))
 	}
 	ctx := c.Request().Context()
-	run, err := s.store.GetRun(ctx, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	if run.Status != runtypes.StatusDone {
-		return errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
-	}
-	rep, err := s.report(run)
+	run, rep, err := s.doneReport(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}

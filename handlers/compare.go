@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -99,10 +100,7 @@ func (s *Server) compareBody(runs []runtypes.Run) templ.Component {
 // /api/compare/charts?runs=…&v=…, v naming the runs' labels, which the
 // charts show: a run renamed is new data at a new address.
 func (s *Server) comparePart(ctx context.Context, runs []runtypes.Run) (*piece, error) {
-	ids := make([]string, len(runs))
-	for i, r := range runs {
-		ids[i] = r.ID
-	}
+	ids := runIDs(runs)
 	url := compareChartsURL(runs)
 	return s.piece("compare:"+url, func() (*piece, error) {
 		return renderPiece(ids, url, s.compareBody(runs))
@@ -111,10 +109,9 @@ func (s *Server) comparePart(ctx context.Context, runs []runtypes.Run) (*piece, 
 
 // compareChartsURL is where the charts of the compare page of runs are.
 func compareChartsURL(runs []runtypes.Run) string {
-	ids := make([]string, len(runs))
+	ids := runIDs(runs)
 	sum := sha256.New()
-	for i, r := range runs {
-		ids[i] = r.ID
+	for _, r := range runs {
 		fmt.Fprintf(sum, "%q %q\n", r.ID, r.Name)
 	}
 	return "/api/compare/charts?runs=" + strings.Join(ids, ",") + "&v=" + hex.EncodeToString(sum.Sum(nil)[:6])
@@ -226,11 +223,9 @@ func compareRun(r runtypes.Run, workload string, reference bool) compare.Run {
 // and whether their variants are references.
 func (s *Server) compared(ctx context.Context, runs []runtypes.Run) []compare.Run {
 	names := s.workloadNames(ctx, runs)
-	out := make([]compare.Run, len(runs))
-	for i, r := range runs {
-		out[i] = compareRun(r, names[r.WorkloadID], s.isReference(r.Strategy, r.Variant))
-	}
-	return out
+	return mapped(runs, func(r runtypes.Run) compare.Run {
+		return compareRun(r, names[r.WorkloadID], s.isReference(r.Strategy, r.Variant))
+	})
 }
 
 // isReference says whether a variant of a strategy computes a bound or an
@@ -246,7 +241,7 @@ func (s *Server) isReference(strategy, variant string) bool {
 // joinCompared is Join of runs converted (cr[i] is runs[i]).
 func joinCompared(runs []runtypes.Run, cr []compare.Run, reports []*report.Report) views.CompareProps {
 	res := compare.Join(cr, reports)
-	p := views.CompareProps{Runs: viewRuns(runs), Labels: res.Labels, Fields: res.Fields, Reference: res.Reference,
+	p := views.CompareProps{Runs: mapped(runs, viewRun), Labels: res.Labels, Fields: res.Fields, Reference: res.Reference,
 		Metrics: res.Metrics, Ranked: res.Ranked, Notes: res.Notes}
 	for _, b := range res.Bars {
 		p.Bars = append(p.Bars, metricBars(b))
@@ -254,8 +249,6 @@ func joinCompared(runs []runtypes.Run, cr []compare.Run, reports []*report.Repor
 	for _, b := range res.Costs {
 		p.Costs = append(p.Costs, metricBars(b))
 	}
-	short := res.Labels
-
 	// One time frame for every chart when the runs share one.
 	var differ bool
 	reports, p.Time, differ = charts.JoinFrames(reports)
@@ -283,7 +276,7 @@ func joinCompared(runs []runtypes.Run, cr []compare.Run, reports []*report.Repor
 		var labels []string
 		var ps []report.Plot
 		for _, i := range plots[t] {
-			labels = append(labels, short[i])
+			labels = append(labels, res.Labels[i])
 			ps = append(ps, *reports[i].Plot(t))
 		}
 		p.Plots = append(p.Plots, charts.MergePlots(labels, ps))
@@ -292,13 +285,9 @@ func joinCompared(runs []runtypes.Run, cr []compare.Run, reports []*report.Repor
 		var labels []string
 		var gs []report.Gantt
 		for _, i := range gantts[t] {
-			labels = append(labels, short[i])
-			for _, g := range reports[i].Gantts {
-				if g.Title == t {
-					gs = append(gs, g)
-					break
-				}
-			}
+			labels = append(labels, res.Labels[i])
+			k := slices.IndexFunc(reports[i].Gantts, func(g report.Gantt) bool { return g.Title == t })
+			gs = append(gs, reports[i].Gantts[k]) // k ≥ 0: gantts[t] lists the reports with one
 		}
 		p.Gantts = append(p.Gantts, charts.AlignGantts(labels, gs))
 	}

@@ -133,9 +133,6 @@ func (s *Server) experimentResults(ctx context.Context, id string, keep []string
 	if err != nil {
 		return nil, err
 	}
-	if keep != nil && len(keep) == 0 {
-		keep = []string{}
-	}
 	return experiments.AggregateWith(sn.results, experiments.Options{Keep: keep, Infos: sn.infos}), nil
 }
 
@@ -227,43 +224,9 @@ func (s *Server) resumeExperiment(c echo.Context) error {
 	return nil
 }
 
-// apiCancelExperiment: POST /api/experiments/:id/cancel.
-func (s *Server) apiCancelExperiment(c echo.Context) error {
-	if err := s.cancelExperiment(c); err != nil {
-		return err
-	}
-	return s.apiGetExperiment(c)
-}
-
-// apiResumeExperiment: POST /api/experiments/:id/resume.
-func (s *Server) apiResumeExperiment(c echo.Context) error {
-	if err := s.resumeExperiment(c); err != nil {
-		return err
-	}
-	return s.apiGetExperiment(c)
-}
-
-func (s *Server) cancelExperimentPage(c echo.Context) error {
-	if err := s.cancelExperiment(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
-}
-
-func (s *Server) resumeExperimentPage(c echo.Context) error {
-	if err := s.resumeExperiment(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
-}
-
-// experimentView parses what /experiments/:id asks (metric, x, the
-// parameters to pool, the pair A and B, the run list's filter and page),
-// reads the experiment's runs and has package experiments build what the
-// page shows: the metric against x (a line per variant and unpooled
-// value, failures marked), the box plot, the parallel coordinates, the
-// pivot, A against B, the pairwise tests and the performance profile; and
-// a page of its runs, failed first.
+// experimentView parses what /experiments/:id asks (experiments.Query and
+// the run list's filter and page) and has experiments.Analyze build the
+// page from the experiment's snapshot.
 func (s *Server) experimentView(c echo.Context, e *store.Experiment) (views.ExperimentProps, error) {
 	ctx := c.Request().Context()
 	a, err := s.toAPIExperiment(ctx, e)

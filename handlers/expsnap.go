@@ -18,31 +18,20 @@ import (
 
 // An experiment's page reads all of its runs: at 100,000 runs that cost
 // 6.0 s of server CPU per view (issue 41 item 2), most of it the store's
-// reads (the runs and their metrics, the builds and workloads its Cite
-// names, the workers, the run list's order). A snapshot keeps what
-// those reads give, and each view's analysis and run list, until the next
-// of its runs changes. It is keyed by the experiment's version
-// (store.ExperimentVersion: its runs' changes so far, kept by the store
-// in every transaction that changes a run's status or worker, one row),
-// so a view of an unchanged experiment reads nothing but that row.
-//
-// A view after a change reads only the runs that changed since the
-// snapshot it follows (store.ExperimentChangesSince, through an index:
-// a change is of a run's status, or of its worker, which a run gets when
-// it starts), and brings the snapshot's aggregates up to date with them
-// (applyChanges): each run's status and metrics, the workers' counts, the
-// builds of the done runs (the Cite block's) and the metric declarations
-// of each variant's first done run. The workloads the Cite block names
-// are the runs', fixed when the experiment is made, read with the first
-// snapshot. A change of a run that was done (none happens today: done is
-// final, a resume queues only canceled and interrupted runs), more
-// changes than a full read is worth (fullReadShare), or a version of
-// another epoch (the experiment deleted and imported again under its ID,
-// store.Epoch) reads everything again. The page built from the updated snapshot is the page built from
-// a full read (TestExperimentSnapshotFollowsChanges renders both).
-//
-// A few experiments are kept (snapshotsKept), the most recently viewed;
-// concurrent first views of one experiment load it once.
+// reads. A snapshot keeps what those reads give, and each view's analysis
+// and run list, keyed by the experiment's version (store.ExperimentVersion,
+// one row the store keeps in every transaction that changes a run's status
+// or worker), so a view of an unchanged experiment reads nothing but that
+// row. A view after a change reads only the runs changed since
+// (store.ExperimentChangesSince, through an index) and brings the
+// snapshot's aggregates up to date with them (applyChanges); the workloads
+// the Cite block names are fixed when the experiment is made. A change of
+// a run that was done (none happens today: done is final), more changes
+// than a full read is worth (fullReadShare), or a version of another epoch
+// (the experiment deleted and imported again, store.Epoch) reads everything
+// again. The page from an updated snapshot is the page from a full read
+// (TestExperimentSnapshotFollowsChanges renders both). The most recently
+// viewed snapshotsKept are kept; concurrent first views load one once.
 
 // snapshotsKept is how many experiments' snapshots are kept: one of
 // 100,000 runs holds about 20 MB.
@@ -140,13 +129,7 @@ func (s *Server) snapshot(ctx context.Context, e *store.Experiment) (*expSnap, e
 		sn = &expSnap{version: version, ready: make(chan struct{}), memos: map[string]any{}}
 		sp.snaps[e.ID] = sn
 	}
-	for i, id := range sp.ids {
-		if id == e.ID {
-			sp.ids = append(sp.ids[:i], sp.ids[i+1:]...)
-			break
-		}
-	}
-	sp.ids = append(sp.ids, e.ID)
+	sp.ids = append(slices.DeleteFunc(sp.ids, func(id string) bool { return id == e.ID }), e.ID)
 	for len(sp.ids) > snapshotsKept {
 		delete(sp.snaps, sp.ids[0])
 		sp.ids = sp.ids[1:]
@@ -349,11 +332,7 @@ func (s *Server) finishSnapshot(ctx context.Context, sn *expSnap, firsts []int) 
 
 // metricValues are a run's stored metrics as aggregation takes them.
 func metricValues(ms []store.Metric) []experiments.Metric {
-	out := make([]experiments.Metric, len(ms))
-	for i, m := range ms {
-		out[i] = experiments.Metric{Name: m.Name, Value: m.Value}
-	}
-	return out
+	return mapped(ms, func(m store.Metric) experiments.Metric { return experiments.Metric{Name: m.Name, Value: m.Value} })
 }
 
 // runPage is a page of the experiment's run list: the positions of the
@@ -438,8 +417,8 @@ func (s *Server) runItems(ctx context.Context, items []store.ExperimentRunItem, 
 		if !ok {
 			continue
 		}
-		rep := &report.Report{}
-		if len(o.Metrics) > 0 && json.Unmarshal(o.Metrics, &rep.Metrics) != nil || len(o.Notes) > 0 && json.Unmarshal(o.Notes, &rep.Notes) != nil {
+		rep, ok := outcomeReport(o)
+		if !ok {
 			return nil, errs.Wrap(errs.Internal, fmt.Errorf("run %s: its stored report's metrics or notes do not decode", out[i].ID))
 		}
 		// The one rule (experiments.Outcome), on the run's own report.
@@ -489,8 +468,8 @@ func (s *Server) runsNoResult(ctx context.Context, runs []runtypes.Run) (map[str
 		if !ok {
 			continue
 		}
-		rep := &report.Report{}
-		if len(o.Metrics) > 0 && json.Unmarshal(o.Metrics, &rep.Metrics) != nil || len(o.Notes) > 0 && json.Unmarshal(o.Notes, &rep.Notes) != nil {
+		rep, ok := outcomeReport(o)
+		if !ok {
 			continue // an unreadable report: its page says so
 		}
 		if missing := rep.Missing(decls[r.Strategy], r.Variant); len(missing) > 0 {
@@ -498,4 +477,12 @@ func (s *Server) runsNoResult(ctx context.Context, runs []runtypes.Run) (map[str
 		}
 	}
 	return out, nil
+}
+
+// outcomeReport is the report of a run's stored metrics and notes; false
+// when they do not decode.
+func outcomeReport(o store.RunOutcome) (*report.Report, bool) {
+	rep := &report.Report{}
+	bad := len(o.Metrics) > 0 && json.Unmarshal(o.Metrics, &rep.Metrics) != nil || len(o.Notes) > 0 && json.Unmarshal(o.Notes, &rep.Notes) != nil
+	return rep, !bad
 }

@@ -22,12 +22,8 @@ const DefaultGenerateTimeout = 20 * time.Second
 // workload (the family's estimate says which) and where else to generate it.
 func (s *Server) generateInRequest(ctx context.Context, st *solvers.Strategy, preset string, params solvers.Params, seed int64) (*solvers.Workload, error) {
 	budget := s.runner.Budget()
-	limit := s.generateTimeout
-	if limit <= 0 {
-		limit = DefaultGenerateTimeout
-	}
-	if budget.Timeout <= 0 || budget.Timeout > limit {
-		budget.Timeout = limit
+	if budget.Timeout <= 0 || budget.Timeout > s.generateTimeout {
+		budget.Timeout = s.generateTimeout
 	}
 	start := time.Now()
 	w, err := execute.Generate(ctx, st, preset, params, seed, budget)

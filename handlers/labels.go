@@ -55,14 +55,18 @@ func splitTags(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 }
 
-// labelsForm reads the labels edit form.
-func labelsForm(c echo.Context) (labelsRequest, error) {
-	head, _, err := formParams(c, "name", "tags", "notes")
-	if err != nil {
-		return labelsRequest{}, err
+// labelsForm is POST /runs/:id/labels or /experiments/:id/labels, a page's
+// labels form, changing them with set.
+func labelsForm[T any](set func(echo.Context, labelsRequest) (T, error)) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		head, _, err := formParams(c, "name", "tags", "notes")
+		if err != nil {
+			return err
+		}
+		name, notes, tags := head["name"], head["notes"], splitTags(head["tags"])
+		_, err = set(c, labelsRequest{Name: &name, Tags: &tags, Notes: &notes})
+		return err
 	}
-	name, notes, tags := head["name"], head["notes"], splitTags(head["tags"])
-	return labelsRequest{Name: &name, Tags: &tags, Notes: &notes}, nil
 }
 
 // setRunLabels changes the labels of run :id if the request's user may,
@@ -95,31 +99,6 @@ func (s *Server) setExperimentLabels(c echo.Context, req labelsRequest) (*store.
 		return nil, err
 	}
 	return s.store.GetExperiment(ctx, e.ID)
-}
-
-// runLabelsPage: POST /runs/:id/labels from the run page's form.
-func (s *Server) runLabelsPage(c echo.Context) error {
-	req, err := labelsForm(c)
-	if err != nil {
-		return err
-	}
-	if _, err := s.setRunLabels(c, req); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/runs/"+c.Param("id"))
-}
-
-// experimentLabelsPage: POST /experiments/:id/labels from the experiment
-// page's form.
-func (s *Server) experimentLabelsPage(c echo.Context) error {
-	req, err := labelsForm(c)
-	if err != nil {
-		return err
-	}
-	if _, err := s.setExperimentLabels(c, req); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/experiments/"+c.Param("id"))
 }
 
 // apiPatchRun: PATCH /api/runs/:id with {"name", "tags", "notes"}.

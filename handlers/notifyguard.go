@@ -42,9 +42,6 @@ func (s *Server) notifyAllowedText() string {
 	if len(s.notifyGuard.Allow) == 0 {
 		return t + "."
 	}
-	nets := make([]string, len(s.notifyGuard.Allow))
-	for i, p := range s.notifyGuard.Allow {
-		nets[i] = p.String()
-	}
+	nets := mapped(s.notifyGuard.Allow, netip.Prefix.String)
 	return t + ", except in " + strings.Join(nets, ", ") + " (allowed by the operator)."
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -45,10 +46,10 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.GET("/runs/new", s.newRunPage)
 	e.POST("/runs", s.startRunPage)
 	e.GET("/runs/:id", s.runPage)
-	e.POST("/runs/:id/cancel", s.cancelPage)
+	e.POST("/runs/:id/cancel", then(s.cancel, seeOther("/runs/:id")))
 	e.POST("/runs/:id/rerun", s.rerunPage)
-	e.POST("/runs/:id/delete", s.deletePage)
-	e.POST("/runs/:id/labels", s.runLabelsPage)
+	e.POST("/runs/:id/delete", then(s.deleteRun, seeOther("/runs")))
+	e.POST("/runs/:id/labels", then(labelsForm(s.setRunLabels), seeOther("/runs/:id")))
 	e.POST("/runs/:id/all-variants", s.compareRunVariants)
 	e.GET("/runs/:id/tables/:file", s.runTableFile)
 	e.GET("/compare", s.comparePage)
@@ -59,9 +60,9 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/experiments/import", s.importExperimentPage)
 	e.GET("/experiments/:id", s.experimentPage)
 	e.GET("/experiments/:id/live", s.experimentLive)
-	e.POST("/experiments/:id/cancel", s.cancelExperimentPage)
-	e.POST("/experiments/:id/resume", s.resumeExperimentPage)
-	e.POST("/experiments/:id/labels", s.experimentLabelsPage)
+	e.POST("/experiments/:id/cancel", then(s.cancelExperiment, seeOther("/experiments/:id")))
+	e.POST("/experiments/:id/resume", then(s.resumeExperiment, seeOther("/experiments/:id")))
+	e.POST("/experiments/:id/labels", then(labelsForm(s.setExperimentLabels), seeOther("/experiments/:id")))
 	e.GET("/experiments/:id/bundle", s.experimentBundle)
 	e.GET("/reproduce", s.reproducePage)
 	e.GET("/workers", s.workersPage)
@@ -72,7 +73,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/adversary", s.startAdversaryPage)
 	e.GET("/adversary/:id", s.adversaryPage)
 	e.GET("/adversary/:id/live", s.adversaryLive)
-	e.POST("/adversary/:id/cancel", s.cancelAdversaryPage)
+	e.POST("/adversary/:id/cancel", then(s.cancelAdversary, seeOther("/adversary/:id")))
 	e.GET("/adversary/:id/bundle", s.searchBundle)
 }
 
@@ -95,8 +96,8 @@ func (s *Server) apiRoutes(e *echo.Echo) {
 	e.GET("/api/charts/:key", s.apiCharts)
 	e.GET("/api/runs/:id/tables/:index", s.apiTable)
 	e.GET("/api/runs/:id/batsim/:file", s.apiBatsimFile)
-	e.POST("/api/runs/:id/cancel", s.apiCancel)
-	e.DELETE("/api/runs/:id", s.apiDelete)
+	e.POST("/api/runs/:id/cancel", then(s.cancel, s.apiGetRun))
+	e.DELETE("/api/runs/:id", then(s.deleteRun, func(c echo.Context) error { return c.NoContent(http.StatusNoContent) }))
 	e.PATCH("/api/runs/:id", s.apiPatchRun)
 	e.POST("/api/reproduce/:strategy", s.apiReproduce)
 	e.POST("/api/experiments", s.apiCreateExperiment)
@@ -107,11 +108,29 @@ func (s *Server) apiRoutes(e *echo.Echo) {
 	e.GET("/api/experiments/:id/charts", s.apiExperimentCharts)
 	e.GET("/api/experiments/:id/bundle", s.experimentBundle)
 	e.GET("/api/experiments/:id/:format", s.apiExperimentPivot)
-	e.POST("/api/experiments/:id/cancel", s.apiCancelExperiment)
-	e.POST("/api/experiments/:id/resume", s.apiResumeExperiment)
+	e.POST("/api/experiments/:id/cancel", then(s.cancelExperiment, s.apiGetExperiment))
+	e.POST("/api/experiments/:id/resume", then(s.resumeExperiment, s.apiGetExperiment))
 	e.GET("/api/adversary", s.apiListAdversary)
 	e.POST("/api/adversary", s.apiStartAdversary)
 	e.GET("/api/adversary/:id", s.apiGetAdversary)
-	e.POST("/api/adversary/:id/cancel", s.apiCancelAdversary)
+	e.POST("/api/adversary/:id/cancel", then(s.cancelAdversary, s.apiGetAdversary))
 	e.GET("/api/adversary/:id/bundle", s.searchBundle)
+}
+
+// then is act followed, when it succeeds, by next: a change, then the
+// page or the JSON that shows it.
+func then(act, next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := act(c); err != nil {
+			return err
+		}
+		return next(c)
+	}
+}
+
+// seeOther redirects to path (303), its ":id" the request's.
+func seeOther(path string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		return c.Redirect(http.StatusSeeOther, strings.Replace(path, ":id", c.Param("id"), 1))
+	}
 }

@@ -55,10 +55,7 @@ func runColumns(q []string) (asked string, cols []views.RunColumn, err error) {
 // fillColumns sets each column's values for runs: a parameter's text, a
 // metric's number as the pages write it.
 func (s *Server) fillColumns(ctx context.Context, cols []views.RunColumn, runs []runtypes.Run) error {
-	ids := make([]string, len(runs))
-	for i, r := range runs {
-		ids[i] = r.ID
-	}
+	ids := runIDs(runs)
 	for k := range cols {
 		c := &cols[k]
 		c.Values = map[string]string{}

@@ -157,11 +157,7 @@ func (s *Server) runsPage(c echo.Context) error {
 		}
 	}
 	if f.Metric != "" && len(runs) > 0 {
-		ids := make([]string, len(runs))
-		for i, r := range runs {
-			ids[i] = r.ID
-		}
-		if p.Values, err = s.store.MetricValues(ctx, f.Metric, ids); err != nil {
+		if p.Values, err = s.store.MetricValues(ctx, f.Metric, runIDs(runs)); err != nil {
 			return err
 		}
 	}
@@ -309,9 +305,9 @@ func (s *Server) reportPart(ctx context.Context, id string) (*piece, error) {
 		if err != nil {
 			return nil, err
 		}
-		rep, err := decodeReport(run.Report)
-		if err != nil || rep == nil {
-			return &piece{ids: []string{id}}, err
+		rep := decodeReport(run.Report)
+		if rep == nil {
+			return &piece{ids: []string{id}}, nil
 		}
 		if err := s.fillPagedTables(ctx, id, rep); err != nil {
 			return nil, err
@@ -338,13 +334,6 @@ func (s *Server) apiRunCharts(c echo.Context) error {
 		return err
 	}
 	return s.writeCharts(c, p, true)
-}
-
-func (s *Server) cancelPage(c echo.Context) error {
-	if err := s.cancel(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/runs/"+c.Param("id"))
 }
 
 func (s *Server) rerunPage(c echo.Context) error {
@@ -374,13 +363,6 @@ func (s *Server) deleteRun(c echo.Context) error {
 	s.reports.RemoveIf(func(id string, _ *report.Report) bool { return id == run.ID })
 	s.forgetRun(run.ID)
 	return nil
-}
-
-func (s *Server) deletePage(c echo.Context) error {
-	if err := s.deleteRun(c); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/runs")
 }
 
 func (s *Server) reproducePage(c echo.Context) error {
@@ -518,11 +500,7 @@ func (s *Server) toAPIRun(r *runtypes.Run) apiRun {
 }
 
 func (s *Server) apiListRuns(c echo.Context) error {
-	owner, ok := s.listOwner(c)
-	if !ok {
-		return errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your runs")
-	}
-	limit, cursor, err := page(c)
+	owner, limit, cursor, err := s.apiPage(c, "runs")
 	if err != nil {
 		return err
 	}
@@ -536,11 +514,7 @@ func (s *Server) apiListRuns(c echo.Context) error {
 		return err
 	}
 	setNext(c, next)
-	out := make([]apiRun, len(runs))
-	for i := range runs {
-		out[i] = s.toAPIRun(&runs[i])
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, mapped(runs, func(r runtypes.Run) apiRun { return s.toAPIRun(&r) }))
 }
 
 func (s *Server) apiStartRun(c echo.Context) error {
@@ -595,20 +569,6 @@ func (s *Server) apiReport(c echo.Context) error {
 	h.Set("X-Schedlab-Commit", b.Commit)
 	h.Set("Link", "</runs/"+run.ID+`>; rel="canonical"`)
 	return writeGzipped(c, echo.MIMEApplicationJSON, report.data)
-}
-
-func (s *Server) apiCancel(c echo.Context) error {
-	if err := s.cancel(c); err != nil {
-		return err
-	}
-	return s.apiGetRun(c)
-}
-
-func (s *Server) apiDelete(c echo.Context) error {
-	if err := s.deleteRun(c); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
 }
 
 func (s *Server) apiReproduce(c echo.Context) error {

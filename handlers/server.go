@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -74,22 +75,20 @@ type diskWatch interface {
 
 // Server holds what the handlers need. Build it with New.
 type Server struct {
-	store      Store
-	runner     Runner
-	disk       diskWatch
-	strategies []*solvers.Strategy
-	maxUpload  int64
-	auth       bool
-	reports    *cache.LRU[string, *report.Report] // decoded reports of done runs (report)
-	pages      *cache.LRU[string, *piece]         // what finished results show (pagecache.go)
-	oneOff     *cache.LRU[string, *piece]         // the chart data of other pages, by one-off key
-	snaps      expSnaps                           // experiments' runs as their pages read them (expsnap.go)
-	logins     *loginLimiter
-	exps       *service.Service // definition → stored runs
-	// generateTimeout bounds a workload generated in a request
-	// (DefaultGenerateTimeout when zero).
-	generateTimeout time.Duration
-	notifyGuard     notify.Guard // where notify_url may point (--notify-allow)
+	store           Store
+	runner          Runner
+	disk            diskWatch
+	strategies      []*solvers.Strategy
+	maxUpload       int64
+	auth            bool
+	reports         *cache.LRU[string, *report.Report] // decoded reports of done runs (report)
+	pages           *cache.LRU[string, *piece]         // what finished results show (pagecache.go)
+	oneOff          *cache.LRU[string, *piece]         // the chart data of other pages, by one-off key
+	snaps           expSnaps                           // experiments' runs as their pages read them (expsnap.go)
+	logins          *loginLimiter
+	exps            *service.Service // definition → stored runs
+	generateTimeout time.Duration    // bounds a workload generated in a request
+	notifyGuard     notify.Guard     // where notify_url may point (--notify-allow)
 	searches        *adversaries.Driver
 }
 
@@ -139,6 +138,9 @@ func newServer(st Store, disk diskWatch, rn Runner, strategies []*solvers.Strate
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = DefaultMaxUpload
 	}
+	if opt.GenerateTimeout <= 0 {
+		opt.GenerateTimeout = DefaultGenerateTimeout
+	}
 	s := &Server{store: st, runner: rn, disk: disk, strategies: strategies, maxUpload: opt.MaxUpload, auth: opt.Auth,
 		pages: cache.New[string, *piece](defaultPageCacheBytes), reports: cache.New[string, *report.Report](reportCacheBytes),
 		oneOff: cache.New[string, *piece](oneOffBytes), logins: newLoginLimiter(),
@@ -160,11 +162,7 @@ func (s *Server) lookup(name string) (*solvers.Strategy, error) {
 }
 
 func (s *Server) names() []string {
-	out := make([]string, len(s.strategies))
-	for i, st := range s.strategies {
-		out[i] = st.Info.Name
-	}
-	return out
+	return mapped(s.strategies, func(st *solvers.Strategy) string { return st.Info.Name })
 }
 
 func viewOf(st *solvers.Strategy) views.StrategyView {
@@ -172,13 +170,7 @@ func viewOf(st *solvers.Strategy) views.StrategyView {
 		Uploads: st.Uploads, Exports: st.Exports}
 }
 
-func (s *Server) views() []views.StrategyView {
-	out := make([]views.StrategyView, len(s.strategies))
-	for i, st := range s.strategies {
-		out[i] = viewOf(st)
-	}
-	return out
-}
+func (s *Server) views() []views.StrategyView { return mapped(s.strategies, viewOf) }
 
 // render writes a page through a buffer: a template error sends no half
 // page. The data of the charts it draws is kept under a one-off key for the
@@ -262,11 +254,7 @@ func messageOf(err error) string {
 	// input say so in their own words already.
 	var typ *json.UnmarshalTypeError
 	if statusOf(err) == http.StatusInternalServerError && errors.As(err, &typ) {
-		field := typ.Field
-		if field == "" {
-			field = "the value"
-		}
-		return fmt.Sprintf("stored data does not read: %s must be %s, got JSON %s", field, errs.JSONType(typ.Type), typ.Value)
+		return fmt.Sprintf("stored data does not read: %s must be %s, got JSON %s", cmp.Or(typ.Field, "the value"), errs.JSONType(typ.Type), typ.Value)
 	}
 	if statusOf(err) == http.StatusInternalServerError && errs.KindOf(err) == errs.Other {
 		return "internal error: " + err.Error()
@@ -317,34 +305,28 @@ const reportCacheBytes = 8 << 20
 // Callers must not modify it.
 func (s *Server) report(run *runtypes.Run) (*report.Report, error) {
 	if run.Status != runtypes.StatusDone {
-		return decodeReport(run.Report)
+		return decodeReport(run.Report), nil
 	}
 	return s.reports.Load(run.ID, func() (*report.Report, int, error) {
-		r, err := decodeReport(run.Report)
-		return r, len(run.Report), err
+		return decodeReport(run.Report), len(run.Report), nil
 	}, func(int) bool { return true })
 }
 
 // decodeReport decodes a stored report; nil when there is none. A part
 // that cannot be read (a report stored before imports were checked) is
 // left out and named in the report's Unreadable, which pages show in its
-// place: a page never fails whole for one bad part. The error is for
-// callers' convenience and always nil.
-func decodeReport(raw json.RawMessage) (*report.Report, error) {
+// place: a page never fails whole for one bad part.
+func decodeReport(raw json.RawMessage) *report.Report {
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+		return nil
 	}
-	return report.DecodeReportParts(raw), nil
+	return report.DecodeReportParts(raw)
 }
 
 // workloadNames maps the workload ids of runs to their names, for run
 // lists; it reads those workloads only. A failure shows ids instead.
 func (s *Server) workloadNames(ctx context.Context, runs []runtypes.Run) map[string]string {
-	ids := make([]string, len(runs))
-	for i, r := range runs {
-		ids[i] = r.WorkloadID
-	}
-	m, err := s.store.WorkloadNames(ctx, ids)
+	m, err := s.store.WorkloadNames(ctx, mapped(runs, func(r runtypes.Run) string { return r.WorkloadID }))
 	if err != nil {
 		return nil
 	}
@@ -373,6 +355,16 @@ func page(c echo.Context) (int, store.Cursor, error) {
 		limit = min(n, maxPageSize)
 	}
 	return limit, store.Cursor(c.QueryParam("cursor")), nil
+}
+
+// apiPage reads an API list's page (page) of the user's own items (listOwner).
+func (s *Server) apiPage(c echo.Context, what string) (string, int, store.Cursor, error) {
+	owner, ok := s.listOwner(c)
+	if !ok {
+		return "", 0, "", errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your %s", what)
+	}
+	limit, cursor, err := page(c)
+	return owner, limit, cursor, err
 }
 
 // nextURL is the request's URL with cursor set to next (limit and filters

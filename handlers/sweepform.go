@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -157,10 +158,7 @@ func unknownFields(v views.SweepValues, st *solvers.Strategy) []error {
 	for _, k := range slices.Sorted(maps.Keys(v.WGrid)) {
 		i := slices.IndexFunc(presets, func(p solvers.Preset) bool { return strings.HasPrefix(k, p.Name+".") })
 		if i < 0 {
-			names := make([]string, len(presets))
-			for j, p := range presets {
-				names[j] = p.Name
-			}
+			names := mapped(presets, func(p solvers.Preset) string { return p.Name })
 			problems = append(problems, errs.Invalidf("wgrid."+k, "names no preset of %s (known: %s)", st.Info.Name, strings.Join(names, ", ")))
 			continue
 		}
@@ -173,19 +171,11 @@ func unknownFields(v views.SweepValues, st *solvers.Strategy) []error {
 }
 
 func variantNames(st *solvers.Strategy) []string {
-	out := make([]string, len(st.Variants))
-	for i, v := range st.Variants {
-		out[i] = v.Name
-	}
-	return out
+	return mapped(st.Variants, func(v solvers.Variant) string { return v.Name })
 }
 
 func paramNames(specs []solvers.ParamSpec) []string {
-	out := make([]string, len(specs))
-	for i, ps := range specs {
-		out[i] = ps.Name
-	}
-	return out
+	return mapped(specs, func(ps solvers.ParamSpec) string { return ps.Name })
 }
 
 // sweepValuesFor fills the form's fields from a definition (a starter,
@@ -458,10 +448,7 @@ func (s *Server) startExperimentPage(c echo.Context) error {
 
 // downloadDefinition sends a definition's text as a file named after it.
 func downloadDefinition(c echo.Context, title string, raw []byte) error {
-	name := strings.Trim(fileSlug(title), "-")
-	if name == "" {
-		name = "experiment"
-	}
+	name := cmp.Or(strings.Trim(fileSlug(title), "-"), "experiment")
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name+".json"))
 	return c.Blob(http.StatusOK, "application/json; charset=utf-8", raw)
 }

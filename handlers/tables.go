@@ -50,14 +50,7 @@ func (s *Server) runTable(ctx context.Context, id, param string) (*runtypes.Run,
 	if err != nil || index < 0 {
 		return nil, nil, 0, errs.New(errs.NotFound, "table", "no table %q: tables are numbered from 0", param)
 	}
-	run, err := s.store.GetRun(ctx, id)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	if run.Status != runtypes.StatusDone {
-		return nil, nil, 0, errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
-	}
-	rep, err := s.report(run)
+	run, rep, err := s.doneReport(ctx, id)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -69,6 +62,20 @@ func (s *Server) runTable(ctx context.Context, id, param string) (*runtypes.Run,
 		return nil, nil, 0, errs.New(errs.NotFound, "table", "run %s has no table %d", run.ID, index)
 	}
 	return run, rep, index, nil
+}
+
+// doneReport is done run id and its report; errs.Conflict for a run not
+// done.
+func (s *Server) doneReport(ctx context.Context, id string) (*runtypes.Run, *report.Report, error) {
+	run, err := s.store.GetRun(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if run.Status != runtypes.StatusDone {
+		return nil, nil, errs.New(errs.Conflict, "id", "run %s is %s: it has no report", run.ID, run.Status)
+	}
+	rep, err := s.report(run)
+	return run, rep, err
 }
 
 // pageParams reads ?offset= and ?limit= (limit defaults to def, at most max).
@@ -189,22 +196,7 @@ func (s *Server) tableCSV(c echo.Context, n string) error {
 	c.Response().WriteHeader(http.StatusOK)
 	// The same CSV as the command line's --tables files (report.TableCSV).
 	w := report.NewTableCSV(c.Response(), t.Columns)
-	if t.Paged {
-		var row []any
-		err = s.store.EachTableRow(ctx, run.ID, index, func(r json.RawMessage) error {
-			row = row[:0]
-			if err := json.Unmarshal(r, &row); err != nil {
-				return err
-			}
-			return w.Row(row)
-		})
-	} else {
-		for _, row := range t.Rows {
-			if err = w.Row(row); err != nil {
-				break
-			}
-		}
-	}
+	err = s.eachRow(ctx, run.ID, index, t, w.Row)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}

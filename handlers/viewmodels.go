@@ -24,12 +24,17 @@ func viewRunPtr(r *runtypes.Run) *views.Run {
 	return &v
 }
 
-func viewRuns(rs []runtypes.Run) []views.Run {
-	out := make([]views.Run, len(rs))
-	for i, r := range rs {
-		out[i] = viewRun(r)
+// mapped is f of each of xs, in order.
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
 	}
 	return out
+}
+
+func runIDs(runs []runtypes.Run) []string {
+	return mapped(runs, func(r runtypes.Run) string { return r.ID })
 }
 
 // listRuns are runs as lists show them: with the parameters each changed
@@ -37,7 +42,7 @@ func viewRuns(rs []runtypes.Run) []views.Run {
 // the listed runs of its strategy, kind and variant at their value,
 // default or not, so runs of one variant tell apart.
 func (s *Server) listRuns(rs []runtypes.Run) []views.Run {
-	out := viewRuns(rs)
+	out := mapped(rs, viewRun)
 	type group struct{ strategy, kind, variant string }
 	params := map[group][]solvers.Params{}
 	for _, r := range rs {
@@ -66,13 +71,7 @@ func viewWorkload(w runtypes.Workload) views.Workload {
 		Bytes: w.Bytes, UploadSHA256: w.UploadSHA256, UploadBytes: w.UploadBytes, Summary: w.Summary, Owner: w.Owner, CreatedAt: w.CreatedAt}
 }
 
-func viewWorkloads(ws []runtypes.Workload) []views.Workload {
-	out := make([]views.Workload, len(ws))
-	for i, w := range ws {
-		out[i] = viewWorkload(w)
-	}
-	return out
-}
+func viewWorkloads(ws []runtypes.Workload) []views.Workload { return mapped(ws, viewWorkload) }
 
 func viewRunWorkload(w *runtypes.Workload) *views.Workload {
 	if w == nil {

@@ -80,13 +80,7 @@ func (s *Server) upload(c echo.Context) (w *runtypes.Workload, existing bool, er
 			return nil, false, err
 		}
 	}
-	name := strings.TrimSpace(req.FormValue("name"))
-	if name == "" {
-		name = parsed.Name
-	}
-	if name == "" {
-		name = strings.TrimSuffix(files[0].Name, path.Ext(files[0].Name))
-	}
+	name := cmp.Or(strings.TrimSpace(req.FormValue("name")), parsed.Name, strings.TrimSuffix(files[0].Name, path.Ext(files[0].Name)))
 	sum, size := uploadChecksum(files)
 	w, err = s.save(c, st, name, parsed, sum, size)
 	return w, false, err
@@ -280,13 +274,7 @@ func (s *Server) generate(c echo.Context, g generateRequest) (*runtypes.Workload
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(g.Name)
-	if name == "" {
-		name = w.Name
-	}
-	if name == "" {
-		name = fmt.Sprintf("%s seed %d", preset.Name, seed)
-	}
+	name := cmp.Or(strings.TrimSpace(g.Name), w.Name, fmt.Sprintf("%s seed %d", preset.Name, seed))
 	return s.save(c, st, name, w, "", 0)
 }
 
@@ -427,10 +415,7 @@ func (s *Server) workloadPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	preview, err := decodeReport(w.Preview)
-	if err != nil {
-		return err
-	}
+	preview := decodeReport(w.Preview)
 	var runs []runtypes.Run
 	if owner, ok := s.listOwner(c); ok {
 		if runs, err = s.store.ListRuns(ctx, store.RunFilter{WorkloadID: w.ID, Owner: owner, Limit: 100}); err != nil {
@@ -490,11 +475,7 @@ func toAPIWorkload(w *runtypes.Workload, withPreview bool) apiWorkload {
 }
 
 func (s *Server) apiListWorkloads(c echo.Context) error {
-	owner, ok := s.listOwner(c)
-	if !ok {
-		return errs.New(errs.Unauthenticated, "authorization", "log in or send an API token to list your workloads")
-	}
-	limit, cursor, err := page(c)
+	owner, limit, cursor, err := s.apiPage(c, "workloads")
 	if err != nil {
 		return err
 	}
@@ -503,11 +484,7 @@ func (s *Server) apiListWorkloads(c echo.Context) error {
 		return err
 	}
 	setNext(c, next)
-	out := make([]apiWorkload, len(ws))
-	for i := range ws {
-		out[i] = toAPIWorkload(&ws[i], false)
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, mapped(ws, func(w runtypes.Workload) apiWorkload { return toAPIWorkload(&w, false) }))
 }
 
 // apiUpload: POST /api/workloads. 201 with the new workload, or 200 with
@@ -633,11 +610,7 @@ func decodeJSON(c echo.Context, limit int64, v any) error {
 		}
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) {
-			field := typ.Field
-			if field == "" {
-				field = "body"
-			}
-			return errs.Invalidf(field, "must be %s, got JSON %s", errs.JSONType(typ.Type), typ.Value)
+			return errs.Invalidf(cmp.Or(typ.Field, "body"), "must be %s, got JSON %s", errs.JSONType(typ.Type), typ.Value)
 		}
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {

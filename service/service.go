@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"maps"
@@ -137,10 +138,7 @@ func (s *Service) runs(ctx context.Context, def *sweep.Definition, st *solvers.S
 	out := make([]*runtypes.Run, len(runs))
 	cells := make([]store.ExperimentCell, len(runs))
 	for i, r := range runs {
-		wid := r.Workload.ID
-		if wid == "" {
-			wid = p.ids[r.WorkloadKey()]
-		}
+		wid := cmp.Or(r.Workload.ID, p.ids[r.WorkloadKey()])
 		if err := fits[r.Workload.ID+"\x00"+r.Variant]; err != nil {
 			return nil, nil, err
 		}

@@ -66,13 +66,13 @@ func BootstrapMean(xs []float64) Interval {
 		means[i] = sum / float64(len(s))
 	}
 	slices.Sort(means)
-	iv.Lo, iv.Hi = quantileSorted(means, 0.025), quantileSorted(means, 0.975)
+	iv.Lo, iv.Hi = QuantileSorted(means, 0.025), QuantileSorted(means, 0.975)
 	return iv
 }
 
-// quantileSorted is the q-quantile of sorted xs by linear interpolation
+// QuantileSorted is the q-quantile of sorted xs by linear interpolation
 // between order statistics (R's type 7).
-func quantileSorted(xs []float64, q float64) float64 {
+func QuantileSorted(xs []float64, q float64) float64 {
 	h := q * float64(len(xs)-1)
 	i := int(math.Floor(h))
 	if i+1 >= len(xs) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,23 +35,17 @@ func Num(v float64) string {
 }
 
 func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	if len(s) <= 4 {
-		if neg {
-			return "-" + s
-		}
+	digits := strings.TrimPrefix(s, "-")
+	if len(digits) <= 4 {
 		return s
 	}
 	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
+	b.WriteString(s[:len(s)-len(digits)])
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
 		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
 	}
 	return b.String()
 }
@@ -228,23 +223,13 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // anyActive reports whether any run is still queued or running.
 func anyActive(runs []Run) bool {
-	for _, r := range runs {
-		if Active(r.Status) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(runs, func(r Run) bool { return Active(r.Status) })
 }
 
 // anyNotDone reports whether any run has not finished successfully, so the
 // compare page shows each run's status.
 func anyNotDone(runs []Run) bool {
-	for _, r := range runs {
-		if r.Status != "done" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(runs, func(r Run) bool { return r.Status != "done" })
 }
 
 // workloadFormat is w's format, or "" without a workload.
@@ -296,14 +281,7 @@ func genSeed(g *GenForm) string {
 }
 
 // isTimeCol says column j of t is an instant on the report's time axis.
-func isTimeCol(t report.Table, j int) bool {
-	for _, c := range t.TimeCols {
-		if c == j {
-			return true
-		}
-	}
-	return false
-}
+func isTimeCol(t report.Table, j int) bool { return slices.Contains(t.TimeCols, j) }
 
 // FramedColumn is column j's header: a time column in frame f says so
 // ("starting_time (h since the first submission)").

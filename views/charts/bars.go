@@ -47,21 +47,15 @@ type MetricBars struct {
 }
 
 // Shown is the labels of the runs the chart draws (those not omitted).
-func (m MetricBars) Shown() []string {
-	var out []string
-	for i, l := range m.Labels {
-		if i >= len(m.Omit) || !m.Omit[i] {
-			out = append(out, l)
-		}
-	}
-	return out
-}
+func (m MetricBars) Shown() []string { return m.labels(false) }
 
 // Omitted is the labels of the runs left out of the chart.
-func (m MetricBars) Omitted() []string {
+func (m MetricBars) Omitted() []string { return m.labels(true) }
+
+func (m MetricBars) labels(omitted bool) []string {
 	var out []string
 	for i, l := range m.Labels {
-		if i < len(m.Omit) && m.Omit[i] {
+		if (i < len(m.Omit) && m.Omit[i]) == omitted {
 			out = append(out, l)
 		}
 	}

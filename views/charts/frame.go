@@ -1,6 +1,10 @@
 package charts
 
-import "schedlab/report"
+import (
+	"slices"
+
+	"schedlab/report"
+)
 
 // InFrame returns r with its times drawn in its time frame (r.Time): each
 // Gantt's bars and each XTime plot's x values (and regions) mapped to
@@ -109,18 +113,7 @@ func JoinFrames(reports []*report.Report) (out []*report.Report, shared *report.
 
 // timed says whether r has times to draw: a Gantt or an XTime plot.
 func timed(r *report.Report) bool {
-	if r == nil {
-		return false
-	}
-	if len(r.Gantts) > 0 {
-		return true
-	}
-	for _, p := range r.Series {
-		if p.XTime {
-			return true
-		}
-	}
-	return false
+	return r != nil && (len(r.Gantts) > 0 || slices.ContainsFunc(r.Series, func(p report.Plot) bool { return p.XTime }))
 }
 
 // shower is f.Show with the frame's origin and scale looked up once.

@@ -257,33 +257,17 @@ func GanttPanel(g report.Gantt, from, to float64, moved []bool) templ.Component 
 	return component("gantt", g.Title, GanttHeight(len(g.Lanes)), func() ([]byte, error) { return ganttOption(g, &[2]float64{from, to}, flags) })
 }
 
-// GanttOption returns the ECharts option of Gantt as JSON. The series data
-// are rows [lane, start, end, colour, kind, label, group] (see the *Col
-// constants), the lookup tables are GanttMeta under "schedlab", renderItem
-// and the tooltip formatter are go-echarts FuncOpts strings. Bars on a lane
-// that does not exist, with non-finite times or ending before they start,
-// are skipped (Report.Validate rejects them anyway).
-//
-// Lanes on a category y axis (first lane on top), time on a value x axis
-// named "time (TimeUnit)", or TimeLabel when set. One ECharts custom
-// series; its renderItem draws one rect per bar, 70% of the lane high (at
-// most 20 px), clipped to the grid with echarts.graphic.clipRectByRect.
-// Colour by Group: palette[fnv32a(group) % 20] (GroupColour: stable across
-// pages and runs; two groups may share a colour). Kind "local" is grey
-// (LocalGrey), "alt" outlined in the group colour with a transparent
-// fill, drawn above the others, "reserved" translucent with a border,
-// anything else filled. A bar's label is drawn inside it only when the
-// bar is wider than the text (measured with echarts.format.getTextRect);
-// the tooltip names every bar: label, lane, start, end (in the unit),
-// duration written for people ("11 h 47 min", report.HumanDuration's
-// text, when the unit converts to seconds; else a count, "3 slots"), and
-// group and kind when set. Compare panels (GanttPanel) can outline the
-// bars that moved against the first panel and fade the others. dataZoom
-// on x: inside (drag pans, ctrl+wheel zooms, so the page still scrolls)
-// and a slider; a y slider when there are more than 20 lanes, initially
-// showing the lanes that fit. Height: GanttHeight, 120 px + 24 px per
-// lane, between 200 and 900 px. Every bar goes to the browser; ECharts
-// draws them 4,000 per frame and dataZoom filters to the visible window.
+// GanttOption returns the ECharts option of Gantt as JSON: one custom
+// series of rows [lane, start, end, colour, kind, label, group] (the *Col
+// constants) over GanttMeta under "schedlab", drawn by ganttRenderItem
+// and named by ganttTooltip. Lanes on a category y axis (first lane on
+// top), time on a value x axis named "time (TimeUnit)" or TimeLabel.
+// Colour by Group (GroupColour), style by kind (the KindCode* constants).
+// Bars that cannot be drawn are skipped (drawable; Report.Validate rejects
+// them anyway). dataZoom on x: inside (ctrl+wheel zooms, so the page still
+// scrolls) and a slider; a y slider past GanttLaneZoomMin lanes, showing
+// the lanes that fit. Every bar goes to the browser; ECharts draws them
+// GanttProgressive per frame and dataZoom filters to the visible window.
 func GanttOption(g report.Gantt) ([]byte, error) { return ganttOption(g, nil, nil) }
 
 // ganttOption is GanttOption, on the time span span when it is set, with

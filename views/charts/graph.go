@@ -1,8 +1,9 @@
 package charts
 
 import (
+	"cmp"
 	"schedlab/report"
-	"sort"
+	"slices"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
@@ -94,25 +95,16 @@ func Graph(g report.Graph) templ.Component {
 }
 
 // GraphOption returns the ECharts option of Graph as JSON, an ECharts
-// graph series. Layout "tree" and "dag": x/y computed here (layout
-// "none", layered.go), one row per Level (or, for a DAG given without
-// levels, per longest path from a source), 90 px apart (more for wide
-// shallow graphs so they fill the height), 70 px between nodes, each row
-// ordered to reduce edge crossings by the layered method of Sugiyama,
-// Tagawa and Toda (1981; see layered), rows centred. Layout "force"
-// otherwise. Edges: "deleted" dashed grey, "back" red and curved
-// (curveness 0.3), "tree" dark and thicker, "critical" (a critical path)
-// orange and thickest; the nodes a critical edge joins are larger, ringed
-// orange, and always labelled. Arrows at the target. Nodes are coloured by
-// Group (categories, with a legend when there are several). Labels (on a
-// translucent white box) of tree and DAG layouts show only while
-// neighbours in a row are at least as far apart on screen as most labels
-// are wide: a large graph opens without labels and shows them once zoomed
-// in (roam) past that point; hover shows any node's label; overlapping
-// labels are hidden (labelLayout hideOverlap). Force layouts label every
-// node up to 150 nodes, on hover beyond. Edge labels when any edge has one
-// (in tree and DAG layouts with the node labels, up to 80 edges; the
-// tooltip names any edge). Edges naming a missing node are skipped.
+// graph series. Layout "tree" and "dag": x/y computed here (layout "none",
+// levelLayoutSpacing), one row per Level (or, for a DAG given without
+// levels, per longest path from a source), each row ordered to reduce
+// edge crossings by the layered method of Sugiyama, Tagawa and Toda (1981;
+// see layered), rows centred; their labels show once zoomed in far enough
+// (graphInit). Layout "force" otherwise, every node labelled up to
+// GraphLabelsUpTo nodes. Edges by Kind (graphLinks: "deleted" dashed grey,
+// "back" red and curved, "tree" dark, "critical" orange and thickest, its
+// nodes ringed and always labelled, emphasiseCritical); arrows at the
+// target; nodes coloured by Group. Edges naming a missing node are skipped.
 func GraphOption(g report.Graph) ([]byte, error) {
 	fixed := g.Layout == "tree" || g.Layout == "dag"
 	var pos map[string][2]float32
@@ -239,11 +231,7 @@ func graphNodes(g report.Graph, pos map[string][2]float32) ([]*opts.GraphCategor
 	for _, n := range g.Nodes {
 		if _, ok := groupIdx[n.Group]; !ok {
 			groupIdx[n.Group] = len(cats)
-			name := n.Group
-			if name == "" {
-				name = "nodes"
-			}
-			cats = append(cats, &opts.GraphCategory{Name: name})
+			cats = append(cats, &opts.GraphCategory{Name: cmp.Or(n.Group, "nodes")})
 		}
 	}
 	ids := make(map[string]bool, len(g.Nodes))
@@ -253,11 +241,7 @@ func graphNodes(g report.Graph, pos map[string][2]float32) ([]*opts.GraphCategor
 			continue // ECharts rejects duplicate ids; the first one wins
 		}
 		ids[n.ID] = true
-		name := n.Label
-		if name == "" {
-			name = n.ID
-		}
-		gn := graphNode{GraphNode: opts.GraphNode{Name: name, Category: groupIdx[n.Group], SymbolSize: 14}, ID: n.ID}
+		gn := graphNode{GraphNode: opts.GraphNode{Name: cmp.Or(n.Label, n.ID), Category: groupIdx[n.Group], SymbolSize: 14}, ID: n.ID}
 		if pos != nil {
 			p := pos[n.ID]
 			gn.X, gn.Y, gn.Fixed = p[0], p[1], opts.Bool(true)
@@ -296,15 +280,10 @@ func graphLinks(g report.Graph, ids map[string]bool) (links []graphLink, labels 
 	return links, labels
 }
 
-// levelLayoutSpacing places nodes in rows by Level (row order: ascending Level;
-// see nodeLevels for a DAG without levels),
-// each row ordered to reduce edge crossings (orderLayers: the layered
-// method of Sugiyama et al. 1981, long edges through dummy nodes, down and
-// up barycentre sweeps, the order with the fewest crossings kept) and
-// centred on the widest row. Rows are GraphLevelPx apart, more when the
-// layout is much wider than high; nodes of a row nodePx apart. It returns
-// the positions and the distance between neighbours in a row (layout
-// units), which the label threshold reads.
+// levelLayoutSpacing places nodes in rows by ascending Level (nodeLevels),
+// each row ordered by orderLayers and centred on the widest row, rows and
+// nodes levelSpacing apart. It returns the positions and the distance
+// between neighbours in a row (layout units), which graphInit reads.
 func levelLayoutSpacing(g report.Graph) (map[string][2]float32, float32) {
 	r := levelRows(g)
 	levelPx, nodePx := levelSpacing(g, len(r.levels), r.widest)
@@ -334,11 +313,8 @@ func levelLayoutSpacing(g report.Graph) (map[string][2]float32, float32) {
 	}
 	// r.parents is a map: sort the edges so the result never depends on
 	// map order.
-	sort.Slice(edges, func(i, j int) bool {
-		if r.order[edges[i][1]] != r.order[edges[j][1]] {
-			return r.order[edges[i][1]] < r.order[edges[j][1]]
-		}
-		return r.order[edges[i][0]] < r.order[edges[j][0]]
+	slices.SortFunc(edges, func(a, b [2]string) int {
+		return cmp.Or(cmp.Compare(r.order[a[1]], r.order[b[1]]), cmp.Compare(r.order[a[0]], r.order[b[0]]))
 	})
 	ordered := orderLayers(ids, row, len(r.levels), edges)
 	pos := make(map[string][2]float32, len(ids))
@@ -381,7 +357,7 @@ func levelRows(g report.Graph) rows {
 			level[id] = l
 		}
 	}
-	sort.Ints(r.levels)
+	slices.Sort(r.levels)
 	for _, e := range g.Edges {
 		ls, oks := level[e.Source]
 		lt, okt := level[e.Target]

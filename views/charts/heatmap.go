@@ -3,6 +3,8 @@ package charts
 import (
 	"encoding/json"
 	"math"
+	"slices"
+	"unicode/utf8"
 
 	"schedlab/report"
 
@@ -54,13 +56,8 @@ var heatmapLabel = jsFunc(`function (p) { return String(Math.round(p.value[2] * 
 // than a column can show upright (more than 8 characters and more than 6
 // columns), else 0.
 func heatmapLabelRotate(xs []string) int {
-	if len(xs) <= 6 {
-		return 0
-	}
-	for _, x := range xs {
-		if len([]rune(x)) > 8 {
-			return 30
-		}
+	if len(xs) > 6 && slices.ContainsFunc(xs, func(x string) bool { return utf8.RuneCountInString(x) > 8 }) {
+		return 30
 	}
 	return 0
 }

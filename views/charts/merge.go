@@ -1,6 +1,8 @@
 package charts
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -54,11 +56,7 @@ func MergePlots(runLabels []string, plots []report.Plot) report.Plot {
 			}
 			name := label
 			if len(p.Lines) > 1 {
-				ln := l.Name
-				if ln == "" {
-					ln = "line " + strconv.Itoa(j+1)
-				}
-				name = label + Sep + ln
+				name = label + Sep + cmp.Or(l.Name, "line "+strconv.Itoa(j+1))
 			}
 			out.Lines = append(out.Lines, report.Line{Name: name, Points: l.Points, Dashed: l.Dashed,
 				Colour: lighter(RunColour(i), shade)})
@@ -154,9 +152,7 @@ func AlignGantts(runLabels []string, gs []report.Gantt) Aligned {
 	lane := map[string]int{}
 	var lanes []string
 	for _, g := range gs {
-		if out.Title == "" {
-			out.Title = g.Title
-		}
+		out.Title = cmp.Or(out.Title, g.Title)
 		for _, l := range g.Lanes {
 			if _, ok := lane[l]; !ok {
 				lane[l] = len(lanes)
@@ -218,10 +214,7 @@ func movedBars(panels []report.Gantt) ([][]bool, []int) {
 		ref[key{barJob(b), barPlace{b.Lane, b.Start, b.End}}]++
 	}
 	for i := 1; i < len(panels); i++ {
-		left := make(map[key]int, len(ref))
-		for k, n := range ref {
-			left[k] = n
-		}
+		left := maps.Clone(ref)
 		moved[i] = make([]bool, len(panels[i].Bars))
 		for j, b := range panels[i].Bars {
 			k := key{barJob(b), barPlace{b.Lane, b.Start, b.End}}

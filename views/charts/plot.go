@@ -3,10 +3,12 @@ package charts
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
 	"schedlab/report"
+	"schedlab/stats"
 
 	"github.com/a-h/templ"
 	gecharts "github.com/go-echarts/go-echarts/v2/charts"
@@ -29,23 +31,13 @@ func Plot(p report.Plot) templ.Component {
 
 // PlotOption returns the ECharts option of Plot as JSON; JavaScript
 // functions, if any, are go-echarts FuncOpts strings ("__f__...__f__").
-//
-// One series per Line. Kind "line" (default) and "scatter" use a numeric
-// x axis (type value), "bar" a category x axis made of the sorted
-// distinct x values (a line without a point at some x leaves a gap).
-// XLog/YLog make log axes (points ≤ 0 on a log axis are dropped: a log
-// axis cannot show them; XLog is ignored for bars). Dashed lines are
-// reference curves: dashed for lines, translucent for bars and scatter.
-// Legend, axis names, axis tooltip (cross pointer), toolbox with
-// save-as-PNG, box zoom and reset. Lines from samplingFrom (2000) points
-// are down-sampled by ECharts (LTTB), scatter series drawn in large mode.
-// A line point with a Mark is drawn as a 12 px triangle whose data name
-// is the mark (an experiment's failed runs at that point); a line with
-// marks shows its symbols however long it is. Regions (reference regions,
-// e.g. a paper's claimed range) are one silent, translucent grey markArea
-// on the first series, each rectangle labelled inside at its top; they
-// are not series (no legend entry, no tooltip) and are not drawn on bar
-// plots.
+// One series per Line: Kind "line" (default), "area" and "step"
+// (lineChart), "scatter" (scatterChart) on a value x axis, "bar" and
+// "box" (barChart, boxChart) on a category x axis of the sorted distinct
+// x values. XLog/YLog make log axes; points a log axis cannot show are
+// dropped (plotAxes.keep). Dashed lines are references. Regions (e.g. a
+// paper's claimed range) are one silent, translucent markArea on the
+// first series (regionsArea), not series, and not drawn on bar plots.
 func PlotOption(p report.Plot) ([]byte, error) {
 	ax := plotAxesOf(p)
 	ext := &extender{series: make([]map[string]any, len(p.Lines))}
@@ -395,16 +387,8 @@ func boxChart(lines []report.Line, ax plotAxes, global []gecharts.GlobalOpts) ch
 // and the maximum, so every sample is inside the drawing (no outlier rule
 // hides a replicate). samples is sorted in place; it must not be empty.
 func Box(samples []float64) [5]float64 {
-	sort.Float64s(samples)
-	q := func(p float64) float64 {
-		h := p * float64(len(samples)-1)
-		lo := math.Floor(h)
-		i := int(lo)
-		if i+1 >= len(samples) {
-			return samples[len(samples)-1]
-		}
-		return samples[i] + (h-lo)*(samples[i+1]-samples[i])
-	}
+	slices.Sort(samples)
+	q := func(p float64) float64 { return stats.QuantileSorted(samples, p) }
 	return [5]float64{samples[0], q(0.25), q(0.5), q(0.75), samples[len(samples)-1]}
 }
 

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -169,21 +168,12 @@ func component(kind, title string, heightPx int, build func() ([]byte, error)) t
 			return fmt.Errorf("chart %q: %w", title, err)
 		}
 		var b bytes.Buffer
-		b.WriteString(`<div class="chart" data-testid="chart" data-kind="`)
-		b.WriteString(html.EscapeString(kind))
-		b.WriteString(`" data-title="`)
-		b.WriteString(html.EscapeString(title))
+		fmt.Fprintf(&b, `<div class="chart" data-testid="chart" data-kind="%s" data-title="%s`, html.EscapeString(kind), html.EscapeString(title))
 		if s, ok := ctx.Value(sinkKey{}).(*Sink); ok {
-			b.WriteString(`" data-chart-src="`)
-			b.WriteString(html.EscapeString(s.URL))
-			b.WriteString(`" data-chart-index="`)
-			b.WriteString(strconv.Itoa(len(s.options)))
+			fmt.Fprintf(&b, `" data-chart-src="%s" data-chart-index="%d`, html.EscapeString(s.URL), len(s.options))
 			s.options = append(s.options, option)
 		}
-		b.WriteString(`" style="height:`)
-		b.WriteString(strconv.Itoa(heightPx))
-		b.WriteString(`px"></div>`)
-		b.WriteString("\n")
+		fmt.Fprintf(&b, `" style="height:%dpx"></div>`+"\n", heightPx)
 		_, err = w.Write(b.Bytes())
 		return err
 	})
@@ -220,15 +210,7 @@ var ScriptURL = sync.OnceValue(func() string {
 })
 
 // clampInt bounds v to [lo, hi].
-func clampInt(v, lo, hi int) int {
-	if v < lo {
-		return lo
-	}
-	if v > hi {
-		return hi
-	}
-	return v
-}
+func clampInt(v, lo, hi int) int { return min(max(v, lo), hi) }
 
 // toolbox is the toolbox every chart gets: save as PNG (named after the
 // chart), plus box zoom and restore where the chart has axes.
