@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -67,27 +68,13 @@ const (
 )
 
 func (c Config) withDefaults() Config {
-	if c.AckWait <= 0 {
-		c.AckWait = wire.DefaultAckWait
-	}
-	if c.MaxDeliver <= 0 {
-		c.MaxDeliver = DefaultMaxDeliver
-	}
-	if c.Window <= 0 {
-		c.Window = DefaultWindow
-	}
-	if c.HeartbeatInterval <= 0 {
-		c.HeartbeatInterval = wire.DefaultHeartbeatInterval
-	}
-	if c.ProgressInterval <= 0 {
-		c.ProgressInterval = execute.DefaultProgressInterval
-	}
-	if c.PollInterval <= 0 {
-		c.PollInterval = runner.DefaultPollInterval
-	}
-	if c.Logger == nil {
-		c.Logger = slog.Default()
-	}
+	c.AckWait = runtypes.OrDefault(c.AckWait, wire.DefaultAckWait)
+	c.MaxDeliver = runtypes.OrDefault(c.MaxDeliver, DefaultMaxDeliver)
+	c.Window = runtypes.OrDefault(c.Window, DefaultWindow)
+	c.HeartbeatInterval = runtypes.OrDefault(c.HeartbeatInterval, wire.DefaultHeartbeatInterval)
+	c.ProgressInterval = runtypes.OrDefault(c.ProgressInterval, execute.DefaultProgressInterval)
+	c.PollInterval = runtypes.OrDefault(c.PollInterval, runner.DefaultPollInterval)
+	c.Logger = cmp.Or(c.Logger, slog.Default())
 	return c
 }
 
@@ -173,44 +160,30 @@ const maxWaiting = 8192
 // Setup creates (or updates) the streams, the consumers and the buckets.
 func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	cfg = cfg.withDefaults()
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: wire.RunsStream, Subjects: []string{wire.RunSubjectPrefix + "*"}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
-		Description: "schedlab: runs waiting for a worker",
-	}); err != nil {
-		return fmt.Errorf("stream %s: %w", wire.RunsStream, err)
+	server := func(durable string) jetstream.ConsumerConfig {
+		return jetstream.ConsumerConfig{Durable: durable, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+			MaxDeliver: -1, Description: "the schedlab server"}
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, wire.RunsStream, jetstream.ConsumerConfig{
-		Durable: wire.RunsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
-		MaxDeliver: cfg.MaxDeliver, MaxAckPending: -1, MaxWaiting: maxWaiting, Description: "schedlab workers",
-	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", wire.RunsConsumer, err)
-	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: wire.ResultsStream, Subjects: []string{wire.ResultSubjectPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
-		Description: "schedlab: ends of runs waiting to be stored",
-	}); err != nil {
-		return fmt.Errorf("stream %s: %w", wire.ResultsStream, err)
-	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, wire.ResultsStream, jetstream.ConsumerConfig{
-		Durable: wire.ResultsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
-		MaxDeliver: -1, Description: "the schedlab server",
-	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", wire.ResultsConsumer, err)
-	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: wire.AdvisoriesStream, Subjects: []string{wire.MaxDeliveriesAdvisory}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, MaxAge: advisoriesMaxAge,
-		Description: "schedlab: runs whose every delivery died, until the server has ended them",
-	}); err != nil {
-		return fmt.Errorf("stream %s: %w", wire.AdvisoriesStream, err)
-	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, wire.AdvisoriesStream, jetstream.ConsumerConfig{
-		Durable: wire.AdvisoriesConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
-		MaxDeliver: -1, Description: "the schedlab server",
-	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", wire.AdvisoriesConsumer, err)
+	for _, q := range []struct {
+		stream   jetstream.StreamConfig
+		consumer jetstream.ConsumerConfig
+	}{
+		{jetstream.StreamConfig{Name: wire.RunsStream, Subjects: []string{wire.RunSubjectPrefix + "*"}, Duplicates: 10 * time.Minute,
+			Description: "schedlab: runs waiting for a worker"},
+			jetstream.ConsumerConfig{Durable: wire.RunsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
+				MaxDeliver: cfg.MaxDeliver, MaxAckPending: -1, MaxWaiting: maxWaiting, Description: "schedlab workers"}},
+		{jetstream.StreamConfig{Name: wire.ResultsStream, Subjects: []string{wire.ResultSubjectPrefix + ">"}, Duplicates: 10 * time.Minute,
+			Description: "schedlab: ends of runs waiting to be stored"}, server(wire.ResultsConsumer)},
+		{jetstream.StreamConfig{Name: wire.AdvisoriesStream, Subjects: []string{wire.MaxDeliveriesAdvisory}, MaxAge: advisoriesMaxAge,
+			Description: "schedlab: runs whose every delivery died, until the server has ended them"}, server(wire.AdvisoriesConsumer)},
+	} {
+		q.stream.Retention, q.stream.Storage = jetstream.WorkQueuePolicy, jetstream.FileStorage
+		if _, err := js.CreateOrUpdateStream(ctx, q.stream); err != nil {
+			return fmt.Errorf("stream %s: %w", q.stream.Name, err)
+		}
+		if _, err := js.CreateOrUpdateConsumer(ctx, q.stream.Name, q.consumer); err != nil {
+			return fmt.Errorf("consumer %s: %w", q.consumer.Durable, err)
+		}
 	}
 	for _, b := range []string{wire.WorkloadsBucket, wire.ReportsBucket} {
 		if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: b, Storage: jetstream.FileStorage}); err != nil {
@@ -223,27 +196,29 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 // Start sets the queue up, takes over the runs left running (see
 // recover), and starts dispatching and storing results.
 func (d *Dispatcher) Start(ctx context.Context) error {
-	js, err := jetstream.New(d.nc)
-	if err != nil {
-		return errs.Wrap(errs.Internal, err)
+	return errs.Wrap(errs.Internal, d.start(ctx))
+}
+
+func (d *Dispatcher) start(ctx context.Context) (err error) {
+	if d.js, err = jetstream.New(d.nc); err != nil {
+		return err
 	}
-	d.js = js
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := Setup(sctx, js, d.cfg); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if err := Setup(sctx, d.js, d.cfg); err != nil {
+		return err
 	}
-	if d.claims, err = loadClaims(sctx, js); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.claims, err = loadClaims(sctx, d.js); err != nil {
+		return err
 	}
-	if d.runs, err = js.Stream(sctx, wire.RunsStream); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.runs, err = d.js.Stream(sctx, wire.RunsStream); err != nil {
+		return err
 	}
-	if d.workloads, err = js.ObjectStore(sctx, wire.WorkloadsBucket); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.workloads, err = d.js.ObjectStore(sctx, wire.WorkloadsBucket); err != nil {
+		return err
 	}
-	if d.reports, err = js.ObjectStore(sctx, wire.ReportsBucket); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.reports, err = d.js.ObjectStore(sctx, wire.ReportsBucket); err != nil {
+		return err
 	}
 	running, err := d.st.ListRuns(ctx, store.RunFilter{Status: runtypes.StatusRunning})
 	if err != nil {
@@ -257,29 +232,27 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	} {
 		sub, err := d.nc.Subscribe(subj, h)
 		if err != nil {
-			return errs.Wrap(errs.Internal, err)
+			return err
 		}
 		d.subs = append(d.subs, sub)
 	}
-	cons, err := js.Consumer(sctx, wire.ResultsStream, wire.ResultsConsumer)
-	if err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.resultsCons, err = d.js.Consumer(sctx, wire.ResultsStream, wire.ResultsConsumer); err != nil {
+		return err
 	}
-	d.resultsCons = cons
-	adv, err := js.Consumer(sctx, wire.AdvisoriesStream, wire.AdvisoriesConsumer)
+	adv, err := d.js.Consumer(sctx, wire.AdvisoriesStream, wire.AdvisoriesConsumer)
 	if err != nil {
-		return errs.Wrap(errs.Internal, err)
+		return err
 	}
 	dctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	d.stop = stop
-	if d.cc, err = cons.Consume(func(m jetstream.Msg) { d.onResult(dctx, m) }, jetstream.PullMaxMessages(256)); err != nil {
+	if d.cc, err = d.resultsCons.Consume(func(m jetstream.Msg) { d.onResult(dctx, m) }, jetstream.PullMaxMessages(256)); err != nil {
 		stop()
-		return errs.Wrap(errs.Internal, err)
+		return err
 	}
 	if d.advCC, err = adv.Consume(func(m jetstream.Msg) { d.onMaxDeliveries(dctx, m) }); err != nil {
 		d.cc.Stop()
 		stop()
-		return errs.Wrap(errs.Internal, err)
+		return err
 	}
 	d.wg.Add(4)
 	go func() { defer d.wg.Done(); d.record(dctx) }()
@@ -450,18 +423,10 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 // as one batch. A run that cannot be sent (its workload is gone) is ended
 // failed; on an error of the queue it returns the runs to publish again.
 func (d *Dispatcher) publishRuns(ctx context.Context, runs []*runtypes.Run) ([]*runtypes.Run, error) {
-	if len(runs) == 1 {
-		err := d.publish(ctx, runs[0], runs[0].ID)
-		if err != nil && errs.KindOf(err) != errs.Internal && ctx.Err() == nil {
-			d.endUnsendable(ctx, runs[0], err)
-			return nil, nil
-		}
-		if err != nil {
-			return runs, err
-		}
-		return nil, nil
+	id := runs[0].ID
+	if len(runs) > 1 {
+		id = wire.BatchPrefix + nuid.Next()
 	}
-	id := wire.BatchPrefix + nuid.Next()
 	batch := wire.Job{ID: id, Kind: wire.KindBatch, Dispatch: id}
 	var sent []*runtypes.Run
 	for _, run := range runs {
@@ -470,7 +435,8 @@ func (d *Dispatcher) publishRuns(ctx context.Context, runs []*runtypes.Run) ([]*
 			if errs.KindOf(err) == errs.Internal || ctx.Err() != nil {
 				return runs, err
 			}
-			d.endUnsendable(ctx, run, err)
+			status, msg, field := execute.Outcome(err) // it cannot be sent
+			d.finish(ctx, run.ID, "", status, nil, msg, field)
 			continue
 		}
 		batch.Runs = append(batch.Runs, job)
@@ -479,22 +445,24 @@ func (d *Dispatcher) publishRuns(ctx context.Context, runs []*runtypes.Run) ([]*
 	if len(sent) == 0 {
 		return nil, nil
 	}
-	b, err := json.Marshal(batch)
+	if len(runs) == 1 {
+		return sent, d.send(ctx, id, id, batch.Runs[0])
+	}
+	return sent, d.send(ctx, id, id, batch)
+}
+
+// send publishes job on the subject of subjectID with message ID msgID.
+func (d *Dispatcher) send(ctx context.Context, subjectID, msgID string, job wire.Job) error {
+	b, err := json.Marshal(job)
 	if err != nil {
-		return sent, errs.Wrap(errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+id, b, jetstream.WithMsgID(id)); err != nil {
-		return sent, errs.Wrap(errs.Internal, err)
+	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+subjectID, b, jetstream.WithMsgID(msgID)); err != nil {
+		return errs.Wrap(errs.Internal, err)
 	}
-	return nil, nil
-}
-
-// endUnsendable ends run failed: err says why it cannot be sent.
-func (d *Dispatcher) endUnsendable(ctx context.Context, run *runtypes.Run, err error) {
-	status, msg, field := execute.Outcome(err)
-	d.finish(ctx, run.ID, "", status, nil, msg, field)
+	return nil
 }
 
 // job is run as a worker receives it, published as dispatch msgID.
@@ -520,16 +488,7 @@ func (d *Dispatcher) publish(ctx context.Context, run *runtypes.Run, msgID strin
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(job)
-	if err != nil {
-		return errs.Wrap(errs.Invalid, err)
-	}
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+run.ID, b, jetstream.WithMsgID(msgID)); err != nil {
-		return errs.Wrap(errs.Internal, err)
-	}
-	return nil
+	return d.send(ctx, run.ID, msgID, job)
 }
 
 // workloadRef returns the reference of workload id, putting its data in
@@ -560,21 +519,18 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 		if rec == nil { // generated and stored since it was read
 			return d.workloadRef(ctx, id)
 		}
-		ref := &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
+		ref = &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
 			Generate: &wire.Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}
-		d.mu.Lock()
-		d.refs[id] = ref
-		d.mu.Unlock()
-		return ref, nil
-	}
-	if _, err := d.workloads.GetInfo(ctx, w.SHA256); errors.Is(err, jetstream.ErrObjectNotFound) {
-		if _, err := d.workloads.PutBytes(ctx, w.SHA256, w.Data); err != nil {
+	} else {
+		_, err := d.workloads.GetInfo(ctx, w.SHA256)
+		if errors.Is(err, jetstream.ErrObjectNotFound) {
+			_, err = d.workloads.PutBytes(ctx, w.SHA256, w.Data)
+		}
+		if err != nil {
 			return nil, errs.Wrap(errs.Internal, err)
 		}
-	} else if err != nil {
-		return nil, errs.Wrap(errs.Internal, err)
+		ref = &wire.WorkloadRef{SHA256: w.SHA256, Name: w.Name, Format: w.Format, Summary: w.Summary}
 	}
-	ref = &wire.WorkloadRef{SHA256: w.SHA256, Name: w.Name, Format: w.Format, Summary: w.Summary}
 	d.mu.Lock()
 	d.refs[id] = ref
 	d.mu.Unlock()
@@ -1085,12 +1041,12 @@ func (d *Dispatcher) diedInBatch(ctx context.Context, data []byte) []string {
 
 // died ends run id failed: its worker died deliveries times.
 func (d *Dispatcher) died(ctx context.Context, id string, deliveries uint64) error {
-	adv := struct{ Deliveries uint64 }{deliveries}
-	msg := fmt.Sprintf("worker died: the run was given to a worker %d times and each stopped before finishing it (a fatal error such as running out of memory, or a killed process)", adv.Deliveries)
-	if w := d.workerOf(id); w != "" {
+	msg := fmt.Sprintf("worker died: the run was given to a worker %d times and each stopped before finishing it (a fatal error such as running out of memory, or a killed process)", deliveries)
+	w := d.workerOf(id)
+	if w != "" {
 		msg += "; last on " + w
 	}
-	return d.finish(ctx, id, d.workerOf(id), runtypes.StatusFailed, nil, msg, "")
+	return d.finish(ctx, id, w, runtypes.StatusFailed, nil, msg, "")
 }
 
 // onPending answers a worker given a batch again (wire.PendingSubject):

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -80,24 +81,12 @@ const (
 )
 
 func (o Options) withDefaults() Options {
-	if o.Workers <= 0 {
-		o.Workers = DefaultWorkers
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = solvers.DefaultTimeout
-	}
-	if o.MemoryBudget == 0 {
-		o.MemoryBudget = solvers.DefaultMemory
-	}
-	if o.ProgressInterval <= 0 {
-		o.ProgressInterval = execute.DefaultProgressInterval
-	}
-	if o.PollInterval <= 0 {
-		o.PollInterval = DefaultPollInterval
-	}
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
+	o.Workers = runtypes.OrDefault(o.Workers, DefaultWorkers)
+	o.Timeout = runtypes.OrDefault(o.Timeout, solvers.DefaultTimeout)
+	o.MemoryBudget = cmp.Or(o.MemoryBudget, solvers.DefaultMemory)
+	o.ProgressInterval = runtypes.OrDefault(o.ProgressInterval, execute.DefaultProgressInterval)
+	o.PollInterval = runtypes.OrDefault(o.PollInterval, DefaultPollInterval)
+	o.Logger = cmp.Or(o.Logger, slog.Default())
 	return o
 }
 

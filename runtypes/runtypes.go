@@ -165,3 +165,12 @@ type WorkerStatus struct {
 	// Lost is true when its heartbeats stopped (past three intervals).
 	Lost bool `json:"lost"`
 }
+
+// OrDefault is v, or d when v is not positive: an options field left
+// zero takes its default.
+func OrDefault[T int | int64 | time.Duration](v, d T) T {
+	if v <= 0 {
+		return d
+	}
+	return v
+}

@@ -30,20 +30,7 @@ const flushEvery = 50 * time.Millisecond
 // its worker takes none of the others' ends with it. A worker stopping
 // sends the ends it has and hands the batch back (Nak).
 func (w *worker) handleBatch(ctx context.Context, msg jetstream.Msg, batch *wire.Job) {
-	alive := make(chan struct{})
-	defer close(alive)
-	go func() {
-		t := time.NewTicker(w.ackWait / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-alive:
-				return
-			case <-t.C:
-				msg.InProgress()
-			}
-		}
-	}()
+	defer w.keepAlive(msg)()
 	runs := batch.Runs
 	every := flushEvery
 	note := ""
