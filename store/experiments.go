@@ -138,20 +138,15 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*run
 	created := now()
 	exp := *e
 	exp.Status, exp.RunsTotal, exp.CreatedAt = ExperimentRunning, len(runs), created
-	for attempt := 0; ; attempt++ {
-		exp.ID = NewID()
-		_, err = tx.ExecContext(ctx, `INSERT INTO experiments
+	if exp.ID, err = insertNew(func(id string) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO experiments
 			(id, name, strategy, definition, tags, notes, owner, status, runs_total, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			exp.ID, exp.Name, exp.Strategy, string(exp.Definition), string(tagsJSON), exp.Notes,
+			id, exp.Name, exp.Strategy, string(exp.Definition), string(tagsJSON), exp.Notes,
 			nullString(exp.Owner), exp.Status, exp.RunsTotal, fmtTime(created))
-		if isIDCollision(err) && attempt < idAttempts {
-			continue
-		}
-		if err != nil {
-			return dbErr(err)
-		}
-		break
+		return err
+	}); err != nil {
+		return err
 	}
 	if err := insertRecipes(ctx, tx, exp.ID, recipes, fmtTime(created)); err != nil {
 		return err
@@ -224,13 +219,7 @@ func scanExperiment(sc scanner) (*Experiment, error) {
 // GetExperiment returns the experiment, or errs.NotFound.
 func (s *Store) GetExperiment(ctx context.Context, id string) (*Experiment, error) {
 	e, err := scanExperiment(s.db.QueryRowContext(ctx, "SELECT "+experimentColumns+" FROM experiments WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("experiment", id)
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return e, nil
+	return one(e, err, notFound("experiment", id))
 }
 
 // ListExperimentsPage returns a page of the experiments f selects, newest

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -110,9 +111,7 @@ func (s *Store) FillWorkload(ctx context.Context, id string, w *runtypes.Workloa
 		preview = sql.NullString{String: string(w.Preview), Valid: true}
 	}
 	format := w.Format
-	if format == "" {
-		format = FormatPreset
-	}
+	format = cmp.Or(format, FormatPreset)
 	err := retryBusy(ctx, func() error {
 		_, err := s.db.ExecContext(ctx, `UPDATE workloads SET name = coalesce(nullif(?, ''), name), format = ?, sha256 = ?,
 			bytes = ?, summary = ?, data = ?, preview = ? WHERE id = ? AND sha256 = ''`,
