@@ -1,6 +1,7 @@
 package adversaries
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -73,9 +74,7 @@ func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.
 	name := st.Info.Name
 	cfg := adversary.Config{Metric: spec.Metric, Score: spec.Score, Method: spec.Method, Budget: spec.Budget,
 		Seed: spec.Seed, Target: spec.StopAt, Preset: spec.Preset, Restarts: spec.Restarts, Vary: spec.Vary}
-	if cfg.Method == "" {
-		cfg.Method = adversary.Anneal
-	}
+	cfg.Method = cmp.Or(cfg.Method, adversary.Anneal)
 	if spec.Seconds < 0 || spec.Seconds > MaxSeconds {
 		return nil, bad("seconds", "the time budget must be 0 (none) to %d seconds, got %d", MaxSeconds, spec.Seconds)
 	}

@@ -26,6 +26,7 @@ package buildinfo
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -67,9 +68,7 @@ var current = sync.OnceValue(func() Build {
 		return b
 	}
 	path := info.Main.Path
-	if path == "" {
-		path = "schedlab"
-	}
+	path = cmp.Or(path, "schedlab")
 	_, file, _, _ := runtime.Caller(0)
 	wd, _ := os.Getwd()
 	for _, start := range []string{filepath.Dir(file), wd} {

@@ -110,9 +110,7 @@ func orUnknown(s string) string {
 // decompressed (≤ 0: DefaultLimit). Errors are errs.Invalid naming the
 // field ("search.status", "evaluations[3].position"), or errs.TooLarge.
 func ReadSearch(r io.Reader, limit int64) (*SearchBundle, error) {
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
+	limit = runtypes.OrDefault(limit, DefaultLimit)
 	zr, err := gzip.NewReader(bufio.NewReader(r))
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrHeader) {
 		return nil, errs.Invalidf("bundle", "not a gzip file: a search bundle is a %s file", SearchFileSuffix)

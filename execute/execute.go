@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -342,9 +343,7 @@ func execute[T any](parent context.Context, name string, budget solvers.Budget, 
 // wraps the context's cause.
 func canceled(ctx context.Context) error {
 	cause := context.Cause(ctx)
-	if cause == nil {
-		cause = context.Canceled
-	}
+	cause = cmp.Or(cause, context.Canceled)
 	return &errs.Error{Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", cause)}
 }
 

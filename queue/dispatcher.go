@@ -79,9 +79,8 @@ func (c Config) withDefaults() Config {
 }
 
 // Dispatcher is the server's side of the queue, a runner.Backend: it
-// claims queued runs from the store and publishes them to wire.RunsStream, and
-// stores what the workers send back. It is the only writer of the store
-// for the runs it dispatches.
+// claims queued runs, publishes them to wire.RunsStream, and stores what
+// the workers send back (the only writer of the store for those runs).
 type Dispatcher struct {
 	st  *store.Store
 	nc  *nats.Conn
@@ -318,17 +317,13 @@ func (d *Dispatcher) lost(w *workerAt) bool {
 // claimGroup bounds the runs the dispatcher claims in one transaction.
 const claimGroup = 256
 
-// Batches: runs shorter than batchWork travel to a worker several in one
-// message, and their ends come back together (worker.handleBatch).
+// Batches (package doc): batchWork is about how long a batch's runs take
+// together by their mean time (perRun): long enough that the server pays
+// per batch, not per run; short enough that a slot's batch does not hold
+// runs back from idle workers.
 const (
-	// batchWork is about how long a batch's runs take together, as the
-	// runs' mean time (perRun) predicts it: long enough that a message,
-	// a claim check and an acknowledgement per batch, not per run, is
-	// what the server pays; short enough that a slot's batch does not hold
-	// runs back from idle workers.
 	batchWork = 50 * time.Millisecond
-	// maxBatch bounds the runs of one batch.
-	maxBatch = 64
+	maxBatch  = 64
 )
 
 // batchSize is how many runs go in one message: batchWork over the mean
@@ -355,8 +350,7 @@ func (d *Dispatcher) learn(elapsed time.Duration) {
 	d.mu.Unlock()
 }
 
-// dispatchLoop claims queued runs and publishes them while fewer than the
-// window are out.
+// dispatchLoop publishes runs while fewer than the window are out.
 func (d *Dispatcher) dispatchLoop(ctx context.Context) {
 	poll := time.NewTicker(d.cfg.PollInterval)
 	defer poll.Stop()
@@ -377,16 +371,12 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 		if len(d.unpublished) == 0 {
 			room := d.window() - len(d.outstanding)
 			if room <= 0 || d.st.Disk().Paused() {
-				// No room in the window; or the disk is low or full:
-				// claim nothing new until it has room (the store's Disk
-				// checks clear it; the poll comes back).
+				// A low or full disk claims nothing until Disk clears it.
 				d.mu.Unlock()
 				return
 			}
 			d.mu.Unlock()
-			// Claim up to the room left in the window, at most
-			// claimGroup in one transaction (one commit for them all);
-			// the ones not published now are next in the loop.
+			// At most claimGroup in one transaction (one commit).
 			runs, err := d.st.ClaimUpTo(ctx, min(room, claimGroup))
 			if err != nil {
 				// A full disk is logged once, by the store's Disk.
@@ -537,10 +527,9 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 	return ref, nil
 }
 
-// forgetRecipe drops the reference of workload id if it is a recipe:
-// the workload is stored now, and its next runs get it as data.
-// It remembers the workload stored (filled), so that the next results
-// naming it, every run of it a worker executed, cost no query.
+// forgetRecipe drops the reference of workload id if it is a recipe (its
+// next runs get it as data) and remembers it stored (filled), so that the
+// next results naming it cost no query.
 func (d *Dispatcher) forgetRecipe(id string) {
 	d.mu.Lock()
 	if ref := d.refs[id]; ref != nil && ref.Generate != nil {
@@ -740,15 +729,12 @@ func (d *Dispatcher) dropGenerated(ctx context.Context, g *wire.Generated) {
 	}
 }
 
-// record stores the results onResult reads, in groups (runner.GroupCommit:
-// one commit for many runs). Each result is acknowledged once
-// stored; a result for a run that is not running (stored already: a
-// repeated result, or a run canceled meanwhile) is acknowledged and
-// dropped; one the store failed to write is delivered again a second
-// later, and one the disk had no room for (SQLITE_FULL) stays in
-// wire.ResultsStream, unacknowledged, delivered again with a back-off that
-// doubles up to fullBackoffMax, until it is stored: held, never dropped,
-// and logged when the holding begins and ends, not at every attempt.
+// record stores the results onResult reads in groups (runner.GroupCommit),
+// acknowledging each once stored; one for a run not running (a repeat, or
+// canceled meanwhile) is acknowledged and dropped; one the store failed to
+// write comes back a second later; one the disk had no room for stays in
+// wire.ResultsStream, held, never dropped, delivered again with a doubling
+// back-off (fullBackoff) and logged when the holding begins and ends.
 func (d *Dispatcher) record(ctx context.Context) {
 	runner.GroupCommit(ctx, d.results, func(r result) store.Ending { return r.end }, d.st.End, func(group []result, outcomes []error) {
 		held := 0
@@ -776,14 +762,13 @@ func (d *Dispatcher) record(ctx context.Context) {
 	})
 }
 
-// Back-off of a result the disk had no room for: fullBackoffMin on its
-// first delivery, doubled on each next, at most fullBackoffMax.
 const (
 	fullBackoffMin = 250 * time.Millisecond
 	fullBackoffMax = 10 * time.Second
 )
 
-// fullBackoff is the delay before m is delivered again.
+// fullBackoff is the delay before m, held for a full disk, is delivered
+// again: fullBackoffMin on its first delivery, doubled on each next.
 func fullBackoff(m jetstream.Msg) time.Duration {
 	n := uint64(1)
 	if md, err := m.Metadata(); err == nil && md.NumDelivered > 0 {
@@ -1016,8 +1001,7 @@ func (d *Dispatcher) onMaxDeliveries(ctx context.Context, m jetstream.Msg) {
 const pendingWait = 5 * time.Second
 
 // diedInBatch lists the runs of a batch whose every delivery died that
-// are still to end: not ended (their ends come back one by one once a
-// batch is given again) nor published alone since (onPending).
+// are neither ended nor published alone since (onPending).
 func (d *Dispatcher) diedInBatch(ctx context.Context, data []byte) []string {
 	var batch wire.Job
 	if json.Unmarshal(data, &batch) != nil {
@@ -1049,12 +1033,9 @@ func (d *Dispatcher) died(ctx context.Context, id string, deliveries uint64) err
 	return d.finish(ctx, id, w, runtypes.StatusFailed, nil, msg, "")
 }
 
-// onPending answers a worker given a batch again (wire.PendingSubject):
-// of the runs it names with their claims, those not ended yet. A batch
-// given again had a worker that stopped or died in it; so that a run that
-// kills its worker does not take the rest of its batch with it, the worker
-// is given the first run left and the others are published alone (a new
-// dispatch each, as recover does).
+// onPending answers a worker given a batch again (wire.PendingSubject;
+// package doc): the first of its runs not ended yet; the others are
+// published alone (a new dispatch each, as recover does).
 func (d *Dispatcher) onPending(m *nats.Msg) {
 	var batch wire.Job
 	if json.Unmarshal(m.Data, &batch) != nil {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -185,9 +186,7 @@ func NewBatsimJobs(w io.Writer, columns []string, run BatsimRun) *BatsimJobs {
 			b.col[c] = i
 		}
 	}
-	if b.run.Workload == "" {
-		b.run.Workload = BatsimWorkloadName
-	}
+	b.run.Workload = cmp.Or(b.run.Workload, BatsimWorkloadName)
 	_, b.err = b.w.WriteString(strings.Join(batsimJobColumns, ",") + "\n")
 	return b
 }

@@ -234,9 +234,7 @@ func (r *Runner) prepare(ctx context.Context, in *runtypes.Run, workloadInfo fun
 	}
 	run := runtypes.Run{Kind: in.Kind, WorkloadID: in.WorkloadID, Strategy: in.Strategy, Variant: in.Variant,
 		Params: in.Params, Seed: in.Seed, RerunOf: in.RerunOf, Owner: in.Owner}
-	if run.Kind == "" {
-		run.Kind = runtypes.KindRun
-	}
+	run.Kind = cmp.Or(run.Kind, runtypes.KindRun)
 	if run.Kind != runtypes.KindRun && run.Kind != runtypes.KindReproduce {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "kind",
 			Err: fmt.Errorf("must be %q or %q, got %q", runtypes.KindRun, runtypes.KindReproduce, run.Kind)}

@@ -9,6 +9,7 @@
 package runnertest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,9 +102,7 @@ func New(name string) *Fake {
 			if err != nil {
 				return nil, err
 			}
-			if variant == "" {
-				variant = VariantOK
-			}
+			variant = cmp.Or(variant, VariantOK)
 			if progress == nil {
 				progress = solvers.NoProgress
 			}
