@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -55,9 +56,7 @@ func exportBundle(ctx context.Context, dbPath, id, out string, stdout, stderr io
 	if out == "-" {
 		return runcmd.Describe(export(ctx, st, id, stdout))
 	}
-	if out == "" {
-		out = id + suffix
-	}
+	out = cmp.Or(out, id+suffix)
 	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
 	if err != nil {
 		return err
