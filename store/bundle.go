@@ -95,11 +95,8 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 	}
 	defer tx.Rollback()
 	e, err := scanExperiment(tx.QueryRowContext(ctx, "SELECT "+experimentColumns+" FROM experiments WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return notFound("experiment", id)
-	}
-	if err != nil {
-		return dbErr(err)
+	if e, err = one(e, err, notFound("experiment", id)); err != nil {
+		return err
 	}
 	var active int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM experiment_runs JOIN runs ON runs.id = run_id
@@ -380,12 +377,8 @@ func (ins *importer) close() {
 }
 
 func (ins *importer) workload(ctx context.Context, w *SnapshotWorkload, owner string) error {
-	var preview sql.NullString
-	if len(w.Preview) > 0 {
-		preview = sql.NullString{String: string(w.Preview), Valid: true}
-	}
 	_, err := ins.workloadStmt.ExecContext(ctx, w.ID, w.Strategy, w.Name, w.Format, w.SHA256, len(w.Data), w.Summary,
-		[]byte(w.Data), preview, nullString(owner), fmtTime(w.CreatedAt), w.UploadSHA256, w.UploadBytes)
+		[]byte(w.Data), nullString(string(w.Preview)), nullString(owner), fmtTime(w.CreatedAt), w.UploadSHA256, w.UploadBytes)
 	return err
 }
 

@@ -32,15 +32,11 @@ func (s *Store) CreateWorkload(ctx context.Context, w *runtypes.Workload) error 
 	}
 	sum := sha256.Sum256(w.Data)
 	created := now()
-	var preview sql.NullString
-	if len(w.Preview) > 0 {
-		preview = sql.NullString{String: string(w.Preview), Valid: true}
-	}
 	id, err := insertNew(func(id string) error {
 		_, err := s.db.ExecContext(ctx, `INSERT INTO workloads
 			(id, strategy, name, format, sha256, bytes, summary, data, preview, owner, created_at, upload_sha256, upload_bytes)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, w.Strategy, w.Name, w.Format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, preview,
+			id, w.Strategy, w.Name, w.Format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, nullString(string(w.Preview)),
 			nullString(w.Owner), fmtTime(created), w.UploadSHA256, w.UploadBytes)
 		return err
 	})
