@@ -7,6 +7,7 @@
 package runtypes
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 )
@@ -173,4 +174,19 @@ func OrDefault[T int | int64 | time.Duration](v, d T) T {
 		return d
 	}
 	return v
+}
+
+// Every calls f every interval, the first time after one interval, until
+// ctx is done.
+func Every(ctx context.Context, interval time.Duration, f func()) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
 }
