@@ -256,7 +256,7 @@ func (d *Dispatcher) start(ctx context.Context) (err error) {
 	d.wg.Add(4)
 	go func() { defer d.wg.Done(); d.record(dctx) }()
 	go func() { defer d.wg.Done(); d.dispatchLoop(dctx) }()
-	go func() { defer d.wg.Done(); d.flushLoop(dctx) }()
+	go func() { defer d.wg.Done(); runtypes.Every(dctx, d.cfg.ProgressInterval, func() { d.flush(dctx) }) }()
 	go func() { defer d.wg.Done(); d.recover(dctx, running) }()
 	go func() { <-ctx.Done(); d.Shutdown(context.Background()) }()
 	return nil
@@ -857,21 +857,8 @@ func (d *Dispatcher) Progress(id string) (done, total int, note string, ok bool)
 	return lr.Done, lr.Total, lr.Note, true
 }
 
-// flushLoop writes progress and workers to the store at most once per
-// ProgressInterval.
-func (d *Dispatcher) flushLoop(ctx context.Context) {
-	t := time.NewTicker(d.cfg.ProgressInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			d.flush(ctx)
-		}
-	}
-}
-
+// flush writes the progress received since to the store (every
+// ProgressInterval).
 func (d *Dispatcher) flush(ctx context.Context) {
 	type write struct {
 		id string

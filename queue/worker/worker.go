@@ -589,16 +589,8 @@ func (p *progressPublisher) stop() {
 
 // heartbeats publishes the worker's state every HeartbeatInterval.
 func (w *worker) heartbeats(ctx context.Context) {
-	t := time.NewTicker(w.cfg.HeartbeatInterval)
-	defer t.Stop()
-	for {
-		w.beat(false)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	w.beat(false)
+	runtypes.Every(ctx, w.cfg.HeartbeatInterval, func() { w.beat(false) })
 }
 
 func (w *worker) beat(leaving bool) {
