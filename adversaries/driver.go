@@ -215,7 +215,7 @@ func (d *Driver) Cancel(ctx context.Context, id string) error {
 		return err
 	}
 	if a.Status != store.SearchRunning {
-		return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("search %s is already %s", id, a.Status)}
+		return errs.New(errs.Conflict, "id", "search %s is already %s", id, a.Status)
 	}
 	d.mu.Lock()
 	act := d.active[id]

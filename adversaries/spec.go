@@ -3,7 +3,6 @@ package adversaries
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -69,7 +68,7 @@ type Search struct {
 func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.Workload, budget solvers.Budget,
 	run func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*report.Report, error)) (*Search, error) {
 	bad := func(field, format string, a ...any) error {
-		return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, a...)}
+		return errs.New(errs.Invalid, field, format, a...)
 	}
 	name := st.Info.Name
 	cfg := adversary.Config{Metric: spec.Metric, Score: spec.Score, Method: spec.Method, Budget: spec.Budget,

@@ -144,7 +144,7 @@ func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, va
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	if !s.RunsFileOf(name, v) {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info.Name, v, name)}
+		return nil, errs.New(errs.Invalid, "workload", "%s %s does not run straight from the file %s", s.Info.Name, v, name)
 	}
 	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -236,15 +235,14 @@ func (r *Runner) prepare(ctx context.Context, in *runtypes.Run, workloadInfo fun
 		Params: in.Params, Seed: in.Seed, RerunOf: in.RerunOf, Owner: in.Owner}
 	run.Kind = cmp.Or(run.Kind, runtypes.KindRun)
 	if run.Kind != runtypes.KindRun && run.Kind != runtypes.KindReproduce {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "kind",
-			Err: fmt.Errorf("must be %q or %q, got %q", runtypes.KindRun, runtypes.KindReproduce, run.Kind)}
+		return nil, errs.New(errs.Invalid, "kind", "must be %q or %q, got %q", runtypes.KindRun, runtypes.KindReproduce, run.Kind)
 	}
 	if strings.TrimSpace(run.Strategy) == "" {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("missing: choose a strategy")}
 	}
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
-		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("unknown strategy %q", run.Strategy)}
+		return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q", run.Strategy)
 	}
 	var err error
 	if run.Kind == runtypes.KindReproduce {
@@ -267,14 +265,13 @@ func (r *Runner) prepare(ctx context.Context, in *runtypes.Run, workloadInfo fun
 		}
 		w, err := workloadInfo(ctx, run.WorkloadID)
 		if errs.Is(err, errs.NotFound) {
-			return nil, &errs.Error{Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
+			return nil, errs.New(errs.NotFound, "workload_id", "no workload %q", run.WorkloadID)
 		}
 		if err != nil {
 			return nil, err
 		}
 		if w.Strategy != run.Strategy {
-			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id",
-				Err: fmt.Errorf("workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)}
+			return nil, errs.New(errs.Invalid, "workload_id", "workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)
 		}
 		if s.VariantFits != nil {
 			if err := s.VariantFits(w.Format, run.Variant); err != nil {
@@ -338,7 +335,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 			}
 			return err
 		default:
-			return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("run %s is already %s", id, run.Status)}
+			return errs.New(errs.Conflict, "id", "run %s is already %s", id, run.Status)
 		}
 	}
 }

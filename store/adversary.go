@@ -183,7 +183,7 @@ func (s *Store) AddAdversaryCandidate(ctx context.Context, search, key string, w
 	if _, err := tx.ExecContext(ctx, `INSERT INTO adversary_candidates (search_id, key, workload_id, run_a, run_b)
 		VALUES (?, ?, ?, ?, ?)`, search, key, wid, c.RunA, c.RunB); err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
-			return nil, &errs.Error{Kind: errs.Conflict, Field: "key", Err: fmt.Errorf("search %s already has candidate %s", search, key)}
+			return nil, errs.New(errs.Conflict, "key", "search %s already has candidate %s", search, key)
 		}
 		return nil, dbErr(err)
 	}
@@ -329,7 +329,7 @@ func (s *Store) EndAdversarySearch(ctx context.Context, id, status, msg, name, s
 		if _, err := s.GetAdversarySearch(ctx, id); err != nil {
 			return err
 		}
-		return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("search %s has already ended", id)}
+		return errs.New(errs.Conflict, "id", "search %s has already ended", id)
 	}
 	if name != "" {
 		if _, err := tx.ExecContext(ctx, `UPDATE workloads SET name = ?, summary = ?

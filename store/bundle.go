@@ -104,8 +104,7 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 		return dbErr(err)
 	}
 	if active > 0 {
-		return &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("experiment %s has %d queued or running runs: export it when it has finished, or cancel it first", id, active)}
+		return errs.New(errs.Conflict, "id", "experiment %s has %d queued or running runs: export it when it has finished, or cancel it first", id, active)
 	}
 	var pending int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workloads WHERE sha256 = '' AND id IN (SELECT r.workload_id
@@ -113,8 +112,7 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 		return dbErr(err)
 	}
 	if pending > 0 {
-		return &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("experiment %s has %d workloads not generated yet (their runs were canceled first): resume it and let it finish to export it", id, pending)}
+		return errs.New(errs.Conflict, "id", "experiment %s has %d workloads not generated yet (their runs were canceled first): resume it and let it finish to export it", id, pending)
 	}
 	if e.Status == ExperimentRunning {
 		e.Status = ExperimentDone
@@ -266,7 +264,7 @@ func (s *Store) ImportExperiment(ctx context.Context, r ImportSource, owner stri
 	}
 	defer tx.Rollback()
 	conflict := func(format string, args ...any) error {
-		return &errs.Error{Kind: errs.Conflict, Field: "bundle", Err: fmt.Errorf(format, args...)}
+		return errs.New(errs.Conflict, "bundle", format, args...)
 	}
 	if err := exists(ctx, tx, "SELECT 1 FROM experiments WHERE id = ?", e.ID); err == nil {
 		return nil, conflict("experiment %s is already in this database", e.ID)

@@ -291,8 +291,7 @@ func (s *Store) DeleteExperiment(ctx context.Context, id string) error {
 		return dbErr(err)
 	}
 	if active > 0 {
-		return &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("experiment %s has %d queued or running runs: cancel it first", id, active)}
+		return errs.New(errs.Conflict, "id", "experiment %s has %d queued or running runs: cancel it first", id, active)
 	}
 	// The links go first: their foreign key restricts deleting the runs.
 	ids, err := queryStrings(ctx, tx, "SELECT run_id FROM experiment_runs WHERE experiment_id = ?", id)
@@ -619,7 +618,7 @@ func (s *Store) CancelExperiment(ctx context.Context, id string) (running []stri
 		if _, err := s.GetExperiment(ctx, id); err != nil {
 			return nil, err
 		}
-		return nil, &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot cancel experiment %s: it is done", id)}
+		return nil, errs.New(errs.Conflict, "id", "cannot cancel experiment %s: it is done", id)
 	}
 	if err != nil {
 		return nil, dbErr(err)
@@ -662,11 +661,10 @@ func (s *Store) ResumeExperiment(ctx context.Context, id string) (int, error) {
 		return 0, dbErr(err)
 	}
 	if status != ExperimentCanceled {
-		return 0, &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot resume experiment %s: it is %s, not canceled", id, status)}
+		return 0, errs.New(errs.Conflict, "id", "cannot resume experiment %s: it is %s, not canceled", id, status)
 	}
 	if running > 0 {
-		return 0, &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("cannot resume experiment %s yet: %d of its runs are still stopping; try again in a moment", id, running)}
+		return 0, errs.New(errs.Conflict, "id", "cannot resume experiment %s yet: %d of its runs are still stopping; try again in a moment", id, running)
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE experiments SET status = ? WHERE id = ?", ExperimentRunning, id); err != nil {
 		return 0, dbErr(err)

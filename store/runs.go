@@ -127,7 +127,7 @@ func (ins *runInserter) insert(ctx context.Context, r *runtypes.Run, created tim
 		}
 		if err := exists(ctx, ins.tx, c.query, c.id); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return nil, &errs.Error{Kind: errs.NotFound, Field: c.field, Err: fmt.Errorf("no %s %q", c.what, c.id)}
+				return nil, errs.New(errs.NotFound, c.field, "no %s %q", c.what, c.id)
 			}
 			return nil, dbErr(err)
 		}
@@ -350,7 +350,7 @@ func ParamNameOK(name string) bool {
 func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*runtypes.Run, error) {
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, notes, (SELECT report FROM run_reports WHERE run_id = id) FROM runs
 		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true, true)
-	return one(r, err, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)})
+	return one(r, err, errs.New(errs.NotFound, "strategy", "no %s run of %s yet", kind, strategy))
 }
 
 // ClaimNext atomically moves the oldest queued run to running and returns
@@ -731,7 +731,7 @@ func (s *Store) unchanged(ctx context.Context, id, verb string) error {
 	if err != nil {
 		return dbErr(err)
 	}
-	return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot %s run %s: it is %s", verb, id, status)}
+	return errs.New(errs.Conflict, "id", "cannot %s run %s: it is %s", verb, id, status)
 }
 
 // CancelQueued moves a queued run to canceled at once. A run that is no
@@ -791,8 +791,7 @@ func (s *Store) DeleteRun(ctx context.Context, id string) error {
 		var exp string
 		err := s.db.QueryRowContext(ctx, "SELECT experiment_id FROM experiment_runs WHERE run_id = ? LIMIT 1", id).Scan(&exp)
 		if err == nil {
-			return &errs.Error{Kind: errs.Conflict, Field: "id",
-				Err: fmt.Errorf("run %s belongs to experiment %s: delete the experiment instead", id, exp)}
+			return errs.New(errs.Conflict, "id", "run %s belongs to experiment %s: delete the experiment instead", id, exp)
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return dbErr(err)

@@ -88,8 +88,7 @@ func Open(path string) (*Store, error) {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "db", Err: errors.New("no database file given")}
 	}
 	if strings.Contains(path, "?") {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "db",
-			Err: fmt.Errorf("database file name %q contains '?', which SQLite would read as options", path)}
+		return nil, errs.New(errs.Invalid, "db", "database file name %q contains '?', which SQLite would read as options", path)
 	}
 	// Read the write-ahead log before SQLite does: its recovery drops a
 	// damaged log's tail without a word (check.go).
@@ -368,11 +367,11 @@ func dbErr(err error) error {
 }
 
 func notFound(what, id string) error {
-	return &errs.Error{Kind: errs.NotFound, Field: "id", Err: fmt.Errorf("no %s %q", what, id)}
+	return errs.New(errs.NotFound, "id", "no %s %q", what, id)
 }
 
 func invalid(field, format string, args ...any) error {
-	return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, args...)}
+	return errs.New(errs.Invalid, field, format, args...)
 }
 
 // one is v read from one row, or missing when there was no row; other

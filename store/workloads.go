@@ -200,8 +200,7 @@ func (s *Store) DeleteWorkload(ctx context.Context, id string) error {
 		return notFound("workload", id)
 	}
 	if used > 0 {
-		return &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("workload %s is used by %d run(s): delete them first", id, used)}
+		return errs.New(errs.Conflict, "id", "workload %s is used by %d run(s): delete them first", id, used)
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM workloads WHERE id = ?", id); err != nil {
 		return dbErr(err)
