@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"schedlab/bundle"
@@ -174,10 +175,8 @@ func printImported(w io.Writer, got *store.Imported, db string) {
 func bundleFlagsSet(fs *flag.FlagSet, names ...string) []string {
 	var set []string
 	fs.Visit(func(f *flag.Flag) {
-		for _, n := range names {
-			if f.Name == n {
-				set = append(set, "--"+n)
-			}
+		if slices.Contains(names, f.Name) {
+			set = append(set, "--"+f.Name)
 		}
 	})
 	return set
