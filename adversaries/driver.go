@@ -1,6 +1,7 @@
 package adversaries
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,12 +61,8 @@ var errCanceled = errors.New("canceled")
 
 // New returns a Driver over st and rn, finding strategies with lookup.
 func New(st *store.Store, rn *runner.Runner, lookup func(string) (*solvers.Strategy, bool), opt Options) *Driver {
-	if opt.Poll <= 0 {
-		opt.Poll = DefaultPoll
-	}
-	if opt.Logger == nil {
-		opt.Logger = slog.Default()
-	}
+	opt.Poll = runtypes.OrDefault(opt.Poll, DefaultPoll)
+	opt.Logger = cmp.Or(opt.Logger, slog.Default())
 	return &Driver{st: st, rn: rn, lookup: lookup, opt: opt, kick: make(chan struct{}), active: map[string]*active{}}
 }
 
@@ -187,13 +184,12 @@ func (d *Driver) build(ctx context.Context, spec Spec, owner string) (*Search, e
 func (d *Driver) direction(ctx context.Context, a *store.AdversarySearch, s *Search, rec *recorder) (report.Direction, error) {
 	return adversary.Direction(ctx, s.Strategy, s.Config.Metric, func(ctx context.Context) (*report.Report, error) {
 		key := adversary.Key(s.First)
-		c, ok := rec.cands[key]
-		if !ok {
-			var err error
-			if c, err = d.submit(ctx, a, s.Config, key, s.First); err != nil {
-				return nil, err
-			}
-			rec.cands[key] = c
+		_, known := rec.cands[key]
+		c, err := d.candidate(ctx, a, s.Config, rec, s.First)
+		if err != nil {
+			return nil, err
+		}
+		if !known {
 			rec.probe = key
 		}
 		d.rn.Wake()
@@ -219,7 +215,7 @@ func (d *Driver) Cancel(ctx context.Context, id string) error {
 		return err
 	}
 	if a.Status != store.SearchRunning {
-		return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("search %s is already %s", id, a.Status)}
+		return errs.New(errs.Conflict, "id", "search %s is already %s", id, a.Status)
 	}
 	d.mu.Lock()
 	act := d.active[id]
@@ -228,12 +224,7 @@ func (d *Driver) Cancel(ctx context.Context, id string) error {
 		return d.st.EndAdversarySearch(ctx, id, store.SearchCanceled, "", "", "")
 	}
 	act.cancel(errCanceled)
-	select {
-	case <-act.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return d.Wait(ctx, id)
 }
 
 // Wait returns once search id's goroutine in this process has returned
@@ -294,7 +285,7 @@ func (d *Driver) run(ctx context.Context, a *store.AdversarySearch) {
 		best := res.Evaluations[res.Best]
 		name = fmt.Sprintf("%s worst vs %s: %s %s (search %s)", cfg.A.Variant, cfg.B.Variant, cfg.Score, adversary.ScoreText(best.Score), a.ID)
 		summary = fmt.Sprintf("found by adversarial search %s (%s of %s, seed %d, build %s) at candidate %d: %s %s, %s %s",
-			a.ID, cfg.Method, cfg.Metric, cfg.Seed, orUnknown(a.Build.Commit), best.Index+1,
+			a.ID, cfg.Method, cfg.Metric, cfg.Seed, cmp.Or(a.Build.Commit, "unknown"), best.Index+1,
 			cfg.A.Variant, adversary.SideText(best.Outcome.A), cfg.B.Variant, adversary.SideText(best.Outcome.B))
 	}
 	// The end is stored even as the process stops.
@@ -337,13 +328,6 @@ func (d *Driver) stopRuns(ctx context.Context, id string) {
 		// keeps queued and running runs): they end canceled in the list.
 		_ = d.st.RecordAdversaryEvaluations(ctx, id, nil, a.Best, "", drop)
 	}
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
 }
 
 // search runs a's search, from its stored evaluations on.
@@ -486,16 +470,10 @@ func (d *Driver) evaluator(a *store.AdversarySearch, cfg adversary.Config, rec *
 		}
 		cs := make([]store.AdversaryCandidate, len(batch))
 		for i, w := range batch {
-			key := adversary.Key(w)
-			c, ok := rec.cands[key]
-			if !ok {
-				var err error
-				if c, err = d.submit(ctx, a, cfg, key, w); err != nil {
-					return nil, err
-				}
-				rec.cands[key] = c
+			var err error
+			if cs[i], err = d.candidate(ctx, a, cfg, rec, w); err != nil {
+				return nil, err
 			}
-			cs[i] = c
 		}
 		d.rn.Wake()
 		d.Kick() // the searches waiting look again (and tests see the batch)
@@ -519,8 +497,13 @@ func (d *Driver) evaluator(a *store.AdversarySearch, cfg adversary.Config, rec *
 	}
 }
 
-// submit stores instance w as a workload and queues A's and B's runs of it.
-func (d *Driver) submit(ctx context.Context, a *store.AdversarySearch, cfg adversary.Config, key string, w *solvers.Workload) (store.AdversaryCandidate, error) {
+// candidate is instance w's candidate: the one rec knows, else w stored
+// as a workload with A's and B's runs of it queued.
+func (d *Driver) candidate(ctx context.Context, a *store.AdversarySearch, cfg adversary.Config, rec *recorder, w *solvers.Workload) (store.AdversaryCandidate, error) {
+	key := adversary.Key(w)
+	if c, ok := rec.cands[key]; ok {
+		return c, nil
+	}
 	sw := &runtypes.Workload{ID: store.NewID(), Strategy: a.Strategy, Name: fmt.Sprintf("search %s candidate %.12s", a.ID, key),
 		Format: w.Format, Summary: w.Summary, Data: w.Data, Owner: a.Owner}
 	runs, err := d.rn.PrepareAll(ctx, []*runtypes.Run{
@@ -534,6 +517,7 @@ func (d *Driver) submit(ctx context.Context, a *store.AdversarySearch, cfg adver
 	if err != nil {
 		return store.AdversaryCandidate{}, err
 	}
+	rec.cands[key] = *c
 	return *c, nil
 }
 

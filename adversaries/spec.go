@@ -1,8 +1,8 @@
 package adversaries
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -68,14 +68,12 @@ type Search struct {
 func Build(ctx context.Context, st *solvers.Strategy, spec Spec, start *solvers.Workload, budget solvers.Budget,
 	run func(ctx context.Context, w *solvers.Workload, s adversary.Side) (*report.Report, error)) (*Search, error) {
 	bad := func(field, format string, a ...any) error {
-		return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, a...)}
+		return errs.New(errs.Invalid, field, format, a...)
 	}
 	name := st.Info.Name
 	cfg := adversary.Config{Metric: spec.Metric, Score: spec.Score, Method: spec.Method, Budget: spec.Budget,
 		Seed: spec.Seed, Target: spec.StopAt, Preset: spec.Preset, Restarts: spec.Restarts, Vary: spec.Vary}
-	if cfg.Method == "" {
-		cfg.Method = adversary.Anneal
-	}
+	cfg.Method = cmp.Or(cfg.Method, adversary.Anneal)
 	if spec.Seconds < 0 || spec.Seconds > MaxSeconds {
 		return nil, bad("seconds", "the time budget must be 0 (none) to %d seconds, got %d", MaxSeconds, spec.Seconds)
 	}

@@ -1,6 +1,7 @@
 package adversaries
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,9 +49,7 @@ func (d *Driver) State(ctx context.Context, id string) (*State, error) {
 		return nil, fmt.Errorf("search %s: its best: %w", id, err)
 	}
 	s.RunA, s.RunB = best.RunA, best.RunB
-	if s.Spec.Better == "" {
-		s.Spec.Better = best.Better // a family that declares no metrics: found by a run
-	}
+	s.Spec.Better = cmp.Or(s.Spec.Better, best.Better) // a family that declares no metrics: found by a run
 	stored, err := d.st.AdversaryEvaluations(ctx, id)
 	if err != nil {
 		return nil, err
@@ -178,9 +177,7 @@ func (d *Driver) List(ctx context.Context) ([]Summary, error) {
 			return nil, fmt.Errorf("search %s: its best: %w", a.ID, err)
 		}
 		method := spec.Method
-		if method == "" {
-			method = "anneal"
-		}
+		method = cmp.Or(method, "anneal")
 		out = append(out, Summary{ID: a.ID, Strategy: a.Strategy, A: spec.A, B: spec.B, Metric: spec.Metric, Method: method,
 			Status: a.Status, Evaluations: a.Evaluations, Budget: spec.Budget, Best: best.Score, Owner: a.Owner, CreatedAt: a.CreatedAt})
 	}

@@ -26,6 +26,7 @@ package buildinfo
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -63,13 +64,10 @@ var current = sync.OnceValue(func() Build {
 		return b
 	}
 	if commit != "" {
-		b.Commit, b.Modified = commit, or(modified, Unknown)
+		b.Commit, b.Modified = commit, cmp.Or(modified, Unknown)
 		return b
 	}
-	path := info.Main.Path
-	if path == "" {
-		path = "schedlab"
-	}
+	path := cmp.Or(info.Main.Path, "schedlab")
 	_, file, _, _ := runtime.Caller(0)
 	wd, _ := os.Getwd()
 	for _, start := range []string{filepath.Dir(file), wd} {
@@ -85,13 +83,6 @@ var current = sync.OnceValue(func() Build {
 	}
 	return b
 })
-
-func or(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
-}
 
 // moduleRoot is the nearest directory at or above dir whose go.mod
 // declares module path, or "".
@@ -163,10 +154,7 @@ func Current() Build { return current() }
 // Of reads a Build from build information; a field it does not record
 // is Unknown.
 func Of(info *debug.BuildInfo) Build {
-	b := Build{Version: Unknown, Commit: Unknown, Modified: Unknown}
-	if info.Main.Version != "" {
-		b.Version = info.Main.Version
-	}
+	b := Build{Version: cmp.Or(info.Main.Version, Unknown), Commit: Unknown, Modified: Unknown}
 	for _, s := range info.Settings {
 		switch {
 		case s.Key == "vcs.revision" && s.Value != "":
@@ -200,12 +188,7 @@ func (b Build) CommitText() string {
 
 // VersionText is the version for people; Unknown or empty reads
 // "unknown".
-func (b Build) VersionText() string {
-	if b.Version == "" {
-		return Unknown
-	}
-	return b.Version
-}
+func (b Build) VersionText() string { return cmp.Or(b.Version, Unknown) }
 
 // Describe is the build in one line: "schedlab (devel), commit 89dc2e5…".
 func (b Build) Describe() string {

@@ -111,8 +111,7 @@ func (r *Reader) decodeErr(err error) error {
 	var typ *json.UnmarshalTypeError
 	var syn *json.SyntaxError
 	if name, ok := errs.UnknownJSONField(err); ok {
-		return &errs.Error{Kind: errs.Invalid, Field: at,
-			Err: fmt.Errorf("unknown field %s (a bundle from a newer schedlab? this one reads format version %d)", name, Version)}
+		return errs.New(errs.Invalid, at, "unknown field %s (a bundle from a newer schedlab? this one reads format version %d)", name, Version)
 	}
 	switch {
 	case errors.As(err, &typ):
@@ -128,8 +127,7 @@ func (r *Reader) decodeErr(err error) error {
 func streamErr(err error, limit int64) error {
 	switch {
 	case errors.Is(err, errTooLarge):
-		return &errs.Error{Kind: errs.TooLarge, Field: "bundle",
-			Err: fmt.Errorf("the bundle is larger than the limit of %s decompressed", size(limit))}
+		return errs.New(errs.TooLarge, "bundle", "the bundle is larger than the limit of %s decompressed", size(limit))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return &errs.Error{Kind: errs.Invalid, Field: "bundle", Err: errors.New("the bundle is truncated: it ends in the middle of a record or of its gzip stream")}
 	case errors.Is(err, gzip.ErrHeader):
@@ -139,7 +137,7 @@ func streamErr(err error, limit int64) error {
 	}
 	var ce flate.CorruptInputError
 	if errors.As(err, &ce) {
-		return &errs.Error{Kind: errs.Invalid, Field: "bundle", Err: fmt.Errorf("the bundle is damaged: %v", err)}
+		return errs.New(errs.Invalid, "bundle", "the bundle is damaged: %v", err)
 	}
 	return &errs.Error{Kind: errs.Other, Err: err}
 }

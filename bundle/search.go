@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -76,8 +77,8 @@ func ExportSearch(ctx context.Context, st Store, id string, w io.Writer) error {
 	}
 	a := snap.Search
 	b := SearchBundle{Header: NewHeader(), Search: Search{ID: a.ID, Strategy: a.Strategy, Config: a.Config, Status: a.Status,
-		Error: a.Error, Best: a.Best, Schedlab: buildinfo.Build{Version: orUnknown(a.Build.Version), Commit: orUnknown(a.Build.Commit),
-			Modified: orUnknown(a.Build.Modified)}, Created: a.CreatedAt, Ended: a.EndedAt},
+		Error: a.Error, Best: a.Best, Schedlab: buildinfo.Build{Version: cmp.Or(a.Build.Version, Unknown), Commit: cmp.Or(a.Build.Commit, Unknown),
+			Modified: cmp.Or(a.Build.Modified, Unknown)}, Created: a.CreatedAt, Ended: a.EndedAt},
 		Evaluations: []SearchEvaluation{}, Runs: []Run{}}
 	b.Header.Format, b.Header.Version = SearchFormat, SearchVersion
 	for _, e := range snap.Evaluations {
@@ -99,20 +100,11 @@ func ExportSearch(ctx context.Context, st Store, id string, w io.Writer) error {
 	return errs.Wrap(errs.Internal, zw.Close())
 }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return Unknown
-	}
-	return s
-}
-
 // ReadSearch reads and checks a search bundle, at most limit bytes
 // decompressed (≤ 0: DefaultLimit). Errors are errs.Invalid naming the
 // field ("search.status", "evaluations[3].position"), or errs.TooLarge.
 func ReadSearch(r io.Reader, limit int64) (*SearchBundle, error) {
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
+	limit = runtypes.OrDefault(limit, DefaultLimit)
 	zr, err := gzip.NewReader(bufio.NewReader(r))
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrHeader) {
 		return nil, errs.Invalidf("bundle", "not a gzip file: a search bundle is a %s file", SearchFileSuffix)

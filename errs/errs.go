@@ -7,6 +7,7 @@
 package errs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,28 +31,15 @@ const (
 )
 
 func (k Kind) String() string {
-	switch k {
-	case Invalid:
-		return "invalid"
-	case NotFound:
-		return "not found"
-	case Conflict:
-		return "conflict"
-	case TooLarge:
-		return "too large"
-	case Canceled:
-		return "canceled"
-	case Internal:
-		return "internal"
-	case Unauthenticated:
-		return "unauthenticated"
-	case Forbidden:
-		return "forbidden"
-	case NoSpace:
-		return "insufficient storage"
+	if k > Other && int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return "error"
 }
+
+var kindNames = [...]string{Invalid: "invalid", NotFound: "not found", Conflict: "conflict", TooLarge: "too large",
+	Canceled: "canceled", Internal: "internal", Unauthenticated: "unauthenticated", Forbidden: "forbidden",
+	NoSpace: "insufficient storage"}
 
 // Error is an error with a Kind and the input field it concerns. It names
 // no operation: nothing read one, and a user reads only the field and
@@ -73,10 +61,7 @@ func (e *Error) Error() string {
 	if e.Field != "" {
 		return e.Field
 	}
-	if msg == "" {
-		return e.Kind.String()
-	}
-	return msg
+	return cmp.Or(msg, e.Kind.String())
 }
 
 func (e *Error) Unwrap() error { return e.Err }

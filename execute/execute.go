@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,7 +144,7 @@ func File(ctx context.Context, s *solvers.Strategy, name string, r io.Reader, va
 		return nil, errs.Wrap(errs.Invalid, err)
 	}
 	if !s.RunsFileOf(name, v) {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "workload", Err: fmt.Errorf("%s %s does not run straight from the file %s", s.Info.Name, v, name)}
+		return nil, errs.New(errs.Invalid, "workload", "%s %s does not run straight from the file %s", s.Info.Name, v, name)
 	}
 	if err := CheckLimits(s, false, params, budget); err != nil {
 		return nil, errs.Wrap(errs.Invalid, err)
@@ -342,9 +343,7 @@ func execute[T any](parent context.Context, name string, budget solvers.Budget, 
 // wraps the context's cause.
 func canceled(ctx context.Context) error {
 	cause := context.Cause(ctx)
-	if cause == nil {
-		cause = context.Canceled
-	}
+	cause = cmp.Or(cause, context.Canceled)
 	return &errs.Error{Kind: errs.Canceled, Err: fmt.Errorf("run stopped: %w", cause)}
 }
 

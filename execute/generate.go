@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,9 +28,7 @@ func GenerateRecipe(ctx context.Context, s *solvers.Strategy, rec *runtypes.Reci
 	}
 	out := &runtypes.Workload{ID: rec.WorkloadID, Strategy: rec.Strategy, Name: strings.TrimSpace(w.Name), Format: w.Format,
 		Summary: w.Summary, Data: w.Data, Owner: rec.Owner}
-	if out.Name == "" {
-		out.Name = fmt.Sprintf("%s seed %d", rec.Preset, rec.Seed)
-	}
+	out.Name = cmp.Or(out.Name, fmt.Sprintf("%s seed %d", rec.Preset, rec.Seed))
 	if w.Preview != nil {
 		if out.Preview, err = json.Marshal(w.Preview); err != nil {
 			return nil, errs.Wrap(errs.Internal, err)

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -145,9 +146,7 @@ type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 // default dial checks it once more in its Control (at the socket, after
 // any rewriting by the system), so no path reaches an internal address.
 func (g Guard) dialContext(r Resolver, dial DialFunc) DialFunc {
-	if r == nil {
-		r = net.DefaultResolver
-	}
+	r = cmp.Or[Resolver](r, net.DefaultResolver)
 	if dial == nil {
 		d := &net.Dialer{Control: func(network, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,10 +60,10 @@ func (p Poster) client() *http.Client {
 	tr := &http.Transport{
 		Proxy:               nil, // a proxy would connect on our behalf, past the guard
 		DialContext:         p.Guard.dialContext(p.Resolver, p.Dial),
-		TLSHandshakeTimeout: or(p.Timeout, DefaultTimeout),
+		TLSHandshakeTimeout: cmp.Or(p.Timeout, DefaultTimeout),
 		DisableKeepAlives:   true, // one POST per experiment: nothing to reuse
 	}
-	return &http.Client{Transport: tr, Timeout: or(p.Timeout, DefaultTimeout), CheckRedirect: func(r *http.Request, via []*http.Request) error {
+	return &http.Client{Transport: tr, Timeout: cmp.Or(p.Timeout, DefaultTimeout), CheckRedirect: func(r *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
 			return errors.New("more than 5 redirects")
 		}
@@ -71,14 +72,6 @@ func (p Poster) client() *http.Client {
 		}
 		return nil
 	}}
-}
-
-func or[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // errPermanent marks an answer a retry would not change.
@@ -95,8 +88,8 @@ func (p Poster) Post(ctx context.Context, url string, b Body) error {
 		return err
 	}
 	c := p.client()
-	wait := or(p.Backoff, DefaultBackoff)
-	attempts := or(p.Attempts, DefaultAttempts)
+	wait := cmp.Or(p.Backoff, DefaultBackoff)
+	attempts := cmp.Or(p.Attempts, DefaultAttempts)
 	for i := 1; ; i++ {
 		err = p.attempt(ctx, c, url, payload)
 		if err == nil {
@@ -188,7 +181,7 @@ func (w *Watcher) kicks() chan struct{} {
 // Run checks every Interval, and after each Kick, until ctx is done, then waits for the
 // deliveries under way (which ctx cancels).
 func (w *Watcher) Run(ctx context.Context) {
-	t := time.NewTicker(or(w.Interval, DefaultInterval))
+	t := time.NewTicker(cmp.Or(w.Interval, DefaultInterval))
 	defer t.Stop()
 	for {
 		if err := w.Check(ctx); err != nil && ctx.Err() == nil {
@@ -264,9 +257,4 @@ func (w *Watcher) body(ctx context.Context, id string) (Body, string, error) {
 		RunsTotal: total, URL: strings.TrimSuffix(w.Base, "/") + "/experiments/" + e.ID}, url, nil
 }
 
-func (w *Watcher) log() *slog.Logger {
-	if w.Logger != nil {
-		return w.Logger
-	}
-	return slog.Default()
-}
+func (w *Watcher) log() *slog.Logger { return cmp.Or(w.Logger, slog.Default()) }

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -67,34 +68,19 @@ const (
 )
 
 func (c Config) withDefaults() Config {
-	if c.AckWait <= 0 {
-		c.AckWait = wire.DefaultAckWait
-	}
-	if c.MaxDeliver <= 0 {
-		c.MaxDeliver = DefaultMaxDeliver
-	}
-	if c.Window <= 0 {
-		c.Window = DefaultWindow
-	}
-	if c.HeartbeatInterval <= 0 {
-		c.HeartbeatInterval = wire.DefaultHeartbeatInterval
-	}
-	if c.ProgressInterval <= 0 {
-		c.ProgressInterval = execute.DefaultProgressInterval
-	}
-	if c.PollInterval <= 0 {
-		c.PollInterval = runner.DefaultPollInterval
-	}
-	if c.Logger == nil {
-		c.Logger = slog.Default()
-	}
+	c.AckWait = runtypes.OrDefault(c.AckWait, wire.DefaultAckWait)
+	c.MaxDeliver = runtypes.OrDefault(c.MaxDeliver, DefaultMaxDeliver)
+	c.Window = runtypes.OrDefault(c.Window, DefaultWindow)
+	c.HeartbeatInterval = runtypes.OrDefault(c.HeartbeatInterval, wire.DefaultHeartbeatInterval)
+	c.ProgressInterval = runtypes.OrDefault(c.ProgressInterval, execute.DefaultProgressInterval)
+	c.PollInterval = runtypes.OrDefault(c.PollInterval, runner.DefaultPollInterval)
+	c.Logger = cmp.Or(c.Logger, slog.Default())
 	return c
 }
 
 // Dispatcher is the server's side of the queue, a runner.Backend: it
-// claims queued runs from the store and publishes them to wire.RunsStream, and
-// stores what the workers send back. It is the only writer of the store
-// for the runs it dispatches.
+// claims queued runs, publishes them to wire.RunsStream, and stores what
+// the workers send back (the only writer of the store for those runs).
 type Dispatcher struct {
 	st  *store.Store
 	nc  *nats.Conn
@@ -173,44 +159,30 @@ const maxWaiting = 8192
 // Setup creates (or updates) the streams, the consumers and the buckets.
 func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	cfg = cfg.withDefaults()
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: wire.RunsStream, Subjects: []string{wire.RunSubjectPrefix + "*"}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
-		Description: "schedlab: runs waiting for a worker",
-	}); err != nil {
-		return fmt.Errorf("stream %s: %w", wire.RunsStream, err)
+	server := func(durable string) jetstream.ConsumerConfig {
+		return jetstream.ConsumerConfig{Durable: durable, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+			MaxDeliver: -1, Description: "the schedlab server"}
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, wire.RunsStream, jetstream.ConsumerConfig{
-		Durable: wire.RunsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
-		MaxDeliver: cfg.MaxDeliver, MaxAckPending: -1, MaxWaiting: maxWaiting, Description: "schedlab workers",
-	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", wire.RunsConsumer, err)
-	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: wire.ResultsStream, Subjects: []string{wire.ResultSubjectPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
-		Description: "schedlab: ends of runs waiting to be stored",
-	}); err != nil {
-		return fmt.Errorf("stream %s: %w", wire.ResultsStream, err)
-	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, wire.ResultsStream, jetstream.ConsumerConfig{
-		Durable: wire.ResultsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
-		MaxDeliver: -1, Description: "the schedlab server",
-	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", wire.ResultsConsumer, err)
-	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: wire.AdvisoriesStream, Subjects: []string{wire.MaxDeliveriesAdvisory}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, MaxAge: advisoriesMaxAge,
-		Description: "schedlab: runs whose every delivery died, until the server has ended them",
-	}); err != nil {
-		return fmt.Errorf("stream %s: %w", wire.AdvisoriesStream, err)
-	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, wire.AdvisoriesStream, jetstream.ConsumerConfig{
-		Durable: wire.AdvisoriesConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
-		MaxDeliver: -1, Description: "the schedlab server",
-	}); err != nil {
-		return fmt.Errorf("consumer %s: %w", wire.AdvisoriesConsumer, err)
+	for _, q := range []struct {
+		stream   jetstream.StreamConfig
+		consumer jetstream.ConsumerConfig
+	}{
+		{jetstream.StreamConfig{Name: wire.RunsStream, Subjects: []string{wire.RunSubjectPrefix + "*"}, Duplicates: 10 * time.Minute,
+			Description: "schedlab: runs waiting for a worker"},
+			jetstream.ConsumerConfig{Durable: wire.RunsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
+				MaxDeliver: cfg.MaxDeliver, MaxAckPending: -1, MaxWaiting: maxWaiting, Description: "schedlab workers"}},
+		{jetstream.StreamConfig{Name: wire.ResultsStream, Subjects: []string{wire.ResultSubjectPrefix + ">"}, Duplicates: 10 * time.Minute,
+			Description: "schedlab: ends of runs waiting to be stored"}, server(wire.ResultsConsumer)},
+		{jetstream.StreamConfig{Name: wire.AdvisoriesStream, Subjects: []string{wire.MaxDeliveriesAdvisory}, MaxAge: advisoriesMaxAge,
+			Description: "schedlab: runs whose every delivery died, until the server has ended them"}, server(wire.AdvisoriesConsumer)},
+	} {
+		q.stream.Retention, q.stream.Storage = jetstream.WorkQueuePolicy, jetstream.FileStorage
+		if _, err := js.CreateOrUpdateStream(ctx, q.stream); err != nil {
+			return fmt.Errorf("stream %s: %w", q.stream.Name, err)
+		}
+		if _, err := js.CreateOrUpdateConsumer(ctx, q.stream.Name, q.consumer); err != nil {
+			return fmt.Errorf("consumer %s: %w", q.consumer.Durable, err)
+		}
 	}
 	for _, b := range []string{wire.WorkloadsBucket, wire.ReportsBucket} {
 		if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: b, Storage: jetstream.FileStorage}); err != nil {
@@ -223,27 +195,29 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 // Start sets the queue up, takes over the runs left running (see
 // recover), and starts dispatching and storing results.
 func (d *Dispatcher) Start(ctx context.Context) error {
-	js, err := jetstream.New(d.nc)
-	if err != nil {
-		return errs.Wrap(errs.Internal, err)
+	return errs.Wrap(errs.Internal, d.start(ctx))
+}
+
+func (d *Dispatcher) start(ctx context.Context) (err error) {
+	if d.js, err = jetstream.New(d.nc); err != nil {
+		return err
 	}
-	d.js = js
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := Setup(sctx, js, d.cfg); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if err := Setup(sctx, d.js, d.cfg); err != nil {
+		return err
 	}
-	if d.claims, err = loadClaims(sctx, js); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.claims, err = loadClaims(sctx, d.js); err != nil {
+		return err
 	}
-	if d.runs, err = js.Stream(sctx, wire.RunsStream); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.runs, err = d.js.Stream(sctx, wire.RunsStream); err != nil {
+		return err
 	}
-	if d.workloads, err = js.ObjectStore(sctx, wire.WorkloadsBucket); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.workloads, err = d.js.ObjectStore(sctx, wire.WorkloadsBucket); err != nil {
+		return err
 	}
-	if d.reports, err = js.ObjectStore(sctx, wire.ReportsBucket); err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.reports, err = d.js.ObjectStore(sctx, wire.ReportsBucket); err != nil {
+		return err
 	}
 	running, err := d.st.ListRuns(ctx, store.RunFilter{Status: runtypes.StatusRunning})
 	if err != nil {
@@ -257,34 +231,32 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	} {
 		sub, err := d.nc.Subscribe(subj, h)
 		if err != nil {
-			return errs.Wrap(errs.Internal, err)
+			return err
 		}
 		d.subs = append(d.subs, sub)
 	}
-	cons, err := js.Consumer(sctx, wire.ResultsStream, wire.ResultsConsumer)
-	if err != nil {
-		return errs.Wrap(errs.Internal, err)
+	if d.resultsCons, err = d.js.Consumer(sctx, wire.ResultsStream, wire.ResultsConsumer); err != nil {
+		return err
 	}
-	d.resultsCons = cons
-	adv, err := js.Consumer(sctx, wire.AdvisoriesStream, wire.AdvisoriesConsumer)
+	adv, err := d.js.Consumer(sctx, wire.AdvisoriesStream, wire.AdvisoriesConsumer)
 	if err != nil {
-		return errs.Wrap(errs.Internal, err)
+		return err
 	}
 	dctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	d.stop = stop
-	if d.cc, err = cons.Consume(func(m jetstream.Msg) { d.onResult(dctx, m) }, jetstream.PullMaxMessages(256)); err != nil {
+	if d.cc, err = d.resultsCons.Consume(func(m jetstream.Msg) { d.onResult(dctx, m) }, jetstream.PullMaxMessages(256)); err != nil {
 		stop()
-		return errs.Wrap(errs.Internal, err)
+		return err
 	}
 	if d.advCC, err = adv.Consume(func(m jetstream.Msg) { d.onMaxDeliveries(dctx, m) }); err != nil {
 		d.cc.Stop()
 		stop()
-		return errs.Wrap(errs.Internal, err)
+		return err
 	}
 	d.wg.Add(4)
 	go func() { defer d.wg.Done(); d.record(dctx) }()
 	go func() { defer d.wg.Done(); d.dispatchLoop(dctx) }()
-	go func() { defer d.wg.Done(); d.flushLoop(dctx) }()
+	go func() { defer d.wg.Done(); runtypes.Every(dctx, d.cfg.ProgressInterval, func() { d.flush(dctx) }) }()
 	go func() { defer d.wg.Done(); d.recover(dctx, running) }()
 	go func() { <-ctx.Done(); d.Shutdown(context.Background()) }()
 	return nil
@@ -345,17 +317,13 @@ func (d *Dispatcher) lost(w *workerAt) bool {
 // claimGroup bounds the runs the dispatcher claims in one transaction.
 const claimGroup = 256
 
-// Batches: runs shorter than batchWork travel to a worker several in one
-// message, and their ends come back together (worker.handleBatch).
+// Batches (package doc): batchWork is about how long a batch's runs take
+// together by their mean time (perRun): long enough that the server pays
+// per batch, not per run; short enough that a slot's batch does not hold
+// runs back from idle workers.
 const (
-	// batchWork is about how long a batch's runs take together, as the
-	// runs' mean time (perRun) predicts it: long enough that a message,
-	// a claim check and an acknowledgement per batch, not per run, is
-	// what the server pays; short enough that a slot's batch does not hold
-	// runs back from idle workers.
 	batchWork = 50 * time.Millisecond
-	// maxBatch bounds the runs of one batch.
-	maxBatch = 64
+	maxBatch  = 64
 )
 
 // batchSize is how many runs go in one message: batchWork over the mean
@@ -382,8 +350,7 @@ func (d *Dispatcher) learn(elapsed time.Duration) {
 	d.mu.Unlock()
 }
 
-// dispatchLoop claims queued runs and publishes them while fewer than the
-// window are out.
+// dispatchLoop publishes runs while fewer than the window are out.
 func (d *Dispatcher) dispatchLoop(ctx context.Context) {
 	poll := time.NewTicker(d.cfg.PollInterval)
 	defer poll.Stop()
@@ -404,16 +371,12 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 		if len(d.unpublished) == 0 {
 			room := d.window() - len(d.outstanding)
 			if room <= 0 || d.st.Disk().Paused() {
-				// No room in the window; or the disk is low or full:
-				// claim nothing new until it has room (the store's Disk
-				// checks clear it; the poll comes back).
+				// A low or full disk claims nothing until Disk clears it.
 				d.mu.Unlock()
 				return
 			}
 			d.mu.Unlock()
-			// Claim up to the room left in the window, at most
-			// claimGroup in one transaction (one commit for them all);
-			// the ones not published now are next in the loop.
+			// At most claimGroup in one transaction (one commit).
 			runs, err := d.st.ClaimUpTo(ctx, min(room, claimGroup))
 			if err != nil {
 				// A full disk is logged once, by the store's Disk.
@@ -450,18 +413,10 @@ func (d *Dispatcher) dispatch(ctx context.Context) {
 // as one batch. A run that cannot be sent (its workload is gone) is ended
 // failed; on an error of the queue it returns the runs to publish again.
 func (d *Dispatcher) publishRuns(ctx context.Context, runs []*runtypes.Run) ([]*runtypes.Run, error) {
-	if len(runs) == 1 {
-		err := d.publish(ctx, runs[0], runs[0].ID)
-		if err != nil && errs.KindOf(err) != errs.Internal && ctx.Err() == nil {
-			d.endUnsendable(ctx, runs[0], err)
-			return nil, nil
-		}
-		if err != nil {
-			return runs, err
-		}
-		return nil, nil
+	id := runs[0].ID
+	if len(runs) > 1 {
+		id = wire.BatchPrefix + nuid.Next()
 	}
-	id := wire.BatchPrefix + nuid.Next()
 	batch := wire.Job{ID: id, Kind: wire.KindBatch, Dispatch: id}
 	var sent []*runtypes.Run
 	for _, run := range runs {
@@ -470,7 +425,8 @@ func (d *Dispatcher) publishRuns(ctx context.Context, runs []*runtypes.Run) ([]*
 			if errs.KindOf(err) == errs.Internal || ctx.Err() != nil {
 				return runs, err
 			}
-			d.endUnsendable(ctx, run, err)
+			status, msg, field := execute.Outcome(err) // it cannot be sent
+			d.finish(ctx, run.ID, "", status, nil, msg, field)
 			continue
 		}
 		batch.Runs = append(batch.Runs, job)
@@ -479,22 +435,24 @@ func (d *Dispatcher) publishRuns(ctx context.Context, runs []*runtypes.Run) ([]*
 	if len(sent) == 0 {
 		return nil, nil
 	}
-	b, err := json.Marshal(batch)
+	if len(runs) == 1 {
+		return sent, d.send(ctx, id, id, batch.Runs[0])
+	}
+	return sent, d.send(ctx, id, id, batch)
+}
+
+// send publishes job on the subject of subjectID with message ID msgID.
+func (d *Dispatcher) send(ctx context.Context, subjectID, msgID string, job wire.Job) error {
+	b, err := json.Marshal(job)
 	if err != nil {
-		return sent, errs.Wrap(errs.Internal, err)
+		return errs.Wrap(errs.Internal, err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+id, b, jetstream.WithMsgID(id)); err != nil {
-		return sent, errs.Wrap(errs.Internal, err)
+	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+subjectID, b, jetstream.WithMsgID(msgID)); err != nil {
+		return errs.Wrap(errs.Internal, err)
 	}
-	return nil, nil
-}
-
-// endUnsendable ends run failed: err says why it cannot be sent.
-func (d *Dispatcher) endUnsendable(ctx context.Context, run *runtypes.Run, err error) {
-	status, msg, field := execute.Outcome(err)
-	d.finish(ctx, run.ID, "", status, nil, msg, field)
+	return nil
 }
 
 // job is run as a worker receives it, published as dispatch msgID.
@@ -520,16 +478,7 @@ func (d *Dispatcher) publish(ctx context.Context, run *runtypes.Run, msgID strin
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(job)
-	if err != nil {
-		return errs.Wrap(errs.Invalid, err)
-	}
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if _, err := d.js.Publish(pctx, wire.RunSubjectPrefix+run.ID, b, jetstream.WithMsgID(msgID)); err != nil {
-		return errs.Wrap(errs.Internal, err)
-	}
-	return nil
+	return d.send(ctx, run.ID, msgID, job)
 }
 
 // workloadRef returns the reference of workload id, putting its data in
@@ -560,31 +509,27 @@ func (d *Dispatcher) workloadRef(ctx context.Context, id string) (*wire.Workload
 		if rec == nil { // generated and stored since it was read
 			return d.workloadRef(ctx, id)
 		}
-		ref := &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
+		ref = &wire.WorkloadRef{Name: w.Name, Format: w.Format, Summary: w.Summary,
 			Generate: &wire.Recipe{WorkloadID: id, Preset: rec.Preset, Params: rec.Params, Seed: rec.Seed}}
-		d.mu.Lock()
-		d.refs[id] = ref
-		d.mu.Unlock()
-		return ref, nil
-	}
-	if _, err := d.workloads.GetInfo(ctx, w.SHA256); errors.Is(err, jetstream.ErrObjectNotFound) {
-		if _, err := d.workloads.PutBytes(ctx, w.SHA256, w.Data); err != nil {
+	} else {
+		_, err := d.workloads.GetInfo(ctx, w.SHA256)
+		if errors.Is(err, jetstream.ErrObjectNotFound) {
+			_, err = d.workloads.PutBytes(ctx, w.SHA256, w.Data)
+		}
+		if err != nil {
 			return nil, errs.Wrap(errs.Internal, err)
 		}
-	} else if err != nil {
-		return nil, errs.Wrap(errs.Internal, err)
+		ref = &wire.WorkloadRef{SHA256: w.SHA256, Name: w.Name, Format: w.Format, Summary: w.Summary}
 	}
-	ref = &wire.WorkloadRef{SHA256: w.SHA256, Name: w.Name, Format: w.Format, Summary: w.Summary}
 	d.mu.Lock()
 	d.refs[id] = ref
 	d.mu.Unlock()
 	return ref, nil
 }
 
-// forgetRecipe drops the reference of workload id if it is a recipe:
-// the workload is stored now, and its next runs get it as data.
-// It remembers the workload stored (filled), so that the next results
-// naming it, every run of it a worker executed, cost no query.
+// forgetRecipe drops the reference of workload id if it is a recipe (its
+// next runs get it as data) and remembers it stored (filled), so that the
+// next results naming it cost no query.
 func (d *Dispatcher) forgetRecipe(id string) {
 	d.mu.Lock()
 	if ref := d.refs[id]; ref != nil && ref.Generate != nil {
@@ -784,15 +729,12 @@ func (d *Dispatcher) dropGenerated(ctx context.Context, g *wire.Generated) {
 	}
 }
 
-// record stores the results onResult reads, in groups (runner.GroupCommit:
-// one commit for many runs). Each result is acknowledged once
-// stored; a result for a run that is not running (stored already: a
-// repeated result, or a run canceled meanwhile) is acknowledged and
-// dropped; one the store failed to write is delivered again a second
-// later, and one the disk had no room for (SQLITE_FULL) stays in
-// wire.ResultsStream, unacknowledged, delivered again with a back-off that
-// doubles up to fullBackoffMax, until it is stored: held, never dropped,
-// and logged when the holding begins and ends, not at every attempt.
+// record stores the results onResult reads in groups (runner.GroupCommit),
+// acknowledging each once stored; one for a run not running (a repeat, or
+// canceled meanwhile) is acknowledged and dropped; one the store failed to
+// write comes back a second later; one the disk had no room for stays in
+// wire.ResultsStream, held, never dropped, delivered again with a doubling
+// back-off (fullBackoff) and logged when the holding begins and ends.
 func (d *Dispatcher) record(ctx context.Context) {
 	runner.GroupCommit(ctx, d.results, func(r result) store.Ending { return r.end }, d.st.End, func(group []result, outcomes []error) {
 		held := 0
@@ -820,14 +762,13 @@ func (d *Dispatcher) record(ctx context.Context) {
 	})
 }
 
-// Back-off of a result the disk had no room for: fullBackoffMin on its
-// first delivery, doubled on each next, at most fullBackoffMax.
 const (
 	fullBackoffMin = 250 * time.Millisecond
 	fullBackoffMax = 10 * time.Second
 )
 
-// fullBackoff is the delay before m is delivered again.
+// fullBackoff is the delay before m, held for a full disk, is delivered
+// again: fullBackoffMin on its first delivery, doubled on each next.
 func fullBackoff(m jetstream.Msg) time.Duration {
 	n := uint64(1)
 	if md, err := m.Metadata(); err == nil && md.NumDelivered > 0 {
@@ -916,21 +857,8 @@ func (d *Dispatcher) Progress(id string) (done, total int, note string, ok bool)
 	return lr.Done, lr.Total, lr.Note, true
 }
 
-// flushLoop writes progress and workers to the store at most once per
-// ProgressInterval.
-func (d *Dispatcher) flushLoop(ctx context.Context) {
-	t := time.NewTicker(d.cfg.ProgressInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			d.flush(ctx)
-		}
-	}
-}
-
+// flush writes the progress received since to the store (every
+// ProgressInterval).
 func (d *Dispatcher) flush(ctx context.Context) {
 	type write struct {
 		id string
@@ -1060,8 +988,7 @@ func (d *Dispatcher) onMaxDeliveries(ctx context.Context, m jetstream.Msg) {
 const pendingWait = 5 * time.Second
 
 // diedInBatch lists the runs of a batch whose every delivery died that
-// are still to end: not ended (their ends come back one by one once a
-// batch is given again) nor published alone since (onPending).
+// are neither ended nor published alone since (onPending).
 func (d *Dispatcher) diedInBatch(ctx context.Context, data []byte) []string {
 	var batch wire.Job
 	if json.Unmarshal(data, &batch) != nil {
@@ -1085,20 +1012,17 @@ func (d *Dispatcher) diedInBatch(ctx context.Context, data []byte) []string {
 
 // died ends run id failed: its worker died deliveries times.
 func (d *Dispatcher) died(ctx context.Context, id string, deliveries uint64) error {
-	adv := struct{ Deliveries uint64 }{deliveries}
-	msg := fmt.Sprintf("worker died: the run was given to a worker %d times and each stopped before finishing it (a fatal error such as running out of memory, or a killed process)", adv.Deliveries)
-	if w := d.workerOf(id); w != "" {
+	msg := fmt.Sprintf("worker died: the run was given to a worker %d times and each stopped before finishing it (a fatal error such as running out of memory, or a killed process)", deliveries)
+	w := d.workerOf(id)
+	if w != "" {
 		msg += "; last on " + w
 	}
-	return d.finish(ctx, id, d.workerOf(id), runtypes.StatusFailed, nil, msg, "")
+	return d.finish(ctx, id, w, runtypes.StatusFailed, nil, msg, "")
 }
 
-// onPending answers a worker given a batch again (wire.PendingSubject):
-// of the runs it names with their claims, those not ended yet. A batch
-// given again had a worker that stopped or died in it; so that a run that
-// kills its worker does not take the rest of its batch with it, the worker
-// is given the first run left and the others are published alone (a new
-// dispatch each, as recover does).
+// onPending answers a worker given a batch again (wire.PendingSubject;
+// package doc): the first of its runs not ended yet; the others are
+// published alone (a new dispatch each, as recover does).
 func (d *Dispatcher) onPending(m *nats.Msg) {
 	var batch wire.Job
 	if json.Unmarshal(m.Data, &batch) != nil {

@@ -66,24 +66,21 @@
 // (execute.Parse: POST /api/workloads), generate a workload
 // (execute.Generate: POST /api/workloads/generate, a strategy's example)
 // or export a stored one (execute.Export: GET
-// /api/workloads/:id/export/:format), whose result is stored or shown at
-// once. All three run under execute's budget. Parse and generate are
-// bounded by the body (--max-upload-mb,
-// 64 MiB, for an upload, 1 MiB otherwise: 413 before a parser reads it),
-// a generation's parameters (within their ParamSpec's Min and Max), time
-// (--timeout, 10 min, for a parse and the example; for other generations
-// handlers.DefaultGenerateTimeout, 20 s; then 413, the call abandoned) and
-// the Go heap (execute's watchdog at --memory-mb, 4 GiB, every 50 ms).
-// An adversarial search (package adversaries) generates and mutates its
-// candidate instances in the server too, under the same budget; their
-// runs execute on workers like any run.
-// An export's input was stored within those bounds; it has the time limit
-// and the watchdog too, and a panic in it is an error. Not bounded: one allocation larger than the memory left between two samples,
-// and code that ignores its stopped context. A Go out-of-memory kills the
-// server, so the caps must keep a parse or a generation within
-// --memory-mb: cmd/schedlab's TestHostileRequestsNeverTakeTheServerDown
-// (every preset at every limit, decompression bombs, deep nesting) checks
-// that they do.
+// /api/workloads/:id/export/:format), and an adversarial search
+// (package adversaries) generates and mutates its candidates there (their
+// runs execute on workers). All run under execute's budget, bounded by
+// the body (--max-upload-mb, 64 MiB, for an upload, 1 MiB otherwise: 413
+// before a parser reads it), a generation's parameters (within their
+// ParamSpec's Min and Max), time (--timeout, 10 min, for a parse and the
+// example; handlers.DefaultGenerateTimeout, 20 s, for other generations;
+// then 413, the call abandoned) and the Go heap (execute's watchdog at
+// --memory-mb, 4 GiB, every 50 ms); an export's input was stored within
+// those bounds, and a panic in it is an error. Not bounded: one
+// allocation larger than the memory left between two samples, and code
+// that ignores its stopped context. A Go out-of-memory kills the server,
+// so the caps must keep these calls within --memory-mb: cmd/schedlab's
+// TestHostileRequestsNeverTakeTheServerDown (every preset at every limit,
+// decompression bombs, deep nesting) checks that they do.
 //
 // # Deployment
 //

@@ -64,9 +64,7 @@ func StartEmbedded(opt EmbeddedOptions) (*Embedded, error) {
 	if err := os.MkdirAll(opt.Dir, 0o700); err != nil {
 		return nil, err
 	}
-	if opt.SeedFile == "" {
-		opt.SeedFile = filepath.Join(opt.Dir, "worker.nk")
-	}
+	opt.SeedFile = cmp.Or(opt.SeedFile, filepath.Join(opt.Dir, "worker.nk"))
 	pub, err := ensureSeed(opt.SeedFile)
 	if err != nil {
 		return nil, err

@@ -1,11 +1,13 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
+	"schedlab/runtypes"
 	"sync"
 	"syscall"
 	"time"
@@ -32,15 +34,9 @@ type Supervisor struct {
 // Run starts the workers and keeps them running until ctx is done, then
 // stops them (SIGTERM, then SIGKILL after StopGrace) and returns.
 func (s *Supervisor) Run(ctx context.Context) {
-	if s.Logger == nil {
-		s.Logger = slog.Default()
-	}
-	if s.Stderr == nil {
-		s.Stderr = os.Stderr
-	}
-	if s.StopGrace <= 0 {
-		s.StopGrace = 10 * time.Second
-	}
+	s.Logger = cmp.Or(s.Logger, slog.Default())
+	s.Stderr = cmp.Or[io.Writer](s.Stderr, os.Stderr)
+	s.StopGrace = runtypes.OrDefault(s.StopGrace, 10*time.Second)
 	s.procs = map[int]*os.Process{}
 	var wg sync.WaitGroup
 	for i := range s.N {

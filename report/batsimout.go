@@ -2,11 +2,13 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,23 +67,17 @@ func BatsimTable(rep *Report) (int, error) {
 	if rep == nil {
 		return 0, errs.New(errs.NotFound, "report", "the run has no report")
 	}
-	index := -1
-	for i := range rep.Tables {
-		if rep.Tables[i].Title == BatsimJobsTable {
-			index = i
-			break
-		}
-	}
+	index := slices.IndexFunc(rep.Tables, func(t Table) bool { return t.Title == BatsimJobsTable })
 	if index < 0 {
 		return 0, errs.New(errs.NotFound, "batsim", "the run is not a batch simulation: its report has no table %q to write Batsim's files from", BatsimJobsTable)
 	}
 	cols := rep.Tables[index].Columns
 	for _, c := range batsimNeeded {
-		if !containsString(cols, c) {
+		if !slices.Contains(cols, c) {
 			return 0, errs.Invalidf("batsim", "the table %q has no column %s", BatsimJobsTable, c)
 		}
 	}
-	if !containsString(cols, "final_state") {
+	if !slices.Contains(cols, "final_state") {
 		for _, m := range rep.Metrics {
 			if m.Name == "jobs_rejected" && m.Value > 0 {
 				return 0, errs.New(errs.Conflict, "batsim", "the decision process rejected %g jobs, which the report leaves out of its jobs table: Batsim's _jobs.csv lists them (final_state REJECTED), so it cannot be written from this report", m.Value)
@@ -94,15 +90,6 @@ func BatsimTable(rep *Report) (int, error) {
 		}
 	}
 	return index, nil
-}
-
-func containsString(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // BatsimRun is what Batsim's files say about a run beyond its jobs.
@@ -199,9 +186,7 @@ func NewBatsimJobs(w io.Writer, columns []string, run BatsimRun) *BatsimJobs {
 			b.col[c] = i
 		}
 	}
-	if b.run.Workload == "" {
-		b.run.Workload = BatsimWorkloadName
-	}
+	b.run.Workload = cmp.Or(b.run.Workload, BatsimWorkloadName)
 	_, b.err = b.w.WriteString(strings.Join(batsimJobColumns, ",") + "\n")
 	return b
 }
@@ -294,29 +279,21 @@ func (b *BatsimJobs) Row(row []any) error {
 		}
 		return def
 	}
-	sub, err := num("submission_time")
-	if err != nil {
-		return err
-	}
-	size, err := num("requested_number_of_resources")
-	if err != nil {
-		return err
-	}
-	req, err := num("requested_time")
-	if err != nil {
-		return err
-	}
 	state := text("final_state", "")
 	rejected := state == BatsimRejected
-	var start, end float64
-	if !rejected {
-		if start, err = num("starting_time"); err != nil {
-			return err
-		}
-		if end, err = num("finish_time"); err != nil {
-			return err
-		}
+	names := []string{"submission_time", "requested_number_of_resources", "requested_time", "starting_time", "finish_time"}
+	if rejected {
+		names = names[:3]
 	}
+	var v [5]float64
+	for i, name := range names {
+		f, err := num(name)
+		if err != nil {
+			return err
+		}
+		v[i] = f
+	}
+	sub, size, req, start, end := v[0], v[1], v[2], v[3], v[4]
 	exec := end - start
 	if state == "" {
 		state = BatsimSuccess
@@ -446,12 +423,7 @@ func (b *BatsimJobs) Flush() error {
 // JobsTracer::finalize's keys, in the lexicographic order its std::map
 // writes them.
 func batsimScheduleColumns() []string {
-	cols := make([]string, 0, 26)
-	for k := range (&BatsimJobs{}).schedule() {
-		cols = append(cols, k)
-	}
-	sort.Strings(cols)
-	return cols
+	return slices.Sorted(maps.Keys((&BatsimJobs{}).schedule()))
 }
 
 // schedule is _schedule.csv's fields. Means are over every job, rejected

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -155,9 +156,7 @@ func jsonWords(err error) error {
 		return errors.New("no report")
 	case errors.As(err, &typ):
 		field := typ.Field
-		if field == "" {
-			field = "report"
-		}
+		field = cmp.Or(field, "report")
 		return fmt.Errorf("%s: must be %s, got JSON %s", field, errs.JSONType(typ.Type), typ.Value)
 	case errors.As(err, &syn):
 		return fmt.Errorf("malformed JSON at byte %d", syn.Offset)

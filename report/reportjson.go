@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"io"
 	"math"
@@ -102,9 +103,7 @@ func (e *reportEncoder) flush() error {
 func (e *reportEncoder) value(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		if e.err == nil {
-			e.err = err
-		}
+		e.err = cmp.Or(e.err, err)
 		return
 	}
 	e.buf = append(e.buf, b...)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,8 +116,7 @@ func (r *Report) PagedOut() (*Report, []int) {
 		return r, nil
 	}
 	out := *r
-	out.Tables = make([]Table, len(r.Tables))
-	copy(out.Tables, r.Tables)
+	out.Tables = slices.Clone(r.Tables)
 	for _, i := range paged {
 		t := &r.Tables[i]
 		out.Tables[i] = Table{Title: t.Title, Columns: t.Columns, Rows: [][]any{}, Paged: true, RowCount: t.NumRows(), TimeCols: t.TimeCols}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -80,12 +81,7 @@ func (f *TimeFrame) Validate() error {
 }
 
 // Shown is the display unit of the page ("h", "slot").
-func (f *TimeFrame) Shown() string {
-	if f.Display == "" {
-		return f.Unit
-	}
-	return f.Display
-}
+func (f *TimeFrame) Shown() string { return cmp.Or(f.Display, f.Unit) }
 
 // Scale is how many data units one display unit is (3600 for data in s
 // shown in h; 1 when the units are the same or do not convert).

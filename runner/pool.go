@@ -429,8 +429,7 @@ func (r *pool) execute(wctx context.Context, run *runtypes.Run, j *job) {
 func (r *pool) run(ctx context.Context, run *runtypes.Run, j *job) (*report.Report, error) {
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
-		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
-			Err: fmt.Errorf("strategy %q is not in this build of schedlab", run.Strategy)}
+		return nil, errs.New(errs.NotFound, "strategy", "strategy %q is not in this build of schedlab", run.Strategy)
 	}
 	if run.Kind == runtypes.KindReproduce {
 		return execute.Reproduce(ctx, s, run.Params, j.progress, r.Budget())
@@ -515,8 +514,7 @@ func (r *pool) readWorkload(ctx context.Context, id string) (*runtypes.Workload,
 		}
 		s, ok := r.lookup(rec.Strategy)
 		if !ok {
-			return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy",
-				Err: fmt.Errorf("strategy %q is not in this build of schedlab", rec.Strategy)}
+			return nil, errs.New(errs.NotFound, "strategy", "strategy %q is not in this build of schedlab", rec.Strategy)
 		}
 		gw, err := execute.GenerateRecipe(ctx, s, rec, r.Budget())
 		if err != nil {

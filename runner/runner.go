@@ -1,9 +1,9 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -80,24 +80,12 @@ const (
 )
 
 func (o Options) withDefaults() Options {
-	if o.Workers <= 0 {
-		o.Workers = DefaultWorkers
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = solvers.DefaultTimeout
-	}
-	if o.MemoryBudget == 0 {
-		o.MemoryBudget = solvers.DefaultMemory
-	}
-	if o.ProgressInterval <= 0 {
-		o.ProgressInterval = execute.DefaultProgressInterval
-	}
-	if o.PollInterval <= 0 {
-		o.PollInterval = DefaultPollInterval
-	}
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
+	o.Workers = runtypes.OrDefault(o.Workers, DefaultWorkers)
+	o.Timeout = runtypes.OrDefault(o.Timeout, solvers.DefaultTimeout)
+	o.MemoryBudget = cmp.Or(o.MemoryBudget, solvers.DefaultMemory)
+	o.ProgressInterval = runtypes.OrDefault(o.ProgressInterval, execute.DefaultProgressInterval)
+	o.PollInterval = runtypes.OrDefault(o.PollInterval, DefaultPollInterval)
+	o.Logger = cmp.Or(o.Logger, slog.Default())
 	return o
 }
 
@@ -245,19 +233,16 @@ func (r *Runner) prepare(ctx context.Context, in *runtypes.Run, workloadInfo fun
 	}
 	run := runtypes.Run{Kind: in.Kind, WorkloadID: in.WorkloadID, Strategy: in.Strategy, Variant: in.Variant,
 		Params: in.Params, Seed: in.Seed, RerunOf: in.RerunOf, Owner: in.Owner}
-	if run.Kind == "" {
-		run.Kind = runtypes.KindRun
-	}
+	run.Kind = cmp.Or(run.Kind, runtypes.KindRun)
 	if run.Kind != runtypes.KindRun && run.Kind != runtypes.KindReproduce {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "kind",
-			Err: fmt.Errorf("must be %q or %q, got %q", runtypes.KindRun, runtypes.KindReproduce, run.Kind)}
+		return nil, errs.New(errs.Invalid, "kind", "must be %q or %q, got %q", runtypes.KindRun, runtypes.KindReproduce, run.Kind)
 	}
 	if strings.TrimSpace(run.Strategy) == "" {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "strategy", Err: errors.New("missing: choose a strategy")}
 	}
 	s, ok := r.lookup(run.Strategy)
 	if !ok {
-		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("unknown strategy %q", run.Strategy)}
+		return nil, errs.New(errs.NotFound, "strategy", "unknown strategy %q", run.Strategy)
 	}
 	var err error
 	if run.Kind == runtypes.KindReproduce {
@@ -280,14 +265,13 @@ func (r *Runner) prepare(ctx context.Context, in *runtypes.Run, workloadInfo fun
 		}
 		w, err := workloadInfo(ctx, run.WorkloadID)
 		if errs.Is(err, errs.NotFound) {
-			return nil, &errs.Error{Kind: errs.NotFound, Field: "workload_id", Err: fmt.Errorf("no workload %q", run.WorkloadID)}
+			return nil, errs.New(errs.NotFound, "workload_id", "no workload %q", run.WorkloadID)
 		}
 		if err != nil {
 			return nil, err
 		}
 		if w.Strategy != run.Strategy {
-			return nil, &errs.Error{Kind: errs.Invalid, Field: "workload_id",
-				Err: fmt.Errorf("workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)}
+			return nil, errs.New(errs.Invalid, "workload_id", "workload %s is a %s workload, not %s", w.ID, w.Strategy, run.Strategy)
 		}
 		if s.VariantFits != nil {
 			if err := s.VariantFits(w.Format, run.Variant); err != nil {
@@ -351,7 +335,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) error {
 			}
 			return err
 		default:
-			return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("run %s is already %s", id, run.Status)}
+			return errs.New(errs.Conflict, "id", "run %s is already %s", id, run.Status)
 		}
 	}
 }

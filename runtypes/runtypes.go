@@ -7,6 +7,7 @@
 package runtypes
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 )
@@ -164,4 +165,28 @@ type WorkerStatus struct {
 	LastSeen    time.Time `json:"last_seen"` // its last heartbeat
 	// Lost is true when its heartbeats stopped (past three intervals).
 	Lost bool `json:"lost"`
+}
+
+// OrDefault is v, or d when v is not positive: an options field left
+// zero takes its default.
+func OrDefault[T int | int64 | time.Duration](v, d T) T {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
+// Every calls f every interval, the first time after one interval, until
+// ctx is done.
+func Every(ctx context.Context, interval time.Duration, f func()) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
 }

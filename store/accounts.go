@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -77,7 +76,7 @@ func (s *Store) CreateUser(ctx context.Context, name, password string, admin boo
 	_, err = s.db.ExecContext(ctx, `INSERT INTO users (id, name, password_hash, admin, created_at) VALUES (?, ?, ?, ?, ?)`,
 		u.ID, u.Name, string(hash), boolInt(admin), fmtTime(u.CreatedAt))
 	if isUnique(err) {
-		return nil, &errs.Error{Kind: errs.Conflict, Field: "name", Err: fmt.Errorf("user %q exists already", name)}
+		return nil, errs.New(errs.Conflict, "name", "user %q exists already", name)
 	}
 	if err != nil {
 		return nil, dbErr(err)
@@ -210,7 +209,7 @@ func (s *Store) DeleteSession(ctx context.Context, value string) error {
 func (s *Store) CreateToken(ctx context.Context, userName, label string) (string, error) {
 	u, err := s.GetUserByName(ctx, userName)
 	if err != nil {
-		return "", &errs.Error{Kind: errs.NotFound, Field: "user", Err: fmt.Errorf("no user %q: create it with `schedlab user add`", userName)}
+		return "", errs.New(errs.NotFound, "user", "no user %q: create it with `schedlab user add`", userName)
 	}
 	tok := secret(TokenPrefix)
 	_, err = s.db.ExecContext(ctx, "INSERT INTO api_tokens (token_sha256, user_id, label, created_at) VALUES (?, ?, ?, ?)",

@@ -68,21 +68,18 @@ func (s *Store) CreateAdversarySearch(ctx context.Context, a *AdversarySearch) e
 		return invalid("config", "the search's configuration must be a JSON object")
 	}
 	created := now()
-	for attempt := 0; ; attempt++ {
-		id := NewID()
+	id, err := insertNew(func(id string) error {
 		_, err := s.db.ExecContext(ctx, `INSERT INTO adversary_searches
 			(id, strategy, config, owner, status, build_version, build_commit, build_modified, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, a.Strategy, string(a.Config), nullString(a.Owner), SearchRunning,
 			a.Build.Version, a.Build.Commit, a.Build.Modified, fmtTime(created))
-		if isIDCollision(err) && attempt < idAttempts {
-			continue
-		}
-		if err != nil {
-			return dbErr(err)
-		}
-		a.ID, a.Status, a.CreatedAt, a.Best = id, SearchRunning, created, json.RawMessage("{}")
-		return nil
+		return err
+	})
+	if err != nil {
+		return err
 	}
+	a.ID, a.Status, a.CreatedAt, a.Best = id, SearchRunning, created, json.RawMessage("{}")
+	return nil
 }
 
 const searchColumns = `id, strategy, config, owner, status, error, best, best_workload_id, build_version, build_commit,
@@ -110,10 +107,7 @@ func scanSearch(sc scanner) (*AdversarySearch, error) {
 // GetAdversarySearch reads search id (errs.NotFound if none).
 func (s *Store) GetAdversarySearch(ctx context.Context, id string) (*AdversarySearch, error) {
 	a, err := scanSearch(s.db.QueryRowContext(ctx, "SELECT "+searchColumns+" FROM adversary_searches WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("search", id)
-	}
-	return a, dbErr(err)
+	return one(a, err, notFound("search", id))
 }
 
 // ListAdversarySearches lists the searches of status (all when empty),
@@ -141,10 +135,7 @@ func (s *Store) ListAdversarySearches(ctx context.Context, status string) ([]*Ad
 func (s *Store) AdversarySearchOf(ctx context.Context, workloadID string) (*AdversarySearch, error) {
 	a, err := scanSearch(s.db.QueryRowContext(ctx, "SELECT "+searchColumns+
 		" FROM adversary_searches WHERE best_workload_id = ? ORDER BY created_at LIMIT 1", workloadID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	return a, dbErr(err)
+	return one(a, err, nil)
 }
 
 // AddAdversaryCandidate stores w (with its ID when drawn, else a new
@@ -192,7 +183,7 @@ func (s *Store) AddAdversaryCandidate(ctx context.Context, search, key string, w
 	if _, err := tx.ExecContext(ctx, `INSERT INTO adversary_candidates (search_id, key, workload_id, run_a, run_b)
 		VALUES (?, ?, ?, ?, ?)`, search, key, wid, c.RunA, c.RunB); err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
-			return nil, &errs.Error{Kind: errs.Conflict, Field: "key", Err: fmt.Errorf("search %s already has candidate %s", search, key)}
+			return nil, errs.New(errs.Conflict, "key", "search %s already has candidate %s", search, key)
 		}
 		return nil, dbErr(err)
 	}
@@ -338,7 +329,7 @@ func (s *Store) EndAdversarySearch(ctx context.Context, id, status, msg, name, s
 		if _, err := s.GetAdversarySearch(ctx, id); err != nil {
 			return err
 		}
-		return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("search %s has already ended", id)}
+		return errs.New(errs.Conflict, "id", "search %s has already ended", id)
 	}
 	if name != "" {
 		if _, err := tx.ExecContext(ctx, `UPDATE workloads SET name = ?, summary = ?

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"schedlab/errs"
 )
@@ -29,7 +28,7 @@ func (s *Store) ExportAdversarySearch(ctx context.Context, id string) (*SearchSn
 		return nil, err
 	}
 	if a.Status == SearchRunning {
-		return nil, &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("search %s is still running: export it once it has ended", id)}
+		return nil, errs.New(errs.Conflict, "id", "search %s is still running: export it once it has ended", id)
 	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -76,7 +75,7 @@ func (s *Store) ImportAdversarySearch(ctx context.Context, snap *SearchSnapshot,
 	}
 	defer tx.Rollback()
 	conflict := func(format string, args ...any) error {
-		return &errs.Error{Kind: errs.Conflict, Field: "bundle", Err: fmt.Errorf(format, args...)}
+		return errs.New(errs.Conflict, "bundle", format, args...)
 	}
 	if err := exists(ctx, tx, "SELECT 1 FROM adversary_searches WHERE id = ?", a.ID); err == nil {
 		return conflict("search %s is already in this database", a.ID)

@@ -19,8 +19,7 @@ func (s *Store) Backup(ctx context.Context, out string) error {
 		return invalid("out", "no backup file given")
 	}
 	if _, err := os.Lstat(out); err == nil {
-		return &errs.Error{Kind: errs.Conflict, Field: "out",
-			Err: fmt.Errorf("%s already exists: a backup never overwrites a file; give a new name or remove it first", out)}
+		return errs.New(errs.Conflict, "out", "%s already exists: a backup never overwrites a file; give a new name or remove it first", out)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return &errs.Error{Kind: errs.Invalid, Field: "out", Err: err}
 	}

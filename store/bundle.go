@@ -95,11 +95,8 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 	}
 	defer tx.Rollback()
 	e, err := scanExperiment(tx.QueryRowContext(ctx, "SELECT "+experimentColumns+" FROM experiments WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return notFound("experiment", id)
-	}
-	if err != nil {
-		return dbErr(err)
+	if e, err = one(e, err, notFound("experiment", id)); err != nil {
+		return err
 	}
 	var active int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM experiment_runs JOIN runs ON runs.id = run_id
@@ -107,8 +104,7 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 		return dbErr(err)
 	}
 	if active > 0 {
-		return &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("experiment %s has %d queued or running runs: export it when it has finished, or cancel it first", id, active)}
+		return errs.New(errs.Conflict, "id", "experiment %s has %d queued or running runs: export it when it has finished, or cancel it first", id, active)
 	}
 	var pending int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workloads WHERE sha256 = '' AND id IN (SELECT r.workload_id
@@ -116,8 +112,7 @@ func (s *Store) ExportExperiment(ctx context.Context, id string, sink ExportSink
 		return dbErr(err)
 	}
 	if pending > 0 {
-		return &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("experiment %s has %d workloads not generated yet (their runs were canceled first): resume it and let it finish to export it", id, pending)}
+		return errs.New(errs.Conflict, "id", "experiment %s has %d workloads not generated yet (their runs were canceled first): resume it and let it finish to export it", id, pending)
 	}
 	if e.Status == ExperimentRunning {
 		e.Status = ExperimentDone
@@ -269,7 +264,7 @@ func (s *Store) ImportExperiment(ctx context.Context, r ImportSource, owner stri
 	}
 	defer tx.Rollback()
 	conflict := func(format string, args ...any) error {
-		return &errs.Error{Kind: errs.Conflict, Field: "bundle", Err: fmt.Errorf(format, args...)}
+		return errs.New(errs.Conflict, "bundle", format, args...)
 	}
 	if err := exists(ctx, tx, "SELECT 1 FROM experiments WHERE id = ?", e.ID); err == nil {
 		return nil, conflict("experiment %s is already in this database", e.ID)
@@ -380,12 +375,8 @@ func (ins *importer) close() {
 }
 
 func (ins *importer) workload(ctx context.Context, w *SnapshotWorkload, owner string) error {
-	var preview sql.NullString
-	if len(w.Preview) > 0 {
-		preview = sql.NullString{String: string(w.Preview), Valid: true}
-	}
 	_, err := ins.workloadStmt.ExecContext(ctx, w.ID, w.Strategy, w.Name, w.Format, w.SHA256, len(w.Data), w.Summary,
-		[]byte(w.Data), preview, nullString(owner), fmtTime(w.CreatedAt), w.UploadSHA256, w.UploadBytes)
+		[]byte(w.Data), nullString(string(w.Preview)), nullString(owner), fmtTime(w.CreatedAt), w.UploadSHA256, w.UploadBytes)
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"schedlab/runtypes"
 	"sync"
 	"time"
 
@@ -235,16 +236,7 @@ func (d *Disk) probe(ctx context.Context) error {
 // Watch calls Check every interval until ctx is done.
 func (d *Disk) Watch(ctx context.Context, interval time.Duration) {
 	d.Check(ctx)
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			d.Check(ctx)
-		}
-	}
+	runtypes.Every(ctx, interval, func() { d.Check(ctx) })
 }
 
 // SetMaxPages caps the database at n pages on every connection of the

@@ -29,18 +29,14 @@
 //     pages group without reading reports. CreateExperiment, import and
 //     fill are one transaction each; CancelExperiment cancels queued runs
 //     and returns the running ones for the runner. experiment_counts (runs
-//     per status) is kept by triggers on runs.status, recounted once by the
-//     linking paths (recountExperiment), so progress reads one row. Its
-//     version (0013) counts the changes of the experiment's runs (status
-//     or worker) and experiment_runs.changed says when each run last
-//     changed, so ExperimentChangesSince reads only the runs changed
-//     since a page last read them. A version starts at a new epoch each
-//     time an experiment is stored (an import after a delete is another
-//     experiment to a page). A done run without the result its family
-//     declares (issue 38) is marked runs.no_result, judged by the needs
-//     the server writes to metric_needs at start (SetMetricNeeds) when
-//     its end is stored and when its experiment is linked, and counted
-//     in experiment_counts.no_result: ExperimentProgress counts it failed.
+//     per status, kept by triggers on runs.status, recounted once by
+//     recountExperiment) makes progress one row; its version (0013, a new
+//     epoch each time an experiment is stored) counts the runs' changes,
+//     and experiment_runs.changed lets ExperimentChangesSince read only
+//     the runs changed since a page last read them. A done run without
+//     the result its family declares (issue 38; the needs in metric_needs,
+//     SetMetricNeeds) is marked runs.no_result when its end is stored or
+//     its experiment linked, and counted failed (experiment_counts.no_result).
 //   - Recipes (0011): preset workloads are rows with no data plus a
 //     workload_recipes row; the first run generates and FillWorkload stores
 //     it; WorkloadUsage counts stored bytes and estimates for the budgets.
@@ -54,8 +50,8 @@
 //     rows (Snapshot*, ExportSink, ImportSource); package bundle writes
 //     the file. Export streams from one read transaction and refuses
 //     active runs; import keeps every ID and refuses a clash.
-//   - Tables over report.PageOutRows rows are paged into run_table_pages (0010);
-//     the report keeps title, columns, "paged" and "row_count"; export puts
+//   - Tables over report.PageOutRows rows go to run_table_pages (0010); the
+//     report keeps title, columns, "paged" and "row_count"; export puts
 //     the rows back.
 //   - Space: new files use auto_vacuum = INCREMENTAL and deletes reclaim
 //     pages (ReclaimSpace); older files reuse freed pages (no VACUUM at

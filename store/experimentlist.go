@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"schedlab/runtypes"
 	"strings"
 )
 
@@ -36,9 +37,7 @@ type ExperimentRunItem struct {
 // interrupted), then the others, each group in position order; and how
 // many runs f selects in all. An unknown experiment is errs.NotFound.
 func (s *Store) ExperimentRunList(ctx context.Context, id string, f ExperimentRunFilter) ([]ExperimentRunItem, int, error) {
-	if f.Limit <= 0 {
-		f.Limit = 50
-	}
+	f.Limit = runtypes.OrDefault(f.Limit, 50)
 	f.Limit = min(f.Limit, 500)
 	f.Offset = max(f.Offset, 0)
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})

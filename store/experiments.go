@@ -138,20 +138,15 @@ func (s *Store) CreateExperiment(ctx context.Context, e *Experiment, runs []*run
 	created := now()
 	exp := *e
 	exp.Status, exp.RunsTotal, exp.CreatedAt = ExperimentRunning, len(runs), created
-	for attempt := 0; ; attempt++ {
-		exp.ID = NewID()
-		_, err = tx.ExecContext(ctx, `INSERT INTO experiments
+	if exp.ID, err = insertNew(func(id string) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO experiments
 			(id, name, strategy, definition, tags, notes, owner, status, runs_total, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			exp.ID, exp.Name, exp.Strategy, string(exp.Definition), string(tagsJSON), exp.Notes,
+			id, exp.Name, exp.Strategy, string(exp.Definition), string(tagsJSON), exp.Notes,
 			nullString(exp.Owner), exp.Status, exp.RunsTotal, fmtTime(created))
-		if isIDCollision(err) && attempt < idAttempts {
-			continue
-		}
-		if err != nil {
-			return dbErr(err)
-		}
-		break
+		return err
+	}); err != nil {
+		return err
 	}
 	if err := insertRecipes(ctx, tx, exp.ID, recipes, fmtTime(created)); err != nil {
 		return err
@@ -224,13 +219,7 @@ func scanExperiment(sc scanner) (*Experiment, error) {
 // GetExperiment returns the experiment, or errs.NotFound.
 func (s *Store) GetExperiment(ctx context.Context, id string) (*Experiment, error) {
 	e, err := scanExperiment(s.db.QueryRowContext(ctx, "SELECT "+experimentColumns+" FROM experiments WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("experiment", id)
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return e, nil
+	return one(e, err, notFound("experiment", id))
 }
 
 // ListExperimentsPage returns a page of the experiments f selects, newest
@@ -302,8 +291,7 @@ func (s *Store) DeleteExperiment(ctx context.Context, id string) error {
 		return dbErr(err)
 	}
 	if active > 0 {
-		return &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("experiment %s has %d queued or running runs: cancel it first", id, active)}
+		return errs.New(errs.Conflict, "id", "experiment %s has %d queued or running runs: cancel it first", id, active)
 	}
 	// The links go first: their foreign key restricts deleting the runs.
 	ids, err := queryStrings(ctx, tx, "SELECT run_id FROM experiment_runs WHERE experiment_id = ?", id)
@@ -630,7 +618,7 @@ func (s *Store) CancelExperiment(ctx context.Context, id string) (running []stri
 		if _, err := s.GetExperiment(ctx, id); err != nil {
 			return nil, err
 		}
-		return nil, &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot cancel experiment %s: it is done", id)}
+		return nil, errs.New(errs.Conflict, "id", "cannot cancel experiment %s: it is done", id)
 	}
 	if err != nil {
 		return nil, dbErr(err)
@@ -673,11 +661,10 @@ func (s *Store) ResumeExperiment(ctx context.Context, id string) (int, error) {
 		return 0, dbErr(err)
 	}
 	if status != ExperimentCanceled {
-		return 0, &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot resume experiment %s: it is %s, not canceled", id, status)}
+		return 0, errs.New(errs.Conflict, "id", "cannot resume experiment %s: it is %s, not canceled", id, status)
 	}
 	if running > 0 {
-		return 0, &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("cannot resume experiment %s yet: %d of its runs are still stopping; try again in a moment", id, running)}
+		return 0, errs.New(errs.Conflict, "id", "cannot resume experiment %s yet: %d of its runs are still stopping; try again in a moment", id, running)
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE experiments SET status = ? WHERE id = ?", ExperimentRunning, id); err != nil {
 		return 0, dbErr(err)

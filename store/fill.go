@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -19,12 +20,8 @@ func (s *Store) FillRuns(ctx context.Context, r runtypes.Run, n int, from time.T
 	if err != nil || r.Params == nil {
 		params = []byte("{}")
 	}
-	if r.Kind == "" {
-		r.Kind = runtypes.KindRun
-	}
-	if r.Status == "" {
-		r.Status = runtypes.StatusQueued
-	}
+	r.Kind = cmp.Or(r.Kind, runtypes.KindRun)
+	r.Status = cmp.Or(r.Status, runtypes.StatusQueued)
 	var report any
 	if len(r.Report) > 0 {
 		report = string(r.Report)
@@ -86,15 +83,9 @@ func (s *Store) FillExperimentStatus(ctx context.Context, e *Experiment, r runty
 	if err != nil || r.Params == nil {
 		params = []byte("{}")
 	}
-	if r.Kind == "" {
-		r.Kind = runtypes.KindRun
-	}
-	if r.Status == "" {
-		r.Status = runtypes.StatusDone
-	}
-	if e.Status == "" {
-		e.Status = ExperimentRunning
-	}
+	r.Kind = cmp.Or(r.Kind, runtypes.KindRun)
+	r.Status = cmp.Or(r.Status, runtypes.StatusDone)
+	e.Status = cmp.Or(e.Status, ExperimentRunning)
 	e.ID, e.RunsTotal, e.CreatedAt = NewID(), n, now()
 	created := fmtTime(e.CreatedAt)
 	var finished any
@@ -106,9 +97,7 @@ func (s *Store) FillExperimentStatus(ctx context.Context, e *Experiment, r runty
 		tags = []byte("[]")
 	}
 	def := string(e.Definition)
-	if def == "" {
-		def = "{}"
-	}
+	def = cmp.Or(def, "{}")
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return dbErr(err)
@@ -148,9 +137,7 @@ func (s *Store) FillExperimentStatus(ctx context.Context, e *Experiment, r runty
 		}
 		c := cell(i)
 		cj := string(c.Cell)
-		if cj == "" {
-			cj = "{}"
-		}
+		cj = cmp.Or(cj, "{}")
 		if _, err := stmts[1].ExecContext(ctx, e.ID, i, id, cj, c.Replicate); err != nil {
 			return dbErr(err)
 		}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -105,18 +106,12 @@ func (s *Store) FillWorkload(ctx context.Context, id string, w *runtypes.Workloa
 		return nil, invalid("preview", "the preview is not JSON")
 	}
 	sum := sha256.Sum256(w.Data)
-	var preview sql.NullString
-	if len(w.Preview) > 0 {
-		preview = sql.NullString{String: string(w.Preview), Valid: true}
-	}
 	format := w.Format
-	if format == "" {
-		format = FormatPreset
-	}
+	format = cmp.Or(format, FormatPreset)
 	err := retryBusy(ctx, func() error {
 		_, err := s.db.ExecContext(ctx, `UPDATE workloads SET name = coalesce(nullif(?, ''), name), format = ?, sha256 = ?,
 			bytes = ?, summary = ?, data = ?, preview = ? WHERE id = ? AND sha256 = ''`,
-			strings.TrimSpace(w.Name), format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, preview, id)
+			strings.TrimSpace(w.Name), format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, nullString(string(w.Preview)), id)
 		return err
 	})
 	if err != nil {

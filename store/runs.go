@@ -100,9 +100,7 @@ func (ins *runInserter) close() { ins.stmt.Close() }
 func (ins *runInserter) insert(ctx context.Context, r *runtypes.Run, created time.Time) (*runtypes.Run, error) {
 	run := runtypes.Run{Kind: r.Kind, WorkloadID: r.WorkloadID, Strategy: r.Strategy, Variant: r.Variant,
 		Params: r.Params, Seed: r.Seed, Status: runtypes.StatusQueued, RerunOf: r.RerunOf, Owner: r.Owner}
-	if run.Kind == "" {
-		run.Kind = runtypes.KindRun
-	}
+	run.Kind = cmp.Or(run.Kind, runtypes.KindRun)
 	switch {
 	case run.Kind != runtypes.KindRun && run.Kind != runtypes.KindReproduce:
 		return nil, invalid("kind", "must be %q or %q, got %q", runtypes.KindRun, runtypes.KindReproduce, run.Kind)
@@ -129,26 +127,23 @@ func (ins *runInserter) insert(ctx context.Context, r *runtypes.Run, created tim
 		}
 		if err := exists(ctx, ins.tx, c.query, c.id); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return nil, &errs.Error{Kind: errs.NotFound, Field: c.field, Err: fmt.Errorf("no %s %q", c.what, c.id)}
+				return nil, errs.New(errs.NotFound, c.field, "no %s %q", c.what, c.id)
 			}
 			return nil, dbErr(err)
 		}
 		ins.checked[c.what+" "+c.id] = true
 	}
 	run.CreatedAt = created
-	for attempt := 0; ; attempt++ {
-		run.ID = NewID()
-		_, err = ins.stmt.ExecContext(ctx,
-			run.ID, run.Kind, nullString(run.WorkloadID), run.Strategy, run.Variant, string(params), run.Seed,
+	run.ID, err = insertNew(func(id string) error {
+		_, err := ins.stmt.ExecContext(ctx,
+			id, run.Kind, nullString(run.WorkloadID), run.Strategy, run.Variant, string(params), run.Seed,
 			run.Status, nullString(run.RerunOf), nullString(run.Owner), fmtTime(run.CreatedAt))
-		if isIDCollision(err) && attempt < idAttempts {
-			continue
-		}
-		if err != nil {
-			return nil, dbErr(err)
-		}
-		return &run, nil
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return &run, nil
 }
 
 func exists(ctx context.Context, tx *sql.Tx, query, id string) error {
@@ -217,13 +212,7 @@ func scanRun(sc interface{ Scan(...any) error }, withNotes, withReport bool) (*r
 // GetRun returns the run with its report, or errs.NotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (*runtypes.Run, error) {
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", notes, report FROM runs LEFT JOIN run_reports ON run_id = id WHERE id = ?", id), true, true)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("run", id)
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return r, nil
+	return one(r, err, notFound("run", id))
 }
 
 // GetRunInfo returns the run without its report (Report is empty), or
@@ -231,13 +220,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (*runtypes.Run, error) {
 // a large report is not read for nothing.
 func (s *Store) GetRunInfo(ctx context.Context, id string) (*runtypes.Run, error) {
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+", notes FROM runs WHERE id = ?", id), true, false)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("run", id)
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return r, nil
+	return one(r, err, notFound("run", id))
 }
 
 // ListRuns returns the runs f selects, newest first, without reports.
@@ -367,13 +350,7 @@ func ParamNameOK(name string) bool {
 func (s *Store) LatestRun(ctx context.Context, strategy, kind string) (*runtypes.Run, error) {
 	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runListColumns+`, notes, (SELECT report FROM run_reports WHERE run_id = id) FROM runs
 		WHERE strategy = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, strategy, kind), true, true)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, &errs.Error{Kind: errs.NotFound, Field: "strategy", Err: fmt.Errorf("no %s run of %s yet", kind, strategy)}
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return r, nil
+	return one(r, err, errs.New(errs.NotFound, "strategy", "no %s run of %s yet", kind, strategy))
 }
 
 // ClaimNext atomically moves the oldest queued run to running and returns
@@ -393,13 +370,7 @@ func (s *Store) ClaimNext(ctx context.Context) (*runtypes.Run, error) {
 		r, err = scanRun(s.hot.claim.QueryRowContext(ctx, runtypes.StatusRunning, runtypes.StatusQueued), false, false)
 		return err
 	})
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return r, nil
+	return one(r, err, nil)
 }
 
 // ClaimUpTo claims, as ClaimNext does, up to n of the oldest queued runs in
@@ -508,13 +479,9 @@ func (s *Store) MarkStarted(ctx context.Context, id string, at time.Time) error 
 // it records the worker too, and the run's start (started; zero: not
 // known) unless one is stored, in the same statement.
 func (s *Store) SetProgressBy(ctx context.Context, id, worker string, started time.Time, done, total int, note string) error {
-	var at sql.NullString
-	if !started.IsZero() {
-		at = sql.NullString{String: fmtTime(started), Valid: true}
-	}
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET progress_done = ?, progress_total = ?, progress_note = ?, worker = ?,
 		started_at = COALESCE(started_at, ?)
-		WHERE id = ? AND status = ?`, done, total, note, worker, at, id, runtypes.StatusRunning)
+		WHERE id = ? AND status = ?`, done, total, note, worker, nullTime(started), id, runtypes.StatusRunning)
 	return dbErr(err)
 }
 
@@ -628,11 +595,7 @@ func (s *Store) End(ctx context.Context, endings []Ending) []error {
 			done, total, note = sql.NullInt64{Int64: int64(p.Done), Valid: true}, sql.NullInt64{Int64: int64(p.Total), Valid: true},
 				sql.NullString{String: p.Note, Valid: true}
 		}
-		var started sql.NullString
-		if !e.StartedAt.IsZero() {
-			started = sql.NullString{String: fmtTime(e.StartedAt), Valid: true}
-		}
-		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, started, e.Worker, e.Worker, done, total, note,
+		res, err := finish.ExecContext(ctx, e.Status, e.Error, e.ErrorField, at, nullTime(e.StartedAt), e.Worker, e.Worker, done, total, note,
 			e.Build.Version, e.Build.Commit, e.Build.Modified, e.ID, runtypes.StatusRunning)
 		if err != nil {
 			return all(dbErr(err))
@@ -768,7 +731,7 @@ func (s *Store) unchanged(ctx context.Context, id, verb string) error {
 	if err != nil {
 		return dbErr(err)
 	}
-	return &errs.Error{Kind: errs.Conflict, Field: "id", Err: fmt.Errorf("cannot %s run %s: it is %s", verb, id, status)}
+	return errs.New(errs.Conflict, "id", "cannot %s run %s: it is %s", verb, id, status)
 }
 
 // CancelQueued moves a queued run to canceled at once. A run that is no
@@ -828,8 +791,7 @@ func (s *Store) DeleteRun(ctx context.Context, id string) error {
 		var exp string
 		err := s.db.QueryRowContext(ctx, "SELECT experiment_id FROM experiment_runs WHERE run_id = ? LIMIT 1", id).Scan(&exp)
 		if err == nil {
-			return &errs.Error{Kind: errs.Conflict, Field: "id",
-				Err: fmt.Errorf("run %s belongs to experiment %s: delete the experiment instead", id, exp)}
+			return errs.New(errs.Conflict, "id", "run %s belongs to experiment %s: delete the experiment instead", id, exp)
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return dbErr(err)

@@ -88,8 +88,7 @@ func Open(path string) (*Store, error) {
 		return nil, &errs.Error{Kind: errs.Invalid, Field: "db", Err: errors.New("no database file given")}
 	}
 	if strings.Contains(path, "?") {
-		return nil, &errs.Error{Kind: errs.Invalid, Field: "db",
-			Err: fmt.Errorf("database file name %q contains '?', which SQLite would read as options", path)}
+		return nil, errs.New(errs.Invalid, "db", "database file name %q contains '?', which SQLite would read as options", path)
 	}
 	// Read the write-ahead log before SQLite does: its recovery drops a
 	// damaged log's tail without a word (check.go).
@@ -265,6 +264,18 @@ func NewID() string {
 // idAttempts bounds the draws of a fresh ID on collision (1 in 2^50 each).
 const idAttempts = 5
 
+// insertNew calls insert with a fresh ID, drawing again on a collision
+// (idAttempts at most); an error goes through dbErr.
+func insertNew(insert func(id string) error) (string, error) {
+	for attempt := 0; ; attempt++ {
+		id := NewID()
+		err := insert(id)
+		if !isIDCollision(err) || attempt >= idAttempts {
+			return id, dbErr(err)
+		}
+	}
+}
+
 // isIDCollision reports whether err is a primary key violation.
 func isIDCollision(err error) bool {
 	var se *sqlite.Error
@@ -295,6 +306,11 @@ func parseTimePtr(ns sql.NullString) (*time.Time, error) {
 }
 
 func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// nullTime is t as stored, NULL when t is zero.
+func nullTime(t time.Time) sql.NullString {
+	return sql.NullString{String: fmtTime(t), Valid: !t.IsZero()}
+}
 
 // busyAttempts bounds how often retryBusy runs a statement that found the
 // database locked past busy_timeout; busyBackoff is the first pause between
@@ -351,9 +367,22 @@ func dbErr(err error) error {
 }
 
 func notFound(what, id string) error {
-	return &errs.Error{Kind: errs.NotFound, Field: "id", Err: fmt.Errorf("no %s %q", what, id)}
+	return errs.New(errs.NotFound, "id", "no %s %q", what, id)
 }
 
 func invalid(field, format string, args ...any) error {
-	return &errs.Error{Kind: errs.Invalid, Field: field, Err: fmt.Errorf(format, args...)}
+	return errs.New(errs.Invalid, field, format, args...)
+}
+
+// one is v read from one row, or missing when there was no row; other
+// errors go through dbErr.
+func one[T any](v T, err, missing error) (T, error) {
+	var zero T
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return zero, missing
+	case err != nil:
+		return zero, dbErr(err)
+	}
+	return v, nil
 }

@@ -260,5 +260,5 @@ func (s *Store) noPagedTable(ctx context.Context, id string, index int) error {
 	if _, err := s.GetRunInfo(ctx, id); err != nil {
 		return err
 	}
-	return &errs.Error{Kind: errs.NotFound, Field: "table", Err: fmt.Errorf("run %s has no paged table %d", id, index)}
+	return errs.New(errs.NotFound, "table", "run %s has no paged table %d", id, index)
 }

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -33,26 +32,19 @@ func (s *Store) CreateWorkload(ctx context.Context, w *runtypes.Workload) error 
 	}
 	sum := sha256.Sum256(w.Data)
 	created := now()
-	var preview sql.NullString
-	if len(w.Preview) > 0 {
-		preview = sql.NullString{String: string(w.Preview), Valid: true}
-	}
-	for attempt := 0; ; attempt++ {
-		id := NewID()
+	id, err := insertNew(func(id string) error {
 		_, err := s.db.ExecContext(ctx, `INSERT INTO workloads
 			(id, strategy, name, format, sha256, bytes, summary, data, preview, owner, created_at, upload_sha256, upload_bytes)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, w.Strategy, w.Name, w.Format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, preview,
+			id, w.Strategy, w.Name, w.Format, hex.EncodeToString(sum[:]), len(w.Data), w.Summary, w.Data, nullString(string(w.Preview)),
 			nullString(w.Owner), fmtTime(created), w.UploadSHA256, w.UploadBytes)
-		if isIDCollision(err) && attempt < idAttempts {
-			continue
-		}
-		if err != nil {
-			return dbErr(err)
-		}
-		w.ID, w.SHA256, w.Bytes, w.CreatedAt = id, hex.EncodeToString(sum[:]), len(w.Data), created
-		return nil
+		return err
+	})
+	if err != nil {
+		return err
 	}
+	w.ID, w.SHA256, w.Bytes, w.CreatedAt = id, hex.EncodeToString(sum[:]), len(w.Data), created
+	return nil
 }
 
 const workloadListColumns = "id, strategy, name, format, sha256, bytes, summary, owner, created_at, upload_sha256, upload_bytes"
@@ -95,26 +87,14 @@ func (s *Store) GetWorkloadData(ctx context.Context, id string) (*runtypes.Workl
 func (s *Store) getWorkload(ctx context.Context, columns, id string) (*runtypes.Workload, error) {
 	row := s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+", "+columns+" FROM workloads WHERE id = ?", id)
 	w, err := scanWorkload(row, true)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("workload", id)
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return w, nil
+	return one(w, err, notFound("workload", id))
 }
 
 // GetWorkloadInfo returns the workload without its Data and Preview (which
 // may be megabytes), or errs.NotFound: what a page about its runs shows.
 func (s *Store) GetWorkloadInfo(ctx context.Context, id string) (*runtypes.Workload, error) {
 	w, err := scanWorkload(s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+" FROM workloads WHERE id = ?", id), false)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("workload", id)
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return w, nil
+	return one(w, err, notFound("workload", id))
 }
 
 // FindWorkloadByContent returns the oldest stored workload of strategy
@@ -127,13 +107,7 @@ func (s *Store) FindWorkloadByContent(ctx context.Context, strategy string, data
 	w, err := scanWorkload(s.db.QueryRowContext(ctx, "SELECT "+workloadListColumns+` FROM workloads
 		WHERE strategy = ? AND sha256 = ? AND (? = '' OR owner = ?) ORDER BY created_at, rowid LIMIT 1`,
 		strategy, sha, owner, owner), false)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("workload with sha256", sha)
-	}
-	if err != nil {
-		return nil, dbErr(err)
-	}
-	return w, nil
+	return one(w, err, notFound("workload with sha256", sha))
 }
 
 // ListWorkloads returns workloads newest first, without Data and Preview.
@@ -226,8 +200,7 @@ func (s *Store) DeleteWorkload(ctx context.Context, id string) error {
 		return notFound("workload", id)
 	}
 	if used > 0 {
-		return &errs.Error{Kind: errs.Conflict, Field: "id",
-			Err: fmt.Errorf("workload %s is used by %d run(s): delete them first", id, used)}
+		return errs.New(errs.Conflict, "id", "workload %s is used by %d run(s): delete them first", id, used)
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM workloads WHERE id = ?", id); err != nil {
 		return dbErr(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"schedlab/bundle"
@@ -55,9 +57,7 @@ func exportBundle(ctx context.Context, dbPath, id, out string, stdout, stderr io
 	if out == "-" {
 		return runcmd.Describe(export(ctx, st, id, stdout))
 	}
-	if out == "" {
-		out = id + suffix
-	}
+	out = cmp.Or(out, id+suffix)
 	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
 	if err != nil {
 		return err
@@ -175,10 +175,8 @@ func printImported(w io.Writer, got *store.Imported, db string) {
 func bundleFlagsSet(fs *flag.FlagSet, names ...string) []string {
 	var set []string
 	fs.Visit(func(f *flag.Flag) {
-		for _, n := range names {
-			if f.Name == n {
-				set = append(set, "--"+n)
-			}
+		if slices.Contains(names, f.Name) {
+			set = append(set, "--"+f.Name)
 		}
 	})
 	return set

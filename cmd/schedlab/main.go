@@ -1,17 +1,6 @@
 // Command schedlab serves the schedlab dashboard and runs strategies from the
-// command line through the same code paths.
-//
-//	schedlab [serve] [--addr 127.0.0.1:8080] [--db ./schedlab.db] [--workers 2] [--nats-listen ADDR | --nats URL --creds FILE | --in-process] [--auth | --insecure-no-auth] [--notify-url URL] [--notify-allow CIDR] [--public-url URL]
-//	schedlab worker --nats URL --creds FILE [--concurrency N] [--exit-when-idle D]
-//	schedlab sweep FILE|seed:FAMILY/NAME [--out FILE] [--workers N]   (an experiment definition)
-//	schedlab user add [--db FILE] [--admin] NAME      (password on stdin)
-//	schedlab token add [--db FILE] [--label L] NAME   (prints an API token)
-//	schedlab run --strategy S [--variant V] (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR] [--batsim-out PREFIX]
-//	schedlab reproduce S [--param k=v]... [--out FILE] [--indent] [--full] [--tables DIR]
-//	schedlab export --strategy S --format F (--workload FILE... | --preset P) [--seed N] [--param k=v]... [--out FILE]
-//	schedlab export --db FILE EXPERIMENT_ID [--out PATH]   (an experiment as a bundle file)
-//	schedlab import --db FILE BUNDLE [--max-mb 1024]
-//	schedlab strategies [--json]
+// command line through the same code paths; `schedlab help` (usage below)
+// lists its commands.
 package main
 
 import (
@@ -176,7 +165,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	auth := fs.Bool("auth", false, "require a login (or an API token) for every change; accounts come from `schedlab user add`")
 	insecure := fs.Bool("insecure-no-auth", false, "allow serving on a non-loopback address without --auth (anyone who reaches it can change anything)")
 	notifyURL := fs.String("notify-url", "", "POST a JSON note here when an experiment ends or fails (one whose definition names no notify_url); http or https")
-	var notifyAllow multiFlag
+	var notifyAllow runcmd.List
 	fs.Var(&notifyAllow, "notify-allow", "let notifications reach this internal network (CIDR, e.g. 10.1.0.0/16); repeatable or comma-separated. Without it loopback, private, link-local, unspecified and multicast addresses are refused")
 	publicURL := fs.String("public-url", "", "the server's address as readers reach it, for links in notifications (default: http://ADDR)")
 	var b runcmd.BudgetFlags
@@ -519,17 +508,11 @@ func strategiesCmd(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(list)
 	}
 	for _, s := range list {
-		var vs []string
-		for _, v := range s.Variants {
-			vs = append(vs, v.Name)
+		vs := make([]string, len(s.Variants))
+		for i, v := range s.Variants {
+			vs[i] = v.Name
 		}
 		fmt.Fprintf(stdout, "%-9s %s (variants: %s)\n", s.Name, s.Title, strings.Join(vs, ", "))
 	}
 	return nil
 }
-
-// multiFlag is a flag that may be given several times; each value is kept.
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"log"
 	"os"
+	"schedlab/runtypes"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -103,21 +103,14 @@ func (q *queueSide) close() {
 // store unwritable (queue.Embedded.Heal), as soon as the database's disk
 // is not full any more: NATS never clears such an error by itself.
 func healQueue(ctx context.Context, emb *queue.Embedded, st *store.Store) {
-	t := time.NewTicker(diskCheckInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	runtypes.Every(ctx, diskCheckInterval, func() {
 		if st.Disk().Status().State == store.DiskFull {
-			continue // JetStream would meet the full disk again
+			return // JetStream would meet the full disk again
 		}
 		if bad, err := emb.Heal(); err != nil {
 			log.Printf("schedlab: restarting the queue's JetStream after write errors (%s): %v", strings.Join(bad, "; "), err)
 		} else if len(bad) > 0 {
 			log.Printf("schedlab: the queue's JetStream met write errors (%s): restarted it, the queue resumes", strings.Join(bad, "; "))
 		}
-	}
+	})
 }

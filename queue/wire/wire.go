@@ -7,6 +7,7 @@
 package wire
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -168,12 +169,7 @@ type Generated struct {
 }
 
 // DataObject is g's data object.
-func (g *Generated) DataObject() string {
-	if g.Data != "" {
-		return g.Data
-	}
-	return GeneratedData(g.SHA256)
-}
+func (g *Generated) DataObject() string { return cmp.Or(g.Data, GeneratedData(g.SHA256)) }
 
 // Named says whether g's objects are its workload's generated objects:
 // Meta "generated-ID" or "generated-ID-TAG", Data empty or

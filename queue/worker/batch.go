@@ -21,29 +21,12 @@ import (
 const flushEvery = 50 * time.Millisecond
 
 // handleBatch executes a batch's runs one after the other in this slot
-// and sends their ends in Results messages, one for all the runs that
-// ended within flushEvery of each other; the batch is acknowledged once
-// every end is in ResultsStream. A batch given again (its last worker
-// stopped or died) first asks the server which of its runs have not ended
-// (PendingSubject), so a run whose end was stored is not executed again;
-// the runs it then executes send each end at once, so a run that kills
-// its worker takes none of the others' ends with it. A worker stopping
-// sends the ends it has and hands the batch back (Nak).
+// (package queue's doc, "Batches"); it is acknowledged once every end is
+// in ResultsStream. A batch given again sends each end at once, so a run
+// that kills its worker takes none of the others' ends with it. A worker
+// stopping sends the ends it has and hands the batch back (Nak).
 func (w *worker) handleBatch(ctx context.Context, msg jetstream.Msg, batch *wire.Job) {
-	alive := make(chan struct{})
-	defer close(alive)
-	go func() {
-		t := time.NewTicker(w.ackWait / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-alive:
-				return
-			case <-t.C:
-				msg.InProgress()
-			}
-		}
-	}()
+	defer w.keepAlive(msg)()
 	runs := batch.Runs
 	every := flushEvery
 	note := ""

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -95,25 +96,15 @@ func Run(ctx context.Context, nc *nats.Conn, cfg Config) error {
 	if cfg.Lookup == nil {
 		return errors.New("queue: a worker needs strategies")
 	}
-	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = 1
-	}
+	cfg.Concurrency = runtypes.OrDefault(cfg.Concurrency, 1)
 	if cfg.Name == "" {
 		host, _ := os.Hostname()
 		cfg.Name = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
-	if cfg.HeartbeatInterval <= 0 {
-		cfg.HeartbeatInterval = wire.DefaultHeartbeatInterval
-	}
-	if cfg.ProgressInterval <= 0 {
-		cfg.ProgressInterval = execute.DefaultProgressInterval
-	}
-	if cfg.CacheBytes <= 0 {
-		cfg.CacheBytes = 256 << 20
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.HeartbeatInterval = runtypes.OrDefault(cfg.HeartbeatInterval, wire.DefaultHeartbeatInterval)
+	cfg.ProgressInterval = runtypes.OrDefault(cfg.ProgressInterval, execute.DefaultProgressInterval)
+	cfg.CacheBytes = runtypes.OrDefault(cfg.CacheBytes, 256<<20)
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	w := &worker{cfg: cfg, nc: nc, log: cfg.Logger, started: time.Now(), lastBusy: time.Now(),
 		running: map[string]context.CancelCauseFunc{}, canceled: map[string]time.Time{}, cache: cache.New[string, cachedWorkload](cfg.CacheBytes),
 		memLimit: debug.SetMemoryLimit(-1), tag: randomTag()}
@@ -138,10 +129,7 @@ func Run(ctx context.Context, nc *nats.Conn, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("waiting for the schedlab queue on %s: %w", nc.ConnectedUrlRedacted(), err)
 	}
-	w.ackWait = w.cons.CachedInfo().Config.AckWait
-	if w.ackWait <= 0 {
-		w.ackWait = wire.DefaultAckWait
-	}
+	w.ackWait = runtypes.OrDefault(w.cons.CachedInfo().Config.AckWait, wire.DefaultAckWait)
 	sub, err := nc.Subscribe(wire.CancelSubject, w.onCancel)
 	if err != nil {
 		return err
@@ -247,21 +235,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	rctx, done := w.track(ctx, job.ID)
 	defer done()
 
-	// Keep the message ours while the run executes.
-	alive := make(chan struct{})
-	defer close(alive)
-	go func() {
-		t := time.NewTicker(w.ackWait / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-alive:
-				return
-			case <-t.C:
-				msg.InProgress()
-			}
-		}
-	}()
+	defer w.keepAlive(msg)()
 
 	note := ""
 	if md, err := msg.Metadata(); err == nil && md.NumDelivered > 1 {
@@ -615,16 +589,8 @@ func (p *progressPublisher) stop() {
 
 // heartbeats publishes the worker's state every HeartbeatInterval.
 func (w *worker) heartbeats(ctx context.Context) {
-	t := time.NewTicker(w.cfg.HeartbeatInterval)
-	defer t.Stop()
-	for {
-		w.beat(false)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	w.beat(false)
+	runtypes.Every(ctx, w.cfg.HeartbeatInterval, func() { w.beat(false) })
 }
 
 func (w *worker) beat(leaving bool) {
@@ -686,4 +652,23 @@ func readObject(ctx context.Context, s jetstream.Stream, bucket, name string) ([
 // budgetOf is the server's budget of one run, as job carries it.
 func budgetOf(job *wire.Job) solvers.Budget {
 	return solvers.Budget{Timeout: job.Timeout, Memory: job.Memory}
+}
+
+// keepAlive keeps msg ours while it executes (InProgress every AckWait/3)
+// until the returned function is called.
+func (w *worker) keepAlive(msg jetstream.Msg) func() {
+	alive := make(chan struct{})
+	go func() {
+		t := time.NewTicker(w.ackWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-alive:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	return func() { close(alive) }
 }

@@ -9,6 +9,7 @@
 package runnertest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,7 +40,7 @@ const (
 
 // Fake is the test double: Strategy is the strategy a runner or a server
 // is given. The zero value is not usable: call New. It counts the runs
-// executing at once (Running, MaxRunning) so tests can check a worker
+// executing at once (MaxRunning) so tests can check a worker
 // pool's bound. A test may change Strategy's fields (a Run of its own)
 // before it hands it out.
 type Fake struct {
@@ -47,12 +48,11 @@ type Fake struct {
 	running    atomic.Int64
 	maxRunning atomic.Int64
 	started    atomic.Int64
-	startedCh  chan string
 }
 
 // New returns a test strategy called name.
 func New(name string) *Fake {
-	s := &Fake{startedCh: make(chan string, 1024)}
+	s := &Fake{}
 	params := []solvers.ParamSpec{
 		solvers.IntSpec("steps", "3", "", "progress steps of the ok variant", 0, 1000),
 		solvers.IntSpec("step_ms", "0", "ms", "sleep per step of the ok variant", 0, 10000),
@@ -92,7 +92,7 @@ func New(name string) *Fake {
 			return newWorkload(fmt.Sprintf("tiny seed %d", seed), "preset", p.Int("n")), nil
 		},
 		Run: func(ctx context.Context, w *solvers.Workload, variant string, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
-			defer s.enter(w.Name)()
+			defer s.enter()()
 			var wl workload
 			if err := json.Unmarshal(w.Data, &wl); err != nil {
 				return nil, errs.Invalidf("workload", "not a test workload: %v", err)
@@ -102,16 +102,14 @@ func New(name string) *Fake {
 			if err != nil {
 				return nil, err
 			}
-			if variant == "" {
-				variant = VariantOK
-			}
+			variant = cmp.Or(variant, VariantOK)
 			if progress == nil {
 				progress = solvers.NoProgress
 			}
 			return behave(ctx, variant, p, progress, float64(wl.N))
 		},
 		Reproduce: func(ctx context.Context, p solvers.Params, progress solvers.Progress) (*report.Report, error) {
-			defer s.enter("reproduce")()
+			defer s.enter()()
 			p, err := solvers.Resolve(repro, p)
 			if err != nil {
 				return nil, err
@@ -137,18 +135,11 @@ func Lookup(ss ...*solvers.Strategy) func(string) (*solvers.Strategy, bool) {
 	}
 }
 
-// Running is the number of Run and Reproduce calls executing now.
-func (s *Fake) Running() int { return int(s.running.Load()) }
-
 // MaxRunning is the most Run and Reproduce calls ever executing at once.
 func (s *Fake) MaxRunning() int { return int(s.maxRunning.Load()) }
 
 // Started is the number of Run and Reproduce calls begun so far.
 func (s *Fake) Started() int { return int(s.started.Load()) }
-
-// StartedCh receives the workload name (or "reproduce") of each call as it
-// begins; it is buffered (1024) and never blocks the strategy.
-func (s *Fake) StartedCh() <-chan string { return s.startedCh }
 
 // workload is the canonical JSON of a test workload.
 type workload struct {
@@ -160,7 +151,7 @@ func newWorkload(name, format string, n int) *solvers.Workload {
 	return &solvers.Workload{Name: name, Format: format, Summary: fmt.Sprintf("n = %d", n), Data: data}
 }
 
-func (s *Fake) enter(what string) func() {
+func (s *Fake) enter() func() {
 	s.started.Add(1)
 	n := s.running.Add(1)
 	for {
@@ -168,10 +159,6 @@ func (s *Fake) enter(what string) func() {
 		if n <= m || s.maxRunning.CompareAndSwap(m, n) {
 			break
 		}
-	}
-	select {
-	case s.startedCh <- what:
-	default:
 	}
 	return func() { s.running.Add(-1) }
 }

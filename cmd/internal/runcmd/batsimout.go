@@ -2,6 +2,7 @@ package runcmd
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,9 +33,7 @@ func writeBatsimOut(rep *report.Report, prefix string) error {
 	jw, sw := bufio.NewWriterSize(jobs, 256<<10), bufio.NewWriter(sched)
 	err = report.WriteBatsimFiles(rep, report.BatsimRunOf(rep), jw, sw)
 	for _, e := range []error{jw.Flush(), sw.Flush(), jobs.Close(), sched.Close()} {
-		if err == nil {
-			err = e
-		}
+		err = cmp.Or(err, e)
 	}
 	if err != nil {
 		return fmt.Errorf("--batsim-out: %w", err)

@@ -2,6 +2,7 @@ package runcmd
 
 import (
 	"bufio"
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -74,9 +75,7 @@ func writeTableCSV(dir string, i int, t *report.Table) (path string, err error) 
 		return "", fmt.Errorf("--tables: %w", err)
 	}
 	slug := report.Slug(t.Title)
-	if slug == "" {
-		slug = "table"
-	}
+	slug = cmp.Or(slug, "table")
 	path = filepath.Join(dir, fmt.Sprintf("%02d-%s.csv", i, slug))
 	f, err := os.Create(path)
 	if err != nil {
