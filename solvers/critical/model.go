@@ -447,33 +447,12 @@ type Bounds struct {
 
 // ComputeBounds returns the critical-path length and the lower bound.
 func (d *DAG) ComputeBounds() Bounds {
-	var b Bounds
-	b.CriticalPath = LongestPath(d, nil).Length
-	ef := make([]float64, d.N)
-	for _, v := range d.Order {
-		s := 0.0
-		for _, a := range d.Pred[v] {
-			s = max(s, ef[a.To])
-		}
-		ef[v] = s + d.Fast[v]
-		b.CompPath = max(b.CompPath, ef[v])
+	all := make([]bool, d.M)
+	for p := range all {
+		all[p] = true
 	}
-	if d.G.Times == nil {
-		w, sp := 0.0, 0.0
-		for _, t := range d.G.Tasks {
-			w += t.Volume
-		}
-		for _, p := range d.G.Processors {
-			sp += p.Performance
-		}
-		b.WorkOverS = w / sp
-	} else {
-		w := 0.0
-		for _, f := range d.Fast {
-			w += f
-		}
-		b.WorkOverS = w / float64(d.M)
-	}
+	b := Bounds{CriticalPath: LongestPath(d, nil).Length}
+	b.CompPath, b.WorkOverS = boundParts(d, all)
 	b.Lower = max(b.CompPath, b.WorkOverS)
 	return b
 }

@@ -1,6 +1,7 @@
 package critical
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -278,16 +279,7 @@ func (c *coverage) takeTree(t *Tree) {
 			idx = append(idx, i)
 		}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		la, lb := t.Nodes[a].Path.Length, t.Nodes[b].Path.Length
-		switch {
-		case la > lb:
-			return -1
-		case la < lb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(t.Nodes[b].Path.Length, t.Nodes[a].Path.Length) })
 	for _, i := range idx {
 		if c.left == 0 {
 			break
@@ -332,15 +324,7 @@ func (c *coverage) complete(d *DAG) error {
 		ed := d.G.Edges[e]
 		lens[e] = head[ed.From] + d.Comm(e) + tail[ed.To]
 	}
-	slices.SortStableFunc(unc, func(a, b int) int {
-		switch {
-		case lens[a] > lens[b]:
-			return -1
-		case lens[a] < lens[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(unc, func(a, b int) int { return cmp.Compare(lens[b], lens[a]) })
 	for _, e := range unc {
 		if c.covered[e] {
 			continue
@@ -380,15 +364,7 @@ func isolatedWorks(d *DAG) []Work {
 }
 
 // longerWorkFirst orders works by decreasing length (for a stable sort).
-func longerWorkFirst(a, b Work) int {
-	switch {
-	case a.Path.Length > b.Path.Length:
-		return -1
-	case a.Path.Length < b.Path.Length:
-		return 1
-	}
-	return 0
-}
+func longerWorkFirst(a, b Work) int { return cmp.Compare(b.Path.Length, a.Path.Length) }
 
 // MaxWorkEntries bounds the tasks and edges held by all critical works
 // (16 bytes each with the slices' overhead: about 800 MB).

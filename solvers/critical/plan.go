@@ -1,6 +1,7 @@
 package critical
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -160,16 +161,12 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 	if !relaxed && wp.breaksPrecedence() {
 		return nil, FailPrecedence
 	}
-	unplanned := 0
 	for i := range wp.path {
 		if !wp.fixed(i) {
-			unplanned++
+			return wp.answers(wp.forward(wp.latestFinish(relaxed)))
 		}
 	}
-	if unplanned == 0 {
-		return []answer{{}}, ""
-	}
-	return wp.answers(wp.forward(wp.latestFinish(relaxed)))
+	return []answer{{}}, ""
 }
 
 // replanWork plans work w's unplanned tasks on vr again, each at the
@@ -207,15 +204,7 @@ func engagedIntervals(d *DAG, vr *variant) [][][2]float64 {
 		}
 	}
 	for p := range busy {
-		slices.SortFunc(busy[p], func(a, b [2]float64) int {
-			switch {
-			case a[0] < b[0]:
-				return -1
-			case a[0] > b[0]:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(busy[p], func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
 	}
 	return busy
 }
@@ -419,12 +408,16 @@ func (pl *planner) apply(vr *variant, a answer) {
 		vr.proc[t], vr.start[t], vr.finish[t] = a.proc[j], a.start[j], a.finish[j]
 		vr.ord[t] = vr.next
 		vr.next++
-		switch pl.crit {
-		case CriterionMakespan:
-			vr.obj = max(vr.obj, a.finish[j])
-		default:
-			vr.obj += pl.objDelta(t, a.proc[j])
-		}
+		pl.addObj(vr, t)
+	}
+}
+
+// addObj adds planned task v to vr's partial criterion.
+func (pl *planner) addObj(vr *variant, v int) {
+	if pl.crit == CriterionMakespan {
+		vr.obj = max(vr.obj, vr.finish[v])
+	} else {
+		vr.obj += pl.objDelta(v, vr.proc[v])
 	}
 }
 
@@ -477,41 +470,22 @@ type WorkStep struct {
 }
 
 // PlanCriticalWorks runs the seed's planning loop and collision resolution
-// on the ranked works (below): work by work for every variant, the
-// failing variants struck out, the run ended when no variant is left;
-// then collision resolution on every variant left. Without Fallback a
-// variant whose collisions stay unresolved is struck out too, and the
-// result is the best feasible a-priori plan; with Fallback (ours) every
-// work gets planned and every variant is realized.
-//
-// Per work, over [0, D]: a backward pass of latest finishes and a forward
-// DP of earliest starts by criterion — load (the seed's: maximize busy
-// time inside [0, D], the slowest processor that fits), makespan or cost
-// (ours); ties to the earlier finish, then the lower processor; at most
-// MaxAnswers answers and max_variants variants (ours; the paper keeps
-// all; the rest "pruned"). Occupancy is left to collision resolution and
-// every transfer counts. Failure case 1 (planned neighbours break
-// precedence) or 2 (no placement) strikes a variant; none left is the
-// paper's stop: stopped = 1, no schedule, the partial plan shown. The
-// search-tree DP of [2] is not in the seed; ours is this pass.
-//
-// Collision resolution: X later-planned, Y earlier; Representatives pairs
-// them (the seed's heuristic); the heavier task keeps the processor
-// unless the other has nowhere to go; the others go, fewest options
-// first, where the reading (opt.Collision, doc.go) lets them: idle (the
-// literal reading) another processor free at the planned time, with
-// least time (× price under cost); the time readings (shift, delay,
-// per-work, replan, reserve) the processor and earliest time inside the
-// task's frame; new (scale-out, ours) a copy of the fastest processor
-// when none is free. Rounds repeat while a task moves (at most 10 under
-// idle and new; a moved task never collides again). A collision left
-// strikes the variant (the paper's "exceptional situation"), except
-// under reserve, where what stays goes where it finishes first, the rest
-// shifting later (realize), and the variant stands if all ends by D. The
-// result is the best variant's plan, inside [0, D] by construction. Fallback (critical-works-fallback, ours): a
-// failing work is planned as early as possible (works_fallback) and
-// variants are realized in start order; valid by construction, checked
-// every run.
+// on the ranked works: work by work for every variant (planWork: a
+// backward pass of latest finishes and a forward DP by criterion over
+// [0, D], ties to the earlier finish, then the lower processor; the
+// search-tree DP of [2] is not in the seed, ours is this pass; occupancy
+// is left to collision resolution and every transfer counts), the
+// variants hitting failure case 1 or 2 struck out, at most max_variants
+// carried on (ours; the paper keeps all; the rest "pruned"), the run
+// stopped when none is left (the paper's stop: stopped = 1, no schedule,
+// the partial plan shown); then collision resolution on every variant
+// left (resolveCollisions, under the reading opt.Collision, doc.go).
+// Without Fallback a variant whose collisions stay unresolved is struck
+// out too (under reserve only when, realized, it ends after D), and the
+// result is the best feasible a-priori plan, inside [0, D] by
+// construction; with Fallback (ours) a failing work is planned as early
+// as possible (works_fallback) and every variant is realized in start
+// order: valid by construction, checked every run.
 func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOptions, progress func(done, total int, note string)) (*PlanResult, error) {
 	if opt.MaxVariants <= 0 {
 		opt.MaxVariants = DefaultMaxVariants
@@ -746,12 +720,7 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 			return err
 		}
 		d := extendDAG(pl.d, rs.Types)
-		unresolved := rs.Capped
-		for _, c := range rs.Collisions {
-			if c.Outcome == OutcomeReplaced {
-				unresolved = true
-			}
-		}
+		unresolved := rs.unresolved()
 		var s Schedule
 		shifted := false
 		if unresolved && !res.Fallback && pl.reading == CollisionReserve && !rs.Capped {
@@ -839,12 +808,7 @@ func (pl *planner) resolveWork(ctx context.Context, vars []*variant, w Work, res
 		if err != nil {
 			return nil, err
 		}
-		unresolved := rs.Capped
-		for _, c := range rs.Collisions {
-			if c.Outcome == OutcomeReplaced {
-				unresolved = true
-			}
-		}
+		unresolved := rs.unresolved()
 		if unresolved && res.Fallback {
 			// Our fallback keeps every variant: what stays in collision
 			// is placed at realization.
@@ -888,11 +852,7 @@ func (pl *planner) resolveWork(ctx context.Context, vars []*variant, w Work, res
 				continue
 			}
 			vr.proc[v], vr.start[v], vr.finish[v] = rs.Proc[v], rs.Start[v], rs.Start[v]+pl.d.T[v][rs.Proc[v]]
-			if pl.crit == CriterionMakespan {
-				vr.obj = max(vr.obj, vr.finish[v])
-			} else {
-				vr.obj += pl.objDelta(v, vr.proc[v])
-			}
+			pl.addObj(vr, v)
 		}
 		kept = append(kept, vr)
 	}
@@ -910,6 +870,11 @@ type resolution struct {
 	Collisions []Collision // the pairs found, with their outcomes
 	Capped     bool        // the pairs stopped at maxPairs
 	Types      []int       // per processor instance, the platform processor it copies (len > d.M: scale-out added some)
+}
+
+// unresolved reports a collision left (or the pairs capped).
+func (r *resolution) unresolved() bool {
+	return r.Capped || slices.ContainsFunc(r.Collisions, func(c Collision) bool { return c.Outcome == OutcomeReplaced })
 }
 
 // resolveCollisions is the seed's step 4 on one variant (see PlanCriticalWorks), in
@@ -942,7 +907,7 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string, ho
 		xAdj := map[int][]int{}
 		var xs []int
 		for _, c := range cols {
-			if _, ok := xAdj[c.X]; !ok {
+			if xAdj[c.X] == nil {
 				xs = append(xs, c.X)
 			}
 			xAdj[c.X] = append(xAdj[c.X], c.Y)
@@ -1067,15 +1032,7 @@ func (o *occupancy) earliest(v int) float64 {
 // weight is a task's planned time on its current processor.
 func (o *occupancy) weight(v int) float64 { return o.fin[v] - o.start[v] }
 
-func (o *occupancy) byStart(a, b int) int {
-	switch {
-	case o.start[a] < o.start[b]:
-		return -1
-	case o.start[a] > o.start[b]:
-		return 1
-	}
-	return a - b
-}
+func (o *occupancy) byStart(a, b int) int { return cmp.Or(cmp.Compare(o.start[a], o.start[b]), a-b) }
 
 // slot is where v can run on q under the reading, the earliest start
 // (ok false: nowhere). idle and new: only at its planned start (the
@@ -1341,16 +1298,7 @@ func extendDAG(d *DAG, typ []int) *DAG {
 // neighbour. An X vertex left without a representative (every neighbour
 // taken) is absent from the result. Ties go to the lower task index.
 func Representatives(xs []int, adj map[int][]int, weight func(int) float64) map[int]int {
-	byWeight := func(a, b int) int {
-		wa, wb := weight(a), weight(b)
-		switch {
-		case wa < wb:
-			return -1
-		case wa > wb:
-			return 1
-		}
-		return a - b
-	}
+	byWeight := func(a, b int) int { return cmp.Or(cmp.Compare(weight(a), weight(b)), a-b) }
 	deg := map[int]int{}
 	owner := map[int]int{}
 	var ys []int
