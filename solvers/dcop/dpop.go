@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 
 	"schedlab/errs"
@@ -257,7 +258,7 @@ func (s *solver) newPlan(x int) (*plan, error) {
 		}
 	}
 	for k, a := range t.Sep[x] {
-		if !contains(t.Adj[x], a) {
+		if !slices.Contains(t.Adj[x], a) {
 			continue
 		}
 		p.cons = append(p.cons, k)
@@ -317,15 +318,7 @@ func bitRange(lo, hi int) uint64 {
 
 // lowerIndex is the first index of the ascending d whose value is ≥ v.
 func lowerIndex(d []int, v int) int {
-	i, j := 0, len(d)
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if d[h] < v {
-			i = h + 1
-		} else {
-			j = h
-		}
-	}
+	i, _ := slices.BinarySearch(d, v)
 	return i
 }
 
@@ -790,15 +783,6 @@ func (p *plan) bases(idx []int) []int {
 		}
 	}
 	return b
-}
-
-func contains(xs []int, v int) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // util computes and stores x's UTIL message over Sep(x), last separator

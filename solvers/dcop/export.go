@@ -2,6 +2,7 @@ package dcop
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"slices"
@@ -234,12 +235,7 @@ func (m *exportModel) relationKeys() []relKey {
 			keys = append(keys, k)
 		}
 	}
-	slices.SortFunc(keys, func(x, y relKey) int {
-		if x.la != y.la {
-			return x.la - y.la
-		}
-		return x.lb - y.lb
-	})
+	slices.SortFunc(keys, func(x, y relKey) int { return cmp.Or(x.la-y.la, x.lb-y.lb) })
 	return keys
 }
 

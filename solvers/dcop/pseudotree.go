@@ -78,10 +78,7 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 	switch heuristic {
 	case HeuristicMaxDegree, "":
 		prio = make([]int, n)
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
+		idx := rangeFrom(0, n)
 		slices.SortStableFunc(idx, func(a, b int) int { return len(g.Adj[b]) - len(g.Adj[a]) })
 		for rank, i := range idx {
 			prio[i] = rank
@@ -101,10 +98,7 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 		buildEliminationTree(t, g, mcsOrder(g))
 		return t, nil
 	case HeuristicDFS:
-		prio = make([]int, n)
-		for i := range prio {
-			prio[i] = i
-		}
+		prio = rangeFrom(0, n)
 	case HeuristicMinFillDFS:
 		order := minFillOrder(g)
 		prio = make([]int, n)

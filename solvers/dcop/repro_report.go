@@ -3,6 +3,7 @@ package dcop
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"schedlab/report"
@@ -147,7 +148,7 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 	delPlot := report.Plot{Title: "Accuracy vs deleted edges", XLabel: "back edges deleted (WD) / constraint edges cut (split)", YLabel: "accuracy", Kind: report.PlotScatter}
 	cycPlot := report.Plot{Title: "Message cycles with and without split", XLabel: "jobs", YLabel: "message cycles (mean)"}
 
-	methods := append(slices2(reproRules), "split", "split-wd")
+	methods := append(slices.Clone(reproRules), "split", "split-wd")
 	accLines := make([]report.Line, len(methods)+1)
 	for i, m := range methods {
 		accLines[i].Name = methodLabel(m)
@@ -207,7 +208,7 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 		}
 		dWD.Points = append(dWD.Points, wd.points...)
 		dSp.Points = append(dSp.Points, sp.points...)
-		dG.Points = append(dG.Points, ms[slicesIndex(reproRules, RuleGreedyGuided)].points...)
+		dG.Points = append(dG.Points, ms[slices.Index(reproRules, RuleGreedyGuided)].points...)
 		dSW.Points = append(dSW.Points, spw.points...)
 		cFull.Points = append(cFull.Points, [2]float64{x, mean(st.cyclesFull)})
 		if len(sp.cyc) > 0 {
@@ -290,17 +291,6 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *re
 	}
 	rep.Notes = append(rep.Notes, "Fig. 5 for our variants (not a claim of the seed): "+strings.Join(ours, "; ")+".")
 	return rep
-}
-
-func slices2(xs []string) []string { return append([]string(nil), xs...) }
-
-func slicesIndex(xs []string, v string) int {
-	for i, x := range xs {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }
 
 func minOf(xs []float64) float64 {
