@@ -390,96 +390,43 @@ func (p *plan) views(msg [][]float32, base []int) {
 // the loop into runs), the lowest index of the least cost winning.
 func (p *plan) scanMask(value bool, allowed uint64) (float32, int) {
 	best, arg := inf, 0
-	u := p.unary[:p.d]
 	if value {
-		switch len(p.view) {
-		case 0:
-			for i, c := range u {
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
-			}
-		case 1:
-			v0 := p.view[0][:len(u)]
-			for i, c := range u {
-				c += v0[i]
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
-			}
-		case 2:
-			v0, v1 := p.view[0][:len(u)], p.view[1][:len(u)]
-			for i, c := range u {
-				c += v0[i]
-				c += v1[i]
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
-			}
-		case 3:
-			v0, v1, v2 := p.view[0][:len(u)], p.view[1][:len(u)], p.view[2][:len(u)]
-			for i, c := range u {
-				c += v0[i]
-				c += v1[i]
-				c += v2[i]
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
-			}
-		default:
-			acc := p.acc[:len(u)]
-			copy(acc, u)
-			for _, v := range p.view {
-				v = v[:len(acc)]
-				for i := range acc {
-					acc[i] += v[i]
-				}
-			}
-			for i, c := range acc {
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
+		for i, c := range p.sum(0, p.d) {
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
 			}
 		}
 		return best, arg
 	}
 	// makespan: the end slots ascend, so once one alone reaches the best
 	// no later value can do better
-	switch len(p.view) {
-	case 0:
-		for i, c := range u {
-			if c >= best {
-				break
-			}
-			if allowed>>uint(i)&1 != 0 {
-				best, arg = c, i
-			}
+	for i, c := range p.unary[:p.d] {
+		if c >= best {
+			break
 		}
-	case 1:
-		v0 := p.view[0][:len(u)]
-		for i, c := range u {
-			if c >= best {
-				break
-			}
-			c = max(c, v0[i])
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best, arg = c, i
-			}
+		for _, v := range p.view {
+			c = max(c, v[i])
 		}
-	default:
-		for i, c := range u {
-			if c >= best {
-				break
-			}
-			for _, v := range p.view {
-				c = max(c, v[i])
-			}
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best, arg = c, i
-			}
+		if c < best && allowed>>uint(i)&1 != 0 {
+			best, arg = c, i
 		}
 	}
 	return best, arg
+}
+
+// sum is unary + Σ children over own indices [from, to), added in child
+// order as float32 (the order pin_test.go's optima were recorded in).
+func (p *plan) sum(from, to int) []float32 {
+	acc := p.acc[from:to]
+	copy(acc, p.unary[from:to])
+	for _, v := range p.view {
+		v = v[from:to]
+		v = v[:len(acc)]
+		for i := range acc {
+			acc[i] += v[i]
+		}
+	}
+	return acc
 }
 
 // scanRanges evaluates the own indices outside the constrained ancestors'
@@ -537,62 +484,12 @@ func (p *plan) scanRanges(value bool, idx []int) (float32, int) {
 }
 
 // runSum is the value objective over own indices [from, to): the first
-// index of the least unary + Σ children (added in child order, as float32)
-// below best, or best, −1.
+// index of the least unary + Σ children below best, or best, −1.
 func (p *plan) runSum(from, to int, best float32) (float32, int) {
 	arg := -1
-	u := p.unary[from:to]
-	switch len(p.view) {
-	case 0:
-		for i, c := range u {
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	case 1:
-		m0 := p.view[0][from:to]
-		m0 = m0[:len(u)]
-		for i, c := range u {
-			c += m0[i]
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	case 2:
-		m0, m1 := p.view[0][from:to], p.view[1][from:to]
-		m0, m1 = m0[:len(u)], m1[:len(u)]
-		for i, c := range u {
-			c += m0[i]
-			c += m1[i]
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	case 3:
-		m0, m1, m2 := p.view[0][from:to], p.view[1][from:to], p.view[2][from:to]
-		m0, m1, m2 = m0[:len(u)], m1[:len(u)], m2[:len(u)]
-		for i, c := range u {
-			c += m0[i]
-			c += m1[i]
-			c += m2[i]
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	default:
-		acc := p.acc[from:to]
-		copy(acc, u)
-		for _, v := range p.view {
-			v = v[from:to]
-			v = v[:len(acc)]
-			for i := range acc {
-				acc[i] += v[i]
-			}
-		}
-		for i, c := range acc {
-			if c < best {
-				best, arg = c, from+i
-			}
+	for i, c := range p.sum(from, to) {
+		if c < best {
+			best, arg = c, from+i
 		}
 	}
 	return best, arg
@@ -604,50 +501,15 @@ func (p *plan) runSum(from, to int, best float32) (float32, int) {
 // ascend with the starts, so no later value can do better).
 func (p *plan) runMax(from, to int, best float32) (float32, int, bool) {
 	arg := -1
-	u := p.unary[from:to]
-	switch len(p.view) {
-	case 0:
-		for i, c := range u {
-			if c >= best {
-				return best, arg, true
-			}
+	for i, c := range p.unary[from:to] {
+		if c >= best {
+			return best, arg, true
+		}
+		for _, v := range p.view {
+			c = max(c, v[from+i])
+		}
+		if c < best {
 			best, arg = c, from+i
-		}
-	case 1:
-		m0 := p.view[0][from:to]
-		m0 = m0[:len(u)]
-		for i, c := range u {
-			if c >= best {
-				return best, arg, true
-			}
-			c = max(c, m0[i])
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	case 2:
-		m0, m1 := p.view[0][from:to], p.view[1][from:to]
-		m0, m1 = m0[:len(u)], m1[:len(u)]
-		for i, c := range u {
-			if c >= best {
-				return best, arg, true
-			}
-			c = max(c, m0[i], m1[i])
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	default:
-		for i, c := range u {
-			if c >= best {
-				return best, arg, true
-			}
-			for _, v := range p.view {
-				c = max(c, v[from+i])
-			}
-			if c < best {
-				best, arg = c, from+i
-			}
 		}
 	}
 	return best, arg, false
