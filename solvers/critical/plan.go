@@ -30,19 +30,18 @@ const (
 // variant is one partial plan: a priori processor and times per planned
 // task (proc −1: not yet planned).
 type variant struct {
-	id      int
-	proc    []int
-	start   []float64
-	finish  []float64
-	ord     []int // planning order (0-based), −1 unplanned
-	next    int   // next ord value
-	obj     float64
-	relaxed int
+	id     int
+	proc   []int
+	start  []float64
+	finish []float64
+	ord    []int // planning order (0-based), −1 unplanned
+	next   int   // next ord value
+	obj    float64
 }
 
 func (v *variant) clone(id int) *variant {
 	return &variant{id: id, proc: slices.Clone(v.proc), start: slices.Clone(v.start), finish: slices.Clone(v.finish),
-		ord: slices.Clone(v.ord), next: v.next, obj: v.obj, relaxed: v.relaxed}
+		ord: slices.Clone(v.ord), next: v.next, obj: v.obj}
 }
 
 // answer is one optimal placement of a work's unplanned tasks.
@@ -105,7 +104,6 @@ type planner struct {
 	crit        string
 	horizon     float64 // the time frame's end, the deadline (+Inf: none)
 	maxVariants int
-	scaleOut    bool
 	reading     string // the collision reading (collision_processors)
 	boundAll    bool   // a task's latest finish bounded by every planned successor (the time readings)
 }
@@ -497,7 +495,7 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOption
 	case reading == "":
 		reading = CollisionIdle
 	}
-	pl := &planner{d: d, crit: opt.Criterion, horizon: math.Inf(1), maxVariants: opt.MaxVariants, scaleOut: reading == CollisionNew, reading: reading,
+	pl := &planner{d: d, crit: opt.Criterion, horizon: math.Inf(1), maxVariants: opt.MaxVariants, reading: reading,
 		boundAll: reading != CollisionIdle && reading != CollisionNew}
 	if opt.Deadline > 0 {
 		pl.horizon = opt.Deadline
@@ -618,7 +616,6 @@ func (pl *planner) candidates(vars []*variant, w Work, fallback bool, res *PlanR
 		for i, vr := range failed {
 			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows (our fallback)"})
 			as, _ := pl.planWork(vr, w, true)
-			vr.relaxed++
 			for _, a := range as {
 				cands = append(cands, candidate{vr, a})
 			}
@@ -815,34 +812,28 @@ func (pl *planner) resolveWork(ctx context.Context, vars []*variant, w Work, res
 			kept = append(kept, vr)
 			continue
 		}
-		if unresolved && pre[vr] != nil {
-			// Reading replan: before the variant is struck out, the work
-			// is planned again on its processors' free times.
-			nv := pre[vr].clone(vr.id)
-			as, why := pl.replanWork(nv, w)
-			if why == "" {
-				pl.apply(nv, as[0])
-				res.Replanned++
-				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "replanned",
-					Reason: "a collision left unresolved; the work was planned again on the processors' free times (reading replan)"})
-				kept = append(kept, nv)
-				continue
-			}
-			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped",
-				Reason: fmt.Sprintf("a collision left unresolved, and re-planning the work on the processors' free times failed (%s)", why)})
-			res.Dropped++
-			res.CollisionDropped++
-			step.Dropped++
-			continue
-		}
 		if unresolved {
-			res.Dropped++
-			res.CollisionDropped++
-			step.Dropped++
 			reason := FailCollision
-			if len(kept) == 0 && vr == vars[len(vars)-1] {
+			if pre[vr] != nil {
+				// Reading replan: before the variant is struck out, the
+				// work is planned again on its processors' free times.
+				nv := pre[vr].clone(vr.id)
+				as, why := pl.replanWork(nv, w)
+				if why == "" {
+					pl.apply(nv, as[0])
+					res.Replanned++
+					res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "replanned",
+						Reason: "a collision left unresolved; the work was planned again on the processors' free times (reading replan)"})
+					kept = append(kept, nv)
+					continue
+				}
+				reason = fmt.Sprintf("a collision left unresolved, and re-planning the work on the processors' free times failed (%s)", why)
+			} else if len(kept) == 0 && vr == vars[len(vars)-1] {
 				reason += "; no variant left: the algorithm ends (the paper's stop)"
 			}
+			res.Dropped++
+			res.CollisionDropped++
+			step.Dropped++
 			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reason})
 			continue
 		}

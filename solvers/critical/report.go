@@ -438,15 +438,11 @@ func treeGraph(d *DAG, t *Tree, notes *[]string) report.Graph {
 	}
 	for i := range n {
 		nd := t.Nodes[i]
-		gn := report.GraphNode{ID: fmt.Sprintf("D%d", i), Label: fmt.Sprintf("D%d %s (%.4g)", i, nd.Path.label(d, 6), nd.Path.Length), Level: nd.Depth}
-		switch nd.Leaf {
-		case LeafCut:
-			gn.Group = "cut by bound"
-		case LeafDuplicate:
-			gn.Group = "duplicate"
+		gn := report.GraphNode{ID: fmt.Sprintf("D%d", i), Label: fmt.Sprintf("D%d %s (%.4g)", i, nd.Path.label(d, 6), nd.Path.Length), Level: nd.Depth, Group: nd.Leaf}
+		switch nd.Leaf { // LeafCut and LeafDuplicate name their groups
 		case LeafOneEdge:
 			gn.Group = "leaf"
-		default:
+		case LeafExpanded:
 			gn.Group = "expanded"
 		}
 		g.Nodes = append(g.Nodes, gn)

@@ -228,7 +228,7 @@ type failCounts struct {
 
 func runRepro(ctx context.Context, set *reproSet, progress solvers.Progress) (*reproResults, error) {
 	graphs := set.graphs
-	nf, na := len(ReproDeadlineFactors), len(reproAlgos)
+	nf := len(ReproDeadlineFactors)
 	res := &reproResults{cells: make([][][]reproCell, len(graphs)), tree: make([]treeCount, len(graphs)),
 		opt: make([]float64, len(graphs)), tiny: make([][]reproCell, len(graphs))}
 	err := solvers.ForEach(ctx, len(graphs), func(gi int) error {
@@ -249,7 +249,6 @@ func runRepro(ctx context.Context, set *reproSet, progress solvers.Progress) (*r
 			if res.opt[gi], err = ExactMakespan(ctx, d); err != nil {
 				return err
 			}
-			res.tiny[gi] = make([]reproCell, na)
 			if res.tiny[gi], err = reproRuns(ctx, jb, rc, 2); err != nil {
 				return err
 			}
@@ -386,12 +385,6 @@ func deadlineTable(set *reproSet, res *reproResults) (report.Table, [][]cmpRow) 
 					}
 				}
 			}
-			mean := func(x float64, n int) any {
-				if n == 0 {
-					return "—"
-				}
-				return x / float64(n)
-			}
 			kept := any("")
 			if solvers.LookupVariant(variants, al.variant).plans {
 				kept = r.kept / float64(r.graphs)
@@ -400,7 +393,7 @@ func deadlineTable(set *reproSet, res *reproResults) (report.Table, [][]cmpRow) 
 			if r.both > 0 && r.loadHEFT > 0 {
 				vs = r.loadBoth / r.loadHEFT
 			}
-			t.Rows = append(t.Rows, []any{fac, al.name, r.graphs, r.meets, r.stopped, kept, mean(r.cost, r.meets), mean(r.loadD, r.meets), mean(float64(r.procs), r.meets), vs, r.cwMin, r.cwSum / float64(r.graphs), r.cwMax, r.below, r.stoppedBelow})
+			t.Rows = append(t.Rows, []any{fac, al.name, r.graphs, r.meets, r.stopped, kept, meanOrDash(r.cost, r.meets), meanOrDash(r.loadD, r.meets), meanOrDash(float64(r.procs), r.meets), vs, r.cwMin, r.cwSum / float64(r.graphs), r.cwMax, r.below, r.stoppedBelow})
 		}
 	}
 	return t, rows
@@ -541,11 +534,7 @@ func makespanTable(set *reproSet, res *reproResults) report.Table {
 					sum += c.ratio
 				}
 			}
-			mean := any("—")
-			if n > 0 {
-				mean = sum / float64(n)
-			}
-			t.Rows = append(t.Rows, []any{g.name, al.name, n, mean, wins[a]})
+			t.Rows = append(t.Rows, []any{g.name, al.name, n, meanOrDash(sum, n), wins[a]})
 		}
 	}
 	return t
@@ -573,13 +562,17 @@ func gapTable(set *reproSet, res *reproResults) report.Table {
 				hits++
 			}
 		}
-		mean := any("—")
-		if n > 0 {
-			mean = sum / float64(n)
-		}
-		gapt.Rows = append(gapt.Rows, []any{al.name, set.n, n, mean, mx, hits})
+		gapt.Rows = append(gapt.Rows, []any{al.name, set.n, n, meanOrDash(sum, n), mx, hits})
 	}
 	return gapt
+}
+
+// meanOrDash is sum / n, or "—" when n is 0.
+func meanOrDash(sum float64, n int) any {
+	if n == 0 {
+		return "—"
+	}
+	return sum / float64(n)
 }
 
 func reproNotes(set *reproSet) []string {
