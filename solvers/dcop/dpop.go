@@ -689,36 +689,30 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 				return err
 			}
 		}
+		om := p.full
 		if masks {
-			om := p.full
 			for _, k := range outer {
 				om &^= p.mask[k][idx[p.cons[k]]]
 			}
-			if p.fused() && s.value {
-				p.innerSum(out[o:o+m], om, lastMask, s.msg, base, last)
-			} else if p.fused() {
-				p.innerMax(out[o:o+m], om, lastMask, s.msg, base, last)
-			} else {
-				for v := range m {
+		}
+		switch {
+		case masks && p.fused() && s.value:
+			p.innerSum(out[o:o+m], om, lastMask, s.msg, base, last)
+		case masks && p.fused():
+			p.innerMax(out[o:o+m], om, lastMask, s.msg, base, last)
+		default:
+			for v := range m {
+				p.views(s.msg, base)
+				if masks {
 					allowed := om
 					if lastMask != nil {
 						allowed &^= lastMask[v]
 					}
-					p.views(s.msg, base)
 					out[o+v], _ = p.scanMask(s.value, allowed)
-					for i := range base {
-						base[i] += p.stride[i][last]
-					}
+				} else {
+					idx[last] = v
+					out[o+v], _ = p.scanRanges(s.value, idx)
 				}
-				for i := range base {
-					base[i] -= p.stride[i][last] * m
-				}
-			}
-		} else {
-			for v := range m {
-				idx[last] = v
-				p.views(s.msg, base)
-				out[o+v], _ = p.scanRanges(s.value, idx)
 				for i := range base {
 					base[i] += p.stride[i][last]
 				}

@@ -276,8 +276,8 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *re
 	rep.Metrics = []report.Metric{
 		{Name: "instances", Value: float64(n)},
 		{Name: "entry_bytes", Value: EntryBytes, Unit: "B"},
-		{Name: "wd_failures", Value: float64(cl.totalFail(0)), Better: report.Lower},
-		{Name: "split_failures", Value: float64(cl.totalFail(1)), Better: report.Lower},
+		{Name: "wd_failures", Value: float64(cl.wdFail), Better: report.Lower},
+		{Name: "split_failures", Value: float64(cl.spFail), Better: report.Lower},
 		{Name: "exact_unproven", Value: float64(cl.unproven), Better: report.Lower},
 	}
 	rep.Notes = reproNotes(n, cfg, budget, main.all, cl)

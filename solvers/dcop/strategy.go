@@ -158,7 +158,6 @@ type outcome struct {
 	exact      ExactResult
 	exactRan   bool
 	wallMS     float64
-	notes      []string
 	widthAfter int
 	maxAfter   float64 // largest UTIL entries of the run
 	// deletedInHalves counts dpop-split-wd's back-edge deletions.
