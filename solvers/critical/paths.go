@@ -55,9 +55,20 @@ func (p Path) label(d *DAG, maxTasks int) string {
 // single task. Ties go to the earlier task in topological order and to the
 // earlier in-arc, so the answer is deterministic.
 func LongestPath(d *DAG, removed []bool) Path {
-	dist := make([]float64, d.N)
-	from := make([]int, d.N) // predecessor arc's edge index, -1 for a start
+	dist, from := longestTo(d, removed)
 	best, bestV := -1.0, -1
+	for _, v := range d.Order {
+		if dist[v] > best {
+			best, bestV = dist[v], v
+		}
+	}
+	return tracePath(d, bestV, from, best)
+}
+
+// longestTo is, per task, the length of the heaviest path ending there
+// without the removed edges, and the edge it arrives by (−1: a start).
+func longestTo(d *DAG, removed []bool) (dist []float64, from []int) {
+	dist, from = make([]float64, d.N), make([]int, d.N)
 	for _, v := range d.Order {
 		dist[v], from[v] = d.Fast[v], -1
 		for _, a := range d.Pred[v] {
@@ -68,11 +79,8 @@ func LongestPath(d *DAG, removed []bool) Path {
 				dist[v], from[v] = c, a.E
 			}
 		}
-		if dist[v] > best {
-			best, bestV = dist[v], v
-		}
 	}
-	return tracePath(d, bestV, from, best)
+	return dist, from
 }
 
 func tracePath(d *DAG, v int, from []int, length float64) Path {
@@ -292,16 +300,7 @@ func (c *coverage) takeTree(t *Tree) {
 // longest first: head = the longest path ending at the edge's source,
 // tail = the longest path starting at its target.
 func (c *coverage) complete(d *DAG) error {
-	head := make([]float64, d.N)
-	hfrom := make([]int, d.N)
-	for _, v := range d.Order {
-		head[v], hfrom[v] = d.Fast[v], -1
-		for _, a := range d.Pred[v] {
-			if l := head[a.To] + a.Comm + d.Fast[v]; l > head[v] {
-				head[v], hfrom[v] = l, a.E
-			}
-		}
-	}
+	head, hfrom := longestTo(d, nil)
 	tail := make([]float64, d.N)
 	tnext := make([]int, d.N)
 	for i := len(d.Order) - 1; i >= 0; i-- {
