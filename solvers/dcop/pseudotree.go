@@ -88,14 +88,9 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 			return nil, fmt.Errorf("dcop: heuristic %q needs a *rand.Rand", heuristic)
 		}
 		prio = src.Perm(n)
-	case HeuristicMinFill:
-		buildEliminationTree(t, g, minFillOrder(g))
-		return t, nil
-	case HeuristicMinDegree:
-		buildEliminationTree(t, g, minDegreeOrder(g))
-		return t, nil
-	case HeuristicMCS:
-		buildEliminationTree(t, g, mcsOrder(g))
+	case HeuristicMinFill, HeuristicMinDegree, HeuristicMCS:
+		order := map[string]func(*Graph) []int{HeuristicMinFill: minFillOrder, HeuristicMinDegree: minDegreeOrder, HeuristicMCS: mcsOrder}[heuristic]
+		buildEliminationTree(t, g, order(g))
 		return t, nil
 	case HeuristicDFS:
 		prio = rangeFrom(0, n)
