@@ -759,11 +759,7 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 		if unresolved && !res.Fallback {
 			res.Dropped++
 			res.CollisionDropped++
-			reason := FailCollision
-			if pl.reading == CollisionReserve {
-				reason = FailReserve
-			}
-			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "dropped", Reason: reason})
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "dropped", Reason: collisionFail(pl.reading)})
 			if better(bestFailed) {
 				bestFailed = dn
 			}
@@ -776,18 +772,17 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 			best = dn
 		}
 	}
+	pick := best
 	if best == nil {
 		// Every variant struck out at collision resolution: no variant left.
-		res.Stopped = true
-		res.Planned, res.Collisions, res.PairsCapped, res.Chosen = bestFailed.plan, bestFailed.cols, bestFailed.cap, bestFailed.vr.id
-		res.Partial, res.D = bestFailed.s, bestFailed.d
-		return nil
+		pick, res.Stopped = bestFailed, true
+		res.Partial = pick.s
+	} else {
+		res.Schedule, res.Complete = pick.s, true
 	}
-	res.Schedule, res.Planned, res.Collisions, res.PairsCapped, res.Chosen = best.s, best.plan, best.cols, best.cap, best.vr.id
-	res.D = best.d
-	res.Complete = true
+	res.Planned, res.Collisions, res.PairsCapped, res.Chosen, res.D = pick.plan, pick.cols, pick.cap, pick.vr.id, pick.d
 	for i := range res.Events {
-		if res.Events[i].Status == "kept" && res.Events[i].Variant == best.vr.id {
+		if res.Events[i].Status == "kept" && res.Events[i].Variant == pick.vr.id {
 			res.Events[i].Status = "kept (chosen)"
 		}
 	}
