@@ -515,7 +515,7 @@ func (p *plan) runMax(from, to int, best float32) (float32, int, bool) {
 	return best, arg, false
 }
 
-// fused reports whether innerSum and innerMax apply: one or two
+// fused reports whether inner applies: one or two
 // children, each varying with x.
 func (p *plan) fused() bool {
 	switch len(p.ch) {
@@ -527,76 +527,40 @@ func (p *plan) fused() bool {
 	return false
 }
 
-// innerSum is the value objective's inner loop over the last separator
-// variable's values (fused: one or two children varying with x): out[v] is
-// the least unary + children (added in child order) over the own indices
-// allowed by om and lastMask[v] (lastMask nil: the last variable is not
-// constrained with x), base the child offsets at v = 0 (left unchanged).
-func (p *plan) innerSum(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
+// inner is the fused inner loop over the last separator variable's
+// values (one or two children varying with x): out[v] is, over the own
+// indices allowed by om and lastMask[v] (lastMask nil: the last variable
+// is not constrained with x), the least unary + children added in child
+// order (value), or the least max(end slot, children), the scan stopping
+// once an end slot alone reaches the best (they ascend); base holds the
+// child offsets at v = 0 (left unchanged).
+func (p *plan) inner(value bool, out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
 	d := p.d
 	u := p.unary[:d]
-	m0 := msg[p.ch[0]]
-	b0, s0 := base[0], p.stride[0][last]
-	if len(p.ch) == 1 {
-		for v := range out {
-			allowed := om
-			if lastMask != nil {
-				allowed &^= lastMask[v]
-			}
-			c0 := m0[b0 : b0+d]
-			c0 = c0[:len(u)]
-			best := inf
+	two := len(p.ch) == 2
+	m0, b0, s0 := msg[p.ch[0]], base[0], p.stride[0][last]
+	var m1 []float32
+	var b1, s1 int
+	if two {
+		m1, b1, s1 = msg[p.ch[1]], base[1], p.stride[1][last]
+	}
+	for v := range out {
+		allowed := om
+		if lastMask != nil {
+			allowed &^= lastMask[v]
+		}
+		c0 := m0[b0 : b0+d]
+		c0 = c0[:len(u)]
+		best := inf
+		switch {
+		case value && !two:
 			for i, c := range u {
 				c += c0[i]
 				if c < best && allowed>>uint(i)&1 != 0 {
 					best = c
 				}
 			}
-			out[v] = best
-			b0 += s0
-		}
-		return
-	}
-	m1 := msg[p.ch[1]]
-	b1, s1 := base[1], p.stride[1][last]
-	for v := range out {
-		allowed := om
-		if lastMask != nil {
-			allowed &^= lastMask[v]
-		}
-		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
-		c0, c1 = c0[:len(u)], c1[:len(u)]
-		best := inf
-		for i, c := range u {
-			c += c0[i]
-			c += c1[i]
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best = c
-			}
-		}
-		out[v] = best
-		b0 += s0
-		b1 += s1
-	}
-}
-
-// innerMax is innerSum for the makespan objective: out[v] is the least
-// max(end slot, children) over the allowed own indices, the scan stopping
-// once an end slot alone reaches the best (they ascend).
-func (p *plan) innerMax(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
-	d := p.d
-	u := p.unary[:d]
-	m0 := msg[p.ch[0]]
-	b0, s0 := base[0], p.stride[0][last]
-	if len(p.ch) == 1 {
-		for v := range out {
-			allowed := om
-			if lastMask != nil {
-				allowed &^= lastMask[v]
-			}
-			c0 := m0[b0 : b0+d]
-			c0 = c0[:len(u)]
-			best := inf
+		case !two:
 			for i, c := range u {
 				if c >= best {
 					break
@@ -606,28 +570,27 @@ func (p *plan) innerMax(out []float32, om uint64, lastMask []uint64, msg [][]flo
 					best = c
 				}
 			}
-			out[v] = best
-			b0 += s0
-		}
-		return
-	}
-	m1 := msg[p.ch[1]]
-	b1, s1 := base[1], p.stride[1][last]
-	for v := range out {
-		allowed := om
-		if lastMask != nil {
-			allowed &^= lastMask[v]
-		}
-		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
-		c0, c1 = c0[:len(u)], c1[:len(u)]
-		best := inf
-		for i, c := range u {
-			if c >= best {
-				break
+		case value:
+			c1 := m1[b1 : b1+d]
+			c1 = c1[:len(u)]
+			for i, c := range u {
+				c += c0[i]
+				c += c1[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best = c
+				}
 			}
-			c = max(c, c0[i], c1[i])
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best = c
+		default:
+			c1 := m1[b1 : b1+d]
+			c1 = c1[:len(u)]
+			for i, c := range u {
+				if c >= best {
+					break
+				}
+				c = max(c, c0[i], c1[i])
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best = c
+				}
 			}
 		}
 		out[v] = best
@@ -696,10 +659,8 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 			}
 		}
 		switch {
-		case masks && p.fused() && s.value:
-			p.innerSum(out[o:o+m], om, lastMask, s.msg, base, last)
 		case masks && p.fused():
-			p.innerMax(out[o:o+m], om, lastMask, s.msg, base, last)
+			p.inner(s.value, out[o:o+m], om, lastMask, s.msg, base, last)
 		default:
 			for v := range m {
 				p.views(s.msg, base)
