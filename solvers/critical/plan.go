@@ -434,16 +434,8 @@ type PlanOptions struct {
 	// MaxVariants caps the variants carried to the next work (ours; the
 	// paper keeps all m × n). 0: DefaultMaxVariants.
 	MaxVariants int
-	// ScaleOut is the reading of collision step 3 «процессоров, не
-	// задействованных в вычислениях»: a task no processor of the
-	// configuration can take gets a new processor (a copy of a platform
-	// processor), so the configuration grows; false: only processors of
-	// the platform free over the task's time frame.
-	ScaleOut bool
 	// Collision is the reading of the collision steps (run parameter
-	// collision_processors): CollisionIdle (literal), CollisionShift,
-	// CollisionDelay, CollisionPerWork or CollisionNew (scale-out, the
-	// same as ScaleOut). "": CollisionIdle, or CollisionNew when ScaleOut.
+	// collision_processors, CollisionReadings; doc.go). "": CollisionIdle.
 	Collision string
 }
 
@@ -488,13 +480,7 @@ func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOption
 	if opt.MaxVariants <= 0 {
 		opt.MaxVariants = DefaultMaxVariants
 	}
-	reading := opt.Collision
-	switch {
-	case opt.ScaleOut:
-		reading = CollisionNew
-	case reading == "":
-		reading = CollisionIdle
-	}
+	reading := cmp.Or(opt.Collision, CollisionIdle)
 	pl := &planner{d: d, crit: opt.Criterion, horizon: math.Inf(1), maxVariants: opt.MaxVariants, reading: reading,
 		boundAll: reading != CollisionIdle && reading != CollisionNew}
 	if opt.Deadline > 0 {

@@ -173,12 +173,6 @@ var (
 // (0 but for the critical-works variants) and the tree's size.
 func runMetrics(o *Outcome) []report.Metric {
 	d, s := o.D, o.Sched
-	b2f := func(b bool) float64 {
-		if b {
-			return 1
-		}
-		return 0
-	}
 	var ms []report.Metric
 	meets := false
 	if o.Complete {
@@ -219,12 +213,12 @@ func runMetrics(o *Outcome) []report.Metric {
 		report.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units", Kind: report.KindInfo},
 		report.Metric{Name: "deadline_over_heft", Value: ratioOr0(o.Deadline, o.HEFT.Makespan()), Unit: "× HEFT makespan", Kind: report.KindInfo},
 		report.Metric{Name: "deadline_over_critical_work", Value: ratioOr0(o.Deadline, o.Bounds.CriticalPath), Unit: "× critical-work length", Kind: report.KindInfo},
-		report.Metric{Name: "meets_deadline", Value: b2f(meets), Better: report.Higher},
+		report.Metric{Name: "meets_deadline", Value: float64(btoi(meets)), Better: report.Higher},
 		report.Metric{Name: "processors", Value: float64(o.Platform), Kind: report.KindInfo},
 		report.Metric{Name: "processors_used", Value: float64(d.M), Kind: report.KindInfo},
 		report.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units", Kind: report.KindInfo},
 		report.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units", Kind: report.KindInfo},
-		report.Metric{Name: "stopped", Value: b2f(stopped), Variants: paperPlanner},
+		report.Metric{Name: "stopped", Value: float64(btoi(stopped)), Variants: paperPlanner},
 		report.Metric{Name: "variants_generated", Value: float64(gen), Variants: planners},
 		report.Metric{Name: "variants_dropped", Value: float64(dropped), Variants: planners},
 		report.Metric{Name: "variants_kept", Value: float64(kept), Variants: planners},
@@ -235,7 +229,7 @@ func runMetrics(o *Outcome) []report.Metric {
 		report.Metric{Name: "collisions", Value: float64(cols), Variants: planners},
 		report.Metric{Name: "collisions_unresolved", Value: float64(unres), Variants: planners},
 		report.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes)), Kind: report.KindInfo, Variants: planners},
-		report.Metric{Name: "tree_cut", Value: b2f(o.Tree.Cut), Variants: planners},
+		report.Metric{Name: "tree_cut", Value: float64(btoi(o.Tree.Cut)), Variants: planners},
 		report.Metric{Name: "dfs_paths", Value: CountPaths(d), Kind: report.KindInfo},
 		report.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: report.Lower, Kind: report.KindCost})
 	return ms
