@@ -1046,12 +1046,6 @@ func (o *occupancy) slot(v, q int) (float64, bool) {
 	return t, true
 }
 
-// fits reports whether v can run on q (see slot).
-func (o *occupancy) fits(v, q int) bool {
-	_, ok := o.slot(v, q)
-	return ok
-}
-
 // move puts v on q from start t.
 func (o *occupancy) move(v, q int, t float64) {
 	from := o.proc[v]
@@ -1072,7 +1066,10 @@ func (o *occupancy) options(v int) []int {
 	var opts []int
 	own := o.reading != CollisionIdle && o.reading != CollisionNew
 	for q := range o.occ {
-		if (q != o.proc[v] || own) && o.fits(v, q) {
+		if q == o.proc[v] && !own {
+			continue
+		}
+		if _, ok := o.slot(v, q); ok {
 			opts = append(opts, q)
 		}
 	}
