@@ -155,13 +155,9 @@ func deadlineSource(c RunConfig) string {
 	return fmt.Sprintf("deadline_factor %.4g × HEFT's makespan", c.DeadlineFactor)
 }
 
-// The variants a run metric is meaningful for (report.Metric.Variants).
-// The planner's counts (variants, works planned, collisions) exist only
-// in the critical works method: heft and list report 0. They build the
-// tree of critical paths and its works too, but only to colour their
-// Gantt, so the tree's size and cut and the number of works say nothing
-// about them. Only the paper's method stops (our fallback plans the work
-// instead), and only the fallback plans works by it.
+// The variants a run metric is meaningful for (report.Metric.Variants):
+// the baselines build the tree and its works only to colour their Gantt;
+// only the paper's method stops, only the fallback plans works by it.
 var (
 	planners        = solvers.VariantNames(variants, func(v algorithm) bool { return v.plans })
 	paperPlanner    = solvers.VariantNames(variants, algorithm.paper)

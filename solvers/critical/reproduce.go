@@ -51,16 +51,10 @@ func Workflows() ([]string, []*Graph, error) {
 }
 
 // reproAlgos are the algorithms of the deadline comparison, each group on
-// the same processors: on the platform, the paper's method under its
-// criterion (load) and under cost (ours), our fallback variant, HEFT and
-// list; then the paper's method with scale-out (collision_processors new,
-// ours) and HEFT and list on the processors that run used (scaleOut's
-// configuration: the platform plus its copies), so that every comparison
-// is on equal resources; last the paper's method under the literal
-// reading of the collision steps (collision_processors idle), on the
-// platform. reading "" is the default one. heft is the index of the HEFT
-// on the same processors; on ≥ 0 runs on the configuration of algorithm
-// on.
+// the same processors (HEFT and list beside scale-out on the processors
+// it used), so every comparison is on equal resources. reading "": the
+// default; heft: the index of the HEFT on the same processors; on ≥ 0:
+// run on the configuration of algorithm on.
 var reproAlgos = []struct {
 	name, variant, crit string
 	reading             string

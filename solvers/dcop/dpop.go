@@ -216,11 +216,7 @@ type solver struct {
 // plan is what node x's join needs, computed once per node. The kernel
 // (deepest separator variable last, per-node masks of forbidden starts,
 // fused loops) keeps the order of additions of the first kernel, so
-// pin_test.go's recorded optima, schedules and sizes hold. x's unary costs per own value, for each constrained
-// ancestor (parent and pseudo-parents) the forbidden range of x's own
-// value indices per ancestor value, and for each child the strides of
-// Sep(x)'s variables in the child's message and whether the child's
-// message varies with x (x is then its fastest variable: stride 1).
+// pin_test.go's recorded optima, schedules and sizes hold.
 type plan struct {
 	d      int        // |D_x|
 	unary  []float32  // per own value index: the end slot, or −V_x (0 unscheduled)

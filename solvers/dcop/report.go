@@ -204,13 +204,9 @@ func treeViews(in *Instance, o *outcome) (report.Graph, report.Table) {
 	return tg, nodes
 }
 
-// The variants a run metric is meaningful for (report.Metric.Variants).
-// exact is a centralized search: it sends no message, runs no UTIL phase
-// and reduces no width, so its messages, bytes, cycles and "after" sizes
-// are 0 or the full problem's by construction. Back edges are deleted
-// only by the WD variants, the problem cut only by the split ones. The
-// "before" sizes, widths and message_cycles_full describe the full
-// problem's pseudo-tree, an input of every variant.
+// The variants a run metric is meaningful for (report.Metric.Variants;
+// doc.go): the "before" sizes describe the full problem's pseudo-tree, an
+// input of every variant, so they name none.
 var (
 	distributed = solvers.VariantNames(variants, func(v variant) bool { return v.distributed })
 	withWD      = solvers.VariantNames(variants, func(v variant) bool { return v.wd })
