@@ -105,15 +105,13 @@ func dagGraph(d *DAG, crit Path, group []string, notes *[]string) report.Graph {
 // time units (volume / performance), which do not convert to seconds.
 const TimeUnit = "time units"
 
-func workGroup(rank int) string { return fmt.Sprintf("work %d", rank) }
-
 func runReport(o *Outcome) *report.Report {
 	d := o.D
 	r := &report.Report{Metrics: runMetrics(o)}
 	workOf := WorkOf(d.N, o.Works)
 	group := make([]string, d.N)
 	for v := range d.N {
-		group[v] = workGroup(workOf[v])
+		group[v] = fmt.Sprintf("work %d", workOf[v])
 	}
 	r.Gantts = runGantts(o, group)
 	r.Time = &report.TimeFrame{Unit: TimeUnit, OriginName: "the start of the schedule"}

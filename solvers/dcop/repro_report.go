@@ -182,7 +182,7 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 		for i := range st.opt {
 			greedyAcc[i] = st.opt[i] / st.greedy[i]
 		}
-		acc.Rows = append(acc.Rows, []any{st.jobs, "greedy list schedule", "baseline", mean(greedyAcc), minOf(greedyAcc), 0, "", "", "", "", ""})
+		acc.Rows = append(acc.Rows, []any{st.jobs, "greedy list schedule", "baseline", mean(greedyAcc), slices.Min(greedyAcc), 0, "", "", "", "", ""})
 		for k, m := range methods {
 			s := ms[k]
 			_, wmed, _ := spread(s.widths)
@@ -291,11 +291,6 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *re
 	}
 	rep.Notes = append(rep.Notes, "Fig. 5 for our variants (not a claim of the seed): "+strings.Join(ours, "; ")+".")
 	return rep
-}
-
-func minOf(xs []float64) float64 {
-	lo, _, _ := spread(xs)
-	return lo
 }
 
 func methodLabel(m string) string {
