@@ -174,20 +174,7 @@ type enumPoint struct {
 // every one: claims.Share); cut trees are checked up to the cut and
 // counted apart.
 func treeRow(tree []treeCount) claims.Result {
-	k, n, cut, cutOK := 0, 0, 0, 0
-	for _, c := range tree {
-		if c.cut {
-			cut++
-			if c.structure {
-				cutOK++
-			}
-			continue
-		}
-		n++
-		if c.structure {
-			k++
-		}
-	}
+	k, n, cutOK, cut := countApart(tree, func(c treeCount) bool { return c.cut }, func(c treeCount) bool { return c.structure })
 	r := claims.Share(k, n)
 	r.Ours = fmt.Sprintf("construction as described on %d of %d complete trees; %d trees cut by tree_max_nodes counted apart (as described up to the cut on %d)", k, n, cut, cutOK)
 	return r
@@ -246,23 +233,29 @@ func repsRow(r RepsResult) claims.Result {
 // a-priori estimate: below it no plan fits, so a run there measures the
 // deadline); those below it are counted apart.
 func occursRow(runs []reproCell, what string, hit func(reproCell) bool) claims.Result {
-	k, n, kb, nb := 0, 0, 0, 0
-	for _, c := range runs {
-		if c.belowCW {
-			nb++
-			if hit(c) {
-				kb++
-			}
-			continue
-		}
-		n++
-		if hit(c) {
-			k++
-		}
-	}
+	k, n, kb, nb := countApart(runs, func(c reproCell) bool { return c.belowCW }, hit)
 	r := claims.Occurs(k, n, what+" at deadlines ≥ the critical-work length")
 	r.Ours += fmt.Sprintf("; apart, at deadlines below it (infeasible by the paper's a-priori estimate): %d of %d", kb, nb)
 	return r
+}
+
+// countApart counts the xs that hit (k of n) apart from those set apart
+// (ka of na).
+func countApart[T any](xs []T, apart, hit func(T) bool) (k, n, ka, na int) {
+	for _, x := range xs {
+		if apart(x) {
+			na++
+			if hit(x) {
+				ka++
+			}
+		} else {
+			n++
+			if hit(x) {
+				k++
+			}
+		}
+	}
+	return k, n, ka, na
 }
 
 // loadRow: critical-works (load) reaches more load in the time frame than

@@ -25,10 +25,7 @@ type GenConfig struct {
 	PerfMax     float64
 }
 
-// DefaultGenConfig is the preset's default: 30 tasks in 6 layers (width 5,
-// the size of the seed's Fig. 2-like examples), 30 % edge density, volumes
-// 10–100, transfers 5–50 (communication-to-computation ratio near 0.5 at
-// mean performance 2.5), 4 processors of performance 1–4.
+// DefaultGenConfig is the preset's default, each value with its reason.
 func DefaultGenConfig() GenConfig {
 	return GenConfig{
 		Tasks:       30,  // tasks: 6 layers of width 5, the size of the seed's Fig. 2-like examples

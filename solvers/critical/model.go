@@ -121,14 +121,8 @@ func ParseJSON(data []byte) (*Graph, error) {
 	if err := formats.DecodeStrict(data, &raw, "a task-graph JSON"); err != nil {
 		return nil, err
 	}
-	if len(raw.Tasks) > MaxTasks {
-		return nil, errs.New(errs.TooLarge, "tasks", "%d tasks, at most %d", len(raw.Tasks), MaxTasks)
-	}
-	if len(raw.Edges) > MaxEdges {
-		return nil, errs.New(errs.TooLarge, "edges", "%d edges, at most %d", len(raw.Edges), MaxEdges)
-	}
-	if len(raw.Processors) > MaxProcessors {
-		return nil, errs.New(errs.TooLarge, "processors", "%d processors, at most %d", len(raw.Processors), MaxProcessors)
+	if err := checkLimits(len(raw.Tasks), len(raw.Edges), len(raw.Processors)); err != nil {
+		return nil, err
 	}
 	g := &Graph{Name: raw.Name, Source: raw.Source, Times: raw.Times}
 	if g.Source == "" {
@@ -224,6 +218,19 @@ func (g *Graph) readProcessors(raw graphJSON) error {
 	return nil
 }
 
+// checkLimits is errs.TooLarge naming the first count over its limit.
+func checkLimits(tasks, edges, processors int) error {
+	for _, c := range []struct {
+		field  string
+		n, max int
+	}{{"tasks", tasks, MaxTasks}, {"edges", edges, MaxEdges}, {"processors", processors, MaxProcessors}} {
+		if c.n > c.max {
+			return errs.New(errs.TooLarge, c.field, "%d %s, at most %d", c.n, c.field, c.max)
+		}
+	}
+	return nil
+}
+
 func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1e15 }
 
 // Validate checks a graph: at least one task and one processor, finite
@@ -237,14 +244,8 @@ func (g *Graph) Validate() error {
 	if len(g.Processors) == 0 {
 		return errs.Invalidf("processors", "no processors")
 	}
-	if len(g.Tasks) > MaxTasks {
-		return errs.New(errs.TooLarge, "tasks", "%d tasks, at most %d", len(g.Tasks), MaxTasks)
-	}
-	if len(g.Edges) > MaxEdges {
-		return errs.New(errs.TooLarge, "edges", "%d edges, at most %d", len(g.Edges), MaxEdges)
-	}
-	if len(g.Processors) > MaxProcessors {
-		return errs.New(errs.TooLarge, "processors", "%d processors, at most %d", len(g.Processors), MaxProcessors)
+	if err := checkLimits(len(g.Tasks), len(g.Edges), len(g.Processors)); err != nil {
+		return err
 	}
 	for i, t := range g.Tasks {
 		if bad(t.Volume) {
@@ -447,33 +448,12 @@ type Bounds struct {
 
 // ComputeBounds returns the critical-path length and the lower bound.
 func (d *DAG) ComputeBounds() Bounds {
-	var b Bounds
-	b.CriticalPath = LongestPath(d, nil).Length
-	ef := make([]float64, d.N)
-	for _, v := range d.Order {
-		s := 0.0
-		for _, a := range d.Pred[v] {
-			s = max(s, ef[a.To])
-		}
-		ef[v] = s + d.Fast[v]
-		b.CompPath = max(b.CompPath, ef[v])
+	all := make([]bool, d.M)
+	for p := range all {
+		all[p] = true
 	}
-	if d.G.Times == nil {
-		w, sp := 0.0, 0.0
-		for _, t := range d.G.Tasks {
-			w += t.Volume
-		}
-		for _, p := range d.G.Processors {
-			sp += p.Performance
-		}
-		b.WorkOverS = w / sp
-	} else {
-		w := 0.0
-		for _, f := range d.Fast {
-			w += f
-		}
-		b.WorkOverS = w / float64(d.M)
-	}
+	b := Bounds{CriticalPath: LongestPath(d, nil).Length}
+	b.CompPath, b.WorkOverS = boundParts(d, all)
 	b.Lower = max(b.CompPath, b.WorkOverS)
 	return b
 }

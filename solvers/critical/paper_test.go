@@ -199,7 +199,7 @@ func TestScaleOutResolvesWhatIdleCannot(t *testing.T) {
 	works := []Work{workOf(d, 1), workOf(d, 0)}
 	works[1].Rank = 2
 	for _, so := range []bool{false, true} {
-		res, err := PlanCriticalWorks(context.Background(), d, works, PlanOptions{Criterion: CriterionMakespan, ScaleOut: so}, solvers.NoProgress)
+		res, err := PlanCriticalWorks(context.Background(), d, works, PlanOptions{Criterion: CriterionMakespan, Collision: map[bool]string{false: CollisionIdle, true: CollisionNew}[so]}, solvers.NoProgress)
 		if err != nil {
 			t.Fatal(err)
 		}

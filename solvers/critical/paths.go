@@ -1,6 +1,7 @@
 package critical
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -54,9 +55,20 @@ func (p Path) label(d *DAG, maxTasks int) string {
 // single task. Ties go to the earlier task in topological order and to the
 // earlier in-arc, so the answer is deterministic.
 func LongestPath(d *DAG, removed []bool) Path {
-	dist := make([]float64, d.N)
-	from := make([]int, d.N) // predecessor arc's edge index, -1 for a start
+	dist, from := longestTo(d, removed)
 	best, bestV := -1.0, -1
+	for _, v := range d.Order {
+		if dist[v] > best {
+			best, bestV = dist[v], v
+		}
+	}
+	return tracePath(d, bestV, from, best)
+}
+
+// longestTo is, per task, the length of the heaviest path ending there
+// without the removed edges, and the edge it arrives by (−1: a start).
+func longestTo(d *DAG, removed []bool) (dist []float64, from []int) {
+	dist, from = make([]float64, d.N), make([]int, d.N)
 	for _, v := range d.Order {
 		dist[v], from[v] = d.Fast[v], -1
 		for _, a := range d.Pred[v] {
@@ -67,11 +79,8 @@ func LongestPath(d *DAG, removed []bool) Path {
 				dist[v], from[v] = c, a.E
 			}
 		}
-		if dist[v] > best {
-			best, bestV = dist[v], v
-		}
 	}
-	return tracePath(d, bestV, from, best)
+	return dist, from
 }
 
 func tracePath(d *DAG, v int, from []int, length float64) Path {
@@ -278,16 +287,7 @@ func (c *coverage) takeTree(t *Tree) {
 			idx = append(idx, i)
 		}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		la, lb := t.Nodes[a].Path.Length, t.Nodes[b].Path.Length
-		switch {
-		case la > lb:
-			return -1
-		case la < lb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(t.Nodes[b].Path.Length, t.Nodes[a].Path.Length) })
 	for _, i := range idx {
 		if c.left == 0 {
 			break
@@ -300,16 +300,7 @@ func (c *coverage) takeTree(t *Tree) {
 // longest first: head = the longest path ending at the edge's source,
 // tail = the longest path starting at its target.
 func (c *coverage) complete(d *DAG) error {
-	head := make([]float64, d.N)
-	hfrom := make([]int, d.N)
-	for _, v := range d.Order {
-		head[v], hfrom[v] = d.Fast[v], -1
-		for _, a := range d.Pred[v] {
-			if l := head[a.To] + a.Comm + d.Fast[v]; l > head[v] {
-				head[v], hfrom[v] = l, a.E
-			}
-		}
-	}
+	head, hfrom := longestTo(d, nil)
 	tail := make([]float64, d.N)
 	tnext := make([]int, d.N)
 	for i := len(d.Order) - 1; i >= 0; i-- {
@@ -332,15 +323,7 @@ func (c *coverage) complete(d *DAG) error {
 		ed := d.G.Edges[e]
 		lens[e] = head[ed.From] + d.Comm(e) + tail[ed.To]
 	}
-	slices.SortStableFunc(unc, func(a, b int) int {
-		switch {
-		case lens[a] > lens[b]:
-			return -1
-		case lens[a] < lens[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(unc, func(a, b int) int { return cmp.Compare(lens[b], lens[a]) })
 	for _, e := range unc {
 		if c.covered[e] {
 			continue
@@ -380,15 +363,7 @@ func isolatedWorks(d *DAG) []Work {
 }
 
 // longerWorkFirst orders works by decreasing length (for a stable sort).
-func longerWorkFirst(a, b Work) int {
-	switch {
-	case a.Path.Length > b.Path.Length:
-		return -1
-	case a.Path.Length < b.Path.Length:
-		return 1
-	}
-	return 0
-}
+func longerWorkFirst(a, b Work) int { return cmp.Compare(b.Path.Length, a.Path.Length) }
 
 // MaxWorkEntries bounds the tasks and edges held by all critical works
 // (16 bytes each with the slices' overhead: about 800 MB).

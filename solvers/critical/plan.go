@@ -1,6 +1,7 @@
 package critical
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -29,19 +30,18 @@ const (
 // variant is one partial plan: a priori processor and times per planned
 // task (proc −1: not yet planned).
 type variant struct {
-	id      int
-	proc    []int
-	start   []float64
-	finish  []float64
-	ord     []int // planning order (0-based), −1 unplanned
-	next    int   // next ord value
-	obj     float64
-	relaxed int
+	id     int
+	proc   []int
+	start  []float64
+	finish []float64
+	ord    []int // planning order (0-based), −1 unplanned
+	next   int   // next ord value
+	obj    float64
 }
 
 func (v *variant) clone(id int) *variant {
 	return &variant{id: id, proc: slices.Clone(v.proc), start: slices.Clone(v.start), finish: slices.Clone(v.finish),
-		ord: slices.Clone(v.ord), next: v.next, obj: v.obj, relaxed: v.relaxed}
+		ord: slices.Clone(v.ord), next: v.next, obj: v.obj}
 }
 
 // answer is one optimal placement of a work's unplanned tasks.
@@ -104,7 +104,6 @@ type planner struct {
 	crit        string
 	horizon     float64 // the time frame's end, the deadline (+Inf: none)
 	maxVariants int
-	scaleOut    bool
 	reading     string // the collision reading (collision_processors)
 	boundAll    bool   // a task's latest finish bounded by every planned successor (the time readings)
 }
@@ -160,16 +159,12 @@ func (pl *planner) planWork(vr *variant, w Work, relaxed bool) ([]answer, string
 	if !relaxed && wp.breaksPrecedence() {
 		return nil, FailPrecedence
 	}
-	unplanned := 0
 	for i := range wp.path {
 		if !wp.fixed(i) {
-			unplanned++
+			return wp.answers(wp.forward(wp.latestFinish(relaxed)))
 		}
 	}
-	if unplanned == 0 {
-		return []answer{{}}, ""
-	}
-	return wp.answers(wp.forward(wp.latestFinish(relaxed)))
+	return []answer{{}}, ""
 }
 
 // replanWork plans work w's unplanned tasks on vr again, each at the
@@ -207,15 +202,7 @@ func engagedIntervals(d *DAG, vr *variant) [][][2]float64 {
 		}
 	}
 	for p := range busy {
-		slices.SortFunc(busy[p], func(a, b [2]float64) int {
-			switch {
-			case a[0] < b[0]:
-				return -1
-			case a[0] > b[0]:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(busy[p], func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
 	}
 	return busy
 }
@@ -419,12 +406,16 @@ func (pl *planner) apply(vr *variant, a answer) {
 		vr.proc[t], vr.start[t], vr.finish[t] = a.proc[j], a.start[j], a.finish[j]
 		vr.ord[t] = vr.next
 		vr.next++
-		switch pl.crit {
-		case CriterionMakespan:
-			vr.obj = max(vr.obj, a.finish[j])
-		default:
-			vr.obj += pl.objDelta(t, a.proc[j])
-		}
+		pl.addObj(vr, t)
+	}
+}
+
+// addObj adds planned task v to vr's partial criterion.
+func (pl *planner) addObj(vr *variant, v int) {
+	if pl.crit == CriterionMakespan {
+		vr.obj = max(vr.obj, vr.finish[v])
+	} else {
+		vr.obj += pl.objDelta(v, vr.proc[v])
 	}
 }
 
@@ -443,16 +434,8 @@ type PlanOptions struct {
 	// MaxVariants caps the variants carried to the next work (ours; the
 	// paper keeps all m × n). 0: DefaultMaxVariants.
 	MaxVariants int
-	// ScaleOut is the reading of collision step 3 «процессоров, не
-	// задействованных в вычислениях»: a task no processor of the
-	// configuration can take gets a new processor (a copy of a platform
-	// processor), so the configuration grows; false: only processors of
-	// the platform free over the task's time frame.
-	ScaleOut bool
 	// Collision is the reading of the collision steps (run parameter
-	// collision_processors): CollisionIdle (literal), CollisionShift,
-	// CollisionDelay, CollisionPerWork or CollisionNew (scale-out, the
-	// same as ScaleOut). "": CollisionIdle, or CollisionNew when ScaleOut.
+	// collision_processors, CollisionReadings; doc.go). "": CollisionIdle.
 	Collision string
 }
 
@@ -477,53 +460,28 @@ type WorkStep struct {
 }
 
 // PlanCriticalWorks runs the seed's planning loop and collision resolution
-// on the ranked works (below): work by work for every variant, the
-// failing variants struck out, the run ended when no variant is left;
-// then collision resolution on every variant left. Without Fallback a
-// variant whose collisions stay unresolved is struck out too, and the
-// result is the best feasible a-priori plan; with Fallback (ours) every
-// work gets planned and every variant is realized.
-//
-// Per work, over [0, D]: a backward pass of latest finishes and a forward
-// DP of earliest starts by criterion — load (the seed's: maximize busy
-// time inside [0, D], the slowest processor that fits), makespan or cost
-// (ours); ties to the earlier finish, then the lower processor; at most
-// MaxAnswers answers and max_variants variants (ours; the paper keeps
-// all; the rest "pruned"). Occupancy is left to collision resolution and
-// every transfer counts. Failure case 1 (planned neighbours break
-// precedence) or 2 (no placement) strikes a variant; none left is the
-// paper's stop: stopped = 1, no schedule, the partial plan shown. The
-// search-tree DP of [2] is not in the seed; ours is this pass.
-//
-// Collision resolution: X later-planned, Y earlier; Representatives pairs
-// them (the seed's heuristic); the heavier task keeps the processor
-// unless the other has nowhere to go; the others go, fewest options
-// first, where the reading (opt.Collision, doc.go) lets them: idle (the
-// literal reading) another processor free at the planned time, with
-// least time (× price under cost); the time readings (shift, delay,
-// per-work, replan, reserve) the processor and earliest time inside the
-// task's frame; new (scale-out, ours) a copy of the fastest processor
-// when none is free. Rounds repeat while a task moves (at most 10 under
-// idle and new; a moved task never collides again). A collision left
-// strikes the variant (the paper's "exceptional situation"), except
-// under reserve, where what stays goes where it finishes first, the rest
-// shifting later (realize), and the variant stands if all ends by D. The
-// result is the best variant's plan, inside [0, D] by construction. Fallback (critical-works-fallback, ours): a
-// failing work is planned as early as possible (works_fallback) and
-// variants are realized in start order; valid by construction, checked
-// every run.
+// on the ranked works: work by work for every variant (planWork: a
+// backward pass of latest finishes and a forward DP by criterion over
+// [0, D], ties to the earlier finish, then the lower processor; the
+// search-tree DP of [2] is not in the seed, ours is this pass; occupancy
+// is left to collision resolution and every transfer counts), the
+// variants hitting failure case 1 or 2 struck out, at most max_variants
+// carried on (ours; the paper keeps all; the rest "pruned"), the run
+// stopped when none is left (the paper's stop: stopped = 1, no schedule,
+// the partial plan shown); then collision resolution on every variant
+// left (resolveCollisions, under the reading opt.Collision, doc.go).
+// Without Fallback a variant whose collisions stay unresolved is struck
+// out too (under reserve only when, realized, it ends after D), and the
+// result is the best feasible a-priori plan, inside [0, D] by
+// construction; with Fallback (ours) a failing work is planned as early
+// as possible (works_fallback) and every variant is realized in start
+// order: valid by construction, checked every run.
 func PlanCriticalWorks(ctx context.Context, d *DAG, works []Work, opt PlanOptions, progress func(done, total int, note string)) (*PlanResult, error) {
 	if opt.MaxVariants <= 0 {
 		opt.MaxVariants = DefaultMaxVariants
 	}
-	reading := opt.Collision
-	switch {
-	case opt.ScaleOut:
-		reading = CollisionNew
-	case reading == "":
-		reading = CollisionIdle
-	}
-	pl := &planner{d: d, crit: opt.Criterion, horizon: math.Inf(1), maxVariants: opt.MaxVariants, scaleOut: reading == CollisionNew, reading: reading,
+	reading := cmp.Or(opt.Collision, CollisionIdle)
+	pl := &planner{d: d, crit: opt.Criterion, horizon: math.Inf(1), maxVariants: opt.MaxVariants, reading: reading,
 		boundAll: reading != CollisionIdle && reading != CollisionNew}
 	if opt.Deadline > 0 {
 		pl.horizon = opt.Deadline
@@ -644,7 +602,6 @@ func (pl *planner) candidates(vars []*variant, w Work, fallback bool, res *PlanR
 		for i, vr := range failed {
 			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "relaxed", Reason: reasons[i] + "; every variant failed, so the work was planned without its time windows (our fallback)"})
 			as, _ := pl.planWork(vr, w, true)
-			vr.relaxed++
 			for _, a := range as {
 				cands = append(cands, candidate{vr, a})
 			}
@@ -746,12 +703,7 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 			return err
 		}
 		d := extendDAG(pl.d, rs.Types)
-		unresolved := rs.Capped
-		for _, c := range rs.Collisions {
-			if c.Outcome == OutcomeReplaced {
-				unresolved = true
-			}
-		}
+		unresolved := rs.unresolved()
 		var s Schedule
 		shifted := false
 		if unresolved && !res.Fallback && pl.reading == CollisionReserve && !rs.Capped {
@@ -793,11 +745,7 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 		if unresolved && !res.Fallback {
 			res.Dropped++
 			res.CollisionDropped++
-			reason := FailCollision
-			if pl.reading == CollisionReserve {
-				reason = FailReserve
-			}
-			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "dropped", Reason: reason})
+			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Status: "dropped", Reason: collisionFail(pl.reading)})
 			if better(bestFailed) {
 				bestFailed = dn
 			}
@@ -810,18 +758,17 @@ func (pl *planner) chooseVariant(ctx context.Context, vars []*variant, res *Plan
 			best = dn
 		}
 	}
+	pick := best
 	if best == nil {
 		// Every variant struck out at collision resolution: no variant left.
-		res.Stopped = true
-		res.Planned, res.Collisions, res.PairsCapped, res.Chosen = bestFailed.plan, bestFailed.cols, bestFailed.cap, bestFailed.vr.id
-		res.Partial, res.D = bestFailed.s, bestFailed.d
-		return nil
+		pick, res.Stopped = bestFailed, true
+		res.Partial = pick.s
+	} else {
+		res.Schedule, res.Complete = pick.s, true
 	}
-	res.Schedule, res.Planned, res.Collisions, res.PairsCapped, res.Chosen = best.s, best.plan, best.cols, best.cap, best.vr.id
-	res.D = best.d
-	res.Complete = true
+	res.Planned, res.Collisions, res.PairsCapped, res.Chosen, res.D = pick.plan, pick.cols, pick.cap, pick.vr.id, pick.d
 	for i := range res.Events {
-		if res.Events[i].Status == "kept" && res.Events[i].Variant == best.vr.id {
+		if res.Events[i].Status == "kept" && res.Events[i].Variant == pick.vr.id {
 			res.Events[i].Status = "kept (chosen)"
 		}
 	}
@@ -839,46 +786,35 @@ func (pl *planner) resolveWork(ctx context.Context, vars []*variant, w Work, res
 		if err != nil {
 			return nil, err
 		}
-		unresolved := rs.Capped
-		for _, c := range rs.Collisions {
-			if c.Outcome == OutcomeReplaced {
-				unresolved = true
-			}
-		}
+		unresolved := rs.unresolved()
 		if unresolved && res.Fallback {
 			// Our fallback keeps every variant: what stays in collision
 			// is placed at realization.
 			kept = append(kept, vr)
 			continue
 		}
-		if unresolved && pre[vr] != nil {
-			// Reading replan: before the variant is struck out, the work
-			// is planned again on its processors' free times.
-			nv := pre[vr].clone(vr.id)
-			as, why := pl.replanWork(nv, w)
-			if why == "" {
-				pl.apply(nv, as[0])
-				res.Replanned++
-				res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "replanned",
-					Reason: "a collision left unresolved; the work was planned again on the processors' free times (reading replan)"})
-				kept = append(kept, nv)
-				continue
-			}
-			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped",
-				Reason: fmt.Sprintf("a collision left unresolved, and re-planning the work on the processors' free times failed (%s)", why)})
-			res.Dropped++
-			res.CollisionDropped++
-			step.Dropped++
-			continue
-		}
 		if unresolved {
-			res.Dropped++
-			res.CollisionDropped++
-			step.Dropped++
 			reason := FailCollision
-			if len(kept) == 0 && vr == vars[len(vars)-1] {
+			if pre[vr] != nil {
+				// Reading replan: before the variant is struck out, the
+				// work is planned again on its processors' free times.
+				nv := pre[vr].clone(vr.id)
+				as, why := pl.replanWork(nv, w)
+				if why == "" {
+					pl.apply(nv, as[0])
+					res.Replanned++
+					res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "replanned",
+						Reason: "a collision left unresolved; the work was planned again on the processors' free times (reading replan)"})
+					kept = append(kept, nv)
+					continue
+				}
+				reason = fmt.Sprintf("a collision left unresolved, and re-planning the work on the processors' free times failed (%s)", why)
+			} else if len(kept) == 0 && vr == vars[len(vars)-1] {
 				reason += "; no variant left: the algorithm ends (the paper's stop)"
 			}
+			res.Dropped++
+			res.CollisionDropped++
+			step.Dropped++
 			res.Events = append(res.Events, VariantEvent{Variant: vr.id, Work: w.Rank, Status: "dropped", Reason: reason})
 			continue
 		}
@@ -888,11 +824,7 @@ func (pl *planner) resolveWork(ctx context.Context, vars []*variant, w Work, res
 				continue
 			}
 			vr.proc[v], vr.start[v], vr.finish[v] = rs.Proc[v], rs.Start[v], rs.Start[v]+pl.d.T[v][rs.Proc[v]]
-			if pl.crit == CriterionMakespan {
-				vr.obj = max(vr.obj, vr.finish[v])
-			} else {
-				vr.obj += pl.objDelta(v, vr.proc[v])
-			}
+			pl.addObj(vr, v)
 		}
 		kept = append(kept, vr)
 	}
@@ -910,6 +842,11 @@ type resolution struct {
 	Collisions []Collision // the pairs found, with their outcomes
 	Capped     bool        // the pairs stopped at maxPairs
 	Types      []int       // per processor instance, the platform processor it copies (len > d.M: scale-out added some)
+}
+
+// unresolved reports a collision left (or the pairs capped).
+func (r *resolution) unresolved() bool {
+	return r.Capped || slices.ContainsFunc(r.Collisions, func(c Collision) bool { return c.Outcome == OutcomeReplaced })
 }
 
 // resolveCollisions is the seed's step 4 on one variant (see PlanCriticalWorks), in
@@ -942,7 +879,7 @@ func resolveCollisions(ctx context.Context, d *DAG, vr *variant, crit string, ho
 		xAdj := map[int][]int{}
 		var xs []int
 		for _, c := range cols {
-			if _, ok := xAdj[c.X]; !ok {
+			if xAdj[c.X] == nil {
 				xs = append(xs, c.X)
 			}
 			xAdj[c.X] = append(xAdj[c.X], c.Y)
@@ -1067,15 +1004,7 @@ func (o *occupancy) earliest(v int) float64 {
 // weight is a task's planned time on its current processor.
 func (o *occupancy) weight(v int) float64 { return o.fin[v] - o.start[v] }
 
-func (o *occupancy) byStart(a, b int) int {
-	switch {
-	case o.start[a] < o.start[b]:
-		return -1
-	case o.start[a] > o.start[b]:
-		return 1
-	}
-	return a - b
-}
+func (o *occupancy) byStart(a, b int) int { return cmp.Or(cmp.Compare(o.start[a], o.start[b]), a-b) }
 
 // slot is where v can run on q under the reading, the earliest start
 // (ok false: nowhere). idle and new: only at its planned start (the
@@ -1117,12 +1046,6 @@ func (o *occupancy) slot(v, q int) (float64, bool) {
 	return t, true
 }
 
-// fits reports whether v can run on q (see slot).
-func (o *occupancy) fits(v, q int) bool {
-	_, ok := o.slot(v, q)
-	return ok
-}
-
 // move puts v on q from start t.
 func (o *occupancy) move(v, q int, t float64) {
 	from := o.proc[v]
@@ -1143,7 +1066,10 @@ func (o *occupancy) options(v int) []int {
 	var opts []int
 	own := o.reading != CollisionIdle && o.reading != CollisionNew
 	for q := range o.occ {
-		if (q != o.proc[v] || own) && o.fits(v, q) {
+		if q == o.proc[v] && !own {
+			continue
+		}
+		if _, ok := o.slot(v, q); ok {
 			opts = append(opts, q)
 		}
 	}
@@ -1341,16 +1267,7 @@ func extendDAG(d *DAG, typ []int) *DAG {
 // neighbour. An X vertex left without a representative (every neighbour
 // taken) is absent from the result. Ties go to the lower task index.
 func Representatives(xs []int, adj map[int][]int, weight func(int) float64) map[int]int {
-	byWeight := func(a, b int) int {
-		wa, wb := weight(a), weight(b)
-		switch {
-		case wa < wb:
-			return -1
-		case wa > wb:
-			return 1
-		}
-		return a - b
-	}
+	byWeight := func(a, b int) int { return cmp.Or(cmp.Compare(weight(a), weight(b)), a-b) }
 	deg := map[int]int{}
 	owner := map[int]int{}
 	var ys []int

@@ -105,15 +105,13 @@ func dagGraph(d *DAG, crit Path, group []string, notes *[]string) report.Graph {
 // time units (volume / performance), which do not convert to seconds.
 const TimeUnit = "time units"
 
-func workGroup(rank int) string { return fmt.Sprintf("work %d", rank) }
-
 func runReport(o *Outcome) *report.Report {
 	d := o.D
 	r := &report.Report{Metrics: runMetrics(o)}
 	workOf := WorkOf(d.N, o.Works)
 	group := make([]string, d.N)
 	for v := range d.N {
-		group[v] = workGroup(workOf[v])
+		group[v] = fmt.Sprintf("work %d", workOf[v])
 	}
 	r.Gantts = runGantts(o, group)
 	r.Time = &report.TimeFrame{Unit: TimeUnit, OriginName: "the start of the schedule"}
@@ -155,13 +153,9 @@ func deadlineSource(c RunConfig) string {
 	return fmt.Sprintf("deadline_factor %.4g × HEFT's makespan", c.DeadlineFactor)
 }
 
-// The variants a run metric is meaningful for (report.Metric.Variants).
-// The planner's counts (variants, works planned, collisions) exist only
-// in the critical works method: heft and list report 0. They build the
-// tree of critical paths and its works too, but only to colour their
-// Gantt, so the tree's size and cut and the number of works say nothing
-// about them. Only the paper's method stops (our fallback plans the work
-// instead), and only the fallback plans works by it.
+// The variants a run metric is meaningful for (report.Metric.Variants):
+// the baselines build the tree and its works only to colour their Gantt;
+// only the paper's method stops, only the fallback plans works by it.
 var (
 	planners        = solvers.VariantNames(variants, func(v algorithm) bool { return v.plans })
 	paperPlanner    = solvers.VariantNames(variants, algorithm.paper)
@@ -173,12 +167,6 @@ var (
 // (0 but for the critical-works variants) and the tree's size.
 func runMetrics(o *Outcome) []report.Metric {
 	d, s := o.D, o.Sched
-	b2f := func(b bool) float64 {
-		if b {
-			return 1
-		}
-		return 0
-	}
 	var ms []report.Metric
 	meets := false
 	if o.Complete {
@@ -219,12 +207,12 @@ func runMetrics(o *Outcome) []report.Metric {
 		report.Metric{Name: "deadline", Value: o.Deadline, Unit: "time units", Kind: report.KindInfo},
 		report.Metric{Name: "deadline_over_heft", Value: ratioOr0(o.Deadline, o.HEFT.Makespan()), Unit: "× HEFT makespan", Kind: report.KindInfo},
 		report.Metric{Name: "deadline_over_critical_work", Value: ratioOr0(o.Deadline, o.Bounds.CriticalPath), Unit: "× critical-work length", Kind: report.KindInfo},
-		report.Metric{Name: "meets_deadline", Value: b2f(meets), Better: report.Higher},
+		report.Metric{Name: "meets_deadline", Value: float64(btoi(meets)), Better: report.Higher},
 		report.Metric{Name: "processors", Value: float64(o.Platform), Kind: report.KindInfo},
 		report.Metric{Name: "processors_used", Value: float64(d.M), Kind: report.KindInfo},
 		report.Metric{Name: "critical_path_length", Value: o.Bounds.CriticalPath, Unit: "time units", Kind: report.KindInfo},
 		report.Metric{Name: "lower_bound", Value: o.Bounds.Lower, Unit: "time units", Kind: report.KindInfo},
-		report.Metric{Name: "stopped", Value: b2f(stopped), Variants: paperPlanner},
+		report.Metric{Name: "stopped", Value: float64(btoi(stopped)), Variants: paperPlanner},
 		report.Metric{Name: "variants_generated", Value: float64(gen), Variants: planners},
 		report.Metric{Name: "variants_dropped", Value: float64(dropped), Variants: planners},
 		report.Metric{Name: "variants_kept", Value: float64(kept), Variants: planners},
@@ -235,7 +223,7 @@ func runMetrics(o *Outcome) []report.Metric {
 		report.Metric{Name: "collisions", Value: float64(cols), Variants: planners},
 		report.Metric{Name: "collisions_unresolved", Value: float64(unres), Variants: planners},
 		report.Metric{Name: "tree_nodes", Value: float64(len(o.Tree.Nodes)), Kind: report.KindInfo, Variants: planners},
-		report.Metric{Name: "tree_cut", Value: b2f(o.Tree.Cut), Variants: planners},
+		report.Metric{Name: "tree_cut", Value: float64(btoi(o.Tree.Cut)), Variants: planners},
 		report.Metric{Name: "dfs_paths", Value: CountPaths(d), Kind: report.KindInfo},
 		report.Metric{Name: "wall_ms", Value: o.WallMS, Unit: "ms", Better: report.Lower, Kind: report.KindCost})
 	return ms
@@ -438,15 +426,11 @@ func treeGraph(d *DAG, t *Tree, notes *[]string) report.Graph {
 	}
 	for i := range n {
 		nd := t.Nodes[i]
-		gn := report.GraphNode{ID: fmt.Sprintf("D%d", i), Label: fmt.Sprintf("D%d %s (%.4g)", i, nd.Path.label(d, 6), nd.Path.Length), Level: nd.Depth}
-		switch nd.Leaf {
-		case LeafCut:
-			gn.Group = "cut by bound"
-		case LeafDuplicate:
-			gn.Group = "duplicate"
+		gn := report.GraphNode{ID: fmt.Sprintf("D%d", i), Label: fmt.Sprintf("D%d %s (%.4g)", i, nd.Path.label(d, 6), nd.Path.Length), Level: nd.Depth, Group: nd.Leaf}
+		switch nd.Leaf { // LeafCut and LeafDuplicate name their groups
 		case LeafOneEdge:
 			gn.Group = "leaf"
-		default:
+		case LeafExpanded:
 			gn.Group = "expanded"
 		}
 		g.Nodes = append(g.Nodes, gn)

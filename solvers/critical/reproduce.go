@@ -51,16 +51,10 @@ func Workflows() ([]string, []*Graph, error) {
 }
 
 // reproAlgos are the algorithms of the deadline comparison, each group on
-// the same processors: on the platform, the paper's method under its
-// criterion (load) and under cost (ours), our fallback variant, HEFT and
-// list; then the paper's method with scale-out (collision_processors new,
-// ours) and HEFT and list on the processors that run used (scaleOut's
-// configuration: the platform plus its copies), so that every comparison
-// is on equal resources; last the paper's method under the literal
-// reading of the collision steps (collision_processors idle), on the
-// platform. reading "" is the default one. heft is the index of the HEFT
-// on the same processors; on ≥ 0 runs on the configuration of algorithm
-// on.
+// the same processors (HEFT and list beside scale-out on the processors
+// it used), so every comparison is on equal resources. reading "": the
+// default; heft: the index of the HEFT on the same processors; on ≥ 0:
+// run on the configuration of algorithm on.
 var reproAlgos = []struct {
 	name, variant, crit string
 	reading             string
@@ -228,7 +222,7 @@ type failCounts struct {
 
 func runRepro(ctx context.Context, set *reproSet, progress solvers.Progress) (*reproResults, error) {
 	graphs := set.graphs
-	nf, na := len(ReproDeadlineFactors), len(reproAlgos)
+	nf := len(ReproDeadlineFactors)
 	res := &reproResults{cells: make([][][]reproCell, len(graphs)), tree: make([]treeCount, len(graphs)),
 		opt: make([]float64, len(graphs)), tiny: make([][]reproCell, len(graphs))}
 	err := solvers.ForEach(ctx, len(graphs), func(gi int) error {
@@ -249,7 +243,6 @@ func runRepro(ctx context.Context, set *reproSet, progress solvers.Progress) (*r
 			if res.opt[gi], err = ExactMakespan(ctx, d); err != nil {
 				return err
 			}
-			res.tiny[gi] = make([]reproCell, na)
 			if res.tiny[gi], err = reproRuns(ctx, jb, rc, 2); err != nil {
 				return err
 			}
@@ -386,12 +379,6 @@ func deadlineTable(set *reproSet, res *reproResults) (report.Table, [][]cmpRow) 
 					}
 				}
 			}
-			mean := func(x float64, n int) any {
-				if n == 0 {
-					return "—"
-				}
-				return x / float64(n)
-			}
 			kept := any("")
 			if solvers.LookupVariant(variants, al.variant).plans {
 				kept = r.kept / float64(r.graphs)
@@ -400,7 +387,7 @@ func deadlineTable(set *reproSet, res *reproResults) (report.Table, [][]cmpRow) 
 			if r.both > 0 && r.loadHEFT > 0 {
 				vs = r.loadBoth / r.loadHEFT
 			}
-			t.Rows = append(t.Rows, []any{fac, al.name, r.graphs, r.meets, r.stopped, kept, mean(r.cost, r.meets), mean(r.loadD, r.meets), mean(float64(r.procs), r.meets), vs, r.cwMin, r.cwSum / float64(r.graphs), r.cwMax, r.below, r.stoppedBelow})
+			t.Rows = append(t.Rows, []any{fac, al.name, r.graphs, r.meets, r.stopped, kept, meanOrDash(r.cost, r.meets), meanOrDash(r.loadD, r.meets), meanOrDash(float64(r.procs), r.meets), vs, r.cwMin, r.cwSum / float64(r.graphs), r.cwMax, r.below, r.stoppedBelow})
 		}
 	}
 	return t, rows
@@ -541,11 +528,7 @@ func makespanTable(set *reproSet, res *reproResults) report.Table {
 					sum += c.ratio
 				}
 			}
-			mean := any("—")
-			if n > 0 {
-				mean = sum / float64(n)
-			}
-			t.Rows = append(t.Rows, []any{g.name, al.name, n, mean, wins[a]})
+			t.Rows = append(t.Rows, []any{g.name, al.name, n, meanOrDash(sum, n), wins[a]})
 		}
 	}
 	return t
@@ -573,13 +556,17 @@ func gapTable(set *reproSet, res *reproResults) report.Table {
 				hits++
 			}
 		}
-		mean := any("—")
-		if n > 0 {
-			mean = sum / float64(n)
-		}
-		gapt.Rows = append(gapt.Rows, []any{al.name, set.n, n, mean, mx, hits})
+		gapt.Rows = append(gapt.Rows, []any{al.name, set.n, n, meanOrDash(sum, n), mx, hits})
 	}
 	return gapt
+}
+
+// meanOrDash is sum / n, or "—" when n is 0.
+func meanOrDash(sum float64, n int) any {
+	if n == 0 {
+		return "—"
+	}
+	return sum / float64(n)
 }
 
 func reproNotes(set *reproSet) []string {

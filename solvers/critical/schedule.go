@@ -1,6 +1,7 @@
 package critical
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -65,17 +66,7 @@ func (s Schedule) Check(d *DAG) error {
 	}
 	for p, ts := range byProc {
 		slices.SortFunc(ts, func(a, b int) int {
-			switch {
-			case s.Start[a] < s.Start[b]:
-				return -1
-			case s.Start[a] > s.Start[b]:
-				return 1
-			case s.Finish[a] < s.Finish[b]:
-				return -1
-			case s.Finish[a] > s.Finish[b]:
-				return 1
-			}
-			return a - b
+			return cmp.Or(cmp.Compare(s.Start[a], s.Start[b]), cmp.Compare(s.Finish[a], s.Finish[b]), a-b)
 		})
 		for i := 1; i < len(ts); i++ {
 			a, b := ts[i-1], ts[i]
@@ -103,11 +94,7 @@ func (s Schedule) LoadMean(d *DAG) float64 {
 	if ms <= 0 {
 		return 0
 	}
-	busy := 0.0
-	for v := range d.N {
-		busy += d.T[v][s.Proc[v]]
-	}
-	return busy / (ms * float64(d.M))
+	return busyTime(d, s) / (ms * float64(d.M))
 }
 
 // UpwardRank is HEFT's rank_u: mean time over the processors plus the
@@ -147,15 +134,7 @@ func rankOrder(d *DAG, r []float64) []int {
 	for i := range r {
 		r[i] = math.Round(r[i]*1e9) / 1e9
 	}
-	slices.SortFunc(o, func(a, b int) int {
-		switch {
-		case r[a] > r[b]:
-			return -1
-		case r[a] < r[b]:
-			return 1
-		}
-		return pos[a] - pos[b]
-	})
+	slices.SortFunc(o, func(a, b int) int { return cmp.Or(cmp.Compare(r[b], r[a]), pos[a]-pos[b]) })
 	return o
 }
 
@@ -210,15 +189,7 @@ func insertionStart(iv [][2]float64, ready, dur float64) float64 {
 }
 
 func insertInterval(iv [][2]float64, s, f float64) [][2]float64 {
-	i, _ := slices.BinarySearchFunc(iv, s, func(a [2]float64, t float64) int {
-		switch {
-		case a[0] < t:
-			return -1
-		case a[0] > t:
-			return 1
-		}
-		return 0
-	})
+	i, _ := slices.BinarySearchFunc(iv, s, func(a [2]float64, t float64) int { return cmp.Compare(a[0], t) })
 	return slices.Insert(iv, i, [2]float64{s, f})
 }
 
@@ -351,10 +322,16 @@ func countTrue(b []bool) int {
 // total speed (Σ fastest time among them / their number with a times
 // matrix).
 func LowerBoundOn(d *DAG, used []bool) float64 {
-	n := countTrue(used)
-	if n == 0 {
+	if countTrue(used) == 0 {
 		return 0
 	}
+	path, work := boundParts(d, used)
+	return max(path, work)
+}
+
+// boundParts are the two parts of LowerBoundOn: the path of fastest
+// times and the work over the speed, over the processors used.
+func boundParts(d *DAG, used []bool) (path, work float64) {
 	fast := make([]float64, d.N)
 	for v := range d.N {
 		fast[v] = math.Inf(1)
@@ -365,7 +342,6 @@ func LowerBoundOn(d *DAG, used []bool) float64 {
 		}
 	}
 	ef := make([]float64, d.N)
-	path := 0.0
 	for _, v := range d.Order {
 		s := 0.0
 		for _, a := range d.Pred[v] {
@@ -374,7 +350,6 @@ func LowerBoundOn(d *DAG, used []bool) float64 {
 		ef[v] = s + fast[v]
 		path = max(path, ef[v])
 	}
-	work := 0.0
 	if d.G.Times == nil {
 		w, sp := 0.0, 0.0
 		for _, t := range d.G.Tasks {
@@ -390,7 +365,7 @@ func LowerBoundOn(d *DAG, used []bool) float64 {
 		for _, f := range fast {
 			work += f
 		}
-		work /= float64(n)
+		work /= float64(countTrue(used))
 	}
-	return max(path, work)
+	return path, work
 }

@@ -52,8 +52,8 @@ type sizeClaim struct {
 // claimData gathers, size by size, what the Claims rows need.
 type claimData struct {
 	sizes        []sizeClaim
-	wdFail       []int
-	spFail       []int
+	wdFail       int // WD seed's failures, every size
+	spFail       int // the split's
 	unproven     int
 	delWD, delSp [][2]float64 // (deleted or cut, accuracy) over the solved instances
 	nWD, nSp     int          // instances behind delWD, delSp
@@ -70,25 +70,12 @@ func (c *claimData) add(st sizeStats, wd, sp methodStats) {
 		wdAcc: wd.accAll, spAcc: sp.accAll, wdCyc: wd.cycAll, spCyc: sp.cycAll, cycFull: st.cyclesFull,
 		wdReached: wd.reached, wdN: len(st.opt), spFail: sp.failures,
 	})
-	c.wdFail = append(c.wdFail, wd.failures)
-	c.spFail = append(c.spFail, sp.failures)
+	c.wdFail += wd.failures
+	c.spFail += sp.failures
 	c.delWD = append(c.delWD, wd.points...)
 	c.delSp = append(c.delSp, sp.points...)
 	c.nWD += len(st.opt)
 	c.nSp += len(st.opt)
-}
-
-// totalFail sums the failures of WD seed (0) or the split (1).
-func (c *claimData) totalFail(which int) int {
-	f := c.wdFail
-	if which == 1 {
-		f = c.spFail
-	}
-	s := 0
-	for _, x := range f {
-		s += x
-	}
-	return s
 }
 
 // points makes one claims.Point per size from a per-size slice.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 
 	"schedlab/errs"
@@ -215,11 +216,7 @@ type solver struct {
 // plan is what node x's join needs, computed once per node. The kernel
 // (deepest separator variable last, per-node masks of forbidden starts,
 // fused loops) keeps the order of additions of the first kernel, so
-// pin_test.go's recorded optima, schedules and sizes hold. x's unary costs per own value, for each constrained
-// ancestor (parent and pseudo-parents) the forbidden range of x's own
-// value indices per ancestor value, and for each child the strides of
-// Sep(x)'s variables in the child's message and whether the child's
-// message varies with x (x is then its fastest variable: stride 1).
+// pin_test.go's recorded optima, schedules and sizes hold.
 type plan struct {
 	d      int        // |D_x|
 	unary  []float32  // per own value index: the end slot, or −V_x (0 unscheduled)
@@ -257,7 +254,7 @@ func (s *solver) newPlan(x int) (*plan, error) {
 		}
 	}
 	for k, a := range t.Sep[x] {
-		if !contains(t.Adj[x], a) {
+		if !slices.Contains(t.Adj[x], a) {
 			continue
 		}
 		p.cons = append(p.cons, k)
@@ -317,15 +314,7 @@ func bitRange(lo, hi int) uint64 {
 
 // lowerIndex is the first index of the ascending d whose value is ≥ v.
 func lowerIndex(d []int, v int) int {
-	i, j := 0, len(d)
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if d[h] < v {
-			i = h + 1
-		} else {
-			j = h
-		}
-	}
+	i, _ := slices.BinarySearch(d, v)
 	return i
 }
 
@@ -397,96 +386,43 @@ func (p *plan) views(msg [][]float32, base []int) {
 // the loop into runs), the lowest index of the least cost winning.
 func (p *plan) scanMask(value bool, allowed uint64) (float32, int) {
 	best, arg := inf, 0
-	u := p.unary[:p.d]
 	if value {
-		switch len(p.view) {
-		case 0:
-			for i, c := range u {
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
-			}
-		case 1:
-			v0 := p.view[0][:len(u)]
-			for i, c := range u {
-				c += v0[i]
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
-			}
-		case 2:
-			v0, v1 := p.view[0][:len(u)], p.view[1][:len(u)]
-			for i, c := range u {
-				c += v0[i]
-				c += v1[i]
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
-			}
-		case 3:
-			v0, v1, v2 := p.view[0][:len(u)], p.view[1][:len(u)], p.view[2][:len(u)]
-			for i, c := range u {
-				c += v0[i]
-				c += v1[i]
-				c += v2[i]
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
-			}
-		default:
-			acc := p.acc[:len(u)]
-			copy(acc, u)
-			for _, v := range p.view {
-				v = v[:len(acc)]
-				for i := range acc {
-					acc[i] += v[i]
-				}
-			}
-			for i, c := range acc {
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best, arg = c, i
-				}
+		for i, c := range p.sum(0, p.d) {
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
 			}
 		}
 		return best, arg
 	}
 	// makespan: the end slots ascend, so once one alone reaches the best
 	// no later value can do better
-	switch len(p.view) {
-	case 0:
-		for i, c := range u {
-			if c >= best {
-				break
-			}
-			if allowed>>uint(i)&1 != 0 {
-				best, arg = c, i
-			}
+	for i, c := range p.unary[:p.d] {
+		if c >= best {
+			break
 		}
-	case 1:
-		v0 := p.view[0][:len(u)]
-		for i, c := range u {
-			if c >= best {
-				break
-			}
-			c = max(c, v0[i])
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best, arg = c, i
-			}
+		for _, v := range p.view {
+			c = max(c, v[i])
 		}
-	default:
-		for i, c := range u {
-			if c >= best {
-				break
-			}
-			for _, v := range p.view {
-				c = max(c, v[i])
-			}
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best, arg = c, i
-			}
+		if c < best && allowed>>uint(i)&1 != 0 {
+			best, arg = c, i
 		}
 	}
 	return best, arg
+}
+
+// sum is unary + Σ children over own indices [from, to), added in child
+// order as float32 (the order pin_test.go's optima were recorded in).
+func (p *plan) sum(from, to int) []float32 {
+	acc := p.acc[from:to]
+	copy(acc, p.unary[from:to])
+	for _, v := range p.view {
+		v = v[from:to]
+		v = v[:len(acc)]
+		for i := range acc {
+			acc[i] += v[i]
+		}
+	}
+	return acc
 }
 
 // scanRanges evaluates the own indices outside the constrained ancestors'
@@ -544,62 +480,12 @@ func (p *plan) scanRanges(value bool, idx []int) (float32, int) {
 }
 
 // runSum is the value objective over own indices [from, to): the first
-// index of the least unary + Σ children (added in child order, as float32)
-// below best, or best, −1.
+// index of the least unary + Σ children below best, or best, −1.
 func (p *plan) runSum(from, to int, best float32) (float32, int) {
 	arg := -1
-	u := p.unary[from:to]
-	switch len(p.view) {
-	case 0:
-		for i, c := range u {
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	case 1:
-		m0 := p.view[0][from:to]
-		m0 = m0[:len(u)]
-		for i, c := range u {
-			c += m0[i]
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	case 2:
-		m0, m1 := p.view[0][from:to], p.view[1][from:to]
-		m0, m1 = m0[:len(u)], m1[:len(u)]
-		for i, c := range u {
-			c += m0[i]
-			c += m1[i]
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	case 3:
-		m0, m1, m2 := p.view[0][from:to], p.view[1][from:to], p.view[2][from:to]
-		m0, m1, m2 = m0[:len(u)], m1[:len(u)], m2[:len(u)]
-		for i, c := range u {
-			c += m0[i]
-			c += m1[i]
-			c += m2[i]
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	default:
-		acc := p.acc[from:to]
-		copy(acc, u)
-		for _, v := range p.view {
-			v = v[from:to]
-			v = v[:len(acc)]
-			for i := range acc {
-				acc[i] += v[i]
-			}
-		}
-		for i, c := range acc {
-			if c < best {
-				best, arg = c, from+i
-			}
+	for i, c := range p.sum(from, to) {
+		if c < best {
+			best, arg = c, from+i
 		}
 	}
 	return best, arg
@@ -611,56 +497,21 @@ func (p *plan) runSum(from, to int, best float32) (float32, int) {
 // ascend with the starts, so no later value can do better).
 func (p *plan) runMax(from, to int, best float32) (float32, int, bool) {
 	arg := -1
-	u := p.unary[from:to]
-	switch len(p.view) {
-	case 0:
-		for i, c := range u {
-			if c >= best {
-				return best, arg, true
-			}
+	for i, c := range p.unary[from:to] {
+		if c >= best {
+			return best, arg, true
+		}
+		for _, v := range p.view {
+			c = max(c, v[from+i])
+		}
+		if c < best {
 			best, arg = c, from+i
-		}
-	case 1:
-		m0 := p.view[0][from:to]
-		m0 = m0[:len(u)]
-		for i, c := range u {
-			if c >= best {
-				return best, arg, true
-			}
-			c = max(c, m0[i])
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	case 2:
-		m0, m1 := p.view[0][from:to], p.view[1][from:to]
-		m0, m1 = m0[:len(u)], m1[:len(u)]
-		for i, c := range u {
-			if c >= best {
-				return best, arg, true
-			}
-			c = max(c, m0[i], m1[i])
-			if c < best {
-				best, arg = c, from+i
-			}
-		}
-	default:
-		for i, c := range u {
-			if c >= best {
-				return best, arg, true
-			}
-			for _, v := range p.view {
-				c = max(c, v[from+i])
-			}
-			if c < best {
-				best, arg = c, from+i
-			}
 		}
 	}
 	return best, arg, false
 }
 
-// fused reports whether innerSum and innerMax apply: one or two
+// fused reports whether inner applies: one or two
 // children, each varying with x.
 func (p *plan) fused() bool {
 	switch len(p.ch) {
@@ -672,76 +523,40 @@ func (p *plan) fused() bool {
 	return false
 }
 
-// innerSum is the value objective's inner loop over the last separator
-// variable's values (fused: one or two children varying with x): out[v] is
-// the least unary + children (added in child order) over the own indices
-// allowed by om and lastMask[v] (lastMask nil: the last variable is not
-// constrained with x), base the child offsets at v = 0 (left unchanged).
-func (p *plan) innerSum(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
+// inner is the fused inner loop over the last separator variable's
+// values (one or two children varying with x): out[v] is, over the own
+// indices allowed by om and lastMask[v] (lastMask nil: the last variable
+// is not constrained with x), the least unary + children added in child
+// order (value), or the least max(end slot, children), the scan stopping
+// once an end slot alone reaches the best (they ascend); base holds the
+// child offsets at v = 0 (left unchanged).
+func (p *plan) inner(value bool, out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
 	d := p.d
 	u := p.unary[:d]
-	m0 := msg[p.ch[0]]
-	b0, s0 := base[0], p.stride[0][last]
-	if len(p.ch) == 1 {
-		for v := range out {
-			allowed := om
-			if lastMask != nil {
-				allowed &^= lastMask[v]
-			}
-			c0 := m0[b0 : b0+d]
-			c0 = c0[:len(u)]
-			best := inf
+	two := len(p.ch) == 2
+	m0, b0, s0 := msg[p.ch[0]], base[0], p.stride[0][last]
+	var m1 []float32
+	var b1, s1 int
+	if two {
+		m1, b1, s1 = msg[p.ch[1]], base[1], p.stride[1][last]
+	}
+	for v := range out {
+		allowed := om
+		if lastMask != nil {
+			allowed &^= lastMask[v]
+		}
+		c0 := m0[b0 : b0+d]
+		c0 = c0[:len(u)]
+		best := inf
+		switch {
+		case value && !two:
 			for i, c := range u {
 				c += c0[i]
 				if c < best && allowed>>uint(i)&1 != 0 {
 					best = c
 				}
 			}
-			out[v] = best
-			b0 += s0
-		}
-		return
-	}
-	m1 := msg[p.ch[1]]
-	b1, s1 := base[1], p.stride[1][last]
-	for v := range out {
-		allowed := om
-		if lastMask != nil {
-			allowed &^= lastMask[v]
-		}
-		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
-		c0, c1 = c0[:len(u)], c1[:len(u)]
-		best := inf
-		for i, c := range u {
-			c += c0[i]
-			c += c1[i]
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best = c
-			}
-		}
-		out[v] = best
-		b0 += s0
-		b1 += s1
-	}
-}
-
-// innerMax is innerSum for the makespan objective: out[v] is the least
-// max(end slot, children) over the allowed own indices, the scan stopping
-// once an end slot alone reaches the best (they ascend).
-func (p *plan) innerMax(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
-	d := p.d
-	u := p.unary[:d]
-	m0 := msg[p.ch[0]]
-	b0, s0 := base[0], p.stride[0][last]
-	if len(p.ch) == 1 {
-		for v := range out {
-			allowed := om
-			if lastMask != nil {
-				allowed &^= lastMask[v]
-			}
-			c0 := m0[b0 : b0+d]
-			c0 = c0[:len(u)]
-			best := inf
+		case !two:
 			for i, c := range u {
 				if c >= best {
 					break
@@ -751,28 +566,27 @@ func (p *plan) innerMax(out []float32, om uint64, lastMask []uint64, msg [][]flo
 					best = c
 				}
 			}
-			out[v] = best
-			b0 += s0
-		}
-		return
-	}
-	m1 := msg[p.ch[1]]
-	b1, s1 := base[1], p.stride[1][last]
-	for v := range out {
-		allowed := om
-		if lastMask != nil {
-			allowed &^= lastMask[v]
-		}
-		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
-		c0, c1 = c0[:len(u)], c1[:len(u)]
-		best := inf
-		for i, c := range u {
-			if c >= best {
-				break
+		case value:
+			c1 := m1[b1 : b1+d]
+			c1 = c1[:len(u)]
+			for i, c := range u {
+				c += c0[i]
+				c += c1[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best = c
+				}
 			}
-			c = max(c, c0[i], c1[i])
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best = c
+		default:
+			c1 := m1[b1 : b1+d]
+			c1 = c1[:len(u)]
+			for i, c := range u {
+				if c >= best {
+					break
+				}
+				c = max(c, c0[i], c1[i])
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best = c
+				}
 			}
 		}
 		out[v] = best
@@ -790,15 +604,6 @@ func (p *plan) bases(idx []int) []int {
 		}
 	}
 	return b
-}
-
-func contains(xs []int, v int) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // util computes and stores x's UTIL message over Sep(x), last separator
@@ -843,36 +648,28 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 				return err
 			}
 		}
+		om := p.full
 		if masks {
-			om := p.full
 			for _, k := range outer {
 				om &^= p.mask[k][idx[p.cons[k]]]
 			}
-			if p.fused() && s.value {
-				p.innerSum(out[o:o+m], om, lastMask, s.msg, base, last)
-			} else if p.fused() {
-				p.innerMax(out[o:o+m], om, lastMask, s.msg, base, last)
-			} else {
-				for v := range m {
+		}
+		switch {
+		case masks && p.fused():
+			p.inner(s.value, out[o:o+m], om, lastMask, s.msg, base, last)
+		default:
+			for v := range m {
+				p.views(s.msg, base)
+				if masks {
 					allowed := om
 					if lastMask != nil {
 						allowed &^= lastMask[v]
 					}
-					p.views(s.msg, base)
 					out[o+v], _ = p.scanMask(s.value, allowed)
-					for i := range base {
-						base[i] += p.stride[i][last]
-					}
+				} else {
+					idx[last] = v
+					out[o+v], _ = p.scanRanges(s.value, idx)
 				}
-				for i := range base {
-					base[i] -= p.stride[i][last] * m
-				}
-			}
-		} else {
-			for v := range m {
-				idx[last] = v
-				p.views(s.msg, base)
-				out[o+v], _ = p.scanRanges(s.value, idx)
 				for i := range base {
 					base[i] += p.stride[i][last]
 				}

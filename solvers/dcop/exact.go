@@ -1,6 +1,7 @@
 package dcop
 
 import (
+	"cmp"
 	"context"
 	"math/bits"
 	"slices"
@@ -36,23 +37,15 @@ func Exact(ctx context.Context, in *Instance, domain string, limit time.Duration
 	n := len(in.Jobs)
 	lb := LowerBound(in)
 	res := ExactResult{Bound: lb}
-	top := 0 // largest end any schedule can have
-	for k := range in.Jobs {
-		top = max(top, maxStart(in, k, domain)+in.Jobs[k].Duration-1)
-	}
+	top := lastEnd(in, domain)
 	ub := top + 1
 	if gs := Greedy(in); Feasible(in, gs, false, domain) == nil {
 		res.Schedule, res.Makespan, ub = gs, Makespan(in, gs), Makespan(in, gs)
 	}
-	var deadline time.Time
-	if limit > 0 {
-		deadline = time.Now().Add(limit)
+	if n*((top+63)/64) > maxCSPWords {
+		return exactDFS(ctx, in, domain, deadlineOf(limit), res)
 	}
-	words := (top + 63) / 64
-	if n*words > maxCSPWords {
-		return exactDFS(ctx, in, domain, deadline, res)
-	}
-	d := newDecider(ctx, in, domain, deadline)
+	d := newDecider(ctx, in, domain, deadlineOf(limit))
 	for m := lb; m < ub; m++ {
 		sched, ok, stopped := d.decide(m)
 		res.Nodes = d.nodes
@@ -81,22 +74,33 @@ func HasSchedule(ctx context.Context, in *Instance, domain string, limit time.Du
 	if Feasible(in, Greedy(in), false, domain) == nil {
 		return true, true
 	}
-	top := 0
-	for k := range in.Jobs {
-		top = max(top, maxStart(in, k, domain)+in.Jobs[k].Duration-1)
-	}
+	top := lastEnd(in, domain)
 	if LowerBound(in) > top {
 		return false, true
 	}
 	if len(in.Jobs)*((top+63)/64) > maxCSPWords {
 		return false, false
 	}
-	var deadline time.Time
-	if limit > 0 {
-		deadline = time.Now().Add(limit)
-	}
-	_, ok, stopped := newDecider(ctx, in, domain, deadline).decide(top)
+	_, ok, stopped := newDecider(ctx, in, domain, deadlineOf(limit)).decide(top)
 	return ok, !stopped
+}
+
+// lastEnd is the largest end any schedule can have under the domain
+// reading.
+func lastEnd(in *Instance, domain string) int {
+	top := 0
+	for k := range in.Jobs {
+		top = max(top, maxStart(in, k, domain)+in.Jobs[k].Duration-1)
+	}
+	return top
+}
+
+// deadlineOf is now + limit (zero: no limit when limit ≤ 0).
+func deadlineOf(limit time.Duration) time.Time {
+	if limit <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(limit)
 }
 
 // decider answers "is there a schedule with makespan ≤ M?" by
@@ -253,15 +257,9 @@ func exactDFS(ctx context.Context, in *Instance, domain string, deadline time.Ti
 			res.Makespan = max(res.Makespan, maxStart(in, k, domain)+in.Jobs[k].Duration)
 		}
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
+	order := rangeFrom(0, n)
 	slices.SortStableFunc(order, func(a, b int) int {
-		if d := len(g.Adj[b]) - len(g.Adj[a]); d != 0 {
-			return d
-		}
-		return in.Jobs[b].Duration - in.Jobs[a].Duration
+		return cmp.Or(len(g.Adj[b])-len(g.Adj[a]), in.Jobs[b].Duration-in.Jobs[a].Duration)
 	})
 	cur := make(Schedule, n)
 	stopped := false

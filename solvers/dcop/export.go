@@ -2,6 +2,7 @@ package dcop
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"slices"
@@ -138,19 +139,16 @@ func newExportModel(in *Instance) *exportModel {
 			}
 		}
 	}
-	seen := map[int]bool{}
-	for k := range in.Jobs {
+	for k, j := range in.Jobs {
 		m.cms = append(m.cms, m.unique("ms_"+m.vars[k]))
-		if d := in.Jobs[k].Duration; !seen[d] {
-			seen[d] = true
-			m.durs = append(m.durs, d)
-		}
+		m.durs = append(m.durs, j.Duration)
 	}
 	for k := range in.Jobs {
 		m.agent = append(m.agent, m.unique("a_"+m.vars[k]))
 	}
 	m.msAg = m.unique("a_" + MakespanVar)
 	slices.Sort(m.durs)
+	m.durs = slices.Compact(m.durs)
 	m.lo = min(LowerBound(in), in.Horizon)
 	return m
 }
@@ -226,21 +224,11 @@ func (m *exportModel) frodo(name string) ([]byte, error) {
 func (m *exportModel) relationKeys() []relKey {
 	in := m.in
 	var keys []relKey
-	seenKey := map[relKey]bool{}
 	for _, p := range m.pairs {
-		k := relKey{in.Jobs[p[0]].Duration, in.Jobs[p[1]].Duration}
-		if !seenKey[k] {
-			seenKey[k] = true
-			keys = append(keys, k)
-		}
+		keys = append(keys, relKey{in.Jobs[p[0]].Duration, in.Jobs[p[1]].Duration})
 	}
-	slices.SortFunc(keys, func(x, y relKey) int {
-		if x.la != y.la {
-			return x.la - y.la
-		}
-		return x.lb - y.lb
-	})
-	return keys
+	slices.SortFunc(keys, func(x, y relKey) int { return cmp.Or(x.la-y.la, x.lb-y.lb) })
+	return slices.Compact(keys)
 }
 
 // checkTuples refuses an export whose extensional relations would list

@@ -3,6 +3,7 @@ package dcop
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand"
 	"time"
 
@@ -229,41 +230,20 @@ func generateBytes(cfg GenConfig) int64 {
 // stopping at the first job the list schedule would end past the horizon:
 // its tables never grow past resources × horizon.
 func fitsHorizon(in *Instance) bool {
-	H := in.Horizon
-	busy := make([][]bool, len(in.Resources)) // busy[r][t-1], t ≤ H
-	for _, j := range in.Jobs {
-		s := 1
-	search:
-		for {
-			if s+j.Duration-1 > H {
-				return false
-			}
-			for t := s; t < s+j.Duration; t++ {
-				for _, r := range j.Resources {
-					if t-1 < len(busy[r]) && busy[r][t-1] {
-						s = t + 1
-						continue search
-					}
-				}
-			}
-			break
-		}
-		for _, r := range j.Resources {
-			for len(busy[r]) < s+j.Duration-1 {
-				busy[r] = append(busy[r], false)
-			}
-			for t := s; t < s+j.Duration; t++ {
-				busy[r][t-1] = true
-			}
-		}
-	}
-	return true
+	_, ok := greedy(in, in.Horizon)
+	return ok
 }
 
 // Greedy is the list schedule that starts each job, in index order, at the
 // earliest slot where all its resources are free. Its makespan may exceed
 // the horizon; it is an upper bound for the exact solver.
 func Greedy(in *Instance) Schedule {
+	s, _ := greedy(in, math.MaxInt)
+	return s
+}
+
+// greedy is Greedy, false as soon as a job would end after slot limit.
+func greedy(in *Instance, limit int) (Schedule, bool) {
 	busy := make([][]bool, len(in.Resources)) // busy[r][t-1]
 	sched := make(Schedule, len(in.Jobs))
 	free := func(r, t int) bool { return t-1 >= len(busy[r]) || !busy[r][t-1] }
@@ -271,6 +251,9 @@ func Greedy(in *Instance) Schedule {
 		s := 1
 	search:
 		for {
+			if s+j.Duration-1 > limit {
+				return nil, false
+			}
 			for t := s; t < s+j.Duration; t++ {
 				for _, r := range j.Resources {
 					if !free(r, t) {
@@ -291,5 +274,5 @@ func Greedy(in *Instance) Schedule {
 			}
 		}
 	}
-	return sched
+	return sched, true
 }

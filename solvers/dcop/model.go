@@ -349,10 +349,7 @@ const cliqueNodes = 200_000
 // candidates' cannot beat the best).
 func cliqueBound(in *Instance, g *Graph, budget int) int {
 	n := len(in.Jobs)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
+	order := rangeFrom(0, n)
 	slices.SortStableFunc(order, func(a, b int) int { return in.Jobs[b].Duration - in.Jobs[a].Duration })
 	adj := make([]map[int]bool, n)
 	for x, nb := range g.Adj {

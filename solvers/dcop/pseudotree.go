@@ -78,10 +78,7 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 	switch heuristic {
 	case HeuristicMaxDegree, "":
 		prio = make([]int, n)
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
+		idx := rangeFrom(0, n)
 		slices.SortStableFunc(idx, func(a, b int) int { return len(g.Adj[b]) - len(g.Adj[a]) })
 		for rank, i := range idx {
 			prio[i] = rank
@@ -91,20 +88,12 @@ func BuildPseudoTree(g *Graph, heuristic string, src *rand.Rand) (*PseudoTree, e
 			return nil, fmt.Errorf("dcop: heuristic %q needs a *rand.Rand", heuristic)
 		}
 		prio = src.Perm(n)
-	case HeuristicMinFill:
-		buildEliminationTree(t, g, minFillOrder(g))
-		return t, nil
-	case HeuristicMinDegree:
-		buildEliminationTree(t, g, minDegreeOrder(g))
-		return t, nil
-	case HeuristicMCS:
-		buildEliminationTree(t, g, mcsOrder(g))
+	case HeuristicMinFill, HeuristicMinDegree, HeuristicMCS:
+		order := map[string]func(*Graph) []int{HeuristicMinFill: minFillOrder, HeuristicMinDegree: minDegreeOrder, HeuristicMCS: mcsOrder}[heuristic]
+		buildEliminationTree(t, g, order(g))
 		return t, nil
 	case HeuristicDFS:
-		prio = make([]int, n)
-		for i := range prio {
-			prio[i] = i
-		}
+		prio = rangeFrom(0, n)
 	case HeuristicMinFillDFS:
 		order := minFillOrder(g)
 		prio = make([]int, n)
@@ -388,23 +377,15 @@ func (t *PseudoTree) Height() int {
 	return h
 }
 
-// PseudoParents lists x's ancestors linked to x by a back edge.
-func (t *PseudoTree) PseudoParents(x int) []int {
-	var pp []int
-	for _, a := range t.Adj[x] {
-		if t.Depth[a] < t.Depth[x] && a != t.Parent[x] {
-			pp = append(pp, a)
-		}
-	}
-	return pp
-}
-
-// BackEdges lists the back edges still in force as (ancestor, descendant).
+// BackEdges lists the back edges still in force as (ancestor, descendant):
+// per node in preorder, its pseudo-parents.
 func (t *PseudoTree) BackEdges() [][2]int {
 	var out [][2]int
 	for _, x := range t.Order {
-		for _, a := range t.PseudoParents(x) {
-			out = append(out, [2]int{a, x})
+		for _, a := range t.Adj[x] {
+			if t.Depth[a] < t.Depth[x] && a != t.Parent[x] {
+				out = append(out, [2]int{a, x})
+			}
 		}
 	}
 	return out
@@ -432,18 +413,12 @@ func (t *PseudoTree) MaxEntries(domSize []int) (entries float64, node int) {
 	return entries, node
 }
 
-// SeedEntries is the paper's d^|Sep(x)| with d = horizon, for comparison
-// with its tables (which assume the full domain {1..T} for every node).
-func SeedEntries(sepSize, horizon int) float64 {
-	return math.Pow(float64(horizon), float64(sepSize))
-}
-
 // PaperMB is the seed's accounting of a UTIL message over w variables: d^w
 // entries with d = horizon for every variable (its tables ignore the
 // domains WD restricts) × EntryBytes, in MiB (2^20 B): 20^5 × 4 B = 12.2
 // MiB prints as the seed's 1.2e1.
 func PaperMB(w, horizon int) float64 {
-	return SeedEntries(w, horizon) * EntryBytes / (1 << 20)
+	return math.Pow(float64(horizon), float64(w)) * EntryBytes / (1 << 20)
 }
 
 // ImpliedWidth inverts PaperMB: the width whose d^w × 4 B is mb MiB,

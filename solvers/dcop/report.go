@@ -2,6 +2,7 @@ package dcop
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"schedlab/report"
@@ -36,10 +37,8 @@ func preview(in *Instance) *report.Report {
 			row := []any{rn}
 			for _, j := range in.Jobs {
 				mark := ""
-				for _, x := range j.Resources {
-					if x == ri {
-						mark = "■"
-					}
+				if slices.Contains(j.Resources, ri) {
+					mark = "■"
 				}
 				row = append(row, mark)
 			}
@@ -150,14 +149,6 @@ func nodeRows(in *Instance, jobs []int, t *PseudoTree, dom [][]int, tb *report.T
 	}
 }
 
-func identity(n int) []int {
-	ids := make([]int, n)
-	for i := range ids {
-		ids[i] = i
-	}
-	return ids
-}
-
 func rangeFrom(lo, n int) []int {
 	ids := make([]int, n)
 	for i := range ids {
@@ -200,26 +191,22 @@ func treeViews(in *Instance, o *outcome) (report.Graph, report.Table) {
 	if o.split != nil {
 		h := (n + 1) / 2
 		tg.Title = "Pseudo-trees of the two halves"
-		treeGraph("E1", in, identity(h), o.split.First.Tree, nil, &tg)
-		nodeRows(in, identity(h), o.split.First.Tree, o.split.First.Domains, &nodes)
+		treeGraph("E1", in, rangeFrom(0, h), o.split.First.Tree, nil, &tg)
+		nodeRows(in, rangeFrom(0, h), o.split.First.Tree, o.split.First.Domains, &nodes)
 		if o.split.Second != nil {
 			treeGraph("E2", in, rangeFrom(h, n-h), o.split.Second.Tree, nil, &tg)
 			nodeRows(in, rangeFrom(h, n-h), o.split.Second.Tree, o.split.Second.Domains, &nodes)
 		}
 	} else {
-		treeGraph("", in, identity(n), o.tree, o.deleted, &tg)
-		nodeRows(in, identity(n), o.tree, o.dom, &nodes)
+		treeGraph("", in, rangeFrom(0, n), o.tree, o.deleted, &tg)
+		nodeRows(in, rangeFrom(0, n), o.tree, o.dom, &nodes)
 	}
 	return tg, nodes
 }
 
-// The variants a run metric is meaningful for (report.Metric.Variants).
-// exact is a centralized search: it sends no message, runs no UTIL phase
-// and reduces no width, so its messages, bytes, cycles and "after" sizes
-// are 0 or the full problem's by construction. Back edges are deleted
-// only by the WD variants, the problem cut only by the split ones. The
-// "before" sizes, widths and message_cycles_full describe the full
-// problem's pseudo-tree, an input of every variant.
+// The variants a run metric is meaningful for (report.Metric.Variants;
+// doc.go): the "before" sizes describe the full problem's pseudo-tree, an
+// input of every variant, so they name none.
 var (
 	distributed = solvers.VariantNames(variants, func(v variant) bool { return v.distributed })
 	withWD      = solvers.VariantNames(variants, func(v variant) bool { return v.wd })

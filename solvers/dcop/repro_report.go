@@ -3,6 +3,7 @@ package dcop
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"schedlab/report"
@@ -147,7 +148,7 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 	delPlot := report.Plot{Title: "Accuracy vs deleted edges", XLabel: "back edges deleted (WD) / constraint edges cut (split)", YLabel: "accuracy", Kind: report.PlotScatter}
 	cycPlot := report.Plot{Title: "Message cycles with and without split", XLabel: "jobs", YLabel: "message cycles (mean)"}
 
-	methods := append(slices2(reproRules), "split", "split-wd")
+	methods := append(slices.Clone(reproRules), "split", "split-wd")
 	accLines := make([]report.Line, len(methods)+1)
 	for i, m := range methods {
 		accLines[i].Name = methodLabel(m)
@@ -181,7 +182,7 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 		for i := range st.opt {
 			greedyAcc[i] = st.opt[i] / st.greedy[i]
 		}
-		acc.Rows = append(acc.Rows, []any{st.jobs, "greedy list schedule", "baseline", mean(greedyAcc), minOf(greedyAcc), 0, "", "", "", "", ""})
+		acc.Rows = append(acc.Rows, []any{st.jobs, "greedy list schedule", "baseline", mean(greedyAcc), slices.Min(greedyAcc), 0, "", "", "", "", ""})
 		for k, m := range methods {
 			s := ms[k]
 			_, wmed, _ := spread(s.widths)
@@ -207,7 +208,7 @@ func treeReport(res []instanceResult, n, tree int) treeOut {
 		}
 		dWD.Points = append(dWD.Points, wd.points...)
 		dSp.Points = append(dSp.Points, sp.points...)
-		dG.Points = append(dG.Points, ms[slicesIndex(reproRules, RuleGreedyGuided)].points...)
+		dG.Points = append(dG.Points, ms[slices.Index(reproRules, RuleGreedyGuided)].points...)
 		dSW.Points = append(dSW.Points, spw.points...)
 		cFull.Points = append(cFull.Points, [2]float64{x, mean(st.cyclesFull)})
 		if len(sp.cyc) > 0 {
@@ -275,8 +276,8 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *re
 	rep.Metrics = []report.Metric{
 		{Name: "instances", Value: float64(n)},
 		{Name: "entry_bytes", Value: EntryBytes, Unit: "B"},
-		{Name: "wd_failures", Value: float64(cl.totalFail(0)), Better: report.Lower},
-		{Name: "split_failures", Value: float64(cl.totalFail(1)), Better: report.Lower},
+		{Name: "wd_failures", Value: float64(cl.wdFail), Better: report.Lower},
+		{Name: "split_failures", Value: float64(cl.spFail), Better: report.Lower},
 		{Name: "exact_unproven", Value: float64(cl.unproven), Better: report.Lower},
 	}
 	rep.Notes = reproNotes(n, cfg, budget, main.all, cl)
@@ -290,22 +291,6 @@ func reproReport(res []instanceResult, n int, cfg ReproConfig, budget int64) *re
 	}
 	rep.Notes = append(rep.Notes, "Fig. 5 for our variants (not a claim of the seed): "+strings.Join(ours, "; ")+".")
 	return rep
-}
-
-func slices2(xs []string) []string { return append([]string(nil), xs...) }
-
-func slicesIndex(xs []string, v string) int {
-	for i, x := range xs {
-		if x == v {
-			return i
-		}
-	}
-	return -1
-}
-
-func minOf(xs []float64) float64 {
-	lo, _, _ := spread(xs)
-	return lo
 }
 
 func methodLabel(m string) string {

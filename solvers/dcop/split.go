@@ -15,10 +15,7 @@ import (
 // reference of RuleGreedyGuided (for a split half with restricted domains
 // too).
 func GreedyIn(in *Instance, dom [][]int) Schedule {
-	order := make([]int, len(in.Jobs))
-	for k := range order {
-		order[k] = k
-	}
+	order := rangeFrom(0, len(in.Jobs))
 	if s := greedyInOrder(in, dom, order); s != nil {
 		return s
 	}
@@ -107,15 +104,8 @@ func SplitWD(ctx context.Context, in *Instance, opt Options, hw *HalfWD) (*Split
 		return &Instance{Horizon: in.Horizon, Resources: in.Resources, Jobs: jobs}
 	}
 	e1, e2 := half(in.Jobs[:h]), half(in.Jobs[h:])
-	res := &SplitResult{}
+	res := &SplitResult{EdgesCut: splitCut(in)}
 	g := in.ConstraintGraph()
-	for a := 0; a < h; a++ {
-		for _, b := range g.Adj[a] {
-			if b >= h {
-				res.EdgesCut++
-			}
-		}
-	}
 	o1 := opt
 	o1.Domains, o1.Tree = nil, nil
 	solveHalf := func(half *Instance, o Options) (*Result, error) {
@@ -165,7 +155,7 @@ func SplitWD(ctx context.Context, in *Instance, opt Options, hw *HalfWD) (*Split
 			t, li := r1.Schedule[i], in.Jobs[i].Duration
 			dom[j] = slices.DeleteFunc(dom[j], func(s int) bool { return overlap(s, lj, t, li) })
 		}
-		if !hasStart(dom[j]) && obj == ObjectiveMakespan {
+		if firstStart(dom[j]) < 0 && obj == ObjectiveMakespan {
 			res.Feasible = false
 			return res, nil
 		}

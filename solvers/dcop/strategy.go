@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"time"
 
@@ -158,7 +159,6 @@ type outcome struct {
 	exact      ExactResult
 	exactRan   bool
 	wallMS     float64
-	notes      []string
 	widthAfter int
 	maxAfter   float64 // largest UTIL entries of the run
 	// deletedInHalves counts dpop-split-wd's back-edge deletions.
@@ -218,10 +218,7 @@ func (o *outcome) solveDPOP(ctx context.Context, in *Instance, v variant, cfg ru
 		return errs.Invalidf("wd_rule", "rule %s deleted back edges whose jobs can still overlap (start sets {1..L_i} and {L_i+1..T} do not keep a job of L_i ≥ 2 slots apart): %v", cfg.WDRule, err)
 	}
 	o.sched, o.stats = r.Schedule, r.Stats
-	o.widthAfter = o.tree.Width()
-	for _, e := range r.Predicted {
-		o.maxAfter = max(o.maxAfter, e)
-	}
+	o.widthAfter, o.maxAfter = o.tree.Width(), slices.Max(r.Predicted)
 	return nil
 }
 
@@ -245,9 +242,7 @@ func (o *outcome) solveSplit(ctx context.Context, in *Instance, v variant, cfg r
 			continue
 		}
 		o.widthAfter = max(o.widthAfter, h.Tree.Width())
-		for _, e := range h.Predicted {
-			o.maxAfter = max(o.maxAfter, e)
-		}
+		o.maxAfter = max(o.maxAfter, slices.Max(h.Predicted))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package dcop
 
 import (
+	"cmp"
 	"slices"
 
 	"schedlab/errs"
@@ -174,17 +175,7 @@ func overLimit(nt *PseudoTree, d [][]int, limit int) []int {
 		}
 	}
 	slices.SortStableFunc(wide, func(x, y int) int {
-		if len(nt.Sep[x]) != len(nt.Sep[y]) {
-			return len(nt.Sep[y]) - len(nt.Sep[x])
-		}
-		ex, ey := nt.Entries(x, size), nt.Entries(y, size)
-		switch {
-		case ex > ey:
-			return -1
-		case ex < ey:
-			return 1
-		}
-		return 0
+		return cmp.Or(len(nt.Sep[y])-len(nt.Sep[x]), cmp.Compare(nt.Entries(y, size), nt.Entries(x, size)))
 	})
 	return wide
 }
@@ -205,7 +196,7 @@ func restrict(in *Instance, di []int, i int, dj []int, j int, rule string, ref S
 		}
 		na := prefix(di, upTo(di, last)) // the starts ≤ last (0 too when 0 ≤ last)
 		nb := startsAfter(dj, w)
-		if !hasStart(na) || !hasStart(nb) {
+		if firstStart(na) < 0 || firstStart(nb) < 0 {
 			return nil, nil
 		}
 		return na, nb
@@ -352,15 +343,6 @@ func lastStart(d []int) int {
 		return -1
 	}
 	return d[len(d)-1]
-}
-
-func hasStart(d []int) bool {
-	for _, s := range d {
-		if s > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // bestDeletion picks the ancestor x_i ∈ Sep(xn) \ {P(xn)} whose back edges

@@ -3,6 +3,7 @@ package dcop
 import (
 	"context"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"schedlab/errs"
@@ -50,7 +51,7 @@ func TestEveryWDRuleReachesTheLimitOrReportsFailure(t *testing.T) {
 					t.Fatalf("%d jobs %s %s: width %d (recomputed %d) after WD", jobs, h, rule, wd.WidthAfter, check.Width())
 				}
 				for _, e := range wd.Deleted {
-					if contains(wd.Tree.Adj[e[0]], e[1]) {
+					if slices.Contains(wd.Tree.Adj[e[0]], e[1]) {
 						t.Fatalf("%d jobs %s %s: deleted edge %v still in force", jobs, h, rule, e)
 					}
 					if soundRule(rule) && !apart(in, wd.Domains, e[0], e[1]) {
