@@ -386,43 +386,96 @@ func (p *plan) views(msg [][]float32, base []int) {
 // the loop into runs), the lowest index of the least cost winning.
 func (p *plan) scanMask(value bool, allowed uint64) (float32, int) {
 	best, arg := inf, 0
+	u := p.unary[:p.d]
 	if value {
-		for i, c := range p.sum(0, p.d) {
-			if c < best && allowed>>uint(i)&1 != 0 {
-				best, arg = c, i
+		switch len(p.view) {
+		case 0:
+			for i, c := range u {
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		case 1:
+			v0 := p.view[0][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		case 2:
+			v0, v1 := p.view[0][:len(u)], p.view[1][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				c += v1[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		case 3:
+			v0, v1, v2 := p.view[0][:len(u)], p.view[1][:len(u)], p.view[2][:len(u)]
+			for i, c := range u {
+				c += v0[i]
+				c += v1[i]
+				c += v2[i]
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
+			}
+		default:
+			acc := p.acc[:len(u)]
+			copy(acc, u)
+			for _, v := range p.view {
+				v = v[:len(acc)]
+				for i := range acc {
+					acc[i] += v[i]
+				}
+			}
+			for i, c := range acc {
+				if c < best && allowed>>uint(i)&1 != 0 {
+					best, arg = c, i
+				}
 			}
 		}
 		return best, arg
 	}
 	// makespan: the end slots ascend, so once one alone reaches the best
 	// no later value can do better
-	for i, c := range p.unary[:p.d] {
-		if c >= best {
-			break
+	switch len(p.view) {
+	case 0:
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			if allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
 		}
-		for _, v := range p.view {
-			c = max(c, v[i])
+	case 1:
+		v0 := p.view[0][:len(u)]
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			c = max(c, v0[i])
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
 		}
-		if c < best && allowed>>uint(i)&1 != 0 {
-			best, arg = c, i
+	default:
+		for i, c := range u {
+			if c >= best {
+				break
+			}
+			for _, v := range p.view {
+				c = max(c, v[i])
+			}
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best, arg = c, i
+			}
 		}
 	}
 	return best, arg
-}
-
-// sum is unary + Σ children over own indices [from, to), added in child
-// order as float32 (the order pin_test.go's optima were recorded in).
-func (p *plan) sum(from, to int) []float32 {
-	acc := p.acc[from:to]
-	copy(acc, p.unary[from:to])
-	for _, v := range p.view {
-		v = v[from:to]
-		v = v[:len(acc)]
-		for i := range acc {
-			acc[i] += v[i]
-		}
-	}
-	return acc
 }
 
 // scanRanges evaluates the own indices outside the constrained ancestors'
@@ -480,12 +533,62 @@ func (p *plan) scanRanges(value bool, idx []int) (float32, int) {
 }
 
 // runSum is the value objective over own indices [from, to): the first
-// index of the least unary + Σ children below best, or best, −1.
+// index of the least unary + Σ children (added in child order, as float32)
+// below best, or best, −1.
 func (p *plan) runSum(from, to int, best float32) (float32, int) {
 	arg := -1
-	for i, c := range p.sum(from, to) {
-		if c < best {
-			best, arg = c, from+i
+	u := p.unary[from:to]
+	switch len(p.view) {
+	case 0:
+		for i, c := range u {
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	case 1:
+		m0 := p.view[0][from:to]
+		m0 = m0[:len(u)]
+		for i, c := range u {
+			c += m0[i]
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	case 2:
+		m0, m1 := p.view[0][from:to], p.view[1][from:to]
+		m0, m1 = m0[:len(u)], m1[:len(u)]
+		for i, c := range u {
+			c += m0[i]
+			c += m1[i]
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	case 3:
+		m0, m1, m2 := p.view[0][from:to], p.view[1][from:to], p.view[2][from:to]
+		m0, m1, m2 = m0[:len(u)], m1[:len(u)], m2[:len(u)]
+		for i, c := range u {
+			c += m0[i]
+			c += m1[i]
+			c += m2[i]
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	default:
+		acc := p.acc[from:to]
+		copy(acc, u)
+		for _, v := range p.view {
+			v = v[from:to]
+			v = v[:len(acc)]
+			for i := range acc {
+				acc[i] += v[i]
+			}
+		}
+		for i, c := range acc {
+			if c < best {
+				best, arg = c, from+i
+			}
 		}
 	}
 	return best, arg
@@ -497,21 +600,56 @@ func (p *plan) runSum(from, to int, best float32) (float32, int) {
 // ascend with the starts, so no later value can do better).
 func (p *plan) runMax(from, to int, best float32) (float32, int, bool) {
 	arg := -1
-	for i, c := range p.unary[from:to] {
-		if c >= best {
-			return best, arg, true
-		}
-		for _, v := range p.view {
-			c = max(c, v[from+i])
-		}
-		if c < best {
+	u := p.unary[from:to]
+	switch len(p.view) {
+	case 0:
+		for i, c := range u {
+			if c >= best {
+				return best, arg, true
+			}
 			best, arg = c, from+i
+		}
+	case 1:
+		m0 := p.view[0][from:to]
+		m0 = m0[:len(u)]
+		for i, c := range u {
+			if c >= best {
+				return best, arg, true
+			}
+			c = max(c, m0[i])
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	case 2:
+		m0, m1 := p.view[0][from:to], p.view[1][from:to]
+		m0, m1 = m0[:len(u)], m1[:len(u)]
+		for i, c := range u {
+			if c >= best {
+				return best, arg, true
+			}
+			c = max(c, m0[i], m1[i])
+			if c < best {
+				best, arg = c, from+i
+			}
+		}
+	default:
+		for i, c := range u {
+			if c >= best {
+				return best, arg, true
+			}
+			for _, v := range p.view {
+				c = max(c, v[from+i])
+			}
+			if c < best {
+				best, arg = c, from+i
+			}
 		}
 	}
 	return best, arg, false
 }
 
-// fused reports whether inner applies: one or two
+// fused reports whether innerSum and innerMax apply: one or two
 // children, each varying with x.
 func (p *plan) fused() bool {
 	switch len(p.ch) {
@@ -523,40 +661,76 @@ func (p *plan) fused() bool {
 	return false
 }
 
-// inner is the fused inner loop over the last separator variable's
-// values (one or two children varying with x): out[v] is, over the own
-// indices allowed by om and lastMask[v] (lastMask nil: the last variable
-// is not constrained with x), the least unary + children added in child
-// order (value), or the least max(end slot, children), the scan stopping
-// once an end slot alone reaches the best (they ascend); base holds the
-// child offsets at v = 0 (left unchanged).
-func (p *plan) inner(value bool, out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
+// innerSum is the value objective's inner loop over the last separator
+// variable's values (fused: one or two children varying with x): out[v] is
+// the least unary + children (added in child order) over the own indices
+// allowed by om and lastMask[v] (lastMask nil: the last variable is not
+// constrained with x), base the child offsets at v = 0 (left unchanged).
+func (p *plan) innerSum(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
 	d := p.d
 	u := p.unary[:d]
-	two := len(p.ch) == 2
-	m0, b0, s0 := msg[p.ch[0]], base[0], p.stride[0][last]
-	var m1 []float32
-	var b1, s1 int
-	if two {
-		m1, b1, s1 = msg[p.ch[1]], base[1], p.stride[1][last]
-	}
-	for v := range out {
-		allowed := om
-		if lastMask != nil {
-			allowed &^= lastMask[v]
-		}
-		c0 := m0[b0 : b0+d]
-		c0 = c0[:len(u)]
-		best := inf
-		switch {
-		case value && !two:
+	m0 := msg[p.ch[0]]
+	b0, s0 := base[0], p.stride[0][last]
+	if len(p.ch) == 1 {
+		for v := range out {
+			allowed := om
+			if lastMask != nil {
+				allowed &^= lastMask[v]
+			}
+			c0 := m0[b0 : b0+d]
+			c0 = c0[:len(u)]
+			best := inf
 			for i, c := range u {
 				c += c0[i]
 				if c < best && allowed>>uint(i)&1 != 0 {
 					best = c
 				}
 			}
-		case !two:
+			out[v] = best
+			b0 += s0
+		}
+		return
+	}
+	m1 := msg[p.ch[1]]
+	b1, s1 := base[1], p.stride[1][last]
+	for v := range out {
+		allowed := om
+		if lastMask != nil {
+			allowed &^= lastMask[v]
+		}
+		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
+		c0, c1 = c0[:len(u)], c1[:len(u)]
+		best := inf
+		for i, c := range u {
+			c += c0[i]
+			c += c1[i]
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best = c
+			}
+		}
+		out[v] = best
+		b0 += s0
+		b1 += s1
+	}
+}
+
+// innerMax is innerSum for the makespan objective: out[v] is the least
+// max(end slot, children) over the allowed own indices, the scan stopping
+// once an end slot alone reaches the best (they ascend).
+func (p *plan) innerMax(out []float32, om uint64, lastMask []uint64, msg [][]float32, base []int, last int) {
+	d := p.d
+	u := p.unary[:d]
+	m0 := msg[p.ch[0]]
+	b0, s0 := base[0], p.stride[0][last]
+	if len(p.ch) == 1 {
+		for v := range out {
+			allowed := om
+			if lastMask != nil {
+				allowed &^= lastMask[v]
+			}
+			c0 := m0[b0 : b0+d]
+			c0 = c0[:len(u)]
+			best := inf
 			for i, c := range u {
 				if c >= best {
 					break
@@ -566,27 +740,28 @@ func (p *plan) inner(value bool, out []float32, om uint64, lastMask []uint64, ms
 					best = c
 				}
 			}
-		case value:
-			c1 := m1[b1 : b1+d]
-			c1 = c1[:len(u)]
-			for i, c := range u {
-				c += c0[i]
-				c += c1[i]
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best = c
-				}
+			out[v] = best
+			b0 += s0
+		}
+		return
+	}
+	m1 := msg[p.ch[1]]
+	b1, s1 := base[1], p.stride[1][last]
+	for v := range out {
+		allowed := om
+		if lastMask != nil {
+			allowed &^= lastMask[v]
+		}
+		c0, c1 := m0[b0:b0+d], m1[b1:b1+d]
+		c0, c1 = c0[:len(u)], c1[:len(u)]
+		best := inf
+		for i, c := range u {
+			if c >= best {
+				break
 			}
-		default:
-			c1 := m1[b1 : b1+d]
-			c1 = c1[:len(u)]
-			for i, c := range u {
-				if c >= best {
-					break
-				}
-				c = max(c, c0[i], c1[i])
-				if c < best && allowed>>uint(i)&1 != 0 {
-					best = c
-				}
+			c = max(c, c0[i], c1[i])
+			if c < best && allowed>>uint(i)&1 != 0 {
+				best = c
 			}
 		}
 		out[v] = best
@@ -655,8 +830,10 @@ func (s *solver) util(ctx context.Context, x int, p *plan) error {
 			}
 		}
 		switch {
+		case masks && p.fused() && s.value:
+			p.innerSum(out[o:o+m], om, lastMask, s.msg, base, last)
 		case masks && p.fused():
-			p.inner(s.value, out[o:o+m], om, lastMask, s.msg, base, last)
+			p.innerMax(out[o:o+m], om, lastMask, s.msg, base, last)
 		default:
 			for v := range m {
 				p.views(s.msg, base)
